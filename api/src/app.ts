@@ -1,0 +1,55 @@
+import express, { type Express } from 'express';
+import type { Redis } from 'ioredis';
+import { pinoHttp } from 'pino-http';
+import { healthzEndpoint, readyzEndpoint, type Endpoint } from '@onair/protocol';
+import type { Db } from '@onair/db';
+import type { Logger } from '@onair/runtime';
+import type { ApiConfig } from './config.ts';
+import { WorkerRegistry } from './fleet/worker-registry.ts';
+import { errorHandler, notFoundHandler } from './http/errors.ts';
+import { buildOpenApiDocument } from './http/openapi.ts';
+import { staticUi } from './http/static-ui.ts';
+import { createApiMetrics } from './metrics.ts';
+import { systemRoutes } from './routes/system.ts';
+
+export interface AppDeps {
+  config: ApiConfig;
+  db: Db;
+  redis: Redis;
+  logger: Logger;
+}
+
+/** Every endpoint contract the api mounts; the OpenAPI document lists exactly these. */
+export const mountedEndpoints: readonly Endpoint[] = [healthzEndpoint, readyzEndpoint];
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  const workers = new WorkerRegistry(deps.redis);
+  const metrics = createApiMetrics(workers);
+
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+    }),
+  );
+  app.use(metrics.httpMiddleware);
+  app.use(express.json({ limit: deps.config.MAX_BODY_BYTES }));
+
+  app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  const openApi = buildOpenApiDocument(mountedEndpoints, { title: 'OnAir API', version: '1', serverUrl: deps.config.PUBLIC_URL });
+  app.get('/api/v1/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
+
+  app.use('/api', notFoundHandler);
+  app.use(staticUi(deps.config.UI_DIST_DIR, deps.logger));
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

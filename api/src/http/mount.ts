@@ -1,0 +1,58 @@
+import type { Request, Response, Router } from 'express';
+import type { z } from 'zod';
+import { OnAirError, type Endpoint } from '@onair/protocol';
+
+export interface EndpointInput<E extends Endpoint> {
+  params: E['params'] extends z.ZodType ? z.output<E['params']> : Record<string, never>;
+  query: E['query'] extends z.ZodType ? z.output<E['query']> : Record<string, never>;
+  body: E['body'] extends z.ZodType ? z.output<E['body']> : undefined;
+}
+
+/** A reply with a status other than the endpoint's success status (still of the response's shape). */
+export class Reply<T> {
+  constructor(
+    readonly status: number,
+    readonly body: T,
+  ) {}
+}
+
+export type Handler<E extends Endpoint> = (
+  input: EndpointInput<E>,
+  ctx: { req: Request; res: Response },
+) => Promise<z.input<E['response']> | Reply<z.input<E['response']>>>;
+
+function parsePart(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+  if (!schema) return where === 'body' ? undefined : {};
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new OnAirError(
+      'VALIDATION_FAILED',
+      `The request ${where} is not valid: ${result.error.issues.map((i) => `${[where, ...i.path].join('.')}: ${i.message}`).join('; ')}`,
+      { where, issues: result.error.issues.map((i) => ({ path: i.path.map(String), code: i.code, message: i.message })) },
+    );
+  }
+  return result.data;
+}
+
+/**
+ * Mounts a handler for an endpoint contract: params, query and body are validated with the
+ * contract's schemas before the handler runs (validate at the edge, then trust), and the reply is
+ * checked against the response schema so the api never answers outside its own OpenAPI document.
+ */
+export function mount<E extends Endpoint>(router: Router, endpoint: E, handler: Handler<E>): void {
+  router[endpoint.method](endpoint.path, async (req, res) => {
+    const input = {
+      params: parsePart(endpoint.params, req.params, 'params'),
+      query: parsePart(endpoint.query, req.query, 'query'),
+      body: parsePart(endpoint.body, req.body, 'body'),
+    } as EndpointInput<E>;
+    const result = await handler(input, { req, res });
+    const reply = result instanceof Reply ? result : new Reply(endpoint.successStatus ?? 200, result);
+    const body = endpoint.response.parse(reply.body);
+    if (reply.status === 204) {
+      res.status(204).end();
+      return;
+    }
+    res.status(reply.status).json(body);
+  });
+}

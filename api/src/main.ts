@@ -1,0 +1,26 @@
+import { createServer } from 'node:http';
+import { Redis } from 'ioredis';
+import { createDb } from '@onair/db';
+import { createLogger, onShutdownSignal } from '@onair/runtime';
+import { createApp } from './app.ts';
+import { loadConfig } from './config.ts';
+
+const config = loadConfig();
+const logger = createLogger('api', config.LOG_LEVEL);
+const db = createDb(config.DATABASE_URL);
+const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 });
+redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+
+const app = createApp({ config, db, redis, logger });
+const server = createServer(app);
+server.listen(config.PORT, config.HOST, () => {
+  logger.info({ port: config.PORT, host: config.HOST, publicUrl: config.PUBLIC_URL }, 'api listening');
+});
+
+onShutdownSignal(logger, async () => {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await closed;
+  await redis.quit();
+  await db.$disconnect();
+});

@@ -1,0 +1,5 @@
+export { startStack, repoRoot, type RunningStack, type StackOptions } from './stack.ts';
+export { startEmbeddedPostgres, type RunningService } from './postgres.ts';
+export { startRedisServer } from './redis.ts';
+export { freePort, waitFor } from './ports.ts';
+export { SupervisedProcess, type ProcessSpec } from './supervised-process.ts';

@@ -1,0 +1,124 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { applyMigrations } from '@onair/db';
+import { readinessSchema, type Readiness } from '@onair/protocol';
+import { freePort, waitFor } from './ports.ts';
+import { startEmbeddedPostgres, type RunningService } from './postgres.ts';
+import { startRedisServer } from './redis.ts';
+import { SupervisedProcess } from './supervised-process.ts';
+
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface StackOptions {
+  /** Where embedded PostgreSQL and Redis keep their files (`.data/` by default). */
+  dataDir: string;
+  /** Port of the api (and so of the UI); 0 picks a free one. */
+  port: number;
+  /** Use this PostgreSQL instead of the embedded one. */
+  databaseUrl?: string | undefined;
+  /** Use this Redis instead of starting redis-server. */
+  redisUrl?: string | undefined;
+  postgresPort?: number | undefined;
+  redisPort?: number | undefined;
+  /** Extra environment for every process (tests set short timeouts here). */
+  env?: NodeJS.ProcessEnv;
+  log?: (source: string, line: string) => void;
+}
+
+export interface RunningStack {
+  url: string;
+  databaseUrl: string;
+  redisUrl: string;
+  readiness: Readiness;
+  processes: Record<'api' | 'mediaWorker' | 'renderWorker', SupervisedProcess>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the whole system on this machine: stores first (embedded unless URLs are given), then the
+ * schema, then the api (serving the built UI), one media worker and one render worker, and waits
+ * until `/readyz` says every part is up. `stop` takes everything down in the reverse order.
+ */
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const log = options.log ?? (() => {});
+  const dataDir = resolve(options.dataDir);
+  await mkdir(dataDir, { recursive: true });
+  const services: RunningService[] = [];
+  const processes: SupervisedProcess[] = [];
+
+  const stop = async () => {
+    for (const p of processes.reverse()) await p.stop();
+    for (const s of services.reverse()) await s.stop();
+  };
+
+  try {
+    let databaseUrl = options.databaseUrl;
+    if (!databaseUrl) {
+      const pg = await startEmbeddedPostgres(join(dataDir, 'postgres'), options.postgresPort || (await freePort()), (l) => log('postgres', l));
+      services.push(pg);
+      databaseUrl = pg.url;
+    }
+    let redisUrl = options.redisUrl;
+    if (!redisUrl) {
+      const redis = await startRedisServer(join(dataDir, 'redis'), options.redisPort || (await freePort()), (l) => log('redis', l));
+      services.push(redis);
+      redisUrl = redis.url;
+    }
+
+    const migrations = await applyMigrations(databaseUrl);
+    log('stack', `migrations: ${migrations.applied.length} applied, ${migrations.alreadyApplied.length} already in place`);
+
+    const port = options.port || (await freePort());
+    const common: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...options.env,
+      REDIS_URL: redisUrl,
+      NODE_ENV: process.env.NODE_ENV ?? 'production',
+    };
+    const api = new SupervisedProcess(
+      {
+        name: 'api',
+        entry: join(repoRoot, 'api/src/main.ts'),
+        cwd: join(repoRoot, 'api'),
+        env: {
+          ...common,
+          PORT: String(port),
+          HOST: common.HOST ?? '127.0.0.1',
+          DATABASE_URL: databaseUrl,
+          UI_DIST_DIR: common.UI_DIST_DIR ?? join(repoRoot, 'control-ui/dist'),
+          PUBLIC_URL: common.PUBLIC_URL ?? `http://localhost:${port}`,
+        },
+      },
+      log,
+    );
+    const mediaWorker = new SupervisedProcess(
+      { name: 'media-worker', entry: join(repoRoot, 'media-worker/src/main.ts'), cwd: join(repoRoot, 'media-worker'), env: { ...common, METRICS_PORT: '0' } },
+      log,
+    );
+    const renderWorker = new SupervisedProcess(
+      { name: 'render-worker', entry: join(repoRoot, 'render-worker/src/main.ts'), cwd: join(repoRoot, 'render-worker'), env: { ...common, METRICS_PORT: '0' } },
+      log,
+    );
+    for (const p of [api, mediaWorker, renderWorker]) {
+      processes.push(p);
+      p.start();
+    }
+
+    const url = `http://127.0.0.1:${port}`;
+    const readiness = await waitFor(
+      'the api to report ready',
+      async () => {
+        const res = await fetch(`${url}/readyz`);
+        const body = readinessSchema.parse(await res.json());
+        return body.ready ? body : undefined;
+      },
+      60_000,
+      200,
+    );
+    return { url, databaseUrl, redisUrl, readiness, processes: { api, mediaWorker, renderWorker }, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface ProcessSpec {
+  name: string;
+  /** Absolute path of the TypeScript entry point, run by Node with the tsx loader. */
+  entry: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+const RESTART_DELAYS_MS = [1000, 2000, 5000];
+
+/**
+ * One OnAir process of the one-machine stack. Its output lines go to `log`; if it dies on its own
+ * it is started again with backoff (like a Kubernetes restart policy), so one crash does not take
+ * down the stack. `stop` sends SIGTERM and waits for the process's own clean shutdown.
+ */
+export class SupervisedProcess {
+  private child: ChildProcess | undefined;
+  private stopping = false;
+  private restarts = 0;
+  private exited: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly spec: ProcessSpec,
+    private readonly log: (source: string, line: string) => void,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): void {
+    const child = spawn(process.execPath, ['--import', 'tsx', this.spec.entry], {
+      cwd: this.spec.cwd,
+      env: this.spec.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => this.log(this.spec.name, line));
+    }
+    this.exited = new Promise((resolve) => {
+      child.on('exit', (code, signal) => {
+        resolve();
+        if (this.stopping) return;
+        const delay = RESTART_DELAYS_MS[Math.min(this.restarts, RESTART_DELAYS_MS.length - 1)] ?? 5000;
+        this.restarts += 1;
+        this.log('stack', `${this.spec.name} exited (code ${code}, signal ${signal}); restarting in ${delay} ms`);
+        setTimeout(() => {
+          if (!this.stopping) this.start();
+        }, delay).unref();
+      });
+    });
+  }
+
+  async stop(timeoutMs = 20_000): Promise<void> {
+    this.stopping = true;
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** Who may call an endpoint; the api enforces it before the handler runs. */
+export type EndpointAccess = 'public' | 'user' | 'admin';
+
+/**
+ * One HTTP endpoint of the api as data: the api mounts a handler for it (validating params, query
+ * and body with these schemas) and the OpenAPI document is generated from the same object, so the
+ * contract, the validation and the documentation cannot drift apart.
+ */
+export interface Endpoint<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  id: string;
+  method: HttpMethod;
+  /** Express-style path (`/api/v1/projects/:projectId`). */
+  path: string;
+  summary: string;
+  tag: string;
+  access: EndpointAccess;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The success response (status `successStatus`, 200 unless said otherwise). */
+  response: R;
+  successStatus?: number;
+  /** Other statuses this endpoint answers with a body of the same shape as the success (e.g. 503 from /readyz). */
+  alsoRespondsWith?: number[];
+}
+
+export function defineEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  endpoint: Endpoint<P, Q, B, R>,
+): Endpoint<P, Q, B, R> {
+  return endpoint;
+}
