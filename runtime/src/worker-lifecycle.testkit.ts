@@ -1,0 +1,51 @@
+// Shared by the worker packages' lifecycle tests: start a real worker process, watch it register
+// in the real Redis registry, stop it with SIGTERM, and check it deregistered and exited cleanly.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { workerHeartbeatSchema, workerRegistryKeys, type WorkerHeartbeat, type WorkerKind } from '@onair/protocol';
+
+export interface WorkerUnderTest {
+  child: ChildProcess;
+  id: string;
+  output: string[];
+  waitForRegistration(timeoutMs?: number): Promise<WorkerHeartbeat>;
+  stop(): Promise<{ code: number | null; registeredAfterExit: boolean }>;
+}
+
+export function startWorkerProcess(kind: WorkerKind, entry: string, cwd: string, redisUrl: string): WorkerUnderTest {
+  const id = `${kind}-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd,
+    env: { ...process.env, REDIS_URL: redisUrl, WORKER_ID: id, METRICS_PORT: '0', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
+  child.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const redis = new Redis(redisUrl);
+  const key = workerRegistryKeys.worker(kind, id);
+
+  return {
+    child,
+    id,
+    output,
+    async waitForRegistration(timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const raw = await redis.get(key);
+        if (raw) return workerHeartbeatSchema.parse(JSON.parse(raw));
+        if (child.exitCode !== null) throw new Error(`worker exited early (${child.exitCode}): ${output.join('')}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`worker ${id} did not register within ${timeoutMs} ms: ${output.join('')}`);
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      const code = await exited;
+      const registeredAfterExit = (await redis.exists(key)) === 1;
+      redis.disconnect();
+      return { code, registeredAfterExit };
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// `./onair test`: every check of the project in one run, on real services started once and shared
+// by every workspace (each test file still gets its own database). It runs all steps even after a
+// failure, prints a summary and the plain closing line `N passed, N failed`, and exits non-zero if
+// anything failed.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import setupTestServices from '../embedded/src/test-services.ts';
+
+const root = new URL('..', import.meta.url).pathname;
+const workspacesWithTests = ['protocol', 'runtime', 'prisma', 'embedded', 'api', 'media-worker', 'render-worker', 'control-ui', 'load-tests'];
+
+interface StepResult {
+  name: string;
+  ok: boolean;
+  seconds: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = root): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: 'inherit' });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function readCounts(file: string, kind: 'vitest' | 'playwright'): Promise<{ passed: number; failed: number; skipped: number }> {
+  try {
+    const report = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    if (kind === 'vitest') {
+      const r = report as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+      return { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests };
+    }
+    const s = (report as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } }).stats;
+    return { passed: s.expected + s.flaky, failed: s.unexpected, skipped: s.skipped };
+  } catch {
+    return { passed: 0, failed: 0, skipped: 0 };
+  }
+}
+
+const results: StepResult[] = [];
+async function step(name: string, body: () => Promise<{ ok: boolean; passed?: number; failed?: number; skipped?: number }>): Promise<void> {
+  const started = Date.now();
+  process.stdout.write(`\n\u001b[1;34m[onair test]\u001b[0m ${name}\n`);
+  const r = await body();
+  results.push({ name, ok: r.ok, seconds: (Date.now() - started) / 1000, passed: r.passed ?? 0, failed: r.failed ?? (r.ok ? 0 : 1), skipped: r.skipped ?? 0 });
+}
+
+const reports = await mkdtemp(join(tmpdir(), 'onair-reports-'));
+const stopServices = await setupTestServices();
+try {
+  await step('typecheck (every workspace)', async () => ({ ok: (await run('npm', ['run', '--silent', 'typecheck'])) === 0 }));
+  await step('lint (every workspace, zero warnings)', async () => ({ ok: (await run('npm', ['run', '--silent', 'lint'])) === 0 }));
+  for (const ws of workspacesWithTests) {
+    await step(`tests: ${ws}`, async () => {
+      const file = join(reports, `${ws}.json`);
+      const code = await run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], {}, join(root, ws));
+      const counts = await readCounts(file, 'vitest');
+      return { ok: code === 0, ...counts, failed: code === 0 ? counts.failed : Math.max(counts.failed, 1) };
+    });
+  }
+  await step('build: control-ui', async () => ({ ok: (await run('npm', ['run', '--silent', 'build', '-w', 'control-ui'])) === 0 }));
+  await step('end to end: control-ui/e2e (Playwright, system Chromium)', async () => {
+    const file = join(reports, 'e2e.json');
+    const code = await run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file }, join(root, 'control-ui'));
+    const counts = await readCounts(file, 'playwright');
+    return { ok: code === 0, ...counts, failed: code === 0 ? counts.failed : Math.max(counts.failed, 1) };
+  });
+} finally {
+  await stopServices();
+  await rm(reports, { recursive: true, force: true });
+}
+
+process.stdout.write('\n\u001b[1;34m[onair test]\u001b[0m summary\n');
+for (const r of results) {
+  const counts = r.passed + r.failed + r.skipped > 0 ? `  ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped` : '';
+  process.stdout.write(`  ${r.ok ? 'ok  ' : 'FAIL'}  ${r.name.padEnd(58)} ${r.seconds.toFixed(1).padStart(6)} s${counts}\n`);
+}
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+const skipped = results.reduce((n, r) => n + r.skipped, 0);
+const allOk = results.every((r) => r.ok);
+process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+process.exit(allOk ? 0 : 1);
