@@ -1,0 +1,31 @@
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { ErrorFallback } from './ErrorFallback.tsx';
+
+export interface ErrorBoundaryProps {
+  children: ReactNode;
+}
+
+interface ErrorBoundaryState {
+  error: Error | null;
+}
+
+/**
+ * Spec §8: a rendering failure shows 'An error has occurred' instead of a blank page, and is
+ * reported. Until an error-reporting service is wired in, the report is the browser console.
+ * Route components are caught by the router's own fallback; this catches everything around it.
+ */
+export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundaryState> {
+  override state: ErrorBoundaryState = { error: null };
+
+  static getDerivedStateFromError(error: Error): ErrorBoundaryState {
+    return { error };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo): void {
+    console.error('Rendering failed', error, info.componentStack);
+  }
+
+  override render() {
+    return this.state.error ? <ErrorFallback /> : this.props.children;
+  }
+}

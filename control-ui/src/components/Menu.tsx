@@ -1,0 +1,65 @@
+import * as RadixMenu from '@radix-ui/react-dropdown-menu';
+import type { ReactNode } from 'react';
+import styles from './Menu.module.css';
+
+export interface MenuProps {
+  /** One focusable element that opens the menu. */
+  trigger: ReactNode;
+  label: string;
+  children: ReactNode;
+}
+
+export function Menu({ trigger, label, children }: MenuProps) {
+  return (
+    <RadixMenu.Root>
+      <RadixMenu.Trigger asChild>{trigger}</RadixMenu.Trigger>
+      <RadixMenu.Portal>
+        <RadixMenu.Content className={styles.content} aria-label={label} align="end" sideOffset={6}>
+          {children}
+        </RadixMenu.Content>
+      </RadixMenu.Portal>
+    </RadixMenu.Root>
+  );
+}
+
+export interface MenuItemProps {
+  icon?: ReactNode;
+  children: ReactNode;
+  onSelect?: () => void;
+  disabled?: boolean;
+}
+
+export function MenuItem({ icon, children, onSelect, disabled }: MenuItemProps) {
+  return (
+    <RadixMenu.Item className={styles.item} onSelect={onSelect} disabled={disabled}>
+      {icon}
+      {children}
+    </RadixMenu.Item>
+  );
+}
+
+export interface MenuLinkItemProps {
+  icon?: ReactNode;
+  href: string;
+  children: ReactNode;
+}
+
+/** A menu entry that leaves the app: opens in a new tab so a live studio is never navigated away. */
+export function MenuLinkItem({ icon, href, children }: MenuLinkItemProps) {
+  return (
+    <RadixMenu.Item className={styles.item} asChild>
+      <a href={href} target="_blank" rel="noreferrer">
+        {icon}
+        {children}
+      </a>
+    </RadixMenu.Item>
+  );
+}
+
+export function MenuLabel({ children }: { children: ReactNode }) {
+  return <RadixMenu.Label className={styles.label}>{children}</RadixMenu.Label>;
+}
+
+export function MenuSeparator() {
+  return <RadixMenu.Separator className={styles.separator} />;
+}
