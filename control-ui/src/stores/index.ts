@@ -1,0 +1,22 @@
+/**
+ * The one door to the UI's state. Components read through these hooks; actions (src/actions/)
+ * are the only writers, through `getState`/`setState` on the same objects. Lint refuses imports
+ * of the store files from anywhere else, so every state change can be found from here.
+ */
+import { createAppStore } from './app-store.ts';
+import { browserStorage } from './browser-storage.ts';
+import { createSystemStore } from './system-store.ts';
+import { createToastStore } from './toast-store.ts';
+import { createUiStore } from './ui-store.ts';
+
+export const useAppStore = createAppStore(browserStorage());
+export const useSystemStore = createSystemStore();
+export const useToastStore = createToastStore();
+export const useUiStore = createUiStore();
+
+export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
+export type { AppState, CanvasSize, OpenProject } from './app-store.ts';
+export type { ReadinessStatus, SystemState } from './system-store.ts';
+export type { Toast, ToastKind, ToastState } from './toast-store.ts';
+export type { AccountSettingsPage, UiState } from './ui-store.ts';
+export { browserStorage, writeBooleanFlag } from './browser-storage.ts';
