@@ -1,0 +1,23 @@
+import { Outlet } from 'react-router';
+import { Brand } from '../components/Brand.tsx';
+import { StatusIndicator } from '../features/system/StatusIndicator.tsx';
+import { UserMenu } from '../features/user-menu/UserMenu.tsx';
+import styles from './AppLayout.module.css';
+
+/** The frame of the pages outside the studio: a top bar and a scrolling page. */
+export function AppLayout() {
+  return (
+    <div className={styles.layout}>
+      <header className={styles.bar}>
+        <Brand />
+        <div className={styles.end}>
+          <StatusIndicator />
+          <UserMenu />
+        </div>
+      </header>
+      <main className={styles.main}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import type { RouteObject } from 'react-router';
+import { AdminPage } from '../pages/AdminPage.tsx';
+import { GuestPage } from '../pages/GuestPage.tsx';
+import { HomePage } from '../pages/HomePage.tsx';
+import { LoginPage } from '../pages/LoginPage.tsx';
+import { NotFoundPage } from '../pages/NotFoundPage.tsx';
+import { StudioPage } from '../pages/StudioPage.tsx';
+import { AppLayout } from './AppLayout.tsx';
+import { RootLayout } from './RootLayout.tsx';
+import { RouteErrorFallback } from './RouteErrorFallback.tsx';
+
+/**
+ * Every screen of the app. The api answers any other GET with index.html, so each of these paths
+ * also works when typed in or reloaded.
+ */
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteErrorFallback />,
+    children: [
+      {
+        element: <AppLayout />,
+        children: [
+          { index: true, element: <HomePage /> },
+          { path: 'admin', element: <AdminPage /> },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+      { path: 'studio/:projectId', element: <StudioPage /> },
+      // Spec §2: a guest link is the origin plus /guest/, and nothing after it is interpreted yet.
+      { path: 'guest/*', element: <GuestPage /> },
+      { path: 'login', element: <LoginPage /> },
+    ],
+  },
+];

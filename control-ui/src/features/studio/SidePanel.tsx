@@ -1,0 +1,61 @@
+import { CalendarClock, MessageSquare, MessagesSquare, Users } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { Tabs, type TabDefinition } from '../../components/Tabs.tsx';
+import styles from './SidePanel.module.css';
+
+export type SidePanelTab = 'platform-chat' | 'event-list' | 'guests' | 'guest-chat';
+
+const PANELS: Record<SidePanelTab, { label: string; panel: ReactNode }> = {
+  'platform-chat': {
+    label: 'Platform Chat',
+    panel: (
+      <EmptyState icon={<MessageSquare size={28} />} title="No chat messages yet">
+        <p>Chat from your destinations appears here while you are live.</p>
+      </EmptyState>
+    ),
+  },
+  'event-list': {
+    label: 'Event List',
+    panel: (
+      <EmptyState icon={<CalendarClock size={28} />} title="No events yet">
+        <p>Follows, subscriptions, raids, cheers and tips from your platforms appear here.</p>
+      </EmptyState>
+    ),
+  },
+  guests: {
+    label: 'Guests',
+    panel: (
+      <EmptyState icon={<Users size={28} />} title="No guests yet">
+        <p>Guests who join through your guest link appear here.</p>
+      </EmptyState>
+    ),
+  },
+  'guest-chat': {
+    label: 'Guest Chat',
+    panel: (
+      <EmptyState icon={<MessagesSquare size={28} />} title="No messages yet">
+        <p>Messages between you and your guests appear here.</p>
+      </EmptyState>
+    ),
+  },
+};
+
+const ALL_TABS: readonly SidePanelTab[] = ['platform-chat', 'event-list', 'guests', 'guest-chat'];
+
+export interface SidePanelProps {
+  /** Spec §2: the panel can be limited to a subset of tabs… */
+  tabs?: readonly SidePanelTab[];
+  /** …and open on a given one; Platform Chat by default. */
+  initialTab?: SidePanelTab;
+}
+
+export function SidePanel({ tabs = ALL_TABS, initialTab = 'platform-chat' }: SidePanelProps) {
+  const definitions: TabDefinition<SidePanelTab>[] = tabs.map((id) => ({ id, ...PANELS[id] }));
+  const firstTab = tabs.includes(initialTab) ? initialTab : (tabs[0] ?? initialTab);
+  return (
+    <aside className={styles.panel} aria-label="Side panel">
+      <Tabs label="Side panel" tabs={definitions} initialTab={firstTab} />
+    </aside>
+  );
+}

@@ -1,0 +1,24 @@
+import { useParams } from 'react-router';
+import { ProgramCanvas } from '../features/studio/ProgramCanvas.tsx';
+import { SceneList } from '../features/studio/SceneList.tsx';
+import { SidePanel } from '../features/studio/SidePanel.tsx';
+import { StudioTopBar } from '../features/studio/StudioTopBar.tsx';
+import { useDocumentTitle } from '../hooks/use-document-title.ts';
+import styles from './StudioPage.module.css';
+
+/** The studio of one project: top bar, scene column, program canvas and side panel. */
+export function StudioPage() {
+  // The route only matches with a project id, so it is always there.
+  const projectId = useParams().projectId ?? '';
+  useDocumentTitle('Studio');
+  return (
+    <div className={styles.studio}>
+      <StudioTopBar projectId={projectId} />
+      <div className={styles.workspace}>
+        <SceneList />
+        <ProgramCanvas />
+        <SidePanel />
+      </div>
+    </div>
+  );
+}
