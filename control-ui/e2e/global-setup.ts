@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startStack, type RunningStack } from '../../embedded/src/stack.ts';
+
+const distIndex = fileURLToPath(new URL('../dist/index.html', import.meta.url));
+
+/**
+ * Starts the real stack on a throw-away data folder and returns the teardown that stops it and
+ * removes the folder. It builds nothing: the api serves whatever control-ui/dist holds.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  if (!existsSync(distIndex)) {
+    throw new Error(`${distIndex} is missing: run \`npm run build -w control-ui\` before the e2e tests`);
+  }
+  const dataDir = await mkdtemp(join(tmpdir(), 'onair-e2e-'));
+  const lines: string[] = [];
+  let stack: RunningStack;
+  try {
+    stack = await startStack({
+      dataDir,
+      port: 0,
+      // Kept quiet unless something fails: then the last lines explain why.
+      log: (source, line) => {
+        lines.push(`[${source}] ${line}`);
+        if (lines.length > 200) lines.shift();
+      },
+    });
+  } catch (err) {
+    console.error(lines.join('\n'));
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  process.env.ONAIR_E2E_URL = stack.url;
+
+  return async () => {
+    await stack.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,51 @@
+import { expect, test } from '@playwright/test';
+
+test('the app shell loads from the api and reports the api ready', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: 'OnAir home' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Projects' })).toBeVisible();
+  await expect(page.getByText('No projects yet')).toBeVisible();
+  // The indicator starts at "Checking" and only says "Ready" after a real /readyz answer.
+  await expect(page.getByRole('button', { name: 'Server status: Ready' })).toBeVisible();
+  await expect(page).toHaveTitle('Projects · OnAir');
+});
+
+test('a client-side route survives a reload (the api falls back to index.html)', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Server status: Ready' })).toBeVisible();
+
+  // Navigate inside the SPA, without a page load.
+  await page.evaluate(() => {
+    window.history.pushState({}, '', '/studio/e2e-project');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await expect(page.getByRole('tablist', { name: 'Side panel' })).toBeVisible();
+
+  const response = await page.reload();
+  expect(response?.status()).toBe(200);
+  await expect(page).toHaveURL(/\/studio\/e2e-project$/);
+  await expect(page.getByText('e2e-project')).toBeVisible();
+  for (const tab of ['Platform Chat', 'Event List', 'Guests', 'Guest Chat']) {
+    await expect(page.getByRole('tab', { name: tab })).toBeVisible();
+  }
+  await expect(page.getByRole('tab', { name: 'Platform Chat' })).toHaveAttribute('aria-selected', 'true');
+});
+
+test('the user menu opens account settings on the Plan & Billing page', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Plan & Billing' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Account Settings' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: 'Plan & Billing' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Account', exact: true }).click();
+  await expect(dialog.getByRole('heading', { name: 'Account', exact: true })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test('an unknown address shows the not-found page', async ({ page }) => {
+  const response = await page.goto('/no/such/page');
+  expect(response?.status()).toBe(200);
+  await expect(page.getByText('Page not found')).toBeVisible();
+});
