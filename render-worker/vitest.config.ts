@@ -1,10 +1,3 @@
-import { defineConfig } from 'vitest/config';
+import { serviceTestConfig } from '../vitest.shared.ts';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['@onair/embedded/test-services'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-  },
-});
+export default serviceTestConfig;

@@ -2,6 +2,7 @@
 // in the real Redis registry, stop it with SIGTERM, and check it deregistered and exited cleanly.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
 import { workerHeartbeatSchema, workerRegistryKeys, type WorkerHeartbeat, type WorkerKind } from '@onair/protocol';
 
 export interface WorkerUnderTest {
@@ -48,4 +49,25 @@ export function startWorkerProcess(kind: WorkerKind, entry: string, cwd: string,
       return { code, registeredAfterExit };
     },
   };
+}
+
+/** The lifecycle test every worker kind must pass, run from that worker's own test folder. */
+export function describeWorkerLifecycle(kind: WorkerKind, workerRoot: string, redisUrl: () => string): void {
+  describe(`${kind} worker process`, () => {
+    it('registers with a heartbeat and deregisters cleanly on SIGTERM', async () => {
+      const worker = startWorkerProcess(kind, 'src/main.ts', workerRoot, redisUrl());
+      const first = await worker.waitForRegistration();
+      expect(first).toMatchObject({ id: worker.id, kind, state: 'running', pid: worker.child.pid });
+      expect(first.cores).toBeGreaterThan(0);
+      // The record is refreshed: a later heartbeat carries a later timestamp.
+      await new Promise((r) => setTimeout(r, 1500));
+      const later = await worker.waitForRegistration();
+      expect(Date.parse(later.sentAt)).toBeGreaterThan(Date.parse(first.sentAt));
+
+      const { code, registeredAfterExit } = await worker.stop();
+      expect(code).toBe(0);
+      expect(registeredAfterExit).toBe(false);
+      expect(worker.output.join('')).toContain('stopped cleanly');
+    });
+  });
 }
