@@ -12,11 +12,45 @@ export const errorCatalogue = {
   FORBIDDEN: { status: 403, fault: 'user', message: 'You do not have permission to do that.' },
   NOT_FOUND: { status: 404, fault: 'user', message: 'Nothing was found at this address.' },
   CONFLICT: { status: 409, fault: 'user', message: 'The resource was changed by someone else.' },
+  /** A scene patch breaks a rule of the scene model (one game source per scene, browser source size…); details.rule names it. */
+  SCENE_RULE_VIOLATED: { status: 422, fault: 'user', message: 'This change to the scene is not allowed.' },
+  /** The caller's plan does not include this (more scenes, hiding the logo, 1080p…); details.rule names it. */
+  PLAN_LIMIT_REACHED: { status: 403, fault: 'user', message: 'Your plan does not include this. Upgrade to use it.' },
   PAYLOAD_TOO_LARGE: { status: 413, fault: 'user', message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, fault: 'user', message: 'Send the request body as JSON.' },
   RATE_LIMITED: { status: 429, fault: 'user', message: 'Too many attempts. Please wait and try again.' },
+  // ─── Sign-in and account (the outcomes of the login sequences of spec §4) ───
+  /** The address is not an e-mail address. */
+  EMAIL_INVALID: { status: 400, fault: 'user', message: 'Enter a valid e-mail address.' },
+  /** A one-time code (e-mail or SMS) does not match. */
+  CODE_INVALID: { status: 400, fault: 'user', message: 'That code is not right. Check it and try again.' },
+  CODE_EXPIRED: { status: 400, fault: 'user', message: 'That code has expired. Ask for a new one.' },
+  /** Too many wrong codes for one request: the code is used up and a new one must be asked for. */
+  CODE_ATTEMPTS_EXCEEDED: { status: 429, fault: 'user', message: 'Too many wrong codes. Ask for a new one.' },
+  /** A magic link that is unknown, expired or already used (links work once). */
+  LINK_INVALID: { status: 400, fault: 'user', message: 'This sign-in link has expired or was already used. Ask for a new one.' },
+  /** The authenticator (TOTP) code of a multi-factor sign-in or of enabling MFA does not match. */
+  MFA_CODE_INVALID: { status: 400, fault: 'user', message: 'That authentication code is not right. Check your authenticator app.' },
+  RECOVERY_CODE_INVALID: { status: 400, fault: 'user', message: 'That recovery code is not right or was already used.' },
+  /** The pending multi-factor sign-in is unknown or timed out: sign in again. */
+  MFA_SIGN_IN_EXPIRED: { status: 401, fault: 'user', message: 'Your sign-in timed out. Please sign in again.' },
+  MFA_LOCKED: { status: 429, fault: 'user', message: 'Too many wrong authentication codes. Wait a few minutes and sign in again.' },
+  MFA_ALREADY_ENABLED: { status: 409, fault: 'user', message: 'Multi-factor authentication is already on.' },
+  MFA_NOT_ENABLED: { status: 409, fault: 'user', message: 'Multi-factor authentication is not on.' },
+  PHONE_INVALID: { status: 400, fault: 'user', message: 'Enter a phone number in international format, such as +15551234567.' },
+  PHONE_IN_USE: { status: 409, fault: 'user', message: 'That phone number belongs to another account.' },
+  EMAIL_IN_USE: { status: 409, fault: 'user', message: 'That e-mail address belongs to another account.' },
+  EMAIL_UNCHANGED: { status: 400, fault: 'user', message: 'That is already your e-mail address.' },
+  /** The recipient's mail server refused the message (no such mailbox, domain without mail). */
+  EMAIL_UNDELIVERABLE: { status: 422, fault: 'user', message: 'We could not deliver mail to that address. Check it and try again.' },
+  /** The user refused the permission request at the OAuth provider. */
+  OAUTH_DENIED: { status: 400, fault: 'user', message: 'Sign-in was cancelled at the provider.' },
   INTERNAL: { status: 500, fault: 'service', message: 'Something went wrong on our side.' },
   DEPENDENCY_UNAVAILABLE: { status: 503, fault: 'service', message: 'A service OnAir depends on is unavailable.' },
+  /** The OAuth provider failed the exchange (bad client configuration, provider error). */
+  OAUTH_FAILED: { status: 502, fault: 'service', message: 'Sign-in with that provider did not work. Try again or use your e-mail.' },
+  /** Our mail server (SMTP) could not be reached or refused to send. */
+  MAIL_UNAVAILABLE: { status: 503, fault: 'service', message: 'We could not send the e-mail right now. Please try again in a moment.' },
 } as const satisfies Record<string, { status: number; fault: 'user' | 'service'; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -1,2 +1,4 @@
 export * from './endpoint.ts';
 export * from './system.ts';
+export * from './projects.ts';
+export * from './users.ts';

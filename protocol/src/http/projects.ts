@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { resolutionIdSchema, resolutionOptionSchema } from '../plans.ts';
+import { sceneDocumentSchema } from '../scene/document.ts';
+import { sceneOpSchema, scenePatchSchema } from '../scene/patch.ts';
+import { defineEndpoint } from './endpoint.ts';
+
+export const projectSummarySchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  resolution: resolutionIdSchema,
+  version: z.number().int().min(0),
+  createdAt: z.iso.datetime(),
+});
+export type ProjectSummary = z.infer<typeof projectSummarySchema>;
+
+export const projectIdParamsSchema = z.object({ projectId: z.uuid() });
+
+export const createProjectBodySchema = z.strictObject({ name: z.string().trim().min(1).max(100) });
+
+export const createProjectEndpoint = defineEndpoint({
+  id: 'createProject',
+  method: 'post',
+  path: '/api/v1/projects',
+  summary: 'Create a project with one empty scene that shows the logo.',
+  tag: 'projects',
+  access: 'user',
+  body: createProjectBodySchema,
+  response: projectSummarySchema,
+  successStatus: 201,
+});
+
+export const listProjectsEndpoint = defineEndpoint({
+  id: 'listProjects',
+  method: 'get',
+  path: '/api/v1/projects',
+  summary: "The caller's projects, newest first.",
+  tag: 'projects',
+  access: 'user',
+  response: z.object({ projects: z.array(projectSummarySchema) }),
+});
+
+export const getSceneDocumentEndpoint = defineEndpoint({
+  id: 'getSceneDocument',
+  method: 'get',
+  path: '/api/v1/projects/:projectId/scene',
+  summary: 'The scene document of a project at its current version.',
+  tag: 'scenes',
+  access: 'user',
+  params: projectIdParamsSchema,
+  response: sceneDocumentSchema,
+});
+
+export const scenePatchResultSchema = z.object({
+  version: z.number().int().min(1),
+  /** The ops as accepted: defaults filled in, volumes clamped; what every studio and the worker replay. */
+  ops: z.array(sceneOpSchema),
+});
+export type ScenePatchResult = z.infer<typeof scenePatchResultSchema>;
+
+export const patchSceneEndpoint = defineEndpoint({
+  id: 'patchScene',
+  method: 'patch',
+  path: '/api/v1/projects/:projectId/scene',
+  summary:
+    'Apply a patch made against `baseVersion`, all ops or none. A stale base version answers 409 CONFLICT with details.currentVersion; a broken scene rule 422 SCENE_RULE_VIOLATED and a plan limit 403 PLAN_LIMIT_REACHED, both with details.rule.',
+  tag: 'scenes',
+  access: 'user',
+  params: projectIdParamsSchema,
+  body: scenePatchSchema,
+  response: scenePatchResultSchema,
+});
+
+export const resolutionChoicesSchema = z.object({ current: resolutionIdSchema, options: z.array(resolutionOptionSchema) });
+
+export const getResolutionChoicesEndpoint = defineEndpoint({
+  id: 'getResolutionChoices',
+  method: 'get',
+  path: '/api/v1/projects/:projectId/resolutions',
+  summary: "The resolution selector: 480p, 720p and 1080p at 30 fps, each available or locked by the caller's plan. Change it with a setResolution scene op.",
+  tag: 'scenes',
+  access: 'user',
+  params: projectIdParamsSchema,
+  response: resolutionChoicesSchema,
+});
+
+export const projectEndpoints = [createProjectEndpoint, listProjectsEndpoint, getSceneDocumentEndpoint, patchSceneEndpoint, getResolutionChoicesEndpoint] as const;

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { resolutionIdSchema } from '../plans.ts';
+import { MAX_COORDINATE } from './layout.ts';
+import { sourceSchema } from './sources.ts';
+
+const coordinate = z.number().int().min(-MAX_COORDINATE).max(MAX_COORDINATE);
+const size = z.number().int().min(0).max(MAX_COORDINATE);
+const cropEdge = z.number().int().min(0).max(MAX_COORDINATE);
+
+/** Pixels cut from each edge of the source before it is scaled into the layer's box. */
+export const cropSchema = z.strictObject({ top: cropEdge, right: cropEdge, bottom: cropEdge, left: cropEdge });
+export type Crop = z.infer<typeof cropSchema>;
+export const NO_CROP: Crop = { top: 0, right: 0, bottom: 0, left: 0 };
+
+/**
+ * A source placed in a scene. Position and size are canvas pixels (see layout.ts); zIndex orders
+ * layers bottom (0) to top. `opacity` is the layer's own alpha: the compositor multiplies it with
+ * the source's `settings.opacity`, so a source used in two scenes can fade in one of them only.
+ */
+export const layerSchema = z.strictObject({
+  id: z.uuid(),
+  sourceId: z.uuid(),
+  x: coordinate,
+  y: coordinate,
+  width: size,
+  height: size,
+  crop: cropSchema,
+  zIndex: z.number().int().min(0),
+  opacity: z.number().min(0).max(1),
+  visible: z.boolean(),
+});
+export type Layer = z.infer<typeof layerSchema>;
+
+/** The editable part of a layer's transform. */
+export const layerChangesSchema = layerSchema.pick({ x: true, y: true, width: true, height: true, crop: true, opacity: true, visible: true }).partial();
+export type LayerChanges = z.infer<typeof layerChangesSchema>;
+
+export const sceneNameSchema = z.string().trim().min(1).max(100);
+
+export const sceneSchema = z.strictObject({
+  id: z.uuid(),
+  name: sceneNameSchema,
+  order: z.number().int().min(0),
+  /** Deleted scenes are kept (soft delete) so a late patch on one is told it was deleted. */
+  deletedAt: z.iso.datetime().nullable(),
+  layers: z.array(layerSchema),
+});
+export type Scene = z.infer<typeof sceneSchema>;
+
+/**
+ * The scene document of a project: what the studio edits and the media worker plays. Scenes are
+ * sorted by `order`; sources are project-wide and reach a scene through its layers.
+ */
+export const sceneDocumentSchema = z.strictObject({
+  projectId: z.uuid(),
+  /** Bumped by every accepted patch; patches name the version they were made against. */
+  version: z.number().int().min(0),
+  resolution: resolutionIdSchema,
+  activeSceneId: z.uuid().nullable(),
+  scenes: z.array(sceneSchema),
+  sources: z.array(sourceSchema),
+});
+export type SceneDocument = z.infer<typeof sceneDocumentSchema>;
+
+export function liveScenes(doc: SceneDocument): Scene[] {
+  return doc.scenes.filter((s) => s.deletedAt === null);
+}

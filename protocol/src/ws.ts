@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { errorCodes } from './errors.ts';
+import { sceneOpSchema } from './scene/patch.ts';
+
+/**
+ * Messages on the api WebSocket `/ws`. The socket is opened with the session cookie; a studio then
+ * subscribes to its project and receives every accepted scene patch of it, its own included, which
+ * is how its optimistic edits are confirmed.
+ */
+export const WS_PATH = '/ws';
+
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('subscribe'), projectId: z.uuid() }),
+  z.strictObject({ type: z.literal('unsubscribe'), projectId: z.uuid() }),
+  z.strictObject({ type: z.literal('ping') }),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+export const serverMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('ready'), userId: z.string() }),
+  /** Sent once the project's patches flow; `version` is the document version at that moment. */
+  z.strictObject({ type: z.literal('subscribed'), projectId: z.uuid(), version: z.number().int().min(0) }),
+  z.strictObject({ type: z.literal('scene.patched'), projectId: z.uuid(), version: z.number().int().min(1), ops: z.array(sceneOpSchema) }),
+  z.strictObject({ type: z.literal('error'), code: z.enum(errorCodes), message: z.string(), projectId: z.uuid().optional() }),
+  z.strictObject({ type: z.literal('pong') }),
+]);
+export type ServerMessage = z.infer<typeof serverMessageSchema>;
