@@ -18,7 +18,7 @@ function readiness(ready: boolean): Readiness {
 }
 
 let server: TestServer | undefined;
-let answer: { status: number; body: unknown };
+let answer: { status: number; body: unknown; delayMs?: number };
 
 beforeEach(async () => {
   useSystemStore.setState({ readiness: { kind: 'checking' } });
@@ -26,7 +26,8 @@ beforeEach(async () => {
   answer = { status: 200, body: readiness(true) };
   server = await startTestServer((req, res) => {
     expect(req.url).toBe('/readyz');
-    sendJson(res, answer.status, answer.body);
+    const { status, body, delayMs = 0 } = answer;
+    setTimeout(() => sendJson(res, status, body), delayMs);
   });
 });
 
@@ -67,5 +68,15 @@ describe('refreshReadiness', () => {
     answer = { status: 200, body: readiness(true) };
     await refreshReadiness(client());
     expect(useToastStore.getState().toasts.map((toast) => toast.kind)).toEqual(['success']);
+  });
+
+  it('lets a newer check win over an older one that answers later', async () => {
+    answer = { status: 503, body: readiness(false), delayMs: 300 };
+    const older = refreshReadiness(client());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    answer = { status: 200, body: readiness(true) };
+    await refreshReadiness(client());
+    await older;
+    expect(useSystemStore.getState().readiness.kind).toBe('ready');
   });
 });

@@ -7,8 +7,13 @@ import { showToast } from './toasts.ts';
 /** Often enough to notice an outage while someone is on air, rare enough to cost nothing. */
 export const READINESS_POLL_INTERVAL_MS = 15_000;
 
+// Checks can overlap (a slow answer and the next poll, or "Check now"); only the newest may land,
+// or an old answer could overwrite a newer one.
+let latestCheck = 0;
+
 /** Asks the api's `/readyz` how the system is and records the answer in the system store. */
 export async function refreshReadiness(client: HttpClient = httpClient): Promise<ReadinessStatus> {
+  const check = ++latestCheck;
   const checkedAt = Date.now();
   let next: ReadinessStatus;
   try {
@@ -18,6 +23,7 @@ export async function refreshReadiness(client: HttpClient = httpClient): Promise
   } catch (err) {
     next = { kind: 'unreachable', reason: err instanceof Error ? err.message : String(err), checkedAt };
   }
+  if (check !== latestCheck) return next;
   const previous = useSystemStore.getState().readiness;
   useSystemStore.setState({ readiness: next });
   announceChange(previous, next);
