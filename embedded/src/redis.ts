@@ -14,7 +14,8 @@ export async function startRedisServer(dir: string, port: number, log: (line: st
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '60 1', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    // Own process group, so a terminal Ctrl-C leaves Redis up until the processes using it stopped.
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   child.stdout.on('data', (d: Buffer) => log(d.toString().trimEnd()));
   child.stderr.on('data', (d: Buffer) => log(d.toString().trimEnd()));

@@ -36,6 +36,9 @@ export class SupervisedProcess {
       cwd: this.spec.cwd,
       env: this.spec.env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: a Ctrl-C in the terminal reaches only the stack, which then stops
+      // the processes in order (api before the stores it needs) instead of all at once.
+      detached: true,
     });
     this.child = child;
     for (const stream of [child.stdout, child.stderr]) {
