@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import {
+  capturedMessageSchema,
+  currentUserSchema,
+  mailingPreferencesSchema,
+  mailingSettingsSchema,
+  mailingStatusBodySchema,
+  updateCurrentUserBodySchema,
+  userSettingsSchema,
+} from '../account.ts';
+import { defineEndpoint } from './endpoint.ts';
+
+// The account calls of spec §7. Sign-in itself runs under /api/auth/* (better-auth's own routes).
+
+export const getCurrentUserEndpoint = defineEndpoint({
+  id: 'getCurrentUser',
+  method: 'get',
+  path: '/api/v1/users/current',
+  summary: 'The signed-in user: profile, user type, labels, role and resolution derived from the subscription.',
+  tag: 'users',
+  access: 'user',
+  response: currentUserSchema,
+});
+
+export const updateCurrentUserEndpoint = defineEndpoint({
+  id: 'updateCurrentUser',
+  method: 'patch',
+  path: '/api/v1/users/current',
+  summary: 'Change the display name.',
+  tag: 'users',
+  access: 'user',
+  body: updateCurrentUserBodySchema,
+  response: currentUserSchema,
+});
+
+export const deleteCurrentUserEndpoint = defineEndpoint({
+  id: 'deleteCurrentUser',
+  method: 'delete',
+  path: '/api/v1/users/current',
+  summary: 'Delete the account with everything it owns, and end its sessions.',
+  tag: 'users',
+  access: 'user',
+  response: z.null(),
+  successStatus: 204,
+});
+
+export const getUserSettingsEndpoint = defineEndpoint({
+  id: 'getUserSettings',
+  method: 'get',
+  path: '/api/v1/users/settings',
+  summary: 'Settings of the signed-in user: mailing (enabled, subscribed, preferences, available groups).',
+  tag: 'users',
+  access: 'user',
+  response: userSettingsSchema,
+});
+
+export const updateMailingPreferencesEndpoint = defineEndpoint({
+  id: 'updateMailingPreferences',
+  method: 'post',
+  path: '/api/v1/users/current/mailing-preferences',
+  summary: 'Set the mailing groups (map of group id to boolean); unknown group ids are refused.',
+  tag: 'users',
+  access: 'user',
+  body: mailingPreferencesSchema,
+  response: mailingSettingsSchema,
+});
+
+export const updateMailingStatusEndpoint = defineEndpoint({
+  id: 'updateMailingStatus',
+  method: 'post',
+  path: '/api/v1/users/current/mailing-status',
+  summary: 'Subscribe to or unsubscribe from the mailing list.',
+  tag: 'users',
+  access: 'user',
+  body: mailingStatusBodySchema,
+  response: mailingSettingsSchema,
+});
+
+export const devInboxQuerySchema = z.object({ to: z.string().optional() });
+
+export const listDevInboxEndpoint = defineEndpoint({
+  id: 'listDevInbox',
+  method: 'get',
+  path: '/api/v1/dev/inbox',
+  summary: 'Development only: mail and SMS caught instead of sent (newest first). Absent when a real mail server is configured.',
+  tag: 'dev',
+  access: 'public',
+  query: devInboxQuerySchema,
+  response: z.object({ messages: z.array(capturedMessageSchema) }),
+});
