@@ -3,3 +3,4 @@ export { startEmbeddedPostgres, type RunningService } from './postgres.ts';
 export { startRedisServer } from './redis.ts';
 export { freePort, waitFor } from './ports.ts';
 export { SupervisedProcess, type ProcessSpec } from './supervised-process.ts';
+export { startRtmpServer, type RtmpServerOptions, type RunningRtmpServer } from './rtmp-server.ts';

@@ -6,3 +6,4 @@ export * from './plans.ts';
 export * from './scene/index.ts';
 export * from './ws.ts';
 export * from './account.ts';
+export * from './pipeline/index.ts';

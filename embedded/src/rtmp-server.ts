@@ -1,0 +1,156 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { freePort, waitFor } from './ports.ts';
+
+/** Where Debian's libnginx-mod-rtmp puts the RTMP module. */
+const RTMP_MODULE = '/usr/lib/nginx/modules/ngx_rtmp_module.so';
+
+export interface RtmpServerOptions {
+  /** Private folder for the config, logs, pid and temp files of this server. */
+  dir: string;
+  /** RTMP port on 127.0.0.1; a free one when omitted. Kept across restarts. */
+  port?: number;
+  /** RTMP application name (`rtmp://127.0.0.1:port/<application>/<key>`). */
+  application?: string;
+  /**
+   * Stream keys allowed to publish. When set, every other key is refused the way platforms refuse
+   * a bad key (the publish is rejected after the RTMP handshake); `[]` refuses every publish.
+   * When omitted, any key may publish.
+   */
+  acceptKeys?: string[];
+  log?: (line: string) => void;
+}
+
+export interface RunningRtmpServer {
+  port: number;
+  application: string;
+  /** Publish/play URL of a stream key on this server. */
+  url(key: string): string;
+  /** Whether the nginx process is running. */
+  readonly running: boolean;
+  /** Stops nginx (SIGKILL when `abrupt`, like a crash; otherwise a clean SIGTERM). */
+  stop(options?: { abrupt?: boolean }): Promise<void>;
+  /** Starts it again on the same port with the same configuration. */
+  restart(): Promise<void>;
+}
+
+function nginxConfig(dir: string, port: number, httpPort: number, application: string, acceptKeys: string[] | undefined): string {
+  // on_publish is an HTTP call back to this same nginx: the `http` block answers 2xx for an accepted
+  // key and 403 for any other, which nginx-rtmp turns into a rejected publish.
+  const keyCheck = acceptKeys
+    ? [
+        ...acceptKeys.map((k) => `        if ($arg_name = "${k.replace(/[^A-Za-z0-9_-]/g, '')}") { return 204; }`),
+        '        return 403;',
+      ].join('\n')
+    : '        return 204;';
+  return `load_module ${RTMP_MODULE};
+master_process off;
+daemon off;
+pid ${join(dir, 'nginx.pid')};
+error_log ${join(dir, 'error.log')} info;
+events { worker_connections 256; }
+rtmp {
+  server {
+    listen 127.0.0.1:${port};
+    chunk_size 4096;
+    application ${application} {
+      live on;
+      record off;
+      notify_method get;
+      on_publish http://127.0.0.1:${httpPort}/on_publish;
+      allow play 127.0.0.1;
+      deny play all;
+    }
+  }
+}
+http {
+  access_log off;
+  client_body_temp_path ${join(dir, 'tmp-body')};
+  proxy_temp_path ${join(dir, 'tmp-proxy')};
+  fastcgi_temp_path ${join(dir, 'tmp-fastcgi')};
+  uwsgi_temp_path ${join(dir, 'tmp-uwsgi')};
+  scgi_temp_path ${join(dir, 'tmp-scgi')};
+  server {
+    listen 127.0.0.1:${httpPort};
+    location /on_publish {
+${keyCheck}
+    }
+  }
+}
+`;
+}
+
+async function portAccepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * A private nginx with the Debian RTMP module, on loopback, with its own prefix and config under
+ * `dir`: the local destination of the one-machine stack and the RTMP server of the tests. It can be
+ * stopped and restarted on the same port (to play a destination going away and coming back), and
+ * set to refuse publishing (to play a bad stream key).
+ */
+export async function startRtmpServer(options: RtmpServerOptions): Promise<RunningRtmpServer> {
+  const { dir } = options;
+  const application = options.application ?? 'live';
+  const port = options.port ?? (await freePort());
+  const httpPort = await freePort();
+  const log = options.log ?? (() => {});
+  await mkdir(dir, { recursive: true });
+  const confPath = join(dir, 'nginx.conf');
+  await writeFile(confPath, nginxConfig(dir, port, httpPort, application, options.acceptKeys));
+
+  let child: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+
+  const launch = async (): Promise<void> => {
+    const proc = spawn('nginx', ['-p', dir, '-c', confPath, '-e', join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = proc;
+    proc.stdout?.on('data', (d: Buffer) => log(d.toString().trimEnd()));
+    proc.stderr?.on('data', (d: Buffer) => log(d.toString().trimEnd()));
+    exited = new Promise((resolve) => proc.once('exit', () => resolve()));
+    proc.once('error', (err) => log(`nginx failed to start: ${err.message}`));
+    await waitFor(
+      `nginx-rtmp on 127.0.0.1:${port}`,
+      async () => {
+        if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`nginx exited with ${proc.exitCode ?? proc.signalCode}; see ${join(dir, 'error.log')}`);
+        return (await portAccepts(port)) && (await portAccepts(httpPort)) ? true : undefined;
+      },
+      10_000,
+      50,
+    );
+  };
+
+  const stop = async (stopOptions: { abrupt?: boolean } = {}): Promise<void> => {
+    const proc = child;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    proc.kill(stopOptions.abrupt ? 'SIGKILL' : 'SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  await launch();
+  return {
+    port,
+    application,
+    url: (key) => `rtmp://127.0.0.1:${port}/${application}/${key}`,
+    get running() {
+      return child !== undefined && child.exitCode === null && child.signalCode === null;
+    },
+    stop,
+    restart: async () => {
+      await stop();
+      await launch();
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export * from './render-plan.ts';
+export * from './ipc.ts';

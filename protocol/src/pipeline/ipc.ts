@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { planOutputSchema, renderPlanSchema } from './render-plan.ts';
+
+/**
+ * Typed messages between a media worker and one of its pipeline child processes (Node IPC
+ * channel, `process.send`). The worker validates what it receives; the child validates what it is
+ * told. Nothing else crosses that boundary.
+ */
+
+/** Error codes of the pipeline and its outputs. `user` faults are at the creator's destination. */
+export const pipelineErrorCatalogue = {
+  DESTINATION_REFUSED: { fault: 'user', message: 'The destination refused the stream. Check the stream key and that the channel may go live.' },
+  DESTINATION_UNREACHABLE: { fault: 'user', message: 'The destination server could not be reached. Check the server address.' },
+  DESTINATION_STALLED: { fault: 'user', message: 'The destination stopped accepting data.' },
+  DESTINATION_LOST: { fault: 'user', message: 'The connection to the destination was lost and did not come back.' },
+  PLAN_INVALID: { fault: 'service', message: 'The pipeline was given a plan it cannot render.' },
+  PIPELINE_FAILED: { fault: 'service', message: 'The media pipeline failed.' },
+  PIPELINE_CRASHED: { fault: 'service', message: 'The media pipeline process stopped unexpectedly.' },
+  INPUT_FAILED: { fault: 'service', message: 'A source of the scene failed.' },
+} as const satisfies Record<string, { fault: 'user' | 'service'; message: string }>;
+export type PipelineErrorCode = keyof typeof pipelineErrorCatalogue;
+export const pipelineErrorCodes = Object.keys(pipelineErrorCatalogue) as [PipelineErrorCode, ...PipelineErrorCode[]];
+export const pipelineErrorCodeSchema = z.enum(pipelineErrorCodes);
+
+/**
+ * A destination output's life. `connecting` until the server accepted the publish; `live` while
+ * bytes flow; `reconnecting` after a loss (its branch is cycled with backoff); `failed` when it
+ * never connected for a user reason, or stayed down past the give-up window; `stopped` when removed.
+ */
+export const outputStates = ['connecting', 'live', 'reconnecting', 'failed', 'stopped'] as const;
+export type OutputState = (typeof outputStates)[number];
+export const outputStateSchema = z.enum(outputStates);
+export const outputTransitions: Record<OutputState, readonly OutputState[]> = {
+  connecting: ['live', 'reconnecting', 'failed', 'stopped'],
+  live: ['reconnecting', 'failed', 'stopped'],
+  reconnecting: ['live', 'reconnecting', 'failed', 'stopped'],
+  failed: ['stopped'],
+  stopped: [],
+};
+
+/** The pipeline process's life, forward only: a stopped or failed pipeline is replaced, never revived. */
+export const pipelineStates = ['starting', 'playing', 'stopping', 'stopped', 'failed'] as const;
+export type PipelineState = (typeof pipelineStates)[number];
+export const pipelineStateSchema = z.enum(pipelineStates);
+export const pipelineTransitions: Record<PipelineState, readonly PipelineState[]> = {
+  starting: ['playing', 'stopping', 'failed'],
+  playing: ['stopping', 'failed'],
+  stopping: ['stopped', 'failed'],
+  stopped: [],
+  failed: [],
+};
+
+export const outputStatsSchema = z.object({
+  id: z.string(),
+  state: outputStateSchema,
+  bytesSent: z.number().nonnegative(),
+  bitrateKbps: z.number().nonnegative(),
+  reconnects: z.number().int().nonnegative(),
+  errorCode: pipelineErrorCodeSchema.optional(),
+});
+export type OutputStats = z.infer<typeof outputStatsSchema>;
+
+export const sessionStatsSchema = z.object({
+  sessionId: z.string(),
+  at: z.iso.datetime(),
+  state: pipelineStateSchema,
+  fps: z.number().nonnegative(),
+  framesOut: z.number().int().nonnegative(),
+  droppedFrames: z.number().int().nonnegative(),
+  /** Sum of the outputs' send rates. */
+  bitrateKbps: z.number().nonnegative(),
+  /** Last render-plan version applied. */
+  planVersion: z.number().int().nonnegative(),
+  outputs: z.array(outputStatsSchema),
+});
+export type SessionStats = z.infer<typeof sessionStatsSchema>;
+
+export const pipelineStartConfigSchema = z.object({
+  sessionId: z.string().min(1),
+  planVersion: z.number().int().nonnegative().default(0),
+  plan: renderPlanSchema,
+  /** Where a .dot graph of the pipeline is written when it errors; none when omitted. */
+  dotDir: z.string().optional(),
+});
+export type PipelineStartConfig = z.infer<typeof pipelineStartConfigSchema>;
+
+export const pipelineCommandSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('start'), config: pipelineStartConfigSchema }),
+  /** The whole plan at `version`; the child applies only what changed (pad properties, outputs). */
+  z.object({ type: z.literal('applyPlan'), version: z.number().int().nonnegative(), plan: renderPlanSchema }),
+  z.object({ type: z.literal('setOutputs'), outputs: z.array(planOutputSchema) }),
+  z.object({ type: z.literal('stop') }),
+]);
+export type PipelineCommand = z.infer<typeof pipelineCommandSchema>;
+
+export const pipelineReportSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('state'), state: pipelineStateSchema }),
+  z.object({ type: z.literal('planApplied'), version: z.number().int().nonnegative() }),
+  z.object({
+    type: z.literal('outputStatus'),
+    outputId: z.string(),
+    state: outputStateSchema,
+    errorCode: pipelineErrorCodeSchema.optional(),
+    /** Words for the creator, from the catalogue; never the URL. */
+    reason: z.string().optional(),
+  }),
+  z.object({ type: z.literal('stats'), stats: sessionStatsSchema }),
+  z.object({ type: z.literal('error'), code: pipelineErrorCodeSchema, message: z.string(), fatal: z.boolean() }),
+]);
+export type PipelineReport = z.infer<typeof pipelineReportSchema>;
+
+/** Redis keys and channels where a worker publishes session status for the api. */
+export const sessionStatusKeys = {
+  /** Latest stats of a session, JSON, with a TTL. */
+  stats: (sessionId: string) => `onair:sessions:${sessionId}:stats`,
+  /** Pub/sub channel of a session's reports (stats, output status, errors). */
+  channel: (sessionId: string) => `onair:sessions:${sessionId}:status`,
+} as const;

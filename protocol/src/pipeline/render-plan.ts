@@ -1,0 +1,146 @@
+import { z } from 'zod';
+
+/**
+ * The render plan: the flattened, validated description of everything a session's pipeline
+ * process draws and sends. It is the contract between the media worker and its pipeline child;
+ * the scene document is mapped to it before a pipeline starts (validate at the edge, then trust).
+ * Every input that can appear in any scene is listed once and attached once; scenes only place
+ * inputs, so switching scenes or moving a layer only changes compositor and mixer pad properties.
+ */
+
+const id = z.string().min(1).max(128);
+
+export const outputProfileSchema = z.object({
+  width: z.number().int().min(16).max(3840).multipleOf(2),
+  height: z.number().int().min(16).max(2160).multipleOf(2),
+  fps: z.number().int().min(1).max(60),
+  videoBitrateKbps: z.number().int().min(100).max(20_000),
+  audioBitrateKbps: z.number().int().min(32).max(320),
+  /** Seconds between keyframes; platforms ask for 2. */
+  keyframeIntervalSeconds: z.number().int().min(1).max(10).default(2),
+  /** x264 threads; explicit so sessions sharing a machine do not each take every core. */
+  encoderThreads: z.number().int().min(1).max(16).default(2),
+});
+export type OutputProfile = z.infer<typeof outputProfileSchema>;
+
+/** The output profiles the product offers (30 fps, CBR bitrates platforms accept). */
+export const outputProfiles = {
+  '480p30': { width: 854, height: 480, fps: 30, videoBitrateKbps: 1500, audioBitrateKbps: 128, keyframeIntervalSeconds: 2, encoderThreads: 2 },
+  '720p30': { width: 1280, height: 720, fps: 30, videoBitrateKbps: 3000, audioBitrateKbps: 128, keyframeIntervalSeconds: 2, encoderThreads: 2 },
+  '1080p30': { width: 1920, height: 1080, fps: 30, videoBitrateKbps: 4500, audioBitrateKbps: 160, keyframeIntervalSeconds: 2, encoderThreads: 2 },
+} as const satisfies Record<string, OutputProfile>;
+
+/** 0xRRGGBB */
+const rgb = z.number().int().min(0).max(0xffffff);
+
+export const testPatternInputSchema = z.object({
+  id,
+  kind: z.literal('test-pattern'),
+  /** `solid` draws `color`; the others are GStreamer videotestsrc patterns. */
+  pattern: z.enum(['smpte', 'ball', 'solid', 'black', 'snow']).default('smpte'),
+  color: rgb.default(0xffffff),
+  width: z.number().int().min(2).max(3840),
+  height: z.number().int().min(2).max(2160),
+  /** A sine tone at this frequency when set; no audio otherwise. */
+  toneHz: z.number().min(20).max(20_000).optional(),
+});
+
+export const imageInputSchema = z.object({
+  id,
+  kind: z.literal('image'),
+  /** Absolute path of a PNG or JPEG file on the worker (fetched there before the plan is sent). */
+  path: z.string().startsWith('/'),
+});
+
+export const rtpVideoSchema = z.object({
+  port: z.number().int().min(1).max(65535),
+  encoding: z.enum(['VP8', 'H264']),
+  payloadType: z.number().int().min(0).max(127),
+});
+export const rtpAudioSchema = z.object({
+  port: z.number().int().min(1).max(65535),
+  encoding: z.literal('OPUS'),
+  payloadType: z.number().int().min(0).max(127),
+});
+
+/** A track fed over loopback UDP by the WebRTC endpoint or an ingest (RTP, clock 90 kHz / 48 kHz). */
+export const rtpInputSchema = z
+  .object({
+    id,
+    kind: z.literal('rtp'),
+    video: rtpVideoSchema.optional(),
+    audio: rtpAudioSchema.optional(),
+  })
+  .refine((i) => i.video !== undefined || i.audio !== undefined, { message: 'an rtp input needs video, audio or both' });
+
+export const planInputSchema = z.discriminatedUnion('kind', [testPatternInputSchema, imageInputSchema, rtpInputSchema]);
+export type PlanInput = z.infer<typeof planInputSchema>;
+export type PlanInputKind = PlanInput['kind'];
+
+/** Where an input sits in one scene's program picture (compositor sink pad properties). */
+export const planPlacementSchema = z.object({
+  inputId: id,
+  x: z.number().int(),
+  y: z.number().int(),
+  width: z.number().int().min(1),
+  height: z.number().int().min(1),
+  zorder: z.number().int().min(0).max(10_000),
+  alpha: z.number().min(0).max(1).default(1),
+  visible: z.boolean().default(true),
+});
+export type PlanPlacement = z.infer<typeof planPlacementSchema>;
+
+export const planSceneSchema = z.object({
+  id,
+  placements: z.array(planPlacementSchema),
+});
+
+export const inputAudioSchema = z.object({
+  inputId: id,
+  /** Linear gain, 1 = unchanged. */
+  volume: z.number().min(0).max(4).default(1),
+  muted: z.boolean().default(false),
+});
+
+/**
+ * A destination as the pipeline sees it. `url` is the server and application; `key` the secret
+ * stream key, joined at the last moment and never logged.
+ */
+export const planOutputSchema = z.object({
+  id,
+  url: z.string().regex(/^rtmps?:\/\/[^/\s]+\/\S*$/, 'an rtmp:// or rtmps:// URL'),
+  key: z.string().max(512).optional(),
+});
+export type PlanOutput = z.infer<typeof planOutputSchema>;
+
+export const renderPlanSchema = z
+  .object({
+    profile: outputProfileSchema,
+    inputs: z.array(planInputSchema).max(64),
+    scenes: z.array(planSceneSchema).min(1),
+    activeSceneId: id,
+    audio: z.array(inputAudioSchema).default([]),
+    outputs: z.array(planOutputSchema).max(32).default([]),
+  })
+  .superRefine((plan, ctx) => {
+    const inputIds = new Set<string>();
+    for (const input of plan.inputs) {
+      if (inputIds.has(input.id)) ctx.addIssue({ code: 'custom', message: `duplicate input id ${input.id}`, path: ['inputs'] });
+      inputIds.add(input.id);
+    }
+    if (!plan.scenes.some((s) => s.id === plan.activeSceneId)) {
+      ctx.addIssue({ code: 'custom', message: `active scene ${plan.activeSceneId} is not in the plan`, path: ['activeSceneId'] });
+    }
+    plan.scenes.forEach((scene, si) =>
+      scene.placements.forEach((p, pi) => {
+        if (!inputIds.has(p.inputId)) ctx.addIssue({ code: 'custom', message: `unknown input ${p.inputId}`, path: ['scenes', si, 'placements', pi] });
+      }),
+    );
+    plan.audio.forEach((a, ai) => {
+      if (!inputIds.has(a.inputId)) ctx.addIssue({ code: 'custom', message: `unknown input ${a.inputId}`, path: ['audio', ai] });
+    });
+    const outputIds = new Set(plan.outputs.map((o) => o.id));
+    if (outputIds.size !== plan.outputs.length) ctx.addIssue({ code: 'custom', message: 'duplicate output id', path: ['outputs'] });
+  });
+export type RenderPlan = z.infer<typeof renderPlanSchema>;
+export type RenderPlanInput = z.input<typeof renderPlanSchema>;
