@@ -1,16 +1,32 @@
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import { pinoHttp } from 'pino-http';
-import { healthzEndpoint, readyzEndpoint, type Endpoint } from '@onair/protocol';
+import {
+  deleteCurrentUserEndpoint,
+  getCurrentUserEndpoint,
+  getUserSettingsEndpoint,
+  healthzEndpoint,
+  listDevInboxEndpoint,
+  readyzEndpoint,
+  updateCurrentUserEndpoint,
+  updateMailingPreferencesEndpoint,
+  updateMailingStatusEndpoint,
+  type Endpoint,
+} from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
+import { authHandler, createAccounts } from './auth/index.ts';
+import { AUTH_BASE_PATH } from './auth/auth.ts';
+import { devInboxEnabled } from './auth/config.ts';
 import type { ApiConfig } from './config.ts';
 import { WorkerRegistry } from './fleet/worker-registry.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { staticUi } from './http/static-ui.ts';
 import { createApiMetrics } from './metrics.ts';
+import { devInboxRoutes } from './routes/dev-inbox.ts';
 import { systemRoutes } from './routes/system.ts';
+import { userRoutes } from './routes/users.ts';
 
 export interface AppDeps {
   config: ApiConfig;
@@ -20,7 +36,17 @@ export interface AppDeps {
 }
 
 /** Every endpoint contract the api mounts; the OpenAPI document lists exactly these. */
-export const mountedEndpoints: readonly Endpoint[] = [healthzEndpoint, readyzEndpoint];
+export const mountedEndpoints: readonly Endpoint[] = [
+  healthzEndpoint,
+  readyzEndpoint,
+  getCurrentUserEndpoint,
+  updateCurrentUserEndpoint,
+  deleteCurrentUserEndpoint,
+  getUserSettingsEndpoint,
+  updateMailingPreferencesEndpoint,
+  updateMailingStatusEndpoint,
+  listDevInboxEndpoint,
+];
 
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -41,9 +67,14 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use(metrics.httpMiddleware);
+  const accounts = createAccounts(deps);
+  // better-auth reads the raw body itself: its routes go before express.json.
+  app.all(`${AUTH_BASE_PATH}/{*path}`, authHandler(accounts.auth));
   app.use(express.json({ limit: deps.config.MAX_BODY_BYTES }));
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
+  app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
+  if (devInboxEnabled(deps.config)) app.use(devInboxRoutes(accounts.inbox));
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });

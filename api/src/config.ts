@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { authConfigShape } from './auth/config.ts';
 
 /** Every environment variable the api reads, with its default. The README's table mirrors this. */
 const configSchema = z.object({
@@ -11,6 +12,7 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest JSON body accepted, in bytes. */
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  ...authConfigShape,
 });
 
 export type ApiConfig = z.infer<typeof configSchema>;

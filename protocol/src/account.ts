@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { planIdSchema, type PlanId } from './plans.ts';
 
 /**
  * The account of spec §3 (User) and the rules of §4–§6 that the api and the UI both apply:
- * user types, special labels with the tester e-mail normalisation, role from subscriptions and
- * resolution from role, and the mailing settings.
+ * user types, special labels with the tester e-mail normalisation, resolution from role, and the
+ * mailing settings.
  */
 
 /** User types with the numeric codes of spec §3 (HOST=0, GUEST=1, ADMIN=2). */
@@ -17,10 +18,9 @@ export const userLabels = ['demo', 'draft', 'tester'] as const;
 export const userLabelSchema = z.enum(userLabels);
 export type UserLabel = z.infer<typeof userLabelSchema>;
 
-/** Account roles equal plan ids (spec §6); Free without a subscription. */
-export const accountRoles = ['Free', 'Premium', 'VIP', 'Legacy'] as const;
-export const accountRoleSchema = z.enum(accountRoles);
-export type AccountRole = z.infer<typeof accountRoleSchema>;
+/** Account roles equal plan ids (spec §6); `roleOf` in plans.ts derives one from subscriptions. */
+export const accountRoleSchema = planIdSchema;
+export type AccountRole = PlanId;
 
 /**
  * The tester lookup normalisation of spec §5: lower-case, trim, drop anything after a plus sign in
@@ -56,31 +56,6 @@ export function labelsForEmail(email: string, rules: LabelRules): UserLabel[] {
     rules.tester.some((e) => normaliseTesterEmail(e) === normalised) || rules.testerDomains.some((d) => d.trim().toLowerCase() === domain);
   if (isTester) labels.push('tester');
   return labels;
-}
-
-/** What the role derivation needs of a subscription (spec §3 Subscription). */
-export interface SubscriptionForRole {
-  planId: string;
-  itemPriceId: string;
-  status: string;
-}
-
-const ignoredStatuses = new Set(['cancelled', 'paused', 'future']);
-const freePriceIds = new Set(['free-USD-Monthly']);
-
-/**
- * Spec §4 "Choosing the current subscription": ignore cancelled, paused and future; the current
- * one is the first remaining with a non-free price item, otherwise the first remaining.
- */
-export function currentSubscription<S extends SubscriptionForRole>(subscriptions: readonly S[]): S | undefined {
-  const remaining = subscriptions.filter((s) => !ignoredStatuses.has(s.status));
-  return remaining.find((s) => !freePriceIds.has(s.itemPriceId)) ?? remaining[0];
-}
-
-/** The role of the latest subscription, Free if none (spec §4 step 3). */
-export function roleFromSubscriptions(subscriptions: readonly SubscriptionForRole[]): AccountRole {
-  const parsed = accountRoleSchema.safeParse(currentSubscription(subscriptions)?.planId);
-  return parsed.success ? parsed.data : 'Free';
 }
 
 export const canvasResolutionSchema = z.object({ x: z.number().int(), y: z.number().int() });

@@ -2,10 +2,14 @@ import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import { OnAirError, type Endpoint } from '@onair/protocol';
 
+// The schemas are optional properties of Endpoint, so `E['body']` reads as `B | undefined`:
+// strip the undefined before asking whether the endpoint has a schema.
+type Part<S> = Exclude<S, undefined>;
+
 export interface EndpointInput<E extends Endpoint> {
-  params: E['params'] extends z.ZodType ? z.output<E['params']> : Record<string, never>;
-  query: E['query'] extends z.ZodType ? z.output<E['query']> : Record<string, never>;
-  body: E['body'] extends z.ZodType ? z.output<E['body']> : undefined;
+  params: Part<E['params']> extends z.ZodType ? z.output<Part<E['params']>> : Record<string, never>;
+  query: Part<E['query']> extends z.ZodType ? z.output<Part<E['query']>> : Record<string, never>;
+  body: Part<E['body']> extends z.ZodType ? z.output<Part<E['body']>> : undefined;
 }
 
 /** A reply with a status other than the endpoint's success status (still of the response's shape). */

@@ -1,5 +1,6 @@
 // Starts the real api app (createApp) on an ephemeral port against a fresh test database and the
 // test Redis. Tests talk to it over HTTP like any client.
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
@@ -18,15 +19,26 @@ export interface TestApi {
 
 export async function startTestApi(env: NodeJS.ProcessEnv = {}): Promise<TestApi> {
   const database: TestDatabase = await createTestDatabase();
-  const config = loadConfig({ DATABASE_URL: database.url, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', ...env });
+  // Listen first: the api's PUBLIC_URL (magic links, OAuth redirect URIs) is its real address.
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    REDIS_URL: testRedisUrl(),
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: url,
+    // Test files share one Redis and all call from 127.0.0.1: each api gets its own rate-limit buckets.
+    AUTH_RATE_LIMIT_PREFIX: `test-rate:${randomBytes(6).toString('hex')}`,
+    ...env,
+  });
   const db = createDb(database.url);
   const redis = new Redis(config.REDIS_URL);
   const app = createApp({ config, db, redis, logger: createLogger('api-test', 'silent') });
-  const server: Server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  server.on('request', app);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     db,
     redis,
     close: async () => {

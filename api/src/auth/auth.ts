@@ -1,0 +1,126 @@
+import { betterAuth } from 'better-auth';
+import { prismaAdapter } from 'better-auth/adapters/prisma';
+import { isAPIError } from 'better-auth/api';
+import { bearer, emailOTP, genericOAuth, jwt, magicLink, phoneNumber, twoFactor } from 'better-auth/plugins';
+import type { Redis } from 'ioredis';
+import { OnAirError } from '@onair/protocol';
+import type { Db } from '@onair/db';
+import type { Logger } from '@onair/runtime';
+import type { Mailer } from '../mail/mailer.ts';
+import { codeMail, magicLinkMail } from '../mail/templates.ts';
+import { authError, CLIENT_IP_HEADER, signInGuards } from './guards.ts';
+import { DEVELOPMENT_AUTH_SECRET, isLoopbackUrl, type AuthConfig } from './config.ts';
+import { mfaGate } from './mfa-gate.ts';
+import { oauthProviders } from './oauth-providers.ts';
+import type { SmsSender } from './sms.ts';
+
+export const AUTH_BASE_PATH = '/api/auth';
+/** E.164: a plus, a country code and up to 15 digits. */
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+/** Sends through `send`, turning a mail or SMS failure into its catalogue error for the client. */
+async function deliver(send: () => Promise<void>): Promise<void> {
+  try {
+    await send();
+  } catch (err) {
+    if (err instanceof OnAirError) throw authError(err.code);
+    throw err;
+  }
+}
+
+export interface AuthDeps {
+  config: AuthConfig & { PUBLIC_URL: string };
+  db: Db;
+  redis: Redis;
+  logger: Logger;
+  mailer: Mailer;
+  sms: SmsSender;
+}
+
+/**
+ * OnAir's sign-in: better-auth on our Prisma schema with passwordless e-mail codes, magic links,
+ * SMS codes, Twitch/Google/Facebook OAuth, TOTP multi-factor with recovery codes, e-mail change
+ * by code, session cookies (`onair.session_token`) and short-lived bearer JWTs for API clients.
+ */
+export function createAuth(deps: AuthDeps) {
+  const { config, db, mailer, sms, logger } = deps;
+  if (config.AUTH_SECRET === DEVELOPMENT_AUTH_SECRET && !isLoopbackUrl(config.PUBLIC_URL)) {
+    throw new Error('AUTH_SECRET must be set (32+ random characters) when PUBLIC_URL is not a local address');
+  }
+  const codeMinutes = Math.round(config.AUTH_CODE_TTL_SECONDS / 60);
+  const linkMinutes = Math.round(config.AUTH_MAGIC_LINK_TTL_SECONDS / 60);
+  const authLogger = logger.child({ component: 'auth' });
+
+  return betterAuth({
+    appName: 'OnAir',
+    baseURL: config.PUBLIC_URL,
+    basePath: AUTH_BASE_PATH,
+    secret: config.AUTH_SECRET,
+    trustedOrigins: [new URL(config.PUBLIC_URL).origin, ...config.AUTH_TRUSTED_ORIGINS],
+    database: prismaAdapter(db, { provider: 'postgresql' }),
+    // Our own Redis-backed limits (signInGuards) cover every replica; better-auth's are per process.
+    rateLimit: { enabled: false },
+    advanced: {
+      cookiePrefix: 'onair',
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    account: { accountLinking: { enabled: true, trustedProviders: ['twitch', 'google'] } },
+    user: { deleteUser: { enabled: false } },
+    onAPIError: {
+      errorURL: new URL('/', config.PUBLIC_URL).toString(),
+      // User faults (wrong code, throttled) are answers, not incidents; only service faults are logged.
+      onError: (err) => {
+        if (isAPIError(err) && err.statusCode < 500) return;
+        const { name, message } = err instanceof Error ? err : { name: 'unknown', message: String(err) };
+        authLogger.error({ name, message }, 'sign-in request failed');
+      },
+    },
+    logger: {
+      level: 'warn',
+      // Only the message: better-auth's extra arguments can hold request data with tokens.
+      log: (level, message) => authLogger[level === 'debug' ? 'debug' : level]({ source: 'better-auth' }, message),
+    },
+    plugins: [
+      signInGuards({ redis: deps.redis, db, config }),
+      emailOTP({
+        otpLength: 6,
+        expiresIn: config.AUTH_CODE_TTL_SECONDS,
+        allowedAttempts: 3,
+        storeOTP: 'hashed',
+        changeEmail: { enabled: true },
+        sendVerificationOTP: async ({ email, otp, type }) => {
+          await deliver(() => mailer.send(codeMail(email, otp, type, codeMinutes)));
+        },
+      }),
+      magicLink({
+        expiresIn: config.AUTH_MAGIC_LINK_TTL_SECONDS,
+        storeToken: 'hashed',
+        sendMagicLink: async ({ email, url }) => {
+          await deliver(() => mailer.send(magicLinkMail(email, url, linkMinutes)));
+        },
+      }),
+      phoneNumber({
+        otpLength: 6,
+        expiresIn: config.AUTH_CODE_TTL_SECONDS,
+        allowedAttempts: 3,
+        phoneNumberValidator: (value) => E164.test(value),
+        sendOTP: async ({ phoneNumber: to, code }) => {
+          await deliver(() => sms.send(to, `Your OnAir code is ${code}. It expires in ${codeMinutes} minutes.`));
+        },
+      }),
+      twoFactor({
+        issuer: 'OnAir',
+        allowPasswordless: true,
+        backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: 'encrypted' },
+        accountLockout: { enabled: true, maxFailedAttempts: 5, durationSeconds: 300 },
+      }),
+      genericOAuth({ config: oauthProviders(config) }),
+      bearer(),
+      jwt({ jwt: { expirationTime: `${config.API_TOKEN_TTL_SECONDS}s`, issuer: config.PUBLIC_URL, audience: config.PUBLIC_URL } }),
+      mfaGate({ db, config }),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

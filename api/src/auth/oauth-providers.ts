@@ -1,0 +1,65 @@
+import type { GenericOAuthConfig } from 'better-auth/plugins';
+import type { AuthConfig } from './config.ts';
+
+export const oauthProviderIds = ['twitch', 'google', 'facebook'] as const;
+export type OAuthProviderId = (typeof oauthProviderIds)[number];
+
+interface FacebookPicture {
+  data?: { url?: string; is_silhouette?: boolean };
+}
+
+/**
+ * Twitch, Google (YouTube) and Facebook as plain OAuth 2.0 providers with every endpoint taken
+ * from configuration: the defaults are the real ones, and tests point them at a local double.
+ * A provider without a client id is not offered.
+ */
+export function oauthProviders(config: AuthConfig): GenericOAuthConfig[] {
+  const providers: GenericOAuthConfig[] = [];
+  if (config.TWITCH_CLIENT_ID) {
+    providers.push({
+      providerId: 'twitch',
+      name: 'Twitch',
+      clientId: config.TWITCH_CLIENT_ID,
+      clientSecret: config.TWITCH_CLIENT_SECRET,
+      authorizationUrl: config.TWITCH_AUTHORIZATION_URL,
+      tokenUrl: config.TWITCH_TOKEN_URL,
+      userInfoUrl: config.TWITCH_USERINFO_URL,
+      scopes: ['openid', 'user:read:email'],
+      // Twitch's OIDC userinfo answers only the claims asked for.
+      authorizationUrlParams: { claims: JSON.stringify({ userinfo: { email: null, email_verified: null, preferred_username: null, picture: null } }) },
+      accountSubject: ({ profile }) => String(profile.sub ?? ''),
+      mapProfileToUser: (profile) => ({ name: typeof profile.preferred_username === 'string' ? profile.preferred_username : undefined }),
+    });
+  }
+  if (config.GOOGLE_CLIENT_ID) {
+    providers.push({
+      providerId: 'google',
+      name: 'Google',
+      clientId: config.GOOGLE_CLIENT_ID,
+      clientSecret: config.GOOGLE_CLIENT_SECRET,
+      authorizationUrl: config.GOOGLE_AUTHORIZATION_URL,
+      tokenUrl: config.GOOGLE_TOKEN_URL,
+      userInfoUrl: config.GOOGLE_USERINFO_URL,
+      scopes: ['openid', 'email', 'profile'],
+      accountSubject: ({ profile }) => String(profile.sub ?? ''),
+    });
+  }
+  if (config.FACEBOOK_CLIENT_ID) {
+    providers.push({
+      providerId: 'facebook',
+      name: 'Facebook',
+      clientId: config.FACEBOOK_CLIENT_ID,
+      clientSecret: config.FACEBOOK_CLIENT_SECRET,
+      authorizationUrl: config.FACEBOOK_AUTHORIZATION_URL,
+      tokenUrl: config.FACEBOOK_TOKEN_URL,
+      userInfoUrl: config.FACEBOOK_USERINFO_URL,
+      scopes: ['email', 'public_profile'],
+      accountSubject: ({ profile }) => String(profile.id ?? ''),
+      mapProfileToUser: (profile) => {
+        const picture = profile.picture as FacebookPicture | undefined;
+        return { image: picture?.data?.is_silhouette ? undefined : picture?.data?.url };
+      },
+    });
+  }
+  return providers;
+}

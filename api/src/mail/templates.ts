@@ -1,0 +1,45 @@
+import type { OutgoingMail } from './mailer.ts';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function layout(title: string, body: string): string {
+  return `<!doctype html><html><body style="margin:0;background:#0f1115;font-family:system-ui,sans-serif;color:#e8eaf0">
+<div style="max-width:480px;margin:32px auto;padding:32px;background:#181b22;border-radius:12px">
+<div style="font-weight:700;font-size:18px;letter-spacing:.02em;margin-bottom:24px">OnAir</div>
+<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>${body}
+<p style="color:#8b90a0;font-size:12px;margin-top:32px">If you did not ask for this, you can ignore this e-mail.</p></div></body></html>`;
+}
+
+export type CodePurpose = 'sign-in' | 'email-verification' | 'change-email' | 'forget-password';
+
+const codeTitles: Record<CodePurpose, string> = {
+  'sign-in': 'Your sign-in code',
+  'email-verification': 'Confirm your e-mail address',
+  'change-email': 'Confirm your new e-mail address',
+  'forget-password': 'Your account recovery code',
+};
+
+export function codeMail(to: string, code: string, purpose: CodePurpose, minutes: number): OutgoingMail {
+  const title = codeTitles[purpose];
+  return {
+    to,
+    subject: `${title}: ${code}`,
+    text: `${title}: ${code}\n\nThe code works once and expires in ${minutes} minutes.`,
+    html: layout(
+      title,
+      `<p>Enter this code in OnAir:</p><p style="font-size:32px;font-weight:700;letter-spacing:.3em;margin:16px 0">${escapeHtml(code)}</p><p>It works once and expires in ${minutes} minutes.</p>`,
+    ),
+  };
+}
+
+export function magicLinkMail(to: string, url: string, minutes: number): OutgoingMail {
+  return {
+    to,
+    subject: 'Your OnAir sign-in link',
+    text: `Sign in to OnAir: ${url}\n\nThe link works once and expires in ${minutes} minutes.`,
+    html: layout(
+      'Sign in to OnAir',
+      `<p><a href="${escapeHtml(url)}" style="display:inline-block;padding:12px 20px;background:#e5484d;color:#fff;border-radius:8px;text-decoration:none;font-weight:600">Sign in</a></p><p>The link works once and expires in ${minutes} minutes.</p>`,
+    ),
+  };
+}
