@@ -7,3 +7,4 @@ export * from './scene/index.ts';
 export * from './ws.ts';
 export * from './account.ts';
 export * from './pipeline/index.ts';
+export * from './render/index.ts';
