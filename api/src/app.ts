@@ -13,18 +13,21 @@ import {
   updateMailingStatusEndpoint,
   type Endpoint,
 } from '@onair/protocol';
+import { projectEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
-import { authHandler, createAccounts } from './auth/index.ts';
+import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
 import { AUTH_BASE_PATH } from './auth/auth.ts';
 import { devInboxEnabled } from './auth/config.ts';
 import type { ApiConfig } from './config.ts';
+import { SceneService } from './scenes/scene-service.ts';
 import { WorkerRegistry } from './fleet/worker-registry.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { staticUi } from './http/static-ui.ts';
 import { createApiMetrics } from './metrics.ts';
 import { devInboxRoutes } from './routes/dev-inbox.ts';
+import { projectRoutes } from './routes/projects.ts';
 import { systemRoutes } from './routes/system.ts';
 import { userRoutes } from './routes/users.ts';
 
@@ -33,6 +36,8 @@ export interface AppDeps {
   db: Db;
   redis: Redis;
   logger: Logger;
+  /** Sign-in, shared with the WebSocket server; made here when not given. */
+  accounts?: Accounts;
 }
 
 /** Every endpoint contract the api mounts; the OpenAPI document lists exactly these. */
@@ -46,6 +51,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   updateMailingPreferencesEndpoint,
   updateMailingStatusEndpoint,
   listDevInboxEndpoint,
+  ...projectEndpoints,
 ];
 
 export function createApp(deps: AppDeps): Express {
@@ -67,12 +73,13 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use(metrics.httpMiddleware);
-  const accounts = createAccounts(deps);
+  const accounts = deps.accounts ?? createAccounts(deps);
   // better-auth reads the raw body itself: its routes go before express.json.
   app.all(`${AUTH_BASE_PATH}/{*path}`, authHandler(accounts.auth));
   app.use(express.json({ limit: deps.config.MAX_BODY_BYTES }));
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
+  app.use(projectRoutes({ db: deps.db, scenes: new SceneService(deps.db, deps.redis, deps.logger), resolveSession: (req) => resolveSessionUserId(accounts.auth, req) }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
   if (devInboxEnabled(deps.config)) app.use(devInboxRoutes(accounts.inbox));
   app.get('/metrics', async (_req, res) => {

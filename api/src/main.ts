@@ -3,7 +3,9 @@ import { Redis } from 'ioredis';
 import { createDb } from '@onair/db';
 import { createLogger, onShutdownSignal } from '@onair/runtime';
 import { createApp } from './app.ts';
+import { createAccounts } from './auth/index.ts';
 import { loadConfig } from './config.ts';
+import { attachStudioSockets } from './ws/index.ts';
 
 const config = loadConfig();
 const logger = createLogger('api', config.LOG_LEVEL);
@@ -11,13 +13,16 @@ const db = createDb(config.DATABASE_URL);
 const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 });
 redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
 
-const app = createApp({ config, db, redis, logger });
+const accounts = createAccounts({ config, db, redis, logger });
+const app = createApp({ config, db, redis, logger, accounts });
 const server = createServer(app);
+const sockets = attachStudioSockets(server, { config, db, redis, logger, accounts });
 server.listen(config.PORT, config.HOST, () => {
   logger.info({ port: config.PORT, host: config.HOST, publicUrl: config.PUBLIC_URL }, 'api listening');
 });
 
 onShutdownSignal(logger, async () => {
+  await sockets.close();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   await closed;

@@ -6,7 +6,7 @@
  */
 export const CANVAS = { width: 1280, height: 720 } as const;
 
-export interface Placement {
+export interface LayerBox {
   x: number;
   y: number;
   width: number;
@@ -21,11 +21,11 @@ export const GUEST_SOURCE_SIZE = { width: 640, height: 360 } as const;
 export const GAME_SOURCE_SIZE = { width: 640, height: 360 } as const;
 
 /** A browser source starts at 852x480, offset 200 and 36 from the canvas origin; it may not be smaller. */
-export const BROWSER_SOURCE_PLACEMENT: Placement = { x: 200, y: 36, width: 852, height: 480 };
+export const BROWSER_SOURCE_PLACEMENT: LayerBox = { x: 200, y: 36, width: 852, height: 480 };
 export const BROWSER_SOURCE_MIN_SIZE = { width: 852, height: 480 } as const;
 
 /** The OnAir logo: 237x62 at 30,30. */
-export const WATERMARK_PLACEMENT: Placement = { x: 30, y: 30, width: 237, height: 62 };
+export const WATERMARK_PLACEMENT: LayerBox = { x: 30, y: 30, width: 237, height: 62 };
 /** Height of the logo artwork the watermark is drawn from (spec §9 "watermark height constant 150"). */
 export const WATERMARK_ARTWORK_HEIGHT = 150;
 

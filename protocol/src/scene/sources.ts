@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BROWSER_SOURCE_PLACEMENT, CAPTURE_SOURCE_SIZE, DEFAULT_POSITION, GAME_SOURCE_SIZE, GUEST_SOURCE_SIZE, WATERMARK_PLACEMENT, type Placement } from './layout.ts';
+import { BROWSER_SOURCE_PLACEMENT, CAPTURE_SOURCE_SIZE, DEFAULT_POSITION, GAME_SOURCE_SIZE, GUEST_SOURCE_SIZE, WATERMARK_PLACEMENT, type LayerBox } from './layout.ts';
 
 /** Every kind of source of spec §3, plus `image` for logos and backgrounds. */
 export const sourceKinds = ['webcam', 'screenshare', 'microphone', 'game', 'participant', 'webpage', 'watermark', 'image'] as const;
@@ -22,7 +22,7 @@ export const sourceKindInfo: Record<SourceKind, { label: string; group: SourceGr
 };
 
 /** Where and how large a new layer of each kind starts (spec §9). Audio-only sources take no room. */
-export function defaultPlacement(kind: SourceKind): Placement {
+export function defaultPlacement(kind: SourceKind): LayerBox {
   switch (kind) {
     case 'participant':
       return { ...DEFAULT_POSITION, ...GUEST_SOURCE_SIZE };

@@ -1,0 +1,88 @@
+import type { IncomingMessage } from 'node:http';
+import type { Request, RequestHandler } from 'express';
+import {
+  chooseCurrentSubscription,
+  entitlementKeySchema,
+  OnAirError,
+  planEntitlements,
+  roleOf,
+  type Entitlements,
+  type PlanId,
+} from '@onair/protocol';
+import type { Db, UserType } from '@onair/db';
+
+/** The cookie that carries a browser session (signed `<token>.<signature>`, set by better-auth). */
+export const SESSION_COOKIE = 'onair.session_token';
+
+export interface CurrentUser {
+  id: string;
+  userType: UserType;
+  plan: PlanId;
+  entitlements: Entitlements;
+}
+
+/**
+ * Entitlements come from the current subscription (spec §4). Until billing writes subscriptions
+ * everyone is on Free, through the same path a paying user takes.
+ */
+function entitlementsOf(subscriptions: { status: string; planId: string; itemPriceId: string; entitlements: { featureId: string; value: string }[] }[]): {
+  plan: PlanId;
+  entitlements: Entitlements;
+} {
+  const plan = roleOf(subscriptions);
+  const current = chooseCurrentSubscription(subscriptions);
+  if (!current || current.entitlements.length === 0) return { plan, entitlements: planEntitlements[plan] };
+  const entitlements: Entitlements = {};
+  for (const e of current.entitlements) {
+    const key = entitlementKeySchema.safeParse(e.featureId);
+    if (key.success) entitlements[key.data] = e.value;
+  }
+  return { plan, entitlements };
+}
+
+/**
+ * Who is calling, as a user id: the one question the project routes and `/ws` ask of sign-in.
+ * The api passes better-auth's resolver (session cookie, bearer session token or API JWT).
+ */
+export type SessionResolver = (req: Pick<IncomingMessage, 'headers'>) => Promise<string | null>;
+
+/** The user behind an id with the entitlements of their current subscription. */
+export async function loadCurrentUser(db: Db, userId: string): Promise<CurrentUser | null> {
+  const user = await db.user.findUnique({
+    where: { id: userId },
+    select: {
+      id: true,
+      userType: true,
+      subscriptions: {
+        orderBy: { createdAt: 'desc' },
+        select: { status: true, planId: true, itemPriceId: true, entitlements: { select: { featureId: true, value: true } } },
+      },
+    },
+  });
+  if (!user) return null;
+  return { id: user.id, userType: user.userType, ...entitlementsOf(user.subscriptions) };
+}
+
+/** Resolves the caller of a request or WebSocket upgrade; null without a valid session. */
+export async function resolveCurrentUser(db: Db, resolve: SessionResolver, req: Pick<IncomingMessage, 'headers'>): Promise<CurrentUser | null> {
+  const userId = await resolve(req);
+  return userId ? loadCurrentUser(db, userId) : null;
+}
+
+const currentUsers = new WeakMap<Request, CurrentUser>();
+
+/** Resolves `getCurrentUser(req)` for the routes after it; a request without a valid session goes on anonymous. */
+export function authenticate(db: Db, resolve: SessionResolver): RequestHandler {
+  return async (req, _res, next) => {
+    const user = await resolveCurrentUser(db, resolve, req);
+    if (user) currentUsers.set(req, user);
+    next();
+  };
+}
+
+/** The signed-in caller; UNAUTHENTICATED (401) when there is none. */
+export function getCurrentUser(req: Request): CurrentUser {
+  const user = currentUsers.get(req);
+  if (!user) throw new OnAirError('UNAUTHENTICATED');
+  return user;
+}

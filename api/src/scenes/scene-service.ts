@@ -1,0 +1,111 @@
+import type { Redis } from 'ioredis';
+import {
+  acceptedScenePatchSchema,
+  applyScenePatch,
+  defaultResolutionFor,
+  OnAirError,
+  projectChannels,
+  resolutionIdSchema,
+  resolutionOptions,
+  type AcceptedScenePatch,
+  type ProjectSummary,
+  type SceneDocument,
+  type ScenePatch,
+  type SceneRejection,
+} from '@onair/protocol';
+import type { Db } from '@onair/db';
+import type { Logger } from '@onair/runtime';
+import type { CurrentUser } from '../http/auth-context.ts';
+import { createProjectWithDocument, loadSceneDocument, writeSceneDocument } from './scene-store.ts';
+
+const PROJECT_NOT_FOUND = 'This project does not exist.';
+
+/** A refused patch as the api answers it: the catalogue code, the creator's words, and the rule in details. */
+export function rejectionToError(rejection: SceneRejection): OnAirError {
+  return new OnAirError(rejection.error, rejection.message, {
+    rule: rejection.code,
+    ...(rejection.opIndex === undefined ? {} : { opIndex: rejection.opIndex }),
+    ...rejection.details,
+  });
+}
+
+function summary(p: { id: string; name: string; resolution: string; version: number; createdAt: Date }): ProjectSummary {
+  return { id: p.id, name: p.name, resolution: resolutionIdSchema.parse(p.resolution), version: p.version, createdAt: p.createdAt.toISOString() };
+}
+
+/**
+ * Projects and their scene documents. Every accepted patch is written in one transaction that
+ * holds the project row lock from the version check to the commit, so two editors patching the
+ * same base version cannot both win: the second waits for the lock, then sees the new version.
+ */
+export class SceneService {
+  constructor(
+    private readonly db: Db,
+    private readonly redis: Redis,
+    private readonly logger: Logger,
+  ) {}
+
+  async createProject(user: CurrentUser, name: string): Promise<ProjectSummary> {
+    const project = await createProjectWithDocument(this.db, { ownerId: user.id, name, resolution: defaultResolutionFor(user.entitlements) });
+    this.logger.info({ projectId: project.id, userId: user.id }, 'project created');
+    return summary(project);
+  }
+
+  async listProjects(user: CurrentUser): Promise<ProjectSummary[]> {
+    const projects = await this.db.project.findMany({ where: { ownerId: user.id }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
+    return projects.map(summary);
+  }
+
+  /** NOT_FOUND for someone else's project too: whether it exists is none of the caller's business. */
+  async assertOwner(user: CurrentUser, projectId: string): Promise<{ version: number; resolution: string }> {
+    const project = await this.db.project.findUnique({ where: { id: projectId }, select: { ownerId: true, version: true, resolution: true } });
+    if (!project || project.ownerId !== user.id) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
+    return project;
+  }
+
+  async getDocument(user: CurrentUser, projectId: string): Promise<SceneDocument> {
+    await this.assertOwner(user, projectId);
+    const doc = await loadSceneDocument(this.db, projectId);
+    if (!doc) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
+    return doc;
+  }
+
+  async resolutionChoices(user: CurrentUser, projectId: string) {
+    const project = await this.assertOwner(user, projectId);
+    return { current: resolutionIdSchema.parse(project.resolution), options: resolutionOptions(user.entitlements) };
+  }
+
+  async applyPatch(user: CurrentUser, projectId: string, patch: ScenePatch): Promise<AcceptedScenePatch> {
+    const accepted = await this.db.$transaction(
+      async (tx) => {
+        const rows = await tx.$queryRaw<{ owner_id: string; version: number }[]>`
+          SELECT owner_id, version FROM projects WHERE id = ${projectId}::uuid FOR UPDATE`;
+        const row = rows[0];
+        if (!row || row.owner_id !== user.id) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
+        const doc = await loadSceneDocument(tx, projectId);
+        if (!doc) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
+        const result = applyScenePatch(doc, patch, user.entitlements);
+        if (!result.ok) throw rejectionToError(result.rejection);
+        await writeSceneDocument(tx, doc, result.document);
+        return acceptedScenePatchSchema.parse({ projectId, version: result.document.version, ops: result.ops });
+      },
+      // Waiting for another editor's row lock counts against the timeout, hence more than the default 5 s.
+      { timeout: 15_000, maxWait: 5_000 },
+    );
+    await this.publish(accepted);
+    return accepted;
+  }
+
+  /**
+   * Published after the commit, so a subscriber never hears of a version it cannot read back.
+   * Two commits can therefore be published out of order; subscribers treat a gap in versions by
+   * fetching the document (see applyAcceptedPatch), which also covers a publish that failed here.
+   */
+  private async publish(accepted: AcceptedScenePatch): Promise<void> {
+    try {
+      await this.redis.publish(projectChannels.scene(accepted.projectId), JSON.stringify(accepted));
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message, projectId: accepted.projectId, version: accepted.version }, 'scene patch publish failed');
+    }
+  }
+}

@@ -1,0 +1,204 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Redis } from 'ioredis';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import {
+  acceptedScenePatchSchema,
+  clientMessageSchema,
+  OnAirError,
+  projectChannels,
+  WS_PATH,
+  type ServerMessage,
+} from '@onair/protocol';
+import type { Db } from '@onair/db';
+import type { Logger } from '@onair/runtime';
+import { resolveCurrentUser, type CurrentUser, type SessionResolver } from '../http/auth-context.ts';
+import type { SceneService } from '../scenes/scene-service.ts';
+
+const MAX_MESSAGE_BYTES = 16 * 1024;
+const HEARTBEAT_MS = 30_000;
+
+interface StudioSocket {
+  ws: WebSocket;
+  user: CurrentUser;
+  projects: Set<string>;
+  alive: boolean;
+}
+
+export interface StudioSocketsDeps {
+  db: Db;
+  /** A connection of its own: a Redis connection in subscriber mode can do nothing else. */
+  subscriber: Redis;
+  scenes: SceneService;
+  resolveSession: SessionResolver;
+  logger: Logger;
+  publicUrl: string;
+}
+
+/**
+ * The `/ws` endpoint of the studio. A socket is opened with the session cookie and subscribes to
+ * projects it may read; each api replica subscribes its Redis connection to the channels of the
+ * projects its own sockets watch, so a patch accepted by any replica reaches every open studio.
+ */
+export class StudioSockets {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  private readonly clients = new Set<StudioSocket>();
+  private readonly watchers = new Map<string, Set<StudioSocket>>();
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(private readonly deps: StudioSocketsDeps) {
+    deps.subscriber.on('message', (channel: string, message: string) => this.onRedisMessage(channel, message));
+    this.heartbeat = setInterval(() => this.sweep(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  /** Takes over HTTP upgrades to `/ws` on the api's server. */
+  attach(server: Server): void {
+    server.on('upgrade', (req, socket, head) => {
+      const path = (req.url ?? '').split('?')[0];
+      if (path !== WS_PATH) {
+        refuse(socket, 404, 'Not Found');
+        return;
+      }
+      this.upgrade(req, socket, head).catch((err: unknown) => {
+        this.deps.logger.error({ err }, 'websocket upgrade failed');
+        refuse(socket, 500, 'Internal Server Error');
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    for (const client of this.wss.clients) client.close(1001, 'server shutting down');
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    this.watchers.clear();
+  }
+
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    // Browsers send Origin on WebSocket handshakes and do not apply CORS to them: refuse other
+    // sites so a page elsewhere cannot ride the creator's cookie (cross-site WebSocket hijacking).
+    const origin = req.headers.origin;
+    if (origin !== undefined && !this.sameSite(origin, req.headers.host)) {
+      refuse(socket, 403, 'Forbidden');
+      return;
+    }
+    const user = await resolveCurrentUser(this.deps.db, this.deps.resolveSession, req);
+    if (!user) {
+      refuse(socket, 401, 'Unauthorized');
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, user));
+  }
+
+  private sameSite(origin: string, host: string | undefined): boolean {
+    try {
+      const o = new URL(origin);
+      return o.origin === new URL(this.deps.publicUrl).origin || o.host === host;
+    } catch {
+      return false;
+    }
+  }
+
+  private onConnection(ws: WebSocket, user: CurrentUser): void {
+    const client: StudioSocket = { ws, user, projects: new Set(), alive: true };
+    this.clients.add(client);
+    ws.on('pong', () => {
+      client.alive = true;
+    });
+    ws.on('message', (data: RawData) => {
+      this.onClientMessage(client, data).catch((err: unknown) => {
+        const error = err instanceof OnAirError ? err : new OnAirError('INTERNAL');
+        if (error.fault === 'service') this.deps.logger.error({ err, userId: user.id }, 'websocket message failed');
+        send(ws, { type: 'error', code: error.code, message: error.message });
+      });
+    });
+    ws.on('close', () => {
+      this.clients.delete(client);
+      for (const projectId of client.projects) void this.unwatch(client, projectId);
+    });
+    send(ws, { type: 'ready', userId: user.id });
+  }
+
+  private async onClientMessage(client: StudioSocket, data: RawData): Promise<void> {
+    let json: unknown;
+    try {
+      json = JSON.parse(data.toString());
+    } catch {
+      throw new OnAirError('MALFORMED_JSON');
+    }
+    const parsed = clientMessageSchema.safeParse(json);
+    if (!parsed.success) throw new OnAirError('VALIDATION_FAILED', `The message is not valid: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+    const message = parsed.data;
+    switch (message.type) {
+      case 'ping':
+        send(client.ws, { type: 'pong' });
+        return;
+      case 'unsubscribe':
+        await this.unwatch(client, message.projectId);
+        return;
+      case 'subscribe': {
+        await this.deps.scenes.assertOwner(client.user, message.projectId);
+        await this.watch(client, message.projectId);
+        // Read after the Redis subscription is live: any later version is sure to be delivered.
+        const { version } = await this.deps.scenes.assertOwner(client.user, message.projectId);
+        send(client.ws, { type: 'subscribed', projectId: message.projectId, version });
+        return;
+      }
+    }
+  }
+
+  private async watch(client: StudioSocket, projectId: string): Promise<void> {
+    client.projects.add(projectId);
+    let set = this.watchers.get(projectId);
+    if (!set) {
+      set = new Set();
+      this.watchers.set(projectId, set);
+      await this.deps.subscriber.subscribe(projectChannels.scene(projectId));
+    }
+    set.add(client);
+  }
+
+  private async unwatch(client: StudioSocket, projectId: string): Promise<void> {
+    client.projects.delete(projectId);
+    const set = this.watchers.get(projectId);
+    if (!set) return;
+    set.delete(client);
+    if (set.size === 0) {
+      this.watchers.delete(projectId);
+      await this.deps.subscriber.unsubscribe(projectChannels.scene(projectId)).catch(() => undefined);
+    }
+  }
+
+  private onRedisMessage(channel: string, raw: string): void {
+    let accepted;
+    try {
+      accepted = acceptedScenePatchSchema.parse(JSON.parse(raw));
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message, channel }, 'ignoring malformed scene patch message');
+      return;
+    }
+    if (channel !== projectChannels.scene(accepted.projectId)) return;
+    const message: ServerMessage = { type: 'scene.patched', projectId: accepted.projectId, version: accepted.version, ops: accepted.ops };
+    for (const client of this.watchers.get(accepted.projectId) ?? []) send(client.ws, message);
+  }
+
+  /** Drops sockets that did not answer the last ping (a laptop that went to sleep). */
+  private sweep(): void {
+    for (const client of this.clients) {
+      if (!client.alive) {
+        client.ws.terminate();
+        continue;
+      }
+      client.alive = false;
+      client.ws.ping();
+    }
+  }
+}
+
+function send(ws: WebSocket, message: ServerMessage): void {
+  if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+}
+
+function refuse(socket: Duplex, status: number, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}

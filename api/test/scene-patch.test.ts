@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { acceptedScenePatchSchema, projectChannels, sceneDocumentSchema, type AcceptedScenePatch, type SceneDocument, type SceneOp } from '@onair/protocol';
+import { testRedisUrl } from '@onair/embedded/test-services';
+import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
+
+let api: StudioApi;
+let user: TestUser;
+let listener: Redis | undefined;
+
+beforeAll(async () => {
+  api = await startStudioApi();
+  user = await createTestUser(api);
+});
+afterEach(() => {
+  listener?.disconnect();
+  listener = undefined;
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+async function newProject(): Promise<SceneDocument> {
+  const { body } = await call(api, user, 'POST', '/api/v1/projects', { name: `p-${randomUUID()}` });
+  return getDoc((body as { id: string }).id);
+}
+
+async function getDoc(projectId: string): Promise<SceneDocument> {
+  const res = await call(api, user, 'GET', `/api/v1/projects/${projectId}/scene`);
+  expect(res.status).toBe(200);
+  return sceneDocumentSchema.parse(res.body);
+}
+
+const patch = (projectId: string, baseVersion: number, ops: SceneOp[]) => call(api, user, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion, ops });
+
+/** Collects what the api publishes for a project, as the media worker will receive it. */
+async function listen(projectId: string): Promise<AcceptedScenePatch[]> {
+  listener = new Redis(testRedisUrl());
+  const received: AcceptedScenePatch[] = [];
+  listener.on('message', (_channel: string, message: string) => received.push(acceptedScenePatchSchema.parse(JSON.parse(message))));
+  await listener.subscribe(projectChannels.scene(projectId));
+  return received;
+}
+
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const addCamera = (sceneId: string, name: string, extra: { volume?: number } = {}): SceneOp[] => {
+  const sourceId = randomUUID();
+  return [
+    { op: 'addSource', source: { id: sourceId, kind: 'webcam', name, settings: extra } },
+    { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId } },
+  ];
+};
+
+describe('PATCH /api/v1/projects/:projectId/scene', () => {
+  it('persists an accepted patch, bumps the version and publishes the normalised ops with it', async () => {
+    const doc = await newProject();
+    const published = await listen(doc.projectId);
+    const sceneId = doc.activeSceneId!;
+    const pageId = randomUUID();
+    const res = await patch(doc.projectId, 0, [
+      ...addCamera(sceneId, 'Me', { volume: 4 }),
+      { op: 'addSource', source: { id: pageId, kind: 'webpage', settings: { config: { url: 'https://example.com/alerts' } } } },
+      { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId: pageId } },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ version: 1 });
+
+    const stored = await getDoc(doc.projectId);
+    expect(stored.version).toBe(1);
+    expect(stored.sources.find((s) => s.name === 'Me')?.settings).toMatchObject({ volume: 1, microphoneDeviceId: 'default' });
+    expect(stored.scenes[0]?.layers.map((l) => [l.x, l.y, l.width, l.height, l.zIndex])).toEqual([
+      [30, 30, 237, 62, 0],
+      [40, 40, 640, 360, 1],
+      [200, 36, 852, 480, 2],
+    ]);
+
+    await until(() => published.length === 1);
+    expect(published[0]).toEqual({ projectId: doc.projectId, version: 1, ops: (res.body as { ops: SceneOp[] }).ops });
+    expect(published[0]?.ops[0]).toMatchObject({ op: 'addSource', source: { settings: { volume: 1, mirrorCamera: false } } });
+  });
+
+  it('two editors on the same version: one lands, the other gets 409 with the current version, reapplies, and nothing is lost', async () => {
+    const doc = await newProject();
+    const published = await listen(doc.projectId);
+    const sceneId = doc.activeSceneId!;
+    const [a, b] = await Promise.all([patch(doc.projectId, 0, addCamera(sceneId, 'Editor A')), patch(doc.projectId, 0, addCamera(sceneId, 'Editor B'))]);
+    const statuses = [a.status, b.status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const loser = a.status === 409 ? a : b;
+    expect(loser.body).toMatchObject({ error: { code: 'CONFLICT', details: { rule: 'stale-version', currentVersion: 1 } } });
+
+    const loserName = loser === a ? 'Editor A' : 'Editor B';
+    const current = (loser.body as { error: { details: { currentVersion: number } } }).error.details.currentVersion;
+    const retried = await patch(doc.projectId, current, addCamera(sceneId, loserName));
+    expect(retried).toMatchObject({ status: 200, body: { version: 2 } });
+
+    const stored = await getDoc(doc.projectId);
+    expect(stored.version).toBe(2);
+    expect(stored.sources.map((s) => s.name).sort()).toEqual(['Editor A', 'Editor B', 'Watermark']);
+    expect(stored.scenes[0]?.layers).toHaveLength(3);
+    await until(() => published.length === 2);
+    expect(published.map((m) => m.version).sort()).toEqual([1, 2]);
+  });
+
+  it('many editors retrying on 409 all land, each version exactly once, none lost', async () => {
+    const doc = await newProject();
+    const published = await listen(doc.projectId);
+    const sceneId = doc.activeSceneId!;
+    const editors = 6;
+    const landed: number[] = [];
+    let conflicts = 0;
+    await Promise.all(
+      Array.from({ length: editors }, async (_, i) => {
+        let base = 0;
+        for (;;) {
+          const res = await call(api, user, 'PATCH', `/api/v1/projects/${doc.projectId}/scene`, {
+            baseVersion: base,
+            ops: [{ op: 'updateLayer', sceneId, layerId: doc.scenes[0]!.layers[0]!.id, changes: { x: 30 + i } }, ...addCamera(sceneId, `cam-${i}`).slice(0, 1)],
+          });
+          if (res.status === 200) {
+            landed.push((res.body as { version: number }).version);
+            return;
+          }
+          expect(res.status).toBe(409);
+          conflicts += 1;
+          base = (res.body as { error: { details: { currentVersion: number } } }).error.details.currentVersion;
+        }
+      }),
+    );
+    expect(landed.sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(conflicts).toBeGreaterThan(0);
+    const stored = await getDoc(doc.projectId);
+    expect(stored.version).toBe(editors);
+    expect(stored.sources.filter((s) => s.name.startsWith('cam-'))).toHaveLength(editors);
+    await until(() => published.length === editors);
+    expect(published.map((m) => m.version).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe('bad input gets a clear 4xx and leaves the document unchanged', () => {
+  async function expectUnchanged(doc: SceneDocument, res: { status: number; body: unknown }, status: number, code: string) {
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject({ error: { code, message: expect.any(String) } });
+    expect(await getDoc(doc.projectId)).toEqual(doc);
+  }
+
+  it('an unknown source kind', async () => {
+    const doc = await newProject();
+    const res = await patch(doc.projectId, 0, [{ op: 'addSource', source: { id: randomUUID(), kind: 'hologram' } } as unknown as SceneOp]);
+    await expectUnchanged(doc, res, 400, 'VALIDATION_FAILED');
+    expect((res.body as { error: { message: string } }).error.message).toContain('body.ops.0.source.kind');
+  });
+
+  it('a negative size', async () => {
+    const doc = await newProject();
+    const layerId = doc.scenes[0]!.layers[0]!.id;
+    const res = await patch(doc.projectId, 0, [{ op: 'updateLayer', sceneId: doc.activeSceneId!, layerId, changes: { width: -5 } }]);
+    await expectUnchanged(doc, res, 400, 'VALIDATION_FAILED');
+    expect(res.body).toMatchObject({ error: { details: { issues: [{ path: ['ops', '0', 'changes', 'width'] }] } } });
+  });
+
+  it('a patch on a deleted scene', async () => {
+    const created = await newProject();
+    const sceneId = created.activeSceneId!;
+    const second = randomUUID();
+    const watermark = created.sources[0]!.id;
+    const setup = await patch(created.projectId, 0, [
+      { op: 'addScene', sceneId: second, name: 'Second' },
+      { op: 'addLayer', sceneId: second, layer: { id: randomUUID(), sourceId: watermark } },
+      { op: 'removeScene', sceneId },
+    ]);
+    expect(setup.status).toBe(200);
+    const doc = await getDoc(created.projectId);
+    expect(doc.scenes.find((s) => s.id === sceneId)?.deletedAt).toEqual(expect.any(String));
+    expect(doc.activeSceneId).toBe(second);
+    const res = await patch(doc.projectId, doc.version, [{ op: 'renameScene', sceneId, name: 'Back' }]);
+    await expectUnchanged(doc, res, 422, 'SCENE_RULE_VIOLATED');
+    expect(res.body).toMatchObject({ error: { message: 'This scene was deleted.', details: { rule: 'scene-deleted', opIndex: 0, sceneId } } });
+  });
+
+  it('a 2 MB body', async () => {
+    const doc = await newProject();
+    const huge = JSON.stringify({ baseVersion: 0, ops: [{ op: 'renameScene', sceneId: doc.activeSceneId, name: 'x'.repeat(2 * 1024 * 1024) }] });
+    const res = await call(api, user, 'PATCH', `/api/v1/projects/${doc.projectId}/scene`, huge);
+    await expectUnchanged(doc, res, 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('malformed JSON', async () => {
+    const doc = await newProject();
+    await expectUnchanged(doc, await call(api, user, 'PATCH', `/api/v1/projects/${doc.projectId}/scene`, '{"baseVersion": 0, "ops": ['), 400, 'MALFORMED_JSON');
+  });
+
+  it("a second game source, with the spec's words", async () => {
+    const created = await newProject();
+    const sceneId = created.activeSceneId!;
+    const game = (): SceneOp[] => {
+      const id = randomUUID();
+      return [{ op: 'addSource', source: { id, kind: 'game' } }, { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId: id } }];
+    };
+    expect((await patch(created.projectId, 0, game())).status).toBe(200);
+    const doc = await getDoc(created.projectId);
+    const res = await patch(doc.projectId, 1, game());
+    await expectUnchanged(doc, res, 422, 'SCENE_RULE_VIOLATED');
+    expect(res.body).toMatchObject({ error: { message: 'You can only add one game source to each scene', details: { rule: 'one-game-source-per-scene' } } });
+  });
+
+  it('a fourth scene on Free, and hiding the logo', async () => {
+    const doc0 = await newProject();
+    const watermark = doc0.sources[0]!.id;
+    const scene = (): SceneOp[] => {
+      const id = randomUUID();
+      return [{ op: 'addScene', sceneId: id, name: 'More' }, { op: 'addLayer', sceneId: id, layer: { id: randomUUID(), sourceId: watermark } }];
+    };
+    expect((await patch(doc0.projectId, 0, [...scene(), ...scene()])).status).toBe(200);
+    const doc = await getDoc(doc0.projectId);
+    const more = await patch(doc.projectId, 1, scene());
+    await expectUnchanged(doc, more, 403, 'PLAN_LIMIT_REACHED');
+    expect(more.body).toMatchObject({ error: { message: 'Your plan allows up to 3 scenes. Upgrade to add more.', details: { rule: 'scene-limit-reached', limit: 3 } } });
+    const hide = await patch(doc.projectId, 1, [{ op: 'updateLayer', sceneId: doc.activeSceneId!, layerId: doc.scenes[0]!.layers[0]!.id, changes: { visible: false } }]);
+    await expectUnchanged(doc, hide, 403, 'PLAN_LIMIT_REACHED');
+  });
+
+  it('a stale base version', async () => {
+    const created = await newProject();
+    expect((await patch(created.projectId, 0, [{ op: 'renameScene', sceneId: created.activeSceneId!, name: 'One' }])).status).toBe(200);
+    const doc = await getDoc(created.projectId);
+    const res = await patch(doc.projectId, 0, [{ op: 'renameScene', sceneId: doc.activeSceneId!, name: 'Two' }]);
+    await expectUnchanged(doc, res, 409, 'CONFLICT');
+  });
+});

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { serverMessageSchema, type ServerMessage } from '@onair/protocol';
+import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
+
+let api: StudioApi;
+let replica: StudioApi;
+let host: TestUser;
+const sockets: WebSocket[] = [];
+
+beforeAll(async () => {
+  api = await startStudioApi();
+  // A second api process on the same database: a deployment with two api pods.
+  replica = await startStudioApi({ databaseUrl: api.databaseUrl });
+  host = await createTestUser(api);
+});
+afterAll(async () => {
+  for (const ws of sockets) ws.terminate();
+  await replica?.close();
+  await api?.close();
+});
+
+/** A studio's socket that records every message it receives. */
+async function open(target: StudioApi, user: TestUser): Promise<{ ws: WebSocket; messages: ServerMessage[]; next: (type: ServerMessage['type']) => Promise<ServerMessage> }> {
+  const ws = new WebSocket(target.wsUrl, { headers: { cookie: user.cookie } });
+  sockets.push(ws);
+  const messages: ServerMessage[] = [];
+  const waiters: (() => void)[] = [];
+  ws.on('message', (data) => {
+    messages.push(serverMessageSchema.parse(JSON.parse(data.toString())));
+    for (const wake of waiters.splice(0)) wake();
+  });
+  let seen = 0;
+  const next = async (type: ServerMessage['type']): Promise<ServerMessage> => {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const found = messages.slice(seen).findIndex((m) => m.type === type);
+      if (found >= 0) {
+        seen += found + 1;
+        return messages[seen - 1]!;
+      }
+      if (Date.now() > deadline) throw new Error(`no ${type} message; got ${JSON.stringify(messages)}`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+  };
+  await next('ready');
+  return { ws, messages, next };
+}
+
+function refusedWith(target: StudioApi, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(target.wsUrl, { headers });
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on('open', () => reject(new Error('the socket opened')));
+    ws.on('error', () => undefined);
+  });
+}
+
+async function newProject(user: TestUser): Promise<{ projectId: string; sceneId: string }> {
+  const { body } = await call(api, user, 'POST', '/api/v1/projects', { name: 'Live' });
+  const projectId = (body as { id: string }).id;
+  const doc = await call(api, user, 'GET', `/api/v1/projects/${projectId}/scene`);
+  return { projectId, sceneId: (doc.body as { activeSceneId: string }).activeSceneId };
+}
+
+describe('/ws', () => {
+  it('refuses a handshake without a session and one from another site', async () => {
+    expect(await refusedWith(api, {})).toBe(401);
+    expect(await refusedWith(api, { cookie: 'onair.session_token=nope' })).toBe(401);
+    expect(await refusedWith(api, { cookie: host.cookie, origin: 'https://evil.example' })).toBe(403);
+  });
+
+  it('pushes every accepted patch to every open studio of the project, across api replicas', async () => {
+    const { projectId, sceneId } = await newProject(host);
+    const first = await open(api, host);
+    const second = await open(replica, host);
+    for (const studio of [first, second]) {
+      studio.ws.send(JSON.stringify({ type: 'subscribe', projectId }));
+      expect(await studio.next('subscribed')).toEqual({ type: 'subscribed', projectId, version: 0 });
+    }
+
+    const sourceId = randomUUID();
+    const res = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, {
+      baseVersion: 0,
+      ops: [
+        { op: 'addSource', source: { id: sourceId, kind: 'webcam' } },
+        { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId } },
+      ],
+    });
+    expect(res.status).toBe(200);
+    for (const studio of [first, second]) {
+      const pushed = await studio.next('scene.patched');
+      expect(pushed).toEqual({ type: 'scene.patched', projectId, version: 1, ops: (res.body as { ops: unknown }).ops });
+    }
+
+    // An edit through the replica reaches the studio on the first api as well.
+    const viaReplica = await call(replica, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: 1, ops: [{ op: 'renameScene', sceneId, name: 'Intro' }] });
+    expect(viaReplica.status).toBe(200);
+    expect(await first.next('scene.patched')).toMatchObject({ version: 2, ops: [{ op: 'renameScene', name: 'Intro' }] });
+  });
+
+  it("does not let a studio subscribe to someone else's project, and stops after unsubscribe", async () => {
+    const { projectId, sceneId } = await newProject(host);
+    const stranger = await createTestUser(api);
+    const snoop = await open(api, stranger);
+    snoop.ws.send(JSON.stringify({ type: 'subscribe', projectId }));
+    expect(await snoop.next('error')).toMatchObject({ type: 'error', code: 'NOT_FOUND' });
+
+    const studio = await open(api, host);
+    studio.ws.send(JSON.stringify({ type: 'subscribe', projectId }));
+    await studio.next('subscribed');
+    studio.ws.send(JSON.stringify({ type: 'unsubscribe', projectId }));
+    studio.ws.send(JSON.stringify({ type: 'ping' }));
+    await studio.next('pong');
+    await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: 0, ops: [{ op: 'renameScene', sceneId, name: 'Quiet' }] });
+    studio.ws.send(JSON.stringify({ type: 'ping' }));
+    await studio.next('pong');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(studio.messages.some((m) => m.type === 'scene.patched')).toBe(false);
+    expect(snoop.messages.some((m) => m.type === 'scene.patched')).toBe(false);
+  });
+
+  it('answers a malformed message with an error and keeps the socket open', async () => {
+    const studio = await open(api, host);
+    studio.ws.send('not json');
+    expect(await studio.next('error')).toMatchObject({ code: 'MALFORMED_JSON' });
+    studio.ws.send(JSON.stringify({ type: 'subscribe', projectId: 'nope' }));
+    expect(await studio.next('error')).toMatchObject({ code: 'VALIDATION_FAILED' });
+    studio.ws.send(JSON.stringify({ type: 'ping' }));
+    expect(await studio.next('pong')).toEqual({ type: 'pong' });
+  });
+});
