@@ -3,12 +3,12 @@ import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { isAPIError } from 'better-auth/api';
 import { bearer, emailOTP, genericOAuth, jwt, magicLink, phoneNumber, twoFactor } from 'better-auth/plugins';
 import type { Redis } from 'ioredis';
-import { OnAirError } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { Mailer } from '../mail/mailer.ts';
 import { codeMail, magicLinkMail } from '../mail/templates.ts';
-import { authError, CLIENT_IP_HEADER, signInGuards } from './guards.ts';
+import { DeliveryFailures } from './delivery.ts';
+import { CLIENT_IP_HEADER, signInGuards } from './guards.ts';
 import { DEVELOPMENT_AUTH_SECRET, isLoopbackUrl, type AuthConfig } from './config.ts';
 import { mfaGate } from './mfa-gate.ts';
 import { oauthProviders } from './oauth-providers.ts';
@@ -17,16 +17,6 @@ import type { SmsSender } from './sms.ts';
 export const AUTH_BASE_PATH = '/api/auth';
 /** E.164: a plus, a country code and up to 15 digits. */
 const E164 = /^\+[1-9]\d{6,14}$/;
-
-/** Sends through `send`, turning a mail or SMS failure into its catalogue error for the client. */
-async function deliver(send: () => Promise<void>): Promise<void> {
-  try {
-    await send();
-  } catch (err) {
-    if (err instanceof OnAirError) throw authError(err.code);
-    throw err;
-  }
-}
 
 export interface AuthDeps {
   config: AuthConfig & { PUBLIC_URL: string };
@@ -50,6 +40,7 @@ export function createAuth(deps: AuthDeps) {
   const codeMinutes = Math.round(config.AUTH_CODE_TTL_SECONDS / 60);
   const linkMinutes = Math.round(config.AUTH_MAGIC_LINK_TTL_SECONDS / 60);
   const authLogger = logger.child({ component: 'auth' });
+  const delivery = new DeliveryFailures();
 
   return betterAuth({
     appName: 'OnAir',
@@ -89,15 +80,15 @@ export function createAuth(deps: AuthDeps) {
         allowedAttempts: 3,
         storeOTP: 'hashed',
         changeEmail: { enabled: true },
-        sendVerificationOTP: async ({ email, otp, type }) => {
-          await deliver(() => mailer.send(codeMail(email, otp, type, codeMinutes)));
+        sendVerificationOTP: async ({ email, otp, type }, ctx) => {
+          await delivery.track(ctx?.request, () => mailer.send(codeMail(email, otp, type, codeMinutes)));
         },
       }),
       magicLink({
         expiresIn: config.AUTH_MAGIC_LINK_TTL_SECONDS,
         storeToken: 'hashed',
-        sendMagicLink: async ({ email, url }) => {
-          await deliver(() => mailer.send(magicLinkMail(email, url, linkMinutes)));
+        sendMagicLink: async ({ email, url }, ctx) => {
+          await delivery.track(ctx?.request, () => mailer.send(magicLinkMail(email, url, linkMinutes)));
         },
       }),
       phoneNumber({
@@ -105,8 +96,8 @@ export function createAuth(deps: AuthDeps) {
         expiresIn: config.AUTH_CODE_TTL_SECONDS,
         allowedAttempts: 3,
         phoneNumberValidator: (value) => E164.test(value),
-        sendOTP: async ({ phoneNumber: to, code }) => {
-          await deliver(() => sms.send(to, `Your OnAir code is ${code}. It expires in ${codeMinutes} minutes.`));
+        sendOTP: async ({ phoneNumber: to, code }, ctx) => {
+          await delivery.track(ctx?.request, () => sms.send(to, `Your OnAir code is ${code}. It expires in ${codeMinutes} minutes.`));
         },
       }),
       twoFactor({
@@ -119,6 +110,7 @@ export function createAuth(deps: AuthDeps) {
       bearer(),
       jwt({ jwt: { expirationTime: `${config.API_TOKEN_TTL_SECONDS}s`, issuer: config.PUBLIC_URL, audience: config.PUBLIC_URL } }),
       mfaGate({ db, config }),
+      delivery.plugin(),
     ],
   });
 }

@@ -1,4 +1,4 @@
-import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
 import type { BetterAuthPlugin } from 'better-auth';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
@@ -92,7 +92,10 @@ export function signInGuards(deps: { redis: Redis; db: Db; config: AuthConfig })
               // better-auth answers "sent" for an address in use (hiding who has an account); the
               // spec's e-mail update tells the signed-in user plainly that it is taken.
               const taken = await deps.db.user.findUnique({ where: { email: address.trim().toLowerCase() }, select: { id: true } });
-              if (taken) throw authError('EMAIL_IN_USE');
+              if (taken) {
+                const session = await getSessionFromCtx(ctx);
+                throw authError(taken.id === session?.user.id ? 'EMAIL_UNCHANGED' : 'EMAIL_IN_USE');
+              }
             }
             if (ctx.path === '/phone-number/verify' && body.updatePhoneNumber !== true && typeof body.phoneNumber === 'string') {
               // SMS codes sign in existing accounts only (an account is anchored on its e-mail):

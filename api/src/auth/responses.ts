@@ -59,10 +59,11 @@ function redirectErrorCode(path: string, error: string): ErrorCode {
  * catalogue code and its message, so the UI words sign-in failures from one list. Cookies and
  * other headers pass through untouched.
  */
-export async function translateAuthResponse(path: string, res: Response): Promise<Response> {
+export async function translateAuthResponse(requestUrl: string, res: Response): Promise<Response> {
+  const path = new URL(requestUrl).pathname;
   const location = res.headers.get('location');
   if (location && res.status >= 300 && res.status < 400) {
-    const url = new URL(location);
+    const url = new URL(location, requestUrl);
     const error = url.searchParams.get('error');
     if (!error) return res;
     const code = redirectErrorCode(path, error);

@@ -10,7 +10,7 @@ import { translateAuthResponse } from './responses.ts';
  * Express's `req.ip` (which applies `trust proxy`), never from what the client sent.
  */
 export function authHandler(auth: Auth): RequestHandler {
-  const handle = toNodeHandler(async (request: Request) => translateAuthResponse(new URL(request.url).pathname, await auth.handler(request)));
+  const handle = toNodeHandler(async (request: Request) => translateAuthResponse(request.url, await auth.handler(request)));
   return (req, res, next) => {
     req.headers[CLIENT_IP_HEADER] = req.ip ?? 'unknown';
     handle(req, res).catch(next);

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from './helpers/api-server.ts';
+import { Browser, signInByEmailCode, uniqueEmail } from './helpers/browser.ts';
+import { startOAuthDouble, type OAuthDouble } from './helpers/oauth-provider-double.ts';
+
+describe('sign-in with Twitch, Google and Facebook (against a local OAuth 2.0 double)', () => {
+  let api: TestApi;
+  let twitch: OAuthDouble;
+  let google: OAuthDouble;
+  let facebook: OAuthDouble;
+
+  beforeAll(async () => {
+    [twitch, google, facebook] = await Promise.all([startOAuthDouble('twitch'), startOAuthDouble('google'), startOAuthDouble('facebook')]);
+    api = await startTestApi({ ...twitch.env('TWITCH'), ...google.env('GOOGLE'), ...facebook.env('FACEBOOK') });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await Promise.all([twitch?.close(), google?.close(), facebook?.close()]);
+  });
+
+  /** Runs the browser side of the authorization-code flow and returns the api's final answer. */
+  async function oauthSignIn(browser: Browser, provider: string): Promise<Response> {
+    const start = await browser.post('/api/auth/sign-in/social', { provider, callbackURL: '/studio', errorCallbackURL: '/' });
+    expect(start.status).toBe(200);
+    const { url } = (await start.json()) as { url: string };
+    const atProvider = await fetch(url, { redirect: 'manual' });
+    expect(atProvider.status).toBe(302);
+    return browser.get(atProvider.headers.get('location')!);
+  }
+
+  it.each([
+    ['twitch', () => twitch],
+    ['google', () => google],
+    ['facebook', () => facebook],
+  ] as const)('signs a new user in with %s and stores the identity', async (provider, double) => {
+    const email = uniqueEmail(provider);
+    double().nextIdentity = { id: `${provider}-${email}`, email, name: `${provider} streamer`, picture: `https://cdn.example.com/${provider}.png` };
+    const browser = new Browser(api.url);
+    const done = await oauthSignIn(browser, provider);
+    expect(done.status).toBe(302);
+    expect(done.headers.get('location')).toBe('/studio');
+    expect(browser.cookies.has('onair.session_token')).toBe(true);
+
+    const me = (await (await browser.get('/api/v1/users/current')).json()) as Record<string, unknown>;
+    expect(me).toMatchObject({ email, displayName: `${provider} streamer`, avatar: `https://cdn.example.com/${provider}.png`, userType: 'HOST' });
+    const accounts = await api.db.account.findMany({ where: { user: { email } } });
+    expect(accounts.map((a) => [a.providerId, a.accountId])).toEqual([[provider, `${provider}-${email}`]]);
+    // The token exchange authenticated the client and proved PKCE.
+    const tokenRequest = double().tokenRequests.at(-1)!;
+    expect(tokenRequest.get('code_verifier')).toBeTruthy();
+  });
+
+  it('signs the same person in again to the same account', async () => {
+    const email = uniqueEmail('again');
+    twitch.nextIdentity = { id: `tw-${email}`, email, name: 'again' };
+    await oauthSignIn(new Browser(api.url), 'twitch');
+    const second = new Browser(api.url);
+    expect((await oauthSignIn(second, 'twitch')).status).toBe(302);
+    expect(await api.db.user.count({ where: { email } })).toBe(1);
+    expect(await api.db.account.count({ where: { accountId: `tw-${email}` } })).toBe(1);
+  });
+
+  it('links a provider with a verified e-mail to the account that already has the address', async () => {
+    const email = uniqueEmail('link');
+    await signInByEmailCode(api.url, email);
+    google.nextIdentity = { id: `g-${email}`, email, name: 'Linked', emailVerified: true };
+    const browser = new Browser(api.url);
+    expect((await oauthSignIn(browser, 'google')).headers.get('location')).toBe('/studio');
+    expect(await api.db.user.count({ where: { email } })).toBe(1);
+    const providers = (await api.db.account.findMany({ where: { user: { email } } })).map((a) => a.providerId).sort();
+    expect(providers).toContain('google');
+  });
+
+  it('reports a refusal at the provider as OAUTH_DENIED and creates nobody', async () => {
+    const before = await api.db.user.count();
+    facebook.nextIdentity = null;
+    const browser = new Browser(api.url);
+    const done = await oauthSignIn(browser, 'facebook');
+    expect(done.status).toBe(302);
+    const location = new URL(done.headers.get('location')!);
+    expect(location.searchParams.get('error')).toBe('OAUTH_DENIED');
+    expect(location.searchParams.get('error_description')).toBe('Sign-in was cancelled at the provider.');
+    expect(browser.cookies.has('onair.session_token')).toBe(false);
+    expect(await api.db.user.count()).toBe(before);
+  });
+
+  it('reports a failed code exchange as OAUTH_FAILED (a replayed callback)', async () => {
+    const email = uniqueEmail('replay');
+    twitch.nextIdentity = { id: `tw-${email}`, email, name: 'replay' };
+    const browser = new Browser(api.url);
+    const start = await browser.post('/api/auth/sign-in/social', { provider: 'twitch', callbackURL: '/studio', errorCallbackURL: '/' });
+    const { url } = (await start.json()) as { url: string };
+    const callback = (await fetch(url, { redirect: 'manual' })).headers.get('location')!;
+    expect((await browser.get(callback)).headers.get('location')).toBe('/studio');
+    const replay = await new Browser(api.url).get(callback);
+    const location = new URL(replay.headers.get('location')!);
+    expect(location.searchParams.get('error')).toBe('OAUTH_FAILED');
+  });
+});
