@@ -75,10 +75,22 @@ export const sessionStatsSchema = z.object({
 });
 export type SessionStats = z.infer<typeof sessionStatsSchema>;
 
+/** How a destination output retries; defaults are what platforms tolerate, tests shorten them. */
+export const outputPolicySchema = z.object({
+  /** Delays between reconnection attempts of one output, the last one repeated. */
+  backoffMs: z.array(z.number().int().positive()).min(1).default([500, 1000, 2000, 3000]),
+  /** A live output whose sent byte count does not move for this long is reconnected. */
+  stallAfterMs: z.number().int().positive().default(5000),
+  /** An output down for this long is removed and reported failed. */
+  giveUpAfterMs: z.number().int().positive().default(120_000),
+});
+export type OutputPolicy = z.infer<typeof outputPolicySchema>;
+
 export const pipelineStartConfigSchema = z.object({
   sessionId: z.string().min(1),
   planVersion: z.number().int().nonnegative().default(0),
   plan: renderPlanSchema,
+  outputPolicy: outputPolicySchema.prefault({}),
   /** Where a .dot graph of the pipeline is written when it errors; none when omitted. */
   dotDir: z.string().optional(),
 });

@@ -1,0 +1,89 @@
+/**
+ * The GStreamer binding, loaded once. node-gtk builds its classes from GObject introspection at
+ * run time and ships no TypeScript types, so this file describes the small part of the API the
+ * worker uses; everything else in the worker goes through these types.
+ */
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+/** A GStreamer boxed structure; we only read it through its serialisation. */
+export interface GstStructure {
+  toString(): string;
+}
+
+export interface GstPad {
+  readonly name: string;
+  link(sink: GstPad): number;
+  unlink(sink: GstPad): boolean;
+  isLinked(): boolean;
+  getParentElement(): GstElement | null;
+  // Pad properties (compositor and audiomixer sink pads) are plain camelCase fields in node-gtk.
+  [property: string]: unknown;
+}
+
+export interface GstElement {
+  readonly name: string;
+  setState(state: number): number;
+  getState(timeoutNs: number): [number, number, number];
+  syncStateWithParent(): boolean;
+  link(dest: GstElement): boolean;
+  getStaticPad(name: string): GstPad | null;
+  requestPadSimple(template: string): GstPad | null;
+  releaseRequestPad(pad: GstPad): void;
+  getParent(): GstElement | null;
+  // Element properties read back as camelCase fields (guint64 ones as BigInt).
+  [property: string]: unknown;
+}
+
+export interface GstBin extends GstElement {
+  add(element: GstElement): boolean;
+  remove(element: GstElement): boolean;
+  getByName(name: string): GstElement | null;
+  addPad(pad: GstPad): boolean;
+}
+
+export interface GstMessage {
+  readonly type: number;
+  readonly src: GstElement | null;
+  parseError(): [{ message: string; code: number }, string | null];
+  parseWarning(): [{ message: string; code: number }, string | null];
+  parseStateChanged(): [number, number, number];
+}
+
+export interface GstBus {
+  pop(): GstMessage | null;
+}
+
+export interface GstModule {
+  init(argv: null): void;
+  version(): [number, number, number, number];
+  Pipeline: new (props: { name: string }) => GstBin & { getBus(): GstBus };
+  Bin: new (props: { name: string }) => GstBin;
+  GhostPad: { new: (name: string, target: GstPad) => GstPad };
+  ElementFactory: { make(factory: string, name: string | null): GstElement | null };
+  Caps: { fromString(caps: string): unknown };
+  utilSetObjectArg(object: GstElement, name: string, value: string): void;
+  debugBinToDotData(bin: GstBin, details: number): string;
+  State: { VOID_PENDING: number; NULL: number; READY: number; PAUSED: number; PLAYING: number };
+  StateChangeReturn: { FAILURE: number; SUCCESS: number; ASYNC: number; NO_PREROLL: number };
+  MessageType: { EOS: number; ERROR: number; WARNING: number; STATE_CHANGED: number };
+  DebugGraphDetails: { MEDIA_TYPE: number; CAPS_DETAILS: number; STATES: number };
+  PadLinkReturn: { OK: number };
+}
+
+interface NodeGtk {
+  require(namespace: 'Gst', version: '1.0'): GstModule;
+}
+
+let gst: GstModule | undefined;
+
+/** Loads GStreamer and initialises it on first use (the binding is native and process-wide). */
+export function loadGst(): GstModule {
+  if (!gst) {
+    const gi = require('node-gtk') as NodeGtk;
+    gst = gi.require('Gst', '1.0');
+    gst.init(null);
+  }
+  return gst;
+}

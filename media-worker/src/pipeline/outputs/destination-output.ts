@@ -1,0 +1,229 @@
+import {
+  outputTransitions,
+  pipelineErrorCatalogue,
+  type OutputPolicy,
+  type OutputState,
+  type OutputStats,
+  type PipelineErrorCode,
+  type PlanOutput,
+} from '@onair/protocol';
+import { redactUrl, type Logger } from '@onair/runtime';
+import { linkPads, makeChainBin, makeElement, requestPad, staticPad, structureNumber } from '../../gst/elements.ts';
+import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
+import type { BusError } from '../../gst/pipeline.ts';
+
+export interface OutputStatus {
+  outputId: string;
+  state: OutputState;
+  errorCode?: PipelineErrorCode;
+  reason?: string;
+}
+
+/** Bytes a publish exchanges before the server accepts it (handshake 2 × 1537, connect, createStream). */
+const HANDSHAKE_BYTES = 8 * 1024;
+
+/**
+ * What a connection error means for the creator. A server that accepts TCP and then drops the
+ * publish is refusing this stream (a bad or revoked key on every platform we target); a server
+ * that cannot be reached at all is a wrong address or a platform outage.
+ */
+export function classifyConnectError(message: string): PipelineErrorCode {
+  if (/publish' cmd failed|closed remotely|rejected|BadName|unauthori[sz]ed|forbidden/i.test(message)) return 'DESTINATION_REFUSED';
+  return 'DESTINATION_UNREACHABLE';
+}
+
+/**
+ * One destination: its own bin behind the encoder's tee, `queue (leaky) ! errorignore !
+ * rtmp2sink`. The leaky queue keeps a slow server from holding back the tee; errorignore turns the
+ * sink's failure into OK upstream so the tee and every other output go on; the sink connects on
+ * its first buffer (async-connect=false) so an unreachable server cannot keep the pipeline from
+ * PLAYING. An error resets only this bin: its elements go to NULL and follow the pipeline back to
+ * PLAYING after a backoff, which opens a fresh connection.
+ */
+export class DestinationOutput {
+  readonly binName: string;
+  private state: OutputState = 'connecting';
+  private bin: GstBin | undefined;
+  private sink: GstElement | undefined;
+  private teePad: GstPad | undefined;
+  private everLive = false;
+  private reconnects = 0;
+  private attempt = 0;
+  private downSince: number | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private connectionBytes = 0;
+  private previousConnectionsBytes = 0;
+  private lastBytes = 0;
+  private lastBytesAt = Date.now();
+  private lastProgressAt = Date.now();
+  private bitrateKbps = 0;
+  private errorCode: PipelineErrorCode | undefined;
+
+  constructor(
+    readonly spec: PlanOutput,
+    index: number,
+    private readonly pipeline: GstBin,
+    private readonly tee: GstElement,
+    private readonly policy: OutputPolicy,
+    private readonly report: (status: OutputStatus) => void,
+    private readonly logger: Logger,
+  ) {
+    this.binName = `output${index}`;
+  }
+
+  get id(): string {
+    return this.spec.id;
+  }
+
+  get current(): OutputState {
+    return this.state;
+  }
+
+  /** The URL given to the sink; the key joins here and goes nowhere else. */
+  private get location(): string {
+    if (!this.spec.key) return this.spec.url;
+    return `${this.spec.url.replace(/\/+$/, '')}/${this.spec.key}`;
+  }
+
+  attach(): void {
+    const sink = makeElement('rtmp2sink', `${this.binName}-sink`, { 'async-connect': false, 'enable-last-sample': false, sync: false });
+    // Set as a property, never through a launch string: nothing that is logged or dumped holds it.
+    sink.location = this.location;
+    const bin = makeChainBin(
+      this.binName,
+      [
+        makeElement('queue', `${this.binName}-queue`, { leaky: 'downstream', 'max-size-time': 2_000_000_000, 'max-size-buffers': 0, 'max-size-bytes': 0 }),
+        makeElement('errorignore', `${this.binName}-errorignore`, { 'ignore-error': true, 'ignore-notlinked': true, 'convert-to': 'ok' }),
+        sink,
+      ],
+      { sink: true },
+    );
+    this.pipeline.add(bin);
+    this.bin = bin;
+    this.sink = sink;
+    this.teePad = requestPad(this.tee, 'src_%u');
+    linkPads(this.teePad, staticPad(bin, 'sink'));
+    bin.syncStateWithParent();
+    this.downSince = Date.now();
+    this.lastProgressAt = Date.now();
+    this.logger.info({ outputId: this.id, url: redactUrl(this.location) }, 'output attached');
+    this.report({ outputId: this.id, state: this.state });
+  }
+
+  /** Takes the bin out of the running pipeline; the other branches of the tee are not touched. */
+  detach(finalState: OutputState = 'stopped'): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    const gst = loadGst();
+    if (this.teePad && this.bin) {
+      // Unlink first so the tee stops pushing here, then release its pad; the bin's own queue
+      // thread is stopped by NULL. No pad probe: its callback would run on a streaming thread.
+      this.teePad.unlink(staticPad(this.bin, 'sink'));
+      this.tee.releaseRequestPad(this.teePad);
+    }
+    if (this.bin) {
+      this.bin.setState(gst.State.NULL);
+      this.pipeline.remove(this.bin);
+    }
+    this.bin = undefined;
+    this.sink = undefined;
+    this.teePad = undefined;
+    if (this.state !== finalState && outputTransitions[this.state].includes(finalState)) this.transition(finalState);
+  }
+
+  /** A bus error from an element inside this output's bin. */
+  handleError(error: BusError): void {
+    if (this.state === 'failed' || this.state === 'stopped') return;
+    const code = classifyConnectError(error.message);
+    if (!this.everLive && this.state === 'connecting') {
+      // Never connected: the creator has to fix something (key, address); retrying only hides it.
+      this.logger.warn({ outputId: this.id, code, detail: error.message }, 'output could not connect');
+      this.fail(code);
+      return;
+    }
+    this.logger.warn({ outputId: this.id, detail: error.message }, 'output connection lost');
+    this.scheduleReconnect(code === 'DESTINATION_REFUSED' ? 'DESTINATION_REFUSED' : 'DESTINATION_LOST');
+  }
+
+  /** Called every second: byte counts, bitrate, live detection and the stall watchdog. */
+  tick(now = Date.now()): void {
+    if (!this.sink || this.state === 'failed' || this.state === 'stopped') return;
+    const stats = this.sink.stats as { toString(): string } | null;
+    const bytes = structureNumber(stats, 'out-bytes-total');
+    if (bytes < this.connectionBytes) this.previousConnectionsBytes += this.connectionBytes; // a new connection restarted the count
+    this.connectionBytes = bytes;
+    const total = this.previousConnectionsBytes + bytes;
+    const elapsed = (now - this.lastBytesAt) / 1000;
+    if (elapsed > 0) this.bitrateKbps = Math.max(0, ((total - this.lastBytes) * 8) / 1000 / elapsed);
+    const progressed = total > this.lastBytes;
+    if (progressed) this.lastProgressAt = now;
+    this.lastBytes = total;
+    this.lastBytesAt = now;
+
+    if ((this.state === 'connecting' || this.state === 'reconnecting') && bytes > HANDSHAKE_BYTES && progressed && !this.retryTimer) {
+      this.everLive = true;
+      this.attempt = 0;
+      this.downSince = undefined;
+      this.errorCode = undefined;
+      this.transition('live');
+      return;
+    }
+    if (this.state === 'live' && now - this.lastProgressAt > this.policy.stallAfterMs) {
+      this.logger.warn({ outputId: this.id, stalledMs: now - this.lastProgressAt }, 'output stalled');
+      this.scheduleReconnect('DESTINATION_STALLED');
+    }
+  }
+
+  stats(): OutputStats {
+    return {
+      id: this.id,
+      state: this.state,
+      bytesSent: this.previousConnectionsBytes + this.connectionBytes,
+      bitrateKbps: this.state === 'live' ? Math.round(this.bitrateKbps) : 0,
+      reconnects: this.reconnects,
+      ...(this.errorCode ? { errorCode: this.errorCode } : {}),
+    };
+  }
+
+  private scheduleReconnect(code: PipelineErrorCode): void {
+    const now = Date.now();
+    this.downSince ??= now;
+    this.errorCode = code;
+    if (now - this.downSince > this.policy.giveUpAfterMs) {
+      this.fail(this.everLive ? 'DESTINATION_LOST' : code);
+      return;
+    }
+    if (this.state !== 'reconnecting') this.transition('reconnecting');
+    if (this.retryTimer) return;
+    const delays = this.policy.backoffMs;
+    const delay = delays[Math.min(this.attempt, delays.length - 1)] ?? 1000;
+    this.attempt += 1;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.cycle();
+    }, delay);
+  }
+
+  /** Reset this branch only: NULL closes the connection; following the parent opens a new one. */
+  private cycle(): void {
+    if (!this.bin || this.state === 'failed' || this.state === 'stopped') return;
+    this.reconnects += 1;
+    this.lastProgressAt = Date.now();
+    this.bin.setState(loadGst().State.NULL);
+    this.bin.syncStateWithParent();
+    this.logger.info({ outputId: this.id, attempt: this.attempt }, 'output reconnecting');
+  }
+
+  private fail(code: PipelineErrorCode): void {
+    this.errorCode = code;
+    this.detach('failed');
+    this.report({ outputId: this.id, state: 'failed', errorCode: code, reason: pipelineErrorCatalogue[code].message });
+  }
+
+  private transition(next: OutputState): void {
+    if (!outputTransitions[this.state].includes(next)) throw new Error(`output ${this.id}: ${this.state} → ${next} is not allowed`);
+    this.state = next;
+    this.logger.info({ outputId: this.id, state: next }, 'output state');
+    if (next !== 'failed') this.report({ outputId: this.id, state: next, ...(this.errorCode && next === 'reconnecting' ? { errorCode: this.errorCode } : {}) });
+  }
+}

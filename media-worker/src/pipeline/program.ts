@@ -1,0 +1,289 @@
+import type { OutputPolicy, OutputProfile, PipelineErrorCode, PipelineState, PlanOutput, RenderPlan, SessionStats } from '@onair/protocol';
+import { pipelineTransitions } from '@onair/protocol';
+import type { Logger } from '@onair/runtime';
+import { linkChain, linkPads, makeElement, numberProperty, requestPad, staticPad } from '../gst/elements.ts';
+import type { GstElement, GstPad } from '../gst/gst.ts';
+import { GstPipeline, type BusError } from '../gst/pipeline.ts';
+import { AudioFader } from './audio-fader.ts';
+import { audioTargets, BACKGROUND_ZORDER, videoLayout } from './layout.ts';
+import { DestinationOutput, type OutputStatus } from './outputs/destination-output.ts';
+import { buildSource, MIXER_AUDIO_CAPS } from './sources/index.ts';
+
+export interface ProgramEvents {
+  outputStatus(status: OutputStatus): void;
+  /** A fault the pipeline cannot survive; the process reports it and exits so it is restarted. */
+  fatal(code: PipelineErrorCode, message: string): void;
+  inputFailed(inputId: string, message: string): void;
+}
+
+interface AttachedInput {
+  id: string;
+  binNames: string[];
+  videoPad?: GstPad;
+  audioPad?: GstPad;
+}
+
+/**
+ * The program of one studio session: every input attached once to a compositor and an
+ * audiomixer that both run on a live black/silent background, one H.264 + AAC encode, FLV, and a
+ * tee with one isolated output per destination. A new plan version only writes pad properties
+ * and adds or removes outputs.
+ */
+export class ProgramPipeline {
+  private readonly gst: GstPipeline;
+  private readonly inputs = new Map<string, AttachedInput>();
+  private readonly outputs = new Map<string, DestinationOutput>();
+  private readonly fader = new AudioFader();
+  private outputCounter = 0;
+  private state: PipelineState = 'starting';
+  private plan: RenderPlan;
+  private planVersion: number;
+  private tee!: GstElement;
+  private rate!: GstElement;
+  private lastFrames = 0;
+  private lastFramesAt = Date.now();
+  private fps = 0;
+
+  constructor(
+    private readonly sessionId: string,
+    plan: RenderPlan,
+    planVersion: number,
+    private readonly policy: OutputPolicy,
+    private readonly events: ProgramEvents,
+    private readonly logger: Logger,
+    dotDir?: string,
+  ) {
+    this.plan = plan;
+    this.planVersion = planVersion;
+    this.gst = new GstPipeline(`session-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}`, { onError: (e) => this.onBusError(e), onWarning: (w) => this.onBusWarning(w) }, dotDir);
+  }
+
+  get currentState(): PipelineState {
+    return this.state;
+  }
+
+  get version(): number {
+    return this.planVersion;
+  }
+
+  start(): void {
+    const { profile } = this.plan;
+    const compositor = this.buildVideo(profile);
+    const mixer = this.buildAudio(profile);
+    const layout = videoLayout(this.plan);
+    const audio = audioTargets(this.plan);
+    this.plan.inputs.forEach((input, index) => {
+      const name = `in${index}`;
+      const bins = buildSource(input, profile, name);
+      const attached: AttachedInput = { id: input.id, binNames: [] };
+      if (bins.video) {
+        this.gst.add(bins.video);
+        attached.videoPad = requestPad(compositor, 'sink_%u');
+        linkPads(staticPad(bins.video, 'src'), attached.videoPad);
+        Object.assign(attached.videoPad, layout.get(input.id));
+        attached.binNames.push(bins.video.name);
+      }
+      if (bins.audio) {
+        this.gst.add(bins.audio);
+        attached.audioPad = requestPad(mixer, 'sink_%u');
+        linkPads(staticPad(bins.audio, 'src'), attached.audioPad);
+        this.fader.add(input.id, attached.audioPad, audio.get(input.id)!);
+        attached.binNames.push(bins.audio.name);
+      }
+      this.inputs.set(input.id, attached);
+    });
+    this.gst.play();
+    this.transition('playing');
+    this.setOutputs(this.plan.outputs);
+    this.logger.info({ inputs: this.plan.inputs.length, width: profile.width, height: profile.height, fps: profile.fps }, 'pipeline playing');
+  }
+
+  /**
+   * Applies a whole plan at a newer version. Inputs and profile are fixed for the life of the
+   * pipeline (the supervisor rebuilds for those); the rest is pad properties and outputs.
+   */
+  apply(plan: RenderPlan, version: number): void {
+    if (version <= this.planVersion && version !== 0) return;
+    this.plan = plan;
+    this.planVersion = version;
+    const layout = videoLayout(plan);
+    const audio = audioTargets(plan);
+    for (const input of this.inputs.values()) {
+      const pad = layout.get(input.id);
+      if (input.videoPad && pad) Object.assign(input.videoPad, pad);
+      const target = audio.get(input.id);
+      if (input.audioPad && target) this.fader.set(input.id, target);
+    }
+    this.setOutputs(plan.outputs);
+  }
+
+  /** Adds, removes or replaces destinations; the ones that did not change are not touched. */
+  setOutputs(outputs: readonly PlanOutput[]): void {
+    const wanted = new Map(outputs.map((o) => [o.id, o]));
+    for (const [id, output] of this.outputs) {
+      const next = wanted.get(id);
+      if (!next || next.url !== output.spec.url || next.key !== output.spec.key) {
+        output.detach();
+        this.outputs.delete(id);
+        this.events.outputStatus({ outputId: id, state: 'stopped' });
+      }
+    }
+    for (const spec of outputs) {
+      if (this.outputs.has(spec.id)) continue;
+      const output = new DestinationOutput(spec, this.outputCounter++, this.gst.bin, this.tee, this.policy, (s) => this.events.outputStatus(s), this.logger);
+      this.outputs.set(spec.id, output);
+      output.attach();
+    }
+  }
+
+  /** Once a second: output watchdogs and the figures sent to the worker. */
+  tick(now = Date.now()): SessionStats {
+    for (const output of this.outputs.values()) output.tick(now);
+    const frames = numberProperty(this.rate, 'out');
+    const elapsed = (now - this.lastFramesAt) / 1000;
+    if (elapsed > 0.2) {
+      this.fps = Math.max(0, (frames - this.lastFrames) / elapsed);
+      this.lastFrames = frames;
+      this.lastFramesAt = now;
+    }
+    const outputs = [...this.outputs.values()].map((o) => o.stats());
+    return {
+      sessionId: this.sessionId,
+      at: new Date(now).toISOString(),
+      state: this.state,
+      fps: Math.round(this.fps * 10) / 10,
+      framesOut: frames,
+      droppedFrames: numberProperty(this.rate, 'drop') + numberProperty(this.rate, 'duplicate'),
+      bitrateKbps: outputs.reduce((sum, o) => sum + o.bitrateKbps, 0),
+      planVersion: this.planVersion,
+      outputs,
+    };
+  }
+
+  stop(): void {
+    if (this.state === 'stopped' || this.state === 'failed') return;
+    this.transition('stopping');
+    this.fader.stop();
+    for (const output of this.outputs.values()) output.detach();
+    this.outputs.clear();
+    this.gst.stop();
+    this.transition('stopped');
+  }
+
+  async dumpDot(reason: string): Promise<string | undefined> {
+    return this.gst.dumpDot(reason);
+  }
+
+  private buildVideo(profile: OutputProfile): GstElement {
+    const { width, height, fps } = profile;
+    const rawCaps = `video/x-raw,format=I420,width=${width},height=${height},framerate=${fps}/1,pixel-aspect-ratio=1/1`;
+    const background = [
+      makeElement('videotestsrc', 'background', { 'is-live': true, pattern: 'black' }),
+      makeElement('capsfilter', 'background-caps', { caps: `video/x-raw,width=${width},height=${height},framerate=${fps}/1` }),
+    ];
+    const compositor = makeElement('compositor', 'compositor', { background: 'black' });
+    const chain = [
+      compositor,
+      makeElement('capsfilter', 'program-caps', { caps: rawCaps }),
+      // Passes frames through at the program rate; its counters give fps and dropped frames
+      // without a callback per buffer.
+      makeElement('videorate', 'program-rate', { 'skip-to-first': true }),
+      makeElement('queue', 'encoder-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 500_000_000 }),
+      makeElement('x264enc', 'video-encoder', {
+        bitrate: profile.videoBitrateKbps,
+        pass: 'cbr',
+        'key-int-max': profile.keyframeIntervalSeconds * fps,
+        // Keyframes only on the 2 s grid (platforms reject irregular GOPs); HRD filler keeps the rate
+        // constant even on a still picture, as CBR ingest expects.
+        'option-string': 'scenecut=0:nal-hrd=cbr',
+        tune: 'zerolatency',
+        'speed-preset': 'veryfast',
+        threads: profile.encoderThreads,
+      }),
+      makeElement('capsfilter', 'h264-caps', { caps: 'video/x-h264,profile=main' }),
+      makeElement('h264parse', 'h264-parse'),
+      makeElement('queue', 'video-mux-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 2_000_000_000 }),
+    ];
+    for (const element of [...background, ...chain]) this.gst.add(element);
+    linkChain(background);
+    linkChain(chain);
+    const backgroundPad = requestPad(compositor, 'sink_%u');
+    linkPads(staticPad(background[1]!, 'src'), backgroundPad);
+    Object.assign(backgroundPad, { xpos: 0, ypos: 0, width, height, zorder: BACKGROUND_ZORDER, alpha: 1 });
+    this.rate = chain[2]!;
+
+    const mux = makeElement('flvmux', 'mux', { streamable: true });
+    this.tee = makeElement('tee', 'outputs', { 'allow-not-linked': true });
+    // A sink that is always there, so the pipeline plays with no destination yet.
+    const idle = [
+      makeElement('queue', 'idle-queue', { leaky: 'downstream', 'max-size-buffers': 10 }),
+      makeElement('fakesink', 'idle-sink', { sync: false, async: false, 'enable-last-sample': false }),
+    ];
+    for (const element of [mux, this.tee, ...idle]) this.gst.add(element);
+    linkPads(staticPad(chain[chain.length - 1]!, 'src'), requestPad(mux, 'video'));
+    linkChain([mux, this.tee]);
+    linkChain(idle);
+    linkPads(requestPad(this.tee, 'src_%u'), staticPad(idle[0]!, 'sink'));
+    return compositor;
+  }
+
+  private buildAudio(profile: OutputProfile): GstElement {
+    const silence = [
+      makeElement('audiotestsrc', 'silence', { 'is-live': true, wave: 'silence' }),
+      makeElement('capsfilter', 'silence-caps', { caps: MIXER_AUDIO_CAPS }),
+    ];
+    const mixer = makeElement('audiomixer', 'mixer');
+    const chain = [
+      mixer,
+      makeElement('capsfilter', 'mixer-caps', { caps: MIXER_AUDIO_CAPS }),
+      makeElement('audioconvert', 'encoder-convert'),
+      makeElement('audioresample', 'encoder-resample'),
+      makeElement('avenc_aac', 'audio-encoder', { bitrate: profile.audioBitrateKbps * 1000 }),
+      makeElement('aacparse', 'aac-parse'),
+      makeElement('queue', 'audio-mux-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 2_000_000_000 }),
+    ];
+    for (const element of [...silence, ...chain]) this.gst.add(element);
+    linkChain(silence);
+    linkChain(chain);
+    linkPads(staticPad(silence[1]!, 'src'), requestPad(mixer, 'sink_%u'));
+    const mux = this.gst.bin.getByName('mux');
+    if (!mux) throw new Error('build the video branch first');
+    linkPads(staticPad(chain[chain.length - 1]!, 'src'), requestPad(mux, 'audio'));
+    return mixer;
+  }
+
+  /** Stream keys out of any text GStreamer produced, in case an element quoted its location. */
+  private scrub(text: string): string {
+    let out = text;
+    for (const o of this.outputs.values()) if (o.spec.key) out = out.split(o.spec.key).join('[redacted]');
+    return out;
+  }
+
+  private onBusError(raw: BusError): void {
+    const error: BusError = { ...raw, message: this.scrub(raw.message), debug: this.scrub(raw.debug) };
+    const output = [...this.outputs.values()].find((o) => error.source.includes(o.binName));
+    if (output) {
+      output.handleError(error);
+      return;
+    }
+    const input = [...this.inputs.values()].find((i) => i.binNames.some((n) => error.source.includes(n)));
+    if (input) {
+      this.logger.warn({ inputId: input.id, detail: error.message }, 'input failed');
+      this.events.inputFailed(input.id, error.message);
+      return;
+    }
+    this.logger.error({ element: error.source[0], detail: error.message, debug: error.debug }, 'pipeline error');
+    void this.gst.dumpDot('error').then((file) => file && this.logger.error({ file }, 'pipeline graph dumped'));
+    this.transition('failed');
+    this.events.fatal('PIPELINE_FAILED', error.message);
+  }
+
+  private onBusWarning(warning: BusError): void {
+    this.logger.warn({ element: warning.source[0], detail: this.scrub(warning.message) }, 'pipeline warning');
+  }
+
+  private transition(next: PipelineState): void {
+    if (!pipelineTransitions[this.state].includes(next)) throw new Error(`pipeline ${this.state} → ${next} is not allowed`);
+    this.state = next;
+  }
+}

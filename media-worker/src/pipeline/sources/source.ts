@@ -1,0 +1,22 @@
+import type { OutputProfile, PlanInput } from '@onair/protocol';
+import type { GstBin } from '../../gst/gst.ts';
+
+/** Raw audio every source hands the mixer: the fixed format audiomixer negotiates reliably with. */
+export const MIXER_AUDIO_CAPS = 'audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=2';
+
+/**
+ * What one input contributes to the program: a bin with a `src` ghost pad of raw video for the
+ * compositor and/or one of raw audio (MIXER_AUDIO_CAPS) for the mixer. Every source is live, so
+ * the aggregators never wait on a file or a stalled peer.
+ */
+export interface SourceBins {
+  video?: GstBin;
+  audio?: GstBin;
+}
+
+export type SourceBuilder<I extends PlanInput> = (input: I, profile: OutputProfile, name: string) => SourceBins;
+
+/** Element names inside one pipeline must be unique; ids come from users, so keep them tame. */
+export function elementName(...parts: string[]): string {
+  return parts.map((p) => p.replace(/[^A-Za-z0-9_-]/g, '_')).join('-');
+}

@@ -1,0 +1,118 @@
+/**
+ * Reads what a destination received, the way a platform would: ffprobe for the stream's format,
+ * ffmpeg for packets over time and for single frames. Every child is killed when its time is up.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+export interface StreamFormat {
+  video: { codec: string; width: number; height: number; fps: number };
+  audio: { codec: string; sampleRate: number; channels: number };
+}
+
+interface FfprobeStream {
+  codec_type: string;
+  codec_name: string;
+  width?: number;
+  height?: number;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
+  sample_rate?: string;
+  channels?: number;
+}
+
+function rate(text: string | undefined): number {
+  const [num, den] = (text ?? '0/1').split('/').map(Number);
+  return den ? (num ?? 0) / den : 0;
+}
+
+/** Codec, size, rate and audio format of a live RTMP stream (or a file). */
+export async function probeStream(url: string, timeoutMs = 15_000): Promise<StreamFormat> {
+  const { stdout } = await execFileAsync('ffprobe', ['-v', 'error', '-rw_timeout', '8000000', '-show_streams', '-of', 'json', url], { timeout: timeoutMs, killSignal: 'SIGKILL' });
+  const streams = (JSON.parse(stdout) as { streams: FfprobeStream[] }).streams;
+  const v = streams.find((s) => s.codec_type === 'video');
+  const a = streams.find((s) => s.codec_type === 'audio');
+  if (!v || !a) throw new Error(`stream lacks ${v ? 'audio' : 'video'}`);
+  return {
+    video: { codec: v.codec_name, width: v.width ?? 0, height: v.height ?? 0, fps: rate(v.r_frame_rate) || rate(v.avg_frame_rate) },
+    audio: { codec: a.codec_name, sampleRate: Number(a.sample_rate), channels: a.channels ?? 0 },
+  };
+}
+
+export interface Packet {
+  stream: 'video' | 'audio';
+  pts: number;
+  keyframe: boolean;
+}
+
+/** Packets of a live stream read for `seconds` (pts in seconds, keyframe flags). */
+export async function readPackets(url: string, seconds: number): Promise<Packet[]> {
+  const { stdout } = await execFileAsync(
+    'ffprobe',
+    ['-v', 'error', '-rw_timeout', '8000000', '-read_intervals', `%+${seconds}`, '-show_entries', 'packet=codec_type,pts_time,flags', '-of', 'csv=p=0', url],
+    { timeout: (seconds + 15) * 1000, killSignal: 'SIGKILL', maxBuffer: 32 * 1024 * 1024 },
+  );
+  const packets: Packet[] = [];
+  for (const line of stdout.split('\n')) {
+    const [type, pts, flags] = line.split(',');
+    if ((type !== 'video' && type !== 'audio') || pts === undefined || pts === 'N/A') continue;
+    packets.push({ stream: type, pts: Number(pts), keyframe: (flags ?? '').includes('K') });
+  }
+  return packets;
+}
+
+/** Seconds between consecutive keyframes of the video packets. */
+export function keyframeIntervals(packets: readonly Packet[]): number[] {
+  const keys = packets.filter((p) => p.stream === 'video' && p.keyframe).map((p) => p.pts);
+  return keys.slice(1).map((t, i) => t - keys[i]!);
+}
+
+/** The longest hole between consecutive video packets, in seconds of stream time. */
+export function longestVideoGap(packets: readonly Packet[]): number {
+  const times = packets.filter((p) => p.stream === 'video').map((p) => p.pts);
+  let gap = 0;
+  for (let i = 1; i < times.length; i++) gap = Math.max(gap, times[i]! - times[i - 1]!);
+  return gap;
+}
+
+export interface Frame {
+  width: number;
+  height: number;
+  /** RGB24 bytes, row by row. */
+  rgb: Buffer;
+}
+
+/** One decoded frame of a live stream, taken `skipFrames` frames in (after the first keyframe). */
+export async function grabFrame(url: string, width: number, height: number, skipFrames = 0, timeoutMs = 15_000): Promise<Frame> {
+  const size = width * height * 3;
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'ffmpeg',
+      ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-vf', `select=gte(n\\,${skipFrames})`, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => chunks.push(d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', () => {
+      clearTimeout(timer);
+      const rgb = Buffer.concat(chunks);
+      if (rgb.length < size) reject(new Error(`no frame from the stream (${rgb.length} bytes): ${stderr.trim()}`));
+      else resolve({ width, height, rgb: rgb.subarray(0, size) });
+    });
+  });
+}
+
+export function pixel(frame: Frame, x: number, y: number): [number, number, number] {
+  const i = (y * frame.width + x) * 3;
+  return [frame.rgb[i]!, frame.rgb[i + 1]!, frame.rgb[i + 2]!];
+}
+
+/** Whether a pixel is within `tolerance` of a colour on every channel (H.264 shifts colours slightly). */
+export function near(actual: readonly number[], expected: readonly number[], tolerance = 40): boolean {
+  return actual.every((v, i) => Math.abs(v - (expected[i] ?? 0)) <= tolerance);
+}
