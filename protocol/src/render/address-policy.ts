@@ -22,15 +22,19 @@ export type AddressClass = (typeof addressClasses)[number];
 
 /** What a creator reads when a page or destination is refused because of where it points. */
 export const addressClassReasons: Record<Exclude<AddressClass, 'public'>, string> = {
-  loopback: 'it points at this server itself (a loopback address)',
-  private: 'it points at a private network address',
-  'link-local': 'it points at a link-local address',
-  metadata: 'it points at the cloud metadata service',
-  cgnat: 'it points at a carrier-internal (CGNAT) address',
-  unspecified: 'it points at an unspecified address (0.0.0.0 or ::)',
-  multicast: 'it points at a multicast or broadcast address',
-  reserved: 'it points at a reserved address range',
+  loopback: 'it points at a loopback address ({address}), that is the server itself',
+  private: 'it points at a private network address ({address})',
+  'link-local': 'it points at a link-local address ({address})',
+  metadata: 'it points at the cloud metadata service ({address})',
+  cgnat: 'it points at a carrier-internal (CGNAT) address ({address})',
+  unspecified: 'it points at an unspecified address ({address})',
+  multicast: 'it points at a multicast or broadcast address ({address})',
+  reserved: 'it points at a reserved address range ({address})',
 };
+
+export function addressRefusalReason(cls: Exclude<AddressClass, 'public'>, address: string): string {
+  return addressClassReasons[cls].replace('{address}', address);
+}
 
 /** The cloud metadata endpoints (AWS, GCP, Azure, OpenStack share 169.254.169.254; AWS also serves IPv6 fd00:ec2::254). */
 const METADATA_V4 = [169, 254, 169, 254] as const;
@@ -160,10 +164,10 @@ export function checkUrlTarget(raw: string, schemes: readonly string[] = ['http:
   const port = url.port !== '' ? Number(url.port) : defaultPort(url.protocol);
   const lower = host.toLowerCase();
   if (lower === 'localhost' || lower.endsWith('.localhost')) {
-    return { ok: false, code: 'loopback', reason: addressClassReasons.loopback };
+    return { ok: false, code: 'loopback', reason: addressRefusalReason('loopback', host) };
   }
   const cls = classifyIp(host);
-  if (cls !== null && cls !== 'public') return { ok: false, code: cls, reason: `${addressClassReasons[cls]} (${host})` };
+  if (cls !== null && cls !== 'public') return { ok: false, code: cls, reason: addressRefusalReason(cls, host) };
   return { ok: true, url, host, port, ip: cls === null ? null : host };
 }
 

@@ -1,0 +1,87 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { privateEnv } from './page-audio.ts';
+
+export interface ChromiumLaunch {
+  executablePath: string;
+  /** The page's private folder: profile, HOME and runtime dirs live under it. */
+  dir: string;
+  display: string;
+  width: number;
+  height: number;
+  proxyPort: number;
+  heapMb: number;
+  pulseServer: string | null;
+  pulseSink: string;
+}
+
+/**
+ * The flags every page's Chromium runs with, and why:
+ * - mandatory here (ENVIRONMENT.md): no sandbox as root, no GPU, no QUIC, no first-run, no
+ *   background networking, component updates or sync (they hammer the closed network);
+ * - headful in kiosk mode on the page's own virtual display, full-screen at the layer's size;
+ * - every request goes through the page's egress proxy, loopback included (`<-loopback>` removes
+ *   Chromium's implicit bypass); WebRTC may not send UDP around it; no DNS prefetch (the proxy
+ *   resolves);
+ * - sound plays without a user gesture (into the page's PulseAudio sink);
+ * - the renderer's V8 heap is capped, and background throttling is off (the window is never
+ *   focused, and overlays must keep their timers).
+ */
+export function chromiumArgs(l: ChromiumLaunch): string[] {
+  return [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--kiosk',
+    '--noerrdialogs',
+    '--disable-infobars',
+    '--hide-scrollbars',
+    '--disable-translate',
+    '--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication,InterestFeedContentSuggestions',
+    '--window-position=0,0',
+    `--window-size=${l.width},${l.height}`,
+    `--proxy-server=http://127.0.0.1:${l.proxyPort}`,
+    '--proxy-bypass-list=<-loopback>',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--dns-prefetch-disable',
+    '--autoplay-policy=no-user-gesture-required',
+    `--js-flags=--max-old-space-size=${l.heapMb}`,
+    '--disable-renderer-backgrounding',
+    '--disable-background-timer-throttling',
+    '--disable-backgrounding-occluded-windows',
+    '--password-store=basic',
+    '--use-mock-keychain',
+  ];
+}
+
+export async function launchChromium(l: ChromiumLaunch): Promise<Browser> {
+  const profile = join(l.dir, 'profile');
+  await mkdir(profile, { recursive: true });
+  await mkdir(join(l.dir, 'home'), { recursive: true });
+  await mkdir(join(l.dir, 'run'), { recursive: true, mode: 0o700 });
+  return puppeteer.launch({
+    executablePath: l.executablePath,
+    headless: false,
+    // Over a pipe, Chromium exits by itself when this process dies, so it can never be orphaned.
+    pipe: true,
+    userDataDir: profile,
+    defaultViewport: null,
+    // The automation infobar would be captured into the picture.
+    ignoreDefaultArgs: ['--enable-automation'],
+    args: chromiumArgs(l),
+    env: privateEnv(l.dir, {
+      DISPLAY: l.display,
+      ...(l.pulseServer ? { PULSE_SERVER: l.pulseServer, PULSE_SINK: l.pulseSink } : {}),
+    }),
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    protocolTimeout: 15_000,
+    timeout: 20_000,
+  });
+}

@@ -1,0 +1,517 @@
+/**
+ * One web-page source, rendered and sent to its session as RTP.
+ *
+ * Design (measured on the 2-core dev machine; figures from `npm run bench -w render-worker`,
+ * see bench/README.md):
+ *
+ *   Xvfb (one screen at the layer's size)  ◄── Chromium, headful --kiosk, own profile/HOME
+ *        │                                        │ sound → PulseAudio null sink (own server)
+ *        ▼                                        ▼
+ *   gst-launch: ximagesrc use-damage=false 30 fps → x264 ultrafast/zerolatency → rtph264pay → udpsink
+ *               pulsesrc (sink monitor) → opusenc → rtpopuspay → udpsink
+ *
+ * Why a virtual display and not CDP screencast: screencast frames arrive as JPEG over the
+ * DevTools pipe only when the page changes, at up to 60 fps, and Chromium spends most of its time
+ * encoding them; the virtual display gives a steady 30 fps at a fraction of the CPU (bench:
+ * xvfb vs screencast ratio ~0.4 at 852×480 and at 720p, including the H.264 encode of the
+ * capture, which screencast would need too). It is also what livekit/egress does, and the only
+ * way page audio is available at all (PulseAudio; the screencast carries no sound).
+ *
+ * Transparent pages: neither X11 capture nor H.264 carries alpha, so a transparent page is drawn
+ * over RENDER_CHROMA_KEY (`Emulation.setDefaultBackgroundColorOverride`: only where the page has
+ * no background of its own) and the session's pipeline keys that colour out. CDP screencast PNG
+ * would carry alpha, but at the screencast's cost and still needs an alpha-capable transport.
+ *
+ * Each page is its own processes (Xvfb, PulseAudio, gst-launch, Chromium with its own profile)
+ * and its own egress proxy: nothing is shared between two creators' pages but this Node process.
+ * A crash, hang, memory overrun or scheduled recycle restarts only Chromium; the display and
+ * the capture keep running, so the RTP stream never stops (the picture shows the placeholder or
+ * black until the page is back). Load failures are retried with backoff behind a 'Preview
+ * unavailable' placeholder; refused addresses wait for a new url.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
+import {
+  RENDER_CHROMA_KEY,
+  renderProblems,
+  renderProblemText,
+  type RenderPage,
+  type RenderProblemCode,
+  type RenderRtpTarget,
+  type RenderState,
+  type RenderStatus,
+} from '@onair/protocol';
+import type { Logger } from '@onair/runtime';
+import type { RenderConfig } from '../config.ts';
+import { EgressPolicy, type EgressDecision } from '../egress/egress-policy.ts';
+import { EgressProxy, REFUSED_HEADER, type EgressRefusal } from '../egress/egress-proxy.ts';
+import type { SupervisedProcess } from '../proc/supervised-process.ts';
+import { treeRssBytes } from '../proc/process-tree.ts';
+import { launchChromium } from './chromium.ts';
+import { PageAudio, PAGE_SINK } from './page-audio.ts';
+import { startCapture } from './page-capture.ts';
+import { placeholderHtml } from './placeholder.ts';
+import { VirtualDisplay } from './virtual-display.ts';
+import { WakeQueue } from './wake-queue.ts';
+
+export interface PageStatus {
+  state: RenderState;
+  problem: RenderStatus['problem'];
+  attempt: number;
+  retryAt: Date | null;
+}
+
+export interface PageRendererOptions {
+  renderId: string;
+  page: RenderPage;
+  video: RenderRtpTarget;
+  audio: RenderRtpTarget | null;
+  config: RenderConfig;
+  logger: Logger;
+  onStatus?: (status: PageStatus) => void;
+}
+
+type Wake =
+  | { type: 'stop' }
+  | { type: 'change' }
+  /** Chromium crashed, hung or must be recycled: restart it (the generation tells a stale event from a live one). */
+  | { type: 'browser'; code: RenderProblemCode; detail: string; generation: number }
+  /** The main frame went somewhere it may not (a navigation or redirect refused by the proxy, a file: URL…). */
+  | { type: 'navigation'; code: RenderProblemCode; detail: string; generation: number }
+  /** Xvfb or PulseAudio died: rebuild everything. */
+  | { type: 'infra'; detail: string };
+
+type Navigation = { ok: true } | { ok: false; code: RenderProblemCode; detail: string; final: boolean };
+
+const NAVIGATION_TIMEOUT_MS = 20_000;
+const WATCHDOG_INTERVAL_MS = 2_000;
+const WATCHDOG_TIMEOUT_MS = 4_000;
+const RESOURCE_CHECK_INTERVAL_MS = 10_000;
+/** A page live this long counts as healthy again: the next failure starts the backoff over. */
+const STABLE_AFTER_MS = 30_000;
+const CAPTURE_RESTART_MS = 1_000;
+
+/** 0.5 s, 1, 2, 4 … 30 s. */
+export function backoffMs(attempt: number): number {
+  return Math.min(30_000, 500 * 2 ** Math.max(0, attempt - 1));
+}
+
+export class PageRenderer {
+  private page: RenderPage;
+  private readonly wake = new WakeQueue<Wake>();
+  private stopping = false;
+  private running: Promise<void> | undefined;
+  private dir = '';
+  private proxy: EgressProxy | undefined;
+  private display: VirtualDisplay | undefined;
+  private audio: PageAudio | undefined;
+  private capture: SupervisedProcess | undefined;
+  private captureRestart: NodeJS.Timeout | undefined;
+  private browser: Browser | undefined;
+  private generation = 0;
+  private attempt = 0;
+  private liveSince = 0;
+  private lastStatus: PageStatus | undefined;
+  private readonly policy: EgressPolicy;
+  private readonly log: Logger;
+
+  constructor(private readonly options: PageRendererOptions) {
+    this.page = options.page;
+    this.policy = new EgressPolicy(options.config.allowedHosts);
+    // Page URLs can carry tokens (alert-box links): only the origin is ever logged.
+    this.log = options.logger.child({ renderId: options.renderId });
+  }
+
+  get status(): PageStatus | undefined {
+    return this.lastStatus;
+  }
+
+  /** The pid of the current Chromium, for tests and diagnostics. */
+  get chromiumPid(): number | undefined {
+    return this.browser?.process()?.pid;
+  }
+
+  /** Starts the page; failures of the page itself are reported through onStatus, never thrown. */
+  start(): void {
+    this.running ??= this.run().catch((err: unknown) => {
+      this.log.error({ err: errText(err) }, 'page renderer failed');
+    });
+  }
+
+  /** A new url reloads the page; a new size rebuilds the display and capture at that size. */
+  update(page: RenderPage): void {
+    const resized = page.width !== this.page.width || page.height !== this.page.height;
+    this.page = page;
+    this.wake.push(resized ? { type: 'infra', detail: 'resized' } : { type: 'change' });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake.push({ type: 'stop' });
+    await this.running;
+    this.report({ state: 'stopped', problem: null, attempt: 0, retryAt: null });
+  }
+
+  private async run(): Promise<void> {
+    this.dir = await mkdtemp(join(tmpdir(), 'onair-page-'));
+    try {
+      while (!this.stopping) {
+        try {
+          await this.startInfra();
+        } catch (err) {
+          this.log.warn({ err: errText(err), attempt: this.attempt + 1 }, 'page infrastructure failed to start');
+          await this.stopInfra();
+          const wake = await this.unavailable('CAPTURE_FAILED', '');
+          if (wake?.type === 'stop') break;
+          continue;
+        }
+        const after = await this.runBrowsers();
+        await this.stopInfra();
+        if (after === 'stop') break;
+      }
+    } finally {
+      await this.stopInfra();
+      await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  // ─── Display, sound and capture: live for as long as the page's size stays the same ───
+
+  private async startInfra(): Promise<void> {
+    const { width, height } = this.page;
+    this.proxy = new EgressProxy(this.policy);
+    // Chromium's own background requests (update checks) fail to resolve all the time: debug only.
+    this.proxy.on('refused', (r) => this.log[r.code === 'unresolvable' ? 'debug' : 'info']({ host: r.host, port: r.port, code: r.code }, 'page request refused'));
+    await this.proxy.listen();
+    this.display = await VirtualDisplay.start(width, height);
+    void this.display.process.exited.then(() => {
+      if (!this.stopping) this.wake.push({ type: 'infra', detail: 'virtual display exited' });
+    });
+    if (this.options.audio) {
+      this.audio = await PageAudio.start(this.dir);
+      void this.audio.process.exited.then(() => {
+        if (!this.stopping) this.wake.push({ type: 'infra', detail: 'audio server exited' });
+      });
+    }
+    this.startCaptureProcess();
+  }
+
+  private startCaptureProcess(): void {
+    const display = this.display;
+    if (!display) return;
+    const capture = startCapture({
+      display: display.display,
+      width: this.page.width,
+      height: this.page.height,
+      video: this.options.video,
+      audio: this.options.audio && this.audio ? { server: this.audio.server, target: this.options.audio } : null,
+    });
+    this.capture = capture;
+    void capture.exited.then((exit) => {
+      if (this.stopping || this.capture !== capture) return;
+      // The capture restarts on its own; the page keeps running.
+      this.log.warn({ code: exit.code, signal: exit.signal, stderr: capture.stderrTail.slice(-500) }, 'capture exited; restarting it');
+      this.captureRestart = setTimeout(() => {
+        if (!this.stopping && this.capture === capture) this.startCaptureProcess();
+      }, CAPTURE_RESTART_MS);
+    });
+  }
+
+  private async stopInfra(): Promise<void> {
+    await this.closeBrowser();
+    if (this.captureRestart) clearTimeout(this.captureRestart);
+    const capture = this.capture;
+    this.capture = undefined;
+    await capture?.stop();
+    await this.audio?.stop();
+    this.audio = undefined;
+    await this.display?.stop();
+    this.display = undefined;
+    await this.proxy?.close();
+    this.proxy = undefined;
+  }
+
+  // ─── Chromium: restarted on crash, hang, memory overrun and recycling ───
+
+  /** Runs Chromium sessions until the infrastructure must be rebuilt ('infra') or the page stops. */
+  private async runBrowsers(): Promise<'infra' | 'stop'> {
+    while (!this.stopping) {
+      const outcome = await this.browserSession();
+      if (outcome.type === 'stop' || outcome.type === 'infra') {
+        if (outcome.type === 'infra' && outcome.detail !== 'resized') this.log.warn({ detail: outcome.detail }, 'rebuilding page display');
+        return outcome.type;
+      }
+      // A browser problem: report, back off, relaunch. Recycling is planned, not a failure.
+      if (outcome.code === 'RECYCLED') continue;
+      const wake = await this.unavailable(outcome.code, outcome.detail);
+      if (wake?.type === 'stop') return 'stop';
+      if (wake?.type === 'infra') return 'infra';
+    }
+    return 'stop';
+  }
+
+  private async browserSession(): Promise<Exclude<Wake, { type: 'change' } | { type: 'navigation' }>> {
+    const generation = ++this.generation;
+    this.wake.filter((w) => !('generation' in w) || w.generation === generation);
+    const proxy = this.proxy;
+    const display = this.display;
+    if (!proxy || !display) return { type: 'infra', detail: 'not started' };
+    this.report({ state: 'starting', problem: null, attempt: this.attempt, retryAt: null });
+
+    let browser: Browser;
+    try {
+      browser = await launchChromium({
+        executablePath: this.options.config.chromiumPath,
+        dir: this.dir,
+        display: display.display,
+        width: this.page.width,
+        height: this.page.height,
+        proxyPort: proxy.port,
+        heapMb: this.options.config.pageHeapMb,
+        pulseServer: this.audio?.server ?? null,
+        pulseSink: PAGE_SINK,
+      });
+    } catch (err) {
+      return { type: 'browser', code: 'PAGE_CRASHED', detail: `Chromium did not start: ${errText(err)}`, generation };
+    }
+    this.browser = browser;
+    const launchedAt = Date.now();
+    browser.on('disconnected', () => this.wake.push({ type: 'browser', code: 'PAGE_CRASHED', detail: 'Chromium exited', generation }));
+    const timers: NodeJS.Timeout[] = [];
+    try {
+      const page = (await browser.pages())[0] ?? (await browser.newPage());
+      page.on('error', (err) => this.wake.push({ type: 'browser', code: 'PAGE_CRASHED', detail: errText(err), generation }));
+      if (this.page.transparent) {
+        const cdp = await page.createCDPSession();
+        await cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: { ...RENDER_CHROMA_KEY, a: 1 } });
+      }
+      this.watchMainFrame(page, proxy, generation);
+      timers.push(setInterval(() => void this.checkResponsive(page, generation), WATCHDOG_INTERVAL_MS));
+      timers.push(setInterval(() => void this.checkResources(browser, launchedAt, generation), RESOURCE_CHECK_INTERVAL_MS));
+
+      for (;;) {
+        const nav = await this.navigate(page, proxy);
+        // A crash or stop that arrived during the navigation wins over its result.
+        const pending = this.wake.poll();
+        if (pending) {
+          const handled = this.handleWake(pending);
+          if (handled) return handled;
+          // A url change during the navigation: load the new one. A navigation problem reported
+          // by the listeners for this same navigation is already in `nav`.
+          if (pending.type === 'change') continue;
+        }
+        let wake: Wake | null;
+        if (nav.ok) {
+          this.liveSince = Date.now();
+          this.report({ state: 'live', problem: null, attempt: 0, retryAt: null });
+          wake = await this.wake.next();
+          if (wake?.type === 'change' || Date.now() - this.liveSince >= STABLE_AFTER_MS) this.attempt = 0;
+        } else {
+          this.liveSince = 0;
+          await showPlaceholder(page, renderProblemText(nav.code, nav.detail));
+          if (nav.final) {
+            this.attempt = 0;
+            this.report({ state: 'refused', problem: problemOf(nav.code, nav.detail), attempt: 0, retryAt: null });
+            wake = await this.wake.next();
+          } else {
+            wake = await this.unavailable(nav.code, nav.detail);
+          }
+        }
+        if (wake === null || wake.type === 'change') continue;
+        if (wake.type === 'navigation') {
+          // The live page navigated somewhere refused or broken: show why, then as above.
+          this.liveSince = 0;
+          await showPlaceholder(page, renderProblemText(wake.code, wake.detail)).catch(() => undefined);
+          if (renderProblems[wake.code].fault === 'user' && wake.code !== 'LOAD_FAILED' && wake.code !== 'HTTP_ERROR') {
+            this.report({ state: 'refused', problem: problemOf(wake.code, wake.detail), attempt: 0, retryAt: null });
+            const next = await this.wake.next();
+            if (next && next.type !== 'change') {
+              const handled = this.handleWake(next);
+              if (handled) return handled;
+            }
+          } else {
+            const next = await this.unavailable(wake.code, wake.detail);
+            if (next && next.type !== 'change') {
+              const handled = this.handleWake(next);
+              if (handled) return handled;
+            }
+          }
+          continue;
+        }
+        const handled = this.handleWake(wake);
+        if (handled) return handled;
+      }
+    } catch (err) {
+      // Puppeteer calls fail when Chromium dies under them; the queued wake says why.
+      const pending = this.wake.poll();
+      const handled = pending ? this.handleWake(pending) : undefined;
+      return handled ?? { type: 'browser', code: 'PAGE_CRASHED', detail: errText(err), generation };
+    } finally {
+      for (const t of timers) clearInterval(t);
+      await this.closeBrowser();
+    }
+  }
+
+  /** What a wake means for the browser session: end it (and how), or carry on (undefined). */
+  private handleWake(wake: Wake): Exclude<Wake, { type: 'change' } | { type: 'navigation' }> | undefined {
+    switch (wake.type) {
+      case 'stop':
+      case 'infra':
+        return wake;
+      case 'browser':
+        if (wake.generation !== this.generation) return undefined;
+        this.log.warn({ code: wake.code, detail: wake.detail }, 'restarting Chromium');
+        return wake;
+      case 'change':
+      case 'navigation':
+        return undefined;
+    }
+  }
+
+  private async navigate(page: Page, proxy: EgressProxy): Promise<Navigation> {
+    const url = this.page.url;
+    this.report({ state: 'starting', problem: null, attempt: this.attempt, retryAt: null });
+    const check = await this.policy.checkUrl(url);
+    if (!check.allowed) return refusedNavigation(check);
+    const since = Date.now();
+    let response: HTTPResponse | null;
+    try {
+      response = await page.goto(url, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS });
+    } catch (err) {
+      const refusal = lastRefusal(proxy, since);
+      if (refusal) return refusedNavigation({ allowed: false, ...refusal });
+      return { ok: false, code: 'LOAD_FAILED', detail: navigationErrorText(err), final: false };
+    }
+    if (response && response.headers()[REFUSED_HEADER]) {
+      const refusal = lastRefusal(proxy, since);
+      return refusedNavigation(refusal ? { allowed: false, ...refusal } : { allowed: false, host: '', port: 0, code: 'private', reason: 'the address is not allowed' });
+    }
+    if (response && response.status() >= 400) return { ok: false, code: 'HTTP_ERROR', detail: `HTTP ${response.status()}`, final: false };
+    this.log.info({ origin: new URL(url).origin }, 'page loaded');
+    return { ok: true };
+  }
+
+  /** Navigations of the live page that it started itself (location = …, meta refresh, redirects later). */
+  private watchMainFrame(page: Page, proxy: EgressProxy, generation: number): void {
+    const isMainNavigation = (req: HTTPRequest) => req.isNavigationRequest() && req.frame() === page.mainFrame();
+    page.on('response', (res) => {
+      if (this.lastStatus?.state !== 'live' || !isMainNavigation(res.request()) || !res.headers()[REFUSED_HEADER]) return;
+      const refusal = lastRefusal(proxy, 0);
+      this.wake.push({ type: 'navigation', code: 'ADDRESS_REFUSED', detail: refusal?.reason ?? 'the address is not allowed', generation });
+    });
+    page.on('requestfailed', (req) => {
+      if (this.lastStatus?.state !== 'live' || !isMainNavigation(req)) return;
+      const refusal = lastRefusal(proxy, Date.now() - 5_000);
+      if (refusal && refusal.code !== 'unresolvable') this.wake.push({ type: 'navigation', code: refusal.code === 'scheme-not-allowed' ? 'SCHEME_REFUSED' : 'ADDRESS_REFUSED', detail: refusal.reason, generation });
+      else this.wake.push({ type: 'navigation', code: 'LOAD_FAILED', detail: req.failure()?.errorText ?? 'network error', generation });
+    });
+    page.on('framenavigated', (frame) => {
+      if (frame !== page.mainFrame()) return;
+      const protocol = safeProtocol(frame.url());
+      if (protocol === 'http:' || protocol === 'https:' || frame.url() === 'about:blank' || protocol === 'chrome-error:') return;
+      this.wake.push({ type: 'navigation', code: 'SCHEME_REFUSED', detail: `only http and https addresses can be loaded, not ${protocol.replace(':', '')}`, generation });
+    });
+  }
+
+  private async checkResponsive(page: Page, generation: number): Promise<void> {
+    if (this.lastStatus?.state !== 'live' || generation !== this.generation) return;
+    const alive = await Promise.race([
+      page.evaluate(() => 1).then(
+        () => true,
+        () => true, // a navigation in flight destroys the context: not a hang
+      ),
+      new Promise<boolean>((r) => setTimeout(() => r(false), WATCHDOG_TIMEOUT_MS)),
+    ]);
+    if (!alive && generation === this.generation && this.lastStatus.state === 'live') {
+      this.wake.push({ type: 'browser', code: 'PAGE_HUNG', detail: `no answer within ${WATCHDOG_TIMEOUT_MS} ms`, generation });
+    }
+  }
+
+  private async checkResources(browser: Browser, launchedAt: number, generation: number): Promise<void> {
+    const { recycleAfterMs, pageRssLimitMb } = this.options.config;
+    if (recycleAfterMs > 0 && Date.now() - launchedAt > recycleAfterMs) {
+      this.wake.push({ type: 'browser', code: 'RECYCLED', detail: 'scheduled', generation });
+      return;
+    }
+    const pid = browser.process()?.pid;
+    if (pid === undefined) return;
+    const rss = await treeRssBytes(pid);
+    if (rss > pageRssLimitMb * 1024 * 1024) {
+      this.wake.push({ type: 'browser', code: 'RECYCLED', detail: `memory ${Math.round(rss / 1048576)} MB over ${pageRssLimitMb} MB`, generation });
+    }
+  }
+
+  private async closeBrowser(): Promise<void> {
+    const browser = this.browser;
+    this.browser = undefined;
+    if (!browser) return;
+    const proc = browser.process();
+    await Promise.race([browser.close().catch(() => undefined), new Promise((r) => setTimeout(r, 3000))]);
+    // Chromium's helpers share its process group (puppeteer starts it detached): take them all.
+    if (proc?.pid !== undefined && proc.exitCode === null) {
+      try {
+        process.kill(-proc.pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+
+  /** Reports the page unavailable and waits out the backoff (or whatever wakes the page first). */
+  private async unavailable(code: RenderProblemCode, detail: string): Promise<Wake | null> {
+    this.attempt += 1;
+    const delay = backoffMs(this.attempt);
+    this.report({ state: 'unavailable', problem: problemOf(code, detail), attempt: this.attempt, retryAt: new Date(Date.now() + delay) });
+    const wake = await this.wake.next(delay);
+    if (wake?.type === 'change') this.attempt = 0;
+    return wake;
+  }
+
+  private report(status: PageStatus): void {
+    const last = this.lastStatus;
+    this.lastStatus = status;
+    if (last && last.state === status.state && last.problem?.code === status.problem?.code && last.attempt === status.attempt) return;
+    this.log.info({ state: status.state, code: status.problem?.code, attempt: status.attempt }, 'page status');
+    this.options.onStatus?.(status);
+  }
+}
+
+function problemOf(code: RenderProblemCode, detail: string): NonNullable<RenderStatus['problem']> {
+  return { code, reason: renderProblemText(code, detail), fault: renderProblems[code].fault };
+}
+
+function refusedNavigation(d: Extract<EgressDecision, { allowed: false }>): Navigation {
+  if (d.code === 'unresolvable') return { ok: false, code: 'LOAD_FAILED', detail: d.reason, final: false };
+  if (d.code === 'scheme-not-allowed' || d.code === 'invalid-url') return { ok: false, code: 'SCHEME_REFUSED', detail: d.reason, final: true };
+  return { ok: false, code: 'ADDRESS_REFUSED', detail: d.reason, final: true };
+}
+
+function lastRefusal(proxy: EgressProxy, since: number): Omit<EgressRefusal, 'target' | 'at'> | undefined {
+  return proxy.refusalsSince(since).at(-1);
+}
+
+async function showPlaceholder(page: Page, reason: string): Promise<void> {
+  await page.setContent(placeholderHtml(reason), { waitUntil: 'domcontentloaded', timeout: 5_000 }).catch(() => undefined);
+}
+
+function navigationErrorText(err: unknown): string {
+  const text = errText(err);
+  const net = /net::(ERR_[A-Z_]+)/.exec(text);
+  if (net?.[1]) return net[1].toLowerCase().replace(/^err_/, '').replaceAll('_', ' ');
+  if (/timeout/i.test(text)) return 'it took too long to load';
+  return 'network error';
+}
+
+function safeProtocol(url: string): string {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return '';
+  }
+}
+
+function errText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,171 @@
+// One page rendered for real: Xvfb, PulseAudio, Chromium and gst-launch, received by a plain
+// GStreamer RTP receiver like the session pipeline's input.
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@onair/runtime';
+import { readRenderConfig } from '../src/config.ts';
+import { PageRenderer, type PageStatus } from '../src/page/page-renderer.ts';
+import { freeUdpPort, pixelAt, pngSize, RtpReceiver } from './support/rtp-receiver.ts';
+import { startTestSite, type TestSite } from './support/test-site.ts';
+
+const logger = createLogger('render-worker-test', process.env.TEST_LOG_LEVEL ?? 'warn');
+let site: TestSite;
+
+beforeAll(async () => {
+  site = await startTestSite();
+});
+afterAll(async () => {
+  await site.close();
+});
+
+function renderer(url: string, videoPort: number, audioPort: number | null, opts: { transparent?: boolean; width?: number; height?: number } = {}) {
+  const statuses: PageStatus[] = [];
+  const r = new PageRenderer({
+    renderId: `test-${videoPort}`,
+    page: { url, width: opts.width ?? 852, height: opts.height ?? 480, transparent: opts.transparent ?? false },
+    video: { host: '127.0.0.1', port: videoPort, payloadType: 96 },
+    audio: audioPort === null ? null : { host: '127.0.0.1', port: audioPort, payloadType: 111 },
+    config: { ...readRenderConfig({}), allowedHosts: new Set([`localhost:${site.port}`]) },
+    logger,
+    onStatus: (s) => statuses.push(s),
+  });
+  return { r, statuses };
+}
+
+async function waitFor<T>(what: string, fn: () => T | undefined | false, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = fn();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('a rendered page', () => {
+  it('streams a moving picture at the layer size and the page sound', async () => {
+    const [videoPort, audioPort] = [await freeUdpPort(), await freeUdpPort()];
+    const recv = await RtpReceiver.start(videoPort, audioPort);
+    const { r, statuses } = renderer(`${site.base}/animated`, videoPort, audioPort);
+    try {
+      r.start();
+      await waitFor('live', () => statuses.some((s) => s.state === 'live'), 30_000);
+      // Frames flow from the moment the display exists; look at those after the page loaded.
+      const frames = await recv.waitForFrames(3, 20_000, (await recv.frames()).length);
+      const [first, , last] = frames as [string, string, string];
+      expect(await pngSize(last)).toEqual({ width: 852, height: 480 });
+      // The box slides: frames half a second apart differ.
+      expect((await readFile(first)).equals(await readFile(last))).toBe(false);
+      // The tone reaches the receiver (silence would be ~0; the tone is ~10 000).
+      const deadline = Date.now() + 10_000;
+      let level = 0;
+      while (Date.now() < deadline && level < 500) {
+        level = await recv.audioRms(1);
+        await new Promise((res) => setTimeout(res, 300));
+      }
+      expect(level).toBeGreaterThan(500);
+    } finally {
+      await r.stop();
+      await recv.stop();
+    }
+  });
+
+  it('draws a transparent page over the chroma key and keeps its own colours', async () => {
+    const videoPort = await freeUdpPort();
+    const recv = await RtpReceiver.start(videoPort, null);
+    const { r, statuses } = renderer(`${site.base}/transparent`, videoPort, null, { transparent: true });
+    try {
+      r.start();
+      await waitFor('live', () => statuses.some((s) => s.state === 'live'), 30_000);
+      const frames = await recv.waitForFrames(2, 20_000, (await recv.frames()).length);
+      const last = frames.at(-1) as string;
+      const [kr, kg, kb] = await pixelAt(last, 600, 400);
+      expect(kg).toBeGreaterThan(200);
+      expect(kr).toBeLessThan(60);
+      expect(kb).toBeLessThan(60);
+      const [br, bg, bb] = await pixelAt(last, 100, 100);
+      expect(bb).toBeGreaterThan(200);
+      expect(br + bg).toBeLessThan(100);
+    } finally {
+      await r.stop();
+      await recv.stop();
+    }
+  });
+
+  it('comes back within 10 s after its Chromium is killed, and the stream never stops', async () => {
+    const videoPort = await freeUdpPort();
+    const recv = await RtpReceiver.start(videoPort, null);
+    const { r, statuses } = renderer(`${site.base}/animated`, videoPort, null);
+    try {
+      r.start();
+      await waitFor('live', () => statuses.some((s) => s.state === 'live'), 30_000);
+      await recv.waitForFrames(2, 20_000);
+      const pid = r.chromiumPid;
+      expect(pid).toBeDefined();
+      const killedAt = Date.now();
+      const before = statuses.length;
+      process.kill(pid as number, 'SIGKILL');
+      const framesAtKill = (await recv.frames()).length;
+      await waitFor('crash reported', () => statuses.slice(before).find((s) => s.state === 'unavailable' && s.problem?.code === 'PAGE_CRASHED'), 5_000);
+      await waitFor('live again', () => statuses.slice(before).some((s) => s.state === 'live'), 10_000);
+      expect(Date.now() - killedAt).toBeLessThan(10_000);
+      expect(r.chromiumPid).not.toBe(pid);
+      // Frames kept coming through the restart (the display and capture never stopped).
+      await recv.waitForFrames(2, 5_000, framesAtKill);
+    } finally {
+      await r.stop();
+      await recv.stop();
+    }
+  });
+
+  it('refuses private, loopback and metadata addresses, directly and through redirects, with a reason', async () => {
+    const videoPort = await freeUdpPort();
+    const { r, statuses } = renderer('http://10.0.0.1/', videoPort, null);
+    const refusedAfter = async (from: number) =>
+      waitFor('refused', () => statuses.slice(from).find((s) => s.state === 'refused'), 20_000);
+    try {
+      r.start();
+      expect((await refusedAfter(0)).problem).toMatchObject({ code: 'ADDRESS_REFUSED', fault: 'user', reason: expect.stringContaining('private network address (10.0.0.1)') });
+
+      const cases: [string, RegExp][] = [
+        [`http://127.0.0.1:${site.port}/direct`, /loopback address \(127\.0\.0\.1\)/],
+        ['http://169.254.169.254/latest/meta-data/', /cloud metadata service/],
+        [`${site.base}/redirect?to=${encodeURIComponent(`http://127.0.0.1:${site.port}/via-redirect`)}`, /loopback address \(127\.0\.0\.1\)/],
+        [`${site.base}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`, /cloud metadata service/],
+        [`${site.base}/redirect?to=${encodeURIComponent('http://10.0.0.1/admin')}`, /private network address \(10\.0\.0\.1\)/],
+      ];
+      for (const [url, reason] of cases) {
+        const from = statuses.length;
+        r.update({ url, width: 852, height: 480, transparent: false });
+        const refused = await refusedAfter(from);
+        expect(refused.problem?.reason).toMatch(reason);
+      }
+      // The redirects were followed to our proxy and stopped there: the site saw them, never their targets.
+      expect(site.requests.filter((p) => p === '/redirect')).toHaveLength(3);
+      expect(site.requests).not.toContain('/direct');
+      expect(site.requests).not.toContain('/via-redirect');
+    } finally {
+      await r.stop();
+    }
+  });
+
+  it('runs each page in its own browser: a page cannot read another page\'s data or reach private addresses', async () => {
+    const a = renderer(`${site.base}/write-secret`, await freeUdpPort(), null);
+    const b = renderer(`${site.base}/read-secret`, await freeUdpPort(), null);
+    try {
+      a.r.start();
+      await waitFor('page A stored its secret', () => site.reports.find((p) => p.get('from') === 'a'), 30_000);
+      b.r.start();
+      const found = await waitFor('page B looked', () => site.reports.find((p) => p.get('from') === 'b' && p.has('found')), 30_000);
+      // Nothing of page A: no localStorage entry, no cookie, no IndexedDB database.
+      expect(found.get('found')).toBe('||');
+      const ws = await waitFor('page B tried a WebSocket', () => site.reports.find((p) => p.get('from') === 'b' && p.has('ws')), 15_000);
+      expect(ws.get('ws')).toBe('blocked');
+      await waitFor('page B tried every private address', () => site.reports.filter((p) => p.get('from') === 'b' && p.has('url')).length === 3, 15_000);
+      expect(site.requests).not.toContain('/secret-direct');
+      expect(site.requests).not.toContain('/secret-ws');
+    } finally {
+      await Promise.all([a.r.stop(), b.r.stop()]);
+    }
+  });
+});
