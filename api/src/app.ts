@@ -6,6 +6,7 @@ import {
   getCurrentUserEndpoint,
   getUserSettingsEndpoint,
   healthzEndpoint,
+  getSignInMethodsEndpoint,
   listDevInboxEndpoint,
   readyzEndpoint,
   updateCurrentUserEndpoint,
@@ -26,6 +27,7 @@ import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { staticUi } from './http/static-ui.ts';
 import { createApiMetrics } from './metrics.ts';
+import { authMethodsRoutes } from './routes/auth-methods.ts';
 import { devInboxRoutes } from './routes/dev-inbox.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { systemRoutes } from './routes/system.ts';
@@ -51,6 +53,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   updateMailingPreferencesEndpoint,
   updateMailingStatusEndpoint,
   listDevInboxEndpoint,
+  getSignInMethodsEndpoint,
   ...projectEndpoints,
 ];
 
@@ -81,6 +84,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
   app.use(projectRoutes({ db: deps.db, scenes: new SceneService(deps.db, deps.redis, deps.logger), resolveSession: (req) => resolveSessionUserId(accounts.auth, req) }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
+  app.use(authMethodsRoutes(deps.config));
   if (devInboxEnabled(deps.config)) app.use(devInboxRoutes(accounts.inbox));
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());

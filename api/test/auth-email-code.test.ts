@@ -45,6 +45,15 @@ describe('sign-in by e-mail code', () => {
     expect((await errorOf(await browser.get('/api/v1/users/current'))).code).toBe('UNAUTHENTICATED');
   });
 
+  it('accepts the loopback aliases of PUBLIC_URL as origins and refuses a foreign origin', async () => {
+    const browser = await signInByEmailCode(api.url, uniqueEmail('origin'));
+    const alias = api.url.replace('127.0.0.1', 'localhost');
+    const viaAlias = await browser.post('/api/auth/email-otp/request-email-change', { newEmail: uniqueEmail('alias') }, { origin: alias });
+    expect(viaAlias.status).toBe(200);
+    const foreign = await browser.post('/api/auth/email-otp/request-email-change', { newEmail: uniqueEmail('evil') }, { origin: 'https://evil.example' });
+    expect((await errorOf(foreign)).code).toBe('FORBIDDEN');
+  });
+
   it('refuses a malformed address with EMAIL_INVALID and sends nothing', async () => {
     const browser = new Browser(api.url);
     const res = await browser.post('/api/auth/email-otp/send-verification-otp', { email: 'not-an-address', type: 'sign-in' });

@@ -18,6 +18,15 @@ describe('sign-in with Twitch, Google and Facebook (against a local OAuth 2.0 do
     await Promise.all([twitch?.close(), google?.close(), facebook?.close()]);
   });
 
+  it('offers the configured providers on the login screen', async () => {
+    const methods = (await (await fetch(`${api.url}/api/v1/auth/methods`)).json()) as { oauth: unknown[] };
+    expect(methods.oauth).toEqual([
+      { id: 'twitch', name: 'Twitch' },
+      { id: 'google', name: 'Google' },
+      { id: 'facebook', name: 'Facebook' },
+    ]);
+  });
+
   /** Runs the browser side of the authorization-code flow and returns the api's final answer. */
   async function oauthSignIn(browser: Browser, provider: string): Promise<Response> {
     const start = await browser.post('/api/auth/sign-in/social', { provider, callbackURL: '/studio', errorCallbackURL: '/' });

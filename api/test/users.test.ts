@@ -77,6 +77,10 @@ describe('/api/v1/users', () => {
     expect(fresh.id).not.toBe(user.id);
   });
 
+  it('lists the sign-in methods: no OAuth provider without configuration, the dev inbox on a local address', async () => {
+    expect(await (await fetch(`${api.url}/api/v1/auth/methods`)).json()).toEqual({ emailCode: true, magicLink: true, sms: true, oauth: [], devInbox: true });
+  });
+
   it('documents the account endpoints in the OpenAPI document', async () => {
     const doc = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
     expect(doc.paths['/api/v1/users/current']?.patch?.operationId).toBe('updateCurrentUser');

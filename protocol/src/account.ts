@@ -130,3 +130,43 @@ export const capturedMessageSchema = z.object({
   sentAt: z.iso.datetime(),
 });
 export type CapturedMessage = z.infer<typeof capturedMessageSchema>;
+
+// ─── Sign-in (better-auth's routes under /api/auth, as the UI uses them) ───
+
+export const oauthProviderIds = ['twitch', 'google', 'facebook'] as const;
+export const oauthProviderIdSchema = z.enum(oauthProviderIds);
+export type OAuthProviderId = z.infer<typeof oauthProviderIdSchema>;
+
+/** How this installation lets people sign in: OAuth providers appear only when configured. */
+export const signInMethodsSchema = z.object({
+  emailCode: z.boolean(),
+  magicLink: z.boolean(),
+  sms: z.boolean(),
+  oauth: z.array(z.object({ id: oauthProviderIdSchema, name: z.string() })),
+  /** Whether mail and SMS land in the development inbox (/dev/inbox) instead of being sent. */
+  devInbox: z.boolean(),
+});
+export type SignInMethods = z.infer<typeof signInMethodsSchema>;
+
+/** The sign-in routes the UI calls (all POST unless said otherwise). */
+export const authRoutes = {
+  sendEmailCode: '/api/auth/email-otp/send-verification-otp',
+  signInWithEmailCode: '/api/auth/sign-in/email-otp',
+  sendMagicLink: '/api/auth/sign-in/magic-link',
+  startOAuth: '/api/auth/sign-in/social',
+  verifyTotp: '/api/auth/two-factor/verify-totp',
+  verifyRecoveryCode: '/api/auth/two-factor/verify-backup-code',
+  requestEmailChange: '/api/auth/email-otp/request-email-change',
+  confirmEmailChange: '/api/auth/email-otp/change-email',
+  signOut: '/api/auth/sign-out',
+  /** GET: a short-lived bearer JWT for API clients. */
+  apiToken: '/api/auth/token',
+} as const;
+
+/** A first factor's answer: signed in, or multi-factor requested (no session yet). */
+export const signInAnswerSchema = z.looseObject({ twoFactorRedirect: z.boolean().optional() });
+export const oauthStartAnswerSchema = z.looseObject({ url: z.string() });
+export const authAckSchema = z.looseObject({});
+
+/** Query parameters the api puts on its redirects back to the app (magic link, OAuth, MFA). */
+export const SIGN_IN_REDIRECT_PARAMS = ['error', 'error_description', 'mfa'] as const;

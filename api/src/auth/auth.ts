@@ -18,6 +18,17 @@ export const AUTH_BASE_PATH = '/api/auth';
 /** E.164: a plus, a country code and up to 15 digits. */
 const E164 = /^\+[1-9]\d{6,14}$/;
 
+/**
+ * The origins of PUBLIC_URL. On a loopback address the same server is also reached as
+ * localhost, 127.0.0.1 and [::1] (the start command prints one, a browser may use another).
+ */
+function publicOrigins(publicUrl: string): string[] {
+  const url = new URL(publicUrl);
+  if (!isLoopbackUrl(publicUrl)) return [url.origin];
+  const port = url.port ? `:${url.port}` : '';
+  return [url.origin, ...['localhost', '127.0.0.1', '[::1]'].map((host) => `${url.protocol}//${host}${port}`)];
+}
+
 export interface AuthDeps {
   config: AuthConfig & { PUBLIC_URL: string };
   db: Db;
@@ -47,12 +58,15 @@ export function createAuth(deps: AuthDeps) {
     baseURL: config.PUBLIC_URL,
     basePath: AUTH_BASE_PATH,
     secret: config.AUTH_SECRET,
-    trustedOrigins: [new URL(config.PUBLIC_URL).origin, ...config.AUTH_TRUSTED_ORIGINS],
+    trustedOrigins: [...publicOrigins(config.PUBLIC_URL), ...config.AUTH_TRUSTED_ORIGINS],
     database: prismaAdapter(db, { provider: 'postgresql' }),
     // Our own Redis-backed limits (signInGuards) cover every replica; better-auth's are per process.
     rateLimit: { enabled: false },
     advanced: {
       cookiePrefix: 'onair',
+      // better-auth turns its origin and CSRF checks off when it detects a test runner; keep them
+      // on so the tests exercise what production runs.
+      disableOriginCheck: false,
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },

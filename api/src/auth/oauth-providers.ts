@@ -1,9 +1,6 @@
 import type { GenericOAuthConfig } from 'better-auth/plugins';
 import type { AuthConfig } from './config.ts';
 
-export const oauthProviderIds = ['twitch', 'google', 'facebook'] as const;
-export type OAuthProviderId = (typeof oauthProviderIds)[number];
-
 interface FacebookPicture {
   data?: { url?: string; is_silhouette?: boolean };
 }

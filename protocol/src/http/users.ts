@@ -5,6 +5,7 @@ import {
   mailingPreferencesSchema,
   mailingSettingsSchema,
   mailingStatusBodySchema,
+  signInMethodsSchema,
   updateCurrentUserBodySchema,
   userSettingsSchema,
 } from '../account.ts';
@@ -87,4 +88,14 @@ export const listDevInboxEndpoint = defineEndpoint({
   access: 'public',
   query: devInboxQuerySchema,
   response: z.object({ messages: z.array(capturedMessageSchema) }),
+});
+
+export const getSignInMethodsEndpoint = defineEndpoint({
+  id: 'getSignInMethods',
+  method: 'get',
+  path: '/api/v1/auth/methods',
+  summary: 'How this installation lets people sign in (e-mail code, magic link, SMS, configured OAuth providers).',
+  tag: 'auth',
+  access: 'public',
+  response: signInMethodsSchema,
 });
