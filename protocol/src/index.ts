@@ -8,3 +8,4 @@ export * from './ws.ts';
 export * from './account.ts';
 export * from './pipeline/index.ts';
 export * from './render/index.ts';
+export * from './sessions/index.ts';

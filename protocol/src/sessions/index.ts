@@ -1,0 +1,3 @@
+export * from './session.ts';
+export * from './cost.ts';
+export * from './scene-to-plan.ts';

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { renderPlanSchema, type PlanInput } from '../pipeline/render-plan.ts';
+import type { SceneDocument } from '../scene/document.ts';
+import { newProjectDocument } from '../scene/new-document.ts';
+import type { Source } from '../scene/sources.ts';
+import { canAdmit, sessionCost } from './cost.ts';
+import { EMPTY_SCENE_ID, sceneToRenderPlan } from './scene-to-plan.ts';
+
+const ids = {
+  projectId: '00000000-0000-4000-8000-000000000001',
+  sceneId: '00000000-0000-4000-8000-000000000002',
+  watermarkSourceId: '00000000-0000-4000-8000-000000000003',
+  watermarkLayerId: '00000000-0000-4000-8000-000000000004',
+};
+const cameraId = '00000000-0000-4000-8000-000000000005';
+const secondSceneId = '00000000-0000-4000-8000-000000000006';
+
+const logo: PlanInput = { id: 'x', kind: 'image', path: '/opt/onair/logo.png' };
+const camera: PlanInput = { id: 'x', kind: 'rtp', video: { port: 40000, encoding: 'VP8', payloadType: 96 }, audio: { port: 40002, encoding: 'OPUS', payloadType: 111 } };
+
+function studioDocument(resolution: SceneDocument['resolution']): SceneDocument {
+  const doc = newProjectDocument({ ...ids, resolution });
+  doc.sources.push({
+    id: cameraId,
+    kind: 'webcam',
+    name: 'Camera',
+    settings: { opacity: 0.5, volume: 0.7, muted: true, webcamDeviceId: null, microphoneDeviceId: null, displayName: '', userId: null, mirrorCamera: false },
+  } as Source);
+  doc.scenes[0]!.layers.push({ id: '00000000-0000-4000-8000-000000000007', sourceId: cameraId, x: 640, y: 360, width: 640, height: 360, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 1, opacity: 0.8, visible: true });
+  doc.scenes.push({ id: secondSceneId, name: 'Second', order: 1, deletedAt: null, layers: [] });
+  return doc;
+}
+
+const resolveAll = (s: Source) => (s.kind === 'watermark' ? logo : s.kind === 'webcam' ? camera : undefined);
+
+describe('sceneToRenderPlan', () => {
+  it('attaches every source with media once and scales the 1280x720 canvas to the output', () => {
+    const plan = renderPlanSchema.parse(sceneToRenderPlan(studioDocument('1080p'), resolveAll, []));
+    expect(plan.profile).toMatchObject({ width: 1920, height: 1080, fps: 30 });
+    expect(plan.inputs.map((i) => i.id)).toEqual([ids.watermarkSourceId, cameraId]);
+    expect(plan.activeSceneId).toBe(ids.sceneId);
+    const placements = plan.scenes.find((s) => s.id === ids.sceneId)!.placements;
+    // Watermark 237x62 at 30,30 on the canvas; x1.5 at 1080p.
+    expect(placements[0]).toMatchObject({ inputId: ids.watermarkSourceId, x: 45, y: 45, width: 356, height: 93, zorder: 1, alpha: 1 });
+    // The layer's opacity multiplies the source's.
+    expect(placements[1]).toMatchObject({ inputId: cameraId, x: 960, y: 540, width: 960, height: 540, zorder: 2, alpha: 0.4 });
+    expect(plan.audio).toEqual([{ inputId: cameraId, volume: 0.7, muted: true }]);
+    expect(plan.scenes.map((s) => s.id)).toEqual([ids.sceneId, secondSceneId]);
+  });
+
+  it('leaves out the layers of sources without media yet', () => {
+    const plan = renderPlanSchema.parse(sceneToRenderPlan(studioDocument('720p'), (s) => (s.kind === 'watermark' ? logo : undefined), []));
+    expect(plan.inputs).toHaveLength(1);
+    expect(plan.scenes[0]!.placements.map((p) => p.inputId)).toEqual([ids.watermarkSourceId]);
+    expect(plan.audio).toEqual([]);
+  });
+
+  it('plays the black background alone when there is no live scene', () => {
+    const doc = studioDocument('480p');
+    for (const scene of doc.scenes) scene.deletedAt = '2026-01-01T00:00:00.000Z';
+    const plan = renderPlanSchema.parse(sceneToRenderPlan(doc, resolveAll, []));
+    expect(plan.activeSceneId).toBe(EMPTY_SCENE_ID);
+    expect(plan.scenes).toEqual([{ id: EMPTY_SCENE_ID, placements: [] }]);
+    expect(plan.profile.width).toBe(854);
+  });
+
+  it('passes the outputs through', () => {
+    const outputs = [{ id: 'd1', url: 'rtmp://127.0.0.1:1935/live', key: 'k' }];
+    expect(sceneToRenderPlan(studioDocument('720p'), resolveAll, outputs).outputs).toEqual(outputs);
+  });
+});
+
+describe('admission cost model', () => {
+  it('costs more with resolution and with every decoded source', () => {
+    const doc = studioDocument('720p');
+    expect(sessionCost(doc)).toBeCloseTo(0.8 + 0.15);
+    expect(sessionCost({ ...doc, resolution: '1080p' })).toBeGreaterThan(sessionCost(doc));
+    expect(sessionCost({ ...doc, sources: doc.sources.filter((s) => s.kind === 'watermark') })).toBeCloseTo(0.8);
+  });
+
+  it('admits up to 80 % of the cores, and always one session on an idle worker', () => {
+    expect(canAdmit(2, 0.8, 0.8)).toBe(true);
+    expect(canAdmit(2, 0.95, 0.8)).toBe(false);
+    expect(canAdmit(1, 0, 1.35)).toBe(true);
+    expect(canAdmit(8, 5.6, 0.8)).toBe(true);
+    expect(canAdmit(8, 5.7, 0.8)).toBe(false);
+  });
+});

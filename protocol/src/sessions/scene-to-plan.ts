@@ -1,0 +1,65 @@
+import { outputProfiles, type OutputProfile, type PlanInput, type PlanOutput, type RenderPlan } from '../pipeline/render-plan.ts';
+import type { ResolutionId } from '../plans.ts';
+import { liveScenes, type SceneDocument } from '../scene/document.ts';
+import { CANVAS } from '../scene/layout.ts';
+import type { Source } from '../scene/sources.ts';
+
+const PROFILE_OF: Record<ResolutionId, OutputProfile> = {
+  '480p': outputProfiles['480p30'],
+  '720p': outputProfiles['720p30'],
+  '1080p': outputProfiles['1080p30'],
+};
+
+/** Scene used when a project has no live scene yet: the program is the black background alone. */
+export const EMPTY_SCENE_ID = 'empty';
+
+/**
+ * Where a source's media comes from on this worker right now: an RTP port pair fed by the WebRTC
+ * endpoint or a render worker, a local image file, or nothing yet (a camera that is off, a page not
+ * rendered yet), in which case its layers are left out and the program shows what is under them.
+ */
+export type InputResolver = (source: Source) => PlanInput | undefined;
+
+/**
+ * The scene document as the pipeline plays it. Every source that has media is an input, attached
+ * once; every live scene places its layers' inputs, scaled from the 1280×720 scene canvas to the
+ * output resolution. Switching scenes or editing a layer therefore changes only placements.
+ */
+export function sceneToRenderPlan(doc: SceneDocument, resolveInput: InputResolver, outputs: PlanOutput[]): RenderPlan {
+  const profile = PROFILE_OF[doc.resolution];
+  const sx = profile.width / CANVAS.width;
+  const sy = profile.height / CANVAS.height;
+
+  const inputs: PlanInput[] = [];
+  const sourceOpacity = new Map<string, number>();
+  const audio: RenderPlan['audio'] = [];
+  for (const source of doc.sources) {
+    const input = resolveInput(source);
+    if (!input) continue;
+    inputs.push({ ...input, id: source.id });
+    const settings = source.settings as { opacity?: number; volume?: number; muted?: boolean };
+    sourceOpacity.set(source.id, settings.opacity ?? 1);
+    if (settings.volume !== undefined) audio.push({ inputId: source.id, volume: settings.volume, muted: settings.muted ?? false });
+  }
+
+  const scenes: RenderPlan['scenes'] = liveScenes(doc).map((scene) => ({
+    id: scene.id,
+    placements: scene.layers
+      .filter((layer) => sourceOpacity.has(layer.sourceId) && layer.width > 0 && layer.height > 0)
+      .map((layer) => ({
+        inputId: layer.sourceId,
+        x: Math.round(layer.x * sx),
+        y: Math.round(layer.y * sy),
+        width: Math.max(1, Math.round(layer.width * sx)),
+        height: Math.max(1, Math.round(layer.height * sy)),
+        // zorder 0 is the pipeline's own background.
+        zorder: Math.min(10_000, layer.zIndex + 1),
+        alpha: layer.opacity * (sourceOpacity.get(layer.sourceId) ?? 1),
+        visible: layer.visible,
+      })),
+  }));
+  const active = doc.activeSceneId !== null && scenes.some((s) => s.id === doc.activeSceneId) ? doc.activeSceneId : scenes[0]?.id;
+  if (active === undefined) scenes.push({ id: EMPTY_SCENE_ID, placements: [] });
+
+  return { profile, inputs, scenes, activeSceneId: active ?? EMPTY_SCENE_ID, audio, outputs };
+}

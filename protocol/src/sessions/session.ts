@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/**
+ * A studio session (ARCHITECTURE "The studio session"): a project open in the studio, placed on
+ * exactly one media worker through the BullMQ queue below. The job is long-running: the worker
+ * holds its lock for as long as the session lives, so a worker killed with -9 lets the lock expire,
+ * BullMQ's stalled-job check puts the job back, and another worker picks the session up.
+ */
+export const SESSIONS_QUEUE = 'sessions';
+
+/** How long a worker's hold on a session lasts without renewal, and how often stalled holds are checked. */
+export const SESSION_LOCK_MS = 4000;
+export const SESSION_STALLED_CHECK_MS = 1000;
+
+export const sessionJobSchema = z.object({
+  projectId: z.uuid(),
+  /** When the api asked for the session, to measure placement latency. */
+  requestedAt: z.iso.datetime(),
+});
+export type SessionJob = z.infer<typeof sessionJobSchema>;
+
+/** The session's life as the api and the studio see it. */
+export const sessionStates = ['waiting', 'starting', 'running', 'stopping', 'stopped'] as const;
+export const sessionStateSchema = z.enum(sessionStates);
+export type SessionState = z.infer<typeof sessionStateSchema>;
+
+/** Who holds a session now; written by the owning worker with a TTL and refreshed every second. */
+export const sessionOwnerSchema = z.object({
+  projectId: z.uuid(),
+  workerId: z.string(),
+  state: sessionStateSchema,
+  since: z.iso.datetime(),
+  /** Scene document version the pipeline last applied. */
+  appliedVersion: z.number().int().nonnegative(),
+  /** Times this session was picked up again after its worker died or handed it over. */
+  pickups: z.number().int().nonnegative(),
+});
+export type SessionOwner = z.infer<typeof sessionOwnerSchema>;
+
+/**
+ * Commands the api sends to the worker that owns a session (Redis pub/sub). Outputs carry sealed
+ * (encrypted) stream keys; only the owning worker opens them, right before handing them to the pipeline.
+ */
+export const sessionCommandSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('setOutputs'), outputs: z.string().describe('sealed JSON array of plan outputs') }),
+  z.object({ type: z.literal('stop') }),
+]);
+export type SessionCommand = z.infer<typeof sessionCommandSchema>;
+
+export const SESSION_OWNER_TTL_MS = 5000;
+/** The scene-document snapshot the api keeps for workers (which hold no database credentials). */
+export const SESSION_DOCUMENT_TTL_MS = 24 * 3600 * 1000;
+
+/** Redis keys and channels of sessions; the only place these strings are spelled. */
+export const sessionKeys = {
+  owner: (projectId: string) => `onair:sessions:${projectId}:owner`,
+  commands: (projectId: string) => `onair:sessions:${projectId}:commands`,
+  /** Hash {version, document}: the newest scene document, written by the api on every accepted patch. */
+  document: (projectId: string) => `onair:projects:${projectId}:document`,
+  /** The outputs of a live session, sealed, so a session picked up after a failover goes live again. */
+  outputs: (projectId: string) => `onair:sessions:${projectId}:outputs`,
+  /** Pickups after failovers, newest first (capped list of JSON records), for the operators' dashboard. */
+  failovers: 'onair:sessions:failovers',
+} as const;
+
+export const failoverRecordSchema = z.object({
+  projectId: z.uuid(),
+  fromWorkerId: z.string().nullable(),
+  toWorkerId: z.string(),
+  at: z.iso.datetime(),
+  /** From the previous owner's last sign of life to the new pipeline playing. */
+  gapMs: z.number().nonnegative().nullable(),
+});
+export type FailoverRecord = z.infer<typeof failoverRecordSchema>;
