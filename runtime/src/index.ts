@@ -3,3 +3,4 @@ export { HeartbeatPublisher, type HeartbeatOptions, type WorkerLoad } from './he
 export { createMetricsRegistry, startMetricsServer } from './metrics-server.ts';
 export { onShutdownSignal } from './shutdown.ts';
 export { runWorker, type WorkerContext, type WorkerDefinition, type WorkerConfig } from './worker-process.ts';
+export { SecretBox } from './secret-box.ts';
