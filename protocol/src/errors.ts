@@ -45,10 +45,23 @@ export const errorCatalogue = {
   EMAIL_UNDELIVERABLE: { status: 422, fault: 'user', message: 'We could not deliver mail to that address. Check it and try again.' },
   /** The user refused the permission request at the OAuth provider. */
   OAUTH_DENIED: { status: 400, fault: 'user', message: 'Sign-in was cancelled at the provider.' },
+  // ─── Destinations and broadcasts ───
+  /** An RTMP URL on a private, loopback or otherwise unreachable address; details.reason says which. */
+  DESTINATION_ADDRESS_REFUSED: { status: 422, fault: 'user', message: 'That server address cannot be used: it points at a private or local network.' },
+  /** A kind the server does not offer (YouTube by stream key, the local server where there is none). */
+  DESTINATION_TYPE_UNAVAILABLE: { status: 422, fault: 'user', message: 'This kind of destination is not available here.' },
+  /** A Facebook target (timeline, page, group, event) another Facebook destination of the project already streams to. */
+  STREAM_TARGET_IN_USE: { status: 409, fault: 'user', message: 'Another Facebook destination already streams there. Pick another target.' },
+  /** The platform account's tokens are missing, revoked or expired beyond refresh: authenticate again. */
+  DESTINATION_AUTH_REQUIRED: { status: 409, fault: 'user', message: 'Your platform account requires authentication.' },
+  /** The platform refused a call for a reason of the creator's account (not allowed to go live, target gone). */
+  PLATFORM_REFUSED: { status: 422, fault: 'user', message: 'The platform refused the request.' },
   INTERNAL: { status: 500, fault: 'service', message: 'Something went wrong on our side.' },
   DEPENDENCY_UNAVAILABLE: { status: 503, fault: 'service', message: 'A service OnAir depends on is unavailable.' },
   /** The OAuth provider failed the exchange (bad client configuration, provider error). */
   OAUTH_FAILED: { status: 502, fault: 'service', message: 'Sign-in with that provider did not work. Try again or use your e-mail.' },
+  /** A streaming platform's API failed or could not be reached. */
+  PLATFORM_UNAVAILABLE: { status: 502, fault: 'service', message: 'The streaming platform did not answer. Try again in a moment.' },
   /** Our mail server (SMTP) could not be reached or refused to send. */
   MAIL_UNAVAILABLE: { status: 503, fault: 'service', message: 'We could not send the e-mail right now. Please try again in a moment.' },
 } as const satisfies Record<string, { status: number; fault: 'user' | 'service'; message: string }>;

@@ -9,3 +9,4 @@ export * from './account.ts';
 export * from './pipeline/index.ts';
 export * from './render/index.ts';
 export * from './sessions/index.ts';
+export * from './destinations/index.ts';

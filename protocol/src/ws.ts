@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorCodes } from './errors.ts';
 import { sceneOpSchema } from './scene/patch.ts';
+import { destinationServerMessageSchemas } from './destinations/events.ts';
 
 /**
  * Messages on the api WebSocket `/ws`. The socket is opened with the session cookie; a studio then
@@ -23,5 +24,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('scene.patched'), projectId: z.uuid(), version: z.number().int().min(1), ops: z.array(sceneOpSchema) }),
   z.strictObject({ type: z.literal('error'), code: z.enum(errorCodes), message: z.string(), projectId: z.uuid().optional() }),
   z.strictObject({ type: z.literal('pong') }),
+  /** Destination events (Added, Changed, Removed, Authenticated), broadcast state and output health. */
+  ...destinationServerMessageSchemas,
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;

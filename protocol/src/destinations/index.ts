@@ -1,0 +1,5 @@
+export * from './catalogue.ts';
+export * from './schemas.ts';
+export * from './broadcast.ts';
+export * from './events.ts';
+export * from './http.ts';
