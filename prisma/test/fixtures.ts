@@ -146,6 +146,10 @@ export const fixtures = {
     refreshTokenEnc: 'v1:iv:tag:refresh',
     tokenExpiresAt: at('2026-01-01T04:00:00.000Z'),
     autoLive: true,
+    logo: 'https://static.example/ada.png',
+    platformAccountId: '141981764',
+    platformBroadcastId: 'broadcast-1',
+    platformStreamId: 'stream-1',
     createdAt: at('2026-01-01T00:00:00.000Z'),
     updatedAt: at('2026-01-01T00:00:01.000Z'),
   },
@@ -163,6 +167,7 @@ export const fixtures = {
     failureReason: 'all destinations failed',
     startedAt: at('2026-01-01T10:00:00.000Z'),
     endedAt: at('2026-01-01T11:00:00.000Z'),
+    endsAt: at('2026-01-01T20:00:00.000Z'),
     createdAt: at('2026-01-01T00:00:00.000Z'),
   },
 } as const;
