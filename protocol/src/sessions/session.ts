@@ -24,12 +24,17 @@ export const sessionStates = ['waiting', 'starting', 'running', 'stopping', 'sto
 export const sessionStateSchema = z.enum(sessionStates);
 export type SessionState = z.infer<typeof sessionStateSchema>;
 
-/** Who holds a session now; written by the owning worker with a TTL and refreshed every second. */
+/**
+ * Who holds a session; rewritten by the owning worker every second. The record outlives its
+ * writer (SESSION_OWNER_TTL_MS) so the next worker can tell a failover and its gap; whether the
+ * owner is alive is judged by `lastSeenAt` (fresh within SESSION_OWNER_FRESH_MS).
+ */
 export const sessionOwnerSchema = z.object({
   projectId: z.uuid(),
   workerId: z.string(),
   state: sessionStateSchema,
   since: z.iso.datetime(),
+  lastSeenAt: z.iso.datetime(),
   /** Scene document version the pipeline last applied. */
   appliedVersion: z.number().int().nonnegative(),
   /** Times this session was picked up again after its worker died or handed it over. */
@@ -47,7 +52,8 @@ export const sessionCommandSchema = z.discriminatedUnion('type', [
 ]);
 export type SessionCommand = z.infer<typeof sessionCommandSchema>;
 
-export const SESSION_OWNER_TTL_MS = 5000;
+export const SESSION_OWNER_TTL_MS = 60_000;
+export const SESSION_OWNER_FRESH_MS = 3000;
 /** The scene-document snapshot the api keeps for workers (which hold no database credentials). */
 export const SESSION_DOCUMENT_TTL_MS = 24 * 3600 * 1000;
 

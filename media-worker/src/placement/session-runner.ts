@@ -1,0 +1,157 @@
+import type { Redis } from 'ioredis';
+import {
+  planOutputSchema,
+  projectChannels,
+  sceneDocumentSchema,
+  sceneToRenderPlan,
+  sessionCommandSchema,
+  sessionKeys,
+  sessionOwnerSchema,
+  SESSION_OWNER_TTL_MS,
+  type InputResolver,
+  type PlanOutput,
+  type SceneDocument,
+  type SessionOwner,
+} from '@onair/protocol';
+import type { Logger, SecretBox } from '@onair/runtime';
+import type { SessionHost } from '../session/session-host.ts';
+import type { ChannelRouter } from './channel-router.ts';
+
+export interface SessionRunnerDeps {
+  redis: Redis;
+  router: ChannelRouter;
+  host: SessionHost;
+  box: SecretBox | undefined;
+  resolveInput: InputResolver;
+  workerId: string;
+  logger: Logger;
+}
+
+export type SessionEnd = 'stopped' | 'handed-over' | 'lost';
+
+export class SessionDocumentMissing extends Error {
+  override readonly name = 'SessionDocumentMissing';
+}
+
+/** Reads the api's snapshot of a project's scene document (workers have no database access). */
+export async function readDocument(redis: Redis, projectId: string): Promise<SceneDocument | undefined> {
+  const raw = await redis.hget(sessionKeys.document(projectId), 'document');
+  return raw === null ? undefined : sceneDocumentSchema.parse(JSON.parse(raw));
+}
+
+/**
+ * One session placed on this worker: it builds the render plan from the newest scene document,
+ * starts the pipeline, follows every accepted scene patch (always re-reading the snapshot, so a
+ * missed or reordered message costs nothing), applies output changes, and keeps the owner record
+ * alive so the api knows where the session lives.
+ */
+export class SessionRunner {
+  private document: SceneDocument | undefined;
+  private outputs: PlanOutput[] = [];
+  private unsubscribe: (() => Promise<void>)[] = [];
+  private ownerTimer: NodeJS.Timeout | undefined;
+  private ending: ((end: SessionEnd) => void) | undefined;
+  private refreshing = Promise.resolve();
+  readonly ended: Promise<SessionEnd>;
+  private readonly since = new Date().toISOString();
+  private readonly logger: Logger;
+
+  constructor(
+    readonly projectId: string,
+    private readonly deps: SessionRunnerDeps,
+    private readonly pickups = 0,
+  ) {
+    this.logger = deps.logger.child({ projectId });
+    this.ended = new Promise((resolve) => (this.ending = resolve));
+  }
+
+  get appliedVersion(): number {
+    return this.document?.version ?? 0;
+  }
+
+  async start(): Promise<void> {
+    const { router, host } = this.deps;
+    // Subscribe before reading, so a patch accepted in between is not missed.
+    this.unsubscribe.push(await router.on(projectChannels.scene(this.projectId), () => this.refresh()));
+    this.unsubscribe.push(await router.on(sessionKeys.commands(this.projectId), (m) => this.onCommand(m)));
+    const document = await readDocument(this.deps.redis, this.projectId);
+    if (!document) throw new SessionDocumentMissing(`no scene document snapshot for ${this.projectId}`);
+    this.document = document;
+    this.outputs = await this.readOutputs();
+    host.startSession({
+      sessionId: this.projectId,
+      planVersion: document.version,
+      plan: sceneToRenderPlan(document, this.deps.resolveInput, this.outputs),
+    });
+    await this.writeOwner('running');
+    this.ownerTimer = setInterval(() => {
+      this.writeOwner('running').catch((err: unknown) => this.logger.warn({ err }, 'owner record not refreshed'));
+    }, 1000);
+    this.logger.info({ version: document.version, outputs: this.outputs.length, pickups: this.pickups }, 'session started');
+  }
+
+  /** Ends the session here. `stopped` also clears its live state; a hand-over leaves it for the next worker. */
+  async stop(end: SessionEnd): Promise<void> {
+    if (this.ownerTimer) clearInterval(this.ownerTimer);
+    for (const off of this.unsubscribe.splice(0)) await off();
+    await this.deps.host.stopSession(this.projectId);
+    if (end === 'stopped') await this.deps.redis.del(sessionKeys.owner(this.projectId), sessionKeys.outputs(this.projectId));
+    this.logger.info({ end }, 'session ended on this worker');
+    this.ending?.(end);
+  }
+
+  private refresh(): void {
+    // Serialised: two patches in quick succession must not apply an older snapshot last.
+    this.refreshing = this.refreshing
+      .then(async () => {
+        const document = await readDocument(this.deps.redis, this.projectId);
+        if (!document || (this.document && document.version <= this.document.version)) return;
+        this.document = document;
+        this.deps.host.applyPlan(this.projectId, document.version, sceneToRenderPlan(document, this.deps.resolveInput, this.outputs));
+      })
+      .catch((err: unknown) => this.logger.warn({ err }, 'scene update not applied'));
+  }
+
+  private onCommand(message: string): void {
+    const parsed = sessionCommandSchema.safeParse(JSON.parse(message));
+    if (!parsed.success) {
+      this.logger.warn({ issues: parsed.error.issues.length }, 'malformed session command ignored');
+      return;
+    }
+    const command = parsed.data;
+    if (command.type === 'stop') {
+      this.ending?.('stopped');
+      return;
+    }
+    try {
+      this.outputs = this.openOutputs(command.outputs);
+      this.deps.host.setOutputs(this.projectId, this.outputs);
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message }, 'session outputs could not be opened');
+    }
+  }
+
+  private async readOutputs(): Promise<PlanOutput[]> {
+    const sealed = await this.deps.redis.get(sessionKeys.outputs(this.projectId));
+    return sealed === null ? [] : this.openOutputs(sealed);
+  }
+
+  private openOutputs(sealed: string): PlanOutput[] {
+    if (!this.deps.box) throw new Error('SECRETS_KEY is not configured on this media worker');
+    const json: unknown = JSON.parse(this.deps.box.open(sealed, `session:${this.projectId}`));
+    return planOutputSchema.array().parse(json);
+  }
+
+  private async writeOwner(state: SessionOwner['state']): Promise<void> {
+    const owner = sessionOwnerSchema.parse({
+      projectId: this.projectId,
+      workerId: this.deps.workerId,
+      state,
+      since: this.since,
+      lastSeenAt: new Date().toISOString(),
+      appliedVersion: this.appliedVersion,
+      pickups: this.pickups,
+    });
+    await this.deps.redis.set(sessionKeys.owner(this.projectId), JSON.stringify(owner), 'PX', SESSION_OWNER_TTL_MS);
+  }
+}
