@@ -19,6 +19,8 @@ export interface RenderConfig {
   recycleAfterMs: number;
   /** How long a render job stays locked without renewal before another worker may take it over. */
   jobLockMs: number;
+  /** BullMQ key prefix of the render queue ('bull'); tests use their own. */
+  queuePrefix: string;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -39,5 +41,6 @@ export function readRenderConfig(env: NodeJS.ProcessEnv = process.env): RenderCo
     pageRssLimitMb: int(env, 'RENDER_PAGE_RSS_LIMIT_MB', 1536, 128, 16384),
     recycleAfterMs: int(env, 'RENDER_RECYCLE_MINUTES', 240, 0, 100_000) * 60_000,
     jobLockMs: int(env, 'RENDER_JOB_LOCK_MS', 6000, 1000, 600_000),
+    queuePrefix: env.RENDER_QUEUE_PREFIX || 'bull',
   };
 }

@@ -1,10 +1,29 @@
-// The render worker process. It registers in the fleet and keeps a heartbeat; web-page sources
-// rendered in the system Chromium attach to this lifecycle.
+// The render worker process: registers in the fleet with a heartbeat (load.pages = pages
+// rendering), takes page jobs from the `renders` queue up to its capacity, and on SIGTERM hands its
+// pages back to the queue for another worker. See src/page/page-renderer.ts for how a page runs.
+import { Redis } from 'ioredis';
 import { runWorker } from '@onair/runtime';
+import { readRenderConfig } from './config.ts';
+import { RenderJobs } from './jobs/render-jobs.ts';
+
+const config = readRenderConfig();
+let jobs: RenderJobs | undefined;
+let bullConnection: Redis | undefined;
 
 await runWorker({
   kind: 'render',
   version: '0.1.0',
   defaultMetricsPort: 9102,
-  load: () => ({ sessions: 0, outputs: 0, pages: 0, bitrateKbps: 0, fps: 0, droppedFrames: 0 }),
+  load: () => ({ sessions: 0, outputs: 0, pages: jobs?.pageCount ?? 0, bitrateKbps: 0, fps: 0, droppedFrames: 0 }),
+  start: async (ctx) => {
+    bullConnection = new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: null });
+    bullConnection.on('error', (err) => ctx.logger.warn({ err: err.message }, 'render queue connection error'));
+    jobs = new RenderJobs({ connection: bullConnection, redis: ctx.redis, workerId: ctx.config.WORKER_ID, config, logger: ctx.logger, metrics: ctx.metrics });
+    await jobs.start();
+    ctx.logger.info({ maxPages: config.maxPages, allowedHosts: [...config.allowedHosts] }, 'render worker takes pages');
+  },
+  drain: async () => {
+    await jobs?.drain();
+    await bullConnection?.quit().catch(() => undefined);
+  },
 });

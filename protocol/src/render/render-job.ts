@@ -3,12 +3,13 @@ import { z } from 'zod';
 /**
  * The contract between a studio session (media worker) and the render workers.
  *
- * - A session asks for a page by adding one long-running BullMQ job to the `renders` queue, with
- *   jobId = renderId and data = `RenderJob`. Whichever render worker has room takes it and keeps
- *   the job active while the page renders; if that worker dies, the job stalls and another worker
- *   takes it over (BullMQ stalled-job check).
- * - The session changes or stops a running page with `RenderCommand`s on the commands channel (and
- *   removes the job if it is still waiting).
+ * - A session asks for a page by adding one long-running BullMQ job to the `renders` queue (data =
+ *   `RenderJob`, a fresh job id recorded under `renderKeys.current`). Whichever render worker has
+ *   room takes it and keeps the job active while the page renders; if that worker dies, the job
+ *   stalls and another worker takes it over (BullMQ stalled-job check).
+ * - The session changes or stops a running page with `RenderCommand`s on the commands channel, and
+ *   keeps `renderKeys.current` and the job's data up to date, which workers re-read every few
+ *   seconds (pub/sub alone would lose a command sent while a worker reconnects).
  * - The render worker reports the page's state with `RenderStatus` on the session's status channel
  *   (and as the job's progress): the studio shows 'Preview unavailable' with `reason`.
  * - Frames and sound travel as RTP over UDP to the `video` and `audio` targets the session gave:
@@ -34,8 +35,12 @@ export const renderKeys = {
   commands: 'onair:render:commands',
   /** Pub/sub channel of one session's `RenderStatus` messages. */
   status: (sessionId: string) => `onair:render:status:${sessionId}`,
-  /** Set (with a short TTL) when a render is stopped, so a worker that picks the job up in the same instant drops it. */
-  stopped: (renderId: string) => `onair:render:stopped:${renderId}`,
+  /**
+   * The BullMQ job id of the render's current request. A request sets it, a stop deletes it; a
+   * worker drops a job that is no longer current (stopped while waiting, or replaced), also when
+   * it missed a pub/sub command.
+   */
+  current: (renderId: string) => `onair:render:current:${renderId}`,
 } as const;
 
 /** BullMQ job ids may not contain ':'; a render id is `{sessionId}.{sourceId}` or any such token. */

@@ -14,6 +14,13 @@ export const ANIMATED_PAGE = `<!doctype html><html><body style="margin:0;backgro
   osc.start();
 </script></body></html>`;
 
+// Asks the site for something every 300 ms while it is loaded: shows whether a page is unloaded.
+const POLLING_PAGE = `<!doctype html><html><body style="margin:0;background:#103010;color:#fff;font:40px sans-serif">
+<div id="n">0</div><script>
+  let n = 0;
+  setInterval(() => { n += 1; document.getElementById('n').textContent = n; fetch('/poll?n=' + n); }, 300);
+</script></body></html>`;
+
 const TRANSPARENT_PAGE = `<!doctype html><html><body style="margin:0">
 <div style="position:absolute;left:0;top:0;width:200px;height:200px;background:#0000ff"></div></body></html>`;
 
@@ -64,6 +71,8 @@ export async function startTestSite(): Promise<TestSite> {
     switch (url.pathname) {
       case '/animated':
         return html(ANIMATED_PAGE);
+      case '/polling':
+        return html(POLLING_PAGE);
       case '/transparent':
         return html(TRANSPARENT_PAGE);
       case '/write-secret':

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { renderJobSchema, renderKeys, type RenderCommand, type RenderJob, type RenderPage } from '@onair/protocol';
+
+/**
+ * The session's side of the render contract (protocol/src/render/render-job.ts): ask for a page,
+ * change it, stop it. The media worker's session uses the same calls; they are here so the
+ * render worker's tests drive it exactly as a session does.
+ */
+export class RenderRequests {
+  private readonly queue: Queue<RenderJob>;
+
+  constructor(
+    /** A BullMQ-capable connection (maxRetriesPerRequest: null). */
+    connection: Redis,
+    private readonly redis: Redis,
+    prefix = 'bull',
+  ) {
+    this.queue = new Queue<RenderJob>(renderKeys.queue, { connection, prefix });
+  }
+
+  /** Asks for a page; replaces any earlier request for the same render id. Returns the job id. */
+  async request(job: RenderJob): Promise<string> {
+    const data = renderJobSchema.parse(job);
+    const jobId = `${data.renderId}.${randomUUID()}`;
+    const previous = await this.redis.get(renderKeys.current(data.renderId));
+    await this.redis.set(renderKeys.current(data.renderId), jobId);
+    if (previous) await this.publish({ type: 'stop', renderId: data.renderId });
+    await this.queue.add('render', data, { jobId, removeOnComplete: true, removeOnFail: 100 });
+    return jobId;
+  }
+
+  /** A new url reloads the page, a new size re-creates it. */
+  async update(renderId: string, page: RenderPage): Promise<void> {
+    const jobId = await this.redis.get(renderKeys.current(renderId));
+    if (!jobId) return;
+    const job = await this.queue.getJob(jobId);
+    if (job) await job.updateData({ ...job.data, page });
+    await this.publish({ type: 'update', renderId, page });
+  }
+
+  async stop(renderId: string): Promise<void> {
+    const jobId = await this.redis.get(renderKeys.current(renderId));
+    await this.redis.del(renderKeys.current(renderId));
+    await this.publish({ type: 'stop', renderId });
+    if (jobId) {
+      // A job nobody took yet just goes; a running one ends on the command (or the next reconcile).
+      const job = await this.queue.getJob(jobId);
+      if (job && (await job.isWaiting())) await job.remove().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+
+  /** Removes the queue and everything in it (tests). */
+  async obliterate(): Promise<void> {
+    await this.queue.obliterate({ force: true });
+  }
+
+  private async publish(command: RenderCommand): Promise<void> {
+    await this.redis.publish(renderKeys.commands, JSON.stringify(command));
+  }
+}
