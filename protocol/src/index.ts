@@ -10,3 +10,4 @@ export * from './pipeline/index.ts';
 export * from './render/index.ts';
 export * from './sessions/index.ts';
 export * from './destinations/index.ts';
+export * from './fleet/index.ts';
