@@ -255,7 +255,7 @@ export class ProgramPipeline {
   /** Stream keys out of any text GStreamer produced, in case an element quoted its location. */
   private scrub(text: string): string {
     let out = text;
-    for (const o of this.outputs.values()) if (o.spec.key) out = out.split(o.spec.key).join('[redacted]');
+    for (const o of this.outputs.values()) if (o.spec.key && o.spec.key.length >= 4) out = out.split(o.spec.key).join('[redacted]');
     return out;
   }
 
@@ -264,6 +264,11 @@ export class ProgramPipeline {
     const output = [...this.outputs.values()].find((o) => error.source.includes(o.binName));
     if (output) {
       output.handleError(error);
+      return;
+    }
+    if (error.source.some((name) => /^output\d+g\d+$/.test(name))) {
+      // From the bin of a replaced or removed output: that connection is already gone.
+      this.logger.debug({ element: error.source[0], detail: error.message }, 'late error of a replaced output');
       return;
     }
     const input = [...this.inputs.values()].find((i) => i.binNames.some((n) => error.source.includes(n)));

@@ -95,6 +95,7 @@ export const pipelineStartConfigSchema = z.object({
   dotDir: z.string().optional(),
 });
 export type PipelineStartConfig = z.infer<typeof pipelineStartConfigSchema>;
+export type PipelineStartConfigInput = z.input<typeof pipelineStartConfigSchema>;
 
 export const pipelineCommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('start'), config: pipelineStartConfigSchema }),

@@ -37,11 +37,13 @@ export function classifyConnectError(message: string): PipelineErrorCode {
  * rtmp2sink`. The leaky queue keeps a slow server from holding back the tee; errorignore turns the
  * sink's failure into OK upstream so the tee and every other output go on; the sink connects on
  * its first buffer (async-connect=false) so an unreachable server cannot keep the pipeline from
- * PLAYING. An error resets only this bin: its elements go to NULL and follow the pipeline back to
- * PLAYING after a backoff, which opens a fresh connection.
+ * PLAYING. An error resets only this output: after a backoff its bin is replaced by a fresh one
+ * (new tee pad, new sink, new connection) while the tee keeps feeding the other outputs.
  */
 export class DestinationOutput {
-  readonly binName: string;
+  private readonly baseName: string;
+  /** Each connection attempt gets a fresh bin; the generation keeps late messages of an old one apart. */
+  private generation = 0;
   private state: OutputState = 'connecting';
   private bin: GstBin | undefined;
   private sink: GstElement | undefined;
@@ -68,7 +70,7 @@ export class DestinationOutput {
     private readonly report: (status: OutputStatus) => void,
     private readonly logger: Logger,
   ) {
-    this.binName = `output${index}`;
+    this.baseName = `output${index}`;
   }
 
   get id(): string {
@@ -79,6 +81,11 @@ export class DestinationOutput {
     return this.state;
   }
 
+  /** Name of the bin of the current connection attempt (bus messages are matched on it). */
+  get binName(): string {
+    return `${this.baseName}g${this.generation}`;
+  }
+
   /** The URL given to the sink; the key joins here and goes nowhere else. */
   private get location(): string {
     if (!this.spec.key) return this.spec.url;
@@ -86,14 +93,36 @@ export class DestinationOutput {
   }
 
   attach(): void {
-    const sink = makeElement('rtmp2sink', `${this.binName}-sink`, { 'async-connect': false, 'enable-last-sample': false, sync: false });
+    this.buildBin();
+    this.downSince = Date.now();
+    this.logger.info({ outputId: this.id, url: redactUrl(this.location) }, 'output attached');
+    this.report({ outputId: this.id, state: this.state });
+  }
+
+  /** Takes the output out of the running pipeline; the other branches of the tee are not touched. */
+  detach(finalState: OutputState = 'stopped'): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.removeBin();
+    if (this.state !== finalState && outputTransitions[this.state].includes(finalState)) this.transition(finalState);
+  }
+
+  private buildBin(): void {
+    const name = this.binName;
+    const sink = makeElement('rtmp2sink', `${name}-sink`, {
+      'async-connect': false,
+      // No preroll: a sink added to a playing pipeline must not wait for an async state change.
+      async: false,
+      'enable-last-sample': false,
+      sync: false,
+    });
     // Set as a property, never through a launch string: nothing that is logged or dumped holds it.
     sink.location = this.location;
     const bin = makeChainBin(
-      this.binName,
+      name,
       [
-        makeElement('queue', `${this.binName}-queue`, { leaky: 'downstream', 'max-size-time': 2_000_000_000, 'max-size-buffers': 0, 'max-size-bytes': 0 }),
-        makeElement('errorignore', `${this.binName}-errorignore`, { 'ignore-error': true, 'ignore-notlinked': true, 'convert-to': 'ok' }),
+        makeElement('queue', `${name}-queue`, { leaky: 'downstream', 'max-size-time': 2_000_000_000, 'max-size-buffers': 0, 'max-size-bytes': 0 }),
+        makeElement('errorignore', `${name}-errorignore`, { 'ignore-error': true, 'ignore-notlinked': true, 'convert-to': 'ok' }),
         sink,
       ],
       { sink: true },
@@ -101,34 +130,31 @@ export class DestinationOutput {
     this.pipeline.add(bin);
     this.bin = bin;
     this.sink = sink;
+    this.connectionBytes = 0;
+    this.lastProgressAt = Date.now();
+    // A fresh link makes the tee send its sticky events again (caps with the FLV stream header,
+    // segment), which a new RTMP connection needs before any media.
     this.teePad = requestPad(this.tee, 'src_%u');
     linkPads(this.teePad, staticPad(bin, 'sink'));
     bin.syncStateWithParent();
-    this.downSince = Date.now();
-    this.lastProgressAt = Date.now();
-    this.logger.info({ outputId: this.id, url: redactUrl(this.location) }, 'output attached');
-    this.report({ outputId: this.id, state: this.state });
   }
 
-  /** Takes the bin out of the running pipeline; the other branches of the tee are not touched. */
-  detach(finalState: OutputState = 'stopped'): void {
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
-    const gst = loadGst();
+  private removeBin(): void {
     if (this.teePad && this.bin) {
-      // Unlink first so the tee stops pushing here, then release its pad; the bin's own queue
-      // thread is stopped by NULL. No pad probe: its callback would run on a streaming thread.
+      // Unlink first so the tee stops pushing here, then release its pad; NULL stops the bin's
+      // own queue thread. No blocking pad probe: its callback would run on a streaming thread.
       this.teePad.unlink(staticPad(this.bin, 'sink'));
       this.tee.releaseRequestPad(this.teePad);
     }
     if (this.bin) {
-      this.bin.setState(gst.State.NULL);
+      this.bin.setState(loadGst().State.NULL);
       this.pipeline.remove(this.bin);
     }
+    this.previousConnectionsBytes += this.connectionBytes;
+    this.connectionBytes = 0;
     this.bin = undefined;
     this.sink = undefined;
     this.teePad = undefined;
-    if (this.state !== finalState && outputTransitions[this.state].includes(finalState)) this.transition(finalState);
   }
 
   /** A bus error from an element inside this output's bin. */
@@ -150,7 +176,6 @@ export class DestinationOutput {
     if (!this.sink || this.state === 'failed' || this.state === 'stopped') return;
     const stats = this.sink.stats as { toString(): string } | null;
     const bytes = structureNumber(stats, 'out-bytes-total');
-    if (bytes < this.connectionBytes) this.previousConnectionsBytes += this.connectionBytes; // a new connection restarted the count
     this.connectionBytes = bytes;
     const total = this.previousConnectionsBytes + bytes;
     const elapsed = (now - this.lastBytesAt) / 1000;
@@ -204,13 +229,13 @@ export class DestinationOutput {
     }, delay);
   }
 
-  /** Reset this branch only: NULL closes the connection; following the parent opens a new one. */
+  /** Reset this output only: its bin (and connection) is replaced by a fresh one. */
   private cycle(): void {
     if (!this.bin || this.state === 'failed' || this.state === 'stopped') return;
     this.reconnects += 1;
-    this.lastProgressAt = Date.now();
-    this.bin.setState(loadGst().State.NULL);
-    this.bin.syncStateWithParent();
+    this.removeBin();
+    this.generation += 1;
+    this.buildBin();
     this.logger.info({ outputId: this.id, attempt: this.attempt }, 'output reconnecting');
   }
 

@@ -1,0 +1,107 @@
+/**
+ * One studio session's pipeline, in its own OS process (run with `node --import tsx`), so a
+ * crash in GStreamer or in a native binding takes down this broadcast only. It is driven by its
+ * media worker over the Node IPC channel with the typed messages of `@onair/protocol`.
+ */
+import { pipelineCommandSchema, type PipelineCommand, type PipelineErrorCode, type PipelineReport } from '@onair/protocol';
+import { createLogger } from '@onair/runtime';
+import { ProgramPipeline } from './pipeline/program.ts';
+
+const STATS_INTERVAL_MS = 1000;
+
+let logger = createLogger('pipeline', process.env.LOG_LEVEL ?? 'info');
+let program: ProgramPipeline | undefined;
+let statsTimer: NodeJS.Timeout | undefined;
+
+function send(report: PipelineReport): void {
+  if (process.connected) process.send?.(report);
+}
+
+function exitAfterFlush(code: number): void {
+  // process.send is asynchronous; exit once the channel has taken the last report.
+  if (process.connected) process.send?.({ type: 'state', state: code === 0 ? 'stopped' : 'failed' } satisfies PipelineReport, () => process.exit(code));
+  else process.exit(code);
+}
+
+function fail(code: PipelineErrorCode, message: string): void {
+  send({ type: 'error', code, message, fatal: true });
+  if (statsTimer) clearInterval(statsTimer);
+  try {
+    program?.stop();
+  } catch {
+    // Already failing: the process exits and its supervisor starts a new one.
+  }
+  exitAfterFlush(1);
+}
+
+function handle(command: PipelineCommand): void {
+  switch (command.type) {
+    case 'start': {
+      if (program) return;
+      const { config } = command;
+      logger = logger.child({ sessionId: config.sessionId });
+      program = new ProgramPipeline(
+        config.sessionId,
+        config.plan,
+        config.planVersion,
+        config.outputPolicy,
+        {
+          outputStatus: (status) => send({ type: 'outputStatus', ...status }),
+          fatal: (code, message) => fail(code, message),
+          inputFailed: (inputId, message) => send({ type: 'error', code: 'INPUT_FAILED', message: `input ${inputId}: ${message}`, fatal: false }),
+        },
+        logger,
+        config.dotDir,
+      );
+      send({ type: 'state', state: 'starting' });
+      program.start();
+      send({ type: 'state', state: 'playing' });
+      send({ type: 'planApplied', version: config.planVersion });
+      statsTimer = setInterval(() => {
+        if (program) send({ type: 'stats', stats: program.tick() });
+      }, STATS_INTERVAL_MS);
+      return;
+    }
+    case 'applyPlan':
+      if (!program) return;
+      program.apply(command.plan, command.version);
+      send({ type: 'planApplied', version: command.version });
+      return;
+    case 'setOutputs':
+      program?.setOutputs(command.outputs);
+      return;
+    case 'stop':
+      if (statsTimer) clearInterval(statsTimer);
+      send({ type: 'state', state: 'stopping' });
+      program?.stop();
+      logger.info('pipeline stopped');
+      exitAfterFlush(0);
+      return;
+  }
+}
+
+process.on('message', (raw: unknown) => {
+  const parsed = pipelineCommandSchema.safeParse(raw);
+  if (!parsed.success) {
+    logger.error({ issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) }, 'invalid command');
+    send({ type: 'error', code: 'PLAN_INVALID', message: 'invalid command', fatal: false });
+    return;
+  }
+  try {
+    handle(parsed.data);
+  } catch (err) {
+    logger.error({ err }, 'pipeline command failed');
+    fail('PIPELINE_FAILED', err instanceof Error ? err.message : String(err));
+  }
+});
+
+// The worker is gone (killed, crashed): a pipeline nobody supervises must not keep streaming.
+process.on('disconnect', () => {
+  if (statsTimer) clearInterval(statsTimer);
+  program?.stop();
+  process.exit(0);
+});
+process.on('SIGTERM', () => {
+  program?.stop();
+  process.exit(0);
+});

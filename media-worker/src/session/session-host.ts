@@ -1,0 +1,143 @@
+import type { Redis } from 'ioredis';
+import { Gauge, type Registry } from 'prom-client';
+import { pipelineStartConfigSchema, sessionStatusKeys, type PipelineReport, type PipelineStartConfigInput, type PlanOutput, type RenderPlan, type SessionStats } from '@onair/protocol';
+import type { Logger, WorkerLoad } from '@onair/runtime';
+import { SessionSupervisor, type SessionSupervisorOptions } from './session-supervisor.ts';
+
+/** Latest stats stay readable this long after the last report, then vanish with their session. */
+const STATS_TTL_MS = 5000;
+
+export interface SessionHostOptions {
+  logger: Logger;
+  redis: Redis;
+  metrics: Registry;
+  /** Passed to every supervisor (tests shorten restart delays, capture child log lines). */
+  supervisor?: Partial<Omit<SessionSupervisorOptions, 'config' | 'logger' | 'onReport'>>;
+  /** Every report of every session, after the host handled it. */
+  onReport?: (sessionId: string, report: PipelineReport) => void;
+}
+
+/**
+ * The sessions of one media worker: one supervised pipeline process each. It turns their reports
+ * into Prometheus figures, publishes them in Redis for the api, and sums them for the heartbeat.
+ */
+export class SessionHost {
+  private readonly sessions = new Map<string, SessionSupervisor>();
+  /** Output ids seen per session, to remove their series when the session ends. */
+  private readonly seenOutputs = new Map<string, Set<string>>();
+  private readonly gauges: {
+    fps: Gauge;
+    dropped: Gauge;
+    restarts: Gauge;
+    outputBytes: Gauge;
+    outputBitrate: Gauge;
+    outputReconnects: Gauge;
+    outputLive: Gauge;
+  };
+
+  constructor(private readonly options: SessionHostOptions) {
+    const registers = [options.metrics];
+    const session = ['session'];
+    const output = ['session', 'output'];
+    this.gauges = {
+      fps: new Gauge({ name: 'onair_media_session_fps', help: 'Program frames per second', labelNames: session, registers }),
+      dropped: new Gauge({ name: 'onair_media_session_dropped_frames', help: 'Program frames dropped or repeated since the pipeline started', labelNames: session, registers }),
+      restarts: new Gauge({ name: 'onair_media_session_pipeline_restarts', help: 'Pipeline process crashes in the crash window', labelNames: session, registers }),
+      outputBytes: new Gauge({ name: 'onair_media_output_bytes_sent', help: 'Bytes sent to a destination', labelNames: output, registers }),
+      outputBitrate: new Gauge({ name: 'onair_media_output_bitrate_kbps', help: 'Send rate to a destination', labelNames: output, registers }),
+      outputReconnects: new Gauge({ name: 'onair_media_output_reconnects', help: 'Reconnections of a destination output', labelNames: output, registers }),
+      outputLive: new Gauge({ name: 'onair_media_output_live', help: '1 while a destination receives the stream', labelNames: output, registers }),
+    };
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  session(sessionId: string): SessionSupervisor | undefined {
+    return this.sessions.get(sessionId);
+  }
+
+  startSession(input: PipelineStartConfigInput): SessionSupervisor {
+    const config = pipelineStartConfigSchema.parse(input);
+    if (this.sessions.has(config.sessionId)) throw new Error(`session ${config.sessionId} already runs here`);
+    const supervisor = new SessionSupervisor({
+      ...this.options.supervisor,
+      config,
+      logger: this.options.logger,
+      onReport: (id, report) => this.onReport(id, report),
+    });
+    this.sessions.set(config.sessionId, supervisor);
+    supervisor.start();
+    return supervisor;
+  }
+
+  applyPlan(sessionId: string, version: number, plan: RenderPlan): void {
+    this.sessions.get(sessionId)?.applyPlan(version, plan);
+  }
+
+  setOutputs(sessionId: string, outputs: PlanOutput[]): void {
+    this.sessions.get(sessionId)?.setOutputs(outputs);
+  }
+
+  async stopSession(sessionId: string): Promise<void> {
+    const supervisor = this.sessions.get(sessionId);
+    if (!supervisor) return;
+    await supervisor.stop();
+    this.sessions.delete(sessionId);
+    this.forget(sessionId);
+    await this.options.redis.del(sessionStatusKeys.stats(sessionId));
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((id) => this.stopSession(id)));
+  }
+
+  /** The heartbeat's figures: totals over sessions, and the slowest session's frame rate. */
+  load(): WorkerLoad {
+    const stats = [...this.sessions.values()].map((s) => s.stats).filter((s): s is SessionStats => s !== undefined);
+    return {
+      sessions: this.sessions.size,
+      outputs: stats.reduce((n, s) => n + s.outputs.filter((o) => o.state === 'live').length, 0),
+      pages: 0,
+      bitrateKbps: stats.reduce((n, s) => n + s.bitrateKbps, 0),
+      fps: stats.length ? Math.min(...stats.map((s) => s.fps)) : 0,
+      droppedFrames: stats.reduce((n, s) => n + s.droppedFrames, 0),
+    };
+  }
+
+  private onReport(sessionId: string, report: PipelineReport): void {
+    if (report.type === 'stats') this.record(report.stats);
+    if (report.type === 'error') this.gauges.restarts.set({ session: sessionId }, this.sessions.get(sessionId)?.restarts ?? 0);
+    const json = JSON.stringify({ sessionId, ...report });
+    const { redis, logger } = this.options;
+    const writes: Promise<unknown>[] = [redis.publish(sessionStatusKeys.channel(sessionId), json)];
+    if (report.type === 'stats') writes.push(redis.set(sessionStatusKeys.stats(sessionId), JSON.stringify(report.stats), 'PX', STATS_TTL_MS));
+    Promise.all(writes).catch((err: unknown) => logger.warn({ err, sessionId }, 'session status not published'));
+    this.options.onReport?.(sessionId, report);
+  }
+
+  private record(stats: SessionStats): void {
+    const session = stats.sessionId;
+    this.gauges.fps.set({ session }, stats.fps);
+    this.gauges.dropped.set({ session }, stats.droppedFrames);
+    const seen = this.seenOutputs.get(session) ?? new Set<string>();
+    this.seenOutputs.set(session, seen);
+    for (const output of stats.outputs) {
+      seen.add(output.id);
+      const labels = { session, output: output.id };
+      this.gauges.outputBytes.set(labels, output.bytesSent);
+      this.gauges.outputBitrate.set(labels, output.bitrateKbps);
+      this.gauges.outputReconnects.set(labels, output.reconnects);
+      this.gauges.outputLive.set(labels, output.state === 'live' ? 1 : 0);
+    }
+  }
+
+  private forget(session: string): void {
+    for (const gauge of [this.gauges.fps, this.gauges.dropped, this.gauges.restarts]) gauge.remove({ session });
+    for (const output of this.seenOutputs.get(session) ?? []) {
+      for (const gauge of [this.gauges.outputBytes, this.gauges.outputBitrate, this.gauges.outputReconnects, this.gauges.outputLive]) gauge.remove({ session, output });
+    }
+    this.seenOutputs.delete(session);
+  }
+}

@@ -1,0 +1,181 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import {
+  pipelineReportSchema,
+  type PipelineCommand,
+  type PipelineReport,
+  type PipelineStartConfig,
+  type PlanOutput,
+  type RenderPlan,
+  type SessionStats,
+} from '@onair/protocol';
+import type { Logger } from '@onair/runtime';
+import { planNeedsRebuild } from '../pipeline/layout.ts';
+
+const PIPELINE_ENTRY = fileURLToPath(new URL('../pipeline-process.ts', import.meta.url));
+
+export type SupervisorState = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped' | 'failed';
+
+export interface SessionSupervisorOptions {
+  config: PipelineStartConfig;
+  logger: Logger;
+  /** Every report of the pipeline process, plus the supervisor's own PIPELINE_CRASHED errors. */
+  onReport: (sessionId: string, report: PipelineReport) => void;
+  /** Log lines of the child (pino JSON); to the worker's stdout by default. */
+  onLogLine?: (line: string) => void;
+  restartDelaysMs?: number[];
+  /** Crashes within `crashWindowMs` after which the session is given up as failed. */
+  maxCrashes?: number;
+  crashWindowMs?: number;
+  stopTimeoutMs?: number;
+}
+
+/**
+ * Owns one session's pipeline process: starts it, tells it every plan and output change, and when
+ * it dies on its own reports the crash and starts a new one from the latest plan. Nothing here is
+ * shared with other sessions, so one crashing pipeline leaves the others alone.
+ */
+export class SessionSupervisor {
+  private child: ChildProcess | undefined;
+  private state: SupervisorState = 'starting';
+  private config: PipelineStartConfig;
+  private crashes: number[] = [];
+  private restartTimer: NodeJS.Timeout | undefined;
+  private latestStats: SessionStats | undefined;
+  private exited: Promise<void> = Promise.resolve();
+  private readonly logger: Logger;
+
+  constructor(private readonly options: SessionSupervisorOptions) {
+    this.config = options.config;
+    this.logger = options.logger.child({ sessionId: options.config.sessionId });
+  }
+
+  get sessionId(): string {
+    return this.config.sessionId;
+  }
+
+  get current(): SupervisorState {
+    return this.state;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get stats(): SessionStats | undefined {
+    return this.latestStats;
+  }
+
+  get restarts(): number {
+    return this.crashes.length;
+  }
+
+  start(): void {
+    const child = fork(PIPELINE_ENTRY, [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: { ...process.env },
+      serialization: 'json',
+    });
+    this.child = child;
+    const logLine = this.options.onLogLine ?? ((line: string) => process.stdout.write(`${line}\n`));
+    if (child.stdout) createInterface({ input: child.stdout }).on('line', logLine);
+    if (child.stderr) createInterface({ input: child.stderr }).on('line', logLine);
+    child.on('message', (raw: unknown) => this.onMessage(raw));
+    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => {
+      resolve();
+      this.onExit(child, code, signal);
+    }));
+    this.send({ type: 'start', config: this.config });
+    this.logger.info({ pid: child.pid }, 'pipeline process started');
+  }
+
+  /** A new plan version: applied live, or by a new pipeline when inputs or profile changed. */
+  applyPlan(version: number, plan: RenderPlan): void {
+    const rebuild = planNeedsRebuild(this.config.plan, plan);
+    this.config = { ...this.config, plan, planVersion: version };
+    if (rebuild) {
+      this.logger.info({ version }, 'plan changes inputs or profile: restarting the pipeline');
+      void this.replaceChild();
+      return;
+    }
+    this.send({ type: 'applyPlan', version, plan });
+  }
+
+  setOutputs(outputs: PlanOutput[]): void {
+    this.config = { ...this.config, plan: { ...this.config.plan, outputs } };
+    this.send({ type: 'setOutputs', outputs });
+  }
+
+  async stop(): Promise<void> {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    if (this.state === 'stopped' || this.state === 'failed') return;
+    this.state = 'stopping';
+    await this.stopChild();
+    this.state = 'stopped';
+  }
+
+  private async stopChild(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    if (child.connected) child.send({ type: 'stop' } satisfies PipelineCommand);
+    else child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), this.options.stopTimeoutMs ?? 10_000);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  private async replaceChild(): Promise<void> {
+    const previous = this.state;
+    this.state = 'restarting';
+    await this.stopChild();
+    if (previous === 'stopping' || previous === 'stopped') return;
+    this.state = 'starting';
+    this.start();
+  }
+
+  private send(command: PipelineCommand): void {
+    if (this.child?.connected) this.child.send(command);
+  }
+
+  private onMessage(raw: unknown): void {
+    const parsed = pipelineReportSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.logger.warn('pipeline sent an invalid report');
+      return;
+    }
+    const report = parsed.data;
+    if (report.type === 'state' && report.state === 'playing' && this.state === 'starting') this.state = 'running';
+    if (report.type === 'stats') this.latestStats = report.stats;
+    this.options.onReport(this.sessionId, report);
+  }
+
+  private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (child !== this.child) return;
+    if (this.state === 'stopping' || this.state === 'stopped' || this.state === 'restarting') return;
+    const now = Date.now();
+    const window = this.options.crashWindowMs ?? 300_000;
+    this.crashes = [...this.crashes.filter((t) => now - t < window), now];
+    this.latestStats = undefined;
+    const maxCrashes = this.options.maxCrashes ?? 5;
+    const fatal = this.crashes.length > maxCrashes;
+    this.logger.error({ code, signal, crashes: this.crashes.length }, fatal ? 'pipeline process keeps crashing: giving up' : 'pipeline process crashed: restarting');
+    this.options.onReport(this.sessionId, { type: 'error', code: 'PIPELINE_CRASHED', message: `pipeline process exited (code ${code}, signal ${signal})`, fatal });
+    if (fatal) {
+      this.state = 'failed';
+      this.options.onReport(this.sessionId, { type: 'state', state: 'failed' });
+      return;
+    }
+    this.state = 'restarting';
+    const delays = this.options.restartDelaysMs ?? [500, 2000, 5000];
+    const delay = delays[Math.min(this.crashes.length - 1, delays.length - 1)] ?? 5000;
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (this.state !== 'restarting') return;
+      this.state = 'starting';
+      this.start();
+    }, delay);
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Encode once, push everywhere: real GStreamer pipelines in their own processes, real nginx-rtmp
+ * servers, read back with ffprobe and ffmpeg.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionStatusKeys, sessionStatsSchema } from '@onair/protocol';
+import { createFixture, HEIGHT, secretKey, testPlan, WIDTH, type Fixture } from './helpers/session-fixture.ts';
+import { keyframeIntervals, longestVideoGap, probeStream, readPackets } from './helpers/stream-probe.ts';
+
+let fx: Fixture;
+const keys: string[] = [];
+const key = (): string => {
+  const k = secretKey();
+  keys.push(k);
+  return k;
+};
+
+beforeAll(async () => {
+  fx = await createFixture();
+});
+afterAll(async () => {
+  if (process.env.DEBUG_LOGS) console.warn(fx.logs.filter((l) => l.includes(process.env.DEBUG_LOGS!)).join('\n'));
+  await fx?.close();
+});
+
+describe('destinations', () => {
+  it('sends the same H.264 + AAC stream to two destinations', async () => {
+    const server = await fx.rtmp();
+    const [k1, k2] = [key(), key()];
+    const base = `rtmp://127.0.0.1:${server.port}/live`;
+    fx.host.startSession({ sessionId: 'two-dest', planVersion: 1, plan: testPlan([{ id: 'a', url: base, key: k1 }, { id: 'b', url: base, key: k2 }]), outputPolicy: { backoffMs: [500], stallAfterMs: 5000, giveUpAfterMs: 60_000 } });
+    await fx.waitForOutput('two-dest', 'a', 'live');
+    await fx.waitForOutput('two-dest', 'b', 'live');
+
+    const [formatA, formatB, packets] = await Promise.all([probeStream(server.url(k1)), probeStream(server.url(k2)), readPackets(server.url(k2), 5)]);
+    for (const format of [formatA, formatB]) {
+      expect(format.video).toMatchObject({ codec: 'h264', width: WIDTH, height: HEIGHT });
+      expect(format.audio).toEqual({ codec: 'aac', sampleRate: 48000, channels: 2 });
+    }
+    const video = packets.filter((p) => p.stream === 'video');
+    const span = video[video.length - 1]!.pts - video[0]!.pts;
+    expect((video.length - 1) / span).toBeCloseTo(30, 0);
+    const intervals = keyframeIntervals(packets);
+    expect(intervals.length).toBeGreaterThanOrEqual(1);
+    for (const interval of intervals) expect(interval).toBeCloseTo(2, 1);
+
+    // The worker's view of the same session: Redis for the api, Prometheus for operators.
+    const stats = sessionStatsSchema.parse(JSON.parse((await fx.redis.get(sessionStatusKeys.stats('two-dest'))) ?? 'null'));
+    expect(stats.outputs.map((o) => [o.id, o.state])).toEqual([['a', 'live'], ['b', 'live']]);
+    expect(stats.fps).toBeGreaterThan(25);
+    const metrics = await fx.metrics.getSingleMetricAsString('onair_media_output_live');
+    expect(metrics).toContain('onair_media_output_live{session="two-dest",output="a"} 1');
+    expect(fx.host.load()).toMatchObject({ sessions: 1, outputs: 2 });
+    await fx.host.stopSession('two-dest');
+  });
+
+  it('keeps other outputs going while one is refused and one server dies and comes back', async () => {
+    const steady = await fx.rtmp();
+    const flaky = await fx.rtmp();
+    const refusing = await fx.rtmp({ acceptKeys: ['only-this-one'] });
+    const [kSteady, kFlaky, kRefused] = [key(), key(), key()];
+    const url = (s: { port: number }) => `rtmp://127.0.0.1:${s.port}/live`;
+    fx.host.startSession({
+      sessionId: 'isolation',
+      planVersion: 1,
+      plan: testPlan([
+        { id: 'steady', url: url(steady), key: kSteady },
+        { id: 'flaky', url: url(flaky), key: kFlaky },
+        { id: 'refused', url: url(refusing), key: kRefused },
+      ]),
+      outputPolicy: { backoffMs: [500, 1000, 2000], stallAfterMs: 4000, giveUpAfterMs: 60_000 },
+    });
+    const refused = await fx.waitForOutput('isolation', 'refused', 'failed');
+    expect(refused.errorCode).toBe('DESTINATION_REFUSED');
+    expect(refused.reason).toMatch(/stream key/);
+    await fx.waitForOutput('isolation', 'steady', 'live');
+    await fx.waitForOutput('isolation', 'flaky', 'live');
+
+    // Read the steady destination for the whole outage; its stream must have no hole over 1 s.
+    const steadyPackets = readPackets(steady.url(kSteady), 16);
+    await new Promise((r) => setTimeout(r, 2000));
+    await flaky.stop({ abrupt: true });
+    await fx.waitForOutput('isolation', 'flaky', 'reconnecting');
+    await new Promise((r) => setTimeout(r, 3000));
+    await flaky.restart();
+    const back = Date.now();
+    await fx.waitForOutput('isolation', 'flaky', 'live', 10_000, back);
+
+    const packets = await steadyPackets;
+    expect(packets.filter((p) => p.stream === 'video').length).toBeGreaterThan(300);
+    expect(longestVideoGap(packets)).toBeLessThan(1);
+    const stats = fx.host.session('isolation')?.stats;
+    expect(stats?.outputs.find((o) => o.id === 'flaky')?.reconnects).toBeGreaterThanOrEqual(1);
+    expect(stats?.outputs.find((o) => o.id === 'refused')).toMatchObject({ state: 'failed', errorCode: 'DESTINATION_REFUSED', bitrateKbps: 0 });
+    await fx.host.stopSession('isolation');
+  });
+
+  it('adds and removes a destination live without touching the other', async () => {
+    const server = await fx.rtmp();
+    const [kStay, kAdded] = [key(), key()];
+    const base = `rtmp://127.0.0.1:${server.port}/live`;
+    const stay = { id: 'stay', url: base, key: kStay };
+    fx.host.startSession({ sessionId: 'live-edit', planVersion: 1, plan: testPlan([stay]) });
+    await fx.waitForOutput('live-edit', 'stay', 'live');
+
+    const stayPackets = readPackets(server.url(kStay), 10);
+    await new Promise((r) => setTimeout(r, 1500));
+    fx.host.setOutputs('live-edit', [stay, { id: 'added', url: base, key: kAdded }]);
+    await fx.waitForOutput('live-edit', 'added', 'live');
+    const added = await probeStream(server.url(kAdded));
+    expect(added.video).toMatchObject({ codec: 'h264', width: WIDTH, height: HEIGHT });
+    fx.host.setOutputs('live-edit', [stay]);
+    await fx.waitForOutput('live-edit', 'added', 'stopped');
+
+    const packets = await stayPackets;
+    expect(packets.filter((p) => p.stream === 'video').length).toBeGreaterThan(200);
+    expect(longestVideoGap(packets)).toBeLessThan(1);
+    await fx.host.stopSession('live-edit');
+  });
+
+  it('never writes a stream key in a log line', () => {
+    expect(keys.length).toBeGreaterThan(5);
+    expect(fx.logs.length).toBeGreaterThan(20);
+    for (const k of keys) expect(fx.logs.filter((line) => line.includes(k))).toEqual([]);
+  });
+});

@@ -1,0 +1,193 @@
+// Fleet acceptance on real processes: two media workers take sessions from the real BullMQ queue
+// on the real Redis and push to a real nginx-rtmp destination. A worker killed with -9 loses its
+// session to the other worker, which goes live again with the same scene; a worker told to stop
+// (SIGTERM) keeps its live session while taking no new one.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
+import { testRedisUrl } from '@onair/embedded/test-services';
+import {
+  newProjectDocument,
+  sceneToRenderPlan,
+  sessionKeys,
+  sessionOwnerSchema,
+  SESSIONS_QUEUE,
+  workerHeartbeatSchema,
+  workerRegistryKeys,
+  type SceneDocument,
+  type SessionOwner,
+} from '@onair/protocol';
+import { SecretBox } from '@onair/runtime';
+import { startWorkerProcess, type WorkerUnderTest } from '@onair/runtime/testkit';
+import { createInputResolver } from '../src/placement/input-resolver.ts';
+import { grabFrame, near, pixel, probeStream, type Frame } from './helpers/stream-probe.ts';
+import { secretKey } from './helpers/session-fixture.ts';
+
+const workerRoot = fileURLToPath(new URL('..', import.meta.url));
+const WIDTH = 854;
+const HEIGHT = 480;
+const LOGO_RED = [255, 59, 92];
+
+// Its own Redis database: other suites' queues and keys on the shared test Redis stay out of sight.
+const redisUrl = `${testRedisUrl()}/${1 + Math.floor(Math.random() * 15)}`;
+
+function projectDocument(): SceneDocument {
+  return newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '480p' });
+}
+
+/** The program shows the scene: the logo's red dot inside the watermark's box, black elsewhere. */
+function showsScene(frame: Frame, doc: SceneDocument): boolean {
+  const box = sceneToRenderPlan(doc, createInputResolver(), []).scenes[0]!.placements[0]!;
+  let red = false;
+  for (let y = box.y; y < box.y + box.height && !red; y += 1) {
+    for (let x = box.x; x < box.x + box.width && !red; x += 1) red = near(pixel(frame, x, y), LOGO_RED, 60);
+  }
+  return red && near(pixel(frame, WIDTH - 40, HEIGHT - 40), [0, 0, 0], 30);
+}
+
+describe('session placement across media workers', () => {
+  let redis: Redis;
+  let queue: Queue;
+  let box: SecretBox;
+  let dir: string;
+  let rtmp: RunningRtmpServer;
+  const workers: WorkerUnderTest[] = [];
+
+  beforeAll(async () => {
+    redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    await redis.flushdb();
+    queue = new Queue(SESSIONS_QUEUE, { connection: redis });
+    const key = SecretBox.generateKey();
+    box = new SecretBox(key);
+    process.env.SECRETS_KEY = key;
+    process.env.WORKER_CORES = '2';
+    dir = await mkdtemp(join(tmpdir(), 'onair-placement-'));
+    rtmp = await startRtmpServer({ dir: join(dir, 'nginx') });
+  });
+
+  afterAll(async () => {
+    if (process.env.PLACEMENT_DEBUG) for (const w of workers) process.stdout.write(`--- ${w.id}\n${w.output.join('')}\n`);
+    for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+    await rtmp?.stop();
+    await queue?.close();
+    await redis?.flushdb();
+    redis?.disconnect();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  async function startWorker(env: Record<string, string> = {}): Promise<WorkerUnderTest> {
+    Object.assign(process.env, env);
+    const worker = startWorkerProcess('media', 'src/main.ts', workerRoot, redisUrl);
+    workers.push(worker);
+    await worker.waitForRegistration();
+    return worker;
+  }
+
+  /** Stores the project's document and live outputs as the api does, and queues its session. */
+  async function openLiveSession(doc: SceneDocument, streamKey: string): Promise<void> {
+    await redis.hset(sessionKeys.document(doc.projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
+    const outputs = [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }];
+    await redis.set(sessionKeys.outputs(doc.projectId), box.seal(JSON.stringify(outputs), `session:${doc.projectId}`));
+    await queue.add('session', { projectId: doc.projectId, requestedAt: new Date().toISOString() }, { jobId: doc.projectId, removeOnComplete: true, removeOnFail: true });
+  }
+
+  async function owner(projectId: string): Promise<SessionOwner | undefined> {
+    const raw = await redis.get(sessionKeys.owner(projectId));
+    return raw ? sessionOwnerSchema.parse(JSON.parse(raw)) : undefined;
+  }
+
+  it('picks a session killed with -9 up on the other worker, live again with the same scene', async () => {
+    const a = await startWorker({ DRAIN_GRACE_MS: '60000' });
+    const b = await startWorker({ DRAIN_GRACE_MS: '60000' });
+    const doc = projectDocument();
+    const streamKey = secretKey();
+    const requested = Date.now();
+    await openLiveSession(doc, streamKey);
+
+    const first = await waitFor('the session to be placed', () => owner(doc.projectId), 20_000, 50);
+    const placementMs = Date.now() - requested;
+    expect([a.id, b.id]).toContain(first.workerId);
+    const format = await waitFor('the destination to receive the stream', () => probeStream(rtmp.url(streamKey)), 30_000, 250);
+    expect(format.video).toMatchObject({ codec: 'h264', width: WIDTH, height: HEIGHT });
+    expect(showsScene(await grabFrame(rtmp.url(streamKey), WIDTH, HEIGHT, 5), doc)).toBe(true);
+
+    const [victim, survivor] = first.workerId === a.id ? [a, b] : [b, a];
+    const killedAt = Date.now();
+    victim.child.kill('SIGKILL');
+
+    const second = await waitFor(
+      'another worker to pick the session up',
+      async () => {
+        const o = await owner(doc.projectId);
+        return o && o.workerId === survivor.id ? o : undefined;
+      },
+      30_000,
+      100,
+    );
+    await waitFor('the destination to receive the stream again', () => probeStream(rtmp.url(streamKey), 8000), 30_000, 200);
+    const liveAgainMs = Date.now() - killedAt;
+    const frame = await grabFrame(rtmp.url(streamKey), WIDTH, HEIGHT, 5);
+
+    // The scene state is intact: same document version in Redis, applied by the new owner, drawn in the program.
+    const stored = await redis.hgetall(sessionKeys.document(doc.projectId));
+    expect(JSON.parse(stored.document!)).toEqual(doc);
+    expect(second.appliedVersion).toBe(doc.version);
+    expect(second.pickups).toBeGreaterThanOrEqual(1);
+    expect(showsScene(frame, doc)).toBe(true);
+    const failovers = await redis.lrange(sessionKeys.failovers, 0, -1);
+    expect(failovers.map((f) => JSON.parse(f) as { projectId: string; fromWorkerId: string; toWorkerId: string })).toContainEqual(
+      expect.objectContaining({ projectId: doc.projectId, fromWorkerId: victim.id, toWorkerId: survivor.id }),
+    );
+    process.stdout.write(`placement: ${placementMs} ms to place; failover: live again ${liveAgainMs} ms after kill -9\n`);
+
+    await redis.publish(sessionKeys.commands(doc.projectId), JSON.stringify({ type: 'stop' }));
+    await waitFor('the session to end', async () => ((await owner(doc.projectId)) ? undefined : true), 20_000, 100);
+    expect((await survivor.stop()).code).toBe(0);
+  });
+
+  it('keeps a live session on a worker told to stop, and places new sessions elsewhere', async () => {
+    const draining = await startWorker({ DRAIN_GRACE_MS: '120000' });
+    const live = projectDocument();
+    const liveKey = secretKey();
+    await openLiveSession(live, liveKey);
+    await waitFor('the session on the first worker', () => owner(live.projectId), 20_000, 50);
+    await waitFor('the stream', () => probeStream(rtmp.url(liveKey)), 30_000, 250);
+
+    draining.child.kill('SIGTERM');
+    await waitFor(
+      'the worker to report draining',
+      async () => {
+        const raw = await redis.get(workerRegistryKeys.worker('media', draining.id));
+        return raw && workerHeartbeatSchema.parse(JSON.parse(raw)).state === 'draining' ? true : undefined;
+      },
+      10_000,
+      100,
+    );
+    const other = await startWorker({ DRAIN_GRACE_MS: '60000' });
+    const next = projectDocument();
+    const nextKey = secretKey();
+    await openLiveSession(next, nextKey);
+    const nextOwner = await waitFor('the new session to be placed', () => owner(next.projectId), 20_000, 50);
+    expect(nextOwner.workerId).toBe(other.id);
+
+    // The draining worker still streams its session, a while after SIGTERM.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(draining.child.exitCode).toBeNull();
+    expect((await owner(live.projectId))?.workerId).toBe(draining.id);
+    expect(showsScene(await grabFrame(rtmp.url(liveKey), WIDTH, HEIGHT, 5), live)).toBe(true);
+
+    // When its session ends, the draining worker exits cleanly.
+    await redis.publish(sessionKeys.commands(live.projectId), JSON.stringify({ type: 'stop' }));
+    const { code } = await draining.stop();
+    expect(code).toBe(0);
+    await redis.publish(sessionKeys.commands(next.projectId), JSON.stringify({ type: 'stop' }));
+    await waitFor('the second session to end', async () => ((await owner(next.projectId)) ? undefined : true), 20_000, 100);
+    expect((await other.stop()).code).toBe(0);
+  });
+});
