@@ -7,7 +7,7 @@ import { parseHostPortList } from '@onair/protocol';
 
 export interface RenderConfig {
   chromiumPath: string;
-  /** Pages this worker renders at once. One page costs roughly 0.3 core at 480p, 0.6 at 720p (bench/). */
+  /** Pages this worker renders at once. A page costs about 0.3 core at 480p and 0.35–0.5 at 720p (bench/): budget 0.5. */
   maxPages: number;
   /** host:port entries a page may reach even though they are private (a local test server, an in-cluster overlay service). */
   allowedHosts: ReadonlySet<string>;
@@ -34,7 +34,7 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
 export function readRenderConfig(env: NodeJS.ProcessEnv = process.env): RenderConfig {
   return {
     chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
-    // Leave about 20 % of the machine to the rest, like the media worker's admission.
+    // 0.5 core per page up to 80 % of the machine, like the media worker's admission.
     maxPages: Math.floor(int(env, 'RENDER_MAX_PAGES', Math.max(1, Math.floor(cpus().length * 0.8 * 2)), 1, 64)),
     allowedHosts: parseHostPortList(env.RENDER_ALLOWED_HOSTS),
     pageHeapMb: int(env, 'RENDER_PAGE_HEAP_MB', 512, 64, 4096),

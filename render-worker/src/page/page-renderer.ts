@@ -10,12 +10,17 @@
  *   gst-launch: ximagesrc use-damage=false 30 fps → x264 ultrafast/zerolatency → rtph264pay → udpsink
  *               pulsesrc (sink monitor) → opusenc → rtpopuspay → udpsink
  *
- * Why a virtual display and not CDP screencast: screencast frames arrive as JPEG over the
- * DevTools pipe only when the page changes, at up to 60 fps, and Chromium spends most of its time
- * encoding them; the virtual display gives a steady 30 fps at a fraction of the CPU (bench:
- * xvfb vs screencast ratio ~0.4 at 852×480 and at 720p, including the H.264 encode of the
- * capture, which screencast would need too). It is also what livekit/egress does, and the only
- * way page audio is available at all (PulseAudio; the screencast carries no sound).
+ * Why a virtual display and not CDP screencast (bench/README.md, one page, same x264 encode at the
+ * end of both, 2 vCPU shared with other work):
+ *
+ *                 852×480                          1280×720
+ *   screencast    ~60 fps, 0.63 cores (1.00)       36–55 fps, 0.72–0.86 cores
+ *   xvfb          30 fps,  0.28 cores (0.44)       30 fps,    0.33–0.36 cores (0.39–0.49 of screencast)
+ *
+ * Screencast frames are JPEGs Chromium encodes on every repaint (most of its cost), arrive over
+ * the DevTools pipe only when the page changes and unevenly under load; the virtual display gives
+ * a steady 30 fps at under half the CPU. It is also what livekit/egress does, and page sound needs
+ * PulseAudio either way (the screencast carries none).
  *
  * Transparent pages: neither X11 capture nor H.264 carries alpha, so a transparent page is drawn
  * over RENDER_CHROMA_KEY (`Emulation.setDefaultBackgroundColorOverride`: only where the page has
