@@ -54,6 +54,15 @@ describe('sign-in by e-mail code', () => {
     expect((await errorOf(foreign)).code).toBe('FORBIDDEN');
   });
 
+  it('has no password sign-in or sign-up: OnAir is passwordless', async () => {
+    const browser = new Browser(api.url);
+    const email = uniqueEmail('password');
+    const signUp = await browser.post('/api/auth/sign-up/email', { email, password: 'correct horse battery', name: 'x' });
+    expect(signUp.status).toBe(404);
+    expect((await browser.post('/api/auth/sign-in/email', { email, password: 'correct horse battery' })).status).toBe(404);
+    expect(await api.db.user.count({ where: { email } })).toBe(0);
+  });
+
   it('refuses a malformed address with EMAIL_INVALID and sends nothing', async () => {
     const browser = new Browser(api.url);
     const res = await browser.post('/api/auth/email-otp/send-verification-otp', { email: 'not-an-address', type: 'sign-in' });

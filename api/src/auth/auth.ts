@@ -72,6 +72,22 @@ export function createAuth(deps: AuthDeps) {
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     account: { accountLinking: { enabled: true, trustedProviders: ['twitch', 'google'] } },
     user: { deleteUser: { enabled: false } },
+    // OnAir is passwordless: the password routes that plugins bring along are switched off, and
+    // accounts are deleted through DELETE /api/v1/users/current.
+    disabledPaths: [
+      '/sign-up/email',
+      '/sign-in/email',
+      '/sign-in/phone-number',
+      '/request-password-reset',
+      '/reset-password',
+      '/change-password',
+      '/set-password',
+      '/forget-password/email-otp',
+      '/email-otp/request-password-reset',
+      '/email-otp/reset-password',
+      '/phone-number/request-password-reset',
+      '/phone-number/reset-password',
+    ],
     onAPIError: {
       errorURL: new URL('/', config.PUBLIC_URL).toString(),
       // User faults (wrong code, throttled) are answers, not incidents; only service faults are logged.

@@ -27,6 +27,8 @@ const sendingPaths: Record<string, 'email' | 'phoneNumber' | 'newEmail'> = {
 /** Endpoints that check a secret (code, link, OAuth result): each attempt counts per IP. */
 const checkingPaths = new Set([
   '/sign-in/email-otp',
+  '/email-otp/check-verification-otp',
+  '/email-otp/verify-email',
   '/magic-link/verify',
   '/phone-number/verify',
   '/two-factor/verify-totp',
