@@ -36,6 +36,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     throw err;
   }
   process.env.ONAIR_E2E_URL = stack.url;
+  // For flows that stand in for a service the UI cannot drive yet (billing writing a subscription).
+  process.env.ONAIR_E2E_DATABASE_URL = stack.databaseUrl;
 
   return async () => {
     await stack.stop();

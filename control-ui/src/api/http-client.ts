@@ -23,6 +23,8 @@ export interface GetJsonOptions<T> {
 
 export interface HttpClient {
   getJson<T>(path: string, options: GetJsonOptions<T>): Promise<T>;
+  /** Sends `body` as JSON with the session cookie and checks the answer against `response`. */
+  sendJson<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body: unknown, options: GetJsonOptions<T>): Promise<T>;
 }
 
 /**
@@ -35,25 +37,31 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   // Read lazily so tests and the browser both get the fetch that exists when the call happens.
   const doFetch = (input: string, init: RequestInit) => (options.fetch ?? globalThis.fetch)(input, init);
 
+  async function request<T>(method: string, path: string, body: unknown, { response, alsoAccept = [] }: GetJsonOptions<T>): Promise<T> {
+    let res: Response;
+    try {
+      res = await doFetch(`${baseUrl}${path}`, {
+        method,
+        headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        credentials: 'same-origin',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      if (err instanceof DOMException && err.name === 'TimeoutError') throw new RequestAbortedError();
+      throw new NetworkError(err);
+    }
+    const answer = await readBody(res);
+    if (res.status === 401) throw new UnauthorizedError(answer);
+    if (!res.ok && !alsoAccept.includes(res.status)) throw new RequestFailedError(res.status, answer);
+    const parsed = response.safeParse(answer);
+    if (!parsed.success) throw new UnexpectedResponseError(path, parsed.error.message);
+    return parsed.data;
+  }
+
   return {
-    async getJson<T>(path: string, { response, alsoAccept = [] }: GetJsonOptions<T>): Promise<T> {
-      let res: Response;
-      try {
-        res = await doFetch(`${baseUrl}${path}`, {
-          headers: { accept: 'application/json' },
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (err) {
-        if (err instanceof DOMException && err.name === 'TimeoutError') throw new RequestAbortedError();
-        throw new NetworkError(err);
-      }
-      const body = await readBody(res);
-      if (res.status === 401) throw new UnauthorizedError(body);
-      if (!res.ok && !alsoAccept.includes(res.status)) throw new RequestFailedError(res.status, body);
-      const parsed = response.safeParse(body);
-      if (!parsed.success) throw new UnexpectedResponseError(path, parsed.error.message);
-      return parsed.data;
-    },
+    getJson: (path, options) => request('GET', path, undefined, options),
+    sendJson: (method, path, body, options) => request(method, path, body, options),
   };
 }
 

@@ -1,20 +1,78 @@
-import { FolderOpen } from 'lucide-react';
+import { FolderOpen, Plus } from 'lucide-react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { createProject, loadProjects } from '../actions/projects.ts';
+import { Button } from '../components/Button.tsx';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
+import { useProjectsStore } from '../stores/index.ts';
 import styles from './Page.module.css';
+import home from './HomePage.module.css';
 
-/** The studio home: the creator's projects. Listing them arrives with the projects API. */
+/** The studio home: the creator's projects, and a new one in one step. */
 export function HomePage() {
   useDocumentTitle('Projects');
+  const { status, projects, error } = useProjectsStore();
+  const navigate = useNavigate();
+  const nameId = useId();
+  const [name, setName] = useState('');
+  const [creating, setCreating] = useState(false);
+  useEffect(() => {
+    void loadProjects();
+  }, []);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setCreating(true);
+    const project = await createProject(name.trim());
+    setCreating(false);
+    if (project) void navigate(`/studio/${project.id}`);
+  };
+
   return (
     <div className={styles.page}>
       <header className={styles.header}>
         <h1 className={styles.title}>Projects</h1>
       </header>
+      {status === 'ready' && (
+        <form className={home.create} onSubmit={submit}>
+          <label htmlFor={nameId} className={home.label}>
+            New project
+          </label>
+          <input id={nameId} className={home.input} maxLength={100} required placeholder="Friday stream" value={name} onChange={(e) => setName(e.target.value)} />
+          <Button type="submit" variant="primary" disabled={creating || name.trim() === ''}>
+            <Plus size={16} aria-hidden />
+            Create project
+          </Button>
+        </form>
+      )}
       <section className={styles.card} aria-label="Project list">
-        <EmptyState icon={<FolderOpen size={36} />} title="No projects yet">
-          <p>Projects you create, or are invited to as a co-host, are listed here.</p>
-        </EmptyState>
+        {status === 'ready' && projects.length > 0 ? (
+          <ul className={home.list}>
+            {projects.map((project) => (
+              <li key={project.id}>
+                <Link className={home.project} to={`/studio/${project.id}`}>
+                  <span>{project.name}</span>
+                  <span className={home.meta}>{project.resolution}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <EmptyState icon={<FolderOpen size={36} />} title={status === 'error' ? 'Projects could not be loaded' : 'No projects yet'}>
+            <p>
+              {status === 'unauthenticated' ? (
+                <>
+                  <Link to="/login">Sign in</Link> to see your projects.
+                </>
+              ) : status === 'error' ? (
+                error
+              ) : (
+                'Projects you create, or are invited to as a co-host, are listed here.'
+              )}
+            </p>
+          </EmptyState>
+        )}
       </section>
     </div>
   );

@@ -1,7 +1,11 @@
+import { useEffect } from 'react';
 import { useParams } from 'react-router';
+import { loadDevices, stopCameraPreviews } from '../actions/devices.ts';
+import { closeStudio, openStudio } from '../actions/studio.ts';
 import { ProgramCanvas } from '../features/studio/ProgramCanvas.tsx';
 import { SceneList } from '../features/studio/SceneList.tsx';
 import { SidePanel } from '../features/studio/SidePanel.tsx';
+import { StudioPanels } from '../features/studio/SourceSettingsDialog.tsx';
 import { StudioTopBar } from '../features/studio/StudioTopBar.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import styles from './StudioPage.module.css';
@@ -11,6 +15,14 @@ export function StudioPage() {
   // The route only matches with a project id, so it is always there.
   const projectId = useParams().projectId ?? '';
   useDocumentTitle('Studio');
+  useEffect(() => {
+    void openStudio(projectId);
+    void loadDevices();
+    return () => {
+      closeStudio();
+      stopCameraPreviews();
+    };
+  }, [projectId]);
   return (
     <div className={styles.studio}>
       <StudioTopBar projectId={projectId} />
@@ -19,6 +31,7 @@ export function StudioPage() {
         <ProgramCanvas />
         <SidePanel />
       </div>
+      <StudioPanels />
     </div>
   );
 }

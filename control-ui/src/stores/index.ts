@@ -4,6 +4,9 @@
  * of the store files from anywhere else, so every state change can be found from here.
  */
 import { createAppStore } from './app-store.ts';
+import { createDeviceStore } from './device-store.ts';
+import { createProjectsStore } from './projects-store.ts';
+import { createStudioStore } from './studio-store.ts';
 import { browserStorage } from './browser-storage.ts';
 import { createSystemStore } from './system-store.ts';
 import { createToastStore } from './toast-store.ts';
@@ -13,6 +16,9 @@ export const useAppStore = createAppStore(browserStorage());
 export const useSystemStore = createSystemStore();
 export const useToastStore = createToastStore();
 export const useUiStore = createUiStore();
+export const useProjectsStore = createProjectsStore();
+export const useStudioStore = createStudioStore();
+export const useDeviceStore = createDeviceStore(browserStorage());
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
 export type { AppState, CanvasSize, OpenProject } from './app-store.ts';
@@ -20,3 +26,8 @@ export type { ReadinessStatus, SystemState } from './system-store.ts';
 export type { Toast, ToastKind, ToastState } from './toast-store.ts';
 export type { AccountSettingsPage, UiState } from './ui-store.ts';
 export { browserStorage, writeBooleanFlag } from './browser-storage.ts';
+export { initialStudioState } from './studio-store.ts';
+export type { StudioPanel, StudioState } from './studio-store.ts';
+export type { ProjectsState } from './projects-store.ts';
+export { CAMERA_CHOICE_STORAGE_KEY, MICROPHONE_CHOICE_STORAGE_KEY } from './device-store.ts';
+export type { DeviceState, MediaPermission } from './device-store.ts';

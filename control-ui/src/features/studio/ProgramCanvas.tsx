@@ -1,25 +1,196 @@
 import { MonitorPlay } from 'lucide-react';
-import type { CSSProperties } from 'react';
+import { useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { CANVAS, sourceKindInfo, type Layer, type Source } from '@onair/protocol';
+import { removeLayer, restackLayer, updateLayer } from '../../actions/scene-edits.ts';
+import { selectLayer } from '../../actions/studio.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
-import { useAppStore } from '../../stores/index.ts';
+import {
+  boxForKey,
+  minimumSize,
+  RESIZE_HANDLES,
+  resizeFrom,
+  snapMove,
+  snapResize,
+  type Box,
+  type ResizeHandle,
+  type SnapGuides,
+} from '../../model/layer-geometry.ts';
+import { useAppStore, useStudioStore } from '../../stores/index.ts';
+import { LayerContent } from './LayerContent.tsx';
 import styles from './ProgramCanvas.module.css';
 
+interface Drag {
+  layerId: string;
+  mode: 'move' | ResizeHandle;
+  startX: number;
+  startY: number;
+  /** Canvas pixels per screen pixel at the start of the drag. */
+  scale: number;
+  start: Box;
+  box: Box;
+  guides: SnapGuides;
+}
+
+const pct = (value: number, of: number) => `${(value / of) * 100}%`;
+const boxOf = (l: Layer): Box => ({ x: l.x, y: l.y, width: l.width, height: l.height });
+const sameBox = (a: Box, b: Box) => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+
 /**
- * The program: what goes on air. Its box keeps the canvas's aspect ratio (16:9 by default) at any
- * window size; the picture itself is the media worker's preview stream once a session runs.
+ * The program: what goes on air, edited in place. Layers are selected with a click, moved by
+ * dragging, resized from their corners and snapped to the canvas's edges and centre; the
+ * keyboard moves (arrows, Shift for 10 px), resizes (Alt+arrows), restacks ([ and ]) and removes
+ * (Delete) the selected layer. A drag is local until the pointer is released, then sent as one edit.
  */
 export function ProgramCanvas() {
   const canvas = useAppStore((state) => state.canvas);
+  const document = useStudioStore((s) => s.document);
+  const status = useStudioStore((s) => s.status);
+  const selectedLayerId = useStudioStore((s) => s.selectedLayerId);
+  const [drag, setDrag] = useState<Drag | null>(null);
+  const surface = useRef<HTMLDivElement>(null);
   const ratio = { '--canvas-ratio': canvas.width / canvas.height } as CSSProperties;
+
+  const scene = document?.scenes.find((s) => s.id === document.activeSceneId);
+  const sources = new Map((document?.sources ?? []).map((s) => [s.id, s]));
+  const layers = scene ? [...scene.layers].sort((a, b) => a.zIndex - b.zIndex).filter((l) => sourceKindInfo[sources.get(l.sourceId)?.kind ?? 'microphone'].hasVideo) : [];
+
+  const beginDrag = (event: ReactPointerEvent, layer: Layer, mode: Drag['mode']) => {
+    if (event.button !== 0 || !surface.current) return;
+    event.preventDefault();
+    event.stopPropagation();
+    selectLayer(layer.id);
+    surface.current.focus();
+    const rect = surface.current.getBoundingClientRect();
+    const start = boxOf(layer);
+    const kind = sources.get(layer.sourceId)?.kind;
+    const state: Drag = { layerId: layer.id, mode, startX: event.clientX, startY: event.clientY, scale: CANVAS.width / rect.width, start, box: start, guides: { vertical: [], horizontal: [] } };
+    setDrag(state);
+    let current = state;
+    const move = (e: PointerEvent) => {
+      const dx = (e.clientX - state.startX) * state.scale;
+      const dy = (e.clientY - state.startY) * state.scale;
+      const min = minimumSize(kind);
+      // Alt turns snapping off for fine placement.
+      const snapped =
+        mode === 'move'
+          ? e.altKey
+            ? { box: { ...start, x: Math.round(start.x + dx), y: Math.round(start.y + dy) }, guides: { vertical: [], horizontal: [] } }
+            : snapMove({ ...start, x: start.x + dx, y: start.y + dy }, CANVAS)
+          : e.altKey
+            ? { box: resizeFrom(start, mode, dx, dy, min), guides: { vertical: [], horizontal: [] } }
+            : snapResize(resizeFrom(start, mode, dx, dy, min), mode, CANVAS, min);
+      current = { ...state, box: snapped.box, guides: snapped.guides };
+      setDrag(current);
+    };
+    const end = () => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', end);
+      window.removeEventListener('pointercancel', end);
+      setDrag(null);
+      if (scene && !sameBox(current.box, start)) updateLayer(scene.id, layer.id, current.box);
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', end);
+    window.addEventListener('pointercancel', end);
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (!scene || !selectedLayerId) return;
+    const layer = scene.layers.find((l) => l.id === selectedLayerId);
+    if (!layer) return;
+    if (event.key === 'Escape') {
+      selectLayer(null);
+    } else if (event.key === 'Delete' || event.key === 'Backspace') {
+      removeLayer(scene.id, layer.id);
+    } else if (event.key === ']' || event.key === '[') {
+      restackLayer(scene.id, layer.id, event.key === ']' ? 1 : -1);
+    } else {
+      const next = boxForKey(boxOf(layer), event.key, { shift: event.shiftKey, alt: event.altKey }, minimumSize(sources.get(layer.sourceId)?.kind));
+      if (!next) return;
+      updateLayer(scene.id, layer.id, next);
+    }
+    event.preventDefault();
+  };
+
   return (
     <section className={styles.stage} aria-label="Program">
-      <div className={styles.canvas} style={ratio} data-testid="program-canvas">
-        <EmptyState icon={<MonitorPlay size={36} />} title="Program preview">
-          <p>
-            The program appears here when the studio session starts. Canvas {canvas.width} × {canvas.height}.
-          </p>
-        </EmptyState>
+      <div
+        ref={surface}
+        className={styles.canvas}
+        style={ratio}
+        data-testid="program-canvas"
+        tabIndex={scene ? 0 : -1}
+        role={scene ? 'application' : undefined}
+        aria-label={scene ? `Scene ${scene.name}: arrows move the selected source, Alt+arrows resize it, [ and ] restack it, Delete removes it` : undefined}
+        onKeyDown={onKeyDown}
+        onPointerDown={() => selectLayer(null)}
+      >
+        {!scene && (
+          <EmptyState icon={<MonitorPlay size={36} />} title={status === 'loading' ? 'Loading the scene…' : 'Program preview'}>
+            <p>
+              {status === 'unauthenticated'
+                ? 'Sign in to open this project.'
+                : status === 'error'
+                  ? 'This project could not be opened.'
+                  : `The program appears here when the studio has loaded the project. Canvas ${canvas.width} × ${canvas.height}.`}
+            </p>
+          </EmptyState>
+        )}
+        {layers.map((layer) => {
+          const source = sources.get(layer.sourceId);
+          if (!source) return null;
+          const box = drag?.layerId === layer.id ? drag.box : boxOf(layer);
+          return (
+            <LayerView
+              key={layer.id}
+              layer={layer}
+              source={source}
+              box={box}
+              selected={layer.id === selectedLayerId}
+              onBegin={(event, mode) => beginDrag(event, layer, mode)}
+            />
+          );
+        })}
+        {drag?.guides.vertical.map((x) => <div key={`v${x}`} className={styles.guideVertical} style={{ left: pct(x, CANVAS.width) }} aria-hidden />)}
+        {drag?.guides.horizontal.map((y) => <div key={`h${y}`} className={styles.guideHorizontal} style={{ top: pct(y, CANVAS.height) }} aria-hidden />)}
       </div>
     </section>
+  );
+}
+
+function LayerView(props: { layer: Layer; source: Source; box: Box; selected: boolean; onBegin: (event: ReactPointerEvent, mode: Drag['mode']) => void }) {
+  const { layer, source, box, selected, onBegin } = props;
+  const style: CSSProperties = {
+    left: pct(box.x, CANVAS.width),
+    top: pct(box.y, CANVAS.height),
+    width: pct(box.width, CANVAS.width),
+    height: pct(box.height, CANVAS.height),
+    opacity: layer.visible ? layer.opacity : 0.25,
+  };
+  return (
+    <div
+      className={`${styles.layer} ${selected ? styles.selected : ''}`}
+      style={style}
+      data-testid="canvas-layer"
+      data-layer-id={layer.id}
+      data-kind={source.kind}
+      data-box={`${box.x},${box.y},${box.width},${box.height}`}
+      aria-label={source.name}
+      role="button"
+      aria-pressed={selected}
+      onPointerDown={(event) => onBegin(event, 'move')}
+    >
+      <LayerContent source={source} />
+      {selected &&
+        RESIZE_HANDLES.map((handle) => (
+          <span
+            key={handle}
+            className={`${styles.handle} ${styles[handle]}`}
+            data-testid={`resize-${handle}`}
+            aria-hidden
+            onPointerDown={(event) => onBegin(event, handle)}
+          />
+        ))}
+    </div>
   );
 }

@@ -1,17 +1,85 @@
-import { Layers } from 'lucide-react';
+import { ArrowDown, ArrowUp, Check, Pencil, Plus, Trash2, X } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { addScene, deleteScene, moveScene, renameScene, switchScene } from '../../actions/scene-edits.ts';
+import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { IconButton } from '../../components/IconButton.tsx';
+import { useStudioStore } from '../../stores/index.ts';
+import { LayerList } from './LayerList.tsx';
 import styles from './SceneList.module.css';
 
-/** The column of the project's scenes, in order; filled when the studio loads the project's scene document. */
+/** The column of the project's scenes, in order: add, rename, reorder, delete, switch; then the active scene's sources. */
 export function SceneList() {
+  const document = useStudioStore((s) => s.document);
+  const status = useStudioStore((s) => s.status);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [draft, setDraft] = useState('');
+  const scenes = document?.scenes.filter((s) => s.deletedAt === null) ?? [];
+
+  const submitRename = (event: FormEvent, sceneId: string) => {
+    event.preventDefault();
+    if (draft.trim()) renameScene(sceneId, draft.trim());
+    setEditing(null);
+  };
+
   return (
     <aside className={styles.column} aria-labelledby="scene-list-heading">
-      <h2 id="scene-list-heading" className={styles.heading}>
-        Scenes
-      </h2>
-      <EmptyState icon={<Layers size={28} />} title="No scenes yet">
-        <p>The scenes of this project appear here when the studio has loaded it.</p>
-      </EmptyState>
+      <div className={styles.headingRow}>
+        <h2 id="scene-list-heading" className={styles.heading}>
+          Scenes
+        </h2>
+        {document && <IconButton label="Add scene" icon={<Plus size={16} />} onClick={() => addScene(`Scene ${scenes.length + 1}`)} />}
+      </div>
+      {!document ? (
+        <EmptyState title={status === 'loading' ? 'Loading scenes…' : 'No scenes yet'}>
+          <p>The scenes of this project appear here when the studio has loaded it.</p>
+        </EmptyState>
+      ) : (
+        <ol className={styles.scenes} aria-label="Scenes">
+          {scenes.map((scene, index) => {
+            const active = scene.id === document.activeSceneId;
+            return (
+              <li key={scene.id} className={`${styles.scene} ${active ? styles.active : ''}`} data-testid="scene-item" aria-current={active ? 'true' : undefined}>
+                {editing === scene.id ? (
+                  <form className={styles.renameForm} onSubmit={(e) => submitRename(e, scene.id)}>
+                    <input
+                      className={styles.input}
+                      value={draft}
+                      maxLength={100}
+                      aria-label="Scene name"
+                      autoFocus
+                      onChange={(e) => setDraft(e.target.value)}
+                      onKeyDown={(e) => e.key === 'Escape' && setEditing(null)}
+                    />
+                    <IconButton type="submit" label="Save name" icon={<Check size={14} />} />
+                    <IconButton label="Cancel" icon={<X size={14} />} onClick={() => setEditing(null)} />
+                  </form>
+                ) : (
+                  <>
+                    <Button variant="ghost" className={styles.sceneButton} onClick={() => switchScene(scene.id)} aria-pressed={active}>
+                      {scene.name}
+                    </Button>
+                    <div className={styles.sceneActions}>
+                      <IconButton
+                        label={`Rename ${scene.name}`}
+                        icon={<Pencil size={14} />}
+                        onClick={() => {
+                          setDraft(scene.name);
+                          setEditing(scene.id);
+                        }}
+                      />
+                      <IconButton label={`Move ${scene.name} up`} icon={<ArrowUp size={14} />} disabled={index === 0} onClick={() => moveScene(scene.id, -1)} />
+                      <IconButton label={`Move ${scene.name} down`} icon={<ArrowDown size={14} />} disabled={index === scenes.length - 1} onClick={() => moveScene(scene.id, 1)} />
+                      <IconButton label={`Delete ${scene.name}`} icon={<Trash2 size={14} />} disabled={scenes.length === 1} onClick={() => deleteScene(scene.id)} />
+                    </div>
+                  </>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {document && <LayerList />}
     </aside>
   );
 }

@@ -1,6 +1,8 @@
 import { Brand } from '../../components/Brand.tsx';
 import { StatusIndicator } from '../system/StatusIndicator.tsx';
 import { UserMenu } from '../user-menu/UserMenu.tsx';
+import { useStudioStore } from '../../stores/index.ts';
+import { ResolutionSelector } from './ResolutionSelector.tsx';
 import styles from './StudioTopBar.module.css';
 
 export interface StudioTopBarProps {
@@ -18,9 +20,24 @@ export function StudioTopBar({ projectId }: StudioTopBarProps) {
         </span>
       </div>
       <div className={styles.end}>
+        <ResolutionSelector />
+        <LiveUpdates />
         <StatusIndicator />
         <UserMenu />
       </div>
     </header>
+  );
+}
+
+/** Whether other studios' edits arrive live (the /ws channel), in words. */
+function LiveUpdates() {
+  const connection = useStudioStore((s) => s.connection);
+  const status = useStudioStore((s) => s.status);
+  if (status !== 'ready') return null;
+  const text = connection === 'live' ? 'Synced' : 'Reconnecting…';
+  return (
+    <span className={styles.sync} data-connection={connection} role="status">
+      {text}
+    </span>
   );
 }

@@ -1,0 +1,34 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { SESSIONS_QUEUE, type FleetQueue } from '@onair/protocol';
+
+/** How many waiting jobs are read to find the oldest; the list is FIFO, so the oldest are at its end. */
+const OLDEST_SCAN = 200;
+
+/**
+ * Reads the BullMQ `sessions` queue for the scaler and the dashboard, without consuming from it.
+ * The Queue object only issues commands, so it shares the api's Redis connection.
+ */
+export class SessionQueueStats {
+  private readonly queue: Queue;
+
+  constructor(redis: Redis, queueName: string = SESSIONS_QUEUE) {
+    this.queue = new Queue(queueName, { connection: redis });
+  }
+
+  async read(now = Date.now()): Promise<FleetQueue> {
+    const counts = await this.queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active');
+    const waiting = (counts.waiting ?? 0) + (counts.prioritized ?? 0);
+    let oldestWaitingMs: number | null = null;
+    if (waiting > 0) {
+      const jobs = await this.queue.getJobs(['waiting', 'prioritized'], Math.max(0, waiting - OLDEST_SCAN), waiting - 1);
+      const oldest = Math.min(...jobs.map((j) => j.timestamp));
+      if (Number.isFinite(oldest)) oldestWaitingMs = Math.max(0, now - oldest);
+    }
+    return { waiting, delayed: counts.delayed ?? 0, active: counts.active ?? 0, oldestWaitingMs };
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+}

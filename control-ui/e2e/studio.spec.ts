@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import pg from 'pg';
+import { planEntitlements } from '@onair/protocol';
+import { CHROMIUM_ARGS } from './playwright.config.ts';
+
+// Spec: a fake camera and microphone, and no permission prompt.
+test.use({
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+  },
+  permissions: ['camera', 'microphone'],
+});
+
+/** Signs in through the real e-mail code flow, reading the code from the development inbox. */
+async function signIn(request: APIRequestContext, email: string): Promise<void> {
+  expect((await request.post('/api/auth/email-otp/send-verification-otp', { data: { email, type: 'sign-in' } })).ok()).toBe(true);
+  let code: string | undefined;
+  for (let i = 0; i < 50 && !code; i++) {
+    const inbox = (await (await request.get(`/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
+    code = /\b(\d{6})\b/.exec(inbox.messages[0]?.text ?? '')?.[1];
+    if (!code) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!code) throw new Error('no sign-in code arrived');
+  expect((await request.post('/api/auth/sign-in/email-otp', { data: { email, otp: code } })).ok()).toBe(true);
+}
+
+/**
+ * Billing does not exist yet; this writes the subscription it will write, so the creator has
+ * Premium's entitlements (new scenes start without the logo, which the test then adds itself).
+ */
+async function grantPremium(email: string): Promise<void> {
+  const databaseUrl = process.env.ONAIR_E2E_DATABASE_URL;
+  if (!databaseUrl) throw new Error('ONAIR_E2E_DATABASE_URL is not set (global-setup sets it when it starts the stack)');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
+    const userId = rows[0]?.id;
+    if (!userId) throw new Error(`no user ${email}`);
+    const subscriptionId = randomUUID();
+    await client.query(
+      `INSERT INTO subscriptions (id, user_id, plan_id, item_price_id, status, updated_at) VALUES ($1, $2, 'Premium', 'Premium-USD-Monthly', 'active', now())`,
+      [subscriptionId, userId],
+    );
+    for (const [featureId, value] of Object.entries(planEntitlements.Premium)) {
+      await client.query('INSERT INTO entitlements (id, subscription_id, feature_id, value) VALUES ($1, $2, $3, $4)', [randomUUID(), subscriptionId, featureId, value]);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+const layer = (page: Page, kind: string): Locator => page.locator(`[data-testid="canvas-layer"][data-kind="${kind}"]`);
+const boxOf = async (l: Locator) => (await l.getAttribute('data-box'))?.split(',').map(Number) ?? [];
+const activeScene = (page: Page) => page.locator('[data-testid="scene-item"][aria-current="true"]');
+/** Spec: a second studio on the same project sees each change within a second. */
+const WITHIN_A_SECOND = { timeout: 1000 };
+
+async function openSecondStudio(browser: Browser, first: BrowserContext, url: string): Promise<Page> {
+  const context = await browser.newContext({ storageState: await first.storageState(), permissions: ['camera', 'microphone'] });
+  const page = await context.newPage();
+  await page.goto(url);
+  await expect(page.getByRole('status').filter({ hasText: 'Synced' })).toBeVisible();
+  return page;
+}
+
+test('two studios edit one project live: sources, drag, resize and scene switches', async ({ page, context, browser }) => {
+  test.setTimeout(90_000);
+  const email = `studio-${randomUUID()}@example.test`;
+  await signIn(context.request, email);
+  await grantPremium(email);
+
+  await page.goto('/');
+  await page.getByLabel('New project').fill('Friday stream');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Synced' })).toBeVisible();
+  await expect(activeScene(page)).toContainText('Scene 1');
+  await expect(layer(page, 'watermark')).toHaveAttribute('data-box', '30,30,237,62');
+
+  const second = await openSecondStudio(browser, context, page.url());
+
+  // A camera: live from the fake device here, and on the other studio within a second.
+  await page.getByRole('button', { name: 'Add source' }).click();
+  await page.getByRole('menuitem', { name: 'Camera' }).click();
+  await expect(layer(page, 'webcam')).toHaveAttribute('data-box', '40,40,640,360');
+  await expect(layer(page, 'webcam').locator('video')).toBeVisible();
+  await expect(layer(second, 'webcam')).toHaveAttribute('data-box', '40,40,640,360', WITHIN_A_SECOND);
+
+  // A browser source at its spec placement.
+  await page.getByRole('button', { name: 'Add source' }).click();
+  await page.getByRole('menuitem', { name: 'Browser Source' }).click();
+  await expect(layer(page, 'webpage')).toHaveAttribute('data-box', '200,36,852,480');
+  await expect(layer(second, 'webpage')).toHaveAttribute('data-box', '200,36,852,480', WITHIN_A_SECOND);
+
+  // Drag the camera with the mouse.
+  const camera = layer(page, 'webcam');
+  await camera.click({ position: { x: 5, y: 5 } });
+  const before = await camera.boundingBox();
+  if (!before) throw new Error('camera layer not laid out');
+  await page.mouse.move(before.x + 20, before.y + 20);
+  await page.mouse.down();
+  await page.mouse.move(before.x + 80, before.y + 60, { steps: 5 });
+  await page.mouse.move(before.x + 120, before.y + 90, { steps: 5 });
+  await page.mouse.up();
+  const [x, y] = await boxOf(camera);
+  expect(x).toBeGreaterThan(40);
+  expect(y).toBeGreaterThan(40);
+  const moved = (await camera.getAttribute('data-box')) ?? '';
+  await expect(layer(second, 'webcam')).toHaveAttribute('data-box', moved, WITHIN_A_SECOND);
+
+  // Resize it from its bottom-right corner.
+  const handle = camera.getByTestId('resize-se');
+  const corner = await handle.boundingBox();
+  if (!corner) throw new Error('resize handle not shown');
+  await page.mouse.move(corner.x + corner.width / 2, corner.y + corner.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(corner.x - 60, corner.y - 40, { steps: 5 });
+  await page.mouse.up();
+  const [, , width, height] = await boxOf(camera);
+  expect(width).toBeLessThan(640);
+  expect(height).toBeLessThan(360);
+  const resized = (await camera.getAttribute('data-box')) ?? '';
+  await expect(layer(second, 'webcam')).toHaveAttribute('data-box', resized, WITHIN_A_SECOND);
+
+  // The keyboard moves the selected layer too.
+  await page.keyboard.press('Shift+ArrowRight');
+  const [nudgedX] = await boxOf(camera);
+  expect(nudgedX).toBe(x! + 10);
+  await expect(layer(second, 'webcam')).toHaveAttribute('data-box', (await camera.getAttribute('data-box')) ?? '', WITHIN_A_SECOND);
+
+  // A second scene, switched to, with the logo added from the picker's Hidden group.
+  await page.getByRole('button', { name: 'Add scene' }).click();
+  await page.getByRole('button', { name: 'Scene 2', exact: true }).click();
+  await expect(activeScene(page)).toContainText('Scene 2');
+  await expect(activeScene(second)).toContainText('Scene 2', WITHIN_A_SECOND);
+  await expect(layer(page, 'webcam')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Add source' }).click();
+  await page.getByRole('menuitem', { name: 'Watermark' }).click();
+  await expect(layer(page, 'watermark')).toHaveAttribute('data-box', '30,30,237,62');
+  await expect(layer(second, 'watermark')).toHaveAttribute('data-box', '30,30,237,62', WITHIN_A_SECOND);
+
+  // Back to the first scene: the other studio follows, with the moved camera.
+  await page.getByRole('button', { name: 'Scene 1', exact: true }).click();
+  await expect(activeScene(second)).toContainText('Scene 1', WITHIN_A_SECOND);
+  await expect(layer(second, 'webcam')).toHaveAttribute('data-box', (await camera.getAttribute('data-box')) ?? '', WITHIN_A_SECOND);
+
+  // What the studios show is what the server stored.
+  const projectId = page.url().split('/').pop();
+  const stored = (await (await context.request.get(`/api/v1/projects/${projectId}/scene`)).json()) as { version: number; scenes: { name: string }[] };
+  expect(stored.scenes.map((s) => s.name)).toEqual(['Scene 1', 'Scene 2']);
+  expect(stored.version).toBeGreaterThanOrEqual(8);
+  await second.context().close();
+});

@@ -1,0 +1,202 @@
+import {
+  canHideOrReplaceLogo,
+  patchSceneEndpoint,
+  sourceKindInfo,
+  type LayerChanges,
+  type NewSource,
+  type ResolutionId,
+  type SceneDocument,
+  type SceneOp,
+  type SourceKind,
+  type SourceSettingsChange,
+} from '@onair/protocol';
+import { NetworkError, RequestAbortedError, UnauthorizedError } from '../api/http-errors.ts';
+import { httpClient, type HttpClient } from '../api/http-client.ts';
+import { tryEdit } from '../model/optimistic-scene.ts';
+import { useDeviceStore, useStudioStore } from '../stores/index.ts';
+import { apiErrorOf } from './api-errors.ts';
+import { receivePatch, refetchDocument, setConfirmed } from './studio.ts';
+import { showToast } from './toasts.ts';
+
+/** After this many 409s in a row an edit is given up: someone else keeps changing the same thing. */
+const MAX_ATTEMPTS = 5;
+const NETWORK_RETRY_MS = 2000;
+
+let nextEditId = 1;
+
+/**
+ * Every change to the scene goes through here: it is checked and shown at once (optimistic), then
+ * sent; the server's answer or another studio's echo confirms it. A 409 reloads the document and
+ * replays the edit on the new version; a refusal undoes it and says why. Returns false when the
+ * edit was refused before sending (the toast says why).
+ */
+export function editScene(ops: SceneOp[], client: HttpClient = httpClient): boolean {
+  const state = useStudioStore.getState();
+  if (!state.document || state.status !== 'ready') return false;
+  const attempt = tryEdit(state.document, ops);
+  if (!attempt.ok) {
+    showToast({ kind: 'warning', title: attempt.rejection.message });
+    return false;
+  }
+  const edit = { id: `edit-${nextEditId++}`, ops, attempts: 0 };
+  useStudioStore.setState({ pending: [...state.pending, edit], document: attempt.document });
+  void flush(client);
+  return true;
+}
+
+async function flush(client: HttpClient): Promise<void> {
+  const state = useStudioStore.getState();
+  const edit = state.pending[0];
+  if (state.sending || !edit || !state.confirmed || !state.projectId) return;
+  const projectId = state.projectId;
+  useStudioStore.setState({ sending: edit.id });
+  try {
+    const accepted = await client.sendJson(
+      'PATCH',
+      patchSceneEndpoint.path.replace(':projectId', encodeURIComponent(projectId)),
+      { baseVersion: state.confirmed.version, ops: edit.ops },
+      { response: patchSceneEndpoint.response },
+    );
+    if (useStudioStore.getState().projectId !== projectId) return;
+    settle(edit.id);
+    const confirmed = useStudioStore.getState().confirmed;
+    // The echo over /ws may have come first; otherwise the answer advances the document.
+    if (confirmed && confirmed.version < accepted.version) {
+      receivePatch({ type: 'scene.patched', projectId, version: accepted.version, ops: accepted.ops }, client);
+    } else if (confirmed) {
+      setConfirmed(confirmed);
+    }
+  } catch (err) {
+    if (useStudioStore.getState().projectId !== projectId) return;
+    const error = apiErrorOf(err);
+    if (error?.code === 'CONFLICT' && edit.attempts + 1 < MAX_ATTEMPTS) {
+      useStudioStore.setState((s) => ({ sending: null, pending: s.pending.map((p) => (p.id === edit.id ? { ...p, attempts: p.attempts + 1 } : p)) }));
+      await refetchDocument(client);
+    } else if (err instanceof NetworkError || err instanceof RequestAbortedError) {
+      useStudioStore.setState({ sending: null });
+      setTimeout(() => void flush(client), NETWORK_RETRY_MS);
+      return;
+    } else if (err instanceof UnauthorizedError) {
+      useStudioStore.setState({ sending: null, status: 'unauthenticated' });
+      return;
+    } else {
+      settle(edit.id);
+      const confirmed = useStudioStore.getState().confirmed;
+      if (confirmed) setConfirmed(confirmed);
+      showToast({ kind: 'warning', title: error?.message ?? 'Your change could not be saved', description: 'It was undone.' });
+    }
+  }
+  void flush(client);
+}
+
+function settle(editId: string): void {
+  useStudioStore.setState((s) => ({ sending: null, pending: s.pending.filter((p) => p.id !== editId) }));
+}
+
+// ─── Named edits: what the studio's controls call ───
+
+function shown(): SceneDocument | null {
+  return useStudioStore.getState().document;
+}
+
+function activeSceneId(): string | null {
+  return shown()?.activeSceneId ?? null;
+}
+
+function uuid(): string {
+  return crypto.randomUUID();
+}
+
+/** A new scene, with the logo when the plan keeps it on every stream. */
+export function addScene(name: string): boolean {
+  const doc = shown();
+  if (!doc) return false;
+  const sceneId = uuid();
+  const ops: SceneOp[] = [{ op: 'addScene', sceneId, name }];
+  const watermark = doc.sources.find((s) => s.kind === 'watermark');
+  if (!canHideOrReplaceLogo(useStudioStore.getState().entitlements)) {
+    if (watermark) {
+      ops.push({ op: 'addLayer', sceneId, layer: { id: uuid(), sourceId: watermark.id } });
+    } else {
+      const sourceId = uuid();
+      ops.push({ op: 'addSource', source: { id: sourceId, kind: 'watermark' } }, { op: 'addLayer', sceneId, layer: { id: uuid(), sourceId } });
+    }
+  }
+  return editScene(ops);
+}
+
+export const renameScene = (sceneId: string, name: string) => editScene([{ op: 'renameScene', sceneId, name }]);
+export const deleteScene = (sceneId: string) => editScene([{ op: 'removeScene', sceneId }]);
+export const switchScene = (sceneId: string) => editScene([{ op: 'setActiveScene', sceneId }]);
+
+/** Moves a scene one place up (-1) or down (+1) in the list. */
+export function moveScene(sceneId: string, direction: -1 | 1): boolean {
+  const doc = shown();
+  if (!doc) return false;
+  const ids = doc.scenes.filter((s) => s.deletedAt === null).map((s) => s.id);
+  const from = ids.indexOf(sceneId);
+  const to = from + direction;
+  if (from < 0 || to < 0 || to >= ids.length) return false;
+  [ids[from], ids[to]] = [ids[to]!, ids[from]!];
+  return editScene([{ op: 'reorderScenes', sceneIds: ids }]);
+}
+
+/**
+ * Adds a source of `kind` to the active scene. A watermark reuses the project's logo source; a
+ * camera starts on the camera and microphone this browser remembers (spec §4).
+ */
+export function addSourceToScene(kind: SourceKind, settings?: Record<string, unknown>): boolean {
+  const doc = shown();
+  const sceneId = activeSceneId();
+  if (!doc || !sceneId) return false;
+  const layerId = uuid();
+  const ops: SceneOp[] = [];
+  let sourceId: string;
+  const existingWatermark = kind === 'watermark' ? doc.sources.find((s) => s.kind === 'watermark') : undefined;
+  if (existingWatermark) {
+    sourceId = existingWatermark.id;
+  } else {
+    sourceId = uuid();
+    const devices = useDeviceStore.getState();
+    const userId = useStudioStore.getState().userId;
+    const defaults: Record<string, unknown> =
+      kind === 'webcam'
+        ? { webcamDeviceId: devices.rememberedCamera ?? 'default', microphoneDeviceId: devices.rememberedMicrophone ?? 'default', userId }
+        : kind === 'microphone'
+          ? { microphoneDeviceId: devices.rememberedMicrophone ?? 'default', userId }
+          : {};
+    const source = { id: sourceId, kind, name: sourceKindInfo[kind].label, settings: { ...defaults, ...settings } } as NewSource;
+    ops.push({ op: 'addSource', source });
+  }
+  ops.push({ op: 'addLayer', sceneId, layer: { id: layerId, sourceId } });
+  const ok = editScene(ops);
+  if (ok) useStudioStore.setState({ selectedLayerId: layerId });
+  return ok;
+}
+
+export function updateLayer(sceneId: string, layerId: string, changes: LayerChanges): boolean {
+  return editScene([{ op: 'updateLayer', sceneId, layerId, changes }]);
+}
+
+export function removeLayer(sceneId: string, layerId: string): boolean {
+  return editScene([{ op: 'removeLayer', sceneId, layerId }]);
+}
+
+/** Moves a layer one step up (+1, towards the front) or down (-1) in its scene's stack. */
+export function restackLayer(sceneId: string, layerId: string, direction: -1 | 1): boolean {
+  const scene = shown()?.scenes.find((s) => s.id === sceneId);
+  if (!scene) return false;
+  const ids = [...scene.layers].sort((a, b) => a.zIndex - b.zIndex).map((l) => l.id);
+  const from = ids.indexOf(layerId);
+  const to = from + direction;
+  if (from < 0 || to < 0 || to >= ids.length) return false;
+  [ids[from], ids[to]] = [ids[to]!, ids[from]!];
+  return editScene([{ op: 'reorderLayers', sceneId, layerIds: ids }]);
+}
+
+export function updateSource(sourceId: string, change: { name?: string; settings?: SourceSettingsChange }): boolean {
+  return editScene([{ op: 'updateSource', sourceId, ...change }]);
+}
+
+/** The output resolution is part of the document, so the worker and every studio follow it. */
+export const setResolution = (resolution: ResolutionId) => editScene([{ op: 'setResolution', resolution }]);

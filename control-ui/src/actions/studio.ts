@@ -1,0 +1,149 @@
+import {
+  applyAcceptedPatch,
+  getCurrentUserEndpoint,
+  getResolutionChoicesEndpoint,
+  getSceneDocumentEndpoint,
+  planEntitlements,
+  type ServerMessage,
+} from '@onair/protocol';
+import { UnauthorizedError } from '../api/http-errors.ts';
+import { httpClient, type HttpClient } from '../api/http-client.ts';
+import { connectStudioSocket, type StudioSocket } from '../api/studio-socket.ts';
+import { optimisticDocument } from '../model/optimistic-scene.ts';
+import { initialStudioState, useStudioStore, type StudioPanel } from '../stores/index.ts';
+import { messageOf } from './api-errors.ts';
+import { showToast } from './toasts.ts';
+
+let socket: StudioSocket | null = null;
+
+const path = (template: string, projectId: string) => template.replace(':projectId', encodeURIComponent(projectId));
+
+/**
+ * Opens a project in the studio: its scene document, the resolution choices and the caller's plan,
+ * then the live channel that brings every other studio's edits.
+ */
+export async function openStudio(projectId: string, client: HttpClient = httpClient): Promise<void> {
+  closeStudio();
+  useStudioStore.setState({ ...initialStudioState(), projectId, status: 'loading' });
+  try {
+    const [user, document, resolution] = await Promise.all([
+      client.getJson(getCurrentUserEndpoint.path, { response: getCurrentUserEndpoint.response }),
+      client.getJson(path(getSceneDocumentEndpoint.path, projectId), { response: getSceneDocumentEndpoint.response }),
+      client.getJson(path(getResolutionChoicesEndpoint.path, projectId), { response: getResolutionChoicesEndpoint.response }),
+    ]);
+    if (useStudioStore.getState().projectId !== projectId) return;
+    useStudioStore.setState({
+      status: 'ready',
+      userId: user.id,
+      plan: user.role,
+      entitlements: planEntitlements[user.role],
+      confirmed: document,
+      document,
+      resolution,
+    });
+  } catch (err) {
+    if (useStudioStore.getState().projectId !== projectId) return;
+    useStudioStore.setState(err instanceof UnauthorizedError ? { status: 'unauthenticated' } : { status: 'error', error: messageOf(err) });
+    return;
+  }
+  connect(projectId, client);
+}
+
+/** Leaves the studio: the live channel closes and unconfirmed edits are dropped with the page. */
+export function closeStudio(): void {
+  socket?.close();
+  socket = null;
+  useStudioStore.setState(initialStudioState());
+}
+
+function connect(projectId: string, client: HttpClient): void {
+  useStudioStore.setState({ connection: 'connecting' });
+  socket = connectStudioSocket({
+    onOpen: () => socket?.send({ type: 'subscribe', projectId }),
+    onMessage: (message) => onServerMessage(projectId, message, client),
+    onClose: (willRetry) => {
+      if (willRetry) useStudioStore.setState({ connection: 'connecting' });
+    },
+  });
+}
+
+function onServerMessage(projectId: string, message: ServerMessage, client: HttpClient): void {
+  if (useStudioStore.getState().projectId !== projectId) return;
+  switch (message.type) {
+    case 'subscribed': {
+      useStudioStore.setState({ connection: 'live' });
+      // Edits made while the channel was down are not replayed to us: read them back.
+      const confirmed = useStudioStore.getState().confirmed;
+      if (confirmed && message.version > confirmed.version) void refetchDocument(client);
+      return;
+    }
+    case 'scene.patched':
+      receivePatch(message, client);
+      return;
+    case 'error':
+      showToast({ kind: 'error', title: 'Live updates are unavailable', description: message.message });
+      return;
+    case 'ready':
+    case 'pong':
+      return;
+  }
+}
+
+/** An accepted patch from any studio (this one included): advance the confirmed document. */
+export function receivePatch(message: Extract<ServerMessage, { type: 'scene.patched' }>, client: HttpClient = httpClient): void {
+  const { confirmed } = useStudioStore.getState();
+  if (!confirmed) return;
+  const result = applyAcceptedPatch(confirmed, message);
+  if (result.ok) {
+    setConfirmed(result.document);
+  } else if (result.reason !== 'already-applied') {
+    // A version was missed (or published out of order): the whole document is the way back.
+    void refetchDocument(client);
+  }
+}
+
+/** Reads the document again; pending edits are replayed over it. */
+export async function refetchDocument(client: HttpClient = httpClient): Promise<void> {
+  const { projectId } = useStudioStore.getState();
+  if (!projectId) return;
+  try {
+    const document = await client.getJson(path(getSceneDocumentEndpoint.path, projectId), { response: getSceneDocumentEndpoint.response });
+    const current = useStudioStore.getState();
+    if (current.projectId !== projectId) return;
+    if (!current.confirmed || document.version >= current.confirmed.version) setConfirmed(document);
+  } catch (err) {
+    showToast({ kind: 'error', title: 'The scene could not be reloaded', description: messageOf(err) });
+  }
+}
+
+/**
+ * Sets the server's document and recomputes what is shown. Pending edits that no longer apply
+ * (another studio removed what they touched) are dropped with a word to the user.
+ */
+export function setConfirmed(confirmed: NonNullable<ReturnType<typeof useStudioStore.getState>['confirmed']>): void {
+  const { pending, sending, selectedLayerId } = useStudioStore.getState();
+  const { document, failed } = optimisticDocument(confirmed, pending);
+  const dropped = new Set(failed.filter((f) => f.edit.id !== sending).map((f) => f.edit.id));
+  for (const f of failed) {
+    if (dropped.has(f.edit.id)) showToast({ kind: 'warning', title: 'Your change was undone', description: f.rejection.message });
+  }
+  const stillThere = selectedLayerId !== null && document.scenes.some((s) => s.layers.some((l) => l.id === selectedLayerId));
+  useStudioStore.setState({
+    confirmed,
+    pending: pending.filter((p) => !dropped.has(p.id)),
+    document,
+    selectedLayerId: stillThere ? selectedLayerId : null,
+  });
+}
+
+export function selectLayer(layerId: string | null): void {
+  useStudioStore.setState({ selectedLayerId: layerId });
+}
+
+export function openPanel(panel: StudioPanel): void {
+  useStudioStore.setState({ panel });
+}
+
+export function closePanel(): void {
+  useStudioStore.setState({ panel: null });
+}

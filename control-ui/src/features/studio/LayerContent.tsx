@@ -1,0 +1,65 @@
+import { useEffect, useRef, useState } from 'react';
+import { resolveWebcamId, type Source } from '@onair/protocol';
+import { startCameraPreview } from '../../actions/devices.ts';
+import { useDeviceStore, useStudioStore } from '../../stores/index.ts';
+import { SourcePlaceholder } from './SourcePlaceholder.tsx';
+import styles from './LayerContent.module.css';
+
+/** A live local camera: the host's own camera sources show it here before the worker's program does. */
+export function CameraVideo({ stream, mirrored, label }: { stream: MediaStream; mirrored: boolean; label: string }) {
+  const ref = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    if (ref.current && ref.current.srcObject !== stream) ref.current.srcObject = stream;
+  }, [stream]);
+  return <video ref={ref} className={`${styles.video} ${mirrored ? styles.mirrored : ''}`} autoPlay muted playsInline aria-label={label} />;
+}
+
+function WebcamContent({ source }: { source: Extract<Source, { kind: 'webcam' }> }) {
+  const userId = useStudioStore((s) => s.userId);
+  const cameras = useDeviceStore((s) => s.cameras);
+  const ownCamera = source.settings.userId === null || source.settings.userId === userId;
+  // Resolved against this browser's cameras: 'default' is the first one, an unknown id none (spec §4).
+  const deviceId = ownCamera ? resolveWebcamId(source.settings.webcamDeviceId, cameras) : null;
+  const stream = useDeviceStore((s) => (deviceId ? s.previews[deviceId] : undefined));
+  useEffect(() => {
+    if (deviceId) void startCameraPreview(deviceId);
+  }, [deviceId]);
+  if (!stream) return <SourcePlaceholder kind="camera" detail={source.settings.displayName || undefined} />;
+  return <CameraVideo stream={stream} mirrored={source.settings.mirrorCamera} label={`${source.name} preview`} />;
+}
+
+function ImageContent({ url, name }: { url: string; name: string }) {
+  const [failed, setFailed] = useState(false);
+  if (failed) return <SourcePlaceholder kind="unavailable" />;
+  return <img className={styles.image} src={url} alt={name} onError={() => setFailed(true)} draggable={false} />;
+}
+
+/** What a layer shows on the canvas: live media where this browser has it, else the spec's placeholder. */
+export function LayerContent({ source }: { source: Source }) {
+  switch (source.kind) {
+    case 'webcam':
+      return <WebcamContent source={source} />;
+    case 'participant':
+      return <SourcePlaceholder kind="camera" detail={source.settings.displayName || undefined} />;
+    case 'screenshare':
+      return <SourcePlaceholder kind="screenshare" />;
+    case 'game':
+      return <SourcePlaceholder kind="game" />;
+    case 'webpage':
+      return source.settings.config.url ? (
+        <SourcePlaceholder kind="browser" detail={source.settings.config.title || source.settings.config.url} />
+      ) : (
+        <SourcePlaceholder kind="unavailable" detail="Add an address in the source settings" />
+      );
+    case 'image':
+      return <ImageContent url={source.settings.url} name={source.name} />;
+    case 'watermark':
+      return (
+        <div className={styles.watermark} aria-label="OnAir logo">
+          OnAir
+        </div>
+      );
+    case 'microphone':
+      return null;
+  }
+}

@@ -1,0 +1,68 @@
+import { AppWindow, Camera, Gamepad2, Image, MonitorUp, Plus, Stamp, User, Mic } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { sourceGroups, sourceKindInfo, type SourceKind } from '@onair/protocol';
+import { addSourceToScene } from '../../actions/scene-edits.ts';
+import { Button } from '../../components/Button.tsx';
+import { Menu, MenuItem, MenuLabel, MenuSeparator } from '../../components/Menu.tsx';
+import { useStudioStore } from '../../stores/index.ts';
+import { AddImageDialog } from './AddImageDialog.tsx';
+import styles from './SourcePicker.module.css';
+
+const ICONS: Record<SourceKind, ReactNode> = {
+  webcam: <Camera size={16} aria-hidden />,
+  screenshare: <MonitorUp size={16} aria-hidden />,
+  microphone: <Mic size={16} aria-hidden />,
+  game: <Gamepad2 size={16} aria-hidden />,
+  participant: <User size={16} aria-hidden />,
+  webpage: <AppWindow size={16} aria-hidden />,
+  watermark: <Stamp size={16} aria-hidden />,
+  image: <Image size={16} aria-hidden />,
+};
+
+const KINDS = Object.keys(sourceKindInfo) as SourceKind[];
+
+/** The source picker, grouped Capture, 3rd Party Integrations and Hidden (spec §3). */
+export function SourcePicker() {
+  const document = useStudioStore((s) => s.document);
+  const [addingImage, setAddingImage] = useState(false);
+  const scene = document?.scenes.find((s) => s.id === document.activeSceneId);
+  const kindsInScene = new Set(scene?.layers.map((l) => document?.sources.find((s) => s.id === l.sourceId)?.kind));
+
+  // Spec §5: one game source per scene; the logo once per scene.
+  const reason = (kind: SourceKind): string | null => {
+    if (kind === 'game' && kindsInScene.has('game')) return 'You can only add one game source to each scene';
+    if (kind === 'watermark' && kindsInScene.has('watermark')) return 'This scene already shows the logo';
+    return null;
+  };
+
+  return (
+    <>
+      <Menu
+        label="Add source"
+        trigger={
+          <Button variant="secondary" disabled={!scene}>
+            <Plus size={16} aria-hidden />
+            Add source
+          </Button>
+        }
+      >
+        {sourceGroups.map((group, index) => (
+          <div key={group} role="group" aria-label={group}>
+            {index > 0 && <MenuSeparator />}
+            <MenuLabel>{group}</MenuLabel>
+            {KINDS.filter((kind) => sourceKindInfo[kind].group === group).map((kind) => {
+              const why = reason(kind);
+              return (
+                <MenuItem key={kind} icon={ICONS[kind]} disabled={why !== null} onSelect={() => (kind === 'image' ? setAddingImage(true) : addSourceToScene(kind))}>
+                  {sourceKindInfo[kind].label}
+                  {why && <span className={styles.reason}>{why}</span>}
+                </MenuItem>
+              );
+            })}
+          </div>
+        ))}
+      </Menu>
+      <AddImageDialog open={addingImage} onClose={() => setAddingImage(false)} />
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import { Camera, Gamepad2, Globe, ImageOff, MonitorUp } from 'lucide-react';
+import type { ReactNode } from 'react';
+import styles from './SourcePlaceholder.module.css';
+
+/** The placeholders of spec §2, shown where a source has no picture. */
+export const PLACEHOLDER_TEXT = {
+  camera: 'Camera Offline',
+  screenshare: 'Screenshare Offline',
+  game: 'Game Source Offline',
+  browser: 'Browser Source',
+  unavailable: 'Preview unavailable',
+} as const;
+
+const ICONS: Record<keyof typeof PLACEHOLDER_TEXT, ReactNode> = {
+  camera: <Camera size={20} aria-hidden />,
+  screenshare: <MonitorUp size={20} aria-hidden />,
+  game: <Gamepad2 size={20} aria-hidden />,
+  browser: <Globe size={20} aria-hidden />,
+  unavailable: <ImageOff size={20} aria-hidden />,
+};
+
+export function SourcePlaceholder({ kind, detail }: { kind: keyof typeof PLACEHOLDER_TEXT; detail?: string }) {
+  return (
+    <div className={styles.placeholder}>
+      {ICONS[kind]}
+      <span className={styles.text}>{PLACEHOLDER_TEXT[kind]}</span>
+      {detail && <span className={styles.detail}>{detail}</span>}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { ALL_ENTITLEMENTS, applyScenePatch, type SceneDocument, type SceneOp, type SceneRejection } from '@onair/protocol';
+
+/** An edit made in this studio and not yet confirmed by the server. */
+export interface PendingEdit {
+  id: string;
+  ops: SceneOp[];
+  /** How many times the server answered 409 and the edit was replayed on a newer version. */
+  attempts: number;
+}
+
+/**
+ * What the studio shows: the server's document with this studio's unconfirmed edits replayed on
+ * top, in order. An edit that no longer applies (someone deleted the scene it touched) is
+ * reported so the caller can drop it and say why. Plan limits are the server's to enforce, so
+ * edits are replayed with every entitlement; the scene rules (one game source per scene, browser
+ * source size…) still apply here, which is how the studio refuses those before sending anything.
+ */
+export function optimisticDocument(
+  confirmed: SceneDocument,
+  pending: readonly PendingEdit[],
+): { document: SceneDocument; failed: { edit: PendingEdit; rejection: SceneRejection }[] } {
+  let document = confirmed;
+  const failed: { edit: PendingEdit; rejection: SceneRejection }[] = [];
+  for (const edit of pending) {
+    const result = applyScenePatch(document, { baseVersion: document.version, ops: edit.ops }, ALL_ENTITLEMENTS);
+    if (result.ok) document = { ...result.document, version: confirmed.version };
+    else failed.push({ edit, rejection: result.rejection });
+  }
+  return { document, failed };
+}
+
+/** Tries one more edit on top of what the studio shows; the rejection explains a refusal. */
+export function tryEdit(shown: SceneDocument, ops: SceneOp[]): { ok: true; document: SceneDocument } | { ok: false; rejection: SceneRejection } {
+  const result = applyScenePatch(shown, { baseVersion: shown.version, ops }, ALL_ENTITLEMENTS);
+  return result.ok ? { ok: true, document: { ...result.document, version: shown.version } } : { ok: false, rejection: result.rejection };
+}

@@ -1,0 +1,51 @@
+import { create } from 'zustand';
+import type { Entitlements, PlanId, ResolutionId, ResolutionOption, SceneDocument } from '@onair/protocol';
+import type { PendingEdit } from '../model/optimistic-scene.ts';
+
+/** What the studio panel stack can show over the canvas. */
+export type StudioPanel = { kind: 'source-settings'; sourceId: string } | { kind: 'camera-settings'; sourceId: string } | null;
+
+export interface StudioState {
+  projectId: string | null;
+  status: 'idle' | 'loading' | 'ready' | 'unauthenticated' | 'error';
+  error: string | null;
+  /** The document as the server last confirmed it. */
+  confirmed: SceneDocument | null;
+  /** Edits of this studio not yet confirmed, oldest first; the first may be in flight. */
+  pending: PendingEdit[];
+  /** Id of the edit being sent, if any: one at a time, so versions follow each other. */
+  sending: string | null;
+  /** What the studio shows: `confirmed` with `pending` replayed on top. */
+  document: SceneDocument | null;
+  selectedLayerId: string | null;
+  userId: string | null;
+  plan: PlanId;
+  entitlements: Entitlements;
+  resolution: { current: ResolutionId; options: ResolutionOption[] } | null;
+  /** The live channel for other studios' edits. */
+  connection: 'offline' | 'connecting' | 'live';
+  panel: StudioPanel;
+}
+
+export function initialStudioState(): StudioState {
+  return {
+    projectId: null,
+    status: 'idle',
+    error: null,
+    confirmed: null,
+    pending: [],
+    sending: null,
+    document: null,
+    selectedLayerId: null,
+    userId: null,
+    plan: 'Free',
+    entitlements: {},
+    resolution: null,
+    connection: 'offline',
+    panel: null,
+  };
+}
+
+export function createStudioStore() {
+  return create<StudioState>()(() => initialStudioState());
+}
