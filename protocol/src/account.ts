@@ -159,6 +159,9 @@ export const authRoutes = {
   requestEmailChange: '/api/auth/email-otp/request-email-change',
   confirmEmailChange: '/api/auth/email-otp/change-email',
   signOut: '/api/auth/sign-out',
+  /** With a session: starts TOTP setup (answers the otpauth URI and the recovery codes); verify-totp then turns it on. */
+  enableMfa: '/api/auth/two-factor/enable',
+  disableMfa: '/api/auth/two-factor/disable',
   /** GET: a short-lived bearer JWT for API clients. */
   apiToken: '/api/auth/token',
 } as const;
@@ -167,6 +170,8 @@ export const authRoutes = {
 export const signInAnswerSchema = z.looseObject({ twoFactorRedirect: z.boolean().optional() });
 export const oauthStartAnswerSchema = z.looseObject({ url: z.string() });
 export const authAckSchema = z.looseObject({});
+export const mfaSetupSchema = z.looseObject({ totpURI: z.string(), backupCodes: z.array(z.string()) });
+export type MfaSetup = z.infer<typeof mfaSetupSchema>;
 
 /** Query parameters the api puts on its redirects back to the app (magic link, OAuth, MFA). */
 export const SIGN_IN_REDIRECT_PARAMS = ['error', 'error_description', 'mfa'] as const;
