@@ -15,6 +15,7 @@ import {
   type Endpoint,
 } from '@onair/protocol';
 import { projectEndpoints } from '@onair/protocol';
+import { destinationEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
@@ -25,9 +26,11 @@ import { SceneService } from './scenes/scene-service.ts';
 import { WorkerRegistry } from './fleet/worker-registry.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
+import { createDestinations, type SessionControl } from './destinations/index.ts';
 import { staticUi } from './http/static-ui.ts';
 import { createApiMetrics } from './metrics.ts';
 import { authMethodsRoutes } from './routes/auth-methods.ts';
+import { destinationRoutes } from './routes/destinations.ts';
 import { devInboxRoutes } from './routes/dev-inbox.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { systemRoutes } from './routes/system.ts';
@@ -40,6 +43,8 @@ export interface AppDeps {
   logger: Logger;
   /** Sign-in, shared with the WebSocket server; made here when not given. */
   accounts?: Accounts;
+  /** Go Live's hold on studio sessions (session placement); without it Go Live answers 503 and the rest of destinations works. */
+  sessionControl?: SessionControl;
 }
 
 /** Every endpoint contract the api mounts; the OpenAPI document lists exactly these. */
@@ -55,6 +60,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   listDevInboxEndpoint,
   getSignInMethodsEndpoint,
   ...projectEndpoints,
+  ...destinationEndpoints,
 ];
 
 export function createApp(deps: AppDeps): Express {
@@ -83,6 +89,15 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
   app.use(projectRoutes({ db: deps.db, scenes: new SceneService(deps.db, deps.redis, deps.logger), resolveSession: (req) => resolveSessionUserId(accounts.auth, req) }));
+  const destinations = createDestinations({
+    config: deps.config,
+    db: deps.db,
+    redis: deps.redis,
+    logger: deps.logger,
+    assertProjectAccess: (user, projectId) => new SceneService(deps.db, deps.redis, deps.logger).assertOwner(user, projectId),
+    sessions: deps.sessionControl ?? null,
+  });
+  app.use(destinationRoutes({ db: deps.db, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), services: destinations, publicUrl: deps.config.PUBLIC_URL, logger: deps.logger }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
   app.use(authMethodsRoutes(deps.config));
   if (devInboxEnabled(deps.config)) app.use(devInboxRoutes(accounts.inbox));

@@ -5,6 +5,8 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import {
   acceptedScenePatchSchema,
   clientMessageSchema,
+  destinationChannels,
+  destinationServerMessageSchema,
   OnAirError,
   projectChannels,
   WS_PATH,
@@ -153,7 +155,7 @@ export class StudioSockets {
     if (!set) {
       set = new Set();
       this.watchers.set(projectId, set);
-      await this.deps.subscriber.subscribe(projectChannels.scene(projectId));
+      await this.deps.subscriber.subscribe(projectChannels.scene(projectId), destinationChannels.project(projectId));
     }
     set.add(client);
   }
@@ -165,11 +167,16 @@ export class StudioSockets {
     set.delete(client);
     if (set.size === 0) {
       this.watchers.delete(projectId);
-      await this.deps.subscriber.unsubscribe(projectChannels.scene(projectId)).catch(() => undefined);
+      await this.deps.subscriber.unsubscribe(projectChannels.scene(projectId), destinationChannels.project(projectId)).catch(() => undefined);
     }
   }
 
   private onRedisMessage(channel: string, raw: string): void {
+    const destinationsOf = destinationChannels.projectOf(channel);
+    if (destinationsOf !== null) {
+      this.forwardDestinationMessage(destinationsOf, raw);
+      return;
+    }
     let accepted;
     try {
       accepted = acceptedScenePatchSchema.parse(JSON.parse(raw));
@@ -180,6 +187,19 @@ export class StudioSockets {
     if (channel !== projectChannels.scene(accepted.projectId)) return;
     const message: ServerMessage = { type: 'scene.patched', projectId: accepted.projectId, version: accepted.version, ops: accepted.ops };
     for (const client of this.watchers.get(accepted.projectId) ?? []) send(client.ws, message);
+  }
+
+  /** Destination events, broadcast state and output health: published as sent, checked before forwarding. */
+  private forwardDestinationMessage(projectId: string, raw: string): void {
+    let message: ServerMessage;
+    try {
+      message = destinationServerMessageSchema.parse(JSON.parse(raw));
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message, projectId }, 'ignoring malformed destination message');
+      return;
+    }
+    if (message.projectId !== projectId) return;
+    for (const client of this.watchers.get(projectId) ?? []) send(client.ws, message);
   }
 
   /** Drops sockets that did not answer the last ping (a laptop that went to sleep). */

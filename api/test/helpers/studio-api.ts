@@ -26,19 +26,22 @@ export interface StudioApi {
   close(): Promise<void>;
 }
 
-export async function startStudioApi(options: { databaseUrl?: string } = {}): Promise<StudioApi> {
+/** `env` adds api configuration (platform endpoints, SECRETS_KEY…); PUBLIC_URL is the server's real address unless given. */
+export async function startStudioApi(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv } = {}): Promise<StudioApi> {
   const database = options.databaseUrl ? undefined : await createTestDatabase();
   const databaseUrl = options.databaseUrl ?? database!.url;
-  const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent' });
+  // Listen first: OAuth redirect URIs are built from PUBLIC_URL, which must be the real address.
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', PUBLIC_URL: `http://127.0.0.1:${port}`, ...options.env });
   const db = createDb(databaseUrl);
   const redis = new Redis(config.REDIS_URL);
   const logger = createLogger('api-test', 'silent');
   const accounts = createAccounts({ config, db, redis, logger });
   const app = createApp({ config, db, redis, logger, accounts });
-  const server: Server = createServer(app);
+  server.on('request', app);
   const sockets = attachStudioSockets(server, { config, db, redis, logger, accounts });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     authSecret: config.AUTH_SECRET,

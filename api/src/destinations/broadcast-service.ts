@@ -1,0 +1,187 @@
+import type { Redis } from 'ioredis';
+import {
+  canTransitionBroadcast,
+  destinationOutputSchema,
+  isBroadcastActive,
+  OnAirError,
+  pipelineErrorCatalogue,
+  streamLimitSeconds,
+  type BroadcastState,
+  type BroadcastView,
+  type DestinationOutput,
+  type PlanOutput,
+  type SessionStats,
+} from '@onair/protocol';
+import type { Broadcast, Db } from '@onair/db';
+import type { Logger } from '@onair/runtime';
+import type { CurrentUser } from '../http/auth-context.ts';
+import type { DestinationEvents } from './destination-events.ts';
+import type { DestinationSecrets } from './destination-secrets.ts';
+import { isAuthenticated, type ProjectAccess } from './destination-service.ts';
+import type { PlatformAccounts } from './platform-accounts.ts';
+import type { SessionControl } from './session-control.ts';
+
+const HEALTH_TTL_SECONDS = 30;
+const healthKey = (broadcastId: string) => `onair:broadcasts:${broadcastId}:outputs`;
+
+export interface BroadcastServiceDeps {
+  db: Db;
+  redis: Redis;
+  logger: Logger;
+  events: DestinationEvents;
+  secrets: DestinationSecrets;
+  accounts: PlatformAccounts;
+  assertProjectAccess: ProjectAccess;
+  /** The session placement; without it Go Live is refused (DEPENDENCY_UNAVAILABLE), everything else works. */
+  sessions: SessionControl | null;
+}
+
+/**
+ * Go Live and End Broadcast. A broadcast row moves through the states of protocol's
+ * `broadcastTransitions` only (each move is a conditional UPDATE on the state it leaves, so two
+ * replicas cannot both move it), and every move is pushed to the studios of the project.
+ */
+export class BroadcastService {
+  constructor(private readonly deps: BroadcastServiceDeps) {}
+
+  private async latest(projectId: string): Promise<Broadcast | null> {
+    return this.deps.db.broadcast.findFirst({ where: { projectId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  }
+
+  private async view(row: Broadcast): Promise<BroadcastView> {
+    const raw = await this.deps.redis.get(healthKey(row.id));
+    const outputs = raw ? destinationOutputSchema.array().safeParse(JSON.parse(raw)) : null;
+    return {
+      id: row.id,
+      projectId: row.projectId,
+      state: row.state,
+      failureReason: row.failureReason,
+      startedAt: row.startedAt?.toISOString() ?? null,
+      endedAt: row.endedAt?.toISOString() ?? null,
+      endsAt: row.endsAt?.toISOString() ?? null,
+      outputs: outputs?.success ? outputs.data : [],
+    };
+  }
+
+  async current(user: CurrentUser, projectId: string): Promise<BroadcastView | null> {
+    await this.deps.assertProjectAccess(user, projectId);
+    const row = await this.latest(projectId);
+    return row ? this.view(row) : null;
+  }
+
+  /** Moves a broadcast from `from` to `to` when it is still in `from`; false when someone else moved it first. */
+  private async transition(row: Broadcast, to: BroadcastState, extra: { failureReason?: string; startedAt?: Date; endedAt?: Date } = {}): Promise<Broadcast | null> {
+    if (!canTransitionBroadcast(row.state, to)) throw new OnAirError('CONFLICT', `A ${row.state} broadcast cannot become ${to}.`);
+    const moved = await this.deps.db.broadcast.updateMany({ where: { id: row.id, state: row.state }, data: { state: to, ...extra } });
+    if (moved.count === 0) return null;
+    const updated = await this.deps.db.broadcast.findUniqueOrThrow({ where: { id: row.id } });
+    this.deps.logger.info({ projectId: row.projectId, broadcastId: row.id, from: row.state, to }, 'broadcast state');
+    await this.deps.events.publish({ type: 'broadcast.state', projectId: row.projectId, broadcast: await this.view(updated) });
+    return updated;
+  }
+
+  /** The outputs of every enabled, usable destination, keys opened for dispatch. Never logged. */
+  async outputsOf(projectId: string): Promise<PlanOutput[]> {
+    const rows = await this.deps.db.destination.findMany({ where: { projectId, enabled: true }, orderBy: { createdAt: 'asc' } });
+    const outputs: PlanOutput[] = [];
+    for (const row of rows) {
+      if (!row.rtmpUrl || !isAuthenticated(row)) continue;
+      const key = row.streamKeyEnc ? this.deps.secrets.open(row.id, 'streamKey', row.streamKeyEnc) : undefined;
+      outputs.push({ id: row.id, url: row.rtmpUrl, ...(key === undefined ? {} : { key }) });
+    }
+    return outputs;
+  }
+
+  async goLive(user: CurrentUser, projectId: string): Promise<BroadcastView> {
+    await this.deps.assertProjectAccess(user, projectId);
+    const sessions = this.deps.sessions;
+    if (!sessions) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'Going live is not available: this server runs no studio sessions.');
+    const previous = await this.latest(projectId);
+    if (previous && isBroadcastActive(previous.state)) throw new OnAirError('CONFLICT', 'This project is already live.');
+    const enabled = await this.deps.db.destination.count({ where: { projectId, enabled: true } });
+    if (enabled === 0) throw new OnAirError('VALIDATION_FAILED', 'Switch on at least one destination to go live.');
+
+    const row = await this.deps.db.broadcast.create({ data: { projectId, state: 'idle', endsAt: null } });
+    let current = (await this.transition(row, 'starting'))!;
+    try {
+      const prepared = await this.deps.accounts.prepareBroadcasts(user, projectId);
+      const failedPlatforms = new Set(prepared.filter((p) => !p.ok).map((p) => p.destinationId));
+      const outputs = (await this.outputsOf(projectId)).filter((o) => !failedPlatforms.has(o.id));
+      if (outputs.length === 0) {
+        const reason = prepared.find((p) => !p.ok)?.error ?? 'No enabled destination can receive the stream.';
+        await this.transition(current, 'failed', { failureReason: reason, endedAt: new Date() });
+        throw new OnAirError('VALIDATION_FAILED', reason);
+      }
+      await sessions.startBroadcast(projectId, outputs);
+      const startedAt = new Date();
+      const endsAt = new Date(startedAt.getTime() + streamLimitSeconds(user.plan) * 1000);
+      await this.deps.db.broadcast.update({ where: { id: current.id }, data: { endsAt } });
+      current = { ...current, endsAt };
+      const live = await this.transition(current, 'live', { startedAt });
+      return this.view(live ?? (await this.deps.db.broadcast.findUniqueOrThrow({ where: { id: current.id } })));
+    } catch (err) {
+      const fresh = await this.deps.db.broadcast.findUniqueOrThrow({ where: { id: current.id } });
+      if (canTransitionBroadcast(fresh.state, 'failed')) {
+        const reason = err instanceof OnAirError ? err.message : 'The broadcast could not start.';
+        await this.transition(fresh, 'failed', { failureReason: reason, endedAt: new Date() });
+      }
+      throw err;
+    }
+  }
+
+  async end(user: CurrentUser, projectId: string): Promise<BroadcastView> {
+    await this.deps.assertProjectAccess(user, projectId);
+    const row = await this.latest(projectId);
+    if (!row || !isBroadcastActive(row.state)) throw new OnAirError('CONFLICT', 'This project is not live.');
+    return this.endRow(row);
+  }
+
+  private async endRow(row: Broadcast): Promise<BroadcastView> {
+    const ending = row.state === 'ending' ? row : await this.transition(row, 'ending');
+    if (!ending) return this.view(await this.deps.db.broadcast.findUniqueOrThrow({ where: { id: row.id } }));
+    try {
+      await this.deps.sessions?.stopBroadcast(row.projectId);
+    } catch (err) {
+      this.deps.logger.error({ err: (err as Error).message, projectId: row.projectId, broadcastId: row.id }, 'stopping the broadcast failed');
+      const failed = await this.transition(ending, 'failed', { failureReason: 'The broadcast could not be stopped cleanly.', endedAt: new Date() });
+      return this.view(failed ?? ending);
+    }
+    const ended = await this.transition(ending, 'ended', { endedAt: new Date() });
+    return this.view(ended ?? ending);
+  }
+
+  /** Ends every live broadcast past its plan's duration limit; the api calls this on a timer. */
+  async endExpired(now = new Date()): Promise<number> {
+    const due = await this.deps.db.broadcast.findMany({ where: { state: 'live', endsAt: { lte: now } } });
+    for (const row of due) await this.endRow(row);
+    return due.length;
+  }
+
+  /** A destination was toggled, added or removed: a live broadcast gets the new output set; the others are untouched. */
+  async syncOutputs(projectId: string): Promise<void> {
+    const row = await this.latest(projectId);
+    if (!row || row.state !== 'live' || !this.deps.sessions) return;
+    await this.deps.sessions.setOutputs(projectId, await this.outputsOf(projectId));
+  }
+
+  /**
+   * The session's stats as its worker publishes them: per-destination health for the studios
+   * (status light, bitrate, reconnect count), kept briefly for a studio that opens mid-broadcast.
+   */
+  async onSessionStats(projectId: string, stats: SessionStats): Promise<void> {
+    const row = await this.latest(projectId);
+    if (!row || !isBroadcastActive(row.state)) return;
+    const known = new Set((await this.deps.db.destination.findMany({ where: { projectId }, select: { id: true } })).map((d) => d.id));
+    const outputs: DestinationOutput[] = stats.outputs
+      .filter((o) => known.has(o.id))
+      .map((o) => ({
+        destinationId: o.id,
+        state: o.state,
+        bitrateKbps: o.bitrateKbps,
+        reconnects: o.reconnects,
+        ...(o.errorCode ? { errorCode: o.errorCode, reason: pipelineErrorCatalogue[o.errorCode].message } : {}),
+      }));
+    await this.deps.redis.set(healthKey(row.id), JSON.stringify(outputs), 'EX', HEALTH_TTL_SECONDS);
+    await this.deps.events.publish({ type: 'broadcast.health', projectId, broadcastId: row.id, at: stats.at, outputs });
+  }
+}

@@ -1,0 +1,58 @@
+import type { Redis } from 'ioredis';
+import type { Db } from '@onair/db';
+import type { Logger } from '@onair/runtime';
+import type { ApiConfig } from '../config.ts';
+import { SecretBox } from '../crypto/secret-box.ts';
+import { BroadcastService } from './broadcast-service.ts';
+import { DestinationEvents } from './destination-events.ts';
+import { DestinationSecrets } from './destination-secrets.ts';
+import { DestinationService, type ProjectAccess } from './destination-service.ts';
+import { PlatformAccounts } from './platform-accounts.ts';
+import { createPlatforms } from './platforms/index.ts';
+import type { SessionControl } from './session-control.ts';
+
+export interface Destinations {
+  destinations: DestinationService;
+  accounts: PlatformAccounts;
+  broadcasts: BroadcastService;
+}
+
+/** Wires the destination services of one api from its config. */
+export function createDestinations(deps: {
+  config: ApiConfig;
+  db: Db;
+  redis: Redis;
+  logger: Logger;
+  assertProjectAccess: ProjectAccess;
+  sessions: SessionControl | null;
+}): Destinations {
+  const { config, db, redis, logger, assertProjectAccess } = deps;
+  const secrets = new DestinationSecrets(config.SECRETS_KEY ? new SecretBox(config.SECRETS_KEY) : null);
+  const events = new DestinationEvents(redis, logger);
+  const platforms = createPlatforms(config);
+  const destinations = new DestinationService({
+    db,
+    events,
+    secrets,
+    platforms,
+    rtmpPolicy: { allowPrivate: config.ALLOW_PRIVATE_RTMP, localRtmpUrl: config.LOCAL_RTMP_URL },
+    local: config.LOCAL_RTMP_URL ? { url: config.LOCAL_RTMP_URL, key: config.LOCAL_RTMP_KEY } : null,
+    assertProjectAccess,
+    logger,
+  });
+  const accounts = new PlatformAccounts({
+    db,
+    redis,
+    logger,
+    secrets,
+    platforms,
+    destinations,
+    publicUrl: config.PUBLIC_URL,
+    refreshMarginSeconds: config.TOKEN_REFRESH_MARGIN_SECONDS,
+  });
+  const broadcasts = new BroadcastService({ db, redis, logger, events, secrets, accounts, assertProjectAccess, sessions: deps.sessions });
+  return { destinations, accounts, broadcasts };
+}
+
+export type { SessionControl } from './session-control.ts';
+export { SecretBox, generateSecretsKey } from '../crypto/secret-box.ts';

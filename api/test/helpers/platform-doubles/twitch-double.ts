@@ -1,0 +1,64 @@
+// Twitch as OnAir sees it: id.twitch.tv OAuth, Helix (users, streams/key, channels) and the
+// ingest list, in Twitch's own shapes. Helix calls must carry Client-Id, as Twitch requires.
+import { startPlatformDouble, type PlatformDouble } from './platform-double.ts';
+
+export const TWITCH_USER = { id: '141981764', login: 'ada', display_name: 'Ada', profile_image_url: 'https://static-cdn.jtvnw.net/ada.png', email: 'ada@example.test' };
+export const TWITCH_STREAM_KEY = 'live_141981764_TwItChSeCrEtKeY';
+
+export interface TwitchDouble extends PlatformDouble {
+  /** The channel title as last set through Helix. */
+  channelTitle: string | null;
+  env(): Record<string, string>;
+}
+
+export async function startTwitchDouble(): Promise<TwitchDouble> {
+  const state = { channelTitle: null as string | null };
+  const double = await startPlatformDouble(
+    'twitch',
+    {
+      authorizePath: '/oauth2/authorize',
+      tokenPath: '/oauth2/token',
+      tokenAnswer: (a, r) => ({ access_token: a, refresh_token: r, expires_in: 14_400, scope: ['channel:read:stream_key', 'channel:manage:broadcast'], token_type: 'bearer' }),
+      grantError: (message) => ({ status: 400, message }),
+      unauthorized: () => ({ error: 'Unauthorized', status: 401, message: 'Invalid OAuth token' }),
+      refreshTokens: true,
+    },
+    (d) => (req) => {
+      if (req.path !== '/ingests' && req.headers['client-id'] !== d.clientId) return { status: 401, body: { error: 'Unauthorized', status: 401, message: 'Client ID and OAuth token do not match' } };
+      if (req.method === 'GET' && req.path === '/helix/users') return { status: 200, body: { data: [{ ...TWITCH_USER, type: '', broadcaster_type: '', description: '', created_at: '2016-12-14T20:32:28Z' }] } };
+      if (req.method === 'GET' && req.path === '/helix/streams/key') {
+        if (req.query.broadcaster_id !== TWITCH_USER.id) return { status: 403, body: { error: 'Forbidden', status: 403, message: 'broadcaster_id does not match the token' } };
+        return { status: 200, body: { data: [{ stream_key: TWITCH_STREAM_KEY }] } };
+      }
+      if (req.method === 'PATCH' && req.path === '/helix/channels') {
+        const title = (req.body as { title?: string }).title;
+        if (typeof title !== 'string' || title.trim() === '') return { status: 400, body: { error: 'Bad Request', status: 400, message: 'The title field may not be empty' } };
+        state.channelTitle = title;
+        return { status: 204 };
+      }
+      if (req.method === 'GET' && req.path === '/ingests') {
+        return {
+          status: 200,
+          body: { _total: 2, ingests: [
+            { _id: 24, availability: 1, default: false, name: 'US West: San Francisco', priority: 2, url_template: 'rtmp://sfo.contribute.live-video.net/app/{stream_key}' },
+            { _id: 1, availability: 1, default: true, name: 'Default', priority: 1, url_template: 'rtmp://live.twitch.tv/app/{stream_key}' },
+          ] },
+        };
+      }
+      return null;
+    },
+  );
+  return Object.assign(double, {
+    get channelTitle() {
+      return state.channelTitle;
+    },
+    env: () => ({
+      TWITCH_CLIENT_ID: double.clientId,
+      TWITCH_CLIENT_SECRET: double.clientSecret,
+      TWITCH_AUTHORIZATION_URL: `${double.url}/oauth2/authorize`,
+      TWITCH_TOKEN_URL: `${double.url}/oauth2/token`,
+      TWITCH_API_URL: `${double.url}/helix`,
+      TWITCH_INGEST_URL: `${double.url}/ingests`,
+    }),
+  });
+}
