@@ -5,6 +5,7 @@ import { createLogger, onShutdownSignal } from '@onair/runtime';
 import { createApp } from './app.ts';
 import { createAccounts } from './auth/index.ts';
 import { loadConfig } from './config.ts';
+import { createFleetController } from './fleet/create-fleet-controller.ts';
 import { attachStudioSockets } from './ws/index.ts';
 
 const config = loadConfig();
@@ -20,8 +21,12 @@ const sockets = attachStudioSockets(server, { config, db, redis, logger, account
 server.listen(config.PORT, config.HOST, () => {
   logger.info({ port: config.PORT, host: config.HOST, publicUrl: config.PUBLIC_URL }, 'api listening');
 });
+// Every replica runs it; only the one holding the Redis lease samples load and scales.
+const fleet = createFleetController(config, redis, logger);
+fleet.start();
 
 onShutdownSignal(logger, async () => {
+  await fleet.stop();
   await sockets.close();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();

@@ -22,9 +22,8 @@ describe('fleet controller leadership', () => {
     const suffix = randomBytes(4).toString('hex');
     const leaseKey = `test:fleet:leader:${suffix}`;
     const history = new LoadHistory(redis, 5000, `test:fleet:history:${suffix}`);
-    const queue = new SessionQueueStats(redis, `sessions-test-${suffix}`);
     const make = (holderId: string) =>
-      new FleetController({ redis, workers: new WorkerRegistry(redis), queue, logger: createLogger('fleet-test', 'silent'), tickMs: 5000, holderId, leaseKey, history });
+      new FleetController({ redis, workers: new WorkerRegistry(redis), queue: new SessionQueueStats(redis, `sessions-test-${suffix}`), logger: createLogger('fleet-test', 'silent'), tickMs: 5000, holderId, leaseKey, history });
     const a = make('api-a');
     const b = make('api-b');
 
@@ -45,7 +44,6 @@ describe('fleet controller leadership', () => {
     await b.stop();
     expect(await redis.exists(leaseKey)).toBe(0);
     await redis.del(`test:fleet:history:${suffix}`);
-    await queue.close();
   });
 
   it('keeps an hour of history, oldest first', async () => {

@@ -56,6 +56,7 @@ export class FleetController {
     this.timer = undefined;
     await this.running;
     await this.lease.release();
+    await this.options.queue.close();
   }
 
   async tick(now = new Date()): Promise<TickResult> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SESSION_BASE_CORES, DECODED_SOURCE_CORES } from '@onair/protocol';
+import { DECODED_SOURCE_CORES, FLEET_SAMPLE_INTERVAL_MS, SESSION_BASE_CORES } from '@onair/protocol';
 
 /**
  * Environment of the media-worker scaler, merged into the api's config schema. The scaler runs
@@ -21,7 +21,7 @@ export const scalerConfigShape = {
   SCALER_SCALE_DOWN_COOLDOWN_MS: z.coerce.number().int().nonnegative().default(300_000),
   SCALER_SCALE_DOWN_STEP: z.coerce.number().int().positive().default(1),
   /** How often the leading api replica samples the fleet and scales. */
-  FLEET_TICK_MS: z.coerce.number().int().positive().default(5000),
+  FLEET_TICK_MS: z.coerce.number().int().positive().default(FLEET_SAMPLE_INTERVAL_MS),
 };
 
 export type ScalerConfig = { [K in keyof typeof scalerConfigShape]: z.output<(typeof scalerConfigShape)[K]> };
