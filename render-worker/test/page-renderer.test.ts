@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@onair/runtime';
 import { readRenderConfig } from '../src/config.ts';
-import { PageRenderer, type PageStatus } from '../src/page/page-renderer.ts';
+import { backoffMs, PageRenderer, type PageStatus } from '../src/page/page-renderer.ts';
 import { freeUdpPort, pixelAt, pngSize, RtpReceiver } from './support/rtp-receiver.ts';
 import { startTestSite, type TestSite } from './support/test-site.ts';
 
@@ -141,7 +141,7 @@ describe('a rendered page', () => {
         expect(refused.problem?.reason).toMatch(reason);
       }
       // The redirects were followed to our proxy and stopped there: the site saw them, never their targets.
-      expect(site.requests.filter((p) => p === '/redirect')).toHaveLength(3);
+      expect(site.requests.filter((p) => p === '/redirect').length).toBeGreaterThanOrEqual(3);
       expect(site.requests).not.toContain('/direct');
       expect(site.requests).not.toContain('/via-redirect');
     } finally {
@@ -166,6 +166,44 @@ describe('a rendered page', () => {
       expect(site.requests).not.toContain('/secret-ws');
     } finally {
       await Promise.all([a.r.stop(), b.r.stop()]);
+    }
+  });
+
+  it('shows the placeholder while a page fails to load, and retries with growing delays', async () => {
+    const videoPort = await freeUdpPort();
+    const recv = await RtpReceiver.start(videoPort, null);
+    const { r, statuses } = renderer(`${site.base}/missing`, videoPort, null);
+    try {
+      r.start();
+      const first = await waitFor('unavailable', () => statuses.find((s) => s.state === 'unavailable'), 30_000);
+      expect(first.problem).toMatchObject({ code: 'HTTP_ERROR', fault: 'user', reason: 'The page answered with an error (HTTP 404).' });
+      const second = await waitFor('retried', () => statuses.find((s) => s.state === 'unavailable' && s.attempt === first.attempt + 1), 10_000);
+      // Each retry waits longer than the one before.
+      expect(backoffMs(second.attempt)).toBeGreaterThan(backoffMs(first.attempt));
+      expect(site.requests.filter((p) => p === '/missing').length).toBeGreaterThanOrEqual(2);
+      // The program shows the placeholder card (its dark background), not the error page.
+      const frames = await recv.waitForFrames(2, 10_000, (await recv.frames()).length);
+      const [pr, pg, pb] = await pixelAt(frames.at(-1) as string, 20, 20);
+      expect(Math.abs(pr - 0x1f) + Math.abs(pg - 0x21) + Math.abs(pb - 0x27)).toBeLessThan(30);
+    } finally {
+      await r.stop();
+      await recv.stop();
+    }
+  });
+
+  it('kills and restarts a page that stops responding', async () => {
+    const { r, statuses } = renderer(`${site.base}/hang`, await freeUdpPort(), null);
+    try {
+      r.start();
+      await waitFor('live', () => statuses.some((s) => s.state === 'live'), 30_000);
+      const pid = r.chromiumPid;
+      const hung = await waitFor('hang detected', () => statuses.find((s) => s.state === 'unavailable' && s.problem?.code === 'PAGE_HUNG'), 15_000);
+      expect(hung.problem?.fault).toBe('service');
+      const liveCount = statuses.filter((s) => s.state === 'live').length;
+      await waitFor('live again', () => statuses.filter((s) => s.state === 'live').length > liveCount, 15_000);
+      expect(r.chromiumPid).not.toBe(pid);
+    } finally {
+      await r.stop();
     }
   });
 });

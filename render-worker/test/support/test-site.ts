@@ -21,6 +21,11 @@ const POLLING_PAGE = `<!doctype html><html><body style="margin:0;background:#103
   setInterval(() => { n += 1; document.getElementById('n').textContent = n; fetch('/poll?n=' + n); }, 300);
 </script></body></html>`;
 
+// Loads, then blocks its renderer for good.
+const HANGING_PAGE = `<!doctype html><html><body style="background:#303030"><script>
+  setTimeout(() => { for (;;) {} }, 1000);
+</script></body></html>`;
+
 const TRANSPARENT_PAGE = `<!doctype html><html><body style="margin:0">
 <div style="position:absolute;left:0;top:0;width:200px;height:200px;background:#0000ff"></div></body></html>`;
 
@@ -71,6 +76,8 @@ export async function startTestSite(): Promise<TestSite> {
     switch (url.pathname) {
       case '/animated':
         return html(ANIMATED_PAGE);
+      case '/hang':
+        return html(HANGING_PAGE);
       case '/polling':
         return html(POLLING_PAGE);
       case '/transparent':
