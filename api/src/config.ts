@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authConfigShape } from './auth/config.ts';
 import { scalerConfigShape } from './fleet/scaler/config.ts';
+import { destinationsConfigShape } from './destinations/config.ts';
 
 /** Every environment variable the api reads, with its default. The README's table mirrors this. */
 const configSchema = z.object({
@@ -15,6 +16,7 @@ const configSchema = z.object({
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
   ...authConfigShape,
   ...scalerConfigShape,
+  ...destinationsConfigShape,
 });
 
 export type ApiConfig = z.infer<typeof configSchema>;
