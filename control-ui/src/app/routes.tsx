@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { AdminPage } from '../pages/AdminPage.tsx';
+import { DevInboxPage } from '../pages/DevInboxPage.tsx';
 import { GuestPage } from '../pages/GuestPage.tsx';
 import { HomePage } from '../pages/HomePage.tsx';
 import { LoginPage } from '../pages/LoginPage.tsx';
@@ -23,6 +24,8 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <HomePage /> },
           { path: 'admin', element: <AdminPage /> },
+          // Development only: shows what the api kept instead of mailing (says so when it is off).
+          { path: 'dev/inbox', element: <DevInboxPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -1,37 +1,231 @@
-import { Mail } from 'lucide-react';
-import { useId } from 'react';
+import { KeyRound, Mail, MailCheck, ShieldCheck } from 'lucide-react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Link, Navigate } from 'react-router';
+import type { OAuthProviderId } from '@onair/protocol';
+import {
+  loadSignInMethods,
+  requestEmailCode,
+  requestMagicLink,
+  restartSignIn,
+  startOAuth,
+  submitEmailCode,
+  submitSecondFactor,
+} from '../actions/session.ts';
 import { Brand } from '../components/Brand.tsx';
 import { Button } from '../components/Button.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
-import styles from './CardPage.module.css';
+import { useSessionStore } from '../stores/index.ts';
+import card from './CardPage.module.css';
+import styles from './LoginPage.module.css';
 
-/**
- * The sign-in screen's layout: passwordless sign-in by e-mail code (spec §1). The form stays
- * disabled, and says why, until the api has a sign-in endpoint to send it to.
- */
+// Selectors must return stable values (zustand re-renders on every new reference).
+const NO_PROVIDERS: never[] = [];
+
+const providerLabels: Record<OAuthProviderId, string> = { twitch: 'Continue with Twitch', google: 'Continue with YouTube (Google)', facebook: 'Continue with Facebook' };
+
+function ErrorNote() {
+  const error = useSessionStore((s) => s.signIn.error);
+  return error ? (
+    <p className={styles.error} role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+function DevInboxHint() {
+  const devInbox = useSessionStore((s) => s.methods?.devInbox ?? false);
+  if (!devInbox) return null;
+  return (
+    <p className={styles.hint}>
+      This server keeps mail instead of sending it: open the{' '}
+      <Link to="/dev/inbox" target="_blank" rel="noreferrer">
+        development inbox
+      </Link>
+      .
+    </p>
+  );
+}
+
+function EmailStep() {
+  const emailId = useId();
+  const { email: remembered, pending } = useSessionStore((s) => s.signIn);
+  const oauth = useSessionStore((s) => s.methods?.oauth) ?? NO_PROVIDERS;
+  const [email, setEmail] = useState(remembered);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void requestEmailCode(email);
+  };
+  return (
+    <>
+      <h1 className={card.title}>Sign in to OnAir</h1>
+      <p className={card.lead}>We e-mail you a one-time code; no password needed.</p>
+      <form className={styles.form} onSubmit={submit}>
+        <label htmlFor={emailId} className={styles.label}>
+          E-mail
+        </label>
+        <input
+          id={emailId}
+          type="email"
+          name="email"
+          autoComplete="email"
+          placeholder="you@example.com"
+          className={styles.input}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          required
+        />
+        <Button type="submit" variant="primary" disabled={pending || email.trim() === ''}>
+          <Mail size={16} aria-hidden />
+          Email me a code
+        </Button>
+      </form>
+      <div className={styles.links}>
+        <button type="button" className={styles.linkButton} disabled={pending || email.trim() === ''} onClick={() => void requestMagicLink(email)}>
+          Email me a sign-in link instead
+        </button>
+      </div>
+      <ErrorNote />
+      {oauth.length > 0 && (
+        <>
+          <div className={styles.divider}>or</div>
+          <div className={styles.providers}>
+            {oauth.map((provider) => (
+              <Button key={provider.id} disabled={pending} onClick={() => void startOAuth(provider.id)}>
+                {providerLabels[provider.id]}
+              </Button>
+            ))}
+          </div>
+        </>
+      )}
+    </>
+  );
+}
+
+function CodeStep() {
+  const codeId = useId();
+  const { email, pending } = useSessionStore((s) => s.signIn);
+  const [code, setCode] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void submitEmailCode(code);
+  };
+  return (
+    <>
+      <h1 className={card.title}>Check your e-mail</h1>
+      <p className={card.lead}>We sent a 6-digit code to {email}. It expires in a few minutes.</p>
+      <form className={styles.form} onSubmit={submit}>
+        <label htmlFor={codeId} className={styles.label}>
+          Code
+        </label>
+        <input
+          id={codeId}
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]{6}"
+          maxLength={6}
+          className={`${styles.input} ${styles.code}`}
+          value={code}
+          onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+          autoFocus
+          required
+        />
+        <Button type="submit" variant="primary" disabled={pending || code.length !== 6}>
+          <KeyRound size={16} aria-hidden />
+          Sign in
+        </Button>
+      </form>
+      <ErrorNote />
+      <div className={styles.links}>
+        <button type="button" className={styles.linkButton} disabled={pending} onClick={() => void requestEmailCode(email)}>
+          Send a new code
+        </button>
+        <button type="button" className={styles.linkButton} onClick={restartSignIn}>
+          Use another e-mail
+        </button>
+      </div>
+      <DevInboxHint />
+    </>
+  );
+}
+
+function LinkSentStep() {
+  const email = useSessionStore((s) => s.signIn.email);
+  return (
+    <>
+      <MailCheck size={32} className={card.icon} aria-hidden />
+      <h1 className={card.title}>Check your e-mail</h1>
+      <p className={card.lead}>We sent a sign-in link to {email}. Open it on this device; it works once.</p>
+      <ErrorNote />
+      <div className={styles.links}>
+        <button type="button" className={styles.linkButton} onClick={restartSignIn}>
+          Back to sign-in
+        </button>
+      </div>
+      <DevInboxHint />
+    </>
+  );
+}
+
+function SecondFactorStep() {
+  const codeId = useId();
+  const pending = useSessionStore((s) => s.signIn.pending);
+  const [kind, setKind] = useState<'totp' | 'recovery'>('totp');
+  const [code, setCode] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void submitSecondFactor(code, kind);
+  };
+  return (
+    <>
+      <ShieldCheck size={32} className={card.icon} aria-hidden />
+      <h1 className={card.title}>Two-step verification</h1>
+      <p className={card.lead}>{kind === 'totp' ? 'Enter the 6-digit code from your authenticator app.' : 'Enter one of your recovery codes. Each works once.'}</p>
+      <form className={styles.form} onSubmit={submit}>
+        <label htmlFor={codeId} className={styles.label}>
+          {kind === 'totp' ? 'Authentication code' : 'Recovery code'}
+        </label>
+        <input id={codeId} name="code" autoComplete="one-time-code" className={`${styles.input} ${styles.code}`} value={code} onChange={(e) => setCode(e.target.value)} autoFocus required />
+        <Button type="submit" variant="primary" disabled={pending || code.trim() === ''}>
+          Verify
+        </Button>
+      </form>
+      <ErrorNote />
+      <div className={styles.links}>
+        <button
+          type="button"
+          className={styles.linkButton}
+          onClick={() => {
+            setKind(kind === 'totp' ? 'recovery' : 'totp');
+            setCode('');
+          }}
+        >
+          {kind === 'totp' ? 'Use a recovery code' : 'Use your authenticator app'}
+        </button>
+        <button type="button" className={styles.linkButton} onClick={restartSignIn}>
+          Start over
+        </button>
+      </div>
+    </>
+  );
+}
+
+/** The sign-in screen (spec §1, §4): e-mail code or magic link, OAuth providers, then MFA when on. */
 export function LoginPage() {
   useDocumentTitle('Sign in');
-  const emailId = useId();
-  const noticeId = useId();
+  const ready = useSessionStore((s) => s.ready);
+  const loggedIn = useSessionStore((s) => s.loggedIn);
+  const step = useSessionStore((s) => s.signIn.step);
+  useEffect(() => void loadSignInMethods(), []);
+  if (ready && loggedIn) return <Navigate to="/" replace />;
   return (
-    <main className={styles.screen}>
-      <div className={styles.card}>
+    <main className={card.screen}>
+      <div className={card.card}>
         <Brand />
-        <h1 className={styles.title}>Sign in to OnAir</h1>
-        <p className={styles.lead}>We e-mail you a one-time code; no password needed.</p>
-        <form className={styles.form} onSubmit={(event) => event.preventDefault()} aria-describedby={noticeId}>
-          <label htmlFor={emailId} className={styles.label}>
-            E-mail
-          </label>
-          <input id={emailId} type="email" name="email" autoComplete="email" placeholder="you@example.com" className={styles.input} disabled />
-          <Button type="submit" variant="primary" disabled>
-            <Mail size={16} aria-hidden />
-            Email me a code
-          </Button>
-        </form>
-        <p id={noticeId} className={styles.notice} role="note">
-          Sign-in is not available on this server yet.
-        </p>
+        {step === 'email' && <EmailStep />}
+        {step === 'code' && <CodeStep />}
+        {step === 'link-sent' && <LinkSentStep />}
+        {step === 'mfa' && <SecondFactorStep />}
       </div>
     </main>
   );

@@ -4,6 +4,7 @@
  * of the store files from anywhere else, so every state change can be found from here.
  */
 import { createAppStore } from './app-store.ts';
+import { createSessionStore } from './session-store.ts';
 import { createDeviceStore } from './device-store.ts';
 import { createProjectsStore } from './projects-store.ts';
 import { createStudioStore } from './studio-store.ts';
@@ -16,6 +17,7 @@ export const useAppStore = createAppStore(browserStorage());
 export const useSystemStore = createSystemStore();
 export const useToastStore = createToastStore();
 export const useUiStore = createUiStore();
+export const useSessionStore = createSessionStore();
 export const useProjectsStore = createProjectsStore();
 export const useStudioStore = createStudioStore();
 export const useDeviceStore = createDeviceStore(browserStorage());
@@ -31,3 +33,5 @@ export type { StudioPanel, StudioState } from './studio-store.ts';
 export type { ProjectsState } from './projects-store.ts';
 export { CAMERA_CHOICE_STORAGE_KEY, MICROPHONE_CHOICE_STORAGE_KEY } from './device-store.ts';
 export type { DeviceState, MediaPermission } from './device-store.ts';
+export { initialSignIn } from './session-store.ts';
+export type { SessionState, SignInState, SignInStep } from './session-store.ts';

@@ -1,25 +1,388 @@
-import { UserRound } from 'lucide-react';
-import { Link } from 'react-router';
+import { CircleUserRound, UserRound } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { DISPLAY_NAME_MAX, type CurrentUser, type MailingSettings, type MfaSetup } from '@onair/protocol';
+import {
+  confirmEmailChange,
+  confirmMfaSetup,
+  deleteAccount,
+  disableMfa,
+  requestEmailChange,
+  saveMailing,
+  startMfaSetup,
+  updateDisplayName,
+} from '../../actions/account.ts';
 import { closeAccountSettings } from '../../actions/account-settings.ts';
+import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
-import styles from './AccountSettingsDialog.module.css';
+import { Modal } from '../../components/Modal.tsx';
+import { canConfirmDelete, canSaveDisplayName } from '../../model/account.ts';
+import { useSessionStore } from '../../stores/index.ts';
+import dialog from './AccountSettingsDialog.module.css';
+import styles from './AccountPage.module.css';
 
-/** Spec §2 Account page. Name, e-mail and mailing preferences belong to a signed-in user, which comes with sign-in. */
+function Avatar({ user }: { user: CurrentUser }) {
+  if (user.avatar) return <img className={styles.avatar} src={user.avatar} alt="" />;
+  return (
+    <span className={styles.defaultAvatar} aria-hidden>
+      <CircleUserRound size={40} />
+    </span>
+  );
+}
+
+/** Spec §2/§5: inline 'Change name'; Save is disabled while pending, empty or unchanged. */
+function DisplayName({ user }: { user: CurrentUser }) {
+  const inputId = useId();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(user.displayName);
+  const [pending, setPending] = useState(false);
+  const trimmed = draft.trim();
+  const canSave = canSaveDisplayName(draft, user.displayName, pending);
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!canSave) return;
+    setPending(true);
+    const saved = await updateDisplayName(trimmed);
+    setPending(false);
+    if (saved) setEditing(false);
+  };
+  if (!editing) {
+    return (
+      <div className={styles.field}>
+        <span className={styles.fieldLabel}>Name</span>
+        <div className={styles.row}>
+          {user.displayName ? <span className={styles.value}>{user.displayName}</span> : <span className={styles.placeholder}>No name set</span>}
+          <Button
+            variant="ghost"
+            onClick={() => {
+              setDraft(user.displayName);
+              setEditing(true);
+            }}
+          >
+            Change name
+          </Button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <form className={styles.field} onSubmit={(e) => void save(e)}>
+      <label className={styles.fieldLabel} htmlFor={inputId}>
+        Name
+      </label>
+      <div className={styles.row}>
+        <input id={inputId} className={styles.input} value={draft} maxLength={DISPLAY_NAME_MAX} onChange={(e) => setDraft(e.target.value)} autoFocus />
+        <Button type="submit" variant="primary" disabled={!canSave}>
+          Save
+        </Button>
+        <Button onClick={() => setEditing(false)} disabled={pending}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The login provider's e-mail update, as a small dialog: new address, then the code sent to it. */
+function ChangeEmailDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const emailId = useId();
+  const codeId = useId();
+  const [newEmail, setNewEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [sent, setSent] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const close = () => {
+    setNewEmail('');
+    setCode('');
+    setSent(false);
+    setError(null);
+    onClose();
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    const problem = sent ? await confirmEmailChange(newEmail, code) : await requestEmailChange(newEmail);
+    setPending(false);
+    setError(problem);
+    if (problem) return;
+    if (sent) close();
+    else setSent(true);
+  };
+  return (
+    <Modal open={open} onClose={close} title="Change email" description="Change the e-mail address you sign in with.">
+      <form className={styles.dialogBody} onSubmit={(e) => void submit(e)}>
+        <div className={styles.field}>
+          <label className={styles.fieldLabel} htmlFor={emailId}>
+            New e-mail address
+          </label>
+          <input id={emailId} type="email" className={styles.input} value={newEmail} onChange={(e) => setNewEmail(e.target.value)} disabled={sent} required autoFocus />
+        </div>
+        {sent && (
+          <div className={styles.field}>
+            <label className={styles.fieldLabel} htmlFor={codeId}>
+              Code sent to {newEmail}
+            </label>
+            <input id={codeId} inputMode="numeric" autoComplete="one-time-code" className={styles.input} value={code} onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))} maxLength={6} required autoFocus />
+          </div>
+        )}
+        {error && (
+          <p className={styles.error} role="alert">
+            {error}
+          </p>
+        )}
+        <div className={styles.footerButtons}>
+          <Button type="submit" variant="primary" disabled={pending || newEmail.trim() === '' || (sent && code.length !== 6)}>
+            {sent ? 'Confirm new e-mail' : 'Send code'}
+          </Button>
+          <Button onClick={close}>Cancel</Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const inputId = useId();
+  const navigate = useNavigate();
+  const [typed, setTyped] = useState('');
+  const [pending, setPending] = useState(false);
+  const confirm = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!canConfirmDelete(typed)) return;
+    setPending(true);
+    const deleted = await deleteAccount();
+    setPending(false);
+    if (deleted) void navigate('/login');
+  };
+  return (
+    <Modal
+      open={open}
+      onClose={() => {
+        setTyped('');
+        onClose();
+      }}
+      title="Delete account"
+      description="Deleting your account removes it and everything in it."
+    >
+      <form className={styles.dialogBody} onSubmit={(e) => void confirm(e)}>
+        <p>This deletes your account with its projects, scenes and destinations. It cannot be undone.</p>
+        <div className={styles.field}>
+          <label className={styles.fieldLabel} htmlFor={inputId}>
+            Type delete to confirm
+          </label>
+          <input id={inputId} className={styles.input} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" autoFocus />
+        </div>
+        <div className={styles.footerButtons}>
+          <Button type="submit" variant="primary" disabled={pending || !canConfirmDelete(typed)}>
+            Delete account
+          </Button>
+          <Button onClick={onClose}>Cancel</Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** TOTP multi-factor: set up with an authenticator app (setup key and recovery codes), or turn off. */
+function TwoStepVerification({ user }: { user: CurrentUser }) {
+  const codeId = useId();
+  const [setup, setSetup] = useState<MfaSetup | null>(null);
+  const [code, setCode] = useState('');
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const begin = async () => {
+    setPending(true);
+    const answer = await startMfaSetup();
+    setPending(false);
+    if (typeof answer === 'string') setError(answer);
+    else {
+      setError(null);
+      setSetup(answer);
+    }
+  };
+  const confirm = async (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    const problem = await confirmMfaSetup(code);
+    setPending(false);
+    setError(problem);
+    if (!problem) {
+      setSetup(null);
+      setCode('');
+    }
+  };
+  const setupKey = setup ? (new URL(setup.totpURI).searchParams.get('secret') ?? '') : '';
+  return (
+    <div className={styles.section}>
+      <h3 className={styles.subheading}>Two-step verification</h3>
+      {user.twoFactorEnabled ? (
+        <div className={styles.row}>
+          <span className={styles.muted}>On: signing in asks for a code from your authenticator app.</span>
+          <Button onClick={() => void disableMfa()}>Turn off</Button>
+        </div>
+      ) : setup ? (
+        <form className={styles.field} onSubmit={(e) => void confirm(e)}>
+          <p className={styles.muted}>
+            Add OnAir to your authenticator app with this setup key, or <a href={setup.totpURI}>open it in the app</a>:
+          </p>
+          <code className={styles.secret}>{setupKey}</code>
+          <p className={styles.muted}>Keep these recovery codes somewhere safe. Each signs you in once if you lose your phone:</p>
+          <ul className={styles.codes} aria-label="Recovery codes">
+            {setup.backupCodes.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
+          <label className={styles.fieldLabel} htmlFor={codeId}>
+            Code from the app
+          </label>
+          <div className={styles.row}>
+            <input id={codeId} inputMode="numeric" className={styles.input} value={code} maxLength={6} onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))} />
+            <Button type="submit" variant="primary" disabled={pending || code.length !== 6}>
+              Turn on
+            </Button>
+            <Button onClick={() => setSetup(null)}>Cancel</Button>
+          </div>
+        </form>
+      ) : (
+        <div className={styles.row}>
+          <span className={styles.muted}>Off: add a code from an authenticator app to every sign-in.</span>
+          <Button onClick={() => void begin()} disabled={pending}>
+            Set up
+          </Button>
+        </div>
+      )}
+      {error && (
+        <p className={styles.error} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Spec §2 Email Preferences, edited as a draft that the page's Save sends (preferences and subscribed flag). */
+function EmailPreferences({ mailing, draft, onChange }: { mailing: MailingSettings; draft: MailingDraft; onChange: (next: MailingDraft) => void }) {
+  return (
+    <div className={styles.section}>
+      <h3 className={styles.subheading}>Email Preferences</h3>
+      {draft.subscribed ? (
+        <>
+          <div className={styles.checkboxes}>
+            {mailing.availableGroups.map((group) => (
+              <label key={group.id} className={styles.checkbox}>
+                <input
+                  type="checkbox"
+                  checked={draft.preferences[group.id] ?? false}
+                  onChange={(e) => onChange({ ...draft, preferences: { ...draft.preferences, [group.id]: e.target.checked } })}
+                />
+                {group.displayName}
+              </label>
+            ))}
+          </div>
+          <button type="button" className={styles.linkButton} onClick={() => onChange({ ...draft, subscribed: false })}>
+            Unsubscribe
+          </button>
+        </>
+      ) : (
+        <>
+          <p className={styles.muted}>Get news and important product updates about the studio.</p>
+          <button type="button" className={styles.linkButton} onClick={() => onChange({ ...draft, subscribed: true })}>
+            Subscribe
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
+interface MailingDraft {
+  subscribed: boolean;
+  preferences: Record<string, boolean>;
+}
+
+function draftOf(mailing: MailingSettings): MailingDraft {
+  return { subscribed: mailing.subscribed, preferences: { ...mailing.preferences } };
+}
+
+function sameDraft(a: MailingDraft, b: MailingDraft): boolean {
+  return a.subscribed === b.subscribed && Object.keys({ ...a.preferences, ...b.preferences }).every((k) => a.preferences[k] === b.preferences[k]);
+}
+
+function SignedInAccount({ user, mailing }: { user: CurrentUser; mailing: MailingSettings | null }) {
+  const [changingEmail, setChangingEmail] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [draft, setDraft] = useState<MailingDraft | null>(mailing ? draftOf(mailing) : null);
+  const [saving, setSaving] = useState(false);
+  const saved = mailing ? draftOf(mailing) : null;
+  const dirty = draft !== null && saved !== null && !sameDraft(draft, saved);
+  const save = async () => {
+    if (!draft) return;
+    setSaving(true);
+    await saveMailing(draft.preferences, draft.subscribed);
+    setSaving(false);
+  };
+  return (
+    <>
+      <div className={styles.section}>
+        <div className={styles.profile}>
+          <Avatar user={user} />
+          <DisplayName user={user} />
+        </div>
+        <div className={styles.field}>
+          <span className={styles.fieldLabel}>E-mail</span>
+          <div className={styles.row}>
+            <span className={styles.value}>{user.email}</span>
+            <Button variant="ghost" onClick={() => setChangingEmail(true)}>
+              Change email
+            </Button>
+          </div>
+        </div>
+      </div>
+      {mailing?.enabled && draft && <EmailPreferences mailing={mailing} draft={draft} onChange={setDraft} />}
+      <TwoStepVerification user={user} />
+      <footer className={styles.footer}>
+        <button type="button" className={styles.danger} onClick={() => setDeleting(true)}>
+          Delete account
+        </button>
+        <div className={styles.footerButtons}>
+          <Button onClick={() => saved && setDraft(saved)} disabled={!dirty || saving}>
+            Cancel
+          </Button>
+          <Button variant="primary" onClick={() => void save()} disabled={!dirty || saving}>
+            Save
+          </Button>
+        </div>
+      </footer>
+      <ChangeEmailDialog open={changingEmail} onClose={() => setChangingEmail(false)} />
+      <DeleteAccountDialog open={deleting} onClose={() => setDeleting(false)} />
+    </>
+  );
+}
+
+/** Spec §2 Account page: avatar, display name, e-mail, Email Preferences, Save/Cancel and 'Delete account'. */
 export function AccountPage() {
+  const user = useSessionStore((s) => s.user);
+  const mailing = useSessionStore((s) => s.settings?.mailing ?? null);
   return (
     <section aria-labelledby="account-page-heading">
-      <h2 id="account-page-heading" className={styles.heading}>
+      <h2 id="account-page-heading" className={dialog.heading}>
         Account
       </h2>
-      <EmptyState icon={<UserRound size={32} />} title="You are not signed in">
-        <p>
-          Your name, e-mail and e-mail preferences appear here once you{' '}
-          <Link to="/login" onClick={closeAccountSettings}>
-            sign in
-          </Link>
-          .
-        </p>
-      </EmptyState>
+      {user ? (
+        // Keyed by the saved settings so a refresh after Save resets the draft to what the server holds.
+        <SignedInAccount key={JSON.stringify(mailing)} user={user} mailing={mailing} />
+      ) : (
+        <EmptyState icon={<UserRound size={32} />} title="You are not signed in">
+          <p>
+            Your name, e-mail and e-mail preferences appear here once you{' '}
+            <Link to="/login" onClick={closeAccountSettings}>
+              sign in
+            </Link>
+            .
+          </p>
+        </EmptyState>
+      )}
     </section>
   );
 }

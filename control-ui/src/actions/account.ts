@@ -1,0 +1,141 @@
+import {
+  authAckSchema,
+  authRoutes,
+  currentUserSchema,
+  deleteCurrentUserEndpoint,
+  getCurrentUserEndpoint,
+  getUserSettingsEndpoint,
+  listDevInboxEndpoint,
+  mailingSettingsSchema,
+  mfaSetupSchema,
+  updateCurrentUserEndpoint,
+  updateMailingPreferencesEndpoint,
+  updateMailingStatusEndpoint,
+  userSettingsSchema,
+  type CapturedMessage,
+  type MailingPreferences,
+  type MfaSetup,
+} from '@onair/protocol';
+import { httpClient, type HttpClient, type ResponseSchema } from '../api/http-client.ts';
+import { useSessionStore } from '../stores/index.ts';
+import { messageOf } from './api-errors.ts';
+import { signOut } from './session.ts';
+import { showToast } from './toasts.ts';
+
+/** A 204 answer: nothing to read. */
+const noContent: ResponseSchema<null> = {
+  safeParse: (data) => (data === undefined || data === null ? { success: true, data: null } : { success: false, error: { message: 'expected no content' } }),
+};
+
+/** Spec §2/§8: the display name, with the exact success and failure words. */
+export async function updateDisplayName(displayName: string, client: HttpClient = httpClient): Promise<boolean> {
+  try {
+    const user = await client.sendJson('PATCH', updateCurrentUserEndpoint.path, { displayName }, { response: currentUserSchema });
+    useSessionStore.setState({ user });
+    showToast({ kind: 'success', title: 'Your name has been updated' });
+    return true;
+  } catch {
+    showToast({ kind: 'error', title: 'Failed to update your name' });
+    return false;
+  }
+}
+
+/**
+ * Spec §4 Mailing: Save sends the preferences and the subscribed flag; a change of the flag is
+ * the mailing-list status change, after which the settings are read again.
+ */
+export async function saveMailing(preferences: MailingPreferences, subscribed: boolean, client: HttpClient = httpClient): Promise<boolean> {
+  const before = useSessionStore.getState().settings?.mailing.subscribed;
+  try {
+    await client.sendJson('POST', updateMailingPreferencesEndpoint.path, preferences, { response: mailingSettingsSchema });
+    await client.sendJson('POST', updateMailingStatusEndpoint.path, { subscribed }, { response: mailingSettingsSchema });
+    const settings = await client.getJson(getUserSettingsEndpoint.path, { response: userSettingsSchema });
+    useSessionStore.setState({ settings });
+    showToast({ kind: 'success', title: before === subscribed ? 'Email preferences saved' : subscribed ? 'You are subscribed' : 'You are unsubscribed' });
+    return true;
+  } catch (err) {
+    showToast({ kind: 'error', title: 'Failed to save your email preferences', description: messageOf(err) });
+    return false;
+  }
+}
+
+/** Spec §4 Delete account: the request, then logout. A failure shows the server's message. */
+export async function deleteAccount(client: HttpClient = httpClient): Promise<boolean> {
+  try {
+    await client.sendJson('DELETE', deleteCurrentUserEndpoint.path, undefined, { response: noContent });
+  } catch (err) {
+    showToast({ kind: 'error', title: messageOf(err) });
+    return false;
+  }
+  await signOut(client);
+  showToast({ kind: 'info', title: 'Your account has been deleted' });
+  return true;
+}
+
+/** Spec §4 e-mail update, step 1: a code goes to the new address. Returns the error message, or null. */
+export async function requestEmailChange(newEmail: string, client: HttpClient = httpClient): Promise<string | null> {
+  try {
+    await client.sendJson('POST', authRoutes.requestEmailChange, { newEmail: newEmail.trim() }, { response: authAckSchema });
+    return null;
+  } catch (err) {
+    return messageOf(err);
+  }
+}
+
+/** Step 2: the code from the new address switches the account to it. Returns the error message, or null. */
+export async function confirmEmailChange(newEmail: string, code: string, client: HttpClient = httpClient): Promise<string | null> {
+  try {
+    await client.sendJson('POST', authRoutes.confirmEmailChange, { newEmail: newEmail.trim(), otp: code.trim() }, { response: authAckSchema });
+    const user = await client.getJson(getCurrentUserEndpoint.path, { response: currentUserSchema });
+    useSessionStore.setState({ user });
+    showToast({ kind: 'success', title: 'Your e-mail address has been updated' });
+    return null;
+  } catch (err) {
+    return messageOf(err);
+  }
+}
+
+/** The development inbox; null when this server sends real mail (the endpoint is absent). */
+export async function loadDevInbox(client: HttpClient = httpClient): Promise<CapturedMessage[] | null> {
+  try {
+    const { messages } = await client.getJson(listDevInboxEndpoint.path, { response: listDevInboxEndpoint.response });
+    return messages;
+  } catch {
+    return null;
+  }
+}
+
+/** TOTP setup, step 1: a secret for the authenticator app and ten recovery codes (not on yet). */
+export async function startMfaSetup(client: HttpClient = httpClient): Promise<MfaSetup | string> {
+  try {
+    return await client.sendJson('POST', authRoutes.enableMfa, {}, { response: mfaSetupSchema });
+  } catch (err) {
+    return messageOf(err);
+  }
+}
+
+/** Step 2: the first code from the app proves the setup and turns MFA on. Returns the error message, or null. */
+export async function confirmMfaSetup(code: string, client: HttpClient = httpClient): Promise<string | null> {
+  try {
+    await client.sendJson('POST', authRoutes.verifyTotp, { code: code.trim() }, { response: authAckSchema });
+    const user = await client.getJson(getCurrentUserEndpoint.path, { response: currentUserSchema });
+    useSessionStore.setState({ user });
+    showToast({ kind: 'success', title: 'Two-step verification is on' });
+    return null;
+  } catch (err) {
+    return messageOf(err);
+  }
+}
+
+export async function disableMfa(client: HttpClient = httpClient): Promise<boolean> {
+  try {
+    await client.sendJson('POST', authRoutes.disableMfa, {}, { response: authAckSchema });
+    const user = await client.getJson(getCurrentUserEndpoint.path, { response: currentUserSchema });
+    useSessionStore.setState({ user });
+    showToast({ kind: 'info', title: 'Two-step verification is off' });
+    return true;
+  } catch (err) {
+    showToast({ kind: 'error', title: messageOf(err) });
+    return false;
+  }
+}

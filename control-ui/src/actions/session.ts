@@ -1,0 +1,150 @@
+import {
+  authAckSchema,
+  authRoutes,
+  currentUserSchema,
+  getCurrentUserEndpoint,
+  getSignInMethodsEndpoint,
+  getUserSettingsEndpoint,
+  oauthStartAnswerSchema,
+  signInAnswerSchema,
+  signInMethodsSchema,
+  userSettingsSchema,
+  userTypeCodes,
+  type CurrentUser,
+  type OAuthProviderId,
+} from '@onair/protocol';
+import { httpClient, type HttpClient } from '../api/http-client.ts';
+import { DEFAULT_CANVAS, initialSignIn, useAppStore, useSessionStore, useUiStore, type SignInState } from '../stores/index.ts';
+import { messageOf } from './api-errors.ts';
+
+function setSignIn(patch: Partial<SignInState>): void {
+  useSessionStore.setState((state) => ({ signIn: { ...state.signIn, ...patch } }));
+}
+
+/** Spec §4 step 3: a signed-in user sets the user type and the canvas from the role's resolution. */
+function applyUser(user: CurrentUser): void {
+  useAppStore.setState({ userType: userTypeCodes[user.userType] as 0 | 1 | 2, canvas: { width: user.resolution.x, height: user.resolution.y } });
+}
+
+/** Loads the signed-in user and their settings; throws when there is no valid session. */
+export async function loadAccount(client: HttpClient = httpClient): Promise<CurrentUser> {
+  const [user, settings] = await Promise.all([
+    client.getJson(getCurrentUserEndpoint.path, { response: currentUserSchema }),
+    client.getJson(getUserSettingsEndpoint.path, { response: userSettingsSchema }),
+  ]);
+  useSessionStore.setState({ loggedIn: true, user, settings, signIn: { ...initialSignIn } });
+  applyUser(user);
+  return user;
+}
+
+/** Forgets everything about the signed-in user on this page (spec §4 step 5). */
+function clearLocalSession(): void {
+  useSessionStore.setState({ loggedIn: false, user: null, settings: null });
+  useAppStore.setState({ userType: useAppStore.getInitialState().userType, canvas: { ...DEFAULT_CANVAS } });
+  useUiStore.setState({ accountSettingsPage: null });
+}
+
+export async function loadSignInMethods(client: HttpClient = httpClient): Promise<void> {
+  try {
+    const methods = await client.getJson(getSignInMethodsEndpoint.path, { response: signInMethodsSchema });
+    useSessionStore.setState({ methods });
+  } catch {
+    // Without the list the screen still offers the e-mail code, which every installation has.
+  }
+}
+
+/**
+ * Spec §4 on load: try the stored session (the cookie); read what a sign-in redirect left in the
+ * query string (an error, or "second factor needed"); then drop those parameters from the URL
+ * and mark the session ready, whatever happened.
+ */
+export async function restoreSession(
+  client: HttpClient = httpClient,
+  location: Pick<Location, 'search' | 'pathname' | 'hash'> = window.location,
+  replaceUrl: (url: string) => void = (url) => window.history.replaceState(window.history.state, '', url),
+): Promise<void> {
+  const params = new URLSearchParams(location.search);
+  try {
+    await loadAccount(client);
+  } catch {
+    clearLocalSession();
+  }
+  const error = params.get('error_description') ?? (params.get('error') ? 'Sign-in did not complete. Please try again.' : null);
+  if (error) setSignIn({ error, step: 'email' });
+  if (params.get('mfa') === 'required' && !useSessionStore.getState().loggedIn) setSignIn({ step: 'mfa', error: null });
+  if (params.has('error') || params.has('mfa')) {
+    for (const key of ['error', 'error_description', 'mfa']) params.delete(key);
+    const query = params.toString();
+    replaceUrl(`${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
+  }
+  useSessionStore.setState({ ready: true });
+}
+
+async function step(run: () => Promise<void>): Promise<void> {
+  setSignIn({ pending: true, error: null });
+  try {
+    await run();
+  } catch (err) {
+    setSignIn({ error: messageOf(err) });
+  } finally {
+    setSignIn({ pending: false });
+  }
+}
+
+export function requestEmailCode(email: string, client: HttpClient = httpClient): Promise<void> {
+  return step(async () => {
+    await client.sendJson('POST', authRoutes.sendEmailCode, { email: email.trim(), type: 'sign-in' }, { response: authAckSchema });
+    setSignIn({ step: 'code', email: email.trim() });
+  });
+}
+
+export function requestMagicLink(email: string, client: HttpClient = httpClient): Promise<void> {
+  return step(async () => {
+    await client.sendJson('POST', authRoutes.sendMagicLink, { email: email.trim(), callbackURL: '/', errorCallbackURL: '/login' }, { response: authAckSchema });
+    setSignIn({ step: 'link-sent', email: email.trim() });
+  });
+}
+
+export function submitEmailCode(code: string, client: HttpClient = httpClient): Promise<void> {
+  return step(async () => {
+    const { email } = useSessionStore.getState().signIn;
+    const answer = await client.sendJson('POST', authRoutes.signInWithEmailCode, { email, otp: code.trim() }, { response: signInAnswerSchema });
+    if (answer.twoFactorRedirect) {
+      setSignIn({ step: 'mfa' });
+      return;
+    }
+    await loadAccount(client);
+  });
+}
+
+/** The second factor: a code from the authenticator app, or one of the recovery codes. */
+export function submitSecondFactor(code: string, kind: 'totp' | 'recovery', client: HttpClient = httpClient): Promise<void> {
+  return step(async () => {
+    const path = kind === 'totp' ? authRoutes.verifyTotp : authRoutes.verifyRecoveryCode;
+    await client.sendJson('POST', path, { code: code.trim() }, { response: authAckSchema });
+    await loadAccount(client);
+  });
+}
+
+/** Leaves for the provider's consent page; the api brings the browser back to `/`. */
+export function startOAuth(provider: OAuthProviderId, client: HttpClient = httpClient): Promise<void> {
+  return step(async () => {
+    const { url } = await client.sendJson('POST', authRoutes.startOAuth, { provider, callbackURL: '/', errorCallbackURL: '/login' }, { response: oauthStartAnswerSchema });
+    window.location.assign(url);
+  });
+}
+
+export function restartSignIn(): void {
+  useSessionStore.setState({ signIn: { ...initialSignIn } });
+}
+
+/** Spec §4 step 5: logout clears everything; the local state is cleared even if the api is unreachable. */
+export async function signOut(client: HttpClient = httpClient): Promise<void> {
+  try {
+    await client.sendJson('POST', authRoutes.signOut, {}, { response: authAckSchema });
+  } catch {
+    // The cookie may already be gone (deleted account, expired session): nothing left to end.
+  }
+  clearLocalSession();
+  restartSignIn();
+}

@@ -1,0 +1,34 @@
+import { create } from 'zustand';
+import type { CurrentUser, SignInMethods, UserSettings } from '@onair/protocol';
+
+/** Where the sign-in screen is: e-mail, then a code, a sent link, or the second factor. */
+export type SignInStep = 'email' | 'code' | 'link-sent' | 'mfa';
+
+export interface SignInState {
+  step: SignInStep;
+  email: string;
+  pending: boolean;
+  /** The sentence to show under the form (the api's catalogue message), or null. */
+  error: string | null;
+}
+
+export interface SessionState {
+  /** Spec §4: the user starts not logged in and not ready; ready once the stored session was tried. */
+  ready: boolean;
+  loggedIn: boolean;
+  user: CurrentUser | null;
+  settings: UserSettings | null;
+  /** What this installation offers on the sign-in screen (null until loaded). */
+  methods: SignInMethods | null;
+  signIn: SignInState;
+}
+
+export const initialSignIn: SignInState = { step: 'email', email: '', pending: false, error: null };
+
+export function initialSessionState(): SessionState {
+  return { ready: false, loggedIn: false, user: null, settings: null, methods: null, signIn: { ...initialSignIn } };
+}
+
+export function createSessionStore() {
+  return create<SessionState>()(() => initialSessionState());
+}
