@@ -18,14 +18,14 @@ afterAll(async () => {
   await site.close();
 });
 
-function renderer(url: string, videoPort: number, audioPort: number | null, opts: { transparent?: boolean; width?: number; height?: number } = {}) {
+function renderer(url: string, videoPort: number, audioPort: number | null, opts: { transparent?: boolean; width?: number; height?: number; recycleAfterMs?: number } = {}) {
   const statuses: PageStatus[] = [];
   const r = new PageRenderer({
     renderId: `test-${videoPort}`,
     page: { url, width: opts.width ?? 852, height: opts.height ?? 480, transparent: opts.transparent ?? false },
     video: { host: '127.0.0.1', port: videoPort, payloadType: 96 },
     audio: audioPort === null ? null : { host: '127.0.0.1', port: audioPort, payloadType: 111 },
-    config: { ...readRenderConfig({}), allowedHosts: new Set([`localhost:${site.port}`]) },
+    config: { ...readRenderConfig({}), allowedHosts: new Set([`localhost:${site.port}`]), ...(opts.recycleAfterMs === undefined ? {} : { recycleAfterMs: opts.recycleAfterMs }) },
     logger,
     onStatus: (s) => statuses.push(s),
   });
@@ -202,6 +202,19 @@ describe('a rendered page', () => {
       const liveCount = statuses.filter((s) => s.state === 'live').length;
       await waitFor('live again', () => statuses.filter((s) => s.state === 'live').length > liveCount, 15_000);
       expect(r.chromiumPid).not.toBe(pid);
+    } finally {
+      await r.stop();
+    }
+  });
+
+  it('recycles Chromium on schedule without reporting the page unavailable', async () => {
+    const { r, statuses } = renderer(`${site.base}/animated`, await freeUdpPort(), null, { recycleAfterMs: 3_000 });
+    try {
+      r.start();
+      await waitFor('live', () => statuses.some((s) => s.state === 'live'), 30_000);
+      const pid = r.chromiumPid;
+      await waitFor('a new Chromium', () => r.chromiumPid !== undefined && r.chromiumPid !== pid && r.status?.state === 'live', 20_000);
+      expect(statuses.filter((s) => s.state === 'unavailable')).toEqual([]);
     } finally {
       await r.stop();
     }

@@ -59,7 +59,7 @@ afterAll(async () => {
 });
 
 describe('render placement through Redis', () => {
-  it('renders a requested page, reloads it on a new url, unloads it on stop, and survives its worker being killed', async () => {
+  it('renders a requested page, reloads it on a new url, unloads it on stop, survives its worker being killed and moves when its worker drains', async () => {
     const sessionId = `session-${prefix}`;
     await sub.subscribe(renderKeys.status(sessionId));
     const videoPort = await freeUdpPort();
@@ -113,8 +113,18 @@ describe('render placement through Redis', () => {
         return b.pages === 0;
       }, 5_000);
 
+      // Asked for again, then its worker is told to stop (a rolling update): the page moves to a third worker.
+      const beforeAgain = statuses.length;
+      await requests.request(job);
+      await waitFor('live again on the second worker', () => statuses.slice(beforeAgain).find((s) => s.state === 'live' && s.workerId === second.id), 30_000);
+      const third = startRenderWorker();
+      await third.waitForRegistration();
       const { code } = await second.stop();
       expect(code).toBe(0);
+      await waitFor('handed over to the third worker', () => statuses.find((s) => s.state === 'live' && s.workerId === third.id), 30_000);
+      await requests.stop(renderId);
+      await waitFor('stopped on the third worker', () => statuses.find((s) => s.state === 'stopped' && s.workerId === third.id), 10_000);
+      expect((await third.stop()).code).toBe(0);
     } finally {
       await recv.stop();
     }

@@ -294,7 +294,9 @@ export class PageRenderer {
       }
       this.watchMainFrame(page, proxy, generation);
       timers.push(setInterval(() => void this.checkResponsive(page, generation), WATCHDOG_INTERVAL_MS));
-      timers.push(setInterval(() => void this.checkResources(browser, launchedAt, generation), RESOURCE_CHECK_INTERVAL_MS));
+      const { recycleAfterMs } = this.options.config;
+      const resourceCheckMs = recycleAfterMs > 0 ? Math.min(RESOURCE_CHECK_INTERVAL_MS, Math.max(500, recycleAfterMs / 2)) : RESOURCE_CHECK_INTERVAL_MS;
+      timers.push(setInterval(() => void this.checkResources(browser, launchedAt, generation), resourceCheckMs));
 
       for (;;) {
         const nav = await this.navigate(page, proxy);
