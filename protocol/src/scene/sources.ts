@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkUrlTarget } from '../render/address-policy.ts';
 import { BROWSER_SOURCE_PLACEMENT, CAPTURE_SOURCE_SIZE, DEFAULT_POSITION, GAME_SOURCE_SIZE, GUEST_SOURCE_SIZE, WATERMARK_PLACEMENT, type LayerBox } from './layout.ts';
 
 /** Every kind of source of spec §3, plus `image` for logos and backgrounds. */
@@ -230,26 +231,11 @@ export function stripGameParticipantPrefix(id: string): string {
 }
 
 /**
- * True for URLs whose host is obviously private: loopback, private, link-local and unspecified
- * literals and localhost names. Names that resolve to such addresses are refused by the render
- * worker at navigation time; this check lets the api refuse the obvious cases with a clear message.
+ * True for URLs that point at a loopback, private, link-local or otherwise non-public address
+ * without resolving any name (the render worker's address policy, applied again at navigation
+ * time to what names resolve to). Lets the api refuse the obvious cases with a clear message.
  */
 export function isPrivateUrl(url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return true;
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
-  }
-  if (host.includes(':')) {
-    return host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:');
-  }
-  return false;
+  const check = checkUrlTarget(url);
+  return !check.ok && check.code !== 'invalid-url' && check.code !== 'scheme-not-allowed';
 }
