@@ -48,10 +48,9 @@ export async function startTwitchDouble(): Promise<TwitchDouble> {
       return null;
     },
   );
-  return Object.assign(double, {
-    get channelTitle() {
-      return state.channelTitle;
-    },
+  // A getter, not a copied value: the title changes after the double is handed out.
+  Object.defineProperty(double, 'channelTitle', { get: () => state.channelTitle });
+  return Object.assign(double as PlatformDouble & { readonly channelTitle: string | null }, {
     env: () => ({
       TWITCH_CLIENT_ID: double.clientId,
       TWITCH_CLIENT_SECRET: double.clientSecret,
