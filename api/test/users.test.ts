@@ -85,5 +85,7 @@ describe('/api/v1/users', () => {
     const doc = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
     expect(doc.paths['/api/v1/users/current']?.patch?.operationId).toBe('updateCurrentUser');
     expect(doc.paths['/api/v1/users/current/mailing-preferences']?.post?.operationId).toBe('updateMailingPreferences');
+    const authDoc = (await (await fetch(`${api.url}/api/auth/open-api/generate-schema`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(authDoc.paths)).toEqual(expect.arrayContaining(['/sign-in/email-otp', '/sign-in/magic-link', '/two-factor/verify-totp']));
   });
 });

@@ -167,7 +167,7 @@ export const authRoutes = {
 } as const;
 
 /** A first factor's answer: signed in, or multi-factor requested (no session yet). */
-export const signInAnswerSchema = z.looseObject({ twoFactorRedirect: z.boolean().optional() });
+export const signInAnswerSchema = z.looseObject({ twoFactorRedirect: z.boolean().optional(), token: z.string().nullable().optional() });
 export const oauthStartAnswerSchema = z.looseObject({ url: z.string() });
 export const authAckSchema = z.looseObject({});
 export const mfaSetupSchema = z.looseObject({ totpURI: z.string(), backupCodes: z.array(z.string()) });

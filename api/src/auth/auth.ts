@@ -1,7 +1,7 @@
 import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { isAPIError } from 'better-auth/api';
-import { bearer, emailOTP, genericOAuth, jwt, magicLink, phoneNumber, twoFactor } from 'better-auth/plugins';
+import { bearer, emailOTP, genericOAuth, jwt, magicLink, openAPI, phoneNumber, twoFactor } from 'better-auth/plugins';
 import type { Redis } from 'ioredis';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
@@ -139,6 +139,9 @@ export function createAuth(deps: AuthDeps) {
       genericOAuth({ config: oauthProviders(config) }),
       bearer(),
       jwt({ jwt: { expirationTime: `${config.API_TOKEN_TTL_SECONDS}s`, issuer: config.PUBLIC_URL, audience: config.PUBLIC_URL } }),
+      // The sign-in routes' own OpenAPI document at /api/auth/open-api/generate-schema (the
+      // /api/v1 one is built from protocol's contracts); no reference page, which loads from a CDN.
+      openAPI({ disableDefaultReference: true }),
       mfaGate({ db, config }),
       delivery.plugin(),
     ],

@@ -101,6 +101,13 @@ describe('sign-in steps', () => {
     expect(JSON.parse(requests[0]!.body)).toEqual({ email: 'ada@example.com', otp: '123456' });
   });
 
+  it("says 'Authentication failed: No valid token received from server' when the answer has no token", async () => {
+    answers['POST /api/auth/sign-in/email-otp'] = { status: 200, body: { user: { id: 'u1' } } };
+    useSessionStore.setState({ signIn: { step: 'code', email: 'ada@example.com', pending: false, error: null } });
+    await submitEmailCode('123456', createHttpClient({ baseUrl: server.baseUrl }));
+    expect(useSessionStore.getState()).toMatchObject({ loggedIn: false, signIn: { error: 'Authentication failed: No valid token received from server' } });
+  });
+
   it('shows the api catalogue message of a wrong code', async () => {
     answers['POST /api/auth/sign-in/email-otp'] = { status: 400, body: { error: { code: 'CODE_INVALID', message: 'That code is not right. Check it and try again.' } } };
     useSessionStore.setState({ signIn: { step: 'code', email: 'ada@example.com', pending: false, error: null } });

@@ -113,6 +113,8 @@ export function submitEmailCode(code: string, client: HttpClient = httpClient): 
       setSignIn({ step: 'mfa' });
       return;
     }
+    // Spec §8: a sign-in answer without a session token is a failed login, whatever its status.
+    if (!answer.token) throw new Error('Authentication failed: No valid token received from server');
     await loadAccount(client);
   });
 }
