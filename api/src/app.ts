@@ -16,6 +16,7 @@ import {
 } from '@onair/protocol';
 import { projectEndpoints } from '@onair/protocol';
 import { destinationEndpoints } from '@onair/protocol';
+import { fleetEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
@@ -31,6 +32,7 @@ import { staticUi } from './http/static-ui.ts';
 import { createApiMetrics } from './metrics.ts';
 import { authMethodsRoutes } from './routes/auth-methods.ts';
 import { destinationRoutes } from './routes/destinations.ts';
+import { fleetRoutes } from './routes/fleet.ts';
 import { devInboxRoutes } from './routes/dev-inbox.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { systemRoutes } from './routes/system.ts';
@@ -61,6 +63,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   getSignInMethodsEndpoint,
   ...projectEndpoints,
   ...destinationEndpoints,
+  ...fleetEndpoints,
 ];
 
 export function createApp(deps: AppDeps): Express {
@@ -100,6 +103,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(destinationRoutes({ db: deps.db, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), services: destinations, publicUrl: deps.config.PUBLIC_URL, logger: deps.logger }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
   app.use(authMethodsRoutes(deps.config));
+  app.use(fleetRoutes({ db: deps.db, redis: deps.redis, workers, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), sampleIntervalMs: deps.config.FLEET_TICK_MS }));
   if (devInboxEnabled(deps.config)) app.use(devInboxRoutes(accounts.inbox));
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());

@@ -1,0 +1,26 @@
+import { Router, type RequestHandler } from 'express';
+import type { Redis } from 'ioredis';
+import { getFleetLoadHistoryEndpoint, getFleetOverviewEndpoint, OnAirError } from '@onair/protocol';
+import type { Db } from '@onair/db';
+import { FleetOverviewReader } from '../fleet/fleet-overview.ts';
+import { LoadHistory } from '../fleet/load-history.ts';
+import { SessionQueueStats } from '../fleet/session-queue-stats.ts';
+import type { WorkerRegistry } from '../fleet/worker-registry.ts';
+import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
+import { mount } from '../http/mount.ts';
+
+/** Administrators only: anyone else signed in gets FORBIDDEN (403), anonymous callers UNAUTHENTICATED (401). */
+const requireAdmin: RequestHandler = (req, _res, next) => {
+  if (getCurrentUser(req).userType !== 'ADMIN') throw new OnAirError('FORBIDDEN');
+  next();
+};
+
+/** The operators' dashboard api: the fleet's live state and its load over the last hour. */
+export function fleetRoutes(deps: { db: Db; redis: Redis; workers: WorkerRegistry; resolveSession: SessionResolver; sampleIntervalMs: number }): Router {
+  const router = Router();
+  const reader = new FleetOverviewReader(deps.redis, deps.workers, new SessionQueueStats(deps.redis), new LoadHistory(deps.redis, deps.sampleIntervalMs), deps.sampleIntervalMs);
+  router.use('/api/v1/admin', authenticate(deps.db, deps.resolveSession), requireAdmin);
+  mount(router, getFleetOverviewEndpoint, async () => reader.overview());
+  mount(router, getFleetLoadHistoryEndpoint, async () => reader.loadHistory());
+  return router;
+}
