@@ -14,7 +14,7 @@ import {
   updateMailingStatusEndpoint,
   type Endpoint,
 } from '@onair/protocol';
-import { projectEndpoints } from '@onair/protocol';
+import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
 import { destinationEndpoints } from '@onair/protocol';
 import { fleetEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
@@ -35,6 +35,8 @@ import { destinationRoutes } from './routes/destinations.ts';
 import { fleetRoutes } from './routes/fleet.ts';
 import { devInboxRoutes } from './routes/dev-inbox.ts';
 import { projectRoutes } from './routes/projects.ts';
+import { sessionRoutes } from './routes/sessions.ts';
+import { SessionService } from './sessions/session-service.ts';
 import { systemRoutes } from './routes/system.ts';
 import { userRoutes } from './routes/users.ts';
 
@@ -47,6 +49,8 @@ export interface AppDeps {
   accounts?: Accounts;
   /** Go Live's hold on studio sessions (session placement); without it Go Live answers 503 and the rest of destinations works. */
   sessionControl?: SessionControl;
+  /** Studio sessions (the placement queue); made here when not given. Its owner closes its queue. */
+  sessions?: SessionService;
 }
 
 /** Every endpoint contract the api mounts; the OpenAPI document lists exactly these. */
@@ -64,6 +68,9 @@ export const mountedEndpoints: readonly Endpoint[] = [
   ...projectEndpoints,
   ...destinationEndpoints,
   ...fleetEndpoints,
+  openSessionEndpoint,
+  getSessionEndpoint,
+  closeSessionEndpoint,
 ];
 
 export function createApp(deps: AppDeps): Express {
@@ -91,7 +98,11 @@ export function createApp(deps: AppDeps): Express {
   app.use(express.json({ limit: deps.config.MAX_BODY_BYTES }));
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
-  app.use(projectRoutes({ db: deps.db, scenes: new SceneService(deps.db, deps.redis, deps.logger), resolveSession: (req) => resolveSessionUserId(accounts.auth, req) }));
+  const scenes = new SceneService(deps.db, deps.redis, deps.logger);
+  const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
+  const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, undefined, deps.logger);
+  app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
+  app.use(sessionRoutes({ db: deps.db, scenes, sessions, resolveSession }));
   const destinations = createDestinations({
     config: deps.config,
     db: deps.db,

@@ -130,6 +130,7 @@ describe('session placement across media workers', () => {
       30_000,
       100,
     );
+    const pickedUpMs = Date.now() - killedAt;
     await waitFor('the destination to receive the stream again', () => probeStream(rtmp.url(streamKey), 8000), 30_000, 200);
     const liveAgainMs = Date.now() - killedAt;
     const frame = await grabFrame(rtmp.url(streamKey), WIDTH, HEIGHT, 5);
@@ -144,7 +145,7 @@ describe('session placement across media workers', () => {
     expect(failovers.map((f) => JSON.parse(f) as { projectId: string; fromWorkerId: string; toWorkerId: string })).toContainEqual(
       expect.objectContaining({ projectId: doc.projectId, fromWorkerId: victim.id, toWorkerId: survivor.id }),
     );
-    process.stdout.write(`placement: ${placementMs} ms to place; failover: live again ${liveAgainMs} ms after kill -9\n`);
+    process.stdout.write(`placement: ${placementMs} ms to place; failover: picked up ${pickedUpMs} ms and live again ${liveAgainMs} ms after kill -9\n`);
 
     await redis.publish(sessionKeys.commands(doc.projectId), JSON.stringify({ type: 'stop' }));
     await waitFor('the session to end', async () => ((await owner(doc.projectId)) ? undefined : true), 20_000, 100);
@@ -184,8 +185,9 @@ describe('session placement across media workers', () => {
 
     // When its session ends, the draining worker exits cleanly.
     await redis.publish(sessionKeys.commands(live.projectId), JSON.stringify({ type: 'stop' }));
-    const { code } = await draining.stop();
+    const { code, registeredAfterExit } = await draining.waitForExit();
     expect(code).toBe(0);
+    expect(registeredAfterExit).toBe(false);
     await redis.publish(sessionKeys.commands(next.projectId), JSON.stringify({ type: 'stop' }));
     await waitFor('the second session to end', async () => ((await owner(next.projectId)) ? undefined : true), 20_000, 100);
     expect((await other.stop()).code).toBe(0);

@@ -11,6 +11,8 @@ export interface WorkerUnderTest {
   output: string[];
   waitForRegistration(timeoutMs?: number): Promise<WorkerHeartbeat>;
   stop(): Promise<{ code: number | null; registeredAfterExit: boolean }>;
+  /** Waits for the process to exit by itself (after a signal sent by the test). */
+  waitForExit(): Promise<{ code: number | null; registeredAfterExit: boolean }>;
 }
 
 export function startWorkerProcess(kind: WorkerKind, entry: string, cwd: string, redisUrl: string): WorkerUnderTest {
@@ -43,6 +45,9 @@ export function startWorkerProcess(kind: WorkerKind, entry: string, cwd: string,
     },
     async stop() {
       child.kill('SIGTERM');
+      return this.waitForExit();
+    },
+    async waitForExit() {
       const code = await exited;
       const registeredAfterExit = (await redis.exists(key)) === 1;
       redis.disconnect();

@@ -74,6 +74,11 @@ const currentUsers = new WeakMap<Request, CurrentUser>();
 /** Resolves `getCurrentUser(req)` for the routes after it; a request without a valid session goes on anonymous. */
 export function authenticate(db: Db, resolve: SessionResolver): RequestHandler {
   return async (req, _res, next) => {
+    // Several routers guard the same path prefix; resolve the caller once per request.
+    if (currentUsers.has(req)) {
+      next();
+      return;
+    }
     const user = await resolveCurrentUser(db, resolve, req);
     if (user) currentUsers.set(req, user);
     next();

@@ -16,6 +16,7 @@ import {
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
+import { writeDocumentSnapshot } from '../sessions/document-snapshot.ts';
 import { createProjectWithDocument, loadSceneDocument, writeSceneDocument } from './scene-store.ts';
 
 const PROJECT_NOT_FOUND = 'This project does not exist.';
@@ -87,13 +88,23 @@ export class SceneService {
         const result = applyScenePatch(doc, patch, user.entitlements);
         if (!result.ok) throw rejectionToError(result.rejection);
         await writeSceneDocument(tx, doc, result.document);
-        return acceptedScenePatchSchema.parse({ projectId, version: result.document.version, ops: result.ops });
+        return { document: result.document, accepted: acceptedScenePatchSchema.parse({ projectId, version: result.document.version, ops: result.ops }) };
       },
       // Waiting for another editor's row lock counts against the timeout, hence more than the default 5 s.
       { timeout: 15_000, maxWait: 5_000 },
     );
-    await this.publish(accepted);
-    return accepted;
+    await this.snapshot(accepted.document);
+    await this.publish(accepted.accepted);
+    return accepted.accepted;
+  }
+
+  /** The newest document for media workers, written before the patch is announced (see document-snapshot.ts). */
+  private async snapshot(document: SceneDocument): Promise<void> {
+    try {
+      await writeDocumentSnapshot(this.redis, document);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message, projectId: document.projectId, version: document.version }, 'scene snapshot not written');
+    }
   }
 
   /**

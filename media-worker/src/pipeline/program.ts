@@ -176,7 +176,10 @@ export class ProgramPipeline {
 
   private buildVideo(profile: OutputProfile): GstElement {
     const { width, height, fps } = profile;
-    const rawCaps = `video/x-raw,format=I420,width=${width},height=${height},framerate=${fps}/1,pixel-aspect-ratio=1/1`;
+    // Composited in AYUV, converted to I420 only for the encoder: with an alpha-less format on its
+    // source pad, GStreamer 1.22's compositor drops every alpha format from its sink caps, so an
+    // RGBA logo or overlay would not even link, and per-pixel transparency would be lost.
+    const rawCaps = `video/x-raw,format=AYUV,width=${width},height=${height},framerate=${fps}/1,pixel-aspect-ratio=1/1`;
     const background = [
       makeElement('videotestsrc', 'background', { 'is-live': true, pattern: 'black' }),
       makeElement('capsfilter', 'background-caps', { caps: `video/x-raw,width=${width},height=${height},framerate=${fps}/1` }),
@@ -188,6 +191,8 @@ export class ProgramPipeline {
       // Passes frames through at the program rate; its counters give fps and dropped frames
       // without a callback per buffer.
       makeElement('videorate', 'program-rate', { 'skip-to-first': true }),
+      makeElement('videoconvert', 'video-encoder-convert'),
+      makeElement('capsfilter', 'video-encoder-caps', { caps: 'video/x-raw,format=I420' }),
       makeElement('queue', 'encoder-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 500_000_000 }),
       makeElement('x264enc', 'video-encoder', {
         bitrate: profile.videoBitrateKbps,

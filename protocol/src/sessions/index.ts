@@ -1,3 +1,4 @@
 export * from './session.ts';
 export * from './cost.ts';
 export * from './scene-to-plan.ts';
+export * from './http.ts';

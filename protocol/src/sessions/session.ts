@@ -9,7 +9,7 @@ import { z } from 'zod';
 export const SESSIONS_QUEUE = 'sessions';
 
 /** How long a worker's hold on a session lasts without renewal, and how often stalled holds are checked. */
-export const SESSION_LOCK_MS = 4000;
+export const SESSION_LOCK_MS = 3000;
 export const SESSION_STALLED_CHECK_MS = 1000;
 
 export const sessionJobSchema = z.object({

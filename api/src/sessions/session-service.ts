@@ -1,0 +1,92 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import {
+  OnAirError,
+  SESSION_OWNER_FRESH_MS,
+  sessionCommandSchema,
+  sessionKeys,
+  sessionOwnerSchema,
+  SESSIONS_QUEUE,
+  type PlanOutput,
+  type SessionCommand,
+  type SessionJob,
+  type SessionOwner,
+  type SessionStatus,
+} from '@onair/protocol';
+import type { Db } from '@onair/db';
+import type { Logger, SecretBox } from '@onair/runtime';
+import { loadSceneDocument } from '../scenes/scene-store.ts';
+import { writeDocumentSnapshot } from './document-snapshot.ts';
+
+/**
+ * The api's side of studio sessions: it queues a session for placement, tells the owning worker
+ * what to do (over Redis, wherever that worker runs), and answers where a session stands. The
+ * queue's job id is the project id, so a project has at most one session however often it is opened.
+ */
+export class SessionService {
+  readonly queue: Queue<SessionJob>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly redis: Redis,
+    private readonly box: SecretBox | undefined,
+    private readonly logger: Logger,
+  ) {
+    this.queue = new Queue<SessionJob>(SESSIONS_QUEUE, { connection: redis });
+  }
+
+  async open(projectId: string): Promise<SessionStatus> {
+    const document = await loadSceneDocument(this.db, projectId);
+    if (!document) throw new OnAirError('NOT_FOUND', 'This project does not exist.');
+    await writeDocumentSnapshot(this.redis, document);
+    const job: SessionJob = { projectId, requestedAt: new Date().toISOString() };
+    // An existing job with this id (waiting or running) makes this a no-op: opening twice is fine.
+    await this.queue.add('session', job, { jobId: projectId, removeOnComplete: true, removeOnFail: true });
+    this.logger.info({ projectId }, 'session requested');
+    return this.status(projectId);
+  }
+
+  async status(projectId: string): Promise<SessionStatus> {
+    const [owner, job] = await Promise.all([this.owner(projectId), this.queue.getJob(projectId)]);
+    const state = job ? await job.getState() : 'unknown';
+    const base = { projectId, workerId: null, waitingSinceMs: null, appliedVersion: null, pickups: owner?.pickups ?? 0 };
+    if (state === 'active' && owner && Date.now() - Date.parse(owner.lastSeenAt) < SESSION_OWNER_FRESH_MS) {
+      return { ...base, state: owner.state, workerId: owner.workerId, appliedVersion: owner.appliedVersion };
+    }
+    if (state === 'active') return { ...base, state: 'starting' };
+    if (job && (state === 'waiting' || state === 'delayed' || state === 'prioritized')) {
+      return { ...base, state: 'waiting', waitingSinceMs: Math.max(0, Date.now() - job.timestamp) };
+    }
+    return { ...base, state: 'stopped' };
+  }
+
+  async close(projectId: string): Promise<SessionStatus> {
+    const job = await this.queue.getJob(projectId);
+    if (job && (await job.getState()) !== 'active') await job.remove().catch(() => undefined);
+    await this.command(projectId, { type: 'stop' });
+    return { ...(await this.status(projectId)), state: job ? 'stopping' : 'stopped' };
+  }
+
+  /** Hands the session its destinations (stream keys sealed for the worker; kept for a pickup after failover). */
+  async setOutputs(projectId: string, outputs: PlanOutput[]): Promise<void> {
+    if (!this.box) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'Going live needs SECRETS_KEY to be configured on this server.');
+    const sealed = this.box.seal(JSON.stringify(outputs), `session:${projectId}`);
+    await this.redis.set(sessionKeys.outputs(projectId), sealed);
+    await this.command(projectId, { type: 'setOutputs', outputs: sealed });
+  }
+
+  async closeQueue(): Promise<void> {
+    await this.queue.close();
+  }
+
+  private async command(projectId: string, command: SessionCommand): Promise<void> {
+    await this.redis.publish(sessionKeys.commands(projectId), JSON.stringify(sessionCommandSchema.parse(command)));
+  }
+
+  private async owner(projectId: string): Promise<SessionOwner | undefined> {
+    const raw = await this.redis.get(sessionKeys.owner(projectId));
+    if (raw === null) return undefined;
+    const parsed = sessionOwnerSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  }
+}
