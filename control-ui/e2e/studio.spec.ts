@@ -89,6 +89,23 @@ test('two studios edit one project live: sources, drag, resize and scene switche
   await expect(layer(page, 'webcam').locator('video')).toBeVisible();
   await expect(layer(second, 'webcam')).toHaveAttribute('data-box', '40,40,640,360', WITHIN_A_SECOND);
 
+  // Camera Settings (spec §2): the fake camera in the grid, 'Mirror Camera' on the source for both studios and remembered here.
+  await page.getByRole('button', { name: 'Camera settings' }).click();
+  const cameraSettings = page.getByRole('dialog', { name: 'Camera Settings' });
+  await expect(cameraSettings).toHaveAccessibleDescription('Configure your camera settings');
+  await expect(cameraSettings.getByText('Configure your camera settings', { exact: true }).last()).toBeVisible();
+  await expect(cameraSettings.getByLabel('Microphone')).toBeVisible();
+  await expect(cameraSettings.getByRole('group', { name: 'Cameras' }).locator('video').first()).toBeVisible();
+  await cameraSettings.getByRole('group', { name: 'Cameras' }).getByRole('button').first().click();
+  await cameraSettings.getByLabel('Mirror Camera').check();
+  await page.keyboard.press('Escape');
+  await expect(cameraSettings).toBeHidden();
+  await expect(layer(page, 'webcam').locator('video')).toHaveClass(/mirrored/);
+  // Device ids are private to a browser profile: in the other studio the chosen id is unknown,
+  // and an unknown camera resets to none (spec §4), so it shows the placeholder.
+  await expect(layer(second, 'webcam')).toContainText('Camera Offline', WITHIN_A_SECOND);
+  expect(await page.evaluate(() => [localStorage.getItem('isMirrored'), localStorage.getItem('onair.cameraDeviceId')])).toEqual(['true', expect.any(String)]);
+
   // A browser source at its spec placement.
   await page.getByRole('button', { name: 'Add source' }).click();
   await page.getByRole('menuitem', { name: 'Browser Source' }).click();
@@ -153,4 +170,31 @@ test('two studios edit one project live: sources, drag, resize and scene switche
   expect(stored.scenes.map((s) => s.name)).toEqual(['Scene 1', 'Scene 2']);
   expect(stored.version).toBeGreaterThanOrEqual(8);
   await second.context().close();
+});
+
+test('a Free creator keeps the logo and one game source per scene, and is told why', async ({ page, context }) => {
+  await signIn(context.request, `free-${randomUUID()}@example.test`);
+  await page.goto('/');
+  await page.getByLabel('New project').fill('Free show');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Synced' })).toBeVisible();
+
+  // New scenes get the logo on Free.
+  await page.getByRole('button', { name: 'Add scene' }).click();
+  await page.getByRole('button', { name: 'Scene 2', exact: true }).click();
+  await expect(layer(page, 'watermark')).toHaveAttribute('data-box', '30,30,237,62');
+
+  // Hiding it is undone with the plan's words.
+  await page.getByRole('button', { name: 'Hide Watermark' }).click();
+  await expect(page.getByText('Your plan shows the OnAir logo on all streams. Upgrade to hide or replace it.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Hide Watermark' })).toBeVisible();
+
+  // One game source per scene: the picker says so once there is one.
+  await page.getByRole('button', { name: 'Add source' }).click();
+  await page.getByRole('menuitem', { name: 'Game Source' }).click();
+  await expect(layer(page, 'game')).toHaveAttribute('data-box', '40,40,640,360');
+  await expect(layer(page, 'game')).toContainText('Game Source Offline');
+  await page.getByRole('button', { name: 'Add source' }).click();
+  await expect(page.getByRole('menuitem', { name: /Game Source/ })).toContainText('You can only add one game source to each scene');
+  await expect(page.getByRole('menuitem', { name: /Game Source/ })).toHaveAttribute('aria-disabled', 'true');
 });
