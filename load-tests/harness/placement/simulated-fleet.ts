@@ -1,0 +1,259 @@
+// A fleet of simulated media workers placing studio sessions through BullMQ on a real Redis, to
+// measure placement latency and failover time at a scale one machine cannot run for real.
+//
+// STATUS: built on BullMQ directly, mirroring the placement design of the media worker
+// (media-worker/src/placement/session-consumer.ts): the `sessions` queue (SESSIONS_QUEUE), jobs
+// fetched by hand one at a time, admission before a session starts (a refused job goes back to
+// the queue), the job held active with its lock extended for as long as the session lives, and
+// stalled-job recovery (SESSION_LOCK_MS, SESSION_STALLED_CHECK_MS) as the failover path. Admission
+// is pluggable (`AdmitFn`); it defaults to the protocol's cost model (`canAdmit`). When the media
+// worker's admission is final, pass it here so the figures follow the real code.
+//
+// What is simulated: the pipeline (a session costs its cores and does nothing), and the kill -9
+// (a killed worker stops renewing its locks and drops its Redis connections without touching its
+// jobs, which is what the queue sees of a dead process).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { canAdmit, SESSION_LOCK_MS, SESSION_STALLED_CHECK_MS, SESSIONS_QUEUE } from '@onair/protocol';
+
+/** What a harness session job carries: enough to admit it and to time it. */
+export interface HarnessSession {
+  projectId: string;
+  /** When it was asked for (ms since epoch). */
+  requestedAt: number;
+  /** Cores it costs (from the protocol's cost model for its scene). */
+  cost: number;
+}
+
+export interface WorkerCapacity {
+  id: string;
+  cores: number;
+  committedCores: number;
+  sessions: number;
+}
+
+/** Whether a worker takes a session; may be async (the real admission reads Redis). */
+export type AdmitFn = (worker: WorkerCapacity, session: HarnessSession) => boolean | Promise<boolean>;
+
+export const costModelAdmission: AdmitFn = (worker, session) => canAdmit(worker.cores, worker.committedCores, session.cost);
+
+export interface Placement {
+  projectId: string;
+  workerId: string;
+  /** From the request (or from the kill, for a failover) to admission on a worker. */
+  latencyMs: number;
+  at: number;
+  pickup: boolean;
+}
+
+interface Held {
+  job: Job<HarnessSession>;
+  token: string;
+  cost: number;
+  lockTimer: NodeJS.Timeout;
+}
+
+export interface SimulatedFleetOptions {
+  redisUrl: string;
+  workers: number;
+  coresPerWorker: number;
+  admit?: AdmitFn;
+  /** BullMQ key prefix: a private one per run keeps the harness away from a real fleet's queue. */
+  prefix?: string;
+  lockMs?: number;
+  stalledCheckMs?: number;
+  /** How long a worker waits after refusing a session before fetching again. */
+  refusedBackoffMs?: number;
+}
+
+class SimulatedWorker {
+  readonly held = new Map<string, Held>();
+  private readonly worker: Worker<HarnessSession>;
+  private running = true;
+  private loopDone: Promise<void> = Promise.resolve();
+  killed = false;
+
+  constructor(
+    readonly id: string,
+    private readonly fleet: SimulatedFleet,
+    private readonly options: Required<Omit<SimulatedFleetOptions, 'workers'>>,
+  ) {
+    this.worker = new Worker<HarnessSession>(SESSIONS_QUEUE, null, {
+      connection: { url: options.redisUrl, maxRetriesPerRequest: null },
+      prefix: options.prefix,
+      autorun: false,
+      lockDuration: options.lockMs,
+      stalledInterval: options.stalledCheckMs,
+      maxStalledCount: Number.MAX_SAFE_INTEGER,
+      drainDelay: 1,
+    });
+    // A killed worker's connections are cut on purpose; what it says then is noise.
+    this.worker.on('error', () => undefined);
+  }
+
+  get capacity(): WorkerCapacity {
+    const committedCores = [...this.held.values()].reduce((n, h) => n + h.cost, 0);
+    return { id: this.id, cores: this.options.coresPerWorker, committedCores, sessions: this.held.size };
+  }
+
+  async start(): Promise<void> {
+    await this.worker.startStalledCheckTimer();
+    this.loopDone = this.loop();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      const token = `${this.id}:${randomUUID()}`;
+      let job: Job<HarnessSession> | undefined;
+      try {
+        job = (await this.worker.getNextJob(token, { block: true })) as Job<HarnessSession> | undefined;
+      } catch {
+        if (this.running) await sleep(100);
+        continue;
+      }
+      if (!job || !this.running) continue;
+      const session = job.data;
+      if (!(await this.options.admit(this.capacity, session))) {
+        await job.moveToWait(token).catch(() => undefined);
+        await sleep(this.options.refusedBackoffMs);
+        continue;
+      }
+      const lockTimer = setInterval(() => {
+        job.extendLock(token, this.options.lockMs).catch(() => undefined);
+      }, this.options.lockMs / 4);
+      this.held.set(session.projectId, { job, token, cost: session.cost, lockTimer });
+      this.fleet.placed(session, this.id, (job.stalledCounter ?? 0) > 0);
+    }
+  }
+
+  /** kill -9 as the queue sees it: locks stop being renewed, connections drop, jobs stay where they are. */
+  async kill(): Promise<string[]> {
+    this.killed = true;
+    this.running = false;
+    const lost = [...this.held.keys()];
+    for (const h of this.held.values()) clearInterval(h.lockTimer);
+    this.held.clear();
+    // Force-close without waiting for anything; the blocking fetch is cut with its connection.
+    await this.worker.close(true).catch(() => undefined);
+    return lost;
+  }
+
+  /** The end of the run: sessions end normally and the worker leaves. */
+  async stop(): Promise<void> {
+    this.running = false;
+    for (const h of this.held.values()) {
+      clearInterval(h.lockTimer);
+      await h.job.moveToCompleted('ended', h.token, false).catch(() => undefined);
+    }
+    this.held.clear();
+    await this.worker.close(true).catch(() => undefined);
+    await this.loopDone;
+  }
+}
+
+/**
+ * N simulated workers on one queue. Sessions are asked for with `request`; every admission is
+ * recorded as a `Placement`. `kill` takes workers down like kill -9 and times the pick-ups of
+ * their sessions from the moment of the kill.
+ */
+export class SimulatedFleet {
+  readonly placements: Placement[] = [];
+  readonly prefix: string;
+  private readonly workers: SimulatedWorker[] = [];
+  private readonly queue: Queue<HarnessSession>;
+  private readonly redis: Redis;
+  private readonly killedAt = new Map<string, number>();
+  private readonly waiters = new Set<() => void>();
+
+  constructor(private readonly options: SimulatedFleetOptions) {
+    this.prefix = options.prefix ?? `onair-harness-${randomBytes(4).toString('hex')}`;
+    this.redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+    this.queue = new Queue<HarnessSession>(SESSIONS_QUEUE, { connection: this.redis, prefix: this.prefix });
+    const full = {
+      redisUrl: options.redisUrl,
+      coresPerWorker: options.coresPerWorker,
+      admit: options.admit ?? costModelAdmission,
+      prefix: this.prefix,
+      lockMs: options.lockMs ?? SESSION_LOCK_MS,
+      stalledCheckMs: options.stalledCheckMs ?? SESSION_STALLED_CHECK_MS,
+      refusedBackoffMs: options.refusedBackoffMs ?? 50,
+    };
+    for (let i = 0; i < options.workers; i++) this.workers.push(new SimulatedWorker(`sim-media-${i}`, this, full));
+  }
+
+  async start(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.start()));
+  }
+
+  async request(cost: number): Promise<string> {
+    const projectId = randomUUID();
+    await this.queue.add('session', { projectId, requestedAt: Date.now(), cost }, { jobId: projectId, removeOnComplete: true, removeOnFail: true });
+    return projectId;
+  }
+
+  /** Called by a worker that admitted a session. */
+  placed(session: HarnessSession, workerId: string, pickup: boolean): void {
+    const now = Date.now();
+    const killedAt = this.killedAt.get(session.projectId);
+    const from = pickup && killedAt !== undefined ? killedAt : session.requestedAt;
+    this.placements.push({ projectId: session.projectId, workerId, latencyMs: now - from, at: now, pickup });
+    if (killedAt !== undefined) this.killedAt.delete(session.projectId);
+    for (const wake of this.waiters) wake();
+  }
+
+  /** Live sessions per worker id (killed workers excluded). */
+  sessionsPerWorker(): Map<string, number> {
+    return new Map(this.workers.filter((w) => !w.killed).map((w) => [w.id, w.held.size]));
+  }
+
+  /** Kills the `count` live workers holding the most sessions; returns the sessions they held. */
+  async kill(count: number): Promise<{ workers: string[]; sessions: string[]; at: number }> {
+    const victims = this.workers
+      .filter((w) => !w.killed)
+      .sort((a, b) => b.held.size - a.held.size)
+      .slice(0, count);
+    const at = Date.now();
+    const sessions: string[] = [];
+    for (const w of victims) {
+      const lost = await w.kill();
+      for (const projectId of lost) this.killedAt.set(projectId, at);
+      sessions.push(...lost);
+    }
+    return { workers: victims.map((w) => w.id), sessions, at };
+  }
+
+  /** Resolves when `predicate` holds, or rejects at the deadline. */
+  async until(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate()) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          this.waiters.delete(wake);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.min(left, 200));
+        this.waiters.add(wake);
+      });
+    }
+  }
+
+  async queueCounts(): Promise<Record<string, number>> {
+    return this.queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
+  }
+
+  /** Stops every worker, deletes the run's queue and closes connections. */
+  async close(): Promise<void> {
+    await Promise.all(this.workers.filter((w) => !w.killed).map((w) => w.stop()));
+    await this.queue.obliterate({ force: true }).catch(() => undefined);
+    await this.queue.close();
+    this.redis.disconnect();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
