@@ -2,6 +2,7 @@
 // GStreamer RTP receiver like the session pipeline's input.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderTransitions } from '@onair/protocol';
 import { createLogger } from '@onair/runtime';
 import { readRenderConfig } from '../src/config.ts';
 import { backoffMs, PageRenderer, type PageStatus } from '../src/page/page-renderer.ts';
@@ -10,12 +11,15 @@ import { startTestSite, type TestSite } from './support/test-site.ts';
 
 const logger = createLogger('render-worker-test', process.env.TEST_LOG_LEVEL ?? 'warn');
 let site: TestSite;
+/** Every status sequence must follow protocol's renderTransitions. */
+const badTransitions: string[] = [];
 
 beforeAll(async () => {
   site = await startTestSite();
 });
 afterAll(async () => {
   await site.close();
+  expect(badTransitions).toEqual([]);
 });
 
 function renderer(url: string, videoPort: number, audioPort: number | null, opts: { transparent?: boolean; width?: number; height?: number; recycleAfterMs?: number } = {}) {
@@ -27,7 +31,11 @@ function renderer(url: string, videoPort: number, audioPort: number | null, opts
     audio: audioPort === null ? null : { host: '127.0.0.1', port: audioPort, payloadType: 111 },
     config: { ...readRenderConfig({}), allowedHosts: new Set([`localhost:${site.port}`]), ...(opts.recycleAfterMs === undefined ? {} : { recycleAfterMs: opts.recycleAfterMs }) },
     logger,
-    onStatus: (s) => statuses.push(s),
+    onStatus: (s) => {
+      const last = statuses.at(-1);
+      if (last && last.state !== s.state && !renderTransitions[last.state].includes(s.state)) badTransitions.push(`${last.state} → ${s.state}`);
+      statuses.push(s);
+    },
   });
   return { r, statuses };
 }
@@ -217,6 +225,24 @@ describe('a rendered page', () => {
       expect(statuses.filter((s) => s.state === 'unavailable')).toEqual([]);
     } finally {
       await r.stop();
+    }
+  });
+
+  it('re-creates the page at a new layer size', async () => {
+    const videoPort = await freeUdpPort();
+    const recv = await RtpReceiver.start(videoPort, null);
+    const { r, statuses } = renderer(`${site.base}/animated`, videoPort, null);
+    try {
+      r.start();
+      await waitFor('live', () => statuses.some((s) => s.state === 'live'), 30_000);
+      const from = statuses.length;
+      r.update({ url: `${site.base}/animated`, width: 1280, height: 720, transparent: false });
+      await waitFor('live at the new size', () => statuses.slice(from).some((s) => s.state === 'live'), 30_000);
+      const frames = await recv.waitForFrames(2, 15_000, (await recv.frames()).length);
+      expect(await pngSize(frames.at(-1) as string)).toEqual({ width: 1280, height: 720 });
+    } finally {
+      await r.stop();
+      await recv.stop();
     }
   });
 });

@@ -89,6 +89,15 @@ export type RenderCommand = z.infer<typeof renderCommandSchema>;
 export const renderStates = ['starting', 'live', 'unavailable', 'refused', 'stopped'] as const;
 export type RenderState = (typeof renderStates)[number];
 
+/** Which state may follow which (a reload goes back to starting; stopped is final). */
+export const renderTransitions: Record<RenderState, readonly RenderState[]> = {
+  starting: ['live', 'unavailable', 'refused', 'stopped'],
+  live: ['starting', 'unavailable', 'refused', 'stopped'],
+  unavailable: ['starting', 'unavailable', 'stopped'],
+  refused: ['starting', 'unavailable', 'stopped'],
+  stopped: [],
+};
+
 /** Why a page is not showing. `fault` tells the creator's problem apart from ours. */
 export const renderProblems = {
   ADDRESS_REFUSED: { fault: 'user', message: 'This page cannot be shown because {detail}.' },

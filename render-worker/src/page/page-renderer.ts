@@ -42,6 +42,7 @@ import {
   RENDER_CHROMA_KEY,
   renderProblems,
   renderProblemText,
+  renderTransitions,
   type RenderPage,
   type RenderProblemCode,
   type RenderRtpTarget,
@@ -190,14 +191,17 @@ export class PageRenderer {
     // Chromium's own background requests (update checks) fail to resolve all the time: debug only.
     this.proxy.on('refused', (r) => this.log[r.code === 'unresolvable' ? 'debug' : 'info']({ host: r.host, port: r.port, code: r.code }, 'page request refused'));
     await this.proxy.listen();
-    this.display = await VirtualDisplay.start(width, height);
-    void this.display.process.exited.then(() => {
-      if (!this.stopping) this.wake.push({ type: 'infra', detail: 'virtual display exited' });
+    const display = await VirtualDisplay.start(width, height);
+    this.display = display;
+    // Only an unexpected exit of the current display or sound server rebuilds; stopInfra detaches them first.
+    void display.process.exited.then(() => {
+      if (!this.stopping && this.display === display) this.wake.push({ type: 'infra', detail: 'virtual display exited' });
     });
     if (this.options.audio) {
-      this.audio = await PageAudio.start(this.dir);
-      void this.audio.process.exited.then(() => {
-        if (!this.stopping) this.wake.push({ type: 'infra', detail: 'audio server exited' });
+      const audio = await PageAudio.start(this.dir);
+      this.audio = audio;
+      void audio.process.exited.then(() => {
+        if (!this.stopping && this.audio === audio) this.wake.push({ type: 'infra', detail: 'audio server exited' });
       });
     }
     this.startCaptureProcess();
@@ -230,12 +234,13 @@ export class PageRenderer {
     const capture = this.capture;
     this.capture = undefined;
     await capture?.stop();
-    await this.audio?.stop();
+    const { audio, display, proxy } = this;
     this.audio = undefined;
-    await this.display?.stop();
     this.display = undefined;
-    await this.proxy?.close();
     this.proxy = undefined;
+    await audio?.stop();
+    await display?.stop();
+    await proxy?.close();
   }
 
   // ─── Chromium: restarted on crash, hang, memory overrun and recycling ───
@@ -478,6 +483,10 @@ export class PageRenderer {
 
   private report(status: PageStatus): void {
     const last = this.lastStatus;
+    if (last && last.state !== status.state && !renderTransitions[last.state].includes(status.state)) {
+      // A bug of this supervisor, not of the page: say so loudly, and still tell the truth.
+      this.log.error({ from: last.state, to: status.state }, 'page state transition not in renderTransitions');
+    }
     this.lastStatus = status;
     if (last && last.state === status.state && last.problem?.code === status.problem?.code && last.attempt === status.attempt) return;
     this.log.info({ state: status.state, code: status.problem?.code, attempt: status.attempt }, 'page status');
