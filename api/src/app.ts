@@ -18,7 +18,7 @@ import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectE
 import { destinationEndpoints } from '@onair/protocol';
 import { fleetEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
-import type { Logger } from '@onair/runtime';
+import { SecretBox, type Logger } from '@onair/runtime';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
 import { AUTH_BASE_PATH } from './auth/auth.ts';
 import { devInboxEnabled } from './auth/config.ts';
@@ -100,7 +100,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
   const scenes = new SceneService(deps.db, deps.redis, deps.logger);
   const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
-  const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, undefined, deps.logger);
+  const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : undefined, deps.logger);
   app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
   app.use(sessionRoutes({ db: deps.db, scenes, sessions, resolveSession }));
   const destinations = createDestinations({
@@ -109,7 +109,7 @@ export function createApp(deps: AppDeps): Express {
     redis: deps.redis,
     logger: deps.logger,
     assertProjectAccess: (user, projectId) => new SceneService(deps.db, deps.redis, deps.logger).assertOwner(user, projectId),
-    sessions: deps.sessionControl ?? null,
+    sessions: deps.sessionControl ?? sessions,
   });
   app.use(destinationRoutes({ db: deps.db, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), services: destinations, publicUrl: deps.config.PUBLIC_URL, logger: deps.logger }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));

@@ -6,6 +6,8 @@ import { readinessSchema, type Readiness } from '@onair/protocol';
 import { freePort, waitFor } from './ports.ts';
 import { startEmbeddedPostgres, type RunningService } from './postgres.ts';
 import { startRedisServer } from './redis.ts';
+import { loadOrCreateSecret, newAesKey, newStreamKey } from './local-secrets.ts';
+import { startRtmpServer, type RunningRtmpServer } from './rtmp-server.ts';
 import { SupervisedProcess } from './supervised-process.ts';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,6 +23,8 @@ export interface StackOptions {
   redisUrl?: string | undefined;
   postgresPort?: number | undefined;
   redisPort?: number | undefined;
+  /** Port of the local RTMP destination (nginx-rtmp on loopback); 0 or unset picks a free one. */
+  rtmpPort?: number | undefined;
   /** Extra environment for every process (tests set short timeouts here). */
   env?: NodeJS.ProcessEnv;
   log?: (source: string, line: string) => void;
@@ -31,6 +35,8 @@ export interface RunningStack {
   databaseUrl: string;
   redisUrl: string;
   readiness: Readiness;
+  /** The local destination: any creator can go live to it without a platform account. */
+  localRtmp: { server: RunningRtmpServer; key: string };
   processes: Record<'api' | 'mediaWorker' | 'renderWorker', SupervisedProcess>;
   stop(): Promise<void>;
 }
@@ -66,6 +72,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       redisUrl = redis.url;
     }
 
+    const secretsKey = options.env?.SECRETS_KEY ?? process.env.SECRETS_KEY ?? (await loadOrCreateSecret(join(dataDir, 'secrets.key'), newAesKey));
+    const localKey = await loadOrCreateSecret(join(dataDir, 'local-rtmp.key'), newStreamKey);
+    const rtmp = await startRtmpServer({ dir: join(dataDir, 'rtmp'), port: options.rtmpPort || undefined, acceptKeys: [localKey], log: (l) => log('rtmp', l) });
+    services.push({ url: rtmp.url(''), stop: () => rtmp.stop() });
+
     const migrations = await applyMigrations(databaseUrl);
     log('stack', `migrations: ${migrations.applied.length} applied, ${migrations.alreadyApplied.length} already in place`);
 
@@ -74,6 +85,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ...process.env,
       ...options.env,
       REDIS_URL: redisUrl,
+      SECRETS_KEY: secretsKey,
       NODE_ENV: process.env.NODE_ENV ?? 'production',
     };
     const api = new SupervisedProcess(
@@ -88,6 +100,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           DATABASE_URL: databaseUrl,
           UI_DIST_DIR: common.UI_DIST_DIR ?? join(repoRoot, 'control-ui/dist'),
           PUBLIC_URL: common.PUBLIC_URL ?? `http://localhost:${port}`,
+          LOCAL_RTMP_URL: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`,
+          LOCAL_RTMP_KEY: localKey,
         },
       },
       log,
@@ -116,7 +130,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       60_000,
       200,
     );
-    return { url, databaseUrl, redisUrl, readiness, processes: { api, mediaWorker, renderWorker }, stop };
+    return { url, databaseUrl, redisUrl, readiness, localRtmp: { server: rtmp, key: localKey }, processes: { api, mediaWorker, renderWorker }, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -13,6 +13,7 @@ const log = (source: string, line: string) => logs.push(`[${source}] ${line}`);
 
 describe('the one-machine stack', () => {
   let dataDir: string;
+  let firstLocalKey: string;
   let stack: RunningStack | undefined;
 
   afterAll(async () => {
@@ -36,6 +37,10 @@ describe('the one-machine stack', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(await page.text()).toContain('<div id="root">');
 
+    // The local destination accepts its own key and refuses any other.
+    firstLocalKey = stack.localRtmp.key;
+    expect(stack.localRtmp.server.running).toBe(true);
+
     // Something to find again after the restart.
     const db = new pg.Client({ connectionString: stack.databaseUrl });
     await db.connect();
@@ -54,6 +59,8 @@ describe('the one-machine stack', () => {
     const { rows: migrations } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM "_prisma_migrations"`);
     await db.end();
     expect(rows).toEqual([{ name: 'Probe' }]);
+    // Secrets made on the first start are kept: what was sealed then still opens.
+    expect(stack.localRtmp.key).toBe(firstLocalKey);
     // The migrations were recorded once and not applied again.
     expect(Number(migrations[0]?.n)).toBeGreaterThan(0);
     expect(logs.some((l) => /migrations: 0 applied/.test(l))).toBe(true);

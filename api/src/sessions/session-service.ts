@@ -15,6 +15,7 @@ import {
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger, SecretBox } from '@onair/runtime';
+import type { SessionControl } from '../destinations/session-control.ts';
 import { loadSceneDocument } from '../scenes/scene-store.ts';
 import { writeDocumentSnapshot } from './document-snapshot.ts';
 
@@ -23,7 +24,7 @@ import { writeDocumentSnapshot } from './document-snapshot.ts';
  * what to do (over Redis, wherever that worker runs), and answers where a session stands. The
  * queue's job id is the project id, so a project has at most one session however often it is opened.
  */
-export class SessionService {
+export class SessionService implements SessionControl {
   readonly queue: Queue<SessionJob>;
 
   constructor(
@@ -73,6 +74,18 @@ export class SessionService {
     const sealed = this.box.seal(JSON.stringify(outputs), `session:${projectId}`);
     await this.redis.set(sessionKeys.outputs(projectId), sealed);
     await this.command(projectId, { type: 'setOutputs', outputs: sealed });
+  }
+
+  /** Go Live: the session is opened if it is not running yet, and picks the outputs up when it starts. */
+  async startBroadcast(projectId: string, outputs: PlanOutput[]): Promise<void> {
+    await this.setOutputs(projectId, outputs);
+    const status = await this.status(projectId);
+    if (status.state === 'stopped') await this.open(projectId);
+  }
+
+  /** End Broadcast: every output stops; the session itself stays for the studio's preview. */
+  async stopBroadcast(projectId: string): Promise<void> {
+    await this.setOutputs(projectId, []);
   }
 
   async closeQueue(): Promise<void> {
