@@ -33,6 +33,17 @@ describe('sign-in by e-mail code', () => {
     expect(typeof user.lastLoggedInAt).toBe('string');
   });
 
+  it('records lastLoggedInAt at every sign-in, not at other requests', async () => {
+    const email = uniqueEmail('again');
+    const first = await signInByEmailCode(api.url, email);
+    const before = ((await (await first.get('/api/v1/users/current')).json()) as { lastLoggedInAt: string }).lastLoggedInAt;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(((await (await first.get('/api/v1/users/current')).json()) as { lastLoggedInAt: string }).lastLoggedInAt).toBe(before);
+    await signInByEmailCode(api.url, email);
+    const after = ((await (await first.get('/api/v1/users/current')).json()) as { lastLoggedInAt: string }).lastLoggedInAt;
+    expect(new Date(after).getTime()).toBeGreaterThan(new Date(before).getTime());
+  });
+
   it('answers UNAUTHENTICATED without a session and after sign-out', async () => {
     const anonymous = await fetch(`${api.url}/api/v1/users/current`);
     expect((await errorOf(anonymous)).code).toBe('UNAUTHENTICATED');

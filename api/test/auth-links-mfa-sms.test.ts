@@ -126,6 +126,15 @@ describe('SMS code (behind the pluggable sender; here the development inbox)', (
     expect((await errorOf(wrong)).code).toBe('CODE_INVALID');
     expect((await phoneBrowser.post('/api/auth/phone-number/verify', { phoneNumber: phone, code })).status).toBe(200);
     expect(await (await phoneBrowser.get('/api/v1/users/current')).json()).toMatchObject({ email });
+
+    // An SMS code past its lifetime: CODE_EXPIRED, and no session.
+    const late = new Browser(api.url);
+    await late.post('/api/auth/phone-number/send-otp', { phoneNumber: phone });
+    const lateCode = codeIn(await latestMessage(api.url, phone, 3));
+    const aged = await api.db.verification.updateMany({ where: { identifier: { contains: phone } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect(aged.count).toBeGreaterThan(0);
+    expect((await errorOf(await late.post('/api/auth/phone-number/verify', { phoneNumber: phone, code: lateCode }))).code).toBe('CODE_EXPIRED');
+    expect(late.cookies.has('onair.session_token')).toBe(false);
   });
 
   it('refuses a malformed number (PHONE_INVALID) and never creates an account from an unknown number', async () => {

@@ -52,6 +52,7 @@ describe('sign-in with Twitch, Google and Facebook (against a local OAuth 2.0 do
 
     const me = (await (await browser.get('/api/v1/users/current')).json()) as Record<string, unknown>;
     expect(me).toMatchObject({ email, displayName: `${provider} streamer`, avatar: `https://cdn.example.com/${provider}.png`, userType: 'HOST' });
+    expect(me.lastLoggedInAt).toEqual(expect.any(String));
     const accounts = await api.db.account.findMany({ where: { user: { email } } });
     expect(accounts.map((a) => [a.providerId, a.accountId])).toEqual([[provider, `${provider}-${email}`]]);
     // The token exchange authenticated the client and proved PKCE.
