@@ -12,6 +12,7 @@ import { connectStudioSocket, type StudioSocket } from '../api/studio-socket.ts'
 import { optimisticDocument } from '../model/optimistic-scene.ts';
 import { initialStudioState, useStudioStore, type StudioPanel } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
+import { loadDestinations, receiveDestinationMessage } from './destinations.ts';
 import { showToast } from './toasts.ts';
 
 let socket: StudioSocket | null = null;
@@ -75,8 +76,15 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
       // Edits made while the channel was down are not replayed to us: read them back.
       const confirmed = useStudioStore.getState().confirmed;
       if (confirmed && message.version > confirmed.version) void refetchDocument(client);
+      // Destination events missed while the channel was down are not replayed either.
+      void loadDestinations(projectId, client);
       return;
     }
+    case 'destination.event':
+    case 'broadcast.state':
+    case 'broadcast.health':
+      receiveDestinationMessage(message);
+      return;
     case 'scene.patched':
       receivePatch(message, client);
       return;

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useParams } from 'react-router';
 import { loadDevices, stopCameraPreviews } from '../actions/devices.ts';
 import { closeStudio, openStudio } from '../actions/studio.ts';
+import { DestinationsPanel } from '../features/destinations/DestinationsPanel.tsx';
 import { ProgramCanvas } from '../features/studio/ProgramCanvas.tsx';
 import { SceneList } from '../features/studio/SceneList.tsx';
 import { SidePanel } from '../features/studio/SidePanel.tsx';
@@ -29,7 +30,10 @@ export function StudioPage() {
       <div className={styles.workspace}>
         <SceneList />
         <ProgramCanvas />
-        <SidePanel />
+        <div className={styles.side}>
+          <DestinationsPanel projectId={projectId} />
+          <SidePanel />
+        </div>
       </div>
       <StudioPanels />
     </div>

@@ -6,6 +6,7 @@
 import { createAppStore } from './app-store.ts';
 import { createSessionStore } from './session-store.ts';
 import { createDeviceStore } from './device-store.ts';
+import { createDestinationsStore } from './destinations-store.ts';
 import { createProjectsStore } from './projects-store.ts';
 import { createStudioStore } from './studio-store.ts';
 import { browserStorage } from './browser-storage.ts';
@@ -21,6 +22,7 @@ export const useSessionStore = createSessionStore();
 export const useProjectsStore = createProjectsStore();
 export const useStudioStore = createStudioStore();
 export const useDeviceStore = createDeviceStore(browserStorage());
+export const useDestinationsStore = createDestinationsStore();
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
 export type { AppState, CanvasSize, OpenProject } from './app-store.ts';
@@ -35,3 +37,5 @@ export { CAMERA_CHOICE_STORAGE_KEY, MICROPHONE_CHOICE_STORAGE_KEY } from './devi
 export type { DeviceState, MediaPermission } from './device-store.ts';
 export { initialSignIn } from './session-store.ts';
 export type { SessionState, SignInState, SignInStep } from './session-store.ts';
+export { initialDestinationsState } from './destinations-store.ts';
+export type { DestinationForm, DestinationsState } from './destinations-store.ts';

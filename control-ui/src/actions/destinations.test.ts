@@ -1,0 +1,159 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DestinationView } from '@onair/protocol';
+import { createHttpClient } from '../api/http-client.ts';
+import { initialDestinationsState, useDestinationsStore, useToastStore } from '../stores/index.ts';
+import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
+import {
+  askRemoveDestination,
+  confirmRemoveDestination,
+  keepDestination,
+  loadDestinations,
+  receiveDestinationMessage,
+  setDestinationFormValue,
+  startAddDestination,
+  submitDestinationForm,
+  toggleDestination,
+} from './destinations.ts';
+
+const projectId = '00000000-0000-4000-8000-0000000000aa';
+const view = (over: Partial<DestinationView> = {}): DestinationView => ({
+  id: '00000000-0000-4000-8000-000000000001',
+  projectId,
+  type: 'CustomRTMP',
+  providerId: 'custom',
+  name: 'Mine',
+  enabled: true,
+  username: null,
+  logo: null,
+  dashboardUrl: null,
+  settings: {},
+  rtmpUrl: 'rtmp://example.com/live',
+  streamKeyMasked: null,
+  authenticated: true,
+  autoLive: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  ...over,
+});
+
+let server: TestServer | undefined;
+let requests: { method: string; url: string; body: unknown }[];
+let reply: (method: string, url: string) => { status: number; body?: unknown };
+
+beforeEach(async () => {
+  useDestinationsStore.setState(initialDestinationsState());
+  useToastStore.setState({ toasts: [] });
+  requests = [];
+  reply = () => ({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'no' } } });
+  server = await startTestServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString();
+      requests.push({ method: req.method ?? '', url: req.url ?? '', body: text ? JSON.parse(text) : undefined });
+      const r = reply(req.method ?? '', req.url ?? '');
+      if (r.status === 204) res.writeHead(204).end();
+      else sendJson(res, r.status, r.body);
+    });
+  });
+});
+afterEach(async () => {
+  await server?.close();
+});
+
+const client = () => createHttpClient({ baseUrl: server?.baseUrl ?? '', timeoutMs: 2000 });
+const base = `/api/v1/projects/${projectId}`;
+
+async function loaded(destinations: DestinationView[], maximum: number | null = 2): Promise<void> {
+  reply = (method, url) => {
+    if (url === `${base}/destinations`) return { status: 200, body: { destinations, limit: { maximum, count: destinations.length, reached: maximum !== null && destinations.length >= maximum } } };
+    if (url === `${base}/destinations/picker`) return { status: 200, body: { tiles: [], limit: { maximum, count: destinations.length, reached: false } } };
+    if (url === `${base}/broadcast`) return { status: 200, body: { broadcast: null } };
+    return { status: 500, body: { error: { code: 'INTERNAL', message: `${method} ${url}` } } };
+  };
+  await loadDestinations(projectId, client());
+  expect(useDestinationsStore.getState().status).toBe('ready');
+}
+
+describe('the Add/Edit form', () => {
+  it('shows the rule messages without sending anything while the form is invalid', async () => {
+    await loaded([]);
+    startAddDestination('CustomRTMP');
+    setDestinationFormValue('rtmpUrl', 'srt://x');
+    const before = requests.length;
+    await submitDestinationForm(client());
+    expect(requests.length).toBe(before);
+    expect(useDestinationsStore.getState().form?.errors).toEqual({ name: 'Enter a name of 1 to 100 characters.', rtmpUrl: 'The server URL must start with rtmp:// or rtmps://.' });
+    setDestinationFormValue('name', 'Ok');
+    expect(useDestinationsStore.getState().form?.errors).toEqual({ rtmpUrl: 'The server URL must start with rtmp:// or rtmps://.' });
+  });
+
+  it("puts the api's refusal under the field it names, or above the buttons", async () => {
+    await loaded([]);
+    startAddDestination('CustomRTMP');
+    setDestinationFormValue('name', 'LAN');
+    setDestinationFormValue('rtmpUrl', 'rtmp://10.0.0.2/live');
+    reply = () => ({ status: 422, body: { error: { code: 'DESTINATION_ADDRESS_REFUSED', message: 'That server address cannot be used: it points at a private network address (10.0.0.2).', details: { field: 'rtmpUrl' } } } });
+    await submitDestinationForm(client());
+    expect(requests.at(-1)).toMatchObject({ method: 'POST', url: `${base}/destinations`, body: { type: 'CustomRTMP', name: 'LAN', rtmpUrl: 'rtmp://10.0.0.2/live', streamKey: '' } });
+    expect(useDestinationsStore.getState().form).toMatchObject({ saving: false, formError: null, errors: { rtmpUrl: expect.stringContaining('private network') } });
+
+    setDestinationFormValue('rtmpUrl', 'rtmp://example.com/live');
+    reply = () => ({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Add more destinations', details: { rule: 'maximum-destinations' } } } });
+    await submitDestinationForm(client());
+    expect(useDestinationsStore.getState().form).toMatchObject({ formError: 'Add more destinations', errors: {} });
+  });
+
+  it('adds the saved destination to the list and closes', async () => {
+    await loaded([], 2);
+    startAddDestination('CustomRTMP');
+    setDestinationFormValue('name', 'Mine');
+    setDestinationFormValue('rtmpUrl', 'rtmp://example.com/live');
+    reply = () => ({ status: 201, body: view() });
+    await submitDestinationForm(client());
+    expect(useDestinationsStore.getState()).toMatchObject({ form: null, destinations: [view()], limit: { maximum: 2, count: 1, reached: false } });
+  });
+});
+
+describe('the list', () => {
+  it('toggles at once and puts the toggle back when the api refuses', async () => {
+    await loaded([view()]);
+    reply = () => ({ status: 200, body: view({ enabled: false }) });
+    await toggleDestination(view().id, false, client());
+    expect(requests.at(-1)).toMatchObject({ method: 'PATCH', body: { enabled: false } });
+    expect(useDestinationsStore.getState().destinations[0]?.enabled).toBe(false);
+    reply = () => ({ status: 500, body: { error: { code: 'INTERNAL', message: 'Something went wrong on our side.' } } });
+    await toggleDestination(view().id, true, client());
+    expect(useDestinationsStore.getState().destinations[0]?.enabled).toBe(false);
+    expect(useToastStore.getState().toasts.at(-1)).toMatchObject({ kind: 'error', title: 'The destination was not changed' });
+  });
+
+  it("removes only after 'Remove Destination'; 'Keep it' keeps it", async () => {
+    await loaded([view()], 2);
+    askRemoveDestination(view().id);
+    keepDestination();
+    expect(useDestinationsStore.getState()).toMatchObject({ removing: null, destinations: [view()] });
+    askRemoveDestination(view().id);
+    reply = () => ({ status: 204 });
+    await confirmRemoveDestination(client());
+    expect(requests.at(-1)).toMatchObject({ method: 'DELETE', url: `${base}/destinations/${view().id}` });
+    expect(useDestinationsStore.getState()).toMatchObject({ removing: null, destinations: [], limit: { count: 0, reached: false } });
+  });
+
+  it('follows Added, Changed, Removed and Authenticated from other studios', async () => {
+    await loaded([], 2);
+    const twitch = view({ id: '00000000-0000-4000-8000-000000000002', type: 'Twitch', authenticated: false });
+    receiveDestinationMessage({ type: 'destination.event', projectId, event: 'Added', destinationId: twitch.id, destination: twitch });
+    receiveDestinationMessage({ type: 'destination.event', projectId, event: 'Added', destinationId: view().id, destination: view() });
+    expect(useDestinationsStore.getState().limit).toMatchObject({ count: 2, reached: true });
+    useDestinationsStore.setState({ authenticating: twitch.id });
+    receiveDestinationMessage({ type: 'destination.event', projectId, event: 'Authenticated', destinationId: twitch.id, destination: { ...twitch, authenticated: true, username: 'Ada' } });
+    expect(useDestinationsStore.getState()).toMatchObject({ authenticating: null });
+    expect(useDestinationsStore.getState().destinations.find((d) => d.id === twitch.id)?.authenticated).toBe(true);
+    receiveDestinationMessage({ type: 'destination.event', projectId, event: 'Removed', destinationId: view().id, destination: null });
+    expect(useDestinationsStore.getState().destinations.map((d) => d.id)).toEqual([twitch.id]);
+    // Another project's events are not ours.
+    receiveDestinationMessage({ type: 'destination.event', projectId: '00000000-0000-4000-8000-0000000000bb', event: 'Removed', destinationId: twitch.id, destination: null });
+    expect(useDestinationsStore.getState().destinations).toHaveLength(1);
+  });
+});

@@ -1,0 +1,55 @@
+import { useEffect, useState } from 'react';
+import { endBroadcast, goLive } from '../../actions/destinations.ts';
+import { Button } from '../../components/Button.tsx';
+import { formatElapsed, streamLimitWarning } from '../../model/destinations.ts';
+import { useDestinationsStore } from '../../stores/index.ts';
+import styles from './Destinations.module.css';
+
+/** Go Live and End Broadcast, the broadcast timer, and the warning before the plan's stream limit. */
+export function BroadcastControl() {
+  const broadcast = useDestinationsStore((s) => s.broadcast);
+  const goingLive = useDestinationsStore((s) => s.goingLive);
+  const anyEnabled = useDestinationsStore((s) => s.destinations.some((d) => d.enabled));
+  const state = broadcast?.state;
+  const active = state === 'starting' || state === 'live' || state === 'ending';
+  const now = useNow(active);
+  if (!active) {
+    return (
+      <div className={styles.live}>
+        <Button variant="primary" disabled={goingLive || !anyEnabled} onClick={() => void goLive()}>
+          {goingLive ? 'Starting…' : 'Go Live'}
+        </Button>
+        {state === 'failed' && broadcast?.failureReason && <span className={styles.fieldError}>{broadcast.failureReason}</span>}
+      </div>
+    );
+  }
+  const started = broadcast?.startedAt ? new Date(broadcast.startedAt).getTime() : null;
+  const warning = streamLimitWarning(broadcast?.endsAt ?? null, now);
+  return (
+    <>
+      <div className={styles.live}>
+        <span className={styles.timer} role="timer" aria-label="Broadcast time">
+          {state === 'live' && started !== null ? formatElapsed(now - started) : state === 'starting' ? 'Starting…' : 'Ending…'}
+        </span>
+        <Button variant="secondary" disabled={state === 'ending'} onClick={() => void endBroadcast()}>
+          End Broadcast
+        </Button>
+      </div>
+      {warning && (
+        <p className={styles.limitWarning} role="alert">
+          {warning}
+        </p>
+      )}
+    </>
+  );
+}
+
+function useNow(ticking: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!ticking) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [ticking]);
+  return now;
+}

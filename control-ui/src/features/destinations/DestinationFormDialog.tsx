@@ -1,0 +1,169 @@
+import { useId, type ReactNode } from 'react';
+import { DESCRIPTION_MAX, destinationKinds, DESTINATION_NAME_MAX, facebookTargetLabels, TITLE_MAX } from '@onair/protocol';
+import { askRemoveDestination, chooseStreamTarget, closeDestinationForm, setDestinationFormValue, submitDestinationForm } from '../../actions/destinations.ts';
+import { Button } from '../../components/Button.tsx';
+import { Modal } from '../../components/Modal.tsx';
+import { formFields } from '../../model/destinations.ts';
+import { useDestinationsStore, type DestinationForm } from '../../stores/index.ts';
+import styles from './Destinations.module.css';
+
+/** Spec §2: the per-platform fields, 'Apply metadata to all destinations', Add Destination or Save, Cancel. */
+export function DestinationFormDialog() {
+  const form = useDestinationsStore((s) => s.form);
+  const kind = form ? destinationKinds[form.type] : null;
+  const title = form?.editing ? `Edit ${kind?.label ?? ''}` : `Add ${kind?.label ?? ''}`;
+  return (
+    <Modal open={form !== null} onClose={closeDestinationForm} title={title} description="The destination's settings.">
+      {form && <FormBody form={form} />}
+    </Modal>
+  );
+}
+
+function FormBody({ form }: { form: DestinationForm }) {
+  const kind = destinationKinds[form.type];
+  const fields = formFields(form.type);
+  const v = form.values;
+  const keySaved = form.editing?.streamKeyMasked ?? null;
+  return (
+    <form
+      className={styles.form}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submitDestinationForm();
+      }}
+    >
+      {fields.includes('name') && (
+        <Field label="Name" error={form.errors.name} count={[v.name.length, DESTINATION_NAME_MAX]}>
+          {(id, invalid) => <input id={id} className={styles.input} aria-invalid={invalid} value={v.name} onChange={(e) => setDestinationFormValue('name', e.target.value)} />}
+        </Field>
+      )}
+      {fields.includes('rtmpUrl') && (
+        <Field label="Server URL" error={form.errors.rtmpUrl}>
+          {(id, invalid) => (
+            <input
+              id={id}
+              className={styles.input}
+              aria-invalid={invalid}
+              placeholder="rtmp://"
+              readOnly={!kind.ingest.urlEditable}
+              value={v.rtmpUrl}
+              onChange={(e) => setDestinationFormValue('rtmpUrl', e.target.value.trim())}
+            />
+          )}
+        </Field>
+      )}
+      {fields.includes('streamKey') && (
+        <Field label={kind.ingest.keyLabel} error={form.errors.streamKey}>
+          {(id, invalid) => (
+            <input
+              id={id}
+              className={styles.input}
+              aria-invalid={invalid}
+              type="password"
+              autoComplete="off"
+              placeholder={keySaved ?? ''}
+              value={v.streamKey}
+              onChange={(e) => setDestinationFormValue('streamKey', e.target.value)}
+            />
+          )}
+        </Field>
+      )}
+      {fields.includes('title') && (
+        <Field label={kind.metadata?.title === 'required' ? 'Title' : 'Title (optional)'} error={form.errors.title} count={[v.title.length, TITLE_MAX]}>
+          {(id, invalid) => <input id={id} className={styles.input} aria-invalid={invalid} value={v.title} onChange={(e) => setDestinationFormValue('title', e.target.value)} />}
+        </Field>
+      )}
+      {fields.includes('description') && (
+        <Field label="Description (optional)" error={form.errors.description} count={[v.description.length, DESCRIPTION_MAX]}>
+          {(id, invalid) => (
+            <textarea id={id} className={`${styles.input} ${styles.textarea}`} aria-invalid={invalid} value={v.description} onChange={(e) => setDestinationFormValue('description', e.target.value)} />
+          )}
+        </Field>
+      )}
+      {fields.includes('privacy') && (
+        <Field label="Privacy" error={form.errors.privacy}>
+          {(id) => (
+            <select id={id} className={styles.input} value={v.privacy} onChange={(e) => setDestinationFormValue('privacy', e.target.value)}>
+              {kind.metadata?.privacy.map((p) => (
+                <option key={p.value} value={p.value}>
+                  {p.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      )}
+      {form.type === 'Facebook' && form.targets && (
+        <Field label="Stream to">
+          {(id) => (
+            <select
+              id={id}
+              className={styles.input}
+              value={form.editing?.settings.streamDestination?.id ?? form.targets?.find((t) => t.type === 'timeline')?.id ?? ''}
+              onChange={(e) => {
+                const target = form.targets?.find((t) => t.id === e.target.value);
+                if (target) void chooseStreamTarget({ id: target.id, name: target.name, type: target.type });
+              }}
+            >
+              {form.targets?.map((t) => (
+                // Spec §5: a target another Facebook destination uses is disabled.
+                <option key={t.id} value={t.id} disabled={t.disabled}>
+                  {facebookTargetLabels[t.type]}: {t.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      )}
+      {fields.includes('applyMetadataToAll') && (
+        <label className={styles.checkbox}>
+          <input type="checkbox" checked={v.applyMetadataToAll} onChange={(e) => setDestinationFormValue('applyMetadataToAll', e.target.checked)} />
+          Apply metadata to all destinations
+        </label>
+      )}
+      {form.formError && (
+        <p className={styles.formError} role="alert">
+          {form.formError}
+        </p>
+      )}
+      <div className={styles.actions}>
+        {form.editing && (
+          <Button variant="ghost" className={styles.spread} onClick={() => askRemoveDestination(form.editing!.id)}>
+            Remove
+          </Button>
+        )}
+        <Button variant="ghost" onClick={closeDestinationForm}>
+          Cancel
+        </Button>
+        <Button variant="primary" type="submit" disabled={form.saving}>
+          {form.editing ? 'Save' : 'Add Destination'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function Field({ label, error, count, children }: { label: string; error?: string | undefined; count?: [number, number]; children: (id: string, invalid: boolean) => ReactNode }) {
+  const id = useId();
+  const invalid = error !== undefined || (count !== undefined && count[0] > count[1]);
+  return (
+    <div className={styles.field}>
+      <label htmlFor={id} className={styles.label}>
+        {label}
+      </label>
+      {children(id, invalid)}
+      {count && (
+        <span className={styles.count}>
+          {count[0]}/{count[1]}
+        </span>
+      )}
+      {error && (
+        <p className={styles.fieldError} data-field-error={label}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+

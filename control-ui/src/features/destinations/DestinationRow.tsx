@@ -1,0 +1,51 @@
+import { Pencil, Trash2 } from 'lucide-react';
+import { destinationKinds, requiresAuthenticationText, type DestinationView } from '@onair/protocol';
+import { askRemoveDestination, authenticateDestination, startEditDestination, toggleDestination } from '../../actions/destinations.ts';
+import { Button } from '../../components/Button.tsx';
+import { IconButton } from '../../components/IconButton.tsx';
+import { Switch } from '../../components/Switch.tsx';
+import { formatBitrate, healthLight } from '../../model/destinations.ts';
+import { useDestinationsStore } from '../../stores/index.ts';
+import styles from './Destinations.module.css';
+
+const LIGHT_WORDS = { off: 'Off air', connecting: 'Connecting', live: 'Live', reconnecting: 'Reconnecting', failed: 'Failed' } as const;
+
+export function DestinationRow({ destination }: { destination: DestinationView }) {
+  const kind = destinationKinds[destination.type];
+  const output = useDestinationsStore((s) => s.health[destination.id]);
+  const broadcastState = useDestinationsStore((s) => s.broadcast?.state);
+  const onAir = broadcastState === 'starting' || broadcastState === 'live';
+  const light = healthLight(destination, output, onAir);
+  return (
+    <li className={styles.row} data-testid="destination-row" data-destination-id={destination.id}>
+      <div className={styles.rowMain}>
+        <span className={styles.brand} style={{ background: kind.brandColor }} aria-hidden />
+        <span className={styles.names}>
+          <span className={styles.name}>{destination.name}</span>
+          <span className={styles.kind}>{kind.label}</span>
+        </span>
+        <Switch label={destination.enabled ? 'On' : 'Off'} checked={destination.enabled} onCheckedChange={(on) => void toggleDestination(destination.id, on)} />
+        <IconButton label="Edit destination" icon={<Pencil size={16} />} onClick={() => void startEditDestination(destination.id)} />
+        <IconButton label="Remove destination" icon={<Trash2 size={16} />} onClick={() => askRemoveDestination(destination.id)} />
+      </div>
+      {onAir && destination.enabled && (
+        <div className={styles.health} role="status" aria-label={`${destination.name} stream health`}>
+          <span className={styles.light} data-light={light} aria-hidden />
+          <span>{LIGHT_WORDS[light]}</span>
+          {output && <span>{formatBitrate(output.bitrateKbps)}</span>}
+          {output && <span>{output.reconnects} reconnects</span>}
+          {output?.reason && <span>{output.reason}</span>}
+        </div>
+      )}
+      {!destination.authenticated && (
+        // Spec §8: a persistent warning with Authenticate, gone when the authenticated event arrives.
+        <div className={styles.warning} role="alert">
+          <span>{requiresAuthenticationText(destination.type)}</span>
+          <Button variant="primary" onClick={() => authenticateDestination(destination.id)}>
+            Authenticate
+          </Button>
+        </div>
+      )}
+    </li>
+  );
+}

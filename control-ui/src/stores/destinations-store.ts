@@ -1,0 +1,57 @@
+import { create } from 'zustand';
+import type { BroadcastView, DestinationOutput, DestinationPicker, DestinationType, DestinationView, StreamDestinationOption } from '@onair/protocol';
+import type { DestinationField, DestinationFormValues } from '../model/destinations.ts';
+
+export interface DestinationForm {
+  type: DestinationType;
+  /** The destination being edited; null when adding. */
+  editing: DestinationView | null;
+  values: DestinationFormValues;
+  errors: Partial<Record<DestinationField, string>>;
+  /** An error not tied to a field (plan limit, server). */
+  formError: string | null;
+  saving: boolean;
+  /** Facebook targets of the edited destination, once loaded. */
+  targets: StreamDestinationOption[] | null;
+}
+
+export interface DestinationsState {
+  projectId: string | null;
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  error: string | null;
+  destinations: DestinationView[];
+  limit: { maximum: number | null; count: number; reached: boolean } | null;
+  picker: DestinationPicker | null;
+  pickerOpen: boolean;
+  form: DestinationForm | null;
+  /** The destination waiting for the 'Remove destination?' answer. */
+  removing: DestinationView | null;
+  /** The destination whose authentication popup is open. */
+  authenticating: string | null;
+  broadcast: BroadcastView | null;
+  /** Last reported output health by destination id. */
+  health: Record<string, DestinationOutput>;
+  goingLive: boolean;
+}
+
+export function initialDestinationsState(): DestinationsState {
+  return {
+    projectId: null,
+    status: 'idle',
+    error: null,
+    destinations: [],
+    limit: null,
+    picker: null,
+    pickerOpen: false,
+    form: null,
+    removing: null,
+    authenticating: null,
+    broadcast: null,
+    health: {},
+    goingLive: false,
+  };
+}
+
+export function createDestinationsStore() {
+  return create<DestinationsState>()(() => initialDestinationsState());
+}
