@@ -40,7 +40,7 @@ export class AudioFader {
       fade.from = fade.level;
       fade.to = to;
       fade.startedAt = now;
-      this.timer ??= setInterval(() => this.step(), FADE_STEP_MS);
+      this.timer ??= setInterval(() => this.advance(), FADE_STEP_MS);
     }
     this.write(fade);
   }
@@ -50,7 +50,8 @@ export class AudioFader {
     this.timer = undefined;
   }
 
-  private step(now = Date.now()): void {
+  /** One fade step at `now`; run by the fader's own timer (tests pass their own clock). */
+  advance(now = Date.now()): void {
     let running = false;
     for (const fade of this.fades.values()) {
       if (fade.level === fade.to) continue;

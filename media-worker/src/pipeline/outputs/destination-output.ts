@@ -58,6 +58,8 @@ export class DestinationOutput {
   private lastBytes = 0;
   private lastBytesAt = Date.now();
   private lastProgressAt = Date.now();
+  /** When the current bin was built: an attempt that neither connects nor fails is retried. */
+  private attemptStartedAt = Date.now();
   private bitrateKbps = 0;
   private errorCode: PipelineErrorCode | undefined;
 
@@ -132,11 +134,14 @@ export class DestinationOutput {
     this.sink = sink;
     this.connectionBytes = 0;
     this.lastProgressAt = Date.now();
+    this.attemptStartedAt = Date.now();
+    // Playing before it is linked: a tee pushing into a pad that is still flushing gets FLUSHING
+    // back, and a tee returning that upstream stops the muxer's task, the whole program with it.
+    bin.syncStateWithParent();
     // A fresh link makes the tee send its sticky events again (caps with the FLV stream header,
     // segment), which a new RTMP connection needs before any media.
     this.teePad = requestPad(this.tee, 'src_%u');
     linkPads(this.teePad, staticPad(bin, 'sink'));
-    bin.syncStateWithParent();
   }
 
   private removeBin(): void {
@@ -196,6 +201,14 @@ export class DestinationOutput {
     if (this.state === 'live' && now - this.lastProgressAt > this.policy.stallAfterMs) {
       this.logger.warn({ outputId: this.id, stalledMs: now - this.lastProgressAt }, 'output stalled');
       this.scheduleReconnect('DESTINATION_STALLED');
+      return;
+    }
+    // An attempt that neither connected nor failed (a server that accepts TCP and then says
+    // nothing, or a sink that never got going) counts as failed: it must not wait forever.
+    if (this.state !== 'live' && !this.retryTimer && now - this.attemptStartedAt > this.policy.stallAfterMs) {
+      this.logger.warn({ outputId: this.id, waitedMs: now - this.attemptStartedAt }, 'output connection attempt timed out');
+      if (!this.everLive && this.state === 'connecting') this.fail('DESTINATION_UNREACHABLE');
+      else this.scheduleReconnect(this.errorCode ?? 'DESTINATION_LOST');
     }
   }
 
