@@ -228,7 +228,7 @@ describe('a rendered page', () => {
     }
   });
 
-  it('re-creates the page at a new layer size', async () => {
+  it('re-creates the page at a new layer size, even-sized', async () => {
     const videoPort = await freeUdpPort();
     const recv = await RtpReceiver.start(videoPort, null);
     const { r, statuses } = renderer(`${site.base}/animated`, videoPort, null);
@@ -236,7 +236,8 @@ describe('a rendered page', () => {
       r.start();
       await waitFor('live', () => statuses.some((s) => s.state === 'live'), 30_000);
       const from = statuses.length;
-      r.update({ url: `${site.base}/animated`, width: 1280, height: 720, transparent: false });
+      // An odd size (a layer dragged to 1279×719) is rendered one pixel larger: H.264 4:2:0 needs even sizes.
+      r.update({ url: `${site.base}/animated`, width: 1279, height: 719, transparent: false });
       await waitFor('live at the new size', () => statuses.slice(from).some((s) => s.state === 'live'), 30_000);
       const frames = await recv.waitForFrames(2, 15_000, (await recv.frames()).length);
       expect(await pngSize(frames.at(-1) as string)).toEqual({ width: 1280, height: 720 });

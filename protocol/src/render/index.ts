@@ -1,2 +1,3 @@
 export * from './address-policy.ts';
 export * from './render-job.ts';
+export * from './wanted-renders.ts';

@@ -124,7 +124,7 @@ export class PageRenderer {
   private readonly log: Logger;
 
   constructor(private readonly options: PageRendererOptions) {
-    this.page = options.page;
+    this.page = evenSized(options.page);
     this.policy = new EgressPolicy(options.config.allowedHosts);
     // Page URLs can carry tokens (alert-box links): only the origin is ever logged.
     this.log = options.logger.child({ renderId: options.renderId });
@@ -147,7 +147,8 @@ export class PageRenderer {
   }
 
   /** A new url reloads the page; a new size rebuilds the display and capture at that size. */
-  update(page: RenderPage): void {
+  update(requested: RenderPage): void {
+    const page = evenSized(requested);
     const resized = page.width !== this.page.width || page.height !== this.page.height;
     this.page = page;
     this.wake.push(resized ? { type: 'infra', detail: 'resized' } : { type: 'change' });
@@ -492,6 +493,11 @@ export class PageRenderer {
     this.log.info({ state: status.state, code: status.problem?.code, attempt: status.attempt }, 'page status');
     this.options.onStatus?.(status);
   }
+}
+
+/** H.264 in 4:2:0 needs even dimensions: an odd layer size gets one more pixel (the compositor scales it to the box anyway). */
+function evenSized(page: RenderPage): RenderPage {
+  return { ...page, width: page.width + (page.width % 2), height: page.height + (page.height % 2) };
 }
 
 function problemOf(code: RenderProblemCode, detail: string): NonNullable<RenderStatus['problem']> {
