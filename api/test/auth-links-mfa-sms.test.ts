@@ -88,7 +88,7 @@ describe('multi-factor authentication (TOTP with recovery codes)', () => {
     const third = new Browser(api.url);
     const link = await requestMagicLink(third, email);
     const landed = await third.get(link);
-    expect(landed.headers.get('location')).toBe(`${api.url}/?mfa=required`);
+    expect(landed.headers.get('location')).toBe(`${api.url}/login?mfa=required`);
     expect(third.cookies.has('onair.session_token')).toBe(false);
     expect((await third.post('/api/auth/two-factor/verify-backup-code', { code: backupCodes[0] })).status).toBe(200);
     expect((await third.get('/api/v1/users/current')).status).toBe(200);

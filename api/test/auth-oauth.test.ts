@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './helpers/api-server.ts';
 import { Browser, signInByEmailCode, uniqueEmail } from './helpers/browser.ts';
 import { startOAuthDouble, type OAuthDouble } from './helpers/oauth-provider-double.ts';
+import { totpFromUri } from './helpers/totp.ts';
 
 describe('sign-in with Twitch, Google and Facebook (against a local OAuth 2.0 double)', () => {
   let api: TestApi;
@@ -11,7 +12,8 @@ describe('sign-in with Twitch, Google and Facebook (against a local OAuth 2.0 do
 
   beforeAll(async () => {
     [twitch, google, facebook] = await Promise.all([startOAuthDouble('twitch'), startOAuthDouble('google'), startOAuthDouble('facebook')]);
-    api = await startTestApi({ ...twitch.env('TWITCH'), ...google.env('GOOGLE'), ...facebook.env('FACEBOOK') });
+    // Every request comes from 127.0.0.1; the per-IP limit has its own test.
+    api = await startTestApi({ ...twitch.env('TWITCH'), ...google.env('GOOGLE'), ...facebook.env('FACEBOOK'), AUTH_RATE_LIMIT_PER_IP: '1000' });
   });
   afterAll(async () => {
     await api?.close();
@@ -79,6 +81,40 @@ describe('sign-in with Twitch, Google and Facebook (against a local OAuth 2.0 do
     expect(await api.db.user.count({ where: { email } })).toBe(1);
     const providers = (await api.db.account.findMany({ where: { user: { email } } })).map((a) => a.providerId).sort();
     expect(providers).toContain('google');
+  });
+
+  it('does not take over an existing account from a provider that cannot vouch for the e-mail (OAUTH_ACCOUNT_NOT_LINKED)', async () => {
+    const email = uniqueEmail('owned');
+    await signInByEmailCode(api.url, email);
+    // Facebook reports no verified e-mail and is not a trusted provider.
+    facebook.nextIdentity = { id: `fb-${email}`, email, name: 'Impostor' };
+    const browser = new Browser(api.url);
+    const done = await oauthSignIn(browser, 'facebook');
+    const location = new URL(done.headers.get('location')!);
+    expect(location.searchParams.get('error')).toBe('OAUTH_ACCOUNT_NOT_LINKED');
+    expect(browser.cookies.has('onair.session_token')).toBe(false);
+    expect(await api.db.account.count({ where: { providerId: 'facebook', accountId: `fb-${email}` } })).toBe(0);
+  });
+
+  it('asks the user to share an e-mail when the provider sends none (OAUTH_EMAIL_MISSING)', async () => {
+    twitch.nextIdentity = { id: 'tw-no-mail', email: '', name: 'Private' };
+    const done = await oauthSignIn(new Browser(api.url), 'twitch');
+    expect(new URL(done.headers.get('location')!).searchParams.get('error')).toBe('OAUTH_EMAIL_MISSING');
+    expect(await api.db.account.count({ where: { accountId: 'tw-no-mail' } })).toBe(0);
+  });
+
+  it('stops an OAuth sign-in at the second factor when the user has MFA on', async () => {
+    const email = uniqueEmail('mfa-oauth');
+    const owner = await signInByEmailCode(api.url, email);
+    const { totpURI } = (await (await owner.post('/api/auth/two-factor/enable', {})).json()) as { totpURI: string };
+    expect((await owner.post('/api/auth/two-factor/verify-totp', { code: totpFromUri(totpURI) })).status).toBe(200);
+    google.nextIdentity = { id: `g-${email}`, email, name: 'Two factor', emailVerified: true };
+    const browser = new Browser(api.url);
+    const done = await oauthSignIn(browser, 'google');
+    expect(done.headers.get('location')).toBe(`${api.url}/login?mfa=required`);
+    expect(browser.cookies.has('onair.session_token')).toBe(false);
+    expect((await browser.post('/api/auth/two-factor/verify-totp', { code: totpFromUri(totpURI) })).status).toBe(200);
+    expect(await (await browser.get('/api/v1/users/current')).json()).toMatchObject({ email, twoFactorEnabled: true });
   });
 
   it('reports a refusal at the provider as OAUTH_DENIED and creates nobody', async () => {

@@ -45,6 +45,14 @@ export const errorCatalogue = {
   EMAIL_UNDELIVERABLE: { status: 422, fault: 'user', message: 'We could not deliver mail to that address. Check it and try again.' },
   /** The user refused the permission request at the OAuth provider. */
   OAUTH_DENIED: { status: 400, fault: 'user', message: 'Sign-in was cancelled at the provider.' },
+  /** The provider's e-mail belongs to an OnAir account the provider cannot vouch for: sign in with the e-mail first. */
+  OAUTH_ACCOUNT_NOT_LINKED: {
+    status: 409,
+    fault: 'user',
+    message: 'This e-mail address already has an OnAir account. Sign in with your e-mail, then use this provider.',
+  },
+  /** The provider did not share an e-mail address, which every OnAir account needs. */
+  OAUTH_EMAIL_MISSING: { status: 400, fault: 'user', message: 'The provider did not share your e-mail address. Allow access to it, or sign in with your e-mail.' },
   // ─── Destinations and broadcasts ───
   /** An RTMP URL on a private, loopback or otherwise unreachable address; details.reason says which. */
   DESTINATION_ADDRESS_REFUSED: { status: 422, fault: 'user', message: 'That server address cannot be used: it points at a private or local network.' },

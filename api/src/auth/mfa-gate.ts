@@ -49,7 +49,7 @@ export function mfaGate(deps: { db: Db; config: AuthConfig & { PUBLIC_URL: strin
             await ctx.setSignedCookie(cookie.name, identifier, ctx.context.secret, cookie.attributes);
             const query = (ctx.query ?? {}) as Record<string, unknown>;
             if (redirectingPaths.has(ctx.path) && (ctx.path === '/callback/:id' || typeof query.callbackURL === 'string')) {
-              throw ctx.redirect(new URL('/?mfa=required', deps.config.PUBLIC_URL).toString());
+              throw ctx.redirect(new URL('/login?mfa=required', deps.config.PUBLIC_URL).toString());
             }
             return ctx.json({ twoFactorRedirect: true, twoFactorMethods: ['totp', 'backup-code'] });
           }),

@@ -50,6 +50,8 @@ function redirectErrorCode(path: string, error: string): ErrorCode {
   if (isCatalogueCode(error)) return error;
   if (path.includes('/magic-link/')) return error === 'INVALID_TOKEN' || error === 'EXPIRED_TOKEN' ? 'LINK_INVALID' : 'INTERNAL';
   if (error === 'access_denied') return 'OAUTH_DENIED';
+  if (error === 'account_not_linked') return 'OAUTH_ACCOUNT_NOT_LINKED';
+  if (error === 'email_not_found') return 'OAUTH_EMAIL_MISSING';
   return 'OAUTH_FAILED';
 }
 
