@@ -1,13 +1,14 @@
 import { RefreshCw } from 'lucide-react';
 import { refreshReadiness } from '../actions/system.ts';
 import { Button } from '../components/Button.tsx';
+import { FleetDashboard } from '../features/fleet/FleetDashboard.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { readinessParts } from '../model/readiness.ts';
 import { useSystemStore, type ReadinessStatus } from '../stores/index.ts';
 import styles from './Page.module.css';
 import adminStyles from './AdminPage.module.css';
 
-/** The operators' dashboard. It starts with what the api already reports: the health of the system. */
+/** The operators' dashboard (administrators only): the health of the system, then the fleet of workers live. */
 export function AdminPage() {
   useDocumentTitle('Operators');
   const status = useSystemStore((state) => state.readiness);
@@ -16,7 +17,7 @@ export function AdminPage() {
       <header className={styles.header}>
         <div>
           <h1 className={styles.title}>Operators&apos; dashboard</h1>
-          <p className={styles.subtitle}>The health of this OnAir deployment.</p>
+          <p className={styles.subtitle}>The health and the load of this OnAir deployment.</p>
         </div>
         <Button onClick={() => void refreshReadiness()}>
           <RefreshCw size={16} aria-hidden />
@@ -26,6 +27,9 @@ export function AdminPage() {
       <section className={styles.card} aria-label="System health">
         <SystemHealth status={status} />
       </section>
+      <div className={adminStyles.fleet}>
+        <FleetDashboard />
+      </div>
     </div>
   );
 }

@@ -4,6 +4,7 @@
  * of the store files from anywhere else, so every state change can be found from here.
  */
 import { createAppStore } from './app-store.ts';
+import { createFleetStore } from './fleet-store.ts';
 import { createSessionStore } from './session-store.ts';
 import { createDeviceStore } from './device-store.ts';
 import { createDestinationsStore } from './destinations-store.ts';
@@ -15,6 +16,7 @@ import { createToastStore } from './toast-store.ts';
 import { createUiStore } from './ui-store.ts';
 
 export const useAppStore = createAppStore(browserStorage());
+export const useFleetStore = createFleetStore();
 export const useSystemStore = createSystemStore();
 export const useToastStore = createToastStore();
 export const useUiStore = createUiStore();
@@ -39,3 +41,5 @@ export { initialSignIn } from './session-store.ts';
 export type { SessionState, SignInState, SignInStep } from './session-store.ts';
 export { initialDestinationsState } from './destinations-store.ts';
 export type { DestinationForm, DestinationsState } from './destinations-store.ts';
+export { initialFleetState } from './fleet-store.ts';
+export type { FleetState, FleetStatus } from './fleet-store.ts';

@@ -1,0 +1,184 @@
+import { useEffect, useState } from 'react';
+import { Server } from 'lucide-react';
+import { FLEET_HISTORY_WINDOW_MS, type FleetLoadSample, type FleetOverview, type FleetWorker } from '@onair/protocol';
+import { watchFleet } from '../../actions/fleet.ts';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { formatBytes, formatDuration, formatPercent, loadLevel, workerLoad } from '../../model/fleet.ts';
+import { useFleetStore, type FleetStatus } from '../../stores/index.ts';
+import { LoadChart } from './LoadChart.tsx';
+import styles from './FleetDashboard.module.css';
+
+/** The fleet part of the operators' dashboard: polls while shown. */
+export function FleetDashboard() {
+  useEffect(() => watchFleet(), []);
+  const status = useFleetStore((s) => s.status);
+  const history = useFleetStore((s) => s.history);
+  return <FleetView status={status} history={history} />;
+}
+
+/** What the fleet store holds, drawn; apart from the store and the polling so it renders in tests as is. */
+export function FleetView({ status, history }: { status: FleetStatus; history: readonly FleetLoadSample[] }) {
+  const now = useNow(status.kind === 'ready' ? status.fetchedAt : undefined);
+
+  if (status.kind === 'loading') return <p className={styles.message}>Loading the fleet…</p>;
+  if (status.kind === 'forbidden') return <EmptyState icon={<Server size={24} />} title="Only administrators can see the fleet." />;
+  if (status.kind === 'signed-out') return <EmptyState icon={<Server size={24} />} title="Sign in as an administrator to see the fleet." />;
+  const overview = status.kind === 'ready' ? status.overview : status.lastOverview;
+  return (
+    <>
+      {status.kind === 'unreachable' && (
+        <p className={styles.warning} role="alert">
+          The fleet could not be read: {status.reason}. {overview ? 'Showing the last answer.' : ''}
+        </p>
+      )}
+      {overview && <Overview overview={overview} />}
+      <section className={styles.card} aria-label="Load over the last hour">
+        <h2 className={styles.heading}>Load, last hour</h2>
+        <LoadChart samples={history} now={now} windowMs={FLEET_HISTORY_WINDOW_MS} />
+      </section>
+      {overview && <Workers workers={overview.workers} now={now} />}
+      {overview && <Incidents overview={overview} />}
+    </>
+  );
+}
+
+function Overview({ overview }: { overview: FleetOverview }) {
+  const media = overview.workers.filter((w) => w.kind === 'media');
+  const render = overview.workers.filter((w) => w.kind === 'render');
+  const sessions = media.reduce((n, w) => n + w.sessions, 0);
+  const { queue } = overview;
+  const tiles = [
+    { label: 'Media workers', value: `${media.filter((w) => w.state === 'running').length}`, note: `${media.filter((w) => w.state === 'draining').length} draining` },
+    { label: 'Render workers', value: `${render.length}`, note: `${render.reduce((n, w) => n + w.pages, 0)} pages` },
+    { label: 'Sessions', value: `${sessions}`, note: `${media.reduce((n, w) => n + w.outputs, 0)} outputs` },
+    { label: 'Waiting', value: `${queue.waiting + queue.delayed}`, note: queue.oldestWaitingMs === null ? 'nobody waits' : `longest ${formatDuration(queue.oldestWaitingMs)}` },
+  ];
+  return (
+    <section className={styles.tiles} aria-label="Fleet summary">
+      {tiles.map((t) => (
+        <div key={t.label} className={styles.tile} data-tile={t.label}>
+          <span className={styles.tileLabel}>{t.label}</span>
+          <span className={styles.tileValue}>{t.value}</span>
+          <span className={styles.tileNote}>{t.note}</span>
+        </div>
+      ))}
+      <p className={styles.leader}>
+        Scaling and sampling: {overview.leader ? <code>{overview.leader}</code> : 'no api replica holds the lead'} · updated {new Date(overview.at).toLocaleTimeString()}
+      </p>
+    </section>
+  );
+}
+
+function Workers({ workers, now }: { workers: FleetWorker[]; now: number }) {
+  return (
+    <section className={styles.card} aria-label="Workers">
+      <h2 className={styles.heading}>Workers</h2>
+      {workers.length === 0 ? (
+        <EmptyState icon={<Server size={24} />} title="No worker is registered.">
+          Media and render workers appear here within a second of starting.
+        </EmptyState>
+      ) : (
+        <div className={styles.tableScroll}>
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                <th scope="col">Worker</th>
+                <th scope="col">State</th>
+                <th scope="col">CPU</th>
+                <th scope="col">Memory</th>
+                <th scope="col">Sessions</th>
+                <th scope="col">Outputs</th>
+                <th scope="col">Bitrate</th>
+                <th scope="col">FPS</th>
+                <th scope="col">Dropped</th>
+                <th scope="col">Up</th>
+              </tr>
+            </thead>
+            <tbody>
+              {workers.map((w) => {
+                const load = workerLoad(w);
+                return (
+                  <tr key={`${w.kind}:${w.id}`} data-worker-id={w.id}>
+                    <th scope="row">
+                      <span className={styles.workerId}>{w.id}</span>
+                      <span className={styles.workerKind}>
+                        {w.kind} · {w.host}
+                      </span>
+                    </th>
+                    <td data-state={w.state}>{w.state}</td>
+                    <td>
+                      <span className={styles.meter} data-level={loadLevel(load)} aria-hidden>
+                        <span className={styles.meterFill} style={{ width: `${Math.round(load * 100)}%` }} />
+                      </span>
+                      <span data-cell="cpu">
+                        {formatPercent(load)} of {w.cores}
+                      </span>
+                    </td>
+                    <td>{formatBytes(w.rssBytes)}</td>
+                    <td data-cell="sessions" title={w.sessionIds.join('\n')}>
+                      {w.kind === 'media' ? w.sessions : w.pages}
+                    </td>
+                    <td>{w.outputs}</td>
+                    <td>{Math.round(w.bitrateKbps)} kbit/s</td>
+                    <td>{w.fps.toFixed(0)}</td>
+                    <td>{w.droppedFrames}</td>
+                    <td>{formatDuration(now - Date.parse(w.startedAt))}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Incidents({ overview }: { overview: FleetOverview }) {
+  return (
+    <div className={styles.columns}>
+      <section className={styles.card} aria-label="Failed outputs">
+        <h2 className={styles.heading}>Failed outputs</h2>
+        {overview.failedOutputs.length === 0 ? (
+          <p className={styles.message}>No destination output has failed.</p>
+        ) : (
+          <ul className={styles.list}>
+            {overview.failedOutputs.map((o) => (
+              <li key={`${o.sessionId}:${o.outputId}`}>
+                <code>{o.outputId}</code> of session <code>{o.sessionId.slice(0, 8)}</code>: {o.errorCode ?? 'failed'}
+                <span className={styles.when}>{new Date(o.at).toLocaleTimeString()}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section className={styles.card} aria-label="Recent failovers">
+        <h2 className={styles.heading}>Recent failovers</h2>
+        {overview.failovers.length === 0 ? (
+          <p className={styles.message}>No session has moved to another worker.</p>
+        ) : (
+          <ul className={styles.list}>
+            {overview.failovers.map((f) => (
+              <li key={`${f.projectId}:${f.at}`}>
+                <code>{f.projectId.slice(0, 8)}</code> from {f.fromWorkerId ?? 'an unknown worker'} to {f.toWorkerId}
+                {f.gapMs !== null && <> after {formatDuration(f.gapMs)}</>}
+                <span className={styles.when}>{new Date(f.at).toLocaleTimeString()}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** The clock the chart and uptimes use: the time of the last answer, ticking while none comes. */
+function useNow(fetchedAt: number | undefined): number {
+  const [now, setNow] = useState(() => fetchedAt ?? Date.now());
+  useEffect(() => {
+    setNow(fetchedAt ?? Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [fetchedAt]);
+  return now;
+}
