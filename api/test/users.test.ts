@@ -81,6 +81,13 @@ describe('/api/v1/users', () => {
     expect(await (await fetch(`${api.url}/api/v1/auth/methods`)).json()).toEqual({ emailCode: true, magicLink: true, sms: true, oauth: [], devInbox: true });
   });
 
+  it('shows the development inbox only to callers on this machine', async () => {
+    expect((await fetch(`${api.url}/api/v1/dev/inbox`)).status).toBe(200);
+    // Through a proxy on this machine (trust proxy: loopback), for a client elsewhere on the network.
+    const fromLan = await fetch(`${api.url}/api/v1/dev/inbox`, { headers: { 'x-forwarded-for': '192.168.1.23' } });
+    expect((await errorOf(fromLan)).code).toBe('NOT_FOUND');
+  });
+
   it('documents the account endpoints in the OpenAPI document', async () => {
     const doc = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
     expect(doc.paths['/api/v1/users/current']?.patch?.operationId).toBe('updateCurrentUser');

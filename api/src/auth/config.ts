@@ -45,7 +45,10 @@ export const authConfigShape = {
   /** smtp://user:pass@host:587 or smtps://…; without it mail goes to the development inbox. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('OnAir <no-reply@onair.localhost>'),
-  /** The development inbox page: auto = on when there is no SMTP_URL and PUBLIC_URL is a loopback address. */
+  /**
+   * The development inbox (/dev/inbox): auto = on when there is no SMTP_URL and PUBLIC_URL is a
+   * loopback address, for callers on this machine only; on = for every caller; off = never.
+   */
   DEV_INBOX: z.enum(['auto', 'on', 'off']).default('auto'),
   /** SMS codes are POSTed as JSON {to, text} to this URL (an SMS gateway); without it they go to the development inbox. */
   SMS_WEBHOOK_URL: optionalUrl,
