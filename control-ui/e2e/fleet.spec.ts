@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import pg from 'pg';
+import { CHROMIUM_ARGS } from './playwright.config.ts';
+
+test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } });
+
+// The sign-in helper of studio.spec.ts, kept here until e2e has a shared helpers module.
+async function signIn(request: APIRequestContext, email: string): Promise<void> {
+  expect((await request.post('/api/auth/email-otp/send-verification-otp', { data: { email, type: 'sign-in' } })).ok()).toBe(true);
+  let code: string | undefined;
+  for (let i = 0; i < 50 && !code; i++) {
+    const inbox = (await (await request.get(`/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
+    code = /\b(\d{6})\b/.exec(inbox.messages[0]?.text ?? '')?.[1];
+    if (!code) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!code) throw new Error('no sign-in code arrived');
+  expect((await request.post('/api/auth/sign-in/email-otp', { data: { email, otp: code } })).ok()).toBe(true);
+}
+
+/** Stands in for ADMIN_EMAILS, which the e2e stack does not set: the api reads userType on every request. */
+async function makeAdmin(email: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.ONAIR_E2E_DATABASE_URL });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query(`UPDATE users SET user_type = 'ADMIN' WHERE email = $1`, [email]);
+    expect(rowCount).toBe(1);
+  } finally {
+    await client.end();
+  }
+}
+
+test('an administrator sees the media and render workers of the stack, updated live', async ({ page, context }) => {
+  const email = `ops-${randomUUID()}@example.test`;
+  await signIn(context.request, email);
+  await makeAdmin(email);
+
+  await page.goto('/admin');
+  const workers = page.getByRole('region', { name: 'Workers' });
+  await expect(workers.getByRole('rowheader').filter({ hasText: /media ·/ })).toHaveCount(1);
+  await expect(workers.getByRole('rowheader').filter({ hasText: /render ·/ })).toHaveCount(1);
+  await expect(page.getByRole('region', { name: 'Fleet summary' })).toContainText('Media workers');
+  await expect(page.getByRole('img', { name: /Load over the last hour/ })).toBeVisible();
+
+  // The dashboard polls every 2 s: the time of the last answer moves on by itself.
+  const updated = page.getByText(/updated \d/);
+  const first = await updated.textContent();
+  await expect(updated).not.toHaveText(first ?? '', { timeout: 5000 });
+});
+
+test('anyone else is refused by the dashboard api and told so on the page', async ({ page, context }) => {
+  const anonymous = await context.request.get('/api/v1/admin/fleet');
+  expect(anonymous.status()).toBe(401);
+
+  await signIn(context.request, `host-${randomUUID()}@example.test`);
+  const refused = await context.request.get('/api/v1/admin/fleet');
+  expect(refused.status()).toBe(403);
+  expect(await refused.json()).toMatchObject({ error: { code: 'FORBIDDEN' } });
+  expect((await context.request.get('/api/v1/admin/fleet/history')).status()).toBe(403);
+
+  await page.goto('/admin');
+  await expect(page.getByText('Only administrators can see the fleet.')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Workers' })).toHaveCount(0);
+});
