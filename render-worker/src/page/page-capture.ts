@@ -29,6 +29,7 @@ export function videoBitrateKbps(width: number, height: number): number {
 export function captureArgs(c: CaptureConfig): string[] {
   const video = [
     'ximagesrc', `display-name=${c.display}`, 'use-damage=false', 'show-pointer=false',
+    'startx=0', 'starty=0', `endx=${c.width - 1}`, `endy=${c.height - 1}`,
     '!', `video/x-raw,framerate=${CAPTURE_FPS}/1`,
     '!', 'queue', 'max-size-buffers=2', 'leaky=downstream',
     '!', 'videoconvert',

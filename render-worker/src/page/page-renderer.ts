@@ -24,8 +24,12 @@
  *
  * Transparent pages: neither X11 capture nor H.264 carries alpha, so a transparent page is drawn
  * over RENDER_CHROMA_KEY (`Emulation.setDefaultBackgroundColorOverride`: only where the page has
- * no background of its own) and the session's pipeline keys that colour out. CDP screencast PNG
- * would carry alpha, but at the screencast's cost and still needs an alpha-capable transport.
+ * no background of its own) and the session's pipeline keys that colour out with
+ * `alpha method=green` before the compositor; tested through H.264 (test/page-renderer.test.ts:
+ * the scene below shows to the last pixel, the page's own colours stay). The price: pure #00ff00
+ * in a page turns transparent, and anti-aliased edges keep a faint green fringe. CDP screencast
+ * PNG would carry real alpha, but at the screencast's cost and still needs an alpha-capable codec
+ * to the session.
  *
  * Each page is its own processes (Xvfb, PulseAudio, gst-launch, Chromium with its own profile)
  * and its own egress proxy: nothing is shared between two creators' pages but this Node process.
@@ -192,7 +196,10 @@ export class PageRenderer {
     // Chromium's own background requests (update checks) fail to resolve all the time: debug only.
     this.proxy.on('refused', (r) => this.log[r.code === 'unresolvable' ? 'debug' : 'info']({ host: r.host, port: r.port, code: r.code }, 'page request refused'));
     await this.proxy.listen();
-    const display = await VirtualDisplay.start(width, height);
+    // One pixel wider and taller than the page: Chromium keeps its window a pixel smaller than the
+    // screen (measured: a 852×480 screen gives an 851×479 window and a black edge in the picture);
+    // the capture crops to the page.
+    const display = await VirtualDisplay.start(width + 1, height + 1);
     this.display = display;
     // Only an unexpected exit of the current display or sound server rebuilds; stopInfra detaches them first.
     void display.process.exited.then(() => {

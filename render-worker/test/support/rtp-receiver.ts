@@ -23,16 +23,27 @@ export class RtpReceiver {
     private readonly procs: ChildProcess[],
   ) {}
 
-  static async start(videoPort: number, audioPort: number | null): Promise<RtpReceiver> {
+  /**
+   * `keyOver` composites the received picture, its chroma key removed (`alpha method=green`, as
+   * the session pipeline does for web pages), over a solid background of that size and colour.
+   */
+  static async start(videoPort: number, audioPort: number | null, keyOver?: { width: number; height: number; argb: number }): Promise<RtpReceiver> {
     const dir = await mkdtemp(join(tmpdir(), 'onair-rtp-recv-'));
     const procs: ChildProcess[] = [];
-    procs.push(
-      spawn('gst-launch-1.0', [
-        '-q', 'udpsrc', `port=${videoPort}`, 'address=127.0.0.1', 'caps=application/x-rtp,media=video,encoding-name=H264,clock-rate=90000,payload=96',
-        '!', 'rtpjitterbuffer', 'latency=100', '!', 'rtph264depay', '!', 'h264parse', '!', 'avdec_h264', '!', 'videoconvert',
-        '!', 'videorate', '!', 'video/x-raw,framerate=2/1', '!', 'pngenc', '!', 'multifilesink', `location=${join(dir, 'frame-%05d.png')}`,
-      ], { stdio: 'ignore' }),
-    );
+    const receive = [
+      'udpsrc', `port=${videoPort}`, 'address=127.0.0.1', 'caps=application/x-rtp,media=video,encoding-name=H264,clock-rate=90000,payload=96',
+      '!', 'rtpjitterbuffer', 'latency=100', '!', 'rtph264depay', '!', 'h264parse', '!', 'avdec_h264', '!', 'videoconvert',
+    ];
+    const save = ['!', 'videorate', '!', 'video/x-raw,framerate=2/1', '!', 'pngenc', '!', 'multifilesink', `location=${join(dir, 'frame-%05d.png')}`];
+    const video = keyOver
+      ? [
+          ...receive, '!', 'alpha', 'method=green', '!', 'c.sink_1',
+          'videotestsrc', 'is-live=true', 'pattern=solid-color', `foreground-color=${keyOver.argb}`,
+          '!', `video/x-raw,width=${keyOver.width},height=${keyOver.height},framerate=30/1`, '!', 'c.sink_0',
+          'compositor', 'name=c', 'sink_0::zorder=0', 'sink_1::zorder=1', '!', 'videoconvert', ...save,
+        ]
+      : [...receive, ...save];
+    procs.push(spawn('gst-launch-1.0', ['-q', ...video], { stdio: 'ignore' }));
     if (audioPort !== null) {
       procs.push(
         spawn('gst-launch-1.0', [
