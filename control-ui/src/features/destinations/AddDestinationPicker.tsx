@@ -1,3 +1,4 @@
+import type { DestinationTile } from '@onair/protocol';
 import { openAccountSettings } from '../../actions/account-settings.ts';
 import { closeDestinationPicker, startAddDestination } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
@@ -6,10 +7,13 @@ import { Tooltip } from '../../components/Tooltip.tsx';
 import { useDestinationsStore } from '../../stores/index.ts';
 import styles from './Destinations.module.css';
 
+// A stable empty list: a selector that returns a new array each time re-renders forever.
+const NO_TILES: DestinationTile[] = [];
+
 /** Spec §2: one tile per platform; a tile the plan lacks shows its upgrade tooltip and an Upgrade button on hover. */
 export function AddDestinationPicker() {
   const open = useDestinationsStore((s) => s.pickerOpen);
-  const tiles = useDestinationsStore((s) => s.picker?.tiles ?? []);
+  const tiles = useDestinationsStore((s) => s.picker?.tiles ?? NO_TILES);
   const upgrade = () => {
     closeDestinationPicker();
     openAccountSettings('plan');

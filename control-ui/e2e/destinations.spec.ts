@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import pg from 'pg';
+import { planEntitlements } from '@onair/protocol';
+import { CHROMIUM_ARGS } from './playwright.config.ts';
+
+test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } });
+
+// The sign-in and Premium helpers of studio.spec.ts, kept here until e2e has a shared helpers module.
+async function signIn(request: APIRequestContext, email: string): Promise<void> {
+  expect((await request.post('/api/auth/email-otp/send-verification-otp', { data: { email, type: 'sign-in' } })).ok()).toBe(true);
+  let code: string | undefined;
+  for (let i = 0; i < 50 && !code; i++) {
+    const inbox = (await (await request.get(`/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
+    code = /\b(\d{6})\b/.exec(inbox.messages[0]?.text ?? '')?.[1];
+    if (!code) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!code) throw new Error('no sign-in code arrived');
+  expect((await request.post('/api/auth/sign-in/email-otp', { data: { email, otp: code } })).ok()).toBe(true);
+}
+
+async function grantPremium(email: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.ONAIR_E2E_DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
+    const subscriptionId = randomUUID();
+    await client.query(`INSERT INTO subscriptions (id, user_id, plan_id, item_price_id, status, updated_at) VALUES ($1, $2, 'Premium', 'Premium-USD-Monthly', 'active', now())`, [subscriptionId, rows[0]?.id]);
+    for (const [featureId, value] of Object.entries(planEntitlements.Premium)) {
+      await client.query('INSERT INTO entitlements (id, subscription_id, feature_id, value) VALUES ($1, $2, $3, $4)', [randomUUID(), subscriptionId, featureId, value]);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+async function openNewStudio(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('New project').fill('Destinations');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
+}
+
+const panel = (page: Page) => page.getByRole('region', { name: 'Destinations' });
+const counter = (page: Page) => panel(page).getByLabel('Enabled destinations');
+const rows = (page: Page) => panel(page).getByTestId('destination-row');
+
+test('adds a custom RTMP destination with the rule messages, toggles it and removes it after confirming', async ({ page, context }) => {
+  test.setTimeout(60_000);
+  const email = `dest-${randomUUID()}@example.test`;
+  await signIn(context.request, email);
+  await grantPremium(email);
+  await openNewStudio(page);
+  await expect(counter(page)).toHaveText('0/0');
+
+  await panel(page).getByRole('button', { name: 'Add Destination' }).click();
+  await page.getByRole('dialog', { name: 'Add Destination' }).getByTestId('destination-tile-CustomRTMP').click();
+  const form = page.getByRole('dialog', { name: 'Add Custom RTMP' });
+  await form.getByRole('button', { name: 'Add Destination' }).click();
+  await expect(form.getByText('Enter a name of 1 to 100 characters.')).toBeVisible();
+  await expect(form.getByText('The server URL must start with rtmp:// or rtmps://.')).toBeVisible();
+
+  await form.getByLabel('Name').fill('Backup server');
+  await form.getByLabel('Server URL').fill('rtmp://10.0.0.5/live');
+  await form.getByRole('button', { name: 'Add Destination' }).click();
+  await expect(form.getByText(/private network/)).toBeVisible();
+
+  await form.getByLabel('Server URL').fill('RTMP://93.184.216.34/live');
+  await form.getByLabel('Stream key').fill('sk-e2e-secret');
+  await form.getByRole('button', { name: 'Add Destination' }).click();
+  await expect(form).toBeHidden();
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).first()).toContainText('Backup server');
+  await expect(counter(page)).toHaveText('1/1');
+
+  await rows(page).first().getByRole('switch').click();
+  await expect(counter(page)).toHaveText('0/1');
+  await page.reload();
+  await expect(counter(page)).toHaveText('0/1');
+
+  // The saved key is never shown again.
+  await rows(page).first().getByRole('button', { name: 'Edit destination' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Custom RTMP' });
+  await expect(edit.getByLabel('Stream key')).toHaveValue('');
+  await expect(page.content()).resolves.not.toContain('sk-e2e-secret');
+  await edit.getByRole('button', { name: 'Cancel' }).click();
+
+  await rows(page).first().getByRole('button', { name: 'Remove destination' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Remove destination?' });
+  await expect(confirm).toHaveAccessibleDescription('You will no longer be able to stream to this channel.');
+  await expect(confirm.getByText('You will no longer be able to stream to this channel.').last()).toBeVisible();
+  await confirm.getByRole('button', { name: 'Keep it' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(rows(page)).toHaveCount(1);
+  await rows(page).first().getByRole('button', { name: 'Remove destination' }).click();
+  await page.getByRole('dialog', { name: 'Remove destination?' }).getByRole('button', { name: 'Remove Destination' }).click();
+  await expect(rows(page)).toHaveCount(0);
+  await expect(counter(page)).toHaveText('0/0');
+});
+
+test('Free: paid tiles show their upgrade tooltip, and Add Destination is disabled at the plan limit', async ({ page, context }) => {
+  test.setTimeout(60_000);
+  await signIn(context.request, `free-${randomUUID()}@example.test`);
+  await openNewStudio(page);
+
+  await panel(page).getByRole('button', { name: 'Add Destination' }).click();
+  const picker = page.getByRole('dialog', { name: 'Add Destination' });
+  const customTile = picker.getByTestId('destination-tile-CustomRTMP');
+  await customTile.hover();
+  await expect(page.getByRole('tooltip')).toHaveText('Add Custom RTMP destinations...');
+  await expect(customTile.getByRole('button', { name: 'Upgrade' })).toBeVisible();
+
+  // The embedded stack's local server needs no platform account.
+  for (let i = 0; i < 2; i++) {
+    if (i > 0) await panel(page).getByRole('button', { name: 'Add Destination' }).click();
+    await page.getByRole('dialog', { name: 'Add Destination' }).getByTestId('destination-tile-Local').click();
+    await page.getByRole('dialog', { name: 'Add Local preview server' }).getByRole('button', { name: 'Add Destination' }).click();
+    await expect(rows(page)).toHaveCount(i + 1);
+  }
+  await expect(counter(page)).toHaveText('2/2');
+  await expect(panel(page).getByRole('button', { name: 'Add Destination' })).toBeDisabled();
+});
