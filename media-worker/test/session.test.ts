@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@onair/embedded';
 import { freePort } from '@onair/embedded';
 import { createFixture, HEIGHT, secretKey, testPlan, WIDTH, type Fixture } from './helpers/session-fixture.ts';
+import { execFileSync, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { renderPlanSchema } from '@onair/protocol';
 import { grabFrame, near, pixel } from './helpers/stream-probe.ts';
 
 const RED = [255, 0, 0];
@@ -47,6 +50,81 @@ describe('session', () => {
     expect(near(pixel(after, 580, 360), RED)).toBe(true);
     expect(near(pixel(after, 180, 160), BLACK)).toBe(true);
     await fx.host.stopSession('move');
+  });
+
+  it('switches scenes live: an image shown only in the second scene, a layer only in the first', async () => {
+    const server = await fx.rtmp();
+    const k = key();
+    const png = join(fx.dir, 'blue.png');
+    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=0x0000ff:s=64x64', '-frames:v', '1', png]);
+    const outputs = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }];
+    const base = testPlan(outputs);
+    const scenes = (activeSceneId: string) =>
+      renderPlanSchema.parse({
+        ...base,
+        inputs: [...base.inputs, { id: 'slate', kind: 'image', path: png }],
+        scenes: [...base.scenes, { id: 'second', placements: [{ inputId: 'slate', x: 400, y: 240, width: 200, height: 100, zorder: 0 }] }],
+        activeSceneId,
+      });
+    fx.host.startSession({ sessionId: 'scenes', planVersion: 1, plan: scenes('main') });
+    await fx.waitForOutput('scenes', 'main', 'live');
+    const first = await grabFrame(server.url(k), WIDTH, HEIGHT);
+    expect(near(pixel(first, 180, 160), RED)).toBe(true);
+    expect(near(pixel(first, 500, 290), BLACK)).toBe(true);
+
+    const pid = fx.host.session('scenes')?.pid;
+    const sent = Date.now();
+    fx.host.applyPlan('scenes', 2, scenes('second'));
+    await fx.waitForReport('scenes', 'planApplied', (r) => r.version === 2, 5000, sent);
+    const second = await grabFrame(server.url(k), WIDTH, HEIGHT);
+    expect(near(pixel(second, 500, 290), [0, 0, 255])).toBe(true);
+    expect(near(pixel(second, 180, 160), BLACK)).toBe(true);
+    // Same process, same connection: a scene switch is pad properties only.
+    expect(fx.host.session('scenes')?.pid).toBe(pid);
+    expect(fx.host.session('scenes')?.stats?.outputs[0]).toMatchObject({ state: 'live', reconnects: 0 });
+    await fx.host.stopSession('scenes');
+  });
+
+  it('shows a VP8 + Opus RTP input fed over loopback UDP', async () => {
+    const server = await fx.rtmp();
+    const k = key();
+    const [videoPort, audioPort] = [await freePort(), await freePort()];
+    const outputs = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }];
+    const base = testPlan(outputs);
+    fx.host.startSession({
+      sessionId: 'rtp',
+      planVersion: 1,
+      plan: renderPlanSchema.parse({
+        ...base,
+        inputs: [
+          ...base.inputs,
+          { id: 'guest', kind: 'rtp', video: { port: videoPort, encoding: 'VP8', payloadType: 96 }, audio: { port: audioPort, encoding: 'OPUS', payloadType: 111 } },
+        ],
+        scenes: [{ id: 'main', placements: [...base.scenes[0]!.placements, { inputId: 'guest', x: 400, y: 300, width: 160, height: 120, zorder: 5 }] }],
+      }),
+    });
+    await fx.waitForOutput('rtp', 'main', 'live');
+    // What the WebRTC endpoint will forward: a green VP8 picture and an Opus tone, as RTP.
+    const sender = spawn('gst-launch-1.0', [
+      '-q',
+      ...`videotestsrc is-live=true pattern=solid-color foreground-color=0xff00ff00 ! video/x-raw,width=160,height=120,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=15 ! rtpvp8pay pt=96 ! udpsink host=127.0.0.1 port=${videoPort}`.split(' '),
+      ...`audiotestsrc is-live=true wave=sine ! audioconvert ! opusenc ! rtpopuspay pt=111 ! udpsink host=127.0.0.1 port=${audioPort}`.split(' '),
+    ], { stdio: 'ignore' });
+    try {
+      await waitFor(
+        'the RTP picture in the program',
+        async () => {
+          const frame = await grabFrame(server.url(k), WIDTH, HEIGHT);
+          return near(pixel(frame, 480, 360), [0, 255, 0], 60) ? true : undefined;
+        },
+        30_000,
+        200,
+      );
+    } finally {
+      sender.kill('SIGKILL');
+    }
+    expect(fx.reports.filter((r) => r.sessionId === 'rtp' && r.report.type === 'error')).toEqual([]);
+    await fx.host.stopSession('rtp');
   });
 
   it('restarts a crashed pipeline process and leaves the other session alone', async () => {
