@@ -4,7 +4,7 @@ import { applyScenePatch, newProjectDocument, planEntitlements, scenePatchSchema
 import { createHttpClient } from '../api/http-client.ts';
 import { initialStudioState, useStudioStore, useToastStore } from '../stores/index.ts';
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
-import { editScene } from './scene-edits.ts';
+import { addScene, editScene } from './scene-edits.ts';
 
 const ids = {
   projectId: '0b6c2a9e-4f1d-4c3b-9a8e-7d6f5e4c3b2a',
@@ -128,5 +128,20 @@ describe('editScene', () => {
     expect(editScene(game('b'), client())).toBe(false);
     expect(patches).toBe(1);
     expect(useToastStore.getState().toasts).toMatchObject([{ title: 'You can only add one game source to each scene' }]);
+  });
+
+  it('a Free scene comes with the logo the server requires, and the fourth is refused with the plan limit', async () => {
+    expect(addScene('Two', client())).toBe(true);
+    await settled();
+    expect(addScene('Three', client())).toBe(true);
+    await settled();
+    expect(stored.scenes.map((s) => [s.name, s.layers.map((l) => l.sourceId)])).toEqual([
+      ['Scene 1', [ids.watermarkSourceId]],
+      ['Two', [ids.watermarkSourceId]],
+      ['Three', [ids.watermarkSourceId]],
+    ]);
+    expect(addScene('Four', client())).toBe(false);
+    expect(patches).toBe(2);
+    expect(useToastStore.getState().toasts).toMatchObject([{ title: 'Your plan allows up to 3 scenes. Upgrade to add more.' }]);
   });
 });

@@ -1,5 +1,7 @@
 import {
   canHideOrReplaceLogo,
+  maximumScenes,
+  sceneRejection,
   patchSceneEndpoint,
   sourceKindInfo,
   type LayerChanges,
@@ -108,9 +110,15 @@ function uuid(): string {
 }
 
 /** A new scene, with the logo when the plan keeps it on every stream. */
-export function addScene(name: string): boolean {
+export function addScene(name: string, client: HttpClient = httpClient): boolean {
   const doc = shown();
   if (!doc) return false;
+  // The plan's scene limit is the server's to enforce; saying it here spares a round trip.
+  const limit = maximumScenes(useStudioStore.getState().entitlements);
+  if (doc.scenes.filter((s) => s.deletedAt === null).length >= limit) {
+    showToast({ kind: 'warning', title: sceneRejection('scene-limit-reached', { vars: { limit } }).message });
+    return false;
+  }
   const sceneId = uuid();
   const ops: SceneOp[] = [{ op: 'addScene', sceneId, name }];
   const watermark = doc.sources.find((s) => s.kind === 'watermark');
@@ -122,7 +130,7 @@ export function addScene(name: string): boolean {
       ops.push({ op: 'addSource', source: { id: sourceId, kind: 'watermark' } }, { op: 'addLayer', sceneId, layer: { id: uuid(), sourceId } });
     }
   }
-  return editScene(ops);
+  return editScene(ops, client);
 }
 
 export const renameScene = (sceneId: string, name: string) => editScene([{ op: 'renameScene', sceneId, name }]);

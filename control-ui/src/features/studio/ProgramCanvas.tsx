@@ -165,7 +165,8 @@ function LayerView(props: { layer: Layer; source: Source; box: Box; selected: bo
     top: pct(box.y, CANVAS.height),
     width: pct(box.width, CANVAS.width),
     height: pct(box.height, CANVAS.height),
-    opacity: layer.visible ? layer.opacity : 0.25,
+    // The compositor multiplies the layer's alpha with the source's own opacity setting.
+    opacity: (layer.visible ? layer.opacity : 0.25) * ('opacity' in source.settings ? source.settings.opacity : 1),
   };
   return (
     <div
