@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { build, isObject, KustomizeError, podTemplate, resourceId, strategicMerge, type Json, type JsonObject, type Manifest } from './kustomize.ts';
+import { hasModel, unknownFields } from './unknown-fields.ts';
 import { schemaErrors } from './validate-manifest.ts';
 
 const k8s = (path: string) => fileURLToPath(new URL(`../../k8s/${path}`, import.meta.url));
@@ -39,6 +40,22 @@ describe('k8s manifests', () => {
     expect(manifests.length).toBeGreaterThan(0);
     const problems = manifests.flatMap((m) => schemaErrors(m).map((e) => `${resourceId(m)}: ${e}`));
     expect(problems).toEqual([]);
+  });
+
+  it.each(kustomizations)('%s uses no field the Kubernetes API does not define', (dir) => {
+    const manifests = build(k8s(dir));
+    expect(manifests.flatMap((m) => unknownFields(m).map((f) => `${resourceId(m)}: ${f}`))).toEqual([]);
+    // Every built-in kind is covered; only KEDA's CRDs are left to their schemas.
+    expect(manifests.filter((m) => !hasModel(m)).map((m) => m.kind).filter((k) => !['ScaledObject', 'TriggerAuthentication'].includes(k))).toEqual([]);
+  });
+
+  it('names a misspelt field that the schemas let through', () => {
+    const deployment = find(build(k8s('base')), 'Deployment', 'onair-media-worker');
+    const typo = strategicMerge(deployment, { spec: { template: { spec: { containers: [{ name: 'media-worker', livenesProbe: { httpGet: { path: '/healthz', port: 9101 } } }] } } } }) as Manifest;
+    expect(schemaErrors(typo)).toEqual([]);
+    expect(unknownFields(typo)).toEqual(['Deployment.spec.template.spec.containers[0].livenesProbe']);
+    const nested = strategicMerge(deployment, { metadata: { labelz: { a: 'b' } }, spec: { template: { spec: { securityContext: { runAsUsr: 1 } } } } }) as Manifest;
+    expect(unknownFields(nested)).toEqual(['Deployment.metadata.labelz', 'Deployment.spec.template.spec.securityContext.runAsUsr']);
   });
 
   it('reports a manifest that breaks the schema, and a kind it has no schema for', () => {
