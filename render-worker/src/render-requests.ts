@@ -1,23 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { renderJobSchema, renderKeys, type RenderCommand, type RenderJob, type RenderPage } from '@onair/protocol';
+import { RENDER_LEASE_MS, renderJobSchema, renderKeys, type RenderCommand, type RenderJob, type RenderPage } from '@onair/protocol';
+
+const RENEW_IF_OURS = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 
 /**
  * The session's side of the render contract (protocol/src/render/render-job.ts): ask for a page,
- * change it, stop it. The media worker's session uses the same calls; they are here so the
- * render worker's tests drive it exactly as a session does.
+ * change it, stop it, and keep the requests' leases renewed while the session lives. The media
+ * worker's session uses the same calls; they are here so the render worker's tests drive it
+ * exactly as a session does.
  */
 export class RenderRequests {
   private readonly queue: Queue<RenderJob>;
+  /** renderId → job id of the requests this session holds, renewed until stopped. */
+  private readonly held = new Map<string, string>();
+  private readonly renewTimer: NodeJS.Timeout;
 
   constructor(
     /** A BullMQ-capable connection (maxRetriesPerRequest: null). */
     connection: Redis,
     private readonly redis: Redis,
     prefix = 'bull',
+    private readonly leaseMs = RENDER_LEASE_MS,
   ) {
     this.queue = new Queue<RenderJob>(renderKeys.queue, { connection, prefix });
+    this.renewTimer = setInterval(() => void this.renew(), Math.floor(leaseMs / 3));
+    this.renewTimer.unref();
   }
 
   /** Asks for a page; replaces any earlier request for the same render id. Returns the job id. */
@@ -25,7 +34,8 @@ export class RenderRequests {
     const data = renderJobSchema.parse(job);
     const jobId = `${data.renderId}.${randomUUID()}`;
     const previous = await this.redis.get(renderKeys.current(data.renderId));
-    await this.redis.set(renderKeys.current(data.renderId), jobId);
+    await this.redis.set(renderKeys.current(data.renderId), jobId, 'PX', this.leaseMs);
+    this.held.set(data.renderId, jobId);
     if (previous) await this.publish({ type: 'stop', renderId: data.renderId });
     await this.queue.add('render', data, { jobId, removeOnComplete: true, removeOnFail: 100 });
     return jobId;
@@ -42,6 +52,7 @@ export class RenderRequests {
 
   async stop(renderId: string): Promise<void> {
     const jobId = await this.redis.get(renderKeys.current(renderId));
+    this.held.delete(renderId);
     await this.redis.del(renderKeys.current(renderId));
     await this.publish({ type: 'stop', renderId });
     if (jobId) {
@@ -51,8 +62,17 @@ export class RenderRequests {
     }
   }
 
+  /** Stops renewing (the pages stop when their leases run out unless stopped before). */
   async close(): Promise<void> {
+    clearInterval(this.renewTimer);
     await this.queue.close();
+  }
+
+  private async renew(): Promise<void> {
+    for (const [renderId, jobId] of this.held) {
+      // Renew only our own request: a newer one for the same render belongs to someone else.
+      await this.redis.eval(RENEW_IF_OURS, 1, renderKeys.current(renderId), jobId, String(this.leaseMs)).catch(() => undefined);
+    }
   }
 
   /** Removes the queue and everything in it (tests). */

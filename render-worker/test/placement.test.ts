@@ -129,4 +129,32 @@ describe('render placement through Redis', () => {
       await recv.stop();
     }
   });
+
+  it('stops a page whose session stopped renewing its request', async () => {
+    const sessionId = `session2-${prefix}`;
+    await sub.subscribe(renderKeys.status(sessionId));
+    const shortLease = new RenderRequests(bull, redis, prefix, 2_000);
+    const worker = startRenderWorker();
+    try {
+      await worker.waitForRegistration();
+      const renderId = `${sessionId}.page`;
+      await shortLease.request({
+        renderId,
+        sessionId,
+        sourceId: 'page',
+        page: { url: `${site.base}/polling`, width: 852, height: 480, transparent: false },
+        video: { host: '127.0.0.1', port: await freeUdpPort(), payloadType: 96 },
+        audio: null,
+      });
+      await waitFor('live', () => statuses.find((s) => s.renderId === renderId && s.state === 'live'), 30_000);
+      // Renewed past its 2 s lease while the session lives…
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(statuses.filter((s) => s.renderId === renderId).at(-1)?.state).toBe('live');
+      // …and stopped once nobody renews it (the session's process died).
+      await shortLease.close();
+      await waitFor('stopped', () => statuses.find((s) => s.renderId === renderId && s.state === 'stopped'), 10_000);
+    } finally {
+      await worker.stop();
+    }
+  });
 });

@@ -28,6 +28,9 @@ export const RENDER_MAX_SIZE = { width: 1920, height: 1080 } as const;
  */
 export const RENDER_CHROMA_KEY = { r: 0, g: 255, b: 0 } as const;
 
+/** How long a render request lives without renewal: a session that dies stops its pages after this. */
+export const RENDER_LEASE_MS = 30_000;
+
 export const renderKeys = {
   /** The BullMQ queue of render jobs. */
   queue: 'renders',
@@ -36,9 +39,10 @@ export const renderKeys = {
   /** Pub/sub channel of one session's `RenderStatus` messages. */
   status: (sessionId: string) => `onair:render:status:${sessionId}`,
   /**
-   * The BullMQ job id of the render's current request. A request sets it, a stop deletes it; a
-   * worker drops a job that is no longer current (stopped while waiting, or replaced), also when
-   * it missed a pub/sub command.
+   * The BullMQ job id of the render's current request, held as a lease (RENDER_LEASE_MS) that the
+   * session keeps renewing. A request sets it, a stop deletes it, a dead session lets it expire; a
+   * worker stops a page whose job is no longer current (stopped, replaced, or its session gone),
+   * also when it missed a pub/sub command.
    */
   current: (renderId: string) => `onair:render:current:${renderId}`,
 } as const;
