@@ -11,11 +11,11 @@ function appOrigin(): string {
   return url.origin;
 }
 
-/** Reads the newest message to `email` in the development inbox page, in its own tab. */
-async function newestMessage(page: Page, email: string, count: number): Promise<string> {
+/** Reads the newest message to `to` in the development inbox page, in its own tab. */
+async function newestMessage(page: Page, to: string, count: number, channel: 'E-mail' | 'SMS' = 'E-mail'): Promise<string> {
   const inbox = await page.context().newPage();
   await inbox.goto(`${appOrigin()}/dev/inbox`);
-  const messages = inbox.getByRole('listitem', { name: `E-mail to ${email}` });
+  const messages = inbox.getByRole('listitem', { name: `${channel} to ${to}` });
   await expect(messages).toHaveCount(count, { timeout: 10_000 });
   const text = (await messages.first().textContent()) ?? '';
   await inbox.close();
@@ -110,4 +110,46 @@ test('account journey: e-mail code, display name, mailing group, sign out, magic
   await expect(page.getByText('Your account has been deleted')).toBeVisible();
   const me = await page.request.get(`${origin}/api/v1/users/current`);
   expect(me.status()).toBe(401);
+});
+
+test('SMS: add a phone number on the Account page, then sign in with a texted code', async ({ page }) => {
+  const email = `e2e-sms-${Date.now()}@example.com`;
+  const phone = `+1555${String(Date.now()).slice(-7)}`;
+  const origin = appOrigin();
+
+  await page.goto(`${origin}/login`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'Email me a code' }).click();
+  const code = /\b(\d{6})\b/.exec(await newestMessage(page, email, 1))?.[1];
+  await page.getByLabel('Code').fill(code!);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(`${origin}/`);
+
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Account Settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Account Settings' });
+  await expect(settings.getByText('No phone number')).toBeVisible();
+  await settings.getByRole('button', { name: 'Add phone' }).click();
+  const phoneDialog = page.getByRole('dialog', { name: 'Phone number' });
+  await phoneDialog.getByLabel('Phone number, international format').fill(phone);
+  await phoneDialog.getByRole('button', { name: 'Text me a code' }).click();
+  const sms = /\b(\d{6})\b/.exec(await newestMessage(page, phone, 1, 'SMS'))?.[1];
+  await phoneDialog.getByLabel(`Code sent to ${phone}`).fill(sms!);
+  await phoneDialog.getByRole('button', { name: 'Verify number' }).click();
+  await expect(page.getByText('Your phone number has been verified')).toBeVisible();
+  await expect(settings.getByText(phone)).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(`${origin}/login`);
+  await page.getByRole('button', { name: 'Text me a code instead' }).click();
+  await page.getByLabel('Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Text me a code' }).click();
+  const signInSms = /\b(\d{6})\b/.exec(await newestMessage(page, phone, 2, 'SMS'))?.[1];
+  await page.getByLabel('Code').fill(signInSms!);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(`${origin}/`);
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await expect(page.getByText(email)).toBeVisible();
 });

@@ -158,6 +158,9 @@ export const authRoutes = {
   verifyRecoveryCode: '/api/auth/two-factor/verify-backup-code',
   requestEmailChange: '/api/auth/email-otp/request-email-change',
   confirmEmailChange: '/api/auth/email-otp/change-email',
+  /** SMS codes: sign-in for an account with a verified number, or (with updatePhoneNumber) adding one. */
+  sendSmsCode: '/api/auth/phone-number/send-otp',
+  verifySmsCode: '/api/auth/phone-number/verify',
   signOut: '/api/auth/sign-out',
   /** With a session: starts TOTP setup (answers the otpauth URI and the recovery codes); verify-totp then turns it on. */
   enableMfa: '/api/auth/two-factor/enable',

@@ -139,3 +139,27 @@ export async function disableMfa(client: HttpClient = httpClient): Promise<boole
     return false;
   }
 }
+
+/** Adding or changing the phone number, step 1: a code by SMS to the new number. Returns the error message, or null. */
+export async function requestPhoneVerification(phoneNumber: string, client: HttpClient = httpClient): Promise<string | null> {
+  try {
+    await client.sendJson('POST', authRoutes.sendSmsCode, { phoneNumber: phoneNumber.replace(/[\s()-]/g, '') }, { response: authAckSchema });
+    return null;
+  } catch (err) {
+    return messageOf(err);
+  }
+}
+
+/** Step 2: the code proves the number, which becomes the account's (and can then sign in). */
+export async function confirmPhoneNumber(phoneNumber: string, code: string, client: HttpClient = httpClient): Promise<string | null> {
+  try {
+    const body = { phoneNumber: phoneNumber.replace(/[\s()-]/g, ''), code: code.trim(), updatePhoneNumber: true };
+    await client.sendJson('POST', authRoutes.verifySmsCode, body, { response: authAckSchema });
+    const user = await client.getJson(getCurrentUserEndpoint.path, { response: currentUserSchema });
+    useSessionStore.setState({ user });
+    showToast({ kind: 'success', title: 'Your phone number has been verified' });
+    return null;
+  } catch (err) {
+    return messageOf(err);
+  }
+}

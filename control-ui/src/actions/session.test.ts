@@ -2,10 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CurrentUser, UserSettings } from '@onair/protocol';
 import { createHttpClient } from '../api/http-client.ts';
-import { useAppStore, useSessionStore, useToastStore } from '../stores/index.ts';
+import { initialSignIn, useAppStore, useSessionStore, useToastStore } from '../stores/index.ts';
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
 import { updateDisplayName } from './account.ts';
-import { restoreSession, submitEmailCode } from './session.ts';
+import { requestSmsCode, restoreSession, submitEmailCode, submitSmsCode } from './session.ts';
 
 const user: CurrentUser = {
   id: 'u1',
@@ -95,7 +95,7 @@ describe('sign-in steps', () => {
   it('stops at the second factor when the code sign-in answers twoFactorRedirect, without loading the account', async () => {
     signedIn = false;
     answers['POST /api/auth/sign-in/email-otp'] = { status: 200, body: { twoFactorRedirect: true, twoFactorMethods: ['totp'] } };
-    useSessionStore.setState({ signIn: { step: 'code', email: 'ada@example.com', pending: false, error: null } });
+    useSessionStore.setState({ signIn: { ...initialSignIn, step: 'code', email: 'ada@example.com' } });
     await submitEmailCode(' 123456 ', createHttpClient({ baseUrl: server.baseUrl }));
     expect(useSessionStore.getState()).toMatchObject({ loggedIn: false, signIn: { step: 'mfa', pending: false, error: null } });
     expect(JSON.parse(requests[0]!.body)).toEqual({ email: 'ada@example.com', otp: '123456' });
@@ -103,16 +103,32 @@ describe('sign-in steps', () => {
 
   it("says 'Authentication failed: No valid token received from server' when the answer has no token", async () => {
     answers['POST /api/auth/sign-in/email-otp'] = { status: 200, body: { user: { id: 'u1' } } };
-    useSessionStore.setState({ signIn: { step: 'code', email: 'ada@example.com', pending: false, error: null } });
+    useSessionStore.setState({ signIn: { ...initialSignIn, step: 'code', email: 'ada@example.com' } });
     await submitEmailCode('123456', createHttpClient({ baseUrl: server.baseUrl }));
     expect(useSessionStore.getState()).toMatchObject({ loggedIn: false, signIn: { error: 'Authentication failed: No valid token received from server' } });
   });
 
   it('shows the api catalogue message of a wrong code', async () => {
     answers['POST /api/auth/sign-in/email-otp'] = { status: 400, body: { error: { code: 'CODE_INVALID', message: 'That code is not right. Check it and try again.' } } };
-    useSessionStore.setState({ signIn: { step: 'code', email: 'ada@example.com', pending: false, error: null } });
+    useSessionStore.setState({ signIn: { ...initialSignIn, step: 'code', email: 'ada@example.com' } });
     await submitEmailCode('000000', createHttpClient({ baseUrl: server.baseUrl }));
     expect(useSessionStore.getState().signIn).toMatchObject({ step: 'code', error: 'That code is not right. Check it and try again.' });
+  });
+});
+
+describe('SMS sign-in', () => {
+  it('sends the number without spaces or dashes, then signs in with the texted code', async () => {
+    answers['POST /api/auth/phone-number/send-otp'] = { status: 200, body: { message: 'code sent' } };
+    answers['POST /api/auth/phone-number/verify'] = { status: 200, body: { status: true, token: 'session-token', user: { id: 'u1' } } };
+    const client = createHttpClient({ baseUrl: server.baseUrl });
+    await requestSmsCode('+1 555-123 4567', client);
+    expect(useSessionStore.getState().signIn).toMatchObject({ step: 'phone-code', phoneNumber: '+15551234567', error: null });
+    await submitSmsCode('654321', client);
+    expect(useSessionStore.getState()).toMatchObject({ loggedIn: true, user });
+    expect(requests.filter((r) => r.method === 'POST').map((r) => JSON.parse(r.body) as unknown)).toEqual([
+      { phoneNumber: '+15551234567' },
+      { phoneNumber: '+15551234567', code: '654321' },
+    ]);
   });
 });
 

@@ -119,6 +119,33 @@ export function submitEmailCode(code: string, client: HttpClient = httpClient): 
   });
 }
 
+/** Spec §4 SMS OTP: a code by text message to an account's verified phone number. */
+export function requestSmsCode(phoneNumber: string, client: HttpClient = httpClient): Promise<void> {
+  return step(async () => {
+    const number = phoneNumber.replace(/[\s()-]/g, '');
+    await client.sendJson('POST', authRoutes.sendSmsCode, { phoneNumber: number }, { response: authAckSchema });
+    setSignIn({ step: 'phone-code', phoneNumber: number });
+  });
+}
+
+export function submitSmsCode(code: string, client: HttpClient = httpClient): Promise<void> {
+  return step(async () => {
+    const { phoneNumber } = useSessionStore.getState().signIn;
+    const answer = await client.sendJson('POST', authRoutes.verifySmsCode, { phoneNumber, code: code.trim() }, { response: signInAnswerSchema });
+    if (answer.twoFactorRedirect) {
+      setSignIn({ step: 'mfa' });
+      return;
+    }
+    if (!answer.token) throw new Error('Authentication failed: No valid token received from server');
+    await loadAccount(client);
+  });
+}
+
+/** Switches the sign-in screen between the e-mail and the text-message paths. */
+export function chooseSignInPath(path: 'email' | 'phone'): void {
+  setSignIn({ step: path, error: null });
+}
+
 /** The second factor: a code from the authenticator app, or one of the recovery codes. */
 export function submitSecondFactor(code: string, kind: 'totp' | 'recovery', client: HttpClient = httpClient): Promise<void> {
   return step(async () => {

@@ -1,15 +1,18 @@
-import { KeyRound, Mail, MailCheck, ShieldCheck } from 'lucide-react';
+import { KeyRound, Mail, MailCheck, MessageSquare, ShieldCheck } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, Navigate } from 'react-router';
 import type { OAuthProviderId } from '@onair/protocol';
 import {
+  chooseSignInPath,
   loadSignInMethods,
   requestEmailCode,
   requestMagicLink,
+  requestSmsCode,
   restartSignIn,
   startOAuth,
   submitEmailCode,
   submitSecondFactor,
+  submitSmsCode,
 } from '../actions/session.ts';
 import { Brand } from '../components/Brand.tsx';
 import { Button } from '../components/Button.tsx';
@@ -50,6 +53,7 @@ function EmailStep() {
   const emailId = useId();
   const { email: remembered, pending } = useSessionStore((s) => s.signIn);
   const oauth = useSessionStore((s) => s.methods?.oauth) ?? NO_PROVIDERS;
+  const sms = useSessionStore((s) => s.methods?.sms ?? false);
   const [email, setEmail] = useState(remembered);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -83,6 +87,11 @@ function EmailStep() {
         <button type="button" className={styles.linkButton} disabled={pending || email.trim() === ''} onClick={() => void requestMagicLink(email)}>
           Email me a sign-in link instead
         </button>
+        {sms && (
+          <button type="button" className={styles.linkButton} onClick={() => chooseSignInPath('phone')}>
+            Text me a code instead
+          </button>
+        )}
       </div>
       <ErrorNote />
       {oauth.length > 0 && (
@@ -145,6 +154,70 @@ function CodeStep() {
         </button>
       </div>
       <DevInboxHint />
+    </>
+  );
+}
+
+/** SMS sign-in, for accounts that added and verified a phone number on the Account page. */
+function PhoneStep() {
+  const phoneId = useId();
+  const codeId = useId();
+  const { step, phoneNumber, pending } = useSessionStore((s) => s.signIn);
+  const [number, setNumber] = useState(phoneNumber);
+  const [code, setCode] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void (step === 'phone' ? requestSmsCode(number) : submitSmsCode(code));
+  };
+  return (
+    <>
+      <MessageSquare size={32} className={card.icon} aria-hidden />
+      <h1 className={card.title}>{step === 'phone' ? 'Sign in with your phone' : 'Check your messages'}</h1>
+      <p className={card.lead}>
+        {step === 'phone' ? 'For accounts with a verified phone number. We text you a one-time code.' : `We sent a 6-digit code to ${phoneNumber}.`}
+      </p>
+      <form className={styles.form} onSubmit={submit}>
+        {step === 'phone' ? (
+          <>
+            <label htmlFor={phoneId} className={styles.label}>
+              Phone number
+            </label>
+            <input id={phoneId} type="tel" autoComplete="tel" placeholder="+15551234567" className={styles.input} value={number} onChange={(e) => setNumber(e.target.value)} required />
+            <Button type="submit" variant="primary" disabled={pending || number.trim() === ''}>
+              <MessageSquare size={16} aria-hidden />
+              Text me a code
+            </Button>
+          </>
+        ) : (
+          <>
+            <label htmlFor={codeId} className={styles.label}>
+              Code
+            </label>
+            <input
+              id={codeId}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              className={`${styles.input} ${styles.code}`}
+              value={code}
+              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+              autoFocus
+              required
+            />
+            <Button type="submit" variant="primary" disabled={pending || code.length !== 6}>
+              <KeyRound size={16} aria-hidden />
+              Sign in
+            </Button>
+          </>
+        )}
+      </form>
+      <ErrorNote />
+      <div className={styles.links}>
+        <button type="button" className={styles.linkButton} onClick={() => chooseSignInPath('email')}>
+          Use your e-mail instead
+        </button>
+      </div>
+      {step === 'phone-code' && <DevInboxHint />}
     </>
   );
 }
@@ -225,6 +298,7 @@ export function LoginPage() {
         {step === 'email' && <EmailStep />}
         {step === 'code' && <CodeStep />}
         {step === 'link-sent' && <LinkSentStep />}
+        {(step === 'phone' || step === 'phone-code') && <PhoneStep />}
         {step === 'mfa' && <SecondFactorStep />}
       </div>
     </main>

@@ -1,12 +1,13 @@
 import { create } from 'zustand';
 import type { CurrentUser, SignInMethods, UserSettings } from '@onair/protocol';
 
-/** Where the sign-in screen is: e-mail, then a code, a sent link, or the second factor. */
-export type SignInStep = 'email' | 'code' | 'link-sent' | 'mfa';
+/** Where the sign-in screen is: e-mail, then a code, a sent link, or the second factor; or the SMS path. */
+export type SignInStep = 'email' | 'code' | 'link-sent' | 'phone' | 'phone-code' | 'mfa';
 
 export interface SignInState {
   step: SignInStep;
   email: string;
+  phoneNumber: string;
   pending: boolean;
   /** The sentence to show under the form (the api's catalogue message), or null. */
   error: string | null;
@@ -23,7 +24,7 @@ export interface SessionState {
   signIn: SignInState;
 }
 
-export const initialSignIn: SignInState = { step: 'email', email: '', pending: false, error: null };
+export const initialSignIn: SignInState = { step: 'email', email: '', phoneNumber: '', pending: false, error: null };
 
 export function initialSessionState(): SessionState {
   return { ready: false, loggedIn: false, user: null, settings: null, methods: null, signIn: { ...initialSignIn } };

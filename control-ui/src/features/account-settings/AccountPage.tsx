@@ -5,9 +5,11 @@ import { DISPLAY_NAME_MAX, type CurrentUser, type MailingSettings, type MfaSetup
 import {
   confirmEmailChange,
   confirmMfaSetup,
+  confirmPhoneNumber,
   deleteAccount,
   disableMfa,
   requestEmailChange,
+  requestPhoneVerification,
   saveMailing,
   startMfaSetup,
   updateDisplayName,
@@ -134,6 +136,65 @@ function ChangeEmailDialog({ open, onClose }: { open: boolean; onClose: () => vo
         <div className={styles.footerButtons}>
           <Button type="submit" variant="primary" disabled={pending || newEmail.trim() === '' || (sent && code.length !== 6)}>
             {sent ? 'Confirm new e-mail' : 'Send code'}
+          </Button>
+          <Button onClick={close}>Cancel</Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** A phone number for SMS sign-in: the number, then the code texted to it. */
+function PhoneDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const phoneId = useId();
+  const codeId = useId();
+  const [number, setNumber] = useState('');
+  const [code, setCode] = useState('');
+  const [sent, setSent] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const close = () => {
+    setNumber('');
+    setCode('');
+    setSent(false);
+    setError(null);
+    onClose();
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    const problem = sent ? await confirmPhoneNumber(number, code) : await requestPhoneVerification(number);
+    setPending(false);
+    setError(problem);
+    if (problem) return;
+    if (sent) close();
+    else setSent(true);
+  };
+  return (
+    <Modal open={open} onClose={close} title="Phone number" description="A verified phone number lets you sign in with a text message.">
+      <form className={styles.dialogBody} onSubmit={(e) => void submit(e)}>
+        <div className={styles.field}>
+          <label className={styles.fieldLabel} htmlFor={phoneId}>
+            Phone number, international format
+          </label>
+          <input id={phoneId} type="tel" placeholder="+15551234567" className={styles.input} value={number} onChange={(e) => setNumber(e.target.value)} disabled={sent} required autoFocus />
+        </div>
+        {sent && (
+          <div className={styles.field}>
+            <label className={styles.fieldLabel} htmlFor={codeId}>
+              Code sent to {number}
+            </label>
+            <input id={codeId} inputMode="numeric" autoComplete="one-time-code" className={styles.input} value={code} onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))} maxLength={6} required autoFocus />
+          </div>
+        )}
+        {error && (
+          <p className={styles.error} role="alert">
+            {error}
+          </p>
+        )}
+        <div className={styles.footerButtons}>
+          <Button type="submit" variant="primary" disabled={pending || number.trim() === '' || (sent && code.length !== 6)}>
+            {sent ? 'Verify number' : 'Text me a code'}
           </Button>
           <Button onClick={close}>Cancel</Button>
         </div>
@@ -311,6 +372,7 @@ function sameDraft(a: MailingDraft, b: MailingDraft): boolean {
 
 function SignedInAccount({ user, mailing }: { user: CurrentUser; mailing: MailingSettings | null }) {
   const [changingEmail, setChangingEmail] = useState(false);
+  const [changingPhone, setChangingPhone] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [draft, setDraft] = useState<MailingDraft | null>(mailing ? draftOf(mailing) : null);
   const [saving, setSaving] = useState(false);
@@ -338,6 +400,15 @@ function SignedInAccount({ user, mailing }: { user: CurrentUser; mailing: Mailin
             </Button>
           </div>
         </div>
+        <div className={styles.field}>
+          <span className={styles.fieldLabel}>Phone (for sign-in by text message)</span>
+          <div className={styles.row}>
+            {user.phoneNumber ? <span className={styles.value}>{user.phoneNumber}</span> : <span className={styles.placeholder}>No phone number</span>}
+            <Button variant="ghost" onClick={() => setChangingPhone(true)}>
+              {user.phoneNumber ? 'Change phone' : 'Add phone'}
+            </Button>
+          </div>
+        </div>
       </div>
       {mailing?.enabled && draft && <EmailPreferences mailing={mailing} draft={draft} onChange={setDraft} />}
       <TwoStepVerification user={user} />
@@ -355,6 +426,7 @@ function SignedInAccount({ user, mailing }: { user: CurrentUser; mailing: Mailin
         </div>
       </footer>
       <ChangeEmailDialog open={changingEmail} onClose={() => setChangingEmail(false)} />
+      <PhoneDialog open={changingPhone} onClose={() => setChangingPhone(false)} />
       <DeleteAccountDialog open={deleting} onClose={() => setDeleting(false)} />
     </>
   );
