@@ -14,5 +14,6 @@ export async function loadOrCreateSecret(file: string, make: () => string): Prom
   return value;
 }
 
+export const newAuthSecret = () => randomBytes(32).toString('hex');
 export const newAesKey = () => randomBytes(32).toString('base64');
 export const newStreamKey = () => `local_${randomBytes(12).toString('hex')}`;

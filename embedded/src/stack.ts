@@ -6,7 +6,7 @@ import { readinessSchema, type Readiness } from '@onair/protocol';
 import { freePort, waitFor } from './ports.ts';
 import { startEmbeddedPostgres, type RunningService } from './postgres.ts';
 import { startRedisServer } from './redis.ts';
-import { loadOrCreateSecret, newAesKey, newStreamKey } from './local-secrets.ts';
+import { loadOrCreateSecret, newAesKey, newAuthSecret, newStreamKey } from './local-secrets.ts';
 import { startRtmpServer, type RunningRtmpServer } from './rtmp-server.ts';
 import { SupervisedProcess } from './supervised-process.ts';
 
@@ -73,6 +73,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     }
 
     const secretsKey = options.env?.SECRETS_KEY ?? process.env.SECRETS_KEY ?? (await loadOrCreateSecret(join(dataDir, 'secrets.key'), newAesKey));
+    const authSecret = options.env?.AUTH_SECRET ?? process.env.AUTH_SECRET ?? (await loadOrCreateSecret(join(dataDir, 'auth-secret'), newAuthSecret));
     const localKey = await loadOrCreateSecret(join(dataDir, 'local-rtmp.key'), newStreamKey);
     const rtmp = await startRtmpServer({ dir: join(dataDir, 'rtmp'), port: options.rtmpPort || undefined, acceptKeys: [localKey], log: (l) => log('rtmp', l) });
     services.push({ url: rtmp.url(''), stop: () => rtmp.stop() });
@@ -100,6 +101,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           DATABASE_URL: databaseUrl,
           UI_DIST_DIR: common.UI_DIST_DIR ?? join(repoRoot, 'control-ui/dist'),
           PUBLIC_URL: common.PUBLIC_URL ?? `http://localhost:${port}`,
+          AUTH_SECRET: authSecret,
           LOCAL_RTMP_URL: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`,
           LOCAL_RTMP_KEY: localKey,
         },
