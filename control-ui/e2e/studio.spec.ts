@@ -197,4 +197,12 @@ test('a Free creator keeps the logo and one game source per scene, and is told w
   await page.getByRole('button', { name: 'Add source' }).click();
   await expect(page.getByRole('menuitem', { name: /Game Source/ })).toContainText('You can only add one game source to each scene');
   await expect(page.getByRole('menuitem', { name: /Game Source/ })).toHaveAttribute('aria-disabled', 'true');
+  await page.keyboard.press('Escape');
+
+  // Restack with the mouse: drag the logo's row onto the game source's row, which is in front.
+  const rows = page.getByTestId('layer-item');
+  await expect(rows.first()).toContainText('Game Source');
+  await rows.filter({ hasText: 'Watermark' }).dragTo(rows.filter({ hasText: 'Game Source' }));
+  await expect(rows.first()).toContainText('Watermark');
+  await expect(page.getByTestId('canvas-layer').last()).toHaveAttribute('data-kind', 'watermark');
 });

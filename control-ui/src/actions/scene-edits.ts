@@ -202,6 +202,18 @@ export function restackLayer(sceneId: string, layerId: string, direction: -1 | 1
   return editScene([{ op: 'reorderLayers', sceneId, layerIds: ids }]);
 }
 
+/** Drag and drop in the source list: puts a layer where another one is in the stack. */
+export function moveLayerTo(sceneId: string, layerId: string, targetLayerId: string): boolean {
+  const scene = shown()?.scenes.find((s) => s.id === sceneId);
+  if (!scene || layerId === targetLayerId) return false;
+  const ids = [...scene.layers].sort((a, b) => a.zIndex - b.zIndex).map((l) => l.id);
+  const to = ids.indexOf(targetLayerId);
+  if (!ids.includes(layerId) || to < 0) return false;
+  const rest = ids.filter((id) => id !== layerId);
+  rest.splice(to, 0, layerId);
+  return editScene([{ op: 'reorderLayers', sceneId, layerIds: rest }]);
+}
+
 export function updateSource(sourceId: string, change: { name?: string; settings?: SourceSettingsChange }): boolean {
   return editScene([{ op: 'updateSource', sourceId, ...change }]);
 }

@@ -1,6 +1,7 @@
 import { ArrowDown, ArrowUp, Eye, EyeOff, Settings, Trash2 } from 'lucide-react';
 import { sourceKindInfo } from '@onair/protocol';
-import { removeLayer, restackLayer, updateLayer } from '../../actions/scene-edits.ts';
+import { useState } from 'react';
+import { moveLayerTo, removeLayer, restackLayer, updateLayer } from '../../actions/scene-edits.ts';
 import { openPanel, selectLayer } from '../../actions/studio.ts';
 import { Button } from '../../components/Button.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
@@ -8,10 +9,14 @@ import { useStudioStore } from '../../stores/index.ts';
 import styles from './LayerList.module.css';
 import { SourcePicker } from './SourcePicker.tsx';
 
-/** The sources of the active scene, front first: select, open settings, hide, restack, remove. */
+/**
+ * The sources of the active scene, front first: select, open settings, hide, restack (buttons,
+ * or drag a row onto another to take its place), remove.
+ */
 export function LayerList() {
   const document = useStudioStore((s) => s.document);
   const selectedLayerId = useStudioStore((s) => s.selectedLayerId);
+  const [dragged, setDragged] = useState<string | null>(null);
   const scene = document?.scenes.find((s) => s.id === document.activeSceneId);
   if (!document || !scene) return null;
   const stack = [...scene.layers].sort((a, b) => b.zIndex - a.zIndex);
@@ -29,7 +34,26 @@ export function LayerList() {
           if (!source) return null;
           const selected = layer.id === selectedLayerId;
           return (
-            <li key={layer.id} className={`${styles.layer} ${selected ? styles.selected : ''}`} data-testid="layer-item">
+            <li
+              key={layer.id}
+              className={`${styles.layer} ${selected ? styles.selected : ''} ${dragged === layer.id ? styles.dragging : ''}`}
+              data-testid="layer-item"
+              draggable
+              onDragStart={(event) => {
+                event.dataTransfer.effectAllowed = 'move';
+                event.dataTransfer.setData('text/plain', layer.id);
+                setDragged(layer.id);
+              }}
+              onDragEnd={() => setDragged(null)}
+              onDragOver={(event) => {
+                if (dragged && dragged !== layer.id) event.preventDefault();
+              }}
+              onDrop={(event) => {
+                event.preventDefault();
+                if (dragged) moveLayerTo(scene.id, dragged, layer.id);
+                setDragged(null);
+              }}
+            >
               <Button variant="ghost" className={styles.name} aria-pressed={selected} onClick={() => selectLayer(layer.id)}>
                 {source.name}
                 <span className={styles.kind}>{sourceKindInfo[source.kind].label}</span>
