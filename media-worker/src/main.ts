@@ -8,25 +8,49 @@ import { ChannelRouter } from './placement/channel-router.ts';
 import { createInputResolver } from './placement/input-resolver.ts';
 import { SessionConsumer } from './placement/session-consumer.ts';
 import { SessionHost } from './session/session-host.ts';
+import { MediaPorts } from './webrtc/media-ports.ts';
+import { SignalingRelay } from './webrtc/signaling-relay.ts';
+import { WebrtcEndpoint } from './webrtc/webrtc-endpoint.ts';
+import { readDocument } from './placement/session-runner.ts';
 
 let host: SessionHost | undefined;
+let endpoint: WebrtcEndpoint | undefined;
 let consumer: SessionConsumer | undefined;
 const connections: Redis[] = [];
 
 async function start(ctx: WorkerContext): Promise<void> {
-  host = new SessionHost({ logger: ctx.logger, redis: ctx.redis, metrics: ctx.metrics });
+  const ports = new MediaPorts();
+  const webrtc = new WebrtcEndpoint({
+    ports,
+    logger: ctx.logger,
+    loadDocument: (projectId) => readDocument(ctx.redis, projectId),
+    // Loopback host candidates only where studio and worker share a machine (embedded stack, tests).
+    additionalHostAddresses: process.env.WEBRTC_LOOPBACK === '1' ? ['127.0.0.1'] : undefined,
+  });
+  endpoint = webrtc;
+  host = new SessionHost({
+    logger: ctx.logger,
+    redis: ctx.redis,
+    metrics: ctx.metrics,
+    // A (re)started pipeline has fresh decoders: ask every camera and screen for a keyframe.
+    onReport: (sessionId, report) => {
+      if (report.type === 'state' && report.state === 'playing') webrtc.requestKeyframes(sessionId);
+    },
+  });
   const subscriber = new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: null });
   const queueConnection = new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: null });
   connections.push(subscriber, queueConnection);
   const secretsKey = process.env.SECRETS_KEY;
   if (!secretsKey) ctx.logger.warn('SECRETS_KEY is not set: sessions can run but cannot open destination outputs');
+  const router = new ChannelRouter(subscriber);
   consumer = new SessionConsumer({
     connection: queueConnection,
     redis: ctx.redis,
-    router: new ChannelRouter(subscriber),
+    router,
     host,
     box: secretsKey ? new SecretBox(secretsKey) : undefined,
-    resolveInput: createInputResolver(),
+    resolveInput: createInputResolver(ports),
+    media: new SignalingRelay({ endpoint: webrtc, router, redis: ctx.redis, workerId: ctx.config.WORKER_ID, logger: ctx.logger }),
     workerId: ctx.config.WORKER_ID,
     logger: ctx.logger,
     cores: Number(process.env.WORKER_CORES ?? cpus().length),
@@ -38,6 +62,7 @@ async function drain(ctx: WorkerContext): Promise<void> {
   await consumer?.drain(ctx.config.DRAIN_GRACE_MS);
   await consumer?.close();
   await host?.stopAll();
+  await endpoint?.close();
   for (const c of connections) c.disconnect();
 }
 

@@ -11,3 +11,4 @@ export * from './render/index.ts';
 export * from './sessions/index.ts';
 export * from './destinations/index.ts';
 export * from './fleet/index.ts';
+export * from './signaling/index.ts';

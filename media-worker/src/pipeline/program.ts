@@ -1,8 +1,8 @@
-import type { OutputPolicy, OutputProfile, PipelineErrorCode, PipelineState, PlanOutput, RenderPlan, SessionStats } from '@onair/protocol';
+import type { OutputPolicy, OutputProfile, PipelineErrorCode, PipelineState, PlanInput, PlanOutput, RenderPlan, SessionStats } from '@onair/protocol';
 import { pipelineTransitions } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import { linkChain, linkPads, makeElement, numberProperty, requestPad, staticPad } from '../gst/elements.ts';
-import type { GstElement, GstPad } from '../gst/gst.ts';
+import { linkChain, linkPads, makeElement, numberProperty, requestPad, staticPad, structureNumber } from '../gst/elements.ts';
+import { loadGst, type GstBin, type GstElement, type GstPad } from '../gst/gst.ts';
 import { GstPipeline, type BusError } from '../gst/pipeline.ts';
 import { AudioFader } from './audio-fader.ts';
 import { audioTargets, BACKGROUND_ZORDER, videoLayout } from './layout.ts';
@@ -18,9 +18,12 @@ export interface ProgramEvents {
 
 interface AttachedInput {
   id: string;
-  binNames: string[];
   videoPad?: GstPad;
   audioPad?: GstPad;
+  /** RTP video: its jitter buffer, whose pushed-packet count tells whether the track still sends. */
+  jitter?: GstElement;
+  pushed?: number;
+  stalled?: boolean;
 }
 
 /**
@@ -70,32 +73,54 @@ export class ProgramPipeline {
     const { profile } = this.plan;
     const compositor = this.buildVideo(profile);
     const mixer = this.buildAudio(profile);
-    const layout = videoLayout(this.plan);
-    const audio = audioTargets(this.plan);
-    this.plan.inputs.forEach((input, index) => {
-      const name = `in${index}`;
-      const bins = buildSource(input, profile, name);
-      const attached: AttachedInput = { id: input.id, binNames: [] };
-      if (bins.video) {
-        this.gst.add(bins.video);
-        attached.videoPad = requestPad(compositor, 'sink_%u');
-        linkPads(staticPad(bins.video, 'src'), attached.videoPad);
-        Object.assign(attached.videoPad, layout.get(input.id));
-        attached.binNames.push(bins.video.name);
-      }
-      if (bins.audio) {
-        this.gst.add(bins.audio);
-        attached.audioPad = requestPad(mixer, 'sink_%u');
-        linkPads(staticPad(bins.audio, 'src'), attached.audioPad);
-        this.fader.add(input.id, attached.audioPad, audio.get(input.id)!);
-        attached.binNames.push(bins.audio.name);
-      }
-      this.inputs.set(input.id, attached);
-    });
+    // The background, the encoders and the outputs play first; inputs join one by one, so an input
+    // that cannot start (a missing file, a UDP port already taken) is reported and left out
+    // instead of keeping the whole program from PLAYING.
     this.gst.play();
     this.transition('playing');
+    this.plan.inputs.forEach((input, index) => this.attachInput(input, index, compositor, mixer));
     this.setOutputs(this.plan.outputs);
-    this.logger.info({ inputs: this.plan.inputs.length, width: profile.width, height: profile.height, fps: profile.fps }, 'pipeline playing');
+    this.logger.info({ inputs: this.inputs.size, width: profile.width, height: profile.height, fps: profile.fps }, 'pipeline playing');
+  }
+
+  private attachInput(input: PlanInput, index: number, compositor: GstElement, mixer: GstElement): void {
+    const name = `in${index}`;
+    const attached: AttachedInput = { id: input.id };
+    const added: { bin: GstBin; pad: GstPad; aggregator: GstElement }[] = [];
+    try {
+      const bins = buildSource(input, this.plan.profile, name);
+      const layout = videoLayout(this.plan).get(input.id);
+      const audio = audioTargets(this.plan).get(input.id);
+      for (const [bin, aggregator] of [
+        [bins.video, compositor],
+        [bins.audio, mixer],
+      ] as const) {
+        if (!bin) continue;
+        this.gst.add(bin);
+        const pad = requestPad(aggregator, 'sink_%u');
+        added.push({ bin, pad, aggregator });
+        linkPads(staticPad(bin, 'src'), pad);
+        if (aggregator === compositor) {
+          Object.assign(pad, layout);
+          attached.videoPad = pad;
+        } else {
+          this.fader.add(input.id, pad, audio!);
+          attached.audioPad = pad;
+        }
+        if (!bin.syncStateWithParent()) throw new Error(`${input.kind} input could not start`);
+      }
+      this.inputs.set(input.id, attached);
+    } catch (err) {
+      for (const { bin, pad, aggregator } of added) {
+        bin.setState(loadGst().State.NULL);
+        aggregator.releaseRequestPad(pad);
+        this.gst.remove(bin);
+      }
+      this.fader.remove(input.id);
+      const message = err instanceof Error ? err.message : String(err);
+      this.logger.warn({ inputId: input.id, detail: message }, 'input left out');
+      this.events.inputFailed(input.id, message);
+    }
   }
 
   /**
@@ -110,7 +135,7 @@ export class ProgramPipeline {
     const audio = audioTargets(plan);
     for (const input of this.inputs.values()) {
       const pad = layout.get(input.id);
-      if (input.videoPad && pad) Object.assign(input.videoPad, pad);
+      if (input.videoPad && pad) Object.assign(input.videoPad, input.stalled ? { ...pad, alpha: 0 } : pad);
       const target = audio.get(input.id);
       if (input.audioPad && target) this.fader.set(input.id, target);
     }
@@ -139,6 +164,7 @@ export class ProgramPipeline {
   /** Once a second: output watchdogs and the figures sent to the worker. */
   tick(now = Date.now()): SessionStats {
     for (const output of this.outputs.values()) output.tick(now);
+    this.checkStalledTracks();
     const frames = numberProperty(this.rate, 'out');
     const elapsed = (now - this.lastFramesAt) / 1000;
     if (elapsed > 0.2) {
@@ -158,6 +184,26 @@ export class ProgramPipeline {
       planVersion: this.planVersion,
       outputs,
     };
+  }
+
+  /**
+   * A WebRTC track that stops leaves its last frame in the compositor, frozen. Once a second, an
+   * RTP input whose jitter buffer pushed nothing since the last look is made transparent (the
+   * layers and background under it show, as for a source without media), and shown again as soon
+   * as packets flow: nothing is relinked or restarted either way.
+   */
+  private checkStalledTracks(): void {
+    const layout = videoLayout(this.plan);
+    for (const input of this.inputs.values()) {
+      if (!input.jitter || !input.videoPad) continue;
+      const pushed = structureNumber(input.jitter.stats as { toString(): string } | undefined, 'num-pushed');
+      const stalled = pushed === input.pushed;
+      input.pushed = pushed;
+      if (stalled === input.stalled) continue;
+      input.stalled = stalled;
+      const pad = layout.get(input.id);
+      if (pad) Object.assign(input.videoPad, stalled ? { ...pad, alpha: 0 } : pad);
+    }
   }
 
   stop(): void {
@@ -191,6 +237,7 @@ export class ProgramPipeline {
       // Passes frames through at the program rate; its counters give fps and dropped frames
       // without a callback per buffer.
       makeElement('videorate', 'program-rate', { 'skip-to-first': true }),
+      makeElement('tee', 'program-tee', { 'allow-not-linked': true }),
       makeElement('videoconvert', 'video-encoder-convert'),
       makeElement('capsfilter', 'video-encoder-caps', { caps: 'video/x-raw,format=I420' }),
       makeElement('queue', 'encoder-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 500_000_000 }),
@@ -216,6 +263,7 @@ export class ProgramPipeline {
     linkPads(staticPad(background[1]!, 'src'), backgroundPad);
     Object.assign(backgroundPad, { xpos: 0, ypos: 0, width, height, zorder: BACKGROUND_ZORDER, alpha: 1 });
     this.rate = chain[2]!;
+    if (this.plan.preview) this.buildPreview(chain[3]!, this.plan.preview);
 
     const mux = makeElement('flvmux', 'mux', { streamable: true });
     this.tee = makeElement('tee', 'outputs', { 'allow-not-linked': true });
@@ -230,6 +278,37 @@ export class ProgramPipeline {
     linkChain(idle);
     linkPads(requestPad(this.tee, 'src_%u'), staticPad(idle[0]!, 'sink'));
     return compositor;
+  }
+
+  /**
+   * The studio's live preview: its own small VP8 encode (the output's H.264 has a fixed 2 s GOP and
+   * profile a browser may not take), tuned for speed, as RTP to the WebRTC endpoint. A leaky queue
+   * keeps a slow preview from ever holding back the program.
+   */
+  private buildPreview(tee: GstElement, preview: PlanPreview): void {
+    const { fps } = this.plan.profile;
+    const branch = [
+      makeElement('queue', 'preview-queue', { leaky: 'downstream', 'max-size-buffers': 2, 'max-size-bytes': 0, 'max-size-time': 0 }),
+      makeElement('videoscale', 'preview-scale'),
+      makeElement('videoconvert', 'preview-convert'),
+      makeElement('capsfilter', 'preview-caps', { caps: `video/x-raw,format=I420,width=${preview.width},height=${preview.height}` }),
+      makeElement('vp8enc', 'preview-encoder', {
+        deadline: 1,
+        'cpu-used': 8,
+        'end-usage': 'cbr',
+        'target-bitrate': preview.bitrateKbps * 1000,
+        // A peer that joins, or asks after a loss, waits at most a second for a picture.
+        'keyframe-max-dist': fps,
+        'error-resilient': 'default',
+        'lag-in-frames': 0,
+        threads: 1,
+      }),
+      makeElement('rtpvp8pay', 'preview-pay', { pt: preview.payloadType, mtu: 1200, 'picture-id-mode': '15-bit' }),
+      makeElement('udpsink', 'preview-sink', { host: '127.0.0.1', port: preview.port, sync: false, async: false }),
+    ];
+    for (const element of branch) this.gst.add(element);
+    linkChain(branch);
+    linkPads(requestPad(tee, 'src_%u'), staticPad(branch[0]!, 'sink'));
   }
 
   private buildAudio(profile: OutputProfile): GstElement {
@@ -276,10 +355,16 @@ export class ProgramPipeline {
       this.logger.debug({ element: error.source[0], detail: error.message }, 'late error of a replaced output');
       return;
     }
-    const input = [...this.inputs.values()].find((i) => i.binNames.some((n) => error.source.includes(n)));
-    if (input) {
-      this.logger.warn({ inputId: input.id, detail: error.message }, 'input failed');
-      this.events.inputFailed(input.id, error.message);
+    // Every element of input N is named `inN-…`: its errors are that input's, even after it was left out.
+    const inputIndex = error.source.map((n) => /^in(\d+)-/.exec(n)?.[1]).find((i) => i !== undefined);
+    if (inputIndex !== undefined) {
+      const inputId = this.plan.inputs[Number(inputIndex)]?.id ?? `in${inputIndex}`;
+      if (this.inputs.has(inputId)) {
+        this.logger.warn({ inputId, detail: error.message }, 'input failed');
+        this.events.inputFailed(inputId, error.message);
+      } else {
+        this.logger.debug({ inputId, detail: error.message }, 'error of an input already left out');
+      }
       return;
     }
     this.logger.error({ element: error.source[0], detail: error.message, debug: error.debug }, 'pipeline error');

@@ -1,22 +1,23 @@
 import { fileURLToPath } from 'node:url';
 import type { InputResolver } from '@onair/protocol';
+import type { MediaPorts } from '../webrtc/media-ports.ts';
+import { liveSourceMedia } from '../webrtc/track-router.ts';
 
 /** The OnAir logo drawn by the watermark source (474×124, twice its 237×62 placement). */
 export const WATERMARK_IMAGE = fileURLToPath(new URL('../../assets/onair-logo.png', import.meta.url));
 
 /**
- * Where each source's media comes from on this worker. The watermark is a bundled image. Live
- * tracks (camera, microphone, screen share, guests, game feeds) arrive as RTP from the WebRTC
- * endpoint and web pages from a render worker; until those feed a session, such sources have no
- * input, so their layers are left out of the program rather than faked.
+ * Where each source's media comes from on this worker. The watermark is a bundled image. Camera,
+ * screen share, microphone and guest sources are RTP inputs on ports of their own, attached from
+ * the session's start and listening even before a track arrives, so a track that stops and comes
+ * back never rebuilds the pipeline (without `ports`, as in tests of the fleet, they are left out).
+ * Web pages and game feeds have no input yet, so their layers are left out rather than faked.
  */
-export function createInputResolver(): InputResolver {
+export function createInputResolver(ports?: MediaPorts): InputResolver {
   return (source) => {
-    switch (source.kind) {
-      case 'watermark':
-        return { id: source.id, kind: 'image', path: WATERMARK_IMAGE };
-      default:
-        return undefined;
-    }
+    if (source.kind === 'watermark') return { id: source.id, kind: 'image', path: WATERMARK_IMAGE };
+    const media = liveSourceMedia[source.kind];
+    if (ports && media) return ports.rtpInput(source.id, media);
+    return undefined;
   };
 }

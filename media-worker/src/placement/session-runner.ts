@@ -10,6 +10,8 @@ import {
   SESSION_OWNER_TTL_MS,
   type InputResolver,
   type PlanOutput,
+  type PlanPreview,
+  type RenderPlan,
   type SceneDocument,
   type SessionOwner,
 } from '@onair/protocol';
@@ -25,6 +27,13 @@ export interface SessionRunnerDeps {
   resolveInput: InputResolver;
   workerId: string;
   logger: Logger;
+  /** The WebRTC side of sessions: opened before the pipeline (it says where the preview goes), closed after. */
+  media?: SessionMedia;
+}
+
+export interface SessionMedia {
+  openSession(projectId: string): Promise<PlanPreview>;
+  closeSession(projectId: string): Promise<void>;
 }
 
 export type SessionEnd = 'stopped' | 'handed-over' | 'lost';
@@ -55,6 +64,7 @@ export class SessionRunner {
   readonly ended: Promise<SessionEnd>;
   private readonly since = new Date().toISOString();
   private readonly logger: Logger;
+  private preview: PlanPreview | undefined;
 
   constructor(
     readonly projectId: string,
@@ -78,11 +88,8 @@ export class SessionRunner {
     if (!document) throw new SessionDocumentMissing(`no scene document snapshot for ${this.projectId}`);
     this.document = document;
     this.outputs = await this.readOutputs();
-    host.startSession({
-      sessionId: this.projectId,
-      planVersion: document.version,
-      plan: sceneToRenderPlan(document, this.deps.resolveInput, this.outputs),
-    });
+    this.preview = await this.deps.media?.openSession(this.projectId);
+    host.startSession({ sessionId: this.projectId, planVersion: document.version, plan: this.plan(document) });
     await this.writeOwner('running');
     this.ownerTimer = setInterval(() => {
       this.writeOwner('running').catch((err: unknown) => this.logger.warn({ err }, 'owner record not refreshed'));
@@ -95,6 +102,7 @@ export class SessionRunner {
     if (this.ownerTimer) clearInterval(this.ownerTimer);
     for (const off of this.unsubscribe.splice(0)) await off();
     await this.deps.host.stopSession(this.projectId);
+    await this.deps.media?.closeSession(this.projectId);
     if (end === 'stopped') await this.deps.redis.del(sessionKeys.owner(this.projectId), sessionKeys.outputs(this.projectId));
     this.logger.info({ end }, 'session ended on this worker');
     this.ending?.(end);
@@ -107,9 +115,14 @@ export class SessionRunner {
         const document = await readDocument(this.deps.redis, this.projectId);
         if (!document || (this.document && document.version <= this.document.version)) return;
         this.document = document;
-        this.deps.host.applyPlan(this.projectId, document.version, sceneToRenderPlan(document, this.deps.resolveInput, this.outputs));
+        this.deps.host.applyPlan(this.projectId, document.version, this.plan(document));
       })
       .catch((err: unknown) => this.logger.warn({ err }, 'scene update not applied'));
+  }
+
+  private plan(document: SceneDocument): RenderPlan {
+    const plan = sceneToRenderPlan(document, this.deps.resolveInput, this.outputs);
+    return this.preview ? { ...plan, preview: this.preview } : plan;
   }
 
   private onCommand(message: string): void {

@@ -113,6 +113,19 @@ export const planOutputSchema = z.object({
 });
 export type PlanOutput = z.infer<typeof planOutputSchema>;
 
+/**
+ * The program preview sent back to the studio's browsers: a light VP8 encode of the composited
+ * picture, as RTP to a loopback port the worker's WebRTC endpoint reads and relays to every peer.
+ */
+export const planPreviewSchema = z.object({
+  port: z.number().int().min(1).max(65535),
+  payloadType: z.number().int().min(96).max(127).default(96),
+  width: z.number().int().min(16).max(1920).multipleOf(2).default(640),
+  height: z.number().int().min(16).max(1080).multipleOf(2).default(360),
+  bitrateKbps: z.number().int().min(100).max(4000).default(800),
+});
+export type PlanPreview = z.infer<typeof planPreviewSchema>;
+
 export const renderPlanSchema = z
   .object({
     profile: outputProfileSchema,
@@ -121,6 +134,8 @@ export const renderPlanSchema = z
     activeSceneId: id,
     audio: z.array(inputAudioSchema).default([]),
     outputs: z.array(planOutputSchema).max(32).default([]),
+    /** Fixed for the life of the pipeline, like the inputs. */
+    preview: planPreviewSchema.optional(),
   })
   .superRefine((plan, ctx) => {
     const inputIds = new Set<string>();

@@ -1,0 +1,103 @@
+import type { Socket } from 'node:dgram';
+import type { RtpPacket } from 'werift';
+import type { TrackType } from '@onair/protocol';
+
+/** At most one keyframe request per this interval for losses; a first packet or a restarted decoder asks at once. */
+export const PLI_THROTTLE_MS = 1000;
+/** A track whose packets stopped this long ago counts as stopped (its layer shows the placeholder). */
+export const TRACK_IDLE_MS = 1500;
+
+export interface ForwarderOptions {
+  type: TrackType;
+  kind: 'video' | 'audio';
+  /** Negotiated payload types of the codec the pipeline decodes (from the answer, not assumed). */
+  acceptedPayloadTypes: ReadonlySet<number>;
+  /** What the pipeline's udpsrc caps say. */
+  pipelinePayloadType: number;
+  socket: Socket;
+  /** Sends an RTCP PLI for the media SSRC to the browser. */
+  sendPli: (ssrc: number) => void;
+  now?: () => number;
+}
+
+export interface ForwarderStats {
+  type: TrackType;
+  packets: number;
+  bytes: number;
+  plis: number;
+  lost: number;
+  ports: number[];
+  active: boolean;
+}
+
+/**
+ * One received track → the loopback ports of the sources it feeds. Packets of other payload types
+ * (RTX is unwrapped by werift; anything else) are dropped; the payload type is rewritten to the one
+ * the pipeline expects. Chromium sends no periodic keyframes, so video asks for one on its first
+ * packet, after a sequence gap (throttled), when a new port starts receiving and when the
+ * pipeline's decoder restarted.
+ */
+export class RtpForwarder {
+  private ports: number[] = [];
+  private ssrc: number | undefined;
+  private lastSeq: number | undefined;
+  private lastPliAt = -Infinity;
+  private lastPacketAt = -Infinity;
+  private readonly counters = { packets: 0, bytes: 0, plis: 0, lost: 0 };
+  private readonly now: () => number;
+
+  constructor(private readonly options: ForwarderOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  setPorts(ports: readonly number[]): void {
+    const added = ports.some((p) => !this.ports.includes(p));
+    this.ports = [...new Set(ports)];
+    // A decoder that just got this track's first packets needs a keyframe to start from.
+    if (added) this.requestKeyframe(true);
+  }
+
+  get active(): boolean {
+    return this.now() - this.lastPacketAt < TRACK_IDLE_MS;
+  }
+
+  onRtp(packet: RtpPacket): void {
+    const { header } = packet;
+    if (!this.options.acceptedPayloadTypes.has(header.payloadType)) return;
+    // A new stream, or one resuming after a pause (a camera switched back on keeps its SSRC and
+    // sequence), needs a keyframe before the decoder can show it.
+    const first = this.ssrc === undefined || this.ssrc !== header.ssrc || !this.active;
+    this.ssrc = header.ssrc;
+    this.lastPacketAt = this.now();
+    if (this.lastSeq !== undefined && !first) {
+      const gap = (header.sequenceNumber - this.lastSeq + 0x10000) % 0x10000;
+      if (gap > 1 && gap < 0x8000) {
+        this.counters.lost += gap - 1;
+        this.requestKeyframe(false);
+      }
+    }
+    if (first) this.requestKeyframe(true);
+    if (this.lastSeq === undefined || first || ((header.sequenceNumber - this.lastSeq + 0x10000) % 0x10000) < 0x8000) this.lastSeq = header.sequenceNumber;
+    if (this.ports.length === 0) return;
+    header.payloadType = this.options.pipelinePayloadType;
+    const bytes = packet.serialize();
+    this.counters.packets += 1;
+    this.counters.bytes += bytes.length;
+    for (const port of this.ports) this.options.socket.send(bytes, port, '127.0.0.1');
+  }
+
+  /** `urgent` skips the throttle (first packet, decoder restart); losses are throttled. */
+  requestKeyframe(urgent: boolean): void {
+    if (this.options.kind !== 'video' || this.ssrc === undefined) return;
+    const now = this.now();
+    if (!urgent && now - this.lastPliAt < PLI_THROTTLE_MS) return;
+    if (urgent && now - this.lastPliAt < 100) return;
+    this.lastPliAt = now;
+    this.counters.plis += 1;
+    this.options.sendPli(this.ssrc);
+  }
+
+  stats(): ForwarderStats {
+    return { type: this.options.type, ...this.counters, ports: [...this.ports], active: this.active };
+  }
+}

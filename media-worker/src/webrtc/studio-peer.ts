@@ -1,0 +1,194 @@
+import type { Socket } from 'node:dgram';
+import {
+  MediaStreamTrack,
+  RTCPeerConnection,
+  RTCRtpCodecParameters,
+  useNACK,
+  usePLI,
+  useREMB,
+  type RTCRtpTransceiver,
+} from 'werift';
+import { trackKindOf, type OfferedTrack, type RoomConnectionState, type TrackType } from '@onair/protocol';
+import type { Logger } from '@onair/runtime';
+import { PIPELINE_PAYLOAD_TYPES } from './media-ports.ts';
+import { RtpForwarder, type ForwarderStats } from './rtp-forwarder.ts';
+
+/**
+ * Chromium starts a camera at 640×360 and ~300 kbit/s and climbs slowly; these fmtp hints in the
+ * answer bring it to 720p within seconds (seen in ENVIRONMENT.md).
+ */
+const BITRATE_HINTS = 'x-google-start-bitrate=2500;x-google-min-bitrate=1000;x-google-max-bitrate=4000';
+
+export interface PeerOptions {
+  participantId: string;
+  peerId: string;
+  logger: Logger;
+  socket: Socket;
+  /** Extra host candidates (127.0.0.1 for a studio and a worker on one machine). */
+  additionalHostAddresses?: string[];
+  onState: (state: RoomConnectionState) => void;
+  /** A track started receiving: tell the session which ports it feeds. */
+  onTrack: (forwarder: RtpForwarder) => void;
+}
+
+/** Codecs the worker accepts: VP8 first (the pipeline decodes it), H.264 for browsers without VP8, Opus. */
+function codecs() {
+  const videoFeedback = [useNACK(), usePLI(), useREMB()];
+  return {
+    video: [
+      new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90_000, payloadType: 96, rtcpFeedback: videoFeedback }),
+      new RTCRtpCodecParameters({
+        mimeType: 'video/H264',
+        clockRate: 90_000,
+        payloadType: 102,
+        rtcpFeedback: videoFeedback,
+        parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
+      }),
+    ],
+    audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48_000, channels: 2, payloadType: 111, parameters: 'minptime=10;useinbandfec=1' })],
+  };
+}
+
+/**
+ * One participant's peer connection on the worker: receives their camera, microphone and screen
+ * tracks and forwards each to the pipeline (see RtpForwarder), and sends the program preview back
+ * on the page's receive-only m-line.
+ */
+export class StudioPeer {
+  private readonly pc: RTCPeerConnection;
+  readonly forwarders: RtpForwarder[] = [];
+  private previewTrack: MediaStreamTrack | undefined;
+  private closed = false;
+
+  constructor(private readonly options: PeerOptions) {
+    this.pc = new RTCPeerConnection({
+      codecs: codecs(),
+      // No transport-cc: with it Chromium's estimate stayed at 480×270 in our runs; REMB is enough.
+      headerExtensions: { video: [], audio: [] },
+      iceAdditionalHostAddresses: options.additionalHostAddresses,
+    });
+    this.pc.connectionStateChange.subscribe((state) => {
+      if (this.closed) return;
+      if (state === 'connected') options.onState('connected');
+      else if (state === 'disconnected') options.onState('reconnecting');
+      else if (state === 'failed' || state === 'closed') options.onState('closed');
+    });
+  }
+
+  get peerId(): string {
+    return this.options.peerId;
+  }
+
+  get connectionState(): string {
+    return this.pc.connectionState;
+  }
+
+  /** Applies the browser's offer and returns the answer, candidates included (no trickle from here). */
+  async answer(sdp: string, tracks: readonly OfferedTrack[], previewMid: string | null): Promise<{ sdp: string; preview: MediaStreamTrack | undefined }> {
+    await this.pc.setRemoteDescription({ type: 'offer', sdp });
+    const byMid = new Map(tracks.map((t) => [t.mid, t.type]));
+    for (const transceiver of this.pc.getTransceivers()) {
+      const type = transceiver.mid === null ? undefined : byMid.get(transceiver.mid);
+      if (type) this.receive(transceiver, type);
+      else if (previewMid !== null && transceiver.mid === previewMid && transceiver.kind === 'video') {
+        this.previewTrack = new MediaStreamTrack({ kind: 'video' });
+        transceiver.setDirection('sendonly');
+        await transceiver.sender.replaceTrack(this.previewTrack);
+      }
+    }
+    const answer = await this.pc.createAnswer();
+    await this.pc.setLocalDescription(answer);
+    const local = this.pc.localDescription?.sdp ?? answer.sdp;
+    return { sdp: withBitrateHints(local), preview: this.previewTrack };
+  }
+
+  async addIceCandidate(candidate: { candidate: string; sdpMid?: string | null; sdpMLineIndex?: number | null }): Promise<void> {
+    if (!candidate.candidate) return;
+    await this.pc.addIceCandidate({ candidate: candidate.candidate, sdpMid: candidate.sdpMid ?? undefined, sdpMLineIndex: candidate.sdpMLineIndex ?? undefined });
+  }
+
+  get preview(): MediaStreamTrack | undefined {
+    return this.previewTrack;
+  }
+
+  /** The pipeline's decoders restarted: every video track sends a keyframe now. */
+  requestKeyframes(): void {
+    for (const f of this.forwarders) f.requestKeyframe(true);
+  }
+
+  stats(): ForwarderStats[] {
+    return this.forwarders.map((f) => f.stats());
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pc.close().catch((err: unknown) => this.options.logger.debug({ err }, 'peer close failed'));
+  }
+
+  private receive(transceiver: RTCRtpTransceiver, type: TrackType): void {
+    const kind = trackKindOf[type];
+    if (transceiver.kind !== kind) {
+      this.options.logger.warn({ mid: transceiver.mid, type, kind: transceiver.kind }, 'offered track type does not match its m-line; ignored');
+      return;
+    }
+    const wanted = kind === 'video' ? 'video/vp8' : 'audio/opus';
+    const accepted = new Set(transceiver.codecs.filter((c) => c.mimeType.toLowerCase() === wanted).map((c) => c.payloadType));
+    if (accepted.size === 0) {
+      this.options.logger.warn({ type, negotiated: transceiver.codecs.map((c) => c.mimeType) }, 'track codec is not one the pipeline decodes; not forwarded');
+      return;
+    }
+    const receiver = transceiver.receiver;
+    const forwarder = new RtpForwarder({
+      type,
+      kind,
+      acceptedPayloadTypes: accepted,
+      pipelinePayloadType: kind === 'video' ? PIPELINE_PAYLOAD_TYPES.VP8 : PIPELINE_PAYLOAD_TYPES.OPUS,
+      socket: this.options.socket,
+      sendPli: (ssrc) => {
+        receiver.sendRtcpPLI(ssrc).catch((err: unknown) => this.options.logger.debug({ err }, 'PLI not sent'));
+      },
+    });
+    this.forwarders.push(forwarder);
+    receiver.track.onReceiveRtp.subscribe((packet) => forwarder.onRtp(packet));
+    this.options.onTrack(forwarder);
+  }
+}
+
+/** Adds Chromium's bitrate hints to every video codec of the answer. */
+export function withBitrateHints(sdp: string): string {
+  const lines = sdp.split('\r\n');
+  const out: string[] = [];
+  let video = false;
+  const fmtp = new Set<string>();
+  const rtpmaps: string[] = [];
+  const flush = () => {
+    for (const pt of rtpmaps) if (!fmtp.has(pt)) out.push(`a=fmtp:${pt} ${BITRATE_HINTS}`);
+    rtpmaps.length = 0;
+    fmtp.clear();
+  };
+  for (const line of lines) {
+    if (line.startsWith('m=')) {
+      if (video) flush();
+      video = line.startsWith('m=video');
+    }
+    if (video) {
+      const map = /^a=rtpmap:(\d+) (VP8|H264)\//i.exec(line);
+      if (map) rtpmaps.push(map[1]!);
+      const f = /^a=fmtp:(\d+) (.*)$/.exec(line);
+      if (f && rtpmaps.includes(f[1]!)) {
+        fmtp.add(f[1]!);
+        out.push(`a=fmtp:${f[1]} ${f[2]};${BITRATE_HINTS}`);
+        continue;
+      }
+    }
+    out.push(line);
+  }
+  if (video) {
+    // Keep the trailing empty line SDP ends with after the added fmtp lines.
+    const tail = out.length > 0 && out[out.length - 1] === '' ? out.pop() : undefined;
+    flush();
+    if (tail !== undefined) out.push(tail);
+  }
+  return out.join('\r\n');
+}

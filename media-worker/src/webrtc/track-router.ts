@@ -1,0 +1,48 @@
+import type { SceneDocument, Source, TrackType } from '@onair/protocol';
+
+export interface Publisher {
+  userId: string;
+  /** The project owner's tracks also feed sources assigned to nobody (a new Camera source has no user). */
+  isHost: boolean;
+}
+
+export interface TrackTarget {
+  sourceId: string;
+  media: 'video' | 'audio';
+}
+
+/**
+ * Which sources of the scene a participant's track feeds (issue 6: matched by participant and
+ * track type). A microphone goes to the user's Audio sources, or, when there is none, into the
+ * sound of their Camera sources, never both, so the voice is not mixed in twice.
+ */
+export function routeTrack(doc: SceneDocument, who: Publisher, type: TrackType): TrackTarget[] {
+  const mine = (source: Source): boolean => {
+    const userId = (source.settings as { userId?: string | null }).userId ?? null;
+    return userId === who.userId || (userId === null && who.isHost);
+  };
+  const guestOf = (source: Source): boolean => source.kind === 'participant' && (source.settings as { userId?: string | null }).userId === who.userId;
+  const of = (kind: Source['kind']) => doc.sources.filter((s) => s.kind === kind && mine(s));
+  const to = (sources: Source[], media: TrackTarget['media']) => sources.map((s) => ({ sourceId: s.id, media }));
+  const guests = doc.sources.filter(guestOf);
+  switch (type) {
+    case 'camera':
+      return [...to(of('webcam'), 'video'), ...to(guests, 'video')];
+    case 'microphone': {
+      const mics = of('microphone');
+      return [...to(mics.length > 0 ? mics : of('webcam'), 'audio'), ...to(guests, 'audio')];
+    }
+    case 'screen_share':
+      return to(of('screenshare'), 'video');
+    case 'screen_share_audio':
+      return to(of('screenshare'), 'audio');
+  }
+}
+
+/** The source kinds fed by WebRTC tracks, with the media each takes. */
+export const liveSourceMedia: Partial<Record<Source['kind'], { video: boolean; audio: boolean }>> = {
+  webcam: { video: true, audio: true },
+  screenshare: { video: true, audio: true },
+  microphone: { video: false, audio: true },
+  participant: { video: true, audio: true },
+};

@@ -1,0 +1,178 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { planPreviewSchema, type OfferedTrack, type PlanPreview, type RoomConnectionState, type SceneDocument } from '@onair/protocol';
+import type { Logger } from '@onair/runtime';
+import { PREVIEW_PAYLOAD_TYPE, type MediaPorts } from './media-ports.ts';
+import { PreviewFeed } from './preview-feed.ts';
+import type { ForwarderStats, RtpForwarder } from './rtp-forwarder.ts';
+import { StudioPeer } from './studio-peer.ts';
+import { routeTrack, type Publisher } from './track-router.ts';
+
+/** Sources added or reassigned in the scene reach running tracks within this delay. */
+const ROUTE_REFRESH_MS = 2000;
+
+export interface WebrtcEndpointDeps {
+  ports: MediaPorts;
+  logger: Logger;
+  /** The newest scene document of a project (the api's snapshot in Redis). */
+  loadDocument: (projectId: string) => Promise<SceneDocument | undefined>;
+  additionalHostAddresses?: string[];
+}
+
+export interface JoinOffer {
+  projectId: string;
+  participantId: string;
+  publisher: Publisher;
+  peerId: string;
+  sdp: string;
+  tracks: readonly OfferedTrack[];
+  previewMid: string | null;
+  onState: (peerId: string, state: RoomConnectionState) => void;
+}
+
+interface Participant {
+  publisher: Publisher;
+  peer: StudioPeer;
+}
+
+interface SessionMedia {
+  preview: PreviewFeed;
+  participants: Map<string, Participant>;
+  document: SceneDocument | undefined;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The WebRTC side of every session on this worker: the participants' peers, the loopback socket
+ * their tracks go out on, and each session's program preview. Tracks are routed to the sources of
+ * the scene (by participant and track type) and re-routed when the scene changes; the pipeline
+ * listens on every live source's ports from its start, so media comes and goes without a rebuild.
+ */
+export class WebrtcEndpoint {
+  private readonly sessions = new Map<string, SessionMedia>();
+  private readonly socket: Socket = createSocket('udp4');
+
+  constructor(private readonly deps: WebrtcEndpointDeps) {
+    this.socket.on('error', (err) => deps.logger.warn({ err: err.message }, 'rtp forward socket error'));
+  }
+
+  /** Prepares a session's media before its pipeline starts; returns where the pipeline sends the preview. */
+  async openSession(projectId: string): Promise<PlanPreview> {
+    const existing = this.sessions.get(projectId);
+    if (existing) return this.previewPlan(existing.preview.port);
+    const preview = new PreviewFeed(this.deps.ports.previewPort(projectId));
+    await preview.open();
+    const media: SessionMedia = {
+      preview,
+      participants: new Map(),
+      document: undefined,
+      timer: setInterval(() => void this.refreshRoutes(projectId), ROUTE_REFRESH_MS),
+    };
+    media.timer.unref();
+    this.sessions.set(projectId, media);
+    return this.previewPlan(preview.port);
+  }
+
+  async closeSession(projectId: string): Promise<void> {
+    const media = this.sessions.get(projectId);
+    if (!media) return;
+    this.sessions.delete(projectId);
+    clearInterval(media.timer);
+    await Promise.all([...media.participants.values()].map((p) => p.peer.close()));
+    media.preview.close();
+  }
+
+  hosts(projectId: string): boolean {
+    return this.sessions.has(projectId);
+  }
+
+  /** A participant's (new) offer: any previous peer of theirs is replaced. */
+  async offer(join: JoinOffer): Promise<string> {
+    const media = this.sessions.get(join.projectId);
+    if (!media) throw new Error(`session ${join.projectId} does not run on this worker`);
+    const logger = this.deps.logger.child({ projectId: join.projectId, participantId: join.participantId, peerId: join.peerId });
+    const previous = media.participants.get(join.participantId);
+    if (previous) {
+      if (previous.peer.preview) media.preview.remove(previous.peer.preview);
+      await previous.peer.close();
+    }
+    const peer = new StudioPeer({
+      participantId: join.participantId,
+      peerId: join.peerId,
+      logger,
+      socket: this.socket,
+      additionalHostAddresses: this.deps.additionalHostAddresses,
+      onState: (state) => {
+        logger.info({ state }, 'peer connection state');
+        join.onState(join.peerId, state);
+      },
+      onTrack: (forwarder) => void this.route(join.projectId, join.publisher, forwarder),
+    });
+    const participant: Participant = { publisher: join.publisher, peer };
+    media.participants.set(join.participantId, participant);
+    const { sdp, preview } = await peer.answer(join.sdp, join.tracks, join.previewMid);
+    if (preview) media.preview.add(preview);
+    logger.info({ tracks: join.tracks.map((t) => t.type), preview: preview !== undefined }, 'participant offer answered');
+    return sdp;
+  }
+
+  async addIceCandidate(projectId: string, participantId: string, peerId: string, candidate: { candidate: string; sdpMid?: string | null; sdpMLineIndex?: number | null }): Promise<void> {
+    const participant = this.sessions.get(projectId)?.participants.get(participantId);
+    if (!participant || participant.peer.peerId !== peerId) return;
+    await participant.peer.addIceCandidate(candidate);
+  }
+
+  async leave(projectId: string, participantId: string): Promise<void> {
+    const media = this.sessions.get(projectId);
+    const participant = media?.participants.get(participantId);
+    if (!media || !participant) return;
+    media.participants.delete(participantId);
+    if (participant.peer.preview) media.preview.remove(participant.peer.preview);
+    await participant.peer.close();
+  }
+
+  /** After the pipeline (re)started: its decoders need a keyframe from every camera and screen. */
+  requestKeyframes(projectId: string): void {
+    for (const p of this.sessions.get(projectId)?.participants.values() ?? []) p.peer.requestKeyframes();
+  }
+
+  stats(projectId: string): { participants: { participantId: string; state: string; tracks: ForwarderStats[] }[]; previewPackets: number } | undefined {
+    const media = this.sessions.get(projectId);
+    if (!media) return undefined;
+    return {
+      previewPackets: media.preview.packetsReceived,
+      participants: [...media.participants].map(([participantId, p]) => ({ participantId, state: p.peer.connectionState, tracks: p.peer.stats() })),
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((id) => this.closeSession(id)));
+    this.socket.close();
+  }
+
+  private previewPlan(port: number): PlanPreview {
+    return planPreviewSchema.parse({ port, payloadType: PREVIEW_PAYLOAD_TYPE });
+  }
+
+  private async route(projectId: string, publisher: Publisher, forwarder: RtpForwarder): Promise<void> {
+    const media = this.sessions.get(projectId);
+    if (!media) return;
+    media.document ??= await this.deps.loadDocument(projectId);
+    this.apply(media.document, publisher, forwarder);
+  }
+
+  private async refreshRoutes(projectId: string): Promise<void> {
+    const media = this.sessions.get(projectId);
+    if (!media || media.participants.size === 0) return;
+    try {
+      media.document = await this.deps.loadDocument(projectId);
+      for (const p of media.participants.values()) for (const f of p.peer.forwarders) this.apply(media.document, p.publisher, f);
+    } catch (err) {
+      this.deps.logger.warn({ err, projectId }, 'track routes not refreshed');
+    }
+  }
+
+  private apply(document: SceneDocument | undefined, publisher: Publisher, forwarder: RtpForwarder): void {
+    const targets = document ? routeTrack(document, publisher, forwarder.stats().type) : [];
+    forwarder.setPorts(targets.map((t) => this.deps.ports.source(t.sourceId)[t.media]));
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * Issue 6, worker side, end to end on real parts: a headless system Chromium with a fake camera
+ * (a known orange picture) and a fake microphone (a 440 Hz tone) publishes over WebRTC to the
+ * worker's werift endpoint; the tracks are forwarded to the session's real GStreamer pipeline,
+ * which pushes to a real nginx-rtmp; the output is read back with ffmpeg. The page also receives
+ * the program preview and must decode frames of it.
+ */
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pino from 'pino';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor, type RunningRtmpServer } from '@onair/embedded';
+import { newProjectDocument, sceneToRenderPlan, sessionKeys, type OfferedTrack, type SceneDocument } from '@onair/protocol';
+import { createInputResolver } from '../src/placement/input-resolver.ts';
+import { readDocument } from '../src/placement/session-runner.ts';
+import { MediaPorts } from '../src/webrtc/media-ports.ts';
+import { WebrtcEndpoint } from '../src/webrtc/webrtc-endpoint.ts';
+import { createFixture, secretKey, type Fixture } from './helpers/session-fixture.ts';
+import { grabFrame, near, pixel, type Frame } from './helpers/stream-probe.ts';
+
+const execFileAsync = promisify(execFile);
+const WIDTH = 854;
+const HEIGHT = 480;
+const ORANGE = [255, 128, 0];
+
+/** The camera layer: right half of the 1280×720 scene canvas, top. */
+const CAMERA_BOX = { x: 640, y: 0, width: 640, height: 360 };
+
+let fx: Fixture;
+let rtmp: RunningRtmpServer;
+let browser: Browser;
+let endpoint: WebrtcEndpoint;
+/** getUserMedia needs a secure context: http://127.0.0.1 is one. */
+let pageServer: Server;
+let pageUrl: string;
+const ports = new MediaPorts();
+
+function documentWithCamera(): { doc: SceneDocument; cameraId: string } {
+  const doc = newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '480p' });
+  const cameraId = randomUUID();
+  doc.sources.push({
+    id: cameraId,
+    kind: 'webcam',
+    name: 'Camera',
+    settings: { opacity: 1, volume: 1, muted: false, webcamDeviceId: null, microphoneDeviceId: 'default', displayName: '', userId: null, mirrorCamera: false },
+  });
+  doc.scenes[0]!.layers.push({ id: randomUUID(), sourceId: cameraId, ...CAMERA_BOX, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 1, opacity: 1, visible: true });
+  return { doc, cameraId };
+}
+
+/**
+ * The browser side of a studio peer (what the studio page does): camera + mic sent, the program
+ * preview received into a <video>. Plain JavaScript run in the page (this package has no DOM types).
+ */
+const PAGE_SCRIPT = `
+window.publish = async () => {
+  const stream = await navigator.mediaDevices.getUserMedia({
+    video: { width: 1280, height: 720, frameRate: 30 },
+    // Music mode (spec §9): no processing, or noise suppression eats the steady test tone.
+    audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 2 },
+  });
+  const pc = new RTCPeerConnection();
+  window.pc = pc;
+  const camera = pc.addTransceiver(stream.getVideoTracks()[0], { direction: 'sendonly', streams: [stream] });
+  const mic = pc.addTransceiver(stream.getAudioTracks()[0], { direction: 'sendonly', streams: [stream] });
+  const preview = pc.addTransceiver('video', { direction: 'recvonly' });
+  const video = document.createElement('video');
+  video.muted = true;
+  video.autoplay = true;
+  document.body.append(video);
+  pc.ontrack = (e) => { if (e.transceiver === preview) video.srcObject = new MediaStream([e.track]); };
+  await pc.setLocalDescription(await pc.createOffer());
+  await new Promise((resolve) => {
+    if (pc.iceGatheringState === 'complete') resolve();
+    pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && resolve());
+  });
+  return {
+    sdp: pc.localDescription.sdp,
+    tracks: [{ mid: camera.mid, type: 'camera' }, { mid: mic.mid, type: 'microphone' }],
+    previewMid: preview.mid,
+  };
+};
+window.setCamera = async (on) => {
+  const t = window.pc.getTransceivers()[0];
+  if (on) await t.sender.replaceTrack(window.cameraTrack);
+  else { window.cameraTrack = t.sender.track; await t.sender.replaceTrack(null); }
+};
+window.accept = (sdp) => window.pc.setRemoteDescription({ type: 'answer', sdp });
+window.previewFramesDecoded = async () => {
+  let frames = 0;
+  (await window.pc.getStats()).forEach((r) => { if (r.type === 'inbound-rtp' && r.kind === 'video') frames = r.framesDecoded || 0; });
+  return frames;
+};
+`;
+
+async function publish(page: Page): Promise<{ sdp: string; tracks: OfferedTrack[]; previewMid: string | null }> {
+  await page.addScriptTag({ content: PAGE_SCRIPT });
+  return page.evaluate<{ sdp: string; tracks: OfferedTrack[]; previewMid: string | null }>('publish()');
+}
+
+function cameraCentre(): { x: number; y: number } {
+  const s = WIDTH / 1280;
+  return { x: Math.round((CAMERA_BOX.x + CAMERA_BOX.width / 2) * s), y: Math.round((CAMERA_BOX.y + CAMERA_BOX.height / 2) * s) };
+}
+
+/** The camera's orange where the layer is, the black background below it. */
+function showsCamera(frame: Frame): boolean {
+  const c = cameraCentre();
+  return near(pixel(frame, c.x, c.y), ORANGE, 50) && near(pixel(frame, WIDTH / 2, HEIGHT - 40), [0, 0, 0], 30);
+}
+
+/** Mean volume of a few seconds of the stream's audio, in dBFS. */
+async function meanVolume(url: string): Promise<number> {
+  const { stderr } = await execFileAsync('ffmpeg', ['-hide_banner', '-rw_timeout', '8000000', '-i', url, '-t', '3', '-vn', '-af', 'volumedetect', '-f', 'null', '-'], { timeout: 20_000, killSignal: 'SIGKILL' });
+  const match = /mean_volume: (-?[\d.]+) dB/.exec(stderr);
+  return match ? Number(match[1]) : -Infinity;
+}
+
+beforeAll(async () => {
+  fx = await createFixture();
+  rtmp = await fx.rtmp();
+  const camera = join(fx.dir, 'camera.y4m');
+  const tone = join(fx.dir, 'tone.wav');
+  await execFileAsync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=0xFF8000:s=1280x720:r=30:d=2', '-pix_fmt', 'yuv420p', camera]);
+  await execFileAsync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=5', '-ac', '1', tone]);
+  pageServer = createServer((_req, res) => res.end('<!doctype html><html><body></body></html>'));
+  await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
+  pageUrl = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}/`;
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    env: { ...process.env, HOME: fx.dir },
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--use-fake-device-for-media-stream=fps=30',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${camera}`,
+      `--use-file-for-fake-audio-capture=${tone}`,
+      '--allow-loopback-in-peer-connection',
+      '--disable-features=WebRtcHideLocalIpsWithMdns',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  });
+  const logger = pino({ level: 'info' }, { write: (line: string) => void fx.logs.push(line.trim()) });
+  endpoint = new WebrtcEndpoint({ ports, logger, loadDocument: (id) => readDocument(fx.redis, id), additionalHostAddresses: ['127.0.0.1'] });
+});
+
+afterAll(async () => {
+  if (process.env.DEBUG_LOGS) console.warn(fx.logs.filter((l) => l.includes(process.env.DEBUG_LOGS!)).join('\n'));
+  await browser?.close();
+  pageServer?.close();
+  await endpoint?.close();
+  await fx?.close();
+});
+
+describe('WebRTC tracks into the program', () => {
+  it('puts a browser camera where the scene places it, with its sound, and sends the program back', async () => {
+    const { doc } = documentWithCamera();
+    const projectId = doc.projectId;
+    await fx.redis.hset(sessionKeys.document(projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
+    const preview = await endpoint.openSession(projectId);
+    const key = secretKey();
+    const plan = { ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key }]), preview };
+    expect(plan.inputs.map((i) => i.kind).sort()).toEqual(['image', 'rtp']);
+    fx.host.startSession({ sessionId: projectId, planVersion: 1, plan });
+    await fx.waitForOutput(projectId, 'local', 'live');
+
+    const page = await browser.newPage();
+    await page.goto(pageUrl);
+    const offer = await publish(page);
+    const startedAt = Date.now();
+    const answer = await endpoint.offer({
+      projectId,
+      participantId: randomUUID(),
+      publisher: { userId: 'owner', isHost: true },
+      peerId: 'p1',
+      ...offer,
+      onState: () => undefined,
+    });
+    expect(answer).toMatch(/x-google-start-bitrate=2500/);
+    await page.evaluate(`accept(${JSON.stringify(answer)})`);
+
+    // The output shows the camera in its layer within seconds of the answer.
+    const frame = await waitFor('the camera in the output', async () => {
+      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+      return f && showsCamera(f) ? f : undefined;
+    }, 20_000, 250);
+    const firstFrameMs = Date.now() - startedAt;
+    expect(showsCamera(frame)).toBe(true);
+    expect(await meanVolume(rtmp.url(key))).toBeGreaterThan(-35);
+
+    // The page decodes the program preview.
+    const decoded = await waitFor('preview frames decoded in the page', async () => {
+      const n = await page.evaluate<number>('previewFramesDecoded()');
+      return n > 30 ? n : undefined;
+    }, 15_000, 250);
+    expect(decoded).toBeGreaterThan(30);
+    const stats = endpoint.stats(projectId)!;
+    const camera = stats.participants[0]!.tracks.find((t) => t.type === 'camera')!;
+    expect(camera.plis).toBeGreaterThanOrEqual(1);
+    expect(camera.packets).toBeGreaterThan(100);
+    process.stdout.write(`webrtc: first camera frame in the RTMP output ${firstFrameMs} ms after the answer; preview packets ${stats.previewPackets}\n`);
+
+    // The camera stops: its layer shows what is under it (the black background); it comes back by
+    // itself when the track returns, and the pipeline never restarted.
+    await page.evaluate('setCamera(false)');
+    await waitFor('the placeholder in the output', async () => {
+      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+      const c = cameraCentre();
+      return f && near(pixel(f, c.x, c.y), [0, 0, 0], 30) ? f : undefined;
+    }, 15_000, 250);
+    await page.evaluate('setCamera(true)');
+    await waitFor('the camera back in the output', async () => {
+      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+      return f && showsCamera(f) ? f : undefined;
+    }, 15_000, 250);
+    expect(fx.host.session(projectId)?.restarts ?? 0).toBe(0);
+    expect(fx.reports.filter((r) => r.sessionId === projectId && r.report.type === 'state' && r.report.state === 'playing')).toHaveLength(1);
+
+    await page.close();
+    await fx.host.stopSession(projectId);
+    await endpoint.closeSession(projectId);
+  });
+});

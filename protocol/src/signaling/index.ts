@@ -1,0 +1,3 @@
+export * from './messages.ts';
+export * from './roles.ts';
+export * from './tracks.ts';
