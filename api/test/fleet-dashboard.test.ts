@@ -3,7 +3,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fleetLoadHistorySchema, fleetOverviewSchema, sessionKeys, sessionStatusKeys, type FleetOverview } from '@onair/protocol';
+import { testRedisUrl } from '@onair/embedded/test-services';
+import { fleetKeys, fleetLoadHistorySchema, fleetOverviewSchema, sessionKeys, sessionStatusKeys, type FleetOverview } from '@onair/protocol';
 import { createLogger, HeartbeatPublisher } from '@onair/runtime';
 import { FleetController } from '../src/fleet/fleet-controller.ts';
 import { FleetOverviewReader } from '../src/fleet/fleet-overview.ts';
@@ -24,7 +25,12 @@ describe('operators dashboard api', () => {
   const sessionId = randomUUID();
 
   beforeAll(async () => {
-    api = await startStudioApi();
+    // A Redis database of its own: the worker registry is global by design, and other test files
+    // (system.test.ts) count the workers in database 0 while this file registers one.
+    const redisUrl = new URL(testRedisUrl());
+    redisUrl.pathname = '/9';
+    api = await startStudioApi({ env: { REDIS_URL: redisUrl.toString() } });
+    await api.redis.del(fleetKeys.loadHistory, fleetKeys.leader);
     admin = await createTestUser(api);
     await api.db.user.update({ where: { id: admin.id }, data: { userType: 'ADMIN' } });
     host = await createTestUser(api);
@@ -102,8 +108,15 @@ describe('operators dashboard api', () => {
     expect(res.status).toBe(200);
     const history = fleetLoadHistorySchema.parse(res.body);
     expect(history.intervalSeconds).toBe(5);
-    // Every replica's route reads the same list; whatever is there is within the last hour.
-    for (const s of history.samples) expect(Date.now() - Date.parse(s.at)).toBeLessThanOrEqual(3600_000);
+    expect(history.samples).toEqual([]);
+    // What the leading replica samples is what every replica's route serves.
+    const controller = new FleetController({ redis: api.redis, workers: new WorkerRegistry(api.redis), queue: new SessionQueueStats(api.redis), logger, tickMs: 5000, holderId: 'test-leader' });
+    expect(await controller.tick()).toEqual({ leader: true });
+    await controller.stop();
+    const after = fleetLoadHistorySchema.parse((await call(api, admin, 'GET', '/api/v1/admin/fleet/history')).body);
+    expect(after.samples).toHaveLength(1);
+    // The worker was set draining by the test before.
+    expect(after.samples[0]).toMatchObject({ mediaWorkers: 0, drainingWorkers: 1, sessions: 1, outputs: 2, bitrateKbps: 4500 });
   });
 
   it('reports queue depth and how long the oldest session has waited', async () => {
