@@ -1,6 +1,6 @@
 import { createAuthMiddleware } from 'better-auth/api';
 import type { BetterAuthPlugin } from 'better-auth';
-import { OnAirError, type ErrorCode } from '@onair/protocol';
+import { OnAirError } from '@onair/protocol';
 import { authError } from './guards.ts';
 
 /** Endpoints whose sender better-auth runs through runInBackgroundOrAwait, which swallows errors. */
@@ -12,15 +12,15 @@ const reportedPaths = new Set(['/email-otp/send-verification-otp', '/email-otp/r
  * The sender records its failure against the request; an after hook turns it into the answer.
  */
 export class DeliveryFailures {
-  private readonly failures = new WeakMap<Request, ErrorCode>();
+  private readonly failures = new WeakMap<Request, OnAirError>();
 
   /** Sends, remembering a catalogue failure for the request, then rethrows. */
   async track(request: Request | undefined, send: () => Promise<void>): Promise<void> {
     try {
       await send();
     } catch (err) {
-      if (request && err instanceof OnAirError) this.failures.set(request, err.code);
-      throw err instanceof OnAirError ? authError(err.code) : err;
+      if (request && err instanceof OnAirError) this.failures.set(request, err);
+      throw err instanceof OnAirError ? authError(err.code, { message: err.message }) : err;
     }
   }
 
@@ -32,8 +32,8 @@ export class DeliveryFailures {
           {
             matcher: (ctx) => reportedPaths.has(ctx.path ?? ''),
             handler: createAuthMiddleware(async (ctx) => {
-              const code = ctx.request ? this.failures.get(ctx.request) : undefined;
-              if (code) throw authError(code);
+              const failure = ctx.request ? this.failures.get(ctx.request) : undefined;
+              if (failure) throw authError(failure.code, { message: failure.message });
             }),
           },
         ],

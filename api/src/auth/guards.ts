@@ -11,9 +11,9 @@ import type { AuthConfig } from './config.ts';
 export const CLIENT_IP_HEADER = 'x-onair-client-ip';
 
 /** Throws an OnAirError code through better-auth; the response translator keeps it as is. */
-export function authError(code: ErrorCode, headers?: Record<string, string>): APIError {
+export function authError(code: ErrorCode, options: { message?: string; headers?: Record<string, string> } = {}): APIError {
   const { status, message } = errorCatalogue[code];
-  return new APIError(status as 400, { code, message }, headers);
+  return new APIError(status as 400, { code, message: options.message ?? message }, options.headers);
 }
 
 /** Endpoints that send a code or a link, and the body field holding the address they go to. */
@@ -67,7 +67,7 @@ export function signInGuards(deps: { redis: Redis; db: Db; config: AuthConfig })
       await limiter.consume(key);
     } catch (err) {
       if (err instanceof RateLimiterRes) {
-        throw authError('RATE_LIMITED', { 'retry-after': String(Math.max(1, Math.ceil(err.msBeforeNext / 1000))) });
+        throw authError('RATE_LIMITED', { headers: { 'retry-after': String(Math.max(1, Math.ceil(err.msBeforeNext / 1000))) } });
       }
       throw err;
     }
