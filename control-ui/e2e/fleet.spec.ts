@@ -30,7 +30,8 @@ async function makeAdmin(email: string): Promise<void> {
   }
 }
 
-test('an administrator sees the media and render workers of the stack, updated live', async ({ page, context }) => {
+test('an administrator sees the media and render workers of the stack, updated live, and a session start on the media worker', async ({ page, context }) => {
+  test.setTimeout(90_000);
   const email = `ops-${randomUUID()}@example.test`;
   await signIn(context.request, email);
   await makeAdmin(email);
@@ -46,6 +47,21 @@ test('an administrator sees the media and render workers of the stack, updated l
   const updated = page.getByText(/updated \d/);
   const first = await updated.textContent();
   await expect(updated).not.toHaveText(first ?? '', { timeout: 5000 });
+
+  // A studio session starts: the media worker's row shows it, and the summary counts it.
+  const mediaRow = workers.getByRole('row').filter({ has: page.getByRole('rowheader').filter({ hasText: /media ·/ }) });
+  await expect(mediaRow.locator('[data-cell="sessions"]')).toHaveText('0');
+  const created = await context.request.post('/api/v1/projects', { data: { name: 'Fleet e2e' } });
+  expect(created.status()).toBe(201);
+  const projectId = ((await created.json()) as { id: string }).id;
+  expect((await context.request.post(`/api/v1/projects/${projectId}/session`)).status()).toBe(202);
+  try {
+    await expect(mediaRow.locator('[data-cell="sessions"]')).toHaveText('1', { timeout: 20_000 });
+    await expect(page.locator('[data-tile="Sessions"]')).toContainText('1');
+  } finally {
+    await context.request.delete(`/api/v1/projects/${projectId}/session`);
+  }
+  await expect(mediaRow.locator('[data-cell="sessions"]')).toHaveText('0', { timeout: 20_000 });
 });
 
 test('anyone else is refused by the dashboard api and told so on the page', async ({ page, context }) => {
