@@ -1,5 +1,6 @@
 // One page rendered for real: Xvfb, PulseAudio, Chromium and gst-launch, received by a plain
 // GStreamer RTP receiver like the session pipeline's input.
+import { createSocket } from 'node:dgram';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderTransitions } from '@onair/protocol';
@@ -160,7 +161,12 @@ describe('a rendered page', () => {
 
   it('runs each page in its own browser: a page cannot read another page\'s data or reach private addresses', async () => {
     const a = renderer(`${site.base}/write-secret`, await freeUdpPort(), null);
-    const b = renderer(`${site.base}/read-secret`, await freeUdpPort(), null);
+    // A UDP socket standing in for an internal service that a STUN request could reach.
+    const udp = createSocket('udp4');
+    const datagrams: Buffer[] = [];
+    udp.on('message', (m: Buffer) => datagrams.push(m));
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', () => resolve()));
+    const b = renderer(`${site.base}/read-secret?stun=${udp.address().port}`, await freeUdpPort(), null);
     try {
       a.r.start();
       await waitFor('page A stored its secret', () => site.reports.find((p) => p.get('from') === 'a'), 30_000);
@@ -173,8 +179,11 @@ describe('a rendered page', () => {
       await waitFor('page B tried every private address', () => site.reports.filter((p) => p.get('from') === 'b' && p.has('url')).length === 3, 15_000);
       expect(site.requests).not.toContain('/secret-direct');
       expect(site.requests).not.toContain('/secret-ws');
+      await waitFor('page B tried WebRTC', () => site.reports.find((p) => p.get('from') === 'b' && p.has('stun')), 15_000);
+      expect(datagrams).toHaveLength(0);
     } finally {
       await Promise.all([a.r.stop(), b.r.stop()]);
+      udp.close();
     }
   });
 

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { privateEnv } from './page-audio.ts';
@@ -22,8 +22,9 @@ export interface ChromiumLaunch {
  *   background networking, component updates or sync (they hammer the closed network);
  * - headful in kiosk mode on the page's own virtual display, full-screen at the layer's size;
  * - every request goes through the page's egress proxy, loopback included (`<-loopback>` removes
- *   Chromium's implicit bypass); WebRTC may not send UDP around it; no DNS prefetch (the proxy
- *   resolves);
+ *   Chromium's implicit bypass); no DNS prefetch (the proxy resolves); WebRTC's UDP is closed by
+ *   the profile preferences below (the --force-webrtc-ip-handling-policy switch did not stop STUN
+ *   packets in this Chromium);
  * - sound plays without a user gesture (into the page's PulseAudio sink);
  * - the renderer's V8 heap is capped, and background throttling is off (the window is never
  *   focused, and overlays must keep their timers).
@@ -47,7 +48,6 @@ export function chromiumArgs(l: ChromiumLaunch): string[] {
     `--window-size=${l.width},${l.height}`,
     `--proxy-server=http://127.0.0.1:${l.proxyPort}`,
     '--proxy-bypass-list=<-loopback>',
-    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--dns-prefetch-disable',
     '--autoplay-policy=no-user-gesture-required',
     `--js-flags=--max-old-space-size=${l.heapMb}`,
@@ -56,12 +56,24 @@ export function chromiumArgs(l: ChromiumLaunch): string[] {
     '--disable-backgrounding-occluded-windows',
     '--password-store=basic',
     '--use-mock-keychain',
+    // A page whose sound nobody takes plays none.
+    ...(l.pulseServer ? [] : ['--mute-audio']),
   ];
 }
 
+/**
+ * Profile preferences written before each launch. WebRTC may not send UDP around the egress proxy
+ * (STUN to 127.0.0.1 or 10.x would be an SSRF path the proxy never sees); measured: the
+ * --force-webrtc-ip-handling-policy switch alone still let STUN packets out.
+ */
+const PROFILE_PREFERENCES = {
+  webrtc: { ip_handling_policy: 'disable_non_proxied_udp', multiple_routes_enabled: false, nonproxied_udp_enabled: false },
+};
+
 export async function launchChromium(l: ChromiumLaunch): Promise<Browser> {
   const profile = join(l.dir, 'profile');
-  await mkdir(profile, { recursive: true });
+  await mkdir(join(profile, 'Default'), { recursive: true });
+  await writeFile(join(profile, 'Default', 'Preferences'), JSON.stringify(PROFILE_PREFERENCES));
   await mkdir(join(l.dir, 'home'), { recursive: true });
   await mkdir(join(l.dir, 'run'), { recursive: true, mode: 0o700 });
   return puppeteer.launch({

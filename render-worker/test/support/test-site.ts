@@ -49,6 +49,14 @@ const READ_SECRET_PAGE = `<!doctype html><html><body><script>
       await fetch('/report?from=b&url=' + encodeURIComponent(url) + '&result=' + result);
     }
     try { const ws = new WebSocket('ws://127.0.0.1:__PORT__/secret-ws'); ws.onerror = () => fetch('/report?from=b&ws=blocked'); ws.onopen = () => fetch('/report?from=b&ws=open'); } catch { fetch('/report?from=b&ws=blocked'); }
+    // WebRTC would send UDP (STUN) around the proxy to any address; it must send nothing.
+    const stun = new URLSearchParams(location.search).get('stun');
+    if (stun) {
+      const pc = new RTCPeerConnection({ iceServers: [{ urls: 'stun:127.0.0.1:' + stun }] });
+      pc.createDataChannel('x');
+      await pc.setLocalDescription(await pc.createOffer());
+      setTimeout(() => fetch('/report?from=b&stun=tried'), 2000);
+    }
   })();
 </script></body></html>`;
 
