@@ -10,7 +10,9 @@ export default defineConfig({
   plugins: [react(), devFavicon()],
   server: {
     proxy: {
-      '/api': API_ORIGIN,
+      // Sign-in refuses requests from origins other than the api's own (CSRF); through this
+      // local proxy the page's origin is the dev server's, so present the api's.
+      '/api': { target: API_ORIGIN, headers: { origin: API_ORIGIN } },
       '/ws': { target: API_ORIGIN, ws: true },
       '/healthz': API_ORIGIN,
       '/readyz': API_ORIGIN,
