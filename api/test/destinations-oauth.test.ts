@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DestinationList, DestinationView, PlatformPreparation, StreamDestinationOption } from '@onair/protocol';
-import { generateSecretsKey } from '../src/crypto/secret-box.ts';
+import { sessionKeys, type DestinationList, type DestinationView, type PlatformPreparation, type StreamDestinationOption } from '@onair/protocol';
+import { pino } from 'pino';
+import { redactedPaths, SecretBox } from '@onair/runtime';
 import { FACEBOOK_EVENT, FACEBOOK_GROUP, FACEBOOK_PAGE, FACEBOOK_USER, startFacebookDouble, type FacebookDouble } from './helpers/platform-doubles/facebook-double.ts';
 import { startTwitchDouble, TWITCH_STREAM_KEY, TWITCH_USER, type TwitchDouble } from './helpers/platform-doubles/twitch-double.ts';
 import { startYouTubeDouble, YOUTUBE_CHANNEL, YOUTUBE_INGEST, type YouTubeDouble } from './helpers/platform-doubles/youtube-double.ts';
@@ -11,10 +12,14 @@ let twitch: TwitchDouble;
 let youtube: YouTubeDouble;
 let facebook: FacebookDouble;
 let host: TestUser;
+const secretsKey = SecretBox.generateKey();
+/** Every line the api logs, at the most verbose level, with the production redaction. */
+const logLines: string[] = [];
 
 beforeAll(async () => {
   [twitch, youtube, facebook] = await Promise.all([startTwitchDouble(), startYouTubeDouble(), startFacebookDouble()]);
-  api = await startStudioApi({ env: { SECRETS_KEY: generateSecretsKey(), ...twitch.env(), ...youtube.env(), ...facebook.env() } });
+  const logger = pino({ level: 'trace', redact: { paths: redactedPaths, censor: '[redacted]' } }, { write: (line: string) => void logLines.push(line) });
+  api = await startStudioApi({ env: { SECRETS_KEY: secretsKey, ...twitch.env(), ...youtube.env(), ...facebook.env() }, logger });
   host = await createTestUser(api, { plan: 'Premium' });
 });
 afterAll(async () => {
@@ -193,8 +198,8 @@ describe('Facebook', () => {
   });
 });
 
-describe('secrets at rest', () => {
-  it('holds no stream key and no token in clear text in the destinations table', async () => {
+describe('secrets at rest and in logs', () => {
+  it('holds no stream key and no token in clear text in the destinations table, nor in any log line', async () => {
     const projectId = await newProject();
     const tw = await add(projectId, { type: 'Twitch', settings: { title: 'Raw rows' } });
     await authenticate('twitch', projectId, tw.id);
@@ -214,16 +219,71 @@ describe('secrets at rest', () => {
     const raw = JSON.stringify(rows);
     for (const secret of secrets) expect(raw, 'a secret in clear text').not.toContain(secret);
     // …and yet the keys are there, sealed.
-    for (const row of rows) expect(String(row.stream_key_enc)).toMatch(/^v1:/);
-    expect(rows.filter((r) => r.access_token_enc !== null).every((r) => String(r.access_token_enc).startsWith('v1:'))).toBe(true);
+    for (const row of rows) expect(String(row.stream_key_enc)).toMatch(/^v1\./);
+    expect(rows.filter((r) => r.access_token_enc !== null).every((r) => String(r.access_token_enc).startsWith('v1.'))).toBe(true);
+
+    // The api did log these flows (requests, authentications)…
+    expect(logLines.some((l) => l.includes('destination authenticated'))).toBe(true);
+    expect(logLines.some((l) => l.includes('/destinations/auth/twitch/callback'))).toBe(true);
+    // …and no line carries a key, a token or an OAuth code.
+    const log = logLines.join('\n');
+    for (const secret of secrets) expect(log, 'a secret in a log line').not.toContain(secret);
+    expect(log).not.toMatch(/[?&]code=/);
   });
 });
 
-describe('Go Live without studio sessions', () => {
-  it('answers 503 and creates no broadcast', async () => {
+describe('Go Live and End Broadcast', () => {
+  /** What the session placement holds for the media worker: the outputs, sealed with SECRETS_KEY. */
+  async function sessionOutputs(projectId: string): Promise<{ id: string; url: string; key?: string }[]> {
+    const sealed = await api.redis.get(sessionKeys.outputs(projectId));
+    return JSON.parse(new SecretBox(secretsKey).open(sealed!, `session:${projectId}`)) as { id: string; url: string; key?: string }[];
+  }
+
+  it('prepares the platforms, hands every enabled destination to the session, follows toggles while live, and stops all', async () => {
     const projectId = await newProject();
-    await add(projectId, { type: 'CustomRTMP', name: 'x', rtmpUrl: 'rtmp://93.184.216.34/live' });
-    expect((await call(api, host, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body).toMatchObject({ error: { code: 'DEPENDENCY_UNAVAILABLE' } });
-    expect((await call(api, host, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body).toEqual({ broadcast: null });
+    const tw = await add(projectId, { type: 'Twitch', settings: { title: 'Going live' } });
+    await authenticate('twitch', projectId, tw.id);
+    const custom = await add(projectId, { type: 'CustomRTMP', name: 'Backup', rtmpUrl: 'rtmp://93.184.216.34/live', streamKey: 'backup-key' });
+    const off = await add(projectId, { type: 'CustomRTMP', name: 'Off', rtmpUrl: 'rtmp://93.184.216.35/live', streamKey: 'off-key' });
+    await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/destinations/${off.id}`, { enabled: false });
+    const metadataCalls = twitch.calls.filter((c) => c.method === 'PATCH').length;
+    try {
+      const live = await call(api, host, 'POST', `/api/v1/projects/${projectId}/broadcast`);
+      expect(live).toMatchObject({ status: 201, body: { projectId, state: 'live', failureReason: null } });
+      const body = live.body as { startedAt: string; endsAt: string };
+      // Premium: 48 hours.
+      expect(Date.parse(body.endsAt) - Date.parse(body.startedAt)).toBe(48 * 3600 * 1000);
+      expect(twitch.calls.filter((c) => c.method === 'PATCH').length).toBe(metadataCalls + 1);
+      expect(await sessionOutputs(projectId)).toEqual([
+        { id: tw.id, url: 'rtmp://live.twitch.tv/app', key: TWITCH_STREAM_KEY },
+        { id: custom.id, url: 'rtmp://93.184.216.34/live', key: 'backup-key' },
+      ]);
+      expect((await call(api, host, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body).toMatchObject({ error: { code: 'CONFLICT', message: 'This project is already live.' } });
+
+      // Toggled while live: only that output changes.
+      await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/destinations/${custom.id}`, { enabled: false });
+      expect((await sessionOutputs(projectId)).map((o) => o.id)).toEqual([tw.id]);
+      await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/destinations/${off.id}`, { enabled: true });
+      expect((await sessionOutputs(projectId)).map((o) => o.id)).toEqual([tw.id, off.id]);
+
+      const ended = await call(api, host, 'POST', `/api/v1/projects/${projectId}/broadcast/end`);
+      expect(ended).toMatchObject({ status: 200, body: { state: 'ended', endedAt: expect.any(String) } });
+      expect(await sessionOutputs(projectId)).toEqual([]);
+      expect((await call(api, host, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body).toMatchObject({ broadcast: { state: 'ended' } });
+      expect((await call(api, host, 'POST', `/api/v1/projects/${projectId}/broadcast/end`)).status).toBe(409);
+    } finally {
+      await call(api, host, 'DELETE', `/api/v1/projects/${projectId}/session`);
+    }
+  });
+
+  it('fails the broadcast, with the reason, when no enabled destination can receive the stream', async () => {
+    const projectId = await newProject();
+    await add(projectId, { type: 'YouTube', settings: {} });
+    const res = await call(api, host, 'POST', `/api/v1/projects/${projectId}/broadcast`);
+    expect(res).toMatchObject({ status: 400, body: { error: { message: 'Your YouTube account requires authentication.' } } });
+    expect((await call(api, host, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body).toMatchObject({
+      broadcast: { state: 'failed', failureReason: 'Your YouTube account requires authentication.' },
+    });
+    expect(await api.redis.get(sessionKeys.outputs(projectId))).toBeNull();
   });
 });

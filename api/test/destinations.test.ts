@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { destinationFieldMessages, MASKED_STREAM_KEY, serverMessageSchema, type DestinationList, type DestinationPicker, type DestinationView, type ServerMessage } from '@onair/protocol';
-import { generateSecretsKey } from '../src/crypto/secret-box.ts';
+import { SecretBox } from '@onair/runtime';
 import { startTwitchDouble, type TwitchDouble } from './helpers/platform-doubles/twitch-double.ts';
 import { startYouTubeDouble, type YouTubeDouble } from './helpers/platform-doubles/youtube-double.ts';
 import { startFacebookDouble, type FacebookDouble } from './helpers/platform-doubles/facebook-double.ts';
@@ -19,7 +19,7 @@ let premium: TestUser;
 
 beforeAll(async () => {
   [twitch, youtube, facebook] = await Promise.all([startTwitchDouble(), startYouTubeDouble(), startFacebookDouble()]);
-  const env = { SECRETS_KEY: generateSecretsKey(), LOCAL_RTMP_URL, LOCAL_RTMP_KEY: 'local-key', ...twitch.env(), ...youtube.env(), ...facebook.env() };
+  const env = { SECRETS_KEY: SecretBox.generateKey(), LOCAL_RTMP_URL, LOCAL_RTMP_KEY: 'local-key', ...twitch.env(), ...youtube.env(), ...facebook.env() };
   api = await startStudioApi({ env });
   // An operator who lets creators push to their own network.
   lan = await startStudioApi({ databaseUrl: api.databaseUrl, env: { ...env, ALLOW_PRIVATE_RTMP: 'true' } });
@@ -241,3 +241,23 @@ async function waitUntil(ok: () => boolean): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe('Auto Live (spec §5)', () => {
+  it('keeps the last enabled Twitch destination while Auto Live is on', async () => {
+    const projectId = await newProject(premium);
+    const post = async (body: object) => ((await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, body)).body as DestinationView).id;
+    const first = await post({ type: 'Twitch', settings: { title: 'Console' } });
+    const second = await post({ type: 'Twitch', settings: { title: 'Console 2' } });
+    await api.db.project.update({ where: { id: projectId }, data: { autoLive: true } });
+    const at = (id: string) => `/api/v1/projects/${projectId}/destinations/${id}`;
+
+    expect((await call(api, premium, 'PATCH', at(second), { enabled: false })).status).toBe(200);
+    const off = await call(api, premium, 'PATCH', at(first), { enabled: false });
+    expect(off).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT', message: "Twitch required: You must broadcast to your console's Twitch channel so that we can receive your game feed.", details: { rule: 'twitch-required' } } } });
+    expect((await call(api, premium, 'DELETE', at(first))).status).toBe(409);
+    // A disabled Twitch destination may go; so may the last one once Auto Live is off.
+    expect((await call(api, premium, 'DELETE', at(second))).status).toBe(204);
+    await api.db.project.update({ where: { id: projectId }, data: { autoLive: false } });
+    expect((await call(api, premium, 'DELETE', at(first))).status).toBe(204);
+  });
+});

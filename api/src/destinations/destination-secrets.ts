@@ -1,5 +1,5 @@
 import { OnAirError } from '@onair/protocol';
-import type { SecretBox } from '../crypto/secret-box.ts';
+import type { SecretBox } from '@onair/runtime';
 
 export type SecretField = 'streamKey' | 'accessToken' | 'refreshToken';
 

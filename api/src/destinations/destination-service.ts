@@ -7,6 +7,7 @@ import {
   maximumDestinations,
   MASKED_STREAM_KEY,
   OnAirError,
+  TWITCH_REQUIRED_TEXT,
   upgradeTooltipFor,
   UPGRADE_TOOLTIP_MORE_DESTINATIONS,
   type CreateDestinationBody,
@@ -183,6 +184,7 @@ export class DestinationService {
       else if (body.settings.streamDestination !== undefined) nextSettings.streamDestination = body.settings.streamDestination;
     }
     const data: Prisma.DestinationUncheckedUpdateInput = {};
+    if (body.enabled === false) await this.assertNotLastAutoLiveTwitch(row);
     if (body.enabled !== undefined) data.enabled = body.enabled;
     const kind = destinationKinds[row.type];
 
@@ -229,9 +231,19 @@ export class DestinationService {
 
   async remove(user: CurrentUser, projectId: string, destinationId: string): Promise<void> {
     const row = await this.get(user, projectId, destinationId);
+    await this.assertNotLastAutoLiveTwitch(row);
     await this.deps.db.destination.delete({ where: { id: row.id } });
     this.deps.logger.info({ projectId, destinationId }, 'destination removed');
     await this.deps.events.publish({ type: 'destination.event', projectId, event: 'Removed', destinationId, destination: null });
+  }
+
+  /** Spec §5: with Auto Live on, the last enabled Twitch destination stays (the console's feed comes through it). */
+  private async assertNotLastAutoLiveTwitch(row: Destination): Promise<void> {
+    if (row.type !== 'Twitch' || !row.enabled) return;
+    const project = await this.deps.db.project.findUnique({ where: { id: row.projectId }, select: { autoLive: true } });
+    if (!project?.autoLive) return;
+    const others = await this.deps.db.destination.count({ where: { projectId: row.projectId, type: 'Twitch', enabled: true, NOT: { id: row.id } } });
+    if (others === 0) throw new OnAirError('CONFLICT', TWITCH_REQUIRED_TEXT, { rule: 'twitch-required' });
   }
 
   async emit(event: DestinationEventKind, row: Destination): Promise<void> {

@@ -1,8 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Db } from '@onair/db';
-import type { Logger } from '@onair/runtime';
+import { SecretBox, type Logger } from '@onair/runtime';
 import type { ApiConfig } from '../config.ts';
-import { SecretBox } from '../crypto/secret-box.ts';
 import { BroadcastService } from './broadcast-service.ts';
 import { DestinationEvents } from './destination-events.ts';
 import { DestinationSecrets } from './destination-secrets.ts';
@@ -55,4 +54,3 @@ export function createDestinations(deps: {
 }
 
 export type { SessionControl } from './session-control.ts';
-export { SecretBox, generateSecretsKey } from '../crypto/secret-box.ts';

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createDb, type Db } from '@onair/db';
 import { createTestDatabase, testRedisUrl } from '@onair/embedded/test-services';
-import { createLogger } from '@onair/runtime';
+import { createLogger, type Logger } from '@onair/runtime';
 import { planEntitlements, type PlanId } from '@onair/protocol';
 import { createApp } from '../../src/app.ts';
 import { createAccounts } from '../../src/auth/index.ts';
@@ -26,8 +26,11 @@ export interface StudioApi {
   close(): Promise<void>;
 }
 
-/** `env` adds api configuration (platform endpoints, SECRETS_KEY…); PUBLIC_URL is the server's real address unless given. */
-export async function startStudioApi(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv } = {}): Promise<StudioApi> {
+/**
+ * `env` adds api configuration (platform endpoints, SECRETS_KEY…); PUBLIC_URL is the server's real
+ * address unless given. `logger` replaces the silent one (to read what the api logs).
+ */
+export async function startStudioApi(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<StudioApi> {
   const database = options.databaseUrl ? undefined : await createTestDatabase();
   const databaseUrl = options.databaseUrl ?? database!.url;
   // Listen first: OAuth redirect URIs are built from PUBLIC_URL, which must be the real address.
@@ -37,7 +40,7 @@ export async function startStudioApi(options: { databaseUrl?: string; env?: Node
   const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', PUBLIC_URL: `http://127.0.0.1:${port}`, ...options.env });
   const db = createDb(databaseUrl);
   const redis = new Redis(config.REDIS_URL);
-  const logger = createLogger('api-test', 'silent');
+  const logger = options.logger ?? createLogger('api-test', 'silent');
   const accounts = createAccounts({ config, db, redis, logger });
   const app = createApp({ config, db, redis, logger, accounts });
   server.on('request', app);

@@ -205,3 +205,10 @@ export const UPGRADE_TOOLTIP_MORE_DESTINATIONS = 'Add more destinations';
 export function upgradeTooltipFor(type: DestinationType): string {
   return type === 'CustomRTMP' ? UPGRADE_TOOLTIP_CUSTOM_RTMP : UPGRADE_TOOLTIP_MORE_DESTINATIONS;
 }
+
+/**
+ * Spec §5 and §8: while Auto Live is on, the last enabled Twitch destination cannot be switched
+ * off or removed, since the console's game feed arrives through that Twitch channel.
+ */
+export const TWITCH_REQUIRED_TOOLTIP = 'Twitch required';
+export const TWITCH_REQUIRED_TEXT = "Twitch required: You must broadcast to your console's Twitch channel so that we can receive your game feed.";
