@@ -159,7 +159,7 @@ describe('a rendered page', () => {
     }
   });
 
-  it('runs each page in its own browser: a page cannot read another page\'s data or reach private addresses', async () => {
+  it('runs each page in its own browser: a page cannot read another page\'s data or reach private addresses by fetch, WebSocket, WebRTC or WebTransport', async () => {
     const a = renderer(`${site.base}/write-secret`, await freeUdpPort(), null);
     // A UDP socket standing in for an internal service that a STUN request could reach.
     const udp = createSocket('udp4');

@@ -55,6 +55,8 @@ const READ_SECRET_PAGE = `<!doctype html><html><body><script>
       const pc = new RTCPeerConnection({ iceServers: [{ urls: 'stun:127.0.0.1:' + stun }] });
       pc.createDataChannel('x');
       await pc.setLocalDescription(await pc.createOffer());
+      // WebTransport is QUIC (UDP) too.
+      try { new WebTransport('https://127.0.0.1:' + stun + '/wt').ready.catch(() => undefined); } catch { /* not offered */ }
       setTimeout(() => fetch('/report?from=b&stun=tried'), 2000);
     }
   })();
