@@ -10,7 +10,7 @@ import { createFixture, HEIGHT, secretKey, testPlan, WIDTH, type Fixture } from 
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { renderPlanSchema } from '@onair/protocol';
-import { grabFrame, near, pixel } from './helpers/stream-probe.ts';
+import { grabFrame, near, pixel, probeStream } from './helpers/stream-probe.ts';
 
 const RED = [255, 0, 0];
 const BLACK = [0, 0, 0];
@@ -125,6 +125,49 @@ describe('session', () => {
     }
     expect(fx.reports.filter((r) => r.sessionId === 'rtp' && r.report.type === 'error')).toEqual([]);
     await fx.host.stopSession('rtp');
+  });
+
+  it('reports a broken source and keeps the program going', async () => {
+    const server = await fx.rtmp();
+    const k = key();
+    const outputs = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }];
+    const base = testPlan(outputs);
+    const started = Date.now();
+    fx.host.startSession({
+      sessionId: 'broken-source',
+      planVersion: 1,
+      plan: renderPlanSchema.parse({
+        ...base,
+        inputs: [...base.inputs, { id: 'missing', kind: 'image', path: join(fx.dir, 'no-such-file.png') }],
+        scenes: [{ id: 'main', placements: [...base.scenes[0]!.placements, { inputId: 'missing', x: 0, y: 0, width: 100, height: 100, zorder: 9 }] }],
+      }),
+    });
+    const failure = await fx.waitForReport('broken-source', 'error', (r) => r.code === 'INPUT_FAILED', 10_000, started);
+    expect(failure.fatal).toBe(false);
+    expect(failure.message).toContain('missing');
+    await fx.waitForOutput('broken-source', 'main', 'live');
+    const frame = await grabFrame(server.url(k), WIDTH, HEIGHT);
+    expect(near(pixel(frame, 180, 160), RED)).toBe(true);
+    expect(fx.host.session('broken-source')?.restarts).toBe(0);
+    await fx.host.stopSession('broken-source');
+  });
+
+  it('rebuilds the pipeline when a plan changes the output profile', async () => {
+    const server = await fx.rtmp();
+    const k = key();
+    const outputs = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }];
+    const supervisor = fx.host.startSession({ sessionId: 'resize', planVersion: 1, plan: testPlan(outputs) });
+    await fx.waitForOutput('resize', 'main', 'live');
+    const firstPid = supervisor.pid;
+    const base = testPlan(outputs);
+    const sent = Date.now();
+    fx.host.applyPlan('resize', 2, { ...base, profile: { ...base.profile, width: 640, height: 360 } });
+    await fx.waitForOutput('resize', 'main', 'live', 20_000, sent);
+    expect(supervisor.pid).not.toBe(firstPid);
+    expect(supervisor.restarts).toBe(0);
+    const format = await probeStream(server.url(k));
+    expect(format.video).toMatchObject({ width: 640, height: 360 });
+    await fx.host.stopSession('resize');
   });
 
   it('restarts a crashed pipeline process and leaves the other session alone', async () => {

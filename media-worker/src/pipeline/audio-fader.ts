@@ -31,6 +31,10 @@ export class AudioFader {
     this.write(this.fades.get(inputId)!);
   }
 
+  remove(inputId: string): void {
+    this.fades.delete(inputId);
+  }
+
   set(inputId: string, target: AudioPadTarget, now = Date.now()): void {
     const fade = this.fades.get(inputId);
     if (!fade) return;

@@ -1,4 +1,4 @@
-import type { OutputPolicy, OutputProfile, PipelineErrorCode, PipelineState, PlanInput, PlanOutput, RenderPlan, SessionStats } from '@onair/protocol';
+import type { OutputPolicy, OutputProfile, PipelineErrorCode, PipelineState, PlanInput, PlanOutput, PlanPreview, RenderPlan, SessionStats } from '@onair/protocol';
 import { pipelineTransitions } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { linkChain, linkPads, makeElement, numberProperty, requestPad, staticPad, structureNumber } from '../gst/elements.ts';
@@ -109,6 +109,7 @@ export class ProgramPipeline {
         }
         if (!bin.syncStateWithParent()) throw new Error(`${input.kind} input could not start`);
       }
+      if (input.kind === 'rtp' && bins.video) attached.jitter = bins.video.getByName(`${name}-vjitter`) ?? undefined;
       this.inputs.set(input.id, attached);
     } catch (err) {
       for (const { bin, pad, aggregator } of added) {
