@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { destinationFieldMessages, MASKED_STREAM_KEY, serverMessageSchema, type DestinationList, type DestinationPicker, type DestinationView, type ServerMessage } from '@onair/protocol';
-import { SecretBox } from '@onair/runtime';
+import { destinationFieldMessages, MASKED_STREAM_KEY, pipelineErrorCatalogue, serverMessageSchema, sessionKeys, sessionStatusKeys, type BroadcastView, type DestinationList, type DestinationPicker, type DestinationView, type ServerMessage } from '@onair/protocol';
+import { createLogger, SecretBox } from '@onair/runtime';
+import { testRedisUrl } from '@onair/embedded/test-services';
+import { loadConfig } from '../src/config.ts';
+import { startBroadcastWatch } from '../src/destinations/index.ts';
+import { SessionService } from '../src/sessions/session-service.ts';
 import { startTwitchDouble, type TwitchDouble } from './helpers/platform-doubles/twitch-double.ts';
 import { startYouTubeDouble, type YouTubeDouble } from './helpers/platform-doubles/youtube-double.ts';
 import { startFacebookDouble, type FacebookDouble } from './helpers/platform-doubles/facebook-double.ts';
@@ -16,10 +20,11 @@ let youtube: YouTubeDouble;
 let facebook: FacebookDouble;
 let free: TestUser;
 let premium: TestUser;
+const secretsKey = SecretBox.generateKey();
 
 beforeAll(async () => {
   [twitch, youtube, facebook] = await Promise.all([startTwitchDouble(), startYouTubeDouble(), startFacebookDouble()]);
-  const env = { SECRETS_KEY: SecretBox.generateKey(), LOCAL_RTMP_URL, LOCAL_RTMP_KEY: 'local-key', ...twitch.env(), ...youtube.env(), ...facebook.env() };
+  const env = { SECRETS_KEY: secretsKey, LOCAL_RTMP_URL, LOCAL_RTMP_KEY: 'local-key', ...twitch.env(), ...youtube.env(), ...facebook.env() };
   api = await startStudioApi({ env });
   // An operator who lets creators push to their own network.
   lan = await startStudioApi({ databaseUrl: api.databaseUrl, env: { ...env, ALLOW_PRIVATE_RTMP: 'true' } });
@@ -214,7 +219,7 @@ describe('destination events on /ws (spec §4)', () => {
 type DestinationEvent = Extract<ServerMessage, { type: 'destination.event' }>;
 
 /** A studio's socket subscribed to a project, collecting destination events. */
-async function studio(target: StudioApi, user: TestUser, projectId: string): Promise<{ ws: WebSocket; events: (n: number) => Promise<DestinationEvent[]> }> {
+async function studio(target: StudioApi, user: TestUser, projectId: string): Promise<{ ws: WebSocket; messages: ServerMessage[]; events: (n: number) => Promise<DestinationEvent[]> }> {
   const ws = new WebSocket(target.wsUrl, { headers: { cookie: user.cookie } });
   const messages: ServerMessage[] = [];
   ws.on('message', (data) => messages.push(serverMessageSchema.parse(JSON.parse(data.toString()))));
@@ -226,6 +231,7 @@ async function studio(target: StudioApi, user: TestUser, projectId: string): Pro
   await waitUntil(() => messages.some((m) => m.type === 'subscribed'));
   return {
     ws,
+    messages,
     events: async (n) => {
       const found = () => messages.filter((m): m is DestinationEvent => m.type === 'destination.event');
       await waitUntil(() => found().length >= n);
@@ -259,5 +265,70 @@ describe('Auto Live (spec §5)', () => {
     expect((await call(api, premium, 'DELETE', at(second))).status).toBe(204);
     await api.db.project.update({ where: { id: projectId }, data: { autoLive: false } });
     expect((await call(api, premium, 'DELETE', at(first))).status).toBe(204);
+  });
+});
+
+describe('stream health and the plan limit while live', () => {
+  it('relays per-destination output stats to the studios, and ends the broadcast at the plan limit', async () => {
+    const projectId = await newProject(premium);
+    const post = async (body: object) => ((await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, body)).body as DestinationView).id;
+    const a = await post(custom({ name: 'A' }));
+    const b = await post(custom({ name: 'B', rtmpUrl: 'rtmp://93.184.216.35/live' }));
+    const logger = createLogger('watch-test', 'silent');
+    const config = loadConfig({ DATABASE_URL: api.databaseUrl, REDIS_URL: testRedisUrl(), SECRETS_KEY: secretsKey, LOG_LEVEL: 'silent' });
+    const sessions = new SessionService(api.db, api.redis, new SecretBox(secretsKey), logger);
+    const watch = await startBroadcastWatch({ config, db: api.db, redis: api.redis, logger, sessions, sweepEveryMs: 60_000 });
+    const s = await studio(api, premium, projectId);
+    try {
+      const live = (await call(api, premium, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body as BroadcastView;
+      expect(live.state).toBe('live');
+
+      // What the owning media worker publishes (SessionHost: {sessionId, ...report}; the session id is the project id).
+      const stats = {
+        sessionId: projectId,
+        at: new Date().toISOString(),
+        state: 'playing',
+        fps: 30,
+        framesOut: 900,
+        droppedFrames: 0,
+        bitrateKbps: 2980,
+        planVersion: 1,
+        outputs: [
+          { id: a, state: 'live', bytesSent: 1_000_000, bitrateKbps: 2980, reconnects: 1 },
+          { id: b, state: 'failed', bytesSent: 0, bitrateKbps: 0, reconnects: 3, errorCode: 'DESTINATION_REFUSED' },
+          { id: 'not-a-destination', state: 'live', bytesSent: 1, bitrateKbps: 1, reconnects: 0 },
+        ],
+      };
+      await api.redis.publish(sessionStatusKeys.channel(projectId), JSON.stringify({ sessionId: projectId, type: 'stats', stats }));
+      await waitUntil(() => s.messages.some((m) => m.type === 'broadcast.health'));
+      const health = s.messages.filter((m) => m.type === 'broadcast.health');
+      expect(health).toEqual([
+        {
+          type: 'broadcast.health',
+          projectId,
+          broadcastId: live.id,
+          at: stats.at,
+          outputs: [
+            { destinationId: a, state: 'live', bitrateKbps: 2980, reconnects: 1 },
+            { destinationId: b, state: 'failed', bitrateKbps: 0, reconnects: 3, errorCode: 'DESTINATION_REFUSED', reason: pipelineErrorCatalogue.DESTINATION_REFUSED.message },
+          ],
+        },
+      ]);
+      // A studio opened now reads the same health with the broadcast.
+      expect(((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast.outputs).toHaveLength(2);
+
+      // Past the plan's limit, the sweep ends it: every output stops and the studios hear of it.
+      await api.db.broadcast.update({ where: { id: live.id }, data: { endsAt: new Date(Date.now() - 1000) } });
+      expect(await watch.sweep()).toBe(1);
+      expect(((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast.state).toBe('ended');
+      const sealed = await api.redis.get(sessionKeys.outputs(projectId));
+      expect(JSON.parse(new SecretBox(secretsKey).open(sealed!, `session:${projectId}`))).toEqual([]);
+      await waitUntil(() => s.messages.some((m) => m.type === 'broadcast.state' && m.broadcast.state === 'ended'));
+    } finally {
+      s.ws.terminate();
+      await watch.close();
+      await call(api, premium, 'DELETE', `/api/v1/projects/${projectId}/session`);
+      await sessions.closeQueue();
+    }
   });
 });

@@ -2,7 +2,9 @@ import type { Redis } from 'ioredis';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
 import type { ApiConfig } from '../config.ts';
+import { SceneService } from '../scenes/scene-service.ts';
 import { BroadcastService } from './broadcast-service.ts';
+import { BroadcastWatch } from './broadcast-watch.ts';
 import { DestinationEvents } from './destination-events.ts';
 import { DestinationSecrets } from './destination-secrets.ts';
 import { DestinationService, type ProjectAccess } from './destination-service.ts';
@@ -53,4 +55,24 @@ export function createDestinations(deps: {
   return { destinations, accounts, broadcasts };
 }
 
+/**
+ * Starts the broadcast background work of one api process (output health to the studios, the
+ * plan's stream-duration limit); close it on shutdown. `sessions` is the same SessionControl the app uses.
+ */
+export async function startBroadcastWatch(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; sessions: SessionControl | null; sweepEveryMs?: number }): Promise<BroadcastWatch> {
+  const scenes = new SceneService(deps.db, deps.redis, deps.logger);
+  const { broadcasts } = createDestinations({ ...deps, assertProjectAccess: (user, projectId) => scenes.assertOwner(user, projectId) });
+  const subscriber = deps.redis.duplicate();
+  subscriber.on('error', (err: Error) => deps.logger.warn({ err: err.message }, 'redis subscriber connection error'));
+  const watch = new BroadcastWatch({ broadcasts, redis: deps.redis, subscriber, logger: deps.logger, ...(deps.sweepEveryMs ? { sweepEveryMs: deps.sweepEveryMs } : {}) });
+  await watch.start();
+  const close = watch.close.bind(watch);
+  watch.close = async () => {
+    await close();
+    subscriber.disconnect();
+  };
+  return watch;
+}
+
 export type { SessionControl } from './session-control.ts';
+export type { BroadcastWatch } from './broadcast-watch.ts';
