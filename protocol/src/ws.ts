@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errorCodes } from './errors.ts';
 import { sceneOpSchema } from './scene/patch.ts';
 import { destinationServerMessageSchemas } from './destinations/events.ts';
+import { roomClientMessageSchemas, roomServerMessageSchemas } from './signaling/messages.ts';
 
 /**
  * Messages on the api WebSocket `/ws`. The socket is opened with the session cookie; a studio then
@@ -14,6 +15,8 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('subscribe'), projectId: z.uuid() }),
   z.strictObject({ type: z.literal('unsubscribe'), projectId: z.uuid() }),
   z.strictObject({ type: z.literal('ping') }),
+  /** WebRTC signaling of the studio (join, offer, ICE, leave). */
+  ...roomClientMessageSchemas,
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
@@ -26,5 +29,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('pong') }),
   /** Destination events (Added, Changed, Removed, Authenticated), broadcast state and output health. */
   ...destinationServerMessageSchemas,
+  /** WebRTC signaling: joined, worker ready, answer, connection state. */
+  ...roomServerMessageSchemas,
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;

@@ -2,12 +2,18 @@ import type { Server } from 'node:http';
 import type { AppDeps } from '../app.ts';
 import { resolveSessionUserId, type Accounts } from '../auth/index.ts';
 import { SceneService } from '../scenes/scene-service.ts';
+import { SessionService } from '../sessions/session-service.ts';
+import { RoomSignaling } from '../signaling/room-signaling.ts';
 import { StudioSockets } from './studio-sockets.ts';
 
 /** Serves `/ws` on the api's HTTP server; close it before the server on shutdown. */
 export function attachStudioSockets(server: Server, deps: AppDeps & { accounts: Accounts }): { close(): Promise<void> } {
   const subscriber = deps.redis.duplicate();
   subscriber.on('error', (err: Error) => deps.logger.warn({ err: err.message }, 'redis subscriber connection error'));
+  const signalingSubscriber = deps.redis.duplicate();
+  signalingSubscriber.on('error', (err: Error) => deps.logger.warn({ err: err.message }, 'redis signaling subscriber connection error'));
+  const ownSessions = deps.sessions ? undefined : new SessionService(deps.db, deps.redis, undefined, deps.logger);
+  const room = new RoomSignaling({ db: deps.db, redis: deps.redis, subscriber: signalingSubscriber, sessions: deps.sessions ?? ownSessions!, logger: deps.logger });
   const sockets = new StudioSockets({
     db: deps.db,
     subscriber,
@@ -15,12 +21,16 @@ export function attachStudioSockets(server: Server, deps: AppDeps & { accounts: 
     resolveSession: (req) => resolveSessionUserId(deps.accounts.auth, req),
     logger: deps.logger,
     publicUrl: deps.config.PUBLIC_URL,
+    room,
   });
   sockets.attach(server);
   return {
     close: async () => {
       await sockets.close();
+      await room.close();
+      await ownSessions?.closeQueue();
       subscriber.disconnect();
+      signalingSubscriber.disconnect();
     },
   };
 }

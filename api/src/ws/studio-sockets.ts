@@ -16,8 +16,10 @@ import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { resolveCurrentUser, type CurrentUser, type SessionResolver } from '../http/auth-context.ts';
 import type { SceneService } from '../scenes/scene-service.ts';
+import type { RoomClient, RoomSignaling } from '../signaling/room-signaling.ts';
 
-const MAX_MESSAGE_BYTES = 16 * 1024;
+// A WebRTC offer with camera, microphone, screen and preview m-lines runs to about 12 KB.
+const MAX_MESSAGE_BYTES = 64 * 1024;
 const HEARTBEAT_MS = 30_000;
 
 interface StudioSocket {
@@ -25,6 +27,7 @@ interface StudioSocket {
   user: CurrentUser;
   projects: Set<string>;
   alive: boolean;
+  room: RoomClient;
 }
 
 export interface StudioSocketsDeps {
@@ -35,6 +38,8 @@ export interface StudioSocketsDeps {
   resolveSession: SessionResolver;
   logger: Logger;
   publicUrl: string;
+  /** WebRTC signaling (`room.*` messages); without it they are refused. */
+  room?: RoomSignaling;
 }
 
 /**
@@ -102,7 +107,7 @@ export class StudioSockets {
   }
 
   private onConnection(ws: WebSocket, user: CurrentUser): void {
-    const client: StudioSocket = { ws, user, projects: new Set(), alive: true };
+    const client: StudioSocket = { ws, user, projects: new Set(), alive: true, room: { user, send: (message) => send(ws, message) } };
     this.clients.add(client);
     ws.on('pong', () => {
       client.alive = true;
@@ -117,6 +122,7 @@ export class StudioSockets {
     ws.on('close', () => {
       this.clients.delete(client);
       for (const projectId of client.projects) void this.unwatch(client, projectId);
+      this.deps.room?.disconnected(client.room).catch((err: unknown) => this.deps.logger.warn({ err, userId: user.id }, 'room not left'));
     });
     send(ws, { type: 'ready', userId: user.id });
   }
@@ -146,6 +152,13 @@ export class StudioSockets {
         send(client.ws, { type: 'subscribed', projectId: message.projectId, version });
         return;
       }
+      case 'room.join':
+      case 'room.offer':
+      case 'room.ice':
+      case 'room.leave':
+        if (!this.deps.room) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'Media is not available on this server.');
+        await this.deps.room.handle(client.room, message);
+        return;
     }
   }
 

@@ -1,0 +1,112 @@
+// WebRTC signaling over /ws (issue 6): the 'join room' permission of spec §6 decides who may
+// join, a join opens the project's session, and offers are relayed to the session's channel,
+// which the owning media worker listens on; its answers come back to the page that offered.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { testRedisUrl } from '@onair/embedded/test-services';
+import {
+  participantSignalSchema,
+  serverMessageSchema,
+  SESSIONS_QUEUE,
+  sessionKeys,
+  signalingChannels,
+  workerSignalSchema,
+  type ServerMessage,
+  type WorkerSignal,
+} from '@onair/protocol';
+import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
+
+let api: StudioApi;
+let host: TestUser;
+let stranger: TestUser;
+let listener: Redis;
+const sockets: WebSocket[] = [];
+
+beforeAll(async () => {
+  api = await startStudioApi();
+  host = await createTestUser(api);
+  stranger = await createTestUser(api);
+  listener = new Redis(testRedisUrl());
+});
+afterAll(async () => {
+  for (const ws of sockets) ws.terminate();
+  listener?.disconnect();
+  await api?.close();
+});
+
+async function open(user: TestUser): Promise<{ ws: WebSocket; send: (m: unknown) => void; next: (type: ServerMessage['type']) => Promise<ServerMessage> }> {
+  const ws = new WebSocket(api.wsUrl, { headers: { cookie: user.cookie } });
+  sockets.push(ws);
+  const messages: ServerMessage[] = [];
+  ws.on('message', (data) => messages.push(serverMessageSchema.parse(JSON.parse(data.toString()))));
+  let seen = 0;
+  const next = async (type: ServerMessage['type']): Promise<ServerMessage> => {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const found = messages.slice(seen).findIndex((m) => m.type === type);
+      if (found >= 0) {
+        seen += found + 1;
+        return messages[seen - 1]!;
+      }
+      if (Date.now() > deadline) throw new Error(`no ${type} message; got ${JSON.stringify(messages)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  await next('ready');
+  return { ws, send: (m) => ws.send(JSON.stringify(m)), next };
+}
+
+async function newProject(user: TestUser): Promise<string> {
+  const { body } = await call(api, user, 'POST', '/api/v1/projects', { name: 'Room' });
+  return (body as { id: string }).id;
+}
+
+describe('room signaling', () => {
+  it('refuses a user without the join room permission with a clear error', async () => {
+    const projectId = await newProject(host);
+    const studio = await open(stranger);
+    studio.send({ type: 'room.join', projectId });
+    const error = await studio.next('error');
+    expect(error).toMatchObject({ type: 'error', code: 'FORBIDDEN', message: expect.stringMatching(/not allow joining the room/) });
+    // Nothing reaches a worker from a socket that did not join.
+    studio.send({ type: 'room.offer', projectId, peerId: 'p', sdp: 'v=0', tracks: [], previewMid: null });
+    expect(await studio.next('error')).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  it('opens the session for the host and relays offers and answers with the owning worker', async () => {
+    const projectId = await newProject(host);
+    const studio = await open(host);
+    studio.send({ type: 'room.join', projectId });
+    const joined = await studio.next('room.joined');
+    expect(joined).toMatchObject({ role: 'host' });
+    const participantId = (joined as { participantId: string }).participantId;
+
+    // The join queued the session (its job id is the project id) with the document snapshot.
+    const queue = new Queue(SESSIONS_QUEUE, { connection: listener });
+    await expect.poll(async () => (await queue.getJob(projectId))?.id, { timeout: 5000 }).toBe(projectId);
+    expect(await listener.hexists(sessionKeys.document(projectId), 'document')).toBe(1);
+
+    // The worker side, as the owning media worker does it: owner record, channel, answer.
+    const now = new Date().toISOString();
+    await listener.set(sessionKeys.owner(projectId), JSON.stringify({ projectId, workerId: 'w-1', state: 'running', since: now, lastSeenAt: now, appliedVersion: 0, pickups: 0 }));
+    const received: WorkerSignal[] = [];
+    const worker = listener.duplicate();
+    await worker.subscribe(signalingChannels.toWorker(projectId));
+    worker.on('message', (_channel: string, raw: string) => received.push(workerSignalSchema.parse(JSON.parse(raw))));
+
+    studio.send({ type: 'room.offer', projectId, peerId: 'peer-1', sdp: 'v=0 offer', tracks: [{ mid: '0', type: 'camera' }], previewMid: '2' });
+    await expect.poll(() => received.length, { timeout: 5000 }).toBe(1);
+    expect(received[0]).toMatchObject({ type: 'offer', participantId, userId: host.id, role: 'host', peerId: 'peer-1', tracks: [{ mid: '0', type: 'camera' }] });
+    await listener.publish(signalingChannels.toParticipant(participantId), JSON.stringify(participantSignalSchema.parse({ type: 'answer', projectId, participantId, peerId: 'peer-1', sdp: 'v=0 answer', workerId: 'w-1' })));
+    expect(await studio.next('room.answer')).toMatchObject({ peerId: 'peer-1', sdp: 'v=0 answer' });
+
+    // Leaving (or closing the page) tells the worker.
+    studio.ws.close();
+    await expect.poll(() => received.map((r) => r.type), { timeout: 5000 }).toContain('leave');
+    worker.disconnect();
+    await (await queue.getJob(projectId))?.remove().catch(() => undefined);
+    await queue.close();
+  });
+});

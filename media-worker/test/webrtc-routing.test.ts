@@ -1,0 +1,86 @@
+// Units of the WebRTC endpoint that need no browser: which sources a track feeds, the answer's
+// bitrate hints, and when the forwarder asks for keyframes.
+import { createSocket } from 'node:dgram';
+import { randomUUID } from 'node:crypto';
+import { RtpHeader, RtpPacket } from 'werift';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newProjectDocument, type SceneDocument, type Source } from '@onair/protocol';
+import { RtpForwarder, PLI_THROTTLE_MS } from '../src/webrtc/rtp-forwarder.ts';
+import { withBitrateHints } from '../src/webrtc/studio-peer.ts';
+import { routeTrack } from '../src/webrtc/track-router.ts';
+
+function doc(sources: Source[]): SceneDocument {
+  const d = newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '720p' });
+  d.sources.push(...sources);
+  return d;
+}
+const webcam = (userId: string | null): Source => ({
+  id: randomUUID(),
+  kind: 'webcam',
+  name: 'Camera',
+  settings: { opacity: 1, volume: 1, muted: false, webcamDeviceId: null, microphoneDeviceId: 'default', displayName: '', userId, mirrorCamera: false },
+});
+const mic = (userId: string | null): Source => ({
+  id: randomUUID(),
+  kind: 'microphone',
+  name: 'Audio',
+  settings: { volume: 1, muted: false, microphoneDeviceId: null, displayName: '', userId, optimizeForMusic: true },
+});
+const guest = (userId: string): Source => ({ id: randomUUID(), kind: 'participant', name: 'Guest', settings: { opacity: 1, volume: 1, muted: false, userId, displayName: 'G' } });
+
+describe('routeTrack', () => {
+  it("sends the host's camera to unassigned and own Camera sources, a guest's to their Guest source", () => {
+    const [free, mine, other, g] = [webcam(null), webcam('host'), webcam('someone'), guest('guest-1')];
+    const d = doc([free, mine, other, g]);
+    expect(routeTrack(d, { userId: 'host', isHost: true }, 'camera')).toEqual([
+      { sourceId: free.id, media: 'video' },
+      { sourceId: mine.id, media: 'video' },
+    ]);
+    expect(routeTrack(d, { userId: 'guest-1', isHost: false }, 'camera')).toEqual([{ sourceId: g.id, media: 'video' }]);
+    expect(routeTrack(d, { userId: 'guest-1', isHost: false }, 'screen_share')).toEqual([]);
+  });
+
+  it('puts a microphone into Audio sources when there are some, else into the Camera sound, never both', () => {
+    const cam = webcam(null);
+    expect(routeTrack(doc([cam]), { userId: 'h', isHost: true }, 'microphone')).toEqual([{ sourceId: cam.id, media: 'audio' }]);
+    const m = mic(null);
+    expect(routeTrack(doc([cam, m]), { userId: 'h', isHost: true }, 'microphone')).toEqual([{ sourceId: m.id, media: 'audio' }]);
+  });
+});
+
+describe('withBitrateHints', () => {
+  it('adds the x-google bitrates to VP8 and H.264, keeping existing fmtp parameters', () => {
+    const sdp = ['v=0', 'm=audio 9 UDP/TLS/RTP/SAVPF 111', 'a=rtpmap:111 opus/48000/2', 'm=video 9 UDP/TLS/RTP/SAVPF 96 102', 'a=rtpmap:96 VP8/90000', 'a=rtpmap:102 H264/90000', 'a=fmtp:102 packetization-mode=1', ''].join('\r\n');
+    const out = withBitrateHints(sdp).split('\r\n');
+    expect(out).toContain('a=fmtp:102 packetization-mode=1;x-google-start-bitrate=2500;x-google-min-bitrate=1000;x-google-max-bitrate=4000');
+    expect(out).toContain('a=fmtp:96 x-google-start-bitrate=2500;x-google-min-bitrate=1000;x-google-max-bitrate=4000');
+    expect(out.filter((l) => l.startsWith('a=fmtp:111'))).toEqual([]);
+    expect(out[out.length - 1]).toBe('');
+  });
+});
+
+describe('RtpForwarder', () => {
+  const socket = createSocket('udp4');
+  afterAll(() => socket.close());
+  const packet = (seq: number, pt = 96, ssrc = 1) => new RtpPacket(new RtpHeader({ sequenceNumber: seq, payloadType: pt, ssrc, timestamp: seq * 3000 }), Buffer.from([0x10, 0, 0]));
+
+  it('asks for a keyframe on the first packet, throttles on loss, and again when packets resume', () => {
+    let now = 0;
+    const plis: number[] = [];
+    const f = new RtpForwarder({ type: 'camera', kind: 'video', acceptedPayloadTypes: new Set([96]), pipelinePayloadType: 96, socket, sendPli: () => plis.push(now), now: () => now });
+    f.setPorts([40_000]);
+    f.onRtp(packet(1));
+    expect(plis).toEqual([0]);
+    now = 200;
+    f.onRtp(packet(5)); // loss, but within the throttle window
+    expect(plis).toEqual([0]);
+    now = PLI_THROTTLE_MS + 10;
+    f.onRtp(packet(9));
+    expect(plis).toEqual([0, PLI_THROTTLE_MS + 10]);
+    f.onRtp(packet(10, 97)); // another payload type (not the negotiated codec): dropped
+    now += 5000; // the camera was off
+    f.onRtp(packet(11));
+    expect(plis).toHaveLength(3);
+    expect(f.stats()).toMatchObject({ packets: 4, lost: 6, plis: 3 });
+  });
+});
