@@ -177,7 +177,8 @@ export class SimulatedFleet {
       prefix: this.prefix,
       lockMs: options.lockMs ?? SESSION_LOCK_MS,
       stalledCheckMs: options.stalledCheckMs ?? SESSION_STALLED_CHECK_MS,
-      refusedBackoffMs: options.refusedBackoffMs ?? 50,
+      // As the media worker's SessionConsumer: a worker that refused waits a second before fetching again.
+      refusedBackoffMs: options.refusedBackoffMs ?? 1000,
     };
     for (let i = 0; i < options.workers; i++) this.workers.push(new SimulatedWorker(`sim-media-${i}`, this, full));
   }
