@@ -6,8 +6,9 @@
 // fetched by hand one at a time, admission before a session starts (a refused job goes back to
 // the queue), the job held active with its lock extended for as long as the session lives, and
 // stalled-job recovery (SESSION_LOCK_MS, SESSION_STALLED_CHECK_MS) as the failover path. Admission
-// is pluggable (`AdmitFn`); it defaults to the protocol's cost model (`canAdmit`). When the media
-// worker's admission is final, pass it here so the figures follow the real code.
+// is pluggable (`AdmitFn`); it defaults to the protocol's `canAdmit`, the decision the media
+// worker's SessionConsumer makes today (with the session's cost carried in the job instead of read
+// from its scene document). If admission grows beyond that function, pass the new one here.
 //
 // What is simulated: the pipeline (a session costs its cores and does nothing), and the kill -9
 // (a killed worker stops renewing its locks and drops its Redis connections without touching its
