@@ -24,6 +24,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     stack = await startStack({
       dataDir,
       port: 0,
+      // The go-live flow pushes to RTMP receivers the test starts on loopback.
+      env: { ALLOW_PRIVATE_RTMP: 'true' },
       // Kept quiet unless something fails: then the last lines explain why.
       log: (source, line) => {
         lines.push(`[${source}] ${line}`);
@@ -38,6 +40,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.ONAIR_E2E_URL = stack.url;
   // For flows that stand in for a service the UI cannot drive yet (billing writing a subscription).
   process.env.ONAIR_E2E_DATABASE_URL = stack.databaseUrl;
+  // Where the built-in local destination can be watched (ffprobe), key included.
+  process.env.ONAIR_E2E_LOCAL_RTMP = stack.localRtmp.server.url(stack.localRtmp.key);
 
   return async () => {
     await stack.stop();

@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import pg from 'pg';
+import { planEntitlements, type DestinationView } from '@onair/protocol';
+import { startRtmpServer, type RunningRtmpServer } from '../../embedded/src/rtmp-server.ts';
+import { CHROMIUM_ARGS } from './playwright.config.ts';
+
+test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } });
+
+// The sign-in and Premium helpers of studio.spec.ts, kept here until e2e has a shared helpers module.
+async function signIn(request: APIRequestContext, email: string): Promise<void> {
+  expect((await request.post('/api/auth/email-otp/send-verification-otp', { data: { email, type: 'sign-in' } })).ok()).toBe(true);
+  let code: string | undefined;
+  for (let i = 0; i < 50 && !code; i++) {
+    const inbox = (await (await request.get(`/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
+    code = /\b(\d{6})\b/.exec(inbox.messages[0]?.text ?? '')?.[1];
+    if (!code) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!code) throw new Error('no sign-in code arrived');
+  expect((await request.post('/api/auth/sign-in/email-otp', { data: { email, otp: code } })).ok()).toBe(true);
+}
+
+async function grantPremium(email: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.ONAIR_E2E_DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
+    const subscriptionId = randomUUID();
+    await client.query(`INSERT INTO subscriptions (id, user_id, plan_id, item_price_id, status, updated_at) VALUES ($1, $2, 'Premium', 'Premium-USD-Monthly', 'active', now())`, [subscriptionId, rows[0]?.id]);
+    for (const [featureId, value] of Object.entries(planEntitlements.Premium)) {
+      await client.query('INSERT INTO entitlements (id, subscription_id, feature_id, value) VALUES ($1, $2, $3, $4)', [randomUUID(), subscriptionId, featureId, value]);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Whether an RTMP server is receiving a video stream under this URL: ffprobe plays it, as a viewer would. */
+function receives(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', url], { timeout: 8000 }, (err, stdout) => resolve(!err && stdout.includes('video')));
+  });
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+const panel = (page: Page) => page.getByRole('region', { name: 'Destinations' });
+
+let dir: string;
+const receivers: RunningRtmpServer[] = [];
+
+test.beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'onair-go-live-'));
+  receivers.push(await startRtmpServer({ dir: join(dir, 'one'), acceptKeys: ['key-one'] }));
+  receivers.push(await startRtmpServer({ dir: join(dir, 'two'), acceptKeys: ['key-two'] }));
+});
+test.afterAll(async () => {
+  for (const r of receivers) await r.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('Go Live pushes to two custom RTMP servers and the local destination; one toggled off stops while the others go on; End Broadcast stops all', async ({ page, context }) => {
+  test.setTimeout(240_000);
+  const [one, two] = receivers as [RunningRtmpServer, RunningRtmpServer];
+  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
+  if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
+  const email = `live-${randomUUID()}@example.test`;
+  await signIn(context.request, email);
+  await grantPremium(email);
+  await page.goto('/');
+  await page.getByLabel('New project').fill('Going live');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
+  const projectId = /studio\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+
+  const add = async (data: object) => {
+    const res = await context.request.post(`/api/v1/projects/${projectId}/destinations`, { data });
+    expect(res.status()).toBe(201);
+    return (await res.json()) as DestinationView;
+  };
+  const first = await add({ type: 'CustomRTMP', name: 'Server one', rtmpUrl: `rtmp://127.0.0.1:${one.port}/${one.application}`, streamKey: 'key-one' });
+  await add({ type: 'CustomRTMP', name: 'Server two', rtmpUrl: `rtmp://127.0.0.1:${two.port}/${two.application}`, streamKey: 'key-two' });
+  await add({ type: 'Local' });
+  // The other adds reached this studio over /ws.
+  await expect(panel(page).getByTestId('destination-row')).toHaveCount(3);
+
+  await panel(page).getByRole('button', { name: 'Go Live' }).click();
+  await expect(panel(page).getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
+  await expect(panel(page).getByRole('timer')).toHaveText(/^0:00:\d\d$/);
+
+  const urls = { one: one.url('key-one'), two: two.url('key-two'), local: localUrl };
+  await until('all three receive the stream', async () => (await Promise.all(Object.values(urls).map(receives))).every(Boolean), 120_000);
+
+  // Server one off while live: it stops receiving, the others go on.
+  await panel(page).locator(`[data-destination-id="${first.id}"]`).getByRole('switch').click();
+  await until('server one stops receiving', async () => !(await receives(urls.one)), 60_000);
+  expect(await receives(urls.two)).toBe(true);
+  expect(await receives(urls.local)).toBe(true);
+
+  await panel(page).getByRole('button', { name: 'End Broadcast' }).click();
+  await expect(panel(page).getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
+  await until('nothing receives', async () => !(await receives(urls.two)) && !(await receives(urls.local)), 60_000);
+});
