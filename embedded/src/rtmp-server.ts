@@ -30,6 +30,8 @@ export interface RunningRtmpServer {
   url(key: string): string;
   /** Whether the nginx process is running. */
   readonly running: boolean;
+  /** Process id of nginx (for tests that freeze it with SIGSTOP to play a silent stall). */
+  readonly pid: number | undefined;
   /** Stops nginx (SIGKILL when `abrupt`, like a crash; otherwise a clean SIGTERM). */
   stop(options?: { abrupt?: boolean }): Promise<void>;
   /** Starts it again on the same port with the same configuration. */
@@ -133,6 +135,7 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<Runni
   const stop = async (stopOptions: { abrupt?: boolean } = {}): Promise<void> => {
     const proc = child;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    proc.kill('SIGCONT'); // a server frozen by a test must be able to act on SIGTERM
     proc.kill(stopOptions.abrupt ? 'SIGKILL' : 'SIGTERM');
     const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
     await exited;
@@ -146,6 +149,9 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<Runni
     url: (key) => `rtmp://127.0.0.1:${port}/${application}/${key}`,
     get running() {
       return child !== undefined && child.exitCode === null && child.signalCode === null;
+    },
+    get pid() {
+      return child?.pid;
     },
     stop,
     restart: async () => {

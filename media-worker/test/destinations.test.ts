@@ -118,6 +118,36 @@ describe('destinations', () => {
     await fx.host.stopSession('live-edit');
   });
 
+  it('catches a destination that stops reading (bytes-sent watchdog) and reconnects once it reads again', async () => {
+    const server = await fx.rtmp();
+    const k = key();
+    const base = testPlan([{ id: 'frozen', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }]);
+    // A high rate fills the loopback socket buffers within seconds once the server stops reading.
+    const supervisor = fx.host.startSession({
+      sessionId: 'stall',
+      planVersion: 1,
+      plan: { ...base, profile: { ...base.profile, videoBitrateKbps: 8000 } },
+      outputPolicy: { backoffMs: [500], stallAfterMs: 2000, giveUpAfterMs: 60_000 },
+    });
+    await fx.waitForOutput('stall', 'frozen', 'live');
+    const frozenAt = Date.now();
+    const framesAtFreeze = supervisor.stats?.framesOut ?? 0;
+    process.kill(server.pid!, 'SIGSTOP');
+    try {
+      const stalled = await fx.waitForOutput('stall', 'frozen', 'reconnecting', 30_000, frozenAt);
+      expect(stalled.errorCode).toBe('DESTINATION_STALLED');
+    } finally {
+      process.kill(server.pid!, 'SIGCONT');
+    }
+    const thawedAt = Date.now();
+    await fx.waitForOutput('stall', 'frozen', 'live', 10_000, thawedAt);
+    // The program never waited on the frozen destination.
+    await new Promise((r) => setTimeout(r, 1100));
+    const framesSince = (supervisor.stats?.framesOut ?? 0) - framesAtFreeze;
+    expect(framesSince).toBeGreaterThan(((Date.now() - frozenAt) / 1000 - 2) * 25);
+    await fx.host.stopSession('stall');
+  });
+
   it('never writes a stream key in a log line', () => {
     expect(keys.length).toBeGreaterThan(5);
     expect(fx.logs.length).toBeGreaterThan(20);

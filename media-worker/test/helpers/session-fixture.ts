@@ -82,10 +82,13 @@ export async function createFixture(): Promise<Fixture> {
     waitForOutput: (sessionId, outputId, state, timeoutMs, since) =>
       waitForReport(sessionId, 'outputStatus', (r) => r.outputId === outputId && r.state === state, timeoutMs, since),
     close: async () => {
-      await host.stopAll();
-      await Promise.all(servers.map((s) => s.stop()));
-      redis.disconnect();
-      await rm(dir, { recursive: true, force: true });
+      try {
+        await host.stopAll();
+      } finally {
+        await Promise.all(servers.map((s) => s.stop()));
+        redis.disconnect();
+        await rm(dir, { recursive: true, force: true });
+      }
     },
   };
 }

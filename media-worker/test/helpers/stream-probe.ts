@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 const execFileAsync = promisify(execFile);
 
 export interface StreamFormat {
+  /** `fps` is what the container declares; FLV often has none, so count packets (readPackets) to check a rate. */
   video: { codec: string; width: number; height: number; fps: number };
   audio: { codec: string; sampleRate: number; channels: number };
 }
@@ -36,7 +37,7 @@ export async function probeStream(url: string, timeoutMs = 15_000): Promise<Stre
   const a = streams.find((s) => s.codec_type === 'audio');
   if (!v || !a) throw new Error(`stream lacks ${v ? 'audio' : 'video'}`);
   return {
-    video: { codec: v.codec_name, width: v.width ?? 0, height: v.height ?? 0, fps: rate(v.r_frame_rate) || rate(v.avg_frame_rate) },
+    video: { codec: v.codec_name, width: v.width ?? 0, height: v.height ?? 0, fps: rate(v.avg_frame_rate) || rate(v.r_frame_rate) },
     audio: { codec: a.codec_name, sampleRate: Number(a.sample_rate), channels: a.channels ?? 0 },
   };
 }
