@@ -102,6 +102,8 @@ const RESOURCE_CHECK_INTERVAL_MS = 10_000;
 /** A page live this long counts as healthy again: the next failure starts the backoff over. */
 const STABLE_AFTER_MS = 30_000;
 const CAPTURE_RESTART_MS = 1_000;
+const LOAD_FAILURES_BEFORE_RELAUNCH = 3;
+const FIRST_PAINT_TIMEOUT_MS = 2_000;
 
 /** 0.5 s, 1, 2, 4 … 30 s. */
 export function backoffMs(attempt: number): number {
@@ -161,6 +163,8 @@ export class PageRenderer {
   async stop(): Promise<void> {
     this.stopping = true;
     this.wake.push({ type: 'stop' });
+    // Closing Chromium now ends a navigation in flight instead of waiting out its timeout.
+    void this.closeBrowser();
     await this.running;
     this.report({ state: 'stopped', problem: null, attempt: 0, retryAt: null });
   }
@@ -311,6 +315,7 @@ export class PageRenderer {
       const resourceCheckMs = recycleAfterMs > 0 ? Math.min(RESOURCE_CHECK_INTERVAL_MS, Math.max(500, recycleAfterMs / 2)) : RESOURCE_CHECK_INTERVAL_MS;
       timers.push(setInterval(() => void this.checkResources(browser, launchedAt, generation), resourceCheckMs));
 
+      let loadFailures = 0;
       for (;;) {
         const nav = await this.navigate(page, proxy);
         // A crash or stop that arrived during the navigation wins over its result.
@@ -324,6 +329,7 @@ export class PageRenderer {
         }
         let wake: Wake | null;
         if (nav.ok) {
+          loadFailures = 0;
           this.liveSince = Date.now();
           this.report({ state: 'live', problem: null, attempt: 0, retryAt: null });
           wake = await this.wake.next();
@@ -337,6 +343,12 @@ export class PageRenderer {
             wake = await this.wake.next();
           } else {
             wake = await this.unavailable(nav.code, nav.detail);
+            // A renderer stuck in a bad state would fail every navigation: after a few, start afresh
+            // (the backoff was already waited and reported).
+            loadFailures += 1;
+            if (wake === null && loadFailures >= LOAD_FAILURES_BEFORE_RELAUNCH) {
+              return { type: 'browser', code: 'RECYCLED', detail: `${loadFailures} load failures in a row`, generation };
+            }
           }
         }
         if (wake === null || wake.type === 'change') continue;
@@ -409,6 +421,12 @@ export class PageRenderer {
       return refusedNavigation(refusal ? { allowed: false, ...refusal } : { allowed: false, host: '', port: 0, code: 'private', reason: 'the address is not allowed' });
     }
     if (response && response.status() >= 400) return { ok: false, code: 'HTTP_ERROR', detail: `HTTP ${response.status()}`, final: false };
+    // 'load' can come before the first paint reaches the display: live means painted.
+    await Promise.race([
+      // A string: this package compiles without the DOM library.
+      page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))').catch(() => undefined),
+      new Promise((r) => setTimeout(r, FIRST_PAINT_TIMEOUT_MS)),
+    ]);
     this.log.info({ origin: new URL(url).origin }, 'page loaded');
     return { ok: true };
   }
