@@ -106,6 +106,9 @@ describe('validation (spec §5)', () => {
 
     const onLan = await call(lan, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, custom({ rtmpUrl: 'rtmp://192.168.1.20/live' }));
     expect(onLan.status).toBe(201);
+    // …but never the cloud metadata service.
+    const metadata = await call(lan, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, custom({ rtmpUrl: 'rtmp://169.254.169.254/live' }));
+    expect(metadata).toMatchObject({ status: 422, body: { error: { code: 'DESTINATION_ADDRESS_REFUSED', message: expect.stringContaining('cloud metadata') } } });
 
     const local = await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local' });
     expect(local).toMatchObject({ status: 201, body: { type: 'Local', rtmpUrl: LOCAL_RTMP_URL, streamKeyMasked: MASKED_STREAM_KEY } });

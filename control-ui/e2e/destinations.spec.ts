@@ -61,9 +61,10 @@ test('adds a custom RTMP destination with the rule messages, toggles it and remo
   await expect(form.getByText('The server URL must start with rtmp:// or rtmps://.')).toBeVisible();
 
   await form.getByLabel('Name').fill('Backup server');
-  await form.getByLabel('Server URL').fill('rtmp://10.0.0.5/live');
+  // The e2e stack allows loopback and private RTMP (its go-live flow needs it), never the cloud metadata service.
+  await form.getByLabel('Server URL').fill('rtmp://169.254.169.254/live');
   await form.getByRole('button', { name: 'Add Destination' }).click();
-  await expect(form.getByText(/private network/)).toBeVisible();
+  await expect(form.getByText(/cloud metadata service/)).toBeVisible();
 
   await form.getByLabel('Server URL').fill('RTMP://93.184.216.34/live');
   await form.getByLabel('Stream key').fill('sk-e2e-secret');

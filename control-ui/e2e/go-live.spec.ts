@@ -46,10 +46,10 @@ function receives(url: string): Promise<boolean> {
   });
 }
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+async function until(what: string | (() => string), check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -99,7 +99,15 @@ test('Go Live pushes to two custom RTMP servers and the local destination; one t
   await expect(panel(page).getByRole('timer')).toHaveText(/^0:00:\d\d$/);
 
   const urls = { one: one.url('key-one'), two: two.url('key-two'), local: localUrl };
-  await until('all three receive the stream', async () => (await Promise.all(Object.values(urls).map(receives))).every(Boolean), 120_000);
+  let received: Record<string, boolean> = {};
+  await until(
+    () => `all three receive the stream (receiving: ${JSON.stringify(received)})`,
+    async () => {
+      received = Object.fromEntries(await Promise.all(Object.entries(urls).map(async ([name, url]) => [name, await receives(url)] as const)));
+      return Object.values(received).every(Boolean);
+    },
+    120_000,
+  );
 
   // Server one off while live: it stops receiving, the others go on.
   await panel(page).locator(`[data-destination-id="${first.id}"]`).getByRole('switch').click();

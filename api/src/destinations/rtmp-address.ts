@@ -18,12 +18,16 @@ function refused(reason: string): OnAirError {
  * unless the operator allows private RTMP. A name is resolved and every address it has checked; a
  * name that does not resolve now is let through (the output then fails with "unreachable"), since
  * DNS can be briefly down. The media worker checks again at connect time against rebinding.
+ * Allowing private RTMP (a studio on a LAN) never allows the cloud metadata service.
  */
 export async function assertRtmpAddressAllowed(url: string, policy: RtmpAddressPolicy): Promise<void> {
-  if (policy.allowPrivate) return;
   if (policy.localRtmpUrl && url.toLowerCase().replace(/\/+$/, '') === policy.localRtmpUrl.toLowerCase().replace(/\/+$/, '')) return;
   const check = checkRtmpUrlTarget(url);
-  if (!check.ok) throw refused(check.reason);
+  const allowed = (cls: string) => policy.allowPrivate && cls !== 'metadata';
+  if (!check.ok) {
+    if (allowed(check.code) && check.code !== 'invalid-url' && check.code !== 'scheme-not-allowed') return;
+    throw refused(check.reason);
+  }
   if (check.ip !== null) return;
   let addresses: { address: string }[];
   try {
@@ -36,6 +40,6 @@ export async function assertRtmpAddressAllowed(url: string, policy: RtmpAddressP
   }
   for (const { address } of addresses) {
     const cls = classifyIp(address);
-    if (cls !== null && cls !== 'public') throw refused(`${addressClassReasons[cls]} (${check.host} resolves to ${address})`);
+    if (cls !== null && cls !== 'public' && !allowed(cls)) throw refused(`${addressClassReasons[cls]} (${check.host} resolves to ${address})`);
   }
 }
