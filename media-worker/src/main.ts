@@ -24,8 +24,9 @@ async function start(ctx: WorkerContext): Promise<void> {
     ports,
     logger: ctx.logger,
     loadDocument: (projectId) => readDocument(ctx.redis, projectId),
-    // Loopback host candidates only where studio and worker share a machine (embedded stack, tests).
-    additionalHostAddresses: process.env.WEBRTC_LOOPBACK === '1' ? ['127.0.0.1'] : undefined,
+    // A loopback host candidate, so a studio on the worker's own machine (the embedded stack) connects;
+    // remote browsers never pair with it. WEBRTC_LOOPBACK=0 leaves it out.
+    additionalHostAddresses: process.env.WEBRTC_LOOPBACK === '0' ? undefined : ['127.0.0.1'],
   });
   endpoint = webrtc;
   host = new SessionHost({

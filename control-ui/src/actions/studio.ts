@@ -13,6 +13,7 @@ import { optimisticDocument } from '../model/optimistic-scene.ts';
 import { initialStudioState, useStudioStore, type StudioPanel } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { loadDestinations, receiveDestinationMessage } from './destinations.ts';
+import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
 import { showToast } from './toasts.ts';
 
 let socket: StudioSocket | null = null;
@@ -52,6 +53,7 @@ export async function openStudio(projectId: string, client: HttpClient = httpCli
 
 /** Leaves the studio: the live channel closes and unconfirmed edits are dropped with the page. */
 export function closeStudio(): void {
+  leaveRoom();
   socket?.close();
   socket = null;
   useStudioStore.setState(initialStudioState());
@@ -78,8 +80,16 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
       if (confirmed && message.version > confirmed.version) void refetchDocument(client);
       // Destination events missed while the channel was down are not replayed either.
       void loadDestinations(projectId, client);
+      // The host's camera and microphone join the session's room (again after a socket reconnect).
+      enterRoom(projectId, (m) => socket?.send(m));
       return;
     }
+    case 'room.joined':
+    case 'room.ready':
+    case 'room.answer':
+    case 'room.state':
+      receiveRoomMessage(message);
+      return;
     case 'destination.event':
     case 'broadcast.state':
     case 'broadcast.health':
@@ -89,6 +99,7 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
       receivePatch(message, client);
       return;
     case 'error':
+      if (receiveRoomError(message)) return;
       showToast({ kind: 'error', title: 'Live updates are unavailable', description: message.message });
       return;
     case 'ready':

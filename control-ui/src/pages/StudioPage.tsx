@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { loadDevices, stopCameraPreviews } from '../actions/devices.ts';
 import { closeStudio, openStudio } from '../actions/studio.ts';
 import { DestinationsPanel } from '../features/destinations/DestinationsPanel.tsx';
+import { StudioMedia } from '../features/media/StudioMedia.tsx';
 import { ProgramCanvas } from '../features/studio/ProgramCanvas.tsx';
 import { SceneList } from '../features/studio/SceneList.tsx';
 import { SidePanel } from '../features/studio/SidePanel.tsx';
@@ -31,6 +32,7 @@ export function StudioPage() {
         <SceneList />
         <ProgramCanvas />
         <div className={styles.side}>
+          <StudioMedia />
           <DestinationsPanel projectId={projectId} />
           <SidePanel />
         </div>

@@ -1,0 +1,137 @@
+// Issue 6 acceptance in the system Chromium with fake devices: the host's studio publishes its
+// camera and microphone to the session's media worker, the local RTMP destination receives a
+// stream whose frames show the camera where its layer is and whose audio is not silent, the
+// studio plays the program preview, and a peer connection closed by the page comes back by itself.
+import { execFile, execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { CHROMIUM_ARGS } from './playwright.config.ts';
+
+// A known picture (orange) and a steady tone, so the output can be checked pixel by pixel and by level.
+const media = mkdtempSync(join(tmpdir(), 'onair-e2e-media-'));
+const CAMERA_FILE = join(media, 'camera.y4m');
+const TONE_FILE = join(media, 'tone.wav');
+execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0xFF8000:s=1280x720:r=30:d=2', '-pix_fmt', 'yuv420p', CAMERA_FILE]);
+execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=5', '-ac', '1', TONE_FILE]);
+const ORANGE = [255, 128, 0];
+
+test.use({
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: [
+      ...CHROMIUM_ARGS,
+      '--use-fake-device-for-media-stream=fps=30',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${CAMERA_FILE}`,
+      `--use-file-for-fake-audio-capture=${TONE_FILE}`,
+      // Studio and media worker share this machine: let WebRTC pair over loopback.
+      '--allow-loopback-in-peer-connection',
+      '--disable-features=WebRtcHideLocalIpsWithMdns',
+    ],
+  },
+  permissions: ['camera', 'microphone'],
+});
+
+async function signIn(request: APIRequestContext, email: string): Promise<void> {
+  expect((await request.post('/api/auth/email-otp/send-verification-otp', { data: { email, type: 'sign-in' } })).ok()).toBe(true);
+  let code: string | undefined;
+  for (let i = 0; i < 50 && !code; i++) {
+    const inbox = (await (await request.get(`/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
+    code = /\b(\d{6})\b/.exec(inbox.messages[0]?.text ?? '')?.[1];
+    if (!code) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!code) throw new Error('no sign-in code arrived');
+  expect((await request.post('/api/auth/sign-in/email-otp', { data: { email, otp: code } })).ok()).toBe(true);
+}
+
+/** One frame of the stream scaled to the 1280×720 scene canvas, as RGB24. */
+function grab(url: string): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      'ffmpeg',
+      ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-vf', 'scale=1280:720', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+      { encoding: 'buffer', timeout: 15_000, killSignal: 'SIGKILL', maxBuffer: 8 * 1024 * 1024 },
+      (err, stdout) => resolve(err || stdout.length < 1280 * 720 * 3 ? undefined : stdout),
+    );
+  });
+}
+
+const pixel = (rgb: Buffer, x: number, y: number) => [rgb[(y * 1280 + x) * 3]!, rgb[(y * 1280 + x) * 3 + 1]!, rgb[(y * 1280 + x) * 3 + 2]!];
+const near = (a: number[], b: number[], tolerance: number) => a.every((v, i) => Math.abs(v - b[i]!) <= tolerance);
+
+function meanVolume(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    execFile('ffmpeg', ['-hide_banner', '-rw_timeout', '8000000', '-i', url, '-t', '3', '-vn', '-af', 'volumedetect', '-f', 'null', '-'], { timeout: 20_000, killSignal: 'SIGKILL' }, (_err, _out, stderr) => {
+      const match = /mean_volume: (-?[\d.]+) dB/.exec(String(stderr));
+      resolve(match ? Number(match[1]) : -Infinity);
+    });
+  });
+}
+
+test('the host publishes camera and microphone, the output shows them, the preview plays, and a closed connection comes back', async ({ page, context }) => {
+  test.setTimeout(180_000);
+  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
+  if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
+  // Lets the test close the page's peer connection the way a network drop or a browser would.
+  await page.addInitScript(() => {
+    const Native = window.RTCPeerConnection;
+    const made: RTCPeerConnection[] = [];
+    (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections = made;
+    window.RTCPeerConnection = class extends Native {
+      constructor(config?: RTCConfiguration) {
+        super(config);
+        made.push(this);
+      }
+    };
+  });
+  await signIn(context.request, `webrtc-${randomUUID()}@example.test`);
+  await page.goto('/');
+  await page.getByLabel('New project').fill('On camera');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
+  const projectId = /studio\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+
+  // The camera layer, at 40,40 640×360 of the canvas.
+  await page.getByRole('button', { name: 'Add source' }).click();
+  await page.getByRole('menuitem', { name: 'Camera' }).click();
+
+  // The host joined the room by itself and is connected to the session's worker.
+  const state = page.getByRole('status').filter({ hasText: /^(Connecting…|Connected|Reconnecting…|Not connected|Disconnected)$/ });
+  await expect(state).toHaveText('Connected', { timeout: 60_000 });
+  await expect(page.getByRole('button', { name: 'Turn camera off' })).toBeEnabled();
+
+  expect((await context.request.post(`/api/v1/projects/${projectId}/destinations`, { data: { type: 'Local' } })).status()).toBe(201);
+  await page.getByRole('button', { name: 'Go Live' }).click();
+  await expect(page.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
+
+  // The output: orange in the camera's layer, black where nothing is, and sound.
+  await expect
+    .poll(async () => {
+      const rgb = await grab(localUrl);
+      return rgb !== undefined && near(pixel(rgb, 360, 220), ORANGE, 50) && near(pixel(rgb, 1100, 600), [0, 0, 0], 30);
+    }, { timeout: 60_000, intervals: [500] })
+    .toBe(true);
+  expect(await meanVolume(localUrl)).toBeGreaterThan(-35);
+
+  // The studio plays the program preview.
+  const preview = page.getByTestId('program-preview');
+  await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 }).toBeGreaterThan(0);
+  const t0 = await preview.evaluate((v: HTMLVideoElement) => v.currentTime);
+  await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 5000 }).toBeGreaterThan(t0);
+
+  // The page's peer connection is closed: it comes back by itself within 5 s.
+  const closedAt = Date.now();
+  await page.evaluate(() => (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections.at(-1)?.close());
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections.at(-1)?.connectionState), { timeout: 5000, intervals: [100] })
+    .toBe('connected');
+  const backMs = Date.now() - closedAt;
+  await expect(state).toHaveText('Connected');
+  expect(backMs).toBeLessThan(5000);
+  test.info().annotations.push({ type: 'reconnect-ms', description: String(backMs) });
+
+  await page.getByRole('button', { name: 'End Broadcast' }).click();
+});

@@ -1,0 +1,84 @@
+import { Camera, CameraOff, Mic, MicOff } from 'lucide-react';
+import type { ChangeEvent } from 'react';
+import { selectCameraDevice, selectMicrophoneDevice, setAudioMode, toggleCamera, toggleMicrophone } from '../../actions/media.ts';
+import { IconButton } from '../../components/IconButton.tsx';
+import { Switch } from '../../components/Switch.tsx';
+import { DevicePermissionStatus, mediaErrorText } from '../../model/media.ts';
+import { useDeviceStore, useMediaStore } from '../../stores/index.ts';
+import { ProgramPreview } from './ProgramPreview.tsx';
+import styles from './StudioMedia.module.css';
+
+const connectionLabel = { idle: 'Not connected', connecting: 'Connecting…', connected: 'Connected', reconnecting: 'Reconnecting…', closed: 'Disconnected' } as const;
+
+const statusText: Record<DevicePermissionStatus, string | null> = {
+  [DevicePermissionStatus.Unknown]: null,
+  [DevicePermissionStatus.Ok]: null,
+  [DevicePermissionStatus.SelectedUnavailable]: 'The selected device is unavailable.',
+  [DevicePermissionStatus.AllUnavailable]: 'No device is available.',
+};
+
+/**
+ * The host's own media in the studio: the program preview as it goes out, the connection to the
+ * session, camera and microphone on/off for the primary tracks, device choice with its status,
+ * and the microphone mode (music or speech).
+ */
+export function StudioMedia() {
+  const media = useMediaStore();
+  const cameras = useDeviceStore((s) => s.cameras);
+  const microphones = useDeviceStore((s) => s.microphones);
+  const joined = media.room === 'joined';
+  const cameraShownOn = media.cameraOn && media.camera !== null;
+  const micShownOn = media.microphoneOn && media.microphone !== null;
+
+  return (
+    <section className={styles.media} aria-label="Your camera and the program preview">
+      <ProgramPreview stream={media.preview} />
+      <div className={styles.row}>
+        <span className={styles.connection} data-state={media.connection} role="status">
+          {media.room === 'refused' ? 'Not allowed to join' : connectionLabel[media.connection]}
+        </span>
+        <IconButton
+          label={cameraShownOn ? 'Turn camera off' : 'Turn camera on'}
+          icon={cameraShownOn ? <Camera size={16} /> : <CameraOff size={16} />}
+          aria-pressed={cameraShownOn}
+          disabled={!joined}
+          onClick={() => void toggleCamera()}
+        />
+        <IconButton
+          label={micShownOn ? 'Mute microphone' : 'Unmute microphone'}
+          icon={micShownOn ? <Mic size={16} /> : <MicOff size={16} />}
+          aria-pressed={micShownOn}
+          disabled={!joined || media.microphone === null}
+          onClick={toggleMicrophone}
+        />
+      </div>
+      {media.roomError && <p className={styles.error}>{media.roomError}</p>}
+      {media.permissionError && <p className={styles.error}>{mediaErrorText[media.permissionError]}</p>}
+      <label className={styles.field}>
+        <span>Camera</span>
+        <select value={media.selectedCamera ?? ''} onChange={(e: ChangeEvent<HTMLSelectElement>) => void selectCameraDevice(e.target.value)} disabled={cameras.length === 0}>
+          {media.selectedCamera === null && <option value="">Default camera</option>}
+          {cameras.map((d) => (
+            <option key={d.deviceId} value={d.deviceId}>
+              {d.label || 'Camera'}
+            </option>
+          ))}
+        </select>
+      </label>
+      {statusText[media.cameraStatus] && <p className={styles.hint} data-status={media.cameraStatus}>{statusText[media.cameraStatus]}</p>}
+      <label className={styles.field}>
+        <span>Microphone</span>
+        <select value={media.selectedMicrophone ?? ''} onChange={(e: ChangeEvent<HTMLSelectElement>) => void selectMicrophoneDevice(e.target.value)} disabled={microphones.length === 0}>
+          {media.selectedMicrophone === null && <option value="">Default microphone</option>}
+          {microphones.map((d) => (
+            <option key={d.deviceId} value={d.deviceId}>
+              {d.label || 'Microphone'}
+            </option>
+          ))}
+        </select>
+      </label>
+      {statusText[media.microphoneStatus] && <p className={styles.hint} data-status={media.microphoneStatus}>{statusText[media.microphoneStatus]}</p>}
+      <Switch label="Optimize for music" checked={media.audioMode === 'music'} onCheckedChange={(on) => void setAudioMode(on ? 'music' : 'speech')} />
+    </section>
+  );
+}

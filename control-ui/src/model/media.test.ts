@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { audioConstraints, browserFamily, classifyMediaError, devicePermissionStatus, withOpusParameters } from './media.ts';
+
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
+const SAFARI = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15';
+
+describe('classifyMediaError', () => {
+  it('tells a system block from a user refusal where the browser says so', () => {
+    expect(classifyMediaError({ name: 'NotAllowedError', message: 'Permission denied by system' }, browserFamily(CHROME))).toBe('SystemPermissionDenied');
+    expect(classifyMediaError({ name: 'NotAllowedError', message: 'Permission denied' }, browserFamily(CHROME))).toBe('UserPermissionDenied');
+    expect(classifyMediaError({ name: 'NotAllowedError', message: 'The request is not allowed by the user agent or the platform' }, browserFamily(SAFARI))).toBe('UserPermissionDenied');
+  });
+
+  it('reports a busy camera as CouldNotStartVideoSource, with Firefox AbortError included', () => {
+    expect(classifyMediaError({ name: 'NotReadableError', message: 'Could not start video source' }, 'chromium')).toBe('CouldNotStartVideoSource');
+    expect(classifyMediaError({ name: 'AbortError', message: 'Starting videoinput failed' }, browserFamily(FIREFOX))).toBe('CouldNotStartVideoSource');
+    expect(classifyMediaError({ name: 'AbortError' }, 'chromium')).toBe('Generic');
+    expect(classifyMediaError({ name: 'OverconstrainedError' }, 'chromium')).toBe('Generic');
+  });
+});
+
+describe('devicePermissionStatus (spec §4)', () => {
+  const devices = [{ deviceId: 'a' }, { deviceId: 'b' }];
+  it('is 0 before asking, 1 when the choice is there, 2 when it is gone, 3 when nothing is', () => {
+    expect(devicePermissionStatus({ asked: false, failed: false, devices, selected: 'a' })).toBe(0);
+    expect(devicePermissionStatus({ asked: true, failed: false, devices, selected: 'a' })).toBe(1);
+    expect(devicePermissionStatus({ asked: true, failed: false, devices, selected: null })).toBe(1);
+    expect(devicePermissionStatus({ asked: true, failed: false, devices, selected: 'z' })).toBe(2);
+    expect(devicePermissionStatus({ asked: true, failed: false, devices: [], selected: 'a' })).toBe(3);
+    expect(devicePermissionStatus({ asked: true, failed: true, devices, selected: 'a' })).toBe(3);
+  });
+});
+
+describe('audio modes (spec §9)', () => {
+  it('turns processing off and asks for stereo in music mode, on in speech mode', () => {
+    expect(audioConstraints('music', 'mic-1')).toMatchObject({ deviceId: { exact: 'mic-1' }, echoCancellation: false, autoGainControl: false, noiseSuppression: false, channelCount: { ideal: 2 }, sampleRate: { ideal: 48000 } });
+    expect(audioConstraints('speech', null)).toMatchObject({ echoCancellation: true, autoGainControl: true, noiseSuppression: true });
+  });
+
+  it('writes 128 kbit/s stereo without DTX for music and DTX for speech into the Opus fmtp', () => {
+    const sdp = ['m=audio 9 UDP/TLS/RTP/SAVPF 111', 'a=rtpmap:111 opus/48000/2', 'a=fmtp:111 minptime=10;useinbandfec=1;usedtx=1', ''].join('\r\n');
+    expect(withOpusParameters(sdp, 'music')).toContain('a=fmtp:111 minptime=10;useinbandfec=1;stereo=1;sprop-stereo=1;maxaveragebitrate=128000;usedtx=0');
+    expect(withOpusParameters(sdp, 'speech')).toContain('a=fmtp:111 minptime=10;useinbandfec=1;usedtx=1');
+  });
+});

@@ -1,0 +1,49 @@
+import { create } from 'zustand';
+import type { ProjectRole, RoomConnectionState } from '@onair/protocol';
+import type { AudioMode, DevicePermissionStatus, MediaPermissionErrorType } from '../model/media.ts';
+
+export interface MediaState {
+  /** The room of the open project: joined once the api accepted us (spec §4 "Room"). */
+  room: 'idle' | 'joining' | 'joined' | 'refused';
+  roomError: string | null;
+  role: ProjectRole | null;
+  /** The peer connection to the session's worker, as the studio shows it. */
+  connection: 'idle' | RoomConnectionState;
+  /** The host's own primary camera and microphone tracks (spec §4 "Sources"). */
+  camera: MediaStreamTrack | null;
+  microphone: MediaStreamTrack | null;
+  cameraOn: boolean;
+  microphoneOn: boolean;
+  cameraStatus: DevicePermissionStatus;
+  microphoneStatus: DevicePermissionStatus;
+  selectedCamera: string | null;
+  selectedMicrophone: string | null;
+  permissionError: MediaPermissionErrorType | null;
+  audioMode: AudioMode;
+  /** The composited program coming back from the worker. */
+  preview: MediaStream | null;
+}
+
+export function initialMediaState(): MediaState {
+  return {
+    room: 'idle',
+    roomError: null,
+    role: null,
+    connection: 'idle',
+    camera: null,
+    microphone: null,
+    cameraOn: true,
+    microphoneOn: true,
+    cameraStatus: 0,
+    microphoneStatus: 0,
+    selectedCamera: null,
+    selectedMicrophone: null,
+    permissionError: null,
+    audioMode: 'music',
+    preview: null,
+  };
+}
+
+export function createMediaStore() {
+  return create<MediaState>()(() => initialMediaState());
+}
