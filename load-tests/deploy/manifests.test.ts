@@ -157,7 +157,7 @@ describe('k8s manifests', () => {
     );
   });
 
-  it('render workers reach only the public internet, Redis and DNS', () => {
+  it('render workers reach only the public internet, Redis, DNS and the media workers over UDP', () => {
     const policy = find(example, 'NetworkPolicy', 'onair-render-worker');
     const spec = obj(policy.spec, 'spec');
     expect(spec.policyTypes).toEqual(['Ingress', 'Egress']);
@@ -169,7 +169,10 @@ describe('k8s manifests', () => {
       except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10'],
     });
     const peers = egress.flatMap((rule) => list(rule.to).filter((to) => !isObject(to.ipBlock)).map((to) => ({ to, ports: list(rule.ports).map((p) => p.port) })));
-    expect(peers).toHaveLength(2);
+    expect(peers).toHaveLength(3);
+    expect(peers).toContainEqual({ to: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'onair-media-worker' } } }, ports: [undefined] });
+    const udp = egress.find((rule) => list(rule.to).some((to) => isObject(to.podSelector) && JSON.stringify(to.podSelector).includes('onair-media-worker')));
+    expect(udp?.ports).toEqual([{ protocol: 'UDP' }]);
     expect(peers).toContainEqual({ to: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'onair-redis' } } }, ports: [6379] });
     expect(peers).toContainEqual({ to: { namespaceSelector: {}, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }, ports: [53, 53] });
   });
