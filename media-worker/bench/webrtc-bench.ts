@@ -1,0 +1,180 @@
+/**
+ * Issue 6 figures, on real parts: `npx tsx bench/webrtc-bench.ts` (from media-worker/).
+ * A headless system Chromium publishes a 1280×720 30 fps canvas track (a moving picture, so the
+ * encoder works as for a camera) and a tone over WebRTC to this process's werift endpoint, which
+ * forwards to a real session pipeline pushing 720p30 to a private nginx-rtmp.
+ *   1. CPU per ingested 720p track: the pipeline process (depay + VP8 decode + scaling into the
+ *      compositor) and this Node process (werift: SRTP, forwarding) with the track minus without.
+ *   2. Latency from a frame captured in the browser to the same frame leaving in the RTMP output:
+ *      the page turns the canvas white and notes the time; an ffmpeg reading the output notes when
+ *      the first white frame decodes (both on this machine's clock). Includes the RTMP leg and
+ *      ffmpeg's decode, so it is an upper bound of the worker's part.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { chromium } from 'playwright-core';
+import { Registry } from 'prom-client';
+import { freePort, startRedisServer, startRtmpServer, waitFor } from '@onair/embedded';
+import { newProjectDocument, sceneToRenderPlan, sessionKeys } from '@onair/protocol';
+import { createInputResolver } from '../src/placement/input-resolver.ts';
+import { readDocument } from '../src/placement/session-runner.ts';
+import { SessionHost } from '../src/session/session-host.ts';
+import { MediaPorts } from '../src/webrtc/media-ports.ts';
+import { WebrtcEndpoint } from '../src/webrtc/webrtc-endpoint.ts';
+
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 10_000);
+const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 10_000);
+const CLOCK_TICKS = 100;
+const print = (line: string): void => void process.stdout.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** Cores used by the pipeline process and by this process over the window. */
+async function measure(pipelinePid: number): Promise<{ pipeline: number; node: number }> {
+  const [p0, n0, t0] = [await cpuSeconds(pipelinePid), await cpuSeconds(process.pid), Date.now()];
+  await sleep(WINDOW_MS);
+  const seconds = (Date.now() - t0) / 1000;
+  return { pipeline: ((await cpuSeconds(pipelinePid)) - p0) / seconds, node: ((await cpuSeconds(process.pid)) - n0) / seconds };
+}
+
+const PAGE = `<!doctype html><html><body><canvas id="c" width="1280" height="720"></canvas><script>
+const c = document.getElementById('c');
+const g = c.getContext('2d');
+let white = false;
+let n = 0;
+setInterval(() => {
+  n += 1;
+  if (white) { g.fillStyle = '#fff'; g.fillRect(0, 0, 1280, 720); return; }
+  for (let i = 0; i < 16; i++) { g.fillStyle = 'hsl(' + ((n * 3 + i * 20) % 360) + ',60%,' + (20 + (i % 4) * 5) + '%)'; g.fillRect(i * 80, 0, 80, 720); }
+  g.fillStyle = '#888'; g.font = '96px sans-serif'; g.fillText(String(n), 100 + (n * 7) % 900, 400);
+}, 33);
+window.flash = (on) => { white = on; return Date.now(); };
+window.publish = async () => {
+  const video = c.captureStream(30).getVideoTracks()[0];
+  const ac = new AudioContext({ sampleRate: 48000 });
+  const osc = ac.createOscillator(); const dest = ac.createMediaStreamDestination(); osc.connect(dest); osc.start();
+  const pc = new RTCPeerConnection(); window.pc = pc;
+  const v = pc.addTransceiver(video, { direction: 'sendonly' });
+  const a = pc.addTransceiver(dest.stream.getAudioTracks()[0], { direction: 'sendonly' });
+  await pc.setLocalDescription(await pc.createOffer());
+  await new Promise((r) => { if (pc.iceGatheringState === 'complete') r(); pc.onicegatheringstatechange = () => pc.iceGatheringState === 'complete' && r(); });
+  return { sdp: pc.localDescription.sdp, tracks: [{ mid: v.mid, type: 'camera' }, { mid: a.mid, type: 'microphone' }], previewMid: null };
+};
+window.sent = async () => {
+  let out = {};
+  (await window.pc.getStats()).forEach((r) => { if (r.type === 'outbound-rtp' && r.kind === 'video') out = { width: r.frameWidth, height: r.frameHeight, fps: r.framesPerSecond, bytes: r.bytesSent }; });
+  return out;
+};
+</script></body></html>`;
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'onair-webrtc-bench-'));
+  const redisService = await startRedisServer(join(dir, 'redis'), await freePort());
+  const redis = new Redis(redisService.url, { maxRetriesPerRequest: null });
+  const rtmp = await startRtmpServer({ dir: join(dir, 'nginx') });
+  const logger = pino({ level: 'warn' });
+  const host = new SessionHost({ logger, redis, metrics: new Registry(), supervisor: { onLogLine: () => {} } });
+  const ports = new MediaPorts();
+  const endpoint = new WebrtcEndpoint({ ports, logger, loadDocument: (id) => readDocument(redis, id), additionalHostAddresses: ['127.0.0.1'] });
+  const pageServer = createServer((_req, res) => res.setHeader('content-type', 'text/html').end(PAGE));
+  await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    env: { ...process.env, HOME: dir },
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--allow-loopback-in-peer-connection', '--disable-features=WebRtcHideLocalIpsWithMdns', '--autoplay-policy=no-user-gesture-required'],
+  });
+  const reader = { kill: () => {} };
+  try {
+    // A camera layer over the whole 720p picture.
+    const doc = newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '720p' });
+    const cameraId = randomUUID();
+    doc.sources.push({ id: cameraId, kind: 'webcam', name: 'Camera', settings: { opacity: 1, volume: 1, muted: false, webcamDeviceId: null, microphoneDeviceId: 'default', displayName: '', userId: null, mirrorCamera: false } });
+    doc.scenes[0]!.layers.push({ id: randomUUID(), sourceId: cameraId, x: 0, y: 0, width: 1280, height: 720, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 1, opacity: 1, visible: true });
+    await redis.hset(sessionKeys.document(doc.projectId), 'version', '0', 'document', JSON.stringify(doc));
+    const preview = await endpoint.openSession(doc.projectId);
+    const key = 'bench';
+    const session = host.startSession({ sessionId: doc.projectId, planVersion: 1, plan: { ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'out', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key }]), preview } });
+    await waitFor('output live', async () => (session.stats?.outputs[0]?.state === 'live' ? true : undefined), 30_000);
+    await sleep(4000);
+    const idle = await measure(session.pid!);
+    print(`window ${WINDOW_MS / 1000} s; no track: pipeline ${idle.pipeline.toFixed(2)} cores, worker node ${idle.node.toFixed(2)} cores`);
+
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${(pageServer.address() as AddressInfo).port}/`);
+    const offer = await page.evaluate<{ sdp: string; tracks: { mid: string; type: 'camera' | 'microphone' }[]; previewMid: null }>('publish()');
+    const answer = await endpoint.offer({ projectId: doc.projectId, participantId: randomUUID(), publisher: { userId: 'owner', isHost: true }, peerId: 'bench', ...offer, onState: () => undefined });
+    await page.evaluate(`pc.setRemoteDescription({ type: 'answer', sdp: ${JSON.stringify(answer)} })`);
+    await sleep(WARMUP_MS);
+    const bytes0 = (await page.evaluate<{ bytes: number }>('sent()')).bytes;
+    const busy = await measure(session.pid!);
+    const sent = await page.evaluate<{ width: number; height: number; fps: number; bytes: number }>('sent()');
+    const kbps = ((sent.bytes - bytes0) * 8) / WINDOW_MS;
+    // Chromium lowers the frame rate when its encoder is short of CPU: then the figures are for less than 30 fps.
+    const starved = sent.fps < 25 ? '  (browser CPU-starved: below 30 fps, machine load ' + (await readFile('/proc/loadavg', 'utf8')).split(' ')[0] + ')' : '';
+    print(`browser sends ${sent.width}x${sent.height} at ${sent.fps} fps, ${kbps.toFixed(0)} kbit/s${starved}`);
+    print(`one ingested track: pipeline ${busy.pipeline.toFixed(2)} cores, worker node ${busy.node.toFixed(2)} cores`);
+    print(`CPU per ingested ${sent.height}p track: +${(busy.pipeline - idle.pipeline).toFixed(2)} pipeline, +${(busy.node - idle.node).toFixed(2)} werift/forwarding = +${(busy.pipeline - idle.pipeline + busy.node - idle.node).toFixed(2)} cores`);
+
+    // Latency: browser frame → RTMP output frame.
+    const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-fflags', 'nobuffer', '-flags', 'low_delay', '-i', rtmp.url(key), '-vf', 'scale=16:9', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    reader.kill = () => ffmpeg.kill('SIGKILL');
+    const frameBytes = 16 * 9 * 3;
+    let pending = Buffer.alloc(0);
+    let onFrame: ((white: boolean, at: number) => void) | undefined;
+    ffmpeg.stdout.on('data', (chunk: Buffer) => {
+      const at = Date.now();
+      pending = Buffer.concat([pending, chunk]);
+      while (pending.length >= frameBytes) {
+        const frame = pending.subarray(0, frameBytes);
+        pending = pending.subarray(frameBytes);
+        const i = (4 * 16 + 8) * 3;
+        onFrame?.(frame[i]! > 220 && frame[i + 1]! > 220 && frame[i + 2]! > 220, at);
+      }
+    });
+    await sleep(3000);
+    const latencies: number[] = [];
+    for (let n = 0; n < 7; n++) {
+      const seen = new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the flash never reached the output')), 10_000);
+        onFrame = (white, at) => {
+          if (white) {
+            clearTimeout(timer);
+            onFrame = undefined;
+            resolve(at);
+          }
+        };
+      });
+      const flashedAt = await page.evaluate<number>('flash(true)');
+      latencies.push((await seen) - flashedAt);
+      await sleep(500);
+      await page.evaluate('flash(false)');
+      await sleep(1500);
+    }
+    latencies.sort((a, b) => a - b);
+    print(`browser frame → RTMP output frame (${latencies.length} flashes): median ${latencies[Math.floor(latencies.length / 2)]} ms, min ${latencies[0]} ms, max ${latencies[latencies.length - 1]} ms`);
+  } finally {
+    reader.kill();
+    await browser.close();
+    await endpoint.close();
+    await host.stopAll();
+    pageServer.close();
+    await rtmp.stop();
+    redis.disconnect();
+    await redisService.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
