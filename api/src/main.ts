@@ -1,11 +1,13 @@
 import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
 import { createDb } from '@onair/db';
-import { createLogger, onShutdownSignal } from '@onair/runtime';
+import { createLogger, onShutdownSignal, SecretBox } from '@onair/runtime';
 import { createApp } from './app.ts';
 import { createAccounts } from './auth/index.ts';
 import { loadConfig } from './config.ts';
+import { startBroadcastWatch } from './destinations/index.ts';
 import { createFleetController } from './fleet/create-fleet-controller.ts';
+import { SessionService } from './sessions/session-service.ts';
 import { attachStudioSockets } from './ws/index.ts';
 
 const config = loadConfig();
@@ -15,7 +17,10 @@ const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 });
 redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
 
 const accounts = createAccounts({ config, db, redis, logger });
-const app = createApp({ config, db, redis, logger, accounts });
+// One session placement for the routes and the broadcast watch (output health, plan stream limit).
+const sessions = new SessionService(db, redis, config.SECRETS_KEY ? new SecretBox(config.SECRETS_KEY) : undefined, logger);
+const app = createApp({ config, db, redis, logger, accounts, sessions });
+const broadcastWatch = await startBroadcastWatch({ config, db, redis, logger, sessions });
 const server = createServer(app);
 const sockets = attachStudioSockets(server, { config, db, redis, logger, accounts });
 server.listen(config.PORT, config.HOST, () => {
@@ -27,10 +32,12 @@ fleet.start();
 
 onShutdownSignal(logger, async () => {
   await fleet.stop();
+  await broadcastWatch.close();
   await sockets.close();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   await closed;
+  await sessions.closeQueue();
   await redis.quit();
   await db.$disconnect();
 });

@@ -109,11 +109,20 @@ test('Go Live pushes to two custom RTMP servers and the local destination; one t
     120_000,
   );
 
+  // Stream health from the pipeline, per destination: a green light, a bitrate, the reconnect count.
+  for (const name of ['Server one', 'Server two', 'Local preview server']) {
+    const health = panel(page).getByRole('status', { name: `${name} stream health` });
+    await expect(health).toContainText('Live', { timeout: 30_000 });
+    await expect(health).toContainText(/\d+(\.\d)? (kbps|Mbps)/);
+    await expect(health).toContainText(/\d+ reconnects/);
+  }
+
   // Server one off while live: it stops receiving, the others go on.
   await panel(page).locator(`[data-destination-id="${first.id}"]`).getByRole('switch').click();
   await until('server one stops receiving', async () => !(await receives(urls.one)), 60_000);
-  expect(await receives(urls.two)).toBe(true);
-  expect(await receives(urls.local)).toBe(true);
+  // A probe can miss under load (8 s budget on shared cores); the stream itself must still be there.
+  await until('server two still receives', () => receives(urls.two), 20_000);
+  await until('the local destination still receives', () => receives(urls.local), 20_000);
 
   await panel(page).getByRole('button', { name: 'End Broadcast' }).click();
   await expect(panel(page).getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });

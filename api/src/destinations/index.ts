@@ -65,7 +65,8 @@ export async function startBroadcastWatch(deps: { config: ApiConfig; db: Db; red
   const subscriber = deps.redis.duplicate();
   subscriber.on('error', (err: Error) => deps.logger.warn({ err: err.message }, 'redis subscriber connection error'));
   const watch = new BroadcastWatch({ broadcasts, redis: deps.redis, subscriber, logger: deps.logger, ...(deps.sweepEveryMs ? { sweepEveryMs: deps.sweepEveryMs } : {}) });
-  await watch.start();
+  // Without Redis now, the api still starts; the health relay is missing until the next start.
+  await watch.start().catch((err: unknown) => deps.logger.warn({ err: (err as Error).message }, 'broadcast watch could not subscribe to session status'));
   const close = watch.close.bind(watch);
   watch.close = async () => {
     await close();
