@@ -21,6 +21,11 @@ describe('decideReplicas', () => {
     expect(decideReplicas(policy, { now: 0, replicas: 1, queued: 2, workers: [w(0, 'draining'), w(2)] }, {})).toMatchObject({ replicas: 2, reason: 'scale-up' });
   });
 
+  it('counts a worker’s slots by the pod’s cores when its heartbeat reports the node’s', () => {
+    // A 64-core node reports 64 cores; the pod has 4 (two slots): one waiting session needs a new pod.
+    expect(decideReplicas(policy, { now: 0, replicas: 1, queued: 1, workers: [w(2, 'running', 64)] }, {})).toMatchObject({ replicas: 2, reason: 'scale-up' });
+  });
+
   it('brings the fleet up to the minimum at once', () => {
     expect(decideReplicas({ ...policy, minReplicas: 3 }, { now: 0, replicas: 0, queued: 0, workers: [] }, {})).toMatchObject({ replicas: 3, reason: 'below-minimum' });
   });

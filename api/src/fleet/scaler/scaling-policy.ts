@@ -59,7 +59,10 @@ export function decideReplicas(policy: ScalingPolicy, input: ScalingInput, memor
   const running = input.workers.filter((w) => w.state === 'running');
   const busy = running.filter((w) => w.sessions > 0);
   const slotsNew = slotsPerWorker(policy.workerCores, policy.sessionCores);
-  const free = (ws: typeof running) => ws.reduce((sum, w) => sum + Math.max(0, slotsPerWorker(w.cores, policy.sessionCores) - w.sessions), 0);
+  // A heartbeat's `cores` is os.cpus(), which in a container counts the node's cores: never
+  // believe more than the pod's own (`workerCores`, its CPU request).
+  const coresOf = (w: (typeof running)[number]) => Math.min(w.cores, policy.workerCores);
+  const free = (ws: typeof running) => ws.reduce((sum, w) => sum + Math.max(0, slotsPerWorker(coresOf(w), policy.sessionCores) - w.sessions), 0);
   // Pods the Deployment has but that have not registered yet are on their way: count their slots,
   // or every tick during a pod's start-up would add another pod.
   const starting = Math.max(0, input.replicas - running.length);
