@@ -30,6 +30,9 @@ const ORANGE = [255, 128, 0];
 
 /** The camera layer: right half of the 1280×720 scene canvas, top. */
 const CAMERA_BOX = { x: 640, y: 0, width: 640, height: 360 };
+/** A guest's layer: bottom left. */
+const GUEST_BOX = { x: 0, y: 360, width: 640, height: 360 };
+const BLUE = [0, 64, 255];
 
 let fx: Fixture;
 let rtmp: RunningRtmpServer;
@@ -58,7 +61,7 @@ function documentWithCamera(): { doc: SceneDocument; cameraId: string } {
  * preview received into a <video>. Plain JavaScript run in the page (this package has no DOM types).
  */
 const PAGE_SCRIPT = `
-window.publish = async () => {
+window.publish = async (color) => {
   const stream = await navigator.mediaDevices.getUserMedia({
     video: { width: 1280, height: 720, frameRate: 30 },
     // Music mode (spec §9): no processing, or noise suppression eats the steady test tone.
@@ -66,7 +69,17 @@ window.publish = async () => {
   });
   const pc = new RTCPeerConnection();
   window.pc = pc;
-  const camera = pc.addTransceiver(stream.getVideoTracks()[0], { direction: 'sendonly', streams: [stream] });
+  let cameraTrack = stream.getVideoTracks()[0];
+  if (color) {
+    // Another participant's camera: a canvas of one colour, so the output tells the two apart.
+    const canvas = document.createElement('canvas');
+    canvas.width = 640;
+    canvas.height = 360;
+    const g = canvas.getContext('2d');
+    setInterval(() => { g.fillStyle = color; g.fillRect(0, 0, 640, 360); }, 33);
+    cameraTrack = canvas.captureStream(30).getVideoTracks()[0];
+  }
+  const camera = pc.addTransceiver(cameraTrack, { direction: 'sendonly', streams: [stream] });
   const mic = pc.addTransceiver(stream.getAudioTracks()[0], { direction: 'sendonly', streams: [stream] });
   const preview = pc.addTransceiver('video', { direction: 'recvonly' });
   const video = document.createElement('video');
@@ -98,20 +111,21 @@ window.previewFramesDecoded = async () => {
 };
 `;
 
-async function publish(page: Page): Promise<{ sdp: string; tracks: OfferedTrack[]; previewMid: string | null }> {
+async function publish(page: Page, color?: string): Promise<{ sdp: string; tracks: OfferedTrack[]; previewMid: string | null }> {
   await page.addScriptTag({ content: PAGE_SCRIPT });
-  return page.evaluate<{ sdp: string; tracks: OfferedTrack[]; previewMid: string | null }>('publish()');
+  return page.evaluate<{ sdp: string; tracks: OfferedTrack[]; previewMid: string | null }>(`publish(${JSON.stringify(color ?? null)})`);
 }
 
-function cameraCentre(): { x: number; y: number } {
+function centreOf(box: { x: number; y: number; width: number; height: number }): { x: number; y: number } {
   const s = WIDTH / 1280;
-  return { x: Math.round((CAMERA_BOX.x + CAMERA_BOX.width / 2) * s), y: Math.round((CAMERA_BOX.y + CAMERA_BOX.height / 2) * s) };
+  return { x: Math.round((box.x + box.width / 2) * s), y: Math.round((box.y + box.height / 2) * s) };
 }
+const cameraCentre = () => centreOf(CAMERA_BOX);
 
-/** The camera's orange where the layer is, the black background below it. */
+/** The camera's orange where the layer is, the black background in the empty bottom-right corner. */
 function showsCamera(frame: Frame): boolean {
   const c = cameraCentre();
-  return near(pixel(frame, c.x, c.y), ORANGE, 50) && near(pixel(frame, WIDTH / 2, HEIGHT - 40), [0, 0, 0], 30);
+  return near(pixel(frame, c.x, c.y), ORANGE, 50) && near(pixel(frame, WIDTH - 40, HEIGHT - 40), [0, 0, 0], 30);
 }
 
 /** Mean volume of a few seconds of the stream's audio, in dBFS. */
@@ -229,6 +243,51 @@ describe('WebRTC tracks into the program', () => {
     expect(fx.reports.filter((r) => r.sessionId === projectId && r.report.type === 'state' && r.report.state === 'playing')).toHaveLength(1);
 
     await page.close();
+    await fx.host.stopSession(projectId);
+    await endpoint.closeSession(projectId);
+  });
+
+  it('shows two participants at once; one leaves and the output continues with its placeholder', async () => {
+    const { doc } = documentWithCamera();
+    const guestId = randomUUID();
+    doc.sources.push({ id: guestId, kind: 'participant', name: 'Guest', settings: { opacity: 1, volume: 1, muted: false, userId: 'guest-1', displayName: 'Guest' } });
+    doc.scenes[0]!.layers.push({ id: randomUUID(), sourceId: guestId, ...GUEST_BOX, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 2, opacity: 1, visible: true });
+    const projectId = doc.projectId;
+    await fx.redis.hset(sessionKeys.document(projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
+    const preview = await endpoint.openSession(projectId);
+    const key = secretKey();
+    fx.host.startSession({ sessionId: projectId, planVersion: 1, plan: { ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key }]), preview } });
+    await fx.waitForOutput(projectId, 'local', 'live');
+
+    const join = async (userId: string, isHost: boolean, color?: string) => {
+      const page = await browser.newPage();
+      await page.goto(pageUrl);
+      const participantId = randomUUID();
+      const answer = await endpoint.offer({ projectId, participantId, publisher: { userId, isHost }, peerId: userId, ...(await publish(page, color)), onState: () => undefined });
+      await page.evaluate(`accept(${JSON.stringify(answer)})`);
+      return { page, participantId };
+    };
+    const host = await join('owner', true);
+    const guest = await join('guest-1', false, '#0040ff');
+
+    const guestCentre = centreOf(GUEST_BOX);
+    await waitFor('both participants in the output', async () => {
+      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+      return f && showsCamera(f) && near(pixel(f, guestCentre.x, guestCentre.y), BLUE, 60) ? f : undefined;
+    }, 30_000, 250);
+
+    // The guest leaves (what the api relays when their page closes): their layer empties, the host stays.
+    await endpoint.leave(projectId, guest.participantId);
+    await guest.page.close();
+    await waitFor('the guest placeholder next to the host', async () => {
+      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+      return f && showsCamera(f) && near(pixel(f, guestCentre.x, guestCentre.y), [0, 0, 0], 30) ? f : undefined;
+    }, 15_000, 250);
+    expect(fx.host.session(projectId)?.restarts ?? 0).toBe(0);
+    expect(fx.reports.some((r) => r.sessionId === projectId && r.report.type === 'outputStatus' && r.report.state !== 'live' && r.report.state !== 'connecting')).toBe(false);
+    expect(endpoint.stats(projectId)!.participants.map((p) => p.participantId)).toEqual([host.participantId]);
+
+    await host.page.close();
     await fx.host.stopSession(projectId);
     await endpoint.closeSession(projectId);
   });
