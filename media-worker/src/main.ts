@@ -3,10 +3,11 @@
 // SIGTERM drains (keeps its sessions until they end or the grace period runs out, then hands them over).
 import { cpus } from 'node:os';
 import { Redis } from 'ioredis';
-import { runWorker, SecretBox, type WorkerContext } from '@onair/runtime';
+import { RenderRequests, runWorker, SecretBox, type WorkerContext } from '@onair/runtime';
 import { ChannelRouter } from './placement/channel-router.ts';
 import { createInputResolver } from './placement/input-resolver.ts';
 import { SessionConsumer } from './placement/session-consumer.ts';
+import { SessionPages } from './placement/session-pages.ts';
 import { SessionHost } from './session/session-host.ts';
 import { MediaPorts } from './webrtc/media-ports.ts';
 import { SignalingRelay } from './webrtc/signaling-relay.ts';
@@ -16,6 +17,7 @@ import { readDocument } from './placement/session-runner.ts';
 let host: SessionHost | undefined;
 let endpoint: WebrtcEndpoint | undefined;
 let consumer: SessionConsumer | undefined;
+let renders: RenderRequests | undefined;
 const connections: Redis[] = [];
 
 async function start(ctx: WorkerContext): Promise<void> {
@@ -44,6 +46,11 @@ async function start(ctx: WorkerContext): Promise<void> {
   const secretsKey = process.env.SECRETS_KEY;
   if (!secretsKey) ctx.logger.warn('SECRETS_KEY is not set: sessions can run but cannot open destination outputs');
   const router = new ChannelRouter(subscriber);
+  const renderConnection = new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: null });
+  connections.push(renderConnection);
+  renders = new RenderRequests(renderConnection, ctx.redis);
+  // Where render workers send page frames; the pipeline listens on loopback, so they run beside this worker.
+  const pages = new SessionPages(renders, ports, process.env.RENDER_RTP_HOST ?? '127.0.0.1', ctx.logger);
   consumer = new SessionConsumer({
     connection: queueConnection,
     redis: ctx.redis,
@@ -51,6 +58,7 @@ async function start(ctx: WorkerContext): Promise<void> {
     host,
     box: secretsKey ? new SecretBox(secretsKey) : undefined,
     resolveInput: createInputResolver(ports),
+    pages,
     media: new SignalingRelay({ endpoint: webrtc, router, redis: ctx.redis, workerId: ctx.config.WORKER_ID, logger: ctx.logger }),
     workerId: ctx.config.WORKER_ID,
     logger: ctx.logger,
@@ -64,6 +72,7 @@ async function drain(ctx: WorkerContext): Promise<void> {
   await consumer?.close();
   await host?.stopAll();
   await endpoint?.close();
+  await renders?.close();
   for (const c of connections) c.disconnect();
 }
 

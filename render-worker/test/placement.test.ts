@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import { renderKeys, renderStatusSchema, workerHeartbeatSchema, workerRegistryKeys, type RenderJob, type RenderStatus } from '@onair/protocol';
 import { startWorkerProcess, type WorkerUnderTest } from '@onair/runtime/testkit';
-import { RenderRequests } from '../src/render-requests.ts';
+import { RenderRequests } from '@onair/runtime';
 import { freeUdpPort, RtpReceiver } from './support/rtp-receiver.ts';
 import { startTestSite, type TestSite } from './support/test-site.ts';
 

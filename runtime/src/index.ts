@@ -4,3 +4,4 @@ export { createMetricsRegistry, startMetricsServer } from './metrics-server.ts';
 export { onShutdownSignal } from './shutdown.ts';
 export { runWorker, type WorkerContext, type WorkerDefinition, type WorkerConfig } from './worker-process.ts';
 export { SecretBox } from './secret-box.ts';
+export { RenderRequests } from './render-requests.ts';

@@ -7,9 +7,9 @@ const RENEW_IF_OURS = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redi
 
 /**
  * The session's side of the render contract (protocol/src/render/render-job.ts): ask for a page,
- * change it, stop it, and keep the requests' leases renewed while the session lives. The media
- * worker's session uses the same calls; they are here so the render worker's tests drive it
- * exactly as a session does.
+ * change it, stop it, and keep the requests' leases renewed while the session lives. Shared here
+ * because two apps use it: the media worker's sessions, and the render worker's tests, which drive
+ * the render worker exactly as a session does.
  */
 export class RenderRequests {
   private readonly queue: Queue<RenderJob>;

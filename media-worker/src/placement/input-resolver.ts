@@ -11,11 +11,14 @@ export const WATERMARK_IMAGE = fileURLToPath(new URL('../../assets/onair-logo.pn
  * screen share, microphone and guest sources are RTP inputs on ports of their own, attached from
  * the session's start and listening even before a track arrives, so a track that stops and comes
  * back never rebuilds the pipeline (without `ports`, as in tests of the fleet, they are left out).
- * Web pages and game feeds have no input yet, so their layers are left out rather than faked.
+ * Web pages arrive the same way from a render worker (see session-pages.ts). Game feeds have no
+ * input yet, so their layers are left out rather than faked.
  */
 export function createInputResolver(ports?: MediaPorts): InputResolver {
   return (source) => {
     if (source.kind === 'watermark') return { id: source.id, kind: 'image', path: WATERMARK_IMAGE };
+    // A render worker sends the page as H.264 + Opus, painted green where it is transparent.
+    if (source.kind === 'webpage' && ports) return ports.rtpInput(source.id, { video: true, audio: true }, { encoding: 'H264', keyColor: 'green' });
     const media = liveSourceMedia[source.kind];
     if (ports && media) return ports.rtpInput(source.id, media);
     return undefined;

@@ -18,6 +18,7 @@ import {
 import type { Logger, SecretBox } from '@onair/runtime';
 import type { SessionHost } from '../session/session-host.ts';
 import type { ChannelRouter } from './channel-router.ts';
+import type { SessionPages } from './session-pages.ts';
 
 export interface SessionRunnerDeps {
   redis: Redis;
@@ -29,6 +30,8 @@ export interface SessionRunnerDeps {
   logger: Logger;
   /** The WebRTC side of sessions: opened before the pipeline (it says where the preview goes), closed after. */
   media?: SessionMedia;
+  /** Web-page sources rendered by render workers, kept in step with the scene. */
+  pages?: SessionPages;
 }
 
 export interface SessionMedia {
@@ -89,7 +92,9 @@ export class SessionRunner {
     this.document = document;
     this.outputs = await this.readOutputs();
     this.preview = await this.deps.media?.openSession(this.projectId);
-    host.startSession({ sessionId: this.projectId, planVersion: document.version, plan: this.plan(document) });
+    const plan = this.plan(document);
+    host.startSession({ sessionId: this.projectId, planVersion: document.version, plan });
+    await this.syncPages(document, plan.profile.height);
     await this.writeOwner('running');
     this.ownerTimer = setInterval(() => {
       this.writeOwner('running').catch((err: unknown) => this.logger.warn({ err }, 'owner record not refreshed'));
@@ -103,6 +108,9 @@ export class SessionRunner {
     for (const off of this.unsubscribe.splice(0)) await off();
     await this.deps.host.stopSession(this.projectId);
     await this.deps.media?.closeSession(this.projectId);
+    // Pages are stopped on a real end only: after a hand-over the next worker's session takes them
+    // over (a fresh request per page), and their leases end the old ones.
+    if (end === 'stopped') await this.deps.pages?.close(this.projectId);
     if (end === 'stopped') await this.deps.redis.del(sessionKeys.owner(this.projectId), sessionKeys.outputs(this.projectId));
     this.logger.info({ end }, 'session ended on this worker');
     this.ending?.(end);
@@ -115,9 +123,20 @@ export class SessionRunner {
         const document = await readDocument(this.deps.redis, this.projectId);
         if (!document || (this.document && document.version <= this.document.version)) return;
         this.document = document;
-        this.deps.host.applyPlan(this.projectId, document.version, this.plan(document));
+        const plan = this.plan(document);
+        this.deps.host.applyPlan(this.projectId, document.version, plan);
+        await this.syncPages(document, plan.profile.height);
       })
       .catch((err: unknown) => this.logger.warn({ err }, 'scene update not applied'));
+  }
+
+  private async syncPages(document: SceneDocument, outputHeight: number): Promise<void> {
+    try {
+      await this.deps.pages?.sync(document, outputHeight);
+    } catch (err) {
+      // A page that cannot be requested shows nothing; the rest of the program goes on.
+      this.logger.warn({ err: (err as Error).message }, 'web pages not updated');
+    }
   }
 
   private plan(document: SceneDocument): RenderPlan {

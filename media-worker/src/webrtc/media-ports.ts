@@ -57,12 +57,12 @@ export class MediaPorts {
   }
 
   /** The pipeline input of a live source: listening from the start, fed whenever a track arrives. */
-  rtpInput(sourceId: string, media: { video: boolean; audio: boolean }): RtpInput {
+  rtpInput(sourceId: string, media: { video: boolean; audio: boolean }, video: Pick<NonNullable<RtpInput['video']>, 'encoding' | 'keyColor'> = { encoding: 'VP8' }): RtpInput {
     const ports = this.source(sourceId);
     return {
       id: sourceId,
       kind: 'rtp',
-      ...(media.video ? { video: { port: ports.video, encoding: 'VP8' as const, payloadType: PIPELINE_PAYLOAD_TYPES.VP8 } } : {}),
+      ...(media.video ? { video: { port: ports.video, payloadType: PIPELINE_PAYLOAD_TYPES.VP8, ...video } } : {}),
       ...(media.audio ? { audio: { port: ports.audio, encoding: 'OPUS' as const, payloadType: PIPELINE_PAYLOAD_TYPES.OPUS } } : {}),
     };
   }

@@ -56,6 +56,11 @@ export const rtpVideoSchema = z.object({
   port: z.number().int().min(1).max(65535),
   encoding: z.enum(['VP8', 'H264']),
   payloadType: z.number().int().min(0).max(127),
+  /**
+   * A colour the sender paints where the picture is transparent (web pages from a render worker:
+   * neither a virtual display nor H.264 carries alpha); the pipeline keys it out.
+   */
+  keyColor: z.enum(['green']).optional(),
 });
 export const rtpAudioSchema = z.object({
   port: z.number().int().min(1).max(65535),

@@ -32,6 +32,7 @@ export const buildRtp: SourceBuilder<RtpInput> = (input, _profile, name) => {
         makeElement('rtpjitterbuffer', `${name}-vjitter`, { latency: JITTER_MS }),
         ...decode,
         makeElement('videoconvert', `${name}-vconv`),
+        ...(input.video.keyColor ? [makeElement('alpha', `${name}-key`, { method: input.video.keyColor })] : []),
         makeElement('queue', `${name}-vqueue`, { 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0, leaky: 'downstream' }),
       ],
       { src: true },
