@@ -14,12 +14,13 @@ export function DestinationFormDialog() {
   const title = form?.editing ? `Edit ${kind?.label ?? ''}` : `Add ${kind?.label ?? ''}`;
   return (
     <Modal open={form !== null} onClose={closeDestinationForm} title={title} description="The destination's settings.">
-      {form && <FormBody form={form} />}
+      {form && <DestinationFormFields form={form} />}
     </Modal>
   );
 }
 
-function FormBody({ form }: { form: DestinationForm }) {
+/** The form itself, apart from its dialog (so it renders on its own in tests). */
+export function DestinationFormFields({ form }: { form: DestinationForm }) {
   const kind = destinationKinds[form.type];
   const fields = formFields(form.type);
   const v = form.values;
