@@ -28,6 +28,7 @@ test.use({
       `--use-file-for-fake-video-capture=${CAMERA_FILE}`,
       `--use-file-for-fake-audio-capture=${TONE_FILE}`,
       // Studio and media worker share this machine: let WebRTC pair over loopback.
+      '--auto-select-desktop-capture-source=Entire screen',
       '--allow-loopback-in-peer-connection',
       '--disable-features=WebRtcHideLocalIpsWithMdns',
     ],
@@ -71,7 +72,7 @@ function meanVolume(url: string): Promise<number> {
   });
 }
 
-test('the host publishes camera and microphone, the output shows them, the preview plays, and a closed connection comes back', async ({ page, context }) => {
+test('the host publishes camera and microphone, the output shows them, the preview plays, a closed connection comes back, and a shared screen reaches its layer', async ({ page, context }) => {
   test.setTimeout(180_000);
   const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
   if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
@@ -132,6 +133,20 @@ test('the host publishes camera and microphone, the output shows them, the previ
   await expect(state).toHaveText('Connected');
   expect(backMs).toBeLessThan(5000);
   test.info().annotations.push({ type: 'reconnect-ms', description: String(backMs) });
+
+  // A screen share: Chromium's fake screen (green) reaches the Screen Share layer, drawn over the camera.
+  await page.getByRole('button', { name: 'Add source' }).click();
+  await page.getByRole('menuitem', { name: 'Screen Share' }).click();
+  await page.getByRole('button', { name: 'Share your screen' }).click();
+  await expect(page.getByRole('button', { name: 'Stop sharing your screen' })).toBeVisible();
+  await expect
+    .poll(async () => {
+      const rgb = await grab(localUrl);
+      if (!rgb) return false;
+      const [r, g, b] = pixel(rgb, 360, 220);
+      return g! > 180 && r! < 150 && b! < 120;
+    }, { timeout: 60_000, intervals: [500] })
+    .toBe(true);
 
   await page.getByRole('button', { name: 'End Broadcast' }).click();
 });

@@ -63,9 +63,8 @@ export function leaveRoom(): void {
   clearTimeout(leaving.reconnecting);
   leaving.send({ type: 'room.leave', projectId: leaving.projectId });
   leaving.pc?.close();
-  const { camera, microphone } = useMediaStore.getState();
-  camera?.stop();
-  microphone?.stop();
+  const { camera, microphone, screen, screenAudio } = useMediaStore.getState();
+  for (const track of [camera, microphone, screen, screenAudio]) track?.stop();
   useMediaStore.setState(initialMediaState());
 }
 
@@ -138,6 +137,34 @@ export async function setAudioMode(mode: AudioMode): Promise<void> {
   if (useMediaStore.getState().audioMode === mode) return;
   useMediaStore.getState().microphone?.stop();
   useMediaStore.setState({ audioMode: mode, microphone: null });
+  if (room?.ready) await publish();
+}
+
+/** Shares a screen (with its sound when the browser offers it); the session gets it with a new offer. */
+export async function shareScreen(): Promise<void> {
+  if (useMediaStore.getState().screen) return;
+  let stream: MediaStream;
+  try {
+    stream = await navigator.mediaDevices.getDisplayMedia({ video: { frameRate: { ideal: 30 } }, audio: true });
+  } catch (err) {
+    // Cancelling the browser's picker is a choice, not an error.
+    if ((err as { name?: string }).name !== 'NotAllowedError') reportFailure(err);
+    return;
+  }
+  const screen = stream.getVideoTracks()[0] ?? null;
+  const screenAudio = stream.getAudioTracks()[0] ?? null;
+  // The browser's own "Stop sharing" ends the track.
+  screen?.addEventListener('ended', () => void stopScreenShare());
+  useMediaStore.setState({ screen, screenAudio });
+  if (room?.ready) await publish();
+}
+
+export async function stopScreenShare(): Promise<void> {
+  const { screen, screenAudio } = useMediaStore.getState();
+  if (!screen && !screenAudio) return;
+  screen?.stop();
+  screenAudio?.stop();
+  useMediaStore.setState({ screen: null, screenAudio: null });
   if (room?.ready) await publish();
 }
 
@@ -214,6 +241,9 @@ async function publish(): Promise<void> {
   current.peerId = peerId;
   current.camera = pc.addTransceiver(camera ?? 'video', { direction: 'sendonly' });
   current.microphone = pc.addTransceiver(microphone ?? 'audio', { direction: 'sendonly' });
+  const { screen, screenAudio } = useMediaStore.getState();
+  const screenTransceiver = screen ? pc.addTransceiver(screen, { direction: 'sendonly' }) : null;
+  const screenAudioTransceiver = screenAudio ? pc.addTransceiver(screenAudio, { direction: 'sendonly' }) : null;
   const preview = pc.addTransceiver('video', { direction: 'recvonly' });
   pc.addEventListener('track', (event) => {
     if (event.transceiver === preview && current.pc === pc) useMediaStore.setState({ preview: new MediaStream([event.track]) });
@@ -233,8 +263,10 @@ async function publish(): Promise<void> {
     peerId,
     sdp: pc.localDescription.sdp,
     tracks: [
-      { mid: current.camera.mid ?? '0', type: 'camera' },
-      { mid: current.microphone.mid ?? '1', type: 'microphone' },
+      { mid: current.camera.mid ?? '0', type: 'camera' as const },
+      { mid: current.microphone.mid ?? '1', type: 'microphone' as const },
+      ...(screenTransceiver?.mid ? [{ mid: screenTransceiver.mid, type: 'screen_share' as const }] : []),
+      ...(screenAudioTransceiver?.mid ? [{ mid: screenAudioTransceiver.mid, type: 'screen_share_audio' as const }] : []),
     ],
     previewMid: preview.mid,
   });

@@ -12,6 +12,9 @@ export interface MediaState {
   /** The host's own primary camera and microphone tracks (spec §4 "Sources"). */
   camera: MediaStreamTrack | null;
   microphone: MediaStreamTrack | null;
+  /** A shared screen and its sound (spec §3 screen_share, screen_share_audio), while sharing. */
+  screen: MediaStreamTrack | null;
+  screenAudio: MediaStreamTrack | null;
   cameraOn: boolean;
   microphoneOn: boolean;
   cameraStatus: DevicePermissionStatus;
@@ -32,6 +35,8 @@ export function initialMediaState(): MediaState {
     connection: 'idle',
     camera: null,
     microphone: null,
+    screen: null,
+    screenAudio: null,
     cameraOn: true,
     microphoneOn: true,
     cameraStatus: 0,

@@ -1,6 +1,6 @@
-import { Camera, CameraOff, Mic, MicOff } from 'lucide-react';
+import { Camera, CameraOff, Mic, MicOff, MonitorUp, MonitorX } from 'lucide-react';
 import type { ChangeEvent } from 'react';
-import { selectCameraDevice, selectMicrophoneDevice, setAudioMode, toggleCamera, toggleMicrophone } from '../../actions/media.ts';
+import { selectCameraDevice, selectMicrophoneDevice, setAudioMode, shareScreen, stopScreenShare, toggleCamera, toggleMicrophone } from '../../actions/media.ts';
 import { IconButton } from '../../components/IconButton.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { DevicePermissionStatus, mediaErrorText } from '../../model/media.ts';
@@ -50,6 +50,13 @@ export function StudioMedia() {
           aria-pressed={micShownOn}
           disabled={!joined || media.microphone === null}
           onClick={toggleMicrophone}
+        />
+        <IconButton
+          label={media.screen ? 'Stop sharing your screen' : 'Share your screen'}
+          icon={media.screen ? <MonitorX size={16} /> : <MonitorUp size={16} />}
+          aria-pressed={media.screen !== null}
+          disabled={!joined}
+          onClick={() => void (media.screen ? stopScreenShare() : shareScreen())}
         />
       </div>
       {media.roomError && <p className={styles.error}>{media.roomError}</p>}
