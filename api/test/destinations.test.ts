@@ -260,6 +260,7 @@ describe('Auto Live (spec §5)', () => {
     await api.db.project.update({ where: { id: projectId }, data: { autoLive: true } });
     const at = (id: string) => `/api/v1/projects/${projectId}/destinations/${id}`;
 
+    expect(((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/destinations`)).body as DestinationList).autoLive).toBe(true);
     expect((await call(api, premium, 'PATCH', at(second), { enabled: false })).status).toBe(200);
     const off = await call(api, premium, 'PATCH', at(first), { enabled: false });
     expect(off).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT', message: "Twitch required: You must broadcast to your console's Twitch channel so that we can receive your game feed.", details: { rule: 'twitch-required' } } } });

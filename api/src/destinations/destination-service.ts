@@ -107,8 +107,11 @@ export class DestinationService {
 
   async list(user: CurrentUser, projectId: string): Promise<DestinationList> {
     await this.deps.assertProjectAccess(user, projectId);
-    const rows = await this.deps.db.destination.findMany({ where: { projectId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-    return { destinations: rows.map(toView), limit: await this.limit(user, projectId) };
+    const [rows, project] = await Promise.all([
+      this.deps.db.destination.findMany({ where: { projectId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+      this.deps.db.project.findUnique({ where: { id: projectId }, select: { autoLive: true } }),
+    ]);
+    return { destinations: rows.map(toView), limit: await this.limit(user, projectId), autoLive: project?.autoLive ?? false };
   }
 
   async picker(user: CurrentUser, projectId: string): Promise<DestinationPicker> {

@@ -66,7 +66,7 @@ const base = `/api/v1/projects/${projectId}`;
 
 async function loaded(destinations: DestinationView[], maximum: number | null = 2): Promise<void> {
   reply = (method, url) => {
-    if (url === `${base}/destinations`) return { status: 200, body: { destinations, limit: { maximum, count: destinations.length, reached: maximum !== null && destinations.length >= maximum } } };
+    if (url === `${base}/destinations`) return { status: 200, body: { destinations, limit: { maximum, count: destinations.length, reached: maximum !== null && destinations.length >= maximum }, autoLive: false } };
     if (url === `${base}/destinations/picker`) return { status: 200, body: { tiles: [], limit: { maximum, count: destinations.length, reached: false } } };
     if (url === `${base}/broadcast`) return { status: 200, body: { broadcast: null } };
     return { status: 500, body: { error: { code: 'INTERNAL', message: `${method} ${url}` } } };

@@ -45,7 +45,7 @@ export async function loadDestinations(projectId: string, client: HttpClient = h
     ]);
     if (useDestinationsStore.getState().projectId !== projectId) return;
     const health = Object.fromEntries((broadcast.broadcast?.outputs ?? []).map((o) => [o.destinationId, o]));
-    useDestinationsStore.setState({ status: 'ready', error: null, destinations: list.destinations, limit: list.limit, picker, broadcast: broadcast.broadcast, health });
+    useDestinationsStore.setState({ status: 'ready', error: null, destinations: list.destinations, limit: list.limit, autoLive: list.autoLive, picker, broadcast: broadcast.broadcast, health });
   } catch (err) {
     if (useDestinationsStore.getState().projectId !== projectId) return;
     useDestinationsStore.setState({ status: 'error', error: messageOf(err) });

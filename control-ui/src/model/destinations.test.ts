@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DestinationView } from '@onair/protocol';
-import { counterText, formatBitrate, formatElapsed, formErrors, formFields, healthLight, initialFormValues, streamLimitWarning, toCreateBody, toUpdateBody } from './destinations.ts';
+import { counterText, isTwitchRequired, formatBitrate, formatElapsed, formErrors, formFields, healthLight, initialFormValues, streamLimitWarning, toCreateBody, toUpdateBody } from './destinations.ts';
 
 const view = (over: Partial<DestinationView> = {}): DestinationView => ({
   id: '00000000-0000-4000-8000-000000000001',
@@ -52,6 +52,15 @@ describe('destination form model', () => {
 });
 
 describe('destination list and health', () => {
+  it("marks the last enabled Twitch destination 'Twitch required' while Auto Live is on", () => {
+    const a = view({ id: 'a', type: 'Twitch' });
+    const b = view({ id: 'b', type: 'Twitch' });
+    expect(isTwitchRequired(a, [a, b], true)).toBe(false);
+    expect(isTwitchRequired(a, [a, { ...b, enabled: false }], true)).toBe(true);
+    expect(isTwitchRequired(a, [a], false)).toBe(false);
+    expect(isTwitchRequired(view(), [view()], true)).toBe(false);
+  });
+
   it('counts enabled of total', () => {
     expect(counterText([view(), view({ enabled: false }), view()])).toBe('2/3');
     expect(counterText([])).toBe('0/0');

@@ -95,6 +95,11 @@ export function formErrors(type: DestinationType, v: DestinationFormValues, edit
   return out;
 }
 
+/** Spec §5: with Auto Live on, the last enabled Twitch destination can be neither switched off nor removed. */
+export function isTwitchRequired(destination: DestinationView, all: readonly DestinationView[], autoLive: boolean): boolean {
+  return autoLive && destination.type === 'Twitch' && destination.enabled && all.filter((d) => d.type === 'Twitch' && d.enabled).length === 1;
+}
+
 /** Spec §2: the list's enabled/total counter. */
 export function counterText(destinations: readonly DestinationView[]): string {
   return `${destinations.filter((d) => d.enabled).length}/${destinations.length}`;

@@ -21,6 +21,8 @@ export interface DestinationsState {
   error: string | null;
   destinations: DestinationView[];
   limit: { maximum: number | null; count: number; reached: boolean } | null;
+  /** The project's Auto Live (the last enabled Twitch destination then stays). */
+  autoLive: boolean;
   picker: DestinationPicker | null;
   pickerOpen: boolean;
   form: DestinationForm | null;
@@ -41,6 +43,7 @@ export function initialDestinationsState(): DestinationsState {
     error: null,
     destinations: [],
     limit: null,
+    autoLive: false,
     picker: null,
     pickerOpen: false,
     form: null,

@@ -15,7 +15,12 @@ const base = '/api/v1/projects/:projectId/destinations';
 /** The plan limit of the list (spec §5: Add Destination is disabled at it). `maximum` null means Unlimited. */
 export const destinationLimitSchema = z.object({ maximum: z.number().int().nullable(), count: z.number().int(), reached: z.boolean() });
 
-export const destinationListSchema = z.object({ destinations: z.array(destinationViewSchema), limit: destinationLimitSchema });
+export const destinationListSchema = z.object({
+  destinations: z.array(destinationViewSchema),
+  limit: destinationLimitSchema,
+  /** The project's Auto Live: while on, the last enabled Twitch destination stays (spec §5 'Twitch required'). */
+  autoLive: z.boolean(),
+});
 export type DestinationList = z.infer<typeof destinationListSchema>;
 
 /** One tile of the Add Destination picker. */

@@ -1,10 +1,11 @@
 import { Pencil, Trash2 } from 'lucide-react';
-import { destinationKinds, requiresAuthenticationText, type DestinationView } from '@onair/protocol';
+import { destinationKinds, requiresAuthenticationText, TWITCH_REQUIRED_TOOLTIP, type DestinationView } from '@onair/protocol';
 import { askRemoveDestination, authenticateDestination, startEditDestination, toggleDestination } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { Switch } from '../../components/Switch.tsx';
-import { formatBitrate, healthLight } from '../../model/destinations.ts';
+import { Tooltip } from '../../components/Tooltip.tsx';
+import { formatBitrate, healthLight, isTwitchRequired } from '../../model/destinations.ts';
 import { useDestinationsStore } from '../../stores/index.ts';
 import styles from './Destinations.module.css';
 
@@ -16,6 +17,7 @@ export function DestinationRow({ destination }: { destination: DestinationView }
   const broadcastState = useDestinationsStore((s) => s.broadcast?.state);
   const onAir = broadcastState === 'starting' || broadcastState === 'live';
   const light = healthLight(destination, output, onAir);
+  const required = useDestinationsStore((s) => isTwitchRequired(destination, s.destinations, s.autoLive));
   return (
     <li className={styles.row} data-testid="destination-row" data-destination-id={destination.id}>
       <div className={styles.rowMain}>
@@ -24,9 +26,18 @@ export function DestinationRow({ destination }: { destination: DestinationView }
           <span className={styles.name}>{destination.name}</span>
           <span className={styles.kind}>{kind.label}</span>
         </span>
-        <Switch label={destination.enabled ? 'On' : 'Off'} checked={destination.enabled} onCheckedChange={(on) => void toggleDestination(destination.id, on)} />
+        {required ? (
+          // Spec §5: the console's game feed comes through this channel while Auto Live is on.
+          <Tooltip content={TWITCH_REQUIRED_TOOLTIP}>
+            <span tabIndex={0}>
+              <Switch label="On" checked disabled onCheckedChange={() => undefined} />
+            </span>
+          </Tooltip>
+        ) : (
+          <Switch label={destination.enabled ? 'On' : 'Off'} checked={destination.enabled} onCheckedChange={(on) => void toggleDestination(destination.id, on)} />
+        )}
         <IconButton label="Edit destination" icon={<Pencil size={16} />} onClick={() => void startEditDestination(destination.id)} />
-        <IconButton label="Remove destination" icon={<Trash2 size={16} />} onClick={() => askRemoveDestination(destination.id)} />
+        <IconButton label={required ? TWITCH_REQUIRED_TOOLTIP : 'Remove destination'} icon={<Trash2 size={16} />} disabled={required} onClick={() => askRemoveDestination(destination.id)} />
       </div>
       {onAir && destination.enabled && (
         <div className={styles.health} role="status" aria-label={`${destination.name} stream health`}>
