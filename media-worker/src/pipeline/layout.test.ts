@@ -59,6 +59,8 @@ describe('classifyConnectError', () => {
     expect(classifyConnectError("Failed to connect: 'publish' cmd failed: connection closed remotely")).toBe('DESTINATION_REFUSED');
     expect(classifyConnectError('Connection refused: Could not connect to 127.0.0.1: Connection refused')).toBe('DESTINATION_UNREACHABLE');
     expect(classifyConnectError('Failed to connect: Error resolving “nowhere.invalid”: Name or service not known')).toBe('DESTINATION_UNREACHABLE');
+    // What rtmp2sink says for an rtmps:// server whose certificate does not verify (seen here).
+    expect(classifyConnectError('Failed to connect: Unacceptable TLS certificate')).toBe('DESTINATION_TLS_FAILED');
   });
 });
 

@@ -11,6 +11,7 @@ import { planOutputSchema, renderPlanSchema } from './render-plan.ts';
 export const pipelineErrorCatalogue = {
   DESTINATION_REFUSED: { fault: 'user', message: 'The destination refused the stream. Check the stream key and that the channel may go live.' },
   DESTINATION_UNREACHABLE: { fault: 'user', message: 'The destination server could not be reached. Check the server address.' },
+  DESTINATION_TLS_FAILED: { fault: 'user', message: 'The secure (RTMPS) connection to the destination could not be verified. Check the server address.' },
   DESTINATION_STALLED: { fault: 'user', message: 'The destination stopped accepting data.' },
   DESTINATION_LOST: { fault: 'user', message: 'The connection to the destination was lost and did not come back.' },
   PLAN_INVALID: { fault: 'service', message: 'The pipeline was given a plan it cannot render.' },

@@ -29,6 +29,7 @@ const HANDSHAKE_BYTES = 8 * 1024;
  */
 export function classifyConnectError(message: string): PipelineErrorCode {
   if (/publish' cmd failed|closed remotely|rejected|BadName|unauthori[sz]ed|forbidden/i.test(message)) return 'DESTINATION_REFUSED';
+  if (/TLS|certificate|handshake/i.test(message)) return 'DESTINATION_TLS_FAILED';
   return 'DESTINATION_UNREACHABLE';
 }
 
