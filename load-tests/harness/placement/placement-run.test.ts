@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testRedisUrl } from '@onair/embedded/test-services';
-import { SESSION_LOCK_MS, SESSION_STALLED_CHECK_MS } from '@onair/protocol';
+import { SESSION_LOCK_MS } from '@onair/protocol';
 import { formatReport, runPlacement, sessionCostAt, type PlacementRunOptions } from './placement-run.ts';
 import type { AdmitFn } from './simulated-fleet.ts';
 
@@ -26,7 +26,8 @@ describe('placement harness', () => {
     // Recovery waits for the dead worker's locks to lapse (renewed every quarter of the lock, so
     // 3 to 4 s after the kill; less when the shared event loop delayed renewals) and a stalled check.
     expect(failover.p50).toBeGreaterThanOrEqual(SESSION_LOCK_MS / 2);
-    expect(failover.max).toBeLessThanOrEqual(SESSION_LOCK_MS + 3 * SESSION_STALLED_CHECK_MS);
+    // Issue 9's target for a live session to be back is 10 s; the queue's part must fit well inside.
+    expect(failover.max).toBeLessThan(10_000);
     expect([...admittedOn.values()].reduce((a, b) => a + b, 0)).toBe(40 + failover.lostSessions);
     expect(formatReport(options, report)).toMatch(/failover \(kill -9 of 2 busiest workers/);
   });
