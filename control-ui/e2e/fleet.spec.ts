@@ -50,18 +50,20 @@ test('an administrator sees the media and render workers of the stack, updated l
 
   // A studio session starts: the media worker's row shows it, and the summary counts it.
   const mediaRow = workers.getByRole('row').filter({ has: page.getByRole('rowheader').filter({ hasText: /media ·/ }) });
-  await expect(mediaRow.locator('[data-cell="sessions"]')).toHaveText('0');
+  const sessionsCell = mediaRow.locator('[data-cell="sessions"]');
+  // Earlier flows on the same stack may have left sessions to their idle timeout: count from here.
+  const before = Number(await sessionsCell.textContent());
   const created = await context.request.post('/api/v1/projects', { data: { name: 'Fleet e2e' } });
   expect(created.status()).toBe(201);
   const projectId = ((await created.json()) as { id: string }).id;
   expect((await context.request.post(`/api/v1/projects/${projectId}/session`)).status()).toBe(202);
   try {
-    await expect(mediaRow.locator('[data-cell="sessions"]')).toHaveText('1', { timeout: 20_000 });
-    await expect(page.locator('[data-tile="Sessions"]')).toContainText('1');
+    await expect(sessionsCell).toHaveText(String(before + 1), { timeout: 20_000 });
+    await expect(page.locator('[data-tile="Sessions"]')).toContainText(String(before + 1));
   } finally {
     await context.request.delete(`/api/v1/projects/${projectId}/session`);
   }
-  await expect(mediaRow.locator('[data-cell="sessions"]')).toHaveText('0', { timeout: 20_000 });
+  await expect(sessionsCell).toHaveText(String(before), { timeout: 20_000 });
 });
 
 test('anyone else is refused by the dashboard api and told so on the page', async ({ page, context }) => {
