@@ -82,7 +82,8 @@ export class HeartbeatPublisher {
       startedAt: this.startedAt,
       sentAt: new Date().toISOString(),
       state: this.state,
-      cores: cpus().length,
+      // In a container os.cpus() counts the node's cores; WORKER_CORES carries the pod's CPU limit.
+      cores: Number(process.env.WORKER_CORES) || cpus().length,
       cpuCores: elapsedMicros > 0 ? (cpu.user + cpu.system) / elapsedMicros : 0,
       rssBytes: process.memoryUsage.rss(),
       ...this.options.load(),
