@@ -10,7 +10,7 @@ import { createFixture, HEIGHT, secretKey, testPlan, WIDTH, type Fixture } from 
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { renderPlanSchema } from '@onair/protocol';
-import { grabFrame, near, pixel, probeStream } from './helpers/stream-probe.ts';
+import { grabFrame, near, pixel, probeStream, readAudioLevels } from './helpers/stream-probe.ts';
 
 const RED = [255, 0, 0];
 const BLACK = [0, 0, 0];
@@ -83,6 +83,37 @@ describe('session', () => {
     expect(fx.host.session('scenes')?.pid).toBe(pid);
     expect(fx.host.session('scenes')?.stats?.outputs[0]).toMatchObject({ state: 'live', reconnects: 0 });
     await fx.host.stopSession('scenes');
+  });
+
+  it('fades a source out over about a second when the scene that shows it is switched away', async () => {
+    const server = await fx.rtmp();
+    const k = key();
+    const outputs = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }];
+    const base = testPlan(outputs);
+    // The tone of `bars` is heard in `main`; `quiet` shows only the red layer.
+    const withScene = (activeSceneId: string) =>
+      renderPlanSchema.parse({ ...base, scenes: [...base.scenes, { id: 'quiet', placements: [base.scenes[0]!.placements[1]!] }], activeSceneId });
+    fx.host.startSession({ sessionId: 'fade', planVersion: 1, plan: withScene('main') });
+    await fx.waitForOutput('fade', 'main', 'live');
+    const recording = readAudioLevels(server.url(k), 5);
+    await new Promise((r) => setTimeout(r, 2000));
+    fx.host.applyPlan('fade', 2, withScene('quiet'));
+    const levels = await recording;
+
+    // `end`: the first window after which the tone stays under 5 % for good; `start`: the last
+    // window before it still at 90 % or more. An instant cut spans one or two 50 ms windows.
+    const loud = Math.max(...levels);
+    expect(loud).toBeGreaterThan(0.05);
+    let end = levels.length - 1;
+    while (end > 0 && levels[end - 1]! < loud * 0.05) end--;
+    let start = end;
+    while (start > 0 && levels[start]! < loud * 0.9) start--;
+    expect(end).toBeLessThan(levels.length - 10);
+    const fadeMs = (end - start) * 50;
+    // From 90 % down to 5 % of the amplitude is most of a 1000 ms ease-in-out.
+    expect(fadeMs).toBeGreaterThanOrEqual(400);
+    expect(fadeMs).toBeLessThanOrEqual(1300);
+    await fx.host.stopSession('fade');
   });
 
   it('shows a VP8 + Opus RTP input fed over loopback UDP', async () => {

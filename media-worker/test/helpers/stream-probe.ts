@@ -117,3 +117,20 @@ export function pixel(frame: Frame, x: number, y: number): [number, number, numb
 export function near(actual: readonly number[], expected: readonly number[], tolerance = 40): boolean {
   return actual.every((v, i) => Math.abs(v - (expected[i] ?? 0)) <= tolerance);
 }
+
+/** RMS level (0..1) of a live stream's audio per `windowMs`, mono 8 kHz, over `seconds`. */
+export async function readAudioLevels(url: string, seconds: number, windowMs = 50): Promise<number[]> {
+  const { stdout } = await execFileAsync(
+    'ffmpeg',
+    ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-t', String(seconds), '-vn', '-ac', '1', '-ar', '8000', '-f', 's16le', '-'],
+    { timeout: (seconds + 15) * 1000, killSignal: 'SIGKILL', encoding: 'buffer', maxBuffer: 16 * 1024 * 1024 },
+  );
+  const samplesPerWindow = (8000 * windowMs) / 1000;
+  const levels: number[] = [];
+  for (let start = 0; start + samplesPerWindow * 2 <= stdout.length; start += samplesPerWindow * 2) {
+    let sum = 0;
+    for (let i = 0; i < samplesPerWindow; i++) sum += (stdout.readInt16LE(start + i * 2) / 32768) ** 2;
+    levels.push(Math.sqrt(sum / samplesPerWindow));
+  }
+  return levels;
+}
