@@ -100,10 +100,13 @@ test('Go Live pushes to two custom RTMP servers and the local destination; one t
 
   const urls = { one: one.url('key-one'), two: two.url('key-two'), local: localUrl };
   let received: Record<string, boolean> = {};
+  let session = '';
   await until(
-    () => `all three receive the stream (receiving: ${JSON.stringify(received)})`,
+    // On failure, say which receivers got nothing and where the session stands (waiting = no worker admitted it).
+    () => `all three receive the stream (receiving: ${JSON.stringify(received)}; session: ${session})`,
     async () => {
       received = Object.fromEntries(await Promise.all(Object.entries(urls).map(async ([name, url]) => [name, await receives(url)] as const)));
+      session = await (await context.request.get(`/api/v1/projects/${projectId}/session`)).text();
       return Object.values(received).every(Boolean);
     },
     120_000,

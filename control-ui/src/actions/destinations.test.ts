@@ -140,6 +140,26 @@ describe('the list', () => {
     expect(useDestinationsStore.getState()).toMatchObject({ removing: null, destinations: [], limit: { count: 0, reached: false } });
   });
 
+  it('lets only the newest load land, and reads again when an event arrived while it was in flight', async () => {
+    await loaded([]);
+    const added = view({ id: '00000000-0000-4000-8000-000000000009' });
+    let answered = 0;
+    reply = (_method, url) => {
+      if (url === `${base}/destinations`) {
+        answered++;
+        // The first answer was read before the add and arrives after the Added event.
+        const destinations = answered === 1 ? [] : [added];
+        if (answered === 1) receiveDestinationMessage({ type: 'destination.event', projectId, event: 'Added', destinationId: added.id, destination: added });
+        return { status: 200, body: { destinations, limit: { maximum: 2, count: destinations.length, reached: false }, autoLive: false } };
+      }
+      if (url === `${base}/destinations/picker`) return { status: 200, body: { tiles: [], limit: { maximum: 2, count: 0, reached: false } } };
+      return { status: 200, body: { broadcast: null } };
+    };
+    await loadDestinations(projectId, client());
+    expect(answered).toBe(2);
+    expect(useDestinationsStore.getState().destinations.map((d) => d.id)).toEqual([added.id]);
+  });
+
   it('follows Added, Changed, Removed and Authenticated from other studios', async () => {
     await loaded([], 2);
     const twitch = view({ id: '00000000-0000-4000-8000-000000000002', type: 'Twitch', authenticated: false });

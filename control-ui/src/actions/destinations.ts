@@ -34,20 +34,32 @@ function projectIdOrThrow(): string {
   return projectId;
 }
 
+// Loads can overlap (the studio opening and the live channel (re)subscribing), and events can
+// arrive while one is in flight: only the newest load may land, and only if no event came meanwhile
+// (its answer could predate the event and would undo it); otherwise it reads again.
+let latestLoad = 0;
+let eventsReceived = 0;
+
 /** Loads the project's destinations, the picker and the broadcast; called when the studio opens and after a reconnect. */
 export async function loadDestinations(projectId: string, client: HttpClient = httpClient): Promise<void> {
   if (useDestinationsStore.getState().projectId !== projectId) useDestinationsStore.setState({ ...initialDestinationsState(), projectId, status: 'loading' });
+  const load = ++latestLoad;
+  const eventsAtStart = eventsReceived;
   try {
     const [list, picker, broadcast] = await Promise.all([
       client.getJson(path(listDestinationsEndpoint.path, projectId), { response: listDestinationsEndpoint.response }),
       client.getJson(path(getDestinationPickerEndpoint.path, projectId), { response: getDestinationPickerEndpoint.response }),
       client.getJson(path(getBroadcastEndpoint.path, projectId), { response: getBroadcastEndpoint.response }),
     ]);
-    if (useDestinationsStore.getState().projectId !== projectId) return;
+    if (load !== latestLoad || useDestinationsStore.getState().projectId !== projectId) return;
+    if (eventsReceived !== eventsAtStart) {
+      await loadDestinations(projectId, client);
+      return;
+    }
     const health = Object.fromEntries((broadcast.broadcast?.outputs ?? []).map((o) => [o.destinationId, o]));
     useDestinationsStore.setState({ status: 'ready', error: null, destinations: list.destinations, limit: list.limit, autoLive: list.autoLive, picker, broadcast: broadcast.broadcast, health });
   } catch (err) {
-    if (useDestinationsStore.getState().projectId !== projectId) return;
+    if (load !== latestLoad || useDestinationsStore.getState().projectId !== projectId) return;
     useDestinationsStore.setState({ status: 'error', error: messageOf(err) });
   }
 }
@@ -262,6 +274,7 @@ export function authenticateDestination(destinationId: string): void {
 
 export function receiveDestinationMessage(message: Extract<ServerMessage, { type: 'destination.event' | 'broadcast.state' | 'broadcast.health' }>): void {
   if (useDestinationsStore.getState().projectId !== message.projectId) return;
+  if (message.type !== 'broadcast.health') eventsReceived++;
   switch (message.type) {
     case 'destination.event':
       if (message.event === 'Removed' || !message.destination) {
