@@ -15,7 +15,7 @@ import pino from 'pino';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor, type RunningRtmpServer } from '@onair/embedded';
-import { newProjectDocument, sceneToRenderPlan, sessionKeys, type OfferedTrack, type SceneDocument } from '@onair/protocol';
+import { newProjectDocument, sceneToRenderPlan, sessionKeys, type GuestTile, type OfferedTrack, type SceneDocument } from '@onair/protocol';
 import { createInputResolver } from '../src/placement/input-resolver.ts';
 import { readDocument } from '../src/placement/session-runner.ts';
 import { MediaPorts } from '../src/webrtc/media-ports.ts';
@@ -61,7 +61,7 @@ function documentWithCamera(): { doc: SceneDocument; cameraId: string } {
  * preview received into a <video>. Plain JavaScript run in the page (this package has no DOM types).
  */
 const PAGE_SCRIPT = `
-window.publish = async (color) => {
+window.publish = async (color, tileCount) => {
   const stream = await navigator.mediaDevices.getUserMedia({
     video: { width: 1280, height: 720, frameRate: 30 },
     // Music mode (spec §9): no processing, or noise suppression eats the steady test tone.
@@ -82,11 +82,24 @@ window.publish = async (color) => {
   const camera = pc.addTransceiver(cameraTrack, { direction: 'sendonly', streams: [stream] });
   const mic = pc.addTransceiver(stream.getAudioTracks()[0], { direction: 'sendonly', streams: [stream] });
   const preview = pc.addTransceiver('video', { direction: 'recvonly' });
+  // A host's tiles for guests' cameras.
+  const tiles = Array.from({ length: tileCount || 0 }, () => pc.addTransceiver('video', { direction: 'recvonly' }));
+  window.tileVideos = {};
   const video = document.createElement('video');
   video.muted = true;
   video.autoplay = true;
   document.body.append(video);
-  pc.ontrack = (e) => { if (e.transceiver === preview) video.srcObject = new MediaStream([e.track]); };
+  pc.ontrack = (e) => {
+    if (e.transceiver === preview) video.srcObject = new MediaStream([e.track]);
+    if (tiles.includes(e.transceiver)) {
+      const tile = document.createElement('video');
+      tile.muted = true;
+      tile.autoplay = true;
+      tile.srcObject = new MediaStream([e.track]);
+      document.body.append(tile);
+      window.tileVideos[e.transceiver.mid] = tile;
+    }
+  };
   await pc.setLocalDescription(await pc.createOffer());
   await new Promise((resolve) => {
     if (pc.iceGatheringState === 'complete') resolve();
@@ -96,7 +109,18 @@ window.publish = async (color) => {
     sdp: pc.localDescription.sdp,
     tracks: [{ mid: camera.mid, type: 'camera' }, { mid: mic.mid, type: 'microphone' }],
     previewMid: preview.mid,
+    guestMids: tiles.map((t) => t.mid),
   };
+};
+window.tilePixel = (mid) => {
+  const v = window.tileVideos[mid];
+  if (!v || !v.videoWidth) return null;
+  const c = document.createElement('canvas');
+  c.width = v.videoWidth;
+  c.height = v.videoHeight;
+  const g = c.getContext('2d');
+  g.drawImage(v, 0, 0);
+  return [...g.getImageData(c.width / 2, c.height / 2, 1, 1).data].slice(0, 3);
 };
 window.setCamera = async (on) => {
   const t = window.pc.getTransceivers()[0];
@@ -111,9 +135,16 @@ window.previewFramesDecoded = async () => {
 };
 `;
 
-async function publish(page: Page, color?: string): Promise<{ sdp: string; tracks: OfferedTrack[]; previewMid: string | null }> {
+interface PageOffer {
+  sdp: string;
+  tracks: OfferedTrack[];
+  previewMid: string | null;
+  guestMids: string[];
+}
+
+async function publish(page: Page, color?: string, tiles = 0): Promise<PageOffer> {
   await page.addScriptTag({ content: PAGE_SCRIPT });
-  return page.evaluate<{ sdp: string; tracks: OfferedTrack[]; previewMid: string | null }>(`publish(${JSON.stringify(color ?? null)})`);
+  return page.evaluate<PageOffer>(`publish(${JSON.stringify(color ?? null)}, ${tiles})`);
 }
 
 function centreOf(box: { x: number; y: number; width: number; height: number }): { x: number; y: number } {
@@ -247,7 +278,7 @@ describe('WebRTC tracks into the program', () => {
     await endpoint.closeSession(projectId);
   });
 
-  it('shows two participants at once; one leaves and the output continues with its placeholder', async () => {
+  it('shows two participants at once, the guest also on the host tile; one leaves and the output continues with its placeholder', async () => {
     const { doc } = documentWithCamera();
     const guestId = randomUUID();
     doc.sources.push({ id: guestId, kind: 'participant', name: 'Guest', settings: { opacity: 1, volume: 1, muted: false, userId: 'guest-1', displayName: 'Guest' } });
@@ -259,11 +290,13 @@ describe('WebRTC tracks into the program', () => {
     fx.host.startSession({ sessionId: projectId, planVersion: 1, plan: { ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key }]), preview } });
     await fx.waitForOutput(projectId, 'local', 'live');
 
+    const tiles: GuestTile[][] = [];
     const join = async (userId: string, isHost: boolean, color?: string) => {
       const page = await browser.newPage();
       await page.goto(pageUrl);
       const participantId = randomUUID();
-      const answer = await endpoint.offer({ projectId, participantId, publisher: { userId, isHost }, peerId: userId, ...(await publish(page, color)), onState: () => undefined });
+      const offer = await publish(page, color, isHost ? 2 : 0);
+      const answer = await endpoint.offer({ projectId, participantId, publisher: { userId, isHost }, peerId: userId, ...offer, onState: () => undefined, onTiles: (_peer, t) => tiles.push(t) });
       await page.evaluate(`accept(${JSON.stringify(answer)})`);
       return { page, participantId };
     };
@@ -276,6 +309,14 @@ describe('WebRTC tracks into the program', () => {
       return f && showsCamera(f) && near(pixel(f, guestCentre.x, guestCentre.y), BLUE, 60) ? f : undefined;
     }, 30_000, 250);
 
+    // The guest's camera also plays on the host's first guest tile (the Guests tab).
+    expect(tiles.at(-1)).toEqual([expect.objectContaining({ participantId: guest.participantId, userId: 'guest-1' })]);
+    const tileMid = tiles.at(-1)![0]!.mid;
+    await waitFor('the guest on the host tile', async () => {
+      const rgb = await host.page.evaluate<number[] | null>(`tilePixel(${JSON.stringify(tileMid)})`);
+      return rgb && near(rgb, BLUE, 60) ? rgb : undefined;
+    }, 15_000, 250);
+
     // The guest leaves (what the api relays when their page closes): their layer empties, the host stays.
     await endpoint.leave(projectId, guest.participantId);
     await guest.page.close();
@@ -286,6 +327,7 @@ describe('WebRTC tracks into the program', () => {
     expect(fx.host.session(projectId)?.restarts ?? 0).toBe(0);
     expect(fx.reports.some((r) => r.sessionId === projectId && r.report.type === 'outputStatus' && r.report.state !== 'live' && r.report.state !== 'connecting')).toBe(false);
     expect(endpoint.stats(projectId)!.participants.map((p) => p.participantId)).toEqual([host.participantId]);
+    expect(tiles.at(-1)).toEqual([]);
 
     await host.page.close();
     await fx.host.stopSession(projectId);

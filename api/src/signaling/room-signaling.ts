@@ -77,7 +77,15 @@ export class RoomSignaling {
         return;
       case 'room.offer': {
         const m = this.membership(client, message.projectId);
-        await this.relay(m, { type: 'offer', ...this.who(m), peerId: message.peerId, sdp: message.sdp, tracks: message.tracks, previewMid: message.previewMid });
+        await this.relay(m, {
+          type: 'offer',
+          ...this.who(m),
+          peerId: message.peerId,
+          sdp: message.sdp,
+          tracks: message.tracks,
+          previewMid: message.previewMid,
+          guestMids: message.guestMids,
+        });
         return;
       }
       case 'room.ice': {
@@ -189,8 +197,17 @@ export class RoomSignaling {
     }
     const m = this.byParticipant.get(signal.participantId);
     if (!m || channel !== signalingChannels.toParticipant(m.participantId)) return;
-    if (signal.type === 'answer') m.client.send({ type: 'room.answer', projectId: m.projectId, peerId: signal.peerId, sdp: signal.sdp });
-    else m.client.send({ type: 'room.state', projectId: m.projectId, peerId: signal.peerId, state: signal.state });
+    switch (signal.type) {
+      case 'answer':
+        m.client.send({ type: 'room.answer', projectId: m.projectId, peerId: signal.peerId, sdp: signal.sdp });
+        return;
+      case 'state':
+        m.client.send({ type: 'room.state', projectId: m.projectId, peerId: signal.peerId, state: signal.state });
+        return;
+      case 'tiles':
+        m.client.send({ type: 'room.tiles', projectId: m.projectId, peerId: signal.peerId, tiles: signal.tiles });
+        return;
+    }
   }
 
   /** Spec §6 roles; only the owner (host) exists so far. No role means no permission. */

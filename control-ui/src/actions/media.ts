@@ -15,6 +15,8 @@ const AUTO_JOIN_DELAY_MS = 100;
 const RECONNECT_DELAY_MS = 500;
 /** How often the connection is looked at: a connection the page itself closed fires no event. */
 const WATCHDOG_MS = 500;
+/** Spec §6: a host invites up to 10 guests; one receive-only m-line each for their camera tiles. */
+const GUEST_TILES = 10;
 /** Candidates are sent inside the offer; gathering on a LAN takes milliseconds, never wait longer than this. */
 const GATHER_LIMIT_MS = 2000;
 
@@ -85,6 +87,9 @@ export function receiveRoomMessage(message: RoomMessage): void {
     case 'room.state':
       if (message.peerId !== room.peerId) return;
       if (message.state === 'closed') reconnect();
+      return;
+    case 'room.tiles':
+      if (message.peerId === room.peerId) useMediaStore.setState({ guestTiles: message.tiles });
       return;
   }
 }
@@ -245,8 +250,20 @@ async function publish(): Promise<void> {
   const screenTransceiver = screen ? pc.addTransceiver(screen, { direction: 'sendonly' }) : null;
   const screenAudioTransceiver = screenAudio ? pc.addTransceiver(screenAudio, { direction: 'sendonly' }) : null;
   const preview = pc.addTransceiver('video', { direction: 'recvonly' });
+  const { role } = useMediaStore.getState();
+  const hosting = role === 'host' || role === 'cohost';
+  const tiles = hosting ? Array.from({ length: GUEST_TILES }, () => pc.addTransceiver('video', { direction: 'recvonly' })) : [];
+  // The worker sends VP8 on these: offering only VP8 keeps the offer small (a dozen m-lines with
+  // every codec Chromium knows run past what the socket takes in one message).
+  for (const t of [preview, ...tiles]) onlyVp8(t);
+  useMediaStore.setState({ guestTiles: [], tileStreams: {} });
   pc.addEventListener('track', (event) => {
-    if (event.transceiver === preview && current.pc === pc) useMediaStore.setState({ preview: new MediaStream([event.track]) });
+    if (current.pc !== pc) return;
+    if (event.transceiver === preview) useMediaStore.setState({ preview: new MediaStream([event.track]) });
+    else if (tiles.includes(event.transceiver) && event.transceiver.mid) {
+      const mid = event.transceiver.mid;
+      useMediaStore.setState((s) => ({ tileStreams: { ...s.tileStreams, [mid]: new MediaStream([event.track]) } }));
+    }
   });
   pc.addEventListener('connectionstatechange', () => {
     if (current.pc !== pc) return;
@@ -269,6 +286,7 @@ async function publish(): Promise<void> {
       ...(screenAudioTransceiver?.mid ? [{ mid: screenAudioTransceiver.mid, type: 'screen_share_audio' as const }] : []),
     ],
     previewMid: preview.mid,
+    guestMids: tiles.map((t) => t.mid).filter((mid): mid is string => mid !== null),
   });
 }
 
@@ -285,6 +303,11 @@ async function acceptAnswer(current: Room, sdp: string): Promise<void> {
       await sender.setParameters(parameters).catch(() => undefined);
     }
   }
+}
+
+function onlyVp8(transceiver: RTCRtpTransceiver): void {
+  const codecs = globalThis.RTCRtpReceiver?.getCapabilities?.('video')?.codecs.filter((c) => /^video\/(VP8|rtx)$/i.test(c.mimeType));
+  if (codecs?.some((c) => /vp8/i.test(c.mimeType))) transceiver.setCodecPreferences(codecs);
 }
 
 function gathered(pc: RTCPeerConnection): Promise<void> {

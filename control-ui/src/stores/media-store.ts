@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ProjectRole, RoomConnectionState } from '@onair/protocol';
+import type { GuestTile, ProjectRole, RoomConnectionState } from '@onair/protocol';
 import type { AudioMode, DevicePermissionStatus, MediaPermissionErrorType } from '../model/media.ts';
 
 export interface MediaState {
@@ -25,6 +25,9 @@ export interface MediaState {
   audioMode: AudioMode;
   /** The composited program coming back from the worker. */
   preview: MediaStream | null;
+  /** Guests' cameras forwarded to the host (Guests tab tiles): which guest is on which m-line, and its stream. */
+  guestTiles: GuestTile[];
+  tileStreams: Record<string, MediaStream>;
 }
 
 export function initialMediaState(): MediaState {
@@ -46,6 +49,8 @@ export function initialMediaState(): MediaState {
     permissionError: null,
     audioMode: 'music',
     preview: null,
+    guestTiles: [],
+    tileStreams: {},
   };
 }
 

@@ -45,6 +45,8 @@ export class RtpForwarder {
   private lastPacketAt = -Infinity;
   private readonly counters = { packets: 0, bytes: 0, plis: 0, lost: 0 };
   private readonly now: () => number;
+  /** Other peers this track is relayed to as received (a guest's camera on the host's tiles). */
+  private readonly taps = new Set<(packet: RtpPacket) => void>();
 
   constructor(private readonly options: ForwarderOptions) {
     this.now = options.now ?? Date.now;
@@ -78,12 +80,20 @@ export class RtpForwarder {
     }
     if (first) this.requestKeyframe(true);
     if (this.lastSeq === undefined || first || ((header.sequenceNumber - this.lastSeq + 0x10000) % 0x10000) < 0x8000) this.lastSeq = header.sequenceNumber;
+    for (const tap of this.taps) tap(packet.clone());
     if (this.ports.length === 0) return;
     header.payloadType = this.options.pipelinePayloadType;
     const bytes = packet.serialize();
     this.counters.packets += 1;
     this.counters.bytes += bytes.length;
     for (const port of this.ports) this.options.socket.send(bytes, port, '127.0.0.1');
+  }
+
+  /** Relays every accepted packet to `tap` too; returns how to stop. A new viewer needs a keyframe. */
+  addTap(tap: (packet: RtpPacket) => void): () => void {
+    this.taps.add(tap);
+    this.requestKeyframe(true);
+    return () => this.taps.delete(tap);
   }
 
   /** `urgent` skips the throttle (first packet, decoder restart); losses are throttled. */

@@ -62,8 +62,10 @@ export class SignalingRelay implements SessionMedia {
             sdp: signal.sdp,
             tracks: signal.tracks,
             previewMid: signal.previewMid,
+            guestMids: signal.guestMids,
             onState: (peerId, state) =>
               void this.send({ type: 'state', projectId, participantId: signal.participantId, peerId, state, workerId: this.deps.workerId }),
+            onTiles: (peerId, tiles) => void this.send({ type: 'tiles', projectId, participantId: signal.participantId, peerId, tiles, workerId: this.deps.workerId }),
           });
           await this.send({ type: 'answer', projectId, participantId: signal.participantId, peerId: signal.peerId, sdp, workerId: this.deps.workerId });
           return;

@@ -57,6 +57,8 @@ function codecs() {
 export class StudioPeer {
   private readonly pc: RTCPeerConnection;
   readonly forwarders: RtpForwarder[] = [];
+  /** The page's receive-only m-lines for guests' cameras, each with the track the worker writes to. */
+  readonly guestSlots: { mid: string; track: MediaStreamTrack; onPli: Set<() => void> }[] = [];
   private previewTrack: MediaStreamTrack | undefined;
   private closed = false;
 
@@ -84,12 +86,22 @@ export class StudioPeer {
   }
 
   /** Applies the browser's offer and returns the answer, candidates included (no trickle from here). */
-  async answer(sdp: string, tracks: readonly OfferedTrack[], previewMid: string | null): Promise<{ sdp: string; preview: MediaStreamTrack | undefined }> {
+  async answer(sdp: string, tracks: readonly OfferedTrack[], previewMid: string | null, guestMids: readonly string[] = []): Promise<{ sdp: string; preview: MediaStreamTrack | undefined }> {
     await this.pc.setRemoteDescription({ type: 'offer', sdp });
     const byMid = new Map(tracks.map((t) => [t.mid, t.type]));
     for (const transceiver of this.pc.getTransceivers()) {
       const type = transceiver.mid === null ? undefined : byMid.get(transceiver.mid);
       if (type) this.receive(transceiver, type);
+      else if (transceiver.mid !== null && guestMids.includes(transceiver.mid) && transceiver.kind === 'video') {
+        const slot = { mid: transceiver.mid, track: new MediaStreamTrack({ kind: 'video' }), onPli: new Set<() => void>() };
+        transceiver.setDirection('sendonly');
+        await transceiver.sender.replaceTrack(slot.track);
+        // The host's tile lost a picture: ask the guest's browser, not the worker, for a keyframe.
+        transceiver.sender.onPictureLossIndication.subscribe(() => {
+          for (const pli of slot.onPli) pli();
+        });
+        this.guestSlots.push(slot);
+      }
       else if (previewMid !== null && transceiver.mid === previewMid && transceiver.kind === 'video') {
         this.previewTrack = new MediaStreamTrack({ kind: 'video' });
         transceiver.setDirection('sendonly');

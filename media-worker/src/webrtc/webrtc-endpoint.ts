@@ -1,5 +1,5 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { planPreviewSchema, type OfferedTrack, type PlanPreview, type RoomConnectionState, type SceneDocument } from '@onair/protocol';
+import { planPreviewSchema, type GuestTile, type OfferedTrack, type PlanPreview, type RoomConnectionState, type SceneDocument } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { PREVIEW_PAYLOAD_TYPE, type MediaPorts } from './media-ports.ts';
 import { PreviewFeed } from './preview-feed.ts';
@@ -26,12 +26,20 @@ export interface JoinOffer {
   sdp: string;
   tracks: readonly OfferedTrack[];
   previewMid: string | null;
+  /** The host's receive-only m-lines for guests' cameras. */
+  guestMids?: readonly string[];
   onState: (peerId: string, state: RoomConnectionState) => void;
+  /** Which guest plays on which guest m-line changed. */
+  onTiles?: (peerId: string, tiles: GuestTile[]) => void;
 }
 
 interface Participant {
+  participantId: string;
   publisher: Publisher;
   peer: StudioPeer;
+  onTiles?: (peerId: string, tiles: GuestTile[]) => void;
+  /** Relays to this participant's guest slots, by slot mid: the guest shown and how to stop. */
+  tiles: Map<string, { guest: string; userId: string; stop: () => void }>;
 }
 
 interface SessionMedia {
@@ -93,6 +101,7 @@ export class WebrtcEndpoint {
     const previous = media.participants.get(join.participantId);
     if (previous) {
       if (previous.peer.preview) media.preview.remove(previous.peer.preview);
+      this.dropTiles(media, join.participantId);
       await previous.peer.close();
     }
     const peer = new StudioPeer({
@@ -107,10 +116,11 @@ export class WebrtcEndpoint {
       },
       onTrack: (forwarder) => void this.route(join.projectId, join.publisher, forwarder),
     });
-    const participant: Participant = { publisher: join.publisher, peer };
+    const participant: Participant = { participantId: join.participantId, publisher: join.publisher, peer, onTiles: join.onTiles, tiles: new Map() };
     media.participants.set(join.participantId, participant);
-    const { sdp, preview } = await peer.answer(join.sdp, join.tracks, join.previewMid);
+    const { sdp, preview } = await peer.answer(join.sdp, join.tracks, join.previewMid, join.guestMids);
     if (preview) media.preview.add(preview);
+    this.assignTiles(media);
     logger.info({ tracks: join.tracks.map((t) => t.type), preview: preview !== undefined }, 'participant offer answered');
     return sdp;
   }
@@ -127,7 +137,66 @@ export class WebrtcEndpoint {
     if (!media || !participant) return;
     media.participants.delete(participantId);
     if (participant.peer.preview) media.preview.remove(participant.peer.preview);
+    this.dropTiles(media, participantId);
     await participant.peer.close();
+    this.assignTiles(media);
+  }
+
+  /** Stops every relay to or from a participant that is going away. */
+  private dropTiles(media: SessionMedia, participantId: string): void {
+    for (const p of media.participants.values()) {
+      let changed = false;
+      for (const [mid, tile] of p.tiles) {
+        if (p.participantId === participantId || tile.guest === participantId) {
+          tile.stop();
+          p.tiles.delete(mid);
+          changed = true;
+        }
+      }
+      if (changed && p.participantId !== participantId) this.tellTiles(p);
+    }
+  }
+
+  private tellTiles(host: Participant): void {
+    host.onTiles?.(host.peer.peerId, [...host.tiles].map(([mid, t]) => ({ mid, participantId: t.guest, userId: t.userId })));
+  }
+
+  /**
+   * Guests' cameras on the host's tiles (issue 6 item 3): each host peer with guest m-lines shows
+   * every guest's camera on a slot of its own, as long as both are there; changes are told to the page.
+   */
+  private assignTiles(media: SessionMedia): void {
+    const guests = [...media.participants.values()].filter((p) => !p.publisher.isHost);
+    for (const host of media.participants.values()) {
+      if (!host.publisher.isHost || host.peer.guestSlots.length === 0) continue;
+      let changed = false;
+      for (const [mid, tile] of host.tiles) {
+        if (!media.participants.has(tile.guest)) {
+          tile.stop();
+          host.tiles.delete(mid);
+          changed = true;
+        }
+      }
+      for (const guest of guests) {
+        const camera = guest.peer.forwarders.find((f) => f.stats().type === 'camera');
+        if (!camera || [...host.tiles.values()].some((t) => t.guest === guest.participantId)) continue;
+        const slot = host.peer.guestSlots.find((s) => !host.tiles.has(s.mid));
+        if (!slot) break;
+        const untap = camera.addTap((packet) => slot.track.writeRtp(packet));
+        const pli = () => camera.requestKeyframe(false);
+        slot.onPli.add(pli);
+        host.tiles.set(slot.mid, {
+          guest: guest.participantId,
+          userId: guest.publisher.userId,
+          stop: () => {
+            untap();
+            slot.onPli.delete(pli);
+          },
+        });
+        changed = true;
+      }
+      if (changed) this.tellTiles(host);
+    }
   }
 
   /** After the pipeline (re)started: its decoders need a keyframe from every camera and screen. */

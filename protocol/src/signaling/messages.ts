@@ -37,10 +37,16 @@ export const roomClientMessageSchemas = [
     tracks: z.array(offeredTrackSchema).max(8),
     /** The page's receive-only video m-line for the program preview. */
     previewMid: z.string().min(1).max(32).nullable(),
+    /** Receive-only video m-lines for the guests' cameras (the host's Guests tab tiles); spec §6 allows 10 guests. */
+    guestMids: z.array(z.string().min(1).max(32)).max(10).default([]),
   }),
   z.strictObject({ type: z.literal('room.ice'), projectId: z.uuid(), peerId, candidate: iceCandidateSchema }),
   z.strictObject({ type: z.literal('room.leave'), projectId: z.uuid() }),
 ] as const;
+
+/** A guest's camera forwarded to the host on one of its receive-only m-lines. */
+export const guestTileSchema = z.strictObject({ mid: z.string().min(1).max(32), participantId: z.uuid(), userId: z.string().min(1).max(128) });
+export type GuestTile = z.infer<typeof guestTileSchema>;
 
 // ─── api → browser ───
 
@@ -50,6 +56,8 @@ export const roomServerMessageSchemas = [
   z.strictObject({ type: z.literal('room.ready'), projectId: z.uuid(), workerId: z.string() }),
   z.strictObject({ type: z.literal('room.answer'), projectId: z.uuid(), peerId, sdp }),
   z.strictObject({ type: z.literal('room.state'), projectId: z.uuid(), peerId, state: roomConnectionStateSchema }),
+  /** Which guest's camera plays on which of the page's guest m-lines. */
+  z.strictObject({ type: z.literal('room.tiles'), projectId: z.uuid(), peerId, tiles: z.array(guestTileSchema).max(10) }),
 ] as const;
 
 // ─── api ↔ owning worker (Redis pub/sub) ───
@@ -62,7 +70,15 @@ const participant = {
 };
 
 export const workerSignalSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('offer'), ...participant, peerId, sdp, tracks: z.array(offeredTrackSchema).max(8), previewMid: z.string().min(1).max(32).nullable() }),
+  z.strictObject({
+    type: z.literal('offer'),
+    ...participant,
+    peerId,
+    sdp,
+    tracks: z.array(offeredTrackSchema).max(8),
+    previewMid: z.string().min(1).max(32).nullable(),
+    guestMids: z.array(z.string().min(1).max(32)).max(10).default([]),
+  }),
   z.strictObject({ type: z.literal('ice'), ...participant, peerId, candidate: iceCandidateSchema }),
   z.strictObject({ type: z.literal('leave'), ...participant }),
 ]);
@@ -71,6 +87,7 @@ export type WorkerSignal = z.infer<typeof workerSignalSchema>;
 export const participantSignalSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('answer'), projectId: z.uuid(), participantId: z.uuid(), peerId, sdp, workerId: z.string() }),
   z.strictObject({ type: z.literal('state'), projectId: z.uuid(), participantId: z.uuid(), peerId, state: roomConnectionStateSchema, workerId: z.string() }),
+  z.strictObject({ type: z.literal('tiles'), projectId: z.uuid(), participantId: z.uuid(), peerId, tiles: z.array(guestTileSchema).max(10), workerId: z.string() }),
 ]);
 export type ParticipantSignal = z.infer<typeof participantSignalSchema>;
 

@@ -34,7 +34,7 @@ export function StudioMedia() {
     <section className={styles.media} aria-label="Your camera and the program preview">
       <ProgramPreview stream={media.preview} />
       <div className={styles.row}>
-        <span className={styles.connection} data-state={media.connection} role="status">
+        <span className={styles.connection} data-state={media.connection} role="status" data-testid="media-connection">
           {media.room === 'refused' ? 'Not allowed to join' : connectionLabel[media.connection]}
         </span>
         <IconButton
