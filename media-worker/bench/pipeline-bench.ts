@@ -72,7 +72,7 @@ interface Bench {
   reports: { sessionId: string; report: PipelineReport }[];
 }
 
-async function runSession(bench: Bench, id: string, profile: keyof typeof outputProfiles, destinations: number): Promise<number> {
+async function runSession(bench: Bench, id: string, profile: keyof typeof outputProfiles, destinations: number): Promise<number | undefined> {
   const outputs = Array.from({ length: destinations }, (_, i) => ({ id: `d${i}`, url: `rtmp://127.0.0.1:${bench.server.port}/live`, key: `${id}-${i}` }));
   const session = bench.host.startSession({ sessionId: id, planVersion: 1, plan: plan(profile, outputs) });
   await waitFor(`${id} live`, async () => (session.stats?.outputs.filter((o) => o.state === 'live').length === destinations ? true : undefined), 30_000);
@@ -83,7 +83,7 @@ async function runSession(bench: Bench, id: string, profile: keyof typeof output
   // drop, so neither the CPU used nor the CPU per output frame is the cost at 30 fps.
   const starved = fps < 29 ? '  STARVED: not a valid figure, run again on an idle machine' : '';
   print(`${id.padEnd(14)} ${profile.padEnd(8)} destinations=${String(destinations).padStart(2)}  cores=${cores.toFixed(2)}  fps=${fps.toFixed(1)}${starved}`);
-  return cores;
+  return starved ? undefined : cores;
 }
 
 /** Latency from a plan version sent to the first output frame that shows it (ms), `samples` times. */
@@ -155,8 +155,9 @@ async function main(): Promise<void> {
     const c720 = await runSession(bench, 'cost-720', '720p30', 1);
     const c1080 = await runSession(bench, 'cost-1080', '1080p30', 1);
     const c720x10 = await runSession(bench, 'cost-720-x10', '720p30', 10);
-    print(`cores per session: 720p30 ${c720.toFixed(2)}, 1080p30 ${c1080.toFixed(2)}`);
-    print(`CPU(10 destinations) / CPU(1) at 720p30: ${(c720x10 / c720).toFixed(2)}`);
+    const figure = (cores: number | undefined) => (cores === undefined ? 'n/a (starved)' : cores.toFixed(2));
+    print(`cores per session: 720p30 ${figure(c720)}, 1080p30 ${figure(c1080)}`);
+    print(`CPU(10 destinations) / CPU(1) at 720p30: ${c720 && c720x10 ? (c720x10 / c720).toFixed(2) : 'n/a (starved)'}`);
     const latencies = (await patchLatency(bench, 5)).sort((a, b) => a - b);
     const median = latencies[Math.floor(latencies.length / 2)]!;
     print(`patch → changed frame at the output (720p30, ${latencies.length} changes): median ${median.toFixed(0)} ms, min ${latencies[0]!.toFixed(0)} ms, max ${latencies[latencies.length - 1]!.toFixed(0)} ms`);
