@@ -225,13 +225,14 @@ describe('WebRTC tracks into the program', () => {
     await page.goto(pageUrl);
     const offer = await publish(page);
     const startedAt = Date.now();
+    const states: string[] = [];
     const answer = await endpoint.offer({
       projectId,
       participantId: randomUUID(),
       publisher: { userId: 'owner', isHost: true },
       peerId: 'p1',
       ...offer,
-      onState: () => undefined,
+      onState: (_peer, state) => states.push(state),
     });
     expect(answer).toMatch(/x-google-start-bitrate=2500/);
     await page.evaluate(`accept(${JSON.stringify(answer)})`);
@@ -273,9 +274,12 @@ describe('WebRTC tracks into the program', () => {
     expect(fx.host.session(projectId)?.restarts ?? 0).toBe(0);
     expect(fx.reports.filter((r) => r.sessionId === projectId && r.report.type === 'state' && r.report.state === 'playing')).toHaveLength(1);
 
-    await page.close();
+    expect(states).toContain('connected');
+    // The session leaves this worker: the page is told at once, so it re-offers to the next owner.
     await fx.host.stopSession(projectId);
     await endpoint.closeSession(projectId);
+    expect(states.at(-1)).toBe('closed');
+    await page.close();
   });
 
   it('shows two participants at once, the guest also on the host tile; one leaves and the output continues with its placeholder', async () => {

@@ -38,6 +38,7 @@ interface Participant {
   publisher: Publisher;
   peer: StudioPeer;
   onTiles?: (peerId: string, tiles: GuestTile[]) => void;
+  onState: (peerId: string, state: RoomConnectionState) => void;
   /** Relays to this participant's guest slots, by slot mid: the guest shown and how to stop. */
   tiles: Map<string, { guest: string; userId: string; stop: () => void }>;
 }
@@ -85,6 +86,9 @@ export class WebrtcEndpoint {
     if (!media) return;
     this.sessions.delete(projectId);
     clearInterval(media.timer);
+    // Pages learn at once that this worker no longer serves them (a hand-over, a stop), instead of
+    // waiting for ICE to time out, and re-offer: the session's next owner answers.
+    for (const p of media.participants.values()) p.onState(p.peer.peerId, 'closed');
     await Promise.all([...media.participants.values()].map((p) => p.peer.close()));
     media.preview.close();
   }
@@ -116,7 +120,7 @@ export class WebrtcEndpoint {
       },
       onTrack: (forwarder) => void this.route(join.projectId, join.publisher, forwarder),
     });
-    const participant: Participant = { participantId: join.participantId, publisher: join.publisher, peer, onTiles: join.onTiles, tiles: new Map() };
+    const participant: Participant = { participantId: join.participantId, publisher: join.publisher, peer, onTiles: join.onTiles, onState: join.onState, tiles: new Map() };
     media.participants.set(join.participantId, participant);
     const { sdp, preview } = await peer.answer(join.sdp, join.tracks, join.previewMid, join.guestMids);
     if (preview) media.preview.add(preview);
