@@ -34,12 +34,21 @@ async function grantPremium(email: string): Promise<void> {
   }
 }
 
+const opened: string[] = [];
+
 async function openNewStudio(page: Page): Promise<void> {
   await page.goto('/');
   await page.getByLabel('New project').fill('Destinations');
   await page.getByRole('button', { name: 'Create project' }).click();
   await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
+  opened.push(/studio\/([0-9a-f-]{36})$/.exec(page.url())![1]!);
 }
+
+// An open studio holds a session on the stack's one media worker: close it, or later flows wait for room.
+test.afterEach(async ({ page, context }) => {
+  await page.close();
+  for (const projectId of opened.splice(0)) await context.request.delete(`/api/v1/projects/${projectId}/session`);
+});
 
 const panel = (page: Page) => page.getByRole('region', { name: 'Destinations' });
 const counter = (page: Page) => panel(page).getByLabel('Enabled destinations');

@@ -130,4 +130,8 @@ test('Go Live pushes to two custom RTMP servers and the local destination; one t
   await panel(page).getByRole('button', { name: 'End Broadcast' }).click();
   await expect(panel(page).getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
   await until('nothing receives', async () => !(await receives(urls.two)) && !(await receives(urls.local)), 60_000);
+
+  // Free the stack's media worker for the flows after this one.
+  await page.close();
+  await context.request.delete(`/api/v1/projects/${projectId}/session`);
 });
