@@ -1,10 +1,11 @@
 // Units of the WebRTC endpoint that need no browser: which sources a track feeds, the answer's
-// bitrate hints, and when the forwarder asks for keyframes.
+// bitrate hints, when the forwarder asks for keyframes, and lip-sync from sender reports.
 import { createSocket } from 'node:dgram';
 import { randomUUID } from 'node:crypto';
-import { RtpHeader, RtpPacket } from 'werift';
+import { RtcpSenderInfo, RtcpSrPacket, RtpHeader, RtpPacket } from 'werift';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newProjectDocument, type SceneDocument, type Source } from '@onair/protocol';
+import { LipSync } from '../src/webrtc/lip-sync.ts';
 import { RtpForwarder, PLI_THROTTLE_MS } from '../src/webrtc/rtp-forwarder.ts';
 import { withBitrateHints } from '../src/webrtc/studio-peer.ts';
 import { routeTrack } from '../src/webrtc/track-router.ts';
@@ -82,5 +83,37 @@ describe('RtpForwarder', () => {
     f.onRtp(packet(11));
     expect(plis).toHaveLength(3);
     expect(f.stats()).toMatchObject({ packets: 4, lost: 6, plis: 3 });
+  });
+});
+
+describe('lip-sync from sender reports', () => {
+  const socket = createSocket('udp4');
+  afterAll(() => socket.close());
+
+  it('holds the audio back by how much later the video arrives after capture, and lets go when video stops', () => {
+    let now = 10_000;
+    const clock = new LipSync();
+    const make = (type: 'camera' | 'microphone', clockRate: number) =>
+      new RtpForwarder({ type, kind: type === 'camera' ? 'video' : 'audio', acceptedPayloadTypes: new Set([96]), pipelinePayloadType: 96, socket, sendPli: () => undefined, now: () => now, sync: { clock, stream: type, clockRate } });
+    const video = make('camera', 90_000);
+    const audio = make('microphone', 48_000);
+    // Both report "RTP 0 was captured at sender time 1000 s" (any sender clock: only differences count).
+    const sr = (rtp: number) => new RtcpSrPacket({ ssrc: 1, senderInfo: new RtcpSenderInfo({ ntpTimestamp: 1000n << 32n, rtpTimestamp: rtp }) });
+    video.onRtcp(sr(0));
+    audio.onRtcp(sr(0));
+    const rtp = (ts: number) => new RtpPacket(new RtpHeader({ sequenceNumber: ts % 65_536, payloadType: 96, ssrc: 1, timestamp: ts }), Buffer.from([0x10, 0, 0]));
+    // A frame captured 100 ms after the report arrives 80 ms later; audio of the same moment 20 ms later.
+    now = 1_000_000 + 180;
+    video.onRtp(rtp(9000));
+    now = 1_000_000 + 120;
+    audio.onRtp(rtp(4800));
+    expect(audio.stats().syncDelayMs).toBe(60);
+    now = 1_000_000 + 181;
+    video.onRtp(rtp(9000));
+    expect(video.stats().syncDelayMs).toBe(0);
+    // The camera went off: its old transit no longer holds the microphone back.
+    now += 5000;
+    audio.onRtp(rtp(4800 + 48 * 5061));
+    expect(audio.stats().syncDelayMs).toBe(0);
   });
 });

@@ -256,7 +256,7 @@ describe('WebRTC tracks into the program', () => {
     const camera = stats.participants[0]!.tracks.find((t) => t.type === 'camera')!;
     expect(camera.plis).toBeGreaterThanOrEqual(1);
     expect(camera.packets).toBeGreaterThan(100);
-    process.stdout.write(`webrtc: first camera frame in the RTMP output ${firstFrameMs} ms after the answer; preview packets ${stats.previewPackets}\n`);
+    process.stdout.write(`webrtc: first camera frame in the RTMP output ${firstFrameMs} ms after the answer; preview packets ${stats.previewPackets}; lip-sync hold camera ${camera.syncDelayMs} ms, microphone ${stats.participants[0]!.tracks.find((t) => t.type === 'microphone')?.syncDelayMs} ms\n`);
 
     // The camera stops: its layer shows what is under it (the black background); it comes back by
     // itself when the track returns, and the pipeline never restarted.

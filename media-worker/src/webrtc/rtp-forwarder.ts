@@ -1,6 +1,7 @@
 import type { Socket } from 'node:dgram';
-import type { RtpPacket } from 'werift';
+import type { RtcpPacket, RtpPacket } from 'werift';
 import type { TrackType } from '@onair/protocol';
+import { ntpToMs, type LipSync } from './lip-sync.ts';
 
 /** At most one keyframe request per this interval for losses; a first packet or a restarted decoder asks at once. */
 export const PLI_THROTTLE_MS = 1000;
@@ -18,6 +19,8 @@ export interface ForwarderOptions {
   /** Sends an RTCP PLI for the media SSRC to the browser. */
   sendPli: (ssrc: number) => void;
   now?: () => number;
+  /** The participant's lip-sync: this track's packets may be held back to line up with the others. */
+  sync?: { clock: LipSync; stream: string; clockRate: number };
 }
 
 export interface ForwarderStats {
@@ -28,6 +31,8 @@ export interface ForwarderStats {
   lost: number;
   ports: number[];
   active: boolean;
+  /** Lip-sync hold applied to the latest packet. */
+  syncDelayMs: number;
 }
 
 /**
@@ -47,6 +52,9 @@ export class RtpForwarder {
   private readonly now: () => number;
   /** Other peers this track is relayed to as received (a guest's camera on the host's tiles). */
   private readonly taps = new Set<(packet: RtpPacket) => void>();
+  /** The latest sender report of this track: RTP timestamp ↔ sender's NTP time. */
+  private report: { ntpMs: number; rtp: number } | undefined;
+  private delayMs = 0;
 
   constructor(private readonly options: ForwarderOptions) {
     this.now = options.now ?? Date.now;
@@ -81,12 +89,37 @@ export class RtpForwarder {
     if (first) this.requestKeyframe(true);
     if (this.lastSeq === undefined || first || ((header.sequenceNumber - this.lastSeq + 0x10000) % 0x10000) < 0x8000) this.lastSeq = header.sequenceNumber;
     for (const tap of this.taps) tap(packet.clone());
+    this.delayMs = this.syncDelay(header.timestamp);
     if (this.ports.length === 0) return;
     header.payloadType = this.options.pipelinePayloadType;
     const bytes = packet.serialize();
     this.counters.packets += 1;
     this.counters.bytes += bytes.length;
-    for (const port of this.ports) this.options.socket.send(bytes, port, '127.0.0.1');
+    const ports = this.ports;
+    const send = () => {
+      for (const port of ports) this.options.socket.send(bytes, port, '127.0.0.1');
+    };
+    if (this.delayMs >= 5) setTimeout(send, this.delayMs);
+    else send();
+  }
+
+  /** Sender reports give the capture time of every packet, for lip-sync. */
+  onRtcp(packet: RtcpPacket): void {
+    if (packet.type !== 200) return;
+    const sr = packet as RtcpPacket & { senderInfo: { ntpTimestamp: bigint; rtpTimestamp: number } };
+    this.report = { ntpMs: ntpToMs(sr.senderInfo.ntpTimestamp), rtp: sr.senderInfo.rtpTimestamp };
+  }
+
+  /** Records this packet's transit and returns how long the track is held back now. */
+  private syncDelay(timestamp: number): number {
+    const sync = this.options.sync;
+    if (!sync || !this.report) return 0;
+    // Signed 32-bit difference: packets just before the report have a negative offset.
+    const ticks = (timestamp - this.report.rtp) | 0;
+    const capturedMs = this.report.ntpMs + (ticks * 1000) / sync.clockRate;
+    const now = this.now();
+    sync.clock.record(sync.stream, now - capturedMs, now);
+    return sync.clock.delayFor(sync.stream);
   }
 
   /** Relays every accepted packet to `tap` too; returns how to stop. A new viewer needs a keyframe. */
@@ -108,6 +141,6 @@ export class RtpForwarder {
   }
 
   stats(): ForwarderStats {
-    return { type: this.options.type, ...this.counters, ports: [...this.ports], active: this.active };
+    return { type: this.options.type, ...this.counters, ports: [...this.ports], active: this.active, syncDelayMs: Math.round(this.delayMs) };
   }
 }

@@ -11,6 +11,7 @@ import {
 import { trackKindOf, type OfferedTrack, type RoomConnectionState, type TrackType } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { PIPELINE_PAYLOAD_TYPES } from './media-ports.ts';
+import { LipSync } from './lip-sync.ts';
 import { RtpForwarder, type ForwarderStats } from './rtp-forwarder.ts';
 
 /**
@@ -61,6 +62,8 @@ export class StudioPeer {
   readonly guestSlots: { mid: string; track: MediaStreamTrack; onPli: Set<() => void> }[] = [];
   private previewTrack: MediaStreamTrack | undefined;
   private closed = false;
+  /** Camera and microphone are captured together; screen and its sound are another pair. */
+  private readonly syncGroups = { camera: new LipSync(), screen: new LipSync() };
 
   constructor(private readonly options: PeerOptions) {
     this.pc = new RTCPeerConnection({
@@ -160,9 +163,15 @@ export class StudioPeer {
       sendPli: (ssrc) => {
         receiver.sendRtcpPLI(ssrc).catch((err: unknown) => this.options.logger.debug({ err }, 'PLI not sent'));
       },
+      sync: {
+        clock: type === 'camera' || type === 'microphone' ? this.syncGroups.camera : this.syncGroups.screen,
+        stream: type,
+        clockRate: kind === 'video' ? 90_000 : 48_000,
+      },
     });
     this.forwarders.push(forwarder);
     receiver.track.onReceiveRtp.subscribe((packet) => forwarder.onRtp(packet));
+    receiver.track.onReceiveRtcp.subscribe((packet) => forwarder.onRtcp(packet));
     this.options.onTrack(forwarder);
   }
 }
