@@ -21,6 +21,10 @@ describe('SecretBox', () => {
     expect(() => box.open(parts.join('.'), 'destination:1')).toThrow();
     expect(() => new SecretBox(SecretBox.generateKey()).open(sealed, 'destination:1')).toThrow();
     expect(() => box.open('plain text')).toThrow('not a sealed secret');
+    // A tag cut short (forgery by truncation) is refused too.
+    const short = sealed.split('.');
+    short[2] = Buffer.from(short[2]!, 'base64url').subarray(0, 4).toString('base64url');
+    expect(() => box.open(short.join('.'), 'destination:1')).toThrow();
   });
 
   it('requires a 32-byte key', () => {

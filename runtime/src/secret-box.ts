@@ -1,5 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
+const TAG_BYTES = 16;
+
 /**
  * AES-256-GCM for secrets at rest and in transit through Redis: stream keys, OAuth tokens, the
  * outputs handed to a media worker. One key (SECRETS_KEY, 32 bytes, base64) is shared by the api,
@@ -23,7 +25,7 @@ export class SecretBox {
 
   seal(plaintext: string, context = ''): string {
     const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(Buffer.from(context));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
@@ -32,7 +34,8 @@ export class SecretBox {
   open(sealed: string, context = ''): string {
     const [version, iv, tag, ciphertext] = sealed.split('.');
     if (version !== 'v1' || iv === undefined || tag === undefined || ciphertext === undefined) throw new Error('not a sealed secret');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+    // The tag length is pinned: without it, a truncated tag would be accepted.
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
     decipher.setAAD(Buffer.from(context));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
