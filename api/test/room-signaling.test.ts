@@ -3,7 +3,7 @@
 // which the owning media worker listens on; its answers come back to the page that offered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import {
@@ -24,11 +24,15 @@ let stranger: TestUser;
 let listener: Redis;
 const sockets: WebSocket[] = [];
 
+// A Redis database of its own: the test takes session jobs off the queue as a media worker would,
+// which must not touch other files' jobs on the shared test Redis.
+const redisUrl = `${testRedisUrl()}/${1 + Math.floor(Math.random() * 15)}`;
+
 beforeAll(async () => {
-  api = await startStudioApi();
+  api = await startStudioApi({ env: { REDIS_URL: redisUrl } });
   host = await createTestUser(api);
   stranger = await createTestUser(api);
-  listener = new Redis(testRedisUrl());
+  listener = new Redis(redisUrl);
 });
 afterAll(async () => {
   for (const ws of sockets) ws.terminate();
@@ -103,6 +107,62 @@ describe('room signaling', () => {
     expect(await studio.next('room.answer')).toMatchObject({ peerId: 'peer-1', sdp: 'v=0 answer' });
 
     // Leaving (or closing the page) tells the worker.
+    studio.ws.close();
+    await expect.poll(() => received.map((r) => r.type), { timeout: 5000 }).toContain('leave');
+    worker.disconnect();
+    await (await queue.getJob(projectId))?.remove().catch(() => undefined);
+    await queue.close();
+  });
+
+  it('tells the page the worker is ready, and again when the session moved to another worker', async () => {
+    const projectId = await newProject(host);
+    // The queue side of a media worker: it takes this project's session job and holds it while the test runs.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const takerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    const taker = new Worker(
+      SESSIONS_QUEUE,
+      async (job) => {
+        if (job.id === projectId) await held;
+      },
+      { connection: takerConnection, autorun: true },
+    );
+    const studio = await open(host);
+    studio.send({ type: 'room.join', projectId });
+    await studio.next('room.joined');
+    const ownedBy = async (workerId: string) => {
+      const now = new Date().toISOString();
+      await listener.set(sessionKeys.owner(projectId), JSON.stringify({ projectId, workerId, state: 'running', since: now, lastSeenAt: now, appliedVersion: 0, pickups: 0 }));
+    };
+    await ownedBy('w-1');
+    expect(await studio.next('room.ready')).toMatchObject({ workerId: 'w-1' });
+    // A failover: another worker owns the session now; the page is told, so it re-offers there.
+    const moved = setInterval(() => void ownedBy('w-2'), 200);
+    try {
+      expect(await studio.next('room.ready')).toMatchObject({ workerId: 'w-2' });
+    } finally {
+      clearInterval(moved);
+      studio.ws.close();
+      release();
+      await taker.close();
+      takerConnection.disconnect();
+    }
+  });
+
+  it('keeps the relay for the socket that joined', async () => {
+    const projectId = await newProject(host);
+    const studio = await open(host);
+    studio.send({ type: 'room.join', projectId });
+    const joined = await studio.next('room.joined');
+    const participantId = (joined as { participantId: string }).participantId;
+    const queue = new Queue(SESSIONS_QUEUE, { connection: listener });
+    const received: WorkerSignal[] = [];
+    const worker = listener.duplicate();
+    await worker.subscribe(signalingChannels.toWorker(projectId));
+    worker.on('message', (_channel: string, raw: string) => received.push(workerSignalSchema.parse(JSON.parse(raw))));
+    studio.send({ type: 'room.ice', projectId, peerId: 'peer-1', candidate: { candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host', sdpMid: '0', sdpMLineIndex: 0 } });
+    await expect.poll(() => received.length, { timeout: 5000 }).toBe(1);
+    expect(received[0]).toMatchObject({ type: 'ice', participantId, peerId: 'peer-1', candidate: { sdpMid: '0' } });
     studio.ws.close();
     await expect.poll(() => received.map((r) => r.type), { timeout: 5000 }).toContain('leave');
     worker.disconnect();
