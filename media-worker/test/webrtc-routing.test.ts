@@ -6,6 +6,7 @@ import { RtcpSenderInfo, RtcpSrPacket, RtpHeader, RtpPacket } from 'werift';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newProjectDocument, type SceneDocument, type Source } from '@onair/protocol';
 import { LipSync } from '../src/webrtc/lip-sync.ts';
+import { MediaPorts } from '../src/webrtc/media-ports.ts';
 import { RtpForwarder, PLI_THROTTLE_MS } from '../src/webrtc/rtp-forwarder.ts';
 import { withBitrateHints } from '../src/webrtc/studio-peer.ts';
 import { routeTrack } from '../src/webrtc/track-router.ts';
@@ -115,5 +116,21 @@ describe('lip-sync from sender reports', () => {
     now += 5000;
     audio.onRtp(rtp(4800 + 48 * 5061));
     expect(audio.stats().syncDelayMs).toBe(0);
+  });
+});
+
+describe('MediaPorts', () => {
+  it('keeps a source on its ports until its session gives them back', () => {
+    const ports = new MediaPorts({ min: 30_000, max: 30_019 });
+    const a = ports.source('a');
+    expect(ports.source('a')).toEqual(a);
+    const preview = ports.previewPort('p');
+    const taken = new Set([a.video, a.audio, preview]);
+    expect(taken.size).toBe(3);
+    for (let i = 0; i < 8; i++) ports.source(`s${i}`);
+    expect(() => ports.source('one-too-many')).toThrow(/no free RTP port/);
+    ports.release('p', ['a']);
+    const b = ports.source('b');
+    expect(taken.has(b.video) && taken.has(b.audio)).toBe(true);
   });
 });

@@ -36,7 +36,13 @@ export class MediaPorts {
   source(sourceId: string): { video: number; audio: number } {
     let ports = this.bySource.get(sourceId);
     if (!ports) {
-      ports = { video: this.take(), audio: this.take() };
+      const video = this.take();
+      try {
+        ports = { video, audio: this.take() };
+      } catch (err) {
+        this.used.delete(video);
+        throw err;
+      }
       this.bySource.set(sourceId, ports);
     }
     return ports;
@@ -54,6 +60,20 @@ export class MediaPorts {
       this.preview.set(projectId, port);
     }
     return port;
+  }
+
+  /** Gives a session's ports back once its pipeline is gone (a worker lives through many sessions). */
+  release(projectId: string, sourceIds: Iterable<string>): void {
+    for (const id of sourceIds) {
+      const ports = this.bySource.get(id);
+      if (!ports) continue;
+      this.used.delete(ports.video);
+      this.used.delete(ports.audio);
+      this.bySource.delete(id);
+    }
+    const preview = this.preview.get(projectId);
+    if (preview !== undefined) this.used.delete(preview);
+    this.preview.delete(projectId);
   }
 
   /** The pipeline input of a live source: listening from the start, fed whenever a track arrives. */

@@ -91,6 +91,9 @@ export class WebrtcEndpoint {
     for (const p of media.participants.values()) p.onState(p.peer.peerId, 'closed');
     await Promise.all([...media.participants.values()].map((p) => p.peer.close()));
     media.preview.close();
+    // The pipeline is gone (the runner stops it first): its sources' ports can serve other sessions.
+    const document = await this.deps.loadDocument(projectId).catch(() => undefined);
+    this.deps.ports.release(projectId, (document ?? media.document)?.sources.map((s) => s.id) ?? []);
   }
 
   hosts(projectId: string): boolean {
