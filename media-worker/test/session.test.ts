@@ -9,7 +9,10 @@ import { freePort } from '@onair/embedded';
 import { createFixture, HEIGHT, secretKey, testPlan, WIDTH, type Fixture } from './helpers/session-fixture.ts';
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { renderPlanSchema } from '@onair/protocol';
+import pino from 'pino';
+import { Registry } from 'prom-client';
+import { renderPlanSchema, type PipelineReport } from '@onair/protocol';
+import { SessionHost } from '../src/session/session-host.ts';
 import { grabFrame, near, pixel, probeStream, readAudioLevels } from './helpers/stream-probe.ts';
 
 const RED = [255, 0, 0];
@@ -253,6 +256,24 @@ describe('session', () => {
     expect(supervisor?.current).toBe('running');
     expect(supervisor?.stats?.fps).toBeGreaterThan(20);
     await fx.host.stopSession('failures');
+  });
+
+  it('kills and replaces a pipeline process that does not start in time, then gives up', async () => {
+    const reports: PipelineReport[] = [];
+    // A start timeout no real child can meet plays the child stuck while loading.
+    const host = new SessionHost({
+      logger: pino({ level: 'silent' }),
+      redis: fx.redis,
+      metrics: new Registry(),
+      supervisor: { onLogLine: () => {}, startTimeoutMs: 1, restartDelaysMs: [50], maxCrashes: 2 },
+      onReport: (_id, report) => reports.push(report),
+    });
+    const supervisor = host.startSession({ sessionId: 'stuck', planVersion: 1, plan: testPlan([]) });
+    await waitFor('the session given up', async () => (supervisor.current === 'failed' ? true : undefined), 20_000);
+    const crashes = reports.filter((r) => r.type === 'error' && r.code === 'PIPELINE_CRASHED');
+    expect(crashes).toHaveLength(3);
+    expect(crashes.at(-1)).toMatchObject({ fatal: true });
+    await host.stopAll();
   });
 
   it('never writes a stream key in a log line', () => {

@@ -29,6 +29,8 @@ export interface SessionSupervisorOptions {
   maxCrashes?: number;
   crashWindowMs?: number;
   stopTimeoutMs?: number;
+  /** A child that has not reported `playing` by then is killed and counted as a crash. */
+  startTimeoutMs?: number;
 }
 
 /**
@@ -42,6 +44,7 @@ export class SessionSupervisor {
   private config: PipelineStartConfig;
   private crashes: number[] = [];
   private restartTimer: NodeJS.Timeout | undefined;
+  private startTimer: NodeJS.Timeout | undefined;
   private latestStats: SessionStats | undefined;
   private exited: Promise<void> = Promise.resolve();
   private readonly logger: Logger;
@@ -88,6 +91,15 @@ export class SessionSupervisor {
       this.onExit(child, code, signal);
     }));
     this.send({ type: 'start', config: this.config });
+    // Seen here under heavy load: a child stuck for good while loading its modules (tsx loader,
+    // main thread in Atomics.wait). It never plays and never exits, so it is killed and replaced.
+    if (this.startTimer) clearTimeout(this.startTimer);
+    this.startTimer = setTimeout(() => {
+      if (this.child === child && this.state === 'starting') {
+        this.logger.error({ pid: child.pid }, 'pipeline process did not start in time: killing it');
+        child.kill('SIGKILL');
+      }
+    }, this.options.startTimeoutMs ?? 30_000);
     this.logger.info({ pid: child.pid }, 'pipeline process started');
   }
 
@@ -110,7 +122,9 @@ export class SessionSupervisor {
 
   async stop(): Promise<void> {
     if (this.restartTimer) clearTimeout(this.restartTimer);
+    if (this.startTimer) clearTimeout(this.startTimer);
     this.restartTimer = undefined;
+    this.startTimer = undefined;
     if (this.state === 'stopped' || this.state === 'failed') return;
     this.state = 'stopping';
     await this.stopChild();
@@ -147,7 +161,11 @@ export class SessionSupervisor {
       return;
     }
     const report = parsed.data;
-    if (report.type === 'state' && report.state === 'playing' && this.state === 'starting') this.state = 'running';
+    if (report.type === 'state' && report.state === 'playing' && this.state === 'starting') {
+      this.state = 'running';
+      if (this.startTimer) clearTimeout(this.startTimer);
+      this.startTimer = undefined;
+    }
     if (report.type === 'stats') this.latestStats = report.stats;
     this.options.onReport(this.sessionId, report);
   }
