@@ -149,4 +149,7 @@ test('the host publishes camera and microphone, the output shows them, the previ
     .toBe(true);
 
   await page.getByRole('button', { name: 'End Broadcast' }).click();
+  // An open studio holds a session on the stack's one media worker: free it for the flows after this one.
+  await page.close();
+  expect((await context.request.delete(`/api/v1/projects/${projectId}/session`)).ok()).toBe(true);
 });
