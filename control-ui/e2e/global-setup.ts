@@ -25,7 +25,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       dataDir,
       port: 0,
       // The go-live flow pushes to RTMP receivers the test starts on loopback.
-      env: { ALLOW_PRIVATE_RTMP: 'true' },
+      // Studios closed by earlier specs give the stack's one media worker back within seconds.
+      env: { ALLOW_PRIVATE_RTMP: 'true', SESSION_IDLE_MS: '5000' },
       // Kept quiet unless something fails: then the last lines explain why.
       log: (source, line) => {
         lines.push(`[${source}] ${line}`);

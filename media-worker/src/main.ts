@@ -59,6 +59,7 @@ async function start(ctx: WorkerContext): Promise<void> {
     box: secretsKey ? new SecretBox(secretsKey) : undefined,
     resolveInput: createInputResolver(ports),
     pages,
+    ...(process.env.SESSION_IDLE_MS ? { idleMs: Number(process.env.SESSION_IDLE_MS) } : {}),
     media: new SignalingRelay({ endpoint: webrtc, router, redis: ctx.redis, workerId: ctx.config.WORKER_ID, logger: ctx.logger }),
     workerId: ctx.config.WORKER_ID,
     logger: ctx.logger,

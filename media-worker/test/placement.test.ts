@@ -192,4 +192,15 @@ describe('session placement across media workers', () => {
     await waitFor('the second session to end', async () => ((await owner(next.projectId)) ? undefined : true), 20_000, 100);
     expect((await other.stop()).code).toBe(0);
   });
+  it('ends a session with nobody in it and nothing going out, giving its room back', async () => {
+    const worker = await startWorker({ SESSION_IDLE_MS: '1500', DRAIN_GRACE_MS: '60000' });
+    delete process.env.SESSION_IDLE_MS;
+    const doc = projectDocument();
+    await redis.hset(sessionKeys.document(doc.projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
+    await queue.add('session', { projectId: doc.projectId, requestedAt: new Date().toISOString() }, { jobId: doc.projectId, removeOnComplete: true, removeOnFail: true });
+    await waitFor('the session to be placed', () => owner(doc.projectId), 20_000, 50);
+    await waitFor('the idle session to end', async () => ((await owner(doc.projectId)) ? undefined : true), 20_000, 200);
+    expect(await queue.getJob(doc.projectId)).toBeUndefined();
+    expect((await worker.stop()).code).toBe(0);
+  });
 });

@@ -32,12 +32,22 @@ export interface SessionRunnerDeps {
   media?: SessionMedia;
   /** Web-page sources rendered by render workers, kept in step with the scene. */
   pages?: SessionPages;
+  /** See DEFAULT_SESSION_IDLE_MS. */
+  idleMs?: number;
 }
 
 export interface SessionMedia {
   openSession(projectId: string): Promise<PlanPreview>;
   closeSession(projectId: string): Promise<void>;
+  /** People connected to the session now (studios, guests). */
+  participantCount(projectId: string): number;
 }
+
+/**
+ * A session with nobody in it and nothing going out ends after this long (ARCHITECTURE "The studio
+ * session": it ends after everyone left and it is not live), so its cores go back to the fleet.
+ */
+export const DEFAULT_SESSION_IDLE_MS = 60_000;
 
 export type SessionEnd = 'stopped' | 'handed-over' | 'lost';
 
@@ -64,6 +74,7 @@ export class SessionRunner {
   private ownerTimer: NodeJS.Timeout | undefined;
   private ending: ((end: SessionEnd) => void) | undefined;
   private refreshing = Promise.resolve();
+  private idleSince: number | undefined;
   readonly ended: Promise<SessionEnd>;
   private readonly since = new Date().toISOString();
   private readonly logger: Logger;
@@ -98,6 +109,7 @@ export class SessionRunner {
     await this.writeOwner('running');
     this.ownerTimer = setInterval(() => {
       this.writeOwner('running').catch((err: unknown) => this.logger.warn({ err }, 'owner record not refreshed'));
+      this.checkIdle();
     }, 1000);
     this.logger.info({ version: document.version, outputs: this.outputs.length, pickups: this.pickups }, 'session started');
   }
@@ -128,6 +140,19 @@ export class SessionRunner {
         await this.syncPages(document, plan.profile.height);
       })
       .catch((err: unknown) => this.logger.warn({ err }, 'scene update not applied'));
+  }
+
+  private checkIdle(): void {
+    const busy = this.outputs.length > 0 || (this.deps.media?.participantCount(this.projectId) ?? 0) > 0;
+    if (busy) {
+      this.idleSince = undefined;
+      return;
+    }
+    this.idleSince ??= Date.now();
+    if (Date.now() - this.idleSince >= (this.deps.idleMs ?? DEFAULT_SESSION_IDLE_MS)) {
+      this.logger.info({ idleMs: Date.now() - this.idleSince }, 'session idle: nobody in it and not live');
+      this.ending?.('stopped');
+    }
   }
 
   private async syncPages(document: SceneDocument, outputHeight: number): Promise<void> {

@@ -34,6 +34,10 @@ export class SignalingRelay implements SessionMedia {
     return preview;
   }
 
+  participantCount(projectId: string): number {
+    return this.deps.endpoint.stats(projectId)?.participants.filter((p) => p.state !== 'closed' && p.state !== 'failed').length ?? 0;
+  }
+
   async closeSession(projectId: string): Promise<void> {
     const off = this.subscriptions.get(projectId);
     this.subscriptions.delete(projectId);
