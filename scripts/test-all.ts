@@ -54,6 +54,8 @@ const stopServices = await setupTestServices();
 try {
   await step('typecheck (every workspace)', async () => ({ ok: (await run('npm', ['run', '--silent', 'typecheck'])) === 0 }));
   await step('lint (every workspace, zero warnings)', async () => ({ ok: (await run('npm', ['run', '--silent', 'lint'])) === 0 }));
+  // The stack and end-to-end tests serve the built web app.
+  await step('build: control-ui', async () => ({ ok: (await run('npm', ['run', '--silent', 'build', '-w', 'control-ui'])) === 0 }));
   for (const ws of workspacesWithTests) {
     await step(`tests: ${ws}`, async () => {
       const file = join(reports, `${ws}.json`);
@@ -62,7 +64,6 @@ try {
       return { ok: code === 0, ...counts, failed: code === 0 ? counts.failed : Math.max(counts.failed, 1) };
     });
   }
-  await step('build: control-ui', async () => ({ ok: (await run('npm', ['run', '--silent', 'build', '-w', 'control-ui'])) === 0 }));
   await step('end to end: control-ui/e2e (Playwright, system Chromium)', async () => {
     const file = join(reports, 'e2e.json');
     const code = await run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file }, join(root, 'control-ui'));
