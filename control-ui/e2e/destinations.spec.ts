@@ -1,47 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import pg from 'pg';
-import { planEntitlements } from '@onair/protocol';
+import { expect, test, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
+import { grantPremium, openNewStudio as openStudio, signIn } from './support/studio.ts';
 
 test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } });
-
-// The sign-in and Premium helpers of studio.spec.ts, kept here until e2e has a shared helpers module.
-async function signIn(request: APIRequestContext, email: string): Promise<void> {
-  expect((await request.post('/api/auth/email-otp/send-verification-otp', { data: { email, type: 'sign-in' } })).ok()).toBe(true);
-  let code: string | undefined;
-  for (let i = 0; i < 50 && !code; i++) {
-    const inbox = (await (await request.get(`/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
-    code = /\b(\d{6})\b/.exec(inbox.messages[0]?.text ?? '')?.[1];
-    if (!code) await new Promise((r) => setTimeout(r, 100));
-  }
-  if (!code) throw new Error('no sign-in code arrived');
-  expect((await request.post('/api/auth/sign-in/email-otp', { data: { email, otp: code } })).ok()).toBe(true);
-}
-
-async function grantPremium(email: string): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.ONAIR_E2E_DATABASE_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-    const subscriptionId = randomUUID();
-    await client.query(`INSERT INTO subscriptions (id, user_id, plan_id, item_price_id, status, updated_at) VALUES ($1, $2, 'Premium', 'Premium-USD-Monthly', 'active', now())`, [subscriptionId, rows[0]?.id]);
-    for (const [featureId, value] of Object.entries(planEntitlements.Premium)) {
-      await client.query('INSERT INTO entitlements (id, subscription_id, feature_id, value) VALUES ($1, $2, $3, $4)', [randomUUID(), subscriptionId, featureId, value]);
-    }
-  } finally {
-    await client.end();
-  }
-}
 
 const opened: string[] = [];
 
 async function openNewStudio(page: Page): Promise<void> {
-  await page.goto('/');
-  await page.getByLabel('New project').fill('Destinations');
-  await page.getByRole('button', { name: 'Create project' }).click();
-  await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
-  opened.push(/studio\/([0-9a-f-]{36})$/.exec(page.url())![1]!);
+  opened.push(await openStudio(page, 'Destinations'));
 }
 
 // An open studio holds a session on the stack's one media worker: close it, or later flows wait for room.

@@ -1,22 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import pg from 'pg';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
+import { signIn } from './support/studio.ts';
 
 test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } });
-
-// The sign-in helper of studio.spec.ts, kept here until e2e has a shared helpers module.
-async function signIn(request: APIRequestContext, email: string): Promise<void> {
-  expect((await request.post('/api/auth/email-otp/send-verification-otp', { data: { email, type: 'sign-in' } })).ok()).toBe(true);
-  let code: string | undefined;
-  for (let i = 0; i < 50 && !code; i++) {
-    const inbox = (await (await request.get(`/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
-    code = /\b(\d{6})\b/.exec(inbox.messages[0]?.text ?? '')?.[1];
-    if (!code) await new Promise((r) => setTimeout(r, 100));
-  }
-  if (!code) throw new Error('no sign-in code arrived');
-  expect((await request.post('/api/auth/sign-in/email-otp', { data: { email, otp: code } })).ok()).toBe(true);
-}
 
 /** Stands in for ADMIN_EMAILS, which the e2e stack does not set: the api reads userType on every request. */
 async function makeAdmin(email: string): Promise<void> {

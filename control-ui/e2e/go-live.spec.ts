@@ -3,41 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import pg from 'pg';
-import { planEntitlements, type DestinationView } from '@onair/protocol';
+import { expect, test, type Page } from '@playwright/test';
+import type { DestinationView } from '@onair/protocol';
 import { startRtmpServer, type RunningRtmpServer } from '../../embedded/src/rtmp-server.ts';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
+import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
 
 test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } });
-
-// The sign-in and Premium helpers of studio.spec.ts, kept here until e2e has a shared helpers module.
-async function signIn(request: APIRequestContext, email: string): Promise<void> {
-  expect((await request.post('/api/auth/email-otp/send-verification-otp', { data: { email, type: 'sign-in' } })).ok()).toBe(true);
-  let code: string | undefined;
-  for (let i = 0; i < 50 && !code; i++) {
-    const inbox = (await (await request.get(`/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
-    code = /\b(\d{6})\b/.exec(inbox.messages[0]?.text ?? '')?.[1];
-    if (!code) await new Promise((r) => setTimeout(r, 100));
-  }
-  if (!code) throw new Error('no sign-in code arrived');
-  expect((await request.post('/api/auth/sign-in/email-otp', { data: { email, otp: code } })).ok()).toBe(true);
-}
-
-async function grantPremium(email: string): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.ONAIR_E2E_DATABASE_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-    const subscriptionId = randomUUID();
-    await client.query(`INSERT INTO subscriptions (id, user_id, plan_id, item_price_id, status, updated_at) VALUES ($1, $2, 'Premium', 'Premium-USD-Monthly', 'active', now())`, [subscriptionId, rows[0]?.id]);
-    for (const [featureId, value] of Object.entries(planEntitlements.Premium)) {
-      await client.query('INSERT INTO entitlements (id, subscription_id, feature_id, value) VALUES ($1, $2, $3, $4)', [randomUUID(), subscriptionId, featureId, value]);
-    }
-  } finally {
-    await client.end();
-  }
-}
 
 /** Whether an RTMP server is receiving a video stream under this URL: ffprobe plays it, as a viewer would. */
 function receives(url: string): Promise<boolean> {
@@ -77,11 +49,7 @@ test('Go Live pushes to two custom RTMP servers and the local destination; one t
   const email = `live-${randomUUID()}@example.test`;
   await signIn(context.request, email);
   await grantPremium(email);
-  await page.goto('/');
-  await page.getByLabel('New project').fill('Going live');
-  await page.getByRole('button', { name: 'Create project' }).click();
-  await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
-  const projectId = /studio\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+  const projectId = await openNewStudio(page, 'Going live');
 
   const add = async (data: object) => {
     const res = await context.request.post(`/api/v1/projects/${projectId}/destinations`, { data });

@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
+import { openNewStudio, signIn } from './support/studio.ts';
 
 // A known picture (orange) and a steady tone, so the output can be checked pixel by pixel and by level.
 const media = mkdtempSync(join(tmpdir(), 'onair-e2e-media-'));
@@ -35,18 +36,6 @@ test.use({
   },
   permissions: ['camera', 'microphone'],
 });
-
-async function signIn(request: APIRequestContext, email: string): Promise<void> {
-  expect((await request.post('/api/auth/email-otp/send-verification-otp', { data: { email, type: 'sign-in' } })).ok()).toBe(true);
-  let code: string | undefined;
-  for (let i = 0; i < 50 && !code; i++) {
-    const inbox = (await (await request.get(`/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
-    code = /\b(\d{6})\b/.exec(inbox.messages[0]?.text ?? '')?.[1];
-    if (!code) await new Promise((r) => setTimeout(r, 100));
-  }
-  if (!code) throw new Error('no sign-in code arrived');
-  expect((await request.post('/api/auth/sign-in/email-otp', { data: { email, otp: code } })).ok()).toBe(true);
-}
 
 /** One frame of the stream scaled to the 1280×720 scene canvas, as RGB24. */
 function grab(url: string): Promise<Buffer | undefined> {
@@ -89,11 +78,7 @@ test('the host publishes camera and microphone, the output shows them, the previ
     };
   });
   await signIn(context.request, `webrtc-${randomUUID()}@example.test`);
-  await page.goto('/');
-  await page.getByLabel('New project').fill('On camera');
-  await page.getByRole('button', { name: 'Create project' }).click();
-  await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
-  const projectId = /studio\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+  const projectId = await openNewStudio(page, 'On camera');
 
   // The camera layer, at 40,40 640×360 of the canvas.
   await page.getByRole('button', { name: 'Add source' }).click();
