@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { serverMessageSchema, type ServerMessage } from '@onair/protocol';
+import { renderKeys, renderProblemText, serverMessageSchema, type RenderStatus, type ServerMessage } from '@onair/protocol';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
 let api: StudioApi;
@@ -122,6 +122,40 @@ describe('/ws', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(studio.messages.some((m) => m.type === 'scene.patched')).toBe(false);
     expect(snoop.messages.some((m) => m.type === 'scene.patched')).toBe(false);
+  });
+
+  it("relays a web page's render status from the render workers, and drops a malformed one", async () => {
+    const { projectId } = await newProject(host);
+    const studio = await open(replica, host);
+    studio.ws.send(JSON.stringify({ type: 'subscribe', projectId }));
+    await studio.next('subscribed');
+
+    const sourceId = randomUUID();
+    const reason = renderProblemText('ADDRESS_REFUSED', 'it redirects to 169.254.169.254, which is not on the public internet');
+    const status: RenderStatus = {
+      renderId: `${projectId}.${sourceId}`,
+      sessionId: projectId,
+      sourceId,
+      workerId: 'render-1',
+      state: 'refused',
+      problem: { code: 'ADDRESS_REFUSED', reason, fault: 'user' },
+      attempt: 1,
+      retryAt: null,
+      at: new Date().toISOString(),
+    };
+    // Malformed (no state, not JSON) and another session's status come first: none reaches the studio.
+    const { state: _state, ...stateless } = status;
+    await api.redis.publish(renderKeys.status(projectId), JSON.stringify(stateless));
+    await api.redis.publish(renderKeys.status(projectId), 'not json');
+    await api.redis.publish(renderKeys.status(projectId), JSON.stringify({ ...status, sessionId: randomUUID() }));
+    await api.redis.publish(renderKeys.status(projectId), JSON.stringify(status));
+    expect(await studio.next('render.status')).toEqual({ type: 'render.status', projectId, sourceId, state: 'refused', reason });
+
+    await api.redis.publish(renderKeys.status(projectId), JSON.stringify({ ...status, state: 'live', problem: null, attempt: 0 }));
+    expect(await studio.next('render.status')).toEqual({ type: 'render.status', projectId, sourceId, state: 'live' });
+    studio.ws.send(JSON.stringify({ type: 'ping' }));
+    await studio.next('pong');
+    expect(studio.messages.filter((m) => m.type === 'render.status')).toHaveLength(2);
   });
 
   it('answers a malformed message with an error and keeps the socket open', async () => {

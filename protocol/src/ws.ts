@@ -3,6 +3,7 @@ import { errorCodes } from './errors.ts';
 import { sceneOpSchema } from './scene/patch.ts';
 import { destinationServerMessageSchemas } from './destinations/events.ts';
 import { roomClientMessageSchemas, roomServerMessageSchemas } from './signaling/messages.ts';
+import { renderStates } from './render/render-job.ts';
 
 /**
  * Messages on the api WebSocket `/ws`. The socket is opened with the session cookie; a studio then
@@ -27,6 +28,17 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('scene.patched'), projectId: z.uuid(), version: z.number().int().min(1), ops: z.array(sceneOpSchema) }),
   z.strictObject({ type: z.literal('error'), code: z.enum(errorCodes), message: z.string(), projectId: z.uuid().optional() }),
   z.strictObject({ type: z.literal('pong') }),
+  /**
+   * A web page source's render state, relayed from the render workers' `RenderStatus`; `reason` is
+   * the words shown under 'Preview unavailable' when it is `refused` or `unavailable`.
+   */
+  z.strictObject({
+    type: z.literal('render.status'),
+    projectId: z.uuid(),
+    sourceId: z.string().min(1).max(200),
+    state: z.enum(renderStates),
+    reason: z.string().optional(),
+  }),
   /** Destination events (Added, Changed, Removed, Authenticated), broadcast state and output health. */
   ...destinationServerMessageSchemas,
   /** WebRTC signaling: joined, worker ready, answer, connection state. */

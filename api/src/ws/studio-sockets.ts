@@ -9,6 +9,8 @@ import {
   destinationServerMessageSchema,
   OnAirError,
   projectChannels,
+  renderKeys,
+  renderStatusSchema,
   WS_PATH,
   type ServerMessage,
 } from '@onair/protocol';
@@ -21,6 +23,8 @@ import type { RoomClient, RoomSignaling } from '../signaling/room-signaling.ts';
 // A WebRTC offer with camera, microphone, screen and preview m-lines runs to about 12 KB.
 const MAX_MESSAGE_BYTES = 64 * 1024;
 const HEARTBEAT_MS = 30_000;
+/** A studio session's id is its project's id, so a project's pages report on `renderKeys.status(projectId)`. */
+const RENDER_STATUS_PREFIX = renderKeys.status('');
 
 interface StudioSocket {
   ws: WebSocket;
@@ -168,7 +172,7 @@ export class StudioSockets {
     if (!set) {
       set = new Set();
       this.watchers.set(projectId, set);
-      await this.deps.subscriber.subscribe(projectChannels.scene(projectId), destinationChannels.project(projectId));
+      await this.deps.subscriber.subscribe(...projectChannelsOf(projectId));
     }
     set.add(client);
   }
@@ -180,7 +184,7 @@ export class StudioSockets {
     set.delete(client);
     if (set.size === 0) {
       this.watchers.delete(projectId);
-      await this.deps.subscriber.unsubscribe(projectChannels.scene(projectId), destinationChannels.project(projectId)).catch(() => undefined);
+      await this.deps.subscriber.unsubscribe(...projectChannelsOf(projectId)).catch(() => undefined);
     }
   }
 
@@ -188,6 +192,10 @@ export class StudioSockets {
     const destinationsOf = destinationChannels.projectOf(channel);
     if (destinationsOf !== null) {
       this.forwardDestinationMessage(destinationsOf, raw);
+      return;
+    }
+    if (channel.startsWith(RENDER_STATUS_PREFIX)) {
+      this.forwardRenderStatus(channel.slice(RENDER_STATUS_PREFIX.length), raw);
       return;
     }
     let accepted;
@@ -215,6 +223,26 @@ export class StudioSockets {
     for (const client of this.watchers.get(projectId) ?? []) send(client.ws, message);
   }
 
+  /** A render worker's page status, checked and cut down to what the studio shows. */
+  private forwardRenderStatus(projectId: string, raw: string): void {
+    let status;
+    try {
+      status = renderStatusSchema.parse(JSON.parse(raw));
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message, projectId }, 'ignoring malformed render status');
+      return;
+    }
+    if (status.sessionId !== projectId || status.renderId !== `${projectId}.${status.sourceId}`) return;
+    const message: ServerMessage = {
+      type: 'render.status',
+      projectId,
+      sourceId: status.sourceId,
+      state: status.state,
+      ...(status.problem ? { reason: status.problem.reason } : {}),
+    };
+    for (const client of this.watchers.get(projectId) ?? []) send(client.ws, message);
+  }
+
   /** Drops sockets that did not answer the last ping (a laptop that went to sleep). */
   private sweep(): void {
     for (const client of this.clients) {
@@ -226,6 +254,11 @@ export class StudioSockets {
       client.ws.ping();
     }
   }
+}
+
+/** The Redis channels a replica listens on while one of its sockets watches the project. */
+function projectChannelsOf(projectId: string): [string, string, string] {
+  return [projectChannels.scene(projectId), destinationChannels.project(projectId), renderKeys.status(projectId)];
 }
 
 function send(ws: WebSocket, message: ServerMessage): void {

@@ -98,6 +98,9 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
     case 'scene.patched':
       receivePatch(message, client);
       return;
+    case 'render.status':
+      receiveRenderStatus(message);
+      return;
     case 'error':
       if (receiveRoomError(message)) return;
       showToast({ kind: 'error', title: 'Live updates are unavailable', description: message.message });
@@ -119,6 +122,12 @@ export function receivePatch(message: Extract<ServerMessage, { type: 'scene.patc
     // A version was missed (or published out of order): the whole document is the way back.
     void refetchDocument(client);
   }
+}
+
+/** A web page's state from the render workers: the canvas shows why it is not showing, if it is not. */
+export function receiveRenderStatus(message: Extract<ServerMessage, { type: 'render.status' }>): void {
+  if (useStudioStore.getState().projectId !== message.projectId) return;
+  useStudioStore.setState((s) => ({ renders: { ...s.renders, [message.sourceId]: { state: message.state, reason: message.reason ?? null } } }));
 }
 
 /** Reads the document again; pending edits are replayed over it. */

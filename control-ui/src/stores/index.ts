@@ -35,7 +35,7 @@ export type { Toast, ToastKind, ToastState } from './toast-store.ts';
 export type { AccountSettingsPage, UiState } from './ui-store.ts';
 export { browserStorage, writeBooleanFlag } from './browser-storage.ts';
 export { initialStudioState } from './studio-store.ts';
-export type { StudioPanel, StudioState } from './studio-store.ts';
+export type { SourceRenderStatus, StudioPanel, StudioState } from './studio-store.ts';
 export type { ProjectsState } from './projects-store.ts';
 export { CAMERA_CHOICE_STORAGE_KEY, MICROPHONE_CHOICE_STORAGE_KEY } from './device-store.ts';
 export type { DeviceState, MediaPermission } from './device-store.ts';

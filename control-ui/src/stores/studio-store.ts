@@ -1,6 +1,12 @@
 import { create } from 'zustand';
-import type { Entitlements, PlanId, ResolutionId, ResolutionOption, SceneDocument } from '@onair/protocol';
+import type { Entitlements, PlanId, RenderState, ResolutionId, ResolutionOption, SceneDocument } from '@onair/protocol';
 import type { PendingEdit } from '../model/optimistic-scene.ts';
+
+/** A web page source's latest state from the render workers; `reason` says why it is not showing. */
+export interface SourceRenderStatus {
+  state: RenderState;
+  reason: string | null;
+}
 
 /** What the studio panel stack can show over the canvas. */
 export type StudioPanel = { kind: 'source-settings'; sourceId: string } | { kind: 'camera-settings'; sourceId: string } | null;
@@ -25,6 +31,8 @@ export interface StudioState {
   /** The live channel for other studios' edits. */
   connection: 'offline' | 'connecting' | 'live';
   panel: StudioPanel;
+  /** Render state of web page sources by source id, as last relayed on the live channel. */
+  renders: Record<string, SourceRenderStatus>;
 }
 
 export function initialStudioState(): StudioState {
@@ -43,6 +51,7 @@ export function initialStudioState(): StudioState {
     resolution: null,
     connection: 'offline',
     panel: null,
+    renders: {},
   };
 }
 

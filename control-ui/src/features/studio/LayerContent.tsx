@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { resolveWebcamId, type Source } from '@onair/protocol';
 import { startCameraPreview } from '../../actions/devices.ts';
-import { useDeviceStore, useStudioStore } from '../../stores/index.ts';
+import { useDeviceStore, useStudioStore, type SourceRenderStatus } from '../../stores/index.ts';
 import { SourcePlaceholder } from './SourcePlaceholder.tsx';
 import styles from './LayerContent.module.css';
 
@@ -34,6 +34,24 @@ function ImageContent({ url, name }: { url: string; name: string }) {
   return <img className={styles.image} src={url} alt={name} onError={() => setFailed(true)} draggable={false} />;
 }
 
+/**
+ * A web page: the browser source placeholder while it loads or shows, 'Preview unavailable' with the
+ * render worker's reason once it refused the page or could not load it.
+ */
+export function WebpagePreview({ source, render }: { source: Extract<Source, { kind: 'webpage' }>; render: SourceRenderStatus | undefined }) {
+  const { url, title } = source.settings.config;
+  if (!url) return <SourcePlaceholder kind="unavailable" detail="Add an address in the source settings" />;
+  if (render && (render.state === 'refused' || render.state === 'unavailable')) {
+    return <SourcePlaceholder kind="unavailable" reason={render.reason ?? 'The page could not be shown.'} />;
+  }
+  return <SourcePlaceholder kind="browser" detail={title || url} />;
+}
+
+function WebpageContent({ source }: { source: Extract<Source, { kind: 'webpage' }> }) {
+  const render = useStudioStore((s) => s.renders[source.id]);
+  return <WebpagePreview source={source} render={render} />;
+}
+
 /** What a layer shows on the canvas: live media where this browser has it, else the spec's placeholder. */
 export function LayerContent({ source }: { source: Source }) {
   switch (source.kind) {
@@ -46,11 +64,7 @@ export function LayerContent({ source }: { source: Source }) {
     case 'game':
       return <SourcePlaceholder kind="game" />;
     case 'webpage':
-      return source.settings.config.url ? (
-        <SourcePlaceholder kind="browser" detail={source.settings.config.title || source.settings.config.url} />
-      ) : (
-        <SourcePlaceholder kind="unavailable" detail="Add an address in the source settings" />
-      );
+      return <WebpageContent source={source} />;
     case 'image':
       return <ImageContent url={source.settings.url} name={source.name} />;
     case 'watermark':

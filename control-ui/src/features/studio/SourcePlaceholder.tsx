@@ -19,12 +19,18 @@ const ICONS: Record<keyof typeof PLACEHOLDER_TEXT, ReactNode> = {
   unavailable: <ImageOff size={20} aria-hidden />,
 };
 
-export function SourcePlaceholder({ kind, detail }: { kind: keyof typeof PLACEHOLDER_TEXT; detail?: string }) {
+/** `detail` is one line (a name, an address); `reason` is a sentence saying why, wrapped to a few lines. */
+export function SourcePlaceholder({ kind, detail, reason }: { kind: keyof typeof PLACEHOLDER_TEXT; detail?: string; reason?: string }) {
   return (
     <div className={styles.placeholder}>
       {ICONS[kind]}
       <span className={styles.text}>{PLACEHOLDER_TEXT[kind]}</span>
       {detail && <span className={styles.detail}>{detail}</span>}
+      {reason && (
+        <span className={styles.reason} title={reason}>
+          {reason}
+        </span>
+      )}
     </div>
   );
 }
