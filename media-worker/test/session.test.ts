@@ -3,10 +3,10 @@
  * is restarted without touching another session, outputs that cannot connect or stay down fail
  * with a reason.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '@onair/embedded';
 import { freePort } from '@onair/embedded';
-import { createFixture, HEIGHT, secretKey, testPlan, WIDTH, type Fixture } from './helpers/session-fixture.ts';
+import { HEIGHT, testPlan, useSharedFixture, WIDTH } from './helpers/session-fixture.ts';
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -17,48 +17,35 @@ import { grabFrame, near, pixel, probeStream, readAudioLevels } from './helpers/
 
 const RED = [255, 0, 0];
 const BLACK = [0, 0, 0];
-let fx: Fixture;
-const keys: string[] = [];
-const key = (): string => {
-  const k = secretKey();
-  keys.push(k);
-  return k;
-};
-
-beforeAll(async () => {
-  fx = await createFixture();
-});
-afterAll(async () => {
-  if (process.env.DEBUG_LOGS) console.warn(fx.logs.filter((l) => l.includes(process.env.DEBUG_LOGS!)).join('\n'));
-  await fx?.close();
-});
+const suite = useSharedFixture();
+const { keys, key } = suite;
 
 describe('session', () => {
   it('moves a layer when a new plan version is applied', async () => {
-    const server = await fx.rtmp();
+    const server = await suite.fx.rtmp();
     const k = key();
     const outputs = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }];
-    fx.host.startSession({ sessionId: 'move', planVersion: 1, plan: testPlan(outputs, { x: 100, y: 100 }) });
-    await fx.waitForOutput('move', 'main', 'live');
+    suite.fx.host.startSession({ sessionId: 'move', planVersion: 1, plan: testPlan(outputs, { x: 100, y: 100 }) });
+    await suite.fx.waitForOutput('move', 'main', 'live');
 
     const before = await grabFrame(server.url(k), WIDTH, HEIGHT);
     expect(near(pixel(before, 180, 160), RED)).toBe(true);
     expect(near(pixel(before, 580, 360), BLACK)).toBe(true);
 
     const sent = Date.now();
-    fx.host.applyPlan('move', 2, testPlan(outputs, { x: 500, y: 300 }));
-    await fx.waitForReport('move', 'planApplied', (r) => r.version === 2, 5000, sent);
+    suite.fx.host.applyPlan('move', 2, testPlan(outputs, { x: 500, y: 300 }));
+    await suite.fx.waitForReport('move', 'planApplied', (r) => r.version === 2, 5000, sent);
     // A new reader starts at the next keyframe (≤ 2 s later), so the frame is after the change.
     const after = await grabFrame(server.url(k), WIDTH, HEIGHT);
     expect(near(pixel(after, 580, 360), RED)).toBe(true);
     expect(near(pixel(after, 180, 160), BLACK)).toBe(true);
-    await fx.host.stopSession('move');
+    await suite.fx.host.stopSession('move');
   });
 
   it('switches scenes live: an image shown only in the second scene, a layer only in the first', async () => {
-    const server = await fx.rtmp();
+    const server = await suite.fx.rtmp();
     const k = key();
-    const png = join(fx.dir, 'blue.png');
+    const png = join(suite.fx.dir, 'blue.png');
     execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=0x0000ff:s=64x64', '-frames:v', '1', png]);
     const outputs = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }];
     const base = testPlan(outputs);
@@ -69,38 +56,38 @@ describe('session', () => {
         scenes: [...base.scenes, { id: 'second', placements: [{ inputId: 'slate', x: 400, y: 240, width: 200, height: 100, zorder: 0 }] }],
         activeSceneId,
       });
-    fx.host.startSession({ sessionId: 'scenes', planVersion: 1, plan: scenes('main') });
-    await fx.waitForOutput('scenes', 'main', 'live');
+    suite.fx.host.startSession({ sessionId: 'scenes', planVersion: 1, plan: scenes('main') });
+    await suite.fx.waitForOutput('scenes', 'main', 'live');
     const first = await grabFrame(server.url(k), WIDTH, HEIGHT);
     expect(near(pixel(first, 180, 160), RED)).toBe(true);
     expect(near(pixel(first, 500, 290), BLACK)).toBe(true);
 
-    const pid = fx.host.session('scenes')?.pid;
+    const pid = suite.fx.host.session('scenes')?.pid;
     const sent = Date.now();
-    fx.host.applyPlan('scenes', 2, scenes('second'));
-    await fx.waitForReport('scenes', 'planApplied', (r) => r.version === 2, 5000, sent);
+    suite.fx.host.applyPlan('scenes', 2, scenes('second'));
+    await suite.fx.waitForReport('scenes', 'planApplied', (r) => r.version === 2, 5000, sent);
     const second = await grabFrame(server.url(k), WIDTH, HEIGHT);
     expect(near(pixel(second, 500, 290), [0, 0, 255])).toBe(true);
     expect(near(pixel(second, 180, 160), BLACK)).toBe(true);
     // Same process, same connection: a scene switch is pad properties only.
-    expect(fx.host.session('scenes')?.pid).toBe(pid);
-    expect(fx.host.session('scenes')?.stats?.outputs[0]).toMatchObject({ state: 'live', reconnects: 0 });
-    await fx.host.stopSession('scenes');
+    expect(suite.fx.host.session('scenes')?.pid).toBe(pid);
+    expect(suite.fx.host.session('scenes')?.stats?.outputs[0]).toMatchObject({ state: 'live', reconnects: 0 });
+    await suite.fx.host.stopSession('scenes');
   });
 
   it('fades a source out over about a second when the scene that shows it is switched away', async () => {
-    const server = await fx.rtmp();
+    const server = await suite.fx.rtmp();
     const k = key();
     const outputs = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }];
     const base = testPlan(outputs);
     // The tone of `bars` is heard in `main`; `quiet` shows only the red layer.
     const withScene = (activeSceneId: string) =>
       renderPlanSchema.parse({ ...base, scenes: [...base.scenes, { id: 'quiet', placements: [base.scenes[0]!.placements[1]!] }], activeSceneId });
-    fx.host.startSession({ sessionId: 'fade', planVersion: 1, plan: withScene('main') });
-    await fx.waitForOutput('fade', 'main', 'live');
+    suite.fx.host.startSession({ sessionId: 'fade', planVersion: 1, plan: withScene('main') });
+    await suite.fx.waitForOutput('fade', 'main', 'live');
     const recording = readAudioLevels(server.url(k), 5);
     await new Promise((r) => setTimeout(r, 2000));
-    fx.host.applyPlan('fade', 2, withScene('quiet'));
+    suite.fx.host.applyPlan('fade', 2, withScene('quiet'));
     const levels = await recording;
 
     // `end`: the first window after which the tone stays under 5 % for good; `start`: the last
@@ -116,16 +103,16 @@ describe('session', () => {
     // From 90 % down to 5 % of the amplitude is most of a 1000 ms ease-in-out.
     expect(fadeMs).toBeGreaterThanOrEqual(400);
     expect(fadeMs).toBeLessThanOrEqual(1300);
-    await fx.host.stopSession('fade');
+    await suite.fx.host.stopSession('fade');
   });
 
   it('shows a VP8 + Opus RTP input fed over loopback UDP', async () => {
-    const server = await fx.rtmp();
+    const server = await suite.fx.rtmp();
     const k = key();
     const [videoPort, audioPort] = [await freePort(), await freePort()];
     const outputs = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }];
     const base = testPlan(outputs);
-    fx.host.startSession({
+    suite.fx.host.startSession({
       sessionId: 'rtp',
       planVersion: 1,
       plan: renderPlanSchema.parse({
@@ -137,7 +124,7 @@ describe('session', () => {
         scenes: [{ id: 'main', placements: [...base.scenes[0]!.placements, { inputId: 'guest', x: 400, y: 300, width: 160, height: 120, zorder: 5 }] }],
       }),
     });
-    await fx.waitForOutput('rtp', 'main', 'live');
+    await suite.fx.waitForOutput('rtp', 'main', 'live');
     // What the WebRTC endpoint will forward: a green VP8 picture and an Opus tone, as RTP.
     const sender = spawn('gst-launch-1.0', [
       '-q',
@@ -157,84 +144,84 @@ describe('session', () => {
     } finally {
       sender.kill('SIGKILL');
     }
-    expect(fx.reports.filter((r) => r.sessionId === 'rtp' && r.report.type === 'error')).toEqual([]);
-    await fx.host.stopSession('rtp');
+    expect(suite.fx.reports.filter((r) => r.sessionId === 'rtp' && r.report.type === 'error')).toEqual([]);
+    await suite.fx.host.stopSession('rtp');
   });
 
   it('reports a broken source and keeps the program going', async () => {
-    const server = await fx.rtmp();
+    const server = await suite.fx.rtmp();
     const k = key();
     const outputs = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }];
     const base = testPlan(outputs);
     const started = Date.now();
-    fx.host.startSession({
+    suite.fx.host.startSession({
       sessionId: 'broken-source',
       planVersion: 1,
       plan: renderPlanSchema.parse({
         ...base,
-        inputs: [...base.inputs, { id: 'missing', kind: 'image', path: join(fx.dir, 'no-such-file.png') }],
+        inputs: [...base.inputs, { id: 'missing', kind: 'image', path: join(suite.fx.dir, 'no-such-file.png') }],
         scenes: [{ id: 'main', placements: [...base.scenes[0]!.placements, { inputId: 'missing', x: 0, y: 0, width: 100, height: 100, zorder: 9 }] }],
       }),
     });
-    const failure = await fx.waitForReport('broken-source', 'error', (r) => r.code === 'INPUT_FAILED', 10_000, started);
+    const failure = await suite.fx.waitForReport('broken-source', 'error', (r) => r.code === 'INPUT_FAILED', 10_000, started);
     expect(failure.fatal).toBe(false);
     expect(failure.message).toContain('missing');
-    await fx.waitForOutput('broken-source', 'main', 'live');
+    await suite.fx.waitForOutput('broken-source', 'main', 'live');
     const frame = await grabFrame(server.url(k), WIDTH, HEIGHT);
     expect(near(pixel(frame, 180, 160), RED)).toBe(true);
-    expect(fx.host.session('broken-source')?.restarts).toBe(0);
-    await fx.host.stopSession('broken-source');
+    expect(suite.fx.host.session('broken-source')?.restarts).toBe(0);
+    await suite.fx.host.stopSession('broken-source');
   });
 
   it('rebuilds the pipeline when a plan changes the output profile', async () => {
-    const server = await fx.rtmp();
+    const server = await suite.fx.rtmp();
     const k = key();
     const outputs = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }];
-    const supervisor = fx.host.startSession({ sessionId: 'resize', planVersion: 1, plan: testPlan(outputs) });
-    await fx.waitForOutput('resize', 'main', 'live');
+    const supervisor = suite.fx.host.startSession({ sessionId: 'resize', planVersion: 1, plan: testPlan(outputs) });
+    await suite.fx.waitForOutput('resize', 'main', 'live');
     const firstPid = supervisor.pid;
     const base = testPlan(outputs);
     const sent = Date.now();
-    fx.host.applyPlan('resize', 2, { ...base, profile: { ...base.profile, width: 640, height: 360 } });
-    await fx.waitForOutput('resize', 'main', 'live', 20_000, sent);
+    suite.fx.host.applyPlan('resize', 2, { ...base, profile: { ...base.profile, width: 640, height: 360 } });
+    await suite.fx.waitForOutput('resize', 'main', 'live', 20_000, sent);
     expect(supervisor.pid).not.toBe(firstPid);
     expect(supervisor.restarts).toBe(0);
     const format = await probeStream(server.url(k));
     expect(format.video).toMatchObject({ width: 640, height: 360 });
-    await fx.host.stopSession('resize');
+    await suite.fx.host.stopSession('resize');
   });
 
   it('restarts a crashed pipeline process and leaves the other session alone', async () => {
-    const server = await fx.rtmp();
+    const server = await suite.fx.rtmp();
     const [kA, kB] = [key(), key()];
     const url = `rtmp://127.0.0.1:${server.port}/live`;
-    const a = fx.host.startSession({ sessionId: 'crashes', planVersion: 1, plan: testPlan([{ id: 'out', url, key: kA }]) });
-    const b = fx.host.startSession({ sessionId: 'bystander', planVersion: 1, plan: testPlan([{ id: 'out', url, key: kB }]) });
-    await fx.waitForOutput('crashes', 'out', 'live');
-    await fx.waitForOutput('bystander', 'out', 'live');
+    const a = suite.fx.host.startSession({ sessionId: 'crashes', planVersion: 1, plan: testPlan([{ id: 'out', url, key: kA }]) });
+    const b = suite.fx.host.startSession({ sessionId: 'bystander', planVersion: 1, plan: testPlan([{ id: 'out', url, key: kB }]) });
+    await suite.fx.waitForOutput('crashes', 'out', 'live');
+    await suite.fx.waitForOutput('bystander', 'out', 'live');
     const crashedPid = a.pid!;
     const bystanderPid = b.pid;
     const framesBefore = b.stats?.framesOut ?? 0;
 
     const killedAt = Date.now();
     process.kill(crashedPid, 'SIGKILL');
-    const crash = await fx.waitForReport('crashes', 'error', (r) => r.code === 'PIPELINE_CRASHED', 5000, killedAt);
+    const crash = await suite.fx.waitForReport('crashes', 'error', (r) => r.code === 'PIPELINE_CRASHED', 5000, killedAt);
     expect(crash.fatal).toBe(false);
-    await fx.waitForOutput('crashes', 'out', 'live', 20_000, killedAt);
+    await suite.fx.waitForOutput('crashes', 'out', 'live', 20_000, killedAt);
     expect(a.pid).not.toBe(crashedPid);
     expect(a.restarts).toBe(1);
 
     expect(b.pid).toBe(bystanderPid);
-    expect(fx.reports.filter((r) => r.sessionId === 'bystander' && r.at >= killedAt && r.report.type === 'error')).toEqual([]);
+    expect(suite.fx.reports.filter((r) => r.sessionId === 'bystander' && r.at >= killedAt && r.report.type === 'error')).toEqual([]);
     await waitFor('bystander frames', async () => ((b.stats?.framesOut ?? 0) > framesBefore + 30 ? true : undefined), 5000);
-    await Promise.all([fx.host.stopSession('crashes'), fx.host.stopSession('bystander')]);
+    await Promise.all([suite.fx.host.stopSession('crashes'), suite.fx.host.stopSession('bystander')]);
   });
 
   it('fails fast on an unreachable destination and gives up on one that stays down', async () => {
-    const server = await fx.rtmp();
+    const server = await suite.fx.rtmp();
     const closedPort = await freePort();
     const [kGone, kNowhere] = [key(), key()];
-    fx.host.startSession({
+    suite.fx.host.startSession({
       sessionId: 'failures',
       planVersion: 1,
       plan: testPlan([
@@ -243,19 +230,19 @@ describe('session', () => {
       ]),
       outputPolicy: { backoffMs: [300], stallAfterMs: 3000, giveUpAfterMs: 2500 },
     });
-    const nowhere = await fx.waitForOutput('failures', 'nowhere', 'failed');
+    const nowhere = await suite.fx.waitForOutput('failures', 'nowhere', 'failed');
     expect(nowhere.errorCode).toBe('DESTINATION_UNREACHABLE');
     expect(nowhere.reason).toMatch(/server address/);
-    await fx.waitForOutput('failures', 'gone', 'live');
+    await suite.fx.waitForOutput('failures', 'gone', 'live');
 
     await server.stop({ abrupt: true });
-    const gone = await fx.waitForOutput('failures', 'gone', 'failed', 15_000);
+    const gone = await suite.fx.waitForOutput('failures', 'gone', 'failed', 15_000);
     expect(gone.errorCode).toBe('DESTINATION_LOST');
-    const supervisor = fx.host.session('failures');
+    const supervisor = suite.fx.host.session('failures');
     await waitFor('stats after give-up', async () => (supervisor?.stats?.outputs.find((o) => o.id === 'gone')?.state === 'failed' ? true : undefined), 3000);
     expect(supervisor?.current).toBe('running');
     expect(supervisor?.stats?.fps).toBeGreaterThan(20);
-    await fx.host.stopSession('failures');
+    await suite.fx.host.stopSession('failures');
   });
 
   it('kills and replaces a pipeline process that does not start in time, then gives up', async () => {
@@ -263,7 +250,7 @@ describe('session', () => {
     // A start timeout no real child can meet plays the child stuck while loading.
     const host = new SessionHost({
       logger: pino({ level: 'silent' }),
-      redis: fx.redis,
+      redis: suite.fx.redis,
       metrics: new Registry(),
       supervisor: { onLogLine: () => {}, startTimeoutMs: 1, restartDelaysMs: [50], maxCrashes: 2 },
       onReport: (_id, report) => reports.push(report),
@@ -277,7 +264,7 @@ describe('session', () => {
   });
 
   it('never writes a stream key in a log line', () => {
-    expect(fx.logs.length).toBeGreaterThan(20);
-    for (const k of keys) expect(fx.logs.filter((line) => line.includes(k))).toEqual([]);
+    expect(suite.fx.logs.length).toBeGreaterThan(20);
+    for (const k of keys) expect(suite.fx.logs.filter((line) => line.includes(k))).toEqual([]);
   });
 });

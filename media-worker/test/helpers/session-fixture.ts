@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { Registry } from 'prom-client';
+import { afterAll, beforeAll } from 'vitest';
 import { startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import { renderPlanSchema, type OutputState, type PipelineReport, type PlanOutput, type RenderPlan } from '@onair/protocol';
@@ -116,4 +117,42 @@ export function testPlan(outputs: PlanOutput[], redAt: { x: number; y: number } 
     activeSceneId: 'main',
     outputs,
   });
+}
+
+export interface SharedFixture {
+  /** The file's fixture; there once its beforeAll has run. */
+  readonly fx: Fixture;
+  /** Every key handed out by key(), so a test can check that none of them reached the logs. */
+  keys: string[];
+  /** A fresh secret stream key, remembered in keys. */
+  key(): string;
+}
+
+/**
+ * One fixture for all the tests of a file: created before them and closed after them. With
+ * DEBUG_LOGS set, the log lines that contain its value are printed first.
+ */
+export function useSharedFixture(): SharedFixture {
+  let fx: Fixture;
+  const keys: string[] = [];
+  const key = (): string => {
+    const k = secretKey();
+    keys.push(k);
+    return k;
+  };
+
+  beforeAll(async () => {
+    fx = await createFixture();
+  });
+  afterAll(async () => {
+    if (process.env.DEBUG_LOGS) console.warn(fx.logs.filter((l) => l.includes(process.env.DEBUG_LOGS!)).join('\n'));
+    await fx?.close();
+  });
+  return {
+    get fx() {
+      return fx;
+    },
+    keys,
+    key,
+  };
 }
