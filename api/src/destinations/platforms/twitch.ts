@@ -1,17 +1,8 @@
-import { expiryOf, type OAuthClientConfig, type Platform, type PlatformTokens } from './platform.ts';
+import { exchangeAuthorizationCode, refreshAccessToken } from './oauth-token.ts';
+import type { OAuthClientConfig, Platform } from './platform.ts';
 import { platformCall, PlatformCallError } from './platform-http.ts';
 
-interface TokenAnswer {
-  access_token: string;
-  refresh_token?: string;
-  expires_in?: number;
-}
-
 const SCOPES = ['channel:read:stream_key', 'channel:manage:broadcast', 'user:read:email'];
-
-function tokens(answer: TokenAnswer, previousRefresh: string | null = null): PlatformTokens {
-  return { accessToken: answer.access_token, refreshToken: answer.refresh_token ?? previousRefresh, expiresAt: expiryOf(answer.expires_in) };
-}
 
 /** Twitch: OAuth at id.twitch.tv, Helix for the account, stream key and channel title, and the ingest list. */
 export function twitchPlatform(client: OAuthClientConfig, urls: { api: string; ingests: string }): Platform {
@@ -25,22 +16,8 @@ export function twitchPlatform(client: OAuthClientConfig, urls: { api: string; i
       u.search = new URLSearchParams({ client_id: client.clientId, redirect_uri: redirectUri, response_type: 'code', scope: SCOPES.join(' '), state, force_verify: 'true' }).toString();
       return u.toString();
     },
-    async exchangeCode(code, redirectUri) {
-      return tokens(
-        await platformCall<TokenAnswer>(client.tokenUrl, {
-          form: { client_id: client.clientId, client_secret: client.clientSecret, code, grant_type: 'authorization_code', redirect_uri: redirectUri },
-        }),
-      );
-    },
-    async refresh({ refreshToken }) {
-      if (!refreshToken) throw new PlatformCallError(401, 'no refresh token');
-      return tokens(
-        await platformCall<TokenAnswer>(client.tokenUrl, {
-          form: { client_id: client.clientId, client_secret: client.clientSecret, grant_type: 'refresh_token', refresh_token: refreshToken },
-        }),
-        refreshToken,
-      );
-    },
+    exchangeCode: (code, redirectUri) => exchangeAuthorizationCode(client, code, redirectUri),
+    refresh: ({ refreshToken }) => refreshAccessToken(client, refreshToken),
     async account(accessToken) {
       const answer = (await helix('/users', accessToken)) as { data: { id: string; login: string; display_name: string; profile_image_url?: string }[] };
       const user = answer.data[0];

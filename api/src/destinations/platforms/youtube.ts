@@ -1,19 +1,10 @@
-import { expiryOf, type OAuthClientConfig, type Platform, type PlatformDestination, type PlatformTokens } from './platform.ts';
+import { exchangeAuthorizationCode, refreshAccessToken } from './oauth-token.ts';
+import type { OAuthClientConfig, Platform, PlatformDestination } from './platform.ts';
 import { platformCall, PlatformCallError } from './platform-http.ts';
-
-interface TokenAnswer {
-  access_token: string;
-  refresh_token?: string;
-  expires_in?: number;
-}
 
 interface LiveStream {
   id: string;
   cdn: { ingestionInfo: { ingestionAddress: string; streamName: string } };
-}
-
-function tokens(answer: TokenAnswer, previousRefresh: string | null = null): PlatformTokens {
-  return { accessToken: answer.access_token, refreshToken: answer.refresh_token ?? previousRefresh, expiresAt: expiryOf(answer.expires_in) };
 }
 
 /**
@@ -52,22 +43,8 @@ export function youtubePlatform(client: OAuthClientConfig, urls: { api: string }
       }).toString();
       return u.toString();
     },
-    async exchangeCode(code, redirectUri) {
-      return tokens(
-        await platformCall<TokenAnswer>(client.tokenUrl, {
-          form: { client_id: client.clientId, client_secret: client.clientSecret, code, grant_type: 'authorization_code', redirect_uri: redirectUri },
-        }),
-      );
-    },
-    async refresh({ refreshToken }) {
-      if (!refreshToken) throw new PlatformCallError(401, 'no refresh token');
-      return tokens(
-        await platformCall<TokenAnswer>(client.tokenUrl, {
-          form: { client_id: client.clientId, client_secret: client.clientSecret, grant_type: 'refresh_token', refresh_token: refreshToken },
-        }),
-        refreshToken,
-      );
-    },
+    exchangeCode: (code, redirectUri) => exchangeAuthorizationCode(client, code, redirectUri),
+    refresh: ({ refreshToken }) => refreshAccessToken(client, refreshToken),
     async account(accessToken) {
       const answer = await platformCall<{ items?: { id: string; snippet: { title: string; thumbnails?: { default?: { url: string } } } }[] }>(
         `${api}/channels?part=snippet&mine=true`,
