@@ -6,7 +6,8 @@ import type { AdmitFn } from './simulated-fleet.ts';
 
 describe('placement harness', () => {
   it('places every session, and every session of killed workers is picked up elsewhere', async () => {
-    const options: PlacementRunOptions = { redisUrl: testRedisUrl(), workers: 6, sessions: 40, coresPerWorker: 16, rate: 200, kill: 2, timeoutMs: 60_000 };
+    // Enough room that the four survivors can take every session back (720p and 1080p at their measured cost).
+    const options: PlacementRunOptions = { redisUrl: testRedisUrl(), workers: 6, sessions: 40, coresPerWorker: 32, rate: 200, kill: 2, timeoutMs: 60_000 };
     const admittedOn = new Map<string, number>();
     // The pluggable admission sees each worker's real commitment; count what it admits.
     const admit: AdmitFn = (worker, session) => {
