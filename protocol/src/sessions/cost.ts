@@ -3,15 +3,14 @@ import type { SceneDocument } from '../scene/document.ts';
 
 /**
  * Cores one session costs a media worker, for admission (ARCHITECTURE "Fleet": admit up to 80 %
- * of the cores). Measured with media-worker/bench (`npm run bench -w media-worker`: real pipeline
- * processes with a moving pattern, a tone and an image layer, composited in AYUV with the preview
- * branch, x264 veryfast CBR + AAC, pushed to nginx-rtmp) on the project's 2-core machines:
- * 0.96 cores at 720p30 and 0.49 at 480p30. 1080p30 could not hold 30 fps on two shared cores; its
- * figure is the measured ~87 ms of CPU per frame times 30 frames. Each decoded live source (WebRTC
- * VP8 via werift, or a page from a render worker) adds ~0.09 measured, budgeted at 0.15. Re-measure
- * and update these figures together with the bench.
+ * of the cores). The base figures are the whole test pipeline (sources → compositor → x264
+ * veryfast + AAC → FLV → RTMP) measured on this project's 2-core machines (shared/ENVIRONMENT.md,
+ * "Measured here"): ~0.8 cores at 720p30, ~1.35 at 1080p30; 480p scaled by pixel count from 720p.
+ * Each decoded live source (WebRTC VP8/H.264 via werift: 12–15 % of a core) and each web page
+ * received from a render worker adds its decode. Re-measure with media-worker/bench and update
+ * these figures there and here together.
  */
-export const SESSION_BASE_CORES: Record<ResolutionId, number> = { '480p': 0.5, '720p': 0.96, '1080p': 2.6 };
+export const SESSION_BASE_CORES: Record<ResolutionId, number> = { '480p': 0.45, '720p': 0.8, '1080p': 1.35 };
 export const DECODED_SOURCE_CORES = 0.15;
 export const ADMISSION_CPU_SHARE = 0.8;
 
