@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { testRedisUrl } from '@onair/embedded/test-services';
+import { isolatedRedisUrl } from '@onair/embedded/test-services';
 import {
   participantSignalSchema,
   serverMessageSchema,
@@ -26,9 +26,11 @@ const sockets: WebSocket[] = [];
 
 // A Redis database of its own: the test takes session jobs off the queue as a media worker would,
 // which must not touch other files' jobs on the shared test Redis.
-const redisUrl = `${testRedisUrl()}/${1 + Math.floor(Math.random() * 15)}`;
+/** A database of this file's own: other files' workers run beside these. */
+let redisUrl = '';
 
 beforeAll(async () => {
+  redisUrl = await isolatedRedisUrl();
   api = await startStudioApi({ env: { REDIS_URL: redisUrl } });
   host = await createTestUser(api);
   stranger = await createTestUser(api);

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { applyMigrations } from '@onair/db';
 import { freePort } from './ports.ts';
@@ -65,6 +66,26 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
       await c.end();
     },
   };
+}
+
+/**
+ * A Redis database of its own (1–15, handed out in turn over the shared test server, emptied) for
+ * a test file that runs worker processes: files run side by side, and workers sharing a database
+ * would take each other's sessions. Picking one at random collided often enough to fail runs.
+ */
+export async function isolatedRedisUrl(): Promise<string> {
+  const base = testRedisUrl();
+  const shared = new Redis(base);
+  try {
+    const n = await shared.incr('onair:test:next-database');
+    const url = `${base}/${1 + ((n - 1) % 15)}`;
+    const own = new Redis(url);
+    await own.flushdb();
+    own.disconnect();
+    return url;
+  } finally {
+    shared.disconnect();
+  }
 }
 
 export function testRedisUrl(): string {

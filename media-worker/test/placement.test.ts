@@ -11,7 +11,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
-import { testRedisUrl } from '@onair/embedded/test-services';
+import { isolatedRedisUrl } from '@onair/embedded/test-services';
 import {
   newProjectDocument,
   sceneToRenderPlan,
@@ -35,7 +35,8 @@ const HEIGHT = 480;
 const LOGO_RED = [255, 59, 92];
 
 // Its own Redis database: other suites' queues and keys on the shared test Redis stay out of sight.
-const redisUrl = `${testRedisUrl()}/${1 + Math.floor(Math.random() * 15)}`;
+/** A database of this file's own: other files' workers run beside these. */
+let redisUrl = '';
 
 function projectDocument(): SceneDocument {
   return newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '480p' });
@@ -60,6 +61,7 @@ describe('session placement across media workers', () => {
   const workers: WorkerUnderTest[] = [];
 
   beforeAll(async () => {
+    redisUrl = await isolatedRedisUrl();
     redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
     await redis.flushdb();
     queue = new Queue(SESSIONS_QUEUE, { connection: redis });

@@ -14,7 +14,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
-import { testRedisUrl } from '@onair/embedded/test-services';
+import { isolatedRedisUrl } from '@onair/embedded/test-services';
 import { newProjectDocument, sceneToRenderPlan, sessionKeys, SESSIONS_QUEUE, type SceneDocument, type Source } from '@onair/protocol';
 import { SecretBox } from '@onair/runtime';
 import { startWorkerProcess, type WorkerUnderTest } from '@onair/runtime/testkit';
@@ -29,7 +29,8 @@ const renderRoot = fileURLToPath(new URL('../../render-worker', import.meta.url)
 const WIDTH = 854;
 const HEIGHT = 480;
 const RED = [255, 48, 48];
-const redisUrl = `${testRedisUrl()}/${1 + Math.floor(Math.random() * 15)}`;
+/** A database of this file's own: other files' workers run beside these. */
+let redisUrl = '';
 
 // No background of its own: the page is transparent, so the program's black shows around the box.
 const PAGE = `<!doctype html><html><body style="margin:0">
@@ -64,6 +65,7 @@ describe('a web-page source in the program', () => {
   const workers: WorkerUnderTest[] = [];
 
   beforeAll(async () => {
+    redisUrl = await isolatedRedisUrl();
     redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
     await redis.flushdb();
     dir = await mkdtemp(join(tmpdir(), 'onair-webpage-'));

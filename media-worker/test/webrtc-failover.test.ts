@@ -17,7 +17,7 @@ import { Redis } from 'ioredis';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
-import { testRedisUrl } from '@onair/embedded/test-services';
+import { isolatedRedisUrl } from '@onair/embedded/test-services';
 import {
   newProjectDocument,
   participantSignalSchema,
@@ -37,7 +37,8 @@ import { secretKey } from './helpers/session-fixture.ts';
 
 const execFileAsync = promisify(execFile);
 const workerRoot = fileURLToPath(new URL('..', import.meta.url));
-const redisUrl = `${testRedisUrl()}/${1 + Math.floor(Math.random() * 15)}`;
+/** A database of this file's own: other files' workers run beside these. */
+let redisUrl = '';
 const WIDTH = 854;
 const HEIGHT = 480;
 const ORANGE = [255, 128, 0];
@@ -70,6 +71,7 @@ describe('signaling follows a session to its new worker', () => {
   const workers: WorkerUnderTest[] = [];
 
   beforeAll(async () => {
+    redisUrl = await isolatedRedisUrl();
     redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
     listener = new Redis(redisUrl);
     queue = new Queue(SESSIONS_QUEUE, { connection: redis });
@@ -143,6 +145,9 @@ describe('signaling follows a session to its new worker', () => {
   };
 
   it('re-signals to the worker that picked the session up after kill -9', async () => {
+    // A retry starts clean: workers left by a failed attempt would take the new session.
+    for (const w of workers.splice(0)) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+    await redis.flushdb();
     const a = await startWorker();
     const b = await startWorker();
     const doc = newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '480p' });
