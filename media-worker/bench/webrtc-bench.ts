@@ -85,9 +85,9 @@ async function main(): Promise<void> {
   const redis = new Redis(redisService.url, { maxRetriesPerRequest: null });
   const rtmp = await startRtmpServer({ dir: join(dir, 'nginx') });
   const logger = pino({ level: 'warn' });
-  const host = new SessionHost({ logger, redis, metrics: new Registry(), supervisor: { onLogLine: () => {} } });
   const ports = new MediaPorts();
   const endpoint = new WebrtcEndpoint({ ports, logger, loadDocument: (id) => readDocument(redis, id), additionalHostAddresses: ['127.0.0.1'] });
+  const host = new SessionHost({ logger, redis, metrics: new Registry(), supervisor: { onLogLine: () => {} }, onReport: (sessionId, report) => endpoint.onPipelineReport(sessionId, report) });
   const pageServer = createServer((_req, res) => res.setHeader('content-type', 'text/html').end(PAGE));
   await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
   const browser = await chromium.launch({

@@ -35,10 +35,9 @@ async function start(ctx: WorkerContext): Promise<void> {
     logger: ctx.logger,
     redis: ctx.redis,
     metrics: ctx.metrics,
-    // A (re)started pipeline has fresh decoders: ask every camera and screen for a keyframe.
-    onReport: (sessionId, report) => {
-      if (report.type === 'state' && report.state === 'playing') webrtc.requestKeyframes(sessionId);
-    },
+    // Tracks reach a pipeline's ports only while it plays; a (re)started one has fresh decoders
+    // that need a keyframe from every camera and screen.
+    onReport: (sessionId, report) => webrtc.onPipelineReport(sessionId, report),
   });
   const subscriber = new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: null });
   const queueConnection = new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: null });

@@ -106,10 +106,12 @@ describe('session', () => {
     await suite.fx.host.stopSession('fade');
   });
 
-  it('shows a VP8 + Opus RTP input fed over loopback UDP', async () => {
+  it('shows an RTP input in whichever codec arrives (VP8, then H.264), and its placeholder while none does', async () => {
     const server = await suite.fx.rtmp();
     const k = key();
-    const [videoPort, audioPort] = [await freePort(), await freePort()];
+    const [vp8Port, h264Port, audioPort] = [await freePort(), await freePort(), await freePort()];
+    const placeholder = join(suite.fx.dir, 'offline.png');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0xFF00FF:s=64x36', '-frames:v', '1', placeholder]);
     const outputs = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }];
     const base = testPlan(outputs);
     suite.fx.host.startSession({
@@ -119,32 +121,52 @@ describe('session', () => {
         ...base,
         inputs: [
           ...base.inputs,
-          { id: 'guest', kind: 'rtp', video: { port: videoPort, encoding: 'VP8', payloadType: 96 }, audio: { port: audioPort, encoding: 'OPUS', payloadType: 111 } },
+          {
+            id: 'guest',
+            kind: 'rtp',
+            video: { codecs: [{ encoding: 'VP8', port: vp8Port, payloadType: 96 }, { encoding: 'H264', port: h264Port, payloadType: 102 }], placeholder },
+            audio: { port: audioPort, encoding: 'OPUS', payloadType: 111 },
+          },
         ],
         scenes: [{ id: 'main', placements: [...base.scenes[0]!.placements, { inputId: 'guest', x: 400, y: 300, width: 160, height: 120, zorder: 5 }] }],
       }),
     });
     await suite.fx.waitForOutput('rtp', 'main', 'live');
-    // What the WebRTC endpoint will forward: a green VP8 picture and an Opus tone, as RTP.
-    const sender = spawn('gst-launch-1.0', [
-      '-q',
-      ...`videotestsrc is-live=true pattern=solid-color foreground-color=0xff00ff00 ! video/x-raw,width=160,height=120,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=15 ! rtpvp8pay pt=96 ! udpsink host=127.0.0.1 port=${videoPort}`.split(' '),
-      ...`audiotestsrc is-live=true wave=sine ! audioconvert ! opusenc ! rtpopuspay pt=111 ! udpsink host=127.0.0.1 port=${audioPort}`.split(' '),
-    ], { stdio: 'ignore' });
-    try {
-      await waitFor(
-        'the RTP picture in the program',
+    const layerShows = (colour: number[], what: string) =>
+      waitFor(
+        what,
         async () => {
           const frame = await grabFrame(server.url(k), WIDTH, HEIGHT);
-          return near(pixel(frame, 480, 360), [0, 255, 0], 60) ? true : undefined;
+          return near(pixel(frame, 480, 360), colour, 60) ? true : undefined;
         },
         30_000,
         200,
       );
+    await layerShows([255, 0, 255], 'the placeholder before any packet');
+    // What the WebRTC endpoint forwards: a green VP8 picture and an Opus tone, as RTP.
+    const vp8 = spawn('gst-launch-1.0', [
+      '-q',
+      ...`videotestsrc is-live=true pattern=solid-color foreground-color=0xff00ff00 ! video/x-raw,width=160,height=120,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=15 ! rtpvp8pay pt=96 ! udpsink host=127.0.0.1 port=${vp8Port}`.split(' '),
+      ...`audiotestsrc is-live=true wave=sine ! audioconvert ! opusenc ! rtpopuspay pt=111 ! udpsink host=127.0.0.1 port=${audioPort}`.split(' '),
+    ], { stdio: 'ignore' });
+    try {
+      await layerShows([0, 255, 0], 'the VP8 picture in the program');
     } finally {
-      sender.kill('SIGKILL');
+      vp8.kill('SIGKILL');
+    }
+    await layerShows([255, 0, 255], 'the placeholder once the track stopped');
+    // The same source, now in H.264 as a browser with a hardware encoder sends it.
+    const h264 = spawn('gst-launch-1.0', [
+      '-q',
+      ...`videotestsrc is-live=true pattern=solid-color foreground-color=0xff0000ff ! video/x-raw,width=160,height=120,framerate=30/1 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! video/x-h264,profile=constrained-baseline ! rtph264pay pt=102 config-interval=-1 ! udpsink host=127.0.0.1 port=${h264Port}`.split(' '),
+    ], { stdio: 'ignore' });
+    try {
+      await layerShows([0, 0, 255], 'the H.264 picture in the program');
+    } finally {
+      h264.kill('SIGKILL');
     }
     expect(suite.fx.reports.filter((r) => r.sessionId === 'rtp' && r.report.type === 'error')).toEqual([]);
+    expect(suite.fx.host.session('rtp')?.restarts).toBe(0);
     await suite.fx.host.stopSession('rtp');
   });
 

@@ -1,9 +1,10 @@
 // Units of the WebRTC endpoint that need no browser: which sources a track feeds, the answer's
 // bitrate hints, when the forwarder asks for keyframes, and lip-sync from sender reports.
-import { createSocket } from 'node:dgram';
+import { createSocket, type Socket } from 'node:dgram';
 import { randomUUID } from 'node:crypto';
 import { RtcpSenderInfo, RtcpSrPacket, RtpHeader, RtpPacket } from 'werift';
 import { afterAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@onair/embedded';
 import { newProjectDocument, type SceneDocument, type Source } from '@onair/protocol';
 import { LipSync } from '../src/webrtc/lip-sync.ts';
 import { MediaPorts } from '../src/webrtc/media-ports.ts';
@@ -69,8 +70,8 @@ describe('RtpForwarder', () => {
   it('asks for a keyframe on the first packet, throttles on loss, and again when packets resume', () => {
     let now = 0;
     const plis: number[] = [];
-    const f = new RtpForwarder({ type: 'camera', kind: 'video', acceptedPayloadTypes: new Set([96]), pipelinePayloadType: 96, socket, sendPli: () => plis.push(now), now: () => now });
-    f.setPorts([40_000]);
+    const f = new RtpForwarder({ type: 'camera', kind: 'video', encodings: new Map([[96, 'VP8']]), socket, sendPli: () => plis.push(now), now: () => now });
+    f.setTargets([{ VP8: 40_000, H264: 40_001 }]);
     f.onRtp(packet(1));
     expect(plis).toEqual([0]);
     now = 200;
@@ -85,6 +86,34 @@ describe('RtpForwarder', () => {
     expect(plis).toHaveLength(3);
     expect(f.stats()).toMatchObject({ packets: 4, lost: 6, plis: 3 });
   });
+
+  it('sends each packet to the port of its encoding with the payload type the pipeline expects', async () => {
+    const receivers = await Promise.all([0, 1].map(() => new Promise<Socket>((resolve) => {
+      const r = createSocket('udp4');
+      r.bind(0, '127.0.0.1', () => resolve(r));
+    })));
+    const [vp8, h264] = receivers.map((r) => r.address().port) as [number, number];
+    const got: { port: number; pt: number }[] = [];
+    receivers.forEach((r, i) => r.on('message', (data: Buffer) => got.push({ port: [vp8, h264][i]!, pt: data[1]! & 0x7f })));
+    try {
+      const plis: number[] = [];
+      let now = 0;
+      // Chromium's numbering (VP8 on 96, H.264 on 109): the negotiation decides, not our constants.
+      const f = new RtpForwarder({ type: 'camera', kind: 'video', encodings: new Map([[96, 'VP8'], [109, 'H264']]), socket, sendPli: (ssrc) => plis.push(ssrc), now: () => now });
+      f.setTargets([{ VP8: vp8, H264: h264 }]);
+      f.onRtp(packet(1, 96));
+      now = 500;
+      f.onRtp(packet(2, 109));
+      f.onRtp(packet(3, 45)); // not negotiated
+      await waitFor('both packets', async () => (got.length >= 2 ? true : undefined), 2000, 10);
+      expect(got).toEqual([{ port: vp8, pt: 96 }, { port: h264, pt: 102 }]);
+      // The switch to H.264 needs a keyframe from the new encoder at once.
+      expect(plis).toHaveLength(2);
+      expect(f.stats().encoding).toBe('H264');
+    } finally {
+      for (const r of receivers) r.close();
+    }
+  });
 });
 
 describe('lip-sync from sender reports', () => {
@@ -95,7 +124,7 @@ describe('lip-sync from sender reports', () => {
     let now = 10_000;
     const clock = new LipSync();
     const make = (type: 'camera' | 'microphone', clockRate: number) =>
-      new RtpForwarder({ type, kind: type === 'camera' ? 'video' : 'audio', acceptedPayloadTypes: new Set([96]), pipelinePayloadType: 96, socket, sendPli: () => undefined, now: () => now, sync: { clock, stream: type, clockRate } });
+      new RtpForwarder({ type, kind: type === 'camera' ? 'video' : 'audio', encodings: new Map([[96, 'VP8']]), socket, sendPli: () => undefined, now: () => now, sync: { clock, stream: type, clockRate } });
     const video = make('camera', 90_000);
     const audio = make('microphone', 48_000);
     // Both report "RTP 0 was captured at sender time 1000 s" (any sender clock: only differences count).
@@ -121,16 +150,16 @@ describe('lip-sync from sender reports', () => {
 
 describe('MediaPorts', () => {
   it('keeps a source on its ports until its session gives them back', () => {
-    const ports = new MediaPorts({ min: 30_000, max: 30_019 });
+    const ports = new MediaPorts({ min: 30_000, max: 30_018 });
     const a = ports.source('a');
     expect(ports.source('a')).toEqual(a);
     const preview = ports.previewPort('p');
-    const taken = new Set([a.video, a.audio, preview]);
-    expect(taken.size).toBe(3);
-    for (let i = 0; i < 8; i++) ports.source(`s${i}`);
+    const taken = new Set([a.video.VP8, a.video.H264, a.audio.OPUS, preview]);
+    expect(taken.size).toBe(4);
+    for (let i = 0; i < 5; i++) ports.source(`s${i}`);
     expect(() => ports.source('one-too-many')).toThrow(/no free RTP port/);
     ports.release('p', ['a']);
     const b = ports.source('b');
-    expect(taken.has(b.video) && taken.has(b.audio)).toBe(true);
+    expect([b.video.VP8, b.video.H264, b.audio.OPUS].every((port) => taken.has(port))).toBe(true);
   });
 });

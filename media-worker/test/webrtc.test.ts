@@ -61,7 +61,7 @@ function documentWithCamera(): { doc: SceneDocument; cameraId: string } {
  * preview received into a <video>. Plain JavaScript run in the page (this package has no DOM types).
  */
 const PAGE_SCRIPT = `
-window.publish = async (color, tileCount) => {
+window.publish = async (color, tileCount, codec) => {
   const stream = await navigator.mediaDevices.getUserMedia({
     video: { width: 1280, height: 720, frameRate: 30 },
     // Music mode (spec §9): no processing, or noise suppression eats the steady test tone.
@@ -80,6 +80,8 @@ window.publish = async (color, tileCount) => {
     cameraTrack = canvas.captureStream(30).getVideoTracks()[0];
   }
   const camera = pc.addTransceiver(cameraTrack, { direction: 'sendonly', streams: [stream] });
+  // A browser that sends only one codec (H.264 from a phone's hardware encoder, say).
+  if (codec) camera.setCodecPreferences(RTCRtpReceiver.getCapabilities('video').codecs.filter((c) => c.mimeType === 'video/' + codec));
   const mic = pc.addTransceiver(stream.getAudioTracks()[0], { direction: 'sendonly', streams: [stream] });
   const preview = pc.addTransceiver('video', { direction: 'recvonly' });
   // A host's tiles for guests' cameras.
@@ -142,9 +144,9 @@ interface PageOffer {
   guestMids: string[];
 }
 
-async function publish(page: Page, color?: string, tiles = 0): Promise<PageOffer> {
+async function publish(page: Page, color?: string, tiles = 0, codec?: 'H264' | 'VP8'): Promise<PageOffer> {
   await page.addScriptTag({ content: PAGE_SCRIPT });
-  return page.evaluate<PageOffer>(`publish(${JSON.stringify(color ?? null)}, ${tiles})`);
+  return page.evaluate<PageOffer>(`publish(${JSON.stringify(color ?? null)}, ${tiles}, ${JSON.stringify(codec ?? null)})`);
 }
 
 function centreOf(box: { x: number; y: number; width: number; height: number }): { x: number; y: number } {
@@ -152,6 +154,13 @@ function centreOf(box: { x: number; y: number; width: number; height: number }):
   return { x: Math.round((box.x + box.width / 2) * s), y: Math.round((box.y + box.height / 2) * s) };
 }
 const cameraCentre = () => centreOf(CAMERA_BOX);
+
+/** The background of the offline pictures (assets/placeholder-*.png), away from their icon and words. */
+const PLACEHOLDER_BACKGROUND = [28, 32, 43];
+function showsPlaceholder(frame: Frame, box: { x: number; y: number; width: number; height: number }): boolean {
+  const s = WIDTH / 1280;
+  return near(pixel(frame, Math.round((box.x + box.width * 0.1) * s), Math.round((box.y + box.height * 0.12) * s)), PLACEHOLDER_BACKGROUND, 14);
+}
 
 /** The camera's orange where the layer is, the black background in the empty bottom-right corner. */
 function showsCamera(frame: Frame): boolean {
@@ -167,7 +176,7 @@ async function meanVolume(url: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  fx = await createFixture();
+  fx = await createFixture({ onReport: (sessionId, report) => endpoint.onPipelineReport(sessionId, report) });
   rtmp = await fx.rtmp();
   const camera = join(fx.dir, 'camera.y4m');
   const tone = join(fx.dir, 'tone.wav');
@@ -258,13 +267,12 @@ describe('WebRTC tracks into the program', () => {
     expect(camera.packets).toBeGreaterThan(100);
     process.stdout.write(`webrtc: first camera frame in the RTMP output ${firstFrameMs} ms after the answer; preview packets ${stats.previewPackets}; lip-sync hold camera ${camera.syncDelayMs} ms, microphone ${stats.participants[0]!.tracks.find((t) => t.type === 'microphone')?.syncDelayMs} ms\n`);
 
-    // The camera stops: its layer shows what is under it (the black background); it comes back by
-    // itself when the track returns, and the pipeline never restarted.
+    // The camera stops: its layer shows 'Camera Offline'; the camera comes back by itself when
+    // the track returns, and the pipeline never restarted.
     await page.evaluate('setCamera(false)');
     await waitFor('the placeholder in the output', async () => {
       const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
-      const c = cameraCentre();
-      return f && near(pixel(f, c.x, c.y), [0, 0, 0], 30) ? f : undefined;
+      return f && showsPlaceholder(f, CAMERA_BOX) ? f : undefined;
     }, 15_000, 250);
     await page.evaluate('setCamera(true)');
     await waitFor('the camera back in the output', async () => {
@@ -280,6 +288,33 @@ describe('WebRTC tracks into the program', () => {
     await endpoint.closeSession(projectId);
     expect(states.at(-1)).toBe('closed');
     await page.close();
+  });
+
+  it('takes a camera that only sends H.264 into the same layer', async () => {
+    const { doc } = documentWithCamera();
+    const projectId = doc.projectId;
+    await fx.redis.hset(sessionKeys.document(projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
+    const preview = await endpoint.openSession(projectId);
+    const key = secretKey();
+    fx.host.startSession({ sessionId: projectId, planVersion: 1, plan: { ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key }]), preview } });
+    await fx.waitForOutput(projectId, 'local', 'live');
+    const page = await browser.newPage();
+    await page.goto(pageUrl);
+    const offer = await publish(page, undefined, 0, 'H264');
+    // The camera's m-line (the first video one) offers H.264 alone; the preview's still takes VP8.
+    const cameraSection = offer.sdp.split('\r\nm=').find((section) => section.startsWith('video'))!;
+    expect(cameraSection).toMatch(/a=rtpmap:\d+ H264/);
+    expect(cameraSection).not.toMatch(/a=rtpmap:\d+ VP8/);
+    const answer = await endpoint.offer({ projectId, participantId: randomUUID(), publisher: { userId: 'owner', isHost: true }, peerId: 'h264', ...offer, onState: () => undefined });
+    await page.evaluate(`accept(${JSON.stringify(answer)})`);
+    await waitFor('the H.264 camera in the output', async () => {
+      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+      return f && showsCamera(f) ? f : undefined;
+    }, 20_000, 250);
+    expect(endpoint.stats(projectId)!.participants[0]!.tracks.find((t) => t.type === 'camera')?.encoding).toBe('H264');
+    await page.close();
+    await fx.host.stopSession(projectId);
+    await endpoint.closeSession(projectId);
   });
 
   it('shows two participants at once, the guest also on the host tile; one leaves and the output continues with its placeholder', async () => {
@@ -321,12 +356,12 @@ describe('WebRTC tracks into the program', () => {
       return rgb && near(rgb, BLUE, 60) ? rgb : undefined;
     }, 15_000, 250);
 
-    // The guest leaves (what the api relays when their page closes): their layer empties, the host stays.
+    // The guest leaves (what the api relays when their page closes): their layer shows 'Camera Offline', the host stays.
     await endpoint.leave(projectId, guest.participantId);
     await guest.page.close();
     await waitFor('the guest placeholder next to the host', async () => {
       const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
-      return f && showsCamera(f) && near(pixel(f, guestCentre.x, guestCentre.y), [0, 0, 0], 30) ? f : undefined;
+      return f && showsCamera(f) && showsPlaceholder(f, GUEST_BOX) ? f : undefined;
     }, 15_000, 250);
     expect(fx.host.session(projectId)?.restarts ?? 0).toBe(0);
     expect(fx.reports.some((r) => r.sessionId === projectId && r.report.type === 'outputStatus' && r.report.state !== 'live' && r.report.state !== 'connecting')).toBe(false);

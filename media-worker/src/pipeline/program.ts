@@ -5,7 +5,7 @@ import { linkChain, linkPads, makeElement, numberProperty, requestPad, staticPad
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../gst/gst.ts';
 import { GstPipeline, type BusError } from '../gst/pipeline.ts';
 import { AudioFader } from './audio-fader.ts';
-import { audioTargets, BACKGROUND_ZORDER, videoLayout } from './layout.ts';
+import { audioTargets, BACKGROUND_ZORDER, videoLayout, type VideoPadLayout } from './layout.ts';
 import { DestinationOutput, type OutputStatus } from './outputs/destination-output.ts';
 import { buildSource, MIXER_AUDIO_CAPS } from './sources/index.ts';
 
@@ -16,14 +16,24 @@ export interface ProgramEvents {
   inputFailed(inputId: string, message: string): void;
 }
 
+/** One video feed of an input on its compositor pad. */
+interface AttachedFeed {
+  pad: GstPad;
+  /** For a network feed: its jitter buffer, whose pushed-packet count tells whether it flows. */
+  jitter?: GstElement;
+  pushed: number;
+  /** Packets moved since the last look (a feed without a jitter buffer always flows). */
+  flowing: boolean;
+}
+
 interface AttachedInput {
   id: string;
-  videoPad?: GstPad;
+  feeds: AttachedFeed[];
+  /** The offline picture, shown while no feed flows. */
+  placeholderPad?: GstPad;
   audioPad?: GstPad;
-  /** RTP video: its jitter buffer, whose pushed-packet count tells whether the track still sends. */
-  jitter?: GstElement;
-  pushed?: number;
-  stalled?: boolean;
+  /** Index of the feed drawn in the layer, or -1 for the placeholder (or nothing). */
+  shown: number;
 }
 
 /**
@@ -85,31 +95,31 @@ export class ProgramPipeline {
 
   private attachInput(input: PlanInput, index: number, compositor: GstElement, mixer: GstElement): void {
     const name = `in${index}`;
-    const attached: AttachedInput = { id: input.id };
+    const attached: AttachedInput = { id: input.id, feeds: [], shown: -1 };
     const added: { bin: GstBin; pad: GstPad; aggregator: GstElement }[] = [];
+    const link = (bin: GstBin, aggregator: GstElement): GstPad => {
+      this.gst.add(bin);
+      const pad = requestPad(aggregator, 'sink_%u');
+      added.push({ bin, pad, aggregator });
+      linkPads(staticPad(bin, 'src'), pad);
+      return pad;
+    };
     try {
       const bins = buildSource(input, this.plan.profile, name);
-      const layout = videoLayout(this.plan).get(input.id);
-      const audio = audioTargets(this.plan).get(input.id);
-      for (const [bin, aggregator] of [
-        [bins.video, compositor],
-        [bins.audio, mixer],
-      ] as const) {
-        if (!bin) continue;
-        this.gst.add(bin);
-        const pad = requestPad(aggregator, 'sink_%u');
-        added.push({ bin, pad, aggregator });
-        linkPads(staticPad(bin, 'src'), pad);
-        if (aggregator === compositor) {
-          Object.assign(pad, layout);
-          attached.videoPad = pad;
-        } else {
-          this.fader.add(input.id, pad, audio!);
-          attached.audioPad = pad;
-        }
-        if (!bin.syncStateWithParent()) throw new Error(`${input.kind} input could not start`);
+      for (const feed of bins.video) {
+        const pad = link(feed.bin, compositor);
+        const jitter = feed.jitter ? (feed.bin.getByName(feed.jitter) ?? undefined) : undefined;
+        attached.feeds.push({ pad, jitter, pushed: 0, flowing: !jitter });
       }
-      if (input.kind === 'rtp' && bins.video) attached.jitter = bins.video.getByName(`${name}-vjitter`) ?? undefined;
+      if (bins.placeholder) attached.placeholderPad = link(bins.placeholder, compositor);
+      attached.shown = attached.feeds.findIndex((f) => f.flowing);
+      const layout = videoLayout(this.plan).get(input.id);
+      if (layout) this.layoutInput(attached, layout);
+      if (bins.audio) {
+        attached.audioPad = link(bins.audio, mixer);
+        this.fader.add(input.id, attached.audioPad, audioTargets(this.plan).get(input.id)!);
+      }
+      for (const { bin } of added) if (!bin.syncStateWithParent()) throw new Error(`${input.kind} input could not start`);
       this.inputs.set(input.id, attached);
     } catch (err) {
       for (const { bin, pad, aggregator } of added) {
@@ -124,6 +134,12 @@ export class ProgramPipeline {
     }
   }
 
+  /** Draws the input's shown feed (or its placeholder) where the active scene puts it; the rest stay transparent. */
+  private layoutInput(input: AttachedInput, layout: VideoPadLayout): void {
+    input.feeds.forEach((feed, i) => Object.assign(feed.pad, i === input.shown ? layout : { ...layout, alpha: 0 }));
+    if (input.placeholderPad) Object.assign(input.placeholderPad, input.shown === -1 ? layout : { ...layout, alpha: 0 });
+  }
+
   /**
    * Applies a whole plan at a newer version. Inputs and profile are fixed for the life of the
    * pipeline (the supervisor rebuilds for those); the rest is pad properties and outputs.
@@ -136,7 +152,7 @@ export class ProgramPipeline {
     const audio = audioTargets(plan);
     for (const input of this.inputs.values()) {
       const pad = layout.get(input.id);
-      if (input.videoPad && pad) Object.assign(input.videoPad, input.stalled ? { ...pad, alpha: 0 } : pad);
+      if (pad) this.layoutInput(input, pad);
       const target = audio.get(input.id);
       if (input.audioPad && target) this.fader.set(input.id, target);
     }
@@ -165,7 +181,7 @@ export class ProgramPipeline {
   /** Once a second: output watchdogs and the figures sent to the worker. */
   tick(now = Date.now()): SessionStats {
     for (const output of this.outputs.values()) output.tick(now);
-    this.checkStalledTracks();
+    this.checkFeeds();
     const frames = numberProperty(this.rate, 'out');
     const elapsed = (now - this.lastFramesAt) / 1000;
     if (elapsed > 0.2) {
@@ -188,22 +204,27 @@ export class ProgramPipeline {
   }
 
   /**
-   * A WebRTC track that stops leaves its last frame in the compositor, frozen. Once a second, an
-   * RTP input whose jitter buffer pushed nothing since the last look is made transparent (the
-   * layers and background under it show, as for a source without media), and shown again as soon
-   * as packets flow: nothing is relinked or restarted either way.
+   * A WebRTC track that stops leaves its last frame in the compositor, frozen; one that changes
+   * codec arrives on another feed. Once a second, every network feed whose jitter buffer pushed
+   * packets since the last look counts as flowing; the layer shows a flowing feed, or
+   * the placeholder ('Camera Offline', …) when none does. Only pad properties change: nothing is
+   * relinked or restarted either way.
    */
-  private checkStalledTracks(): void {
+  private checkFeeds(): void {
     const layout = videoLayout(this.plan);
     for (const input of this.inputs.values()) {
-      if (!input.jitter || !input.videoPad) continue;
-      const pushed = structureNumber(input.jitter.stats as { toString(): string } | undefined, 'num-pushed');
-      const stalled = pushed === input.pushed;
-      input.pushed = pushed;
-      if (stalled === input.stalled) continue;
-      input.stalled = stalled;
+      for (const feed of input.feeds) {
+        if (!feed.jitter) continue;
+        const pushed = structureNumber(feed.jitter.stats as { toString(): string } | undefined, 'num-pushed');
+        feed.flowing = pushed !== feed.pushed;
+        feed.pushed = pushed;
+      }
+      // The feed shown stays while it flows (a codec switch overlaps for a moment).
+      const shown = input.feeds[input.shown]?.flowing ? input.shown : input.feeds.findIndex((f) => f.flowing);
+      if (shown === input.shown) continue;
+      input.shown = shown;
       const pad = layout.get(input.id);
-      if (pad) Object.assign(input.videoPad, stalled ? { ...pad, alpha: 0 } : pad);
+      if (pad) this.layoutInput(input, pad);
     }
   }
 

@@ -35,8 +35,8 @@ export class SessionPages {
           sessionId,
           sourceId,
           page,
-          video: { host: this.rtpHost, port: ports.video, payloadType: PIPELINE_PAYLOAD_TYPES.VP8 },
-          audio: { host: this.rtpHost, port: ports.audio, payloadType: PIPELINE_PAYLOAD_TYPES.OPUS },
+          video: { host: this.rtpHost, port: ports.video.H264, payloadType: PIPELINE_PAYLOAD_TYPES.H264 },
+          audio: { host: this.rtpHost, port: ports.audio.OPUS, payloadType: PIPELINE_PAYLOAD_TYPES.OPUS },
         });
         this.logger.info({ sessionId, sourceId, width: page.width, height: page.height }, 'web page requested');
       } else if (before.url !== page.url || before.width !== page.width || before.height !== page.height) {

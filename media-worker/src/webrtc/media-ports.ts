@@ -1,7 +1,9 @@
-import type { PlanInput } from '@onair/protocol';
+import type { PlanInput, RtpVideoCodec } from '@onair/protocol';
 
 /** Payload types the pipeline's RTP inputs expect; the forwarder rewrites the negotiated ones to these. */
-export const PIPELINE_PAYLOAD_TYPES = { VP8: 96, OPUS: 111 } as const;
+export const PIPELINE_PAYLOAD_TYPES = { VP8: 96, H264: 102, OPUS: 111 } as const;
+export type PipelineEncoding = keyof typeof PIPELINE_PAYLOAD_TYPES;
+export type VideoEncoding = RtpVideoCodec['encoding'];
 export const PREVIEW_PAYLOAD_TYPE = 96;
 
 export interface PortRange {
@@ -14,15 +16,21 @@ export const DEFAULT_RTP_PORTS: PortRange = { min: 20_000, max: 29_999 };
 
 type RtpInput = Extract<PlanInput, { kind: 'rtp' }>;
 
+/** Where a source listens: a port per video encoding it decodes, and one for its Opus audio. */
+export interface SourcePorts {
+  video: Record<VideoEncoding, number>;
+  audio: { OPUS: number };
+}
+
 /**
- * The loopback UDP ports between this worker's WebRTC endpoint and its pipelines: a pair per live
- * source (video, audio) and one per session for the program preview. A source keeps its ports for
+ * The loopback UDP ports between this worker's WebRTC endpoint and its pipelines: three per live
+ * source (VP8 video, H.264 video, Opus audio) and one per session for the program preview. A source keeps its ports for
  * the life of the worker, so a rebuilt pipeline listens where the forwarders already send, and a
  * track that stops and comes back finds the same port. The start is random so two workers on one
  * machine rarely meet; ports are handed out in order and never twice.
  */
 export class MediaPorts {
-  private readonly bySource = new Map<string, { video: number; audio: number }>();
+  private readonly bySource = new Map<string, SourcePorts>();
   private readonly preview = new Map<string, number>();
   private readonly used = new Set<number>();
   private next: number;
@@ -32,25 +40,21 @@ export class MediaPorts {
     this.next = range.min + 2 * Math.floor((Math.random() * (range.max - range.min)) / 2);
   }
 
-  /** The video and audio ports of a source (source ids are UUIDs, unique across projects). */
-  source(sourceId: string): { video: number; audio: number } {
+  /** The ports of a source (source ids are UUIDs, unique across projects). */
+  source(sourceId: string): SourcePorts {
     let ports = this.bySource.get(sourceId);
     if (!ports) {
-      const video = this.take();
+      const taken: number[] = [];
       try {
-        ports = { video, audio: this.take() };
+        for (let i = 0; i < 3; i++) taken.push(this.take());
       } catch (err) {
-        this.used.delete(video);
+        for (const port of taken) this.used.delete(port);
         throw err;
       }
+      ports = { video: { VP8: taken[0]!, H264: taken[1]! }, audio: { OPUS: taken[2]! } };
       this.bySource.set(sourceId, ports);
     }
     return ports;
-  }
-
-  /** Ports already given to a source, without allocating. */
-  existing(sourceId: string): { video: number; audio: number } | undefined {
-    return this.bySource.get(sourceId);
   }
 
   previewPort(projectId: string): number {
@@ -67,8 +71,7 @@ export class MediaPorts {
     for (const id of sourceIds) {
       const ports = this.bySource.get(id);
       if (!ports) continue;
-      this.used.delete(ports.video);
-      this.used.delete(ports.audio);
+      for (const port of [...Object.values(ports.video), ports.audio.OPUS]) this.used.delete(port);
       this.bySource.delete(id);
     }
     const preview = this.preview.get(projectId);
@@ -77,13 +80,19 @@ export class MediaPorts {
   }
 
   /** The pipeline input of a live source: listening from the start, fed whenever a track arrives. */
-  rtpInput(sourceId: string, media: { video: boolean; audio: boolean }, video: Pick<NonNullable<RtpInput['video']>, 'encoding' | 'keyColor'> = { encoding: 'VP8' }): RtpInput {
+  rtpInput(
+    sourceId: string,
+    media: { video: boolean; audio: boolean },
+    video: { encodings: readonly VideoEncoding[] } & Pick<NonNullable<RtpInput['video']>, 'keyColor' | 'placeholder'> = { encodings: ['VP8', 'H264'] },
+  ): RtpInput {
     const ports = this.source(sourceId);
+    const { encodings, ...options } = video;
+    const codecs = encodings.map((encoding) => ({ encoding, port: ports.video[encoding], payloadType: PIPELINE_PAYLOAD_TYPES[encoding] }));
     return {
       id: sourceId,
       kind: 'rtp',
-      ...(media.video ? { video: { port: ports.video, payloadType: PIPELINE_PAYLOAD_TYPES.VP8, ...video } } : {}),
-      ...(media.audio ? { audio: { port: ports.audio, encoding: 'OPUS' as const, payloadType: PIPELINE_PAYLOAD_TYPES.OPUS } } : {}),
+      ...(media.video ? { video: { codecs, ...options } } : {}),
+      ...(media.audio ? { audio: { port: ports.audio.OPUS, encoding: 'OPUS' as const, payloadType: PIPELINE_PAYLOAD_TYPES.OPUS } } : {}),
     };
   }
 

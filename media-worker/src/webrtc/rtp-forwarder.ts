@@ -2,6 +2,10 @@ import type { Socket } from 'node:dgram';
 import type { RtcpPacket, RtpPacket } from 'werift';
 import type { TrackType } from '@onair/protocol';
 import { ntpToMs, type LipSync } from './lip-sync.ts';
+import { PIPELINE_PAYLOAD_TYPES, type PipelineEncoding } from './media-ports.ts';
+
+/** Where one source takes this track: a port per encoding it decodes. */
+export type ForwardTarget = Partial<Record<PipelineEncoding, number>>;
 
 /** At most one keyframe request per this interval for losses; a first packet or a restarted decoder asks at once. */
 export const PLI_THROTTLE_MS = 1000;
@@ -11,10 +15,11 @@ export const TRACK_IDLE_MS = 1500;
 export interface ForwarderOptions {
   type: TrackType;
   kind: 'video' | 'audio';
-  /** Negotiated payload types of the codec the pipeline decodes (from the answer, not assumed). */
-  acceptedPayloadTypes: ReadonlySet<number>;
-  /** What the pipeline's udpsrc caps say. */
-  pipelinePayloadType: number;
+  /**
+   * The negotiated payload types the pipeline decodes (from the answer, not assumed) and their
+   * encoding; a browser may switch between negotiated codecs at any packet.
+   */
+  encodings: ReadonlyMap<number, PipelineEncoding>;
   socket: Socket;
   /** Sends an RTCP PLI for the media SSRC to the browser. */
   sendPli: (ssrc: number) => void;
@@ -30,20 +35,25 @@ export interface ForwarderStats {
   plis: number;
   lost: number;
   ports: number[];
+  /** Encoding of the latest packet. */
+  encoding: PipelineEncoding | null;
   active: boolean;
   /** Lip-sync hold applied to the latest packet. */
   syncDelayMs: number;
 }
 
 /**
- * One received track → the loopback ports of the sources it feeds. Packets of other payload types
- * (RTX is unwrapped by werift; anything else) are dropped; the payload type is rewritten to the one
- * the pipeline expects. Chromium sends no periodic keyframes, so video asks for one on its first
+ * One received track → the loopback ports of the sources it feeds, the port of each source that
+ * decodes the packet's encoding (VP8 or H.264 for video). Packets of other payload types (RTX is
+ * unwrapped by werift; anything else) are dropped; the payload type is rewritten to the one the
+ * pipeline expects for that encoding. Chromium sends no periodic keyframes, so video asks for one on its first
  * packet, after a sequence gap (throttled), when a new port starts receiving and when the
  * pipeline's decoder restarted.
  */
 export class RtpForwarder {
-  private ports: number[] = [];
+  /** The targets' ports by encoding, worked out once per route change rather than per packet. */
+  private portsByEncoding = new Map<PipelineEncoding, number[]>();
+  private encoding: PipelineEncoding | undefined;
   private ssrc: number | undefined;
   private lastSeq: number | undefined;
   private lastPliAt = -Infinity;
@@ -51,7 +61,7 @@ export class RtpForwarder {
   private readonly counters = { packets: 0, bytes: 0, plis: 0, lost: 0 };
   private readonly now: () => number;
   /** Other peers this track is relayed to as received (a guest's camera on the host's tiles). */
-  private readonly taps = new Set<(packet: RtpPacket) => void>();
+  private readonly taps = new Set<(packet: RtpPacket, encoding: PipelineEncoding) => void>();
   /** The latest sender report of this track: RTP timestamp ↔ sender's NTP time. */
   private report: { ntpMs: number; rtp: number } | undefined;
   private delayMs = 0;
@@ -60,11 +70,20 @@ export class RtpForwarder {
     this.now = options.now ?? Date.now;
   }
 
-  setPorts(ports: readonly number[]): void {
-    const added = ports.some((p) => !this.ports.includes(p));
-    this.ports = [...new Set(ports)];
-    // A decoder that just got this track's first packets needs a keyframe to start from.
-    if (added) this.requestKeyframe(true);
+  setTargets(targets: readonly ForwardTarget[]): void {
+    const before = new Set([...this.portsByEncoding.values()].flat());
+    const next = new Map<PipelineEncoding, number[]>();
+    for (const target of targets) {
+      for (const [encoding, port] of Object.entries(target) as [PipelineEncoding, number][]) {
+        const ports = next.get(encoding) ?? [];
+        if (!ports.includes(port)) ports.push(port);
+        next.set(encoding, ports);
+      }
+    }
+    this.portsByEncoding = next;
+    // A decoder that just got this track's first packets needs a keyframe to start from, even if
+    // one was asked for a moment ago: that one may have gone to no port at all.
+    if ([...next.values()].flat().some((port) => !before.has(port))) this.requestKeyframe('force');
   }
 
   get active(): boolean {
@@ -73,11 +92,13 @@ export class RtpForwarder {
 
   onRtp(packet: RtpPacket): void {
     const { header } = packet;
-    if (!this.options.acceptedPayloadTypes.has(header.payloadType)) return;
+    const encoding = this.options.encodings.get(header.payloadType);
+    if (!encoding) return;
     // A new stream, or one resuming after a pause (a camera switched back on keeps its SSRC and
     // sequence), needs a keyframe before the decoder can show it.
-    const first = this.ssrc === undefined || this.ssrc !== header.ssrc || !this.active;
+    const first = this.ssrc === undefined || this.ssrc !== header.ssrc || !this.active || encoding !== this.encoding;
     this.ssrc = header.ssrc;
+    this.encoding = encoding;
     this.lastPacketAt = this.now();
     if (this.lastSeq !== undefined && !first) {
       const gap = (header.sequenceNumber - this.lastSeq + 0x10000) % 0x10000;
@@ -88,14 +109,14 @@ export class RtpForwarder {
     }
     if (first) this.requestKeyframe(true);
     if (this.lastSeq === undefined || first || ((header.sequenceNumber - this.lastSeq + 0x10000) % 0x10000) < 0x8000) this.lastSeq = header.sequenceNumber;
-    for (const tap of this.taps) tap(packet.clone());
+    for (const tap of this.taps) tap(packet.clone(), encoding);
     this.delayMs = this.syncDelay(header.timestamp);
-    if (this.ports.length === 0) return;
-    header.payloadType = this.options.pipelinePayloadType;
+    const ports = this.portsByEncoding.get(encoding);
+    if (!ports || ports.length === 0) return;
+    header.payloadType = PIPELINE_PAYLOAD_TYPES[encoding];
     const bytes = packet.serialize();
     this.counters.packets += 1;
     this.counters.bytes += bytes.length;
-    const ports = this.ports;
     const send = () => {
       for (const port of ports) this.options.socket.send(bytes, port, '127.0.0.1');
     };
@@ -123,24 +144,27 @@ export class RtpForwarder {
   }
 
   /** Relays every accepted packet to `tap` too; returns how to stop. A new viewer needs a keyframe. */
-  addTap(tap: (packet: RtpPacket) => void): () => void {
+  addTap(tap: (packet: RtpPacket, encoding: PipelineEncoding) => void): () => void {
     this.taps.add(tap);
     this.requestKeyframe(true);
     return () => this.taps.delete(tap);
   }
 
-  /** `urgent` skips the throttle (first packet, decoder restart); losses are throttled. */
-  requestKeyframe(urgent: boolean): void {
+  /**
+   * `urgent` skips the loss throttle (first packet, decoder restart) but not a request made in the
+   * last 100 ms; `force` (a new decoder on a new port) always asks; losses are throttled.
+   */
+  requestKeyframe(urgency: boolean | 'force'): void {
     if (this.options.kind !== 'video' || this.ssrc === undefined) return;
     const now = this.now();
-    if (!urgent && now - this.lastPliAt < PLI_THROTTLE_MS) return;
-    if (urgent && now - this.lastPliAt < 100) return;
+    if (urgency === false && now - this.lastPliAt < PLI_THROTTLE_MS) return;
+    if (urgency === true && now - this.lastPliAt < 100) return;
     this.lastPliAt = now;
     this.counters.plis += 1;
     this.options.sendPli(this.ssrc);
   }
 
   stats(): ForwarderStats {
-    return { type: this.options.type, ...this.counters, ports: [...this.ports], active: this.active, syncDelayMs: Math.round(this.delayMs) };
+    return { type: this.options.type, ...this.counters, ports: [...new Set([...this.portsByEncoding.values()].flat())], encoding: this.encoding ?? null, active: this.active, syncDelayMs: Math.round(this.delayMs) };
   }
 }

@@ -10,7 +10,7 @@ import {
 } from 'werift';
 import { trackKindOf, type OfferedTrack, type RoomConnectionState, type TrackType } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import { PIPELINE_PAYLOAD_TYPES } from './media-ports.ts';
+import type { PipelineEncoding } from './media-ports.ts';
 import { LipSync } from './lip-sync.ts';
 import { RtpForwarder, type ForwarderStats } from './rtp-forwarder.ts';
 
@@ -32,7 +32,7 @@ export interface PeerOptions {
   onTrack: (forwarder: RtpForwarder) => void;
 }
 
-/** Codecs the worker accepts: VP8 first (the pipeline decodes it), H.264 for browsers without VP8, Opus. */
+/** Codecs the worker accepts: VP8 first, H.264 (Constrained Baseline, as browsers' hardware encoders send it), Opus. */
 function codecs() {
   const videoFeedback = [useNACK(), usePLI(), useREMB()];
   return {
@@ -50,6 +50,21 @@ function codecs() {
   };
 }
 
+/** A receive-only m-line of the host's page that shows one guest's camera. */
+export interface GuestSlot {
+  mid: string;
+  track: MediaStreamTrack;
+  onPli: Set<() => void>;
+  /** What the host's browser takes on this m-line (werift sends every packet as the negotiated codec). */
+  encoding: () => PipelineEncoding | undefined;
+}
+
+/** The negotiated codecs the pipeline decodes, by mime type. */
+const PIPELINE_ENCODINGS: Record<'video' | 'audio', Partial<Record<string, PipelineEncoding>>> = {
+  video: { 'video/vp8': 'VP8', 'video/h264': 'H264' },
+  audio: { 'audio/opus': 'OPUS' },
+};
+
 /**
  * One participant's peer connection on the worker: receives their camera, microphone and screen
  * tracks and forwards each to the pipeline (see RtpForwarder), and sends the program preview back
@@ -59,7 +74,7 @@ export class StudioPeer {
   private readonly pc: RTCPeerConnection;
   readonly forwarders: RtpForwarder[] = [];
   /** The page's receive-only m-lines for guests' cameras, each with the track the worker writes to. */
-  readonly guestSlots: { mid: string; track: MediaStreamTrack; onPli: Set<() => void> }[] = [];
+  readonly guestSlots: GuestSlot[] = [];
   private previewTrack: MediaStreamTrack | undefined;
   private closed = false;
   /** Camera and microphone are captured together; screen and its sound are another pair. */
@@ -96,7 +111,13 @@ export class StudioPeer {
       const type = transceiver.mid === null ? undefined : byMid.get(transceiver.mid);
       if (type) this.receive(transceiver, type);
       else if (transceiver.mid !== null && guestMids.includes(transceiver.mid) && transceiver.kind === 'video') {
-        const slot = { mid: transceiver.mid, track: new MediaStreamTrack({ kind: 'video' }), onPli: new Set<() => void>() };
+        const sender = transceiver.sender;
+        const slot: GuestSlot = {
+          mid: transceiver.mid,
+          track: new MediaStreamTrack({ kind: 'video' }),
+          onPli: new Set<() => void>(),
+          encoding: () => PIPELINE_ENCODINGS.video[sender.codec?.mimeType.toLowerCase() ?? ''],
+        };
         transceiver.setDirection('sendonly');
         await transceiver.sender.replaceTrack(slot.track);
         // The host's tile lost a picture: ask the guest's browser, not the worker, for a keyframe.
@@ -128,7 +149,7 @@ export class StudioPeer {
 
   /** The pipeline's decoders restarted: every video track sends a keyframe now. */
   requestKeyframes(): void {
-    for (const f of this.forwarders) f.requestKeyframe(true);
+    for (const f of this.forwarders) f.requestKeyframe('force');
   }
 
   stats(): ForwarderStats[] {
@@ -147,9 +168,12 @@ export class StudioPeer {
       this.options.logger.warn({ mid: transceiver.mid, type, kind: transceiver.kind }, 'offered track type does not match its m-line; ignored');
       return;
     }
-    const wanted = kind === 'video' ? 'video/vp8' : 'audio/opus';
-    const accepted = new Set(transceiver.codecs.filter((c) => c.mimeType.toLowerCase() === wanted).map((c) => c.payloadType));
-    if (accepted.size === 0) {
+    const encodings = new Map<number, PipelineEncoding>();
+    for (const codec of transceiver.codecs) {
+      const encoding = PIPELINE_ENCODINGS[kind][codec.mimeType.toLowerCase()];
+      if (encoding) encodings.set(codec.payloadType, encoding);
+    }
+    if (encodings.size === 0) {
       this.options.logger.warn({ type, negotiated: transceiver.codecs.map((c) => c.mimeType) }, 'track codec is not one the pipeline decodes; not forwarded');
       return;
     }
@@ -157,8 +181,7 @@ export class StudioPeer {
     const forwarder = new RtpForwarder({
       type,
       kind,
-      acceptedPayloadTypes: accepted,
-      pipelinePayloadType: kind === 'video' ? PIPELINE_PAYLOAD_TYPES.VP8 : PIPELINE_PAYLOAD_TYPES.OPUS,
+      encodings,
       socket: this.options.socket,
       sendPli: (ssrc) => {
         receiver.sendRtcpPLI(ssrc).catch((err: unknown) => this.options.logger.debug({ err }, 'PLI not sent'));

@@ -1,5 +1,5 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { planPreviewSchema, type GuestTile, type OfferedTrack, type PlanPreview, type RoomConnectionState, type SceneDocument } from '@onair/protocol';
+import { planPreviewSchema, type GuestTile, type OfferedTrack, type PipelineReport, type PlanPreview, type RoomConnectionState, type SceneDocument } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { PREVIEW_PAYLOAD_TYPE, type MediaPorts } from './media-ports.ts';
 import { PreviewFeed } from './preview-feed.ts';
@@ -45,6 +45,12 @@ interface Participant {
 
 interface SessionMedia {
   preview: PreviewFeed;
+  /**
+   * Whether the session's pipeline plays, listening on its sources' ports. Tracks are routed to
+   * those ports only from then on, so the keyframe asked for when a route starts reaches a decoder
+   * (one sent to a port nobody listens on yet is lost, and Chromium sends no other by itself).
+   */
+  playing: boolean;
   participants: Map<string, Participant>;
   document: SceneDocument | undefined;
   timer: NodeJS.Timeout;
@@ -72,6 +78,7 @@ export class WebrtcEndpoint {
     await preview.open();
     const media: SessionMedia = {
       preview,
+      playing: false,
       participants: new Map(),
       document: undefined,
       timer: setInterval(() => void this.refreshRoutes(projectId), ROUTE_REFRESH_MS),
@@ -189,7 +196,11 @@ export class WebrtcEndpoint {
         if (!camera || [...host.tiles.values()].some((t) => t.guest === guest.participantId)) continue;
         const slot = host.peer.guestSlots.find((s) => !host.tiles.has(s.mid));
         if (!slot) break;
-        const untap = camera.addTap((packet) => slot.track.writeRtp(packet));
+        // Relayed as received, so only in the codec the host's m-line negotiated: a guest sending
+        // H.264 to a host whose tile took VP8 alone shows 'Camera Offline' there instead of garbage.
+        const untap = camera.addTap((packet, encoding) => {
+          if (encoding === slot.encoding()) slot.track.writeRtp(packet);
+        });
         const pli = () => camera.requestKeyframe(false);
         slot.onPli.add(pli);
         host.tiles.set(slot.mid, {
@@ -206,9 +217,31 @@ export class WebrtcEndpoint {
     }
   }
 
-  /** After the pipeline (re)started: its decoders need a keyframe from every camera and screen. */
-  requestKeyframes(projectId: string): void {
-    for (const p of this.sessions.get(projectId)?.participants.values() ?? []) p.peer.requestKeyframes();
+  /** Follows the state reports of a session's pipeline (wire to the SessionHost's `onReport`). */
+  onPipelineReport(projectId: string, report: PipelineReport): void {
+    if (report.type !== 'state') return;
+    if (report.state === 'playing') this.pipelinePlaying(projectId);
+    else this.pipelineStopped(projectId);
+  }
+
+  /**
+   * The session's pipeline plays (first start, or again after a crash or a rebuild): tracks are
+   * routed to its ports, and every camera and screen sends a keyframe for its fresh decoders.
+   */
+  private pipelinePlaying(projectId: string): void {
+    const media = this.sessions.get(projectId);
+    if (!media) return;
+    media.playing = true;
+    for (const p of media.participants.values()) {
+      for (const f of p.peer.forwarders) this.apply(media, p.publisher, f);
+      p.peer.requestKeyframes();
+    }
+  }
+
+  /** The pipeline stopped or failed: nothing listens on the ports until it plays again. */
+  private pipelineStopped(projectId: string): void {
+    const media = this.sessions.get(projectId);
+    if (media) media.playing = false;
   }
 
   stats(projectId: string): { participants: { participantId: string; state: string; tracks: ForwarderStats[] }[]; previewPackets: number } | undefined {
@@ -233,7 +266,7 @@ export class WebrtcEndpoint {
     const media = this.sessions.get(projectId);
     if (!media) return;
     media.document ??= await this.deps.loadDocument(projectId);
-    this.apply(media.document, publisher, forwarder);
+    this.apply(media, publisher, forwarder);
   }
 
   private async refreshRoutes(projectId: string): Promise<void> {
@@ -241,14 +274,14 @@ export class WebrtcEndpoint {
     if (!media || media.participants.size === 0) return;
     try {
       media.document = await this.deps.loadDocument(projectId);
-      for (const p of media.participants.values()) for (const f of p.peer.forwarders) this.apply(media.document, p.publisher, f);
+      for (const p of media.participants.values()) for (const f of p.peer.forwarders) this.apply(media, p.publisher, f);
     } catch (err) {
       this.deps.logger.warn({ err, projectId }, 'track routes not refreshed');
     }
   }
 
-  private apply(document: SceneDocument | undefined, publisher: Publisher, forwarder: RtpForwarder): void {
-    const targets = document ? routeTrack(document, publisher, forwarder.stats().type) : [];
-    forwarder.setPorts(targets.map((t) => this.deps.ports.source(t.sourceId)[t.media]));
+  private apply(media: SessionMedia, publisher: Publisher, forwarder: RtpForwarder): void {
+    const targets = media.playing && media.document ? routeTrack(media.document, publisher, forwarder.stats().type) : [];
+    forwarder.setTargets(targets.map((t) => this.deps.ports.source(t.sourceId)[t.media]));
   }
 }

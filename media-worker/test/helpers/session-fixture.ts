@@ -32,7 +32,8 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-export async function createFixture(): Promise<Fixture> {
+/** `onReport` also gets every pipeline report (the WebRTC endpoint follows them, as in the worker). */
+export async function createFixture(options: { onReport?: (sessionId: string, report: PipelineReport) => void } = {}): Promise<Fixture> {
   const dir = await mkdtemp(join(tmpdir(), 'onair-mw-'));
   const logs: string[] = [];
   const sink = new Writable({
@@ -51,7 +52,10 @@ export async function createFixture(): Promise<Fixture> {
     redis,
     metrics,
     supervisor: { onLogLine: (line) => logs.push(line), restartDelaysMs: [200] },
-    onReport: (sessionId, report) => reports.push({ sessionId, report, at: Date.now() }),
+    onReport: (sessionId, report) => {
+      reports.push({ sessionId, report, at: Date.now() });
+      options.onReport?.(sessionId, report);
+    },
   });
   process.env.LOG_LEVEL = 'debug';
 

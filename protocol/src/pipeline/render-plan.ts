@@ -52,15 +52,34 @@ export const imageInputSchema = z.object({
   path: z.string().startsWith('/'),
 });
 
-export const rtpVideoSchema = z.object({
-  port: z.number().int().min(1).max(65535),
+/** One encoding a live video input takes, on a loopback port of its own. */
+export const rtpVideoCodecSchema = z.object({
   encoding: z.enum(['VP8', 'H264']),
+  port: z.number().int().min(1).max(65535),
   payloadType: z.number().int().min(0).max(127),
+});
+export type RtpVideoCodec = z.infer<typeof rtpVideoCodecSchema>;
+
+export const rtpVideoSchema = z.object({
+  /**
+   * Every encoding the input decodes, each on its own port, so a track in whichever codec the
+   * browser negotiated (VP8 or H.264) plays without rebuilding anything; the one that flows is shown.
+   */
+  codecs: z
+    .array(rtpVideoCodecSchema)
+    .min(1)
+    .refine((codecs) => new Set(codecs.map((c) => c.encoding)).size === codecs.length, { message: 'one port per encoding' }),
   /**
    * A colour the sender paints where the picture is transparent (web pages from a render worker:
    * neither a virtual display nor H.264 carries alpha); the pipeline keys it out.
    */
   keyColor: z.enum(['green']).optional(),
+  /**
+   * Absolute path of a PNG shown in the layer instead of the track while no packets arrive (spec §2
+   * "Source placeholders": 'Camera Offline', 'Screenshare Offline', …), from the start until the
+   * first packets and again whenever the track stops.
+   */
+  placeholder: z.string().startsWith('/').optional(),
 });
 export const rtpAudioSchema = z.object({
   port: z.number().int().min(1).max(65535),

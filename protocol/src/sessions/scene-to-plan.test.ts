@@ -16,7 +16,7 @@ const cameraId = '00000000-0000-4000-8000-000000000005';
 const secondSceneId = '00000000-0000-4000-8000-000000000006';
 
 const logo: PlanInput = { id: 'x', kind: 'image', path: '/opt/onair/logo.png' };
-const camera: PlanInput = { id: 'x', kind: 'rtp', video: { port: 40000, encoding: 'VP8', payloadType: 96 }, audio: { port: 40002, encoding: 'OPUS', payloadType: 111 } };
+const camera: PlanInput = { id: 'x', kind: 'rtp', video: { codecs: [{ encoding: 'VP8', port: 40000, payloadType: 96 }] }, audio: { port: 40002, encoding: 'OPUS', payloadType: 111 } };
 
 function studioDocument(resolution: SceneDocument['resolution']): SceneDocument {
   const doc = newProjectDocument({ ...ids, resolution });

@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
-import type { PlanInput } from '@onair/protocol';
+import type { OutputProfile, PlanInput } from '@onair/protocol';
 import { makeChainBin, makeElement } from '../../gst/elements.ts';
+import type { GstBin } from '../../gst/gst.ts';
 import type { SourceBuilder } from './source.ts';
 
 type ImageInput = Extract<PlanInput, { kind: 'image' }>;
@@ -10,14 +11,17 @@ type ImageInput = Extract<PlanInput, { kind: 'image' }>;
  * decoder is chosen from the extension instead of decodebin, whose dynamic pads would need a
  * callback from a streaming thread.
  */
-export const buildImage: SourceBuilder<ImageInput> = (input, profile, name) => {
-  const ext = extname(input.path).toLowerCase();
+export const buildImage: SourceBuilder<ImageInput> = (input, profile, name) => ({ video: [{ bin: imageBin(input.id, input.path, profile, name) }] });
+
+/** The live picture of a PNG or JPEG file (also an RTP input's placeholder). */
+export function imageBin(id: string, path: string, profile: OutputProfile, name: string): GstBin {
+  const ext = extname(path).toLowerCase();
   const decoder = ext === '.png' ? 'pngdec' : ext === '.jpg' || ext === '.jpeg' ? 'jpegdec' : undefined;
-  if (!decoder) throw new Error(`image ${input.id}: only PNG and JPEG files are supported`);
-  const video = makeChainBin(
+  if (!decoder) throw new Error(`image ${id}: only PNG and JPEG files are supported`);
+  return makeChainBin(
     `${name}-video`,
     [
-      makeElement('filesrc', `${name}-file`, { location: input.path }),
+      makeElement('filesrc', `${name}-file`, { location: path }),
       makeElement(decoder, `${name}-dec`),
       makeElement('videoconvert', `${name}-conv`),
       // BGRA keeps the picture's transparency for the compositor.
@@ -28,5 +32,4 @@ export const buildImage: SourceBuilder<ImageInput> = (input, profile, name) => {
     ],
     { src: true },
   );
-  return { video };
-};
+}

@@ -1,6 +1,7 @@
 import type { PlanInput } from '@onair/protocol';
 import { makeChainBin, makeElement } from '../../gst/elements.ts';
 import type { GstElement } from '../../gst/gst.ts';
+import { imageBin } from './image.ts';
 import { MIXER_AUDIO_CAPS, type SourceBins, type SourceBuilder } from './source.ts';
 
 type RtpInput = Extract<PlanInput, { kind: 'rtp' }>;
@@ -9,34 +10,40 @@ type RtpInput = Extract<PlanInput, { kind: 'rtp' }>;
 const JITTER_MS = 150;
 
 /**
- * A track that the WebRTC endpoint or an ingest forwards as RTP over loopback UDP. Nothing arrives
- * until a peer sends, and the compositor's live background covers that; the sender is expected to
- * ask its peer for a keyframe when it starts forwarding (Chromium sends none by itself).
+ * A track that the WebRTC endpoint or an ingest forwards as RTP over loopback UDP: one feed per
+ * encoding it decodes (VP8, H.264), each on its own port, so a browser may send either without a
+ * rebuild. Nothing arrives until a peer sends; the placeholder picture covers that. The sender is
+ * expected to ask its peer for a keyframe when it starts forwarding (Chromium sends none by itself).
  */
-export const buildRtp: SourceBuilder<RtpInput> = (input, _profile, name) => {
-  const bins: SourceBins = {};
+export const buildRtp: SourceBuilder<RtpInput> = (input, profile, name) => {
+  const bins: SourceBins = { video: [] };
   if (input.video) {
-    const { port, encoding, payloadType } = input.video;
-    const decode: GstElement[] =
-      encoding === 'VP8'
-        ? [makeElement('rtpvp8depay', `${name}-depay`), makeElement('vp8dec', `${name}-dec`)]
-        : [makeElement('rtph264depay', `${name}-depay`), makeElement('h264parse', `${name}-parse`), makeElement('avdec_h264', `${name}-dec`)];
-    bins.video = makeChainBin(
-      `${name}-video`,
-      [
-        makeElement('udpsrc', `${name}-vudp`, {
-          address: '127.0.0.1',
-          port,
-          caps: `application/x-rtp,media=video,clock-rate=90000,encoding-name=${encoding},payload=${payloadType}`,
-        }),
-        makeElement('rtpjitterbuffer', `${name}-vjitter`, { latency: JITTER_MS }),
-        ...decode,
-        makeElement('videoconvert', `${name}-vconv`),
-        ...(input.video.keyColor ? [makeElement('alpha', `${name}-key`, { method: input.video.keyColor })] : []),
-        makeElement('queue', `${name}-vqueue`, { 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0, leaky: 'downstream' }),
-      ],
-      { src: true },
-    );
+    const { keyColor, placeholder } = input.video;
+    for (const { encoding, port, payloadType } of input.video.codecs) {
+      const feed = `${name}-${encoding.toLowerCase()}`;
+      const decode: GstElement[] =
+        encoding === 'VP8'
+          ? [makeElement('rtpvp8depay', `${feed}-depay`), makeElement('vp8dec', `${feed}-dec`)]
+          : [makeElement('rtph264depay', `${feed}-depay`), makeElement('h264parse', `${feed}-parse`), makeElement('avdec_h264', `${feed}-dec`)];
+      const bin = makeChainBin(
+        `${feed}-video`,
+        [
+          makeElement('udpsrc', `${feed}-udp`, {
+            address: '127.0.0.1',
+            port,
+            caps: `application/x-rtp,media=video,clock-rate=90000,encoding-name=${encoding},payload=${payloadType}`,
+          }),
+          makeElement('rtpjitterbuffer', `${feed}-jitter`, { latency: JITTER_MS }),
+          ...decode,
+          makeElement('videoconvert', `${feed}-conv`),
+          ...(keyColor ? [makeElement('alpha', `${feed}-key`, { method: keyColor })] : []),
+          makeElement('queue', `${feed}-queue`, { 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0, leaky: 'downstream' }),
+        ],
+        { src: true },
+      );
+      bins.video.push({ bin, jitter: `${feed}-jitter` });
+    }
+    if (placeholder) bins.placeholder = imageBin(input.id, placeholder, profile, `${name}-placeholder`);
   }
   if (input.audio) {
     const { port, payloadType } = input.audio;

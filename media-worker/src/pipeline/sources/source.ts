@@ -5,12 +5,24 @@ import type { GstBin } from '../../gst/gst.ts';
 export const MIXER_AUDIO_CAPS = 'audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=2';
 
 /**
- * What one input contributes to the program: a bin with a `src` ghost pad of raw video for the
- * compositor and/or one of raw audio (MIXER_AUDIO_CAPS) for the mixer. Every source is live, so
- * the aggregators never wait on a file or a stalled peer.
+ * One way an input's picture reaches the compositor: a bin with a `src` ghost pad of raw video.
+ * A feed fed from the network names the jitter buffer whose pushed-packet count tells whether it
+ * flows; a feed without one (a file, a test pattern) always does.
+ */
+export interface VideoFeed {
+  bin: GstBin;
+  jitter?: string;
+}
+
+/**
+ * What one input contributes to the program: its video feeds for the compositor (one per encoding
+ * a live input decodes; the program shows the one that flows), the picture shown while none does,
+ * and raw audio (MIXER_AUDIO_CAPS) for the mixer. Every source is live, so the aggregators never
+ * wait on a file or a stalled peer.
  */
 export interface SourceBins {
-  video?: GstBin;
+  video: VideoFeed[];
+  placeholder?: GstBin;
   audio?: GstBin;
 }
 

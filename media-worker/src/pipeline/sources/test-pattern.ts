@@ -30,7 +30,7 @@ export const buildTestPattern: SourceBuilder<TestPatternInput> = (input, profile
     ],
     { src: true },
   );
-  if (input.toneHz === undefined) return { video };
+  if (input.toneHz === undefined) return { video: [{ bin: video }] };
   const audio = makeChainBin(
     `${name}-audio`,
     [
@@ -42,5 +42,5 @@ export const buildTestPattern: SourceBuilder<TestPatternInput> = (input, profile
     ],
     { src: true },
   );
-  return { video, audio };
+  return { video: [{ bin: video }], audio };
 };
