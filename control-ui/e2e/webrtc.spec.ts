@@ -102,11 +102,19 @@ test('the host publishes camera and microphone, the output shows them, the previ
     .toBe(true);
   expect(await meanVolume(localUrl)).toBeGreaterThan(-35);
 
-  // The studio plays the program preview.
+  // The studio plays the program preview in the editor canvas: the layers become frames over it.
+  await expect(page.getByTestId('program-canvas')).toHaveAttribute('data-preview', 'live', { timeout: 15_000 });
   const preview = page.getByTestId('program-preview');
   await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 }).toBeGreaterThan(0);
   const t0 = await preview.evaluate((v: HTMLVideoElement) => v.currentTime);
   await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 5000 }).toBeGreaterThan(t0);
+
+  // The Guests tab: the host's own camera plays on its tile, with its buttons; no guest yet.
+  await page.getByRole('tab', { name: 'Guests' }).click();
+  const ownTile = page.getByRole('region', { name: 'Your camera' });
+  await expect.poll(() => ownTile.locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect(ownTile.getByRole('button', { name: 'Camera settings' })).toBeEnabled();
+  await expect(page.getByText('No guests yet')).toBeVisible();
 
   // The page's peer connection is closed: it comes back by itself within 5 s.
   const closedAt = Date.now();

@@ -1,16 +1,40 @@
 import { useEffect, useRef } from 'react';
-import styles from './StudioMedia.module.css';
+import styles from './ProgramPreview.module.css';
 
-/** The composited program as the worker sends it back: exactly what goes out. */
-export function ProgramPreview({ stream }: { stream: MediaStream | null }) {
+/**
+ * The composited program as the worker sends it back: exactly what goes out, played under the
+ * editor's layers. `onLive` says whether pictures are arriving, so the canvas can fall back to
+ * drawing the layers itself while they are not (not connected yet, a reconnect, a stall).
+ */
+export function ProgramPreview({ stream, onLive }: { stream: MediaStream | null; onLive: (live: boolean) => void }) {
   const video = useRef<HTMLVideoElement>(null);
   useEffect(() => {
-    if (video.current && video.current.srcObject !== stream) video.current.srcObject = stream;
-  }, [stream]);
+    const element = video.current;
+    if (!element) return;
+    if (element.srcObject !== stream) element.srcObject = stream;
+    if (!stream) onLive(false);
+    const track = stream?.getVideoTracks()[0];
+    const down = () => onLive(false);
+    track?.addEventListener('ended', down);
+    track?.addEventListener('mute', down);
+    return () => {
+      track?.removeEventListener('ended', down);
+      track?.removeEventListener('mute', down);
+    };
+  }, [stream, onLive]);
   return (
-    <div className={styles.preview}>
-      <video ref={video} className={styles.video} autoPlay muted playsInline aria-label="Program preview" data-testid="program-preview" />
-      {!stream && <span className={styles.waiting}>The program appears here once connected.</span>}
-    </div>
+    <video
+      ref={video}
+      className={styles.video}
+      autoPlay
+      muted
+      playsInline
+      aria-label="Program preview"
+      data-testid="program-preview"
+      onPlaying={() => onLive(true)}
+      onWaiting={() => onLive(false)}
+      onStalled={() => onLive(false)}
+      onEmptied={() => onLive(false)}
+    />
   );
 }

@@ -1,11 +1,11 @@
-import { Camera, CameraOff, Mic, MicOff, MonitorUp, MonitorX } from 'lucide-react';
+import { MonitorUp, MonitorX } from 'lucide-react';
 import type { ChangeEvent } from 'react';
-import { selectCameraDevice, selectMicrophoneDevice, setAudioMode, shareScreen, stopScreenShare, toggleCamera, toggleMicrophone } from '../../actions/media.ts';
+import { selectCameraDevice, selectMicrophoneDevice, setAudioMode, shareScreen, stopScreenShare } from '../../actions/media.ts';
 import { IconButton } from '../../components/IconButton.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { DevicePermissionStatus, mediaErrorText } from '../../model/media.ts';
 import { useDeviceStore, useMediaStore } from '../../stores/index.ts';
-import { ProgramPreview } from './ProgramPreview.tsx';
+import { OwnMediaButtons } from './OwnMediaButtons.tsx';
 import styles from './StudioMedia.module.css';
 
 const connectionLabel = { idle: 'Not connected', connecting: 'Connecting…', connected: 'Connected', reconnecting: 'Reconnecting…', closed: 'Disconnected' } as const;
@@ -18,39 +18,23 @@ const statusText: Record<DevicePermissionStatus, string | null> = {
 };
 
 /**
- * The host's own media in the studio: the program preview as it goes out, the connection to the
- * session, camera and microphone on/off for the primary tracks, device choice with its status,
- * and the microphone mode (music or speech).
+ * The host's own media in the studio: the connection to the session (the program preview it
+ * brings plays in the editor canvas), camera and microphone on/off for the primary tracks, device
+ * choice with its status, and the microphone mode (music or speech).
  */
 export function StudioMedia() {
   const media = useMediaStore();
   const cameras = useDeviceStore((s) => s.cameras);
   const microphones = useDeviceStore((s) => s.microphones);
   const joined = media.room === 'joined';
-  const cameraShownOn = media.cameraOn && media.camera !== null;
-  const micShownOn = media.microphoneOn && media.microphone !== null;
 
   return (
-    <section className={styles.media} aria-label="Your camera and the program preview">
-      <ProgramPreview stream={media.preview} />
+    <section className={styles.media} aria-label="Your camera and microphone">
       <div className={styles.row}>
         <span className={styles.connection} data-state={media.connection} role="status" data-testid="media-connection">
           {media.room === 'refused' ? 'Not allowed to join' : connectionLabel[media.connection]}
         </span>
-        <IconButton
-          label={cameraShownOn ? 'Turn camera off' : 'Turn camera on'}
-          icon={cameraShownOn ? <Camera size={16} /> : <CameraOff size={16} />}
-          aria-pressed={cameraShownOn}
-          disabled={!joined}
-          onClick={() => void toggleCamera()}
-        />
-        <IconButton
-          label={micShownOn ? 'Mute microphone' : 'Unmute microphone'}
-          icon={micShownOn ? <Mic size={16} /> : <MicOff size={16} />}
-          aria-pressed={micShownOn}
-          disabled={!joined || media.microphone === null}
-          onClick={toggleMicrophone}
-        />
+        <OwnMediaButtons />
         <IconButton
           label={media.screen ? 'Stop sharing your screen' : 'Share your screen'}
           icon={media.screen ? <MonitorX size={16} /> : <MonitorUp size={16} />}

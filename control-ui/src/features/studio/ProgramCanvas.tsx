@@ -1,9 +1,10 @@
 import { MonitorPlay } from 'lucide-react';
-import { useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { useCallback, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { CANVAS, sourceKindInfo, type Layer, type Source } from '@onair/protocol';
 import { removeLayer, restackLayer, updateLayer } from '../../actions/scene-edits.ts';
 import { selectLayer } from '../../actions/studio.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { ProgramPreview } from '../media/ProgramPreview.tsx';
 import {
   boxForKey,
   minimumSize,
@@ -15,7 +16,7 @@ import {
   type ResizeHandle,
   type SnapGuides,
 } from '../../model/layer-geometry.ts';
-import { useAppStore, useStudioStore } from '../../stores/index.ts';
+import { useAppStore, useMediaStore, useStudioStore } from '../../stores/index.ts';
 import { LayerContent } from './LayerContent.tsx';
 import styles from './ProgramCanvas.module.css';
 
@@ -40,6 +41,9 @@ const sameBox = (a: Box, b: Box) => a.x === b.x && a.y === b.y && a.width === b.
  * dragging, resized from their corners and snapped to the canvas's edges and centre; the
  * keyboard moves (arrows, Shift for 10 px), resizes (Alt+arrows), restacks ([ and ]) and removes
  * (Delete) the selected layer. A drag is local until the pointer is released, then sent as one edit.
+ * Once the worker's program preview plays, it is the picture: the layers become outlines and
+ * handles over it, so the host edits on exactly what goes out; until then (or while it stalls)
+ * the canvas draws each layer's own content.
  */
 export function ProgramCanvas() {
   const canvas = useAppStore((state) => state.canvas);
@@ -47,6 +51,10 @@ export function ProgramCanvas() {
   const status = useStudioStore((s) => s.status);
   const selectedLayerId = useStudioStore((s) => s.selectedLayerId);
   const [drag, setDrag] = useState<Drag | null>(null);
+  const preview = useMediaStore((s) => (s.connection === 'connected' ? s.preview : null));
+  const [previewPlaying, setPreviewPlaying] = useState(false);
+  const onPreviewLive = useCallback((live: boolean) => setPreviewPlaying(live), []);
+  const live = previewPlaying && preview !== null && document !== null;
   const surface = useRef<HTMLDivElement>(null);
   const ratio = { '--canvas-ratio': canvas.width / canvas.height } as CSSProperties;
 
@@ -119,12 +127,14 @@ export function ProgramCanvas() {
         className={styles.canvas}
         style={ratio}
         data-testid="program-canvas"
+        data-preview={live ? 'live' : 'local'}
         tabIndex={scene ? 0 : -1}
         role={scene ? 'application' : undefined}
         aria-label={scene ? `Scene ${scene.name}: arrows move the selected source, Alt+arrows resize it, [ and ] restack it, Delete removes it` : undefined}
         onKeyDown={onKeyDown}
         onPointerDown={() => selectLayer(null)}
       >
+        {scene && <ProgramPreview stream={preview} onLive={onPreviewLive} />}
         {!scene && (
           <EmptyState icon={<MonitorPlay size={36} />} title={status === 'loading' ? 'Loading the scene…' : 'Program preview'}>
             <p>

@@ -1,7 +1,8 @@
-import { CalendarClock, MessageSquare, MessagesSquare, Users } from 'lucide-react';
+import { CalendarClock, MessageSquare, MessagesSquare } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Tabs, type TabDefinition } from '../../components/Tabs.tsx';
+import { GuestsPanel } from '../media/GuestsPanel.tsx';
 import styles from './SidePanel.module.css';
 
 export type SidePanelTab = 'platform-chat' | 'event-list' | 'guests' | 'guest-chat';
@@ -25,11 +26,7 @@ const PANELS: Record<SidePanelTab, { label: string; panel: ReactNode }> = {
   },
   guests: {
     label: 'Guests',
-    panel: (
-      <EmptyState icon={<Users size={28} />} title="No guests yet">
-        <p>Guests who join through your guest link appear here.</p>
-      </EmptyState>
-    ),
+    panel: <GuestsPanel />,
   },
   'guest-chat': {
     label: 'Guest Chat',
