@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseIceServers } from '@onair/protocol';
 import { authConfigShape } from './auth/config.ts';
 import { scalerConfigShape } from './fleet/scaler/config.ts';
 import { destinationsConfigShape } from './destinations/config.ts';
@@ -14,6 +15,18 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest JSON body accepted, in bytes. */
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  /** STUN/TURN servers for the studio's peer connections, a JSON array (see protocol's parseIceServers). */
+  WEBRTC_ICE_SERVERS: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      try {
+        return parseIceServers(raw);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   ...authConfigShape,
   ...scalerConfigShape,
   ...destinationsConfigShape,

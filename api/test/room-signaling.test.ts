@@ -28,10 +28,11 @@ const sockets: WebSocket[] = [];
 // which must not touch other files' jobs on the shared test Redis.
 /** A database of this file's own: other files' workers run beside these. */
 let redisUrl = '';
+const ICE_SERVERS = [{ urls: 'stun:stun.example.test:3478' }, { urls: ['turn:turn.example.test:3478'], username: 'onair', credential: 'turn-secret' }];
 
 beforeAll(async () => {
   redisUrl = await isolatedRedisUrl();
-  api = await startStudioApi({ env: { REDIS_URL: redisUrl } });
+  api = await startStudioApi({ env: { REDIS_URL: redisUrl, WEBRTC_ICE_SERVERS: JSON.stringify(ICE_SERVERS) } });
   host = await createTestUser(api);
   stranger = await createTestUser(api);
   listener = new Redis(redisUrl);
@@ -86,7 +87,8 @@ describe('room signaling', () => {
     const studio = await open(host);
     studio.send({ type: 'room.join', projectId });
     const joined = await studio.next('room.joined');
-    expect(joined).toMatchObject({ role: 'host' });
+    // The page learns the deployment's STUN/TURN servers with the join.
+    expect(joined).toMatchObject({ role: 'host', iceServers: ICE_SERVERS });
     const participantId = (joined as { participantId: string }).participantId;
 
     // The join queued the session (its job id is the project id) with the document snapshot.

@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   const rtmp = await startRtmpServer({ dir: join(dir, 'nginx') });
   const logger = pino({ level: 'warn' });
   const ports = new MediaPorts();
-  const endpoint = new WebrtcEndpoint({ ports, logger, loadDocument: (id) => readDocument(redis, id), additionalHostAddresses: ['127.0.0.1'] });
+  const endpoint = new WebrtcEndpoint({ ports, logger, loadDocument: (id) => readDocument(redis, id), network: { additionalHostAddresses: ['127.0.0.1'] } });
   const host = new SessionHost({ logger, redis, metrics: new Registry(), supervisor: { onLogLine: () => {} }, onReport: (sessionId, report) => endpoint.onPipelineReport(sessionId, report) });
   const pageServer = createServer((_req, res) => res.setHeader('content-type', 'text/html').end(PAGE));
   await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));

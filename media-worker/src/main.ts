@@ -12,6 +12,7 @@ import { SessionHost } from './session/session-host.ts';
 import { MediaPorts } from './webrtc/media-ports.ts';
 import { SignalingRelay } from './webrtc/signaling-relay.ts';
 import { WebrtcEndpoint } from './webrtc/webrtc-endpoint.ts';
+import { webrtcNetwork } from './webrtc/network-config.ts';
 import { readDocument } from './placement/session-runner.ts';
 
 let host: SessionHost | undefined;
@@ -22,13 +23,13 @@ const connections: Redis[] = [];
 
 async function start(ctx: WorkerContext): Promise<void> {
   const ports = new MediaPorts();
+  const network = webrtcNetwork();
   const webrtc = new WebrtcEndpoint({
     ports,
     logger: ctx.logger,
     loadDocument: (projectId) => readDocument(ctx.redis, projectId),
-    // A loopback host candidate, so a studio on the worker's own machine (the embedded stack) connects;
-    // remote browsers never pair with it. WEBRTC_LOOPBACK=0 leaves it out.
-    additionalHostAddresses: process.env.WEBRTC_LOOPBACK === '0' ? undefined : ['127.0.0.1'],
+    // STUN/TURN servers, announced addresses and ICE ports of this deployment (network-config.ts).
+    network,
   });
   endpoint = webrtc;
   host = new SessionHost({

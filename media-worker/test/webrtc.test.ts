@@ -207,7 +207,7 @@ beforeAll(async () => {
     ],
   });
   const logger = pino({ level: 'info' }, { write: (line: string) => void fx.logs.push(line.trim()) });
-  endpoint = new WebrtcEndpoint({ ports, logger, loadDocument: (id) => readDocument(fx.redis, id), additionalHostAddresses: ['127.0.0.1'] });
+  endpoint = new WebrtcEndpoint({ ports, logger, loadDocument: (id) => readDocument(fx.redis, id), network: { additionalHostAddresses: ['127.0.0.1'] } });
 });
 
 afterAll(async () => {

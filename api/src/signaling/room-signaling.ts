@@ -7,6 +7,7 @@ import {
   signalingChannels,
   workerSignalSchema,
   type ClientMessage,
+  type IceServer,
   type ProjectRole,
   type ServerMessage,
   type SessionStatus,
@@ -37,6 +38,8 @@ export interface RoomSignalingDeps {
   subscriber: Redis;
   sessions: RoomSessions;
   logger: Logger;
+  /** Told to every page that joins, for its peer connection. */
+  iceServers?: IceServer[];
 }
 
 /** One browser socket as signaling sees it. */
@@ -121,7 +124,7 @@ export class RoomSignaling {
     rooms.set(projectId, m);
     this.byParticipant.set(m.participantId, m);
     await this.deps.subscriber.subscribe(signalingChannels.toParticipant(m.participantId));
-    client.send({ type: 'room.joined', projectId, participantId: m.participantId, role: m.role });
+    client.send({ type: 'room.joined', projectId, participantId: m.participantId, role: m.role, iceServers: this.deps.iceServers ?? [] });
     const status = await this.deps.sessions.status(projectId);
     if (status.state === 'stopped') await this.deps.sessions.open(projectId);
     this.watch(m, ROOM_POLL_MS);

@@ -13,7 +13,7 @@ export function attachStudioSockets(server: Server, deps: AppDeps & { accounts: 
   const signalingSubscriber = deps.redis.duplicate();
   signalingSubscriber.on('error', (err: Error) => deps.logger.warn({ err: err.message }, 'redis signaling subscriber connection error'));
   const ownSessions = deps.sessions ? undefined : new SessionService(deps.db, deps.redis, undefined, deps.logger);
-  const room = new RoomSignaling({ db: deps.db, redis: deps.redis, subscriber: signalingSubscriber, sessions: deps.sessions ?? ownSessions!, logger: deps.logger });
+  const room = new RoomSignaling({ db: deps.db, redis: deps.redis, subscriber: signalingSubscriber, sessions: deps.sessions ?? ownSessions!, logger: deps.logger, iceServers: deps.config.WEBRTC_ICE_SERVERS });
   const sockets = new StudioSockets({
     db: deps.db,
     subscriber,

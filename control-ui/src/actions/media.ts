@@ -31,6 +31,8 @@ interface Room {
   camera: RTCRtpTransceiver | null;
   microphone: RTCRtpTransceiver | null;
   ready: boolean;
+  /** The deployment's STUN/TURN servers, told with the join. */
+  iceServers: RTCIceServer[];
   timers: ReturnType<typeof setTimeout>[];
   watchdog: ReturnType<typeof setInterval> | undefined;
   reconnecting: ReturnType<typeof setTimeout> | undefined;
@@ -47,7 +49,7 @@ export function enterRoom(projectId: string, send: Send): void {
     room.ready = false;
   } else {
     leaveRoom();
-    room = { projectId, send, pc: null, peerId: null, camera: null, microphone: null, ready: false, timers: [], watchdog: undefined, reconnecting: undefined, generation: 0 };
+    room = { projectId, send, pc: null, peerId: null, camera: null, microphone: null, ready: false, iceServers: [], timers: [], watchdog: undefined, reconnecting: undefined, generation: 0 };
     room.watchdog = setInterval(checkConnection, WATCHDOG_MS);
   }
   const current = room;
@@ -74,6 +76,7 @@ export function receiveRoomMessage(message: RoomMessage): void {
   if (!room || message.projectId !== room.projectId) return;
   switch (message.type) {
     case 'room.joined':
+      room.iceServers = message.iceServers;
       useMediaStore.setState({ room: 'joined', role: message.role });
       return;
     case 'room.ready':
@@ -240,7 +243,7 @@ async function publish(): Promise<void> {
   const microphone = await captureMicrophone();
   if (room !== current || generation !== current.generation) return;
 
-  const pc = new RTCPeerConnection();
+  const pc = new RTCPeerConnection({ iceServers: current.iceServers });
   const peerId = crypto.randomUUID();
   current.pc = pc;
   current.peerId = peerId;

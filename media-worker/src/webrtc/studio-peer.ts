@@ -11,6 +11,7 @@ import {
 import { trackKindOf, type OfferedTrack, type RoomConnectionState, type TrackType } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import type { PipelineEncoding } from './media-ports.ts';
+import type { WebrtcNetwork } from './network-config.ts';
 import { LipSync } from './lip-sync.ts';
 import { RtpForwarder, type ForwarderStats } from './rtp-forwarder.ts';
 
@@ -25,8 +26,8 @@ export interface PeerOptions {
   peerId: string;
   logger: Logger;
   socket: Socket;
-  /** Extra host candidates (127.0.0.1 for a studio and a worker on one machine). */
-  additionalHostAddresses?: string[];
+  /** ICE servers, extra host candidates (127.0.0.1 for a studio on the same machine) and ports. */
+  network: Partial<WebrtcNetwork>;
   onState: (state: RoomConnectionState) => void;
   /** A track started receiving: tell the session which ports it feeds. */
   onTrack: (forwarder: RtpForwarder) => void;
@@ -85,7 +86,9 @@ export class StudioPeer {
       codecs: codecs(),
       // No transport-cc: with it Chromium's estimate stayed at 480×270 in our runs; REMB is enough.
       headerExtensions: { video: [], audio: [] },
-      iceAdditionalHostAddresses: options.additionalHostAddresses,
+      iceServers: options.network.iceServers,
+      iceAdditionalHostAddresses: options.network.additionalHostAddresses,
+      icePortRange: options.network.icePortRange,
     });
     this.pc.connectionStateChange.subscribe((state) => {
       if (this.closed) return;

@@ -2,6 +2,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { planPreviewSchema, type GuestTile, type OfferedTrack, type PipelineReport, type PlanPreview, type RoomConnectionState, type SceneDocument } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { PREVIEW_PAYLOAD_TYPE, type MediaPorts } from './media-ports.ts';
+import type { WebrtcNetwork } from './network-config.ts';
 import { PreviewFeed } from './preview-feed.ts';
 import type { ForwarderStats, RtpForwarder } from './rtp-forwarder.ts';
 import { StudioPeer } from './studio-peer.ts';
@@ -15,7 +16,7 @@ export interface WebrtcEndpointDeps {
   logger: Logger;
   /** The newest scene document of a project (the api's snapshot in Redis). */
   loadDocument: (projectId: string) => Promise<SceneDocument | undefined>;
-  additionalHostAddresses?: string[];
+  network?: Partial<WebrtcNetwork>;
 }
 
 export interface JoinOffer {
@@ -123,7 +124,7 @@ export class WebrtcEndpoint {
       peerId: join.peerId,
       logger,
       socket: this.socket,
-      additionalHostAddresses: this.deps.additionalHostAddresses,
+      network: this.deps.network ?? {},
       onState: (state) => {
         logger.info({ state }, 'peer connection state');
         join.onState(join.peerId, state);

@@ -1,3 +1,4 @@
 export * from './messages.ts';
 export * from './roles.ts';
 export * from './tracks.ts';
+export * from './ice.ts';

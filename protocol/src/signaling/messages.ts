@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { iceServersSchema } from './ice.ts';
 import { projectRoleSchema } from './roles.ts';
 import { offeredTrackSchema } from './tracks.ts';
 
@@ -51,7 +52,8 @@ export type GuestTile = z.infer<typeof guestTileSchema>;
 // ─── api → browser ───
 
 export const roomServerMessageSchemas = [
-  z.strictObject({ type: z.literal('room.joined'), projectId: z.uuid(), participantId: z.uuid(), role: projectRoleSchema }),
+  /** Joined, with the ICE servers the page's peer connection uses (none: host candidates only). */
+  z.strictObject({ type: z.literal('room.joined'), projectId: z.uuid(), participantId: z.uuid(), role: projectRoleSchema, iceServers: iceServersSchema.default([]) }),
   /** The session's worker is known and ready for an offer (sent again when the session moved). */
   z.strictObject({ type: z.literal('room.ready'), projectId: z.uuid(), workerId: z.string() }),
   z.strictObject({ type: z.literal('room.answer'), projectId: z.uuid(), peerId, sdp }),
