@@ -22,6 +22,7 @@ import { MediaPorts } from '../src/webrtc/media-ports.ts';
 import { WebrtcEndpoint } from '../src/webrtc/webrtc-endpoint.ts';
 import { createFixture, secretKey, type Fixture } from './helpers/session-fixture.ts';
 import { grabFrame, near, pixel, type Frame } from './helpers/stream-probe.ts';
+import { startTurnServer, type RunningTurnServer } from './helpers/turn-server.ts';
 
 const execFileAsync = promisify(execFile);
 const WIDTH = 854;
@@ -38,6 +39,9 @@ let fx: Fixture;
 let rtmp: RunningRtmpServer;
 let browser: Browser;
 let endpoint: WebrtcEndpoint;
+/** A second worker endpoint that reaches browsers only through TURN (the last test). */
+let relayEndpoint: WebrtcEndpoint | undefined;
+let turn: RunningTurnServer | undefined;
 /** getUserMedia needs a secure context: http://127.0.0.1 is one. */
 let pageServer: Server;
 let pageUrl: string;
@@ -61,13 +65,13 @@ function documentWithCamera(): { doc: SceneDocument; cameraId: string } {
  * preview received into a <video>. Plain JavaScript run in the page (this package has no DOM types).
  */
 const PAGE_SCRIPT = `
-window.publish = async (color, tileCount, codec) => {
+window.publish = async (color, tileCount, codec, rtcConfig) => {
   const stream = await navigator.mediaDevices.getUserMedia({
     video: { width: 1280, height: 720, frameRate: 30 },
     // Music mode (spec §9): no processing, or noise suppression eats the steady test tone.
     audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 2 },
   });
-  const pc = new RTCPeerConnection();
+  const pc = new RTCPeerConnection(rtcConfig || undefined);
   window.pc = pc;
   let cameraTrack = stream.getVideoTracks()[0];
   if (color) {
@@ -130,6 +134,12 @@ window.setCamera = async (on) => {
   else { window.cameraTrack = t.sender.track; await t.sender.replaceTrack(null); }
 };
 window.accept = (sdp) => window.pc.setRemoteDescription({ type: 'answer', sdp });
+window.selectedCandidateTypes = async () => {
+  const stats = await window.pc.getStats();
+  let pair;
+  stats.forEach((r) => { if (r.type === 'transport' && r.selectedCandidatePairId) pair = stats.get(r.selectedCandidatePairId); });
+  return pair ? [stats.get(pair.localCandidateId).candidateType, stats.get(pair.remoteCandidateId).candidateType] : null;
+};
 window.previewFramesDecoded = async () => {
   let frames = 0;
   (await window.pc.getStats()).forEach((r) => { if (r.type === 'inbound-rtp' && r.kind === 'video') frames = r.framesDecoded || 0; });
@@ -144,9 +154,9 @@ interface PageOffer {
   guestMids: string[];
 }
 
-async function publish(page: Page, color?: string, tiles = 0, codec?: 'H264' | 'VP8'): Promise<PageOffer> {
+async function publish(page: Page, color?: string, tiles = 0, codec?: 'H264' | 'VP8', rtcConfig?: object): Promise<PageOffer> {
   await page.addScriptTag({ content: PAGE_SCRIPT });
-  return page.evaluate<PageOffer>(`publish(${JSON.stringify(color ?? null)}, ${tiles}, ${JSON.stringify(codec ?? null)})`);
+  return page.evaluate<PageOffer>(`publish(${JSON.stringify(color ?? null)}, ${tiles}, ${JSON.stringify(codec ?? null)}, ${JSON.stringify(rtcConfig ?? null)})`);
 }
 
 function centreOf(box: { x: number; y: number; width: number; height: number }): { x: number; y: number } {
@@ -176,7 +186,12 @@ async function meanVolume(url: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  fx = await createFixture({ onReport: (sessionId, report) => endpoint.onPipelineReport(sessionId, report) });
+  fx = await createFixture({
+    onReport: (sessionId, report) => {
+      endpoint.onPipelineReport(sessionId, report);
+      relayEndpoint?.onPipelineReport(sessionId, report);
+    },
+  });
   rtmp = await fx.rtmp();
   const camera = join(fx.dir, 'camera.y4m');
   const tone = join(fx.dir, 'tone.wav');
@@ -215,6 +230,8 @@ afterAll(async () => {
   await browser?.close();
   pageServer?.close();
   await endpoint?.close();
+  await relayEndpoint?.close();
+  await turn?.stop();
   await fx?.close();
 });
 
@@ -371,5 +388,36 @@ describe('WebRTC tracks into the program', () => {
     await host.page.close();
     await fx.host.stopSession(projectId);
     await endpoint.closeSession(projectId);
+  });
+  it('reaches a browser through a TURN server when neither side may use its own addresses', async () => {
+    turn = await startTurnServer(join(fx.dir, 'turn'));
+    const logger = pino({ level: 'info' }, { write: (line: string) => void fx.logs.push(line.trim()) });
+    // A worker whose addresses browsers cannot reach: relay candidates only (WEBRTC_ICE_TRANSPORT_POLICY=relay).
+    relayEndpoint = new WebrtcEndpoint({ ports, logger, loadDocument: (id) => readDocument(fx.redis, id), network: { iceServers: [turn.iceServer], iceTransportPolicy: 'relay' } });
+    const { doc } = documentWithCamera();
+    const projectId = doc.projectId;
+    await fx.redis.hset(sessionKeys.document(projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
+    const preview = await relayEndpoint.openSession(projectId);
+    const key = secretKey();
+    fx.host.startSession({ sessionId: projectId, planVersion: 1, plan: { ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key }]), preview } });
+    await fx.waitForOutput(projectId, 'local', 'live');
+    const page = await browser.newPage();
+    await page.goto(pageUrl);
+    // The page too, with the servers the api tells it in room.joined.
+    const offer = await publish(page, undefined, 0, undefined, { iceServers: [turn.iceServer], iceTransportPolicy: 'relay' });
+    expect(offer.sdp).toMatch(/typ relay/);
+    expect(offer.sdp).not.toMatch(/typ host/);
+    const answer = await relayEndpoint.offer({ projectId, participantId: randomUUID(), publisher: { userId: 'owner', isHost: true }, peerId: 'relay', ...offer, onState: () => undefined });
+    expect(answer).toMatch(/typ relay/);
+    expect(answer).not.toMatch(/typ host/);
+    await page.evaluate(`accept(${JSON.stringify(answer)})`);
+    await waitFor('the relayed camera in the output', async () => {
+      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+      return f && showsCamera(f) ? f : undefined;
+    }, 30_000, 250);
+    expect(await page.evaluate<string[] | null>('selectedCandidateTypes()')).toEqual(['relay', 'relay']);
+    await page.close();
+    await fx.host.stopSession(projectId);
+    await relayEndpoint.closeSession(projectId);
   });
 });

@@ -8,13 +8,16 @@ export interface WebrtcNetwork {
   additionalHostAddresses: string[] | undefined;
   /** The UDP ports ICE binds, for a firewall or a pod's host ports; any port when unset. */
   icePortRange: [number, number] | undefined;
+  /** `relay`: reach browsers only through the TURN servers (a worker whose addresses browsers cannot reach). */
+  iceTransportPolicy: 'all' | 'relay';
 }
 
 /**
  * Reads WEBRTC_ICE_SERVERS (JSON list, the api's too), WEBRTC_ANNOUNCED_ADDRESSES (comma-separated
  * IPs, e.g. the public address of a node whose pods use host networking), WEBRTC_ICE_PORTS
- * (`min-max`) and WEBRTC_LOOPBACK (a 127.0.0.1 candidate for a studio on the same machine; `0` in a
- * cluster). A bad value throws with its reason, so a worker never starts unreachable.
+ * (`min-max`), WEBRTC_ICE_TRANSPORT_POLICY (`all` or `relay`) and WEBRTC_LOOPBACK (a 127.0.0.1
+ * candidate for a studio on the same machine; `0` in a cluster). A bad value throws with its
+ * reason, so a worker never starts unreachable.
  */
 export function webrtcNetwork(env: NodeJS.ProcessEnv = process.env): WebrtcNetwork {
   const announced = (env.WEBRTC_ANNOUNCED_ADDRESSES ?? '')
@@ -31,5 +34,11 @@ export function webrtcNetwork(env: NodeJS.ProcessEnv = process.env): WebrtcNetwo
     if (!(min >= 1024 && max <= 65535 && min <= max)) throw new Error(`WEBRTC_ICE_PORTS: '${env.WEBRTC_ICE_PORTS}' is not a range like 40000-40999 within 1024-65535`);
     icePortRange = [min, max];
   }
-  return { iceServers: parseIceServers(env.WEBRTC_ICE_SERVERS), additionalHostAddresses: addresses.length > 0 ? addresses : undefined, icePortRange };
+  const policy = env.WEBRTC_ICE_TRANSPORT_POLICY ?? 'all';
+  if (policy !== 'all' && policy !== 'relay') throw new Error(`WEBRTC_ICE_TRANSPORT_POLICY: '${policy}' is neither all nor relay`);
+  const iceServers = parseIceServers(env.WEBRTC_ICE_SERVERS);
+  if (policy === 'relay' && !iceServers.some((s) => [s.urls].flat().some((u) => u.startsWith('turn')))) {
+    throw new Error('WEBRTC_ICE_TRANSPORT_POLICY=relay needs a TURN server in WEBRTC_ICE_SERVERS');
+  }
+  return { iceServers, additionalHostAddresses: addresses.length > 0 ? addresses : undefined, icePortRange, iceTransportPolicy: policy };
 }

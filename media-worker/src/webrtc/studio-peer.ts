@@ -89,6 +89,7 @@ export class StudioPeer {
       iceServers: options.network.iceServers,
       iceAdditionalHostAddresses: options.network.additionalHostAddresses,
       icePortRange: options.network.icePortRange,
+      iceTransportPolicy: options.network.iceTransportPolicy ?? 'all',
     });
     this.pc.connectionStateChange.subscribe((state) => {
       if (this.closed) return;
