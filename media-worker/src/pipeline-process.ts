@@ -49,6 +49,7 @@ function handle(command: PipelineCommand): void {
           outputStatus: (status) => send({ type: 'outputStatus', ...status }),
           fatal: (code, message) => fail(code, message),
           inputFailed: (inputId, message) => send({ type: 'error', code: 'INPUT_FAILED', message: `input ${inputId}: ${message}`, fatal: false }),
+          keyframeWanted: (inputId) => send({ type: 'keyframeWanted', inputId }),
         },
         logger,
         config.dotDir,

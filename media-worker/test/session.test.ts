@@ -170,6 +170,30 @@ describe('session', () => {
     await suite.fx.host.stopSession('rtp');
   });
 
+  it('asks for a keyframe when an RTP input loses packets before its decoder', async () => {
+    const server = await suite.fx.rtmp();
+    const port = await freePort();
+    const base = testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: key() }]);
+    const started = Date.now();
+    suite.fx.host.startSession({
+      sessionId: 'lossy',
+      planVersion: 1,
+      plan: renderPlanSchema.parse({ ...base, inputs: [...base.inputs, { id: 'lossy', kind: 'rtp', video: { codecs: [{ encoding: 'VP8', port, payloadType: 96 }] } }] }),
+    });
+    await suite.fx.waitForOutput('lossy', 'main', 'live');
+    // One packet in ten never arrives.
+    const sender = spawn('gst-launch-1.0', [
+      '-q',
+      ...`videotestsrc is-live=true ! video/x-raw,width=320,height=180,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=60 ! rtpvp8pay pt=96 mtu=400 ! identity drop-probability=0.1 ! udpsink host=127.0.0.1 port=${port}`.split(' '),
+    ], { stdio: 'ignore' });
+    try {
+      await suite.fx.waitForReport('lossy', 'keyframeWanted', (r) => r.inputId === 'lossy', 15_000, started);
+    } finally {
+      sender.kill('SIGKILL');
+    }
+    await suite.fx.host.stopSession('lossy');
+  });
+
   it('reports a broken source and keeps the program going', async () => {
     const server = await suite.fx.rtmp();
     const k = key();

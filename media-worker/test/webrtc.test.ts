@@ -237,7 +237,7 @@ afterAll(async () => {
 
 describe('WebRTC tracks into the program', () => {
   it('puts a browser camera where the scene places it, with its sound, and sends the program back', async () => {
-    const { doc } = documentWithCamera();
+    const { doc, cameraId } = documentWithCamera();
     const projectId = doc.projectId;
     await fx.redis.hset(sessionKeys.document(projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
     const preview = await endpoint.openSession(projectId);
@@ -281,6 +281,9 @@ describe('WebRTC tracks into the program', () => {
     const stats = endpoint.stats(projectId)!;
     const camera = stats.participants[0]!.tracks.find((t) => t.type === 'camera')!;
     expect(camera.plis).toBeGreaterThanOrEqual(1);
+    // The pipeline says the camera's decoder lost packets: the browser is asked for a keyframe.
+    endpoint.onPipelineReport(projectId, { type: 'keyframeWanted', inputId: cameraId });
+    expect(endpoint.stats(projectId)!.participants[0]!.tracks.find((t) => t.type === 'camera')!.plis).toBe(camera.plis + 1);
     expect(camera.packets).toBeGreaterThan(100);
     process.stdout.write(`webrtc: first camera frame in the RTMP output ${firstFrameMs} ms after the answer; preview packets ${stats.previewPackets}; lip-sync hold camera ${camera.syncDelayMs} ms, microphone ${stats.participants[0]!.tracks.find((t) => t.type === 'microphone')?.syncDelayMs} ms\n`);
 

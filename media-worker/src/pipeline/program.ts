@@ -14,6 +14,8 @@ export interface ProgramEvents {
   /** A fault the pipeline cannot survive; the process reports it and exits so it is restarted. */
   fatal(code: PipelineErrorCode, message: string): void;
   inputFailed(inputId: string, message: string): void;
+  /** Packets of a live input were lost before its decoder: its sender should send a keyframe. */
+  keyframeWanted(inputId: string): void;
 }
 
 /** One video feed of an input on its compositor pad. */
@@ -22,6 +24,8 @@ interface AttachedFeed {
   /** For a network feed: its jitter buffer, whose pushed-packet count tells whether it flows. */
   jitter?: GstElement;
   pushed: number;
+  /** Packets the jitter buffer gave up on (lost, or too late), at the last look. */
+  missed: number;
   /** Packets moved since the last look (a feed without a jitter buffer always flows). */
   flowing: boolean;
 }
@@ -109,7 +113,7 @@ export class ProgramPipeline {
       for (const feed of bins.video) {
         const pad = link(feed.bin, compositor);
         const jitter = feed.jitter ? (feed.bin.getByName(feed.jitter) ?? undefined) : undefined;
-        attached.feeds.push({ pad, jitter, pushed: 0, flowing: !jitter });
+        attached.feeds.push({ pad, jitter, pushed: 0, missed: 0, flowing: !jitter });
       }
       if (bins.placeholder) attached.placeholderPad = link(bins.placeholder, compositor);
       attached.shown = attached.feeds.findIndex((f) => f.flowing);
@@ -206,7 +210,8 @@ export class ProgramPipeline {
   /**
    * A WebRTC track that stops leaves its last frame in the compositor, frozen; one that changes
    * codec arrives on another feed. Once a second, every network feed whose jitter buffer pushed
-   * packets since the last look counts as flowing; the layer shows a flowing feed, or
+   * packets since the last look counts as flowing (and one that also lost packets asks for a
+   * keyframe); the layer shows a flowing feed, or
    * the placeholder ('Camera Offline', …) when none does. Only pad properties change: nothing is
    * relinked or restarted either way.
    */
@@ -215,9 +220,15 @@ export class ProgramPipeline {
     for (const input of this.inputs.values()) {
       for (const feed of input.feeds) {
         if (!feed.jitter) continue;
-        const pushed = structureNumber(feed.jitter.stats as { toString(): string } | undefined, 'num-pushed');
+        const stats = feed.jitter.stats as { toString(): string } | undefined;
+        const pushed = structureNumber(stats, 'num-pushed');
+        const missed = structureNumber(stats, 'num-lost') + structureNumber(stats, 'num-late');
         feed.flowing = pushed !== feed.pushed;
+        // Losses the sender's own loss detection cannot see (dropped here, after the network):
+        // the decoder's picture is damaged until the next keyframe.
+        if (feed.flowing && missed > feed.missed) this.events.keyframeWanted(input.id);
         feed.pushed = pushed;
+        feed.missed = missed;
       }
       // The feed shown stays while it flows (a codec switch overlaps for a moment).
       const shown = input.feeds[input.shown]?.flowing ? input.shown : input.feeds.findIndex((f) => f.flowing);

@@ -107,6 +107,11 @@ export class SessionHost {
   }
 
   private onReport(sessionId: string, report: PipelineReport): void {
+    // Between the pipeline and this worker's WebRTC endpoint only: nothing for the api.
+    if (report.type === 'keyframeWanted') {
+      this.options.onReport?.(sessionId, report);
+      return;
+    }
     if (report.type === 'stats') this.record(report.stats);
     if (report.type === 'error') this.gauges.restarts.set({ session: sessionId }, this.sessions.get(sessionId)?.restarts ?? 0);
     const json = JSON.stringify({ sessionId, ...report });

@@ -65,6 +65,8 @@ interface SessionMedia {
  */
 export class WebrtcEndpoint {
   private readonly sessions = new Map<string, SessionMedia>();
+  /** The sources each track feeds now (pipeline inputs carry their source's id). */
+  private readonly routes = new WeakMap<RtpForwarder, Set<string>>();
   private readonly socket: Socket = createSocket('udp4');
 
   constructor(private readonly deps: WebrtcEndpointDeps) {
@@ -218,8 +220,17 @@ export class WebrtcEndpoint {
     }
   }
 
-  /** Follows the state reports of a session's pipeline (wire to the SessionHost's `onReport`). */
+  /**
+   * Follows a session's pipeline (wire to the SessionHost's `onReport`): its state, and the inputs
+   * whose decoder lost packets, whose tracks are asked for a keyframe (throttled like losses).
+   */
   onPipelineReport(projectId: string, report: PipelineReport): void {
+    if (report.type === 'keyframeWanted') {
+      for (const p of this.sessions.get(projectId)?.participants.values() ?? []) {
+        for (const f of p.peer.forwarders) if (this.routes.get(f)?.has(report.inputId)) f.requestKeyframe(false);
+      }
+      return;
+    }
     if (report.type !== 'state') return;
     if (report.state === 'playing') this.pipelinePlaying(projectId);
     else this.pipelineStopped(projectId);
@@ -283,6 +294,7 @@ export class WebrtcEndpoint {
 
   private apply(media: SessionMedia, publisher: Publisher, forwarder: RtpForwarder): void {
     const targets = media.playing && media.document ? routeTrack(media.document, publisher, forwarder.stats().type) : [];
+    this.routes.set(forwarder, new Set(targets.map((t) => t.sourceId)));
     forwarder.setTargets(targets.map((t) => this.deps.ports.source(t.sourceId)[t.media]));
   }
 }

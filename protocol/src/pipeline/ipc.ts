@@ -120,6 +120,11 @@ export const pipelineReportSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('stats'), stats: sessionStatsSchema }),
   z.object({ type: z.literal('error'), code: pipelineErrorCodeSchema, message: z.string(), fatal: z.boolean() }),
+  /**
+   * A live input's decoder lost data after the network (packets its jitter buffer gave up on):
+   * its picture is damaged until the sender's next keyframe, so the worker asks the sender for one.
+   */
+  z.object({ type: z.literal('keyframeWanted'), inputId: z.string() }),
 ]);
 export type PipelineReport = z.infer<typeof pipelineReportSchema>;
 
