@@ -23,9 +23,9 @@ export const workerHeartbeatSchema = z.object({
   sentAt: z.iso.datetime(),
   state: z.enum(['running', 'draining']),
   cores: z.number().positive(),
-  /** Process CPU use over the last interval, in cores (1.0 = one core busy). */
+  /** CPU use of the worker and its child processes (pipelines, browsers) over the last interval, in cores (1.0 = one core busy). */
   cpuCores: z.number().nonnegative(),
-  /** Resident set size of the worker process in bytes. */
+  /** Resident set size of the worker and its child processes, in bytes. */
   rssBytes: z.number().int().nonnegative(),
   sessions: z.number().int().nonnegative(),
   outputs: z.number().int().nonnegative(),

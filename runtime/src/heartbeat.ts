@@ -10,6 +10,7 @@ import {
   type WorkerKind,
 } from '@onair/protocol';
 import type { Logger } from './logger.ts';
+import { ProcessTreeUsage } from './process-tree.ts';
 
 /** What the worker's own parts report each beat; the heartbeat adds identity and process figures. */
 export type WorkerLoad = Pick<WorkerHeartbeat, 'sessions' | 'outputs' | 'pages' | 'bitrateKbps' | 'fps' | 'droppedFrames'>;
@@ -32,8 +33,8 @@ export class HeartbeatPublisher {
   private timer: NodeJS.Timeout | undefined;
   private state: 'running' | 'draining' = 'running';
   private readonly startedAt = new Date().toISOString();
-  private lastCpu = process.cpuUsage();
-  private lastCpuAt = process.hrtime.bigint();
+  /** The worker with its pipeline processes or browsers: where its work is actually done. */
+  private readonly usage = new ProcessTreeUsage();
   private lastBeat: WorkerHeartbeat | undefined;
 
   constructor(private readonly options: HeartbeatOptions) {}
@@ -68,11 +69,7 @@ export class HeartbeatPublisher {
   }
 
   private sample(): WorkerHeartbeat {
-    const now = process.hrtime.bigint();
-    const cpu = process.cpuUsage(this.lastCpu);
-    const elapsedMicros = Number(now - this.lastCpuAt) / 1000;
-    this.lastCpu = process.cpuUsage();
-    this.lastCpuAt = now;
+    const usage = this.usage.sample();
     return workerHeartbeatSchema.parse({
       id: this.options.id,
       kind: this.options.kind,
@@ -84,8 +81,8 @@ export class HeartbeatPublisher {
       state: this.state,
       // In a container os.cpus() counts the node's cores; WORKER_CORES carries the pod's CPU limit.
       cores: Number(process.env.WORKER_CORES) || cpus().length,
-      cpuCores: elapsedMicros > 0 ? (cpu.user + cpu.system) / elapsedMicros : 0,
-      rssBytes: process.memoryUsage.rss(),
+      cpuCores: usage.cpuCores,
+      rssBytes: usage.rssBytes,
       ...this.options.load(),
     });
   }

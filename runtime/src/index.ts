@@ -5,3 +5,4 @@ export { onShutdownSignal } from './shutdown.ts';
 export { runWorker, type WorkerContext, type WorkerDefinition, type WorkerConfig } from './worker-process.ts';
 export { SecretBox } from './secret-box.ts';
 export { RenderRequests } from './render-requests.ts';
+export { ProcessTreeUsage } from './process-tree.ts';

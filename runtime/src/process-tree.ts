@@ -1,0 +1,96 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Linux reports process CPU times in clock ticks of 1/100 s (USER_HZ) on every architecture we run on. */
+const TICKS_PER_SECOND = 100;
+const PAGE_BYTES = 4096;
+
+interface ProcStat {
+  ppid: number;
+  ticks: number;
+  rssBytes: number;
+}
+
+function readStat(pid: number): ProcStat | undefined {
+  try {
+    const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may hold spaces and parentheses: the fields start after the last ')'.
+    const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), rssBytes: Number(fields[21]) * PAGE_BYTES };
+  } catch {
+    return undefined; // gone between the listing and the read
+  }
+}
+
+/**
+ * CPU and memory of this process together with every process below it: a media worker's work is
+ * done in its pipeline processes, a render worker's in Chromium and Xvfb, so the process alone
+ * would say an overloaded worker is idle. Each sample gives the cores used since the previous one.
+ * Falls back to this process alone where there is no /proc.
+ */
+export class ProcessTreeUsage {
+  private previous = new Map<number, number>();
+  private previousAt = process.hrtime.bigint();
+  private fallbackCpu = process.cpuUsage();
+
+  constructor(private readonly root = process.pid) {
+    this.previous = this.ticksByPid();
+  }
+
+  sample(): { cpuCores: number; rssBytes: number; processes: number } {
+    const now = process.hrtime.bigint();
+    const seconds = Number(now - this.previousAt) / 1e9;
+    this.previousAt = now;
+    const tree = this.tree();
+    if (tree.size === 0) {
+      const cpu = process.cpuUsage(this.fallbackCpu);
+      this.fallbackCpu = process.cpuUsage();
+      return { cpuCores: seconds > 0 ? (cpu.user + cpu.system) / 1e6 / seconds : 0, rssBytes: process.memoryUsage.rss(), processes: 1 };
+    }
+    let ticks = 0;
+    let rssBytes = 0;
+    const current = new Map<number, number>();
+    for (const [pid, stat] of tree) {
+      current.set(pid, stat.ticks);
+      // A process born since the last sample spent all its time in this interval.
+      ticks += stat.ticks - (this.previous.get(pid) ?? 0);
+      rssBytes += stat.rssBytes;
+    }
+    this.previous = current;
+    return { cpuCores: seconds > 0 ? Math.max(0, ticks) / TICKS_PER_SECOND / seconds : 0, rssBytes, processes: tree.size };
+  }
+
+  private ticksByPid(): Map<number, number> {
+    return new Map([...this.tree()].map(([pid, stat]) => [pid, stat.ticks]));
+  }
+
+  /** This process and its descendants, from one pass over /proc. */
+  private tree(): Map<number, ProcStat> {
+    let pids: number[];
+    try {
+      pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+    } catch {
+      return new Map();
+    }
+    const stats = new Map<number, ProcStat>();
+    for (const pid of pids) {
+      const stat = readStat(pid);
+      if (stat) stats.set(pid, stat);
+    }
+    const tree = new Map<number, ProcStat>();
+    const root = stats.get(this.root);
+    if (!root) return tree;
+    tree.set(this.root, root);
+    // Parents are listed before most children, but not always: repeat until nothing is added.
+    let added = true;
+    while (added) {
+      added = false;
+      for (const [pid, stat] of stats) {
+        if (!tree.has(pid) && tree.has(stat.ppid)) {
+          tree.set(pid, stat);
+          added = true;
+        }
+      }
+    }
+    return tree;
+  }
+}
