@@ -1,5 +1,6 @@
 /**
- * Issue 6 figures, on real parts: `npx tsx bench/webrtc-bench.ts` (from media-worker/).
+ * Issue 6 figures, on real parts: `npx tsx bench/webrtc-bench.ts` (from media-worker/);
+ * `BENCH_CODEC=H264` has the browser send H.264 instead of VP8.
  * A headless system Chromium publishes a 1280×720 30 fps canvas track (a moving picture, so the
  * encoder works as for a camera) and a tone over WebRTC to this process's werift endpoint, which
  * forwards to a real session pipeline pushing 720p30 to a private nginx-rtmp.
@@ -31,6 +32,7 @@ import { WebrtcEndpoint } from '../src/webrtc/webrtc-endpoint.ts';
 
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 10_000);
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 10_000);
+const CODEC = process.env.BENCH_CODEC === 'H264' ? 'H264' : 'VP8';
 const CLOCK_TICKS = 100;
 const print = (line: string): void => void process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -61,12 +63,13 @@ setInterval(() => {
   g.fillStyle = '#888'; g.font = '96px sans-serif'; g.fillText(String(n), 100 + (n * 7) % 900, 400);
 }, 33);
 window.flash = (on) => { white = on; return Date.now(); };
-window.publish = async () => {
+window.publish = async (codec) => {
   const video = c.captureStream(30).getVideoTracks()[0];
   const ac = new AudioContext({ sampleRate: 48000 });
   const osc = ac.createOscillator(); const dest = ac.createMediaStreamDestination(); osc.connect(dest); osc.start();
   const pc = new RTCPeerConnection(); window.pc = pc;
   const v = pc.addTransceiver(video, { direction: 'sendonly' });
+  v.setCodecPreferences(RTCRtpReceiver.getCapabilities('video').codecs.filter((k) => k.mimeType === 'video/' + codec));
   const a = pc.addTransceiver(dest.stream.getAudioTracks()[0], { direction: 'sendonly' });
   await pc.setLocalDescription(await pc.createOffer());
   await new Promise((r) => { if (pc.iceGatheringState === 'complete') r(); pc.onicegatheringstatechange = () => pc.iceGatheringState === 'complete' && r(); });
@@ -74,7 +77,7 @@ window.publish = async () => {
 };
 window.sent = async () => {
   let out = {};
-  (await window.pc.getStats()).forEach((r) => { if (r.type === 'outbound-rtp' && r.kind === 'video') out = { width: r.frameWidth, height: r.frameHeight, fps: r.framesPerSecond, bytes: r.bytesSent }; });
+  (await window.pc.getStats()).forEach((r) => { if (r.type === 'outbound-rtp' && r.kind === 'video') out = { width: r.frameWidth, height: r.frameHeight, fps: r.framesPerSecond, bytes: r.bytesSent, encoder: r.encoderImplementation }; });
   return out;
 };
 </script></body></html>`;
@@ -113,17 +116,17 @@ async function main(): Promise<void> {
 
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${(pageServer.address() as AddressInfo).port}/`);
-    const offer = await page.evaluate<{ sdp: string; tracks: { mid: string; type: 'camera' | 'microphone' }[]; previewMid: null }>('publish()');
+    const offer = await page.evaluate<{ sdp: string; tracks: { mid: string; type: 'camera' | 'microphone' }[]; previewMid: null }>(`publish(${JSON.stringify(CODEC)})`);
     const answer = await endpoint.offer({ projectId: doc.projectId, participantId: randomUUID(), publisher: { userId: 'owner', isHost: true }, peerId: 'bench', ...offer, onState: () => undefined });
     await page.evaluate(`pc.setRemoteDescription({ type: 'answer', sdp: ${JSON.stringify(answer)} })`);
     await sleep(WARMUP_MS);
     const bytes0 = (await page.evaluate<{ bytes: number }>('sent()')).bytes;
     const busy = await measure(session.pid!);
-    const sent = await page.evaluate<{ width: number; height: number; fps: number; bytes: number }>('sent()');
+    const sent = await page.evaluate<{ width: number; height: number; fps: number; bytes: number; encoder: string }>('sent()');
     const kbps = ((sent.bytes - bytes0) * 8) / WINDOW_MS;
     // Chromium lowers the frame rate when its encoder is short of CPU: then the figures are for less than 30 fps.
     const starved = sent.fps < 25 ? '  (browser CPU-starved: below 30 fps, machine load ' + (await readFile('/proc/loadavg', 'utf8')).split(' ')[0] + ')' : '';
-    print(`browser sends ${sent.width}x${sent.height} at ${sent.fps} fps, ${kbps.toFixed(0)} kbit/s${starved}`);
+    print(`browser sends ${CODEC} (${sent.encoder}) ${sent.width}x${sent.height} at ${sent.fps} fps, ${kbps.toFixed(0)} kbit/s${starved}`);
     print(`one ingested track: pipeline ${busy.pipeline.toFixed(2)} cores, worker node ${busy.node.toFixed(2)} cores`);
     print(`CPU per ingested ${sent.height}p track: +${(busy.pipeline - idle.pipeline).toFixed(2)} pipeline, +${(busy.node - idle.node).toFixed(2)} werift/forwarding = +${(busy.pipeline - idle.pipeline + busy.node - idle.node).toFixed(2)} cores`);
 
