@@ -273,6 +273,55 @@ describe('Auto Live (spec §5)', () => {
 });
 
 describe('stream health and the plan limit while live', () => {
+  it('fails a live broadcast whose every destination gave up, with the reasons, and stops its outputs', async () => {
+    const projectId = await newProject(premium);
+    const post = async (body: object) => ((await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, body)).body as DestinationView).id;
+    const a = await post(custom({ name: 'A' }));
+    const b = await post(custom({ name: 'B', rtmpUrl: 'rtmp://93.184.216.35/live' }));
+    const logger = createLogger('watch-test', 'silent');
+    const config = loadConfig({ DATABASE_URL: api.databaseUrl, REDIS_URL: testRedisUrl(), SECRETS_KEY: secretsKey, LOG_LEVEL: 'silent' });
+    const sessions = new SessionService(api.db, api.redis, new SecretBox(secretsKey), logger);
+    const watch = await startBroadcastWatch({ config, db: api.db, redis: api.redis, logger, sessions, sweepEveryMs: 60_000 });
+    const s = await studio(api, premium, projectId);
+    try {
+      const live = (await call(api, premium, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body as BroadcastView;
+      const report = (states: [string, string][]) => ({
+        sessionId: projectId,
+        type: 'stats',
+        stats: {
+          sessionId: projectId,
+          at: new Date().toISOString(),
+          state: 'playing',
+          fps: 30,
+          framesOut: 900,
+          droppedFrames: 0,
+          bitrateKbps: 0,
+          planVersion: 1,
+          outputs: states.map(([id, state]) => ({ id, state, bytesSent: 0, bitrateKbps: 0, reconnects: 3, ...(state === 'failed' ? { errorCode: 'DESTINATION_REFUSED' } : {}) })),
+        },
+      });
+      // One still reconnecting: the broadcast stays live.
+      await api.redis.publish(sessionStatusKeys.channel(projectId), JSON.stringify(report([[a, 'failed'], [b, 'reconnecting']])));
+      await waitUntil(() => s.messages.some((m) => m.type === 'broadcast.health'));
+      expect(((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast.state).toBe('live');
+      // Both gave up.
+      await api.redis.publish(sessionStatusKeys.channel(projectId), JSON.stringify(report([[a, 'failed'], [b, 'failed']])));
+      await waitUntil(() => s.messages.some((m) => m.type === 'broadcast.state' && m.broadcast.state === 'failed'));
+      const failed = ((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast;
+      expect(failed).toMatchObject({ id: live.id, state: 'failed', failureReason: `Every destination failed. ${pipelineErrorCatalogue.DESTINATION_REFUSED.message}` });
+      expect(failed.endedAt).not.toBeNull();
+      const sealed = await api.redis.get(sessionKeys.outputs(projectId));
+      expect(JSON.parse(new SecretBox(secretsKey).open(sealed!, `session:${projectId}`))).toEqual([]);
+      // The creator can go live again.
+      expect(((await call(api, premium, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body as BroadcastView).state).toBe('live');
+    } finally {
+      s.ws.terminate();
+      await watch.close();
+      await call(api, premium, 'DELETE', `/api/v1/projects/${projectId}/session`);
+      await sessions.closeQueue();
+    }
+  });
+
   it('relays per-destination output stats to the studios, and ends the broadcast at the plan limit', async () => {
     const projectId = await newProject(premium);
     const post = async (body: object) => ((await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, body)).body as DestinationView).id;

@@ -183,5 +183,18 @@ export class BroadcastService {
       }));
     await this.deps.redis.set(healthKey(row.id), JSON.stringify(outputs), 'EX', HEALTH_TTL_SECONDS);
     await this.deps.events.publish({ type: 'broadcast.health', projectId, broadcastId: row.id, at: stats.at, outputs });
+    // Every destination gave up (each output retries by itself before it fails): nothing goes out
+    // any more, so the broadcast has failed, and says why, instead of showing live forever.
+    if (row.state === 'live' && outputs.length > 0 && outputs.every((o) => o.state === 'failed')) await this.failLive(row, outputs);
+  }
+
+  private async failLive(row: Broadcast, outputs: DestinationOutput[]): Promise<void> {
+    const reasons = [...new Set(outputs.map((o) => o.reason ?? 'The destination stopped taking the stream.'))];
+    const failed = await this.transition(row, 'failed', { failureReason: `Every destination failed. ${reasons.join(' ')}`, endedAt: new Date() });
+    if (!failed) return;
+    this.deps.logger.warn({ projectId: row.projectId, broadcastId: row.id, outputs: outputs.length }, 'broadcast failed: every destination failed');
+    await this.deps.sessions?.stopBroadcast(row.projectId).catch((err: unknown) => {
+      this.deps.logger.error({ err: (err as Error).message, projectId: row.projectId, broadcastId: row.id }, 'stopping the failed broadcast failed');
+    });
   }
 }
