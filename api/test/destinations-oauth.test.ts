@@ -255,8 +255,9 @@ describe('Go Live and End Broadcast', () => {
       expect(Date.parse(body.endsAt) - Date.parse(body.startedAt)).toBe(48 * 3600 * 1000);
       expect(twitch.calls.filter((c) => c.method === 'PATCH').length).toBe(metadataCalls + 1);
       expect(await sessionOutputs(projectId)).toEqual([
-        { id: tw.id, url: 'rtmp://live.twitch.tv/app', key: TWITCH_STREAM_KEY },
-        { id: custom.id, url: 'rtmp://93.184.216.34/live', key: 'backup-key' },
+        // Neither may reach a private address: the worker checks again before connecting.
+        { id: tw.id, url: 'rtmp://live.twitch.tv/app', key: TWITCH_STREAM_KEY, allowPrivate: false },
+        { id: custom.id, url: 'rtmp://93.184.216.34/live', key: 'backup-key', allowPrivate: false },
       ]);
       expect((await call(api, host, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body).toMatchObject({ error: { code: 'CONFLICT', message: 'This project is already live.' } });
 

@@ -73,7 +73,7 @@ interface Bench {
 }
 
 async function runSession(bench: Bench, id: string, profile: keyof typeof outputProfiles, destinations: number): Promise<number | undefined> {
-  const outputs = Array.from({ length: destinations }, (_, i) => ({ id: `d${i}`, url: `rtmp://127.0.0.1:${bench.server.port}/live`, key: `${id}-${i}` }));
+  const outputs = Array.from({ length: destinations }, (_, i) => ({ id: `d${i}`, url: `rtmp://127.0.0.1:${bench.server.port}/live`, key: `${id}-${i}`, allowPrivate: true }));
   const session = bench.host.startSession({ sessionId: id, planVersion: 1, plan: plan(profile, outputs) });
   await waitFor(`${id} live`, async () => (session.stats?.outputs.filter((o) => o.state === 'live').length === destinations ? true : undefined), 30_000);
   const { cores, fps } = await measure(session.pid!, () => session.stats?.framesOut ?? 0);
@@ -89,7 +89,7 @@ async function runSession(bench: Bench, id: string, profile: keyof typeof output
 /** Latency from a plan version sent to the first output frame that shows it (ms), `samples` times. */
 async function patchLatency(bench: Bench, samples: number): Promise<number[]> {
   const profile = '720p30';
-  const outputs = [{ id: 'out', url: `rtmp://127.0.0.1:${bench.server.port}/live`, key: 'latency' }];
+  const outputs = [{ id: 'out', url: `rtmp://127.0.0.1:${bench.server.port}/live`, key: 'latency', allowPrivate: true }];
   const session = bench.host.startSession({ sessionId: 'latency', planVersion: 1, plan: plan(profile, outputs) });
   await waitFor('latency live', async () => (session.stats?.outputs[0]?.state === 'live' ? true : undefined), 30_000);
   // Decode the output as it arrives, scaled to 16×9 RGB: one line of hex per frame, stamped on arrival.

@@ -108,7 +108,7 @@ async function main(): Promise<void> {
     await redis.hset(sessionKeys.document(doc.projectId), 'version', '0', 'document', JSON.stringify(doc));
     const preview = await endpoint.openSession(doc.projectId);
     const key = 'bench';
-    const session = host.startSession({ sessionId: doc.projectId, planVersion: 1, plan: { ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'out', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key }]), preview } });
+    const session = host.startSession({ sessionId: doc.projectId, planVersion: 1, plan: { ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'out', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key, allowPrivate: true }]), preview } });
     await waitFor('output live', async () => (session.stats?.outputs[0]?.state === 'live' ? true : undefined), 30_000);
     await sleep(4000);
     const idle = await measure(session.pid!);

@@ -3,7 +3,7 @@
  * servers, read back with ffprobe and ffmpeg.
  */
 import { describe, expect, it } from 'vitest';
-import { sessionStatusKeys, sessionStatsSchema } from '@onair/protocol';
+import { pipelineErrorCatalogue, sessionStatusKeys, sessionStatsSchema } from '@onair/protocol';
 import { HEIGHT, testPlan, useSharedFixture, WIDTH } from './helpers/session-fixture.ts';
 import { keyframeIntervals, longestVideoGap, probeStream, readPackets } from './helpers/stream-probe.ts';
 
@@ -39,6 +39,26 @@ describe('destinations', () => {
     expect(metrics).toContain('onair_media_output_live{session="two-dest",output="a"} 1');
     expect(suite.fx.host.load()).toMatchObject({ sessions: 1, outputs: 2 });
     await suite.fx.host.stopSession('two-dest');
+  });
+
+  it('checks the address again before connecting: an output the api did not allow onto a private network fails, the other streams', async () => {
+    const server = await suite.fx.rtmp();
+    const [kAllowed, kRefused] = [key(), key()];
+    const base = `rtmp://127.0.0.1:${server.port}/live`;
+    const started = Date.now();
+    suite.fx.host.startSession({
+      sessionId: 'address-check',
+      planVersion: 1,
+      // As the api seals them: the operator's own server may be local, a creator's custom server may not.
+      plan: testPlan([{ id: 'local', url: base, key: kAllowed, allowPrivate: true }, { id: 'custom', url: base, key: kRefused, allowPrivate: false }]),
+    });
+    const refused = await suite.fx.waitForOutput('address-check', 'custom', 'failed', 10_000, started);
+    expect(refused).toMatchObject({ errorCode: 'DESTINATION_ADDRESS_REFUSED', reason: pipelineErrorCatalogue.DESTINATION_ADDRESS_REFUSED.message });
+    await suite.fx.waitForOutput('address-check', 'local', 'live');
+    expect((await probeStream(server.url(kAllowed))).video).toMatchObject({ codec: 'h264' });
+    // Nothing ever reached the refused server's stream name.
+    await expect(probeStream(server.url(kRefused), 5000)).rejects.toThrow();
+    await suite.fx.host.stopSession('address-check');
   });
 
   it('keeps other outputs going while one is refused and one server dies and comes back', async () => {

@@ -6,3 +6,4 @@ export { runWorker, type WorkerContext, type WorkerDefinition, type WorkerConfig
 export { SecretBox } from './secret-box.ts';
 export { RenderRequests } from './render-requests.ts';
 export { ProcessTreeUsage } from './process-tree.ts';
+export { rtmpAddressRefusal, type Resolve } from './rtmp-guard.ts';

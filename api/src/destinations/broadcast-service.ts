@@ -19,6 +19,7 @@ import type { DestinationEvents } from './destination-events.ts';
 import type { DestinationSecrets } from './destination-secrets.ts';
 import { isAuthenticated, type ProjectAccess } from './destination-service.ts';
 import type { PlatformAccounts } from './platform-accounts.ts';
+import { privateAllowed, type RtmpAddressPolicy } from './rtmp-address.ts';
 import type { SessionControl } from './session-control.ts';
 
 const HEALTH_TTL_SECONDS = 30;
@@ -34,6 +35,8 @@ export interface BroadcastServiceDeps {
   assertProjectAccess: ProjectAccess;
   /** The session placement; without it Go Live is refused (DEPENDENCY_UNAVAILABLE), everything else works. */
   sessions: SessionControl | null;
+  /** Which outputs may reach a private address; told to the worker, which checks again before each connection. */
+  rtmpPolicy: RtmpAddressPolicy;
 }
 
 /**
@@ -87,7 +90,7 @@ export class BroadcastService {
     for (const row of rows) {
       if (!row.rtmpUrl || !isAuthenticated(row)) continue;
       const key = row.streamKeyEnc ? this.deps.secrets.open(row.id, 'streamKey', row.streamKeyEnc) : undefined;
-      outputs.push({ id: row.id, url: row.rtmpUrl, ...(key === undefined ? {} : { key }) });
+      outputs.push({ id: row.id, url: row.rtmpUrl, ...(key === undefined ? {} : { key }), allowPrivate: privateAllowed(row.rtmpUrl, this.deps.rtmpPolicy) });
     }
     return outputs;
   }

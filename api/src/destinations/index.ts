@@ -31,12 +31,13 @@ export function createDestinations(deps: {
   const secrets = new DestinationSecrets(config.SECRETS_KEY ? new SecretBox(config.SECRETS_KEY) : null);
   const events = new DestinationEvents(redis, logger);
   const platforms = createPlatforms(config);
+  const rtmpPolicy = { allowPrivate: config.ALLOW_PRIVATE_RTMP, localRtmpUrl: config.LOCAL_RTMP_URL };
   const destinations = new DestinationService({
     db,
     events,
     secrets,
     platforms,
-    rtmpPolicy: { allowPrivate: config.ALLOW_PRIVATE_RTMP, localRtmpUrl: config.LOCAL_RTMP_URL },
+    rtmpPolicy,
     local: config.LOCAL_RTMP_URL ? { url: config.LOCAL_RTMP_URL, key: config.LOCAL_RTMP_KEY } : null,
     assertProjectAccess,
     logger,
@@ -51,7 +52,7 @@ export function createDestinations(deps: {
     publicUrl: config.PUBLIC_URL,
     refreshMarginSeconds: config.TOKEN_REFRESH_MARGIN_SECONDS,
   });
-  const broadcasts = new BroadcastService({ db, redis, logger, events, secrets, accounts, assertProjectAccess, sessions: deps.sessions });
+  const broadcasts = new BroadcastService({ db, redis, logger, events, secrets, accounts, assertProjectAccess, sessions: deps.sessions, rtmpPolicy });
   return { destinations, accounts, broadcasts };
 }
 

@@ -1,7 +1,5 @@
-import { lookup } from 'node:dns/promises';
-import { addressClassReasons, checkRtmpUrlTarget, classifyIp, OnAirError } from '@onair/protocol';
-
-const LOOKUP_TIMEOUT_MS = 3000;
+import { OnAirError } from '@onair/protocol';
+import { rtmpAddressRefusal } from '@onair/runtime';
 
 export interface RtmpAddressPolicy {
   allowPrivate: boolean;
@@ -15,31 +13,17 @@ function refused(reason: string): OnAirError {
 
 /**
  * Refuses an RTMP URL that points at a private, loopback or otherwise internal address (spec §5),
- * unless the operator allows private RTMP. A name is resolved and every address it has checked; a
- * name that does not resolve now is let through (the output then fails with "unreachable"), since
- * DNS can be briefly down. The media worker checks again at connect time against rebinding.
- * Allowing private RTMP (a studio on a LAN) never allows the cloud metadata service.
+ * unless the operator allows private RTMP or it is the operator's own local server (the shared
+ * rule: runtime's rtmpAddressRefusal). The media worker checks again before every connection,
+ * against a name re-pointed after it was saved (DNS rebinding).
  */
 export async function assertRtmpAddressAllowed(url: string, policy: RtmpAddressPolicy): Promise<void> {
-  if (policy.localRtmpUrl && url.toLowerCase().replace(/\/+$/, '') === policy.localRtmpUrl.toLowerCase().replace(/\/+$/, '')) return;
-  const check = checkRtmpUrlTarget(url);
-  const allowed = (cls: string) => policy.allowPrivate && cls !== 'metadata';
-  if (!check.ok) {
-    if (allowed(check.code) && check.code !== 'invalid-url' && check.code !== 'scheme-not-allowed') return;
-    throw refused(check.reason);
-  }
-  if (check.ip !== null) return;
-  let addresses: { address: string }[];
-  try {
-    addresses = await Promise.race([
-      lookup(check.host, { all: true, verbatim: true }),
-      new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('dns timeout')), LOOKUP_TIMEOUT_MS).unref()),
-    ]);
-  } catch {
-    return;
-  }
-  for (const { address } of addresses) {
-    const cls = classifyIp(address);
-    if (cls !== null && cls !== 'public' && !allowed(cls)) throw refused(`${addressClassReasons[cls]} (${check.host} resolves to ${address})`);
-  }
+  const reason = await rtmpAddressRefusal(url, privateAllowed(url, policy));
+  if (reason) throw refused(reason);
+}
+
+/** Whether this output may reach a private address: the operator's own server, or a LAN setup. */
+export function privateAllowed(url: string, policy: RtmpAddressPolicy): boolean {
+  const same = (a: string, b: string) => a.toLowerCase().replace(/\/+$/, '') === b.toLowerCase().replace(/\/+$/, '');
+  return policy.allowPrivate || (policy.localRtmpUrl !== undefined && same(url, policy.localRtmpUrl));
 }

@@ -134,6 +134,12 @@ export const planOutputSchema = z.object({
   id,
   url: z.string().regex(/^rtmps?:\/\/[^/\s]+\/\S*$/, 'an rtmp:// or rtmps:// URL'),
   key: z.string().max(512).optional(),
+  /**
+   * Whether this output may reach a private or loopback address (the operator's own server, or a
+   * LAN setup), as the api's policy decided; the worker checks the address again before every
+   * connection. Unset: the worker's own ALLOW_PRIVATE_RTMP decides. Never the metadata address.
+   */
+  allowPrivate: z.boolean().optional(),
 });
 export type PlanOutput = z.infer<typeof planOutputSchema>;
 

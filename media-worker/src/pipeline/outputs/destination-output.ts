@@ -7,7 +7,7 @@ import {
   type PipelineErrorCode,
   type PlanOutput,
 } from '@onair/protocol';
-import { redactUrl, type Logger } from '@onair/runtime';
+import { redactUrl, rtmpAddressRefusal, type Logger } from '@onair/runtime';
 import { linkPads, makeChainBin, makeElement, requestPad, staticPad, structureNumber } from '../../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { BusError } from '../../gst/pipeline.ts';
@@ -39,7 +39,9 @@ export function classifyConnectError(message: string): PipelineErrorCode {
  * sink's failure into OK upstream so the tee and every other output go on; the sink connects on
  * its first buffer (async-connect=false) so an unreachable server cannot keep the pipeline from
  * PLAYING. An error resets only this output: after a backoff its bin is replaced by a fresh one
- * (new tee pad, new sink, new connection) while the tee keeps feeding the other outputs.
+ * (new tee pad, new sink, new connection) while the tee keeps feeding the other outputs. Before
+ * every connection the server's address is checked again (the api checked it when it was saved;
+ * a name can be re-pointed at an internal address since), and a refused one fails the output.
  */
 export class DestinationOutput {
   private readonly baseName: string;
@@ -63,6 +65,7 @@ export class DestinationOutput {
   private attemptStartedAt = Date.now();
   private bitrateKbps = 0;
   private errorCode: PipelineErrorCode | undefined;
+  private detached = false;
 
   constructor(
     readonly spec: PlanOutput,
@@ -72,6 +75,8 @@ export class DestinationOutput {
     private readonly policy: OutputPolicy,
     private readonly report: (status: OutputStatus) => void,
     private readonly logger: Logger,
+    /** Why the URL must not be connected to, or null (runtime's rule; replaceable in tests). */
+    private readonly addressRefusal: (url: string, allowPrivate: boolean) => Promise<string | null> = rtmpAddressRefusal,
   ) {
     this.baseName = `output${index}`;
   }
@@ -96,14 +101,29 @@ export class DestinationOutput {
   }
 
   attach(): void {
-    this.buildBin();
     this.downSince = Date.now();
     this.logger.info({ outputId: this.id, url: redactUrl(this.location) }, 'output attached');
     this.report({ outputId: this.id, state: this.state });
+    void this.connect();
+  }
+
+  /** Checks where the URL points now, then builds this attempt's bin (or fails the output). */
+  private async connect(): Promise<void> {
+    const generation = this.generation;
+    const allowPrivate = this.spec.allowPrivate ?? process.env.ALLOW_PRIVATE_RTMP === 'true';
+    const refusal = await this.addressRefusal(this.spec.url, allowPrivate).catch(() => null);
+    if (this.detached || generation !== this.generation) return;
+    if (refusal) {
+      this.logger.warn({ outputId: this.id, reason: refusal }, 'output address refused');
+      this.fail('DESTINATION_ADDRESS_REFUSED');
+      return;
+    }
+    this.buildBin();
   }
 
   /** Takes the output out of the running pipeline; the other branches of the tee are not touched. */
   detach(finalState: OutputState = 'stopped'): void {
+    this.detached = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     this.removeBin();
@@ -245,12 +265,12 @@ export class DestinationOutput {
 
   /** Reset this output only: its bin (and connection) is replaced by a fresh one. */
   private cycle(): void {
-    if (!this.bin || this.state === 'failed' || this.state === 'stopped') return;
+    if (this.detached) return;
     this.reconnects += 1;
     this.removeBin();
     this.generation += 1;
-    this.buildBin();
     this.logger.info({ outputId: this.id, attempt: this.attempt }, 'output reconnecting');
+    void this.connect();
   }
 
   private fail(code: PipelineErrorCode): void {
