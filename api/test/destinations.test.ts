@@ -273,7 +273,13 @@ describe('Auto Live (spec §5)', () => {
 });
 
 describe('stream health and the plan limit while live', () => {
-  it('fails a live broadcast whose every destination gave up, with the reasons, and stops its outputs', async () => {
+  /**
+   * A project with two custom destinations, the api's broadcast watch running (as startApi runs
+   * it) and a studio socket listening; the session is closed afterwards.
+   */
+  async function withWatchedProject(
+    body: (ctx: { projectId: string; a: string; b: string; s: Awaited<ReturnType<typeof studio>>; watch: Awaited<ReturnType<typeof startBroadcastWatch>> }) => Promise<void>,
+  ): Promise<void> {
     const projectId = await newProject(premium);
     const post = async (body: object) => ((await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, body)).body as DestinationView).id;
     const a = await post(custom({ name: 'A' }));
@@ -284,6 +290,17 @@ describe('stream health and the plan limit while live', () => {
     const watch = await startBroadcastWatch({ config, db: api.db, redis: api.redis, logger, sessions, sweepEveryMs: 60_000 });
     const s = await studio(api, premium, projectId);
     try {
+      await body({ projectId, a, b, s, watch });
+    } finally {
+      s.ws.terminate();
+      await watch.close();
+      await call(api, premium, 'DELETE', `/api/v1/projects/${projectId}/session`);
+      await sessions.closeQueue();
+    }
+  }
+
+  it('fails a live broadcast whose every destination gave up, with the reasons, and stops its outputs', async () => {
+    await withWatchedProject(async ({ projectId, a, b, s }) => {
       const live = (await call(api, premium, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body as BroadcastView;
       const report = (states: [string, string][]) => ({
         sessionId: projectId,
@@ -314,25 +331,11 @@ describe('stream health and the plan limit while live', () => {
       expect(JSON.parse(new SecretBox(secretsKey).open(sealed!, `session:${projectId}`))).toEqual([]);
       // The creator can go live again.
       expect(((await call(api, premium, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body as BroadcastView).state).toBe('live');
-    } finally {
-      s.ws.terminate();
-      await watch.close();
-      await call(api, premium, 'DELETE', `/api/v1/projects/${projectId}/session`);
-      await sessions.closeQueue();
-    }
+    });
   });
 
   it('relays per-destination output stats to the studios, and ends the broadcast at the plan limit', async () => {
-    const projectId = await newProject(premium);
-    const post = async (body: object) => ((await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, body)).body as DestinationView).id;
-    const a = await post(custom({ name: 'A' }));
-    const b = await post(custom({ name: 'B', rtmpUrl: 'rtmp://93.184.216.35/live' }));
-    const logger = createLogger('watch-test', 'silent');
-    const config = loadConfig({ DATABASE_URL: api.databaseUrl, REDIS_URL: testRedisUrl(), SECRETS_KEY: secretsKey, LOG_LEVEL: 'silent' });
-    const sessions = new SessionService(api.db, api.redis, new SecretBox(secretsKey), logger);
-    const watch = await startBroadcastWatch({ config, db: api.db, redis: api.redis, logger, sessions, sweepEveryMs: 60_000 });
-    const s = await studio(api, premium, projectId);
-    try {
+    await withWatchedProject(async ({ projectId, a, b, s, watch }) => {
       const live = (await call(api, premium, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body as BroadcastView;
       expect(live.state).toBe('live');
 
@@ -377,11 +380,6 @@ describe('stream health and the plan limit while live', () => {
       const sealed = await api.redis.get(sessionKeys.outputs(projectId));
       expect(JSON.parse(new SecretBox(secretsKey).open(sealed!, `session:${projectId}`))).toEqual([]);
       await waitUntil(() => s.messages.some((m) => m.type === 'broadcast.state' && m.broadcast.state === 'ended'));
-    } finally {
-      s.ws.terminate();
-      await watch.close();
-      await call(api, premium, 'DELETE', `/api/v1/projects/${projectId}/session`);
-      await sessions.closeQueue();
-    }
+    });
   });
 });
