@@ -87,6 +87,29 @@ describe('RtpForwarder', () => {
     expect(f.stats()).toMatchObject({ packets: 4, lost: 6, plis: 3 });
   });
 
+  it('asks again every half second until the keyframe it asked for has gone to the pipeline', () => {
+    let now = 0;
+    const plis: number[] = [];
+    const f = new RtpForwarder({ type: 'camera', kind: 'video', encodings: new Map([[96, 'VP8']]), socket, sendPli: () => plis.push(now), now: () => now });
+    f.setTargets([{ VP8: 40_000 }]);
+    // VP8 interframes (P=1) only: the browser ignored the request (too soon after another one).
+    const inter = (seq: number) => new RtpPacket(new RtpHeader({ sequenceNumber: seq, payloadType: 96, ssrc: 1, timestamp: seq * 3000 }), Buffer.from([0x10, 0x01, 0]));
+    for (let seq = 1; seq <= 40; seq++) {
+      now = seq * 33;
+      f.onRtp(inter(seq));
+    }
+    expect(plis).toEqual([33, 561, 1089]);
+    // The keyframe arrives: no more requests.
+    now = 41 * 33;
+    f.onRtp(packet(41));
+    for (let seq = 42; seq <= 80; seq++) {
+      now = seq * 33;
+      f.onRtp(inter(seq));
+    }
+    expect(plis).toHaveLength(3);
+    expect(f.stats()).toMatchObject({ keyframes: 1, plis: 3 });
+  });
+
   it('sends each packet to the port of its encoding with the payload type the pipeline expects', async () => {
     const receivers = await Promise.all([0, 1].map(() => new Promise<Socket>((resolve) => {
       const r = createSocket('udp4');

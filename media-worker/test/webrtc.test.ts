@@ -159,6 +159,20 @@ async function publish(page: Page, color?: string, tiles = 0, codec?: 'H264' | '
   return page.evaluate<PageOffer>(`publish(${JSON.stringify(color ?? null)}, ${tiles}, ${JSON.stringify(codec ?? null)}, ${JSON.stringify(rtcConfig ?? null)})`);
 }
 
+/** Starts `doc`'s session as the worker does (snapshot in Redis, WebRTC media, pipeline) and waits for its output. */
+async function startSession(doc: SceneDocument, via: WebrtcEndpoint = endpoint): Promise<{ projectId: string; key: string }> {
+  const projectId = doc.projectId;
+  await fx.redis.hset(sessionKeys.document(projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
+  const preview = await via.openSession(projectId);
+  const key = secretKey();
+  const plan = { ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key }]), preview };
+  // The watermark is an image; the camera (and any guest) listen for RTP from the start.
+  expect(new Set(plan.inputs.map((i) => i.kind))).toEqual(new Set(['image', 'rtp']));
+  fx.host.startSession({ sessionId: projectId, planVersion: 1, plan });
+  await fx.waitForOutput(projectId, 'local', 'live');
+  return { projectId, key };
+}
+
 function centreOf(box: { x: number; y: number; width: number; height: number }): { x: number; y: number } {
   const s = WIDTH / 1280;
   return { x: Math.round((box.x + box.width / 2) * s), y: Math.round((box.y + box.height / 2) * s) };
@@ -238,14 +252,7 @@ afterAll(async () => {
 describe('WebRTC tracks into the program', () => {
   it('puts a browser camera where the scene places it, with its sound, and sends the program back', async () => {
     const { doc, cameraId } = documentWithCamera();
-    const projectId = doc.projectId;
-    await fx.redis.hset(sessionKeys.document(projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
-    const preview = await endpoint.openSession(projectId);
-    const key = secretKey();
-    const plan = { ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key }]), preview };
-    expect(plan.inputs.map((i) => i.kind).sort()).toEqual(['image', 'rtp']);
-    fx.host.startSession({ sessionId: projectId, planVersion: 1, plan });
-    await fx.waitForOutput(projectId, 'local', 'live');
+    const { projectId, key } = await startSession(doc);
 
     const page = await browser.newPage();
     await page.goto(pageUrl);
@@ -311,13 +318,7 @@ describe('WebRTC tracks into the program', () => {
   });
 
   it('takes a camera that only sends H.264 into the same layer', async () => {
-    const { doc } = documentWithCamera();
-    const projectId = doc.projectId;
-    await fx.redis.hset(sessionKeys.document(projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
-    const preview = await endpoint.openSession(projectId);
-    const key = secretKey();
-    fx.host.startSession({ sessionId: projectId, planVersion: 1, plan: { ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key }]), preview } });
-    await fx.waitForOutput(projectId, 'local', 'live');
+    const { projectId, key } = await startSession(documentWithCamera().doc);
     const page = await browser.newPage();
     await page.goto(pageUrl);
     const offer = await publish(page, undefined, 0, 'H264');
@@ -342,12 +343,7 @@ describe('WebRTC tracks into the program', () => {
     const guestId = randomUUID();
     doc.sources.push({ id: guestId, kind: 'participant', name: 'Guest', settings: { opacity: 1, volume: 1, muted: false, userId: 'guest-1', displayName: 'Guest' } });
     doc.scenes[0]!.layers.push({ id: randomUUID(), sourceId: guestId, ...GUEST_BOX, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 2, opacity: 1, visible: true });
-    const projectId = doc.projectId;
-    await fx.redis.hset(sessionKeys.document(projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
-    const preview = await endpoint.openSession(projectId);
-    const key = secretKey();
-    fx.host.startSession({ sessionId: projectId, planVersion: 1, plan: { ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key }]), preview } });
-    await fx.waitForOutput(projectId, 'local', 'live');
+    const { projectId, key } = await startSession(doc);
 
     const tiles: GuestTile[][] = [];
     const join = async (userId: string, isHost: boolean, color?: string) => {
@@ -397,13 +393,7 @@ describe('WebRTC tracks into the program', () => {
     const logger = pino({ level: 'info' }, { write: (line: string) => void fx.logs.push(line.trim()) });
     // A worker whose addresses browsers cannot reach: relay candidates only (WEBRTC_ICE_TRANSPORT_POLICY=relay).
     relayEndpoint = new WebrtcEndpoint({ ports, logger, loadDocument: (id) => readDocument(fx.redis, id), network: { iceServers: [turn.iceServer], iceTransportPolicy: 'relay' } });
-    const { doc } = documentWithCamera();
-    const projectId = doc.projectId;
-    await fx.redis.hset(sessionKeys.document(projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
-    const preview = await relayEndpoint.openSession(projectId);
-    const key = secretKey();
-    fx.host.startSession({ sessionId: projectId, planVersion: 1, plan: { ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key }]), preview } });
-    await fx.waitForOutput(projectId, 'local', 'live');
+    const { projectId, key } = await startSession(documentWithCamera().doc, relayEndpoint);
     const page = await browser.newPage();
     await page.goto(pageUrl);
     // The page too, with the servers the api tells it in room.joined.

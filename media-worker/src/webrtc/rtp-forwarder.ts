@@ -2,6 +2,7 @@ import type { Socket } from 'node:dgram';
 import type { RtcpPacket, RtpPacket } from 'werift';
 import type { TrackType } from '@onair/protocol';
 import { ntpToMs, type LipSync } from './lip-sync.ts';
+import { startsKeyframe } from './keyframes.ts';
 import { PIPELINE_PAYLOAD_TYPES, type PipelineEncoding } from './media-ports.ts';
 
 /** Where one source takes this track: a port per encoding it decodes. */
@@ -9,6 +10,11 @@ export type ForwardTarget = Partial<Record<PipelineEncoding, number>>;
 
 /** At most one keyframe request per this interval for losses; a first packet or a restarted decoder asks at once. */
 export const PLI_THROTTLE_MS = 1000;
+/**
+ * A keyframe asked for and not seen yet is asked for again this often. Chromium ignores a request
+ * that comes within 300 ms of the previous one, so a single request can be lost that way.
+ */
+export const KEYFRAME_RETRY_MS = 500;
 /** A track whose packets stopped this long ago counts as stopped (its layer shows the placeholder). */
 export const TRACK_IDLE_MS = 1500;
 
@@ -33,6 +39,8 @@ export interface ForwarderStats {
   packets: number;
   bytes: number;
   plis: number;
+  /** Keyframes forwarded to the pipeline. */
+  keyframes: number;
   lost: number;
   ports: number[];
   /** Encoding of the latest packet. */
@@ -48,7 +56,7 @@ export interface ForwarderStats {
  * unwrapped by werift; anything else) are dropped; the payload type is rewritten to the one the
  * pipeline expects for that encoding. Chromium sends no periodic keyframes, so video asks for one on its first
  * packet, after a sequence gap (throttled), when a new port starts receiving and when the
- * pipeline's decoder restarted.
+ * pipeline's decoder restarted, and asks again until that keyframe has gone to the pipeline.
  */
 export class RtpForwarder {
   /** The targets' ports by encoding, worked out once per route change rather than per packet. */
@@ -58,7 +66,9 @@ export class RtpForwarder {
   private lastSeq: number | undefined;
   private lastPliAt = -Infinity;
   private lastPacketAt = -Infinity;
-  private readonly counters = { packets: 0, bytes: 0, plis: 0, lost: 0 };
+  private readonly counters = { packets: 0, bytes: 0, plis: 0, keyframes: 0, lost: 0 };
+  /** A keyframe was asked for and has not reached the pipeline yet: asked again until it does. */
+  private awaitingKeyframe = false;
   private readonly now: () => number;
   /** Other peers this track is relayed to as received (a guest's camera on the host's tiles). */
   private readonly taps = new Set<(packet: RtpPacket, encoding: PipelineEncoding) => void>();
@@ -113,6 +123,12 @@ export class RtpForwarder {
     this.delayMs = this.syncDelay(header.timestamp);
     const ports = this.portsByEncoding.get(encoding);
     if (!ports || ports.length === 0) return;
+    if (this.options.kind === 'video' && startsKeyframe(packet.payload, encoding)) {
+      this.counters.keyframes += 1;
+      this.awaitingKeyframe = false;
+    } else if (this.awaitingKeyframe && this.now() - this.lastPliAt >= KEYFRAME_RETRY_MS) {
+      this.sendPli();
+    }
     header.payloadType = PIPELINE_PAYLOAD_TYPES[encoding];
     const bytes = packet.serialize();
     this.counters.packets += 1;
@@ -155,11 +171,19 @@ export class RtpForwarder {
    * last 100 ms; `force` (a new decoder on a new port) always asks; losses are throttled.
    */
   requestKeyframe(urgency: boolean | 'force'): void {
-    if (this.options.kind !== 'video' || this.ssrc === undefined) return;
+    if (this.options.kind !== 'video') return;
+    // Whatever the throttle lets through now, the keyframe is awaited (and asked for again) until it arrives.
+    this.awaitingKeyframe = true;
+    if (this.ssrc === undefined) return;
     const now = this.now();
     if (urgency === false && now - this.lastPliAt < PLI_THROTTLE_MS) return;
     if (urgency === true && now - this.lastPliAt < 100) return;
-    this.lastPliAt = now;
+    this.sendPli();
+  }
+
+  private sendPli(): void {
+    if (this.ssrc === undefined) return;
+    this.lastPliAt = this.now();
     this.counters.plis += 1;
     this.options.sendPli(this.ssrc);
   }
