@@ -85,17 +85,36 @@ function DisplayName({ user }: { user: CurrentUser }) {
   );
 }
 
-/** The login provider's e-mail update, as a small dialog: new address, then the code sent to it. */
-function ChangeEmailDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const emailId = useId();
+interface CodeDialogText {
+  title: string;
+  description: string;
+  addressLabel: string;
+  sendLabel: string;
+  confirmLabel: string;
+}
+
+/**
+ * An address verified by a code, as a small dialog: the address (e-mail or phone number), then the
+ * code sent to it. `request` sends the code, `confirm` checks it; each answers an error or null.
+ */
+function VerifyWithCodeDialog(props: {
+  open: boolean;
+  onClose: () => void;
+  text: CodeDialogText;
+  input: { type: 'email' | 'tel'; placeholder?: string };
+  request: (address: string) => Promise<string | null>;
+  confirm: (address: string, code: string) => Promise<string | null>;
+}) {
+  const { open, onClose, text, input } = props;
+  const addressId = useId();
   const codeId = useId();
-  const [newEmail, setNewEmail] = useState('');
+  const [address, setAddress] = useState('');
   const [code, setCode] = useState('');
   const [sent, setSent] = useState(false);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const close = () => {
-    setNewEmail('');
+    setAddress('');
     setCode('');
     setSent(false);
     setError(null);
@@ -104,7 +123,7 @@ function ChangeEmailDialog({ open, onClose }: { open: boolean; onClose: () => vo
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setPending(true);
-    const problem = sent ? await confirmEmailChange(newEmail, code) : await requestEmailChange(newEmail);
+    const problem = sent ? await props.confirm(address, code) : await props.request(address);
     setPending(false);
     setError(problem);
     if (problem) return;
@@ -112,18 +131,18 @@ function ChangeEmailDialog({ open, onClose }: { open: boolean; onClose: () => vo
     else setSent(true);
   };
   return (
-    <Modal open={open} onClose={close} title="Change email" description="Change the e-mail address you sign in with.">
+    <Modal open={open} onClose={close} title={text.title} description={text.description}>
       <form className={styles.dialogBody} onSubmit={(e) => void submit(e)}>
         <div className={styles.field}>
-          <label className={styles.fieldLabel} htmlFor={emailId}>
-            New e-mail address
+          <label className={styles.fieldLabel} htmlFor={addressId}>
+            {text.addressLabel}
           </label>
-          <input id={emailId} type="email" className={styles.input} value={newEmail} onChange={(e) => setNewEmail(e.target.value)} disabled={sent} required autoFocus />
+          <input id={addressId} type={input.type} placeholder={input.placeholder} className={styles.input} value={address} onChange={(e) => setAddress(e.target.value)} disabled={sent} required autoFocus />
         </div>
         {sent && (
           <div className={styles.field}>
             <label className={styles.fieldLabel} htmlFor={codeId}>
-              Code sent to {newEmail}
+              Code sent to {address}
             </label>
             <input id={codeId} inputMode="numeric" autoComplete="one-time-code" className={styles.input} value={code} onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))} maxLength={6} required autoFocus />
           </div>
@@ -134,8 +153,8 @@ function ChangeEmailDialog({ open, onClose }: { open: boolean; onClose: () => vo
           </p>
         )}
         <div className={styles.footerButtons}>
-          <Button type="submit" variant="primary" disabled={pending || newEmail.trim() === '' || (sent && code.length !== 6)}>
-            {sent ? 'Confirm new e-mail' : 'Send code'}
+          <Button type="submit" variant="primary" disabled={pending || address.trim() === '' || (sent && code.length !== 6)}>
+            {sent ? text.confirmLabel : text.sendLabel}
           </Button>
           <Button onClick={close}>Cancel</Button>
         </div>
@@ -144,62 +163,31 @@ function ChangeEmailDialog({ open, onClose }: { open: boolean; onClose: () => vo
   );
 }
 
+/** The login provider's e-mail update: the new address, then the code sent to it. */
+function ChangeEmailDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  return (
+    <VerifyWithCodeDialog
+      open={open}
+      onClose={onClose}
+      text={{ title: 'Change email', description: 'Change the e-mail address you sign in with.', addressLabel: 'New e-mail address', sendLabel: 'Send code', confirmLabel: 'Confirm new e-mail' }}
+      input={{ type: 'email' }}
+      request={requestEmailChange}
+      confirm={confirmEmailChange}
+    />
+  );
+}
+
 /** A phone number for SMS sign-in: the number, then the code texted to it. */
 function PhoneDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const phoneId = useId();
-  const codeId = useId();
-  const [number, setNumber] = useState('');
-  const [code, setCode] = useState('');
-  const [sent, setSent] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const close = () => {
-    setNumber('');
-    setCode('');
-    setSent(false);
-    setError(null);
-    onClose();
-  };
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setPending(true);
-    const problem = sent ? await confirmPhoneNumber(number, code) : await requestPhoneVerification(number);
-    setPending(false);
-    setError(problem);
-    if (problem) return;
-    if (sent) close();
-    else setSent(true);
-  };
   return (
-    <Modal open={open} onClose={close} title="Phone number" description="A verified phone number lets you sign in with a text message.">
-      <form className={styles.dialogBody} onSubmit={(e) => void submit(e)}>
-        <div className={styles.field}>
-          <label className={styles.fieldLabel} htmlFor={phoneId}>
-            Phone number, international format
-          </label>
-          <input id={phoneId} type="tel" placeholder="+15551234567" className={styles.input} value={number} onChange={(e) => setNumber(e.target.value)} disabled={sent} required autoFocus />
-        </div>
-        {sent && (
-          <div className={styles.field}>
-            <label className={styles.fieldLabel} htmlFor={codeId}>
-              Code sent to {number}
-            </label>
-            <input id={codeId} inputMode="numeric" autoComplete="one-time-code" className={styles.input} value={code} onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))} maxLength={6} required autoFocus />
-          </div>
-        )}
-        {error && (
-          <p className={styles.error} role="alert">
-            {error}
-          </p>
-        )}
-        <div className={styles.footerButtons}>
-          <Button type="submit" variant="primary" disabled={pending || number.trim() === '' || (sent && code.length !== 6)}>
-            {sent ? 'Verify number' : 'Text me a code'}
-          </Button>
-          <Button onClick={close}>Cancel</Button>
-        </div>
-      </form>
-    </Modal>
+    <VerifyWithCodeDialog
+      open={open}
+      onClose={onClose}
+      text={{ title: 'Phone number', description: 'A verified phone number lets you sign in with a text message.', addressLabel: 'Phone number, international format', sendLabel: 'Text me a code', confirmLabel: 'Verify number' }}
+      input={{ type: 'tel', placeholder: '+15551234567' }}
+      request={requestPhoneVerification}
+      confirm={confirmPhoneNumber}
+    />
   );
 }
 
