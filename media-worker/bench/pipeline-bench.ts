@@ -8,7 +8,7 @@
  *      detected in frames decoded from the RTMP output.
  */
 import { spawn } from 'node:child_process';
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,11 +18,11 @@ import { Registry } from 'prom-client';
 import { freePort, startRedisServer, startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
 import { outputProfiles, renderPlanSchema, type PipelineReport, type PlanOutput, type RenderPlan } from '@onair/protocol';
 import { SessionHost } from '../src/session/session-host.ts';
+import { cpuSeconds } from './proc-cpu.ts';
 
 const WARMUP_MS = 4000;
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 10_000);
 const LOGO = fileURLToPath(new URL('../assets/onair-logo.png', import.meta.url));
-const CLOCK_TICKS = 100; // USER_HZ on Linux
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
@@ -49,12 +49,6 @@ function plan(profile: keyof typeof outputProfiles, outputs: PlanOutput[], showG
     activeSceneId: 'main',
     outputs,
   });
-}
-
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
 }
 
 /** CPU of the process and program frame rate over the window. */

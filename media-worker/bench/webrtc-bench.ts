@@ -13,7 +13,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,26 +29,18 @@ import { readDocument } from '../src/placement/session-runner.ts';
 import { SessionHost } from '../src/session/session-host.ts';
 import { MediaPorts } from '../src/webrtc/media-ports.ts';
 import { WebrtcEndpoint } from '../src/webrtc/webrtc-endpoint.ts';
+import { coresOver, loadAverage } from './proc-cpu.ts';
 
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 10_000);
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 10_000);
 const CODEC = process.env.BENCH_CODEC === 'H264' ? 'H264' : 'VP8';
-const CLOCK_TICKS = 100;
 const print = (line: string): void => void process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
 /** Cores used by the pipeline process and by this process over the window. */
 async function measure(pipelinePid: number): Promise<{ pipeline: number; node: number }> {
-  const [p0, n0, t0] = [await cpuSeconds(pipelinePid), await cpuSeconds(process.pid), Date.now()];
-  await sleep(WINDOW_MS);
-  const seconds = (Date.now() - t0) / 1000;
-  return { pipeline: ((await cpuSeconds(pipelinePid)) - p0) / seconds, node: ((await cpuSeconds(process.pid)) - n0) / seconds };
+  const [pipeline, node] = await coresOver([pipelinePid, process.pid], WINDOW_MS);
+  return { pipeline: pipeline!, node: node! };
 }
 
 const PAGE = `<!doctype html><html><body><canvas id="c" width="1280" height="720"></canvas><script>
@@ -100,19 +92,23 @@ async function main(): Promise<void> {
   });
   const reader = { kill: () => {} };
   try {
-    // A camera layer over the whole 720p picture.
+    // A camera layer over the whole 720p picture, hidden for the baseline (a shown layer without a
+    // track draws its 'Camera Offline' picture, which would count as the track's cost).
     const doc = newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '720p' });
     const cameraId = randomUUID();
     doc.sources.push({ id: cameraId, kind: 'webcam', name: 'Camera', settings: { opacity: 1, volume: 1, muted: false, webcamDeviceId: null, microphoneDeviceId: 'default', displayName: '', userId: null, mirrorCamera: false } });
-    doc.scenes[0]!.layers.push({ id: randomUUID(), sourceId: cameraId, x: 0, y: 0, width: 1280, height: 720, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 1, opacity: 1, visible: true });
+    doc.scenes[0]!.layers.push({ id: randomUUID(), sourceId: cameraId, x: 0, y: 0, width: 1280, height: 720, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 1, opacity: 1, visible: false });
     await redis.hset(sessionKeys.document(doc.projectId), 'version', '0', 'document', JSON.stringify(doc));
     const preview = await endpoint.openSession(doc.projectId);
     const key = 'bench';
-    const session = host.startSession({ sessionId: doc.projectId, planVersion: 1, plan: { ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'out', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key, allowPrivate: true }]), preview } });
+    const planOf = () => ({ ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'out', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key, allowPrivate: true }]), preview });
+    const session = host.startSession({ sessionId: doc.projectId, planVersion: 1, plan: planOf() });
     await waitFor('output live', async () => (session.stats?.outputs[0]?.state === 'live' ? true : undefined), 30_000);
     await sleep(4000);
     const idle = await measure(session.pid!);
-    print(`window ${WINDOW_MS / 1000} s; no track: pipeline ${idle.pipeline.toFixed(2)} cores, worker node ${idle.node.toFixed(2)} cores`);
+    print(`window ${WINDOW_MS / 1000} s; no track, layer hidden: pipeline ${idle.pipeline.toFixed(2)} cores, worker node ${idle.node.toFixed(2)} cores`);
+    doc.scenes[0]!.layers[doc.scenes[0]!.layers.length - 1]!.visible = true;
+    host.applyPlan(doc.projectId, 2, planOf());
 
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${(pageServer.address() as AddressInfo).port}/`);
@@ -122,11 +118,11 @@ async function main(): Promise<void> {
     await sleep(WARMUP_MS);
     const bytes0 = (await page.evaluate<{ bytes: number }>('sent()')).bytes;
     const busy = await measure(session.pid!);
-    const sent = await page.evaluate<{ width: number; height: number; fps: number; bytes: number; encoder: string }>('sent()');
+    const sent = await page.evaluate<{ width: number; height: number; fps: number; bytes: number; encoder?: string }>('sent()');
     const kbps = ((sent.bytes - bytes0) * 8) / WINDOW_MS;
     // Chromium lowers the frame rate when its encoder is short of CPU: then the figures are for less than 30 fps.
-    const starved = sent.fps < 25 ? '  (browser CPU-starved: below 30 fps, machine load ' + (await readFile('/proc/loadavg', 'utf8')).split(' ')[0] + ')' : '';
-    print(`browser sends ${CODEC} (${sent.encoder}) ${sent.width}x${sent.height} at ${sent.fps} fps, ${kbps.toFixed(0)} kbit/s${starved}`);
+    const starved = sent.fps < 25 ? '  (browser CPU-starved: below 30 fps, machine load ' + (await loadAverage()) + ')' : '';
+    print(`browser sends ${CODEC}${sent.encoder ? ` (${sent.encoder})` : ''} ${sent.width}x${sent.height} at ${sent.fps} fps, ${kbps.toFixed(0)} kbit/s${starved}`);
     print(`one ingested track: pipeline ${busy.pipeline.toFixed(2)} cores, worker node ${busy.node.toFixed(2)} cores`);
     print(`CPU per ingested ${sent.height}p track: +${(busy.pipeline - idle.pipeline).toFixed(2)} pipeline, +${(busy.node - idle.node).toFixed(2)} werift/forwarding = +${(busy.pipeline - idle.pipeline + busy.node - idle.node).toFixed(2)} cores`);
 
