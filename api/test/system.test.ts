@@ -32,6 +32,11 @@ describe('api system endpoints', () => {
     expect(notReady.checks.database.ok).toBe(true);
     expect(notReady.checks.redis.ok).toBe(true);
     expect(notReady.checks.mediaWorkers).toMatchObject({ ok: false, count: 0 });
+    // The api itself can serve (the Kubernetes readiness probe asks this), with the workers reported.
+    const apiOnly = await fetch(`${api.url}/readyz?scope=api`);
+    expect(apiOnly.status).toBe(200);
+    expect(readinessSchema.parse(await apiOnly.json())).toMatchObject({ ready: true, checks: { mediaWorkers: { ok: false, count: 0 } } });
+    expect((await fetch(`${api.url}/readyz?scope=everything`)).status).toBe(400);
 
     const logger = createLogger('test', 'silent');
     const media = new HeartbeatPublisher({ redis: api.redis, kind: 'media', id: 'media-a', version: 't', logger, load: idleLoad, intervalMs: 200 });

@@ -17,7 +17,7 @@ async function check(probe: () => Promise<unknown>): Promise<{ ok: boolean; deta
 export function systemRoutes(deps: { db: Db; redis: Redis; workers: WorkerRegistry }): Router {
   const router = Router();
   mount(router, healthzEndpoint, async () => ({ ok: true as const, uptimeSeconds: process.uptime() }));
-  mount(router, readyzEndpoint, async () => {
+  mount(router, readyzEndpoint, async ({ query }) => {
     const [database, redis, media, render] = await Promise.all([
       check(() => deps.db.$queryRaw`SELECT 1`),
       check(() => deps.redis.ping()),
@@ -28,7 +28,7 @@ export function systemRoutes(deps: { db: Db; redis: Redis; workers: WorkerRegist
     const mediaCount = running(media);
     const renderCount = running(render);
     const body: Readiness = {
-      ready: database.ok && redis.ok && mediaCount > 0 && renderCount > 0,
+      ready: database.ok && redis.ok && (query.scope === 'api' || (mediaCount > 0 && renderCount > 0)),
       checks: {
         database,
         redis,
