@@ -2,6 +2,7 @@ import type { ClientMessage, ServerMessage } from '@onair/protocol';
 import {
   audioConstraints,
   browserFamily,
+  capturedMicrophoneId,
   classifyMediaError,
   devicePermissionStatus,
   withOpusParameters,
@@ -217,7 +218,8 @@ async function captureMicrophone(): Promise<MediaStreamTrack | null> {
     const stream = await navigator.mediaDevices.getUserMedia({ audio: audioConstraints(audioMode, selectedMicrophone) });
     const track = stream.getAudioTracks()[0] ?? null;
     if (track) track.enabled = microphoneOn;
-    useMediaStore.setState({ microphone: track, selectedMicrophone: track?.getSettings().deviceId ?? selectedMicrophone });
+    const deviceId = capturedMicrophoneId(track?.getSettings().deviceId, useDeviceStore.getState().allMicrophones);
+    useMediaStore.setState({ microphone: track, selectedMicrophone: deviceId ?? selectedMicrophone });
     refreshStatuses();
     return track;
   } catch (err) {

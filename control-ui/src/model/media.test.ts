@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { audioConstraints, browserFamily, classifyMediaError, devicePermissionStatus, withOpusParameters } from './media.ts';
+import { audioConstraints, browserFamily, capturedMicrophoneId, classifyMediaError, devicePermissionStatus, withOpusParameters } from './media.ts';
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
@@ -29,6 +29,21 @@ describe('devicePermissionStatus (spec §4)', () => {
     expect(devicePermissionStatus({ asked: true, failed: false, devices, selected: 'z' })).toBe(2);
     expect(devicePermissionStatus({ asked: true, failed: false, devices: [], selected: 'a' })).toBe(3);
     expect(devicePermissionStatus({ asked: true, failed: true, devices, selected: 'a' })).toBe(3);
+  });
+});
+
+describe('the microphone a captured track uses', () => {
+  const mics = [
+    { deviceId: 'default', groupId: 'g2', label: 'Default - Headset' },
+    { deviceId: 'mic-1', groupId: 'g1', label: 'Built-in' },
+    { deviceId: 'mic-2', groupId: 'g2', label: 'Headset' },
+  ];
+  it("resolves Chromium's 'default' pseudo-device to the real one, so the status is not 'unavailable'", () => {
+    expect(capturedMicrophoneId('default', mics)).toBe('mic-2');
+    expect(capturedMicrophoneId('mic-1', mics)).toBe('mic-1');
+    expect(capturedMicrophoneId(undefined, mics)).toBeUndefined();
+    // Devices not listed yet: kept as reported, resolved on the next capture.
+    expect(capturedMicrophoneId('default', [])).toBe('default');
   });
 });
 

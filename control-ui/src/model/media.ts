@@ -3,6 +3,7 @@
  * the creator (spec §3 media-permission error types), the device permission status of spec §4,
  * and the music and speech audio settings of spec §9.
  */
+import { resolveMicrophoneId, type DeviceLike } from '@onair/protocol';
 
 export const mediaPermissionErrorTypes = ['SystemPermissionDenied', 'UserPermissionDenied', 'CouldNotStartVideoSource', 'Generic'] as const;
 export type MediaPermissionErrorType = (typeof mediaPermissionErrorTypes)[number];
@@ -57,6 +58,16 @@ export function devicePermissionStatus(input: { asked: boolean; failed: boolean;
   if (input.failed || input.devices.length === 0) return DevicePermissionStatus.AllUnavailable;
   if (input.selected !== null && !input.devices.some((d) => d.deviceId === input.selected)) return DevicePermissionStatus.SelectedUnavailable;
   return DevicePermissionStatus.Ok;
+}
+
+/**
+ * The microphone a captured track really uses: Chromium reports the 'default' (or
+ * 'communications') pseudo-device's id for the default choice, which is in no device list, so it
+ * is resolved to the real device behind it (spec §4: 'default' resolves to the default device).
+ */
+export function capturedMicrophoneId(reported: string | undefined, allMicrophones: readonly DeviceLike[]): string | undefined {
+  if (reported === undefined || (reported !== 'default' && reported !== 'communications')) return reported;
+  return resolveMicrophoneId('default', allMicrophones) ?? reported;
 }
 
 export type AudioMode = 'music' | 'speech';
