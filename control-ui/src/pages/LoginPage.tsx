@@ -111,7 +111,6 @@ function EmailStep() {
 }
 
 function CodeStep() {
-  const codeId = useId();
   const { email, pending } = useSessionStore((s) => s.signIn);
   const [code, setCode] = useState('');
   const submit = (event: FormEvent) => {
@@ -123,26 +122,7 @@ function CodeStep() {
       <h1 className={card.title}>Check your e-mail</h1>
       <p className={card.lead}>We sent a 6-digit code to {email}. It expires in a few minutes.</p>
       <form className={styles.form} onSubmit={submit}>
-        <label htmlFor={codeId} className={styles.label}>
-          Code
-        </label>
-        <input
-          id={codeId}
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]{6}"
-          maxLength={6}
-          className={`${styles.input} ${styles.code}`}
-          value={code}
-          onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-          autoFocus
-          required
-        />
-        <Button type="submit" variant="primary" disabled={pending || code.length !== 6}>
-          <KeyRound size={16} aria-hidden />
-          Sign in
-        </Button>
+        <CodeField code={code} onChange={setCode} pending={pending} />
       </form>
       <ErrorNote />
       <div className={styles.links}>
@@ -158,10 +138,38 @@ function CodeStep() {
   );
 }
 
+/** The 6-digit code a sign-in sent (by e-mail or text message), and the button that signs in with it. */
+function CodeField({ code, onChange, pending }: { code: string; onChange: (code: string) => void; pending: boolean }) {
+  const codeId = useId();
+  return (
+    <>
+      <label htmlFor={codeId} className={styles.label}>
+        Code
+      </label>
+      <input
+        id={codeId}
+        name="code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9]{6}"
+        maxLength={6}
+        className={`${styles.input} ${styles.code}`}
+        value={code}
+        onChange={(e) => onChange(e.target.value.replace(/\D/g, ''))}
+        autoFocus
+        required
+      />
+      <Button type="submit" variant="primary" disabled={pending || code.length !== 6}>
+        <KeyRound size={16} aria-hidden />
+        Sign in
+      </Button>
+    </>
+  );
+}
+
 /** SMS sign-in, for accounts that added and verified a phone number on the Account page. */
 function PhoneStep() {
   const phoneId = useId();
-  const codeId = useId();
   const { step, phoneNumber, pending } = useSessionStore((s) => s.signIn);
   const [number, setNumber] = useState(phoneNumber);
   const [code, setCode] = useState('');
@@ -189,26 +197,7 @@ function PhoneStep() {
             </Button>
           </>
         ) : (
-          <>
-            <label htmlFor={codeId} className={styles.label}>
-              Code
-            </label>
-            <input
-              id={codeId}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              className={`${styles.input} ${styles.code}`}
-              value={code}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-              autoFocus
-              required
-            />
-            <Button type="submit" variant="primary" disabled={pending || code.length !== 6}>
-              <KeyRound size={16} aria-hidden />
-              Sign in
-            </Button>
-          </>
+          <CodeField code={code} onChange={setCode} pending={pending} />
         )}
       </form>
       <ErrorNote />
