@@ -273,6 +273,19 @@ describe('Auto Live (spec §5)', () => {
 });
 
 describe('stream health and the plan limit while live', () => {
+  /** A session's stats report as the owning worker's pipeline sends it, with these outputs. */
+  const sessionStats = (projectId: string, bitrateKbps: number, outputs: object[]) => ({
+    sessionId: projectId,
+    at: new Date().toISOString(),
+    state: 'playing',
+    fps: 30,
+    framesOut: 900,
+    droppedFrames: 0,
+    bitrateKbps,
+    planVersion: 1,
+    outputs,
+  });
+
   /**
    * A project with two custom destinations, the api's broadcast watch running (as startApi runs
    * it) and a studio socket listening; the session is closed afterwards.
@@ -305,17 +318,7 @@ describe('stream health and the plan limit while live', () => {
       const report = (states: [string, string][]) => ({
         sessionId: projectId,
         type: 'stats',
-        stats: {
-          sessionId: projectId,
-          at: new Date().toISOString(),
-          state: 'playing',
-          fps: 30,
-          framesOut: 900,
-          droppedFrames: 0,
-          bitrateKbps: 0,
-          planVersion: 1,
-          outputs: states.map(([id, state]) => ({ id, state, bytesSent: 0, bitrateKbps: 0, reconnects: 3, ...(state === 'failed' ? { errorCode: 'DESTINATION_REFUSED' } : {}) })),
-        },
+        stats: sessionStats(projectId, 0, states.map(([id, state]) => ({ id, state, bytesSent: 0, bitrateKbps: 0, reconnects: 3, ...(state === 'failed' ? { errorCode: 'DESTINATION_REFUSED' } : {}) }))),
       });
       // One still reconnecting: the broadcast stays live.
       await api.redis.publish(sessionStatusKeys.channel(projectId), JSON.stringify(report([[a, 'failed'], [b, 'reconnecting']])));
@@ -341,14 +344,7 @@ describe('stream health and the plan limit while live', () => {
 
       // What the owning media worker publishes (SessionHost: {sessionId, ...report}; the session id is the project id).
       const stats = {
-        sessionId: projectId,
-        at: new Date().toISOString(),
-        state: 'playing',
-        fps: 30,
-        framesOut: 900,
-        droppedFrames: 0,
-        bitrateKbps: 2980,
-        planVersion: 1,
+        ...sessionStats(projectId, 2980, []),
         outputs: [
           { id: a, state: 'live', bytesSent: 1_000_000, bitrateKbps: 2980, reconnects: 1 },
           { id: b, state: 'failed', bytesSent: 0, bitrateKbps: 0, reconnects: 3, errorCode: 'DESTINATION_REFUSED' },
