@@ -16,7 +16,6 @@ import {
   newProjectDocument,
   sceneToRenderPlan,
   sessionKeys,
-  sessionOwnerSchema,
   SESSIONS_QUEUE,
   workerHeartbeatSchema,
   workerRegistryKeys,
@@ -28,6 +27,7 @@ import { startWorkerProcess, type WorkerUnderTest } from '@onair/runtime/testkit
 import { createInputResolver } from '../src/placement/input-resolver.ts';
 import { grabFrame, near, pixel, probeStream, type Frame } from './helpers/stream-probe.ts';
 import { secretKey } from './helpers/session-fixture.ts';
+import { killWorkers, queueSession, readOwner } from './helpers/placement-fixture.ts';
 
 const workerRoot = fileURLToPath(new URL('..', import.meta.url));
 const WIDTH = 854;
@@ -63,7 +63,6 @@ describe('session placement across media workers', () => {
   beforeAll(async () => {
     redisUrl = await isolatedRedisUrl();
     redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    await redis.flushdb();
     queue = new Queue(SESSIONS_QUEUE, { connection: redis });
     const key = SecretBox.generateKey();
     box = new SecretBox(key);
@@ -75,7 +74,7 @@ describe('session placement across media workers', () => {
 
   afterAll(async () => {
     if (process.env.PLACEMENT_DEBUG) for (const w of workers) process.stdout.write(`--- ${w.id}\n${w.output.join('')}\n`);
-    for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+    killWorkers(workers);
     await rtmp?.stop();
     await queue?.close();
     await redis?.flushdb();
@@ -93,16 +92,10 @@ describe('session placement across media workers', () => {
 
   /** Stores the project's document and live outputs as the api does, and queues its session. */
   async function openLiveSession(doc: SceneDocument, streamKey: string): Promise<void> {
-    await redis.hset(sessionKeys.document(doc.projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
-    const outputs = [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }];
-    await redis.set(sessionKeys.outputs(doc.projectId), box.seal(JSON.stringify(outputs), `session:${doc.projectId}`));
-    await queue.add('session', { projectId: doc.projectId, requestedAt: new Date().toISOString() }, { jobId: doc.projectId, removeOnComplete: true, removeOnFail: true });
+    await queueSession(queue, redis, doc, { box, outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }] });
   }
 
-  async function owner(projectId: string): Promise<SessionOwner | undefined> {
-    const raw = await redis.get(sessionKeys.owner(projectId));
-    return raw ? sessionOwnerSchema.parse(JSON.parse(raw)) : undefined;
-  }
+  const owner = (projectId: string): Promise<SessionOwner | undefined> => readOwner(redis, projectId);
 
   it('picks a session killed with -9 up on the other worker, live again with the same scene', async () => {
     const a = await startWorker({ DRAIN_GRACE_MS: '60000' });
@@ -198,8 +191,7 @@ describe('session placement across media workers', () => {
     const worker = await startWorker({ SESSION_IDLE_MS: '1500', DRAIN_GRACE_MS: '60000' });
     delete process.env.SESSION_IDLE_MS;
     const doc = projectDocument();
-    await redis.hset(sessionKeys.document(doc.projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
-    await queue.add('session', { projectId: doc.projectId, requestedAt: new Date().toISOString() }, { jobId: doc.projectId, removeOnComplete: true, removeOnFail: true });
+    await queueSession(queue, redis, doc);
     await waitFor('the session to be placed', () => owner(doc.projectId), 20_000, 50);
     await waitFor('the idle session to end', async () => ((await owner(doc.projectId)) ? undefined : true), 20_000, 200);
     expect(await queue.getJob(doc.projectId)).toBeUndefined();

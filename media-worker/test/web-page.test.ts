@@ -22,6 +22,7 @@ import { createInputResolver } from '../src/placement/input-resolver.ts';
 import { MediaPorts } from '../src/webrtc/media-ports.ts';
 import { grabFrame, near, pixel, probeStream, type Frame } from './helpers/stream-probe.ts';
 import { secretKey } from './helpers/session-fixture.ts';
+import { killWorkers, queueSession } from './helpers/placement-fixture.ts';
 
 const execFileAsync = promisify(execFile);
 const mediaRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -67,7 +68,6 @@ describe('a web-page source in the program', () => {
   beforeAll(async () => {
     redisUrl = await isolatedRedisUrl();
     redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    await redis.flushdb();
     dir = await mkdtemp(join(tmpdir(), 'onair-webpage-'));
     rtmp = await startRtmpServer({ dir: join(dir, 'nginx') });
     site = createServer((_req, res) => {
@@ -79,7 +79,7 @@ describe('a web-page source in the program', () => {
   });
 
   afterAll(async () => {
-    for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+    killWorkers(workers);
     await rtmp?.stop();
     site?.close();
     await redis?.flushdb();
@@ -109,11 +109,8 @@ describe('a web-page source in the program', () => {
     const logo = placements.find((p) => p.inputId === doc.sources[0]!.id)!;
 
     const streamKey = secretKey();
-    const box2 = new SecretBox(key);
-    await redis.hset(sessionKeys.document(doc.projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
-    await redis.set(sessionKeys.outputs(doc.projectId), box2.seal(JSON.stringify([{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }]), `session:${doc.projectId}`));
     const queue = new Queue(SESSIONS_QUEUE, { connection: redis });
-    await queue.add('session', { projectId: doc.projectId, requestedAt: new Date().toISOString() }, { jobId: doc.projectId, removeOnComplete: true, removeOnFail: true });
+    await queueSession(queue, redis, doc, { box: new SecretBox(key), outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }] });
     await queue.close();
 
     const url = rtmp.url(streamKey);

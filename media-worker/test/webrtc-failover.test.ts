@@ -22,7 +22,6 @@ import {
   newProjectDocument,
   participantSignalSchema,
   sessionKeys,
-  sessionOwnerSchema,
   SESSIONS_QUEUE,
   signalingChannels,
   type OfferedTrack,
@@ -34,6 +33,7 @@ import { SecretBox } from '@onair/runtime';
 import { startWorkerProcess, type WorkerUnderTest } from '@onair/runtime/testkit';
 import { grabFrame, near, pixel } from './helpers/stream-probe.ts';
 import { secretKey } from './helpers/session-fixture.ts';
+import { killWorkers, queueSession, readOwner } from './helpers/placement-fixture.ts';
 
 const execFileAsync = promisify(execFile);
 const workerRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -95,7 +95,7 @@ describe('signaling follows a session to its new worker', () => {
 
   afterAll(async () => {
     if (process.env.WEBRTC_DEBUG) for (const w of workers) process.stdout.write(`--- ${w.id}\n${w.output.join('')}\n`);
-    for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+    killWorkers(workers);
     await browser?.close();
     pageServer?.close();
     await rtmp?.stop();
@@ -114,10 +114,7 @@ describe('signaling follows a session to its new worker', () => {
     return worker;
   }
 
-  async function owner(projectId: string): Promise<SessionOwner | undefined> {
-    const raw = await redis.get(sessionKeys.owner(projectId));
-    return raw ? sessionOwnerSchema.parse(JSON.parse(raw)) : undefined;
-  }
+  const owner = (projectId: string): Promise<SessionOwner | undefined> => readOwner(redis, projectId);
 
   /** Offers from the page through Redis as the api relays it, and returns the answer's worker. */
   async function signal(page: Page, doc: SceneDocument, participantId: string): Promise<string> {
@@ -146,7 +143,7 @@ describe('signaling follows a session to its new worker', () => {
 
   it('re-signals to the worker that picked the session up after kill -9', async () => {
     // A retry starts clean: workers left by a failed attempt would take the new session.
-    for (const w of workers.splice(0)) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+    killWorkers(workers.splice(0));
     await redis.flushdb();
     const a = await startWorker();
     const b = await startWorker();
@@ -155,10 +152,7 @@ describe('signaling follows a session to its new worker', () => {
     doc.sources.push({ id: cameraId, kind: 'webcam', name: 'Camera', settings: { opacity: 1, volume: 1, muted: false, webcamDeviceId: null, microphoneDeviceId: 'default', displayName: '', userId: null, mirrorCamera: false } });
     doc.scenes[0]!.layers.push({ id: randomUUID(), sourceId: cameraId, x: 640, y: 0, width: 640, height: 360, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 1, opacity: 1, visible: true });
     const streamKey = secretKey();
-    const box = new SecretBox(sealKey);
-    await redis.hset(sessionKeys.document(doc.projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
-    await redis.set(sessionKeys.outputs(doc.projectId), box.seal(JSON.stringify([{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }]), `session:${doc.projectId}`));
-    await queue.add('session', { projectId: doc.projectId, requestedAt: new Date().toISOString() }, { jobId: doc.projectId, removeOnComplete: true, removeOnFail: true });
+    await queueSession(queue, redis, doc, { box: new SecretBox(sealKey), outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }] });
     const first = await waitFor('the session to be placed', () => owner(doc.projectId), 20_000, 50);
 
     const page = await browser.newPage();

@@ -1,5 +1,6 @@
 import { MonitorUp, MonitorX } from 'lucide-react';
 import type { ChangeEvent } from 'react';
+import type { DeviceLike } from '@onair/protocol';
 import { selectCameraDevice, selectMicrophoneDevice, setAudioMode, shareScreen, stopScreenShare } from '../../actions/media.ts';
 import { IconButton } from '../../components/IconButton.tsx';
 import { Switch } from '../../components/Switch.tsx';
@@ -45,31 +46,34 @@ export function StudioMedia() {
       </div>
       {media.roomError && <p className={styles.error}>{media.roomError}</p>}
       {media.permissionError && <p className={styles.error}>{mediaErrorText[media.permissionError]}</p>}
-      <label className={styles.field}>
-        <span>Camera</span>
-        <select value={media.selectedCamera ?? ''} onChange={(e: ChangeEvent<HTMLSelectElement>) => void selectCameraDevice(e.target.value)} disabled={cameras.length === 0}>
-          {media.selectedCamera === null && <option value="">Default camera</option>}
-          {cameras.map((d) => (
-            <option key={d.deviceId} value={d.deviceId}>
-              {d.label || 'Camera'}
-            </option>
-          ))}
-        </select>
-      </label>
-      {statusText[media.cameraStatus] && <p className={styles.hint} data-status={media.cameraStatus}>{statusText[media.cameraStatus]}</p>}
-      <label className={styles.field}>
-        <span>Microphone</span>
-        <select value={media.selectedMicrophone ?? ''} onChange={(e: ChangeEvent<HTMLSelectElement>) => void selectMicrophoneDevice(e.target.value)} disabled={microphones.length === 0}>
-          {media.selectedMicrophone === null && <option value="">Default microphone</option>}
-          {microphones.map((d) => (
-            <option key={d.deviceId} value={d.deviceId}>
-              {d.label || 'Microphone'}
-            </option>
-          ))}
-        </select>
-      </label>
-      {statusText[media.microphoneStatus] && <p className={styles.hint} data-status={media.microphoneStatus}>{statusText[media.microphoneStatus]}</p>}
+      <DeviceField label="Camera" devices={cameras} selected={media.selectedCamera} status={media.cameraStatus} onSelect={selectCameraDevice} />
+      <DeviceField label="Microphone" devices={microphones} selected={media.selectedMicrophone} status={media.microphoneStatus} onSelect={selectMicrophoneDevice} />
       <Switch label="Optimize for music" checked={media.audioMode === 'music'} onCheckedChange={(on) => void setAudioMode(on ? 'music' : 'speech')} />
     </section>
+  );
+}
+
+/** One device choice (spec §4): the devices this browser lists, and the permission status when it needs saying. */
+function DeviceField(props: { label: 'Camera' | 'Microphone'; devices: readonly DeviceLike[]; selected: string | null; status: DevicePermissionStatus; onSelect: (deviceId: string) => Promise<void> }) {
+  const { label, devices, selected, status } = props;
+  return (
+    <>
+      <label className={styles.field}>
+        <span>{label}</span>
+        <select value={selected ?? ''} onChange={(e: ChangeEvent<HTMLSelectElement>) => void props.onSelect(e.target.value)} disabled={devices.length === 0}>
+          {selected === null && <option value="">Default {label.toLowerCase()}</option>}
+          {devices.map((d) => (
+            <option key={d.deviceId} value={d.deviceId}>
+              {d.label || label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {statusText[status] && (
+        <p className={styles.hint} data-status={status}>
+          {statusText[status]}
+        </p>
+      )}
+    </>
   );
 }
