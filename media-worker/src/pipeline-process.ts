@@ -6,12 +6,20 @@
 import { pipelineCommandSchema, type PipelineCommand, type PipelineErrorCode, type PipelineReport } from '@onair/protocol';
 import { createLogger } from '@onair/runtime';
 import { ProgramPipeline } from './pipeline/program.ts';
+import { RtmpEgress } from './pipeline/outputs/rtmp-egress.ts';
 
 const STATS_INTERVAL_MS = 1000;
 
 let logger = createLogger('pipeline', process.env.LOG_LEVEL ?? 'info');
 let program: ProgramPipeline | undefined;
 let statsTimer: NodeJS.Timeout | undefined;
+/** Started before any command runs: no RTMP connection may go out before it is in place. */
+const egressReady = RtmpEgress.start(logger);
+let egress: RtmpEgress | undefined;
+/** Commands run one after another, in the order they came, once the egress is ready. */
+let commands: Promise<void> = egressReady.then((ready) => {
+  egress = ready;
+});
 
 function send(report: PipelineReport): void {
   if (process.connected) process.send?.(report);
@@ -52,6 +60,7 @@ function handle(command: PipelineCommand): void {
           keyframeWanted: (inputId) => send({ type: 'keyframeWanted', inputId }),
         },
         logger,
+        egress!,
         config.dotDir,
       );
       send({ type: 'state', state: 'starting' });
@@ -88,12 +97,13 @@ process.on('message', (raw: unknown) => {
     send({ type: 'error', code: 'PLAN_INVALID', message: 'invalid command', fatal: false });
     return;
   }
-  try {
-    handle(parsed.data);
-  } catch (err) {
-    logger.error({ err }, 'pipeline command failed');
-    fail('PIPELINE_FAILED', err instanceof Error ? err.message : String(err));
-  }
+  const command = parsed.data;
+  commands = commands
+    .then(() => handle(command))
+    .catch((err: unknown) => {
+      logger.error({ err }, 'pipeline command failed');
+      fail('PIPELINE_FAILED', err instanceof Error ? err.message : String(err));
+    });
 });
 
 // The worker is gone (killed, crashed): a pipeline nobody supervises must not keep streaming.

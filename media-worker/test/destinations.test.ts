@@ -2,10 +2,17 @@
  * Encode once, push everywhere: real GStreamer pipelines in their own processes, real nginx-rtmp
  * servers, read back with ffprobe and ffmpeg.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { pipelineErrorCatalogue, sessionStatusKeys, sessionStatsSchema } from '@onair/protocol';
+import { dnsServersResolver, rtmpAddressRefusal } from '@onair/runtime';
+import { startDnsDouble } from '@onair/runtime/dns-double';
 import { HEIGHT, testPlan, useSharedFixture, WIDTH } from './helpers/session-fixture.ts';
 import { keyframeIntervals, longestVideoGap, probeStream, readPackets } from './helpers/stream-probe.ts';
+
+// Before any pipeline process starts: they take the resolver their egress uses from the environment.
+const dns = await startDnsDouble();
+process.env.EGRESS_DNS_SERVERS = dns.server;
+afterAll(() => dns.close());
 
 const suite = useSharedFixture();
 const { keys, key } = suite;
@@ -41,23 +48,40 @@ describe('destinations', () => {
     await suite.fx.host.stopSession('two-dest');
   });
 
-  it('checks the address again before connecting: an output the api did not allow onto a private network fails, the other streams', async () => {
-    const server = await suite.fx.rtmp();
-    const [kAllowed, kRefused] = [key(), key()];
-    const base = `rtmp://127.0.0.1:${server.port}/live`;
+  it('connects only through the egress rule: a name re-pointed at loopback, a trailing-dot name and a literal the api did not allow fail; a permitted name reaches the checked address and keeps its name in the tcUrl', async () => {
+    // The names of this test resolve through a DNS double (the pipeline processes read
+    // EGRESS_DNS_SERVERS when they start): `rebind.test` answers a public address first, as it did
+    // when the api saved it, and loopback from then on.
+    dns.set('rebind.test', ['93.184.216.34'], ['127.0.0.1']);
+    dns.set('local-rtmp.test', ['127.0.0.1']);
+    expect(await rtmpAddressRefusal('rtmp://rebind.test/live', false, dnsServersResolver([dns.server]))).toBeNull();
+
+    // This server only takes publishes whose tcUrl names local-rtmp.test, as virtual-host servers do.
+    const server = await suite.fx.rtmp({ acceptTcUrlHosts: ['local-rtmp.test'] });
+    const literal = await suite.fx.rtmp();
+    const [kNamed, kRebound, kDotted, kLiteral] = [key(), key(), key(), key()];
     const started = Date.now();
     suite.fx.host.startSession({
       sessionId: 'address-check',
       planVersion: 1,
-      // As the api seals them: the operator's own server may be local, a creator's custom server may not.
-      plan: testPlan([{ id: 'local', url: base, key: kAllowed, allowPrivate: true }, { id: 'custom', url: base, key: kRefused, allowPrivate: false }]),
+      plan: testPlan([
+        // As the api seals them: the operator's own server may be local, a creator's custom server may not.
+        { id: 'named', url: `rtmp://local-rtmp.test:${server.port}/live`, key: kNamed, allowPrivate: true },
+        { id: 'rebound', url: `rtmp://rebind.test:${server.port}/live`, key: kRebound, allowPrivate: false },
+        { id: 'dotted', url: `rtmp://localhost.:${literal.port}/live`, key: kDotted, allowPrivate: false },
+        { id: 'literal', url: `rtmp://127.0.0.1.:${literal.port}/live`, key: kLiteral, allowPrivate: false },
+      ]),
     });
-    const refused = await suite.fx.waitForOutput('address-check', 'custom', 'failed', 10_000, started);
-    expect(refused).toMatchObject({ errorCode: 'DESTINATION_ADDRESS_REFUSED', reason: pipelineErrorCatalogue.DESTINATION_ADDRESS_REFUSED.message });
-    await suite.fx.waitForOutput('address-check', 'local', 'live');
-    expect((await probeStream(server.url(kAllowed))).video).toMatchObject({ codec: 'h264' });
-    // Nothing ever reached the refused server's stream name.
-    await expect(probeStream(server.url(kRefused), 5000)).rejects.toThrow();
+    for (const id of ['rebound', 'dotted', 'literal']) {
+      const refused = await suite.fx.waitForOutput('address-check', id, 'failed', 15_000, started);
+      expect(refused, id).toMatchObject({ errorCode: 'DESTINATION_ADDRESS_REFUSED', reason: pipelineErrorCatalogue.DESTINATION_ADDRESS_REFUSED.message });
+    }
+    await suite.fx.waitForOutput('address-check', 'named', 'live');
+    expect((await probeStream(server.url(kNamed))).video).toMatchObject({ codec: 'h264' });
+    // The egress resolved the re-pointed name itself (a second answer), and nothing reached any refused stream name.
+    expect(dns.queries.get('rebind.test')).toBeGreaterThanOrEqual(2);
+    for (const [srv, k] of [[server, kRebound], [literal, kDotted], [literal, kLiteral]] as const) await expect(probeStream(srv.url(k), 3000)).rejects.toThrow();
+    expect(suite.fx.logs.some((l) => l.includes('output address refused') && l.includes('rebind.test → 127.0.0.1'))).toBe(true);
     await suite.fx.host.stopSession('address-check');
   });
 

@@ -16,8 +16,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { launchChromium } from '../src/page/chromium.ts';
 import { videoBitrateKbps } from '../src/page/page-capture.ts';
 import { VirtualDisplay } from '../src/page/virtual-display.ts';
-import { EgressPolicy } from '../src/egress/egress-policy.ts';
-import { EgressProxy } from '../src/egress/egress-proxy.ts';
+import { EgressPolicy, EgressProxy } from '@onair/runtime';
 import { SupervisedProcess } from '../src/proc/supervised-process.ts';
 import { treeCpuSeconds } from '../src/proc/process-tree.ts';
 

@@ -10,7 +10,7 @@ describe('rtmpAddressRefusal', () => {
   });
 
   it('refuses a name re-pointed at an internal address, saying where it points', async () => {
-    expect(await rtmpAddressRefusal('rtmp://ingest.example.test/live', false, resolvesTo('93.184.216.34', '10.0.0.5'))).toMatch(/private network address \(10\.0\.0\.5\): ingest\.example\.test resolves there/);
+    expect(await rtmpAddressRefusal('rtmp://ingest.example.test/live', false, resolvesTo('93.184.216.34', '10.0.0.5'))).toMatch(/private network address \(ingest\.example\.test → 10\.0\.0\.5\)/);
     expect(await rtmpAddressRefusal('rtmp://127.0.0.1:1935/live', false)).toMatch(/loopback/);
     expect(await rtmpAddressRefusal('rtmp://localhost/live', false)).toMatch(/loopback/);
     expect(await rtmpAddressRefusal('http://93.184.216.34/live', false)).toMatch(/only rtmp and rtmps/);
@@ -21,6 +21,18 @@ describe('rtmpAddressRefusal', () => {
     expect(await rtmpAddressRefusal('rtmp://lan-server.example.test/live', true, resolvesTo('192.168.1.20'))).toBeNull();
     expect(await rtmpAddressRefusal('rtmp://169.254.169.254/live', true)).toMatch(/metadata/);
     expect(await rtmpAddressRefusal('rtmp://meta.example.test/live', true, resolvesTo('169.254.169.254'))).toMatch(/metadata/);
+  });
+
+  it('reads every spelling of an address as the connection would: trailing dots, numeric IPv4 forms', async () => {
+    const noDns = async () => Promise.reject(new Error('ENOTFOUND'));
+    for (const url of ['rtmp://localhost.:1935/live', 'rtmp://LOCALHOST../live', 'rtmp://127.0.0.1.:1935/live', 'rtmp://2130706433/live', 'rtmp://0x7f.1/live', 'rtmp://0177.0.0.1/live', 'rtmp://127.1/live']) {
+      expect(await rtmpAddressRefusal(url, false, noDns), url).toMatch(/loopback/);
+    }
+    expect(await rtmpAddressRefusal('rtmp://10.0.0.5./live', false, noDns)).toMatch(/private/);
+    // The metadata address in any spelling, even where private servers are allowed.
+    for (const url of ['rtmp://169.254.169.254./live', 'rtmp://0xa9fea9fe/live', 'rtmp://2852039166/live', 'rtmps://169.254.169.254.:443/app']) {
+      expect(await rtmpAddressRefusal(url, true, noDns), url).toMatch(/metadata/);
+    }
   });
 
   it('lets a name that does not resolve now through: the connection then fails as unreachable', async () => {

@@ -1,36 +1,22 @@
-import { lookup } from 'node:dns/promises';
-import { addressRefusalReason, checkRtmpUrlTarget, classifyIp } from '@onair/protocol';
-
-const LOOKUP_TIMEOUT_MS = 3000;
-
-export type Resolve = (host: string) => Promise<string[]>;
-const systemResolve: Resolve = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+import { checkRtmpUrlTarget, hostPortKey } from '@onair/protocol';
+import { EgressPolicy, systemResolver, type Resolver } from './egress/egress-policy.ts';
 
 /**
- * Why an RTMP(S) URL must not be streamed to, or null when it may: an invalid URL, another scheme,
- * or a host that is (or resolves to) a private, loopback or otherwise internal address, unless
- * `allowPrivate` (an operator's LAN setup, the operator's own server). The cloud metadata address
- * is refused whatever the setting. A name that does not resolve now is let through: the
- * connection then fails as unreachable. The api checks at save time; the media worker again right
- * before every connection, since a name may be pointed elsewhere after it was saved.
+ * Why an RTMP(S) URL must not be saved as a destination, or null when it may: an invalid URL,
+ * another scheme, or a host that is (or resolves to) a private, loopback or otherwise internal
+ * address in any spelling, unless `allowPrivate` (an operator's LAN setup, the operator's own
+ * server). The cloud metadata address is refused whatever the setting. It is the egress rule of
+ * EgressPolicy; only a name that does not resolve at save time is let through, because the media
+ * worker connects through its egress proxy, which resolves once, refuses the same way (and refuses
+ * a name it cannot resolve), and connects to the address it checked.
  */
-export async function rtmpAddressRefusal(url: string, allowPrivate: boolean, resolve: Resolve = systemResolve): Promise<string | null> {
+export async function rtmpAddressRefusal(url: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<string | null> {
   const check = checkRtmpUrlTarget(url);
-  const allowed = (cls: string) => allowPrivate && cls !== 'metadata';
-  if (!check.ok) return allowed(check.code) && check.code !== 'invalid-url' && check.code !== 'scheme-not-allowed' ? null : check.reason;
-  if (check.ip !== null) return null;
-  let addresses: string[];
-  try {
-    addresses = await Promise.race([
-      resolve(check.host),
-      new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('dns timeout')), LOOKUP_TIMEOUT_MS).unref()),
-    ]);
-  } catch {
+  if (!check.ok) {
+    if (check.code === 'invalid-url' || check.code === 'scheme-not-allowed' || check.code === 'metadata' || !allowPrivate) return check.reason;
     return null;
   }
-  for (const address of addresses) {
-    const cls = classifyIp(address);
-    if (cls !== null && cls !== 'public' && !allowed(cls)) return `${addressRefusalReason(cls, address)}: ${check.host} resolves there`;
-  }
-  return null;
+  const policy = new EgressPolicy(allowPrivate ? new Set([hostPortKey(check.host, check.port)]) : new Set(), resolve);
+  const decision = await policy.check(check.host, check.port);
+  return decision.allowed || decision.code === 'unresolvable' ? null : decision.reason;
 }

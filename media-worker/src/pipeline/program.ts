@@ -7,6 +7,7 @@ import { GstPipeline, type BusError } from '../gst/pipeline.ts';
 import { AudioFader } from './audio-fader.ts';
 import { audioTargets, BACKGROUND_ZORDER, videoLayout, type VideoPadLayout } from './layout.ts';
 import { DestinationOutput, type OutputStatus } from './outputs/destination-output.ts';
+import type { OutputEgress } from './outputs/rtmp-egress.ts';
 import { buildSource, MIXER_AUDIO_CAPS } from './sources/index.ts';
 
 export interface ProgramEvents {
@@ -68,6 +69,8 @@ export class ProgramPipeline {
     private readonly policy: OutputPolicy,
     private readonly events: ProgramEvents,
     private readonly logger: Logger,
+    /** The process's RTMP egress, which every output connects through. */
+    private readonly egress: OutputEgress,
     dotDir?: string,
   ) {
     this.plan = plan;
@@ -176,7 +179,7 @@ export class ProgramPipeline {
     }
     for (const spec of outputs) {
       if (this.outputs.has(spec.id)) continue;
-      const output = new DestinationOutput(spec, this.outputCounter++, this.gst.bin, this.tee, this.policy, (s) => this.events.outputStatus(s), this.logger);
+      const output = new DestinationOutput(spec, this.outputCounter++, this.gst.bin, this.tee, this.policy, (s) => this.events.outputStatus(s), this.logger, this.egress);
       this.outputs.set(spec.id, output);
       output.attach();
     }

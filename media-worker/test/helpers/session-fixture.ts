@@ -26,7 +26,7 @@ export interface Fixture {
   /** Every log line of the worker and of its pipeline processes. */
   logs: string[];
   reports: { sessionId: string; report: PipelineReport; at: number }[];
-  rtmp(options?: { acceptKeys?: string[] }): Promise<RunningRtmpServer>;
+  rtmp(options?: { acceptKeys?: string[]; acceptTcUrlHosts?: string[] }): Promise<RunningRtmpServer>;
   waitForOutput(sessionId: string, outputId: string, state: OutputState, timeoutMs?: number, since?: number): Promise<PipelineReport & { type: 'outputStatus' }>;
   waitForReport<T extends PipelineReport['type']>(sessionId: string, type: T, match?: (r: PipelineReport & { type: T }) => boolean, timeoutMs?: number, since?: number): Promise<PipelineReport & { type: T }>;
   close(): Promise<void>;

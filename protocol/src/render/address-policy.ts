@@ -48,6 +48,47 @@ export function parseIPv4(text: string): [number, number, number, number] | null
   return parts.every((p) => p <= 255) ? parts : null;
 }
 
+/**
+ * The IPv4 spellings the C resolver (inet_aton, behind getaddrinfo) accepts besides the dotted quad:
+ * one to four parts, each decimal, octal (leading 0) or hex (0x), the last filling the remaining
+ * bytes: `2130706433`, `0x7f.1`, `127.1`, `0177.0.0.1` all mean 127.0.0.1. Names outside URL
+ * parsers' reach (rtmp:// hosts are opaque to WHATWG URL) must be read the way the connection
+ * will read them. Returns the dotted quad, or null when the text is not such a literal.
+ */
+export function canonicalIPv4(text: string): string | null {
+  const parts = text.split('.');
+  if (parts.length < 1 || parts.length > 4) return null;
+  const values: number[] = [];
+  for (const part of parts) {
+    let value: number;
+    if (/^0x[0-9a-f]*$/i.test(part)) value = part.length === 2 ? 0 : parseInt(part.slice(2), 16);
+    else if (/^0[0-7]*$/.test(part)) value = part.length === 1 ? 0 : parseInt(part.slice(1), 8);
+    else if (/^[1-9][0-9]*$/.test(part)) value = parseInt(part, 10);
+    else return null;
+    if (!Number.isSafeInteger(value)) return null;
+    values.push(value);
+  }
+  const last = values.pop()!;
+  if (values.some((v) => v > 255)) return null;
+  const room = 4 - values.length;
+  if (last >= 2 ** (8 * room)) return null;
+  const bytes = [...values];
+  for (let i = room - 1; i >= 0; i--) bytes.push(Math.floor(last / 2 ** (8 * i)) % 256);
+  return bytes.join('.');
+}
+
+/**
+ * A host as a connection will use it: lower case, without the trailing dot(s) of a fully qualified
+ * name (`localhost.`, `127.0.0.1.` reach the same place as without), IPv4 literals in any spelling
+ * as a dotted quad, IPv6 literals without brackets.
+ */
+export function canonicalHost(host: string): string {
+  let h = host.toLowerCase();
+  if (h.startsWith('[') && h.endsWith(']')) return h.slice(1, -1);
+  h = h.replace(/\.+$/, '');
+  return canonicalIPv4(h) ?? h;
+}
+
 /** Parses an IPv6 literal (with or without brackets and zone id) into its eight 16-bit groups. */
 export function parseIPv6(text: string): number[] | null {
   let s = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
@@ -160,9 +201,9 @@ export function checkUrlTarget(raw: string, schemes: readonly string[] = ['http:
   if (!schemes.includes(url.protocol)) {
     return { ok: false, code: 'scheme-not-allowed', reason: `only ${schemes.map((s) => s.replace(':', '')).join(' and ')} addresses can be loaded, not ${url.protocol.replace(':', '')}` };
   }
-  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const host = canonicalHost(url.hostname);
   const port = url.port !== '' ? Number(url.port) : defaultPort(url.protocol);
-  const lower = host.toLowerCase();
+  const lower = host;
   if (lower === 'localhost' || lower.endsWith('.localhost')) {
     return { ok: false, code: 'loopback', reason: addressRefusalReason('loopback', host) };
   }

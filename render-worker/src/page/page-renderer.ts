@@ -53,10 +53,8 @@ import {
   type RenderState,
   type RenderStatus,
 } from '@onair/protocol';
-import type { Logger } from '@onair/runtime';
 import type { RenderConfig } from '../config.ts';
-import { EgressPolicy, type EgressDecision } from '../egress/egress-policy.ts';
-import { EgressProxy, REFUSED_HEADER, type EgressRefusal } from '../egress/egress-proxy.ts';
+import { EgressPolicy, EgressProxy, REFUSED_HEADER, type EgressDecision, type EgressRefusal, type Logger } from '@onair/runtime';
 import type { SupervisedProcess } from '../proc/supervised-process.ts';
 import { treeRssBytes } from '../proc/process-tree.ts';
 import { launchChromium } from './chromium.ts';

@@ -7,10 +7,11 @@ import {
   type PipelineErrorCode,
   type PlanOutput,
 } from '@onair/protocol';
-import { redactUrl, rtmpAddressRefusal, type Logger } from '@onair/runtime';
+import { redactUrl, type Logger } from '@onair/runtime';
 import { linkPads, makeChainBin, makeElement, requestPad, staticPad, structureNumber } from '../../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { BusError } from '../../gst/pipeline.ts';
+import type { OutputEgress } from './rtmp-egress.ts';
 
 export interface OutputStatus {
   outputId: string;
@@ -39,9 +40,10 @@ export function classifyConnectError(message: string): PipelineErrorCode {
  * sink's failure into OK upstream so the tee and every other output go on; the sink connects on
  * its first buffer (async-connect=false) so an unreachable server cannot keep the pipeline from
  * PLAYING. An error resets only this output: after a backoff its bin is replaced by a fresh one
- * (new tee pad, new sink, new connection) while the tee keeps feeding the other outputs. Before
- * every connection the server's address is checked again (the api checked it when it was saved;
- * a name can be re-pointed at an internal address since), and a refused one fails the output.
+ * (new tee pad, new sink, new connection) while the tee keeps feeding the other outputs. Every
+ * connection goes through the process's RTMP egress, which checks the server's address again
+ * (the api checked it when it was saved; a name can be re-pointed at an internal address since)
+ * and connects to the address it checked; a refused one fails the output with the reason.
  */
 export class DestinationOutput {
   private readonly baseName: string;
@@ -66,6 +68,7 @@ export class DestinationOutput {
   private bitrateKbps = 0;
   private errorCode: PipelineErrorCode | undefined;
   private detached = false;
+  private releasePermit: (() => void) | undefined;
 
   constructor(
     readonly spec: PlanOutput,
@@ -75,8 +78,7 @@ export class DestinationOutput {
     private readonly policy: OutputPolicy,
     private readonly report: (status: OutputStatus) => void,
     private readonly logger: Logger,
-    /** Why the URL must not be connected to, or null (runtime's rule; replaceable in tests). */
-    private readonly addressRefusal: (url: string, allowPrivate: boolean) => Promise<string | null> = rtmpAddressRefusal,
+    private readonly egress: OutputEgress,
   ) {
     this.baseName = `output${index}`;
   }
@@ -104,26 +106,19 @@ export class DestinationOutput {
     this.downSince = Date.now();
     this.logger.info({ outputId: this.id, url: redactUrl(this.location) }, 'output attached');
     this.report({ outputId: this.id, state: this.state });
-    void this.connect();
-  }
-
-  /** Checks where the URL points now, then builds this attempt's bin (or fails the output). */
-  private async connect(): Promise<void> {
-    const generation = this.generation;
-    const allowPrivate = this.spec.allowPrivate ?? process.env.ALLOW_PRIVATE_RTMP === 'true';
-    const refusal = await this.addressRefusal(this.spec.url, allowPrivate).catch(() => null);
-    if (this.detached || generation !== this.generation) return;
-    if (refusal) {
-      this.logger.warn({ outputId: this.id, reason: refusal }, 'output address refused');
+    if (this.egress.unavailable) {
+      this.logger.warn({ outputId: this.id, reason: this.egress.unavailable }, 'output not connected: egress unavailable');
       this.fail('DESTINATION_ADDRESS_REFUSED');
       return;
     }
+    this.releasePermit = this.egress.permit(this.spec.url, this.spec.allowPrivate ?? process.env.ALLOW_PRIVATE_RTMP === 'true');
     this.buildBin();
   }
 
   /** Takes the output out of the running pipeline; the other branches of the tee are not touched. */
   detach(finalState: OutputState = 'stopped'): void {
     this.detached = true;
+    this.releasePermit?.();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     this.removeBin();
@@ -186,6 +181,13 @@ export class DestinationOutput {
   /** A bus error from an element inside this output's bin. */
   handleError(error: BusError): void {
     if (this.state === 'failed' || this.state === 'stopped') return;
+    const refusal = this.egress.refusedSince(this.spec.url, this.attemptStartedAt);
+    if (refusal) {
+      // The egress would not connect to where the name points now: retrying cannot help.
+      this.logger.warn({ outputId: this.id, reason: refusal }, 'output address refused');
+      this.fail('DESTINATION_ADDRESS_REFUSED');
+      return;
+    }
     const code = classifyConnectError(error.message);
     if (!this.everLive && this.state === 'connecting') {
       // Never connected: the creator has to fix something (key, address); retrying only hides it.
@@ -270,7 +272,7 @@ export class DestinationOutput {
     this.removeBin();
     this.generation += 1;
     this.logger.info({ outputId: this.id, attempt: this.attempt }, 'output reconnecting');
-    void this.connect();
+    this.buildBin();
   }
 
   private fail(code: PipelineErrorCode): void {

@@ -19,10 +19,11 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const HOP_BY_HOP = new Set(['proxy-connection', 'proxy-authorization', 'connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 /**
- * The only way out for one page's Chromium (`--proxy-server` with loopback not bypassed): plain
- * HTTP is forwarded, HTTPS and WebSocket go through CONNECT tunnels, and every target is checked
- * by the EgressPolicy and reached at the address the policy checked. One proxy per page, so a
- * refusal is the page's own and can be reported with its reason.
+ * The only way out for one page's Chromium (`--proxy-server` with loopback not bypassed) or one
+ * pipeline's RTMP connections (GIO's proxy support): plain HTTP is forwarded (unless
+ * `forwardHttp: false`), HTTPS, WebSocket and RTMP go through CONNECT tunnels, and every target is
+ * checked by the EgressPolicy and reached at the address the policy checked. One proxy per page or
+ * pipeline, so a refusal is its own and can be reported with its reason.
  */
 export class EgressProxy extends EventEmitter<{ refused: [EgressRefusal] }> {
   private readonly server: Server;
@@ -30,9 +31,18 @@ export class EgressProxy extends EventEmitter<{ refused: [EgressRefusal] }> {
   private readonly recent: EgressRefusal[] = [];
   private listeningPort = 0;
 
-  constructor(private readonly policy: EgressPolicy) {
+  constructor(
+    private readonly policy: EgressPolicy,
+    options: { forwardHttp?: boolean } = {},
+  ) {
     super();
-    this.server = createServer((req, res) => void this.forward(req, res));
+    this.server = createServer((req, res) => {
+      if (options.forwardHttp === false) {
+        res.writeHead(405, { connection: 'close' }).end();
+        return;
+      }
+      void this.forward(req, res);
+    });
     this.server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(req, socket, head));
     // Chromium tunnels ws:// through CONNECT; a plain upgrade request is not a path we offer.
     this.server.on('upgrade', (_req: IncomingMessage, socket: Duplex) => {

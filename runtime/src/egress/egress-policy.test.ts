@@ -33,6 +33,16 @@ describe('EgressPolicy', () => {
     expect(await policy.check('nowhere.example', 443)).toMatchObject({ allowed: false, code: 'unresolvable' });
   });
 
+  it('reads names as the connection would (trailing dots, numeric IPv4) and never lets the metadata address through', async () => {
+    expect(await policy.check('localhost.', 9000)).toMatchObject({ allowed: false, code: 'loopback' });
+    expect(await policy.check('127.0.0.1.', 9000)).toMatchObject({ allowed: false, code: 'loopback' });
+    expect(await policy.check('2130706433', 9000)).toMatchObject({ allowed: false, code: 'loopback' });
+    expect(await policy.check('169.254.169.254.', 80)).toMatchObject({ allowed: false, code: 'metadata' });
+    expect(await policy.check('example.com.', 443)).toMatchObject({ allowed: true, host: 'example.com', address: '93.184.215.14' });
+    const allowMeta = new EgressPolicy(new Set(['meta.example:80']), dns({ 'meta.example': ['169.254.169.254'] }));
+    expect(await allowMeta.check('meta.example', 80)).toMatchObject({ allowed: false, code: 'metadata' });
+  });
+
   it('lets exactly the allowlisted host:port through, not the same host on another port or by another name', async () => {
     expect(await policy.checkUrl('http://localhost:8080/page')).toMatchObject({ allowed: true, address: '127.0.0.1' });
     expect(await policy.check('overlay.internal', 443)).toMatchObject({ allowed: true, address: '10.1.2.3' });
