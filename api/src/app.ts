@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { bodyParsing, rejectUnsafeText } from './http/body.ts';
 import type { Redis } from 'ioredis';
 import { pinoHttp } from 'pino-http';
 import {
@@ -22,7 +23,7 @@ import { SecretBox, type Logger } from '@onair/runtime';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
 import { AUTH_BASE_PATH } from './auth/auth.ts';
 import { devInboxEnabled } from './auth/config.ts';
-import type { ApiConfig } from './config.ts';
+import { documentLimits, type ApiConfig } from './config.ts';
 import { SceneService } from './scenes/scene-service.ts';
 import { WorkerRegistry } from './fleet/worker-registry.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
@@ -93,12 +94,14 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(metrics.httpMiddleware);
   const accounts = deps.accounts ?? createAccounts(deps);
-  // better-auth reads the raw body itself: its routes go before express.json.
+  // Sign-in bodies are small: they are read here, under their own limit and the text rule, and
+  // better-auth takes the parsed body instead of reading the stream itself.
+  app.use(AUTH_BASE_PATH, ...bodyParsing({ limitBytes: deps.config.AUTH_MAX_BODY_BYTES, forms: true }), rejectUnsafeText(['query', 'body']));
   app.all(`${AUTH_BASE_PATH}/{*path}`, authHandler(accounts.auth));
-  app.use(express.json({ limit: deps.config.MAX_BODY_BYTES }));
+  app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger);
+  const scenes = new SceneService(deps.db, deps.redis, deps.logger, documentLimits(deps.config));
   const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
   const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : undefined, deps.logger);
   app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));

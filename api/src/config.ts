@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseIceServers } from '@onair/protocol';
+import { DEFAULT_DOCUMENT_LIMITS, parseIceServers, type DocumentLimits } from '@onair/protocol';
 import { authConfigShape } from './auth/config.ts';
 import { scalerConfigShape } from './fleet/scaler/config.ts';
 import { destinationsConfigShape } from './destinations/config.ts';
@@ -15,6 +15,19 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest JSON body accepted, in bytes. */
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  /** Largest body of a sign-in request (/api/auth), in bytes: they carry an address, a code or a token. */
+  AUTH_MAX_BODY_BYTES: z.coerce.number().int().positive().default(16_384),
+  /** Largest /ws message from a browser, in bytes; a larger one closes that socket (1009). */
+  WS_MAX_MESSAGE_BYTES: z.coerce.number().int().positive().default(65_536),
+  /** Messages a socket may send per second on average, and in one burst; beyond, they are refused with RATE_LIMITED. */
+  WS_MESSAGES_PER_SECOND: z.coerce.number().positive().default(20),
+  WS_MESSAGE_BURST: z.coerce.number().int().positive().default(60),
+  /** Open /ws sockets one user may hold on one api replica (studio tabs, guests' pages). */
+  WS_MAX_SOCKETS_PER_USER: z.coerce.number().int().positive().default(16),
+  /** Caps of one project's scene document, whatever the plan: scenes (live ones), sources, layers in one scene. */
+  SCENE_MAX_SCENES: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.scenes),
+  SCENE_MAX_SOURCES: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.sources),
+  SCENE_MAX_LAYERS: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.layersPerScene),
   /** STUN/TURN servers for the studio's peer connections, a JSON array (see protocol's parseIceServers). */
   WEBRTC_ICE_SERVERS: z
     .string()
@@ -41,4 +54,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     throw new Error(`Invalid api configuration: ${problems}`);
   }
   return parsed.data;
+}
+
+export function documentLimits(config: ApiConfig): DocumentLimits {
+  return { scenes: config.SCENE_MAX_SCENES, sources: config.SCENE_MAX_SOURCES, layersPerScene: config.SCENE_MAX_LAYERS };
 }

@@ -8,6 +8,10 @@ import { z } from 'zod';
 export const errorCatalogue = {
   VALIDATION_FAILED: { status: 400, fault: 'user', message: 'The request is not valid.' },
   MALFORMED_JSON: { status: 400, fault: 'user', message: 'The request body is not valid JSON.' },
+  /** A path or query with a broken percent-escape (`%E0`), which cannot be decoded. */
+  MALFORMED_URL: { status: 400, fault: 'user', message: 'The address is not valid: it has a broken %-escape.' },
+  /** Anything else the HTTP layer could not read (an aborted upload, a bad content encoding). */
+  BAD_REQUEST: { status: 400, fault: 'user', message: 'The request could not be read.' },
   UNAUTHENTICATED: { status: 401, fault: 'user', message: 'You need to sign in first.' },
   FORBIDDEN: { status: 403, fault: 'user', message: 'You do not have permission to do that.' },
   NOT_FOUND: { status: 404, fault: 'user', message: 'Nothing was found at this address.' },

@@ -1,4 +1,5 @@
 export * from './errors.ts';
+export * from './text.ts';
 export * from './workers.ts';
 export * from './health.ts';
 export * from './http/index.ts';

@@ -39,6 +39,14 @@ export interface AuthDeps {
 }
 
 /**
+ * What better-auth logs at error level when it refuses a client's request (answered with a 4xx):
+ * origin and callback checks, unknown providers, a method or change this server does not offer,
+ * forged OAuth state. Logged at info, without the client's text after the match.
+ */
+const CLIENT_INPUT_REFUSAL =
+  /^(Invalid (origin|callbackURL|redirectURL|errorCallbackURL|newUserCallbackURL)\b|Provider not found|Provider does not support id token verification|Email is the same|State not found|No callback URL found|INVALID_CALLBACK_REQUEST|Blocked cross-site navigation login attempt|Change email( with OTP)? is disabled|Use the \/email-otp\/request-email-change endpoint|Email and password is not enabled|Delete user is disabled)/;
+
+/**
  * OnAir's sign-in: better-auth on our Prisma schema with passwordless e-mail codes, magic links,
  * SMS codes, Twitch/Google/Facebook OAuth, TOTP multi-factor with recovery codes, e-mail change
  * by code, session cookies (`onair.session_token`) and short-lived bearer JWTs for API clients.
@@ -100,7 +108,13 @@ export function createAuth(deps: AuthDeps) {
     logger: {
       level: 'warn',
       // Only the message: better-auth's extra arguments can hold request data with tokens.
-      log: (level, message) => authLogger[level === 'debug' ? 'debug' : level]({ source: 'better-auth' }, message),
+      log: (level, message) => {
+        // Its origin checks log a refused client address at error level, address included: that is
+        // a client's bad input (answered 403), not our fault, and the address is the client's text.
+        const refused = CLIENT_INPUT_REFUSAL.exec(message);
+        if (refused) authLogger.info({ source: 'better-auth' }, `${refused[0]} refused`);
+        else authLogger[level === 'debug' ? 'debug' : level]({ source: 'better-auth' }, message);
+      },
     },
     plugins: [
       signInGuards({ redis: deps.redis, db, config }),

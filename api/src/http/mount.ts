@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
-import { OnAirError, type Endpoint } from '@onair/protocol';
+import { findUnsafeText, OnAirError, unsafeTextMessage, type Endpoint } from '@onair/protocol';
 
 // The schemas are optional properties of Endpoint, so `E['body']` reads as `B | undefined`:
 // strip the undefined before asking whether the endpoint has a schema.
@@ -26,6 +26,9 @@ export type Handler<E extends Endpoint> = (
 ) => Promise<z.input<E['response']> | Reply<z.input<E['response']>>>;
 
 function parsePart(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+  // Before any schema: text no store can hold is refused with words, wherever it is (protocol's text rule).
+  const unsafe = findUnsafeText(value);
+  if (unsafe) throw new OnAirError('VALIDATION_FAILED', unsafeTextMessage(where, unsafe), { where, path: unsafe.path, rule: 'unsafe-text' });
   if (!schema) return where === 'body' ? undefined : {};
   const result = schema.safeParse(value);
   if (!result.success) {

@@ -2,12 +2,14 @@ import type { Redis } from 'ioredis';
 import {
   acceptedScenePatchSchema,
   applyScenePatch,
+  DEFAULT_DOCUMENT_LIMITS,
   defaultResolutionFor,
   OnAirError,
   projectChannels,
   resolutionIdSchema,
   resolutionOptions,
   type AcceptedScenePatch,
+  type DocumentLimits,
   type ProjectSummary,
   type SceneDocument,
   type ScenePatch,
@@ -44,6 +46,8 @@ export class SceneService {
     private readonly db: Db,
     private readonly redis: Redis,
     private readonly logger: Logger,
+    /** The api's SCENE_MAX_* settings. */
+    private readonly limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
   ) {}
 
   async createProject(user: CurrentUser, name: string): Promise<ProjectSummary> {
@@ -85,7 +89,7 @@ export class SceneService {
         if (!row || row.owner_id !== user.id) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
         const doc = await loadSceneDocument(tx, projectId);
         if (!doc) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
-        const result = applyScenePatch(doc, patch, user.entitlements);
+        const result = applyScenePatch(doc, patch, user.entitlements, { limits: this.limits });
         if (!result.ok) throw rejectionToError(result.rejection);
         await writeSceneDocument(tx, doc, result.document);
         return { document: result.document, accepted: acceptedScenePatchSchema.parse({ projectId, version: result.document.version, ops: result.ops }) };

@@ -22,6 +22,12 @@ export function attachStudioSockets(server: Server, deps: AppDeps & { accounts: 
     logger: deps.logger,
     publicUrl: deps.config.PUBLIC_URL,
     room,
+    limits: {
+      maxMessageBytes: deps.config.WS_MAX_MESSAGE_BYTES,
+      messagesPerSecond: deps.config.WS_MESSAGES_PER_SECOND,
+      burst: deps.config.WS_MESSAGE_BURST,
+      maxSocketsPerUser: deps.config.WS_MAX_SOCKETS_PER_USER,
+    },
   });
   sockets.attach(server);
   return {

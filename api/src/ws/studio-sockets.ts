@@ -6,6 +6,8 @@ import {
   acceptedScenePatchSchema,
   clientMessageSchema,
   destinationChannels,
+  findUnsafeText,
+  unsafeTextMessage,
   destinationServerMessageSchema,
   OnAirError,
   projectChannels,
@@ -19,9 +21,8 @@ import type { Logger } from '@onair/runtime';
 import { resolveCurrentUser, type CurrentUser, type SessionResolver } from '../http/auth-context.ts';
 import type { SceneService } from '../scenes/scene-service.ts';
 import type { RoomClient, RoomSignaling } from '../signaling/room-signaling.ts';
+import { CLOSE_POLICY_VIOLATION, MessageBudget, SocketsPerUser, type SocketLimitsConfig } from './socket-limits.ts';
 
-// A WebRTC offer with camera, microphone, screen and preview m-lines runs to about 12 KB.
-const MAX_MESSAGE_BYTES = 64 * 1024;
 const HEARTBEAT_MS = 30_000;
 /** A studio session's id is its project's id, so a project's pages report on `renderKeys.status(projectId)`. */
 const RENDER_STATUS_PREFIX = renderKeys.status('');
@@ -32,6 +33,7 @@ interface StudioSocket {
   projects: Set<string>;
   alive: boolean;
   room: RoomClient;
+  budget: MessageBudget;
 }
 
 export interface StudioSocketsDeps {
@@ -44,6 +46,8 @@ export interface StudioSocketsDeps {
   publicUrl: string;
   /** WebRTC signaling (`room.*` messages); without it they are refused. */
   room?: RoomSignaling;
+  /** From the api's WS_* settings (a WebRTC offer with camera, microphone, screen and preview m-lines runs to about 12 KB). */
+  limits: SocketLimitsConfig;
 }
 
 /**
@@ -52,12 +56,18 @@ export interface StudioSocketsDeps {
  * projects its own sockets watch, so a patch accepted by any replica reaches every open studio.
  */
 export class StudioSockets {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  private readonly limits: SocketLimitsConfig;
+  private readonly wss: WebSocketServer;
+  private readonly perUser: SocketsPerUser;
   private readonly clients = new Set<StudioSocket>();
   private readonly watchers = new Map<string, Set<StudioSocket>>();
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(private readonly deps: StudioSocketsDeps) {
+    this.limits = deps.limits;
+    // A larger message makes the library close that socket with 1009 and emit 'error' on it (handled in onConnection).
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: this.limits.maxMessageBytes });
+    this.perUser = new SocketsPerUser(this.limits.maxSocketsPerUser);
     deps.subscriber.on('message', (channel: string, message: string) => this.onRedisMessage(channel, message));
     this.heartbeat = setInterval(() => this.sweep(), HEARTBEAT_MS);
     this.heartbeat.unref();
@@ -98,6 +108,11 @@ export class StudioSockets {
       refuse(socket, 401, 'Unauthorized');
       return;
     }
+    if (this.perUser.full(user.id)) {
+      this.deps.logger.info({ userId: user.id, max: this.limits.maxSocketsPerUser }, 'websocket refused: too many sockets for one user');
+      refuse(socket, 429, 'Too Many Requests');
+      return;
+    }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, user));
   }
 
@@ -111,12 +126,39 @@ export class StudioSockets {
   }
 
   private onConnection(ws: WebSocket, user: CurrentUser): void {
-    const client: StudioSocket = { ws, user, projects: new Set(), alive: true, room: { user, send: (message) => send(ws, message) } };
+    // Errors of one socket (a message over the size limit, a broken frame) end that socket only:
+    // the library closes it; without a listener the error would be thrown and stop the process.
+    ws.on('error', (err: Error & { code?: string }) => {
+      this.deps.logger.info({ userId: user.id, code: err.code, reason: err.message }, 'websocket closed for a protocol error');
+    });
+    // Two upgrades of one user may both pass the check before either connects: count here for sure.
+    if (!this.perUser.add(user.id)) {
+      ws.close(CLOSE_POLICY_VIOLATION, 'Too many open studio connections');
+      return;
+    }
+    const client: StudioSocket = {
+      ws,
+      user,
+      projects: new Set(),
+      alive: true,
+      room: { user, send: (message) => send(ws, message) },
+      budget: new MessageBudget(this.limits),
+    };
     this.clients.add(client);
     ws.on('pong', () => {
       client.alive = true;
     });
     ws.on('message', (data: RawData) => {
+      const verdict = client.budget.take();
+      if (verdict === 'close') {
+        this.deps.logger.info({ userId: user.id }, 'websocket closed: message rate exceeded');
+        ws.close(CLOSE_POLICY_VIOLATION, 'Message rate exceeded');
+        return;
+      }
+      if (verdict === 'refused') {
+        if (client.budget.shouldTell()) send(ws, { type: 'error', code: 'RATE_LIMITED', message: 'Messages are arriving too fast; some were ignored. Slow down and try again.' });
+        return;
+      }
       this.onClientMessage(client, data).catch((err: unknown) => {
         const error = err instanceof OnAirError ? err : new OnAirError('INTERNAL');
         if (error.fault === 'service') this.deps.logger.error({ err, userId: user.id }, 'websocket message failed');
@@ -124,6 +166,7 @@ export class StudioSockets {
       });
     });
     ws.on('close', () => {
+      this.perUser.remove(user.id);
       this.clients.delete(client);
       for (const projectId of client.projects) void this.unwatch(client, projectId);
       this.deps.room?.disconnected(client.room).catch((err: unknown) => this.deps.logger.warn({ err, userId: user.id }, 'room not left'));
@@ -138,6 +181,8 @@ export class StudioSockets {
     } catch {
       throw new OnAirError('MALFORMED_JSON');
     }
+    const unsafe = findUnsafeText(json);
+    if (unsafe) throw new OnAirError('VALIDATION_FAILED', unsafeTextMessage('message', unsafe));
     const parsed = clientMessageSchema.safeParse(json);
     if (!parsed.success) throw new OnAirError('VALIDATION_FAILED', `The message is not valid: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
     const message = parsed.data;

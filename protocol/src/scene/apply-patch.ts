@@ -35,11 +35,27 @@ export const ALL_ENTITLEMENTS: Entitlements = {
  * and the result carries the ops normalised (defaults filled in, volumes clamped, prefixes
  * stripped, deletion times set) so that whoever replays them ends with exactly this document.
  */
+/**
+ * Caps of one project's document whatever the plan (the api's SCENE_MAX_* settings), so a document
+ * cannot grow without end: live scenes, sources, and layers in one scene. A patch that would go
+ * over one is refused; a document already over (a lowered setting) can still shrink.
+ */
+export interface DocumentLimits {
+  scenes: number;
+  sources: number;
+  layersPerScene: number;
+}
+export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = { scenes: 100, sources: 200, layersPerScene: 100 };
+const NO_DOCUMENT_LIMITS: DocumentLimits = { scenes: Infinity, sources: Infinity, layersPerScene: Infinity };
+
+/** Deleted scenes a document keeps (they are soft-deleted); removing one more drops the oldest for good. */
+export const KEPT_DELETED_SCENES = 20;
+
 export function applyScenePatch(
   doc: SceneDocument,
   patch: ScenePatch,
   entitlements: Entitlements,
-  options: { now?: Date } = {},
+  options: { now?: Date; limits?: DocumentLimits } = {},
 ): ApplyScenePatchResult {
   if (patch.baseVersion !== doc.version) {
     return { ok: false, rejection: sceneRejection('stale-version', { details: { currentVersion: doc.version, baseVersion: patch.baseVersion } }) };
@@ -50,6 +66,7 @@ export function applyScenePatch(
   try {
     patch.ops.forEach((op, index) => ops.push(applyOp(ctx, op, index)));
     checkLogoKept(doc, ctx);
+    checkDocumentLimits(doc, ctx.doc, options.limits ?? DEFAULT_DOCUMENT_LIMITS);
   } catch (err) {
     if (err instanceof SceneRejectionError) return { ok: false, rejection: err.rejection };
     throw err;
@@ -68,7 +85,8 @@ export function applyAcceptedPatch(
 ): { ok: true; document: SceneDocument } | { ok: false; reason: 'gap' | 'already-applied' | 'rejected'; rejection?: SceneRejection } {
   if (accepted.version <= doc.version) return { ok: false, reason: 'already-applied' };
   if (accepted.version !== doc.version + 1) return { ok: false, reason: 'gap' };
-  const result = applyScenePatch(doc, { baseVersion: doc.version, ops: accepted.ops }, ALL_ENTITLEMENTS);
+  // The server already applied its limits: a replay must never refuse what it accepted.
+  const result = applyScenePatch(doc, { baseVersion: doc.version, ops: accepted.ops }, ALL_ENTITLEMENTS, { limits: NO_DOCUMENT_LIMITS });
   return result.ok ? { ok: true, document: result.document } : { ok: false, reason: 'rejected', rejection: result.rejection };
 }
 
@@ -100,6 +118,7 @@ function applyOp(ctx: PatchContext, op: SceneOp, i: number): SceneOp {
       const scene = liveScene(doc, op.sceneId, i);
       if (liveScenes(doc).length === 1) reject('last-scene', i);
       scene.deletedAt = op.deletedAt ?? ctx.now;
+      dropOldestDeletedScenes(doc);
       renumberScenes(doc);
       if (doc.activeSceneId === scene.id) doc.activeSceneId = liveScenes(doc)[0]?.id ?? null;
       return { ...op, deletedAt: scene.deletedAt };
@@ -310,6 +329,28 @@ function checkLogoKept(before: SceneDocument, ctx: PatchContext): void {
       throw new SceneRejectionError(sceneRejection('logo-required', { details: { sceneId: scene.id } }));
     }
   }
+}
+
+function checkDocumentLimits(before: SceneDocument, after: SceneDocument, limits: DocumentLimits): void {
+  const over = (code: 'document-scene-limit' | 'document-source-limit' | 'document-layer-limit', limit: number, details: Record<string, unknown> = {}): never => {
+    throw new SceneRejectionError(sceneRejection(code, { vars: { limit }, details: { limit, ...details } }));
+  };
+  const scenesAfter = liveScenes(after).length;
+  if (scenesAfter > limits.scenes && scenesAfter > liveScenes(before).length) over('document-scene-limit', limits.scenes);
+  if (after.sources.length > limits.sources && after.sources.length > before.sources.length) over('document-source-limit', limits.sources);
+  for (const scene of liveScenes(after)) {
+    const was = before.scenes.find((s) => s.id === scene.id)?.layers.length ?? 0;
+    if (scene.layers.length > limits.layersPerScene && scene.layers.length > was) over('document-layer-limit', limits.layersPerScene, { sceneId: scene.id });
+  }
+}
+
+/** Keeps the newest KEPT_DELETED_SCENES deleted scenes (by deletion time, then order); deterministic, so a replay drops the same ones. */
+function dropOldestDeletedScenes(doc: SceneDocument): void {
+  const deleted = doc.scenes
+    .filter((s) => s.deletedAt !== null)
+    .sort((a, b) => (a.deletedAt! < b.deletedAt! ? -1 : a.deletedAt! > b.deletedAt! ? 1 : a.order - b.order));
+  const drop = new Set(deleted.slice(0, Math.max(0, deleted.length - KEPT_DELETED_SCENES)).map((s) => s.id));
+  if (drop.size > 0) doc.scenes = doc.scenes.filter((s) => !drop.has(s.id));
 }
 
 // ─── Helpers ───

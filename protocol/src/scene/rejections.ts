@@ -24,6 +24,9 @@ export const sceneRejections = {
   'logo-required': { error: 'PLAN_LIMIT_REACHED', message: 'Your plan shows the OnAir logo on all streams. Upgrade to hide or replace it.' },
   'custom-logo-not-in-plan': { error: 'PLAN_LIMIT_REACHED', message: 'Upgrade to replace the logo with your own.' },
   'custom-background-not-in-plan': { error: 'PLAN_LIMIT_REACHED', message: 'Upgrade to upload your own backgrounds.' },
+  'document-scene-limit': { error: 'SCENE_RULE_VIOLATED', message: 'A project can have up to {limit} scenes. Remove a scene before adding another.' },
+  'document-source-limit': { error: 'SCENE_RULE_VIOLATED', message: 'A project can have up to {limit} sources. Remove sources you no longer use before adding more.' },
+  'document-layer-limit': { error: 'SCENE_RULE_VIOLATED', message: 'A scene can show up to {limit} sources. Remove one from the scene before adding another.' },
   'resolution-not-in-plan': { error: 'PLAN_LIMIT_REACHED', message: 'Stream at {resolution}: upgrade your plan to use this resolution.' },
 } as const satisfies Record<string, { error: ErrorCode; message: string }>;
 
