@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkUrlTarget, classifyIp, hostPortKey, parseHostPortList, parseIPv6 } from './address-policy.ts';
+import { canonicalHost, canonicalIPv4, checkUrlTarget, classifyIp, hostPortKey, parseHostPortList, parseIPv6 } from './address-policy.ts';
 
 describe('classifyIp', () => {
   it.each([
@@ -81,5 +81,21 @@ describe('allowlist', () => {
     expect([...parseHostPortList(' 127.0.0.1:8080, Overlay.internal:443 ,')]).toEqual(['127.0.0.1:8080', 'overlay.internal:443']);
     expect(() => parseHostPortList('127.0.0.1')).toThrow(/host:port/);
     expect(hostPortKey('::1', 80)).toBe('[::1]:80');
+  });
+});
+
+describe('canonical hosts', () => {
+  it('reads IPv4 the way the C resolver does, and names without their trailing dots', () => {
+    expect(canonicalIPv4('2130706433')).toBe('127.0.0.1');
+    expect(canonicalIPv4('0x7f.1')).toBe('127.0.0.1');
+    expect(canonicalIPv4('0177.0.0.1')).toBe('127.0.0.1');
+    expect(canonicalIPv4('127.1')).toBe('127.0.0.1');
+    expect(canonicalIPv4('10.1.258')).toBe('10.1.1.2');
+    expect(canonicalIPv4('0xa9fea9fe')).toBe('169.254.169.254');
+    for (const name of ['example.com', '256.1.1.1', '08', '1.2.3.4.5', '4294967296', '']) expect(canonicalIPv4(name), name).toBeNull();
+    expect(canonicalHost('LocalHost.')).toBe('localhost');
+    expect(canonicalHost('127.0.0.1.')).toBe('127.0.0.1');
+    expect(canonicalHost('[::1]')).toBe('::1');
+    expect(checkUrlTarget('rtmp://169.254.169.254./live', ['rtmp:'])).toMatchObject({ ok: false, code: 'metadata' });
   });
 });

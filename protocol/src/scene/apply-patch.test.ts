@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { planEntitlements } from '../plans.ts';
-import { applyAcceptedPatch, applyScenePatch, type ApplyScenePatchResult } from './apply-patch.ts';
+import { applyAcceptedPatch, applyScenePatch, KEPT_DELETED_SCENES, type ApplyScenePatchResult } from './apply-patch.ts';
 import type { SceneDocument } from './document.ts';
 import { newProjectDocument } from './new-document.ts';
 import { scenePatchSchema, type SceneOp } from './patch.ts';
@@ -390,5 +390,41 @@ describe('scenePatchSchema at the edge', () => {
   it('refuses an empty patch and unknown fields', () => {
     expect(scenePatchSchema.safeParse({ baseVersion: 0, ops: [] }).success).toBe(false);
     expect(scenePatchSchema.safeParse({ baseVersion: 0, ops: [{ op: 'renameScene', sceneId, name: 'x', extra: 1 }] }).success).toBe(false);
+  });
+});
+
+describe('applyScenePatch: document caps', () => {
+  const limits = { scenes: 4, sources: 3, layersPerScene: 2 };
+  const vip = planEntitlements.VIP;
+
+  it('refuses growth over a cap, names the rule, and lets an over-cap document shrink', () => {
+    const { doc } = project();
+    const sourcesFree = limits.sources - doc.sources.length;
+    const mics = Array.from({ length: sourcesFree + 1 }, () => ({ op: 'addSource' as const, source: { id: randomUUID(), kind: 'microphone' as const, name: 'Mic', settings: {} } }));
+    const over = rejected(applyScenePatch(doc, { baseVersion: doc.version, ops: mics }, vip, { limits }));
+    expect(over).toMatchObject({ code: 'document-source-limit', error: 'SCENE_RULE_VIOLATED', message: 'A project can have up to 3 sources. Remove sources you no longer use before adding more.' });
+    // Lowered after the fact: the document may still lose sources.
+    const lowered = { ...limits, sources: 0 };
+    const removal = doc.sources[0] ? [{ op: 'removeSource' as const, sourceId: doc.sources[0].id }] : [];
+    if (removal.length > 0) expect(applyScenePatch(doc, { baseVersion: doc.version, ops: removal }, vip, { limits: lowered }).ok).toBe(true);
+  });
+
+  it('keeps the newest deleted scenes only, the same way when a worker replays the patch', () => {
+    let { doc } = project();
+    const deletedIds: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      const id = randomUUID();
+      const at = new Date(Date.UTC(2026, 10, 24, 8, 0, i)).toISOString();
+      const added = ok(applyScenePatch(doc, { baseVersion: doc.version, ops: [{ op: 'addScene', sceneId: id, name: `S${i}` }] }, vip));
+      const removedResult = ok(applyScenePatch(added.document, { baseVersion: added.document.version, ops: [{ op: 'removeScene', sceneId: id, deletedAt: at }] }, vip));
+      // A worker replays what the server accepted, and must end where the server did.
+      const replayed = applyAcceptedPatch(added.document, { projectId: doc.projectId, version: removedResult.document.version, ops: removedResult.ops });
+      expect(replayed.ok && replayed.document).toEqual(removedResult.document);
+      doc = removedResult.document;
+      deletedIds.push(id);
+    }
+    const kept = doc.scenes.filter((s) => s.deletedAt !== null).map((s) => s.id);
+    expect(kept).toHaveLength(KEPT_DELETED_SCENES);
+    expect(new Set(kept)).toEqual(new Set(deletedIds.slice(-KEPT_DELETED_SCENES)));
   });
 });

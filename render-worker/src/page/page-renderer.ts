@@ -54,7 +54,7 @@ import {
   type RenderStatus,
 } from '@onair/protocol';
 import type { RenderConfig } from '../config.ts';
-import { EgressPolicy, EgressProxy, REFUSED_HEADER, type EgressDecision, type EgressRefusal, type Logger } from '@onair/runtime';
+import { EgressPolicy, EgressProxy, egressResolver, REFUSED_HEADER, type EgressDecision, type EgressRefusal, type Logger } from '@onair/runtime';
 import type { SupervisedProcess } from '../proc/supervised-process.ts';
 import { treeRssBytes } from '../proc/process-tree.ts';
 import { launchChromium } from './chromium.ts';
@@ -129,7 +129,7 @@ export class PageRenderer {
 
   constructor(private readonly options: PageRendererOptions) {
     this.page = evenSized(options.page);
-    this.policy = new EgressPolicy(options.config.allowedHosts);
+    this.policy = new EgressPolicy(options.config.allowedHosts, egressResolver());
     // Page URLs can carry tokens (alert-box links): only the origin is ever logged.
     this.log = options.logger.child({ renderId: options.renderId });
   }
