@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { bodyParsing, rejectUnsafeText } from './http/body.ts';
+import { bodyParsing } from './http/body.ts';
 import type { Redis } from 'ioredis';
 import { pinoHttp } from 'pino-http';
 import {
@@ -96,7 +96,7 @@ export function createApp(deps: AppDeps): Express {
   const accounts = deps.accounts ?? createAccounts(deps);
   // Sign-in bodies are small: they are read here, under their own limit and the text rule, and
   // better-auth takes the parsed body instead of reading the stream itself.
-  app.use(AUTH_BASE_PATH, ...bodyParsing({ limitBytes: deps.config.AUTH_MAX_BODY_BYTES, forms: true }), rejectUnsafeText(['query', 'body']));
+  app.use(AUTH_BASE_PATH, ...bodyParsing({ limitBytes: deps.config.AUTH_MAX_BODY_BYTES, forms: true }));
   app.all(`${AUTH_BASE_PATH}/{*path}`, authHandler(accounts.auth));
   app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
 

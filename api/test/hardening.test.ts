@@ -159,6 +159,16 @@ describe('HTTP input that used to answer 500', () => {
     expect(errorLogs()).toEqual([]);
   });
 
+  it('routes outside the contract meet the same rules: the OAuth popup, the web app, unknown paths', async () => {
+    expect((await call(api, free, 'GET', '/api/v1/destinations/auth/twitch/callback?state=%00&code=x')).status).toBe(400);
+    for (const path of ['/%E0', '/studio/%E0%A4', '/api/%E0', '/api/v1/destinations/auth/%E0/callback']) {
+      const res = await fetch(`${api.url}${path}`, { headers: { cookie: free.cookie } });
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+    }
+    expect(errorLogs()).toEqual([]);
+  });
+
   it('bodies nested without end are refused before any schema walks them', async () => {
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
     expect((await call(api, free, 'POST', '/api/v1/projects', `{"name":${deep}}`)).status).toBe(400);

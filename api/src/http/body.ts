@@ -7,11 +7,11 @@ function hasBody(req: Parameters<RequestHandler>[0]): boolean {
 }
 
 /**
- * Refuses text no store can hold (NUL, unpaired surrogates; protocol's text rule) in the parts of a
- * request that reach a handler. `mount()` applies the same rule to every endpoint of the contract;
- * this is the middleware form for routes outside it (sign-in).
+ * Refuses text no store can hold (NUL, unpaired surrogates; protocol's text rule) in the query and
+ * body of every request, whatever route it is for; `mount()` checks path parameters, which exist
+ * only once a route matched.
  */
-export function rejectUnsafeText(parts: readonly ('query' | 'body')[]): RequestHandler {
+function rejectUnsafeText(parts: readonly ('query' | 'body')[]): RequestHandler {
   return (req, _res, next) => {
     for (const where of parts) {
       const found = findUnsafeText(req[where]);
@@ -25,9 +25,9 @@ export function rejectUnsafeText(parts: readonly ('query' | 'body')[]): RequestH
 }
 
 /**
- * Every body the api reads goes through here, with a size limit, before any handler sees it: JSON
- * (and, for sign-in, HTML form posts) are parsed and checked; a body of any other type is refused
- * unread, so no route parses an unbounded body of its own.
+ * Every request goes through here before any handler sees it: JSON bodies (and, for sign-in, HTML
+ * form posts) are parsed under a size limit, a body of any other type is refused unread, so no
+ * route parses an unbounded body of its own, and the query and body are held to the text rule.
  */
 export function bodyParsing(options: { limitBytes: number; forms?: boolean }): RequestHandler[] {
   const parsers: RequestHandler[] = [express.json({ limit: options.limitBytes })];
@@ -35,5 +35,5 @@ export function bodyParsing(options: { limitBytes: number; forms?: boolean }): R
   const refuseOtherTypes: RequestHandler = (req, _res, next) => {
     next(req.body === undefined && hasBody(req) && req.method !== 'GET' && req.method !== 'HEAD' ? new OnAirError('UNSUPPORTED_MEDIA_TYPE') : undefined);
   };
-  return [...parsers, refuseOtherTypes];
+  return [...parsers, refuseOtherTypes, rejectUnsafeText(['query', 'body'])];
 }

@@ -26,8 +26,8 @@ export type Handler<E extends Endpoint> = (
 ) => Promise<z.input<E['response']> | Reply<z.input<E['response']>>>;
 
 function parsePart(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
-  // Before any schema: text no store can hold is refused with words, wherever it is (protocol's text rule).
-  const unsafe = findUnsafeText(value);
+  // Query and body met the text rule in bodyParsing; decoded path parameters exist only from here on.
+  const unsafe = where === 'params' ? findUnsafeText(value) : null;
   if (unsafe) throw new OnAirError('VALIDATION_FAILED', unsafeTextMessage(where, unsafe), { where, path: unsafe.path, rule: 'unsafe-text' });
   if (!schema) return where === 'body' ? undefined : {};
   const result = schema.safeParse(value);
