@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { bodyParsing } from './http/body.ts';
+import { ProjectAccess, provideProjectAccess } from './access/project-access.ts';
 import type { Redis } from 'ioredis';
 import { pinoHttp } from 'pino-http';
 import {
@@ -16,7 +17,7 @@ import {
   type Endpoint,
 } from '@onair/protocol';
 import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
-import { destinationEndpoints } from '@onair/protocol';
+import { destinationEndpoints, memberEndpoints } from '@onair/protocol';
 import { fleetEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
@@ -36,6 +37,8 @@ import { destinationRoutes } from './routes/destinations.ts';
 import { fleetRoutes } from './routes/fleet.ts';
 import { devInboxRoutes } from './routes/dev-inbox.ts';
 import { projectRoutes } from './routes/projects.ts';
+import { memberRoutes } from './routes/members.ts';
+import { MemberService } from './members/member-service.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { systemRoutes } from './routes/system.ts';
@@ -67,6 +70,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   listDevInboxEndpoint,
   getSignInMethodsEndpoint,
   ...projectEndpoints,
+  ...memberEndpoints,
   ...destinationEndpoints,
   ...fleetEndpoints,
   openSessionEndpoint,
@@ -101,17 +105,20 @@ export function createApp(deps: AppDeps): Express {
   app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger, documentLimits(deps.config));
+  const access = new ProjectAccess(deps.db, deps.logger);
+  app.use(provideProjectAccess(access));
+  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config));
   const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
   const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : undefined, deps.logger);
   app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
-  app.use(sessionRoutes({ db: deps.db, scenes, sessions, resolveSession }));
+  app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));
+  app.use(sessionRoutes({ db: deps.db, sessions, resolveSession }));
   const destinations = createDestinations({
     config: deps.config,
     db: deps.db,
     redis: deps.redis,
     logger: deps.logger,
-    assertProjectAccess: (user, projectId) => new SceneService(deps.db, deps.redis, deps.logger).assertOwner(user, projectId),
+    assertProjectAccess: (user, projectId) => access.require(user, projectId, 'read project'),
     sessions: deps.sessionControl ?? sessions,
   });
   app.use(destinationRoutes({ db: deps.db, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), services: destinations, publicUrl: deps.config.PUBLIC_URL, logger: deps.logger }));

@@ -71,15 +71,20 @@ async function newProject(user: TestUser): Promise<string> {
 }
 
 describe('room signaling', () => {
-  it('refuses a user without the join room permission with a clear error', async () => {
+  it('refuses a user without the join room permission with a clear error, and one without a role as if there were no project', async () => {
     const projectId = await newProject(host);
+    const stranger2 = await open(stranger);
+    stranger2.send({ type: 'room.join', projectId });
+    expect(await stranger2.next('error')).toMatchObject({ type: 'error', code: 'NOT_FOUND', message: 'This project does not exist.' });
+    // The renderer role holds no permission of spec §6.
+    await api.db.projectMember.create({ data: { projectId, userId: stranger.id, role: 'renderer' } });
     const studio = await open(stranger);
     studio.send({ type: 'room.join', projectId });
     const error = await studio.next('error');
-    expect(error).toMatchObject({ type: 'error', code: 'FORBIDDEN', message: expect.stringMatching(/not allow joining the room/) });
-    // Nothing reaches a worker from a socket that did not join.
+    expect(error).toMatchObject({ type: 'error', code: 'FORBIDDEN', message: 'Your role in this project (renderer) does not allow you to join the studio.' });
+    // Nothing reaches a worker from a socket without the permission (the role check comes first).
     studio.send({ type: 'room.offer', projectId, peerId: 'p', sdp: 'v=0', tracks: [], previewMid: null });
-    expect(await studio.next('error')).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(await studio.next('error')).toMatchObject({ code: 'FORBIDDEN' });
   });
 
   it('opens the session for the host and relays offers and answers with the owning worker', async () => {

@@ -160,6 +160,15 @@ export const fixtures = {
     createdAt: at('2026-01-01T00:00:00.000Z'),
     revokedAt: at('2026-01-02T00:00:00.000Z'),
   },
+  projectMember: {
+    id: '00000000-0000-4000-8000-00000000000a',
+    projectId: '00000000-0000-4000-8000-000000000003',
+    userId: 'user-1',
+    role: 'cohost',
+    grantedById: 'user-1',
+    createdAt: at('2026-01-01T00:00:00.000Z'),
+    updatedAt: at('2026-01-01T00:00:01.000Z'),
+  },
   broadcast: {
     id: '00000000-0000-4000-8000-000000000009',
     projectId: '00000000-0000-4000-8000-000000000003',

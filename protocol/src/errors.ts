@@ -57,6 +57,11 @@ export const errorCatalogue = {
   },
   /** The provider did not share an e-mail address, which every OnAir account needs. */
   OAUTH_EMAIL_MISSING: { status: 400, fault: 'user', message: 'The provider did not share your e-mail address. Allow access to it, or sign in with your e-mail.' },
+  // ─── The people of a project (spec §6) ───
+  /** A role was given to an e-mail address no OnAir account uses. */
+  MEMBER_ACCOUNT_NOT_FOUND: { status: 404, fault: 'user', message: 'No OnAir account uses that e-mail address yet. Ask them to sign up first, then add them.' },
+  /** The owner is always the host. */
+  OWNER_ROLE_FIXED: { status: 422, fault: 'user', message: "The project's owner is always its host: that role cannot be changed or taken away." },
   // ─── Destinations and broadcasts ───
   /** An RTMP URL on a private, loopback or otherwise unreachable address; details.reason says which. */
   DESTINATION_ADDRESS_REFUSED: { status: 422, fault: 'user', message: 'That server address cannot be used: it points at a private or local network.' },

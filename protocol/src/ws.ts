@@ -4,6 +4,7 @@ import { sceneOpSchema } from './scene/patch.ts';
 import { destinationServerMessageSchemas } from './destinations/events.ts';
 import { roomClientMessageSchemas, roomServerMessageSchemas } from './signaling/messages.ts';
 import { renderStates } from './render/render-job.ts';
+import type { ProjectPermission } from './signaling/roles.ts';
 
 /**
  * Messages on the api WebSocket `/ws`. The socket is opened with the session cookie; a studio then
@@ -20,6 +21,20 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   ...roomClientMessageSchemas,
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+/**
+ * The permission of spec §6 each message of a project needs from the sender's project role, checked
+ * by the api before it is handled; null for messages that touch no project (or only leave one).
+ */
+export const clientMessagePermissions: Record<ClientMessage['type'], ProjectPermission | null> = {
+  subscribe: 'read project',
+  unsubscribe: null,
+  ping: null,
+  'room.join': 'join room',
+  'room.offer': 'join room',
+  'room.ice': 'join room',
+  'room.leave': null,
+};
 
 export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ready'), userId: z.string() }),

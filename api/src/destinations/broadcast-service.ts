@@ -17,7 +17,7 @@ import type { Logger } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
 import type { DestinationEvents } from './destination-events.ts';
 import type { DestinationSecrets } from './destination-secrets.ts';
-import { isAuthenticated, type ProjectAccess } from './destination-service.ts';
+import { isAuthenticated, type ProjectAccessCheck } from './destination-service.ts';
 import type { PlatformAccounts } from './platform-accounts.ts';
 import { privateAllowed, type RtmpAddressPolicy } from './rtmp-address.ts';
 import type { SessionControl } from './session-control.ts';
@@ -32,7 +32,7 @@ export interface BroadcastServiceDeps {
   events: DestinationEvents;
   secrets: DestinationSecrets;
   accounts: PlatformAccounts;
-  assertProjectAccess: ProjectAccess;
+  assertProjectAccess: ProjectAccessCheck;
   /** The session placement; without it Go Live is refused (DEPENDENCY_UNAVAILABLE), everything else works. */
   sessions: SessionControl | null;
   /** Which outputs may reach a private address; told to the worker, which checks again before each connection. */

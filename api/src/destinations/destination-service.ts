@@ -30,7 +30,7 @@ import { assertRtmpAddressAllowed, type RtmpAddressPolicy } from './rtmp-address
 const DESTINATION_NOT_FOUND = 'This destination does not exist.';
 
 /** Checks the caller may manage the project's destinations (NOT_FOUND otherwise). */
-export type ProjectAccess = (user: CurrentUser, projectId: string) => Promise<unknown>;
+export type ProjectAccessCheck = (user: CurrentUser, projectId: string) => Promise<unknown>;
 
 export interface DestinationServiceDeps {
   db: Db;
@@ -39,7 +39,7 @@ export interface DestinationServiceDeps {
   platforms: Platforms;
   rtmpPolicy: RtmpAddressPolicy;
   local: { url: string; key: string | undefined } | null;
-  assertProjectAccess: ProjectAccess;
+  assertProjectAccess: ProjectAccessCheck;
   logger: Logger;
 }
 

@@ -2,12 +2,12 @@ import type { Redis } from 'ioredis';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
 import type { ApiConfig } from '../config.ts';
-import { SceneService } from '../scenes/scene-service.ts';
+import { ProjectAccess } from '../access/project-access.ts';
 import { BroadcastService } from './broadcast-service.ts';
 import { BroadcastWatch } from './broadcast-watch.ts';
 import { DestinationEvents } from './destination-events.ts';
 import { DestinationSecrets } from './destination-secrets.ts';
-import { DestinationService, type ProjectAccess } from './destination-service.ts';
+import { DestinationService, type ProjectAccessCheck } from './destination-service.ts';
 import { PlatformAccounts } from './platform-accounts.ts';
 import { createPlatforms } from './platforms/index.ts';
 import type { SessionControl } from './session-control.ts';
@@ -24,7 +24,7 @@ export function createDestinations(deps: {
   db: Db;
   redis: Redis;
   logger: Logger;
-  assertProjectAccess: ProjectAccess;
+  assertProjectAccess: ProjectAccessCheck;
   sessions: SessionControl | null;
 }): Destinations {
   const { config, db, redis, logger, assertProjectAccess } = deps;
@@ -61,8 +61,8 @@ export function createDestinations(deps: {
  * plan's stream-duration limit); close it on shutdown. `sessions` is the same SessionControl the app uses.
  */
 export async function startBroadcastWatch(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; sessions: SessionControl | null; sweepEveryMs?: number }): Promise<BroadcastWatch> {
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger);
-  const { broadcasts } = createDestinations({ ...deps, assertProjectAccess: (user, projectId) => scenes.assertOwner(user, projectId) });
+  const access = new ProjectAccess(deps.db, deps.logger);
+  const { broadcasts } = createDestinations({ ...deps, assertProjectAccess: (user, projectId) => access.require(user, projectId, 'read project') });
   const subscriber = deps.redis.duplicate();
   subscriber.on('error', (err: Error) => deps.logger.warn({ err: err.message }, 'redis subscriber connection error'));
   const watch = new BroadcastWatch({ broadcasts, redis: deps.redis, subscriber, logger: deps.logger, ...(deps.sweepEveryMs ? { sweepEveryMs: deps.sweepEveryMs } : {}) });

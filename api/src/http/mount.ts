@@ -1,6 +1,8 @@
 import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import { findUnsafeText, OnAirError, unsafeTextMessage, type Endpoint } from '@onair/protocol';
+import { projectAccessOf } from '../access/project-access.ts';
+import { getCurrentUser } from './auth-context.ts';
 
 // The schemas are optional properties of Endpoint, so `E['body']` reads as `B | undefined`:
 // strip the undefined before asking whether the endpoint has a schema.
@@ -43,13 +45,24 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, where: string)
 
 /**
  * Mounts a handler for an endpoint contract: params, query and body are validated with the
- * contract's schemas before the handler runs (validate at the edge, then trust), and the reply is
- * checked against the response schema so the api never answers outside its own OpenAPI document.
+ * contract's schemas before the handler runs (validate at the edge, then trust), the caller's
+ * project role must hold the endpoint's `projectPermission` (spec §6), and the reply is checked
+ * against the response schema so the api never answers outside its own OpenAPI document.
  */
 export function mount<E extends Endpoint>(router: Router, endpoint: E, handler: Handler<E>): void {
+  // A project endpoint without a permission would be open to anyone signed in: refuse to start.
+  if (endpoint.path.includes(':projectId') && !endpoint.projectPermission) throw new Error(`${endpoint.id}: a project endpoint must name its projectPermission (spec §6)`);
   router[endpoint.method](endpoint.path, async (req, res) => {
+    const params = parsePart(endpoint.params, req.params, 'params');
+    // The role check comes before the query and body are read: a caller without the permission
+    // learns nothing of what the endpoint would have accepted.
+    if (endpoint.projectPermission) {
+      const { projectId } = params as { projectId?: unknown };
+      if (typeof projectId !== 'string') throw new Error(`${endpoint.id}: a project endpoint needs a projectId parameter`);
+      await projectAccessOf(res).require(getCurrentUser(req), projectId, endpoint.projectPermission);
+    }
     const input = {
-      params: parsePart(endpoint.params, req.params, 'params'),
+      params,
       query: parsePart(endpoint.query, req.query, 'query'),
       body: parsePart(endpoint.body, req.body, 'body'),
     } as EndpointInput<E>;

@@ -10,6 +10,7 @@ import {
   resolutionOptions,
   type AcceptedScenePatch,
   type DocumentLimits,
+  type ProjectPermission,
   type ProjectSummary,
   type SceneDocument,
   type ScenePatch,
@@ -17,7 +18,8 @@ import {
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
-import type { CurrentUser } from '../http/auth-context.ts';
+import type { ProjectAccess } from '../access/project-access.ts';
+import { loadCurrentUser, type CurrentUser } from '../http/auth-context.ts';
 import { writeDocumentSnapshot } from '../sessions/document-snapshot.ts';
 import { createProjectWithDocument, loadSceneDocument, writeSceneDocument } from './scene-store.ts';
 
@@ -46,6 +48,8 @@ export class SceneService {
     private readonly db: Db,
     private readonly redis: Redis,
     private readonly logger: Logger,
+    /** Who may do what in a project (spec §6). */
+    private readonly access: ProjectAccess,
     /** The api's SCENE_MAX_* settings. */
     private readonly limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
   ) {}
@@ -56,40 +60,49 @@ export class SceneService {
     return summary(project);
   }
 
+  /** The projects the caller owns and those they were given a role in. */
   async listProjects(user: CurrentUser): Promise<ProjectSummary[]> {
-    const projects = await this.db.project.findMany({ where: { ownerId: user.id }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
+    const projects = await this.db.project.findMany({
+      where: { OR: [{ ownerId: user.id }, { members: { some: { userId: user.id } } }] },
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+    });
     return projects.map(summary);
   }
 
-  /** NOT_FOUND for someone else's project too: whether it exists is none of the caller's business. */
-  async assertOwner(user: CurrentUser, projectId: string): Promise<{ version: number; resolution: string }> {
-    const project = await this.db.project.findUnique({ where: { id: projectId }, select: { ownerId: true, version: true, resolution: true } });
-    if (!project || project.ownerId !== user.id) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
+  /**
+   * The project's version and resolution, when the caller's role holds the permission (ProjectAccess:
+   * NOT_FOUND without a role, whether the project exists being none of their business).
+   */
+  async assertAccess(user: CurrentUser, projectId: string, permission: ProjectPermission = 'read project'): Promise<{ version: number; resolution: string }> {
+    await this.access.require(user, projectId, permission);
+    const project = await this.db.project.findUnique({ where: { id: projectId }, select: { version: true, resolution: true } });
+    if (!project) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
     return project;
   }
 
   async getDocument(user: CurrentUser, projectId: string): Promise<SceneDocument> {
-    await this.assertOwner(user, projectId);
+    await this.assertAccess(user, projectId);
     const doc = await loadSceneDocument(this.db, projectId);
     if (!doc) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
     return doc;
   }
 
   async resolutionChoices(user: CurrentUser, projectId: string) {
-    const project = await this.assertOwner(user, projectId);
-    return { current: resolutionIdSchema.parse(project.resolution), options: resolutionOptions(user.entitlements) };
+    const project = await this.assertAccess(user, projectId);
+    return { current: resolutionIdSchema.parse(project.resolution), options: resolutionOptions(await this.planOf(user, projectId)) };
   }
 
   async applyPatch(user: CurrentUser, projectId: string, patch: ScenePatch): Promise<AcceptedScenePatch> {
+    await this.access.require(user, projectId, 'update project');
+    const entitlements = await this.planOf(user, projectId);
     const accepted = await this.db.$transaction(
       async (tx) => {
-        const rows = await tx.$queryRaw<{ owner_id: string; version: number }[]>`
-          SELECT owner_id, version FROM projects WHERE id = ${projectId}::uuid FOR UPDATE`;
-        const row = rows[0];
-        if (!row || row.owner_id !== user.id) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
+        const rows = await tx.$queryRaw<{ version: number }[]>`
+          SELECT version FROM projects WHERE id = ${projectId}::uuid FOR UPDATE`;
+        if (!rows[0]) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
         const doc = await loadSceneDocument(tx, projectId);
         if (!doc) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
-        const result = applyScenePatch(doc, patch, user.entitlements, { limits: this.limits });
+        const result = applyScenePatch(doc, patch, entitlements, { limits: this.limits });
         if (!result.ok) throw rejectionToError(result.rejection);
         await writeSceneDocument(tx, doc, result.document);
         return { document: result.document, accepted: acceptedScenePatchSchema.parse({ projectId, version: result.document.version, ops: result.ops }) };
@@ -100,6 +113,13 @@ export class SceneService {
     await this.snapshot(accepted.document);
     await this.publish(accepted.accepted);
     return accepted.accepted;
+  }
+
+  /** A project follows its owner's plan, whoever edits it (a co-host on Free edits a Premium show as Premium). */
+  private async planOf(user: CurrentUser, projectId: string): Promise<CurrentUser['entitlements']> {
+    const project = await this.db.project.findUnique({ where: { id: projectId }, select: { ownerId: true } });
+    if (!project || project.ownerId === user.id) return user.entitlements;
+    return (await loadCurrentUser(this.db, project.ownerId))?.entitlements ?? user.entitlements;
   }
 
   /** The newest document for media workers, written before the patch is announced (see document-snapshot.ts). */

@@ -14,6 +14,7 @@ import {
   type WorkerSignal,
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
+import type { ProjectAccess } from '../access/project-access.ts';
 import type { Logger } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
 
@@ -32,6 +33,8 @@ export interface RoomSessions {
 }
 
 export interface RoomSignalingDeps {
+  /** The project roles (spec §6): who may join a room. */
+  access: ProjectAccess;
   db: Db;
   redis: Redis;
   /** A connection of its own, in subscriber mode. */
@@ -215,8 +218,6 @@ export class RoomSignaling {
 
   /** Spec §6 roles; only the owner (host) exists so far. No role means no permission. */
   private async roleOf(user: CurrentUser, projectId: string): Promise<ProjectRole | null> {
-    const project = await this.deps.db.project.findUnique({ where: { id: projectId }, select: { ownerId: true } });
-    if (!project) throw new OnAirError('NOT_FOUND', 'This project does not exist.');
-    return project.ownerId === user.id ? 'host' : null;
+    return this.deps.access.roleOf(user, projectId);
   }
 }

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AppDeps } from '../app.ts';
 import { resolveSessionUserId, type Accounts } from '../auth/index.ts';
+import { ProjectAccess } from '../access/project-access.ts';
 import { SceneService } from '../scenes/scene-service.ts';
 import { SessionService } from '../sessions/session-service.ts';
 import { RoomSignaling } from '../signaling/room-signaling.ts';
@@ -13,11 +14,13 @@ export function attachStudioSockets(server: Server, deps: AppDeps & { accounts: 
   const signalingSubscriber = deps.redis.duplicate();
   signalingSubscriber.on('error', (err: Error) => deps.logger.warn({ err: err.message }, 'redis signaling subscriber connection error'));
   const ownSessions = deps.sessions ? undefined : new SessionService(deps.db, deps.redis, undefined, deps.logger);
-  const room = new RoomSignaling({ db: deps.db, redis: deps.redis, subscriber: signalingSubscriber, sessions: deps.sessions ?? ownSessions!, logger: deps.logger, iceServers: deps.config.WEBRTC_ICE_SERVERS });
+  const access = new ProjectAccess(deps.db, deps.logger);
+  const room = new RoomSignaling({ access, db: deps.db, redis: deps.redis, subscriber: signalingSubscriber, sessions: deps.sessions ?? ownSessions!, logger: deps.logger, iceServers: deps.config.WEBRTC_ICE_SERVERS });
   const sockets = new StudioSockets({
     db: deps.db,
     subscriber,
-    scenes: new SceneService(deps.db, deps.redis, deps.logger),
+    scenes: new SceneService(deps.db, deps.redis, deps.logger, access),
+    access,
     resolveSession: (req) => resolveSessionUserId(deps.accounts.auth, req),
     logger: deps.logger,
     publicUrl: deps.config.PUBLIC_URL,

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import {
   acceptedScenePatchSchema,
+  clientMessagePermissions,
   clientMessageSchema,
   destinationChannels,
   findUnsafeText,
@@ -19,6 +20,7 @@ import {
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { resolveCurrentUser, type CurrentUser, type SessionResolver } from '../http/auth-context.ts';
+import type { ProjectAccess } from '../access/project-access.ts';
 import type { SceneService } from '../scenes/scene-service.ts';
 import type { RoomClient, RoomSignaling } from '../signaling/room-signaling.ts';
 import { CLOSE_POLICY_VIOLATION, MessageBudget, SocketsPerUser, type SocketLimitsConfig } from './socket-limits.ts';
@@ -41,6 +43,8 @@ export interface StudioSocketsDeps {
   /** A connection of its own: a Redis connection in subscriber mode can do nothing else. */
   subscriber: Redis;
   scenes: SceneService;
+  /** Every message of a project is checked against the sender's role (protocol's clientMessagePermissions). */
+  access: ProjectAccess;
   resolveSession: SessionResolver;
   logger: Logger;
   publicUrl: string;
@@ -186,6 +190,8 @@ export class StudioSockets {
     const parsed = clientMessageSchema.safeParse(json);
     if (!parsed.success) throw new OnAirError('VALIDATION_FAILED', `The message is not valid: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
     const message = parsed.data;
+    const permission = clientMessagePermissions[message.type];
+    if (permission && 'projectId' in message) await this.deps.access.require(client.user, message.projectId, permission);
     switch (message.type) {
       case 'ping':
         send(client.ws, { type: 'pong' });
@@ -194,10 +200,9 @@ export class StudioSockets {
         await this.unwatch(client, message.projectId);
         return;
       case 'subscribe': {
-        await this.deps.scenes.assertOwner(client.user, message.projectId);
         await this.watch(client, message.projectId);
         // Read after the Redis subscription is live: any later version is sure to be delivered.
-        const { version } = await this.deps.scenes.assertOwner(client.user, message.projectId);
+        const { version } = await this.deps.scenes.assertAccess(client.user, message.projectId);
         send(client.ws, { type: 'subscribed', projectId: message.projectId, version });
         return;
       }

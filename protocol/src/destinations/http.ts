@@ -41,6 +41,7 @@ export type DestinationPicker = z.infer<typeof destinationPickerSchema>;
 
 export const listDestinationsEndpoint = defineEndpoint({
   id: 'listDestinations',
+  projectPermission: 'read project',
   method: 'get',
   path: base,
   summary: "The project's destinations (stream keys masked) and the plan's destination limit.",
@@ -52,6 +53,7 @@ export const listDestinationsEndpoint = defineEndpoint({
 
 export const getDestinationPickerEndpoint = defineEndpoint({
   id: 'getDestinationPicker',
+  projectPermission: 'read project',
   method: 'get',
   path: `${base}/picker`,
   summary: 'The Add Destination picker: one tile per kind, locked with an upgrade tooltip when the plan lacks it.',
@@ -63,6 +65,7 @@ export const getDestinationPickerEndpoint = defineEndpoint({
 
 export const createDestinationEndpoint = defineEndpoint({
   id: 'createDestination',
+  projectPermission: 'manage broadcast',
   method: 'post',
   path: base,
   summary:
@@ -77,6 +80,7 @@ export const createDestinationEndpoint = defineEndpoint({
 
 export const updateDestinationEndpoint = defineEndpoint({
   id: 'updateDestination',
+  projectPermission: 'manage broadcast',
   method: 'patch',
   path: `${base}/:destinationId`,
   summary: 'Toggle or edit a destination; the merged result obeys the create rules. 409 STREAM_TARGET_IN_USE for a Facebook target another destination uses.',
@@ -89,6 +93,7 @@ export const updateDestinationEndpoint = defineEndpoint({
 
 export const deleteDestinationEndpoint = defineEndpoint({
   id: 'deleteDestination',
+  projectPermission: 'manage broadcast',
   method: 'delete',
   path: `${base}/:destinationId`,
   summary: 'Remove a destination (after the confirmation of spec §2).',
@@ -101,6 +106,7 @@ export const deleteDestinationEndpoint = defineEndpoint({
 
 export const ensureAuthenticationEndpoint = defineEndpoint({
   id: 'ensureAuthentication',
+  projectPermission: 'manage broadcast',
   method: 'get',
   path: `${base}/ensure-authentication`,
   summary: 'Refreshes expiring platform tokens and tells which OAuth destinations need the creator to authenticate again.',
@@ -112,6 +118,7 @@ export const ensureAuthenticationEndpoint = defineEndpoint({
 
 export const refreshDestinationTokenEndpoint = defineEndpoint({
   id: 'refreshDestinationToken',
+  projectPermission: 'manage broadcast',
   method: 'post',
   path: `${base}/:destinationId/refresh-token`,
   summary: "Refresh the destination's platform token now (the token stays on the server).",
@@ -126,6 +133,7 @@ export type StreamDestinationOption = z.infer<typeof streamDestinationOptionSche
 
 export const listStreamDestinationsEndpoint = defineEndpoint({
   id: 'listStreamDestinations',
+  projectPermission: 'manage broadcast',
   method: 'get',
   path: `${base}/:destinationId/stream-destinations`,
   summary: "A Facebook destination's targets (Timeline, Pages, Groups, Events); one another Facebook destination of the project uses is disabled.",
@@ -137,6 +145,7 @@ export const listStreamDestinationsEndpoint = defineEndpoint({
 
 export const startPlatformBroadcastsEndpoint = defineEndpoint({
   id: 'startPlatformBroadcasts',
+  projectPermission: 'manage broadcast',
   method: 'post',
   path: `${base}/start-broadcast`,
   summary: 'Before going live: create or update the broadcast on every enabled OAuth platform, apply title, description and privacy, and fetch its ingest.',
@@ -148,6 +157,7 @@ export const startPlatformBroadcastsEndpoint = defineEndpoint({
 
 export const getBroadcastEndpoint = defineEndpoint({
   id: 'getBroadcast',
+  projectPermission: 'read project',
   method: 'get',
   path: '/api/v1/projects/:projectId/broadcast',
   summary: "The project's latest broadcast, or null when it never went live.",
@@ -159,6 +169,7 @@ export const getBroadcastEndpoint = defineEndpoint({
 
 export const goLiveEndpoint = defineEndpoint({
   id: 'goLive',
+  projectPermission: 'manage broadcast',
   method: 'post',
   path: '/api/v1/projects/:projectId/broadcast',
   summary: 'Go Live: prepare the platforms, then start pushing to every enabled destination. 409 CONFLICT while a broadcast is active.',
@@ -171,6 +182,7 @@ export const goLiveEndpoint = defineEndpoint({
 
 export const endBroadcastEndpoint = defineEndpoint({
   id: 'endBroadcast',
+  projectPermission: 'manage broadcast',
   method: 'post',
   path: '/api/v1/projects/:projectId/broadcast/end',
   summary: 'End Broadcast: stop every output.',

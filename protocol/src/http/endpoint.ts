@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ProjectPermission } from '../signaling/roles.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -23,6 +24,12 @@ export interface Endpoint<
   summary: string;
   tag: string;
   access: EndpointAccess;
+  /**
+   * For an endpoint of one project (a `:projectId` path): the permission of spec §6 the caller's
+   * project role must hold. The api checks it before the handler runs; every project endpoint must
+   * name one (a protocol test holds every endpoint to that).
+   */
+  projectPermission?: ProjectPermission;
   params?: P;
   query?: Q;
   body?: B;

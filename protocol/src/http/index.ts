@@ -2,3 +2,4 @@ export * from './endpoint.ts';
 export * from './system.ts';
 export * from './projects.ts';
 export * from './users.ts';
+export * from './members.ts';

@@ -41,6 +41,7 @@ export const listProjectsEndpoint = defineEndpoint({
 
 export const getSceneDocumentEndpoint = defineEndpoint({
   id: 'getSceneDocument',
+  projectPermission: 'read project',
   method: 'get',
   path: '/api/v1/projects/:projectId/scene',
   summary: 'The scene document of a project at its current version.',
@@ -59,6 +60,7 @@ export type ScenePatchResult = z.infer<typeof scenePatchResultSchema>;
 
 export const patchSceneEndpoint = defineEndpoint({
   id: 'patchScene',
+  projectPermission: 'update project',
   method: 'patch',
   path: '/api/v1/projects/:projectId/scene',
   summary:
@@ -74,6 +76,7 @@ export const resolutionChoicesSchema = z.object({ current: resolutionIdSchema, o
 
 export const getResolutionChoicesEndpoint = defineEndpoint({
   id: 'getResolutionChoices',
+  projectPermission: 'read project',
   method: 'get',
   path: '/api/v1/projects/:projectId/resolutions',
   summary: "The resolution selector: 480p, 720p and 1080p at 30 fps, each available or locked by the caller's plan. Change it with a setResolution scene op.",

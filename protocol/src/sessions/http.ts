@@ -18,6 +18,8 @@ const params = z.object({ projectId: z.uuid() });
 
 export const openSessionEndpoint = defineEndpoint({
   id: 'openSession',
+  // Opening the studio means joining its room; it also takes a place on a media worker.
+  projectPermission: 'join room',
   method: 'post',
   path: '/api/v1/projects/:projectId/session',
   summary: 'Open the studio session of a project: it is queued and placed on a media worker with room for it.',
@@ -30,6 +32,7 @@ export const openSessionEndpoint = defineEndpoint({
 
 export const getSessionEndpoint = defineEndpoint({
   id: 'getSession',
+  projectPermission: 'read project',
   method: 'get',
   path: '/api/v1/projects/:projectId/session',
   summary: 'Where the studio session of a project stands: waiting for a worker, starting, running (and on which worker), or stopped.',
@@ -41,6 +44,7 @@ export const getSessionEndpoint = defineEndpoint({
 
 export const closeSessionEndpoint = defineEndpoint({
   id: 'closeSession',
+  projectPermission: 'manage broadcast',
   method: 'delete',
   path: '/api/v1/projects/:projectId/session',
   summary: 'End the studio session of a project (its pipeline stops, nothing is streamed any more).',
