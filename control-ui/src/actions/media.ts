@@ -98,9 +98,9 @@ export function receiveRoomMessage(message: RoomMessage): void {
   }
 }
 
-/** An error on the socket while joining is the room's refusal (spec §6: no 'join room' permission). */
+/** An error on the socket while joining is the room's refusal (spec §6: no 'join room' permission, or no role at all). */
 export function receiveRoomError(message: Extract<ServerMessage, { type: 'error' }>): boolean {
-  if (!room || useMediaStore.getState().room !== 'joining' || message.code !== 'FORBIDDEN') return false;
+  if (!room || useMediaStore.getState().room !== 'joining' || (message.code !== 'FORBIDDEN' && message.code !== 'NOT_FOUND')) return false;
   useMediaStore.setState({ room: 'refused', roomError: message.message });
   return true;
 }
