@@ -36,6 +36,7 @@ function worker(podName: string, sessions: number, state: WorkerHeartbeat['state
     host: podName,
     pid: 1,
     version: 'test',
+    node: '24.21.0',
     startedAt: now,
     sentAt: now,
     state,

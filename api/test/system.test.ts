@@ -54,6 +54,8 @@ describe('api system endpoints', () => {
 
       const metrics = await (await fetch(`${api.url}/metrics`)).text();
       expect(metrics).toContain('onair_fleet_workers{kind="render",state="running"} 1');
+      // The api runs on Node 24 LTS: Node's own version metric says so.
+      expect(metrics).toMatch(/nodejs_version_info\{version="v24\.\d+\.\d+",major="24"/);
       expect(metrics).toContain('onair_fleet_workers{kind="media",state="draining"} 1');
     } finally {
       await media.stop();

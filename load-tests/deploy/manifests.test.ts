@@ -1,6 +1,7 @@
 // Renders every kustomization of k8s/ and checks each manifest against the Kubernetes schemas,
 // then checks the promises the fleet depends on (probes, drain grace, the render workers' fence,
 // the scaler's permissions) on what would actually be applied.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { build, isObject, KustomizeError, podTemplate, resourceId, strategicMerge, type Json, type JsonObject, type Manifest } from './kustomize.ts';
@@ -86,6 +87,18 @@ describe('k8s manifests', () => {
     expect(config.data).toMatchObject({ PUBLIC_URL: 'https://studio.example.org', SCALER_ENABLED: 'true', DRAIN_GRACE_MS: '3600000' });
     const ingress = find(example, 'Ingress', 'onair');
     expect(list(obj(ingress.spec, 'ingress spec').rules).map((r) => r.host)).toEqual(['studio.example.org']);
+  });
+
+  it('every pod runs the Node.js major that the Dockerfile and ./onair install', () => {
+    const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
+    const dockerMajor = /^FROM node:(\d+)-/m.exec(read('docker/Dockerfile'))?.[1];
+    const onairMajor = /^NODE_VERSION=(\d+)\./m.exec(read('onair'))?.[1];
+    expect(dockerMajor).toBe('24');
+    expect(onairMajor).toBe(dockerMajor);
+    // OnAir's own pods (the example overlay also carries the demo PostgreSQL and Redis).
+    const templates = example.filter((m) => podTemplate(m) && containersOf(m).some((c) => String(c.image).includes('/onair/')));
+    expect(templates.length).toBeGreaterThan(0);
+    for (const m of templates) expect(obj(obj(podTemplate(m)?.metadata, 'pod metadata').labels, 'labels')['onair.dev/node-major'], resourceId(m)).toBe(dockerMajor);
   });
 
   it('every Deployment has resources, liveness and readiness probes on the right endpoints', () => {

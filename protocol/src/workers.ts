@@ -19,6 +19,8 @@ export const workerHeartbeatSchema = z.object({
   host: z.string(),
   pid: z.number().int().positive(),
   version: z.string(),
+  /** The Node.js version the process runs (`process.versions.node`), so a fleet mid-upgrade shows which workers moved. */
+  node: z.string().regex(/^\d+\.\d+\.\d+/),
   startedAt: z.iso.datetime(),
   sentAt: z.iso.datetime(),
   state: z.enum(['running', 'draining']),

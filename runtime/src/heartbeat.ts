@@ -76,6 +76,7 @@ export class HeartbeatPublisher {
       host: hostname(),
       pid: process.pid,
       version: this.options.version,
+      node: process.versions.node,
       startedAt: this.startedAt,
       sentAt: new Date().toISOString(),
       state: this.state,

@@ -64,6 +64,8 @@ export function describeWorkerLifecycle(kind: WorkerKind, workerRoot: string, re
       const first = await worker.waitForRegistration();
       expect(first).toMatchObject({ id: worker.id, kind, state: 'running', pid: worker.child.pid });
       expect(first.cores).toBeGreaterThan(0);
+      // Every OnAir process runs on Node 24 LTS (./onair installs it into .tools/ and runs everything with it).
+      expect(Number(first.node.split('.')[0])).toBe(24);
       // The record is refreshed: a later heartbeat carries a later timestamp.
       await new Promise((r) => setTimeout(r, 1500));
       const later = await worker.waitForRegistration();

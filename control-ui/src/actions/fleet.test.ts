@@ -15,6 +15,7 @@ const overview: FleetOverview = {
       host: 'pod-a',
       pid: 10,
       version: '0.1.0',
+      node: '24.21.0',
       startedAt: now,
       sentAt: now,
       state: 'running',

@@ -10,6 +10,7 @@ const worker = (id: string, kind: 'media' | 'render', state: 'running' | 'draini
   host: `${id}-host`,
   pid: 1,
   version: '0.1.0',
+  node: '24.21.0',
   startedAt: now,
   sentAt: now,
   state,

@@ -102,7 +102,7 @@ function Workers({ workers, now }: { workers: FleetWorker[]; now: number }) {
                     <th scope="row">
                       <span className={styles.workerId}>{w.id}</span>
                       <span className={styles.workerKind}>
-                        {w.kind} · {w.host}
+                        {w.kind} · {w.host} · v{w.version} · Node {w.node}
                       </span>
                     </th>
                     <td data-state={w.state}>{w.state}</td>
