@@ -26,7 +26,7 @@ describe('projects', () => {
     expect((await call(api, alice, 'GET', '/api/v1/projects')).status).toBe(200);
   });
 
-  it('creates a project with one active scene that shows the logo, and lists it', async () => {
+  it("creates a project whose Scene 1 shows the host's camera and the logo, and lists it", async () => {
     const created = await call(api, alice, 'POST', '/api/v1/projects', { name: 'Friday stream' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Friday stream', resolution: '720p', version: 0 });
@@ -42,10 +42,52 @@ describe('projects', () => {
     expect(doc).toMatchObject({ projectId: id, version: 0, resolution: '720p', activeSceneId: doc.scenes[0]?.id });
     expect(doc.scenes).toHaveLength(1);
     expect(doc.scenes[0]).toMatchObject({ name: 'Scene 1', order: 0, deletedAt: null });
-    expect(doc.sources).toEqual([{ id: expect.any(String), kind: 'watermark', name: 'Watermark', settings: {} }]);
-    expect(doc.scenes[0]?.layers).toEqual([
-      { id: expect.any(String), sourceId: doc.sources[0]?.id, x: 30, y: 30, width: 237, height: 62, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 0, opacity: 1, visible: true },
+    const camera = doc.sources.find((s) => s.kind === 'webcam');
+    const watermark = doc.sources.find((s) => s.kind === 'watermark');
+    expect(doc.sources).toHaveLength(2);
+    // Spec §3 webcam defaults; the owner's first camera ('default') and default microphone.
+    expect(camera).toEqual({
+      id: expect.any(String),
+      kind: 'webcam',
+      name: 'Camera',
+      settings: { opacity: 1, volume: 1, muted: false, webcamDeviceId: 'default', microphoneDeviceId: 'default', displayName: '', userId: alice.id, mirrorCamera: false },
+    });
+    expect(watermark).toEqual({ id: expect.any(String), kind: 'watermark', name: 'Watermark', settings: {} });
+    // Spec §9: a new source at 40,40 (640x360 for captured video); the logo 237x62 at 30,30, on top.
+    const noCrop = { top: 0, right: 0, bottom: 0, left: 0 };
+    expect([...(doc.scenes[0]?.layers ?? [])].sort((a, b) => a.zIndex - b.zIndex)).toEqual([
+      { id: expect.any(String), sourceId: camera?.id, x: 40, y: 40, width: 640, height: 360, crop: noCrop, zIndex: 0, opacity: 1, visible: true },
+      { id: expect.any(String), sourceId: watermark?.id, x: 30, y: 30, width: 237, height: 62, crop: noCrop, zIndex: 1, opacity: 1, visible: true },
     ]);
+  });
+
+  it("shows a project with the caller's role, and renames it", async () => {
+    const { body } = await call(api, alice, 'POST', '/api/v1/projects', { name: 'Untitled' });
+    const id = (body as { id: string }).id;
+    expect(await call(api, alice, 'GET', `/api/v1/projects/${id}`)).toMatchObject({ status: 200, body: { id, name: 'Untitled', role: 'host' } });
+
+    const renamed = await call(api, alice, 'PATCH', `/api/v1/projects/${id}`, { name: '  Saturday speedrun  ' });
+    expect(renamed).toMatchObject({ status: 200, body: { id, name: 'Saturday speedrun', role: 'host' } });
+    expect((await call(api, alice, 'GET', `/api/v1/projects/${id}`)).body).toMatchObject({ name: 'Saturday speedrun' });
+    const listed = (await call(api, alice, 'GET', '/api/v1/projects')).body as { projects: { id: string; name: string }[] };
+    expect(listed.projects.find((p) => p.id === id)?.name).toBe('Saturday speedrun');
+
+    // Bad names are refused and change nothing.
+    for (const name of ['', '   ', 'x'.repeat(101)]) {
+      const res = await call(api, alice, 'PATCH', `/api/v1/projects/${id}`, { name });
+      expect(res).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', details: { where: 'body' } } } });
+    }
+    expect((await call(api, alice, 'PATCH', `/api/v1/projects/${id}`, { name: 'Ok', owner: 'me' })).status).toBe(400);
+    expect((await call(api, alice, 'GET', `/api/v1/projects/${id}`)).body).toMatchObject({ name: 'Saturday speedrun' });
+
+    // A viewer reads the name but may not change it; a stranger does not see the project at all.
+    const viewer = await createTestUser(api);
+    await api.db.projectMember.create({ data: { projectId: id, userId: viewer.id, role: 'viewer' } });
+    expect(await call(api, viewer, 'GET', `/api/v1/projects/${id}`)).toMatchObject({ status: 200, body: { name: 'Saturday speedrun', role: 'viewer' } });
+    expect(await call(api, viewer, 'PATCH', `/api/v1/projects/${id}`, { name: 'Mine now' })).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });
+    const stranger = await createTestUser(api);
+    expect(await call(api, stranger, 'PATCH', `/api/v1/projects/${id}`, { name: 'Mine now' })).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
+    expect((await call(api, alice, 'GET', `/api/v1/projects/${id}`)).body).toMatchObject({ name: 'Saturday speedrun' });
   });
 
   it('refuses an empty name with the error body of the catalogue', async () => {
@@ -104,6 +146,8 @@ describe('OpenAPI', () => {
     const paths = (res.body as { paths: Record<string, Record<string, { operationId: string }>> }).paths;
     expect(paths['/api/v1/projects']?.post?.operationId).toBe('createProject');
     expect(paths['/api/v1/projects']?.get?.operationId).toBe('listProjects');
+    expect(paths['/api/v1/projects/{projectId}']?.get?.operationId).toBe('getProject');
+    expect(paths['/api/v1/projects/{projectId}']?.patch?.operationId).toBe('renameProject');
     expect(paths['/api/v1/projects/{projectId}/scene']?.patch?.operationId).toBe('patchScene');
     expect(paths['/api/v1/projects/{projectId}/scene']?.get?.operationId).toBe('getSceneDocument');
     expect(paths['/api/v1/projects/{projectId}/resolutions']?.get?.operationId).toBe('getResolutionChoices');

@@ -77,9 +77,11 @@ describe('PATCH /api/v1/projects/:projectId/scene', () => {
     expect(stored.version).toBe(1);
     expect(stored.sources.find((s) => s.name === 'Me')?.settings).toMatchObject({ volume: 1, microphoneDeviceId: 'default' });
     expect(stored.scenes[0]?.layers.map((l) => [l.x, l.y, l.width, l.height, l.zIndex])).toEqual([
-      [30, 30, 237, 62, 0],
-      [40, 40, 640, 360, 1],
-      [200, 36, 852, 480, 2],
+      // A new project's camera and logo, then the two layers added.
+      [40, 40, 640, 360, 0],
+      [30, 30, 237, 62, 1],
+      [40, 40, 640, 360, 2],
+      [200, 36, 852, 480, 3],
     ]);
 
     await until(() => published.length === 1);
@@ -104,8 +106,8 @@ describe('PATCH /api/v1/projects/:projectId/scene', () => {
 
     const stored = await getDoc(doc.projectId);
     expect(stored.version).toBe(2);
-    expect(stored.sources.map((s) => s.name).sort()).toEqual(['Editor A', 'Editor B', 'Watermark']);
-    expect(stored.scenes[0]?.layers).toHaveLength(3);
+    expect(stored.sources.map((s) => s.name).sort()).toEqual(['Camera', 'Editor A', 'Editor B', 'Watermark']);
+    expect(stored.scenes[0]?.layers).toHaveLength(4);
     await until(() => published.length === 2);
     expect(published.map((m) => m.version).sort()).toEqual([1, 2]);
   });
@@ -171,7 +173,7 @@ describe('bad input gets a clear 4xx and leaves the document unchanged', () => {
     const created = await newProject();
     const sceneId = created.activeSceneId!;
     const second = randomUUID();
-    const watermark = created.sources[0]!.id;
+    const watermark = created.sources.find((s) => s.kind === 'watermark')!.id;
     const setup = await patch(created.projectId, 0, [
       { op: 'addScene', sceneId: second, name: 'Second' },
       { op: 'addLayer', sceneId: second, layer: { id: randomUUID(), sourceId: watermark } },
@@ -214,7 +216,7 @@ describe('bad input gets a clear 4xx and leaves the document unchanged', () => {
 
   it('a fourth scene on Free, and hiding the logo', async () => {
     const doc0 = await newProject();
-    const watermark = doc0.sources[0]!.id;
+    const watermark = doc0.sources.find((s) => s.kind === 'watermark')!.id;
     const scene = (): SceneOp[] => {
       const id = randomUUID();
       return [{ op: 'addScene', sceneId: id, name: 'More' }, { op: 'addLayer', sceneId: id, layer: { id: randomUUID(), sourceId: watermark } }];
@@ -224,7 +226,8 @@ describe('bad input gets a clear 4xx and leaves the document unchanged', () => {
     const more = await patch(doc.projectId, 1, scene());
     await expectUnchanged(doc, more, 403, 'PLAN_LIMIT_REACHED');
     expect(more.body).toMatchObject({ error: { message: 'Your plan allows up to 3 scenes. Upgrade to add more.', details: { rule: 'scene-limit-reached', limit: 3 } } });
-    const hide = await patch(doc.projectId, 1, [{ op: 'updateLayer', sceneId: doc.activeSceneId!, layerId: doc.scenes[0]!.layers[0]!.id, changes: { visible: false } }]);
+    const logoLayer = doc.scenes[0]!.layers.find((l) => l.sourceId === watermark)!.id;
+    const hide = await patch(doc.projectId, 1, [{ op: 'updateLayer', sceneId: doc.activeSceneId!, layerId: logoLayer, changes: { visible: false } }]);
     await expectUnchanged(doc, hide, 403, 'PLAN_LIMIT_REACHED');
   });
 

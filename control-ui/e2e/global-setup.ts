@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -43,6 +44,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.ONAIR_E2E_DATABASE_URL = stack.databaseUrl;
   // Where the built-in local destination can be watched (ffprobe), key included.
   process.env.ONAIR_E2E_LOCAL_RTMP = stack.localRtmp.server.url(stack.localRtmp.key);
+  // A known camera picture (orange) and a steady tone for Chromium's fake devices (see support/fake-media.ts),
+  // so outputs can be checked pixel by pixel and by level; removed with the data folder.
+  const camera = join(dataDir, 'fake-camera.y4m');
+  const tone = join(dataDir, 'fake-tone.wav');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0xFF8000:s=1280x720:r=30:d=2', '-pix_fmt', 'yuv420p', camera]);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=5', '-ac', '1', tone]);
+  process.env.ONAIR_E2E_FAKE_CAMERA = camera;
+  process.env.ONAIR_E2E_FAKE_TONE = tone;
 
   return async () => {
     await stack.stop();

@@ -39,12 +39,11 @@ test('two studios edit one project live: sources, drag, resize and scene switche
 
   const second = await openSecondStudio(browser, context, page.url());
 
-  // A camera: live from the fake device here, and on the other studio within a second.
-  await page.getByRole('button', { name: 'Add source' }).click();
-  await page.getByRole('menuitem', { name: 'Camera' }).click();
+  // The host's camera is in a new project's first scene (spec §9 placement): live from the fake device here, and in the other studio.
   await expect(layer(page, 'webcam')).toHaveAttribute('data-box', '40,40,640,360');
   await expect(layer(page, 'webcam').locator('video')).toBeVisible();
   await expect(layer(second, 'webcam')).toHaveAttribute('data-box', '40,40,640,360', WITHIN_A_SECOND);
+  await layer(page, 'webcam').click({ position: { x: 5, y: 5 } });
 
   // Camera Settings (spec §2): the fake camera in the grid, 'Mirror Camera' on the source for both studios and remembered here.
   await page.getByRole('button', { name: 'Camera settings' }).click();

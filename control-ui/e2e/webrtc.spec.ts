@@ -2,64 +2,13 @@
 // camera and microphone to the session's media worker, the local RTMP destination receives a
 // stream whose frames show the camera where its layer is and whose audio is not silent, the
 // studio plays the program preview, and a peer connection closed by the page comes back by itself.
-import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { CHROMIUM_ARGS } from './playwright.config.ts';
+import { fakeMediaLaunchOptions, grabFrame as grab, meanVolume, near, ORANGE, pixel } from './support/fake-media.ts';
 import { openNewStudio, signIn } from './support/studio.ts';
 
 // A known picture (orange) and a steady tone, so the output can be checked pixel by pixel and by level.
-const media = mkdtempSync(join(tmpdir(), 'onair-e2e-media-'));
-const CAMERA_FILE = join(media, 'camera.y4m');
-const TONE_FILE = join(media, 'tone.wav');
-execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0xFF8000:s=1280x720:r=30:d=2', '-pix_fmt', 'yuv420p', CAMERA_FILE]);
-execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=5', '-ac', '1', TONE_FILE]);
-const ORANGE = [255, 128, 0];
-
-test.use({
-  launchOptions: {
-    executablePath: '/usr/bin/chromium',
-    args: [
-      ...CHROMIUM_ARGS,
-      '--use-fake-device-for-media-stream=fps=30',
-      '--use-fake-ui-for-media-stream',
-      `--use-file-for-fake-video-capture=${CAMERA_FILE}`,
-      `--use-file-for-fake-audio-capture=${TONE_FILE}`,
-      // Studio and media worker share this machine: let WebRTC pair over loopback.
-      '--auto-select-desktop-capture-source=Entire screen',
-      '--allow-loopback-in-peer-connection',
-      '--disable-features=WebRtcHideLocalIpsWithMdns',
-    ],
-  },
-  permissions: ['camera', 'microphone'],
-});
-
-/** One frame of the stream scaled to the 1280×720 scene canvas, as RGB24. */
-function grab(url: string): Promise<Buffer | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      'ffmpeg',
-      ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-vf', 'scale=1280:720', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
-      { encoding: 'buffer', timeout: 15_000, killSignal: 'SIGKILL', maxBuffer: 8 * 1024 * 1024 },
-      (err, stdout) => resolve(err || stdout.length < 1280 * 720 * 3 ? undefined : stdout),
-    );
-  });
-}
-
-const pixel = (rgb: Buffer, x: number, y: number) => [rgb[(y * 1280 + x) * 3]!, rgb[(y * 1280 + x) * 3 + 1]!, rgb[(y * 1280 + x) * 3 + 2]!];
-const near = (a: number[], b: number[], tolerance: number) => a.every((v, i) => Math.abs(v - b[i]!) <= tolerance);
-
-function meanVolume(url: string): Promise<number> {
-  return new Promise((resolve) => {
-    execFile('ffmpeg', ['-hide_banner', '-rw_timeout', '8000000', '-i', url, '-t', '3', '-vn', '-af', 'volumedetect', '-f', 'null', '-'], { timeout: 20_000, killSignal: 'SIGKILL' }, (_err, _out, stderr) => {
-      const match = /mean_volume: (-?[\d.]+) dB/.exec(String(stderr));
-      resolve(match ? Number(match[1]) : -Infinity);
-    });
-  });
-}
+test.use({ launchOptions: fakeMediaLaunchOptions(), permissions: ['camera', 'microphone'] });
 
 test('the host publishes camera and microphone, the output shows them, the preview plays, a closed connection comes back, and a shared screen reaches its layer', async ({ page, context }) => {
   test.setTimeout(180_000);
@@ -80,9 +29,8 @@ test('the host publishes camera and microphone, the output shows them, the previ
   await signIn(context.request, `webrtc-${randomUUID()}@example.test`);
   const projectId = await openNewStudio(page, 'On camera');
 
-  // The camera layer, at 40,40 640×360 of the canvas.
-  await page.getByRole('button', { name: 'Add source' }).click();
-  await page.getByRole('menuitem', { name: 'Camera' }).click();
+  // A new project's first scene holds the camera layer, at 40,40 640×360 of the canvas.
+  await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-box', '40,40,640,360');
 
   // The host joined the room by itself and is connected to the session's worker.
   const state = page.getByTestId('media-connection');

@@ -1,5 +1,13 @@
 import { Router } from 'express';
-import { createProjectEndpoint, getResolutionChoicesEndpoint, getSceneDocumentEndpoint, listProjectsEndpoint, patchSceneEndpoint } from '@onair/protocol';
+import {
+  createProjectEndpoint,
+  getProjectEndpoint,
+  getResolutionChoicesEndpoint,
+  getSceneDocumentEndpoint,
+  listProjectsEndpoint,
+  patchSceneEndpoint,
+  renameProjectEndpoint,
+} from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
 import { mount } from '../http/mount.ts';
@@ -10,6 +18,8 @@ export function projectRoutes(deps: { db: Db; scenes: SceneService; resolveSessi
   router.use('/api/v1/projects', authenticate(deps.db, deps.resolveSession));
   mount(router, createProjectEndpoint, async ({ body }, { req }) => deps.scenes.createProject(getCurrentUser(req), body.name));
   mount(router, listProjectsEndpoint, async (_input, { req }) => ({ projects: await deps.scenes.listProjects(getCurrentUser(req)) }));
+  mount(router, getProjectEndpoint, async ({ params }, { req }) => deps.scenes.getProject(getCurrentUser(req), params.projectId));
+  mount(router, renameProjectEndpoint, async ({ params, body }, { req }) => deps.scenes.renameProject(getCurrentUser(req), params.projectId, body.name));
   mount(router, getSceneDocumentEndpoint, async ({ params }, { req }) => deps.scenes.getDocument(getCurrentUser(req), params.projectId));
   mount(router, patchSceneEndpoint, async ({ params, body }, { req }) => {
     const accepted = await deps.scenes.applyPatch(getCurrentUser(req), params.projectId, body);

@@ -10,6 +10,7 @@ import {
   resolutionOptions,
   type AcceptedScenePatch,
   type DocumentLimits,
+  type ProjectDetails,
   type ProjectPermission,
   type ProjectSummary,
   type SceneDocument,
@@ -58,6 +59,25 @@ export class SceneService {
     const project = await createProjectWithDocument(this.db, { ownerId: user.id, name, resolution: defaultResolutionFor(user.entitlements) });
     this.logger.info({ projectId: project.id, userId: user.id }, 'project created');
     return summary(project);
+  }
+
+  /** The studio header: the project and the caller's role in it. */
+  async getProject(user: CurrentUser, projectId: string): Promise<ProjectDetails> {
+    const role = await this.access.require(user, projectId, 'read project');
+    const project = await this.db.project.findUnique({ where: { id: projectId } });
+    if (!project) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
+    return { ...summary(project), role };
+  }
+
+  async renameProject(user: CurrentUser, projectId: string, name: string): Promise<ProjectDetails> {
+    const role = await this.access.require(user, projectId, 'update project');
+    const project = await this.db.project.update({ where: { id: projectId }, data: { name } }).catch((err: unknown) => {
+      // Deleted between the role check and the update.
+      if ((err as { code?: string }).code === 'P2025') throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
+      throw err;
+    });
+    this.logger.info({ projectId, userId: user.id }, 'project renamed');
+    return { ...summary(project), role };
   }
 
   /** The projects the caller owns and those they were given a role in. */

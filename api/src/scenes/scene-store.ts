@@ -120,13 +120,14 @@ export async function writeSceneDocument(tx: Prisma.TransactionClient, prev: Sce
   });
 }
 
-/** Creates a project and its first document (one scene showing the logo) in one transaction. */
+/** Creates a project and its first document (one scene with the owner's camera and the logo) in one transaction. */
 export async function createProjectWithDocument(
   db: Db,
   input: { ownerId: string; name: string; resolution: ResolutionId },
 ): Promise<{ id: string; name: string; resolution: ResolutionId; version: number; createdAt: Date }> {
   const ids = { projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID() };
-  const doc = newProjectDocument({ ...ids, resolution: input.resolution });
+  const camera = { sourceId: randomUUID(), layerId: randomUUID(), userId: input.ownerId };
+  const doc = newProjectDocument({ ...ids, resolution: input.resolution, camera });
   return db.$transaction(async (tx) => {
     const project = await tx.project.create({
       data: { id: ids.projectId, ownerId: input.ownerId, name: input.name, resolution: input.resolution, version: 0 },

@@ -1,6 +1,7 @@
 import {
   applyAcceptedPatch,
   getCurrentUserEndpoint,
+  getProjectEndpoint,
   getResolutionChoicesEndpoint,
   getSceneDocumentEndpoint,
   planEntitlements,
@@ -28,14 +29,16 @@ export async function openStudio(projectId: string, client: HttpClient = httpCli
   closeStudio();
   useStudioStore.setState({ ...initialStudioState(), projectId, status: 'loading' });
   try {
-    const [user, document, resolution] = await Promise.all([
+    const [user, project, document, resolution] = await Promise.all([
       client.getJson(getCurrentUserEndpoint.path, { response: getCurrentUserEndpoint.response }),
+      client.getJson(path(getProjectEndpoint.path, projectId), { response: getProjectEndpoint.response }),
       client.getJson(path(getSceneDocumentEndpoint.path, projectId), { response: getSceneDocumentEndpoint.response }),
       client.getJson(path(getResolutionChoicesEndpoint.path, projectId), { response: getResolutionChoicesEndpoint.response }),
     ]);
     if (useStudioStore.getState().projectId !== projectId) return;
     useStudioStore.setState({
       status: 'ready',
+      project,
       userId: user.id,
       plan: user.role,
       entitlements: planEntitlements[user.role],

@@ -10,13 +10,15 @@ import { SidePanel } from '../features/studio/SidePanel.tsx';
 import { StudioPanels } from '../features/studio/SourceSettingsDialog.tsx';
 import { StudioTopBar } from '../features/studio/StudioTopBar.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
+import { useStudioStore } from '../stores/index.ts';
 import styles from './StudioPage.module.css';
 
 /** The studio of one project: top bar, scene column, program canvas and side panel. */
 export function StudioPage() {
   // The route only matches with a project id, so it is always there.
   const projectId = useParams().projectId ?? '';
-  useDocumentTitle('Studio');
+  const projectName = useStudioStore((s) => s.project?.name);
+  useDocumentTitle(projectName ?? 'Studio');
   useEffect(() => {
     void openStudio(projectId);
     void loadDevices();
@@ -27,7 +29,7 @@ export function StudioPage() {
   }, [projectId]);
   return (
     <div className={styles.studio}>
-      <StudioTopBar projectId={projectId} />
+      <StudioTopBar />
       <div className={styles.workspace}>
         <SceneList />
         <ProgramCanvas />

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { Entitlements, PlanId, RenderState, ResolutionId, ResolutionOption, SceneDocument } from '@onair/protocol';
+import type { Entitlements, PlanId, ProjectDetails, RenderState, ResolutionId, ResolutionOption, SceneDocument } from '@onair/protocol';
 import type { PendingEdit } from '../model/optimistic-scene.ts';
 
 /** A web page source's latest state from the render workers; `reason` says why it is not showing. */
@@ -13,6 +13,8 @@ export type StudioPanel = { kind: 'source-settings'; sourceId: string } | { kind
 
 export interface StudioState {
   projectId: string | null;
+  /** The project's name and the caller's role in it (the header). */
+  project: ProjectDetails | null;
   status: 'idle' | 'loading' | 'ready' | 'unauthenticated' | 'error';
   error: string | null;
   /** The document as the server last confirmed it. */
@@ -38,6 +40,7 @@ export interface StudioState {
 export function initialStudioState(): StudioState {
   return {
     projectId: null,
+    project: null,
     status: 'idle',
     error: null,
     confirmed: null,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { resolutionIdSchema, resolutionOptionSchema } from '../plans.ts';
+import { projectRoleSchema } from '../signaling/roles.ts';
 import { sceneDocumentSchema } from '../scene/document.ts';
 import { sceneOpSchema, scenePatchSchema } from '../scene/patch.ts';
 import { defineEndpoint } from './endpoint.ts';
@@ -15,13 +16,15 @@ export type ProjectSummary = z.infer<typeof projectSummarySchema>;
 
 export const projectIdParamsSchema = z.object({ projectId: z.uuid() });
 
-export const createProjectBodySchema = z.strictObject({ name: z.string().trim().min(1).max(100) });
+export const projectNameSchema = z.string().trim().min(1).max(100);
+
+export const createProjectBodySchema = z.strictObject({ name: projectNameSchema });
 
 export const createProjectEndpoint = defineEndpoint({
   id: 'createProject',
   method: 'post',
   path: '/api/v1/projects',
-  summary: 'Create a project with one empty scene that shows the logo.',
+  summary: "Create a project: Scene 1 holds the host's camera (with its microphone) and the logo.",
   tag: 'projects',
   access: 'user',
   body: createProjectBodySchema,
@@ -37,6 +40,37 @@ export const listProjectsEndpoint = defineEndpoint({
   tag: 'projects',
   access: 'user',
   response: z.object({ projects: z.array(projectSummarySchema) }),
+});
+
+/** A project as the studio header shows it: its summary and the caller's role in it (spec §6). */
+export const projectDetailsSchema = projectSummarySchema.extend({ role: projectRoleSchema });
+export type ProjectDetails = z.infer<typeof projectDetailsSchema>;
+
+export const getProjectEndpoint = defineEndpoint({
+  id: 'getProject',
+  projectPermission: 'read project',
+  method: 'get',
+  path: '/api/v1/projects/:projectId',
+  summary: "A project's name, resolution and version, with the caller's role in it.",
+  tag: 'projects',
+  access: 'user',
+  params: projectIdParamsSchema,
+  response: projectDetailsSchema,
+});
+
+export const renameProjectBodySchema = z.strictObject({ name: projectNameSchema });
+
+export const renameProjectEndpoint = defineEndpoint({
+  id: 'renameProject',
+  projectPermission: 'update project',
+  method: 'patch',
+  path: '/api/v1/projects/:projectId',
+  summary: 'Rename a project (1 to 100 characters, trimmed).',
+  tag: 'projects',
+  access: 'user',
+  params: projectIdParamsSchema,
+  body: renameProjectBodySchema,
+  response: projectDetailsSchema,
 });
 
 export const getSceneDocumentEndpoint = defineEndpoint({
@@ -86,4 +120,4 @@ export const getResolutionChoicesEndpoint = defineEndpoint({
   response: resolutionChoicesSchema,
 });
 
-export const projectEndpoints = [createProjectEndpoint, listProjectsEndpoint, getSceneDocumentEndpoint, patchSceneEndpoint, getResolutionChoicesEndpoint] as const;
+export const projectEndpoints = [createProjectEndpoint, listProjectsEndpoint, getProjectEndpoint, renameProjectEndpoint, getSceneDocumentEndpoint, patchSceneEndpoint, getResolutionChoicesEndpoint] as const;

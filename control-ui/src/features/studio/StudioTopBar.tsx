@@ -2,22 +2,17 @@ import { Brand } from '../../components/Brand.tsx';
 import { StatusIndicator } from '../system/StatusIndicator.tsx';
 import { UserMenu } from '../user-menu/UserMenu.tsx';
 import { useStudioStore } from '../../stores/index.ts';
+import { ProjectName } from './ProjectName.tsx';
 import { ResolutionSelector } from './ResolutionSelector.tsx';
 import styles from './StudioTopBar.module.css';
 
-export interface StudioTopBarProps {
-  projectId: string;
-}
-
-export function StudioTopBar({ projectId }: StudioTopBarProps) {
+export function StudioTopBar() {
   return (
     <header className={styles.bar}>
       <div className={styles.start}>
         <Brand />
         <span className={styles.divider} aria-hidden />
-        <span className={styles.project}>
-          Project <code className={styles.projectId}>{projectId}</code>
-        </span>
+        <ProjectName />
       </div>
       <div className={styles.end}>
         <ResolutionSelector />

@@ -1,0 +1,59 @@
+// Chromium with fake camera and microphone devices that play known media (an orange picture and a
+// 440 Hz tone, made by global-setup), and frame and level probes of an RTMP stream, for flows that
+// check what a viewer of the output would see and hear.
+import { execFile } from 'node:child_process';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
+
+export const ORANGE = [255, 128, 0];
+
+/** Launch options for `test.use`: the fake devices play global-setup's files; WebRTC may pair over loopback. */
+export function fakeMediaLaunchOptions(): { executablePath: string; args: string[] } {
+  // Set by global-setup before the workers start (the runner's first read of a spec may come earlier; it launches nothing).
+  const camera = process.env.ONAIR_E2E_FAKE_CAMERA ?? '';
+  const tone = process.env.ONAIR_E2E_FAKE_TONE ?? '';
+  return {
+    executablePath: '/usr/bin/chromium',
+    args: [
+      ...CHROMIUM_ARGS,
+      '--use-fake-device-for-media-stream=fps=30',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${camera}`,
+      `--use-file-for-fake-audio-capture=${tone}`,
+      // Studio and media worker share this machine: let WebRTC pair over loopback.
+      '--auto-select-desktop-capture-source=Entire screen',
+      '--allow-loopback-in-peer-connection',
+      '--disable-features=WebRtcHideLocalIpsWithMdns',
+    ],
+  };
+}
+
+/** One frame of the stream scaled to the 1280×720 scene canvas, as RGB24. */
+export function grabFrame(url: string): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      'ffmpeg',
+      ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-vf', 'scale=1280:720', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+      { encoding: 'buffer', timeout: 15_000, killSignal: 'SIGKILL', maxBuffer: 8 * 1024 * 1024 },
+      (err, stdout) => resolve(err || stdout.length < 1280 * 720 * 3 ? undefined : stdout),
+    );
+  });
+}
+
+export const pixel = (rgb: Buffer | Uint8ClampedArray, x: number, y: number, width = 1280) => [rgb[(y * width + x) * 3]!, rgb[(y * width + x) * 3 + 1]!, rgb[(y * width + x) * 3 + 2]!];
+export const near = (a: number[], b: number[], tolerance: number) => a.every((v, i) => Math.abs(v - b[i]!) <= tolerance);
+
+/** What a viewer's player reads from the stream: the codec types of its streams (ffprobe). */
+export function probeStreams(url: string): Promise<string[]> {
+  return new Promise((resolve) => {
+    execFile('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', url], { timeout: 8000 }, (err, stdout) => resolve(err ? [] : stdout.split('\n').filter(Boolean)));
+  });
+}
+
+export function meanVolume(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    execFile('ffmpeg', ['-hide_banner', '-rw_timeout', '8000000', '-i', url, '-t', '3', '-vn', '-af', 'volumedetect', '-f', 'null', '-'], { timeout: 20_000, killSignal: 'SIGKILL' }, (_err, _out, stderr) => {
+      const match = /mean_volume: (-?[\d.]+) dB/.exec(String(stderr));
+      resolve(match ? Number(match[1]) : -Infinity);
+    });
+  });
+}

@@ -1,0 +1,82 @@
+import { renderToString } from 'react-dom/server';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ProjectDetails } from '@onair/protocol';
+import { createHttpClient } from '../api/http-client.ts';
+import { TooltipProvider } from '../components/Tooltip.tsx';
+import { ProjectNameView } from '../features/studio/ProjectName.tsx';
+import { initialStudioState, useStudioStore, useToastStore } from '../stores/index.ts';
+import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
+import { renameOpenProject } from './projects.ts';
+
+const project: ProjectDetails = {
+  id: '00000000-0000-4000-8000-0000000000aa',
+  name: 'Friday stream',
+  resolution: '720p',
+  version: 3,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  role: 'host',
+};
+
+let server: TestServer | undefined;
+let answer: { status: number; body: unknown };
+let requests: { method: string; url: string; body: unknown }[];
+
+beforeEach(async () => {
+  useStudioStore.setState({ ...initialStudioState(), projectId: project.id, project });
+  useToastStore.setState({ toasts: [] });
+  requests = [];
+  server = await startTestServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    req.on('end', () => {
+      requests.push({ method: req.method ?? '', url: req.url ?? '', body: raw ? JSON.parse(raw) : undefined });
+      sendJson(res, answer.status, answer.body);
+    });
+  });
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const client = () => createHttpClient({ baseUrl: server?.baseUrl ?? '', timeoutMs: 2000 });
+const render = (shown: ProjectDetails = project) =>
+  renderToString(
+    <TooltipProvider>
+      <ProjectNameView project={shown} />
+    </TooltipProvider>,
+  );
+
+describe('the project name in the studio header', () => {
+  it('shows the name, and a rename button to a role that may update the project', () => {
+    expect(render()).toContain('Friday stream');
+    expect(render()).toContain('rename project');
+    const viewer = render({ ...project, role: 'viewer' });
+    expect(viewer).toContain('Friday stream');
+    expect(viewer).not.toContain('rename project');
+  });
+
+  it('renames through the api, trimmed, and keeps what the server answered', async () => {
+    answer = { status: 200, body: { ...project, name: 'Saturday speedrun', version: 3 } };
+    expect(await renameOpenProject('  Saturday speedrun ', client())).toBe(true);
+    expect(requests).toEqual([{ method: 'PATCH', url: `/api/v1/projects/${project.id}`, body: { name: 'Saturday speedrun' } }]);
+    expect(useStudioStore.getState().project?.name).toBe('Saturday speedrun');
+  });
+
+  it('puts the old name back and says why when the server refuses', async () => {
+    answer = { status: 403, body: { error: { code: 'FORBIDDEN', message: 'Your role in this project (viewer) does not allow you to change the project.' } } };
+    expect(await renameOpenProject('Mine now', client())).toBe(false);
+    expect(useStudioStore.getState().project?.name).toBe('Friday stream');
+    expect(useToastStore.getState().toasts).toEqual([
+      expect.objectContaining({ kind: 'error', title: 'The project was not renamed', description: expect.stringContaining('does not allow you') }),
+    ]);
+  });
+
+  it('refuses an empty name without asking the server, and sends nothing for an unchanged one', async () => {
+    expect(await renameOpenProject('   ', client())).toBe(false);
+    expect(await renameOpenProject('Friday stream', client())).toBe(true);
+    expect(requests).toEqual([]);
+    expect(useStudioStore.getState().project?.name).toBe('Friday stream');
+  });
+});
