@@ -44,8 +44,11 @@ export interface RunningStack {
 /**
  * Starts the whole system on this machine: stores first (embedded unless URLs are given), then the
  * schema, then the api (serving the built UI), one media worker and one render worker, and waits
- * until `/readyz` says every part is up. `stop` takes everything down in the reverse order.
+ * until `/readyz` says every part is up. `stop` stops the three processes together, then the stores.
  */
+/** How long Ctrl-C lets a live session of the one local media worker run on before it stops. */
+const EMBEDDED_DRAIN_GRACE_MS = 2000;
+
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const log = options.log ?? (() => {});
   const dataDir = resolve(options.dataDir);
@@ -53,8 +56,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const services: RunningService[] = [];
   const processes: SupervisedProcess[] = [];
 
+  // The processes stop together (each hands over or closes its own work), then the stores they used.
   const stop = async () => {
-    for (const p of processes.reverse()) await p.stop();
+    await Promise.all(processes.map((p) => p.stop()));
     for (const s of services.reverse()) await s.stop();
   };
 
@@ -109,7 +113,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       log,
     );
     const mediaWorker = new SupervisedProcess(
-      { name: 'media-worker', entry: join(repoRoot, 'media-worker/src/main.ts'), cwd: join(repoRoot, 'media-worker'), env: { ...common, METRICS_PORT: '0' } },
+      {
+        name: 'media-worker',
+        entry: join(repoRoot, 'media-worker/src/main.ts'),
+        cwd: join(repoRoot, 'media-worker'),
+        // One worker on one machine: no other worker would take over a live session, so Ctrl-C ends
+        // it after a short grace instead of the fleet's hour.
+        env: { ...common, METRICS_PORT: '0', DRAIN_GRACE_MS: common.DRAIN_GRACE_MS ?? String(EMBEDDED_DRAIN_GRACE_MS) },
+      },
       log,
     );
     const renderWorker = new SupervisedProcess(

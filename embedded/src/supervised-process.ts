@@ -21,6 +21,8 @@ export class SupervisedProcess {
   private stopping = false;
   private restarts = 0;
   private exited: Promise<void> = Promise.resolve();
+  /** How the last stop ended: on its own (`clean`, with the exit code) or killed after the timeout. */
+  lastStop: { kind: 'clean'; code: number | null } | { kind: 'killed' } | null = null;
 
   constructor(
     private readonly spec: ProcessSpec,
@@ -63,8 +65,19 @@ export class SupervisedProcess {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      this.log('stack', `${this.spec.name} did not stop within ${timeoutMs / 1000} s; killing it`);
+      // Its pipelines and browsers are in its process group: take them too.
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, timeoutMs);
     await this.exited;
     clearTimeout(timer);
+    this.lastStop = killed ? { kind: 'killed' } : { kind: 'clean', code: child.exitCode };
   }
 }

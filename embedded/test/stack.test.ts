@@ -49,8 +49,11 @@ describe('the one-machine stack', () => {
   });
 
   it('stops cleanly and a second start on the same data keeps what the first stored', async () => {
+    const { api, mediaWorker, renderWorker } = stack!.processes;
     await stack!.stop();
     stack = undefined;
+    // Every process ended on its own with exit code 0: none had to be killed.
+    expect([api, mediaWorker, renderWorker].map((p) => p.lastStop)).toEqual([0, 0, 0].map((code) => ({ kind: 'clean', code })));
     stack = await startStack({ dataDir, port: 0, log });
 
     const db = new pg.Client({ connectionString: stack.databaseUrl });

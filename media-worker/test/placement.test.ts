@@ -187,6 +187,23 @@ describe('session placement across media workers', () => {
     await waitFor('the second session to end', async () => ((await owner(next.projectId)) ? undefined : true), 20_000, 100);
     expect((await other.stop()).code).toBe(0);
   });
+  it('hands a session that is not live back at once when told to stop, whatever the drain grace', async () => {
+    // Two minutes of grace: a worker that waited for this session would outlive the test.
+    const worker = await startWorker({ DRAIN_GRACE_MS: '120000' });
+    const doc = projectDocument();
+    await queueSession(queue, redis, doc);
+    await waitFor('the session to be placed', () => owner(doc.projectId), 20_000, 50);
+
+    const { code, registeredAfterExit } = await worker.stop();
+    expect(code).toBe(0);
+    expect(registeredAfterExit).toBe(false);
+    // Handed over, not ended: the next worker picks it up where the studio left it.
+    const job = await queue.getJob(doc.projectId);
+    expect(await job?.getState()).toBe('waiting');
+    await job?.remove();
+    await redis.del(sessionKeys.owner(doc.projectId));
+  });
+
   it('ends a session with nobody in it and nothing going out, giving its room back', async () => {
     const worker = await startWorker({ SESSION_IDLE_MS: '1500', DRAIN_GRACE_MS: '60000' });
     delete process.env.SESSION_IDLE_MS;

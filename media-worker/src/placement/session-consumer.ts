@@ -77,13 +77,19 @@ export class SessionConsumer {
   }
 
   /**
-   * Stops taking sessions. Placed sessions run until they end; after `graceMs` the rest are handed
-   * back to the queue (their pipelines stop here and another worker starts them).
+   * Stops taking sessions. A session that is not live (no destination) is handed back to the queue
+   * at once: nothing is on air, and a studio in it reconnects to whichever worker takes it. Live
+   * sessions run until they end; after `graceMs` the rest are handed back too (their pipelines stop
+   * here and another worker starts them).
    */
   async drain(graceMs: number): Promise<void> {
     this.draining = true;
     const deadline = Date.now() + graceMs;
-    while (this.placed.size > 0 && Date.now() < deadline) await sleep(Math.min(500, Math.max(1, deadline - Date.now())));
+    for (;;) {
+      for (const placed of [...this.placed.values()]) if (!placed.runner.live) await this.finish(placed, 'handed-over');
+      if (this.placed.size === 0 || Date.now() >= deadline) break;
+      await sleep(Math.min(500, Math.max(1, deadline - Date.now())));
+    }
     for (const placed of [...this.placed.values()]) await this.finish(placed, 'handed-over');
   }
 

@@ -89,6 +89,11 @@ export class SessionRunner {
     this.ended = new Promise((resolve) => (this.ending = resolve));
   }
 
+  /** Whether the session streams to a destination now: what a draining worker waits for. */
+  get live(): boolean {
+    return this.outputs.length > 0;
+  }
+
   get appliedVersion(): number {
     return this.document?.version ?? 0;
   }
