@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { runWorker } from '@onair/runtime';
 import { readRenderConfig } from './config.ts';
 import { RenderJobs } from './jobs/render-jobs.ts';
+import { sweepStalePageDirs } from './page/page-renderer.ts';
 
 const config = readRenderConfig();
 let jobs: RenderJobs | undefined;
@@ -16,6 +17,8 @@ await runWorker({
   defaultMetricsPort: 9102,
   load: () => ({ sessions: 0, outputs: 0, pages: jobs?.pageCount ?? 0, bitrateKbps: 0, fps: 0, droppedFrames: 0 }),
   start: async (ctx) => {
+    const swept = await sweepStalePageDirs();
+    if (swept > 0) ctx.logger.info({ folders: swept }, 'removed page folders left by render workers that were killed');
     bullConnection = new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: null });
     bullConnection.on('error', (err) => ctx.logger.warn({ err: err.message }, 'render queue connection error'));
     jobs = new RenderJobs({ connection: bullConnection, redis: ctx.redis, workerId: ctx.config.WORKER_ID, config, logger: ctx.logger, metrics: ctx.metrics });

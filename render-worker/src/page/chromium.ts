@@ -76,6 +76,7 @@ export async function launchChromium(l: ChromiumLaunch): Promise<Browser> {
   await writeFile(join(profile, 'Default', 'Preferences'), JSON.stringify(PROFILE_PREFERENCES));
   await mkdir(join(l.dir, 'home'), { recursive: true });
   await mkdir(join(l.dir, 'run'), { recursive: true, mode: 0o700 });
+  await mkdir(join(l.dir, 'tmp'), { recursive: true });
   return puppeteer.launch({
     executablePath: l.executablePath,
     headless: false,

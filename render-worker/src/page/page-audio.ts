@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SupervisedProcess } from '../proc/supervised-process.ts';
 
@@ -18,6 +18,7 @@ export class PageAudio {
 
   static async start(dir: string, timeoutMs = 10_000): Promise<PageAudio> {
     const socket = join(dir, 'pulse.sock');
+    await mkdir(join(dir, 'tmp'), { recursive: true });
     const proc = new SupervisedProcess(
       'pulseaudio',
       [
@@ -54,7 +55,11 @@ export class PageAudio {
   }
 }
 
-/** The environment of a page's helper programs: a private HOME and runtime dirs, nothing of ours (no secrets). */
+/**
+ * The environment of a page's helper programs: a private HOME, runtime and temp dirs inside the
+ * page's folder (so whatever Chromium and PulseAudio leave in their temp dir goes with the page),
+ * nothing of ours (no secrets).
+ */
 export function privateEnv(dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -63,6 +68,7 @@ export function privateEnv(dir: string, extra: Record<string, string> = {}): Nod
     XDG_RUNTIME_DIR: join(dir, 'run'),
     XDG_CONFIG_HOME: join(dir, 'home', '.config'),
     XDG_CACHE_HOME: join(dir, 'home', '.cache'),
+    TMPDIR: join(dir, 'tmp'),
     ...extra,
   };
 }

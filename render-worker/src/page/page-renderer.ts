@@ -38,7 +38,7 @@
  * black until the page is back). Load failures are retried with backoff behind a 'Preview
  * unavailable' placeholder; refused addresses wait for a new url.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
@@ -63,6 +63,35 @@ import { startCapture } from './page-capture.ts';
 import { placeholderHtml } from './placeholder.ts';
 import { VirtualDisplay } from './virtual-display.ts';
 import { WakeQueue } from './wake-queue.ts';
+
+/** A page's folder (profile, sockets, temp files) is `<tmp>/onair-page-<worker pid>-<random>`. */
+const PAGE_DIR_PREFIX = 'onair-page-';
+
+/**
+ * Removes the page folders of render workers that are no longer running (killed before they could
+ * clean up), so a node's temp space does not fill up over crashes. Folders of live processes stay.
+ * Returns how many were removed.
+ */
+export async function sweepStalePageDirs(dir = tmpdir()): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const pid = new RegExp(`^${PAGE_DIR_PREFIX}(\\d+)-`).exec(name)?.[1];
+    if (!pid || Number(pid) === process.pid || processAlive(Number(pid))) continue;
+    await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
+    removed += 1;
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, as another user's.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 export interface PageStatus {
   state: RenderState;
@@ -120,6 +149,8 @@ export class PageRenderer {
   private capture: SupervisedProcess | undefined;
   private captureRestart: NodeJS.Timeout | undefined;
   private browser: Browser | undefined;
+  /** Chromium being closed, if any: stopping waits for it before the page folder goes. */
+  private closing: Promise<void> = Promise.resolve();
   private generation = 0;
   private attempt = 0;
   private liveSince = 0;
@@ -168,7 +199,7 @@ export class PageRenderer {
   }
 
   private async run(): Promise<void> {
-    this.dir = await mkdtemp(join(tmpdir(), 'onair-page-'));
+    this.dir = await mkdtemp(join(tmpdir(), `${PAGE_DIR_PREFIX}${process.pid}-`));
     try {
       while (!this.stopping) {
         try {
@@ -479,19 +510,33 @@ export class PageRenderer {
     }
   }
 
-  private async closeBrowser(): Promise<void> {
+  /**
+   * Closes Chromium and resolves once it has exited. A second call while one is in flight waits for
+   * the same close: the page folder is removed only after Chromium has written its last files there.
+   */
+  private closeBrowser(): Promise<void> {
     const browser = this.browser;
     this.browser = undefined;
-    if (!browser) return;
+    if (browser) {
+      const closing = this.closeChromium(browser);
+      const previous = this.closing;
+      this.closing = Promise.all([previous, closing]).then(() => undefined);
+    }
+    return this.closing;
+  }
+
+  private async closeChromium(browser: Browser): Promise<void> {
     const proc = browser.process();
     await Promise.race([browser.close().catch(() => undefined), new Promise((r) => setTimeout(r, 3000))]);
     // Chromium's helpers share its process group (puppeteer starts it detached): take them all.
-    if (proc?.pid !== undefined && proc.exitCode === null) {
+    if (proc?.pid !== undefined && proc.exitCode === null && proc.signalCode === null) {
+      const exited = new Promise((r) => proc.once('exit', r));
       try {
         process.kill(-proc.pid, 'SIGKILL');
       } catch {
         // Gone already.
       }
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
     }
   }
 
