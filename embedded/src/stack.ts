@@ -117,9 +117,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         name: 'media-worker',
         entry: join(repoRoot, 'media-worker/src/main.ts'),
         cwd: join(repoRoot, 'media-worker'),
-        // One worker on one machine: no other worker would take over a live session, so Ctrl-C ends
-        // it after a short grace instead of the fleet's hour.
-        env: { ...common, METRICS_PORT: '0', DRAIN_GRACE_MS: common.DRAIN_GRACE_MS ?? String(EMBEDDED_DRAIN_GRACE_MS) },
+        // One worker on one machine: no other worker would take over a session, so Ctrl-C ends them
+        // (a live one after a short grace instead of the fleet's hour) rather than queueing them for
+        // the next start.
+        env: { ...common, METRICS_PORT: '0', DRAIN_GRACE_MS: common.DRAIN_GRACE_MS ?? String(EMBEDDED_DRAIN_GRACE_MS), DRAIN_HAND_OVER: common.DRAIN_HAND_OVER ?? 'false' },
       },
       log,
     );

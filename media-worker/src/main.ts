@@ -69,7 +69,8 @@ async function start(ctx: WorkerContext): Promise<void> {
 }
 
 async function drain(ctx: WorkerContext): Promise<void> {
-  await consumer?.drain(ctx.config.DRAIN_GRACE_MS);
+  // DRAIN_HAND_OVER=false: the only media worker (./onair start) ends its sessions instead.
+  await consumer?.drain(ctx.config.DRAIN_GRACE_MS, process.env.DRAIN_HAND_OVER !== 'false');
   await consumer?.close();
   await host?.stopAll();
   await endpoint?.close();

@@ -77,20 +77,23 @@ export class SessionConsumer {
   }
 
   /**
-   * Stops taking sessions. A session that is not live (no destination) is handed back to the queue
-   * at once: nothing is on air, and a studio in it reconnects to whichever worker takes it. Live
-   * sessions run until they end; after `graceMs` the rest are handed back too (their pipelines stop
-   * here and another worker starts them).
+   * Stops taking sessions. A session that is not live (no destination) goes at once: with nobody in
+   * it, it ends; with someone in it, it is handed back to the queue and their studio reconnects to
+   * whichever worker takes it. Live sessions run until they end; after `graceMs` the rest are handed
+   * back too (their pipelines stop here and another worker starts them). With `handOver` false (one
+   * worker on one machine, where no other worker would take them) sessions end instead; a studio
+   * still open opens its session again when it rejoins.
    */
-  async drain(graceMs: number): Promise<void> {
+  async drain(graceMs: number, handOver = true): Promise<void> {
     this.draining = true;
+    const away = (placed: Placed): SessionEnd => (handOver && placed.runner.occupied ? 'handed-over' : 'stopped');
     const deadline = Date.now() + graceMs;
     for (;;) {
-      for (const placed of [...this.placed.values()]) if (!placed.runner.live) await this.finish(placed, 'handed-over');
+      for (const placed of [...this.placed.values()]) if (!placed.runner.live) await this.finish(placed, away(placed));
       if (this.placed.size === 0 || Date.now() >= deadline) break;
       await sleep(Math.min(500, Math.max(1, deadline - Date.now())));
     }
-    for (const placed of [...this.placed.values()]) await this.finish(placed, 'handed-over');
+    for (const placed of [...this.placed.values()]) await this.finish(placed, handOver ? 'handed-over' : 'stopped');
   }
 
   async close(): Promise<void> {

@@ -94,6 +94,11 @@ export class SessionRunner {
     return this.outputs.length > 0;
   }
 
+  /** Whether someone (a studio, a guest) is connected to the session. */
+  get occupied(): boolean {
+    return (this.deps.media?.participantCount(this.projectId) ?? 0) > 0;
+  }
+
   get appliedVersion(): number {
     return this.document?.version ?? 0;
   }
@@ -148,7 +153,7 @@ export class SessionRunner {
   }
 
   private checkIdle(): void {
-    const busy = this.outputs.length > 0 || (this.deps.media?.participantCount(this.projectId) ?? 0) > 0;
+    const busy = this.live || this.occupied;
     if (busy) {
       this.idleSince = undefined;
       return;
