@@ -6,6 +6,8 @@
  *   2. CPU with 10 destinations / CPU with 1
  *   3. patch → changed frame at the output: a full-frame layer made visible by a plan version,
  *      detected in frames decoded from the RTMP output.
+ *   4. Go Live → first frame a viewer of a newly added destination decodes.
+ * Each session also prints its CPU by thread, and the fan-out ratio is also given by threads.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,7 +20,7 @@ import { Registry } from 'prom-client';
 import { freePort, startRedisServer, startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
 import { outputProfiles, renderPlanSchema, type PipelineReport, type PlanOutput, type RenderPlan } from '@onair/protocol';
 import { SessionHost } from '../src/session/session-host.ts';
-import { cpuSeconds } from './proc-cpu.ts';
+import { cpuSeconds, threadCpuSeconds } from './proc-cpu.ts';
 
 const WARMUP_MS = 4000;
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 10_000);
@@ -51,13 +53,39 @@ function plan(profile: keyof typeof outputProfiles, outputs: PlanOutput[], showG
   });
 }
 
-/** CPU of the process and program frame rate over the window. */
-async function measure(pid: number, frames: () => number): Promise<{ cores: number; fps: number }> {
+interface Measured {
+  cores: number;
+  fps: number;
+  /** Cores per thread name (GStreamer names streaming threads `element:pad`; rtmp2sink's loops are `taskN`). */
+  threads: Map<string, number>;
+}
+
+/** CPU of the process, of each of its threads, and the program frame rate over the window. */
+async function measure(pid: number, frames: () => number): Promise<Measured> {
   await new Promise((r) => setTimeout(r, WARMUP_MS));
-  const [cpu0, frames0, t0] = [await cpuSeconds(pid), frames(), Date.now()];
+  const [cpu0, threads0, frames0, t0] = [await cpuSeconds(pid), await threadCpuSeconds(pid), frames(), Date.now()];
   await new Promise((r) => setTimeout(r, WINDOW_MS));
   const seconds = (Date.now() - t0) / 1000;
-  return { cores: ((await cpuSeconds(pid)) - cpu0) / seconds, fps: (frames() - frames0) / seconds };
+  const threads1 = await threadCpuSeconds(pid);
+  const threads = new Map([...threads1].map(([name, s]) => [name, (s - (threads0.get(name) ?? 0)) / seconds]));
+  return { cores: ((await cpuSeconds(pid)) - cpu0) / seconds, fps: (frames() - frames0) / seconds, threads };
+}
+
+/** Threads that exist once per destination: its queue (`output…`) and its RTMP sink's loop (`taskN`). */
+const isOutputThread = (name: string) => name.startsWith('output') || /^task\d+$/.test(name);
+/** The process's JS thread: IPC, stats and the RTMP egress proxy that relays every output's bytes. */
+const MAIN_THREAD = 'MainThread';
+
+function sumThreads(threads: Map<string, number>, keep: (name: string) => boolean): number {
+  return [...threads].filter(([name]) => keep(name)).reduce((n, [, cores]) => n + cores, 0);
+}
+
+function threadLine(threads: Map<string, number>): string {
+  return [...threads]
+    .filter(([, cores]) => cores >= 0.01)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, cores]) => `${name} ${cores.toFixed(2)}`)
+    .join(', ');
 }
 
 interface Bench {
@@ -66,18 +94,20 @@ interface Bench {
   reports: { sessionId: string; report: PipelineReport }[];
 }
 
-async function runSession(bench: Bench, id: string, profile: keyof typeof outputProfiles, destinations: number): Promise<number | undefined> {
+async function runSession(bench: Bench, id: string, profile: keyof typeof outputProfiles, destinations: number): Promise<Measured | undefined> {
   const outputs = Array.from({ length: destinations }, (_, i) => ({ id: `d${i}`, url: `rtmp://127.0.0.1:${bench.server.port}/live`, key: `${id}-${i}`, allowPrivate: true }));
   const session = bench.host.startSession({ sessionId: id, planVersion: 1, plan: plan(profile, outputs) });
   await waitFor(`${id} live`, async () => (session.stats?.outputs.filter((o) => o.state === 'live').length === destinations ? true : undefined), 30_000);
-  const { cores, fps } = await measure(session.pid!, () => session.stats?.framesOut ?? 0);
+  const measured = await measure(session.pid!, () => session.stats?.framesOut ?? 0);
+  const { cores, fps } = measured;
   await bench.host.stopSession(id);
   // On a shared machine the pipeline may not get the CPU it needs and fall below 30 fps. Its
   // figure is then meaningless either way: live sources keep producing frames that leaky queues
   // drop, so neither the CPU used nor the CPU per output frame is the cost at 30 fps.
   const starved = fps < 29 ? '  STARVED: not a valid figure, run again on an idle machine' : '';
   print(`${id.padEnd(14)} ${profile.padEnd(8)} destinations=${String(destinations).padStart(2)}  cores=${cores.toFixed(2)}  fps=${fps.toFixed(1)}${starved}`);
-  return starved ? undefined : cores;
+  print(`${''.padEnd(14)} threads: ${threadLine(measured.threads)}`);
+  return starved ? undefined : measured;
 }
 
 /** Latency from a plan version sent to the first output frame that shows it (ms), `samples` times. */
@@ -135,6 +165,52 @@ async function patchLatency(bench: Bench, samples: number): Promise<number[]> {
   return results;
 }
 
+/**
+ * Go Live → first picture at a new destination (ms), `samples` times: a viewer waits on a fresh
+ * stream key; the plan adds an output to it at a random point of the 2 s keyframe grid; the time
+ * until the viewer decodes its first frame. The viewer connects first, so it receives everything
+ * from the first byte published (nginx sends a waiting player the stream from its start).
+ */
+async function goLiveLatency(bench: Bench, samples: number): Promise<number[]> {
+  const profile = '720p30';
+  const base = { id: 'main', url: `rtmp://127.0.0.1:${bench.server.port}/live`, key: 'golive-main', allowPrivate: true };
+  const session = bench.host.startSession({ sessionId: 'golive', planVersion: 1, plan: plan(profile, [base]) });
+  await waitFor('golive live', async () => (session.stats?.outputs[0]?.state === 'live' ? true : undefined), 30_000);
+  const results: number[] = [];
+  const connected: number[] = [];
+  let version = 1;
+  try {
+    for (let n = 0; n < samples; n++) {
+      await new Promise((r) => setTimeout(r, 500 + Math.random() * 2000));
+      const key = `golive-${n}`;
+      const viewer = spawn('ffmpeg', ['-v', 'error', '-i', bench.server.url(key), '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x9', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      // Let the viewer connect and wait for the publisher.
+      await new Promise((r) => setTimeout(r, 700));
+      const decoded = new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the new destination never showed a frame')), 15_000);
+        viewer.stdout.once('data', () => {
+          clearTimeout(timer);
+          resolve(performance.now());
+        });
+      });
+      const addedAt = performance.now();
+      version += 1;
+      bench.host.applyPlan('golive', version, plan(profile, [base, { id: `add${n}`, url: base.url, key, allowPrivate: true }]));
+      const isLive = ({ report }: Bench['reports'][number]) => report.type === 'outputStatus' && report.outputId === `add${n}` && report.state === 'live';
+      const liveAt = waitFor('the new output live', async () => (bench.reports.some(isLive) ? performance.now() : undefined), 15_000, 5);
+      results.push((await decoded) - addedAt);
+      connected.push((await liveAt) - addedAt);
+      viewer.kill('SIGKILL');
+      version += 1;
+      bench.host.applyPlan('golive', version, plan(profile, [base]));
+    }
+  } finally {
+    await bench.host.stopSession('golive');
+  }
+  print(`  (output reported live after: ${connected.map((ms) => ms.toFixed(0)).join(', ')} ms)`);
+  return results;
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'onair-bench-'));
   const redisService = await startRedisServer(join(dir, 'redis'), await freePort());
@@ -146,18 +222,39 @@ async function main(): Promise<void> {
   const bench: Bench = { host, server, reports };
   try {
     print(`window ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up; pipeline process CPU only (nginx and the reader excluded)`);
-    const c720 = await runSession(bench, 'cost-720', '720p30', 1);
-    const c1080 = await runSession(bench, 'cost-1080', '1080p30', 1);
+    const m720 = await runSession(bench, 'cost-720', '720p30', 1);
+    const m1080 = await runSession(bench, 'cost-1080', '1080p30', 1);
     // BENCH_RATIO_PROFILE=480p30 measures the fan-out on a machine too busy for two 720p runs.
     const ratioProfile = (process.env.BENCH_RATIO_PROFILE ?? '720p30') as keyof typeof outputProfiles;
-    const c1 = ratioProfile === '720p30' ? c720 : await runSession(bench, 'ratio-x1', ratioProfile, 1);
-    const c10 = await runSession(bench, 'ratio-x10', ratioProfile, 10);
-    const figure = (cores: number | undefined) => (cores === undefined ? 'n/a (starved)' : cores.toFixed(2));
-    print(`cores per session: 720p30 ${figure(c720)}, 1080p30 ${figure(c1080)}`);
-    print(`CPU(10 destinations) / CPU(1) at ${ratioProfile}: ${c1 && c10 ? (c10 / c1).toFixed(2) : 'n/a (starved)'}`);
+    const m1 = ratioProfile === '720p30' ? m720 : await runSession(bench, 'ratio-x1', ratioProfile, 1);
+    const m10 = await runSession(bench, 'ratio-x10', ratioProfile, 10);
+    const figure = (m: Measured | undefined) => (m === undefined ? 'n/a (starved)' : m.cores.toFixed(2));
+    print(`cores per session: 720p30 ${figure(m720)}, 1080p30 ${figure(m1080)}`);
+    if (m1 && m10) {
+      print(`CPU(10 destinations) / CPU(1) at ${ratioProfile}, whole process: ${(m10.cores / m1.cores).toFixed(2)}`);
+      // The whole-process ratio carries the run-to-run noise of the shared work (sources, compositor,
+      // encoder: the same threads in both runs). By threads: the shared work as the 1-destination
+      // run measured it, plus what one destination costs as the 10-destination run measured it
+      // (its own threads, and its share of the JS thread's growth: the egress proxy relays its bytes).
+      // The RTMP server is another process and counts in neither.
+      const shared = sumThreads(m1.threads, (n) => !isOutputThread(n) && n !== MAIN_THREAD);
+      const main1 = m1.threads.get(MAIN_THREAD) ?? 0;
+      const main10 = m10.threads.get(MAIN_THREAD) ?? 0;
+      const perOutput = sumThreads(m10.threads, isOutputThread) / 10 + Math.max(0, main10 - main1) / 9;
+      const one = shared + main1 + sumThreads(m1.threads, isOutputThread);
+      print(
+        `CPU(10 destinations) / CPU(1) at ${ratioProfile}, by threads: ${((one + 9 * perOutput) / one).toFixed(3)} (shared ${shared.toFixed(3)} cores, JS thread ${main1.toFixed(3)}, one destination ${perOutput.toFixed(4)} cores)`,
+      );
+    } else {
+      print(`CPU(10 destinations) / CPU(1) at ${ratioProfile}: n/a (starved)`);
+    }
     const latencies = (await patchLatency(bench, 5)).sort((a, b) => a - b);
     const median = latencies[Math.floor(latencies.length / 2)]!;
     print(`patch → changed frame at the output (720p30, ${latencies.length} changes): median ${median.toFixed(0)} ms, min ${latencies[0]!.toFixed(0)} ms, max ${latencies[latencies.length - 1]!.toFixed(0)} ms`);
+    const goLive = (await goLiveLatency(bench, Number(process.env.BENCH_GOLIVE_SAMPLES ?? 8))).sort((a, b) => a - b);
+    print(
+      `Go Live → first frame at a new destination (720p30, 2 s keyframe grid, ${goLive.length} times): median ${goLive[Math.floor(goLive.length / 2)]!.toFixed(0)} ms, min ${goLive[0]!.toFixed(0)} ms, max ${goLive[goLive.length - 1]!.toFixed(0)} ms`,
+    );
   } finally {
     await host.stopAll();
     await server.stop();

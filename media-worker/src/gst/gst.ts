@@ -12,12 +12,17 @@ export interface GstStructure {
   toString(): string;
 }
 
+/** An event built here to send into the pipeline. */
+export type GstEvent = { readonly __gstEvent: unique symbol };
+
 export interface GstPad {
   readonly name: string;
   link(sink: GstPad): number;
   unlink(sink: GstPad): boolean;
   isLinked(): boolean;
   getParentElement(): GstElement | null;
+  /** Hands the pad an event as if its peer had sent it (an upstream event on a source pad). */
+  sendEvent(event: GstEvent): boolean;
   // Pad properties (compositor and audiomixer sink pads) are plain camelCase fields in node-gtk.
   [property: string]: unknown;
 }
@@ -63,6 +68,9 @@ export interface GstModule {
   GhostPad: { new: (name: string, target: GstPad) => GstPad };
   ElementFactory: { make(factory: string, name: string | null): GstElement | null };
   Caps: { fromString(caps: string): unknown };
+  Structure: { newFromString(text: string): GstStructure | null };
+  Event: { newCustom(type: number, structure: GstStructure): GstEvent };
+  EventType: { CUSTOM_UPSTREAM: number };
   utilSetObjectArg(object: GstElement, name: string, value: string): void;
   debugBinToDotData(bin: GstBin, details: number): string;
   State: { VOID_PENDING: number; NULL: number; READY: number; PAUSED: number; PLAYING: number };

@@ -179,7 +179,17 @@ export class ProgramPipeline {
     }
     for (const spec of outputs) {
       if (this.outputs.has(spec.id)) continue;
-      const output = new DestinationOutput(spec, this.outputCounter++, this.gst.bin, this.tee, this.policy, (s) => this.events.outputStatus(s), this.logger, this.egress);
+      const output = new DestinationOutput(
+        spec,
+        this.outputCounter++,
+        this.gst.bin,
+        this.tee,
+        this.policy,
+        (s) => this.events.outputStatus(s),
+        this.logger,
+        this.egress,
+        () => this.requestKeyframe(),
+      );
       this.outputs.set(spec.id, output);
       output.attach();
     }
@@ -264,7 +274,9 @@ export class ProgramPipeline {
     const rawCaps = `video/x-raw,format=AYUV,width=${width},height=${height},framerate=${fps}/1,pixel-aspect-ratio=1/1`;
     const background = [
       makeElement('videotestsrc', 'background', { 'is-live': true, pattern: 'black' }),
-      makeElement('capsfilter', 'background-caps', { caps: `video/x-raw,width=${width},height=${height},framerate=${fps}/1` }),
+      // In the program's own format: unconstrained, videotestsrc would take the compositor's first
+      // listed format (16-bit RGBA) and the black would be converted on every frame.
+      makeElement('capsfilter', 'background-caps', { caps: `video/x-raw,format=AYUV,width=${width},height=${height},framerate=${fps}/1` }),
     ];
     const compositor = makeElement('compositor', 'compositor', { background: 'black' });
     const chain = [
@@ -281,8 +293,10 @@ export class ProgramPipeline {
         bitrate: profile.videoBitrateKbps,
         pass: 'cbr',
         'key-int-max': profile.keyframeIntervalSeconds * fps,
-        // Keyframes only on the 2 s grid (platforms reject irregular GOPs); HRD filler keeps the rate
-        // constant even on a still picture, as CBR ingest expects.
+        // No keyframes on scene cuts: a keyframe every 2 s, as platforms ask, plus one when a
+        // destination connects (requestKeyframe), from which the 2 s grid restarts, so keyframes
+        // are never more than 2 s apart. HRD filler keeps the rate constant even on a still
+        // picture, as CBR ingest expects.
         'option-string': 'scenecut=0:nal-hrd=cbr',
         tune: 'zerolatency',
         'speed-preset': 'veryfast',
@@ -314,6 +328,20 @@ export class ProgramPipeline {
     linkChain(idle);
     linkPads(requestPad(this.tee, 'src_%u'), staticPad(idle[0]!, 'sink'));
     return compositor;
+  }
+
+  /**
+   * Asks the encoder for a keyframe now (GstVideo's upstream force-key-unit event, with the stream
+   * headers): a destination that just connected decodes from its first frames instead of waiting
+   * for the next keyframe of the 2 s grid. The GOP restarts there, so keyframes stay at most 2 s
+   * apart as platforms require. Called from the JS thread; the encoder only sets a flag.
+   */
+  requestKeyframe(): void {
+    const Gst = loadGst();
+    const pad = this.gst.bin.getByName('video-encoder')?.getStaticPad('src');
+    const structure = Gst.Structure.newFromString('GstForceKeyUnit, all-headers=(boolean)true');
+    if (!pad || !structure) return;
+    if (!pad.sendEvent(Gst.Event.newCustom(Gst.EventType.CUSTOM_UPSTREAM, structure))) this.logger.debug('keyframe request not taken');
   }
 
   /**

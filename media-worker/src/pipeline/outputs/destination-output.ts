@@ -79,6 +79,8 @@ export class DestinationOutput {
     private readonly report: (status: OutputStatus) => void,
     private readonly logger: Logger,
     private readonly egress: OutputEgress,
+    /** Asks the program's encoder for a keyframe, so a new connection shows a picture at once. */
+    private readonly requestKeyframe: () => void = () => {},
   ) {
     this.baseName = `output${index}`;
   }
@@ -158,6 +160,8 @@ export class DestinationOutput {
     // segment), which a new RTMP connection needs before any media.
     this.teePad = requestPad(this.tee, 'src_%u');
     linkPads(this.teePad, staticPad(bin, 'sink'));
+    // Its first frames reach the server while it connects: make one of them a keyframe.
+    this.requestKeyframe();
   }
 
   private removeBin(): void {

@@ -24,7 +24,9 @@ export const buildTestPattern: SourceBuilder<TestPatternInput> = (input, profile
         'foreground-color': (0xff000000 | input.color) >>> 0,
       }),
       makeElement('capsfilter', `${name}-vcaps`, {
-        caps: `video/x-raw,width=${input.width},height=${input.height},framerate=${profile.fps}/1`,
+        // I420, as every decoder of a live input gives it (unconstrained, videotestsrc would take the
+        // first format the compositor lists: 16-bit RGBA, 8 bytes a pixel, converted on every frame).
+        caps: `video/x-raw,format=I420,width=${input.width},height=${input.height},framerate=${profile.fps}/1`,
       }),
       makeElement('queue', `${name}-vqueue`, { 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0, leaky: 'downstream' }),
     ],
