@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testRedisUrl } from '@onair/embedded/test-services';
-import { SESSION_LOCK_MS } from '@onair/protocol';
+import { DECODED_SOURCE_CORES, SESSION_BASE_CORES, SESSION_LOCK_MS } from '@onair/protocol';
 import { formatReport, runPlacement, sessionCostAt, type PlacementRunOptions } from './placement-run.ts';
 import type { AdmitFn } from './simulated-fleet.ts';
 
@@ -40,7 +40,7 @@ describe('placement harness', () => {
 
   it('mixes 720p and 1080p sessions with zero to three sources', () => {
     const costs = Array.from({ length: 20 }, (_, i) => sessionCostAt(i));
-    expect(Math.min(...costs)).toBeCloseTo(0.8);
-    expect(Math.max(...costs)).toBeCloseTo(1.35 + 3 * 0.15);
+    expect(Math.min(...costs)).toBeCloseTo(SESSION_BASE_CORES['720p']);
+    expect(Math.max(...costs)).toBeCloseTo(SESSION_BASE_CORES['1080p'] + 3 * DECODED_SOURCE_CORES);
   });
 });

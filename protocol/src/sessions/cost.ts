@@ -3,15 +3,17 @@ import type { SceneDocument } from '../scene/document.ts';
 
 /**
  * Cores one session costs a media worker, for admission (ARCHITECTURE "Fleet": admit up to 80 %
- * of the cores). The base figures are the whole test pipeline (sources → compositor → x264
- * veryfast + AAC → FLV → RTMP) measured on this project's 2-core machines (shared/ENVIRONMENT.md,
- * "Measured here"): ~0.8 cores at 720p30, ~1.35 at 1080p30; 480p scaled by pixel count from 720p.
- * Each decoded live source (WebRTC VP8/H.264 via werift: 12–15 % of a core) and each web page
- * received from a render worker adds its decode. Re-measure with media-worker/bench and update
- * these figures there and here together.
+ * of the cores). The base figures are a session pipeline process (a moving picture + tone + logo →
+ * compositor → x264 veryfast + AAC → FLV → one RTMP output) as `npm run bench -w media-worker`
+ * measured it on this project's 2-core machines on 2026-11-24: 0.24 cores at 480p30, 0.41–0.47 at
+ * 720p30, 0.75–0.76 at 1080p30 (the bench's own test picture, 0.06–0.29 of that, stands in for a
+ * decoder). Each decoded live source (WebRTC VP8/H.264 decoded and converted in the pipeline, plus
+ * werift's SRTP and forwarding in the worker) adds about 0.25–0.3 at 720p (bench/webrtc-bench.ts),
+ * as does each web page received from a render worker. Re-measure with media-worker/bench and
+ * update these figures there and here together.
  */
-export const SESSION_BASE_CORES: Record<ResolutionId, number> = { '480p': 0.45, '720p': 0.8, '1080p': 1.35 };
-export const DECODED_SOURCE_CORES = 0.15;
+export const SESSION_BASE_CORES: Record<ResolutionId, number> = { '480p': 0.25, '720p': 0.45, '1080p': 0.8 };
+export const DECODED_SOURCE_CORES = 0.3;
 export const ADMISSION_CPU_SHARE = 0.8;
 
 const DECODED_KINDS = new Set(['webcam', 'screenshare', 'game', 'participant', 'webpage']);

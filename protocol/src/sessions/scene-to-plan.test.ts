@@ -73,9 +73,9 @@ describe('sceneToRenderPlan', () => {
 describe('admission cost model', () => {
   it('costs more with resolution and with every decoded source', () => {
     const doc = studioDocument('720p');
-    expect(sessionCost(doc)).toBeCloseTo(0.8 + 0.15);
+    expect(sessionCost(doc)).toBeCloseTo(0.45 + 0.3);
     expect(sessionCost({ ...doc, resolution: '1080p' })).toBeGreaterThan(sessionCost(doc));
-    expect(sessionCost({ ...doc, sources: doc.sources.filter((s) => s.kind === 'watermark') })).toBeCloseTo(0.8);
+    expect(sessionCost({ ...doc, sources: doc.sources.filter((s) => s.kind === 'watermark') })).toBeCloseTo(0.45);
   });
 
   it('admits up to 80 % of the cores, and always one session on an idle worker', () => {
