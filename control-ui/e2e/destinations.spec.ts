@@ -87,11 +87,13 @@ test('Free: paid tiles show their upgrade tooltip, and Add Destination is disabl
   await expect(page.getByRole('tooltip')).toHaveText('Add Custom RTMP destinations...');
   await expect(customTile.getByRole('button', { name: 'Upgrade' })).toBeVisible();
 
-  // The embedded stack's local server needs no platform account.
+  // The embedded stack's local server needs no platform account: its tile comes first and adds it in one click.
+  await expect(picker.getByTestId(/^destination-tile-/).first()).toHaveAttribute('data-testid', 'destination-tile-Local');
+  await expect(picker.getByTestId('destination-tile-Local')).toContainText('One click, no account');
   for (let i = 0; i < 2; i++) {
     if (i > 0) await panel(page).getByRole('button', { name: 'Add Destination' }).click();
     await page.getByRole('dialog', { name: 'Add Destination' }).getByTestId('destination-tile-Local').click();
-    await page.getByRole('dialog', { name: 'Add Local preview server' }).getByRole('button', { name: 'Add Destination' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
     await expect(rows(page)).toHaveCount(i + 1);
   }
   await expect(counter(page)).toHaveText('2/2');

@@ -43,7 +43,8 @@ test('two studios edit one project live: sources, drag, resize and scene switche
   await expect(layer(page, 'webcam')).toHaveAttribute('data-box', '40,40,640,360');
   await expect(layer(page, 'webcam').locator('video')).toBeVisible();
   await expect(layer(second, 'webcam')).toHaveAttribute('data-box', '40,40,640,360', WITHIN_A_SECOND);
-  await layer(page, 'webcam').click({ position: { x: 5, y: 5 } });
+  // Below the logo, which is drawn over the camera's top-left corner.
+  await layer(page, 'webcam').click({ position: { x: 20, y: 80 } });
 
   // Camera Settings (spec §2): the fake camera in the grid, 'Mirror Camera' on the source for both studios and remembered here.
   await page.getByRole('button', { name: 'Camera settings' }).click();
@@ -53,7 +54,8 @@ test('two studios edit one project live: sources, drag, resize and scene switche
   await expect(cameraSettings.getByLabel('Microphone')).toBeVisible();
   await expect(cameraSettings.getByRole('group', { name: 'Cameras' }).locator('video').first()).toBeVisible();
   await cameraSettings.getByRole('group', { name: 'Cameras' }).getByRole('button').first().click();
-  await cameraSettings.getByLabel('Mirror Camera').check();
+  await cameraSettings.getByRole('switch', { name: 'Mirror Camera' }).click();
+  await expect(cameraSettings.getByRole('switch', { name: 'Mirror Camera' })).toHaveAttribute('aria-checked', 'true');
   await page.keyboard.press('Escape');
   await expect(cameraSettings).toBeHidden();
   await expect(layer(page, 'webcam').locator('video')).toHaveClass(/mirrored/);
@@ -70,13 +72,13 @@ test('two studios edit one project live: sources, drag, resize and scene switche
 
   // Drag the camera with the mouse.
   const camera = layer(page, 'webcam');
-  await camera.click({ position: { x: 5, y: 5 } });
+  await camera.click({ position: { x: 20, y: 80 } });
   const before = await camera.boundingBox();
   if (!before) throw new Error('camera layer not laid out');
-  await page.mouse.move(before.x + 20, before.y + 20);
+  await page.mouse.move(before.x + 20, before.y + 80);
   await page.mouse.down();
-  await page.mouse.move(before.x + 80, before.y + 60, { steps: 5 });
-  await page.mouse.move(before.x + 120, before.y + 90, { steps: 5 });
+  await page.mouse.move(before.x + 80, before.y + 120, { steps: 5 });
+  await page.mouse.move(before.x + 120, before.y + 150, { steps: 5 });
   await page.mouse.up();
   const [x, y] = await boxOf(camera);
   expect(x).toBeGreaterThan(40);

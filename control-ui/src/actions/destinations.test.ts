@@ -8,6 +8,8 @@ import {
   confirmRemoveDestination,
   keepDestination,
   loadDestinations,
+  openDestinationPicker,
+  pickDestination,
   receiveDestinationMessage,
   setDestinationFormValue,
   startAddDestination,
@@ -74,6 +76,29 @@ async function loaded(destinations: DestinationView[], maximum: number | null = 
   await loadDestinations(projectId, client());
   expect(useDestinationsStore.getState().status).toBe('ready');
 }
+
+describe('the Add Destination picker', () => {
+  it('adds the local destination in one click, without a form', async () => {
+    await loaded([]);
+    openDestinationPicker();
+    const local = view({ id: '00000000-0000-4000-8000-000000000009', type: 'Local', providerId: 'local', name: 'Local preview server', rtmpUrl: 'rtmp://127.0.0.1:19350/live' });
+    reply = (method, url) => (method === 'POST' && url === `${base}/destinations` ? { status: 201, body: local } : { status: 500, body: { error: { code: 'INTERNAL', message: 'no' } } });
+    await pickDestination('Local', client());
+    expect(requests.at(-1)).toEqual({ method: 'POST', url: `${base}/destinations`, body: { type: 'Local' } });
+    expect(useDestinationsStore.getState()).toMatchObject({ pickerOpen: false, form: null, destinations: [local], limit: { count: 1 } });
+  });
+
+  it('opens the form for a kind that needs details, and says why a one-click add failed', async () => {
+    await loaded([]);
+    await pickDestination('CustomRTMP', client());
+    expect(useDestinationsStore.getState().form).toMatchObject({ type: 'CustomRTMP', editing: null });
+    useDestinationsStore.setState({ form: null });
+    reply = () => ({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Your plan allows up to 2 destinations. Upgrade to add more.' } } });
+    await pickDestination('Local', client());
+    expect(useDestinationsStore.getState().destinations).toEqual([]);
+    expect(useToastStore.getState().toasts).toEqual([expect.objectContaining({ kind: 'error', title: 'The destination was not added', description: expect.stringContaining('up to 2 destinations') })]);
+  });
+});
 
 describe('the Add/Edit form', () => {
   it('shows the rule messages without sending anything while the form is invalid', async () => {

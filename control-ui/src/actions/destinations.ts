@@ -101,6 +101,25 @@ export function closeDestinationPicker(): void {
   useDestinationsStore.setState({ pickerOpen: false });
 }
 
+/**
+ * The picker's one-click kinds (a destination that needs nothing from the creator: this machine's
+ * own RTMP server) are added at once under their default name; the others open their form.
+ */
+export async function pickDestination(type: DestinationType, client: HttpClient = httpClient): Promise<void> {
+  if (destinationKinds[type].connection !== 'local') {
+    startAddDestination(type);
+    return;
+  }
+  const projectId = useDestinationsStore.getState().projectId;
+  if (!projectId) return;
+  closeDestinationPicker();
+  try {
+    upsert(await client.sendJson('POST', path(createDestinationEndpoint.path, projectId), { type }, { response: createDestinationEndpoint.response }));
+  } catch (err) {
+    showToast({ kind: 'error', title: 'The destination was not added', description: messageOf(err) });
+  }
+}
+
 export function startAddDestination(type: DestinationType): void {
   useDestinationsStore.setState({
     pickerOpen: false,

@@ -15,9 +15,10 @@ function renderAt(path: string): string {
 }
 
 describe('routes', () => {
-  it('shows the studio home with an honest empty project list at /', () => {
+  it('shows the studio home at /, saying the projects are loading before they are', () => {
     const html = renderAt('/');
-    expect(html).toContain('No projects yet');
+    expect(html).toContain('Loading your projects…');
+    expect(html).not.toContain('No projects yet');
     expect(html).toContain('Server status: Checking');
     expect(html).toContain('aria-label="Account menu"');
   });

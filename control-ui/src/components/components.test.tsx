@@ -1,6 +1,7 @@
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { EmptyState } from './EmptyState.tsx';
+import { Select } from './Select.tsx';
 import { Switch } from './Switch.tsx';
 import { Tabs } from './Tabs.tsx';
 
@@ -46,5 +47,32 @@ describe('EmptyState', () => {
     );
     expect(html).toContain('No guests yet');
     expect(html).toContain('Guests who join appear here.');
+  });
+});
+
+describe('Select', () => {
+  const options = [
+    { value: '', label: 'No microphone' },
+    { value: 'mic-1', label: 'USB microphone' },
+    { value: 'mic-2', label: 'Headset', disabled: true },
+  ];
+  const render = (value: string | null, opts = options) => renderToString(<Select id="mic" value={value} options={opts} onValueChange={() => {}} placeholder="Default microphone" />);
+
+  it('is a labelled combobox button showing the chosen option, never a visible native select', () => {
+    const html = render('mic-1');
+    expect(html).toMatch(/<button[^>]*role="combobox"[^>]*id="mic"|<button[^>]*id="mic"[^>]*role="combobox"/);
+    expect(html).toContain('USB microphone');
+    // Radix keeps a hidden native select for forms only.
+    expect(html).not.toMatch(/<select(?![^>]*aria-hidden="true")/);
+  });
+
+  it('shows the empty-string option as a choice, and the placeholder when nothing known is chosen', () => {
+    expect(render('')).toContain('No microphone');
+    expect(render('gone')).toContain('Default microphone');
+    expect(render(null)).toContain('Default microphone');
+  });
+
+  it('is disabled when there is nothing to choose', () => {
+    expect(render(null, [])).toMatch(/<button[^>]*disabled=""/);
   });
 });

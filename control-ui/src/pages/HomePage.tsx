@@ -8,11 +8,12 @@ import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { useProjectsStore } from '../stores/index.ts';
 import styles from './Page.module.css';
 import home from './HomePage.module.css';
+import { SignedOutHome } from './SignedOutHome.tsx';
 
 /** The studio home: the creator's projects, and a new one in one step. */
 export function HomePage() {
-  useDocumentTitle('Projects');
   const { status, projects, error } = useProjectsStore();
+  useDocumentTitle(status === 'unauthenticated' ? 'Cloud streaming studio' : 'Projects');
   const navigate = useNavigate();
   const nameId = useId();
   const [name, setName] = useState('');
@@ -29,6 +30,7 @@ export function HomePage() {
     if (project) void navigate(`/studio/${project.id}`);
   };
 
+  if (status === 'unauthenticated') return <SignedOutHome />;
   return (
     <div className={styles.page}>
       <header className={styles.header}>
@@ -59,18 +61,11 @@ export function HomePage() {
             ))}
           </ul>
         ) : (
-          <EmptyState icon={<FolderOpen size={36} />} title={status === 'error' ? 'Projects could not be loaded' : 'No projects yet'}>
-            <p>
-              {status === 'unauthenticated' ? (
-                <>
-                  <Link to="/login">Sign in</Link> to see your projects.
-                </>
-              ) : status === 'error' ? (
-                error
-              ) : (
-                'Projects you create, or are invited to as a co-host, are listed here.'
-              )}
-            </p>
+          <EmptyState
+            icon={<FolderOpen size={36} />}
+            title={status === 'error' ? 'Projects could not be loaded' : status === 'ready' ? 'No projects yet' : 'Loading your projects…'}
+          >
+            <p>{status === 'error' ? error : status === 'ready' ? 'Name your first project above: it opens with your camera in its first scene.' : null}</p>
           </EmptyState>
         )}
       </section>

@@ -1,6 +1,6 @@
-import type { DestinationTile } from '@onair/protocol';
+import { destinationKinds, type DestinationTile } from '@onair/protocol';
 import { openAccountSettings } from '../../actions/account-settings.ts';
-import { closeDestinationPicker, startAddDestination } from '../../actions/destinations.ts';
+import { closeDestinationPicker, pickDestination } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { Tooltip } from '../../components/Tooltip.tsx';
@@ -10,10 +10,17 @@ import styles from './Destinations.module.css';
 // A stable empty list: a selector that returns a new array each time re-renders forever.
 const NO_TILES: DestinationTile[] = [];
 
+/** What a one-click tile does, in a line under its name. */
+const ONE_CLICK_NOTE = 'One click, no account: streams to this machine';
+
+const isOneClick = (tile: DestinationTile) => tile.available && destinationKinds[tile.type].connection === 'local';
+
 /** Spec §2: one tile per platform; a tile the plan lacks shows its upgrade tooltip and an Upgrade button on hover. */
 export function AddDestinationPicker() {
   const open = useDestinationsStore((s) => s.pickerOpen);
-  const tiles = useDestinationsStore((s) => s.picker?.tiles ?? NO_TILES);
+  const offered = useDestinationsStore((s) => s.picker?.tiles ?? NO_TILES);
+  // A newcomer without any account can go live at once: the one-click tiles come first.
+  const tiles = [...offered.filter(isOneClick), ...offered.filter((t) => !isOneClick(t))];
   const upgrade = () => {
     closeDestinationPicker();
     openAccountSettings('plan');
@@ -32,12 +39,14 @@ export function AddDestinationPicker() {
               data-locked={tile.locked}
               data-testid={`destination-tile-${tile.type}`}
               style={{ ['--tile-color' as string]: tile.brandColor }}
-              onClick={() => tile.available && !tile.locked && startAddDestination(tile.type)}
+              data-one-click={isOneClick(tile) || undefined}
+              onClick={() => tile.available && !tile.locked && void pickDestination(tile.type)}
               onKeyDown={(e) => {
-                if ((e.key === 'Enter' || e.key === ' ') && tile.available && !tile.locked) startAddDestination(tile.type);
+                if ((e.key === 'Enter' || e.key === ' ') && tile.available && !tile.locked) void pickDestination(tile.type);
               }}
             >
               <span>{tile.label}</span>
+              {isOneClick(tile) && <span className={styles.kind}>{ONE_CLICK_NOTE}</span>}
               {!tile.available && <span className={styles.kind}>Not available</span>}
               {tile.locked && (
                 <Button variant="primary" className={styles.upgrade} onClick={upgrade}>

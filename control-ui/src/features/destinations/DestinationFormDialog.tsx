@@ -1,8 +1,10 @@
 import { useId, type ReactNode } from 'react';
-import { DESCRIPTION_MAX, destinationKinds, DESTINATION_NAME_MAX, facebookTargetLabels, TITLE_MAX } from '@onair/protocol';
+import { DESCRIPTION_MAX, destinationKinds, DESTINATION_NAME_MAX, facebookTargetLabels, TITLE_MAX, type StreamDestinationOption } from '@onair/protocol';
 import { askRemoveDestination, chooseStreamTarget, closeDestinationForm, setDestinationFormValue, submitDestinationForm } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
+import { Select, type SelectOption } from '../../components/Select.tsx';
+import { Switch } from '../../components/Switch.tsx';
 import { formFields } from '../../model/destinations.ts';
 import { useDestinationsStore, type DestinationForm } from '../../stores/index.ts';
 import styles from './Destinations.module.css';
@@ -85,43 +87,33 @@ export function DestinationFormFields({ form }: { form: DestinationForm }) {
       {fields.includes('privacy') && (
         <Field label="Privacy" error={form.errors.privacy}>
           {(id) => (
-            <select id={id} className={styles.input} value={v.privacy} onChange={(e) => setDestinationFormValue('privacy', e.target.value)}>
-              {kind.metadata?.privacy.map((p) => (
-                <option key={p.value} value={p.value}>
-                  {p.label}
-                </option>
-              ))}
-            </select>
+            <Select
+              id={id}
+              value={v.privacy}
+              options={(kind.metadata?.privacy ?? []).map((p) => ({ value: p.value, label: p.label }))}
+              onValueChange={(value) => setDestinationFormValue('privacy', value)}
+            />
           )}
         </Field>
       )}
       {form.type === 'Facebook' && form.targets && (
         <Field label="Stream to">
           {(id) => (
-            <select
+            <Select
               id={id}
-              className={styles.input}
-              value={form.editing?.settings.streamDestination?.id ?? form.targets?.find((t) => t.type === 'timeline')?.id ?? ''}
-              onChange={(e) => {
-                const target = form.targets?.find((t) => t.id === e.target.value);
+              value={form.editing?.settings.streamDestination?.id ?? form.targets?.find((t) => t.type === 'timeline')?.id ?? null}
+              // Spec §5: a target another Facebook destination uses is disabled.
+              options={facebookTargetOptions(form.targets ?? [])}
+              onValueChange={(value) => {
+                const target = form.targets?.find((t) => t.id === value);
                 if (target) void chooseStreamTarget({ id: target.id, name: target.name, type: target.type });
               }}
-            >
-              {form.targets?.map((t) => (
-                // Spec §5: a target another Facebook destination uses is disabled.
-                <option key={t.id} value={t.id} disabled={t.disabled}>
-                  {facebookTargetLabels[t.type]}: {t.name}
-                </option>
-              ))}
-            </select>
+            />
           )}
         </Field>
       )}
       {fields.includes('applyMetadataToAll') && (
-        <label className={styles.checkbox}>
-          <input type="checkbox" checked={v.applyMetadataToAll} onChange={(e) => setDestinationFormValue('applyMetadataToAll', e.target.checked)} />
-          Apply metadata to all destinations
-        </label>
+        <Switch label="Apply metadata to all destinations" checked={v.applyMetadataToAll} onCheckedChange={(on) => setDestinationFormValue('applyMetadataToAll', on)} />
       )}
       {form.formError && (
         <p className={styles.formError} role="alert">
@@ -168,3 +160,7 @@ function Field({ label, error, count, children }: { label: string; error?: strin
   );
 }
 
+/** Facebook targets as list options; spec §5: a target another Facebook destination uses is disabled. */
+export function facebookTargetOptions(targets: readonly StreamDestinationOption[]): SelectOption[] {
+  return targets.map((t) => ({ value: t.id, label: `${facebookTargetLabels[t.type]}: ${t.name}`, disabled: t.disabled }));
+}

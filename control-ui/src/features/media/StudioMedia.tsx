@@ -1,8 +1,9 @@
 import { MonitorUp, MonitorX } from 'lucide-react';
-import type { ChangeEvent } from 'react';
+import { useId } from 'react';
 import type { DeviceLike } from '@onair/protocol';
 import { selectCameraDevice, selectMicrophoneDevice, setAudioMode, shareScreen, stopScreenShare } from '../../actions/media.ts';
 import { IconButton } from '../../components/IconButton.tsx';
+import { Select } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { DevicePermissionStatus, mediaErrorText } from '../../model/media.ts';
 import { useDeviceStore, useMediaStore } from '../../stores/index.ts';
@@ -56,19 +57,20 @@ export function StudioMedia() {
 /** One device choice (spec §4): the devices this browser lists, and the permission status when it needs saying. */
 function DeviceField(props: { label: 'Camera' | 'Microphone'; devices: readonly DeviceLike[]; selected: string | null; status: DevicePermissionStatus; onSelect: (deviceId: string) => Promise<void> }) {
   const { label, devices, selected, status } = props;
+  const id = useId();
+  const noun = label.toLowerCase();
   return (
     <>
-      <label className={styles.field}>
-        <span>{label}</span>
-        <select value={selected ?? ''} onChange={(e: ChangeEvent<HTMLSelectElement>) => void props.onSelect(e.target.value)} disabled={devices.length === 0}>
-          {selected === null && <option value="">Default {label.toLowerCase()}</option>}
-          {devices.map((d) => (
-            <option key={d.deviceId} value={d.deviceId}>
-              {d.label || label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <div className={styles.field}>
+        <label htmlFor={id}>{label}</label>
+        <Select
+          id={id}
+          value={selected}
+          options={devices.map((d) => ({ value: d.deviceId, label: d.label || label }))}
+          onValueChange={(deviceId) => void props.onSelect(deviceId)}
+          placeholder={devices.length === 0 ? `No ${noun} found` : `Default ${noun}`}
+        />
+      </div>
       {statusText[status] && (
         <p className={styles.hint} data-status={status}>
           {statusText[status]}

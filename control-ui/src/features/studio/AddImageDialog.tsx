@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { addSourceToScene } from '../../actions/scene-edits.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
+import { Select } from '../../components/Select.tsx';
 import styles from './SettingsForm.module.css';
 
 /** An image for the scene: a replacement logo or a background (both paid features; the server checks). */
@@ -24,10 +25,15 @@ export function AddImageDialog({ open, onClose }: { open: boolean; onClose: () =
         <label htmlFor={purposeId} className={styles.label}>
           Use as
         </label>
-        <select id={purposeId} className={styles.input} value={purpose} onChange={(e) => setPurpose(e.target.value === 'logo' ? 'logo' : 'background')}>
-          <option value="background">Background</option>
-          <option value="logo">Logo</option>
-        </select>
+        <Select
+          id={purposeId}
+          value={purpose}
+          options={[
+            { value: 'background', label: 'Background' },
+            { value: 'logo', label: 'Logo' },
+          ]}
+          onValueChange={(value) => setPurpose(value === 'logo' ? 'logo' : 'background')}
+        />
         <div className={styles.actions}>
           <Button onClick={onClose}>Cancel</Button>
           <Button type="submit" variant="primary">

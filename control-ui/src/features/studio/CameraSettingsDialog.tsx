@@ -6,6 +6,8 @@ import { closePanel } from '../../actions/studio.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Modal } from '../../components/Modal.tsx';
+import { Select } from '../../components/Select.tsx';
+import { Switch } from '../../components/Switch.tsx';
 import { useDeviceStore, useStudioStore } from '../../stores/index.ts';
 import styles from './CameraSettingsDialog.module.css';
 import { CameraVideo } from './LayerContent.tsx';
@@ -46,18 +48,13 @@ export function CameraSettingsDialog({ sourceId }: { sourceId: string }) {
         <label htmlFor={micId} className={form.label}>
           Microphone
         </label>
-        <select id={micId} className={form.input} value={chosenMic ?? ''} onChange={(e) => chooseMicrophone(source.id, e.target.value || null)}>
-          <option value="">No microphone</option>
-          {microphones.map((m) => (
-            <option key={m.deviceId} value={m.deviceId}>
-              {m.label || 'Microphone'}
-            </option>
-          ))}
-        </select>
-        <label className={form.row}>
-          <input type="checkbox" checked={source.settings.mirrorCamera} onChange={(e) => mirrorCamera(source.id, e.target.checked)} />
-          Mirror Camera
-        </label>
+        <Select
+          id={micId}
+          value={chosenMic ?? ''}
+          options={[{ value: '', label: 'No microphone' }, ...microphones.map((m) => ({ value: m.deviceId, label: m.label || 'Microphone' }))]}
+          onValueChange={(value) => chooseMicrophone(source.id, value || null)}
+        />
+        <Switch label="Mirror Camera" checked={source.settings.mirrorCamera} onCheckedChange={(on) => mirrorCamera(source.id, on)} />
         {cameras.length === 0 ? (
           <EmptyState icon={<CameraOff size={28} />} title="No cameras found">
             <p>Please check your camera settings and try again.</p>

@@ -4,6 +4,8 @@ import { updateSource } from '../../actions/scene-edits.ts';
 import { closePanel } from '../../actions/studio.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
+import { Select } from '../../components/Select.tsx';
+import { Switch } from '../../components/Switch.tsx';
 import { useDeviceStore, useStudioStore } from '../../stores/index.ts';
 import { CameraSettingsDialog } from './CameraSettingsDialog.tsx';
 import form from './SettingsForm.module.css';
@@ -56,10 +58,7 @@ function KindFields({ source, draft, set }: { source: Source; draft: Draft; set:
           />
         )}
       </Field>,
-      <label key="muted" className={form.row}>
-        <input type="checkbox" checked={current<boolean>('muted')} onChange={(e) => set('muted', e.target.checked)} />
-        Muted
-      </label>,
+      <Switch key="muted" label="Muted" checked={current<boolean>('muted')} onCheckedChange={(on) => set('muted', on)} />,
     );
   }
   if ('displayName' in settings) {
@@ -73,21 +72,19 @@ function KindFields({ source, draft, set }: { source: Source; draft: Draft; set:
     fields.push(
       <Field key="mic" label="Microphone">
         {(id) => (
-          <select id={id} className={form.input} value={current<string | null>('microphoneDeviceId') ?? ''} onChange={(e) => set('microphoneDeviceId', e.target.value || null)}>
-            <option value="">No microphone</option>
-            <option value="default">System default</option>
-            {microphones.map((m) => (
-              <option key={m.deviceId} value={m.deviceId}>
-                {m.label || 'Microphone'}
-              </option>
-            ))}
-          </select>
+          <Select
+            id={id}
+            value={current<string | null>('microphoneDeviceId') ?? ''}
+            options={[
+              { value: '', label: 'No microphone' },
+              { value: 'default', label: 'System default' },
+              ...microphones.map((m) => ({ value: m.deviceId, label: m.label || 'Microphone' })),
+            ]}
+            onValueChange={(value) => set('microphoneDeviceId', value || null)}
+          />
         )}
       </Field>,
-      <label key="music" className={form.row}>
-        <input type="checkbox" checked={current<boolean>('optimizeForMusic')} onChange={(e) => set('optimizeForMusic', e.target.checked)} />
-        Optimize for music
-      </label>,
+      <Switch key="music" label="Optimize for music" checked={current<boolean>('optimizeForMusic')} onCheckedChange={(on) => set('optimizeForMusic', on)} />,
     );
   }
   if (source.kind === 'game') {
@@ -107,16 +104,18 @@ function KindFields({ source, draft, set }: { source: Source; draft: Draft; set:
       <Field key="title" label="Title">
         {(id) => <input id={id} className={form.input} maxLength={100} value={config.title} onChange={(e) => setConfig('title', e.target.value)} />}
       </Field>,
-      <label key="preview" className={form.row}>
-        <input type="checkbox" checked={config.canPreviewUrl} onChange={(e) => setConfig('canPreviewUrl', e.target.checked)} />
-        Show a preview of the page in the studio
-      </label>,
+      <Switch key="preview" label="Show a preview of the page in the studio" checked={config.canPreviewUrl} onCheckedChange={(on) => setConfig('canPreviewUrl', on)} />,
       <Field key="mode" label="Loading">
         {(id) => (
-          <select id={id} className={form.input} value={config.mode} onChange={(e) => setConfig('mode', webpageModes.find((m) => m === e.target.value) ?? 'scene-loaded')}>
-            <option value="scene-loaded">Load only while its scene is on</option>
-            <option value="keep-loaded">Keep loaded in every scene</option>
-          </select>
+          <Select
+            id={id}
+            value={config.mode}
+            options={[
+              { value: 'scene-loaded', label: 'Load only while its scene is on' },
+              { value: 'keep-loaded', label: 'Keep loaded in every scene' },
+            ]}
+            onValueChange={(value) => setConfig('mode', webpageModes.find((m) => m === value) ?? 'scene-loaded')}
+          />
         )}
       </Field>,
     );
