@@ -150,7 +150,12 @@ for (const r of results) {
   process.stdout.write(`  ${r.ok ? 'ok  ' : 'FAIL'}  ${r.name.padEnd(58)} ${r.seconds.toFixed(1).padStart(6)} s${counts}\n`);
   for (const name of r.retried) process.stdout.write(`          passed only on its retry: ${name}\n`);
 }
-if (leftInRunTmp.length > 0) process.stdout.write(`  left in the run's temp folder (removed now): ${grouped(leftInRunTmp)}\n`);
+// Caches the tools keep in the temp folder by design (tsx, Node's compile cache, Playwright, jiti).
+const isToolCache = (name: string) => /^(tsx-\d+|node-compile-cache|playwright-transform-cache-\d+|jiti)$/.test(name);
+const caches = leftInRunTmp.filter(isToolCache);
+const leaks = leftInRunTmp.filter((name) => !isToolCache(name));
+if (caches.length > 0) process.stdout.write(`  tool caches in the run's temp folder (removed now): ${grouped(caches)}\n`);
+if (leaks.length > 0) process.stdout.write(`  left behind in the run's temp folder (removed now; something did not clean up): ${grouped(leaks)}\n`);
 if (leftInSystemTmp.length > 0) process.stdout.write(`  left in ${systemTmp} outside the run's folder: ${grouped(leftInSystemTmp)}\n`);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);

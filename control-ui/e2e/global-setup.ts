@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=5', '-ac', '1', tone]);
   process.env.ONAIR_E2E_FAKE_CAMERA = camera;
   process.env.ONAIR_E2E_FAKE_TONE = tone;
+  // The browsers' audio client (libpulse) keeps its runtime files here rather than in pulse-* folders
+  // of the system temp folder; they go with the data folder.
+  if (!process.env.XDG_RUNTIME_DIR) {
+    const runtime = join(dataDir, 'run');
+    await mkdir(runtime, { mode: 0o700 });
+    process.env.XDG_RUNTIME_DIR = runtime;
+  }
 
   return async () => {
     await stack.stop();
