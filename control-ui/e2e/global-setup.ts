@@ -27,7 +27,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       port: 0,
       // The go-live flow pushes to RTMP receivers the test starts on loopback.
       // Studios closed by earlier specs give the stack's one media worker back within seconds.
-      env: { ALLOW_PRIVATE_RTMP: 'true', SESSION_IDLE_MS: '5000' },
+      // Every flow signs in from 127.0.0.1: the per-IP sign-in limit (30 a minute, tested in the api's
+      // own suite) would refuse the suite's sign-ins as one client's.
+      env: { ALLOW_PRIVATE_RTMP: 'true', SESSION_IDLE_MS: '5000', AUTH_RATE_LIMIT_PER_IP: '1000' },
       // Kept quiet unless something fails: then the last lines explain why.
       log: (source, line) => {
         lines.push(`[${source}] ${line}`);
