@@ -5,7 +5,7 @@
 // answers: the camera is back in the output.
 import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -84,9 +84,11 @@ describe('signaling follows a session to its new worker', () => {
     await execFileAsync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=0xFF8000:s=640x360:r=30:d=2', '-pix_fmt', 'yuv420p', camera]);
     pageServer = createServer((_req, res) => res.end('<!doctype html><html><body></body></html>'));
     await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
+    // The browser's audio client (libpulse) keeps its runtime files here, not in a pulse-* folder of /tmp.
+    await mkdir(join(dir, 'run'), { mode: 0o700 });
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      env: { ...process.env, HOME: dir },
+      env: { ...process.env, HOME: dir, XDG_RUNTIME_DIR: join(dir, 'run') },
       args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
         '--use-fake-device-for-media-stream=fps=30', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${camera}`,
         '--allow-loopback-in-peer-connection', '--disable-features=WebRtcHideLocalIpsWithMdns'],

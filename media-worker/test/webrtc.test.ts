@@ -6,6 +6,7 @@
  * the program preview and must decode frames of it.
  */
 import { execFile } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
@@ -214,9 +215,11 @@ beforeAll(async () => {
   pageServer = createServer((_req, res) => res.end('<!doctype html><html><body></body></html>'));
   await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
   pageUrl = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}/`;
+  // The browser's audio client (libpulse) keeps its runtime files here, not in a pulse-* folder of /tmp.
+  await mkdir(join(fx.dir, 'run'), { mode: 0o700 });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    env: { ...process.env, HOME: fx.dir },
+    env: { ...process.env, HOME: fx.dir, XDG_RUNTIME_DIR: join(fx.dir, 'run') },
     args: [
       '--no-sandbox',
       '--headless',
