@@ -103,6 +103,20 @@ describe('/ws', () => {
     expect(await first.next('scene.patched')).toMatchObject({ version: 2, ops: [{ op: 'renameScene', name: 'Intro' }] });
   });
 
+  it('tells every open studio of the project its new name, across api replicas', async () => {
+    const { projectId } = await newProject(host);
+    const studio = await open(replica, host);
+    studio.ws.send(JSON.stringify({ type: 'subscribe', projectId }));
+    await studio.next('subscribed');
+    expect((await call(api, host, 'PATCH', `/api/v1/projects/${projectId}`, { name: ' Late show ' })).status).toBe(200);
+    expect(await studio.next('project.renamed')).toEqual({ type: 'project.renamed', projectId, name: 'Late show' });
+    // A refused rename tells nobody anything.
+    expect((await call(api, host, 'PATCH', `/api/v1/projects/${projectId}`, { name: '' })).status).toBe(400);
+    studio.ws.send(JSON.stringify({ type: 'ping' }));
+    await studio.next('pong');
+    expect(studio.messages.filter((m) => m.type === 'project.renamed')).toHaveLength(1);
+  });
+
   it("does not let a studio subscribe to someone else's project, and stops after unsubscribe", async () => {
     const { projectId, sceneId } = await newProject(host);
     const stranger = await createTestUser(api);

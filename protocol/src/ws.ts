@@ -41,6 +41,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   /** Sent once the project's patches flow; `version` is the document version at that moment. */
   z.strictObject({ type: z.literal('subscribed'), projectId: z.uuid(), version: z.number().int().min(0) }),
   z.strictObject({ type: z.literal('scene.patched'), projectId: z.uuid(), version: z.number().int().min(1), ops: z.array(sceneOpSchema) }),
+  /** The project got a new name (every open studio's header follows). */
+  z.strictObject({ type: z.literal('project.renamed'), projectId: z.uuid(), name: z.string().trim().min(1).max(100) }),
   z.strictObject({ type: z.literal('error'), code: z.enum(errorCodes), message: z.string(), projectId: z.uuid().optional() }),
   z.strictObject({ type: z.literal('pong') }),
   /**

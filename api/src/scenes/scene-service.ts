@@ -16,6 +16,7 @@ import {
   type SceneDocument,
   type ScenePatch,
   type SceneRejection,
+  type ServerMessage,
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
@@ -77,6 +78,11 @@ export class SceneService {
       throw err;
     });
     this.logger.info({ projectId, userId: user.id }, 'project renamed');
+    const message: ServerMessage = { type: 'project.renamed', projectId, name: project.name };
+    await this.redis.publish(projectChannels.details(projectId), JSON.stringify(message)).catch((err: unknown) => {
+      // The name is saved; other studios show it on their next load.
+      this.logger.warn({ err: (err as Error).message, projectId }, 'project rename publish failed');
+    });
     return { ...summary(project), role };
   }
 

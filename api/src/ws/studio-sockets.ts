@@ -14,6 +14,7 @@ import {
   projectChannels,
   renderKeys,
   renderStatusSchema,
+  serverMessageSchema,
   WS_PATH,
   type ServerMessage,
 } from '@onair/protocol';
@@ -244,6 +245,11 @@ export class StudioSockets {
       this.forwardDestinationMessage(destinationsOf, raw);
       return;
     }
+    const detailsOf = /^onair:projects:([^:]+):details$/.exec(channel)?.[1];
+    if (detailsOf !== undefined && channel === projectChannels.details(detailsOf)) {
+      this.forwardProjectDetails(detailsOf, raw);
+      return;
+    }
     if (channel.startsWith(RENDER_STATUS_PREFIX)) {
       this.forwardRenderStatus(channel.slice(RENDER_STATUS_PREFIX.length), raw);
       return;
@@ -270,6 +276,19 @@ export class StudioSockets {
       return;
     }
     if (message.projectId !== projectId) return;
+    for (const client of this.watchers.get(projectId) ?? []) send(client.ws, message);
+  }
+
+  /** A change to the project itself (its name), checked before forwarding. */
+  private forwardProjectDetails(projectId: string, raw: string): void {
+    let message: ServerMessage;
+    try {
+      message = serverMessageSchema.parse(JSON.parse(raw));
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message, projectId }, 'ignoring malformed project message');
+      return;
+    }
+    if (message.type !== 'project.renamed' || message.projectId !== projectId) return;
     for (const client of this.watchers.get(projectId) ?? []) send(client.ws, message);
   }
 
@@ -307,8 +326,8 @@ export class StudioSockets {
 }
 
 /** The Redis channels a replica listens on while one of its sockets watches the project. */
-function projectChannelsOf(projectId: string): [string, string, string] {
-  return [projectChannels.scene(projectId), destinationChannels.project(projectId), renderKeys.status(projectId)];
+function projectChannelsOf(projectId: string): [string, string, string, string] {
+  return [projectChannels.scene(projectId), projectChannels.details(projectId), destinationChannels.project(projectId), renderKeys.status(projectId)];
 }
 
 function send(ws: WebSocket, message: ServerMessage): void {

@@ -7,6 +7,7 @@ import { ProjectNameView } from '../features/studio/ProjectName.tsx';
 import { initialStudioState, useStudioStore, useToastStore } from '../stores/index.ts';
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
 import { renameOpenProject } from './projects.ts';
+import { receiveProjectRename } from './studio.ts';
 
 const project: ProjectDetails = {
   id: '00000000-0000-4000-8000-0000000000aa',
@@ -78,5 +79,12 @@ describe('the project name in the studio header', () => {
     expect(await renameOpenProject('Friday stream', client())).toBe(true);
     expect(requests).toEqual([]);
     expect(useStudioStore.getState().project?.name).toBe('Friday stream');
+  });
+
+  it('follows a rename made in another studio, and ignores one of another project', () => {
+    receiveProjectRename({ type: 'project.renamed', projectId: project.id, name: 'Renamed elsewhere' });
+    expect(useStudioStore.getState().project?.name).toBe('Renamed elsewhere');
+    receiveProjectRename({ type: 'project.renamed', projectId: '00000000-0000-4000-8000-0000000000bb', name: 'Not ours' });
+    expect(useStudioStore.getState().project?.name).toBe('Renamed elsewhere');
   });
 });

@@ -11,7 +11,7 @@ import { UnauthorizedError } from '../api/http-errors.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { connectStudioSocket, type StudioSocket } from '../api/studio-socket.ts';
 import { optimisticDocument } from '../model/optimistic-scene.ts';
-import { initialStudioState, useStudioStore, type StudioPanel } from '../stores/index.ts';
+import { initialStudioState, useProjectsStore, useStudioStore, type StudioPanel } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { loadDestinations, receiveDestinationMessage } from './destinations.ts';
 import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
@@ -104,6 +104,9 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
     case 'render.status':
       receiveRenderStatus(message);
       return;
+    case 'project.renamed':
+      receiveProjectRename(message);
+      return;
     case 'error':
       if (receiveRoomError(message)) return;
       showToast({ kind: 'error', title: 'Live updates are unavailable', description: message.message });
@@ -177,4 +180,11 @@ export function openPanel(panel: StudioPanel): void {
 
 export function closePanel(): void {
   useStudioStore.setState({ panel: null });
+}
+
+/** Another studio (or this one) renamed the project: the header and the project list follow. */
+export function receiveProjectRename(message: Extract<ServerMessage, { type: 'project.renamed' }>): void {
+  const { project } = useStudioStore.getState();
+  if (project?.id === message.projectId && project.name !== message.name) useStudioStore.setState({ project: { ...project, name: message.name } });
+  useProjectsStore.setState((state) => ({ projects: state.projects.map((p) => (p.id === message.projectId ? { ...p, name: message.name } : p)) }));
 }

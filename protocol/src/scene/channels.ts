@@ -2,4 +2,6 @@
 export const projectChannels = {
   /** Accepted scene patches (`AcceptedScenePatch` as JSON), in version order. */
   scene: (projectId: string) => `onair:projects:${projectId}:scene`,
+  /** Changes to the project itself (`project.renamed` server messages as JSON). */
+  details: (projectId: string) => `onair:projects:${projectId}:details`,
 } as const;
