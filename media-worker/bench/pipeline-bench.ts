@@ -7,6 +7,9 @@
  *   3. patch → changed frame at the output: a full-frame layer made visible by a plan version,
  *      detected in frames decoded from the RTMP output.
  *   4. Go Live → first frame a viewer of a newly added destination decodes.
+ *   5. the encoder's step-down ladder at 720p30: cores at every step, as a ratio to step 0
+ *      (what the governor can give back when a worker runs out of CPU).
+ * BENCH_ONLY=cost,ratio,patch,golive,ladder runs only the parts named.
  * Each session also prints its CPU by thread, and the fan-out ratio is also given by threads.
  */
 import { spawn } from 'node:child_process';
@@ -18,7 +21,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { freePort, startRedisServer, startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
-import { outputProfiles, renderPlanSchema, type PipelineReport, type PlanOutput, type RenderPlan } from '@onair/protocol';
+import { encoderLadder, outputProfiles, renderPlanSchema, type PipelineReport, type PlanOutput, type RenderPlan } from '@onair/protocol';
 import { SessionHost } from '../src/session/session-host.ts';
 import { cpuSeconds, threadCpuSeconds } from './proc-cpu.ts';
 
@@ -108,6 +111,27 @@ async function runSession(bench: Bench, id: string, profile: keyof typeof output
   print(`${id.padEnd(14)} ${profile.padEnd(8)} destinations=${String(destinations).padStart(2)}  cores=${cores.toFixed(2)}  fps=${fps.toFixed(1)}${starved}`);
   print(`${''.padEnd(14)} threads: ${threadLine(measured.threads)}`);
   return starved ? undefined : measured;
+}
+
+/** Cores of one 720p30 session (1 destination) at every step of its encoder ladder, the same process throughout. */
+async function ladderCost(bench: Bench, profile: keyof typeof outputProfiles): Promise<void> {
+  const id = `ladder-${profile}`;
+  const outputs = [{ id: 'd0', url: `rtmp://127.0.0.1:${bench.server.port}/live`, key: id, allowPrivate: true }];
+  const session = bench.host.startSession({ sessionId: id, planVersion: 1, plan: plan(profile, outputs) });
+  await waitFor(`${id} live`, async () => (session.stats?.outputs[0]?.state === 'live' ? true : undefined), 30_000);
+  const figures: string[] = [];
+  let base: number | undefined;
+  for (const step of encoderLadder(outputProfiles[profile])) {
+    session.setEncoderStep(step.step);
+    const measured = await measure(session.pid!, () => session.stats?.framesOut ?? 0);
+    const reported = session.stats?.encoder;
+    base ??= measured.cores;
+    const starved = measured.fps < 29 ? ' STARVED' : '';
+    figures.push(`${step.step} ${reported?.preset}@${reported?.width}x${reported?.height} ${measured.cores.toFixed(2)} (${(measured.cores / base).toFixed(2)}) fps=${measured.fps.toFixed(1)}${starved}`);
+    print(`${id} step ${step.step} threads: ${threadLine(measured.threads)}`);
+  }
+  await bench.host.stopSession(id);
+  print(`encoder ladder at ${profile} (step preset@size cores (ratio to step 0)): ${figures.join('; ')}`);
 }
 
 /** Latency from a plan version sent to the first output frame that shows it (ms), `samples` times. */
@@ -222,39 +246,49 @@ async function main(): Promise<void> {
   const bench: Bench = { host, server, reports };
   try {
     print(`window ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up; pipeline process CPU only (nginx and the reader excluded)`);
-    const m720 = await runSession(bench, 'cost-720', '720p30', 1);
-    const m1080 = await runSession(bench, 'cost-1080', '1080p30', 1);
-    // BENCH_RATIO_PROFILE=480p30 measures the fan-out on a machine too busy for two 720p runs.
-    const ratioProfile = (process.env.BENCH_RATIO_PROFILE ?? '720p30') as keyof typeof outputProfiles;
-    const m1 = ratioProfile === '720p30' ? m720 : await runSession(bench, 'ratio-x1', ratioProfile, 1);
-    const m10 = await runSession(bench, 'ratio-x10', ratioProfile, 10);
-    const figure = (m: Measured | undefined) => (m === undefined ? 'n/a (starved)' : m.cores.toFixed(2));
-    print(`cores per session: 720p30 ${figure(m720)}, 1080p30 ${figure(m1080)}`);
-    if (m1 && m10) {
-      print(`CPU(10 destinations) / CPU(1) at ${ratioProfile}, whole process: ${(m10.cores / m1.cores).toFixed(2)}`);
-      // The whole-process ratio carries the run-to-run noise of the shared work (sources, compositor,
-      // encoder: the same threads in both runs). By threads: the shared work as the 1-destination
-      // run measured it, plus what one destination costs as the 10-destination run measured it
-      // (its own threads, and its share of the JS thread's growth: the egress proxy relays its bytes).
-      // The RTMP server is another process and counts in neither.
-      const shared = sumThreads(m1.threads, (n) => !isOutputThread(n) && n !== MAIN_THREAD);
-      const main1 = m1.threads.get(MAIN_THREAD) ?? 0;
-      const main10 = m10.threads.get(MAIN_THREAD) ?? 0;
-      const perOutput = sumThreads(m10.threads, isOutputThread) / 10 + Math.max(0, main10 - main1) / 9;
-      const one = shared + main1 + sumThreads(m1.threads, isOutputThread);
-      print(
-        `CPU(10 destinations) / CPU(1) at ${ratioProfile}, by threads: ${((one + 9 * perOutput) / one).toFixed(3)} (shared ${shared.toFixed(3)} cores, JS thread ${main1.toFixed(3)}, one destination ${perOutput.toFixed(4)} cores)`,
-      );
-    } else {
-      print(`CPU(10 destinations) / CPU(1) at ${ratioProfile}: n/a (starved)`);
+    const only = new Set((process.env.BENCH_ONLY ?? 'cost,ratio,patch,golive,ladder').split(','));
+    const m720 = only.has('cost') || only.has('ratio') ? await runSession(bench, 'cost-720', '720p30', 1) : undefined;
+    if (only.has('cost')) {
+      const m1080 = await runSession(bench, 'cost-1080', '1080p30', 1);
+      const figure = (m: Measured | undefined) => (m === undefined ? 'n/a (starved)' : m.cores.toFixed(2));
+      print(`cores per session: 720p30 ${figure(m720)}, 1080p30 ${figure(m1080)}`);
     }
-    const latencies = (await patchLatency(bench, 5)).sort((a, b) => a - b);
-    const median = latencies[Math.floor(latencies.length / 2)]!;
-    print(`patch → changed frame at the output (720p30, ${latencies.length} changes): median ${median.toFixed(0)} ms, min ${latencies[0]!.toFixed(0)} ms, max ${latencies[latencies.length - 1]!.toFixed(0)} ms`);
-    const goLive = (await goLiveLatency(bench, Number(process.env.BENCH_GOLIVE_SAMPLES ?? 8))).sort((a, b) => a - b);
-    print(
-      `Go Live → first frame at a new destination (720p30, 2 s keyframe grid, ${goLive.length} times): median ${goLive[Math.floor(goLive.length / 2)]!.toFixed(0)} ms, min ${goLive[0]!.toFixed(0)} ms, max ${goLive[goLive.length - 1]!.toFixed(0)} ms`,
-    );
+    if (only.has('ratio')) {
+      // BENCH_RATIO_PROFILE=480p30 measures the fan-out on a machine too busy for two 720p runs.
+      const ratioProfile = (process.env.BENCH_RATIO_PROFILE ?? '720p30') as keyof typeof outputProfiles;
+      const m1 = ratioProfile === '720p30' ? m720 : await runSession(bench, 'ratio-x1', ratioProfile, 1);
+      const m10 = await runSession(bench, 'ratio-x10', ratioProfile, 10);
+      if (m1 && m10) {
+        print(`CPU(10 destinations) / CPU(1) at ${ratioProfile}, whole process: ${(m10.cores / m1.cores).toFixed(2)}`);
+        // The whole-process ratio carries the run-to-run noise of the shared work (sources, compositor,
+        // encoder: the same threads in both runs). By threads: the shared work as the 1-destination
+        // run measured it, plus what one destination costs as the 10-destination run measured it
+        // (its own threads, and its share of the JS thread's growth: the egress proxy relays its bytes).
+        // The RTMP server is another process and counts in neither.
+        const shared = sumThreads(m1.threads, (n) => !isOutputThread(n) && n !== MAIN_THREAD);
+        const main1 = m1.threads.get(MAIN_THREAD) ?? 0;
+        const main10 = m10.threads.get(MAIN_THREAD) ?? 0;
+        const perOutput = sumThreads(m10.threads, isOutputThread) / 10 + Math.max(0, main10 - main1) / 9;
+        const one = shared + main1 + sumThreads(m1.threads, isOutputThread);
+        print(
+          `CPU(10 destinations) / CPU(1) at ${ratioProfile}, by threads: ${((one + 9 * perOutput) / one).toFixed(3)} (shared ${shared.toFixed(3)} cores, JS thread ${main1.toFixed(3)}, one destination ${perOutput.toFixed(4)} cores)`,
+        );
+      } else {
+        print(`CPU(10 destinations) / CPU(1) at ${ratioProfile}: n/a (starved)`);
+      }
+    }
+    if (only.has('patch')) {
+      const latencies = (await patchLatency(bench, 5)).sort((a, b) => a - b);
+      const median = latencies[Math.floor(latencies.length / 2)]!;
+      print(`patch → changed frame at the output (720p30, ${latencies.length} changes): median ${median.toFixed(0)} ms, min ${latencies[0]!.toFixed(0)} ms, max ${latencies[latencies.length - 1]!.toFixed(0)} ms`);
+    }
+    if (only.has('golive')) {
+      const goLive = (await goLiveLatency(bench, Number(process.env.BENCH_GOLIVE_SAMPLES ?? 8))).sort((a, b) => a - b);
+      print(
+        `Go Live → first frame at a new destination (720p30, 2 s keyframe grid, ${goLive.length} times): median ${goLive[Math.floor(goLive.length / 2)]!.toFixed(0)} ms, min ${goLive[0]!.toFixed(0)} ms, max ${goLive[goLive.length - 1]!.toFixed(0)} ms`,
+      );
+    }
+    if (only.has('ladder')) await ladderCost(bench, '720p30');
   } finally {
     await host.stopAll();
     await server.stop();

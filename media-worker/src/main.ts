@@ -3,11 +3,12 @@
 // SIGTERM drains (keeps its sessions until they end or the grace period runs out, then hands them over).
 import { cpus } from 'node:os';
 import { Redis } from 'ioredis';
-import { RenderRequests, runWorker, SecretBox, type WorkerContext } from '@onair/runtime';
+import { ProcessTreeUsage, RenderRequests, runWorker, SecretBox, type WorkerContext } from '@onair/runtime';
 import { ChannelRouter } from './placement/channel-router.ts';
 import { createInputResolver } from './placement/input-resolver.ts';
 import { SessionConsumer } from './placement/session-consumer.ts';
 import { SessionPages } from './placement/session-pages.ts';
+import { EncoderGovernor } from './session/encoder-governor.ts';
 import { SessionHost } from './session/session-host.ts';
 import { MediaPorts } from './webrtc/media-ports.ts';
 import { SignalingRelay } from './webrtc/signaling-relay.ts';
@@ -19,9 +20,11 @@ let host: SessionHost | undefined;
 let endpoint: WebrtcEndpoint | undefined;
 let consumer: SessionConsumer | undefined;
 let renders: RenderRequests | undefined;
+let governorTimer: NodeJS.Timeout | undefined;
 const connections: Redis[] = [];
 
 async function start(ctx: WorkerContext): Promise<void> {
+  const cores = Number(process.env.WORKER_CORES ?? cpus().length);
   const ports = new MediaPorts();
   const network = webrtcNetwork();
   const webrtc = new WebrtcEndpoint({
@@ -32,7 +35,7 @@ async function start(ctx: WorkerContext): Promise<void> {
     network,
   });
   endpoint = webrtc;
-  host = new SessionHost({
+  const sessionHost = new SessionHost({
     logger: ctx.logger,
     redis: ctx.redis,
     metrics: ctx.metrics,
@@ -40,6 +43,7 @@ async function start(ctx: WorkerContext): Promise<void> {
     // that need a keyframe from every camera and screen.
     onReport: (sessionId, report) => webrtc.onPipelineReport(sessionId, report),
   });
+  host = sessionHost;
   const subscriber = new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: null });
   const queueConnection = new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: null });
   connections.push(subscriber, queueConnection);
@@ -55,7 +59,7 @@ async function start(ctx: WorkerContext): Promise<void> {
     connection: queueConnection,
     redis: ctx.redis,
     router,
-    host,
+    host: sessionHost,
     box: secretsKey ? new SecretBox(secretsKey) : undefined,
     resolveInput: createInputResolver(ports),
     pages,
@@ -63,12 +67,23 @@ async function start(ctx: WorkerContext): Promise<void> {
     media: new SignalingRelay({ endpoint: webrtc, router, redis: ctx.redis, workerId: ctx.config.WORKER_ID, logger: ctx.logger }),
     workerId: ctx.config.WORKER_ID,
     logger: ctx.logger,
-    cores: Number(process.env.WORKER_CORES ?? cpus().length),
+    cores,
   });
   await consumer.start();
+  // Admission keeps new sessions within the cores; this keeps the running ones within them.
+  const usage = new ProcessTreeUsage();
+  const governor = new EncoderGovernor({
+    budgetCores: Number(process.env.WORKER_CPU_BUDGET) || cores * 0.9,
+    sampleCores: () => usage.sample().cpuCores,
+    sessions: () => sessionHost.governed(),
+    logger: ctx.logger,
+  });
+  governorTimer = setInterval(() => governor.tick(), 1000);
+  governorTimer.unref();
 }
 
 async function drain(ctx: WorkerContext): Promise<void> {
+  if (governorTimer) clearInterval(governorTimer);
   // DRAIN_HAND_OVER=false: the only media worker (./onair start) ends its sessions instead.
   await consumer?.drain(ctx.config.DRAIN_GRACE_MS, process.env.DRAIN_HAND_OVER !== 'false');
   await consumer?.close();

@@ -62,6 +62,7 @@ function handle(command: PipelineCommand): void {
         logger,
         egress!,
         config.dotDir,
+        config.encoderStep,
       );
       send({ type: 'state', state: 'starting' });
       program.start();
@@ -79,6 +80,11 @@ function handle(command: PipelineCommand): void {
       return;
     case 'setOutputs':
       program?.setOutputs(command.outputs);
+      return;
+    case 'encoderStep':
+      if (!program) return;
+      // The next stats (within a second) say where the encoder is now, read from the encoder.
+      program.setEncoderStep(command.step);
       return;
     case 'stop':
       if (statsTimer) clearInterval(statsTimer);

@@ -185,7 +185,7 @@ export class BroadcastService {
         ...(o.errorCode ? { errorCode: o.errorCode, reason: pipelineErrorCatalogue[o.errorCode].message } : {}),
       }));
     await this.deps.redis.set(healthKey(row.id), JSON.stringify(outputs), 'EX', HEALTH_TTL_SECONDS);
-    await this.deps.events.publish({ type: 'broadcast.health', projectId, broadcastId: row.id, at: stats.at, outputs });
+    await this.deps.events.publish({ type: 'broadcast.health', projectId, broadcastId: row.id, at: stats.at, outputs, ...(stats.encoder ? { encoder: stats.encoder } : {}) });
     // Every destination gave up (each output retries by itself before it fails): nothing goes out
     // any more, so the broadcast has failed, and says why, instead of showing live forever.
     if (row.state === 'live' && outputs.length > 0 && outputs.every((o) => o.state === 'failed')) await this.failLive(row, outputs);

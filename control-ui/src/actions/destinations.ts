@@ -314,7 +314,7 @@ export function receiveDestinationMessage(message: Extract<ServerMessage, { type
       useDestinationsStore.setState((s) => ({ broadcast: message.broadcast, health: message.broadcast.state === 'live' || message.broadcast.state === 'starting' ? s.health : {} }));
       return;
     case 'broadcast.health':
-      useDestinationsStore.setState({ health: Object.fromEntries(message.outputs.map((o) => [o.destinationId, o])) });
+      useDestinationsStore.setState({ health: Object.fromEntries(message.outputs.map((o) => [o.destinationId, o])), encoder: message.encoder ?? null });
       return;
   }
 }

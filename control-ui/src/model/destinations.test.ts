@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DestinationView } from '@onair/protocol';
-import { counterText, isTwitchRequired, formatBitrate, formatElapsed, formErrors, formFields, healthLight, initialFormValues, streamLimitWarning, toCreateBody, toUpdateBody } from './destinations.ts';
+import { counterText, encoderNotice, isTwitchRequired, formatBitrate, formatElapsed, formErrors, formFields, healthLight, initialFormValues, streamLimitWarning, toCreateBody, toUpdateBody } from './destinations.ts';
 
 const view = (over: Partial<DestinationView> = {}): DestinationView => ({
   id: '00000000-0000-4000-8000-000000000001',
@@ -83,5 +83,20 @@ describe('destination list and health', () => {
     expect(streamLimitWarning(endsAt, at('2026-01-01T09:00:00.000Z'))).toBeNull();
     expect(streamLimitWarning(endsAt, at('2026-01-01T09:55:30.000Z'))).toBe("Your plan's stream limit ends this broadcast in 5 minutes.");
     expect(streamLimitWarning(endsAt, at('2026-01-01T10:00:01.000Z'))).toBeNull();
+  });
+});
+
+describe('encoderNotice', () => {
+  it('says nothing while the encoder runs as planned, and names what the busy server changed', () => {
+    expect(encoderNotice(undefined)).toBeNull();
+    expect(encoderNotice({ step: 0, steps: 5, preset: 'veryfast', width: 1280, height: 720 })).toBeNull();
+    expect(encoderNotice({ step: 2, steps: 5, preset: 'ultrafast', width: 1280, height: 720 })).toBe(
+      'The streaming server is busy: your stream is encoded with a faster setting (slightly softer picture) to keep 30 fps. It returns to normal when the server has room.',
+    );
+    expect(encoderNotice({ step: 3, steps: 5, preset: 'ultrafast', width: 854, height: 480 })).toBe(
+      'The streaming server is busy: your stream goes out at 480p to keep 30 fps. It returns to full size when the server has room.',
+    );
+    // A vertical (9:16) encode is named by its short side too.
+    expect(encoderNotice({ step: 3, steps: 5, preset: 'ultrafast', width: 480, height: 854 })).toContain('at 480p');
   });
 });

@@ -1,11 +1,13 @@
 import {
   destinationKinds,
+  encoderPresets,
   STREAM_LIMIT_WARNING_SECONDS,
   validateDestinationForm,
   type CreateDestinationInput,
   type DestinationOutput,
   type DestinationType,
   type DestinationView,
+  type EncoderSettings,
   type UpdateDestinationBody,
 } from '@onair/protocol';
 
@@ -134,4 +136,15 @@ export function streamLimitWarning(endsAt: string | null, now: number): string |
   if (left > STREAM_LIMIT_WARNING_SECONDS * 1000 || left <= 0) return null;
   const minutes = Math.ceil(left / 60_000);
   return `Your plan's stream limit ends this broadcast in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
+
+/**
+ * What the studio says while the session's encoder is stepped down because its server ran short
+ * of CPU (null while it encodes as planned): a faster preset first, then a smaller picture.
+ */
+export function encoderNotice(encoder: EncoderSettings | null | undefined): string | null {
+  if (!encoder || encoder.step === 0) return null;
+  // The ladder's first steps are the presets; past them the picture itself gets smaller.
+  if (encoder.step >= encoderPresets.length) return `The streaming server is busy: your stream goes out at ${Math.min(encoder.width, encoder.height)}p to keep 30 fps. It returns to full size when the server has room.`;
+  return 'The streaming server is busy: your stream is encoded with a faster setting (slightly softer picture) to keep 30 fps. It returns to normal when the server has room.';
 }

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { BroadcastView, DestinationOutput, DestinationPicker, DestinationType, DestinationView, StreamDestinationOption } from '@onair/protocol';
+import type { BroadcastView, DestinationOutput, DestinationPicker, DestinationType, DestinationView, EncoderSettings, StreamDestinationOption } from '@onair/protocol';
 import type { DestinationField, DestinationFormValues } from '../model/destinations.ts';
 
 export interface DestinationForm {
@@ -33,6 +33,8 @@ export interface DestinationsState {
   broadcast: BroadcastView | null;
   /** Last reported output health by destination id. */
   health: Record<string, DestinationOutput>;
+  /** The session's encoder as last reported with the health (stepped down when its server is short of CPU). */
+  encoder: EncoderSettings | null;
   goingLive: boolean;
 }
 
@@ -51,6 +53,7 @@ export function initialDestinationsState(): DestinationsState {
     authenticating: null,
     broadcast: null,
     health: {},
+    encoder: null,
     goingLive: false,
   };
 }

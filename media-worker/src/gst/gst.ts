@@ -23,6 +23,8 @@ export interface GstPad {
   getParentElement(): GstElement | null;
   /** Hands the pad an event as if its peer had sent it (an upstream event on a source pad). */
   sendEvent(event: GstEvent): boolean;
+  /** The caps negotiated on the pad, or null before there are any. */
+  getCurrentCaps(): GstStructure | null;
   // Pad properties (compositor and audiomixer sink pads) are plain camelCase fields in node-gtk.
   [property: string]: unknown;
 }

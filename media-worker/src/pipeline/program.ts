@@ -1,7 +1,7 @@
-import type { OutputPolicy, OutputProfile, PipelineErrorCode, PipelineState, PlanInput, PlanOutput, PlanPreview, RenderPlan, SessionStats } from '@onair/protocol';
-import { pipelineTransitions } from '@onair/protocol';
+import type { EncoderPreset, EncoderSettings, OutputPolicy, OutputProfile, PipelineErrorCode, PipelineState, PlanInput, PlanOutput, PlanPreview, RenderPlan, SessionStats } from '@onair/protocol';
+import { encoderStep, pipelineTransitions } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import { linkChain, linkPads, makeElement, numberProperty, requestPad, staticPad, structureNumber } from '../gst/elements.ts';
+import { linkChain, linkPads, makeElement, numberProperty, requestPad, setProperties, staticPad, structureNumber } from '../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../gst/gst.ts';
 import { GstPipeline, type BusError } from '../gst/pipeline.ts';
 import { AudioFader } from './audio-fader.ts';
@@ -9,6 +9,9 @@ import { audioTargets, BACKGROUND_ZORDER, videoLayout, type VideoPadLayout } fro
 import { DestinationOutput, type OutputStatus } from './outputs/destination-output.ts';
 import type { OutputEgress } from './outputs/rtmp-egress.ts';
 import { buildSource, MIXER_AUDIO_CAPS } from './sources/index.ts';
+
+/** GstX264EncPreset values by number, for the presets the ladder uses. */
+const X264_PRESETS: Record<number, EncoderPreset> = { 1: 'ultrafast', 2: 'superfast', 3: 'veryfast' };
 
 export interface ProgramEvents {
   outputStatus(status: OutputStatus): void;
@@ -61,6 +64,9 @@ export class ProgramPipeline {
   private lastFrames = 0;
   private lastFramesAt = Date.now();
   private fps = 0;
+  private backgroundPad: GstPad | undefined;
+  /** Where the encoder is on its ladder (encoder-ladder.ts). */
+  private encoderSettings: EncoderSettings;
 
   constructor(
     private readonly sessionId: string,
@@ -72,9 +78,11 @@ export class ProgramPipeline {
     /** The process's RTMP egress, which every output connects through. */
     private readonly egress: OutputEgress,
     dotDir?: string,
+    initialEncoderStep = 0,
   ) {
     this.plan = plan;
     this.planVersion = planVersion;
+    this.encoderSettings = encoderStep(plan.profile, initialEncoderStep);
     this.gst = new GstPipeline(`session-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}`, { onError: (e) => this.onBusError(e), onWarning: (w) => this.onBusWarning(w) }, dotDir);
   }
 
@@ -142,7 +150,8 @@ export class ProgramPipeline {
   }
 
   /** Draws the input's shown feed (or its placeholder) where the active scene puts it; the rest stay transparent. */
-  private layoutInput(input: AttachedInput, layout: VideoPadLayout): void {
+  private layoutInput(input: AttachedInput, planned: VideoPadLayout): void {
+    const layout = this.scaled(planned);
     input.feeds.forEach((feed, i) => Object.assign(feed.pad, i === input.shown ? layout : { ...layout, alpha: 0 }));
     if (input.placeholderPad) Object.assign(input.placeholderPad, input.shown === -1 ? layout : { ...layout, alpha: 0 });
   }
@@ -217,7 +226,80 @@ export class ProgramPipeline {
       bitrateKbps: outputs.reduce((sum, o) => sum + o.bitrateKbps, 0),
       planVersion: this.planVersion,
       outputs,
+      encoder: this.encoderNow(),
     };
+  }
+
+  /**
+   * Moves the live encoder to `step` of its ladder. A preset is only read when x264 opens, so the
+   * encoder is re-opened in place: the valve before it drops frames while it goes to READY (which
+   * waits for the frame it may be encoding) and back to PLAYING; when the valve opens it repeats
+   * the stream's caps and segment, x264 opens with the new preset and starts with a keyframe, and
+   * h264parse and flvmux carry the new sequence header to every output, which stay connected.
+   * A smaller size is composited, not scaled after the fact (scaling the finished 720p picture
+   * cost about what x264 saved on it, measured with bench/pipeline-bench.ts): the program's caps,
+   * the background and every layer shrink together, and x264 re-opens on the new caps by itself.
+   * Measured: the valve is closed for about 2 ms (under one frame at 30 fps).
+   */
+  setEncoderStep(step: number): EncoderSettings {
+    const next = encoderStep(this.plan.profile, step);
+    const current = this.encoderSettings;
+    const encoder = this.gst.bin.getByName('video-encoder');
+    const valve = this.gst.bin.getByName('video-encoder-valve');
+    if (!encoder || !valve || this.state !== 'playing') return current;
+    if (next.preset !== current.preset) {
+      setProperties(valve, { drop: true });
+      encoder.setState(loadGst().State.READY);
+      setProperties(encoder, { 'speed-preset': next.preset });
+      encoder.syncStateWithParent();
+      setProperties(valve, { drop: false });
+    }
+    this.encoderSettings = next;
+    if (next.width !== current.width || next.height !== current.height) this.resizeProgram(next.width, next.height);
+    this.logger.info({ step: next.step, preset: next.preset, width: next.width, height: next.height }, 'encoder step changed');
+    return next;
+  }
+
+  /**
+   * A pad's place in the picture as composited now: the plan's coordinates are the profile's, and
+   * a session stepped down to a smaller size composites (and encodes) the whole program smaller.
+   */
+  private scaled(layout: VideoPadLayout): VideoPadLayout {
+    const { width, height } = this.plan.profile;
+    const { width: w, height: h } = this.encoderSettings;
+    if (w === width && h === height) return layout;
+    const kx = w / width;
+    const ky = h / height;
+    return { ...layout, xpos: Math.round(layout.xpos * kx), ypos: Math.round(layout.ypos * ky), width: Math.max(1, Math.round(layout.width * kx)), height: Math.max(1, Math.round(layout.height * ky)) };
+  }
+
+  /** Composites at `width`×`height` from now on: the program's caps, the background, every layer. */
+  private resizeProgram(width: number, height: number): void {
+    const programCaps = this.gst.bin.getByName('program-caps');
+    const backgroundCaps = this.gst.bin.getByName('background-caps');
+    if (!programCaps || !backgroundCaps || !this.backgroundPad) return;
+    Object.assign(this.backgroundPad, { width, height });
+    const layout = videoLayout(this.plan);
+    for (const input of this.inputs.values()) {
+      const pad = layout.get(input.id);
+      if (pad) this.layoutInput(input, pad);
+    }
+    setProperties(backgroundCaps, { caps: `video/x-raw,format=AYUV,width=${width},height=${height},framerate=${this.plan.profile.fps}/1` });
+    setProperties(programCaps, { caps: this.programCaps(width, height) });
+  }
+
+  private programCaps(width: number, height: number): string {
+    return `video/x-raw,format=AYUV,width=${width},height=${height},framerate=${this.plan.profile.fps}/1,pixel-aspect-ratio=1/1`;
+  }
+
+  /** The encoder's settings as the encoder has them (its preset, the size of the frames it takes). */
+  private encoderNow(): EncoderSettings {
+    const encoder = this.gst.bin.getByName('video-encoder');
+    const caps = encoder?.getStaticPad('sink')?.getCurrentCaps()?.toString() ?? '';
+    const width = Number(/width=\(int\)(\d+)/.exec(caps)?.[1] ?? this.encoderSettings.width);
+    const height = Number(/height=\(int\)(\d+)/.exec(caps)?.[1] ?? this.encoderSettings.height);
+    const preset = X264_PRESETS[Number(encoder?.speedPreset)] ?? this.encoderSettings.preset;
+    return { ...this.encoderSettings, preset, width, height };
   }
 
   /**
@@ -267,11 +349,13 @@ export class ProgramPipeline {
   }
 
   private buildVideo(profile: OutputProfile): GstElement {
-    const { width, height, fps } = profile;
+    const { fps } = profile;
+    // The program's size: the profile's, or smaller when the session was stepped down to a smaller size.
+    const { width, height } = this.encoderSettings;
     // Composited in AYUV, converted to I420 only for the encoder: with an alpha-less format on its
     // source pad, GStreamer 1.22's compositor drops every alpha format from its sink caps, so an
     // RGBA logo or overlay would not even link, and per-pixel transparency would be lost.
-    const rawCaps = `video/x-raw,format=AYUV,width=${width},height=${height},framerate=${fps}/1,pixel-aspect-ratio=1/1`;
+    const rawCaps = this.programCaps(width, height);
     const background = [
       makeElement('videotestsrc', 'background', { 'is-live': true, pattern: 'black' }),
       // In the program's own format: unconstrained, videotestsrc would take the compositor's first
@@ -289,6 +373,8 @@ export class ProgramPipeline {
       makeElement('videoconvert', 'video-encoder-convert'),
       makeElement('capsfilter', 'video-encoder-caps', { caps: 'video/x-raw,format=I420' }),
       makeElement('queue', 'encoder-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 500_000_000 }),
+      // Open but for the moment the encoder is re-opened with another preset (setEncoderStep).
+      makeElement('valve', 'video-encoder-valve'),
       makeElement('x264enc', 'video-encoder', {
         bitrate: profile.videoBitrateKbps,
         pass: 'cbr',
@@ -299,7 +385,7 @@ export class ProgramPipeline {
         // picture, as CBR ingest expects.
         'option-string': 'scenecut=0:nal-hrd=cbr',
         tune: 'zerolatency',
-        'speed-preset': 'veryfast',
+        'speed-preset': this.encoderSettings.preset,
         threads: profile.encoderThreads,
       }),
       makeElement('capsfilter', 'h264-caps', { caps: 'video/x-h264,profile=main' }),
@@ -312,6 +398,7 @@ export class ProgramPipeline {
     const backgroundPad = requestPad(compositor, 'sink_%u');
     linkPads(staticPad(background[1]!, 'src'), backgroundPad);
     Object.assign(backgroundPad, { xpos: 0, ypos: 0, width, height, zorder: BACKGROUND_ZORDER, alpha: 1 });
+    this.backgroundPad = backgroundPad;
     this.rate = chain[2]!;
     if (this.plan.preview) this.buildPreview(chain[3]!, this.plan.preview);
 

@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
-import { pipelineStartConfigSchema, sessionStatusKeys, type PipelineReport, type PipelineStartConfigInput, type PlanOutput, type RenderPlan, type SessionStats } from '@onair/protocol';
+import { encoderLadder, pipelineStartConfigSchema, sessionStatusKeys, type PipelineReport, type PipelineStartConfigInput, type PlanOutput, type RenderPlan, type SessionStats } from '@onair/protocol';
 import type { Logger, WorkerLoad } from '@onair/runtime';
+import type { GovernedSession } from './encoder-governor.ts';
 import { SessionSupervisor, type SessionSupervisorOptions } from './session-supervisor.ts';
 
 /** Latest stats stay readable this long after the last report, then vanish with their session. */
@@ -91,6 +92,21 @@ export class SessionHost {
 
   async stopAll(): Promise<void> {
     await Promise.all([...this.sessions.keys()].map((id) => this.stopSession(id)));
+  }
+
+  /** The running sessions as the encoder governor sees them. */
+  governed(): GovernedSession[] {
+    return [...this.sessions.values()]
+      .filter((s) => s.current === 'running')
+      .map((s) => ({
+        sessionId: s.sessionId,
+        step: s.encoderStep,
+        steps: encoderLadder(s.profile).length,
+        pixels: s.profile.width * s.profile.height,
+        fps: s.stats?.state === 'playing' ? s.stats.fps : undefined,
+        targetFps: s.profile.fps,
+        setStep: (step: number) => s.setEncoderStep(step),
+      }));
   }
 
   /** The heartbeat's figures: totals over sessions, and the slowest session's frame rate. */

@@ -106,13 +106,31 @@ export class SessionSupervisor {
   /** A new plan version: applied live, or by a new pipeline when inputs or profile changed. */
   applyPlan(version: number, plan: RenderPlan): void {
     const rebuild = planNeedsRebuild(this.config.plan, plan);
-    this.config = { ...this.config, plan, planVersion: version };
+    // A new profile is a new ladder: it starts as planned (the governor steps it down again if need be).
+    const newProfile = JSON.stringify(plan.profile) !== JSON.stringify(this.config.plan.profile);
+    this.config = { ...this.config, plan, planVersion: version, ...(newProfile ? { encoderStep: 0 } : {}) };
     if (rebuild) {
       this.logger.info({ version }, 'plan changes inputs or profile: restarting the pipeline');
       void this.replaceChild();
       return;
     }
     this.send({ type: 'applyPlan', version, plan });
+  }
+
+  /** Where the session's encoder is on its ladder (0 = as planned). */
+  get encoderStep(): number {
+    return this.config.encoderStep;
+  }
+
+  get profile(): RenderPlan['profile'] {
+    return this.config.plan.profile;
+  }
+
+  /** Re-sets the live encoder (cheaper at a higher step); a restarted pipeline starts at this step. */
+  setEncoderStep(step: number): void {
+    if (step === this.config.encoderStep) return;
+    this.config = { ...this.config, encoderStep: step };
+    this.send({ type: 'encoderStep', step });
   }
 
   setOutputs(outputs: PlanOutput[]): void {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { broadcastViewSchema, destinationOutputSchema } from './broadcast.ts';
 import { destinationViewSchema } from './schemas.ts';
+import { encoderSettingsSchema } from '../pipeline/encoder-ladder.ts';
 
 /** Spec §4 destination events, pushed to every open studio of the project. */
 export const destinationEventKinds = ['Added', 'Changed', 'Removed', 'Authenticated'] as const;
@@ -34,6 +35,8 @@ export const broadcastHealthMessageSchema = z.strictObject({
   broadcastId: z.uuid(),
   at: z.iso.datetime(),
   outputs: z.array(destinationOutputSchema),
+  /** The session's encoder now: a step above 0 means the worker ran short of CPU and the stream is encoded cheaper. */
+  encoder: encoderSettingsSchema.optional(),
 });
 
 export const destinationServerMessageSchemas = [destinationEventMessageSchema, broadcastStateMessageSchema, broadcastHealthMessageSchema] as const;

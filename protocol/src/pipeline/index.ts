@@ -1,2 +1,3 @@
 export * from './render-plan.ts';
 export * from './ipc.ts';
+export * from './encoder-ladder.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { encoderSettingsSchema } from './encoder-ladder.ts';
 import { planOutputSchema, renderPlanSchema } from './render-plan.ts';
 
 /**
@@ -74,6 +75,8 @@ export const sessionStatsSchema = z.object({
   /** Last render-plan version applied. */
   planVersion: z.number().int().nonnegative(),
   outputs: z.array(outputStatsSchema),
+  /** What the encoder does now, read from the encoder itself (it steps down when the worker runs out of CPU). */
+  encoder: encoderSettingsSchema.optional(),
 });
 export type SessionStats = z.infer<typeof sessionStatsSchema>;
 
@@ -95,6 +98,8 @@ export const pipelineStartConfigSchema = z.object({
   outputPolicy: outputPolicySchema.prefault({}),
   /** Where a .dot graph of the pipeline is written when it errors; none when omitted. */
   dotDir: z.string().optional(),
+  /** The encoder's step on its ladder (encoder-ladder.ts); a restarted pipeline keeps the step it had. */
+  encoderStep: z.number().int().nonnegative().default(0),
 });
 export type PipelineStartConfig = z.infer<typeof pipelineStartConfigSchema>;
 export type PipelineStartConfigInput = z.input<typeof pipelineStartConfigSchema>;
@@ -104,6 +109,8 @@ export const pipelineCommandSchema = z.discriminatedUnion('type', [
   /** The whole plan at `version`; the child applies only what changed (pad properties, outputs). */
   z.object({ type: z.literal('applyPlan'), version: z.number().int().nonnegative(), plan: renderPlanSchema }),
   z.object({ type: z.literal('setOutputs'), outputs: z.array(planOutputSchema) }),
+  /** Re-set the live encoder at this step of its ladder (cheaper when higher); outputs stay connected. */
+  z.object({ type: z.literal('encoderStep'), step: z.number().int().nonnegative() }),
   z.object({ type: z.literal('stop') }),
 ]);
 export type PipelineCommand = z.infer<typeof pipelineCommandSchema>;

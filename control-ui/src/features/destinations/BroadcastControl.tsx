@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { endBroadcast, goLive } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
-import { formatElapsed, streamLimitWarning } from '../../model/destinations.ts';
+import { encoderNotice, formatElapsed, streamLimitWarning } from '../../model/destinations.ts';
 import { useDestinationsStore } from '../../stores/index.ts';
 import styles from './Destinations.module.css';
 
@@ -10,6 +10,7 @@ export function BroadcastControl() {
   const broadcast = useDestinationsStore((s) => s.broadcast);
   const goingLive = useDestinationsStore((s) => s.goingLive);
   const anyEnabled = useDestinationsStore((s) => s.destinations.some((d) => d.enabled));
+  const encoder = useDestinationsStore((s) => s.encoder);
   const state = broadcast?.state;
   const active = state === 'starting' || state === 'live' || state === 'ending';
   const now = useNow(active);
@@ -25,6 +26,7 @@ export function BroadcastControl() {
   }
   const started = broadcast?.startedAt ? new Date(broadcast.startedAt).getTime() : null;
   const warning = streamLimitWarning(broadcast?.endsAt ?? null, now);
+  const busy = state === 'live' ? encoderNotice(encoder) : null;
   return (
     <>
       <div className={styles.live}>
@@ -38,6 +40,11 @@ export function BroadcastControl() {
       {warning && (
         <p className={styles.limitWarning} role="alert">
           {warning}
+        </p>
+      )}
+      {busy && (
+        <p className={styles.limitWarning} role="status">
+          {busy}
         </p>
       )}
     </>
