@@ -1,6 +1,7 @@
 /**
  * Issue 6 figures, on real parts: `npx tsx bench/webrtc-bench.ts` (from media-worker/);
- * `BENCH_CODEC=H264` has the browser send H.264 instead of VP8.
+ * `BENCH_CODEC=H264` has the browser send H.264 instead of VP8; `BENCH_CAMERA=640x360` sends a smaller
+ * picture, for a machine where Chromium cannot draw and encode 720p at 30 fps beside the pipeline.
  * A headless system Chromium publishes a 1280×720 30 fps canvas track (a moving picture, so the
  * encoder works as for a camera) and a tone over WebRTC to this process's werift endpoint, which
  * forwards to a real session pipeline pushing 720p30 to a private nginx-rtmp.
@@ -34,6 +35,7 @@ import { coresOver, loadAverage } from './proc-cpu.ts';
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 10_000);
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 10_000);
 const CODEC = process.env.BENCH_CODEC === 'H264' ? 'H264' : 'VP8';
+const [CAMERA_WIDTH, CAMERA_HEIGHT] = (process.env.BENCH_CAMERA ?? '1280x720').split('x').map(Number) as [number, number];
 const print = (line: string): void => void process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -43,16 +45,17 @@ async function measure(pipelinePid: number): Promise<{ pipeline: number; node: n
   return { pipeline: pipeline!, node: node! };
 }
 
-const PAGE = `<!doctype html><html><body><canvas id="c" width="1280" height="720"></canvas><script>
+const PAGE = `<!doctype html><html><body><canvas id="c" width="${CAMERA_WIDTH}" height="${CAMERA_HEIGHT}"></canvas><script>
 const c = document.getElementById('c');
 const g = c.getContext('2d');
 let white = false;
 let n = 0;
 setInterval(() => {
   n += 1;
-  if (white) { g.fillStyle = '#fff'; g.fillRect(0, 0, 1280, 720); return; }
-  for (let i = 0; i < 16; i++) { g.fillStyle = 'hsl(' + ((n * 3 + i * 20) % 360) + ',60%,' + (20 + (i % 4) * 5) + '%)'; g.fillRect(i * 80, 0, 80, 720); }
-  g.fillStyle = '#888'; g.font = '96px sans-serif'; g.fillText(String(n), 100 + (n * 7) % 900, 400);
+  const W = c.width, H = c.height;
+  if (white) { g.fillStyle = '#fff'; g.fillRect(0, 0, W, H); return; }
+  for (let i = 0; i < 16; i++) { g.fillStyle = 'hsl(' + ((n * 3 + i * 20) % 360) + ',60%,' + (20 + (i % 4) * 5) + '%)'; g.fillRect(i * W / 16, 0, W / 16, H); }
+  g.fillStyle = '#888'; g.font = Math.round(H / 7.5) + 'px sans-serif'; g.fillText(String(n), W / 12 + (n * 7) % (W * 0.7), H * 0.55);
 }, 33);
 window.flash = (on) => { white = on; return Date.now(); };
 window.publish = async (codec) => {
