@@ -195,22 +195,10 @@ async function patchLatency(bench: Bench, samples: number): Promise<number[]> {
  * until the viewer decodes its first frame. The viewer connects first, so it receives everything
  * from the first byte published (nginx sends a waiting player the stream from its start).
  */
-/**
- * How the Go Live figure's viewer reads the new destination. `ffmpeg` as it comes probes the stream
- * first: it reads about 20 frames (0.6 s at 30 fps) to estimate the frame rate before it hands out
- * the first one, which no RTMP ingest does. `prompt` reads what arrives as it arrives (no buffer,
- * no analysis, no frame-rate probe), so its figure is the time until our first frame has reached
- * the server and decodes. Both are printed.
- */
-const VIEWERS = {
-  ffmpeg: [],
-  prompt: ['-fflags', 'nobuffer', '-flags', 'low_delay', '-analyzeduration', '0', '-fpsprobesize', '0'],
-} as const;
-
-async function goLiveLatency(bench: Bench, samples: number, viewerKind: keyof typeof VIEWERS = 'ffmpeg'): Promise<number[]> {
+async function goLiveLatency(bench: Bench, samples: number): Promise<number[]> {
   const profile = '720p30';
   const base = { id: 'main', url: `rtmp://127.0.0.1:${bench.server.port}/live`, key: 'golive-main', allowPrivate: true };
-  const session = bench.host.startSession({ sessionId: `golive-${viewerKind}`, planVersion: 1, plan: plan(profile, [base]) });
+  const session = bench.host.startSession({ sessionId: 'golive', planVersion: 1, plan: plan(profile, [base]) });
   await waitFor('golive live', async () => (session.stats?.outputs[0]?.state === 'live' ? true : undefined), 30_000);
   const results: number[] = [];
   const connected: number[] = [];
@@ -218,8 +206,8 @@ async function goLiveLatency(bench: Bench, samples: number, viewerKind: keyof ty
   try {
     for (let n = 0; n < samples; n++) {
       await new Promise((r) => setTimeout(r, 500 + Math.random() * 2000));
-      const key = `golive-${viewerKind}-${n}`;
-      const viewer = spawn('ffmpeg', ['-v', 'error', ...VIEWERS[viewerKind], '-i', bench.server.url(key), '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x9', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const key = `golive-${n}`;
+      const viewer = spawn('ffmpeg', ['-v', 'error', '-i', bench.server.url(key), '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x9', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
       // Let the viewer connect and wait for the publisher.
       await new Promise((r) => setTimeout(r, 700));
       const decoded = new Promise<number>((resolve, reject) => {
@@ -295,12 +283,10 @@ async function main(): Promise<void> {
       print(`patch → changed frame at the output (720p30, ${latencies.length} changes): median ${median.toFixed(0)} ms, min ${latencies[0]!.toFixed(0)} ms, max ${latencies[latencies.length - 1]!.toFixed(0)} ms`);
     }
     if (only.has('golive')) {
-      for (const viewer of Object.keys(VIEWERS) as (keyof typeof VIEWERS)[]) {
-        const goLive = (await goLiveLatency(bench, Number(process.env.BENCH_GOLIVE_SAMPLES ?? 8), viewer)).sort((a, b) => a - b);
-        print(
-          `Go Live → first frame at a new destination (720p30, 2 s keyframe grid, ${goLive.length} times, ${viewer} viewer): median ${goLive[Math.floor(goLive.length / 2)]!.toFixed(0)} ms, min ${goLive[0]!.toFixed(0)} ms, max ${goLive[goLive.length - 1]!.toFixed(0)} ms`,
-        );
-      }
+      const goLive = (await goLiveLatency(bench, Number(process.env.BENCH_GOLIVE_SAMPLES ?? 8))).sort((a, b) => a - b);
+      print(
+        `Go Live → first frame at a new destination (720p30, 2 s keyframe grid, ${goLive.length} times): median ${goLive[Math.floor(goLive.length / 2)]!.toFixed(0)} ms, min ${goLive[0]!.toFixed(0)} ms, max ${goLive[goLive.length - 1]!.toFixed(0)} ms`,
+      );
     }
     if (only.has('ladder')) await ladderCost(bench, '720p30');
   } finally {
