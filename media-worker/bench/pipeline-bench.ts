@@ -6,7 +6,8 @@
  *   2. CPU with 10 destinations / CPU with 1
  *   3. patch → changed frame at the output: a full-frame layer made visible by a plan version,
  *      detected in frames decoded from the RTMP output.
- *   4. Go Live → first frame a viewer of a newly added destination decodes.
+ *   4. Go Live → first picture decoded at a newly added destination (and its first packet, and what
+ *      ffmpeg's probing command-line player shows).
  *   5. the encoder's step-down ladder at 720p30: cores at every step, as a ratio to step 0
  *      (what the governor can give back when a worker runs out of CPU).
  * BENCH_ONLY=cost,ratio,patch,golive,ladder runs only the parts named.
@@ -189,49 +190,89 @@ async function patchLatency(bench: Bench, samples: number): Promise<number[]> {
   return results;
 }
 
+/** First-frame times of one Go Live sample, ms after the plan added the output. */
+interface GoLiveSample {
+  /** The first video packet at the destination (a keyframe, or the sample fails). */
+  keyframe: number;
+  /** The first picture decoded from it by a player that decodes as packets arrive. */
+  picture: number;
+  /** The first picture ffmpeg's command-line player writes: it probes ~20 frames before decoding. */
+  ffmpeg: number;
+}
+
 /**
- * Go Live → first picture at a new destination (ms), `samples` times: a viewer waits on a fresh
- * stream key; the plan adds an output to it at a random point of the 2 s keyframe grid; the time
- * until the viewer decodes its first frame. The viewer connects first, so it receives everything
- * from the first byte published (nginx sends a waiting player the stream from its start).
+ * A player of the destination that decodes each packet as it arrives (GStreamer: rtmp2src, flvdemux,
+ * avdec_h264), as an ingest or a low-latency player does, and reports when the first video packet
+ * arrived, whether it was a keyframe, and when the first picture came out of the decoder.
  */
-async function goLiveLatency(bench: Bench, samples: number): Promise<number[]> {
+function decodingViewer(url: string): { firstPacket: Promise<{ at: number; keyframe: boolean }>; firstPicture: Promise<number>; stop: () => void } {
+  const args = ['-v', 'rtmp2src', `location=${url}`, '!', 'flvdemux', 'name=d'];
+  args.push('d.video', '!', 'identity', 'name=packets', 'silent=false', '!', 'h264parse', '!', 'avdec_h264', '!', 'identity', 'name=pictures', 'silent=false', '!', 'fakesink', 'sync=false', 'async=false');
+  args.push('d.audio', '!', 'fakesink', 'sync=false', 'async=false');
+  // Line-buffered, so each buffer's line is read when it is printed.
+  const viewer = spawn('stdbuf', ['-oL', 'gst-launch-1.0', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let resolvePacket: (v: { at: number; keyframe: boolean }) => void = () => {};
+  let resolvePicture: (at: number) => void = () => {};
+  const firstPacket = new Promise<{ at: number; keyframe: boolean }>((r) => (resolvePacket = r));
+  const firstPicture = new Promise<number>((r) => (resolvePicture = r));
+  let partial = '';
+  viewer.stdout.on('data', (chunk: Buffer) => {
+    const at = performance.now();
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.includes('last-message = chain')) continue;
+      // flvdemux marks every packet that is not a keyframe as a delta unit.
+      if (line.includes('GstIdentity:packets:')) resolvePacket({ at, keyframe: !line.includes('delta-unit') });
+      if (line.includes('GstIdentity:pictures:')) resolvePicture(at);
+    }
+  });
+  return { firstPacket, firstPicture, stop: () => viewer.kill('SIGKILL') };
+}
+
+/**
+ * Go Live → first picture at a new destination, `samples` times: players wait on a fresh stream
+ * key; the plan adds an output to it at a random point of the 2 s keyframe grid. The players
+ * connect first, so they receive everything from the first byte published (nginx sends a waiting
+ * player the stream from its start), as a platform's ingest does.
+ */
+async function goLiveLatency(bench: Bench, samples: number): Promise<GoLiveSample[]> {
   const profile = '720p30';
   const base = { id: 'main', url: `rtmp://127.0.0.1:${bench.server.port}/live`, key: 'golive-main', allowPrivate: true };
   const session = bench.host.startSession({ sessionId: 'golive', planVersion: 1, plan: plan(profile, [base]) });
   await waitFor('golive live', async () => (session.stats?.outputs[0]?.state === 'live' ? true : undefined), 30_000);
-  const results: number[] = [];
+  const results: GoLiveSample[] = [];
   const connected: number[] = [];
   let version = 1;
   try {
     for (let n = 0; n < samples; n++) {
       await new Promise((r) => setTimeout(r, 500 + Math.random() * 2000));
       const key = `golive-${n}`;
-      const viewer = spawn('ffmpeg', ['-v', 'error', '-i', bench.server.url(key), '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x9', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
-      // Let the viewer connect and wait for the publisher.
+      const probing = spawn('ffmpeg', ['-v', 'error', '-i', bench.server.url(key), '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x9', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const decoding = decodingViewer(bench.server.url(key));
+      // Let the players connect and wait for the publisher.
       await new Promise((r) => setTimeout(r, 700));
-      const decoded = new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('the new destination never showed a frame')), 15_000);
-        viewer.stdout.once('data', () => {
-          clearTimeout(timer);
-          resolve(performance.now());
-        });
-      });
+      const probed = new Promise<number>((resolve) => probing.stdout.once('data', () => resolve(performance.now())));
       const addedAt = performance.now();
       version += 1;
       bench.host.applyPlan(session.sessionId, version, plan(profile, [base, { id: `add${n}`, url: base.url, key, allowPrivate: true }]));
       const isLive = ({ sessionId, report }: Bench['reports'][number]) => sessionId === session.sessionId && report.type === 'outputStatus' && report.outputId === `add${n}` && report.state === 'live';
       const liveAt = waitFor('the new output live', async () => (bench.reports.some(isLive) ? performance.now() : undefined), 15_000, 5);
-      results.push((await decoded) - addedAt);
+      const within = <T>(what: string, p: Promise<T>) => Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the new destination never showed ${what}`)), 15_000))]);
+      const packet = await within('a packet', decoding.firstPacket);
+      if (!packet.keyframe) throw new Error('the first video packet at the new destination was not a keyframe');
+      const sample = { keyframe: packet.at - addedAt, picture: (await within('a picture', decoding.firstPicture)) - addedAt, ffmpeg: (await within('a picture to ffmpeg', probed)) - addedAt };
+      results.push(sample);
       connected.push((await liveAt) - addedAt);
-      viewer.kill('SIGKILL');
+      probing.kill('SIGKILL');
+      decoding.stop();
       version += 1;
       bench.host.applyPlan(session.sessionId, version, plan(profile, [base]));
     }
   } finally {
     await bench.host.stopSession(session.sessionId);
   }
-  print(`  (output reported live after: ${connected.map((ms) => ms.toFixed(0)).join(', ')} ms)`);
+  print(`  (output reported live to the studio after: ${connected.map((ms) => ms.toFixed(0)).join(', ')} ms)`);
   return results;
 }
 
@@ -283,10 +324,14 @@ async function main(): Promise<void> {
       print(`patch → changed frame at the output (720p30, ${latencies.length} changes): median ${median.toFixed(0)} ms, min ${latencies[0]!.toFixed(0)} ms, max ${latencies[latencies.length - 1]!.toFixed(0)} ms`);
     }
     if (only.has('golive')) {
-      const goLive = (await goLiveLatency(bench, Number(process.env.BENCH_GOLIVE_SAMPLES ?? 8))).sort((a, b) => a - b);
-      print(
-        `Go Live → first frame at a new destination (720p30, 2 s keyframe grid, ${goLive.length} times): median ${goLive[Math.floor(goLive.length / 2)]!.toFixed(0)} ms, min ${goLive[0]!.toFixed(0)} ms, max ${goLive[goLive.length - 1]!.toFixed(0)} ms`,
-      );
+      const goLive = await goLiveLatency(bench, Number(process.env.BENCH_GOLIVE_SAMPLES ?? 8));
+      const figures = (key: keyof GoLiveSample) => {
+        const ms = goLive.map((sample) => sample[key]).sort((a, b) => a - b);
+        return `median ${ms[Math.floor(ms.length / 2)]!.toFixed(0)} ms, min ${ms[0]!.toFixed(0)}, max ${ms[ms.length - 1]!.toFixed(0)}`;
+      };
+      print(`Go Live → first picture at a new destination (720p30, 2 s keyframe grid, ${goLive.length} times): ${figures('picture')}`);
+      print(`  first packet at the destination (a keyframe every time): ${figures('keyframe')}`);
+      print(`  first picture of ffmpeg's command-line player (probes ~20 frames before decoding): ${figures('ffmpeg')}`);
     }
     if (only.has('ladder')) await ladderCost(bench, '720p30');
   } finally {
