@@ -7,15 +7,16 @@
  * response to the PATCH arrives (the patch is accepted and published) to the first frame decoded
  * from the local RTMP output that shows the new state. The path in between: Redis → the media
  * worker's session consumer → a new plan → the pipeline process → compositor → x264 → nginx-rtmp →
- * the reader (ffmpeg, no buffering), so the figure includes the encoder's and the reader's delays.
+ * the reader (bench/output-reader.ts: decodes each packet as it arrives), so the figure includes the
+ * encoder's, the RTMP server's and the reader's delays.
  * Each frame is classed by comparing it (downscaled to 16×9) with reference frames of both states.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStack } from '@onair/embedded';
 import type { SceneDocument } from '@onair/protocol';
+import { readOutput } from './output-reader.ts';
 
 const PATCHES = Number(process.env.BENCH_PATCHES ?? 50);
 const print = (line: string): void => {
@@ -58,24 +59,6 @@ async function signIn(client: Client, email: string): Promise<void> {
   }
   if (!code) throw new Error('no sign-in code arrived');
   await client.must('POST', '/api/auth/sign-in/email-otp', { email, otp: code });
-}
-
-/** Decodes the output as it arrives, downscaled to 16×9 RGB; `onFrame` gets each frame with its arrival time. */
-function readOutput(url: string, onFrame: (frame: Buffer, at: number) => void): () => void {
-  const reader = spawn('ffmpeg', ['-v', 'error', '-fflags', 'nobuffer', '-flags', 'low_delay', '-i', url, '-vf', 'scale=16:9', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const frameBytes = 16 * 9 * 3;
-  let pending = Buffer.alloc(0);
-  reader.stdout.on('data', (chunk: Buffer) => {
-    const at = performance.now();
-    pending = Buffer.concat([pending, chunk]);
-    while (pending.length >= frameBytes) {
-      onFrame(Buffer.from(pending.subarray(0, frameBytes)), at);
-      pending = pending.subarray(frameBytes);
-    }
-  });
-  return () => reader.kill('SIGKILL');
 }
 
 const distance = (a: Buffer, b: Buffer): number => {

@@ -12,7 +12,6 @@
  *      the first white frame decodes (both on this machine's clock). Includes the RTMP leg and
  *      ffmpeg's decode, so it is an upper bound of the worker's part.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -30,6 +29,7 @@ import { readDocument } from '../src/placement/session-runner.ts';
 import { SessionHost } from '../src/session/session-host.ts';
 import { MediaPorts } from '../src/webrtc/media-ports.ts';
 import { WebrtcEndpoint } from '../src/webrtc/webrtc-endpoint.ts';
+import { CENTRE_PIXEL, readOutput } from './output-reader.ts';
 import { coresOver, loadAverage } from './proc-cpu.ts';
 
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 10_000);
@@ -130,20 +130,11 @@ async function main(): Promise<void> {
     print(`CPU per ingested ${sent.height}p track: +${(busy.pipeline - idle.pipeline).toFixed(2)} pipeline, +${(busy.node - idle.node).toFixed(2)} werift/forwarding = +${(busy.pipeline - idle.pipeline + busy.node - idle.node).toFixed(2)} cores`);
 
     // Latency: browser frame → RTMP output frame.
-    const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-fflags', 'nobuffer', '-flags', 'low_delay', '-i', rtmp.url(key), '-vf', 'scale=16:9', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    reader.kill = () => ffmpeg.kill('SIGKILL');
-    const frameBytes = 16 * 9 * 3;
-    let pending = Buffer.alloc(0);
     let onFrame: ((white: boolean, at: number) => void) | undefined;
-    ffmpeg.stdout.on('data', (chunk: Buffer) => {
-      const at = Date.now();
-      pending = Buffer.concat([pending, chunk]);
-      while (pending.length >= frameBytes) {
-        const frame = pending.subarray(0, frameBytes);
-        pending = pending.subarray(frameBytes);
-        const i = (4 * 16 + 8) * 3;
-        onFrame?.(frame[i]! > 220 && frame[i + 1]! > 220 && frame[i + 2]! > 220, at);
-      }
+    // Stamped with Date.now(): the flash's time comes from the page's clock.
+    reader.kill = readOutput(rtmp.url(key), (frame) => {
+      const [r, g, b] = [frame[CENTRE_PIXEL]!, frame[CENTRE_PIXEL + 1]!, frame[CENTRE_PIXEL + 2]!];
+      onFrame?.(r > 220 && g > 220 && b > 220, Date.now());
     });
     await sleep(3000);
     const latencies: number[] = [];
