@@ -23,7 +23,7 @@ import pino from 'pino';
 import { chromium } from 'playwright-core';
 import { Registry } from 'prom-client';
 import { freePort, startRedisServer, startRtmpServer, waitFor } from '@onair/embedded';
-import { newProjectDocument, sceneToRenderPlan, sessionKeys } from '@onair/protocol';
+import { JITTER_LATENCY_DEFAULT_MS, newProjectDocument, sceneToRenderPlan, sessionKeys } from '@onair/protocol';
 import { createInputResolver } from '../src/placement/input-resolver.ts';
 import { readDocument } from '../src/placement/session-runner.ts';
 import { SessionHost } from '../src/session/session-host.ts';
@@ -84,7 +84,14 @@ async function main(): Promise<void> {
   const rtmp = await startRtmpServer({ dir: join(dir, 'nginx') });
   const logger = pino({ level: 'warn' });
   const ports = new MediaPorts();
-  const endpoint = new WebrtcEndpoint({ ports, logger, loadDocument: (id) => readDocument(redis, id), network: { additionalHostAddresses: ['127.0.0.1'] } });
+  // The session host is made next; the endpoint reaches it once tracks flow.
+  const endpoint = new WebrtcEndpoint({
+    ports,
+    logger,
+    loadDocument: (id) => readDocument(redis, id),
+    network: { additionalHostAddresses: ['127.0.0.1'] },
+    setJitterLatency: (id, ms) => host.setJitterLatency(id, ms),
+  });
   const host = new SessionHost({ logger, redis, metrics: new Registry(), supervisor: { onLogLine: () => {} }, onReport: (sessionId, report) => endpoint.onPipelineReport(sessionId, report) });
   const pageServer = createServer((_req, res) => res.setHeader('content-type', 'text/html').end(PAGE));
   await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
@@ -156,7 +163,10 @@ async function main(): Promise<void> {
       await sleep(1500);
     }
     latencies.sort((a, b) => a - b);
+    const tracks = endpoint.stats(doc.projectId);
+    const peak = Math.max(0, ...(tracks?.participants.flatMap((p) => p.tracks.map((t) => t.peakLatenessMs)) ?? []));
     print(`browser frame → RTMP output frame (${latencies.length} flashes): median ${latencies[Math.floor(latencies.length / 2)]} ms, min ${latencies[0]} ms, max ${latencies[latencies.length - 1]} ms`);
+    print(`  jitter buffers at ${tracks?.jitterLatencyMs} ms, set from the tracks' peak lateness ${peak} ms (the default before measuring: ${JITTER_LATENCY_DEFAULT_MS} ms)`);
   } finally {
     reader.kill();
     await browser.close();

@@ -33,6 +33,8 @@ async function start(ctx: WorkerContext): Promise<void> {
     loadDocument: (projectId) => readDocument(ctx.redis, projectId),
     // STUN/TURN servers, announced addresses and ICE ports of this deployment (network-config.ts).
     network,
+    // The session host exists by the time a track flows (it is made right below).
+    setJitterLatency: (projectId, ms) => host?.setJitterLatency(projectId, ms),
   });
   endpoint = webrtc;
   const sessionHost = new SessionHost({

@@ -63,6 +63,7 @@ function handle(command: PipelineCommand): void {
         egress!,
         config.dotDir,
         config.encoderStep,
+        config.jitterLatencyMs,
       );
       send({ type: 'state', state: 'starting' });
       program.start();
@@ -85,6 +86,9 @@ function handle(command: PipelineCommand): void {
       if (!program) return;
       // The next stats (within a second) say where the encoder is now, read from the encoder.
       program.setEncoderStep(command.step);
+      return;
+    case 'jitterLatency':
+      program?.setJitterLatency(command.ms);
       return;
     case 'stop':
       if (statsTimer) clearInterval(statsTimer);

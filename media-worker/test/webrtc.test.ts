@@ -16,7 +16,7 @@ import pino from 'pino';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor, type RunningRtmpServer } from '@onair/embedded';
-import { newProjectDocument, sceneToRenderPlan, sessionKeys, type GuestTile, type OfferedTrack, type SceneDocument } from '@onair/protocol';
+import { JITTER_LATENCY_DEFAULT_MS, JITTER_LATENCY_MIN_MS, newProjectDocument, sceneToRenderPlan, sessionKeys, type GuestTile, type OfferedTrack, type SceneDocument } from '@onair/protocol';
 import { createInputResolver } from '../src/placement/input-resolver.ts';
 import { readDocument } from '../src/placement/session-runner.ts';
 import { MediaPorts } from '../src/webrtc/media-ports.ts';
@@ -239,7 +239,13 @@ beforeAll(async () => {
     ],
   });
   const logger = pino({ level: 'info' }, { write: (line: string) => void fx.logs.push(line.trim()) });
-  endpoint = new WebrtcEndpoint({ ports, logger, loadDocument: (id) => readDocument(fx.redis, id), network: { additionalHostAddresses: ['127.0.0.1'] } });
+  endpoint = new WebrtcEndpoint({
+    ports,
+    logger,
+    loadDocument: (id) => readDocument(fx.redis, id),
+    network: { additionalHostAddresses: ['127.0.0.1'] },
+    setJitterLatency: (id, ms) => fx.host.setJitterLatency(id, ms),
+  });
 });
 
 afterAll(async () => {
@@ -309,6 +315,21 @@ describe('WebRTC tracks into the program', () => {
       const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
       return f && showsCamera(f) ? f : undefined;
     }, 15_000, 250);
+
+    // The jitter buffers are set to what these tracks need on loopback (their highest lateness plus
+    // a margin), below the default, live: the camera stays in the program, nothing restarts.
+    const jitterMs = await waitFor('a measured jitter buffer latency', async () => {
+      const ms = endpoint.stats(projectId)!.jitterLatencyMs;
+      return ms < JITTER_LATENCY_DEFAULT_MS ? ms : undefined;
+    }, 20_000, 250);
+    const peak = Math.max(...endpoint.stats(projectId)!.participants[0]!.tracks.map((t) => t.peakLatenessMs));
+    expect(jitterMs).toBeGreaterThanOrEqual(Math.max(JITTER_LATENCY_MIN_MS, peak));
+    expect(fx.logs.some((l) => l.includes('"msg":"jitter buffer latency"') && l.includes(`"to":${jitterMs}`))).toBe(true);
+    await waitFor('the camera in the output at the new latency', async () => {
+      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+      return f && showsCamera(f) ? f : undefined;
+    }, 15_000, 250);
+    process.stdout.write(`webrtc: jitter buffers at ${jitterMs} ms (tracks' peak lateness ${peak} ms)\n`);
     expect(fx.host.session(projectId)?.restarts ?? 0).toBe(0);
     expect(fx.reports.filter((r) => r.sessionId === projectId && r.report.type === 'state' && r.report.state === 'playing')).toHaveLength(1);
 
@@ -395,7 +416,13 @@ describe('WebRTC tracks into the program', () => {
     turn = await startTurnServer(join(fx.dir, 'turn'));
     const logger = pino({ level: 'info' }, { write: (line: string) => void fx.logs.push(line.trim()) });
     // A worker whose addresses browsers cannot reach: relay candidates only (WEBRTC_ICE_TRANSPORT_POLICY=relay).
-    relayEndpoint = new WebrtcEndpoint({ ports, logger, loadDocument: (id) => readDocument(fx.redis, id), network: { iceServers: [turn.iceServer], iceTransportPolicy: 'relay' } });
+    relayEndpoint = new WebrtcEndpoint({
+      ports,
+      logger,
+      loadDocument: (id) => readDocument(fx.redis, id),
+      network: { iceServers: [turn.iceServer], iceTransportPolicy: 'relay' },
+      setJitterLatency: (id, ms) => fx.host.setJitterLatency(id, ms),
+    });
     const { projectId, key } = await startSession(documentWithCamera().doc, relayEndpoint);
     const page = await browser.newPage();
     await page.goto(pageUrl);

@@ -48,6 +48,8 @@ export interface GstBin extends GstElement {
   remove(element: GstElement): boolean;
   getByName(name: string): GstElement | null;
   addPad(pad: GstPad): boolean;
+  /** Queries the latency of every sink again and configures it (GstBin; on a LATENCY message). */
+  recalculateLatency(): boolean;
 }
 
 export interface GstMessage {
@@ -77,7 +79,7 @@ export interface GstModule {
   debugBinToDotData(bin: GstBin, details: number): string;
   State: { VOID_PENDING: number; NULL: number; READY: number; PAUSED: number; PLAYING: number };
   StateChangeReturn: { FAILURE: number; SUCCESS: number; ASYNC: number; NO_PREROLL: number };
-  MessageType: { EOS: number; ERROR: number; WARNING: number; STATE_CHANGED: number };
+  MessageType: { EOS: number; ERROR: number; WARNING: number; STATE_CHANGED: number; LATENCY: number };
   DebugGraphDetails: { MEDIA_TYPE: number; CAPS_DETAILS: number; STATES: number };
   PadLinkReturn: { OK: number };
 }

@@ -94,6 +94,10 @@ export class GstPipeline {
         this.handlers.onWarning?.({ source: sourcePath(message), message: warning.message, debug: debug ?? '' });
       } else if (message.type === gst.MessageType.EOS) {
         this.handlers.onEos?.();
+      } else if (message.type === gst.MessageType.LATENCY) {
+        // An element's latency changed (a jitter buffer set to another latency): the sinks and
+        // aggregators must wait for the new deadline, or a slower input's frames come too late.
+        this.bin.recalculateLatency();
       }
     }
   }

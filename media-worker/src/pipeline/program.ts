@@ -1,5 +1,5 @@
 import type { EncoderPreset, EncoderSettings, OutputPolicy, OutputProfile, PipelineErrorCode, PipelineState, PlanInput, PlanOutput, PlanPreview, RenderPlan, SessionStats } from '@onair/protocol';
-import { encoderStep, pipelineTransitions } from '@onair/protocol';
+import { encoderStep, JITTER_LATENCY_DEFAULT_MS, pipelineTransitions } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { linkChain, linkPads, makeElement, numberProperty, requestPad, setProperties, staticPad, structureNumber } from '../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../gst/gst.ts';
@@ -67,6 +67,9 @@ export class ProgramPipeline {
   private backgroundPad: GstPad | undefined;
   /** Where the encoder is on its ladder (encoder-ladder.ts). */
   private encoderSettings: EncoderSettings;
+  /** Every WebRTC input's jitter buffers (video feeds and audio), all at `jitterLatencyMs`. */
+  private readonly jitterBuffers: GstElement[] = [];
+  private jitterLatencyMs: number;
 
   constructor(
     private readonly sessionId: string,
@@ -79,7 +82,9 @@ export class ProgramPipeline {
     private readonly egress: OutputEgress,
     dotDir?: string,
     initialEncoderStep = 0,
+    jitterLatencyMs = JITTER_LATENCY_DEFAULT_MS,
   ) {
+    this.jitterLatencyMs = jitterLatencyMs;
     this.plan = plan;
     this.planVersion = planVersion;
     this.encoderSettings = encoderStep(plan.profile, initialEncoderStep);
@@ -134,7 +139,11 @@ export class ProgramPipeline {
         attached.audioPad = link(bins.audio, mixer);
         this.fader.add(input.id, attached.audioPad, audioTargets(this.plan).get(input.id)!);
       }
+      const audioJitter = bins.audio && bins.audioJitter ? bins.audio.getByName(bins.audioJitter) : null;
+      const jitterBuffers = [...attached.feeds.map((f) => f.jitter), audioJitter].filter((j): j is GstElement => j !== undefined && j !== null);
+      for (const jitter of jitterBuffers) jitter.latency = this.jitterLatencyMs;
       for (const { bin } of added) if (!bin.syncStateWithParent()) throw new Error(`${input.kind} input could not start`);
+      this.jitterBuffers.push(...jitterBuffers);
       this.inputs.set(input.id, attached);
     } catch (err) {
       for (const { bin, pad, aggregator } of added) {
@@ -173,6 +182,20 @@ export class ProgramPipeline {
       if (input.audioPad && target) this.fader.set(input.id, target);
     }
     this.setOutputs(plan.outputs);
+  }
+
+  /**
+   * Sets every WebRTC input's jitter buffer to `ms` live (the worker measured what its senders
+   * need). Audio and video of every input keep one latency, so they stay in step with each other
+   * and no input's frames wait at the compositor for another's. The jitter buffers announce the
+   * change on the bus and the pipeline recalculates its latency (GstPipeline), so the compositor
+   * and the mixer wait for the new deadline; the program's frames keep their rate.
+   */
+  setJitterLatency(ms: number): void {
+    if (ms === this.jitterLatencyMs) return;
+    this.logger.info({ from: this.jitterLatencyMs, to: ms }, 'jitter buffer latency');
+    this.jitterLatencyMs = ms;
+    for (const jitter of this.jitterBuffers) jitter.latency = ms;
   }
 
   /** Adds, removes or replaces destinations; the ones that did not change are not touched. */

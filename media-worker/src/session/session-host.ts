@@ -77,6 +77,11 @@ export class SessionHost {
     this.sessions.get(sessionId)?.applyPlan(version, plan);
   }
 
+  /** The jitter buffer latency the session's WebRTC senders need (WebrtcEndpoint measures it). */
+  setJitterLatency(sessionId: string, ms: number): void {
+    this.sessions.get(sessionId)?.setJitterLatency(ms);
+  }
+
   setOutputs(sessionId: string, outputs: PlanOutput[]): void {
     this.sessions.get(sessionId)?.setOutputs(outputs);
   }

@@ -133,6 +133,13 @@ export class SessionSupervisor {
     this.send({ type: 'encoderStep', step });
   }
 
+  /** Re-sets the WebRTC inputs' jitter buffers live; a restarted pipeline starts with this latency. */
+  setJitterLatency(ms: number): void {
+    if (ms === this.config.jitterLatencyMs) return;
+    this.config = { ...this.config, jitterLatencyMs: ms };
+    this.send({ type: 'jitterLatency', ms });
+  }
+
   setOutputs(outputs: PlanOutput[]): void {
     this.config = { ...this.config, plan: { ...this.config.plan, outputs } };
     this.send({ type: 'setOutputs', outputs });

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:dgram';
 import type { RtcpPacket, RtpPacket } from 'werift';
 import type { TrackType } from '@onair/protocol';
+import { ArrivalLateness } from './arrival-lateness.ts';
 import { ntpToMs, type LipSync } from './lip-sync.ts';
 import { startsKeyframe } from './keyframes.ts';
 import { PIPELINE_PAYLOAD_TYPES, type PipelineEncoding } from './media-ports.ts';
@@ -48,6 +49,8 @@ export interface ForwarderStats {
   active: boolean;
   /** Lip-sync hold applied to the latest packet. */
   syncDelayMs: number;
+  /** How late packets reached the pipeline against the track's fastest ones, at most, lately (ms). */
+  peakLatenessMs: number;
 }
 
 /**
@@ -75,9 +78,12 @@ export class RtpForwarder {
   /** The latest sender report of this track: RTP timestamp ↔ sender's NTP time. */
   private report: { ntpMs: number; rtp: number } | undefined;
   private delayMs = 0;
+  /** What the pipeline's jitter buffer must absorb for this track (WebrtcEndpoint sets it from this). */
+  private readonly lateness: ArrivalLateness;
 
   constructor(private readonly options: ForwarderOptions) {
     this.now = options.now ?? Date.now;
+    this.lateness = new ArrivalLateness(options.kind === 'video' ? 90_000 : 48_000);
   }
 
   setTargets(targets: readonly ForwardTarget[]): void {
@@ -117,12 +123,17 @@ export class RtpForwarder {
         this.requestKeyframe(false);
       }
     }
-    if (first) this.requestKeyframe(true);
+    if (first) {
+      this.requestKeyframe(true);
+      this.lateness.reset();
+    }
     if (this.lastSeq === undefined || first || ((header.sequenceNumber - this.lastSeq + 0x10000) % 0x10000) < 0x8000) this.lastSeq = header.sequenceNumber;
     for (const tap of this.taps) tap(packet.clone(), encoding);
     this.delayMs = this.syncDelay(header.timestamp);
     const ports = this.portsByEncoding.get(encoding);
     if (!ports || ports.length === 0) return;
+    // As the pipeline gets it: after the lip-sync hold.
+    this.lateness.record(header.timestamp, this.now() + this.delayMs);
     if (this.options.kind === 'video' && startsKeyframe(packet.payload, encoding)) {
       this.counters.keyframes += 1;
       this.awaitingKeyframe = false;
@@ -189,6 +200,6 @@ export class RtpForwarder {
   }
 
   stats(): ForwarderStats {
-    return { type: this.options.type, ...this.counters, ports: [...new Set([...this.portsByEncoding.values()].flat())], encoding: this.encoding ?? null, active: this.active, syncDelayMs: Math.round(this.delayMs) };
+    return { type: this.options.type, ...this.counters, ports: [...new Set([...this.portsByEncoding.values()].flat())], encoding: this.encoding ?? null, active: this.active, syncDelayMs: Math.round(this.delayMs), peakLatenessMs: Math.round(this.lateness.peakMs(this.now())) };
   }
 }

@@ -1,7 +1,8 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { planPreviewSchema, type GuestTile, type OfferedTrack, type PipelineReport, type PlanPreview, type RoomConnectionState, type SceneDocument } from '@onair/protocol';
+import { JITTER_LATENCY_DEFAULT_MS, JITTER_LATENCY_MAX_MS, JITTER_LATENCY_MIN_MS, planPreviewSchema, type GuestTile, type OfferedTrack, type PipelineReport, type PlanPreview, type RoomConnectionState, type SceneDocument } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { PREVIEW_PAYLOAD_TYPE, type MediaPorts } from './media-ports.ts';
+import { jitterTarget, nextJitterLatency } from './arrival-lateness.ts';
 import type { WebrtcNetwork } from './network-config.ts';
 import { PreviewFeed } from './preview-feed.ts';
 import type { ForwarderStats, RtpForwarder } from './rtp-forwarder.ts';
@@ -10,6 +11,8 @@ import { routeTrack, type Publisher } from './track-router.ts';
 
 /** Sources added or reassigned in the scene reach running tracks within this delay. */
 const ROUTE_REFRESH_MS = 2000;
+/** Tracks are measured this long before their first jitter buffer latency is set (their first keyframe is in it). */
+const JITTER_SETTLE_MS = 2000;
 
 export interface WebrtcEndpointDeps {
   ports: MediaPorts;
@@ -17,6 +20,8 @@ export interface WebrtcEndpointDeps {
   /** The newest scene document of a project (the api's snapshot in Redis). */
   loadDocument: (projectId: string) => Promise<SceneDocument | undefined>;
   network?: Partial<WebrtcNetwork>;
+  /** Sets the jitter buffer latency of a session's WebRTC inputs (SessionHost.setJitterLatency). */
+  setJitterLatency?: (projectId: string, ms: number) => void;
 }
 
 export interface JoinOffer {
@@ -55,6 +60,10 @@ interface SessionMedia {
   participants: Map<string, Participant>;
   document: SceneDocument | undefined;
   timer: NodeJS.Timeout;
+  /** The latency the session's jitter buffers were last set to. */
+  jitterLatencyMs: number;
+  /** Since when tracks have reached the pipeline without a break (undefined: none does now). */
+  flowingSince: number | undefined;
 }
 
 /**
@@ -84,7 +93,12 @@ export class WebrtcEndpoint {
       playing: false,
       participants: new Map(),
       document: undefined,
-      timer: setInterval(() => void this.refreshRoutes(projectId), ROUTE_REFRESH_MS),
+      timer: setInterval(() => {
+        void this.refreshRoutes(projectId);
+        this.adjustJitterLatency(projectId);
+      }, ROUTE_REFRESH_MS),
+      jitterLatencyMs: JITTER_LATENCY_DEFAULT_MS,
+      flowingSince: undefined,
     };
     media.timer.unref();
     this.sessions.set(projectId, media);
@@ -256,10 +270,36 @@ export class WebrtcEndpoint {
     if (media) media.playing = false;
   }
 
-  stats(projectId: string): { participants: { participantId: string; state: string; tracks: ForwarderStats[] }[]; previewPackets: number } | undefined {
+  /**
+   * The jitter buffers of the session's WebRTC inputs hold packets as long as its senders need and
+   * no longer: the highest lateness any routed track showed lately (a keyframe's paced-out packets,
+   * network jitter, a retransmission) plus a margin, within the protocol's bounds. Up at once when a
+   * track needs more, down when all need clearly less. One latency for the whole session, so no
+   * input's frames wait at the compositor for another's (their queues are short on purpose).
+   */
+  private adjustJitterLatency(projectId: string, now = Date.now()): void {
+    const media = this.sessions.get(projectId);
+    if (!media || !media.playing) return;
+    const flowing = [...media.participants.values()].flatMap((p) => p.peer.forwarders).filter((f) => f.active && (this.routes.get(f)?.size ?? 0) > 0);
+    if (flowing.length === 0) {
+      media.flowingSince = undefined;
+      return;
+    }
+    media.flowingSince ??= now;
+    if (now - media.flowingSince < JITTER_SETTLE_MS) return;
+    const peak = Math.max(...flowing.map((f) => f.stats().peakLatenessMs));
+    const next = nextJitterLatency(media.jitterLatencyMs, jitterTarget(peak, { min: JITTER_LATENCY_MIN_MS, max: JITTER_LATENCY_MAX_MS }));
+    if (next === undefined) return;
+    this.deps.logger.info({ projectId, peakLatenessMs: peak, from: media.jitterLatencyMs, to: next }, 'jitter buffer latency set');
+    media.jitterLatencyMs = next;
+    this.deps.setJitterLatency?.(projectId, next);
+  }
+
+  stats(projectId: string): { participants: { participantId: string; state: string; tracks: ForwarderStats[] }[]; previewPackets: number; jitterLatencyMs: number } | undefined {
     const media = this.sessions.get(projectId);
     if (!media) return undefined;
     return {
+      jitterLatencyMs: media.jitterLatencyMs,
       previewPackets: media.preview.packetsReceived,
       participants: [...media.participants].map(([participantId, p]) => ({ participantId, state: p.peer.connectionState, tracks: p.peer.stats() })),
     };

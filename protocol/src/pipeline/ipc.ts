@@ -3,6 +3,15 @@ import { encoderSettingsSchema } from './encoder-ladder.ts';
 import { planOutputSchema, renderPlanSchema } from './render-plan.ts';
 
 /**
+ * Bounds of the WebRTC inputs' jitter buffer latency (ms). Below the minimum a frame's packets,
+ * paced out by the browser, no longer fit; above the maximum a sender is too late to show live.
+ */
+export const JITTER_LATENCY_MIN_MS = 40;
+export const JITTER_LATENCY_MAX_MS = 400;
+/** Until the worker has measured a session's senders. */
+export const JITTER_LATENCY_DEFAULT_MS = 150;
+
+/**
  * Typed messages between a media worker and one of its pipeline child processes (Node IPC
  * channel, `process.send`). The worker validates what it receives; the child validates what it is
  * told. Nothing else crosses that boundary.
@@ -100,6 +109,8 @@ export const pipelineStartConfigSchema = z.object({
   dotDir: z.string().optional(),
   /** The encoder's step on its ladder (encoder-ladder.ts); a restarted pipeline keeps the step it had. */
   encoderStep: z.number().int().nonnegative().default(0),
+  /** Latency of the WebRTC inputs' jitter buffers (ms), as the worker measured the senders need it; the default until measured. */
+  jitterLatencyMs: z.number().int().min(JITTER_LATENCY_MIN_MS).max(JITTER_LATENCY_MAX_MS).optional(),
 });
 export type PipelineStartConfig = z.infer<typeof pipelineStartConfigSchema>;
 export type PipelineStartConfigInput = z.input<typeof pipelineStartConfigSchema>;
@@ -111,6 +122,8 @@ export const pipelineCommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setOutputs'), outputs: z.array(planOutputSchema) }),
   /** Re-set the live encoder at this step of its ladder (cheaper when higher); outputs stay connected. */
   z.object({ type: z.literal('encoderStep'), step: z.number().int().nonnegative() }),
+  /** Re-set the jitter buffers of every WebRTC input to this latency; the pipeline's latency follows. */
+  z.object({ type: z.literal('jitterLatency'), ms: z.number().int().min(JITTER_LATENCY_MIN_MS).max(JITTER_LATENCY_MAX_MS) }),
   z.object({ type: z.literal('stop') }),
 ]);
 export type PipelineCommand = z.infer<typeof pipelineCommandSchema>;

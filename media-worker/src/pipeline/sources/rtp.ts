@@ -1,4 +1,4 @@
-import type { PlanInput } from '@onair/protocol';
+import { JITTER_LATENCY_DEFAULT_MS, type PlanInput } from '@onair/protocol';
 import { makeChainBin, makeElement } from '../../gst/elements.ts';
 import type { GstElement } from '../../gst/gst.ts';
 import { imageBin } from './image.ts';
@@ -6,14 +6,13 @@ import { MIXER_AUDIO_CAPS, type SourceBins, type SourceBuilder } from './source.
 
 type RtpInput = Extract<PlanInput, { kind: 'rtp' }>;
 
-/** Jitter buffer latency: enough for loopback and a LAN-grade WebRTC leg without adding much delay. */
-const JITTER_MS = 150;
-
 /**
  * A track that the WebRTC endpoint or an ingest forwards as RTP over loopback UDP: one feed per
  * encoding it decodes (VP8, H.264), each on its own port, so a browser may send either without a
  * rebuild. Nothing arrives until a peer sends; the placeholder picture covers that. The sender is
  * expected to ask its peer for a keyframe when it starts forwarding (Chromium sends none by itself).
+ * The jitter buffers start at the default latency; the program sets the one the worker measured
+ * (Program.setJitterLatency).
  */
 export const buildRtp: SourceBuilder<RtpInput> = (input, profile, name) => {
   const bins: SourceBins = { video: [] };
@@ -33,7 +32,7 @@ export const buildRtp: SourceBuilder<RtpInput> = (input, profile, name) => {
             port,
             caps: `application/x-rtp,media=video,clock-rate=90000,encoding-name=${encoding},payload=${payloadType}`,
           }),
-          makeElement('rtpjitterbuffer', `${feed}-jitter`, { latency: JITTER_MS }),
+          makeElement('rtpjitterbuffer', `${feed}-jitter`, { latency: JITTER_LATENCY_DEFAULT_MS }),
           ...decode,
           makeElement('videoconvert', `${feed}-conv`),
           ...(keyColor ? [makeElement('alpha', `${feed}-key`, { method: keyColor })] : []),
@@ -47,6 +46,7 @@ export const buildRtp: SourceBuilder<RtpInput> = (input, profile, name) => {
   }
   if (input.audio) {
     const { port, payloadType } = input.audio;
+    bins.audioJitter = `${name}-ajitter`;
     bins.audio = makeChainBin(
       `${name}-audio`,
       [
@@ -55,7 +55,7 @@ export const buildRtp: SourceBuilder<RtpInput> = (input, profile, name) => {
           port,
           caps: `application/x-rtp,media=audio,clock-rate=48000,encoding-name=OPUS,payload=${payloadType}`,
         }),
-        makeElement('rtpjitterbuffer', `${name}-ajitter`, { latency: JITTER_MS }),
+        makeElement('rtpjitterbuffer', `${name}-ajitter`, { latency: JITTER_LATENCY_DEFAULT_MS }),
         makeElement('rtpopusdepay', `${name}-adepay`),
         makeElement('opusdec', `${name}-adec`),
         makeElement('audioconvert', `${name}-aconv`),

@@ -24,6 +24,8 @@ export interface SourceBins {
   video: VideoFeed[];
   placeholder?: GstBin;
   audio?: GstBin;
+  /** The audio's jitter buffer (by name in `audio`), when it comes from the network. */
+  audioJitter?: string;
 }
 
 export type SourceBuilder<I extends PlanInput> = (input: I, profile: OutputProfile, name: string) => SourceBins;
