@@ -297,6 +297,10 @@ async function main(): Promise<void> {
         const main10 = m10.threads.get(MAIN_THREAD) ?? 0;
         const perOutput = sumThreads(m10.threads, isOutputThread) / 10 + Math.max(0, main10 - main1) / 9;
         const one = shared + main1 + sumThreads(m1.threads, isOutputThread);
+        const perOutputOf = (keep: (name: string) => boolean) => (sumThreads(m10.threads, keep) / 10).toFixed(4);
+        print(
+          `  one destination: queue thread ${perOutputOf((n) => n.startsWith('output'))}, RTMP connection thread ${perOutputOf((n) => /^task\d+$/.test(n))}, egress relay on the JS thread ${(Math.max(0, main10 - main1) / 9).toFixed(4)} cores`,
+        );
         print(
           `CPU(10 destinations) / CPU(1) at ${ratioProfile}, by threads: ${((one + 9 * perOutput) / one).toFixed(3)} (shared ${shared.toFixed(3)} cores, JS thread ${main1.toFixed(3)}, one destination ${perOutput.toFixed(4)} cores)`,
         );

@@ -1,11 +1,11 @@
 /**
  * Picture quality of the program: `npx tsx bench/quality-bench.ts` from media-worker/. A 720p30
  * session shows a still SMPTE picture over the whole frame (still, so every output frame can be
- * compared with one reference; its noise corner is left out of the comparison) and streams it to a private nginx-rtmp; 90 frames of the RTMP
- * output are decoded and compared with the picture itself, made losslessly by videotestsrc in the
- * encoder's format (I420), with ffmpeg's PSNR and SSIM. Run it on two versions of the pipeline
- * (check out the older one beside this one and copy this file there) to show that a change kept
- * the picture: the figures are printed per plane and over all frames.
+ * compared with one reference; its noise corner is left out) and streams it to a private
+ * nginx-rtmp. 90 frames of the RTMP output are decoded and compared, with ffmpeg's PSNR and SSIM,
+ * with the picture itself made losslessly by videotestsrc (two ways, see below). Run it on two
+ * versions of the pipeline (check out the older one beside this one and copy this file there) to
+ * show that a change kept the picture: the figures are printed per plane and over all frames.
  *
  * Quality is measured at the encoder's step 0 (the step-down ladder lowers it on purpose).
  * QUALITY_KEEP=<folder> copies the output and the references there, to look at them.

@@ -45,6 +45,9 @@ export function classifyConnectError(message: string): PipelineErrorCode {
  * (the api checked it when it was saved; a name can be re-pointed at an internal address since)
  * and connects to the address it checked; a refused one fails the output with the reason.
  */
+/** RTMP chunk size of every output (bytes). */
+const RTMP_CHUNK_SIZE = 4096;
+
 export class DestinationOutput {
   private readonly baseName: string;
   /** Each connection attempt gets a fresh bin; the generation keeps late messages of an old one apart. */
@@ -135,6 +138,10 @@ export class DestinationOutput {
       async: false,
       'enable-last-sample': false,
       sync: false,
+      // rtmp2sink's default is RTMP's initial 128 bytes: a 720p frame then goes out as ~100 chunks,
+      // each with its own header and write. 4096, as OBS and ffmpeg use, is announced to the server
+      // with Set Chunk Size before any media.
+      'chunk-size': RTMP_CHUNK_SIZE,
     });
     // Set as a property, never through a launch string: nothing that is logged or dumped holds it.
     sink.location = this.location;
