@@ -17,7 +17,7 @@ import {
   type Endpoint,
 } from '@onair/protocol';
 import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
-import { destinationEndpoints, memberEndpoints } from '@onair/protocol';
+import { billingEndpoints, destinationEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
 import { fleetEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
@@ -33,6 +33,9 @@ import { createDestinations, type SessionControl } from './destinations/index.ts
 import { staticUi } from './http/static-ui.ts';
 import { createApiMetrics } from './metrics.ts';
 import { authMethodsRoutes } from './routes/auth-methods.ts';
+import { BillingService } from './billing/billing-service.ts';
+import { billingSettings } from './billing/config.ts';
+import { billingRoutes, stripeWebhookHandlers } from './routes/billing.ts';
 import { destinationRoutes } from './routes/destinations.ts';
 import { fleetRoutes } from './routes/fleet.ts';
 import { devInboxRoutes } from './routes/dev-inbox.ts';
@@ -73,6 +76,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   ...memberEndpoints,
   ...destinationEndpoints,
   ...fleetEndpoints,
+  ...billingEndpoints,
   openSessionEndpoint,
   getSessionEndpoint,
   closeSessionEndpoint,
@@ -102,6 +106,9 @@ export function createApp(deps: AppDeps): Express {
   // better-auth takes the parsed body instead of reading the stream itself.
   app.use(AUTH_BASE_PATH, ...bodyParsing({ limitBytes: deps.config.AUTH_MAX_BODY_BYTES, forms: true }));
   app.all(`${AUTH_BASE_PATH}/{*path}`, authHandler(accounts.auth));
+  const billing = new BillingService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, settings: billingSettings(deps.config) });
+  // Before the JSON parser: the signature covers the raw bytes.
+  app.post(STRIPE_WEBHOOK_PATH, ...stripeWebhookHandlers(billing));
   app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
@@ -113,6 +120,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
   app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));
   app.use(sessionRoutes({ db: deps.db, sessions, resolveSession }));
+  app.use(billingRoutes({ db: deps.db, billing, resolveSession }));
   const destinations = createDestinations({
     config: deps.config,
     db: deps.db,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_DOCUMENT_LIMITS, parseIceServers, type DocumentLimits } from '@onair/protocol';
 import { authConfigShape } from './auth/config.ts';
+import { billingConfigShape } from './billing/config.ts';
 import { scalerConfigShape } from './fleet/scaler/config.ts';
 import { destinationsConfigShape } from './destinations/config.ts';
 
@@ -43,6 +44,7 @@ const configSchema = z.object({
   ...authConfigShape,
   ...scalerConfigShape,
   ...destinationsConfigShape,
+  ...billingConfigShape,
 });
 
 export type ApiConfig = z.infer<typeof configSchema>;

@@ -6,3 +6,4 @@ export { SupervisedProcess, type ProcessSpec } from './supervised-process.ts';
 export { startRtmpServer, type RtmpServerOptions, type RunningRtmpServer } from './rtmp-server.ts';
 export { startStripeDouble, STRIPE_DOUBLE_API_VERSION, type CataloguePrice, type RunningStripeDouble, type StripeDoubleOptions } from './stripe-double/stripe-double.ts';
 export { signPayload as signStripeWebhook } from './stripe-double/webhooks.ts';
+export { DEFAULT_STRIPE_CATALOGUE, stripeDoubleEnv } from './stripe-double/catalogue.ts';

@@ -1,3 +1,5 @@
+import { DEFAULT_STRIPE_CATALOGUE, stripeDoubleEnv } from './stripe-double/catalogue.ts';
+import { startStripeDouble, type RunningStripeDouble } from './stripe-double/stripe-double.ts';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +39,8 @@ export interface RunningStack {
   readiness: Readiness;
   /** The local destination: any creator can go live to it without a platform account. */
   localRtmp: { server: RunningRtmpServer; key: string };
+  /** The Stripe double billing runs against in test mode (no Stripe keys given). */
+  stripe?: RunningStripeDouble;
   processes: Record<'api' | 'mediaWorker' | 'renderWorker', SupervisedProcess>;
   stop(): Promise<void>;
 }
@@ -93,6 +97,16 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       SECRETS_KEY: secretsKey,
       NODE_ENV: process.env.NODE_ENV ?? 'production',
     };
+    // Without Stripe keys, plans are sold through the local Stripe double in test mode (no real
+    // payment; the studio says so), so a newcomer can upgrade on this machine. Its state lives in
+    // this process: after a restart its old subscriptions are unknown to it.
+    let stripe: RunningStripeDouble | undefined;
+    if (!common.STRIPE_SECRET_KEY) {
+      const double = await startStripeDouble({ catalogue: DEFAULT_STRIPE_CATALOGUE, webhookEndpoints: [`http://127.0.0.1:${port}/api/webhooks/stripe`] });
+      stripe = double;
+      services.push({ url: double.url, stop: () => double.stop() });
+      log('stack', `billing: the Stripe double in test mode at ${double.url} (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET for real Stripe)`);
+    }
     const api = new SupervisedProcess(
       {
         name: 'api',
@@ -108,6 +122,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           AUTH_SECRET: authSecret,
           LOCAL_RTMP_URL: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`,
           LOCAL_RTMP_KEY: localKey,
+          ...(stripe ? stripeDoubleEnv(stripe) : {}),
         },
       },
       log,
@@ -144,7 +159,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       60_000,
       200,
     );
-    return { url, databaseUrl, redisUrl, readiness, localRtmp: { server: rtmp, key: localKey }, processes: { api, mediaWorker, renderWorker }, stop };
+    return { url, databaseUrl, redisUrl, readiness, localRtmp: { server: rtmp, key: localKey }, ...(stripe ? { stripe } : {}), processes: { api, mediaWorker, renderWorker }, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -41,6 +41,13 @@ describe('the one-machine stack', () => {
     firstLocalKey = stack.localRtmp.key;
     expect(stack.localRtmp.server.running).toBe(true);
 
+    // Without Stripe keys, billing runs in test mode against the Stripe double: the api holds its
+    // webhook secret (a forged webhook is refused as unsigned, not as billing being unavailable).
+    expect(stack.stripe).toBeDefined();
+    const forged = await fetch(`${stack.url}/api/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' }, body: '{}' });
+    expect(forged.status).toBe(400);
+    expect(((await forged.json()) as { error: { code: string } }).error.code).toBe('BILLING_WEBHOOK_SIGNATURE_INVALID');
+
     // Something to find again after the restart.
     const db = new pg.Client({ connectionString: stack.databaseUrl });
     await db.connect();

@@ -81,8 +81,21 @@ export const fixtures = {
     status: 'active',
     periodUnit: 'year',
     nextBillingAt: at('2027-01-01T00:00:00.000Z'),
+    externalUpdatedAt: at('2026-01-01T00:00:00.500Z'),
     createdAt: at('2026-01-01T00:00:00.000Z'),
     updatedAt: at('2026-01-01T00:00:01.000Z'),
+  },
+  billingCustomer: {
+    id: '00000000-0000-4000-8000-00000000000b',
+    userId: 'user-1',
+    customerId: 'cus_123',
+    createdAt: at('2026-01-01T00:00:00.000Z'),
+  },
+  billingEvent: {
+    id: 'evt_123',
+    type: 'customer.subscription.updated',
+    createdAt: at('2026-01-01T00:00:00.500Z'),
+    appliedAt: at('2026-01-01T00:00:02.000Z'),
   },
   entitlement: {
     id: '00000000-0000-4000-8000-000000000002',

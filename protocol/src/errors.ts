@@ -57,6 +57,20 @@ export const errorCatalogue = {
   },
   /** The provider did not share an e-mail address, which every OnAir account needs. */
   OAUTH_EMAIL_MISSING: { status: 400, fault: 'user', message: 'The provider did not share your e-mail address. Allow access to it, or sign in with your e-mail.' },
+  // ─── Plans and billing (spec §2 Plan & Billing, §4 Checkout) ───
+  /** A checkout for a price the operator did not configure. */
+  BILLING_UNKNOWN_PRICE: { status: 400, fault: 'user', message: 'That plan price is not on sale here.' },
+  /** Checkout for the plan the user already has. */
+  BILLING_PLAN_ALREADY_HELD: { status: 409, fault: 'user', message: 'You already have this plan. Manage it from Plan & Billing.' },
+  /** Cancel, renew or the portal without a paid subscription (spec §6: only Premium users manage billing). */
+  BILLING_NO_SUBSCRIPTION: { status: 403, fault: 'user', message: 'Only a paid plan has billing to manage. Upgrade first.' },
+  /** A webhook whose Stripe-Signature does not verify (unsigned, wrongly signed, too old, replayed outside the tolerance). */
+  BILLING_WEBHOOK_SIGNATURE_INVALID: { status: 400, fault: 'user', message: 'The webhook signature does not verify.' },
+  /** No billing provider is configured on this server. */
+  BILLING_UNAVAILABLE: { status: 503, fault: 'service', message: 'Plans cannot be bought on this server right now.' },
+  /** The billing provider did not answer or refused a call. */
+  BILLING_PROVIDER_FAILED: { status: 502, fault: 'service', message: 'The payment provider did not answer. Try again in a moment.' },
+
   // ─── The people of a project (spec §6) ───
   /** A role was given to an e-mail address no OnAir account uses. */
   MEMBER_ACCOUNT_NOT_FOUND: { status: 404, fault: 'user', message: 'No OnAir account uses that e-mail address yet. Ask them to sign up first, then add them.' },

@@ -4,6 +4,8 @@ import { sceneOpSchema } from './scene/patch.ts';
 import { destinationServerMessageSchemas } from './destinations/events.ts';
 import { roomClientMessageSchemas, roomServerMessageSchemas } from './signaling/messages.ts';
 import { renderStates } from './render/render-job.ts';
+import { entitlementsSchema, planIdSchema } from './plans.ts';
+import { subscriptionViewSchema } from './http/billing.ts';
 import type { ProjectPermission } from './signaling/roles.ts';
 
 /**
@@ -44,6 +46,12 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   /** The project got a new name (every open studio's header follows). */
   z.strictObject({ type: z.literal('project.renamed'), projectId: z.uuid(), name: z.string().trim().min(1).max(100) }),
   z.strictObject({ type: z.literal('error'), code: z.enum(errorCodes), message: z.string(), projectId: z.uuid().optional() }),
+  /**
+   * The user's subscription changed (checkout, cancel, renew, a renewal or its failure): every open
+   * tab of that user takes the new role, entitlements and subscription (spec §4 "Role and
+   * subscription update").
+   */
+  z.strictObject({ type: z.literal('subscription.updated'), role: planIdSchema, entitlements: entitlementsSchema, subscription: subscriptionViewSchema.nullable() }),
   z.strictObject({ type: z.literal('pong') }),
   /**
    * A web page source's render state, relayed from the render workers' `RenderStatus`; `reason` is

@@ -15,6 +15,7 @@ import {
   renderKeys,
   renderStatusSchema,
   serverMessageSchema,
+  userAccountChannel,
   WS_PATH,
   type ServerMessage,
 } from '@onair/protocol';
@@ -66,6 +67,8 @@ export class StudioSockets {
   private readonly perUser: SocketsPerUser;
   private readonly clients = new Set<StudioSocket>();
   private readonly watchers = new Map<string, Set<StudioSocket>>();
+  /** Each user's sockets on this replica, for account events (a subscription change reaches every tab). */
+  private readonly byUser = new Map<string, Set<StudioSocket>>();
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(private readonly deps: StudioSocketsDeps) {
@@ -150,6 +153,7 @@ export class StudioSockets {
       budget: new MessageBudget(this.limits),
     };
     this.clients.add(client);
+    this.addUserSocket(client);
     ws.on('pong', () => {
       client.alive = true;
     });
@@ -173,6 +177,7 @@ export class StudioSockets {
     ws.on('close', () => {
       this.perUser.remove(user.id);
       this.clients.delete(client);
+      this.removeUserSocket(client);
       for (const projectId of client.projects) void this.unwatch(client, projectId);
       this.deps.room?.disconnected(client.room).catch((err: unknown) => this.deps.logger.warn({ err, userId: user.id }, 'room not left'));
     });
@@ -239,7 +244,47 @@ export class StudioSockets {
     }
   }
 
+  private addUserSocket(client: StudioSocket): void {
+    const userId = client.user.id;
+    let set = this.byUser.get(userId);
+    if (!set) {
+      set = new Set();
+      this.byUser.set(userId, set);
+      this.deps.subscriber.subscribe(userAccountChannel(userId)).catch((err: unknown) => this.deps.logger.warn({ err, userId }, 'account events not subscribed'));
+    }
+    set.add(client);
+  }
+
+  private removeUserSocket(client: StudioSocket): void {
+    const userId = client.user.id;
+    const set = this.byUser.get(userId);
+    if (!set) return;
+    set.delete(client);
+    if (set.size === 0) {
+      this.byUser.delete(userId);
+      this.deps.subscriber.unsubscribe(userAccountChannel(userId)).catch(() => undefined);
+    }
+  }
+
+  /** A user's account event (subscription.updated), checked before it goes to each of their sockets. */
+  private forwardAccountEvent(userId: string, raw: string): void {
+    let message: ServerMessage;
+    try {
+      message = serverMessageSchema.parse(JSON.parse(raw));
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message, userId }, 'ignoring malformed account message');
+      return;
+    }
+    if (message.type !== 'subscription.updated') return;
+    for (const client of this.byUser.get(userId) ?? []) send(client.ws, message);
+  }
+
   private onRedisMessage(channel: string, raw: string): void {
+    const accountOf = /^onair:users:(.+):account$/.exec(channel)?.[1];
+    if (accountOf !== undefined && channel === userAccountChannel(accountOf)) {
+      this.forwardAccountEvent(accountOf, raw);
+      return;
+    }
     const destinationsOf = destinationChannels.projectOf(channel);
     if (destinationsOf !== null) {
       this.forwardDestinationMessage(destinationsOf, raw);

@@ -6,9 +6,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createDb, type Db } from '@onair/db';
+import { DEFAULT_STRIPE_CATALOGUE, startStripeDouble, stripeDoubleEnv, type RunningStripeDouble } from '@onair/embedded';
 import { createTestDatabase, testRedisUrl } from '@onair/embedded/test-services';
 import { createLogger, type Logger } from '@onair/runtime';
-import { planEntitlements, type PlanId } from '@onair/protocol';
+import { planEntitlements, STRIPE_WEBHOOK_PATH, type PlanId } from '@onair/protocol';
 import { createApp } from '../../src/app.ts';
 import { createAccounts } from '../../src/auth/index.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -23,6 +24,8 @@ export interface StudioApi {
   databaseUrl: string;
   db: Db;
   redis: Redis;
+  /** The Stripe double the api bills through (test mode, as the one-machine stack runs it). */
+  stripe: RunningStripeDouble;
   close(): Promise<void>;
 }
 
@@ -37,7 +40,8 @@ export async function startStudioApi(options: { databaseUrl?: string; env?: Node
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', PUBLIC_URL: `http://127.0.0.1:${port}`, ...options.env });
+  const stripe = await startStripeDouble({ catalogue: DEFAULT_STRIPE_CATALOGUE, webhookEndpoints: [`http://127.0.0.1:${port}${STRIPE_WEBHOOK_PATH}`], retryDelaysMs: [100, 300] });
+  const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', PUBLIC_URL: `http://127.0.0.1:${port}`, ...stripeDoubleEnv(stripe), ...options.env });
   const db = createDb(databaseUrl);
   const redis = new Redis(config.REDIS_URL);
   const logger = options.logger ?? createLogger('api-test', 'silent');
@@ -52,7 +56,9 @@ export async function startStudioApi(options: { databaseUrl?: string; env?: Node
     databaseUrl,
     db,
     redis,
+    stripe,
     close: async () => {
+      await stripe.stop();
       await sockets.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

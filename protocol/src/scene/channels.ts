@@ -5,3 +5,6 @@ export const projectChannels = {
   /** Changes to the project itself (`project.renamed` server messages as JSON). */
   details: (projectId: string) => `onair:projects:${projectId}:details`,
 } as const;
+
+/** Redis pub/sub channel of one user's account events (`subscription.updated` server messages as JSON). */
+export const userAccountChannel = (userId: string) => `onair:users:${userId}:account`;

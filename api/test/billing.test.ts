@@ -1,0 +1,155 @@
+// Plans and billing through the Stripe double: checkout on its hosted page, the signed webhooks
+// that write the subscription (once each, never rolled back by an older event), cancel and renew,
+// the portal, the subscription-updated event on every open socket of the user, and the refusals.
+import { createHmac } from 'node:crypto';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@onair/embedded';
+import { STRIPE_WEBHOOK_PATH, type BillingOverview, type ServerMessage } from '@onair/protocol';
+import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
+
+let api: StudioApi;
+
+beforeAll(async () => {
+  api = await startStudioApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+const overview = async (user: TestUser) => (await call(api, user, 'GET', '/api/v1/billing')).body as BillingOverview;
+
+async function payCheckout(user: TestUser, priceId = 'price_onair_premium_monthly'): Promise<void> {
+  const checkout = await call(api, user, 'POST', '/api/v1/billing/checkout', { priceId });
+  expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
+  const { url } = checkout.body as { url: string };
+  const paid = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'card=4242424242424242', redirect: 'manual' });
+  expect(paid.status).toBe(303);
+  expect(paid.headers.get('location')).toMatch(new RegExp(`^${api.url}/billing\\?checkout=complete&session=cs_test_`));
+}
+
+function openSocket(user: TestUser): Promise<{ messages: ServerMessage[]; close: () => void }> {
+  const ws = new WebSocket(api.wsUrl, { headers: { cookie: user.cookie, origin: api.url } });
+  const messages: ServerMessage[] = [];
+  ws.on('message', (data) => messages.push(JSON.parse(data.toString()) as ServerMessage));
+  return new Promise((resolve, reject) => {
+    ws.once('error', reject);
+    ws.once('open', () => resolve({ messages, close: () => ws.close() }));
+  });
+}
+
+async function postWebhook(body: string, signature: string): Promise<number> {
+  const res = await fetch(`${api.url}${STRIPE_WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body });
+  await res.text();
+  return res.status;
+}
+
+describe('plans and billing', () => {
+  it('shows a Free user the plans with prices from Stripe, in test mode', async () => {
+    const user = await createTestUser(api);
+    const view = await overview(user);
+    expect(view).toMatchObject({ available: true, testMode: true, role: 'Free', subscription: null, hasBillingHistory: false });
+    expect(view.plans).toEqual([
+      { planId: 'Premium', priceId: 'price_onair_premium_monthly', interval: 'month', unitAmount: 1999, currency: 'usd' },
+      { planId: 'Premium', priceId: 'price_onair_premium_yearly', interval: 'year', unitAmount: 19188, currency: 'usd' },
+    ]);
+  });
+
+  it('upgrades through the hosted checkout: the webhooks write Premium with its entitlements, and every open tab hears it', async () => {
+    const user = await createTestUser(api);
+    const tabs = [await openSocket(user), await openSocket(user)];
+    await payCheckout(user);
+    const view = await waitFor('the subscription from the webhooks', async () => {
+      const v = await overview(user);
+      return v.role === 'Premium' ? v : undefined;
+    }, 10_000, 50);
+    expect(view.subscription).toMatchObject({ planId: 'Premium', status: 'active', priceId: 'price_onair_premium_monthly', periodUnit: 'month' });
+    expect(view.entitlements).toMatchObject({ '1080p30fps': 'true', 'maximum-destinations': 'Unlimited' });
+    expect(view.hasBillingHistory).toBe(true);
+    for (const tab of tabs) {
+      const event = await waitFor('subscription.updated on the tab', async () => tab.messages.find((m) => m.type === 'subscription.updated' && m.role === 'Premium'), 10_000, 50);
+      expect(event).toMatchObject({ subscription: { planId: 'Premium', status: 'active' } });
+      tab.close();
+    }
+    // Entitlements are the server's: a Premium resolution is accepted now.
+    const project = (await call(api, user, 'POST', '/api/v1/projects', { name: 'Paid' })).body as { id: string };
+    const doc = (await call(api, user, 'GET', `/api/v1/projects/${project.id}/scene`)).body as { version: number };
+    expect((await call(api, user, 'PATCH', `/api/v1/projects/${project.id}/scene`, { baseVersion: doc.version, ops: [{ op: 'setResolution', resolution: '1080p' }] })).status).toBe(200);
+
+    // The same plan again is refused with words.
+    expect(await call(api, user, 'POST', '/api/v1/billing/checkout', { priceId: 'price_onair_premium_yearly' })).toMatchObject({ status: 409, body: { error: { code: 'BILLING_PLAN_ALREADY_HELD', message: 'You already have this plan. Manage it from Plan & Billing.' } } });
+  });
+
+  it('cancels at the end of the term and renews; the portal opens for a paying user', async () => {
+    const user = await createTestUser(api);
+    await payCheckout(user);
+    const paid = await waitFor('Premium', async () => ((await overview(user)).role === 'Premium' ? overview(user) : undefined), 10_000, 50);
+    const subscriptionId = paid.subscription!.id;
+
+    const cancelled = await call(api, user, 'POST', '/api/v1/billing/cancel', { subscriptionId });
+    expect(cancelled).toMatchObject({ status: 200, body: { role: 'Premium', subscription: { status: 'non_renewing' } } });
+    const renewed = await call(api, user, 'POST', '/api/v1/billing/renew', { subscriptionId });
+    expect(renewed).toMatchObject({ status: 200, body: { role: 'Premium', subscription: { status: 'active' } } });
+
+    const portal = await call(api, user, 'POST', '/api/v1/billing/portal');
+    expect(portal.status).toBe(200);
+    const page = await (await fetch((portal.body as { url: string }).url)).text();
+    expect(page).toContain('Billing history');
+    expect(page).toContain('$19.99');
+
+    // The term ends after a cancellation: the subscription is cancelled and the user is Free again.
+    await call(api, user, 'POST', '/api/v1/billing/cancel', { subscriptionId });
+    await api.stripe.webhooksSettled();
+    api.stripe.advanceClock(31 * 24 * 3600);
+    const free = await waitFor('Free after the term', async () => {
+      const v = await overview(user);
+      return v.role === 'Free' ? v : undefined;
+    }, 10_000, 50);
+    expect(free.subscription).toBeNull();
+  });
+
+  it('refuses what a Free user cannot do, and unknown prices, with words', async () => {
+    const user = await createTestUser(api);
+    for (const path of ['/api/v1/billing/portal', '/api/v1/billing/cancel', '/api/v1/billing/renew']) {
+      const res = await call(api, user, 'POST', path, path.endsWith('portal') ? undefined : { subscriptionId: 'sub_test_someone_else' });
+      expect(res, path).toMatchObject({ status: 403, body: { error: { code: 'BILLING_NO_SUBSCRIPTION', message: 'Only a paid plan has billing to manage. Upgrade first.' } } });
+    }
+    expect(await call(api, user, 'POST', '/api/v1/billing/checkout', { priceId: 'price_onair_vip' })).toMatchObject({ status: 400, body: { error: { code: 'BILLING_UNKNOWN_PRICE' } } });
+    expect(await call(api, user, 'POST', '/api/v1/billing/checkout', { priceId: 'price_nope' })).toMatchObject({ status: 400, body: { error: { code: 'BILLING_UNKNOWN_PRICE' } } });
+    expect((await call(api, null, 'GET', '/api/v1/billing')).status).toBe(401);
+  });
+
+  it('applies each webhook once, refuses bad signatures, and never rolls a subscription back to an older event', async () => {
+    const user = await createTestUser(api);
+    await payCheckout(user);
+    await waitFor('Premium', async () => ((await overview(user)).role === 'Premium' ? true : undefined), 10_000, 50);
+    const subscriptionId = (await overview(user)).subscription!.id;
+    await api.stripe.webhooksSettled();
+    const created = api.stripe.events().find((e) => e.type === 'customer.subscription.created' && (e.data as { object: { id: string } }).object.id === subscriptionId)!;
+
+    // Unsigned, wrongly signed and stale: 400, nothing changes.
+    const body = JSON.stringify({ ...created, id: 'evt_forged', data: { object: { ...(created.data as { object: object }).object, status: 'canceled' } } });
+    const t = Math.floor(Date.now() / 1000);
+    const sign = (secret: string, at: number) => `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${body}`).digest('hex')}`;
+    expect(await postWebhook(body, '')).toBe(400);
+    expect(await postWebhook(body, sign('whsec_wrong', t))).toBe(400);
+    expect(await postWebhook(body, sign(api.stripe.webhookSecret, t - 3600))).toBe(400);
+    expect((await overview(user)).subscription?.status).toBe('active');
+
+    // Cancelled at period end; then an older event arrives late (a copy of 'created', active and
+    // renewing, correctly signed, never seen): accepted, and no roll-back.
+    await call(api, user, 'POST', '/api/v1/billing/cancel', { subscriptionId });
+    await api.stripe.webhooksSettled();
+    const late = JSON.stringify({ ...created, id: 'evt_late_copy_of_created' });
+    expect(await postWebhook(late, `t=${t},v1=${createHmac('sha256', api.stripe.webhookSecret).update(`${t}.${late}`).digest('hex')}`)).toBe(200);
+    expect((await overview(user)).subscription?.status).toBe('non_renewing');
+    // A replay of an event already applied changes nothing either.
+    api.stripe.resend(created.id as string);
+    await api.stripe.webhooksSettled();
+    expect((await overview(user)).subscription?.status).toBe('non_renewing');
+
+    // Each event id is applied once: the resent one was recorded the first time.
+    const applied = await api.db.billingEvent.count({ where: { id: created.id as string } });
+    expect(applied).toBe(1);
+  });
+});
