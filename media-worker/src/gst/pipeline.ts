@@ -62,6 +62,16 @@ export class GstPipeline {
     return current;
   }
 
+  /**
+   * Queries every sink's latency again and configures it: after an element's latency was changed
+   * on purpose (a jitter buffer set to another latency), so aggregators and sinks wait for the new
+   * deadline. Done where the change is made rather than on every LATENCY message: an encoder
+   * re-opened for a step-down posts one too, and re-timing the pipeline then cost frames.
+   */
+  recalculateLatency(): void {
+    this.bin.recalculateLatency();
+  }
+
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
@@ -94,10 +104,6 @@ export class GstPipeline {
         this.handlers.onWarning?.({ source: sourcePath(message), message: warning.message, debug: debug ?? '' });
       } else if (message.type === gst.MessageType.EOS) {
         this.handlers.onEos?.();
-      } else if (message.type === gst.MessageType.LATENCY) {
-        // An element's latency changed (a jitter buffer set to another latency): the sinks and
-        // aggregators must wait for the new deadline, or a slower input's frames come too late.
-        this.bin.recalculateLatency();
       }
     }
   }

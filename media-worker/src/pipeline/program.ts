@@ -187,15 +187,16 @@ export class ProgramPipeline {
   /**
    * Sets every WebRTC input's jitter buffer to `ms` live (the worker measured what its senders
    * need). Audio and video of every input keep one latency, so they stay in step with each other
-   * and no input's frames wait at the compositor for another's. The jitter buffers announce the
-   * change on the bus and the pipeline recalculates its latency (GstPipeline), so the compositor
-   * and the mixer wait for the new deadline; the program's frames keep their rate.
+   * and no input's frames wait at the compositor for another's. The pipeline then recalculates its
+   * latency, so the compositor and the mixer wait for the new deadline; the program's frames keep
+   * their rate.
    */
   setJitterLatency(ms: number): void {
     if (ms === this.jitterLatencyMs) return;
     this.logger.info({ from: this.jitterLatencyMs, to: ms }, 'jitter buffer latency');
     this.jitterLatencyMs = ms;
     for (const jitter of this.jitterBuffers) jitter.latency = ms;
+    if (this.jitterBuffers.length > 0) this.gst.recalculateLatency();
   }
 
   /** Adds, removes or replaces destinations; the ones that did not change are not touched. */

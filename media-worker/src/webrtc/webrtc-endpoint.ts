@@ -64,6 +64,8 @@ interface SessionMedia {
   jitterLatencyMs: number;
   /** Since when tracks have reached the pipeline without a break (undefined: none does now). */
   flowingSince: number | undefined;
+  /** Whether the latency was worked out from measured tracks at least once (otherwise it is the default). */
+  jitterMeasured: boolean;
 }
 
 /**
@@ -99,6 +101,7 @@ export class WebrtcEndpoint {
       }, ROUTE_REFRESH_MS),
       jitterLatencyMs: JITTER_LATENCY_DEFAULT_MS,
       flowingSince: undefined,
+      jitterMeasured: false,
     };
     media.timer.unref();
     this.sessions.set(projectId, media);
@@ -288,6 +291,7 @@ export class WebrtcEndpoint {
     media.flowingSince ??= now;
     if (now - media.flowingSince < JITTER_SETTLE_MS) return;
     const peak = Math.max(...flowing.map((f) => f.stats().peakLatenessMs));
+    media.jitterMeasured = true;
     const next = nextJitterLatency(media.jitterLatencyMs, jitterTarget(peak, { min: JITTER_LATENCY_MIN_MS, max: JITTER_LATENCY_MAX_MS }));
     if (next === undefined) return;
     this.deps.logger.info({ projectId, peakLatenessMs: peak, from: media.jitterLatencyMs, to: next }, 'jitter buffer latency set');
@@ -295,11 +299,12 @@ export class WebrtcEndpoint {
     this.deps.setJitterLatency?.(projectId, next);
   }
 
-  stats(projectId: string): { participants: { participantId: string; state: string; tracks: ForwarderStats[] }[]; previewPackets: number; jitterLatencyMs: number } | undefined {
+  stats(projectId: string): { participants: { participantId: string; state: string; tracks: ForwarderStats[] }[]; previewPackets: number; jitterLatencyMs: number; jitterMeasured: boolean } | undefined {
     const media = this.sessions.get(projectId);
     if (!media) return undefined;
     return {
       jitterLatencyMs: media.jitterLatencyMs,
+      jitterMeasured: media.jitterMeasured,
       previewPackets: media.preview.packetsReceived,
       participants: [...media.participants].map(([participantId, p]) => ({ participantId, state: p.peer.connectionState, tracks: p.peer.stats() })),
     };
