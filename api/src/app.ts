@@ -34,7 +34,7 @@ import { staticUi } from './http/static-ui.ts';
 import { createApiMetrics } from './metrics.ts';
 import { authMethodsRoutes } from './routes/auth-methods.ts';
 import { BillingService } from './billing/billing-service.ts';
-import { billingSettings } from './billing/config.ts';
+import { billingSettings, classicStudioUrl } from './billing/config.ts';
 import { billingRoutes, stripeWebhookHandlers } from './routes/billing.ts';
 import { destinationRoutes } from './routes/destinations.ts';
 import { fleetRoutes } from './routes/fleet.ts';
@@ -106,7 +106,7 @@ export function createApp(deps: AppDeps): Express {
   // better-auth takes the parsed body instead of reading the stream itself.
   app.use(AUTH_BASE_PATH, ...bodyParsing({ limitBytes: deps.config.AUTH_MAX_BODY_BYTES, forms: true }));
   app.all(`${AUTH_BASE_PATH}/{*path}`, authHandler(accounts.auth));
-  const billing = new BillingService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, settings: billingSettings(deps.config) });
+  const billing = new BillingService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, settings: billingSettings(deps.config), classicStudioUrl: classicStudioUrl(deps.config) });
   // Before the JSON parser: the signature covers the raw bytes.
   app.post(STRIPE_WEBHOOK_PATH, ...stripeWebhookHandlers(billing));
   app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));

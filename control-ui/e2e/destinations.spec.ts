@@ -25,7 +25,7 @@ test('adds a custom RTMP destination with the rule messages, toggles it and remo
   test.setTimeout(60_000);
   const email = `dest-${randomUUID()}@example.test`;
   await signIn(context.request, email);
-  await grantPremium(email);
+  await grantPremium(context.request);
   await openNewStudio(page);
   await expect(counter(page)).toHaveText('0/0');
 

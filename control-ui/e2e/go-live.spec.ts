@@ -48,7 +48,7 @@ test('Go Live pushes to two custom RTMP servers and the local destination; one t
   if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
   const email = `live-${randomUUID()}@example.test`;
   await signIn(context.request, email);
-  await grantPremium(email);
+  await grantPremium(context.request);
   const projectId = await openNewStudio(page, 'Going live');
 
   const add = async (data: object) => {

@@ -30,7 +30,7 @@ test('two studios edit one project live: sources, drag, resize and scene switche
   test.setTimeout(90_000);
   const email = `studio-${randomUUID()}@example.test`;
   await signIn(context.request, email);
-  await grantPremium(email);
+  await grantPremium(context.request);
 
   await openNewStudio(page, 'Friday stream');
   await expect(page.getByRole('status').filter({ hasText: 'Synced' })).toBeVisible();

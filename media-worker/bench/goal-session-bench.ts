@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     const cohostEmail = `goal-cohost-${randomUUID()}@example.test`;
     await signIn(host.request, hostEmail);
     await signIn(cohost.request, cohostEmail);
-    await grantPremium(hostEmail);
+    await grantPremium(host.request);
     const hostPage = await host.newPage();
     const projectId = await openNewStudio(hostPage, 'Goal session');
     const base = `/api/v1/projects/${projectId}`;

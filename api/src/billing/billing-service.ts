@@ -45,7 +45,7 @@ export class BillingService {
   private prices: { at: number; list: PlanPrice[] } | undefined;
 
   constructor(
-    private readonly deps: { db: Db; redis: Redis; logger: Logger; publicUrl: string; settings: BillingSettings | undefined },
+    private readonly deps: { db: Db; redis: Redis; logger: Logger; publicUrl: string; settings: BillingSettings | undefined; classicStudioUrl: string | null },
   ) {
     const settings = deps.settings;
     if (settings) {
@@ -66,7 +66,6 @@ export class BillingService {
   async overview(user: CurrentUser): Promise<BillingOverview> {
     const rows = await this.subscriptionsOf(user.id);
     const current = chooseCurrentSubscription(rows);
-    const customer = await this.deps.db.billingCustomer.findUnique({ where: { userId: user.id }, select: { customerId: true } });
     return {
       available: this.stripe !== undefined,
       testMode: this.testMode,
@@ -74,7 +73,8 @@ export class BillingService {
       role: user.plan,
       entitlements: user.entitlements,
       subscription: current && current.externalId ? view(current) : null,
-      hasBillingHistory: customer !== null,
+      hasBillingHistory: rows.some((r) => r.externalId !== null),
+      classicStudioUrl: this.deps.classicStudioUrl,
     };
   }
 
@@ -103,8 +103,10 @@ export class BillingService {
 
   async portal(user: CurrentUser): Promise<{ url: string }> {
     const stripe = this.requireStripe();
+    // A paying user manages their plan there; a Free user who paid before reads their billing history.
     const customer = await this.deps.db.billingCustomer.findUnique({ where: { userId: user.id }, select: { customerId: true } });
-    if (!customer || user.plan === 'Free') throw new OnAirError('BILLING_NO_SUBSCRIPTION');
+    const paidBefore = await this.deps.db.subscription.count({ where: { userId: user.id, externalId: { not: null } } });
+    if (!customer || paidBefore === 0) throw new OnAirError('BILLING_NO_SUBSCRIPTION');
     const portal = await this.call(() => stripe.billingPortal.sessions.create({ customer: customer.customerId, return_url: `${this.deps.publicUrl.replace(/\/+$/, '')}/billing` }));
     return { url: portal.url };
   }

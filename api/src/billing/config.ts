@@ -27,6 +27,8 @@ export interface BillingSettings {
   prices: { priceId: string; planId: 'Premium' | 'VIP' | 'Legacy'; sold: boolean }[];
 }
 
+export const classicStudioUrl = (config: { STUDIO_CLASSIC_URL?: string | undefined }): string | null => config.STUDIO_CLASSIC_URL ?? null;
+
 export function billingSettings(config: { [K in keyof typeof billingConfigShape]?: z.infer<(typeof billingConfigShape)[K]> }): BillingSettings | undefined {
   if (!config.STRIPE_SECRET_KEY || !config.STRIPE_WEBHOOK_SECRET) return undefined;
   const prices: BillingSettings['prices'] = [];

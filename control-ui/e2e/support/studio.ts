@@ -1,53 +1,56 @@
-// Steps the e2e flows share: signing a user in, giving them Premium, and opening a new project's studio.
-import { randomUUID } from 'node:crypto';
+// Steps the e2e flows share: signing a user in, buying them Premium, and opening a new project's studio.
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import pg from 'pg';
-import { planEntitlements } from '@onair/protocol';
 
-/** Signs in through the real e-mail code flow, reading the code from the development inbox. */
-export async function signIn(request: APIRequestContext, email: string): Promise<void> {
-  expect((await request.post('/api/auth/email-otp/send-verification-otp', { data: { email, type: 'sign-in' } })).ok()).toBe(true);
+/**
+ * Signs in through the real e-mail code flow, reading the code from the development inbox. `origin`
+ * (default: the stack's baseURL) decides which host the session cookie belongs to.
+ */
+export async function signIn(request: APIRequestContext, email: string, origin = ''): Promise<void> {
+  expect((await request.post(`${origin}/api/auth/email-otp/send-verification-otp`, { data: { email, type: 'sign-in' } })).ok()).toBe(true);
   let code: string | undefined;
   for (let i = 0; i < 50 && !code; i++) {
-    const inbox = (await (await request.get(`/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
+    const inbox = (await (await request.get(`${origin}/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
     code = /\b(\d{6})\b/.exec(inbox.messages[0]?.text ?? '')?.[1];
     if (!code) await new Promise((r) => setTimeout(r, 100));
   }
   if (!code) throw new Error('no sign-in code arrived');
-  expect((await request.post('/api/auth/sign-in/email-otp', { data: { email, otp: code } })).ok()).toBe(true);
+  expect((await request.post(`${origin}/api/auth/sign-in/email-otp`, { data: { email, otp: code } })).ok()).toBe(true);
 }
 
 /**
- * Billing does not exist yet; this writes the subscription it will write, so the user has
- * Premium's entitlements.
+ * Premium through the real flow: a checkout for Premium monthly, paid on the Stripe double's hosted
+ * page with its test card (the stack runs the double in test mode), then the webhooks write the
+ * subscription; returns once the api says Premium.
  */
-export async function grantPremium(email: string): Promise<void> {
-  const databaseUrl = process.env.ONAIR_E2E_DATABASE_URL;
-  if (!databaseUrl) throw new Error('ONAIR_E2E_DATABASE_URL is not set (global-setup sets it when it starts the stack)');
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-    const userId = rows[0]?.id;
-    if (!userId) throw new Error(`no user ${email}`);
-    const subscriptionId = randomUUID();
-    await client.query(
-      `INSERT INTO subscriptions (id, user_id, plan_id, item_price_id, status, updated_at) VALUES ($1, $2, 'Premium', 'Premium-USD-Monthly', 'active', now())`,
-      [subscriptionId, userId],
-    );
-    for (const [featureId, value] of Object.entries(planEntitlements.Premium)) {
-      await client.query('INSERT INTO entitlements (id, subscription_id, feature_id, value) VALUES ($1, $2, $3, $4)', [randomUUID(), subscriptionId, featureId, value]);
-    }
-  } finally {
-    await client.end();
-  }
+export async function grantPremium(request: APIRequestContext): Promise<void> {
+  const checkout = await request.post('/api/v1/billing/checkout', { data: { priceId: 'price_onair_premium_monthly' } });
+  expect(checkout.ok(), await checkout.text()).toBe(true);
+  const { url } = (await checkout.json()) as { url: string };
+  const paid = await request.post(url, { form: { card: '4242 4242 4242 4242' }, maxRedirects: 0 });
+  expect(paid.status()).toBe(303);
+  await expect
+    .poll(async () => ((await (await request.get('/api/v1/billing')).json()) as { role: string }).role, { timeout: 15_000 })
+    .toBe('Premium');
 }
 
 /** Creates a project from the home page under this name and waits for its studio; returns the project's id. */
-export async function openNewStudio(page: Page, name: string): Promise<string> {
-  await page.goto('/');
+export async function openNewStudio(page: Page, name: string, origin = ''): Promise<string> {
+  await page.goto(`${origin}/`);
   await page.getByLabel('New project').fill(name);
   await page.getByRole('button', { name: 'Create project' }).click();
   await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
   return /studio\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+}
+
+/**
+ * The api's PUBLIC_URL is http://localhost:<port> (where Stripe's pages and e-mail links send the
+ * browser back), while baseURL is 127.0.0.1: a flow that leaves the app and returns uses this origin
+ * throughout, so its session cookie is the one the return lands on.
+ */
+export function publicOrigin(): string {
+  const base = process.env.ONAIR_E2E_URL;
+  if (!base) throw new Error('ONAIR_E2E_URL is not set (global-setup starts the stack)');
+  const url = new URL(base);
+  url.hostname = 'localhost';
+  return url.origin;
 }

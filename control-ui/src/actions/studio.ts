@@ -13,6 +13,7 @@ import { connectStudioSocket, type StudioSocket } from '../api/studio-socket.ts'
 import { optimisticDocument } from '../model/optimistic-scene.ts';
 import { initialStudioState, useProjectsStore, useStudioStore, type StudioPanel } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
+import { receiveSubscriptionUpdate } from './billing.ts';
 import { loadDestinations, receiveDestinationMessage } from './destinations.ts';
 import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
 import { showToast } from './toasts.ts';
@@ -107,6 +108,11 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
     case 'project.renamed':
       receiveProjectRename(message);
       return;
+    case 'subscription.updated':
+      // The plan changed (checkout, cancel, renew in any tab): the server says what may be picked now.
+      receiveSubscriptionUpdate(message);
+      void refreshResolutionChoices(projectId, client);
+      return;
     case 'error':
       if (receiveRoomError(message)) return;
       showToast({ kind: 'error', title: 'Live updates are unavailable', description: message.message });
@@ -115,6 +121,11 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
     case 'pong':
       return;
   }
+}
+
+async function refreshResolutionChoices(projectId: string, client: HttpClient): Promise<void> {
+  const resolution = await client.getJson(path(getResolutionChoicesEndpoint.path, projectId), { response: getResolutionChoicesEndpoint.response }).catch(() => null);
+  if (resolution && useStudioStore.getState().projectId === projectId) useStudioStore.setState({ resolution });
 }
 
 /** An accepted patch from any studio (this one included): advance the confirmed document. */

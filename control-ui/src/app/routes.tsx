@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { AdminPage } from '../pages/AdminPage.tsx';
+import { BillingReturnPage } from '../pages/BillingReturnPage.tsx';
 import { DevInboxPage } from '../pages/DevInboxPage.tsx';
 import { GuestPage } from '../pages/GuestPage.tsx';
 import { HomePage } from '../pages/HomePage.tsx';
@@ -24,6 +25,8 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <HomePage /> },
           { path: 'admin', element: <AdminPage /> },
+          // Stripe's hosted checkout and portal come back here.
+          { path: 'billing', element: <BillingReturnPage /> },
           // Development only: shows what the api kept instead of mailing (says so when it is off).
           { path: 'dev/inbox', element: <DevInboxPage /> },
           { path: '*', element: <NotFoundPage /> },

@@ -4,6 +4,7 @@
  * of the store files from anywhere else, so every state change can be found from here.
  */
 import { createAppStore } from './app-store.ts';
+import { createBillingStore } from './billing-store.ts';
 import { createFleetStore } from './fleet-store.ts';
 import { createSessionStore } from './session-store.ts';
 import { createDeviceStore } from './device-store.ts';
@@ -27,14 +28,17 @@ export const useStudioStore = createStudioStore();
 export const useDeviceStore = createDeviceStore(browserStorage());
 export const useDestinationsStore = createDestinationsStore();
 export const useMediaStore = createMediaStore();
+export const useBillingStore = createBillingStore();
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
 export type { AppState, CanvasSize, OpenProject } from './app-store.ts';
 export type { ReadinessStatus, SystemState } from './system-store.ts';
 export type { Toast, ToastKind, ToastState } from './toast-store.ts';
 export type { AccountSettingsPage, UiState } from './ui-store.ts';
+export type { BillingBusy, BillingState } from './billing-store.ts';
 export { browserStorage, writeBooleanFlag } from './browser-storage.ts';
 export { initialStudioState } from './studio-store.ts';
+export { initialBillingState } from './billing-store.ts';
 export type { SourceRenderStatus, StudioPanel, StudioState } from './studio-store.ts';
 export type { ProjectsState } from './projects-store.ts';
 export { CAMERA_CHOICE_STORAGE_KEY, MICROPHONE_CHOICE_STORAGE_KEY } from './device-store.ts';

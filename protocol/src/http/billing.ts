@@ -43,6 +43,8 @@ export const billingOverviewSchema = z.object({
   entitlements: entitlementsSchema,
   subscription: subscriptionViewSchema.nullable(),
   hasBillingHistory: z.boolean(),
+  /** The older studio a Legacy (Classic) user opens ('Open Studio Classic'), when the operator runs one. */
+  classicStudioUrl: z.string().nullable(),
 });
 export type BillingOverview = z.infer<typeof billingOverviewSchema>;
 
