@@ -1,7 +1,7 @@
 // Plans and billing through the Stripe double: checkout on its hosted page, the signed webhooks
 // that write the subscription (once each, never rolled back by an older event), cancel and renew,
 // the portal, the subscription-updated event on every open socket of the user, and the refusals.
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@onair/embedded';
@@ -11,7 +11,8 @@ import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } f
 let api: StudioApi;
 
 beforeAll(async () => {
-  api = await startStudioApi();
+  // A secrets key: custom RTMP destinations store a stream key.
+  api = await startStudioApi({ env: { SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') } });
 });
 afterAll(async () => {
   await api?.close();
@@ -152,4 +153,50 @@ describe('plans and billing', () => {
     const applied = await api.db.billingEvent.count({ where: { id: created.id as string } });
     expect(applied).toBe(1);
   });
+});
+
+describe('entitlements on the server, Free against Premium (bought through checkout)', () => {
+  type Attempt = (user: TestUser, projectId: string) => Promise<{ status: number; body: unknown }>;
+  const patch = (ops: unknown[]): Attempt => async (user, projectId) => {
+    const doc = (await call(api, user, 'GET', `/api/v1/projects/${projectId}/scene`)).body as { version: number };
+    return call(api, user, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version, ops });
+  };
+  const image = (purpose: 'logo' | 'background') => patch([{ op: 'addSource', source: { id: randomUUID(), kind: 'image', settings: { url: 'https://cdn.example.com/mine.png', purpose } } }]);
+  // Each entitlement at the route that uses it. Not here: can-go-live and can-use-product (every
+  // plan has them), maximum-guests (guest links are issue 15), 3rd-party-integrations (no route
+  // uses it yet), maximum-destinations (Free's other destination types need platform sign-in; the
+  // destinations tests cover the limit) and the stream-duration limits (hours; the broadcast
+  // watch's own tests).
+  const cases: { entitlement: string; attempt: Attempt }[] = [
+    { entitlement: '1080p30fps', attempt: patch([{ op: 'setResolution', resolution: '1080p' }]) },
+    { entitlement: 'custom-logo', attempt: image('logo') },
+    { entitlement: 'custom-backgrounds', attempt: image('background') },
+    { entitlement: 'maximum-scenes', attempt: patch([1, 2, 3].map((n) => ({ op: 'addScene', sceneId: randomUUID(), name: `Scene ${n + 1}` }))) },
+    {
+      entitlement: 'custom-destinations',
+      attempt: (user, projectId) => call(api, user, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'CustomRTMP', name: 'My server', rtmpUrl: 'rtmp://93.184.216.34/live', streamKey: 'k' }),
+    },
+  ];
+  let free: TestUser;
+  let premium: TestUser;
+
+  beforeAll(async () => {
+    free = await createTestUser(api);
+    premium = await createTestUser(api);
+    await payCheckout(premium);
+    await waitFor('Premium', async () => ((await overview(premium)).role === 'Premium' ? true : undefined), 10_000, 50);
+  });
+
+  const newProject = async (user: TestUser) => ((await call(api, user, 'POST', '/api/v1/projects', { name: 'Plan check' })).body as { id: string }).id;
+
+  for (const { entitlement, attempt } of cases) {
+    it(`${entitlement}: refused for Free with words, allowed for Premium`, async () => {
+      const refused = await attempt(free, await newProject(free));
+      expect(refused.status, JSON.stringify(refused.body)).toBeGreaterThanOrEqual(400);
+      expect(refused.body).toMatchObject({ error: { code: 'PLAN_LIMIT_REACHED' } });
+      expect((refused.body as { error: { message: string } }).error.message).toMatch(/upgrade|plan|premium/i);
+      const allowed = await attempt(premium, await newProject(premium));
+      expect(allowed.status, JSON.stringify(allowed.body)).toBeLessThan(300);
+    });
+  }
 });

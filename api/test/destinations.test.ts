@@ -171,7 +171,7 @@ describe('plan rules (spec §5, §6)', () => {
     expect(picker.limit).toEqual({ maximum: 2, count: 0, reached: false });
 
     const paid = await call(api, free, 'POST', `/api/v1/projects/${projectId}/destinations`, custom());
-    expect(paid).toMatchObject({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Add Custom RTMP destinations...', details: { rule: 'custom-destinations' } } } });
+    expect(paid).toMatchObject({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Custom RTMP destinations come with Premium. Upgrade to add one.', details: { rule: 'custom-destinations', tooltip: 'Add Custom RTMP destinations...' } } } });
 
     expect((await call(api, free, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local' })).status).toBe(201);
     expect((await call(api, free, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Twitch', settings: { title: 'Hi' } })).status).toBe(201);

@@ -129,7 +129,8 @@ export class DestinationService {
     const kind = destinationKinds[body.type];
     if (!this.offers(body.type)) throw new OnAirError('DESTINATION_TYPE_UNAVAILABLE', `${kind.label} destinations are not available on this server.`);
     if (!isDestinationTypeAllowed(user.entitlements, body.type)) {
-      throw new OnAirError('PLAN_LIMIT_REACHED', upgradeTooltipFor(body.type), { rule: 'custom-destinations' });
+      // The tile's tooltip is the spec's words; the error says why, for whoever calls the api.
+      throw new OnAirError('PLAN_LIMIT_REACHED', `${kind.label} destinations come with Premium. Upgrade to add one.`, { rule: 'custom-destinations', tooltip: upgradeTooltipFor(body.type) });
     }
     const limit = await this.limit(user, projectId);
     if (limit.reached) throw new OnAirError('PLAN_LIMIT_REACHED', UPGRADE_TOOLTIP_MORE_DESTINATIONS, { rule: 'maximum-destinations', maximum: limit.maximum });
