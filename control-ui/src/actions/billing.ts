@@ -5,6 +5,7 @@ import {
   getBillingEndpoint,
   openBillingPortalEndpoint,
   renewSubscriptionEndpoint,
+  planDisplayNames,
   resolutionForRole,
   type BillingOverview,
   type ServerMessage,
@@ -12,7 +13,7 @@ import {
 import { z } from 'zod';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { CHECKOUT_POLL_STEP_MS, CHECKOUT_POLL_TRIES } from '../model/billing.ts';
-import { initialBillingState, useBillingStore, useSessionStore, useStudioStore } from '../stores/index.ts';
+import { initialBillingState, useBillingStore, useDestinationsStore, useSessionStore, useStudioStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
 
@@ -110,6 +111,13 @@ export async function finalizeCheckout(client: HttpClient = httpClient, wait: (m
 /** Spec §4 "Role and subscription update": another tab (or a renewal) changed the subscription. */
 export function receiveSubscriptionUpdate(message: Extract<ServerMessage, { type: 'subscription.updated' }>): void {
   const { overview } = useBillingStore.getState();
+  // A plan that ends while live: the broadcast keeps what it started with (its profile and its
+  // duration limit are fixed at Go Live); the creator is told when the new plan applies.
+  const live = useDestinationsStore.getState().broadcast?.state === 'live';
+  const before = useStudioStore.getState().plan;
+  if (live && useStudioStore.getState().projectId && before && before !== message.role && message.role === 'Free') {
+    showToast({ kind: 'info', title: `Your plan is now ${planDisplayNames[message.role]}`, description: 'This broadcast goes on as it started. The new plan applies from your next broadcast.' });
+  }
   if (overview) useBillingStore.setState({ overview: { ...overview, role: message.role, entitlements: message.entitlements, subscription: message.subscription, hasBillingHistory: overview.hasBillingHistory || message.subscription !== null } });
   applyRole(message);
 }
