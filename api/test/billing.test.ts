@@ -200,3 +200,26 @@ describe('entitlements on the server, Free against Premium (bought through check
     });
   }
 });
+
+describe('VIP, granted by an administrator', () => {
+  it('grants VIP to an account and takes it back; only administrators may, and every tab of the user hears it', async () => {
+    const admin = await createTestUser(api);
+    await api.db.user.update({ where: { id: admin.id }, data: { userType: 'ADMIN' } });
+    const creator = await createTestUser(api);
+    const email = `${creator.id}@example.test`;
+    expect(await call(api, creator, 'POST', '/api/v1/admin/vip', { email, vip: true })).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN', message: 'Only an administrator can grant or take back VIP.' } } });
+    expect((await call(api, null, 'POST', '/api/v1/admin/vip', { email, vip: true })).status).toBe(401);
+    expect(await call(api, admin, 'POST', '/api/v1/admin/vip', { email: 'nobody@example.test', vip: true })).toMatchObject({ status: 404 });
+
+    const tab = await openSocket(creator);
+    expect(await call(api, admin, 'POST', '/api/v1/admin/vip', { email: email.toUpperCase(), vip: true })).toMatchObject({ status: 200, body: { userId: creator.id, role: 'VIP' } });
+    expect(await overview(creator)).toMatchObject({ role: 'VIP', entitlements: { '1080p30fps': 'true' } });
+    await waitFor('subscription.updated to VIP', async () => tab.messages.find((m) => m.type === 'subscription.updated' && m.role === 'VIP'), 10_000, 50);
+    // Granting twice keeps one grant; taking it back makes the account Free again.
+    await call(api, admin, 'POST', '/api/v1/admin/vip', { email, vip: true });
+    expect(await api.db.subscription.count({ where: { userId: creator.id, status: 'active' } })).toBe(1);
+    expect(await call(api, admin, 'POST', '/api/v1/admin/vip', { email, vip: false })).toMatchObject({ status: 200, body: { role: 'Free' } });
+    expect((await overview(creator)).role).toBe('Free');
+    tab.close();
+  });
+});

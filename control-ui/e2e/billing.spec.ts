@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { openNewStudio, publicOrigin, signIn } from './support/studio.ts';
+import { makeAdmin, openNewStudio, publicOrigin, signIn } from './support/studio.ts';
 
 // Plans and billing as a creator meets them, on the one-machine stack's Stripe double (test mode):
 // the Free page, checkout on the hosted page in Chromium (a declined card, then the test card),
@@ -86,4 +86,36 @@ test('a Free creator upgrades through the hosted checkout, a second tab follows,
   await after.getByRole('button', { name: 'Renew' }).click();
   await expect(page.getByText('Subscription renewed')).toBeVisible();
   await expect(after.getByText('Next billing date')).toBeVisible();
+});
+
+test('an administrator grants VIP on the operators page; the creator sees the VIP plan', async ({ browser }) => {
+  test.setTimeout(60_000);
+  const origin = publicOrigin();
+  const ops = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const creator = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const adminEmail = `ops-${randomUUID()}@example.test`;
+  const creatorEmail = `vip-${randomUUID()}@example.test`;
+  await signIn(ops.request, adminEmail, origin);
+  await makeAdmin(adminEmail);
+  await signIn(creator.request, creatorEmail, origin);
+
+  const admin = await ops.newPage();
+  await admin.goto(`${origin}/admin`);
+  const card = admin.getByRole('region', { name: 'VIP plan' });
+  await card.getByLabel('Account e-mail').fill(creatorEmail);
+  await card.getByRole('button', { name: 'Grant VIP' }).click();
+  await expect(card.getByRole('status')).toHaveText(`${creatorEmail} is VIP now.`);
+  if (SHOTS) await admin.screenshot({ path: `${SHOTS}/admin-vip.png`, fullPage: true });
+
+  const page = await creator.newPage();
+  await page.goto(`${origin}/`);
+  const plan = await openPlanPage(page);
+  await expect(plan.getByRole('article', { name: 'VIP plan' })).toBeVisible();
+  await expect(plan.getByRole('heading', { name: 'Power up your live streams' })).toHaveCount(0);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/plan-vip.png` });
+
+  await card.getByRole('button', { name: 'Take VIP back' }).click();
+  await expect(card.getByRole('status')).toHaveText(`${creatorEmail} is on the Free plan now.`);
+  await ops.close();
+  await creator.close();
 });

@@ -1,22 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import pg from 'pg';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
-import { signIn } from './support/studio.ts';
+import { makeAdmin, signIn } from './support/studio.ts';
 
 test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } });
-
-/** Stands in for ADMIN_EMAILS, which the e2e stack does not set: the api reads userType on every request. */
-async function makeAdmin(email: string): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.ONAIR_E2E_DATABASE_URL });
-  await client.connect();
-  try {
-    const { rowCount } = await client.query(`UPDATE users SET user_type = 'ADMIN' WHERE email = $1`, [email]);
-    expect(rowCount).toBe(1);
-  } finally {
-    await client.end();
-  }
-}
 
 test('an administrator sees the media and render workers of the stack, updated live, and a session start on the media worker', async ({ page, context }) => {
   test.setTimeout(90_000);

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import Stripe from 'stripe';
 import {
   chooseCurrentSubscription,
+  GRANTED_VIP_PRICE_ID,
   OnAirError,
   planEntitlements,
   subscriptionStatusSchema,
@@ -160,6 +161,34 @@ export class BillingService {
     });
     this.deps.logger.info({ eventId: event.id, type: event.type, applied: affected !== undefined }, 'billing webhook');
     if (affected) await this.announce(affected);
+  }
+
+  /**
+   * VIP is granted by an administrator, not sold (spec §2): a subscription row without a provider
+   * behind it, with VIP's entitlements; taking it back cancels that row. Audited in the log.
+   */
+  async setVip(admin: CurrentUser, email: string, vip: boolean): Promise<{ userId: string; email: string; role: PlanId }> {
+    const user = await this.deps.db.user.findFirst({ where: { email: { equals: email.trim(), mode: 'insensitive' } }, select: { id: true, email: true } });
+    if (!user) throw new OnAirError('NOT_FOUND', 'No OnAir account uses that e-mail address.', { field: 'email' });
+    await this.deps.db.$transaction(async (tx) => {
+      const granted = await tx.subscription.findMany({ where: { userId: user.id, itemPriceId: GRANTED_VIP_PRICE_ID, status: { not: 'cancelled' } }, select: { id: true } });
+      if (vip && granted.length === 0) {
+        await tx.subscription.create({
+          data: {
+            userId: user.id,
+            planId: 'VIP',
+            itemPriceId: GRANTED_VIP_PRICE_ID,
+            status: 'active',
+            entitlements: { create: Object.entries(planEntitlements.VIP).map(([featureId, value]) => ({ featureId, value })) },
+          },
+        });
+      }
+      if (!vip && granted.length > 0) await tx.subscription.updateMany({ where: { id: { in: granted.map((g) => g.id) } }, data: { status: 'cancelled' } });
+    });
+    this.deps.logger.info({ audit: vip ? 'vip-granted' : 'vip-taken-back', userId: user.id, by: admin.id }, vip ? 'VIP granted' : 'VIP taken back');
+    await this.announce(user.id);
+    const now = await loadCurrentUser(this.deps.db, user.id);
+    return { userId: user.id, email: user.email, role: now?.plan ?? 'Free' };
   }
 
   /** Writes Stripe's state of a subscription to its row; returns the user it belongs to, or undefined when not applied. */

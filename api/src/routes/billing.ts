@@ -1,5 +1,6 @@
 import express, { Router, type RequestHandler } from 'express';
-import { cancelSubscriptionEndpoint, createCheckoutEndpoint, getBillingEndpoint, openBillingPortalEndpoint, renewSubscriptionEndpoint } from '@onair/protocol';
+import { cancelSubscriptionEndpoint, createCheckoutEndpoint, getBillingEndpoint, openBillingPortalEndpoint, renewSubscriptionEndpoint, setVipEndpoint } from '@onair/protocol';
+import { OnAirError } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { BillingService } from '../billing/billing-service.ts';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
@@ -10,12 +11,17 @@ const WEBHOOK_MAX_BYTES = 512 * 1024;
 
 export function billingRoutes(deps: { db: Db; billing: BillingService; resolveSession: SessionResolver }): Router {
   const router = Router();
-  router.use('/api/v1/billing', authenticate(deps.db, deps.resolveSession));
+  router.use(['/api/v1/billing', '/api/v1/admin/vip'], authenticate(deps.db, deps.resolveSession));
   mount(router, getBillingEndpoint, async (_input, { req }) => deps.billing.overview(getCurrentUser(req)));
   mount(router, createCheckoutEndpoint, async ({ body }, { req }) => deps.billing.checkout(getCurrentUser(req), body.priceId));
   mount(router, openBillingPortalEndpoint, async (_input, { req }) => deps.billing.portal(getCurrentUser(req)));
   mount(router, cancelSubscriptionEndpoint, async ({ body }, { req }) => deps.billing.setCancellation(getCurrentUser(req), body.subscriptionId, true));
   mount(router, renewSubscriptionEndpoint, async ({ body }, { req }) => deps.billing.setCancellation(getCurrentUser(req), body.subscriptionId, false));
+  mount(router, setVipEndpoint, async ({ body }, { req }) => {
+    const admin = getCurrentUser(req);
+    if (admin.userType !== 'ADMIN') throw new OnAirError('FORBIDDEN', 'Only an administrator can grant or take back VIP.');
+    return deps.billing.setVip(admin, body.email, body.vip);
+  });
   return router;
 }
 

@@ -1,5 +1,6 @@
 // Steps the e2e flows share: signing a user in, buying them Premium, and opening a new project's studio.
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import pg from 'pg';
 
 /**
  * Signs in through the real e-mail code flow, reading the code from the development inbox. `origin`
@@ -53,4 +54,16 @@ export function publicOrigin(): string {
   const url = new URL(base);
   url.hostname = 'localhost';
   return url.origin;
+}
+
+/** Stands in for ADMIN_EMAILS, which the e2e stack does not set: the api reads userType on every request. */
+export async function makeAdmin(email: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.ONAIR_E2E_DATABASE_URL });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query(`UPDATE users SET user_type = 'ADMIN' WHERE email = $1`, [email]);
+    expect(rowCount).toBe(1);
+  } finally {
+    await client.end();
+  }
 }

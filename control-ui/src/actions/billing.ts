@@ -7,6 +7,7 @@ import {
   renewSubscriptionEndpoint,
   planDisplayNames,
   resolutionForRole,
+  setVipEndpoint,
   type BillingOverview,
   type ServerMessage,
 } from '@onair/protocol';
@@ -126,6 +127,16 @@ export function receiveSubscriptionUpdate(message: Extract<ServerMessage, { type
 function applyRole({ role, entitlements }: { role: BillingOverview['role']; entitlements: BillingOverview['entitlements'] }): void {
   useSessionStore.setState((s) => (s.user && s.user.role !== role ? { user: { ...s.user, role, resolution: resolutionForRole(role) } } : {}));
   if (useStudioStore.getState().projectId) useStudioStore.setState({ plan: role, entitlements });
+}
+
+/** An administrator grants VIP to an account or takes it back; the answer in words for the page. */
+export async function setVip(email: string, vip: boolean, client: HttpClient = httpClient): Promise<{ ok: boolean; text: string }> {
+  try {
+    const result = await client.sendJson('POST', setVipEndpoint.path, { email: email.trim(), vip }, { response: setVipEndpoint.response });
+    return { ok: true, text: vip ? `${result.email} is VIP now.` : `${result.email} is on the ${planDisplayNames[result.role]} plan now.` };
+  } catch (err) {
+    return { ok: false, text: messageOf(err) };
+  }
 }
 
 export function resetBilling(): void {

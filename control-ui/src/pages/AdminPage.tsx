@@ -1,6 +1,7 @@
 import { RefreshCw } from 'lucide-react';
 import { refreshReadiness } from '../actions/system.ts';
 import { Button } from '../components/Button.tsx';
+import { VipGrants } from '../features/admin-plans/VipGrants.tsx';
 import { FleetDashboard } from '../features/fleet/FleetDashboard.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { readinessParts } from '../model/readiness.ts';
@@ -30,6 +31,7 @@ export function AdminPage() {
       <div className={adminStyles.fleet}>
         <FleetDashboard />
       </div>
+      <VipGrants />
     </div>
   );
 }

@@ -103,7 +103,22 @@ export const renewSubscriptionEndpoint = defineEndpoint({
   response: billingOverviewSchema,
 });
 
-export const billingEndpoints = [getBillingEndpoint, createCheckoutEndpoint, openBillingPortalEndpoint, cancelSubscriptionEndpoint, renewSubscriptionEndpoint] as const;
+/** VIP is not sold: an administrator grants it to an account, or takes it back (audited). */
+export const setVipEndpoint = defineEndpoint({
+  id: 'setVip',
+  method: 'post',
+  path: '/api/v1/admin/vip',
+  summary: 'Grants the VIP plan to the account with this e-mail address, or takes it back (administrators only; audited).',
+  tag: 'billing',
+  access: 'admin',
+  body: z.strictObject({ email: z.email().max(254), vip: z.boolean() }),
+  response: z.object({ userId: z.string(), email: z.string(), role: planIdSchema }),
+});
+
+export const billingEndpoints = [getBillingEndpoint, createCheckoutEndpoint, openBillingPortalEndpoint, cancelSubscriptionEndpoint, renewSubscriptionEndpoint, setVipEndpoint] as const;
+
+/** The price id of a VIP plan granted by an administrator (no billing provider behind it). */
+export const GRANTED_VIP_PRICE_ID = 'VIP-granted';
 
 /** Where Stripe sends its webhooks (raw body, Stripe-Signature; outside the JSON contract). */
 export const STRIPE_WEBHOOK_PATH = '/api/webhooks/stripe';
