@@ -31,7 +31,9 @@ export function AdminPage() {
       <div className={adminStyles.fleet}>
         <FleetDashboard />
       </div>
-      <VipGrants />
+      <section className={styles.card} aria-labelledby="vip-heading">
+        <VipGrants />
+      </section>
     </div>
   );
 }

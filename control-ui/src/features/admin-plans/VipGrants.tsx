@@ -4,7 +4,10 @@ import { setVip } from '../../actions/billing.ts';
 import { Button } from '../../components/Button.tsx';
 import styles from './VipGrants.module.css';
 
-/** Spec §2: VIP is not sold; an administrator grants it to an account, or takes it back (audited on the server). */
+/**
+ * Spec §2: VIP is not sold; an administrator grants it to an account, or takes it back (audited on
+ * the server). The page puts it in a card labelled by its heading (#vip-heading).
+ */
 export function VipGrants() {
   const [email, setEmail] = useState('');
   const [pending, setPending] = useState(false);
@@ -16,7 +19,7 @@ export function VipGrants() {
     setPending(false);
   };
   return (
-    <section className={styles.card} aria-labelledby="vip-heading">
+    <div className={styles.grants}>
       <h2 id="vip-heading" className={styles.heading}>
         <Crown size={18} aria-hidden /> VIP plan
       </h2>
@@ -36,6 +39,6 @@ export function VipGrants() {
           {result.text}
         </p>
       )}
-    </section>
+    </div>
   );
 }
