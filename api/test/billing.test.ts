@@ -12,7 +12,7 @@ let api: StudioApi;
 
 beforeAll(async () => {
   // A secrets key: custom RTMP destinations store a stream key.
-  api = await startStudioApi({ env: { SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') } });
+  api = await startStudioApi({ env: { SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), LOCAL_RTMP_URL: 'rtmp://127.0.0.1:1935/live', LOCAL_RTMP_KEY: 'local-key' } });
 });
 afterAll(async () => {
   await api?.close();
@@ -163,15 +163,22 @@ describe('entitlements on the server, Free against Premium (bought through check
   };
   const image = (purpose: 'logo' | 'background') => patch([{ op: 'addSource', source: { id: randomUUID(), kind: 'image', settings: { url: 'https://cdn.example.com/mine.png', purpose } } }]);
   // Each entitlement at the route that uses it. Not here: can-go-live and can-use-product (every
-  // plan has them), maximum-guests (guest links are issue 15), 3rd-party-integrations (no route
-  // uses it yet), maximum-destinations (Free's other destination types need platform sign-in; the
-  // destinations tests cover the limit) and the stream-duration limits (hours; the broadcast
-  // watch's own tests).
+  // plan has them), maximum-guests (guest links are issue 15), 3rd-party-integrations and
+  // custom-starting-ending-and-be-back-screens (no feature uses them yet), and the stream-duration
+  // limits (hours; the broadcast watch's own tests).
   const cases: { entitlement: string; attempt: Attempt }[] = [
     { entitlement: '1080p30fps', attempt: patch([{ op: 'setResolution', resolution: '1080p' }]) },
     { entitlement: 'custom-logo', attempt: image('logo') },
     { entitlement: 'custom-backgrounds', attempt: image('background') },
     { entitlement: 'maximum-scenes', attempt: patch([1, 2, 3].map((n) => ({ op: 'addScene', sceneId: randomUUID(), name: `Scene ${n + 1}` }))) },
+    {
+      // Free may add up to two destinations: the third is refused, with Premium it is not.
+      entitlement: 'maximum-destinations',
+      attempt: async (user, projectId) => {
+        for (const n of [1, 2]) expect((await call(api, user, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local', name: `Local ${n}` })).status).toBe(201);
+        return call(api, user, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local', name: 'Local 3' });
+      },
+    },
     {
       entitlement: 'custom-destinations',
       attempt: (user, projectId) => call(api, user, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'CustomRTMP', name: 'My server', rtmpUrl: 'rtmp://93.184.216.34/live', streamKey: 'k' }),

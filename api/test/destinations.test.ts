@@ -176,7 +176,7 @@ describe('plan rules (spec §5, §6)', () => {
     expect((await call(api, free, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local' })).status).toBe(201);
     expect((await call(api, free, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Twitch', settings: { title: 'Hi' } })).status).toBe(201);
     const third = await call(api, free, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'YouTube', settings: {} });
-    expect(third).toMatchObject({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Add more destinations', details: { rule: 'maximum-destinations', maximum: 2 } } } });
+    expect(third).toMatchObject({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Your plan streams to at most 2 destinations. Upgrade to add more.', details: { rule: 'maximum-destinations', maximum: 2, tooltip: 'Add more destinations' } } } });
     expect(((await call(api, free, 'GET', `/api/v1/projects/${projectId}/destinations`)).body as DestinationList).limit).toEqual({ maximum: 2, count: 2, reached: true });
   });
 

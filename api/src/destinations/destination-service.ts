@@ -133,7 +133,9 @@ export class DestinationService {
       throw new OnAirError('PLAN_LIMIT_REACHED', `${kind.label} destinations come with Premium. Upgrade to add one.`, { rule: 'custom-destinations', tooltip: upgradeTooltipFor(body.type) });
     }
     const limit = await this.limit(user, projectId);
-    if (limit.reached) throw new OnAirError('PLAN_LIMIT_REACHED', UPGRADE_TOOLTIP_MORE_DESTINATIONS, { rule: 'maximum-destinations', maximum: limit.maximum });
+    if (limit.reached) {
+      throw new OnAirError('PLAN_LIMIT_REACHED', `Your plan streams to at most ${limit.maximum} destinations. Upgrade to add more.`, { rule: 'maximum-destinations', maximum: limit.maximum, tooltip: UPGRADE_TOOLTIP_MORE_DESTINATIONS });
+    }
 
     const id = randomUUID();
     const base = { id, projectId, type: body.type, providerId: kind.providerId };
