@@ -133,9 +133,7 @@ export class DestinationService {
       throw new OnAirError('PLAN_LIMIT_REACHED', `${kind.label} destinations come with Premium. Upgrade to add one.`, { rule: 'custom-destinations', tooltip: upgradeTooltipFor(body.type) });
     }
     const limit = await this.limit(user, projectId);
-    if (limit.reached) {
-      throw new OnAirError('PLAN_LIMIT_REACHED', `Your plan streams to at most ${limit.maximum} destinations. Upgrade to add more.`, { rule: 'maximum-destinations', maximum: limit.maximum, tooltip: UPGRADE_TOOLTIP_MORE_DESTINATIONS });
-    }
+    if (limit.reached) throw tooManyDestinations(limit.maximum);
 
     const id = randomUUID();
     const base = { id, projectId, type: body.type, providerId: kind.providerId };
@@ -166,9 +164,7 @@ export class DestinationService {
     const row = await this.deps.db.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT id FROM projects WHERE id = ${projectId}::uuid FOR UPDATE`;
       const count = await tx.destination.count({ where: { projectId } });
-      if (limit.maximum !== null && count >= limit.maximum) {
-        throw new OnAirError('PLAN_LIMIT_REACHED', UPGRADE_TOOLTIP_MORE_DESTINATIONS, { rule: 'maximum-destinations', maximum: limit.maximum });
-      }
+      if (limit.maximum !== null && count >= limit.maximum) throw tooManyDestinations(limit.maximum);
       return tx.destination.create({ data });
     });
     this.deps.logger.info({ projectId, destinationId: id, type: body.type }, 'destination added');
@@ -296,4 +292,9 @@ export class DestinationService {
       await this.emit('Changed', updated);
     }
   }
+}
+
+/** The plan's destination limit, in words for whoever calls the api; the tile's tooltip (the spec's words) in the details. */
+function tooManyDestinations(maximum: number | null): OnAirError {
+  return new OnAirError('PLAN_LIMIT_REACHED', `Your plan streams to at most ${maximum} destinations. Upgrade to add more.`, { rule: 'maximum-destinations', maximum, tooltip: UPGRADE_TOOLTIP_MORE_DESTINATIONS });
 }
