@@ -13,3 +13,4 @@ export * from './sessions/index.ts';
 export * from './destinations/index.ts';
 export * from './fleet/index.ts';
 export * from './signaling/index.ts';
+export * from './chat/index.ts';

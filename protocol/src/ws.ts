@@ -4,6 +4,7 @@ import { sceneOpSchema } from './scene/patch.ts';
 import { destinationServerMessageSchemas } from './destinations/events.ts';
 import { roomClientMessageSchemas, roomServerMessageSchemas } from './signaling/messages.ts';
 import { renderStates } from './render/render-job.ts';
+import { chatClientMessageSchemas, chatServerMessageSchemas } from './chat/messages.ts';
 import { entitlementsSchema, planIdSchema } from './plans.ts';
 import { subscriptionViewSchema } from './http/billing.ts';
 import type { ProjectPermission } from './signaling/roles.ts';
@@ -21,6 +22,8 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ping') }),
   /** WebRTC signaling of the studio (join, offer, ICE, leave). */
   ...roomClientMessageSchemas,
+  /** Platform chat: send to chosen platforms, ask for the recent history. */
+  ...chatClientMessageSchemas,
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
@@ -36,6 +39,10 @@ export const clientMessagePermissions: Record<ClientMessage['type'], ProjectPerm
   'room.offer': 'join room',
   'room.ice': 'join room',
   'room.leave': null,
+  // Writing in the platforms' chats speaks with the channel's own accounts: the people who run the
+  // broadcast (host, co-host, an administrator acting for them) may; reading needs only the project.
+  'chat.send': 'manage broadcast',
+  'chat.history.request': 'read project',
 };
 
 export const serverMessageSchema = z.discriminatedUnion('type', [
@@ -68,5 +75,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   ...destinationServerMessageSchemas,
   /** WebRTC signaling: joined, worker ready, answer, connection state. */
   ...roomServerMessageSchemas,
+  /** Platform chat: messages, the chats and their connectors, history. */
+  ...chatServerMessageSchemas,
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;

@@ -1,0 +1,2 @@
+export * from './chat.ts';
+export * from './messages.ts';
