@@ -4,6 +4,7 @@ import { authConfigShape } from './auth/config.ts';
 import { billingConfigShape } from './billing/config.ts';
 import { scalerConfigShape } from './fleet/scaler/config.ts';
 import { destinationsConfigShape } from './destinations/config.ts';
+import { chatConfigShape } from './chat/config.ts';
 
 /** Every environment variable the api reads, with its default. The README's table mirrors this. */
 const configSchema = z.object({
@@ -45,6 +46,7 @@ const configSchema = z.object({
   ...scalerConfigShape,
   ...destinationsConfigShape,
   ...billingConfigShape,
+  ...chatConfigShape,
 });
 
 export type ApiConfig = z.infer<typeof configSchema>;

@@ -22,7 +22,7 @@ const sessions = new SessionService(db, redis, config.SECRETS_KEY ? new SecretBo
 const app = createApp({ config, db, redis, logger, accounts, sessions });
 const broadcastWatch = await startBroadcastWatch({ config, db, redis, logger, sessions });
 const server = createServer(app);
-const sockets = attachStudioSockets(server, { config, db, redis, logger, accounts });
+const sockets = await attachStudioSockets(server, { config, db, redis, logger, accounts });
 server.listen(config.PORT, config.HOST, () => {
   logger.info({ port: config.PORT, host: config.HOST, publicUrl: config.PUBLIC_URL }, 'api listening');
 });

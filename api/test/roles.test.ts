@@ -91,6 +91,9 @@ describe('the role table on /ws', () => {
     subscribe: (id) => ({ type: 'subscribe', projectId: id }),
     'room.join': (id) => ({ type: 'room.join', projectId: id }),
     'room.ice': (id) => ({ type: 'room.ice', projectId: id, peerId: randomUUID(), candidate: { candidate: '', sdpMid: '0', sdpMLineIndex: 0 } }),
+    // Allowed callers get past the role check to the next refusal: the project is not live.
+    'chat.send': (id) => ({ type: 'chat.send', projectId: id, text: 'hello', targets: [randomUUID()] }),
+    'chat.history.request': (id) => ({ type: 'chat.history.request', projectId: id }),
   };
 
   it('has a sample for every project message that needs a permission', () => {

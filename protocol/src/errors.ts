@@ -87,6 +87,11 @@ export const errorCatalogue = {
   DESTINATION_AUTH_REQUIRED: { status: 409, fault: 'user', message: 'Your platform account requires authentication.' },
   /** The platform refused a call for a reason of the creator's account (not allowed to go live, target gone). */
   PLATFORM_REFUSED: { status: 422, fault: 'user', message: 'The platform refused the request.' },
+  // ─── Platform chat (spec §5, §8) ───
+  /** Writing in the platforms' chats needs a live broadcast. */
+  CHAT_NOT_LIVE: { status: 409, fault: 'user', message: 'Start the stream to use the chat' },
+  /** A target that is not a chat of the project that can receive messages. */
+  CHAT_TARGET_INVALID: { status: 422, fault: 'user', message: 'Choose chats that can receive messages.' },
   INTERNAL: { status: 500, fault: 'service', message: 'Something went wrong on our side.' },
   DEPENDENCY_UNAVAILABLE: { status: 503, fault: 'service', message: 'A service OnAir depends on is unavailable.' },
   /** The OAuth provider failed the exchange (bad client configuration, provider error). */

@@ -190,6 +190,42 @@ export class PlatformAccounts {
     }
   }
 
+  /**
+   * A chat connector's token of a destination, opened for the connection at hand and never logged:
+   * refreshed first when it expires soon; null when the destination holds none.
+   */
+  async chatToken(destinationId: string): Promise<string | null> {
+    const row = await this.deps.db.destination.findUnique({ where: { id: destinationId } });
+    if (!row?.accessTokenEnc) return null;
+    let current = row;
+    if (this.expiresSoon(row)) {
+      try {
+        current = await this.refreshRow(row, this.platformOf(row));
+      } catch (err) {
+        if (err instanceof OnAirError && err.code === 'DESTINATION_AUTH_REQUIRED') return null;
+        // The platform's token endpoint is down: the current token may still work.
+      }
+    }
+    return current.accessTokenEnc ? this.deps.secrets.open(current.id, 'accessToken', current.accessTokenEnc) : null;
+  }
+
+  /**
+   * The platform refused a chat connector's token (Twitch 'Login authentication failed', YouTube
+   * 401): one refresh. Null when that fails too; a refresh the platform refuses leaves the
+   * destination needing authentication, as everywhere else.
+   */
+  async refreshChatToken(destinationId: string): Promise<string | null> {
+    const row = await this.deps.db.destination.findUnique({ where: { id: destinationId } });
+    if (!row?.accessTokenEnc) return null;
+    try {
+      const updated = await this.refreshRow(row, this.platformOf(row));
+      return updated.accessTokenEnc ? this.deps.secrets.open(updated.id, 'accessToken', updated.accessTokenEnc) : null;
+    } catch (err) {
+      this.deps.logger.info({ destinationId, code: err instanceof OnAirError ? err.code : 'unknown' }, 'chat token refresh failed');
+      return null;
+    }
+  }
+
   /** §7 refresh-token: refresh now; the token stays here. */
   async refreshNow(user: CurrentUser, projectId: string, destinationId: string): Promise<AuthenticationStatus & { tokenExpiresAt: string | null }> {
     const row = await this.deps.destinations.get(user, projectId, destinationId);

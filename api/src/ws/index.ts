@@ -6,9 +6,10 @@ import { SceneService } from '../scenes/scene-service.ts';
 import { SessionService } from '../sessions/session-service.ts';
 import { RoomSignaling } from '../signaling/room-signaling.ts';
 import { StudioSockets } from './studio-sockets.ts';
+import { startChat } from '../chat/index.ts';
 
 /** Serves `/ws` on the api's HTTP server; close it before the server on shutdown. */
-export function attachStudioSockets(server: Server, deps: AppDeps & { accounts: Accounts }): { close(): Promise<void> } {
+export async function attachStudioSockets(server: Server, deps: AppDeps & { accounts: Accounts }): Promise<{ close(): Promise<void> }> {
   const subscriber = deps.redis.duplicate();
   subscriber.on('error', (err: Error) => deps.logger.warn({ err: err.message }, 'redis subscriber connection error'));
   const signalingSubscriber = deps.redis.duplicate();
@@ -16,7 +17,10 @@ export function attachStudioSockets(server: Server, deps: AppDeps & { accounts: 
   const ownSessions = deps.sessions ? undefined : new SessionService(deps.db, deps.redis, undefined, deps.logger);
   const access = new ProjectAccess(deps.db, deps.logger);
   const room = new RoomSignaling({ access, db: deps.db, redis: deps.redis, subscriber: signalingSubscriber, sessions: deps.sessions ?? ownSessions!, logger: deps.logger, iceServers: deps.config.WEBRTC_ICE_SERVERS });
+  // Every replica serving /ws also takes part in running the platform chat connectors.
+  const chat = await startChat({ config: deps.config, db: deps.db, redis: deps.redis, logger: deps.logger });
   const sockets = new StudioSockets({
+    chat: chat.service,
     db: deps.db,
     subscriber,
     scenes: new SceneService(deps.db, deps.redis, deps.logger, access),
@@ -36,6 +40,7 @@ export function attachStudioSockets(server: Server, deps: AppDeps & { accounts: 
   return {
     close: async () => {
       await sockets.close();
+      await chat.close();
       await room.close();
       await ownSessions?.closeQueue();
       subscriber.disconnect();

@@ -4,6 +4,8 @@ import type { Redis } from 'ioredis';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import {
   acceptedScenePatchSchema,
+  chatChannels,
+  chatServerMessageSchema,
   clientMessagePermissions,
   clientMessageSchema,
   destinationChannels,
@@ -25,6 +27,7 @@ import { resolveCurrentUser, type CurrentUser, type SessionResolver } from '../h
 import type { ProjectAccess } from '../access/project-access.ts';
 import type { SceneService } from '../scenes/scene-service.ts';
 import type { RoomClient, RoomSignaling } from '../signaling/room-signaling.ts';
+import type { ChatService } from '../chat/chat-service.ts';
 import { CLOSE_POLICY_VIOLATION, MessageBudget, SocketsPerUser, type SocketLimitsConfig } from './socket-limits.ts';
 
 const HEARTBEAT_MS = 30_000;
@@ -52,6 +55,8 @@ export interface StudioSocketsDeps {
   publicUrl: string;
   /** WebRTC signaling (`room.*` messages); without it they are refused. */
   room?: RoomSignaling;
+  /** Platform chat (`chat.*` messages); without it they are refused. */
+  chat?: ChatService;
   /** From the api's WS_* settings (a WebRTC offer with camera, microphone, screen and preview m-lines runs to about 12 KB). */
   limits: SocketLimitsConfig;
 }
@@ -219,6 +224,14 @@ export class StudioSockets {
         if (!this.deps.room) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'Media is not available on this server.');
         await this.deps.room.handle(client.room, message);
         return;
+      case 'chat.send':
+        if (!this.deps.chat) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'Platform chat is not available on this server.');
+        await this.deps.chat.send(client.user, message.projectId, message.text, message.targets);
+        return;
+      case 'chat.history.request':
+        if (!this.deps.chat) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'Platform chat is not available on this server.');
+        send(client.ws, await this.deps.chat.history(message.projectId));
+        return;
     }
   }
 
@@ -290,6 +303,11 @@ export class StudioSockets {
       this.forwardDestinationMessage(destinationsOf, raw);
       return;
     }
+    const chatOf = chatChannels.projectOf(channel);
+    if (chatOf !== null) {
+      this.forwardChatMessage(chatOf, raw);
+      return;
+    }
     const detailsOf = /^onair:projects:([^:]+):details$/.exec(channel)?.[1];
     if (detailsOf !== undefined && channel === projectChannels.details(detailsOf)) {
       this.forwardProjectDetails(detailsOf, raw);
@@ -322,6 +340,22 @@ export class StudioSockets {
     }
     if (message.projectId !== projectId) return;
     for (const client of this.watchers.get(projectId) ?? []) send(client.ws, message);
+  }
+
+  /** Chat messages and connector states, published as sent, checked once before forwarding. */
+  private forwardChatMessage(projectId: string, raw: string): void {
+    const watchers = this.watchers.get(projectId);
+    if (!watchers || watchers.size === 0) return;
+    let message: ServerMessage;
+    try {
+      message = chatServerMessageSchema.parse(JSON.parse(raw));
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message, projectId }, 'ignoring malformed chat message');
+      return;
+    }
+    if (message.projectId !== projectId) return;
+    const text = JSON.stringify(message);
+    for (const client of watchers) if (client.ws.readyState === WebSocket.OPEN) client.ws.send(text);
   }
 
   /** A change to the project itself (its name), checked before forwarding. */
@@ -371,8 +405,8 @@ export class StudioSockets {
 }
 
 /** The Redis channels a replica listens on while one of its sockets watches the project. */
-function projectChannelsOf(projectId: string): [string, string, string, string] {
-  return [projectChannels.scene(projectId), projectChannels.details(projectId), destinationChannels.project(projectId), renderKeys.status(projectId)];
+function projectChannelsOf(projectId: string): [string, string, string, string, string] {
+  return [projectChannels.scene(projectId), projectChannels.details(projectId), destinationChannels.project(projectId), renderKeys.status(projectId), chatChannels.project(projectId)];
 }
 
 function send(ws: WebSocket, message: ServerMessage): void {

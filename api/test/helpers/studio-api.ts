@@ -48,7 +48,7 @@ export async function startStudioApi(options: { databaseUrl?: string; env?: Node
   const accounts = createAccounts({ config, db, redis, logger });
   const app = createApp({ config, db, redis, logger, accounts });
   server.on('request', app);
-  const sockets = attachStudioSockets(server, { config, db, redis, logger, accounts });
+  const sockets = await attachStudioSockets(server, { config, db, redis, logger, accounts });
   return {
     url: `http://127.0.0.1:${port}`,
     authSecret: config.AUTH_SECRET,

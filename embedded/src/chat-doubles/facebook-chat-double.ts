@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { ChatDoubleBase, json } from './double-http.ts';
+import { PIXEL } from './youtube-chat-double.ts';
+
+/**
+ * Facebook live comments as the Graph API serves them: `/{owner}/live_videos` filtered to LIVE
+ * names the live video, `/{user}/picture?redirect=false` the avatar, and the streaming endpoint
+ * `/{video}/live_comments` sends each comment as a server-sent event (`data: {json}`). Graph's
+ * error shape; `/oauth/access_token` exchanges a valid token for a new one. The Graph API version
+ * is the first path segment (v15.0 by default). Faults: a stream that stalls, one that sends garbage.
+ */
+export interface FacebookComment {
+  id: string;
+  message: string;
+  from: { id: string; name: string };
+  created_time: string;
+}
+
+const graphError = (status: number, message: string, code: number) => ({ error: { message, type: status === 401 ? 'OAuthException' : 'GraphMethodException', code, fbtrace_id: randomBytes(6).toString('hex') } });
+
+export class FacebookChatDouble extends ChatDoubleBase {
+  readonly ownerId = '100000000000001';
+  videoId: string | null = null;
+  readonly comments: FacebookComment[] = [];
+  private readonly streams = new Set<ServerResponse>();
+  /** comment_rate and fields of each stream opened. */
+  readonly streamsOpened: { videoId: string; commentRate: string | null; fields: string | null }[] = [];
+  private stalled = false;
+
+  constructor(readonly version = 'v15.0') {
+    super('facebook');
+    this.controls.set('go-live', () => this.goLive());
+    this.controls.set('end', () => this.end());
+    this.controls.set('comment', (b) => this.comment(String(b.name ?? 'Viewer'), String(b.text ?? ''), b.id === undefined ? undefined : String(b.id)));
+    this.controls.set('garbage', (b) => this.garbage(String(b.data ?? '{not json')));
+    this.controls.set('stall', () => {
+      this.stalled = true;
+    });
+    this.controls.set('streams', () => this.streams.size);
+  }
+
+  goLive(): string {
+    this.videoId = `${Date.now()}${randomBytes(2).readUInt16BE(0)}`;
+    return this.videoId;
+  }
+
+  end(): void {
+    this.videoId = null;
+    for (const s of this.streams) s.end();
+  }
+
+  /** A viewer comments: every open stream of the video receives it as an event. */
+  comment(name: string, text: string, id?: string): string {
+    const userId = `1000${Buffer.from(name).toString('hex').slice(0, 10)}`;
+    const c: FacebookComment = { id: id ?? `${this.videoId}_${randomBytes(6).toString('hex')}`, message: text, from: { id: userId, name }, created_time: new Date().toISOString().replace(/\.\d+Z$/, '+0000') };
+    this.comments.push(c);
+    if (!this.stalled) for (const s of this.streams) s.write(`data: ${JSON.stringify(c)}\n\n`);
+    return c.id;
+  }
+
+  /** Something that is not a comment on every open stream. */
+  garbage(data: string): void {
+    for (const s of this.streams) s.write(`data: ${data}\n\n`);
+  }
+
+  protected override onDrop(): void {
+    for (const s of this.streams) s.destroy();
+    this.streams.clear();
+    this.stalled = false;
+  }
+
+  async start(port = 0): Promise<this> {
+    await this.listen((r) => {
+      if (r.method === 'GET' && r.path === `/${this.version}/oauth/access_token`) {
+        const tokens = this.refresh(Object.fromEntries(r.query));
+        if (!tokens) return json(r.res, 400, graphError(400, 'Error validating access token', 190));
+        return json(r.res, 200, { access_token: tokens.accessToken, token_type: 'bearer', expires_in: 5_184_000 });
+      }
+      if (r.method === 'POST' && r.path === `/${this.version}/oauth/access_token`) {
+        const tokens = this.refresh(r.body as Record<string, string>);
+        if (!tokens) return json(r.res, 400, graphError(400, 'Error validating access token', 190));
+        return json(r.res, 200, { access_token: tokens.accessToken, token_type: 'bearer', expires_in: 5_184_000 });
+      }
+      if (r.path.startsWith('/pictures/')) {
+        r.res.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL);
+        return;
+      }
+      const prefix = `/${this.version}/`;
+      if (!r.path.startsWith(prefix)) return json(r.res, 400, graphError(400, 'Unknown path components', 2500));
+      this.record(r);
+      const failure = this.takeFailure();
+      if (failure !== null) return json(r.res, failure, graphError(failure, failure === 429 ? 'Application request limit reached' : 'An unexpected error has occurred.', failure === 429 ? 4 : 2));
+      if (!r.token || !this.access.has(r.token)) return json(r.res, 401, graphError(401, 'Invalid OAuth access token.', 190));
+      const [node, edge] = r.path.slice(prefix.length).split('/');
+      if (r.method === 'GET' && edge === 'live_videos') {
+        if (node !== this.ownerId && node !== 'me') return json(r.res, 200, { data: [] });
+        const status = r.query.get('broadcast_status') ?? '';
+        const live = this.videoId !== null && status.includes('LIVE');
+        return json(r.res, 200, { data: live ? [{ id: this.videoId, status: 'LIVE', title: 'Live on OnAir' }] : [] });
+      }
+      if (r.method === 'GET' && edge === 'picture') {
+        if (r.query.get('redirect') !== 'false') return json(r.res, 400, graphError(400, 'Ask with redirect=false for JSON', 100));
+        const size = Number(r.query.get('height') ?? 50);
+        return json(r.res, 200, { data: { height: size, width: Number(r.query.get('width') ?? 50), is_silhouette: false, url: `${this.url}/pictures/${node}.png` } });
+      }
+      if (r.method === 'GET' && edge === 'live_comments') {
+        if (!this.videoId || node !== this.videoId) return json(r.res, 400, graphError(400, 'Unsupported get request. Object does not exist.', 100));
+        this.streamsOpened.push({ videoId: node, commentRate: r.query.get('comment_rate'), fields: r.query.get('fields') });
+        r.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+        r.res.write(': ok\n\n');
+        this.stalled = false;
+        this.streams.add(r.res);
+        r.res.on('close', () => this.streams.delete(r.res));
+        return;
+      }
+      json(r.res, 400, graphError(400, `Unsupported ${r.method} request.`, 100));
+    }, port);
+    return this;
+  }
+
+  override async close(): Promise<void> {
+    for (const s of this.streams) s.destroy();
+    await super.close();
+  }
+}
+
+export async function startFacebookChatDouble(port = 0, version = 'v15.0'): Promise<FacebookChatDouble> {
+  return new FacebookChatDouble(version).start(port);
+}

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { ChatDoubleBase, json } from './double-http.ts';
+
+/**
+ * YouTube live chat as the Data API v3 serves it: liveBroadcasts (broadcastStatus=active) naming
+ * the liveChatId, liveChatMessages.list paged by nextPageToken with pollingIntervalMillis and, once
+ * the broadcast ended, offlineAt, liveChatMessages.insert of a textMessageEvent, Google's error
+ * shapes (401 for a bad token, 403 liveChatEnded, 404 liveChatNotFound), and Google's token
+ * endpoint for refreshes (`/token`). Paths are under `/youtube/v3`.
+ */
+export interface YouTubeChatItem {
+  kind: 'youtube#liveChatMessage';
+  id: string;
+  snippet: { type: 'textMessageEvent'; liveChatId: string; authorChannelId: string; publishedAt: string; hasDisplayContent: true; displayMessage: string; textMessageDetails: { messageText: string } };
+  authorDetails: { channelId: string; channelUrl: string; displayName: string; profileImageUrl: string; isVerified: boolean; isChatOwner: boolean; isChatSponsor: boolean; isChatModerator: boolean };
+}
+
+const googleError = (code: number, message: string, reason: string) => ({ error: { code, message, errors: [{ message, domain: 'youtube.liveChat', reason }], status: code === 401 ? 'UNAUTHENTICATED' : 'FAILED_PRECONDITION' } });
+
+export class YouTubeChatDouble extends ChatDoubleBase {
+  liveChatId: string | null = null;
+  broadcastId: string | null = null;
+  offlineAt: string | null = null;
+  pollingIntervalMillis = 500;
+  readonly items: YouTubeChatItem[] = [];
+  /** Every liveChatMessages.insert: the text and the id given to it. */
+  readonly inserted: { id: string; text: string }[] = [];
+  readonly owner = { channelId: 'UCowner000000000000000000', displayName: 'Ada Live' };
+
+  constructor() {
+    super('youtube');
+    this.controls.set('go-live', () => this.goLive());
+    this.controls.set('end', () => this.end());
+    this.controls.set('post', (b) => this.post(String(b.displayName ?? 'Viewer'), String(b.text ?? ''), b.id === undefined ? undefined : String(b.id)));
+    this.controls.set('inserted', () => this.inserted);
+    this.controls.set('polling', (b) => {
+      this.pollingIntervalMillis = Number(b.ms ?? 500);
+    });
+  }
+
+  goLive(): string {
+    this.broadcastId = `bcast-${randomBytes(4).toString('hex')}`;
+    this.liveChatId = `chat-${randomBytes(6).toString('hex')}`;
+    this.offlineAt = null;
+    return this.liveChatId;
+  }
+
+  end(): void {
+    this.offlineAt = new Date().toISOString();
+  }
+
+  post(displayName: string, text: string, id?: string, channelId?: string): string {
+    if (!this.liveChatId) throw new Error('the YouTube double is not live');
+    const author = channelId ?? `UC${Buffer.from(displayName).toString('hex').slice(0, 22).padEnd(22, '0')}`;
+    const item: YouTubeChatItem = {
+      kind: 'youtube#liveChatMessage',
+      id: id ?? `LCC.${randomBytes(12).toString('base64url')}`,
+      snippet: { type: 'textMessageEvent', liveChatId: this.liveChatId, authorChannelId: author, publishedAt: new Date().toISOString(), hasDisplayContent: true, displayMessage: text, textMessageDetails: { messageText: text } },
+      authorDetails: {
+        channelId: author,
+        channelUrl: `http://www.youtube.com/channel/${author}`,
+        displayName,
+        profileImageUrl: `${this.url}/avatars/${encodeURIComponent(author)}.png`,
+        isVerified: false,
+        isChatOwner: author === this.owner.channelId,
+        isChatSponsor: false,
+        isChatModerator: false,
+      },
+    };
+    this.items.push(item);
+    return item.id;
+  }
+
+  async start(port = 0): Promise<this> {
+    await this.listen((r) => {
+      const base = '/youtube/v3';
+      if (r.method === 'POST' && r.path === '/token') {
+        const tokens = this.refresh(r.body as Record<string, string>);
+        if (!tokens) return json(r.res, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
+        return json(r.res, 200, { access_token: tokens.accessToken, expires_in: 3599, scope: 'https://www.googleapis.com/auth/youtube', token_type: 'Bearer' });
+      }
+      if (r.path.startsWith('/avatars/')) {
+        r.res.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL);
+        return;
+      }
+      if (!r.path.startsWith(base)) return json(r.res, 404, googleError(404, 'Not Found', 'notFound'));
+      this.record(r);
+      const failure = this.takeFailure();
+      if (failure !== null) return json(r.res, failure, googleError(failure, failure === 429 ? 'Rate limit exceeded' : 'Backend Error', failure === 429 ? 'rateLimitExceeded' : 'backendError'));
+      if (!r.token || !this.access.has(r.token)) return json(r.res, 401, googleError(401, 'Request had invalid authentication credentials.', 'authError'));
+      const path = r.path.slice(base.length);
+      if (r.method === 'GET' && path === '/liveBroadcasts') {
+        if (r.query.get('broadcastStatus') !== 'active' || !(r.query.get('part') ?? '').includes('snippet')) return json(r.res, 400, googleError(400, 'Missing broadcastStatus or part', 'required'));
+        const live = this.liveChatId && !this.offlineAt;
+        return json(r.res, 200, {
+          kind: 'youtube#liveBroadcastListResponse',
+          items: live ? [{ kind: 'youtube#liveBroadcast', id: this.broadcastId, snippet: { title: 'Live on OnAir', liveChatId: this.liveChatId, actualStartTime: new Date().toISOString() }, status: { lifeCycleStatus: 'live' } }] : [],
+          pageInfo: { totalResults: live ? 1 : 0, resultsPerPage: 5 },
+        });
+      }
+      if (path === '/liveChat/messages') {
+        const chatId = r.query.get('liveChatId');
+        if (!chatId || chatId !== this.liveChatId) return json(r.res, 404, googleError(404, 'The live chat that you are trying to retrieve cannot be found.', 'liveChatNotFound'));
+        if (r.method === 'GET') {
+          const max = Math.min(Number(r.query.get('maxResults') ?? 500), 2000);
+          const from = Number(r.query.get('pageToken') ?? '0') || 0;
+          const page = this.items.slice(from, from + max);
+          return json(r.res, 200, {
+            kind: 'youtube#liveChatMessageListResponse',
+            pollingIntervalMillis: this.pollingIntervalMillis,
+            nextPageToken: String(from + page.length),
+            pageInfo: { totalResults: page.length, resultsPerPage: max },
+            items: page,
+            ...(this.offlineAt ? { offlineAt: this.offlineAt } : {}),
+          });
+        }
+        if (r.method === 'POST') {
+          if (this.offlineAt) return json(r.res, 403, googleError(403, 'The live chat is no longer live.', 'liveChatEnded'));
+          const body = r.body as { snippet?: { liveChatId?: string; type?: string; textMessageDetails?: { messageText?: string } } };
+          const text = body.snippet?.textMessageDetails?.messageText ?? '';
+          if (body.snippet?.type !== 'textMessageEvent' || body.snippet.liveChatId !== this.liveChatId || text.length === 0 || text.length > 200) {
+            return json(r.res, 400, googleError(400, 'The message is not valid.', 'invalidValue'));
+          }
+          const id = this.post(this.owner.displayName, text, undefined, this.owner.channelId);
+          this.inserted.push({ id, text });
+          return json(r.res, 200, this.items.find((i) => i.id === id));
+        }
+      }
+      json(r.res, 404, googleError(404, `no route ${r.method} ${r.path}`, 'notFound'));
+    }, port);
+    return this;
+  }
+}
+
+/** A 1×1 PNG for avatars. */
+export const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+export async function startYouTubeChatDouble(port = 0): Promise<YouTubeChatDouble> {
+  return new YouTubeChatDouble().start(port);
+}
