@@ -16,6 +16,7 @@ import { messageOf } from './api-errors.ts';
 import { receiveSubscriptionUpdate } from './billing.ts';
 import { loadDestinations, receiveDestinationMessage } from './destinations.ts';
 import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
+import { attachChat, detachChat, receiveChatError, receiveChatMessage } from './platform-chat.ts';
 import { showToast } from './toasts.ts';
 
 let socket: StudioSocket | null = null;
@@ -58,6 +59,7 @@ export async function openStudio(projectId: string, client: HttpClient = httpCli
 /** Leaves the studio: the live channel closes and unconfirmed edits are dropped with the page. */
 export function closeStudio(): void {
   leaveRoom();
+  detachChat();
   socket?.close();
   socket = null;
   useStudioStore.setState(initialStudioState());
@@ -86,8 +88,15 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
       void loadDestinations(projectId, client);
       // The host's camera and microphone join the session's room (again after a socket reconnect).
       enterRoom(projectId, (m) => socket?.send(m));
+      // The platform chat: its history, then every new message on this channel.
+      attachChat(projectId, (m) => socket?.send(m));
       return;
     }
+    case 'chat.messages':
+    case 'chat.destinations':
+    case 'chat.history':
+      receiveChatMessage(message);
+      return;
     case 'room.joined':
     case 'room.ready':
     case 'room.answer':
@@ -115,6 +124,10 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
       return;
     case 'error':
       if (receiveRoomError(message)) return;
+      if (message.code === 'CHAT_NOT_LIVE' || message.code === 'CHAT_TARGET_INVALID') {
+        receiveChatError(message.message);
+        return;
+      }
       showToast({ kind: 'error', title: 'Live updates are unavailable', description: message.message });
       return;
     case 'ready':

@@ -5,6 +5,8 @@ export interface TabDefinition<Id extends string> {
   id: Id;
   label: string;
   panel: ReactNode;
+  /** A marker beside the label (unread messages), with its words for screen readers. */
+  badge?: string;
 }
 
 export interface TabsProps<Id extends string> {
@@ -61,6 +63,9 @@ export function Tabs<Id extends string>({ label, tabs, initialTab }: TabsProps<I
               onKeyDown={(event) => onKeyDown(event, index)}
             >
               {tab.label}
+              {tab.badge && (
+                <span className={styles.badge} role="status" aria-label={tab.badge} title={tab.badge} data-testid={`tab-badge-${tab.id}`} />
+              )}
             </button>
           );
         })}

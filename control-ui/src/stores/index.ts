@@ -5,6 +5,7 @@
  */
 import { createAppStore } from './app-store.ts';
 import { createBillingStore } from './billing-store.ts';
+import { createChatStore } from './chat-store.ts';
 import { createFleetStore } from './fleet-store.ts';
 import { createSessionStore } from './session-store.ts';
 import { createDeviceStore } from './device-store.ts';
@@ -29,6 +30,7 @@ export const useDeviceStore = createDeviceStore(browserStorage());
 export const useDestinationsStore = createDestinationsStore();
 export const useMediaStore = createMediaStore();
 export const useBillingStore = createBillingStore();
+export const useChatStore = createChatStore();
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
 export type { AppState, CanvasSize, OpenProject } from './app-store.ts';
@@ -51,3 +53,5 @@ export { initialFleetState } from './fleet-store.ts';
 export type { FleetState, FleetStatus } from './fleet-store.ts';
 export { initialMediaState } from './media-store.ts';
 export type { MediaState } from './media-store.ts';
+export { initialChatState } from './chat-store.ts';
+export type { ChatState } from './chat-store.ts';

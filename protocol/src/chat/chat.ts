@@ -40,11 +40,14 @@ export function chatPlatformOf(type: DestinationType): ChatPlatform | null {
 /** Destination types of platforms that have a chat of their own but no connector yet ('Support for {platform} chat is coming soon.'). */
 export const chatComingSoonTypes: readonly DestinationType[] = ['Amazon', 'DLive', 'Douyu', 'Huya', 'Instagram', 'LinkedIn', 'Trovo', 'Vimeo'];
 
+/** An image or link address from a platform: http(s) only, so nothing else ever reaches an href or src. */
+const webUrl = z.url({ protocol: /^https?$/ }).max(2000);
+
 /** Spec §3 message segments: text, an emoticon (an image with its name as text) and a link (shown, never fetched). */
 export const chatSegmentSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('text'), value: z.string() }),
-  z.strictObject({ kind: z.literal('emoticon'), value: z.string().max(200), url: z.url().max(2000) }),
-  z.strictObject({ kind: z.literal('link'), value: z.string().max(2000), href: z.url().max(2000) }),
+  z.strictObject({ kind: z.literal('emoticon'), value: z.string().max(200), url: webUrl }),
+  z.strictObject({ kind: z.literal('link'), value: z.string().max(2000), href: webUrl }),
 ]);
 export type ChatSegment = z.infer<typeof chatSegmentSchema>;
 
@@ -76,7 +79,7 @@ export const chatMessageSchema = z.strictObject({
   /** The sender's platform id (inbound) or OnAir user id (outbound). */
   sender: z.string().max(200).nullable(),
   displayName: z.string().max(200),
-  avatar: z.url().max(2000).nullable(),
+  avatar: webUrl.nullable(),
   /** Plain text of the message. */
   content: z.string(),
   segments: z.array(chatSegmentSchema),

@@ -1,8 +1,10 @@
-import { CalendarClock, MessageSquare, MessagesSquare } from 'lucide-react';
+import { CalendarClock, MessagesSquare } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Tabs, type TabDefinition } from '../../components/Tabs.tsx';
 import { GuestsPanel } from '../media/GuestsPanel.tsx';
+import { PlatformChatPanel } from '../platform-chat/PlatformChatPanel.tsx';
+import { useChatStore } from '../../stores/index.ts';
 import styles from './SidePanel.module.css';
 
 export type SidePanelTab = 'platform-chat' | 'event-list' | 'guests' | 'guest-chat';
@@ -10,11 +12,7 @@ export type SidePanelTab = 'platform-chat' | 'event-list' | 'guests' | 'guest-ch
 const PANELS: Record<SidePanelTab, { label: string; panel: ReactNode }> = {
   'platform-chat': {
     label: 'Platform Chat',
-    panel: (
-      <EmptyState icon={<MessageSquare size={28} />} title="No chat messages yet">
-        <p>Chat from your destinations appears here while you are live.</p>
-      </EmptyState>
-    ),
+    panel: <PlatformChatPanel />,
   },
   'event-list': {
     label: 'Event List',
@@ -48,7 +46,9 @@ export interface SidePanelProps {
 }
 
 export function SidePanel({ tabs = ALL_TABS, initialTab = 'platform-chat' }: SidePanelProps) {
-  const definitions: TabDefinition<SidePanelTab>[] = tabs.map((id) => ({ id, ...PANELS[id] }));
+  // Spec §4: unread is set when newer chat messages arrive while the chat is not viewed.
+  const chatUnread = useChatStore((s) => s.unread);
+  const definitions: TabDefinition<SidePanelTab>[] = tabs.map((id) => ({ id, ...PANELS[id], ...(id === 'platform-chat' && chatUnread ? { badge: 'New chat messages' } : {}) }));
   const firstTab = tabs.includes(initialTab) ? initialTab : (tabs[0] ?? initialTab);
   return (
     <aside className={styles.panel} aria-label="Side panel">

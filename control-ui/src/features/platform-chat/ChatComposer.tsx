@@ -1,0 +1,98 @@
+import { Send } from 'lucide-react';
+import { useId, type KeyboardEvent } from 'react';
+import { CHAT_MESSAGE_MAX, chatTextValid, type ChatDestinationEntry } from '@onair/protocol';
+import { Button } from '../../components/Button.tsx';
+import { Menu } from '../../components/Menu.tsx';
+import { sendChat, setChatDraft, setChatTargetsToAll, toggleChatTarget } from '../../actions/platform-chat.ts';
+import { PlatformIcon } from './PlatformIcon.tsx';
+import styles from './PlatformChat.module.css';
+
+interface ComposerProps {
+  destinations: ChatDestinationEntry[];
+  targets: string[];
+  draft: string;
+  live: boolean;
+  sendError: string | null;
+}
+
+/**
+ * Spec §5 message box: the To selector lists only chats that can send; the counter shows the
+ * trimmed length against 200, the border turns red past it, and Enter sends (Shift+Enter is a new
+ * line). Disabled with 'Start the stream to use the chat' while not live.
+ */
+export function ChatComposer({ destinations, targets, draft, live, sendError }: ComposerProps) {
+  const inputId = useId();
+  const errorId = useId();
+  const sendable = destinations.filter((d) => d.canSend);
+  const length = draft.trim().length;
+  const over = length > CHAT_MESSAGE_MAX;
+  const chosen = sendable.filter((d) => targets.includes(d.id));
+  const toLabel = chosen.length === 0 ? 'Nobody' : chosen.length === sendable.length && sendable.length > 1 ? 'All chats' : chosen.map((d) => d.name).join(', ');
+  const disabled = !live || sendable.length === 0;
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      sendChat();
+    }
+  };
+  return (
+    <div className={styles.composer}>
+      {!live && <p className={styles.notice}>Start the stream to use the chat</p>}
+      {live && sendable.length === 0 && <p className={styles.notice}>None of your chats can receive messages from the studio.</p>}
+      <div className={styles.toRow}>
+        <span className={styles.toLabel}>To</span>
+        <Menu
+          label="Send to"
+          trigger={
+            <button type="button" className={styles.toTrigger} disabled={disabled} aria-label={`Send to: ${toLabel}`}>
+              {toLabel}
+            </button>
+          }
+        >
+          <div className={styles.toMenu}>
+            {sendable.map((d) => (
+              <label key={d.id} className={styles.toOption}>
+                <input type="checkbox" checked={targets.includes(d.id)} onChange={() => toggleChatTarget(d.id)} />
+                {d.platform && <PlatformIcon platform={d.platform} />}
+                {d.name}
+              </label>
+            ))}
+            {sendable.length > 1 && (
+              <Button variant="ghost" onClick={setChatTargetsToAll}>
+                All chats
+              </Button>
+            )}
+          </div>
+        </Menu>
+      </div>
+      <div className={[styles.inputWrap, over ? styles.invalid : ''].join(' ')}>
+        <textarea
+          id={inputId}
+          className={styles.input}
+          value={draft}
+          rows={2}
+          placeholder={live ? 'Send a message' : 'Start the stream to use the chat'}
+          aria-label="Chat message"
+          aria-invalid={over}
+          aria-describedby={sendError ? errorId : undefined}
+          disabled={disabled}
+          onChange={(e) => setChatDraft(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <div className={styles.inputFooter}>
+          <span className={[styles.count, over ? styles.countOver : ''].join(' ')} aria-live="polite" data-testid="chat-counter">
+            {length}/{CHAT_MESSAGE_MAX}
+          </span>
+          <Button variant="primary" aria-label="Send" disabled={disabled || !chatTextValid(draft) || chosen.length === 0} onClick={() => sendChat()}>
+            <Send size={14} aria-hidden />
+          </Button>
+        </div>
+      </div>
+      {sendError && (
+        <p id={errorId} className={styles.sendError} role="alert">
+          {sendError}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import { ArrowDown, MessageSquare } from 'lucide-react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { CHAT_STICK_TO_BOTTOM_PX, hasPermission } from '@onair/protocol';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { Button } from '../../components/Button.tsx';
+import { setChatViewing } from '../../actions/platform-chat.ts';
+import { useChatStore, useStudioStore } from '../../stores/index.ts';
+import { ChatComposer } from './ChatComposer.tsx';
+import { ChatFilterBar } from './ChatFilterBar.tsx';
+import { ChatMessageRow } from './ChatMessageRow.tsx';
+import styles from './PlatformChat.module.css';
+
+/**
+ * Spec §2 Platform chat panel: every destination's chat in one list (platform icon, avatar, name,
+ * emotes, links), the filter bar with All, and the message box with its To selector. The list
+ * sticks to the bottom while the reader is within 10 px of it; scrolled up, it stays put and offers
+ * a way back down. Mounted only while its tab is shown, which is what clears the unread marker.
+ */
+export function PlatformChatPanel() {
+  const live = useChatStore((s) => s.live);
+  const destinations = useChatStore((s) => s.destinations);
+  const messages = useChatStore((s) => s.messages);
+  const filter = useChatStore((s) => s.filter);
+  const targets = useChatStore((s) => s.targets);
+  const draft = useChatStore((s) => s.draft);
+  const sendError = useChatStore((s) => s.sendError);
+  const loaded = useChatStore((s) => s.loaded);
+  // Writing speaks with the channel's accounts: the roles that manage the broadcast (the server checks again).
+  const canWrite = hasPermission(useStudioStore((s) => s.project?.role), 'manage broadcast');
+  const list = useRef<HTMLOListElement>(null);
+  const stick = useRef(true);
+  const [below, setBelow] = useState(false);
+
+  useEffect(() => {
+    setChatViewing(true);
+    return () => setChatViewing(false);
+  }, []);
+
+  const shown = filter === null ? messages : messages.filter((m) => (m.destinationId ? filter.includes(m.destinationId) : m.toDestinations.some((id) => filter.includes(id))));
+
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!el) return;
+    if (stick.current) el.scrollTop = el.scrollHeight;
+    else setBelow(true);
+  }, [shown.length, shown[shown.length - 1]]);
+
+  const onScroll = () => {
+    const el = list.current;
+    if (!el) return;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= CHAT_STICK_TO_BOTTOM_PX;
+    if (stick.current) setBelow(false);
+  };
+
+  const toBottom = () => {
+    const el = list.current;
+    if (!el) return;
+    stick.current = true;
+    el.scrollTop = el.scrollHeight;
+    setBelow(false);
+  };
+
+  return (
+    <section className={styles.panel} aria-label="Platform chat">
+      {destinations.length > 0 && <ChatFilterBar destinations={destinations} filter={filter} />}
+      <div className={styles.listWrap}>
+        {shown.length === 0 ? (
+          <EmptyState icon={<MessageSquare size={28} />} title={live ? 'No chat messages yet' : 'Start the stream to use the chat'}>
+            <p>
+              {!loaded
+                ? 'Loading the chat…'
+                : destinations.length === 0
+                  ? 'Add a Twitch, YouTube or Facebook destination to read its chat here.'
+                  : live
+                    ? 'Messages from your platforms appear here as they are written.'
+                    : 'Chat from your destinations appears here while you are live.'}
+            </p>
+          </EmptyState>
+        ) : (
+          <ol ref={list} className={styles.list} onScroll={onScroll} aria-label="Chat messages" aria-live="polite">
+            {shown.map((m) => (
+              <ChatMessageRow key={m.id} message={m} destinations={destinations} />
+            ))}
+          </ol>
+        )}
+        {below && (
+          <Button className={styles.jump} variant="secondary" onClick={toBottom}>
+            <ArrowDown size={14} aria-hidden /> New messages
+          </Button>
+        )}
+      </div>
+      {canWrite && <ChatComposer destinations={destinations} targets={targets} draft={draft} live={live} sendError={sendError} />}
+    </section>
+  );
+}
