@@ -67,11 +67,7 @@ export function ChatMessageRow({ message, destinations }: { message: ChatMessage
                 {d.state === 'pending' && <Loader2 size={12} className={styles.spin} aria-hidden />}
                 {d.state === 'sent' && <Check size={12} aria-hidden />}
                 {d.state === 'failed' && <AlertCircle size={12} aria-hidden />}
-                <span>
-                  {nameOf(d.destinationId)}
-                  {d.state === 'pending' && ': sending…'}
-                  {d.state === 'failed' && `: ${d.error ?? 'not sent'}`}
-                </span>
+                <span>{`${nameOf(d.destinationId)}${d.state === 'pending' ? ': sending…' : d.state === 'failed' ? `: ${d.error ?? 'not sent'}` : ''}`}</span>
               </li>
             ))}
           </ul>
