@@ -13,6 +13,8 @@ interface Pending {
   destination: { id: string; projectId: string; platform: ChatPlatform };
   broadcastId: string | null;
   messages: InboundChat[];
+  /** Called once the batch is stored (or failed to be). */
+  done: Array<(stored: boolean) => void>;
 }
 
 /** A stored message as the studio receives it. */
@@ -66,11 +68,14 @@ export class ChatStore {
     }
   }
 
-  enqueue(destination: Pending['destination'], broadcastId: string | null, messages: InboundChat[]): void {
-    this.queue.push({ destination, broadcastId, messages });
-    const count = this.queue.reduce((n, p) => n + p.messages.length, 0);
-    if (count >= FLUSH_AT) this.flushSoon(0);
-    else this.flushSoon(FLUSH_MS);
+  /** Queues messages read from a platform; resolves true once they are stored (a poller then moves its cursor on). */
+  enqueue(destination: Pending['destination'], broadcastId: string | null, messages: InboundChat[]): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.queue.push({ destination, broadcastId, messages, done: [resolve] });
+      const count = this.queue.reduce((n, p) => n + p.messages.length, 0);
+      if (count >= FLUSH_AT) this.flushSoon(0);
+      else this.flushSoon(FLUSH_MS);
+    });
   }
 
   private flushSoon(ms: number): void {
@@ -78,7 +83,7 @@ export class ChatStore {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.flushing = this.flushing.then(() => this.flush()).catch((err: unknown) => this.logger.error({ err }, 'chat messages not stored'));
+      this.flushing = this.flushing.then(() => this.flush());
     }, ms);
   }
 
@@ -92,27 +97,37 @@ export class ChatStore {
     await this.flushing;
   }
 
+  /** Never throws: a batch that cannot be stored is logged and its senders told (they keep their cursor). */
   private async flush(): Promise<void> {
     const batch = this.queue.splice(0, this.queue.length);
     const byDestination = new Map<string, Pending>();
     for (const p of batch) {
       const key = `${p.destination.id}:${p.broadcastId ?? ''}`;
       const seen = byDestination.get(key);
-      if (seen) seen.messages.push(...p.messages);
-      else byDestination.set(key, { ...p, messages: [...p.messages] });
+      if (seen) {
+        seen.messages.push(...p.messages);
+        seen.done.push(...p.done);
+      } else byDestination.set(key, { ...p, messages: [...p.messages], done: [...p.done] });
     }
     const byProject = new Map<string, ChatMessage[]>();
     for (const p of byDestination.values()) {
-      const inserted = await this.insert(p);
-      const list = byProject.get(p.destination.projectId) ?? [];
-      list.push(...inserted);
-      byProject.set(p.destination.projectId, list);
+      try {
+        const inserted = await this.insert(p);
+        const list = byProject.get(p.destination.projectId) ?? [];
+        list.push(...inserted);
+        byProject.set(p.destination.projectId, list);
+      } catch (err) {
+        this.logger.error({ err, destinationId: p.destination.id, count: p.messages.length }, 'chat messages not stored');
+        for (const done of p.done) done(false);
+        p.done = [];
+      }
     }
     for (const [projectId, messages] of byProject) {
       if (messages.length === 0) continue;
       messages.sort((a, b) => a.ts.localeCompare(b.ts));
       await this.publish({ type: 'chat.messages', projectId, messages });
     }
+    for (const p of byDestination.values()) for (const done of p.done) done(true);
   }
 
   private async insert(p: Pending): Promise<ChatMessage[]> {

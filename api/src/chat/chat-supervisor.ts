@@ -115,9 +115,9 @@ export class ChatSupervisor {
           await this.deps.redis.set(chatKeys.cursor(row.id), value, 'EX', CURSOR_TTL_SECONDS);
         },
       },
-      onMessages: (messages) => {
-        if (this.running.get(row.id) !== entry) return;
-        this.deps.store.enqueue({ id: row.id, projectId: row.projectId, platform }, broadcastId, messages);
+      onMessages: async (messages) => {
+        if (this.running.get(row.id) !== entry) return false;
+        return this.deps.store.enqueue({ id: row.id, projectId: row.projectId, platform }, broadcastId, messages);
       },
       onState: (state, error) => {
         if (this.running.get(row.id) !== entry || (entry.state === state && entry.error === error)) return;

@@ -24,7 +24,7 @@ export class ChatDoubleBase {
   readonly access = new Set<string>();
   private readonly refreshTokens = new Set<string>();
   private readonly sockets = new Set<Socket>();
-  private failures: { status: number; left: number } | null = null;
+  private failures: { status: number; left: number; method: string | null } | null = null;
   private downUntil = 0;
   readonly controls = new Map<string, Control>();
   /** Every API call (control and token calls excepted): method, path and query. */
@@ -35,7 +35,7 @@ export class ChatDoubleBase {
   constructor(private readonly name: string) {
     this.controls.set('issue-token', () => this.issueToken());
     this.controls.set('expire-tokens', () => this.expireTokens());
-    this.controls.set('fail', (b) => this.failNext(Number(b.status ?? 500), Number(b.count ?? 1)));
+    this.controls.set('fail', (b) => this.failNext(Number(b.status ?? 500), Number(b.count ?? 1), typeof b.method === 'string' ? b.method : null));
     this.controls.set('drop', (b) => this.drop(Number(b.ms ?? 3000)));
     this.controls.set('calls', () => this.calls);
   }
@@ -60,13 +60,15 @@ export class ChatDoubleBase {
     return null;
   }
 
-  failNext(status: number, count: number): void {
-    this.failures = { status, left: count };
+  /** The next `count` API calls (of `method` only, when given) answer `status`. */
+  failNext(status: number, count: number, method: string | null = null): void {
+    this.failures = { status, left: count, method };
   }
 
   /** Takes the failure of the next call, if one is armed. */
-  protected takeFailure(): number | null {
+  protected takeFailure(method = 'GET'): number | null {
     if (!this.failures || this.failures.left <= 0) return null;
+    if (this.failures.method && this.failures.method !== method) return null;
     this.failures.left -= 1;
     return this.failures.status;
   }

@@ -89,7 +89,7 @@ export class FacebookChatDouble extends ChatDoubleBase {
       const prefix = `/${this.version}/`;
       if (!r.path.startsWith(prefix)) return json(r.res, 400, graphError(400, 'Unknown path components', 2500));
       this.record(r);
-      const failure = this.takeFailure();
+      const failure = this.takeFailure(r.method);
       if (failure !== null) return json(r.res, failure, graphError(failure, failure === 429 ? 'Application request limit reached' : 'An unexpected error has occurred.', failure === 429 ? 4 : 2));
       if (!r.token || !this.access.has(r.token)) return json(r.res, 401, graphError(401, 'Invalid OAuth access token.', 190));
       const [node, edge] = r.path.slice(prefix.length).split('/');

@@ -85,7 +85,7 @@ export class YouTubeChatDouble extends ChatDoubleBase {
       }
       if (!r.path.startsWith(base)) return json(r.res, 404, googleError(404, 'Not Found', 'notFound'));
       this.record(r);
-      const failure = this.takeFailure();
+      const failure = this.takeFailure(r.method);
       if (failure !== null) return json(r.res, failure, googleError(failure, failure === 429 ? 'Rate limit exceeded' : 'Backend Error', failure === 429 ? 'rateLimitExceeded' : 'backendError'));
       if (!r.token || !this.access.has(r.token)) return json(r.res, 401, googleError(401, 'Request had invalid authentication credentials.', 'authError'));
       const path = r.path.slice(base.length);

@@ -32,7 +32,8 @@ export interface ConnectorContext {
   tokens: { current(): Promise<string | null>; refresh(): Promise<string | null> };
   /** Where a polling connector resumes after a failover (YouTube's page token), kept in Redis. */
   cursor: { get(): Promise<string | null>; set(value: string): Promise<void> };
-  onMessages(messages: InboundChat[]): void;
+  /** Hands messages over; resolves true once they are stored (false when they could not be). */
+  onMessages(messages: InboundChat[]): Promise<boolean>;
   onState(state: ChatConnectionState, error?: string): void;
 }
 

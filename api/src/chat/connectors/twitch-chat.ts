@@ -121,7 +121,7 @@ export class TwitchChatConnector implements ChatConnector {
       sentAt: Number.isFinite(sentAt) && sentAt > 0 ? new Date(sentAt) : new Date(),
       private: isPrivate,
     };
-    this.ctx.onMessages([message]);
+    void this.ctx.onMessages([message]);
   }
 
   async send(text: string): Promise<{ platformMessageId: string | null }> {

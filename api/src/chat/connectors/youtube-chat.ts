@@ -115,7 +115,12 @@ export class YouTubeChatConnector implements ChatConnector {
         const m = this.toInbound(item.data);
         if (m) messages.push(m);
       }
-      if (messages.length > 0) this.ctx.onMessages(messages);
+      // The page token moves on only once this page is stored: an owner that dies in between leaves
+      // the page to be read again by the next one (and the store keeps each message once).
+      if (messages.length > 0 && !(await this.ctx.onMessages(messages))) {
+        await sleep(this.ctx.config.CHAT_ERROR_RETRY_MS, signal);
+        continue;
+      }
       if (page.nextPageToken) {
         pageToken = page.nextPageToken;
         await this.ctx.cursor.set(`${chatId}:${pageToken}`);
