@@ -56,10 +56,11 @@ describe('connectors', () => {
     expect(t.destinationId).toBe(project.twitch);
     expect(t.displayName).toBe('Kappa_Fan');
     expect(t.segments).toEqual([
-      { kind: 'emoticon', value: 'Kappa', url: 'https://static-cdn.jtvnw.net/emoticons/v2/25/default/dark/1.0' },
+      { kind: 'emoticon', value: 'Kappa', url: `${doubles.twitch.url}/emoticons/v2/25/default/dark/1.0` },
       { kind: 'text', value: ' hello ' },
-      { kind: 'emoticon', value: 'PogChamp', url: 'https://static-cdn.jtvnw.net/emoticons/v2/88/default/dark/1.0' },
+      { kind: 'emoticon', value: 'PogChamp', url: `${doubles.twitch.url}/emoticons/v2/88/default/dark/1.0` },
     ]);
+    expect((await fetch(t.segments[0]!.kind === 'emoticon' ? t.segments[0]!.url : '')).headers.get('content-type')).toBe('image/svg+xml');
     const y = await studio.waitForChat((m) => m.platform === 'youtube' && m.displayName === 'YT Viewer');
     expect(y.segments).toEqual([
       { kind: 'text', value: 'hi from ' },

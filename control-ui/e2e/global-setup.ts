@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStack, type RunningStack } from '../../embedded/src/stack.ts';
+import { chatDoublesEndpoints, startChatDoubles } from '../../embedded/src/chat-doubles/index.ts';
 
 const distIndex = fileURLToPath(new URL('../dist/index.html', import.meta.url));
 
@@ -21,6 +23,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'onair-e2e-'));
   const lines: string[] = [];
   let stack: RunningStack;
+  // The platform chats (Twitch IRC, YouTube live chat, Facebook live comments) as doubles the api's
+  // connectors talk to; a spec drives them through their control endpoints. A known secrets key
+  // lets a spec seal the platform tokens of destinations it writes (no OAuth clients are set here).
+  const chat = await startChatDoubles();
+  const secretsKey = randomBytes(32).toString('base64');
   try {
     stack = await startStack({
       dataDir,
@@ -29,7 +36,17 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // Studios closed by earlier specs give the stack's one media worker back within seconds.
       // Every flow signs in from 127.0.0.1: the per-IP sign-in limit (30 a minute, tested in the api's
       // own suite) would refuse the suite's sign-ins as one client's.
-      env: { ALLOW_PRIVATE_RTMP: 'true', SESSION_IDLE_MS: '5000', AUTH_RATE_LIMIT_PER_IP: '1000' },
+      env: {
+        ALLOW_PRIVATE_RTMP: 'true',
+        SESSION_IDLE_MS: '5000',
+        AUTH_RATE_LIMIT_PER_IP: '1000',
+        SECRETS_KEY: secretsKey,
+        ...chatDoublesEndpoints(chat),
+        // Spec §9's retries (5, 25, 30 s) shortened so a spec need not wait for them.
+        CHAT_NOT_LIVE_RETRY_MS: '500',
+        CHAT_ERROR_RETRY_MS: '1000',
+        CHAT_TWITCH_RECONNECT_MS: '1000',
+      },
       // Kept quiet unless something fails: then the last lines explain why.
       log: (source, line) => {
         lines.push(`[${source}] ${line}`);
@@ -38,9 +55,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     });
   } catch (err) {
     console.error(lines.join('\n'));
+    await chat.close();
     await rm(dataDir, { recursive: true, force: true });
     throw err;
   }
+  process.env.ONAIR_E2E_SECRETS_KEY = secretsKey;
+  process.env.ONAIR_E2E_CHAT_TWITCH = chat.twitch.url;
+  process.env.ONAIR_E2E_CHAT_YOUTUBE = chat.youtube.url;
+  process.env.ONAIR_E2E_CHAT_FACEBOOK = chat.facebook.url;
   process.env.ONAIR_E2E_URL = stack.url;
   // For flows that stand in for a service the UI cannot drive yet (billing writing a subscription).
   process.env.ONAIR_E2E_DATABASE_URL = stack.databaseUrl;
@@ -64,6 +86,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   return async () => {
     await stack.stop();
+    await chat.close();
     await rm(dataDir, { recursive: true, force: true });
   };
 }

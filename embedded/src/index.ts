@@ -7,5 +7,5 @@ export { startRtmpServer, type RtmpServerOptions, type RunningRtmpServer } from 
 export { startStripeDouble, STRIPE_DOUBLE_API_VERSION, type CataloguePrice, type RunningStripeDouble, type StripeDoubleOptions } from './stripe-double/stripe-double.ts';
 export { signPayload as signStripeWebhook } from './stripe-double/webhooks.ts';
 export { DEFAULT_STRIPE_CATALOGUE, stripeDoubleEnv } from './stripe-double/catalogue.ts';
-export { startChatDoubles, chatDoublesEnv, controlDouble, startTwitchChatDouble, startYouTubeChatDouble, startFacebookChatDouble, type ChatDoubles } from './chat-doubles/index.ts';
+export { startChatDoubles, chatDoublesEnv, chatDoublesEndpoints, controlDouble, startTwitchChatDouble, startYouTubeChatDouble, startFacebookChatDouble, type ChatDoubles } from './chat-doubles/index.ts';
 export type { TwitchChatDouble, YouTubeChatDouble, FacebookChatDouble, TwitchChatLine } from './chat-doubles/index.ts';

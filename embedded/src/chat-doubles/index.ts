@@ -27,25 +27,32 @@ export async function startChatDoubles(): Promise<ChatDoubles> {
   };
 }
 
+/** The api environment that points every platform's chat (emote images included) at the doubles. */
+export function chatDoublesEndpoints(d: ChatDoubles): Record<string, string> {
+  return {
+    TWITCH_CHAT_URL: d.twitch.wsUrl,
+    TWITCH_EMOTE_URL: `${d.twitch.url}/emoticons/v2`,
+    YOUTUBE_API_URL: `${d.youtube.url}/youtube/v3`,
+    FACEBOOK_GRAPH_URL: `${d.facebook.url}/${d.facebook.version}`,
+    FACEBOOK_STREAMING_URL: `${d.facebook.url}/${d.facebook.version}`,
+  };
+}
+
 /**
- * The api environment that points every platform's chat (and the token endpoints its refreshes
- * use) at the doubles. Platform clients must be configured for a destination to be authenticated
- * at all; the doubles accept any client id.
+ * …and the platforms' OAuth clients and token endpoints, which refreshing a token needs (a
+ * platform without a client is not configured at all); the doubles accept any client id.
  */
 export function chatDoublesEnv(d: ChatDoubles): Record<string, string> {
   return {
+    ...chatDoublesEndpoints(d),
     TWITCH_CLIENT_ID: 'chat-double-twitch',
     TWITCH_CLIENT_SECRET: 'chat-double-secret',
     TWITCH_TOKEN_URL: `${d.twitch.url}/oauth2/token`,
-    TWITCH_CHAT_URL: d.twitch.wsUrl,
     GOOGLE_CLIENT_ID: 'chat-double-google',
     GOOGLE_CLIENT_SECRET: 'chat-double-secret',
     GOOGLE_TOKEN_URL: `${d.youtube.url}/token`,
-    YOUTUBE_API_URL: `${d.youtube.url}/youtube/v3`,
     FACEBOOK_CLIENT_ID: 'chat-double-facebook',
     FACEBOOK_CLIENT_SECRET: 'chat-double-secret',
     FACEBOOK_TOKEN_URL: `${d.facebook.url}/${d.facebook.version}/oauth/access_token`,
-    FACEBOOK_GRAPH_URL: `${d.facebook.url}/${d.facebook.version}`,
-    FACEBOOK_STREAMING_URL: `${d.facebook.url}/${d.facebook.version}`,
   };
 }

@@ -51,6 +51,11 @@ export class TwitchChatDouble extends ChatDoubleBase {
         if (!tokens) return json(r.res, 400, { status: 400, message: 'Invalid refresh token' });
         return json(r.res, 200, { access_token: tokens.accessToken, refresh_token: tokens.refreshToken, expires_in: 14_400, scope: ['chat:read', 'chat:edit'], token_type: 'bearer' });
       }
+      const emote = /^\/emoticons\/v2\/([A-Za-z0-9_]+)\/default\/dark\/1\.0$/.exec(r.path);
+      if (r.method === 'GET' && emote) {
+        r.res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(emoteSvg(emote[1]!));
+        return;
+      }
       json(r.res, 404, { error: 'Not Found', status: 404, message: `no route ${r.method} ${r.path}` });
     }, port);
     this.wss = new WebSocketServer({ noServer: true });
@@ -218,6 +223,12 @@ export class TwitchChatDouble extends ChatDoubleBase {
     this.wss.close();
     await super.close();
   }
+}
+
+/** A stand-in emote picture: a coloured face, its colour from the emote id. */
+function emoteSvg(id: string): string {
+  const hue = Math.abs(hash(id)) % 360;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="28" height="28" viewBox="0 0 28 28"><circle cx="14" cy="14" r="13" fill="hsl(${hue} 80% 55%)"/><circle cx="10" cy="11" r="2" fill="#111"/><circle cx="18" cy="11" r="2" fill="#111"/><path d="M8 17q6 6 12 0" stroke="#111" stroke-width="2" fill="none"/></svg>`;
 }
 
 function hash(s: string): number {
