@@ -124,7 +124,9 @@ export class ChatSupervisor {
         entry.state = state;
         entry.error = error;
         this.deps.logger.info({ ...where, state, ...(error ? { reason: error } : {}) }, 'chat connector state');
-        void this.saveState(row.id, entry).then(() => this.deps.service.publishDestinations(row.projectId));
+        void this.saveState(row.id, entry)
+          .then(() => this.deps.service.publishDestinations(row.projectId))
+          .catch((err: unknown) => this.deps.logger.warn({ ...where, err: (err as Error).message }, 'chat state not published'));
       },
     };
     entry.connector = platform === 'twitch' ? new TwitchChatConnector(ctx) : platform === 'youtube' ? new YouTubeChatConnector(ctx) : new FacebookChatConnector(ctx);

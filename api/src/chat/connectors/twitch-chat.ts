@@ -1,4 +1,6 @@
 import tmi from 'tmi.js';
+// The library's own IRC line parser, used by the guard below.
+import tmiParser from 'tmi.js/lib/parser.js';
 import { linkSegments, type ChatSegment } from '@onair/protocol';
 import { ChatSendError, cleanPlatformText, type ChatConnector, type ConnectorContext, type InboundChat } from './connector.ts';
 
@@ -64,6 +66,7 @@ export class TwitchChatConnector implements ChatConnector {
         error: (m: string) => log.info({ ...where, tmi: String(m) }, 'twitch chat'),
       },
     });
+    guardMalformedLines(client, (line, err) => log.info({ ...where, line: line.slice(0, 200), err: err.message }, 'malformed twitch chat line dropped'));
     this.client = client;
     client.on('join', (_channel: string, _user: string, self: boolean) => {
       if (self) this.ctx.onState('live');
@@ -77,7 +80,8 @@ export class TwitchChatConnector implements ChatConnector {
       this.ctx.onState('reconnecting', 'The Twitch chat connection was lost. Reconnecting…');
     });
     client.on('message', (_channel: string, tags: tmi.ChatUserstate, message: string, self: boolean) => {
-      if (self) return;
+      // tmi.js emits a whisper as a message too: it is delivered once, as the private one it is.
+      if (self || tags['message-type'] === 'whisper') return;
       this.deliver(tags, message, false);
     });
     client.on('whisper', (_from: string, tags: tmi.ChatUserstate, message: string, self: boolean) => {
@@ -144,6 +148,29 @@ export class TwitchChatConnector implements ChatConnector {
     this.client = null;
     if (client) await client.disconnect().catch(() => undefined);
   }
+}
+
+/**
+ * tmi.js throws on some malformed lines (a PRIVMSG without a channel, a NOTICE without text) from
+ * inside the WebSocket's message handler, where nothing catches it: the process would die. Its
+ * handler (`_onMessage`, bound when a connection opens) is replaced by one that hands each line to
+ * the library on its own and drops, with a log line, those it cannot take. tmi.js 1.8.5 is no
+ * longer maintained, so this internal is not going to move under us; the test of malformed lines
+ * would catch it if it did.
+ */
+function guardMalformedLines(client: tmi.Client, dropped: (line: string, err: Error) => void): void {
+  const internal = client as unknown as { _onMessage(event: { data: unknown }): void; handleMessage(message: unknown): void };
+  const parse = (line: string) => tmiParser.msg(line);
+  internal._onMessage = (event) => {
+    for (const line of String(event.data).trim().split('\r\n')) {
+      try {
+        const message = parse(line);
+        if (message) internal.handleMessage(message);
+      } catch (err) {
+        dropped(line, err as Error);
+      }
+    }
+  };
 }
 
 /**
