@@ -78,6 +78,8 @@ test('live to three chats: one panel, a reply to two platforms, a platform that 
   await shot(page, 'not-live');
 
   await goLive(projectId);
+  // The studio reads the broadcast as Go Live leaves it (its chat follows the connectors on its own).
+  await page.reload();
   const chip = (id: string) => panel.getByTestId(`chat-filter-${id}`);
   for (const id of Object.values(ids)) await expect(chip(id)).toHaveAttribute('data-state', 'live', { timeout: 20_000 });
 
