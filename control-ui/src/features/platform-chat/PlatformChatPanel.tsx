@@ -63,6 +63,17 @@ export function PlatformChatPanel() {
   return (
     <section className={styles.panel} aria-label="Platform chat">
       {destinations.length > 0 && <ChatFilterBar destinations={destinations} filter={filter} />}
+      {destinations.some((d) => d.error && (live || d.state === 'unsupported')) && (
+        <ul className={styles.notices} aria-label="Chat status">
+          {destinations
+            .filter((d) => d.error && (live || d.state === 'unsupported'))
+            .map((d) => (
+              <li key={d.id} data-state={d.state}>
+                {d.state === 'unsupported' ? d.error : `${d.name}: ${d.error}`}
+              </li>
+            ))}
+        </ul>
+      )}
       <div className={styles.listWrap}>
         {shown.length === 0 ? (
           <EmptyState icon={<MessageSquare size={28} />} title={live ? 'No chat messages yet' : 'Start the stream to use the chat'}>
