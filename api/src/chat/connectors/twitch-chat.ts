@@ -46,7 +46,7 @@ export class TwitchChatConnector implements ChatConnector {
     const log = this.ctx.logger;
     const where = { destinationId: this.ctx.destination.id, platform: 'twitch' };
     const client = new tmi.Client({
-      options: { skipUpdatingEmotesets: true, skipMembership: true, messagesLogLevel: 'debug' },
+      options: { skipUpdatingEmotesets: true, skipMembership: true, messagesLogLevel: 'info' },
       connection: {
         server: url.hostname,
         port: Number(url.port || (secure ? 443 : 80)),
@@ -59,7 +59,8 @@ export class TwitchChatConnector implements ChatConnector {
       },
       ...(this.token ? { identity: { username: this.channel, password: () => `oauth:${this.token ?? ''}` } } : {}),
       channels: [this.channel],
-      // The library's own lines (never the token): what it could not parse, its reconnects.
+      // The library's own lines (never the token): what it could not parse, its reconnects. It logs
+      // every chat line at messagesLogLevel, which must be one of these three: it calls it.
       logger: {
         info: (m: string) => log.debug({ ...where, tmi: m }, 'twitch chat'),
         warn: (m: string) => log.info({ ...where, tmi: m }, 'twitch chat line dropped or odd'),
