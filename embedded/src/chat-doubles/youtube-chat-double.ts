@@ -99,7 +99,8 @@ export class YouTubeChatDouble extends ChatDoubleBase {
         });
       }
       if (path === '/liveChat/messages') {
-        const chatId = r.query.get('liveChatId');
+        // list names the chat in the query, insert in the body's snippet.
+        const chatId = r.method === 'POST' ? (r.body as { snippet?: { liveChatId?: string } } | undefined)?.snippet?.liveChatId : r.query.get('liveChatId');
         if (!chatId || chatId !== this.liveChatId) return json(r.res, 404, googleError(404, 'The live chat that you are trying to retrieve cannot be found.', 'liveChatNotFound'));
         if (r.method === 'GET') {
           const max = Math.min(Number(r.query.get('maxResults') ?? 500), 2000);
