@@ -14,9 +14,9 @@ export const CHAT_YOUTUBE_MAX_RESULTS = 2_000;
 export const CHAT_FACEBOOK_NO_VIDEO_RETRY_MS = 25_000;
 export const CHAT_FACEBOOK_ERROR_RETRY_MS = 30_000;
 /**
- * Spec §9 "history reply delay 100 ms": in the original the host's browser answered a guest's
- * history request after this delay. Here the server holds the history and answers at once; the
- * constant stays as the longest a studio waits before it asks again after (re)subscribing.
+ * Spec §9 "history reply delay 100 ms": in the original the earliest-joined host's browser answered
+ * a guest's history request after this delay. Here the api holds the history and answers at once,
+ * so nothing waits for it; the value is kept for the record of the spec.
  */
 export const CHAT_HISTORY_REPLY_DELAY_MS = 100;
 /** How many recent messages a studio receives when it opens. */
