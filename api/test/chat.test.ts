@@ -33,7 +33,6 @@ afterAll(async () => {
 
 describe('connectors', () => {
   it('waits for YouTube and Facebook to go live, and says a platform without a connector is coming soon', async () => {
-    studio.send({ type: 'chat.history.request', projectId: project.projectId });
     const youtube = await studio.waitForState(project.youtube, 'connecting');
     await waitFor('YouTube waiting for its broadcast', async () => (studio.stateOf(project.youtube)?.error === 'Waiting for YouTube to start the broadcast.' ? true : undefined), 10_000, 20);
     expect(youtube.canSend).toBe(true);

@@ -83,6 +83,9 @@ export class StudioChatSocket {
     });
     socket.send({ type: 'subscribe', projectId });
     await socket.waitFor((m) => m.type === 'subscribed');
+    // As the studio does: the chats and their states so far, then every change.
+    socket.send({ type: 'chat.history.request', projectId });
+    await socket.waitFor((m) => m.type === 'chat.history');
     return socket;
   }
 
