@@ -34,6 +34,12 @@ type Call = <T>(fn: (token: string) => Promise<T>) => Promise<T>;
 export class YouTubeChatConnector implements ChatConnector {
   private readonly abort = new AbortController();
   private liveChatId: string | null = null;
+  /**
+   * Polls and sends take turns: YouTube lists a message sent from here in its next page, and the
+   * poll must know its id by then to leave it out (it is already shown, as the sent message).
+   */
+  private turn: Promise<unknown> = Promise.resolve();
+  private readonly sentIds = new Set<string>();
   private readonly api: string;
 
   constructor(private readonly ctx: ConnectorContext) {
@@ -96,6 +102,12 @@ export class YouTubeChatConnector implements ChatConnector {
     }
   }
 
+  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(fn, fn);
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
   /** Polls one chat until it ends (true) or a call fails (thrown). */
   private async poll(chatId: string, signal: AbortSignal): Promise<boolean> {
     const saved = await this.ctx.cursor.get();
@@ -103,21 +115,24 @@ export class YouTubeChatConnector implements ChatConnector {
     while (!signal.aborted) {
       const query = new URLSearchParams({ liveChatId: chatId, part: 'snippet,authorDetails', maxResults: String(CHAT_YOUTUBE_MAX_RESULTS) });
       if (pageToken) query.set('pageToken', pageToken);
-      const page = pageSchema.parse(await this.withToken((token) => platformCall(`${this.api}/liveChat/messages?${query.toString()}`, { token })));
-      this.ctx.onState('live');
-      const messages: InboundChat[] = [];
-      for (const raw of page.items) {
-        const item = itemSchema.safeParse(raw);
-        if (!item.success) {
-          this.ctx.logger.info({ destinationId: this.ctx.destination.id }, 'youtube chat item not understood; dropped');
-          continue;
+      const { page, stored } = await this.inTurn(async () => {
+        const page = pageSchema.parse(await this.withToken((token) => platformCall(`${this.api}/liveChat/messages?${query.toString()}`, { token })));
+        this.ctx.onState('live');
+        const messages: InboundChat[] = [];
+        for (const raw of page.items) {
+          const item = itemSchema.safeParse(raw);
+          if (!item.success) {
+            this.ctx.logger.info({ destinationId: this.ctx.destination.id }, 'youtube chat item not understood; dropped');
+            continue;
+          }
+          const m = this.toInbound(item.data);
+          if (m && !this.sentIds.delete(m.platformMessageId)) messages.push(m);
         }
-        const m = this.toInbound(item.data);
-        if (m) messages.push(m);
-      }
-      // The page token moves on only once this page is stored: an owner that dies in between leaves
-      // the page to be read again by the next one (and the store keeps each message once).
-      if (messages.length > 0 && !(await this.ctx.onMessages(messages))) {
+        // The page token moves on only once this page is stored: an owner that dies in between
+        // leaves the page to be read again by the next one (and the store keeps each message once).
+        return { page, stored: messages.length === 0 || (await this.ctx.onMessages(messages)) };
+      });
+      if (!stored) {
         await sleep(this.ctx.config.CHAT_ERROR_RETRY_MS, signal);
         continue;
       }
@@ -154,13 +169,19 @@ export class YouTubeChatConnector implements ChatConnector {
     const chatId = this.liveChatId;
     if (!chatId) throw new ChatSendError('The YouTube chat is not live.');
     try {
-      const answer = await this.withToken((token) =>
-        platformCall<{ id?: string }>(`${this.api}/liveChat/messages?part=snippet`, {
-          token,
-          json: { snippet: { liveChatId: chatId, type: 'textMessageEvent', textMessageDetails: { messageText: text } } },
-        }),
-      );
-      return { platformMessageId: typeof answer?.id === 'string' ? answer.id : null };
+      const id = await this.inTurn(async () => {
+        const answer = await this.withToken((token) =>
+          platformCall<{ id?: string }>(`${this.api}/liveChat/messages?part=snippet`, {
+            token,
+            json: { snippet: { liveChatId: chatId, type: 'textMessageEvent', textMessageDetails: { messageText: text } } },
+          }),
+        );
+        const sentId = typeof answer?.id === 'string' ? answer.id : null;
+        // Known before the next poll runs, which lists it.
+        if (sentId) this.sentIds.add(sentId);
+        return sentId;
+      });
+      return { platformMessageId: id };
     } catch (err) {
       if (err instanceof PlatformCallError) {
         if (err.status === 401) throw new ChatSendError('Your YouTube account requires authentication.');
