@@ -1,4 +1,5 @@
 import * as RadixMenu from '@radix-ui/react-dropdown-menu';
+import { Check } from 'lucide-react';
 import type { ReactNode } from 'react';
 import styles from './Menu.module.css';
 
@@ -35,6 +36,28 @@ export function MenuItem({ icon, children, onSelect, disabled }: MenuItemProps) 
       {icon}
       {children}
     </RadixMenu.Item>
+  );
+}
+
+export interface MenuCheckboxItemProps {
+  icon?: ReactNode;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  children: ReactNode;
+}
+
+/** A choice that is on or off; the menu stays open, so several can be changed in one go. */
+export function MenuCheckboxItem({ icon, checked, onCheckedChange, children }: MenuCheckboxItemProps) {
+  return (
+    <RadixMenu.CheckboxItem className={styles.item} checked={checked} onCheckedChange={onCheckedChange} onSelect={(event) => event.preventDefault()}>
+      <span className={styles.check} aria-hidden>
+        <RadixMenu.ItemIndicator>
+          <Check size={14} />
+        </RadixMenu.ItemIndicator>
+      </span>
+      {icon}
+      {children}
+    </RadixMenu.CheckboxItem>
   );
 }
 

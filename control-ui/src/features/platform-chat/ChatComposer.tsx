@@ -2,7 +2,7 @@ import { Send } from 'lucide-react';
 import { useId, type KeyboardEvent } from 'react';
 import { CHAT_MESSAGE_MAX, chatTextValid, type ChatDestinationEntry } from '@onair/protocol';
 import { Button } from '../../components/Button.tsx';
-import { Menu } from '../../components/Menu.tsx';
+import { Menu, MenuCheckboxItem, MenuItem, MenuSeparator } from '../../components/Menu.tsx';
 import { sendChat, setChatDraft, setChatTargetsToAll, toggleChatTarget } from '../../actions/platform-chat.ts';
 import { PlatformIcon } from './PlatformIcon.tsx';
 import styles from './PlatformChat.module.css';
@@ -49,20 +49,17 @@ export function ChatComposer({ destinations, targets, draft, live, sendError }: 
             </button>
           }
         >
-          <div className={styles.toMenu}>
-            {sendable.map((d) => (
-              <label key={d.id} className={styles.toOption}>
-                <input type="checkbox" checked={targets.includes(d.id)} onChange={() => toggleChatTarget(d.id)} />
-                {d.platform && <PlatformIcon platform={d.platform} />}
-                {d.name}
-              </label>
-            ))}
-            {sendable.length > 1 && (
-              <Button variant="ghost" onClick={setChatTargetsToAll}>
-                All chats
-              </Button>
-            )}
-          </div>
+          {sendable.map((d) => (
+            <MenuCheckboxItem key={d.id} checked={targets.includes(d.id)} onCheckedChange={() => toggleChatTarget(d.id)} icon={d.platform ? <PlatformIcon platform={d.platform} /> : undefined}>
+              {d.name}
+            </MenuCheckboxItem>
+          ))}
+          {sendable.length > 1 && (
+            <>
+              <MenuSeparator />
+              <MenuItem onSelect={setChatTargetsToAll}>All chats</MenuItem>
+            </>
+          )}
         </Menu>
       </div>
       <div className={[styles.inputWrap, over ? styles.invalid : ''].join(' ')}>
