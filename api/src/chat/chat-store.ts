@@ -20,6 +20,8 @@ interface Pending {
 /** A stored message as the studio receives it. */
 export function toWire(row: Row): ChatMessage {
   const segments = chatSegmentSchema.array().safeParse(row.segments);
+  // One stable order for the outcomes, whatever order the rows come back in.
+  const deliveries = [...row.deliveries].sort((a, b) => a.destinationId.localeCompare(b.destinationId));
   return {
     id: row.id,
     projectId: row.projectId,
@@ -32,8 +34,8 @@ export function toWire(row: Row): ChatMessage {
     avatar: row.avatar,
     content: row.content,
     segments: segments.success ? segments.data : [{ kind: 'text', value: row.content }],
-    toDestinations: row.deliveries.map((d) => d.destinationId),
-    deliveries: row.deliveries.map((d) => ({
+    toDestinations: deliveries.map((d) => d.destinationId),
+    deliveries: deliveries.map((d) => ({
       destinationId: d.destinationId,
       state: d.state === 'sent' || d.state === 'failed' ? d.state : 'pending',
       ...(d.error ? { error: d.error } : {}),
