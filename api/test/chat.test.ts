@@ -165,7 +165,8 @@ describe('history', () => {
     expect(contents).toContain('Kappa hello PogChamp');
     expect(contents).toContain('thanks for watching!');
     expect(contents).not.toContain('a private whisper');
-    expect([...contents].length).toBe(new Set(history.messages.map((m) => m.id)).size);
+    // Each platform message once, though 'once' was said twice on Twitch and listed twice by YouTube.
+    expect(contents.filter((c) => c === 'once')).toHaveLength(1);
     late.close();
   });
 });
