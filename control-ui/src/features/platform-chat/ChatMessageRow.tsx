@@ -51,6 +51,7 @@ export function ChatMessageRow({ message, destinations }: { message: ChatMessage
         <div className={styles.meta}>
           {message.platform && <PlatformIcon platform={message.platform} />}
           <span className={styles.name}>{message.displayName}</span>
+          {message.private && <span className={styles.whisper}>whisper</span>}
           <time className={styles.time} dateTime={message.ts}>
             {time(message.ts)}
           </time>
