@@ -74,7 +74,7 @@ test('live to three chats: one panel, a reply to two platforms, a platform that 
   // Not live yet: the chat says what to do.
   await page.reload();
   await expect(panel.getByText('Start the stream to use the chat').first()).toBeVisible();
-  await expect(panel.getByLabel('Chat message')).toBeDisabled();
+  await expect(panel.getByRole('textbox', { name: 'Chat message' })).toBeDisabled();
   await shot(page, 'not-live');
 
   await goLive(projectId);
@@ -97,7 +97,7 @@ test('live to three chats: one panel, a reply to two platforms, a platform that 
 
   // The reply goes to the chats that can send: Twitch and YouTube (Facebook live comments are read only).
   await expect(panel.getByRole('button', { name: /^Send to: / })).toHaveText('All chats');
-  const box = panel.getByLabel('Chat message');
+  const box = panel.getByRole('textbox', { name: 'Chat message' });
   await box.fill('x'.repeat(201));
   await expect(panel.getByTestId('chat-counter')).toHaveText('201/200');
   await expect(box).toHaveAttribute('aria-invalid', 'true');

@@ -36,7 +36,10 @@ export class ChatDoubleBase {
     this.controls.set('issue-token', () => this.issueToken());
     this.controls.set('expire-tokens', () => this.expireTokens());
     this.controls.set('fail', (b) => this.failNext(Number(b.status ?? 500), Number(b.count ?? 1), typeof b.method === 'string' ? b.method : null));
-    this.controls.set('drop', (b) => this.drop(Number(b.ms ?? 3000)));
+    // Answered first: dropping closes every connection, the control's own included.
+    this.controls.set('drop', (b) => {
+      setTimeout(() => this.drop(Number(b.ms ?? 3000)), 20);
+    });
     this.controls.set('calls', () => this.calls);
   }
 

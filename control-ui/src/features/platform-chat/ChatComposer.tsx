@@ -13,6 +13,8 @@ interface ComposerProps {
   draft: string;
   live: boolean;
   sendError: string | null;
+  /** Say 'Start the stream to use the chat' here too (when the list above shows messages, not that). */
+  showNotLive: boolean;
 }
 
 /**
@@ -20,7 +22,7 @@ interface ComposerProps {
  * trimmed length against 200, the border turns red past it, and Enter sends (Shift+Enter is a new
  * line). Disabled with 'Start the stream to use the chat' while not live.
  */
-export function ChatComposer({ destinations, targets, draft, live, sendError }: ComposerProps) {
+export function ChatComposer({ destinations, targets, draft, live, sendError, showNotLive }: ComposerProps) {
   const inputId = useId();
   const errorId = useId();
   const sendable = destinations.filter((d) => d.canSend);
@@ -37,7 +39,7 @@ export function ChatComposer({ destinations, targets, draft, live, sendError }: 
   };
   return (
     <div className={styles.composer}>
-      {!live && <p className={styles.notice}>Start the stream to use the chat</p>}
+      {!live && showNotLive && <p className={styles.notice}>Start the stream to use the chat</p>}
       {live && sendable.length === 0 && <p className={styles.notice}>None of your chats can receive messages from the studio.</p>}
       <div className={styles.toRow}>
         <span className={styles.toLabel}>To</span>
@@ -61,14 +63,17 @@ export function ChatComposer({ destinations, targets, draft, live, sendError }: 
             </>
           )}
         </Menu>
+        <span className={[styles.count, over ? styles.countOver : ''].join(' ')} aria-live="polite" data-testid="chat-counter">
+          {length}/{CHAT_MESSAGE_MAX}
+        </span>
       </div>
-      <div className={[styles.inputWrap, over ? styles.invalid : ''].join(' ')}>
+      <div className={styles.inputRow}>
         <textarea
           id={inputId}
-          className={styles.input}
+          className={[styles.input, over ? styles.invalid : ''].join(' ')}
           value={draft}
-          rows={2}
-          placeholder={live ? 'Send a message' : 'Start the stream to use the chat'}
+          rows={1}
+          placeholder="Send a message"
           aria-label="Chat message"
           aria-invalid={over}
           aria-describedby={sendError ? errorId : undefined}
@@ -76,14 +81,9 @@ export function ChatComposer({ destinations, targets, draft, live, sendError }: 
           onChange={(e) => setChatDraft(e.target.value)}
           onKeyDown={onKeyDown}
         />
-        <div className={styles.inputFooter}>
-          <span className={[styles.count, over ? styles.countOver : ''].join(' ')} aria-live="polite" data-testid="chat-counter">
-            {length}/{CHAT_MESSAGE_MAX}
-          </span>
-          <Button variant="primary" aria-label="Send" disabled={disabled || !chatTextValid(draft) || chosen.length === 0} onClick={() => sendChat()}>
-            <Send size={14} aria-hidden />
-          </Button>
-        </div>
+        <Button variant="primary" aria-label="Send" disabled={disabled || !chatTextValid(draft) || chosen.length === 0} onClick={() => sendChat()}>
+          <Send size={14} aria-hidden />
+        </Button>
       </div>
       {sendError && (
         <p id={errorId} className={styles.sendError} role="alert">

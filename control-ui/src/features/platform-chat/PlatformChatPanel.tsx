@@ -76,17 +76,19 @@ export function PlatformChatPanel() {
       )}
       <div className={styles.listWrap}>
         {shown.length === 0 ? (
-          <EmptyState icon={<MessageSquare size={28} />} title={live ? 'No chat messages yet' : 'Start the stream to use the chat'}>
-            <p>
-              {!loaded
-                ? 'Loading the chat…'
-                : destinations.length === 0
-                  ? 'Add a Twitch, YouTube or Facebook destination to read its chat here.'
-                  : live
-                    ? 'Messages from your platforms appear here as they are written.'
-                    : 'Chat from your destinations appears here while you are live.'}
-            </p>
-          </EmptyState>
+          <div className={styles.empty}>
+            <EmptyState icon={<MessageSquare size={24} />} title={live ? 'No chat messages yet' : 'Start the stream to use the chat'}>
+              <p>
+                {!loaded
+                  ? 'Loading the chat…'
+                  : destinations.length === 0
+                    ? 'Add a Twitch, YouTube or Facebook destination to read its chat here.'
+                    : live
+                      ? 'Messages from your platforms appear here as they are written.'
+                      : 'Chat from your destinations appears here while you are live.'}
+              </p>
+            </EmptyState>
+          </div>
         ) : (
           <ol ref={list} className={styles.list} onScroll={onScroll} aria-label="Chat messages" aria-live="polite">
             {shown.map((m) => (
@@ -100,7 +102,7 @@ export function PlatformChatPanel() {
           </Button>
         )}
       </div>
-      {canWrite && <ChatComposer destinations={destinations} targets={targets} draft={draft} live={live} sendError={sendError} />}
+      {canWrite && <ChatComposer destinations={destinations} targets={targets} draft={draft} live={live} sendError={sendError} showNotLive={shown.length > 0} />}
     </section>
   );
 }
