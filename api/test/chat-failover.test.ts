@@ -61,7 +61,8 @@ async function startApi(): Promise<ApiProcess> {
   for (const stream of [child.stdout, child.stderr]) stream?.on('data', (d: Buffer) => output.push(d.toString()));
   const api = { child, url, wsUrl: `ws://127.0.0.1:${port}/ws`, output };
   processes.push(api);
-  await waitFor(`the api on ${port} (${output.join('')})`, async () => ((await fetch(`${url}/healthz`)).ok ? true : undefined), 30_000, 200);
+  // Generous: on a loaded machine tsx takes a while to load the api.
+  await waitFor(`the api on ${port} (${output.join('')})`, async () => ((await fetch(`${url}/healthz`)).ok ? true : undefined), 120_000, 200);
   return api;
 }
 
@@ -71,7 +72,7 @@ beforeAll(async () => {
   db = createDb(database.url);
   redis = new Redis(testRedisUrl());
   await Promise.all([startApi(), startApi()]);
-}, 90_000);
+}, 180_000);
 
 afterAll(async () => {
   for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
@@ -133,4 +134,4 @@ it('moves a chat to the other api within 10 s of its owner dying, with no messag
   expect(new Set(shown).size).toBe(posted.length);
   expect(await db.chatMessage.count({ where: { destinationId: project.youtube } })).toBe(posted.length);
   studio.close();
-}, 90_000);
+}, 120_000);
