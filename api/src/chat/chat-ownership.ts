@@ -21,20 +21,22 @@ export class ChatOwnership {
     private readonly redis: Redis,
     readonly replicaId: string,
     private readonly leaseMs: number,
+    /** Where a lease is kept: chat connectors by default; the events connectors hold leases of their own. */
+    private readonly keyOf: (id: string) => string = chatKeys.owner,
   ) {}
 
   /** Renews this replica's lease, or takes a free one; false when another replica holds it. */
   async hold(destinationId: string): Promise<boolean> {
-    const key = chatKeys.owner(destinationId);
+    const key = this.keyOf(destinationId);
     if (Number(await this.redis.eval(RENEW, 1, key, this.replicaId, String(this.leaseMs))) === 1) return true;
     return (await this.redis.set(key, this.replicaId, 'PX', this.leaseMs, 'NX')) === 'OK';
   }
 
   async release(destinationId: string): Promise<void> {
-    await this.redis.eval(RELEASE, 1, chatKeys.owner(destinationId), this.replicaId);
+    await this.redis.eval(RELEASE, 1, this.keyOf(destinationId), this.replicaId);
   }
 
   async owner(destinationId: string): Promise<string | null> {
-    return this.redis.get(chatKeys.owner(destinationId));
+    return this.redis.get(this.keyOf(destinationId));
   }
 }
