@@ -14,3 +14,4 @@ export * from './destinations/index.ts';
 export * from './fleet/index.ts';
 export * from './signaling/index.ts';
 export * from './chat/index.ts';
+export * from './events/index.ts';

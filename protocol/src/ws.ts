@@ -5,6 +5,7 @@ import { destinationServerMessageSchemas } from './destinations/events.ts';
 import { roomClientMessageSchemas, roomServerMessageSchemas } from './signaling/messages.ts';
 import { renderStates } from './render/render-job.ts';
 import { chatClientMessageSchemas, chatServerMessageSchemas } from './chat/messages.ts';
+import { eventServerMessageSchemas } from './events/events.ts';
 import { entitlementsSchema, planIdSchema } from './plans.ts';
 import { subscriptionViewSchema } from './http/billing.ts';
 import type { ProjectPermission } from './signaling/roles.ts';
@@ -77,5 +78,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   ...roomServerMessageSchemas,
   /** Platform chat: messages, the chats and their connectors, history. */
   ...chatServerMessageSchemas,
+  /** Events feed: new follows, subs, raids, cheers, tips and donations. */
+  ...eventServerMessageSchemas,
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
