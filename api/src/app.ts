@@ -17,7 +17,7 @@ import {
   type Endpoint,
 } from '@onair/protocol';
 import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
-import { billingEndpoints, destinationEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
+import { billingEndpoints, destinationEndpoints, eventEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
 import { fleetEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
@@ -41,6 +41,7 @@ import { fleetRoutes } from './routes/fleet.ts';
 import { devInboxRoutes } from './routes/dev-inbox.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { memberRoutes } from './routes/members.ts';
+import { eventRoutes } from './routes/events.ts';
 import { MemberService } from './members/member-service.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { SessionService } from './sessions/session-service.ts';
@@ -74,6 +75,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   getSignInMethodsEndpoint,
   ...projectEndpoints,
   ...memberEndpoints,
+  ...eventEndpoints,
   ...destinationEndpoints,
   ...fleetEndpoints,
   ...billingEndpoints,
@@ -119,6 +121,7 @@ export function createApp(deps: AppDeps): Express {
   const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : undefined, deps.logger);
   app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
   app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));
+  app.use(eventRoutes({ db: deps.db, resolveSession }));
   app.use(sessionRoutes({ db: deps.db, sessions, resolveSession }));
   app.use(billingRoutes({ db: deps.db, billing, resolveSession }));
   const destinations = createDestinations({

@@ -5,6 +5,7 @@ import { billingConfigShape } from './billing/config.ts';
 import { scalerConfigShape } from './fleet/scaler/config.ts';
 import { destinationsConfigShape } from './destinations/config.ts';
 import { chatConfigShape } from './chat/config.ts';
+import { eventsConfigShape } from './events/config.ts';
 
 /** Every environment variable the api reads, with its default. The README's table mirrors this. */
 const configSchema = z.object({
@@ -47,6 +48,7 @@ const configSchema = z.object({
   ...destinationsConfigShape,
   ...billingConfigShape,
   ...chatConfigShape,
+  ...eventsConfigShape,
 });
 
 export type ApiConfig = z.infer<typeof configSchema>;

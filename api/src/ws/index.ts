@@ -7,6 +7,7 @@ import { SessionService } from '../sessions/session-service.ts';
 import { RoomSignaling } from '../signaling/room-signaling.ts';
 import { StudioSockets } from './studio-sockets.ts';
 import { startChat } from '../chat/index.ts';
+import { startEvents } from '../events/index.ts';
 
 /** Serves `/ws` on the api's HTTP server; close it before the server on shutdown. */
 export async function attachStudioSockets(server: Server, deps: AppDeps & { accounts: Accounts }): Promise<{ close(): Promise<void> }> {
@@ -19,6 +20,8 @@ export async function attachStudioSockets(server: Server, deps: AppDeps & { acco
   const room = new RoomSignaling({ access, db: deps.db, redis: deps.redis, subscriber: signalingSubscriber, sessions: deps.sessions ?? ownSessions!, logger: deps.logger, iceServers: deps.config.WEBRTC_ICE_SERVERS });
   // Every replica serving /ws also takes part in running the platform chat connectors.
   const chat = await startChat({ config: deps.config, db: deps.db, redis: deps.redis, logger: deps.logger });
+  // …and the events connectors (Twitch EventSub), elected the same way.
+  const events = startEvents({ config: deps.config, db: deps.db, redis: deps.redis, logger: deps.logger });
   const sockets = new StudioSockets({
     chat: chat.service,
     db: deps.db,
@@ -40,6 +43,7 @@ export async function attachStudioSockets(server: Server, deps: AppDeps & { acco
   return {
     close: async () => {
       await sockets.close();
+      await events.close();
       await chat.close();
       await room.close();
       await ownSessions?.closeQueue();

@@ -6,6 +6,8 @@ import {
   acceptedScenePatchSchema,
   chatChannels,
   chatServerMessageSchema,
+  eventChannels,
+  eventServerMessageSchema,
   clientMessagePermissions,
   clientMessageSchema,
   destinationChannels,
@@ -308,6 +310,11 @@ export class StudioSockets {
       this.forwardChatMessage(chatOf, raw);
       return;
     }
+    const eventsOf = eventChannels.projectOf(channel);
+    if (eventsOf !== null) {
+      this.forwardEventMessage(eventsOf, raw);
+      return;
+    }
     const detailsOf = /^onair:projects:([^:]+):details$/.exec(channel)?.[1];
     if (detailsOf !== undefined && channel === projectChannels.details(detailsOf)) {
       this.forwardProjectDetails(detailsOf, raw);
@@ -351,6 +358,22 @@ export class StudioSockets {
       message = chatServerMessageSchema.parse(JSON.parse(raw));
     } catch (err) {
       this.deps.logger.warn({ err: (err as Error).message, projectId }, 'ignoring malformed chat message');
+      return;
+    }
+    if (message.projectId !== projectId) return;
+    const text = JSON.stringify(message);
+    for (const client of watchers) if (client.ws.readyState === WebSocket.OPEN) client.ws.send(text);
+  }
+
+  /** New events of the feed, published as sent, checked once before forwarding. */
+  private forwardEventMessage(projectId: string, raw: string): void {
+    const watchers = this.watchers.get(projectId);
+    if (!watchers || watchers.size === 0) return;
+    let message: ServerMessage;
+    try {
+      message = eventServerMessageSchema.parse(JSON.parse(raw));
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message, projectId }, 'ignoring malformed events message');
       return;
     }
     if (message.projectId !== projectId) return;
@@ -405,8 +428,15 @@ export class StudioSockets {
 }
 
 /** The Redis channels a replica listens on while one of its sockets watches the project. */
-function projectChannelsOf(projectId: string): [string, string, string, string, string] {
-  return [projectChannels.scene(projectId), projectChannels.details(projectId), destinationChannels.project(projectId), renderKeys.status(projectId), chatChannels.project(projectId)];
+function projectChannelsOf(projectId: string): [string, string, string, string, string, string] {
+  return [
+    projectChannels.scene(projectId),
+    projectChannels.details(projectId),
+    destinationChannels.project(projectId),
+    renderKeys.status(projectId),
+    chatChannels.project(projectId),
+    eventChannels.project(projectId),
+  ];
 }
 
 function send(ws: WebSocket, message: ServerMessage): void {

@@ -2,7 +2,10 @@ import { exchangeAuthorizationCode, refreshAccessToken } from './oauth-token.ts'
 import type { OAuthClientConfig, Platform } from './platform.ts';
 import { platformCall, PlatformCallError } from './platform-http.ts';
 
-const SCOPES = ['channel:read:stream_key', 'channel:manage:broadcast', 'user:read:email'];
+import { TWITCH_EVENT_SCOPES } from '../../events/twitch-events.ts';
+
+// The events feed reads the channel's follows, subs, cheers and charity donations with the same login.
+const SCOPES = ['channel:read:stream_key', 'channel:manage:broadcast', 'user:read:email', ...TWITCH_EVENT_SCOPES];
 
 /** Twitch: OAuth at id.twitch.tv, Helix for the account, stream key and channel title, and the ingest list. */
 export function twitchPlatform(client: OAuthClientConfig, urls: { api: string; ingests: string }): Platform {
