@@ -17,6 +17,7 @@ import { receiveSubscriptionUpdate } from './billing.ts';
 import { loadDestinations, receiveDestinationMessage } from './destinations.ts';
 import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
 import { attachChat, detachChat, receiveChatError, receiveChatMessage } from './platform-chat.ts';
+import { closeEvents, loadEvents, receiveEventsMessage } from './events.ts';
 import { showToast } from './toasts.ts';
 
 let socket: StudioSocket | null = null;
@@ -60,6 +61,7 @@ export async function openStudio(projectId: string, client: HttpClient = httpCli
 export function closeStudio(): void {
   leaveRoom();
   detachChat();
+  closeEvents();
   socket?.close();
   socket = null;
   useStudioStore.setState(initialStudioState());
@@ -90,8 +92,13 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
       enterRoom(projectId, (m) => socket?.send(m));
       // The platform chat: its history, then every new message on this channel.
       attachChat(projectId, (m) => socket?.send(m));
+      // The events feed: its latest page, then every new event on this channel.
+      void loadEvents(projectId, client);
       return;
     }
+    case 'events.new':
+      receiveEventsMessage(message);
+      return;
     case 'chat.messages':
     case 'chat.destinations':
     case 'chat.history':

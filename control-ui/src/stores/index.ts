@@ -6,6 +6,7 @@
 import { createAppStore } from './app-store.ts';
 import { createBillingStore } from './billing-store.ts';
 import { createChatStore } from './chat-store.ts';
+import { createEventsStore } from './events-store.ts';
 import { createFleetStore } from './fleet-store.ts';
 import { createSessionStore } from './session-store.ts';
 import { createDeviceStore } from './device-store.ts';
@@ -31,6 +32,7 @@ export const useDestinationsStore = createDestinationsStore();
 export const useMediaStore = createMediaStore();
 export const useBillingStore = createBillingStore();
 export const useChatStore = createChatStore();
+export const useEventsStore = createEventsStore(browserStorage());
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
 export type { AppState, CanvasSize, OpenProject } from './app-store.ts';
@@ -55,3 +57,6 @@ export { initialMediaState } from './media-store.ts';
 export type { MediaState } from './media-store.ts';
 export { initialChatState } from './chat-store.ts';
 export type { ChatState } from './chat-store.ts';
+export { initialEventsState, readEventFilter, writeEventFilter, EVENT_FILTER_STORAGE_KEY } from './events-store.ts';
+export type { EventsState } from './events-store.ts';
+export type { FlagStorage } from './browser-storage.ts';

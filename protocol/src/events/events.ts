@@ -126,3 +126,6 @@ export function formatEventTime(iso: string, now: Date = new Date(), locale?: st
   if (days <= 365) return `${Math.max(1, Math.floor(days / 30))}m`;
   return `${Math.floor(days / 365)}y`;
 }
+
+/** Studio spec §2, §9: the events feed's popout window. */
+export const EVENTS_POPOUT_SIZE = { width: 500, height: 600 } as const;

@@ -1,9 +1,11 @@
-import { CalendarClock, MessagesSquare } from 'lucide-react';
+import { MessagesSquare } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Tabs, type TabDefinition } from '../../components/Tabs.tsx';
 import { GuestsPanel } from '../media/GuestsPanel.tsx';
 import { PlatformChatPanel } from '../platform-chat/PlatformChatPanel.tsx';
+import { EventsPanel } from '../events/EventsPanel.tsx';
+import { EventsPopoutHost } from '../events/EventsPopout.tsx';
 import { useChatStore } from '../../stores/index.ts';
 import styles from './SidePanel.module.css';
 
@@ -16,11 +18,7 @@ const PANELS: Record<SidePanelTab, { label: string; panel: ReactNode }> = {
   },
   'event-list': {
     label: 'Event List',
-    panel: (
-      <EmptyState icon={<CalendarClock size={28} />} title="No events yet">
-        <p>Follows, subscriptions, raids, cheers and tips from your platforms appear here.</p>
-      </EmptyState>
-    ),
+    panel: <EventsPanel />,
   },
   guests: {
     label: 'Guests',
@@ -53,6 +51,8 @@ export function SidePanel({ tabs = ALL_TABS, initialTab = 'platform-chat' }: Sid
   return (
     <aside className={styles.panel} aria-label="Side panel">
       <Tabs label="Side panel" tabs={definitions} initialTab={firstTab} />
+      {/* The events feed's popout window lives with the studio, whichever tab is shown. */}
+      <EventsPopoutHost />
     </aside>
   );
 }

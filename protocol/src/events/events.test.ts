@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { formatEventTime, listEventsEndpoint, liveEventSchema } from './events.ts';
+
+const now = new Date('2026-11-25T12:00:00.000Z');
+const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
+const DAY = 86_400_000;
+
+describe('event time display (studio spec §9)', () => {
+  it('shows the clock time under 24 hours, then days up to 31, months up to a year, then years', () => {
+    expect(formatEventTime(ago(5 * 60_000), now, 'en-GB')).toBe(new Date(now.getTime() - 5 * 60_000).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' }));
+    expect(formatEventTime(ago(DAY - 1), now, 'en-GB')).toMatch(/^\d\d:\d\d$/);
+    expect(formatEventTime(ago(DAY), now)).toBe('1d');
+    expect(formatEventTime(ago(31 * DAY), now)).toBe('31d');
+    expect(formatEventTime(ago(32 * DAY), now)).toBe('1m');
+    expect(formatEventTime(ago(200 * DAY), now)).toBe('6m');
+    expect(formatEventTime(ago(365 * DAY), now)).toBe('12m');
+    expect(formatEventTime(ago(366 * DAY), now)).toBe('1y');
+    expect(formatEventTime(ago(3 * 366 * DAY), now)).toBe('3y');
+  });
+});
+
+describe('event contracts', () => {
+  it('keeps the type open but refuses markup as a type, and reads the type filter as a list', () => {
+    const base = { id: '00000000-0000-4000-8000-000000000001', projectId: '00000000-0000-4000-8000-000000000002', platform: 'twitch', platformUsername: '<b>x</b>', platformCreatedAt: now.toISOString(), avatar: null, value: null, data: {} };
+    expect(liveEventSchema.safeParse({ ...base, type: 'mysteryBox' }).success).toBe(true);
+    expect(liveEventSchema.safeParse({ ...base, type: '<script>' }).success).toBe(false);
+    const query = listEventsEndpoint.query.parse({ types: 'follow, sub,,tip' });
+    expect(query).toEqual({ types: ['follow', 'sub', 'tip'], limit: 50 });
+  });
+});
