@@ -7,6 +7,7 @@ import type { ApiConfig } from '../config.ts';
 import { chatKeys, type ChatOwnership } from './chat-ownership.ts';
 import { chatSendCommandSchema, type ChatService } from './chat-service.ts';
 import type { ChatStore } from './chat-store.ts';
+import type { EventsStore } from '../events/events-store.ts';
 import { ChatSendError, type ChatConnector, type ConnectorContext } from './connectors/connector.ts';
 import { FacebookChatConnector } from './connectors/facebook-chat.ts';
 import { TwitchChatConnector } from './connectors/twitch-chat.ts';
@@ -34,6 +35,8 @@ export interface ChatSupervisorDeps {
   store: ChatStore;
   service: ChatService;
   ownership: ChatOwnership;
+  /** The events feed, for the events a chat carries (YouTube's Super Chats and memberships). */
+  events?: EventsStore;
 }
 
 /**
@@ -119,6 +122,20 @@ export class ChatSupervisor {
         if (this.running.get(row.id) !== entry) return false;
         return this.deps.store.enqueue({ id: row.id, projectId: row.projectId, platform }, broadcastId, messages);
       },
+      ...(this.deps.events
+        ? {
+            onEvents: async (events) => {
+              if (this.running.get(row.id) !== entry) return false;
+              try {
+                await this.deps.events!.store({ id: row.id, projectId: row.projectId, platform }, events);
+                return true;
+              } catch (err) {
+                this.deps.logger.warn({ ...where, err: (err as Error).message }, 'chat events not stored');
+                return false;
+              }
+            },
+          }
+        : {}),
       onState: (state, error) => {
         if (this.running.get(row.id) !== entry || (entry.state === state && entry.error === error)) return;
         entry.state = state;

@@ -9,6 +9,7 @@ import { ChatOwnership } from './chat-ownership.ts';
 import { ChatService } from './chat-service.ts';
 import { ChatStore } from './chat-store.ts';
 import { ChatSupervisor } from './chat-supervisor.ts';
+import type { EventsStore } from '../events/events-store.ts';
 
 export interface Chat {
   service: ChatService;
@@ -21,7 +22,7 @@ export interface Chat {
  * The platform chat of one api replica: the studio-facing service, and (unless switched off) the
  * supervisor that takes part in electing connector owners and runs the connectors it owns.
  */
-export async function startChat(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger }): Promise<Chat> {
+export async function startChat(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; events?: EventsStore }): Promise<Chat> {
   const { config, db, redis, logger } = deps;
   const replicaId = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   const ownership = new ChatOwnership(redis, replicaId, config.CHAT_OWNER_LEASE_MS);
@@ -34,7 +35,7 @@ export async function startChat(deps: { config: ApiConfig; db: Db; redis: Redis;
     const { accounts } = createDestinations({ config, db, redis, logger, assertProjectAccess: async () => undefined, sessions: null });
     subscriber = redis.duplicate();
     subscriber.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis chat subscriber connection error'));
-    supervisor = new ChatSupervisor({ config, db, redis, subscriber, logger, accounts, store, service, ownership });
+    supervisor = new ChatSupervisor({ config, db, redis, subscriber, logger, accounts, store, service, ownership, ...(deps.events ? { events: deps.events } : {}) });
     await supervisor.start().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'chat connectors could not start'));
   }
   return {

@@ -19,9 +19,9 @@ export async function attachStudioSockets(server: Server, deps: AppDeps & { acco
   const access = new ProjectAccess(deps.db, deps.logger);
   const room = new RoomSignaling({ access, db: deps.db, redis: deps.redis, subscriber: signalingSubscriber, sessions: deps.sessions ?? ownSessions!, logger: deps.logger, iceServers: deps.config.WEBRTC_ICE_SERVERS });
   // Every replica serving /ws also takes part in running the platform chat connectors.
-  const chat = await startChat({ config: deps.config, db: deps.db, redis: deps.redis, logger: deps.logger });
-  // …and the events connectors (Twitch EventSub), elected the same way.
+  // The events connectors (Twitch EventSub) are elected the same way; YouTube's events come with its chat.
   const events = startEvents({ config: deps.config, db: deps.db, redis: deps.redis, logger: deps.logger });
+  const chat = await startChat({ config: deps.config, db: deps.db, redis: deps.redis, logger: deps.logger, events: events.store });
   const sockets = new StudioSockets({
     chat: chat.service,
     db: deps.db,

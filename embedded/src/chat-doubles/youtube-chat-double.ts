@@ -11,7 +11,7 @@ import { ChatDoubleBase, json } from './double-http.ts';
 export interface YouTubeChatItem {
   kind: 'youtube#liveChatMessage';
   id: string;
-  snippet: { type: 'textMessageEvent'; liveChatId: string; authorChannelId: string; publishedAt: string; hasDisplayContent: true; displayMessage: string; textMessageDetails: { messageText: string } };
+  snippet: { type: string; liveChatId: string; authorChannelId: string; publishedAt: string; hasDisplayContent: true; displayMessage: string; textMessageDetails?: { messageText: string }; [details: string]: unknown };
   authorDetails: { channelId: string; channelUrl: string; displayName: string; profileImageUrl: string; isVerified: boolean; isChatOwner: boolean; isChatSponsor: boolean; isChatModerator: boolean };
 }
 
@@ -33,6 +33,7 @@ export class YouTubeChatDouble extends ChatDoubleBase {
     this.controls.set('end', () => this.end());
     this.controls.set('post', (b) => this.post(String(b.displayName ?? 'Viewer'), String(b.text ?? ''), b.id === undefined ? undefined : String(b.id)));
     this.controls.set('inserted', () => this.inserted);
+    this.controls.set('post-event', (b) => this.postEvent(String(b.displayName ?? 'Viewer'), String(b.eventType), (b.details ?? {}) as Record<string, unknown>, String(b.displayMessage ?? '')));
     this.controls.set('polling', (b) => {
       this.pollingIntervalMillis = Number(b.ms ?? 500);
     });
@@ -69,6 +70,20 @@ export class YouTubeChatDouble extends ChatDoubleBase {
     };
     this.items.push(item);
     return item.id;
+  }
+
+  /**
+   * A Super Chat, Super Sticker or membership item (`superChatEvent` with `superChatDetails`,
+   * `superStickerEvent` with `superStickerDetails`, `newSponsorEvent` with `newSponsorDetails`,
+   * `memberMilestoneChatEvent` with `memberMilestoneChatDetails`, `membershipGiftingEvent`…), as
+   * the live chat lists it among the messages.
+   */
+  postEvent(displayName: string, eventType: string, details: Record<string, unknown>, displayMessage = ''): string {
+    const id = this.post(displayName, displayMessage);
+    const item = this.items.find((i) => i.id === id)!;
+    const { textMessageDetails: _text, ...snippet } = item.snippet;
+    item.snippet = { ...snippet, type: eventType, ...details };
+    return id;
   }
 
   async start(port = 0): Promise<this> {

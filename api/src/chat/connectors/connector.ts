@@ -1,6 +1,7 @@
 import { CHAT_PLATFORM_TEXT_MAX, linkSegments, type ChatConnectionState, type ChatSegment } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import type { ChatConfig } from '../config.ts';
+import type { InboundEvent } from '../../events/twitch-events.ts';
 
 /** One message read from a platform, before it is stored. */
 export interface InboundChat {
@@ -34,6 +35,8 @@ export interface ConnectorContext {
   cursor: { get(): Promise<string | null>; set(value: string): Promise<void> };
   /** Hands messages over; resolves true once they are stored (false when they could not be). */
   onMessages(messages: InboundChat[]): Promise<boolean>;
+  /** Hands events read with the chat (YouTube's Super Chats, Super Stickers, memberships) to the events feed; true once stored. */
+  onEvents?(events: InboundEvent[]): Promise<boolean>;
   onState(state: ChatConnectionState, error?: string): void;
 }
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CHAT_YOUTUBE_MAX_RESULTS, CHAT_YOUTUBE_POLL_MS, linkSegments } from '@onair/protocol';
 import { platformCall, PlatformCallError } from '../../destinations/platforms/platform-http.ts';
+import { normaliseYouTubeItem } from '../../events/youtube-events.ts';
+import type { InboundEvent } from '../../events/twitch-events.ts';
 import { ChatSendError, cleanPlatformText, nextBackoff, safeImageUrl, sleep, type ChatConnector, type ConnectorContext, type InboundChat } from './connector.ts';
 
 const broadcastsSchema = z.object({ items: z.array(z.object({ id: z.string(), snippet: z.object({ liveChatId: z.string().optional() }).loose() }).loose()).default([]) }).loose();
@@ -119,7 +121,11 @@ export class YouTubeChatConnector implements ChatConnector {
         const page = pageSchema.parse(await this.withToken((token) => platformCall(`${this.api}/liveChat/messages?${query.toString()}`, { token })));
         this.ctx.onState('live');
         const messages: InboundChat[] = [];
+        const events: InboundEvent[] = [];
         for (const raw of page.items) {
+          // Super Chats, Super Stickers and memberships are also events of the feed.
+          const event = this.ctx.onEvents ? normaliseYouTubeItem(raw, (t) => cleanPlatformText(t, this.ctx.logger, { destinationId: this.ctx.destination.id, platform: 'youtube' }), safeImageUrl) : null;
+          if (event) events.push(event);
           const item = itemSchema.safeParse(raw);
           if (!item.success) {
             this.ctx.logger.info({ destinationId: this.ctx.destination.id }, 'youtube chat item not understood; dropped');
@@ -130,7 +136,9 @@ export class YouTubeChatConnector implements ChatConnector {
         }
         // The page token moves on only once this page is stored: an owner that dies in between
         // leaves the page to be read again by the next one (and the store keeps each message once).
-        return { page, stored: messages.length === 0 || (await this.ctx.onMessages(messages)) };
+        const messagesStored = messages.length === 0 || (await this.ctx.onMessages(messages));
+        const eventsStored = events.length === 0 || !this.ctx.onEvents || (await this.ctx.onEvents(events));
+        return { page, stored: messagesStored && eventsStored };
       });
       if (!stored) {
         await sleep(this.ctx.config.CHAT_ERROR_RETRY_MS, signal);
