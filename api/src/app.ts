@@ -17,7 +17,7 @@ import {
   type Endpoint,
 } from '@onair/protocol';
 import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
-import { billingEndpoints, destinationEndpoints, eventEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
+import { alertEndpoints, billingEndpoints, destinationEndpoints, eventEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
 import { fleetEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
@@ -42,6 +42,8 @@ import { devInboxRoutes } from './routes/dev-inbox.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { memberRoutes } from './routes/members.ts';
 import { eventRoutes } from './routes/events.ts';
+import { AlertsService } from './events/alerts-service.ts';
+import { alertsOverlayRoutes } from './events/alerts-overlay.ts';
 import { MemberService } from './members/member-service.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { SessionService } from './sessions/session-service.ts';
@@ -76,6 +78,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   ...projectEndpoints,
   ...memberEndpoints,
   ...eventEndpoints,
+  ...alertEndpoints,
   ...destinationEndpoints,
   ...fleetEndpoints,
   ...billingEndpoints,
@@ -121,7 +124,10 @@ export function createApp(deps: AppDeps): Express {
   const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : undefined, deps.logger);
   app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
   app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));
-  app.use(eventRoutes({ db: deps.db, resolveSession }));
+  const alerts = new AlertsService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET });
+  app.use(eventRoutes({ db: deps.db, resolveSession, alerts }));
+  // The alerts overlay page, opened by the render worker with the project's overlay key (no session).
+  app.use(alertsOverlayRoutes({ redis: deps.redis, alerts, logger: deps.logger }));
   app.use(sessionRoutes({ db: deps.db, sessions, resolveSession }));
   app.use(billingRoutes({ db: deps.db, billing, resolveSession }));
   const destinations = createDestinations({

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventSubDoubleEnv, startEventSubDouble, waitFor, type EventSubDouble } from '@onair/embedded';
 import { SecretBox } from '@onair/runtime';
-import type { LiveEvent } from '@onair/protocol';
+import { alertPlaySchema, DEFAULT_ALERT_SETTINGS, type AlertPlay, type AlertSettings, type LiveEvent } from '@onair/protocol';
 import { CHAT_SECRETS_KEY, FAST_CHAT_ENV, StudioChatSocket } from './helpers/chat.ts';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
@@ -282,5 +282,89 @@ describe('get-feed', () => {
     const stranger = await createTestUser(api);
     expect((await call(api, stranger, 'GET', `/api/v1/projects/${projectId}/events`)).status).toBe(404);
     expect((await call(api, null, 'GET', `/api/v1/projects/${projectId}/events`)).status).toBe(401);
+  });
+});
+
+/** An open alerts overlay stream: every alert it receives, as the page would. */
+async function openAlertStream(url: string): Promise<{ alerts: AlertPlay[]; close(): void }> {
+  const controller = new AbortController();
+  const res = await fetch(`${url.replace('?', '/stream?')}`, { signal: controller.signal });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const alerts: AlertPlay[] = [];
+  const reader = res.body!.getReader();
+  let buffer = '';
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (done) return;
+      buffer += new TextDecoder().decode(value);
+      let at;
+      while ((at = buffer.indexOf('\n\n')) >= 0) {
+        const chunk = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        if (chunk.startsWith('data: ')) alerts.push(alertPlaySchema.parse(JSON.parse(chunk.slice(6))));
+      }
+    }
+  })();
+  // Subscribed once the first comment is in.
+  await new Promise((r) => setTimeout(r, 200));
+  return { alerts, close: () => controller.abort() };
+}
+
+describe('alerts', () => {
+  it('has defaults, saves a change, and refuses bad settings or a role that cannot update the project', async () => {
+    const view = await call(api, host, 'GET', `/api/v1/projects/${projectId}/alerts`);
+    expect(view.status).toBe(200);
+    const body = view.body as { settings: AlertSettings; overlayUrl: string };
+    expect(body.settings).toEqual(DEFAULT_ALERT_SETTINGS);
+    expect(body.overlayUrl).toMatch(new RegExp(`^${api.url}/overlay/alerts/${projectId}\\?key=[A-Za-z0-9_-]{43}$`));
+    const settings = { ...DEFAULT_ALERT_SETTINGS, sub: { ...DEFAULT_ALERT_SETTINGS.sub, enabled: false }, follow: { ...DEFAULT_ALERT_SETTINGS.follow, message: 'Welcome {follower}!', durationMs: 2000 } };
+    const saved = await call(api, host, 'PUT', `/api/v1/projects/${projectId}/alerts`, { settings });
+    expect(saved.status).toBe(200);
+    expect((saved.body as { settings: AlertSettings }).settings).toEqual(settings);
+    expect((await call(api, host, 'PUT', `/api/v1/projects/${projectId}/alerts`, { settings: { ...settings, follow: { ...settings.follow, durationMs: 100 } } })).status).toBe(400);
+    expect((await call(api, host, 'PUT', `/api/v1/projects/${projectId}/alerts`, { settings: { ...settings, follow: { ...settings.follow, imageUrl: 'javascript:alert(1)' } } })).status).toBe(400);
+    const viewer = await createTestUser(api);
+    await api.db.projectMember.create({ data: { projectId, userId: viewer.id, role: 'viewer' } });
+    expect((await call(api, viewer, 'PUT', `/api/v1/projects/${projectId}/alerts`, { settings })).status).toBe(403);
+    expect((await call(api, viewer, 'POST', `/api/v1/projects/${projectId}/alerts/test`, { type: 'follow' })).status).toBe(403);
+  });
+
+  it('serves the overlay page and its stream only with the project’s key', async () => {
+    const { overlayUrl } = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/alerts`)).body as { overlayUrl: string };
+    const pageRes = await fetch(overlayUrl);
+    expect(pageRes.status).toBe(200);
+    expect(pageRes.headers.get('content-security-policy')).toContain("script-src 'nonce-");
+    expect(await pageRes.text()).toContain('new EventSource');
+    const wrong = overlayUrl.replace(/key=.*/, 'key=AAAA');
+    expect((await fetch(wrong)).status).toBe(404);
+    expect((await fetch(wrong.replace('?', '/stream?'))).status).toBe(404);
+    const otherProject = overlayUrl.replace(projectId, randomUUID());
+    expect((await fetch(otherProject)).status).toBe(404);
+  });
+
+  it('plays each new event of a type whose alert is on, once, with its values as plain text; a test alert plays even when its type is off', async () => {
+    const { overlayUrl } = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/alerts`)).body as { overlayUrl: string };
+    const stream = await openAlertStream(overlayUrl);
+    try {
+      await subscribed();
+      double.emit({ ...follow('801', '<b>Bold</b>'), messageId: 'alert-follow', times: 2 });
+      double.emit({ type: 'channel.subscribe', broadcasterId: BROADCASTER, event: { user_id: '802', user_login: 's', user_name: 'Quiet', tier: '1000', is_gift: false } });
+      double.emit({ type: 'channel.raid', broadcasterId: BROADCASTER, event: { from_broadcaster_user_id: '803', from_broadcaster_user_login: 'r', from_broadcaster_user_name: 'Raider', viewers: 12 } });
+      await waitFor('two alerts', async () => (stream.alerts.length >= 2 ? true : undefined), 10_000, 20);
+      const test = await call(api, host, 'POST', `/api/v1/projects/${projectId}/alerts/test`, { type: 'sub' });
+      expect(test.status).toBe(202);
+      await waitFor('the test alert', async () => (stream.alerts.length >= 3 ? true : undefined), 10_000, 20);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(stream.alerts.map((a) => [a.type, a.text, a.test])).toEqual([
+        ['follow', 'Welcome <b>Bold</b>!', false],
+        ['twitchRaid', 'Raider is raiding with 12 viewers!', false],
+        ['sub', 'TestSubscriber just subscribed!', true],
+      ]);
+      expect(stream.alerts[0]).toMatchObject({ durationMs: 2000, sound: 'chime', animation: 'pop', imageUrl: null });
+    } finally {
+      stream.close();
+    }
   });
 });

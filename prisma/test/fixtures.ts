@@ -234,4 +234,10 @@ export const fixtures = {
     platformCreatedAt: at('2026-01-01T10:00:03.000Z'),
     createdAt: at('2026-01-01T10:00:03.100Z'),
   },
+  alertSettings: {
+    id: '00000000-0000-4000-8000-00000000000e',
+    projectId: '00000000-0000-4000-8000-000000000003',
+    settings: { follow: { enabled: false, message: '{follower}!', imageUrl: null, animation: 'pop', sound: 'none', durationMs: 3000 } },
+    updatedAt: at('2026-01-01T10:00:04.000Z'),
+  },
 } as const;

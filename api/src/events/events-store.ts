@@ -3,6 +3,7 @@ import { eventChannels, liveEventDataSchema, type EventPlatform, type LiveEvent,
 import type { Db, LiveEvent as LiveEventRow } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { InboundEvent } from './twitch-events.ts';
+import type { AlertsService } from './alerts-service.ts';
 
 /** A stored event as the studio receives it. */
 export function toWire(row: LiveEventRow): LiveEvent {
@@ -31,6 +32,8 @@ export class EventsStore {
     private readonly db: Db,
     private readonly redis: Redis,
     private readonly logger: Logger,
+    /** Plays the alerts of new events in the program. */
+    private readonly alerts?: AlertsService,
   ) {}
 
   async store(destination: { id: string | null; projectId: string; platform: EventPlatform }, events: InboundEvent[]): Promise<LiveEvent[]> {
@@ -57,7 +60,11 @@ export class EventsStore {
     // Keep the order they came in (RETURNING gives the insert's order; sort by the platform's id order to be sure).
     const order = new Map(events.map((e, i) => [e.platformEventId, i]));
     const shown = rows.filter((r) => !r.replay && !r.suppressed).sort((a, b) => order.get(a.platformEventId)! - order.get(b.platformEventId)!).map(toWire);
-    if (shown.length > 0) await this.publish({ type: 'events.new', projectId: destination.projectId, events: shown });
+    if (shown.length > 0) {
+      await this.publish({ type: 'events.new', projectId: destination.projectId, events: shown });
+      // Stored once, so each event plays its alert once, whichever replica stored it.
+      await this.alerts?.onEvents(destination.projectId, shown).catch((err: unknown) => this.logger.warn({ err: (err as Error).message, projectId: destination.projectId }, 'alerts not sent'));
+    }
     return shown;
   }
 

@@ -7,6 +7,7 @@ import type { ApiConfig } from '../config.ts';
 import { ChatOwnership } from '../chat/chat-ownership.ts';
 import { createDestinations } from '../destinations/index.ts';
 import { EventsStore } from './events-store.ts';
+import { AlertsService } from './alerts-service.ts';
 import { EventsSupervisor, eventsKeys } from './events-supervisor.ts';
 
 export interface Events {
@@ -22,7 +23,8 @@ export interface Events {
  */
 export function startEvents(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger }): Events {
   const { config, db, redis, logger } = deps;
-  const store = new EventsStore(db, redis, logger);
+  const alerts = new AlertsService({ db, redis, logger, publicUrl: config.PUBLIC_URL, secret: config.AUTH_SECRET });
+  const store = new EventsStore(db, redis, logger, alerts);
   const clientId = config.TWITCH_EVENTSUB_CLIENT_ID ?? config.TWITCH_CLIENT_ID;
   let supervisor: EventsSupervisor | null = null;
   if (config.EVENTS_CONNECTORS && clientId) {

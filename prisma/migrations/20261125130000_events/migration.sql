@@ -26,3 +26,19 @@ CREATE UNIQUE INDEX "live_events_project_id_platform_platform_event_id_key" ON "
 
 -- AddForeignKey
 ALTER TABLE "live_events" ADD CONSTRAINT "live_events_project_id_fkey" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- CreateTable
+CREATE TABLE "alert_settings" (
+    "id" UUID NOT NULL,
+    "project_id" UUID NOT NULL,
+    "settings" JSONB NOT NULL,
+    "updated_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "alert_settings_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "alert_settings_project_id_key" ON "alert_settings"("project_id");
+
+-- AddForeignKey
+ALTER TABLE "alert_settings" ADD CONSTRAINT "alert_settings_project_id_fkey" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE ON UPDATE CASCADE;

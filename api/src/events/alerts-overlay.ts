@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { Router, type Response } from 'express';
+import type { Redis } from 'ioredis';
+import { alertChannels, alertPlaySchema } from '@onair/protocol';
+import type { Logger } from '@onair/runtime';
+import type { AlertsService } from './alerts-service.ts';
+
+const SSE_KEEPALIVE_MS = 15_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The colour of each alert type's card (the feed's colours, studio spec §9). */
+const COLORS: Record<string, string> = {
+  follow: '#E0457B',
+  sub: '#9146FF',
+  resub: '#6D5BD0',
+  twitchRaid: '#E8891C',
+  twitchCheer: '#13A89E',
+  tip: '#2FA866',
+  charity: '#E4572E',
+};
+const GLYPHS: Record<string, string> = { follow: '♥', sub: '★', resub: '↻', twitchRaid: '⚔', twitchCheer: '◆', tip: '$', charity: '✚' };
+
+/**
+ * The alerts overlay page: transparent, made to be rendered over the whole canvas by the render
+ * worker. It plays the alerts it receives over server-sent events one at a time (a queue: an alert
+ * never covers another), each as a card at the top centre — the type's colour block with its picture
+ * or glyph, the message as text — with its sound (Web Audio), for its duration, then clears.
+ */
+function page(nonce: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>OnAir alerts</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style nonce="${nonce}">
+html,body{margin:0;height:100%;background:transparent;overflow:hidden;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+#card{position:fixed;left:30vw;top:6vh;width:40vw;height:20vh;display:none;align-items:stretch;background:#151821;border-radius:1.2vh;overflow:hidden;box-shadow:0 1vh 4vh rgba(0,0,0,.5)}
+#card.on{display:flex}
+#card.pop{animation:pop .3s ease-out}
+#card.slide{animation:slide .35s ease-out}
+#card.out{opacity:0;transition:opacity .3s}
+#block{flex:0 0 20vh;display:flex;align-items:center;justify-content:center;color:#fff;font-size:9vh}
+#block img{width:100%;height:100%;object-fit:cover}
+#text{flex:1;display:flex;align-items:center;padding:0 2.4vh;color:#fff;font-size:3.6vh;font-weight:700;line-height:1.25;overflow-wrap:anywhere}
+@keyframes pop{from{transform:scale(.8);opacity:0}to{transform:scale(1);opacity:1}}
+@keyframes slide{from{transform:translateY(-4vh);opacity:0}to{transform:none;opacity:1}}
+</style></head>
+<body><div id="card" data-testid="alert-card"><div id="block"></div><div id="text"></div></div>
+<script nonce="${nonce}">
+const COLORS=${JSON.stringify(COLORS)};const GLYPHS=${JSON.stringify(GLYPHS)};
+const card=document.getElementById('card'),block=document.getElementById('block'),text=document.getElementById('text');
+const queue=[];let playing=false;let audio=null;
+function tone(kind,ms){
+  if(kind==='none')return;
+  try{
+    audio=audio||new AudioContext();
+    const now=audio.currentTime,len=Math.min(ms-400,3000)/1000;
+    const freqs=kind==='bell'?[660,990]:[880,1320];
+    for(const f of freqs){
+      const o=audio.createOscillator(),g=audio.createGain();
+      o.type='sine';o.frequency.value=f;
+      g.gain.setValueAtTime(0.0001,now);g.gain.exponentialRampToValueAtTime(0.25,now+0.03);
+      g.gain.setValueAtTime(0.25,now+Math.max(0.05,len-0.3));g.gain.exponentialRampToValueAtTime(0.0001,now+len);
+      o.connect(g).connect(audio.destination);o.start(now);o.stop(now+len+0.05);
+    }
+  }catch(e){}
+}
+function show(a){
+  block.replaceChildren();block.style.background=COLORS[a.type]||'#6d7cff';
+  if(a.imageUrl){const img=new Image();img.src=a.imageUrl;img.alt='';img.referrerPolicy='no-referrer';block.appendChild(img);}
+  else block.textContent=GLYPHS[a.type]||'!';
+  text.textContent=a.text;
+  card.className='on '+(a.animation==='none'?'':a.animation);
+  card.dataset.alert=a.id;card.dataset.type=a.type;
+  tone(a.sound,a.durationMs);
+}
+function next(){
+  if(playing||queue.length===0)return;
+  playing=true;const a=queue.shift();show(a);
+  setTimeout(()=>{card.classList.add('out');setTimeout(()=>{card.className='';delete card.dataset.alert;setTimeout(()=>{playing=false;next();},500);},300);},a.durationMs);
+}
+const source=new EventSource(location.pathname+'/stream'+location.search);
+source.onmessage=(m)=>{try{queue.push(JSON.parse(m.data));next();}catch(e){}};
+</script></body></html>`;
+}
+
+/**
+ * Serves the alerts overlay (page and its event stream) to whoever holds the project's overlay key:
+ * the render worker, or a creator's own streaming tool. One Redis subscriber per api replica, shared
+ * by every open stream.
+ */
+export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService; logger: Logger }): Router & { close(): void } {
+  const router = Router() as Router & { close(): void };
+  const streams = new Map<string, Set<Response>>();
+  let subscriber: Redis | null = null;
+
+  const ensureSubscriber = (): Redis => {
+    if (subscriber) return subscriber;
+    subscriber = deps.redis.duplicate();
+    subscriber.on('error', (err: Error) => deps.logger.warn({ err: err.message }, 'redis alerts subscriber connection error'));
+    subscriber.on('message', (channel: string, raw: string) => {
+      const projectId = alertChannels.projectOf(channel);
+      if (!projectId) return;
+      const parsed = alertPlaySchema.safeParse((() => {
+        try {
+          return JSON.parse(raw) as unknown;
+        } catch {
+          return null;
+        }
+      })());
+      if (!parsed.success) return;
+      const line = `data: ${JSON.stringify(parsed.data)}\n\n`;
+      for (const res of streams.get(projectId) ?? []) res.write(line);
+    });
+    return subscriber;
+  };
+
+  const allowed = (projectId: string, key: unknown) => UUID.test(projectId) && deps.alerts.checkKey(projectId, key);
+
+  router.get('/overlay/alerts/:projectId', (req, res) => {
+    if (!allowed(req.params.projectId, req.query.key)) {
+      res.status(404).type('text/plain').send('Not found');
+      return;
+    }
+    const nonce = randomBytes(16).toString('base64');
+    res
+      .status(200)
+      .set({
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
+        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src http: https: data:; connect-src 'self'; base-uri 'none'; form-action 'none'`,
+      })
+      .send(page(nonce));
+  });
+
+  router.get('/overlay/alerts/:projectId/stream', (req, res) => {
+    const { projectId } = req.params;
+    if (!allowed(projectId, req.query.key)) {
+      res.status(404).type('text/plain').send('Not found');
+      return;
+    }
+    res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.flushHeaders();
+    res.write(': alerts\n\n');
+    let set = streams.get(projectId);
+    if (!set) {
+      set = new Set();
+      streams.set(projectId, set);
+      void ensureSubscriber()
+        .subscribe(alertChannels.project(projectId))
+        .catch((err: unknown) => deps.logger.warn({ err: (err as Error).message, projectId }, 'alerts subscribe failed'));
+    }
+    set.add(res);
+    const keepalive = setInterval(() => res.write(': keepalive\n\n'), SSE_KEEPALIVE_MS);
+    req.on('close', () => {
+      clearInterval(keepalive);
+      const s = streams.get(projectId);
+      s?.delete(res);
+      if (s && s.size === 0) {
+        streams.delete(projectId);
+        void subscriber?.unsubscribe(alertChannels.project(projectId)).catch(() => undefined);
+        // No overlay open on this replica: no connection kept for it either.
+        if (streams.size === 0) {
+          subscriber?.disconnect();
+          subscriber = null;
+        }
+      }
+    });
+  });
+
+  router.close = () => {
+    for (const set of streams.values()) for (const res of set) res.end();
+    streams.clear();
+    subscriber?.disconnect();
+    subscriber = null;
+  };
+  return router;
+}

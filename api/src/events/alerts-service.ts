@@ -1,0 +1,103 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import {
+  ALERTS_OVERLAY_PATH,
+  alertChannels,
+  alertEventTypes,
+  alertSettingSchema,
+  alertValues,
+  DEFAULT_ALERT_SETTINGS,
+  renderAlertText,
+  type AlertEventType,
+  type AlertPlay,
+  type AlertSettings,
+  type LiveEvent,
+} from '@onair/protocol';
+import type { Db } from '@onair/db';
+import type { Logger } from '@onair/runtime';
+
+/** The made-up event a test alert plays. */
+const SAMPLES: Record<AlertEventType, Pick<LiveEvent, 'type' | 'platformUsername' | 'value' | 'data'>> = {
+  follow: { type: 'follow', platformUsername: 'TestFollower', value: null, data: {} },
+  sub: { type: 'sub', platformUsername: 'TestSubscriber', value: null, data: {} },
+  resub: { type: 'resub', platformUsername: 'TestSubscriber', value: 12, data: { message: 'A year already!' } },
+  twitchRaid: { type: 'twitchRaid', platformUsername: 'TestRaider', value: 42, data: {} },
+  twitchCheer: { type: 'twitchCheer', platformUsername: 'TestCheerer', value: 100, data: { message: 'Cheer100' } },
+  tip: { type: 'tip', platformUsername: 'TestTipper', value: 5, data: { currency: 'USD', message: 'Great stream!' } },
+  charity: { type: 'charity', platformUsername: 'TestDonor', value: 10, data: { currency: 'USD', charityName: 'A Good Cause' } },
+};
+
+/**
+ * On-screen alerts: a project's settings (defaults until saved), the alert each new event plays,
+ * published on the project's alerts channel for its overlay page, the test button's sample, and the
+ * overlay page's key (an HMAC of the project id: the page is opened by the render worker, which
+ * has no session, so the address itself is the credential).
+ */
+export class AlertsService {
+  constructor(private readonly deps: { db: Db; redis: Redis; logger: Logger; publicUrl: string; secret: string }) {}
+
+  overlayKey(projectId: string): string {
+    return createHmac('sha256', this.deps.secret).update(`alerts-overlay:${projectId}`).digest('base64url');
+  }
+
+  checkKey(projectId: string, key: unknown): boolean {
+    if (typeof key !== 'string' || key.length > 100) return false;
+    const want = Buffer.from(this.overlayKey(projectId));
+    const got = Buffer.from(key);
+    return got.length === want.length && timingSafeEqual(got, want);
+  }
+
+  overlayUrl(projectId: string): string {
+    const url = new URL(ALERTS_OVERLAY_PATH.replace(':projectId', projectId), this.deps.publicUrl);
+    url.searchParams.set('key', this.overlayKey(projectId));
+    return url.toString();
+  }
+
+  /** The saved settings over the defaults: a type saved before a field existed keeps the default of that field. */
+  async settings(projectId: string): Promise<AlertSettings> {
+    const row = await this.deps.db.alertSettings.findUnique({ where: { projectId } });
+    const saved = (row?.settings ?? {}) as Record<string, unknown>;
+    const out = { ...DEFAULT_ALERT_SETTINGS };
+    for (const type of alertEventTypes) {
+      const merged = alertSettingSchema.safeParse({ ...DEFAULT_ALERT_SETTINGS[type], ...((saved[type] as object | undefined) ?? {}) });
+      if (merged.success) out[type] = merged.data;
+    }
+    return out;
+  }
+
+  async view(projectId: string): Promise<{ settings: AlertSettings; overlayUrl: string }> {
+    return { settings: await this.settings(projectId), overlayUrl: this.overlayUrl(projectId) };
+  }
+
+  async update(projectId: string, settings: AlertSettings): Promise<{ settings: AlertSettings; overlayUrl: string }> {
+    await this.deps.db.alertSettings.upsert({ where: { projectId }, create: { projectId, settings }, update: { settings } });
+    return this.view(projectId);
+  }
+
+  private play(type: AlertEventType, event: Pick<LiveEvent, 'type' | 'platformUsername' | 'value' | 'data'>, settings: AlertSettings, id: string, test: boolean): AlertPlay {
+    const s = settings[type];
+    return { id, type, text: renderAlertText(s.message, alertValues(event)), imageUrl: s.imageUrl, animation: s.animation, sound: s.sound, durationMs: s.durationMs, test };
+  }
+
+  private async publish(projectId: string, alerts: AlertPlay[]): Promise<void> {
+    for (const alert of alerts) await this.deps.redis.publish(alertChannels.project(projectId), JSON.stringify(alert));
+  }
+
+  /** New events of the feed: each type whose alert is on plays, in the order they came. */
+  async onEvents(projectId: string, events: LiveEvent[]): Promise<void> {
+    const types = new Set<string>(alertEventTypes);
+    const candidates = events.filter((e) => types.has(e.type));
+    if (candidates.length === 0) return;
+    const settings = await this.settings(projectId);
+    const plays = candidates.filter((e) => settings[e.type as AlertEventType].enabled).map((e) => this.play(e.type as AlertEventType, e, settings, e.id, false));
+    await this.publish(projectId, plays);
+  }
+
+  /** The studio's test button: the type's alert with made-up values, even while that alert is off. */
+  async test(projectId: string, type: AlertEventType): Promise<AlertPlay> {
+    const alert = this.play(type, SAMPLES[type], await this.settings(projectId), `test-${randomUUID()}`, true);
+    await this.publish(projectId, [alert]);
+    this.deps.logger.info({ projectId, type }, 'test alert sent');
+    return alert;
+  }
+}
