@@ -119,7 +119,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
   const access = new ProjectAccess(deps.db, deps.logger);
   app.use(provideProjectAccess(access));
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config));
+  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin);
   const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
   const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : undefined, deps.logger);
   app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));

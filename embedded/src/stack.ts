@@ -140,7 +140,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       log,
     );
     const renderWorker = new SupervisedProcess(
-      { name: 'render-worker', entry: join(repoRoot, 'render-worker/src/main.ts'), cwd: join(repoRoot, 'render-worker'), env: { ...common, METRICS_PORT: '0' } },
+      {
+        name: 'render-worker',
+        entry: join(repoRoot, 'render-worker/src/main.ts'),
+        cwd: join(repoRoot, 'render-worker'),
+        // OnAir's own overlay pages (the alerts) are served by this stack's api, on loopback.
+        env: { ...common, METRICS_PORT: '0', RENDER_ALLOWED_HOSTS: [common.RENDER_ALLOWED_HOSTS, `localhost:${port}`, `127.0.0.1:${port}`].filter(Boolean).join(',') },
+      },
       log,
     );
     for (const p of [api, mediaWorker, renderWorker]) {

@@ -26,7 +26,7 @@ export async function attachStudioSockets(server: Server, deps: AppDeps & { acco
     chat: chat.service,
     db: deps.db,
     subscriber,
-    scenes: new SceneService(deps.db, deps.redis, deps.logger, access),
+    scenes: new SceneService(deps.db, deps.redis, deps.logger, access, undefined, new URL(deps.config.PUBLIC_URL).origin),
     access,
     resolveSession: (req) => resolveSessionUserId(deps.accounts.auth, req),
     logger: deps.logger,

@@ -1,5 +1,10 @@
 import { ALL_ENTITLEMENTS, applyScenePatch, type SceneDocument, type SceneOp, type SceneRejection } from '@onair/protocol';
 
+/** The studio is served by the api: pages of its own origin (the alerts overlay) are the server's, and it allows them. */
+function pageOriginTrusted(origin: string): boolean {
+  return typeof location !== 'undefined' && origin === location.origin;
+}
+
 /** An edit made in this studio and not yet confirmed by the server. */
 export interface PendingEdit {
   id: string;
@@ -22,7 +27,7 @@ export function optimisticDocument(
   let document = confirmed;
   const failed: { edit: PendingEdit; rejection: SceneRejection }[] = [];
   for (const edit of pending) {
-    const result = applyScenePatch(document, { baseVersion: document.version, ops: edit.ops }, ALL_ENTITLEMENTS);
+    const result = applyScenePatch(document, { baseVersion: document.version, ops: edit.ops }, ALL_ENTITLEMENTS, { pageOriginTrusted });
     if (result.ok) document = { ...result.document, version: confirmed.version };
     else failed.push({ edit, rejection: result.rejection });
   }
@@ -31,6 +36,6 @@ export function optimisticDocument(
 
 /** Tries one more edit on top of what the studio shows; the rejection explains a refusal. */
 export function tryEdit(shown: SceneDocument, ops: SceneOp[]): { ok: true; document: SceneDocument } | { ok: false; rejection: SceneRejection } {
-  const result = applyScenePatch(shown, { baseVersion: shown.version, ops }, ALL_ENTITLEMENTS);
+  const result = applyScenePatch(shown, { baseVersion: shown.version, ops }, ALL_ENTITLEMENTS, { pageOriginTrusted });
   return result.ok ? { ok: true, document: { ...result.document, version: shown.version } } : { ok: false, rejection: result.rejection };
 }

@@ -193,6 +193,15 @@ describe('applyScenePatch: rules of spec §5', () => {
     }
   });
 
+  it('lets a browser source load the deployment’s own overlay pages on a loopback address, and nothing else private', () => {
+    const { doc } = project();
+    const own = (origin: string) => origin === 'http://localhost:8080';
+    const add = (url: string) => applyScenePatch(doc, { baseVersion: doc.version, ops: [{ op: 'addSource', source: { id: randomUUID(), kind: 'webpage', settings: { config: { url } } } }] }, free, { pageOriginTrusted: own });
+    expect(add('http://localhost:8080/overlay/alerts/x?key=k').ok).toBe(true);
+    expect(rejected(add('http://localhost:8081/')).code).toBe('private-address');
+    expect(rejected(add('http://127.0.0.1:8080/')).code).toBe('private-address');
+  });
+
   it('a visible layer cannot collapse to nothing; an audio source takes no room', () => {
     const { doc, sceneId } = project();
     const cam = place(doc, sceneId, { id: randomUUID(), kind: 'webcam' });
