@@ -1,4 +1,4 @@
-import { CalendarClock, ExternalLink, ListFilter, Pause, Play } from 'lucide-react';
+import { BellRing, CalendarClock, ExternalLink, ListFilter, Pause, Play } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { liveEventTypes } from '@onair/protocol';
 import { Button } from '../../components/Button.tsx';
@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { Menu, MenuCheckboxItem } from '../../components/Menu.tsx';
 import { loadMoreEvents, setEventTypeShown, toggleEventsPaused } from '../../actions/events.ts';
+import { openAlerts } from '../../actions/alerts.ts';
 import { useEventsStore } from '../../stores/index.ts';
 import { EVENT_KINDS } from './event-kinds.tsx';
 import { EventRow } from './EventRow.tsx';
@@ -26,7 +27,7 @@ function useNow(): Date {
  * added on resume, spec §4), the type filter (§9 default, remembered in this browser) and, in the
  * side panel, the popout button. The same component fills the popout window.
  */
-export function EventsFeed({ onPopout }: { onPopout?: () => void }) {
+export function EventsFeed({ onPopout, canConfigure = false }: { onPopout?: () => void; canConfigure?: boolean }) {
   const events = useEventsStore((s) => s.events);
   const filter = useEventsStore((s) => s.filter);
   const paused = useEventsStore((s) => s.paused);
@@ -71,6 +72,7 @@ export function EventsFeed({ onPopout }: { onPopout?: () => void }) {
             </MenuCheckboxItem>
           ))}
         </Menu>
+        {canConfigure && <IconButton label="Alerts in the program" icon={<BellRing size={16} />} onClick={() => void openAlerts()} />}
         {onPopout && <IconButton label="Open the events feed in its own window" icon={<ExternalLink size={16} />} onClick={onPopout} />}
       </div>
       {error && status === 'error' && <p className={styles.error}>{error}</p>}

@@ -1,0 +1,98 @@
+import {
+  alertSettingsSchema,
+  getAlertSettingsEndpoint,
+  testAlertEndpoint,
+  updateAlertSettingsEndpoint,
+  type AlertEventType,
+  type AlertSetting,
+  type SceneDocument,
+} from '@onair/protocol';
+import { httpClient, type HttpClient } from '../api/http-client.ts';
+import { initialAlertsState, useAlertsStore, useStudioStore } from '../stores/index.ts';
+import { messageOf } from './api-errors.ts';
+import { editScene } from './scene-edits.ts';
+import { showToast } from './toasts.ts';
+
+const path = (template: string) => {
+  const projectId = useStudioStore.getState().projectId;
+  if (!projectId) throw new Error('no project open');
+  return template.replace(':projectId', encodeURIComponent(projectId));
+};
+
+/** Opens the alerts settings of the open project. */
+export async function openAlerts(client: HttpClient = httpClient): Promise<void> {
+  useAlertsStore.setState({ ...initialAlertsState(), open: true, status: 'loading' });
+  try {
+    const view = await client.getJson(path(getAlertSettingsEndpoint.path), { response: getAlertSettingsEndpoint.response });
+    useAlertsStore.setState({ status: 'ready', saved: view.settings, draft: structuredClone(view.settings), overlayUrl: view.overlayUrl });
+  } catch (err) {
+    useAlertsStore.setState({ status: 'error', error: messageOf(err) });
+  }
+}
+
+export function closeAlerts(): void {
+  useAlertsStore.setState(initialAlertsState());
+}
+
+export function setAlertField<K extends keyof AlertSetting>(type: AlertEventType, field: K, value: AlertSetting[K]): void {
+  const { draft } = useAlertsStore.getState();
+  if (!draft) return;
+  useAlertsStore.setState({ draft: { ...draft, [type]: { ...draft[type], [field]: value } }, error: null, notice: null });
+}
+
+/** Saves the dialog's settings; a message or picture the server would refuse is said before sending. */
+export async function saveAlerts(client: HttpClient = httpClient): Promise<boolean> {
+  const { draft } = useAlertsStore.getState();
+  if (!draft) return false;
+  const checked = alertSettingsSchema.safeParse(draft);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    useAlertsStore.setState({ error: `${String(issue.path[0] ?? '')}: ${issue.path[1] === 'imageUrl' ? 'the picture must be an http(s) address' : issue.path[1] === 'message' ? 'the message must be 1 to 200 characters' : issue.message}` });
+    return false;
+  }
+  useAlertsStore.setState({ saving: true, error: null });
+  try {
+    const view = await client.sendJson('PUT', path(updateAlertSettingsEndpoint.path), { settings: checked.data }, { response: updateAlertSettingsEndpoint.response });
+    useAlertsStore.setState({ saving: false, saved: view.settings, draft: structuredClone(view.settings), overlayUrl: view.overlayUrl, notice: 'Alerts saved' });
+    return true;
+  } catch (err) {
+    useAlertsStore.setState({ saving: false, error: messageOf(err) });
+    return false;
+  }
+}
+
+/** The test button: the type's saved alert plays in the program with made-up values. */
+export async function testAlert(type: AlertEventType, client: HttpClient = httpClient): Promise<void> {
+  try {
+    await client.sendJson('POST', path(testAlertEndpoint.path), { type }, { response: testAlertEndpoint.response });
+    useAlertsStore.setState({ notice: 'Test alert sent to the program' });
+  } catch (err) {
+    useAlertsStore.setState({ error: messageOf(err) });
+  }
+}
+
+/** The alerts overlay's source in the scene document, when there is one. */
+export function alertsSourceOf(doc: SceneDocument | null, overlayUrl: string | null): string | null {
+  if (!doc || !overlayUrl) return null;
+  const base = overlayUrl.split('?')[0];
+  return doc.sources.find((s) => s.kind === 'webpage' && s.settings.config.url.split('?')[0] === base)?.id ?? null;
+}
+
+/**
+ * Puts the alerts in the program: the overlay page as a browser source over the whole canvas, on
+ * top of the active scene, kept loaded so an alert plays whichever scene is shown when it comes.
+ */
+export function addAlertsToScene(): boolean {
+  const { overlayUrl } = useAlertsStore.getState();
+  const doc = useStudioStore.getState().document;
+  const sceneId = doc?.activeSceneId;
+  if (!overlayUrl || !doc || !sceneId) return false;
+  const existing = alertsSourceOf(doc, overlayUrl);
+  const sourceId = existing ?? crypto.randomUUID();
+  const ok = editScene([
+    ...(existing ? [] : [{ op: 'addSource' as const, source: { id: sourceId, kind: 'webpage' as const, name: 'Alerts', settings: { config: { url: overlayUrl, title: 'Alerts', canPreviewUrl: false, mode: 'keep-loaded' as const } } } }]),
+    { op: 'addLayer', sceneId, layer: { id: crypto.randomUUID(), sourceId, x: 0, y: 0, width: 1280, height: 720 } },
+  ]);
+  if (ok) showToast({ kind: 'success', title: 'Alerts added to the scene' });
+  return ok;
+}
