@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStack, type RunningStack } from '../../embedded/src/stack.ts';
 import { chatDoublesEndpoints, startChatDoubles } from '../../embedded/src/chat-doubles/index.ts';
+import { eventSubDoubleEnv, startEventSubDouble } from '../../embedded/src/eventsub-double/eventsub-double.ts';
 
 const distIndex = fileURLToPath(new URL('../dist/index.html', import.meta.url));
 
@@ -27,6 +28,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // connectors talk to; a spec drives them through their control endpoints. A known secrets key
   // lets a spec seal the platform tokens of destinations it writes (no OAuth clients are set here).
   const chat = await startChatDoubles();
+  // Twitch EventSub (events feed and alerts): its WebSocket and Helix subscriptions.
+  const eventSub = await startEventSubDouble();
   const secretsKey = randomBytes(32).toString('base64');
   try {
     stack = await startStack({
@@ -42,6 +45,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         AUTH_RATE_LIMIT_PER_IP: '1000',
         SECRETS_KEY: secretsKey,
         ...chatDoublesEndpoints(chat),
+        ...eventSubDoubleEnv(eventSub),
+        TWITCH_EVENTSUB_CLIENT_ID: 'e2e-eventsub-client',
         // Spec §9's retries (5, 25, 30 s) shortened so a spec need not wait for them.
         CHAT_NOT_LIVE_RETRY_MS: '500',
         CHAT_ERROR_RETRY_MS: '1000',
@@ -56,6 +61,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   } catch (err) {
     console.error(lines.join('\n'));
     await chat.close();
+    await eventSub.close();
     await rm(dataDir, { recursive: true, force: true });
     throw err;
   }
@@ -63,6 +69,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.ONAIR_E2E_CHAT_TWITCH = chat.twitch.url;
   process.env.ONAIR_E2E_CHAT_YOUTUBE = chat.youtube.url;
   process.env.ONAIR_E2E_CHAT_FACEBOOK = chat.facebook.url;
+  process.env.ONAIR_E2E_EVENTSUB = eventSub.url;
   process.env.ONAIR_E2E_URL = stack.url;
   // For flows that stand in for a service the UI cannot drive yet (billing writing a subscription).
   process.env.ONAIR_E2E_DATABASE_URL = stack.databaseUrl;
@@ -87,6 +94,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   return async () => {
     await stack.stop();
     await chat.close();
+    await eventSub.close();
     await rm(dataDir, { recursive: true, force: true });
   };
 }

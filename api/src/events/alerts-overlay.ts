@@ -23,7 +23,7 @@ const GLYPHS: Record<string, string> = { follow: '♥', sub: '★', resub: '↻'
 /**
  * The alerts overlay page: transparent, made to be rendered over the whole canvas by the render
  * worker. It plays the alerts it receives over server-sent events one at a time (a queue: an alert
- * never covers another), each as a card at the top centre — the type's colour block with its picture
+ * never covers another), each as a card in the lower right — the type's colour block with its picture
  * or glyph, the message as text — with its sound (Web Audio), for its duration, then clears.
  */
 function page(nonce: string): string {
@@ -32,7 +32,7 @@ function page(nonce: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style nonce="${nonce}">
 html,body{margin:0;height:100%;background:transparent;overflow:hidden;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-#card{position:fixed;left:30vw;top:6vh;width:40vw;height:20vh;display:none;align-items:stretch;background:#151821;border-radius:1.2vh;overflow:hidden;box-shadow:0 1vh 4vh rgba(0,0,0,.5)}
+#card{position:fixed;left:55vw;top:70vh;width:40vw;height:20vh;display:none;align-items:stretch;background:#151821;border-radius:1.2vh;overflow:hidden;box-shadow:0 1vh 4vh rgba(0,0,0,.5)}
 #card.on{display:flex}
 #card.pop{animation:pop .3s ease-out}
 #card.slide{animation:slide .35s ease-out}
@@ -52,7 +52,7 @@ function tone(kind,ms){
   if(kind==='none')return;
   try{
     audio=audio||new AudioContext();
-    const now=audio.currentTime,len=Math.min(ms-400,3000)/1000;
+    const now=audio.currentTime,len=Math.min(ms-400,6000)/1000;
     const freqs=kind==='bell'?[660,990]:[880,1320];
     for(const f of freqs){
       const o=audio.createOscillator(),g=audio.createGain();

@@ -1,8 +1,16 @@
 import { ALL_ENTITLEMENTS, applyScenePatch, type SceneDocument, type SceneOp, type SceneRejection } from '@onair/protocol';
 
-/** The studio is served by the api: pages of its own origin (the alerts overlay) are the server's, and it allows them. */
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The studio is served by the api: pages of its own origin (the alerts overlay) are the server's,
+ * and it allows them. On a one-machine stack the same api answers as localhost and 127.0.0.1.
+ */
 function pageOriginTrusted(origin: string): boolean {
-  return typeof location !== 'undefined' && origin === location.origin;
+  if (typeof location === 'undefined') return false;
+  if (origin === location.origin) return true;
+  const page = new URL(origin);
+  return page.port === location.port && page.protocol === location.protocol && LOOPBACK_NAMES.has(page.hostname) && LOOPBACK_NAMES.has(location.hostname);
 }
 
 /** An edit made in this studio and not yet confirmed by the server. */
