@@ -177,7 +177,11 @@ test('live with a Twitch channel: the feed with icons and times, pause and resum
   await expect(page.getByText('The events feed is in its own window')).toBeVisible();
   await control('emit', follow('1031', 'Seen_In_Popout'));
   await expect(popoutFeed.getByText('Seen_In_Popout')).toBeVisible({ timeout: 15_000 });
+  // Its filter opens in the popout itself.
+  await popoutFeed.getByRole('button', { name: 'Filter events' }).click();
+  await expect(popout.getByRole('menuitemcheckbox', { name: 'Follow' })).toBeVisible();
   if (SHOTS) await popout.screenshot({ path: `${SHOTS}/events-5-popout.png` });
+  await popout.keyboard.press('Escape');
   await popout.close();
   await expect(feed.getByText('Seen_In_Popout')).toBeVisible();
 

@@ -8,13 +8,15 @@ export interface MenuProps {
   trigger: ReactNode;
   label: string;
   children: ReactNode;
+  /** Where the open menu is drawn (another window's body for a popout); the page's body by default. */
+  container?: HTMLElement | null;
 }
 
-export function Menu({ trigger, label, children }: MenuProps) {
+export function Menu({ trigger, label, children, container }: MenuProps) {
   return (
     <RadixMenu.Root>
       <RadixMenu.Trigger asChild>{trigger}</RadixMenu.Trigger>
-      <RadixMenu.Portal>
+      <RadixMenu.Portal container={container ?? undefined}>
         <RadixMenu.Content className={styles.content} aria-label={label} align="end" sideOffset={6}>
           {children}
         </RadixMenu.Content>

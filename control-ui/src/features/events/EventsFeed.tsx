@@ -27,7 +27,7 @@ function useNow(): Date {
  * added on resume, spec §4), the type filter (§9 default, remembered in this browser) and, in the
  * side panel, the popout button. The same component fills the popout window.
  */
-export function EventsFeed({ onPopout, canConfigure = false }: { onPopout?: () => void; canConfigure?: boolean }) {
+export function EventsFeed({ onPopout, canConfigure = false, portalContainer }: { onPopout?: () => void; canConfigure?: boolean; portalContainer?: HTMLElement | null }) {
   const events = useEventsStore((s) => s.events);
   const filter = useEventsStore((s) => s.filter);
   const paused = useEventsStore((s) => s.paused);
@@ -48,6 +48,7 @@ export function EventsFeed({ onPopout, canConfigure = false }: { onPopout?: () =
           {paused ? (waiting > 0 ? `Paused · ${waiting} waiting` : 'Paused') : 'Live'}
         </span>
         <Menu
+          container={portalContainer}
           label="Show event types"
           trigger={
             <button type="button" className={styles.filterButton} aria-label="Filter events">

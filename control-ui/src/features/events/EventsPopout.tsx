@@ -59,5 +59,5 @@ export function EventsPopoutHost() {
     };
   }, [poppedOut]);
 
-  return container ? createPortal(<EventsFeed />, container) : null;
+  return container ? createPortal(<EventsFeed portalContainer={container.ownerDocument.body} />, container) : null;
 }
