@@ -271,6 +271,11 @@ describe('get-feed', () => {
     expect(page3.nextCursor).toBeNull();
     const follows = (await call(api, host, 'GET', `/api/v1/projects/${other.id}/events?types=follow,tip`)).body as typeof body1;
     expect(follows.events.map((e) => e.platformUsername)).toEqual(['d', 'c', 'a']);
+    // …and with the types the feed does not know (shown as unsupported, never filtered out), paged the same way.
+    const withOthers = (await call(api, host, 'GET', `/api/v1/projects/${other.id}/events?types=follow&others=true&limit=2`)).body as typeof body1;
+    expect(withOthers.events.map((e) => e.platformUsername)).toEqual(['e', 'c']);
+    const othersNext = (await call(api, host, 'GET', `/api/v1/projects/${other.id}/events?types=follow&others=true&limit=2&cursor=${withOthers.nextCursor}`)).body as typeof body1;
+    expect(othersNext.events.map((e) => e.platformUsername)).toEqual(['a']);
   });
 
   it('refuses a bad cursor or type, and answers 404 to someone without a role in the project', async () => {

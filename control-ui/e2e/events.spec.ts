@@ -149,15 +149,21 @@ test('live with a Twitch channel: the feed with icons and times, pause and resum
   await page.keyboard.press('Escape');
   await expect(feed.locator('[data-testid="event-row"][data-type="follow"]')).toHaveCount(0);
   await expect(rows).toHaveCount(6);
+  // A type the feed does not know (read from the feed after the reload): shown as such, never filtered out.
+  await sql(
+    `INSERT INTO live_events (id, project_id, platform, platform_event_id, type, platform_username, data, platform_created_at) VALUES ($1, $2, 'twitch', $3, 'mysteryBox', 'Someone', '{}', now())`,
+    [randomUUID(), projectId, randomUUID()],
+  );
   await page.reload();
   await page.getByRole('tab', { name: 'Event List' }).click();
-  await expect(rows).toHaveCount(6);
+  await expect(rows).toHaveCount(7);
+  await expect(rows.nth(0)).toContainText('Unsupported event type');
   await expect(feed.locator('[data-testid="event-row"][data-type="follow"]')).toHaveCount(0);
   await feed.getByRole('button', { name: 'Filter events' }).click();
   await expect(page.getByRole('menuitemcheckbox', { name: 'Follow' })).toHaveAttribute('aria-checked', 'false');
   await page.getByRole('menuitemcheckbox', { name: 'Follow' }).click();
   await page.keyboard.press('Escape');
-  await expect(rows).toHaveCount(9);
+  await expect(rows).toHaveCount(10);
 
   // EventSub moves the session (session_reconnect): nothing lost, nothing twice.
   expect(await control<number>('reconnect')).toBe(1);
@@ -165,14 +171,14 @@ test('live with a Twitch channel: the feed with icons and times, pause and resum
   await expect(feed.getByText('During_Reconnect')).toHaveCount(1, { timeout: 15_000 });
   await control('emit', follow('1022', 'After_Reconnect'));
   await expect(feed.getByText('After_Reconnect')).toHaveCount(1, { timeout: 15_000 });
-  await expect(rows).toHaveCount(11);
+  await expect(rows).toHaveCount(12);
   const stored = await sql<{ n: string }>(`SELECT count(*) AS n FROM live_events WHERE project_id = $1`, [projectId]);
-  expect(Number(stored[0]!.n)).toBe(11);
+  expect(Number(stored[0]!.n)).toBe(12);
 
   // The popout (500×600) shows the same feed and stays live.
   const [popout] = await Promise.all([context.waitForEvent('page'), feed.getByRole('button', { name: 'Open the events feed in its own window' }).click()]);
   const popoutFeed = popout.getByRole('region', { name: 'Events feed' });
-  await expect(popoutFeed.getByTestId('event-row')).toHaveCount(11);
+  await expect(popoutFeed.getByTestId('event-row')).toHaveCount(12);
   expect(await popout.evaluate(() => [window.innerWidth, window.innerHeight])).toEqual([500, 600]);
   await expect(page.getByText('The events feed is in its own window')).toBeVisible();
   await control('emit', follow('1031', 'Seen_In_Popout'));

@@ -1,4 +1,4 @@
-import { OnAirError, type LiveEvent } from '@onair/protocol';
+import { liveEventTypes, OnAirError, type LiveEvent } from '@onair/protocol';
 import type { Db, Prisma } from '@onair/db';
 import { toWire } from './events-store.ts';
 
@@ -18,13 +18,14 @@ function decodeCursor(cursor: string): { at: Date; id: string } {
 export class EventsService {
   constructor(private readonly db: Db) {}
 
-  async feed(projectId: string, query: { types?: string[]; cursor?: string; limit: number }): Promise<{ events: LiveEvent[]; nextCursor: string | null }> {
-    const where: Prisma.LiveEventWhereInput = { projectId, replay: false, suppressed: false };
-    if (query.types) where.type = { in: query.types };
+  async feed(projectId: string, query: { types?: string[]; others?: boolean; cursor?: string; limit: number }): Promise<{ events: LiveEvent[]; nextCursor: string | null }> {
+    const and: Prisma.LiveEventWhereInput[] = [{ projectId, replay: false, suppressed: false }];
+    if (query.types) and.push(query.others ? { OR: [{ type: { in: query.types } }, { type: { notIn: [...liveEventTypes] } }] } : { type: { in: query.types } });
     if (query.cursor) {
       const { at, id } = decodeCursor(query.cursor);
-      where.OR = [{ platformCreatedAt: { lt: at } }, { platformCreatedAt: at, id: { lt: id } }];
+      and.push({ OR: [{ platformCreatedAt: { lt: at } }, { platformCreatedAt: at, id: { lt: id } }] });
     }
+    const where: Prisma.LiveEventWhereInput = { AND: and };
     const rows = await this.db.liveEvent.findMany({ where, orderBy: [{ platformCreatedAt: 'desc' }, { id: 'desc' }], take: query.limit + 1 });
     const page = rows.slice(0, query.limit);
     return { events: page.map(toWire), nextCursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null };

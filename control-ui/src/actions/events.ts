@@ -6,6 +6,8 @@ import { messageOf } from './api-errors.ts';
 function feedPath(projectId: string, filter: string[], cursor: string | null): string {
   const query = new URLSearchParams();
   query.set('types', filter.join(','));
+  // Types the feed does not know are shown as such; the filter lists only the known ones.
+  query.set('others', 'true');
   if (cursor) query.set('cursor', cursor);
   return `${listEventsEndpoint.path.replace(':projectId', encodeURIComponent(projectId))}?${query.toString()}`;
 }
@@ -49,7 +51,7 @@ export async function loadEvents(projectId: string, client: HttpClient = httpCli
       useEventsStore.setState({ status: 'ready', error: null, queued: [...now.queued, ...fresh], nextCursor: now.nextCursor ?? page.nextCursor });
       return;
     }
-    useEventsStore.setState({ status: 'ready', error: null, events: merge(page.events, now.status === 'ready' ? now.events.filter((e) => filter.includes(e.type)) : []), nextCursor: page.nextCursor });
+    useEventsStore.setState({ status: 'ready', error: null, events: merge(page.events, now.status === 'ready' ? now.events : []), nextCursor: page.nextCursor });
   } catch (err) {
     if (load !== latestLoad) return;
     useEventsStore.setState({ status: 'error', error: messageOf(err) });

@@ -25,7 +25,7 @@ describe('event contracts', () => {
     expect(liveEventSchema.safeParse({ ...base, type: 'mysteryBox' }).success).toBe(true);
     expect(liveEventSchema.safeParse({ ...base, type: '<script>' }).success).toBe(false);
     const query = listEventsEndpoint.query!.parse({ types: 'follow, sub,,tip' });
-    expect(query).toEqual({ types: ['follow', 'sub', 'tip'], limit: 50 });
+    expect(query).toEqual({ types: ['follow', 'sub', 'tip'], others: false, limit: 50 });
   });
 });
 

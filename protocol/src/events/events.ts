@@ -89,6 +89,8 @@ export const listEventsEndpoint = defineEndpoint({
   params: projectIdParamsSchema,
   query: z.object({
     types: typesQuery.optional(),
+    /** With `types`: also the types the feed does not know (shown as 'Unsupported event type', never filtered out). */
+    others: z.stringbool().default(false),
     /** The `nextCursor` of the page before. */
     cursor: z.string().max(200).optional(),
     limit: z.coerce.number().int().min(1).max(EVENTS_PAGE_MAX).default(EVENTS_PAGE_DEFAULT),

@@ -8,7 +8,7 @@ import { Menu, MenuCheckboxItem } from '../../components/Menu.tsx';
 import { loadMoreEvents, setEventTypeShown, toggleEventsPaused } from '../../actions/events.ts';
 import { openAlerts } from '../../actions/alerts.ts';
 import { useEventsStore } from '../../stores/index.ts';
-import { EVENT_KINDS } from './event-kinds.tsx';
+import { EVENT_KINDS, isKnownType } from './event-kinds.tsx';
 import { EventRow } from './EventRow.tsx';
 import styles from './Events.module.css';
 
@@ -37,8 +37,9 @@ export function EventsFeed({ onPopout, canConfigure = false, portalContainer }: 
   const nextCursor = useEventsStore((s) => s.nextCursor);
   const loadingMore = useEventsStore((s) => s.loadingMore);
   const now = useNow();
-  const shown = events.filter((e) => filter.includes(e.type));
-  const waiting = queued.filter((e) => filter.includes(e.type)).length;
+  const passes = (type: string) => filter.includes(type) || !isKnownType(type);
+  const shown = events.filter((e) => passes(e.type));
+  const waiting = queued.filter((e) => passes(e.type)).length;
 
   return (
     <section className={styles.feed} aria-label="Events feed">
