@@ -175,11 +175,19 @@ test('live with a Twitch channel: the feed with icons and times, pause and resum
   const stored = await sql<{ n: string }>(`SELECT count(*) AS n FROM live_events WHERE project_id = $1`, [projectId]);
   expect(Number(stored[0]!.n)).toBe(12);
 
-  // The popout (500×600) shows the same feed and stays live.
+  // The popout (500×600) shows the same feed and stays live. (Playwright gives every page of the
+  // context its viewport, so the size asked of the browser is read from the window.open call.)
+  await page.evaluate(() => {
+    const open = window.open.bind(window);
+    window.open = (...args: Parameters<typeof window.open>) => {
+      (window as unknown as { popoutFeatures?: string }).popoutFeatures = args[2];
+      return open(...args);
+    };
+  });
   const [popout] = await Promise.all([context.waitForEvent('page'), feed.getByRole('button', { name: 'Open the events feed in its own window' }).click()]);
   const popoutFeed = popout.getByRole('region', { name: 'Events feed' });
   await expect(popoutFeed.getByTestId('event-row')).toHaveCount(12);
-  expect(await popout.evaluate(() => [window.innerWidth, window.innerHeight])).toEqual([500, 600]);
+  expect(await page.evaluate(() => (window as unknown as { popoutFeatures?: string }).popoutFeatures)).toBe('popup,width=500,height=600');
   await expect(page.getByText('The events feed is in its own window')).toBeVisible();
   await control('emit', follow('1031', 'Seen_In_Popout'));
   await expect(popoutFeed.getByText('Seen_In_Popout')).toBeVisible({ timeout: 15_000 });
