@@ -291,12 +291,13 @@ describe('get-feed', () => {
 });
 
 /** An open alerts overlay stream: every alert it receives, as the page would. */
-async function openAlertStream(url: string): Promise<{ alerts: AlertPlay[]; close(): void }> {
+async function openAlertStream(url: string, lastEventId?: string): Promise<{ alerts: AlertPlay[]; ids: string[]; close(): void }> {
   const controller = new AbortController();
-  const res = await fetch(`${url.replace('?', '/stream?')}`, { signal: controller.signal });
+  const res = await fetch(`${url.replace('?', '/stream?')}`, { signal: controller.signal, headers: lastEventId ? { 'last-event-id': lastEventId } : {} });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
   const alerts: AlertPlay[] = [];
+  const ids: string[] = [];
   const reader = res.body!.getReader();
   let buffer = '';
   void (async () => {
@@ -308,13 +309,16 @@ async function openAlertStream(url: string): Promise<{ alerts: AlertPlay[]; clos
       while ((at = buffer.indexOf('\n\n')) >= 0) {
         const chunk = buffer.slice(0, at);
         buffer = buffer.slice(at + 2);
-        if (chunk.startsWith('data: ')) alerts.push(alertPlaySchema.parse(JSON.parse(chunk.slice(6))));
+        for (const line of chunk.split('\n')) {
+          if (line.startsWith('id: ')) ids.push(line.slice(4));
+          if (line.startsWith('data: ')) alerts.push(alertPlaySchema.parse(JSON.parse(line.slice(6))));
+        }
       }
     }
   })();
   // Subscribed once the first comment is in.
   await new Promise((r) => setTimeout(r, 200));
-  return { alerts, close: () => controller.abort() };
+  return { alerts, ids, close: () => controller.abort() };
 }
 
 describe('alerts', () => {
@@ -368,6 +372,17 @@ describe('alerts', () => {
         ['sub', 'TestSubscriber just subscribed!', true],
       ]);
       expect(stream.alerts[0]).toMatchObject({ durationMs: 2000, sound: 'chime', animation: 'pop', imageUrl: null });
+      // An overlay whose connection dropped after the first alert resumes with the ones after it, once each.
+      expect(stream.ids).toHaveLength(3);
+      const resumed = await openAlertStream(overlayUrl, stream.ids[0]);
+      try {
+        await waitFor('the missed alerts', async () => (resumed.alerts.length >= 2 ? true : undefined), 5000, 20);
+        await new Promise((r) => setTimeout(r, 200));
+        expect(resumed.alerts.map((a) => a.text)).toEqual(['Raider is raiding with 12 viewers!', 'TestSubscriber just subscribed!']);
+        expect(resumed.ids).toEqual(stream.ids.slice(1));
+      } finally {
+        resumed.close();
+      }
     } finally {
       stream.close();
     }

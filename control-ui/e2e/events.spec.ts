@@ -204,11 +204,12 @@ test('live with a Twitch channel: the feed with icons and times, pause and resum
   const dialog = page.getByRole('dialog', { name: 'Alerts' });
   await dialog.getByRole('button', { name: 'Add alerts to the scene' }).click();
   await expect(dialog.getByText('The alerts are in your scene, over the whole picture.')).toBeVisible();
+  await shot(page, '6-alerts');
   await dialog.getByTestId('alert-row-follow').getByLabel('Seconds').fill('8');
   await dialog.getByTestId('alert-row-twitchRaid').getByLabel('Seconds').fill('4');
   await dialog.getByRole('button', { name: 'Save alerts' }).click();
   await expect(dialog.getByText('Alerts saved')).toBeVisible();
-  await shot(page, '6-alerts');
+  await shot(page, '6b-alerts-saved');
   // The test button: once the render worker has the overlay page up, the follow card shows, then clears.
   await expect.poll(async () => {
     await dialog.getByTestId('alert-row-follow').getByRole('button', { name: 'Test' }).click();
@@ -218,7 +219,7 @@ test('live with a Twitch channel: the feed with icons and times, pause and resum
     }
     return false;
   }, { timeout: 120_000, intervals: [1000] }).toBe(true);
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.getByRole('button', { name: 'Close' }).click(); // the dialog's own close control
   await expect.poll(() => noAlertShown(localUrl), { timeout: 90_000, intervals: [500] }).toBe(true);
 
   // A follow: its card at its place, its sound, then the program as before.

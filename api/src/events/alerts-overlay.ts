@@ -1,11 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { Router, type Response } from 'express';
 import type { Redis } from 'ioredis';
-import { alertChannels, alertPlaySchema } from '@onair/protocol';
+import { alertChannels, alertNoticeSchema, type AlertNotice } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import type { AlertsService } from './alerts-service.ts';
 
-const SSE_KEEPALIVE_MS = 15_000;
+/** Under the render worker's egress proxy's 10 s idle limit, so a quiet stream stays open. */
+const SSE_KEEPALIVE_MS = 5000;
+const LOG_ID = /^\d{1,20}-\d{1,20}$/;
+
+/** Stream ids in order: time, then sequence. */
+function logIdAfter(a: string, b: string): boolean {
+  const [am, as] = a.split('-').map(BigInt) as [bigint, bigint];
+  const [bm, bs] = b.split('-').map(BigInt) as [bigint, bigint];
+  return am > bm || (am === bm && as > bs);
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The colour of each alert type's card (the feed's colours, studio spec §9). */
@@ -89,7 +98,13 @@ source.onmessage=(m)=>{try{queue.push(JSON.parse(m.data));next();}catch(e){}};
  */
 export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService; logger: Logger }): Router & { close(): void } {
   const router = Router() as Router & { close(): void };
-  const streams = new Map<string, Set<Response>>();
+  /** Each open stream, with the log id of the last alert it was sent (no alert goes out twice). */
+  const streams = new Map<string, Set<{ res: Response; last: string | null }>>();
+  const send = (client: { res: Response; last: string | null }, notice: AlertNotice) => {
+    if (client.last !== null && !logIdAfter(notice.logId, client.last)) return;
+    client.last = notice.logId;
+    client.res.write(`id: ${notice.logId}\ndata: ${JSON.stringify(notice.alert)}\n\n`);
+  };
   let subscriber: Redis | null = null;
 
   const ensureSubscriber = (): Redis => {
@@ -99,7 +114,7 @@ export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService;
     subscriber.on('message', (channel: string, raw: string) => {
       const projectId = alertChannels.projectOf(channel);
       if (!projectId) return;
-      const parsed = alertPlaySchema.safeParse((() => {
+      const parsed = alertNoticeSchema.safeParse((() => {
         try {
           return JSON.parse(raw) as unknown;
         } catch {
@@ -107,8 +122,7 @@ export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService;
         }
       })());
       if (!parsed.success) return;
-      const line = `data: ${JSON.stringify(parsed.data)}\n\n`;
-      for (const res of streams.get(projectId) ?? []) res.write(line);
+      for (const client of streams.get(projectId) ?? []) send(client, parsed.data);
     });
     return subscriber;
   };
@@ -140,7 +154,10 @@ export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService;
     }
     res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.flushHeaders();
-    res.write(': alerts\n\n');
+    // A dropped connection comes back quickly, and resumes after the last alert it played.
+    res.write('retry: 1000\n: alerts\n\n');
+    const lastEventId = req.headers['last-event-id'];
+    const client = { res, last: typeof lastEventId === 'string' && LOG_ID.test(lastEventId) ? lastEventId : null };
     let set = streams.get(projectId);
     if (!set) {
       set = new Set();
@@ -149,12 +166,18 @@ export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService;
         .subscribe(alertChannels.project(projectId))
         .catch((err: unknown) => deps.logger.warn({ err: (err as Error).message, projectId }, 'alerts subscribe failed'));
     }
-    set.add(res);
+    set.add(client);
+    if (client.last !== null) {
+      void deps.alerts
+        .since(projectId, client.last)
+        .then((missed) => missed.forEach((n) => send(client, n)))
+        .catch((err: unknown) => deps.logger.warn({ err: (err as Error).message, projectId }, 'missed alerts not replayed'));
+    }
     const keepalive = setInterval(() => res.write(': keepalive\n\n'), SSE_KEEPALIVE_MS);
     req.on('close', () => {
       clearInterval(keepalive);
       const s = streams.get(projectId);
-      s?.delete(res);
+      s?.delete(client);
       if (s && s.size === 0) {
         streams.delete(projectId);
         void subscriber?.unsubscribe(alertChannels.project(projectId)).catch(() => undefined);
@@ -168,7 +191,7 @@ export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService;
   });
 
   router.close = () => {
-    for (const set of streams.values()) for (const res of set) res.end();
+    for (const set of streams.values()) for (const c of set) c.res.end();
     streams.clear();
     subscriber?.disconnect();
     subscriber = null;

@@ -8,13 +8,18 @@ import {
   alertValues,
   DEFAULT_ALERT_SETTINGS,
   renderAlertText,
+  alertPlaySchema,
   type AlertEventType,
+  type AlertNotice,
   type AlertPlay,
   type AlertSettings,
   type LiveEvent,
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
+
+const ALERT_LOG_MAX = 200;
+const ALERT_LOG_TTL_MS = 3_600_000;
 
 /** The made-up event a test alert plays. */
 const SAMPLES: Record<AlertEventType, Pick<LiveEvent, 'type' | 'platformUsername' | 'value' | 'data'>> = {
@@ -79,8 +84,29 @@ export class AlertsService {
     return { id, type, text: renderAlertText(s.message, alertValues(event)), imageUrl: s.imageUrl, animation: s.animation, sound: s.sound, durationMs: s.durationMs, test };
   }
 
+  /**
+   * Logged (a Redis stream of the last ALERT_LOG_MAX, kept an hour) then announced: an overlay whose
+   * connection dropped asks for what came after the last one it played, so none is lost.
+   */
   private async publish(projectId: string, alerts: AlertPlay[]): Promise<void> {
-    for (const alert of alerts) await this.deps.redis.publish(alertChannels.project(projectId), JSON.stringify(alert));
+    const log = alertChannels.log(projectId);
+    for (const alert of alerts) {
+      const logId = await this.deps.redis.xadd(log, 'MAXLEN', '~', String(ALERT_LOG_MAX), '*', 'alert', JSON.stringify(alert));
+      await this.deps.redis.pexpire(log, ALERT_LOG_TTL_MS);
+      await this.deps.redis.publish(alertChannels.project(projectId), JSON.stringify({ logId, alert }));
+    }
+  }
+
+  /** The alerts logged after `afterId`, oldest first (an overlay resuming after a dropped connection). */
+  async since(projectId: string, afterId: string): Promise<AlertNotice[]> {
+    const entries = await this.deps.redis.xrange(alertChannels.log(projectId), `(${afterId}`, '+', 'COUNT', ALERT_LOG_MAX);
+    const out: AlertNotice[] = [];
+    for (const [logId, fields] of entries) {
+      const raw = fields[fields.indexOf('alert') + 1];
+      const parsed = raw ? alertPlaySchema.safeParse(JSON.parse(raw)) : null;
+      if (parsed?.success) out.push({ logId, alert: parsed.data });
+    }
+    return out;
   }
 
   /** New events of the feed: each type whose alert is on plays, in the order they came. */

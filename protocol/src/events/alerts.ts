@@ -102,6 +102,10 @@ export function renderAlertText(template: string, values: Record<string, string>
   return template.replace(/\{([a-zA-Z]+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? values[name]! : whole));
 }
 
+/** What the alerts channel carries: the alert and its id in the project's alert log. */
+export const alertNoticeSchema = z.strictObject({ logId: z.string().regex(/^\d+-\d+$/), alert: z.lazy(() => alertPlaySchema) });
+export type AlertNotice = z.infer<typeof alertNoticeSchema>;
+
 /** One alert as the overlay page plays it. */
 export const alertPlaySchema = z.strictObject({
   id: z.string().min(1).max(100),
@@ -119,6 +123,8 @@ export type AlertPlay = z.infer<typeof alertPlaySchema>;
 const ALERTS_CHANNEL = /^onair:projects:([0-9a-f-]{36}):alerts$/;
 export const alertChannels = {
   project: (projectId: string) => `onair:projects:${projectId}:alerts`,
+  /** A Redis stream of the project's recent alerts: an overlay that reconnects resumes after the last one it played. */
+  log: (projectId: string) => `onair:projects:${projectId}:alerts:log`,
   projectOf: (channel: string): string | null => ALERTS_CHANNEL.exec(channel)?.[1] ?? null,
 } as const;
 

@@ -87,6 +87,7 @@ export function AlertsDialog() {
   const inScene = useStudioStore((s) => alertsSourceOf(s.document, overlayUrl) !== null);
   return (
     <Modal open={open} onClose={closeAlerts} title="Alerts" description="Follows, subs, raids, cheers, tips and donations play in your program as they happen, one after the other." size="large">
+      <div className={styles.dialog}>
       {status === 'loading' && <p className={styles.text}>Loading…</p>}
       {status === 'ready' && (
         <div className={styles.body}>
@@ -116,12 +117,10 @@ export function AlertsDialog() {
         </p>
       )}
       <div className={styles.actions}>
-        <Button variant="ghost" onClick={closeAlerts}>
-          Close
-        </Button>
         <Button variant="primary" onClick={() => void saveAlerts()} disabled={!dirty || saving || status !== 'ready'}>
           {saving ? 'Saving…' : 'Save alerts'}
         </Button>
+      </div>
       </div>
     </Modal>
   );
