@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import pg from 'pg';
 import { SecretBox } from '../../runtime/src/secret-box.ts';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
@@ -73,11 +73,31 @@ const SEQUENCE = [
   },
 ];
 
-test('live with a Twitch channel: the feed with icons and times, pause and resume, the filter remembered, a reconnect, the popout, and alerts in the program', async ({ page, context }) => {
-  test.setTimeout(300_000);
-  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP!;
+// One live studio for both flows below (going live costs a media session): the feed, then the alerts.
+test.describe.configure({ mode: 'serial' });
+let context: BrowserContext;
+let page: Page;
+let projectId: string;
+
+test.beforeAll(async ({ browser }) => {
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: process.env.ONAIR_E2E_URL });
+  page = await context.newPage();
+});
+
+test.afterAll(async () => {
+  if (projectId) {
+    const destinations = page.getByRole('region', { name: 'Destinations' });
+    if (await destinations.getByRole('button', { name: 'End Broadcast' }).isVisible().catch(() => false)) await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+    await page.close();
+    await context.request.delete(`/api/v1/projects/${projectId}/session`);
+  }
+  await context?.close();
+});
+
+test('live with a Twitch channel: the feed with icons and times, pause and resume, the filter remembered, a reconnect, the popout', async () => {
+  test.setTimeout(240_000);
   await signIn(context.request, `events-${randomUUID()}@example.test`);
-  const projectId = await openNewStudio(page, 'Events test');
+  projectId = await openNewStudio(page, 'Events test');
 
   // The local destination, and a Twitch channel linked as OAuth leaves it (tokens sealed with the stack's key).
   const destinations = page.getByRole('region', { name: 'Destinations' });
@@ -199,6 +219,13 @@ test('live with a Twitch channel: the feed with icons and times, pause and resum
   await popout.close();
   await expect(feed.getByText('Seen_In_Popout')).toBeVisible();
 
+});
+
+test('alerts in the program: added to the scene, a test alert, a follow seen and heard in the RTMP output then cleared, two in quick succession one after the other', async () => {
+  test.setTimeout(300_000);
+  expect(projectId, 'the feed flow above opened the live studio').toBeDefined();
+  const feed = page.getByRole('region', { name: 'Events feed' });
+  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP!;
   // Alerts: into the scene, the follow alert for 8 s and the raid's for 4 s.
   await feed.getByRole('button', { name: 'Alerts in the program' }).click();
   const dialog = page.getByRole('dialog', { name: 'Alerts' });
@@ -224,12 +251,25 @@ test('live with a Twitch channel: the feed with icons and times, pause and resum
 
   // A follow: its card at its place, its sound, then the program as before.
   const quiet = await meanVolume(localUrl);
+  // What the overlay page receives, read beside it.
+  const { overlayUrl } = (await (await context.request.get(`/api/v1/projects/${projectId}/alerts`)).json()) as { overlayUrl: string };
+  const received: string[] = [];
+  const listening = new AbortController();
+  void fetch(overlayUrl.replace('?', '/stream?'), { signal: listening.signal })
+    .then(async (res) => {
+      const decoder = new TextDecoder();
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) received.push(decoder.decode(chunk));
+    })
+    .catch(() => undefined);
+  await page.waitForTimeout(500);
   await control('emit', follow('1041', 'Alert_Follower'));
+  await expect.poll(() => received.join('').includes('Alert_Follower just followed!'), { timeout: 15_000 }).toBe(true);
+  listening.abort();
   const volume = meanVolume(localUrl);
   await expect.poll(async () => {
     const frame = await grabFrame(localUrl);
     return frame !== undefined && near(pixel(frame, PROBE.x, PROBE.y), FOLLOW_RGB, 45);
-  }, { timeout: 30_000, intervals: [250] }).toBe(true);
+  }, { timeout: 60_000, intervals: [250] }).toBe(true);
   expect(await volume).toBeGreaterThan(Math.max(quiet + 20, -50));
   await shot(page, '7-alert-playing');
   await expect.poll(() => noAlertShown(localUrl), { timeout: 30_000, intervals: [500] }).toBe(true);
@@ -250,8 +290,7 @@ test('live with a Twitch channel: the feed with icons and times, pause and resum
   expect(seen.slice(seen.indexOf('raid')).includes('follow')).toBe(false);
   expect(seen.at(-1)).toBe('none');
 
+  const destinations = page.getByRole('region', { name: 'Destinations' });
   await destinations.getByRole('button', { name: 'End Broadcast' }).click();
   await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
-  await page.close();
-  await context.request.delete(`/api/v1/projects/${projectId}/session`);
 });
