@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import pg from 'pg';
@@ -47,6 +48,16 @@ async function noAlertShown(url: string): Promise<boolean> {
     if (frame === undefined || !near(pixel(frame, PROBE.x, PROBE.y), [0, 0, 0], 30)) return false;
   }
   return true;
+}
+
+/** A frame of the output as a PNG beside the screenshots (what a viewer saw at that moment). */
+async function frameShot(frame: Buffer | undefined, name: string): Promise<void> {
+  if (!SHOTS || !frame) return;
+  await new Promise<void>((resolve) => {
+    const ff = spawn('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', '1280x720', '-i', '-', `${SHOTS}/events-${name}.png`]);
+    ff.on('close', () => resolve());
+    ff.stdin.end(frame);
+  });
 }
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -242,6 +253,7 @@ test('alerts in the program: added to the scene, a test alert, a follow seen and
     await dialog.getByTestId('alert-row-follow').getByRole('button', { name: 'Test' }).click();
     for (let i = 0; i < 6; i++) {
       const frame = await grabFrame(localUrl);
+      await frameShot(frame, 'output-while-testing');
       if (frame !== undefined && near(pixel(frame, PROBE.x, PROBE.y), FOLLOW_RGB, 45)) return true;
     }
     return false;
@@ -268,7 +280,9 @@ test('alerts in the program: added to the scene, a test alert, a follow seen and
   const volume = meanVolume(localUrl);
   await expect.poll(async () => {
     const frame = await grabFrame(localUrl);
-    return frame !== undefined && near(pixel(frame, PROBE.x, PROBE.y), FOLLOW_RGB, 45);
+    const shown = frame !== undefined && near(pixel(frame, PROBE.x, PROBE.y), FOLLOW_RGB, 45);
+    await frameShot(frame, shown ? '8-output-follow-alert' : 'output-waiting-for-follow');
+    return shown;
   }, { timeout: 60_000, intervals: [250] }).toBe(true);
   expect(await volume).toBeGreaterThan(Math.max(quiet + 20, -50));
   await shot(page, '7-alert-playing');
