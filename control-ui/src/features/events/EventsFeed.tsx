@@ -46,7 +46,7 @@ export function EventsFeed({ onPopout, canConfigure = false, portalContainer }: 
       <div className={styles.toolbar} role="toolbar" aria-label="Events feed controls">
         <IconButton label={paused ? 'Resume events' : 'Pause events'} icon={paused ? <Play size={16} /> : <Pause size={16} />} onClick={toggleEventsPaused} aria-pressed={paused} />
         <span className={styles.status} aria-live="polite">
-          {paused ? (waiting > 0 ? `Paused · ${waiting} waiting` : 'Paused') : 'Live'}
+          {paused ? (waiting > 0 ? `${waiting} waiting` : 'Paused') : 'Live'}
         </span>
         <Menu
           container={portalContainer}
