@@ -75,6 +75,8 @@ describe('Twitch', () => {
     expect(flow.authorizeUrl.searchParams.get('client_id')).toBe(twitch.clientId);
     expect(flow.authorizeUrl.searchParams.get('redirect_uri')).toBe(`${api.url}/api/v1/destinations/auth/twitch/callback`);
     expect(flow.authorizeUrl.searchParams.get('scope')).toContain('channel:read:stream_key');
+    // The events feed reads the channel's follows, subs, cheers and donations with the same login (issue 17).
+    for (const scope of ['moderator:read:followers', 'channel:read:subscriptions', 'bits:read', 'channel:read:charity']) expect(flow.authorizeUrl.searchParams.get('scope')?.split(' ')).toContain(scope);
     expect(flow.status).toBe(200);
     expect(popupResult(flow.page)).toEqual({ source: 'onair-destination-auth', destinationId: dest.id, ok: true });
     expect(flow.page).toContain(`"${api.url}"`);
