@@ -18,7 +18,7 @@ import {
 } from '@onair/protocol';
 import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
 import { alertEndpoints, billingEndpoints, destinationEndpoints, eventEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
-import { fleetEndpoints } from '@onair/protocol';
+import { fleetEndpoints, uploadEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
@@ -49,6 +49,7 @@ import { sessionRoutes } from './routes/sessions.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { systemRoutes } from './routes/system.ts';
 import { userRoutes } from './routes/users.ts';
+import { DiskUploadStore, uploadLimits, uploadRoutes, UploadService, type UploadStore } from './uploads/index.ts';
 
 export interface AppDeps {
   config: ApiConfig;
@@ -61,6 +62,8 @@ export interface AppDeps {
   sessionControl?: SessionControl;
   /** Studio sessions (the placement queue); made here when not given. Its owner closes its queue. */
   sessions?: SessionService;
+  /** Where uploads are kept; the disk store at UPLOADS_DIR when not given. */
+  uploadStore?: UploadStore;
 }
 
 /** Every endpoint contract the api mounts; the OpenAPI document lists exactly these. */
@@ -82,6 +85,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   ...destinationEndpoints,
   ...fleetEndpoints,
   ...billingEndpoints,
+  ...uploadEndpoints,
   openSessionEndpoint,
   getSessionEndpoint,
   closeSessionEndpoint,
@@ -114,13 +118,16 @@ export function createApp(deps: AppDeps): Express {
   const billing = new BillingService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, settings: billingSettings(deps.config), classicStudioUrl: classicStudioUrl(deps.config) });
   // Before the JSON parser: the signature covers the raw bytes.
   app.post(STRIPE_WEBHOOK_PATH, ...stripeWebhookHandlers(billing));
+  const access = new ProjectAccess(deps.db, deps.logger);
+  app.use(provideProjectAccess(access));
+  const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
+  const uploads = new UploadService(deps.db, deps.uploadStore ?? new DiskUploadStore(deps.config.UPLOADS_DIR), uploadLimits(deps.config), deps.logger);
+  // Before the JSON parser: an upload's body is the file, streamed under its own limits.
+  app.use(uploadRoutes({ db: deps.db, uploads, resolveSession }));
   app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
-  const access = new ProjectAccess(deps.db, deps.logger);
-  app.use(provideProjectAccess(access));
   const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin);
-  const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
   const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : undefined, deps.logger);
   app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
   app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));

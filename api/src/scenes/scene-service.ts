@@ -23,6 +23,7 @@ import type { Logger } from '@onair/runtime';
 import type { ProjectAccess } from '../access/project-access.ts';
 import { loadCurrentUser, type CurrentUser } from '../http/auth-context.ts';
 import { writeDocumentSnapshot } from '../sessions/document-snapshot.ts';
+import { checkSceneUploads } from '../uploads/scene-uploads.ts';
 import { createProjectWithDocument, loadSceneDocument, writeSceneDocument } from './scene-store.ts';
 
 const PROJECT_NOT_FOUND = 'This project does not exist.';
@@ -132,6 +133,8 @@ export class SceneService {
         if (!doc) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
         const result = applyScenePatch(doc, patch, entitlements, { limits: this.limits, pageOriginTrusted: (origin) => origin === this.ownOrigin });
         if (!result.ok) throw rejectionToError(result.rejection);
+        const uploadRefusal = await checkSceneUploads(tx, projectId, result.document);
+        if (uploadRefusal) throw rejectionToError(uploadRefusal);
         await writeSceneDocument(tx, doc, result.document);
         return { document: result.document, accepted: acceptedScenePatchSchema.parse({ projectId, version: result.document.version, ops: result.ops }) };
       },

@@ -297,6 +297,7 @@ function buildSource(ctx: PatchContext, candidate: { id: string; kind: SourceKin
     if (source.settings.purpose === 'logo' && !canHideOrReplaceLogo(ctx.entitlements)) reject('custom-logo-not-in-plan', i);
     if (source.settings.purpose === 'background' && !isEnabled(ctx.entitlements, 'custom-backgrounds')) reject('custom-background-not-in-plan', i);
   }
+  if (source.kind === 'video' && !isEnabled(ctx.entitlements, 'custom-backgrounds')) reject('custom-video-not-in-plan', i);
   return source;
 }
 

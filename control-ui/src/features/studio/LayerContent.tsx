@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { resolveWebcamId, type Source } from '@onair/protocol';
+import { resolveWebcamId, uploadContentPath, type Source } from '@onair/protocol';
 import { startCameraPreview } from '../../actions/devices.ts';
 import { useDeviceStore, useStudioStore, type SourceRenderStatus } from '../../stores/index.ts';
 import { SourcePlaceholder } from './SourcePlaceholder.tsx';
@@ -54,6 +54,7 @@ function WebpageContent({ source }: { source: Extract<Source, { kind: 'webpage' 
 
 /** What a layer shows on the canvas: live media where this browser has it, else the spec's placeholder. */
 export function LayerContent({ source }: { source: Source }) {
+  const projectId = useStudioStore((s) => s.document?.projectId ?? '');
   switch (source.kind) {
     case 'webcam':
       return <WebcamContent source={source} />;
@@ -66,7 +67,13 @@ export function LayerContent({ source }: { source: Source }) {
     case 'webpage':
       return <WebpageContent source={source} />;
     case 'image':
-      return <ImageContent url={source.settings.url} name={source.name} />;
+      return <ImageContent url={source.settings.uploadId ? uploadContentPath(projectId, source.settings.uploadId) : source.settings.url} name={source.name} />;
+    case 'video':
+      return source.settings.uploadId ? (
+        <video className={styles.video} src={uploadContentPath(projectId, source.settings.uploadId)} autoPlay loop={source.settings.loop} muted playsInline aria-label={source.name} />
+      ) : (
+        <SourcePlaceholder kind="unavailable" detail="Choose a video file in the source settings" />
+      );
     case 'watermark':
       return (
         <div className={styles.watermark} aria-label="OnAir logo">

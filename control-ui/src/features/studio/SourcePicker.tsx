@@ -1,4 +1,4 @@
-import { AppWindow, Camera, Gamepad2, Image, MonitorUp, Plus, Stamp, User, Mic } from 'lucide-react';
+import { AppWindow, Camera, Film, Gamepad2, Image, MonitorUp, Plus, Stamp, User, Mic } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { sourceGroups, sourceKindInfo, type SourceKind } from '@onair/protocol';
 import { addSourceToScene } from '../../actions/scene-edits.ts';
@@ -17,6 +17,7 @@ const ICONS: Record<SourceKind, ReactNode> = {
   webpage: <AppWindow size={16} aria-hidden />,
   watermark: <Stamp size={16} aria-hidden />,
   image: <Image size={16} aria-hidden />,
+  video: <Film size={16} aria-hidden />,
 };
 
 const KINDS = Object.keys(sourceKindInfo) as SourceKind[];

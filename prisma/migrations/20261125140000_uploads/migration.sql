@@ -1,0 +1,37 @@
+-- AlterEnum: uploaded video files are a source kind
+ALTER TYPE "SourceKind" ADD VALUE 'video';
+
+-- CreateTable
+CREATE TABLE "uploads" (
+    "id" UUID NOT NULL,
+    "project_id" UUID NOT NULL,
+    "owner_id" TEXT NOT NULL,
+    "purpose" TEXT NOT NULL,
+    "kind" TEXT NOT NULL,
+    "mime_type" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "size_bytes" BIGINT NOT NULL,
+    "width" INTEGER NOT NULL,
+    "height" INTEGER NOT NULL,
+    "duration_seconds" DOUBLE PRECISION,
+    "has_audio" BOOLEAN NOT NULL DEFAULT false,
+    "storage_key" TEXT NOT NULL,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "uploads_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "uploads_storage_key_key" ON "uploads"("storage_key");
+
+-- CreateIndex
+CREATE INDEX "uploads_project_id_idx" ON "uploads"("project_id");
+
+-- CreateIndex
+CREATE INDEX "uploads_owner_id_idx" ON "uploads"("owner_id");
+
+-- AddForeignKey
+ALTER TABLE "uploads" ADD CONSTRAINT "uploads_project_id_fkey" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "uploads" ADD CONSTRAINT "uploads_owner_id_fkey" FOREIGN KEY ("owner_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
