@@ -63,7 +63,7 @@ async function start(ctx: WorkerContext): Promise<void> {
     router,
     host: sessionHost,
     box: secretsKey ? new SecretBox(secretsKey) : undefined,
-    resolveInput: createInputResolver(ports),
+    resolveInput: createInputResolver(ports, process.env.UPLOADS_DIR ?? '.data/uploads'),
     pages,
     ...(process.env.SESSION_IDLE_MS ? { idleMs: Number(process.env.SESSION_IDLE_MS) } : {}),
     media: new SignalingRelay({ endpoint: webrtc, router, redis: ctx.redis, workerId: ctx.config.WORKER_ID, logger: ctx.logger }),

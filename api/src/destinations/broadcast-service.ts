@@ -37,6 +37,8 @@ export interface BroadcastServiceDeps {
   sessions: SessionControl | null;
   /** Which outputs may reach a private address; told to the worker, which checks again before each connection. */
   rtmpPolicy: RtmpAddressPolicy;
+  /** A live broadcast on the holding slate (every live source dropped) this long ends (SLATE_MAX_SECONDS); 0 never. */
+  slateMaxSeconds?: number;
 }
 
 /**
@@ -188,7 +190,16 @@ export class BroadcastService {
     await this.deps.events.publish({ type: 'broadcast.health', projectId, broadcastId: row.id, at: stats.at, outputs, ...(stats.encoder ? { encoder: stats.encoder } : {}) });
     // Every destination gave up (each output retries by itself before it fails): nothing goes out
     // any more, so the broadcast has failed, and says why, instead of showing live forever.
-    if (row.state === 'live' && outputs.length > 0 && outputs.every((o) => o.state === 'failed')) await this.failLive(row, outputs);
+    if (row.state === 'live' && outputs.length > 0 && outputs.every((o) => o.state === 'failed')) {
+      await this.failLive(row, outputs);
+      return;
+    }
+    // Nobody came back to a broadcast held on the slate: it ends as End Broadcast ends it, cleanly.
+    const limit = this.deps.slateMaxSeconds ?? 0;
+    if (row.state === 'live' && limit > 0 && stats.slateSince && Date.parse(stats.at) - Date.parse(stats.slateSince) >= limit * 1000) {
+      this.deps.logger.info({ projectId, broadcastId: row.id, slateSince: stats.slateSince }, 'broadcast ended: on the holding slate past its limit');
+      await this.endRow(row);
+    }
   }
 
   private async failLive(row: Broadcast, outputs: DestinationOutput[]): Promise<void> {

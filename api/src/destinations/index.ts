@@ -52,7 +52,7 @@ export function createDestinations(deps: {
     publicUrl: config.PUBLIC_URL,
     refreshMarginSeconds: config.TOKEN_REFRESH_MARGIN_SECONDS,
   });
-  const broadcasts = new BroadcastService({ db, redis, logger, events, secrets, accounts, assertProjectAccess, sessions: deps.sessions, rtmpPolicy });
+  const broadcasts = new BroadcastService({ db, redis, logger, events, secrets, accounts, assertProjectAccess, sessions: deps.sessions, rtmpPolicy, slateMaxSeconds: deps.config.SLATE_MAX_SECONDS });
   return { destinations, accounts, broadcasts };
 }
 

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { SLATE_IMAGE } from './screens.ts';
 import {
   planOutputSchema,
   projectChannels,
@@ -48,6 +49,9 @@ export interface SessionMedia {
  * session": it ends after everyone left and it is not live), so its cores go back to the fleet.
  */
 export const DEFAULT_SESSION_IDLE_MS = 60_000;
+
+/** How long every live source of the program has sent nothing before the holding slate shows. */
+const SLATE_AFTER_MS = 1000;
 
 export type SessionEnd = 'stopped' | 'handed-over' | 'lost';
 
@@ -175,7 +179,7 @@ export class SessionRunner {
   }
 
   private plan(document: SceneDocument): RenderPlan {
-    const plan = sceneToRenderPlan(document, this.deps.resolveInput, this.outputs);
+    const plan = { ...sceneToRenderPlan(document, this.deps.resolveInput, this.outputs), slate: { path: SLATE_IMAGE, afterMs: SLATE_AFTER_MS } };
     return this.preview ? { ...plan, preview: this.preview } : plan;
   }
 

@@ -86,6 +86,8 @@ export const sessionStatsSchema = z.object({
   outputs: z.array(outputStatsSchema),
   /** What the encoder does now, read from the encoder itself (it steps down when the worker runs out of CPU). */
   encoder: encoderSettingsSchema.optional(),
+  /** Since when the program shows the holding slate (every live source dropped), or null. */
+  slateSince: z.iso.datetime().nullable().optional(),
 });
 export type SessionStats = z.infer<typeof sessionStatsSchema>;
 
