@@ -213,6 +213,44 @@ describe('uploads', () => {
     expect(storedFiles().some((f) => f.startsWith(videoId))).toBe(false);
   });
 
+  it('gives every plan the built-in Starting Soon, Be Right Back and Ending screens as scenes; a screen of one\'s own only with the plan', async () => {
+    const doc = (await call(api, free, 'GET', `/api/v1/projects/${freeProjectId}/scene`)).body as { version: number; sources: { id: string; kind: string }[] };
+    const watermark = doc.sources.find((s) => s.kind === 'watermark')!;
+    const brbScene = randomUUID();
+    const picture = randomUUID();
+    const added = await call(api, free, 'PATCH', `/api/v1/projects/${freeProjectId}/scene`, {
+      baseVersion: doc.version,
+      ops: [
+        { op: 'addScene', sceneId: brbScene, name: 'Be right back', kind: 'brb' },
+        { op: 'addSource', source: { id: picture, kind: 'image', settings: { screen: 'brb', purpose: 'screen' } } },
+        { op: 'addLayer', sceneId: brbScene, layer: { id: randomUUID(), sourceId: picture, x: 0, y: 0, width: 1280, height: 720 } },
+        // Free shows the logo in every scene, screens included.
+        { op: 'addLayer', sceneId: brbScene, layer: { id: randomUUID(), sourceId: watermark.id } },
+      ],
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const after = (await call(api, free, 'GET', `/api/v1/projects/${freeProjectId}/scene`)).body as { version: number; scenes: { id: string; kind: string }[] };
+    expect(after.scenes.find((s) => s.id === brbScene)?.kind).toBe('brb');
+    // The creator's own picture as the screen: Premium's.
+    expect(
+      await call(api, free, 'PATCH', `/api/v1/projects/${freeProjectId}/scene`, {
+        baseVersion: after.version,
+        ops: [{ op: 'updateSource', sourceId: picture, settings: { kind: 'image', screen: null, uploadId: randomUUID() } }],
+      }),
+    ).toMatchObject({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Upgrade to use your own Starting Soon, Be Right Back and Ending screens.' } } });
+    const premiumDoc = (await call(api, premium, 'GET', `/api/v1/projects/${projectId}/scene`)).body as { version: number };
+    const own = await upload(premium, projectId, 'screen', 'brb.png', readFileSync(file('red.png')));
+    const premiumPicture = randomUUID();
+    expect(
+      (
+        await call(api, premium, 'PATCH', `/api/v1/projects/${projectId}/scene`, {
+          baseVersion: premiumDoc.version,
+          ops: [{ op: 'addScene', sceneId: randomUUID(), name: 'Back soon', kind: 'brb' }, { op: 'addSource', source: { id: premiumPicture, kind: 'image', settings: { uploadId: own.body.id, purpose: 'screen' } } }],
+        })
+      ).status,
+    ).toBe(200);
+  });
+
   it('refuses a Free plan a replaced logo, a hidden logo and a video source with words', async () => {
     const doc = (await call(api, free, 'GET', `/api/v1/projects/${freeProjectId}/scene`)).body as {
       version: number;

@@ -119,6 +119,7 @@ export const fixtures = {
     projectId: '00000000-0000-4000-8000-000000000003',
     name: 'Intro',
     order: 2,
+    kind: 'brb',
     deletedAt: at('2026-01-05T00:00:00.000Z'),
     createdAt: at('2026-01-01T00:00:00.000Z'),
   },

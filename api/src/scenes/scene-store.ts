@@ -38,6 +38,7 @@ export async function loadSceneDocument(db: DbClient, projectId: string): Promis
       id: s.id,
       name: s.name,
       order: s.order,
+      kind: s.kind,
       deletedAt: s.deletedAt?.toISOString() ?? null,
       layers: s.layers.map((l) => ({
         id: l.id,
@@ -64,7 +65,7 @@ function layerRow(sceneId: string, l: Layer) {
 }
 
 function sceneRow(projectId: string, s: Scene) {
-  return { id: s.id, projectId, name: s.name, order: s.order, deletedAt: s.deletedAt === null ? null : new Date(s.deletedAt) };
+  return { id: s.id, projectId, name: s.name, order: s.order, kind: s.kind, deletedAt: s.deletedAt === null ? null : new Date(s.deletedAt) };
 }
 
 function sourceRow(projectId: string, s: Source) {

@@ -5,6 +5,7 @@ import type { InputResolver, PlanInput, Source } from '@onair/protocol';
 import type { MediaPorts } from '../webrtc/media-ports.ts';
 import { liveSourceMedia } from '../webrtc/track-router.ts';
 import { placeholderFor } from './placeholders.ts';
+import { SCREEN_PICTURES } from './screens.ts';
 
 /** The OnAir logo drawn by the watermark source (474×124, twice its 237×62 placement). */
 export const WATERMARK_IMAGE = fileURLToPath(new URL('../../assets/onair-logo.png', import.meta.url));
@@ -23,6 +24,7 @@ export function createInputResolver(ports?: MediaPorts, uploadsDir?: string): In
   const uploads = uploadsDir === undefined ? undefined : resolve(uploadsDir);
   return (source) => {
     if (source.kind === 'watermark') return { id: source.id, kind: 'image', path: WATERMARK_IMAGE };
+    if (source.kind === 'image' && source.settings.screen && !source.settings.uploadId) return { id: source.id, kind: 'image', path: SCREEN_PICTURES[source.settings.screen].path };
     if (source.kind === 'image' || source.kind === 'video') return uploads ? uploadInput(source, uploads) : undefined;
     // A render worker sends the page as H.264 + Opus, painted green where it is transparent.
     const placeholder = placeholderFor(source.kind);

@@ -179,8 +179,22 @@ export class SessionRunner {
   }
 
   private plan(document: SceneDocument): RenderPlan {
-    const plan = { ...sceneToRenderPlan(document, this.deps.resolveInput, this.outputs), slate: { path: SLATE_IMAGE, afterMs: SLATE_AFTER_MS } };
+    const plan = { ...sceneToRenderPlan(document, this.deps.resolveInput, this.outputs), slate: { path: this.slatePicture(document), afterMs: SLATE_AFTER_MS } };
     return this.preview ? { ...plan, preview: this.preview } : plan;
+  }
+
+  /** The creator's own Be Right Back screen (an uploaded picture in a 'brb' scene) when there is one, else 'We'll be right back'. */
+  private slatePicture(document: SceneDocument): string {
+    for (const scene of document.scenes) {
+      if (scene.kind !== 'brb' || scene.deletedAt !== null) continue;
+      for (const layer of scene.layers) {
+        const source = document.sources.find((s) => s.id === layer.sourceId);
+        if (source?.kind !== 'image' || !source.settings.uploadId) continue;
+        const input = this.deps.resolveInput(source);
+        if (input?.kind === 'image') return input.path;
+      }
+    }
+    return SLATE_IMAGE;
   }
 
   private onCommand(message: string): void {

@@ -1,6 +1,9 @@
 -- AlterEnum: uploaded video files are a source kind
 ALTER TYPE "SourceKind" ADD VALUE 'video';
 
+-- AlterTable: screens (Starting Soon, Be Right Back, Ending) are scenes of their own kind
+ALTER TABLE "scenes" ADD COLUMN "kind" TEXT NOT NULL DEFAULT 'standard';
+
 -- CreateTable
 CREATE TABLE "uploads" (
     "id" UUID NOT NULL,

@@ -25,6 +25,7 @@ export type ApplyScenePatchResult =
 export const ALL_ENTITLEMENTS: Entitlements = {
   'custom-logo': 'true',
   'custom-backgrounds': 'true',
+  'custom-starting-ending-and-be-back-screens': 'true',
   '720p30fps': 'true',
   '1080p30fps': 'true',
   'maximum-scenes': 'Unlimited',
@@ -117,7 +118,7 @@ function applyOp(ctx: PatchContext, op: SceneOp, i: number): SceneOp {
       if (doc.scenes.some((s) => s.id === op.sceneId)) reject('duplicate-id', i, { details: { id: op.sceneId } });
       const limit = maximumScenes(ctx.entitlements);
       if (liveScenes(doc).length >= limit) reject('scene-limit-reached', i, { vars: { limit }, details: { limit } });
-      doc.scenes.push({ id: op.sceneId, name: op.name, order: Number.MAX_SAFE_INTEGER, deletedAt: null, layers: [] });
+      doc.scenes.push({ id: op.sceneId, name: op.name, order: Number.MAX_SAFE_INTEGER, kind: op.kind ?? 'standard', deletedAt: null, layers: [] });
       renumberScenes(doc);
       doc.activeSceneId ??= op.sceneId;
       ctx.addedScenes.add(op.sceneId);
@@ -296,6 +297,8 @@ function buildSource(ctx: PatchContext, candidate: { id: string; kind: SourceKin
   if (source.kind === 'image') {
     if (source.settings.purpose === 'logo' && !canHideOrReplaceLogo(ctx.entitlements)) reject('custom-logo-not-in-plan', i);
     if (source.settings.purpose === 'background' && !isEnabled(ctx.entitlements, 'custom-backgrounds')) reject('custom-background-not-in-plan', i);
+    // The built-in screens are in every plan; a screen of the creator's own is not.
+    if (source.settings.purpose === 'screen' && !source.settings.screen && !isEnabled(ctx.entitlements, 'custom-starting-ending-and-be-back-screens')) reject('custom-screen-not-in-plan', i);
   }
   if (source.kind === 'video' && !isEnabled(ctx.entitlements, 'custom-backgrounds')) reject('custom-video-not-in-plan', i);
   return source;

@@ -37,10 +37,21 @@ export type LayerChanges = z.infer<typeof layerChangesSchema>;
 
 export const sceneNameSchema = z.string().trim().min(1).max(100);
 
+/**
+ * What a scene is for (issue 19): an ordinary scene, or one of the screens a show opens, pauses and
+ * closes with. A screen is a scene like any other (its picture is a full-frame image layer, built in
+ * or the creator's own upload); the kind lets the studio list them and the holding slate use the
+ * creator's Be Right Back screen.
+ */
+export const sceneKinds = ['standard', 'starting', 'brb', 'ending'] as const;
+export const sceneKindSchema = z.enum(sceneKinds);
+export type SceneKind = z.infer<typeof sceneKindSchema>;
+
 export const sceneSchema = z.strictObject({
   id: z.uuid(),
   name: sceneNameSchema,
   order: z.number().int().min(0),
+  kind: sceneKindSchema.default('standard'),
   /** Deleted scenes are kept (soft delete) so a late patch on one is told it was deleted. */
   deletedAt: z.iso.datetime().nullable(),
   layers: z.array(layerSchema),

@@ -24,6 +24,7 @@ export const sceneRejections = {
   'logo-required': { error: 'PLAN_LIMIT_REACHED', message: 'Your plan shows the OnAir logo on all streams. Upgrade to hide or replace it.' },
   'custom-logo-not-in-plan': { error: 'PLAN_LIMIT_REACHED', message: 'Upgrade to replace the logo with your own.' },
   'custom-background-not-in-plan': { error: 'PLAN_LIMIT_REACHED', message: 'Upgrade to upload your own backgrounds.' },
+  'custom-screen-not-in-plan': { error: 'PLAN_LIMIT_REACHED', message: 'Upgrade to use your own Starting Soon, Be Right Back and Ending screens.' },
   'custom-video-not-in-plan': { error: 'PLAN_LIMIT_REACHED', message: 'Upgrade to play your own videos in scenes.' },
   'upload-not-found': { error: 'SCENE_RULE_VIOLATED', message: "This file is not among the project's uploads. Upload it again." },
   'upload-wrong-kind': { error: 'SCENE_RULE_VIOLATED', message: 'This file is not of the right kind for this source (an image for an image, a video for a video).' },

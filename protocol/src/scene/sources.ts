@@ -111,7 +111,10 @@ const webpageConfigShape = {
 export const webpageConfigSchema = z.strictObject(webpageConfigShape);
 
 /** What an image is for decides the entitlement it needs (custom-logo or custom-backgrounds). */
-export const imagePurposes = ['logo', 'background'] as const;
+export const imagePurposes = ['logo', 'background', 'screen'] as const;
+/** The screens OnAir draws itself, in every plan (a screen scene's picture when it is not an upload). */
+export const builtInScreens = ['starting', 'brb', 'ending'] as const;
+export type BuiltInScreen = (typeof builtInScreens)[number];
 /**
  * An image is an upload of the project (`uploadId`, checked against the project's uploads by the
  * api) or, as before uploads existed, an http(s) address (`url`, '' for an upload). `uploadId` is
@@ -121,10 +124,13 @@ const imageShape = {
   opacity,
   url: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(2048)]),
   uploadId: z.uuid().nullable().optional(),
+  /** A built-in screen's picture instead of an upload or an address (purpose 'screen'). */
+  screen: z.enum(builtInScreens).nullable().optional(),
   purpose: z.enum(imagePurposes),
 };
-const imageRefine = (s: { url?: string; uploadId?: string | null }) => s.url !== '' || (s.uploadId !== null && s.uploadId !== undefined);
-const imageRefineMessage = { message: 'an image needs an upload or an address' };
+const imageRefine = (s: { url?: string; uploadId?: string | null; screen?: BuiltInScreen | null }) =>
+  s.url !== '' || (s.uploadId !== null && s.uploadId !== undefined) || (s.screen !== null && s.screen !== undefined);
+const imageRefineMessage = { message: 'an image needs an upload, an address or a built-in screen' };
 
 /**
  * A video file from the project's uploads, with its audio. `loop`: plays again from the start
