@@ -19,6 +19,7 @@ import { browserStorage } from './browser-storage.ts';
 import { createSystemStore } from './system-store.ts';
 import { createToastStore } from './toast-store.ts';
 import { createUiStore } from './ui-store.ts';
+import { createUploadsStore } from './uploads-store.ts';
 
 export const useAppStore = createAppStore(browserStorage());
 export const useFleetStore = createFleetStore();
@@ -35,6 +36,7 @@ export const useBillingStore = createBillingStore();
 export const useChatStore = createChatStore();
 export const useEventsStore = createEventsStore(browserStorage());
 export const useAlertsStore = createAlertsStore();
+export const useUploadsStore = createUploadsStore();
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
 export type { AppState, CanvasSize, OpenProject } from './app-store.ts';
@@ -44,6 +46,8 @@ export type { AccountSettingsPage, UiState } from './ui-store.ts';
 export type { BillingBusy, BillingState } from './billing-store.ts';
 export { browserStorage, writeBooleanFlag } from './browser-storage.ts';
 export { initialStudioState } from './studio-store.ts';
+export { initialUploadsState } from './uploads-store.ts';
+export type { UploadInProgress, UploadsState } from './uploads-store.ts';
 export { initialBillingState } from './billing-store.ts';
 export type { SourceRenderStatus, StudioPanel, StudioState } from './studio-store.ts';
 export type { ProjectsState } from './projects-store.ts';

@@ -1,10 +1,11 @@
-import { ArrowDown, ArrowUp, Check, Pencil, Plus, Trash2, X } from 'lucide-react';
+import { ArrowDown, ArrowUp, Check, Clapperboard, Pencil, Plus, Trash2, X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { addScene, deleteScene, moveScene, renameScene, switchScene } from '../../actions/scene-edits.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { useStudioStore } from '../../stores/index.ts';
+import { MediaLibraryDialog } from '../uploads/MediaLibraryDialog.tsx';
 import { LayerList } from './LayerList.tsx';
 import styles from './SceneList.module.css';
 
@@ -14,6 +15,7 @@ export function SceneList() {
   const status = useStudioStore((s) => s.status);
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
+  const [libraryOpen, setLibraryOpen] = useState(false);
   const scenes = document?.scenes.filter((s) => s.deletedAt === null) ?? [];
 
   const submitRename = (event: FormEvent, sceneId: string) => {
@@ -28,7 +30,13 @@ export function SceneList() {
         <h2 id="scene-list-heading" className={styles.heading}>
           Scenes
         </h2>
-        {document && <IconButton label="Add scene" icon={<Plus size={16} />} onClick={() => addScene(`Scene ${scenes.length + 1}`)} />}
+        {document && (
+          <span className={styles.headingActions}>
+            <IconButton label="Screens and media" icon={<Clapperboard size={16} />} onClick={() => setLibraryOpen(true)} />
+            <IconButton label="Add scene" icon={<Plus size={16} />} onClick={() => addScene(`Scene ${scenes.length + 1}`)} />
+          </span>
+        )}
+        {document && <MediaLibraryDialog open={libraryOpen} projectId={document.projectId} onClose={() => setLibraryOpen(false)} />}
       </div>
       {!document ? (
         <EmptyState title={status === 'loading' ? 'Loading scenes…' : 'No scenes yet'}>
