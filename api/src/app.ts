@@ -49,7 +49,7 @@ import { sessionRoutes } from './routes/sessions.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { systemRoutes } from './routes/system.ts';
 import { userRoutes } from './routes/users.ts';
-import { DiskUploadStore, uploadLimits, uploadRoutes, UploadService, type UploadStore } from './uploads/index.ts';
+import { createUploadStore, uploadLimits, uploadRoutes, UploadService, type UploadStore } from './uploads/index.ts';
 
 export interface AppDeps {
   config: ApiConfig;
@@ -121,7 +121,7 @@ export function createApp(deps: AppDeps): Express {
   const access = new ProjectAccess(deps.db, deps.logger);
   app.use(provideProjectAccess(access));
   const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
-  const uploads = new UploadService(deps.db, deps.uploadStore ?? new DiskUploadStore(deps.config.UPLOADS_DIR), uploadLimits(deps.config), deps.logger);
+  const uploads = new UploadService(deps.db, deps.uploadStore ?? createUploadStore(deps.config), uploadLimits(deps.config), deps.logger);
   // Before the JSON parser: an upload's body is the file, streamed under its own limits.
   app.use(uploadRoutes({ db: deps.db, uploads, resolveSession }));
   app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
