@@ -42,7 +42,7 @@ function fail(code: PipelineErrorCode, message: string): void {
   exitAfterFlush(1);
 }
 
-function handle(command: PipelineCommand): void {
+function handle(command: PipelineCommand): void | Promise<void> {
   switch (command.type) {
     case 'start': {
       if (program) return;
@@ -93,10 +93,12 @@ function handle(command: PipelineCommand): void {
     case 'stop':
       if (statsTimer) clearInterval(statsTimer);
       send({ type: 'state', state: 'stopping' });
-      program?.stop();
-      logger.info('pipeline stopped');
-      exitAfterFlush(0);
-      return;
+      // A recording's last fragment is written out before the pipeline goes.
+      return (program?.finishRecording() ?? Promise.resolve()).then(() => {
+        program?.stop();
+        logger.info('pipeline stopped');
+        exitAfterFlush(0);
+      });
   }
 }
 

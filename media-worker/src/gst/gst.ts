@@ -77,7 +77,7 @@ export interface GstModule {
   ElementFactory: { make(factory: string, name: string | null): GstElement | null };
   Caps: { fromString(caps: string): unknown };
   Structure: { newFromString(text: string): GstStructure | null };
-  Event: { newCustom(type: number, structure: GstStructure): GstEvent };
+  Event: { newCustom(type: number, structure: GstStructure): GstEvent; newEos(): GstEvent };
   EventType: { CUSTOM_UPSTREAM: number };
   utilSetObjectArg(object: GstElement, name: string, value: string): void;
   /** A bin from a gst-launch description; links to pads that appear later (a demuxer's) are made by GStreamer itself. */

@@ -7,6 +7,7 @@ import { GstPipeline, type BusError } from '../gst/pipeline.ts';
 import { AudioFader } from './audio-fader.ts';
 import { audioTargets, BACKGROUND_ZORDER, videoLayout, type VideoPadLayout } from './layout.ts';
 import { DestinationOutput, type OutputStatus } from './outputs/destination-output.ts';
+import { Recording } from './outputs/recording.ts';
 import type { OutputEgress } from './outputs/rtmp-egress.ts';
 import { buildSource, FilePlayer, MIXER_AUDIO_CAPS } from './sources/index.ts';
 import { imageBin } from './sources/image.ts';
@@ -68,6 +69,7 @@ export class ProgramPipeline {
   /** Since when every live input of the active scene has sent nothing, and since when the slate shows. */
   private droppedSince: number | undefined;
   private slateSince: number | undefined;
+  private recording: Recording | undefined;
   private outputCounter = 0;
   private state: PipelineState = 'starting';
   private plan: RenderPlan;
@@ -124,6 +126,7 @@ export class ProgramPipeline {
     this.plan.inputs.forEach((input, index) => this.attachInput(input, index, compositor, mixer));
     if (this.plan.slate) this.attachSlate(this.plan.slate.path, compositor);
     this.setOutputs(this.plan.outputs);
+    this.setRecording(this.plan.recording);
     this.logger.info({ inputs: this.inputs.size, width: profile.width, height: profile.height, fps: profile.fps }, 'pipeline playing');
   }
 
@@ -262,6 +265,7 @@ export class ProgramPipeline {
       if (input.audioPad && target) this.fader.set(input.id, target);
     }
     this.setOutputs(plan.outputs);
+    this.setRecording(plan.recording);
     if (sceneChanged) {
       const shown = new Set(plan.scenes.find((s) => s.id === plan.activeSceneId)?.placements.filter((p) => p.visible).map((p) => p.inputId));
       for (const [inputId, { player, restartOnShow }] of this.players) if (restartOnShow && shown.has(inputId)) player.restart();
@@ -312,6 +316,33 @@ export class ProgramPipeline {
     }
   }
 
+  /** Starts or stops recording (a tee branch of the encoded streams, see outputs/recording.ts). */
+  private setRecording(spec: RenderPlan['recording']): void {
+    if (spec && !this.recording) {
+      const videoTee = this.gst.bin.getByName('video-encoded');
+      const audioTee = this.gst.bin.getByName('audio-encoded');
+      if (!videoTee || !audioTee) return;
+      try {
+        const recording = new Recording(this.gst.bin, videoTee, audioTee, spec.dir, this.logger, () => this.requestKeyframe());
+        recording.start();
+        this.recording = recording;
+      } catch (err) {
+        // The broadcast goes on unrecorded rather than not at all.
+        this.logger.error({ detail: err instanceof Error ? err.message : String(err) }, 'recording could not start');
+      }
+    } else if (!spec && this.recording) {
+      void this.recording.stop();
+      this.recording = undefined;
+    }
+  }
+
+  /** Ends the recording cleanly (its last fragment written), before a stop. */
+  async finishRecording(): Promise<void> {
+    const recording = this.recording;
+    this.recording = undefined;
+    await recording?.stop();
+  }
+
   /** Once a second: output watchdogs and the figures sent to the worker. */
   tick(now = Date.now()): SessionStats {
     for (const output of this.outputs.values()) output.tick(now);
@@ -337,6 +368,7 @@ export class ProgramPipeline {
       outputs,
       encoder: this.encoderNow(),
       slateSince: this.slateSince === undefined ? null : new Date(this.slateSince).toISOString(),
+      ...(this.recording ? { recordingPath: this.recording.path } : {}),
     };
   }
 
@@ -504,6 +536,8 @@ export class ProgramPipeline {
       }),
       makeElement('capsfilter', 'h264-caps', { caps: 'video/x-h264,profile=main' }),
       makeElement('h264parse', 'h264-parse'),
+      // The encoded video for the muxer of the outputs and, while recording, the recording's.
+      makeElement('tee', 'video-encoded', { 'allow-not-linked': true }),
       makeElement('queue', 'video-mux-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 2_000_000_000 }),
     ];
     for (const element of [...background, ...chain]) this.gst.add(element);
@@ -589,6 +623,7 @@ export class ProgramPipeline {
       makeElement('audioresample', 'encoder-resample'),
       makeElement('avenc_aac', 'audio-encoder', { bitrate: profile.audioBitrateKbps * 1000 }),
       makeElement('aacparse', 'aac-parse'),
+      makeElement('tee', 'audio-encoded', { 'allow-not-linked': true }),
       makeElement('queue', 'audio-mux-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 2_000_000_000 }),
     ];
     for (const element of [...silence, ...chain]) this.gst.add(element);

@@ -88,6 +88,8 @@ export const sessionStatsSchema = z.object({
   encoder: encoderSettingsSchema.optional(),
   /** Since when the program shows the holding slate (every live source dropped), or null. */
   slateSince: z.iso.datetime().nullable().optional(),
+  /** The file the pipeline records to now (a part of the broadcast's recording), when it records. */
+  recordingPath: z.string().optional(),
 });
 export type SessionStats = z.infer<typeof sessionStatsSchema>;
 

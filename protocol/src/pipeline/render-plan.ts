@@ -195,6 +195,11 @@ export const renderPlanSchema = z
     preview: planPreviewSchema.optional(),
     /** The holding slate; fixed for the life of the pipeline, like the inputs. */
     slate: planSlateSchema.optional(),
+    /**
+     * Records the program (the outputs' own encode) as fragmented MP4 parts in this folder while set;
+     * set or cleared by a new plan version, like the outputs.
+     */
+    recording: z.object({ dir: z.string().startsWith('/') }).optional(),
   })
   .superRefine((plan, ctx) => {
     const inputIds = new Set<string>();
