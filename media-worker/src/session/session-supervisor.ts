@@ -44,6 +44,8 @@ export class SessionSupervisor {
   private config: PipelineStartConfig;
   private crashes: number[] = [];
   private restartTimer: NodeJS.Timeout | undefined;
+  /** The replacement of the pipeline process under way (replaceChild), if any. */
+  private replacing: Promise<void> | undefined;
   private startTimer: NodeJS.Timeout | undefined;
   private latestStats: SessionStats | undefined;
   private exited: Promise<void> = Promise.resolve();
@@ -166,13 +168,32 @@ export class SessionSupervisor {
     clearTimeout(timer);
   }
 
-  private async replaceChild(): Promise<void> {
-    const previous = this.state;
-    this.state = 'restarting';
-    await this.stopChild();
-    if (previous === 'stopping' || previous === 'stopped') return;
-    this.state = 'starting';
-    this.start();
+  /**
+   * Stops the pipeline process and starts a new one from the newest config. Plans that both need a
+   * rebuild can arrive while the old process is still stopping (a screen added in one patch, the
+   * studio's next patch 200 ms later): they share that one replacement, which starts from the
+   * newest config. Two replacements at once used to start two processes, the second refused by the
+   * RTMP server the first already published to, and the orphan was no longer supervised.
+   */
+  private replaceChild(): Promise<void> {
+    this.replacing ??= (async () => {
+      try {
+        const previous = this.state;
+        this.state = 'restarting';
+        await this.stopChild();
+        if (previous === 'stopping' || previous === 'stopped' || this.stopRequested()) return;
+        this.state = 'starting';
+        this.start();
+      } finally {
+        this.replacing = undefined;
+      }
+    })();
+    return this.replacing;
+  }
+
+  /** stop() was called (while a replacement waited for the old process, say). */
+  private stopRequested(): boolean {
+    return this.state === 'stopping' || this.state === 'stopped';
   }
 
   private send(command: PipelineCommand): void {
