@@ -18,7 +18,7 @@ import {
 } from '@onair/protocol';
 import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
 import { alertEndpoints, billingEndpoints, destinationEndpoints, eventEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
-import { fleetEndpoints } from '@onair/protocol';
+import { fleetEndpoints, partnerEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
@@ -49,6 +49,8 @@ import { sessionRoutes } from './routes/sessions.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { systemRoutes } from './routes/system.ts';
 import { userRoutes } from './routes/users.ts';
+import { partnerRoutes } from './partner/index.ts';
+import { oauthProviders } from './auth/oauth-providers.ts';
 
 export interface AppDeps {
   config: ApiConfig;
@@ -61,6 +63,8 @@ export interface AppDeps {
   sessionControl?: SessionControl;
   /** Studio sessions (the placement queue); made here when not given. Its owner closes its queue. */
   sessions?: SessionService;
+  /** The clock of the partner network's time rules (username cooldown, erasure); tests advance it. */
+  now?: () => Date;
 }
 
 /** Every endpoint contract the api mounts; the OpenAPI document lists exactly these. */
@@ -85,6 +89,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   openSessionEndpoint,
   getSessionEndpoint,
   closeSessionEndpoint,
+  ...partnerEndpoints,
 ];
 
 export function createApp(deps: AppDeps): Express {
@@ -141,6 +146,17 @@ export function createApp(deps: AppDeps): Express {
   app.use(destinationRoutes({ db: deps.db, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), services: destinations, publicUrl: deps.config.PUBLIC_URL, logger: deps.logger }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
   app.use(authMethodsRoutes(deps.config));
+  app.use(
+    partnerRoutes({
+      db: deps.db,
+      mailer: accounts.mailer,
+      logger: deps.logger,
+      publicUrl: deps.config.PUBLIC_URL,
+      resolveSession,
+      offeredProviders: oauthProviders(deps.config).map((p) => p.providerId),
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+  );
   app.use(fleetRoutes({ db: deps.db, redis: deps.redis, workers, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), sampleIntervalMs: deps.config.FLEET_TICK_MS }));
   if (devInboxEnabled(deps.config)) app.use(devInboxRoutes(accounts.inbox, { anyClient: deps.config.DEV_INBOX === 'on' }));
   app.get('/metrics', async (_req, res) => {

@@ -76,6 +76,20 @@ export const errorCatalogue = {
   MEMBER_ACCOUNT_NOT_FOUND: { status: 404, fault: 'user', message: 'No OnAir account uses that e-mail address yet. Ask them to sign up first, then add them.' },
   /** The owner is always the host. */
   OWNER_ROLE_FIXED: { status: 422, fault: 'user', message: "The project's owner is always its host: that role cannot be changed or taken away." },
+  // ─── The partner network (partner spec §5, §6, §8) ───
+  USERNAME_TAKEN: { status: 409, fault: 'user', message: 'That username is taken. Try another one.' },
+  /** Spec §5: the username can be changed again only some days after the last change; the message names the day. */
+  USERNAME_CHANGE_TOO_SOON: { status: 409, fault: 'user', message: 'You changed your username recently. You can change it again later.' },
+  /** Spec §5: at least one login method must remain connected. */
+  LAST_LOGIN_METHOD: { status: 409, fault: 'user', message: 'Keep at least one way to sign in: connect another platform or verify your e-mail first.' },
+  INVITE_ALREADY_COLLABORATES: { status: 409, fault: 'user', message: 'They already collaborate on your channel or have an invitation waiting.' },
+  INVITE_TO_SELF: { status: 422, fault: 'user', message: 'This is your own channel: invite someone else.' },
+  INVITE_NOT_FOUND: { status: 404, fault: 'user', message: 'This invitation no longer exists.' },
+  /** Accept on an invitation that was declined, or decline one already accepted (leave instead). */
+  INVITE_NOT_PENDING: { status: 409, fault: 'user', message: 'This invitation was already answered.' },
+  /** Spec §6: acceptance requires a connected Twitch account. */
+  TWITCH_ACCOUNT_REQUIRED: { status: 409, fault: 'user', message: 'Connect your Twitch account first (Settings › Integrations): collaborators need one.' },
+  INVITE_LINK_INVALID: { status: 400, fault: 'user', message: 'This link is not valid any more: the invitation was answered or withdrawn.' },
   // ─── Destinations and broadcasts ───
   /** An RTMP URL on a private, loopback or otherwise unreachable address; details.reason says which. */
   DESTINATION_ADDRESS_REFUSED: { status: 422, fault: 'user', message: 'That server address cannot be used: it points at a private or local network.' },

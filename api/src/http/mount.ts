@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import { findUnsafeText, OnAirError, unsafeTextMessage, type Endpoint } from '@onair/protocol';
 import { projectAccessOf } from '../access/project-access.ts';
+import { channelAccessOf } from '../partner/access/channel-access.ts';
 import { getCurrentUser } from './auth-context.ts';
 
 // The schemas are optional properties of Endpoint, so `E['body']` reads as `B | undefined`:
@@ -46,12 +47,14 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, where: string)
 /**
  * Mounts a handler for an endpoint contract: params, query and body are validated with the
  * contract's schemas before the handler runs (validate at the edge, then trust), the caller's
- * project role must hold the endpoint's `projectPermission` (spec §6), and the reply is checked
+ * project role must hold the endpoint's `projectPermission` (spec §6), a partner channel's caller
+ * the endpoint's `channelCapability` (partner spec §6), and the reply is checked
  * against the response schema so the api never answers outside its own OpenAPI document.
  */
 export function mount<E extends Endpoint>(router: Router, endpoint: E, handler: Handler<E>): void {
   // A project endpoint without a permission would be open to anyone signed in: refuse to start.
   if (endpoint.path.includes(':projectId') && !endpoint.projectPermission) throw new Error(`${endpoint.id}: a project endpoint must name its projectPermission (spec §6)`);
+  if (endpoint.path.includes(':channelId') && !endpoint.channelCapability) throw new Error(`${endpoint.id}: a channel endpoint must name its channelCapability`);
   router[endpoint.method](endpoint.path, async (req, res) => {
     const params = parsePart(endpoint.params, req.params, 'params');
     // The role check comes before the query and body are read: a caller without the permission
@@ -60,6 +63,11 @@ export function mount<E extends Endpoint>(router: Router, endpoint: E, handler: 
       const { projectId } = params as { projectId?: unknown };
       if (typeof projectId !== 'string') throw new Error(`${endpoint.id}: a project endpoint needs a projectId parameter`);
       await projectAccessOf(res).require(getCurrentUser(req), projectId, endpoint.projectPermission);
+    }
+    if (endpoint.channelCapability) {
+      const { channelId } = params as { channelId?: unknown };
+      if (typeof channelId !== 'string') throw new Error(`${endpoint.id}: a channel endpoint needs a channelId parameter`);
+      await channelAccessOf(res).require(getCurrentUser(req), channelId, endpoint.channelCapability);
     }
     const input = {
       params,

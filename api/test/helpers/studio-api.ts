@@ -33,7 +33,7 @@ export interface StudioApi {
  * `env` adds api configuration (platform endpoints, SECRETS_KEY…); PUBLIC_URL is the server's real
  * address unless given. `logger` replaces the silent one (to read what the api logs).
  */
-export async function startStudioApi(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<StudioApi> {
+export async function startStudioApi(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv; logger?: Logger; now?: () => Date } = {}): Promise<StudioApi> {
   const database = options.databaseUrl ? undefined : await createTestDatabase();
   const databaseUrl = options.databaseUrl ?? database!.url;
   // Listen first: OAuth redirect URIs are built from PUBLIC_URL, which must be the real address.
@@ -46,7 +46,7 @@ export async function startStudioApi(options: { databaseUrl?: string; env?: Node
   const redis = new Redis(config.REDIS_URL);
   const logger = options.logger ?? createLogger('api-test', 'silent');
   const accounts = createAccounts({ config, db, redis, logger });
-  const app = createApp({ config, db, redis, logger, accounts });
+  const app = createApp({ config, db, redis, logger, accounts, ...(options.now ? { now: options.now } : {}) });
   server.on('request', app);
   const sockets = await attachStudioSockets(server, { config, db, redis, logger, accounts });
   return {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ChannelCapability } from '../partner/permissions.ts';
 import type { ProjectPermission } from '../signaling/roles.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -30,6 +31,11 @@ export interface Endpoint<
    * name one (a protocol test holds every endpoint to that).
    */
   projectPermission?: ProjectPermission;
+  /**
+   * For an endpoint of one partner channel (a `:channelId` path): what the caller must be allowed
+   * to do there (protocol's channelCapabilities table). The api checks it before the handler runs.
+   */
+  channelCapability?: ChannelCapability;
   params?: P;
   query?: Q;
   body?: B;

@@ -1,0 +1,36 @@
+import { Router } from 'express';
+import type { Db } from '@onair/db';
+import type { Logger } from '@onair/runtime';
+import { authenticate, type SessionResolver } from '../http/auth-context.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { ChannelAccess, provideChannelAccess } from './access/channel-access.ts';
+import { AccountService } from './account/account-service.ts';
+import { accountRoutes } from './account/routes.ts';
+import { ChannelService } from './channels/channel-service.ts';
+import { channelRoutes } from './channels/routes.ts';
+import { CollaboratorService } from './collaborators/collaborator-service.ts';
+import { collaboratorRoutes } from './collaborators/routes.ts';
+
+export interface PartnerDeps {
+  db: Db;
+  mailer: Mailer;
+  logger: Logger;
+  publicUrl: string;
+  resolveSession: SessionResolver;
+  /** OAuth providers offered for sign-in (Settings › Integrations lists them). */
+  offeredProviders: readonly string[];
+  /** The clock; tests advance it. */
+  now?: () => Date;
+}
+
+/** The partner network's api (partner spec): one router, each capability one folder. */
+export function partnerRoutes(deps: PartnerDeps): Router {
+  const router = Router();
+  const access = new ChannelAccess(deps.db);
+  router.use('/api/v1/partner', authenticate(deps.db, deps.resolveSession), provideChannelAccess(access));
+  const collaborators = new CollaboratorService(deps);
+  router.use(accountRoutes(new AccountService({ db: deps.db, offeredProviders: deps.offeredProviders, ...(deps.now ? { now: deps.now } : {}) })));
+  router.use(collaboratorRoutes(collaborators));
+  router.use(channelRoutes(new ChannelService({ db: deps.db, access, ...(deps.now ? { now: deps.now } : {}) }), collaborators));
+  return router;
+}

@@ -1,0 +1,71 @@
+-- The partner network, part 1: creator profiles, collaborator invitations, platform logins.
+
+CREATE TABLE "partner_profiles" (
+    "id" UUID NOT NULL,
+    "user_id" TEXT NOT NULL,
+    "username" TEXT,
+    "username_key" TEXT,
+    "username_changed_at" TIMESTAMP(3),
+    "first_name" TEXT,
+    "last_name" TEXT,
+    "identity" TEXT,
+    "pronouns" TEXT NOT NULL DEFAULT '',
+    "birthdate" DATE,
+    "country" TEXT,
+    "content_language" TEXT,
+    "streaming_devices" TEXT[] DEFAULT ARRAY[]::TEXT[],
+    "main_platform" TEXT,
+    "discovery_source" TEXT,
+    "notify_digest" BOOLEAN NOT NULL DEFAULT true,
+    "notify_product_updates" BOOLEAN NOT NULL DEFAULT true,
+    "notify_partner_news" BOOLEAN NOT NULL DEFAULT true,
+    "onboarded_at" TIMESTAMP(3),
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "partner_profiles_pkey" PRIMARY KEY ("id")
+);
+CREATE UNIQUE INDEX "partner_profiles_user_id_key" ON "partner_profiles"("user_id");
+CREATE UNIQUE INDEX "partner_profiles_username_key_key" ON "partner_profiles"("username_key");
+ALTER TABLE "partner_profiles" ADD CONSTRAINT "partner_profiles_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+CREATE TABLE "collaborator_invites" (
+    "id" UUID NOT NULL,
+    "channel_owner_id" TEXT NOT NULL,
+    "invitee_email" TEXT,
+    "invitee_twitch_login" TEXT,
+    "collaborator_id" TEXT,
+    "message" TEXT NOT NULL DEFAULT '',
+    "permissions" TEXT[] DEFAULT ARRAY[]::TEXT[],
+    "state" TEXT NOT NULL DEFAULT 'pending',
+    "decline_token_hash" TEXT NOT NULL,
+    "answered_at" TIMESTAMP(3),
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "collaborator_invites_pkey" PRIMARY KEY ("id"),
+    CONSTRAINT "collaborator_invites_one_invitee" CHECK (("invitee_email" IS NULL) <> ("invitee_twitch_login" IS NULL)),
+    CONSTRAINT "collaborator_invites_state" CHECK ("state" IN ('pending', 'declined', 'accepted'))
+);
+CREATE UNIQUE INDEX "collaborator_invites_decline_token_hash_key" ON "collaborator_invites"("decline_token_hash");
+CREATE INDEX "collaborator_invites_channel_owner_id_idx" ON "collaborator_invites"("channel_owner_id");
+CREATE INDEX "collaborator_invites_collaborator_id_idx" ON "collaborator_invites"("collaborator_id");
+CREATE INDEX "collaborator_invites_invitee_email_idx" ON "collaborator_invites"("invitee_email");
+CREATE INDEX "collaborator_invites_invitee_twitch_login_idx" ON "collaborator_invites"("invitee_twitch_login");
+-- One open invitation or collaboration per invitee and channel (two concurrent invites cannot both pass the check).
+CREATE UNIQUE INDEX "collaborator_invites_open_email" ON "collaborator_invites"("channel_owner_id", "invitee_email") WHERE "state" <> 'declined';
+CREATE UNIQUE INDEX "collaborator_invites_open_twitch" ON "collaborator_invites"("channel_owner_id", "invitee_twitch_login") WHERE "state" <> 'declined';
+ALTER TABLE "collaborator_invites" ADD CONSTRAINT "collaborator_invites_channel_owner_id_fkey" FOREIGN KEY ("channel_owner_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "collaborator_invites" ADD CONSTRAINT "collaborator_invites_collaborator_id_fkey" FOREIGN KEY ("collaborator_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+CREATE TABLE "platform_logins" (
+    "id" UUID NOT NULL,
+    "provider_id" TEXT NOT NULL,
+    "account_id" TEXT NOT NULL,
+    "login" TEXT NOT NULL,
+    "updated_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "platform_logins_pkey" PRIMARY KEY ("id")
+);
+CREATE UNIQUE INDEX "platform_logins_provider_id_account_id_key" ON "platform_logins"("provider_id", "account_id");
+CREATE INDEX "platform_logins_provider_id_login_idx" ON "platform_logins"("provider_id", "login");

@@ -1,0 +1,5 @@
+export * from './permissions.ts';
+export * from './profile.ts';
+export * from './collaborators.ts';
+export * from './channels.ts';
+export * from './http.ts';
