@@ -8,6 +8,13 @@ import { LoginPage } from '../pages/LoginPage.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { StudioPage } from '../pages/StudioPage.tsx';
 import { AppLayout } from './AppLayout.tsx';
+import { PartnerAccountPage } from '../features/partner-home/AccountPage.tsx';
+import { ChannelPage } from '../features/partner-home/ChannelPage.tsx';
+import { DashboardPage } from '../features/partner-home/DashboardPage.tsx';
+import { PartnerLayout } from '../features/partner-home/PartnerLayout.tsx';
+import { GetStartedPage } from '../features/partner-onboarding/GetStartedPage.tsx';
+import { SettingsPage } from '../features/partner-settings/SettingsPage.tsx';
+import { DeclineInvitePage } from '../features/partner-collaborators/DeclineInvitePage.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { RouteErrorFallback } from './RouteErrorFallback.tsx';
 
@@ -29,6 +36,20 @@ export const routes: RouteObject[] = [
           { path: 'billing', element: <BillingReturnPage /> },
           // Development only: shows what the api kept instead of mailing (says so when it is off).
           { path: 'dev/inbox', element: <DevInboxPage /> },
+          // The partner network (partner spec §2): a second area of the same app and sign-in.
+          {
+            path: 'partner',
+            element: <PartnerLayout />,
+            children: [
+              { index: true, element: <DashboardPage /> },
+              { path: 'get-started', element: <GetStartedPage /> },
+              { path: 'channel', element: <ChannelPage /> },
+              { path: 'account', element: <PartnerAccountPage /> },
+              { path: 'settings/:section?', element: <SettingsPage /> },
+            ],
+          },
+          // Decline Collaboration Invite: the invitation e-mail's link works without signing in.
+          { path: 'partner/decline-invite', element: <DeclineInvitePage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

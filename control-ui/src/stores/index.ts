@@ -19,6 +19,7 @@ import { browserStorage } from './browser-storage.ts';
 import { createSystemStore } from './system-store.ts';
 import { createToastStore } from './toast-store.ts';
 import { createUiStore } from './ui-store.ts';
+import { createPartnerStore } from './partner-store.ts';
 
 export const useAppStore = createAppStore(browserStorage());
 export const useFleetStore = createFleetStore();
@@ -35,6 +36,7 @@ export const useBillingStore = createBillingStore();
 export const useChatStore = createChatStore();
 export const useEventsStore = createEventsStore(browserStorage());
 export const useAlertsStore = createAlertsStore();
+export const usePartnerStore = createPartnerStore();
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
 export type { AppState, CanvasSize, OpenProject } from './app-store.ts';
@@ -64,3 +66,5 @@ export type { EventsState } from './events-store.ts';
 export type { FlagStorage } from './browser-storage.ts';
 export { initialAlertsState } from './alerts-store.ts';
 export type { AlertsState } from './alerts-store.ts';
+export { initialPartnerState } from './partner-store.ts';
+export type { LoadStatus, PartnerState } from './partner-store.ts';

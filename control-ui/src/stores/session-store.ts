@@ -11,6 +11,8 @@ export interface SignInState {
   pending: boolean;
   /** The sentence to show under the form (the api's catalogue message), or null. */
   error: string | null;
+  /** Where a completed sign-in goes (a path of this app; `?next=` of the sign-in screen). */
+  returnTo: string;
 }
 
 export interface SessionState {
@@ -24,7 +26,7 @@ export interface SessionState {
   signIn: SignInState;
 }
 
-export const initialSignIn: SignInState = { step: 'email', email: '', phoneNumber: '', pending: false, error: null };
+export const initialSignIn: SignInState = { step: 'email', email: '', phoneNumber: '', pending: false, error: null, returnTo: '/' };
 
 export function initialSessionState(): SessionState {
   return { ready: false, loggedIn: false, user: null, settings: null, methods: null, signIn: { ...initialSignIn } };
