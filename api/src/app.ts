@@ -154,6 +154,7 @@ export function createApp(deps: AppDeps): Express {
       publicUrl: deps.config.PUBLIC_URL,
       resolveSession,
       offeredProviders: oauthProviders(deps.config).map((p) => p.providerId),
+      retentionDays: deps.config.ACCOUNT_RETENTION_DAYS,
       ...(deps.now ? { now: deps.now } : {}),
     }),
   );

@@ -43,6 +43,10 @@ const configSchema = z.object({
         return z.NEVER;
       }
     }),
+  /** Partner spec §4: days between deleting an account (deactivated at once) and erasing its data. */
+  ACCOUNT_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
+  /** How often the erasure job looks for accounts whose retention window has passed. */
+  ACCOUNT_ERASURE_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3600),
   ...authConfigShape,
   ...scalerConfigShape,
   ...destinationsConfigShape,

@@ -8,6 +8,8 @@ import { loadConfig } from './config.ts';
 import { startBroadcastWatch } from './destinations/index.ts';
 import { createFleetController } from './fleet/create-fleet-controller.ts';
 import { SessionService } from './sessions/session-service.ts';
+import { AccountDeletionService } from './partner/account-deletion/deletion-service.ts';
+import { AccountErasureJob } from './partner/account-deletion/erasure-job.ts';
 import { attachStudioSockets } from './ws/index.ts';
 
 const config = loadConfig();
@@ -29,9 +31,18 @@ server.listen(config.PORT, config.HOST, () => {
 // Every replica runs it; only the one holding the Redis lease samples load and scales.
 const fleet = createFleetController(config, redis, logger);
 fleet.start();
+// Partner spec §4: accounts deleted longer ago than the retention window are erased by this job.
+const erasure = new AccountErasureJob({
+  redis,
+  logger,
+  deletion: new AccountDeletionService({ db, logger, retentionDays: config.ACCOUNT_RETENTION_DAYS }),
+  everyMs: config.ACCOUNT_ERASURE_INTERVAL_SECONDS * 1000,
+});
+await erasure.start();
 
 onShutdownSignal(logger, async () => {
   await fleet.stop();
+  await erasure.close();
   await broadcastWatch.close();
   await sockets.close();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -51,6 +51,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         CHAT_NOT_LIVE_RETRY_MS: '500',
         CHAT_ERROR_RETRY_MS: '1000',
         CHAT_TWITCH_RECONNECT_MS: '1000',
+        // The account erasure job sweeps every second, so a flow can see an account erased once its window has passed.
+        ACCOUNT_ERASURE_INTERVAL_SECONDS: '1',
       },
       // Kept quiet unless something fails: then the last lines explain why.
       log: (source, line) => {

@@ -18,6 +18,8 @@ export const fixtures = {
     mailingSubscribed: true,
     mailingPreferences: { news: true, product: false },
     lastLoggedInAt: at('2026-01-02T03:04:05.678Z'),
+    deactivatedAt: at('2026-01-03T00:00:00.000Z'),
+    eraseAfter: at('2026-02-02T00:00:00.000Z'),
     createdAt: at('2026-01-01T00:00:00.000Z'),
     updatedAt: at('2026-01-01T00:00:01.000Z'),
   },

@@ -90,6 +90,12 @@ export const errorCatalogue = {
   /** Spec §6: acceptance requires a connected Twitch account. */
   TWITCH_ACCOUNT_REQUIRED: { status: 409, fault: 'user', message: 'Connect your Twitch account first (Settings › Integrations): collaborators need one.' },
   INVITE_LINK_INVALID: { status: 400, fault: 'user', message: 'This link is not valid any more: the invitation was answered or withdrawn.' },
+  /** Partner spec §4: a deactivated account signed in again; it must be reactivated (or left to be erased) first. */
+  ACCOUNT_PENDING_DELETION: { status: 403, fault: 'user', message: 'Your account is scheduled for deletion. Reactivate it to use OnAir again.' },
+  /** Partner spec §5: deleting an account requires typing the own username. */
+  DELETION_CONFIRMATION_MISMATCH: { status: 400, fault: 'user', message: 'Type your username exactly as it is shown to confirm.' },
+  /** Reactivation of an account that is not pending deletion. */
+  ACCOUNT_NOT_PENDING_DELETION: { status: 409, fault: 'user', message: 'Your account is not scheduled for deletion.' },
   // ─── Destinations and broadcasts ───
   /** An RTMP URL on a private, loopback or otherwise unreachable address; details.reason says which. */
   DESTINATION_ADDRESS_REFUSED: { status: 422, fault: 'user', message: 'That server address cannot be used: it points at a private or local network.' },

@@ -53,13 +53,16 @@ export async function loadCurrentUser(db: Db, userId: string): Promise<CurrentUs
     select: {
       id: true,
       userType: true,
+      deactivatedAt: true,
       subscriptions: {
         orderBy: { createdAt: 'desc' },
         select: { status: true, planId: true, itemPriceId: true, entitlements: { select: { featureId: true, value: true } } },
       },
     },
   });
-  if (!user) return null;
+  // A deactivated account (pending deletion, partner spec §4) is signed out for every route but
+  // its reactivation, which resolves the session itself.
+  if (!user || user.deactivatedAt) return null;
   return { id: user.id, userType: user.userType, ...entitlementsOf(user.subscriptions) };
 }
 

@@ -4,6 +4,8 @@ import type { Logger } from '@onair/runtime';
 import { authenticate, type SessionResolver } from '../http/auth-context.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { ChannelAccess, provideChannelAccess } from './access/channel-access.ts';
+import { AccountDeletionService } from './account-deletion/deletion-service.ts';
+import { accountDeletionRoutes } from './account-deletion/routes.ts';
 import { AccountService } from './account/account-service.ts';
 import { accountRoutes } from './account/routes.ts';
 import { ChannelService } from './channels/channel-service.ts';
@@ -19,6 +21,8 @@ export interface PartnerDeps {
   resolveSession: SessionResolver;
   /** OAuth providers offered for sign-in (Settings › Integrations lists them). */
   offeredProviders: readonly string[];
+  /** Days between deleting an account and erasing it (ACCOUNT_RETENTION_DAYS). */
+  retentionDays: number;
   /** The clock; tests advance it. */
   now?: () => Date;
 }
@@ -29,6 +33,7 @@ export function partnerRoutes(deps: PartnerDeps): Router {
   const access = new ChannelAccess(deps.db);
   router.use('/api/v1/partner', authenticate(deps.db, deps.resolveSession), provideChannelAccess(access));
   const collaborators = new CollaboratorService(deps);
+  router.use(accountDeletionRoutes({ deletion: new AccountDeletionService({ db: deps.db, logger: deps.logger, retentionDays: deps.retentionDays, ...(deps.now ? { now: deps.now } : {}) }), resolveSession: deps.resolveSession }));
   router.use(accountRoutes(new AccountService({ db: deps.db, offeredProviders: deps.offeredProviders, ...(deps.now ? { now: deps.now } : {}) })));
   router.use(collaboratorRoutes(collaborators));
   router.use(channelRoutes(new ChannelService({ db: deps.db, access, ...(deps.now ? { now: deps.now } : {}) }), collaborators));

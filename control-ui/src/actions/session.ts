@@ -67,8 +67,9 @@ export async function restoreSession(
   const params = new URLSearchParams(location.search);
   try {
     await loadAccount(client);
-  } catch {
+  } catch (err) {
     clearLocalSession();
+    if (apiErrorOf(err)?.code === 'ACCOUNT_PENDING_DELETION') useSessionStore.setState({ pendingDeletion: true });
   }
   const error = params.get('error_description') ?? (params.get('error') ? 'Sign-in did not complete. Please try again.' : null);
   if (error) setSignIn({ error, step: 'email' });
@@ -86,6 +87,11 @@ async function step(run: () => Promise<void>): Promise<void> {
   try {
     await run();
   } catch (err) {
+    // Signed in to an account pending deletion: the sign-in screen hands over to reactivation.
+    if (apiErrorOf(err)?.code === 'ACCOUNT_PENDING_DELETION') {
+      useSessionStore.setState({ pendingDeletion: true });
+      return;
+    }
     // The partner area words sign-in outcomes as its own spec does (§8 'Email login').
     const partner = useSessionStore.getState().signIn.returnTo.startsWith('/partner');
     setSignIn({ error: partner ? partnerSignInWords(apiErrorOf(err)?.code ?? null, messageOf(err)) : messageOf(err) });
@@ -190,5 +196,6 @@ export async function signOut(client: HttpClient = httpClient): Promise<void> {
     // The cookie may already be gone (deleted account, expired session): nothing left to end.
   }
   clearLocalSession();
+  useSessionStore.setState({ pendingDeletion: false });
   restartSignIn();
 }

@@ -15,6 +15,8 @@ import { PartnerLayout } from '../features/partner-home/PartnerLayout.tsx';
 import { GetStartedPage } from '../features/partner-onboarding/GetStartedPage.tsx';
 import { SettingsPage } from '../features/partner-settings/SettingsPage.tsx';
 import { DeclineInvitePage } from '../features/partner-collaborators/DeclineInvitePage.tsx';
+import { AccountDeletedPage } from '../features/partner-account-deletion/AccountDeletedPage.tsx';
+import { ReactivatePage } from '../features/partner-account-deletion/ReactivatePage.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { RouteErrorFallback } from './RouteErrorFallback.tsx';
 
@@ -57,6 +59,9 @@ export const routes: RouteObject[] = [
       // Spec §2: a guest link is the origin plus /guest/, and nothing after it is interpreted yet.
       { path: 'guest/*', element: <GuestPage /> },
       { path: 'login', element: <LoginPage /> },
+      // Partner spec §4: after deleting, and a new sign-in to an account pending deletion.
+      { path: 'account-deleted', element: <AccountDeletedPage /> },
+      { path: 'reactivate', element: <ReactivatePage /> },
     ],
   },
 ];

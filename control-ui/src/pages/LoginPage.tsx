@@ -284,6 +284,8 @@ export function LoginPage() {
   const next = params.get('next');
   useEffect(() => void loadSignInMethods(), []);
   useEffect(() => setSignInReturn(next), [next]);
+  const pendingDeletion = useSessionStore((s) => s.pendingDeletion);
+  if (pendingDeletion) return <Navigate to={`/reactivate?next=${encodeURIComponent(safeReturnPath(next))}`} replace />;
   if (ready && loggedIn) return <Navigate to={safeReturnPath(next)} replace />;
   return (
     <main className={card.screen}>

@@ -1,4 +1,7 @@
--- The partner network, part 1: creator profiles, collaborator invitations, platform logins.
+-- The partner network, part 1: creator profiles, collaborator invitations, platform logins, account deletion.
+
+ALTER TABLE "users" ADD COLUMN "deactivated_at" TIMESTAMP(3), ADD COLUMN "erase_after" TIMESTAMP(3);
+CREATE INDEX "users_erase_after_idx" ON "users"("erase_after");
 
 CREATE TABLE "partner_profiles" (
     "id" UUID NOT NULL,

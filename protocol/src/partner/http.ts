@@ -10,6 +10,7 @@ import {
   sentInviteSchema,
   updateInviteBodySchema,
 } from './collaborators.ts';
+import { getAccountDeletionEndpoint, reactivateAccountEndpoint, requestAccountDeletionEndpoint } from './deletion.ts';
 import { emailNotificationsSchema, partnerAccountSchema, personalInfoSchema } from './profile.ts';
 
 // The partner network's calls (spec §7 says none are shown; these are OnAir's). Every endpoint of
@@ -238,4 +239,7 @@ export const partnerEndpoints: readonly Endpoint[] = [
   getChannelEndpoint,
   listChannelStreamsEndpoint,
   listChannelCollaboratorsEndpoint,
+  getAccountDeletionEndpoint,
+  requestAccountDeletionEndpoint,
+  reactivateAccountEndpoint,
 ];

@@ -3,3 +3,4 @@ export * from './profile.ts';
 export * from './collaborators.ts';
 export * from './channels.ts';
 export * from './http.ts';
+export * from './deletion.ts';

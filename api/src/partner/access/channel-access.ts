@@ -25,7 +25,8 @@ export class ChannelAccess {
   async roleOf(user: CurrentUser, channelId: string): Promise<ChannelRole | null> {
     if (channelId === user.id) return { kind: 'owner' };
     const invite = await this.db.collaboratorInvite.findFirst({
-      where: { channelOwnerId: channelId, collaboratorId: user.id, state: 'accepted' },
+      // A channel whose owner deleted their account (pending erasure) is closed to everyone.
+      where: { channelOwnerId: channelId, collaboratorId: user.id, state: 'accepted', channelOwner: { deactivatedAt: null } },
       select: { permissions: true },
     });
     if (!invite) return null;

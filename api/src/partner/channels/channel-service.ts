@@ -14,7 +14,7 @@ export class ChannelService {
     const { db } = this.deps;
     const own = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { id: true, name: true, partnerProfile: { select: { username: true } } } });
     const collaborations = await db.collaboratorInvite.findMany({
-      where: { collaboratorId: userId, state: 'accepted' },
+      where: { collaboratorId: userId, state: 'accepted', channelOwner: { deactivatedAt: null } },
       orderBy: { answeredAt: 'asc' },
       select: { permissions: true, channelOwner: { select: { id: true, name: true, partnerProfile: { select: { username: true } } } } },
     });

@@ -172,7 +172,7 @@ export class CollaboratorService {
   async listReceived(userId: string): Promise<ReceivedInvite[]> {
     const addressed = await this.addressedTo(userId);
     const rows = await this.deps.db.collaboratorInvite.findMany({
-      where: { OR: [{ state: 'pending', ...addressed }, { state: 'accepted', collaboratorId: userId }] },
+      where: { OR: [{ state: 'pending', ...addressed }, { state: 'accepted', collaboratorId: userId }], channelOwner: { deactivatedAt: null } },
       orderBy: { createdAt: 'desc' },
       select: inviteSelect,
     });

@@ -10,7 +10,7 @@ const sections = [
   { id: 'personal-information', title: 'Personal information', lead: 'Who you are and what you stream.' },
   { id: 'integrations', title: 'Integrations', lead: 'The platforms you sign in with. At least one way to sign in must remain.' },
   { id: 'collaborators', title: 'Collaborators', lead: 'People who help with your channel, and channels you help with.' },
-  { id: 'login-security', title: 'Login & security', lead: 'Your e-mail address and two-step verification.' },
+  { id: 'login-security', title: 'Login & security', lead: 'Your e-mail address, two-step verification and deleting your account.' },
   { id: 'email-notifications', title: 'Email notifications', lead: 'What we may e-mail you about.' },
   { id: 'payout-information', title: 'Payout information', lead: 'Where your earnings are paid.' },
   { id: 'tips', title: 'Tips', lead: 'How your viewers can tip you.' },

@@ -6,6 +6,7 @@ import { connectPlatform, disconnectLoginMethod, saveEmailNotifications, savePer
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Switch } from '../../components/Switch.tsx';
+import { DeleteAccountSection } from '../partner-account-deletion/DeleteAccountSection.tsx';
 import { usePartnerStore, useSessionStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 import { PersonalInfoForm } from './PersonalInfoForm.tsx';
@@ -57,6 +58,7 @@ export function LoginAndSecurity() {
       <div>
         <Button onClick={() => openAccountSettings('account')}>Change e-mail, phone or two-step verification</Button>
       </div>
+      <DeleteAccountSection />
     </div>
   );
 }
