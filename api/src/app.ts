@@ -50,6 +50,7 @@ import { SessionService } from './sessions/session-service.ts';
 import { systemRoutes } from './routes/system.ts';
 import { userRoutes } from './routes/users.ts';
 import { partnerRoutes } from './partner/index.ts';
+import { DataExportQueue } from './partner/data-exports/export-job.ts';
 import { oauthProviders } from './auth/oauth-providers.ts';
 
 export interface AppDeps {
@@ -63,6 +64,8 @@ export interface AppDeps {
   sessionControl?: SessionControl;
   /** Studio sessions (the placement queue); made here when not given. Its owner closes its queue. */
   sessions?: SessionService;
+  /** Where data exports are queued (its owner closes it and runs its worker); made here when not given. */
+  exportQueue?: DataExportQueue;
   /** The clock of the partner network's time rules (username cooldown, erasure); tests advance it. */
   now?: () => Date;
 }
@@ -155,6 +158,8 @@ export function createApp(deps: AppDeps): Express {
       resolveSession,
       offeredProviders: oauthProviders(deps.config).map((p) => p.providerId),
       retentionDays: deps.config.ACCOUNT_RETENTION_DAYS,
+      exportLinkHours: deps.config.EXPORT_LINK_HOURS,
+      exportQueue: deps.exportQueue ?? new DataExportQueue(deps.redis),
       ...(deps.now ? { now: deps.now } : {}),
     }),
   );

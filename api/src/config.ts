@@ -47,6 +47,8 @@ const configSchema = z.object({
   ACCOUNT_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
   /** How often the erasure job looks for accounts whose retention window has passed. */
   ACCOUNT_ERASURE_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3600),
+  /** Hours a ready data export (Settings › Data Exports) can be downloaded. */
+  EXPORT_LINK_HOURS: z.coerce.number().int().positive().default(24),
   ...authConfigShape,
   ...scalerConfigShape,
   ...destinationsConfigShape,

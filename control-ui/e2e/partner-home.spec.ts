@@ -236,3 +236,24 @@ test('delete → erased by the scheduled job once the window has passed → the 
   await signInThroughUi(page, email, '/partner');
   await expect(page).toHaveURL(/\/partner\/get-started$/);
 });
+
+test('data export: requested, built in the background with progress, downloaded as a zip', async ({ page }) => {
+  const stamp = Date.now().toString(36);
+  await signIn(page.request, `exporter-${stamp}@example.com`);
+  await completeOnboarding(page.request, `Exporter_${stamp}`);
+  await page.goto('/partner/settings/data-exports');
+  await expect(page.getByText('No exports yet')).toBeVisible();
+  await expect(page.getByText('the download link works for 24 hours', { exact: false })).toBeVisible();
+  await page.getByRole('button', { name: 'Export my data' }).click();
+  const download = page.getByRole('link', { name: 'Download' });
+  await expect(download).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('button', { name: 'Export my data' })).toBeEnabled();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/partner-data-exports.png` });
+  const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+  expect(file.suggestedFilename()).toMatch(/^onair-export-\d{4}-\d{2}-\d{2}\.zip$/);
+  const stream = await file.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  // A zip archive starts with the local file header signature PK\x03\x04.
+  expect(Buffer.concat(chunks).subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+});

@@ -278,6 +278,17 @@ export const fixtures = {
     createdAt: at('2026-01-01T00:00:00.000Z'),
     updatedAt: at('2026-01-01T00:00:01.000Z'),
   },
+  dataExport: {
+    id: '00000000-0000-4000-8000-00000000000e',
+    userId: 'user-1',
+    state: 'ready',
+    progress: 100,
+    archive: new Uint8Array([0x50, 0x4b, 0x05, 0x06]),
+    sizeBytes: 4,
+    expiresAt: at('2026-01-02T00:00:00.000Z'),
+    createdAt: at('2026-01-01T00:00:00.000Z'),
+    completedAt: at('2026-01-01T00:01:00.000Z'),
+  },
   platformLogin: {
     id: '00000000-0000-4000-8000-00000000000d',
     providerId: 'twitch',

@@ -96,6 +96,11 @@ export const errorCatalogue = {
   DELETION_CONFIRMATION_MISMATCH: { status: 400, fault: 'user', message: 'Type your username exactly as it is shown to confirm.' },
   /** Reactivation of an account that is not pending deletion. */
   ACCOUNT_NOT_PENDING_DELETION: { status: 409, fault: 'user', message: 'Your account is not scheduled for deletion.' },
+  /** One data export at a time. */
+  EXPORT_IN_PROGRESS: { status: 409, fault: 'user', message: 'An export is already being prepared. Wait for it to finish, then ask for another.' },
+  /** The archive's download link is past its expiry, or the export is not ready. */
+  EXPORT_LINK_EXPIRED: { status: 410, fault: 'user', message: 'This download link has expired. Ask for a new export.' },
+  EXPORT_NOT_READY: { status: 409, fault: 'user', message: 'This export is not ready yet.' },
   // ─── Destinations and broadcasts ───
   /** An RTMP URL on a private, loopback or otherwise unreachable address; details.reason says which. */
   DESTINATION_ADDRESS_REFUSED: { status: 422, fault: 'user', message: 'That server address cannot be used: it points at a private or local network.' },

@@ -23,10 +23,19 @@ export class Reply<T> {
   ) {}
 }
 
+/** A file download (an endpoint whose contract describes a binary response): sent as is, never as JSON. */
+export class FileReply {
+  constructor(
+    readonly filename: string,
+    readonly contentType: string,
+    readonly body: Uint8Array,
+  ) {}
+}
+
 export type Handler<E extends Endpoint> = (
   input: EndpointInput<E>,
   ctx: { req: Request; res: Response },
-) => Promise<z.input<E['response']> | Reply<z.input<E['response']>>>;
+) => Promise<z.input<E['response']> | Reply<z.input<E['response']>> | FileReply>;
 
 function parsePart(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
   // Query and body met the text rule in bodyParsing; decoded path parameters exist only from here on.
@@ -75,6 +84,11 @@ export function mount<E extends Endpoint>(router: Router, endpoint: E, handler: 
       body: parsePart(endpoint.body, req.body, 'body'),
     } as EndpointInput<E>;
     const result = await handler(input, { req, res });
+    if (result instanceof FileReply) {
+      res.status(200).type(result.contentType).attachment(result.filename).setHeader('cache-control', 'no-store');
+      res.end(Buffer.from(result.body));
+      return;
+    }
     const reply = result instanceof Reply ? result : new Reply(endpoint.successStatus ?? 200, result);
     const body = endpoint.response.parse(reply.body);
     if (reply.status === 204) {

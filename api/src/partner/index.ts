@@ -12,6 +12,9 @@ import { ChannelService } from './channels/channel-service.ts';
 import { channelRoutes } from './channels/routes.ts';
 import { CollaboratorService } from './collaborators/collaborator-service.ts';
 import { collaboratorRoutes } from './collaborators/routes.ts';
+import type { DataExportQueue } from './data-exports/export-job.ts';
+import { DataExportService } from './data-exports/export-service.ts';
+import { dataExportRoutes } from './data-exports/routes.ts';
 
 export interface PartnerDeps {
   db: Db;
@@ -23,8 +26,25 @@ export interface PartnerDeps {
   offeredProviders: readonly string[];
   /** Days between deleting an account and erasing it (ACCOUNT_RETENTION_DAYS). */
   retentionDays: number;
+  /** Hours a ready data export can be downloaded (EXPORT_LINK_HOURS). */
+  exportLinkHours: number;
+  /** Where data exports are queued; a process that runs `work()` on the same queue builds them. */
+  exportQueue: DataExportQueue;
   /** The clock; tests advance it. */
   now?: () => Date;
+}
+
+/** The data-export service of the routes and of the worker that builds them. */
+export function createDataExportService(deps: Pick<PartnerDeps, 'db' | 'logger' | 'mailer' | 'publicUrl' | 'exportLinkHours' | 'exportQueue' | 'now'>): DataExportService {
+  return new DataExportService({
+    db: deps.db,
+    logger: deps.logger,
+    mailer: deps.mailer,
+    publicUrl: deps.publicUrl,
+    linkHours: deps.exportLinkHours,
+    enqueue: (job) => deps.exportQueue.enqueue(job),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
 }
 
 /** The partner network's api (partner spec): one router, each capability one folder. */
@@ -36,6 +56,7 @@ export function partnerRoutes(deps: PartnerDeps): Router {
   router.use(accountDeletionRoutes({ deletion: new AccountDeletionService({ db: deps.db, logger: deps.logger, retentionDays: deps.retentionDays, ...(deps.now ? { now: deps.now } : {}) }), resolveSession: deps.resolveSession }));
   router.use(accountRoutes(new AccountService({ db: deps.db, offeredProviders: deps.offeredProviders, ...(deps.now ? { now: deps.now } : {}) })));
   router.use(collaboratorRoutes(collaborators));
+  router.use(dataExportRoutes(createDataExportService(deps)));
   router.use(channelRoutes(new ChannelService({ db: deps.db, access, ...(deps.now ? { now: deps.now } : {}) }), collaborators));
   return router;
 }

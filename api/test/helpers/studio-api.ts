@@ -15,6 +15,8 @@ import { createAccounts } from '../../src/auth/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { SESSION_COOKIE } from '../../src/http/auth-context.ts';
 import { attachStudioSockets } from '../../src/ws/index.ts';
+import { DataExportQueue } from '../../src/partner/data-exports/export-job.ts';
+import { createDataExportService } from '../../src/partner/index.ts';
 
 export interface StudioApi {
   url: string;
@@ -46,7 +48,11 @@ export async function startStudioApi(options: { databaseUrl?: string; env?: Node
   const redis = new Redis(config.REDIS_URL);
   const logger = options.logger ?? createLogger('api-test', 'silent');
   const accounts = createAccounts({ config, db, redis, logger });
-  const app = createApp({ config, db, redis, logger, accounts, ...(options.now ? { now: options.now } : {}) });
+  // Data exports are built here as the api process builds them, on a queue of this api alone.
+  const exportQueue = new DataExportQueue(redis, { prefix: `test-${randomUUID()}` });
+  const now = options.now ? { now: options.now } : {};
+  exportQueue.work(createDataExportService({ db, logger, mailer: accounts.mailer, publicUrl: config.PUBLIC_URL, exportLinkHours: config.EXPORT_LINK_HOURS, exportQueue, ...now }), logger);
+  const app = createApp({ config, db, redis, logger, accounts, exportQueue, ...now });
   server.on('request', app);
   const sockets = await attachStudioSockets(server, { config, db, redis, logger, accounts });
   return {
@@ -60,6 +66,7 @@ export async function startStudioApi(options: { databaseUrl?: string; env?: Node
     close: async () => {
       await stripe.stop();
       await sockets.close();
+      await exportQueue.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       redis.disconnect();

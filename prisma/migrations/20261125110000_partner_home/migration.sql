@@ -72,3 +72,22 @@ CREATE TABLE "platform_logins" (
 );
 CREATE UNIQUE INDEX "platform_logins_provider_id_account_id_key" ON "platform_logins"("provider_id", "account_id");
 CREATE INDEX "platform_logins_provider_id_login_idx" ON "platform_logins"("provider_id", "login");
+
+CREATE TABLE "data_exports" (
+    "id" UUID NOT NULL,
+    "user_id" TEXT NOT NULL,
+    "state" TEXT NOT NULL DEFAULT 'queued',
+    "progress" INTEGER NOT NULL DEFAULT 0,
+    "archive" BYTEA,
+    "size_bytes" INTEGER,
+    "expires_at" TIMESTAMP(3),
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "completed_at" TIMESTAMP(3),
+
+    CONSTRAINT "data_exports_pkey" PRIMARY KEY ("id"),
+    CONSTRAINT "data_exports_state" CHECK ("state" IN ('queued', 'running', 'ready', 'failed'))
+);
+CREATE INDEX "data_exports_user_id_idx" ON "data_exports"("user_id");
+-- One export at a time: a second one while one is queued or running cannot be inserted.
+CREATE UNIQUE INDEX "data_exports_one_open" ON "data_exports"("user_id") WHERE "state" IN ('queued', 'running');
+ALTER TABLE "data_exports" ADD CONSTRAINT "data_exports_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;

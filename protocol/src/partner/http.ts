@@ -11,6 +11,7 @@ import {
   updateInviteBodySchema,
 } from './collaborators.ts';
 import { getAccountDeletionEndpoint, reactivateAccountEndpoint, requestAccountDeletionEndpoint } from './deletion.ts';
+import { downloadDataExportEndpoint, listDataExportsEndpoint, requestDataExportEndpoint } from './exports.ts';
 import { emailNotificationsSchema, partnerAccountSchema, personalInfoSchema } from './profile.ts';
 
 // The partner network's calls (spec §7 says none are shown; these are OnAir's). Every endpoint of
@@ -242,4 +243,7 @@ export const partnerEndpoints: readonly Endpoint[] = [
   getAccountDeletionEndpoint,
   requestAccountDeletionEndpoint,
   reactivateAccountEndpoint,
+  listDataExportsEndpoint,
+  requestDataExportEndpoint,
+  downloadDataExportEndpoint,
 ];

@@ -4,3 +4,4 @@ export * from './collaborators.ts';
 export * from './channels.ts';
 export * from './http.ts';
 export * from './deletion.ts';
+export * from './exports.ts';

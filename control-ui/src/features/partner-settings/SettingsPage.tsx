@@ -1,6 +1,7 @@
 import { NavLink, Navigate, useParams, useSearchParams } from 'react-router';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { CollaboratorsSection } from '../partner-collaborators/CollaboratorsSection.tsx';
+import { DataExportsSection } from '../partner-data-exports/DataExportsSection.tsx';
 import styles from '../partner-home/Partner.module.css';
 import settings from './SettingsPage.module.css';
 import { ComesWithMoney, EmailNotificationsSection, Integrations, LoginAndSecurity, PersonalInformation } from './SettingsSections.tsx';
@@ -14,6 +15,7 @@ const sections = [
   { id: 'email-notifications', title: 'Email notifications', lead: 'What we may e-mail you about.' },
   { id: 'payout-information', title: 'Payout information', lead: 'Where your earnings are paid.' },
   { id: 'tips', title: 'Tips', lead: 'How your viewers can tip you.' },
+  { id: 'data-exports', title: 'Data Exports', lead: 'Download everything OnAir holds about you.' },
 ] as const;
 type SectionId = (typeof sections)[number]['id'];
 
@@ -33,6 +35,8 @@ function SectionBody({ id, tab }: { id: SectionId; tab: 'sent' | 'received' }) {
       return <ComesWithMoney what="Payout information" />;
     case 'tips':
       return <ComesWithMoney what="Tips" />;
+    case 'data-exports':
+      return <DataExportsSection />;
   }
 }
 
