@@ -13,7 +13,7 @@ export async function loadDeletionStatus(client: HttpClient = httpClient): Promi
 }
 
 /** Partner spec §5: typing the own username deletes (deactivates) the account; the session ends with it. */
-export async function deleteAccount(confirmation: string, client: HttpClient = httpClient): Promise<{ ok: true; status: AccountDeletionStatus } | { ok: false; message: string }> {
+export async function requestAccountDeletion(confirmation: string, client: HttpClient = httpClient): Promise<{ ok: true; status: AccountDeletionStatus } | { ok: false; message: string }> {
   try {
     const status = await client.sendJson('POST', requestAccountDeletionEndpoint.path, { confirmation }, { response: requestAccountDeletionEndpoint.response });
     // Signed out everywhere, this tab included.

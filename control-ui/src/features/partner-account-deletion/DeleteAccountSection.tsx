@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { AccountDeletionStatus } from '@onair/protocol';
-import { deleteAccount, loadDeletionStatus } from '../../actions/partner-deletion.ts';
+import { loadDeletionStatus, requestAccountDeletion } from '../../actions/partner-deletion.ts';
 import { Button } from '../../components/Button.tsx';
 import { usePartnerStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
@@ -25,7 +25,7 @@ export function DeleteAccountSection() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setPending(true);
-    const result = await deleteAccount(typed);
+    const result = await requestAccountDeletion(typed);
     setPending(false);
     if (result.ok) void navigate('/account-deleted', { replace: true, state: { eraseAfter: result.status.eraseAfter, retentionDays: result.status.retentionDays } });
     else setError(result.message);
