@@ -93,3 +93,30 @@ describe('Integrations', () => {
     expect((await call(api, user, 'DELETE', `${ACCOUNT}/login-methods/twitch`)).status).toBe(404);
   });
 });
+
+describe('avatar upload', () => {
+  // The smallest valid PNG (1×1, transparent).
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+  it('keeps a real image, serves it as that image, and refuses what only claims to be one', async () => {
+    const user = await createTestUser(api);
+    const uploaded = await call(api, user, 'PUT', `${ACCOUNT}/avatar`, { dataUrl: `data:image/png;base64,${png}` });
+    expect(uploaded.status).toBe(200);
+    const avatar = (uploaded.body as PartnerAccount).avatar!;
+    expect(avatar).toMatch(new RegExp(`^/api/v1/partner/avatars/${user.id}\\?v=\\d+$`));
+    const res = await fetch(`${api.url}${avatar}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(Buffer.from(png, 'base64'));
+    // The studio's user menu shows the same picture.
+    expect(((await call(api, user, 'GET', '/api/v1/users/current')).body as { avatar: string }).avatar).toBe(avatar);
+
+    // HTML with an image's name: refused by its bytes.
+    const html = Buffer.from('<script>alert(1)</script>').toString('base64');
+    expect(await call(api, user, 'PUT', `${ACCOUNT}/avatar`, { dataUrl: `data:image/png;base64,${html}` })).toMatchObject({ status: 400, body: { error: { code: 'AVATAR_INVALID' } } });
+    expect((await call(api, user, 'PUT', `${ACCOUNT}/avatar`, { dataUrl: 'data:image/svg+xml;base64,PHN2Zz4=' })).status).toBe(400);
+
+    expect(await call(api, user, 'DELETE', `${ACCOUNT}/avatar`)).toMatchObject({ status: 200, body: { avatar: null } });
+    expect((await fetch(`${api.url}/api/v1/partner/avatars/${user.id}`)).status).toBe(404);
+  });
+});

@@ -261,6 +261,8 @@ export const fixtures = {
     notifyProductUpdates: false,
     notifyPartnerNews: false,
     onboardedAt: at('2026-01-01T00:00:03.000Z'),
+    avatar: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+    avatarType: 'image/png',
     createdAt: at('2026-01-01T00:00:00.000Z'),
     updatedAt: at('2026-01-01T00:00:01.000Z'),
   },

@@ -101,6 +101,8 @@ export const errorCatalogue = {
   /** The archive's download link is past its expiry, or the export is not ready. */
   EXPORT_LINK_EXPIRED: { status: 410, fault: 'user', message: 'This download link has expired. Ask for a new export.' },
   EXPORT_NOT_READY: { status: 409, fault: 'user', message: 'This export is not ready yet.' },
+  /** An avatar whose bytes are not the image type it claims, or not an image at all. */
+  AVATAR_INVALID: { status: 400, fault: 'user', message: 'Upload a PNG, JPEG or WebP image of at most 0.5 MB.' },
   // ─── Destinations and broadcasts ───
   /** An RTMP URL on a private, loopback or otherwise unreachable address; details.reason says which. */
   DESTINATION_ADDRESS_REFUSED: { status: 422, fault: 'user', message: 'That server address cannot be used: it points at a private or local network.' },

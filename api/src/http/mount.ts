@@ -29,6 +29,8 @@ export class FileReply {
     readonly filename: string,
     readonly contentType: string,
     readonly body: Uint8Array,
+    /** 'inline' for what a page shows (an image), 'attachment' for what the browser saves. */
+    readonly disposition: 'inline' | 'attachment' = 'attachment',
   ) {}
 }
 
@@ -85,7 +87,11 @@ export function mount<E extends Endpoint>(router: Router, endpoint: E, handler: 
     } as EndpointInput<E>;
     const result = await handler(input, { req, res });
     if (result instanceof FileReply) {
-      res.status(200).type(result.contentType).attachment(result.filename).setHeader('cache-control', 'no-store');
+      res.status(200).type(result.contentType).setHeader('cache-control', 'no-store');
+      if (result.disposition === 'attachment') res.attachment(result.filename);
+      else res.setHeader('content-disposition', 'inline');
+      // The bytes are what they are: never sniffed into something else.
+      res.setHeader('x-content-type-options', 'nosniff');
       res.end(Buffer.from(result.body));
       return;
     }

@@ -16,6 +16,8 @@ import {
   updateEmailNotificationsEndpoint,
   updateInviteEndpoint,
   updatePersonalInfoEndpoint,
+  removeAvatarEndpoint,
+  uploadAvatarEndpoint,
   oauthStartAnswerSchema,
   type CreateInviteBody,
   type EmailNotifications,
@@ -27,6 +29,7 @@ import { httpClient, type HttpClient, type ResponseSchema } from '../api/http-cl
 import { fieldErrorsOf } from '../model/partner.ts';
 import { usePartnerStore } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
+import { loadAccount } from './session.ts';
 import { showToast } from './toasts.ts';
 
 /** A form's answer: saved, or the api's words per field and overall. */
@@ -220,5 +223,34 @@ export async function connectPlatform(providerId: string, client: HttpClient = h
     window.location.assign(url);
   } catch (err) {
     showToast({ kind: 'error', title: 'Could not connect', description: messageOf(err) });
+  }
+}
+
+/** Settings › Personal information: a new avatar from a picked file (the api checks type and size). */
+export async function uploadAvatar(file: File, client: HttpClient = httpClient): Promise<void> {
+  try {
+    const dataUrl = await new Promise<string>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
+      reader.readAsDataURL(file);
+    });
+    const account = await client.sendJson('PUT', uploadAvatarEndpoint.path, { dataUrl }, { response: uploadAvatarEndpoint.response });
+    usePartnerStore.setState({ account });
+    await loadAccount(client);
+    showToast({ kind: 'success', title: 'Avatar updated' });
+  } catch (err) {
+    const api = apiErrorOf(err);
+    showToast({ kind: 'error', title: 'Failed to update your avatar', description: api?.code === 'VALIDATION_FAILED' ? 'Upload a PNG, JPEG or WebP image of at most 0.5 MB.' : messageOf(err) });
+  }
+}
+
+export async function removeAvatar(client: HttpClient = httpClient): Promise<void> {
+  try {
+    const account = await client.sendJson('DELETE', removeAvatarEndpoint.path, undefined, { response: removeAvatarEndpoint.response });
+    usePartnerStore.setState({ account });
+    await loadAccount(client);
+  } catch (err) {
+    showToast({ kind: 'error', title: 'Failed to remove your avatar', description: messageOf(err) });
   }
 }

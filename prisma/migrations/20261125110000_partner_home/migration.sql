@@ -23,6 +23,8 @@ CREATE TABLE "partner_profiles" (
     "notify_product_updates" BOOLEAN NOT NULL DEFAULT true,
     "notify_partner_news" BOOLEAN NOT NULL DEFAULT true,
     "onboarded_at" TIMESTAMP(3),
+    "avatar" BYTEA,
+    "avatar_type" TEXT,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMP(3) NOT NULL,
 

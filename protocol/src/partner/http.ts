@@ -12,7 +12,7 @@ import {
 } from './collaborators.ts';
 import { getAccountDeletionEndpoint, reactivateAccountEndpoint, requestAccountDeletionEndpoint } from './deletion.ts';
 import { downloadDataExportEndpoint, listDataExportsEndpoint, requestDataExportEndpoint } from './exports.ts';
-import { emailNotificationsSchema, partnerAccountSchema, personalInfoSchema } from './profile.ts';
+import { emailNotificationsSchema, partnerAccountSchema, personalInfoSchema, uploadAvatarBodySchema } from './profile.ts';
 
 // The partner network's calls (spec §7 says none are shown; these are OnAir's). Every endpoint of
 // one channel names its channelCapability, which the api checks before the handler runs.
@@ -71,6 +71,38 @@ export const disconnectLoginMethodEndpoint = defineEndpoint({
   access: 'user',
   params: z.object({ providerId: z.string().min(1).max(32) }),
   response: partnerAccountSchema,
+});
+
+export const uploadAvatarEndpoint = defineEndpoint({
+  id: 'uploadPartnerAvatar',
+  method: 'put',
+  path: '/api/v1/partner/account/avatar',
+  summary: 'Settings › Personal information: a new avatar (PNG, JPEG or WebP up to 0.5 MB, as a data: URL).',
+  tag,
+  access: 'user',
+  body: uploadAvatarBodySchema,
+  response: partnerAccountSchema,
+});
+
+export const removeAvatarEndpoint = defineEndpoint({
+  id: 'removePartnerAvatar',
+  method: 'delete',
+  path: '/api/v1/partner/account/avatar',
+  summary: 'Remove the uploaded avatar.',
+  tag,
+  access: 'user',
+  response: partnerAccountSchema,
+});
+
+export const getAvatarEndpoint = defineEndpoint({
+  id: 'getPartnerAvatar',
+  method: 'get',
+  path: '/api/v1/partner/avatars/:userId',
+  summary: "A creator's uploaded avatar (the image itself).",
+  tag,
+  access: 'public',
+  params: z.object({ userId: z.string().min(1).max(64) }),
+  response: z.string().describe('image/png, image/jpeg or image/webp'),
 });
 
 export const listSentInvitesEndpoint = defineEndpoint({
@@ -227,6 +259,9 @@ export const partnerEndpoints: readonly Endpoint[] = [
   updatePersonalInfoEndpoint,
   updateEmailNotificationsEndpoint,
   disconnectLoginMethodEndpoint,
+  uploadAvatarEndpoint,
+  removeAvatarEndpoint,
+  getAvatarEndpoint,
   listSentInvitesEndpoint,
   createInviteEndpoint,
   updateInviteEndpoint,

@@ -83,3 +83,14 @@ export const partnerAccountSchema = z.object({
   loginMethods: z.array(loginMethodSchema),
 });
 export type PartnerAccount = z.infer<typeof partnerAccountSchema>;
+
+/** Spec §5 media upload: the avatar's supported types and largest size. */
+export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+export const AVATAR_MAX_BYTES = 512 * 1024;
+export const uploadAvatarBodySchema = z.object({
+  /** A data: URL of the image (base64). */
+  dataUrl: z
+    .string()
+    .max(Math.ceil((AVATAR_MAX_BYTES * 4) / 3) + 64, 'The image is larger than 0.5 MB')
+    .regex(/^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/]+=*$/, 'Upload a PNG, JPEG or WebP image'),
+});

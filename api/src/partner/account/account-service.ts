@@ -1,4 +1,4 @@
-import { OnAirError, USERNAME_CHANGE_COOLDOWN_DAYS, type EmailNotifications, type LoginMethod, type PartnerAccount, type PersonalInfo } from '@onair/protocol';
+import { AVATAR_MAX_BYTES, OnAirError, USERNAME_CHANGE_COOLDOWN_DAYS, type EmailNotifications, type LoginMethod, type PartnerAccount, type PersonalInfo } from '@onair/protocol';
 import { Prisma, type Db } from '@onair/db';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -47,7 +47,7 @@ export class AccountService {
   }
 
   private loadProfile(userId: string) {
-    return this.deps.db.partnerProfile.findUnique({ where: { userId } });
+    return this.deps.db.partnerProfile.findUnique({ where: { userId }, omit: { avatar: true } });
   }
 
   async get(userId: string): Promise<PartnerAccount> {
@@ -138,6 +138,36 @@ export class AccountService {
     return this.get(userId);
   }
 
+  /** Settings › Personal information: a new avatar, checked by its bytes (not only by what it claims to be). */
+  async uploadAvatar(userId: string, dataUrl: string): Promise<PartnerAccount> {
+    const match = /^data:(image\/(?:png|jpeg|webp));base64,(.+)$/.exec(dataUrl);
+    const bytes = match ? Buffer.from(match[2]!, 'base64') : Buffer.alloc(0);
+    const type = match?.[1];
+    if (!type || bytes.length === 0 || bytes.length > AVATAR_MAX_BYTES || sniffImage(bytes) !== type) throw new OnAirError('AVATAR_INVALID', undefined, { field: 'avatar' });
+    const avatar = new Uint8Array(bytes);
+    await this.deps.db.$transaction([
+      this.deps.db.partnerProfile.upsert({ where: { userId }, create: { userId, avatar, avatarType: type }, update: { avatar, avatarType: type } }),
+      // The version in the address makes browsers fetch the new picture.
+      this.deps.db.user.update({ where: { id: userId }, data: { image: `/api/v1/partner/avatars/${encodeURIComponent(userId)}?v=${this.now().getTime()}` } }),
+    ]);
+    return this.get(userId);
+  }
+
+  async removeAvatar(userId: string): Promise<PartnerAccount> {
+    await this.deps.db.$transaction([
+      this.deps.db.partnerProfile.updateMany({ where: { userId }, data: { avatar: null, avatarType: null } }),
+      this.deps.db.user.update({ where: { id: userId }, data: { image: null } }),
+    ]);
+    return this.get(userId);
+  }
+
+  async avatarOf(userId: string): Promise<{ type: string; bytes: Uint8Array }> {
+    const row = await this.deps.db.partnerProfile.findUnique({ where: { userId }, select: { avatar: true, avatarType: true, user: { select: { deactivatedAt: true } } } });
+    // A deleted account's picture is hidden with the rest of its public face.
+    if (!row?.avatar || !row.avatarType || row.user.deactivatedAt) throw new OnAirError('NOT_FOUND', 'There is no avatar here.');
+    return { type: row.avatarType, bytes: row.avatar };
+  }
+
   private async write(userId: string, info: PersonalInfo, extra: { onboardedAt?: Date; usernameChangedAt?: Date }): Promise<void> {
     const data = {
       username: info.username,
@@ -161,4 +191,12 @@ export class AccountService {
       throw err;
     }
   }
+}
+
+/** The image type its first bytes say, whatever the upload claims. */
+function sniffImage(bytes: Buffer): string | null {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  return null;
 }

@@ -1,8 +1,8 @@
 import { Link2, Unlink } from 'lucide-react';
 import { useState } from 'react';
-import type { EmailNotifications } from '@onair/protocol';
+import { AVATAR_TYPES, type EmailNotifications } from '@onair/protocol';
 import { openAccountSettings } from '../../actions/account-settings.ts';
-import { connectPlatform, disconnectLoginMethod, saveEmailNotifications, savePersonalInfo } from '../../actions/partner.ts';
+import { connectPlatform, disconnectLoginMethod, removeAvatar, saveEmailNotifications, savePersonalInfo, uploadAvatar } from '../../actions/partner.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Switch } from '../../components/Switch.tsx';
@@ -11,10 +11,46 @@ import { usePartnerStore, useSessionStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 import { PersonalInfoForm } from './PersonalInfoForm.tsx';
 
+/** Spec §5 media upload: the supported types and the largest size are said up front. */
+function AvatarPicker() {
+  const avatar = usePartnerStore((s) => s.account?.avatar ?? null);
+  return (
+    <div className={styles.item}>
+      <div className={styles.check}>
+        {avatar ? <img className={styles.avatar} src={avatar} alt="Your avatar" /> : <span className={styles.avatarEmpty} aria-hidden />}
+        <div className={styles.itemMain}>
+          <label className={styles.itemTitle} htmlFor="partner-avatar">
+            Avatar
+          </label>
+          <span className={styles.hint}>PNG, JPEG or WebP, up to 0.5 MB.</span>
+        </div>
+      </div>
+      <div className={styles.actions}>
+        <input
+          id="partner-avatar"
+          type="file"
+          accept={AVATAR_TYPES.join(',')}
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            if (file) void uploadAvatar(file);
+            e.target.value = '';
+          }}
+        />
+        {avatar && <Button onClick={() => void removeAvatar()}>Remove</Button>}
+      </div>
+    </div>
+  );
+}
+
 export function PersonalInformation() {
   const account = usePartnerStore((s) => s.account);
   if (!account) return null;
-  return <PersonalInfoForm key={account.usernameChangeAvailableAt ?? 'open'} initial={account.profile} submitLabel="Save" usernameLockedUntil={account.usernameChangeAvailableAt} onSubmit={savePersonalInfo} />;
+  return (
+    <>
+      <AvatarPicker />
+      <PersonalInfoForm key={account.usernameChangeAvailableAt ?? 'open'} initial={account.profile} submitLabel="Save" usernameLockedUntil={account.usernameChangeAvailableAt} onSubmit={savePersonalInfo} />
+    </>
+  );
 }
 
 /** Partner spec §5: at least one login method stays connected; the api refuses otherwise and the button says so. */
