@@ -73,17 +73,25 @@ export async function resolveCurrentUser(db: Db, resolve: SessionResolver, req: 
 }
 
 const currentUsers = new WeakMap<Request, CurrentUser>();
+/** Requests whose caller was resolved by authenticate() (signed in or not). */
+const resolvedRequests = new WeakSet<Request>();
+
+/** Whether authenticate() ran for this request, so getCurrentUser() answers for it. */
+export function wasAuthenticated(req: Request): boolean {
+  return resolvedRequests.has(req);
+}
 
 /** Resolves `getCurrentUser(req)` for the routes after it; a request without a valid session goes on anonymous. */
 export function authenticate(db: Db, resolve: SessionResolver): RequestHandler {
   return async (req, _res, next) => {
     // Several routers guard the same path prefix; resolve the caller once per request.
-    if (currentUsers.has(req)) {
+    if (resolvedRequests.has(req)) {
       next();
       return;
     }
     const user = await resolveCurrentUser(db, resolve, req);
     if (user) currentUsers.set(req, user);
+    resolvedRequests.add(req);
     next();
   };
 }

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { findUnsafeText, OnAirError, unsafeTextMessage, type Endpoint } from '@onair/protocol';
 import { projectAccessOf } from '../access/project-access.ts';
 import { channelAccessOf } from '../partner/access/channel-access.ts';
-import { getCurrentUser } from './auth-context.ts';
+import { getCurrentUser, wasAuthenticated } from './auth-context.ts';
 
 // The schemas are optional properties of Endpoint, so `E['body']` reads as `B | undefined`:
 // strip the undefined before asking whether the endpoint has a schema.
@@ -67,6 +67,9 @@ export function mount<E extends Endpoint>(router: Router, endpoint: E, handler: 
   if (endpoint.path.includes(':projectId') && !endpoint.projectPermission) throw new Error(`${endpoint.id}: a project endpoint must name its projectPermission (spec §6)`);
   if (endpoint.path.includes(':channelId') && !endpoint.channelCapability) throw new Error(`${endpoint.id}: a channel endpoint must name its channelCapability`);
   router[endpoint.method](endpoint.path, async (req, res) => {
+    // Signed out is told so first, before anything of the request is judged (routers that resolve
+    // the caller themselves, without authenticate(), do it in their handlers).
+    if ((endpoint.access === 'user' || endpoint.access === 'admin') && wasAuthenticated(req)) getCurrentUser(req);
     const params = parsePart(endpoint.params, req.params, 'params');
     // The role check comes before the query and body are read: a caller without the permission
     // learns nothing of what the endpoint would have accepted.

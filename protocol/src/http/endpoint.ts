@@ -4,8 +4,11 @@ import type { ProjectPermission } from '../signaling/roles.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** Who may call an endpoint; the api enforces it before the handler runs. */
-export type EndpointAccess = 'public' | 'user' | 'admin';
+/**
+ * Who may call an endpoint; the api enforces it before the handler runs. 'session' is any signed-in
+ * session, an account pending deletion included (its status and reactivation); 'user' excludes it.
+ */
+export type EndpointAccess = 'public' | 'user' | 'session' | 'admin';
 
 /**
  * One HTTP endpoint of the api as data: the api mounts a handler for it (validating params, query

@@ -27,7 +27,7 @@ export const getAccountDeletionEndpoint = defineEndpoint({
   path: '/api/v1/partner/account/deletion',
   summary: 'Whether the account is pending deletion, when it will be erased, and the retention window. Answers a deactivated account too.',
   tag: 'partner',
-  access: 'user',
+  access: 'session',
   response: accountDeletionStatusSchema,
 });
 
@@ -48,6 +48,6 @@ export const reactivateAccountEndpoint = defineEndpoint({
   path: '/api/v1/partner/account/reactivation',
   summary: 'Reactivate an account pending deletion (after signing in again, before its erasure).',
   tag: 'partner',
-  access: 'user',
+  access: 'session',
   response: accountDeletionStatusSchema,
 });

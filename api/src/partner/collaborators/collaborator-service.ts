@@ -181,7 +181,7 @@ export class CollaboratorService {
 
   private async pendingFor(userId: string, inviteId: string): Promise<InviteRow> {
     const addressed = await this.addressedTo(userId);
-    const row = await this.deps.db.collaboratorInvite.findFirst({ where: { id: inviteId, ...addressed }, select: inviteSelect });
+    const row = await this.deps.db.collaboratorInvite.findFirst({ where: { id: inviteId, ...addressed, channelOwner: { deactivatedAt: null } }, select: inviteSelect });
     if (!row || row.channelOwnerId === userId) throw new OnAirError('INVITE_NOT_FOUND');
     if (row.state !== 'pending') throw new OnAirError('INVITE_NOT_PENDING');
     return row;

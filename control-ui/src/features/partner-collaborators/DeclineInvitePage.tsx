@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { declineInviteByLink } from '../../actions/partner.ts';
-import { Brand } from '../../components/Brand.tsx';
 import { Button } from '../../components/Button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import styles from '../partner-home/Partner.module.css';
@@ -22,7 +21,6 @@ export function DeclineInvitePage() {
   };
   return (
     <div className={styles.onboarding}>
-      <Brand />
       <h1 className={styles.title}>Decline Collaboration Invite</h1>
       <section className={styles.card}>
         {(state.kind === 'asking' || state.kind === 'pending') && (

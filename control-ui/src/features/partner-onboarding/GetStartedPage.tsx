@@ -1,6 +1,5 @@
 import { Navigate, useNavigate } from 'react-router';
 import { completeOnboarding } from '../../actions/partner.ts';
-import { Brand } from '../../components/Brand.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { usePartnerStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
@@ -14,7 +13,6 @@ export function GetStartedPage() {
   if (account?.onboarded) return <Navigate to="/partner" replace />;
   return (
     <div className={styles.onboarding}>
-      <Brand />
       <h1 className={styles.title}>
         Get Started
       </h1>
