@@ -158,6 +158,9 @@ export function createApp(deps: AppDeps): Express {
       resolveSession,
       offeredProviders: oauthProviders(deps.config).map((p) => p.providerId),
       retentionDays: deps.config.ACCOUNT_RETENTION_DAYS,
+      stopPlatformConnections: async (userId) => {
+        await destinations.broadcasts.endAllOwnedBy(userId);
+      },
       exportLinkHours: deps.config.EXPORT_LINK_HOURS,
       exportQueue: deps.exportQueue ?? new DataExportQueue(deps.redis),
       ...(deps.now ? { now: deps.now } : {}),

@@ -25,6 +25,9 @@ describe('account deletion (partner spec §4, §5)', () => {
     const owner = await createTestUser(api);
     await call(api, owner, 'POST', '/api/v1/partner/account/onboarding', personalInfo(`Leaving_${owner.id.slice(0, 6)}`));
     const { user: helper } = await collaboratorWith(api, owner, ['analytics']);
+    // A broadcast going out to the platforms for this account.
+    const projectId = ((await call(api, owner, 'POST', '/api/v1/projects', { name: 'Goodbye stream' })).body as { id: string }).id;
+    const live = await api.db.broadcast.create({ data: { projectId, state: 'live', startedAt: new Date() } });
     expect((await call(api, helper, 'GET', `/api/v1/partner/channels/${owner.id}/streams`)).status).toBe(200);
 
     expect(await call(api, owner, 'GET', DELETION)).toMatchObject({ status: 200, body: { pendingDeletion: false, retentionDays: 30, confirmWith: 'username' } });
@@ -41,6 +44,8 @@ describe('account deletion (partner spec §4, §5)', () => {
     expect(window).toBe(30 * DAY);
     expect(new Date(status.deactivatedAt!).getTime()).toBeGreaterThanOrEqual(before - 1000);
 
+    // Its platform connections stopped: the live broadcast ended.
+    expect((await api.db.broadcast.findUniqueOrThrow({ where: { id: live.id } })).state).toBe('ended');
     // Signed out everywhere: the old session is gone.
     expect(await api.db.session.count({ where: { userId: owner.id } })).toBe(0);
     expect((await call(api, owner, 'GET', '/api/v1/partner/account')).status).toBe(401);

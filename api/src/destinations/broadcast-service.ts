@@ -153,6 +153,13 @@ export class BroadcastService {
     return this.view(ended ?? ending);
   }
 
+  /** Ends every broadcast of an owner's projects that is going out (a deleted account's platform connections stop). */
+  async endAllOwnedBy(ownerId: string): Promise<number> {
+    const active = await this.deps.db.broadcast.findMany({ where: { project: { ownerId }, state: { in: ['starting', 'live', 'ending'] } } });
+    for (const row of active) await this.endRow(row);
+    return active.length;
+  }
+
   /** Ends every live broadcast past its plan's duration limit; the api calls this on a timer. */
   async endExpired(now = new Date()): Promise<number> {
     const due = await this.deps.db.broadcast.findMany({ where: { state: 'live', endsAt: { lte: now } } });

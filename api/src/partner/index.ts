@@ -26,6 +26,8 @@ export interface PartnerDeps {
   offeredProviders: readonly string[];
   /** Days between deleting an account and erasing it (ACCOUNT_RETENTION_DAYS). */
   retentionDays: number;
+  /** Ends what runs for an account at the platforms when it is deleted (its live broadcasts). */
+  stopPlatformConnections?: (userId: string) => Promise<void>;
   /** Hours a ready data export can be downloaded (EXPORT_LINK_HOURS). */
   exportLinkHours: number;
   /** Where data exports are queued; a process that runs `work()` on the same queue builds them. */
@@ -53,7 +55,13 @@ export function partnerRoutes(deps: PartnerDeps): Router {
   const access = new ChannelAccess(deps.db);
   router.use('/api/v1/partner', authenticate(deps.db, deps.resolveSession), provideChannelAccess(access));
   const collaborators = new CollaboratorService(deps);
-  router.use(accountDeletionRoutes({ deletion: new AccountDeletionService({ db: deps.db, logger: deps.logger, retentionDays: deps.retentionDays, ...(deps.now ? { now: deps.now } : {}) }), resolveSession: deps.resolveSession }));
+  router.use(accountDeletionRoutes({ deletion: new AccountDeletionService({
+        db: deps.db,
+        logger: deps.logger,
+        retentionDays: deps.retentionDays,
+        ...(deps.stopPlatformConnections ? { stopPlatformConnections: deps.stopPlatformConnections } : {}),
+        ...(deps.now ? { now: deps.now } : {}),
+      }), resolveSession: deps.resolveSession }));
   router.use(accountRoutes(new AccountService({ db: deps.db, offeredProviders: deps.offeredProviders, ...(deps.now ? { now: deps.now } : {}) })));
   router.use(collaboratorRoutes(collaborators));
   router.use(dataExportRoutes(createDataExportService(deps)));

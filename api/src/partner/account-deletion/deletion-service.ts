@@ -11,7 +11,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * confirming reactivates it.
  */
 export class AccountDeletionService {
-  constructor(private readonly deps: { db: Db; logger: Logger; retentionDays: number; now?: () => Date }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      logger: Logger;
+      retentionDays: number;
+      /** Stops what runs on the account's behalf at the platforms (its live broadcasts). */
+      stopPlatformConnections?: (userId: string) => Promise<void>;
+      now?: () => Date;
+    },
+  ) {}
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
@@ -50,6 +59,10 @@ export class AccountDeletionService {
       db.session.deleteMany({ where: { userId } }),
     ]);
     this.deps.logger.info({ audit: 'account-deactivated', userId }, 'account deleted by its owner; erased after the retention window');
+    // The account is deactivated whatever happens here; a broadcast that would not stop is logged.
+    await this.deps.stopPlatformConnections?.(userId).catch((err: unknown) => {
+      this.deps.logger.error({ err: (err as Error).message, userId }, 'stopping the platform connections of a deleted account failed');
+    });
     return this.status(userId);
   }
 
