@@ -31,7 +31,8 @@ const required = 'This field is required';
 export const usernameSchema = z
   .string()
   .trim()
-  .min(1, required)
+  // An empty field is only "required", not also too short and of the wrong letters.
+  .min(1, { message: required, abort: true })
   .min(3, 'Use at least 3 characters')
   .max(25, 'Keep the username under 26 characters')
   .regex(/^[A-Za-z0-9_]+$/, 'Use only Latin letters, digits and underscores');
