@@ -122,6 +122,8 @@ export function createApp(deps: AppDeps): Express {
   const billing = new BillingService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, settings: billingSettings(deps.config), classicStudioUrl: classicStudioUrl(deps.config) });
   // Before the JSON parser: the signature covers the raw bytes.
   app.post(STRIPE_WEBHOOK_PATH, ...stripeWebhookHandlers(billing));
+  // OAuth clients post forms to the token and device endpoints (RFC 6749, 8628).
+  app.use('/api/oauth', ...bodyParsing({ limitBytes: deps.config.AUTH_MAX_BODY_BYTES, forms: true }));
   app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
@@ -152,6 +154,13 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     partnerRoutes({
       db: deps.db,
+      redis: deps.redis,
+      applications: {
+        shortCodeAttempts: deps.config.SHORT_CODE_ATTEMPTS,
+        shortCodeWindowSeconds: deps.config.SHORT_CODE_WINDOW_SECONDS,
+        accessTokenLifetimeSeconds: deps.config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+        rateLimitPrefix: deps.config.AUTH_RATE_LIMIT_PREFIX,
+      },
       mailer: accounts.mailer,
       logger: deps.logger,
       publicUrl: deps.config.PUBLIC_URL,

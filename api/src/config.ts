@@ -49,6 +49,11 @@ const configSchema = z.object({
   ACCOUNT_ERASURE_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3600),
   /** Hours a ready data export (Settings › Data Exports) can be downloaded. */
   EXPORT_LINK_HOURS: z.coerce.number().int().positive().default(24),
+  /** Short codes (device authorization) one account may try per SHORT_CODE_WINDOW_SECONDS; more are refused (429). */
+  SHORT_CODE_ATTEMPTS: z.coerce.number().int().positive().default(10),
+  SHORT_CODE_WINDOW_SECONDS: z.coerce.number().int().positive().default(600),
+  /** Lifetime of an access token issued to a third-party application, in seconds. */
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   ...authConfigShape,
   ...scalerConfigShape,
   ...destinationsConfigShape,

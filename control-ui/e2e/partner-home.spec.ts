@@ -1,6 +1,7 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { completeOnboarding, linkTwitchAccount, queryDb, SHOTS } from './support/partner.ts';
-import { signIn } from './support/studio.ts';
+import { makeAdmin, signIn } from './support/studio.ts';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -256,4 +257,69 @@ test('data export: requested, built in the background with progress, downloaded 
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   // A zip archive starts with the local file header signature PK\x03\x04.
   expect(Buffer.concat(chunks).subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+});
+
+test('applications: authorize with a code (PKCE) and with a short code, then revoke in Manage Applications', async ({ page, browser }) => {
+  const stamp = Date.now().toString(36);
+  // An administrator registers the application.
+  const adminContext = await browser.newContext();
+  const adminEmail = `apps-admin-${stamp}@example.com`;
+  await signIn(adminContext.request, adminEmail);
+  await makeAdmin(adminEmail);
+  const redirect = 'https://deck.example.com/callback';
+  const registered = await adminContext.request.post('/api/v1/admin/applications', { data: { name: 'Stream Deck helper', redirectUris: [redirect], scopes: ['profile:read', 'channel:read'] } });
+  expect(registered.status()).toBe(201);
+  const { clientId } = (await registered.json()) as { clientId: string };
+  await adminContext.close();
+
+  await signIn(page.request, `apps-${stamp}@example.com`);
+  await completeOnboarding(page.request, `Apps_${stamp}`);
+
+  // The authorization-code flow: consent, then back to the application with a code.
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const query = new URLSearchParams({ client_id: clientId, redirect_uri: redirect, response_type: 'code', scope: 'profile:read', state: 's1', code_challenge: challenge, code_challenge_method: 'S256' });
+  await page.route(`${redirect}**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Back at the application</h1>' }));
+  await page.goto(`/partner/authorize?${query.toString()}`);
+  await expect(page.getByRole('heading', { name: 'Stream Deck helper wants to use your OnAir account' })).toBeVisible();
+  await expect(page.getByText('See your username and profile')).toBeVisible();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/partner-authorize.png` });
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await expect(page.getByRole('heading', { name: 'Back at the application' })).toBeVisible();
+  const back = new URL(page.url());
+  expect(back.searchParams.get('state')).toBe('s1');
+  const exchanged = await page.request.post('/api/oauth/token', {
+    form: { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: redirect, client_id: clientId, code_verifier: verifier },
+  });
+  expect(exchanged.status()).toBe(200);
+  const { access_token: codeToken } = (await exchanged.json()) as { access_token: string };
+
+  // A wrong client id is told on the page, with its code (partner spec §8).
+  await page.goto(`/partner/authorize?${new URLSearchParams({ ...Object.fromEntries(query), client_id: 'nobody' }).toString()}`);
+  await expect(page.getByRole('alert')).toContainText('This application is not registered here (wrong client ID).');
+  await expect(page.getByRole('alert')).toContainText('Error code: OAUTH_UNKNOWN_CLIENT');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/partner-authorize-error.png` });
+
+  // The device flow: the device shows a short code, the creator enters it.
+  const started = await page.request.post('/api/oauth/device_authorization', { form: { client_id: clientId, scope: 'channel:read' } });
+  const device = (await started.json()) as { device_code: string; user_code: string };
+  await page.goto('/partner/device');
+  await page.getByLabel('Enter the 6-character code shown on your device').fill(device.user_code.toLowerCase());
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('See your channel and its streams')).toBeVisible();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/partner-device.png` });
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await expect(page.getByRole('status')).toHaveText('Your device is connected. You can go back to it now.');
+  const polled = await page.request.post('/api/oauth/token', { form: { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: clientId } });
+  expect(polled.status()).toBe(200);
+
+  // Manage Applications lists it; revoking ends both tokens' access at once.
+  await page.goto('/partner/settings/manage-applications');
+  const row = page.getByRole('listitem', { name: 'Stream Deck helper' });
+  await expect(row).toContainText('See your username and profile');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/partner-manage-applications.png` });
+  expect((await page.request.get('/api/oauth/userinfo', { headers: { authorization: `Bearer ${codeToken}` } })).status()).toBe(200);
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByText('No applications')).toBeVisible();
+  expect((await page.request.get('/api/oauth/userinfo', { headers: { authorization: `Bearer ${codeToken}` } })).status()).toBe(401);
 });

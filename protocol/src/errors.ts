@@ -103,6 +103,15 @@ export const errorCatalogue = {
   EXPORT_NOT_READY: { status: 409, fault: 'user', message: 'This export is not ready yet.' },
   /** An avatar whose bytes are not the image type it claims, or not an image at all. */
   AVATAR_INVALID: { status: 400, fault: 'user', message: 'Upload a PNG, JPEG or WebP image of at most 0.5 MB.' },
+  // Partner spec §8 OAuth authorize error codes.
+  OAUTH_UNKNOWN_CLIENT: { status: 400, fault: 'user', message: 'This application is not registered here (wrong client ID). Tell its developer.' },
+  OAUTH_REDIRECT_URI_INVALID: { status: 400, fault: 'user', message: 'The application sent a missing or mismatched redirect_uri. Tell its developer.' },
+  OAUTH_RESPONSE_TYPE_INVALID: { status: 400, fault: 'user', message: 'The response type must be code. Tell the application’s developer.' },
+  OAUTH_SCOPE_INVALID: { status: 400, fault: 'user', message: 'The application asked for permissions it may not have (invalid scopes). Tell its developer.' },
+  OAUTH_PKCE_REQUIRED: { status: 400, fault: 'user', message: 'The application must use PKCE (a code_challenge with S256). Tell its developer.' },
+  /** A short code that is unknown, expired or already answered. */
+  SHORT_CODE_INVALID: { status: 404, fault: 'user', message: 'That code is not valid or has expired. Check the code on your device and try again.' },
+  GRANT_NOT_FOUND: { status: 404, fault: 'user', message: 'This application has no access to your account.' },
   // ─── Destinations and broadcasts ───
   /** An RTMP URL on a private, loopback or otherwise unreachable address; details.reason says which. */
   DESTINATION_ADDRESS_REFUSED: { status: 422, fault: 'user', message: 'That server address cannot be used: it points at a private or local network.' },

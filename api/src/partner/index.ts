@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { Redis } from 'ioredis';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { authenticate, type SessionResolver } from '../http/auth-context.ts';
@@ -6,6 +7,8 @@ import type { Mailer } from '../mail/mailer.ts';
 import { ChannelAccess, provideChannelAccess } from './access/channel-access.ts';
 import { AccountDeletionService } from './account-deletion/deletion-service.ts';
 import { accountDeletionRoutes } from './account-deletion/routes.ts';
+import { ApplicationService, type ApplicationSettings } from './applications/application-service.ts';
+import { applicationRoutes } from './applications/routes.ts';
 import { AccountService } from './account/account-service.ts';
 import { accountRoutes } from './account/routes.ts';
 import { ChannelService } from './channels/channel-service.ts';
@@ -18,6 +21,7 @@ import { dataExportRoutes } from './data-exports/routes.ts';
 
 export interface PartnerDeps {
   db: Db;
+  redis: Redis;
   mailer: Mailer;
   logger: Logger;
   publicUrl: string;
@@ -32,6 +36,8 @@ export interface PartnerDeps {
   exportLinkHours: number;
   /** Where data exports are queued; a process that runs `work()` on the same queue builds them. */
   exportQueue: DataExportQueue;
+  /** Third-party applications: short-code attempts, token lifetime, rate-limit keys. */
+  applications: Omit<ApplicationSettings, 'publicUrl'>;
   /** The clock; tests advance it. */
   now?: () => Date;
 }
@@ -53,7 +59,7 @@ export function createDataExportService(deps: Pick<PartnerDeps, 'db' | 'logger' 
 export function partnerRoutes(deps: PartnerDeps): Router {
   const router = Router();
   const access = new ChannelAccess(deps.db);
-  router.use('/api/v1/partner', authenticate(deps.db, deps.resolveSession), provideChannelAccess(access));
+  router.use(['/api/v1/partner', '/api/v1/admin/applications'], authenticate(deps.db, deps.resolveSession), provideChannelAccess(access));
   const collaborators = new CollaboratorService(deps);
   router.use(accountDeletionRoutes({ deletion: new AccountDeletionService({
         db: deps.db,
@@ -65,6 +71,11 @@ export function partnerRoutes(deps: PartnerDeps): Router {
   router.use(accountRoutes(new AccountService({ db: deps.db, offeredProviders: deps.offeredProviders, ...(deps.now ? { now: deps.now } : {}) })));
   router.use(collaboratorRoutes(collaborators));
   router.use(dataExportRoutes(createDataExportService(deps)));
+  router.use(
+    applicationRoutes(
+      new ApplicationService({ db: deps.db, redis: deps.redis, logger: deps.logger, settings: { ...deps.applications, publicUrl: deps.publicUrl }, ...(deps.now ? { now: deps.now } : {}) }),
+    ),
+  );
   router.use(channelRoutes(new ChannelService({ db: deps.db, access, ...(deps.now ? { now: deps.now } : {}) }), collaborators));
   return router;
 }

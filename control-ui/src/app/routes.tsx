@@ -17,6 +17,8 @@ import { SettingsPage } from '../features/partner-settings/SettingsPage.tsx';
 import { DeclineInvitePage } from '../features/partner-collaborators/DeclineInvitePage.tsx';
 import { AccountDeletedPage } from '../features/partner-account-deletion/AccountDeletedPage.tsx';
 import { ReactivatePage } from '../features/partner-account-deletion/ReactivatePage.tsx';
+import { AuthorizePage } from '../features/partner-applications/AuthorizePage.tsx';
+import { DevicePage } from '../features/partner-applications/DevicePage.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { RouteErrorFallback } from './RouteErrorFallback.tsx';
 
@@ -48,6 +50,9 @@ export const routes: RouteObject[] = [
               { path: 'channel', element: <ChannelPage /> },
               { path: 'account', element: <PartnerAccountPage /> },
               { path: 'settings/:section?', element: <SettingsPage /> },
+              // Partner spec §2 auth pages: OAuth authorize and short-code authorize.
+              { path: 'authorize', element: <AuthorizePage /> },
+              { path: 'device', element: <DevicePage /> },
             ],
           },
           // Decline Collaboration Invite: the invitation e-mail's link works without signing in.

@@ -93,3 +93,81 @@ CREATE INDEX "data_exports_user_id_idx" ON "data_exports"("user_id");
 -- One export at a time: a second one while one is queued or running cannot be inserted.
 CREATE UNIQUE INDEX "data_exports_one_open" ON "data_exports"("user_id") WHERE "state" IN ('queued', 'running');
 ALTER TABLE "data_exports" ADD CONSTRAINT "data_exports_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Third-party applications (OAuth 2.0 authorization code with PKCE, device authorization).
+CREATE TABLE "oauth_applications" (
+    "id" UUID NOT NULL,
+    "client_id" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "redirect_uris" TEXT[] DEFAULT ARRAY[]::TEXT[],
+    "scopes" TEXT[] DEFAULT ARRAY[]::TEXT[],
+    "created_by_id" TEXT,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "oauth_applications_pkey" PRIMARY KEY ("id")
+);
+CREATE UNIQUE INDEX "oauth_applications_client_id_key" ON "oauth_applications"("client_id");
+
+CREATE TABLE "oauth_grants" (
+    "id" UUID NOT NULL,
+    "user_id" TEXT NOT NULL,
+    "application_id" UUID NOT NULL,
+    "scopes" TEXT[] DEFAULT ARRAY[]::TEXT[],
+    "last_used_at" TIMESTAMP(3),
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "oauth_grants_pkey" PRIMARY KEY ("id")
+);
+CREATE UNIQUE INDEX "oauth_grants_user_id_application_id_key" ON "oauth_grants"("user_id", "application_id");
+ALTER TABLE "oauth_grants" ADD CONSTRAINT "oauth_grants_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "oauth_grants" ADD CONSTRAINT "oauth_grants_application_id_fkey" FOREIGN KEY ("application_id") REFERENCES "oauth_applications"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+CREATE TABLE "oauth_authorization_codes" (
+    "id" UUID NOT NULL,
+    "code_hash" TEXT NOT NULL,
+    "application_id" UUID NOT NULL,
+    "user_id" TEXT NOT NULL,
+    "redirect_uri" TEXT NOT NULL,
+    "scopes" TEXT[] DEFAULT ARRAY[]::TEXT[],
+    "code_challenge" TEXT NOT NULL,
+    "code_challenge_method" TEXT NOT NULL,
+    "expires_at" TIMESTAMP(3) NOT NULL,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "oauth_authorization_codes_pkey" PRIMARY KEY ("id")
+);
+CREATE UNIQUE INDEX "oauth_authorization_codes_code_hash_key" ON "oauth_authorization_codes"("code_hash");
+ALTER TABLE "oauth_authorization_codes" ADD CONSTRAINT "oauth_authorization_codes_application_id_fkey" FOREIGN KEY ("application_id") REFERENCES "oauth_applications"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+CREATE TABLE "oauth_access_tokens" (
+    "id" UUID NOT NULL,
+    "token_hash" TEXT NOT NULL,
+    "grant_id" UUID NOT NULL,
+    "expires_at" TIMESTAMP(3) NOT NULL,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "oauth_access_tokens_pkey" PRIMARY KEY ("id")
+);
+CREATE UNIQUE INDEX "oauth_access_tokens_token_hash_key" ON "oauth_access_tokens"("token_hash");
+CREATE INDEX "oauth_access_tokens_grant_id_idx" ON "oauth_access_tokens"("grant_id");
+ALTER TABLE "oauth_access_tokens" ADD CONSTRAINT "oauth_access_tokens_grant_id_fkey" FOREIGN KEY ("grant_id") REFERENCES "oauth_grants"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+CREATE TABLE "oauth_device_codes" (
+    "id" UUID NOT NULL,
+    "device_code_hash" TEXT NOT NULL,
+    "user_code_hash" TEXT NOT NULL,
+    "application_id" UUID NOT NULL,
+    "scopes" TEXT[] DEFAULT ARRAY[]::TEXT[],
+    "status" TEXT NOT NULL DEFAULT 'pending',
+    "user_id" TEXT,
+    "interval_seconds" INTEGER NOT NULL,
+    "last_polled_at" TIMESTAMP(3),
+    "expires_at" TIMESTAMP(3) NOT NULL,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "oauth_device_codes_pkey" PRIMARY KEY ("id"),
+    CONSTRAINT "oauth_device_codes_status" CHECK ("status" IN ('pending', 'allowed', 'denied'))
+);
+CREATE UNIQUE INDEX "oauth_device_codes_device_code_hash_key" ON "oauth_device_codes"("device_code_hash");
+CREATE UNIQUE INDEX "oauth_device_codes_user_code_hash_key" ON "oauth_device_codes"("user_code_hash");
+ALTER TABLE "oauth_device_codes" ADD CONSTRAINT "oauth_device_codes_application_id_fkey" FOREIGN KEY ("application_id") REFERENCES "oauth_applications"("id") ON DELETE CASCADE ON UPDATE CASCADE;

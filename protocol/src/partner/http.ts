@@ -12,6 +12,17 @@ import {
 } from './collaborators.ts';
 import { getAccountDeletionEndpoint, reactivateAccountEndpoint, requestAccountDeletionEndpoint } from './deletion.ts';
 import { downloadDataExportEndpoint, listDataExportsEndpoint, requestDataExportEndpoint } from './exports.ts';
+import {
+  answerAuthorizeRequestEndpoint,
+  answerShortCodeEndpoint,
+  checkAuthorizeRequestEndpoint,
+  deviceAuthorizationEndpoint,
+  listApplicationsEndpoint,
+  listGrantsEndpoint,
+  lookupShortCodeEndpoint,
+  registerApplicationEndpoint,
+  revokeGrantEndpoint,
+} from './applications.ts';
 import { emailNotificationsSchema, partnerAccountSchema, personalInfoSchema, uploadAvatarBodySchema } from './profile.ts';
 
 // The partner network's calls (spec §7 says none are shown; these are OnAir's). Every endpoint of
@@ -281,4 +292,13 @@ export const partnerEndpoints: readonly Endpoint[] = [
   listDataExportsEndpoint,
   requestDataExportEndpoint,
   downloadDataExportEndpoint,
+  listApplicationsEndpoint,
+  registerApplicationEndpoint,
+  checkAuthorizeRequestEndpoint,
+  answerAuthorizeRequestEndpoint,
+  deviceAuthorizationEndpoint,
+  lookupShortCodeEndpoint,
+  answerShortCodeEndpoint,
+  listGrantsEndpoint,
+  revokeGrantEndpoint,
 ];

@@ -32,7 +32,8 @@ export function PartnerLayout() {
   if (status !== 'ready') return null;
   const onGetStarted = location.pathname.startsWith('/partner/get-started');
   if (!onboarded && !onGetStarted) return <Navigate to="/partner/get-started" replace />;
-  if (onGetStarted) return <Outlet />;
+  // Get Started and the authorize pages stand alone, without the area's navigation.
+  if (onGetStarted || /^\/partner\/(authorize|device)\b/.test(location.pathname)) return <Outlet />;
   return (
     <div className={styles.layout}>
       <nav className={styles.nav} aria-label="Partner network">

@@ -2,6 +2,7 @@ import { NavLink, Navigate, useParams, useSearchParams } from 'react-router';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { CollaboratorsSection } from '../partner-collaborators/CollaboratorsSection.tsx';
 import { DataExportsSection } from '../partner-data-exports/DataExportsSection.tsx';
+import { ManageApplicationsSection } from '../partner-applications/ManageApplicationsSection.tsx';
 import styles from '../partner-home/Partner.module.css';
 import settings from './SettingsPage.module.css';
 import { ComesWithMoney, EmailNotificationsSection, Integrations, LoginAndSecurity, PersonalInformation } from './SettingsSections.tsx';
@@ -15,6 +16,7 @@ const sections = [
   { id: 'email-notifications', title: 'Email notifications', lead: 'What we may e-mail you about.' },
   { id: 'payout-information', title: 'Payout information', lead: 'Where your earnings are paid.' },
   { id: 'tips', title: 'Tips', lead: 'How your viewers can tip you.' },
+  { id: 'manage-applications', title: 'Manage Applications', lead: 'Applications and devices that may use your account.' },
   { id: 'data-exports', title: 'Data Exports', lead: 'Download everything OnAir holds about you.' },
 ] as const;
 type SectionId = (typeof sections)[number]['id'];
@@ -35,6 +37,8 @@ function SectionBody({ id, tab }: { id: SectionId; tab: 'sent' | 'received' }) {
       return <ComesWithMoney what="Payout information" />;
     case 'tips':
       return <ComesWithMoney what="Tips" />;
+    case 'manage-applications':
+      return <ManageApplicationsSection />;
     case 'data-exports':
       return <DataExportsSection />;
   }
