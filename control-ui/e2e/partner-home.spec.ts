@@ -76,6 +76,13 @@ test('onboarding: the partner area signs in with its own words and collects the 
   await expect(page.getByLabel('Username')).toBeDisabled();
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/partner-settings-personal.png`, fullPage: true });
 
+  // Avatar upload: the types and size are said; a real PNG is kept and shown.
+  await expect(page.getByText('PNG, JPEG or WebP, up to 0.5 MB.')).toBeVisible();
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+  await page.getByLabel('Avatar').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+  await expect(page.getByText('Avatar updated')).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Your avatar' })).toBeVisible();
+
   await page.getByRole('link', { name: 'Payout information' }).click();
   await expect(page.getByText('Payout information is not available yet')).toBeVisible();
   await page.getByRole('link', { name: 'Integrations' }).click();
