@@ -77,7 +77,6 @@ describe('OAuth authorize (authorization code with PKCE)', () => {
     const exchange = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: app.clientId, code_verifier: verifier };
 
     expect(await token({ ...exchange, client_id: 'nobody' })).toMatchObject({ status: 400, body: { error: 'invalid_client' } });
-    expect(await token({ ...exchange, redirect_uri: 'https://deck.example.com/other' })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
     const granted = await token(exchange);
     expect(granted).toMatchObject({ status: 200, body: { token_type: 'Bearer', scope: 'profile:read', access_token: expect.any(String), expires_in: expect.any(Number) } });
     expect(granted.body.expires_in as number).toBeLessThanOrEqual(3600);
@@ -97,6 +96,14 @@ describe('OAuth authorize (authorization code with PKCE)', () => {
     expect((await call(api, admin, 'DELETE', `/api/v1/partner/applications/${grants[0]!.id}`)).status).toBe(404);
     expect((await call(api, creator, 'DELETE', `/api/v1/partner/applications/${grants[0]!.id}`)).status).toBe(204);
     expect((await userinfo(accessToken)).status).toBe(401);
+  });
+
+  it('refuses a mismatched redirect_uri, and the code is burnt by the failed try', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(creator, challenge);
+    const exchange = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: app.clientId, code_verifier: verifier };
+    expect(await token({ ...exchange, redirect_uri: 'https://deck.example.com/other' })).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'Invalid request: `redirect_uri` is invalid' } });
+    expect(await token(exchange)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('refuses a wrong verifier and an expired code', async () => {
