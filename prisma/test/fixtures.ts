@@ -324,6 +324,7 @@ export const fixtures = {
     id: '00000000-0000-4000-8000-000000000012',
     tokenHash: 'sha256-of-token',
     grantId: '00000000-0000-4000-8000-000000000010',
+    scopes: ['profile:read'],
     expiresAt: at('2026-01-01T01:00:00.000Z'),
     createdAt: at('2026-01-01T00:00:00.000Z'),
   },

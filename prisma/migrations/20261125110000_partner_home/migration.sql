@@ -143,6 +143,7 @@ CREATE TABLE "oauth_access_tokens" (
     "id" UUID NOT NULL,
     "token_hash" TEXT NOT NULL,
     "grant_id" UUID NOT NULL,
+    "scopes" TEXT[] DEFAULT ARRAY[]::TEXT[],
     "expires_at" TIMESTAMP(3) NOT NULL,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 

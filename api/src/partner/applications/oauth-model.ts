@@ -100,12 +100,15 @@ export class OAuthModel implements OAuth2Server.AuthorizationCodeModel {
     const applicationId = (client as OAuthClient).applicationId;
     const userId = String(user.id);
     const scopes = token.scope ?? [];
+    // The grant shows everything the creator allowed this application; each token keeps only its own scopes.
+    const existing = await this.db.oAuthGrant.findUnique({ where: { userId_applicationId: { userId, applicationId } }, select: { scopes: true } });
+    const all = [...new Set([...(existing?.scopes ?? []), ...scopes])];
     const grant = await this.db.oAuthGrant.upsert({
       where: { userId_applicationId: { userId, applicationId } },
-      create: { userId, applicationId, scopes, lastUsedAt: this.now() },
-      update: { scopes, lastUsedAt: this.now() },
+      create: { userId, applicationId, scopes: all, lastUsedAt: this.now() },
+      update: { scopes: all, lastUsedAt: this.now() },
     });
-    await this.db.oAuthAccessToken.create({ data: { tokenHash: hashSecret(token.accessToken), grantId: grant.id, expiresAt: token.accessTokenExpiresAt ?? this.now() } });
+    await this.db.oAuthAccessToken.create({ data: { tokenHash: hashSecret(token.accessToken), grantId: grant.id, scopes, expiresAt: token.accessTokenExpiresAt ?? this.now() } });
     return { ...token, client, user };
   }
 
@@ -116,7 +119,7 @@ export class OAuthModel implements OAuth2Server.AuthorizationCodeModel {
     });
     // A deleted (deactivated) account's applications stop with it.
     if (!row || row.grant.user.deactivatedAt) return null;
-    return { accessToken, accessTokenExpiresAt: row.expiresAt, scope: row.grant.scopes, client: toClient(row.grant.application), user: { id: row.grant.userId }, grantId: row.grantId };
+    return { accessToken, accessTokenExpiresAt: row.expiresAt, scope: row.scopes, client: toClient(row.grant.application), user: { id: row.grant.userId }, grantId: row.grantId };
   }
 
   /** One poll of a device code by its application (RFC 8628 §3.4, §3.5); an allowed code is consumed. */
