@@ -22,6 +22,8 @@ async function choose(page: Page, label: string, option: string): Promise<void> 
 }
 
 test('onboarding: the partner area signs in with its own words and collects the account before it opens', async ({ page }) => {
+  // Sign-in, the whole form and three settings sections: longer than the suite's default on two shared cores.
+  test.setTimeout(90_000);
   const email = `partner-${Date.now()}@example.com`;
   await page.goto('/partner');
   await expect(page).toHaveURL(/\/login\?next=%2Fpartner$/);
@@ -91,6 +93,8 @@ test('onboarding: the partner area signs in with its own words and collects the 
 });
 
 test('collaborators: invite → accept → act on the owner’s channel with only the granted group → edit → revoke', async ({ browser }) => {
+  // Two people's browsers through a whole collaboration: more steps than the suite's default allows for.
+  test.setTimeout(90_000);
   const stamp = Date.now().toString(36);
   const ownerEmail = `owner-${stamp}@example.com`;
   const friendEmail = `friend-${stamp}@example.com`;
@@ -267,6 +271,7 @@ test('data export: requested, built in the background with progress, downloaded 
 });
 
 test('applications: authorize with a code (PKCE) and with a short code, then revoke in Manage Applications', async ({ page, browser }) => {
+  test.setTimeout(60_000);
   const stamp = Date.now().toString(36);
   // An administrator registers the application.
   const adminContext = await browser.newContext();

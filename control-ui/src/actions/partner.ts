@@ -52,7 +52,7 @@ function failed(err: unknown): FormResult {
 
 /** The creator account; 'unauthenticated' sends the partner area to sign-in. */
 export async function loadPartnerAccount(client: HttpClient = httpClient): Promise<void> {
-  if (usePartnerStore.getState().accountStatus === 'idle') usePartnerStore.setState({ accountStatus: 'loading' });
+  if (usePartnerStore.getState().accountStatus !== 'ready') usePartnerStore.setState({ accountStatus: 'loading' });
   try {
     const account = await client.getJson(getPartnerAccountEndpoint.path, { response: getPartnerAccountEndpoint.response });
     const { channels } = await client.getJson(listChannelsEndpoint.path, { response: listChannelsEndpoint.response });

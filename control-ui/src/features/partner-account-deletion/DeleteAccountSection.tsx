@@ -32,7 +32,7 @@ export function DeleteAccountSection() {
   };
 
   return (
-    <form className={styles.field} onSubmit={(e) => void submit(e)}>
+    <form className={styles.subsection} onSubmit={(e) => void submit(e)}>
       <h3 className={styles.itemTitle}>Delete account</h3>
       <p className={styles.muted}>
         Your account is deactivated at once: you are signed out everywhere, your channel and collaborations stop, and your public pages are hidden. Your data is erased for good{' '}

@@ -6,7 +6,7 @@ const areas = [...new Set(permissionGroups.map((g) => permissionGroupLabels[g].a
 /** Partner spec §6: the permission groups, by area (Overlay, Chatbot, Analytics, Creator Site). */
 export function PermissionPicker({ value, onChange, error }: { value: PermissionGroup[]; onChange: (groups: PermissionGroup[]) => void; error?: string | undefined }) {
   return (
-    <fieldset className={`${styles.field} ${styles.full}`}>
+    <fieldset className={`${styles.field} ${styles.fieldset} ${styles.full}`}>
       <legend className={styles.label}>Permissions</legend>
       {areas.map((area) => (
         <div key={area} className={styles.field}>

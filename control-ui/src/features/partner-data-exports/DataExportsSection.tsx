@@ -62,7 +62,7 @@ export function DataExportsSection() {
   if (failed) return <EmptyState title="Failed to load your exports">Reload the page to try again.</EmptyState>;
   if (!state) return null;
   return (
-    <div className={styles.field}>
+    <div className={styles.stack}>
       <p className={styles.muted}>
         An archive of all your data as JSON and CSV files. We e-mail you when it is ready; the download link works for {state.linkHours} hours. One export at a time.
       </p>

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { loadPartnerAccount } from '../../actions/partner.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
-import { usePartnerStore } from '../../stores/index.ts';
+import { usePartnerStore, useSessionStore } from '../../stores/index.ts';
 import { ChannelSelector } from './ChannelSelector.tsx';
 import styles from './Partner.module.css';
 
@@ -17,11 +17,13 @@ export function PartnerLayout() {
   const location = useLocation();
   const status = usePartnerStore((s) => s.accountStatus);
   const onboarded = usePartnerStore((s) => s.account?.onboarded ?? false);
+  const loggedIn = useSessionStore((s) => s.loggedIn);
+  // Read again when the sign-in changes: a 401 from before signing in is no answer after it.
   useEffect(() => {
     void loadPartnerAccount();
-  }, []);
+  }, [loggedIn]);
 
-  if (status === 'unauthenticated') return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  if (status === 'unauthenticated' && !loggedIn) return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   if (status === 'failed') {
     return (
       <div className={styles.content}>

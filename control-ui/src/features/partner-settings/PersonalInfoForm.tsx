@@ -123,7 +123,7 @@ export function PersonalInfoForm(props: {
       <Field id={id('platform')} label="Main platform" error={errors.mainPlatform}>
         <Select id={id('platform')} value={draft.mainPlatform || null} options={asOptions(mainPlatforms)} onValueChange={(v) => set('mainPlatform', v)} placeholder="Choose a platform" aria-invalid={!!errors.mainPlatform} />
       </Field>
-      <fieldset className={`${styles.field} ${styles.full}`}>
+      <fieldset className={`${styles.field} ${styles.fieldset} ${styles.full}`}>
         <legend className={styles.label}>Streaming devices</legend>
         <div className={styles.checks}>
           {streamingDevices.map((device) => (

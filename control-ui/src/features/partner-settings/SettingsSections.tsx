@@ -1,5 +1,5 @@
 import { Link2, Unlink } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { AVATAR_TYPES, type EmailNotifications } from '@onair/protocol';
 import { openAccountSettings } from '../../actions/account-settings.ts';
 import { connectPlatform, disconnectLoginMethod, removeAvatar, saveEmailNotifications, savePersonalInfo, uploadAvatar } from '../../actions/partner.ts';
@@ -14,21 +14,22 @@ import { PersonalInfoForm } from './PersonalInfoForm.tsx';
 /** Spec §5 media upload: the supported types and the largest size are said up front. */
 function AvatarPicker() {
   const avatar = usePartnerStore((s) => s.account?.avatar ?? null);
+  const input = useRef<HTMLInputElement>(null);
   return (
     <div className={styles.item}>
       <div className={styles.check}>
         {avatar ? <img className={styles.avatar} src={avatar} alt="Your avatar" /> : <span className={styles.avatarEmpty} aria-hidden />}
         <div className={styles.itemMain}>
-          <label className={styles.itemTitle} htmlFor="partner-avatar">
-            Avatar
-          </label>
+          <span className={styles.itemTitle}>Avatar</span>
           <span className={styles.hint}>PNG, JPEG or WebP, up to 0.5 MB.</span>
         </div>
       </div>
       <div className={styles.actions}>
         <input
-          id="partner-avatar"
+          ref={input}
+          className={styles.hiddenInput}
           type="file"
+          aria-label="Avatar"
           accept={AVATAR_TYPES.join(',')}
           onChange={(e) => {
             const file = e.target.files?.[0];
@@ -36,6 +37,7 @@ function AvatarPicker() {
             e.target.value = '';
           }}
         />
+        <Button onClick={() => input.current?.click()}>{avatar ? 'Change avatar' : 'Upload avatar'}</Button>
         {avatar && <Button onClick={() => void removeAvatar()}>Remove</Button>}
       </div>
     </div>
@@ -86,7 +88,7 @@ export function Integrations() {
 export function LoginAndSecurity() {
   const user = useSessionStore((s) => s.user);
   return (
-    <div className={styles.field}>
+    <div className={styles.stack}>
       <p>
         E-mail: <strong>{user?.email}</strong>
       </p>
