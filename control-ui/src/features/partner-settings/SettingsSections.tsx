@@ -59,29 +59,32 @@ export function PersonalInformation() {
 export function Integrations() {
   const methods = usePartnerStore((s) => s.account?.loginMethods ?? []);
   return (
-    <ul className={styles.list} aria-label="Login methods">
-      {methods.map((method) => (
-        <li key={method.id} className={styles.item} aria-label={method.label}>
-          <div className={styles.itemMain}>
-            <span className={styles.itemTitle}>{method.label}</span>
-            <span className={styles.muted}>{method.connected ? `Connected${method.detail ? ` as ${method.detail}` : ''}` : 'Not connected'}</span>
-            {method.connected && !method.canDisconnect && method.id !== 'email' && <span className={styles.hint}>This is your only way to sign in, so it stays connected.</span>}
-          </div>
-          {method.id !== 'email' &&
-            (method.connected ? (
-              <Button disabled={!method.canDisconnect} onClick={() => void disconnectLoginMethod(method.id)}>
-                <Unlink size={16} aria-hidden />
-                Disconnect
-              </Button>
-            ) : (
-              <Button onClick={() => void connectPlatform(method.id)}>
-                <Link2 size={16} aria-hidden />
-                Connect
-              </Button>
-            ))}
-        </li>
-      ))}
-    </ul>
+    <div className={styles.stack}>
+      <ul className={styles.list} aria-label="Login methods">
+        {methods.map((method) => (
+          <li key={method.id} className={styles.item} aria-label={method.label}>
+            <div className={styles.itemMain}>
+              <span className={styles.itemTitle}>{method.label}</span>
+              <span className={styles.muted}>{method.connected ? `Connected${method.detail ? ` as ${method.detail}` : ''}` : 'Not connected'}</span>
+              {method.connected && !method.canDisconnect && method.id !== 'email' && <span className={styles.hint}>This is your only way to sign in, so it stays connected.</span>}
+            </div>
+            {method.id !== 'email' &&
+              (method.connected ? (
+                <Button disabled={!method.canDisconnect} onClick={() => void disconnectLoginMethod(method.id)}>
+                  <Unlink size={16} aria-hidden />
+                  Disconnect
+                </Button>
+              ) : (
+                <Button onClick={() => void connectPlatform(method.id)}>
+                  <Link2 size={16} aria-hidden />
+                  Connect
+                </Button>
+              ))}
+          </li>
+        ))}
+      </ul>
+      {methods.every((m) => m.id === 'email') && <p className={styles.hint}>This server offers no streaming platform to connect yet; you sign in with your e-mail.</p>}
+    </div>
   );
 }
 
