@@ -241,6 +241,7 @@ export const fixtures = {
     projectId: '00000000-0000-4000-8000-000000000003',
     settings: { follow: { enabled: false, message: '{follower}!', imageUrl: null, animation: 'pop', sound: 'none', durationMs: 3000 } },
     updatedAt: at('2026-01-01T10:00:04.000Z'),
+  },
   partnerProfile: {
     id: '00000000-0000-4000-8000-00000000000b',
     userId: 'user-1',
