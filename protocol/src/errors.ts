@@ -76,6 +76,16 @@ export const errorCatalogue = {
   MEMBER_ACCOUNT_NOT_FOUND: { status: 404, fault: 'user', message: 'No OnAir account uses that e-mail address yet. Ask them to sign up first, then add them.' },
   /** The owner is always the host. */
   OWNER_ROLE_FIXED: { status: 422, fault: 'user', message: "The project's owner is always its host: that role cannot be changed or taken away." },
+  // ─── Guests by link (spec §2 Invite Guests panel, §6 "Guests join by link") ───
+  /** A token that no link of this project ever had: mistyped, forged, or a link to another studio. */
+  GUEST_LINK_INVALID: { status: 404, fault: 'user', message: 'This guest link is not valid for this studio. Ask the host to send you their guest link again.' },
+  /** The host generated a new link since: this one admits nobody any more. */
+  GUEST_LINK_REVOKED: { status: 410, fault: 'user', message: 'This guest link was replaced by a new one. Ask the host for the new guest link.' },
+  GUEST_LINK_EXPIRED: { status: 410, fault: 'user', message: 'This guest link has expired. Ask the host for a new guest link.' },
+  /** The host's plan admits no more guests now (details.maximum says how many it admits). */
+  GUEST_LIMIT_REACHED: { status: 403, fault: 'user', message: 'This studio cannot take more guests right now.' },
+  /** A guest session that ended (the guest left, was removed, or it timed out). */
+  GUEST_SESSION_ENDED: { status: 401, fault: 'user', message: 'You are no longer in this studio. Open the guest link again to rejoin.' },
   // ─── Destinations and broadcasts ───
   /** An RTMP URL on a private, loopback or otherwise unreachable address; details.reason says which. */
   DESTINATION_ADDRESS_REFUSED: { status: 422, fault: 'user', message: 'That server address cannot be used: it points at a private or local network.' },

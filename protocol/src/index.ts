@@ -15,3 +15,4 @@ export * from './fleet/index.ts';
 export * from './signaling/index.ts';
 export * from './chat/index.ts';
 export * from './events/index.ts';
+export * from './guests/index.ts';
