@@ -110,6 +110,7 @@ export function authenticate(db: Db, resolve: SessionResolver): RequestHandler {
 /** The signed-in caller; UNAUTHENTICATED (401) when there is none. */
 export function getCurrentUser(req: Request): CurrentUser {
   const user = currentUsers.get(req);
-  if (!user) throw new OnAirError('UNAUTHENTICATED');
+  // The guest page's request without a live guest session: the guest left, was removed, or it timed out.
+  if (!user) throw new OnAirError(isGuestRequest(req) ? 'GUEST_SESSION_ENDED' : 'UNAUTHENTICATED');
   return user;
 }
