@@ -33,7 +33,8 @@ export const routes: RouteObject[] = [
         ],
       },
       { path: 'studio/:projectId', element: <StudioPage /> },
-      // Spec §2: a guest link is the origin plus /guest/, and nothing after it is interpreted yet.
+      // Spec §2: a guest link is the origin plus /guest/ (here followed by the project's id); anything else says the link is incomplete.
+      { path: 'guest/:projectId', element: <GuestPage /> },
       { path: 'guest/*', element: <GuestPage /> },
       { path: 'login', element: <LoginPage /> },
     ],
