@@ -204,6 +204,18 @@ export const fixtures = {
     createdAt: at('2026-01-01T00:00:00.000Z'),
     updatedAt: at('2026-01-01T00:00:01.000Z'),
   },
+  projectInvitation: {
+    id: '00000000-0000-4000-8000-00000000000d',
+    projectId: '00000000-0000-4000-8000-000000000003',
+    email: 'friend@example.com',
+    role: 'contributor',
+    tokenHash: 'sha256-of-invitation',
+    invitedById: 'user-1',
+    createdAt: at('2026-01-01T00:00:00.000Z'),
+    expiresAt: at('2026-01-15T00:00:00.000Z'),
+    acceptedAt: at('2026-01-02T00:00:00.000Z'),
+    acceptedById: 'user-1',
+  },
   broadcast: {
     id: '00000000-0000-4000-8000-000000000009',
     projectId: '00000000-0000-4000-8000-000000000003',

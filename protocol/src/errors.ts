@@ -72,8 +72,11 @@ export const errorCatalogue = {
   BILLING_PROVIDER_FAILED: { status: 502, fault: 'service', message: 'The payment provider did not answer. Try again in a moment.' },
 
   // ─── The people of a project (spec §6) ───
-  /** A role was given to an e-mail address no OnAir account uses. */
-  MEMBER_ACCOUNT_NOT_FOUND: { status: 404, fault: 'user', message: 'No OnAir account uses that e-mail address yet. Ask them to sign up first, then add them.' },
+  /** An invitation link that is unknown, withdrawn or already used. */
+  INVITATION_INVALID: { status: 404, fault: 'user', message: 'This invitation is not valid any more. Ask the host to invite you again.' },
+  INVITATION_EXPIRED: { status: 410, fault: 'user', message: 'This invitation has expired. Ask the host to invite you again.' },
+  /** Accepted while signed in with another address than the one invited. */
+  INVITATION_OTHER_ACCOUNT: { status: 403, fault: 'user', message: 'This invitation was sent to another e-mail address. Sign in with that address to accept it.' },
   /** The owner is always the host. */
   OWNER_ROLE_FIXED: { status: 422, fault: 'user', message: "The project's owner is always its host: that role cannot be changed or taken away." },
   // ─── Guests by link (spec §2 Invite Guests panel, §6 "Guests join by link") ───

@@ -1,4 +1,5 @@
 import {
+  acceptProjectInvitationEndpoint,
   checkGuestLinkEndpoint,
   createGuestLinkEndpoint,
   getGuestLinkEndpoint,
@@ -15,6 +16,7 @@ import {
   type ServerMessage,
 } from '@onair/protocol';
 import { createHttpClient, httpClient, type HttpClient } from '../api/http-client.ts';
+import { UnauthorizedError } from '../api/http-errors.ts';
 import { connectStudioSocket, type StudioSocket } from '../api/studio-socket.ts';
 import { DEFAULT_PARTICIPANT_AUDIO, withVolume, writeParticipantAudio, type ParticipantAudio } from '../model/participant-audio.ts';
 import { browserStorage, initialGuestsState, useGuestsStore, useStudioStore, type GuestPageStep } from '../stores/index.ts';
@@ -328,4 +330,21 @@ export function closeGuestPage(): void {
   leaveRoom();
   guestSocket?.close();
   guestSocket = null;
+}
+
+// ─── Invitations to a project role (spec §6): accepting from the mailed link gives the role ───
+
+export async function acceptInvitation(token: string | null): Promise<void> {
+  if (!token) {
+    useGuestsStore.setState({ invitation: { kind: 'failed', message: 'This invitation link is incomplete. Open the link from the e-mail again.', needsSignIn: false } });
+    return;
+  }
+  useGuestsStore.setState({ invitation: { kind: 'accepting' } });
+  try {
+    const accepted = await httpClient.sendJson('POST', acceptProjectInvitationEndpoint.path, { token }, { response: acceptProjectInvitationEndpoint.response });
+    useGuestsStore.setState({ invitation: { kind: 'accepted', ...accepted } });
+  } catch (err) {
+    const signIn = err instanceof UnauthorizedError;
+    useGuestsStore.setState({ invitation: { kind: 'failed', message: signIn ? 'Sign in with the address the invitation was sent to, then open the link from the e-mail again.' : messageOf(err), needsSignIn: signIn } });
+  }
 }

@@ -3,6 +3,7 @@ import { AdminPage } from '../pages/AdminPage.tsx';
 import { BillingReturnPage } from '../pages/BillingReturnPage.tsx';
 import { DevInboxPage } from '../pages/DevInboxPage.tsx';
 import { GuestPage } from '../pages/GuestPage.tsx';
+import { InvitationPage } from '../pages/InvitationPage.tsx';
 import { HomePage } from '../pages/HomePage.tsx';
 import { LoginPage } from '../pages/LoginPage.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
@@ -27,6 +28,8 @@ export const routes: RouteObject[] = [
           { path: 'admin', element: <AdminPage /> },
           // Stripe's hosted checkout and portal come back here.
           { path: 'billing', element: <BillingReturnPage /> },
+          // An invitation mail's link (spec §6): accepting gives the role.
+          { path: 'invitation', element: <InvitationPage /> },
           // Development only: shows what the api kept instead of mailing (says so when it is off).
           { path: 'dev/inbox', element: <DevInboxPage /> },
           { path: '*', element: <NotFoundPage /> },

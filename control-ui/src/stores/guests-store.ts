@@ -34,7 +34,14 @@ export interface GuestsState {
   /** Spec §3: volume and mute per participant, remembered in this browser. */
   audio: Record<string, ParticipantAudio>;
   page: GuestPageStep;
+  /** The invitation page (a role offered by e-mail): accepting, accepted, or why not. */
+  invitation: InvitationStep;
 }
+
+export type InvitationStep =
+  | { kind: 'accepting' }
+  | { kind: 'accepted'; projectId: string; projectName: string; role: string }
+  | { kind: 'failed'; message: string; needsSignIn: boolean };
 
 export function initialGuestsState(storage?: FlagStorage): GuestsState {
   return {
@@ -52,6 +59,7 @@ export function initialGuestsState(storage?: FlagStorage): GuestsState {
     unread: false,
     audio: readParticipantAudio(storage),
     page: { kind: 'checking' },
+    invitation: { kind: 'accepting' },
   };
 }
 

@@ -67,4 +67,4 @@ export type { FlagStorage } from './browser-storage.ts';
 export { initialAlertsState } from './alerts-store.ts';
 export type { AlertsState } from './alerts-store.ts';
 export { initialGuestsState } from './guests-store.ts';
-export type { GuestPageStep, GuestsState } from './guests-store.ts';
+export type { GuestPageStep, GuestsState, InvitationStep } from './guests-store.ts';
