@@ -7,6 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { WebSocket } from 'ws';
 import { clientMessagePermissions, GUEST_SOCKET_QUERY, hasPermission, projectRoles, type ClientMessage, type ProjectRole } from '@onair/protocol';
 import { mountedEndpoints } from '../src/app.ts';
@@ -17,9 +19,16 @@ let api: StudioApi;
 let projectId = '';
 const callers = new Map<Caller, TestUser>();
 const PROJECT_GONE = 'This project does not exist.';
+const logLines: string[] = [];
 
 beforeAll(async () => {
-  api = await startStudioApi({ env: { SECRETS_KEY: Buffer.alloc(32, 5).toString('base64'), GUEST_JOIN_RATE_LIMIT_PER_IP: '10000' } });
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logLines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  api = await startStudioApi({ logger: pino({ level: 'info' }, sink), env: { SECRETS_KEY: Buffer.alloc(32, 5).toString('base64'), GUEST_JOIN_RATE_LIMIT_PER_IP: '10000' } });
   const host = await createTestUser(api, { plan: 'Premium' });
   // Every endpoint gets a guest of its own (a guest may leave); the plan's ten seats are not what is tested here.
   await api.db.entitlement.updateMany({ where: { featureId: 'maximum-guests', subscription: { userId: host.id } }, data: { value: 'Unlimited' } });
@@ -130,4 +139,17 @@ describe('the role table on /ws', () => {
       }
     });
   }
+});
+
+describe('impersonate', () => {
+  it('is audited with who acted on which project, and never joins the room', async () => {
+    const admin = callers.get('impersonate')!;
+    expect((await call(api, admin, 'GET', `/api/v1/projects/${projectId}`)).status).toBe(200);
+    const audits = logLines.map((l) => JSON.parse(l) as { audit?: string; userId?: string; projectId?: string }).filter((l) => l.audit === 'impersonate');
+    expect(audits).toContainEqual(expect.objectContaining({ userId: admin.id, projectId }));
+    const { ws, next } = await socketOf(admin);
+    ws.send(JSON.stringify({ type: 'room.join', projectId }));
+    expect(await next()).toMatchObject({ type: 'error', code: 'FORBIDDEN' });
+    ws.close();
+  });
 });

@@ -21,6 +21,7 @@ import { connectStudioSocket, type StudioSocket } from '../api/studio-socket.ts'
 import { DEFAULT_PARTICIPANT_AUDIO, withVolume, writeParticipantAudio, type ParticipantAudio } from '../model/participant-audio.ts';
 import { browserStorage, initialGuestsState, useGuestsStore, useStudioStore, type GuestPageStep } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
+import { stopCameraPreviews } from './devices.ts';
 import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
 import { addSourceToScene, updateSource } from './scene-edits.ts';
 import { showToast } from './toasts.ts';
@@ -247,6 +248,8 @@ export async function joinStudioAsGuest(displayName: string): Promise<void> {
   try {
     const joined = await guestHttpClient.sendJson('POST', joinAsGuestEndpoint.path, { projectId, token: guestToken, displayName }, { response: joinAsGuestEndpoint.response });
     useGuestsStore.setState({ page: { kind: 'joined', projectName: joined.projectName, guestId: joined.guestId, displayName: joined.displayName } });
+    // The panel's previews are done with; the room captures the chosen camera itself.
+    stopCameraPreviews();
   } catch (err) {
     const error = apiErrorOf(err);
     // A bad name is the guest's to fix on the same panel; anything else ends the visit with words.
