@@ -57,7 +57,8 @@ export function guestNameProblem(name: string): string | null {
 /** An optional display name (spec §2 Camera Settings panel); trimmed. Long input is refused before the rule reads it. */
 export const guestDisplayNameSchema = z
   .string()
-  .max(10 * GUEST_NAME_MAX)
+  // Far longer input is refused before anything else reads it, with the same words.
+  .max(10 * GUEST_NAME_MAX, `Your name can be at most ${GUEST_NAME_MAX} characters long.`)
   .transform((s) => s.trim())
   .refine((s) => guestNameProblem(s) === null, { error: (issue) => guestNameProblem(String(issue.input)) ?? 'Invalid name.' });
 
@@ -68,7 +69,7 @@ export const guestTokenSchema = z.string().min(1).max(200);
 
 export const GUEST_CHAT_MAX = 200;
 /** Spec §5: trimmed length 1 to 200. */
-export const guestChatContentSchema = z.string().max(4 * GUEST_CHAT_MAX).transform((s) => s.trim()).pipe(z.string().min(1, 'Type a message first.').max(GUEST_CHAT_MAX, `A message can be at most ${GUEST_CHAT_MAX} characters long.`));
+export const guestChatContentSchema = z.string().max(4 * GUEST_CHAT_MAX, `A message can be at most ${GUEST_CHAT_MAX} characters long.`).transform((s) => s.trim()).pipe(z.string().min(1, 'Type a message first.').max(GUEST_CHAT_MAX, `A message can be at most ${GUEST_CHAT_MAX} characters long.`));
 
 /** Whether the send button is enabled and how the counter reads (spec §5: counter, red border over the limit). */
 export function chatDraftState(draft: string): { length: number; sendable: boolean; over: boolean } {
