@@ -1,5 +1,12 @@
 import {
   acceptProjectInvitationEndpoint,
+  inviteProjectMemberEndpoint,
+  listProjectInvitationsEndpoint,
+  listProjectMembersEndpoint,
+  removeProjectMemberEndpoint,
+  updateProjectMemberEndpoint,
+  withdrawProjectInvitationEndpoint,
+  type GrantableRole,
   checkGuestLinkEndpoint,
   createGuestLinkEndpoint,
   getGuestLinkEndpoint,
@@ -42,7 +49,12 @@ function client(): HttpClient {
 export async function openGuestRoom(projectId: string): Promise<void> {
   useGuestsStore.setState({ ...initialGuestsState(browserStorage()), projectId, asGuest: false });
   const role = useStudioStore.getState().project?.role;
-  await Promise.all([loadGuests(projectId), loadGuestChat(projectId), hasPermission(role, 'invite guests') ? loadGuestLink(projectId) : Promise.resolve()]);
+  await Promise.all([
+    loadGuests(projectId),
+    loadGuestChat(projectId),
+    hasPermission(role, 'invite guests') ? loadGuestLink(projectId) : Promise.resolve(),
+    hasPermission(role, 'manage guests') ? loadPeople(projectId) : Promise.resolve(),
+  ]);
 }
 
 export function closeGuestRoom(): void {
@@ -349,5 +361,67 @@ export async function acceptInvitation(token: string | null): Promise<void> {
   } catch (err) {
     const signIn = err instanceof UnauthorizedError;
     useGuestsStore.setState({ invitation: { kind: 'failed', message: signIn ? 'Sign in with the address the invitation was sent to, then open the link from the e-mail again.' : messageOf(err), needsSignIn: signIn } });
+  }
+}
+
+// ─── Co-hosts, contributors and viewers (spec §6): invited by e-mail, roles changed and taken back ───
+
+async function loadPeople(projectId: string): Promise<void> {
+  try {
+    const [{ members }, { invitations }] = await Promise.all([
+      httpClient.getJson(path(listProjectMembersEndpoint.path, projectId), { response: listProjectMembersEndpoint.response }),
+      httpClient.getJson(path(listProjectInvitationsEndpoint.path, projectId), { response: listProjectInvitationsEndpoint.response }),
+    ]);
+    if (useGuestsStore.getState().projectId === projectId) useGuestsStore.setState({ members, invitations, peopleError: null });
+  } catch (err) {
+    useGuestsStore.setState({ peopleError: messageOf(err) });
+  }
+}
+
+/** Mails an invitation; true when it went out (the form then clears). */
+export async function inviteByEmail(email: string, role: GrantableRole): Promise<boolean> {
+  const { projectId } = useGuestsStore.getState();
+  if (!projectId) return false;
+  try {
+    await httpClient.sendJson('POST', path(inviteProjectMemberEndpoint.path, projectId), { email, role }, { response: inviteProjectMemberEndpoint.response });
+    showToast({ kind: 'success', title: 'Invitation sent', description: `${email} gets the role when they accept the e-mail.` });
+    await loadPeople(projectId);
+    return true;
+  } catch (err) {
+    useGuestsStore.setState({ peopleError: messageOf(err) });
+    return false;
+  }
+}
+
+export async function changeMemberRole(userId: string, role: GrantableRole): Promise<void> {
+  const { projectId } = useGuestsStore.getState();
+  if (!projectId) return;
+  try {
+    await httpClient.sendJson('PATCH', path(updateProjectMemberEndpoint.path, projectId, { userId }), { role }, { response: updateProjectMemberEndpoint.response });
+    await loadPeople(projectId);
+  } catch (err) {
+    useGuestsStore.setState({ peopleError: messageOf(err) });
+  }
+}
+
+export async function removeMember(userId: string): Promise<void> {
+  const { projectId } = useGuestsStore.getState();
+  if (!projectId) return;
+  try {
+    await httpClient.sendJson('DELETE', path(removeProjectMemberEndpoint.path, projectId, { userId }), undefined, { response: removeProjectMemberEndpoint.response });
+    await loadPeople(projectId);
+  } catch (err) {
+    useGuestsStore.setState({ peopleError: messageOf(err) });
+  }
+}
+
+export async function withdrawInvitation(invitationId: string): Promise<void> {
+  const { projectId } = useGuestsStore.getState();
+  if (!projectId) return;
+  try {
+    await httpClient.sendJson('DELETE', path(withdrawProjectInvitationEndpoint.path, projectId, { invitationId }), undefined, { response: withdrawProjectInvitationEndpoint.response });
+    await loadPeople(projectId);
+  } catch (err) {
+    useGuestsStore.setState({ peopleError: messageOf(err) });
   }
 }

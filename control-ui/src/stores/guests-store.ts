@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { Guest, GuestChatMessage, GuestLinkView } from '@onair/protocol';
+import type { Guest, GuestChatMessage, GuestLinkView, ProjectInvitation, ProjectMember } from '@onair/protocol';
 import { readParticipantAudio, type ParticipantAudio } from '../model/participant-audio.ts';
 import type { FlagStorage } from './browser-storage.ts';
 
@@ -34,6 +34,10 @@ export interface GuestsState {
   /** Spec §3: volume and mute per participant, remembered in this browser. */
   audio: Record<string, ParticipantAudio>;
   page: GuestPageStep;
+  /** The people of the project with a role, and invitations not accepted yet (for those who manage guests). */
+  members: ProjectMember[];
+  invitations: ProjectInvitation[];
+  peopleError: string | null;
   /** The invitation page (a role offered by e-mail): accepting, accepted, or why not. */
   invitation: InvitationStep;
 }
@@ -60,6 +64,9 @@ export function initialGuestsState(storage?: FlagStorage): GuestsState {
     audio: readParticipantAudio(storage),
     page: { kind: 'checking' },
     invitation: { kind: 'accepting' },
+    members: [],
+    invitations: [],
+    peopleError: null,
   };
 }
 

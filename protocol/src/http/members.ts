@@ -10,6 +10,7 @@ import { projectIdParamsSchema } from './projects.ts';
  */
 export const grantableRoles = ['cohost', 'contributor', 'viewer'] as const;
 export const grantableRoleSchema = z.enum(grantableRoles);
+export type GrantableRole = z.infer<typeof grantableRoleSchema>;
 
 export const projectMemberSchema = z.object({
   userId: z.string(),

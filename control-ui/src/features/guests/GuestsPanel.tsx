@@ -11,6 +11,7 @@ import { CameraVideo } from '../studio/LayerContent.tsx';
 import { OwnMediaButtons } from '../media/OwnMediaButtons.tsx';
 import { SourcePlaceholder } from '../studio/SourcePlaceholder.tsx';
 import { InviteGuestsPanel, type InviteGuestsPanelProps } from './InviteGuestsPanel.tsx';
+import { ProjectPeople } from './ProjectPeople.tsx';
 import styles from './GuestsPanel.module.css';
 
 type ParticipantSource = Extract<Source, { kind: 'participant' }>;
@@ -28,10 +29,14 @@ export function GuestsPanel() {
   const maximum = useGuestsStore((s) => s.maximum);
   const busy = useGuestsStore((s) => s.linkBusy);
   const role = useStudioStore((s) => s.project?.role);
-  return <GuestsPanelView guests={guests} inviting={inviting} role={role ?? null} invite={{ maximum, busy, isOwner: role === 'host' }} />;
+  const members = useGuestsStore((s) => s.members);
+  const invitations = useGuestsStore((s) => s.invitations);
+  const peopleError = useGuestsStore((s) => s.peopleError);
+  return <GuestsPanelView guests={guests} inviting={inviting} role={role ?? null} invite={{ maximum, busy, isOwner: role === 'host' }} people={{ members, invitations, error: peopleError }} />;
 }
 
-export function GuestsPanelView({ guests, inviting, role, invite }: { guests: Guest[]; inviting: boolean; role: ProjectRole | null; invite: InviteGuestsPanelProps }) {
+export function GuestsPanelView(props: { guests: Guest[]; inviting: boolean; role: ProjectRole | null; invite: InviteGuestsPanelProps; people?: Parameters<typeof ProjectPeople>[0] }) {
+  const { guests, inviting, role, invite, people } = props;
   const canInvite = hasPermission(role, 'invite guests');
   if (canInvite && (guests.length === 0 || inviting)) {
     return (
@@ -43,6 +48,7 @@ export function GuestsPanelView({ guests, inviting, role, invite }: { guests: Gu
         )}
         <OwnTile />
         <InviteGuestsPanel {...invite} guests={guests.length} />
+        {people && hasPermission(role, 'manage guests') && <ProjectPeople {...people} />}
       </div>
     );
   }
