@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   GUEST_LINK_LIFETIME_DAYS,
@@ -60,9 +61,9 @@ export class GuestService {
       await tx.$queryRaw`SELECT id FROM projects WHERE id = ${projectId}::uuid FOR UPDATE`;
       const now = new Date();
       await tx.guestLink.updateMany({ where: { projectId, revokedAt: null }, data: { revokedAt: now } });
-      const id = crypto.randomUUID();
+      const id = randomUUID();
       return tx.guestLink.create({
-        data: { id, projectId, tokenHash: sha256(this.tokens.linkToken(id)), createdAt: now, expiresAt: new Date(now.getTime() + GUEST_LINK_LIFETIME_DAYS * DAY_MS), createdById: by.id.length > 0 ? by.id : null },
+        data: { id, projectId, tokenHash: sha256(this.tokens.linkToken(id)), createdAt: now, expiresAt: new Date(now.getTime() + GUEST_LINK_LIFETIME_DAYS * DAY_MS), createdById: by.id },
       });
     });
     this.deps.logger.info({ audit: 'guest-link-created', projectId, linkId: link.id, by: by.id }, 'new guest link; the previous one is revoked');
