@@ -420,24 +420,19 @@ export class StudioSockets {
       return;
     }
     if (!('projectId' in message) || message.projectId !== projectId) return;
-    for (const client of [...(this.watchers.get(projectId) ?? [])]) {
-      switch (message.type) {
-        case 'guest.chat':
-        case 'guests.changed':
-          send(client.ws, message);
-          break;
-        case 'guest.refused':
-          if (!client.user.guest) send(client.ws, message);
-          break;
-        case 'guest.removed':
-          if (client.user.id !== message.guestId) break;
-          send(client.ws, message);
-          void this.deps.room?.disconnected(client.room).catch((err: unknown) => this.deps.logger.warn({ err, projectId }, 'removed guest not taken out of the room'));
-          client.ws.close(CLOSE_POLICY_VIOLATION, 'Removed from the studio');
-          break;
-        default:
-          break;
+    if (message.type === 'guest.removed') {
+      // Every socket of that guest on this replica, whether or not it watches the project yet.
+      for (const client of [...(this.byUser.get(message.guestId) ?? [])]) {
+        if (client.user.guest?.projectId !== projectId) continue;
+        send(client.ws, message);
+        void this.deps.room?.disconnected(client.room).catch((err: unknown) => this.deps.logger.warn({ err, projectId }, 'removed guest not taken out of the room'));
+        client.ws.close(CLOSE_POLICY_VIOLATION, 'Removed from the studio');
       }
+      return;
+    }
+    for (const client of this.watchers.get(projectId) ?? []) {
+      if (message.type === 'guest.chat' || message.type === 'guests.changed') send(client.ws, message);
+      else if (message.type === 'guest.refused' && !client.user.guest) send(client.ws, message);
     }
   }
 
