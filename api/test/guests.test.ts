@@ -215,6 +215,8 @@ describe('Guest Chat', () => {
 
     expect((await call(api, host, 'POST', `/api/v1/projects/${projectId}/guest-chat`, { content: ' Welcome, see onair.test ' })).status).toBe(201);
     expect(await guestSocket.next('guest.chat')).toMatchObject({ message: { content: 'Welcome, see onair.test', displayName: 'Hana Host', role: 'host', sender: host.id } });
+    // Everyone in the room gets every message, the sender's own studio included.
+    expect(await hostSocket.next('guest.chat')).toMatchObject({ message: { sender: host.id } });
     expect((await call(api, guest, 'POST', `/api/v1/projects/${projectId}/guest-chat`, { content: '<b>hi</b>' })).status).toBe(201);
     expect(await hostSocket.next('guest.chat')).toMatchObject({ message: { content: '<b>hi</b>', displayName: 'Grace', role: 'guest', sender: guest.id } });
 

@@ -65,7 +65,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   /** Guest Chat: a message from someone in the room (spec §3 "in the room"). */
   z.strictObject({ type: z.literal('guest.chat'), projectId: z.uuid(), message: guestChatMessageSchema }),
   /** The guests in the room changed (one joined, left or was removed): the whole list. */
-  z.strictObject({ type: z.literal('guests.changed'), projectId: z.uuid(), guests: z.array(guestSchema), maximum: z.number().int().min(0) }),
+  z.strictObject({ type: z.literal('guests.changed'), projectId: z.uuid(), guests: z.array(guestSchema), maximum: z.number().int().min(0).nullable() }),
   /** A guest was turned away by the plan's guest limit: the host is told why (spec §6 maximum-guests). */
   z.strictObject({ type: z.literal('guest.refused'), projectId: z.uuid(), displayName: z.string(), maximum: z.number().int().min(0), message: z.string() }),
   /** To the guest's own sockets: the host removed them, their media stops. */

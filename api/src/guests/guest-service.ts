@@ -116,7 +116,8 @@ export class GuestService {
     return { id: guest.id, userType: 'GUEST', plan: 'Free', entitlements: {}, guest: { projectId: guest.projectId, displayName: guest.displayName } };
   }
 
-  async list(projectId: string): Promise<{ guests: Guest[]; maximum: number }> {
+  /** The guests holding a seat, and the plan's number of seats (null: no limit). */
+  async list(projectId: string): Promise<{ guests: Guest[]; maximum: number | null }> {
     const project = await this.deps.db.project.findUniqueOrThrow({ where: { id: projectId }, select: { ownerId: true } });
     const owner = await loadCurrentUser(this.deps.db, project.ownerId);
     const rows = await this.deps.db.guest.findMany({
@@ -126,7 +127,7 @@ export class GuestService {
     });
     return {
       guests: rows.map((g) => ({ id: g.id, displayName: g.displayName, joinedAt: g.joinedAt.toISOString(), byRevokedLink: g.link.revokedAt !== null })),
-      maximum: maximumGuestsOf(owner?.entitlements ?? {}),
+      maximum: finiteOrNull(maximumGuestsOf(owner?.entitlements ?? {})),
     };
   }
 
@@ -189,6 +190,10 @@ export class GuestService {
   private async publish(projectId: string, message: ServerMessage): Promise<void> {
     await this.deps.redis.publish(guestChannels.room(projectId), JSON.stringify(serverMessageSchema.parse(message)));
   }
+}
+
+function finiteOrNull(n: number): number | null {
+  return Number.isFinite(n) ? n : null;
 }
 
 /** A guest holding a seat: in the room, not removed, session not timed out. */

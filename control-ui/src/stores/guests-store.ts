@@ -21,7 +21,8 @@ export interface GuestsState {
   link: GuestLinkView | null;
   linkBusy: 'copy' | 'generate' | null;
   guests: Guest[];
-  maximum: number | null;
+  /** Guests the plan admits at once: null for no limit, undefined until known. */
+  maximum: number | null | undefined;
   /** The Guests tab shows the invite view (spec §2: directly when nobody is there). */
   inviting: boolean;
   /** Guest Chat of the room. */
@@ -54,7 +55,7 @@ export function initialGuestsState(storage?: FlagStorage): GuestsState {
     link: null,
     linkBusy: null,
     guests: [],
-    maximum: null,
+    maximum: undefined,
     inviting: false,
     chat: [],
     chatError: null,

@@ -37,7 +37,8 @@ export const listGuestsEndpoint = defineEndpoint({
   tag: 'guests',
   access: 'user',
   params: projectIdParamsSchema,
-  response: z.object({ guests: z.array(guestSchema), maximum: z.number().int().min(0) }),
+  /** `maximum`: how many guests the plan admits at once; null when it sets no limit ("Unlimited"). */
+  response: z.object({ guests: z.array(guestSchema), maximum: z.number().int().min(0).nullable() }),
 });
 
 export const removeGuestEndpoint = defineEndpoint({

@@ -11,8 +11,8 @@ import styles from './InviteGuestsPanel.module.css';
  * the plan admits (spec §6 maximum-guests), and offers the upgrade when it admits none.
  */
 export interface InviteGuestsPanelProps {
-  /** Guests the plan admits at once (null until known). */
-  maximum: number | null;
+  /** Guests the plan admits at once: null for no limit, undefined until known. */
+  maximum: number | null | undefined;
   busy: 'copy' | 'generate' | null;
   /** Only the owner can upgrade the plan the project follows. */
   isOwner: boolean;
@@ -37,11 +37,7 @@ export function InviteGuestsPanel({ maximum, busy, isOwner, guests }: InviteGues
           )}
         </p>
       ) : (
-        maximum !== null && (
-          <p className={styles.count}>
-            {`${guests} of ${maximum} guests in the studio`}
-          </p>
-        )
+        maximum !== undefined && <p className={styles.count}>{maximum === null ? `${guests} ${guests === 1 ? 'guest' : 'guests'} in the studio` : `${guests} of ${maximum} guests in the studio`}</p>
       )}
       <div className={styles.actions}>
         <Button variant="primary" onClick={() => void copyGuestLink()} disabled={busy !== null}>
