@@ -40,6 +40,9 @@ test('a guest joins by link, is seen in the output, chats both ways; a new link 
   await signIn(context.request, `guests-host-${randomUUID()}@example.test`);
   await grantPremium(context.request);
   const projectId = await openNewStudio(page, 'Guest show');
+  // 720p30 keeps two browsers, the worker and the encoder within this machine's two cores.
+  const doc = (await (await context.request.get(`/api/v1/projects/${projectId}/scene`)).json()) as { version: number };
+  expect((await context.request.patch(`/api/v1/projects/${projectId}/scene`, { data: { baseVersion: doc.version, ops: [{ op: 'setResolution', resolution: '720p' }] } })).status()).toBe(200);
   await expect(page.getByTestId('media-connection').first()).toHaveText('Connected', { timeout: 60_000 });
 
   // The Guests tab: with nobody there the Invite Guests panel shows directly.
@@ -88,12 +91,26 @@ test('a guest joins by link, is seen in the output, chats both ways; a new link 
   expect((await context.request.post(`/api/v1/projects/${projectId}/destinations`, { data: { type: 'Local' } })).status()).toBe(201);
   await page.getByRole('button', { name: 'Go Live' }).click();
   await expect(page.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
+  let seen = 'no frame';
+  let lastFrame: Buffer | undefined;
   await expect
-    .poll(async () => {
-      const rgb = await grabFrame(localUrl);
-      return rgb !== undefined && near(pixel(rgb, 360, 220), BLUE, 60) && !near(pixel(rgb, 360, 220), ORANGE, 60) && near(pixel(rgb, 1100, 600), [0, 0, 0], 30);
-    }, { timeout: 60_000, intervals: [500] })
-    .toBe(true);
+    .poll(
+      async () => {
+        const rgb = await grabFrame(localUrl);
+        if (rgb) lastFrame = rgb;
+        if (rgb) seen = `guest layer ${pixel(rgb, 360, 220).join(',')}, outside ${pixel(rgb, 1100, 600).join(',')}`;
+        return rgb !== undefined && near(pixel(rgb, 360, 220), BLUE, 60) && !near(pixel(rgb, 360, 220), ORANGE, 60) && near(pixel(rgb, 1100, 600), [0, 0, 0], 30);
+      },
+      { timeout: 60_000, intervals: [500], message: 'the output shows the guest where the layer is' },
+    )
+    .toBe(true)
+    .finally(async () => {
+      test.info().annotations.push({ type: 'output-pixels', description: seen });
+      console.warn(`output: ${seen}`);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/guests-live.png` });
+      if (SHOTS) await guest.screenshot({ path: `${SHOTS}/guest-live.png` });
+      if (SHOTS && lastFrame) execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', '1280x720', '-i', '-', '-frames:v', '1', `${SHOTS}/guests-output.png`], { input: lastFrame });
+    });
 
   // Guest Chat both ways; the host's tab is marked unread while it is not shown.
   await page.getByRole('tab', { name: 'Guest Chat' }).click();
