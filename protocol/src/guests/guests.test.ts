@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { planEntitlements } from '../plans.ts';
 import { playsOutputAudio, projectRoles } from '../signaling/roles.ts';
-import { chatDraftState, chatSegments, guestChatContentSchema, guestDisplayNameSchema, guestLinkUrl, guestNameProblem, maximumGuestsOf } from './guests.ts';
+import { linkSegments } from '../chat/chat.ts';
+import { chatDraftState, guestChatContentSchema, guestDisplayNameSchema, guestLinkUrl, guestNameProblem, maximumGuestsOf } from './guests.ts';
 
 describe('guest display names', () => {
   it('are optional, trimmed, and at most 40 characters without markup', () => {
@@ -25,16 +26,12 @@ describe('Guest Chat (spec §5)', () => {
     expect(chatDraftState(' ok ')).toEqual({ length: 2, sendable: true, over: false });
   });
 
-  it('turns domain-like words into link segments with an http(s) address', () => {
-    expect(chatSegments('see example.com, or https://onair.test/x?y=1 now')).toEqual([
+  it('shows links through the one splitter of chat text, never markup', () => {
+    expect(linkSegments('see onair.test/notes, <b>x</b>')).toEqual([
       { kind: 'text', value: 'see ' },
-      { kind: 'link', value: 'example.com', href: 'https://example.com' },
-      { kind: 'text', value: ', or ' },
-      { kind: 'link', value: 'https://onair.test/x?y=1', href: 'https://onair.test/x?y=1' },
-      { kind: 'text', value: ' now' },
+      { kind: 'link', value: 'onair.test/notes', href: 'https://onair.test/notes' },
+      { kind: 'text', value: ', <b>x</b>' },
     ]);
-    expect(chatSegments('javascript:alert(1) <b>x</b>')).toEqual([{ kind: 'text', value: 'javascript:alert(1) <b>x</b>' }]);
-    expect(chatSegments('version 1.2 is out')).toEqual([{ kind: 'text', value: 'version 1.2 is out' }]);
   });
 });
 

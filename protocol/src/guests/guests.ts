@@ -77,36 +77,7 @@ export function chatDraftState(draft: string): { length: number; sendable: boole
   return { length, sendable: length >= 1 && length <= GUEST_CHAT_MAX, over: length > GUEST_CHAT_MAX };
 }
 
-export const chatSegmentSchema = z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('text'), value: z.string() }), z.strictObject({ kind: z.literal('link'), value: z.string(), href: z.string() })]);
-export type ChatSegment = z.infer<typeof chatSegmentSchema>;
-
-// Spec §5: words that look like links (a domain-like pattern) become link segments.
-const LINK_WORD = /^(?:(https?):\/\/)?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24})(?::\d{1,5})?(?:[/?#][^\s]*)?$/i;
-
-/** Splits a message into text and link segments; a link's href is always http(s), whatever was typed. */
-export function chatSegments(content: string): ChatSegment[] {
-  const out: ChatSegment[] = [];
-  const push = (segment: ChatSegment) => {
-    const last = out.at(-1);
-    if (segment.kind === 'text' && last?.kind === 'text') last.value += segment.value;
-    else out.push(segment);
-  };
-  for (const part of content.split(/(\s+)/)) {
-    if (part === '') continue;
-    // Trailing punctuation ends a sentence, not the link.
-    const match = /^(.*?)([.,!?;:)]*)$/.exec(part)!;
-    const word = match[1]!;
-    const tail = match[2]!;
-    const link = LINK_WORD.exec(word);
-    if (link && !/\s/.test(part)) {
-      push({ kind: 'link', value: word, href: link[1] ? word : `https://${word}` });
-      if (tail) push({ kind: 'text', value: tail });
-    } else {
-      push({ kind: 'text', value: part });
-    }
-  }
-  return out;
-}
+// Link segments of a message (spec §5) come from the one splitter of chat text: `linkSegments` in chat/.
 
 export const guestChatMessageSchema = z.object({
   id: z.uuid(),

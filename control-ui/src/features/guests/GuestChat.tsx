@@ -1,6 +1,6 @@
 import { MessagesSquare, Send } from 'lucide-react';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { chatDraftState, chatSegments, GUEST_CHAT_MAX, type GuestChatMessage } from '@onair/protocol';
+import { chatDraftState, GUEST_CHAT_MAX, linkSegments, type GuestChatMessage } from '@onair/protocol';
 import { sendGuestChat, setGuestChatViewed } from '../../actions/guests.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
@@ -69,7 +69,7 @@ function ChatLine({ message }: { message: GuestChatMessage }) {
         <time dateTime={message.timestamp}>{time}</time>
       </div>
       <p className={styles.content}>
-        {chatSegments(message.content).map((segment, i) =>
+        {linkSegments(message.content).map((segment, i) =>
           segment.kind === 'link' ? (
             <a key={i} href={segment.href} target="_blank" rel="noopener noreferrer nofollow">
               {segment.value}

@@ -64,7 +64,7 @@ export function GuestStudio({ projectName, displayName }: { projectName: string;
             </div>
           </section>
           <div className={styles.chatBox}>
-            <Tabs label="Guest side panel" initialTab="guest-chat" tabs={[{ id: 'guest-chat', label: 'Guest Chat', panel: <GuestChat />, ...(unread ? { marker: 'Unread messages' } : {}) }]} />
+            <Tabs label="Guest side panel" initialTab="guest-chat" tabs={[{ id: 'guest-chat', label: 'Guest Chat', panel: <GuestChat />, ...(unread ? { badge: 'Unread messages' } : {}) }]} />
           </div>
         </aside>
       </main>
