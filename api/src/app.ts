@@ -17,7 +17,7 @@ import {
   type Endpoint,
 } from '@onair/protocol';
 import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
-import { alertEndpoints, billingEndpoints, destinationEndpoints, eventEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
+import { alertEndpoints, billingEndpoints, destinationEndpoints, eventEndpoints, guestEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
 import { fleetEndpoints, partnerEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
@@ -46,6 +46,9 @@ import { AlertsService } from './events/alerts-service.ts';
 import { alertsOverlayRoutes } from './events/alerts-overlay.ts';
 import { MemberService } from './members/member-service.ts';
 import { sessionRoutes } from './routes/sessions.ts';
+import { guestRoutes } from './routes/guests.ts';
+import { createGuestService, guestResolverOf, type GuestService } from './guests/index.ts';
+import { provideGuestResolver } from './http/auth-context.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { systemRoutes } from './routes/system.ts';
 import { userRoutes } from './routes/users.ts';
@@ -68,6 +71,8 @@ export interface AppDeps {
   exportQueue?: DataExportQueue;
   /** The clock of the partner network's time rules (username cooldown, erasure); tests advance it. */
   now?: () => Date;
+  /** Guests by link; made here when not given (the WebSocket server shares it). */
+  guests?: GuestService;
 }
 
 /** Every endpoint contract the api mounts; the OpenAPI document lists exactly these. */
@@ -86,6 +91,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   ...memberEndpoints,
   ...eventEndpoints,
   ...alertEndpoints,
+  ...guestEndpoints,
   ...destinationEndpoints,
   ...fleetEndpoints,
   ...billingEndpoints,
@@ -129,6 +135,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
   const access = new ProjectAccess(deps.db, deps.logger);
   app.use(provideProjectAccess(access));
+  const guests = deps.guests ?? createGuestService(deps);
+  app.use(provideGuestResolver(guestResolverOf(guests)));
   const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin);
   const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
   const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : undefined, deps.logger);
@@ -138,6 +146,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(eventRoutes({ db: deps.db, resolveSession, alerts }));
   // The alerts overlay page, opened by the render worker with the project's overlay key (no session).
   app.use(alertsOverlayRoutes({ redis: deps.redis, alerts, logger: deps.logger }));
+  app.use(guestRoutes({ db: deps.db, redis: deps.redis, guests, resolveSession, publicUrl: deps.config.PUBLIC_URL, joinsPerMinute: deps.config.GUEST_JOIN_RATE_LIMIT_PER_IP }));
   app.use(sessionRoutes({ db: deps.db, sessions, resolveSession }));
   app.use(billingRoutes({ db: deps.db, billing, resolveSession }));
   const destinations = createDestinations({

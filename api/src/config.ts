@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_DOCUMENT_LIMITS, parseIceServers, type DocumentLimits } from '@onair/protocol';
+import { DEFAULT_DOCUMENT_LIMITS, GUEST_JOINS_PER_MINUTE, parseIceServers, type DocumentLimits } from '@onair/protocol';
 import { authConfigShape } from './auth/config.ts';
 import { billingConfigShape } from './billing/config.ts';
 import { scalerConfigShape } from './fleet/scaler/config.ts';
@@ -27,6 +27,8 @@ const configSchema = z.object({
   WS_MESSAGE_BURST: z.coerce.number().int().positive().default(60),
   /** Open /ws sockets one user may hold on one api replica (studio tabs, guests' pages). */
   WS_MAX_SOCKETS_PER_USER: z.coerce.number().int().positive().default(16),
+  /** Guest joins (and link checks) one address may make per minute (spec issue 15: a flood of joins is refused). */
+  GUEST_JOIN_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(GUEST_JOINS_PER_MINUTE),
   /** Caps of one project's scene document, whatever the plan: scenes (live ones), sources, layers in one scene. */
   SCENE_MAX_SCENES: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.scenes),
   SCENE_MAX_SOURCES: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.sources),

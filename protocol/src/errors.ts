@@ -72,8 +72,11 @@ export const errorCatalogue = {
   BILLING_PROVIDER_FAILED: { status: 502, fault: 'service', message: 'The payment provider did not answer. Try again in a moment.' },
 
   // ─── The people of a project (spec §6) ───
-  /** A role was given to an e-mail address no OnAir account uses. */
-  MEMBER_ACCOUNT_NOT_FOUND: { status: 404, fault: 'user', message: 'No OnAir account uses that e-mail address yet. Ask them to sign up first, then add them.' },
+  /** An invitation link that is unknown, withdrawn or already used. */
+  INVITATION_INVALID: { status: 404, fault: 'user', message: 'This invitation is not valid any more. Ask the host to invite you again.' },
+  INVITATION_EXPIRED: { status: 410, fault: 'user', message: 'This invitation has expired. Ask the host to invite you again.' },
+  /** Accepted while signed in with another address than the one invited. */
+  INVITATION_OTHER_ACCOUNT: { status: 403, fault: 'user', message: 'This invitation was sent to another e-mail address. Sign in with that address to accept it.' },
   /** The owner is always the host. */
   OWNER_ROLE_FIXED: { status: 422, fault: 'user', message: "The project's owner is always its host: that role cannot be changed or taken away." },
   // ─── The partner network (partner spec §5, §6, §8) ───
@@ -112,6 +115,16 @@ export const errorCatalogue = {
   /** A short code that is unknown, expired or already answered. */
   SHORT_CODE_INVALID: { status: 404, fault: 'user', message: 'That code is not valid or has expired. Check the code on your device and try again.' },
   GRANT_NOT_FOUND: { status: 404, fault: 'user', message: 'This application has no access to your account.' },
+  // ─── Guests by link (spec §2 Invite Guests panel, §6 "Guests join by link") ───
+  /** A token that no link of this project ever had: mistyped, forged, or a link to another studio. */
+  GUEST_LINK_INVALID: { status: 404, fault: 'user', message: 'This guest link is not valid for this studio. Ask the host to send you their guest link again.' },
+  /** The host generated a new link since: this one admits nobody any more. */
+  GUEST_LINK_REVOKED: { status: 410, fault: 'user', message: 'This guest link was replaced by a new one. Ask the host for the new guest link.' },
+  GUEST_LINK_EXPIRED: { status: 410, fault: 'user', message: 'This guest link has expired. Ask the host for a new guest link.' },
+  /** The host's plan admits no more guests now (details.maximum says how many it admits). */
+  GUEST_LIMIT_REACHED: { status: 403, fault: 'user', message: 'This studio cannot take more guests right now.' },
+  /** A guest session that ended (the guest left, was removed, or it timed out). */
+  GUEST_SESSION_ENDED: { status: 401, fault: 'user', message: 'You are no longer in this studio. Open the guest link again to rejoin.' },
   // ─── Destinations and broadcasts ───
   /** An RTMP URL on a private, loopback or otherwise unreachable address; details.reason says which. */
   DESTINATION_ADDRESS_REFUSED: { status: 422, fault: 'user', message: 'That server address cannot be used: it points at a private or local network.' },

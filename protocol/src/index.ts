@@ -16,3 +16,4 @@ export * from './signaling/index.ts';
 export * from './chat/index.ts';
 export * from './events/index.ts';
 export * from './partner/index.ts';
+export * from './guests/index.ts';

@@ -18,6 +18,7 @@ import { loadDestinations, receiveDestinationMessage } from './destinations.ts';
 import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
 import { attachChat, detachChat, receiveChatError, receiveChatMessage } from './platform-chat.ts';
 import { closeEvents, loadEvents, receiveEventsMessage } from './events.ts';
+import { closeGuestRoom, openGuestRoom, receiveGuestEvent } from './guests.ts';
 import { showToast } from './toasts.ts';
 
 let socket: StudioSocket | null = null;
@@ -49,6 +50,7 @@ export async function openStudio(projectId: string, client: HttpClient = httpCli
       document,
       resolution,
     });
+    void openGuestRoom(projectId);
   } catch (err) {
     if (useStudioStore.getState().projectId !== projectId) return;
     useStudioStore.setState(err instanceof UnauthorizedError ? { status: 'unauthenticated' } : { status: 'error', error: messageOf(err) });
@@ -62,6 +64,7 @@ export function closeStudio(): void {
   leaveRoom();
   detachChat();
   closeEvents();
+  closeGuestRoom();
   socket?.close();
   socket = null;
   useStudioStore.setState(initialStudioState());
@@ -108,7 +111,14 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
     case 'room.ready':
     case 'room.answer':
     case 'room.state':
+    case 'room.tiles':
       receiveRoomMessage(message);
+      return;
+    case 'guest.chat':
+    case 'guests.changed':
+    case 'guest.refused':
+    case 'guest.removed':
+      receiveGuestEvent(message);
       return;
     case 'destination.event':
     case 'broadcast.state':

@@ -3,6 +3,7 @@ import { AdminPage } from '../pages/AdminPage.tsx';
 import { BillingReturnPage } from '../pages/BillingReturnPage.tsx';
 import { DevInboxPage } from '../pages/DevInboxPage.tsx';
 import { GuestPage } from '../pages/GuestPage.tsx';
+import { InvitationPage } from '../pages/InvitationPage.tsx';
 import { HomePage } from '../pages/HomePage.tsx';
 import { LoginPage } from '../pages/LoginPage.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
@@ -38,6 +39,8 @@ export const routes: RouteObject[] = [
           { path: 'admin', element: <AdminPage /> },
           // Stripe's hosted checkout and portal come back here.
           { path: 'billing', element: <BillingReturnPage /> },
+          // An invitation mail's link (spec §6): accepting gives the role.
+          { path: 'invitation', element: <InvitationPage /> },
           // Development only: shows what the api kept instead of mailing (says so when it is off).
           { path: 'dev/inbox', element: <DevInboxPage /> },
           // The partner network (partner spec §2): a second area of the same app and sign-in.
@@ -61,7 +64,8 @@ export const routes: RouteObject[] = [
         ],
       },
       { path: 'studio/:projectId', element: <StudioPage /> },
-      // Spec §2: a guest link is the origin plus /guest/, and nothing after it is interpreted yet.
+      // Spec §2: a guest link is the origin plus /guest/ (here followed by the project's id); anything else says the link is incomplete.
+      { path: 'guest/:projectId', element: <GuestPage /> },
       { path: 'guest/*', element: <GuestPage /> },
       { path: 'login', element: <LoginPage /> },
       // Partner spec §4: after deleting, and a new sign-in to an account pending deletion.

@@ -23,7 +23,8 @@ export function createInputResolver(ports?: MediaPorts): InputResolver {
     const placeholder = placeholderFor(source.kind);
     if (source.kind === 'webpage' && ports) return ports.rtpInput(source.id, { video: true, audio: true }, { encodings: ['H264'], keyColor: 'green', ...(placeholder ? { placeholder } : {}) });
     const media = liveSourceMedia[source.kind];
-    if (ports && media) return ports.rtpInput(source.id, media, { encodings: ['VP8', 'H264'], ...(placeholder ? { placeholder } : {}) });
+    // A guest's sound starts at 0 and fades in (spec §4 "Guest tile").
+    if (ports && media) return ports.rtpInput(source.id, media, { encodings: ['VP8', 'H264'], ...(placeholder ? { placeholder } : {}) }, source.kind === 'participant' ? { fadeIn: true } : {});
     return undefined;
   };
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { resolveWebcamId, type Source } from '@onair/protocol';
 import { startCameraPreview } from '../../actions/devices.ts';
-import { useDeviceStore, useStudioStore, type SourceRenderStatus } from '../../stores/index.ts';
+import { useDeviceStore, useMediaStore, useStudioStore, type SourceRenderStatus } from '../../stores/index.ts';
 import { SourcePlaceholder } from './SourcePlaceholder.tsx';
 import styles from './LayerContent.module.css';
 
@@ -52,13 +52,23 @@ function WebpageContent({ source }: { source: Extract<Source, { kind: 'webpage' 
   return <WebpagePreview source={source} render={render} />;
 }
 
+/** A guest source: the guest's camera as forwarded to this page's tile, else 'Camera Offline' (spec §4 "Guest tile"). */
+function ParticipantContent({ source }: { source: Extract<Source, { kind: 'participant' }> }) {
+  const stream = useMediaStore((s) => {
+    const tile = s.guestTiles.find((t) => t.userId === source.settings.userId);
+    return tile ? (s.tileStreams[tile.mid] ?? null) : null;
+  });
+  if (stream) return <CameraVideo stream={stream} mirrored={false} label={`${source.settings.displayName || source.name}'s camera`} />;
+  return <SourcePlaceholder kind="camera" detail={source.settings.displayName || undefined} />;
+}
+
 /** What a layer shows on the canvas: live media where this browser has it, else the spec's placeholder. */
 export function LayerContent({ source }: { source: Source }) {
   switch (source.kind) {
     case 'webcam':
       return <WebcamContent source={source} />;
     case 'participant':
-      return <SourcePlaceholder kind="camera" detail={source.settings.displayName || undefined} />;
+      return <ParticipantContent source={source} />;
     case 'screenshare':
       return <SourcePlaceholder kind="screenshare" />;
     case 'game':
