@@ -18,7 +18,7 @@ import {
 } from '@onair/protocol';
 import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
 import { billingEndpoints, destinationEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
-import { fleetEndpoints } from '@onair/protocol';
+import { fleetEndpoints, ingestEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
@@ -38,6 +38,8 @@ import { billingSettings, classicStudioUrl } from './billing/config.ts';
 import { billingRoutes, stripeWebhookHandlers } from './routes/billing.ts';
 import { destinationRoutes } from './routes/destinations.ts';
 import { fleetRoutes } from './routes/fleet.ts';
+import { INGEST_CALLBACK_PREFIX, ingestRoutes } from './routes/ingest.ts';
+import { createIngest } from './ingest/index.ts';
 import { devInboxRoutes } from './routes/dev-inbox.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { memberRoutes } from './routes/members.ts';
@@ -77,6 +79,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   ...destinationEndpoints,
   ...fleetEndpoints,
   ...billingEndpoints,
+  ...ingestEndpoints,
   openSessionEndpoint,
   getSessionEndpoint,
   closeSessionEndpoint,
@@ -92,7 +95,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     pinoHttp({
       logger: deps.logger,
-      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+      // The RTMP server's callbacks carry its secret in the path: never logged (the ingest logs its own decisions).
+      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') || (req.url ?? '').startsWith(INGEST_CALLBACK_PREFIX) },
       // Only the path: query strings can carry one-time tokens (magic links, OAuth codes).
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
@@ -130,6 +134,7 @@ export function createApp(deps: AppDeps): Express {
     sessions: deps.sessionControl ?? sessions,
   });
   app.use(destinationRoutes({ db: deps.db, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), services: destinations, publicUrl: deps.config.PUBLIC_URL, logger: deps.logger }));
+  app.use(ingestRoutes({ db: deps.db, ingest: createIngest({ ...deps, broadcasts: destinations.broadcasts }), resolveSession, callbackSecret: deps.config.INGEST_CALLBACK_SECRET, logger: deps.logger }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
   app.use(authMethodsRoutes(deps.config));
   app.use(fleetRoutes({ db: deps.db, redis: deps.redis, workers, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), sampleIntervalMs: deps.config.FLEET_TICK_MS }));

@@ -5,6 +5,7 @@ import { billingConfigShape } from './billing/config.ts';
 import { scalerConfigShape } from './fleet/scaler/config.ts';
 import { destinationsConfigShape } from './destinations/config.ts';
 import { chatConfigShape } from './chat/config.ts';
+import { ingestConfigShape } from './ingest/config.ts';
 
 /** Every environment variable the api reads, with its default. The README's table mirrors this. */
 const configSchema = z.object({
@@ -45,6 +46,7 @@ const configSchema = z.object({
   ...authConfigShape,
   ...scalerConfigShape,
   ...destinationsConfigShape,
+  ...ingestConfigShape,
   ...billingConfigShape,
   ...chatConfigShape,
 });

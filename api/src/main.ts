@@ -6,6 +6,7 @@ import { createApp } from './app.ts';
 import { createAccounts } from './auth/index.ts';
 import { loadConfig } from './config.ts';
 import { startBroadcastWatch } from './destinations/index.ts';
+import { startIngestWatch } from './ingest/index.ts';
 import { createFleetController } from './fleet/create-fleet-controller.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { attachStudioSockets } from './ws/index.ts';
@@ -21,6 +22,7 @@ const accounts = createAccounts({ config, db, redis, logger });
 const sessions = new SessionService(db, redis, config.SECRETS_KEY ? new SecretBox(config.SECRETS_KEY) : undefined, logger);
 const app = createApp({ config, db, redis, logger, accounts, sessions });
 const broadcastWatch = await startBroadcastWatch({ config, db, redis, logger, sessions });
+const ingestWatch = startIngestWatch({ config, db, redis, logger, sessions });
 const server = createServer(app);
 const sockets = await attachStudioSockets(server, { config, db, redis, logger, accounts });
 server.listen(config.PORT, config.HOST, () => {
@@ -33,6 +35,7 @@ fleet.start();
 onShutdownSignal(logger, async () => {
   await fleet.stop();
   await broadcastWatch.close();
+  ingestWatch.close();
   await sockets.close();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();

@@ -9,3 +9,4 @@ export { signPayload as signStripeWebhook } from './stripe-double/webhooks.ts';
 export { DEFAULT_STRIPE_CATALOGUE, stripeDoubleEnv } from './stripe-double/catalogue.ts';
 export { startChatDoubles, chatDoublesEnv, chatDoublesEndpoints, controlDouble, startTwitchChatDouble, startYouTubeChatDouble, startFacebookChatDouble, type ChatDoubles } from './chat-doubles/index.ts';
 export type { TwitchChatDouble, YouTubeChatDouble, FacebookChatDouble, TwitchChatLine } from './chat-doubles/index.ts';
+export { startIngestServer, ingestNginxConfig, type IngestServerOptions, type RunningIngestServer } from './ingest-server.ts';

@@ -1,0 +1,256 @@
+// Ingest and Auto Live on real processes: the one-machine stack (api, media worker, render worker,
+// the nginx-rtmp ingest and the local destination, as `./onair start` runs them) with ffmpeg
+// publishing a test stream the way an encoder or a console does. With Auto Live on, the feed
+// starts the broadcast to the local destination, whose frames show the game source (a solid green
+// picture: the pixel probe); a stop shorter than the grace period keeps the broadcast, a longer one
+// ends it. Wrong keys, a second encoder, a stalled encoder and an unsupported codec are refused or
+// reported without disturbing anything else.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, waitFor, type RunningStack } from '@onair/embedded';
+import { createTestDatabase, isolatedRedisUrl, runSql, type TestDatabase } from '@onair/embedded/test-services';
+import type { BroadcastView, DestinationView, IngestView, SceneDocument } from '@onair/protocol';
+import { SecretBox } from '@onair/runtime';
+import { grabFrame, near, pixel, type Frame } from './helpers/stream-probe.ts';
+import { StackClient } from './helpers/stack-client.ts';
+
+const WIDTH = 854;
+const HEIGHT = 480;
+const GREEN = [0, 255, 0];
+const GRACE_SECONDS = 6;
+const secretsKey = SecretBox.generateKey();
+
+let stack: RunningStack;
+let database: TestDatabase;
+let dataDir: string;
+let client: StackClient;
+const publishers: ChildProcess[] = [];
+const logs: string[] = [];
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'onair-ingest-'));
+  database = await createTestDatabase({ migrate: false });
+  stack = await startStack({
+    dataDir,
+    port: 0,
+    databaseUrl: database.url,
+    redisUrl: await isolatedRedisUrl(),
+    env: {
+      SECRETS_KEY: secretsKey,
+      LOG_LEVEL: 'info',
+      INGEST_GRACE_SECONDS: String(GRACE_SECONDS),
+      INGEST_SWEEP_MS: '200',
+      // The byte watchdog of the ingest server: a publisher silent this long is dropped.
+      INGEST_IDLE_PUBLISHER_SECONDS: '3',
+      SESSION_IDLE_MS: '3000',
+    },
+    log: (source, line) => logs.push(`[${source}] ${line}`),
+  });
+  client = new StackClient(stack.url);
+  await client.signIn(`ingest-${Date.now()}@example.test`);
+}, 120_000);
+
+afterAll(async () => {
+  for (const p of publishers) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  if (process.env.INGEST_DEBUG) process.stdout.write(logs.join('\n'));
+  await stack?.stop();
+  await database?.drop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+/** ffmpeg as an encoder: a solid colour and a tone, H.264 (1 s GOP, no B-frames) + AAC over RTMP. */
+function publish(url: string, options: { colour?: string; codec?: 'h264' | 'flv1' } = {}): ChildProcess {
+  const video = options.codec === 'flv1' ? ['-c:v', 'flv', '-b:v', '800k'] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30', '-bf', '0', '-pix_fmt', 'yuv420p', '-b:v', '1500k'];
+  // prettier-ignore
+  const child = spawn('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-re',
+    '-f', 'lavfi', '-i', `color=c=${options.colour ?? '0x00ff00'}:s=1280x720:r=30`,
+    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+    ...video, '-c:a', 'aac', '-ar', '48000', '-b:a', '128k',
+    '-f', 'flv', url,
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  publishers.push(child);
+  return child;
+}
+
+async function stopPublisher(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGCONT');
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function exitOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+interface Project {
+  id: string;
+  ingest: IngestView;
+}
+
+/**
+ * A project at 480p whose active scene is the game source over the whole canvas, with the local
+ * destination and a Twitch destination (Auto Live needs one enabled), Auto Live on.
+ */
+async function consoleProject(twitchKey?: string): Promise<Project> {
+  const { id } = await client.must<{ id: string }>('POST', '/api/v1/projects', { name: `Console ${randomUUID().slice(0, 8)}` });
+  const base = `/api/v1/projects/${id}`;
+  const doc = await client.must<SceneDocument>('GET', `${base}/scene`);
+  const gameId = randomUUID();
+  await client.must('PATCH', `${base}/scene`, {
+    baseVersion: doc.version,
+    ops: [
+      { op: 'setResolution', resolution: '480p' },
+      { op: 'addSource', source: { id: gameId, kind: 'game', name: 'Game Source' } },
+      { op: 'addLayer', sceneId: doc.activeSceneId, layer: { id: randomUUID(), sourceId: gameId, x: 0, y: 0, width: 1280, height: 720 } },
+    ],
+  });
+  await client.must('POST', `${base}/destinations`, { type: 'Local' });
+  const twitch = await client.must<DestinationView>('POST', `${base}/destinations`, { type: 'Twitch', settings: { title: 'Console' } });
+  if (twitchKey) {
+    // The key Twitch gave this channel, as preparing a broadcast stores it (sealed with the stack's key).
+    await runSql(stack.databaseUrl, 'UPDATE destinations SET stream_key_enc = $1, rtmp_url = $2 WHERE id = $3', [new SecretBox(secretsKey).seal(twitchKey, `${twitch.id}:streamKey`), 'rtmp://live.twitch.tv/app', twitch.id]);
+  }
+  const ingest = await client.must<IngestView>('PUT', `${base}/auto-live`, { enabled: true });
+  return { id, ingest };
+}
+
+async function broadcastOf(projectId: string): Promise<BroadcastView | null> {
+  return (await client.must<{ broadcast: BroadcastView | null }>('GET', `/api/v1/projects/${projectId}/broadcast`)).broadcast;
+}
+
+async function ingestOf(projectId: string): Promise<IngestView> {
+  return client.must<IngestView>('GET', `/api/v1/projects/${projectId}/ingest`);
+}
+
+const ingestUrl = (app: string, key: string) => `rtmp://127.0.0.1:${stack.ingest.port}/${app}/${key}`;
+const localUrl = () => stack.localRtmp.server.url(stack.localRtmp.key);
+const isGreen = (frame: Frame) => [[WIDTH / 2, HEIGHT / 2], [40, 40], [WIDTH - 40, HEIGHT - 40]].every(([x, y]) => near(pixel(frame, x!, y!), GREEN, 60));
+
+/** Waits until the local destination's frames show the game feed (or, with `green` false, no longer do). */
+async function outputShowsGame(green: boolean, what: string): Promise<Frame> {
+  return waitFor(
+    what,
+    async () => {
+      const frame = await grabFrame(localUrl(), WIDTH, HEIGHT, 5).catch(() => undefined);
+      return frame && isGreen(frame) === green ? frame : undefined;
+    },
+    45_000,
+    200,
+  );
+}
+
+describe('RTMP ingest with Auto Live', () => {
+  it('starts the broadcast when an encoder publishes, keeps it through a short stop, and ends it after the grace period', async () => {
+    const project = await consoleProject();
+    expect(project.ingest.serverUrl).toBe(`rtmp://localhost:${stack.ingest.port}/ingest`);
+    expect(await broadcastOf(project.id)).toBeNull();
+
+    const started = performance.now();
+    let encoder = publish(ingestUrl('ingest', project.ingest.streamKey));
+    const live = await waitFor('the broadcast to go live', async () => ((await broadcastOf(project.id))?.state === 'live' ? await broadcastOf(project.id) : undefined), 30_000, 100);
+    await waitFor('the local destination to receive', async () => (await grabFrame(localUrl(), WIDTH, HEIGHT, 0, 3000).catch(() => undefined)) ?? undefined, 30_000, 100);
+    const receivingAfterMs = performance.now() - started;
+    await outputShowsGame(true, 'the output to show the game feed');
+    const showingAfterMs = performance.now() - started;
+    process.stdout.write(`ingest: encoder start → local destination receiving ${receivingAfterMs.toFixed(0)} ms, → game feed in its frames ${showingAfterMs.toFixed(0)} ms\n`);
+
+    const ingest = await ingestOf(project.id);
+    expect(ingest.status).toMatchObject({ state: 'receiving', via: 'encoder' });
+    expect(ingest.feed).toMatchObject({ state: 'flowing', videoCodec: 'h264', audioCodec: 'aac', width: 1280, height: 720 });
+    expect(ingest.feed!.bitrateKbps).toBeGreaterThan(0);
+
+    // Stopped and back within the grace period: the same broadcast goes on.
+    await stopPublisher(encoder);
+    await waitFor('the ingest to report the drop', async () => ((await ingestOf(project.id)).status.state === 'dropped' ? true : undefined), 15_000, 100);
+    await outputShowsGame(false, "the output to show 'Game Source Offline' while nothing arrives");
+    encoder = publish(ingestUrl('ingest', project.ingest.streamKey));
+    await outputShowsGame(true, 'the feed to come back');
+    await new Promise((r) => setTimeout(r, GRACE_SECONDS * 1000 + 1000));
+    expect(await broadcastOf(project.id)).toMatchObject({ id: live!.id, state: 'live' });
+
+    // Stopped for longer than the grace period: the broadcast ends by itself.
+    await stopPublisher(encoder);
+    const stoppedAt = performance.now();
+    const ended = await waitFor('the broadcast to end', async () => ((await broadcastOf(project.id))?.state === 'ended' ? await broadcastOf(project.id) : undefined), 30_000, 100);
+    expect(ended!.id).toBe(live!.id);
+    expect(performance.now() - stoppedAt).toBeGreaterThanOrEqual(GRACE_SECONDS * 1000);
+    expect((await ingestOf(project.id)).status.state).toBe('waiting');
+  });
+
+  it('takes a console publishing to the Twitch-shaped path with its Twitch stream key', async () => {
+    const twitchKey = `live_${Date.now()}_${randomUUID().replace(/-/g, '')}`;
+    const project = await consoleProject(twitchKey);
+    expect(project.ingest.consoleServerUrl).toBe(`rtmp://localhost:${stack.ingest.port}/app`);
+    const console_ = publish(ingestUrl('app', twitchKey));
+    await waitFor('the broadcast to go live', async () => ((await broadcastOf(project.id))?.state === 'live' ? true : undefined), 30_000, 100);
+    await outputShowsGame(true, 'the output to show the console feed');
+    expect((await ingestOf(project.id)).status).toMatchObject({ state: 'receiving', via: 'console' });
+    await stopPublisher(console_);
+    await waitFor('the broadcast to end', async () => ((await broadcastOf(project.id))?.state === 'ended' ? true : undefined), 30_000, 100);
+    const allLogs = logs.join('\n');
+    expect(allLogs).not.toContain(twitchKey);
+    expect(allLogs).not.toContain(project.ingest.streamKey);
+  });
+});
+
+describe('bad input at the ingest', () => {
+  it('refuses a wrong key at connect, and nothing starts', async () => {
+    const project = await consoleProject();
+    const wrong = publish(ingestUrl('ingest', 'live_ThisIsNotTheKeyOfAnyProject0123'));
+    expect(await exitOf(wrong)).not.toBe(0);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await broadcastOf(project.id)).toBeNull();
+    expect((await ingestOf(project.id)).status.state).toBe('waiting');
+    expect(logs.join('\n')).not.toContain('ThisIsNotTheKeyOfAnyProject0123');
+  });
+
+  it('refuses a second encoder on the same key and leaves the first undisturbed; a stalled encoder is dropped by the byte watchdog', async () => {
+    const project = await consoleProject();
+    const first = publish(ingestUrl('ingest', project.ingest.streamKey));
+    const live = await waitFor('the broadcast to go live', async () => ((await broadcastOf(project.id))?.state === 'live' ? await broadcastOf(project.id) : undefined), 30_000, 100);
+    await outputShowsGame(true, 'the first encoder in the output');
+
+    const second = publish(ingestUrl('ingest', project.ingest.streamKey), { colour: '0xff0000' });
+    expect(await exitOf(second)).not.toBe(0);
+    expect(first.exitCode).toBeNull();
+    await outputShowsGame(true, 'the first encoder still in the output');
+    expect(await broadcastOf(project.id)).toMatchObject({ id: live!.id, state: 'live' });
+
+    // Frozen: the connection stays open and no byte comes. The worker reports the feed stalled,
+    // the ingest server drops the publisher, and the broadcast ends after the grace period.
+    first.kill('SIGSTOP');
+    await waitFor('the feed to be reported stalled or dropped', async () => {
+      const ingest = await ingestOf(project.id);
+      return ingest.feed?.state === 'stalled' || ingest.status.state === 'dropped' ? true : undefined;
+    }, 30_000, 100);
+    await waitFor('the ingest server to drop the stalled publisher', async () => ((await ingestOf(project.id)).status.state === 'dropped' ? true : undefined), 30_000, 100);
+    await waitFor('the broadcast to end', async () => ((await broadcastOf(project.id))?.state === 'ended' ? true : undefined), 30_000, 100);
+    first.kill('SIGKILL');
+  });
+
+  it('reports a feed in an unsupported codec and keeps the program going', async () => {
+    const project = await consoleProject();
+    const workerPid = stack.processes.mediaWorker.pid;
+    const encoder = publish(ingestUrl('ingest', project.ingest.streamKey), { codec: 'flv1' });
+    const ingest = await waitFor('the feed to be reported unsupported', async () => {
+      const view = await ingestOf(project.id);
+      return view.feed?.state === 'unsupported' ? view : undefined;
+    }, 30_000, 100);
+    expect(ingest.feed).toMatchObject({ videoCodec: 'flv1' });
+    // The program goes on with the offline picture: frames still reach the destination.
+    const frame = await grabFrame(localUrl(), WIDTH, HEIGHT, 5);
+    expect(isGreen(frame)).toBe(false);
+    expect(stack.processes.mediaWorker.pid).toBe(workerPid);
+    await stopPublisher(encoder);
+  });
+});
