@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useParams } from 'react-router';
 import { loadDevices, stopCameraPreviews } from '../actions/devices.ts';
 import { closeStudio, openStudio } from '../actions/studio.ts';
+import { AutoLiveBlock } from '../features/auto-live/AutoLiveBlock.tsx';
 import { DestinationsPanel } from '../features/destinations/DestinationsPanel.tsx';
 import { StudioMedia } from '../features/media/StudioMedia.tsx';
 import { ProgramCanvas } from '../features/studio/ProgramCanvas.tsx';
@@ -36,6 +37,7 @@ export function StudioPage() {
         <div className={styles.side}>
           <StudioMedia />
           <DestinationsPanel projectId={projectId} />
+          <AutoLiveBlock projectId={projectId} />
           <SidePanel />
         </div>
       </div>
