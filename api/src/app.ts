@@ -39,6 +39,7 @@ import { billingRoutes, stripeWebhookHandlers } from './routes/billing.ts';
 import { destinationRoutes } from './routes/destinations.ts';
 import { fleetRoutes } from './routes/fleet.ts';
 import { INGEST_CALLBACK_PREFIX, ingestRoutes } from './routes/ingest.ts';
+import { whipRoutes } from './routes/whip.ts';
 import { createIngest } from './ingest/index.ts';
 import { devInboxRoutes } from './routes/dev-inbox.ts';
 import { projectRoutes } from './routes/projects.ts';
@@ -113,18 +114,9 @@ export function createApp(deps: AppDeps): Express {
   const billing = new BillingService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, settings: billingSettings(deps.config), classicStudioUrl: classicStudioUrl(deps.config) });
   // Before the JSON parser: the signature covers the raw bytes.
   app.post(STRIPE_WEBHOOK_PATH, ...stripeWebhookHandlers(billing));
-  app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
-
-  app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
-  const access = new ProjectAccess(deps.db, deps.logger);
-  app.use(provideProjectAccess(access));
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config));
-  const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
+  // WHIP bodies are SDP, read by its routes under their own limit (see whipRoutes).
   const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : undefined, deps.logger);
-  app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
-  app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));
-  app.use(sessionRoutes({ db: deps.db, sessions, resolveSession }));
-  app.use(billingRoutes({ db: deps.db, billing, resolveSession }));
+  const access = new ProjectAccess(deps.db, deps.logger);
   const destinations = createDestinations({
     config: deps.config,
     db: deps.db,
@@ -133,8 +125,20 @@ export function createApp(deps: AppDeps): Express {
     assertProjectAccess: (user, projectId) => access.require(user, projectId, 'read project'),
     sessions: deps.sessionControl ?? sessions,
   });
+  const ingest = createIngest({ ...deps, broadcasts: destinations.broadcasts, sessions });
+  app.use(whipRoutes({ ingest, redis: deps.redis, logger: deps.logger }));
+  app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
+
+  app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
+  app.use(provideProjectAccess(access));
+  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config));
+  const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
+  app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
+  app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));
+  app.use(sessionRoutes({ db: deps.db, sessions, resolveSession }));
+  app.use(billingRoutes({ db: deps.db, billing, resolveSession }));
   app.use(destinationRoutes({ db: deps.db, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), services: destinations, publicUrl: deps.config.PUBLIC_URL, logger: deps.logger }));
-  app.use(ingestRoutes({ db: deps.db, ingest: createIngest({ ...deps, broadcasts: destinations.broadcasts }), resolveSession, callbackSecret: deps.config.INGEST_CALLBACK_SECRET, logger: deps.logger }));
+  app.use(ingestRoutes({ db: deps.db, ingest, resolveSession, callbackSecret: deps.config.INGEST_CALLBACK_SECRET, logger: deps.logger }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
   app.use(authMethodsRoutes(deps.config));
   app.use(fleetRoutes({ db: deps.db, redis: deps.redis, workers, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), sampleIntervalMs: deps.config.FLEET_TICK_MS }));

@@ -6,6 +6,7 @@
 // ends it. Wrong keys, a second encoder, a stalled encoder and an unsupported codec are refused or
 // reported without disturbing anything else.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { startStack, waitFor, type RunningStack } from '@onair/embedded';
 import { createTestDatabase, isolatedRedisUrl, runSql, type TestDatabase } from '@onair/embedded/test-services';
 import type { BroadcastView, DestinationView, IngestView, SceneDocument } from '@onair/protocol';
 import { SecretBox } from '@onair/runtime';
+import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
 import { grabFrame, near, pixel, type Frame } from './helpers/stream-probe.ts';
 import { StackClient } from './helpers/stack-client.ts';
 
@@ -252,5 +254,59 @@ describe('bad input at the ingest', () => {
     expect(isGreen(frame)).toBe(false);
     expect(stack.processes.mediaWorker.pid).toBe(workerPid);
     await stopPublisher(encoder);
+  });
+});
+
+describe('WHIP ingest (RFC 9725)', () => {
+  it("takes a werift publisher's offer with the ingest key as bearer token, shows its video as the game source, and ends on DELETE", async () => {
+    const project = await consoleProject();
+    const whipUrl = `${stack.url}/api/v1/projects/${project.id}/whip`;
+    const pc = new RTCPeerConnection({
+      codecs: { video: [new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90_000, payloadType: 96 })], audio: [] },
+      iceAdditionalHostAddresses: ['127.0.0.1'],
+    });
+    const video = new MediaStreamTrack({ kind: 'video' });
+    pc.addTransceiver(video, { direction: 'sendonly' });
+    await pc.setLocalDescription(await pc.createOffer());
+    await waitFor('ICE gathering', async () => (pc.iceGatheringState === 'complete' ? true : undefined), 10_000, 50);
+    const offer = pc.localDescription!.sdp;
+
+    // A wrong bearer token and a body that is no SDP are refused before anything starts.
+    expect((await fetch(whipUrl, { method: 'POST', headers: { 'content-type': 'application/sdp', authorization: 'Bearer live_wrong' }, body: offer })).status).toBe(401);
+    expect((await fetch(whipUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${project.ingest.streamKey}` }, body: '{}' })).status).toBe(415);
+
+    const res = await fetch(whipUrl, { method: 'POST', headers: { 'content-type': 'application/sdp', authorization: `Bearer ${project.ingest.streamKey}` }, body: offer });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('content-type')).toMatch(/^application\/sdp/);
+    const location = res.headers.get('location')!;
+    expect(location).toMatch(new RegExp(`^/api/v1/projects/${project.id}/whip/[0-9a-f-]{36}$`));
+    await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
+
+    // The encoder's VP8 (a green picture, a keyframe a second) goes out on the WHIP peer.
+    const socket = createSocket('udp4');
+    socket.on('message', (packet) => video.writeRtp(packet));
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+    // prettier-ignore
+    const encoder = spawn('ffmpeg', [
+      '-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'color=c=0x00ff00:s=640x360:r=30',
+      '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '800k', '-g', '30',
+      '-f', 'rtp', '-payload_type', '96', `rtp://127.0.0.1:${socket.address().port}?pkt_size=1200`,
+    ], { stdio: 'ignore' });
+    publishers.push(encoder);
+    try {
+      expect((await ingestOf(project.id)).status).toMatchObject({ state: 'receiving', via: 'whip' });
+      await waitFor('the broadcast to go live', async () => ((await broadcastOf(project.id))?.state === 'live' ? true : undefined), 30_000, 100);
+      await outputShowsGame(true, 'the WHIP feed in the output');
+
+      // Ending the WHIP session needs the same bearer token.
+      expect((await fetch(`${stack.url}${location}`, { method: 'DELETE', headers: { authorization: 'Bearer live_wrong' } })).status).toBe(401);
+      expect((await fetch(`${stack.url}${location}`, { method: 'DELETE', headers: { authorization: `Bearer ${project.ingest.streamKey}` } })).status).toBe(200);
+      expect((await ingestOf(project.id)).status.state).toBe('dropped');
+      await outputShowsGame(false, "'Game Source Offline' once the WHIP feed ended");
+    } finally {
+      encoder.kill('SIGKILL');
+      socket.close();
+      await pc.close();
+    }
   });
 });

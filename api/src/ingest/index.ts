@@ -7,10 +7,11 @@ import { createDestinations, type SessionControl } from '../destinations/index.t
 import type { BroadcastService } from '../destinations/broadcast-service.ts';
 import { DestinationEvents } from '../destinations/destination-events.ts';
 import { DestinationSecrets } from '../destinations/destination-secrets.ts';
+import type { SessionService } from '../sessions/session-service.ts';
 import { IngestService } from './ingest-service.ts';
 
 /** Wires the ingest of one api from its config and the broadcasts it starts and ends. */
-export function createIngest(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; broadcasts: BroadcastService }): IngestService {
+export function createIngest(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; broadcasts: BroadcastService; sessions?: SessionService }): IngestService {
   const box = deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : null;
   return new IngestService({
     db: deps.db,
@@ -21,6 +22,7 @@ export function createIngest(deps: { config: ApiConfig; db: Db; redis: Redis; lo
     events: new DestinationEvents(deps.redis, deps.logger),
     broadcasts: deps.broadcasts,
     secrets: new DestinationSecrets(box),
+    ...(deps.sessions ? { sessions: deps.sessions } : {}),
   });
 }
 
@@ -35,7 +37,7 @@ export interface IngestWatch {
 export function startIngestWatch(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; sessions: SessionControl | null }): IngestWatch {
   const access = new ProjectAccess(deps.db, deps.logger);
   const { broadcasts } = createDestinations({ ...deps, assertProjectAccess: (user, projectId) => access.require(user, projectId, 'read project') });
-  const ingest = createIngest({ ...deps, broadcasts });
+  const ingest = createIngest({ config: deps.config, db: deps.db, redis: deps.redis, logger: deps.logger, broadcasts });
   let sweeping = false;
   const timer = setInterval(() => {
     if (sweeping) return;

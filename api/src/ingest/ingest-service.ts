@@ -14,12 +14,15 @@ import {
   OnAirError,
   parseIngestStreamName,
   TWITCH_REQUIRED_TEXT,
+  WHIP_PUBLISH_TTL_MS,
   type IngestFeed,
   type IngestPublish,
   type IngestStatus,
   type IngestVia,
   type IngestView,
   type RtmpCallbackQuery,
+  type SessionStatus,
+  type WhipResource,
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger, SecretBox } from '@onair/runtime';
@@ -39,6 +42,8 @@ export interface IngestServiceDeps {
   events: DestinationEvents;
   broadcasts: BroadcastService;
   secrets: DestinationSecrets;
+  /** Placement of studio sessions: a WHIP publish needs its session running on a worker. */
+  sessions?: { open(projectId: string): Promise<SessionStatus>; status(projectId: string): Promise<SessionStatus> };
 }
 
 /** What the RTMP server is told about a publish. */
@@ -150,6 +155,55 @@ export class IngestService {
     const raw = await this.deps.redis.get(ingestKeys.publish(projectId));
     const parsed = raw ? ingestPublishSchema.safeParse(JSON.parse(raw)) : null;
     return parsed?.success ? parsed.data : null;
+  }
+
+  // ─── WHIP ───
+
+  /** The project a WHIP bearer token (the project's ingest key) opens; null when it opens none or another project. */
+  async whipAuthorize(projectId: string, bearer: string | null): Promise<string | null> {
+    if (!bearer) return null;
+    const found = await this.projectOfKey(INGEST_APPLICATION, bearer);
+    if (found?.projectId !== projectId) {
+      this.logger.warn({ projectId }, 'whip publish refused: unknown or revoked key');
+      return null;
+    }
+    return streamKeyDigest(bearer);
+  }
+
+  /** Waits until the project's session runs on a worker (placing it if needed). */
+  async whipSession(projectId: string, timeoutMs = 20_000): Promise<boolean> {
+    const sessions = this.deps.sessions;
+    if (!sessions) return false;
+    let status = await sessions.status(projectId);
+    if (status.state === 'stopped') status = await sessions.open(projectId);
+    const deadline = Date.now() + timeoutMs;
+    while (status.state !== 'running' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = await sessions.status(projectId);
+    }
+    return status.state === 'running';
+  }
+
+  /** A WHIP publish began: one feed per project, as for RTMP; Auto Live starts the broadcast. */
+  async whipStarted(projectId: string, keyDigest: string, sourceId: string | null): Promise<WhipResource | null> {
+    const publish: IngestPublish = { projectId, publishId: randomUUID(), via: 'whip', pullPath: null, clientId: 'whip', keyDigest, startedAt: new Date().toISOString() };
+    const taken = await this.deps.redis.set(ingestKeys.publish(projectId), JSON.stringify(publish), 'PX', WHIP_PUBLISH_TTL_MS, 'NX');
+    if (taken !== 'OK') {
+      this.logger.warn({ projectId }, 'whip publish refused: the project already receives a feed');
+      return null;
+    }
+    await this.deps.redis.zrem(ingestKeys.grace, projectId);
+    this.logger.info({ projectId, publishId: publish.publishId }, 'whip publish accepted');
+    await this.setStatus(projectId, { state: 'receiving', via: 'whip', since: publish.startedAt, graceEndsAt: null });
+    const project = await this.deps.db.project.findUnique({ where: { id: projectId }, select: { autoLive: true } });
+    if (project?.autoLive) this.startAutoLive(projectId);
+    return { projectId, keyDigest, publishId: publish.publishId, sourceId };
+  }
+
+  /** The WHIP resource was deleted (or its offer failed): the feed ended. */
+  async whipEnded(resource: WhipResource): Promise<void> {
+    const publish = await this.currentPublish(resource.projectId);
+    if (publish?.publishId === resource.publishId) await this.feedEnded(publish);
   }
 
   // ─── The RTMP server's callbacks ───

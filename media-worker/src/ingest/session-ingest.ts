@@ -78,7 +78,8 @@ export class SessionIngest {
       followed.relay = undefined;
       await this.publishFeed(projectId, null);
     }
-    if (!publish || !this.deps.pullBase) return;
+    // A WHIP publish arrives over WebRTC (the session's endpoint routes it); only RTMP is pulled.
+    if (!publish?.pullPath || !this.deps.pullBase) return;
     const logger = this.deps.logger.child({ projectId, publishId: publish.publishId });
     const relay = new IngestRelay({
       pullUrl: `${this.deps.pullBase}/${publish.pullPath}`,

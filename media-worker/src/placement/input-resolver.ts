@@ -22,7 +22,8 @@ export function createInputResolver(ports?: MediaPorts): InputResolver {
     // A render worker sends the page as H.264 + Opus, painted green where it is transparent.
     const placeholder = placeholderFor(source.kind);
     if (source.kind === 'webpage' && ports) return ports.rtpInput(source.id, { video: true, audio: true }, { encodings: ['H264'], keyColor: 'green', ...(placeholder ? { placeholder } : {}) });
-    if (source.kind === 'game' && ports) return ports.rtpInput(source.id, { video: true, audio: true }, { encodings: ['H264'], ...(placeholder ? { placeholder } : {}) });
+    // H.264 from encoders and consoles (RTMP ingest) or WHIP, VP8 from a browser publishing over WHIP.
+    if (source.kind === 'game' && ports) return ports.rtpInput(source.id, { video: true, audio: true }, { encodings: ['H264', 'VP8'], ...(placeholder ? { placeholder } : {}) });
     const media = liveSourceMedia[source.kind];
     if (ports && media) return ports.rtpInput(source.id, media, { encodings: ['VP8', 'H264'], ...(placeholder ? { placeholder } : {}) });
     return undefined;

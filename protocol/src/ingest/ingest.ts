@@ -81,7 +81,11 @@ export const ingestPublishSchema = z.object({
   projectId: z.uuid(),
   publishId: z.uuid(),
   via: ingestViaSchema,
-  pullPath: z.string().regex(/^[a-z]+\/[0-9a-f-]{36}\.[0-9a-f-]{36}$/),
+  /** Null for a WHIP publish: its media reaches the worker over WebRTC, nothing is pulled. */
+  pullPath: z
+    .string()
+    .regex(/^[a-z]+\/[0-9a-f-]{36}\.[0-9a-f-]{36}$/)
+    .nullable(),
   clientId: z.string().max(64),
   /** SHA-256 of the key it was accepted with (not the key): a revoked key's feed is cut off at the next check. */
   keyDigest: z.string().regex(/^[0-9a-f]{64}$/),
@@ -153,3 +157,20 @@ export const consoleGuides = {
   },
 } as const;
 export type ConsoleKind = keyof typeof consoleGuides;
+
+// ─── WHIP (RFC 9725) ───
+
+/** Where a WHIP client (OBS 30+, a hardware encoder, a browser) POSTs its offer, with the ingest key as bearer token. */
+export const WHIP_PATH = '/api/v1/projects/:projectId/whip';
+export const whipParamsSchema = z.object({ projectId: z.uuid() });
+export const whipResourceParamsSchema = z.object({ projectId: z.uuid(), resourceId: z.uuid() });
+/** `?source=<source id>`: the feed goes to that source (a camera the creator chose) instead of the game sources. */
+export const whipQuerySchema = z.looseObject({ source: z.uuid().optional() });
+/** A WHIP publish lasts until DELETE; this bounds one whose client vanished without it. */
+export const WHIP_PUBLISH_TTL_MS = 12 * 3600_000;
+export const whipKeys = {
+  /** The project and key digest of a WHIP resource (JSON), for its PATCH and DELETE. */
+  resource: (resourceId: string) => `onair:whip:${resourceId}`,
+} as const;
+export const whipResourceSchema = z.object({ projectId: z.uuid(), keyDigest: z.string().regex(/^[0-9a-f]{64}$/), publishId: z.uuid(), sourceId: z.uuid().nullable() });
+export type WhipResource = z.infer<typeof whipResourceSchema>;
