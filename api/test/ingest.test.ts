@@ -164,10 +164,15 @@ describe('the ingest key', () => {
     const projectId = await newProject(host);
     const { streamKey } = await ingestOf(host, projectId);
     const accepted = await rtmp('publish', { app: 'ingest', name: streamKey, clientid: '21' });
+    // nginx-rtmp may name the stream by the key it was published with or by its new name.
     expect((await rtmp('update', { app: 'ingest', name: accepted.location!, clientid: '21' })).status).toBe(204);
+    expect((await rtmp('update', { app: 'ingest', name: streamKey, clientid: '21' })).status).toBe(204);
+    // Another connection with the same key is not this publish.
+    expect((await rtmp('update', { app: 'ingest', name: streamKey, clientid: '22' })).status).toBe(403);
     await call(api, host, 'POST', `/api/v1/projects/${projectId}/ingest/key`);
-    expect((await rtmp('update', { app: 'ingest', name: accepted.location!, clientid: '21' })).status).toBe(403);
+    expect((await rtmp('update', { app: 'ingest', name: streamKey, clientid: '21' })).status).toBe(403);
     expect((await ingestOf(host, projectId)).status.state).toBe('dropped');
+    expect(await api.redis.get(ingestKeys.publish(projectId))).toBeNull();
   });
 });
 

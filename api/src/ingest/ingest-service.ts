@@ -274,6 +274,7 @@ export class IngestService {
       this.logger.warn({ projectId, app: q.app, addr: q.addr, clientId: q.clientid }, 'ingest publish refused: the project already receives a feed');
       return { accept: false, status: 409 };
     }
+    await this.deps.redis.set(ingestKeys.byKeyDigest(publish.keyDigest), projectId, 'PX', INGEST_PUBLISH_TTL_MS);
     // A feed back within the grace period: the pending end is called off, the broadcast goes on.
     await this.deps.redis.zrem(ingestKeys.grace, projectId);
     this.logger.info({ projectId, publishId, via, addr: q.addr }, 'ingest publish accepted');
@@ -287,11 +288,11 @@ export class IngestService {
   /** The publish of a callback: by its renamed stream, or by the key and connection it started with. */
   private async publishOf(q: RtmpCallbackQuery): Promise<IngestPublish | null> {
     const renamed = parseIngestStreamName(q.name);
-    const projectId = renamed?.projectId ?? (await this.projectOfKey(q.app, q.name))?.projectId;
+    const projectId = renamed?.projectId ?? (await this.deps.redis.get(ingestKeys.byKeyDigest(streamKeyDigest(q.name))));
     if (!projectId) return null;
     const publish = await this.currentPublish(projectId);
     if (!publish) return null;
-    const same = renamed ? publish.publishId === renamed.publishId : publish.clientId === q.clientid;
+    const same = renamed ? publish.publishId === renamed.publishId : publish.clientId === q.clientid && publish.keyDigest === streamKeyDigest(q.name);
     return same ? publish : null;
   }
 
@@ -308,6 +309,7 @@ export class IngestService {
       return false;
     }
     await this.deps.redis.pexpire(ingestKeys.publish(publish.projectId), INGEST_PUBLISH_TTL_MS);
+    await this.deps.redis.pexpire(ingestKeys.byKeyDigest(publish.keyDigest), INGEST_PUBLISH_TTL_MS);
     return true;
   }
 

@@ -106,6 +106,12 @@ export function parseIngestStreamName(name: string): { projectId: string; publis
 export const ingestKeys = {
   /** The accepted publish of a project (JSON IngestPublish, TTL INGEST_PUBLISH_TTL_MS). */
   publish: (projectId: string) => `onair:ingest:${projectId}:publish`,
+  /**
+   * The project an accepted publish's key led to, by the key's digest: nginx-rtmp names the stream
+   * by its original name (the key) in on_update and on_publish_done, and a key regenerated meanwhile
+   * no longer leads anywhere by itself.
+   */
+  byKeyDigest: (digest: string) => `onair:ingest:by-key:${digest}`,
   /** The project's ingest status (JSON IngestStatus). */
   status: (projectId: string) => `onair:ingest:${projectId}:status`,
   /** The latest feed report of the pulling worker (JSON IngestFeed, short TTL). */
