@@ -185,7 +185,8 @@ describe('RTMP ingest with Auto Live', () => {
     const stoppedAt = performance.now();
     const ended = await waitFor('the broadcast to end', async () => ((await broadcastOf(project.id))?.state === 'ended' ? await broadcastOf(project.id) : undefined), 30_000, 100);
     expect(ended!.id).toBe(live!.id);
-    expect(performance.now() - stoppedAt).toBeGreaterThanOrEqual(GRACE_SECONDS * 1000);
+    // Not before the grace period (the server may have seen the stop a moment before ffmpeg exited).
+    expect(performance.now() - stoppedAt).toBeGreaterThanOrEqual(GRACE_SECONDS * 1000 - 500);
     expect((await ingestOf(project.id)).status.state).toBe('waiting');
   });
 

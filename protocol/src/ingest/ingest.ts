@@ -131,7 +131,8 @@ export type IngestChange = z.infer<typeof ingestChangeSchema>;
  * (`notify_method get`). Other fields it sends (flashver, swfurl, tcurl, pageurl, type, time…) are ignored.
  */
 export const rtmpCallbackQuerySchema = z.looseObject({
-  call: z.enum(['publish', 'update_publish', 'publish_done', 'done']),
+  /** `update_play`: on_update also runs for players (the media workers pulling feeds). */
+  call: z.enum(['publish', 'update_publish', 'update_play', 'publish_done', 'done']),
   app: z.string().max(64),
   name: z.string().max(512),
   clientid: z.string().max(64),
