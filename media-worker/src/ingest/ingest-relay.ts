@@ -64,14 +64,23 @@ export class IngestRelay {
   }
 
   async start(): Promise<void> {
-    this.video = await bindLoopback((msg) => this.onVideo(msg));
-    this.audio = await bindLoopback((msg) => this.onAudio(msg));
+    const video = await bindLoopback((msg) => this.onVideo(msg));
+    const audio = await bindLoopback((msg) => this.onAudio(msg));
+    if (this.stopped) {
+      // Stopped while binding (the publish changed at once): nothing was started.
+      video.close();
+      audio.close();
+      return;
+    }
+    this.video = video;
+    this.audio = audio;
     this.reportTimer = setInterval(() => this.report(), 1000);
     this.reportTimer.unref();
     this.launch();
   }
 
   stop(): void {
+    if (this.stopped) return;
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.reportTimer) clearInterval(this.reportTimer);

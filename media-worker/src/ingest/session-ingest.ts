@@ -90,9 +90,8 @@ export class SessionIngest {
     relay.setTargets(followed.targets);
     followed.relay = relay;
     logger.info({ via: publish.via, targets: followed.targets.length }, 'pulling the ingest feed into the game sources');
+    // Stopped meanwhile if the session closed or the publish changed (start() then starts nothing).
     await relay.start();
-    // Closed or moved to another publish while the relay bound its sockets.
-    if (this.sessions.get(projectId)?.relay !== relay) relay.stop();
   }
 
   private targetsOf(document: SceneDocument): RelayTarget[] {
