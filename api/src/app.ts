@@ -125,13 +125,13 @@ export function createApp(deps: AppDeps): Express {
     assertProjectAccess: (user, projectId) => access.require(user, projectId, 'read project'),
     sessions: deps.sessionControl ?? sessions,
   });
-  const ingest = createIngest({ ...deps, broadcasts: destinations.broadcasts, sessions });
+  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config));
+  const ingest = createIngest({ ...deps, broadcasts: destinations.broadcasts, sessions, scenes });
   app.use(whipRoutes({ ingest, redis: deps.redis, logger: deps.logger }));
   app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
   app.use(provideProjectAccess(access));
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config));
   const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
   app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
   app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestKeys, type BroadcastView, type DestinationView, type IngestView } from '@onair/protocol';
+import { ingestKeys, type BroadcastView, type DestinationView, type IngestView, type SceneDocument } from '@onair/protocol';
 import { createLogger, redactedPaths, SecretBox } from '@onair/runtime';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import { loadConfig } from '../src/config.ts';
@@ -185,6 +185,15 @@ describe('consoles: the Twitch-shaped path', () => {
     expect(accepted.status).toBe(302);
     expect(accepted.location).toMatch(new RegExp(`^${projectId}\\.`));
     expect((await ingestOf(host, projectId)).status).toMatchObject({ state: 'receiving', via: 'console' });
+    // The project had no game source: the feed got one, over the whole canvas, under the other layers.
+    const doc = await waitFor('a game source for the feed', async () => {
+      const d = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/scene`)).body as SceneDocument;
+      return d.sources.some((s) => s.kind === 'game') ? d : undefined;
+    });
+    const game = doc.sources.find((s) => s.kind === 'game')!;
+    expect(game.name).toBe('Game Source');
+    const layer = doc.scenes.find((sc) => sc.id === doc.activeSceneId)!.layers.find((l) => l.sourceId === game.id);
+    expect(layer).toMatchObject({ x: 0, y: 0, width: 1280, height: 720, zIndex: 0 });
     // The digest was filled in on the way, so the next lookup is direct.
     expect((await api.db.destination.findUniqueOrThrow({ where: { id: destinationId } })).streamKeyHash).toMatch(/^[0-9a-f]{64}$/);
     await rtmp('done', { app: 'app', name: accepted.location!, clientid: '31' });

@@ -8,10 +8,11 @@ import type { BroadcastService } from '../destinations/broadcast-service.ts';
 import { DestinationEvents } from '../destinations/destination-events.ts';
 import { DestinationSecrets } from '../destinations/destination-secrets.ts';
 import type { SessionService } from '../sessions/session-service.ts';
+import type { SceneService } from '../scenes/scene-service.ts';
 import { IngestService } from './ingest-service.ts';
 
 /** Wires the ingest of one api from its config and the broadcasts it starts and ends. */
-export function createIngest(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; broadcasts: BroadcastService; sessions?: SessionService }): IngestService {
+export function createIngest(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; broadcasts: BroadcastService; sessions?: SessionService; scenes?: SceneService }): IngestService {
   const box = deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : null;
   return new IngestService({
     db: deps.db,
@@ -23,6 +24,7 @@ export function createIngest(deps: { config: ApiConfig; db: Db; redis: Redis; lo
     broadcasts: deps.broadcasts,
     secrets: new DestinationSecrets(box),
     ...(deps.sessions ? { sessions: deps.sessions } : {}),
+    ...(deps.scenes ? { scenes: deps.scenes } : {}),
   });
 }
 

@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
+  CANVAS,
   CONSOLE_APPLICATION,
   IDLE_INGEST_STATUS,
   INGEST_APPLICATION,
   INGEST_PUBLISH_TTL_MS,
+  liveScenes,
   ingestChangeSchema,
   ingestFeedSchema,
   ingestKeys,
@@ -21,12 +23,14 @@ import {
   type IngestVia,
   type IngestView,
   type RtmpCallbackQuery,
+  type SceneDocument,
+  type ScenePatch,
   type SessionStatus,
   type WhipResource,
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger, SecretBox } from '@onair/runtime';
-import { loadCurrentUser } from '../http/auth-context.ts';
+import { loadCurrentUser, type CurrentUser } from '../http/auth-context.ts';
 import type { BroadcastService } from '../destinations/broadcast-service.ts';
 import type { DestinationEvents } from '../destinations/destination-events.ts';
 import { streamKeyDigest, type DestinationSecrets } from '../destinations/destination-secrets.ts';
@@ -42,6 +46,11 @@ export interface IngestServiceDeps {
   events: DestinationEvents;
   broadcasts: BroadcastService;
   secrets: DestinationSecrets;
+  /** The scene documents: a feed arriving at a project without a game source adds one. */
+  scenes?: {
+    getDocument(user: CurrentUser, projectId: string): Promise<SceneDocument>;
+    applyPatch(user: CurrentUser, projectId: string, patch: ScenePatch): Promise<unknown>;
+  };
   /** Placement of studio sessions: a WHIP publish needs its session running on a worker. */
   sessions?: { open(projectId: string): Promise<SessionStatus>; status(projectId: string): Promise<SessionStatus> };
 }
@@ -195,8 +204,8 @@ export class IngestService {
     await this.deps.redis.zrem(ingestKeys.grace, projectId);
     this.logger.info({ projectId, publishId: publish.publishId }, 'whip publish accepted');
     await this.setStatus(projectId, { state: 'receiving', via: 'whip', since: publish.startedAt, graceEndsAt: null });
-    const project = await this.deps.db.project.findUnique({ where: { id: projectId }, select: { autoLive: true } });
-    if (project?.autoLive) this.startAutoLive(projectId);
+    if (!sourceId) this.afterAccept(projectId);
+    else this.startAutoLiveIfOn(projectId);
     return { projectId, keyDigest, publishId: publish.publishId, sourceId };
   }
 
@@ -280,8 +289,7 @@ export class IngestService {
     this.logger.info({ projectId, publishId, via, addr: q.addr }, 'ingest publish accepted');
     await this.setStatus(projectId, { state: 'receiving', via, since: publish.startedAt, graceEndsAt: null });
     await this.deps.redis.publish(ingestKeys.channel(projectId), JSON.stringify(ingestChangeSchema.parse({ publish })));
-    const project = await this.deps.db.project.findUnique({ where: { id: projectId }, select: { autoLive: true } });
-    if (project?.autoLive) this.startAutoLive(projectId);
+    this.afterAccept(projectId);
     return { accept: true, streamName };
   }
 
@@ -364,6 +372,48 @@ export class IngestService {
       }
     }
     return ended;
+  }
+
+  /** After a feed was accepted (the RTMP server has its answer already): a game source to show it, then Auto Live. */
+  private afterAccept(projectId: string): void {
+    void this.ensureGameSource(projectId)
+      .catch((err: unknown) => this.logger.warn({ projectId, err: (err as Error).message }, 'no game source could be added for the feed'))
+      .then(() => this.startAutoLiveIfOn(projectId));
+  }
+
+  private startAutoLiveIfOn(projectId: string): void {
+    void this.deps.db.project
+      .findUnique({ where: { id: projectId }, select: { autoLive: true } })
+      .then((project) => {
+        if (project?.autoLive) this.startAutoLive(projectId);
+      })
+      .catch((err: unknown) => this.logger.warn({ projectId, err: (err as Error).message }, 'auto live: the project could not be read'));
+  }
+
+  /**
+   * A feed lands in the project's game source: a project without one gets one ('Game Source', spec
+   * §7 createSource), over the whole canvas at the bottom of the active scene, so the creator's other
+   * layers (camera, watermark) stay above the game.
+   */
+  private async ensureGameSource(projectId: string): Promise<void> {
+    const scenes = this.deps.scenes;
+    if (!scenes) return;
+    const project = await this.deps.db.project.findUnique({ where: { id: projectId }, select: { ownerId: true } });
+    const owner = project ? await loadCurrentUser(this.deps.db, project.ownerId) : null;
+    if (!owner) return;
+    const doc = await scenes.getDocument(owner, projectId);
+    if (doc.sources.some((s) => s.kind === 'game')) return;
+    const sceneId = doc.activeSceneId ?? liveScenes(doc)[0]?.id;
+    if (!sceneId) return;
+    const sourceId = randomUUID();
+    await scenes.applyPatch(owner, projectId, {
+      baseVersion: doc.version,
+      ops: [
+        { op: 'addSource', source: { id: sourceId, kind: 'game', name: 'Game Source' } },
+        { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId, x: 0, y: 0, width: CANVAS.width, height: CANVAS.height, zIndex: 0 } },
+      ],
+    });
+    this.logger.info({ projectId, sourceId }, 'a game source was added for the arriving feed');
   }
 
   /** Starts the broadcast as the owner's Go Live would; runs after the RTMP server got its answer. */
