@@ -90,8 +90,11 @@ describe('the ingest key', () => {
     const first = await ingestOf(host, projectId);
     expect(first).toMatchObject({ serverUrl: 'rtmp://ingest.example.test/ingest', consoleServerUrl: 'rtmp://ingest.example.test/app', autoLive: false, twitchEnabled: false, graceSeconds: 1, status: { state: 'waiting' }, feed: null });
     expect(first.streamKey).toMatch(/^live_[A-Za-z0-9_-]{32}$/);
-    // Shown again as it is: stored sealed (and hashed), not replaced on every read.
+    // Shown again as it is: stored sealed (and hashed), not replaced on every read, nor by two first reads at once.
     expect((await ingestOf(host, projectId)).streamKey).toBe(first.streamKey);
+    const other = await newProject(host);
+    const [a, b] = await Promise.all([ingestOf(host, other), ingestOf(host, other)]);
+    expect(a.streamKey).toBe(b.streamKey);
     const row = await api.db.project.findUniqueOrThrow({ where: { id: projectId } });
     expect(row.ingestKeyEnc).not.toContain(first.streamKey);
     expect(row.ingestKeyHash).toMatch(/^[0-9a-f]{64}$/);

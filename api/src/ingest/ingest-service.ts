@@ -83,7 +83,7 @@ export class IngestService {
   async view(projectId: string): Promise<IngestView> {
     const project = await this.deps.db.project.findUnique({ where: { id: projectId }, select: { autoLive: true, ingestKeyEnc: true } });
     if (!project) throw new OnAirError('NOT_FOUND', 'This project does not exist.');
-    const streamKey = project.ingestKeyEnc ? this.openKey(projectId, project.ingestKeyEnc) : await this.replaceKey(projectId);
+    const streamKey = this.openKey(projectId, project.ingestKeyEnc ?? (await this.firstKey(projectId)));
     const [twitch, status, feed] = await Promise.all([this.twitchEnabled(projectId), this.status(projectId), this.feed(projectId)]);
     const server = this.deps.config.INGEST_RTMP_URL;
     if (!server) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'This server offers no ingest: its operator has not set INGEST_RTMP_URL.');
@@ -123,6 +123,19 @@ export class IngestService {
     const key = newIngestKey();
     await this.deps.db.project.update({ where: { id: projectId }, data: { ingestKeyHash: streamKeyDigest(key), ingestKeyEnc: box.seal(key, KEY_CONTEXT(projectId)) } });
     return key;
+  }
+
+  /**
+   * The project's first key, made on first view. Two studios opening at once must not each get a
+   * key of their own: only the first write lands, and everyone reads what it wrote.
+   */
+  private async firstKey(projectId: string): Promise<string> {
+    const box = this.deps.box;
+    if (!box) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'This server cannot store ingest keys: its operator has not set SECRETS_KEY.');
+    const key = newIngestKey();
+    await this.deps.db.project.updateMany({ where: { id: projectId, ingestKeyEnc: null }, data: { ingestKeyHash: streamKeyDigest(key), ingestKeyEnc: box.seal(key, KEY_CONTEXT(projectId)) } });
+    const row = await this.deps.db.project.findUniqueOrThrow({ where: { id: projectId }, select: { ingestKeyEnc: true } });
+    return row.ingestKeyEnc!;
   }
 
   private openKey(projectId: string, sealed: string): string {
