@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -215,6 +215,10 @@ describe('bad input at the ingest', () => {
     expect(await broadcastOf(project.id)).toBeNull();
     expect((await ingestOf(project.id)).status.state).toBe('waiting');
     expect(logs.join('\n')).not.toContain('ThisIsNotTheKeyOfAnyProject0123');
+    // Nor does the ingest server's own log hold it.
+    const serverLog = await readFile(join(dataDir, 'ingest', 'error.log'), 'utf8').catch(() => '');
+    expect(serverLog).not.toContain('ThisIsNotTheKeyOfAnyProject0123');
+    expect(serverLog).not.toContain(project.ingest.streamKey);
   });
 
   it('refuses a second encoder on the same key and leaves the first undisturbed; a stalled encoder is dropped by the byte watchdog', async () => {
