@@ -34,9 +34,9 @@ test('Auto Live: switched on with a Twitch destination, an encoder publishing to
   await expect(block(page).getByRole('status', { name: 'Ingest status' })).toHaveText('Waiting for a feed: the broadcast starts when it arrives.');
 
   // The key is hidden until asked for; the encoder takes the address and key the studio shows.
-  await expect(block(page).getByLabel('Stream key')).toHaveText('•'.repeat(16));
+  await expect(block(page).getByLabel('Stream key', { exact: true })).toHaveText('•'.repeat(16));
   await block(page).getByRole('button', { name: 'Show stream key' }).click();
-  const key = (await block(page).getByLabel('Stream key').textContent()) ?? '';
+  const key = (await block(page).getByLabel('Stream key', { exact: true }).textContent()) ?? '';
   expect(key).toMatch(/^live_/);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/auto-live-waiting.png` });
 
