@@ -96,7 +96,7 @@ export class IngestRelay {
     this.reader = new FeedInfoReader();
     // prettier-ignore
     const args = [
-      '-hide_banner', '-nostdin', '-loglevel', 'info',
+      '-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info',
       // A feed that stops sending makes the read fail after 5 s instead of hanging.
       '-rw_timeout', '5000000',
       '-fflags', 'nobuffer', '-analyzeduration', '1000000', '-probesize', '1000000',
