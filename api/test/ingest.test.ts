@@ -32,6 +32,9 @@ beforeAll(async () => {
     INGEST_CALLBACK_SECRET: CALLBACK_SECRET,
     INGEST_GRACE_SECONDS: '1',
     INGEST_SWEEP_MS: '100',
+    // Twitch destinations are offered only with an OAuth client; nothing here calls Twitch.
+    TWITCH_CLIENT_ID: 'ingest-test-client',
+    TWITCH_CLIENT_SECRET: 'ingest-test-secret',
   };
   api = await startStudioApi({ env, logger });
   const config = loadConfig({ DATABASE_URL: api.databaseUrl, REDIS_URL: testRedisUrl(), ...env });

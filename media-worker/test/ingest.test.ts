@@ -49,6 +49,9 @@ beforeAll(async () => {
       // The byte watchdog of the ingest server: a publisher silent this long is dropped.
       INGEST_IDLE_PUBLISHER_SECONDS: '3',
       SESSION_IDLE_MS: '3000',
+      // Twitch destinations are offered only with an OAuth client; nothing here calls Twitch.
+      TWITCH_CLIENT_ID: 'ingest-test-client',
+      TWITCH_CLIENT_SECRET: 'ingest-test-secret',
     },
     log: (source, line) => logs.push(`[${source}] ${line}`),
   });
