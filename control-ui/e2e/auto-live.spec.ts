@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import pg from 'pg';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
 import { openNewStudio, signIn } from './support/studio.ts';
 
@@ -17,6 +18,19 @@ test.afterEach(async ({ page, context }) => {
   if (projectId) await context.request.delete(`/api/v1/projects/${projectId}/session`);
 });
 
+async function linkTwitch(projectId: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.ONAIR_E2E_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO destinations (id, project_id, type, provider_id, name, enabled, username, settings, updated_at) VALUES ($1, $2, 'Twitch', 'twitchtv', 'Twitch', true, 'console_player', $3, now())`,
+      [randomUUID(), projectId, JSON.stringify({ title: 'Console night' })],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
 test('Auto Live: switched on with a Twitch destination, an encoder publishing to the shown key starts the broadcast, and the studio shows the feed', async ({ page, context }) => {
   test.setTimeout(120_000);
   await signIn(context.request, `auto-live-${randomUUID()}@example.test`);
@@ -27,7 +41,9 @@ test('Auto Live: switched on with a Twitch destination, an encoder publishing to
   await expect(block(page).getByRole('status', { name: 'Ingest status' })).toHaveText('Waiting for a feed.');
 
   expect((await context.request.post(`/api/v1/projects/${projectId}/destinations`, { data: { type: 'Local' } })).ok()).toBe(true);
-  expect((await context.request.post(`/api/v1/projects/${projectId}/destinations`, { data: { type: 'Twitch', settings: { title: 'Console' } } })).ok()).toBe(true);
+  // A linked Twitch channel: the e2e stack has no Twitch OAuth client, so the row is written as linking leaves it.
+  await linkTwitch(projectId);
+  await page.reload();
   await expect(toggle).toBeEnabled();
   await toggle.click();
   await expect(toggle).toBeChecked();
@@ -38,7 +54,10 @@ test('Auto Live: switched on with a Twitch destination, an encoder publishing to
   await block(page).getByRole('button', { name: 'Show stream key' }).click();
   const key = (await block(page).getByLabel('Stream key', { exact: true }).textContent()) ?? '';
   expect(key).toMatch(/^live_/);
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/auto-live-waiting.png` });
+  if (SHOTS) {
+    await block(page).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/auto-live-waiting.png` });
+  }
 
   // prettier-ignore
   encoder = spawn('ffmpeg', [
@@ -50,7 +69,12 @@ test('Auto Live: switched on with a Twitch destination, an encoder publishing to
   await expect(block(page).getByRole('status', { name: 'Ingest status' })).toContainText('Receiving from your encoder: H.264 · AAC · 1280×720', { timeout: 45_000 });
   // No click: the broadcast started by itself.
   await expect(page.getByRole('timer', { name: 'Broadcast time' })).toBeVisible({ timeout: 30_000 });
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/auto-live-receiving.png` });
+  if (SHOTS) {
+    // The program preview follows a moment later (the pipeline's first keyframe of the feed).
+    await page.waitForTimeout(4000);
+    await block(page).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/auto-live-receiving.png` });
+  }
 
   await block(page).getByRole('button', { name: 'Xbox guide' }).click();
   const guide = page.getByRole('dialog', { name: 'Stream from your Xbox' });

@@ -36,8 +36,9 @@ export function StudioPage() {
         <ProgramCanvas />
         <div className={styles.side}>
           <StudioMedia />
-          <DestinationsPanel projectId={projectId} />
-          <AutoLiveBlock projectId={projectId} />
+          <DestinationsPanel projectId={projectId}>
+            <AutoLiveBlock projectId={projectId} />
+          </DestinationsPanel>
           <SidePanel />
         </div>
       </div>

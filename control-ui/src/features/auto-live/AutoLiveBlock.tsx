@@ -69,9 +69,10 @@ export function AutoLiveBlock({ projectId }: { projectId: string }) {
         <dt>Console</dt>
         <dd>
           <code className={styles.value}>{view.consoleServerUrl}</code>
-          <span className={styles.hint}>with your Twitch stream key</span>
+          <IconButton label="Copy console address" icon={<Copy size={14} />} onClick={() => void copyIngestText(view.consoleServerUrl, 'Console address')} />
         </dd>
       </dl>
+      <p className={styles.consoleHint}>Consoles stream to the console address with your Twitch stream key.</p>
       <div className={styles.guides}>
         {(Object.keys(consoleGuides) as ConsoleKind[]).map((kind) => (
           <Button key={kind} variant="secondary" onClick={() => openConsoleGuide(kind)}>
@@ -88,6 +89,8 @@ function useNow(ticking: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!ticking) return;
+    // Counting starts from now, not from when the block first rendered.
+    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, [ticking]);

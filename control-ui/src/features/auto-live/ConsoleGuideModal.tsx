@@ -14,7 +14,7 @@ export function ConsoleGuideModal() {
   return (
     <Modal open={guide !== null} onClose={closeConsoleGuide} title={guide?.title ?? ''} description="Three steps to stream your console through OnAir.">
       {guide && (
-        <>
+        <div className={styles.guide}>
           <ol className={styles.steps}>
             {guide.steps.map((step, i) => (
               <li key={i}>{step}</li>
@@ -36,7 +36,7 @@ export function ConsoleGuideModal() {
               Got it
             </Button>
           </div>
-        </>
+        </div>
       )}
     </Modal>
   );
