@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, waitFor, type RunningStack } from '@onair/embedded';
 import { createTestDatabase, isolatedRedisUrl, runSql, type TestDatabase } from '@onair/embedded/test-services';
 import type { BroadcastView, DestinationView, IngestView, SceneDocument } from '@onair/protocol';
@@ -22,8 +22,16 @@ import { StackClient } from './helpers/stack-client.ts';
 
 const WIDTH = 854;
 const HEIGHT = 480;
+// Each flow publishes its own colour: every project pushes to the one local destination, so a
+// colour tells whose frames arrive.
 const GREEN = [0, 255, 0];
-const GRACE_SECONDS = 6;
+const BLUE = [0, 0, 255];
+const YELLOW = [255, 255, 0];
+const CYAN = [0, 255, 255];
+const MAGENTA = [255, 0, 255];
+const hex = (rgb: readonly number[]) => `0x${rgb.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+// Long enough that a stop, the offline picture and a restart fit in it on a busy machine.
+const GRACE_SECONDS = 15;
 const secretsKey = SecretBox.generateKey();
 
 let stack: RunningStack;
@@ -49,15 +57,22 @@ beforeAll(async () => {
       // The byte watchdog of the ingest server: a publisher silent this long is dropped.
       INGEST_IDLE_PUBLISHER_SECONDS: '3',
       SESSION_IDLE_MS: '3000',
+      // Room for a session still ending while the next flow's starts (480p sessions, test load).
+      WORKER_CORES: '4',
       // Twitch destinations are offered only with an OAuth client; nothing here calls Twitch.
       TWITCH_CLIENT_ID: 'ingest-test-client',
       TWITCH_CLIENT_SECRET: 'ingest-test-secret',
     },
     log: (source, line) => logs.push(`[${source}] ${line}`),
-  });
+  }, 180_000);
   client = new StackClient(stack.url);
   await client.signIn(`ingest-${Date.now()}@example.test`);
 }, 120_000);
+
+// A flow that failed half-way leaves no encoder behind to feed the next one.
+afterEach(() => {
+  for (const p of publishers) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+});
 
 afterAll(async () => {
   for (const p of publishers) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
@@ -68,12 +83,12 @@ afterAll(async () => {
 });
 
 /** ffmpeg as an encoder: a solid colour and a tone, H.264 (1 s GOP, no B-frames) + AAC over RTMP. */
-function publish(url: string, options: { colour?: string; codec?: 'h264' | 'flv1' } = {}): ChildProcess {
+function publish(url: string, options: { colour?: readonly number[]; codec?: 'h264' | 'flv1' } = {}): ChildProcess {
   const video = options.codec === 'flv1' ? ['-c:v', 'flv', '-b:v', '800k'] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30', '-bf', '0', '-pix_fmt', 'yuv420p', '-b:v', '1500k'];
   // prettier-ignore
   const child = spawn('ffmpeg', [
     '-hide_banner', '-loglevel', 'error', '-re',
-    '-f', 'lavfi', '-i', `color=c=${options.colour ?? '0x00ff00'}:s=1280x720:r=30`,
+    '-f', 'lavfi', '-i', `color=c=${hex(options.colour ?? GREEN)}:s=1280x720:r=30`,
     '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
     ...video, '-c:a', 'aac', '-ar', '48000', '-b:a', '128k',
     '-f', 'flv', url,
@@ -118,7 +133,7 @@ async function consoleProject(twitchKey?: string): Promise<Project> {
       { op: 'addSource', source: { id: gameId, kind: 'game', name: 'Game Source' } },
       { op: 'addLayer', sceneId: doc.activeSceneId, layer: { id: randomUUID(), sourceId: gameId, x: 0, y: 0, width: 1280, height: 720 } },
     ],
-  });
+  }, 180_000);
   await client.must('POST', `${base}/destinations`, { type: 'Local' });
   const twitch = await client.must<DestinationView>('POST', `${base}/destinations`, { type: 'Twitch', settings: { title: 'Console' } });
   if (twitchKey) {
@@ -139,15 +154,15 @@ async function ingestOf(projectId: string): Promise<IngestView> {
 
 const ingestUrl = (app: string, key: string) => `rtmp://127.0.0.1:${stack.ingest.port}/${app}/${key}`;
 const localUrl = () => stack.localRtmp.server.url(stack.localRtmp.key);
-const isGreen = (frame: Frame) => [[WIDTH / 2, HEIGHT / 2], [40, 40], [WIDTH - 40, HEIGHT - 40]].every(([x, y]) => near(pixel(frame, x!, y!), GREEN, 60));
+const shows = (frame: Frame, colour: readonly number[]) => [[WIDTH / 2, HEIGHT / 2], [40, 40], [WIDTH - 40, HEIGHT - 40]].every(([x, y]) => near(pixel(frame, x!, y!), colour, 60));
 
-/** Waits until the local destination's frames show the game feed (or, with `green` false, no longer do). */
-async function outputShowsGame(green: boolean, what: string): Promise<Frame> {
+/** Waits until the local destination's frames show the feed of this colour (or, with `shown` false, no longer do). */
+async function outputShowsGame(colour: readonly number[], shown: boolean, what: string): Promise<Frame> {
   return waitFor(
     what,
     async () => {
       const frame = await grabFrame(localUrl(), WIDTH, HEIGHT, 5).catch(() => undefined);
-      return frame && isGreen(frame) === green ? frame : undefined;
+      return frame && shows(frame, colour) === shown ? frame : undefined;
     },
     45_000,
     200,
@@ -168,7 +183,7 @@ describe('RTMP ingest with Auto Live', () => {
     // The local destination receives once the session's output to it is live (bytes flowing), as the pipeline reports it.
     await waitFor('the local destination to receive', async () => ((await broadcastOf(project.id))?.outputs.some((o) => o.state === 'live') ? true : undefined), 30_000, 50);
     const receivingAfterMs = performance.now() - firstPacket;
-    await outputShowsGame(true, 'the output to show the game feed');
+    await outputShowsGame(GREEN, true, 'the output to show the game feed');
     const showingAfterMs = performance.now() - firstPacket;
     process.stdout.write(`ingest: first packet → local destination receiving ${receivingAfterMs.toFixed(0)} ms, → game feed seen in its frames ${showingAfterMs.toFixed(0)} ms\n`);
 
@@ -180,9 +195,9 @@ describe('RTMP ingest with Auto Live', () => {
     // Stopped and back within the grace period: the same broadcast goes on.
     await stopPublisher(encoder);
     await waitFor('the ingest to report the drop', async () => ((await ingestOf(project.id)).status.state === 'dropped' ? true : undefined), 15_000, 100);
-    await outputShowsGame(false, "the output to show 'Game Source Offline' while nothing arrives");
+    await outputShowsGame(GREEN, false, "the output to show 'Game Source Offline' while nothing arrives");
     encoder = publish(ingestUrl('ingest', project.ingest.streamKey));
-    await outputShowsGame(true, 'the feed to come back');
+    await outputShowsGame(GREEN, true, 'the feed to come back');
     await new Promise((r) => setTimeout(r, GRACE_SECONDS * 1000 + 1000));
     expect(await broadcastOf(project.id)).toMatchObject({ id: live!.id, state: 'live' });
 
@@ -194,22 +209,22 @@ describe('RTMP ingest with Auto Live', () => {
     // Not before the grace period (the server may have seen the stop a moment before ffmpeg exited).
     expect(performance.now() - stoppedAt).toBeGreaterThanOrEqual(GRACE_SECONDS * 1000 - 500);
     expect((await ingestOf(project.id)).status.state).toBe('waiting');
-  });
+  }, 180_000);
 
   it('takes a console publishing to the Twitch-shaped path with its Twitch stream key', async () => {
     const twitchKey = `live_${Date.now()}_${randomUUID().replace(/-/g, '')}`;
     const project = await consoleProject(twitchKey);
     expect(project.ingest.consoleServerUrl).toBe(`rtmp://localhost:${stack.ingest.port}/app`);
-    const console_ = publish(ingestUrl('app', twitchKey));
+    const console_ = publish(ingestUrl('app', twitchKey), { colour: BLUE });
     await waitFor('the broadcast to go live', async () => ((await broadcastOf(project.id))?.state === 'live' ? true : undefined), 30_000, 100);
-    await outputShowsGame(true, 'the output to show the console feed');
+    await outputShowsGame(BLUE, true, 'the output to show the console feed');
     expect((await ingestOf(project.id)).status).toMatchObject({ state: 'receiving', via: 'console' });
     await stopPublisher(console_);
     await waitFor('the broadcast to end', async () => ((await broadcastOf(project.id))?.state === 'ended' ? true : undefined), 30_000, 100);
     const allLogs = logs.join('\n');
     expect(allLogs).not.toContain(twitchKey);
     expect(allLogs).not.toContain(project.ingest.streamKey);
-  });
+  }, 180_000);
 });
 
 describe('bad input at the ingest', () => {
@@ -225,18 +240,18 @@ describe('bad input at the ingest', () => {
     const serverLog = await readFile(join(dataDir, 'ingest', 'error.log'), 'utf8').catch(() => '');
     expect(serverLog).not.toContain('ThisIsNotTheKeyOfAnyProject0123');
     expect(serverLog).not.toContain(project.ingest.streamKey);
-  });
+  }, 180_000);
 
   it('refuses a second encoder on the same key and leaves the first undisturbed; a stalled encoder is dropped by the byte watchdog', async () => {
     const project = await consoleProject();
-    const first = publish(ingestUrl('ingest', project.ingest.streamKey));
+    const first = publish(ingestUrl('ingest', project.ingest.streamKey), { colour: YELLOW });
     const live = await waitFor('the broadcast to go live', async () => ((await broadcastOf(project.id))?.state === 'live' ? await broadcastOf(project.id) : undefined), 30_000, 100);
-    await outputShowsGame(true, 'the first encoder in the output');
+    await outputShowsGame(YELLOW, true, 'the first encoder in the output');
 
-    const second = publish(ingestUrl('ingest', project.ingest.streamKey), { colour: '0xff0000' });
+    const second = publish(ingestUrl('ingest', project.ingest.streamKey), { colour: [255, 0, 0] });
     expect(await exitOf(second)).not.toBe(0);
     expect(first.exitCode).toBeNull();
-    await outputShowsGame(true, 'the first encoder still in the output');
+    await outputShowsGame(YELLOW, true, 'the first encoder still in the output');
     expect(await broadcastOf(project.id)).toMatchObject({ id: live!.id, state: 'live' });
 
     // Frozen: the connection stays open and no byte comes. The worker reports the feed stalled,
@@ -249,12 +264,12 @@ describe('bad input at the ingest', () => {
     await waitFor('the ingest server to drop the stalled publisher', async () => ((await ingestOf(project.id)).status.state === 'dropped' ? true : undefined), 30_000, 100);
     await waitFor('the broadcast to end', async () => ((await broadcastOf(project.id))?.state === 'ended' ? true : undefined), 30_000, 100);
     first.kill('SIGKILL');
-  });
+  }, 180_000);
 
   it('reports a feed in an unsupported codec and keeps the program going', async () => {
     const project = await consoleProject();
     const workerPid = stack.processes.mediaWorker.pid;
-    const encoder = publish(ingestUrl('ingest', project.ingest.streamKey), { codec: 'flv1' });
+    const encoder = publish(ingestUrl('ingest', project.ingest.streamKey), { codec: 'flv1', colour: CYAN });
     const ingest = await waitFor('the feed to be reported unsupported', async () => {
       const view = await ingestOf(project.id);
       return view.feed?.state === 'unsupported' ? view : undefined;
@@ -262,10 +277,10 @@ describe('bad input at the ingest', () => {
     expect(ingest.feed).toMatchObject({ videoCodec: 'flv1' });
     // The program goes on with the offline picture: frames still reach the destination.
     const frame = await grabFrame(localUrl(), WIDTH, HEIGHT, 5);
-    expect(isGreen(frame)).toBe(false);
+    expect(shows(frame, CYAN)).toBe(false);
     expect(stack.processes.mediaWorker.pid).toBe(workerPid);
     await stopPublisher(encoder);
-  });
+  }, 180_000);
 });
 
 describe('WHIP ingest (RFC 9725)', () => {
@@ -299,7 +314,7 @@ describe('WHIP ingest (RFC 9725)', () => {
     await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
     // prettier-ignore
     const encoder = spawn('ffmpeg', [
-      '-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'color=c=0x00ff00:s=640x360:r=30',
+      '-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `color=c=${hex(MAGENTA)}:s=640x360:r=30`,
       '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '800k', '-g', '30',
       '-f', 'rtp', '-payload_type', '96', `rtp://127.0.0.1:${socket.address().port}?pkt_size=1200`,
     ], { stdio: 'ignore' });
@@ -307,17 +322,17 @@ describe('WHIP ingest (RFC 9725)', () => {
     try {
       expect((await ingestOf(project.id)).status).toMatchObject({ state: 'receiving', via: 'whip' });
       await waitFor('the broadcast to go live', async () => ((await broadcastOf(project.id))?.state === 'live' ? true : undefined), 30_000, 100);
-      await outputShowsGame(true, 'the WHIP feed in the output');
+      await outputShowsGame(MAGENTA, true, 'the WHIP feed in the output');
 
       // Ending the WHIP session needs the same bearer token.
       expect((await fetch(`${stack.url}${location}`, { method: 'DELETE', headers: { authorization: 'Bearer live_wrong' } })).status).toBe(401);
       expect((await fetch(`${stack.url}${location}`, { method: 'DELETE', headers: { authorization: `Bearer ${project.ingest.streamKey}` } })).status).toBe(200);
       expect((await ingestOf(project.id)).status.state).toBe('dropped');
-      await outputShowsGame(false, "'Game Source Offline' once the WHIP feed ended");
+      await outputShowsGame(MAGENTA, false, "'Game Source Offline' once the WHIP feed ended");
     } finally {
       encoder.kill('SIGKILL');
       socket.close();
       await pc.close();
     }
-  });
+  }, 180_000);
 });
