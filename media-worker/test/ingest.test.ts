@@ -64,7 +64,7 @@ beforeAll(async () => {
       TWITCH_CLIENT_SECRET: 'ingest-test-secret',
     },
     log: (source, line) => logs.push(`[${source}] ${line}`),
-  }, 180_000);
+  });
   client = new StackClient(stack.url);
   await client.signIn(`ingest-${Date.now()}@example.test`);
 }, 120_000);
@@ -133,7 +133,7 @@ async function consoleProject(twitchKey?: string): Promise<Project> {
       { op: 'addSource', source: { id: gameId, kind: 'game', name: 'Game Source' } },
       { op: 'addLayer', sceneId: doc.activeSceneId, layer: { id: randomUUID(), sourceId: gameId, x: 0, y: 0, width: 1280, height: 720 } },
     ],
-  }, 180_000);
+  });
   await client.must('POST', `${base}/destinations`, { type: 'Local' });
   const twitch = await client.must<DestinationView>('POST', `${base}/destinations`, { type: 'Twitch', settings: { title: 'Console' } });
   if (twitchKey) {
