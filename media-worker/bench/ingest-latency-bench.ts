@@ -32,7 +32,8 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.min(sort
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'onair-ingest-bench-'));
-  const stack = await startStack({ dataDir, port: 0, env: { LOG_LEVEL: 'warn', INGEST_GRACE_SECONDS: '5' } });
+  // Auto Live needs an enabled Twitch destination, offered only with an OAuth client; nothing here calls Twitch.
+  const stack = await startStack({ dataDir, port: 0, env: { LOG_LEVEL: 'warn', INGEST_GRACE_SECONDS: '5', TWITCH_CLIENT_ID: 'bench-client', TWITCH_CLIENT_SECRET: 'bench-secret' } });
   const stops: (() => void)[] = [];
   try {
     const client = new StackClient(stack.url);
