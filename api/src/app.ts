@@ -18,7 +18,7 @@ import {
 } from '@onair/protocol';
 import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
 import { alertEndpoints, billingEndpoints, destinationEndpoints, eventEndpoints, guestEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
-import { fleetEndpoints, partnerEndpoints } from '@onair/protocol';
+import { fleetEndpoints, ingestEndpoints, partnerEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
@@ -38,6 +38,9 @@ import { billingSettings, classicStudioUrl } from './billing/config.ts';
 import { billingRoutes, stripeWebhookHandlers } from './routes/billing.ts';
 import { destinationRoutes } from './routes/destinations.ts';
 import { fleetRoutes } from './routes/fleet.ts';
+import { INGEST_CALLBACK_PREFIX, ingestRoutes } from './routes/ingest.ts';
+import { whipRoutes } from './routes/whip.ts';
+import { createIngest } from './ingest/index.ts';
 import { devInboxRoutes } from './routes/dev-inbox.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { memberRoutes } from './routes/members.ts';
@@ -95,6 +98,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   ...destinationEndpoints,
   ...fleetEndpoints,
   ...billingEndpoints,
+  ...ingestEndpoints,
   openSessionEndpoint,
   getSessionEndpoint,
   closeSessionEndpoint,
@@ -111,7 +115,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     pinoHttp({
       logger: deps.logger,
-      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+      // The RTMP server's callbacks carry its secret in the path: never logged (the ingest logs its own decisions).
+      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') || (req.url ?? '').startsWith(INGEST_CALLBACK_PREFIX) },
       // Only the path: query strings can carry one-time tokens (magic links, OAuth codes).
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
@@ -128,18 +133,29 @@ export function createApp(deps: AppDeps): Express {
   const billing = new BillingService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, settings: billingSettings(deps.config), classicStudioUrl: classicStudioUrl(deps.config) });
   // Before the JSON parser: the signature covers the raw bytes.
   app.post(STRIPE_WEBHOOK_PATH, ...stripeWebhookHandlers(billing));
+  // WHIP bodies are SDP, read by its routes under their own limit (see whipRoutes).
+  const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : undefined, deps.logger);
+  const access = new ProjectAccess(deps.db, deps.logger);
+  const destinations = createDestinations({
+    config: deps.config,
+    db: deps.db,
+    redis: deps.redis,
+    logger: deps.logger,
+    assertProjectAccess: (user, projectId) => access.require(user, projectId, 'read project'),
+    sessions: deps.sessionControl ?? sessions,
+  });
+  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin);
+  const ingest = createIngest({ ...deps, broadcasts: destinations.broadcasts, sessions, scenes });
+  app.use(whipRoutes({ ingest, redis: deps.redis, logger: deps.logger }));
   // OAuth clients post forms to the token and device endpoints (RFC 6749, 8628).
   app.use('/api/oauth', ...bodyParsing({ limitBytes: deps.config.AUTH_MAX_BODY_BYTES, forms: true }));
   app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
-  const access = new ProjectAccess(deps.db, deps.logger);
   app.use(provideProjectAccess(access));
   const guests = deps.guests ?? createGuestService(deps);
   app.use(provideGuestResolver(guestResolverOf(guests)));
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin);
   const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
-  const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : undefined, deps.logger);
   app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
   app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));
   const alerts = new AlertsService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET });
@@ -149,15 +165,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(guestRoutes({ db: deps.db, redis: deps.redis, guests, resolveSession, publicUrl: deps.config.PUBLIC_URL, joinsPerMinute: deps.config.GUEST_JOIN_RATE_LIMIT_PER_IP }));
   app.use(sessionRoutes({ db: deps.db, sessions, resolveSession }));
   app.use(billingRoutes({ db: deps.db, billing, resolveSession }));
-  const destinations = createDestinations({
-    config: deps.config,
-    db: deps.db,
-    redis: deps.redis,
-    logger: deps.logger,
-    assertProjectAccess: (user, projectId) => access.require(user, projectId, 'read project'),
-    sessions: deps.sessionControl ?? sessions,
-  });
   app.use(destinationRoutes({ db: deps.db, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), services: destinations, publicUrl: deps.config.PUBLIC_URL, logger: deps.logger }));
+  app.use(ingestRoutes({ db: deps.db, ingest, resolveSession, callbackSecret: deps.config.INGEST_CALLBACK_SECRET, logger: deps.logger }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
   app.use(authMethodsRoutes(deps.config));
   app.use(

@@ -6,6 +6,7 @@ import { scalerConfigShape } from './fleet/scaler/config.ts';
 import { destinationsConfigShape } from './destinations/config.ts';
 import { chatConfigShape } from './chat/config.ts';
 import { eventsConfigShape } from './events/config.ts';
+import { ingestConfigShape } from './ingest/config.ts';
 
 /** Every environment variable the api reads, with its default. The README's table mirrors this. */
 const configSchema = z.object({
@@ -59,6 +60,7 @@ const configSchema = z.object({
   ...authConfigShape,
   ...scalerConfigShape,
   ...destinationsConfigShape,
+  ...ingestConfigShape,
   ...billingConfigShape,
   ...chatConfigShape,
   ...eventsConfigShape,

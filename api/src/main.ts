@@ -6,6 +6,7 @@ import { createApp } from './app.ts';
 import { createAccounts } from './auth/index.ts';
 import { loadConfig } from './config.ts';
 import { startBroadcastWatch } from './destinations/index.ts';
+import { startIngestWatch } from './ingest/index.ts';
 import { createFleetController } from './fleet/create-fleet-controller.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { AccountDeletionService } from './partner/account-deletion/deletion-service.ts';
@@ -31,6 +32,7 @@ exportQueue.work(
 );
 const app = createApp({ config, db, redis, logger, accounts, sessions, exportQueue });
 const broadcastWatch = await startBroadcastWatch({ config, db, redis, logger, sessions });
+const ingestWatch = startIngestWatch({ config, db, redis, logger, sessions });
 const server = createServer(app);
 const sockets = await attachStudioSockets(server, { config, db, redis, logger, accounts });
 server.listen(config.PORT, config.HOST, () => {
@@ -53,6 +55,7 @@ onShutdownSignal(logger, async () => {
   await erasure.close();
   await exportQueue.close();
   await broadcastWatch.close();
+  ingestWatch.close();
   await sockets.close();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();

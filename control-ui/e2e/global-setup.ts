@@ -77,6 +77,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.ONAIR_E2E_DATABASE_URL = stack.databaseUrl;
   // Where the built-in local destination can be watched (ffprobe), key included.
   process.env.ONAIR_E2E_LOCAL_RTMP = stack.localRtmp.server.url(stack.localRtmp.key);
+  // Where an encoder publishes to the stack's RTMP ingest (rtmp://127.0.0.1:<port>).
+  process.env.ONAIR_E2E_INGEST = stack.ingest.pullUrl;
   // A known camera picture (orange) and a steady tone for Chromium's fake devices (see support/fake-media.ts),
   // so outputs can be checked pixel by pixel and by level; removed with the data folder.
   const camera = join(dataDir, 'fake-camera.y4m');

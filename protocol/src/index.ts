@@ -11,6 +11,7 @@ export * from './pipeline/index.ts';
 export * from './render/index.ts';
 export * from './sessions/index.ts';
 export * from './destinations/index.ts';
+export * from './ingest/index.ts';
 export * from './fleet/index.ts';
 export * from './signaling/index.ts';
 export * from './chat/index.ts';

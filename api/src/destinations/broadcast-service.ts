@@ -132,6 +132,25 @@ export class BroadcastService {
     }
   }
 
+  /**
+   * Auto Live: the project goes live as its owner's Go Live would (their plan's limits and
+   * destinations), with no click. Null when it is live already (a feed that came back within the
+   * grace period keeps the same broadcast).
+   */
+  async goLiveAsOwner(owner: CurrentUser, projectId: string): Promise<BroadcastView | null> {
+    const previous = await this.latest(projectId);
+    if (previous && isBroadcastActive(previous.state)) return null;
+    return this.goLive(owner, projectId);
+  }
+
+  /** Auto Live: the feed stayed away past its grace period. Null when the project was not live. */
+  async endWithoutFeed(projectId: string): Promise<BroadcastView | null> {
+    const row = await this.latest(projectId);
+    if (!row || !isBroadcastActive(row.state)) return null;
+    this.deps.logger.info({ projectId, broadcastId: row.id }, 'auto live: the feed stayed away past the grace period, ending the broadcast');
+    return this.endRow(row);
+  }
+
   async end(user: CurrentUser, projectId: string): Promise<BroadcastView> {
     await this.deps.assertProjectAccess(user, projectId);
     const row = await this.latest(projectId);

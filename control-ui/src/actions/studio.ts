@@ -15,6 +15,7 @@ import { initialStudioState, useProjectsStore, useStudioStore, type StudioPanel 
 import { messageOf } from './api-errors.ts';
 import { receiveSubscriptionUpdate } from './billing.ts';
 import { loadDestinations, receiveDestinationMessage } from './destinations.ts';
+import { loadIngest, receiveIngestMessage } from './ingest.ts';
 import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
 import { attachChat, detachChat, receiveChatError, receiveChatMessage } from './platform-chat.ts';
 import { closeEvents, loadEvents, receiveEventsMessage } from './events.ts';
@@ -91,6 +92,7 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
       if (confirmed && message.version > confirmed.version) void refetchDocument(client);
       // Destination events missed while the channel was down are not replayed either.
       void loadDestinations(projectId, client);
+      void loadIngest(projectId, client);
       // The host's camera and microphone join the session's room (again after a socket reconnect).
       enterRoom(projectId, (m) => socket?.send(m));
       // The platform chat: its history, then every new message on this channel.
@@ -124,6 +126,10 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
     case 'broadcast.state':
     case 'broadcast.health':
       receiveDestinationMessage(message);
+      return;
+    case 'ingest.status':
+    case 'ingest.feed':
+      receiveIngestMessage(message);
       return;
     case 'scene.patched':
       receivePatch(message, client);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { resolveWebcamId, type Source } from '@onair/protocol';
 import { startCameraPreview } from '../../actions/devices.ts';
-import { useDeviceStore, useMediaStore, useStudioStore, type SourceRenderStatus } from '../../stores/index.ts';
+import { useDeviceStore, useIngestStore, useMediaStore, useStudioStore, type SourceRenderStatus } from '../../stores/index.ts';
 import { SourcePlaceholder } from './SourcePlaceholder.tsx';
 import styles from './LayerContent.module.css';
 
@@ -62,6 +62,17 @@ function ParticipantContent({ source }: { source: Extract<Source, { kind: 'parti
   return <SourcePlaceholder kind="camera" detail={source.settings.displayName || undefined} />;
 }
 
+/**
+ * A game source: 'Game Source Offline' until a feed arrives at the ingest (spec §4: it connects and
+ * disconnects with the feed); the feed itself is composited by the worker and seen in the program.
+ */
+function GameContent() {
+  const feed = useIngestStore((s) => (s.view?.status.state === 'receiving' && s.view.feed?.state === 'flowing' ? s.view.feed : null));
+  if (!feed) return <SourcePlaceholder kind="game" />;
+  const size = feed.width && feed.height ? `${feed.width}×${feed.height}` : null;
+  return <SourcePlaceholder kind="game" text="Game feed live" detail={[size, feed.fps ? `${Math.round(feed.fps)} fps` : null].filter(Boolean).join(' · ') || undefined} />;
+}
+
 /** What a layer shows on the canvas: live media where this browser has it, else the spec's placeholder. */
 export function LayerContent({ source }: { source: Source }) {
   switch (source.kind) {
@@ -72,7 +83,7 @@ export function LayerContent({ source }: { source: Source }) {
     case 'screenshare':
       return <SourcePlaceholder kind="screenshare" />;
     case 'game':
-      return <SourcePlaceholder kind="game" />;
+      return <GameContent />;
     case 'webpage':
       return <WebpageContent source={source} />;
     case 'image':
