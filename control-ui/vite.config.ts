@@ -1,4 +1,6 @@
 import react from '@vitejs/plugin-react';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import { devFavicon } from './build/dev-favicon.ts';
 
@@ -6,8 +8,25 @@ import { devFavicon } from './build/dev-favicon.ts';
 // so the browser sees one origin exactly as it does when the api serves the built UI.
 const API_ORIGIN = 'http://127.0.0.1:8080';
 
+/** The build and release the error page names (partner spec §8): ONAIR_BUILD / ONAIR_RELEASE, else the commit and the version. */
+function buildInfo(): { build: string; release: string } {
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    // Built outside a git checkout (an image build): ONAIR_BUILD says which.
+  }
+  const version = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return { build: process.env.ONAIR_BUILD ?? commit, release: process.env.ONAIR_RELEASE ?? version };
+}
+const info = buildInfo();
+
 export default defineConfig({
   plugins: [react(), devFavicon()],
+  define: {
+    __ONAIR_BUILD__: JSON.stringify(info.build),
+    __ONAIR_RELEASE__: JSON.stringify(info.release),
+  },
   server: {
     proxy: {
       // Sign-in refuses requests from origins other than the api's own (CSRF); through this

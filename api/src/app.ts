@@ -17,8 +17,8 @@ import {
   type Endpoint,
 } from '@onair/protocol';
 import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
-import { alertEndpoints, billingEndpoints, destinationEndpoints, eventEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
-import { fleetEndpoints, uploadEndpoints } from '@onair/protocol';
+import { alertEndpoints, billingEndpoints, destinationEndpoints, eventEndpoints, guestEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
+import { fleetEndpoints, ingestEndpoints, partnerEndpoints, uploadEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
@@ -38,6 +38,9 @@ import { billingSettings, classicStudioUrl } from './billing/config.ts';
 import { billingRoutes, stripeWebhookHandlers } from './routes/billing.ts';
 import { destinationRoutes } from './routes/destinations.ts';
 import { fleetRoutes } from './routes/fleet.ts';
+import { INGEST_CALLBACK_PREFIX, ingestRoutes } from './routes/ingest.ts';
+import { whipRoutes } from './routes/whip.ts';
+import { createIngest } from './ingest/index.ts';
 import { devInboxRoutes } from './routes/dev-inbox.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { memberRoutes } from './routes/members.ts';
@@ -46,10 +49,16 @@ import { AlertsService } from './events/alerts-service.ts';
 import { alertsOverlayRoutes } from './events/alerts-overlay.ts';
 import { MemberService } from './members/member-service.ts';
 import { sessionRoutes } from './routes/sessions.ts';
+import { guestRoutes } from './routes/guests.ts';
+import { createGuestService, guestResolverOf, type GuestService } from './guests/index.ts';
+import { provideGuestResolver } from './http/auth-context.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { systemRoutes } from './routes/system.ts';
 import { userRoutes } from './routes/users.ts';
 import { createUploadStore, uploadLimits, uploadRoutes, UploadService, type UploadStore } from './uploads/index.ts';
+import { partnerRoutes } from './partner/index.ts';
+import { DataExportQueue } from './partner/data-exports/export-job.ts';
+import { oauthProviders } from './auth/oauth-providers.ts';
 
 export interface AppDeps {
   config: ApiConfig;
@@ -64,6 +73,12 @@ export interface AppDeps {
   sessions?: SessionService;
   /** Where uploads are kept; the disk store at UPLOADS_DIR when not given. */
   uploadStore?: UploadStore;
+  /** Where data exports are queued (its owner closes it and runs its worker); made here when not given. */
+  exportQueue?: DataExportQueue;
+  /** The clock of the partner network's time rules (username cooldown, erasure); tests advance it. */
+  now?: () => Date;
+  /** Guests by link; made here when not given (the WebSocket server shares it). */
+  guests?: GuestService;
 }
 
 /** Every endpoint contract the api mounts; the OpenAPI document lists exactly these. */
@@ -82,13 +97,16 @@ export const mountedEndpoints: readonly Endpoint[] = [
   ...memberEndpoints,
   ...eventEndpoints,
   ...alertEndpoints,
+  ...guestEndpoints,
   ...destinationEndpoints,
   ...fleetEndpoints,
   ...billingEndpoints,
   ...uploadEndpoints,
+  ...ingestEndpoints,
   openSessionEndpoint,
   getSessionEndpoint,
   closeSessionEndpoint,
+  ...partnerEndpoints,
 ];
 
 export function createApp(deps: AppDeps): Express {
@@ -101,7 +119,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     pinoHttp({
       logger: deps.logger,
-      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+      // The RTMP server's callbacks carry its secret in the path: never logged (the ingest logs its own decisions).
+      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') || (req.url ?? '').startsWith(INGEST_CALLBACK_PREFIX) },
       // Only the path: query strings can carry one-time tokens (magic links, OAuth codes).
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
@@ -118,25 +137,9 @@ export function createApp(deps: AppDeps): Express {
   const billing = new BillingService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, settings: billingSettings(deps.config), classicStudioUrl: classicStudioUrl(deps.config) });
   // Before the JSON parser: the signature covers the raw bytes.
   app.post(STRIPE_WEBHOOK_PATH, ...stripeWebhookHandlers(billing));
-  const access = new ProjectAccess(deps.db, deps.logger);
-  app.use(provideProjectAccess(access));
-  const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
-  const uploads = new UploadService(deps.db, deps.uploadStore ?? createUploadStore(deps.config), uploadLimits(deps.config), deps.logger);
-  // Before the JSON parser: an upload's body is the file, streamed under its own limits.
-  app.use(uploadRoutes({ db: deps.db, uploads, resolveSession }));
-  app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
-
-  app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin);
+  // WHIP bodies are SDP, read by its routes under their own limit (see whipRoutes).
   const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : undefined, deps.logger);
-  app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
-  app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));
-  const alerts = new AlertsService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET });
-  app.use(eventRoutes({ db: deps.db, resolveSession, alerts }));
-  // The alerts overlay page, opened by the render worker with the project's overlay key (no session).
-  app.use(alertsOverlayRoutes({ redis: deps.redis, alerts, logger: deps.logger }));
-  app.use(sessionRoutes({ db: deps.db, sessions, resolveSession }));
-  app.use(billingRoutes({ db: deps.db, billing, resolveSession }));
+  const access = new ProjectAccess(deps.db, deps.logger);
   const destinations = createDestinations({
     config: deps.config,
     db: deps.db,
@@ -145,9 +148,58 @@ export function createApp(deps: AppDeps): Express {
     assertProjectAccess: (user, projectId) => access.require(user, projectId, 'read project'),
     sessions: deps.sessionControl ?? sessions,
   });
+  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin);
+  const ingest = createIngest({ ...deps, broadcasts: destinations.broadcasts, sessions, scenes });
+  app.use(whipRoutes({ ingest, redis: deps.redis, logger: deps.logger }));
+  // OAuth clients post forms to the token and device endpoints (RFC 6749, 8628).
+  app.use('/api/oauth', ...bodyParsing({ limitBytes: deps.config.AUTH_MAX_BODY_BYTES, forms: true }));
+  const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
+  app.use(provideProjectAccess(access));
+  const uploads = new UploadService(deps.db, deps.uploadStore ?? createUploadStore(deps.config), uploadLimits(deps.config), deps.logger);
+  // Before the JSON parser: an upload's body is the file, streamed under its own limits.
+  app.use(uploadRoutes({ db: deps.db, uploads, resolveSession }));
+  app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
+
+  app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
+  const guests = deps.guests ?? createGuestService(deps);
+  app.use(provideGuestResolver(guestResolverOf(guests)));
+  app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
+  app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));
+  const alerts = new AlertsService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET });
+  app.use(eventRoutes({ db: deps.db, resolveSession, alerts }));
+  // The alerts overlay page, opened by the render worker with the project's overlay key (no session).
+  app.use(alertsOverlayRoutes({ redis: deps.redis, alerts, logger: deps.logger }));
+  app.use(guestRoutes({ db: deps.db, redis: deps.redis, guests, resolveSession, publicUrl: deps.config.PUBLIC_URL, joinsPerMinute: deps.config.GUEST_JOIN_RATE_LIMIT_PER_IP }));
+  app.use(sessionRoutes({ db: deps.db, sessions, resolveSession }));
+  app.use(billingRoutes({ db: deps.db, billing, resolveSession }));
   app.use(destinationRoutes({ db: deps.db, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), services: destinations, publicUrl: deps.config.PUBLIC_URL, logger: deps.logger }));
+  app.use(ingestRoutes({ db: deps.db, ingest, resolveSession, callbackSecret: deps.config.INGEST_CALLBACK_SECRET, logger: deps.logger }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
   app.use(authMethodsRoutes(deps.config));
+  app.use(
+    partnerRoutes({
+      db: deps.db,
+      redis: deps.redis,
+      applications: {
+        shortCodeAttempts: deps.config.SHORT_CODE_ATTEMPTS,
+        shortCodeWindowSeconds: deps.config.SHORT_CODE_WINDOW_SECONDS,
+        accessTokenLifetimeSeconds: deps.config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+        rateLimitPrefix: deps.config.AUTH_RATE_LIMIT_PREFIX,
+      },
+      mailer: accounts.mailer,
+      logger: deps.logger,
+      publicUrl: deps.config.PUBLIC_URL,
+      resolveSession,
+      offeredProviders: oauthProviders(deps.config).map((p) => p.providerId),
+      retentionDays: deps.config.ACCOUNT_RETENTION_DAYS,
+      stopPlatformConnections: async (userId) => {
+        await destinations.broadcasts.endAllOwnedBy(userId);
+      },
+      exportLinkHours: deps.config.EXPORT_LINK_HOURS,
+      exportQueue: deps.exportQueue ?? new DataExportQueue(deps.redis),
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+  );
   app.use(fleetRoutes({ db: deps.db, redis: deps.redis, workers, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), sampleIntervalMs: deps.config.FLEET_TICK_MS }));
   if (devInboxEnabled(deps.config)) app.use(devInboxRoutes(accounts.inbox, { anyClient: deps.config.DEV_INBOX === 'on' }));
   app.get('/metrics', async (_req, res) => {

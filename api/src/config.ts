@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_DOCUMENT_LIMITS, parseIceServers, type DocumentLimits } from '@onair/protocol';
+import { DEFAULT_DOCUMENT_LIMITS, GUEST_JOINS_PER_MINUTE, parseIceServers, type DocumentLimits } from '@onair/protocol';
 import { authConfigShape } from './auth/config.ts';
 import { billingConfigShape } from './billing/config.ts';
 import { scalerConfigShape } from './fleet/scaler/config.ts';
@@ -7,6 +7,7 @@ import { destinationsConfigShape } from './destinations/config.ts';
 import { chatConfigShape } from './chat/config.ts';
 import { eventsConfigShape } from './events/config.ts';
 import { uploadsConfigShape } from './uploads/config.ts';
+import { ingestConfigShape } from './ingest/config.ts';
 
 /** Every environment variable the api reads, with its default. The README's table mirrors this. */
 const configSchema = z.object({
@@ -28,6 +29,8 @@ const configSchema = z.object({
   WS_MESSAGE_BURST: z.coerce.number().int().positive().default(60),
   /** Open /ws sockets one user may hold on one api replica (studio tabs, guests' pages). */
   WS_MAX_SOCKETS_PER_USER: z.coerce.number().int().positive().default(16),
+  /** Guest joins (and link checks) one address may make per minute (spec issue 15: a flood of joins is refused). */
+  GUEST_JOIN_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(GUEST_JOINS_PER_MINUTE),
   /** Caps of one project's scene document, whatever the plan: scenes (live ones), sources, layers in one scene. */
   SCENE_MAX_SCENES: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.scenes),
   SCENE_MAX_SOURCES: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.sources),
@@ -44,9 +47,21 @@ const configSchema = z.object({
         return z.NEVER;
       }
     }),
+  /** Partner spec §4: days between deleting an account (deactivated at once) and erasing its data. */
+  ACCOUNT_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
+  /** How often the erasure job looks for accounts whose retention window has passed. */
+  ACCOUNT_ERASURE_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3600),
+  /** Hours a ready data export (Settings › Data Exports) can be downloaded. */
+  EXPORT_LINK_HOURS: z.coerce.number().int().positive().default(24),
+  /** Short codes (device authorization) one account may try per SHORT_CODE_WINDOW_SECONDS; more are refused (429). */
+  SHORT_CODE_ATTEMPTS: z.coerce.number().int().positive().default(10),
+  SHORT_CODE_WINDOW_SECONDS: z.coerce.number().int().positive().default(600),
+  /** Lifetime of an access token issued to a third-party application, in seconds. */
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   ...authConfigShape,
   ...scalerConfigShape,
   ...destinationsConfigShape,
+  ...ingestConfigShape,
   ...billingConfigShape,
   ...chatConfigShape,
   ...eventsConfigShape,

@@ -6,8 +6,13 @@ import { createApp } from './app.ts';
 import { createAccounts } from './auth/index.ts';
 import { loadConfig } from './config.ts';
 import { startBroadcastWatch } from './destinations/index.ts';
+import { startIngestWatch } from './ingest/index.ts';
 import { createFleetController } from './fleet/create-fleet-controller.ts';
 import { SessionService } from './sessions/session-service.ts';
+import { AccountDeletionService } from './partner/account-deletion/deletion-service.ts';
+import { AccountErasureJob } from './partner/account-deletion/erasure-job.ts';
+import { DataExportQueue } from './partner/data-exports/export-job.ts';
+import { createDataExportService } from './partner/index.ts';
 import { attachStudioSockets } from './ws/index.ts';
 
 const config = loadConfig();
@@ -19,8 +24,15 @@ redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection e
 const accounts = createAccounts({ config, db, redis, logger });
 // One session placement for the routes and the broadcast watch (output health, plan stream limit).
 const sessions = new SessionService(db, redis, config.SECRETS_KEY ? new SecretBox(config.SECRETS_KEY) : undefined, logger);
-const app = createApp({ config, db, redis, logger, accounts, sessions });
+// Data exports are queued by the routes and built by this replica's worker (any replica's).
+const exportQueue = new DataExportQueue(redis);
+exportQueue.work(
+  createDataExportService({ db, logger, mailer: accounts.mailer, publicUrl: config.PUBLIC_URL, exportLinkHours: config.EXPORT_LINK_HOURS, exportQueue }),
+  logger,
+);
+const app = createApp({ config, db, redis, logger, accounts, sessions, exportQueue });
 const broadcastWatch = await startBroadcastWatch({ config, db, redis, logger, sessions });
+const ingestWatch = startIngestWatch({ config, db, redis, logger, sessions });
 const server = createServer(app);
 const sockets = await attachStudioSockets(server, { config, db, redis, logger, accounts });
 server.listen(config.PORT, config.HOST, () => {
@@ -29,10 +41,21 @@ server.listen(config.PORT, config.HOST, () => {
 // Every replica runs it; only the one holding the Redis lease samples load and scales.
 const fleet = createFleetController(config, redis, logger);
 fleet.start();
+// Partner spec §4: accounts deleted longer ago than the retention window are erased by this job.
+const erasure = new AccountErasureJob({
+  redis,
+  logger,
+  deletion: new AccountDeletionService({ db, logger, retentionDays: config.ACCOUNT_RETENTION_DAYS }),
+  everyMs: config.ACCOUNT_ERASURE_INTERVAL_SECONDS * 1000,
+});
+await erasure.start();
 
 onShutdownSignal(logger, async () => {
   await fleet.stop();
+  await erasure.close();
+  await exportQueue.close();
   await broadcastWatch.close();
+  ingestWatch.close();
   await sockets.close();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();

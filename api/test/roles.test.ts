@@ -7,24 +7,35 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { WebSocket } from 'ws';
-import { clientMessagePermissions, hasPermission, projectRoles, type ClientMessage, type ProjectRole } from '@onair/protocol';
+import { clientMessagePermissions, GUEST_SOCKET_QUERY, hasPermission, projectRoles, type ClientMessage, type ProjectRole } from '@onair/protocol';
 import { mountedEndpoints } from '../src/app.ts';
-import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
+import { call, createTestUser, guestLinkOf, joinAsGuest, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
 type Caller = ProjectRole | 'none';
 let api: StudioApi;
 let projectId = '';
 const callers = new Map<Caller, TestUser>();
 const PROJECT_GONE = 'This project does not exist.';
+const logLines: string[] = [];
 
 beforeAll(async () => {
-  api = await startStudioApi({ env: { SECRETS_KEY: Buffer.alloc(32, 5).toString('base64') } });
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logLines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  api = await startStudioApi({ logger: pino({ level: 'info' }, sink), env: { SECRETS_KEY: Buffer.alloc(32, 5).toString('base64'), GUEST_JOIN_RATE_LIMIT_PER_IP: '10000' } });
   const host = await createTestUser(api, { plan: 'Premium' });
+  // Every endpoint gets a guest of its own (a guest may leave); the plan's ten seats are not what is tested here.
+  await api.db.entitlement.updateMany({ where: { featureId: 'maximum-guests', subscription: { userId: host.id } }, data: { value: 'Unlimited' } });
   callers.set('host', host);
   projectId = ((await call(api, host, 'POST', '/api/v1/projects', { name: 'Roles' })).body as { id: string }).id;
   for (const role of projectRoles) {
-    if (role === 'host') continue;
+    if (role === 'host' || role === 'guest') continue;
     const user = await createTestUser(api);
     if (role === 'impersonate') await api.db.user.update({ where: { id: user.id }, data: { userType: 'ADMIN' } });
     else await api.db.projectMember.create({ data: { projectId, userId: user.id, role } });
@@ -32,6 +43,14 @@ beforeAll(async () => {
   }
   callers.set('none', await createTestUser(api));
 });
+
+/** The guest role as guests reach it: by the project's guest link (a fresh guest, since one may leave). */
+async function newGuest(): Promise<TestUser> {
+  const joined = await joinAsGuest(api, projectId, await guestLinkOf(api, callers.get('host')!, projectId));
+  if (!joined.guest) throw new Error(`guest not joined: ${joined.status} ${JSON.stringify(joined.body)}`);
+  callers.set('guest', joined.guest);
+  return joined.guest;
+}
 afterAll(async () => {
   await api?.close();
 });
@@ -50,7 +69,8 @@ describe('the role table on HTTP', () => {
       const path = endpoint.path.replace(':projectId', projectId).replace(/:(\w+)/g, () => randomUUID());
       const body = ['get', 'delete'].includes(endpoint.method) ? undefined : {};
       for (const caller of [...projectRoles, 'none'] as const) {
-        const res = await call(api, callers.get(caller)!, endpoint.method.toUpperCase(), path, body);
+        const user = caller === 'guest' ? await newGuest() : callers.get(caller)!;
+        const res = await call(api, user, endpoint.method.toUpperCase(), path, body);
         const error = (res.body as { error?: { code: string; message: string } } | undefined)?.error;
         const label = `${caller} → ${res.status} ${JSON.stringify(res.body)}`;
         if (caller === 'none') {
@@ -71,7 +91,7 @@ describe('the role table on HTTP', () => {
 
 function socketOf(user: TestUser): Promise<{ ws: WebSocket; next: () => Promise<{ type: string; code?: string; message?: string }> }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(api.wsUrl, { headers: { cookie: user.cookie } });
+    const ws = new WebSocket(user.guest ? `${api.wsUrl}?${GUEST_SOCKET_QUERY}` : api.wsUrl, { headers: { cookie: user.cookie } });
     const queue: { type: string }[] = [];
     const waiters: ((m: { type: string }) => void)[] = [];
     ws.on('message', (data) => {
@@ -87,25 +107,28 @@ function socketOf(user: TestUser): Promise<{ ws: WebSocket; next: () => Promise<
 }
 
 describe('the role table on /ws', () => {
-  const samples: Partial<Record<ClientMessage['type'], (projectId: string) => ClientMessage>> = {
+  // One sample per message type: the Record makes a new message a type error here until it has one.
+  // A message without a permission (null) touches no project, or only leaves one.
+  const samples: Record<ClientMessage['type'], (projectId: string) => ClientMessage> = {
     subscribe: (id) => ({ type: 'subscribe', projectId: id }),
+    unsubscribe: (id) => ({ type: 'unsubscribe', projectId: id }),
+    ping: () => ({ type: 'ping' }),
     'room.join': (id) => ({ type: 'room.join', projectId: id }),
+    // An offer of a page that has not joined: a role that may join is told to join first, not refused.
+    'room.offer': (id) => ({ type: 'room.offer', projectId: id, peerId: randomUUID(), sdp: 'v=0', tracks: [], previewMid: null, guestMids: [] }),
     'room.ice': (id) => ({ type: 'room.ice', projectId: id, peerId: randomUUID(), candidate: { candidate: '', sdpMid: '0', sdpMLineIndex: 0 } }),
+    'room.leave': (id) => ({ type: 'room.leave', projectId: id }),
     // Allowed callers get past the role check to the next refusal: the project is not live.
     'chat.send': (id) => ({ type: 'chat.send', projectId: id, text: 'hello', targets: [randomUUID()] }),
     'chat.history.request': (id) => ({ type: 'chat.history.request', projectId: id }),
   };
 
-  it('has a sample for every project message that needs a permission', () => {
-    const needing = Object.entries(clientMessagePermissions).filter(([, p]) => p !== null).map(([type]) => type);
-    expect(needing.filter((t) => t !== 'room.offer' && !(t in samples))).toEqual([]);
-  });
-
   for (const [type, make] of Object.entries(samples)) {
-    const permission = clientMessagePermissions[type as ClientMessage['type']]!;
+    const permission = clientMessagePermissions[type as ClientMessage['type']];
+    if (permission === null) continue;
     it(`${type} needs '${permission}'`, async () => {
       for (const caller of [...projectRoles, 'none'] as const) {
-        const { ws, next } = await socketOf(callers.get(caller)!);
+        const { ws, next } = await socketOf(caller === 'guest' ? await newGuest() : callers.get(caller)!);
         ws.send(JSON.stringify(make(projectId)));
         const reply = await next();
         const label = `${caller} → ${JSON.stringify(reply)}`;
@@ -116,4 +139,17 @@ describe('the role table on /ws', () => {
       }
     });
   }
+});
+
+describe('impersonate', () => {
+  it('is audited with who acted on which project, and never joins the room', async () => {
+    const admin = callers.get('impersonate')!;
+    expect((await call(api, admin, 'GET', `/api/v1/projects/${projectId}`)).status).toBe(200);
+    const audits = logLines.map((l) => JSON.parse(l) as { audit?: string; userId?: string; projectId?: string }).filter((l) => l.audit === 'impersonate');
+    expect(audits).toContainEqual(expect.objectContaining({ userId: admin.id, projectId }));
+    const { ws, next } = await socketOf(admin);
+    ws.send(JSON.stringify({ type: 'room.join', projectId }));
+    expect(await next()).toMatchObject({ type: 'error', code: 'FORBIDDEN' });
+    ws.close();
+  });
 });

@@ -51,6 +51,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         CHAT_NOT_LIVE_RETRY_MS: '500',
         CHAT_ERROR_RETRY_MS: '1000',
         CHAT_TWITCH_RECONNECT_MS: '1000',
+        // The account erasure job sweeps every second, so a flow can see an account erased once its window has passed.
+        ACCOUNT_ERASURE_INTERVAL_SECONDS: '1',
       },
       // Kept quiet unless something fails: then the last lines explain why.
       log: (source, line) => {
@@ -75,6 +77,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.ONAIR_E2E_DATABASE_URL = stack.databaseUrl;
   // Where the built-in local destination can be watched (ffprobe), key included.
   process.env.ONAIR_E2E_LOCAL_RTMP = stack.localRtmp.server.url(stack.localRtmp.key);
+  // Where an encoder publishes to the stack's RTMP ingest (rtmp://127.0.0.1:<port>).
+  process.env.ONAIR_E2E_INGEST = stack.ingest.pullUrl;
   // A known camera picture (orange) and a steady tone for Chromium's fake devices (see support/fake-media.ts),
   // so outputs can be checked pixel by pixel and by level; removed with the data folder.
   const camera = join(dataDir, 'fake-camera.y4m');

@@ -64,7 +64,7 @@ test('the host publishes camera and microphone, the output shows them, the previ
   const ownTile = page.getByRole('region', { name: 'Your camera' });
   await expect.poll(() => ownTile.locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 10_000 }).toBeGreaterThan(0);
   await expect(ownTile.getByRole('button', { name: 'Camera settings' })).toBeEnabled();
-  await expect(page.getByText('No guests yet')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Invite Guests' })).toBeVisible();
 
   // The page's peer connection is closed: it comes back by itself within 5 s.
   const closedAt = Date.now();

@@ -10,3 +10,4 @@ export { DEFAULT_STRIPE_CATALOGUE, stripeDoubleEnv } from './stripe-double/catal
 export { startChatDoubles, chatDoublesEnv, chatDoublesEndpoints, controlDouble, startTwitchChatDouble, startYouTubeChatDouble, startFacebookChatDouble, type ChatDoubles } from './chat-doubles/index.ts';
 export type { TwitchChatDouble, YouTubeChatDouble, FacebookChatDouble, TwitchChatLine } from './chat-doubles/index.ts';
 export { startEventSubDouble, eventSubDoubleEnv, EventSubDouble, type EventSubEmit, type EventSubSubscription } from './eventsub-double/eventsub-double.ts';
+export { startIngestServer, ingestNginxConfig, type IngestServerOptions, type RunningIngestServer } from './ingest-server.ts';

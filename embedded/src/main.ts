@@ -27,12 +27,15 @@ const stack = await startStack({
   postgresPort: env.EMBEDDED_POSTGRES_PORT ? Number(env.EMBEDDED_POSTGRES_PORT) : 54329,
   redisPort: env.EMBEDDED_REDIS_PORT ? Number(env.EMBEDDED_REDIS_PORT) : 63799,
   rtmpPort: env.EMBEDDED_RTMP_PORT ? Number(env.EMBEDDED_RTMP_PORT) : 19350,
+  ingestPort: env.EMBEDDED_INGEST_PORT ? Number(env.EMBEDDED_INGEST_PORT) : 1935,
+  ingestHost: env.EMBEDDED_INGEST_HOST ?? '0.0.0.0',
   env: { PUBLIC_URL: publicUrl, HOST: env.HOST ?? '0.0.0.0' },
   log,
 });
 print(`OnAir is ready in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 print(`  Open ${publicUrl}`);
 print(`  Local destination: ${stack.localRtmp.server.url(stack.localRtmp.key)} (watch it with: ffplay <that address>)`);
+print(`  Ingest for encoders and consoles: rtmp://<this machine>:${stack.ingest.port}/ingest/<the key shown in the studio's Auto Live block>`);
 print(`  Workers: ${stack.readiness.checks.mediaWorkers.count} media, ${stack.readiness.checks.renderWorkers.count} render. Press Ctrl-C to stop.`);
 
 let stopping = false;

@@ -10,6 +10,7 @@ import { startEmbeddedPostgres, type RunningService } from './postgres.ts';
 import { startRedisServer } from './redis.ts';
 import { loadOrCreateSecret, newAesKey, newAuthSecret, newStreamKey } from './local-secrets.ts';
 import { startRtmpServer, type RunningRtmpServer } from './rtmp-server.ts';
+import { startIngestServer, type RunningIngestServer } from './ingest-server.ts';
 import { SupervisedProcess } from './supervised-process.ts';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,6 +28,10 @@ export interface StackOptions {
   redisPort?: number | undefined;
   /** Port of the local RTMP destination (nginx-rtmp on loopback); 0 or unset picks a free one. */
   rtmpPort?: number | undefined;
+  /** Port of the RTMP ingest for encoders and consoles (1935 from `./onair start`); 0 or unset picks a free one. */
+  ingestPort?: number | undefined;
+  /** Address the ingest listens on (127.0.0.1 unless told; 0.0.0.0 for consoles on the network). */
+  ingestHost?: string | undefined;
   /** Extra environment for every process (tests set short timeouts here). */
   env?: NodeJS.ProcessEnv;
   log?: (source: string, line: string) => void;
@@ -39,6 +44,8 @@ export interface RunningStack {
   readiness: Readiness;
   /** The local destination: any creator can go live to it without a platform account. */
   localRtmp: { server: RunningRtmpServer; key: string };
+  /** The RTMP ingest (encoders: `rtmp://host:port/ingest/<key>`, consoles: `…/app/<Twitch key>`). */
+  ingest: RunningIngestServer;
   /** The Stripe double billing runs against in test mode (no Stripe keys given). */
   stripe?: RunningStripeDouble;
   processes: Record<'api' | 'mediaWorker' | 'renderWorker', SupervisedProcess>;
@@ -86,10 +93,22 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const rtmp = await startRtmpServer({ dir: join(dataDir, 'rtmp'), port: options.rtmpPort || undefined, acceptKeys: [localKey], log: (l) => log('rtmp', l) });
     services.push({ url: rtmp.url(''), stop: () => rtmp.stop() });
 
+    const port = options.port || (await freePort());
+    // The ingest asks the api about every publish; the secret in the callback path is its credential.
+    const ingestSecret = options.env?.INGEST_CALLBACK_SECRET ?? (await loadOrCreateSecret(join(dataDir, 'ingest-callback.secret'), newAuthSecret));
+    const ingest = await startIngestServer({
+      dir: join(dataDir, 'ingest'),
+      port: options.ingestPort || undefined,
+      host: options.ingestHost,
+      callbackUrl: `http://127.0.0.1:${port}/api/internal/ingest/${ingestSecret}`,
+      ...(options.env?.INGEST_IDLE_PUBLISHER_SECONDS ? { idlePublisherSeconds: Number(options.env.INGEST_IDLE_PUBLISHER_SECONDS) } : {}),
+      log: (l) => log('ingest', l),
+    });
+    services.push({ url: ingest.pullUrl, stop: () => ingest.stop() });
+
     const migrations = await applyMigrations(databaseUrl);
     log('stack', `migrations: ${migrations.applied.length} applied, ${migrations.alreadyApplied.length} already in place`);
 
-    const port = options.port || (await freePort());
     const common: NodeJS.ProcessEnv = {
       ...process.env,
       ...options.env,
@@ -124,6 +143,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           AUTH_SECRET: authSecret,
           LOCAL_RTMP_URL: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`,
           LOCAL_RTMP_KEY: localKey,
+          INGEST_RTMP_URL: common.INGEST_RTMP_URL ?? `rtmp://${new URL(common.PUBLIC_URL ?? `http://localhost:${port}`).hostname}${ingest.port === 1935 ? '' : `:${ingest.port}`}`,
+          INGEST_CALLBACK_SECRET: ingestSecret,
           ...(stripe ? stripeDoubleEnv(stripe) : {}),
         },
       },
@@ -137,7 +158,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         // One worker on one machine: no other worker would take over a session, so Ctrl-C ends them
         // (a live one after a short grace instead of the fleet's hour) rather than queueing them for
         // the next start.
-        env: { ...common, METRICS_PORT: '0', DRAIN_GRACE_MS: common.DRAIN_GRACE_MS ?? String(EMBEDDED_DRAIN_GRACE_MS), DRAIN_HAND_OVER: common.DRAIN_HAND_OVER ?? 'false' },
+        env: { ...common, INGEST_PULL_URL: ingest.pullUrl, METRICS_PORT: '0', DRAIN_GRACE_MS: common.DRAIN_GRACE_MS ?? String(EMBEDDED_DRAIN_GRACE_MS), DRAIN_HAND_OVER: common.DRAIN_HAND_OVER ?? 'false' },
       },
       log,
     );
@@ -167,7 +188,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       60_000,
       200,
     );
-    return { url, databaseUrl, redisUrl, readiness, localRtmp: { server: rtmp, key: localKey }, ...(stripe ? { stripe } : {}), processes: { api, mediaWorker, renderWorker }, stop };
+    return { url, databaseUrl, redisUrl, readiness, localRtmp: { server: rtmp, key: localKey }, ingest, ...(stripe ? { stripe } : {}), processes: { api, mediaWorker, renderWorker }, stop };
   } catch (err) {
     await stop();
     throw err;

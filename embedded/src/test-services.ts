@@ -93,3 +93,14 @@ export function testRedisUrl(): string {
   if (!url) throw new Error('REDIS_URL is not set: add @onair/embedded/test-services as the vitest globalSetup');
   return url;
 }
+
+/** Runs one statement on a test database (a test setting up rows the product writes elsewhere, such as a platform's stream key). */
+export async function runSql(url: string, sql: string, params: unknown[] = []): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql, params);
+  } finally {
+    await client.end();
+  }
+}

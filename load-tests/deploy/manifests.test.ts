@@ -107,6 +107,8 @@ describe('k8s manifests', () => {
       'onair-api': { liveness: '/healthz', readiness: '/readyz?scope=api', port: 'http' },
       'onair-media-worker': { liveness: '/healthz', readiness: '/healthz', port: 'metrics' },
       'onair-render-worker': { liveness: '/healthz', readiness: '/healthz', port: 'metrics' },
+      // nginx-rtmp with a plain HTTP endpoint beside the RTMP port.
+      'onair-ingest': { liveness: '/healthz', readiness: '/healthz', port: 'health' },
     };
     const deployments = example.filter((m) => m.kind === 'Deployment');
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual(Object.keys(expected).sort());

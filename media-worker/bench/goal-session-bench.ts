@@ -19,11 +19,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { startRtmpServer, startStack, waitFor } from '@onair/embedded';
-import { sessionStatusKeys, type ProjectMember, type SceneDocument, type SessionStats } from '@onair/protocol';
+import { sessionStatusKeys, type SceneDocument, type SessionStats } from '@onair/protocol';
 import { ProcessTreeUsage } from '@onair/runtime';
 import { startDnsDouble } from '@onair/runtime/dns-double';
 import { Redis } from 'ioredis';
-import { grantPremium, openNewStudio, signIn } from '../../control-ui/e2e/support/studio.ts';
+import { grantPremium, inviteAndAccept, openNewStudio, signIn } from '../../control-ui/e2e/support/studio.ts';
 import { probeStream, readPackets } from '../test/helpers/stream-probe.ts';
 import { loadAverage } from './proc-cpu.ts';
 
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
       if (!r.ok()) throw new Error(`${r.status()} ${text}`);
       return (text ? JSON.parse(text) : undefined) as T;
     };
-    const member = await must<ProjectMember>(host.request.post(`${base}/members`, { data: { email: cohostEmail, role: 'cohost' } }));
+    const member = { userId: await inviteAndAccept(host.request, cohost.request, projectId, cohostEmail, 'cohost') };
 
     // The co-host's camera beside the host's, and the web page over the whole picture (transparent but for what it animates), at 720p30.
     const doc = await must<SceneDocument>(host.request.get(`${base}/scene`));

@@ -15,6 +15,7 @@ import { SignalingRelay } from './webrtc/signaling-relay.ts';
 import { WebrtcEndpoint } from './webrtc/webrtc-endpoint.ts';
 import { webrtcNetwork } from './webrtc/network-config.ts';
 import { readDocument } from './placement/session-runner.ts';
+import { SessionIngest } from './ingest/session-ingest.ts';
 
 let host: SessionHost | undefined;
 let endpoint: WebrtcEndpoint | undefined;
@@ -65,6 +66,15 @@ async function start(ctx: WorkerContext): Promise<void> {
     box: secretsKey ? new SecretBox(secretsKey) : undefined,
     resolveInput: createInputResolver(ports, process.env.UPLOADS_DIR ?? '.data/uploads'),
     pages,
+    // Feeds of encoders and consoles, pulled from the RTMP ingest into the sessions' game sources.
+    ingest: new SessionIngest({
+      redis: ctx.redis,
+      router,
+      ports,
+      pullBase: process.env.INGEST_PULL_URL,
+      logger: ctx.logger,
+      ...(process.env.INGEST_STALL_MS ? { stallAfterMs: Number(process.env.INGEST_STALL_MS) } : {}),
+    }),
     ...(process.env.SESSION_IDLE_MS ? { idleMs: Number(process.env.SESSION_IDLE_MS) } : {}),
     media: new SignalingRelay({ endpoint: webrtc, router, redis: ctx.redis, workerId: ctx.config.WORKER_ID, logger: ctx.logger }),
     workerId: ctx.config.WORKER_ID,

@@ -72,10 +72,59 @@ export const errorCatalogue = {
   BILLING_PROVIDER_FAILED: { status: 502, fault: 'service', message: 'The payment provider did not answer. Try again in a moment.' },
 
   // ─── The people of a project (spec §6) ───
-  /** A role was given to an e-mail address no OnAir account uses. */
-  MEMBER_ACCOUNT_NOT_FOUND: { status: 404, fault: 'user', message: 'No OnAir account uses that e-mail address yet. Ask them to sign up first, then add them.' },
+  /** An invitation link that is unknown, withdrawn or already used. */
+  INVITATION_INVALID: { status: 404, fault: 'user', message: 'This invitation is not valid any more. Ask the host to invite you again.' },
+  INVITATION_EXPIRED: { status: 410, fault: 'user', message: 'This invitation has expired. Ask the host to invite you again.' },
+  /** Accepted while signed in with another address than the one invited. */
+  INVITATION_OTHER_ACCOUNT: { status: 403, fault: 'user', message: 'This invitation was sent to another e-mail address. Sign in with that address to accept it.' },
   /** The owner is always the host. */
   OWNER_ROLE_FIXED: { status: 422, fault: 'user', message: "The project's owner is always its host: that role cannot be changed or taken away." },
+  // ─── The partner network (partner spec §5, §6, §8) ───
+  USERNAME_TAKEN: { status: 409, fault: 'user', message: 'That username is taken. Try another one.' },
+  /** Spec §5: the username can be changed again only some days after the last change; the message names the day. */
+  USERNAME_CHANGE_TOO_SOON: { status: 409, fault: 'user', message: 'You changed your username recently. You can change it again later.' },
+  /** Spec §5: at least one login method must remain connected. */
+  LAST_LOGIN_METHOD: { status: 409, fault: 'user', message: 'Keep at least one way to sign in: connect another platform or verify your e-mail first.' },
+  INVITE_ALREADY_COLLABORATES: { status: 409, fault: 'user', message: 'They already collaborate on your channel or have an invitation waiting.' },
+  INVITE_TO_SELF: { status: 422, fault: 'user', message: 'This is your own channel: invite someone else.' },
+  INVITE_NOT_FOUND: { status: 404, fault: 'user', message: 'This invitation no longer exists.' },
+  /** Accept on an invitation that was declined, or decline one already accepted (leave instead). */
+  INVITE_NOT_PENDING: { status: 409, fault: 'user', message: 'This invitation was already answered.' },
+  /** Spec §6: acceptance requires a connected Twitch account. */
+  TWITCH_ACCOUNT_REQUIRED: { status: 409, fault: 'user', message: 'Connect your Twitch account first (Settings › Integrations): collaborators need one.' },
+  INVITE_LINK_INVALID: { status: 400, fault: 'user', message: 'This link is not valid any more: the invitation was answered or withdrawn.' },
+  /** Partner spec §4: a deactivated account signed in again; it must be reactivated (or left to be erased) first. */
+  ACCOUNT_PENDING_DELETION: { status: 403, fault: 'user', message: 'Your account is scheduled for deletion. Reactivate it to use OnAir again.' },
+  /** Partner spec §5: deleting an account requires typing the own username. */
+  DELETION_CONFIRMATION_MISMATCH: { status: 400, fault: 'user', message: 'Type your username exactly as it is shown to confirm.' },
+  /** Reactivation of an account that is not pending deletion. */
+  ACCOUNT_NOT_PENDING_DELETION: { status: 409, fault: 'user', message: 'Your account is not scheduled for deletion.' },
+  /** One data export at a time. */
+  EXPORT_IN_PROGRESS: { status: 409, fault: 'user', message: 'An export is already being prepared. Wait for it to finish, then ask for another.' },
+  /** The archive's download link is past its expiry, or the export is not ready. */
+  EXPORT_LINK_EXPIRED: { status: 410, fault: 'user', message: 'This download link has expired. Ask for a new export.' },
+  EXPORT_NOT_READY: { status: 409, fault: 'user', message: 'This export is not ready yet.' },
+  /** An avatar whose bytes are not the image type it claims, or not an image at all. */
+  AVATAR_INVALID: { status: 400, fault: 'user', message: 'Upload a PNG, JPEG or WebP image of at most 0.5 MB.' },
+  // Partner spec §8 OAuth authorize error codes.
+  OAUTH_UNKNOWN_CLIENT: { status: 400, fault: 'user', message: 'This application is not registered here (wrong client ID). Tell its developer.' },
+  OAUTH_REDIRECT_URI_INVALID: { status: 400, fault: 'user', message: 'The application sent a missing or mismatched redirect_uri. Tell its developer.' },
+  OAUTH_RESPONSE_TYPE_INVALID: { status: 400, fault: 'user', message: 'The response type must be code. Tell the application’s developer.' },
+  OAUTH_SCOPE_INVALID: { status: 400, fault: 'user', message: 'The application asked for permissions it may not have (invalid scopes). Tell its developer.' },
+  OAUTH_PKCE_REQUIRED: { status: 400, fault: 'user', message: 'The application must use PKCE (a code_challenge with S256). Tell its developer.' },
+  /** A short code that is unknown, expired or already answered. */
+  SHORT_CODE_INVALID: { status: 404, fault: 'user', message: 'That code is not valid or has expired. Check the code on your device and try again.' },
+  GRANT_NOT_FOUND: { status: 404, fault: 'user', message: 'This application has no access to your account.' },
+  // ─── Guests by link (spec §2 Invite Guests panel, §6 "Guests join by link") ───
+  /** A token that no link of this project ever had: mistyped, forged, or a link to another studio. */
+  GUEST_LINK_INVALID: { status: 404, fault: 'user', message: 'This guest link is not valid for this studio. Ask the host to send you their guest link again.' },
+  /** The host generated a new link since: this one admits nobody any more. */
+  GUEST_LINK_REVOKED: { status: 410, fault: 'user', message: 'This guest link was replaced by a new one. Ask the host for the new guest link.' },
+  GUEST_LINK_EXPIRED: { status: 410, fault: 'user', message: 'This guest link has expired. Ask the host for a new guest link.' },
+  /** The host's plan admits no more guests now (details.maximum says how many it admits). */
+  GUEST_LIMIT_REACHED: { status: 403, fault: 'user', message: 'This studio cannot take more guests right now.' },
+  /** A guest session that ended (the guest left, was removed, or it timed out). */
+  GUEST_SESSION_ENDED: { status: 401, fault: 'user', message: 'You are no longer in this studio. Open the guest link again to rejoin.' },
   // ─── Destinations and broadcasts ───
   /** An RTMP URL on a private, loopback or otherwise unreachable address; details.reason says which. */
   DESTINATION_ADDRESS_REFUSED: { status: 422, fault: 'user', message: 'That server address cannot be used: it points at a private or local network.' },

@@ -61,6 +61,11 @@ export function maximumScenes(entitlements: Entitlements): number {
   return limit(entitlements, 'maximum-scenes', FREE_MAXIMUM_SCENES);
 }
 
+/** Spec §6: Premium and VIP invite up to 10 guests; without the entitlement (Free) a host has none. */
+export function maximumGuestsOf(entitlements: Entitlements): number {
+  return limit(entitlements, 'maximum-guests', 0);
+}
+
 /** Free streams always carry the OnAir logo; `custom-logo` lets a creator hide or replace it. */
 export function canHideOrReplaceLogo(entitlements: Entitlements): boolean {
   return isEnabled(entitlements, 'custom-logo');

@@ -9,6 +9,7 @@ import { eventServerMessageSchemas } from './events/events.ts';
 import { entitlementsSchema, planIdSchema } from './plans.ts';
 import { subscriptionViewSchema } from './http/billing.ts';
 import type { ProjectPermission } from './signaling/roles.ts';
+import { guestChatMessageSchema, guestSchema } from './guests/guests.ts';
 
 /**
  * Messages on the api WebSocket `/ws`. The socket is opened with the session cookie; a studio then
@@ -61,6 +62,14 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
    */
   z.strictObject({ type: z.literal('subscription.updated'), role: planIdSchema, entitlements: entitlementsSchema, subscription: subscriptionViewSchema.nullable() }),
   z.strictObject({ type: z.literal('pong') }),
+  /** Guest Chat: a message from someone in the room (spec §3 "in the room"). */
+  z.strictObject({ type: z.literal('guest.chat'), projectId: z.uuid(), message: guestChatMessageSchema }),
+  /** The guests in the room changed (one joined, left or was removed): the whole list. */
+  z.strictObject({ type: z.literal('guests.changed'), projectId: z.uuid(), guests: z.array(guestSchema), maximum: z.number().int().min(0).nullable() }),
+  /** A guest was turned away by the plan's guest limit: the host is told why (spec §6 maximum-guests). */
+  z.strictObject({ type: z.literal('guest.refused'), projectId: z.uuid(), displayName: z.string(), maximum: z.number().int().min(0), message: z.string() }),
+  /** To the guest's own sockets: the host removed them, their media stops. */
+  z.strictObject({ type: z.literal('guest.removed'), projectId: z.uuid(), guestId: z.uuid(), message: z.string() }),
   /**
    * A web page source's render state, relayed from the render workers' `RenderStatus`; `reason` is
    * the words shown under 'Preview unavailable' when it is `refused` or `unavailable`.

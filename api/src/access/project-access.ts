@@ -3,6 +3,7 @@ import { hasPermission, OnAirError, projectRoleSchema, type ProjectPermission, t
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
+import { activeGuest } from '../guests/guest-service.ts';
 
 const PROJECT_NOT_FOUND = 'This project does not exist.';
 
@@ -32,6 +33,15 @@ export class ProjectAccess {
 
   /** The caller's role in the project, or null; NOT_FOUND when there is no such project. */
   async roleOf(user: CurrentUser, projectId: string): Promise<ProjectRole | null> {
+    // A guest of a link holds the guest role in that one project while their session is live.
+    if (user.guest) {
+      const exists = await this.db.project.count({ where: { id: projectId } });
+      if (exists === 0) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
+      if (user.guest.projectId !== projectId) return null;
+      const live = await this.db.guest.count({ where: { id: user.id, ...activeGuest(projectId, new Date()) } });
+      if (live === 0) throw new OnAirError('GUEST_SESSION_ENDED');
+      return 'guest';
+    }
     const project = await this.db.project.findUnique({
       where: { id: projectId },
       select: { ownerId: true, members: { where: { userId: user.id }, select: { role: true } } },

@@ -150,7 +150,11 @@ export function createAuth(deps: AuthDeps) {
         backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: 'encrypted' },
         accountLockout: { enabled: true, maxFailedAttempts: 5, durationSeconds: 300 },
       }),
-      genericOAuth({ config: oauthProviders(config) }),
+      genericOAuth({
+        config: oauthProviders(config, async (providerId, accountId, login) => {
+          await db.platformLogin.upsert({ where: { providerId_accountId: { providerId, accountId } }, create: { providerId, accountId, login }, update: { login } });
+        }),
+      }),
       bearer(),
       jwt({ jwt: { expirationTime: `${config.API_TOKEN_TTL_SECONDS}s`, issuer: config.PUBLIC_URL, audience: config.PUBLIC_URL } }),
       // The sign-in routes' own OpenAPI document at /api/auth/open-api/generate-schema (the

@@ -96,7 +96,9 @@ export function signInGuards(deps: { redis: Redis; db: Db; config: AuthConfig })
               const taken = await deps.db.user.findUnique({ where: { email: address.trim().toLowerCase() }, select: { id: true } });
               if (taken) {
                 const session = await getSessionFromCtx(ctx);
-                throw authError(taken.id === session?.user.id ? 'EMAIL_UNCHANGED' : 'EMAIL_IN_USE');
+                // Partner spec §5: "Your email address is already {email}".
+                if (taken.id === session?.user.id) throw authError('EMAIL_UNCHANGED', { message: `Your email address is already ${address.trim().toLowerCase()}` });
+                throw authError('EMAIL_IN_USE');
               }
             }
             if (ctx.path === '/phone-number/verify' && body.updatePhoneNumber !== true && typeof body.phoneNumber === 'string') {

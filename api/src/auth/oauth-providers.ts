@@ -10,7 +10,10 @@ interface FacebookPicture {
  * from configuration: the defaults are the real ones, and tests point them at a local double.
  * A provider without a client id is not offered.
  */
-export function oauthProviders(config: AuthConfig): GenericOAuthConfig[] {
+/** Records a platform's own name for a signed-in account (the Twitch login that collaborator invitations name). */
+export type PlatformLoginRecorder = (providerId: string, accountId: string, login: string) => Promise<void>;
+
+export function oauthProviders(config: AuthConfig, recordLogin?: PlatformLoginRecorder): GenericOAuthConfig[] {
   const providers: GenericOAuthConfig[] = [];
   if (config.TWITCH_CLIENT_ID) {
     providers.push({
@@ -25,7 +28,12 @@ export function oauthProviders(config: AuthConfig): GenericOAuthConfig[] {
       // Twitch's OIDC userinfo answers only the claims asked for.
       authorizationUrlParams: { claims: JSON.stringify({ userinfo: { email: null, email_verified: null, preferred_username: null, picture: null } }) },
       accountSubject: ({ profile }) => String(profile.sub ?? ''),
-      mapProfileToUser: (profile) => ({ name: typeof profile.preferred_username === 'string' ? profile.preferred_username : undefined }),
+      // Called at every Twitch sign-in and link (the user's name is taken from it only at sign-up).
+      mapProfileToUser: async (profile) => {
+        const login = typeof profile.preferred_username === 'string' ? profile.preferred_username : undefined;
+        if (login && recordLogin && profile.sub !== undefined) await recordLogin('twitch', String(profile.sub), login.toLowerCase());
+        return { name: login };
+      },
     });
   }
   if (config.GOOGLE_CLIENT_ID) {

@@ -134,6 +134,25 @@ export class BroadcastService {
     }
   }
 
+  /**
+   * Auto Live: the project goes live as its owner's Go Live would (their plan's limits and
+   * destinations), with no click. Null when it is live already (a feed that came back within the
+   * grace period keeps the same broadcast).
+   */
+  async goLiveAsOwner(owner: CurrentUser, projectId: string): Promise<BroadcastView | null> {
+    const previous = await this.latest(projectId);
+    if (previous && isBroadcastActive(previous.state)) return null;
+    return this.goLive(owner, projectId);
+  }
+
+  /** Auto Live: the feed stayed away past its grace period. Null when the project was not live. */
+  async endWithoutFeed(projectId: string): Promise<BroadcastView | null> {
+    const row = await this.latest(projectId);
+    if (!row || !isBroadcastActive(row.state)) return null;
+    this.deps.logger.info({ projectId, broadcastId: row.id }, 'auto live: the feed stayed away past the grace period, ending the broadcast');
+    return this.endRow(row);
+  }
+
   async end(user: CurrentUser, projectId: string): Promise<BroadcastView> {
     await this.deps.assertProjectAccess(user, projectId);
     const row = await this.latest(projectId);
@@ -153,6 +172,13 @@ export class BroadcastService {
     }
     const ended = await this.transition(ending, 'ended', { endedAt: new Date() });
     return this.view(ended ?? ending);
+  }
+
+  /** Ends every broadcast of an owner's projects that is going out (a deleted account's platform connections stop). */
+  async endAllOwnedBy(ownerId: string): Promise<number> {
+    const active = await this.deps.db.broadcast.findMany({ where: { project: { ownerId }, state: { in: ['starting', 'live', 'ending'] } } });
+    for (const row of active) await this.endRow(row);
+    return active.length;
   }
 
   /** Ends every live broadcast past its plan's duration limit; the api calls this on a timer. */

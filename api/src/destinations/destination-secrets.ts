@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { OnAirError } from '@onair/protocol';
 import type { SecretBox } from '@onair/runtime';
 
@@ -23,6 +24,15 @@ export class DestinationSecrets {
     return plain ? this.seal(destinationId, field, plain) : null;
   }
 
+  /**
+   * A stream key as a destination row stores it: sealed, plus its SHA-256 so a console publishing
+   * with its Twitch key to OnAir's ingest finds the project (keys are long random strings: a plain
+   * digest is enough to look one up and reveals nothing).
+   */
+  streamKeyColumns(destinationId: string, plain: string | null | undefined): { streamKeyEnc: string | null; streamKeyHash: string | null } {
+    return { streamKeyEnc: this.sealOrNull(destinationId, 'streamKey', plain), streamKeyHash: plain ? streamKeyDigest(plain) : null };
+  }
+
   open(destinationId: string, field: SecretField, sealed: string): string {
     try {
       return this.need().open(sealed, `${destinationId}:${field}`);
@@ -32,4 +42,8 @@ export class DestinationSecrets {
       throw new OnAirError('INTERNAL', 'A saved secret of this destination cannot be read.');
     }
   }
+}
+
+export function streamKeyDigest(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
 }

@@ -147,17 +147,17 @@ export class DestinationService {
         break;
       case 'Local': {
         const local = this.deps.local!;
-        data = { ...base, name: body.name ?? kind.label, rtmpUrl: local.url, streamKeyEnc: this.deps.secrets.sealOrNull(id, 'streamKey', local.key) };
+        data = { ...base, name: body.name ?? kind.label, rtmpUrl: local.url, ...this.deps.secrets.streamKeyColumns(id, local.key) };
         break;
       }
       case 'YouTubeManual':
-        data = { ...base, name: body.name, rtmpUrl: kind.ingest.defaultUrl, streamKeyEnc: this.deps.secrets.seal(id, 'streamKey', body.streamKey) };
+        data = { ...base, name: body.name, rtmpUrl: kind.ingest.defaultUrl, ...this.deps.secrets.streamKeyColumns(id, body.streamKey) };
         break;
       default: {
         const rtmpUrl = body.rtmpUrl ?? kind.ingest.defaultUrl;
         if (!rtmpUrl) throw new OnAirError('VALIDATION_FAILED', 'Enter the server URL.', { where: 'body', issues: [{ path: ['rtmpUrl'], code: 'custom', message: 'Enter the server URL.' }] });
         await assertRtmpAddressAllowed(rtmpUrl, this.deps.rtmpPolicy);
-        data = { ...base, name: body.name ?? kind.label, rtmpUrl, streamKeyEnc: this.deps.secrets.sealOrNull(id, 'streamKey', body.streamKey) };
+        data = { ...base, name: body.name ?? kind.label, rtmpUrl, ...this.deps.secrets.streamKeyColumns(id, body.streamKey) };
       }
     }
     // The limit is checked again inside the insert's transaction so two concurrent adds cannot both pass it.
@@ -209,7 +209,7 @@ export class DestinationService {
         if (valid.rtmpUrl !== row.rtmpUrl) await assertRtmpAddressAllowed(valid.rtmpUrl, this.deps.rtmpPolicy);
         data.rtmpUrl = valid.rtmpUrl;
       }
-      if (body.streamKey !== undefined) data.streamKeyEnc = this.deps.secrets.sealOrNull(row.id, 'streamKey', body.streamKey);
+      if (body.streamKey !== undefined) Object.assign(data, this.deps.secrets.streamKeyColumns(row.id, body.streamKey));
     } else if (body.name !== undefined) {
       data.name = body.name;
     }

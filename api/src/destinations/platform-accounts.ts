@@ -98,7 +98,7 @@ export class PlatformAccounts {
         dashboardUrl: account.dashboardUrl,
         platformAccountId: account.id,
         ...(ingest
-          ? { rtmpUrl: ingest.rtmpUrl, streamKeyEnc: this.deps.secrets.seal(row.id, 'streamKey', ingest.streamKey), platformStreamId: ingest.platformStreamId }
+          ? { rtmpUrl: ingest.rtmpUrl, ...this.deps.secrets.streamKeyColumns(row.id, ingest.streamKey), platformStreamId: ingest.platformStreamId }
           : {}),
       },
     });
@@ -285,7 +285,7 @@ export class PlatformAccounts {
           data: {
             platformBroadcastId: result.platformBroadcastId,
             ...(result.platformStreamId !== undefined ? { platformStreamId: result.platformStreamId } : {}),
-            ...(result.ingest ? { rtmpUrl: result.ingest.rtmpUrl, streamKeyEnc: this.deps.secrets.seal(row.id, 'streamKey', result.ingest.streamKey) } : {}),
+            ...(result.ingest ? { rtmpUrl: result.ingest.rtmpUrl, ...this.deps.secrets.streamKeyColumns(row.id, result.ingest.streamKey) } : {}),
           },
         });
         out.push({ destinationId: row.id, ok: true, platformBroadcastId: result.platformBroadcastId });

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import {
+  GUEST_REQUEST_HEADER,
   chooseCurrentSubscription,
   entitlementKeySchema,
   OnAirError,
@@ -19,6 +20,8 @@ export interface CurrentUser {
   userType: UserType;
   plan: PlanId;
   entitlements: Entitlements;
+  /** Set for a guest of a link (no account): `id` is the guest's id, the guest role holds in `projectId` only. */
+  guest?: { projectId: string; displayName: string };
 }
 
 /**
@@ -53,13 +56,16 @@ export async function loadCurrentUser(db: Db, userId: string): Promise<CurrentUs
     select: {
       id: true,
       userType: true,
+      deactivatedAt: true,
       subscriptions: {
         orderBy: { createdAt: 'desc' },
         select: { status: true, planId: true, itemPriceId: true, entitlements: { select: { featureId: true, value: true } } },
       },
     },
   });
-  if (!user) return null;
+  // A deactivated account (pending deletion, partner spec §4) is signed out for every route but
+  // its reactivation, which resolves the session itself.
+  if (!user || user.deactivatedAt) return null;
   return { id: user.id, userType: user.userType, ...entitlementsOf(user.subscriptions) };
 }
 
@@ -70,17 +76,44 @@ export async function resolveCurrentUser(db: Db, resolve: SessionResolver, req: 
 }
 
 const currentUsers = new WeakMap<Request, CurrentUser>();
+/** Requests whose caller was resolved by authenticate() (signed in or not). */
+const resolvedRequests = new WeakSet<Request>();
+
+/** Whether authenticate() ran for this request, so getCurrentUser() answers for it. */
+export function wasAuthenticated(req: Request): boolean {
+  return resolvedRequests.has(req);
+}
+
+/** Finds the live guest behind a guest-session cookie (the guests capability provides it). */
+export type GuestResolver = (req: Pick<IncomingMessage, 'headers'>) => Promise<CurrentUser | null>;
+
+const GUEST_RESOLVER_KEY = 'guestResolver';
+
+/** Makes guest sessions resolvable by `authenticate()` for every route behind it (without it a guest request is anonymous). */
+export function provideGuestResolver(resolver: GuestResolver): RequestHandler {
+  return (_req, res, next) => {
+    res.locals[GUEST_RESOLVER_KEY] = resolver;
+    next();
+  };
+}
+
+/** A request the guest page makes as the guest of a link (header GUEST_REQUEST_HEADER): it acts as that guest only. */
+export function isGuestRequest(req: Pick<IncomingMessage, 'headers'>): boolean {
+  return req.headers[GUEST_REQUEST_HEADER] === '1';
+}
 
 /** Resolves `getCurrentUser(req)` for the routes after it; a request without a valid session goes on anonymous. */
 export function authenticate(db: Db, resolve: SessionResolver): RequestHandler {
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     // Several routers guard the same path prefix; resolve the caller once per request.
-    if (currentUsers.has(req)) {
+    if (resolvedRequests.has(req)) {
       next();
       return;
     }
-    const user = await resolveCurrentUser(db, resolve, req);
+    const guestResolver = res.locals[GUEST_RESOLVER_KEY] as GuestResolver | undefined;
+    const user = isGuestRequest(req) ? ((await guestResolver?.(req)) ?? null) : await resolveCurrentUser(db, resolve, req);
     if (user) currentUsers.set(req, user);
+    resolvedRequests.add(req);
     next();
   };
 }
@@ -88,6 +121,7 @@ export function authenticate(db: Db, resolve: SessionResolver): RequestHandler {
 /** The signed-in caller; UNAUTHENTICATED (401) when there is none. */
 export function getCurrentUser(req: Request): CurrentUser {
   const user = currentUsers.get(req);
-  if (!user) throw new OnAirError('UNAUTHENTICATED');
+  // The guest page's request without a live guest session: the guest left, was removed, or it timed out.
+  if (!user) throw new OnAirError(isGuestRequest(req) ? 'GUEST_SESSION_ENDED' : 'UNAUTHENTICATED');
   return user;
 }

@@ -46,15 +46,15 @@ export function magicLinkMail(to: string, url: string, minutes: number): Outgoin
 
 const roleWords: Record<string, string> = { cohost: 'a co-host', contributor: 'a contributor', viewer: 'a viewer' };
 
-export function roleGrantedMail(to: string, projectName: string, role: string, studioUrl: string): OutgoingMail {
-  const title = `You are ${roleWords[role] ?? role} of ${projectName}`;
+export function roleInvitationMail(to: string, projectName: string, role: string, acceptUrl: string, days: number): OutgoingMail {
+  const title = `You are invited to be ${roleWords[role] ?? role} of ${projectName}`;
   return {
     to,
     subject: `${title} on OnAir`,
-    text: `${title} on OnAir.\n\nOpen the studio: ${studioUrl}`,
+    text: `${title} on OnAir.\n\nAccept the invitation, signed in with this address: ${acceptUrl}\n\nThe invitation works once and expires in ${days} days.`,
     html: layout(
       title,
-      `<p>You can now open this project in OnAir as ${escapeHtml(roleWords[role] ?? role)}.</p><p><a href="${escapeHtml(studioUrl)}" style="display:inline-block;padding:12px 20px;background:#e5484d;color:#fff;border-radius:8px;text-decoration:none;font-weight:600">Open the studio</a></p>`,
+      `<p>Accept the invitation while signed in to OnAir with this address to open the project as ${escapeHtml(roleWords[role] ?? role)}.</p><p><a href="${escapeHtml(acceptUrl)}" style="display:inline-block;padding:12px 20px;background:#e5484d;color:#fff;border-radius:8px;text-decoration:none;font-weight:600">Accept invitation</a></p><p>The invitation works once and expires in ${days} days.</p>`,
     ),
   };
 }

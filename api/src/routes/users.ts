@@ -33,6 +33,8 @@ const userSelect = {
   lastLoggedInAt: true,
   mailingSubscribed: true,
   mailingPreferences: true,
+  deactivatedAt: true,
+  eraseAfter: true,
   subscriptions: { orderBy: { createdAt: 'desc' }, select: { planId: true, itemPriceId: true, status: true } },
 } as const;
 
@@ -82,6 +84,8 @@ export function userRoutes(deps: { db: Db; auth: Auth; mailingEnabled: boolean }
     const id = await resolveSessionUserId(auth, req);
     const row = id ? await loadUser(db, id) : null;
     if (!row) throw new OnAirError('UNAUTHENTICATED');
+    // Partner spec §4: signing in to an account pending deletion leads to its reactivation, nowhere else.
+    if (row.deactivatedAt) throw new OnAirError('ACCOUNT_PENDING_DELETION', undefined, { eraseAfter: row.eraseAfter?.toISOString() ?? null });
     return row;
   };
 

@@ -8,6 +8,7 @@ import { RoomSignaling } from '../signaling/room-signaling.ts';
 import { StudioSockets } from './studio-sockets.ts';
 import { startChat } from '../chat/index.ts';
 import { startEvents } from '../events/index.ts';
+import { createGuestService, guestResolverOf } from '../guests/index.ts';
 
 /** Serves `/ws` on the api's HTTP server; close it before the server on shutdown. */
 export async function attachStudioSockets(server: Server, deps: AppDeps & { accounts: Accounts }): Promise<{ close(): Promise<void> }> {
@@ -17,6 +18,7 @@ export async function attachStudioSockets(server: Server, deps: AppDeps & { acco
   signalingSubscriber.on('error', (err: Error) => deps.logger.warn({ err: err.message }, 'redis signaling subscriber connection error'));
   const ownSessions = deps.sessions ? undefined : new SessionService(deps.db, deps.redis, undefined, deps.logger);
   const access = new ProjectAccess(deps.db, deps.logger);
+  const guests = deps.guests ?? createGuestService(deps);
   const room = new RoomSignaling({ access, db: deps.db, redis: deps.redis, subscriber: signalingSubscriber, sessions: deps.sessions ?? ownSessions!, logger: deps.logger, iceServers: deps.config.WEBRTC_ICE_SERVERS });
   // Every replica serving /ws also takes part in running the platform chat connectors.
   // The events connectors (Twitch EventSub) are elected the same way; YouTube's events come with its chat.
@@ -32,6 +34,7 @@ export async function attachStudioSockets(server: Server, deps: AppDeps & { acco
     logger: deps.logger,
     publicUrl: deps.config.PUBLIC_URL,
     room,
+    guests: { service: guests, resolve: guestResolverOf(guests), redis: deps.redis },
     limits: {
       maxMessageBytes: deps.config.WS_MAX_MESSAGE_BYTES,
       messagesPerSecond: deps.config.WS_MESSAGES_PER_SECOND,

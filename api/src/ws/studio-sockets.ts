@@ -12,6 +12,8 @@ import {
   clientMessageSchema,
   destinationChannels,
   findUnsafeText,
+  GUEST_SOCKET_QUERY,
+  guestChannels,
   unsafeTextMessage,
   destinationServerMessageSchema,
   OnAirError,
@@ -25,7 +27,8 @@ import {
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
-import { resolveCurrentUser, type CurrentUser, type SessionResolver } from '../http/auth-context.ts';
+import { resolveCurrentUser, type CurrentUser, type GuestResolver, type SessionResolver } from '../http/auth-context.ts';
+import { GUEST_GRACE_MS, type GuestService } from '../guests/guest-service.ts';
 import type { ProjectAccess } from '../access/project-access.ts';
 import type { SceneService } from '../scenes/scene-service.ts';
 import type { RoomClient, RoomSignaling } from '../signaling/room-signaling.ts';
@@ -59,6 +62,8 @@ export interface StudioSocketsDeps {
   room?: RoomSignaling;
   /** Platform chat (`chat.*` messages); without it they are refused. */
   chat?: ChatService;
+  /** Guests by link: a socket opened with `?as=guest` is the guest of its guest-session cookie. */
+  guests?: { service: GuestService; resolve: GuestResolver; redis: Redis };
   /** From the api's WS_* settings (a WebRTC offer with camera, microphone, screen and preview m-lines runs to about 12 KB). */
   limits: SocketLimitsConfig;
 }
@@ -118,7 +123,8 @@ export class StudioSockets {
       refuse(socket, 403, 'Forbidden');
       return;
     }
-    const user = await resolveCurrentUser(this.deps.db, this.deps.resolveSession, req);
+    const asGuest = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').toString() === GUEST_SOCKET_QUERY;
+    const user = asGuest ? ((await this.deps.guests?.resolve(req)) ?? null) : await resolveCurrentUser(this.deps.db, this.deps.resolveSession, req);
     if (!user) {
       refuse(socket, 401, 'Unauthorized');
       return;
@@ -181,7 +187,9 @@ export class StudioSockets {
         send(ws, { type: 'error', code: error.code, message: error.message });
       });
     });
+    if (user.guest) this.guestPresence(user, +1);
     ws.on('close', () => {
+      if (user.guest) this.guestPresence(user, -1);
       this.perUser.remove(user.id);
       this.clients.delete(client);
       this.removeUserSocket(client);
@@ -315,6 +323,11 @@ export class StudioSockets {
       this.forwardEventMessage(eventsOf, raw);
       return;
     }
+    const roomOf = /^onair:projects:([^:]+):room$/.exec(channel)?.[1];
+    if (roomOf !== undefined && channel === guestChannels.room(roomOf)) {
+      this.forwardRoomEvent(roomOf, raw);
+      return;
+    }
     const detailsOf = /^onair:projects:([^:]+):details$/.exec(channel)?.[1];
     if (detailsOf !== undefined && channel === projectChannels.details(detailsOf)) {
       this.forwardProjectDetails(detailsOf, raw);
@@ -394,6 +407,57 @@ export class StudioSockets {
     for (const client of this.watchers.get(projectId) ?? []) send(client.ws, message);
   }
 
+  /**
+   * Guest Chat and the guests of the room, checked before forwarding. A removed guest's own sockets
+   * are told, leave the room (their media stops) and close; the host hears of a guest turned away.
+   */
+  private forwardRoomEvent(projectId: string, raw: string): void {
+    let message: ServerMessage;
+    try {
+      message = serverMessageSchema.parse(JSON.parse(raw));
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message, projectId }, 'ignoring malformed room message');
+      return;
+    }
+    if (!('projectId' in message) || message.projectId !== projectId) return;
+    if (message.type === 'guest.removed') {
+      // Every socket of that guest on this replica, whether or not it watches the project yet.
+      for (const client of [...(this.byUser.get(message.guestId) ?? [])]) {
+        if (client.user.guest?.projectId !== projectId) continue;
+        send(client.ws, message);
+        void this.deps.room?.disconnected(client.room).catch((err: unknown) => this.deps.logger.warn({ err, projectId }, 'removed guest not taken out of the room'));
+        client.ws.close(CLOSE_POLICY_VIOLATION, 'Removed from the studio');
+      }
+      return;
+    }
+    for (const client of this.watchers.get(projectId) ?? []) {
+      if (message.type === 'guest.chat' || message.type === 'guests.changed') send(client.ws, message);
+      else if (message.type === 'guest.refused' && !client.user.guest) send(client.ws, message);
+    }
+  }
+
+  /**
+   * Counts a guest's open sockets across replicas: when the last one closes and none comes back
+   * within the grace period (a reload, a network blip), the guest has left and their seat is free.
+   */
+  private guestPresence(user: CurrentUser, delta: 1 | -1): void {
+    const guests = this.deps.guests;
+    const projectId = user.guest?.projectId;
+    if (!guests || !projectId) return;
+    const key = `onair:guests:${user.id}:sockets`;
+    void (async () => {
+      const open = await guests.redis.incrby(key, delta);
+      await guests.redis.expire(key, 86_400);
+      if (open > 0) return;
+      setTimeout(() => {
+        void (async () => {
+          const still = Number((await guests.redis.get(key)) ?? '0');
+          if (still <= 0) await guests.service.markLeft(user.id, projectId);
+        })().catch((err: unknown) => this.deps.logger.warn({ err, projectId }, 'guest presence not updated'));
+      }, GUEST_GRACE_MS).unref();
+    })().catch((err: unknown) => this.deps.logger.warn({ err, projectId }, 'guest presence not counted'));
+  }
+
   /** A render worker's page status, checked and cut down to what the studio shows. */
   private forwardRenderStatus(projectId: string, raw: string): void {
     let status;
@@ -428,7 +492,7 @@ export class StudioSockets {
 }
 
 /** The Redis channels a replica listens on while one of its sockets watches the project. */
-function projectChannelsOf(projectId: string): [string, string, string, string, string, string] {
+function projectChannelsOf(projectId: string): [string, string, string, string, string, string, string] {
   return [
     projectChannels.scene(projectId),
     projectChannels.details(projectId),
@@ -436,6 +500,7 @@ function projectChannelsOf(projectId: string): [string, string, string, string, 
     renderKeys.status(projectId),
     chatChannels.project(projectId),
     eventChannels.project(projectId),
+    guestChannels.room(projectId),
   ];
 }
 

@@ -95,7 +95,7 @@ export class StudioChatSocket {
 
   async waitFor<T extends ServerMessage>(match: (m: ServerMessage) => m is T, timeoutMs?: number): Promise<T>;
   async waitFor(match: (m: ServerMessage) => boolean, timeoutMs?: number): Promise<ServerMessage>;
-  async waitFor(match: (m: ServerMessage) => boolean, timeoutMs = 15_000): Promise<ServerMessage> {
+  async waitFor(match: (m: ServerMessage) => boolean, timeoutMs = 45_000): Promise<ServerMessage> {
     return waitFor('a studio socket message', async () => this.received.find(match), timeoutMs, 20);
   }
 
@@ -107,7 +107,7 @@ export class StudioChatSocket {
   }
 
   /** Waits until a chat message matches. */
-  async waitForChat(match: (m: ChatMessage) => boolean, timeoutMs = 15_000): Promise<ChatMessage> {
+  async waitForChat(match: (m: ChatMessage) => boolean, timeoutMs = 45_000): Promise<ChatMessage> {
     return waitFor('a chat message', async () => this.chatMessages().find(match), timeoutMs, 20);
   }
 
@@ -121,7 +121,7 @@ export class StudioChatSocket {
   }
 
   /** Waits until the latest state of a destination's chat is `state`. */
-  async waitForState(destinationId: string, state: ChatDestinationEntry['state'], timeoutMs = 15_000): Promise<ChatDestinationEntry> {
+  async waitForState(destinationId: string, state: ChatDestinationEntry['state'], timeoutMs = 45_000): Promise<ChatDestinationEntry> {
     return waitFor(`the ${state} state of a chat`, async () => {
       const entry = this.stateOf(destinationId);
       return entry?.state === state ? entry : undefined;

@@ -9,12 +9,14 @@ import { createDb, type Db } from '@onair/db';
 import { DEFAULT_STRIPE_CATALOGUE, startStripeDouble, stripeDoubleEnv, type RunningStripeDouble } from '@onair/embedded';
 import { createTestDatabase, testRedisUrl } from '@onair/embedded/test-services';
 import { createLogger, type Logger } from '@onair/runtime';
-import { planEntitlements, STRIPE_WEBHOOK_PATH, type PlanId } from '@onair/protocol';
+import { GUEST_REQUEST_HEADER, GUEST_SESSION_COOKIE, planEntitlements, STRIPE_WEBHOOK_PATH, type PlanId } from '@onair/protocol';
 import { createApp } from '../../src/app.ts';
 import { createAccounts } from '../../src/auth/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { SESSION_COOKIE } from '../../src/http/auth-context.ts';
 import { attachStudioSockets } from '../../src/ws/index.ts';
+import { DataExportQueue } from '../../src/partner/data-exports/export-job.ts';
+import { createDataExportService } from '../../src/partner/index.ts';
 
 export interface StudioApi {
   url: string;
@@ -33,7 +35,7 @@ export interface StudioApi {
  * `env` adds api configuration (platform endpoints, SECRETS_KEY…); PUBLIC_URL is the server's real
  * address unless given. `logger` replaces the silent one (to read what the api logs).
  */
-export async function startStudioApi(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<StudioApi> {
+export async function startStudioApi(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv; logger?: Logger; now?: () => Date } = {}): Promise<StudioApi> {
   const database = options.databaseUrl ? undefined : await createTestDatabase();
   const databaseUrl = options.databaseUrl ?? database!.url;
   // Listen first: OAuth redirect URIs are built from PUBLIC_URL, which must be the real address.
@@ -46,7 +48,11 @@ export async function startStudioApi(options: { databaseUrl?: string; env?: Node
   const redis = new Redis(config.REDIS_URL);
   const logger = options.logger ?? createLogger('api-test', 'silent');
   const accounts = createAccounts({ config, db, redis, logger });
-  const app = createApp({ config, db, redis, logger, accounts });
+  // Data exports are built here as the api process builds them, on a queue of this api alone.
+  const exportQueue = new DataExportQueue(redis, { prefix: `test-${randomUUID()}` });
+  const now = options.now ? { now: options.now } : {};
+  exportQueue.work(createDataExportService({ db, logger, mailer: accounts.mailer, publicUrl: config.PUBLIC_URL, exportLinkHours: config.EXPORT_LINK_HOURS, exportQueue, ...now }), logger);
+  const app = createApp({ config, db, redis, logger, accounts, exportQueue, ...now });
   server.on('request', app);
   const sockets = await attachStudioSockets(server, { config, db, redis, logger, accounts });
   return {
@@ -60,6 +66,7 @@ export async function startStudioApi(options: { databaseUrl?: string; env?: Node
     close: async () => {
       await stripe.stop();
       await sockets.close();
+      await exportQueue.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       redis.disconnect();
@@ -74,6 +81,10 @@ export interface TestUser {
   /** The session token as stored; the cookie carries it signed. */
   token: string;
   cookie: string;
+  /** A guest of a link: requests carry the guest header and sockets open `/ws?as=guest`. */
+  guest?: boolean;
+  /** The address the requests come from (X-Forwarded-For; the api trusts it from loopback). */
+  ip?: string;
 }
 
 /**
@@ -116,9 +127,39 @@ export async function createTestUser(api: Pick<StudioApi, 'db' | 'authSecret'>, 
 export async function call(api: StudioApi, user: TestUser | null, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${api.url}${path}`, {
     method,
-    headers: { ...(user ? { cookie: user.cookie } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(user ? { cookie: user.cookie } : {}),
+      ...(user?.guest ? { [GUEST_REQUEST_HEADER]: '1' } : {}),
+      ...(user?.ip ? { 'x-forwarded-for': user.ip } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
+
+/** The host's guest link token (made on first ask), as Copy Guest Link copies it. */
+export async function guestLinkOf(api: StudioApi, host: TestUser, projectId: string): Promise<string> {
+  const res = await call(api, host, 'GET', `/api/v1/projects/${projectId}/guest-link`);
+  if (res.status !== 200) throw new Error(`no guest link: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { code: string }).code;
+}
+
+/** Joins by a guest link as a browser would; the guest holds the cookie the api set. */
+export async function joinAsGuest(
+  api: StudioApi,
+  projectId: string,
+  token: string,
+  options: { displayName?: string; ip?: string } = {},
+): Promise<{ status: number; body: unknown; guest: TestUser | null }> {
+  const res = await fetch(`${api.url}/api/v1/guest/join`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(options.ip ? { 'x-forwarded-for': options.ip } : {}) },
+    body: JSON.stringify({ projectId, token, displayName: options.displayName ?? '' }),
+  });
+  const body = (await res.json()) as { guestId?: string };
+  const session = res.headers.getSetCookie().find((c) => c.startsWith(`${GUEST_SESSION_COOKIE}=`));
+  const cookie = session?.split(';')[0];
+  return { status: res.status, body, guest: cookie && body.guestId ? { id: body.guestId, token: '', cookie, guest: true, ip: options.ip } : null };
 }

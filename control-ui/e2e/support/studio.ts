@@ -67,3 +67,27 @@ export async function makeAdmin(email: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * Gives `invitee` a role in the project the way people get one (spec §6): the host invites their
+ * address, the invitation mail arrives in the development inbox, the invitee accepts it signed in.
+ * Returns the invitee's user id.
+ */
+export async function inviteAndAccept(host: APIRequestContext, invitee: APIRequestContext, projectId: string, email: string, role: 'cohost' | 'contributor' | 'viewer'): Promise<string> {
+  const invited = await host.post(`/api/v1/projects/${projectId}/invitations`, { data: { email, role } });
+  expect(invited.status(), await invited.text()).toBe(201);
+  let token: string | undefined;
+  for (let i = 0; i < 50 && !token; i++) {
+    const inbox = (await (await invitee.get(`/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
+    const match = inbox.messages.map((m) => /\/invitation\?token=([\w%-]+)/.exec(m.text)).find((m) => m !== null);
+    token = match ? decodeURIComponent(match[1]!) : undefined;
+    if (!token) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!token) throw new Error('no invitation mail arrived');
+  const accepted = await invitee.post('/api/v1/invitations/accept', { data: { token } });
+  expect(accepted.status(), await accepted.text()).toBe(200);
+  const { members } = (await (await host.get(`/api/v1/projects/${projectId}/members`)).json()) as { members: { userId: string; email: string }[] };
+  const member = members.find((m) => m.email.toLowerCase() === email.toLowerCase());
+  if (!member) throw new Error('the invitee is not a member after accepting');
+  return member.userId;
+}

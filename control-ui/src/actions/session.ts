@@ -15,7 +15,8 @@ import {
 } from '@onair/protocol';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { DEFAULT_CANVAS, initialSignIn, useAppStore, useSessionStore, useUiStore, type SignInState } from '../stores/index.ts';
-import { messageOf } from './api-errors.ts';
+import { partnerSignInWords, safeReturnPath } from '../model/partner.ts';
+import { apiErrorOf, messageOf } from './api-errors.ts';
 
 function setSignIn(patch: Partial<SignInState>): void {
   useSessionStore.setState((state) => ({ signIn: { ...state.signIn, ...patch } }));
@@ -32,7 +33,7 @@ export async function loadAccount(client: HttpClient = httpClient): Promise<Curr
     client.getJson(getCurrentUserEndpoint.path, { response: currentUserSchema }),
     client.getJson(getUserSettingsEndpoint.path, { response: userSettingsSchema }),
   ]);
-  useSessionStore.setState({ loggedIn: true, user, settings, signIn: { ...initialSignIn } });
+  useSessionStore.setState((state) => ({ loggedIn: true, user, settings, signIn: { ...initialSignIn, returnTo: state.signIn.returnTo } }));
   applyUser(user);
   return user;
 }
@@ -66,8 +67,9 @@ export async function restoreSession(
   const params = new URLSearchParams(location.search);
   try {
     await loadAccount(client);
-  } catch {
+  } catch (err) {
     clearLocalSession();
+    if (apiErrorOf(err)?.code === 'ACCOUNT_PENDING_DELETION') useSessionStore.setState({ pendingDeletion: true });
   }
   const error = params.get('error_description') ?? (params.get('error') ? 'Sign-in did not complete. Please try again.' : null);
   if (error) setSignIn({ error, step: 'email' });
@@ -85,7 +87,14 @@ async function step(run: () => Promise<void>): Promise<void> {
   try {
     await run();
   } catch (err) {
-    setSignIn({ error: messageOf(err) });
+    // Signed in to an account pending deletion: the sign-in screen hands over to reactivation.
+    if (apiErrorOf(err)?.code === 'ACCOUNT_PENDING_DELETION') {
+      useSessionStore.setState({ pendingDeletion: true });
+      return;
+    }
+    // The partner area words sign-in outcomes as its own spec does (§8 'Email login').
+    const partner = useSessionStore.getState().signIn.returnTo.startsWith('/partner');
+    setSignIn({ error: partner ? partnerSignInWords(apiErrorOf(err)?.code ?? null, messageOf(err)) : messageOf(err) });
   } finally {
     setSignIn({ pending: false });
   }
@@ -100,7 +109,8 @@ export function requestEmailCode(email: string, client: HttpClient = httpClient)
 
 export function requestMagicLink(email: string, client: HttpClient = httpClient): Promise<void> {
   return step(async () => {
-    await client.sendJson('POST', authRoutes.sendMagicLink, { email: email.trim(), callbackURL: '/', errorCallbackURL: '/login' }, { response: authAckSchema });
+    const { returnTo } = useSessionStore.getState().signIn;
+    await client.sendJson('POST', authRoutes.sendMagicLink, { email: email.trim(), callbackURL: returnTo, errorCallbackURL: loginPathFor(returnTo) }, { response: authAckSchema });
     setSignIn({ step: 'link-sent', email: email.trim() });
   });
 }
@@ -158,13 +168,24 @@ export function submitSecondFactor(code: string, kind: 'totp' | 'recovery', clie
 /** Leaves for the provider's consent page; the api brings the browser back to `/`. */
 export function startOAuth(provider: OAuthProviderId, client: HttpClient = httpClient): Promise<void> {
   return step(async () => {
-    const { url } = await client.sendJson('POST', authRoutes.startOAuth, { provider, callbackURL: '/', errorCallbackURL: '/login' }, { response: oauthStartAnswerSchema });
+    const { returnTo } = useSessionStore.getState().signIn;
+    const { url } = await client.sendJson('POST', authRoutes.startOAuth, { provider, callbackURL: returnTo, errorCallbackURL: loginPathFor(returnTo) }, { response: oauthStartAnswerSchema });
     window.location.assign(url);
   });
 }
 
+/** The sign-in screen that brings the browser back to `returnTo`. */
+function loginPathFor(returnTo: string): string {
+  return returnTo === '/' ? '/login' : `/login?next=${encodeURIComponent(returnTo)}`;
+}
+
+/** The sign-in screen's `?next=`: where a completed sign-in goes (only a path of this app). */
+export function setSignInReturn(next: string | null): void {
+  setSignIn({ returnTo: safeReturnPath(next) });
+}
+
 export function restartSignIn(): void {
-  useSessionStore.setState({ signIn: { ...initialSignIn } });
+  useSessionStore.setState((state) => ({ signIn: { ...initialSignIn, returnTo: state.signIn.returnTo } }));
 }
 
 /** Spec §4 step 5: logout clears everything; the local state is cleared even if the api is unreachable. */
@@ -175,5 +196,6 @@ export async function signOut(client: HttpClient = httpClient): Promise<void> {
     // The cookie may already be gone (deleted account, expired session): nothing left to end.
   }
   clearLocalSession();
+  useSessionStore.setState({ pendingDeletion: false });
   restartSignIn();
 }

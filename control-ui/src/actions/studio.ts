@@ -15,9 +15,11 @@ import { initialStudioState, useProjectsStore, useStudioStore, type StudioPanel 
 import { messageOf } from './api-errors.ts';
 import { receiveSubscriptionUpdate } from './billing.ts';
 import { loadDestinations, receiveDestinationMessage } from './destinations.ts';
+import { loadIngest, receiveIngestMessage } from './ingest.ts';
 import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
 import { attachChat, detachChat, receiveChatError, receiveChatMessage } from './platform-chat.ts';
 import { closeEvents, loadEvents, receiveEventsMessage } from './events.ts';
+import { closeGuestRoom, openGuestRoom, receiveGuestEvent } from './guests.ts';
 import { showToast } from './toasts.ts';
 
 let socket: StudioSocket | null = null;
@@ -49,6 +51,7 @@ export async function openStudio(projectId: string, client: HttpClient = httpCli
       document,
       resolution,
     });
+    void openGuestRoom(projectId);
   } catch (err) {
     if (useStudioStore.getState().projectId !== projectId) return;
     useStudioStore.setState(err instanceof UnauthorizedError ? { status: 'unauthenticated' } : { status: 'error', error: messageOf(err) });
@@ -62,6 +65,7 @@ export function closeStudio(): void {
   leaveRoom();
   detachChat();
   closeEvents();
+  closeGuestRoom();
   socket?.close();
   socket = null;
   useStudioStore.setState(initialStudioState());
@@ -88,6 +92,7 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
       if (confirmed && message.version > confirmed.version) void refetchDocument(client);
       // Destination events missed while the channel was down are not replayed either.
       void loadDestinations(projectId, client);
+      void loadIngest(projectId, client);
       // The host's camera and microphone join the session's room (again after a socket reconnect).
       enterRoom(projectId, (m) => socket?.send(m));
       // The platform chat: its history, then every new message on this channel.
@@ -108,12 +113,23 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
     case 'room.ready':
     case 'room.answer':
     case 'room.state':
+    case 'room.tiles':
       receiveRoomMessage(message);
+      return;
+    case 'guest.chat':
+    case 'guests.changed':
+    case 'guest.refused':
+    case 'guest.removed':
+      receiveGuestEvent(message);
       return;
     case 'destination.event':
     case 'broadcast.state':
     case 'broadcast.health':
       receiveDestinationMessage(message);
+      return;
+    case 'ingest.status':
+    case 'ingest.feed':
+      receiveIngestMessage(message);
       return;
     case 'scene.patched':
       receivePatch(message, client);

@@ -8,6 +8,8 @@ export interface HttpClientOptions {
   baseUrl?: string;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** Sent with every request (the guest page's client marks its requests as the guest's). */
+  headers?: Record<string, string>;
 }
 
 /** What the client needs of a `protocol` zod schema; structural, so this module needs no zod import. */
@@ -42,7 +44,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     try {
       res = await doFetch(`${baseUrl}${path}`, {
         method,
-        headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { accept: 'application/json', ...options.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         credentials: 'same-origin',
         signal: AbortSignal.timeout(timeoutMs),

@@ -1,4 +1,4 @@
-import { Outlet } from 'react-router';
+import { NavLink, Outlet } from 'react-router';
 import { Brand } from '../components/Brand.tsx';
 import { StatusIndicator } from '../features/system/StatusIndicator.tsx';
 import { UserMenu } from '../features/user-menu/UserMenu.tsx';
@@ -9,7 +9,18 @@ export function AppLayout() {
   return (
     <div className={styles.layout}>
       <header className={styles.bar}>
-        <Brand />
+        <div className={styles.start}>
+          <Brand />
+          {/* One app, two areas: the studio and the partner network. */}
+          <nav className={styles.areas} aria-label="Areas">
+            <NavLink to="/" end className={({ isActive }) => `${styles.area} ${isActive ? styles.areaActive : ''}`}>
+              Studio
+            </NavLink>
+            <NavLink to="/partner" className={({ isActive }) => `${styles.area} ${isActive ? styles.areaActive : ''}`}>
+              Partner network
+            </NavLink>
+          </nav>
+        </div>
         <div className={styles.end}>
           <StatusIndicator />
           <UserMenu />

@@ -1,12 +1,13 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useRouteError } from 'react-router';
-import { ErrorFallback } from '../components/ErrorFallback.tsx';
+import { ErrorFallback, newErrorCode } from '../components/ErrorFallback.tsx';
 
 /** The router catches rendering errors of its routes before any outer boundary; this is its fallback. */
 export function RouteErrorFallback() {
   const error = useRouteError();
+  const code = useMemo(() => newErrorCode(), []);
   useEffect(() => {
-    console.error('Rendering failed', error);
-  }, [error]);
-  return <ErrorFallback />;
+    console.error(`Rendering failed (error code ${code})`, error);
+  }, [error, code]);
+  return <ErrorFallback code={code} />;
 }

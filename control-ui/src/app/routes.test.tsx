@@ -38,6 +38,7 @@ describe('routes', () => {
   it.each([
     ['/guest/', 'This guest link is incomplete'],
     ['/guest/anything/deeper', 'This guest link is incomplete'],
+    ['/guest/5f2b6c1e-8a4d-4b7e-9c3f-2d1e0a9b8c7d?guestToken=x.y', 'Checking your guest link…'],
     ['/login', 'Sign in to OnAir'],
     ['/admin', 'Operators&#x27; dashboard'],
     ['/no/such/page', 'Page not found'],

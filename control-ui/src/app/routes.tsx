@@ -3,11 +3,23 @@ import { AdminPage } from '../pages/AdminPage.tsx';
 import { BillingReturnPage } from '../pages/BillingReturnPage.tsx';
 import { DevInboxPage } from '../pages/DevInboxPage.tsx';
 import { GuestPage } from '../pages/GuestPage.tsx';
+import { InvitationPage } from '../pages/InvitationPage.tsx';
 import { HomePage } from '../pages/HomePage.tsx';
 import { LoginPage } from '../pages/LoginPage.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { StudioPage } from '../pages/StudioPage.tsx';
 import { AppLayout } from './AppLayout.tsx';
+import { PartnerAccountPage } from '../features/partner-home/AccountPage.tsx';
+import { ChannelPage } from '../features/partner-home/ChannelPage.tsx';
+import { DashboardPage } from '../features/partner-home/DashboardPage.tsx';
+import { PartnerLayout } from '../features/partner-home/PartnerLayout.tsx';
+import { GetStartedPage } from '../features/partner-onboarding/GetStartedPage.tsx';
+import { SettingsPage } from '../features/partner-settings/SettingsPage.tsx';
+import { DeclineInvitePage } from '../features/partner-collaborators/DeclineInvitePage.tsx';
+import { AccountDeletedPage } from '../features/partner-account-deletion/AccountDeletedPage.tsx';
+import { ReactivatePage } from '../features/partner-account-deletion/ReactivatePage.tsx';
+import { AuthorizePage } from '../features/partner-applications/AuthorizePage.tsx';
+import { DevicePage } from '../features/partner-applications/DevicePage.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { RouteErrorFallback } from './RouteErrorFallback.tsx';
 
@@ -27,15 +39,38 @@ export const routes: RouteObject[] = [
           { path: 'admin', element: <AdminPage /> },
           // Stripe's hosted checkout and portal come back here.
           { path: 'billing', element: <BillingReturnPage /> },
+          // An invitation mail's link (spec §6): accepting gives the role.
+          { path: 'invitation', element: <InvitationPage /> },
           // Development only: shows what the api kept instead of mailing (says so when it is off).
           { path: 'dev/inbox', element: <DevInboxPage /> },
+          // The partner network (partner spec §2): a second area of the same app and sign-in.
+          {
+            path: 'partner',
+            element: <PartnerLayout />,
+            children: [
+              { index: true, element: <DashboardPage /> },
+              { path: 'get-started', element: <GetStartedPage /> },
+              { path: 'channel', element: <ChannelPage /> },
+              { path: 'account', element: <PartnerAccountPage /> },
+              { path: 'settings/:section?', element: <SettingsPage /> },
+              // Partner spec §2 auth pages: OAuth authorize and short-code authorize.
+              { path: 'authorize', element: <AuthorizePage /> },
+              { path: 'device', element: <DevicePage /> },
+            ],
+          },
+          // Decline Collaboration Invite: the invitation e-mail's link works without signing in.
+          { path: 'partner/decline-invite', element: <DeclineInvitePage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },
       { path: 'studio/:projectId', element: <StudioPage /> },
-      // Spec §2: a guest link is the origin plus /guest/, and nothing after it is interpreted yet.
+      // Spec §2: a guest link is the origin plus /guest/ (here followed by the project's id); anything else says the link is incomplete.
+      { path: 'guest/:projectId', element: <GuestPage /> },
       { path: 'guest/*', element: <GuestPage /> },
       { path: 'login', element: <LoginPage /> },
+      // Partner spec §4: after deleting, and a new sign-in to an account pending deletion.
+      { path: 'account-deleted', element: <AccountDeletedPage /> },
+      { path: 'reactivate', element: <ReactivatePage /> },
     ],
   },
 ];

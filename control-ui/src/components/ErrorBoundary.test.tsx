@@ -15,5 +15,12 @@ describe('ErrorBoundary', () => {
     const html = renderToString(<>{boundary.render()}</>);
     expect(html).toContain('An error has occurred');
     expect(html).not.toContain('all good');
+    // Partner spec §8: an error code to quote, the build and release, Contact support and Reload.
+    expect(html).toContain(boundary.state.code!);
+    expect(boundary.state.code).toMatch(/^[0-9A-F]{8}$/);
+    expect(html).toContain(`<dd>${__ONAIR_RELEASE__}</dd>`);
+    expect(html).toContain('Build');
+    expect(html).toContain('Contact support');
+    expect(html).toContain('Reload');
   });
 });

@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { ErrorFallback } from './ErrorFallback.tsx';
+import { ErrorFallback, newErrorCode } from './ErrorFallback.tsx';
 
 export interface ErrorBoundaryProps {
   children: ReactNode;
@@ -7,6 +7,7 @@ export interface ErrorBoundaryProps {
 
 interface ErrorBoundaryState {
   error: Error | null;
+  code: string | null;
 }
 
 /**
@@ -15,17 +16,17 @@ interface ErrorBoundaryState {
  * Route components are caught by the router's own fallback; this catches everything around it.
  */
 export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundaryState> {
-  override state: ErrorBoundaryState = { error: null };
+  override state: ErrorBoundaryState = { error: null, code: null };
 
   static getDerivedStateFromError(error: Error): ErrorBoundaryState {
-    return { error };
+    return { error, code: newErrorCode() };
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
-    console.error('Rendering failed', error, info.componentStack);
+    console.error(`Rendering failed (error code ${this.state.code ?? 'unknown'})`, error, info.componentStack);
   }
 
   override render() {
-    return this.state.error ? <ErrorFallback /> : this.props.children;
+    return this.state.error ? <ErrorFallback code={this.state.code ?? undefined} /> : this.props.children;
   }
 }

@@ -1,7 +1,8 @@
 import { KeyRound, Mail, MailCheck, MessageSquare, ShieldCheck } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import type { OAuthProviderId } from '@onair/protocol';
+import { safeReturnPath } from '../model/partner.ts';
 import {
   chooseSignInPath,
   loadSignInMethods,
@@ -9,6 +10,7 @@ import {
   requestMagicLink,
   requestSmsCode,
   restartSignIn,
+  setSignInReturn,
   startOAuth,
   submitEmailCode,
   submitSecondFactor,
@@ -278,8 +280,13 @@ export function LoginPage() {
   const ready = useSessionStore((s) => s.ready);
   const loggedIn = useSessionStore((s) => s.loggedIn);
   const step = useSessionStore((s) => s.signIn.step);
+  const [params] = useSearchParams();
+  const next = params.get('next');
   useEffect(() => void loadSignInMethods(), []);
-  if (ready && loggedIn) return <Navigate to="/" replace />;
+  useEffect(() => setSignInReturn(next), [next]);
+  const pendingDeletion = useSessionStore((s) => s.pendingDeletion);
+  if (pendingDeletion) return <Navigate to={`/reactivate?next=${encodeURIComponent(safeReturnPath(next))}`} replace />;
+  if (ready && loggedIn) return <Navigate to={safeReturnPath(next)} replace />;
   return (
     <main className={card.screen}>
       <div className={card.card}>

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useParams } from 'react-router';
 import { loadDevices, stopCameraPreviews } from '../actions/devices.ts';
 import { closeStudio, openStudio } from '../actions/studio.ts';
+import { AutoLiveBlock } from '../features/auto-live/AutoLiveBlock.tsx';
 import { DestinationsPanel } from '../features/destinations/DestinationsPanel.tsx';
 import { StudioMedia } from '../features/media/StudioMedia.tsx';
 import { ProgramCanvas } from '../features/studio/ProgramCanvas.tsx';
@@ -35,7 +36,9 @@ export function StudioPage() {
         <ProgramCanvas />
         <div className={styles.side}>
           <StudioMedia />
-          <DestinationsPanel projectId={projectId} />
+          <DestinationsPanel projectId={projectId}>
+            <AutoLiveBlock projectId={projectId} />
+          </DestinationsPanel>
           <SidePanel />
         </div>
       </div>

@@ -11,6 +11,8 @@ export interface SignInState {
   pending: boolean;
   /** The sentence to show under the form (the api's catalogue message), or null. */
   error: string | null;
+  /** Where a completed sign-in goes (a path of this app; `?next=` of the sign-in screen). */
+  returnTo: string;
 }
 
 export interface SessionState {
@@ -22,12 +24,14 @@ export interface SessionState {
   /** What this installation offers on the sign-in screen (null until loaded). */
   methods: SignInMethods | null;
   signIn: SignInState;
+  /** Partner spec §4: the signed-in account is pending deletion; only reactivation (or signing out) is offered. */
+  pendingDeletion: boolean;
 }
 
-export const initialSignIn: SignInState = { step: 'email', email: '', phoneNumber: '', pending: false, error: null };
+export const initialSignIn: SignInState = { step: 'email', email: '', phoneNumber: '', pending: false, error: null, returnTo: '/' };
 
 export function initialSessionState(): SessionState {
-  return { ready: false, loggedIn: false, user: null, settings: null, methods: null, signIn: { ...initialSignIn } };
+  return { ready: false, loggedIn: false, user: null, settings: null, methods: null, signIn: { ...initialSignIn }, pendingDeletion: false };
 }
 
 export function createSessionStore() {

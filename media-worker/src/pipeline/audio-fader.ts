@@ -25,10 +25,15 @@ export class AudioFader {
 
   constructor(private readonly fadeMs = SCENE_FADE_MS) {}
 
-  add(inputId: string, pad: GstPad, target: AudioPadTarget): void {
-    const level = target.audible ? 1 : 0;
+  /**
+   * A new input's pad. `fadeIn` (a guest source, spec §4 "Guest tile": its audio starts at 0) starts
+   * it silent and fades it to its volume when its scene is shown; others start at their level.
+   */
+  add(inputId: string, pad: GstPad, target: AudioPadTarget, options: { fadeIn?: boolean; now?: number } = {}): void {
+    const level = target.audible && !options.fadeIn ? 1 : 0;
     this.fades.set(inputId, { pad, target, level, from: level, to: level, startedAt: 0 });
     this.write(this.fades.get(inputId)!);
+    if (options.fadeIn) this.set(inputId, target, options.now);
   }
 
   remove(inputId: string): void {

@@ -154,7 +154,7 @@ export class ProgramPipeline {
       if (layout) this.layoutInput(attached, layout);
       if (bins.audio) {
         attached.audioPad = link(bins.audio, mixer);
-        this.fader.add(input.id, attached.audioPad, audioTargets(this.plan).get(input.id)!);
+        this.fader.add(input.id, attached.audioPad, audioTargets(this.plan).get(input.id)!, { fadeIn: input.kind === 'rtp' && input.audio?.fadeIn === true });
       }
       const audioJitter = bins.audio && bins.audioJitter ? bins.audio.getByName(bins.audioJitter) : null;
       const jitterBuffers = [...attached.feeds.map((f) => f.jitter), audioJitter].filter((j): j is GstElement => j !== undefined && j !== null);

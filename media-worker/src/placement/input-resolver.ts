@@ -16,9 +16,10 @@ export const WATERMARK_IMAGE = fileURLToPath(new URL('../../assets/onair-logo.pn
  * the session's start and listening even before a track arrives, so a track that stops and comes
  * back never rebuilds the pipeline (without `ports`, as in tests of the fleet, they are left out).
  * While one sends nothing, its layer shows the offline picture of its kind (placeholders.ts).
- * Web pages arrive the same way from a render worker (see session-pages.ts). Game feeds have no
- * input yet, so their layers are left out rather than faked. Images and video files are uploads, read
- * in place from the uploads folder the api writes (`uploadsDir`, the same UPLOADS_DIR).
+ * Web pages arrive the same way from a render worker (see session-pages.ts), and game sources from
+ * the ingest (ingest/ingest-relay.ts: H.264 + Opus from an encoder or console). Images and video
+ * files are uploads, read in place from the uploads folder the api writes (`uploadsDir`, the same
+ * UPLOADS_DIR).
  */
 export function createInputResolver(ports?: MediaPorts, uploadsDir?: string): InputResolver {
   const uploads = uploadsDir === undefined ? undefined : resolve(uploadsDir);
@@ -29,8 +30,11 @@ export function createInputResolver(ports?: MediaPorts, uploadsDir?: string): In
     // A render worker sends the page as H.264 + Opus, painted green where it is transparent.
     const placeholder = placeholderFor(source.kind);
     if (source.kind === 'webpage' && ports) return ports.rtpInput(source.id, { video: true, audio: true }, { encodings: ['H264'], keyColor: 'green', ...(placeholder ? { placeholder } : {}) });
+    // H.264 from encoders and consoles (RTMP ingest) or WHIP, VP8 from a browser publishing over WHIP.
+    if (source.kind === 'game' && ports) return ports.rtpInput(source.id, { video: true, audio: true }, { encodings: ['H264', 'VP8'], ...(placeholder ? { placeholder } : {}) });
     const media = liveSourceMedia[source.kind];
-    if (ports && media) return ports.rtpInput(source.id, media, { encodings: ['VP8', 'H264'], ...(placeholder ? { placeholder } : {}) });
+    // A guest's sound starts at 0 and fades in (spec §4 "Guest tile").
+    if (ports && media) return ports.rtpInput(source.id, media, { encodings: ['VP8', 'H264'], ...(placeholder ? { placeholder } : {}) }, source.kind === 'participant' ? { fadeIn: true } : {});
     return undefined;
   };
 }

@@ -140,7 +140,8 @@ export class SessionConsumer {
     const cost = sessionCost(document);
     if (!canAdmit(this.options.cores, this.committedCores, cost)) {
       logger.info({ projectId: data.projectId, cost, committed: this.committedCores }, 'session left for another worker (no capacity)');
-      await job.moveToWait(token);
+      // The lock can be gone already (the job was taken back as stalled): that must not end the process and every session on it.
+      await job.moveToWait(token).catch((err: unknown) => logger.warn({ projectId: data.projectId, err: (err as Error).message }, 'session not handed back'));
       return false;
     }
 

@@ -35,6 +35,14 @@ export interface SessionRunnerDeps {
   pages?: SessionPages;
   /** See DEFAULT_SESSION_IDLE_MS. */
   idleMs?: number;
+  /** The ingest feed of the project (encoder, console), pulled into its game sources. */
+  ingest?: SessionIngestLink;
+}
+
+export interface SessionIngestLink {
+  open(projectId: string, document: SceneDocument): Promise<void>;
+  update(projectId: string, document: SceneDocument): void;
+  close(projectId: string): Promise<void>;
 }
 
 export interface SessionMedia {
@@ -120,6 +128,7 @@ export class SessionRunner {
     const plan = this.plan(document);
     host.startSession({ sessionId: this.projectId, planVersion: document.version, plan });
     await this.syncPages(document, plan.profile.height);
+    await this.openIngest(document);
     await this.writeOwner('running');
     this.ownerTimer = setInterval(() => {
       this.writeOwner('running').catch((err: unknown) => this.logger.warn({ err }, 'owner record not refreshed'));
@@ -132,6 +141,7 @@ export class SessionRunner {
   async stop(end: SessionEnd): Promise<void> {
     if (this.ownerTimer) clearInterval(this.ownerTimer);
     for (const off of this.unsubscribe.splice(0)) await off();
+    await this.deps.ingest?.close(this.projectId);
     await this.deps.host.stopSession(this.projectId);
     await this.deps.media?.closeSession(this.projectId);
     // Pages are stopped on a real end only: after a hand-over the next worker's session takes them
@@ -151,6 +161,7 @@ export class SessionRunner {
         this.document = document;
         const plan = this.plan(document);
         this.deps.host.applyPlan(this.projectId, document.version, plan);
+        this.deps.ingest?.update(this.projectId, document);
         await this.syncPages(document, plan.profile.height);
       })
       .catch((err: unknown) => this.logger.warn({ err }, 'scene update not applied'));
@@ -175,6 +186,15 @@ export class SessionRunner {
     } catch (err) {
       // A page that cannot be requested shows nothing; the rest of the program goes on.
       this.logger.warn({ err: (err as Error).message }, 'web pages not updated');
+    }
+  }
+
+  private async openIngest(document: SceneDocument): Promise<void> {
+    try {
+      await this.deps.ingest?.open(this.projectId, document);
+    } catch (err) {
+      // Without its feed the game source shows 'Game Source Offline'; the rest of the program goes on.
+      this.logger.warn({ err: (err as Error).message }, 'ingest feed not followed');
     }
   }
 

@@ -84,6 +84,7 @@ export class MediaPorts {
     sourceId: string,
     media: { video: boolean; audio: boolean },
     video: { encodings: readonly VideoEncoding[] } & Pick<NonNullable<RtpInput['video']>, 'keyColor' | 'placeholder'> = { encodings: ['VP8', 'H264'] },
+    audio: Pick<NonNullable<RtpInput['audio']>, 'fadeIn'> = {},
   ): RtpInput {
     const ports = this.source(sourceId);
     const { encodings, ...options } = video;
@@ -92,7 +93,7 @@ export class MediaPorts {
       id: sourceId,
       kind: 'rtp',
       ...(media.video ? { video: { codecs, ...options } } : {}),
-      ...(media.audio ? { audio: { port: ports.audio.OPUS, encoding: 'OPUS' as const, payloadType: PIPELINE_PAYLOAD_TYPES.OPUS } } : {}),
+      ...(media.audio ? { audio: { port: ports.audio.OPUS, encoding: 'OPUS' as const, payloadType: PIPELINE_PAYLOAD_TYPES.OPUS, ...audio } } : {}),
     };
   }
 

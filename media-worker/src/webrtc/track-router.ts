@@ -1,9 +1,11 @@
-import type { SceneDocument, Source, TrackType } from '@onair/protocol';
+import { sourceKindInfo, type SceneDocument, type Source, type TrackType } from '@onair/protocol';
 
 export interface Publisher {
   userId: string;
   /** The project owner's tracks also feed sources assigned to nobody (a new Camera source has no user). */
   isHost: boolean;
+  /** A WHIP publisher: its camera and microphone feed the game sources, or the one source chosen. */
+  feeds?: { sourceId: string | null };
 }
 
 export interface TrackTarget {
@@ -17,6 +19,7 @@ export interface TrackTarget {
  * sound of their Camera sources, never both, so the voice is not mixed in twice.
  */
 export function routeTrack(doc: SceneDocument, who: Publisher, type: TrackType): TrackTarget[] {
+  if (who.feeds) return routeWhipTrack(doc, who.feeds.sourceId, type);
   const mine = (source: Source): boolean => {
     const userId = (source.settings as { userId?: string | null }).userId ?? null;
     return userId === who.userId || (userId === null && who.isHost);
@@ -46,3 +49,13 @@ export const liveSourceMedia: Partial<Record<Source['kind'], { video: boolean; a
   microphone: { video: false, audio: true },
   participant: { video: true, audio: true },
 };
+
+/** A WHIP feed (issue 18): video and sound into the game sources, or into the one source chosen for it. */
+function routeWhipTrack(doc: SceneDocument, sourceId: string | null, type: TrackType): TrackTarget[] {
+  const media: TrackTarget['media'] | null = type === 'camera' || type === 'screen_share' ? 'video' : type === 'microphone' || type === 'screen_share_audio' ? 'audio' : null;
+  if (!media) return [];
+  const chosen = sourceId ? doc.sources.filter((s) => s.id === sourceId) : doc.sources.filter((s) => s.kind === 'game');
+  return chosen
+    .filter((s) => (media === 'video' ? sourceKindInfo[s.kind].hasVideo : sourceKindInfo[s.kind].hasAudio) && s.kind !== 'webpage' && s.kind !== 'watermark' && s.kind !== 'image')
+    .map((s) => ({ sourceId: s.id, media }));
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { broadcastViewSchema, destinationOutputSchema } from './broadcast.ts';
 import { destinationViewSchema } from './schemas.ts';
 import { encoderSettingsSchema } from '../pipeline/encoder-ladder.ts';
+import { ingestFeedMessageSchema, ingestStatusMessageSchema } from '../ingest/http.ts';
 
 /** Spec §4 destination events, pushed to every open studio of the project. */
 export const destinationEventKinds = ['Added', 'Changed', 'Removed', 'Authenticated'] as const;
@@ -39,7 +40,8 @@ export const broadcastHealthMessageSchema = z.strictObject({
   encoder: encoderSettingsSchema.optional(),
 });
 
-export const destinationServerMessageSchemas = [destinationEventMessageSchema, broadcastStateMessageSchema, broadcastHealthMessageSchema] as const;
+/** Ingest status and feed reports travel on the same project channel (Auto Live starts and ends broadcasts). */
+export const destinationServerMessageSchemas = [destinationEventMessageSchema, broadcastStateMessageSchema, broadcastHealthMessageSchema, ingestStatusMessageSchema, ingestFeedMessageSchema] as const;
 export const destinationServerMessageSchema = z.discriminatedUnion('type', [...destinationServerMessageSchemas]);
 export type DestinationServerMessage = z.infer<typeof destinationServerMessageSchema>;
 

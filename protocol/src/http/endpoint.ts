@@ -1,10 +1,14 @@
 import type { z } from 'zod';
+import type { ChannelCapability } from '../partner/permissions.ts';
 import type { ProjectPermission } from '../signaling/roles.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** Who may call an endpoint; the api enforces it before the handler runs. */
-export type EndpointAccess = 'public' | 'user' | 'admin';
+/**
+ * Who may call an endpoint; the api enforces it before the handler runs. 'session' is any signed-in
+ * session, an account pending deletion included (its status and reactivation); 'user' excludes it.
+ */
+export type EndpointAccess = 'public' | 'user' | 'session' | 'admin';
 
 /**
  * One HTTP endpoint of the api as data: the api mounts a handler for it (validating params, query
@@ -30,6 +34,11 @@ export interface Endpoint<
    * name one (a protocol test holds every endpoint to that).
    */
   projectPermission?: ProjectPermission;
+  /**
+   * For an endpoint of one partner channel (a `:channelId` path): what the caller must be allowed
+   * to do there (protocol's channelCapabilities table). The api checks it before the handler runs.
+   */
+  channelCapability?: ChannelCapability;
   params?: P;
   query?: Q;
   body?: B;

@@ -99,6 +99,8 @@ export const rtpAudioSchema = z.object({
   port: z.number().int().min(1).max(65535),
   encoding: z.literal('OPUS'),
   payloadType: z.number().int().min(0).max(127),
+  /** Starts silent and fades in over the scene fade when shown (a guest source; spec §4 "Guest tile": it starts at 0). */
+  fadeIn: z.boolean().optional(),
 });
 
 /** A track fed over loopback UDP by the WebRTC endpoint or an ingest (RTP, clock 90 kHz / 48 kHz). */

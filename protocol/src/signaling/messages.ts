@@ -80,6 +80,11 @@ export const workerSignalSchema = z.discriminatedUnion('type', [
     tracks: z.array(offeredTrackSchema).max(8),
     previewMid: z.string().min(1).max(32).nullable(),
     guestMids: z.array(z.string().min(1).max(32)).max(10).default([]),
+    /**
+     * A WHIP publisher (an encoder, not a person): its video and sound feed the project's game
+     * sources, or the one source chosen (`sourceId`), instead of its own camera and microphone.
+     */
+    feeds: z.strictObject({ sourceId: z.uuid().nullable() }).optional(),
   }),
   z.strictObject({ type: z.literal('ice'), ...participant, peerId, candidate: iceCandidateSchema }),
   z.strictObject({ type: z.literal('leave'), ...participant }),

@@ -25,3 +25,8 @@ export const rolePermissions: Record<ProjectRole, readonly ProjectPermission[]> 
 export function hasPermission(role: ProjectRole | null | undefined, permission: ProjectPermission): boolean {
   return role !== null && role !== undefined && rolePermissions[role].includes(permission);
 }
+
+/** Spec §5 "Audio: only the renderer role plays audio": every other page keeps the program's sound muted. */
+export function playsOutputAudio(role: ProjectRole | null | undefined): boolean {
+  return role === 'renderer';
+}

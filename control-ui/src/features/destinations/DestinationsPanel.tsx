@@ -1,5 +1,5 @@
 import { Plus } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { UPGRADE_TOOLTIP_MORE_DESTINATIONS } from '@onair/protocol';
 import { closeDestinations, loadDestinations, openDestinationPicker } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
@@ -13,8 +13,11 @@ import { DestinationRow } from './DestinationRow.tsx';
 import { RemoveDestinationDialog } from './RemoveDestinationDialog.tsx';
 import styles from './Destinations.module.css';
 
-/** The studio's destinations (spec §2): Go Live, the enabled/total counter, a toggle per destination, Add Destination. */
-export function DestinationsPanel({ projectId }: { projectId: string }) {
+/**
+ * The studio's destinations (spec §2): Go Live, the enabled/total counter, a toggle per destination,
+ * Add Destination; `children` go below them in the same scrolling panel (the page puts the Auto Live block there).
+ */
+export function DestinationsPanel({ projectId, children }: { projectId: string; children?: ReactNode }) {
   useEffect(() => {
     void loadDestinations(projectId);
     return () => closeDestinations();
@@ -52,6 +55,7 @@ export function DestinationsPanel({ projectId }: { projectId: string }) {
       ) : (
         add
       )}
+      {children}
       <AddDestinationPicker />
       <DestinationFormDialog />
       <RemoveDestinationDialog />

@@ -6,7 +6,7 @@ import styles from './ProgramPreview.module.css';
  * editor's layers. `onLive` says whether pictures are arriving, so the canvas can fall back to
  * drawing the layers itself while they are not (not connected yet, a reconnect, a stall).
  */
-export function ProgramPreview({ stream, onLive }: { stream: MediaStream | null; onLive: (live: boolean) => void }) {
+export function ProgramPreview({ stream, onLive, muted = true }: { stream: MediaStream | null; onLive: (live: boolean) => void; muted?: boolean }) {
   const video = useRef<HTMLVideoElement>(null);
   useEffect(() => {
     const element = video.current;
@@ -27,7 +27,7 @@ export function ProgramPreview({ stream, onLive }: { stream: MediaStream | null;
       ref={video}
       className={styles.video}
       autoPlay
-      muted
+      muted={muted}
       playsInline
       aria-label="Program preview"
       data-testid="program-preview"

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { resolveWebcamId, uploadContentPath, type Source } from '@onair/protocol';
 import { startCameraPreview } from '../../actions/devices.ts';
-import { useDeviceStore, useStudioStore, type SourceRenderStatus } from '../../stores/index.ts';
+import { useDeviceStore, useIngestStore, useMediaStore, useStudioStore, type SourceRenderStatus } from '../../stores/index.ts';
 import { SourcePlaceholder } from './SourcePlaceholder.tsx';
 import styles from './LayerContent.module.css';
 
@@ -52,6 +52,27 @@ function WebpageContent({ source }: { source: Extract<Source, { kind: 'webpage' 
   return <WebpagePreview source={source} render={render} />;
 }
 
+/** A guest source: the guest's camera as forwarded to this page's tile, else 'Camera Offline' (spec §4 "Guest tile"). */
+function ParticipantContent({ source }: { source: Extract<Source, { kind: 'participant' }> }) {
+  const stream = useMediaStore((s) => {
+    const tile = s.guestTiles.find((t) => t.userId === source.settings.userId);
+    return tile ? (s.tileStreams[tile.mid] ?? null) : null;
+  });
+  if (stream) return <CameraVideo stream={stream} mirrored={false} label={`${source.settings.displayName || source.name}'s camera`} />;
+  return <SourcePlaceholder kind="camera" detail={source.settings.displayName || undefined} />;
+}
+
+/**
+ * A game source: 'Game Source Offline' until a feed arrives at the ingest (spec §4: it connects and
+ * disconnects with the feed); the feed itself is composited by the worker and seen in the program.
+ */
+function GameContent() {
+  const feed = useIngestStore((s) => (s.view?.status.state === 'receiving' && s.view.feed?.state === 'flowing' ? s.view.feed : null));
+  if (!feed) return <SourcePlaceholder kind="game" />;
+  const size = feed.width && feed.height ? `${feed.width}×${feed.height}` : null;
+  return <SourcePlaceholder kind="game" text="Game feed live" detail={[size, feed.fps ? `${Math.round(feed.fps)} fps` : null].filter(Boolean).join(' · ') || undefined} />;
+}
+
 /** What a layer shows on the canvas: live media where this browser has it, else the spec's placeholder. */
 export function LayerContent({ source }: { source: Source }) {
   const projectId = useStudioStore((s) => s.document?.projectId ?? '');
@@ -59,11 +80,11 @@ export function LayerContent({ source }: { source: Source }) {
     case 'webcam':
       return <WebcamContent source={source} />;
     case 'participant':
-      return <SourcePlaceholder kind="camera" detail={source.settings.displayName || undefined} />;
+      return <ParticipantContent source={source} />;
     case 'screenshare':
       return <SourcePlaceholder kind="screenshare" />;
     case 'game':
-      return <SourcePlaceholder kind="game" />;
+      return <GameContent />;
     case 'webpage':
       return <WebpageContent source={source} />;
     case 'image':

@@ -1,6 +1,6 @@
 import { MonitorPlay } from 'lucide-react';
 import { useCallback, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
-import { CANVAS, sourceKindInfo, type Layer, type Source } from '@onair/protocol';
+import { CANVAS, playsOutputAudio, sourceKindInfo, type Layer, type Source } from '@onair/protocol';
 import { removeLayer, restackLayer, updateLayer } from '../../actions/scene-edits.ts';
 import { selectLayer } from '../../actions/studio.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -52,6 +52,7 @@ export function ProgramCanvas() {
   const selectedLayerId = useStudioStore((s) => s.selectedLayerId);
   const [drag, setDrag] = useState<Drag | null>(null);
   const preview = useMediaStore((s) => (s.connection === 'connected' ? s.preview : null));
+  const playsAudio = useMediaStore((s) => playsOutputAudio(s.role));
   const [previewPlaying, setPreviewPlaying] = useState(false);
   const onPreviewLive = useCallback((live: boolean) => setPreviewPlaying(live), []);
   const live = previewPlaying && preview !== null && document !== null;
@@ -134,7 +135,7 @@ export function ProgramCanvas() {
         onKeyDown={onKeyDown}
         onPointerDown={() => selectLayer(null)}
       >
-        {scene && <ProgramPreview stream={preview} onLive={onPreviewLive} />}
+        {scene && <ProgramPreview stream={preview} onLive={onPreviewLive} muted={!playsAudio} />}
         {!scene && (
           <EmptyState icon={<MonitorPlay size={36} />} title={status === 'loading' ? 'Loading the scene…' : 'Program preview'}>
             <p>

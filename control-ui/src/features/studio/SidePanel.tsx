@@ -1,12 +1,11 @@
-import { MessagesSquare } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { EmptyState } from '../../components/EmptyState.tsx';
 import { Tabs, type TabDefinition } from '../../components/Tabs.tsx';
-import { GuestsPanel } from '../media/GuestsPanel.tsx';
+import { GuestChat } from '../guests/GuestChat.tsx';
+import { GuestsPanel } from '../guests/GuestsPanel.tsx';
 import { PlatformChatPanel } from '../platform-chat/PlatformChatPanel.tsx';
 import { EventsPanel } from '../events/EventsPanel.tsx';
 import { EventsPopoutHost } from '../events/EventsPopout.tsx';
-import { useChatStore } from '../../stores/index.ts';
+import { useChatStore, useGuestsStore } from '../../stores/index.ts';
 import styles from './SidePanel.module.css';
 
 export type SidePanelTab = 'platform-chat' | 'event-list' | 'guests' | 'guest-chat';
@@ -26,11 +25,7 @@ const PANELS: Record<SidePanelTab, { label: string; panel: ReactNode }> = {
   },
   'guest-chat': {
     label: 'Guest Chat',
-    panel: (
-      <EmptyState icon={<MessagesSquare size={28} />} title="No messages yet">
-        <p>Messages between you and your guests appear here.</p>
-      </EmptyState>
-    ),
+    panel: <GuestChat />,
   },
 };
 
@@ -46,7 +41,9 @@ export interface SidePanelProps {
 export function SidePanel({ tabs = ALL_TABS, initialTab = 'platform-chat' }: SidePanelProps) {
   // Spec §4: unread is set when newer chat messages arrive while the chat is not viewed.
   const chatUnread = useChatStore((s) => s.unread);
-  const definitions: TabDefinition<SidePanelTab>[] = tabs.map((id) => ({ id, ...PANELS[id], ...(id === 'platform-chat' && chatUnread ? { badge: 'New chat messages' } : {}) }));
+  const guestChatUnread = useGuestsStore((s) => s.unread);
+  const badgeOf = (id: SidePanelTab) => (id === 'platform-chat' && chatUnread ? { badge: 'New chat messages' } : id === 'guest-chat' && guestChatUnread ? { badge: 'Unread messages' } : {});
+  const definitions: TabDefinition<SidePanelTab>[] = tabs.map((id) => ({ id, ...PANELS[id], ...badgeOf(id) }));
   const firstTab = tabs.includes(initialTab) ? initialTab : (tabs[0] ?? initialTab);
   return (
     <aside className={styles.panel} aria-label="Side panel">

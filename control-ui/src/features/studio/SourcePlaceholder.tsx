@@ -19,12 +19,15 @@ const ICONS: Record<keyof typeof PLACEHOLDER_TEXT, ReactNode> = {
   unavailable: <ImageOff size={20} aria-hidden />,
 };
 
-/** `detail` is one line (a name, an address); `reason` is a sentence saying why, wrapped to a few lines. */
-export function SourcePlaceholder({ kind, detail, reason }: { kind: keyof typeof PLACEHOLDER_TEXT; detail?: string; reason?: string }) {
+/**
+ * `detail` is one line (a name, an address); `reason` is a sentence saying why, wrapped to a few
+ * lines; `text` replaces the offline words for a source whose media only the program shows (a game feed).
+ */
+export function SourcePlaceholder({ kind, detail, reason, text }: { kind: keyof typeof PLACEHOLDER_TEXT; detail?: string; reason?: string; text?: string }) {
   return (
     <div className={styles.placeholder}>
       {ICONS[kind]}
-      <span className={styles.text}>{PLACEHOLDER_TEXT[kind]}</span>
+      <span className={styles.text}>{text ?? PLACEHOLDER_TEXT[kind]}</span>
       {detail && <span className={styles.detail}>{detail}</span>}
       {reason && (
         <span className={styles.reason} title={reason}>

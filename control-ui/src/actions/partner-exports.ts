@@ -1,0 +1,23 @@
+import { listDataExportsEndpoint, requestDataExportEndpoint, type DataExport } from '@onair/protocol';
+import { httpClient, type HttpClient } from '../api/http-client.ts';
+import { messageOf } from './api-errors.ts';
+import { showToast } from './toasts.ts';
+
+export async function loadDataExports(client: HttpClient = httpClient): Promise<{ exports: DataExport[]; linkHours: number } | null> {
+  try {
+    return await client.getJson(listDataExportsEndpoint.path, { response: listDataExportsEndpoint.response });
+  } catch {
+    return null;
+  }
+}
+
+export async function requestDataExport(client: HttpClient = httpClient): Promise<boolean> {
+  try {
+    await client.sendJson('POST', requestDataExportEndpoint.path, undefined, { response: requestDataExportEndpoint.response });
+    showToast({ kind: 'success', title: 'Export started', description: 'We are gathering your data. This page shows the progress.' });
+    return true;
+  } catch (err) {
+    showToast({ kind: 'error', title: 'Could not start the export', description: messageOf(err) });
+    return false;
+  }
+}

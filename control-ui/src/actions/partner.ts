@@ -1,0 +1,256 @@
+import {
+  acceptInviteEndpoint,
+  completeOnboardingEndpoint,
+  createInviteEndpoint,
+  declineInviteByLinkEndpoint,
+  declineInviteEndpoint,
+  disconnectLoginMethodEndpoint,
+  getChannelEndpoint,
+  getPartnerAccountEndpoint,
+  leaveChannelEndpoint,
+  listChannelsEndpoint,
+  listChannelStreamsEndpoint,
+  listReceivedInvitesEndpoint,
+  listSentInvitesEndpoint,
+  removeSentInviteEndpoint,
+  updateEmailNotificationsEndpoint,
+  updateInviteEndpoint,
+  updatePersonalInfoEndpoint,
+  removeAvatarEndpoint,
+  uploadAvatarEndpoint,
+  oauthStartAnswerSchema,
+  type CreateInviteBody,
+  type EmailNotifications,
+  type PermissionGroup,
+  type PersonalInfo,
+} from '@onair/protocol';
+import { UnauthorizedError } from '../api/http-errors.ts';
+import { httpClient, type HttpClient, type ResponseSchema } from '../api/http-client.ts';
+import { fieldErrorsOf } from '../model/partner.ts';
+import { usePartnerStore } from '../stores/index.ts';
+import { apiErrorOf, messageOf } from './api-errors.ts';
+import { loadAccount } from './session.ts';
+import { showToast } from './toasts.ts';
+
+/** A form's answer: saved, or the api's words per field and overall. */
+export type FormResult = { ok: true } | { ok: false; message: string; fieldErrors: Record<string, string> };
+
+const noContent: ResponseSchema<null> = {
+  safeParse: (data) => (data === undefined || data === null ? { success: true, data: null } : { success: false, error: { message: 'expected no content' } }),
+};
+
+const withId = (path: string, params: Record<string, string>) => path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
+
+function failed(err: unknown): FormResult {
+  const api = apiErrorOf(err);
+  const fieldErrors = api?.code === 'VALIDATION_FAILED' ? fieldErrorsOf(api.details) : {};
+  if (api && api.code !== 'VALIDATION_FAILED' && typeof api.details === 'object' && api.details && 'field' in api.details) {
+    fieldErrors[String((api.details as { field: unknown }).field)] = api.message;
+  }
+  return { ok: false, message: api?.code === 'VALIDATION_FAILED' ? 'Check the highlighted fields.' : messageOf(err), fieldErrors };
+}
+
+/** The creator account; 'unauthenticated' sends the partner area to sign-in. */
+export async function loadPartnerAccount(client: HttpClient = httpClient): Promise<void> {
+  if (usePartnerStore.getState().accountStatus !== 'ready') usePartnerStore.setState({ accountStatus: 'loading' });
+  try {
+    const account = await client.getJson(getPartnerAccountEndpoint.path, { response: getPartnerAccountEndpoint.response });
+    const { channels } = await client.getJson(listChannelsEndpoint.path, { response: listChannelsEndpoint.response });
+    const selected = usePartnerStore.getState().selectedChannelId;
+    usePartnerStore.setState({
+      accountStatus: 'ready',
+      account,
+      channels,
+      selectedChannelId: channels.some((c) => c.id === selected) ? selected : (channels[0]?.id ?? null),
+    });
+  } catch (err) {
+    usePartnerStore.setState({ accountStatus: err instanceof UnauthorizedError ? 'unauthenticated' : 'failed' });
+  }
+}
+
+/** The channel selector (partner spec §6: a user may manage other channels). */
+export function selectChannel(channelId: string): void {
+  usePartnerStore.setState({ selectedChannelId: channelId });
+}
+
+/** Get Started: the account details, once. */
+export async function completeOnboarding(info: PersonalInfo, client: HttpClient = httpClient): Promise<FormResult> {
+  try {
+    const account = await client.sendJson('POST', completeOnboardingEndpoint.path, info, { response: completeOnboardingEndpoint.response });
+    usePartnerStore.setState({ account });
+    await loadPartnerAccount(client);
+    return { ok: true };
+  } catch (err) {
+    return failed(err);
+  }
+}
+
+export async function savePersonalInfo(info: PersonalInfo, client: HttpClient = httpClient): Promise<FormResult> {
+  try {
+    const account = await client.sendJson('PUT', updatePersonalInfoEndpoint.path, info, { response: updatePersonalInfoEndpoint.response });
+    usePartnerStore.setState({ account });
+    showToast({ kind: 'success', title: 'Personal information saved' });
+    return { ok: true };
+  } catch (err) {
+    const result = failed(err);
+    showToast({ kind: 'error', title: 'Failed to save your personal information', description: result.ok ? '' : result.message });
+    return result;
+  }
+}
+
+export async function saveEmailNotifications(prefs: EmailNotifications, client: HttpClient = httpClient): Promise<void> {
+  try {
+    const account = await client.sendJson('PUT', updateEmailNotificationsEndpoint.path, prefs, { response: updateEmailNotificationsEndpoint.response });
+    usePartnerStore.setState({ account });
+    showToast({ kind: 'success', title: 'Email notifications saved' });
+  } catch (err) {
+    showToast({ kind: 'error', title: 'Failed to save your email notifications', description: messageOf(err) });
+  }
+}
+
+export async function disconnectLoginMethod(providerId: string, client: HttpClient = httpClient): Promise<void> {
+  try {
+    const account = await client.sendJson('DELETE', withId(disconnectLoginMethodEndpoint.path, { providerId }), undefined, { response: disconnectLoginMethodEndpoint.response });
+    usePartnerStore.setState({ account });
+    showToast({ kind: 'success', title: 'Disconnected' });
+  } catch (err) {
+    showToast({ kind: 'error', title: 'Could not disconnect', description: messageOf(err) });
+  }
+}
+
+// ─── Collaborators ───
+
+export async function loadCollaborators(client: HttpClient = httpClient): Promise<void> {
+  if (usePartnerStore.getState().collaboratorsStatus === 'idle') usePartnerStore.setState({ collaboratorsStatus: 'loading' });
+  try {
+    const [sent, received] = await Promise.all([
+      client.getJson(listSentInvitesEndpoint.path, { response: listSentInvitesEndpoint.response }),
+      client.getJson(listReceivedInvitesEndpoint.path, { response: listReceivedInvitesEndpoint.response }),
+    ]);
+    usePartnerStore.setState({ collaboratorsStatus: 'ready', sent: sent.invites, received: received.invites });
+  } catch {
+    usePartnerStore.setState({ collaboratorsStatus: 'failed' });
+  }
+}
+
+export async function sendInvite(body: CreateInviteBody, client: HttpClient = httpClient): Promise<FormResult> {
+  try {
+    await client.sendJson('POST', createInviteEndpoint.path, body, { response: createInviteEndpoint.response });
+    showToast({ kind: 'success', title: 'Invitation sent' });
+    await loadCollaborators(client);
+    return { ok: true };
+  } catch (err) {
+    return failed(err);
+  }
+}
+
+export async function updateInvitePermissions(inviteId: string, permissions: PermissionGroup[], client: HttpClient = httpClient): Promise<FormResult> {
+  try {
+    await client.sendJson('PATCH', withId(updateInviteEndpoint.path, { inviteId }), { permissions }, { response: updateInviteEndpoint.response });
+    showToast({ kind: 'success', title: 'Permissions updated' });
+    await loadCollaborators(client);
+    return { ok: true };
+  } catch (err) {
+    return failed(err);
+  }
+}
+
+/** Revoke (pending or accepted) or clear (declined). */
+export async function removeInvite(inviteId: string, words: { done: string; failed: string }, client: HttpClient = httpClient): Promise<void> {
+  try {
+    await client.sendJson('DELETE', withId(removeSentInviteEndpoint.path, { inviteId }), undefined, { response: noContent });
+    showToast({ kind: 'success', title: words.done });
+  } catch (err) {
+    showToast({ kind: 'error', title: words.failed, description: messageOf(err) });
+  }
+  await loadCollaborators(client);
+}
+
+export async function answerInvite(inviteId: string, answer: 'accept' | 'decline' | 'leave', client: HttpClient = httpClient): Promise<void> {
+  const words = {
+    accept: { done: 'Invitation accepted', failed: 'Failed to accept the invitation' },
+    decline: { done: 'Invitation declined', failed: 'Failed to decline the invitation' },
+    leave: { done: 'You left the channel', failed: 'Failed to leave the channel' },
+  }[answer];
+  try {
+    if (answer === 'leave') await client.sendJson('DELETE', withId(leaveChannelEndpoint.path, { inviteId }), undefined, { response: noContent });
+    else {
+      const endpoint = answer === 'accept' ? acceptInviteEndpoint : declineInviteEndpoint;
+      await client.sendJson('POST', withId(endpoint.path, { inviteId }), undefined, { response: endpoint.response });
+    }
+    showToast({ kind: 'success', title: words.done });
+  } catch (err) {
+    showToast({ kind: 'error', title: words.failed, description: messageOf(err) });
+  }
+  await Promise.all([loadCollaborators(client), loadPartnerAccount(client)]);
+}
+
+/** Decline Collaboration Invite: the e-mail's link, signed in or not. Returns the channel's name or the refusal. */
+export async function declineInviteByLink(token: string, client: HttpClient = httpClient): Promise<{ ok: true; channelName: string } | { ok: false; message: string }> {
+  try {
+    const { channelName } = await client.sendJson('POST', declineInviteByLinkEndpoint.path, { token }, { response: declineInviteByLinkEndpoint.response });
+    return { ok: true, channelName };
+  } catch (err) {
+    return { ok: false, message: messageOf(err) };
+  }
+}
+
+// ─── A channel ───
+
+/** The Channel page: the channel as the caller may see it, then its streams when Analytics is granted. */
+export async function loadChannel(channelId: string, client: HttpClient = httpClient): Promise<void> {
+  usePartnerStore.setState({ channelStatus: 'loading', channelError: null, streams: null, streamsError: null });
+  try {
+    const channel = await client.getJson(withId(getChannelEndpoint.path, { channelId }), { response: getChannelEndpoint.response });
+    usePartnerStore.setState({ channelStatus: 'ready', channel });
+  } catch (err) {
+    usePartnerStore.setState({ channelStatus: err instanceof UnauthorizedError ? 'unauthenticated' : 'failed', channel: null, channelError: messageOf(err) });
+    return;
+  }
+  try {
+    const { streams } = await client.getJson(withId(listChannelStreamsEndpoint.path, { channelId }), { response: listChannelStreamsEndpoint.response });
+    usePartnerStore.setState({ streams });
+  } catch (err) {
+    // The server decides; a collaborator without Analytics reads why.
+    usePartnerStore.setState({ streamsError: messageOf(err) });
+  }
+}
+
+/** Settings › Integrations 'Connect': leaves for the platform's consent page, which returns to Integrations. */
+export async function connectPlatform(providerId: string, client: HttpClient = httpClient): Promise<void> {
+  try {
+    const { url } = await client.sendJson('POST', '/api/auth/link-social', { provider: providerId, callbackURL: '/partner/settings/integrations' }, { response: oauthStartAnswerSchema });
+    window.location.assign(url);
+  } catch (err) {
+    showToast({ kind: 'error', title: 'Could not connect', description: messageOf(err) });
+  }
+}
+
+/** Settings › Personal information: a new avatar from a picked file (the api checks type and size). */
+export async function uploadAvatar(file: File, client: HttpClient = httpClient): Promise<void> {
+  try {
+    const dataUrl = await new Promise<string>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
+      reader.readAsDataURL(file);
+    });
+    const account = await client.sendJson('PUT', uploadAvatarEndpoint.path, { dataUrl }, { response: uploadAvatarEndpoint.response });
+    usePartnerStore.setState({ account });
+    await loadAccount(client);
+    showToast({ kind: 'success', title: 'Avatar updated' });
+  } catch (err) {
+    const api = apiErrorOf(err);
+    showToast({ kind: 'error', title: 'Failed to update your avatar', description: api?.code === 'VALIDATION_FAILED' ? 'Upload a PNG, JPEG or WebP image of at most 0.5 MB.' : messageOf(err) });
+  }
+}
+
+export async function removeAvatar(client: HttpClient = httpClient): Promise<void> {
+  try {
+    const account = await client.sendJson('DELETE', removeAvatarEndpoint.path, undefined, { response: removeAvatarEndpoint.response });
+    usePartnerStore.setState({ account });
+    await loadAccount(client);
+  } catch (err) {
+    showToast({ kind: 'error', title: 'Failed to remove your avatar', description: messageOf(err) });
+  }
+}

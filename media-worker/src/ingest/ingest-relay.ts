@@ -1,0 +1,181 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createSocket, type Socket } from 'node:dgram';
+import { createInterface } from 'node:readline';
+import { SUPPORTED_INGEST_VIDEO_CODECS, type IngestFeed } from '@onair/protocol';
+import type { Logger } from '@onair/runtime';
+import { PIPELINE_PAYLOAD_TYPES } from '../webrtc/media-ports.ts';
+import { FeedInfoReader, type FeedInfo } from './feed-info.ts';
+
+/** Where one game source takes the feed: its H.264 video port and its Opus audio port. */
+export interface RelayTarget {
+  video: number;
+  audio: number;
+}
+
+export interface IngestRelayOptions {
+  /** `rtmp://host:port/<app>/<stream>` on the ingest server (the renamed stream: no key in it). */
+  pullUrl: string;
+  logger: Logger;
+  /** Called about once a second while the relay runs, and on every change of state. */
+  onFeed: (feed: IngestFeed) => void;
+  /** No video packet for this long while pulling: the feed is reported stalled (byte watchdog). */
+  stallAfterMs?: number;
+  /** ffmpeg binary (the system one). */
+  ffmpeg?: string;
+}
+
+export const DEFAULT_INGEST_STALL_MS = 3000;
+const RETRY_MS = [500, 1000, 2000, 3000];
+
+/**
+ * Pulls one accepted RTMP feed from the ingest server and hands it to the session's pipeline as
+ * RTP on loopback, the way WebRTC tracks arrive: H.264 copied as it came (no decode, no re-encode
+ * here; SPS/PPS repeated before each keyframe so a decoder may join at any keyframe) and the audio
+ * as Opus, into the ports of every game source of the session. ffmpeg runs in a process of its own
+ * (a feed that breaks it takes nothing else down) and sends to sockets of this relay, which fans
+ * the packets out, counts bytes and frames (bitrate, measured fps) and notices a feed that stalls
+ * without closing. A feed in a codec the pipeline cannot decode is reported `unsupported` and not
+ * pulled again until the publish changes.
+ */
+export class IngestRelay {
+  private targets: RelayTarget[] = [];
+  private video: Socket | undefined;
+  private audio: Socket | undefined;
+  private child: ChildProcess | undefined;
+  private reader = new FeedInfoReader();
+  private info: FeedInfo = new FeedInfoReader().current;
+  private stopped = false;
+  private unsupported = false;
+  private attempts = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private reportTimer: NodeJS.Timeout | undefined;
+  private lastVideoAt = 0;
+  private bytes = 0;
+  private frames = 0;
+  private lastReportAt = Date.now();
+  private readonly stallAfterMs: number;
+
+  constructor(private readonly options: IngestRelayOptions) {
+    this.stallAfterMs = options.stallAfterMs ?? DEFAULT_INGEST_STALL_MS;
+  }
+
+  setTargets(targets: RelayTarget[]): void {
+    this.targets = targets;
+  }
+
+  async start(): Promise<void> {
+    const video = await bindLoopback((msg) => this.onVideo(msg));
+    const audio = await bindLoopback((msg) => this.onAudio(msg));
+    if (this.stopped) {
+      // Stopped while binding (the publish changed at once): nothing was started.
+      video.close();
+      audio.close();
+      return;
+    }
+    this.video = video;
+    this.audio = audio;
+    this.reportTimer = setInterval(() => this.report(), 1000);
+    this.reportTimer.unref();
+    this.launch();
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.reportTimer) clearInterval(this.reportTimer);
+    this.child?.kill('SIGKILL');
+    this.video?.close();
+    this.audio?.close();
+  }
+
+  private launch(): void {
+    if (this.stopped || this.unsupported) return;
+    const videoPort = this.video!.address().port;
+    const audioPort = this.audio!.address().port;
+    this.reader = new FeedInfoReader();
+    // prettier-ignore
+    const args = [
+      '-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info',
+      // A feed that stops sending makes the read fail after 5 s instead of hanging.
+      '-rw_timeout', '5000000',
+      '-fflags', 'nobuffer', '-analyzeduration', '1000000', '-probesize', '1000000',
+      '-i', this.options.pullUrl,
+      '-map', '0:v:0', '-c:v', 'copy', '-bsf:v', 'h264_mp4toannexb',
+      '-f', 'rtp', '-rtpflags', 'skip_rtcp', '-payload_type', String(PIPELINE_PAYLOAD_TYPES.H264), `rtp://127.0.0.1:${videoPort}?pkt_size=1200`,
+      '-map', '0:a:0?', '-c:a', 'libopus', '-b:a', '128k', '-ar', '48000', '-ac', '2', '-application', 'audio',
+      '-f', 'rtp', '-rtpflags', 'skip_rtcp', '-payload_type', String(PIPELINE_PAYLOAD_TYPES.OPUS), `rtp://127.0.0.1:${audioPort}?pkt_size=1200`,
+    ];
+    const child = spawn(this.options.ffmpeg ?? 'ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child = child;
+    const lines = createInterface({ input: child.stderr! });
+    lines.on('line', (line) => {
+      if (!this.reader.line(line) || !this.reader.videoKnown) return;
+      this.info = this.reader.current;
+      const codec = this.info.videoCodec;
+      if (codec && !(SUPPORTED_INGEST_VIDEO_CODECS as readonly string[]).includes(codec) && !this.unsupported) {
+        this.unsupported = true;
+        this.options.logger.warn({ codec }, 'ingest feed in an unsupported codec: not pulled');
+        child.kill('SIGKILL');
+        this.report();
+      }
+    });
+    child.once('error', (err) => this.options.logger.error({ err: err.message }, 'ffmpeg could not start for the ingest'));
+    child.once('exit', (code, signal) => {
+      if (this.child !== child) return;
+      this.child = undefined;
+      if (this.stopped || this.unsupported) return;
+      // The publish is still current (the session closes the relay when it ends): pull again.
+      const delay = RETRY_MS[Math.min(this.attempts, RETRY_MS.length - 1)]!;
+      this.attempts += 1;
+      this.options.logger.info({ code, signal, retryInMs: delay }, 'ingest pull ended; pulling again');
+      this.retryTimer = setTimeout(() => this.launch(), delay);
+    });
+  }
+
+  private onVideo(msg: Buffer): void {
+    if (msg.length < 12) return;
+    this.lastVideoAt = Date.now();
+    this.attempts = 0;
+    this.bytes += msg.length;
+    // The marker bit closes a frame: counting them gives the frame rate that arrives.
+    if ((msg[1]! & 0x80) !== 0) this.frames += 1;
+    for (const target of this.targets) this.video?.send(msg, target.video, '127.0.0.1');
+  }
+
+  private onAudio(msg: Buffer): void {
+    this.bytes += msg.length;
+    for (const target of this.targets) this.audio?.send(msg, target.audio, '127.0.0.1');
+  }
+
+  private report(): void {
+    const now = Date.now();
+    const seconds = Math.max(0.001, (now - this.lastReportAt) / 1000);
+    const bitrateKbps = Math.round((this.bytes * 8) / 1000 / seconds);
+    const fps = this.frames > 0 ? Math.round((this.frames / seconds) * 10) / 10 : null;
+    this.bytes = 0;
+    this.frames = 0;
+    this.lastReportAt = now;
+    const flowing = this.lastVideoAt > 0 && now - this.lastVideoAt < this.stallAfterMs;
+    const state: IngestFeed['state'] = this.unsupported ? 'unsupported' : this.lastVideoAt === 0 ? 'starting' : flowing ? 'flowing' : 'stalled';
+    this.options.onFeed({
+      state,
+      videoCodec: this.info.videoCodec,
+      audioCodec: this.info.audioCodec,
+      width: this.info.width,
+      height: this.info.height,
+      fps: fps ?? (flowing ? this.info.fps : 0),
+      bitrateKbps,
+      at: new Date(now).toISOString(),
+    });
+  }
+}
+
+async function bindLoopback(onMessage: (msg: Buffer) => void): Promise<Socket> {
+  const socket = createSocket('udp4');
+  socket.on('message', onMessage);
+  // A send to a port nobody listens on yet (a pipeline starting) is not an error worth a crash.
+  socket.on('error', () => undefined);
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  return socket;
+}

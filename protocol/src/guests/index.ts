@@ -1,0 +1,2 @@
+export * from './guests.ts';
+export * from './http.ts';
