@@ -18,7 +18,7 @@ import {
 } from '@onair/protocol';
 import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
 import { alertEndpoints, billingEndpoints, destinationEndpoints, eventEndpoints, guestEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
-import { fleetEndpoints, ingestEndpoints, partnerEndpoints, uploadEndpoints } from '@onair/protocol';
+import { fleetEndpoints, ingestEndpoints, partnerEndpoints, recordingEndpoints, uploadEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
@@ -56,6 +56,7 @@ import { SessionService } from './sessions/session-service.ts';
 import { systemRoutes } from './routes/system.ts';
 import { userRoutes } from './routes/users.ts';
 import { createUploadStore, uploadLimits, uploadRoutes, UploadService, type UploadStore } from './uploads/index.ts';
+import { recordingRoutes } from './recordings/index.ts';
 import { partnerRoutes } from './partner/index.ts';
 import { DataExportQueue } from './partner/data-exports/export-job.ts';
 import { oauthProviders } from './auth/oauth-providers.ts';
@@ -102,6 +103,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   ...fleetEndpoints,
   ...billingEndpoints,
   ...uploadEndpoints,
+  ...recordingEndpoints,
   ...ingestEndpoints,
   openSessionEndpoint,
   getSessionEndpoint,
@@ -147,6 +149,7 @@ export function createApp(deps: AppDeps): Express {
     logger: deps.logger,
     assertProjectAccess: (user, projectId) => access.require(user, projectId, 'read project'),
     sessions: deps.sessionControl ?? sessions,
+    ...(deps.now ? { now: deps.now } : {}),
   });
   const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin);
   const ingest = createIngest({ ...deps, broadcasts: destinations.broadcasts, sessions, scenes });
@@ -173,6 +176,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(sessionRoutes({ db: deps.db, sessions, resolveSession }));
   app.use(billingRoutes({ db: deps.db, billing, resolveSession }));
   app.use(destinationRoutes({ db: deps.db, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), services: destinations, publicUrl: deps.config.PUBLIC_URL, logger: deps.logger }));
+  app.use(recordingRoutes({ db: deps.db, recordings: destinations.recordings, resolveSession }));
   app.use(ingestRoutes({ db: deps.db, ingest, resolveSession, callbackSecret: deps.config.INGEST_CALLBACK_SECRET, logger: deps.logger }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
   app.use(authMethodsRoutes(deps.config));

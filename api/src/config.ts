@@ -7,6 +7,7 @@ import { destinationsConfigShape } from './destinations/config.ts';
 import { chatConfigShape } from './chat/config.ts';
 import { eventsConfigShape } from './events/config.ts';
 import { uploadsConfigShape } from './uploads/config.ts';
+import { recordingsConfigShape } from './recordings/config.ts';
 import { ingestConfigShape } from './ingest/config.ts';
 
 /** Every environment variable the api reads, with its default. The README's table mirrors this. */
@@ -66,6 +67,7 @@ const configSchema = z.object({
   ...chatConfigShape,
   ...eventsConfigShape,
   ...uploadsConfigShape,
+  ...recordingsConfigShape,
 });
 
 export type ApiConfig = z.infer<typeof configSchema>;

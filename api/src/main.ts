@@ -11,6 +11,7 @@ import { createFleetController } from './fleet/create-fleet-controller.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { AccountDeletionService } from './partner/account-deletion/deletion-service.ts';
 import { AccountErasureJob } from './partner/account-deletion/erasure-job.ts';
+import { RecordingFiles, RecordingRetentionJob, RecordingService } from './recordings/index.ts';
 import { DataExportQueue } from './partner/data-exports/export-job.ts';
 import { createDataExportService } from './partner/index.ts';
 import { attachStudioSockets } from './ws/index.ts';
@@ -49,10 +50,19 @@ const erasure = new AccountErasureJob({
   everyMs: config.ACCOUNT_ERASURE_INTERVAL_SECONDS * 1000,
 });
 await erasure.start();
+// Issue 19: recordings past their plan's retention are deleted from the uploads store by this job.
+const recordingRetention = new RecordingRetentionJob({
+  redis,
+  logger,
+  recordings: new RecordingService({ db, files: new RecordingFiles(config.UPLOADS_DIR), logger }),
+  everyMs: config.RECORDING_RETENTION_INTERVAL_SECONDS * 1000,
+});
+await recordingRetention.start();
 
 onShutdownSignal(logger, async () => {
   await fleet.stop();
   await erasure.close();
+  await recordingRetention.close();
   await exportQueue.close();
   await broadcastWatch.close();
   ingestWatch.close();

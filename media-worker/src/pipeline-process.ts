@@ -82,6 +82,9 @@ function handle(command: PipelineCommand): void | Promise<void> {
     case 'setOutputs':
       program?.setOutputs(command.outputs);
       return;
+    case 'setRecording':
+      program?.setRecording(command.recording ?? undefined);
+      return;
     case 'encoderStep':
       if (!program) return;
       // The next stats (within a second) say where the encoder is now, read from the encoder.

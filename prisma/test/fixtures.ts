@@ -296,6 +296,22 @@ export const fixtures = {
     storageKey: 'uploads/user-1/00000000-0000-4000-8000-000000000010',
     createdAt: at('2026-01-01T00:00:00.000Z'),
   },
+  recording: {
+    id: '00000000-0000-4000-8000-000000000020',
+    projectId: '00000000-0000-4000-8000-000000000003',
+    broadcastId: '00000000-0000-4000-8000-000000000009',
+    state: 'ready',
+    retentionDays: 30,
+    sizeBytes: 3_500_000_000n,
+    durationSeconds: 3600.5,
+    parts: [
+      { number: 1, sizeBytes: 2_000_000_000, durationSeconds: 2000.25 },
+      { number: 2, sizeBytes: 1_500_000_000, durationSeconds: 1600.25 },
+    ],
+    startedAt: at('2026-01-01T00:00:00.000Z'),
+    endedAt: at('2026-01-01T01:00:01.000Z'),
+    expiresAt: at('2026-01-31T01:00:01.000Z'),
+  },
   partnerProfile: {
     id: '00000000-0000-4000-8000-00000000000b',
     userId: 'user-1',

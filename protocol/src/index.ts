@@ -17,5 +17,6 @@ export * from './signaling/index.ts';
 export * from './chat/index.ts';
 export * from './events/index.ts';
 export * from './uploads/index.ts';
+export * from './recordings/index.ts';
 export * from './partner/index.ts';
 export * from './guests/index.ts';

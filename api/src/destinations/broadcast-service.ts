@@ -15,6 +15,7 @@ import {
 import type { Broadcast, Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
+import type { RecordingService } from '../recordings/recording-service.ts';
 import type { DestinationEvents } from './destination-events.ts';
 import type { DestinationSecrets } from './destination-secrets.ts';
 import { isAuthenticated, type ProjectAccessCheck } from './destination-service.ts';
@@ -39,6 +40,8 @@ export interface BroadcastServiceDeps {
   rtmpPolicy: RtmpAddressPolicy;
   /** A live broadcast on the holding slate (every live source dropped) this long ends (SLATE_MAX_SECONDS); 0 never. */
   slateMaxSeconds?: number;
+  /** Recordings of broadcasts started with `record`. */
+  recordings: RecordingService;
 }
 
 /**
@@ -65,6 +68,7 @@ export class BroadcastService {
       endedAt: row.endedAt?.toISOString() ?? null,
       endsAt: row.endsAt?.toISOString() ?? null,
       outputs: outputs?.success ? outputs.data : [],
+      recordingId: await this.deps.recordings.idOf(row.id),
     };
   }
 
@@ -97,7 +101,7 @@ export class BroadcastService {
     return outputs;
   }
 
-  async goLive(user: CurrentUser, projectId: string): Promise<BroadcastView> {
+  async goLive(user: CurrentUser, projectId: string, options: { record?: boolean } = {}): Promise<BroadcastView> {
     await this.deps.assertProjectAccess(user, projectId);
     const sessions = this.deps.sessions;
     if (!sessions) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'Going live is not available: this server runs no studio sessions.');
@@ -105,8 +109,11 @@ export class BroadcastService {
     if (previous && isBroadcastActive(previous.state)) throw new OnAirError('CONFLICT', 'This project is already live.');
     const enabled = await this.deps.db.destination.count({ where: { projectId, enabled: true } });
     if (enabled === 0) throw new OnAirError('VALIDATION_FAILED', 'Switch on at least one destination to go live.');
+    // Refused before anything starts: a plan without recording does not go live unrecorded by surprise.
+    const retentionDays = options.record ? await this.deps.recordings.allowed(projectId) : null;
 
     const row = await this.deps.db.broadcast.create({ data: { projectId, state: 'idle', endsAt: null } });
+    const recordingId = retentionDays === null ? null : await this.deps.recordings.begin(projectId, row.id, retentionDays);
     let current = (await this.transition(row, 'starting'))!;
     try {
       const prepared = await this.deps.accounts.prepareBroadcasts(user, projectId);
@@ -117,7 +124,7 @@ export class BroadcastService {
         await this.transition(current, 'failed', { failureReason: reason, endedAt: new Date() });
         throw new OnAirError('VALIDATION_FAILED', reason);
       }
-      await sessions.startBroadcast(projectId, outputs);
+      await sessions.startBroadcast(projectId, outputs, recordingId);
       const startedAt = new Date();
       const endsAt = new Date(startedAt.getTime() + streamLimitSeconds(user.plan) * 1000);
       await this.deps.db.broadcast.update({ where: { id: current.id }, data: { endsAt } });
@@ -130,6 +137,7 @@ export class BroadcastService {
         const reason = err instanceof OnAirError ? err.message : 'The broadcast could not start.';
         await this.transition(fresh, 'failed', { failureReason: reason, endedAt: new Date() });
       }
+      await this.deps.recordings.finish(current.id);
       throw err;
     }
   }
@@ -168,8 +176,10 @@ export class BroadcastService {
     } catch (err) {
       this.deps.logger.error({ err: (err as Error).message, projectId: row.projectId, broadcastId: row.id }, 'stopping the broadcast failed');
       const failed = await this.transition(ending, 'failed', { failureReason: 'The broadcast could not be stopped cleanly.', endedAt: new Date() });
+      await this.deps.recordings.finish(row.id);
       return this.view(failed ?? ending);
     }
+    await this.deps.recordings.finish(row.id);
     const ended = await this.transition(ending, 'ended', { endedAt: new Date() });
     return this.view(ended ?? ending);
   }
@@ -232,6 +242,7 @@ export class BroadcastService {
     const reasons = [...new Set(outputs.map((o) => o.reason ?? 'The destination stopped taking the stream.'))];
     const failed = await this.transition(row, 'failed', { failureReason: `Every destination failed. ${reasons.join(' ')}`, endedAt: new Date() });
     if (!failed) return;
+    await this.deps.recordings.finish(row.id);
     this.deps.logger.warn({ projectId: row.projectId, broadcastId: row.id, outputs: outputs.length }, 'broadcast failed: every destination failed');
     await this.deps.sessions?.stopBroadcast(row.projectId).catch((err: unknown) => {
       this.deps.logger.error({ err: (err as Error).message, projectId: row.projectId, broadcastId: row.id }, 'stopping the failed broadcast failed');

@@ -317,7 +317,7 @@ export class ProgramPipeline {
   }
 
   /** Starts or stops recording (a tee branch of the encoded streams, see outputs/recording.ts). */
-  private setRecording(spec: RenderPlan['recording']): void {
+  setRecording(spec: RenderPlan['recording']): void {
     if (spec && !this.recording) {
       const videoTee = this.gst.bin.getByName('video-encoded');
       const audioTee = this.gst.bin.getByName('audio-encoded');

@@ -147,6 +147,13 @@ export class SessionSupervisor {
     this.send({ type: 'setOutputs', outputs });
   }
 
+  /** Starts (a new part) or stops the recording; a restarted pipeline process records on as the next part. */
+  setRecording(recording: RenderPlan['recording']): void {
+    const { recording: _previous, ...rest } = this.config.plan;
+    this.config = { ...this.config, plan: recording ? { ...rest, recording } : rest };
+    this.send({ type: 'setRecording', recording: recording ?? null });
+  }
+
   async stop(): Promise<void> {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     if (this.startTimer) clearTimeout(this.startTimer);

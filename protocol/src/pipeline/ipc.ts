@@ -124,6 +124,8 @@ export const pipelineCommandSchema = z.discriminatedUnion('type', [
   /** The whole plan at `version`; the child applies only what changed (pad properties, outputs). */
   z.object({ type: z.literal('applyPlan'), version: z.number().int().nonnegative(), plan: renderPlanSchema }),
   z.object({ type: z.literal('setOutputs'), outputs: z.array(planOutputSchema) }),
+  /** Start recording into this folder (a new part), or stop (null); the outputs are untouched. */
+  z.object({ type: z.literal('setRecording'), recording: z.object({ dir: z.string().startsWith('/') }).nullable() }),
   /** Re-set the live encoder at this step of its ladder (cheaper when higher); outputs stay connected. */
   z.object({ type: z.literal('encoderStep'), step: z.number().int().nonnegative() }),
   /** Re-set the jitter buffers of every WebRTC input to this latency; the pipeline's latency follows. */

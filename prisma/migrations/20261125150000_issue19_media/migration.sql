@@ -38,3 +38,35 @@ ALTER TABLE "uploads" ADD CONSTRAINT "uploads_project_id_fkey" FOREIGN KEY ("pro
 
 -- AddForeignKey
 ALTER TABLE "uploads" ADD CONSTRAINT "uploads_owner_id_fkey" FOREIGN KEY ("owner_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- CreateTable: a broadcast's recording (fragmented MP4 parts in the uploads store)
+CREATE TABLE "recordings" (
+    "id" UUID NOT NULL,
+    "project_id" UUID NOT NULL,
+    "broadcast_id" UUID NOT NULL,
+    "state" TEXT NOT NULL DEFAULT 'recording',
+    "retention_days" INTEGER NOT NULL,
+    "size_bytes" BIGINT NOT NULL DEFAULT 0,
+    "duration_seconds" DOUBLE PRECISION,
+    "parts" JSONB NOT NULL DEFAULT '[]',
+    "started_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "ended_at" TIMESTAMP(3),
+    "expires_at" TIMESTAMP(3),
+
+    CONSTRAINT "recordings_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "recordings_broadcast_id_key" ON "recordings"("broadcast_id");
+
+-- CreateIndex
+CREATE INDEX "recordings_project_id_idx" ON "recordings"("project_id");
+
+-- CreateIndex
+CREATE INDEX "recordings_expires_at_idx" ON "recordings"("expires_at");
+
+-- AddForeignKey
+ALTER TABLE "recordings" ADD CONSTRAINT "recordings_project_id_fkey" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "recordings" ADD CONSTRAINT "recordings_broadcast_id_fkey" FOREIGN KEY ("broadcast_id") REFERENCES "broadcasts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
