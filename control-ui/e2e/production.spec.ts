@@ -3,11 +3,11 @@
 // host's browser goes away while live (the RTMP connection stays up; reopening brings the camera back).
 import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import type { BroadcastView, SceneDocument } from '@onair/protocol';
+import type { BroadcastView, Recording, SceneDocument } from '@onair/protocol';
 import { fakeMediaLaunchOptions, grabFrame, near, ORANGE, pixel } from './support/fake-media.ts';
 import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
 
@@ -106,8 +106,11 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="video"]')).toHaveAttribute('data-box', '760,400,320,180');
 
   expect((await context.request.post(`/api/v1/projects/${projectId}/destinations`, { data: { type: 'Local' } })).status()).toBe(201);
+  // Recorded (Premium): from the outputs' own encode, in the uploads store.
+  await page.getByRole('switch', { name: 'Record' }).click();
   await page.getByRole('button', { name: 'Go Live' }).click();
   await expect(page.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('REC', { exact: true })).toBeVisible();
 
   // The output: the camera, the uploaded image and the video, and the video's tone.
   await frameShows(localUrl, [[360, 220, ORANGE], [920, 130, BLUE], [920, 490, GREEN]]);
@@ -145,6 +148,27 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
 
   await again.getByRole('button', { name: 'End Broadcast' }).click();
   await expect(again.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
+
+  // The recording: listed with its duration and size once written out, downloadable, H.264 + AAC.
+  await again.getByRole('link', { name: 'Recordings' }).click();
+  await expect(again.getByRole('heading', { name: 'Recordings' })).toBeVisible();
+  await expect
+    .poll(async () => {
+      await again.reload();
+      return again.getByText(/^\d+:\d{2}$/).count();
+    }, { timeout: 30_000, intervals: [2000] })
+    .toBeGreaterThan(0);
+  if (SHOTS) await again.screenshot({ path: `${SHOTS}/production-recordings.png` });
+  const { recordings } = (await (await context.request.get(`/api/v1/projects/${projectId}/recordings`)).json()) as { recordings: Recording[] };
+  expect(recordings).toHaveLength(1);
+  const recording = recordings[0]!;
+  expect(recording.durationSeconds).toBeGreaterThan(10);
+  const download = await context.request.get(`/api/v1/projects/${projectId}/recordings/${recording.id}/parts/${recording.parts[0]!.number}`);
+  expect(download.status()).toBe(200);
+  const file = join(dir, 'recording.mp4');
+  writeFileSync(file, await download.body());
+  const codecs = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', file]).toString().trim().split('\n').sort();
+  expect(codecs).toEqual(['aac', 'h264']);
   await again.close();
   await context.request.delete(`/api/v1/projects/${projectId}/session`);
 });

@@ -324,7 +324,8 @@ export async function goLive(client: HttpClient = httpClient): Promise<void> {
   if (useDestinationsStore.getState().goingLive) return;
   useDestinationsStore.setState({ goingLive: true });
   try {
-    const broadcast = await client.sendJson('POST', path(goLiveEndpoint.path, projectId), undefined, { response: goLiveEndpoint.response });
+    const record = useDestinationsStore.getState().record;
+    const broadcast = await client.sendJson('POST', path(goLiveEndpoint.path, projectId), record ? { record } : undefined, { response: goLiveEndpoint.response });
     useDestinationsStore.setState({ broadcast });
   } catch (err) {
     showToast({ kind: 'error', title: 'Could not go live', description: messageOf(err) });

@@ -36,6 +36,8 @@ export interface DestinationsState {
   /** The session's encoder as last reported with the health (stepped down when its server is short of CPU). */
   encoder: EncoderSettings | null;
   goingLive: boolean;
+  /** Record the next broadcast (issue 19); the server refuses it in words on a plan without recording. */
+  record: boolean;
 }
 
 export function initialDestinationsState(): DestinationsState {
@@ -55,6 +57,7 @@ export function initialDestinationsState(): DestinationsState {
     health: {},
     encoder: null,
     goingLive: false,
+    record: false,
   };
 }
 

@@ -22,6 +22,7 @@ import { createSystemStore } from './system-store.ts';
 import { createToastStore } from './toast-store.ts';
 import { createUiStore } from './ui-store.ts';
 import { createUploadsStore } from './uploads-store.ts';
+import { createRecordingsStore } from './recordings-store.ts';
 import { createPartnerStore } from './partner-store.ts';
 
 export const useAppStore = createAppStore(browserStorage());
@@ -41,6 +42,7 @@ export const useChatStore = createChatStore();
 export const useEventsStore = createEventsStore(browserStorage());
 export const useAlertsStore = createAlertsStore();
 export const useUploadsStore = createUploadsStore();
+export const useRecordingsStore = createRecordingsStore();
 export const usePartnerStore = createPartnerStore();
 export const useGuestsStore = createGuestsStore(browserStorage());
 
@@ -54,6 +56,8 @@ export { browserStorage, writeBooleanFlag } from './browser-storage.ts';
 export { initialStudioState } from './studio-store.ts';
 export { initialUploadsState } from './uploads-store.ts';
 export type { UploadInProgress, UploadsState } from './uploads-store.ts';
+export { initialRecordingsState } from './recordings-store.ts';
+export type { RecordingsState } from './recordings-store.ts';
 export { initialBillingState } from './billing-store.ts';
 export type { SourceRenderStatus, StudioPanel, StudioState } from './studio-store.ts';
 export type { ProjectsState } from './projects-store.ts';
