@@ -57,6 +57,7 @@ import { systemRoutes } from './routes/system.ts';
 import { userRoutes } from './routes/users.ts';
 import { createUploadStore, uploadLimits, uploadRoutes, UploadService, type UploadStore } from './uploads/index.ts';
 import { recordingRoutes } from './recordings/index.ts';
+import { Countdowns } from './scenes/countdowns.ts';
 import { partnerRoutes } from './partner/index.ts';
 import { DataExportQueue } from './partner/data-exports/export-job.ts';
 import { oauthProviders } from './auth/oauth-providers.ts';
@@ -151,21 +152,23 @@ export function createApp(deps: AppDeps): Express {
     sessions: deps.sessionControl ?? sessions,
     ...(deps.now ? { now: deps.now } : {}),
   });
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin);
+  const countdowns = new Countdowns({ db: deps.db, redis: deps.redis, logger: deps.logger, ...(deps.now ? { now: deps.now } : {}) });
+  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin, countdowns);
   const ingest = createIngest({ ...deps, broadcasts: destinations.broadcasts, sessions, scenes });
   app.use(whipRoutes({ ingest, redis: deps.redis, logger: deps.logger }));
   // OAuth clients post forms to the token and device endpoints (RFC 6749, 8628).
   app.use('/api/oauth', ...bodyParsing({ limitBytes: deps.config.AUTH_MAX_BODY_BYTES, forms: true }));
   const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
   app.use(provideProjectAccess(access));
+  // Before the uploads: a guest's request to them is the guest's (refused by role), not anonymous.
+  const guests = deps.guests ?? createGuestService(deps);
+  app.use(provideGuestResolver(guestResolverOf(guests)));
   const uploads = new UploadService(deps.db, deps.uploadStore ?? createUploadStore(deps.config), uploadLimits(deps.config), deps.logger);
   // Before the JSON parser: an upload's body is the file, streamed under its own limits.
   app.use(uploadRoutes({ db: deps.db, uploads, resolveSession }));
   app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
-  const guests = deps.guests ?? createGuestService(deps);
-  app.use(provideGuestResolver(guestResolverOf(guests)));
   app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
   app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));
   const alerts = new AlertsService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET });

@@ -36,6 +36,8 @@ const configSchema = z.object({
   SCENE_MAX_SCENES: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.scenes),
   SCENE_MAX_SOURCES: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.sources),
   SCENE_MAX_LAYERS: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.layersPerScene),
+  /** How often the api looks for countdown scenes whose time is up (issue 19). */
+  COUNTDOWN_SWEEP_MS: z.coerce.number().int().positive().default(250),
   /** STUN/TURN servers for the studio's peer connections, a JSON array (see protocol's parseIceServers). */
   WEBRTC_ICE_SERVERS: z
     .string()

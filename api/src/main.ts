@@ -7,6 +7,7 @@ import { createAccounts } from './auth/index.ts';
 import { loadConfig } from './config.ts';
 import { startBroadcastWatch } from './destinations/index.ts';
 import { startIngestWatch } from './ingest/index.ts';
+import { startCountdownWatch } from './scenes/countdown-watch.ts';
 import { createFleetController } from './fleet/create-fleet-controller.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { AccountDeletionService } from './partner/account-deletion/deletion-service.ts';
@@ -34,6 +35,8 @@ exportQueue.work(
 const app = createApp({ config, db, redis, logger, accounts, sessions, exportQueue });
 const broadcastWatch = await startBroadcastWatch({ config, db, redis, logger, sessions });
 const ingestWatch = startIngestWatch({ config, db, redis, logger, sessions });
+// Issue 19: countdown scenes switch to their next scene when their time is up, studio open or not.
+const countdownWatch = startCountdownWatch({ config, db, redis, logger });
 const server = createServer(app);
 const sockets = await attachStudioSockets(server, { config, db, redis, logger, accounts });
 server.listen(config.PORT, config.HOST, () => {
@@ -66,6 +69,7 @@ onShutdownSignal(logger, async () => {
   await exportQueue.close();
   await broadcastWatch.close();
   ingestWatch.close();
+  countdownWatch.close();
   await sockets.close();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();

@@ -70,14 +70,26 @@ export class RecordingFiles {
 }
 
 /**
- * Seconds of media in a part as ffprobe reads them. A part cut short by a crash ends at its last
- * whole fragment, which ffprobe still reads; a part it cannot read at all counts as 0.
+ * Seconds of video in a part: from its first packet to the end of its last, as ffprobe lists them
+ * (packet headers only, nothing decoded). The container's own duration is not used: a part cut
+ * short by a crash has no final one, and a part that started mid-session starts at a later
+ * timestamp. A part ffprobe cannot read at all counts as 0.
  */
 async function durationOf(path: string): Promise<number> {
   try {
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path], { timeout: 30_000 });
-    const seconds = Number(stdout.trim());
-    return Number.isFinite(seconds) && seconds >= 0 ? Math.round(seconds * 100) / 100 : 0;
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', path], {
+      timeout: 120_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    let first = Number.POSITIVE_INFINITY;
+    let end = Number.NEGATIVE_INFINITY;
+    for (const line of stdout.split('\n')) {
+      const [pts, duration] = line.split(',').map(Number);
+      if (pts === undefined || !Number.isFinite(pts)) continue;
+      first = Math.min(first, pts);
+      end = Math.max(end, pts + (duration !== undefined && Number.isFinite(duration) ? duration : 0));
+    }
+    return end > first ? Math.round((end - first) * 100) / 100 : 0;
   } catch {
     return 0;
   }

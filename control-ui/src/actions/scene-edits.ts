@@ -1,5 +1,7 @@
 import {
   CANVAS,
+  COUNTDOWN_MAX_SECONDS,
+  DEFAULT_COUNTDOWN,
   canHideOrReplaceLogo,
   maximumScenes,
   sceneRejection,
@@ -233,6 +235,38 @@ export function addScreen(picture: { screen: BuiltInScreen } | { uploadId: strin
   const watermark = doc.sources.find((s) => s.kind === 'watermark');
   if (!canHideOrReplaceLogo(useStudioStore.getState().entitlements) && watermark) ops.push({ op: 'addLayer', sceneId, layer: { id: uuid(), sourceId: watermark.id } });
   return editScene(ops);
+}
+
+/**
+ * A countdown (issue 19): a scene of its own showing the Starting Soon picture, which the server
+ * switches back to the scene shown now when its time is up.
+ */
+export function addCountdownScene(seconds = DEFAULT_COUNTDOWN.seconds): boolean {
+  const doc = shown();
+  if (!doc) return false;
+  const limit = maximumScenes(useStudioStore.getState().entitlements);
+  if (doc.scenes.filter((s) => s.deletedAt === null).length >= limit) {
+    showToast({ kind: 'warning', title: sceneRejection('scene-limit-reached', { vars: { limit } }).message });
+    return false;
+  }
+  const sceneId = uuid();
+  const sourceId = uuid();
+  const ops: SceneOp[] = [
+    { op: 'addScene', sceneId, name: 'Countdown', kind: 'countdown' },
+    { op: 'setCountdown', sceneId, countdown: { seconds, nextSceneId: doc.activeSceneId } },
+    { op: 'addSource', source: { id: sourceId, kind: 'image', name: 'Starting soon', settings: { url: '', purpose: 'screen', screen: 'starting' } } },
+    { op: 'addLayer', sceneId, layer: { id: uuid(), sourceId, x: 0, y: 0, width: CANVAS.width, height: CANVAS.height } },
+  ];
+  const watermark = doc.sources.find((s) => s.kind === 'watermark');
+  if (!canHideOrReplaceLogo(useStudioStore.getState().entitlements) && watermark) ops.push({ op: 'addLayer', sceneId, layer: { id: uuid(), sourceId: watermark.id } });
+  return editScene(ops);
+}
+
+/** A countdown scene's time, in whole seconds (1 to an hour); its next scene stays as it is. */
+export function setCountdownSeconds(sceneId: string, seconds: number): boolean {
+  const scene = shown()?.scenes.find((s) => s.id === sceneId);
+  if (!scene?.countdown || !Number.isInteger(seconds) || seconds < 1 || seconds > COUNTDOWN_MAX_SECONDS) return false;
+  return editScene([{ op: 'setCountdown', sceneId, countdown: { ...scene.countdown, seconds } }]);
 }
 
 export function updateLayer(sceneId: string, layerId: string, changes: LayerChanges): boolean {

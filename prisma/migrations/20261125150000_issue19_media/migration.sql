@@ -4,6 +4,9 @@ ALTER TYPE "SourceKind" ADD VALUE 'video';
 -- AlterTable: screens (Starting Soon, Be Right Back, Ending) are scenes of their own kind
 ALTER TABLE "scenes" ADD COLUMN "kind" TEXT NOT NULL DEFAULT 'standard';
 
+-- AlterTable: a countdown scene's time and next scene
+ALTER TABLE "scenes" ADD COLUMN "countdown" JSONB;
+
 -- CreateTable
 CREATE TABLE "uploads" (
     "id" UUID NOT NULL,

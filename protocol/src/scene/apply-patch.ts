@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { canHideOrReplaceLogo, isEnabled, isResolutionAllowed, maximumScenes, type Entitlements } from '../plans.ts';
-import { liveScenes, NO_CROP, type Layer, type Scene, type SceneDocument } from './document.ts';
+import { DEFAULT_COUNTDOWN, liveScenes, NO_CROP, type Layer, type Scene, type SceneDocument } from './document.ts';
 import { BROWSER_SOURCE_MIN_SIZE, CANVAS, WATERMARK_PLACEMENT } from './layout.ts';
 import type { AcceptedScenePatch, SceneOp, ScenePatch } from './patch.ts';
 import { sceneRejection, SceneRejectionError, type SceneRejection, type SceneRejectionCode } from './rejections.ts';
@@ -118,7 +118,8 @@ function applyOp(ctx: PatchContext, op: SceneOp, i: number): SceneOp {
       if (doc.scenes.some((s) => s.id === op.sceneId)) reject('duplicate-id', i, { details: { id: op.sceneId } });
       const limit = maximumScenes(ctx.entitlements);
       if (liveScenes(doc).length >= limit) reject('scene-limit-reached', i, { vars: { limit }, details: { limit } });
-      doc.scenes.push({ id: op.sceneId, name: op.name, order: Number.MAX_SAFE_INTEGER, kind: op.kind ?? 'standard', deletedAt: null, layers: [] });
+      const kind = op.kind ?? 'standard';
+      doc.scenes.push({ id: op.sceneId, name: op.name, order: Number.MAX_SAFE_INTEGER, kind, ...(kind === 'countdown' ? { countdown: { ...DEFAULT_COUNTDOWN } } : {}), deletedAt: null, layers: [] });
       renumberScenes(doc);
       doc.activeSceneId ??= op.sceneId;
       ctx.addedScenes.add(op.sceneId);
@@ -132,6 +133,13 @@ function applyOp(ctx: PatchContext, op: SceneOp, i: number): SceneOp {
       renumberScenes(doc);
       if (doc.activeSceneId === scene.id) doc.activeSceneId = liveScenes(doc)[0]?.id ?? null;
       return { ...op, deletedAt: scene.deletedAt };
+    }
+    case 'setCountdown': {
+      const scene = liveScene(doc, op.sceneId, i);
+      if (scene.kind !== 'countdown') reject('not-a-countdown', i);
+      if (op.countdown.nextSceneId !== null && (op.countdown.nextSceneId === scene.id || !liveScenes(doc).some((s) => s.id === op.countdown.nextSceneId))) reject('scene-not-found', i, { details: { id: op.countdown.nextSceneId } });
+      scene.countdown = { ...op.countdown };
+      return op;
     }
     case 'renameScene': {
       liveScene(doc, op.sceneId, i).name = op.name;

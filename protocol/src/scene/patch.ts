@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resolutionIdSchema } from '../plans.ts';
-import { cropSchema, layerChangesSchema, sceneKindSchema, sceneNameSchema } from './document.ts';
+import { countdownSchema, cropSchema, layerChangesSchema, sceneKindSchema, sceneNameSchema } from './document.ts';
 import { newSourceSchema, sourceSettingsChangeSchema } from './sources.ts';
 
 const id = z.uuid();
@@ -33,6 +33,8 @@ export const sceneOpSchema = z.discriminatedUnion('op', [
   /** Every live scene, in the new order. */
   z.strictObject({ op: z.literal('reorderScenes'), sceneIds: z.array(id).min(1).max(1000) }),
   z.strictObject({ op: z.literal('setActiveScene'), sceneId: id }),
+  /** A countdown scene's time and the scene it goes to (null: the next in the list). */
+  z.strictObject({ op: z.literal('setCountdown'), sceneId: id, countdown: countdownSchema }),
   z.strictObject({ op: z.literal('addSource'), source: newSourceSchema }),
   z.strictObject({ op: z.literal('removeSource'), sourceId: id }),
   z.strictObject({

@@ -1,6 +1,6 @@
 import { ArrowDown, ArrowUp, Check, Clapperboard, Pencil, Plus, Trash2, X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { addScene, deleteScene, moveScene, renameScene, switchScene } from '../../actions/scene-edits.ts';
+import { addScene, deleteScene, moveScene, renameScene, setCountdownSeconds, switchScene } from '../../actions/scene-edits.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
@@ -67,6 +67,7 @@ export function SceneList() {
                     <Button variant="ghost" className={styles.sceneButton} onClick={() => switchScene(scene.id)} aria-pressed={active}>
                       {scene.name}
                     </Button>
+                    {scene.countdown && <CountdownSeconds key={`${scene.id}:${scene.countdown.seconds}`} sceneId={scene.id} sceneName={scene.name} seconds={scene.countdown.seconds} />}
                     <div className={styles.sceneActions}>
                       <IconButton
                         label={`Rename ${scene.name}`}
@@ -89,5 +90,30 @@ export function SceneList() {
       )}
       {document && <LayerList />}
     </aside>
+  );
+}
+
+/** A countdown scene's time, saved when the field is left or Enter is pressed; the server switches scenes when it is up. */
+function CountdownSeconds({ sceneId, sceneName, seconds }: { sceneId: string; sceneName: string; seconds: number }) {
+  const [draft, setDraft] = useState(String(seconds));
+  const save = () => {
+    const next = Number(draft);
+    if (next !== seconds && !setCountdownSeconds(sceneId, next)) setDraft(String(seconds));
+  };
+  return (
+    <label className={styles.countdown}>
+      <input
+        className={styles.countdownInput}
+        type="number"
+        min={1}
+        max={3600}
+        value={draft}
+        aria-label={`Seconds of ${sceneName}`}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={save}
+        onKeyDown={(e) => e.key === 'Enter' && save()}
+      />
+      s
+    </label>
   );
 }

@@ -1,7 +1,7 @@
 import { Film, Trash2, X } from 'lucide-react';
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { builtInScreens, uploadContentPath, type BuiltInScreen, type Upload, type UploadPurpose } from '@onair/protocol';
-import { addScreen, addUploadToScene } from '../../actions/scene-edits.ts';
+import { addCountdownScene, addScreen, addUploadToScene } from '../../actions/scene-edits.ts';
 import { deleteUpload, dismissUpload, loadUploads, uploadFile } from '../../actions/uploads.ts';
 import { Button } from '../../components/Button.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
@@ -143,7 +143,7 @@ export function MediaLibraryDialog({ open, projectId, onClose }: { open: boolean
           <h3 id={`${fileId}-screens`} className={styles.heading}>
             Screens
           </h3>
-          <p className={styles.hint}>Ready-made screens to open, pause and close your show. Each is a scene of its own.</p>
+          <p className={styles.hint}>Ready-made screens to open, pause and close your show. Each is a scene of its own. A countdown goes back to the scene you are on when its time is up.</p>
           <div className={styles.screens}>
             {builtInScreens.map((screen) => (
               <Button
@@ -156,6 +156,14 @@ export function MediaLibraryDialog({ open, projectId, onClose }: { open: boolean
                 {SCREEN_LABELS[screen]}
               </Button>
             ))}
+            <Button
+              variant="secondary"
+              onClick={() => {
+                if (addCountdownScene()) onClose();
+              }}
+            >
+              Countdown
+            </Button>
           </div>
         </section>
       </div>
