@@ -231,6 +231,9 @@ export const fixtures = {
     startedAt: at('2026-01-01T10:00:00.000Z'),
     endedAt: at('2026-01-01T11:00:00.000Z'),
     endsAt: at('2026-01-01T20:00:00.000Z'),
+    liveAt: at('2026-01-01T10:00:05.000Z'),
+    postRollSeconds: 5,
+    stopAt: at('2026-01-01T11:00:05.000Z'),
     createdAt: at('2026-01-01T00:00:00.000Z'),
   },
   chatMessage: {

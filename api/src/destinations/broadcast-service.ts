@@ -101,7 +101,7 @@ export class BroadcastService {
     return outputs;
   }
 
-  async goLive(user: CurrentUser, projectId: string, options: { record?: boolean } = {}): Promise<BroadcastView> {
+  async goLive(user: CurrentUser, projectId: string, options: { record?: boolean; preRollSeconds?: number; postRollSeconds?: number } = {}): Promise<BroadcastView> {
     await this.deps.assertProjectAccess(user, projectId);
     const sessions = this.deps.sessions;
     if (!sessions) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'Going live is not available: this server runs no studio sessions.');
@@ -112,7 +112,7 @@ export class BroadcastService {
     // Refused before anything starts: a plan without recording does not go live unrecorded by surprise.
     const retentionDays = options.record ? await this.deps.recordings.allowed(projectId) : null;
 
-    const row = await this.deps.db.broadcast.create({ data: { projectId, state: 'idle', endsAt: null } });
+    const row = await this.deps.db.broadcast.create({ data: { projectId, state: 'idle', endsAt: null, postRollSeconds: options.postRollSeconds ?? 0 } });
     const recordingId = retentionDays === null ? null : await this.deps.recordings.begin(projectId, row.id, retentionDays);
     let current = (await this.transition(row, 'starting'))!;
     try {
@@ -125,10 +125,12 @@ export class BroadcastService {
         throw new OnAirError('VALIDATION_FAILED', reason);
       }
       await sessions.startBroadcast(projectId, outputs, recordingId);
-      const startedAt = new Date();
+      // With a pre-roll the outputs run from now, and the broadcast counts as live when it is over (settlePadding).
+      const startedAt = new Date(Date.now() + (options.preRollSeconds ?? 0) * 1000);
       const endsAt = new Date(startedAt.getTime() + streamLimitSeconds(user.plan) * 1000);
-      await this.deps.db.broadcast.update({ where: { id: current.id }, data: { endsAt } });
+      await this.deps.db.broadcast.update({ where: { id: current.id }, data: { endsAt, ...(options.preRollSeconds ? { liveAt: startedAt } : {}) } });
       current = { ...current, endsAt };
+      if (options.preRollSeconds) return this.view(await this.deps.db.broadcast.findUniqueOrThrow({ where: { id: current.id } }));
       const live = await this.transition(current, 'live', { startedAt });
       return this.view(live ?? (await this.deps.db.broadcast.findUniqueOrThrow({ where: { id: current.id } })));
     } catch (err) {
@@ -165,12 +167,42 @@ export class BroadcastService {
     await this.deps.assertProjectAccess(user, projectId);
     const row = await this.latest(projectId);
     if (!row || !isBroadcastActive(row.state)) throw new OnAirError('CONFLICT', 'This project is not live.');
-    return this.endRow(row);
+    return this.endRow(row, { postRoll: true });
   }
 
-  private async endRow(row: Broadcast): Promise<BroadcastView> {
+  /**
+   * Padding, on the broadcast watch's timer: a broadcast whose pre-roll is over counts as live, and
+   * one whose post-roll is over stops its outputs. Each move is a conditional update, so of several
+   * replicas one acts.
+   */
+  async settlePadding(now = new Date()): Promise<number> {
+    let moved = 0;
+    const starting = await this.deps.db.broadcast.findMany({ where: { state: 'starting', liveAt: { lte: now } } });
+    for (const row of starting) if (await this.transition(row, 'live', { startedAt: row.liveAt! })) moved++;
+    const ending = await this.deps.db.broadcast.findMany({ where: { state: 'ending', stopAt: { lte: now } } });
+    for (const row of ending) {
+      const claimed = await this.deps.db.broadcast.updateMany({ where: { id: row.id, state: 'ending', stopAt: row.stopAt }, data: { stopAt: null } });
+      if (claimed.count === 0) continue;
+      await this.stopRow({ ...row, stopAt: null });
+      moved++;
+    }
+    return moved;
+  }
+
+  private async endRow(row: Broadcast, options: { postRoll?: boolean } = {}): Promise<BroadcastView> {
     const ending = row.state === 'ending' ? row : await this.transition(row, 'ending');
     if (!ending) return this.view(await this.deps.db.broadcast.findUniqueOrThrow({ where: { id: row.id } }));
+    // Post-roll: the outputs keep running; settlePadding stops them when it is over.
+    if (options.postRoll && ending.postRollSeconds > 0 && row.state !== 'ending') {
+      const stopAt = new Date(Date.now() + ending.postRollSeconds * 1000);
+      await this.deps.db.broadcast.update({ where: { id: ending.id }, data: { stopAt } });
+      return this.view({ ...ending, stopAt });
+    }
+    return this.stopRow(ending);
+  }
+
+  private async stopRow(ending: Broadcast): Promise<BroadcastView> {
+    const row = ending;
     try {
       await this.deps.sessions?.stopBroadcast(row.projectId);
     } catch (err) {

@@ -73,6 +73,11 @@ describe('recordings', () => {
     await goLive(client());
     expect(requests.at(-1)).toMatchObject({ method: 'POST', url: `${base}/broadcast`, body: { record: true } });
     expect(useDestinationsStore.getState().broadcast?.recordingId).toBe(recording.id);
+    // Padding goes with it when chosen (off, and left out, by default).
+    useDestinationsStore.setState({ record: false, preRollSeconds: 5, postRollSeconds: 3, broadcast: null });
+    await goLive(client());
+    expect(requests.at(-1)).toMatchObject({ body: { preRollSeconds: 5, postRollSeconds: 3 } });
+    expect((requests.at(-1)!.body as Record<string, unknown>).record).toBeUndefined();
 
     useDestinationsStore.setState({ broadcast: null });
     reply = () => ({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Your plan does not include recording. Upgrade to record your broadcasts.' } } });

@@ -38,6 +38,9 @@ export interface DestinationsState {
   goingLive: boolean;
   /** Record the next broadcast (issue 19); the server refuses it in words on a plan without recording. */
   record: boolean;
+  /** Seconds of pre-roll and post-roll padding at Go Live and End Broadcast; 0 is off (the default). */
+  preRollSeconds: number;
+  postRollSeconds: number;
 }
 
 export function initialDestinationsState(): DestinationsState {
@@ -58,6 +61,8 @@ export function initialDestinationsState(): DestinationsState {
     encoder: null,
     goingLive: false,
     record: false,
+    preRollSeconds: 0,
+    postRollSeconds: 0,
   };
 }
 

@@ -73,3 +73,8 @@ ALTER TABLE "recordings" ADD CONSTRAINT "recordings_project_id_fkey" FOREIGN KEY
 
 -- AddForeignKey
 ALTER TABLE "recordings" ADD CONSTRAINT "recordings_broadcast_id_fkey" FOREIGN KEY ("broadcast_id") REFERENCES "broadcasts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AlterTable: pre-roll and post-roll padding at Go Live and End Broadcast
+ALTER TABLE "broadcasts" ADD COLUMN "live_at" TIMESTAMP(3),
+ADD COLUMN "post_roll_seconds" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN "stop_at" TIMESTAMP(3);

@@ -70,8 +70,20 @@ export function recordingPartPath(projectId: string, recordingId: string, part: 
   return `/api/v1/projects/${projectId}/recordings/${recordingId}/parts/${part}`;
 }
 
-/** Go Live's optional body: `record` asks for a recording of this broadcast (refused without the plan's `recording`). */
-export const goLiveBodySchema = z.object({ record: z.boolean().optional() }).strict();
+export const PADDING_MAX_SECONDS = 30;
+/**
+ * Go Live's optional body: `record` asks for a recording of this broadcast (refused without the
+ * plan's `recording`). Padding, off by default (platforms drop the first and last seconds of a
+ * stream): `preRollSeconds` the outputs run before the broadcast counts as live (the studio says
+ * Starting… until then), `postRollSeconds` they keep running after End Broadcast.
+ */
+export const goLiveBodySchema = z
+  .object({
+    record: z.boolean().optional(),
+    preRollSeconds: z.number().int().min(0).max(PADDING_MAX_SECONDS).optional(),
+    postRollSeconds: z.number().int().min(0).max(PADDING_MAX_SECONDS).optional(),
+  })
+  .strict();
 export type GoLiveBody = z.infer<typeof goLiveBodySchema>;
 
 export const RECORDING_NOT_IN_PLAN = 'Your plan does not include recording. Upgrade to record your broadcasts.';

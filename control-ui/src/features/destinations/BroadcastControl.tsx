@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { endBroadcast, goLive } from '../../actions/destinations.ts';
 import { Link } from 'react-router';
 import { canRecord } from '@onair/protocol';
+import { endBroadcast, goLive } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { encoderNotice, formatElapsed, streamLimitWarning } from '../../model/destinations.ts';
@@ -17,26 +17,30 @@ export function BroadcastControl() {
   const record = useDestinationsStore((s) => s.record);
   const recordAllowed = useStudioStore((s) => canRecord(s.entitlements));
   const projectId = useStudioStore((s) => s.projectId);
+  const preRoll = useDestinationsStore((s) => s.preRollSeconds);
+  const postRoll = useDestinationsStore((s) => s.postRollSeconds);
   const state = broadcast?.state;
   const active = state === 'starting' || state === 'live' || state === 'ending';
   const now = useNow(active);
   if (!active) {
     return (
       <>
-      <div className={styles.live}>
-        <Button variant="primary" disabled={goingLive || !anyEnabled} onClick={() => void goLive()}>
-          {goingLive ? 'Starting…' : 'Go Live'}
-        </Button>
-        {state === 'failed' && broadcast?.failureReason && <span className={styles.fieldError}>{broadcast.failureReason}</span>}
-      </div>
-      <div className={styles.recordRow}>
-        <Switch label={recordAllowed ? 'Record' : 'Record (Premium)'} checked={record && recordAllowed} disabled={!recordAllowed || goingLive} onCheckedChange={(on) => useDestinationsStore.setState({ record: on })} />
-        {projectId && (
-          <Link className={styles.recordingsLink} to={`/projects/${projectId}/recordings`}>
-            Recordings
-          </Link>
-        )}
-      </div>
+        <div className={styles.live}>
+          <Button variant="primary" disabled={goingLive || !anyEnabled} onClick={() => void goLive()}>
+            {goingLive ? 'Starting…' : 'Go Live'}
+          </Button>
+          {state === 'failed' && broadcast?.failureReason && <span className={styles.fieldError}>{broadcast.failureReason}</span>}
+        </div>
+        <div className={styles.recordRow}>
+          <Switch label={recordAllowed ? 'Record' : 'Record (Premium)'} checked={record && recordAllowed} disabled={!recordAllowed || goingLive} onCheckedChange={(on) => useDestinationsStore.setState({ record: on })} />
+          <Padding label="Pre-roll" value={preRoll} disabled={goingLive} onChange={(v) => useDestinationsStore.setState({ preRollSeconds: v })} />
+          <Padding label="Post-roll" value={postRoll} disabled={goingLive} onChange={(v) => useDestinationsStore.setState({ postRollSeconds: v })} />
+          {projectId && (
+            <Link className={styles.recordingsLink} to={`/projects/${projectId}/recordings`}>
+              Recordings
+            </Link>
+          )}
+        </div>
       </>
     );
   }
@@ -69,6 +73,24 @@ export function BroadcastControl() {
         </p>
       )}
     </>
+  );
+}
+
+const PADDING_CHOICES = [0, 3, 5, 10];
+
+/** Padding at Go Live or End Broadcast (platforms drop the first and last seconds of a stream). */
+function Padding({ label, value, disabled, onChange }: { label: string; value: number; disabled: boolean; onChange: (seconds: number) => void }) {
+  return (
+    <label className={styles.padding}>
+      {label}
+      <select className={styles.paddingSelect} value={value} disabled={disabled} onChange={(e) => onChange(Number(e.target.value))}>
+        {PADDING_CHOICES.map((s) => (
+          <option key={s} value={s}>
+            {s === 0 ? 'Off' : `${s} s`}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
