@@ -18,7 +18,7 @@ import {
 } from '@onair/protocol';
 import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
 import { alertEndpoints, billingEndpoints, destinationEndpoints, eventEndpoints, guestEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
-import { fleetEndpoints, ingestEndpoints, partnerEndpoints, recordingEndpoints, uploadEndpoints } from '@onair/protocol';
+import { fleetEndpoints, ingestEndpoints, partnerEndpoints, recordingEndpoints, scheduleEndpoints, uploadEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
@@ -58,6 +58,7 @@ import { userRoutes } from './routes/users.ts';
 import { createUploadStore, uploadLimits, uploadRoutes, UploadService, type UploadStore } from './uploads/index.ts';
 import { recordingRoutes } from './recordings/index.ts';
 import { Countdowns } from './scenes/countdowns.ts';
+import { scheduleRoutes, ScheduledBroadcastQueue, ScheduleService } from './schedules/index.ts';
 import { partnerRoutes } from './partner/index.ts';
 import { DataExportQueue } from './partner/data-exports/export-job.ts';
 import { oauthProviders } from './auth/oauth-providers.ts';
@@ -75,6 +76,8 @@ export interface AppDeps {
   sessions?: SessionService;
   /** Where uploads are kept; the disk store at UPLOADS_DIR when not given. */
   uploadStore?: UploadStore;
+  /** Where scheduled video broadcasts wait (its owner closes it and runs its worker); made here when not given. */
+  scheduleQueue?: ScheduledBroadcastQueue;
   /** Where data exports are queued (its owner closes it and runs its worker); made here when not given. */
   exportQueue?: DataExportQueue;
   /** The clock of the partner network's time rules (username cooldown, erasure); tests advance it. */
@@ -105,6 +108,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   ...billingEndpoints,
   ...uploadEndpoints,
   ...recordingEndpoints,
+  ...scheduleEndpoints,
   ...ingestEndpoints,
   openSessionEndpoint,
   getSessionEndpoint,
@@ -180,6 +184,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(billingRoutes({ db: deps.db, billing, resolveSession }));
   app.use(destinationRoutes({ db: deps.db, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), services: destinations, publicUrl: deps.config.PUBLIC_URL, logger: deps.logger }));
   app.use(recordingRoutes({ db: deps.db, recordings: destinations.recordings, resolveSession }));
+  const schedules = new ScheduleService({ db: deps.db, queue: deps.scheduleQueue ?? new ScheduledBroadcastQueue(deps.redis), logger: deps.logger, ...(deps.now ? { now: deps.now } : {}) });
+  app.use(scheduleRoutes({ db: deps.db, schedules, resolveSession }));
   app.use(ingestRoutes({ db: deps.db, ingest, resolveSession, callbackSecret: deps.config.INGEST_CALLBACK_SECRET, logger: deps.logger }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
   app.use(authMethodsRoutes(deps.config));

@@ -8,6 +8,7 @@ import { loadConfig } from './config.ts';
 import { startBroadcastWatch } from './destinations/index.ts';
 import { startIngestWatch } from './ingest/index.ts';
 import { startCountdownWatch } from './scenes/countdown-watch.ts';
+import { ScheduledBroadcastQueue, startScheduledBroadcasts } from './schedules/index.ts';
 import { createFleetController } from './fleet/create-fleet-controller.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { AccountDeletionService } from './partner/account-deletion/deletion-service.ts';
@@ -32,7 +33,10 @@ exportQueue.work(
   createDataExportService({ db, logger, mailer: accounts.mailer, publicUrl: config.PUBLIC_URL, exportLinkHours: config.EXPORT_LINK_HOURS, exportQueue }),
   logger,
 );
-const app = createApp({ config, db, redis, logger, accounts, sessions, exportQueue });
+// Issue 19: scheduled video broadcasts wait in this queue; this process runs its share of them.
+const scheduleQueue = new ScheduledBroadcastQueue(redis);
+startScheduledBroadcasts({ config, db, redis, logger, sessions, queue: scheduleQueue });
+const app = createApp({ config, db, redis, logger, accounts, sessions, exportQueue, scheduleQueue });
 const broadcastWatch = await startBroadcastWatch({ config, db, redis, logger, sessions });
 const ingestWatch = startIngestWatch({ config, db, redis, logger, sessions });
 // Issue 19: countdown scenes switch to their next scene when their time is up, studio open or not.
@@ -66,6 +70,7 @@ onShutdownSignal(logger, async () => {
   await fleet.stop();
   await erasure.close();
   await recordingRetention.close();
+  await scheduleQueue.close();
   await exportQueue.close();
   await broadcastWatch.close();
   ingestWatch.close();

@@ -18,5 +18,6 @@ export * from './chat/index.ts';
 export * from './events/index.ts';
 export * from './uploads/index.ts';
 export * from './recordings/index.ts';
+export * from './schedules/index.ts';
 export * from './partner/index.ts';
 export * from './guests/index.ts';

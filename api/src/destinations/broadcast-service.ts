@@ -163,6 +163,13 @@ export class BroadcastService {
     return this.endRow(row);
   }
 
+  /** A scheduled video has played: its broadcast ends (as End Broadcast, with its post-roll). Null when it ended already. */
+  async endById(broadcastId: string): Promise<BroadcastView | null> {
+    const row = await this.deps.db.broadcast.findUnique({ where: { id: broadcastId } });
+    if (!row || !isBroadcastActive(row.state)) return null;
+    return this.endRow(row, { postRoll: true });
+  }
+
   async end(user: CurrentUser, projectId: string): Promise<BroadcastView> {
     await this.deps.assertProjectAccess(user, projectId);
     const row = await this.latest(projectId);

@@ -78,3 +78,26 @@ ALTER TABLE "recordings" ADD CONSTRAINT "recordings_broadcast_id_fkey" FOREIGN K
 ALTER TABLE "broadcasts" ADD COLUMN "live_at" TIMESTAMP(3),
 ADD COLUMN "post_roll_seconds" INTEGER NOT NULL DEFAULT 0,
 ADD COLUMN "stop_at" TIMESTAMP(3);
+
+-- CreateTable: 'stream a video file as live' at a scheduled time
+CREATE TABLE "scheduled_broadcasts" (
+    "id" UUID NOT NULL,
+    "project_id" UUID NOT NULL,
+    "upload_id" UUID NOT NULL,
+    "start_at" TIMESTAMP(3) NOT NULL,
+    "state" TEXT NOT NULL DEFAULT 'scheduled',
+    "failure_reason" TEXT,
+    "broadcast_id" UUID,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "scheduled_broadcasts_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE INDEX "scheduled_broadcasts_project_id_idx" ON "scheduled_broadcasts"("project_id");
+
+-- AddForeignKey
+ALTER TABLE "scheduled_broadcasts" ADD CONSTRAINT "scheduled_broadcasts_project_id_fkey" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "scheduled_broadcasts" ADD CONSTRAINT "scheduled_broadcasts_upload_id_fkey" FOREIGN KEY ("upload_id") REFERENCES "uploads"("id") ON DELETE CASCADE ON UPDATE CASCADE;
