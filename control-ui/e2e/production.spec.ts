@@ -110,6 +110,7 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   await page.getByRole('switch', { name: 'Record' }).click();
   await page.getByRole('button', { name: 'Go Live' }).click();
   await expect(page.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
+  const liveAt = Date.now();
   await expect(page.getByText('REC', { exact: true })).toBeVisible();
 
   // The output: the camera, the uploaded image and the video, and the video's tone.
@@ -147,6 +148,7 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   expect(after.outputs.map((o) => o.reconnects)).toEqual([0]);
 
   await again.getByRole('button', { name: 'End Broadcast' }).click();
+  const liveSeconds = (Date.now() - liveAt) / 1000;
   await expect(again.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 
   // The recording: listed with its duration and size once written out, downloadable, H.264 + AAC.
@@ -162,7 +164,10 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   const { recordings } = (await (await context.request.get(`/api/v1/projects/${projectId}/recordings`)).json()) as { recordings: Recording[] };
   expect(recordings).toHaveLength(1);
   const recording = recordings[0]!;
-  expect(recording.durationSeconds).toBeGreaterThan(10);
+  test.info().annotations.push({ type: 'recording', description: `live ${liveSeconds.toFixed(1)} s; recorded ${JSON.stringify(recording.parts)}` });
+  // The whole broadcast, across the parts a pipeline rebuild starts (a screen added while live).
+  expect(recording.durationSeconds).toBeGreaterThan(liveSeconds - 8);
+  expect(recording.durationSeconds).toBeLessThan(liveSeconds + 3);
   const download = await context.request.get(`/api/v1/projects/${projectId}/recordings/${recording.id}/parts/${recording.parts[0]!.number}`);
   expect(download.status()).toBe(200);
   const file = join(dir, 'recording.mp4');
@@ -171,4 +176,42 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   expect(codecs).toEqual(['aac', 'h264']);
   await again.close();
   await context.request.delete(`/api/v1/projects/${projectId}/session`);
+});
+
+test('a countdown scene goes back to the scene it was started from when its time is up, with nobody clicking', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  await signIn(context.request, `countdown-${randomUUID()}@example.test`);
+  await grantPremium(context.request);
+  const projectId = await openNewStudio(page, 'Countdown');
+  await page.getByRole('button', { name: 'Screens and media' }).click();
+  await page.getByRole('dialog', { name: 'Media' }).getByRole('button', { name: 'Countdown' }).click();
+  const seconds = page.getByRole('spinbutton', { name: 'Seconds of Countdown' });
+  await expect(seconds).toHaveValue('60');
+  await seconds.fill('4');
+  await seconds.press('Enter');
+  await page.getByRole('button', { name: 'Countdown', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Countdown', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/countdown.png` });
+  const shownAt = Date.now();
+  // The api switches when the 4 s are up: the studio only hears of it.
+  await expect(page.getByRole('button', { name: 'Scene 1', exact: true })).toHaveAttribute('aria-pressed', 'true', { timeout: 15_000 });
+  expect(Date.now() - shownAt).toBeGreaterThan(3000);
+
+  // 'Stream a video file as live': scheduled from the media library (the job itself: api/test/schedules.test.ts).
+  await uploadThroughLibrary(page, 'Video with sound', join(dir, 'green-tone.mp4'), 'green-tone.mp4');
+  await page.getByRole('button', { name: 'Screens and media' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Media' });
+  await dialog.getByRole('button', { name: 'Schedule green-tone.mp4 as live' }).click();
+  await dialog.getByLabel('Stream green-tone.mp4 as live at').fill('2099-01-01T20:00');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/schedule-video.png` });
+  await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expect(page.getByText('Choose a time within the next 30 days.')).toBeVisible();
+  const soon = new Date(Date.now() + 2 * 24 * 3600_000);
+  const local = new Date(soon.getTime() - soon.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  await dialog.getByLabel('Stream green-tone.mp4 as live at').fill(local);
+  await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expect(page.getByText(/^green-tone\.mp4 goes live /)).toBeVisible();
+  const { scheduled } = (await (await context.request.get(`/api/v1/projects/${projectId}/scheduled-broadcasts`)).json()) as { scheduled: { id: string; state: string }[] };
+  expect(scheduled.map((s) => s.state)).toEqual(['scheduled']);
+  expect((await context.request.delete(`/api/v1/projects/${projectId}/scheduled-broadcasts/${scheduled[0]!.id}`)).status()).toBe(204);
 });

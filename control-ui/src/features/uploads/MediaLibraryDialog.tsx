@@ -1,7 +1,8 @@
-import { Film, Trash2, X } from 'lucide-react';
+import { CalendarClock, Film, Trash2, X } from 'lucide-react';
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { builtInScreens, uploadContentPath, type BuiltInScreen, type Upload, type UploadPurpose } from '@onair/protocol';
 import { addCountdownScene, addScreen, addUploadToScene } from '../../actions/scene-edits.ts';
+import { scheduleVideo } from '../../actions/schedules.ts';
 import { deleteUpload, dismissUpload, loadUploads, uploadFile } from '../../actions/uploads.ts';
 import { Button } from '../../components/Button.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
@@ -48,6 +49,8 @@ function ProgressRow({ item }: { item: UploadInProgress }) {
 
 function UploadRow({ upload, projectId, onAdded }: { upload: Upload; projectId: string; onAdded: () => void }) {
   const [screenKind, setScreenKind] = useState<BuiltInScreen>('brb');
+  const [scheduling, setScheduling] = useState(false);
+  const [when, setWhen] = useState('');
   return (
     <li className={styles.uploadRow}>
       <div className={styles.thumb}>
@@ -76,7 +79,25 @@ function UploadRow({ upload, projectId, onAdded }: { upload: Upload; projectId: 
       >
         {upload.purpose === 'screen' && upload.kind === 'image' ? 'Add as screen' : 'Add to scene'}
       </Button>
+      {upload.kind === 'video' && <IconButton label={`Schedule ${upload.name} as live`} icon={<CalendarClock size={14} />} onClick={() => setScheduling((s) => !s)} />}
       <IconButton label={`Delete ${upload.name}`} icon={<Trash2 size={14} />} onClick={() => void deleteUpload(projectId, upload.id)} />
+      {scheduling && (
+        <form
+          className={styles.schedule}
+          onSubmit={(e) => {
+            e.preventDefault();
+            void scheduleVideo(projectId, upload.id, upload.name, when).then((done) => done && setScheduling(false));
+          }}
+        >
+          <label className={styles.meta}>
+            Stream as live at
+            <input className={styles.when} type="datetime-local" required value={when} onChange={(e) => setWhen(e.target.value)} aria-label={`Stream ${upload.name} as live at`} />
+          </label>
+          <Button type="submit" variant="primary" disabled={when === ''}>
+            Schedule
+          </Button>
+        </form>
+      )}
     </li>
   );
 }
