@@ -6,7 +6,7 @@ import { documentLimits, type ApiConfig } from '../config.ts';
 import { createDestinations, type SessionControl } from '../destinations/index.ts';
 import { Countdowns } from '../scenes/countdowns.ts';
 import { SceneService } from '../scenes/scene-service.ts';
-import { ScheduledBroadcastQueue } from './schedule-queue.ts';
+import type { ScheduledBroadcastQueue } from './schedule-queue.ts';
 import { ScheduleService } from './schedule-service.ts';
 
 export { ScheduledBroadcastQueue } from './schedule-queue.ts';
