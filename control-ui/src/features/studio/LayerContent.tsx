@@ -5,6 +5,8 @@ import { useDeviceStore, useIngestStore, useMediaStore, useStudioStore, type Sou
 import { SourcePlaceholder } from './SourcePlaceholder.tsx';
 import styles from './LayerContent.module.css';
 
+const SCREEN_TITLES = { starting: 'Starting soon', brb: 'Be right back', ending: 'Thanks for watching' } as const;
+
 /** A live local camera: the host's own camera sources show it here before the worker's program does. */
 export function CameraVideo({ stream, mirrored, label }: { stream: MediaStream; mirrored: boolean; label: string }) {
   const ref = useRef<HTMLVideoElement>(null);
@@ -88,6 +90,14 @@ export function LayerContent({ source }: { source: Source }) {
     case 'webpage':
       return <WebpageContent source={source} />;
     case 'image':
+      // A built-in screen is drawn by the media worker; the editor shows its title where it goes.
+      if (source.settings.screen && !source.settings.uploadId) {
+        return (
+          <div className={styles.screen} data-screen={source.settings.screen}>
+            {SCREEN_TITLES[source.settings.screen]}
+          </div>
+        );
+      }
       return <ImageContent url={source.settings.uploadId ? uploadContentPath(projectId, source.settings.uploadId) : source.settings.url} name={source.name} />;
     case 'video':
       return source.settings.uploadId ? (
