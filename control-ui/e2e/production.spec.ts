@@ -123,7 +123,14 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   await page.getByRole('button', { name: 'Screens and media' }).click();
   await page.getByRole('dialog', { name: 'Media' }).getByRole('button', { name: 'Be right back' }).click();
   await page.getByRole('button', { name: 'Be right back', exact: true }).click();
-  await frameShows(localUrl, [[100, 100, BRB], [920, 130, BRB]]);
+  // Adding the screen rebuilt the pipeline (a new input). This step fails now and then with no frame
+  // readable from the output for 60 s (cause not found, see notes/issue-19.md): the broadcast's
+  // output states are kept with the failure to tell a refused reconnect from a pipeline that did not start.
+  await frameShows(localUrl, [[100, 100, BRB], [920, 130, BRB]]).catch(async (err: unknown) => {
+    const seen = ((await (await context.request.get(`/api/v1/projects/${projectId}/broadcast`)).json()) as { broadcast: BroadcastView }).broadcast;
+    test.info().annotations.push({ type: 'broadcast after the rebuild', description: JSON.stringify({ state: seen.state, failureReason: seen.failureReason, outputs: seen.outputs }) });
+    throw err;
+  });
   // The video is not in this scene: its sound fades out.
   expect(await toneLevel(localUrl)).toBeLessThan(withVideo - 15);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/production-brb.png` });
