@@ -128,7 +128,9 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   // output states are kept with the failure to tell a refused reconnect from a pipeline that did not start.
   await frameShows(localUrl, [[100, 100, BRB], [920, 130, BRB]]).catch(async (err: unknown) => {
     const seen = ((await (await context.request.get(`/api/v1/projects/${projectId}/broadcast`)).json()) as { broadcast: BroadcastView }).broadcast;
-    test.info().annotations.push({ type: 'broadcast after the rebuild', description: JSON.stringify({ state: seen.state, failureReason: seen.failureReason, outputs: seen.outputs }) });
+    const description = JSON.stringify({ state: seen.state, failureReason: seen.failureReason, outputs: seen.outputs });
+    test.info().annotations.push({ type: 'broadcast after the rebuild', description });
+    process.stdout.write(`broadcast after the rebuild: ${description}\n`);
     throw err;
   });
   // The video is not in this scene: its sound fades out.
