@@ -17,4 +17,5 @@ export * from './signaling/index.ts';
 export * from './chat/index.ts';
 export * from './events/index.ts';
 export * from './partner/index.ts';
+export * from './campaigns/index.ts';
 export * from './guests/index.ts';
