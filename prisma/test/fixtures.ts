@@ -414,6 +414,7 @@ export const fixtures = {
     storeUrl: 'https://store.example.com/skyward',
     keysAvailableAt: at('2026-01-05T00:00:00.000Z'),
     expiresAt: at('2026-03-01T00:00:00.000Z'),
+    keysNotifiedAt: at('2026-01-05T00:01:00.000Z'),
     resources: [{ title: 'Press kit', url: 'https://example.com/kit.zip' }],
     createdById: 'user-1',
     createdAt: at('2026-01-01T00:00:00.000Z'),

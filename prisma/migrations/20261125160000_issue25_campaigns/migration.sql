@@ -29,6 +29,7 @@ CREATE TABLE "campaigns" (
     "store_url" TEXT,
     "keys_available_at" TIMESTAMP(3),
     "expires_at" TIMESTAMP(3),
+    "keys_notified_at" TIMESTAMP(3),
     "resources" JSONB NOT NULL DEFAULT '[]',
     "created_by_id" TEXT,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
