@@ -172,6 +172,8 @@ describe('creators', () => {
     for (const c of [second!, third!]) expect((await apply(c, campaign.id)).status).toBe(201);
     await acceptAll(campaign.id);
     expect((await inbox(emailOf(first!))).some((m) => m.subject === `You are in: ${campaign.name}` && m.text.includes('We will write again when the keys can be claimed.'))).toBe(true);
+    // Accepted by an administrator: the tracked link exists from then on.
+    expect(((await call(api, first!, 'GET', `/api/v1/partner/campaigns/${campaign.id}`)).body as CreatorCampaign).application!.link).toMatchObject({ clicks: 0, impressions: 0 });
 
     const early = await call(api, first!, 'POST', `/api/v1/partner/campaigns/${campaign.id}/application/claim`, { keyPlatform: 'Steam' });
     expect(early).toMatchObject({ status: 409, body: { error: { message: 'Keys can be claimed in 2 days.' } } });
@@ -263,5 +265,12 @@ describe('creators', () => {
     expect((await call(api, creator, 'GET', '/api/v1/partner/campaigns/not-a-uuid')).status).toBe(400);
     const discover = (await call(api, creator, 'GET', '/api/v1/partner/campaigns')).body as { campaigns: CreatorCampaign[] };
     expect(discover.campaigns.map((c) => c.campaign.id)).not.toContain(draft.id);
+    // The marketing page, signed out: running campaigns only, without requirements or keys.
+    const running = await createCampaign(gameKeyCampaign());
+    const open = (await call(api, null, 'GET', '/api/v1/public/campaigns')) as { status: number; body: { campaigns: Record<string, unknown>[] } };
+    expect(open.status).toBe(200);
+    expect(open.body.campaigns.map((c) => c.id)).toContain(running.id);
+    expect(open.body.campaigns.map((c) => c.id)).not.toContain(draft.id);
+    expect(Object.keys(open.body.campaigns[0]!).sort()).toEqual(['expiresAt', 'game', 'genre', 'id', 'kind', 'name', 'platforms', 'publisher', 'revenueSharePercent', 'summary']);
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import {
   applicationStatusLabels,
+  availabilityWords,
   OnAirError,
   PROMO_CODE_LENGTH_GENERATED,
   REVENUE_SHARE_MIN_AGE,
@@ -16,6 +17,7 @@ import {
   type Eligibility,
   type KeyPlatform,
   type PromoDiscount,
+  type PublicCampaign,
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger, SecretBox } from '@onair/runtime';
@@ -172,7 +174,10 @@ export class CampaignService {
       return saved;
     });
     this.deps.logger.info({ audit: `campaign-application-${action}`, campaignId, applicationId, by: admin.id }, 'campaign application decided');
-    if (action === 'accept') await this.mail(row.creator.email, campaignMail.accepted(campaign.name, this.campaignUrl(campaignId), this.keysOpen(campaign)));
+    if (action === 'accept') {
+      await this.ensureLink(campaignId, row.creatorId);
+      await this.mail(row.creator.email, campaignMail.accepted(campaign.name, this.campaignUrl(campaignId), this.keysOpen(campaign)));
+    }
     return this.adminView(row as ApplicationRow & { creator: { id: string; name: string; email: string } });
   }
 
@@ -296,6 +301,23 @@ export class CampaignService {
       }
     }
     throw new OnAirError('CONFLICT', 'No free promo code was found. Try again.');
+  }
+
+  /** The marketing campaigns page: running campaigns, newest first, without requirements or keys. */
+  async publicList(): Promise<PublicCampaign[]> {
+    const rows = await this.deps.db.campaign.findMany({ where: { status: 'active', OR: [{ expiresAt: null }, { expiresAt: { gt: this.now() } }] }, orderBy: { createdAt: 'desc' }, take: 100 });
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      kind: r.kind as PublicCampaign['kind'],
+      summary: r.summary,
+      game: r.game,
+      genre: r.genre,
+      publisher: r.publisher,
+      platforms: r.platforms as KeyPlatform[],
+      revenueSharePercent: r.revenueSharePermille === null ? null : r.revenueSharePermille / 10,
+      expiresAt: r.expiresAt?.toISOString() ?? null,
+    }));
   }
 
   // ─── Tracked links (public) ───
@@ -544,16 +566,4 @@ function generatePromoCode(): string {
   let code = '';
   for (let i = 0; i < PROMO_CODE_LENGTH_GENERATED; i++) code += PROMO_ALPHABET[randomInt(PROMO_ALPHABET.length)];
   return code;
-}
-
-/** Spec §4: key availability counts down in days, hours or minutes. */
-export function availabilityWords(at: Date, now: Date): string {
-  const ms = at.getTime() - now.getTime();
-  if (ms <= 0) return 'now';
-  const minutes = Math.ceil(ms / 60_000);
-  if (minutes < 60) return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `in ${hours} hour${hours === 1 ? '' : 's'}`;
-  const days = Math.floor(hours / 24);
-  return `in ${days} day${days === 1 ? '' : 's'}`;
 }

@@ -15,6 +15,7 @@ import {
   createPromoCodeEndpoint,
   getCampaignEndpoint,
   listCampaignsEndpoint,
+  listPublicCampaignsEndpoint,
   OnAirError,
   withdrawApplicationEndpoint,
 } from '@onair/protocol';
@@ -50,6 +51,8 @@ export function campaignRoutes(deps: { db: Db; campaigns: CampaignService; resol
     if (!target) throw new OnAirError('NOT_FOUND', 'This link does not exist.');
     res.set('cache-control', 'no-store').redirect(302, target);
   });
+
+  mount(router, listPublicCampaignsEndpoint, async () => ({ campaigns: await campaigns.publicList() }));
 
   router.use(['/api/v1/partner/campaigns', ADMIN_PATH], authenticate(deps.db, deps.resolveSession));
   router.use(ADMIN_PATH, requireAdmin);

@@ -147,6 +147,10 @@ export const campaignViewSchema = z.object({
 });
 export type CampaignView = z.infer<typeof campaignViewSchema>;
 
+/** The marketing campaigns page (spec §2 Marketing): what a signed-out visitor may see of a running campaign. */
+export const publicCampaignSchema = campaignViewSchema.pick({ id: true, name: true, kind: true, summary: true, game: true, genre: true, publisher: true, platforms: true, revenueSharePercent: true, expiresAt: true });
+export type PublicCampaign = z.infer<typeof publicCampaignSchema>;
+
 /** Spec §3 Application: primary channel, key platform, message. */
 export const applyBodySchema = z.object({
   primaryChannel: text(CAMPAIGN_TEXT_MAX),
@@ -241,3 +245,15 @@ export type AdminApplication = z.infer<typeof adminApplicationSchema>;
 export const inviteCreatorBodySchema = z.object({ email: z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address')) });
 export const applicationDecisionSchema = z.object({ action: z.enum(['accept', 'reject', 'rescind']) });
 export const keyImportResultSchema = z.object({ imported: z.number().int(), keys: keyPoolSchema });
+
+/** Spec §4: key availability counts down in days, hours or minutes ('in 2 days', 'in 30 minutes', 'now'). */
+export function availabilityWords(at: Date, now: Date): string {
+  const ms = at.getTime() - now.getTime();
+  if (ms <= 0) return 'now';
+  const minutes = Math.ceil(ms / 60_000);
+  if (minutes < 60) return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `in ${hours} hour${hours === 1 ? '' : 's'}`;
+  const days = Math.floor(hours / 24);
+  return `in ${days} day${days === 1 ? '' : 's'}`;
+}

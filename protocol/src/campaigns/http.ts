@@ -14,6 +14,7 @@ import {
   creatorCampaignSchema,
   inviteCreatorBodySchema,
   keyImportResultSchema,
+  publicCampaignSchema,
 } from './campaigns.ts';
 
 // Campaigns of the partner network (spec §2 Campaigns; §7 shows no calls, these are OnAir's). A
@@ -24,6 +25,16 @@ const creatorPath = '/api/v1/partner/campaigns';
 const adminPath = '/api/v1/admin/campaigns';
 
 export const CAMPAIGN_LINK_PATH = '/api/v1/public/campaign-links/:slug';
+
+export const listPublicCampaignsEndpoint = defineEndpoint({
+  id: 'listPublicCampaigns',
+  method: 'get',
+  path: '/api/v1/public/campaigns',
+  summary: 'The marketing campaigns page: the campaigns running now, for anyone.',
+  tag,
+  access: 'public',
+  response: z.object({ campaigns: z.array(publicCampaignSchema) }),
+});
 
 export const listCampaignsEndpoint = defineEndpoint({
   id: 'listCampaigns',
@@ -191,6 +202,7 @@ export const adminDecideApplicationEndpoint = defineEndpoint({
 });
 
 export const campaignEndpoints: readonly Endpoint[] = [
+  listPublicCampaignsEndpoint,
   listCampaignsEndpoint,
   getCampaignEndpoint,
   applyToCampaignEndpoint,

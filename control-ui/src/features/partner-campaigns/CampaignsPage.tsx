@@ -1,0 +1,97 @@
+import { Gamepad2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { keyPlatforms, type CreatorCampaign } from '@onair/protocol';
+import { loadCampaigns, type CampaignFilters } from '../../actions/campaigns.ts';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { Select } from '../../components/Select.tsx';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import partner from '../partner-home/Partner.module.css';
+import styles from './Campaigns.module.css';
+
+const ALL = 'all';
+const kindOptions = [
+  { value: ALL, label: 'All kinds' },
+  { value: 'game-key', label: 'Game keys' },
+  { value: 'revenue-share', label: 'Revenue share' },
+];
+const platformOptions = [{ value: ALL, label: 'All platforms' }, ...keyPlatforms.map((p) => ({ value: p, label: p }))];
+
+/** One campaign in a list: its game, what it offers, and where the creator stands. */
+function CampaignCard({ item }: { item: CreatorCampaign }) {
+  const { campaign, application } = item;
+  return (
+    <li>
+      <Link to={`/partner/campaigns/${campaign.id}`} className={styles.campaign} data-testid="campaign-card">
+        <span className={styles.campaignName}>{campaign.name}</span>
+        <span className={styles.meta}>
+          <span>{campaign.game}</span>
+          {campaign.genre && <span>{campaign.genre}</span>}
+          <span>{campaign.kind === 'game-key' ? `Game keys · ${campaign.platforms.join(', ')}` : `Revenue share ${campaign.revenueSharePercent}%`}</span>
+        </span>
+        {campaign.summary && <span className={partner.muted}>{campaign.summary}</span>}
+        {application ? (
+          <span className={styles.status} data-status={application.status}>
+            {application.statusLabel}
+          </span>
+        ) : (
+          !item.eligibility.eligible && <span className={partner.hint}>Requirements not met</span>
+        )}
+      </Link>
+    </li>
+  );
+}
+
+/** Partner spec §2 Campaigns: Discover (running campaigns) and My campaigns, with filters. */
+export function CampaignsPage() {
+  useDocumentTitle('Campaigns');
+  const [filters, setFilters] = useState<CampaignFilters>({ list: 'discover' });
+  const [state, setState] = useState<{ items: CreatorCampaign[] | null; error: string | null }>({ items: null, error: null });
+  useEffect(() => {
+    let current = true;
+    void loadCampaigns(filters).then((outcome) => {
+      if (current) setState(outcome.ok ? { items: outcome.value, error: null } : { items: null, error: outcome.error });
+    });
+    return () => {
+      current = false;
+    };
+  }, [filters]);
+  const set = (patch: Partial<CampaignFilters>) => setFilters((f) => ({ ...f, ...patch }));
+
+  return (
+    <div>
+      <h1 className={partner.title}>Campaigns</h1>
+      <p className={partner.lead}>Game keys and revenue share from game developers and publishers. Apply, get accepted, and play on stream.</p>
+      <div className={styles.filters}>
+        <div role="radiogroup" aria-label="Which campaigns" className={styles.row}>
+          {(['discover', 'mine'] as const).map((list) => (
+            <label key={list} className={partner.check}>
+              <input type="radio" name="campaign-list" checked={filters.list === list} onChange={() => set({ list })} />
+              {list === 'discover' ? 'Discover' : 'My campaigns'}
+            </label>
+          ))}
+        </div>
+        <Select aria-label="Kind" value={filters.kind ?? ALL} options={kindOptions} onValueChange={(v) => set({ kind: v === ALL ? undefined : v })} />
+        <Select aria-label="Platform" value={filters.platform ?? ALL} options={platformOptions} onValueChange={(v) => set({ platform: v === ALL ? undefined : v })} />
+        <input className={partner.input} type="search" aria-label="Search campaigns" placeholder="Search by name or game" maxLength={64} onChange={(e) => set({ search: e.target.value.trim() || undefined })} />
+      </div>
+      {state.error && (
+        <p role="alert" className={partner.formError}>
+          {state.error}
+        </p>
+      )}
+      {state.items?.length === 0 && (
+        <EmptyState icon={<Gamepad2 size={32} />} title={filters.list === 'mine' ? 'No campaigns yet' : 'No campaigns running'}>
+          {filters.list === 'mine' ? 'Campaigns you apply to or are invited to appear here.' : 'New campaigns appear here when developers and publishers start them.'}
+        </EmptyState>
+      )}
+      {state.items && state.items.length > 0 && (
+        <ul className={styles.grid} aria-label={filters.list === 'mine' ? 'My campaigns' : 'Discover'}>
+          {state.items.map((item) => (
+            <CampaignCard key={item.campaign.id} item={item} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
