@@ -53,6 +53,8 @@ test('a game-key campaign from the admin portal to two claimed keys, a refusal, 
   // Three creators: the first applies through the dialogs, the others through the api.
   const [first, second, third] = [await creator(browser, 'ada'), await creator(browser, 'bea'), await creator(browser, 'cy')];
   await first!.page.goto('/partner/campaigns');
+  await expect(first!.page.getByRole('heading', { name: 'How campaigns work' })).toBeVisible();
+  await shot(first!.page, 'campaigns-list');
   await first!.page.getByTestId('campaign-card').filter({ hasText: name }).click();
   await expect(first!.page.getByRole('heading', { name })).toBeVisible();
   await shot(first!.page, 'campaign-detail');

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { keyPlatforms, type CreatorCampaign } from '@onair/protocol';
 import { loadCampaigns, type CampaignFilters } from '../../actions/campaigns.ts';
+import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Select } from '../../components/Select.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
@@ -42,6 +43,36 @@ function CampaignCard({ item }: { item: CreatorCampaign }) {
   );
 }
 
+const ONBOARDED_KEY = 'onair.campaigns.onboarded';
+
+/** Campaign onboarding: how taking part works, until the creator dismisses it. */
+function Onboarding() {
+  const [shown, setShown] = useState(() => localStorage.getItem(ONBOARDED_KEY) !== 'yes');
+  if (!shown) return null;
+  return (
+    <section className={partner.card} aria-labelledby="campaign-onboarding">
+      <h2 id="campaign-onboarding" className={partner.cardTitle}>
+        How campaigns work
+      </h2>
+      <ol className={styles.reasons}>
+        <li>Find a campaign you qualify for. OnAir reads your linked Twitch channel's followers, subscribers and viewers every few minutes.</li>
+        <li>Apply and accept its agreement. Some campaigns let you join at once; others review your application first.</li>
+        <li>Once you are in, claim your game key when keys are available, and share your promo code and your link on stream.</li>
+      </ol>
+      <div className={partner.actions}>
+        <Button
+          onClick={() => {
+            localStorage.setItem(ONBOARDED_KEY, 'yes');
+            setShown(false);
+          }}
+        >
+          Got it
+        </Button>
+      </div>
+    </section>
+  );
+}
+
 /** Partner spec §2 Campaigns: Discover (running campaigns) and My campaigns, with filters. */
 export function CampaignsPage() {
   useDocumentTitle('Campaigns');
@@ -62,6 +93,7 @@ export function CampaignsPage() {
     <div>
       <h1 className={partner.title}>Campaigns</h1>
       <p className={partner.lead}>Game keys and revenue share from game developers and publishers. Apply, get accepted, and play on stream.</p>
+      <Onboarding />
       <div className={styles.filters}>
         <div role="radiogroup" aria-label="Which campaigns" className={styles.row}>
           {(['discover', 'mine'] as const).map((list) => (
