@@ -109,7 +109,7 @@ test('a game-key campaign from the admin portal to two claimed keys, a refusal, 
   expect(click.status()).toBe(302);
   expect(click.headers().location).toBe('https://store.example.com/skyward');
   await first!.page.reload();
-  await expect(first!.page.getByTestId('link-counts')).toHaveText('1 clicks · 0 impressions');
+  await expect(first!.page.getByTestId('link-counts')).toHaveText('1 click · 0 impressions');
   await shot(first!.page, 'campaign-claimed');
 
   // The marketing campaigns page, signed out.

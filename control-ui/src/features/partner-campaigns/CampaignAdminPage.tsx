@@ -211,16 +211,18 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
                       {a.statusLabel}
                     </span>
                   </td>
-                  <td className={styles.row}>
-                    {a.status === 'applied' && (
-                      <>
-                        <Button variant="primary" onClick={() => void run(adminDecide(campaign.id, a.id, 'accept'), 'Application accepted')}>
-                          Accept
-                        </Button>
-                        <Button onClick={() => void run(adminDecide(campaign.id, a.id, 'reject'), 'Application declined')}>Reject</Button>
-                      </>
-                    )}
-                    {(a.status === 'invited' || a.status === 'accepted' || a.status === 'claimed') && <Button onClick={() => void run(adminDecide(campaign.id, a.id, 'rescind'), 'Participation rescinded')}>Rescind</Button>}
+                  <td>
+                    <div className={styles.row}>
+                      {a.status === 'applied' && (
+                        <>
+                          <Button variant="primary" onClick={() => void run(adminDecide(campaign.id, a.id, 'accept'), 'Application accepted')}>
+                            Accept
+                          </Button>
+                          <Button onClick={() => void run(adminDecide(campaign.id, a.id, 'reject'), 'Application declined')}>Reject</Button>
+                        </>
+                      )}
+                      {(a.status === 'invited' || a.status === 'accepted' || a.status === 'claimed') && <Button onClick={() => void run(adminDecide(campaign.id, a.id, 'rescind'), 'Participation rescinded')}>Rescind</Button>}
+                    </div>
                   </td>
                 </tr>
               ))}

@@ -195,7 +195,7 @@ function TrackedLink({ item }: { item: CreatorCampaign }) {
         </Button>
       </div>
       <p className={partner.muted} data-testid="link-counts">
-        {link.clicks} clicks · {link.impressions} impressions
+        {link.clicks} {link.clicks === 1 ? 'click' : 'clicks'} · {link.impressions} {link.impressions === 1 ? 'impression' : 'impressions'}
       </p>
     </section>
   );

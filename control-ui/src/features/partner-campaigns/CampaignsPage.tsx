@@ -103,9 +103,13 @@ export function CampaignsPage() {
             </label>
           ))}
         </div>
-        <Select aria-label="Kind" value={filters.kind ?? ALL} options={kindOptions} onValueChange={(v) => set({ kind: v === ALL ? undefined : v })} />
-        <Select aria-label="Platform" value={filters.platform ?? ALL} options={platformOptions} onValueChange={(v) => set({ platform: v === ALL ? undefined : v })} />
-        <input className={partner.input} type="search" aria-label="Search campaigns" placeholder="Search by name or game" maxLength={64} onChange={(e) => set({ search: e.target.value.trim() || undefined })} />
+        <div className={styles.filter}>
+          <Select aria-label="Kind" value={filters.kind ?? ALL} options={kindOptions} onValueChange={(v) => set({ kind: v === ALL ? undefined : v })} />
+        </div>
+        <div className={styles.filter}>
+          <Select aria-label="Platform" value={filters.platform ?? ALL} options={platformOptions} onValueChange={(v) => set({ platform: v === ALL ? undefined : v })} />
+        </div>
+        <input className={`${partner.input} ${styles.search}`} type="search" aria-label="Search campaigns" placeholder="Search by name or game" maxLength={64} onChange={(e) => set({ search: e.target.value.trim() || undefined })} />
       </div>
       {state.error && (
         <p role="alert" className={partner.formError}>
