@@ -18,7 +18,7 @@ import {
 } from '@onair/protocol';
 import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
 import { alertEndpoints, billingEndpoints, destinationEndpoints, eventEndpoints, guestEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
-import { fleetEndpoints, ingestEndpoints, partnerEndpoints, recordingEndpoints, scheduleEndpoints, uploadEndpoints } from '@onair/protocol';
+import { campaignEndpoints, fleetEndpoints, ingestEndpoints, partnerEndpoints, recordingEndpoints, scheduleEndpoints, uploadEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
@@ -60,6 +60,8 @@ import { recordingRoutes } from './recordings/index.ts';
 import { Countdowns } from './scenes/countdowns.ts';
 import { scheduleRoutes, ScheduledBroadcastQueue, ScheduleService } from './schedules/index.ts';
 import { partnerRoutes } from './partner/index.ts';
+import { CampaignService } from './campaigns/campaign-service.ts';
+import { campaignRoutes } from './campaigns/routes.ts';
 import { DataExportQueue } from './partner/data-exports/export-job.ts';
 import { oauthProviders } from './auth/oauth-providers.ts';
 
@@ -114,6 +116,7 @@ export const mountedEndpoints: readonly Endpoint[] = [
   getSessionEndpoint,
   closeSessionEndpoint,
   ...partnerEndpoints,
+  ...campaignEndpoints,
 ];
 
 export function createApp(deps: AppDeps): Express {
@@ -213,6 +216,15 @@ export function createApp(deps: AppDeps): Express {
       ...(deps.now ? { now: deps.now } : {}),
     }),
   );
+  const campaigns = new CampaignService({
+    db: deps.db,
+    logger: deps.logger,
+    mailer: accounts.mailer,
+    publicUrl: deps.config.PUBLIC_URL,
+    secrets: deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : null,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  app.use(campaignRoutes({ db: deps.db, campaigns, resolveSession }));
   app.use(fleetRoutes({ db: deps.db, redis: deps.redis, workers, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), sampleIntervalMs: deps.config.FLEET_TICK_MS }));
   if (devInboxEnabled(deps.config)) app.use(devInboxRoutes(accounts.inbox, { anyClient: deps.config.DEV_INBOX === 'on' }));
   app.get('/metrics', async (_req, res) => {

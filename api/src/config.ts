@@ -59,6 +59,8 @@ const configSchema = z.object({
   /** Short codes (device authorization) one account may try per SHORT_CODE_WINDOW_SECONDS; more are refused (429). */
   SHORT_CODE_ATTEMPTS: z.coerce.number().int().positive().default(10),
   SHORT_CODE_WINDOW_SECONDS: z.coerce.number().int().positive().default(600),
+  /** How often OnAir samples the linked Twitch channels for campaign eligibility (and sweeps campaigns). */
+  CHANNEL_STATS_SAMPLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   /** Lifetime of an access token issued to a third-party application, in seconds. */
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   ...authConfigShape,

@@ -17,6 +17,9 @@ import { RecordingFiles, RecordingRetentionJob, RecordingService } from './recor
 import { DataExportQueue } from './partner/data-exports/export-job.ts';
 import { createDataExportService } from './partner/index.ts';
 import { attachStudioSockets } from './ws/index.ts';
+import { CampaignSweepJob } from './campaigns/campaign-jobs.ts';
+import { CampaignService } from './campaigns/campaign-service.ts';
+import { ChannelStatsSampler } from './campaigns/channel-stats-sampler.ts';
 
 const config = loadConfig();
 const logger = createLogger('api', config.LOG_LEVEL);
@@ -65,12 +68,30 @@ const recordingRetention = new RecordingRetentionJob({
   everyMs: config.RECORDING_RETENTION_INTERVAL_SECONDS * 1000,
 });
 await recordingRetention.start();
+// Campaigns (issue 25): sampled channel statistics, expiry, 'your key is ready' mails.
+const campaignSweep = new CampaignSweepJob({
+  redis,
+  logger,
+  campaigns: new CampaignService({ db, logger, mailer: accounts.mailer, publicUrl: config.PUBLIC_URL, secrets: config.SECRETS_KEY ? new SecretBox(config.SECRETS_KEY) : null }),
+  sampler: new ChannelStatsSampler({
+    db,
+    logger,
+    apiUrl: config.TWITCH_API_URL,
+    clientId: config.TWITCH_CLIENT_ID ?? null,
+    // better-auth hands out the linked account's token, refreshing it when it has expired.
+    tokenFor: async (userId, accountId) => (await accounts.auth.api.getAccessToken({ body: { accountId, userId } })).accessToken ?? null,
+    intervalMinutes: config.CHANNEL_STATS_SAMPLE_MINUTES,
+  }),
+  everyMs: config.CHANNEL_STATS_SAMPLE_MINUTES * 60_000,
+});
+await campaignSweep.start();
 
 onShutdownSignal(logger, async () => {
   await fleet.stop();
   await erasure.close();
   await recordingRetention.close();
   await scheduleQueue.close();
+  await campaignSweep.close();
   await exportQueue.close();
   await broadcastWatch.close();
   ingestWatch.close();

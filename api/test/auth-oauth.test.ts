@@ -57,6 +57,10 @@ describe('sign-in with Twitch, Google and Facebook (against a local OAuth 2.0 do
     expect(me.lastLoggedInAt).toEqual(expect.any(String));
     const accounts = await api.db.account.findMany({ where: { user: { email } } });
     expect(accounts.map((a) => [a.providerId, a.accountId])).toEqual([[provider, `${provider}-${email}`]]);
+    // The provider's tokens are sealed at rest: neither appears in the row as issued.
+    const stored = JSON.stringify(accounts);
+    for (const token of double().issuedTokens) expect(stored).not.toContain(token);
+    expect(accounts[0]!.accessToken).toEqual(expect.any(String));
     // The token exchange authenticated the client and proved PKCE.
     const tokenRequest = double().tokenRequests.at(-1)!;
     expect(tokenRequest.get('code_verifier')).toBeTruthy();

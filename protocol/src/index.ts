@@ -20,4 +20,5 @@ export * from './uploads/index.ts';
 export * from './recordings/index.ts';
 export * from './schedules/index.ts';
 export * from './partner/index.ts';
+export * from './campaigns/index.ts';
 export * from './guests/index.ts';

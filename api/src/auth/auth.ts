@@ -78,7 +78,8 @@ export function createAuth(deps: AuthDeps) {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
-    account: { accountLinking: { enabled: true, trustedProviders: ['twitch', 'google'] } },
+    // The providers' access and refresh tokens are sealed at rest with the auth secret.
+    account: { accountLinking: { enabled: true, trustedProviders: ['twitch', 'google'] }, encryptOAuthTokens: true },
     user: { deleteUser: { enabled: false } },
     // OnAir is passwordless: the password routes that plugins bring along are switched off, and
     // accounts are deleted through DELETE /api/v1/users/current.

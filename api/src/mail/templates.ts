@@ -1,8 +1,8 @@
 import type { OutgoingMail } from './mailer.ts';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function layout(title: string, body: string): string {
+export function layout(title: string, body: string): string {
   return `<!doctype html><html><body style="margin:0;background:#0f1115;font-family:system-ui,sans-serif;color:#e8eaf0">
 <div style="max-width:480px;margin:32px auto;padding:32px;background:#181b22;border-radius:12px">
 <div style="font-weight:700;font-size:18px;letter-spacing:.02em;margin-bottom:24px">OnAir</div>

@@ -31,6 +31,8 @@ export interface OAuthDouble {
   nextIdentity: Identity | null;
   /** Every token request as received, for assertions on client authentication and PKCE. */
   tokenRequests: URLSearchParams[];
+  /** Every access and refresh token handed out, for checking they are not stored as they are. */
+  issuedTokens: string[];
   env(prefix: 'TWITCH' | 'GOOGLE' | 'FACEBOOK'): Record<string, string>;
   close(): Promise<void>;
 }
@@ -57,7 +59,7 @@ export async function startOAuthDouble(flavour: ProviderFlavour): Promise<OAuthD
   const clientSecret = randomBytes(12).toString('hex');
   const codes = new Map<string, IssuedCode>();
   const tokens = new Map<string, Identity>();
-  const double = { nextIdentity: null as Identity | null, tokenRequests: [] as URLSearchParams[] };
+  const double = { nextIdentity: null as Identity | null, tokenRequests: [] as URLSearchParams[], issuedTokens: [] as string[] };
 
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -103,8 +105,10 @@ export async function startOAuthDouble(flavour: ProviderFlavour): Promise<OAuthD
           if (createHash('sha256').update(verifier).digest('base64url') !== issued.codeChallenge) return json(400, { error: 'invalid_grant' });
         }
         const accessToken = randomBytes(16).toString('hex');
+        const refreshToken = randomBytes(16).toString('hex');
         tokens.set(accessToken, issued.identity);
-        return json(200, { access_token: accessToken, token_type: 'bearer', expires_in: 3600, refresh_token: randomBytes(16).toString('hex'), scope: 'openid email' });
+        double.issuedTokens.push(accessToken, refreshToken);
+        return json(200, { access_token: accessToken, token_type: 'bearer', expires_in: 3600, refresh_token: refreshToken, scope: 'openid email' });
       }
       if (req.method === 'GET' && url.pathname === '/userinfo') {
         const token = req.headers.authorization?.replace(/^Bearer /i, '') ?? '';

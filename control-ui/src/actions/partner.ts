@@ -25,7 +25,7 @@ import {
   type PersonalInfo,
 } from '@onair/protocol';
 import { UnauthorizedError } from '../api/http-errors.ts';
-import { httpClient, type HttpClient, type ResponseSchema } from '../api/http-client.ts';
+import { httpClient, withId, type HttpClient, type ResponseSchema } from '../api/http-client.ts';
 import { fieldErrorsOf } from '../model/partner.ts';
 import { usePartnerStore } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
@@ -39,7 +39,6 @@ const noContent: ResponseSchema<null> = {
   safeParse: (data) => (data === undefined || data === null ? { success: true, data: null } : { success: false, error: { message: 'expected no content' } }),
 };
 
-const withId = (path: string, params: Record<string, string>) => path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
 
 function failed(err: unknown): FormResult {
   const api = apiErrorOf(err);

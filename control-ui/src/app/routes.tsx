@@ -21,6 +21,10 @@ import { AccountDeletedPage } from '../features/partner-account-deletion/Account
 import { ReactivatePage } from '../features/partner-account-deletion/ReactivatePage.tsx';
 import { AuthorizePage } from '../features/partner-applications/AuthorizePage.tsx';
 import { DevicePage } from '../features/partner-applications/DevicePage.tsx';
+import { CampaignAdminPage } from '../features/partner-campaigns/CampaignAdminPage.tsx';
+import { CampaignDetailPage } from '../features/partner-campaigns/CampaignDetailPage.tsx';
+import { CampaignsPage } from '../features/partner-campaigns/CampaignsPage.tsx';
+import { MarketingCampaignsPage } from '../features/partner-campaigns/MarketingCampaignsPage.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { RouteErrorFallback } from './RouteErrorFallback.tsx';
 
@@ -40,6 +44,9 @@ export const routes: RouteObject[] = [
           { path: 'admin', element: <AdminPage /> },
           // Issue 19: a project's recordings, with duration, size and download.
           { path: 'projects/:projectId/recordings', element: <RecordingsPage /> },
+          { path: 'admin/campaigns', element: <CampaignAdminPage /> },
+          // Spec §2 Marketing: the campaigns page, for anyone.
+          { path: 'campaigns', element: <MarketingCampaignsPage /> },
           // Stripe's hosted checkout and portal come back here.
           { path: 'billing', element: <BillingReturnPage /> },
           // An invitation mail's link (spec §6): accepting gives the role.
@@ -55,6 +62,8 @@ export const routes: RouteObject[] = [
               { path: 'get-started', element: <GetStartedPage /> },
               { path: 'channel', element: <ChannelPage /> },
               { path: 'account', element: <PartnerAccountPage /> },
+              { path: 'campaigns', element: <CampaignsPage /> },
+              { path: 'campaigns/:campaignId', element: <CampaignDetailPage /> },
               { path: 'settings/:section?', element: <SettingsPage /> },
               // Partner spec §2 auth pages: OAuth authorize and short-code authorize.
               { path: 'authorize', element: <AuthorizePage /> },

@@ -1,4 +1,5 @@
-import { RefreshCw } from 'lucide-react';
+import { Gamepad2, RefreshCw } from 'lucide-react';
+import { Link } from 'react-router';
 import { refreshReadiness } from '../actions/system.ts';
 import { Button } from '../components/Button.tsx';
 import { VipGrants } from '../features/admin-plans/VipGrants.tsx';
@@ -20,10 +21,16 @@ export function AdminPage() {
           <h1 className={styles.title}>Operators&apos; dashboard</h1>
           <p className={styles.subtitle}>The health and the load of this OnAir deployment.</p>
         </div>
-        <Button onClick={() => void refreshReadiness()}>
-          <RefreshCw size={16} aria-hidden />
-          Check now
-        </Button>
+        <div className={adminStyles.headerActions}>
+          <Link to="/admin/campaigns" className={adminStyles.headerLink}>
+            <Gamepad2 size={16} aria-hidden />
+            Campaign admin
+          </Link>
+          <Button onClick={() => void refreshReadiness()}>
+            <RefreshCw size={16} aria-hidden />
+            Check now
+          </Button>
+        </div>
       </header>
       <section className={styles.card} aria-label="System health">
         <SystemHealth status={status} />

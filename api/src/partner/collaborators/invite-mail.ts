@@ -1,7 +1,7 @@
 import { permissionGroupLabels, type PermissionGroup } from '@onair/protocol';
 import type { OutgoingMail } from '../../mail/mailer.ts';
+import { escapeHtml } from '../../mail/templates.ts';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const button = (href: string, label: string, primary: boolean) =>
   `<a href="${escapeHtml(href)}" style="display:inline-block;padding:12px 20px;margin-right:8px;background:${primary ? '#e5484d' : '#2a2f3a'};color:#fff;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(label)}</a>`;
 

@@ -1,0 +1,2 @@
+export * from './campaigns.ts';
+export * from './http.ts';
