@@ -64,6 +64,7 @@ function handle(command: PipelineCommand): void | Promise<void> {
         config.dotDir,
         config.encoderStep,
         config.jitterLatencyMs,
+        config.continuingOutputs,
       );
       send({ type: 'state', state: 'starting' });
       program.start();

@@ -71,6 +71,8 @@ export class ProgramPipeline {
   private slateSince: number | undefined;
   private recording: Recording | undefined;
   private outputCounter = 0;
+  /** Taken once per output id: an output removed and added again later is a new one. */
+  private readonly continuingOutputs: Set<string>;
   private state: PipelineState = 'starting';
   private plan: RenderPlan;
   private planVersion: number;
@@ -98,7 +100,10 @@ export class ProgramPipeline {
     dotDir?: string,
     initialEncoderStep = 0,
     jitterLatencyMs = JITTER_LATENCY_DEFAULT_MS,
+    /** Outputs connected in the previous process of this session: they reconnect rather than fail fast. */
+    continuingOutputs: readonly string[] = [],
   ) {
+    this.continuingOutputs = new Set(continuingOutputs);
     this.jitterLatencyMs = jitterLatencyMs;
     this.plan = plan;
     this.planVersion = planVersion;
@@ -310,6 +315,7 @@ export class ProgramPipeline {
         this.logger,
         this.egress,
         () => this.requestKeyframe(),
+        this.continuingOutputs.delete(spec.id),
       );
       this.outputs.set(spec.id, output);
       output.attach();

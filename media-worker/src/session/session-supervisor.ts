@@ -48,6 +48,8 @@ export class SessionSupervisor {
   private replacing: Promise<void> | undefined;
   private startTimer: NodeJS.Timeout | undefined;
   private latestStats: SessionStats | undefined;
+  /** The last state the current pipeline process reported for each output. */
+  private readonly outputStates = new Map<string, string>();
   private exited: Promise<void> = Promise.resolve();
   private readonly logger: Logger;
 
@@ -76,7 +78,13 @@ export class SessionSupervisor {
     return this.crashes.length;
   }
 
-  start(): void {
+  /**
+   * Starts a pipeline process. One that replaces another (a rebuild, a crash restart) is told which
+   * outputs were connected, so they reconnect through the platform's handover instead of failing.
+   */
+  start(continuingOutputs: string[] = []): void {
+    this.outputStates.clear();
+    this.config = { ...this.config, continuingOutputs };
     const child = fork(PIPELINE_ENTRY, [], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -187,15 +195,22 @@ export class SessionSupervisor {
       try {
         const previous = this.state;
         this.state = 'restarting';
+        // Before the old process stops them (its outputs then report 'stopped').
+        const continuing = this.connectedOutputs();
         await this.stopChild();
         if (previous === 'stopping' || previous === 'stopped' || this.stopRequested()) return;
         this.state = 'starting';
-        this.start();
+        this.start(continuing);
       } finally {
         this.replacing = undefined;
       }
     })();
     return this.replacing;
+  }
+
+  /** Outputs the current process last reported connected (live, or reconnecting after being live). */
+  private connectedOutputs(): string[] {
+    return [...this.outputStates].filter(([, state]) => state === 'live' || state === 'reconnecting').map(([id]) => id);
   }
 
   /** stop() was called (while a replacement waited for the old process, say). */
@@ -220,6 +235,7 @@ export class SessionSupervisor {
       this.startTimer = undefined;
     }
     if (report.type === 'stats') this.latestStats = report.stats;
+    if (report.type === 'outputStatus') this.outputStates.set(report.outputId, report.state);
     this.options.onReport(this.sessionId, report);
   }
 
@@ -240,13 +256,14 @@ export class SessionSupervisor {
       return;
     }
     this.state = 'restarting';
+    const continuing = this.connectedOutputs();
     const delays = this.options.restartDelaysMs ?? [500, 2000, 5000];
     const delay = delays[Math.min(this.crashes.length - 1, delays.length - 1)] ?? 5000;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       if (this.state !== 'restarting') return;
       this.state = 'starting';
-      this.start();
+      this.start(continuing);
     }, delay);
   }
 }

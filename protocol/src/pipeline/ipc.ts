@@ -115,6 +115,13 @@ export const pipelineStartConfigSchema = z.object({
   encoderStep: z.number().int().nonnegative().default(0),
   /** Latency of the WebRTC inputs' jitter buffers (ms), as the worker measured the senders need it; the default until measured. */
   jitterLatencyMs: z.number().int().min(JITTER_LATENCY_MIN_MS).max(JITTER_LATENCY_MAX_MS).optional(),
+  /**
+   * Outputs that were connected in this session's previous pipeline process (a rebuild or a crash
+   * restart): the platform may still hold the old connection for a moment and refuse the new one
+   * ('Already publishing'), so such an output reconnects with backoff instead of failing fast as a
+   * new destination with a wrong key would.
+   */
+  continuingOutputs: z.array(z.string()).default([]),
 });
 export type PipelineStartConfig = z.infer<typeof pipelineStartConfigSchema>;
 export type PipelineStartConfigInput = z.input<typeof pipelineStartConfigSchema>;
