@@ -18,7 +18,7 @@ import {
 } from '@onair/protocol';
 import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
 import { alertEndpoints, billingEndpoints, destinationEndpoints, eventEndpoints, guestEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
-import { campaignEndpoints, fleetEndpoints, ingestEndpoints, partnerEndpoints } from '@onair/protocol';
+import { campaignEndpoints, fleetEndpoints, ingestEndpoints, partnerEndpoints, recordingEndpoints, scheduleEndpoints, uploadEndpoints } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { SecretBox, type Logger } from '@onair/runtime';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
@@ -55,6 +55,10 @@ import { provideGuestResolver } from './http/auth-context.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { systemRoutes } from './routes/system.ts';
 import { userRoutes } from './routes/users.ts';
+import { createUploadStore, uploadLimits, uploadRoutes, UploadService, type UploadStore } from './uploads/index.ts';
+import { recordingRoutes } from './recordings/index.ts';
+import { Countdowns } from './scenes/countdowns.ts';
+import { scheduleRoutes, ScheduledBroadcastQueue, ScheduleService } from './schedules/index.ts';
 import { partnerRoutes } from './partner/index.ts';
 import { CampaignService } from './campaigns/campaign-service.ts';
 import { campaignRoutes } from './campaigns/routes.ts';
@@ -72,6 +76,10 @@ export interface AppDeps {
   sessionControl?: SessionControl;
   /** Studio sessions (the placement queue); made here when not given. Its owner closes its queue. */
   sessions?: SessionService;
+  /** Where uploads are kept; the disk store at UPLOADS_DIR when not given. */
+  uploadStore?: UploadStore;
+  /** Where scheduled video broadcasts wait (its owner closes it and runs its worker); made here when not given. */
+  scheduleQueue?: ScheduledBroadcastQueue;
   /** Where data exports are queued (its owner closes it and runs its worker); made here when not given. */
   exportQueue?: DataExportQueue;
   /** The clock of the partner network's time rules (username cooldown, erasure); tests advance it. */
@@ -100,6 +108,9 @@ export const mountedEndpoints: readonly Endpoint[] = [
   ...destinationEndpoints,
   ...fleetEndpoints,
   ...billingEndpoints,
+  ...uploadEndpoints,
+  ...recordingEndpoints,
+  ...scheduleEndpoints,
   ...ingestEndpoints,
   openSessionEndpoint,
   getSessionEndpoint,
@@ -146,19 +157,25 @@ export function createApp(deps: AppDeps): Express {
     logger: deps.logger,
     assertProjectAccess: (user, projectId) => access.require(user, projectId, 'read project'),
     sessions: deps.sessionControl ?? sessions,
+    ...(deps.now ? { now: deps.now } : {}),
   });
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin);
+  const countdowns = new Countdowns({ db: deps.db, redis: deps.redis, logger: deps.logger, ...(deps.now ? { now: deps.now } : {}) });
+  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin, countdowns);
   const ingest = createIngest({ ...deps, broadcasts: destinations.broadcasts, sessions, scenes });
   app.use(whipRoutes({ ingest, redis: deps.redis, logger: deps.logger }));
   // OAuth clients post forms to the token and device endpoints (RFC 6749, 8628).
   app.use('/api/oauth', ...bodyParsing({ limitBytes: deps.config.AUTH_MAX_BODY_BYTES, forms: true }));
+  const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
+  app.use(provideProjectAccess(access));
+  // Before the uploads: a guest's request to them is the guest's (refused by role), not anonymous.
+  const guests = deps.guests ?? createGuestService(deps);
+  app.use(provideGuestResolver(guestResolverOf(guests)));
+  const uploads = new UploadService(deps.db, deps.uploadStore ?? createUploadStore(deps.config), uploadLimits(deps.config), deps.logger);
+  // Before the JSON parser: an upload's body is the file, streamed under its own limits.
+  app.use(uploadRoutes({ db: deps.db, uploads, resolveSession }));
   app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
-  app.use(provideProjectAccess(access));
-  const guests = deps.guests ?? createGuestService(deps);
-  app.use(provideGuestResolver(guestResolverOf(guests)));
-  const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
   app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
   app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));
   const alerts = new AlertsService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET });
@@ -169,6 +186,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(sessionRoutes({ db: deps.db, sessions, resolveSession }));
   app.use(billingRoutes({ db: deps.db, billing, resolveSession }));
   app.use(destinationRoutes({ db: deps.db, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), services: destinations, publicUrl: deps.config.PUBLIC_URL, logger: deps.logger }));
+  app.use(recordingRoutes({ db: deps.db, recordings: destinations.recordings, resolveSession }));
+  const schedules = new ScheduleService({ db: deps.db, queue: deps.scheduleQueue ?? new ScheduledBroadcastQueue(deps.redis), logger: deps.logger, ...(deps.now ? { now: deps.now } : {}) });
+  app.use(scheduleRoutes({ db: deps.db, schedules, resolveSession }));
   app.use(ingestRoutes({ db: deps.db, ingest, resolveSession, callbackSecret: deps.config.INGEST_CALLBACK_SECRET, logger: deps.logger }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
   app.use(authMethodsRoutes(deps.config));

@@ -6,6 +6,8 @@ import { scalerConfigShape } from './fleet/scaler/config.ts';
 import { destinationsConfigShape } from './destinations/config.ts';
 import { chatConfigShape } from './chat/config.ts';
 import { eventsConfigShape } from './events/config.ts';
+import { uploadsConfigShape } from './uploads/config.ts';
+import { recordingsConfigShape } from './recordings/config.ts';
 import { ingestConfigShape } from './ingest/config.ts';
 
 /** Every environment variable the api reads, with its default. The README's table mirrors this. */
@@ -34,6 +36,8 @@ const configSchema = z.object({
   SCENE_MAX_SCENES: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.scenes),
   SCENE_MAX_SOURCES: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.sources),
   SCENE_MAX_LAYERS: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.layersPerScene),
+  /** How often the api looks for countdown scenes whose time is up (issue 19). */
+  COUNTDOWN_SWEEP_MS: z.coerce.number().int().positive().default(250),
   /** STUN/TURN servers for the studio's peer connections, a JSON array (see protocol's parseIceServers). */
   WEBRTC_ICE_SERVERS: z
     .string()
@@ -66,6 +70,8 @@ const configSchema = z.object({
   ...billingConfigShape,
   ...chatConfigShape,
   ...eventsConfigShape,
+  ...uploadsConfigShape,
+  ...recordingsConfigShape,
 });
 
 export type ApiConfig = z.infer<typeof configSchema>;

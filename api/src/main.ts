@@ -7,10 +7,13 @@ import { createAccounts } from './auth/index.ts';
 import { loadConfig } from './config.ts';
 import { startBroadcastWatch } from './destinations/index.ts';
 import { startIngestWatch } from './ingest/index.ts';
+import { startCountdownWatch } from './scenes/countdown-watch.ts';
+import { ScheduledBroadcastQueue, startScheduledBroadcasts } from './schedules/index.ts';
 import { createFleetController } from './fleet/create-fleet-controller.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { AccountDeletionService } from './partner/account-deletion/deletion-service.ts';
 import { AccountErasureJob } from './partner/account-deletion/erasure-job.ts';
+import { RecordingFiles, RecordingRetentionJob, RecordingService } from './recordings/index.ts';
 import { DataExportQueue } from './partner/data-exports/export-job.ts';
 import { createDataExportService } from './partner/index.ts';
 import { attachStudioSockets } from './ws/index.ts';
@@ -33,9 +36,14 @@ exportQueue.work(
   createDataExportService({ db, logger, mailer: accounts.mailer, publicUrl: config.PUBLIC_URL, exportLinkHours: config.EXPORT_LINK_HOURS, exportQueue }),
   logger,
 );
-const app = createApp({ config, db, redis, logger, accounts, sessions, exportQueue });
+// Issue 19: scheduled video broadcasts wait in this queue; this process runs its share of them.
+const scheduleQueue = new ScheduledBroadcastQueue(redis);
+startScheduledBroadcasts({ config, db, redis, logger, sessions, queue: scheduleQueue });
+const app = createApp({ config, db, redis, logger, accounts, sessions, exportQueue, scheduleQueue });
 const broadcastWatch = await startBroadcastWatch({ config, db, redis, logger, sessions });
 const ingestWatch = startIngestWatch({ config, db, redis, logger, sessions });
+// Issue 19: countdown scenes switch to their next scene when their time is up, studio open or not.
+const countdownWatch = startCountdownWatch({ config, db, redis, logger });
 const server = createServer(app);
 const sockets = await attachStudioSockets(server, { config, db, redis, logger, accounts });
 server.listen(config.PORT, config.HOST, () => {
@@ -52,6 +60,14 @@ const erasure = new AccountErasureJob({
   everyMs: config.ACCOUNT_ERASURE_INTERVAL_SECONDS * 1000,
 });
 await erasure.start();
+// Issue 19: recordings past their plan's retention are deleted from the uploads store by this job.
+const recordingRetention = new RecordingRetentionJob({
+  redis,
+  logger,
+  recordings: new RecordingService({ db, files: new RecordingFiles(config.UPLOADS_DIR), logger }),
+  everyMs: config.RECORDING_RETENTION_INTERVAL_SECONDS * 1000,
+});
+await recordingRetention.start();
 // Campaigns (issue 25): sampled channel statistics, expiry, 'your key is ready' mails.
 const campaignSweep = new CampaignSweepJob({
   redis,
@@ -73,10 +89,13 @@ await campaignSweep.start();
 onShutdownSignal(logger, async () => {
   await fleet.stop();
   await erasure.close();
+  await recordingRetention.close();
+  await scheduleQueue.close();
   await campaignSweep.close();
   await exportQueue.close();
   await broadcastWatch.close();
   ingestWatch.close();
+  countdownWatch.close();
   await sockets.close();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();

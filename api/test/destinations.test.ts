@@ -337,6 +337,25 @@ describe('stream health and the plan limit while live', () => {
     });
   });
 
+  it('ends a broadcast held on the holding slate past SLATE_MAX_SECONDS (600 by default), not before', async () => {
+    await withWatchedProject(async ({ projectId, a, s }) => {
+      const live = (await call(api, premium, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body as BroadcastView;
+      const onSlateFor = (seconds: number) => {
+        const stats = sessionStats(projectId, 2980, [{ id: a, state: 'live', bytesSent: 1_000_000, bitrateKbps: 2980, reconnects: 0 }]);
+        return { sessionId: projectId, type: 'stats', stats: { ...stats, slateSince: new Date(Date.parse(stats.at) - seconds * 1000).toISOString() } };
+      };
+      await api.redis.publish(sessionStatusKeys.channel(projectId), JSON.stringify(onSlateFor(599)));
+      await waitUntil(() => s.messages.some((m) => m.type === 'broadcast.health'));
+      expect(((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast.state).toBe('live');
+      await api.redis.publish(sessionStatusKeys.channel(projectId), JSON.stringify(onSlateFor(601)));
+      await waitUntil(() => s.messages.some((m) => m.type === 'broadcast.state' && m.broadcast.state === 'ended'));
+      const ended = ((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast;
+      expect(ended).toMatchObject({ id: live.id, state: 'ended', failureReason: null });
+      const sealed = await api.redis.get(sessionKeys.outputs(projectId));
+      expect(JSON.parse(new SecretBox(secretsKey).open(sealed!, `session:${projectId}`))).toEqual([]);
+    });
+  });
+
   it('relays per-destination output stats to the studios, and ends the broadcast at the plan limit', async () => {
     await withWatchedProject(async ({ projectId, a, b, s, watch }) => {
       const live = (await call(api, premium, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body as BroadcastView;

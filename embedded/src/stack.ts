@@ -114,6 +114,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ...options.env,
       REDIS_URL: redisUrl,
       SECRETS_KEY: secretsKey,
+      // The api writes uploads here and the media worker reads them in place (one machine, one folder).
+      UPLOADS_DIR: options.env?.UPLOADS_DIR ?? process.env.UPLOADS_DIR ?? join(dataDir, 'uploads'),
       NODE_ENV: process.env.NODE_ENV ?? 'production',
     };
     // Without Stripe keys, plans are sold through the local Stripe double in test mode (no real

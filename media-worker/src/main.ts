@@ -2,6 +2,7 @@
 // queue while it has capacity, runs one supervised GStreamer pipeline process per session, and on
 // SIGTERM drains (keeps its sessions until they end or the grace period runs out, then hands them over).
 import { cpus } from 'node:os';
+import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { ProcessTreeUsage, RenderRequests, runWorker, SecretBox, type WorkerContext } from '@onair/runtime';
 import { ChannelRouter } from './placement/channel-router.ts';
@@ -64,7 +65,9 @@ async function start(ctx: WorkerContext): Promise<void> {
     router,
     host: sessionHost,
     box: secretsKey ? new SecretBox(secretsKey) : undefined,
-    resolveInput: createInputResolver(ports),
+    resolveInput: createInputResolver(ports, process.env.UPLOADS_DIR ?? '.data/uploads'),
+    // Recordings are parts in the uploads store the api reads (recordings/<id>/part-<n>.mp4).
+    recordingsDir: resolve(process.env.UPLOADS_DIR ?? '.data/uploads', 'recordings'),
     pages,
     // Feeds of encoders and consoles, pulled from the RTMP ingest into the sessions' game sources.
     ingest: new SessionIngest({

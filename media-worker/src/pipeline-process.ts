@@ -42,7 +42,7 @@ function fail(code: PipelineErrorCode, message: string): void {
   exitAfterFlush(1);
 }
 
-function handle(command: PipelineCommand): void {
+function handle(command: PipelineCommand): void | Promise<void> {
   switch (command.type) {
     case 'start': {
       if (program) return;
@@ -64,6 +64,7 @@ function handle(command: PipelineCommand): void {
         config.dotDir,
         config.encoderStep,
         config.jitterLatencyMs,
+        config.continuingOutputs,
       );
       send({ type: 'state', state: 'starting' });
       program.start();
@@ -82,6 +83,9 @@ function handle(command: PipelineCommand): void {
     case 'setOutputs':
       program?.setOutputs(command.outputs);
       return;
+    case 'setRecording':
+      program?.setRecording(command.recording ?? undefined);
+      return;
     case 'encoderStep':
       if (!program) return;
       // The next stats (within a second) say where the encoder is now, read from the encoder.
@@ -93,10 +97,12 @@ function handle(command: PipelineCommand): void {
     case 'stop':
       if (statsTimer) clearInterval(statsTimer);
       send({ type: 'state', state: 'stopping' });
-      program?.stop();
-      logger.info('pipeline stopped');
-      exitAfterFlush(0);
-      return;
+      // A recording's last fragment is written out before the pipeline goes.
+      return (program?.finishRecording() ?? Promise.resolve()).then(() => {
+        program?.stop();
+        logger.info('pipeline stopped');
+        exitAfterFlush(0);
+      });
   }
 }
 

@@ -3,10 +3,13 @@
 // session to the other worker, which goes live again with the same scene; a worker told to stop
 // (SIGTERM) keeps its live session while taking no new one.
 import { randomUUID } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +55,13 @@ function showsScene(frame: Frame, doc: SceneDocument): boolean {
   return red && near(pixel(frame, WIDTH - 40, HEIGHT - 40), [0, 0, 0], 30);
 }
 
+/** Codecs and seconds of a recording's part as ffprobe reads it. */
+async function recordedPart(file: string): Promise<{ codecs: string[]; duration: number }> {
+  const { stdout } = await promisify(execFile)('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file]);
+  const json = JSON.parse(stdout) as { streams: { codec_name: string }[]; format: { duration?: string } };
+  return { codecs: json.streams.map((s) => s.codec_name).sort(), duration: Number(json.format.duration) };
+}
+
 describe('session placement across media workers', () => {
   let redis: Redis;
   let queue: Queue;
@@ -69,6 +79,8 @@ describe('session placement across media workers', () => {
     process.env.SECRETS_KEY = key;
     process.env.WORKER_CORES = '2';
     dir = await mkdtemp(join(tmpdir(), 'onair-placement-'));
+    // The uploads store both workers share, as on one machine: recordings are written there.
+    process.env.UPLOADS_DIR = join(dir, 'uploads');
     rtmp = await startRtmpServer({ dir: join(dir, 'nginx') });
   });
 
@@ -97,11 +109,15 @@ describe('session placement across media workers', () => {
 
   const owner = (projectId: string): Promise<SessionOwner | undefined> => readOwner(redis, projectId);
 
-  it('picks a session killed with -9 up on the other worker, live again with the same scene', async () => {
+  it('picks a session killed with -9 up on the other worker, live again with the same scene, recording on as part 2', async () => {
     const a = await startWorker({ DRAIN_GRACE_MS: '60000' });
     const b = await startWorker({ DRAIN_GRACE_MS: '60000' });
     const doc = projectDocument();
     const streamKey = secretKey();
+    // The broadcast is recorded (Go Live with `record`): the api names the recording as it names the outputs.
+    const recordingId = randomUUID();
+    const part = (n: number) => join(dir, 'uploads', 'recordings', recordingId, `part-${n}.mp4`);
+    await redis.set(sessionKeys.recording(doc.projectId), recordingId);
     const requested = Date.now();
     await openLiveSession(doc, streamKey);
 
@@ -113,6 +129,7 @@ describe('session placement across media workers', () => {
     expect(showsScene(await grabFrame(rtmp.url(streamKey), WIDTH, HEIGHT, 5), doc)).toBe(true);
 
     const [victim, survivor] = first.workerId === a.id ? [a, b] : [b, a];
+    await waitFor('the first part of the recording to hold a few fragments', async () => (existsSync(part(1)) && statSync(part(1)).size > 100_000 ? true : undefined), 20_000, 200);
     const killedAt = Date.now();
     victim.child.kill('SIGKILL');
 
@@ -136,6 +153,11 @@ describe('session placement across media workers', () => {
     expect(second.appliedVersion).toBe(doc.version);
     expect(second.pickups).toBeGreaterThanOrEqual(1);
     expect(showsScene(frame, doc)).toBe(true);
+    // One recording, in numbered parts: what the killed worker wrote is readable, the new owner writes the next part.
+    await waitFor('the second part of the recording', async () => (existsSync(part(2)) && statSync(part(2)).size > 0 ? true : undefined), 20_000, 200);
+    const firstPart = await recordedPart(part(1));
+    expect(firstPart.codecs).toEqual(['aac', 'h264']);
+    expect(firstPart.duration).toBeGreaterThan(0.5);
     const failovers = await redis.lrange(sessionKeys.failovers, 0, -1);
     expect(failovers.map((f) => JSON.parse(f) as { projectId: string; fromWorkerId: string; toWorkerId: string })).toContainEqual(
       expect.objectContaining({ projectId: doc.projectId, fromWorkerId: victim.id, toWorkerId: survivor.id }),

@@ -237,6 +237,56 @@ describe('session', () => {
     await suite.fx.host.stopSession('resize');
   });
 
+  it('rebuilds once for two plans that change the inputs back to back (one process, one connection)', async () => {
+    const server = await suite.fx.rtmp();
+    const k = key();
+    const outputs = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }];
+    const base = testPlan(outputs);
+    const supervisor = suite.fx.host.startSession({ sessionId: 'twice', planVersion: 1, plan: base });
+    await suite.fx.waitForOutput('twice', 'main', 'live');
+    const sent = Date.now();
+    const more = (n: number) => renderPlanSchema.parse({ ...base, inputs: [...base.inputs, ...Array.from({ length: n }, (_, i) => ({ id: `extra${i}`, kind: 'test-pattern', pattern: 'black', width: 16, height: 16 }))] });
+    // A screen added in one patch and the studio's next patch a moment later, both while the old process stops.
+    suite.fx.host.applyPlan('twice', 2, more(1));
+    suite.fx.host.applyPlan('twice', 3, more(2));
+    await suite.fx.waitForOutput('twice', 'main', 'live', 20_000, sent);
+    await new Promise((r) => setTimeout(r, 4000));
+    // A second process would have published the same stream and been refused by the server.
+    expect(suite.fx.reports.filter((r) => r.sessionId === 'twice' && r.at >= sent && r.report.type === 'outputStatus' && r.report.state === 'failed')).toEqual([]);
+    expect(supervisor.stats?.outputs.find((o) => o.id === 'main')?.state).toBe('live');
+    await suite.fx.host.stopSession('twice');
+  });
+
+  it("waits out a platform's handover after a rebuild: a continuing output refused 'Already publishing' reconnects, and goes live once the old publisher is gone", async () => {
+    const server = await suite.fx.rtmp();
+    const [kFirst, kHeld] = [key(), key()];
+    const url = `rtmp://127.0.0.1:${server.port}/live`;
+    // What the platform sees after a rebuild: the new process publishes while the server still holds
+    // a publisher on the key. Here another encoder holds it, and the rebuilt plan points the same
+    // output at that key.
+    // prettier-ignore
+    const squatter = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'color=c=blue:s=320x180:r=15', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '15', '-c:a', 'aac', '-f', 'flv', `${url}/${kHeld}`], { stdio: 'ignore' });
+    try {
+      await waitFor('the other publisher', async () => (await probeStream(server.url(kHeld)).then(() => true).catch(() => undefined)), 15_000, 200);
+      const base = testPlan([{ id: 'main', url, key: kFirst }]);
+      const supervisor = suite.fx.host.startSession({ sessionId: 'handover', planVersion: 1, plan: base, outputPolicy: { backoffMs: [300, 600], stallAfterMs: 5000, giveUpAfterMs: 60_000 } });
+      await suite.fx.waitForOutput('handover', 'main', 'live');
+      const firstPid = supervisor.pid;
+      const sent = Date.now();
+      suite.fx.host.applyPlan('handover', 2, { ...base, profile: { ...base.profile, width: 640, height: 360 }, outputs: [{ id: 'main', url, key: kHeld }] });
+      const refused = await suite.fx.waitForOutput('handover', 'main', 'reconnecting', 20_000, sent);
+      expect(refused.errorCode).toBe('DESTINATION_REFUSED');
+      expect(supervisor.pid).not.toBe(firstPid);
+      squatter.kill('SIGKILL');
+      await suite.fx.waitForOutput('handover', 'main', 'live', 20_000, sent);
+      expect(suite.fx.reports.filter((r) => r.sessionId === 'handover' && r.at >= sent && r.report.type === 'outputStatus' && r.report.state === 'failed')).toEqual([]);
+      expect((await probeStream(server.url(kHeld))).video).toMatchObject({ width: 640, height: 360 });
+      await suite.fx.host.stopSession('handover');
+    } finally {
+      squatter.kill('SIGKILL');
+    }
+  });
+
   it('restarts a crashed pipeline process and leaves the other session alone', async () => {
     const server = await suite.fx.rtmp();
     const [kA, kB] = [key(), key()];

@@ -141,6 +141,17 @@ export const errorCatalogue = {
   CHAT_NOT_LIVE: { status: 409, fault: 'user', message: 'Start the stream to use the chat' },
   /** A target that is not a chat of the project that can receive messages. */
   CHAT_TARGET_INVALID: { status: 422, fault: 'user', message: 'Choose chats that can receive messages.' },
+  // ─── Uploads (issue 19) ───
+  /** The file is larger than the server accepts for its kind; refused before it is read. */
+  UPLOAD_TOO_LARGE: { status: 413, fault: 'user', message: 'This file is too large.' },
+  /** The file would take the owner's storage past the quota; refused before it is read. */
+  UPLOAD_QUOTA_EXCEEDED: { status: 413, fault: 'user', message: 'Your storage is full. Delete files you no longer need and try again.' },
+  /** The content is not one of the accepted image or video types, whatever its name says. */
+  UPLOAD_TYPE_UNSUPPORTED: { status: 415, fault: 'user', message: 'This file type is not supported. Upload a PNG, JPEG, WebP or GIF image, or an MP4 or WebM video.' },
+  /** The file is of an accepted type but cannot be played (truncated, an undecodable codec, too many pixels). */
+  UPLOAD_UNREADABLE: { status: 422, fault: 'user', message: 'This file cannot be used: it is damaged or in a format we cannot play.' },
+  /** The upload is used by a source of the project. */
+  UPLOAD_IN_USE: { status: 409, fault: 'user', message: 'This file is used in a scene. Remove it from the scene first.' },
   INTERNAL: { status: 500, fault: 'service', message: 'Something went wrong on our side.' },
   DEPENDENCY_UNAVAILABLE: { status: 503, fault: 'service', message: 'A service OnAir depends on is unavailable.' },
   /** The OAuth provider failed the exchange (bad client configuration, provider error). */

@@ -26,6 +26,8 @@ export const entitlementKeys = [
   '720p30fps',
   '3rd-party-integrations',
   'maximum-scenes',
+  'recording',
+  'recording-retention-days',
 ] as const;
 export const entitlementKeySchema = z.enum(entitlementKeys);
 export type EntitlementKey = z.infer<typeof entitlementKeySchema>;
@@ -64,6 +66,16 @@ export function maximumScenes(entitlements: Entitlements): number {
 /** Spec §6: Premium and VIP invite up to 10 guests; without the entitlement (Free) a host has none. */
 export function maximumGuestsOf(entitlements: Entitlements): number {
   return limit(entitlements, 'maximum-guests', 0);
+}
+
+/** Issue 19: `recording` lets a creator record a broadcast; `recording-retention-days` how long it is kept. */
+export function canRecord(entitlements: Entitlements): boolean {
+  return isEnabled(entitlements, 'recording');
+}
+
+/** Days a recording is kept before the retention job deletes it; 0 without the entitlement. */
+export function recordingRetentionDays(entitlements: Entitlements): number {
+  return limit(entitlements, 'recording-retention-days', 0);
 }
 
 /** Free streams always carry the OnAir logo; `custom-logo` lets a creator hide or replace it. */
@@ -133,6 +145,8 @@ export function resolutionOptions(entitlements: Entitlements): ResolutionOption[
  * to 3 scenes; Premium and VIP remove or replace the logo, use their own backgrounds and browser
  * integrations, stream up to 1080p and keep up to 20 scenes. The spec says only that Legacy is not
  * Free for resolution (§9 "others 1920x1080"), so it gets 1080p and otherwise the Free limits.
+ * Recording (issue 19; the spec names no key for it) is a paid feature: Premium keeps recordings
+ * 30 days, VIP 90.
  */
 export const planEntitlements: Record<PlanId, Entitlements> = {
   Free: {
@@ -155,6 +169,8 @@ export const planEntitlements: Record<PlanId, Entitlements> = {
     '1080p30fps': 'true',
     '3rd-party-integrations': 'true',
     'maximum-scenes': String(PAID_MAXIMUM_SCENES),
+    recording: 'true',
+    'recording-retention-days': '30',
   },
   VIP: {
     'can-go-live': 'true',
@@ -169,6 +185,8 @@ export const planEntitlements: Record<PlanId, Entitlements> = {
     '1080p30fps': 'true',
     '3rd-party-integrations': 'true',
     'maximum-scenes': String(PAID_MAXIMUM_SCENES),
+    recording: 'true',
+    'recording-retention-days': '90',
   },
   Legacy: {
     'can-go-live': 'true',

@@ -15,6 +15,7 @@ import {
 import type { Broadcast, Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
+import type { RecordingService } from '../recordings/recording-service.ts';
 import type { DestinationEvents } from './destination-events.ts';
 import type { DestinationSecrets } from './destination-secrets.ts';
 import { isAuthenticated, type ProjectAccessCheck } from './destination-service.ts';
@@ -37,6 +38,10 @@ export interface BroadcastServiceDeps {
   sessions: SessionControl | null;
   /** Which outputs may reach a private address; told to the worker, which checks again before each connection. */
   rtmpPolicy: RtmpAddressPolicy;
+  /** A live broadcast on the holding slate (every live source dropped) this long ends (SLATE_MAX_SECONDS); 0 never. */
+  slateMaxSeconds?: number;
+  /** Recordings of broadcasts started with `record`. */
+  recordings: RecordingService;
 }
 
 /**
@@ -63,6 +68,7 @@ export class BroadcastService {
       endedAt: row.endedAt?.toISOString() ?? null,
       endsAt: row.endsAt?.toISOString() ?? null,
       outputs: outputs?.success ? outputs.data : [],
+      recordingId: await this.deps.recordings.idOf(row.id),
     };
   }
 
@@ -95,7 +101,7 @@ export class BroadcastService {
     return outputs;
   }
 
-  async goLive(user: CurrentUser, projectId: string): Promise<BroadcastView> {
+  async goLive(user: CurrentUser, projectId: string, options: { record?: boolean; preRollSeconds?: number; postRollSeconds?: number } = {}): Promise<BroadcastView> {
     await this.deps.assertProjectAccess(user, projectId);
     const sessions = this.deps.sessions;
     if (!sessions) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'Going live is not available: this server runs no studio sessions.');
@@ -103,8 +109,11 @@ export class BroadcastService {
     if (previous && isBroadcastActive(previous.state)) throw new OnAirError('CONFLICT', 'This project is already live.');
     const enabled = await this.deps.db.destination.count({ where: { projectId, enabled: true } });
     if (enabled === 0) throw new OnAirError('VALIDATION_FAILED', 'Switch on at least one destination to go live.');
+    // Refused before anything starts: a plan without recording does not go live unrecorded by surprise.
+    const retentionDays = options.record ? await this.deps.recordings.allowed(projectId) : null;
 
-    const row = await this.deps.db.broadcast.create({ data: { projectId, state: 'idle', endsAt: null } });
+    const row = await this.deps.db.broadcast.create({ data: { projectId, state: 'idle', endsAt: null, postRollSeconds: options.postRollSeconds ?? 0 } });
+    const recordingId = retentionDays === null ? null : await this.deps.recordings.begin(projectId, row.id, retentionDays);
     let current = (await this.transition(row, 'starting'))!;
     try {
       const prepared = await this.deps.accounts.prepareBroadcasts(user, projectId);
@@ -115,11 +124,13 @@ export class BroadcastService {
         await this.transition(current, 'failed', { failureReason: reason, endedAt: new Date() });
         throw new OnAirError('VALIDATION_FAILED', reason);
       }
-      await sessions.startBroadcast(projectId, outputs);
-      const startedAt = new Date();
+      await sessions.startBroadcast(projectId, outputs, recordingId);
+      // With a pre-roll the outputs run from now, and the broadcast counts as live when it is over (settlePadding).
+      const startedAt = new Date(Date.now() + (options.preRollSeconds ?? 0) * 1000);
       const endsAt = new Date(startedAt.getTime() + streamLimitSeconds(user.plan) * 1000);
-      await this.deps.db.broadcast.update({ where: { id: current.id }, data: { endsAt } });
+      await this.deps.db.broadcast.update({ where: { id: current.id }, data: { endsAt, ...(options.preRollSeconds ? { liveAt: startedAt } : {}) } });
       current = { ...current, endsAt };
+      if (options.preRollSeconds) return this.view(await this.deps.db.broadcast.findUniqueOrThrow({ where: { id: current.id } }));
       const live = await this.transition(current, 'live', { startedAt });
       return this.view(live ?? (await this.deps.db.broadcast.findUniqueOrThrow({ where: { id: current.id } })));
     } catch (err) {
@@ -128,6 +139,7 @@ export class BroadcastService {
         const reason = err instanceof OnAirError ? err.message : 'The broadcast could not start.';
         await this.transition(fresh, 'failed', { failureReason: reason, endedAt: new Date() });
       }
+      await this.deps.recordings.finish(current.id);
       throw err;
     }
   }
@@ -151,23 +163,62 @@ export class BroadcastService {
     return this.endRow(row);
   }
 
+  /** A scheduled video has played: its broadcast ends (as End Broadcast, with its post-roll). Null when it ended already. */
+  async endById(broadcastId: string): Promise<BroadcastView | null> {
+    const row = await this.deps.db.broadcast.findUnique({ where: { id: broadcastId } });
+    if (!row || !isBroadcastActive(row.state)) return null;
+    return this.endRow(row, { postRoll: true });
+  }
+
   async end(user: CurrentUser, projectId: string): Promise<BroadcastView> {
     await this.deps.assertProjectAccess(user, projectId);
     const row = await this.latest(projectId);
     if (!row || !isBroadcastActive(row.state)) throw new OnAirError('CONFLICT', 'This project is not live.');
-    return this.endRow(row);
+    return this.endRow(row, { postRoll: true });
   }
 
-  private async endRow(row: Broadcast): Promise<BroadcastView> {
+  /**
+   * Padding, on the broadcast watch's timer: a broadcast whose pre-roll is over counts as live, and
+   * one whose post-roll is over stops its outputs. Each move is a conditional update, so of several
+   * replicas one acts.
+   */
+  async settlePadding(now = new Date()): Promise<number> {
+    let moved = 0;
+    const starting = await this.deps.db.broadcast.findMany({ where: { state: 'starting', liveAt: { lte: now } } });
+    for (const row of starting) if (await this.transition(row, 'live', { startedAt: row.liveAt! })) moved++;
+    const ending = await this.deps.db.broadcast.findMany({ where: { state: 'ending', stopAt: { lte: now } } });
+    for (const row of ending) {
+      const claimed = await this.deps.db.broadcast.updateMany({ where: { id: row.id, state: 'ending', stopAt: row.stopAt }, data: { stopAt: null } });
+      if (claimed.count === 0) continue;
+      await this.stopRow({ ...row, stopAt: null });
+      moved++;
+    }
+    return moved;
+  }
+
+  private async endRow(row: Broadcast, options: { postRoll?: boolean } = {}): Promise<BroadcastView> {
     const ending = row.state === 'ending' ? row : await this.transition(row, 'ending');
     if (!ending) return this.view(await this.deps.db.broadcast.findUniqueOrThrow({ where: { id: row.id } }));
+    // Post-roll: the outputs keep running; settlePadding stops them when it is over.
+    if (options.postRoll && ending.postRollSeconds > 0 && row.state !== 'ending') {
+      const stopAt = new Date(Date.now() + ending.postRollSeconds * 1000);
+      await this.deps.db.broadcast.update({ where: { id: ending.id }, data: { stopAt } });
+      return this.view({ ...ending, stopAt });
+    }
+    return this.stopRow(ending);
+  }
+
+  private async stopRow(ending: Broadcast): Promise<BroadcastView> {
+    const row = ending;
     try {
       await this.deps.sessions?.stopBroadcast(row.projectId);
     } catch (err) {
       this.deps.logger.error({ err: (err as Error).message, projectId: row.projectId, broadcastId: row.id }, 'stopping the broadcast failed');
       const failed = await this.transition(ending, 'failed', { failureReason: 'The broadcast could not be stopped cleanly.', endedAt: new Date() });
+      await this.deps.recordings.finish(row.id);
       return this.view(failed ?? ending);
     }
+    await this.deps.recordings.finish(row.id);
     const ended = await this.transition(ending, 'ended', { endedAt: new Date() });
     return this.view(ended ?? ending);
   }
@@ -214,13 +265,23 @@ export class BroadcastService {
     await this.deps.events.publish({ type: 'broadcast.health', projectId, broadcastId: row.id, at: stats.at, outputs, ...(stats.encoder ? { encoder: stats.encoder } : {}) });
     // Every destination gave up (each output retries by itself before it fails): nothing goes out
     // any more, so the broadcast has failed, and says why, instead of showing live forever.
-    if (row.state === 'live' && outputs.length > 0 && outputs.every((o) => o.state === 'failed')) await this.failLive(row, outputs);
+    if (row.state === 'live' && outputs.length > 0 && outputs.every((o) => o.state === 'failed')) {
+      await this.failLive(row, outputs);
+      return;
+    }
+    // Nobody came back to a broadcast held on the slate: it ends as End Broadcast ends it, cleanly.
+    const limit = this.deps.slateMaxSeconds ?? 0;
+    if (row.state === 'live' && limit > 0 && stats.slateSince && Date.parse(stats.at) - Date.parse(stats.slateSince) >= limit * 1000) {
+      this.deps.logger.info({ projectId, broadcastId: row.id, slateSince: stats.slateSince }, 'broadcast ended: on the holding slate past its limit');
+      await this.endRow(row);
+    }
   }
 
   private async failLive(row: Broadcast, outputs: DestinationOutput[]): Promise<void> {
     const reasons = [...new Set(outputs.map((o) => o.reason ?? 'The destination stopped taking the stream.'))];
     const failed = await this.transition(row, 'failed', { failureReason: `Every destination failed. ${reasons.join(' ')}`, endedAt: new Date() });
     if (!failed) return;
+    await this.deps.recordings.finish(row.id);
     this.deps.logger.warn({ projectId: row.projectId, broadcastId: row.id, outputs: outputs.length }, 'broadcast failed: every destination failed');
     await this.deps.sessions?.stopBroadcast(row.projectId).catch((err: unknown) => {
       this.deps.logger.error({ err: (err as Error).message, projectId: row.projectId, broadcastId: row.id }, 'stopping the failed broadcast failed');

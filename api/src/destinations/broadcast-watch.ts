@@ -6,6 +6,7 @@ import type { BroadcastService } from './broadcast-service.ts';
 const STATUS_PATTERN = sessionStatusKeys.channel('*');
 const STATUS_CHANNEL = /^onair:sessions:([0-9a-f-]{36}):status$/;
 const EXPIRY_SWEEP_MS = 30_000;
+const PADDING_SWEEP_MS = 500;
 
 export interface BroadcastWatchDeps {
   broadcasts: BroadcastService;
@@ -14,6 +15,8 @@ export interface BroadcastWatchDeps {
   subscriber: Redis;
   logger: Logger;
   sweepEveryMs?: number;
+  /** How often pre-rolls and post-rolls that are over are settled. */
+  paddingEveryMs?: number;
 }
 
 /**
@@ -24,6 +27,7 @@ export interface BroadcastWatchDeps {
  */
 export class BroadcastWatch {
   private readonly timer: NodeJS.Timeout;
+  private readonly paddingTimer: NodeJS.Timeout;
 
   constructor(private readonly deps: BroadcastWatchDeps) {
     deps.subscriber.on('pmessage', (_pattern: string, channel: string, message: string) => {
@@ -31,6 +35,8 @@ export class BroadcastWatch {
     });
     this.timer = setInterval(() => void this.sweep(), deps.sweepEveryMs ?? EXPIRY_SWEEP_MS);
     this.timer.unref();
+    this.paddingTimer = setInterval(() => void this.settlePadding(), deps.paddingEveryMs ?? PADDING_SWEEP_MS);
+    this.paddingTimer.unref();
   }
 
   async start(): Promise<void> {
@@ -39,6 +45,7 @@ export class BroadcastWatch {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
+    clearInterval(this.paddingTimer);
     await this.deps.subscriber.punsubscribe(STATUS_PATTERN).catch(() => undefined);
   }
 
@@ -57,6 +64,22 @@ export class BroadcastWatch {
   }
 
   /** Ends the broadcasts past their limit; one replica per sweep. */
+  private settling = false;
+
+  /** Pre-rolls and post-rolls that are over (BroadcastService.settlePadding); one run at a time here. */
+  async settlePadding(now = new Date()): Promise<number> {
+    if (this.settling) return 0;
+    this.settling = true;
+    try {
+      return await this.deps.broadcasts.settlePadding(now);
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message }, 'padding sweep failed');
+      return 0;
+    } finally {
+      this.settling = false;
+    }
+  }
+
   async sweep(now = new Date()): Promise<number> {
     try {
       if (!(await this.claim('onair:broadcasts:expiry-sweep', Math.max(1000, (this.deps.sweepEveryMs ?? EXPIRY_SWEEP_MS) - 1000)))) return 0;

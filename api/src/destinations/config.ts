@@ -24,6 +24,8 @@ export const destinationsConfigShape = {
   TWITCH_INGEST_URL: z.url().default('https://ingest.twitch.tv/ingests'),
   YOUTUBE_API_URL: z.url().default('https://www.googleapis.com/youtube/v3'),
   FACEBOOK_GRAPH_URL: z.url().default('https://graph.facebook.com/v15.0'),
+  /** A live broadcast held on the holding slate (every live source dropped) this long ends cleanly; 0 never. */
+  SLATE_MAX_SECONDS: z.coerce.number().int().min(0).default(600),
   /** Refresh a platform token this long before it expires. */
   TOKEN_REFRESH_MARGIN_SECONDS: z.coerce.number().int().min(0).default(300),
 };

@@ -11,11 +11,14 @@ import { DestinationService, type ProjectAccessCheck } from './destination-servi
 import { PlatformAccounts } from './platform-accounts.ts';
 import { createPlatforms } from './platforms/index.ts';
 import type { SessionControl } from './session-control.ts';
+import { RecordingFiles } from '../recordings/recording-files.ts';
+import { RecordingService } from '../recordings/recording-service.ts';
 
 export interface Destinations {
   destinations: DestinationService;
   accounts: PlatformAccounts;
   broadcasts: BroadcastService;
+  recordings: RecordingService;
 }
 
 /** Wires the destination services of one api from its config. */
@@ -26,6 +29,8 @@ export function createDestinations(deps: {
   logger: Logger;
   assertProjectAccess: ProjectAccessCheck;
   sessions: SessionControl | null;
+  /** The clock of recordings' retention; tests advance it. */
+  now?: () => Date;
 }): Destinations {
   const { config, db, redis, logger, assertProjectAccess } = deps;
   const secrets = new DestinationSecrets(config.SECRETS_KEY ? new SecretBox(config.SECRETS_KEY) : null);
@@ -52,8 +57,9 @@ export function createDestinations(deps: {
     publicUrl: config.PUBLIC_URL,
     refreshMarginSeconds: config.TOKEN_REFRESH_MARGIN_SECONDS,
   });
-  const broadcasts = new BroadcastService({ db, redis, logger, events, secrets, accounts, assertProjectAccess, sessions: deps.sessions, rtmpPolicy });
-  return { destinations, accounts, broadcasts };
+  const recordings = new RecordingService({ db, files: new RecordingFiles(config.UPLOADS_DIR), logger, ...(deps.now ? { now: deps.now } : {}) });
+  const broadcasts = new BroadcastService({ db, redis, logger, events, secrets, accounts, assertProjectAccess, sessions: deps.sessions, rtmpPolicy, slateMaxSeconds: deps.config.SLATE_MAX_SECONDS, recordings });
+  return { destinations, accounts, broadcasts, recordings };
 }
 
 /**

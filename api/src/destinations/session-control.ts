@@ -7,10 +7,13 @@ import type { PlanOutput } from '@onair/protocol';
  * destination id, and the worker reports output status under that id.
  */
 export interface SessionControl {
-  /** Start pushing the project's program to `outputs`; resolves once the session accepted the command (not once every output is live). */
-  startBroadcast(projectId: string, outputs: PlanOutput[]): Promise<void>;
+  /**
+   * Start pushing the project's program to `outputs` (and recording it into `recordingId`'s parts
+   * when given); resolves once the session accepted the command (not once every output is live).
+   */
+  startBroadcast(projectId: string, outputs: PlanOutput[], recordingId?: string | null): Promise<void>;
   /** Replace the live outputs (a destination toggled, added or removed while live); outputs not listed stop, the others are untouched. */
   setOutputs(projectId: string, outputs: PlanOutput[]): Promise<void>;
-  /** Stop every output (End Broadcast, the plan's duration limit). */
+  /** Stop every output and the recording (End Broadcast, the plan's duration limit). */
   stopBroadcast(projectId: string): Promise<void>;
 }

@@ -37,3 +37,8 @@ export function bodyParsing(options: { limitBytes: number; forms?: boolean }): R
   };
   return [...parsers, refuseOtherTypes, rejectUnsafeText(['query', 'body'])];
 }
+
+/** The text rule for the query of a route mounted before bodyParsing (one that reads its body itself, such as uploads). */
+export function queryTextRule(): RequestHandler {
+  return rejectUnsafeText(['query']);
+}

@@ -70,7 +70,7 @@ export function destinationRoutes(deps: { db: Db; resolveSession: SessionResolve
     targets: await accounts.streamTargets(getCurrentUser(req), params.projectId, params.destinationId),
   }));
   mount(router, getBroadcastEndpoint, async ({ params }, { req }) => ({ broadcast: await broadcasts.current(getCurrentUser(req), params.projectId) }));
-  mount(router, goLiveEndpoint, async ({ params }, { req }) => broadcasts.goLive(getCurrentUser(req), params.projectId));
+  mount(router, goLiveEndpoint, async ({ params, body }, { req }) => broadcasts.goLive(getCurrentUser(req), params.projectId, body ?? {}));
   mount(router, endBroadcastEndpoint, async ({ params }, { req }) => broadcasts.end(getCurrentUser(req), params.projectId));
 
   // The OAuth popup (spec §7 `/auth/{provider}`): browser navigations answered with a redirect or a page.

@@ -23,6 +23,8 @@ import type { Logger } from '@onair/runtime';
 import type { ProjectAccess } from '../access/project-access.ts';
 import { loadCurrentUser, type CurrentUser } from '../http/auth-context.ts';
 import { writeDocumentSnapshot } from '../sessions/document-snapshot.ts';
+import { checkSceneUploads } from '../uploads/scene-uploads.ts';
+import type { Countdowns } from './countdowns.ts';
 import { createProjectWithDocument, loadSceneDocument, writeSceneDocument } from './scene-store.ts';
 
 const PROJECT_NOT_FOUND = 'This project does not exist.';
@@ -56,6 +58,8 @@ export class SceneService {
     private readonly limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
     /** The api's own origin (PUBLIC_URL): its overlay pages may be browser sources even on a loopback address. */
     private readonly ownOrigin: string | null = null,
+    /** Countdown scenes: started and stopped by the patches that show and leave them. */
+    private readonly countdowns: Countdowns | null = null,
   ) {}
 
   async createProject(user: CurrentUser, name: string): Promise<ProjectSummary> {
@@ -132,6 +136,8 @@ export class SceneService {
         if (!doc) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
         const result = applyScenePatch(doc, patch, entitlements, { limits: this.limits, pageOriginTrusted: (origin) => origin === this.ownOrigin });
         if (!result.ok) throw rejectionToError(result.rejection);
+        const uploadRefusal = await checkSceneUploads(tx, projectId, result.document);
+        if (uploadRefusal) throw rejectionToError(uploadRefusal);
         await writeSceneDocument(tx, doc, result.document);
         return { document: result.document, accepted: acceptedScenePatchSchema.parse({ projectId, version: result.document.version, ops: result.ops }) };
       },
@@ -140,6 +146,9 @@ export class SceneService {
     );
     await this.snapshot(accepted.document);
     await this.publish(accepted.accepted);
+    await this.countdowns?.onAccepted(accepted.document, accepted.accepted.ops).catch((err: unknown) => {
+      this.logger.warn({ err: (err as Error).message, projectId }, 'countdown not started or stopped');
+    });
     return accepted.accepted;
   }
 

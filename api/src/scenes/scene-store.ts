@@ -10,7 +10,7 @@ import {
   type SceneDocument,
   type Source,
 } from '@onair/protocol';
-import type { Db, Prisma } from '@onair/db';
+import { Prisma, type Db } from '@onair/db';
 
 /** A Prisma client or an open transaction: reads and writes work the same in both. */
 type DbClient = Db | Prisma.TransactionClient;
@@ -38,6 +38,8 @@ export async function loadSceneDocument(db: DbClient, projectId: string): Promis
       id: s.id,
       name: s.name,
       order: s.order,
+      kind: s.kind,
+      ...(s.countdown === null ? {} : { countdown: s.countdown }),
       deletedAt: s.deletedAt?.toISOString() ?? null,
       layers: s.layers.map((l) => ({
         id: l.id,
@@ -64,7 +66,7 @@ function layerRow(sceneId: string, l: Layer) {
 }
 
 function sceneRow(projectId: string, s: Scene) {
-  return { id: s.id, projectId, name: s.name, order: s.order, deletedAt: s.deletedAt === null ? null : new Date(s.deletedAt) };
+  return { id: s.id, projectId, name: s.name, order: s.order, kind: s.kind, countdown: s.countdown ?? Prisma.DbNull, deletedAt: s.deletedAt === null ? null : new Date(s.deletedAt) };
 }
 
 function sourceRow(projectId: string, s: Source) {
@@ -98,7 +100,7 @@ export async function writeSceneDocument(tx: Prisma.TransactionClient, prev: Sce
   if (newScenes.length) await tx.scene.createMany({ data: newScenes.map((s) => sceneRow(projectId, s)) });
   for (const s of next.scenes) {
     const before = prevScenes.get(s.id);
-    if (before && (before.name !== s.name || before.order !== s.order || before.deletedAt !== s.deletedAt)) {
+    if (before && (before.name !== s.name || before.order !== s.order || before.deletedAt !== s.deletedAt || !same(before.countdown, s.countdown))) {
       const { id: _id, projectId: _p, ...data } = sceneRow(projectId, s);
       await tx.scene.update({ where: { id: s.id }, data });
     }

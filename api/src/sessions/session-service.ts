@@ -77,7 +77,9 @@ export class SessionService implements SessionControl {
   }
 
   /** Go Live: the session is opened if it is not running yet, and picks the outputs up when it starts. */
-  async startBroadcast(projectId: string, outputs: PlanOutput[]): Promise<void> {
+  async startBroadcast(projectId: string, outputs: PlanOutput[], recordingId: string | null = null): Promise<void> {
+    // The recording first: a session that starts now reads both keys when it starts.
+    await this.setRecording(projectId, recordingId);
     await this.setOutputs(projectId, outputs);
     const status = await this.status(projectId);
     if (status.state === 'stopped') await this.open(projectId);
@@ -86,6 +88,14 @@ export class SessionService implements SessionControl {
   /** End Broadcast: every output stops; the session itself stays for the studio's preview. */
   async stopBroadcast(projectId: string): Promise<void> {
     await this.setOutputs(projectId, []);
+    await this.setRecording(projectId, null);
+  }
+
+  /** Kept in Redis too, so a session picked up after a failover records on (as the recording's next part). */
+  private async setRecording(projectId: string, recordingId: string | null): Promise<void> {
+    if (recordingId) await this.redis.set(sessionKeys.recording(projectId), recordingId);
+    else await this.redis.del(sessionKeys.recording(projectId));
+    await this.command(projectId, { type: 'setRecording', recordingId });
   }
 
   async closeQueue(): Promise<void> {

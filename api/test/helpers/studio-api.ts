@@ -16,6 +16,7 @@ import { loadConfig } from '../../src/config.ts';
 import { SESSION_COOKIE } from '../../src/http/auth-context.ts';
 import { attachStudioSockets } from '../../src/ws/index.ts';
 import { DataExportQueue } from '../../src/partner/data-exports/export-job.ts';
+import type { ScheduledBroadcastQueue } from '../../src/schedules/index.ts';
 import { createDataExportService } from '../../src/partner/index.ts';
 
 export interface StudioApi {
@@ -35,7 +36,7 @@ export interface StudioApi {
  * `env` adds api configuration (platform endpoints, SECRETS_KEY…); PUBLIC_URL is the server's real
  * address unless given. `logger` replaces the silent one (to read what the api logs).
  */
-export async function startStudioApi(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv; logger?: Logger; now?: () => Date } = {}): Promise<StudioApi> {
+export async function startStudioApi(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv; logger?: Logger; now?: () => Date; scheduleQueue?: ScheduledBroadcastQueue } = {}): Promise<StudioApi> {
   const database = options.databaseUrl ? undefined : await createTestDatabase();
   const databaseUrl = options.databaseUrl ?? database!.url;
   // Listen first: OAuth redirect URIs are built from PUBLIC_URL, which must be the real address.
@@ -52,7 +53,7 @@ export async function startStudioApi(options: { databaseUrl?: string; env?: Node
   const exportQueue = new DataExportQueue(redis, { prefix: `test-${randomUUID()}` });
   const now = options.now ? { now: options.now } : {};
   exportQueue.work(createDataExportService({ db, logger, mailer: accounts.mailer, publicUrl: config.PUBLIC_URL, exportLinkHours: config.EXPORT_LINK_HOURS, exportQueue, ...now }), logger);
-  const app = createApp({ config, db, redis, logger, accounts, exportQueue, ...now });
+  const app = createApp({ config, db, redis, logger, accounts, exportQueue, ...now, ...(options.scheduleQueue ? { scheduleQueue: options.scheduleQueue } : {}) });
   server.on('request', app);
   const sockets = await attachStudioSockets(server, { config, db, redis, logger, accounts });
   return {

@@ -324,7 +324,9 @@ export async function goLive(client: HttpClient = httpClient): Promise<void> {
   if (useDestinationsStore.getState().goingLive) return;
   useDestinationsStore.setState({ goingLive: true });
   try {
-    const broadcast = await client.sendJson('POST', path(goLiveEndpoint.path, projectId), undefined, { response: goLiveEndpoint.response });
+    const { record, preRollSeconds, postRollSeconds } = useDestinationsStore.getState();
+    const body = { ...(record ? { record } : {}), ...(preRollSeconds > 0 ? { preRollSeconds } : {}), ...(postRollSeconds > 0 ? { postRollSeconds } : {}) };
+    const broadcast = await client.sendJson('POST', path(goLiveEndpoint.path, projectId), Object.keys(body).length > 0 ? body : undefined, { response: goLiveEndpoint.response });
     useDestinationsStore.setState({ broadcast });
   } catch (err) {
     showToast({ kind: 'error', title: 'Could not go live', description: messageOf(err) });

@@ -1,4 +1,7 @@
 import {
+  CANVAS,
+  COUNTDOWN_MAX_SECONDS,
+  DEFAULT_COUNTDOWN,
   canHideOrReplaceLogo,
   maximumScenes,
   sceneRejection,
@@ -11,6 +14,8 @@ import {
   type SceneOp,
   type SourceKind,
   type SourceSettingsChange,
+  type BuiltInScreen,
+  type Upload,
 } from '@onair/protocol';
 import { NetworkError, RequestAbortedError, UnauthorizedError } from '../api/http-errors.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
@@ -180,6 +185,88 @@ export function addSourceToScene(kind: SourceKind, settings?: Record<string, unk
   const ok = editScene(ops);
   if (ok) useStudioStore.setState({ selectedLayerId: layerId });
   return ok;
+}
+
+/** Places an upload in the active scene: a logo or background image, or a video file (a background full frame). */
+export function addUploadToScene(upload: Upload, screenKind: BuiltInScreen = 'brb'): boolean {
+  // A screen picture becomes a screen scene of its own; a video screen plays in the scene like any video.
+  if (upload.purpose === 'screen' && upload.kind === 'image') return addScreen({ uploadId: upload.id, kind: screenKind }, upload.name);
+  const doc = shown();
+  const sceneId = activeSceneId();
+  if (!doc || !sceneId) return false;
+  const sourceId = uuid();
+  const layerId = uuid();
+  const fullFrame = upload.purpose === 'background';
+  const source: NewSource =
+    upload.kind === 'video'
+      ? { id: sourceId, kind: 'video', name: upload.name.slice(0, 100), settings: { uploadId: upload.id } }
+      : { id: sourceId, kind: 'image', name: upload.name.slice(0, 100), settings: { uploadId: upload.id, url: '', purpose: upload.purpose === 'logo' ? 'logo' : 'background' } };
+  const ops: SceneOp[] = [
+    { op: 'addSource', source },
+    { op: 'addLayer', sceneId, layer: { id: layerId, sourceId, ...(fullFrame ? { x: 0, y: 0, width: CANVAS.width, height: CANVAS.height } : {}) } },
+  ];
+  const ok = editScene(ops);
+  if (ok) useStudioStore.setState({ selectedLayerId: layerId });
+  return ok;
+}
+
+const SCREEN_NAMES: Record<BuiltInScreen, string> = { starting: 'Starting soon', brb: 'Be right back', ending: 'Ending' };
+
+/**
+ * A screen as a scene of its own kind: its picture full frame (built in, or the creator's upload, a
+ * Premium feature the server checks), and the logo on top where the plan shows it.
+ */
+export function addScreen(picture: { screen: BuiltInScreen } | { uploadId: string; kind: BuiltInScreen }, name?: string): boolean {
+  const doc = shown();
+  if (!doc) return false;
+  const limit = maximumScenes(useStudioStore.getState().entitlements);
+  if (doc.scenes.filter((s) => s.deletedAt === null).length >= limit) {
+    showToast({ kind: 'warning', title: sceneRejection('scene-limit-reached', { vars: { limit } }).message });
+    return false;
+  }
+  const kind = 'screen' in picture ? picture.screen : picture.kind;
+  const sceneId = uuid();
+  const sourceId = uuid();
+  const ops: SceneOp[] = [
+    { op: 'addScene', sceneId, name: (name ?? SCREEN_NAMES[kind]).slice(0, 100), kind },
+    { op: 'addSource', source: { id: sourceId, kind: 'image', name: SCREEN_NAMES[kind], settings: { url: '', purpose: 'screen', ...('screen' in picture ? { screen: picture.screen } : { uploadId: picture.uploadId }) } } },
+    { op: 'addLayer', sceneId, layer: { id: uuid(), sourceId, x: 0, y: 0, width: CANVAS.width, height: CANVAS.height } },
+  ];
+  const watermark = doc.sources.find((s) => s.kind === 'watermark');
+  if (!canHideOrReplaceLogo(useStudioStore.getState().entitlements) && watermark) ops.push({ op: 'addLayer', sceneId, layer: { id: uuid(), sourceId: watermark.id } });
+  return editScene(ops);
+}
+
+/**
+ * A countdown (issue 19): a scene of its own showing the Starting Soon picture, which the server
+ * switches back to the scene shown now when its time is up.
+ */
+export function addCountdownScene(seconds = DEFAULT_COUNTDOWN.seconds): boolean {
+  const doc = shown();
+  if (!doc) return false;
+  const limit = maximumScenes(useStudioStore.getState().entitlements);
+  if (doc.scenes.filter((s) => s.deletedAt === null).length >= limit) {
+    showToast({ kind: 'warning', title: sceneRejection('scene-limit-reached', { vars: { limit } }).message });
+    return false;
+  }
+  const sceneId = uuid();
+  const sourceId = uuid();
+  const ops: SceneOp[] = [
+    { op: 'addScene', sceneId, name: 'Countdown', kind: 'countdown' },
+    { op: 'setCountdown', sceneId, countdown: { seconds, nextSceneId: doc.activeSceneId } },
+    { op: 'addSource', source: { id: sourceId, kind: 'image', name: 'Starting soon', settings: { url: '', purpose: 'screen', screen: 'starting' } } },
+    { op: 'addLayer', sceneId, layer: { id: uuid(), sourceId, x: 0, y: 0, width: CANVAS.width, height: CANVAS.height } },
+  ];
+  const watermark = doc.sources.find((s) => s.kind === 'watermark');
+  if (!canHideOrReplaceLogo(useStudioStore.getState().entitlements) && watermark) ops.push({ op: 'addLayer', sceneId, layer: { id: uuid(), sourceId: watermark.id } });
+  return editScene(ops);
+}
+
+/** A countdown scene's time, in whole seconds (1 to an hour); its next scene stays as it is. */
+export function setCountdownSeconds(sceneId: string, seconds: number): boolean {
+  const scene = shown()?.scenes.find((s) => s.id === sceneId);
+  if (!scene?.countdown || !Number.isInteger(seconds) || seconds < 1 || seconds > COUNTDOWN_MAX_SECONDS) return false;
+  return editScene([{ op: 'setCountdown', sceneId, countdown: { ...scene.countdown, seconds } }]);
 }
 
 export function updateLayer(sceneId: string, layerId: string, changes: LayerChanges): boolean {

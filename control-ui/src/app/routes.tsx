@@ -8,6 +8,7 @@ import { HomePage } from '../pages/HomePage.tsx';
 import { LoginPage } from '../pages/LoginPage.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { StudioPage } from '../pages/StudioPage.tsx';
+import { RecordingsPage } from '../features/recordings/RecordingsPage.tsx';
 import { AppLayout } from './AppLayout.tsx';
 import { PartnerAccountPage } from '../features/partner-home/AccountPage.tsx';
 import { ChannelPage } from '../features/partner-home/ChannelPage.tsx';
@@ -41,6 +42,8 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <HomePage /> },
           { path: 'admin', element: <AdminPage /> },
+          // Issue 19: a project's recordings, with duration, size and download.
+          { path: 'projects/:projectId/recordings', element: <RecordingsPage /> },
           { path: 'admin/campaigns', element: <CampaignAdminPage /> },
           // Spec §2 Marketing: the campaigns page, for anyone.
           { path: 'campaigns', element: <MarketingCampaignsPage /> },

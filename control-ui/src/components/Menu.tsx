@@ -1,6 +1,7 @@
 import * as RadixMenu from '@radix-ui/react-dropdown-menu';
 import { Check } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { usePortalContainer } from './portal-container.ts';
 import styles from './Menu.module.css';
 
 export interface MenuProps {
@@ -13,10 +14,12 @@ export interface MenuProps {
 }
 
 export function Menu({ trigger, label, children, container }: MenuProps) {
+  // An explicit container (a popout window) wins; inside a dialog, the dialog; else the page's body.
+  const dialog = usePortalContainer();
   return (
     <RadixMenu.Root>
       <RadixMenu.Trigger asChild>{trigger}</RadixMenu.Trigger>
-      <RadixMenu.Portal container={container ?? undefined}>
+      <RadixMenu.Portal container={container ?? dialog}>
         <RadixMenu.Content className={styles.content} aria-label={label} align="end" sideOffset={6}>
           {children}
         </RadixMenu.Content>

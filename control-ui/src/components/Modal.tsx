@@ -1,6 +1,7 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { PortalContainer } from './portal-container.ts';
 import styles from './Modal.module.css';
 
 export interface ModalProps {
@@ -15,11 +16,12 @@ export interface ModalProps {
 }
 
 export function Modal({ open, onClose, title, description, children, size = 'medium' }: ModalProps) {
+  const [content, setContent] = useState<HTMLDivElement | null>(null);
   return (
     <RadixDialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className={styles.overlay} />
-        <RadixDialog.Content className={`${styles.content} ${styles[size]}`}>
+        <RadixDialog.Content ref={setContent} className={`${styles.content} ${styles[size]}`}>
           <header className={styles.header}>
             <RadixDialog.Title className={styles.title}>{title}</RadixDialog.Title>
             <RadixDialog.Close className={styles.close} aria-label="Close">
@@ -27,7 +29,9 @@ export function Modal({ open, onClose, title, description, children, size = 'med
             </RadixDialog.Close>
           </header>
           <RadixDialog.Description className={styles.srOnly}>{description}</RadixDialog.Description>
-          <div className={styles.body}>{children}</div>
+          <div className={styles.body}>
+            <PortalContainer.Provider value={content}>{children}</PortalContainer.Provider>
+          </div>
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>

@@ -1,5 +1,6 @@
 import * as RadixSelect from '@radix-ui/react-select';
 import { Check, ChevronDown } from 'lucide-react';
+import { usePortalContainer } from './portal-container.ts';
 import styles from './Select.module.css';
 
 export interface SelectOption {
@@ -31,6 +32,7 @@ const fromRadix = (value: string) => (value === EMPTY ? '' : value);
 /** The app's drop-down list: a styled, keyboard-driven replacement for the native `<select>`. */
 export function Select({ id, value, options, onValueChange, placeholder, disabled, ...aria }: SelectProps) {
   const chosen = value === null ? undefined : options.find((o) => o.value === value);
+  const container = usePortalContainer();
   return (
     <RadixSelect.Root value={chosen ? toRadix(chosen.value) : ''} onValueChange={(v) => onValueChange(fromRadix(v))} disabled={disabled || options.length === 0}>
       <RadixSelect.Trigger id={id} className={styles.trigger} aria-label={aria['aria-label']} aria-invalid={aria['aria-invalid']}>
@@ -42,7 +44,7 @@ export function Select({ id, value, options, onValueChange, placeholder, disable
           <ChevronDown size={16} aria-hidden />
         </RadixSelect.Icon>
       </RadixSelect.Trigger>
-      <RadixSelect.Portal>
+      <RadixSelect.Portal container={container}>
         <RadixSelect.Content className={styles.content} position="popper" sideOffset={4}>
           <RadixSelect.Viewport className={styles.viewport}>
             {options.map((option) => (

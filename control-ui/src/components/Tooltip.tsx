@@ -1,5 +1,6 @@
 import * as RadixTooltip from '@radix-ui/react-tooltip';
 import type { ReactNode } from 'react';
+import { usePortalContainer } from './portal-container.ts';
 import styles from './Tooltip.module.css';
 
 /** Spec §9: tooltips open after 250 ms. Mounted once at the root of the app. */
@@ -17,10 +18,11 @@ export interface TooltipProps {
 }
 
 export function Tooltip({ content, children, side = 'bottom' }: TooltipProps) {
+  const container = usePortalContainer();
   return (
     <RadixTooltip.Root>
       <RadixTooltip.Trigger asChild>{children}</RadixTooltip.Trigger>
-      <RadixTooltip.Portal>
+      <RadixTooltip.Portal container={container}>
         <RadixTooltip.Content className={styles.content} side={side} sideOffset={6}>
           {content}
           <RadixTooltip.Arrow className={styles.arrow} />

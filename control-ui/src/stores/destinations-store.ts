@@ -36,6 +36,11 @@ export interface DestinationsState {
   /** The session's encoder as last reported with the health (stepped down when its server is short of CPU). */
   encoder: EncoderSettings | null;
   goingLive: boolean;
+  /** Record the next broadcast (issue 19); the server refuses it in words on a plan without recording. */
+  record: boolean;
+  /** Seconds of pre-roll and post-roll padding at Go Live and End Broadcast; 0 is off (the default). */
+  preRollSeconds: number;
+  postRollSeconds: number;
 }
 
 export function initialDestinationsState(): DestinationsState {
@@ -55,6 +60,9 @@ export function initialDestinationsState(): DestinationsState {
     health: {},
     encoder: null,
     goingLive: false,
+    record: false,
+    preRollSeconds: 0,
+    postRollSeconds: 0,
   };
 }
 

@@ -21,6 +21,8 @@ import { browserStorage } from './browser-storage.ts';
 import { createSystemStore } from './system-store.ts';
 import { createToastStore } from './toast-store.ts';
 import { createUiStore } from './ui-store.ts';
+import { createUploadsStore } from './uploads-store.ts';
+import { createRecordingsStore } from './recordings-store.ts';
 import { createPartnerStore } from './partner-store.ts';
 
 export const useAppStore = createAppStore(browserStorage());
@@ -39,6 +41,8 @@ export const useBillingStore = createBillingStore();
 export const useChatStore = createChatStore();
 export const useEventsStore = createEventsStore(browserStorage());
 export const useAlertsStore = createAlertsStore();
+export const useUploadsStore = createUploadsStore();
+export const useRecordingsStore = createRecordingsStore();
 export const usePartnerStore = createPartnerStore();
 export const useGuestsStore = createGuestsStore(browserStorage());
 
@@ -50,6 +54,10 @@ export type { AccountSettingsPage, UiState } from './ui-store.ts';
 export type { BillingBusy, BillingState } from './billing-store.ts';
 export { browserStorage, writeBooleanFlag } from './browser-storage.ts';
 export { initialStudioState } from './studio-store.ts';
+export { initialUploadsState } from './uploads-store.ts';
+export type { UploadInProgress, UploadsState } from './uploads-store.ts';
+export { initialRecordingsState } from './recordings-store.ts';
+export type { RecordingsState } from './recordings-store.ts';
 export { initialBillingState } from './billing-store.ts';
 export type { SourceRenderStatus, StudioPanel, StudioState } from './studio-store.ts';
 export type { ProjectsState } from './projects-store.ts';

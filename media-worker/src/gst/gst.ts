@@ -39,6 +39,10 @@ export interface GstElement {
   requestPadSimple(template: string): GstPad | null;
   releaseRequestPad(pad: GstPad): void;
   getParent(): GstElement | null;
+  seekSimple(format: number, flags: number, position: number): boolean;
+  /** node-gtk returns the out parameter with the result: `[found, position]` (or the position alone). */
+  queryPosition(format: number): [boolean, number] | number;
+  queryDuration(format: number): [boolean, number] | number;
   // Element properties read back as camelCase fields (guint64 ones as BigInt).
   [property: string]: unknown;
 }
@@ -73,9 +77,13 @@ export interface GstModule {
   ElementFactory: { make(factory: string, name: string | null): GstElement | null };
   Caps: { fromString(caps: string): unknown };
   Structure: { newFromString(text: string): GstStructure | null };
-  Event: { newCustom(type: number, structure: GstStructure): GstEvent };
+  Event: { newCustom(type: number, structure: GstStructure): GstEvent; newEos(): GstEvent };
   EventType: { CUSTOM_UPSTREAM: number };
   utilSetObjectArg(object: GstElement, name: string, value: string): void;
+  /** A bin from a gst-launch description; links to pads that appear later (a demuxer's) are made by GStreamer itself. */
+  parseBinFromDescription(description: string, ghostUnlinkedPads: boolean): GstBin;
+  Format: { TIME: number };
+  SeekFlags: { FLUSH: number; KEY_UNIT: number; ACCURATE: number };
   debugBinToDotData(bin: GstBin, details: number): string;
   State: { VOID_PENDING: number; NULL: number; READY: number; PAUSED: number; PLAYING: number };
   StateChangeReturn: { FAILURE: number; SUCCESS: number; ASYNC: number; NO_PREROLL: number };

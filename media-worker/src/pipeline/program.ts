@@ -7,8 +7,10 @@ import { GstPipeline, type BusError } from '../gst/pipeline.ts';
 import { AudioFader } from './audio-fader.ts';
 import { audioTargets, BACKGROUND_ZORDER, videoLayout, type VideoPadLayout } from './layout.ts';
 import { DestinationOutput, type OutputStatus } from './outputs/destination-output.ts';
+import { Recording } from './outputs/recording.ts';
 import type { OutputEgress } from './outputs/rtmp-egress.ts';
-import { buildSource, MIXER_AUDIO_CAPS } from './sources/index.ts';
+import { buildSource, FilePlayer, MIXER_AUDIO_CAPS } from './sources/index.ts';
+import { imageBin } from './sources/image.ts';
 
 /** GstX264EncPreset values by number, for the presets the ladder uses. */
 const X264_PRESETS: Record<number, EncoderPreset> = { 1: 'ultrafast', 2: 'superfast', 3: 'veryfast' };
@@ -42,7 +44,12 @@ interface AttachedInput {
   audioPad?: GstPad;
   /** Index of the feed drawn in the layer, or -1 for the placeholder (or nothing). */
   shown: number;
+  /** A network feed of this input has flowed at least once since the pipeline started. */
+  everFlowed: boolean;
 }
+
+/** Above every layer (plan zorders are at most 10 000). */
+const SLATE_ZORDER = 20_000;
 
 /**
  * The program of one studio session: every input attached once to a compositor and an
@@ -55,7 +62,17 @@ export class ProgramPipeline {
   private readonly inputs = new Map<string, AttachedInput>();
   private readonly outputs = new Map<string, DestinationOutput>();
   private readonly fader = new AudioFader();
+  /** Video files, each playing in a pipeline of its own into its input (sources/file-player.ts). */
+  private readonly players = new Map<string, { player: FilePlayer; restartOnShow: boolean }>();
+  /** The holding slate's compositor pad (plan.slate), transparent unless every live source dropped. */
+  private slatePad: GstPad | undefined;
+  /** Since when every live input of the active scene has sent nothing, and since when the slate shows. */
+  private droppedSince: number | undefined;
+  private slateSince: number | undefined;
+  private recording: Recording | undefined;
   private outputCounter = 0;
+  /** Taken once per output id: an output removed and added again later is a new one. */
+  private readonly continuingOutputs: Set<string>;
   private state: PipelineState = 'starting';
   private plan: RenderPlan;
   private planVersion: number;
@@ -83,7 +100,10 @@ export class ProgramPipeline {
     dotDir?: string,
     initialEncoderStep = 0,
     jitterLatencyMs = JITTER_LATENCY_DEFAULT_MS,
+    /** Outputs connected in the previous process of this session: they reconnect rather than fail fast. */
+    continuingOutputs: readonly string[] = [],
   ) {
+    this.continuingOutputs = new Set(continuingOutputs);
     this.jitterLatencyMs = jitterLatencyMs;
     this.plan = plan;
     this.planVersion = planVersion;
@@ -109,13 +129,15 @@ export class ProgramPipeline {
     this.gst.play();
     this.transition('playing');
     this.plan.inputs.forEach((input, index) => this.attachInput(input, index, compositor, mixer));
+    if (this.plan.slate) this.attachSlate(this.plan.slate.path, compositor);
     this.setOutputs(this.plan.outputs);
+    this.setRecording(this.plan.recording);
     this.logger.info({ inputs: this.inputs.size, width: profile.width, height: profile.height, fps: profile.fps }, 'pipeline playing');
   }
 
   private attachInput(input: PlanInput, index: number, compositor: GstElement, mixer: GstElement): void {
     const name = `in${index}`;
-    const attached: AttachedInput = { id: input.id, feeds: [], shown: -1 };
+    const attached: AttachedInput = { id: input.id, feeds: [], shown: -1, everFlowed: false };
     const added: { bin: GstBin; pad: GstPad; aggregator: GstElement }[] = [];
     const link = (bin: GstBin, aggregator: GstElement): GstPad => {
       this.gst.add(bin);
@@ -145,6 +167,7 @@ export class ProgramPipeline {
       for (const { bin } of added) if (!bin.syncStateWithParent()) throw new Error(`${input.kind} input could not start`);
       this.jitterBuffers.push(...jitterBuffers);
       this.inputs.set(input.id, attached);
+      if (bins.filePlayer) this.startPlayer(input.id, name, bins.filePlayer);
     } catch (err) {
       for (const { bin, pad, aggregator } of added) {
         bin.setState(loadGst().State.NULL);
@@ -155,6 +178,70 @@ export class ProgramPipeline {
       const message = err instanceof Error ? err.message : String(err);
       this.logger.warn({ inputId: input.id, detail: message }, 'input left out');
       this.events.inputFailed(input.id, message);
+    }
+  }
+
+  /** The slate picture, attached like an input but never part of a scene; a missing file leaves the program without one. */
+  private attachSlate(path: string, compositor: GstElement): void {
+    try {
+      const bin = imageBin('slate', path, this.plan.profile, 'slate');
+      this.gst.add(bin);
+      const pad = requestPad(compositor, 'sink_%u');
+      linkPads(staticPad(bin, 'src'), pad);
+      this.slatePad = pad;
+      this.layoutSlate();
+      if (!bin.syncStateWithParent()) throw new Error('the slate could not start');
+    } catch (err) {
+      this.slatePad = undefined;
+      this.logger.warn({ detail: err instanceof Error ? err.message : String(err) }, 'holding slate left out');
+    }
+  }
+
+  private layoutSlate(): void {
+    if (!this.slatePad) return;
+    const { width, height } = this.encoderSettings;
+    Object.assign(this.slatePad, { xpos: 0, ypos: 0, width, height, zorder: SLATE_ZORDER, alpha: this.slateSince === undefined ? 0 : 1 });
+  }
+
+  /**
+   * The holding slate: when the active scene shows live inputs, at least one of them has sent
+   * before, and none sends now, for the plan's `afterMs`, the slate covers the program (the
+   * outputs go on sending it, so platforms keep the broadcast); the first packets of any of them
+   * take it away. Inputs that never sent (a camera not turned on yet) do not count as dropped.
+   */
+  private checkSlate(now: number): void {
+    if (!this.slatePad || !this.plan.slate) return;
+    const scene = this.plan.scenes.find((s) => s.id === this.plan.activeSceneId);
+    const shown = new Set(scene?.placements.filter((p) => p.visible && p.alpha > 0).map((p) => p.inputId));
+    const live = [...this.inputs.values()].filter((i) => shown.has(i.id) && i.feeds.some((f) => f.jitter));
+    const dropped = live.some((i) => i.everFlowed) && !live.some((i) => i.feeds.some((f) => f.flowing));
+    if (!dropped) {
+      this.droppedSince = undefined;
+      if (this.slateSince !== undefined) {
+        this.logger.info({ seconds: Math.round((now - this.slateSince) / 1000) }, 'a live source is back: holding slate off');
+        this.slateSince = undefined;
+        this.layoutSlate();
+      }
+      return;
+    }
+    this.droppedSince ??= now;
+    if (this.slateSince === undefined && now - this.droppedSince >= this.plan.slate.afterMs) {
+      this.slateSince = this.droppedSince;
+      this.logger.info('every live source dropped: holding slate on');
+      this.layoutSlate();
+    }
+  }
+
+  /** A bad file fails its own pipeline only: the input is reported and shows black (or its last frame). */
+  private startPlayer(inputId: string, name: string, file: NonNullable<ReturnType<typeof buildSource>['filePlayer']>): void {
+    const player = new FilePlayer(`${this.gst.name}-${name}`, file.path, file.channel, file.loop, this.plan.profile.fps, { failed: (message) => this.events.inputFailed(inputId, message) }, this.logger);
+    try {
+      player.start();
+      this.players.set(inputId, { player, restartOnShow: file.restartOnShow });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.logger.warn({ inputId, detail: message }, 'video file left out');
+      this.events.inputFailed(inputId, message);
     }
   }
 
@@ -171,6 +258,7 @@ export class ProgramPipeline {
    */
   apply(plan: RenderPlan, version: number): void {
     if (version <= this.planVersion && version !== 0) return;
+    const sceneChanged = plan.activeSceneId !== this.plan.activeSceneId;
     this.plan = plan;
     this.planVersion = version;
     const layout = videoLayout(plan);
@@ -182,6 +270,11 @@ export class ProgramPipeline {
       if (input.audioPad && target) this.fader.set(input.id, target);
     }
     this.setOutputs(plan.outputs);
+    this.setRecording(plan.recording);
+    if (sceneChanged) {
+      const shown = new Set(plan.scenes.find((s) => s.id === plan.activeSceneId)?.placements.filter((p) => p.visible).map((p) => p.inputId));
+      for (const [inputId, { player, restartOnShow }] of this.players) if (restartOnShow && shown.has(inputId)) player.restart();
+    }
   }
 
   /**
@@ -222,16 +315,45 @@ export class ProgramPipeline {
         this.logger,
         this.egress,
         () => this.requestKeyframe(),
+        this.continuingOutputs.delete(spec.id),
       );
       this.outputs.set(spec.id, output);
       output.attach();
     }
   }
 
+  /** Starts or stops recording (a tee branch of the encoded streams, see outputs/recording.ts). */
+  setRecording(spec: RenderPlan['recording']): void {
+    if (spec && !this.recording) {
+      const videoTee = this.gst.bin.getByName('video-encoded');
+      const audioTee = this.gst.bin.getByName('audio-encoded');
+      if (!videoTee || !audioTee) return;
+      try {
+        const recording = new Recording(this.gst.bin, videoTee, audioTee, spec.dir, this.logger, () => this.requestKeyframe());
+        recording.start();
+        this.recording = recording;
+      } catch (err) {
+        // The broadcast goes on unrecorded rather than not at all.
+        this.logger.error({ detail: err instanceof Error ? err.message : String(err) }, 'recording could not start');
+      }
+    } else if (!spec && this.recording) {
+      void this.recording.stop();
+      this.recording = undefined;
+    }
+  }
+
+  /** Ends the recording cleanly (its last fragment written), before a stop. */
+  async finishRecording(): Promise<void> {
+    const recording = this.recording;
+    this.recording = undefined;
+    await recording?.stop();
+  }
+
   /** Once a second: output watchdogs and the figures sent to the worker. */
   tick(now = Date.now()): SessionStats {
     for (const output of this.outputs.values()) output.tick(now);
     this.checkFeeds();
+    this.checkSlate(now);
     const frames = numberProperty(this.rate, 'out');
     const elapsed = (now - this.lastFramesAt) / 1000;
     if (elapsed > 0.2) {
@@ -251,6 +373,8 @@ export class ProgramPipeline {
       planVersion: this.planVersion,
       outputs,
       encoder: this.encoderNow(),
+      slateSince: this.slateSince === undefined ? null : new Date(this.slateSince).toISOString(),
+      ...(this.recording ? { recordingPath: this.recording.path } : {}),
     };
   }
 
@@ -303,6 +427,7 @@ export class ProgramPipeline {
     const backgroundCaps = this.gst.bin.getByName('background-caps');
     if (!programCaps || !backgroundCaps || !this.backgroundPad) return;
     Object.assign(this.backgroundPad, { width, height });
+    this.layoutSlate();
     const layout = videoLayout(this.plan);
     for (const input of this.inputs.values()) {
       const pad = layout.get(input.id);
@@ -343,6 +468,7 @@ export class ProgramPipeline {
         const pushed = structureNumber(stats, 'num-pushed');
         const missed = structureNumber(stats, 'num-lost') + structureNumber(stats, 'num-late');
         feed.flowing = pushed !== feed.pushed;
+        if (feed.flowing) input.everFlowed = true;
         // Losses the sender's own loss detection cannot see (dropped here, after the network):
         // the decoder's picture is damaged until the next keyframe.
         if (feed.flowing && missed > feed.missed) this.events.keyframeWanted(input.id);
@@ -362,6 +488,8 @@ export class ProgramPipeline {
     if (this.state === 'stopped' || this.state === 'failed') return;
     this.transition('stopping');
     this.fader.stop();
+    for (const { player } of this.players.values()) player.stop();
+    this.players.clear();
     for (const output of this.outputs.values()) output.detach();
     this.outputs.clear();
     this.gst.stop();
@@ -414,6 +542,8 @@ export class ProgramPipeline {
       }),
       makeElement('capsfilter', 'h264-caps', { caps: 'video/x-h264,profile=main' }),
       makeElement('h264parse', 'h264-parse'),
+      // The encoded video for the muxer of the outputs and, while recording, the recording's.
+      makeElement('tee', 'video-encoded', { 'allow-not-linked': true }),
       makeElement('queue', 'video-mux-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 2_000_000_000 }),
     ];
     for (const element of [...background, ...chain]) this.gst.add(element);
@@ -499,6 +629,7 @@ export class ProgramPipeline {
       makeElement('audioresample', 'encoder-resample'),
       makeElement('avenc_aac', 'audio-encoder', { bitrate: profile.audioBitrateKbps * 1000 }),
       makeElement('aacparse', 'aac-parse'),
+      makeElement('tee', 'audio-encoded', { 'allow-not-linked': true }),
       makeElement('queue', 'audio-mux-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 2_000_000_000 }),
     ];
     for (const element of [...silence, ...chain]) this.gst.add(element);
@@ -528,6 +659,13 @@ export class ProgramPipeline {
     if (error.source.some((name) => /^output\d+g\d+$/.test(name))) {
       // From the bin of a replaced or removed output: that connection is already gone.
       this.logger.debug({ element: error.source[0], detail: error.message }, 'late error of a replaced output');
+      return;
+    }
+    if (error.source.some((name) => name.startsWith('slate-'))) {
+      // The slate's picture failed: the program goes on without a slate rather than stopping.
+      this.logger.warn({ detail: error.message }, 'holding slate failed');
+      if (this.slatePad) Object.assign(this.slatePad, { alpha: 0 });
+      this.slatePad = undefined;
       return;
     }
     // Every element of input N is named `inN-…`: its errors are that input's, even after it was left out.

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { InputResolver } from '@onair/protocol';
+import type { InputResolver, PlanInput, Source } from '@onair/protocol';
 import type { MediaPorts } from '../webrtc/media-ports.ts';
 import { liveSourceMedia } from '../webrtc/track-router.ts';
 import { placeholderFor } from './placeholders.ts';
+import { SCREEN_PICTURES } from './screens.ts';
 
 /** The OnAir logo drawn by the watermark source (474×124, twice its 237×62 placement). */
 export const WATERMARK_IMAGE = fileURLToPath(new URL('../../assets/onair-logo.png', import.meta.url));
@@ -14,11 +17,16 @@ export const WATERMARK_IMAGE = fileURLToPath(new URL('../../assets/onair-logo.pn
  * back never rebuilds the pipeline (without `ports`, as in tests of the fleet, they are left out).
  * While one sends nothing, its layer shows the offline picture of its kind (placeholders.ts).
  * Web pages arrive the same way from a render worker (see session-pages.ts), and game sources from
- * the ingest (ingest/ingest-relay.ts: H.264 + Opus from an encoder or console).
+ * the ingest (ingest/ingest-relay.ts: H.264 + Opus from an encoder or console). Images and video
+ * files are uploads, read in place from the uploads folder the api writes (`uploadsDir`, the same
+ * UPLOADS_DIR).
  */
-export function createInputResolver(ports?: MediaPorts): InputResolver {
+export function createInputResolver(ports?: MediaPorts, uploadsDir?: string): InputResolver {
+  const uploads = uploadsDir === undefined ? undefined : resolve(uploadsDir);
   return (source) => {
     if (source.kind === 'watermark') return { id: source.id, kind: 'image', path: WATERMARK_IMAGE };
+    if (source.kind === 'image' && source.settings.screen && !source.settings.uploadId) return { id: source.id, kind: 'image', path: SCREEN_PICTURES[source.settings.screen].path };
+    if (source.kind === 'image' || source.kind === 'video') return uploads ? uploadInput(source, uploads) : undefined;
     // A render worker sends the page as H.264 + Opus, painted green where it is transparent.
     const placeholder = placeholderFor(source.kind);
     if (source.kind === 'webpage' && ports) return ports.rtpInput(source.id, { video: true, audio: true }, { encodings: ['H264'], keyColor: 'green', ...(placeholder ? { placeholder } : {}) });
@@ -29,4 +37,19 @@ export function createInputResolver(ports?: MediaPorts): InputResolver {
     if (ports && media) return ports.rtpInput(source.id, media, { encodings: ['VP8', 'H264'], ...(placeholder ? { placeholder } : {}) }, source.kind === 'participant' ? { fadeIn: true } : {});
     return undefined;
   };
+}
+
+/**
+ * An uploaded image (stored as `<id>.png`) or video file (`<id>.mp4` or `<id>.webm`), when its file
+ * is here; an image given only by an address, or an upload deleted since, is left out.
+ */
+function uploadInput(source: Extract<Source, { kind: 'image' | 'video' }>, uploads: string): PlanInput | undefined {
+  const uploadId = source.settings.uploadId;
+  if (!uploadId) return undefined;
+  if (source.kind === 'image') {
+    const path = join(uploads, `${uploadId}.png`);
+    return existsSync(path) ? { id: source.id, kind: 'image', path } : undefined;
+  }
+  const path = ['mp4', 'webm'].map((ext) => join(uploads, `${uploadId}.${ext}`)).find((p) => existsSync(p));
+  return path ? { id: source.id, kind: 'video-file', path, loop: source.settings.loop, restartOnShow: source.settings.restartOnShow } : undefined;
 }

@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { SLATE_IMAGE } from './screens.ts';
 import {
   planOutputSchema,
   projectChannels,
@@ -36,6 +38,8 @@ export interface SessionRunnerDeps {
   idleMs?: number;
   /** The ingest feed of the project (encoder, console), pulled into its game sources. */
   ingest?: SessionIngestLink;
+  /** Absolute folder of recordings in the uploads store (UPLOADS_DIR/recordings); without it nothing is recorded. */
+  recordingsDir?: string;
 }
 
 export interface SessionIngestLink {
@@ -56,6 +60,9 @@ export interface SessionMedia {
  * session": it ends after everyone left and it is not live), so its cores go back to the fleet.
  */
 export const DEFAULT_SESSION_IDLE_MS = 60_000;
+
+/** How long every live source of the program has sent nothing before the holding slate shows. */
+const SLATE_AFTER_MS = 1000;
 
 export type SessionEnd = 'stopped' | 'handed-over' | 'lost';
 
@@ -87,6 +94,8 @@ export class SessionRunner {
   private readonly since = new Date().toISOString();
   private readonly logger: Logger;
   private preview: PlanPreview | undefined;
+  /** The recording the api asked for (sessionKeys.recording), written as parts under recordingsDir. */
+  private recordingId: string | null = null;
 
   constructor(
     readonly projectId: string,
@@ -120,6 +129,8 @@ export class SessionRunner {
     if (!document) throw new SessionDocumentMissing(`no scene document snapshot for ${this.projectId}`);
     this.document = document;
     this.outputs = await this.readOutputs();
+    // A session picked up after a failover records on into the same recording, as its next part.
+    this.recordingId = await this.deps.redis.get(sessionKeys.recording(this.projectId));
     this.preview = await this.deps.media?.openSession(this.projectId);
     const plan = this.plan(document);
     host.startSession({ sessionId: this.projectId, planVersion: document.version, plan });
@@ -143,7 +154,7 @@ export class SessionRunner {
     // Pages are stopped on a real end only: after a hand-over the next worker's session takes them
     // over (a fresh request per page), and their leases end the old ones.
     if (end === 'stopped') await this.deps.pages?.close(this.projectId);
-    if (end === 'stopped') await this.deps.redis.del(sessionKeys.owner(this.projectId), sessionKeys.outputs(this.projectId));
+    if (end === 'stopped') await this.deps.redis.del(sessionKeys.owner(this.projectId), sessionKeys.outputs(this.projectId), sessionKeys.recording(this.projectId));
     this.logger.info({ end }, 'session ended on this worker');
     this.ending?.(end);
   }
@@ -195,8 +206,28 @@ export class SessionRunner {
   }
 
   private plan(document: SceneDocument): RenderPlan {
-    const plan = sceneToRenderPlan(document, this.deps.resolveInput, this.outputs);
+    const recording = this.recording();
+    const plan = { ...sceneToRenderPlan(document, this.deps.resolveInput, this.outputs), slate: { path: this.slatePicture(document), afterMs: SLATE_AFTER_MS }, ...(recording ? { recording } : {}) };
     return this.preview ? { ...plan, preview: this.preview } : plan;
+  }
+
+  private recording(): RenderPlan['recording'] {
+    if (!this.recordingId || !this.deps.recordingsDir) return undefined;
+    return { dir: join(this.deps.recordingsDir, this.recordingId) };
+  }
+
+  /** The creator's own Be Right Back screen (an uploaded picture in a 'brb' scene) when there is one, else 'We'll be right back'. */
+  private slatePicture(document: SceneDocument): string {
+    for (const scene of document.scenes) {
+      if (scene.kind !== 'brb' || scene.deletedAt !== null) continue;
+      for (const layer of scene.layers) {
+        const source = document.sources.find((s) => s.id === layer.sourceId);
+        if (source?.kind !== 'image' || !source.settings.uploadId) continue;
+        const input = this.deps.resolveInput(source);
+        if (input?.kind === 'image') return input.path;
+      }
+    }
+    return SLATE_IMAGE;
   }
 
   private onCommand(message: string): void {
@@ -208,6 +239,11 @@ export class SessionRunner {
     const command = parsed.data;
     if (command.type === 'stop') {
       this.ending?.('stopped');
+      return;
+    }
+    if (command.type === 'setRecording') {
+      this.recordingId = command.recordingId;
+      this.deps.host.setRecording(this.projectId, this.recording());
       return;
     }
     try {

@@ -86,6 +86,10 @@ export class SessionHost {
     this.sessions.get(sessionId)?.setOutputs(outputs);
   }
 
+  setRecording(sessionId: string, recording: RenderPlan['recording']): void {
+    this.sessions.get(sessionId)?.setRecording(recording);
+  }
+
   async stopSession(sessionId: string): Promise<void> {
     const supervisor = this.sessions.get(sessionId);
     if (!supervisor) return;

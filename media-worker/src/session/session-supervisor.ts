@@ -44,8 +44,12 @@ export class SessionSupervisor {
   private config: PipelineStartConfig;
   private crashes: number[] = [];
   private restartTimer: NodeJS.Timeout | undefined;
+  /** The replacement of the pipeline process under way (replaceChild), if any. */
+  private replacing: Promise<void> | undefined;
   private startTimer: NodeJS.Timeout | undefined;
   private latestStats: SessionStats | undefined;
+  /** The last state the current pipeline process reported for each output. */
+  private readonly outputStates = new Map<string, string>();
   private exited: Promise<void> = Promise.resolve();
   private readonly logger: Logger;
 
@@ -74,7 +78,13 @@ export class SessionSupervisor {
     return this.crashes.length;
   }
 
-  start(): void {
+  /**
+   * Starts a pipeline process. One that replaces another (a rebuild, a crash restart) is told which
+   * outputs were connected, so they reconnect through the platform's handover instead of failing.
+   */
+  start(continuingOutputs: string[] = []): void {
+    this.outputStates.clear();
+    this.config = { ...this.config, continuingOutputs };
     const child = fork(PIPELINE_ENTRY, [], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -145,6 +155,13 @@ export class SessionSupervisor {
     this.send({ type: 'setOutputs', outputs });
   }
 
+  /** Starts (a new part) or stops the recording; a restarted pipeline process records on as the next part. */
+  setRecording(recording: RenderPlan['recording']): void {
+    const { recording: _previous, ...rest } = this.config.plan;
+    this.config = { ...this.config, plan: recording ? { ...rest, recording } : rest };
+    this.send({ type: 'setRecording', recording: recording ?? null });
+  }
+
   async stop(): Promise<void> {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     if (this.startTimer) clearTimeout(this.startTimer);
@@ -166,13 +183,39 @@ export class SessionSupervisor {
     clearTimeout(timer);
   }
 
-  private async replaceChild(): Promise<void> {
-    const previous = this.state;
-    this.state = 'restarting';
-    await this.stopChild();
-    if (previous === 'stopping' || previous === 'stopped') return;
-    this.state = 'starting';
-    this.start();
+  /**
+   * Stops the pipeline process and starts a new one from the newest config. Plans that both need a
+   * rebuild can arrive while the old process is still stopping (a screen added in one patch, the
+   * studio's next patch 200 ms later): they share that one replacement, which starts from the
+   * newest config. Two replacements at once used to start two processes, the second refused by the
+   * RTMP server the first already published to, and the orphan was no longer supervised.
+   */
+  private replaceChild(): Promise<void> {
+    this.replacing ??= (async () => {
+      try {
+        const previous = this.state;
+        this.state = 'restarting';
+        // Before the old process stops them (its outputs then report 'stopped').
+        const continuing = this.connectedOutputs();
+        await this.stopChild();
+        if (previous === 'stopping' || previous === 'stopped' || this.stopRequested()) return;
+        this.state = 'starting';
+        this.start(continuing);
+      } finally {
+        this.replacing = undefined;
+      }
+    })();
+    return this.replacing;
+  }
+
+  /** Outputs the current process last reported connected (live, or reconnecting after being live). */
+  private connectedOutputs(): string[] {
+    return [...this.outputStates].filter(([, state]) => state === 'live' || state === 'reconnecting').map(([id]) => id);
+  }
+
+  /** stop() was called (while a replacement waited for the old process, say). */
+  private stopRequested(): boolean {
+    return this.state === 'stopping' || this.state === 'stopped';
   }
 
   private send(command: PipelineCommand): void {
@@ -192,6 +235,7 @@ export class SessionSupervisor {
       this.startTimer = undefined;
     }
     if (report.type === 'stats') this.latestStats = report.stats;
+    if (report.type === 'outputStatus') this.outputStates.set(report.outputId, report.state);
     this.options.onReport(this.sessionId, report);
   }
 
@@ -212,13 +256,14 @@ export class SessionSupervisor {
       return;
     }
     this.state = 'restarting';
+    const continuing = this.connectedOutputs();
     const delays = this.options.restartDelaysMs ?? [500, 2000, 5000];
     const delay = delays[Math.min(this.crashes.length - 1, delays.length - 1)] ?? 5000;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       if (this.state !== 'restarting') return;
       this.state = 'starting';
-      this.start();
+      this.start(continuing);
     }, delay);
   }
 }

@@ -63,6 +63,8 @@ export const broadcastViewSchema = z.object({
   endsAt: z.iso.datetime().nullable(),
   /** The destinations it pushes to, with their last reported health. */
   outputs: z.array(destinationOutputSchema),
+  /** The recording of this broadcast (issue 19), when it was started with `record`. */
+  recordingId: z.uuid().nullable().optional(),
 });
 export type BroadcastView = z.infer<typeof broadcastViewSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
 import { broadcastViewSchema, platformPreparationSchema } from './broadcast.ts';
+import { goLiveBodySchema } from '../recordings/index.ts';
 import { destinationTypeSchema } from './catalogue.ts';
 import { authenticationStatusSchema, createDestinationBodySchema, destinationViewSchema, facebookTargetTypeSchema, updateDestinationBodySchema } from './schemas.ts';
 
@@ -172,10 +173,11 @@ export const goLiveEndpoint = defineEndpoint({
   projectPermission: 'manage broadcast',
   method: 'post',
   path: '/api/v1/projects/:projectId/broadcast',
-  summary: 'Go Live: prepare the platforms, then start pushing to every enabled destination. 409 CONFLICT while a broadcast is active.',
+  summary: 'Go Live: prepare the platforms, then start pushing to every enabled destination (and record it when asked). 409 CONFLICT while a broadcast is active.',
   tag: 'broadcasts',
   access: 'user',
   params: projectParams,
+  body: goLiveBodySchema.optional(),
   response: broadcastViewSchema,
   successStatus: 201,
 });

@@ -86,6 +86,10 @@ export const sessionStatsSchema = z.object({
   outputs: z.array(outputStatsSchema),
   /** What the encoder does now, read from the encoder itself (it steps down when the worker runs out of CPU). */
   encoder: encoderSettingsSchema.optional(),
+  /** Since when the program shows the holding slate (every live source dropped), or null. */
+  slateSince: z.iso.datetime().nullable().optional(),
+  /** The file the pipeline records to now (a part of the broadcast's recording), when it records. */
+  recordingPath: z.string().optional(),
 });
 export type SessionStats = z.infer<typeof sessionStatsSchema>;
 
@@ -111,6 +115,13 @@ export const pipelineStartConfigSchema = z.object({
   encoderStep: z.number().int().nonnegative().default(0),
   /** Latency of the WebRTC inputs' jitter buffers (ms), as the worker measured the senders need it; the default until measured. */
   jitterLatencyMs: z.number().int().min(JITTER_LATENCY_MIN_MS).max(JITTER_LATENCY_MAX_MS).optional(),
+  /**
+   * Outputs that were connected in this session's previous pipeline process (a rebuild or a crash
+   * restart): the platform may still hold the old connection for a moment and refuse the new one
+   * ('Already publishing'), so such an output reconnects with backoff instead of failing fast as a
+   * new destination with a wrong key would.
+   */
+  continuingOutputs: z.array(z.string()).default([]),
 });
 export type PipelineStartConfig = z.infer<typeof pipelineStartConfigSchema>;
 export type PipelineStartConfigInput = z.input<typeof pipelineStartConfigSchema>;
@@ -120,6 +131,8 @@ export const pipelineCommandSchema = z.discriminatedUnion('type', [
   /** The whole plan at `version`; the child applies only what changed (pad properties, outputs). */
   z.object({ type: z.literal('applyPlan'), version: z.number().int().nonnegative(), plan: renderPlanSchema }),
   z.object({ type: z.literal('setOutputs'), outputs: z.array(planOutputSchema) }),
+  /** Start recording into this folder (a new part), or stop (null); the outputs are untouched. */
+  z.object({ type: z.literal('setRecording'), recording: z.object({ dir: z.string().startsWith('/') }).nullable() }),
   /** Re-set the live encoder at this step of its ladder (cheaper when higher); outputs stay connected. */
   z.object({ type: z.literal('encoderStep'), step: z.number().int().nonnegative() }),
   /** Re-set the jitter buffers of every WebRTC input to this latency; the pipeline's latency follows. */

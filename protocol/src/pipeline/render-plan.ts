@@ -52,6 +52,20 @@ export const imageInputSchema = z.object({
   path: z.string().startsWith('/'),
 });
 
+/**
+ * A video file (an upload) played as a live input, with its sound. `loop`: starts over when it
+ * ends (otherwise its last frame stays, silent); `restartOnShow`: starts over whenever a scene
+ * that shows it becomes the active one.
+ */
+export const videoFileInputSchema = z.object({
+  id,
+  kind: z.literal('video-file'),
+  /** Absolute path of an MP4 (H.264 + AAC) or WebM (VP8/VP9 + Opus/Vorbis) file on the worker. */
+  path: z.string().startsWith('/').regex(/^[^"\\\n]+$/, 'a plain path'),
+  loop: z.boolean().default(true),
+  restartOnShow: z.boolean().default(false),
+});
+
 /** One encoding a live video input takes, on a loopback port of its own. */
 export const rtpVideoCodecSchema = z.object({
   encoding: z.enum(['VP8', 'H264']),
@@ -99,7 +113,7 @@ export const rtpInputSchema = z
   })
   .refine((i) => i.video !== undefined || i.audio !== undefined, { message: 'an rtp input needs video, audio or both' });
 
-export const planInputSchema = z.discriminatedUnion('kind', [testPatternInputSchema, imageInputSchema, rtpInputSchema]);
+export const planInputSchema = z.discriminatedUnion('kind', [testPatternInputSchema, imageInputSchema, rtpInputSchema, videoFileInputSchema]);
 export type PlanInput = z.infer<typeof planInputSchema>;
 export type PlanInputKind = PlanInput['kind'];
 
@@ -158,6 +172,19 @@ export const planPreviewSchema = z.object({
 });
 export type PlanPreview = z.infer<typeof planPreviewSchema>;
 
+/**
+ * The holding slate (issue 19): a full-frame picture drawn over the whole program while every
+ * live input the active scene shows has stopped sending (the host's connection lost, an ingest
+ * gone) for `afterMs`, so the outputs keep a picture and stay connected; it goes away as soon as
+ * one of them sends again. Only inputs that sent at least once count as dropped.
+ */
+export const planSlateSchema = z.object({
+  /** Absolute path of a PNG or JPEG on the worker ('We'll be right back', or the creator's Be Right Back screen). */
+  path: z.string().startsWith('/'),
+  afterMs: z.number().int().min(0).max(60_000).default(1000),
+});
+export type PlanSlate = z.infer<typeof planSlateSchema>;
+
 export const renderPlanSchema = z
   .object({
     profile: outputProfileSchema,
@@ -168,6 +195,13 @@ export const renderPlanSchema = z
     outputs: z.array(planOutputSchema).max(32).default([]),
     /** Fixed for the life of the pipeline, like the inputs. */
     preview: planPreviewSchema.optional(),
+    /** The holding slate; fixed for the life of the pipeline, like the inputs. */
+    slate: planSlateSchema.optional(),
+    /**
+     * Records the program (the outputs' own encode) as fragmented MP4 parts in this folder while set;
+     * set or cleared by a new plan version, like the outputs.
+     */
+    recording: z.object({ dir: z.string().startsWith('/') }).optional(),
   })
   .superRefine((plan, ctx) => {
     const inputIds = new Set<string>();

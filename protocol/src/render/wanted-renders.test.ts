@@ -17,7 +17,7 @@ function twoScenes(): { doc: SceneDocument; first: string; second: string } {
   const first = randomUUID();
   const doc = newProjectDocument({ projectId: randomUUID(), sceneId: first, watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '720p' });
   const second = randomUUID();
-  doc.scenes.push({ id: second, name: 'Scene 2', order: 1, deletedAt: null, layers: [] });
+  doc.scenes.push({ id: second, name: 'Scene 2', order: 1, kind: 'standard', deletedAt: null, layers: [] });
   return { doc, first, second };
 }
 

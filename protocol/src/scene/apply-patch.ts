@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { canHideOrReplaceLogo, isEnabled, isResolutionAllowed, maximumScenes, type Entitlements } from '../plans.ts';
-import { liveScenes, NO_CROP, type Layer, type Scene, type SceneDocument } from './document.ts';
+import { DEFAULT_COUNTDOWN, liveScenes, NO_CROP, type Layer, type Scene, type SceneDocument } from './document.ts';
 import { BROWSER_SOURCE_MIN_SIZE, CANVAS, WATERMARK_PLACEMENT } from './layout.ts';
 import type { AcceptedScenePatch, SceneOp, ScenePatch } from './patch.ts';
 import { sceneRejection, SceneRejectionError, type SceneRejection, type SceneRejectionCode } from './rejections.ts';
@@ -25,6 +25,7 @@ export type ApplyScenePatchResult =
 export const ALL_ENTITLEMENTS: Entitlements = {
   'custom-logo': 'true',
   'custom-backgrounds': 'true',
+  'custom-starting-ending-and-be-back-screens': 'true',
   '720p30fps': 'true',
   '1080p30fps': 'true',
   'maximum-scenes': 'Unlimited',
@@ -117,7 +118,8 @@ function applyOp(ctx: PatchContext, op: SceneOp, i: number): SceneOp {
       if (doc.scenes.some((s) => s.id === op.sceneId)) reject('duplicate-id', i, { details: { id: op.sceneId } });
       const limit = maximumScenes(ctx.entitlements);
       if (liveScenes(doc).length >= limit) reject('scene-limit-reached', i, { vars: { limit }, details: { limit } });
-      doc.scenes.push({ id: op.sceneId, name: op.name, order: Number.MAX_SAFE_INTEGER, deletedAt: null, layers: [] });
+      const kind = op.kind ?? 'standard';
+      doc.scenes.push({ id: op.sceneId, name: op.name, order: Number.MAX_SAFE_INTEGER, kind, ...(kind === 'countdown' ? { countdown: { ...DEFAULT_COUNTDOWN } } : {}), deletedAt: null, layers: [] });
       renumberScenes(doc);
       doc.activeSceneId ??= op.sceneId;
       ctx.addedScenes.add(op.sceneId);
@@ -131,6 +133,13 @@ function applyOp(ctx: PatchContext, op: SceneOp, i: number): SceneOp {
       renumberScenes(doc);
       if (doc.activeSceneId === scene.id) doc.activeSceneId = liveScenes(doc)[0]?.id ?? null;
       return { ...op, deletedAt: scene.deletedAt };
+    }
+    case 'setCountdown': {
+      const scene = liveScene(doc, op.sceneId, i);
+      if (scene.kind !== 'countdown') reject('not-a-countdown', i);
+      if (op.countdown.nextSceneId !== null && (op.countdown.nextSceneId === scene.id || !liveScenes(doc).some((s) => s.id === op.countdown.nextSceneId))) reject('scene-not-found', i, { details: { id: op.countdown.nextSceneId } });
+      scene.countdown = { ...op.countdown };
+      return op;
     }
     case 'renameScene': {
       liveScene(doc, op.sceneId, i).name = op.name;
@@ -296,7 +305,10 @@ function buildSource(ctx: PatchContext, candidate: { id: string; kind: SourceKin
   if (source.kind === 'image') {
     if (source.settings.purpose === 'logo' && !canHideOrReplaceLogo(ctx.entitlements)) reject('custom-logo-not-in-plan', i);
     if (source.settings.purpose === 'background' && !isEnabled(ctx.entitlements, 'custom-backgrounds')) reject('custom-background-not-in-plan', i);
+    // The built-in screens are in every plan; a screen of the creator's own is not.
+    if (source.settings.purpose === 'screen' && !source.settings.screen && !isEnabled(ctx.entitlements, 'custom-starting-ending-and-be-back-screens')) reject('custom-screen-not-in-plan', i);
   }
+  if (source.kind === 'video' && !isEnabled(ctx.entitlements, 'custom-backgrounds')) reject('custom-video-not-in-plan', i);
   return source;
 }
 

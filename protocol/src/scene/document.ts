@@ -37,10 +37,33 @@ export type LayerChanges = z.infer<typeof layerChangesSchema>;
 
 export const sceneNameSchema = z.string().trim().min(1).max(100);
 
+/**
+ * What a scene is for (issue 19): an ordinary scene, or one of the screens a show opens, pauses and
+ * closes with. A screen is a scene like any other (its picture is a full-frame image layer, built in
+ * or the creator's own upload); the kind lets the studio list them and the holding slate use the
+ * creator's Be Right Back screen. A countdown scene switches to the scene after it when its time
+ * is up (the api times it; see `countdown`).
+ */
+export const sceneKinds = ['standard', 'starting', 'brb', 'ending', 'countdown'] as const;
+export const sceneKindSchema = z.enum(sceneKinds);
+export type SceneKind = z.infer<typeof sceneKindSchema>;
+
+export const COUNTDOWN_MAX_SECONDS = 3600;
+/** A countdown scene's time and where it goes when the time is up (null: the next scene in the list). */
+export const countdownSchema = z.strictObject({
+  seconds: z.number().int().min(1).max(COUNTDOWN_MAX_SECONDS),
+  nextSceneId: z.uuid().nullable(),
+});
+export type Countdown = z.infer<typeof countdownSchema>;
+export const DEFAULT_COUNTDOWN: Countdown = { seconds: 60, nextSceneId: null };
+
 export const sceneSchema = z.strictObject({
   id: z.uuid(),
   name: sceneNameSchema,
   order: z.number().int().min(0),
+  kind: sceneKindSchema.default('standard'),
+  /** Only on a countdown scene. */
+  countdown: countdownSchema.optional(),
   /** Deleted scenes are kept (soft delete) so a late patch on one is told it was deleted. */
   deletedAt: z.iso.datetime().nullable(),
   layers: z.array(layerSchema),
@@ -64,4 +87,21 @@ export type SceneDocument = z.infer<typeof sceneDocumentSchema>;
 
 export function liveScenes(doc: SceneDocument): Scene[] {
   return doc.scenes.filter((s) => s.deletedAt === null);
+}
+
+/**
+ * Where a countdown scene goes when its time is up: the scene it names while that one exists, else
+ * the next scene in the list that is not a countdown (wrapping round), or null when there is none.
+ */
+export function nextSceneAfterCountdown(doc: SceneDocument, countdownSceneId: string): string | null {
+  const live = liveScenes(doc);
+  const scene = live.find((s) => s.id === countdownSceneId);
+  const named = scene?.countdown?.nextSceneId;
+  if (named && named !== countdownSceneId && live.some((s) => s.id === named)) return named;
+  const at = live.findIndex((s) => s.id === countdownSceneId);
+  for (let step = 1; step < live.length; step++) {
+    const candidate = live[(at + step) % live.length]!;
+    if (candidate.kind !== 'countdown') return candidate.id;
+  }
+  return null;
 }

@@ -38,7 +38,7 @@ export function newProjectDocument(ids: {
       resolution: ids.resolution,
       activeSceneId: ids.sceneId,
       sources: [watermark],
-      scenes: [{ id: ids.sceneId, name: DEFAULT_SCENE_NAME, order: 0, deletedAt: null, layers: [layer(ids.watermarkLayerId, ids.watermarkSourceId, 0, WATERMARK_PLACEMENT)] }],
+      scenes: [{ id: ids.sceneId, name: DEFAULT_SCENE_NAME, order: 0, kind: 'standard', deletedAt: null, layers: [layer(ids.watermarkLayerId, ids.watermarkSourceId, 0, WATERMARK_PLACEMENT)] }],
     };
   }
   const cameraSource: Source = {
@@ -58,6 +58,7 @@ export function newProjectDocument(ids: {
         id: ids.sceneId,
         name: DEFAULT_SCENE_NAME,
         order: 0,
+        kind: 'standard',
         deletedAt: null,
         layers: [layer(camera.layerId, camera.sourceId, 0, defaultPlacement('webcam')), layer(ids.watermarkLayerId, ids.watermarkSourceId, 1, WATERMARK_PLACEMENT)],
       },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resolutionIdSchema } from '../plans.ts';
-import { cropSchema, layerChangesSchema, sceneNameSchema } from './document.ts';
+import { countdownSchema, cropSchema, layerChangesSchema, sceneKindSchema, sceneNameSchema } from './document.ts';
 import { newSourceSchema, sourceSettingsChangeSchema } from './sources.ts';
 
 const id = z.uuid();
@@ -26,13 +26,15 @@ export type NewLayer = z.infer<typeof newLayerSchema>;
  * studio can apply its own edit before the server answers and recognise it in the echo.
  */
 export const sceneOpSchema = z.discriminatedUnion('op', [
-  z.strictObject({ op: z.literal('addScene'), sceneId: id, name: sceneNameSchema }),
+  z.strictObject({ op: z.literal('addScene'), sceneId: id, name: sceneNameSchema, kind: sceneKindSchema.optional() }),
   /** `deletedAt` is set by the server; a client leaves it out. */
   z.strictObject({ op: z.literal('removeScene'), sceneId: id, deletedAt: z.iso.datetime().optional() }),
   z.strictObject({ op: z.literal('renameScene'), sceneId: id, name: sceneNameSchema }),
   /** Every live scene, in the new order. */
   z.strictObject({ op: z.literal('reorderScenes'), sceneIds: z.array(id).min(1).max(1000) }),
   z.strictObject({ op: z.literal('setActiveScene'), sceneId: id }),
+  /** A countdown scene's time and the scene it goes to (null: the next in the list). */
+  z.strictObject({ op: z.literal('setCountdown'), sceneId: id, countdown: countdownSchema }),
   z.strictObject({ op: z.literal('addSource'), source: newSourceSchema }),
   z.strictObject({ op: z.literal('removeSource'), sourceId: id }),
   z.strictObject({

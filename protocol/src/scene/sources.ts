@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { checkUrlTarget } from '../render/address-policy.ts';
 import { BROWSER_SOURCE_PLACEMENT, CAPTURE_SOURCE_SIZE, DEFAULT_POSITION, GAME_SOURCE_SIZE, GUEST_SOURCE_SIZE, WATERMARK_PLACEMENT, type LayerBox } from './layout.ts';
 
-/** Every kind of source of spec §3, plus `image` for logos and backgrounds. */
-export const sourceKinds = ['webcam', 'screenshare', 'microphone', 'game', 'participant', 'webpage', 'watermark', 'image'] as const;
+/** Every kind of source of spec §3, plus `image` for logos and backgrounds and `video` for uploaded video files. */
+export const sourceKinds = ['webcam', 'screenshare', 'microphone', 'game', 'participant', 'webpage', 'watermark', 'image', 'video'] as const;
 export const sourceKindSchema = z.enum(sourceKinds);
 export type SourceKind = z.infer<typeof sourceKindSchema>;
 
@@ -20,6 +20,7 @@ export const sourceKindInfo: Record<SourceKind, { label: string; group: SourceGr
   webpage: { label: 'Browser Source', group: '3rd Party Integrations', hasVideo: true, hasAudio: true },
   watermark: { label: 'Watermark', group: 'Hidden', hasVideo: true, hasAudio: false },
   image: { label: 'Image', group: 'Hidden', hasVideo: true, hasAudio: false },
+  video: { label: 'Video File', group: 'Hidden', hasVideo: true, hasAudio: true },
 };
 
 /** Where and how large a new layer of each kind starts (spec §9). Audio-only sources take no room. */
@@ -38,6 +39,7 @@ export function defaultPlacement(kind: SourceKind): LayerBox {
     case 'webcam':
     case 'screenshare':
     case 'image':
+    case 'video':
       return { ...DEFAULT_POSITION, ...CAPTURE_SOURCE_SIZE };
   }
 }
@@ -109,8 +111,40 @@ const webpageConfigShape = {
 export const webpageConfigSchema = z.strictObject(webpageConfigShape);
 
 /** What an image is for decides the entitlement it needs (custom-logo or custom-backgrounds). */
-export const imagePurposes = ['logo', 'background'] as const;
-const imageShape = { opacity, url: z.url({ protocol: /^https?$/ }).max(2048), purpose: z.enum(imagePurposes) };
+export const imagePurposes = ['logo', 'background', 'screen'] as const;
+/** The screens OnAir draws itself, in every plan (a screen scene's picture when it is not an upload). */
+export const builtInScreens = ['starting', 'brb', 'ending'] as const;
+export type BuiltInScreen = (typeof builtInScreens)[number];
+/**
+ * An image is an upload of the project (`uploadId`, checked against the project's uploads by the
+ * api) or, as before uploads existed, an http(s) address (`url`, '' for an upload). `uploadId` is
+ * optional so documents stored before uploads still read.
+ */
+const imageShape = {
+  opacity,
+  url: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(2048)]),
+  uploadId: z.uuid().nullable().optional(),
+  /** A built-in screen's picture instead of an upload or an address (purpose 'screen'). */
+  screen: z.enum(builtInScreens).nullable().optional(),
+  purpose: z.enum(imagePurposes),
+};
+const imageRefine = (s: { url?: string; uploadId?: string | null; screen?: BuiltInScreen | null }) =>
+  s.url !== '' || (s.uploadId !== null && s.uploadId !== undefined) || (s.screen !== null && s.screen !== undefined);
+const imageRefineMessage = { message: 'an image needs an upload, an address or a built-in screen' };
+
+/**
+ * A video file from the project's uploads, with its audio. `loop`: plays again from the start
+ * when it ends (otherwise it stays on its last frame, silent); `restartOnShow`: starts over
+ * whenever its scene is shown.
+ */
+const videoShape = {
+  opacity,
+  volume,
+  muted: z.boolean(),
+  uploadId: z.uuid().nullable(),
+  loop: z.boolean(),
+  restartOnShow: z.boolean(),
+};
 
 export const sourceSettingsSchemas = {
   webcam: z.strictObject(webcamShape),
@@ -120,7 +154,8 @@ export const sourceSettingsSchemas = {
   participant: z.strictObject(participantShape),
   webpage: z.strictObject({ opacity, config: webpageConfigSchema }),
   watermark: z.strictObject({}),
-  image: z.strictObject(imageShape),
+  image: z.strictObject(imageShape).refine(imageRefine, imageRefineMessage),
+  video: z.strictObject(videoShape),
 } as const;
 
 export type SourceSettings<K extends SourceKind = SourceKind> = z.output<(typeof sourceSettingsSchemas)[K]>;
@@ -146,7 +181,8 @@ export const sourceDefaults = {
   participant: { opacity: 1, volume: 1, muted: false, userId: null, displayName: '' },
   webpage: { opacity: 1, config: { url: '', title: '', canPreviewUrl: false, mode: 'scene-loaded' } },
   watermark: {},
-  image: { opacity: 1 },
+  image: { opacity: 1, url: '', uploadId: null },
+  video: { opacity: 1, volume: 1, muted: false, uploadId: null, loop: true, restartOnShow: false },
 } as const satisfies { [K in SourceKind]: Partial<SourceSettings<K>> };
 
 const sourceName = z.string().trim().min(1).max(100);
@@ -165,6 +201,7 @@ export const sourceSchema = z.discriminatedUnion('kind', [
   sourceOf('webpage', sourceSettingsSchemas.webpage),
   sourceOf('watermark', sourceSettingsSchemas.watermark),
   sourceOf('image', sourceSettingsSchemas.image),
+  sourceOf('video', sourceSettingsSchemas.video),
 ]);
 export type Source = z.output<typeof sourceSchema>;
 export type SourceOf<K extends SourceKind> = Extract<Source, { kind: K }>;
@@ -186,6 +223,7 @@ const settingsChanges = {
   webpage: z.strictObject({ opacity: opacity.optional(), config: webpageConfigSchema.partial().optional() }),
   watermark: z.strictObject({}),
   image: z.strictObject(imageShape).partial(),
+  video: z.strictObject(videoShape).partial().extend({ volume: looseVolume }),
 } as const;
 
 function changeOf<K extends SourceKind, S extends z.ZodObject>(kind: K, change: S) {
@@ -202,6 +240,7 @@ export const sourceSettingsChangeSchema = z.discriminatedUnion('kind', [
   changeOf('webpage', settingsChanges.webpage),
   changeOf('watermark', settingsChanges.watermark),
   changeOf('image', settingsChanges.image),
+  changeOf('video', settingsChanges.video),
 ]);
 export type SourceSettingsChange = z.output<typeof sourceSettingsChangeSchema>;
 
@@ -219,6 +258,7 @@ export const newSourceSchema = z.discriminatedUnion('kind', [
   newSourceOf('webpage', settingsChanges.webpage),
   newSourceOf('watermark', settingsChanges.watermark),
   newSourceOf('image', settingsChanges.image),
+  newSourceOf('video', settingsChanges.video),
 ]);
 export type NewSource = z.output<typeof newSourceSchema>;
 

@@ -27,7 +27,7 @@ function studioDocument(resolution: SceneDocument['resolution']): SceneDocument 
     settings: { opacity: 0.5, volume: 0.7, muted: true, webcamDeviceId: null, microphoneDeviceId: null, displayName: '', userId: null, mirrorCamera: false },
   } as Source);
   doc.scenes[0]!.layers.push({ id: '00000000-0000-4000-8000-000000000007', sourceId: cameraId, x: 640, y: 360, width: 640, height: 360, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 1, opacity: 0.8, visible: true });
-  doc.scenes.push({ id: secondSceneId, name: 'Second', order: 1, deletedAt: null, layers: [] });
+  doc.scenes.push({ id: secondSceneId, name: 'Second', order: 1, kind: 'standard', deletedAt: null, layers: [] });
   return doc;
 }
 

@@ -49,6 +49,8 @@ export type SessionOwner = z.infer<typeof sessionOwnerSchema>;
 export const sessionCommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setOutputs'), outputs: z.string().describe('sealed JSON array of plan outputs') }),
   z.object({ type: z.literal('stop') }),
+  /** Issue 19: record the program into this recording (its parts), or stop recording (null). */
+  z.object({ type: z.literal('setRecording'), recordingId: z.uuid().nullable() }),
 ]);
 export type SessionCommand = z.infer<typeof sessionCommandSchema>;
 
@@ -65,6 +67,8 @@ export const sessionKeys = {
   document: (projectId: string) => `onair:projects:${projectId}:document`,
   /** The outputs of a live session, sealed, so a session picked up after a failover goes live again. */
   outputs: (projectId: string) => `onair:sessions:${projectId}:outputs`,
+  /** The id of the recording a live session writes, so a session picked up after a failover records on as a new part. */
+  recording: (projectId: string) => `onair:sessions:${projectId}:recording`,
   /** Pickups after failovers, newest first (capped list of JSON records), for the operators' dashboard. */
   failovers: 'onair:sessions:failovers',
 } as const;

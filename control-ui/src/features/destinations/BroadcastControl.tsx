@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { canRecord } from '@onair/protocol';
 import { endBroadcast, goLive } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
+import { Switch } from '../../components/Switch.tsx';
 import { encoderNotice, formatElapsed, streamLimitWarning } from '../../model/destinations.ts';
-import { useDestinationsStore } from '../../stores/index.ts';
+import { useDestinationsStore, useStudioStore } from '../../stores/index.ts';
 import styles from './Destinations.module.css';
 
 /** Go Live and End Broadcast, the broadcast timer, and the warning before the plan's stream limit. */
@@ -11,17 +14,34 @@ export function BroadcastControl() {
   const goingLive = useDestinationsStore((s) => s.goingLive);
   const anyEnabled = useDestinationsStore((s) => s.destinations.some((d) => d.enabled));
   const encoder = useDestinationsStore((s) => s.encoder);
+  const record = useDestinationsStore((s) => s.record);
+  const recordAllowed = useStudioStore((s) => canRecord(s.entitlements));
+  const projectId = useStudioStore((s) => s.projectId);
+  const preRoll = useDestinationsStore((s) => s.preRollSeconds);
+  const postRoll = useDestinationsStore((s) => s.postRollSeconds);
   const state = broadcast?.state;
   const active = state === 'starting' || state === 'live' || state === 'ending';
   const now = useNow(active);
   if (!active) {
     return (
-      <div className={styles.live}>
-        <Button variant="primary" disabled={goingLive || !anyEnabled} onClick={() => void goLive()}>
-          {goingLive ? 'Starting…' : 'Go Live'}
-        </Button>
-        {state === 'failed' && broadcast?.failureReason && <span className={styles.fieldError}>{broadcast.failureReason}</span>}
-      </div>
+      <>
+        <div className={styles.live}>
+          <Button variant="primary" disabled={goingLive || !anyEnabled} onClick={() => void goLive()}>
+            {goingLive ? 'Starting…' : 'Go Live'}
+          </Button>
+          {state === 'failed' && broadcast?.failureReason && <span className={styles.fieldError}>{broadcast.failureReason}</span>}
+        </div>
+        <div className={styles.recordRow}>
+          <Switch label={recordAllowed ? 'Record' : 'Record (Premium)'} checked={record && recordAllowed} disabled={!recordAllowed || goingLive} onCheckedChange={(on) => useDestinationsStore.setState({ record: on })} />
+          <Padding label="Pre-roll" value={preRoll} disabled={goingLive} onChange={(v) => useDestinationsStore.setState({ preRollSeconds: v })} />
+          <Padding label="Post-roll" value={postRoll} disabled={goingLive} onChange={(v) => useDestinationsStore.setState({ postRollSeconds: v })} />
+          {projectId && (
+            <Link className={styles.recordingsLink} to={`/projects/${projectId}/recordings`}>
+              Recordings
+            </Link>
+          )}
+        </div>
+      </>
     );
   }
   const started = broadcast?.startedAt ? new Date(broadcast.startedAt).getTime() : null;
@@ -30,6 +50,11 @@ export function BroadcastControl() {
   return (
     <>
       <div className={styles.live}>
+        {broadcast?.recordingId && (
+          <span className={styles.rec} role="status">
+            REC
+          </span>
+        )}
         <span className={styles.timer} role="timer" aria-label="Broadcast time">
           {state === 'live' && started !== null ? formatElapsed(now - started) : state === 'starting' ? 'Starting…' : 'Ending…'}
         </span>
@@ -48,6 +73,24 @@ export function BroadcastControl() {
         </p>
       )}
     </>
+  );
+}
+
+const PADDING_CHOICES = [0, 3, 5, 10];
+
+/** Padding at Go Live or End Broadcast (platforms drop the first and last seconds of a stream). */
+function Padding({ label, value, disabled, onChange }: { label: string; value: number; disabled: boolean; onChange: (seconds: number) => void }) {
+  return (
+    <label className={styles.padding}>
+      {label}
+      <select className={styles.paddingSelect} value={value} disabled={disabled} onChange={(e) => onChange(Number(e.target.value))}>
+        {PADDING_CHOICES.map((s) => (
+          <option key={s} value={s}>
+            {s === 0 ? 'Off' : `${s} s`}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { resolveWebcamId, type Source } from '@onair/protocol';
+import { resolveWebcamId, uploadContentPath, type Source } from '@onair/protocol';
 import { startCameraPreview } from '../../actions/devices.ts';
 import { useDeviceStore, useIngestStore, useMediaStore, useStudioStore, type SourceRenderStatus } from '../../stores/index.ts';
 import { SourcePlaceholder } from './SourcePlaceholder.tsx';
 import styles from './LayerContent.module.css';
+
+const SCREEN_TITLES = { starting: 'Starting soon', brb: 'Be right back', ending: 'Thanks for watching' } as const;
 
 /** A live local camera: the host's own camera sources show it here before the worker's program does. */
 export function CameraVideo({ stream, mirrored, label }: { stream: MediaStream; mirrored: boolean; label: string }) {
@@ -75,6 +77,7 @@ function GameContent() {
 
 /** What a layer shows on the canvas: live media where this browser has it, else the spec's placeholder. */
 export function LayerContent({ source }: { source: Source }) {
+  const projectId = useStudioStore((s) => s.document?.projectId ?? '');
   switch (source.kind) {
     case 'webcam':
       return <WebcamContent source={source} />;
@@ -87,7 +90,21 @@ export function LayerContent({ source }: { source: Source }) {
     case 'webpage':
       return <WebpageContent source={source} />;
     case 'image':
-      return <ImageContent url={source.settings.url} name={source.name} />;
+      // A built-in screen is drawn by the media worker; the editor shows its title where it goes.
+      if (source.settings.screen && !source.settings.uploadId) {
+        return (
+          <div className={styles.screen} data-screen={source.settings.screen}>
+            {SCREEN_TITLES[source.settings.screen]}
+          </div>
+        );
+      }
+      return <ImageContent url={source.settings.uploadId ? uploadContentPath(projectId, source.settings.uploadId) : source.settings.url} name={source.name} />;
+    case 'video':
+      return source.settings.uploadId ? (
+        <video className={styles.video} src={uploadContentPath(projectId, source.settings.uploadId)} autoPlay loop={source.settings.loop} muted playsInline aria-label={source.name} />
+      ) : (
+        <SourcePlaceholder kind="unavailable" detail="Choose a video file in the source settings" />
+      );
     case 'watermark':
       return (
         <div className={styles.watermark} aria-label="OnAir logo">

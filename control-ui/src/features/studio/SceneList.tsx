@@ -1,10 +1,11 @@
-import { ArrowDown, ArrowUp, Check, Pencil, Plus, Trash2, X } from 'lucide-react';
+import { ArrowDown, ArrowUp, Check, Clapperboard, Pencil, Plus, Trash2, X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { addScene, deleteScene, moveScene, renameScene, switchScene } from '../../actions/scene-edits.ts';
+import { addScene, deleteScene, moveScene, renameScene, setCountdownSeconds, switchScene } from '../../actions/scene-edits.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { useStudioStore } from '../../stores/index.ts';
+import { MediaLibraryDialog } from '../uploads/MediaLibraryDialog.tsx';
 import { LayerList } from './LayerList.tsx';
 import styles from './SceneList.module.css';
 
@@ -14,6 +15,7 @@ export function SceneList() {
   const status = useStudioStore((s) => s.status);
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
+  const [libraryOpen, setLibraryOpen] = useState(false);
   const scenes = document?.scenes.filter((s) => s.deletedAt === null) ?? [];
 
   const submitRename = (event: FormEvent, sceneId: string) => {
@@ -28,7 +30,13 @@ export function SceneList() {
         <h2 id="scene-list-heading" className={styles.heading}>
           Scenes
         </h2>
-        {document && <IconButton label="Add scene" icon={<Plus size={16} />} onClick={() => addScene(`Scene ${scenes.length + 1}`)} />}
+        {document && (
+          <span className={styles.headingActions}>
+            <IconButton label="Screens and media" icon={<Clapperboard size={16} />} onClick={() => setLibraryOpen(true)} />
+            <IconButton label="Add scene" icon={<Plus size={16} />} onClick={() => addScene(`Scene ${scenes.length + 1}`)} />
+          </span>
+        )}
+        {document && <MediaLibraryDialog open={libraryOpen} projectId={document.projectId} onClose={() => setLibraryOpen(false)} />}
       </div>
       {!document ? (
         <EmptyState title={status === 'loading' ? 'Loading scenes…' : 'No scenes yet'}>
@@ -59,6 +67,7 @@ export function SceneList() {
                     <Button variant="ghost" className={styles.sceneButton} onClick={() => switchScene(scene.id)} aria-pressed={active}>
                       {scene.name}
                     </Button>
+                    {scene.countdown && <CountdownSeconds key={`${scene.id}:${scene.countdown.seconds}`} sceneId={scene.id} sceneName={scene.name} seconds={scene.countdown.seconds} />}
                     <div className={styles.sceneActions}>
                       <IconButton
                         label={`Rename ${scene.name}`}
@@ -81,5 +90,30 @@ export function SceneList() {
       )}
       {document && <LayerList />}
     </aside>
+  );
+}
+
+/** A countdown scene's time, saved when the field is left or Enter is pressed; the server switches scenes when it is up. */
+function CountdownSeconds({ sceneId, sceneName, seconds }: { sceneId: string; sceneName: string; seconds: number }) {
+  const [draft, setDraft] = useState(String(seconds));
+  const save = () => {
+    const next = Number(draft);
+    if (next !== seconds && !setCountdownSeconds(sceneId, next)) setDraft(String(seconds));
+  };
+  return (
+    <label className={styles.countdown}>
+      <input
+        className={styles.countdownInput}
+        type="number"
+        min={1}
+        max={3600}
+        value={draft}
+        aria-label={`Seconds of ${sceneName}`}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={save}
+        onKeyDown={(e) => e.key === 'Enter' && save()}
+      />
+      s
+    </label>
   );
 }

@@ -1,11 +1,11 @@
-import { AppWindow, Camera, Gamepad2, Image, MonitorUp, Plus, Stamp, User, Mic } from 'lucide-react';
+import { AppWindow, Camera, Film, Gamepad2, Image, MonitorUp, Plus, Stamp, User, Mic } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { sourceGroups, sourceKindInfo, type SourceKind } from '@onair/protocol';
 import { addSourceToScene } from '../../actions/scene-edits.ts';
 import { Button } from '../../components/Button.tsx';
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from '../../components/Menu.tsx';
 import { useStudioStore } from '../../stores/index.ts';
-import { AddImageDialog } from './AddImageDialog.tsx';
+import { MediaLibraryDialog } from '../uploads/MediaLibraryDialog.tsx';
 import styles from './SourcePicker.module.css';
 
 const ICONS: Record<SourceKind, ReactNode> = {
@@ -17,6 +17,7 @@ const ICONS: Record<SourceKind, ReactNode> = {
   webpage: <AppWindow size={16} aria-hidden />,
   watermark: <Stamp size={16} aria-hidden />,
   image: <Image size={16} aria-hidden />,
+  video: <Film size={16} aria-hidden />,
 };
 
 const KINDS = Object.keys(sourceKindInfo) as SourceKind[];
@@ -24,7 +25,7 @@ const KINDS = Object.keys(sourceKindInfo) as SourceKind[];
 /** The source picker, grouped Capture, 3rd Party Integrations and Hidden (spec §3). */
 export function SourcePicker() {
   const document = useStudioStore((s) => s.document);
-  const [addingImage, setAddingImage] = useState(false);
+  const [libraryOpen, setLibraryOpen] = useState(false);
   const scene = document?.scenes.find((s) => s.id === document.activeSceneId);
   const kindsInScene = new Set(scene?.layers.map((l) => document?.sources.find((s) => s.id === l.sourceId)?.kind));
 
@@ -53,7 +54,7 @@ export function SourcePicker() {
             {KINDS.filter((kind) => sourceKindInfo[kind].group === group).map((kind) => {
               const why = reason(kind);
               return (
-                <MenuItem key={kind} icon={ICONS[kind]} disabled={why !== null} onSelect={() => (kind === 'image' ? setAddingImage(true) : addSourceToScene(kind))}>
+                <MenuItem key={kind} icon={ICONS[kind]} disabled={why !== null} onSelect={() => (kind === 'image' || kind === 'video' ? setLibraryOpen(true) : addSourceToScene(kind))}>
                   {sourceKindInfo[kind].label}
                   {why && <span className={styles.reason}>{why}</span>}
                 </MenuItem>
@@ -62,7 +63,7 @@ export function SourcePicker() {
           </div>
         ))}
       </Menu>
-      <AddImageDialog open={addingImage} onClose={() => setAddingImage(false)} />
+      {document && <MediaLibraryDialog open={libraryOpen} projectId={document.projectId} onClose={() => setLibraryOpen(false)} />}
     </>
   );
 }

@@ -120,7 +120,14 @@ function KindFields({ source, draft, set }: { source: Source; draft: Draft; set:
       </Field>,
     );
   }
-  if (source.kind === 'image') {
+  if (source.kind === 'video') {
+    fields.push(
+      <Switch key="loop" label="Play in a loop" checked={current<boolean>('loop')} onCheckedChange={(on) => set('loop', on)} />,
+      <Switch key="restart" label="Start over whenever its scene is shown" checked={current<boolean>('restartOnShow')} onCheckedChange={(on) => set('restartOnShow', on)} />,
+    );
+  }
+  // An uploaded image has no address to edit.
+  if (source.kind === 'image' && !source.settings.uploadId) {
     fields.push(
       <Field key="url" label="Image address">
         {(id) => <input id={id} className={form.input} type="url" value={current<string>('url')} onChange={(e) => set('url', e.target.value.trim())} />}

@@ -84,8 +84,11 @@ export class DestinationOutput {
     private readonly egress: OutputEgress,
     /** Asks the program's encoder for a keyframe, so a new connection shows a picture at once. */
     private readonly requestKeyframe: () => void = () => {},
+    /** Connected in the session's previous pipeline process: a refusal now is a handover, retried with backoff. */
+    continuing = false,
   ) {
     this.baseName = `output${index}`;
+    this.everLive = continuing;
   }
 
   get id(): string {

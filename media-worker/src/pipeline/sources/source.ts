@@ -26,6 +26,8 @@ export interface SourceBins {
   audio?: GstBin;
   /** The audio's jitter buffer (by name in `audio`), when it comes from the network. */
   audioJitter?: string;
+  /** A file played in a pipeline of its own into this input's channel (video-file.ts), started once the input is attached. */
+  filePlayer?: { path: string; channel: string; loop: boolean; restartOnShow: boolean };
 }
 
 export type SourceBuilder<I extends PlanInput> = (input: I, profile: OutputProfile, name: string) => SourceBins;

@@ -1,0 +1,126 @@
+// 'Stream a video file as live' (issue 19): the real api on a test database and Redis, the real
+// BullMQ delayed job, an uploaded video made by ffmpeg; the broadcast starts at the scheduled time
+// with nobody in the studio and ends when the video has played.
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CANVAS, SCHEDULED_BROADCASTS_QUEUE, sessionKeys, type BroadcastView, type ScheduledBroadcast, type SceneDocument } from '@onair/protocol';
+import { createLogger, SecretBox } from '@onair/runtime';
+import { testRedisUrl } from '@onair/embedded/test-services';
+import { loadConfig } from '../src/config.ts';
+import { ScheduledBroadcastQueue, startScheduledBroadcasts } from '../src/schedules/index.ts';
+import { SessionService } from '../src/sessions/session-service.ts';
+import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
+
+let api: StudioApi;
+let host: TestUser;
+let store = '';
+let queue: ScheduledBroadcastQueue;
+let sessions: SessionService;
+const prefix = `test-${randomUUID()}`;
+const secretsKey = SecretBox.generateKey();
+
+beforeAll(async () => {
+  store = mkdtempSync(join(tmpdir(), 'onair-schedules-'));
+  const env = { SECRETS_KEY: secretsKey, UPLOADS_DIR: store, LOCAL_RTMP_URL: 'rtmp://127.0.0.1:19350/live', LOCAL_RTMP_KEY: 'local-key' };
+  const redis = new Redis(testRedisUrl());
+  queue = new ScheduledBroadcastQueue(redis, { prefix });
+  api = await startStudioApi({ env, scheduleQueue: queue });
+  // The worker side, as api/src/main.ts runs it.
+  const logger = createLogger('schedules-test', 'silent');
+  const config = loadConfig({ DATABASE_URL: api.databaseUrl, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', ...env });
+  sessions = new SessionService(api.db, api.redis, new SecretBox(secretsKey), logger);
+  startScheduledBroadcasts({ config, db: api.db, redis: api.redis, logger, sessions, queue });
+  host = await createTestUser(api, { plan: 'Premium' });
+});
+afterAll(async () => {
+  await queue?.close();
+  await sessions?.closeQueue();
+  await api?.close();
+  if (store) rmSync(store, { recursive: true, force: true });
+});
+
+async function projectWithVideo(): Promise<{ projectId: string; videoId: string; imageId: string }> {
+  const projectId = ((await call(api, host, 'POST', '/api/v1/projects', { name: 'Scheduled' })).body as { id: string }).id;
+  expect((await call(api, host, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local' })).status).toBe(201);
+  const video = join(store, `${randomUUID()}.mp4`);
+  execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', video]);
+  const image = join(store, `${randomUUID()}.png`);
+  execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=blue:s=64x64', '-frames:v', '1', image]);
+  const upload = async (file: string, purpose: string, name: string) => {
+    const res = await fetch(`${api.url}/api/v1/projects/${projectId}/uploads?purpose=${purpose}&name=${name}`, { method: 'POST', headers: { cookie: host.cookie }, body: readFileSync(file) });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { id: string }).id;
+  };
+  return { projectId, videoId: await upload(video, 'video', 'tone.mp4'), imageId: await upload(image, 'background', 'blue.png') };
+}
+
+const scheduled = async (projectId: string) => ((await call(api, host, 'GET', `/api/v1/projects/${projectId}/scheduled-broadcasts`)).body as { scheduled: ScheduledBroadcast[] }).scheduled;
+
+describe('scheduled video broadcasts', () => {
+  it('goes live at the scheduled time with the video full frame, nobody in the studio, and ends when it has played', async () => {
+    const { projectId, videoId } = await projectWithVideo();
+    const startAt = new Date(Date.now() + 1500).toISOString();
+    const created = await call(api, host, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, { uploadId: videoId, startAt });
+    expect(created).toMatchObject({ status: 201, body: { state: 'scheduled', uploadId: videoId, startAt, broadcastId: null } });
+    expect(((await call(api, host, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: null }).broadcast).toBeNull();
+
+    await expect.poll(async () => (await scheduled(projectId))[0]?.state, { timeout: 20_000, interval: 200 }).toBe('live');
+    const [live] = await scheduled(projectId);
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(startAt));
+    const broadcast = ((await call(api, host, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast;
+    expect(broadcast).toMatchObject({ id: live!.broadcastId, state: 'live' });
+    const sealed = await api.redis.get(sessionKeys.outputs(projectId));
+    expect(JSON.parse(new SecretBox(secretsKey).open(sealed!, `session:${projectId}`))).toHaveLength(1);
+    const doc = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/scene`)).body as SceneDocument;
+    const shown = doc.scenes.find((s) => s.id === doc.activeSceneId)!;
+    expect(shown.name).toBe('Scheduled: tone.mp4');
+    const video = doc.sources.find((s) => s.kind === 'video')!;
+    expect(video.settings).toMatchObject({ uploadId: videoId, loop: false, restartOnShow: true });
+    expect(shown.layers.find((l) => l.sourceId === video.id)).toMatchObject({ x: 0, y: 0, width: CANVAS.width, height: CANVAS.height });
+
+    await expect.poll(async () => (await scheduled(projectId))[0]?.state, { timeout: 20_000, interval: 200 }).toBe('done');
+    expect(((await call(api, host, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast).toMatchObject({ id: live!.broadcastId, state: 'ended' });
+    await call(api, host, 'DELETE', `/api/v1/projects/${projectId}/session`);
+  });
+
+  it('cancels a schedule before its time (its job leaves the queue), and refuses what cannot be played', async () => {
+    const { projectId, videoId, imageId } = await projectWithVideo();
+    const later = new Date(Date.now() + 3600_000).toISOString();
+    const { id } = (await call(api, host, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, { uploadId: videoId, startAt: later })).body as ScheduledBroadcast;
+    const bull = new Queue(SCHEDULED_BROADCASTS_QUEUE, { connection: new Redis(testRedisUrl(), { maxRetriesPerRequest: null }), prefix });
+    try {
+      expect(await bull.getJob(`${id}-start`)).toBeTruthy();
+      expect((await call(api, host, 'DELETE', `/api/v1/projects/${projectId}/scheduled-broadcasts/${id}`)).status).toBe(204);
+      expect(await bull.getJob(`${id}-start`)).toBeUndefined();
+    } finally {
+      await bull.close();
+    }
+    expect((await scheduled(projectId)).map((s) => s.state)).toEqual(['cancelled']);
+    expect((await call(api, host, 'DELETE', `/api/v1/projects/${projectId}/scheduled-broadcasts/${id}`)).status).toBe(409);
+
+    const post = (body: object) => call(api, host, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, body);
+    expect(await post({ uploadId: imageId, startAt: later })).toMatchObject({ body: { error: { code: 'VALIDATION_FAILED', message: 'Choose a video to stream; a picture cannot be played as a broadcast.' } } });
+    expect(await post({ uploadId: videoId, startAt: new Date(Date.now() - 1000).toISOString() })).toMatchObject({ body: { error: { message: 'Choose a time in the future.' } } });
+    expect(await post({ uploadId: videoId, startAt: new Date(Date.now() + 31 * 24 * 3600_000).toISOString() })).toMatchObject({ body: { error: { message: 'Choose a time within the next 30 days.' } } });
+    const other = await projectWithVideo();
+    expect((await post({ uploadId: other.videoId, startAt: later })).status).toBe(404);
+  });
+
+  it('is for those who manage the broadcast', async () => {
+    const { projectId, videoId } = await projectWithVideo();
+    const contributor = await createTestUser(api, { plan: 'Premium' });
+    await api.db.projectMember.create({ data: { projectId, userId: contributor.id, role: 'contributor' } });
+    const later = new Date(Date.now() + 3600_000).toISOString();
+    expect((await call(api, contributor, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, { uploadId: videoId, startAt: later })).status).toBe(403);
+    expect((await call(api, contributor, 'GET', `/api/v1/projects/${projectId}/scheduled-broadcasts`)).status).toBe(403);
+    const stranger = await createTestUser(api, { plan: 'Premium' });
+    expect((await call(api, stranger, 'GET', `/api/v1/projects/${projectId}/scheduled-broadcasts`)).status).toBe(404);
+    expect((await call(api, null, 'GET', `/api/v1/projects/${projectId}/scheduled-broadcasts`)).status).toBe(401);
+  });
+});

@@ -1,0 +1,230 @@
+// Issue 19 acceptance in the system Chromium: uploads placed in a scene reach the output (pixels
+// and the video's own tone), a built-in Be Right Back screen and back, and the holding slate when the
+// host's browser goes away while live (the RTMP connection stays up; reopening brings the camera back).
+import { execFile, execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { BroadcastView, Recording, SceneDocument } from '@onair/protocol';
+import { fakeMediaLaunchOptions, grabFrame, near, ORANGE, pixel } from './support/fake-media.ts';
+import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
+
+test.use({ launchOptions: fakeMediaLaunchOptions(), permissions: ['camera', 'microphone'], viewport: { width: 1440, height: 900 } });
+
+const SHOTS = process.env.ONAIR_E2E_SHOTS;
+const BLUE = [0, 0, 255];
+const GREEN = [0, 255, 0];
+/** The built-in screens' flat backgrounds (media-worker/src/placement/screens.ts). */
+const BRB = [0x7c, 0x2d, 0x12];
+const SLATE = [0x3b, 0x2a, 0x7a];
+/** The video's tone: far from the fake microphone's 440 Hz, so a narrow band around it hears the video alone. */
+const VIDEO_TONE_HZ = 3000;
+
+/** Mean level (dB) of the stream's sound in a narrow band around the video's tone. */
+function toneLevel(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    execFile(
+      'ffmpeg',
+      ['-hide_banner', '-rw_timeout', '8000000', '-i', url, '-t', '3', '-vn', '-af', `bandpass=f=${VIDEO_TONE_HZ}:width_type=h:w=200,bandpass=f=${VIDEO_TONE_HZ}:width_type=h:w=200,volumedetect`, '-f', 'null', '-'],
+      { timeout: 20_000, killSignal: 'SIGKILL' },
+      (_err, _out, stderr) => {
+        const match = /mean_volume: (-?[\d.]+) dB/.exec(String(stderr));
+        resolve(match ? Number(match[1]) : -Infinity);
+      },
+    );
+  });
+}
+
+async function frameShows(url: string, checks: [x: number, y: number, colour: number[]][], timeoutMs = 60_000): Promise<void> {
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const rgb = await grabFrame(url);
+        if (!rgb) return false;
+        last = checks.map(([x, y]) => pixel(rgb, x, y).join(',')).join(' | ');
+        return checks.every(([x, y, colour]) => near(pixel(rgb, x, y), colour, 60));
+      },
+      { timeout: timeoutMs, intervals: [300], message: `expected ${JSON.stringify(checks)}, last frame ${last}` },
+    )
+    .toBe(true);
+}
+
+async function moveLayer(request: APIRequestContext, projectId: string, sourceName: string, box: { x: number; y: number; width: number; height: number }): Promise<void> {
+  const doc = (await (await request.get(`/api/v1/projects/${projectId}/scene`)).json()) as SceneDocument;
+  const source = doc.sources.find((s) => s.name === sourceName)!;
+  const scene = doc.scenes.find((s) => s.id === doc.activeSceneId)!;
+  const layer = scene.layers.find((l) => l.sourceId === source.id)!;
+  const res = await request.patch(`/api/v1/projects/${projectId}/scene`, { data: { baseVersion: doc.version, ops: [{ op: 'updateLayer', sceneId: scene.id, layerId: layer.id, changes: box }] } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+async function uploadThroughLibrary(page: Page, purpose: string, file: string, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Screens and media' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Media' });
+  await dialog.getByLabel('Use as').click();
+  await page.getByRole('option', { name: purpose }).click();
+  await dialog.getByLabel('Choose files to upload').setInputFiles(file);
+  const row = dialog.getByRole('list', { name: 'Your files' }).getByRole('listitem').filter({ hasText: name });
+  await expect(row).toBeVisible({ timeout: 30_000 });
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/media-library-${name}.png` });
+  await row.getByRole('button', { name: 'Add to scene' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+let dir = '';
+test.beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'onair-production-'));
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x0000ff:s=320x180', '-frames:v', '1', join(dir, 'blue-logo.png')]);
+  execFileSync('ffmpeg', [
+    '-v', 'error', '-y',
+    '-f', 'lavfi', '-i', 'color=c=0x00ff00:s=320x180:r=30',
+    '-f', 'lavfi', '-i', `sine=frequency=${VIDEO_TONE_HZ}:sample_rate=48000`,
+    '-t', '4', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', join(dir, 'green-tone.mp4'),
+  ]);
+});
+test.afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('uploads in a scene go live with their picture and sound; a Be Right Back screen and back; the holding slate keeps the output up while the host is away', async ({ page, context }) => {
+  test.setTimeout(300_000);
+  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
+  if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
+  await signIn(context.request, `production-${randomUUID()}@example.test`);
+  await grantPremium(context.request);
+  const projectId = await openNewStudio(page, 'Production');
+  await expect(page.getByTestId('media-connection')).toHaveText('Connected', { timeout: 60_000 });
+
+  await uploadThroughLibrary(page, 'Logo (image)', join(dir, 'blue-logo.png'), 'blue-logo.png');
+  await uploadThroughLibrary(page, 'Video with sound', join(dir, 'green-tone.mp4'), 'green-tone.mp4');
+  // Where the creator would drag them: beside the camera (40,40 640×360).
+  await moveLayer(context.request, projectId, 'blue-logo.png', { x: 760, y: 40, width: 320, height: 180 });
+  await moveLayer(context.request, projectId, 'green-tone.mp4', { x: 760, y: 400, width: 320, height: 180 });
+  await expect(page.locator('[data-testid="canvas-layer"][data-kind="video"]')).toHaveAttribute('data-box', '760,400,320,180');
+
+  expect((await context.request.post(`/api/v1/projects/${projectId}/destinations`, { data: { type: 'Local' } })).status()).toBe(201);
+  // Recorded (Premium): from the outputs' own encode, in the uploads store.
+  await page.getByRole('switch', { name: 'Record' }).click();
+  await page.getByRole('button', { name: 'Go Live' }).click();
+  await expect(page.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
+  const liveAt = Date.now();
+  await expect(page.getByText('REC', { exact: true })).toBeVisible();
+
+  // The output: the camera, the uploaded image and the video, and the video's tone.
+  await frameShows(localUrl, [[360, 220, ORANGE], [920, 130, BLUE], [920, 490, GREEN]]);
+  const withVideo = await toneLevel(localUrl);
+  expect(withVideo).toBeGreaterThan(-45);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/production-live.png` });
+
+  // A built-in Be Right Back screen, then back to the scene.
+  await page.getByRole('button', { name: 'Screens and media' }).click();
+  await page.getByRole('dialog', { name: 'Media' }).getByRole('button', { name: 'Be right back' }).click();
+  await page.getByRole('button', { name: 'Be right back', exact: true }).click();
+  // Adding the screen rebuilt the pipeline (a new input). This step fails now and then with no frame
+  // readable from the output for 60 s (cause not found, see notes/issue-19.md): the broadcast's
+  // output states are kept with the failure to tell a refused reconnect from a pipeline that did not start.
+  await frameShows(localUrl, [[100, 100, BRB], [920, 130, BRB]]).catch(async (err: unknown) => {
+    const seen = ((await (await context.request.get(`/api/v1/projects/${projectId}/broadcast`)).json()) as { broadcast: BroadcastView }).broadcast;
+    const description = JSON.stringify({ state: seen.state, failureReason: seen.failureReason, outputs: seen.outputs });
+    test.info().annotations.push({ type: 'broadcast after the rebuild', description });
+    process.stdout.write(`broadcast after the rebuild: ${description}\n`);
+    throw err;
+  });
+  // The video is not in this scene: its sound fades out.
+  expect(await toneLevel(localUrl)).toBeLessThan(withVideo - 15);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/production-brb.png` });
+  await page.getByRole('button', { name: 'Scene 1', exact: true }).click();
+  await frameShows(localUrl, [[360, 220, ORANGE], [920, 130, BLUE], [920, 490, GREEN]]);
+
+  // The host's browser goes away while live: the slate, and the connection stays up.
+  await page.close();
+  const closedAt = Date.now();
+  await frameShows(localUrl, [[100, 100, SLATE], [920, 490, SLATE]], 30_000);
+  test.info().annotations.push({ type: 'slate', description: `slate seen ${Date.now() - closedAt} ms after the studio closed (frame probes included)` });
+  const broadcast = ((await (await context.request.get(`/api/v1/projects/${projectId}/broadcast`)).json()) as { broadcast: BroadcastView }).broadcast;
+  expect(broadcast.state).toBe('live');
+  expect(broadcast.outputs.map((o) => [o.state, o.reconnects])).toEqual([['live', 0]]);
+
+  // The host opens the studio again: the camera is back, the slate gone.
+  const again = await context.newPage();
+  await again.goto(`/studio/${projectId}`);
+  await expect(again.getByTestId('media-connection')).toHaveText('Connected', { timeout: 60_000 });
+  await frameShows(localUrl, [[360, 220, ORANGE], [920, 130, BLUE]]);
+  const after = ((await (await context.request.get(`/api/v1/projects/${projectId}/broadcast`)).json()) as { broadcast: BroadcastView }).broadcast;
+  expect(after.outputs.map((o) => o.reconnects)).toEqual([0]);
+
+  await again.getByRole('button', { name: 'End Broadcast' }).click();
+  const liveSeconds = (Date.now() - liveAt) / 1000;
+  await expect(again.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
+
+  // The recording: listed with its duration and size once written out, downloadable, H.264 + AAC.
+  await again.getByRole('link', { name: 'Recordings' }).click();
+  await expect(again.getByRole('heading', { name: 'Recordings' })).toBeVisible();
+  await expect
+    .poll(async () => {
+      await again.reload();
+      return again.getByText(/^\d+:\d{2}$/).count();
+    }, { timeout: 30_000, intervals: [2000] })
+    .toBeGreaterThan(0);
+  if (SHOTS) await again.screenshot({ path: `${SHOTS}/production-recordings.png` });
+  const { recordings } = (await (await context.request.get(`/api/v1/projects/${projectId}/recordings`)).json()) as { recordings: Recording[] };
+  expect(recordings).toHaveLength(1);
+  const recording = recordings[0]!;
+  test.info().annotations.push({ type: 'recording', description: `live ${liveSeconds.toFixed(1)} s; recorded ${JSON.stringify(recording.parts)}` });
+  // The broadcast in two parts: adding the Be Right Back screen while live rebuilt the pipeline,
+  // and the new process records on as part 2. The seconds of the restart itself are missing from
+  // the recording as from the outputs (48.7 s of 60.6 s live in one run on this 2-core machine).
+  expect(recording.parts.map((p) => p.number)).toEqual([1, 2]);
+  for (const part of recording.parts) expect(part.durationSeconds).toBeGreaterThan(1);
+  expect(recording.durationSeconds).toBeGreaterThan(liveSeconds / 2);
+  expect(recording.durationSeconds).toBeLessThan(liveSeconds + 3);
+  const download = await context.request.get(`/api/v1/projects/${projectId}/recordings/${recording.id}/parts/${recording.parts[0]!.number}`);
+  expect(download.status()).toBe(200);
+  const file = join(dir, 'recording.mp4');
+  writeFileSync(file, await download.body());
+  const codecs = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', file]).toString().trim().split('\n').sort();
+  expect(codecs).toEqual(['aac', 'h264']);
+  await again.close();
+  await context.request.delete(`/api/v1/projects/${projectId}/session`);
+});
+
+test('a countdown scene goes back to the scene it was started from when its time is up, with nobody clicking', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  await signIn(context.request, `countdown-${randomUUID()}@example.test`);
+  await grantPremium(context.request);
+  const projectId = await openNewStudio(page, 'Countdown');
+  await page.getByRole('button', { name: 'Screens and media' }).click();
+  await page.getByRole('dialog', { name: 'Media' }).getByRole('button', { name: 'Countdown' }).click();
+  const seconds = page.getByRole('spinbutton', { name: 'Seconds of Countdown' });
+  await expect(seconds).toHaveValue('60');
+  await seconds.fill('4');
+  await seconds.press('Enter');
+  await page.getByRole('button', { name: 'Countdown', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Countdown', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/countdown.png` });
+  const shownAt = Date.now();
+  // The api switches when the 4 s are up: the studio only hears of it.
+  await expect(page.getByRole('button', { name: 'Scene 1', exact: true })).toHaveAttribute('aria-pressed', 'true', { timeout: 15_000 });
+  expect(Date.now() - shownAt).toBeGreaterThan(3000);
+
+  // 'Stream a video file as live': scheduled from the media library (the job itself: api/test/schedules.test.ts).
+  await uploadThroughLibrary(page, 'Video with sound', join(dir, 'green-tone.mp4'), 'green-tone.mp4');
+  await page.getByRole('button', { name: 'Screens and media' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Media' });
+  await dialog.getByRole('button', { name: 'Schedule green-tone.mp4 as live' }).click();
+  await dialog.getByLabel('Stream green-tone.mp4 as live at').fill('2099-01-01T20:00');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/schedule-video.png` });
+  await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expect(page.getByText('Choose a time within the next 30 days.')).toBeVisible();
+  const soon = new Date(Date.now() + 2 * 24 * 3600_000);
+  const local = new Date(soon.getTime() - soon.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  await dialog.getByLabel('Stream green-tone.mp4 as live at').fill(local);
+  await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expect(page.getByText(/^green-tone\.mp4 goes live /)).toBeVisible();
+  const { scheduled } = (await (await context.request.get(`/api/v1/projects/${projectId}/scheduled-broadcasts`)).json()) as { scheduled: { id: string; state: string }[] };
+  expect(scheduled.map((s) => s.state)).toEqual(['scheduled']);
+  expect((await context.request.delete(`/api/v1/projects/${projectId}/scheduled-broadcasts/${scheduled[0]!.id}`)).status()).toBe(204);
+});

@@ -1,0 +1,73 @@
+/**
+ * Recording (issue 19): the outputs' own encode, teed into a fragmented MP4 part; a clean stop
+ * gives a whole file, a killed pipeline process leaves a readable part and the restarted one writes
+ * the next part beside it.
+ */
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { renderPlanSchema } from '@onair/protocol';
+import { testPlan, useSharedFixture } from './helpers/session-fixture.ts';
+
+const run = promisify(execFile);
+const suite = useSharedFixture();
+
+interface Probed {
+  codecs: string[];
+  duration: number;
+}
+
+async function probe(file: string): Promise<Probed> {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file]);
+  const json = JSON.parse(stdout) as { streams: { codec_name: string }[]; format: { duration?: string } };
+  return { codecs: json.streams.map((s) => s.codec_name).sort(), duration: Number(json.format.duration) };
+}
+
+/** Seconds of video that actually decode (a player's view, not the header's). */
+async function decodedSeconds(file: string): Promise<number> {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file]);
+  return Number(stdout.trim().split(',')[0]) / 30;
+}
+
+describe('recording', () => {
+  it('records 60 s of the broadcast as H.264 + AAC from the outputs\' encode', async () => {
+    const server = await suite.fx.rtmp();
+    const dir = join(suite.fx.dir, 'rec-clean');
+    const plan = renderPlanSchema.parse({ ...testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]), recording: { dir } });
+    suite.fx.host.startSession({ sessionId: 'rec-clean', planVersion: 1, plan });
+    await suite.fx.waitForOutput('rec-clean', 'main', 'live');
+    await new Promise((r) => setTimeout(r, 60_000));
+    await suite.fx.host.stopSession('rec-clean');
+    expect(readdirSync(dir)).toEqual(['part-1.mp4']);
+    const file = await probe(join(dir, 'part-1.mp4'));
+    expect(file.codecs).toEqual(['aac', 'h264']);
+    expect(file.duration).toBeGreaterThan(57);
+    expect(file.duration).toBeLessThan(66);
+    expect(await decodedSeconds(join(dir, 'part-1.mp4'))).toBeGreaterThan(55);
+  }, 120_000);
+
+  it('leaves a readable part when the pipeline process is killed, and goes on in the next part', async () => {
+    const server = await suite.fx.rtmp();
+    const dir = join(suite.fx.dir, 'rec-killed');
+    const plan = renderPlanSchema.parse({ ...testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]), recording: { dir } });
+    const session = suite.fx.host.startSession({ sessionId: 'rec-killed', planVersion: 1, plan });
+    await suite.fx.waitForOutput('rec-killed', 'main', 'live');
+    await new Promise((r) => setTimeout(r, 8000));
+    const killedAt = Date.now();
+    process.kill(session.pid!, 'SIGKILL');
+    await suite.fx.waitForOutput('rec-killed', 'main', 'live', 20_000, killedAt);
+    await new Promise((r) => setTimeout(r, 5000));
+    await suite.fx.host.stopSession('rec-killed');
+
+    expect(readdirSync(dir).sort()).toEqual(['part-1.mp4', 'part-2.mp4']);
+    const first = await probe(join(dir, 'part-1.mp4'));
+    expect(first.codecs).toEqual(['aac', 'h264']);
+    // Cut by the kill: what was written up to its last whole fragment plays.
+    expect(await decodedSeconds(join(dir, 'part-1.mp4'))).toBeGreaterThan(4);
+    const second = await probe(join(dir, 'part-2.mp4'));
+    expect(second.codecs).toEqual(['aac', 'h264']);
+    expect(await decodedSeconds(join(dir, 'part-2.mp4'))).toBeGreaterThan(2);
+  }, 90_000);
+});
