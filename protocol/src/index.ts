@@ -19,3 +19,4 @@ export * from './events/index.ts';
 export * from './partner/index.ts';
 export * from './campaigns/index.ts';
 export * from './guests/index.ts';
+export * from './chatbot/index.ts';
