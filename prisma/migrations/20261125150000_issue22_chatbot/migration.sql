@@ -13,6 +13,7 @@ CREATE TABLE "chatbot_settings" (
     "ranks" JSONB,
     "link_preview" JSONB,
     "extras" JSONB,
+    "last_quote_number" INTEGER NOT NULL DEFAULT 0,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMP(3) NOT NULL,
     CONSTRAINT "chatbot_settings_pkey" PRIMARY KEY ("channel_id")
