@@ -6,6 +6,7 @@ import { scalerConfigShape } from './fleet/scaler/config.ts';
 import { destinationsConfigShape } from './destinations/config.ts';
 import { chatConfigShape } from './chat/config.ts';
 import { eventsConfigShape } from './events/config.ts';
+import { chatbotConfigShape } from './chatbot/config.ts';
 import { ingestConfigShape } from './ingest/config.ts';
 
 /** Every environment variable the api reads, with its default. The README's table mirrors this. */
@@ -60,6 +61,7 @@ const configSchema = z.object({
   /** Lifetime of an access token issued to a third-party application, in seconds. */
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   ...authConfigShape,
+  ...chatbotConfigShape,
   ...scalerConfigShape,
   ...destinationsConfigShape,
   ...ingestConfigShape,

@@ -12,7 +12,8 @@ const base = (u: TestUser) => `/api/v1/partner/channels/${u.id}/chatbot`;
 const errorOf = (res: { body: unknown }) => (res.body as { error: { code: string; message: string } }).error;
 
 beforeAll(async () => {
-  api = await startStudioApi();
+  // No bot runs here (chatbot-bot.test.ts runs them): the health seen is the page's own reading.
+  api = await startStudioApi({ env: { CHATBOT_RUNNERS: 'false' } });
   owner = await createTestUser(api);
 });
 afterAll(async () => {

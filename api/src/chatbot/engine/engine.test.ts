@@ -266,6 +266,9 @@ describe('timers, loyalty, quotes, alerts', () => {
     await bot.tick();
     f.now += 10 * 60_000;
     await bot.tick();
+    expect(f.said).toEqual([]);
+    for (let i = 0; i < 3; i++) await bot.onMessage(msg('bo', `live ${i}`));
+    await bot.tick();
     expect(f.said).toEqual(['Follow https://twitch.tv/ada']);
     f.now += 10 * 60_000;
     await bot.tick();

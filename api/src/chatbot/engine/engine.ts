@@ -374,8 +374,9 @@ export class BotEngine {
     const timers = this.config.timers.filter((t) => t.enabled);
     if (timers.length === 0) return;
     if (s.onlyWhileLive && !live) {
-      // Off air nothing is due; the interval starts again when the stream does.
+      // Off air nothing is due; the interval and the lines count start again with the stream.
       this.lastTimerAt = now;
+      this.linesSinceTimer = 0;
       return;
     }
     if (now - this.lastTimerAt < s.intervalMinutes * 60_000 || this.linesSinceTimer < s.minChatLines) return;
