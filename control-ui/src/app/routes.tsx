@@ -11,6 +11,7 @@ import { StudioPage } from '../pages/StudioPage.tsx';
 import { AppLayout } from './AppLayout.tsx';
 import { PartnerAccountPage } from '../features/partner-home/AccountPage.tsx';
 import { ChannelPage } from '../features/partner-home/ChannelPage.tsx';
+import { ChatbotPage } from '../features/partner-chatbot/ChatbotPage.tsx';
 import { DashboardPage } from '../features/partner-home/DashboardPage.tsx';
 import { PartnerLayout } from '../features/partner-home/PartnerLayout.tsx';
 import { GetStartedPage } from '../features/partner-onboarding/GetStartedPage.tsx';
@@ -58,6 +59,7 @@ export const routes: RouteObject[] = [
               { index: true, element: <DashboardPage /> },
               { path: 'get-started', element: <GetStartedPage /> },
               { path: 'channel', element: <ChannelPage /> },
+              { path: 'chatbot/:section?', element: <ChatbotPage /> },
               { path: 'account', element: <PartnerAccountPage /> },
               { path: 'campaigns', element: <CampaignsPage /> },
               { path: 'campaigns/:campaignId', element: <CampaignDetailPage /> },

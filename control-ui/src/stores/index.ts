@@ -22,6 +22,7 @@ import { createSystemStore } from './system-store.ts';
 import { createToastStore } from './toast-store.ts';
 import { createUiStore } from './ui-store.ts';
 import { createPartnerStore } from './partner-store.ts';
+import { createChatbotStore } from './chatbot-store.ts';
 
 export const useAppStore = createAppStore(browserStorage());
 export const useFleetStore = createFleetStore();
@@ -40,6 +41,7 @@ export const useChatStore = createChatStore();
 export const useEventsStore = createEventsStore(browserStorage());
 export const useAlertsStore = createAlertsStore();
 export const usePartnerStore = createPartnerStore();
+export const useChatbotStore = createChatbotStore();
 export const useGuestsStore = createGuestsStore(browserStorage());
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
