@@ -8,6 +8,7 @@ import { chatConfigShape } from './chat/config.ts';
 import { eventsConfigShape } from './events/config.ts';
 import { uploadsConfigShape } from './uploads/config.ts';
 import { recordingsConfigShape } from './recordings/config.ts';
+import { chatbotConfigShape } from './chatbot/config.ts';
 import { ingestConfigShape } from './ingest/config.ts';
 
 /** Every environment variable the api reads, with its default. The README's table mirrors this. */
@@ -64,6 +65,7 @@ const configSchema = z.object({
   /** Lifetime of an access token issued to a third-party application, in seconds. */
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   ...authConfigShape,
+  ...chatbotConfigShape,
   ...scalerConfigShape,
   ...destinationsConfigShape,
   ...ingestConfigShape,

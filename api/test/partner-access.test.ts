@@ -29,6 +29,7 @@ function pathOf(endpoint: Endpoint, channelId: string): string {
     if (name === 'userId') return owner.id;
     if (name === 'grantId') return '00000000-0000-4000-8000-000000000000';
     if (name === 'exportId') return '00000000-0000-4000-8000-000000000000';
+    if (name === 'itemId') return '00000000-0000-4000-8000-000000000000';
     throw new Error(`${endpoint.id}: no sample value for :${name} in partner-access.test.ts`);
   });
 }

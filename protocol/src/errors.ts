@@ -152,6 +152,19 @@ export const errorCatalogue = {
   UPLOAD_UNREADABLE: { status: 422, fault: 'user', message: 'This file cannot be used: it is damaged or in a format we cannot play.' },
   /** The upload is used by a source of the project. */
   UPLOAD_IN_USE: { status: 409, fault: 'user', message: 'This file is used in a scene. Remove it from the scene first.' },
+  // ─── Chatbot (partner spec §2, §3, §9; issue 22) ───
+  /** Another command of the channel has that name (names compare without case). */
+  CHATBOT_COMMAND_TAKEN: { status: 409, fault: 'user', message: 'A command with this name already exists. Choose another name.' },
+  /** A command, timer, quote or user that is not (or no longer) in the channel's list. */
+  CHATBOT_ITEM_NOT_FOUND: { status: 404, fault: 'user', message: 'This item no longer exists. Reload the page.' },
+  /** A list at its largest (details.maximum). */
+  CHATBOT_LIST_FULL: { status: 422, fault: 'user', message: 'This list is full. Remove an entry to add another.' },
+  /** A banned-word pattern the filter cannot run (backreferences, lookaround, bad syntax); details.pattern. */
+  CHATBOT_PATTERN_INVALID: { status: 422, fault: 'user', message: 'One of the banned-word patterns cannot be used.' },
+  /** The user is already in that list. */
+  CHATBOT_USER_LISTED: { status: 409, fault: 'user', message: 'This user is already in the list.' },
+  /** The channel has no Twitch account linked: the bot has no chat to join. */
+  CHATBOT_NO_TWITCH: { status: 409, fault: 'user', message: 'Link your Twitch account in Settings › Integrations first: the chatbot works in Twitch chat.' },
   INTERNAL: { status: 500, fault: 'service', message: 'Something went wrong on our side.' },
   DEPENDENCY_UNAVAILABLE: { status: 503, fault: 'service', message: 'A service OnAir depends on is unavailable.' },
   /** The OAuth provider failed the exchange (bad client configuration, provider error). */

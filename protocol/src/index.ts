@@ -22,3 +22,4 @@ export * from './schedules/index.ts';
 export * from './partner/index.ts';
 export * from './campaigns/index.ts';
 export * from './guests/index.ts';
+export * from './chatbot/index.ts';

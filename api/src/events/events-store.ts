@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { eventChannels, liveEventDataSchema, type EventPlatform, type LiveEvent, type EventServerMessage } from '@onair/protocol';
+import { CHATBOT_EVENTS_CHANNEL, eventChannels, liveEventDataSchema, type EventPlatform, type LiveEvent, type EventServerMessage } from '@onair/protocol';
 import type { Db, LiveEvent as LiveEventRow } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { InboundEvent } from './twitch-events.ts';
@@ -62,6 +62,8 @@ export class EventsStore {
     const shown = rows.filter((r) => !r.replay && !r.suppressed).sort((a, b) => order.get(a.platformEventId)! - order.get(b.platformEventId)!).map(toWire);
     if (shown.length > 0) {
       await this.publish({ type: 'events.new', projectId: destination.projectId, events: shown });
+      // The channel's chatbot (whichever replica runs it) posts the chat alerts and gives the points rewards.
+      await this.redis.publish(CHATBOT_EVENTS_CHANNEL, JSON.stringify({ projectId: destination.projectId, events: shown })).catch((err: unknown) => this.logger.warn({ err: (err as Error).message }, 'events not handed to the chatbot'));
       // Stored once, so each event plays its alert once, whichever replica stored it.
       await this.alerts?.onEvents(destination.projectId, shown).catch((err: unknown) => this.logger.warn({ err: (err as Error).message, projectId: destination.projectId }, 'alerts not sent'));
     }

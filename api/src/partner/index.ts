@@ -3,6 +3,8 @@ import type { Redis } from 'ioredis';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { authenticate, type SessionResolver } from '../http/auth-context.ts';
+import { ChatbotService } from '../chatbot/chatbot-service.ts';
+import { chatbotRoutes } from '../chatbot/routes.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { ChannelAccess, provideChannelAccess } from './access/channel-access.ts';
 import { AccountDeletionService } from './account-deletion/deletion-service.ts';
@@ -77,5 +79,7 @@ export function partnerRoutes(deps: PartnerDeps): Router {
     ),
   );
   router.use(channelRoutes(new ChannelService({ db: deps.db, access, ...(deps.now ? { now: deps.now } : {}) }), collaborators));
+  // Partner spec §2 Chatbot: its own capability folder, on the channel access rules of this router.
+  router.use(chatbotRoutes(new ChatbotService({ db: deps.db, redis: deps.redis, logger: deps.logger, ...(deps.now ? { now: deps.now } : {}) })));
   return router;
 }

@@ -8,6 +8,7 @@ import { RoomSignaling } from '../signaling/room-signaling.ts';
 import { StudioSockets } from './studio-sockets.ts';
 import { startChat } from '../chat/index.ts';
 import { startEvents } from '../events/index.ts';
+import { startChatbots } from '../chatbot/index.ts';
 import { createGuestService, guestResolverOf } from '../guests/index.ts';
 
 /** Serves `/ws` on the api's HTTP server; close it before the server on shutdown. */
@@ -24,6 +25,8 @@ export async function attachStudioSockets(server: Server, deps: AppDeps & { acco
   // The events connectors (Twitch EventSub) are elected the same way; YouTube's events come with its chat.
   const events = startEvents({ config: deps.config, db: deps.db, redis: deps.redis, logger: deps.logger });
   const chat = await startChat({ config: deps.config, db: deps.db, redis: deps.redis, logger: deps.logger, events: events.store });
+  // The chatbots (partner spec §2) are elected the same way, one owner per channel.
+  const chatbots = await startChatbots({ config: deps.config, db: deps.db, redis: deps.redis, logger: deps.logger });
   const sockets = new StudioSockets({
     chat: chat.service,
     db: deps.db,
@@ -47,6 +50,7 @@ export async function attachStudioSockets(server: Server, deps: AppDeps & { acco
     close: async () => {
       await sockets.close();
       await events.close();
+      await chatbots.close();
       await chat.close();
       await room.close();
       await ownSessions?.closeQueue();

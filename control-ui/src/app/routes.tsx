@@ -12,6 +12,7 @@ import { RecordingsPage } from '../features/recordings/RecordingsPage.tsx';
 import { AppLayout } from './AppLayout.tsx';
 import { PartnerAccountPage } from '../features/partner-home/AccountPage.tsx';
 import { ChannelPage } from '../features/partner-home/ChannelPage.tsx';
+import { ChatbotPage } from '../features/partner-chatbot/ChatbotPage.tsx';
 import { DashboardPage } from '../features/partner-home/DashboardPage.tsx';
 import { PartnerLayout } from '../features/partner-home/PartnerLayout.tsx';
 import { GetStartedPage } from '../features/partner-onboarding/GetStartedPage.tsx';
@@ -61,6 +62,7 @@ export const routes: RouteObject[] = [
               { index: true, element: <DashboardPage /> },
               { path: 'get-started', element: <GetStartedPage /> },
               { path: 'channel', element: <ChannelPage /> },
+              { path: 'chatbot/:section?', element: <ChatbotPage /> },
               { path: 'account', element: <PartnerAccountPage /> },
               { path: 'campaigns', element: <CampaignsPage /> },
               { path: 'campaigns/:campaignId', element: <CampaignDetailPage /> },

@@ -24,6 +24,7 @@ import { createUiStore } from './ui-store.ts';
 import { createUploadsStore } from './uploads-store.ts';
 import { createRecordingsStore } from './recordings-store.ts';
 import { createPartnerStore } from './partner-store.ts';
+import { createChatbotStore } from './chatbot-store.ts';
 
 export const useAppStore = createAppStore(browserStorage());
 export const useFleetStore = createFleetStore();
@@ -44,6 +45,7 @@ export const useAlertsStore = createAlertsStore();
 export const useUploadsStore = createUploadsStore();
 export const useRecordingsStore = createRecordingsStore();
 export const usePartnerStore = createPartnerStore();
+export const useChatbotStore = createChatbotStore();
 export const useGuestsStore = createGuestsStore(browserStorage());
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';

@@ -16,6 +16,10 @@ export interface TwitchChatLine {
   /** Twitch's emotes tag: `25:0-4,6-10/1902:12-16`. */
   emotes?: string;
   id?: string;
+  /** Twitch's badges tag: `moderator/1,subscriber/12`. */
+  badges?: string;
+  /** The first message of this viewer in the channel (Twitch's first-msg tag). */
+  firstMsg?: boolean;
 }
 
 interface Client {
@@ -166,18 +170,19 @@ export class TwitchChatDouble extends ChatDoubleBase {
   }
 
   private privmsgLine(channel: string, m: TwitchChatLine, command = 'PRIVMSG'): string {
+    const badges = (m.badges ?? '').replace(/[; \r\n]/g, '');
     const tags = [
       'badge-info=',
-      'badges=',
+      `badges=${badges}`,
       'color=#1E90FF',
       `display-name=${(m.displayName ?? m.login).replace(/[; \r\n]/g, '')}`,
       `emotes=${m.emotes ?? ''}`,
-      'first-msg=0',
+      `first-msg=${m.firstMsg ? 1 : 0}`,
       'flags=',
       `id=${m.id ?? randomUUID()}`,
-      'mod=0',
+      `mod=${/(^|,)moderator\//.test(badges) ? 1 : 0}`,
       'room-id=1',
-      'subscriber=0',
+      `subscriber=${/(^|,)subscriber\//.test(badges) ? 1 : 0}`,
       `tmi-sent-ts=${Date.now()}`,
       'turbo=0',
       `user-id=${Math.abs(hash(m.login))}`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatbotEndpoints } from '../chatbot/http.ts';
 import { defineEndpoint, type Endpoint } from '../http/endpoint.ts';
 import { channelIdParamsSchema, channelStreamSchema, channelSummarySchema } from './channels.ts';
 import {
@@ -301,4 +302,5 @@ export const partnerEndpoints: readonly Endpoint[] = [
   answerShortCodeEndpoint,
   listGrantsEndpoint,
   revokeGrantEndpoint,
+  ...chatbotEndpoints,
 ];

@@ -30,6 +30,12 @@ export const channelCapabilities = {
   'view channel': 'any group',
   'view stream stats': 'analytics',
   'manage collaborators': 'owner',
+  // The chatbot (issue 22): any collaborator sees the page; each section is edited with its group.
+  'view chatbot': 'any group',
+  'connect chatbot': 'owner',
+  'edit chatbot moderation': 'chatbot.moderation',
+  'edit chatbot chat': 'chatbot.chat',
+  'edit chatbot loyalty': 'chatbot.loyalty',
 } as const satisfies Record<string, PermissionGroup | 'any group' | 'owner'>;
 export type ChannelCapability = keyof typeof channelCapabilities;
 

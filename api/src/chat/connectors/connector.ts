@@ -13,6 +13,8 @@ export interface InboundChat {
   segments: ChatSegment[];
   sentAt: Date;
   private: boolean;
+  /** Twitch: the sender's login and standing, from the message's tags (the chatbot's permission levels). */
+  twitch?: { login: string; broadcaster: boolean; moderator: boolean; vip: boolean; subscriber: boolean; firstMessage: boolean };
 }
 
 /** What a connector knows of its destination. */

@@ -125,6 +125,7 @@ export class TwitchChatConnector implements ChatConnector {
       segments: twitchSegments(text, tags.emotes ?? null, this.ctx.config.TWITCH_EMOTE_URL),
       sentAt: Number.isFinite(sentAt) && sentAt > 0 ? new Date(sentAt) : new Date(),
       private: isPrivate,
+      twitch: twitchStanding(tags),
     };
     void this.ctx.onMessages([message]);
   }
@@ -149,6 +150,20 @@ export class TwitchChatConnector implements ChatConnector {
     this.client = null;
     if (client) await client.disconnect().catch(() => undefined);
   }
+}
+
+/** Who wrote, from Twitch's tags: login, badges (broadcaster, moderator, vip, subscriber), first message in the channel. */
+function twitchStanding(tags: tmi.ChatUserstate): NonNullable<InboundChat['twitch']> {
+  const badges = (tags.badges ?? {}) as Record<string, string | undefined>;
+  const flag = (v: unknown) => v === true || v === '1';
+  return {
+    login: String(tags.username ?? '').toLowerCase(),
+    broadcaster: Boolean(badges.broadcaster),
+    moderator: Boolean(badges.moderator) || flag(tags.mod),
+    vip: Boolean(badges.vip) || flag((tags as Record<string, unknown>).vip),
+    subscriber: Boolean(badges.subscriber || badges.founder) || flag(tags.subscriber),
+    firstMessage: flag((tags as Record<string, unknown>)['first-msg']),
+  };
 }
 
 /**

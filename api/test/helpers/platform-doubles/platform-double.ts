@@ -22,6 +22,8 @@ export interface ApiRequest extends RecordedCall {
 export interface ApiReply {
   status: number;
   body?: unknown;
+  /** Extra response headers (Twitch's Ratelimit-* headers). */
+  headers?: Record<string, string>;
 }
 
 export type ApiRoute = (req: ApiRequest) => ApiReply | null;
@@ -53,6 +55,8 @@ export interface PlatformDouble {
   expireAccessTokens(): void;
   /** Revokes everything: access and refresh tokens are refused. */
   revokeAll(): void;
+  /** A valid access token handed out without an OAuth flow (a bot account's token, set up by an operator). */
+  issueAccessToken(): string;
   isValidToken(token: string | null): boolean;
   close(): Promise<void>;
 }
@@ -63,12 +67,12 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString();
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (status === 204 || body === undefined) {
-    res.writeHead(status).end();
+    res.writeHead(status, headers).end();
     return;
   }
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  res.writeHead(status, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
 export async function startPlatformDouble(name: string, shape: OAuthShape, routes: (double: PlatformDouble) => ApiRoute): Promise<PlatformDouble> {
@@ -101,6 +105,7 @@ export async function startPlatformDouble(name: string, shape: OAuthShape, route
       refresh.clear();
     },
     isValidToken: (token) => token !== null && access.has(token),
+    issueAccessToken: () => issue().a,
     close: async () => {},
   };
   const api = routes(double);
@@ -154,7 +159,7 @@ export async function startPlatformDouble(name: string, shape: OAuthShape, route
       if (!double.isValidToken(token) && !(url.pathname.endsWith('/ingests'))) return sendJson(res, 401, shape.unauthorized());
       const reply = api(call);
       if (!reply) return sendJson(res, 404, { error: { message: `no route ${call.method} ${call.path}` } });
-      sendJson(res, reply.status, reply.body);
+      sendJson(res, reply.status, reply.body, reply.headers);
     })().catch((err: unknown) => sendJson(res, 500, { error: { message: String(err) } }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -14,6 +14,14 @@ export interface TwitchChannelNow {
   viewers: number | null;
 }
 
+/** What the chatbot did through Helix (issue 22): messages sent, removed, bans and timeouts, chat settings. */
+export interface TwitchChatActions {
+  messages: { id: string; broadcasterId: string; senderId: string; text: string; at: number }[];
+  deleted: { broadcasterId: string; moderatorId: string; messageId: string }[];
+  bans: { broadcasterId: string; userId: string; duration: number | null; reason: string }[];
+  chatSettings: Record<string, unknown>[];
+}
+
 export interface TwitchDouble extends PlatformDouble {
   /** The channel title as last set through Helix. */
   channelTitle: string | null;
@@ -21,6 +29,17 @@ export interface TwitchDouble extends PlatformDouble {
   channels: Map<string, TwitchChannelNow>;
   /** Answers the next Helix calls with 429 (Twitch's rate limit) while set. */
   rateLimited: boolean;
+  /** The game GET /helix/channels reports. */
+  gameName: string;
+  chat: TwitchChatActions;
+  /** Accounts that are moderators of every channel here (the bot must be one to moderate). */
+  moderators: Set<string>;
+  /** Helix points per minute of a token (Twitch gives 800); each call costs one. */
+  rateLimitPerMinute: number;
+  /** The next this-many Helix calls are refused with 429, as when the bucket is empty. */
+  forceRateLimited: number;
+  /** Called for each chat message sent through Helix (tests hand it to the IRC chat double). */
+  onChatMessage: ((broadcasterId: string, senderId: string, text: string) => void) | null;
   env(): Record<string, string>;
 }
 
@@ -28,6 +47,38 @@ export async function startTwitchDouble(): Promise<TwitchDouble> {
   const state = { channelTitle: null as string | null };
   const channels = new Map<string, TwitchChannelNow>();
   const limits = { rateLimited: false };
+  const chat: TwitchChatActions = { messages: [], deleted: [], bans: [], chatSettings: [] };
+  const moderators = new Set<string>();
+  const bucket = { perMinute: 800, forced: 0, window: 0, used: 0 };
+  let onChatMessage: TwitchDouble['onChatMessage'] = null;
+  let gameName = 'Just Chatting';
+  let messageSeq = 0;
+  /** Twitch's token bucket, as its headers tell it: Ratelimit-Limit, -Remaining, -Reset (epoch seconds). */
+  const rateLimit = (): { refused: boolean; headers: Record<string, string> } => {
+    const now = Date.now();
+    if (now >= bucket.window) {
+      bucket.window = now + 60_000;
+      bucket.used = 0;
+    }
+    let refused = false;
+    if (bucket.forced > 0) {
+      bucket.forced -= 1;
+      refused = true;
+    } else if (bucket.used >= bucket.perMinute) refused = true;
+    else bucket.used += 1;
+    // A forced refusal clears within a second; an empty bucket at the end of its minute.
+    const reset = refused && bucket.used < bucket.perMinute ? now + 1000 : bucket.window;
+    return {
+      refused,
+      headers: { 'ratelimit-limit': String(bucket.perMinute), 'ratelimit-remaining': String(refused ? 0 : bucket.perMinute - bucket.used), 'ratelimit-reset': String(Math.ceil(reset / 1000)) },
+    };
+  };
+  const moderating = (query: Record<string, string>) =>
+    !query.broadcaster_id || !query.moderator_id
+      ? { status: 400, body: { error: 'Bad Request', status: 400, message: 'Missing required parameter "broadcaster_id" or "moderator_id"' } }
+      : query.moderator_id !== query.broadcaster_id && !moderators.has(query.moderator_id)
+        ? { status: 403, body: { error: 'Forbidden', status: 403, message: 'The user in moderator_id is not one of the broadcaster\'s moderators' } }
+        : null;
   const double = await startPlatformDouble(
     'twitch',
     {
@@ -40,6 +91,48 @@ export async function startTwitchDouble(): Promise<TwitchDouble> {
     },
     (d) => (req) => {
       if (req.path !== '/ingests' && req.headers['client-id'] !== d.clientId) return { status: 401, body: { error: 'Unauthorized', status: 401, message: 'Client ID and OAuth token do not match' } };
+      if (req.path.startsWith('/helix/chat') || req.path.startsWith('/helix/moderation') || (req.method === 'GET' && req.path === '/helix/channels')) {
+        const limit = rateLimit();
+        const reply = (r: { status: number; body?: unknown }) => ({ ...r, headers: limit.headers });
+        if (limit.refused) return reply({ status: 429, body: { error: 'Too Many Requests', status: 429, message: 'Too Many Requests' } });
+        if (req.method === 'GET' && req.path === '/helix/channels') {
+          return reply({ status: 200, body: { data: [{ broadcaster_id: req.query.broadcaster_id, broadcaster_login: 'ada', broadcaster_name: 'Ada', broadcaster_language: 'en', game_id: '509658', game_name: gameName, title: state.channelTitle ?? '', delay: 0, tags: [] }] } });
+        }
+        if (req.method === 'POST' && req.path === '/helix/chat/messages') {
+          const b = req.body as { broadcaster_id?: string; sender_id?: string; message?: string };
+          if (!b?.broadcaster_id || !b.sender_id || typeof b.message !== 'string' || b.message === '') return reply({ status: 400, body: { error: 'Bad Request', status: 400, message: 'Missing required fields' } });
+          if (b.message.length > 500) return reply({ status: 400, body: { error: 'Bad Request', status: 400, message: 'The message is too long' } });
+          const id = `msg-${++messageSeq}`;
+          chat.messages.push({ id, broadcasterId: b.broadcaster_id, senderId: b.sender_id, text: b.message, at: Date.now() });
+          onChatMessage?.(b.broadcaster_id, b.sender_id, b.message);
+          return reply({ status: 200, body: { data: [{ message_id: id, is_sent: true, drop_reason: null }] } });
+        }
+        if (req.method === 'DELETE' && req.path === '/helix/moderation/chat') {
+          const refused = moderating(req.query);
+          if (refused) return reply(refused);
+          chat.deleted.push({ broadcasterId: req.query.broadcaster_id!, moderatorId: req.query.moderator_id!, messageId: req.query.message_id ?? '' });
+          return reply({ status: 204 });
+        }
+        if (req.method === 'POST' && req.path === '/helix/moderation/bans') {
+          const refused = moderating(req.query);
+          if (refused) return reply(refused);
+          const d = (req.body as { data?: { user_id?: string; duration?: number; reason?: string } })?.data;
+          if (!d?.user_id) return reply({ status: 400, body: { error: 'Bad Request', status: 400, message: 'Missing required field "user_id"' } });
+          if (d.duration !== undefined && (!Number.isInteger(d.duration) || d.duration < 1 || d.duration > 1_209_600)) {
+            return reply({ status: 400, body: { error: 'Bad Request', status: 400, message: 'The value in the duration field is not valid' } });
+          }
+          chat.bans.push({ broadcasterId: req.query.broadcaster_id!, userId: d.user_id, duration: d.duration ?? null, reason: d.reason ?? '' });
+          const end = d.duration === undefined ? null : new Date(Date.now() + d.duration * 1000).toISOString();
+          return reply({ status: 200, body: { data: [{ broadcaster_id: req.query.broadcaster_id, moderator_id: req.query.moderator_id, user_id: d.user_id, created_at: new Date().toISOString(), end_time: end }] } });
+        }
+        if (req.method === 'PATCH' && req.path === '/helix/chat/settings') {
+          const refused = moderating(req.query);
+          if (refused) return reply(refused);
+          chat.chatSettings.push(req.body as Record<string, unknown>);
+          return reply({ status: 200, body: { data: [{ broadcaster_id: req.query.broadcaster_id, ...(req.body as object) }] } });
+        }
+        return reply({ status: 404, body: { error: 'Not Found', status: 404, message: `no route ${req.method} ${req.path}` } });
+      }
       if (limits.rateLimited && req.path.startsWith('/helix/')) return { status: 429, body: { error: 'Too Many Requests', status: 429, message: 'Rate limit exceeded' } };
       const channel = channels.get(req.query.broadcaster_id ?? req.query.user_id ?? '');
       if (req.method === 'GET' && req.path === '/helix/channels/followers') return { status: 200, body: { total: channel?.followers ?? 0, data: [], pagination: {} } };
@@ -77,8 +170,14 @@ export async function startTwitchDouble(): Promise<TwitchDouble> {
   // A getter, not a copied value: the title changes after the double is handed out.
   Object.defineProperty(double, 'channelTitle', { get: () => state.channelTitle });
   Object.defineProperty(double, 'rateLimited', { get: () => limits.rateLimited, set: (on: boolean) => (limits.rateLimited = on) });
-  return Object.assign(double as PlatformDouble & { readonly channelTitle: string | null; rateLimited: boolean }, {
+  Object.defineProperty(double, 'gameName', { get: () => gameName, set: (v: string) => (gameName = v) });
+  Object.defineProperty(double, 'rateLimitPerMinute', { get: () => bucket.perMinute, set: (v: number) => (bucket.perMinute = v) });
+  Object.defineProperty(double, 'forceRateLimited', { get: () => bucket.forced, set: (v: number) => (bucket.forced = v) });
+  Object.defineProperty(double, 'onChatMessage', { get: () => onChatMessage, set: (v: TwitchDouble['onChatMessage']) => (onChatMessage = v) });
+  return Object.assign(double as PlatformDouble & { readonly channelTitle: string | null; rateLimited: boolean } & Pick<TwitchDouble, 'gameName' | 'rateLimitPerMinute' | 'forceRateLimited' | 'onChatMessage'>, {
     channels,
+    chat,
+    moderators,
     env: () => ({
       TWITCH_CLIENT_ID: double.clientId,
       TWITCH_CLIENT_SECRET: double.clientSecret,

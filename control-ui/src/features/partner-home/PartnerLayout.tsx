@@ -1,4 +1,4 @@
-import { Gamepad2, LayoutDashboard, Radio, Settings, UserRound } from 'lucide-react';
+import { Bot, Gamepad2, LayoutDashboard, Radio, Settings, UserRound } from 'lucide-react';
 import { useEffect } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { loadPartnerAccount } from '../../actions/partner.ts';
@@ -48,6 +48,10 @@ export function PartnerLayout() {
         <NavLink to="/partner/channel" className={linkClass}>
           <Radio size={16} aria-hidden />
           Channel
+        </NavLink>
+        <NavLink to="/partner/chatbot" className={linkClass}>
+          <Bot size={16} aria-hidden />
+          Chatbot
         </NavLink>
         <NavLink to="/partner/campaigns" className={linkClass}>
           <Gamepad2 size={16} aria-hidden />

@@ -1,0 +1,317 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CHATBOT_ALERTS, DEFAULT_EXTRAS, DEFAULT_FILTERS, DEFAULT_LOYALTY, DEFAULT_MODERATION, type ChatSegment } from '@onair/protocol';
+import { BotEngine, type BotActions, type BotConfig, type BotData, type BotMessage } from './engine.ts';
+import { bannedWordError } from './filters.ts';
+import { renderTemplate } from './template.ts';
+
+function config(overrides: Partial<BotConfig> = {}): BotConfig {
+  return {
+    channelLogin: 'ada',
+    commands: [],
+    timers: [],
+    timerSettings: { intervalMinutes: 10, onlyWhileLive: true, minChatLines: 3 },
+    filters: structuredClone(DEFAULT_FILTERS),
+    warningLevels: [{ warnings: 3, action: 'timeout', duration: 10, unit: 'minutes' }],
+    moderation: structuredClone(DEFAULT_MODERATION),
+    ignored: new Set(),
+    regulars: new Set(),
+    alerts: structuredClone(DEFAULT_CHATBOT_ALERTS),
+    loyalty: structuredClone(DEFAULT_LOYALTY),
+    extras: DEFAULT_EXTRAS,
+    ...overrides,
+  };
+}
+
+class Fakes {
+  now = Date.UTC(2026, 10, 25, 12);
+  live = true;
+  said: string[] = [];
+  deleted: string[] = [];
+  timeouts: { userId: string; seconds: number }[] = [];
+  bans: string[] = [];
+  restricted: unknown[] = [];
+  points = new Map<string, number>();
+  watched = new Map<string, number>();
+  warnings = new Map<string, number>();
+  counts = new Map<string, number>();
+  quotes: { number: number; message: string; author: string; createdAt: Date }[] = [];
+  claimed = new Set<string>();
+  actions: BotActions = {
+    say: async (t) => void this.said.push(t),
+    deleteMessage: async (id) => void this.deleted.push(id),
+    timeout: async (userId, seconds) => void this.timeouts.push({ userId, seconds }),
+    ban: async (userId) => void this.bans.push(userId),
+    restrictChat: async (s) => void this.restricted.push(s),
+  };
+  data: BotData = {
+    countUse: async (id) => this.counts.set(id, (this.counts.get(id) ?? 0) + 1).get(id)!,
+    spendPoints: async (userId, _login, cost) => {
+      const have = this.points.get(userId) ?? 0;
+      if (have < cost) return { spent: false, balance: have };
+      this.points.set(userId, have - cost);
+      return { spent: true, balance: have - cost };
+    },
+    points: async (userId) => this.points.get(userId) ?? 0,
+    rewardByLogin: async () => undefined,
+    warn: async (userId) => this.warnings.set(userId, (this.warnings.get(userId) ?? 0) + 1).get(userId)!,
+    addQuote: async (message, author) => {
+      const q = { number: this.quotes.length + 1, message, author, createdAt: new Date(this.now) };
+      this.quotes.push(q);
+      return q;
+    },
+    quote: async (n) => this.quotes.find((q) => q.number === n) ?? null,
+    accrue: async (entries) => {
+      for (const e of entries) {
+        this.points.set(e.userId, (this.points.get(e.userId) ?? 0) + e.points);
+        this.watched.set(e.userId, (this.watched.get(e.userId) ?? 0) + e.seconds);
+      }
+    },
+    channelInfo: async () => ({ title: 'Speedrun {user} night', game: 'Celeste' }),
+    isLive: async () => this.live,
+    claim: async (id) => (this.claimed.has(id) ? false : (this.claimed.add(id), true)),
+  };
+  engine(c: BotConfig): BotEngine {
+    return new BotEngine(c, { actions: this.actions, data: this.data, now: () => this.now, onError: (err) => { throw err; } });
+  }
+}
+
+let seq = 0;
+function msg(login: string, text: string, extra: Partial<BotMessage> = {}): BotMessage {
+  return {
+    id: `m${++seq}`,
+    userId: `u-${login}`,
+    login,
+    displayName: login,
+    text,
+    segments: [{ kind: 'text', value: text }],
+    roles: { broadcaster: false, moderator: false, vip: false, subscriber: false },
+    firstMessage: false,
+    ...extra,
+  };
+}
+
+const command = (over: Partial<BotConfig['commands'][number]> = {}) => ({
+  id: 'c1',
+  command: '!hello',
+  message: 'Hello {user}!',
+  permission: 'everyone' as const,
+  replyToSender: false,
+  pointCost: 0,
+  globalCooldownSeconds: 30,
+  userCooldownSeconds: 0,
+  enabled: true,
+  ...over,
+});
+
+describe('commands', () => {
+  it('answers once per global cooldown and once per user cooldown', async () => {
+    const f = new Fakes();
+    const bot = f.engine(config({ commands: [command({ globalCooldownSeconds: 30, userCooldownSeconds: 120 })] }));
+    await bot.onMessage(msg('bo', '!hello'));
+    await bot.onMessage(msg('cy', '!HELLO'));
+    expect(f.said).toEqual(['Hello bo!']);
+    f.now += 31_000;
+    await bot.onMessage(msg('bo', '!hello'));
+    expect(f.said).toHaveLength(1);
+    await bot.onMessage(msg('cy', '!hello'));
+    expect(f.said).toEqual(['Hello bo!', 'Hello cy!']);
+  });
+
+  it('fills variables once: args carrying {title} or {{user}} stay text, and the title is not read again', async () => {
+    const f = new Fakes();
+    const bot = f.engine(config({ commands: [command({ message: '{sender} says {args} | {title} | {count} | {nope}', globalCooldownSeconds: 0 })] }));
+    await bot.onMessage(msg('bo', '!hello {title} {{user}} ${process.env}'));
+    expect(f.said).toEqual(['bo says {title} {{user}} ${process.env} | Speedrun {user} night | 1 | {nope}']);
+    expect(renderTemplate('{args}', { args: 'x'.repeat(1000) })).toHaveLength(480);
+    expect(renderTemplate('{constructor}{__proto__}', {})).toBe('{constructor}{__proto__}');
+  });
+
+  it('keeps to permission levels, Regulars included, and spends points', async () => {
+    const f = new Fakes();
+    const loyalty = structuredClone(DEFAULT_LOYALTY);
+    loyalty.program = 'points';
+    const bot = f.engine(
+      config({
+        regulars: new Set(['reg']),
+        loyalty,
+        commands: [command({ id: 'r', command: '!reg', message: 'regular ok', permission: 'regular', globalCooldownSeconds: 0 }), command({ id: 'p', command: '!hydrate', message: '{user} drinks', pointCost: 50, globalCooldownSeconds: 0 })],
+      }),
+    );
+    await bot.onMessage(msg('bo', '!reg'));
+    await bot.onMessage(msg('reg', '!reg'));
+    await bot.onMessage(msg('mo', '!reg', { roles: { broadcaster: false, moderator: true, vip: false, subscriber: false } }));
+    expect(f.said).toEqual(['regular ok', 'regular ok']);
+    f.said = [];
+    await bot.onMessage(msg('bo', '!hydrate'));
+    expect(f.said).toEqual(['@bo, !hydrate costs 50 points; you have 0.']);
+    f.points.set('u-bo', 70);
+    await bot.onMessage(msg('bo', '!hydrate'));
+    expect(f.said[1]).toBe('bo drinks');
+    expect(f.points.get('u-bo')).toBe(20);
+  });
+});
+
+describe('filters', () => {
+  const emote = (value: string): ChatSegment => ({ kind: 'emoticon', value, url: 'https://static-cdn.jtvnw.net/emoticons/v2/1/default/dark/1.0' });
+
+  it('removes shouting but spares emotes written in capitals', async () => {
+    const f = new Fakes();
+    const filters = structuredClone(DEFAULT_FILTERS);
+    filters.caps = { enabled: true, punishment: 'remove-silent', minPercent: 70, minLength: 10 };
+    const bot = f.engine(config({ filters }));
+    const shout = msg('bo', 'THIS IS SO LOUD');
+    const emotes = msg('cy', 'KEKW KEKW LUL haha nice', { segments: [emote('KEKW'), { kind: 'text', value: ' ' }, emote('KEKW'), { kind: 'text', value: ' ' }, emote('LUL'), { kind: 'text', value: ' haha nice' }] });
+    await bot.onMessage(shout);
+    await bot.onMessage(emotes);
+    expect(f.deleted).toEqual([shout.id]);
+    expect(f.said).toEqual([]);
+  });
+
+  it('removes links outside the whitelist unless permitted; symbols; emote floods; duplicates', async () => {
+    const f = new Fakes();
+    const filters = structuredClone(DEFAULT_FILTERS);
+    filters.links.enabled = true;
+    filters.symbols = { enabled: true, punishment: 'remove-notice', minPercent: 50, minLength: 8 };
+    filters.emotes = { enabled: true, punishment: 'remove-silent', maxCount: 2 };
+    filters.duplicates = { enabled: true, punishment: 'remove-silent', windowSeconds: 30 };
+    const bot = f.engine(config({ filters }));
+    const link = (login: string, host: string) => msg(login, `look ${host}`, { segments: [{ kind: 'text', value: 'look ' }, { kind: 'link', value: host, href: `https://${host}/` }] });
+    const bad = link('bo', 'evil.example');
+    const fine = link('bo', 'clips.twitch.tv');
+    await bot.onMessage(bad);
+    await bot.onMessage(fine);
+    await bot.onMessage(msg('mo', '!permit @cy', { roles: { broadcaster: false, moderator: true, vip: false, subscriber: false } }));
+    const permitted = link('cy', 'evil.example');
+    await bot.onMessage(permitted);
+    const symbols = msg('dd', '!!!$$$%%%&&&');
+    await bot.onMessage(symbols);
+    const flood = msg('ee', 'a b c', { segments: [emote('a'), emote('b'), emote('c')] });
+    await bot.onMessage(flood);
+    const once = msg('ff', 'same thing');
+    const twice = msg('ff', 'Same  thing');
+    await bot.onMessage(once);
+    await bot.onMessage(twice);
+    expect(f.deleted).toEqual([bad.id, symbols.id, flood.id, twice.id]);
+    expect(f.said).toEqual(['@bo, links are not allowed here without permission.', '@cy may post links for the next 60 seconds.', '@dd, please use fewer symbols.']);
+  });
+
+  it('runs a catastrophic banned-word pattern in linear time and refuses what RE2 cannot run', async () => {
+    const f = new Fakes();
+    const filters = structuredClone(DEFAULT_FILTERS);
+    filters.bannedWords = { enabled: true, punishment: 'remove-silent', patterns: ['(a+)+$', 'bad\\s*word'] };
+    const bot = f.engine(config({ filters }));
+    const evil = msg('bo', `${'a'.repeat(50_000)}!`);
+    await bot.onMessage(evil);
+    const banned = msg('bo', 'such a BAD  word');
+    await bot.onMessage(banned);
+    expect(f.deleted).toEqual([banned.id]);
+    expect(bannedWordError('(a)\\1')).toMatch(/not a pattern the filter can run/);
+    expect(bannedWordError('(?=x)')).toMatch(/not a pattern/);
+    expect(bannedWordError('bad\\s*word')).toBeNull();
+  });
+
+  it('the third warning times out for the configured duration', async () => {
+    const f = new Fakes();
+    const filters = structuredClone(DEFAULT_FILTERS);
+    filters.bannedWords = { enabled: true, punishment: 'remove-notice-warn', patterns: ['heck'] };
+    const bot = f.engine(config({ filters, warningLevels: [{ warnings: 3, action: 'timeout', duration: 2, unit: 'hours' }, { warnings: 5, action: 'ban', duration: 1, unit: 'days' }] }));
+    for (let i = 0; i < 3; i++) await bot.onMessage(msg('bo', 'heck'));
+    expect(f.timeouts).toEqual([{ userId: 'u-bo', seconds: 7200 }]);
+    expect(f.said[0]).toBe('@bo, that word is not allowed here. (warning 1)');
+    expect(f.said[2]).toBe('@bo was timed out for 2 hours: that word is not allowed here.');
+    for (let i = 0; i < 2; i++) await bot.onMessage(msg('bo', 'heck'));
+    expect(f.bans).toEqual(['u-bo']);
+  });
+
+  it('spares moderators, ignores ignored users entirely', async () => {
+    const f = new Fakes();
+    const filters = structuredClone(DEFAULT_FILTERS);
+    filters.bannedWords = { enabled: true, punishment: 'remove-silent', patterns: ['heck'] };
+    const bot = f.engine(config({ filters, ignored: new Set(['nightbot']), commands: [command({ globalCooldownSeconds: 0 })] }));
+    await bot.onMessage(msg('mo', 'heck', { roles: { broadcaster: false, moderator: true, vip: false, subscriber: false } }));
+    await bot.onMessage(msg('nightbot', 'heck'));
+    await bot.onMessage(msg('nightbot', '!hello'));
+    expect(f.deleted).toEqual([]);
+    expect(f.said).toEqual([]);
+  });
+});
+
+describe('hate-raid guard', () => {
+  it('goes follower-only and slow when first-time chatters flood, removes their messages, and lifts it after', async () => {
+    const f = new Fakes();
+    const moderation = structuredClone(DEFAULT_MODERATION);
+    moderation.hateRaidGuard = { enabled: true, firstTimeChatters: 3, windowSeconds: 10, followerOnlyMinutes: 10, slowSeconds: 5, durationMinutes: 2 };
+    const bot = f.engine(config({ moderation }));
+    const raid = [1, 2, 3, 4].map((i) => msg(`raider${i}`, 'spam', { firstMessage: true }));
+    for (const m of raid) await bot.onMessage(m);
+    await bot.onMessage(msg('regularviewer', 'hi'));
+    expect(f.restricted).toEqual([{ followerOnlyMinutes: 10, slowSeconds: 5 }]);
+    expect(new Set(f.deleted)).toEqual(new Set(raid.map((m) => m.id)));
+    f.now += 121_000;
+    await bot.onMessage(msg('later', 'hello'));
+    expect(f.restricted[1]).toEqual({ followerOnlyMinutes: null, slowSeconds: null });
+  });
+});
+
+describe('timers, loyalty, quotes, alerts', () => {
+  it('a timer fires only while live, after its interval and minimum lines, taking turns', async () => {
+    const f = new Fakes();
+    f.live = false;
+    const bot = f.engine(config({ timers: [{ id: 't1', message: 'Follow {url}', enabled: true }, { id: 't2', message: 'Second', enabled: true }] }));
+    for (let i = 0; i < 5; i++) await bot.onMessage(msg('bo', `line ${i}`));
+    f.now += 11 * 60_000;
+    await bot.tick();
+    expect(f.said).toEqual([]);
+    f.live = true;
+    await bot.tick();
+    f.now += 10 * 60_000;
+    await bot.tick();
+    expect(f.said).toEqual([]);
+    for (let i = 0; i < 3; i++) await bot.onMessage(msg('bo', `live ${i}`));
+    await bot.tick();
+    expect(f.said).toEqual(['Follow https://twitch.tv/ada']);
+    f.now += 10 * 60_000;
+    await bot.tick();
+    expect(f.said).toHaveLength(1);
+    for (let i = 0; i < 3; i++) await bot.onMessage(msg('bo', `more ${i}`));
+    await bot.tick();
+    expect(f.said).toEqual(['Follow https://twitch.tv/ada', 'Second']);
+  });
+
+  it('points accrue for a viewer over an hour; subscribers get the multiplier; hours watched count', async () => {
+    const f = new Fakes();
+    const loyalty = structuredClone(DEFAULT_LOYALTY);
+    loyalty.program = 'points';
+    loyalty.points.whileViewing = { enabled: true, amount: 10, intervalMinutes: 15 };
+    loyalty.points.whileChatting = { enabled: true, amount: 5, intervalMinutes: 15 };
+    const bot = f.engine(config({ loyalty }));
+    for (let q = 0; q < 4; q++) {
+      await bot.onMessage(msg('bo', `quarter ${q}`));
+      await bot.onMessage(msg('sub', `quarter ${q}`, { roles: { broadcaster: false, moderator: false, vip: false, subscriber: true } }));
+      f.now += 15 * 60_000;
+      await bot.tick();
+    }
+    expect(f.points.get('u-bo')).toBe(4 * 15);
+    expect(f.points.get('u-sub')).toBe(4 * 30);
+    expect(f.watched.get('u-bo')).toBe(3600);
+  });
+
+  it('adds a quote and recalls it by number with its date', async () => {
+    const f = new Fakes();
+    const bot = f.engine(config());
+    await bot.onMessage(msg('mo', '!addquote I am speed - Lightning', { roles: { broadcaster: false, moderator: true, vip: false, subscriber: false } }));
+    await bot.onMessage(msg('bo', '!addquote not allowed'));
+    await bot.onMessage(msg('bo', '!quote 1'));
+    await bot.onMessage(msg('bo', '!quote 7'));
+    expect(f.said).toEqual(['Quote #1 added: "I am speed" — Lightning', 'Quote #1: "I am speed" — Lightning (2026-11-25)', 'There is no quote #7.']);
+  });
+
+  it('a follow produces its chat alert once', async () => {
+    const f = new Fakes();
+    const bot = f.engine(config());
+    const follow = { id: 'e1', type: 'follow', platformUsername: 'NewFan', value: null, data: {} };
+    await bot.onEvents([follow]);
+    await bot.onEvents([follow]);
+    expect(f.said).toEqual(['Thank you for following, NewFan!']);
+  });
+});

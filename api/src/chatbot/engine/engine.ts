@@ -1,0 +1,438 @@
+import {
+  alertValues,
+  chatbotPermissionLevels,
+  durationSeconds,
+  TWITCH_TIMEOUT_MAX_SECONDS,
+  type AlertEventType,
+  type ChatSegment,
+  type ChatbotAlerts,
+  type ChatbotExtras,
+  type ChatbotFilters,
+  type ChatbotLoyalty,
+  type ChatbotModeration,
+  type ChatbotPermission,
+  type ChatbotTimerSettings,
+  type LiveEvent,
+  type WarningLevel,
+} from '@onair/protocol';
+import type { RE2 } from 're2-wasm';
+import { compileBannedWords, parseWhitelist, runFilters, type FilterHit } from './filters.ts';
+import { clip, renderTemplate } from './template.ts';
+
+/** A chat message as the bot reads it (Twitch tags: who, their badges, whether it is their first). */
+export interface BotMessage {
+  id: string;
+  userId: string;
+  login: string;
+  displayName: string;
+  text: string;
+  segments: readonly ChatSegment[];
+  roles: { broadcaster: boolean; moderator: boolean; vip: boolean; subscriber: boolean };
+  firstMessage: boolean;
+}
+
+/** What the bot does in the channel; the runtime does it through Helix. */
+export interface BotActions {
+  say(text: string): Promise<void>;
+  deleteMessage(messageId: string): Promise<void>;
+  timeout(userId: string, seconds: number, reason: string): Promise<void>;
+  ban(userId: string, reason: string): Promise<void>;
+  /** Follower-only (minutes followed) and slow mode (seconds); null turns one off. */
+  restrictChat(settings: { followerOnlyMinutes: number | null; slowSeconds: number | null }): Promise<void>;
+}
+
+/** What the bot keeps and reads; the runtime backs it with PostgreSQL and Helix. */
+export interface BotData {
+  /** Counts one more use of a command; the new count (the {count} variable). */
+  countUse(commandId: string): Promise<number>;
+  /** Takes `cost` points when the viewer has them; their balance after (or as it is when refused). */
+  spendPoints(userId: string, login: string, cost: number): Promise<{ spent: boolean; balance: number }>;
+  points(userId: string): Promise<number>;
+  /** Adds points by login (event rewards: the event names the viewer by login). */
+  rewardByLogin(login: string, points: number): Promise<void>;
+  /** One more warning (older ones than `since` are forgotten first); the count now. */
+  warn(userId: string, login: string, since: Date): Promise<number>;
+  addQuote(message: string, author: string): Promise<{ number: number; createdAt: Date }>;
+  /** A quote by number, or a random one. */
+  quote(number: number | null): Promise<{ number: number; message: string; author: string; createdAt: Date } | null>;
+  /** Points and seconds watched to add, per viewer. */
+  accrue(entries: readonly { userId: string; login: string; points: number; seconds: number }[]): Promise<void>;
+  /** The channel's title and game ({title}, {game}). */
+  channelInfo(): Promise<{ title: string; game: string }>;
+  isLive(): Promise<boolean>;
+  /**
+   * Claims a message for this bot before it acts on it: false when it was already handled (by a
+   * replica that owned the channel before). This is what rules out double replies over a takeover.
+   */
+  claim(messageId: string): Promise<boolean>;
+}
+
+export interface BotCommand {
+  id: string;
+  command: string;
+  message: string;
+  permission: ChatbotPermission;
+  replyToSender: boolean;
+  pointCost: number;
+  globalCooldownSeconds: number;
+  userCooldownSeconds: number;
+  enabled: boolean;
+}
+
+/** The channel's settings as the bot uses them (a snapshot; replaced when the creator edits). */
+export interface BotConfig {
+  channelLogin: string;
+  commands: readonly BotCommand[];
+  timers: readonly { id: string; message: string; enabled: boolean }[];
+  timerSettings: ChatbotTimerSettings;
+  filters: ChatbotFilters;
+  warningLevels: readonly WarningLevel[];
+  moderation: ChatbotModeration;
+  ignored: ReadonlySet<string>;
+  regulars: ReadonlySet<string>;
+  alerts: ChatbotAlerts;
+  loyalty: ChatbotLoyalty;
+  extras: ChatbotExtras;
+}
+
+/** A viewer counts as watching for this long after their last message (Twitch's chatters list is not read). */
+export const PRESENCE_MS = 60 * 60_000;
+/** Hours watched (ranks) are counted in steps of this while live. */
+export const WATCH_STEP_MS = 5 * 60_000;
+const ARGS_MAX = 200;
+
+const levelRank = (p: ChatbotPermission) => chatbotPermissionLevels.indexOf(p);
+
+interface Presence {
+  login: string;
+  subscriber: boolean;
+  lastChatAt: number;
+}
+
+/**
+ * One channel's bot: what a message, an event or the passing of time makes it do. It holds no
+ * connection and no clock of its own (both are given), so it is the same in a test and in a
+ * replica. Cooldowns, the duplicates memory, permits, presence and the timer rotation live here
+ * for as long as this replica runs the channel's bot; counts, points, warnings and quotes are
+ * kept through BotData.
+ */
+export class BotEngine {
+  private config!: BotConfig;
+  private compiled: RE2[] = [];
+  private whitelist: string[] = [];
+  private readonly globalCooldown = new Map<string, number>();
+  private readonly userCooldown = new Map<string, number>();
+  private readonly lastText = new Map<string, { text: string; at: number }>();
+  private readonly permits = new Map<string, number>();
+  private readonly presence = new Map<string, Presence>();
+  private linesSinceTimer = 0;
+  private lastTimerAt: number;
+  private timerTurn = 0;
+  private readonly lastAccrual = { whileChatting: 0, whileViewing: 0, whileOffline: 0, watch: 0 };
+  private firstTimers: { at: number; messageId: string }[] = [];
+  private guardUntil = 0;
+  private guardActive = false;
+  /** Messages handled and actions taken, for the health line and the benchmark. */
+  readonly stats = { messages: 0, filtered: 0, replies: 0 };
+
+  constructor(
+    config: BotConfig,
+    private readonly deps: { actions: BotActions; data: BotData; now: () => number; onError?: (err: unknown, what: string) => void },
+  ) {
+    this.reload(config);
+    const now = deps.now();
+    this.lastTimerAt = now;
+    for (const k of Object.keys(this.lastAccrual) as (keyof typeof this.lastAccrual)[]) this.lastAccrual[k] = now;
+  }
+
+  reload(config: BotConfig): void {
+    this.config = config;
+    this.compiled = config.filters.bannedWords.enabled ? compileBannedWords(config.filters.bannedWords.patterns) : [];
+    this.whitelist = parseWhitelist(config.filters.links.whitelist);
+  }
+
+  private levelOf(m: BotMessage): ChatbotPermission {
+    if (m.roles.broadcaster || m.login === this.config.channelLogin) return 'owner';
+    if (m.roles.moderator) return 'moderator';
+    if (m.roles.vip) return 'vip';
+    if (m.roles.subscriber) return 'subscriber';
+    if (this.config.regulars.has(m.login)) return 'regular';
+    return 'everyone';
+  }
+
+  async onMessage(m: BotMessage): Promise<void> {
+    this.stats.messages += 1;
+    const login = m.login.toLowerCase();
+    if (this.config.ignored.has(login)) return;
+    const now = this.deps.now();
+    this.linesSinceTimer += 1;
+    this.presence.set(m.userId, { login, subscriber: m.roles.subscriber, lastChatAt: now });
+    const level = this.levelOf(m);
+    const exempt = level === 'owner' || level === 'moderator' || levelRank(level) >= levelRank(this.config.filters.exemptLevel);
+
+    if (!exempt && (await this.hateRaidGuard(m, now))) return;
+    if (!exempt) {
+      const hit = this.filter(m, now);
+      if (hit) {
+        this.stats.filtered += 1;
+        if (await this.deps.data.claim(m.id)) await this.punish(m, hit, now);
+        return;
+      }
+    }
+    const text = m.text.trim();
+    if (!text.startsWith('!')) return;
+    const [word = '', ...rest] = text.split(/\s+/);
+    const name = word.toLowerCase();
+    const args = clip(rest.join(' '), ARGS_MAX);
+    if (await this.builtIn(m, level, name, args, now)) return;
+    const command = this.config.commands.find((c) => c.enabled && c.command.toLowerCase() === name);
+    if (command) await this.runCommand(m, level, command, args, now);
+  }
+
+  private filter(m: BotMessage, now: number): FilterHit | null {
+    const f = this.config.filters;
+    const key = m.userId;
+    const normalised = m.text.trim().toLowerCase().replace(/\s+/g, ' ');
+    const last = this.lastText.get(key);
+    const repeated = Boolean(last && last.text === normalised && now - last.at <= f.duplicates.windowSeconds * 1000);
+    this.lastText.set(key, { text: normalised, at: now });
+    if (this.lastText.size > 50_000) this.lastText.clear();
+    const permitUntil = this.permits.get(m.login.toLowerCase());
+    return runFilters(f, this.compiled, this.whitelist, m, { permitted: permitUntil !== undefined && permitUntil >= now, repeated });
+  }
+
+  private async punish(m: BotMessage, hit: FilterHit, now: number): Promise<void> {
+    const punishment = this.config.filters[hit.filter].punishment;
+    await this.act(() => this.deps.actions.deleteMessage(m.id), 'delete');
+    if (punishment === 'remove-silent') return;
+    if (punishment === 'remove-notice') {
+      await this.say(`@${m.displayName}, ${hit.notice}`);
+      return;
+    }
+    const since = new Date(now - this.config.moderation.warningsExpireHours * 3_600_000);
+    const count = await this.deps.data.warn(m.userId, m.login.toLowerCase(), since);
+    const level = [...this.config.warningLevels].filter((l) => l.warnings <= count).sort((a, b) => b.warnings - a.warnings)[0];
+    if (!level) {
+      await this.say(`@${m.displayName}, ${hit.notice} (warning ${count})`);
+      return;
+    }
+    const reason = `Chat filter (${hit.filter}), warning ${count}`;
+    if (level.action === 'ban') {
+      await this.act(() => this.deps.actions.ban(m.userId, reason), 'ban');
+      await this.say(`@${m.displayName} was banned: ${hit.notice}`);
+      return;
+    }
+    // Twitch refuses a timeout over 14 days; the settings refuse one too, this holds for old rows.
+    const seconds = Math.min(durationSeconds(level.duration, level.unit), TWITCH_TIMEOUT_MAX_SECONDS);
+    await this.act(() => this.deps.actions.timeout(m.userId, seconds, reason), 'timeout');
+    await this.say(`@${m.displayName} was timed out for ${level.duration} ${level.duration === 1 ? level.unit.replace(/s$/, '') : level.unit}: ${hit.notice}`);
+  }
+
+  /**
+   * First-time chatters flooding (a hate raid): once `firstTimeChatters` of them write within the
+   * window, the chat goes follower-only and slow for a while and their messages are removed; new
+   * first-time messages are removed while it lasts. True when this message was removed.
+   */
+  private async hateRaidGuard(m: BotMessage, now: number): Promise<boolean> {
+    const g = this.config.moderation.hateRaidGuard;
+    if (!g.enabled) return false;
+    if (this.guardActive && now >= this.guardUntil) {
+      this.guardActive = false;
+      await this.act(() => this.deps.actions.restrictChat({ followerOnlyMinutes: null, slowSeconds: null }), 'lift hate-raid guard');
+    }
+    if (!m.firstMessage) return false;
+    if (this.guardActive) {
+      await this.act(() => this.deps.actions.deleteMessage(m.id), 'delete');
+      return true;
+    }
+    this.firstTimers = this.firstTimers.filter((f) => now - f.at <= g.windowSeconds * 1000);
+    this.firstTimers.push({ at: now, messageId: m.id });
+    if (this.firstTimers.length < g.firstTimeChatters) return false;
+    this.guardActive = true;
+    this.guardUntil = now + g.durationMinutes * 60_000;
+    const flood = this.firstTimers;
+    this.firstTimers = [];
+    await this.act(() => this.deps.actions.restrictChat({ followerOnlyMinutes: g.followerOnlyMinutes, slowSeconds: g.slowSeconds || null }), 'hate-raid guard');
+    await this.say(`Chat is in follower-only and slow mode for ${g.durationMinutes} minutes: too many first-time chatters at once.`);
+    for (const f of flood) await this.act(() => this.deps.actions.deleteMessage(f.messageId), 'delete');
+    return true;
+  }
+
+  private async builtIn(m: BotMessage, level: ChatbotPermission, name: string, args: string, now: number): Promise<boolean> {
+    const extras = this.config.extras;
+    const mod = levelRank(level) >= levelRank('moderator');
+    if (name === '!permit' && extras.permitCommand) {
+      const target = args.split(/\s+/)[0]?.replace(/^@/, '').toLowerCase() ?? '';
+      if (!mod || !/^[a-z0-9_]{1,41}$/.test(target)) return true;
+      if (!(await this.deps.data.claim(m.id))) return true;
+      const seconds = this.config.filters.links.permitSeconds;
+      this.permits.set(target, now + seconds * 1000);
+      await this.say(`@${target} may post links for the next ${seconds} seconds.`);
+      return true;
+    }
+    if ((name === '!quote' || name === '!addquote') && extras.quoteCommands) {
+      if (!(await this.deps.data.claim(m.id))) return true;
+      if (name === '!addquote') {
+        if (!mod && !this.config.regulars.has(m.login.toLowerCase())) return true;
+        const parsed = /^(.+?)(?:\s+-\s*(\S.{0,31}))?$/su.exec(args.trim());
+        const message = clip(parsed?.[1]?.trim() ?? '', 480);
+        if (!message) {
+          await this.say(`@${m.displayName}, write the quote after !addquote (and " - author" at the end).`);
+          return true;
+        }
+        const author = clip(parsed?.[2]?.trim() || this.config.channelLogin, 32);
+        const q = await this.deps.data.addQuote(message, author);
+        await this.say(`Quote #${q.number} added: "${message}" — ${author}`);
+        return true;
+      }
+      const n = /^#?(\d{1,9})$/.exec(args.trim());
+      const q = await this.deps.data.quote(n ? Number(n[1]) : null);
+      if (!q) await this.say(n ? `There is no quote #${n[1]}.` : 'There are no quotes yet.');
+      else await this.say(`Quote #${q.number}: "${q.message}" — ${q.author} (${q.createdAt.toISOString().slice(0, 10)})`);
+      return true;
+    }
+    if (name === '!points' && extras.pointsCommand && this.config.loyalty.program === 'points') {
+      if (!(await this.deps.data.claim(m.id))) return true;
+      const points = await this.deps.data.points(m.userId);
+      await this.say(`@${m.displayName} has ${points} ${this.config.loyalty.points.name}.`);
+      return true;
+    }
+    return false;
+  }
+
+  private async runCommand(m: BotMessage, level: ChatbotPermission, c: BotCommand, args: string, now: number): Promise<void> {
+    if (levelRank(level) < levelRank(c.permission)) return;
+    const userKey = `${c.id}:${m.userId}`;
+    if ((this.globalCooldown.get(c.id) ?? 0) > now || (this.userCooldown.get(userKey) ?? 0) > now) return;
+    if (!(await this.deps.data.claim(m.id))) return;
+    this.globalCooldown.set(c.id, now + c.globalCooldownSeconds * 1000);
+    this.userCooldown.set(userKey, now + c.userCooldownSeconds * 1000);
+    if (c.pointCost > 0 && this.config.loyalty.program === 'points') {
+      const spent = await this.deps.data.spendPoints(m.userId, m.login.toLowerCase(), c.pointCost);
+      if (!spent.spent) {
+        await this.say(`@${m.displayName}, ${c.command} costs ${c.pointCost} ${this.config.loyalty.points.name}; you have ${spent.balance}.`);
+        return;
+      }
+    }
+    const count = await this.deps.data.countUse(c.id);
+    const info = /\{(title|game)\}/.test(c.message) ? await this.deps.data.channelInfo() : { title: '', game: '' };
+    const target = /^@?([A-Za-z0-9_]{1,41})$/.exec(args.split(/\s+/)[0] ?? '')?.[1];
+    const user = target ?? m.displayName;
+    const text = renderTemplate(c.message, {
+      user,
+      sender: m.displayName,
+      title: info.title,
+      game: info.game,
+      url: `https://twitch.tv/${user.toLowerCase()}`,
+      count: String(count),
+      args,
+    });
+    await this.say(c.replyToSender ? clip(`@${m.displayName} ${text}`, 480) : text);
+  }
+
+  /** A new event of the channel (follow, sub…): its chat alert, and its points reward. */
+  async onEvents(events: readonly Pick<LiveEvent, 'id' | 'type' | 'platformUsername' | 'value' | 'data'>[]): Promise<void> {
+    for (const e of events) {
+      const alert = this.config.alerts[e.type as AlertEventType] as ChatbotAlerts[AlertEventType] | undefined;
+      if (alert?.enabled && (await this.deps.data.claim(`event:${e.id}`))) await this.say(renderTemplate(alert.message, alertValues(e)));
+      const reward = this.rewardOf(e.type, e.value);
+      if (reward > 0 && e.platformUsername) await this.deps.data.rewardByLogin(e.platformUsername.toLowerCase(), reward).catch((err: unknown) => this.deps.onError?.(err, 'reward'));
+    }
+  }
+
+  private rewardOf(type: string, value: number | null): number {
+    const l = this.config.loyalty;
+    if (l.program !== 'points') return 0;
+    const r = l.points.rewards;
+    switch (type) {
+      case 'follow':
+        return r.follow;
+      case 'sub':
+      case 'resub':
+        return r.subscribe;
+      case 'tip':
+        return r.tip;
+      case 'twitchCheer':
+        return r.cheer * Math.max(1, value ?? 1);
+      case 'twitchRaid':
+        return r.raid;
+      default:
+        return 0;
+    }
+  }
+
+  /** The passing of time: timers, points and hours watched. The runtime calls it every second or so. */
+  async tick(): Promise<void> {
+    const now = this.deps.now();
+    const live = await this.deps.data.isLive();
+    await this.timers(now, live);
+    await this.loyalty(now, live);
+  }
+
+  private async timers(now: number, live: boolean): Promise<void> {
+    const s = this.config.timerSettings;
+    const timers = this.config.timers.filter((t) => t.enabled);
+    if (timers.length === 0) return;
+    if (s.onlyWhileLive && !live) {
+      // Off air nothing is due; the interval and the lines count start again with the stream.
+      this.lastTimerAt = now;
+      this.linesSinceTimer = 0;
+      return;
+    }
+    if (now - this.lastTimerAt < s.intervalMinutes * 60_000 || this.linesSinceTimer < s.minChatLines) return;
+    const timer = timers[this.timerTurn % timers.length]!;
+    this.timerTurn += 1;
+    this.lastTimerAt = now;
+    this.linesSinceTimer = 0;
+    const info = /\{(title|game)\}/.test(timer.message) ? await this.deps.data.channelInfo() : { title: '', game: '' };
+    await this.say(renderTemplate(timer.message, { title: info.title, game: info.game, url: `https://twitch.tv/${this.config.channelLogin}` }));
+  }
+
+  private async loyalty(now: number, live: boolean): Promise<void> {
+    for (const [id, p] of this.presence) if (now - p.lastChatAt > PRESENCE_MS) this.presence.delete(id);
+    const entries = new Map<string, { userId: string; login: string; points: number; seconds: number }>();
+    const entry = (id: string, p: Presence) => entries.get(id) ?? entries.set(id, { userId: id, login: p.login, points: 0, seconds: 0 }).get(id)!;
+    if (live) {
+      const steps = Math.floor((now - this.lastAccrual.watch) / WATCH_STEP_MS);
+      if (steps > 0) {
+        this.lastAccrual.watch += steps * WATCH_STEP_MS;
+        for (const [id, p] of this.presence) entry(id, p).seconds += (steps * WATCH_STEP_MS) / 1000;
+      }
+    } else this.lastAccrual.watch = now;
+    const l = this.config.loyalty;
+    if (l.program === 'points') {
+      const earn = (kind: 'whileChatting' | 'whileViewing' | 'whileOffline', applies: boolean, who: (p: Presence) => boolean) => {
+        const e = l.points[kind];
+        const every = e.intervalMinutes * 60_000;
+        const steps = Math.floor((now - this.lastAccrual[kind]) / every);
+        if (steps <= 0) return;
+        this.lastAccrual[kind] += steps * every;
+        if (!e.enabled || !applies) return;
+        for (const [id, p] of this.presence) {
+          if (!who(p)) continue;
+          // Chatting pays for the intervals they wrote in; the step that just ended is the one checked.
+          const n = kind === 'whileChatting' ? 1 : steps;
+          entry(id, p).points += Math.round(n * e.amount * (p.subscriber ? l.points.subscriberMultiplier : 1));
+        }
+      };
+      earn('whileViewing', live, () => true);
+      earn('whileOffline', !live, () => true);
+      earn('whileChatting', live, (p) => now - p.lastChatAt <= l.points.whileChatting.intervalMinutes * 60_000);
+    }
+    const list = [...entries.values()].filter((e) => e.points > 0 || e.seconds > 0);
+    if (list.length > 0) await this.deps.data.accrue(list);
+  }
+
+  private async say(text: string): Promise<void> {
+    this.stats.replies += 1;
+    await this.act(() => this.deps.actions.say(text), 'say');
+  }
+
+  private async act(run: () => Promise<void>, what: string): Promise<void> {
+    try {
+      await run();
+    } catch (err) {
+      this.deps.onError?.(err, what);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Redis } from 'ioredis';
+import type { Db } from '@onair/db';
+import type { Logger } from '@onair/runtime';
+import type { ApiConfig } from '../config.ts';
+import { ChatOwnership } from '../chat/chat-ownership.ts';
+import { ChatbotService } from './chatbot-service.ts';
+import { chatbotKeys } from './keys.ts';
+import { ChatbotSupervisor } from './runtime/chatbot-supervisor.ts';
+
+export interface Chatbots {
+  /** Null when this replica runs no bots (CHATBOT_RUNNERS=false). */
+  supervisor: ChatbotSupervisor | null;
+  close(): Promise<void>;
+}
+
+/**
+ * The chatbots of one api replica: unless switched off, the supervisor that takes part in
+ * electing one owner per channel (the platform chat's ChatOwnership, on keys of its own) and runs
+ * the bots it owns. The Chatbot page's routes are the partner router's (chatbotRoutes).
+ */
+export async function startChatbots(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; now?: () => number }): Promise<Chatbots> {
+  const { config, db, redis, logger } = deps;
+  if (!config.CHATBOT_RUNNERS) return { supervisor: null, close: async () => undefined };
+  const replicaId = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const ownership = new ChatOwnership(redis, replicaId, config.CHAT_OWNER_LEASE_MS, chatbotKeys.owner);
+  const subscriber = redis.duplicate();
+  subscriber.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis chatbot subscriber connection error'));
+  const service = new ChatbotService({ db, redis, logger });
+  const supervisor = new ChatbotSupervisor({ config, db, redis, subscriber, logger, service, ownership, now: deps.now ?? Date.now });
+  await supervisor.start().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'chatbots could not start'));
+  return {
+    supervisor,
+    close: async () => {
+      await supervisor.close();
+      subscriber.disconnect();
+    },
+  };
+}
+
+export { ChatbotService } from './chatbot-service.ts';

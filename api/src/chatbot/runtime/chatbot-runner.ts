@@ -1,0 +1,287 @@
+import type { Redis } from 'ioredis';
+import type { LiveEvent } from '@onair/protocol';
+import type { Db } from '@onair/db';
+import type { Logger } from '@onair/runtime';
+import type { ChatConfig } from '../../chat/config.ts';
+import { TwitchChatConnector } from '../../chat/connectors/twitch-chat.ts';
+import type { InboundChat } from '../../chat/connectors/connector.ts';
+import type { ChatbotService } from '../chatbot-service.ts';
+import { BotEngine, type BotActions, type BotData, type BotMessage } from '../engine/engine.ts';
+import { chatbotKeys } from '../keys.ts';
+import { HelixClient, HelixError } from './helix-client.ts';
+
+const HANDLED_TTL_SECONDS = 600;
+const CHANNEL_INFO_MS = 60_000;
+const LIVE_CHECK_MS = 1000;
+
+export type RunnerState = { state: 'connecting' | 'connected' | 'error'; error?: string };
+
+export interface RunnerDeps {
+  channelId: string;
+  twitch: { login: string; userId: string };
+  bot: { userId: string; login: string; token: string };
+  db: Db;
+  redis: Redis;
+  logger: Logger;
+  service: ChatbotService;
+  config: ChatConfig & { YOUTUBE_API_URL: string; FACEBOOK_GRAPH_URL: string; TWITCH_API_URL: string; TWITCH_CLIENT_ID?: string | undefined; CHATBOT_TICK_MS: number; CHATBOT_QUEUE_MAX: number; CHATBOT_HELIX_QUEUE_MAX: number };
+  now: () => number;
+  onState(state: RunnerState): void;
+}
+
+/**
+ * One channel's running bot in this replica: reads the channel's Twitch chat through the platform
+ * chat's connector (anonymously: the bot needs no chat login to read), hands each message to the
+ * engine in order through a bounded line, and acts through Helix as the bot account. Runs only
+ * while this replica holds the channel's lease; every message it acts on is claimed in Redis
+ * first, so a takeover never answers a message twice.
+ */
+export class ChatbotRunner {
+  private engine: BotEngine | null = null;
+  private connector: TwitchChatConnector | null = null;
+  private readonly helix: HelixClient;
+  private readonly inbox: BotMessage[] = [];
+  private draining = false;
+  private ticker: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private info: { at: number; value: { title: string; game: string } } | null = null;
+  private live: { at: number; value: boolean } | null = null;
+  private droppedMessages = 0;
+  /** Settings reloads done (after each change the creator saves). */
+  reloads = 0;
+  /** Settles when the inbox is empty (tests and the benchmark wait on it). */
+  private idle: Promise<void> = Promise.resolve();
+  private settleIdle: (() => void) | null = null;
+
+  constructor(private readonly deps: RunnerDeps) {
+    this.helix = new HelixClient({
+      apiUrl: deps.config.TWITCH_API_URL,
+      clientId: deps.config.TWITCH_CLIENT_ID ?? '',
+      token: deps.bot.token,
+      logger: deps.logger,
+      maxQueue: deps.config.CHATBOT_HELIX_QUEUE_MAX,
+      where: { channelId: deps.channelId },
+    });
+  }
+
+  get stats() {
+    return { ...(this.engine?.stats ?? { messages: 0, filtered: 0, replies: 0 }), helix: this.helix.stats, dropped: this.droppedMessages, waiting: this.inbox.length };
+  }
+
+  async start(): Promise<void> {
+    const { deps } = this;
+    deps.onState({ state: 'connecting' });
+    this.engine = new BotEngine(await this.botConfig(), {
+      actions: this.actions(),
+      data: this.data(),
+      now: deps.now,
+      onError: (err, what) => this.onActionError(err, what),
+    });
+    if (this.stopped) return;
+    this.connector = new TwitchChatConnector({
+      destination: { id: `chatbot:${deps.channelId}`, projectId: deps.channelId, username: deps.twitch.login, platformAccountId: deps.twitch.userId, targetId: null },
+      config: deps.config,
+      logger: deps.logger,
+      tokens: { current: async () => null, refresh: async () => null },
+      cursor: { get: async () => null, set: async () => undefined },
+      onMessages: async (messages) => {
+        for (const m of messages) this.enqueue(m);
+        return true;
+      },
+      onState: (state, error) => {
+        if (this.stopped) return;
+        if (state === 'live') deps.onState({ state: 'connected' });
+        else if (state === 'offline') deps.onState({ state: 'error', error: error ?? 'The Twitch chat could not be joined.' });
+        else deps.onState({ state: 'connecting', ...(error ? { error } : {}) });
+      },
+    });
+    this.connector.start();
+    this.ticker = setInterval(() => {
+      void this.engine?.tick().catch((err: unknown) => deps.logger.warn({ channelId: deps.channelId, err: (err as Error).message }, 'chatbot tick failed'));
+    }, deps.config.CHATBOT_TICK_MS);
+    this.ticker.unref();
+  }
+
+  private async botConfig() {
+    const config = await this.deps.service.botConfig(this.deps.channelId, this.deps.twitch.login);
+    // The bot's own messages come back through the chat: never read them as commands.
+    return { ...config, ignored: new Set([...config.ignored, this.deps.bot.login]) };
+  }
+
+  async reload(): Promise<void> {
+    if (!this.engine || this.stopped) return;
+    this.engine.reload(await this.botConfig());
+    this.reloads += 1;
+  }
+
+  async onEvents(events: readonly LiveEvent[]): Promise<void> {
+    await this.engine?.onEvents(events);
+  }
+
+  /** Runs the timers and loyalty now (the tick the interval runs); tests with a moved clock call it. */
+  async tick(): Promise<void> {
+    await this.engine?.tick();
+  }
+
+  /** Resolves once every message received so far has been handled. */
+  drained(): Promise<void> {
+    return this.inbox.length === 0 && !this.draining ? Promise.resolve() : this.idle;
+  }
+
+  private enqueue(m: InboundChat): void {
+    if (this.stopped || m.private || !m.sender || !m.twitch) return;
+    if (this.inbox.length >= this.deps.config.CHATBOT_QUEUE_MAX) {
+      this.droppedMessages += 1;
+      if (this.droppedMessages % 1000 === 1) this.deps.logger.warn({ channelId: this.deps.channelId, dropped: this.droppedMessages }, 'chatbot behind: messages dropped');
+      return;
+    }
+    this.inbox.push({
+      id: m.platformMessageId,
+      userId: m.sender,
+      login: m.twitch.login,
+      displayName: m.displayName,
+      text: m.content,
+      segments: m.segments,
+      roles: { broadcaster: m.twitch.broadcaster, moderator: m.twitch.moderator, vip: m.twitch.vip, subscriber: m.twitch.subscriber },
+      firstMessage: m.twitch.firstMessage,
+    });
+    if (!this.draining) void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    this.idle = new Promise((resolve) => (this.settleIdle = resolve));
+    try {
+      while (this.inbox.length > 0 && !this.stopped) {
+        const m = this.inbox.shift()!;
+        try {
+          await this.engine?.onMessage(m);
+        } catch (err) {
+          this.deps.logger.warn({ channelId: this.deps.channelId, err: (err as Error).message }, 'chatbot message not handled');
+        }
+      }
+    } finally {
+      this.draining = false;
+      this.settleIdle?.();
+    }
+  }
+
+  private onActionError(err: unknown, what: string): void {
+    const where = { channelId: this.deps.channelId, action: what };
+    if (err instanceof HelixError) {
+      this.deps.logger.info({ ...where, status: err.status, reason: err.message }, 'chatbot action refused');
+      if (err.status === 401) this.deps.onState({ state: 'error', error: "Twitch refused the bot account's token. The operator must renew CHATBOT_TWITCH_TOKEN." });
+      if (err.status === 403) this.deps.onState({ state: 'error', error: `The bot cannot moderate here: make ${this.deps.bot.login} a moderator of your channel (/mod ${this.deps.bot.login}).` });
+      return;
+    }
+    this.deps.logger.warn({ ...where, err: (err as Error).message }, 'chatbot action failed');
+  }
+
+  private actions(): BotActions {
+    const { bot, twitch } = this.deps;
+    const moderation = { broadcaster_id: twitch.userId, moderator_id: bot.userId };
+    return {
+      say: async (text) => {
+        await this.helix.request('POST', '/chat/messages', {}, { broadcaster_id: twitch.userId, sender_id: bot.userId, message: text });
+      },
+      deleteMessage: async (messageId) => {
+        await this.helix.request('DELETE', '/moderation/chat', { ...moderation, message_id: messageId });
+      },
+      timeout: async (userId, seconds, reason) => {
+        await this.helix.request('POST', '/moderation/bans', moderation, { data: { user_id: userId, duration: seconds, reason } });
+      },
+      ban: async (userId, reason) => {
+        await this.helix.request('POST', '/moderation/bans', moderation, { data: { user_id: userId, reason } });
+      },
+      restrictChat: async ({ followerOnlyMinutes, slowSeconds }) => {
+        await this.helix.request('PATCH', '/chat/settings', moderation, {
+          follower_mode: followerOnlyMinutes !== null,
+          ...(followerOnlyMinutes !== null ? { follower_mode_duration: followerOnlyMinutes } : {}),
+          slow_mode: slowSeconds !== null,
+          ...(slowSeconds !== null ? { slow_mode_wait_time: Math.max(3, slowSeconds) } : {}),
+        });
+      },
+    };
+  }
+
+  private data(): BotData {
+    const { db, redis, channelId, twitch } = this.deps;
+    const now = () => new Date(this.deps.now());
+    return {
+      countUse: async (commandId) => (await db.chatbotCommand.update({ where: { id: commandId }, data: { useCount: { increment: 1 } }, select: { useCount: true } })).useCount,
+      spendPoints: async (userId, login, cost) => {
+        const rows = await db.$queryRaw<{ points: number }[]>`
+          UPDATE chatbot_viewers SET points = points - ${cost}, login = ${login}, updated_at = ${now()}
+          WHERE channel_id = ${channelId} AND platform_user_id = ${userId} AND points >= ${cost} RETURNING points`;
+        if (rows[0]) return { spent: true, balance: rows[0].points };
+        const viewer = await db.chatbotViewer.findUnique({ where: { channelId_platformUserId: { channelId, platformUserId: userId } }, select: { points: true } });
+        return { spent: false, balance: viewer?.points ?? 0 };
+      },
+      points: async (userId) => (await db.chatbotViewer.findUnique({ where: { channelId_platformUserId: { channelId, platformUserId: userId } }, select: { points: true } }))?.points ?? 0,
+      rewardByLogin: async (login, points) => {
+        await db.chatbotViewer.updateMany({ where: { channelId, login }, data: { points: { increment: points } } });
+      },
+      warn: async (userId, login, since) => {
+        const at = now();
+        const rows = await db.$queryRaw<{ warnings: number }[]>`
+          INSERT INTO chatbot_viewers (channel_id, platform_user_id, login, warnings, last_warning_at, updated_at)
+          VALUES (${channelId}, ${userId}, ${login}, 1, ${at}, ${at})
+          ON CONFLICT (channel_id, platform_user_id) DO UPDATE SET
+            warnings = CASE WHEN chatbot_viewers.last_warning_at IS NULL OR chatbot_viewers.last_warning_at < ${since} THEN 1 ELSE chatbot_viewers.warnings + 1 END,
+            last_warning_at = ${at}, login = ${login}, updated_at = ${at}
+          RETURNING warnings`;
+        return rows[0]?.warnings ?? 1;
+      },
+      addQuote: async (message, author) => {
+        const q = await this.deps.service.addQuote(channelId, { message, author });
+        return { number: q.number, createdAt: new Date(q.createdAt) };
+      },
+      quote: async (number) => {
+        if (number !== null) return db.chatbotQuote.findUnique({ where: { channelId_number: { channelId, number } } });
+        const count = await db.chatbotQuote.count({ where: { channelId } });
+        if (count === 0) return null;
+        return db.chatbotQuote.findFirst({ where: { channelId }, orderBy: { number: 'asc' }, skip: Math.floor(Math.random() * count) });
+      },
+      accrue: async (entries) => {
+        const at = now();
+        await db.$transaction(
+          entries.map(
+            (e) => db.$executeRaw`
+              INSERT INTO chatbot_viewers (channel_id, platform_user_id, login, points, seconds_watched, updated_at)
+              VALUES (${channelId}, ${e.userId}, ${e.login}, ${e.points}, ${Math.round(e.seconds)}, ${at})
+              ON CONFLICT (channel_id, platform_user_id) DO UPDATE SET
+                points = chatbot_viewers.points + ${e.points}, seconds_watched = chatbot_viewers.seconds_watched + ${Math.round(e.seconds)},
+                login = ${e.login}, updated_at = ${at}`,
+          ),
+        );
+      },
+      channelInfo: async () => {
+        if (this.info && Date.now() - this.info.at < CHANNEL_INFO_MS) return this.info.value;
+        try {
+          const res = await this.helix.request<{ data?: { title?: string; game_name?: string }[] }>('GET', '/channels', { broadcaster_id: twitch.userId });
+          const value = { title: res?.data?.[0]?.title ?? '', game: res?.data?.[0]?.game_name ?? '' };
+          this.info = { at: Date.now(), value };
+          return value;
+        } catch {
+          return this.info?.value ?? { title: '', game: '' };
+        }
+      },
+      isLive: async () => {
+        if (this.live && Date.now() - this.live.at < LIVE_CHECK_MS) return this.live.value;
+        // Live is OnAir's own broadcast of the channel owner (the studio's state, not a Helix poll).
+        const value = (await db.broadcast.count({ where: { state: 'live', project: { ownerId: channelId } } })) > 0;
+        this.live = { at: Date.now(), value };
+        return value;
+      },
+      claim: async (id) => (await redis.set(chatbotKeys.handled(channelId, id), '1', 'EX', HANDLED_TTL_SECONDS, 'NX')) === 'OK',
+    };
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.ticker) clearInterval(this.ticker);
+    this.inbox.length = 0;
+    this.helix.close();
+    await this.connector?.stop().catch(() => undefined);
+  }
+}

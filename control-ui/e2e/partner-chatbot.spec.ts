@@ -1,0 +1,60 @@
+import { expect, test } from '@playwright/test';
+import { completeOnboarding, linkTwitchAccount, SHOTS } from './support/partner.ts';
+import { signIn } from './support/studio.ts';
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+// Issue 22: the Chatbot page of the partner network, as a creator meets it.
+test('chatbot: commands, the bot connection health, warning levels refused past 14 days', async ({ page }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  const email = `chatbot-${stamp}@example.com`;
+  await signIn(page.request, email);
+  await completeOnboarding(page.request, `Bot_${stamp}`);
+  await linkTwitchAccount(email, `ada_${stamp}`);
+
+  await page.goto('/partner/chatbot');
+  await expect(page).toHaveURL(/\/partner\/chatbot\/commands$/);
+  await expect(page.getByRole('heading', { name: 'Chatbot', level: 1 })).toBeVisible();
+  await expect(page.getByText('No commands yet')).toBeVisible();
+  const connection = page.getByRole('region', { name: 'Chatbot connection' });
+  await expect(connection).toContainText(`Off · twitch.tv/ada_${stamp}`);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-commands-empty.png`, fullPage: true });
+
+  await page.getByLabel('Command', { exact: true }).fill('!discord');
+  await page.getByLabel('Message', { exact: true }).fill('Join us, {user}: https://discord.example/{args}');
+  await page.getByLabel('Cooldown per viewer (seconds)').fill('60');
+  await page.getByRole('button', { name: 'Add command' }).click();
+  await expect(page.getByRole('cell', { name: '!discord', exact: true })).toBeVisible();
+  // The same name again (names compare without case): the api's words.
+  await page.getByLabel('Command', { exact: true }).fill('!Discord');
+  await page.getByLabel('Message', { exact: true }).fill('again');
+  await page.getByRole('button', { name: 'Add command' }).click();
+  await expect(page.getByRole('alert')).toHaveText('A command with this name already exists. Choose another name.');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-commands.png`, fullPage: true });
+
+  // Turned on: no bot account is set up on this stack, and the health says so in words.
+  await page.getByLabel('Chatbot on').click();
+  await expect(connection).toContainText(/Connecting|Not working/);
+  await expect(connection).toContainText('Not working', { timeout: 20_000 });
+  await expect(page.getByText("The chatbot's Twitch account is not set up on this server. Ask the operator (CHATBOT_TWITCH_USER_ID, CHATBOT_TWITCH_TOKEN, TWITCH_CLIENT_ID).")).toBeVisible({ timeout: 20_000 });
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-health.png`, fullPage: true });
+
+  await page.getByRole('link', { name: 'Moderation' }).click();
+  await page.getByRole('button', { name: 'Add a level' }).click();
+  await page.getByLabel('Duration').last().fill('15');
+  await page.getByLabel('Unit').last().click();
+  await page.getByRole('option', { name: 'days', exact: true }).click();
+  await page.getByRole('button', { name: 'Save warning levels' }).click();
+  await expect(page.getByRole('alert')).toContainText('Twitch times out for at most 14 days');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-moderation.png`, fullPage: true });
+
+  await page.getByRole('link', { name: 'Chat Filters' }).click();
+  await expect(page.getByLabel('Banned words', { exact: true })).toBeVisible();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-filters.png`, fullPage: true });
+  await page.getByRole('link', { name: 'Loyalty' }).click();
+  await page.getByLabel('Loyalty program').click();
+  await page.getByRole('option', { name: 'Points', exact: true }).click();
+  await expect(page.getByText('Earn while viewing', { exact: true })).toBeVisible();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-loyalty.png`, fullPage: true });
+});

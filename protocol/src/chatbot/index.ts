@@ -1,0 +1,2 @@
+export * from './chatbot.ts';
+export * from './http.ts';
