@@ -19,3 +19,5 @@ export * from './events/index.ts';
 export * from './partner/index.ts';
 export * from './campaigns/index.ts';
 export * from './guests/index.ts';
+export * from './overlays/index.ts';
+export * from './creator-site/index.ts';

@@ -20,6 +20,8 @@ import { DataExportService } from './data-exports/export-service.ts';
 import { dataExportRoutes } from './data-exports/routes.ts';
 
 export interface PartnerDeps {
+  /** Partner areas with folders of their own (overlays, creator site): mounted behind the same sign-in and channel access. */
+  areas?: Router[];
   db: Db;
   redis: Redis;
   mailer: Mailer;
@@ -77,5 +79,6 @@ export function partnerRoutes(deps: PartnerDeps): Router {
     ),
   );
   router.use(channelRoutes(new ChannelService({ db: deps.db, access, ...(deps.now ? { now: deps.now } : {}) }), collaborators));
+  for (const area of deps.areas ?? []) router.use(area);
   return router;
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint, type Endpoint } from '../http/endpoint.ts';
+import { overlayEndpoints } from '../overlays/overlays.ts';
+import { creatorSiteEndpoints } from '../creator-site/creator-site.ts';
 import { channelIdParamsSchema, channelStreamSchema, channelSummarySchema } from './channels.ts';
 import {
   createInviteBodySchema,
@@ -301,4 +303,6 @@ export const partnerEndpoints: readonly Endpoint[] = [
   answerShortCodeEndpoint,
   listGrantsEndpoint,
   revokeGrantEndpoint,
+  ...overlayEndpoints,
+  ...creatorSiteEndpoints,
 ];
