@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { eventSubDoubleEnv, startEventSubDouble, waitFor, type EventSubDouble } from '@onair/embedded';
 import { SecretBox } from '@onair/runtime';
-import { chatChannels, newWidget, overlayFeedMessageSchema, type Overlay, type OverlayContent, type OverlayFeedMessage, type SceneDocument, type Widget } from '@onair/protocol';
+import { chatChannels, eventChannels, newWidget, overlayFeedMessageSchema, type Overlay, type OverlayContent, type OverlayFeedMessage, type SceneDocument, type Widget } from '@onair/protocol';
 import { CHAT_SECRETS_KEY, FAST_CHAT_ENV } from './helpers/chat.ts';
 import { collaboratorWith } from './helpers/partner.ts';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
@@ -233,6 +233,27 @@ describe('the live feed of an overlay page', () => {
     await feed.next('overlay.state', (m) => m !== feed.received[0]);
     await api.redis.publish(chatChannels.project(projectId), JSON.stringify({ type: 'chat.messages', projectId, messages: [message(randomUUID(), hostile, 'hi')] }));
     expect((await feed.next('overlay.chat', (m) => m.messages[0]?.username === hostile)).messages[0]).toEqual(expect.objectContaining({ username: hostile, text: 'hi' }));
+    feed.close();
+  });
+
+  it('follows the projects its channel makes after the page opened', async () => {
+    const o = await createOverlay(owner);
+    const recent = newWidget('recentEvents', randomUUID());
+    await call(api, owner, 'PUT', `${base(owner.id)}/${o.id}`, content(o, [recent]));
+    const feed = await FeedSocket.open(o.url);
+    await feed.next('overlay.state');
+    const later = await api.db.project.create({ data: { ownerId: owner.id, name: 'A new show' } });
+    const event = { id: randomUUID(), projectId: later.id, type: 'follow', platform: 'twitch', platformUsername: 'Latecomer', platformCreatedAt: new Date().toISOString(), avatar: null, value: null, data: {} };
+    // Published until the page has picked the new project up (it looks every few seconds).
+    await waitFor(
+      'the new project’s event on the feed',
+      async () => {
+        await api.redis.publish(eventChannels.project(later.id), JSON.stringify({ type: 'events.new', projectId: later.id, events: [event] }));
+        return feed.received.some((m) => m.type === 'overlay.events' && m.events.some((e) => e.username === 'Latecomer')) ? true : undefined;
+      },
+      15_000,
+      500,
+    );
     feed.close();
   });
 

@@ -29,6 +29,8 @@ const FEED_PATH = /^\/overlay\/o\/([0-9a-f-]{36})\/ws$/;
 const RECENT_EVENTS = 10;
 const RECENT_CHAT = 20;
 const PING_MS = 20_000;
+/** How often open pages look for projects their channel made since they opened (a new studio's events count at once after). */
+const PROJECTS_REFRESH_MS = 5_000;
 const ALERT_TYPES = new Set<string>(alertEventTypes);
 
 export function isOverlayFeedPath(path: string): boolean {
@@ -79,12 +81,31 @@ export class OverlayFeed {
   private readonly byChannel = new Map<string, Set<Viewer>>();
   private subscriber: Redis | null = null;
   private readonly ping: NodeJS.Timeout;
+  private readonly refresh: NodeJS.Timeout;
 
   constructor(private readonly deps: { db: Db; redis: Redis; logger: Logger; overlays: OverlayService }) {
     this.ping = setInterval(() => {
       for (const v of this.viewers) v.socket.ping();
     }, PING_MS);
     this.ping.unref();
+    this.refresh = setInterval(() => void this.refreshProjects().catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message }, 'overlay projects refresh failed')), PROJECTS_REFRESH_MS);
+    this.refresh.unref();
+  }
+
+  /** A channel's projects made after its pages opened: their events and chat are followed from now on. */
+  private async refreshProjects(): Promise<void> {
+    const channels = new Set([...this.viewers].map((v) => v.overlay.channelId));
+    for (const channelId of channels) {
+      const ids = (await this.deps.db.project.findMany({ where: { ownerId: channelId }, select: { id: true } })).map((p) => p.id);
+      for (const v of this.viewers) {
+        if (v.overlay.channelId !== channelId) continue;
+        const added = ids.filter((id) => !v.projectIds.includes(id));
+        if (added.length === 0) continue;
+        this.remove(v, false);
+        v.projectIds = ids;
+        this.add(v);
+      }
+    }
   }
 
   attach(server: Server): void {
@@ -134,7 +155,7 @@ export class OverlayFeed {
     }
   }
 
-  private remove(v: Viewer): void {
+  private remove(v: Viewer, closing = true): void {
     this.viewers.delete(v);
     for (const channel of this.channels(v)) {
       const set = this.byChannel.get(channel);
@@ -144,7 +165,7 @@ export class OverlayFeed {
         void this.subscriber?.unsubscribe(channel).catch(() => undefined);
       }
     }
-    if (this.viewers.size === 0) {
+    if (closing && this.viewers.size === 0) {
       this.subscriber?.disconnect();
       this.subscriber = null;
     }
@@ -275,6 +296,7 @@ export class OverlayFeed {
 
   async close(): Promise<void> {
     clearInterval(this.ping);
+    clearInterval(this.refresh);
     for (const v of this.viewers) v.socket.close(1001, 'server shutting down');
     this.viewers.clear();
     this.byChannel.clear();

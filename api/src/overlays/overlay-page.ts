@@ -24,7 +24,7 @@ html,body{margin:0;height:100%;background:transparent;overflow:hidden;font-famil
 .w{position:absolute;box-sizing:border-box;overflow:hidden;line-height:1.25;text-shadow:0 1px 3px rgba(0,0,0,.6)}
 .alert{display:none;width:100%;height:100%;align-items:center;border-radius:12px;overflow:hidden;background:#151821}
 .alert.on{display:flex;animation:pop .3s ease-out}
-.alert .block{flex:0 0 8px;align-self:stretch}
+.alert .block{flex:0 0 24px;align-self:stretch}
 .alert .text{flex:1;padding:0 20px;font-weight:700;overflow-wrap:anywhere}
 .list{margin:0;padding:0;list-style:none}
 .list li{padding:2px 0;overflow-wrap:anywhere}

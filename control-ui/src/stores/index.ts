@@ -22,6 +22,8 @@ import { createSystemStore } from './system-store.ts';
 import { createToastStore } from './toast-store.ts';
 import { createUiStore } from './ui-store.ts';
 import { createPartnerStore } from './partner-store.ts';
+import { createOverlaysStore } from './overlays-store.ts';
+import { createCreatorSiteStore } from './creator-site-store.ts';
 
 export const useAppStore = createAppStore(browserStorage());
 export const useFleetStore = createFleetStore();
@@ -40,6 +42,8 @@ export const useChatStore = createChatStore();
 export const useEventsStore = createEventsStore(browserStorage());
 export const useAlertsStore = createAlertsStore();
 export const usePartnerStore = createPartnerStore();
+export const useOverlaysStore = createOverlaysStore();
+export const useCreatorSiteStore = createCreatorSiteStore();
 export const useGuestsStore = createGuestsStore(browserStorage());
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
@@ -76,3 +80,7 @@ export { initialPartnerState } from './partner-store.ts';
 export type { LoadStatus, PartnerState } from './partner-store.ts';
 export { initialGuestsState } from './guests-store.ts';
 export type { GuestPageStep, GuestsState, InvitationStep } from './guests-store.ts';
+export { initialOverlaysState } from './overlays-store.ts';
+export type { OverlaysState } from './overlays-store.ts';
+export { initialCreatorSiteState } from './creator-site-store.ts';
+export type { CreatorSiteState } from './creator-site-store.ts';
