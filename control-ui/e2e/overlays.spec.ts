@@ -11,7 +11,8 @@ import { openNewStudio, signIn } from './support/studio.ts';
 // live to the local destination; a follow from the EventSub double shows its alert in the RTMP
 // output and moves the goal bar (read back by pixel), and the same overlay address in a plain
 // Chromium page, as OBS would open it, shows the same on a transparent background. A viewer named
-// like markup is shown as text. The creator site renders for a signed-out visitor.
+// like markup is shown as text, in the alert and (from the Twitch chat double) in the chat box.
+// The creator site renders for a signed-out visitor.
 
 test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS }, viewport: { width: 1440, height: 900 } });
 
@@ -31,6 +32,12 @@ const BAR_PROBE = { x: 400, y: 92 };
 
 async function control<T = unknown>(action: string, body: Record<string, unknown> = {}): Promise<T> {
   const res = await fetch(`${EVENTSUB()}/_double/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(res.ok, `${action}: ${res.status}`).toBe(true);
+  return ((await res.json()) as { result: T }).result;
+}
+
+async function chatControl<T = unknown>(action: string, body: Record<string, unknown> = {}): Promise<T> {
+  const res = await fetch(`${process.env.ONAIR_E2E_CHAT_TWITCH!}/_double/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   expect(res.ok, `${action}: ${res.status}`).toBe(true);
   return ((await res.json()) as { result: T }).result;
 }
@@ -79,6 +86,12 @@ test('an overlay with an alert box and a goal bar in a live studio scene and in 
   const inspector = page.getByRole('group', { name: 'Goal bar settings' });
   await inspector.getByLabel('Y', { exact: true }).fill('40');
   await inspector.getByLabel('Target').fill('2');
+  // A chat box in the lower left, clear of the other two.
+  await page.getByRole('button', { name: 'Chat box', exact: true }).click();
+  const chatSettings = page.getByRole('group', { name: 'Chat box settings' });
+  await chatSettings.getByLabel('Width').fill('280');
+  await chatSettings.getByLabel('X', { exact: true }).fill('20');
+  await chatSettings.getByLabel('Y', { exact: true }).fill('400');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
   await shot(page, '2-editor');
@@ -113,8 +126,17 @@ test('an overlay with an alert box and a goal bar in a live studio scene and in 
      VALUES ($1, $2, 'Twitch', 'twitchtv', 'Ada on Twitch', 'ada', $3, $4, $5, now() + interval '1 hour', '{}', now())`,
     [twitchId, projectId, BROADCASTER, box.seal(accessToken, `${twitchId}:accessToken`), box.seal(refreshToken, `${twitchId}:refreshToken`)],
   );
+  // A second Twitch channel for the platform chat (its double has its own tokens).
+  const chatChannel = `ov${randomUUID().slice(0, 6)}`;
+  const chatId = randomUUID();
+  const chatToken = await chatControl<{ accessToken: string; refreshToken: string }>('issue-token');
+  await queryDb(
+    `INSERT INTO destinations (id, project_id, type, provider_id, name, username, platform_account_id, access_token_enc, refresh_token_enc, token_expires_at, settings, updated_at)
+     VALUES ($1, $2, 'Twitch', 'twitchtv', $3, $3, '1', $4, $5, now() + interval '1 hour', '{}', now())`,
+    [chatId, projectId, chatChannel, box.seal(chatToken.accessToken, `${chatId}:accessToken`), box.seal(chatToken.refreshToken, `${chatId}:refreshToken`)],
+  );
   await page.reload();
-  await expect(destinations.getByTestId('destination-row')).toHaveCount(2);
+  await expect(destinations.getByTestId('destination-row')).toHaveCount(3);
   await page.getByRole('button', { name: 'Add source' }).click();
   await page.getByRole('menuitem', { name: 'Browser Source' }).click();
   await page.getByRole('button', { name: /^Browser Source settings$/ }).click();
@@ -159,6 +181,16 @@ test('an overlay with an alert box and a goal bar in a live studio scene and in 
       return frame !== undefined && !near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45) && near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45);
     }, { timeout: 60_000, intervals: [500] })
     .toBe(true);
+  // A chat user named like markup: in the chat box as text.
+  await expect(page.getByRole('region', { name: 'Platform chat' }).getByTestId(`chat-filter-${chatId}`)).toHaveAttribute('data-state', 'live', { timeout: 30_000 });
+  await chatControl('say', { channel: chatChannel, login: 'markup_fan', displayName: HOSTILE, text: 'hi <b>there</b>' });
+  const chatBox = obsPage.locator('[data-widget="chatBox"]');
+  // An IRC tag value cannot hold a space (Twitch display names have none): the name arrives without them.
+  const chatName = HOSTILE.replaceAll(' ', '');
+  await expect(chatBox.locator('.name')).toHaveText([chatName], { timeout: 15_000 });
+  await expect(chatBox.locator('li')).toHaveText([`${chatName}hi <b>there</b>`]);
+  await expect(obsPage.locator('img, b')).toHaveCount(0);
+  if (SHOTS) await obsPage.screenshot({ path: `${SHOTS}/overlays-4b-obs-chat.png`, omitBackground: true });
   expect(dialogs).toEqual([]);
   await obs.close();
 
