@@ -64,6 +64,8 @@ import { CampaignService } from './campaigns/campaign-service.ts';
 import { campaignRoutes } from './campaigns/routes.ts';
 import { DataExportQueue } from './partner/data-exports/export-job.ts';
 import { oauthProviders } from './auth/oauth-providers.ts';
+import { createOverlayService, overlayPageRoutes, overlayRoutes, ownPageUrls } from './overlays/index.ts';
+import { CreatorSiteService, creatorSitePageRoutes, creatorSiteRoutes } from './creator-site/index.ts';
 
 export interface AppDeps {
   config: ApiConfig;
@@ -160,7 +162,7 @@ export function createApp(deps: AppDeps): Express {
     ...(deps.now ? { now: deps.now } : {}),
   });
   const countdowns = new Countdowns({ db: deps.db, redis: deps.redis, logger: deps.logger, ...(deps.now ? { now: deps.now } : {}) });
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin, countdowns);
+  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), ownPageUrls(deps.config).trusted, countdowns);
   const ingest = createIngest({ ...deps, broadcasts: destinations.broadcasts, sessions, scenes });
   app.use(whipRoutes({ ingest, redis: deps.redis, logger: deps.logger }));
   // OAuth clients post forms to the token and device endpoints (RFC 6749, 8628).
@@ -178,7 +180,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
   app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
   app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));
-  const alerts = new AlertsService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET });
+  const alerts = new AlertsService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET, signForStudio: ownPageUrls(deps.config).sign });
   app.use(eventRoutes({ db: deps.db, resolveSession, alerts }));
   // The alerts overlay page, opened by the render worker with the project's overlay key (no session).
   app.use(alertsOverlayRoutes({ redis: deps.redis, alerts, logger: deps.logger }));
@@ -192,8 +194,14 @@ export function createApp(deps: AppDeps): Express {
   app.use(ingestRoutes({ db: deps.db, ingest, resolveSession, callbackSecret: deps.config.INGEST_CALLBACK_SECRET, logger: deps.logger }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
   app.use(authMethodsRoutes(deps.config));
+  const overlays = createOverlayService(deps);
+  // Overlay pages (OBS, the render worker) and creator sites (visitors): public, no session.
+  app.use(overlayPageRoutes(overlays));
+  const sites = new CreatorSiteService({ db: deps.db, publicUrl: deps.config.PUBLIC_URL });
+  app.use(creatorSitePageRoutes(sites));
   app.use(
     partnerRoutes({
+      areas: [overlayRoutes(overlays), creatorSiteRoutes(sites)],
       db: deps.db,
       redis: deps.redis,
       applications: {

@@ -16,6 +16,11 @@ const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.url().default('http://localhost:8080'),
+  /**
+   * Signs the addresses of OnAir's own overlay pages for the studio's render worker (which must be
+   * given the same value, with RENDER_OWN_ORIGIN). Unset: derived from AUTH_SECRET.
+   */
+  RENDER_PAGE_SECRET: z.string().min(32).optional(),
   DATABASE_URL: z.string().min(1),
   REDIS_URL: z.string().min(1),
   UI_DIST_DIR: z.string().optional(),

@@ -22,7 +22,7 @@ beforeAll(async () => {
   // What each api replica's countdown watch runs (startCountdownWatch), on the same clock.
   const logger = createLogger('countdown-test', 'silent');
   countdowns = new Countdowns({ db: api.db, redis: api.redis, logger, now });
-  scenes = new SceneService(api.db, api.redis, logger, new ProjectAccess(api.db, logger), undefined, null, countdowns);
+  scenes = new SceneService(api.db, api.redis, logger, new ProjectAccess(api.db, logger), undefined, undefined, countdowns);
 });
 afterAll(async () => {
   await api?.close();

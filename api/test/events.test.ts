@@ -327,7 +327,7 @@ describe('alerts', () => {
     expect(view.status).toBe(200);
     const body = view.body as { settings: AlertSettings; overlayUrl: string };
     expect(body.settings).toEqual(DEFAULT_ALERT_SETTINGS);
-    expect(body.overlayUrl).toMatch(new RegExp(`^${api.url}/overlay/alerts/${projectId}\\?key=[A-Za-z0-9_-]{43}$`));
+    expect(body.overlayUrl).toMatch(new RegExp(`^${api.url}/overlay/alerts/${projectId}\\?key=[A-Za-z0-9_-]{43}&onair-sig=[A-Za-z0-9_-]{43}$`));
     const settings = { ...DEFAULT_ALERT_SETTINGS, sub: { ...DEFAULT_ALERT_SETTINGS.sub, enabled: false }, follow: { ...DEFAULT_ALERT_SETTINGS.follow, message: 'Welcome {follower}!', durationMs: 2000 } };
     const saved = await call(api, host, 'PUT', `/api/v1/projects/${projectId}/alerts`, { settings });
     expect(saved.status).toBe(200);

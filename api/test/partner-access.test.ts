@@ -30,6 +30,7 @@ function pathOf(endpoint: Endpoint, channelId: string): string {
     if (name === 'grantId') return '00000000-0000-4000-8000-000000000000';
     if (name === 'exportId') return '00000000-0000-4000-8000-000000000000';
     if (name === 'itemId') return '00000000-0000-4000-8000-000000000000';
+    if (name === 'overlayId') return '00000000-0000-4000-8000-000000000000';
     throw new Error(`${endpoint.id}: no sample value for :${name} in partner-access.test.ts`);
   });
 }
@@ -39,8 +40,8 @@ const channelEndpoints = partnerEndpoints.filter((e) => e.channelCapability);
 
 /** The groups that grant a capability, and every group that does not. */
 function groupsFor(capability: ChannelCapability): { granting: PermissionGroup[]; other: PermissionGroup[] } {
-  const needs: string = channelCapabilities[capability];
-  const granting = needs === 'owner' ? [] : needs === 'any group' ? [...permissionGroups] : permissionGroups.filter((g) => g === needs);
+  const needs: string | readonly string[] = channelCapabilities[capability];
+  const granting = needs === 'owner' ? [] : needs === 'any group' ? [...permissionGroups] : permissionGroups.filter((g) => (typeof needs === 'string' ? g === needs : needs.includes(g)));
   return { granting, other: permissionGroups.filter((g) => !granting.includes(g)) };
 }
 

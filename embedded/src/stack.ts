@@ -89,6 +89,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
     const secretsKey = options.env?.SECRETS_KEY ?? process.env.SECRETS_KEY ?? (await loadOrCreateSecret(join(dataDir, 'secrets.key'), newAesKey));
     const authSecret = options.env?.AUTH_SECRET ?? process.env.AUTH_SECRET ?? (await loadOrCreateSecret(join(dataDir, 'auth-secret'), newAuthSecret));
+    const renderPageSecret = options.env?.RENDER_PAGE_SECRET ?? process.env.RENDER_PAGE_SECRET ?? (await loadOrCreateSecret(join(dataDir, 'render-page-secret'), newAuthSecret));
     const localKey = await loadOrCreateSecret(join(dataDir, 'local-rtmp.key'), newStreamKey);
     const rtmp = await startRtmpServer({ dir: join(dataDir, 'rtmp'), port: options.rtmpPort || undefined, acceptKeys: [localKey], log: (l) => log('rtmp', l) });
     services.push({ url: rtmp.url(''), stop: () => rtmp.stop() });
@@ -141,6 +142,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           UI_DIST_DIR: common.UI_DIST_DIR ?? join(repoRoot, 'control-ui/dist'),
           PUBLIC_URL: common.PUBLIC_URL ?? `http://localhost:${port}`,
           AUTH_SECRET: authSecret,
+          RENDER_PAGE_SECRET: renderPageSecret,
           LOCAL_RTMP_URL: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`,
           LOCAL_RTMP_KEY: localKey,
           INGEST_RTMP_URL: common.INGEST_RTMP_URL ?? `rtmp://${new URL(common.PUBLIC_URL ?? `http://localhost:${port}`).hostname}${ingest.port === 1935 ? '' : `:${ingest.port}`}`,
@@ -167,8 +169,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         name: 'render-worker',
         entry: join(repoRoot, 'render-worker/src/main.ts'),
         cwd: join(repoRoot, 'render-worker'),
-        // OnAir's own overlay pages (the alerts) are served by this stack's api, on loopback.
-        env: { ...common, METRICS_PORT: '0', RENDER_ALLOWED_HOSTS: [common.RENDER_ALLOWED_HOSTS, `localhost:${port}`, `127.0.0.1:${port}`].filter(Boolean).join(',') },
+        // OnAir's own overlay pages are served by this stack's api, on loopback: the render worker
+        // loads them by their signature (RENDER_PAGE_SECRET), and nothing else of that origin.
+        env: { ...common, METRICS_PORT: '0', RENDER_OWN_ORIGIN: `http://localhost:${port},http://127.0.0.1:${port}`, RENDER_PAGE_SECRET: renderPageSecret },
       },
       log,
     );

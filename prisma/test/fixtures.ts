@@ -526,4 +526,22 @@ export const fixtures = {
     detail: { name: 'Skyward Launch' },
     createdAt: at('2026-01-01T00:00:00.000Z'),
   },
+  overlay: {
+    id: '00000000-0000-4000-8000-000000000a23',
+    channelId: 'user-1',
+    name: 'Main overlay',
+    widgets: [{ kind: 'text', id: '00000000-0000-4000-8000-000000000a24', text: 'Hi' }],
+    triggerAccess: { mode: 'subscribers', whitelist: ['ada'] },
+    keySalt: 'salt-1',
+    createdAt: at('2026-01-01T00:00:00.000Z'),
+    updatedAt: at('2026-01-01T00:00:01.000Z'),
+  },
+  creatorSite: {
+    id: '00000000-0000-4000-8000-000000000a25',
+    channelId: 'user-1',
+    published: true,
+    headline: 'Speedruns every night',
+    blocks: [{ kind: 'about', id: '00000000-0000-4000-8000-000000000a26', title: 'About', text: 'Hi' }],
+    updatedAt: at('2026-01-01T00:00:01.000Z'),
+  },
 } as const;

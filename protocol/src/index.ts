@@ -23,3 +23,5 @@ export * from './partner/index.ts';
 export * from './campaigns/index.ts';
 export * from './guests/index.ts';
 export * from './chatbot/index.ts';
+export * from './overlays/index.ts';
+export * from './creator-site/index.ts';

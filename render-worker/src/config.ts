@@ -11,6 +11,12 @@ export interface RenderConfig {
   maxPages: number;
   /** host:port entries a page may reach even though they are private (a local test server, an in-cluster overlay service). */
   allowedHosts: ReadonlySet<string>;
+  /**
+   * The api's own origin and the secret it signs its overlay addresses with (RENDER_OWN_ORIGIN,
+   * RENDER_PAGE_SECRET): signed overlay pages there load even on a private address, nothing else
+   * of that origin does. Null when either is unset.
+   */
+  ownPages: { origin: string; secret: string } | null;
   /** V8 heap cap of each page's renderer. */
   pageHeapMb: number;
   /** A page whose Chromium uses more resident memory than this (all its processes) is recycled. */
@@ -37,6 +43,7 @@ export function readRenderConfig(env: NodeJS.ProcessEnv = process.env): RenderCo
     // 0.5 core per page up to 80 % of the machine, like the media worker's admission.
     maxPages: Math.floor(int(env, 'RENDER_MAX_PAGES', Math.max(1, Math.floor(cpus().length * 0.8 * 2)), 1, 64)),
     allowedHosts: parseHostPortList(env.RENDER_ALLOWED_HOSTS),
+    ownPages: env.RENDER_OWN_ORIGIN && env.RENDER_PAGE_SECRET ? { origin: env.RENDER_OWN_ORIGIN, secret: env.RENDER_PAGE_SECRET } : null,
     pageHeapMb: int(env, 'RENDER_PAGE_HEAP_MB', 512, 64, 4096),
     pageRssLimitMb: int(env, 'RENDER_PAGE_RSS_LIMIT_MB', 1536, 128, 16384),
     recycleAfterMs: int(env, 'RENDER_RECYCLE_MINUTES', 240, 0, 100_000) * 60_000,

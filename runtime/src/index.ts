@@ -9,3 +9,4 @@ export { ProcessTreeUsage } from './process-tree.ts';
 export { rtmpAddressRefusal } from './rtmp-guard.ts';
 export { EgressPolicy, egressResolver, systemResolver, dnsServersResolver, type EgressDecision, type EgressRefusalCode, type Resolver } from './egress/egress-policy.ts';
 export { EgressProxy, REFUSED_HEADER, type EgressRefusal } from './egress/egress-proxy.ts';
+export { OwnPagesGate, OWN_PAGE_SIG_PARAM, signOwnPageUrl, verifyOwnPageUrl } from './egress/own-pages.ts';

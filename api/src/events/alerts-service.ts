@@ -39,7 +39,7 @@ const SAMPLES: Record<AlertEventType, Pick<LiveEvent, 'type' | 'platformUsername
  * has no session, so the address itself is the credential).
  */
 export class AlertsService {
-  constructor(private readonly deps: { db: Db; redis: Redis; logger: Logger; publicUrl: string; secret: string }) {}
+  constructor(private readonly deps: { db: Db; redis: Redis; logger: Logger; publicUrl: string; secret: string; /** Signs the address for the studio's render worker (own-page-urls.ts). */ signForStudio?: (url: string) => string }) {}
 
   overlayKey(projectId: string): string {
     return createHmac('sha256', this.deps.secret).update(`alerts-overlay:${projectId}`).digest('base64url');
@@ -55,7 +55,8 @@ export class AlertsService {
   overlayUrl(projectId: string): string {
     const url = new URL(ALERTS_OVERLAY_PATH.replace(':projectId', projectId), this.deps.publicUrl);
     url.searchParams.set('key', this.overlayKey(projectId));
-    return url.toString();
+    // The studio adds this address as a browser source: signed, so the render worker may load it on a private origin.
+    return this.deps.signForStudio ? this.deps.signForStudio(url.toString()) : url.toString();
   }
 
   /** The saved settings over the defaults: a type saved before a field existed keeps the default of that field. */

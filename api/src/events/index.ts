@@ -8,6 +8,7 @@ import { ChatOwnership } from '../chat/chat-ownership.ts';
 import { createDestinations } from '../destinations/index.ts';
 import { EventsStore } from './events-store.ts';
 import { AlertsService } from './alerts-service.ts';
+import { ownPageUrls } from '../overlays/own-page-urls.ts';
 import { EventsSupervisor, eventsKeys } from './events-supervisor.ts';
 
 export interface Events {
@@ -23,7 +24,7 @@ export interface Events {
  */
 export function startEvents(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger }): Events {
   const { config, db, redis, logger } = deps;
-  const alerts = new AlertsService({ db, redis, logger, publicUrl: config.PUBLIC_URL, secret: config.AUTH_SECRET });
+  const alerts = new AlertsService({ db, redis, logger, publicUrl: config.PUBLIC_URL, secret: config.AUTH_SECRET, signForStudio: ownPageUrls(config).sign });
   const store = new EventsStore(db, redis, logger, alerts);
   const clientId = config.TWITCH_EVENTSUB_CLIENT_ID ?? config.TWITCH_CLIENT_ID;
   let supervisor: EventsSupervisor | null = null;

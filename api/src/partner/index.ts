@@ -22,6 +22,8 @@ import { DataExportService } from './data-exports/export-service.ts';
 import { dataExportRoutes } from './data-exports/routes.ts';
 
 export interface PartnerDeps {
+  /** Partner areas with folders of their own (overlays, creator site): mounted behind the same sign-in and channel access. */
+  areas?: Router[];
   db: Db;
   redis: Redis;
   mailer: Mailer;
@@ -81,5 +83,6 @@ export function partnerRoutes(deps: PartnerDeps): Router {
   router.use(channelRoutes(new ChannelService({ db: deps.db, access, ...(deps.now ? { now: deps.now } : {}) }), collaborators));
   // Partner spec §2 Chatbot: its own capability folder, on the channel access rules of this router.
   router.use(chatbotRoutes(new ChatbotService({ db: deps.db, redis: deps.redis, logger: deps.logger, ...(deps.now ? { now: deps.now } : {}) })));
+  for (const area of deps.areas ?? []) router.use(area);
   return router;
 }

@@ -5,6 +5,7 @@ import { ProjectAccess } from '../access/project-access.ts';
 import { documentLimits, type ApiConfig } from '../config.ts';
 import { Countdowns } from './countdowns.ts';
 import { SceneService } from './scene-service.ts';
+import { ownPageUrls } from '../overlays/own-page-urls.ts';
 
 /**
  * The api's countdown sweep on a timer (every COUNTDOWN_SWEEP_MS); close it on shutdown. Its
@@ -12,7 +13,7 @@ import { SceneService } from './scene-service.ts';
  */
 export function startCountdownWatch(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; countdowns?: Countdowns }): { close(): void } {
   const countdowns = deps.countdowns ?? new Countdowns(deps);
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger, new ProjectAccess(deps.db, deps.logger), documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin, countdowns);
+  const scenes = new SceneService(deps.db, deps.redis, deps.logger, new ProjectAccess(deps.db, deps.logger), documentLimits(deps.config), ownPageUrls(deps.config).trusted, countdowns);
   let sweeping = false;
   const timer = setInterval(() => {
     if (sweeping) return;

@@ -56,8 +56,8 @@ export class SceneService {
     private readonly access: ProjectAccess,
     /** The api's SCENE_MAX_* settings. */
     private readonly limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
-    /** The api's own origin (PUBLIC_URL): its overlay pages may be browser sources even on a loopback address. */
-    private readonly ownOrigin: string | null = null,
+    /** Whether a private page address is one of the api's own signed overlay pages (see own-page-urls.ts). */
+    private readonly pageUrlTrusted: (url: string) => boolean = () => false,
     /** Countdown scenes: started and stopped by the patches that show and leave them. */
     private readonly countdowns: Countdowns | null = null,
   ) {}
@@ -134,7 +134,7 @@ export class SceneService {
         if (!rows[0]) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
         const doc = await loadSceneDocument(tx, projectId);
         if (!doc) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
-        const result = applyScenePatch(doc, patch, entitlements, { limits: this.limits, pageOriginTrusted: (origin) => origin === this.ownOrigin });
+        const result = applyScenePatch(doc, patch, entitlements, { limits: this.limits, pageUrlTrusted: this.pageUrlTrusted });
         if (!result.ok) throw rejectionToError(result.rejection);
         const uploadRefusal = await checkSceneUploads(tx, projectId, result.document);
         if (uploadRefusal) throw rejectionToError(uploadRefusal);

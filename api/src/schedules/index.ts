@@ -8,6 +8,7 @@ import { Countdowns } from '../scenes/countdowns.ts';
 import { SceneService } from '../scenes/scene-service.ts';
 import type { ScheduledBroadcastQueue } from './schedule-queue.ts';
 import { ScheduleService } from './schedule-service.ts';
+import { ownPageUrls } from '../overlays/own-page-urls.ts';
 
 export { ScheduledBroadcastQueue } from './schedule-queue.ts';
 export { ScheduleService } from './schedule-service.ts';
@@ -21,7 +22,7 @@ export { scheduleRoutes } from './routes.ts';
 export function startScheduledBroadcasts(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; sessions: SessionControl | null; queue: ScheduledBroadcastQueue }): void {
   const access = new ProjectAccess(deps.db, deps.logger);
   const { broadcasts } = createDestinations({ ...deps, assertProjectAccess: (user, projectId) => access.require(user, projectId, 'read project') });
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), new URL(deps.config.PUBLIC_URL).origin, new Countdowns(deps));
+  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), ownPageUrls(deps.config).trusted, new Countdowns(deps));
   const schedules = new ScheduleService({ db: deps.db, queue: deps.queue, logger: deps.logger, scenes, broadcasts });
   deps.queue.work((job) => schedules.run(job), deps.logger);
 }

@@ -10,6 +10,7 @@ import { startChat } from '../chat/index.ts';
 import { startEvents } from '../events/index.ts';
 import { startChatbots } from '../chatbot/index.ts';
 import { createGuestService, guestResolverOf } from '../guests/index.ts';
+import { createOverlayService, OverlayFeed, ownPageUrls } from '../overlays/index.ts';
 
 /** Serves `/ws` on the api's HTTP server; close it before the server on shutdown. */
 export async function attachStudioSockets(server: Server, deps: AppDeps & { accounts: Accounts }): Promise<{ close(): Promise<void> }> {
@@ -31,7 +32,7 @@ export async function attachStudioSockets(server: Server, deps: AppDeps & { acco
     chat: chat.service,
     db: deps.db,
     subscriber,
-    scenes: new SceneService(deps.db, deps.redis, deps.logger, access, undefined, new URL(deps.config.PUBLIC_URL).origin),
+    scenes: new SceneService(deps.db, deps.redis, deps.logger, access, undefined, ownPageUrls(deps.config).trusted),
     access,
     resolveSession: (req) => resolveSessionUserId(deps.accounts.auth, req),
     logger: deps.logger,
@@ -46,9 +47,13 @@ export async function attachStudioSockets(server: Server, deps: AppDeps & { acco
     },
   });
   sockets.attach(server);
+  // Overlay pages' live feeds (`/overlay/o/{id}/ws`), authenticated by the overlay's key.
+  const overlayFeed = new OverlayFeed({ db: deps.db, redis: deps.redis, logger: deps.logger, overlays: createOverlayService(deps) });
+  overlayFeed.attach(server);
   return {
     close: async () => {
       await sockets.close();
+      await overlayFeed.close();
       await events.close();
       await chatbots.close();
       await chat.close();

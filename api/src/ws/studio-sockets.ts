@@ -31,6 +31,7 @@ import { resolveCurrentUser, type CurrentUser, type GuestResolver, type SessionR
 import { GUEST_GRACE_MS, type GuestService } from '../guests/guest-service.ts';
 import type { ProjectAccess } from '../access/project-access.ts';
 import type { SceneService } from '../scenes/scene-service.ts';
+import { isOverlayFeedPath } from '../overlays/overlay-feed.ts';
 import type { RoomClient, RoomSignaling } from '../signaling/room-signaling.ts';
 import type { ChatService } from '../chat/chat-service.ts';
 import { CLOSE_POLICY_VIOLATION, MessageBudget, SocketsPerUser, type SocketLimitsConfig } from './socket-limits.ts';
@@ -97,6 +98,8 @@ export class StudioSockets {
   attach(server: Server): void {
     server.on('upgrade', (req, socket, head) => {
       const path = (req.url ?? '').split('?')[0];
+      // Overlay pages' feeds are OverlayFeed's, on the same server.
+      if (path !== undefined && isOverlayFeedPath(path)) return;
       if (path !== WS_PATH) {
         refuse(socket, 404, 'Not Found');
         return;

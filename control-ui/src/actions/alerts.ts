@@ -89,8 +89,12 @@ export function addAlertsToScene(): boolean {
   if (!overlayUrl || !doc || !sceneId) return false;
   const existing = alertsSourceOf(doc, overlayUrl);
   const sourceId = existing ?? crypto.randomUUID();
+  const stored = doc.sources.find((s) => s.id === existing);
+  // A source saved before the address was signed (or with an older signature) gets today's address.
+  const stale = stored?.kind === 'webpage' && stored.settings.config.url !== overlayUrl;
   const ok = editScene([
     ...(existing ? [] : [{ op: 'addSource' as const, source: { id: sourceId, kind: 'webpage' as const, name: 'Alerts', settings: { config: { url: overlayUrl, title: 'Alerts', canPreviewUrl: false, mode: 'keep-loaded' as const } } } }]),
+    ...(stale ? [{ op: 'updateSource' as const, sourceId, settings: { kind: 'webpage' as const, config: { url: overlayUrl } } }] : []),
     { op: 'addLayer', sceneId, layer: { id: crypto.randomUUID(), sourceId, x: 0, y: 0, width: 1280, height: 720 } },
   ]);
   if (ok) showToast({ kind: 'success', title: 'Alerts added to the scene' });

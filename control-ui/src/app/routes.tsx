@@ -26,6 +26,9 @@ import { CampaignAdminPage } from '../features/partner-campaigns/CampaignAdminPa
 import { CampaignDetailPage } from '../features/partner-campaigns/CampaignDetailPage.tsx';
 import { CampaignsPage } from '../features/partner-campaigns/CampaignsPage.tsx';
 import { MarketingCampaignsPage } from '../features/partner-campaigns/MarketingCampaignsPage.tsx';
+import { OverlaysPage } from '../features/partner-overlays/OverlaysPage.tsx';
+import { OverlayEditorPage } from '../features/partner-overlays/OverlayEditorPage.tsx';
+import { CreatorSitePage } from '../features/partner-creator-site/CreatorSitePage.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { RouteErrorFallback } from './RouteErrorFallback.tsx';
 
@@ -66,6 +69,9 @@ export const routes: RouteObject[] = [
               { path: 'account', element: <PartnerAccountPage /> },
               { path: 'campaigns', element: <CampaignsPage /> },
               { path: 'campaigns/:campaignId', element: <CampaignDetailPage /> },
+              { path: 'overlays', element: <OverlaysPage /> },
+              { path: 'overlays/:overlayId', element: <OverlayEditorPage /> },
+              { path: 'site', element: <CreatorSitePage /> },
               { path: 'settings/:section?', element: <SettingsPage /> },
               // Partner spec §2 auth pages: OAuth authorize and short-code authorize.
               { path: 'authorize', element: <AuthorizePage /> },

@@ -3,15 +3,19 @@ import { ALL_ENTITLEMENTS, applyScenePatch, type SceneDocument, type SceneOp, ty
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
- * The studio is served by the api: pages of its own origin (the alerts overlay) are the server's,
- * and it allows them. On a one-machine stack the same api answers as localhost and 127.0.0.1.
+ * The studio is served by the api: its own overlay pages carry the api's signature, which only the
+ * server can check, so here a signed address of the studio's origin is let through and the server
+ * has the last word. On a one-machine stack the same api answers as localhost and 127.0.0.1.
  */
-function pageOriginTrusted(origin: string): boolean {
+function pageUrlTrusted(url: string): boolean {
   if (typeof location === 'undefined') return false;
-  if (origin === location.origin) return true;
-  const page = new URL(origin);
+  const page = new URL(url);
+  if (!page.searchParams.has(OWN_PAGE_SIG)) return false;
+  if (page.origin === location.origin) return true;
   return page.port === location.port && page.protocol === location.protocol && LOOPBACK_NAMES.has(page.hostname) && LOOPBACK_NAMES.has(location.hostname);
 }
+/** runtime's OWN_PAGE_SIG_PARAM (the UI does not import the runtime). */
+const OWN_PAGE_SIG = 'onair-sig';
 
 /** An edit made in this studio and not yet confirmed by the server. */
 export interface PendingEdit {
@@ -35,7 +39,7 @@ export function optimisticDocument(
   let document = confirmed;
   const failed: { edit: PendingEdit; rejection: SceneRejection }[] = [];
   for (const edit of pending) {
-    const result = applyScenePatch(document, { baseVersion: document.version, ops: edit.ops }, ALL_ENTITLEMENTS, { pageOriginTrusted });
+    const result = applyScenePatch(document, { baseVersion: document.version, ops: edit.ops }, ALL_ENTITLEMENTS, { pageUrlTrusted });
     if (result.ok) document = { ...result.document, version: confirmed.version };
     else failed.push({ edit, rejection: result.rejection });
   }
@@ -44,6 +48,6 @@ export function optimisticDocument(
 
 /** Tries one more edit on top of what the studio shows; the rejection explains a refusal. */
 export function tryEdit(shown: SceneDocument, ops: SceneOp[]): { ok: true; document: SceneDocument } | { ok: false; rejection: SceneRejection } {
-  const result = applyScenePatch(shown, { baseVersion: shown.version, ops }, ALL_ENTITLEMENTS, { pageOriginTrusted });
+  const result = applyScenePatch(shown, { baseVersion: shown.version, ops }, ALL_ENTITLEMENTS, { pageUrlTrusted });
   return result.ok ? { ok: true, document: { ...result.document, version: shown.version } } : { ok: false, rejection: result.rejection };
 }

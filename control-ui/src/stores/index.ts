@@ -25,6 +25,8 @@ import { createUploadsStore } from './uploads-store.ts';
 import { createRecordingsStore } from './recordings-store.ts';
 import { createPartnerStore } from './partner-store.ts';
 import { createChatbotStore } from './chatbot-store.ts';
+import { createOverlaysStore } from './overlays-store.ts';
+import { createCreatorSiteStore } from './creator-site-store.ts';
 
 export const useAppStore = createAppStore(browserStorage());
 export const useFleetStore = createFleetStore();
@@ -46,6 +48,8 @@ export const useUploadsStore = createUploadsStore();
 export const useRecordingsStore = createRecordingsStore();
 export const usePartnerStore = createPartnerStore();
 export const useChatbotStore = createChatbotStore();
+export const useOverlaysStore = createOverlaysStore();
+export const useCreatorSiteStore = createCreatorSiteStore();
 export const useGuestsStore = createGuestsStore(browserStorage());
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
@@ -86,3 +90,7 @@ export { initialPartnerState } from './partner-store.ts';
 export type { LoadStatus, PartnerState } from './partner-store.ts';
 export { initialGuestsState } from './guests-store.ts';
 export type { GuestPageStep, GuestsState, InvitationStep } from './guests-store.ts';
+export { initialOverlaysState } from './overlays-store.ts';
+export type { OverlaysState } from './overlays-store.ts';
+export { initialCreatorSiteState } from './creator-site-store.ts';
+export type { CreatorSiteState } from './creator-site-store.ts';

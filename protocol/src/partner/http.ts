@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { chatbotEndpoints } from '../chatbot/http.ts';
 import { defineEndpoint, type Endpoint } from '../http/endpoint.ts';
+import { overlayEndpoints } from '../overlays/overlays.ts';
+import { creatorSiteEndpoints } from '../creator-site/creator-site.ts';
 import { channelIdParamsSchema, channelStreamSchema, channelSummarySchema } from './channels.ts';
 import {
   createInviteBodySchema,
@@ -303,4 +305,6 @@ export const partnerEndpoints: readonly Endpoint[] = [
   listGrantsEndpoint,
   revokeGrantEndpoint,
   ...chatbotEndpoints,
+  ...overlayEndpoints,
+  ...creatorSiteEndpoints,
 ];

@@ -8,14 +8,17 @@ describe('the channel permission table', () => {
   it('lets the owner do everything and a collaborator only what a held group grants', () => {
     for (const capability of Object.keys(channelCapabilities) as ChannelCapability[]) {
       expect(channelAllows({ kind: 'owner' }, capability)).toBe(true);
-      const needs = channelCapabilities[capability] as string;
+      const needs: string | readonly string[] = channelCapabilities[capability];
       for (const group of permissionGroups) {
-        const expected = needs === 'any group' || needs === group;
+        const expected = needs === 'any group' || needs === group || (typeof needs !== 'string' && needs.includes(group));
         expect(channelAllows({ kind: 'collaborator', groups: [group] }, capability), `${capability} with ${group}`).toBe(expected);
       }
       expect(channelAllows({ kind: 'collaborator', groups: [] }, capability)).toBe(false);
     }
     expect(capabilityWords('view stream stats')).toBe('Analytics (Stream stats)');
+    expect(capabilityWords('view overlays')).toBe('Overlay (View overlays) or Overlay (Edit overlays)');
+    expect(channelAllows({ kind: 'collaborator', groups: ['overlay.edit'] }, 'view overlays')).toBe(true);
+    expect(channelAllows({ kind: 'collaborator', groups: ['overlay.view'] }, 'edit overlays')).toBe(false);
   });
 
   it('names a capability on every channel endpoint', () => {

@@ -36,25 +36,33 @@ export const channelCapabilities = {
   'edit chatbot moderation': 'chatbot.moderation',
   'edit chatbot chat': 'chatbot.chat',
   'edit chatbot loyalty': 'chatbot.loyalty',
-} as const satisfies Record<string, PermissionGroup | 'any group' | 'owner'>;
+  // Editing an overlay includes seeing it: either Overlay group lets a collaborator view.
+  'view overlays': ['overlay.view', 'overlay.edit'],
+  'edit overlays': 'overlay.edit',
+  'edit creator site': 'creator-site',
+} as const satisfies Record<string, CapabilityNeed>;
+/** One group, any of several groups, any group at all, or the owner alone. */
+type CapabilityNeed = PermissionGroup | readonly PermissionGroup[] | 'any group' | 'owner';
 export type ChannelCapability = keyof typeof channelCapabilities;
 
 /** What the caller is on a channel: its owner, or a collaborator holding these groups. */
 export type ChannelRole = { kind: 'owner' } | { kind: 'collaborator'; groups: readonly PermissionGroup[] };
 
 export function channelAllows(role: ChannelRole, capability: ChannelCapability): boolean {
-  const needs: PermissionGroup | 'any group' | 'owner' = channelCapabilities[capability];
+  const needs: CapabilityNeed = channelCapabilities[capability];
   if (role.kind === 'owner') return true;
   if (needs === 'owner') return false;
   if (needs === 'any group') return role.groups.length > 0;
+  if (typeof needs !== 'string') return needs.some((g) => role.groups.includes(g));
   return role.groups.includes(needs);
 }
 
 /** Words for a refusal: "Your access to this channel does not include {words}." */
 export function capabilityWords(capability: ChannelCapability): string {
-  const needs: PermissionGroup | 'any group' | 'owner' = channelCapabilities[capability];
+  const needs: CapabilityNeed = channelCapabilities[capability];
   if (needs === 'owner') return 'this: only the channel owner can do it';
   if (needs === 'any group') return 'this channel';
+  if (typeof needs !== 'string') return needs.map((g) => `${permissionGroupLabels[g].area} (${permissionGroupLabels[g].label})`).join(' or ');
   const { area, label } = permissionGroupLabels[needs];
   return `${area} (${label})`;
 }

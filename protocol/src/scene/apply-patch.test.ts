@@ -195,9 +195,10 @@ describe('applyScenePatch: rules of spec §5', () => {
 
   it('lets a browser source load the deployment’s own overlay pages on a loopback address, and nothing else private', () => {
     const { doc } = project();
-    const own = (origin: string) => origin === 'http://localhost:8080';
-    const add = (url: string) => applyScenePatch(doc, { baseVersion: doc.version, ops: [{ op: 'addSource', source: { id: randomUUID(), kind: 'webpage', settings: { config: { url } } } }] }, free, { pageOriginTrusted: own });
-    expect(add('http://localhost:8080/overlay/alerts/x?key=k').ok).toBe(true);
+    const own = (url: string) => url === 'http://localhost:8080/overlay/alerts/x?key=k&onair-sig=good';
+    const add = (url: string) => applyScenePatch(doc, { baseVersion: doc.version, ops: [{ op: 'addSource', source: { id: randomUUID(), kind: 'webpage', settings: { config: { url } } } }] }, free, { pageUrlTrusted: own });
+    expect(add('http://localhost:8080/overlay/alerts/x?key=k&onair-sig=good').ok).toBe(true);
+    expect(rejected(add('http://localhost:8080/overlay/alerts/x?key=k&onair-sig=bad')).code).toBe('private-address');
     expect(rejected(add('http://localhost:8081/')).code).toBe('private-address');
     expect(rejected(add('http://127.0.0.1:8080/')).code).toBe('private-address');
   });

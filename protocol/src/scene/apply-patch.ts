@@ -63,14 +63,14 @@ export function applyScenePatch(
      * Origins whose pages a browser source may load even at a private or loopback address: OnAir's
      * own overlay pages (the alerts) where the deployment itself is on one (the one-machine stack).
      */
-    pageOriginTrusted?: (origin: string) => boolean;
+    pageUrlTrusted?: (url: string) => boolean;
   } = {},
 ): ApplyScenePatchResult {
   if (patch.baseVersion !== doc.version) {
     return { ok: false, rejection: sceneRejection('stale-version', { details: { currentVersion: doc.version, baseVersion: patch.baseVersion } }) };
   }
   const next = structuredClone(doc);
-  const ctx: PatchContext = { doc: next, entitlements, now: (options.now ?? new Date()).toISOString(), addedScenes: new Set(), pageOriginTrusted: options.pageOriginTrusted ?? (() => false) };
+  const ctx: PatchContext = { doc: next, entitlements, now: (options.now ?? new Date()).toISOString(), addedScenes: new Set(), pageUrlTrusted: options.pageUrlTrusted ?? (() => false) };
   const ops: SceneOp[] = [];
   try {
     patch.ops.forEach((op, index) => ops.push(applyOp(ctx, op, index)));
@@ -95,7 +95,7 @@ export function applyAcceptedPatch(
   if (accepted.version <= doc.version) return { ok: false, reason: 'already-applied' };
   if (accepted.version !== doc.version + 1) return { ok: false, reason: 'gap' };
   // The server already applied its limits: a replay must never refuse what it accepted.
-  const result = applyScenePatch(doc, { baseVersion: doc.version, ops: accepted.ops }, ALL_ENTITLEMENTS, { limits: NO_DOCUMENT_LIMITS, pageOriginTrusted: () => true });
+  const result = applyScenePatch(doc, { baseVersion: doc.version, ops: accepted.ops }, ALL_ENTITLEMENTS, { limits: NO_DOCUMENT_LIMITS, pageUrlTrusted: () => true });
   return result.ok ? { ok: true, document: result.document } : { ok: false, reason: 'rejected', rejection: result.rejection };
 }
 
@@ -104,7 +104,7 @@ interface PatchContext {
   entitlements: Entitlements;
   now: string;
   addedScenes: Set<string>;
-  pageOriginTrusted: (origin: string) => boolean;
+  pageUrlTrusted: (url: string) => boolean;
 }
 
 function reject(code: SceneRejectionCode, opIndex: number, extra: { details?: Record<string, unknown>; vars?: Record<string, string | number> } = {}): never {
@@ -299,7 +299,7 @@ function buildSource(ctx: PatchContext, candidate: { id: string; kind: SourceKin
   const parsed = sourceSchema.safeParse(candidate);
   if (!parsed.success) reject('invalid-settings', i, { details: { issues: issuesOf(parsed.error) } });
   const source = parsed.data;
-  if (source.kind === 'webpage' && source.settings.config.url !== '' && isPrivateUrl(source.settings.config.url) && !ctx.pageOriginTrusted(new URL(source.settings.config.url).origin)) {
+  if (source.kind === 'webpage' && source.settings.config.url !== '' && isPrivateUrl(source.settings.config.url) && !ctx.pageUrlTrusted(source.settings.config.url)) {
     reject('private-address', i);
   }
   if (source.kind === 'image') {

@@ -14,7 +14,7 @@ export type SceneDocumentValidation = { ok: true; document: SceneDocument } | { 
  * at sources, an active live scene, one game source per scene, browser source size). Used on
  * documents read from storage and by tests; patches keep these true op by op.
  */
-export function validateSceneDocument(input: unknown, options: { pageOriginTrusted?: (origin: string) => boolean } = {}): SceneDocumentValidation {
+export function validateSceneDocument(input: unknown, options: { pageUrlTrusted?: (url: string) => boolean } = {}): SceneDocumentValidation {
   const parsed = sceneDocumentSchema.safeParse(input);
   if (!parsed.success) {
     return { ok: false, problems: parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })) };
@@ -29,7 +29,7 @@ export function validateSceneDocument(input: unknown, options: { pageOriginTrust
   const sources = new Map(doc.sources.map((s) => [s.id, s]));
   doc.sources.forEach((s, i) => {
     unique(s.id, `sources.${i}.id`);
-    if (s.kind === 'webpage' && s.settings.config.url !== '' && isPrivateUrl(s.settings.config.url) && !options.pageOriginTrusted?.(new URL(s.settings.config.url).origin)) {
+    if (s.kind === 'webpage' && s.settings.config.url !== '' && isPrivateUrl(s.settings.config.url) && !options.pageUrlTrusted?.(s.settings.config.url)) {
       problems.push({ path: `sources.${i}.settings.config.url`, message: 'Browser sources cannot load private or local addresses.' });
     }
   });

@@ -54,7 +54,7 @@ import {
   type RenderStatus,
 } from '@onair/protocol';
 import type { RenderConfig } from '../config.ts';
-import { EgressPolicy, EgressProxy, egressResolver, REFUSED_HEADER, type EgressDecision, type EgressRefusal, type Logger } from '@onair/runtime';
+import { EgressPolicy, EgressProxy, egressResolver, OwnPagesGate, REFUSED_HEADER, systemResolver, type EgressDecision, type EgressRefusal, type Logger } from '@onair/runtime';
 import type { SupervisedProcess } from '../proc/supervised-process.ts';
 import { treeRssBytes } from '../proc/process-tree.ts';
 import { launchChromium } from './chromium.ts';
@@ -156,11 +156,14 @@ export class PageRenderer {
   private liveSince = 0;
   private lastStatus: PageStatus | undefined;
   private readonly policy: EgressPolicy;
+  private readonly ownPages: OwnPagesGate | undefined;
   private readonly log: Logger;
 
   constructor(private readonly options: PageRendererOptions) {
     this.page = evenSized(options.page);
     this.policy = new EgressPolicy(options.config.allowedHosts, egressResolver());
+    // OnAir's own overlays: the api's origin, for signed addresses only (see OwnPagesGate).
+    this.ownPages = options.config.ownPages ? new OwnPagesGate(options.config.ownPages.origin, options.config.ownPages.secret, systemResolver) : undefined;
     // Page URLs can carry tokens (alert-box links): only the origin is ever logged.
     this.log = options.logger.child({ renderId: options.renderId });
   }
@@ -225,7 +228,7 @@ export class PageRenderer {
 
   private async startInfra(): Promise<void> {
     const { width, height } = this.page;
-    this.proxy = new EgressProxy(this.policy);
+    this.proxy = new EgressProxy(this.policy, this.ownPages ? { ownPages: this.ownPages } : {});
     // Chromium's own background requests (update checks) fail to resolve all the time: debug only.
     this.proxy.on('refused', (r) => this.log[r.code === 'unresolvable' ? 'debug' : 'info']({ host: r.host, port: r.port, code: r.code }, 'page request refused'));
     await this.proxy.listen();
@@ -434,7 +437,7 @@ export class PageRenderer {
   private async navigate(page: Page, proxy: EgressProxy): Promise<Navigation> {
     const url = this.page.url;
     this.report({ state: 'starting', problem: null, attempt: this.attempt, retryAt: null });
-    const check = await this.policy.checkUrl(url);
+    const check = (await this.ownPages?.check(url)) ?? (await this.policy.checkUrl(url));
     if (!check.allowed) return refusedNavigation(check);
     const since = Date.now();
     let response: HTTPResponse | null;

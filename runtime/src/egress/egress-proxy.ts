@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { EgressPolicy, EgressRefusalCode } from './egress-policy.ts';
+import type { EgressDecision, EgressPolicy, EgressRefusalCode } from './egress-policy.ts';
+import type { OwnPagesGate } from './own-pages.ts';
 
 export interface EgressRefusal {
   /** What the page asked for: a URL for plain HTTP, host:port for a tunnel. */
@@ -33,7 +34,7 @@ export class EgressProxy extends EventEmitter<{ refused: [EgressRefusal] }> {
 
   constructor(
     private readonly policy: EgressPolicy,
-    options: { forwardHttp?: boolean } = {},
+    private readonly options: { forwardHttp?: boolean; /** OnAir's own signed pages on a private origin (see OwnPagesGate). */ ownPages?: OwnPagesGate } = {},
   ) {
     super();
     this.server = createServer((req, res) => {
@@ -91,7 +92,7 @@ export class EgressProxy extends EventEmitter<{ refused: [EgressRefusal] }> {
   private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? '';
     // Only absolute http:// URLs arrive here from a browser using us as its proxy; https uses CONNECT.
-    const decision = await this.policy.checkUrl(target, ['http:']);
+    const decision = (await this.options.ownPages?.check(target)) ?? (await this.policy.checkUrl(target, ['http:']));
     if (!decision.allowed) {
       const refusal = this.refuse(target, decision);
       res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', [REFUSED_HEADER]: refusal.code, 'cache-control': 'no-store' });
@@ -138,12 +139,58 @@ export class EgressProxy extends EventEmitter<{ refused: [EgressRefusal] }> {
       client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
       return;
     }
+    const own = this.options.ownPages;
+    if (own && own.isOwn(`http://${target}/`)) {
+      this.tunnelToOwnPage(own, target, client, head);
+      return;
+    }
     const decision = await this.policy.check(m[1], Number(m[2]));
     if (!decision.allowed) {
       const refusal = this.refuse(target, decision);
       client.end(`HTTP/1.1 403 Forbidden\r\n${REFUSED_HEADER}: ${refusal.code}\r\nConnection: close\r\n\r\n`);
       return;
     }
+    this.relay(decision, client, head, true);
+  }
+
+  /**
+   * A tunnel to the api's own origin (a page's WebSocket to its live feed, ws:// through CONNECT):
+   * the tunnel is answered, then the first request line read, and only a signed own-page request
+   * is relayed; anything else ends the tunnel, so the origin stays closed to other paths.
+   */
+  private tunnelToOwnPage(own: OwnPagesGate, target: string, client: Duplex, head: Buffer): void {
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    let buffered = head;
+    const onData = (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      void judge();
+    };
+    const judge = async () => {
+      const end = buffered.indexOf('\r\n');
+      if (end < 0) {
+        if (buffered.length > 8192) client.destroy();
+        return;
+      }
+      client.off('data', onData);
+      client.pause();
+      const line = /^[A-Z]+ (\/\S*) HTTP\/1\.1$/.exec(buffered.subarray(0, end).toString('latin1'));
+      const address = line?.[1] ? `http://${target}${line[1]}` : `http://${target}/`;
+      // The bytes go upstream as sent: they must mean exactly the path that was checked (no dot segments).
+      const canonical = line?.[1] !== undefined && URL.canParse(address) && `${new URL(address).pathname}${new URL(address).search}` === line[1];
+      const decision = canonical ? await own.check(address) : null;
+      if (!decision?.allowed) {
+        this.refuse(address.split('?')[0] ?? address, decision ?? { host: target, port: 0, code: 'loopback', reason: 'not a signed page of OnAir itself' });
+        client.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      this.relay(decision, client, buffered, false);
+      client.resume();
+    };
+    client.on('data', onData);
+    if (head.length > 0) void judge();
+  }
+
+  private relay(decision: Extract<EgressDecision, { allowed: true }>, client: Duplex, head: Buffer, answerConnect: boolean): void {
     // No Nagle on the relay: it forwards a live stream in pieces smaller than a segment, and Nagle
     // may hold one back until the server's delayed ACK (up to 40 ms on Linux). A loopback capture
     // showed no such hold here (the relay added ≤ 1 ms), but the RTMP server's own sends did it.
@@ -153,7 +200,7 @@ export class EgressProxy extends EventEmitter<{ refused: [EgressRefusal] }> {
     upstream.once('connect', () => {
       connected = true;
       upstream.setTimeout(0);
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (answerConnect) client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
       client.pipe(upstream);

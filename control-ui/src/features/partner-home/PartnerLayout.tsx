@@ -1,4 +1,4 @@
-import { Bot, Gamepad2, LayoutDashboard, Radio, Settings, UserRound } from 'lucide-react';
+import { Bot, Gamepad2, Globe, Layers, LayoutDashboard, Radio, Settings, UserRound } from 'lucide-react';
 import { useEffect } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { loadPartnerAccount } from '../../actions/partner.ts';
@@ -56,6 +56,14 @@ export function PartnerLayout() {
         <NavLink to="/partner/campaigns" className={linkClass}>
           <Gamepad2 size={16} aria-hidden />
           Campaigns
+        </NavLink>
+        <NavLink to="/partner/overlays" className={linkClass}>
+          <Layers size={16} aria-hidden />
+          Overlays
+        </NavLink>
+        <NavLink to="/partner/site" className={linkClass}>
+          <Globe size={16} aria-hidden />
+          Creator Site
         </NavLink>
         <NavLink to="/partner/account" className={linkClass}>
           <UserRound size={16} aria-hidden />

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import escapeHtml from 'escape-html';
+import { Router } from 'express';
+import helmet from 'helmet';
+import { CREATOR_SITE_PATH, weekdayLabels, type SiteBlock } from '@onair/protocol';
+import type { CreatorSiteService, PublicSite } from './creator-site-service.ts';
+
+const USERNAME = /^[A-Za-z0-9_]{1,25}$/;
+
+/** Everything a creator typed goes through here: HTML-escaped text, never markup. */
+const t = (text: string) => escapeHtml(text);
+
+function block(b: SiteBlock, site: PublicSite, parentHost: string): string {
+  const heading = b.title ? `<h2>${t(b.title)}</h2>` : '';
+  switch (b.kind) {
+    case 'about':
+      return `<section class="card" data-block="about">${heading}${b.text.split(/\n{2,}/).map((p) => `<p>${t(p)}</p>`).join('')}</section>`;
+    case 'schedule':
+      return `<section class="card" data-block="schedule">${heading}${
+        b.entries.length === 0 ? '<p class="muted">No streams scheduled yet.</p>' : `<table><tbody>${b.entries.map((e) => `<tr><th>${t(weekdayLabels[e.day])}</th><td>${t(e.time)}</td><td>${t(e.what)}</td></tr>`).join('')}</tbody></table>`
+      }<p class="muted">Times in ${t(b.timeZone)}</p></section>`;
+    case 'socialLinks':
+      return `<section class="card" data-block="socialLinks">${heading}<ul class="links">${b.links.map((l) => `<li><a href="${t(l.url)}" rel="noopener noreferrer nofollow" target="_blank">${t(l.platform)}</a></li>`).join('')}</ul></section>`;
+    case 'liveStatus': {
+      const status = site.live ? '<p class="live" data-live="true"><span class="dot"></span>Live now</p>' : '<p class="muted" data-live="false">Offline right now.</p>';
+      const player =
+        site.live && b.twitchChannel
+          ? `<div class="player"><iframe title="Live stream" src="https://player.twitch.tv/?channel=${encodeURIComponent(b.twitchChannel)}&amp;parent=${encodeURIComponent(parentHost)}&amp;muted=true" allowfullscreen></iframe></div>`
+          : '';
+      return `<section class="card" data-block="liveStatus">${heading}${status}${player}</section>`;
+    }
+  }
+}
+
+function page(site: PublicSite, nonce: string, parentHost: string): string {
+  const name = site.name || site.username;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${t(name)} · OnAir</title>
+<style nonce="${nonce}">
+body{margin:0;background:#0e1016;color:#e9ebf2;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+main{max-width:760px;margin:0 auto;padding:48px 20px}
+header h1{margin:0;font-size:36px}header p{margin:4px 0 28px;color:#a6abbd}
+.card{background:#171a23;border:1px solid #262a36;border-radius:12px;padding:20px 24px;margin-bottom:20px;overflow-wrap:anywhere}
+h2{margin:0 0 10px;font-size:20px}
+.muted{color:#8d93a7}
+table{border-collapse:collapse}th,td{text-align:left;padding:4px 16px 4px 0}
+.links{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:10px}
+.links a{display:inline-block;padding:8px 14px;border-radius:8px;background:#262a36;color:#e9ebf2;text-decoration:none}
+.links a:hover{background:#323748}
+.live{color:#ff5a6e;font-weight:700}.dot{display:inline-block;width:10px;height:10px;border-radius:50%;background:#ff5a6e;margin-right:8px}
+.player{position:relative;padding-top:56.25%}.player iframe{position:absolute;inset:0;width:100%;height:100%;border:0;border-radius:8px}
+footer{color:#5d6275;font-size:13px;text-align:center;margin-top:36px}
+</style></head>
+<body><main data-testid="creator-site">
+<header><h1>${t(name)}</h1>${site.headline ? `<p>${t(site.headline)}</p>` : ''}</header>
+${site.blocks.map((b) => block(b, site, parentHost)).join('\n')}
+<footer>A creator on OnAir</footer>
+</main></body></html>`;
+}
+
+/**
+ * The public creator site, `/c/{username}`: a page for signed-out visitors, with a strict
+ * Content-Security-Policy (helmet): no script at all, styles by nonce, images only from https,
+ * frames only from Twitch's player.
+ */
+export function creatorSitePageRoutes(sites: CreatorSiteService): Router {
+  const router = Router();
+  router.get(
+    CREATOR_SITE_PATH,
+    (_req, res, next) => {
+      res.locals.cspNonce = randomBytes(16).toString('base64');
+      next();
+    },
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'none'"],
+          styleSrc: [(_req, res) => `'nonce-${(res as unknown as { locals: { cspNonce: string } }).locals.cspNonce}'`],
+          imgSrc: ['https:', 'data:'],
+          frameSrc: ['https://player.twitch.tv'],
+          baseUri: ["'none'"],
+          formAction: ["'none'"],
+          frameAncestors: ["'none'"],
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    }),
+    async (req, res) => {
+      const { username } = req.params as { username: string };
+      const site = USERNAME.test(username) ? await sites.publicSite(username) : null;
+      if (!site) {
+        res.status(404).type('text/plain').send('This creator has no site here.');
+        return;
+      }
+      res.status(200).set({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }).send(page(site, res.locals.cspNonce as string, req.hostname));
+    },
+  );
+  return router;
+}

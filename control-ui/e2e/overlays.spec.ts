@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { SecretBox } from '../../runtime/src/secret-box.ts';
+import { CHROMIUM_ARGS } from './playwright.config.ts';
+import { grabFrame, near, pixel } from './support/fake-media.ts';
+import { completeOnboarding, queryDb, SHOTS } from './support/partner.ts';
+import { openNewStudio, signIn } from './support/studio.ts';
+
+// Overlays and the creator site (issue 23) as a creator meets them: an overlay built in the editor
+// (an alert box and a goal bar), added to a studio scene as a browser source by its signed address,
+// live to the local destination; a follow from the EventSub double shows its alert in the RTMP
+// output and moves the goal bar (read back by pixel), and the same overlay address in a plain
+// Chromium page, as OBS would open it, shows the same on a transparent background. A viewer named
+// like markup is shown as text, in the alert and (from the Twitch chat double) in the chat box.
+// The creator site renders for a signed-out visitor.
+
+test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS }, viewport: { width: 1440, height: 900 } });
+
+const EVENTSUB = () => process.env.ONAIR_E2E_EVENTSUB!;
+const BROADCASTER = '777023';
+const HOSTILE = '<img src=x onerror=alert(1)>';
+const FOLLOW_RGB = [0xe0, 0x45, 0x7b];
+const BAR_RGB = [0x6d, 0x7c, 0xff];
+
+/** The browser source's place in the scene (a new one's spec placement), and a canvas point of the overlay there. */
+const SOURCE = { x: 200, y: 36, width: 852, height: 480 } as const;
+const inOutput = (x: number, y: number) => ({ x: Math.round(SOURCE.x + (x * SOURCE.width) / 1280), y: Math.round(SOURCE.y + (y * SOURCE.height) / 720) });
+/** The alert box at 320,280 (640×160): the colour block at its left edge. */
+const ALERT_PROBE = { x: 332, y: 360 };
+/** The goal bar moved to 340,40 (600×80): its bar below the title row, a tenth of the way in. */
+const BAR_PROBE = { x: 400, y: 92 };
+
+async function control<T = unknown>(action: string, body: Record<string, unknown> = {}): Promise<T> {
+  const res = await fetch(`${EVENTSUB()}/_double/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(res.ok, `${action}: ${res.status}`).toBe(true);
+  return ((await res.json()) as { result: T }).result;
+}
+
+async function chatControl<T = unknown>(action: string, body: Record<string, unknown> = {}): Promise<T> {
+  const res = await fetch(`${process.env.ONAIR_E2E_CHAT_TWITCH!}/_double/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(res.ok, `${action}: ${res.status}`).toBe(true);
+  return ((await res.json()) as { result: T }).result;
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/overlays-${name}.png` });
+}
+
+const follow = (id: string, name: string) => ({ type: 'channel.follow', broadcasterId: BROADCASTER, event: { user_id: id, user_login: `u${id}`, user_name: name, followed_at: new Date().toISOString() } });
+
+test.describe.configure({ mode: 'serial' });
+let context: BrowserContext;
+let page: Page;
+let projectId: string | undefined;
+let username: string;
+
+test.beforeAll(async ({ browser }) => {
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: process.env.ONAIR_E2E_URL });
+  page = await context.newPage();
+  await signIn(context.request, `overlays-${randomUUID()}@example.test`);
+  username = `ov_${randomUUID().slice(0, 8)}`;
+  await completeOnboarding(context.request, username);
+});
+
+test.afterAll(async () => {
+  if (projectId) {
+    const destinations = page.getByRole('region', { name: 'Destinations' });
+    if (await destinations.getByRole('button', { name: 'End Broadcast' }).isVisible().catch(() => false)) await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+    await context.request.delete(`/api/v1/projects/${projectId}/session`);
+  }
+  await context?.close();
+});
+
+test('an overlay with an alert box and a goal bar in a live studio scene and in a plain browser: a follow shows its alert and moves the goal', async ({ browser }) => {
+  test.setTimeout(420_000);
+  // The editor: an empty list, a new overlay, two widgets placed apart.
+  await page.goto('/partner/overlays');
+  await expect(page.getByText('No overlays yet')).toBeVisible();
+  await shot(page, '1-empty');
+  await page.getByLabel('New overlay name').fill('Stream overlay');
+  await page.getByRole('button', { name: 'Create overlay' }).click();
+  await expect(page).toHaveURL(/\/partner\/overlays\/[0-9a-f-]{36}$/);
+  await page.getByRole('button', { name: 'Alert box', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Alert box widget' })).toBeVisible();
+  await page.getByRole('button', { name: 'Goal bar', exact: true }).click();
+  const inspector = page.getByRole('group', { name: 'Goal bar settings' });
+  await inspector.getByLabel('Y', { exact: true }).fill('40');
+  await inspector.getByLabel('Target').fill('2');
+  // A chat box in the lower left, clear of the other two.
+  await page.getByRole('button', { name: 'Chat box', exact: true }).click();
+  const chatSettings = page.getByRole('group', { name: 'Chat box settings' });
+  await chatSettings.getByLabel('Width').fill('280');
+  await chatSettings.getByLabel('X', { exact: true }).fill('20');
+  await chatSettings.getByLabel('Y', { exact: true }).fill('400');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
+  await shot(page, '2-editor');
+  const studioUrl = await page.getByRole('textbox', { name: 'Studio address' }).inputValue();
+  const obsUrl = await page.getByRole('textbox', { name: 'Overlay address' }).inputValue();
+  expect(studioUrl).toContain('onair-sig=');
+
+  // The same address opened as OBS would: no session, a transparent page.
+  const obs = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const obsPage = await obs.newPage();
+  const dialogs: string[] = [];
+  obsPage.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await obsPage.goto(obsUrl);
+  await expect(obsPage.locator('body')).toHaveAttribute('data-feed', 'open');
+  expect(await obsPage.evaluate(() => [getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.body).backgroundColor])).toEqual(['rgba(0, 0, 0, 0)', 'rgba(0, 0, 0, 0)']);
+  await expect(obsPage.locator('[data-widget="goalBar"]')).toHaveAttribute('data-progress', '0');
+
+  // A studio live to the local destination, with a Twitch channel linked as OAuth leaves it, and the overlay as a browser source.
+  projectId = await openNewStudio(page, 'Overlay show');
+  const destinations = page.getByRole('region', { name: 'Destinations' });
+  await destinations.getByRole('button', { name: 'Add Destination' }).click();
+  await page.getByTestId('destination-tile-Local').click();
+  await expect(destinations.getByTestId('destination-row')).toHaveCount(1);
+  const twitchId = randomUUID();
+  const { accessToken, refreshToken } = await control<{ accessToken: string; refreshToken: string }>('issue-token');
+  const box = new SecretBox(process.env.ONAIR_E2E_SECRETS_KEY!);
+  await queryDb(
+    `INSERT INTO destinations (id, project_id, type, provider_id, name, username, platform_account_id, access_token_enc, refresh_token_enc, token_expires_at, settings, updated_at)
+     VALUES ($1, $2, 'Twitch', 'twitchtv', 'Ada on Twitch', 'ada', $3, $4, $5, now() + interval '1 hour', '{}', now())`,
+    [twitchId, projectId, BROADCASTER, box.seal(accessToken, `${twitchId}:accessToken`), box.seal(refreshToken, `${twitchId}:refreshToken`)],
+  );
+  // A second Twitch channel for the platform chat (its double has its own tokens).
+  const chatChannel = `ov${randomUUID().slice(0, 6)}`;
+  const chatId = randomUUID();
+  const chatToken = await chatControl<{ accessToken: string; refreshToken: string }>('issue-token');
+  await queryDb(
+    `INSERT INTO destinations (id, project_id, type, provider_id, name, username, platform_account_id, access_token_enc, refresh_token_enc, token_expires_at, settings, updated_at)
+     VALUES ($1, $2, 'Twitch', 'twitchtv', $3, $3, '1', $4, $5, now() + interval '1 hour', '{}', now())`,
+    [chatId, projectId, chatChannel, box.seal(chatToken.accessToken, `${chatId}:accessToken`), box.seal(chatToken.refreshToken, `${chatId}:refreshToken`)],
+  );
+  await page.reload();
+  await expect(destinations.getByTestId('destination-row')).toHaveCount(3);
+  await page.getByRole('button', { name: 'Add source' }).click();
+  await page.getByRole('menuitem', { name: 'Browser Source' }).click();
+  await page.getByRole('button', { name: /^Browser Source settings$/ }).click();
+  const settings = page.getByRole('dialog', { name: 'Browser Source settings' });
+  await settings.getByLabel('Address').fill(studioUrl);
+  await settings.getByRole('button', { name: 'Save' }).click();
+  await expect(settings).toBeHidden();
+  await destinations.getByRole('button', { name: 'Go Live' }).click();
+  await expect(destinations.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
+  await expect.poll(async () => (await control<unknown[]>('subscriptions')).length, { timeout: 30_000, intervals: [250] }).toBe(7);
+  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP!;
+  // Before any event: no goal fill and no alert in the output.
+  const alertAt = inOutput(ALERT_PROBE.x, ALERT_PROBE.y);
+  const barAt = inOutput(BAR_PROBE.x, BAR_PROBE.y);
+  await expect
+    .poll(async () => {
+      const frame = await grabFrame(localUrl);
+      return frame !== undefined && !near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45) && !near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45);
+    }, { timeout: 60_000, intervals: [1000] })
+    .toBe(true);
+  await shot(page, '3-studio-live');
+
+  // A follow by a viewer named like markup: the alert plays in the output and in the plain page, as text; the goal moves.
+  await control('emit', follow('2301', HOSTILE));
+  const card = obsPage.getByTestId('alert-card');
+  await expect(card).toHaveText(`${HOSTILE} just followed!`, { timeout: 15_000 });
+  await expect(obsPage.locator('img')).toHaveCount(0);
+  await expect(obsPage.locator('[data-widget="goalBar"]')).toHaveAttribute('data-progress', '1');
+  await expect(obsPage.locator('[data-widget="goalBar"]')).toContainText('1 / 2');
+  if (SHOTS) await obsPage.screenshot({ path: `${SHOTS}/overlays-4-obs-alert.png`, omitBackground: true });
+  await expect
+    .poll(async () => {
+      const frame = await grabFrame(localUrl);
+      return frame !== undefined && near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45) && near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45);
+    }, { timeout: 60_000, intervals: [250] })
+    .toBe(true);
+  // The alert clears after its five seconds; the goal stays.
+  await expect(card).toBeHidden({ timeout: 15_000 });
+  await expect
+    .poll(async () => {
+      const frame = await grabFrame(localUrl);
+      return frame !== undefined && !near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45) && near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45);
+    }, { timeout: 60_000, intervals: [500] })
+    .toBe(true);
+  // A chat user named like markup: in the chat box as text.
+  await expect(page.getByRole('region', { name: 'Platform chat' }).getByTestId(`chat-filter-${chatId}`)).toHaveAttribute('data-state', 'live', { timeout: 30_000 });
+  await chatControl('say', { channel: chatChannel, login: 'markup_fan', displayName: HOSTILE, text: 'hi <b>there</b>' });
+  const chatBox = obsPage.locator('[data-widget="chatBox"]');
+  // An IRC tag value cannot hold a space (Twitch display names have none): the name arrives without them.
+  const chatName = HOSTILE.replaceAll(' ', '');
+  await expect(chatBox.locator('.name')).toHaveText([chatName], { timeout: 15_000 });
+  await expect(chatBox.locator('li')).toHaveText([`${chatName}hi <b>there</b>`]);
+  await expect(obsPage.locator('img, b')).toHaveCount(0);
+  if (SHOTS) await obsPage.screenshot({ path: `${SHOTS}/overlays-4b-obs-chat.png`, omitBackground: true });
+  expect(dialogs).toEqual([]);
+  await obs.close();
+
+  await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+  await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
+});
+
+test('the creator site: blocks arranged in the editor, the public page for a signed-out visitor', async ({ browser }) => {
+  test.setTimeout(120_000);
+  await page.goto('/partner/site');
+  await expect(page.getByText('No blocks yet')).toBeVisible();
+  await shot(page, '5-site-empty');
+  await page.getByRole('button', { name: 'Add about' }).click();
+  const about = page.getByRole('region', { name: 'About block' });
+  await about.getByLabel('Text').fill('Speedruns of old games. <script>alert(1)</script>');
+  await page.getByRole('button', { name: 'Add social links' }).click();
+  const links = page.getByRole('region', { name: 'Social links block' });
+  await links.getByRole('button', { name: 'Add a link' }).click();
+  await links.getByLabel('Address').fill('javascript:alert(1)');
+  await page.getByRole('switch').click();
+  await page.getByRole('button', { name: 'Save site' }).click();
+  await expect(links.getByText('Enter an https address')).toBeVisible();
+  await links.getByLabel('Address').fill('https://youtube.com/@ada');
+  await links.getByRole('combobox', { name: 'Platform' }).click();
+  await page.getByRole('option', { name: 'YouTube' }).click();
+  await page.getByRole('button', { name: 'Save site' }).click();
+  await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
+  await shot(page, '6-site-editor');
+
+  const visitor = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const site = await visitor.newPage();
+  const response = await site.goto(`${process.env.ONAIR_E2E_URL}/c/${username}`);
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
+  await expect(site.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(site.getByText('Speedruns of old games. <script>alert(1)</script>')).toBeVisible();
+  await expect(site.getByRole('link', { name: 'YouTube' })).toHaveAttribute('href', 'https://youtube.com/@ada');
+  if (SHOTS) await site.screenshot({ path: `${SHOTS}/overlays-7-site-public.png` });
+  await visitor.close();
+  expect((await queryDb<{ published: boolean }>('SELECT published FROM creator_sites cs JOIN partner_profiles p ON p.user_id = cs.channel_id WHERE p.username = $1', [username]))[0]?.published).toBe(true);
+});

@@ -1,0 +1,84 @@
+import { getCreatorSiteEndpoint, newSiteBlock, updateCreatorSiteEndpoint, type CreatorSite, type CreatorSiteContent, type SiteBlock, type SiteBlockKind } from '@onair/protocol';
+import { httpClient, type HttpClient } from '../api/http-client.ts';
+import { useCreatorSiteStore } from '../stores/index.ts';
+import { apiErrorOf, messageOf } from './api-errors.ts';
+import { overlayFieldErrors } from './partner-overlays.ts';
+import { showToast } from './toasts.ts';
+
+const pathOf = (path: string, channelId: string) => path.replace(':channelId', encodeURIComponent(channelId));
+const contentOf = (s: CreatorSite): CreatorSiteContent => ({ published: s.published, headline: s.headline, blocks: structuredClone(s.blocks) });
+
+/** Edits not saved yet of the channel's site (a second load must not replace them). */
+function unsavedEdits(channelId: string): boolean {
+  const { saved, draft, channelId: of } = useCreatorSiteStore.getState();
+  return of === channelId && saved !== null && draft !== null && JSON.stringify(contentOf(saved)) !== JSON.stringify(draft);
+}
+
+export async function loadCreatorSite(channelId: string, client: HttpClient = httpClient): Promise<void> {
+  if (unsavedEdits(channelId)) return;
+  useCreatorSiteStore.setState({ status: 'loading', error: null, fieldErrors: {} });
+  try {
+    const site = await client.getJson(pathOf(getCreatorSiteEndpoint.path, channelId), { response: getCreatorSiteEndpoint.response });
+    if (unsavedEdits(channelId)) return;
+    useCreatorSiteStore.setState({ status: 'ready', saved: site, draft: contentOf(site), channelId });
+  } catch (err) {
+    useCreatorSiteStore.setState({ status: 'failed', saved: null, draft: null, error: messageOf(err) });
+  }
+}
+
+function edit(change: (d: CreatorSiteContent) => CreatorSiteContent): void {
+  const { draft } = useCreatorSiteStore.getState();
+  if (draft) useCreatorSiteStore.setState({ draft: change(draft) });
+}
+
+export function setSiteHeadline(headline: string): void {
+  edit((d) => ({ ...d, headline }));
+}
+
+export function setSitePublished(published: boolean): void {
+  edit((d) => ({ ...d, published }));
+}
+
+export function addSiteBlock(kind: SiteBlockKind): void {
+  edit((d) => ({ ...d, blocks: [...d.blocks, newSiteBlock(kind, crypto.randomUUID())] }));
+}
+
+export function updateSiteBlock(id: string, block: SiteBlock): void {
+  edit((d) => ({ ...d, blocks: d.blocks.map((b) => (b.id === id ? block : b)) }));
+}
+
+export function removeSiteBlock(id: string): void {
+  edit((d) => ({ ...d, blocks: d.blocks.filter((b) => b.id !== id) }));
+}
+
+/** The creator arranges the blocks: one place up (-1) or down (+1). */
+export function moveSiteBlock(id: string, by: -1 | 1): void {
+  edit((d) => {
+    const i = d.blocks.findIndex((b) => b.id === id);
+    const j = i + by;
+    if (i < 0 || j < 0 || j >= d.blocks.length) return d;
+    const blocks = [...d.blocks];
+    [blocks[i], blocks[j]] = [blocks[j]!, blocks[i]!];
+    return { ...d, blocks };
+  });
+}
+
+export async function saveCreatorSite(channelId: string, client: HttpClient = httpClient): Promise<boolean> {
+  const { draft } = useCreatorSiteStore.getState();
+  if (!draft) return false;
+  useCreatorSiteStore.setState({ saving: true, error: null, fieldErrors: {} });
+  try {
+    const site = await client.sendJson('PUT', pathOf(updateCreatorSiteEndpoint.path, channelId), draft, { response: updateCreatorSiteEndpoint.response });
+    useCreatorSiteStore.setState({ saving: false, saved: site, draft: contentOf(site) });
+    showToast({ kind: 'success', title: site.published ? 'Site saved and published' : 'Site saved (not published)' });
+    return true;
+  } catch (err) {
+    const api = apiErrorOf(err);
+    useCreatorSiteStore.setState({
+      saving: false,
+      error: api?.code === 'VALIDATION_FAILED' ? 'Check the marked fields.' : messageOf(err),
+      fieldErrors: api?.code === 'VALIDATION_FAILED' ? overlayFieldErrors(api.details) : {},
+    });
+    return false;
+  }
+}

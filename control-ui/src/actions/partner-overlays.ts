@@ -1,0 +1,164 @@
+import {
+  createOverlayEndpoint,
+  deleteOverlayEndpoint,
+  getOverlayEndpoint,
+  listOverlaysEndpoint,
+  newWidget,
+  OVERLAY_CANVAS,
+  rotateOverlaySecretEndpoint,
+  updateOverlayEndpoint,
+  type Overlay,
+  type OverlayContent,
+  type TriggerAccess,
+  type Widget,
+  type WidgetKind,
+} from '@onair/protocol';
+import { httpClient, type HttpClient } from '../api/http-client.ts';
+import { useOverlaysStore } from '../stores/index.ts';
+import { apiErrorOf, messageOf } from './api-errors.ts';
+import { showToast } from './toasts.ts';
+
+const withIds = (path: string, params: Record<string, string>) => path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
+
+/** The api's words per field, keyed by the whole path ("widgets.2.text"). */
+export function overlayFieldErrors(details: unknown): Record<string, string> {
+  const issues = (details as { issues?: { path?: unknown; message?: unknown }[] } | null)?.issues;
+  const out: Record<string, string> = {};
+  for (const issue of Array.isArray(issues) ? issues : []) {
+    const key = Array.isArray(issue.path) ? issue.path.map(String).join('.') : '';
+    if (typeof issue.message === 'string' && !(key in out)) out[key] = issue.message;
+  }
+  return out;
+}
+
+const contentOf = (o: Overlay): OverlayContent => ({ name: o.name, widgets: structuredClone(o.widgets), triggerAccess: structuredClone(o.triggerAccess) });
+
+export async function loadOverlays(channelId: string, client: HttpClient = httpClient): Promise<void> {
+  useOverlaysStore.setState({ listStatus: 'loading', listError: null });
+  try {
+    const { overlays } = await client.getJson(withIds(listOverlaysEndpoint.path, { channelId }), { response: listOverlaysEndpoint.response });
+    useOverlaysStore.setState({ listStatus: 'ready', overlays });
+  } catch (err) {
+    useOverlaysStore.setState({ listStatus: 'failed', overlays: [], listError: messageOf(err) });
+  }
+}
+
+/** A new overlay; answers its id to open it in the editor, or null (the error is shown). */
+export async function createOverlay(channelId: string, name: string, client: HttpClient = httpClient): Promise<string | null> {
+  try {
+    const overlay = await client.sendJson('POST', withIds(createOverlayEndpoint.path, { channelId }), { name }, { response: createOverlayEndpoint.response });
+    useOverlaysStore.setState({ saved: overlay, draft: contentOf(overlay), editorStatus: 'ready', selectedWidgetId: null, error: null, fieldErrors: {} });
+    return overlay.id;
+  } catch (err) {
+    useOverlaysStore.setState({ listError: messageOf(err) });
+    return null;
+  }
+}
+
+/** Whether the editor holds edits of this overlay not saved yet. */
+function unsavedEditsOf(overlayId: string): boolean {
+  const { saved, draft } = useOverlaysStore.getState();
+  return saved?.id === overlayId && draft !== null && JSON.stringify(contentOf(saved)) !== JSON.stringify(draft);
+}
+
+export async function openOverlay(channelId: string, overlayId: string, client: HttpClient = httpClient): Promise<void> {
+  // Opened again (the channel list read once more, a remount): edits in progress are kept, not replaced by the saved overlay.
+  if (unsavedEditsOf(overlayId)) return;
+  if (useOverlaysStore.getState().saved?.id !== overlayId) useOverlaysStore.setState({ editorStatus: 'loading', saved: null, draft: null, selectedWidgetId: null });
+  try {
+    const overlay = await client.getJson(withIds(getOverlayEndpoint.path, { channelId, overlayId }), { response: getOverlayEndpoint.response });
+    // Edits made while it loaded win over what it read.
+    if (unsavedEditsOf(overlayId)) return;
+    useOverlaysStore.setState({ editorStatus: 'ready', saved: overlay, draft: contentOf(overlay), error: null, fieldErrors: {} });
+  } catch (err) {
+    useOverlaysStore.setState({ editorStatus: 'failed', error: messageOf(err) });
+  }
+}
+
+function editDraft(change: (draft: OverlayContent) => OverlayContent): void {
+  const { draft } = useOverlaysStore.getState();
+  if (draft) useOverlaysStore.setState({ draft: change(draft) });
+}
+
+export function renameOverlay(name: string): void {
+  editDraft((d) => ({ ...d, name }));
+}
+
+export function setTriggerAccess(access: TriggerAccess): void {
+  editDraft((d) => ({ ...d, triggerAccess: access }));
+}
+
+export function addWidget(kind: WidgetKind): void {
+  const widget = newWidget(kind, crypto.randomUUID());
+  editDraft((d) => ({ ...d, widgets: [...d.widgets, widget] }));
+  useOverlaysStore.setState({ selectedWidgetId: widget.id });
+}
+
+export function selectWidget(id: string | null): void {
+  useOverlaysStore.setState({ selectedWidgetId: id });
+}
+
+/** Changes of one widget; a position or size is kept on the canvas. */
+export function updateWidget(id: string, changes: Partial<Widget>): void {
+  editDraft((d) => ({
+    ...d,
+    widgets: d.widgets.map((w) => {
+      if (w.id !== id) return w;
+      const next = { ...w, ...changes } as Widget;
+      next.width = Math.round(Math.min(OVERLAY_CANVAS.width, Math.max(16, next.width)));
+      next.height = Math.round(Math.min(OVERLAY_CANVAS.height, Math.max(16, next.height)));
+      next.x = Math.round(Math.min(OVERLAY_CANVAS.width - next.width, Math.max(0, next.x)));
+      next.y = Math.round(Math.min(OVERLAY_CANVAS.height - next.height, Math.max(0, next.y)));
+      return next;
+    }),
+  }));
+}
+
+export function removeWidget(id: string): void {
+  editDraft((d) => ({ ...d, widgets: d.widgets.filter((w) => w.id !== id) }));
+  if (useOverlaysStore.getState().selectedWidgetId === id) useOverlaysStore.setState({ selectedWidgetId: null });
+}
+
+export async function saveOverlay(channelId: string, client: HttpClient = httpClient): Promise<boolean> {
+  const { saved, draft } = useOverlaysStore.getState();
+  if (!saved || !draft) return false;
+  useOverlaysStore.setState({ saving: true, error: null, fieldErrors: {} });
+  try {
+    const overlay = await client.sendJson('PUT', withIds(updateOverlayEndpoint.path, { channelId, overlayId: saved.id }), draft, { response: updateOverlayEndpoint.response });
+    useOverlaysStore.setState({ saving: false, saved: overlay, draft: contentOf(overlay) });
+    showToast({ kind: 'success', title: 'Overlay saved' });
+    return true;
+  } catch (err) {
+    const api = apiErrorOf(err);
+    useOverlaysStore.setState({
+      saving: false,
+      error: api?.code === 'VALIDATION_FAILED' ? 'Some settings are not valid: see the marked widgets.' : messageOf(err),
+      fieldErrors: api?.code === 'VALIDATION_FAILED' ? overlayFieldErrors(api.details) : {},
+    });
+    return false;
+  }
+}
+
+export async function rotateOverlaySecret(channelId: string, client: HttpClient = httpClient): Promise<void> {
+  const { saved } = useOverlaysStore.getState();
+  if (!saved) return;
+  try {
+    const overlay = await client.sendJson('POST', withIds(rotateOverlaySecretEndpoint.path, { channelId, overlayId: saved.id }), undefined, { response: rotateOverlaySecretEndpoint.response });
+    useOverlaysStore.setState({ saved: { ...overlay } });
+    showToast({ kind: 'success', title: 'New overlay address', description: 'The old address stopped working. Update it in OBS and in your studio scenes.' });
+  } catch (err) {
+    useOverlaysStore.setState({ error: messageOf(err) });
+  }
+}
+
+export async function deleteOverlay(channelId: string, overlayId: string, client: HttpClient = httpClient): Promise<boolean> {
+  try {
+    await client.sendJson('DELETE', withIds(deleteOverlayEndpoint.path, { channelId, overlayId }), undefined, { response: deleteOverlayEndpoint.response });
+    useOverlaysStore.setState((s) => ({ overlays: s.overlays.filter((o) => o.id !== overlayId), saved: s.saved?.id === overlayId ? null : s.saved, draft: s.saved?.id === overlayId ? null : s.draft }));
+    showToast({ kind: 'success', title: 'Overlay deleted' });
+    return true;
+  } catch (err) {
+    useOverlaysStore.setState({ error: messageOf(err), listError: messageOf(err) });
+    return false;
+  }
+}

@@ -1,0 +1,190 @@
+import { ArrowDown, ArrowUp, ExternalLink, Globe } from 'lucide-react';
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { channelAllows, siteBlockKinds, siteBlockLabels, socialPlatforms, weekdayLabels, weekdays, type SiteBlock } from '@onair/protocol';
+import { addSiteBlock, loadCreatorSite, moveSiteBlock, removeSiteBlock, saveCreatorSite, setSiteHeadline, setSitePublished, updateSiteBlock } from '../../actions/partner-creator-site.ts';
+import { Button } from '../../components/Button.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { Select } from '../../components/Select.tsx';
+import { Switch } from '../../components/Switch.tsx';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { useCreatorSiteStore } from '../../stores/index.ts';
+import partner from '../partner-home/Partner.module.css';
+import { useChannelRole } from '../partner-overlays/OverlaysPage.tsx';
+import styles from './CreatorSite.module.css';
+
+function BlockFields({ block, errors }: { block: SiteBlock; errors: Record<string, string> }) {
+  const set = (b: SiteBlock) => updateSiteBlock(block.id, b);
+  const titleField = (
+    <label className={partner.field}>
+      <span className={partner.label}>Heading</span>
+      <input className={partner.input} maxLength={64} value={block.title} onChange={(e) => set({ ...block, title: e.target.value })} />
+    </label>
+  );
+  switch (block.kind) {
+    case 'about':
+      return (
+        <>
+          {titleField}
+          <label className={partner.field}>
+            <span className={partner.label}>Text</span>
+            <textarea className={`${partner.input} ${partner.textarea} ${styles.text}`} maxLength={2000} value={block.text} aria-invalid={Boolean(errors.text)} onChange={(e) => set({ ...block, text: e.target.value })} />
+            {errors.text && <span className={partner.fieldError}>{errors.text}</span>}
+          </label>
+        </>
+      );
+    case 'schedule':
+      return (
+        <>
+          {titleField}
+          <label className={partner.field}>
+            <span className={partner.label}>Time zone</span>
+            <input className={partner.input} value={block.timeZone} aria-invalid={Boolean(errors.timeZone)} onChange={(e) => set({ ...block, timeZone: e.target.value })} />
+            {errors.timeZone && <span className={partner.fieldError}>{errors.timeZone}</span>}
+          </label>
+          {block.entries.map((entry, i) => (
+            <div key={i} className={styles.entry}>
+              <Select
+                value={entry.day}
+                aria-label="Day"
+                options={weekdays.map((d) => ({ value: d, label: weekdayLabels[d] }))}
+                onValueChange={(day) => set({ ...block, entries: block.entries.map((x, j) => (j === i ? { ...x, day: day as (typeof weekdays)[number] } : x)) })}
+              />
+              <input className={partner.input} type="time" aria-label="Time" value={entry.time} onChange={(e) => set({ ...block, entries: block.entries.map((x, j) => (j === i ? { ...x, time: e.target.value } : x)) })} />
+              <input className={partner.input} aria-label="What" maxLength={64} value={entry.what} onChange={(e) => set({ ...block, entries: block.entries.map((x, j) => (j === i ? { ...x, what: e.target.value } : x)) })} />
+              <Button variant="ghost" onClick={() => set({ ...block, entries: block.entries.filter((_x, j) => j !== i) })}>
+                Remove
+              </Button>
+            </div>
+          ))}
+          <Button onClick={() => set({ ...block, entries: [...block.entries, { day: 'mon', time: '19:00', what: 'Stream' }] })}>Add a time</Button>
+        </>
+      );
+    case 'socialLinks':
+      return (
+        <>
+          {titleField}
+          {block.links.map((link, i) => (
+            <div key={i} className={styles.link}>
+              <Select value={link.platform} aria-label="Platform" options={socialPlatforms.map((p) => ({ value: p, label: p }))} onValueChange={(p) => set({ ...block, links: block.links.map((x, j) => (j === i ? { ...x, platform: p as (typeof socialPlatforms)[number] } : x)) })} />
+              <input className={partner.input} type="url" aria-label="Address" placeholder="https://" value={link.url} aria-invalid={Boolean(errors[`links.${i}.url`])} onChange={(e) => set({ ...block, links: block.links.map((x, j) => (j === i ? { ...x, url: e.target.value } : x)) })} />
+              {errors[`links.${i}.url`] && <span className={`${partner.fieldError} ${styles.rowError}`}>{errors[`links.${i}.url`]}</span>}
+              <Button variant="ghost" onClick={() => set({ ...block, links: block.links.filter((_x, j) => j !== i) })}>
+                Remove
+              </Button>
+            </div>
+          ))}
+          <Button onClick={() => set({ ...block, links: [...block.links, { platform: 'Twitch', url: 'https://' }] })}>Add a link</Button>
+        </>
+      );
+    case 'liveStatus':
+      return (
+        <>
+          {titleField}
+          <label className={partner.field}>
+            <span className={partner.label}>Twitch channel shown while you are live (empty: status only)</span>
+            <input className={partner.input} maxLength={25} value={block.twitchChannel} aria-invalid={Boolean(errors.twitchChannel)} onChange={(e) => set({ ...block, twitchChannel: e.target.value })} />
+            {errors.twitchChannel && <span className={partner.fieldError}>{errors.twitchChannel}</span>}
+          </label>
+        </>
+      );
+  }
+}
+
+/** Partner spec §2 'Creator Site': the public page's blocks, arranged by the creator or a collaborator with the Creator Site group. */
+export function CreatorSitePage() {
+  useDocumentTitle('Creator Site');
+  const { channelId, channel, role } = useChannelRole();
+  const status = useCreatorSiteStore((s) => s.status);
+  const saved = useCreatorSiteStore((s) => s.saved);
+  const draft = useCreatorSiteStore((s) => s.draft);
+  const saving = useCreatorSiteStore((s) => s.saving);
+  const error = useCreatorSiteStore((s) => s.error);
+  const fieldErrors = useCreatorSiteStore((s) => s.fieldErrors);
+  const canEdit = role ? channelAllows(role, 'edit creator site') : false;
+  useEffect(() => {
+    if (channelId && canEdit) void loadCreatorSite(channelId);
+  }, [channelId, canEdit]);
+
+  if (!channel) return null;
+  if (!canEdit) {
+    return (
+      <EmptyState icon={<Globe size={32} />} title="The creator site is not shared with you">
+        Your access to {channel.name} does not include Creator Site. Ask the channel owner to grant it.
+      </EmptyState>
+    );
+  }
+  if (status === 'failed') return <EmptyState title="The creator site cannot be opened">{error}</EmptyState>;
+  if (!saved || !draft) return null;
+  const dirty = JSON.stringify({ published: saved.published, headline: saved.headline, blocks: saved.blocks }) !== JSON.stringify(draft);
+  const errorsOf = (i: number) => Object.fromEntries(Object.entries(fieldErrors).flatMap(([k, v]) => (k.startsWith(`blocks.${i}.`) ? [[k.slice(`blocks.${i}.`.length), v]] : [])));
+
+  return (
+    <div className={partner.narrow}>
+      <h1 className={partner.title}>Creator Site</h1>
+      <p className={partner.lead}>
+        {saved.url ? (
+          <>
+            Your public page:{' '}
+            <a href={saved.url} target="_blank" rel="noreferrer">
+              {saved.url} <ExternalLink size={14} aria-hidden />
+            </a>
+          </>
+        ) : (
+          <>
+            Choose a username in <Link to="/partner/settings">Settings</Link> to get a public address.
+          </>
+        )}
+      </p>
+      <section className={partner.card} aria-label="Site">
+        <Switch label={draft.published ? 'Published: visitors see the page' : 'Not published: visitors find nothing'} checked={draft.published} onCheckedChange={setSitePublished} />
+        <label className={partner.field}>
+          <span className={partner.label}>Headline under your name</span>
+          <input className={partner.input} maxLength={64} value={draft.headline} onChange={(e) => setSiteHeadline(e.target.value)} />
+        </label>
+        <p className={partner.hint}>A tip button and campaign promo codes join the blocks once tips and campaigns are available; pictures once uploads are.</p>
+      </section>
+      {draft.blocks.length === 0 && (
+        <EmptyState icon={<Globe size={32} />} title="No blocks yet">
+          Add an about text, your schedule, your links and your live status below.
+        </EmptyState>
+      )}
+      {draft.blocks.map((block, i) => (
+        <section key={block.id} className={partner.card} aria-label={`${siteBlockLabels[block.kind]} block`}>
+          <div className={styles.blockHeader}>
+            <h2 className={partner.cardTitle}>{siteBlockLabels[block.kind]}</h2>
+            <span>
+              <Button variant="ghost" aria-label="Move up" disabled={i === 0} onClick={() => moveSiteBlock(block.id, -1)}>
+                <ArrowUp size={16} aria-hidden />
+              </Button>
+              <Button variant="ghost" aria-label="Move down" disabled={i === draft.blocks.length - 1} onClick={() => moveSiteBlock(block.id, 1)}>
+                <ArrowDown size={16} aria-hidden />
+              </Button>
+              <Button variant="ghost" onClick={() => removeSiteBlock(block.id)}>
+                Remove
+              </Button>
+            </span>
+          </div>
+          <BlockFields block={block} errors={errorsOf(i)} />
+        </section>
+      ))}
+      <div className={partner.actions}>
+        {siteBlockKinds.map((kind) => (
+          <Button key={kind} onClick={() => addSiteBlock(kind)}>
+            Add {siteBlockLabels[kind].toLowerCase()}
+          </Button>
+        ))}
+      </div>
+      <div className={partner.actions}>
+        {error && (
+          <span role="alert" className={partner.formError}>
+            {error}
+          </span>
+        )}
+        <Button variant="primary" disabled={!dirty || saving} onClick={() => void saveCreatorSite(channelId!)}>
+          {saving ? 'Saving…' : dirty ? 'Save site' : 'Saved'}
+        </Button>
+      </div>
+    </div>
+  );
+}

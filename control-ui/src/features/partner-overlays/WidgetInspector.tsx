@@ -1,0 +1,172 @@
+import { ALERT_VARIABLES, alertEventTypes, goalMetricLabels, goalMetrics, OVERLAY_MESSAGE_MAX, OVERLAY_TEXT_MAX, widgetKindLabels, type AlertEventType, type Widget } from '@onair/protocol';
+import { removeWidget, updateWidget } from '../../actions/partner-overlays.ts';
+import { Button } from '../../components/Button.tsx';
+import { Select } from '../../components/Select.tsx';
+import partner from '../partner-home/Partner.module.css';
+import styles from './Overlays.module.css';
+
+const ALERT_LABELS: Record<AlertEventType, string> = { follow: 'Follow', sub: 'Subscription', resub: 'Resubscription', twitchRaid: 'Raid', twitchCheer: 'Cheer', tip: 'Tip', charity: 'Charity donation' };
+
+/** `YYYY-MM-DDTHH:mm` in local time, for a datetime-local input. */
+function localInput(iso: string): string {
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+function Field({ label, error, children }: { label: string; error?: string | undefined; children: React.ReactNode }) {
+  return (
+    <label className={partner.field}>
+      <span className={partner.label}>{label}</span>
+      {children}
+      {error && <span className={partner.fieldError}>{error}</span>}
+    </label>
+  );
+}
+
+function NumberInput({ value, min, max, onChange, label }: { value: number; min: number; max: number; onChange: (n: number) => void; label: string }) {
+  return (
+    <Field label={label}>
+      <input className={partner.input} type="number" min={min} max={max} value={value} onChange={(e) => Number.isFinite(e.target.valueAsNumber) && onChange(e.target.valueAsNumber)} />
+    </Field>
+  );
+}
+
+/** The selected widget's settings; `errors` are the api's words for this widget's fields. */
+export function WidgetInspector({ widget, errors, editable }: { widget: Widget; errors: Record<string, string>; editable: boolean }) {
+  const set = (changes: Partial<Widget>) => updateWidget(widget.id, changes);
+  return (
+    <fieldset className={partner.card} disabled={!editable} aria-label={`${widgetKindLabels[widget.kind]} settings`}>
+      <h2 className={partner.cardTitle}>{widgetKindLabels[widget.kind]}</h2>
+      <div className={styles.row}>
+        <NumberInput label="X" value={widget.x} min={0} max={1264} onChange={(x) => set({ x })} />
+        <NumberInput label="Y" value={widget.y} min={0} max={704} onChange={(y) => set({ y })} />
+        <NumberInput label="Width" value={widget.width} min={16} max={1280} onChange={(width) => set({ width })} />
+        <NumberInput label="Height" value={widget.height} min={16} max={720} onChange={(height) => set({ height })} />
+      </div>
+      {'color' in widget && (
+        <div className={styles.row}>
+          <Field label="Text colour">
+            <input className={styles.colorInput} type="color" value={widget.color} onChange={(e) => set({ color: e.target.value })} />
+          </Field>
+          <NumberInput label="Text size" value={widget.fontSize} min={10} max={96} onChange={(fontSize) => set({ fontSize })} />
+        </div>
+      )}
+      {widget.kind === 'alertBox' && (
+        <>
+          <NumberInput label="Seconds on screen" value={widget.durationMs / 1000} min={2} max={15} onChange={(s) => set({ durationMs: Math.round(s * 1000) })} />
+          {alertEventTypes.map((type) => {
+            const template = widget.alerts[type];
+            const setTemplate = (changes: Partial<typeof template>) => set({ alerts: { ...widget.alerts, [type]: { ...template, ...changes } } } as Partial<Widget>);
+            return (
+              <div key={type} className={styles.alertRow}>
+                <input type="checkbox" aria-label={`${ALERT_LABELS[type]} alert on`} checked={template.enabled} onChange={(e) => setTemplate({ enabled: e.target.checked })} />
+                <Field label={`${ALERT_LABELS[type]} · ${ALERT_VARIABLES[type].map((v) => `{${v}}`).join(' ')}`} error={errors[`alerts.${type}.message`]}>
+                  <input className={partner.input} maxLength={OVERLAY_MESSAGE_MAX} value={template.message} onChange={(e) => setTemplate({ message: e.target.value })} />
+                </Field>
+              </div>
+            );
+          })}
+        </>
+      )}
+      {widget.kind === 'recentEvents' && (
+        <>
+          <Field label="Title" error={errors.title}>
+            <input className={partner.input} maxLength={OVERLAY_TEXT_MAX} value={widget.title} onChange={(e) => set({ title: e.target.value })} />
+          </Field>
+          <NumberInput label="Events shown" value={widget.count} min={1} max={10} onChange={(count) => set({ count })} />
+          <div className={partner.checks}>
+            {alertEventTypes.map((type) => (
+              <label key={type} className={partner.check}>
+                <input
+                  type="checkbox"
+                  checked={widget.types.includes(type)}
+                  onChange={(e) => set({ types: e.target.checked ? [...widget.types, type] : widget.types.filter((t) => t !== type) } as Partial<Widget>)}
+                />
+                {ALERT_LABELS[type]}
+              </label>
+            ))}
+          </div>
+          {errors.types && <span className={partner.fieldError}>Choose at least one event type.</span>}
+        </>
+      )}
+      {widget.kind === 'chatBox' && (
+        <>
+          <NumberInput label="Messages shown" value={widget.count} min={1} max={20} onChange={(count) => set({ count })} />
+          <p className={partner.hint}>Which viewers’ messages show is set by the overlay’s trigger access.</p>
+        </>
+      )}
+      {widget.kind === 'goalBar' && (
+        <>
+          <Field label="Title" error={errors.title}>
+            <input className={partner.input} maxLength={OVERLAY_TEXT_MAX} value={widget.title} onChange={(e) => set({ title: e.target.value })} />
+          </Field>
+          <Field label="Goal">
+            <Select value={widget.metric} options={goalMetrics.map((m) => ({ value: m, label: goalMetricLabels[m] }))} onValueChange={(m) => set({ metric: m as (typeof goalMetrics)[number] } as Partial<Widget>)} aria-label="Goal" />
+          </Field>
+          <div className={styles.row}>
+            <NumberInput
+              label={widget.metric === 'tips' ? `Target (${widget.currency})` : 'Target'}
+              value={widget.metric === 'tips' ? widget.target / 100 : widget.target}
+              min={1}
+              max={1_000_000}
+              onChange={(n) => set({ target: Math.max(1, Math.round(widget.metric === 'tips' ? n * 100 : n)) } as Partial<Widget>)}
+            />
+            {widget.metric === 'tips' && (
+              <Field label="Currency" error={errors.currency}>
+                <input className={partner.input} maxLength={3} value={widget.currency} onChange={(e) => set({ currency: e.target.value.toUpperCase() } as Partial<Widget>)} />
+              </Field>
+            )}
+          </div>
+          <Field label="Counting since">
+            <input className={partner.input} type="datetime-local" value={localInput(widget.since)} onChange={(e) => e.target.value && set({ since: new Date(e.target.value).toISOString() } as Partial<Widget>)} />
+          </Field>
+          <Field label="Bar colour">
+            <input className={styles.colorInput} type="color" value={widget.barColor} onChange={(e) => set({ barColor: e.target.value } as Partial<Widget>)} />
+          </Field>
+        </>
+      )}
+      {widget.kind === 'text' && (
+        <Field label="Text" error={errors.text}>
+          <textarea className={`${partner.input} ${partner.textarea}`} maxLength={OVERLAY_MESSAGE_MAX} value={widget.text} onChange={(e) => set({ text: e.target.value } as Partial<Widget>)} />
+        </Field>
+      )}
+      {widget.kind === 'image' && (
+        <Field label="Image address (https)" error={errors.url}>
+          <input className={partner.input} type="url" value={widget.url} onChange={(e) => set({ url: e.target.value } as Partial<Widget>)} />
+        </Field>
+      )}
+      {widget.kind === 'timer' && (
+        <>
+          <Field label="Label" error={errors.label}>
+            <input className={partner.input} maxLength={OVERLAY_TEXT_MAX} value={widget.label} onChange={(e) => set({ label: e.target.value } as Partial<Widget>)} />
+          </Field>
+          <Field label="Counts">
+            <Select
+              value={widget.mode}
+              options={[
+                { value: 'countdown', label: 'Down to a time (countdown)' },
+                { value: 'stopwatch', label: 'Up from a time (stopwatch)' },
+              ]}
+              onValueChange={(mode) => set({ mode: mode as 'countdown' | 'stopwatch' } as Partial<Widget>)}
+              aria-label="Counts"
+            />
+          </Field>
+          <Field label={widget.mode === 'countdown' ? 'Ends at' : 'Started at'}>
+            <input className={partner.input} type="datetime-local" value={localInput(widget.at)} onChange={(e) => e.target.value && set({ at: new Date(e.target.value).toISOString() } as Partial<Widget>)} />
+          </Field>
+        </>
+      )}
+      {Object.keys(errors).length > 0 && (
+        <p role="alert" className={partner.formError}>
+          {Object.values(errors)[0]}
+        </p>
+      )}
+      {editable && (
+        <Button onClick={() => removeWidget(widget.id)} variant="ghost">
+          Remove widget
+        </Button>
+      )}
+    </fieldset>
+  );
+}

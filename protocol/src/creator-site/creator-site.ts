@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../http/endpoint.ts';
+import { channelIdParamsSchema } from '../partner/channels.ts';
+
+/**
+ * The creator site (partner spec §1, §2 'Creator Site', §6 Creator Site group): a public page per
+ * creator at `/c/{username}`, made of blocks the creator arranges. A tip button and campaigns'
+ * promo codes join the blocks once tips and campaigns exist (later issues); pictures arrive with
+ * the uploads store.
+ */
+
+export const SITE_TEXT_MAX = 64;
+export const SITE_ABOUT_MAX = 2000;
+export const SITE_BLOCKS_MAX = 20;
+
+export const siteBlockKinds = ['about', 'schedule', 'socialLinks', 'liveStatus'] as const;
+export type SiteBlockKind = (typeof siteBlockKinds)[number];
+export const siteBlockLabels: Record<SiteBlockKind, string> = { about: 'About', schedule: 'Schedule', socialLinks: 'Social links', liveStatus: 'Live status and stream' };
+
+const required = 'This field is required';
+const title = z.string().trim().max(SITE_TEXT_MAX, `Keep the text under ${SITE_TEXT_MAX + 1} characters`);
+
+export const weekdays = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export const weekdayLabels: Record<(typeof weekdays)[number], string> = { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' };
+
+/** Spec §9 main platforms, as the social links offer them. */
+export const socialPlatforms = ['Twitch', 'YouTube', 'X', 'TikTok', 'Instagram', 'Other'] as const;
+
+const blockId = z.uuid();
+
+export const siteBlockSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('about'), id: blockId, title, text: z.string().trim().min(1, required).max(SITE_ABOUT_MAX, `Keep the text under ${SITE_ABOUT_MAX + 1} characters`) }),
+  z.strictObject({
+    kind: z.literal('schedule'),
+    id: blockId,
+    title,
+    entries: z
+      .array(z.strictObject({ day: z.enum(weekdays), time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use a time such as 18:30'), what: z.string().trim().min(1, required).max(SITE_TEXT_MAX) }))
+      .max(21),
+    /** IANA time zone the times are in. */
+    timeZone: z.string().min(1).max(64).refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'Choose a time zone'),
+  }),
+  z.strictObject({
+    kind: z.literal('socialLinks'),
+    id: blockId,
+    title,
+    links: z.array(z.strictObject({ platform: z.enum(socialPlatforms), url: z.url({ protocol: /^https$/, message: 'Enter an https address' }).max(2048) })).max(12),
+  }),
+  z.strictObject({
+    kind: z.literal('liveStatus'),
+    id: blockId,
+    title,
+    /** The Twitch channel whose player is embedded while the creator is live (empty: no player). */
+    twitchChannel: z.union([z.literal(''), z.string().regex(/^[A-Za-z0-9_]{3,25}$/, 'Enter a valid Twitch username')]),
+  }),
+]);
+export type SiteBlock = z.infer<typeof siteBlockSchema>;
+
+export const creatorSiteContentSchema = z.strictObject({
+  /** A site not published answers 404 to visitors. */
+  published: z.boolean(),
+  headline: title,
+  blocks: z
+    .array(siteBlockSchema)
+    .max(SITE_BLOCKS_MAX)
+    .refine((bs) => new Set(bs.map((b) => b.id)).size === bs.length, 'Two blocks have the same id'),
+});
+export type CreatorSiteContent = z.infer<typeof creatorSiteContentSchema>;
+
+export const creatorSiteSchema = creatorSiteContentSchema.extend({
+  /** The public address, or null while the channel has no username (Get Started sets one). */
+  url: z.url().nullable(),
+  updatedAt: z.iso.datetime().nullable(),
+});
+export type CreatorSite = z.infer<typeof creatorSiteSchema>;
+
+export function newSiteBlock(kind: SiteBlockKind, id: string): SiteBlock {
+  switch (kind) {
+    case 'about':
+      return { kind, id, title: 'About me', text: 'Tell visitors who you are and what you stream.' };
+    case 'schedule':
+      return { kind, id, title: 'Schedule', entries: [], timeZone: 'UTC' };
+    case 'socialLinks':
+      return { kind, id, title: 'Find me elsewhere', links: [] };
+    case 'liveStatus':
+      return { kind, id, title: 'Live now', twitchChannel: '' };
+  }
+}
+
+/** The public page of a creator (by the username of their partner profile). */
+export const CREATOR_SITE_PATH = '/c/:username';
+
+const tag = 'creator-site';
+
+export const getCreatorSiteEndpoint = defineEndpoint({
+  id: 'getCreatorSite',
+  method: 'get',
+  path: '/api/v1/partner/channels/:channelId/site',
+  summary: "The channel's creator site as saved (an empty, unpublished one until the first save).",
+  tag,
+  access: 'user',
+  channelCapability: 'edit creator site',
+  params: channelIdParamsSchema,
+  response: creatorSiteSchema,
+});
+
+export const updateCreatorSiteEndpoint = defineEndpoint({
+  id: 'updateCreatorSite',
+  method: 'put',
+  path: '/api/v1/partner/channels/:channelId/site',
+  summary: "Replaces the channel's creator site: whether it is published, its headline and blocks in order.",
+  tag,
+  access: 'user',
+  channelCapability: 'edit creator site',
+  params: channelIdParamsSchema,
+  body: creatorSiteContentSchema,
+  response: creatorSiteSchema,
+});
+
+export const creatorSiteEndpoints = [getCreatorSiteEndpoint, updateCreatorSiteEndpoint] as const;
