@@ -62,6 +62,7 @@ import { scheduleRoutes, ScheduledBroadcastQueue, ScheduleService } from './sche
 import { partnerRoutes } from './partner/index.ts';
 import { CampaignService } from './campaigns/campaign-service.ts';
 import { campaignRoutes } from './campaigns/routes.ts';
+import { createMoney, moneyRoutes } from './money/index.ts';
 import { DataExportQueue } from './partner/data-exports/export-job.ts';
 import { oauthProviders } from './auth/oauth-providers.ts';
 import { createOverlayService, overlayPageRoutes, overlayRoutes, ownPageUrls } from './overlays/index.ts';
@@ -146,7 +147,9 @@ export function createApp(deps: AppDeps): Express {
   // better-auth takes the parsed body instead of reading the stream itself.
   app.use(AUTH_BASE_PATH, ...bodyParsing({ limitBytes: deps.config.AUTH_MAX_BODY_BYTES, forms: true }));
   app.all(`${AUTH_BASE_PATH}/{*path}`, authHandler(accounts.auth));
-  const billing = new BillingService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, settings: billingSettings(deps.config), classicStudioUrl: classicStudioUrl(deps.config) });
+  const alerts = new AlertsService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET, signForStudio: ownPageUrls(deps.config).sign });
+  const money = createMoney({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, billing: billingSettings(deps.config), secretsKey: deps.config.SECRETS_KEY, alerts, ...(deps.now ? { now: deps.now } : {}) });
+  const billing = new BillingService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, settings: billingSettings(deps.config), classicStudioUrl: classicStudioUrl(deps.config), money: money.webhooks });
   // Before the JSON parser: the signature covers the raw bytes.
   app.post(STRIPE_WEBHOOK_PATH, ...stripeWebhookHandlers(billing));
   // WHIP bodies are SDP, read by its routes under their own limit (see whipRoutes).
@@ -180,7 +183,6 @@ export function createApp(deps: AppDeps): Express {
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
   app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
   app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));
-  const alerts = new AlertsService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET, signForStudio: ownPageUrls(deps.config).sign });
   app.use(eventRoutes({ db: deps.db, resolveSession, alerts }));
   // The alerts overlay page, opened by the render worker with the project's overlay key (no session).
   app.use(alertsOverlayRoutes({ redis: deps.redis, alerts, logger: deps.logger }));
@@ -233,6 +235,7 @@ export function createApp(deps: AppDeps): Express {
     ...(deps.now ? { now: deps.now } : {}),
   });
   app.use(campaignRoutes({ db: deps.db, campaigns, resolveSession }));
+  app.use(moneyRoutes({ db: deps.db, money, resolveSession }));
   app.use(fleetRoutes({ db: deps.db, redis: deps.redis, workers, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), sampleIntervalMs: deps.config.FLEET_TICK_MS }));
   if (devInboxEnabled(deps.config)) app.use(devInboxRoutes(accounts.inbox, { anyClient: deps.config.DEV_INBOX === 'on' }));
   app.get('/metrics', async (_req, res) => {

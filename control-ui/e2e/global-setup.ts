@@ -73,6 +73,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.ONAIR_E2E_CHAT_FACEBOOK = chat.facebook.url;
   process.env.ONAIR_E2E_EVENTSUB = eventSub.url;
   process.env.ONAIR_E2E_URL = stack.url;
+  // The Stripe double's test-mode dashboard (Connect payouts are moved on there).
+  if (stack.stripe) process.env.ONAIR_E2E_STRIPE = stack.stripe.url;
   // For flows that stand in for a service the UI cannot drive yet (billing writing a subscription).
   process.env.ONAIR_E2E_DATABASE_URL = stack.databaseUrl;
   // Where the built-in local destination can be watched (ffprobe), key included.

@@ -86,7 +86,7 @@ test('onboarding: the partner area signs in with its own words and collects the 
   await expect(page.getByRole('img', { name: 'Your avatar' })).toBeVisible();
 
   await page.getByRole('link', { name: 'Payout information' }).click();
-  await expect(page.getByText('Payout information is not available yet')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Tax interview' })).toBeVisible();
   await page.getByRole('link', { name: 'Integrations' }).click();
   await expect(page.getByRole('listitem', { name: 'E-mail' })).toContainText(`Connected as ${email}`);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/partner-settings-integrations.png` });

@@ -57,6 +57,18 @@ export const errorCatalogue = {
   },
   /** The provider did not share an e-mail address, which every OnAir account needs. */
   OAUTH_EMAIL_MISSING: { status: 400, fault: 'user', message: 'The provider did not share your e-mail address. Allow access to it, or sign in with your e-mail.' },
+  // ─── Money of the partner network (partner spec §5, §8) ───
+  /** Tipping is switched off (by an operator during maintenance, or by the creator). */
+  TIPS_NOT_AVAILABLE: { status: 409, fault: 'user', message: 'Tips Not Available' },
+  /** A tip's amount outside the creator's limits, or settings outside §9's. */
+  TIP_AMOUNT_INVALID: { status: 400, fault: 'user', message: 'That tip amount is not allowed here.' },
+  /** A payout the rules of §5 refuse (balance, minimum, tax interview, payment method); the message says which. */
+  PAYOUT_REFUSED: { status: 422, fault: 'user', message: 'Unable to request payout' },
+  TAX_INTERVIEW_REQUIRED: { status: 422, fault: 'user', message: 'Complete the tax interview before requesting a payout.' },
+  /** The payout provider refused or did not answer; nothing was taken from the balance. */
+  PAYOUT_PROVIDER_FAILED: { status: 502, fault: 'service', message: 'Unable to request payout' },
+  /** Payment details cannot be stored: the server has no SECRETS_KEY to seal them with. */
+  MONEY_UNAVAILABLE: { status: 503, fault: 'service', message: 'Payments are not set up on this server.' },
   // ─── Plans and billing (spec §2 Plan & Billing, §4 Checkout) ───
   /** A checkout for a price the operator did not configure. */
   BILLING_UNKNOWN_PRICE: { status: 400, fault: 'user', message: 'That plan price is not on sale here.' },

@@ -25,3 +25,4 @@ export * from './guests/index.ts';
 export * from './chatbot/index.ts';
 export * from './overlays/index.ts';
 export * from './creator-site/index.ts';
+export * from './money/index.ts';

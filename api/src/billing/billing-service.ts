@@ -17,6 +17,7 @@ import {
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { loadCurrentUser, type CurrentUser } from '../http/auth-context.ts';
+import type { MoneyWebhooks } from '../money/index.ts';
 import type { BillingSettings } from './config.ts';
 
 /** Prices are read from Stripe at most this often (the page shows them; the operator may change them). */
@@ -46,7 +47,7 @@ export class BillingService {
   private prices: { at: number; list: PlanPrice[] } | undefined;
 
   constructor(
-    private readonly deps: { db: Db; redis: Redis; logger: Logger; publicUrl: string; settings: BillingSettings | undefined; classicStudioUrl: string | null },
+    private readonly deps: { db: Db; redis: Redis; logger: Logger; publicUrl: string; settings: BillingSettings | undefined; classicStudioUrl: string | null; money?: MoneyWebhooks },
   ) {
     const settings = deps.settings;
     if (settings) {
@@ -146,10 +147,17 @@ export class BillingService {
     const isSubscriptionEvent = event.type === 'customer.subscription.created' || event.type === 'customer.subscription.updated' || event.type === 'customer.subscription.deleted';
     const fresh = isSubscriptionEvent ? await this.call(() => stripe.subscriptions.retrieve((event.data.object as Stripe.Subscription).id)) : undefined;
     const readAt = new Date();
+    // Tips, refunds, disputes and Connect payouts belong to the money area: applied in the same
+    // transaction as the event id, announced after the commit.
+    let announceMoney: (() => Promise<void>) | undefined;
     const affected = await this.deps.db.$transaction(async (tx) => {
       const seen = await tx.billingEvent.findUnique({ where: { id: event.id }, select: { id: true } });
       if (seen) return undefined;
       await tx.billingEvent.create({ data: { id: event.id, type: event.type, createdAt: eventAt } });
+      if (this.deps.money?.handles(event)) {
+        announceMoney = await this.deps.money.apply(tx, event);
+        return undefined;
+      }
       if (fresh) return this.applySubscription(tx, fresh, readAt);
       if (event.type === 'checkout.session.completed') {
         const session = event.data.object;
@@ -161,6 +169,7 @@ export class BillingService {
     });
     this.deps.logger.info({ eventId: event.id, type: event.type, applied: affected !== undefined }, 'billing webhook');
     if (affected) await this.announce(affected);
+    if (announceMoney) await announceMoney().catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message, eventId: event.id }, 'money event not announced'));
   }
 
   /**

@@ -137,7 +137,9 @@ export async function call(api: StudioApi, user: TestUser | null, method: string
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+  // A file download (a CSV) is not JSON: its text is the body.
+  const json = res.headers.get('content-type')?.includes('json') ?? true;
+  return { status: res.status, body: text ? (json ? (JSON.parse(text) as unknown) : text) : undefined };
 }
 
 /** The host's guest link token (made on first ask), as Copy Guest Link copies it. */

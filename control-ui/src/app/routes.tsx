@@ -29,6 +29,9 @@ import { MarketingCampaignsPage } from '../features/partner-campaigns/MarketingC
 import { OverlaysPage } from '../features/partner-overlays/OverlaysPage.tsx';
 import { OverlayEditorPage } from '../features/partner-overlays/OverlayEditorPage.tsx';
 import { CreatorSitePage } from '../features/partner-creator-site/CreatorSitePage.tsx';
+import { PayoutsPage } from '../features/partner-payouts/PayoutsPage.tsx';
+import { StatisticsPage } from '../features/partner-statistics/StatisticsPage.tsx';
+import { TipPage } from '../features/tip-page/TipPage.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { RouteErrorFallback } from './RouteErrorFallback.tsx';
 
@@ -72,6 +75,8 @@ export const routes: RouteObject[] = [
               { path: 'overlays', element: <OverlaysPage /> },
               { path: 'overlays/:overlayId', element: <OverlayEditorPage /> },
               { path: 'site', element: <CreatorSitePage /> },
+              { path: 'payouts', element: <PayoutsPage /> },
+              { path: 'statistics', element: <StatisticsPage /> },
               { path: 'settings/:section?', element: <SettingsPage /> },
               // Partner spec §2 auth pages: OAuth authorize and short-code authorize.
               { path: 'authorize', element: <AuthorizePage /> },
@@ -88,6 +93,8 @@ export const routes: RouteObject[] = [
       { path: 'guest/:projectId', element: <GuestPage /> },
       { path: 'guest/*', element: <GuestPage /> },
       { path: 'login', element: <LoginPage /> },
+      // A creator's tip page: a direct public link (the creator site's tip button points here).
+      { path: 'tip/:creatorId', element: <TipPage /> },
       // Partner spec §4: after deleting, and a new sign-in to an account pending deletion.
       { path: 'account-deleted', element: <AccountDeletedPage /> },
       { path: 'reactivate', element: <ReactivatePage /> },

@@ -49,6 +49,29 @@ ${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '
   );
 }
 
+export interface PaymentView {
+  id: string;
+  productName: string;
+  amount: string;
+  cancelUrl: string;
+  error?: string;
+}
+
+/** The hosted page of a one-off payment (Checkout in payment mode): a tip. */
+export function paymentPage(view: PaymentView): string {
+  return page(
+    `Pay ${view.amount}`,
+    `<h1>${escapeHtml(view.productName)}</h1>
+<p><strong>${escapeHtml(view.amount)}</strong></p>
+${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : ''}
+<form method="post" action="/checkout/${escapeHtml(view.id)}">
+<label for="card">Card number</label><input id="card" name="card" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required>
+<p class="muted">Test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined.</p>
+<button type="submit">Pay ${escapeHtml(view.amount)}</button></form>
+<p><a href="${escapeHtml(view.cancelUrl)}">Back</a></p>`,
+  );
+}
+
 export interface PortalView {
   id: string;
   returnUrl: string;

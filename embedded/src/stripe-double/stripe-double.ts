@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseForm } from 'qs';
-import { checkoutPage, formatAmount, formatDate, page, portalPage } from './hosted-pages.ts';
+import { checkoutPage, escapeHtml, formatAmount, formatDate, page, paymentPage, portalPage } from './hosted-pages.ts';
+import { PaymentError, PaymentsDouble, type PayoutOutcome } from './payments.ts';
 import { WebhookSender, type WebhookDelivery } from './webhooks.ts';
 
 /**
@@ -55,6 +56,16 @@ export interface RunningStripeDouble {
   failNextPayment(customerId: string): void;
   /** Resolves when every webhook delivery under way (retries included) has ended. */
   webhooksSettled(): Promise<void>;
+  /** The card holder disputes a payment (a chargeback): charge.dispute.created. */
+  dispute(paymentIntentId: string): { id: string };
+  /** A dispute ends: won (funds reinstated) or lost. */
+  closeDispute(disputeId: string, outcome: 'won' | 'lost'): void;
+  /** Refunds a payment as the Dashboard would (charge.refunded). */
+  refund(paymentIntentId: string, amount?: number): void;
+  /** Every Connect payout so far, with its connected account. */
+  payouts(): { id: string; amount: number; currency: string; status: string; account: string; metadata: Record<string, string> }[];
+  /** Moves a payout on: in transit, paid, failed, canceled, or delayed (a later arrival date). */
+  advancePayout(payoutId: string, outcome: PayoutOutcome | 'delayed'): void;
   stop(): Promise<void>;
 }
 
@@ -96,6 +107,7 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
   const idempotent = new Map<string, { status: number; body: string }>();
   const webhooks = new WebhookSender(options.webhookEndpoints ?? [], webhookSecret, options.retryDelaysMs ?? [1000, 5000, 30_000], now);
   let baseUrl = '';
+  const payments = new PaymentsDouble({ now: () => now(), emit: (type, object, previous, account) => emit(type, object, previous, account), baseUrl: () => baseUrl });
 
   const priceObject = (id: string): Json => {
     const p = prices.get(id);
@@ -109,9 +121,10 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
   };
   const expandPrice = (price: Json, expand: string[], prefix: string): Json => (expand.includes(`${prefix}product`) ? { ...price, product: productObject(price.product as string) } : price);
 
-  const emit = (type: string, object: Json, previous?: Json): void => {
+  const emit = (type: string, object: Json, previous?: Json, account?: string): void => {
     const event: Json = {
       id: newId('evt'),
+      ...(account ? { account } : {}),
       object: 'event',
       api_version: STRIPE_DOUBLE_API_VERSION,
       created: now(),
@@ -264,9 +277,11 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
 
   // ─── The REST API ───
 
-  const api = (method: string, path: string[], params: Json, query: Json): { status?: number; body: Json } => {
+  const api = (method: string, path: string[], params: Json, query: Json, account: string | undefined): { status?: number; body: Json } => {
     const expand = ([] as string[]).concat((params.expand ?? query.expand ?? []) as string[]);
     const [resource, id, sub] = path;
+    const paid = payments.route(method, path, params, account);
+    if (paid) return { body: paid };
     if (resource === 'prices' && method === 'GET') {
       if (id) return { body: expandPrice(priceObject(id), expand, '') };
       return { body: list([...prices.keys()].map((p) => expandPrice(priceObject(p), expand, 'data.')), '/v1/prices') };
@@ -293,6 +308,8 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
     }
     if (resource === 'checkout' && id === 'sessions') {
       const sessionId = sub;
+      if (method === 'POST' && !sessionId && params.mode === 'payment') return { body: payments.createPaymentSession(params) };
+      if (method === 'GET' && sessionId && payments.sessions.has(sessionId)) return { body: payments.publicSession(payments.sessions.get(sessionId)!) };
       if (method === 'POST' && !sessionId) {
         if (params.mode !== 'subscription') throw new StripeError(400, 'invalid_request_error', 'Only mode=subscription is supported by the double.', 'parameter_invalid', 'mode');
         const lineItems = Object.values((params.line_items ?? {}) as Record<string, Json>).map((l) => ({ price: String(l.price ?? ''), quantity: Number(l.quantity ?? 1) }));
@@ -405,6 +422,19 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
     const [kind, id, action] = path;
     const html = (status: number, body: string) => res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     const redirect = (to: string) => res.writeHead(303, { location: to }).end();
+    const payment = kind === 'checkout' && id ? payments.sessions.get(id) : undefined;
+    if (payment && id) {
+      const done = String(payment.success_url).replace('{CHECKOUT_SESSION_ID}', id);
+      if (payment.status !== 'open') return redirect(done), true;
+      const view = { id, productName: String(payment.productName), amount: formatAmount(payment.amount_total as number, payment.currency as string), cancelUrl: String(payment.cancel_url) };
+      if (method === 'GET') return html(200, paymentPage(view)), true;
+      const card = String(form.card ?? '').replace(/\D/g, '');
+      const outcome = TEST_CARDS[card];
+      if (!outcome) return html(402, paymentPage({ ...view, error: 'Your card number is invalid. Use a test card.' })), true;
+      if (!outcome.ok) return html(402, paymentPage({ ...view, error: outcome.message! })), true;
+      payments.completePayment(payment, card);
+      return redirect(done), true;
+    }
     if (kind === 'checkout' && id) {
       const session = sessions.get(id);
       if (!session) return html(404, page('Not found', '<h1>This checkout page does not exist.</h1>')), true;
@@ -433,6 +463,30 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
         return redirect(`/portal/${id}`), true;
       }
       return html(200, portalView(id, portal)), true;
+    }
+    // The test-mode dashboard's Connect payouts: a browser test moves a payout on as a bank would.
+    if (kind === 'dashboard' && id === 'payouts') {
+      const [, , payoutId, outcome] = path;
+      if (method === 'POST' && payoutId && (outcome === 'paid' || outcome === 'failed' || outcome === 'in_transit' || outcome === 'canceled' || outcome === 'delayed')) {
+        payments.advancePayout(payoutId, outcome);
+        return redirect('/dashboard/payouts'), true;
+      }
+      const rows = payments.allPayouts().reverse();
+      const button = (p: Json, to: string, label: string) => `<form class="inline" method="post" action="/dashboard/payouts/${escapeHtml(String(p.id))}/${to}"><button type="submit" class="secondary">${escapeHtml(label)}</button></form>`;
+      return (
+        html(
+          200,
+          page(
+            'Payouts',
+            `<h1>Connect payouts</h1>${
+              rows.length
+                ? `<table>${rows.map((p) => `<tr aria-label="${escapeHtml(String(p.id))}"><td>${escapeHtml(formatAmount(p.amount as number, p.currency as string))}</td><td>${escapeHtml(String(p.status))}</td><td>${p.status === 'pending' || p.status === 'in_transit' ? `${button(p, 'paid', 'Mark paid')} ${button(p, 'delayed', 'Delay')} ${button(p, 'failed', 'Fail')}` : ''}</td></tr>`).join('')}</table>`
+                : '<p class="muted">No payouts yet.</p>'
+            }`,
+          ),
+        ),
+        true
+      );
     }
     if (kind === 'invoices' && id && method === 'GET') {
       const invoice = invoices.get(id);
@@ -480,11 +534,12 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
       let status: number;
       let payload: string;
       try {
-        const result = api(method, parts.slice(1), form, query);
+        const connected = req.headers['stripe-account'];
+        const result = api(method, parts.slice(1), form, query, typeof connected === 'string' ? connected : undefined);
         status = result.status ?? 200;
         payload = JSON.stringify(result.body);
       } catch (err) {
-        if (!(err instanceof StripeError)) throw err;
+        if (!(err instanceof StripeError) && !(err instanceof PaymentError)) throw err;
         status = err.status;
         payload = JSON.stringify({ error: { type: err.type, message: err.message, ...(err.code ? { code: err.code } : {}), ...(err.param ? { param: err.param } : {}) } });
       }
@@ -510,6 +565,11 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
     advanceClock,
     failNextPayment: (customerId) => void failNext.add(customerId),
     webhooksSettled: () => webhooks.settled(),
+    dispute: (paymentIntentId) => payments.dispute(paymentIntentId) as { id: string },
+    closeDispute: (disputeId, outcome) => void payments.closeDispute(disputeId, outcome),
+    refund: (paymentIntentId, amount) => void payments.refund({ payment_intent: paymentIntentId, ...(amount === undefined ? {} : { amount }) }),
+    payouts: () => payments.allPayouts() as ReturnType<RunningStripeDouble['payouts']>,
+    advancePayout: (payoutId, outcome) => void payments.advancePayout(payoutId, outcome),
     stop: async () => {
       await webhooks.settled();
       await new Promise<void>((resolve) => server.close(() => resolve()));

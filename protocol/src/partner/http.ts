@@ -26,6 +26,7 @@ import {
   registerApplicationEndpoint,
   revokeGrantEndpoint,
 } from './applications.ts';
+import { moneyEndpoints } from '../money/http.ts';
 import { emailNotificationsSchema, partnerAccountSchema, personalInfoSchema, uploadAvatarBodySchema } from './profile.ts';
 
 // The partner network's calls (spec §7 says none are shown; these are OnAir's). Every endpoint of
@@ -307,4 +308,5 @@ export const partnerEndpoints: readonly Endpoint[] = [
   ...chatbotEndpoints,
   ...overlayEndpoints,
   ...creatorSiteEndpoints,
+  ...moneyEndpoints,
 ];

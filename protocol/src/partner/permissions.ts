@@ -40,6 +40,9 @@ export const channelCapabilities = {
   'view overlays': ['overlay.view', 'overlay.edit'],
   'edit overlays': 'overlay.edit',
   'edit creator site': 'creator-site',
+  /** Tips, payouts, transactions, charity: the owner's money; no group of §6 grants it. */
+  'manage money': 'owner',
+  'view statistics': 'analytics',
 } as const satisfies Record<string, CapabilityNeed>;
 /** One group, any of several groups, any group at all, or the owner alone. */
 type CapabilityNeed = PermissionGroup | readonly PermissionGroup[] | 'any group' | 'owner';

@@ -1,4 +1,5 @@
-import { Bot, Gamepad2, Globe, Layers, LayoutDashboard, Radio, Settings, UserRound } from 'lucide-react';
+import { BarChart3, Bot, Gamepad2, Globe, Layers, LayoutDashboard, Radio, Settings, UserRound, Wallet } from 'lucide-react';
+import { channelAllows } from '@onair/protocol';
 import { useEffect } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { loadPartnerAccount } from '../../actions/partner.ts';
@@ -18,6 +19,9 @@ export function PartnerLayout() {
   const status = usePartnerStore((s) => s.accountStatus);
   const onboarded = usePartnerStore((s) => s.account?.onboarded ?? false);
   const loggedIn = useSessionStore((s) => s.loggedIn);
+  const channel = usePartnerStore((s) => s.channels.find((c) => c.id === s.selectedChannelId) ?? null);
+  // Money and statistics links only where the selected channel allows them (the api checks again).
+  const role = channel ? (channel.owner ? ({ kind: 'owner' } as const) : ({ kind: 'collaborator', groups: channel.permissions } as const)) : null;
   // Read again when the sign-in changes: a 401 from before signing in is no answer after it.
   useEffect(() => {
     void loadPartnerAccount();
@@ -65,6 +69,18 @@ export function PartnerLayout() {
           <Globe size={16} aria-hidden />
           Creator Site
         </NavLink>
+        {role && channelAllows(role, 'view statistics') && (
+          <NavLink to="/partner/statistics" className={linkClass}>
+            <BarChart3 size={16} aria-hidden />
+            Statistics
+          </NavLink>
+        )}
+        {role && channelAllows(role, 'manage money') && (
+          <NavLink to="/partner/payouts" className={linkClass}>
+            <Wallet size={16} aria-hidden />
+            Payouts
+          </NavLink>
+        )}
         <NavLink to="/partner/account" className={linkClass}>
           <UserRound size={16} aria-hidden />
           Account

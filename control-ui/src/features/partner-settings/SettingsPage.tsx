@@ -5,7 +5,9 @@ import { DataExportsSection } from '../partner-data-exports/DataExportsSection.t
 import { ManageApplicationsSection } from '../partner-applications/ManageApplicationsSection.tsx';
 import styles from '../partner-home/Partner.module.css';
 import settings from './SettingsPage.module.css';
-import { ComesWithMoney, EmailNotificationsSection, Integrations, LoginAndSecurity, PersonalInformation } from './SettingsSections.tsx';
+import { PayoutInformationSection } from '../partner-payouts/PayoutInformationSection.tsx';
+import { TipSettingsSection } from '../partner-payouts/TipSettingsSection.tsx';
+import { EmailNotificationsSection, Integrations, LoginAndSecurity, PersonalInformation } from './SettingsSections.tsx';
 
 /** Partner spec §2 Settings sections, in the spec's order. */
 const sections = [
@@ -34,9 +36,9 @@ function SectionBody({ id, tab }: { id: SectionId; tab: 'sent' | 'received' }) {
     case 'email-notifications':
       return <EmailNotificationsSection />;
     case 'payout-information':
-      return <ComesWithMoney what="Payout information" />;
+      return <PayoutInformationSection />;
     case 'tips':
-      return <ComesWithMoney what="Tips" />;
+      return <TipSettingsSection />;
     case 'manage-applications':
       return <ManageApplicationsSection />;
     case 'data-exports':

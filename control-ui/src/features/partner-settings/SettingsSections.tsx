@@ -4,7 +4,6 @@ import { AVATAR_TYPES, type EmailNotifications } from '@onair/protocol';
 import { openAccountSettings } from '../../actions/account-settings.ts';
 import { connectPlatform, disconnectLoginMethod, removeAvatar, saveEmailNotifications, savePersonalInfo, uploadAvatar } from '../../actions/partner.ts';
 import { Button } from '../../components/Button.tsx';
-import { EmptyState } from '../../components/EmptyState.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { DeleteAccountSection } from '../partner-account-deletion/DeleteAccountSection.tsx';
 import { usePartnerStore, useSessionStore } from '../../stores/index.ts';
@@ -132,14 +131,5 @@ export function EmailNotificationsSection() {
         </Button>
       </div>
     </div>
-  );
-}
-
-/** Payout information and Tips are filled by the money part of the partner network. */
-export function ComesWithMoney({ what }: { what: string }) {
-  return (
-    <EmptyState title={`${what} is not available yet`}>
-      {what} arrives with payouts and tips in a later release of the partner network. Nothing to set up here until then.
-    </EmptyState>
   );
 }

@@ -1,0 +1,280 @@
+import { Download, Wallet as WalletIcon } from 'lucide-react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { PAYOUT_FAILED_MESSAGE, TRANSACTIONS_PAGE_SIZES, type TransactionsPage, type Wallet } from '@onair/protocol';
+import { loadTransactions, loadWallet, requestPayout, transactionsCsvUrl } from '../../actions/money.ts';
+import { Button } from '../../components/Button.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { usePartnerStore } from '../../stores/index.ts';
+import styles from '../partner-home/Partner.module.css';
+import { toMinor } from '../tip-page/TipPage.tsx';
+import { day, money, when } from './format.ts';
+import m from './Money.module.css';
+import { PaymentMethods, TaxInterviewForm } from './PayoutInformationSection.tsx';
+
+/**
+ * Payouts (partner spec §2): the balance from the ledger, the tax interview, request payout with
+ * the §5 rules and §8 words, and the transaction history. The owner's page only: no permission
+ * group of §6 opens money to a collaborator (the api refuses them too).
+ */
+export function PayoutsPage() {
+  useDocumentTitle('Payouts');
+  const channel = usePartnerStore((s) => s.channels.find((c) => c.id === s.selectedChannelId) ?? null);
+  const [wallet, setWallet] = useState<Wallet | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [historyVersion, setHistoryVersion] = useState(0);
+  const channelId = channel?.owner ? channel.id : null;
+  const refresh = useCallback(() => {
+    if (!channelId) return;
+    void loadWallet(channelId).then((r) => (r.ok ? setWallet(r.value) : setError(r.message)));
+    setHistoryVersion((v) => v + 1);
+  }, [channelId]);
+  useEffect(refresh, [refresh]);
+  if (channel && !channel.owner) {
+    return <EmptyState title="Payouts are the channel owner's">Only {channel.name} can see this channel's balance and payouts.</EmptyState>;
+  }
+  if (error) return <EmptyState title="Payouts could not be loaded">{error}</EmptyState>;
+  if (!channelId || !wallet) return null;
+  const currency = wallet.paymentMethods.find((p) => p.isDefault)?.currency ?? wallet.balances[0]?.currency ?? 'usd';
+  const balance = wallet.balances.find((b) => b.currency === currency)?.available ?? 0;
+  const others = wallet.balances.filter((b) => b.currency !== currency);
+  const method = wallet.paymentMethods.find((p) => p.isDefault);
+
+  return (
+    <div className={m.wide}>
+      <h1 className={styles.title}>Payouts</h1>
+      <section className={styles.card} aria-label="Balance">
+        <div className={m.figures}>
+          <div className={m.figure}>
+            <span className={styles.muted}>Available balance</span>
+            <span className={m.figureValue} data-testid="available-balance">
+              {money(balance, currency)}
+            </span>
+            {others.map((b) => (
+              <span key={b.currency} className={styles.hint}>
+                and {money(b.available, b.currency)}
+              </span>
+            ))}
+          </div>
+          <div className={m.figure}>
+            <span className={styles.muted}>Minimum payout</span>
+            <span className={m.figureValue}>{money(wallet.minimumPayout, currency)}</span>
+          </div>
+          <div className={m.figure}>
+            <span className={styles.muted}>Fees</span>
+            <span className={m.figureValue}>{money(wallet.fee, currency)}</span>
+          </div>
+          <div className={m.figure}>
+            <span className={styles.muted}>Arrives in</span>
+            <span className={m.figureValue}>{method ? `${method.businessDays.from}–${method.businessDays.to} business days` : '—'}</span>
+          </div>
+        </div>
+        <RequestPayout channelId={channelId} wallet={wallet} balance={balance} currency={currency} onDone={refresh} />
+      </section>
+      {!wallet.taxInterviewCompleted && (
+        <section className={styles.card}>
+          <TaxInterviewForm channelId={channelId} onDone={refresh} />
+        </section>
+      )}
+      {!wallet.hasPaymentMethod && (
+        <section className={styles.card}>
+          <PaymentMethods channelId={channelId} onChange={refresh} />
+        </section>
+      )}
+      <TransactionHistory channelId={channelId} version={historyVersion} />
+    </div>
+  );
+}
+
+function RequestPayout({ channelId, wallet, balance, currency, onDone }: { channelId: string; wallet: Wallet; balance: number; currency: string; onDone: () => void }) {
+  const [amount, setAmount] = useState('');
+  const [message, setMessage] = useState<{ kind: 'error' | 'done'; text: string } | null>(null);
+  const [pending, setPending] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    const minor = toMinor(amount);
+    const result = await requestPayout(channelId, { amount: Number.isNaN(minor) ? 0 : minor, currency });
+    setPending(false);
+    if (result.ok) {
+      setMessage({ kind: 'done', text: `Payout of ${money(result.value.amount, result.value.currency)} requested. Expected between ${day(result.value.estimatedFrom)} and ${day(result.value.estimatedTo)}.` });
+      setAmount('');
+      onDone();
+    } else {
+      setMessage({ kind: 'error', text: result.fieldErrors.amount ?? (result.message || PAYOUT_FAILED_MESSAGE) });
+    }
+  };
+  return (
+    <form className={m.payoutForm} onSubmit={(e) => void submit(e)} noValidate aria-label="Request payout">
+      <div className={`${styles.field} ${m.field}`}>
+        <label className={styles.label} htmlFor="payout-amount">
+          Payout amount ({currency.toUpperCase()})
+        </label>
+        <input id="payout-amount" className={styles.input} inputMode="decimal" value={amount} placeholder={(balance / 100).toFixed(2)} onChange={(e) => setAmount(e.target.value)} />
+      </div>
+      <Button type="submit" variant="primary" disabled={pending}>
+        Request payout
+      </Button>
+      <div className={m.notes}>
+        {wallet.payoutBlockedReason && !message && <span className={styles.hint}>{wallet.payoutBlockedReason}</span>}
+        {message && (
+          <span className={message.kind === 'error' ? styles.formError : styles.hint} role={message.kind === 'error' ? 'alert' : 'status'}>
+            {message.kind === 'error' && message.text !== PAYOUT_FAILED_MESSAGE ? `${PAYOUT_FAILED_MESSAGE}: ${message.text}` : message.text}
+          </span>
+        )}
+        <span className={styles.hint}>
+          Bank details and tax interview: <Link to="/partner/settings/payout-information">Settings › Payout information</Link>
+        </span>
+      </div>
+    </form>
+  );
+}
+
+function TransactionHistory({ channelId, version }: { channelId: string; version: number }) {
+  const [tab, setTab] = useState<'credit' | 'payouts'>('credit');
+  const [campaign, setCampaign] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(10);
+  const [data, setData] = useState<TransactionsPage | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    void loadTransactions(channelId, { tab, campaign: tab === 'credit' ? campaign : '', page, pageSize }).then((r) => (r.ok ? setData(r.value) : setError(r.message)));
+  }, [channelId, tab, campaign, page, pageSize, version]);
+  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  const tabButton = (id: 'credit' | 'payouts', label: string) => (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={tab === id}
+      className={`${m.tab} ${tab === id ? m.tabActive : ''}`}
+      onClick={() => {
+        setTab(id);
+        setPage(1);
+      }}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <section className={styles.card} aria-label="Transaction history">
+      <h2 className={styles.cardTitle}>Transaction history</h2>
+      <div className={m.toolbar}>
+        <div role="tablist" aria-label="Transactions" className={m.inline}>
+          {tabButton('credit', 'Credit')}
+          {tabButton('payouts', 'Payouts')}
+        </div>
+        {tab === 'credit' && (
+          <form
+            className={m.search}
+            role="search"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setCampaign(search.trim());
+              setPage(1);
+            }}
+          >
+            <input className={styles.input} aria-label="Search by campaign name" placeholder="Search by campaign name" value={search} onChange={(e) => setSearch(e.target.value)} />
+          </form>
+        )}
+        <a className={styles.navLink} href={transactionsCsvUrl(channelId, tab, tab === 'credit' ? campaign : '')} download>
+          <Download size={16} aria-hidden /> Download CSV
+        </a>
+      </div>
+      {error && <p role="alert">{error}</p>}
+      {data && data.total === 0 && (
+        <EmptyState icon={<WalletIcon size={32} />} title={tab === 'credit' ? (campaign ? 'Nothing matches that search' : 'No credits yet') : 'No payouts yet'}>
+          {tab === 'credit' ? 'Tips and campaign earnings appear here once paid.' : 'Payouts you request appear here with their status.'}
+        </EmptyState>
+      )}
+      {data && data.total > 0 && tab === 'credit' && (
+        <table className={styles.table}>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">Description</th>
+              <th scope="col">Campaign</th>
+              <th scope="col">Status</th>
+              <th scope="col" className={m.amount}>
+                Amount
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.credits.map((c) => (
+              <tr key={c.id}>
+                <td>{when(c.date)}</td>
+                <td>{c.description}</td>
+                <td>{c.campaignName ?? '—'}</td>
+                <td className={m.status}>{c.status}</td>
+                <td className={`${m.amount} ${c.amount < 0 ? m.negative : ''}`}>{money(c.amount, c.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {data && data.total > 0 && tab === 'payouts' && (
+        <table className={styles.table}>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">Method</th>
+              <th scope="col">Status</th>
+              <th scope="col">Expected</th>
+              <th scope="col" className={m.amount}>
+                Fee
+              </th>
+              <th scope="col" className={m.amount}>
+                Amount
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.payouts.map((p) => (
+              <tr key={p.id}>
+                <td>{when(p.date)}</td>
+                <td>{p.method}</td>
+                <td className={m.status} title={p.failureReason ?? undefined}>
+                  {p.status}
+                </td>
+                <td>{p.status === 'completed' && p.completedAt ? `Arrived ${day(p.completedAt)}` : `${day(p.estimatedFrom)} – ${day(p.estimatedTo)}`}</td>
+                <td className={m.amount}>{money(p.fee, p.currency)}</td>
+                <td className={m.amount}>{money(p.amount, p.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {data && data.total > 0 && (
+        <div className={m.pager}>
+          <label className={styles.hint}>
+            Rows{' '}
+            <select
+              value={pageSize}
+              onChange={(e) => {
+                setPageSize(Number(e.target.value));
+                setPage(1);
+              }}
+            >
+              {TRANSACTIONS_PAGE_SIZES.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </label>
+          <span className={styles.hint}>
+            Page {data.page} of {pages}
+          </span>
+          <Button disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </Button>
+          <Button disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            Next
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}

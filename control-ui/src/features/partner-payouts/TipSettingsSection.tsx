@@ -1,0 +1,158 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { moneyCurrencies, TIP_MAX_CEILING, TIP_MIN_FLOOR, formatMoney, type CharityCampaignView, type TipSettings } from '@onair/protocol';
+import { connectCharity, disconnectCharity, loadCharity, loadTipSettings, saveTipSettings } from '../../actions/money.ts';
+import { Button } from '../../components/Button.tsx';
+import { Switch } from '../../components/Switch.tsx';
+import { usePartnerStore } from '../../stores/index.ts';
+import styles from '../partner-home/Partner.module.css';
+import { toMinor } from '../tip-page/TipPage.tsx';
+import { MoneyField } from './MoneyField.tsx';
+
+const major = (minor: number) => (minor / 100).toFixed(2);
+
+/** Settings › Tips (partner spec §3 Tip settings, §9 limits) and the tip page's link. */
+export function TipSettingsSection() {
+  const channelId = usePartnerStore((s) => s.channels.find((c) => c.owner)?.id ?? null);
+  const [saved, setSaved] = useState<TipSettings | null>(null);
+  const [draft, setDraft] = useState({ enabled: false, paymentEmail: '', currency: 'usd', min: '', max: '' });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  useEffect(() => {
+    if (!channelId) return;
+    void loadTipSettings(channelId).then((r) => {
+      if (!r.ok) return setFormError(r.message);
+      setSaved(r.value);
+      setDraft({ enabled: r.value.enabled, paymentEmail: r.value.paymentEmail, currency: r.value.currency, min: major(r.value.minTip), max: major(r.value.maxTip) });
+    });
+  }, [channelId]);
+  if (!channelId || !saved) return formError ? <p role="alert">{formError}</p> : null;
+  const link = `${window.location.origin}/tip/${channelId}`;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    const result = await saveTipSettings(channelId, { enabled: draft.enabled, paymentEmail: draft.paymentEmail, currency: draft.currency as TipSettings['currency'], minTip: toMinor(draft.min) || 0, maxTip: toMinor(draft.max) || 0 });
+    setPending(false);
+    if (result.ok) {
+      setSaved(result.value);
+      setErrors({});
+      setFormError(null);
+    } else {
+      setErrors(result.fieldErrors);
+      setFormError(result.message);
+    }
+  };
+
+  return (
+    <>
+      <form className={styles.form} onSubmit={(e) => void submit(e)} noValidate aria-label="Tip settings">
+        <div className={`${styles.field} ${styles.full}`}>
+          <Switch checked={draft.enabled} onCheckedChange={(enabled) => setDraft({ ...draft, enabled })} label="Take tips" />
+          <span className={styles.hint}>
+            Your tip page: <a href={link}>{link}</a>
+          </span>
+        </div>
+        <MoneyField id="tip-email" label="Payment-account e-mail" error={errors.paymentEmail} full>
+          <input id="tip-email" type="email" className={styles.input} value={draft.paymentEmail} aria-invalid={!!errors.paymentEmail} onChange={(e) => setDraft({ ...draft, paymentEmail: e.target.value })} />
+        </MoneyField>
+        <MoneyField id="tip-currency" label="Currency" error={errors.currency}>
+          <select id="tip-currency" className={styles.input} value={draft.currency} onChange={(e) => setDraft({ ...draft, currency: e.target.value })}>
+            {moneyCurrencies.map((c) => (
+              <option key={c} value={c}>
+                {c.toUpperCase()}
+              </option>
+            ))}
+          </select>
+        </MoneyField>
+        <span />
+        <MoneyField id="tip-min" label="Minimum tip" error={errors.minTip} hint={`More than ${formatMoney(TIP_MIN_FLOOR, draft.currency)}`}>
+          <input id="tip-min" className={styles.input} inputMode="decimal" value={draft.min} aria-invalid={!!errors.minTip} onChange={(e) => setDraft({ ...draft, min: e.target.value })} />
+        </MoneyField>
+        <MoneyField id="tip-max" label="Maximum tip" error={errors.maxTip} hint={`At most ${formatMoney(TIP_MAX_CEILING, draft.currency)}`}>
+          <input id="tip-max" className={styles.input} inputMode="decimal" value={draft.max} aria-invalid={!!errors.maxTip} onChange={(e) => setDraft({ ...draft, max: e.target.value })} />
+        </MoneyField>
+        <div className={`${styles.actions} ${styles.full}`}>
+          {formError && (
+            <span className={styles.formError} role="alert">
+              {formError}
+            </span>
+          )}
+          <Button type="submit" variant="primary" disabled={pending}>
+            Save
+          </Button>
+        </div>
+      </form>
+      <CharitySection channelId={channelId} />
+    </>
+  );
+}
+
+/** Partner spec §3 Charity integrations: a campaign link and whether it is the active one. */
+function CharitySection({ channelId }: { channelId: string }) {
+  const [campaign, setCampaign] = useState<CharityCampaignView | undefined>(undefined);
+  const [draft, setDraft] = useState({ link: '', name: '', active: true });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  useEffect(() => {
+    void loadCharity(channelId).then((r) => {
+      if (!r.ok) return setFormError(r.message);
+      setCampaign(r.value.campaign);
+      if (r.value.campaign) setDraft({ link: r.value.campaign.link, name: r.value.campaign.name, active: r.value.campaign.active });
+    });
+  }, [channelId]);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await connectCharity(channelId, draft);
+    if (result.ok) {
+      setCampaign(result.value.campaign);
+      setErrors({});
+      setFormError(null);
+    } else {
+      setErrors(result.fieldErrors);
+      setFormError(result.ok ? null : 'The charity campaign could not be connected. ' + result.message);
+    }
+  };
+  if (campaign === undefined) return null;
+  return (
+    <div className={styles.subsection}>
+      <h3 className={styles.cardTitle}>Charity campaign</h3>
+      <p className={styles.muted}>Donations to your campaign on Twitch appear in your events feed as charity events.</p>
+      <form className={styles.form} onSubmit={(e) => void submit(e)} noValidate aria-label="Charity campaign">
+        <MoneyField id="charity-link" label="Campaign link" error={errors.link} full>
+          <input id="charity-link" className={styles.input} value={draft.link} placeholder="https://" aria-invalid={!!errors.link} onChange={(e) => setDraft({ ...draft, link: e.target.value })} />
+        </MoneyField>
+        <MoneyField id="charity-name" label="Campaign name" error={errors.name}>
+          <input id="charity-name" className={styles.input} value={draft.name} maxLength={64} aria-invalid={!!errors.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+        </MoneyField>
+        <div className={styles.field}>
+          <Switch checked={draft.active} onCheckedChange={(active) => setDraft({ ...draft, active })} label="Active campaign" />
+        </div>
+        <div className={`${styles.actions} ${styles.full}`}>
+          {formError && (
+            <span className={styles.formError} role="alert">
+              {formError}
+            </span>
+          )}
+          {campaign && (
+            <Button
+              onClick={() =>
+                void disconnectCharity(channelId).then((r) => {
+                  if (r.ok) {
+                    setCampaign(null);
+                    setDraft({ link: '', name: '', active: true });
+                  } else setFormError('The charity campaign could not be disconnected. ' + r.message);
+                })
+              }
+            >
+              Disconnect
+            </Button>
+          )}
+          <Button type="submit" variant="primary">
+            {campaign ? 'Save campaign' : 'Connect campaign'}
+          </Button>
+        </div>
+      </form>
+    </div>
+  );
+}

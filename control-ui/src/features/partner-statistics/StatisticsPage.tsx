@@ -1,0 +1,157 @@
+import { BarChart3 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { channelAllows, formatMoney, REVENUE_WINDOW_DAYS, statisticsGroupings, type Statistics } from '@onair/protocol';
+import { loadStatistics } from '../../actions/money.ts';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { usePartnerStore } from '../../stores/index.ts';
+import styles from '../partner-home/Partner.module.css';
+import m from '../partner-payouts/Money.module.css';
+
+const groupingWords: Record<(typeof statisticsGroupings)[number], string> = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly', stream: 'By stream' };
+const eventWords: Record<string, string> = { follow: 'Follows', sub: 'Subscriptions', resub: 'Resubscriptions', twitchRaid: 'Raids', twitchCheer: 'Cheers', tip: 'Tips', charity: 'Charity donations', host: 'Hosts', tweet: 'Tweets' };
+
+/**
+ * Statistics (partner spec §2): Channel, Revenue, Events and Sponsorships for the last 30 days
+ * (§9) or a chosen window, with revenue, impressions and clicks charted daily, weekly, monthly or
+ * by stream. Revenue is the owner's; an Analytics collaborator sees the rest.
+ */
+export function StatisticsPage() {
+  useDocumentTitle('Statistics');
+  const channel = usePartnerStore((s) => s.channels.find((c) => c.id === s.selectedChannelId) ?? null);
+  const [groupBy, setGroupBy] = useState<(typeof statisticsGroupings)[number]>('daily');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [stats, setStats] = useState<Statistics | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const allowed = channel ? channelAllows(channel.owner ? { kind: 'owner' } : { kind: 'collaborator', groups: channel.permissions }, 'view statistics') : false;
+  useEffect(() => {
+    if (!channel || !allowed) return;
+    void loadStatistics(channel.id, { groupBy, ...(from ? { from } : {}), ...(to ? { to } : {}) }).then((r) => {
+      if (r.ok) {
+        setStats(r.value);
+        setError(null);
+      } else setError(r.message);
+    });
+  }, [channel, allowed, groupBy, from, to]);
+  if (channel && !allowed) return <EmptyState title="Statistics are not part of your access">Ask the owner of {channel.name} for the Analytics group.</EmptyState>;
+  if (error && !stats) return <EmptyState title="Statistics could not be loaded">{error}</EmptyState>;
+  if (!stats) return null;
+  const currency = stats.revenue?.currency ?? 'usd';
+  const series = stats.series.map((p) => ({ ...p, revenueMajor: p.revenue / 100 }));
+  return (
+    <div className={m.wide}>
+      <h1 className={styles.title}>Statistics</h1>
+      <div className={m.toolbar} role="group" aria-label="Window and grouping">
+        <label className={styles.hint}>
+          From <input type="date" className={styles.input} value={from || stats.from} onChange={(e) => setFrom(e.target.value)} />
+        </label>
+        <label className={styles.hint}>
+          To <input type="date" className={styles.input} value={to || stats.to} onChange={(e) => setTo(e.target.value)} />
+        </label>
+        <label className={styles.hint}>
+          Group{' '}
+          <select className={styles.input} value={groupBy} onChange={(e) => setGroupBy(e.target.value as typeof groupBy)} aria-label="Group by">
+            {statisticsGroupings.map((g) => (
+              <option key={g} value={g}>
+                {groupingWords[g]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {!from && !to && <span className={styles.hint}>The last {REVENUE_WINDOW_DAYS} days</span>}
+        {error && <span role="alert" className={styles.formError}>{error}</span>}
+      </div>
+      <section className={styles.card} aria-label="Channel">
+        <h2 className={styles.cardTitle}>Channel</h2>
+        <div className={m.figures}>
+          <Figure label="Streams" value={String(stats.channel.streams)} />
+          <Figure label="Hours streamed" value={String(stats.channel.hoursStreamed)} />
+          <Figure label="Events" value={String(stats.channel.events)} />
+        </div>
+      </section>
+      <section className={styles.card} aria-label="Revenue">
+        <h2 className={styles.cardTitle}>Revenue</h2>
+        {stats.revenue ? (
+          <div className={m.figures}>
+            <Figure label="Net revenue" value={formatMoney(stats.revenue.total, currency)} testId="revenue-total" />
+            <Figure label="Tips" value={`${formatMoney(stats.revenue.tips, currency)} (${stats.revenue.tipCount})`} />
+            <Figure label="Charity raised" value={formatMoney(stats.revenue.charity, currency)} />
+          </div>
+        ) : (
+          <p className={styles.muted}>Revenue is shown to the channel owner only.</p>
+        )}
+        {series.length === 0 ? (
+          <EmptyState icon={<BarChart3 size={32} />} title="No streams in this window">
+            Grouped by stream, each stream of the window is one bar.
+          </EmptyState>
+        ) : (
+          <div className={m.chart} role="img" aria-label={`Revenue, impressions and clicks, ${groupingWords[groupBy].toLowerCase()}`}>
+            <ResponsiveContainer width="100%" height="100%">
+              <BarChart data={series} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+                <CartesianGrid strokeDasharray="3 3" stroke="var(--color-border)" />
+                <XAxis dataKey="label" tick={{ fontSize: 11 }} stroke="var(--color-text-muted)" />
+                <YAxis tick={{ fontSize: 11 }} stroke="var(--color-text-muted)" />
+                <Tooltip formatter={(value) => formatMoney(Math.round(Number(value) * 100), currency)} />
+                <Legend />
+                <Bar isAnimationActive={false} dataKey="revenueMajor" name={`Revenue (${currency.toUpperCase()})`} fill="#7c5cff" />
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
+        )}
+        {series.length > 0 && (
+          <div className={m.chart} role="img" aria-label="Impressions and clicks of the tip page">
+            <ResponsiveContainer width="100%" height="100%">
+              <LineChart data={series} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+                <CartesianGrid strokeDasharray="3 3" stroke="var(--color-border)" />
+                <XAxis dataKey="label" tick={{ fontSize: 11 }} stroke="var(--color-text-muted)" />
+                <YAxis allowDecimals={false} tick={{ fontSize: 11 }} stroke="var(--color-text-muted)" />
+                <Tooltip />
+                <Legend />
+                <Line isAnimationActive={false} type="monotone" dataKey="impressions" name="Impressions (tip page views)" stroke="#22a06b" dot={false} />
+                <Line isAnimationActive={false} type="monotone" dataKey="clicks" name="Clicks (tips started)" stroke="#e2a400" dot={false} />
+              </LineChart>
+            </ResponsiveContainer>
+          </div>
+        )}
+      </section>
+      <section className={styles.card} aria-label="Events">
+        <h2 className={styles.cardTitle}>Events</h2>
+        {stats.events.length === 0 ? (
+          <p className={styles.muted}>No events in this window.</p>
+        ) : (
+          <table className={styles.table}>
+            <tbody>
+              {stats.events.map((e) => (
+                <tr key={e.type}>
+                  <td>{eventWords[e.type] ?? 'Unsupported event type'}</td>
+                  <td className={m.amount}>{e.count}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section className={styles.card} aria-label="Sponsorships">
+        <h2 className={styles.cardTitle}>Sponsorships</h2>
+        <p className={styles.muted}>
+          {stats.sponsorships.campaigns === 0
+            ? 'You take part in no campaign right now. Campaigns you join appear here with their earnings and tracked-link counts.'
+            : `${stats.sponsorships.campaigns} active campaign${stats.sponsorships.campaigns === 1 ? '' : 's'} · ${stats.revenue ? `${formatMoney(stats.sponsorships.revenue, currency)} earned in this window · ` : ''}tracked links: ${stats.sponsorships.linkClicks} clicks, ${stats.sponsorships.linkImpressions} impressions (all time)`}
+        </p>
+      </section>
+    </div>
+  );
+}
+
+function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div className={m.figure}>
+      <span className={styles.muted}>{label}</span>
+      <span className={m.figureValue} data-testid={testId}>
+        {value}
+      </span>
+    </div>
+  );
+}
