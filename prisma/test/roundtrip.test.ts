@@ -11,7 +11,7 @@ import { fixtures } from './fixtures.ts';
 
 type Delegate = {
   create(args: { data: unknown }): Promise<unknown>;
-  findUniqueOrThrow(args: { where: { id: string } }): Promise<Record<string, unknown>>;
+  findUniqueOrThrow(args: { where: Record<string, unknown> }): Promise<Record<string, unknown>>;
 };
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
