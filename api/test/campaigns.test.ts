@@ -257,6 +257,35 @@ describe('creators', () => {
     expect(await api.db.campaignKey.count({ where: { campaignId: campaign.id, applicationId: null } })).toBe(1);
   });
 
+  it("earn their revenue share once per reported sale, in the ledger under the campaign's name", async () => {
+    const campaign = await createCampaign(gameKeyCampaign({ kind: 'revenue-share', revenueSharePercent: 12.5, platforms: [], requirements: undefined, requiresReview: false, promoDiscount: { kind: 'fixed', percent: 10 } }));
+    const creator = await creatorWithChannel(10, 1);
+    expect((await call(api, creator, 'POST', `/api/v1/partner/campaigns/${campaign.id}/application`, { primaryChannel: 'twitch.tv/me', agreementAccepted: true })).status).toBe(201);
+    expect((await call(api, creator, 'POST', `/api/v1/partner/campaigns/${campaign.id}/promo-codes`, { code: 'REVSHARE10', discountPercent: 10 })).status).toBe(201);
+    const report = (csv: string) => call(api, admin, 'POST', `/api/v1/admin/campaigns/${campaign.id}/sales`, { csv });
+
+    // Refused whole, with lines: a code of no participant, a formula cell, a sale id twice, a fraction of a cent.
+    const bad = await report('sale_id,promo_code,amount_minor,currency\ns-1,REVSHARE10,1999,usd\ns-2,NOBODY99,1999,usd\n');
+    expect(bad).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('line 3: NOBODY99 is not a promo code of this campaign') } } });
+    const formula = await report('sale_id,promo_code,amount_minor,currency\ns-1,REVSHARE10,=1+1,usd\ns-1,REVSHARE10,19.99,usd\n');
+    expect((formula.body as { error: { message: string } }).error.message).toMatch(/line 2: a cell starts with = .*line 3: the amount is a whole number of cents/);
+    expect((await call(api, creator, 'GET', `/api/v1/partner/channels/${creator.id}/transactions`)).body).toMatchObject({ total: 0 });
+
+    const first = await report('sale_id,promo_code,amount_minor,currency\ns-1,REVSHARE10,2000,usd\ns-2,REVSHARE10,1999,usd\n');
+    expect(first).toMatchObject({ status: 200, body: { credited: 2, alreadyCredited: 0, shares: [{ currency: 'usd', amount: 250 + 249 }] } });
+    // The publisher sends the same report again with one new sale: only the new one is credited.
+    const again = await report('sale_id,promo_code,amount_minor,currency\ns-1,REVSHARE10,2000,usd\ns-2,REVSHARE10,1999,usd\ns-3,REVSHARE10,800,usd\n');
+    expect(again).toMatchObject({ status: 200, body: { credited: 1, alreadyCredited: 2, shares: [{ currency: 'usd', amount: 100 }] } });
+    const history = (await call(api, creator, 'GET', `/api/v1/partner/channels/${creator.id}/transactions?campaign=${encodeURIComponent(campaign.name)}`)).body as { total: number; credits: { amount: number; campaignName: string | null }[] };
+    expect(history.total).toBe(3);
+    expect(history.credits.map((c) => c.amount).sort((a, b) => a - b)).toEqual([100, 249, 250]);
+    expect(history.credits.every((c) => c.campaignName === campaign.name)).toBe(true);
+    expect(await api.db.adminAuditEntry.count({ where: { targetId: campaign.id, action: 'campaign-sales-recorded' } })).toBe(2);
+    // A game-key campaign has no sales to credit.
+    const keys = await createCampaign(gameKeyCampaign());
+    expect((await call(api, admin, 'POST', `/api/v1/admin/campaigns/${keys.id}/sales`, { csv: 'sale_id,promo_code,amount_minor,currency\ns-1,REVSHARE10,2000,usd\n' })).body).toMatchObject({ error: { message: 'Only a revenue-share campaign credits sales.' } });
+  });
+
   it('never see drafts, and an unknown campaign is "Campaign not found"', async () => {
     const draft = await createCampaign(gameKeyCampaign({ status: 'draft' }));
     const creator = await creatorWithChannel(1000, 30);

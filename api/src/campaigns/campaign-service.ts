@@ -18,6 +18,7 @@ import {
   type KeyPlatform,
   type PromoDiscount,
   type PublicCampaign,
+  type RecordSalesResult,
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger, SecretBox } from '@onair/runtime';
@@ -25,6 +26,8 @@ import type { CurrentUser } from '../http/auth-context.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { ageOn, channelStats, judgeEligibility } from './eligibility.ts';
 import { parseKeyPool } from './key-pool.ts';
+import { parseSalesReport } from './sales-report.ts';
+import { Ledger } from '../money/ledger.ts';
 import { campaignMail } from './campaign-mail.ts';
 
 export interface CampaignDeps {
@@ -63,7 +66,11 @@ const PROMO_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
  * (row locks with SKIP LOCKED and a unique application per key).
  */
 export class CampaignService {
-  constructor(private readonly deps: CampaignDeps) {}
+  private readonly ledger: Ledger;
+
+  constructor(private readonly deps: CampaignDeps) {
+    this.ledger = new Ledger(deps.db);
+  }
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
@@ -120,6 +127,62 @@ export class CampaignService {
     });
     this.deps.logger.info({ audit: 'campaign-keys-imported', campaignId, count: keys.length, by: admin.id }, 'game keys imported');
     return { imported: keys.length, keys: await this.keyPool(campaignId) };
+  }
+
+  /**
+   * Revenue share: the publisher's sales by promo code, each credited once to the creator whose
+   * code it used, at the campaign's percent (rounded down to the minor unit), as `campaign_revenue`
+   * entries of the creator's ledger named after the campaign (the Sponsorships statistics and the
+   * transaction search read that name). All or nothing: a code that is not a participant's of this
+   * campaign refuses the whole report. A sale reported again (its sale_id) credits nothing.
+   */
+  async recordSales(admin: CurrentUser, campaignId: string, csv: string): Promise<RecordSalesResult> {
+    const campaign = await this.requireCampaign(campaignId);
+    if (campaign.kind !== 'revenue-share' || campaign.revenueSharePermille === null) throw new OnAirError('VALIDATION_FAILED', 'Only a revenue-share campaign credits sales.');
+    const sales = parseSalesReport(csv);
+    const codes = await this.deps.db.promoCode.findMany({
+      where: { code: { in: [...new Set(sales.map((s) => s.promoCode))] } },
+      select: { code: true, application: { select: { campaignId: true, creatorId: true, status: true } } },
+    });
+    const byCode = new Map(codes.map((c) => [c.code, c.application]));
+    const problems = sales.flatMap((sale) => {
+      const owner = byCode.get(sale.promoCode);
+      if (!owner || owner.campaignId !== campaignId) return [`line ${sale.line}: ${sale.promoCode} is not a promo code of this campaign`];
+      return [];
+    });
+    if (problems.length > 0) throw new OnAirError('VALIDATION_FAILED', `Nothing was credited: ${problems.slice(0, 10).join('; ')}.`, { problems });
+    const endsAt = campaign.revenueShareEndsAt;
+    const percent = campaign.revenueSharePermille / 10;
+    const result = await this.deps.db.$transaction(async (tx) => {
+      let credited = 0;
+      let alreadyCredited = 0;
+      const shares = new Map<string, number>();
+      for (const sale of sales) {
+        const owner = byCode.get(sale.promoCode)!;
+        const share = Math.floor((sale.amount * campaign.revenueSharePermille!) / 1000);
+        // Past the revenue-share end, and sales too small to earn a cent, credit nothing.
+        if (share < 1 || (endsAt && endsAt.getTime() <= this.now().getTime())) continue;
+        const written = await this.ledger.append(tx, {
+          channelId: owner.creatorId,
+          kind: 'campaign_revenue',
+          amount: share,
+          currency: sale.currency,
+          description: `Revenue share ${percent}% of a sale with ${sale.promoCode}`,
+          campaignName: campaign.name,
+          providerEventId: `campaign-sale:${campaignId}:${sale.saleId}`,
+        });
+        if (!written) {
+          alreadyCredited++;
+          continue;
+        }
+        credited++;
+        shares.set(sale.currency, (shares.get(sale.currency) ?? 0) + share);
+      }
+      await tx.adminAuditEntry.create({ data: { actorId: admin.id, action: 'campaign-sales-recorded', targetType: 'campaign', targetId: campaignId, detail: { reported: sales.length, credited, alreadyCredited } } });
+      return { credited, alreadyCredited, shares: [...shares].map(([currency, amount]) => ({ currency, amount })) };
+    });
+    this.deps.logger.info({ audit: 'campaign-sales-recorded', campaignId, credited: result.credited, by: admin.id }, 'campaign sales recorded');
+    return result;
   }
 
   async adminApplications(campaignId: string): Promise<AdminApplication[]> {

@@ -14,7 +14,24 @@ export function gameKeyDigest(campaignId: string, key: string): string {
 }
 
 /** A cell a spreadsheet would run as a formula (OWASP CSV injection): refused, never stored. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+export const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** Reads an administrator's CSV (BOM, CRLF, quotes tolerated); the header row first. */
+export function readCsv(csv: string): string[][] {
+  try {
+    return parse(csv, { bom: true, skip_empty_lines: true, trim: true, relax_quotes: true, relax_column_count: false }) as string[][];
+  } catch (err) {
+    throw new OnAirError('VALIDATION_FAILED', `The file is not valid CSV: ${(err as Error).message}`);
+  }
+}
+
+/** All or nothing: the problems found, by line, in one refusal (the first ten shown). */
+export function refuseProblems(problems: string[]): void {
+  if (problems.length === 0) return;
+  const shown = problems.slice(0, 10);
+  const more = problems.length > shown.length ? ` (and ${problems.length - shown.length} more)` : '';
+  throw new OnAirError('VALIDATION_FAILED', `Nothing was imported: ${shown.join('; ')}${more}.`, { problems });
+}
 const KEY_SHAPE = /^[A-Za-z0-9][A-Za-z0-9\-_.]*$/;
 
 /**
@@ -23,12 +40,7 @@ const KEY_SHAPE = /^[A-Za-z0-9][A-Za-z0-9\-_.]*$/;
  * one remains (duplicates in the file, keys that look like formulas, unknown platforms).
  */
 export function parseKeyPool(campaignId: string, csv: string, campaignPlatforms: readonly KeyPlatform[]): ImportedKey[] {
-  let rows: string[][];
-  try {
-    rows = parse(csv, { bom: true, skip_empty_lines: true, trim: true, relax_quotes: true, relax_column_count: false }) as string[][];
-  } catch (err) {
-    throw new OnAirError('VALIDATION_FAILED', `The file is not valid CSV: ${(err as Error).message}`);
-  }
+  const rows = readCsv(csv);
   const header = rows[0]?.map((h) => h.toLowerCase());
   if (!header || header[0] !== 'key' || (header.length > 1 && header[1] !== 'platform') || header.length > 2) {
     throw new OnAirError('VALIDATION_FAILED', 'The first line must be the header "key,platform" (or "key" when the campaign has one platform).');
@@ -66,10 +78,6 @@ export function parseKeyPool(campaignId: string, csv: string, campaignPlatforms:
     seen.set(key, line);
     keys.push({ key, platform: platform.data, digest: gameKeyDigest(campaignId, key) });
   });
-  if (problems.length > 0) {
-    const shown = problems.slice(0, 10);
-    const more = problems.length > shown.length ? ` (and ${problems.length - shown.length} more)` : '';
-    throw new OnAirError('VALIDATION_FAILED', `Nothing was imported: ${shown.join('; ')}${more}.`, { problems });
-  }
+  refuseProblems(problems);
   return keys;
 }

@@ -7,6 +7,7 @@ import {
   adminInviteCreatorEndpoint,
   adminListApplicationsEndpoint,
   adminListCampaignsEndpoint,
+  adminRecordSalesEndpoint,
   adminUpdateCampaignEndpoint,
   answerCampaignInvitationEndpoint,
   applyToCampaignEndpoint,
@@ -69,6 +70,7 @@ export function campaignRoutes(deps: { db: Db; campaigns: CampaignService; resol
   mount(router, adminCreateCampaignEndpoint, async ({ body }, { req }) => campaigns.create(getCurrentUser(req), body));
   mount(router, adminUpdateCampaignEndpoint, async ({ params, body }, { req }) => campaigns.update(getCurrentUser(req), params.campaignId, body));
   mount(router, adminImportKeysEndpoint, async ({ params, body }, { req }) => campaigns.importKeys(getCurrentUser(req), params.campaignId, body.csv));
+  mount(router, adminRecordSalesEndpoint, async ({ params, body }, { req }) => campaigns.recordSales(getCurrentUser(req), params.campaignId, body.csv));
   mount(router, adminListApplicationsEndpoint, async ({ params }) => ({ applications: await campaigns.adminApplications(params.campaignId) }));
   mount(router, adminInviteCreatorEndpoint, async ({ params, body }, { req }) => campaigns.invite(getCurrentUser(req), params.campaignId, body.email));
   mount(router, adminDecideApplicationEndpoint, async ({ params, body }, { req }) => campaigns.decide(getCurrentUser(req), params.campaignId, params.applicationId, body.action));

@@ -15,6 +15,7 @@ const KIND_WORDS: Record<LedgerKind, string> = {
   charity: 'Charity',
   payout: 'Payout',
   payout_returned: 'Payout returned',
+  campaign_revenue: 'Revenue share',
 };
 
 /** Minor units as a number of major units (1234 → 12.34): spreadsheets sum them. */

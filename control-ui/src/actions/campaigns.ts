@@ -5,6 +5,7 @@ import {
   adminInviteCreatorEndpoint,
   adminListApplicationsEndpoint,
   adminListCampaignsEndpoint,
+  adminRecordSalesEndpoint,
   answerCampaignInvitationEndpoint,
   applyToCampaignEndpoint,
   claimCampaignKeyEndpoint,
@@ -20,6 +21,7 @@ import {
   type CreatorCampaign,
   type KeyPlatform,
   type PublicCampaign,
+  type RecordSalesResult,
 } from '@onair/protocol';
 import { httpClient, withId, type HttpClient } from '../api/http-client.ts';
 import { messageOf } from './api-errors.ts';
@@ -88,6 +90,10 @@ export function adminCreateCampaign(input: CampaignInput, client: HttpClient = h
 
 export function adminImportKeys(campaignId: string, csv: string, client: HttpClient = httpClient): Promise<Outcome<{ imported: number }>> {
   return attempt(() => client.sendJson('POST', withId(adminImportKeysEndpoint.path, { campaignId }), { csv }, { response: adminImportKeysEndpoint.response }));
+}
+
+export function adminRecordSales(campaignId: string, csv: string, client: HttpClient = httpClient): Promise<Outcome<RecordSalesResult>> {
+  return attempt(() => client.sendJson('POST', withId(adminRecordSalesEndpoint.path, { campaignId }), { csv }, { response: adminRecordSalesEndpoint.response }));
 }
 
 export function adminLoadApplications(campaignId: string, client: HttpClient = httpClient): Promise<Outcome<AdminApplication[]>> {

@@ -257,3 +257,18 @@ export function availabilityWords(at: Date, now: Date): string {
   const days = Math.floor(hours / 24);
   return `in ${days} day${days === 1 ? '' : 's'}`;
 }
+
+/**
+ * Revenue share: the sales a publisher reports (CSV with the header sale_id,promo_code,amount_minor,
+ * currency), each credited once to the creator whose promo code it used, at the campaign's percent.
+ */
+export const recordSalesBodySchema = z.object({ csv: z.string().min(1, 'The file is empty').max(2_000_000, 'Report at most 2 MB of sales at once') });
+export const recordSalesResultSchema = z.object({
+  /** Sales credited now. */
+  credited: z.number().int(),
+  /** Sales reported before (the same sale_id): not credited again. */
+  alreadyCredited: z.number().int(),
+  /** The creators' share of the sales credited now, per currency, in minor units. */
+  shares: z.array(z.object({ currency: z.string(), amount: z.number().int() })),
+});
+export type RecordSalesResult = z.infer<typeof recordSalesResultSchema>;

@@ -15,6 +15,8 @@ import {
   inviteCreatorBodySchema,
   keyImportResultSchema,
   publicCampaignSchema,
+  recordSalesBodySchema,
+  recordSalesResultSchema,
 } from './campaigns.ts';
 
 // Campaigns of the partner network (spec §2 Campaigns; §7 shows no calls, these are OnAir's). A
@@ -165,6 +167,18 @@ export const adminImportKeysEndpoint = defineEndpoint({
   response: keyImportResultSchema,
 });
 
+export const adminRecordSalesEndpoint = defineEndpoint({
+  id: 'adminRecordCampaignSales',
+  method: 'post',
+  path: `${adminPath}/:campaignId/sales`,
+  summary: "Admin portal: a revenue-share campaign's sales by promo code (CSV); each sale credits its creator's ledger once (audited).",
+  tag,
+  access: 'admin',
+  params: campaignIdParamsSchema,
+  body: recordSalesBodySchema,
+  response: recordSalesResultSchema,
+});
+
 export const adminListApplicationsEndpoint = defineEndpoint({
   id: 'adminListCampaignApplications',
   method: 'get',
@@ -214,6 +228,7 @@ export const campaignEndpoints: readonly Endpoint[] = [
   adminCreateCampaignEndpoint,
   adminUpdateCampaignEndpoint,
   adminImportKeysEndpoint,
+  adminRecordSalesEndpoint,
   adminListApplicationsEndpoint,
   adminInviteCreatorEndpoint,
   adminDecideApplicationEndpoint,

@@ -93,7 +93,7 @@ export const tipStatuses = ['pending', 'paid', 'refunded', 'disputed', 'expired'
 
 // ─── The ledger, balances and transactions (§3 Transaction, §4) ───
 
-export const ledgerKinds = ['tip', 'tip_refund', 'tip_dispute', 'tip_dispute_won', 'charity', 'payout', 'payout_returned'] as const;
+export const ledgerKinds = ['tip', 'tip_refund', 'tip_dispute', 'tip_dispute_won', 'charity', 'payout', 'payout_returned', 'campaign_revenue'] as const;
 export type LedgerKind = (typeof ledgerKinds)[number];
 
 /** §4 transaction statuses. */

@@ -1,7 +1,7 @@
 import { Plus } from 'lucide-react';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { keyPlatforms, type AdminApplication, type CampaignInput, type CampaignView, type KeyPlatform } from '@onair/protocol';
-import { adminCreateCampaign, adminDecide, adminImportKeys, adminInviteCreator, adminLoadApplications, adminLoadCampaigns } from '../../actions/campaigns.ts';
+import { adminCreateCampaign, adminDecide, adminImportKeys, adminInviteCreator, adminLoadApplications, adminLoadCampaigns, adminRecordSales } from '../../actions/campaigns.ts';
 import { showToast } from '../../actions/toasts.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -125,6 +125,7 @@ function NewCampaign({ onCreated }: { onCreated: (c: CampaignView) => void }) {
 function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChanged: () => void }) {
   const [applications, setApplications] = useState<AdminApplication[] | null>(null);
   const [csv, setCsv] = useState('');
+  const [sales, setSales] = useState('');
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
   const reload = useCallback(() => {
@@ -166,6 +167,29 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
           <div className={partner.actions}>
             <Button variant="primary" disabled={csv.trim() === ''} onClick={() => void run(adminImportKeys(campaign.id, csv), 'Keys imported').then(() => setCsv(''))}>
               Import keys
+            </Button>
+          </div>
+        </section>
+      )}
+      {campaign.kind === 'revenue-share' && (
+        <section className={partner.card} aria-label="Sales">
+          <h3 className={partner.label}>Credit sales (CSV with the header sale_id,promo_code,amount_minor,currency)</h3>
+          <textarea className={`${partner.input} ${partner.textarea}`} aria-label="Sales CSV" value={sales} onChange={(e) => setSales(e.target.value)} placeholder={'sale_id,promo_code,amount_minor,currency\nS-1001,ADA15,1999,usd'} />
+          <p className={partner.hint}>Each sale credits {campaign.revenueSharePercent}% to the creator whose promo code it used, once per sale id.</p>
+          <div className={partner.actions}>
+            <Button
+              variant="primary"
+              disabled={sales.trim() === ''}
+              onClick={() =>
+                void adminRecordSales(campaign.id, sales).then((o) => {
+                  if (!o.ok) return setError(o.error);
+                  setError(null);
+                  setSales('');
+                  showToast({ kind: 'success', title: `${o.value.credited} sales credited`, description: o.value.alreadyCredited ? `${o.value.alreadyCredited} were credited before.` : undefined });
+                })
+              }
+            >
+              Credit sales
             </Button>
           </div>
         </section>
