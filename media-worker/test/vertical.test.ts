@@ -35,7 +35,7 @@ function project() {
 /** The camera is a solid red picture, the game a moving ball on black; the logo is left out. */
 const resolve = (source: Source): PlanInput | undefined => {
   if (source.kind === 'webcam') return { id: source.id, kind: 'test-pattern', pattern: 'solid', color: 0xff0000, width: 640, height: 360 };
-  if (source.kind === 'game') return { id: source.id, kind: 'test-pattern', pattern: 'ball', width: 640, height: 360, toneHz: 440 };
+  if (source.kind === 'game') return { id: source.id, kind: 'test-pattern', pattern: 'ball', color: 0, width: 640, height: 360, toneHz: 440 };
   return undefined;
 };
 
