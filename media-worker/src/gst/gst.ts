@@ -35,7 +35,6 @@ export interface GstElement {
   getState(timeoutNs: number): [number, number, number];
   syncStateWithParent(): boolean;
   link(dest: GstElement): boolean;
-  unlink(dest: GstElement): void;
   getStaticPad(name: string): GstPad | null;
   requestPadSimple(template: string): GstPad | null;
   releaseRequestPad(pad: GstPad): void;

@@ -82,21 +82,17 @@ export class VerticalCanvas {
   }
 
   /**
-   * Splits the program's one AAC encode into the vertical muxer too: aacparse → tee → (the
-   * horizontal mux queue, and a queue of its own into the vertical mux). Done before the pipeline
-   * plays; the horizontal link is remade through the tee.
+   * Feeds the program's one AAC encode into the vertical muxer too: a branch of the program's
+   * encoded-audio tee (`audio-encoded`, which the recording also hangs from), with a queue of its
+   * own. Done before the pipeline plays.
    */
   shareAudio(): void {
-    const parse = this.gst.bin.getByName('aac-parse');
-    const horizontalQueue = this.gst.bin.getByName('audio-mux-queue');
+    const audioTee = this.gst.bin.getByName('audio-encoded');
     const mux = this.gst.bin.getByName('vertical-mux');
-    if (!parse || !horizontalQueue || !mux) throw new Error('build the program audio and the vertical canvas first');
-    parse.unlink(horizontalQueue);
-    const tee = makeElement('tee', 'vertical-audio-split');
+    if (!audioTee || !mux) throw new Error('build the program audio and the vertical canvas first');
     const queue = makeElement('queue', 'vertical-audio-mux-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 2_000_000_000 });
-    for (const element of [tee, queue]) this.gst.add(element);
-    linkChain([parse, tee, horizontalQueue]);
-    linkChain([tee, queue]);
+    this.gst.add(queue);
+    linkPads(requestPad(audioTee, 'src_%u'), staticPad(queue, 'sink'));
     linkPads(staticPad(queue, 'src'), requestPad(mux, 'audio'));
   }
 
