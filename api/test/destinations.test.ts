@@ -69,6 +69,27 @@ describe('destinations CRUD', () => {
     expect((await call(api, premium, 'DELETE', `/api/v1/projects/${projectId}/destinations/${view.id}`)).status).toBe(404);
   });
 
+  it('each destination gets a canvas (issue 20): vertical by default for TikTok and Instagram, horizontal for the others, editable, validated', async () => {
+    const projectId = await newProject(premium);
+    const post = (body: object) => call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, body);
+    const tiktok = await post({ type: 'TikTok', rtmpUrl: 'rtmp://93.184.216.34/live', streamKey: 'sk_tiktok' });
+    expect(tiktok).toMatchObject({ status: 201, body: { type: 'TikTok', canvas: 'vertical' } });
+    expect((await post({ type: 'Instagram', streamKey: 'sk_ig' })).body).toMatchObject({ canvas: 'vertical' });
+    const wide = await post(custom());
+    expect(wide.body).toMatchObject({ canvas: 'horizontal' });
+    expect((await post(custom({ name: 'Tall', canvas: 'vertical' }))).body).toMatchObject({ canvas: 'vertical' });
+    expect((await post(custom({ canvas: 'diagonal' }))).status).toBe(400);
+
+    const id = (wide.body as DestinationView).id;
+    expect(await call(api, premium, 'PATCH', `/api/v1/projects/${projectId}/destinations/${id}`, { canvas: 'vertical' })).toMatchObject({ status: 200, body: { canvas: 'vertical', name: 'My server' } });
+    expect((await call(api, premium, 'PATCH', `/api/v1/projects/${projectId}/destinations/${id}`, { canvas: 'square' })).status).toBe(400);
+    const list = (await call(api, premium, 'GET', `/api/v1/projects/${projectId}/destinations`)).body as DestinationList;
+    expect(list.destinations.find((d) => d.id === id)?.canvas).toBe('vertical');
+    // Another creator cannot change it.
+    const other = await createTestUser(api, { plan: 'Premium' });
+    expect((await call(api, other, 'PATCH', `/api/v1/projects/${projectId}/destinations/${id}`, { canvas: 'horizontal' })).status).toBe(404);
+  });
+
   it("hides another creator's destinations", async () => {
     const projectId = await newProject(premium);
     const { body } = await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, custom());

@@ -89,6 +89,22 @@ describe('PATCH /api/v1/projects/:projectId/scene', () => {
     expect(published[0]?.ops[0]).toMatchObject({ op: 'addSource', source: { settings: { volume: 1, mirrorCamera: false } } });
   });
 
+  it('keeps the vertical layout (issue 20): a vertical move is stored for the layer, the derived boxes of the others are fixed, the horizontal layout is untouched', async () => {
+    const doc = await newProject();
+    const sceneId = doc.activeSceneId!;
+    const [camera, logo] = doc.scenes[0]!.layers;
+    const res = await patch(doc.projectId, 0, [{ op: 'updateLayerVertical', sceneId, layerId: camera!.id, changes: { x: 60, y: 700, width: 600, height: 338 } }]);
+    expect(res.status).toBe(200);
+    const stored = await getDoc(doc.projectId);
+    const [storedCamera, storedLogo] = stored.scenes[0]!.layers;
+    expect(storedCamera).toMatchObject({ x: 40, y: 40, width: 640, height: 360, vertical: { x: 60, y: 700, width: 600, height: 338, crop: { top: 0, right: 0, bottom: 0, left: 0 } } });
+    expect(storedLogo).toMatchObject({ x: logo!.x, y: logo!.y, vertical: { x: 17, y: 17, width: 237, height: 62 } });
+    // A vertical box of nothing is refused like a horizontal one.
+    const empty = await patch(doc.projectId, 1, [{ op: 'updateLayerVertical', sceneId, layerId: camera!.id, changes: { height: 0 } }]);
+    expect(empty).toMatchObject({ status: 422, body: { error: { code: 'SCENE_RULE_VIOLATED' } } });
+    expect(await getDoc(doc.projectId)).toEqual(stored);
+  });
+
   it('two editors on the same version: one lands, the other gets 409 with the current version, reapplies, and nothing is lost', async () => {
     const doc = await newProject();
     const published = await listen(doc.projectId);

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sceneDocumentSchema, sessionKeys, sessionStatusSchema, SESSIONS_QUEUE, type SceneDocument } from '@onair/protocol';
+import { sceneDocumentSchema, sessionJobSchema, sessionKeys, sessionStatusSchema, SESSIONS_QUEUE, type SceneDocument } from '@onair/protocol';
+import { SecretBox } from '@onair/runtime';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
 let api: StudioApi;
 let alice: TestUser;
 
 beforeAll(async () => {
-  api = await startStudioApi();
+  // A key to seal the stream keys of the destinations the admission test adds.
+  api = await startStudioApi({ env: { SECRETS_KEY: SecretBox.generateKey() } });
   alice = await createTestUser(api);
 });
 afterAll(async () => {
@@ -44,6 +46,27 @@ describe('studio sessions', () => {
     expect(closed.status).toBe(200);
     expect(sessionStatusSchema.parse((await call(api, alice, 'GET', path)).body).state).toBe('stopped');
     expect(await api.redis.lrange(`bull:${SESSIONS_QUEUE}:wait`, 0, -1)).not.toContain(doc.projectId);
+  });
+
+  it('tells the workers a session will need the vertical canvas when an enabled destination takes it (admission, issue 20)', async () => {
+    const premium = await createTestUser(api, { plan: 'Premium' });
+    const jobOf = async (projectId: string) => sessionJobSchema.parse(JSON.parse((await api.redis.hget(`bull:${SESSIONS_QUEUE}:${projectId}`, 'data'))!));
+    const wide = await newProject(premium);
+    await call(api, premium, 'POST', `/api/v1/projects/${wide.projectId}/destinations`, { type: 'CustomRTMP', name: 'Wide', rtmpUrl: 'rtmp://93.184.216.34/live', streamKey: 'k1' });
+    await call(api, premium, 'POST', `/api/v1/projects/${wide.projectId}/session`);
+    expect((await jobOf(wide.projectId)).vertical).toBeUndefined();
+
+    const tall = await newProject(premium);
+    const { status, body } = await call(api, premium, 'POST', `/api/v1/projects/${tall.projectId}/destinations`, { type: 'TikTok', rtmpUrl: 'rtmp://93.184.216.34/live', streamKey: 'k2' });
+    expect(status).toBe(201);
+    await call(api, premium, 'POST', `/api/v1/projects/${tall.projectId}/session`);
+    expect((await jobOf(tall.projectId)).vertical).toBe(true);
+    await call(api, premium, 'DELETE', `/api/v1/projects/${tall.projectId}/session`);
+    // Switched off, it no longer counts.
+    await call(api, premium, 'PATCH', `/api/v1/projects/${tall.projectId}/destinations/${(body as { id: string }).id}`, { enabled: false });
+    await call(api, premium, 'POST', `/api/v1/projects/${tall.projectId}/session`);
+    expect((await jobOf(tall.projectId)).vertical).toBeUndefined();
+    for (const projectId of [wide.projectId, tall.projectId]) await call(api, premium, 'DELETE', `/api/v1/projects/${projectId}/session`);
   });
 
   it('keeps the workers’ document snapshot at the newest accepted version', async () => {

@@ -96,7 +96,7 @@ export class BroadcastService {
     for (const row of rows) {
       if (!row.rtmpUrl || !isAuthenticated(row)) continue;
       const key = row.streamKeyEnc ? this.deps.secrets.open(row.id, 'streamKey', row.streamKeyEnc) : undefined;
-      outputs.push({ id: row.id, url: row.rtmpUrl, ...(key === undefined ? {} : { key }), allowPrivate: privateAllowed(row.rtmpUrl, this.deps.rtmpPolicy) });
+      outputs.push({ id: row.id, url: row.rtmpUrl, ...(key === undefined ? {} : { key }), allowPrivate: privateAllowed(row.rtmpUrl, this.deps.rtmpPolicy), canvas: row.canvas });
     }
     return outputs;
   }

@@ -69,6 +69,7 @@ export function toView(row: Destination): DestinationView {
     streamKeyMasked: row.streamKeyEnc ? MASKED_STREAM_KEY : null,
     authenticated: isAuthenticated(row),
     autoLive: row.autoLive,
+    canvas: row.canvas,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -160,6 +161,7 @@ export class DestinationService {
         data = { ...base, name: body.name ?? kind.label, rtmpUrl, ...this.deps.secrets.streamKeyColumns(id, body.streamKey) };
       }
     }
+    data.canvas = body.canvas ?? kind.defaultCanvas;
     // The limit is checked again inside the insert's transaction so two concurrent adds cannot both pass it.
     const row = await this.deps.db.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT id FROM projects WHERE id = ${projectId}::uuid FOR UPDATE`;
@@ -188,6 +190,7 @@ export class DestinationService {
     const data: Prisma.DestinationUncheckedUpdateInput = {};
     if (body.enabled === false) await this.assertNotLastAutoLiveTwitch(row);
     if (body.enabled !== undefined) data.enabled = body.enabled;
+    if (body.canvas !== undefined) data.canvas = body.canvas;
     const kind = destinationKinds[row.type];
 
     // The merged destination must pass the same rules as a new one.

@@ -9,6 +9,7 @@ import {
   type Scene,
   type SceneDocument,
   type Source,
+  verticalTransformSchema,
 } from '@onair/protocol';
 import { Prisma, type Db } from '@onair/db';
 
@@ -52,6 +53,7 @@ export async function loadSceneDocument(db: DbClient, projectId: string): Promis
         zIndex: l.zIndex,
         opacity: l.opacity,
         visible: l.visible,
+        ...(l.vertical === null ? {} : { vertical: verticalTransformSchema.parse(l.vertical) }),
       })),
     })),
     sources: project.sources.map((s) => ({ id: s.id, kind: s.kind, name: s.name, settings: s.settings })),
@@ -62,7 +64,21 @@ export async function loadSceneDocument(db: DbClient, projectId: string): Promis
 }
 
 function layerRow(sceneId: string, l: Layer) {
-  return { id: l.id, sceneId, sourceId: l.sourceId, x: l.x, y: l.y, width: l.width, height: l.height, crop: l.crop, zIndex: l.zIndex, opacity: l.opacity, visible: l.visible };
+  // A vertical box, once set, is only ever changed (never taken away), so an absent one is left as stored.
+  return {
+    id: l.id,
+    sceneId,
+    sourceId: l.sourceId,
+    x: l.x,
+    y: l.y,
+    width: l.width,
+    height: l.height,
+    crop: l.crop,
+    zIndex: l.zIndex,
+    opacity: l.opacity,
+    visible: l.visible,
+    ...(l.vertical ? { vertical: l.vertical } : {}),
+  };
 }
 
 function sceneRow(projectId: string, s: Scene) {

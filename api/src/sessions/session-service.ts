@@ -40,7 +40,8 @@ export class SessionService implements SessionControl {
     const document = await loadSceneDocument(this.db, projectId);
     if (!document) throw new OnAirError('NOT_FOUND', 'This project does not exist.');
     await writeDocumentSnapshot(this.redis, document);
-    const job: SessionJob = { projectId, requestedAt: new Date().toISOString() };
+    const vertical = (await this.db.destination.count({ where: { projectId, enabled: true, canvas: 'vertical' } })) > 0;
+    const job: SessionJob = { projectId, requestedAt: new Date().toISOString(), ...(vertical ? { vertical } : {}) };
     // An existing job with this id (waiting or running) makes this a no-op: opening twice is fine.
     await this.queue.add('session', job, { jobId: projectId, removeOnComplete: true, removeOnFail: true });
     this.logger.info({ projectId }, 'session requested');

@@ -33,6 +33,7 @@ const view = (over: Partial<DestinationView> = {}): DestinationView => ({
   streamKeyMasked: null,
   authenticated: true,
   autoLive: false,
+  canvas: 'horizontal',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   ...over,

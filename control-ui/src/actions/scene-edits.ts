@@ -16,6 +16,7 @@ import {
   type SourceSettingsChange,
   type BuiltInScreen,
   type Upload,
+  type VerticalChanges,
 } from '@onair/protocol';
 import { NetworkError, RequestAbortedError, UnauthorizedError } from '../api/http-errors.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
@@ -271,6 +272,11 @@ export function setCountdownSeconds(sceneId: string, seconds: number): boolean {
 
 export function updateLayer(sceneId: string, layerId: string, changes: LayerChanges): boolean {
   return editScene([{ op: 'updateLayer', sceneId, layerId, changes }]);
+}
+
+/** Moves or resizes a layer on the vertical canvas only (the horizontal layout is not touched). */
+export function updateLayerVertical(sceneId: string, layerId: string, changes: VerticalChanges): boolean {
+  return editScene([{ op: 'updateLayerVertical', sceneId, layerId, changes }]);
 }
 
 export function removeLayer(sceneId: string, layerId: string): boolean {

@@ -5,6 +5,7 @@ import {
   getResolutionChoicesEndpoint,
   getSceneDocumentEndpoint,
   planEntitlements,
+  type CanvasKind,
   type ServerMessage,
 } from '@onair/protocol';
 import { UnauthorizedError } from '../api/http-errors.ts';
@@ -219,6 +220,11 @@ export function setConfirmed(confirmed: NonNullable<ReturnType<typeof useStudioS
 
 export function selectLayer(layerId: string | null): void {
   useStudioStore.setState({ selectedLayerId: layerId });
+}
+
+/** Shows and edits the horizontal or the vertical canvas of the scenes; the selection stays. */
+export function setEditCanvas(canvas: CanvasKind): void {
+  useStudioStore.setState({ editCanvas: canvas });
 }
 
 export function openPanel(panel: StudioPanel): void {

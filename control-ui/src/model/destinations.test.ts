@@ -17,6 +17,7 @@ const view = (over: Partial<DestinationView> = {}): DestinationView => ({
   streamKeyMasked: '••••••••',
   authenticated: true,
   autoLive: false,
+  canvas: 'horizontal',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   ...over,
@@ -45,9 +46,19 @@ describe('destination form model', () => {
   it('never sends an empty key over a saved one, and only the metadata a platform takes', () => {
     const edit = initialFormValues('CustomRTMP', view());
     expect(edit.streamKey).toBe('');
-    expect(toUpdateBody('CustomRTMP', edit)).toEqual({ name: 'Mine', rtmpUrl: 'rtmp://example.com/live' });
-    expect(toUpdateBody('Twitch', { ...initialFormValues('Twitch'), title: 'T', description: 'ignored' })).toEqual({ settings: { title: 'T' }, applyMetadataToAll: false });
+    expect(toUpdateBody('CustomRTMP', edit)).toEqual({ name: 'Mine', rtmpUrl: 'rtmp://example.com/live', canvas: 'horizontal' });
+    expect(toUpdateBody('Twitch', { ...initialFormValues('Twitch'), title: 'T', description: 'ignored' })).toEqual({ settings: { title: 'T' }, applyMetadataToAll: false, canvas: 'horizontal' });
     expect(toCreateBody('Facebook', { ...initialFormValues('Facebook'), title: 'F' })).toMatchObject({ type: 'Facebook', settings: { title: 'F', privacy: 'EVERYONE' } });
+  });
+});
+
+describe('destination canvas', () => {
+  it('starts from the platform default (TikTok and Instagram vertical, the others horizontal) and keeps a saved choice', () => {
+    expect(initialFormValues('TikTok').canvas).toBe('vertical');
+    expect(initialFormValues('Instagram').canvas).toBe('vertical');
+    expect(initialFormValues('Twitch').canvas).toBe('horizontal');
+    expect(initialFormValues('CustomRTMP', view({ canvas: 'vertical' })).canvas).toBe('vertical');
+    expect(toCreateBody('TikTok', { ...initialFormValues('TikTok'), rtmpUrl: 'rtmp://push.example.com/live', streamKey: 'k' })).toMatchObject({ type: 'TikTok', canvas: 'vertical' });
   });
 });
 

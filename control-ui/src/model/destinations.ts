@@ -3,6 +3,7 @@ import {
   encoderPresets,
   STREAM_LIMIT_WARNING_SECONDS,
   validateDestinationForm,
+  type CanvasKind,
   type CreateDestinationInput,
   type DestinationOutput,
   type DestinationType,
@@ -20,9 +21,11 @@ export interface DestinationFormValues {
   description: string;
   privacy: string;
   applyMetadataToAll: boolean;
+  /** Which canvas the destination gets (issue 20); its platform's default for a new one. */
+  canvas: CanvasKind;
 }
 
-export type DestinationField = 'name' | 'rtmpUrl' | 'streamKey' | 'title' | 'description' | 'privacy' | 'applyMetadataToAll';
+export type DestinationField = 'name' | 'rtmpUrl' | 'streamKey' | 'title' | 'description' | 'privacy' | 'applyMetadataToAll' | 'canvas';
 
 /** Which fields the form shows for a kind (spec §2 "per-platform fields"). */
 export function formFields(type: DestinationType): DestinationField[] {
@@ -48,11 +51,16 @@ export function initialFormValues(type: DestinationType, existing?: DestinationV
     description: s.description ?? '',
     privacy: s.privacy ?? kind.metadata?.privacy[0]?.value ?? '',
     applyMetadataToAll: false,
+    canvas: existing?.canvas ?? kind.defaultCanvas,
   };
 }
 
 /** The create body of the form's values (the shape the api validates). */
 export function toCreateBody(type: DestinationType, v: DestinationFormValues): CreateDestinationInput {
+  return { ...createBodyOf(type, v), canvas: v.canvas };
+}
+
+function createBodyOf(type: DestinationType, v: DestinationFormValues): CreateDestinationInput {
   switch (type) {
     case 'Twitch':
       return { type, settings: { title: v.title }, applyMetadataToAll: v.applyMetadataToAll };
@@ -73,6 +81,10 @@ export function toCreateBody(type: DestinationType, v: DestinationFormValues): C
 
 /** The edit body: settings for platform kinds; name, URL and (only when typed) the key for the others. */
 export function toUpdateBody(type: DestinationType, v: DestinationFormValues): UpdateDestinationBody {
+  return { ...updateBodyOf(type, v), canvas: v.canvas };
+}
+
+function updateBodyOf(type: DestinationType, v: DestinationFormValues): UpdateDestinationBody {
   const kind = destinationKinds[type];
   if (kind.connection === 'oauth') {
     const settings: NonNullable<UpdateDestinationBody['settings']> = { title: v.title };

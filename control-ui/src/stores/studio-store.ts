@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { Entitlements, PlanId, ProjectDetails, RenderState, ResolutionId, ResolutionOption, SceneDocument } from '@onair/protocol';
+import type { CanvasKind, Entitlements, PlanId, ProjectDetails, RenderState, ResolutionId, ResolutionOption, SceneDocument } from '@onair/protocol';
 import type { PendingEdit } from '../model/optimistic-scene.ts';
 
 /** A web page source's latest state from the render workers; `reason` says why it is not showing. */
@@ -26,6 +26,8 @@ export interface StudioState {
   /** What the studio shows: `confirmed` with `pending` replayed on top. */
   document: SceneDocument | null;
   selectedLayerId: string | null;
+  /** The canvas the editor shows and edits: the horizontal program or the vertical one (issue 20). */
+  editCanvas: CanvasKind;
   userId: string | null;
   plan: PlanId;
   entitlements: Entitlements;
@@ -48,6 +50,7 @@ export function initialStudioState(): StudioState {
     sending: null,
     document: null,
     selectedLayerId: null,
+    editCanvas: 'horizontal',
     userId: null,
     plan: 'Free',
     entitlements: {},

@@ -1,4 +1,4 @@
-import type { RenderPlan } from '@onair/protocol';
+import { outputsUseVertical, type RenderPlan } from '@onair/protocol';
 
 /** Compositor sink pad properties of one input (node-gtk names them in camelCase). */
 export interface VideoPadLayout {
@@ -61,11 +61,17 @@ export function audioTargets(plan: RenderPlan): Map<string, AudioPadTarget> {
 }
 
 /**
- * Whether going from one plan to the next needs a new pipeline: a different output profile or a
- * different set of inputs. Everything else (placements, scenes, audio, outputs) is applied live.
+ * Whether going from one plan to the next needs a new pipeline: a different output profile, a
+ * different set of inputs, or the vertical canvas coming into use or going out of it (its
+ * compositor takes a split of every input's picture). Everything else (placements, scenes, audio,
+ * outputs of a canvas already built) is applied live.
  */
 export function planNeedsRebuild(previous: RenderPlan, next: RenderPlan): boolean {
-  return JSON.stringify(previous.profile) !== JSON.stringify(next.profile) || JSON.stringify(previous.inputs) !== JSON.stringify(next.inputs);
+  return (
+    JSON.stringify(previous.profile) !== JSON.stringify(next.profile) ||
+    JSON.stringify(previous.inputs) !== JSON.stringify(next.inputs) ||
+    outputsUseVertical(previous.outputs) !== outputsUseVertical(next.outputs)
+  );
 }
 
 /** Ease-in-out (quadratic) of a 0..1 progress. */

@@ -1,5 +1,5 @@
 import type { EncoderPreset, EncoderSettings, OutputPolicy, OutputProfile, PipelineErrorCode, PipelineState, PlanInput, PlanOutput, PlanPreview, RenderPlan, SessionStats } from '@onair/protocol';
-import { encoderStep, JITTER_LATENCY_DEFAULT_MS, pipelineTransitions } from '@onair/protocol';
+import { encoderStep, JITTER_LATENCY_DEFAULT_MS, outputsUseVertical, pipelineTransitions } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { linkChain, linkPads, makeElement, numberProperty, requestPad, setProperties, staticPad, structureNumber } from '../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../gst/gst.ts';
@@ -11,6 +11,7 @@ import { Recording } from './outputs/recording.ts';
 import type { OutputEgress } from './outputs/rtmp-egress.ts';
 import { buildSource, FilePlayer, MIXER_AUDIO_CAPS } from './sources/index.ts';
 import { imageBin } from './sources/image.ts';
+import { VerticalCanvas } from './vertical-canvas.ts';
 
 /** GstX264EncPreset values by number, for the presets the ladder uses. */
 const X264_PRESETS: Record<number, EncoderPreset> = { 1: 'ultrafast', 2: 'superfast', 3: 'veryfast' };
@@ -27,6 +28,8 @@ export interface ProgramEvents {
 /** One video feed of an input on its compositor pad. */
 interface AttachedFeed {
   pad: GstPad;
+  /** Its pad on the vertical compositor, when the session has a vertical canvas. */
+  verticalPad?: GstPad;
   /** For a network feed: its jitter buffer, whose pushed-packet count tells whether it flows. */
   jitter?: GstElement;
   pushed: number;
@@ -41,6 +44,7 @@ interface AttachedInput {
   feeds: AttachedFeed[];
   /** The offline picture, shown while no feed flows. */
   placeholderPad?: GstPad;
+  placeholderVerticalPad?: GstPad;
   audioPad?: GstPad;
   /** Index of the feed drawn in the layer, or -1 for the placeholder (or nothing). */
   shown: number;
@@ -82,6 +86,8 @@ export class ProgramPipeline {
   private lastFramesAt = Date.now();
   private fps = 0;
   private backgroundPad: GstPad | undefined;
+  /** The 9:16 canvas, while an output takes it (vertical-canvas.ts). */
+  private vertical: VerticalCanvas | undefined;
   /** Where the encoder is on its ladder (encoder-ladder.ts). */
   private encoderSettings: EncoderSettings;
   /** Every WebRTC input's jitter buffers (video feeds and audio), all at `jitterLatencyMs`. */
@@ -123,6 +129,11 @@ export class ProgramPipeline {
     const { profile } = this.plan;
     const compositor = this.buildVideo(profile);
     const mixer = this.buildAudio(profile);
+    if (this.plan.vertical && outputsUseVertical(this.plan.outputs)) {
+      this.vertical = new VerticalCanvas(this.gst, profile, this.encoderSettings.preset);
+      this.vertical.build(this.plan.vertical);
+      this.vertical.shareAudio();
+    }
     // The background, the encoders and the outputs play first; inputs join one by one, so an input
     // that cannot start (a missing file, a UDP port already taken) is reported and left out
     // instead of keeping the whole program from PLAYING.
@@ -138,7 +149,7 @@ export class ProgramPipeline {
   private attachInput(input: PlanInput, index: number, compositor: GstElement, mixer: GstElement): void {
     const name = `in${index}`;
     const attached: AttachedInput = { id: input.id, feeds: [], shown: -1, everFlowed: false };
-    const added: { bin: GstBin; pad: GstPad; aggregator: GstElement }[] = [];
+    const added: { bin: GstBin; pad: GstPad; aggregator: GstElement; verticalPad?: GstPad }[] = [];
     const link = (bin: GstBin, aggregator: GstElement): GstPad => {
       this.gst.add(bin);
       const pad = requestPad(aggregator, 'sink_%u');
@@ -146,14 +157,25 @@ export class ProgramPipeline {
       linkPads(staticPad(bin, 'src'), pad);
       return pad;
     };
+    // A picture goes to the vertical compositor too when there is one: decoded once, split by a tee.
+    const linkVideo = (bin: GstBin, part: string): { pad: GstPad; verticalPad?: GstPad } => {
+      if (!this.vertical) return { pad: link(bin, compositor) };
+      const split = this.vertical.fanOut(bin, `${name}-${part}`, compositor);
+      added.push({ bin: split.bin, pad: split.pad, aggregator: compositor, verticalPad: split.verticalPad });
+      return split;
+    };
     try {
       const bins = buildSource(input, this.plan.profile, name);
-      for (const feed of bins.video) {
-        const pad = link(feed.bin, compositor);
+      bins.video.forEach((feed, f) => {
+        const { pad, verticalPad } = linkVideo(feed.bin, `feed${f}`);
         const jitter = feed.jitter ? (feed.bin.getByName(feed.jitter) ?? undefined) : undefined;
-        attached.feeds.push({ pad, jitter, pushed: 0, missed: 0, flowing: !jitter });
+        attached.feeds.push({ pad, verticalPad, jitter, pushed: 0, missed: 0, flowing: !jitter });
+      });
+      if (bins.placeholder) {
+        const { pad, verticalPad } = linkVideo(bins.placeholder, 'placeholder');
+        attached.placeholderPad = pad;
+        attached.placeholderVerticalPad = verticalPad;
       }
-      if (bins.placeholder) attached.placeholderPad = link(bins.placeholder, compositor);
       attached.shown = attached.feeds.findIndex((f) => f.flowing);
       const layout = videoLayout(this.plan).get(input.id);
       if (layout) this.layoutInput(attached, layout);
@@ -169,9 +191,10 @@ export class ProgramPipeline {
       this.inputs.set(input.id, attached);
       if (bins.filePlayer) this.startPlayer(input.id, name, bins.filePlayer);
     } catch (err) {
-      for (const { bin, pad, aggregator } of added) {
+      for (const { bin, pad, aggregator, verticalPad } of added) {
         bin.setState(loadGst().State.NULL);
         aggregator.releaseRequestPad(pad);
+        if (verticalPad) this.vertical?.releasePad(verticalPad);
         this.gst.remove(bin);
       }
       this.fader.remove(input.id);
@@ -250,6 +273,15 @@ export class ProgramPipeline {
     const layout = this.scaled(planned);
     input.feeds.forEach((feed, i) => Object.assign(feed.pad, i === input.shown ? layout : { ...layout, alpha: 0 }));
     if (input.placeholderPad) Object.assign(input.placeholderPad, input.shown === -1 ? layout : { ...layout, alpha: 0 });
+    this.layoutVertical(input);
+  }
+
+  /** The same for the vertical compositor, at the vertical scene's place (never stepped down). */
+  private layoutVertical(input: AttachedInput): void {
+    const layout = this.vertical ? VerticalCanvas.layout(this.plan).get(input.id) : undefined;
+    if (!layout) return;
+    input.feeds.forEach((feed, i) => feed.verticalPad && Object.assign(feed.verticalPad, i === input.shown ? layout : { ...layout, alpha: 0 }));
+    if (input.placeholderVerticalPad) Object.assign(input.placeholderVerticalPad, input.shown === -1 ? layout : { ...layout, alpha: 0 });
   }
 
   /**
@@ -297,7 +329,7 @@ export class ProgramPipeline {
     const wanted = new Map(outputs.map((o) => [o.id, o]));
     for (const [id, output] of this.outputs) {
       const next = wanted.get(id);
-      if (!next || next.url !== output.spec.url || next.key !== output.spec.key) {
+      if (!next || next.url !== output.spec.url || next.key !== output.spec.key || (next.canvas ?? 'horizontal') !== (output.spec.canvas ?? 'horizontal')) {
         output.detach();
         this.outputs.delete(id);
         this.events.outputStatus({ outputId: id, state: 'stopped' });
@@ -305,16 +337,20 @@ export class ProgramPipeline {
     }
     for (const spec of outputs) {
       if (this.outputs.has(spec.id)) continue;
+      // Each output hangs from the encode of its canvas; the supervisor restarts the pipeline with
+      // a vertical canvas when the first vertical output arrives, so it is there by now.
+      const vertical = spec.canvas === 'vertical' ? this.vertical : undefined;
+      if (spec.canvas === 'vertical' && !vertical) this.logger.warn({ outputId: spec.id }, 'vertical output without a vertical canvas: it gets the horizontal one');
       const output = new DestinationOutput(
         spec,
         this.outputCounter++,
         this.gst.bin,
-        this.tee,
+        vertical ? vertical.tee : this.tee,
         this.policy,
         (s) => this.events.outputStatus(s),
         this.logger,
         this.egress,
-        () => this.requestKeyframe(),
+        vertical ? () => void vertical.requestKeyframe() : () => this.requestKeyframe(),
         this.continuingOutputs.delete(spec.id),
       );
       this.outputs.set(spec.id, output);

@@ -137,7 +137,7 @@ export class SessionConsumer {
       logger.warn({ projectId: data.projectId }, 'session refused: no scene document');
       return true;
     }
-    const cost = sessionCost(document);
+    const cost = sessionCost(document, { vertical: data.vertical === true });
     if (!canAdmit(this.options.cores, this.committedCores, cost)) {
       logger.info({ projectId: data.projectId, cost, committed: this.committedCores }, 'session left for another worker (no capacity)');
       // The lock can be gone already (the job was taken back as stalled): that must not end the process and every session on it.

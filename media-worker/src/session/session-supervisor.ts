@@ -6,6 +6,7 @@ import {
   type PipelineCommand,
   type PipelineReport,
   type PipelineStartConfig,
+  outputsUseVertical,
   type PlanOutput,
   type RenderPlan,
   type SessionStats,
@@ -151,7 +152,16 @@ export class SessionSupervisor {
   }
 
   setOutputs(outputs: PlanOutput[]): void {
-    this.config = { ...this.config, plan: { ...this.config.plan, outputs } };
+    const plan = { ...this.config.plan, outputs };
+    const rebuild = planNeedsRebuild(this.config.plan, plan);
+    this.config = { ...this.config, plan };
+    if (rebuild) {
+      // The vertical canvas comes into use or goes: a pipeline with (or without) the second
+      // compositor starts with these outputs.
+      this.logger.info({ vertical: outputsUseVertical(outputs) }, 'outputs change the canvases in use: restarting the pipeline');
+      void this.replaceChild();
+      return;
+    }
     this.send({ type: 'setOutputs', outputs });
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isEnabled, type Entitlements } from '../plans.ts';
+import type { CanvasKind } from '../scene/vertical.ts';
 
 /**
  * Every kind of destination of spec §3, as data: the Add Destination picker, the forms, the api's
@@ -17,6 +18,7 @@ export const destinationTypes = [
   'Huya',
   'Instagram',
   'LinkedIn',
+  'TikTok',
   'Trovo',
   'Vimeo',
   'Wowza',
@@ -60,6 +62,8 @@ export interface DestinationKind {
   /** Spec §8: platforms a creator can also sign in with get the log-in wording on delete. */
   loginCapable: boolean;
   metadata: MetadataFields | null;
+  /** The canvas a new destination of this kind gets: vertical where the platform is watched on phones first. */
+  defaultCanvas: CanvasKind;
 }
 
 export const facebookPrivacyOptions = [
@@ -80,7 +84,7 @@ export const youtubePrivacySchema = z.enum(['public', 'unlisted', 'private']);
 const streamKey = (defaultUrl: string | null, urlEditable = defaultUrl === null) => ({ defaultUrl, urlEditable, keyLabel: 'Stream key' });
 const fromPlatform = { defaultUrl: null, urlEditable: false, keyLabel: 'Stream key' };
 
-function keyed(type: DestinationType, providerId: string, label: string, brandColor: string, defaultUrl: string | null): DestinationKind {
+function keyed(type: DestinationType, providerId: string, label: string, brandColor: string, defaultUrl: string | null, defaultCanvas: CanvasKind = 'horizontal'): DestinationKind {
   return {
     type,
     providerId,
@@ -93,6 +97,7 @@ function keyed(type: DestinationType, providerId: string, label: string, brandCo
     available: true,
     loginCapable: false,
     metadata: null,
+    defaultCanvas,
   };
 }
 
@@ -109,6 +114,7 @@ export const destinationKinds: Record<DestinationType, DestinationKind> = {
     available: true,
     loginCapable: true,
     metadata: { title: 'optional', description: true, privacy: facebookPrivacyOptions },
+    defaultCanvas: 'horizontal',
   },
   Twitch: {
     type: 'Twitch',
@@ -122,6 +128,7 @@ export const destinationKinds: Record<DestinationType, DestinationKind> = {
     available: true,
     loginCapable: true,
     metadata: { title: 'required', description: false, privacy: [] },
+    defaultCanvas: 'horizontal',
   },
   YouTube: {
     type: 'YouTube',
@@ -135,6 +142,7 @@ export const destinationKinds: Record<DestinationType, DestinationKind> = {
     available: true,
     loginCapable: true,
     metadata: { title: 'optional', description: true, privacy: youtubePrivacyOptions },
+    defaultCanvas: 'horizontal',
   },
   YouTubeManual: {
     type: 'YouTubeManual',
@@ -148,12 +156,15 @@ export const destinationKinds: Record<DestinationType, DestinationKind> = {
     available: false,
     loginCapable: false,
     metadata: null,
+    defaultCanvas: 'horizontal',
   },
   Amazon: keyed('Amazon', 'amazon', 'Amazon Live', '#FF9900', null),
   DLive: keyed('DLive', 'dlive', 'DLive', '#FFD300', 'rtmp://stream.dlive.tv/live'),
   Douyu: keyed('Douyu', 'douyu', 'Douyu', '#FF7700', 'rtmp://sendtc3.douyu.com/live'),
   Huya: keyed('Huya', 'huya', 'Huya', '#FFA200', 'rtmp://al.direct.huya.com/huyalive'),
-  Instagram: keyed('Instagram', 'instagram', 'Instagram', '#E4405F', 'rtmps://live-upload.instagram.com:443/rtmp'),
+  Instagram: keyed('Instagram', 'instagram', 'Instagram', '#E4405F', 'rtmps://live-upload.instagram.com:443/rtmp', 'vertical'),
+  // TikTok LIVE gives each stream its own server URL and key (LIVE Producer), so there is no default URL.
+  TikTok: keyed('TikTok', 'tiktok', 'TikTok', '#000000', null, 'vertical'),
   LinkedIn: keyed('LinkedIn', 'linkedin', 'LinkedIn', '#0A66C2', null),
   Trovo: keyed('Trovo', 'trovo', 'Trovo', '#19D66B', 'rtmp://livepush.trovo.live/live'),
   Vimeo: keyed('Vimeo', 'vimeo', 'Vimeo', '#1AB7EA', 'rtmps://rtmp-global.cloud.vimeo.com:443/live'),
@@ -171,6 +182,7 @@ export const destinationKinds: Record<DestinationType, DestinationKind> = {
     available: true,
     loginCapable: false,
     metadata: null,
+    defaultCanvas: 'horizontal',
   },
 };
 

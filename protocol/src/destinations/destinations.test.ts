@@ -11,11 +11,14 @@ const long = (n: number) => 'x'.repeat(n);
 describe('destination catalogue (spec §3)', () => {
   it('knows every kind with its provider id and a brand colour', () => {
     expect(destinationTypes.map((t) => destinationKinds[t].providerId)).toEqual([
-      'facebook', 'twitchtv', 'youtube', 'youtube-manual', 'amazon', 'dlive', 'douyu', 'huya', 'instagram', 'linkedin', 'trovo', 'vimeo', 'wowza', 'custom', 'local',
+      'facebook', 'twitchtv', 'youtube', 'youtube-manual', 'amazon', 'dlive', 'douyu', 'huya', 'instagram', 'linkedin', 'tiktok', 'trovo', 'vimeo', 'wowza', 'custom', 'local',
     ]);
     for (const t of destinationTypes) expect(destinationKinds[t].brandColor).toMatch(/^#[0-9A-F]{6}$/);
     expect(destinationTypes.filter((t) => destinationKinds[t].connection === 'oauth')).toEqual(['Facebook', 'Twitch', 'YouTube']);
     expect(destinationKinds.YouTubeManual.available).toBe(false);
+    // Issue 20: the canvas a new destination gets; TikTok (added with it) needs its per-stream server URL.
+    expect(destinationTypes.filter((t) => destinationKinds[t].defaultCanvas === 'vertical')).toEqual(['Instagram', 'TikTok']);
+    expect(destinationKinds.TikTok).toMatchObject({ connection: 'stream-key', ingest: { defaultUrl: null, urlEditable: true }, plan: 'custom-destinations' });
   });
 
   it('locks custom destinations beyond the free set without the custom-destinations entitlement', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkUrlTarget } from '../render/address-policy.ts';
+import { canvasKindSchema } from '../scene/vertical.ts';
 import { destinationTypeSchema, facebookPrivacySchema, youtubePrivacySchema, type DestinationType } from './catalogue.ts';
 
 /** Spec §9 limits. */
@@ -63,7 +64,10 @@ export type DestinationSettings = z.infer<typeof destinationSettingsSchema>;
 /** 'Apply metadata to all destinations' (spec §2): copy title and description to the project's other authenticated destinations. */
 const applyMetadataToAll = z.boolean().default(false);
 
-const keyedTypes = ['Amazon', 'DLive', 'Douyu', 'Huya', 'Instagram', 'LinkedIn', 'Trovo', 'Vimeo', 'Wowza'] as const satisfies readonly DestinationType[];
+/** Which canvas the destination gets; left out, its platform's default (destinationKinds[type].defaultCanvas). */
+const canvas = canvasKindSchema.optional();
+
+const keyedTypes = ['Amazon', 'DLive', 'Douyu', 'Huya', 'Instagram', 'LinkedIn', 'TikTok', 'Trovo', 'Vimeo', 'Wowza'] as const satisfies readonly DestinationType[];
 
 /**
  * The Add Destination form's body, one shape per kind. A platform destination reached by OAuth is
@@ -71,13 +75,13 @@ const keyedTypes = ['Amazon', 'DLive', 'Douyu', 'Huya', 'Instagram', 'LinkedIn',
  * its server and key; the local destination needs nothing.
  */
 export const createDestinationBodySchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('Twitch'), settings: twitchSettingsSchema, applyMetadataToAll }),
-  z.strictObject({ type: z.literal('YouTube'), settings: youtubeSettingsSchema.prefault({}), applyMetadataToAll }),
-  z.strictObject({ type: z.literal('Facebook'), settings: facebookSettingsSchema.prefault({}), applyMetadataToAll }),
-  z.strictObject({ type: z.literal('CustomRTMP'), name, rtmpUrl: rtmpUrlSchema, streamKey: streamKey.default('') }),
-  z.strictObject({ type: z.literal('YouTubeManual'), name, streamKey: requiredStreamKey }),
-  z.strictObject({ type: z.enum(keyedTypes), name: name.optional(), rtmpUrl: rtmpUrlSchema.optional(), streamKey: requiredStreamKey }),
-  z.strictObject({ type: z.literal('Local'), name: name.optional() }),
+  z.strictObject({ type: z.literal('Twitch'), settings: twitchSettingsSchema, applyMetadataToAll, canvas }),
+  z.strictObject({ type: z.literal('YouTube'), settings: youtubeSettingsSchema.prefault({}), applyMetadataToAll, canvas }),
+  z.strictObject({ type: z.literal('Facebook'), settings: facebookSettingsSchema.prefault({}), applyMetadataToAll, canvas }),
+  z.strictObject({ type: z.literal('CustomRTMP'), name, rtmpUrl: rtmpUrlSchema, streamKey: streamKey.default(''), canvas }),
+  z.strictObject({ type: z.literal('YouTubeManual'), name, streamKey: requiredStreamKey, canvas }),
+  z.strictObject({ type: z.enum(keyedTypes), name: name.optional(), rtmpUrl: rtmpUrlSchema.optional(), streamKey: requiredStreamKey, canvas }),
+  z.strictObject({ type: z.literal('Local'), name: name.optional(), canvas }),
 ]);
 export type CreateDestinationBody = z.infer<typeof createDestinationBodySchema>;
 export type CreateDestinationInput = z.input<typeof createDestinationBodySchema>;
@@ -101,6 +105,7 @@ export const updateDestinationBodySchema = z.strictObject({
     })
     .optional(),
   applyMetadataToAll: z.boolean().optional(),
+  canvas,
 });
 export type UpdateDestinationBody = z.infer<typeof updateDestinationBodySchema>;
 
@@ -144,6 +149,7 @@ export const destinationViewSchema = z.object({
   /** OAuth destinations: tokens are held and valid. Always true for stream-key and local ones. */
   authenticated: z.boolean(),
   autoLive: z.boolean(),
+  canvas: canvasKindSchema,
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

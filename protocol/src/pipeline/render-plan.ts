@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canvasKindSchema } from '../scene/vertical.ts';
 
 /**
  * The render plan: the flattened, validated description of everything a session's pipeline
@@ -156,6 +157,8 @@ export const planOutputSchema = z.object({
    * connection. Unset: the worker's own ALLOW_PRIVATE_RTMP decides. Never the metadata address.
    */
   allowPrivate: z.boolean().optional(),
+  /** Which canvas this destination gets; unset is horizontal. */
+  canvas: canvasKindSchema.optional(),
 });
 export type PlanOutput = z.infer<typeof planOutputSchema>;
 
@@ -185,6 +188,23 @@ export const planSlateSchema = z.object({
 });
 export type PlanSlate = z.infer<typeof planSlateSchema>;
 
+/**
+ * The vertical canvas of the same scenes: its size in output pixels (720×1280 at 720p) and where
+ * each scene places its inputs on it. The pipeline composites and encodes it only while an output
+ * asks for it, from the same decoded inputs as the horizontal program.
+ */
+export const planVerticalSchema = z.object({
+  width: z.number().int().min(16).max(2160).multipleOf(2),
+  height: z.number().int().min(16).max(3840).multipleOf(2),
+  scenes: z.array(planSceneSchema),
+});
+export type PlanVertical = z.infer<typeof planVerticalSchema>;
+
+/** Whether any of these outputs takes the vertical canvas (then the pipeline builds it). */
+export function outputsUseVertical(outputs: readonly { canvas?: string | undefined }[]): boolean {
+  return outputs.some((o) => o.canvas === 'vertical');
+}
+
 export const renderPlanSchema = z
   .object({
     profile: outputProfileSchema,
@@ -202,6 +222,7 @@ export const renderPlanSchema = z
      * set or cleared by a new plan version, like the outputs.
      */
     recording: z.object({ dir: z.string().startsWith('/') }).optional(),
+    vertical: planVerticalSchema.optional(),
   })
   .superRefine((plan, ctx) => {
     const inputIds = new Set<string>();
@@ -217,6 +238,12 @@ export const renderPlanSchema = z
         if (!inputIds.has(p.inputId)) ctx.addIssue({ code: 'custom', message: `unknown input ${p.inputId}`, path: ['scenes', si, 'placements', pi] });
       }),
     );
+    plan.vertical?.scenes.forEach((scene, si) =>
+      scene.placements.forEach((p, pi) => {
+        if (!inputIds.has(p.inputId)) ctx.addIssue({ code: 'custom', message: `unknown input ${p.inputId}`, path: ['vertical', 'scenes', si, 'placements', pi] });
+      }),
+    );
+    if (outputsUseVertical(plan.outputs) && !plan.vertical) ctx.addIssue({ code: 'custom', message: 'an output takes the vertical canvas but the plan has none', path: ['vertical'] });
     plan.audio.forEach((a, ai) => {
       if (!inputIds.has(a.inputId)) ctx.addIssue({ code: 'custom', message: `unknown input ${a.inputId}`, path: ['audio', ai] });
     });

@@ -16,6 +16,7 @@ import {
   type SourceKind,
   type SourceSettingsChange,
 } from './sources.ts';
+import { verticalLayout } from './vertical.ts';
 
 export type ApplyScenePatchResult =
   | { ok: true; document: SceneDocument; ops: SceneOp[] }
@@ -236,6 +237,20 @@ function applyOp(ctx: PatchContext, op: SceneOp, i: number): SceneOp {
       const changed: Layer = { ...layer, ...stripUndefined(op.changes) };
       checkLayerSize(sourceKind(doc, layer), changed, i);
       scene.layers = scene.layers.map((l) => (l.id === layer.id ? changed : l));
+      return op;
+    }
+    case 'updateLayerVertical': {
+      const scene = liveScene(doc, op.sceneId, i);
+      findLayer(scene, op.layerId, i);
+      const boxes = verticalLayout(scene, doc.sources);
+      scene.layers = scene.layers.map((l) => {
+        const box = boxes.get(l.id)!;
+        return { ...l, vertical: l.id === op.layerId ? { ...box, ...stripUndefined(op.changes) } : box };
+      });
+      const changed = findLayer(scene, op.layerId, i);
+      const kind = sourceKind(doc, changed);
+      // Vertical frames are the horizontal canvas's own, scaled: a page's minimum render size does not apply.
+      if (kind !== undefined && sourceKindInfo[kind].hasVideo && (changed.vertical!.width < 1 || changed.vertical!.height < 1)) reject('layer-too-small', i);
       return op;
     }
     case 'reorderLayers': {

@@ -13,6 +13,15 @@ export type Crop = z.infer<typeof cropSchema>;
 export const NO_CROP: Crop = { top: 0, right: 0, bottom: 0, left: 0 };
 
 /**
+ * Where a layer sits on the vertical canvas (720×1280 scene pixels, see vertical.ts). Stacking,
+ * opacity and visibility are the layer's own, shared by both canvases; only the box differs.
+ */
+export const verticalTransformSchema = z.strictObject({ x: coordinate, y: coordinate, width: size, height: size, crop: cropSchema });
+export type VerticalTransform = z.infer<typeof verticalTransformSchema>;
+export const verticalChangesSchema = verticalTransformSchema.partial();
+export type VerticalChanges = z.infer<typeof verticalChangesSchema>;
+
+/**
  * A source placed in a scene. Position and size are canvas pixels (see layout.ts); zIndex orders
  * layers bottom (0) to top. `opacity` is the layer's own alpha: the compositor multiplies it with
  * the source's `settings.opacity`, so a source used in two scenes can fade in one of them only.
@@ -28,6 +37,11 @@ export const layerSchema = z.strictObject({
   zIndex: z.number().int().min(0),
   opacity: z.number().min(0).max(1),
   visible: z.boolean(),
+  /**
+   * Its box on the vertical canvas. Absent until the creator first edits the scene's vertical
+   * layout: until then it is derived from the horizontal layout (deriveVerticalLayout).
+   */
+  vertical: verticalTransformSchema.optional(),
 });
 export type Layer = z.infer<typeof layerSchema>;
 

@@ -8,3 +8,4 @@ export * from './validate.ts';
 export * from './devices.ts';
 export * from './channels.ts';
 export * from './new-document.ts';
+export * from './vertical.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resolutionIdSchema } from '../plans.ts';
-import { countdownSchema, cropSchema, layerChangesSchema, sceneKindSchema, sceneNameSchema } from './document.ts';
+import { countdownSchema, cropSchema, layerChangesSchema, sceneKindSchema, sceneNameSchema, verticalChangesSchema } from './document.ts';
 import { newSourceSchema, sourceSettingsChangeSchema } from './sources.ts';
 
 const id = z.uuid();
@@ -46,6 +46,11 @@ export const sceneOpSchema = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('addLayer'), sceneId: id, layer: newLayerSchema }),
   z.strictObject({ op: z.literal('removeLayer'), sceneId: id, layerId: id }),
   z.strictObject({ op: z.literal('updateLayer'), sceneId: id, layerId: id, changes: layerChangesSchema }),
+  /**
+   * Moves or resizes a layer on the vertical canvas only. The scene's first vertical edit fixes
+   * the derived vertical layout of all its layers, so later horizontal edits no longer move them.
+   */
+  z.strictObject({ op: z.literal('updateLayerVertical'), sceneId: id, layerId: id, changes: verticalChangesSchema }),
   /** Every layer of the scene, bottom to top. */
   z.strictObject({ op: z.literal('reorderLayers'), sceneId: id, layerIds: z.array(id).max(1000) }),
   z.strictObject({ op: z.literal('setResolution'), resolution: resolutionIdSchema }),

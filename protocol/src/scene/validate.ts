@@ -65,6 +65,9 @@ export function validateSceneDocument(input: unknown, options: { pageUrlTrusted?
       if (sourceKindInfo[source.kind].hasVideo && (layer.width < 1 || layer.height < 1)) {
         problems.push({ path, message: 'A visible source must be at least 1 pixel wide and high.' });
       }
+      if (sourceKindInfo[source.kind].hasVideo && layer.vertical && (layer.vertical.width < 1 || layer.vertical.height < 1)) {
+        problems.push({ path: `${path}.vertical`, message: 'A visible source must be at least 1 pixel wide and high on the vertical canvas too.' });
+      }
     });
     if (games > 1) problems.push({ path: `scenes.${si}.layers`, message: 'You can only add one game source to each scene' });
   });

@@ -18,9 +18,19 @@ export const ADMISSION_CPU_SHARE = 0.8;
 
 const DECODED_KINDS = new Set(['webcam', 'screenshare', 'game', 'participant', 'webpage']);
 
-export function sessionCost(doc: Pick<SceneDocument, 'resolution' | 'sources'>): number {
+/**
+ * What the vertical canvas adds when a destination takes it (issue 20): a second compositor and
+ * a second x264 encode of the same pixel count, fed by the inputs already decoded for the
+ * horizontal program (no decode of its own), and nothing per destination. At 720p30
+ * media-worker/bench/vertical-bench.ts measured 0.43–0.48 cores on 2026-11-25 (about what the
+ * horizontal session's base costs: the same pixels encoded, pictures scaled up to fill); 480p and
+ * 1080p are scaled from it like SESSION_BASE_CORES. Re-measure and update together.
+ */
+export const VERTICAL_CANVAS_CORES: Record<ResolutionId, number> = { '480p': 0.25, '720p': 0.45, '1080p': 0.8 };
+
+export function sessionCost(doc: Pick<SceneDocument, 'resolution' | 'sources'>, options: { vertical?: boolean } = {}): number {
   const decoded = doc.sources.filter((s) => DECODED_KINDS.has(s.kind)).length;
-  return SESSION_BASE_CORES[doc.resolution] + decoded * DECODED_SOURCE_CORES;
+  return SESSION_BASE_CORES[doc.resolution] + decoded * DECODED_SOURCE_CORES + (options.vertical ? VERTICAL_CANVAS_CORES[doc.resolution] : 0);
 }
 
 /** Whether a worker with `cores` cores, already committed to `committedCores`, can take `cost` more. */

@@ -86,3 +86,11 @@ describe('admission cost model', () => {
     expect(canAdmit(8, 5.7, 0.8)).toBe(false);
   });
 });
+
+describe('sessionCost: the vertical canvas', () => {
+  it('costs a second canvas when a destination takes it, whatever the number of vertical destinations', () => {
+    const doc = studioDocument('720p');
+    expect(sessionCost(doc, { vertical: true })).toBeGreaterThan(sessionCost(doc));
+    expect(sessionCost(doc, { vertical: true }) - sessionCost(doc)).toBeLessThan(sessionCost(doc));
+  });
+});

@@ -3,6 +3,7 @@ import type { ResolutionId } from '../plans.ts';
 import { liveScenes, type SceneDocument } from '../scene/document.ts';
 import { CANVAS } from '../scene/layout.ts';
 import type { Source } from '../scene/sources.ts';
+import { VERTICAL_CANVAS, verticalLayout } from '../scene/vertical.ts';
 
 const PROFILE_OF: Record<ResolutionId, OutputProfile> = {
   '480p': outputProfiles['480p30'],
@@ -58,8 +59,36 @@ export function sceneToRenderPlan(doc: SceneDocument, resolveInput: InputResolve
         visible: layer.visible,
       })),
   }));
+  // The vertical canvas is 720×1280 scene pixels, scaled to the output as the horizontal one is.
+  const vk = profile.height / VERTICAL_CANVAS.width;
+  const vertical: RenderPlan['vertical'] = {
+    width: profile.height,
+    height: Math.round((VERTICAL_CANVAS.height * vk) / 2) * 2,
+    scenes: liveScenes(doc).map((scene) => {
+      const boxes = verticalLayout(scene, doc.sources);
+      return {
+        id: scene.id,
+        placements: scene.layers
+          .map((layer) => ({ layer, box: boxes.get(layer.id)! }))
+          .filter(({ layer, box }) => sourceOpacity.has(layer.sourceId) && box.width > 0 && box.height > 0)
+          .map(({ layer, box }) => ({
+            inputId: layer.sourceId,
+            x: Math.round(box.x * vk),
+            y: Math.round(box.y * vk),
+            width: Math.max(1, Math.round(box.width * vk)),
+            height: Math.max(1, Math.round(box.height * vk)),
+            zorder: Math.min(10_000, layer.zIndex + 1),
+            alpha: layer.opacity * (sourceOpacity.get(layer.sourceId) ?? 1),
+            visible: layer.visible,
+          })),
+      };
+    }),
+  };
   const active = doc.activeSceneId !== null && scenes.some((s) => s.id === doc.activeSceneId) ? doc.activeSceneId : scenes[0]?.id;
-  if (active === undefined) scenes.push({ id: EMPTY_SCENE_ID, placements: [] });
+  if (active === undefined) {
+    scenes.push({ id: EMPTY_SCENE_ID, placements: [] });
+    vertical.scenes.push({ id: EMPTY_SCENE_ID, placements: [] });
+  }
 
-  return { profile, inputs, scenes, activeSceneId: active ?? EMPTY_SCENE_ID, audio, outputs };
+  return { profile, inputs, scenes, activeSceneId: active ?? EMPTY_SCENE_ID, audio, outputs, vertical };
 }

@@ -16,6 +16,8 @@ export const sessionJobSchema = z.object({
   projectId: z.uuid(),
   /** When the api asked for the session, to measure placement latency. */
   requestedAt: z.iso.datetime(),
+  /** Whether an enabled destination takes the vertical canvas: the session then costs a second canvas (admission). */
+  vertical: z.boolean().optional(),
 });
 export type SessionJob = z.infer<typeof sessionJobSchema>;
 

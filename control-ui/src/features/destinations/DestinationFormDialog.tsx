@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import { DESCRIPTION_MAX, destinationKinds, DESTINATION_NAME_MAX, facebookTargetLabels, TITLE_MAX, type StreamDestinationOption } from '@onair/protocol';
+import { canvasKinds, canvasLabels, DESCRIPTION_MAX, destinationKinds, DESTINATION_NAME_MAX, facebookTargetLabels, TITLE_MAX, type CanvasKind, type StreamDestinationOption } from '@onair/protocol';
 import { askRemoveDestination, chooseStreamTarget, closeDestinationForm, setDestinationFormValue, submitDestinationForm } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
@@ -112,6 +112,16 @@ export function DestinationFormFields({ form }: { form: DestinationForm }) {
           )}
         </Field>
       )}
+      <Field label="Canvas">
+        {(id) => (
+          <Select
+            id={id}
+            value={v.canvas}
+            options={canvasKinds.map((canvas) => ({ value: canvas, label: canvasLabels[canvas] }))}
+            onValueChange={(value) => setDestinationFormValue('canvas', value as CanvasKind)}
+          />
+        )}
+      </Field>
       {fields.includes('applyMetadataToAll') && (
         <Switch label="Apply metadata to all destinations" checked={v.applyMetadataToAll} onCheckedChange={(on) => setDestinationFormValue('applyMetadataToAll', on)} />
       )}

@@ -1,5 +1,5 @@
 import { Pencil, Trash2 } from 'lucide-react';
-import { destinationKinds, requiresAuthenticationText, TWITCH_REQUIRED_TOOLTIP, type DestinationView } from '@onair/protocol';
+import { canvasLabels, destinationKinds, requiresAuthenticationText, TWITCH_REQUIRED_TOOLTIP, type DestinationView } from '@onair/protocol';
 import { askRemoveDestination, authenticateDestination, startEditDestination, toggleDestination } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
@@ -24,7 +24,9 @@ export function DestinationRow({ destination }: { destination: DestinationView }
         <span className={styles.brand} style={{ background: kind.brandColor }} aria-hidden />
         <span className={styles.names}>
           <span className={styles.name}>{destination.name}</span>
-          <span className={styles.kind}>{kind.label}</span>
+          <span className={styles.kind}>
+            {kind.label} · {destination.canvas === 'vertical' ? 'Vertical' : 'Horizontal'}
+          </span>
         </span>
         {required ? (
           // Spec §5: the console's game feed comes through this channel while Auto Live is on.
@@ -43,6 +45,7 @@ export function DestinationRow({ destination }: { destination: DestinationView }
         <div className={styles.health} role="status" aria-label={`${destination.name} stream health`}>
           <span className={styles.light} data-light={light} aria-hidden />
           <span>{LIGHT_WORDS[light]}</span>
+          <span data-testid="destination-canvas">{canvasLabels[destination.canvas]}</span>
           {output && <span>{formatBitrate(output.bitrateKbps)}</span>}
           {output && <span>{output.reconnects} reconnects</span>}
           {output?.reason && <span>{output.reason}</span>}

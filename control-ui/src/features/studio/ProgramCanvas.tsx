@@ -1,7 +1,7 @@
 import { MonitorPlay } from 'lucide-react';
 import { useCallback, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
-import { CANVAS, playsOutputAudio, sourceKindInfo, type Layer, type Source } from '@onair/protocol';
-import { removeLayer, restackLayer, updateLayer } from '../../actions/scene-edits.ts';
+import { canvasSize, playsOutputAudio, sourceKindInfo, verticalLayout, type Layer, type Source } from '@onair/protocol';
+import { removeLayer, restackLayer, updateLayer, updateLayerVertical } from '../../actions/scene-edits.ts';
 import { selectLayer } from '../../actions/studio.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ProgramPreview } from '../media/ProgramPreview.tsx';
@@ -33,6 +33,7 @@ interface Drag {
 }
 
 const pct = (value: number, of: number) => `${(value / of) * 100}%`;
+type Size = { width: number; height: number };
 const boxOf = (l: Layer): Box => ({ x: l.x, y: l.y, width: l.width, height: l.height });
 const sameBox = (a: Box, b: Box) => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
@@ -43,24 +44,36 @@ const sameBox = (a: Box, b: Box) => a.x === b.x && a.y === b.y && a.width === b.
  * (Delete) the selected layer. A drag is local until the pointer is released, then sent as one edit.
  * Once the worker's program preview plays, it is the picture: the layers become outlines and
  * handles over it, so the host edits on exactly what goes out; until then (or while it stalls)
- * the canvas draws each layer's own content.
+ * the canvas draws each layer's own content. The canvas switch (CanvasSwitch) turns the same editor
+ * to the vertical canvas: the layers' vertical boxes, moved with the same snapping and sent as
+ * vertical edits; the worker's preview is the horizontal program, so the vertical canvas draws
+ * each layer's own content.
  */
 export function ProgramCanvas() {
   const canvas = useAppStore((state) => state.canvas);
   const document = useStudioStore((s) => s.document);
   const status = useStudioStore((s) => s.status);
   const selectedLayerId = useStudioStore((s) => s.selectedLayerId);
+  const editCanvas = useStudioStore((s) => s.editCanvas);
+  const isVertical = editCanvas === 'vertical';
+  // The scene's coordinates: 1280×720 horizontally, 720×1280 vertically (whatever the output resolution).
+  const size: Size = canvasSize(editCanvas);
   const [drag, setDrag] = useState<Drag | null>(null);
   const preview = useMediaStore((s) => (s.connection === 'connected' ? s.preview : null));
   const playsAudio = useMediaStore((s) => playsOutputAudio(s.role));
   const [previewPlaying, setPreviewPlaying] = useState(false);
   const onPreviewLive = useCallback((live: boolean) => setPreviewPlaying(live), []);
-  const live = previewPlaying && preview !== null && document !== null;
+  const live = !isVertical && previewPlaying && preview !== null && document !== null;
   const surface = useRef<HTMLDivElement>(null);
-  const ratio = { '--canvas-ratio': canvas.width / canvas.height } as CSSProperties;
+  const ratio = { '--canvas-ratio': isVertical ? size.width / size.height : canvas.width / canvas.height } as CSSProperties;
 
   const scene = document?.scenes.find((s) => s.id === document.activeSceneId);
   const sources = new Map((document?.sources ?? []).map((s) => [s.id, s]));
+  const verticalBoxes = scene && document && isVertical ? verticalLayout(scene, document.sources) : undefined;
+  const boxOfLayer = (l: Layer): Box => boxOf(verticalBoxes ? { ...l, ...verticalBoxes.get(l.id) } : l);
+  // A page's minimum size is its render size on the horizontal canvas; the vertical one only scales its frames.
+  const minimumOf = (kind: Source['kind'] | undefined) => minimumSize(isVertical ? undefined : kind);
+  const commit = (sceneId: string, layerId: string, box: Box) => (isVertical ? updateLayerVertical(sceneId, layerId, box) : updateLayer(sceneId, layerId, box));
   const layers = scene ? [...scene.layers].sort((a, b) => a.zIndex - b.zIndex).filter((l) => sourceKindInfo[sources.get(l.sourceId)?.kind ?? 'microphone'].hasVideo) : [];
 
   const beginDrag = (event: ReactPointerEvent, layer: Layer, mode: Drag['mode']) => {
@@ -70,24 +83,24 @@ export function ProgramCanvas() {
     selectLayer(layer.id);
     surface.current.focus();
     const rect = surface.current.getBoundingClientRect();
-    const start = boxOf(layer);
+    const start = boxOfLayer(layer);
     const kind = sources.get(layer.sourceId)?.kind;
-    const state: Drag = { layerId: layer.id, mode, startX: event.clientX, startY: event.clientY, scale: CANVAS.width / rect.width, start, box: start, guides: { vertical: [], horizontal: [] } };
+    const state: Drag = { layerId: layer.id, mode, startX: event.clientX, startY: event.clientY, scale: size.width / rect.width, start, box: start, guides: { vertical: [], horizontal: [] } };
     setDrag(state);
     let current = state;
     const move = (e: PointerEvent) => {
       const dx = (e.clientX - state.startX) * state.scale;
       const dy = (e.clientY - state.startY) * state.scale;
-      const min = minimumSize(kind);
+      const min = minimumOf(kind);
       // Alt turns snapping off for fine placement.
       const snapped =
         mode === 'move'
           ? e.altKey
             ? { box: { ...start, x: Math.round(start.x + dx), y: Math.round(start.y + dy) }, guides: { vertical: [], horizontal: [] } }
-            : snapMove({ ...start, x: start.x + dx, y: start.y + dy }, CANVAS)
+            : snapMove({ ...start, x: start.x + dx, y: start.y + dy }, size)
           : e.altKey
             ? { box: resizeFrom(start, mode, dx, dy, min), guides: { vertical: [], horizontal: [] } }
-            : snapResize(resizeFrom(start, mode, dx, dy, min), mode, CANVAS, min);
+            : snapResize(resizeFrom(start, mode, dx, dy, min), mode, size, min);
       current = { ...state, box: snapped.box, guides: snapped.guides };
       setDrag(current);
     };
@@ -96,7 +109,7 @@ export function ProgramCanvas() {
       window.removeEventListener('pointerup', end);
       window.removeEventListener('pointercancel', end);
       setDrag(null);
-      if (scene && !sameBox(current.box, start)) updateLayer(scene.id, layer.id, current.box);
+      if (scene && !sameBox(current.box, start)) commit(scene.id, layer.id, current.box);
     };
     window.addEventListener('pointermove', move);
     window.addEventListener('pointerup', end);
@@ -114,9 +127,9 @@ export function ProgramCanvas() {
     } else if (event.key === ']' || event.key === '[') {
       restackLayer(scene.id, layer.id, event.key === ']' ? 1 : -1);
     } else {
-      const next = boxForKey(boxOf(layer), event.key, { shift: event.shiftKey, alt: event.altKey }, minimumSize(sources.get(layer.sourceId)?.kind));
+      const next = boxForKey(boxOfLayer(layer), event.key, { shift: event.shiftKey, alt: event.altKey }, minimumOf(sources.get(layer.sourceId)?.kind));
       if (!next) return;
-      updateLayer(scene.id, layer.id, next);
+      commit(scene.id, layer.id, next);
     }
     event.preventDefault();
   };
@@ -129,13 +142,19 @@ export function ProgramCanvas() {
         style={ratio}
         data-testid="program-canvas"
         data-preview={live ? 'live' : 'local'}
+        data-canvas={editCanvas}
         tabIndex={scene ? 0 : -1}
         role={scene ? 'application' : undefined}
-        aria-label={scene ? `Scene ${scene.name}: arrows move the selected source, Alt+arrows resize it, [ and ] restack it, Delete removes it` : undefined}
+        aria-label={scene ? `Scene ${scene.name}, ${isVertical ? 'vertical' : 'horizontal'} canvas: arrows move the selected source, Alt+arrows resize it, [ and ] restack it, Delete removes it` : undefined}
         onKeyDown={onKeyDown}
         onPointerDown={() => selectLayer(null)}
       >
-        {scene && <ProgramPreview stream={preview} onLive={onPreviewLive} muted={!playsAudio} />}
+        {/* Kept playing on the vertical canvas too (the program's sound), but not drawn there: it is the horizontal picture. */}
+        {scene && (
+          <div className={isVertical ? styles.previewAside : styles.previewShown}>
+            <ProgramPreview stream={preview} onLive={onPreviewLive} muted={!playsAudio} />
+          </div>
+        )}
         {!scene && (
           <EmptyState icon={<MonitorPlay size={36} />} title={status === 'loading' ? 'Loading the scene…' : 'Program preview'}>
             <p>
@@ -150,32 +169,33 @@ export function ProgramCanvas() {
         {layers.map((layer) => {
           const source = sources.get(layer.sourceId);
           if (!source) return null;
-          const box = drag?.layerId === layer.id ? drag.box : boxOf(layer);
+          const box = drag?.layerId === layer.id ? drag.box : boxOfLayer(layer);
           return (
             <LayerView
               key={layer.id}
               layer={layer}
               source={source}
               box={box}
+              canvas={size}
               selected={layer.id === selectedLayerId}
               onBegin={(event, mode) => beginDrag(event, layer, mode)}
             />
           );
         })}
-        {drag?.guides.vertical.map((x) => <div key={`v${x}`} className={styles.guideVertical} style={{ left: pct(x, CANVAS.width) }} aria-hidden />)}
-        {drag?.guides.horizontal.map((y) => <div key={`h${y}`} className={styles.guideHorizontal} style={{ top: pct(y, CANVAS.height) }} aria-hidden />)}
+        {drag?.guides.vertical.map((x) => <div key={`v${x}`} className={styles.guideVertical} style={{ left: pct(x, size.width) }} aria-hidden />)}
+        {drag?.guides.horizontal.map((y) => <div key={`h${y}`} className={styles.guideHorizontal} style={{ top: pct(y, size.height) }} aria-hidden />)}
       </div>
     </section>
   );
 }
 
-function LayerView(props: { layer: Layer; source: Source; box: Box; selected: boolean; onBegin: (event: ReactPointerEvent, mode: Drag['mode']) => void }) {
-  const { layer, source, box, selected, onBegin } = props;
+function LayerView(props: { layer: Layer; source: Source; box: Box; canvas: Size; selected: boolean; onBegin: (event: ReactPointerEvent, mode: Drag['mode']) => void }) {
+  const { layer, source, box, canvas, selected, onBegin } = props;
   const style: CSSProperties = {
-    left: pct(box.x, CANVAS.width),
-    top: pct(box.y, CANVAS.height),
-    width: pct(box.width, CANVAS.width),
-    height: pct(box.height, CANVAS.height),
+    left: pct(box.x, canvas.width),
+    top: pct(box.y, canvas.height),
+    width: pct(box.width, canvas.width),
+    height: pct(box.height, canvas.height),
     // The compositor multiplies the layer's alpha with the source's own opacity setting.
     opacity: (layer.visible ? layer.opacity : 0.25) * ('opacity' in source.settings ? source.settings.opacity : 1),
   };

@@ -2,6 +2,7 @@ import { Brand } from '../../components/Brand.tsx';
 import { StatusIndicator } from '../system/StatusIndicator.tsx';
 import { UserMenu } from '../user-menu/UserMenu.tsx';
 import { useStudioStore } from '../../stores/index.ts';
+import { CanvasSwitch } from './CanvasSwitch.tsx';
 import { ProjectName } from './ProjectName.tsx';
 import { ResolutionSelector } from './ResolutionSelector.tsx';
 import styles from './StudioTopBar.module.css';
@@ -15,6 +16,7 @@ export function StudioTopBar() {
         <ProjectName />
       </div>
       <div className={styles.end}>
+        <CanvasSwitch />
         <ResolutionSelector />
         <LiveUpdates />
         <StatusIndicator />
