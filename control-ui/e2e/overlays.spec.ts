@@ -250,7 +250,9 @@ test('the creator site: blocks arranged in the editor, the public page for a sig
   await picture.getByLabel('Description for visitors who cannot see it').fill('My stream setup');
   await page.getByRole('button', { name: 'Save site' }).click();
   await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
-  await expect(picture.getByRole('img', { name: 'My stream setup' })).toBeVisible();
+  const preview = picture.getByRole('img', { name: 'My stream setup' });
+  await expect(preview).toBeVisible();
+  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200);
   await shot(page, '6-site-editor');
 
   const visitor = await browser.newContext({ viewport: { width: 1440, height: 900 } });

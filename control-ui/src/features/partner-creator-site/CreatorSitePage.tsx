@@ -32,7 +32,8 @@ function ImageFields({ block, channelId, saved, errors }: { block: Extract<SiteB
   };
   return (
     <div className={styles.image}>
-      {visible ? <img className={styles.preview} src={image.url!} alt={block.alt} /> : null}
+      {/* The path on this origin: the control UI's CSP allows its own images (the api's PUBLIC_URL may be another origin). */}
+      {visible ? <img className={styles.preview} src={new URL(image.url!).pathname} alt={block.alt} /> : null}
       <p className={partner.hint}>
         {image ? `${image.name} · ${image.width}×${image.height}${visible ? '' : ' · shown to visitors once the site is saved and published'}` : 'No picture yet.'}
       </p>
