@@ -66,7 +66,7 @@ import { createMoney, moneyRoutes } from './money/index.ts';
 import { DataExportQueue } from './partner/data-exports/export-job.ts';
 import { oauthProviders } from './auth/oauth-providers.ts';
 import { createOverlayService, overlayPageRoutes, overlayRoutes, ownPageUrls } from './overlays/index.ts';
-import { CreatorSiteService, creatorSitePageRoutes, creatorSiteRoutes } from './creator-site/index.ts';
+import { CreatorSiteService, creatorSitePageRoutes, creatorSiteRoutes, creatorSiteUploadRoutes } from './creator-site/index.ts';
 
 export interface AppDeps {
   config: ApiConfig;
@@ -178,6 +178,8 @@ export function createApp(deps: AppDeps): Express {
   const uploads = new UploadService(deps.db, deps.uploadStore ?? createUploadStore(deps.config), uploadLimits(deps.config), deps.logger);
   // Before the JSON parser: an upload's body is the file, streamed under its own limits.
   app.use(uploadRoutes({ db: deps.db, uploads, resolveSession }));
+  const sites = new CreatorSiteService({ db: deps.db, publicUrl: deps.config.PUBLIC_URL, uploads });
+  app.use(creatorSiteUploadRoutes({ db: deps.db, uploads, resolveSession }));
   app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
@@ -199,7 +201,6 @@ export function createApp(deps: AppDeps): Express {
   const overlays = createOverlayService(deps);
   // Overlay pages (OBS, the render worker) and creator sites (visitors): public, no session.
   app.use(overlayPageRoutes(overlays));
-  const sites = new CreatorSiteService({ db: deps.db, publicUrl: deps.config.PUBLIC_URL });
   app.use(creatorSitePageRoutes(sites));
   app.use(
     partnerRoutes({

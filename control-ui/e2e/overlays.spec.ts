@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { crc32, deflateSync } from 'node:zlib';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { SecretBox } from '../../runtime/src/secret-box.ts';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
@@ -198,6 +199,25 @@ test('an overlay with an alert box and a goal bar in a live studio scene and in 
   await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 });
 
+/** A solid-colour RGB PNG, `width`×`height`. */
+function solidPng(width: number, height: number, [r, g, b]: number[]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([head, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r!, g!, b!]).flat())]);
+  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
 test('the creator site: blocks arranged in the editor, the public page for a signed-out visitor', async ({ browser }) => {
   test.setTimeout(120_000);
   await page.goto('/partner/site');
@@ -218,6 +238,21 @@ test('the creator site: blocks arranged in the editor, the public page for a sig
   await page.getByRole('option', { name: 'YouTube' }).click();
   await page.getByRole('button', { name: 'Save site' }).click();
   await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
+
+  // A banner picture through the uploads store: an SVG is refused in words, a PNG is shown.
+  await page.getByRole('button', { name: 'Add picture' }).click();
+  const picture = page.getByRole('region', { name: 'Picture block' });
+  await expect(picture.getByText(/PNG, JPEG, WebP or GIF, up to \d+(\.\d)? MB\./)).toBeVisible();
+  await picture.getByLabel('Picture file').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') });
+  await expect(picture.getByRole('alert')).toContainText('not supported');
+  await picture.getByLabel('Picture file').setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: solidPng(1200, 300, [0x6d, 0x7c, 0xff]) });
+  await expect(picture.getByText(/banner\.png · 1200×300/)).toBeVisible();
+  await picture.getByLabel('Description for visitors who cannot see it').fill('My stream setup');
+  await page.getByRole('button', { name: 'Save site' }).click();
+  await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
+  const preview = picture.getByRole('img', { name: 'My stream setup' });
+  await expect(preview).toBeVisible();
+  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200);
   await shot(page, '6-site-editor');
 
   const visitor = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -228,6 +263,13 @@ test('the creator site: blocks arranged in the editor, the public page for a sig
   await expect(site.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(site.getByText('Speedruns of old games. <script>alert(1)</script>')).toBeVisible();
   await expect(site.getByRole('link', { name: 'YouTube' })).toHaveAttribute('href', 'https://youtube.com/@ada');
+  // The picture loads under the page's CSP (img-src 'self'), as a PNG that is never sniffed.
+  const banner = site.getByRole('img', { name: 'My stream setup' });
+  await expect(banner).toBeVisible();
+  expect(await banner.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200);
+  const bannerResponse = await visitor.request.get(`${process.env.ONAIR_E2E_URL}${await banner.getAttribute('src')}`);
+  expect(bannerResponse.headers()['content-type']).toBe('image/png');
+  expect(bannerResponse.headers()['x-content-type-options']).toBe('nosniff');
   if (SHOTS) await site.screenshot({ path: `${SHOTS}/overlays-7-site-public.png` });
   await visitor.close();
   expect((await queryDb<{ published: boolean }>('SELECT published FROM creator_sites cs JOIN partner_profiles p ON p.user_id = cs.channel_id WHERE p.username = $1', [username]))[0]?.published).toBe(true);

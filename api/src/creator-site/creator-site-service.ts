@@ -1,5 +1,7 @@
-import { CREATOR_SITE_PATH, siteBlockSchema, type CreatorSite, type CreatorSiteContent, type SiteBlock } from '@onair/protocol';
+import type { Readable } from 'node:stream';
+import { CREATOR_SITE_PATH, creatorSiteImagePath, OnAirError, siteBlockSchema, type CreatorSite, type CreatorSiteContent, type SiteBlock } from '@onair/protocol';
 import type { Db } from '@onair/db';
+import type { UploadService } from '../uploads/index.ts';
 
 /** What a visitor's page is drawn from. */
 export interface PublicSite {
@@ -8,7 +10,11 @@ export interface PublicSite {
   headline: string;
   blocks: SiteBlock[];
   live: boolean;
+  /** Addresses (path on this origin) of the site's pictures by upload id. */
+  images: Map<string, string>;
 }
+
+const imageIdsOf = (blocks: readonly SiteBlock[]) => blocks.flatMap((b) => (b.kind === 'image' && b.uploadId ? [b.uploadId] : []));
 
 function readBlocks(raw: unknown): SiteBlock[] {
   if (!Array.isArray(raw)) return [];
@@ -20,25 +26,39 @@ function readBlocks(raw: unknown): SiteBlock[] {
 
 /** A channel's creator site (partner spec §2 'Creator Site'); who may edit it was checked by mount() (Creator Site group). */
 export class CreatorSiteService {
-  constructor(private readonly deps: { db: Db; publicUrl: string }) {}
+  constructor(private readonly deps: { db: Db; publicUrl: string; uploads: UploadService }) {}
 
-  private async urlOf(channelId: string): Promise<string | null> {
+  private async usernameOf(channelId: string): Promise<string | null> {
     const profile = await this.deps.db.partnerProfile.findUnique({ where: { userId: channelId }, select: { username: true } });
-    return profile?.username ? new URL(CREATOR_SITE_PATH.replace(':username', encodeURIComponent(profile.username)), this.deps.publicUrl).toString() : null;
+    return profile?.username ?? null;
   }
 
   async get(channelId: string): Promise<CreatorSite> {
     const row = await this.deps.db.creatorSite.findUnique({ where: { channelId } });
+    const blocks = readBlocks(row?.blocks);
+    const username = await this.usernameOf(channelId);
+    const uploads = await this.deps.uploads.channelUploads(channelId, 'site', imageIdsOf(blocks));
     return {
       published: row?.published ?? false,
       headline: row?.headline ?? '',
-      blocks: readBlocks(row?.blocks),
-      url: await this.urlOf(channelId),
+      blocks,
+      url: username ? new URL(CREATOR_SITE_PATH.replace(':username', encodeURIComponent(username)), this.deps.publicUrl).toString() : null,
       updatedAt: row?.updatedAt.toISOString() ?? null,
+      maxImageBytes: this.deps.uploads.maxImageBytes,
+      images: Object.fromEntries(
+        uploads.map((u) => [u.id, { name: u.name, width: u.width, height: u.height, url: username ? new URL(creatorSiteImagePath(username, u.id), this.deps.publicUrl).toString() : null }]),
+      ),
     };
   }
 
   async update(channelId: string, content: CreatorSiteContent): Promise<CreatorSite> {
+    // A picture block may only show a picture uploaded for this channel's site.
+    const ids = imageIdsOf(content.blocks);
+    const known = new Set((await this.deps.uploads.channelUploads(channelId, 'site', ids)).map((u) => u.id));
+    const index = content.blocks.findIndex((b) => b.kind === 'image' && b.uploadId !== null && !known.has(b.uploadId));
+    if (index >= 0) {
+      throw new OnAirError('VALIDATION_FAILED', 'This picture is not one of your site\'s uploads. Upload it again.', { where: 'body', issues: [{ path: ['blocks', String(index), 'uploadId'], code: 'custom', message: 'Upload the picture again' }] });
+    }
     const data = { published: content.published, headline: content.headline, blocks: content.blocks };
     await this.deps.db.creatorSite.upsert({ where: { channelId }, create: { channelId, ...data }, update: data });
     return this.get(channelId);
@@ -53,6 +73,24 @@ export class CreatorSiteService {
     const site = profile?.user.creatorSite;
     if (!profile?.username || !site?.published || profile.user.deactivatedAt) return null;
     const live = await this.deps.db.broadcast.findFirst({ where: { project: { ownerId: profile.user.id }, state: 'live' }, select: { id: true } });
-    return { username: profile.username, name: profile.user.name, headline: site.headline, blocks: readBlocks(site.blocks), live: live !== null };
+    const blocks = readBlocks(site.blocks);
+    const uploads = await this.deps.uploads.channelUploads(profile.user.id, 'site', imageIdsOf(blocks));
+    const images = new Map(uploads.map((u) => [u.id, creatorSiteImagePath(profile.username!, u.id)]));
+    return { username: profile.username, name: profile.user.name, headline: site.headline, blocks, live: live !== null, images };
+  }
+
+  /** A picture of a published site for its visitors; null when the site, or the picture on it, is not there. */
+  async publicImage(username: string, uploadId: string): Promise<{ stream: Readable; sizeBytes: number } | null> {
+    const profile = await this.deps.db.partnerProfile.findUnique({
+      where: { usernameKey: username.toLowerCase() },
+      select: { user: { select: { id: true, deactivatedAt: true, creatorSite: { select: { published: true, blocks: true } } } } },
+    });
+    if (!profile) return null;
+    const site = profile.user.creatorSite;
+    if (!site?.published || profile.user.deactivatedAt) return null;
+    // Only pictures the published site shows: an upload not (or no longer) on the page stays private.
+    if (!imageIdsOf(readBlocks(site.blocks)).includes(uploadId)) return null;
+    const opened = await this.deps.uploads.openForChannel(profile.user.id, 'site', uploadId);
+    return opened ? { stream: opened.stream, sizeBytes: opened.sizeBytes } : null;
   }
 }

@@ -1,3 +1,3 @@
 export { CreatorSiteService } from './creator-site-service.ts';
-export { creatorSiteRoutes } from './routes.ts';
+export { creatorSiteRoutes, creatorSiteUploadRoutes } from './routes.ts';
 export { creatorSitePageRoutes } from './site-page.ts';

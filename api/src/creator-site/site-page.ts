@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import escapeHtml from 'escape-html';
 import { Router } from 'express';
 import helmet from 'helmet';
-import { CREATOR_SITE_PATH, weekdayLabels, type SiteBlock } from '@onair/protocol';
+import { CREATOR_SITE_IMAGE_PATH, CREATOR_SITE_PATH, weekdayLabels, type SiteBlock } from '@onair/protocol';
 import type { CreatorSiteService, PublicSite } from './creator-site-service.ts';
 
 const USERNAME = /^[A-Za-z0-9_]{1,25}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Everything a creator typed goes through here: HTML-escaped text, never markup. */
 const t = (text: string) => escapeHtml(text);
@@ -29,6 +30,14 @@ function block(b: SiteBlock, site: PublicSite, parentHost: string): string {
           : '';
       return `<section class="card" data-block="liveStatus">${heading}${status}${player}</section>`;
     }
+    case 'image': {
+      const src = b.uploadId ? site.images.get(b.uploadId) : undefined;
+      if (!src) return '';
+      const img = `<img src="${t(src)}" alt="${t(b.alt)}">`;
+      return b.style === 'banner'
+        ? `<figure class="banner" data-block="image">${img}${b.title ? `<figcaption>${t(b.title)}</figcaption>` : ''}</figure>`
+        : `<section class="card" data-block="image">${heading}<p class="picture">${img}</p></section>`;
+    }
   }
 }
 
@@ -49,6 +58,8 @@ table{border-collapse:collapse}th,td{text-align:left;padding:4px 16px 4px 0}
 .links a{display:inline-block;padding:8px 14px;border-radius:8px;background:#262a36;color:#e9ebf2;text-decoration:none}
 .links a:hover{background:#323748}
 .live{color:#ff5a6e;font-weight:700}.dot{display:inline-block;width:10px;height:10px;border-radius:50%;background:#ff5a6e;margin-right:8px}
+.banner{margin:0 0 20px}.banner img{display:block;width:100%;max-height:320px;object-fit:cover;border-radius:12px}.banner figcaption{color:#a6abbd;font-size:14px;margin-top:6px}
+.picture{margin:0}.picture img{display:block;max-width:100%;height:auto;border-radius:8px}
 .player{position:relative;padding-top:56.25%}.player iframe{position:absolute;inset:0;width:100%;height:100%;border:0;border-radius:8px}
 footer{color:#5d6275;font-size:13px;text-align:center;margin-top:36px}
 </style></head>
@@ -66,6 +77,32 @@ ${site.blocks.map((b) => block(b, site, parentHost)).join('\n')}
  */
 export function creatorSitePageRoutes(sites: CreatorSiteService): Router {
   const router = Router();
+  // The site's pictures: stored as PNG by the uploads store, served as exactly that (never sniffed,
+  // never HTML or SVG), to anyone while the published site shows them.
+  router.get(CREATOR_SITE_IMAGE_PATH, async (req, res) => {
+    const { username, uploadId } = req.params as { username: string; uploadId: string };
+    const image = USERNAME.test(username) && UUID.test(uploadId) ? await sites.publicImage(username, uploadId) : null;
+    if (!image) {
+      res.status(404).set('x-content-type-options', 'nosniff').type('text/plain').send('This picture is not here.');
+      return;
+    }
+    res.status(200).set({
+      'content-type': 'image/png',
+      'content-length': String(image.sizeBytes),
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'public, max-age=300',
+      'content-security-policy': "default-src 'none'; sandbox",
+      'cross-origin-resource-policy': 'same-origin',
+    });
+    await new Promise<void>((resolve, reject) => {
+      image.stream.on('error', reject);
+      res.on('close', () => {
+        image.stream.destroy();
+        resolve();
+      });
+      image.stream.pipe(res);
+    });
+  });
   router.get(
     CREATOR_SITE_PATH,
     (_req, res, next) => {
@@ -78,7 +115,7 @@ export function creatorSitePageRoutes(sites: CreatorSiteService): Router {
         directives: {
           defaultSrc: ["'none'"],
           styleSrc: [(_req, res) => `'nonce-${(res as unknown as { locals: { cspNonce: string } }).locals.cspNonce}'`],
-          imgSrc: ['https:', 'data:'],
+          imgSrc: ["'self'", 'https:', 'data:'],
           frameSrc: ['https://player.twitch.tv'],
           baseUri: ["'none'"],
           formAction: ["'none'"],

@@ -10,6 +10,7 @@ import {
   OnAirError,
   uploadMimeTypes,
   uploadPurposeRules,
+  type ChannelUploadPurpose,
   type SceneDocument,
   type Upload,
   type UploadKind,
@@ -49,7 +50,7 @@ function toUpload(row: UploadRow): Upload {
   return {
     id: row.id,
     projectId: row.projectId,
-    purpose: row.purpose as UploadPurpose,
+    purpose: row.purpose as UploadPurpose | ChannelUploadPurpose,
     kind: row.kind as UploadKind,
     mimeType: row.mimeType as UploadMimeType,
     name: row.name,
@@ -90,6 +91,49 @@ export class UploadService {
     const owner = await this.ownerOf(user, projectId);
     const rule = uploadPurposeRules[file.purpose];
     if (!canUploadFor(owner.entitlements, file.purpose)) throw new OnAirError('PLAN_LIMIT_REACHED', rule.refusal, { rule: `upload-${file.purpose}-not-in-plan` });
+    return this.receiveAndStore(owner.id, projectId, { ...file, kinds: rule.kinds });
+  }
+
+  /**
+   * A picture of a partner channel (creator site, overlays): no project, owned by the channel and
+   * counted against its storage. Who may upload was checked by the channel's permission groups.
+   */
+  async createForChannel(channelId: string, file: Omit<IncomingFile, 'purpose'> & { purpose: ChannelUploadPurpose }): Promise<Upload> {
+    return this.receiveAndStore(channelId, null, { ...file, kinds: ['image'] });
+  }
+
+  /** A channel's upload of this purpose, or null. */
+  async channelUpload(channelId: string, purpose: ChannelUploadPurpose, uploadId: string): Promise<Upload | null> {
+    const row = await this.db.upload.findFirst({ where: { id: uploadId, ownerId: channelId, projectId: null, purpose } });
+    return row ? toUpload(row) : null;
+  }
+
+  /** The channel's uploads of this purpose among `ids`. */
+  async channelUploads(channelId: string, purpose: ChannelUploadPurpose, ids: readonly string[]): Promise<Upload[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.upload.findMany({ where: { id: { in: [...ids] }, ownerId: channelId, projectId: null, purpose } });
+    return rows.map(toUpload);
+  }
+
+  /** The bytes of a channel's upload (the caller decided the reader may see it). */
+  async openForChannel(channelId: string, purpose: ChannelUploadPurpose, uploadId: string): Promise<{ upload: Upload; stream: Readable; sizeBytes: number } | null> {
+    const row = await this.db.upload.findFirst({ where: { id: uploadId, ownerId: channelId, projectId: null, purpose } });
+    if (!row) return null;
+    const { stream, sizeBytes } = await this.store.read(row.storageKey);
+    return { upload: toUpload(row), stream, sizeBytes };
+  }
+
+  get maxImageBytes(): number {
+    return this.limits.maxImageBytes;
+  }
+
+  private async receiveAndStore(
+    ownerId: string,
+    projectId: string | null,
+    file: Omit<IncomingFile, 'purpose'> & { purpose: UploadPurpose | ChannelUploadPurpose; kinds: readonly UploadKind[] },
+  ): Promise<Upload> {
+    const rule = { kinds: file.kinds };
+    const owner = { id: ownerId };
     const declared = file.declaredBytes;
     if (declared === undefined || !Number.isSafeInteger(declared)) throw new OnAirError('BAD_REQUEST', 'Send the file with its size (a Content-Length header).');
     if (declared === 0) throw new OnAirError('UPLOAD_UNREADABLE', 'This file is empty.');
@@ -143,7 +187,7 @@ export class UploadService {
           },
         });
       });
-      this.logger.info({ projectId, uploadId: id, kind, mimeType, sizeBytes: size }, 'upload stored');
+      this.logger.info({ projectId, ownerId, uploadId: id, kind, mimeType, sizeBytes: size }, 'upload stored');
       return toUpload(row);
     } finally {
       await rm(staged, { force: true });

@@ -1,9 +1,10 @@
-import { getCreatorSiteEndpoint, newSiteBlock, updateCreatorSiteEndpoint, type CreatorSite, type CreatorSiteContent, type SiteBlock, type SiteBlockKind } from '@onair/protocol';
+import { errorBodySchema, getCreatorSiteEndpoint, newSiteBlock, updateCreatorSiteEndpoint, uploadSchema, uploadSiteImageEndpoint, type CreatorSite, type CreatorSiteContent, type SiteBlock, type SiteBlockKind } from '@onair/protocol';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { useCreatorSiteStore } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 import { overlayFieldErrors } from './partner-overlays.ts';
 import { showToast } from './toasts.ts';
+import { xhrSender, type UploadSender } from './uploads.ts';
 
 const pathOf = (path: string, channelId: string) => path.replace(':channelId', encodeURIComponent(channelId));
 const contentOf = (s: CreatorSite): CreatorSiteContent => ({ published: s.published, headline: s.headline, blocks: structuredClone(s.blocks) });
@@ -80,5 +81,31 @@ export async function saveCreatorSite(channelId: string, client: HttpClient = ht
       fieldErrors: api?.code === 'VALIDATION_FAILED' ? overlayFieldErrors(api.details) : {},
     });
     return false;
+  }
+}
+
+/**
+ * Uploads a picture for an image block through the uploads store; on success the block shows it
+ * (saved with the site). Returns the server's words when it is refused (type, size, storage).
+ */
+export async function uploadSiteImage(channelId: string, blockId: string, file: File, send: UploadSender = xhrSender): Promise<string | null> {
+  const url = `${pathOf(uploadSiteImageEndpoint.path, channelId)}?name=${encodeURIComponent(file.name.slice(0, 200) || 'picture')}`;
+  try {
+    const answer = await send(url, file, () => undefined);
+    if (answer.status !== 201) {
+      const error = errorBodySchema.safeParse(answer.body);
+      return error.success ? error.data.error.message : 'The upload did not work. Try again.';
+    }
+    const upload = uploadSchema.parse(answer.body);
+    const { saved, draft } = useCreatorSiteStore.getState();
+    if (!saved || !draft) return null;
+    const siteUrl = saved.url;
+    useCreatorSiteStore.setState({
+      saved: { ...saved, images: { ...saved.images, [upload.id]: { name: upload.name, width: upload.width, height: upload.height, url: siteUrl ? `${siteUrl}/images/${upload.id}` : null } } },
+      draft: { ...draft, blocks: draft.blocks.map((b) => (b.id === blockId && b.kind === 'image' ? { ...b, uploadId: upload.id } : b)) },
+    });
+    return null;
+  } catch (err) {
+    return messageOf(err);
   }
 }

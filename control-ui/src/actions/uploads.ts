@@ -31,7 +31,7 @@ export type UploadSender = (url: string, file: Blob, onProgress: (sent: number) 
  * XMLHttpRequest, not fetch: only it reports how much of a request body was sent, which the
  * progress bar shows. The file is the raw body; the api detects its type from the bytes.
  */
-const xhrSender: UploadSender = (url, file, onProgress) =>
+export const xhrSender: UploadSender = (url, file, onProgress) =>
   new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);

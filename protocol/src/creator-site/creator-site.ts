@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
 import { channelIdParamsSchema } from '../partner/channels.ts';
+import { createUploadQuerySchema, uploadSchema } from '../uploads/index.ts';
 
 /**
  * The creator site (partner spec §1, §2 'Creator Site', §6 Creator Site group): a public page per
@@ -13,9 +14,13 @@ export const SITE_TEXT_MAX = 64;
 export const SITE_ABOUT_MAX = 2000;
 export const SITE_BLOCKS_MAX = 20;
 
-export const siteBlockKinds = ['about', 'schedule', 'socialLinks', 'liveStatus'] as const;
+export const siteBlockKinds = ['about', 'schedule', 'socialLinks', 'liveStatus', 'image'] as const;
 export type SiteBlockKind = (typeof siteBlockKinds)[number];
-export const siteBlockLabels: Record<SiteBlockKind, string> = { about: 'About', schedule: 'Schedule', socialLinks: 'Social links', liveStatus: 'Live status and stream' };
+export const siteBlockLabels: Record<SiteBlockKind, string> = { about: 'About', schedule: 'Schedule', socialLinks: 'Social links', liveStatus: 'Live status and stream', image: 'Picture' };
+
+/** Pictures of the site (§5 upload rules): the types accepted, as the editor shows them, and the largest file. */
+export const SITE_IMAGE_TYPES = 'PNG, JPEG, WebP or GIF';
+export const SITE_IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif';
 
 const required = 'This field is required';
 const title = z.string().trim().max(SITE_TEXT_MAX, `Keep the text under ${SITE_TEXT_MAX + 1} characters`);
@@ -60,6 +65,17 @@ export const siteBlockSchema = z.discriminatedUnion('kind', [
     /** The Twitch channel whose player is embedded while the creator is live (empty: no player). */
     twitchChannel: z.union([z.literal(''), z.string().regex(/^[A-Za-z0-9_]{3,25}$/, 'Enter a valid Twitch username')]),
   }),
+  z.strictObject({
+    kind: z.literal('image'),
+    id: blockId,
+    title,
+    /** An upload of this channel (purpose `site`); null until the creator uploads one. */
+    uploadId: z.uuid().nullable(),
+    /** Words for visitors who cannot see the picture. */
+    alt: z.string().trim().max(200, 'Keep the description under 201 characters'),
+    /** A banner spans the page's width; a picture keeps its size up to it. */
+    style: z.enum(['banner', 'picture']),
+  }),
 ]);
 export type SiteBlock = z.infer<typeof siteBlockSchema>;
 
@@ -78,6 +94,10 @@ export const creatorSiteSchema = creatorSiteContentSchema.extend({
   /** The public address, or null while the channel has no username (Get Started sets one). */
   url: z.url().nullable(),
   updatedAt: z.iso.datetime().nullable(),
+  /** The largest picture accepted, in bytes (the editor shows it in MB). */
+  maxImageBytes: z.number().int().positive(),
+  /** The site's pictures by upload id: name, size, and the public address (null while the channel has no username). */
+  images: z.record(z.uuid(), z.object({ name: z.string(), width: z.number().int(), height: z.number().int(), url: z.string().nullable() })),
 });
 export type CreatorSite = z.infer<typeof creatorSiteSchema>;
 
@@ -91,11 +111,19 @@ export function newSiteBlock(kind: SiteBlockKind, id: string): SiteBlock {
       return { kind, id, title: 'Find me elsewhere', links: [] };
     case 'liveStatus':
       return { kind, id, title: 'Live now', twitchChannel: '' };
+    case 'image':
+      return { kind, id, title: '', uploadId: null, alt: '', style: 'banner' };
   }
 }
 
 /** The public page of a creator (by the username of their partner profile). */
 export const CREATOR_SITE_PATH = '/c/:username';
+/** A picture of a published site, for its visitors (no session). */
+export const CREATOR_SITE_IMAGE_PATH = '/c/:username/images/:uploadId';
+
+export function creatorSiteImagePath(username: string, uploadId: string): string {
+  return CREATOR_SITE_IMAGE_PATH.replace(':username', encodeURIComponent(username)).replace(':uploadId', uploadId);
+}
 
 const tag = 'creator-site';
 
@@ -124,4 +152,22 @@ export const updateCreatorSiteEndpoint = defineEndpoint({
   response: creatorSiteSchema,
 });
 
-export const creatorSiteEndpoints = [getCreatorSiteEndpoint, updateCreatorSiteEndpoint] as const;
+/**
+ * A picture for the site, as the raw request body (type detected from the bytes, Content-Length
+ * checked against the limit and the owner's storage before a byte is read).
+ */
+export const uploadSiteImageEndpoint = defineEndpoint({
+  id: 'uploadCreatorSiteImage',
+  method: 'post',
+  path: '/api/v1/partner/channels/:channelId/site/images',
+  summary: `Upload a picture (${SITE_IMAGE_TYPES}) for the creator site as the raw request body.`,
+  tag,
+  access: 'user',
+  channelCapability: 'edit creator site',
+  params: channelIdParamsSchema,
+  query: createUploadQuerySchema.pick({ name: true }),
+  response: uploadSchema,
+  successStatus: 201,
+});
+
+export const creatorSiteEndpoints = [getCreatorSiteEndpoint, updateCreatorSiteEndpoint, uploadSiteImageEndpoint] as const;

@@ -13,6 +13,13 @@ export const uploadPurposes = ['logo', 'background', 'video', 'screen'] as const
 export const uploadPurposeSchema = z.enum(uploadPurposes);
 export type UploadPurpose = z.infer<typeof uploadPurposeSchema>;
 
+/**
+ * Uploads of a partner channel (no project): pictures of the creator site and of overlays. They
+ * count against the channel owner's storage; the channel's permission groups decide who may upload.
+ */
+export const channelUploadPurposes = ['site', 'overlay'] as const;
+export type ChannelUploadPurpose = (typeof channelUploadPurposes)[number];
+
 export const uploadKinds = ['image', 'video'] as const;
 export type UploadKind = (typeof uploadKinds)[number];
 
@@ -46,8 +53,9 @@ export function canUploadFor(entitlements: Entitlements, purpose: UploadPurpose)
 
 export const uploadSchema = z.object({
   id: z.uuid(),
-  projectId: z.uuid(),
-  purpose: uploadPurposeSchema,
+  /** Null for an upload of a partner channel (creator site, overlays). */
+  projectId: z.uuid().nullable(),
+  purpose: z.enum([...uploadPurposes, ...channelUploadPurposes]),
   kind: z.enum(uploadKinds),
   mimeType: uploadMimeTypeSchema,
   /** The name the file had on the creator's machine, for display only. */

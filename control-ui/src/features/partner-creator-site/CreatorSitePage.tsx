@@ -1,8 +1,8 @@
 import { ArrowDown, ArrowUp, ExternalLink, Globe } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { channelAllows, siteBlockKinds, siteBlockLabels, socialPlatforms, weekdayLabels, weekdays, type SiteBlock } from '@onair/protocol';
-import { addSiteBlock, loadCreatorSite, moveSiteBlock, removeSiteBlock, saveCreatorSite, setSiteHeadline, setSitePublished, updateSiteBlock } from '../../actions/partner-creator-site.ts';
+import { channelAllows, SITE_IMAGE_ACCEPT, SITE_IMAGE_TYPES, siteBlockKinds, siteBlockLabels, socialPlatforms, weekdayLabels, weekdays, type CreatorSite, type SiteBlock } from '@onair/protocol';
+import { addSiteBlock, loadCreatorSite, moveSiteBlock, removeSiteBlock, saveCreatorSite, setSiteHeadline, setSitePublished, updateSiteBlock, uploadSiteImage } from '../../actions/partner-creator-site.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Select } from '../../components/Select.tsx';
@@ -13,7 +13,49 @@ import partner from '../partner-home/Partner.module.css';
 import { useChannelRole } from '../partner-overlays/OverlaysPage.tsx';
 import styles from './CreatorSite.module.css';
 
-function BlockFields({ block, errors }: { block: SiteBlock; errors: Record<string, string> }) {
+const megabytes = (bytes: number) => `${Math.round((bytes / 1024 ** 2) * 10) / 10} MB`;
+
+/** The picture of an image block: uploaded through the uploads store, with the §5 rules shown. */
+function ImageFields({ block, channelId, saved, errors }: { block: Extract<SiteBlock, { kind: 'image' }>; channelId: string; saved: CreatorSite; errors: Record<string, string> }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const image = block.uploadId ? saved.images[block.uploadId] : undefined;
+  // Visitors (and this preview) see a picture once the published site shows it.
+  const visible = image?.url && saved.published && saved.blocks.some((b) => b.kind === 'image' && b.uploadId === block.uploadId);
+  const pick = async (file: File | undefined) => {
+    if (!file) return;
+    setBusy(true);
+    setRefusal(await uploadSiteImage(channelId, block.id, file));
+    setBusy(false);
+    if (input.current) input.current.value = '';
+  };
+  return (
+    <div className={styles.image}>
+      {/* The path on this origin: the control UI's CSP allows its own images (the api's PUBLIC_URL may be another origin). */}
+      {visible ? <img className={styles.preview} src={new URL(image.url!).pathname} alt={block.alt} /> : null}
+      <p className={partner.hint}>
+        {image ? `${image.name} · ${image.width}×${image.height}${visible ? '' : ' · shown to visitors once the site is saved and published'}` : 'No picture yet.'}
+      </p>
+      <div className={styles.upload}>
+        <input ref={input} type="file" hidden accept={SITE_IMAGE_ACCEPT} aria-label="Picture file" onChange={(e) => void pick(e.target.files?.[0])} />
+        <Button disabled={busy} onClick={() => input.current?.click()}>
+          {busy ? 'Uploading…' : image ? 'Replace picture' : 'Upload a picture'}
+        </Button>
+        <span className={partner.hint}>
+          {SITE_IMAGE_TYPES}, up to {megabytes(saved.maxImageBytes)}.
+        </span>
+      </div>
+      {(refusal ?? errors.uploadId) && (
+        <span role="alert" className={partner.fieldError}>
+          {refusal ?? errors.uploadId}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; errors: Record<string, string>; channelId: string; saved: CreatorSite }) {
   const set = (b: SiteBlock) => updateSiteBlock(block.id, b);
   const titleField = (
     <label className={partner.field}>
@@ -88,6 +130,29 @@ function BlockFields({ block, errors }: { block: SiteBlock; errors: Record<strin
           </label>
         </>
       );
+    case 'image':
+      return (
+        <>
+          <ImageFields block={block} channelId={channelId} saved={saved} errors={errors} />
+          <Select
+            value={block.style}
+            aria-label="Shown as"
+            options={[
+              { value: 'banner', label: 'Banner across the page' },
+              { value: 'picture', label: 'Picture in a card' },
+            ]}
+            onValueChange={(style) => set({ ...block, style: style as 'banner' | 'picture' })}
+          />
+          <label className={partner.field}>
+            <span className={partner.label}>{block.style === 'banner' ? 'Caption' : 'Heading'}</span>
+            <input className={partner.input} maxLength={64} value={block.title} onChange={(e) => set({ ...block, title: e.target.value })} />
+          </label>
+          <label className={partner.field}>
+            <span className={partner.label}>Description for visitors who cannot see it</span>
+            <input className={partner.input} maxLength={200} value={block.alt} onChange={(e) => set({ ...block, alt: e.target.value })} />
+          </label>
+        </>
+      );
   }
 }
 
@@ -142,11 +207,11 @@ export function CreatorSitePage() {
           <span className={partner.label}>Headline under your name</span>
           <input className={partner.input} maxLength={64} value={draft.headline} onChange={(e) => setSiteHeadline(e.target.value)} />
         </label>
-        <p className={partner.hint}>A tip button and campaign promo codes join the blocks once tips and campaigns are available; pictures once uploads are.</p>
+        <p className={partner.hint}>A tip button joins the blocks once tips are available.</p>
       </section>
       {draft.blocks.length === 0 && (
         <EmptyState icon={<Globe size={32} />} title="No blocks yet">
-          Add an about text, your schedule, your links and your live status below.
+          Add an about text, your schedule, your links, your live status and pictures below.
         </EmptyState>
       )}
       {draft.blocks.map((block, i) => (
@@ -165,7 +230,7 @@ export function CreatorSitePage() {
               </Button>
             </span>
           </div>
-          <BlockFields block={block} errors={errorsOf(i)} />
+          <BlockFields block={block} errors={errorsOf(i)} channelId={channelId!} saved={saved} />
         </section>
       ))}
       <div className={partner.actions}>
