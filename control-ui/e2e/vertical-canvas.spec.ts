@@ -15,6 +15,23 @@ test.use({
 
 const layer = (page: Page, kind: string): Locator => page.locator(`[data-testid="canvas-layer"][data-kind="${kind}"]`);
 const boxOf = async (l: Locator) => ((await l.getAttribute('data-box')) ?? '').split(',').map(Number);
+/** The box once the edits are confirmed: Synced, and the same on two reads 300 ms apart (no echo still arriving). */
+async function settledBox(page: Page, l: Locator): Promise<number[]> {
+  await expect(page.getByRole('status').filter({ hasText: 'Synced' })).toBeVisible();
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const now = (await l.getAttribute('data-box')) ?? '';
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { intervals: [300] },
+    )
+    .toBe(true);
+  return boxOf(l);
+}
 
 test('switch the editor to the vertical canvas, move a layer, and the preview follows; the horizontal layout stays', async ({ page, context }) => {
   test.setTimeout(60_000);
@@ -43,7 +60,7 @@ test('switch the editor to the vertical canvas, move a layer, and the preview fo
   // than the vertical canvas), so resize with the keyboard, then drag it with the mouse.
   await camera.click({ position: { x: (await camera.boundingBox())!.width / 2, y: 40 } });
   for (let i = 0; i < 5; i++) await page.keyboard.press('Alt+ArrowUp');
-  const shrunk = await boxOf(camera);
+  const shrunk = await settledBox(page, camera);
   expect(shrunk[3]).toBeLessThan(1280);
   await expect(camera).toHaveAttribute('data-box', shrunk.join(','));
 
@@ -57,7 +74,7 @@ test('switch the editor to the vertical canvas, move a layer, and the preview fo
   await page.mouse.up();
   // The edit is confirmed by the server (the box survives the echo) and the drawn layer moved down.
   await expect.poll(async () => (await boxOf(camera))[1]).toBeGreaterThan(shrunk[1]! + 100);
-  const moved = await boxOf(camera);
+  const moved = await settledBox(page, camera);
   const after = (await camera.boundingBox())!;
   expect(after.y).toBeGreaterThan(onScreen.y + 100);
   await expect(page.getByRole('status').filter({ hasText: 'Synced' })).toBeVisible();
