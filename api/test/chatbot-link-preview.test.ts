@@ -172,6 +172,19 @@ describe('link preview', () => {
     expect(hits.get('/secret')).toBeUndefined();
   });
 
+  it('a name that answers a public address, then loopback (DNS rebinding), is never connected to on loopback', async () => {
+    // The policy checks the first answer; the request must go to that checked address and never
+    // ask the name again (a second lookup would answer 127.0.0.1, this test's page server).
+    dns.set('rebind.test', ['93.184.216.34'], ['127.0.0.1']);
+    const policy = new EgressPolicy(new Set(), dnsServersResolver([dns.server]));
+    const outcome = await fetchLinkPreview(`http://rebind.test:${port}/secret`, policy, { timeoutMs: 1500 });
+    // Connecting to the public address fails or times out on this offline machine; never refused by the policy.
+    expect(outcome).toMatchObject({ ok: false });
+    expect((outcome as { reason: string }).reason).not.toMatch(/^refused/);
+    expect(dns.queries.get('rebind.test')).toBeGreaterThanOrEqual(1);
+    expect(hits.get('/secret')).toBeUndefined();
+  });
+
   it('a page that is not HTML, too large or too slow posts nothing, and the bot goes on', async () => {
     const posted = replies().length;
     await sayAndWait(page('/json'));
