@@ -57,4 +57,16 @@ test('chatbot: commands, the bot connection health, warning levels refused past 
   await page.getByRole('option', { name: 'Points', exact: true }).click();
   await expect(page.getByText('Earn while viewing', { exact: true })).toBeVisible();
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-loyalty.png`, fullPage: true });
+
+  // Link Preview (issue 22b): turned on with its rate, saved, and still so after a reload.
+  await page.getByRole('link', { name: 'Link Preview' }).click();
+  await expect(page.getByText('Pages on private or local network addresses are never opened', { exact: false })).toBeVisible();
+  await page.getByLabel('Post a preview of links in chat').click();
+  await page.getByLabel('Previews per minute at most').fill('10');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
+  await page.reload();
+  await expect(page.getByLabel('Post a preview of links in chat')).toBeChecked();
+  await expect(page.getByLabel('Previews per minute at most')).toHaveValue('10');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-link-preview.png`, fullPage: true });
 });

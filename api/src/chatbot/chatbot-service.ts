@@ -150,6 +150,7 @@ export class ChatbotService {
       alerts: c.alerts,
       loyalty: c.loyalty,
       extras: c.extras,
+      linkPreview: c.linkPreview,
     };
   }
 

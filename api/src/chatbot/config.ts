@@ -22,6 +22,13 @@ export const chatbotConfigShape = {
   CHATBOT_QUEUE_MAX: z.coerce.number().int().min(100).default(20_000),
   /** Helix calls waiting beyond this are refused (a flood of removals waits for Twitch's rate limit in a bounded line). */
   CHATBOT_HELIX_QUEUE_MAX: z.coerce.number().int().min(10).default(2000),
+  /**
+   * `host:port` entries a link preview may fetch although they resolve to private addresses (as
+   * RENDER_ALLOWED_HOSTS for pages); every other private, loopback or link-local address is refused,
+   * and the metadata address always. Names are resolved by EGRESS_DNS_SERVERS when set.
+   */
+  CHATBOT_PREVIEW_ALLOWED_HOSTS: z.string().default(''),
+  EGRESS_DNS_SERVERS: z.string().default(''),
 };
 
 export type ChatbotConfig = z.output<z.ZodObject<typeof chatbotConfigShape>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CHATBOT_ALERTS, DEFAULT_EXTRAS, DEFAULT_FILTERS, DEFAULT_LOYALTY, DEFAULT_MODERATION, type ChatSegment } from '@onair/protocol';
+import { DEFAULT_CHATBOT_ALERTS, DEFAULT_EXTRAS, DEFAULT_FILTERS, DEFAULT_LINK_PREVIEW, DEFAULT_LOYALTY, DEFAULT_MODERATION, type ChatSegment } from '@onair/protocol';
 import { BotEngine, type BotActions, type BotConfig, type BotData, type BotMessage } from './engine.ts';
 import { bannedWordError } from './filters.ts';
 import { renderTemplate } from './template.ts';
@@ -18,6 +18,7 @@ function config(overrides: Partial<BotConfig> = {}): BotConfig {
     alerts: structuredClone(DEFAULT_CHATBOT_ALERTS),
     loyalty: structuredClone(DEFAULT_LOYALTY),
     extras: DEFAULT_EXTRAS,
+    linkPreview: DEFAULT_LINK_PREVIEW,
     ...overrides,
   };
 }
@@ -26,6 +27,7 @@ class Fakes {
   now = Date.UTC(2026, 10, 25, 12);
   live = true;
   said: string[] = [];
+  previewed: string[] = [];
   deleted: string[] = [];
   timeouts: { userId: string; seconds: number }[] = [];
   bans: string[] = [];
@@ -38,6 +40,7 @@ class Fakes {
   claimed = new Set<string>();
   actions: BotActions = {
     say: async (t) => void this.said.push(t),
+    previewLink: (messageId, href) => void this.previewed.push(href),
     deleteMessage: async (id) => void this.deleted.push(id),
     timeout: async (userId, seconds) => void this.timeouts.push({ userId, seconds }),
     ban: async (userId) => void this.bans.push(userId),
@@ -313,5 +316,25 @@ describe('timers, loyalty, quotes, alerts', () => {
     await bot.onEvents([follow]);
     await bot.onEvents([follow]);
     expect(f.said).toEqual(['Thank you for following, NewFan!']);
+  });
+});
+
+describe('link preview', () => {
+  const linked = (login: string, href: string) => msg(login, `look ${href}`, { segments: [{ kind: 'text', value: 'look ' }, { kind: 'link', value: href, href }] });
+
+  it('hands a link over only when Link Preview is on, the message passed the filters and it is not a command', async () => {
+    const f = new Fakes();
+    const filters = structuredClone(DEFAULT_FILTERS);
+    filters.links = { enabled: true, punishment: 'remove-silent', whitelist: 'good.example', permitSeconds: 60 };
+    const off = f.engine(config({ filters }));
+    await off.onMessage(linked('bo', 'https://good.example/a'));
+    expect(f.previewed).toEqual([]);
+
+    const on = f.engine(config({ filters, linkPreview: { enabled: true, maxPerMinute: 4 } }));
+    await on.onMessage(linked('bo', 'https://good.example/a'));
+    await on.onMessage(linked('cy', 'https://evil.example/b'));
+    await on.onMessage(msg('dd', '!nothing https://good.example/c', { segments: [{ kind: 'text', value: '!nothing ' }, { kind: 'link', value: 'x', href: 'https://good.example/c' }] }));
+    expect(f.previewed).toEqual(['https://good.example/a']);
+    expect(f.deleted).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@ import {
   type ChatbotAlerts,
   type ChatbotExtras,
   type ChatbotFilters,
+  type ChatbotLinkPreview,
   type ChatbotLoyalty,
   type ChatbotModeration,
   type ChatbotPermission,
@@ -39,6 +40,8 @@ export interface BotActions {
   ban(userId: string, reason: string): Promise<void>;
   /** Follower-only (minutes followed) and slow mode (seconds); null turns one off. */
   restrictChat(settings: { followerOnlyMinutes: number | null; slowSeconds: number | null }): Promise<void>;
+  /** Starts a preview of a link said in chat (fetched and posted later, or not at all): never waited for. */
+  previewLink(messageId: string, href: string, maxPerMinute: number): void;
 }
 
 /** What the bot keeps and reads; the runtime backs it with PostgreSQL and Helix. */
@@ -93,6 +96,7 @@ export interface BotConfig {
   alerts: ChatbotAlerts;
   loyalty: ChatbotLoyalty;
   extras: ChatbotExtras;
+  linkPreview: ChatbotLinkPreview;
 }
 
 /** A viewer counts as watching for this long after their last message (Twitch's chatters list is not read). */
@@ -180,7 +184,14 @@ export class BotEngine {
       }
     }
     const text = m.text.trim();
-    if (!text.startsWith('!')) return;
+    if (!text.startsWith('!')) {
+      // A message that passed the filters (so a link the links filter refuses is never fetched).
+      if (this.config.linkPreview.enabled) {
+        const link = m.segments.find((s) => s.kind === 'link');
+        if (link?.kind === 'link') this.deps.actions.previewLink(m.id, link.href, this.config.linkPreview.maxPerMinute);
+      }
+      return;
+    }
     const [word = '', ...rest] = text.split(/\s+/);
     const name = word.toLowerCase();
     const args = clip(rest.join(' '), ARGS_MAX);

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { LiveEvent } from '@onair/protocol';
+import { parseHostPortList, type LiveEvent } from '@onair/protocol';
 import type { Db } from '@onair/db';
-import type { Logger } from '@onair/runtime';
+import { EgressPolicy, egressResolver, type Logger } from '@onair/runtime';
 import type { ChatConfig } from '../../chat/config.ts';
 import { TwitchChatConnector } from '../../chat/connectors/twitch-chat.ts';
 import type { InboundChat } from '../../chat/connectors/connector.ts';
@@ -9,6 +9,7 @@ import type { ChatbotService } from '../chatbot-service.ts';
 import { BotEngine, type BotActions, type BotData, type BotMessage } from '../engine/engine.ts';
 import { chatbotKeys } from '../keys.ts';
 import { HelixClient, HelixError } from './helix-client.ts';
+import { LinkPreviewer } from './link-preview.ts';
 
 const HANDLED_TTL_SECONDS = 600;
 const CHANNEL_INFO_MS = 60_000;
@@ -24,7 +25,7 @@ export interface RunnerDeps {
   redis: Redis;
   logger: Logger;
   service: ChatbotService;
-  config: ChatConfig & { YOUTUBE_API_URL: string; FACEBOOK_GRAPH_URL: string; TWITCH_API_URL: string; TWITCH_CLIENT_ID?: string | undefined; CHATBOT_TICK_MS: number; CHATBOT_QUEUE_MAX: number; CHATBOT_HELIX_QUEUE_MAX: number };
+  config: ChatConfig & { YOUTUBE_API_URL: string; FACEBOOK_GRAPH_URL: string; TWITCH_API_URL: string; TWITCH_CLIENT_ID?: string | undefined; CHATBOT_TICK_MS: number; CHATBOT_QUEUE_MAX: number; CHATBOT_HELIX_QUEUE_MAX: number; CHATBOT_PREVIEW_ALLOWED_HOSTS: string; EGRESS_DNS_SERVERS: string };
   now: () => number;
   onState(state: RunnerState): void;
 }
@@ -40,6 +41,7 @@ export class ChatbotRunner {
   private engine: BotEngine | null = null;
   private connector: TwitchChatConnector | null = null;
   private readonly helix: HelixClient;
+  readonly previews: LinkPreviewer;
   private readonly inbox: BotMessage[] = [];
   private draining = false;
   private ticker: NodeJS.Timeout | null = null;
@@ -61,6 +63,19 @@ export class ChatbotRunner {
       logger: deps.logger,
       maxQueue: deps.config.CHATBOT_HELIX_QUEUE_MAX,
       where: { channelId: deps.channelId },
+    });
+    // Link previews go out through the egress rule of web-page sources and RTMP destinations.
+    const policy = new EgressPolicy(parseHostPortList(deps.config.CHATBOT_PREVIEW_ALLOWED_HOSTS), egressResolver({ EGRESS_DNS_SERVERS: deps.config.EGRESS_DNS_SERVERS }));
+    this.previews = new LinkPreviewer({
+      channelId: deps.channelId,
+      policy,
+      redis: deps.redis,
+      logger: deps.logger,
+      now: deps.now,
+      claim: async (id) => (await deps.redis.set(chatbotKeys.handled(deps.channelId, id), '1', 'EX', HANDLED_TTL_SECONDS, 'NX')) === 'OK',
+      say: async (text) => {
+        await this.helix.request('POST', '/chat/messages', {}, { broadcaster_id: deps.twitch.userId, sender_id: deps.bot.userId, message: text });
+      },
     });
   }
 
@@ -193,6 +208,7 @@ export class ChatbotRunner {
       ban: async (userId, reason) => {
         await this.helix.request('POST', '/moderation/bans', moderation, { data: { user_id: userId, reason } });
       },
+      previewLink: (messageId, href, maxPerMinute) => this.previews.preview(messageId, href, maxPerMinute),
       restrictChat: async ({ followerOnlyMinutes, slowSeconds }) => {
         await this.helix.request('PATCH', '/chat/settings', moderation, {
           follower_mode: followerOnlyMinutes !== null,

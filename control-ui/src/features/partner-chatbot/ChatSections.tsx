@@ -275,3 +275,32 @@ export function ExtrasSection({ channelId, config, canEdit }: SectionProps) {
     </div>
   );
 }
+
+/**
+ * Link Preview: the bot reads the title of a page linked in chat and posts it with its site. The
+ * words say what is fetched and what never is, so a creator knows what turning it on does.
+ */
+export function LinkPreviewSection({ channelId, config, canEdit }: SectionProps) {
+  const [preview, setPreview] = useState(config.linkPreview);
+  const save = useSave();
+  return (
+    <div className={styles.stack}>
+      <Switch label="Post a preview of links in chat" checked={preview.enabled} disabled={!canEdit} onCheckedChange={(enabled) => setPreview({ ...preview, enabled })} />
+      <NumberField
+        label="Previews per minute at most"
+        value={preview.maxPerMinute}
+        min={1}
+        max={30}
+        disabled={!canEdit}
+        onChange={(maxPerMinute) => setPreview({ ...preview, maxPerMinute })}
+        hint="The same link is previewed at most once every 5 minutes, however often it is posted."
+      />
+      <p className={styles.hint}>
+        When a viewer posts a link that your Chat Filters allow, the bot opens the page and posts its title and site, for example “Link: My speedrun
+        guide (example.com)”. Commands are not previewed. Pages on private or local network addresses are never opened, even through a redirect; a
+        page that is not a web page, is too large or takes longer than 3 seconds gets no preview.
+      </p>
+      <SaveRow onSave={() => void save.run(() => saveChatbotSection(channelId, 'link-preview', preview))} busy={save.busy} error={save.error} disabled={!canEdit} />
+    </div>
+  );
+}

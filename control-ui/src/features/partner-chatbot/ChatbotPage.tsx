@@ -10,7 +10,7 @@ import { useChatbotStore, usePartnerStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 import settings from '../partner-settings/SettingsPage.module.css';
 import bot from './Chatbot.module.css';
-import { AlertsSection, CommandsSection, ExtrasSection, QuotesSection, TimersSection, type SectionProps } from './ChatSections.tsx';
+import { AlertsSection, CommandsSection, ExtrasSection, LinkPreviewSection, QuotesSection, TimersSection, type SectionProps } from './ChatSections.tsx';
 import { FiltersSection, LoyaltySection, ModerationSection } from './ModerationSections.tsx';
 
 /** Partner spec §2 Chatbot sections, in the spec's order, with the group that edits each (§6). */
@@ -21,7 +21,7 @@ const sections = [
   { id: 'commands', title: 'Commands', lead: 'What the bot answers when a viewer types a command.', group: 'chatbot.chat' },
   { id: 'loyalty', title: 'Loyalty', lead: 'Reward the viewers who stay: regulars, ranks by hours watched, or points.', group: 'chatbot.loyalty' },
   { id: 'quotes', title: 'Quotes', lead: 'Memorable lines of your streams, numbered and dated.', group: 'chatbot.chat' },
-  { id: 'link-preview', title: 'Link Preview', lead: 'A short description of links posted in chat.', group: 'chatbot.chat' },
+  { id: 'link-preview', title: 'Link Preview', lead: 'The title and site of links posted in chat.', group: 'chatbot.chat' },
   { id: 'chat-filters', title: 'Chat Filters', lead: 'What the bot removes from chat, and how it tells the viewer.', group: 'chatbot.moderation' },
   { id: 'extras', title: 'Extras', lead: 'Built-in commands.', group: 'chatbot.chat' },
 ] as const satisfies readonly { id: string; title: string; lead: string; group: PermissionGroup }[];
@@ -51,11 +51,7 @@ function SectionBody({ id, ...props }: SectionProps & { id: SectionId }) {
     case 'quotes':
       return <QuotesSection {...props} />;
     case 'link-preview':
-      return (
-        <EmptyState title="Link previews are not available yet">
-          Previews of links posted in chat will be fetched through the same address rules as web-page sources. Until then the bot posts none.
-        </EmptyState>
-      );
+      return <LinkPreviewSection {...props} />;
     case 'chat-filters':
       return <FiltersSection {...props} />;
     case 'extras':
