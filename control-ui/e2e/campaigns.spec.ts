@@ -112,6 +112,24 @@ test('a game-key campaign from the admin portal to two claimed keys, a refusal, 
   await expect(first!.page.getByTestId('link-counts')).toHaveText('1 click · 0 impressions');
   await shot(first!.page, 'campaign-claimed');
 
+  // A revenue-share campaign: the first creator joins, makes a code; the publisher's sales are credited.
+  const revenueName = `Cloudfall ${randomUUID().slice(0, 6)}`;
+  const revenue = await page.request.post('/api/v1/admin/campaigns', { data: { name: revenueName, kind: 'revenue-share', status: 'active', game: 'Cloudfall', revenueSharePercent: 15, requiresReview: false, promoDiscount: { kind: 'fixed', percent: 10 } } });
+  expect(revenue.status(), await revenue.text()).toBe(201);
+  const revenueId = ((await revenue.json()) as { id: string }).id;
+  expect((await first!.page.request.post(`/api/v1/partner/campaigns/${revenueId}/application`, { data: { primaryChannel: 'twitch.tv/ada', agreementAccepted: true } })).status()).toBe(201);
+  const code = `ADA${randomUUID().replace(/[^0-9]/g, '').slice(0, 6)}`;
+  expect((await first!.page.request.post(`/api/v1/partner/campaigns/${revenueId}/promo-codes`, { data: { code, discountPercent: 10 } })).status()).toBe(201);
+  await page.goto('/admin/campaigns');
+  await page.getByRole('button', { name: new RegExp(revenueName) }).click();
+  await page.getByLabel('Sales CSV').fill(`sale_id,promo_code,amount_minor,currency\nS-1,${code},4000,usd\n`);
+  await page.getByRole('button', { name: 'Credit sales' }).click();
+  await expect(page.getByText('1 sales credited')).toBeVisible();
+  await first!.page.goto('/partner/payouts');
+  const history = first!.page.getByRole('region', { name: 'Transaction history' });
+  await expect(history.getByRole('row').filter({ hasText: revenueName })).toContainText('$6.00');
+  await shot(first!.page, 'campaign-revenue-credit');
+
   // The marketing campaigns page, signed out.
   const visitor = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const visitorPage = await visitor.newPage();
