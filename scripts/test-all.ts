@@ -29,6 +29,7 @@ interface StepResult {
   failed: number;
   skipped: number;
   retried: string[];
+  failures: string[];
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = root): Promise<number> {
@@ -44,6 +45,8 @@ interface Counts {
   skipped: number;
   /** Tests that failed once and passed when run again. */
   retried: string[];
+  /** Tests that failed, with the first line of their error: the summary is often all a CI log keeps. */
+  failures: string[];
 }
 
 interface VitestReport {
@@ -51,13 +54,32 @@ interface VitestReport {
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests: number;
-  testResults: { assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
+  testResults: { name: string; status: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
 }
 
 interface PlaywrightSuite {
   title: string;
-  specs?: { title: string; tests: { status: string }[] }[];
+  specs?: { title: string; line?: number; tests: { status: string; results?: { error?: { message?: string } }[] }[] }[];
   suites?: PlaywrightSuite[];
+}
+
+/** The first line that says something, without colour codes, cut to one summary line. */
+function firstLine(message = ''): string {
+  // eslint-disable-next-line no-control-regex
+  const line = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}
+
+function failedPlaywrightTests(suites: PlaywrightSuite[] = []): string[] {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? [])
+      .filter((spec) => spec.tests.some((t) => t.status === 'unexpected'))
+      .map((spec) => {
+        const error = spec.tests.flatMap((t) => t.results ?? []).find((r) => r.error)?.error?.message;
+        return `${suite.title}:${spec.line ?? '?'} › ${spec.title} — ${firstLine(error)}`;
+      }),
+    ...failedPlaywrightTests(suite.suites),
+  ]);
 }
 
 function flakyPlaywrightTests(suites: PlaywrightSuite[] = []): string[] {
@@ -74,21 +96,27 @@ async function readCounts(file: string, kind: 'vitest' | 'playwright'): Promise<
       const r = report as VitestReport;
       // A test that passed on its retry keeps the errors of the attempt that failed.
       const retried = r.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'passed' && a.failureMessages.length > 0).map((a) => a.fullName));
-      return { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests, retried };
+      const failures = r.testResults.flatMap((f) => {
+        const file = f.name.replace(root, '');
+        const tests = f.assertionResults.filter((a) => a.status === 'failed').map((a) => `${file} › ${a.fullName} — ${firstLine(a.failureMessages.at(-1))}`);
+        // A file that failed outside its tests (a hook, an import) has no failed test to name.
+        return tests.length === 0 && f.status === 'failed' ? [`${file} — ${firstLine(f.message)}`] : tests;
+      });
+      return { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests, retried, failures };
     }
     const p = report as { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; suites: PlaywrightSuite[] };
-    return { passed: p.stats.expected + p.stats.flaky, failed: p.stats.unexpected, skipped: p.stats.skipped, retried: flakyPlaywrightTests(p.suites) };
+    return { passed: p.stats.expected + p.stats.flaky, failed: p.stats.unexpected, skipped: p.stats.skipped, retried: flakyPlaywrightTests(p.suites), failures: failedPlaywrightTests(p.suites) };
   } catch {
-    return { passed: 0, failed: 0, skipped: 0, retried: [] };
+    return { passed: 0, failed: 0, skipped: 0, retried: [], failures: [] };
   }
 }
 
 const results: StepResult[] = [];
-async function step(name: string, body: () => Promise<{ ok: boolean; passed?: number; failed?: number; skipped?: number; retried?: string[] }>): Promise<void> {
+async function step(name: string, body: () => Promise<{ ok: boolean; passed?: number; failed?: number; skipped?: number; retried?: string[]; failures?: string[] }>): Promise<void> {
   const started = Date.now();
   process.stdout.write(`\n\u001b[1;34m[onair test]\u001b[0m ${name}\n`);
   const r = await body();
-  results.push({ name, ok: r.ok, seconds: (Date.now() - started) / 1000, passed: r.passed ?? 0, failed: r.failed ?? (r.ok ? 0 : 1), skipped: r.skipped ?? 0, retried: r.retried ?? [] });
+  results.push({ name, ok: r.ok, seconds: (Date.now() - started) / 1000, passed: r.passed ?? 0, failed: r.failed ?? (r.ok ? 0 : 1), skipped: r.skipped ?? 0, retried: r.retried ?? [], failures: r.failures ?? [] });
 }
 
 // Everything the run puts in the temp folder (test data, browser profiles, caches of the tools) goes
@@ -149,6 +177,7 @@ for (const r of results) {
   const counts = r.passed + r.failed + r.skipped > 0 ? `  ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped` : '';
   process.stdout.write(`  ${r.ok ? 'ok  ' : 'FAIL'}  ${r.name.padEnd(58)} ${r.seconds.toFixed(1).padStart(6)} s${counts}\n`);
   for (const name of r.retried) process.stdout.write(`          passed only on its retry: ${name}\n`);
+  for (const name of r.failures) process.stdout.write(`          failed: ${name}\n`);
 }
 // Caches the tools keep in the temp folder by design (tsx, Node's compile cache, Playwright, jiti).
 const isToolCache = (name: string) => /^(tsx-\d+|node-compile-cache|playwright-transform-cache-\d+|jiti)$/.test(name);
