@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
 import pg from 'pg';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
 import { openNewStudio, signIn } from './support/studio.ts';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
 import { makeAdmin, openNewStudio, publicOrigin, signIn } from './support/studio.ts';
 
 // Plans and billing as a creator meets them, on the one-machine stack's Stripe double (test mode):

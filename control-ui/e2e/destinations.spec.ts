@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
 import { grantPremium, openNewStudio as openStudio, signIn } from './support/studio.ts';
 

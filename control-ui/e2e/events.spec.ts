@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { type BrowserContext, type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
 import pg from 'pg';
 import { SecretBox } from '../../runtime/src/secret-box.ts';
 import { CHROMIUM_ARGS } from './playwright.config.ts';

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,10 +54,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         // The account erasure job sweeps every second, so a flow can see an account erased once its window has passed.
         ACCOUNT_ERASURE_INTERVAL_SECONDS: '1',
       },
-      // Kept quiet unless something fails: then the last lines explain why.
+      // Kept quiet unless something fails: then the last lines explain why. ONAIR_E2E_LOG=<file>
+      // keeps every line of the stack (api, workers, pipelines) there, for a flow that fails now and then.
       log: (source, line) => {
         lines.push(`[${source}] ${line}`);
         if (lines.length > 200) lines.shift();
+        if (process.env.ONAIR_E2E_LOG) appendFileSync(process.env.ONAIR_E2E_LOG, `${new Date().toISOString()} [${source}] ${line}\n`);
       },
     });
   } catch (err) {

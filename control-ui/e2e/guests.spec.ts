@@ -6,7 +6,8 @@
 // a guest with words and tells the host.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
 import { fakeMediaLaunchOptions, grabFrame, near, ORANGE, pixel } from './support/fake-media.ts';
 import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
 

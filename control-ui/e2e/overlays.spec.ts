@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { type BrowserContext, type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
 import { SecretBox } from '../../runtime/src/secret-box.ts';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
 import { grabFrame, near, pixel } from './support/fake-media.ts';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
 import pg from 'pg';
 import { SecretBox } from '../../runtime/src/secret-box.ts';
 import { openNewStudio, signIn } from './support/studio.ts';

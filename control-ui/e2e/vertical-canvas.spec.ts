@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
 import { openNewStudio, signIn } from './support/studio.ts';
 

@@ -3,7 +3,7 @@
 // stream whose frames show the camera where its layer is and whose audio is not silent, the
 // studio plays the program preview, and a peer connection closed by the page comes back by itself.
 import { randomUUID } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
 import { fakeMediaLaunchOptions, grabFrame as grab, meanVolume, near, ORANGE, pixel } from './support/fake-media.ts';
 import { openNewStudio, signIn } from './support/studio.ts';
 

@@ -1,6 +1,7 @@
 // Steps the e2e flows share: signing a user in, buying them Premium, and opening a new project's studio.
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import pg from 'pg';
+import { freeAfterTest } from './fixtures.ts';
 
 /**
  * Signs in through the real e-mail code flow, reading the code from the development inbox. `origin`
@@ -34,13 +35,18 @@ export async function grantPremium(request: APIRequestContext): Promise<void> {
     .toBe('Premium');
 }
 
-/** Creates a project from the home page under this name and waits for its studio; returns the project's id. */
+/**
+ * Creates a project from the home page under this name and waits for its studio; returns the project's id.
+ * Flows that use it take `test` from ./fixtures.ts, which frees the project's session when the test ends.
+ */
 export async function openNewStudio(page: Page, name: string, origin = ''): Promise<string> {
   await page.goto(`${origin}/`);
   await page.getByLabel('New project').fill(name);
   await page.getByRole('button', { name: 'Create project' }).click();
   await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
-  return /studio\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+  const projectId = /studio\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+  freeAfterTest(projectId, page.context());
+  return projectId;
 }
 
 /**
