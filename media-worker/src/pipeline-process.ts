@@ -16,6 +16,12 @@ let statsTimer: NodeJS.Timeout | undefined;
 /** Started before any command runs: no RTMP connection may go out before it is in place. */
 const egressReady = RtmpEgress.start(logger);
 let egress: RtmpEgress | undefined;
+/**
+ * Set by `stop`: commands still queued behind it (a plan the worker sent while this process was being
+ * replaced) are dropped. Applied after the stop they would start a recording part of their own,
+ * under the name the replacing process takes for its part.
+ */
+let stopping = false;
 /** Commands run one after another, in the order they came, once the egress is ready. */
 let commands: Promise<void> = egressReady.then((ready) => {
   egress = ready;
@@ -43,6 +49,7 @@ function fail(code: PipelineErrorCode, message: string): void {
 }
 
 function handle(command: PipelineCommand): void | Promise<void> {
+  if (stopping) return;
   switch (command.type) {
     case 'start': {
       if (program) return;
@@ -95,6 +102,7 @@ function handle(command: PipelineCommand): void | Promise<void> {
       program?.setJitterLatency(command.ms);
       return;
     case 'stop':
+      stopping = true;
       if (statsTimer) clearInterval(statsTimer);
       send({ type: 'state', state: 'stopping' });
       // A recording's last fragment is written out before the pipeline goes.

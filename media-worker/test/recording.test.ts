@@ -70,4 +70,32 @@ describe('recording', () => {
     expect(second.codecs).toEqual(['aac', 'h264']);
     expect(await decodedSeconds(join(dir, 'part-2.mp4'))).toBeGreaterThan(2);
   }, 90_000);
+
+  it('goes on in one next part when a rebuild is followed at once by a scene change (the old process records nothing more)', async () => {
+    const server = await suite.fx.rtmp();
+    const dir = join(suite.fx.dir, 'rec-rebuilt');
+    const base = renderPlanSchema.parse({ ...testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]), recording: { dir } });
+    suite.fx.host.startSession({ sessionId: 'rec-rebuilt', planVersion: 1, plan: base });
+    await suite.fx.waitForOutput('rec-rebuilt', 'main', 'live');
+    await new Promise((r) => setTimeout(r, 4000));
+    const sent = Date.now();
+    // What the studio does when a Be Right Back screen is added and shown: a new input (a rebuild),
+    // then, while the old process is still stopping, the switch to the screen's scene.
+    const withScreen = renderPlanSchema.parse({
+      ...base,
+      inputs: [...base.inputs, { id: 'screen', kind: 'test-pattern', pattern: 'solid', color: 0x00ff00, width: 320, height: 180 }],
+      scenes: [...base.scenes, { id: 'brb', placements: [{ inputId: 'screen', x: 0, y: 0, width: 640, height: 360, zorder: 1 }] }],
+    });
+    suite.fx.host.applyPlan('rec-rebuilt', 2, withScreen);
+    suite.fx.host.applyPlan('rec-rebuilt', 3, { ...withScreen, activeSceneId: 'brb' });
+    await suite.fx.waitForOutput('rec-rebuilt', 'main', 'live', 20_000, sent);
+    await new Promise((r) => setTimeout(r, 4000));
+    await suite.fx.host.stopSession('rec-rebuilt');
+
+    expect(readdirSync(dir).sort()).toEqual(['part-1.mp4', 'part-2.mp4']);
+    for (const part of ['part-1.mp4', 'part-2.mp4']) {
+      expect((await probe(join(dir, part))).codecs).toEqual(['aac', 'h264']);
+      expect(await decodedSeconds(join(dir, part))).toBeGreaterThan(2);
+    }
+  }, 90_000);
 });

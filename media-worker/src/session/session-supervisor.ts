@@ -228,7 +228,12 @@ export class SessionSupervisor {
     return this.state === 'stopping' || this.state === 'stopped';
   }
 
+  /**
+   * To the current pipeline process. Nothing goes to one that is being stopped or replaced: every
+   * change is in `config` already, which the replacing process starts from.
+   */
   private send(command: PipelineCommand): void {
+    if (this.state === 'restarting' || this.state === 'stopping') return;
     if (this.child?.connected) this.child.send(command);
   }
 
