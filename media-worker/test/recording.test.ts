@@ -71,7 +71,7 @@ describe('recording', () => {
     expect(await decodedSeconds(join(dir, 'part-2.mp4'))).toBeGreaterThan(2);
   }, 90_000);
 
-  it('goes on in one next part when a rebuild is followed at once by a scene change (the old process records nothing more)', async () => {
+  it('goes on in one next part when a rebuild is followed at once by a scene change', async () => {
     const server = await suite.fx.rtmp();
     const dir = join(suite.fx.dir, 'rec-rebuilt');
     const base = renderPlanSchema.parse({ ...testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]), recording: { dir } });
