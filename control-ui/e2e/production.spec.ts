@@ -64,12 +64,21 @@ async function frameShows(url: string, checks: [x: number, y: number, colour: nu
 }
 
 async function moveLayer(request: APIRequestContext, projectId: string, sourceName: string, box: { x: number; y: number; width: number; height: number }): Promise<void> {
-  const doc = (await (await request.get(`/api/v1/projects/${projectId}/scene`)).json()) as SceneDocument;
-  const source = doc.sources.find((s) => s.name === sourceName)!;
-  const scene = doc.scenes.find((s) => s.id === doc.activeSceneId)!;
-  const layer = scene.layers.find((l) => l.sourceId === source.id)!;
-  const res = await request.patch(`/api/v1/projects/${projectId}/scene`, { data: { baseVersion: doc.version, ops: [{ op: 'updateLayer', sceneId: scene.id, layerId: layer.id, changes: box }] } });
-  expect(res.status(), await res.text()).toBe(200);
+  // The open studio edits the same scene (its own patches after an upload): a stale version is
+  // refused with 409, and the move is made again on the newer document, as the studio does.
+  await expect
+    .poll(
+      async () => {
+        const doc = (await (await request.get(`/api/v1/projects/${projectId}/scene`)).json()) as SceneDocument;
+        const source = doc.sources.find((s) => s.name === sourceName)!;
+        const scene = doc.scenes.find((s) => s.id === doc.activeSceneId)!;
+        const layer = scene.layers.find((l) => l.sourceId === source.id)!;
+        const res = await request.patch(`/api/v1/projects/${projectId}/scene`, { data: { baseVersion: doc.version, ops: [{ op: 'updateLayer', sceneId: scene.id, layerId: layer.id, changes: box }] } });
+        return res.status() === 409 ? 'stale, again' : `${res.status()} ${res.status() === 200 ? '' : await res.text()}`.trim();
+      },
+      { timeout: 10_000, intervals: [200] },
+    )
+    .toBe('200');
 }
 
 async function uploadThroughLibrary(page: Page, purpose: string, file: string, name: string): Promise<void> {
@@ -185,13 +194,16 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   expect(recordings).toHaveLength(1);
   const recording = recordings[0]!;
   test.info().annotations.push({ type: 'recording', description: `live ${liveSeconds.toFixed(1)} s; recorded ${JSON.stringify(recording.parts)}` });
-  // The broadcast in two parts: adding the Be Right Back screen while live rebuilt the pipeline,
-  // and the new process records on as part 2. The seconds of the restart itself are missing from
-  // the recording as from the outputs (48.7 s of 60.6 s live in one run on this 2-core machine).
-  expect(recording.parts.map((p) => p.number)).toEqual([1, 2]);
-  for (const part of recording.parts) expect(part.durationSeconds, `parts ${JSON.stringify(recording.parts)}, live ${liveSeconds.toFixed(1)} s`).toBeGreaterThan(1);
-  expect(recording.durationSeconds).toBeGreaterThan(liveSeconds / 2);
-  expect(recording.durationSeconds).toBeLessThan(liveSeconds + 3);
+  // The broadcast in parts: adding the Be Right Back screen while live rebuilt the pipeline, and the
+  // new process records on as part 2 (a busy machine's encoder step-down starts a further part, at
+  // its own preset and size). The seconds of the restart itself are missing from the recording as
+  // from the outputs (48.7 s of 60.6 s live in one run on this 2-core machine).
+  const described = `parts ${JSON.stringify(recording.parts)}, live ${liveSeconds.toFixed(1)} s`;
+  expect(recording.parts.length, described).toBeGreaterThanOrEqual(2);
+  expect(recording.parts.map((p) => p.number), described).toEqual(recording.parts.map((_, i) => i + 1));
+  for (const part of recording.parts) expect(part.durationSeconds, described).toBeGreaterThan(0);
+  expect(recording.durationSeconds, described).toBeGreaterThan(liveSeconds / 2);
+  expect(recording.durationSeconds, described).toBeLessThan(liveSeconds + 3);
   const download = await context.request.get(`/api/v1/projects/${projectId}/recordings/${recording.id}/parts/${recording.parts[0]!.number}`);
   expect(download.status()).toBe(200);
   const file = join(dir, 'recording.mp4');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { renderPlanSchema } from '@onair/protocol';
-import { testPlan, useSharedFixture } from './helpers/session-fixture.ts';
+import { HEIGHT, testPlan, useSharedFixture, WIDTH } from './helpers/session-fixture.ts';
 
 const run = promisify(execFile);
 const suite = useSharedFixture();
@@ -69,6 +69,29 @@ describe('recording', () => {
     const second = await probe(join(dir, 'part-2.mp4'));
     expect(second.codecs).toEqual(['aac', 'h264']);
     expect(await decodedSeconds(join(dir, 'part-2.mp4'))).toBeGreaterThan(2);
+  }, 90_000);
+
+  it('goes on in the next part when the encoder steps down (a new preset and size), each part playable at its own size', async () => {
+    const server = await suite.fx.rtmp();
+    const dir = join(suite.fx.dir, 'rec-stepped');
+    const plan = renderPlanSchema.parse({ ...testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]), recording: { dir } });
+    suite.fx.host.startSession({ sessionId: 'rec-stepped', planVersion: 1, plan });
+    await suite.fx.waitForOutput('rec-stepped', 'main', 'live');
+    await new Promise((r) => setTimeout(r, 4000));
+    const stepped = Date.now();
+    suite.fx.host.governed().find((s) => s.sessionId === 'rec-stepped')!.setStep(3);
+    await suite.fx.waitForReport('rec-stepped', 'stats', (r) => r.stats.encoder?.step === 3, 20_000, stepped);
+    await new Promise((r) => setTimeout(r, 4000));
+    await suite.fx.host.stopSession('rec-stepped');
+
+    expect(readdirSync(dir).sort()).toEqual(['part-1.mp4', 'part-2.mp4']);
+    const size = async (file: string) => (await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file])).stdout.trim();
+    expect(await size(join(dir, 'part-1.mp4'))).toBe(`${WIDTH},${HEIGHT}`);
+    expect(await size(join(dir, 'part-2.mp4'))).toBe('640,360');
+    for (const part of ['part-1.mp4', 'part-2.mp4']) {
+      expect((await probe(join(dir, part))).codecs).toEqual(['aac', 'h264']);
+      expect(await decodedSeconds(join(dir, part))).toBeGreaterThan(2);
+    }
   }, 90_000);
 
   it('goes on in one next part when a rebuild is followed at once by a scene change', async () => {

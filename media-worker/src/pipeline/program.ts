@@ -74,6 +74,8 @@ export class ProgramPipeline {
   private droppedSince: number | undefined;
   private slateSince: number | undefined;
   private recording: Recording | undefined;
+  /** Parts stopped while the session goes on (a new encoder setting) that are writing out their last fragment. */
+  private readonly recordingsFinishing = new Set<Promise<void>>();
   private outputCounter = 0;
   /** Taken once per output id: an output removed and added again later is a new one. */
   private readonly continuingOutputs: Set<string>;
@@ -143,7 +145,7 @@ export class ProgramPipeline {
     if (this.plan.slate) this.attachSlate(this.plan.slate.path, compositor);
     this.setOutputs(this.plan.outputs);
     this.setRecording(this.plan.recording);
-    this.logger.info({ inputs: this.inputs.size, width: profile.width, height: profile.height, fps: profile.fps }, 'pipeline playing');
+    this.logger.info({ inputs: this.inputs.size, width: profile.width, height: profile.height, fps: profile.fps, planVersion: this.planVersion, activeSceneId: this.plan.activeSceneId }, 'pipeline playing');
   }
 
   private attachInput(input: PlanInput, index: number, compositor: GstElement, mixer: GstElement): void {
@@ -373,16 +375,23 @@ export class ProgramPipeline {
         this.logger.error({ detail: err instanceof Error ? err.message : String(err) }, 'recording could not start');
       }
     } else if (!spec && this.recording) {
-      void this.recording.stop();
-      this.recording = undefined;
+      this.stopRecording();
     }
   }
 
-  /** Ends the recording cleanly (its last fragment written), before a stop. */
-  async finishRecording(): Promise<void> {
+  /** Ends the current part; its last fragment is written out in the background (finishRecording waits for it). */
+  private stopRecording(): void {
     const recording = this.recording;
     this.recording = undefined;
-    await recording?.stop();
+    if (!recording) return;
+    const finishing: Promise<void> = recording.stop().finally(() => this.recordingsFinishing.delete(finishing));
+    this.recordingsFinishing.add(finishing);
+  }
+
+  /** Ends the recording cleanly (every part's last fragment written), before a stop. */
+  async finishRecording(): Promise<void> {
+    this.stopRecording();
+    await Promise.all([...this.recordingsFinishing]);
   }
 
   /** Once a second: output watchdogs and the figures sent to the worker. */
@@ -431,6 +440,10 @@ export class ProgramPipeline {
     const encoder = this.gst.bin.getByName('video-encoder');
     const valve = this.gst.bin.getByName('video-encoder-valve');
     if (!encoder || !valve || this.state !== 'playing') return current;
+    // A new preset or size is a new H.264 stream (other parameter sets, other caps), which one MP4
+    // track cannot hold: the recording ends its part before the change and goes on in the next one.
+    const recordingGoesOn = this.recording !== undefined && (next.preset !== current.preset || next.width !== current.width || next.height !== current.height);
+    if (recordingGoesOn) this.stopRecording();
     if (next.preset !== current.preset) {
       setProperties(valve, { drop: true });
       encoder.setState(loadGst().State.READY);
@@ -440,6 +453,7 @@ export class ProgramPipeline {
     }
     this.encoderSettings = next;
     if (next.width !== current.width || next.height !== current.height) this.resizeProgram(next.width, next.height);
+    if (recordingGoesOn) this.setRecording(this.plan.recording);
     this.logger.info({ step: next.step, preset: next.preset, width: next.width, height: next.height }, 'encoder step changed');
     return next;
   }

@@ -121,7 +121,7 @@ export class SessionSupervisor {
     const newProfile = JSON.stringify(plan.profile) !== JSON.stringify(this.config.plan.profile);
     this.config = { ...this.config, plan, planVersion: version, ...(newProfile ? { encoderStep: 0 } : {}) };
     if (rebuild) {
-      this.logger.info({ version }, 'plan changes inputs or profile: restarting the pipeline');
+      this.logger.info({ version, activeSceneId: plan.activeSceneId, inputs: plan.inputs.map((i) => `${i.id.slice(0, 8)}:${i.kind}`) }, 'plan changes inputs or profile: restarting the pipeline');
       void this.replaceChild();
       return;
     }

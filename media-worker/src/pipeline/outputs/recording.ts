@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Logger } from '@onair/runtime';
 import { linkPads, makeElement, requestPad, staticPad } from '../../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
@@ -12,7 +12,7 @@ const FINISH_MS = 1000;
  * H.264 and AAC; nothing is encoded twice) into a fragmented MP4 (a fragment a second, the index
  * at the start), so a file cut short by a crash still plays up to its last whole fragment. Each
  * pipeline process writes a part of its own (`part-1.mp4`, `part-2.mp4` after a failover or a
- * crash), never over an earlier one.
+ * crash), never over an earlier one; so does a new encoder setting (the encoder's step-down).
  */
 export class Recording {
   private bin: GstBin | undefined;
@@ -36,7 +36,8 @@ export class Recording {
 
   start(): void {
     const gst = loadGst();
-    const bin = new gst.Bin({ name: 'recording' });
+    // Named by its part: the part before it may still be writing out its last fragment beside it.
+    const bin = new gst.Bin({ name: `recording-${basename(this.path, '.mp4')}` });
     const queue = (name: string) => makeElement('queue', name, { leaky: 'downstream', 'max-size-time': 5_000_000_000, 'max-size-buffers': 0, 'max-size-bytes': 0 });
     const videoQueue = queue('recording-vqueue');
     const audioQueue = queue('recording-aqueue');
