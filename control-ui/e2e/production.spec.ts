@@ -142,10 +142,12 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   // A built-in Be Right Back screen, then back to the scene.
   await page.getByRole('button', { name: 'Screens and media' }).click();
   await page.getByRole('dialog', { name: 'Media' }).getByRole('button', { name: 'Be right back' }).click();
-  await page.getByRole('button', { name: 'Be right back', exact: true }).click();
-  // Adding the screen rebuilt the pipeline (a new input). This step fails now and then with no frame
-  // readable from the output for 60 s (cause not found, see notes/issue-19.md): the broadcast's
-  // output states are kept with the failure to tell a refused reconnect from a pipeline that did not start.
+  // The dialog closes once the screen is added; its own 'Be right back' button must not take the
+  // next click (that added a second screen instead of showing the first, now and then).
+  await expect(page.getByRole('dialog', { name: 'Media' })).toBeHidden();
+  await page.getByRole('list', { name: 'Scenes' }).getByRole('button', { name: 'Be right back', exact: true }).click();
+  // Adding the screen rebuilt the pipeline (a new input); if this step fails, the broadcast's output
+  // states are kept with the failure to tell a refused reconnect from a pipeline that did not start.
   await frameShows(localUrl, [[100, 100, BRB], [920, 130, BRB]]).catch(async (err: unknown) => {
     const seen = ((await (await context.request.get(`/api/v1/projects/${projectId}/broadcast`)).json()) as { broadcast: BroadcastView }).broadcast;
     const description = JSON.stringify({ state: seen.state, failureReason: seen.failureReason, outputs: seen.outputs });
@@ -156,7 +158,7 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   // The video is not in this scene: its sound fades out.
   expect(await toneLevel(localUrl)).toBeLessThan(withVideo - 15);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/production-brb.png` });
-  await page.getByRole('button', { name: 'Scene 1', exact: true }).click();
+  await page.getByRole('list', { name: 'Scenes' }).getByRole('button', { name: 'Scene 1', exact: true }).click();
   await frameShows(localUrl, [[360, 220, ORANGE], [920, 130, BLUE], [920, 490, GREEN]]);
 
   // The host's browser goes away while live: the slate, and the connection stays up.

@@ -74,9 +74,10 @@ describe('recording', () => {
   it('goes on in the next part when the encoder steps down (a new preset and size), each part playable at its own size', async () => {
     const server = await suite.fx.rtmp();
     const dir = join(suite.fx.dir, 'rec-stepped');
-    const plan = renderPlanSchema.parse({ ...testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]), recording: { dir } });
-    suite.fx.host.startSession({ sessionId: 'rec-stepped', planVersion: 1, plan });
+    suite.fx.host.startSession({ sessionId: 'rec-stepped', planVersion: 1, plan: testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]) });
     await suite.fx.waitForOutput('rec-stepped', 'main', 'live');
+    // Recording switched on while live (Go Live with Record on a running session), not in the plan the process started from.
+    suite.fx.host.setRecording('rec-stepped', { dir });
     await new Promise((r) => setTimeout(r, 4000));
     const stepped = Date.now();
     suite.fx.host.governed().find((s) => s.sessionId === 'rec-stepped')!.setStep(3);

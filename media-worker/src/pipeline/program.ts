@@ -362,6 +362,9 @@ export class ProgramPipeline {
 
   /** Starts or stops recording (a tee branch of the encoded streams, see outputs/recording.ts). */
   setRecording(spec: RenderPlan['recording']): void {
+    // Kept in the plan: a new encoder setting goes on recording into the same folder.
+    const { recording: _previous, ...rest } = this.plan;
+    this.plan = spec ? { ...rest, recording: spec } : rest;
     if (spec && !this.recording) {
       const videoTee = this.gst.bin.getByName('video-encoded');
       const audioTee = this.gst.bin.getByName('audio-encoded');
