@@ -5,10 +5,10 @@ import { publicOrigin, signIn } from './support/studio.ts';
 
 // The partner network's money (issue 24) as a creator and a viewer meet it, on the one-machine
 // stack's Stripe double: the creator switches tips on; a viewer is refused $0.50 in words, then
-// tips $25 through the double's hosted checkout; the creator sees the credit and the tip in the
-// studio's events feed, completes the tax interview and a bank account, requests a payout; the
-// double's dashboard completes it; the history and its CSV show both; statistics show the tip in
-// today's revenue.
+// tips $25 through the double's hosted checkout; the tip plays as an alert on the creator's overlay
+// (open as OBS would open it); the creator sees the credit and the tip in the studio's events feed,
+// completes the tax interview and a bank account, requests a payout; the double's dashboard
+// completes it; the history and its CSV show both; statistics show the tip in today's revenue.
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -45,6 +45,27 @@ test('a viewer tips through the hosted checkout; the creator sees it, is paid ou
   await expect(page.getByRole('link', { name: `${origin}/tip/${creatorId}` })).toBeVisible();
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/money-tip-settings.png` });
 
+  // An overlay with an alert box whose tip alert carries the tipper's message, open as OBS would
+  // open it (the address the overlay editor gives; a page with no session).
+  await page.goto(`${origin}/partner/overlays`);
+  await page.getByLabel('New overlay name').fill('Tip alerts');
+  await page.getByRole('button', { name: 'Create overlay' }).click();
+  await expect(page).toHaveURL(/\/partner\/overlays\/[0-9a-f-]{36}$/);
+  await page.getByRole('button', { name: 'Alert box', exact: true }).click();
+  const alertSettings = page.getByRole('group', { name: 'Alert box settings' });
+  // On screen for the longest time allowed, so the alert is still up when the check looks.
+  await alertSettings.getByLabel('Seconds on screen').fill('15');
+  await alertSettings.getByLabel(/^Tip · /).fill('{tipper} tipped {amount}: {message}');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
+  const overlayUrl = await page.getByRole('textbox', { name: 'Overlay address' }).inputValue();
+  const obsContext = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const obs = await obsContext.newPage();
+  await obs.goto(overlayUrl);
+  await expect(obs.locator('body')).toHaveAttribute('data-feed', 'open');
+  const alertCard = obs.getByTestId('alert-card');
+  await expect(alertCard).toBeHidden();
+
   // A viewer, signed out, on the tip page: $0.50 is refused in words; $25 goes to the hosted checkout.
   const viewerContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const viewer = await viewerContext.newPage();
@@ -65,6 +86,12 @@ test('a viewer tips through the hosted checkout; the creator sees it, is paid ou
   await expect(viewer.getByRole('heading', { name: 'Thank you!' })).toBeVisible({ timeout: 30_000 });
   if (SHOTS) await viewer.screenshot({ path: `${SHOTS}/money-tip-thanks.png` });
   await viewerContext.close();
+
+  // The paid tip plays as an alert on the creator's overlay: name, amount and message, as text.
+  await expect(alertCard).toBeVisible({ timeout: 30_000 });
+  await expect(alertCard).toHaveText('Grace tipped $25.00: Great stream!');
+  if (SHOTS) await obs.screenshot({ path: `${SHOTS}/money-overlay-tip-alert.png`, omitBackground: true });
+  await obsContext.close();
 
   // The creator: the credit on Payouts (once the webhook is in), and the tip in the studio's events feed.
   await page.goto(`${origin}/partner/payouts`);
