@@ -178,7 +178,7 @@ export function createApp(deps: AppDeps): Express {
   const uploads = new UploadService(deps.db, deps.uploadStore ?? createUploadStore(deps.config), uploadLimits(deps.config), deps.logger);
   // Before the JSON parser: an upload's body is the file, streamed under its own limits.
   app.use(uploadRoutes({ db: deps.db, uploads, resolveSession }));
-  const sites = new CreatorSiteService({ db: deps.db, publicUrl: deps.config.PUBLIC_URL, uploads });
+  const sites = new CreatorSiteService({ db: deps.db, publicUrl: deps.config.PUBLIC_URL, uploads, tips: money.tips, ...(deps.now ? { now: deps.now } : {}) });
   app.use(creatorSiteUploadRoutes({ db: deps.db, uploads, resolveSession }));
   app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
 
