@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { SHOTS } from './support/partner.ts';
+import { queryDb, SHOTS } from './support/partner.ts';
 import { publicOrigin, signIn } from './support/studio.ts';
 
 // The partner network's money (issue 24) as a creator and a viewer meet it, on the one-machine
@@ -32,8 +32,41 @@ test('a viewer tips through the hosted checkout; the creator sees it, is paid ou
   const project = await context.request.post(`${origin}/api/v1/projects`, { data: { name: 'Tips show' } });
   const projectId = ((await project.json()) as { id: string }).id;
 
-  // Settings › Tips: switched on with a payment e-mail; the page gives the tip link.
-  await page.goto(`${origin}/partner/settings/tips`);
+  // The creator takes part in a running campaign and made a promo code for it (issue 25's flow is
+  // its own e2e; here its rows as they stand after it).
+  const promoCode = `SKY${randomUUID().slice(0, 6).toUpperCase().replaceAll('-', '')}`;
+  const campaignId = randomUUID();
+  const applicationId = randomUUID();
+  await queryDb(
+    `INSERT INTO campaigns (id, name, kind, status, game, store_url, promo_discount_kind, promo_min_percent, promo_max_percent, updated_at)
+     VALUES ($1, 'Skyward launch', 'game-key', 'active', 'Skyward', 'https://store.example.test/skyward', 'range', 5, 30, now())`,
+    [campaignId],
+  );
+  await queryDb(`INSERT INTO campaign_applications (id, campaign_id, creator_id, status, updated_at) VALUES ($1, $2, $3, 'accepted', now())`, [applicationId, campaignId, creatorId]);
+  await queryDb(`INSERT INTO promo_codes (id, application_id, code, discount_percent) VALUES ($1, $2, $3, 15)`, [randomUUID(), applicationId, promoCode]);
+  const slug = `e2e${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  await queryDb(`INSERT INTO campaign_links (id, application_id, slug) VALUES ($1, $2, $3)`, [randomUUID(), applicationId, slug]);
+
+  // The creator site: a tip button and the promo codes. Tips are still off: the editor says the
+  // button is hidden from visitors, and the public page does not show it.
+  await page.goto(`${origin}/partner/site`);
+  await page.getByRole('button', { name: 'Add tip button' }).click();
+  const tipBlock = page.getByRole('region', { name: 'Tip button block' });
+  await expect(tipBlock.getByRole('note')).toContainText('Visitors do not see this button right now: This creator does not take tips right now.');
+  await page.getByRole('button', { name: 'Add campaign promo codes' }).click();
+  const codesBlock = page.getByRole('region', { name: 'Campaign promo codes block' });
+  await expect(codesBlock.getByRole('list', { name: 'Promo codes shown' }).getByRole('listitem')).toHaveText([`${promoCode}Skyward · 15% off · Skyward launchwith your store link`]);
+  await page.getByRole('switch').click();
+  await page.getByRole('button', { name: 'Save site' }).click();
+  await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/money-site-editor-tips-off.png`, fullPage: true });
+  const hidden = await (await context.request.get(`${origin}/c/${username}`)).text();
+  expect(hidden).toContain(promoCode);
+  expect(hidden).not.toContain('data-block="tipButton"');
+
+  // Settings › Tips (from the editor's note): switched on with a payment e-mail; the page gives the tip link.
+  await tipBlock.getByRole('link', { name: 'Settings › Tips' }).click();
+  await expect(page).toHaveURL(`${origin}/partner/settings/tips`);
   await page.getByLabel('Take tips').click();
   await page.getByLabel('Payment-account e-mail').fill(`${username}@example.test`);
   await page.getByLabel('Minimum tip').fill('1.00');
@@ -66,10 +99,19 @@ test('a viewer tips through the hosted checkout; the creator sees it, is paid ou
   const alertCard = obs.getByTestId('alert-card');
   await expect(alertCard).toBeHidden();
 
-  // A viewer, signed out, on the tip page: $0.50 is refused in words; $25 goes to the hosted checkout.
+  // A viewer, signed out, on the creator site: the promo code with its store link, and the tip
+  // button, which opens the tip page.
   const viewerContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const viewer = await viewerContext.newPage();
-  await viewer.goto(`${origin}/tip/${creatorId}`);
+  await viewer.goto(`${origin}/c/${username}`);
+  const codes = viewer.locator('[data-block="promoCodes"]');
+  await expect(codes.getByRole('listitem')).toHaveText([`${promoCode}Skyward · 15% offGet it in the store`]);
+  await expect(codes.getByRole('link', { name: 'Get it in the store' })).toHaveAttribute('href', `${origin}/api/v1/public/campaign-links/${slug}`);
+  if (SHOTS) await viewer.screenshot({ path: `${SHOTS}/money-site-public.png`, fullPage: true });
+  await viewer.getByRole('link', { name: 'Send a tip' }).click();
+  await expect(viewer).toHaveURL(`${origin}/tip/${creatorId}`);
+
+  // The tip page: $0.50 is refused in words; $25 goes to the hosted checkout.
   await expect(viewer.getByRole('heading', { name: `Tip ${username}` })).toBeVisible();
   await viewer.getByLabel('Your name').fill('Grace');
   await viewer.getByLabel('Amount (USD)').fill('0.50');
