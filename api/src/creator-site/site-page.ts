@@ -65,7 +65,7 @@ function page(site: PublicSite, nonce: string, parentHost: string): string {
 <style nonce="${nonce}">
 body{margin:0;background:#0e1016;color:#e9ebf2;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 main{max-width:760px;margin:0 auto;padding:48px 20px}
-header h1{margin:0;font-size:36px}header p{margin:4px 0 28px;color:#a6abbd}
+header{margin-bottom:24px}header h1{margin:0;font-size:36px}header p{margin:4px 0 0;color:#a6abbd}
 .card{background:#171a23;border:1px solid #262a36;border-radius:12px;padding:20px 24px;margin-bottom:20px;overflow-wrap:anywhere}
 h2{margin:0 0 10px;font-size:20px}
 .muted{color:#8d93a7}

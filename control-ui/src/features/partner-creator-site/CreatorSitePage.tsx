@@ -278,7 +278,7 @@ export function CreatorSitePage() {
           <BlockFields block={block} errors={errorsOf(i)} channelId={channelId!} saved={saved} />
         </section>
       ))}
-      <div className={partner.actions}>
+      <div className={styles.addBlocks} aria-label="Add a block">
         {siteBlockKinds.map((kind) => (
           <Button key={kind} onClick={() => addSiteBlock(kind)}>
             Add {siteBlockLabels[kind].toLowerCase()}
