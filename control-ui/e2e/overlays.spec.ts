@@ -275,3 +275,40 @@ test('the creator site: blocks arranged in the editor, the public page for a sig
   await visitor.close();
   expect((await queryDb<{ published: boolean }>('SELECT published FROM creator_sites cs JOIN partner_profiles p ON p.user_id = cs.channel_id WHERE p.username = $1', [username]))[0]?.published).toBe(true);
 });
+
+test('an image widget shows a picture uploaded through the uploads store, in the editor and on the plain overlay page', async ({ browser }) => {
+  test.setTimeout(120_000);
+  await page.goto('/partner/overlays');
+  await page.getByLabel('New overlay name').fill('Logo overlay');
+  await page.getByRole('button', { name: 'Create overlay' }).click();
+  await expect(page).toHaveURL(/\/partner\/overlays\/[0-9a-f-]{36}$/);
+  await page.getByRole('button', { name: 'Image', exact: true }).click();
+  const settings = page.getByRole('group', { name: 'Image settings' });
+  await expect(settings.getByText(/PNG, JPEG, WebP or GIF, up to \d+(\.\d)? MB\./)).toBeVisible();
+  // An SVG (it could carry script) is refused in words; a PNG takes the place of the address.
+  await settings.getByLabel('Image file').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') });
+  await expect(settings.getByRole('alert')).toContainText('not supported');
+  await settings.getByLabel('Image file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: solidPng(320, 180, [0xe0, 0x45, 0x7b]) });
+  await expect(settings.getByText('logo.png · 320×180 · shown on the overlay once saved')).toBeVisible();
+  await expect(settings.getByLabel('Or an image address (https)')).toHaveValue('');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
+  await expect(settings.getByText('logo.png · 320×180', { exact: true })).toBeVisible();
+  // The editor's canvas loads it from the saved overlay's page.
+  const preview = page.getByRole('button', { name: 'Image widget' }).locator('img');
+  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(320);
+  await shot(page, '8-image-editor');
+
+  // The overlay address as OBS opens it: the picture under the page's own path, a PNG never sniffed.
+  const obsUrl = await page.getByRole('textbox', { name: 'Overlay address' }).inputValue();
+  const obs = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const obsPage = await obs.newPage();
+  await obsPage.goto(obsUrl);
+  const picture = obsPage.locator('[data-widget="image"] img');
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 15_000 }).toBe(320);
+  const response = await obs.request.get(await picture.evaluate((img: HTMLImageElement) => img.src));
+  expect(response.headers()['content-type']).toBe('image/png');
+  expect(response.headers()['x-content-type-options']).toBe('nosniff');
+  if (SHOTS) await obsPage.screenshot({ path: `${SHOTS}/overlays-9-obs-image.png`, omitBackground: true });
+  await obs.close();
+});
