@@ -312,3 +312,36 @@ test('an image widget shows a picture uploaded through the uploads store, in the
   if (SHOTS) await obsPage.screenshot({ path: `${SHOTS}/overlays-9-obs-image.png`, omitBackground: true });
   await obs.close();
 });
+
+test("the studio's source menu lists the creator's overlays and adds one by its signed address", async () => {
+  test.setTimeout(120_000);
+  const studioId = await openNewStudio(page, 'Overlay picker show');
+  try {
+    await page.getByRole('button', { name: 'Add source' }).click();
+    await page.getByRole('menuitem', { name: 'OnAir overlay' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Overlays' });
+    const list = dialog.getByRole('list', { name: 'Your overlays' });
+    await expect(list.getByRole('listitem').filter({ hasText: 'Logo overlay' })).toContainText('1 widget');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/overlays-10-studio-picker.png` });
+    await dialog.getByRole('button', { name: 'Add Logo overlay to the scene' }).click();
+    await expect(dialog).toBeHidden();
+    // A web-page source with the overlay's signed studio address, over the whole canvas.
+    const overlays = (await (await context.request.get('/api/v1/partner/channels')).json()) as { channels: { id: string; owner: boolean }[] };
+    const channelId = overlays.channels.find((c) => c.owner)!.id;
+    const { overlays: summaries } = (await (await context.request.get(`/api/v1/partner/channels/${channelId}/overlays`)).json()) as { overlays: { id: string; name: string }[] };
+    const logo = (await (await context.request.get(`/api/v1/partner/channels/${channelId}/overlays/${summaries.find((o) => o.name === 'Logo overlay')!.id}`)).json()) as { studioUrl: string };
+    await expect
+      .poll(async () => {
+        const doc = (await (await context.request.get(`/api/v1/projects/${studioId}/scene`)).json()) as { activeSceneId: string; sources: { id: string; kind: string; settings: { config?: { url: string } } }[]; scenes: { id: string; layers: { sourceId: string; x: number; y: number; width: number; height: number }[] }[] };
+        const source = doc.sources.find((s) => s.kind === 'webpage' && s.settings.config?.url === logo.studioUrl);
+        const layer = doc.scenes.find((s) => s.id === doc.activeSceneId)?.layers.find((l) => l.sourceId === source?.id);
+        return layer ? [layer.x, layer.y, layer.width, layer.height] : null;
+      })
+      .toEqual([0, 0, 1280, 720]);
+    expect(logo.studioUrl).toContain('onair-sig=');
+    await expect(page.locator('[data-testid="canvas-layer"][data-kind="webpage"]')).toHaveCount(1);
+    await shot(page, '11-studio-overlay-added');
+  } finally {
+    await context.request.delete(`/api/v1/projects/${studioId}/session`);
+  }
+});
