@@ -64,6 +64,12 @@ test.beforeAll(async ({ browser }) => {
   await completeOnboarding(context.request, username);
 });
 
+// A flow that opened a studio has its pages closed when it ends (support/fixtures.ts), this shared
+// one included: the next flow starts on a new page of the same signed-in context.
+test.beforeEach(async () => {
+  if (page.isClosed()) page = await context.newPage();
+});
+
 test.afterAll(async () => {
   if (projectId) {
     const destinations = page.getByRole('region', { name: 'Destinations' });
