@@ -346,6 +346,28 @@ test("the studio's source menu lists the creator's overlays and adds one by its 
       .toEqual([0, 0, 1280, 720]);
     expect(logo.studioUrl).toContain('onair-sig=');
     await expect(page.locator('[data-testid="canvas-layer"][data-kind="webpage"]')).toHaveCount(1);
+    // The render worker loads the overlay by that address, its uploaded picture included (under the
+    // signed path): the program preview turns the picture's pink in the middle of the canvas.
+    const previewCentre = () =>
+      page.getByTestId('program-preview').evaluate((video: HTMLVideoElement) => {
+        if (video.videoWidth === 0) return null;
+        const canvas = document.createElement('canvas');
+        canvas.width = video.videoWidth;
+        canvas.height = video.videoHeight;
+        const context2d = canvas.getContext('2d')!;
+        context2d.drawImage(video, 0, 0);
+        const d = context2d.getImageData(Math.round(video.videoWidth / 2), Math.round(video.videoHeight / 2), 1, 1).data;
+        return [d[0]!, d[1]!, d[2]!];
+      });
+    await expect
+      .poll(
+        async () => {
+          const rgb = await previewCentre();
+          return rgb !== null && near(rgb, [0xe0, 0x45, 0x7b], 45);
+        },
+        { timeout: 60_000, intervals: [1000], message: "the program preview's centre shows the uploaded picture's pink" },
+      )
+      .toBe(true);
     await shot(page, '11-studio-overlay-added');
   } finally {
     await context.request.delete(`/api/v1/projects/${studioId}/session`);
