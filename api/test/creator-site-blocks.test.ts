@@ -162,12 +162,19 @@ describe('the promo codes block', () => {
     expect((await call(api, user, 'PUT', sitePath, site([promoBlock()]))).status).toBe(200);
     const { html } = await publicHtml(username);
     expect(html).toContain(
-      `<li><code>SKY${tag}</code><span><strong>Skyward &lt;i&gt;Deluxe&lt;/i&gt;</strong> · 15% off</span><a href="${trackedLink}" rel="noopener noreferrer nofollow sponsored" target="_blank">Get it in the store</a></li>`,
+      `<li><code>SKY${tag}</code><span><strong>Skyward &lt;i&gt;Deluxe&lt;/i&gt;</strong> · 15% off</span><a href="${trackedLink}" rel="noopener noreferrer nofollow sponsored" target="_blank">Get it in the store</a><img class="pixel" src="/api/v1/public/campaign-links/${sky.slug}/impression" alt="" width="1" height="1" referrerpolicy="no-referrer"></li>`,
     );
     expect(html).toContain(`<li><code>MOSS${tag}</code><span><strong>Moss</strong> · 10% off</span></li>`);
     for (const hidden of ['PAUSED', 'OLD', 'GONE', 'WAIT', 'THEIRS']) expect(html).not.toContain(`${hidden}${tag}`);
     expect(html).not.toContain('<i>Deluxe</i>');
 
+    // The visitor's browser loads the impression pixel (same origin, allowed by the page's CSP): one view for Sponsorships.
+    expect((await fetch(`${api.url}/c/${username}`)).headers.get('content-security-policy')).toContain("img-src 'self'");
+    const pixel = /<img class="pixel" src="([^"]+)"/.exec(html)![1]!;
+    expect((await fetch(new URL(pixel, api.url))).status).toBe(204);
+    expect((await api.db.campaignLink.findUnique({ where: { slug: sky.slug! } }))?.impressions).toBe(1);
+    // The editor is not a visitor: its view of the codes carries no pixel and counts nothing.
+    expect(JSON.stringify((await call(api, user, 'GET', sitePath)).body)).not.toContain('impression');
     // A visitor's click on the store link counts for the campaign and lands on the store.
     const click = await fetch(trackedLink, { redirect: 'manual' });
     expect(click.status).toBe(302);

@@ -108,6 +108,8 @@ test('a viewer tips through the hosted checkout; the creator sees it, is paid ou
   await expect(codes.getByRole('listitem')).toHaveText([`${promoCode}Skyward · 15% offGet it in the store`]);
   await expect(codes.getByRole('link', { name: 'Get it in the store' })).toHaveAttribute('href', `${origin}/api/v1/public/campaign-links/${slug}`);
   if (SHOTS) await viewer.screenshot({ path: `${SHOTS}/money-site-public.png`, fullPage: true });
+  // The visit counts as an impression of the creator's tracked link (the campaign's Sponsorships figures).
+  await expect.poll(async () => (await queryDb<{ impressions: number }>('SELECT impressions FROM campaign_links WHERE slug = $1', [slug]))[0]?.impressions).toBe(1);
   await viewer.getByRole('link', { name: 'Send a tip' }).click();
   await expect(viewer).toHaveURL(`${origin}/tip/${creatorId}`);
 

@@ -16,7 +16,12 @@ export interface PublicSite {
   /** The tip page (path on this origin) while the creator takes tips; null hides the tip button. */
   tipPath: string | null;
   /** The promo codes of the creator's running campaigns. */
-  promoCodes: SitePromoCode[];
+  promoCodes: PublicPromoCode[];
+}
+
+/** A promo code on the public page, with the path of its tracked link's impression pixel (counts a view for Sponsorships). */
+export interface PublicPromoCode extends SitePromoCode {
+  impressionPath: string | null;
 }
 
 /** Participants whose promo codes count: accepted, or accepted and their key claimed (spec §4). */
@@ -54,7 +59,7 @@ export class CreatorSiteService {
    * claimed), the campaign is active and not expired. The store link is the creator's tracked link
    * when there is one, so a visitor's click counts in the campaign's statistics.
    */
-  private async promoCodes(channelId: string): Promise<SitePromoCode[]> {
+  private async promoCodes(channelId: string): Promise<PublicPromoCode[]> {
     const now = this.deps.now?.() ?? new Date();
     const rows = await this.deps.db.promoCode.findMany({
       where: { application: { creatorId: channelId, status: { in: PARTICIPATING }, campaign: { status: 'active', OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } } },
@@ -65,7 +70,8 @@ export class CreatorSiteService {
     return rows.map((r) => {
       const { link, campaign } = r.application;
       const storeUrl = link ? new URL(CAMPAIGN_LINK_PATH.replace(':slug', encodeURIComponent(link.slug)), this.deps.publicUrl).toString() : campaign.storeUrl;
-      return { code: r.code, discountPercent: r.discountPercent, game: campaign.game, campaignName: campaign.name, storeUrl };
+      const impressionPath = link ? `${CAMPAIGN_LINK_PATH.replace(':slug', encodeURIComponent(link.slug))}/impression` : null;
+      return { code: r.code, discountPercent: r.discountPercent, game: campaign.game, campaignName: campaign.name, storeUrl, impressionPath };
     });
   }
 
@@ -87,7 +93,7 @@ export class CreatorSiteService {
       updatedAt: row?.updatedAt.toISOString() ?? null,
       maxImageBytes: this.deps.uploads.maxImageBytes,
       tips: await this.tipState(channelId),
-      promoCodes: await this.promoCodes(channelId),
+      promoCodes: (await this.promoCodes(channelId)).map(({ impressionPath: _pixel, ...code }) => code),
       images: Object.fromEntries(
         uploads.map((u) => [u.id, { name: u.name, width: u.width, height: u.height, url: username ? new URL(creatorSiteImagePath(username, u.id), this.deps.publicUrl).toString() : null }]),
       ),

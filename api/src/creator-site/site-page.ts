@@ -50,6 +50,9 @@ function block(b: SiteBlock, site: PublicSite, parentHost: string): string {
                 (p) =>
                   `<li><code>${t(p.code)}</code><span><strong>${t(p.game)}</strong> · ${p.discountPercent}% off</span>${
                     p.storeUrl ? `<a href="${t(p.storeUrl)}" rel="noopener noreferrer nofollow sponsored" target="_blank">Get it in the store</a>` : ''
+                  }${
+                    // The tracked link's impression pixel: a visitor who saw the code counts in the campaign's Sponsorships statistics.
+                    p.impressionPath ? `<img class="pixel" src="${t(p.impressionPath)}" alt="" width="1" height="1" referrerpolicy="no-referrer">` : ''
                   }</li>`,
               )
               .join('')}</ul>`
@@ -78,6 +81,7 @@ table{border-collapse:collapse}th,td{text-align:left;padding:4px 16px 4px 0}
 .picture{margin:0}.picture img{display:block;max-width:100%;height:auto;border-radius:8px}
 .button{display:inline-block;padding:10px 20px;border-radius:8px;background:#6d7cff;color:#fff;font-weight:700;text-decoration:none}.button:hover{background:#5a69f0}
 .codes{list-style:none;margin:0;padding:0}.codes li{display:flex;flex-wrap:wrap;align-items:center;gap:8px 16px;padding:10px 0;border-top:1px solid #262a36}.codes li:first-child{border-top:0}
+.pixel{position:absolute;width:1px;height:1px;opacity:0}
 .codes code{font:700 15px/1 ui-monospace,monospace;letter-spacing:.06em;background:#262a36;padding:6px 10px;border-radius:6px}.codes span{flex:1}.codes a{color:#9aa5ff}
 .player{position:relative;padding-top:56.25%}.player iframe{position:absolute;inset:0;width:100%;height:100%;border:0;border-radius:8px}
 footer{color:#5d6275;font-size:13px;text-align:center;margin-top:36px}
