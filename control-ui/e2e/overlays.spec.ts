@@ -246,6 +246,17 @@ test('the creator site: blocks arranged in the editor, the public page for a sig
   await page.getByRole('button', { name: 'Save site' }).click();
   await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
 
+  // A promo codes block with no running campaign, and a tip button while tips are off: the editor
+  // says why visitors see no codes and no button.
+  await page.getByRole('button', { name: 'Add campaign promo codes' }).click();
+  await expect(page.getByRole('region', { name: 'Campaign promo codes block' }).getByRole('note')).toContainText('No promo codes yet.');
+  await page.getByRole('button', { name: 'Add tip button' }).click();
+  await expect(page.getByRole('region', { name: 'Tip button block' }).getByRole('note')).toContainText('Visitors do not see this button right now');
+  await page.getByRole('button', { name: 'Save site' }).click();
+  await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
+  await page.getByRole('region', { name: 'Tip button block' }).scrollIntoViewIfNeeded();
+  await shot(page, '5b-site-empty-codes-tips-off');
+
   // A banner picture through the uploads store: an SVG is refused in words, a PNG is shown.
   await page.getByRole('button', { name: 'Add picture' }).click();
   const picture = page.getByRole('region', { name: 'Picture block' });
@@ -270,6 +281,8 @@ test('the creator site: blocks arranged in the editor, the public page for a sig
   await expect(site.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(site.getByText('Speedruns of old games. <script>alert(1)</script>')).toBeVisible();
   await expect(site.getByRole('link', { name: 'YouTube' })).toHaveAttribute('href', 'https://youtube.com/@ada');
+  await expect(site.locator('[data-block="promoCodes"]')).toContainText('No promo codes right now.');
+  await expect(site.locator('[data-block="tipButton"]')).toHaveCount(0);
   // The picture loads under the page's CSP (img-src 'self'), as a PNG that is never sniffed.
   const banner = site.getByRole('img', { name: 'My stream setup' });
   await expect(banner).toBeVisible();
