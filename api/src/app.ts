@@ -65,7 +65,7 @@ import { campaignRoutes } from './campaigns/routes.ts';
 import { createMoney, moneyRoutes } from './money/index.ts';
 import { DataExportQueue } from './partner/data-exports/export-job.ts';
 import { oauthProviders } from './auth/oauth-providers.ts';
-import { createOverlayService, overlayPageRoutes, overlayRoutes, ownPageUrls } from './overlays/index.ts';
+import { createOverlayService, overlayPageRoutes, overlayRoutes, overlayUploadRoutes, ownPageUrls } from './overlays/index.ts';
 import { CreatorSiteService, creatorSitePageRoutes, creatorSiteRoutes, creatorSiteUploadRoutes } from './creator-site/index.ts';
 
 export interface AppDeps {
@@ -178,8 +178,10 @@ export function createApp(deps: AppDeps): Express {
   const uploads = new UploadService(deps.db, deps.uploadStore ?? createUploadStore(deps.config), uploadLimits(deps.config), deps.logger);
   // Before the JSON parser: an upload's body is the file, streamed under its own limits.
   app.use(uploadRoutes({ db: deps.db, uploads, resolveSession }));
-  const sites = new CreatorSiteService({ db: deps.db, publicUrl: deps.config.PUBLIC_URL, uploads });
+  const sites = new CreatorSiteService({ db: deps.db, publicUrl: deps.config.PUBLIC_URL, uploads, tips: money.tips, ...(deps.now ? { now: deps.now } : {}) });
   app.use(creatorSiteUploadRoutes({ db: deps.db, uploads, resolveSession }));
+  const overlays = createOverlayService({ ...deps, uploads });
+  app.use(overlayUploadRoutes({ db: deps.db, uploads, resolveSession }));
   app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
 
   app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
@@ -198,7 +200,6 @@ export function createApp(deps: AppDeps): Express {
   app.use(ingestRoutes({ db: deps.db, ingest, resolveSession, callbackSecret: deps.config.INGEST_CALLBACK_SECRET, logger: deps.logger }));
   app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
   app.use(authMethodsRoutes(deps.config));
-  const overlays = createOverlayService(deps);
   // Overlay pages (OBS, the render worker) and creator sites (visitors): public, no session.
   app.use(overlayPageRoutes(overlays));
   app.use(creatorSitePageRoutes(sites));

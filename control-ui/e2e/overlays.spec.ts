@@ -64,6 +64,12 @@ test.beforeAll(async ({ browser }) => {
   await completeOnboarding(context.request, username);
 });
 
+// A flow that opened a studio has its pages closed when it ends (support/fixtures.ts), this shared
+// one included: the next flow starts on a new page of the same signed-in context.
+test.beforeEach(async () => {
+  if (page.isClosed()) page = await context.newPage();
+});
+
 test.afterAll(async () => {
   if (projectId) {
     const destinations = page.getByRole('region', { name: 'Destinations' });
@@ -240,6 +246,17 @@ test('the creator site: blocks arranged in the editor, the public page for a sig
   await page.getByRole('button', { name: 'Save site' }).click();
   await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
 
+  // A promo codes block with no running campaign, and a tip button while tips are off: the editor
+  // says why visitors see no codes and no button.
+  await page.getByRole('button', { name: 'Add campaign promo codes' }).click();
+  await expect(page.getByRole('region', { name: 'Campaign promo codes block' }).getByRole('note')).toContainText('No promo codes yet.');
+  await page.getByRole('button', { name: 'Add tip button' }).click();
+  await expect(page.getByRole('region', { name: 'Tip button block' }).getByRole('note')).toContainText('Visitors do not see this button right now');
+  await page.getByRole('button', { name: 'Save site' }).click();
+  await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
+  await page.getByRole('region', { name: 'Tip button block' }).scrollIntoViewIfNeeded();
+  await shot(page, '5b-site-empty-codes-tips-off');
+
   // A banner picture through the uploads store: an SVG is refused in words, a PNG is shown.
   await page.getByRole('button', { name: 'Add picture' }).click();
   const picture = page.getByRole('region', { name: 'Picture block' });
@@ -264,6 +281,8 @@ test('the creator site: blocks arranged in the editor, the public page for a sig
   await expect(site.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(site.getByText('Speedruns of old games. <script>alert(1)</script>')).toBeVisible();
   await expect(site.getByRole('link', { name: 'YouTube' })).toHaveAttribute('href', 'https://youtube.com/@ada');
+  await expect(site.locator('[data-block="promoCodes"]')).toContainText('No promo codes right now.');
+  await expect(site.locator('[data-block="tipButton"]')).toHaveCount(0);
   // The picture loads under the page's CSP (img-src 'self'), as a PNG that is never sniffed.
   const banner = site.getByRole('img', { name: 'My stream setup' });
   await expect(banner).toBeVisible();
@@ -274,4 +293,96 @@ test('the creator site: blocks arranged in the editor, the public page for a sig
   if (SHOTS) await site.screenshot({ path: `${SHOTS}/overlays-7-site-public.png` });
   await visitor.close();
   expect((await queryDb<{ published: boolean }>('SELECT published FROM creator_sites cs JOIN partner_profiles p ON p.user_id = cs.channel_id WHERE p.username = $1', [username]))[0]?.published).toBe(true);
+});
+
+test('an image widget shows a picture uploaded through the uploads store, in the editor and on the plain overlay page', async ({ browser }) => {
+  test.setTimeout(120_000);
+  await page.goto('/partner/overlays');
+  await page.getByLabel('New overlay name').fill('Logo overlay');
+  await page.getByRole('button', { name: 'Create overlay' }).click();
+  await expect(page).toHaveURL(/\/partner\/overlays\/[0-9a-f-]{36}$/);
+  await page.getByRole('button', { name: 'Image', exact: true }).click();
+  const settings = page.getByRole('group', { name: 'Image settings' });
+  await expect(settings.getByText(/PNG, JPEG, WebP or GIF, up to \d+(\.\d)? MB\./)).toBeVisible();
+  // An SVG (it could carry script) is refused in words; a PNG takes the place of the address.
+  await settings.getByLabel('Image file').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') });
+  await expect(settings.getByRole('alert')).toContainText('not supported');
+  await settings.getByLabel('Image file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: solidPng(320, 180, [0xe0, 0x45, 0x7b]) });
+  await expect(settings.getByText('logo.png · 320×180 · shown on the overlay once saved')).toBeVisible();
+  await expect(settings.getByLabel('Or an image address (https)')).toHaveValue('');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
+  await expect(settings.getByText('logo.png · 320×180', { exact: true })).toBeVisible();
+  // The editor's canvas loads it from the saved overlay's page.
+  const preview = page.getByRole('button', { name: 'Image widget' }).locator('img');
+  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(320);
+  await shot(page, '8-image-editor');
+
+  // The overlay address as OBS opens it: the picture under the page's own path, a PNG never sniffed.
+  const obsUrl = await page.getByRole('textbox', { name: 'Overlay address' }).inputValue();
+  const obs = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const obsPage = await obs.newPage();
+  await obsPage.goto(obsUrl);
+  const picture = obsPage.locator('[data-widget="image"] img');
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 15_000 }).toBe(320);
+  const response = await obs.request.get(await picture.evaluate((img: HTMLImageElement) => img.src));
+  expect(response.headers()['content-type']).toBe('image/png');
+  expect(response.headers()['x-content-type-options']).toBe('nosniff');
+  if (SHOTS) await obsPage.screenshot({ path: `${SHOTS}/overlays-9-obs-image.png`, omitBackground: true });
+  await obs.close();
+});
+
+test("the studio's source menu lists the creator's overlays and adds one by its signed address", async () => {
+  test.setTimeout(120_000);
+  const studioId = await openNewStudio(page, 'Overlay picker show');
+  try {
+    await page.getByRole('button', { name: 'Add source' }).click();
+    await page.getByRole('menuitem', { name: 'OnAir overlay' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Overlays' });
+    const list = dialog.getByRole('list', { name: 'Your overlays' });
+    await expect(list.getByRole('listitem').filter({ hasText: 'Logo overlay' })).toContainText('1 widget');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/overlays-10-studio-picker.png` });
+    await dialog.getByRole('button', { name: 'Add Logo overlay to the scene' }).click();
+    await expect(dialog).toBeHidden();
+    // A web-page source with the overlay's signed studio address, over the whole canvas.
+    const overlays = (await (await context.request.get('/api/v1/partner/channels')).json()) as { channels: { id: string; owner: boolean }[] };
+    const channelId = overlays.channels.find((c) => c.owner)!.id;
+    const { overlays: summaries } = (await (await context.request.get(`/api/v1/partner/channels/${channelId}/overlays`)).json()) as { overlays: { id: string; name: string }[] };
+    const logo = (await (await context.request.get(`/api/v1/partner/channels/${channelId}/overlays/${summaries.find((o) => o.name === 'Logo overlay')!.id}`)).json()) as { studioUrl: string };
+    await expect
+      .poll(async () => {
+        const doc = (await (await context.request.get(`/api/v1/projects/${studioId}/scene`)).json()) as { activeSceneId: string; sources: { id: string; kind: string; settings: { config?: { url: string } } }[]; scenes: { id: string; layers: { sourceId: string; x: number; y: number; width: number; height: number }[] }[] };
+        const source = doc.sources.find((s) => s.kind === 'webpage' && s.settings.config?.url === logo.studioUrl);
+        const layer = doc.scenes.find((s) => s.id === doc.activeSceneId)?.layers.find((l) => l.sourceId === source?.id);
+        return layer ? [layer.x, layer.y, layer.width, layer.height] : null;
+      })
+      .toEqual([0, 0, 1280, 720]);
+    expect(logo.studioUrl).toContain('onair-sig=');
+    await expect(page.locator('[data-testid="canvas-layer"][data-kind="webpage"]')).toHaveCount(1);
+    // The render worker loads the overlay by that address, its uploaded picture included (under the
+    // signed path): the program preview turns the picture's pink in the middle of the canvas.
+    const previewCentre = () =>
+      page.getByTestId('program-preview').evaluate((video: HTMLVideoElement) => {
+        if (video.videoWidth === 0) return null;
+        const canvas = document.createElement('canvas');
+        canvas.width = video.videoWidth;
+        canvas.height = video.videoHeight;
+        const context2d = canvas.getContext('2d')!;
+        context2d.drawImage(video, 0, 0);
+        const d = context2d.getImageData(Math.round(video.videoWidth / 2), Math.round(video.videoHeight / 2), 1, 1).data;
+        return [d[0]!, d[1]!, d[2]!];
+      });
+    await expect
+      .poll(
+        async () => {
+          const rgb = await previewCentre();
+          return rgb !== null && near(rgb, [0xe0, 0x45, 0x7b], 45);
+        },
+        { timeout: 60_000, intervals: [1000], message: "the program preview's centre shows the uploaded picture's pink" },
+      )
+      .toBe(true);
+    await shot(page, '11-studio-overlay-added');
+  } finally {
+    await context.request.delete(`/api/v1/projects/${studioId}/session`);
+  }
 });

@@ -38,6 +38,25 @@ function block(b: SiteBlock, site: PublicSite, parentHost: string): string {
         ? `<figure class="banner" data-block="image">${img}${b.title ? `<figcaption>${t(b.title)}</figcaption>` : ''}</figure>`
         : `<section class="card" data-block="image">${heading}<p class="picture">${img}</p></section>`;
     }
+    case 'tipButton':
+      // Only while the creator takes tips: a button to a page that says "not available" helps nobody.
+      return site.tipPath ? `<section class="card" data-block="tipButton">${heading}<a class="button" href="${t(site.tipPath)}">${t(b.label)}</a></section>` : '';
+    case 'promoCodes':
+      return `<section class="card" data-block="promoCodes">${heading}${
+        site.promoCodes.length === 0
+          ? '<p class="muted">No promo codes right now.</p>'
+          : `<ul class="codes">${site.promoCodes
+              .map(
+                (p) =>
+                  `<li><code>${t(p.code)}</code><span><strong>${t(p.game)}</strong> · ${p.discountPercent}% off</span>${
+                    p.storeUrl ? `<a href="${t(p.storeUrl)}" rel="noopener noreferrer nofollow sponsored" target="_blank">Get it in the store</a>` : ''
+                  }${
+                    // The tracked link's impression pixel: a visitor who saw the code counts in the campaign's Sponsorships statistics.
+                    p.impressionPath ? `<img class="pixel" src="${t(p.impressionPath)}" alt="" width="1" height="1" referrerpolicy="no-referrer">` : ''
+                  }</li>`,
+              )
+              .join('')}</ul>`
+      }</section>`;
   }
 }
 
@@ -49,7 +68,7 @@ function page(site: PublicSite, nonce: string, parentHost: string): string {
 <style nonce="${nonce}">
 body{margin:0;background:#0e1016;color:#e9ebf2;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 main{max-width:760px;margin:0 auto;padding:48px 20px}
-header h1{margin:0;font-size:36px}header p{margin:4px 0 28px;color:#a6abbd}
+header{margin-bottom:24px}header h1{margin:0;font-size:36px}header p{margin:4px 0 0;color:#a6abbd}
 .card{background:#171a23;border:1px solid #262a36;border-radius:12px;padding:20px 24px;margin-bottom:20px;overflow-wrap:anywhere}
 h2{margin:0 0 10px;font-size:20px}
 .muted{color:#8d93a7}
@@ -60,6 +79,10 @@ table{border-collapse:collapse}th,td{text-align:left;padding:4px 16px 4px 0}
 .live{color:#ff5a6e;font-weight:700}.dot{display:inline-block;width:10px;height:10px;border-radius:50%;background:#ff5a6e;margin-right:8px}
 .banner{margin:0 0 20px}.banner img{display:block;width:100%;max-height:320px;object-fit:cover;border-radius:12px}.banner figcaption{color:#a6abbd;font-size:14px;margin-top:6px}
 .picture{margin:0}.picture img{display:block;max-width:100%;height:auto;border-radius:8px}
+.button{display:inline-block;padding:10px 20px;border-radius:8px;background:#6d7cff;color:#fff;font-weight:700;text-decoration:none}.button:hover{background:#5a69f0}
+.codes{list-style:none;margin:0;padding:0}.codes li{display:flex;flex-wrap:wrap;align-items:center;gap:8px 16px;padding:10px 0;border-top:1px solid #262a36}.codes li:first-child{border-top:0}
+.pixel{position:absolute;width:1px;height:1px;opacity:0}
+.codes code{font:700 15px/1 ui-monospace,monospace;letter-spacing:.06em;background:#262a36;padding:6px 10px;border-radius:6px}.codes span{flex:1}.codes a{color:#9aa5ff}
 .player{position:relative;padding-top:56.25%}.player iframe{position:absolute;inset:0;width:100%;height:100%;border:0;border-radius:8px}
 footer{color:#5d6275;font-size:13px;text-align:center;margin-top:36px}
 </style></head>

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
-import { OVERLAY_CANVAS, OVERLAY_PAGE_PATH } from '@onair/protocol';
+import { OVERLAY_CANVAS, OVERLAY_IMAGE_PATH, OVERLAY_PAGE_PATH } from '@onair/protocol';
 import type { OverlayService } from './overlay-service.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -12,7 +12,8 @@ const ALERT_COLORS: Record<string, string> = { follow: '#E0457B', sub: '#9146FF'
  * The overlay page: transparent, the widgets placed on the studio's 1280×720 canvas and scaled to
  * the window (a browser source of any size), drawn from the state its WebSocket sends and redrawn
  * on every change. Every text — an alert with a viewer's name, a chat message, the creator's own
- * words — is set with textContent, never parsed as markup; images are only ever `img` elements.
+ * words — is set with textContent, never parsed as markup; images are only ever `img` elements. An uploaded picture is loaded from under the page's own path
+ * with the page's own query (its key, and in the studio its signature, which covers that path).
  */
 function page(nonce: string): string {
   return `<!doctype html>
@@ -61,7 +62,7 @@ function draw(){
     else if(w.kind==='chatBox'){v.list=el('ul','list');box.appendChild(v.list);for(const m of chat.slice(-w.count))line(v.list,m.username,m.text,w.count);}
     else if(w.kind==='goalBar'){box.classList.add('goal');const row=el('div','row');v.label=el('span','',w.title);v.count=el('span','');row.append(v.label,v.count);const bar=el('div','bar');v.fill=el('div','fill');v.fill.style.background=w.barColor;bar.appendChild(v.fill);box.append(row,bar);goal(v);}
     else if(w.kind==='text'){box.textContent=w.text;}
-    else if(w.kind==='image'){const img=el('img','img');img.alt='';img.referrerPolicy='no-referrer';img.src=w.url;box.appendChild(img);}
+    else if(w.kind==='image'){const img=el('img','img');img.alt='';img.referrerPolicy='no-referrer';img.src=w.uploadId?location.pathname+'/images/'+encodeURIComponent(w.uploadId)+location.search:w.url;box.appendChild(img);}
     else if(w.kind==='timer'){box.classList.add('timer');if(w.label)box.appendChild(el('div','',w.label));v.clock=el('div','clock');box.appendChild(v.clock);timers.push(v);}
     canvas.appendChild(box);
   }
@@ -98,6 +99,33 @@ connect();
 /** Serves overlay pages to whoever holds the address with its key: OBS, the render worker, a creator's browser. */
 export function overlayPageRoutes(overlays: OverlayService): Router {
   const router = Router();
+  // Uploaded pictures of image widgets: stored as PNG by the uploads store and served as exactly
+  // that (never sniffed, never HTML or SVG), to whoever holds the overlay's key.
+  router.get(OVERLAY_IMAGE_PATH, async (req, res) => {
+    const { overlayId, uploadId } = req.params as { overlayId: string; uploadId: string };
+    const image = UUID.test(overlayId) && UUID.test(uploadId) ? await overlays.publicImage(overlayId, req.query.key, uploadId) : null;
+    if (!image) {
+      res.status(404).set('x-content-type-options', 'nosniff').type('text/plain').send('Not found');
+      return;
+    }
+    res.status(200).set({
+      'content-type': 'image/png',
+      'content-length': String(image.sizeBytes),
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'private, max-age=300',
+      'content-security-policy': "default-src 'none'; sandbox",
+      'cross-origin-resource-policy': 'same-origin',
+      'referrer-policy': 'no-referrer',
+    });
+    await new Promise<void>((resolve, reject) => {
+      image.stream.on('error', reject);
+      res.on('close', () => {
+        image.stream.destroy();
+        resolve();
+      });
+      image.stream.pipe(res);
+    });
+  });
   router.get(OVERLAY_PAGE_PATH, async (req, res) => {
     const { overlayId } = req.params as { overlayId: string };
     const overlay = UUID.test(overlayId) ? await overlays.findByKey(overlayId, req.query.key) : null;
@@ -113,7 +141,7 @@ export function overlayPageRoutes(overlays: OverlayService): Router {
         'cache-control': 'no-store',
         'referrer-policy': 'no-referrer',
         'x-content-type-options': 'nosniff',
-        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src http: https: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src 'self' http: https: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
       })
       .send(page(nonce));
   });

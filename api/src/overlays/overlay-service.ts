@@ -13,11 +13,15 @@ import {
   type TriggerAccess,
   type Widget,
 } from '@onair/protocol';
+import type { Readable } from 'node:stream';
 import type { Db, Overlay as OverlayRow } from '@onair/db';
 import type { Logger } from '@onair/runtime';
+import type { UploadService } from '../uploads/index.ts';
 import type { OwnPageUrls } from './own-page-urls.ts';
 
 const NOT_FOUND = 'This overlay does not exist, or was deleted.';
+
+const imageIdsOf = (widgets: readonly Widget[]) => widgets.flatMap((w) => (w.kind === 'image' && w.uploadId ? [w.uploadId] : []));
 
 /** An overlay as stored, its JSON read back through protocol's schemas (a widget that no longer parses is left out). */
 export interface StoredOverlay {
@@ -46,7 +50,7 @@ export function readOverlay(row: OverlayRow): StoredOverlay {
  * overlay's Redis channel, so every open page (on any replica) redraws or closes.
  */
 export class OverlayService {
-  constructor(private readonly deps: { db: Db; redis: Redis; logger: Logger; publicUrl: string; secret: string; ownPages: OwnPageUrls }) {}
+  constructor(private readonly deps: { db: Db; redis: Redis; logger: Logger; publicUrl: string; secret: string; ownPages: OwnPageUrls; uploads: UploadService }) {}
 
   keyOf(overlay: Pick<StoredOverlay, 'id' | 'keySalt'>): string {
     return createHmac('sha256', this.deps.secret).update(`overlay:${overlay.id}:${overlay.keySalt}`).digest('base64url');
@@ -65,9 +69,32 @@ export class OverlayService {
     return url.toString();
   }
 
-  private view(o: StoredOverlay): Overlay {
+  private async view(o: StoredOverlay): Promise<Overlay> {
     const url = this.urlOf(o);
-    return { id: o.id, channelId: o.channelId, name: o.name, widgets: o.widgets, triggerAccess: o.triggerAccess, url, studioUrl: this.deps.ownPages.sign(url), updatedAt: o.updatedAt.toISOString() };
+    const uploads = await this.deps.uploads.channelUploads(o.channelId, 'overlay', imageIdsOf(o.widgets));
+    return {
+      id: o.id,
+      channelId: o.channelId,
+      name: o.name,
+      widgets: o.widgets,
+      triggerAccess: o.triggerAccess,
+      url,
+      studioUrl: this.deps.ownPages.sign(url),
+      updatedAt: o.updatedAt.toISOString(),
+      images: Object.fromEntries(uploads.map((u) => [u.id, { name: u.name, width: u.width, height: u.height }])),
+      maxImageBytes: this.deps.uploads.maxImageBytes,
+    };
+  }
+
+  /**
+   * An uploaded picture of an overlay for whoever holds its page key (OBS, the render worker): only
+   * one an image widget of the saved overlay names, so an upload not (or no longer) on it stays private.
+   */
+  async publicImage(overlayId: string, key: unknown, uploadId: string): Promise<{ stream: Readable; sizeBytes: number } | null> {
+    const overlay = await this.findByKey(overlayId, key);
+    if (!overlay || !imageIdsOf(overlay.widgets).includes(uploadId)) return null;
+    const opened = await this.deps.uploads.openForChannel(overlay.channelId, 'overlay', uploadId);
+    return opened ? { stream: opened.stream, sizeBytes: opened.sizeBytes } : null;
   }
 
   /** The overlay with this id when its key is right (the public page and its feed); null otherwise, alike for a wrong key and no overlay. */
@@ -103,6 +130,15 @@ export class OverlayService {
 
   async update(channelId: string, overlayId: string, content: OverlayContent): Promise<Overlay> {
     await this.row(channelId, overlayId);
+    // An image widget may only show a picture uploaded for this channel's overlays.
+    const known = new Set((await this.deps.uploads.channelUploads(channelId, 'overlay', imageIdsOf(content.widgets))).map((u) => u.id));
+    const index = content.widgets.findIndex((w) => w.kind === 'image' && w.uploadId !== null && !known.has(w.uploadId));
+    if (index >= 0) {
+      throw new OnAirError('VALIDATION_FAILED', 'This picture is not one of your overlay uploads. Upload it again.', {
+        where: 'body',
+        issues: [{ path: ['widgets', String(index), 'uploadId'], code: 'custom', message: 'Upload the picture again' }],
+      });
+    }
     const row = await this.deps.db.overlay.update({ where: { id: overlayId }, data: { name: content.name, widgets: content.widgets, triggerAccess: content.triggerAccess } });
     await this.announce(overlayId, 'changed');
     return this.view(readOverlay(row));

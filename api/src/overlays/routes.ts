@@ -1,6 +1,11 @@
 import { Router } from 'express';
-import { createOverlayEndpoint, deleteOverlayEndpoint, getOverlayEndpoint, listOverlaysEndpoint, rotateOverlaySecretEndpoint, updateOverlayEndpoint } from '@onair/protocol';
+import { createOverlayEndpoint, deleteOverlayEndpoint, getOverlayEndpoint, listOverlaysEndpoint, rotateOverlaySecretEndpoint, updateOverlayEndpoint, uploadOverlayImageEndpoint } from '@onair/protocol';
+import type { Db } from '@onair/db';
+import { authenticate, type SessionResolver } from '../http/auth-context.ts';
+import { queryTextRule } from '../http/body.ts';
 import { mount, Reply } from '../http/mount.ts';
+import { ChannelAccess, provideChannelAccess } from '../partner/access/channel-access.ts';
+import type { UploadService } from '../uploads/index.ts';
 import type { OverlayService } from './overlay-service.ts';
 
 /** The overlay endpoints of a channel; mount() checks each one's capability (Overlay groups) first. */
@@ -15,5 +20,27 @@ export function overlayRoutes(overlays: OverlayService): Router {
     return { deleted: true as const };
   });
   mount(router, rotateOverlaySecretEndpoint, async ({ params }) => overlays.rotate(params.channelId, params.overlayId));
+  return router;
+}
+
+/**
+ * Pictures for image widgets, through the uploads store (issue 19's checks: size from
+ * Content-Length, type from the bytes, the owner's storage), as the creator site's pictures are.
+ * Mounted before the api's JSON body parser: the body is the file. Same access rule as editing
+ * overlays (the Overlay edit group).
+ */
+export function overlayUploadRoutes(deps: { db: Db; uploads: UploadService; resolveSession: SessionResolver }): Router {
+  const router = Router();
+  router.use(uploadOverlayImageEndpoint.path, authenticate(deps.db, deps.resolveSession), provideChannelAccess(new ChannelAccess(deps.db)), queryTextRule());
+  mount(router, uploadOverlayImageEndpoint, async ({ params, query }, { req }) => {
+    const length = req.headers['content-length'];
+    const upload = await deps.uploads.createForChannel(params.channelId, {
+      body: req,
+      declaredBytes: length === undefined ? undefined : Number(length),
+      purpose: 'overlay',
+      name: query.name,
+    });
+    return new Reply(201, upload);
+  });
   return router;
 }

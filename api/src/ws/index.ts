@@ -11,6 +11,7 @@ import { startEvents } from '../events/index.ts';
 import { startChatbots } from '../chatbot/index.ts';
 import { createGuestService, guestResolverOf } from '../guests/index.ts';
 import { createOverlayService, OverlayFeed, ownPageUrls } from '../overlays/index.ts';
+import { createUploadStore, uploadLimits, UploadService } from '../uploads/index.ts';
 
 /** Serves `/ws` on the api's HTTP server; close it before the server on shutdown. */
 export async function attachStudioSockets(server: Server, deps: AppDeps & { accounts: Accounts }): Promise<{ close(): Promise<void> }> {
@@ -48,7 +49,8 @@ export async function attachStudioSockets(server: Server, deps: AppDeps & { acco
   });
   sockets.attach(server);
   // Overlay pages' live feeds (`/overlay/o/{id}/ws`), authenticated by the overlay's key.
-  const overlayFeed = new OverlayFeed({ db: deps.db, redis: deps.redis, logger: deps.logger, overlays: createOverlayService(deps) });
+  const uploads = new UploadService(deps.db, deps.uploadStore ?? createUploadStore(deps.config), uploadLimits(deps.config), deps.logger);
+  const overlayFeed = new OverlayFeed({ db: deps.db, redis: deps.redis, logger: deps.logger, overlays: createOverlayService({ ...deps, uploads }) });
   overlayFeed.attach(server);
   return {
     close: async () => {

@@ -3,7 +3,7 @@ import type { Overlay } from '@onair/protocol';
 import type { HttpClient } from '../api/http-client.ts';
 import { RequestFailedError } from '../api/http-errors.ts';
 import { initialOverlaysState, useOverlaysStore } from '../stores/index.ts';
-import { addWidget, openOverlay, saveOverlay, updateWidget } from './partner-overlays.ts';
+import { addWidget, openOverlay, savedOverlayImageSrc, saveOverlay, updateWidget, uploadOverlayImage } from './partner-overlays.ts';
 
 const overlay: Overlay = {
   id: '00000000-0000-4000-8000-000000000001',
@@ -13,6 +13,8 @@ const overlay: Overlay = {
   triggerAccess: { mode: 'all', whitelist: [] },
   url: 'http://localhost:8080/overlay/o/00000000-0000-4000-8000-000000000001?key=k',
   studioUrl: 'http://localhost:8080/overlay/o/00000000-0000-4000-8000-000000000001?key=k&onair-sig=s',
+  images: {},
+  maxImageBytes: 300_000,
   updatedAt: '2026-11-25T12:00:00.000Z',
 };
 
@@ -57,5 +59,30 @@ describe('overlay editor actions', () => {
     const refused = clientOf(() => Promise.reject(new RequestFailedError(400, { error: { code: 'VALIDATION_FAILED', message: 'bad', details: { issues: [{ path: ['widgets', 0, 'text'], message: 'Keep the message under 481 characters' }] } } })));
     expect(await saveOverlay('owner-1', refused)).toBe(false);
     expect(useOverlaysStore.getState()).toMatchObject({ error: 'Some settings are not valid: see the marked widgets.', fieldErrors: { 'widgets.0.text': 'Keep the message under 481 characters' } });
+  });
+
+  it('puts an uploaded picture on the image widget in place of its address, and gives the refusal in the server’s words', async () => {
+    await openOverlay('owner-1', overlay.id, clientOf());
+    addWidget('image');
+    const id = useOverlaysStore.getState().selectedWidgetId!;
+    const uploadId = '00000000-0000-4000-8000-0000000000aa';
+    const sent: string[] = [];
+    const accepted = async (url: string) => {
+      sent.push(url);
+      return { status: 201, body: { id: uploadId, projectId: null, purpose: 'overlay', kind: 'image', mimeType: 'image/png', name: 'logo.png', sizeBytes: 10, width: 32, height: 16, durationSeconds: null, hasAudio: false, createdAt: '2026-11-25T12:00:00.000Z' } };
+    };
+    expect(await uploadOverlayImage('owner-1', id, new File([new Uint8Array(10)], 'logo.png'), accepted)).toBeNull();
+    expect(sent).toEqual(['/api/v1/partner/channels/owner-1/overlay-images?name=logo.png']);
+    const state = useOverlaysStore.getState();
+    expect(state.draft!.widgets[0]).toMatchObject({ kind: 'image', url: '', uploadId });
+    expect(state.saved!.images[uploadId]).toEqual({ name: 'logo.png', width: 32, height: 16 });
+    // Not on the saved overlay yet: the page would not serve it.
+    expect(savedOverlayImageSrc(state.saved!, uploadId)).toBeNull();
+    const savedWith = { ...state.saved!, widgets: state.draft!.widgets };
+    expect(savedOverlayImageSrc(savedWith, uploadId)).toBe(`/overlay/o/${overlay.id}/images/${uploadId}?key=k`);
+
+    const refused = async () => ({ status: 415, body: { error: { code: 'UPLOAD_TYPE_UNSUPPORTED', message: 'This file type is not supported: use PNG, JPEG, WebP or GIF.' } } });
+    expect(await uploadOverlayImage('owner-1', id, new File(['<svg/>'], 'logo.svg'), refused)).toBe('This file type is not supported: use PNG, JPEG, WebP or GIF.');
+    expect(useOverlaysStore.getState().draft!.widgets[0]).toMatchObject({ uploadId });
   });
 });

@@ -1,12 +1,15 @@
 import {
   createOverlayEndpoint,
   deleteOverlayEndpoint,
+  errorBodySchema,
   getOverlayEndpoint,
   listOverlaysEndpoint,
   newWidget,
   OVERLAY_CANVAS,
   rotateOverlaySecretEndpoint,
   updateOverlayEndpoint,
+  uploadOverlayImageEndpoint,
+  uploadSchema,
   type Overlay,
   type OverlayContent,
   type TriggerAccess,
@@ -17,6 +20,7 @@ import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { useOverlaysStore } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
+import { xhrSender, type UploadSender } from './uploads.ts';
 
 const withIds = (path: string, params: Record<string, string>) => path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
 
@@ -160,5 +164,39 @@ export async function deleteOverlay(channelId: string, overlayId: string, client
   } catch (err) {
     useOverlaysStore.setState({ error: messageOf(err), listError: messageOf(err) });
     return false;
+  }
+}
+
+/**
+ * Where the editor loads an uploaded picture of the saved overlay from: the overlay page's own
+ * image path with its key, on this origin (the control UI's CSP allows its own images; the api's
+ * PUBLIC_URL may be another origin). Null until a saved image widget names the upload: the server
+ * shows only those.
+ */
+export function savedOverlayImageSrc(saved: Overlay, uploadId: string): string | null {
+  if (!saved.widgets.some((w) => w.kind === 'image' && w.uploadId === uploadId)) return null;
+  const page = new URL(saved.url);
+  return `${page.pathname}/images/${encodeURIComponent(uploadId)}${page.search}`;
+}
+
+/**
+ * Uploads a picture for an image widget through the uploads store; on success the widget shows it
+ * (saved with the overlay). Returns the server's words when it is refused (type, size, storage).
+ */
+export async function uploadOverlayImage(channelId: string, widgetId: string, file: File, send: UploadSender = xhrSender): Promise<string | null> {
+  const url = `${withIds(uploadOverlayImageEndpoint.path, { channelId })}?name=${encodeURIComponent(file.name.slice(0, 200) || 'picture')}`;
+  try {
+    const answer = await send(url, file, () => undefined);
+    if (answer.status !== 201) {
+      const error = errorBodySchema.safeParse(answer.body);
+      return error.success ? error.data.error.message : 'The upload did not work. Try again.';
+    }
+    const upload = uploadSchema.parse(answer.body);
+    const { saved } = useOverlaysStore.getState();
+    if (saved) useOverlaysStore.setState({ saved: { ...saved, images: { ...saved.images, [upload.id]: { name: upload.name, width: upload.width, height: upload.height } } } });
+    updateWidget(widgetId, { url: '', uploadId: upload.id } as Partial<Widget>);
+    return null;
+  } catch (err) {
+    return messageOf(err);
   }
 }

@@ -5,18 +5,18 @@ import { createUploadQuerySchema, uploadSchema } from '../uploads/index.ts';
 
 /**
  * The creator site (partner spec §1, §2 'Creator Site', §6 Creator Site group): a public page per
- * creator at `/c/{username}`, made of blocks the creator arranges. A tip button and campaigns'
- * promo codes join the blocks once tips and campaigns exist (later issues); pictures arrive with
- * the uploads store.
+ * creator at `/c/{username}`, made of blocks the creator arranges: about, schedule, social links, live status, pictures (through the uploads
+ * store), a tip button (to the creator's tip page, shown while tips are taken) and the promo codes
+ * of the creator's running campaigns.
  */
 
 export const SITE_TEXT_MAX = 64;
 export const SITE_ABOUT_MAX = 2000;
 export const SITE_BLOCKS_MAX = 20;
 
-export const siteBlockKinds = ['about', 'schedule', 'socialLinks', 'liveStatus', 'image'] as const;
+export const siteBlockKinds = ['about', 'schedule', 'socialLinks', 'liveStatus', 'image', 'tipButton', 'promoCodes'] as const;
 export type SiteBlockKind = (typeof siteBlockKinds)[number];
-export const siteBlockLabels: Record<SiteBlockKind, string> = { about: 'About', schedule: 'Schedule', socialLinks: 'Social links', liveStatus: 'Live status and stream', image: 'Picture' };
+export const siteBlockLabels: Record<SiteBlockKind, string> = { about: 'About', schedule: 'Schedule', socialLinks: 'Social links', liveStatus: 'Live status and stream', image: 'Picture', tipButton: 'Tip button', promoCodes: 'Campaign promo codes' };
 
 /** Pictures of the site (§5 upload rules): the types accepted, as the editor shows them, and the largest file. */
 export const SITE_IMAGE_TYPES = 'PNG, JPEG, WebP or GIF';
@@ -76,6 +76,15 @@ export const siteBlockSchema = z.discriminatedUnion('kind', [
     /** A banner spans the page's width; a picture keeps its size up to it. */
     style: z.enum(['banner', 'picture']),
   }),
+  z.strictObject({
+    kind: z.literal('tipButton'),
+    id: blockId,
+    title,
+    /** The button's words; it opens the creator's tip page. Shown only while the creator takes tips. */
+    label: z.string().trim().min(1, required).max(SITE_TEXT_MAX, `Keep the text under ${SITE_TEXT_MAX + 1} characters`),
+  }),
+  /** The promo codes of the creator's running campaigns (accepted or claimed), read when the page is drawn. */
+  z.strictObject({ kind: z.literal('promoCodes'), id: blockId, title }),
 ]);
 export type SiteBlock = z.infer<typeof siteBlockSchema>;
 
@@ -90,6 +99,17 @@ export const creatorSiteContentSchema = z.strictObject({
 });
 export type CreatorSiteContent = z.infer<typeof creatorSiteContentSchema>;
 
+/** A promo code as the site shows it: the code, its discount, the game, and where to buy it. */
+export const sitePromoCodeSchema = z.object({
+  code: z.string(),
+  discountPercent: z.number().int(),
+  game: z.string(),
+  campaignName: z.string(),
+  /** The creator's tracked link to the store (counts clicks), the store page itself, or null. */
+  storeUrl: z.string().nullable(),
+});
+export type SitePromoCode = z.infer<typeof sitePromoCodeSchema>;
+
 export const creatorSiteSchema = creatorSiteContentSchema.extend({
   /** The public address, or null while the channel has no username (Get Started sets one). */
   url: z.url().nullable(),
@@ -98,6 +118,10 @@ export const creatorSiteSchema = creatorSiteContentSchema.extend({
   maxImageBytes: z.number().int().positive(),
   /** The site's pictures by upload id: name, size, and the public address (null while the channel has no username). */
   images: z.record(z.uuid(), z.object({ name: z.string(), width: z.number().int(), height: z.number().int(), url: z.string().nullable() })),
+  /** Whether visitors see the tip button now, why not, and the tip page it opens. */
+  tips: z.object({ available: z.boolean(), unavailableReason: z.string().nullable(), url: z.url() }),
+  /** What the promo codes block shows now (the creator's running campaigns). */
+  promoCodes: z.array(sitePromoCodeSchema),
 });
 export type CreatorSite = z.infer<typeof creatorSiteSchema>;
 
@@ -113,7 +137,17 @@ export function newSiteBlock(kind: SiteBlockKind, id: string): SiteBlock {
       return { kind, id, title: 'Live now', twitchChannel: '' };
     case 'image':
       return { kind, id, title: '', uploadId: null, alt: '', style: 'banner' };
+    case 'tipButton':
+      return { kind, id, title: 'Support the stream', label: 'Send a tip' };
+    case 'promoCodes':
+      return { kind, id, title: 'Deals from my sponsors' };
   }
+}
+
+/** A creator's tip page (control UI), which the tip button opens. */
+export const TIP_PAGE_PATH = '/tip/:creatorId';
+export function tipPagePath(creatorId: string): string {
+  return TIP_PAGE_PATH.replace(':creatorId', encodeURIComponent(creatorId));
 }
 
 /** The public page of a creator (by the username of their partner profile). */

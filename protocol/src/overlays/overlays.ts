@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
 import { channelIdParamsSchema } from '../partner/channels.ts';
+import { createUploadQuerySchema, uploadSchema } from '../uploads/index.ts';
 import { checkUrlTarget } from '../render/address-policy.ts';
 import { ALERT_DURATION_MAX_MS, ALERT_DURATION_MIN_MS, alertEventTypes, type AlertEventType } from '../events/alerts.ts';
 
@@ -108,11 +109,19 @@ const textSchema = z.strictObject({
   ...style,
   text: messageText,
 });
-const imageSchema = z.strictObject({
-  kind: z.literal('image'),
-  ...placement,
-  url: overlayImageUrlSchema,
-});
+const imageSchema = z
+  .strictObject({
+    kind: z.literal('image'),
+    ...placement,
+    /** An address on the web; empty when the picture is an upload. */
+    url: z.union([z.literal(''), overlayImageUrlSchema]),
+    /** A picture uploaded for the channel's overlays (purpose `overlay`), served under the overlay's own address; null for an address. */
+    uploadId: z.uuid().nullable().default(null),
+  })
+  .superRefine((w, ctx) => {
+    if (w.url === '' && w.uploadId === null) ctx.addIssue({ code: 'custom', path: ['url'], message: 'Enter an image address or upload a picture' });
+    if (w.url !== '' && w.uploadId !== null) ctx.addIssue({ code: 'custom', path: ['url'], message: 'Use an address or an uploaded picture, not both' });
+  });
 const timerSchema = z.strictObject({
   kind: z.literal('timer'),
   ...placement,
@@ -169,6 +178,10 @@ export const overlaySchema = overlayContentSchema.extend({
   /** The same address signed for the OnAir studio's render worker (a web-page source). */
   studioUrl: z.url(),
   updatedAt: z.iso.datetime(),
+  /** The overlay's uploaded pictures by upload id (the image widgets that name one). */
+  images: z.record(z.uuid(), z.object({ name: z.string(), width: z.number().int(), height: z.number().int() })),
+  /** The largest picture accepted, in bytes (the editor shows it in MB). */
+  maxImageBytes: z.number().int().positive(),
 });
 export type Overlay = z.infer<typeof overlaySchema>;
 
@@ -208,7 +221,7 @@ export function newWidget(kind: WidgetKind, id: string, now: Date = new Date()):
     case 'text':
       return { kind, ...at(400, 80), ...base, text: 'Welcome to the stream!' };
     case 'image':
-      return { kind, ...at(240, 240), url: 'https://example.com/logo.png' };
+      return { kind, ...at(240, 240), url: 'https://example.com/logo.png', uploadId: null };
     case 'timer':
       return { kind, ...at(240, 100), ...base, fontSize: 40, label: 'Starting soon', mode: 'countdown', at: new Date(now.getTime() + 10 * 60_000).toISOString() };
   }
@@ -293,10 +306,32 @@ export const rotateOverlaySecretEndpoint = defineEndpoint({
   response: overlaySchema,
 });
 
-export const overlayEndpoints = [listOverlaysEndpoint, createOverlayEndpoint, getOverlayEndpoint, updateOverlayEndpoint, deleteOverlayEndpoint, rotateOverlaySecretEndpoint] as const;
+/**
+ * A picture for the channel's image widgets, as the raw request body, through the uploads store
+ * (partner spec §5 media upload: the same types and largest size as the creator site's pictures;
+ * type detected from the bytes, Content-Length checked against the limit and the owner's storage
+ * before a byte is read). It shows once an image widget of a saved overlay names it.
+ */
+export const uploadOverlayImageEndpoint = defineEndpoint({
+  id: 'uploadOverlayImage',
+  method: 'post',
+  path: '/api/v1/partner/channels/:channelId/overlay-images',
+  summary: 'Upload a picture (PNG, JPEG, WebP or GIF) for image widgets as the raw request body.',
+  tag,
+  access: 'user',
+  channelCapability: 'edit overlays',
+  params: channelIdParamsSchema,
+  query: createUploadQuerySchema.pick({ name: true }),
+  response: uploadSchema,
+  successStatus: 201,
+});
+
+export const overlayEndpoints = [listOverlaysEndpoint, createOverlayEndpoint, getOverlayEndpoint, updateOverlayEndpoint, deleteOverlayEndpoint, rotateOverlaySecretEndpoint, uploadOverlayImageEndpoint] as const;
 
 /** Where an overlay page is served; `/ws` under it is its live feed. Both need the overlay's key. */
 export const OVERLAY_PAGE_PATH = '/overlay/o/:overlayId';
+/** An uploaded picture of an overlay's image widget, under the page's own path: the same key (and, for the studio, the same signature) opens it. */
+export const OVERLAY_IMAGE_PATH = '/overlay/o/:overlayId/images/:uploadId';
 
 /** What the overlay page shows of an event (recent events list) and of a chat message (chat box): plain text only. */
 export const overlayEventSchema = z.object({ id: z.string(), type: z.string(), username: z.string(), text: z.string() });

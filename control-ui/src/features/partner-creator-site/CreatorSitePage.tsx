@@ -153,6 +153,52 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
           </label>
         </>
       );
+    case 'tipButton':
+      return (
+        <>
+          {titleField}
+          <label className={partner.field}>
+            <span className={partner.label}>Button text</span>
+            <input className={partner.input} maxLength={64} value={block.label} aria-invalid={Boolean(errors.label)} onChange={(e) => set({ ...block, label: e.target.value })} />
+            {errors.label && <span className={partner.fieldError}>{errors.label}</span>}
+          </label>
+          {saved.tips.available ? (
+            <p className={partner.hint}>
+              Opens your tip page:{' '}
+              <a href={saved.tips.url} target="_blank" rel="noreferrer">
+                {saved.tips.url}
+              </a>
+            </p>
+          ) : (
+            <p className={styles.notice} role="note">
+              Visitors do not see this button right now: {saved.tips.unavailableReason} It shows once you take tips in <Link to="/partner/settings/tips">Settings › Tips</Link>.
+            </p>
+          )}
+        </>
+      );
+    case 'promoCodes':
+      return (
+        <>
+          {titleField}
+          {saved.promoCodes.length === 0 ? (
+            <p className={styles.notice} role="note">
+              No promo codes yet. Visitors see &ldquo;No promo codes right now.&rdquo; Codes you make for the campaigns you take part in show here: see <Link to="/partner/campaigns">Campaigns</Link>.
+            </p>
+          ) : (
+            <ul className={styles.codes} aria-label="Promo codes shown">
+              {saved.promoCodes.map((p) => (
+                <li key={p.code}>
+                  <code>{p.code}</code>
+                  <span>
+                    <strong>{p.game}</strong> · {p.discountPercent}% off · {p.campaignName}
+                  </span>
+                  {p.storeUrl ? <span className={partner.hint}>with your store link</span> : <span className={partner.hint}>no store link</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      );
   }
 }
 
@@ -207,11 +253,10 @@ export function CreatorSitePage() {
           <span className={partner.label}>Headline under your name</span>
           <input className={partner.input} maxLength={64} value={draft.headline} onChange={(e) => setSiteHeadline(e.target.value)} />
         </label>
-        <p className={partner.hint}>A tip button joins the blocks once tips are available.</p>
       </section>
       {draft.blocks.length === 0 && (
         <EmptyState icon={<Globe size={32} />} title="No blocks yet">
-          Add an about text, your schedule, your links, your live status and pictures below.
+          Add an about text, your schedule, your links, your live status, pictures, a tip button and your promo codes below.
         </EmptyState>
       )}
       {draft.blocks.map((block, i) => (
@@ -233,7 +278,7 @@ export function CreatorSitePage() {
           <BlockFields block={block} errors={errorsOf(i)} channelId={channelId!} saved={saved} />
         </section>
       ))}
-      <div className={partner.actions}>
+      <div className={styles.addBlocks} aria-label="Add a block">
         {siteBlockKinds.map((kind) => (
           <Button key={kind} onClick={() => addSiteBlock(kind)}>
             Add {siteBlockLabels[kind].toLowerCase()}

@@ -1,9 +1,18 @@
 import { useRef, type PointerEvent as ReactPointerEvent } from 'react';
 import { alertValues, goalMetricLabels, OVERLAY_CANVAS, renderAlertText, widgetKindLabels, type Widget } from '@onair/protocol';
-import { selectWidget, updateWidget } from '../../actions/partner-overlays.ts';
+import { savedOverlayImageSrc, selectWidget, updateWidget } from '../../actions/partner-overlays.ts';
+import { useOverlaysStore } from '../../stores/index.ts';
 import styles from './Overlays.module.css';
 
 const pct = (v: number, of: number) => `${(v / of) * 100}%`;
+
+/** An uploaded picture, from the saved overlay's page; until saved, its name. */
+function UploadedImage({ uploadId }: { uploadId: string }) {
+  const saved = useOverlaysStore((s) => s.saved);
+  const src = saved ? savedOverlayImageSrc(saved, uploadId) : null;
+  if (src) return <img className={styles.imagePreview} src={src} alt="" draggable={false} />;
+  return <div className={styles.preview}>{saved?.images[uploadId]?.name ?? 'Picture'} · shown once saved</div>;
+}
 
 /** What a widget looks like in the editor: its content with sample values, never live data. */
 function Preview({ widget, scale }: { widget: Widget; scale: number }) {
@@ -52,7 +61,7 @@ function Preview({ widget, scale }: { widget: Widget; scale: number }) {
         </div>
       );
     case 'image':
-      return <img className={styles.imagePreview} src={widget.url} alt="" referrerPolicy="no-referrer" draggable={false} />;
+      return widget.uploadId ? <UploadedImage uploadId={widget.uploadId} /> : <img className={styles.imagePreview} src={widget.url} alt="" referrerPolicy="no-referrer" draggable={false} />;
     case 'timer':
       return (
         <div className={styles.preview} style={{ ...font, textAlign: 'center' }}>

@@ -169,7 +169,7 @@ export function OverlayEditorPage() {
         </div>
         <div className={styles.inspector}>
           {selected ? (
-            <WidgetInspector widget={selected} errors={selectedErrors} editable={editable} />
+            <WidgetInspector widget={selected} errors={selectedErrors} editable={editable} channelId={channelId} />
           ) : (
             <section className={partner.card}>
               <h2 className={partner.cardTitle}>Widget settings</h2>

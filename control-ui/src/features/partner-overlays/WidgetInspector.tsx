@@ -1,5 +1,20 @@
-import { ALERT_VARIABLES, alertEventTypes, goalMetricLabels, goalMetrics, OVERLAY_MESSAGE_MAX, OVERLAY_TEXT_MAX, widgetKindLabels, type AlertEventType, type Widget } from '@onair/protocol';
-import { removeWidget, updateWidget } from '../../actions/partner-overlays.ts';
+import { useRef, useState } from 'react';
+import {
+  ALERT_VARIABLES,
+  alertEventTypes,
+  goalMetricLabels,
+  goalMetrics,
+  OVERLAY_MESSAGE_MAX,
+  OVERLAY_TEXT_MAX,
+  SITE_IMAGE_ACCEPT,
+  SITE_IMAGE_TYPES,
+  widgetKindLabels,
+  type AlertEventType,
+  type Widget,
+  type WidgetOf,
+} from '@onair/protocol';
+import { removeWidget, updateWidget, uploadOverlayImage } from '../../actions/partner-overlays.ts';
+import { useOverlaysStore } from '../../stores/index.ts';
 import { Button } from '../../components/Button.tsx';
 import { Select } from '../../components/Select.tsx';
 import partner from '../partner-home/Partner.module.css';
@@ -32,8 +47,51 @@ function NumberInput({ value, min, max, onChange, label }: { value: number; min:
   );
 }
 
+const megabytes = (bytes: number) => `${Math.round((bytes / 1024 ** 2) * 10) / 10} MB`;
+
+/** An image widget's picture: uploaded through the uploads store (§5 rules shown), or an address on the web. */
+function ImageFields({ widget, channelId, errors }: { widget: WidgetOf<'image'>; channelId: string; errors: Record<string, string> }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const saved = useOverlaysStore((s) => s.saved);
+  const image = widget.uploadId ? saved?.images[widget.uploadId] : undefined;
+  const onOverlay = saved && widget.uploadId ? saved.widgets.some((w) => w.kind === 'image' && w.uploadId === widget.uploadId) : false;
+  const pick = async (file: File | undefined) => {
+    if (!file) return;
+    setBusy(true);
+    setRefusal(await uploadOverlayImage(channelId, widget.id, file));
+    setBusy(false);
+    if (input.current) input.current.value = '';
+  };
+  return (
+    <>
+      <div className={styles.imageUpload}>
+        <p className={partner.hint}>{image ? `${image.name} · ${image.width}×${image.height}${onOverlay ? '' : ' · shown on the overlay once saved'}` : widget.uploadId ? 'An uploaded picture.' : 'No uploaded picture.'}</p>
+        <div className={styles.uploadRow}>
+          <input ref={input} type="file" hidden accept={SITE_IMAGE_ACCEPT} aria-label="Image file" onChange={(e) => void pick(e.target.files?.[0])} />
+          <Button disabled={busy} onClick={() => input.current?.click()}>
+            {busy ? 'Uploading…' : widget.uploadId ? 'Replace picture' : 'Upload a picture'}
+          </Button>
+          <span className={partner.hint}>
+            {SITE_IMAGE_TYPES}, up to {megabytes(saved?.maxImageBytes ?? 0)}.
+          </span>
+        </div>
+        {(refusal ?? errors.uploadId) && (
+          <span role="alert" className={partner.fieldError}>
+            {refusal ?? errors.uploadId}
+          </span>
+        )}
+      </div>
+      <Field label="Or an image address (https)" error={errors.url}>
+        <input className={partner.input} type="url" value={widget.url} placeholder={widget.uploadId ? 'Using the uploaded picture' : 'https://'} onChange={(e) => updateWidget(widget.id, { url: e.target.value, uploadId: null } as Partial<Widget>)} />
+      </Field>
+    </>
+  );
+}
+
 /** The selected widget's settings; `errors` are the api's words for this widget's fields. */
-export function WidgetInspector({ widget, errors, editable }: { widget: Widget; errors: Record<string, string>; editable: boolean }) {
+export function WidgetInspector({ widget, errors, editable, channelId }: { widget: Widget; errors: Record<string, string>; editable: boolean; channelId: string }) {
   const set = (changes: Partial<Widget>) => updateWidget(widget.id, changes);
   return (
     <fieldset className={partner.card} disabled={!editable} aria-label={`${widgetKindLabels[widget.kind]} settings`}>
@@ -131,11 +189,7 @@ export function WidgetInspector({ widget, errors, editable }: { widget: Widget; 
           <textarea className={`${partner.input} ${partner.textarea}`} maxLength={OVERLAY_MESSAGE_MAX} value={widget.text} onChange={(e) => set({ text: e.target.value } as Partial<Widget>)} />
         </Field>
       )}
-      {widget.kind === 'image' && (
-        <Field label="Image address (https)" error={errors.url}>
-          <input className={partner.input} type="url" value={widget.url} onChange={(e) => set({ url: e.target.value } as Partial<Widget>)} />
-        </Field>
-      )}
+      {widget.kind === 'image' && <ImageFields widget={widget} channelId={channelId} errors={errors} />}
       {widget.kind === 'timer' && (
         <>
           <Field label="Label" error={errors.label}>

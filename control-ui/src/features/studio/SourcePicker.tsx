@@ -1,4 +1,4 @@
-import { AppWindow, Camera, Film, Gamepad2, Image, MonitorUp, Plus, Stamp, User, Mic } from 'lucide-react';
+import { AppWindow, Camera, Film, Gamepad2, Image, Layers, MonitorUp, Plus, Stamp, User, Mic } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { sourceGroups, sourceKindInfo, type SourceKind } from '@onair/protocol';
 import { addSourceToScene } from '../../actions/scene-edits.ts';
@@ -6,6 +6,7 @@ import { Button } from '../../components/Button.tsx';
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from '../../components/Menu.tsx';
 import { useStudioStore } from '../../stores/index.ts';
 import { MediaLibraryDialog } from '../uploads/MediaLibraryDialog.tsx';
+import { OverlayPickerDialog } from './OverlayPickerDialog.tsx';
 import styles from './SourcePicker.module.css';
 
 const ICONS: Record<SourceKind, ReactNode> = {
@@ -26,6 +27,7 @@ const KINDS = Object.keys(sourceKindInfo) as SourceKind[];
 export function SourcePicker() {
   const document = useStudioStore((s) => s.document);
   const [libraryOpen, setLibraryOpen] = useState(false);
+  const [overlaysOpen, setOverlaysOpen] = useState(false);
   const scene = document?.scenes.find((s) => s.id === document.activeSceneId);
   const kindsInScene = new Set(scene?.layers.map((l) => document?.sources.find((s) => s.id === l.sourceId)?.kind));
 
@@ -60,9 +62,15 @@ export function SourcePicker() {
                 </MenuItem>
               );
             })}
+            {group === '3rd Party Integrations' && (
+              <MenuItem icon={<Layers size={16} aria-hidden />} onSelect={() => setOverlaysOpen(true)}>
+                OnAir overlay
+              </MenuItem>
+            )}
           </div>
         ))}
       </Menu>
+      <OverlayPickerDialog open={overlaysOpen} onClose={() => setOverlaysOpen(false)} />
       {document && <MediaLibraryDialog open={libraryOpen} projectId={document.projectId} onClose={() => setLibraryOpen(false)} />}
     </>
   );
