@@ -26,6 +26,11 @@ export class FacebookChatDouble extends ChatDoubleBase {
   private readonly streams = new Set<ServerResponse>();
   /** comment_rate and fields of each stream opened. */
   readonly streamsOpened: { videoId: string; commentRate: string | null; fields: string | null }[] = [];
+
+  /** Comment streams open now. A comment reaches only these, as on Facebook: none is kept for a stream opened later. */
+  get openStreams(): number {
+    return this.streams.size;
+  }
   private stalled = false;
 
   constructor(readonly version = 'v15.0') {
