@@ -119,6 +119,12 @@ export class SceneService {
     return doc;
   }
 
+  /** The countdown scene running in the project, with its time left (null when none runs). */
+  async countdown(user: CurrentUser, projectId: string): Promise<{ sceneId: string; endsAt: string; remainingMs: number } | null> {
+    await this.assertAccess(user, projectId);
+    return (await this.countdowns?.view(projectId)) ?? null;
+  }
+
   async resolutionChoices(user: CurrentUser, projectId: string) {
     const project = await this.assertAccess(user, projectId);
     return { current: resolutionIdSchema.parse(project.resolution), options: resolutionOptions(await this.planOf(user, projectId)) };
@@ -145,10 +151,12 @@ export class SceneService {
       { timeout: 15_000, maxWait: 5_000 },
     );
     await this.snapshot(accepted.document);
-    await this.publish(accepted.accepted);
+    // Before the patch is announced: the worker redrawing the program and a studio asking for the
+    // time left on this patch then read the countdown it started.
     await this.countdowns?.onAccepted(accepted.document, accepted.accepted.ops).catch((err: unknown) => {
       this.logger.warn({ err: (err as Error).message, projectId }, 'countdown not started or stopped');
     });
+    await this.publish(accepted.accepted);
     return accepted.accepted;
   }
 
