@@ -1,20 +1,16 @@
-import type { OutputProfile, PlanCountdown } from '@onair/protocol';
+import { COUNTDOWN_PLATE, formatCountdown, type OutputProfile, type PlanCountdown } from '@onair/protocol';
 import { linkPads, makeChainBin, makeElement, requestPad, setProperties, staticPad } from '../gst/elements.ts';
 import type { GstBin, GstElement, GstPad } from '../gst/gst.ts';
 import type { GstPipeline } from '../gst/pipeline.ts';
 import type { VideoPadLayout } from './layout.ts';
 
-/** Where the time left sits on the 1280×720 scene canvas: centred, under the Starting Soon screen's words. */
-export const COUNTDOWN_BOX = { x: 460, y: 470, width: 360, height: 120 } as const;
+/** Where the time left sits on the 1280×720 scene canvas (the studio draws it at the same place). */
+export const COUNTDOWN_BOX = COUNTDOWN_PLATE;
 
 /** Above every layer (plan zorders are at most 10 000), under the holding slate. */
 export const COUNTDOWN_ZORDER = 15_000;
 
-/** `mm:ss` of the time left, whole seconds rounded up (so 00:00 shows only when the time is up). */
-export function formatRemaining(remainingMs: number): string {
-  const seconds = Math.max(0, Math.ceil(remainingMs / 1000));
-  return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
-}
+export const formatRemaining = formatCountdown;
 
 /** The picture of the time left: white digits on a dark translucent plate, as an SVG of `width`×`height`. */
 export function countdownSvg(text: string, width: number, height: number): string {

@@ -71,6 +71,18 @@ export const countdownSchema = z.strictObject({
 export type Countdown = z.infer<typeof countdownSchema>;
 export const DEFAULT_COUNTDOWN: Countdown = { seconds: 60, nextSceneId: null };
 
+/**
+ * Where a running countdown's time left is drawn on the 1280×720 scene canvas, in the program and
+ * in the studio's canvas alike: centred, under the Starting Soon screen's words.
+ */
+export const COUNTDOWN_PLATE = { x: 460, y: 470, width: 360, height: 120 } as const;
+
+/** `mm:ss` of a countdown's time left, whole seconds rounded up (so 00:00 shows only when the time is up). */
+export function formatCountdown(remainingMs: number): string {
+  const seconds = Math.max(0, Math.ceil(remainingMs / 1000));
+  return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
 export const sceneSchema = z.strictObject({
   id: z.uuid(),
   name: sceneNameSchema,
