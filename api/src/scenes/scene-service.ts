@@ -130,7 +130,8 @@ export class SceneService {
     return { current: resolutionIdSchema.parse(project.resolution), options: resolutionOptions(await this.planOf(user, projectId)) };
   }
 
-  async applyPatch(user: CurrentUser, projectId: string, patch: ScenePatch): Promise<AcceptedScenePatch> {
+  /** `scheduledScenes`: the api's own patch adding the scene of a scheduled broadcast (never a request's). */
+  async applyPatch(user: CurrentUser, projectId: string, patch: ScenePatch, options: { scheduledScenes?: boolean } = {}): Promise<AcceptedScenePatch> {
     await this.access.require(user, projectId, 'update project');
     const entitlements = await this.planOf(user, projectId);
     const accepted = await this.db.$transaction(
@@ -140,7 +141,7 @@ export class SceneService {
         if (!rows[0]) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
         const doc = await loadSceneDocument(tx, projectId);
         if (!doc) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
-        const result = applyScenePatch(doc, patch, entitlements, { limits: this.limits, pageUrlTrusted: this.pageUrlTrusted });
+        const result = applyScenePatch(doc, patch, entitlements, { limits: this.limits, pageUrlTrusted: this.pageUrlTrusted, scheduledScenes: options.scheduledScenes ?? false });
         if (!result.ok) throw rejectionToError(result.rejection);
         const uploadRefusal = await checkSceneUploads(tx, projectId, result.document);
         if (uploadRefusal) throw rejectionToError(uploadRefusal);
