@@ -18,9 +18,9 @@ const k = WIDTH / 1280;
 const box = { x: Math.round(COUNTDOWN_BOX.x * k), y: Math.round(COUNTDOWN_BOX.y * k), width: Math.round(COUNTDOWN_BOX.width * k), height: Math.round(COUNTDOWN_BOX.height * k) };
 
 /** Which pixels of the plate are white (the digits), as one string of 0/1. */
-function digits(frame: Frame): string {
+function digits(frame: Frame, at: { x: number; y: number; width: number; height: number } = box): string {
   let mask = '';
-  for (let y = box.y + 4; y < box.y + box.height - 4; y++) for (let x = box.x + 4; x < box.x + box.width - 4; x++) mask += pixel(frame, x, y).every((c) => c > 170) ? '1' : '0';
+  for (let y = at.y + 4; y < at.y + at.height - 4; y++) for (let x = at.x + 4; x < at.x + at.width - 4; x++) mask += pixel(frame, x, y).every((c) => c > 170) ? '1' : '0';
   return mask;
 }
 const whiteCount = (mask: string) => mask.split('').filter((c) => c === '1').length;
@@ -87,5 +87,45 @@ describe('countdown time left', () => {
     }, 20_000, 200);
     expect(suite.fx.logs.some((l) => l.includes('countdown plate left out') || l.includes('countdown plate failed'))).toBe(false);
     await suite.fx.host.stopSession('countdown');
+  });
+
+  it('is drawn on the vertical canvas too', async () => {
+    const server = await suite.fx.rtmp();
+    const [wideKey, tallKey] = [suite.key(), suite.key()];
+    const url = `rtmp://127.0.0.1:${server.port}/live`;
+    // The vertical picture of an 854×480 profile: 480×854; the plate centred across, at two thirds down.
+    const tall = { width: 480, height: 854 };
+    const plate = { x: (tall.width - box.width) / 2, y: Math.round(tall.height * 0.66), width: box.width, height: box.height };
+    const plan = (countdown?: RenderPlan['countdown']): RenderPlan =>
+      renderPlanSchema.parse({
+        profile: { width: WIDTH, height: HEIGHT, fps: 30, videoBitrateKbps: 1500, audioBitrateKbps: 128, encoderThreads: 1 },
+        inputs: [{ id: 'screen', kind: 'test-pattern', pattern: 'solid', color: 0x14532d, width: WIDTH, height: HEIGHT }],
+        scenes: [{ id: 'countdown', placements: [{ inputId: 'screen', x: 0, y: 0, width: WIDTH, height: HEIGHT, zorder: 1 }] }],
+        activeSceneId: 'countdown',
+        outputs: [
+          { id: 'wide', url, key: wideKey },
+          { id: 'tall', url, key: tallKey, canvas: 'vertical' },
+        ],
+        vertical: { ...tall, scenes: [{ id: 'countdown', placements: [{ inputId: 'screen', x: 0, y: 0, width: tall.width, height: tall.height, zorder: 1 }] }] },
+        ...(countdown ? { countdown } : {}),
+      });
+    const grab = () => grabFrame(server.url(tallKey), tall.width, tall.height);
+    suite.fx.host.startSession({ sessionId: 'countdown-vertical', planVersion: 1, plan: plan() });
+    await suite.fx.waitForOutput('countdown-vertical', 'tall', 'live');
+    const before = await waitFor('the vertical scene', async () => {
+      const frame = await grab();
+      return near(pixel(frame, plate.x + 2, plate.y + 40), GREEN, 30) ? frame : undefined;
+    }, 20_000, 200);
+    expect(whiteCount(digits(before, plate))).toBe(0);
+
+    suite.fx.host.applyPlan('countdown-vertical', 2, plan({ endsAt: Date.now() + 30_000 }));
+    const first = await waitFor('the plate on the vertical picture', async () => {
+      const frame = await grab();
+      return whiteCount(digits(frame, plate)) > 200 ? frame : undefined;
+    }, 20_000, 200);
+    const at = Date.now();
+    await new Promise((r) => setTimeout(r, Math.max(0, at + 1300 - Date.now())));
+    expect(difference(digits(first, plate), digits(await grab(), plate))).toBeGreaterThan(150);
+    await suite.fx.host.stopSession('countdown-vertical');
   });
 });

@@ -3,6 +3,7 @@ import { linkPads, makeChainBin, makeElement, requestPad, setProperties, staticP
 import type { GstBin, GstElement, GstPad } from '../gst/gst.ts';
 import type { GstPipeline } from '../gst/pipeline.ts';
 import type { VideoPadLayout } from './layout.ts';
+import type { VerticalCanvas } from './vertical-canvas.ts';
 
 /** Where the time left sits on the 1280×720 scene canvas (the studio draws it at the same place). */
 export const COUNTDOWN_BOX = COUNTDOWN_PLATE;
@@ -35,6 +36,9 @@ export function countdownSvg(text: string, width: number, height: number): strin
  */
 export class CountdownClock {
   private pad: GstPad | undefined;
+  /** Its pad on the vertical compositor, when the session has a vertical canvas. */
+  private verticalPad: GstPad | undefined;
+  private verticalSize: { width: number; height: number } | undefined;
   private overlay: GstElement | undefined;
   private valve: GstElement | undefined;
   private endsAt: number | undefined;
@@ -54,8 +58,11 @@ export class CountdownClock {
     this.height = Math.max(2, Math.round((COUNTDOWN_BOX.height * k) / 2) * 2);
   }
 
-  /** Adds the plate's branch to the compositor (transparent until `set` names a countdown). */
-  attach(compositor: GstElement): void {
+  /**
+   * Adds the plate's branch to the compositor, and to the vertical one through a split when there
+   * is a vertical canvas (`verticalSize`: its picture); transparent until `set` names a countdown.
+   */
+  attach(compositor: GstElement, vertical?: { canvas: VerticalCanvas; width: number; height: number }): void {
     const overlay = makeElement('rsvgoverlay', 'countdown-svg');
     const valve = makeElement('valve', 'countdown-valve', { drop: true });
     const bin: GstBin = makeChainBin(
@@ -69,14 +76,34 @@ export class CountdownClock {
       ],
       { src: true },
     );
-    this.gst.add(bin);
-    const pad = requestPad(compositor, 'sink_%u');
-    linkPads(staticPad(bin, 'src'), pad);
+    let added: GstBin = bin;
+    let pad: GstPad;
+    if (vertical) {
+      const split = vertical.canvas.fanOut(bin, 'countdown', compositor);
+      added = split.bin;
+      pad = split.pad;
+      this.verticalPad = split.verticalPad;
+      this.verticalSize = { width: vertical.width, height: vertical.height };
+    } else {
+      this.gst.add(bin);
+      pad = requestPad(compositor, 'sink_%u');
+      linkPads(staticPad(bin, 'src'), pad);
+    }
     Object.assign(pad, { alpha: 0, zorder: COUNTDOWN_ZORDER });
     this.pad = pad;
     this.overlay = overlay;
     this.valve = valve;
-    if (!bin.syncStateWithParent()) throw new Error('the countdown plate could not start');
+    this.placeVertical();
+    if (!added.syncStateWithParent()) throw new Error('the countdown plate could not start');
+  }
+
+  /** On the vertical picture: centred across, at two thirds of its height. */
+  private placeVertical(): void {
+    if (!this.verticalPad || !this.verticalSize) return;
+    const { width, height } = this.verticalSize;
+    const w = Math.min(this.width, width);
+    const h = Math.round((this.height * w) / this.width);
+    Object.assign(this.verticalPad, { xpos: Math.round((width - w) / 2), ypos: Math.round(height * 0.66), width: w, height: h, zorder: COUNTDOWN_ZORDER, alpha: this.endsAt === undefined ? 0 : 1 });
   }
 
   /** Where the plate sits in the profile's pixels (the program scales it like every layer). */
@@ -88,6 +115,7 @@ export class CountdownClock {
   /** Places the pad (`scaled`: the layout as composited now, after an encoder step-down). */
   place(scaled: VideoPadLayout): void {
     if (this.pad) Object.assign(this.pad, scaled);
+    this.placeVertical();
   }
 
   /** Shows the time left until `countdown.endsAt`, or hides the plate. Returns whether that changed what is shown. */
@@ -129,5 +157,11 @@ export class CountdownClock {
   stop(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  /** Takes the plate out of both pictures for good (its branch failed). */
+  hide(): void {
+    this.stop();
+    for (const pad of [this.pad, this.verticalPad]) if (pad) Object.assign(pad, { alpha: 0 });
   }
 }

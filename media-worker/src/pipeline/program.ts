@@ -230,7 +230,8 @@ export class ProgramPipeline {
   private attachClock(compositor: GstElement): void {
     try {
       const clock = new CountdownClock(this.gst, this.plan.profile);
-      clock.attach(compositor);
+      const vertical = this.vertical && this.plan.vertical ? { canvas: this.vertical, width: this.plan.vertical.width, height: this.plan.vertical.height } : undefined;
+      clock.attach(compositor, vertical);
       this.clock = clock;
       this.setCountdown(this.plan.countdown);
     } catch (err) {
@@ -754,8 +755,7 @@ export class ProgramPipeline {
     if (error.source.some((name) => name.startsWith('countdown-'))) {
       // The countdown's plate failed: the countdown scene goes on without its time drawn.
       this.logger.warn({ detail: error.message }, 'countdown plate failed');
-      this.clock?.stop();
-      this.clock?.place({ xpos: 0, ypos: 0, width: 1, height: 1, zorder: 0, alpha: 0 });
+      this.clock?.hide();
       this.clock = undefined;
       return;
     }
