@@ -4,7 +4,7 @@ import { createHttpClient } from '../api/http-client.ts';
 import { upcoming } from '../features/uploads/ScheduledBroadcasts.tsx';
 import { initialSchedulesState, useSchedulesStore, useToastStore } from '../stores/index.ts';
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
-import { cancelSchedule, loadSchedules } from './schedules.ts';
+import { cancelSchedule, loadSchedules, scheduleVideo } from './schedules.ts';
 
 const projectId = '00000000-0000-4000-8000-0000000000aa';
 const schedule = (id: string, state: ScheduledBroadcast['state'], startAt: string): ScheduledBroadcast => ({
@@ -59,6 +59,14 @@ describe('scheduled broadcasts in the Media dialog', () => {
     expect(await cancelSchedule(projectId, soon.id, client())).toBe(false);
     expect(useToastStore.getState().toasts.at(-1)).toMatchObject({ kind: 'error', title: 'The broadcast could not be cancelled', description: 'This broadcast has already started or ended.' });
     expect(useSchedulesStore.getState()).toMatchObject({ scheduled: [started], cancelling: null });
+  });
+
+  it('lists a broadcast scheduled from a video at once, soonest first', async () => {
+    const made = schedule('b3', 'scheduled', '2099-01-01T20:00:00.000Z');
+    reply = (method) => (method === 'GET' ? { status: 200, body: { scheduled: [soon, later] } } : { status: 201, body: made });
+    await loadSchedules(projectId, client());
+    expect(await scheduleVideo(projectId, made.uploadId, 'show.mp4', '2099-01-01T21:00', client())).toEqual(made);
+    expect(useSchedulesStore.getState().scheduled.map((s) => s.id)).toEqual([soon.id, made.id, later.id]);
   });
 
   it('shows what is to come, what is on air and what failed in the last day, not what is over', () => {
