@@ -79,6 +79,16 @@ export async function readCountdown(redis: Redis, projectId: string): Promise<Ru
   return parsed?.success ? parsed.data : undefined;
 }
 
+/**
+ * The time left the program draws: while the active scene is the countdown scene the api is timing
+ * (a running countdown of another scene, one left since, or none: nothing drawn).
+ */
+export function countdownInPlan(document: SceneDocument, running: RunningCountdown | undefined): RenderPlan['countdown'] {
+  const active = document.scenes.find((s) => s.id === document.activeSceneId && s.deletedAt === null);
+  if (active?.kind !== 'countdown' || running?.sceneId !== active.id) return undefined;
+  return { endsAt: running.endsAt };
+}
+
 /** Reads the api's snapshot of a project's scene document (workers have no database access). */
 export async function readDocument(redis: Redis, projectId: string): Promise<SceneDocument | undefined> {
   const raw = await redis.hget(sessionKeys.document(projectId), 'document');
@@ -230,11 +240,8 @@ export class SessionRunner {
     return this.preview ? { ...plan, preview: this.preview } : plan;
   }
 
-  /** The time left is drawn while the program shows the countdown scene the api is timing. */
   private countdownShown(document: SceneDocument): RenderPlan['countdown'] {
-    const active = document.scenes.find((s) => s.id === document.activeSceneId && s.deletedAt === null);
-    if (active?.kind !== 'countdown' || this.countdown?.sceneId !== active.id) return undefined;
-    return { endsAt: this.countdown.endsAt };
+    return countdownInPlan(document, this.countdown);
   }
 
   private recording(): RenderPlan['recording'] {
