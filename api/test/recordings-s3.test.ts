@@ -99,6 +99,8 @@ describe('recordings in an S3-compatible bucket', () => {
     expect(Buffer.from(await (await download(projectId, recordingId, 1)).arrayBuffer()).equals(bytes[0]!)).toBe(true);
 
     clock += 10_000;
+    // The page's request starts the copy and answers at once; the row says measured once the parts are in the bucket.
+    await expect.poll(async () => (await list(projectId))[0]!.durationSeconds, { timeout: 20_000, interval: 200 }).not.toBeNull();
     const [measured] = await list(projectId);
     expect(measured!.durationSeconds).toBeGreaterThan(2.5);
     expect(measured!.parts.map((p) => p.number)).toEqual([1, 2]);

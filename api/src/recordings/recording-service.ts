@@ -69,8 +69,24 @@ export class RecordingService {
   async list(projectId: string): Promise<RecordingView[]> {
     const rows = await this.deps.db.recording.findMany({ where: { projectId }, orderBy: [{ startedAt: 'desc' }, { id: 'desc' }] });
     const views: RecordingView[] = [];
-    for (const row of rows) views.push(await this.view(await this.measured(row)));
+    for (const row of rows) {
+      // Copying parts into the bucket can take minutes for a long show: not in the page's request.
+      // Until it is done the row is shown (and its parts served) as the worker's files are now.
+      if (this.deps.archive) this.settleInBackground(row);
+      views.push(await this.view(this.deps.archive ? row : await this.measured(row)));
+    }
     return views;
+  }
+
+  /** Recordings of this process being measured and copied now (one at a time each). */
+  private readonly settling = new Set<string>();
+
+  private settleInBackground(row: Recording): void {
+    if (row.state !== 'ready' || row.durationSeconds !== null || this.settling.has(row.id)) return;
+    this.settling.add(row.id);
+    void this.measured(row)
+      .catch((err: unknown) => this.deps.logger.warn({ projectId: row.projectId, recordingId: row.id, err: (err as Error).message }, 'recording not measured'))
+      .finally(() => this.settling.delete(row.id));
   }
 
   /** A part's file, for download; NOT_FOUND for a part that does not exist (or a recording of another project). */
