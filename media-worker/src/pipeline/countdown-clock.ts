@@ -64,7 +64,9 @@ export class CountdownClock {
    */
   attach(compositor: GstElement, vertical?: { canvas: VerticalCanvas; width: number; height: number }): void {
     const overlay = makeElement('rsvgoverlay', 'countdown-svg');
-    const valve = makeElement('valve', 'countdown-valve', { drop: true });
+    // Dropped frames become gaps: the compositor then knows this pad has nothing for that time
+    // and never waits for it (a pad that only starves holds every frame until its deadline).
+    const valve = makeElement('valve', 'countdown-valve', { drop: true, 'drop-mode': 'transform-to-gap' });
     const bin: GstBin = makeChainBin(
       'countdown-video',
       [
