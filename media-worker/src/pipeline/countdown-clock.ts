@@ -30,7 +30,7 @@ export function countdownSvg(text: string, width: number, height: number): strin
  * holding slate, fed by a small transparent picture with an `rsvgoverlay` (GStreamer 1.22 here has
  * no pango `textoverlay`). The digits change once a second from a JS timer that sets the overlay's
  * SVG (a property write; no callback on a streaming thread). While no countdown shows, a valve
- * drops the frames before the overlay, so nothing is drawn and the pad stays transparent; while
+ * turns the frames into gaps before the overlay, so nothing is drawn and the pad stays transparent; while
  * one shows, drawing the 360×120 plate costs about 0.3 ms a frame here (`gst-launch-1.0 videotestsrc
  * num-buffers=900 ! …BGRA,360×120 ! rsvgoverlay ! fakesink`: 0.24 s of CPU for 900 frames).
  */
