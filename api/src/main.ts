@@ -13,7 +13,7 @@ import { createFleetController } from './fleet/create-fleet-controller.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { AccountDeletionService } from './partner/account-deletion/deletion-service.ts';
 import { AccountErasureJob } from './partner/account-deletion/erasure-job.ts';
-import { RecordingFiles, RecordingRetentionJob, RecordingService } from './recordings/index.ts';
+import { createRecordingArchive, RecordingFiles, RecordingRetentionJob, RecordingService } from './recordings/index.ts';
 import { DataExportQueue } from './partner/data-exports/export-job.ts';
 import { createDataExportService } from './partner/index.ts';
 import { attachStudioSockets } from './ws/index.ts';
@@ -60,11 +60,13 @@ const erasure = new AccountErasureJob({
   everyMs: config.ACCOUNT_ERASURE_INTERVAL_SECONDS * 1000,
 });
 await erasure.start();
-// Issue 19: recordings past their plan's retention are deleted from the uploads store by this job.
+// Issue 19: recordings past their plan's retention are deleted from the uploads store by this job
+// (which also copies ended recordings into the bucket with UPLOADS_BACKEND=s3).
+const recordingArchive = createRecordingArchive(config);
 const recordingRetention = new RecordingRetentionJob({
   redis,
   logger,
-  recordings: new RecordingService({ db, files: new RecordingFiles(config.UPLOADS_DIR), logger }),
+  recordings: new RecordingService({ db, files: new RecordingFiles(config.UPLOADS_DIR), logger, ...(recordingArchive ? { archive: recordingArchive } : {}) }),
   everyMs: config.RECORDING_RETENTION_INTERVAL_SECONDS * 1000,
 });
 await recordingRetention.start();

@@ -2,7 +2,7 @@
 // the countdown's time is up, timed by the api (no studio involved), with the clock advanced.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SceneDocument, type SceneOp } from '@onair/protocol';
+import { projectChannels, sessionKeys, type SceneDocument, type SceneOp } from '@onair/protocol';
 import { createLogger } from '@onair/runtime';
 import { ProjectAccess } from '../src/access/project-access.ts';
 import { Countdowns } from '../src/scenes/countdowns.ts';
@@ -83,6 +83,41 @@ describe('countdown scenes', () => {
     clock += 10_000;
     expect(await countdowns.sweep(scenes)).toBe(0);
     expect((await documentOf(projectId)).version).toBe(before);
+  });
+
+  it('tells the studio the time left, and has the countdown in Redis before the patch is announced', async () => {
+    const { projectId, first, countdown } = await projectWithCountdown(90, null);
+    const url = `/api/v1/projects/${projectId}/countdown`;
+    expect(await call(api, host, 'GET', url)).toMatchObject({ status: 200, body: { countdown: null } });
+
+    // What a media worker does on each announced patch: read the running countdown at that moment.
+    const subscriber = api.redis.duplicate();
+    const seenOnAnnounce: (string | null)[] = [];
+    await subscriber.subscribe(projectChannels.scene(projectId));
+    const announced = new Promise<void>((resolve) =>
+      subscriber.on('message', () => {
+        void api.redis.get(sessionKeys.countdown(projectId)).then((raw) => {
+          seenOnAnnounce.push(raw);
+          resolve();
+        });
+      }),
+    );
+    try {
+      await patch(projectId, [{ op: 'setActiveScene', sceneId: countdown }]);
+      await announced;
+    } finally {
+      await subscriber.quit();
+    }
+    expect(JSON.parse(seenOnAnnounce[0]!)).toEqual({ sceneId: countdown, endsAt: clock + 90_000 });
+
+    clock += 30_500;
+    expect(await call(api, host, 'GET', url)).toMatchObject({ status: 200, body: { countdown: { sceneId: countdown, remainingMs: 59_500, endsAt: new Date(clock + 59_500).toISOString() } } });
+    // Someone with no role in the project is told it does not exist.
+    const stranger = await createTestUser(api);
+    expect(await call(api, stranger, 'GET', url)).toMatchObject({ status: 404 });
+
+    await patch(projectId, [{ op: 'setActiveScene', sceneId: first }]);
+    expect(await call(api, host, 'GET', url)).toMatchObject({ status: 200, body: { countdown: null } });
   });
 
   it('refuses a countdown on another kind of scene, one that goes to itself, and a time out of range', async () => {

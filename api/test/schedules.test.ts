@@ -45,20 +45,23 @@ afterAll(async () => {
   if (store) rmSync(store, { recursive: true, force: true });
 });
 
-async function projectWithVideo(): Promise<{ projectId: string; videoId: string; imageId: string }> {
-  const projectId = ((await call(api, host, 'POST', '/api/v1/projects', { name: 'Scheduled' })).body as { id: string }).id;
-  expect((await call(api, host, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local' })).status).toBe(201);
+async function projectWithVideo(owner: TestUser = host): Promise<{ projectId: string; videoId: string; imageId: string }> {
+  const projectId = ((await call(api, owner, 'POST', '/api/v1/projects', { name: 'Scheduled' })).body as { id: string }).id;
+  expect((await call(api, owner, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local' })).status).toBe(201);
   const video = join(store, `${randomUUID()}.mp4`);
   execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', video]);
   const image = join(store, `${randomUUID()}.png`);
   execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=blue:s=64x64', '-frames:v', '1', image]);
   const upload = async (file: string, purpose: string, name: string) => {
-    const res = await fetch(`${api.url}/api/v1/projects/${projectId}/uploads?purpose=${purpose}&name=${name}`, { method: 'POST', headers: { cookie: host.cookie }, body: readFileSync(file) });
+    const res = await fetch(`${api.url}/api/v1/projects/${projectId}/uploads?purpose=${purpose}&name=${name}`, { method: 'POST', headers: { cookie: owner.cookie }, body: readFileSync(file) });
     expect(res.status).toBe(201);
     return ((await res.json()) as { id: string }).id;
   };
   return { projectId, videoId: await upload(video, 'video', 'tone.mp4'), imageId: await upload(image, 'background', 'blue.png') };
 }
+
+const documentOf = async (projectId: string, user: TestUser = host) => (await call(api, user, 'GET', `/api/v1/projects/${projectId}/scene`)).body as SceneDocument;
+const liveSceneNames = (doc: SceneDocument) => doc.scenes.filter((s) => s.deletedAt === null).map((s) => s.name);
 
 const scheduled = async (projectId: string) => ((await call(api, host, 'GET', `/api/v1/projects/${projectId}/scheduled-broadcasts`)).body as { scheduled: ScheduledBroadcast[] }).scheduled;
 
@@ -86,7 +89,44 @@ describe('scheduled video broadcasts', () => {
 
     await expect.poll(async () => (await scheduled(projectId))[0]?.state, { timeout: 20_000, interval: 200 }).toBe('done');
     expect(((await call(api, host, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast).toMatchObject({ id: live!.broadcastId, state: 'ended' });
+    // Its scene and its video source are gone with it; the project shows its first scene again.
+    await expect.poll(async () => liveSceneNames(await documentOf(projectId)), { timeout: 10_000, interval: 200 }).toEqual(['Scene 1']);
+    const after = await documentOf(projectId);
+    expect(after.sources.some((s) => s.kind === 'video')).toBe(false);
+    expect(after.activeSceneId).toBe(after.scenes.find((s) => s.name === 'Scene 1')!.id);
     await call(api, host, 'DELETE', `/api/v1/projects/${projectId}/session`);
+  });
+
+  it("plays at the plan's scene limit: its scene is not counted, and only the api makes such scenes", async () => {
+    const limited = await createTestUser(api, { plan: 'Premium' });
+    await api.db.entitlement.updateMany({ where: { featureId: 'maximum-scenes', subscription: { userId: limited.id } }, data: { value: '2' } });
+    const { projectId, videoId } = await projectWithVideo(limited);
+    const addScene = async (name: string, kind?: string) => {
+      const doc = await documentOf(projectId, limited);
+      return call(api, limited, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version, ops: [{ op: 'addScene', sceneId: randomUUID(), name, ...(kind ? { kind } : {}) }] });
+    };
+    expect((await addScene('Scene 2')).status).toBe(200);
+    // At the limit (2 of 2): no third scene of the creator's…
+    expect(await addScene('Scene 3')).toMatchObject({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', details: { rule: 'scene-limit-reached' } } } });
+    // …nor one of the api's kind by hand.
+    expect(await addScene('Scheduled: mine', 'scheduled')).toMatchObject({
+      status: 422,
+      body: { error: { code: 'SCENE_RULE_VIOLATED', message: 'Scenes of scheduled broadcasts are made by OnAir when the broadcast starts. Schedule a video from the Media dialog instead.', details: { rule: 'scene-kind-reserved' } } },
+    });
+
+    const startAt = new Date(Date.now() + 1500).toISOString();
+    expect((await call(api, limited, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, { uploadId: videoId, startAt })).status).toBe(201);
+    const list = async () => ((await call(api, limited, 'GET', `/api/v1/projects/${projectId}/scheduled-broadcasts`)).body as { scheduled: ScheduledBroadcast[] }).scheduled;
+    await expect.poll(async () => (await list())[0]?.state, { timeout: 20_000, interval: 200 }).toBe('live');
+    const live = await documentOf(projectId, limited);
+    expect(live.scenes.find((s) => s.id === live.activeSceneId)).toMatchObject({ name: 'Scheduled: tone.mp4', kind: 'scheduled' });
+    expect(liveSceneNames(live)).toHaveLength(3);
+    // While it plays the creator's own limit is as it was.
+    expect((await addScene('Scene 3')).status).toBe(403);
+
+    await expect.poll(async () => (await list())[0]?.state, { timeout: 20_000, interval: 200 }).toBe('done');
+    await expect.poll(async () => liveSceneNames(await documentOf(projectId, limited)), { timeout: 10_000, interval: 200 }).toEqual(['Scene 1', 'Scene 2']);
+    await call(api, limited, 'DELETE', `/api/v1/projects/${projectId}/session`);
   });
 
   it('cancels a schedule before its time (its job leaves the queue), and refuses what cannot be played', async () => {
@@ -119,7 +159,18 @@ describe('scheduled video broadcasts', () => {
     const later = new Date(Date.now() + 3600_000).toISOString();
     expect((await call(api, contributor, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, { uploadId: videoId, startAt: later })).status).toBe(403);
     expect((await call(api, contributor, 'GET', `/api/v1/projects/${projectId}/scheduled-broadcasts`)).status).toBe(403);
+    // Cancelling is refused as well, and the schedule stays.
+    const { id } = (await call(api, host, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, { uploadId: videoId, startAt: later })).body as ScheduledBroadcast;
+    const cancel = `/api/v1/projects/${projectId}/scheduled-broadcasts/${id}`;
+    const viewer = await createTestUser(api, { plan: 'Premium' });
+    await api.db.projectMember.create({ data: { projectId, userId: viewer.id, role: 'viewer' } });
+    expect(await call(api, contributor, 'DELETE', cancel)).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });
+    expect((await call(api, viewer, 'DELETE', cancel)).status).toBe(403);
     const stranger = await createTestUser(api, { plan: 'Premium' });
+    expect((await call(api, stranger, 'DELETE', cancel)).status).toBe(404);
+    expect((await call(api, null, 'DELETE', cancel)).status).toBe(401);
+    expect((await scheduled(projectId)).map((s) => s.state)).toEqual(['scheduled']);
+    expect((await call(api, host, 'DELETE', cancel)).status).toBe(204);
     expect((await call(api, stranger, 'GET', `/api/v1/projects/${projectId}/scheduled-broadcasts`)).status).toBe(404);
     expect((await call(api, null, 'GET', `/api/v1/projects/${projectId}/scheduled-broadcasts`)).status).toBe(401);
   });

@@ -3,7 +3,7 @@
 // host's browser goes away while live (the RTMP connection stays up; reopening brings the camera back).
 import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type APIRequestContext, type Page } from '@playwright/test';
@@ -252,4 +252,64 @@ test('a countdown scene goes back to the scene it was started from when its time
   const { scheduled } = (await (await context.request.get(`/api/v1/projects/${projectId}/scheduled-broadcasts`)).json()) as { scheduled: { id: string; state: string }[] };
   expect(scheduled.map((s) => s.state)).toEqual(['scheduled']);
   expect((await context.request.delete(`/api/v1/projects/${projectId}/scheduled-broadcasts/${scheduled[0]!.id}`)).status()).toBe(204);
+});
+
+test("a countdown's time left ticks in the studio; scheduled broadcasts are listed in the Media dialog and cancelled after a confirmation", async ({ page, context }) => {
+  test.setTimeout(120_000);
+  await signIn(context.request, `countdown-left-${randomUUID()}@example.test`);
+  await grantPremium(context.request);
+  const projectId = await openNewStudio(page, 'Countdown left');
+  await page.getByRole('button', { name: 'Screens and media' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Media' });
+  // Nothing scheduled yet: the section says how to schedule.
+  await expect(dialog.getByText('Nothing scheduled. Use the calendar button of a video above to stream it as live at a time you choose.')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Countdown' }).click();
+  const seconds = page.getByRole('spinbutton', { name: 'Seconds of Countdown' });
+  await seconds.fill('90');
+  await seconds.press('Enter');
+  await expect(page.getByTestId('countdown-left')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Countdown', exact: true }).click();
+  const left = page.getByTestId('countdown-left');
+  await expect(left).toHaveText(/^01:(30|29|28)$/, { timeout: 10_000 });
+  const first = await left.textContent();
+  // It counts down on its own: no click, no new scene version.
+  await expect(left).not.toHaveText(first!, { timeout: 5000 });
+  await expect(left).toHaveText(/^01:[0-2]\d$/);
+  // The canvas draws it where the program does, until the worker's preview (which has it drawn) plays.
+  const canvas = page.getByTestId('program-canvas');
+  if ((await canvas.getAttribute('data-preview')) === 'local') await expect(page.getByTestId('canvas-countdown')).toHaveText(/^01:[0-2]\d$/);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/countdown-left.png` });
+  await page.getByRole('button', { name: 'Scene 1', exact: true }).click();
+  await expect(left).toHaveCount(0);
+
+  // Two videos scheduled (the scheduling form itself: the test above); the dialog lists them soonest first.
+  const video = await context.request.post(`/api/v1/projects/${projectId}/uploads?purpose=video&name=green-tone.mp4`, { data: readFileSync(join(dir, 'green-tone.mp4')) });
+  expect(video.status(), await video.text()).toBe(201);
+  const uploadId = ((await video.json()) as { id: string }).id;
+  const schedule = async (hoursAhead: number) => {
+    const res = await context.request.post(`/api/v1/projects/${projectId}/scheduled-broadcasts`, { data: { uploadId, startAt: new Date(Date.now() + hoursAhead * 3600_000).toISOString() } });
+    expect(res.status(), await res.text()).toBe(201);
+  };
+  await schedule(48);
+  await schedule(24);
+  await page.getByRole('button', { name: 'Screens and media' }).click();
+  const rows = dialog.getByRole('list', { name: 'Scheduled broadcasts' }).getByTestId('scheduled-broadcast');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first()).toContainText('green-tone.mp4');
+  await rows.first().getByRole('button', { name: 'Cancel…' }).click();
+  const confirm = rows.first().getByRole('alertdialog', { name: 'Cancel the broadcast of green-tone.mp4?' });
+  await expect(confirm).toContainText('Cancel this broadcast? Nothing goes live at');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/scheduled-cancel.png` });
+  // Kept: nothing sent.
+  await confirm.getByRole('button', { name: 'Keep it' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(rows).toHaveCount(2);
+  await rows.first().getByRole('button', { name: 'Cancel…' }).click();
+  await rows.first().getByRole('button', { name: 'Cancel broadcast' }).click();
+  await expect(page.getByText('Scheduled broadcast cancelled')).toBeVisible();
+  await expect(rows).toHaveCount(1);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/scheduled-list.png` });
+  const { scheduled } = (await (await context.request.get(`/api/v1/projects/${projectId}/scheduled-broadcasts`)).json()) as { scheduled: { id: string; state: string }[] };
+  expect(scheduled.map((s) => s.state)).toEqual(['cancelled', 'scheduled']);
+  expect((await context.request.delete(`/api/v1/projects/${projectId}/scheduled-broadcasts/${scheduled[1]!.id}`)).status()).toBe(204);
 });

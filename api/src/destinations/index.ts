@@ -11,6 +11,7 @@ import { DestinationService, type ProjectAccessCheck } from './destination-servi
 import { PlatformAccounts } from './platform-accounts.ts';
 import { createPlatforms } from './platforms/index.ts';
 import type { SessionControl } from './session-control.ts';
+import { createRecordingArchive } from '../recordings/recording-archive.ts';
 import { RecordingFiles } from '../recordings/recording-files.ts';
 import { RecordingService } from '../recordings/recording-service.ts';
 
@@ -57,7 +58,8 @@ export function createDestinations(deps: {
     publicUrl: config.PUBLIC_URL,
     refreshMarginSeconds: config.TOKEN_REFRESH_MARGIN_SECONDS,
   });
-  const recordings = new RecordingService({ db, files: new RecordingFiles(config.UPLOADS_DIR), logger, ...(deps.now ? { now: deps.now } : {}) });
+  const archive = createRecordingArchive(config);
+  const recordings = new RecordingService({ db, files: new RecordingFiles(config.UPLOADS_DIR), logger, ...(archive ? { archive } : {}), ...(deps.now ? { now: deps.now } : {}) });
   const broadcasts = new BroadcastService({ db, redis, logger, events, secrets, accounts, assertProjectAccess, sessions: deps.sessions, rtmpPolicy, slateMaxSeconds: deps.config.SLATE_MAX_SECONDS, recordings });
   return { destinations, accounts, broadcasts, recordings };
 }

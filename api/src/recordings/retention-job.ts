@@ -9,7 +9,7 @@ const SCHEDULER_ID = 'delete-expired-recordings';
 /**
  * Retention per plan (issue 19): a BullMQ job scheduler runs one sweep every interval, once across
  * all api replicas, and the sweep deletes the recordings past their plan's retention from the
- * uploads store.
+ * uploads store (after measuring, and with a bucket copying, those that ended since).
  */
 export class RecordingRetentionJob {
   private readonly queue: Queue;
@@ -23,7 +23,14 @@ export class RecordingRetentionJob {
     this.options = { connection, ...(deps.prefix ? { prefix: deps.prefix } : {}) };
     this.everyMs = deps.everyMs;
     this.queue = new Queue(RECORDING_RETENTION_QUEUE, this.options);
-    this.worker = new Worker(RECORDING_RETENTION_QUEUE, async () => ({ deleted: await deps.recordings.deleteExpired() }), { ...this.options, concurrency: 1 });
+    this.worker = new Worker(
+      RECORDING_RETENTION_QUEUE,
+      async () => {
+        const settled = await deps.recordings.settleEnded();
+        return { settled, deleted: await deps.recordings.deleteExpired() };
+      },
+      { ...this.options, concurrency: 1 },
+    );
     this.worker.on('failed', (_job, err) => deps.logger.warn({ err: err.message }, 'recording retention sweep failed; the next run tries again'));
   }
 

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import {
   createProjectEndpoint,
+  getCountdownEndpoint,
   getProjectEndpoint,
   getResolutionChoicesEndpoint,
   getSceneDocumentEndpoint,
@@ -26,5 +27,6 @@ export function projectRoutes(deps: { db: Db; scenes: SceneService; resolveSessi
     return { version: accepted.version, ops: accepted.ops };
   });
   mount(router, getResolutionChoicesEndpoint, async ({ params }, { req }) => deps.scenes.resolutionChoices(getCurrentUser(req), params.projectId));
+  mount(router, getCountdownEndpoint, async ({ params }, { req }) => ({ countdown: await deps.scenes.countdown(getCurrentUser(req), params.projectId) }));
   return router;
 }

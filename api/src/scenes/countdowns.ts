@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
-import { nextSceneAfterCountdown, type SceneDocument, type SceneOp } from '@onair/protocol';
+import { nextSceneAfterCountdown, runningCountdownSchema, sessionKeys, type RunningCountdown, type SceneDocument, type SceneOp } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { loadCurrentUser, type CurrentUser } from '../http/auth-context.ts';
 
 /** Projects whose countdown scene is running, scored by when it ends (ms); one set for every api replica. */
 const DUE_KEY = 'onair:scenes:countdowns';
-const runningKey = (projectId: string) => `onair:projects:${projectId}:countdown`;
+const runningKey = sessionKeys.countdown;
 
 /** What switches scenes: the scene service, as the project's owner would. */
 export interface SceneSwitcher {
@@ -43,8 +43,20 @@ export class Countdowns {
 
   /** When the project's running countdown ends, or null. */
   async endsAt(projectId: string): Promise<number | null> {
+    return (await this.running(projectId))?.endsAt ?? null;
+  }
+
+  /** The project's running countdown (its scene and end), or null. */
+  async running(projectId: string): Promise<RunningCountdown | null> {
     const raw = await this.deps.redis.get(runningKey(projectId));
-    return raw ? (JSON.parse(raw) as { endsAt: number }).endsAt : null;
+    return raw ? runningCountdownSchema.parse(JSON.parse(raw)) : null;
+  }
+
+  /** The running countdown as the studio shows it: its scene, its end and the time left now. */
+  async view(projectId: string): Promise<{ sceneId: string; endsAt: string; remainingMs: number } | null> {
+    const running = await this.running(projectId);
+    if (!running) return null;
+    return { sceneId: running.sceneId, endsAt: new Date(running.endsAt).toISOString(), remainingMs: Math.max(0, running.endsAt - this.now()) };
   }
 
   /** Switches every project whose countdown has ended; resolves with how many switched. */

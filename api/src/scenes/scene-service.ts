@@ -119,12 +119,19 @@ export class SceneService {
     return doc;
   }
 
+  /** The countdown scene running in the project, with its time left (null when none runs). */
+  async countdown(user: CurrentUser, projectId: string): Promise<{ sceneId: string; endsAt: string; remainingMs: number } | null> {
+    await this.assertAccess(user, projectId);
+    return (await this.countdowns?.view(projectId)) ?? null;
+  }
+
   async resolutionChoices(user: CurrentUser, projectId: string) {
     const project = await this.assertAccess(user, projectId);
     return { current: resolutionIdSchema.parse(project.resolution), options: resolutionOptions(await this.planOf(user, projectId)) };
   }
 
-  async applyPatch(user: CurrentUser, projectId: string, patch: ScenePatch): Promise<AcceptedScenePatch> {
+  /** `scheduledScenes`: the api's own patch adding the scene of a scheduled broadcast (never a request's). */
+  async applyPatch(user: CurrentUser, projectId: string, patch: ScenePatch, options: { scheduledScenes?: boolean } = {}): Promise<AcceptedScenePatch> {
     await this.access.require(user, projectId, 'update project');
     const entitlements = await this.planOf(user, projectId);
     const accepted = await this.db.$transaction(
@@ -134,7 +141,7 @@ export class SceneService {
         if (!rows[0]) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
         const doc = await loadSceneDocument(tx, projectId);
         if (!doc) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
-        const result = applyScenePatch(doc, patch, entitlements, { limits: this.limits, pageUrlTrusted: this.pageUrlTrusted });
+        const result = applyScenePatch(doc, patch, entitlements, { limits: this.limits, pageUrlTrusted: this.pageUrlTrusted, scheduledScenes: options.scheduledScenes ?? false });
         if (!result.ok) throw rejectionToError(result.rejection);
         const uploadRefusal = await checkSceneUploads(tx, projectId, result.document);
         if (uploadRefusal) throw rejectionToError(uploadRefusal);
@@ -145,10 +152,12 @@ export class SceneService {
       { timeout: 15_000, maxWait: 5_000 },
     );
     await this.snapshot(accepted.document);
-    await this.publish(accepted.accepted);
+    // Before the patch is announced: the worker redrawing the program and a studio asking for the
+    // time left on this patch then read the countdown it started.
     await this.countdowns?.onAccepted(accepted.document, accepted.accepted.ops).catch((err: unknown) => {
       this.logger.warn({ err: (err as Error).message, projectId }, 'countdown not started or stopped');
     });
+    await this.publish(accepted.accepted);
     return accepted.accepted;
   }
 

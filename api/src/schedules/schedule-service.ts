@@ -94,27 +94,67 @@ export class ScheduleService {
     };
     const owner = await loadCurrentUser(db, row.project.ownerId);
     if (!owner) return fail('The account of this project is no longer active.');
+    // The scene is named by the schedule's id, so its end finds it again.
+    const sceneId = row.id;
+    let added = false;
     try {
       const doc = await scenes.getDocument(owner, row.projectId);
-      const sceneId = randomUUID();
       const sourceId = randomUUID();
       const ops: SceneOp[] = [
-        { op: 'addScene', sceneId, name: `Scheduled: ${row.upload.name}`.slice(0, 100) },
+        // Of the `scheduled` kind: outside the plan's scene limit, removed when the broadcast ends.
+        { op: 'addScene', sceneId, name: `Scheduled: ${row.upload.name}`.slice(0, 100), kind: 'scheduled' },
         { op: 'addSource', source: { id: sourceId, kind: 'video', name: row.upload.name.slice(0, 100), settings: { uploadId: row.upload.id, loop: false, restartOnShow: true } } },
         { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId, x: 0, y: 0, width: CANVAS.width, height: CANVAS.height } },
       ];
       const watermark = doc.sources.find((s) => s.kind === 'watermark');
       if (!canHideOrReplaceLogo(owner.entitlements) && watermark) ops.push({ op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId: watermark.id } });
       ops.push({ op: 'setActiveScene', sceneId });
-      await scenes.applyPatch(owner, row.projectId, { baseVersion: doc.version, ops });
+      await scenes.applyPatch(owner, row.projectId, { baseVersion: doc.version, ops }, { scheduledScenes: true });
+      added = true;
       const live = await broadcasts.goLiveAsOwner(owner, row.projectId);
-      if (!live) return fail('The project was already live at the scheduled time.');
+      if (!live) {
+        await this.removeScene(row.projectId, sceneId);
+        return fail('The project was already live at the scheduled time.');
+      }
       await db.scheduledBroadcast.update({ where: { id: scheduleId }, data: { state: 'live', broadcastId: live.id } });
       // Ends once the video has played (a second more for its last frame to go out).
       await this.deps.queue.enqueue({ scheduleId, step: 'end' }, Math.ceil((row.upload.durationSeconds ?? 0) * 1000) + 1000);
       this.deps.logger.info({ projectId: row.projectId, scheduleId, broadcastId: live.id }, 'scheduled video broadcast started');
     } catch (err) {
+      if (added) await this.removeScene(row.projectId, sceneId);
       return fail(err instanceof OnAirError ? err.message : 'The broadcast could not start.');
+    }
+  }
+
+  /**
+   * Removes the scene a scheduled broadcast played, with its video source when no other scene shows
+   * it, as the project's owner (the project goes back to its first scene if it showed it). A scene
+   * already removed by the creator is left alone; a failure is logged, the broadcast is over anyway.
+   */
+  private async removeScene(projectId: string, sceneId: string): Promise<void> {
+    const { scenes, db } = this.need();
+    try {
+      const project = await db.project.findUnique({ where: { id: projectId }, select: { ownerId: true } });
+      const owner = project ? await loadCurrentUser(db, project.ownerId) : null;
+      if (!owner) return;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const doc = await scenes.getDocument(owner, projectId);
+        const scene = doc.scenes.find((s) => s.id === sceneId && s.deletedAt === null);
+        if (!scene || doc.scenes.filter((s) => s.deletedAt === null).length === 1) return;
+        const elsewhere = new Set(doc.scenes.filter((s) => s.id !== sceneId && s.deletedAt === null).flatMap((s) => s.layers.map((l) => l.sourceId)));
+        const videos = doc.sources.filter((s) => s.kind === 'video' && scene.layers.some((l) => l.sourceId === s.id) && !elsewhere.has(s.id));
+        const ops: SceneOp[] = [{ op: 'removeScene', sceneId }, ...videos.map((s): SceneOp => ({ op: 'removeSource', sourceId: s.id }))];
+        try {
+          await scenes.applyPatch(owner, projectId, { baseVersion: doc.version, ops });
+          this.deps.logger.info({ projectId, sceneId }, 'scheduled broadcast scene removed');
+          return;
+        } catch (err) {
+          // Someone edited the project in between: read it again.
+          if (!(err instanceof OnAirError && err.code === 'CONFLICT')) throw err;
+        }
+      }
+    } catch (err) {
+      this.deps.logger.warn({ projectId, sceneId, err: (err as Error).message }, 'scheduled broadcast scene not removed');
     }
   }
 
@@ -124,6 +164,7 @@ export class ScheduleService {
     if (!row || row.state !== 'live' || !row.broadcastId) return;
     await broadcasts.endById(row.broadcastId);
     await db.scheduledBroadcast.updateMany({ where: { id: scheduleId, state: 'live' }, data: { state: 'done' } });
+    await this.removeScene(row.projectId, scheduleId);
   }
 
   private need(): { scenes: SceneService; broadcasts: BroadcastService; db: Db } {

@@ -20,6 +20,20 @@ export interface S3StoreOptions {
   stagingDir: string;
 }
 
+/** A client of the uploads bucket (the uploads store's, and the recordings' archive). */
+export function s3ClientOf(options: Omit<S3StoreOptions, 'stagingDir' | 'bucket' | 'prefix'>): S3Client {
+  return new S3Client({
+    region: options.region,
+    forcePathStyle: options.forcePathStyle,
+    // Checksums only where S3 requires them: with the SDK's default, bodies go out 'aws-chunked'
+    // with a trailing checksum, which S3-compatible servers that do not speak it store as is.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.accessKeyId && options.secretAccessKey ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } } : {}),
+  });
+}
+
 /**
  * The production store: an S3-compatible bucket (AWS S3, MinIO, R2…) through @aws-sdk/client-s3.
  * A file is received and checked in a local staging folder first, exactly as with the disk store,
@@ -31,16 +45,7 @@ export class S3UploadStore implements UploadStore {
 
   constructor(private readonly options: S3StoreOptions) {
     this.stagingDir = resolve(options.stagingDir);
-    this.client = new S3Client({
-      region: options.region,
-      forcePathStyle: options.forcePathStyle,
-      // Checksums only where S3 requires them: with the SDK's default, bodies go out 'aws-chunked'
-      // with a trailing checksum, which S3-compatible servers that do not speak it store as is.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-      ...(options.accessKeyId && options.secretAccessKey ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } } : {}),
-    });
+    this.client = s3ClientOf(options);
   }
 
   async prepare(): Promise<void> {

@@ -4,6 +4,7 @@ import {
   DEFAULT_COUNTDOWN,
   canHideOrReplaceLogo,
   maximumScenes,
+  plannedScenes,
   sceneRejection,
   patchSceneEndpoint,
   sourceKindInfo,
@@ -121,7 +122,7 @@ export function addScene(name: string, client: HttpClient = httpClient): boolean
   if (!doc) return false;
   // The plan's scene limit is the server's to enforce; saying it here spares a round trip.
   const limit = maximumScenes(useStudioStore.getState().entitlements);
-  if (doc.scenes.filter((s) => s.deletedAt === null).length >= limit) {
+  if (plannedScenes(doc).length >= limit) {
     showToast({ kind: 'warning', title: sceneRejection('scene-limit-reached', { vars: { limit } }).message });
     return false;
   }
@@ -221,7 +222,7 @@ export function addScreen(picture: { screen: BuiltInScreen } | { uploadId: strin
   const doc = shown();
   if (!doc) return false;
   const limit = maximumScenes(useStudioStore.getState().entitlements);
-  if (doc.scenes.filter((s) => s.deletedAt === null).length >= limit) {
+  if (plannedScenes(doc).length >= limit) {
     showToast({ kind: 'warning', title: sceneRejection('scene-limit-reached', { vars: { limit } }).message });
     return false;
   }
@@ -246,7 +247,7 @@ export function addCountdownScene(seconds = DEFAULT_COUNTDOWN.seconds): boolean 
   const doc = shown();
   if (!doc) return false;
   const limit = maximumScenes(useStudioStore.getState().entitlements);
-  if (doc.scenes.filter((s) => s.deletedAt === null).length >= limit) {
+  if (plannedScenes(doc).length >= limit) {
     showToast({ kind: 'warning', title: sceneRejection('scene-limit-reached', { vars: { limit } }).message });
     return false;
   }

@@ -1,5 +1,6 @@
-import { scheduleVideoBroadcastEndpoint, type ScheduledBroadcast } from '@onair/protocol';
+import { cancelScheduledBroadcastEndpoint, listScheduledBroadcastsEndpoint, scheduleVideoBroadcastEndpoint, type ScheduledBroadcast } from '@onair/protocol';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
+import { initialSchedulesState, useSchedulesStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
 
@@ -15,10 +16,47 @@ export async function scheduleVideo(projectId: string, uploadId: string, name: s
   }
   try {
     const scheduled = await client.sendJson('POST', scheduleVideoBroadcastEndpoint.path.replace(':projectId', encodeURIComponent(projectId)), { uploadId, startAt: at.toISOString() }, { response: scheduleVideoBroadcastEndpoint.response });
+    if (useSchedulesStore.getState().projectId === projectId) useSchedulesStore.setState((s) => ({ scheduled: [...s.scheduled, scheduled].sort(soonestFirst) }));
     showToast({ kind: 'success', title: `${name} goes live ${at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`, description: 'It streams to the destinations switched on then, and ends when the video has played.' });
     return scheduled;
   } catch (err) {
     showToast({ kind: 'error', title: 'The broadcast could not be scheduled', description: messageOf(err) });
     return null;
+  }
+}
+
+const soonestFirst = (a: ScheduledBroadcast, b: ScheduledBroadcast) => a.startAt.localeCompare(b.startAt) || a.id.localeCompare(b.id);
+
+function path(template: string, projectId: string, scheduleId = ''): string {
+  return template.replace(':projectId', encodeURIComponent(projectId)).replace(':scheduleId', encodeURIComponent(scheduleId));
+}
+
+/** The project's scheduled broadcasts, soonest first; the list says why when they cannot be read. */
+export async function loadSchedules(projectId: string, client: HttpClient = httpClient): Promise<void> {
+  if (useSchedulesStore.getState().projectId !== projectId) useSchedulesStore.setState({ ...initialSchedulesState(), projectId, status: 'loading' });
+  try {
+    const { scheduled } = await client.getJson(path(listScheduledBroadcastsEndpoint.path, projectId), { response: listScheduledBroadcastsEndpoint.response });
+    if (useSchedulesStore.getState().projectId !== projectId) return;
+    useSchedulesStore.setState({ status: 'ready', scheduled, error: null });
+  } catch (err) {
+    if (useSchedulesStore.getState().projectId === projectId) useSchedulesStore.setState({ status: 'failed', error: messageOf(err) });
+  }
+}
+
+/** Cancels a scheduled broadcast that has not started (the caller asked the creator first); the server refuses one already started. */
+export async function cancelSchedule(projectId: string, scheduleId: string, client: HttpClient = httpClient): Promise<boolean> {
+  useSchedulesStore.setState({ cancelling: scheduleId });
+  try {
+    await client.sendJson('DELETE', path(cancelScheduledBroadcastEndpoint.path, projectId, scheduleId), undefined, { response: cancelScheduledBroadcastEndpoint.response });
+    useSchedulesStore.setState((s) => ({ scheduled: s.scheduled.map((b) => (b.id === scheduleId ? { ...b, state: 'cancelled' as const } : b)) }));
+    showToast({ kind: 'success', title: 'Scheduled broadcast cancelled' });
+    return true;
+  } catch (err) {
+    showToast({ kind: 'error', title: 'The broadcast could not be cancelled', description: messageOf(err) });
+    // It may have started meanwhile: show it as it is now.
+    await loadSchedules(projectId, client);
+    return false;
+  } finally {
+    useSchedulesStore.setState({ cancelling: null });
   }
 }

@@ -37,6 +37,8 @@ export interface StudioState {
   panel: StudioPanel;
   /** Render state of web page sources by source id, as last relayed on the live channel. */
   renders: Record<string, SourceRenderStatus>;
+  /** The countdown scene the server is timing, and when it ends on this browser's clock (ms). */
+  countdown: { sceneId: string; endsAt: number } | null;
 }
 
 export function initialStudioState(): StudioState {
@@ -58,6 +60,7 @@ export function initialStudioState(): StudioState {
     connection: 'offline',
     panel: null,
     renders: {},
+    countdown: null,
   };
 }
 

@@ -5,6 +5,7 @@ import { linkChain, linkPads, makeElement, numberProperty, requestPad, setProper
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../gst/gst.ts';
 import { GstPipeline, type BusError } from '../gst/pipeline.ts';
 import { AudioFader } from './audio-fader.ts';
+import { CountdownClock } from './countdown-clock.ts';
 import { audioTargets, BACKGROUND_ZORDER, videoLayout, type VideoPadLayout } from './layout.ts';
 import { DestinationOutput, type OutputStatus } from './outputs/destination-output.ts';
 import { Recording } from './outputs/recording.ts';
@@ -76,6 +77,8 @@ export class ProgramPipeline {
   private recording: Recording | undefined;
   /** Parts stopped while the session goes on (a new encoder setting) that are writing out their last fragment. */
   private readonly recordingsFinishing = new Set<Promise<void>>();
+  /** The countdown's time left over the program (plan.countdown); absent if its branch could not start. */
+  private clock: CountdownClock | undefined;
   private outputCounter = 0;
   /** Taken once per output id: an output removed and added again later is a new one. */
   private readonly continuingOutputs: Set<string>;
@@ -143,6 +146,7 @@ export class ProgramPipeline {
     this.transition('playing');
     this.plan.inputs.forEach((input, index) => this.attachInput(input, index, compositor, mixer));
     if (this.plan.slate) this.attachSlate(this.plan.slate.path, compositor);
+    this.attachClock(compositor);
     this.setOutputs(this.plan.outputs);
     this.setRecording(this.plan.recording);
     this.logger.info({ inputs: this.inputs.size, width: profile.width, height: profile.height, fps: profile.fps, planVersion: this.planVersion, activeSceneId: this.plan.activeSceneId }, 'pipeline playing');
@@ -220,6 +224,30 @@ export class ProgramPipeline {
       this.slatePad = undefined;
       this.logger.warn({ detail: err instanceof Error ? err.message : String(err) }, 'holding slate left out');
     }
+  }
+
+  /** The countdown plate; without it (rsvg missing, say) the countdown scene shows without its time. */
+  private attachClock(compositor: GstElement): void {
+    try {
+      const clock = new CountdownClock(this.gst, this.plan.profile);
+      const vertical = this.vertical && this.plan.vertical ? { canvas: this.vertical, width: this.plan.vertical.width, height: this.plan.vertical.height } : undefined;
+      clock.attach(compositor, vertical);
+      this.clock = clock;
+      this.setCountdown(this.plan.countdown);
+    } catch (err) {
+      this.clock = undefined;
+      this.logger.warn({ detail: err instanceof Error ? err.message : String(err) }, 'countdown plate left out');
+    }
+  }
+
+  private setCountdown(countdown: RenderPlan['countdown']): void {
+    if (!this.clock) return;
+    if (this.clock.set(countdown)) this.logger.info({ endsAt: countdown ? new Date(countdown.endsAt).toISOString() : null }, countdown ? 'countdown shown' : 'countdown hidden');
+    this.layoutClock();
+  }
+
+  private layoutClock(): void {
+    if (this.clock) this.clock.place(this.scaled(this.clock.layout()));
   }
 
   private layoutSlate(): void {
@@ -305,6 +333,7 @@ export class ProgramPipeline {
     }
     this.setOutputs(plan.outputs);
     this.setRecording(plan.recording);
+    this.setCountdown(plan.countdown);
     if (sceneChanged) {
       const shown = new Set(plan.scenes.find((s) => s.id === plan.activeSceneId)?.placements.filter((p) => p.visible).map((p) => p.inputId));
       for (const [inputId, { player, restartOnShow }] of this.players) if (restartOnShow && shown.has(inputId)) player.restart();
@@ -481,6 +510,7 @@ export class ProgramPipeline {
     if (!programCaps || !backgroundCaps || !this.backgroundPad) return;
     Object.assign(this.backgroundPad, { width, height });
     this.layoutSlate();
+    this.layoutClock();
     const layout = videoLayout(this.plan);
     for (const input of this.inputs.values()) {
       const pad = layout.get(input.id);
@@ -541,6 +571,7 @@ export class ProgramPipeline {
     if (this.state === 'stopped' || this.state === 'failed') return;
     this.transition('stopping');
     this.fader.stop();
+    this.clock?.stop();
     for (const { player } of this.players.values()) player.stop();
     this.players.clear();
     for (const output of this.outputs.values()) output.detach();
@@ -719,6 +750,13 @@ export class ProgramPipeline {
       this.logger.warn({ detail: error.message }, 'holding slate failed');
       if (this.slatePad) Object.assign(this.slatePad, { alpha: 0 });
       this.slatePad = undefined;
+      return;
+    }
+    if (error.source.some((name) => name.startsWith('countdown-'))) {
+      // The countdown's plate failed: the countdown scene goes on without its time drawn.
+      this.logger.warn({ detail: error.message }, 'countdown plate failed');
+      this.clock?.hide();
+      this.clock = undefined;
       return;
     }
     // Every element of input N is named `inN-…`: its errors are that input's, even after it was left out.

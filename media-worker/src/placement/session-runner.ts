@@ -4,6 +4,7 @@ import { SLATE_IMAGE } from './screens.ts';
 import {
   planOutputSchema,
   projectChannels,
+  runningCountdownSchema,
   sceneDocumentSchema,
   sceneToRenderPlan,
   sessionCommandSchema,
@@ -14,6 +15,7 @@ import {
   type PlanOutput,
   type PlanPreview,
   type RenderPlan,
+  type RunningCountdown,
   type SceneDocument,
   type SessionOwner,
 } from '@onair/protocol';
@@ -70,6 +72,23 @@ export class SessionDocumentMissing extends Error {
   override readonly name = 'SessionDocumentMissing';
 }
 
+/** The countdown scene the api is timing in the project (sessionKeys.countdown), if any. */
+export async function readCountdown(redis: Redis, projectId: string): Promise<RunningCountdown | undefined> {
+  const raw = await redis.get(sessionKeys.countdown(projectId));
+  const parsed = raw === null ? undefined : runningCountdownSchema.safeParse(JSON.parse(raw));
+  return parsed?.success ? parsed.data : undefined;
+}
+
+/**
+ * The time left the program draws: while the active scene is the countdown scene the api is timing
+ * (a running countdown of another scene, one left since, or none: nothing drawn).
+ */
+export function countdownInPlan(document: SceneDocument, running: RunningCountdown | undefined): RenderPlan['countdown'] {
+  const active = document.scenes.find((s) => s.id === document.activeSceneId && s.deletedAt === null);
+  if (active?.kind !== 'countdown' || running?.sceneId !== active.id) return undefined;
+  return { endsAt: running.endsAt };
+}
+
 /** Reads the api's snapshot of a project's scene document (workers have no database access). */
 export async function readDocument(redis: Redis, projectId: string): Promise<SceneDocument | undefined> {
   const raw = await redis.hget(sessionKeys.document(projectId), 'document');
@@ -96,6 +115,8 @@ export class SessionRunner {
   private preview: PlanPreview | undefined;
   /** The recording the api asked for (sessionKeys.recording), written as parts under recordingsDir. */
   private recordingId: string | null = null;
+  /** The countdown the api times (written before it announces the patch that shows its scene). */
+  private countdown: RunningCountdown | undefined;
 
   constructor(
     readonly projectId: string,
@@ -131,6 +152,7 @@ export class SessionRunner {
     this.outputs = await this.readOutputs();
     // A session picked up after a failover records on into the same recording, as its next part.
     this.recordingId = await this.deps.redis.get(sessionKeys.recording(this.projectId));
+    this.countdown = await readCountdown(this.deps.redis, this.projectId);
     this.preview = await this.deps.media?.openSession(this.projectId);
     const plan = this.plan(document);
     host.startSession({ sessionId: this.projectId, planVersion: document.version, plan });
@@ -166,6 +188,7 @@ export class SessionRunner {
         const document = await readDocument(this.deps.redis, this.projectId);
         if (!document || (this.document && document.version <= this.document.version)) return;
         this.document = document;
+        this.countdown = await readCountdown(this.deps.redis, this.projectId);
         const plan = this.plan(document);
         this.deps.host.applyPlan(this.projectId, document.version, plan);
         this.deps.ingest?.update(this.projectId, document);
@@ -207,8 +230,18 @@ export class SessionRunner {
 
   private plan(document: SceneDocument): RenderPlan {
     const recording = this.recording();
-    const plan = { ...sceneToRenderPlan(document, this.deps.resolveInput, this.outputs), slate: { path: this.slatePicture(document), afterMs: SLATE_AFTER_MS }, ...(recording ? { recording } : {}) };
+    const countdown = this.countdownShown(document);
+    const plan = {
+      ...sceneToRenderPlan(document, this.deps.resolveInput, this.outputs),
+      slate: { path: this.slatePicture(document), afterMs: SLATE_AFTER_MS },
+      ...(recording ? { recording } : {}),
+      ...(countdown ? { countdown } : {}),
+    };
     return this.preview ? { ...plan, preview: this.preview } : plan;
+  }
+
+  private countdownShown(document: SceneDocument): RenderPlan['countdown'] {
+    return countdownInPlan(document, this.countdown);
   }
 
   private recording(): RenderPlan['recording'] {

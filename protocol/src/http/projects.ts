@@ -120,4 +120,27 @@ export const getResolutionChoicesEndpoint = defineEndpoint({
   response: resolutionChoicesSchema,
 });
 
-export const projectEndpoints = [createProjectEndpoint, listProjectsEndpoint, getProjectEndpoint, renameProjectEndpoint, getSceneDocumentEndpoint, patchSceneEndpoint, getResolutionChoicesEndpoint] as const;
+/**
+ * The countdown running in the project now (issue 19): which countdown scene and how long it has
+ * left. `remainingMs` lets a browser count down on its own clock, however far it is from the api's.
+ */
+export const runningCountdownViewSchema = z.object({
+  sceneId: z.uuid(),
+  endsAt: z.iso.datetime(),
+  remainingMs: z.number().int().min(0),
+});
+export type RunningCountdownView = z.infer<typeof runningCountdownViewSchema>;
+
+export const getCountdownEndpoint = defineEndpoint({
+  id: 'getCountdown',
+  projectPermission: 'read project',
+  method: 'get',
+  path: '/api/v1/projects/:projectId/countdown',
+  summary: 'The countdown scene running in the project now and its time left, or null when none runs.',
+  tag: 'scenes',
+  access: 'user',
+  params: projectIdParamsSchema,
+  response: z.object({ countdown: runningCountdownViewSchema.nullable() }),
+});
+
+export const projectEndpoints = [createProjectEndpoint, listProjectsEndpoint, getProjectEndpoint, renameProjectEndpoint, getSceneDocumentEndpoint, patchSceneEndpoint, getResolutionChoicesEndpoint, getCountdownEndpoint] as const;

@@ -205,6 +205,9 @@ export function outputsUseVertical(outputs: readonly { canvas?: string | undefin
   return outputs.some((o) => o.canvas === 'vertical');
 }
 
+export const planCountdownSchema = z.object({ endsAt: z.number().int().nonnegative() });
+export type PlanCountdown = z.infer<typeof planCountdownSchema>;
+
 export const renderPlanSchema = z
   .object({
     profile: outputProfileSchema,
@@ -223,6 +226,11 @@ export const renderPlanSchema = z
      */
     recording: z.object({ dir: z.string().startsWith('/') }).optional(),
     vertical: planVerticalSchema.optional(),
+    /**
+     * The time left of the countdown scene the program shows (issue 19), drawn as mm:ss over it;
+     * `endsAt` in ms since the epoch, as the api times it. Set or cleared by a new plan version.
+     */
+    countdown: planCountdownSchema.optional(),
   })
   .superRefine((plan, ctx) => {
     const inputIds = new Set<string>();

@@ -319,6 +319,22 @@ describe('applyScenePatch: plan limits read entitlements', () => {
     expect(rejection).toMatchObject({ code: 'scene-limit-reached', message: 'Your plan allows up to 20 scenes. Upgrade to add more.' });
   });
 
+  it("a scheduled broadcast's scene (the api's own) is outside the limit, and only the api may add one", () => {
+    const { doc, watermarkSourceId } = project();
+    const { doc: three } = addScenes(doc, watermarkSourceId, 2);
+    const scheduled = randomUUID();
+    const ops: SceneOp[] = [{ op: 'addScene', sceneId: scheduled, name: 'Scheduled: show.mp4', kind: 'scheduled' }, { op: 'addLayer', sceneId: scheduled, layer: { id: randomUUID(), sourceId: watermarkSourceId } }];
+    expect(rejected(apply(three, ops))).toMatchObject({ code: 'scene-kind-reserved', error: 'SCENE_RULE_VIOLATED' });
+    const withIt = ok(applyScenePatch(three, { baseVersion: three.version, ops }, free, { scheduledScenes: true }));
+    expect(withIt.document.scenes).toHaveLength(4);
+    // Studios and workers replay what the api accepted.
+    expect(applyAcceptedPatch(three, { projectId: three.projectId, version: three.version + 1, ops: withIt.ops })).toEqual({ ok: true, document: withIt.document });
+    // The creator's own fourth scene is still over the Free limit of 3; removing the scheduled one changes nothing to that.
+    expect(addScenes(withIt.document, watermarkSourceId, 1).rejection).toMatchObject({ code: 'scene-limit-reached' });
+    const without = ok(apply(withIt.document, [{ op: 'removeScene', sceneId: scheduled }])).document;
+    expect(addScenes(without, watermarkSourceId, 1).rejection).toMatchObject({ code: 'scene-limit-reached' });
+  });
+
   it('a deleted scene frees its place', () => {
     const { doc, sceneId, watermarkSourceId } = project();
     const { doc: three } = addScenes(doc, watermarkSourceId, 2);

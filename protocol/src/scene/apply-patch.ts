@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { canHideOrReplaceLogo, isEnabled, isResolutionAllowed, maximumScenes, type Entitlements } from '../plans.ts';
-import { DEFAULT_COUNTDOWN, liveScenes, NO_CROP, type Layer, type Scene, type SceneDocument } from './document.ts';
+import { DEFAULT_COUNTDOWN, liveScenes, NO_CROP, plannedScenes, type Layer, type Scene, type SceneDocument } from './document.ts';
 import { BROWSER_SOURCE_MIN_SIZE, CANVAS, WATERMARK_PLACEMENT } from './layout.ts';
 import type { AcceptedScenePatch, SceneOp, ScenePatch } from './patch.ts';
 import { sceneRejection, SceneRejectionError, type SceneRejection, type SceneRejectionCode } from './rejections.ts';
@@ -65,13 +65,15 @@ export function applyScenePatch(
      * own overlay pages (the alerts) where the deployment itself is on one (the one-machine stack).
      */
     pageUrlTrusted?: (url: string) => boolean;
+    /** Whether the patch may add a `scheduled` scene: the api's own patch starting a scheduled broadcast, and replays. */
+    scheduledScenes?: boolean;
   } = {},
 ): ApplyScenePatchResult {
   if (patch.baseVersion !== doc.version) {
     return { ok: false, rejection: sceneRejection('stale-version', { details: { currentVersion: doc.version, baseVersion: patch.baseVersion } }) };
   }
   const next = structuredClone(doc);
-  const ctx: PatchContext = { doc: next, entitlements, now: (options.now ?? new Date()).toISOString(), addedScenes: new Set(), pageUrlTrusted: options.pageUrlTrusted ?? (() => false) };
+  const ctx: PatchContext = { doc: next, entitlements, now: (options.now ?? new Date()).toISOString(), addedScenes: new Set(), pageUrlTrusted: options.pageUrlTrusted ?? (() => false), scheduledScenes: options.scheduledScenes ?? false };
   const ops: SceneOp[] = [];
   try {
     patch.ops.forEach((op, index) => ops.push(applyOp(ctx, op, index)));
@@ -96,7 +98,7 @@ export function applyAcceptedPatch(
   if (accepted.version <= doc.version) return { ok: false, reason: 'already-applied' };
   if (accepted.version !== doc.version + 1) return { ok: false, reason: 'gap' };
   // The server already applied its limits: a replay must never refuse what it accepted.
-  const result = applyScenePatch(doc, { baseVersion: doc.version, ops: accepted.ops }, ALL_ENTITLEMENTS, { limits: NO_DOCUMENT_LIMITS, pageUrlTrusted: () => true });
+  const result = applyScenePatch(doc, { baseVersion: doc.version, ops: accepted.ops }, ALL_ENTITLEMENTS, { limits: NO_DOCUMENT_LIMITS, pageUrlTrusted: () => true, scheduledScenes: true });
   return result.ok ? { ok: true, document: result.document } : { ok: false, reason: 'rejected', rejection: result.rejection };
 }
 
@@ -106,6 +108,7 @@ interface PatchContext {
   now: string;
   addedScenes: Set<string>;
   pageUrlTrusted: (url: string) => boolean;
+  scheduledScenes: boolean;
 }
 
 function reject(code: SceneRejectionCode, opIndex: number, extra: { details?: Record<string, unknown>; vars?: Record<string, string | number> } = {}): never {
@@ -117,9 +120,10 @@ function applyOp(ctx: PatchContext, op: SceneOp, i: number): SceneOp {
   switch (op.op) {
     case 'addScene': {
       if (doc.scenes.some((s) => s.id === op.sceneId)) reject('duplicate-id', i, { details: { id: op.sceneId } });
-      const limit = maximumScenes(ctx.entitlements);
-      if (liveScenes(doc).length >= limit) reject('scene-limit-reached', i, { vars: { limit }, details: { limit } });
       const kind = op.kind ?? 'standard';
+      if (kind === 'scheduled' && !ctx.scheduledScenes) reject('scene-kind-reserved', i);
+      const limit = maximumScenes(ctx.entitlements);
+      if (kind !== 'scheduled' && plannedScenes(doc).length >= limit) reject('scene-limit-reached', i, { vars: { limit }, details: { limit } });
       doc.scenes.push({ id: op.sceneId, name: op.name, order: Number.MAX_SAFE_INTEGER, kind, ...(kind === 'countdown' ? { countdown: { ...DEFAULT_COUNTDOWN } } : {}), deletedAt: null, layers: [] });
       renumberScenes(doc);
       doc.activeSceneId ??= op.sceneId;

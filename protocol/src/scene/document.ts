@@ -53,12 +53,14 @@ export const sceneNameSchema = z.string().trim().min(1).max(100);
 
 /**
  * What a scene is for (issue 19): an ordinary scene, or one of the screens a show opens, pauses and
- * closes with. A screen is a scene like any other (its picture is a full-frame image layer, built in
+ * closes with, or (`scheduled`) the scene the api makes to play a scheduled video broadcast: only
+ * the api adds one, it does not count against the plan's scene limit, and it is removed when that
+ * broadcast ends. A screen is a scene like any other (its picture is a full-frame image layer, built in
  * or the creator's own upload); the kind lets the studio list them and the holding slate use the
  * creator's Be Right Back screen. A countdown scene switches to the scene after it when its time
  * is up (the api times it; see `countdown`).
  */
-export const sceneKinds = ['standard', 'starting', 'brb', 'ending', 'countdown'] as const;
+export const sceneKinds = ['standard', 'starting', 'brb', 'ending', 'countdown', 'scheduled'] as const;
 export const sceneKindSchema = z.enum(sceneKinds);
 export type SceneKind = z.infer<typeof sceneKindSchema>;
 
@@ -70,6 +72,18 @@ export const countdownSchema = z.strictObject({
 });
 export type Countdown = z.infer<typeof countdownSchema>;
 export const DEFAULT_COUNTDOWN: Countdown = { seconds: 60, nextSceneId: null };
+
+/**
+ * Where a running countdown's time left is drawn on the 1280×720 scene canvas, in the program and
+ * in the studio's canvas alike: centred, under the Starting Soon screen's words.
+ */
+export const COUNTDOWN_PLATE = { x: 460, y: 470, width: 360, height: 120 } as const;
+
+/** `mm:ss` of a countdown's time left, whole seconds rounded up (so 00:00 shows only when the time is up). */
+export function formatCountdown(remainingMs: number): string {
+  const seconds = Math.max(0, Math.ceil(remainingMs / 1000));
+  return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+}
 
 export const sceneSchema = z.strictObject({
   id: z.uuid(),
@@ -101,6 +115,11 @@ export type SceneDocument = z.infer<typeof sceneDocumentSchema>;
 
 export function liveScenes(doc: SceneDocument): Scene[] {
   return doc.scenes.filter((s) => s.deletedAt === null);
+}
+
+/** The live scenes the plan's scene limit counts: all but the api's own scenes of scheduled broadcasts. */
+export function plannedScenes(doc: SceneDocument): Scene[] {
+  return liveScenes(doc).filter((s) => s.kind !== 'scheduled');
 }
 
 /**

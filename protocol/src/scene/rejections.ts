@@ -18,6 +18,7 @@ export const sceneRejections = {
   'source-in-scene': { error: 'SCENE_RULE_VIOLATED', message: 'This source is already in the scene.' },
   'scene-deleted': { error: 'SCENE_RULE_VIOLATED', message: 'This scene was deleted.' },
   'scene-not-found': { error: 'SCENE_RULE_VIOLATED', message: 'This scene does not exist.' },
+  'scene-kind-reserved': { error: 'SCENE_RULE_VIOLATED', message: 'Scenes of scheduled broadcasts are made by OnAir when the broadcast starts. Schedule a video from the Media dialog instead.' },
   'not-a-countdown': { error: 'SCENE_RULE_VIOLATED', message: 'Only a countdown scene has a countdown.' },
   'layer-not-found': { error: 'SCENE_RULE_VIOLATED', message: 'This source is not in the scene.' },
   'source-not-found': { error: 'SCENE_RULE_VIOLATED', message: 'This source does not exist.' },

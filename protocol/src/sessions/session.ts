@@ -71,9 +71,19 @@ export const sessionKeys = {
   outputs: (projectId: string) => `onair:sessions:${projectId}:outputs`,
   /** The id of the recording a live session writes, so a session picked up after a failover records on as a new part. */
   recording: (projectId: string) => `onair:sessions:${projectId}:recording`,
+  /**
+   * The countdown scene running in the project ({sceneId, endsAt}, runningCountdownSchema): written
+   * by the api when the scene is shown, before the patch is announced, so the worker that redraws
+   * the program on that patch draws the same time left as the api switches on.
+   */
+  countdown: (projectId: string) => `onair:projects:${projectId}:countdown`,
   /** Pickups after failovers, newest first (capped list of JSON records), for the operators' dashboard. */
   failovers: 'onair:sessions:failovers',
 } as const;
+
+/** A running countdown as the api keeps it in Redis (sessionKeys.countdown); `endsAt` in ms since the epoch. */
+export const runningCountdownSchema = z.object({ sceneId: z.string().min(1), endsAt: z.number().int().nonnegative() });
+export type RunningCountdown = z.infer<typeof runningCountdownSchema>;
 
 export const failoverRecordSchema = z.object({
   projectId: z.uuid(),

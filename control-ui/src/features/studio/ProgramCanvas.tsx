@@ -1,6 +1,6 @@
 import { MonitorPlay } from 'lucide-react';
 import { useCallback, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
-import { canvasSize, playsOutputAudio, sourceKindInfo, verticalLayout, type Layer, type Source } from '@onair/protocol';
+import { canvasSize, COUNTDOWN_PLATE, playsOutputAudio, sourceKindInfo, verticalLayout, type Layer, type Source } from '@onair/protocol';
 import { removeLayer, restackLayer, updateLayer, updateLayerVertical } from '../../actions/scene-edits.ts';
 import { selectLayer } from '../../actions/studio.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -17,6 +17,7 @@ import {
   type SnapGuides,
 } from '../../model/layer-geometry.ts';
 import { useAppStore, useMediaStore, useStudioStore } from '../../stores/index.ts';
+import { useCountdownLeft } from './CountdownLeft.tsx';
 import { LayerContent } from './LayerContent.tsx';
 import styles from './ProgramCanvas.module.css';
 
@@ -68,6 +69,7 @@ export function ProgramCanvas() {
   const ratio = { '--canvas-ratio': isVertical ? size.width / size.height : canvas.width / canvas.height } as CSSProperties;
 
   const scene = document?.scenes.find((s) => s.id === document.activeSceneId);
+  const countdownLeft = useCountdownLeft(scene?.kind === 'countdown' ? scene.id : undefined);
   const sources = new Map((document?.sources ?? []).map((s) => [s.id, s]));
   const verticalBoxes = scene && document && isVertical ? verticalLayout(scene, document.sources) : undefined;
   const boxOfLayer = (l: Layer): Box => boxOf(verticalBoxes ? { ...l, ...verticalBoxes.get(l.id) } : l);
@@ -182,6 +184,17 @@ export function ProgramCanvas() {
             />
           );
         })}
+        {/* The worker draws the time left into the program; until its preview plays, the canvas draws it at the same place. */}
+        {countdownLeft !== null && !live && !isVertical && (
+          <div
+            className={styles.countdownPlate}
+            style={{ left: pct(COUNTDOWN_PLATE.x, size.width), top: pct(COUNTDOWN_PLATE.y, size.height), width: pct(COUNTDOWN_PLATE.width, size.width), height: pct(COUNTDOWN_PLATE.height, size.height) }}
+            data-testid="canvas-countdown"
+            aria-label={`Countdown: ${countdownLeft} left`}
+          >
+            <span>{countdownLeft}</span>
+          </div>
+        )}
         {drag?.guides.vertical.map((x) => <div key={`v${x}`} className={styles.guideVertical} style={{ left: pct(x, size.width) }} aria-hidden />)}
         {drag?.guides.horizontal.map((y) => <div key={`h${y}`} className={styles.guideHorizontal} style={{ top: pct(y, size.height) }} aria-hidden />)}
       </div>

@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { useStudioStore } from '../../stores/index.ts';
 import { MediaLibraryDialog } from '../uploads/MediaLibraryDialog.tsx';
+import { CountdownLeft, useCountdownFollower } from './CountdownLeft.tsx';
 import { LayerList } from './LayerList.tsx';
 import styles from './SceneList.module.css';
 
@@ -16,6 +17,7 @@ export function SceneList() {
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
   const [libraryOpen, setLibraryOpen] = useState(false);
+  useCountdownFollower();
   const scenes = document?.scenes.filter((s) => s.deletedAt === null) ?? [];
 
   const submitRename = (event: FormEvent, sceneId: string) => {
@@ -64,8 +66,10 @@ export function SceneList() {
                   </form>
                 ) : (
                   <>
-                    <Button variant="ghost" className={styles.sceneButton} onClick={() => switchScene(scene.id)} aria-pressed={active}>
+                    {/* Named by the scene alone: the time left inside changes every second (the canvas says it in words). */}
+                    <Button variant="ghost" className={styles.sceneButton} onClick={() => switchScene(scene.id)} aria-pressed={active} aria-label={scene.name}>
                       {scene.name}
+                      {scene.kind === 'countdown' && <CountdownLeft sceneId={scene.id} className={styles.countdownLeft} />}
                     </Button>
                     {scene.countdown && <CountdownSeconds key={`${scene.id}:${scene.countdown.seconds}`} sceneId={scene.id} sceneName={scene.name} seconds={scene.countdown.seconds} />}
                     <div className={styles.sceneActions}>

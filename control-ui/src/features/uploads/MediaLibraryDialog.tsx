@@ -10,6 +10,7 @@ import { Modal } from '../../components/Modal.tsx';
 import { Select } from '../../components/Select.tsx';
 import { useUploadsStore, type UploadInProgress } from '../../stores/index.ts';
 import styles from './MediaLibraryDialog.module.css';
+import { ScheduledBroadcasts } from './ScheduledBroadcasts.tsx';
 
 const PURPOSES: { value: UploadPurpose; label: string }[] = [
   { value: 'background', label: 'Background (image or video)' },
@@ -104,7 +105,8 @@ function UploadRow({ upload, projectId, onAdded }: { upload: Upload; projectId: 
 
 /**
  * The project's media: upload images and videos (with progress, refusals in the server's words),
- * place them in the active scene, and add the built-in Starting Soon, Be Right Back and Ending screens.
+ * place them in the active scene, schedule a video to stream as live (and see or cancel what is
+ * scheduled), and add the built-in Starting Soon, Be Right Back and Ending screens.
  */
 export function MediaLibraryDialog({ open, projectId, onClose }: { open: boolean; projectId: string; onClose: () => void }) {
   const purposeId = useId();
@@ -160,6 +162,7 @@ export function MediaLibraryDialog({ open, projectId, onClose }: { open: boolean
             </ul>
           )}
         </section>
+        <ScheduledBroadcasts projectId={projectId} open={open} uploads={uploads} headingId={`${fileId}-scheduled`} />
         <section className={styles.section} aria-labelledby={`${fileId}-screens`}>
           <h3 id={`${fileId}-screens`} className={styles.heading}>
             Screens
