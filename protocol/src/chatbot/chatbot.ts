@@ -266,10 +266,21 @@ export const chatbotLinkPreviewSchema = z.strictObject({ enabled: z.boolean(), m
 export type ChatbotLinkPreview = z.infer<typeof chatbotLinkPreviewSchema>;
 export const DEFAULT_LINK_PREVIEW: ChatbotLinkPreview = { enabled: false, maxPerMinute: 4 };
 
-/** The built-in commands: !permit (links), !quote / !addquote, !points. */
-export const chatbotExtrasSchema = z.strictObject({ permitCommand: z.boolean(), quoteCommands: z.boolean(), pointsCommand: z.boolean() });
+/**
+ * The built-in commands: !permit (links), !quote / !addquote, !points, and !watchtime / !rank (a
+ * viewer's hours watched, and their rank when the loyalty program is Ranks). The viewer's own
+ * figures commands (!points, !watchtime, !rank) answer each viewer at most once per
+ * `statsUserCooldownSeconds`. The last two fields came later: documents saved before take their defaults.
+ */
+export const chatbotExtrasSchema = z.strictObject({
+  permitCommand: z.boolean(),
+  quoteCommands: z.boolean(),
+  pointsCommand: z.boolean(),
+  rankCommands: z.boolean().default(true),
+  statsUserCooldownSeconds: z.number().int().min(0).max(3600).default(30),
+});
 export type ChatbotExtras = z.infer<typeof chatbotExtrasSchema>;
-export const DEFAULT_EXTRAS: ChatbotExtras = { permitCommand: true, quoteCommands: true, pointsCommand: true };
+export const DEFAULT_EXTRAS: ChatbotExtras = { permitCommand: true, quoteCommands: true, pointsCommand: true, rankCommands: true, statsUserCooldownSeconds: 30 };
 
 // ---- Connection health (spec §4) ---------------------------------------------------------------
 
@@ -284,6 +295,8 @@ export const chatbotConnectionSchema = z.object({
   health: chatbotHealthSchema,
   /** Why, in words, when not healthy. */
   reason: z.string().nullable(),
+  /** What works less well than it could although the bot runs (e.g. the chatters list cannot be read), in words. */
+  notices: z.array(z.string()),
 });
 export type ChatbotConnection = z.infer<typeof chatbotConnectionSchema>;
 export const updateChatbotConnectionBodySchema = z.strictObject({ enabled: z.boolean() });
