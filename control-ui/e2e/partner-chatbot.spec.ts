@@ -69,4 +69,17 @@ test('chatbot: commands, the bot connection health, warning levels refused past 
   await expect(page.getByLabel('Post a preview of links in chat')).toBeChecked();
   await expect(page.getByLabel('Previews per minute at most')).toHaveValue('10');
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-link-preview.png`, fullPage: true });
+
+  // Extras (issue 22 gaps): !watchtime / !rank switched off, the viewers' cooldown changed, kept after a reload.
+  await page.getByRole('link', { name: 'Extras' }).click();
+  const rankSwitch = page.getByLabel(/^!watchtime/);
+  await expect(rankSwitch).toBeChecked();
+  await rankSwitch.click();
+  await page.getByLabel('Each viewer may ask !points, !watchtime or !rank once every (seconds)').fill('45');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
+  await page.reload();
+  await expect(page.getByLabel(/^!watchtime/)).not.toBeChecked();
+  await expect(page.getByLabel('Each viewer may ask !points, !watchtime or !rank once every (seconds)')).toHaveValue('45');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-extras.png`, fullPage: true });
 });

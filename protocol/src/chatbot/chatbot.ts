@@ -241,6 +241,12 @@ export const chatbotLoyaltySchema = z.strictObject({
     whileOffline: earning,
     rewards: z.strictObject(Object.fromEntries(pointsRewardEvents.map((e) => [e, z.number().int().min(0).max(1_000_000)])) as Record<(typeof pointsRewardEvents)[number], z.ZodNumber>),
   }),
+  /**
+   * The Regulars program: a viewer who has watched this many hours live becomes a regular by
+   * themselves (added to the list of regulars) when `autoPromote` is on. Came later: documents
+   * saved before take the default.
+   */
+  regulars: z.strictObject({ autoPromote: z.boolean(), hoursWatched: z.number().int().min(1).max(100_000) }).default({ autoPromote: false, hoursWatched: 10 }),
 });
 export type ChatbotLoyalty = z.infer<typeof chatbotLoyaltySchema>;
 export const DEFAULT_LOYALTY: ChatbotLoyalty = {
@@ -253,6 +259,7 @@ export const DEFAULT_LOYALTY: ChatbotLoyalty = {
     whileOffline: { enabled: false, amount: 1, intervalMinutes: 60 },
     rewards: { tip: 100, follow: 50, subscribe: 500, giftSub: 500, raffleWin: 0, host: 50, cheer: 1, raid: 100 },
   },
+  regulars: { autoPromote: false, hoursWatched: 10 },
 };
 
 /** Spec §3 Rank: a name given after so many hours watched. */

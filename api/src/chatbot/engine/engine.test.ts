@@ -39,6 +39,7 @@ class Fakes {
   counts = new Map<string, number>();
   quotes: { number: number; message: string; author: string; createdAt: Date }[] = [];
   claimed = new Set<string>();
+  regulars = new Set<string>();
   /** Twitch's chatters list; null: Twitch refuses it. */
   chatters: { userId: string; login: string }[] | null = null;
   actions: BotActions = {
@@ -60,6 +61,11 @@ class Fakes {
     points: async (userId) => this.points.get(userId) ?? 0,
     watched: async (userId) => this.watched.get(userId) ?? 0,
     viewers: async () => this.chatters,
+    promoteRegulars: async (seconds) => {
+      const logins = [...this.watched].filter(([id, s]) => s >= seconds && !this.regulars.has(id)).map(([id]) => id.replace(/^u-/, ''));
+      for (const l of logins) this.regulars.add(`u-${l}`);
+      return logins;
+    },
     rewardByLogin: async () => undefined,
     warn: async (userId) => this.warnings.set(userId, (this.warnings.get(userId) ?? 0) + 1).get(userId)!,
     addQuote: async (message, author) => {
@@ -356,6 +362,24 @@ describe('timers, loyalty, quotes, alerts', () => {
     const none = f.engine(config({ loyalty, ranks, extras: { ...DEFAULT_EXTRAS, rankCommands: false } }));
     await none.onMessage(msg('eve', '!watchtime'));
     expect(f.said).toHaveLength(4);
+  });
+
+  it('the Regulars program promotes a viewer by themselves once they have watched the hours set', async () => {
+    const f = new Fakes();
+    const loyalty = structuredClone(DEFAULT_LOYALTY);
+    loyalty.program = 'regulars';
+    loyalty.regulars = { autoPromote: true, hoursWatched: 1 };
+    const bot = f.engine(config({ loyalty, commands: [command({ command: '!lounge', message: 'Welcome to the lounge', permission: 'regular', globalCooldownSeconds: 0 })] }));
+    f.chatters = [{ userId: 'u-lurker', login: 'lurker' }];
+    await bot.onMessage(msg('lurker', '!lounge'));
+    f.now += 30 * 60_000;
+    await bot.tick();
+    expect(f.regulars.size).toBe(0);
+    f.now += 30 * 60_000;
+    await bot.tick();
+    expect([...f.regulars]).toEqual(['u-lurker']);
+    await bot.onMessage(msg('lurker', '!lounge'));
+    expect(f.said).toEqual(['Welcome to the lounge']);
   });
 
   it('adds a quote and recalls it by number with its date', async () => {

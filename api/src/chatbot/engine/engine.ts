@@ -68,6 +68,11 @@ export interface BotData {
   quote(number: number | null): Promise<{ number: number; message: string; author: string; createdAt: Date } | null>;
   /** Points and seconds watched to add, per viewer. */
   accrue(entries: readonly { userId: string; login: string; points: number; seconds: number }[]): Promise<void>;
+  /**
+   * Adds every viewer who has watched at least `seconds` to the regulars (the Regulars program's
+   * promotion, within the list's maximum); the logins added.
+   */
+  promoteRegulars(seconds: number): Promise<string[]>;
   /** The channel's title and game ({title}, {game}). */
   channelInfo(): Promise<{ title: string; game: string }>;
   isLive(): Promise<boolean>;
@@ -457,6 +462,15 @@ export class BotEngine {
     if (chatting > 0) pay('whileChatting', 1, [...this.presence].filter(([, p]) => now - p.lastChatAt <= l.points.whileChatting.intervalMinutes * 60_000));
     const list = [...entries.values()].filter((e) => e.points > 0 || e.seconds > 0);
     if (list.length > 0) await this.deps.data.accrue(list);
+    const r = l.regulars;
+    if (l.program === 'regulars' && r.autoPromote && list.some((e) => e.seconds > 0)) {
+      const promoted = await this.deps.data.promoteRegulars(r.hoursWatched * 3600).catch((err: unknown) => {
+        this.deps.onError?.(err, 'promote regulars');
+        return [];
+      });
+      // At once for this bot's permission checks; the saved list reaches the page (and a reload) through Redis.
+      if (promoted.length > 0) this.config = { ...this.config, regulars: new Set([...this.config.regulars, ...promoted.map((p) => p.toLowerCase())]) };
+    }
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { parseHostPortList, type LiveEvent } from '@onair/protocol';
+import { CHATBOT_LIST_MAX, parseHostPortList, type LiveEvent } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { EgressPolicy, egressResolver, type Logger } from '@onair/runtime';
 import type { ChatConfig } from '../../chat/config.ts';
@@ -307,6 +307,24 @@ export class ChatbotRunner {
       },
       watched: async (userId) => (await db.chatbotViewer.findUnique({ where: { channelId_platformUserId: { channelId, platformUserId: userId } }, select: { secondsWatched: true } }))?.secondsWatched ?? 0,
       viewers: () => this.chatters(),
+      promoteRegulars: async (seconds) => {
+        // Within the list's maximum, the longest watchers first; one already listed is left as is.
+        const rows = await db.$queryRaw<{ username: string }[]>`
+          INSERT INTO chatbot_users (id, channel_id, kind, platform, username, username_key)
+          SELECT gen_random_uuid(), v.channel_id, 'regular', 'twitch', v.login, lower(v.login)
+          FROM chatbot_viewers v
+          WHERE v.channel_id = ${channelId} AND v.seconds_watched >= ${seconds}
+            AND NOT EXISTS (SELECT 1 FROM chatbot_users u WHERE u.channel_id = v.channel_id AND u.kind = 'regular' AND u.platform = 'twitch' AND u.username_key = lower(v.login))
+          ORDER BY v.seconds_watched DESC
+          LIMIT GREATEST(0, ${CHATBOT_LIST_MAX.users} - (SELECT count(*) FROM chatbot_users WHERE channel_id = ${channelId} AND kind = 'regular'))
+          ON CONFLICT DO NOTHING
+          RETURNING username`;
+        if (rows.length > 0) {
+          this.deps.logger.info({ channelId, promoted: rows.length }, 'chatbot regulars promoted');
+          await redis.publish(chatbotKeys.changed, channelId).catch(() => undefined);
+        }
+        return rows.map((r) => r.username);
+      },
       points: async (userId) => (await db.chatbotViewer.findUnique({ where: { channelId_platformUserId: { channelId, platformUserId: userId } }, select: { points: true } }))?.points ?? 0,
       rewardByLogin: async (login, points) => {
         await db.chatbotViewer.updateMany({ where: { channelId, login }, data: { points: { increment: points } } });
