@@ -333,4 +333,26 @@ describe('live from Twitch, viewers from the chatters list, !watchtime and !rank
     expect(replies().filter((t) => t.startsWith('@lurker7 is'))).toHaveLength(2);
     await put('loyalty', DEFAULT_LOYALTY);
   });
+  it('the Regulars program makes a viewer a regular by themselves after the hours set, and a Regulars command then answers them', async () => {
+    const loyalty = structuredClone(DEFAULT_LOYALTY);
+    loyalty.program = 'regulars';
+    loyalty.regulars = { autoPromote: true, hoursWatched: 1 };
+    await put('loyalty', loyalty);
+    await post('commands', { command: '!lounge', message: 'Welcome to the lounge, {sender}', permission: 'regular', globalCooldownSeconds: 0 });
+    await runner().tick();
+    say({ login: 'lurker8', text: '!lounge' });
+    await settle();
+    expect(replies()).not.toContain('Welcome to the lounge, lurker8');
+    // lurker8 watched 30 minutes so far; 30 more in the chatters list makes the hour.
+    twitch.chatters.set(twitchId, [{ user_id: irc.userIdOf('lurker8'), user_login: 'lurker8', user_name: 'lurker8' }]);
+    clock += 30 * 60_000;
+    await runner().tick();
+    await waitFor('lurker8 a regular', async () => (((await call(api, owner, 'GET', base())).body as ChatbotConfig).regulars.some((r) => r.username === 'lurker8') ? true : undefined), 10_000, 50);
+    const regulars = ((await call(api, owner, 'GET', base())).body as ChatbotConfig).regulars.map((r) => r.username);
+    expect(regulars).not.toContain('lurker9');
+    say({ login: 'lurker8', text: '!lounge' });
+    await settle();
+    expect(replies()).toContain('Welcome to the lounge, lurker8');
+    await put('loyalty', DEFAULT_LOYALTY);
+  });
 });

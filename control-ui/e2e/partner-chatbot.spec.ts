@@ -82,4 +82,19 @@ test('chatbot: commands, the bot connection health, warning levels refused past 
   await expect(page.getByLabel(/^!watchtime/)).not.toBeChecked();
   await expect(page.getByLabel('Each viewer may ask !points, !watchtime or !rank once every (seconds)')).toHaveValue('45');
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-extras.png`, fullPage: true });
+
+  // The Regulars program: viewers made regulars by themselves after the hours set.
+  await page.getByRole('link', { name: 'Loyalty' }).click();
+  await page.getByLabel('Loyalty program').click();
+  await page.getByRole('option', { name: 'Regulars', exact: true }).click();
+  const hours = page.getByLabel('After this many hours watched live');
+  await expect(hours).toBeDisabled();
+  await page.getByLabel('Make viewers regulars by themselves').click();
+  await hours.fill('20');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
+  await page.reload();
+  await expect(page.getByLabel('Make viewers regulars by themselves')).toBeChecked();
+  await expect(page.getByLabel('After this many hours watched live')).toHaveValue('20');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-loyalty-regulars.png`, fullPage: true });
 });
