@@ -230,21 +230,23 @@ export function LoyaltySection({ channelId, config, canEdit }: SectionProps) {
         </>
       ) : null}
       {loyalty.program === 'regulars' ? (
-        <div className={bot.row}>
+        <>
           <Switch
             label="Make viewers regulars by themselves"
             checked={loyalty.regulars.autoPromote}
             disabled={!canEdit}
             onCheckedChange={(autoPromote) => setLoyalty({ ...loyalty, regulars: { ...loyalty.regulars, autoPromote } })}
           />
-          <NumberField
-            label="After this many hours watched live"
-            value={loyalty.regulars.hoursWatched}
-            min={1}
-            onChange={(hoursWatched) => setLoyalty({ ...loyalty, regulars: { ...loyalty.regulars, hoursWatched } })}
-            disabled={!canEdit || !loyalty.regulars.autoPromote}
-          />
-        </div>
+          <div className={bot.row}>
+            <NumberField
+              label="After this many hours watched live"
+              value={loyalty.regulars.hoursWatched}
+              min={1}
+              onChange={(hoursWatched) => setLoyalty({ ...loyalty, regulars: { ...loyalty.regulars, hoursWatched } })}
+              disabled={!canEdit || !loyalty.regulars.autoPromote}
+            />
+          </div>
+        </>
       ) : null}
       <SaveRow onSave={() => void save.run(() => saveChatbotSection(channelId, 'loyalty', loyalty))} busy={save.busy} error={save.error} disabled={!canEdit} />
       <div className={styles.subsection}>
