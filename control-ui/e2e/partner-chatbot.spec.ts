@@ -87,7 +87,7 @@ test('chatbot: commands, the bot connection health, warning levels refused past 
   await page.getByRole('link', { name: 'Loyalty' }).click();
   await page.getByLabel('Loyalty program').click();
   await page.getByRole('option', { name: 'Regulars', exact: true }).click();
-  const hours = page.getByLabel('After this many hours watched live');
+  const hours = page.getByLabel('Hours watched live');
   await expect(hours).toBeDisabled();
   await page.getByLabel('Make viewers regulars by themselves').click();
   await hours.fill('20');
@@ -95,6 +95,6 @@ test('chatbot: commands, the bot connection health, warning levels refused past 
   await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
   await page.reload();
   await expect(page.getByLabel('Make viewers regulars by themselves')).toBeChecked();
-  await expect(page.getByLabel('After this many hours watched live')).toHaveValue('20');
+  await expect(page.getByLabel('Hours watched live')).toHaveValue('20');
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-loyalty-regulars.png`, fullPage: true });
 });

@@ -239,7 +239,7 @@ export function LoyaltySection({ channelId, config, canEdit }: SectionProps) {
           />
           <div className={bot.row}>
             <NumberField
-              label="After this many hours watched live"
+              label="Hours watched live"
               value={loyalty.regulars.hoursWatched}
               min={1}
               onChange={(hoursWatched) => setLoyalty({ ...loyalty, regulars: { ...loyalty.regulars, hoursWatched } })}
