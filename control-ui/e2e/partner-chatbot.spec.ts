@@ -97,4 +97,18 @@ test('chatbot: commands, the bot connection health, warning levels refused past 
   await expect(page.getByLabel('Make viewers regulars by themselves')).toBeChecked();
   await expect(page.getByLabel('Hours watched live')).toHaveValue('20');
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-loyalty-regulars.png`, fullPage: true });
+
+  // A running bot's notice (Twitch refused the chatters list). This stack runs no bot account, so
+  // the api's answer is amended here with the words a running bot reports (the api side is
+  // covered against the Twitch doubles in api/test/chatbot-bot.test.ts); this checks the page shows them.
+  const notice = "Viewers who do not chat earn no points or hours watched: Twitch refused the bot the chatters list (onairbot must be a moderator of your channel, and the bot's token needs moderator:read:chatters). Until then only viewers who chat earn.";
+  await page.route(/\/api\/v1\/partner\/channels\/[^/]+\/chatbot$/, async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as { connection: Record<string, unknown> };
+    await route.fulfill({ response: res, json: { ...body, connection: { ...body.connection, health: 'healthy', reason: null, notices: [notice] } } });
+  });
+  await page.reload();
+  await expect(connection).toContainText('Connected');
+  await expect(connection.getByText(notice)).toBeVisible();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-notice.png`, fullPage: true });
 });
