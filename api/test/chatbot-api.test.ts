@@ -2,7 +2,7 @@
 // §3/§9 refused with words, the 14-day timeout cap, banned-word patterns RE2 cannot run, and the
 // Chatbot permission groups of collaborators checked on the server section by section.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_FILTERS, DEFAULT_LOYALTY, TIMEOUT_TOO_LONG, type ChatbotConfig } from '@onair/protocol';
+import { DEFAULT_EXTRAS, DEFAULT_FILTERS, DEFAULT_LOYALTY, TIMEOUT_TOO_LONG, type ChatbotConfig } from '@onair/protocol';
 import { collaboratorWith, linkTwitch } from './helpers/partner.ts';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
@@ -88,6 +88,19 @@ describe('sections', () => {
     const saved = await call(api, owner, 'PUT', `${base(owner)}/filters`, filters);
     expect(saved.status).toBe(200);
     expect((saved.body as ChatbotConfig).filters.bannedWords.patterns).toEqual(['(a+)+$', 'bad\\s*word']);
+  });
+
+  it('extras and loyalty saved without the fields that came later (rank commands, their cooldown, Regulars promotion) take their defaults; out-of-range values are refused', async () => {
+    const extras = await call(api, owner, 'PUT', `${base(owner)}/extras`, { permitCommand: false, quoteCommands: true, pointsCommand: true });
+    expect(extras.status, JSON.stringify(extras.body)).toBe(200);
+    expect((extras.body as ChatbotConfig).extras).toEqual({ permitCommand: false, quoteCommands: true, pointsCommand: true, rankCommands: true, statsUserCooldownSeconds: 30 });
+    expect((await call(api, owner, 'PUT', `${base(owner)}/extras`, { ...DEFAULT_EXTRAS, statsUserCooldownSeconds: 3601 })).status).toBe(400);
+    const { regulars: _omitted, ...older } = structuredClone(DEFAULT_LOYALTY);
+    const loyalty = await call(api, owner, 'PUT', `${base(owner)}/loyalty`, { ...older, program: 'regulars' });
+    expect(loyalty.status, JSON.stringify(loyalty.body)).toBe(200);
+    expect((loyalty.body as ChatbotConfig).loyalty.regulars).toEqual({ autoPromote: false, hoursWatched: 10 });
+    expect((await call(api, owner, 'PUT', `${base(owner)}/loyalty`, { ...DEFAULT_LOYALTY, regulars: { autoPromote: true, hoursWatched: 0 } })).status).toBe(400);
+    expect((await call(api, owner, 'GET', base(owner))).body).toMatchObject({ connection: { notices: [] } });
   });
 
   it('loyalty takes only the points intervals of §9; ranks, alerts, timers, extras, moderation save', async () => {

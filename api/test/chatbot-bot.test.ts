@@ -4,7 +4,7 @@
 // back into the chat. The bot's clock is the test's (cooldowns, timers, points over an hour).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_FILTERS, DEFAULT_LOYALTY, type ChatbotConfig } from '@onair/protocol';
+import { DEFAULT_EXTRAS, DEFAULT_FILTERS, DEFAULT_LOYALTY, type ChatbotConfig } from '@onair/protocol';
 import { startTwitchChatDouble, waitFor, type TwitchChatDouble, type TwitchChatLine } from '@onair/embedded';
 import { createLogger } from '@onair/runtime';
 import { loadConfig } from '../src/config.ts';
@@ -65,6 +65,8 @@ beforeAll(async () => {
     CHAT_SUPERVISE_MS: '200',
     CHAT_OWNER_LEASE_MS: '2000',
     CHAT_TWITCH_RECONNECT_MS: '300',
+    // Twitch is asked whether the channel is live five times a second here (a minute by default).
+    CHATBOT_LIVE_POLL_MS: '200',
     // The test moves the clock and ticks itself.
     CHATBOT_TICK_MS: '3600000',
   };
@@ -239,5 +241,118 @@ describe('bad input', () => {
     expect(twitch.calls.length - refusedBefore).toBeGreaterThanOrEqual(4);
     expect(runner().stats.helix.rateLimited).toBeGreaterThanOrEqual(3);
     await put('filters', DEFAULT_FILTERS);
+  });
+});
+
+describe('live from Twitch, viewers from the chatters list, !watchtime and !rank', () => {
+  let twitchId = '';
+  const follows = () => replies().filter((t) => t.startsWith('Follow')).length;
+  const lurkers = Array.from({ length: 2500 }, (_, i) => `lurker${i}`);
+
+  beforeAll(async () => {
+    twitchId = (await api.db.account.findFirstOrThrow({ where: { userId: owner.id, providerId: 'twitch' } })).accountId;
+    // OnAir's own broadcast ends: from here on only Twitch says whether the channel is live.
+    await api.db.broadcast.updateMany({ where: { project: { ownerId: owner.id } }, data: { state: 'ended' } });
+    await put('timer-settings', { intervalMinutes: 5, onlyWhileLive: true, minChatLines: 0 });
+    await new Promise((r) => setTimeout(r, 1100));
+  });
+
+  it('a creator streaming to Twitch without OnAir is seen live: the timer fires', async () => {
+    const before = follows();
+    await runner().tick();
+    clock += 6 * 60_000;
+    await runner().tick();
+    // Neither OnAir nor Twitch has the channel live: nothing.
+    expect(follows()).toBe(before);
+    expect(runner().liveOnTwitch).toBe(false);
+    twitch.channels.set(twitchId, { followers: 0, subscribers: 0, viewers: 12 });
+    // The bot's own poll (every CHATBOT_LIVE_POLL_MS) sees it.
+    await waitFor('Twitch seen live', async () => (runner().liveOnTwitch ? true : undefined), 10_000, 20);
+    expect(twitch.calls.some((c) => c.path === '/helix/streams' && c.query.user_id === twitchId)).toBe(true);
+    await runner().tick();
+    clock += 6 * 60_000;
+    await runner().tick();
+    await waitFor('the timer', async () => (follows() > before ? true : undefined), 10_000, 20);
+    expect(follows()).toBe(before + 1);
+  });
+
+  it("viewers in Twitch's chatters list (2 500, three pages) earn while viewing; a refused list falls back to recent chatters and says so", async () => {
+    const loyalty = structuredClone(DEFAULT_LOYALTY);
+    loyalty.program = 'points';
+    loyalty.points.whileViewing = { enabled: true, amount: 10, intervalMinutes: 15 };
+    loyalty.points.whileChatting = { enabled: false, amount: 5, intervalMinutes: 15 };
+    await put('loyalty', loyalty);
+    await runner().tick();
+    twitch.chatters.set(
+      twitchId,
+      [...lurkers, 'onairbot'].map((l) => ({ user_id: irc.userIdOf(l), user_login: l, user_name: l })),
+    );
+    const pagesBefore = twitch.calls.filter((c) => c.path === '/helix/chat/chatters').length;
+    clock += 15 * 60_000;
+    await runner().tick();
+    const pages = twitch.calls.filter((c) => c.path === '/helix/chat/chatters').slice(pagesBefore);
+    expect(pages).toHaveLength(3);
+    expect(pages.every((c) => c.query.moderator_id === BOT_ID && c.query.broadcaster_id === twitchId)).toBe(true);
+    const earned = await api.db.chatbotViewer.findMany({ where: { channelId: owner.id, login: { in: [...lurkers, 'onairbot'] } } });
+    expect(earned).toHaveLength(2500);
+    expect(earned.every((v) => v.points === 10 && v.secondsWatched === 15 * 60)).toBe(true);
+
+    twitch.chattersScopeMissing = true;
+    clock += 15 * 60_000;
+    await runner().tick();
+    expect((await api.db.chatbotViewer.findFirstOrThrow({ where: { channelId: owner.id, login: 'lurker0' } })).points).toBe(10);
+    const health = async () => ((await call(api, owner, 'GET', base())).body as ChatbotConfig).connection;
+    await waitFor('the notice in the health', async () => ((await health()).notices.length > 0 ? true : undefined), 10_000, 50);
+    const connection = await health();
+    expect(connection.health).toBe('healthy');
+    expect(connection.notices[0]).toMatch(/^Viewers who do not chat earn no points or hours watched: Twitch refused the bot the chatters list/);
+    twitch.chattersScopeMissing = false;
+    clock += 15 * 60_000;
+    await runner().tick();
+    expect((await api.db.chatbotViewer.findFirstOrThrow({ where: { channelId: owner.id, login: 'lurker0' } })).points).toBe(20);
+    await waitFor('the notice gone', async () => ((await health()).notices.length === 0 ? true : undefined), 10_000, 50);
+    await put('loyalty', DEFAULT_LOYALTY);
+  });
+
+  it('a viewer asks !watchtime and !rank in chat and gets their hours and rank, once per cooldown', async () => {
+    const loyalty = structuredClone(DEFAULT_LOYALTY);
+    loyalty.program = 'ranks';
+    await put('loyalty', loyalty);
+    await put('ranks', { ranks: [{ name: 'Lurker', hoursWatched: 0 }, { name: 'Regular', hoursWatched: 5 }] });
+    await put('extras', { ...DEFAULT_EXTRAS, statsUserCooldownSeconds: 60 });
+    const seconds = (await api.db.chatbotViewer.findFirstOrThrow({ where: { channelId: owner.id, login: 'lurker7' } })).secondsWatched;
+    expect(seconds).toBe(30 * 60);
+    say({ login: 'lurker7', text: '!watchtime' });
+    say({ login: 'lurker7', text: '!rank' });
+    say({ login: 'lurker7', text: '!rank' });
+    await settle();
+    expect(replies().filter((t) => t.startsWith('@lurker7'))).toEqual(['@lurker7 has watched 30 minutes here.', '@lurker7 is Lurker (30 minutes watched); Regular at 5 hours.']);
+    clock += 61_000;
+    say({ login: 'lurker7', text: '!rank' });
+    await settle();
+    expect(replies().filter((t) => t.startsWith('@lurker7 is'))).toHaveLength(2);
+    await put('loyalty', DEFAULT_LOYALTY);
+  });
+  it('the Regulars program makes a viewer a regular by themselves after the hours set, and a Regulars command then answers them', async () => {
+    const loyalty = structuredClone(DEFAULT_LOYALTY);
+    loyalty.program = 'regulars';
+    loyalty.regulars = { autoPromote: true, hoursWatched: 1 };
+    await put('loyalty', loyalty);
+    await post('commands', { command: '!lounge', message: 'Welcome to the lounge, {sender}', permission: 'regular', globalCooldownSeconds: 0 });
+    await runner().tick();
+    say({ login: 'lurker8', text: '!lounge' });
+    await settle();
+    expect(replies()).not.toContain('Welcome to the lounge, lurker8');
+    // lurker8 watched 30 minutes so far; 30 more in the chatters list makes the hour.
+    twitch.chatters.set(twitchId, [{ user_id: irc.userIdOf('lurker8'), user_login: 'lurker8', user_name: 'lurker8' }]);
+    clock += 30 * 60_000;
+    await runner().tick();
+    await waitFor('lurker8 a regular', async () => (((await call(api, owner, 'GET', base())).body as ChatbotConfig).regulars.some((r) => r.username === 'lurker8') ? true : undefined), 10_000, 50);
+    const regulars = ((await call(api, owner, 'GET', base())).body as ChatbotConfig).regulars.map((r) => r.username);
+    expect(regulars).not.toContain('lurker9');
+    say({ login: 'lurker8', text: '!lounge' });
+    await settle();
+    expect(replies()).toContain('Welcome to the lounge, lurker8');
+    await put('loyalty', DEFAULT_LOYALTY);
   });
 });

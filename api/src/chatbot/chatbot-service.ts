@@ -63,7 +63,7 @@ function section<K extends ChatbotSection>(row: SettingsRow | null, key: K): Sec
 }
 
 /** What a running bot reports in Redis; the page's health is read from it. */
-export const botStateSchema = z.object({ state: z.enum(['connecting', 'connected', 'error']), error: z.string().optional() });
+export const botStateSchema = z.object({ state: z.enum(['connecting', 'connected', 'error']), error: z.string().optional(), notices: z.array(z.string()).optional() });
 export type BotState = z.infer<typeof botStateSchema>;
 
 /** How long a bot just turned on may go without any replica reporting before its health is 'unknown'. */
@@ -149,6 +149,7 @@ export class ChatbotService {
       regulars: new Set(c.regulars.map((u) => u.username.toLowerCase())),
       alerts: c.alerts,
       loyalty: c.loyalty,
+      ranks: c.ranks,
       extras: c.extras,
       linkPreview: c.linkPreview,
     };
@@ -163,7 +164,7 @@ export class ChatbotService {
   async connection(channelId: string): Promise<ChatbotConnection> {
     const [row, twitch] = await Promise.all([this.deps.db.chatbotSettings.findUnique({ where: { channelId }, select: { enabled: true, enabledAt: true } }), this.twitchOf(channelId)]);
     const enabled = row?.enabled ?? false;
-    const out = (health: ChatbotHealth, reason: string | null): ChatbotConnection => ({ enabled, twitchLogin: twitch?.login ?? null, health, reason });
+    const out = (health: ChatbotHealth, reason: string | null, notices: string[] = []): ChatbotConnection => ({ enabled, twitchLogin: twitch?.login ?? null, health, reason, notices });
     if (!enabled) return out('disabled', 'The chatbot is turned off.');
     if (!twitch) return out('unhealthy', 'No Twitch account is linked to this channel.');
     const first = await this.firstChannelOf(twitch.login);
@@ -171,8 +172,9 @@ export class ChatbotService {
     const raw = await this.deps.redis.get(chatbotKeys.state(channelId)).catch(() => null);
     const state = raw ? botStateSchema.safeParse(JSON.parse(raw)) : null;
     if (state?.success) {
-      if (state.data.state === 'connected') return out('healthy', null);
-      if (state.data.state === 'error') return out('unhealthy', state.data.error ?? 'The chatbot cannot reach the Twitch chat.');
+      const notices = state.data.notices ?? [];
+      if (state.data.state === 'connected') return out('healthy', null, notices);
+      if (state.data.state === 'error') return out('unhealthy', state.data.error ?? 'The chatbot cannot reach the Twitch chat.', notices);
       return out('pending', 'Connecting to the Twitch chat…');
     }
     const since = row?.enabledAt?.getTime() ?? 0;

@@ -14,10 +14,16 @@ export const chatbotConfigShape = {
   CHATBOT_TWITCH_USER_ID: z.string().regex(/^\d{1,20}$/).optional(),
   /** The bot account's Twitch login (its own messages in chat are not read as commands). */
   CHATBOT_TWITCH_LOGIN: z.string().regex(/^[a-z0-9_]{1,41}$/).default('onairbot'),
-  /** The bot account's user access token (user:write:chat, moderator:manage:chat_messages, moderator:manage:banned_users, moderator:manage:chat_settings). Never logged. */
+  /** The bot account's user access token (user:write:chat, moderator:manage:chat_messages, moderator:manage:banned_users, moderator:manage:chat_settings, moderator:read:chatters). Never logged. */
   CHATBOT_TWITCH_TOKEN: z.string().min(1).optional(),
   /** How often a running bot looks at its timers and loyalty. */
   CHATBOT_TICK_MS: z.coerce.number().int().min(10).default(1000),
+  /**
+   * How often a running bot asks Twitch whether its channel is live (GET /helix/streams), so timers
+   * "only while live" and live earning also see streams that do not go through OnAir. One call per
+   * channel per interval on the bot account's rate limit (800 a minute).
+   */
+  CHATBOT_LIVE_POLL_MS: z.coerce.number().int().min(100).default(60_000),
   /** Messages waiting for a bot beyond this are dropped (a flood must not eat the replica's memory). */
   CHATBOT_QUEUE_MAX: z.coerce.number().int().min(100).default(20_000),
   /** Helix calls waiting beyond this are refused (a flood of removals waits for Twitch's rate limit in a bounded line). */

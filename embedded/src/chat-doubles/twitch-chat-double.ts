@@ -185,10 +185,15 @@ export class TwitchChatDouble extends ChatDoubleBase {
       `subscriber=${/(^|,)subscriber\//.test(badges) ? 1 : 0}`,
       `tmi-sent-ts=${Date.now()}`,
       'turbo=0',
-      `user-id=${Math.abs(hash(m.login))}`,
+      `user-id=${this.userIdOf(m.login)}`,
       'user-type=',
     ].join(';');
     return `@${tags} :${m.login}!${m.login}@${m.login}.tmi.twitch.tv ${command} ${channel} :${m.text}`;
+  }
+
+  /** The Twitch user id this double gives a login (the same in every message; Helix doubles use it for chatters). */
+  userIdOf(login: string): string {
+    return String(Math.abs(hash(login)));
   }
 
   /** A viewer writes in the channel: every client that joined it receives the PRIVMSG. Returns the message id. */

@@ -241,6 +241,12 @@ export const chatbotLoyaltySchema = z.strictObject({
     whileOffline: earning,
     rewards: z.strictObject(Object.fromEntries(pointsRewardEvents.map((e) => [e, z.number().int().min(0).max(1_000_000)])) as Record<(typeof pointsRewardEvents)[number], z.ZodNumber>),
   }),
+  /**
+   * The Regulars program: a viewer who has watched this many hours live becomes a regular by
+   * themselves (added to the list of regulars) when `autoPromote` is on. Came later: documents
+   * saved before take the default.
+   */
+  regulars: z.strictObject({ autoPromote: z.boolean(), hoursWatched: z.number().int().min(1).max(100_000) }).default({ autoPromote: false, hoursWatched: 10 }),
 });
 export type ChatbotLoyalty = z.infer<typeof chatbotLoyaltySchema>;
 export const DEFAULT_LOYALTY: ChatbotLoyalty = {
@@ -253,6 +259,7 @@ export const DEFAULT_LOYALTY: ChatbotLoyalty = {
     whileOffline: { enabled: false, amount: 1, intervalMinutes: 60 },
     rewards: { tip: 100, follow: 50, subscribe: 500, giftSub: 500, raffleWin: 0, host: 50, cheer: 1, raid: 100 },
   },
+  regulars: { autoPromote: false, hoursWatched: 10 },
 };
 
 /** Spec §3 Rank: a name given after so many hours watched. */
@@ -266,10 +273,21 @@ export const chatbotLinkPreviewSchema = z.strictObject({ enabled: z.boolean(), m
 export type ChatbotLinkPreview = z.infer<typeof chatbotLinkPreviewSchema>;
 export const DEFAULT_LINK_PREVIEW: ChatbotLinkPreview = { enabled: false, maxPerMinute: 4 };
 
-/** The built-in commands: !permit (links), !quote / !addquote, !points. */
-export const chatbotExtrasSchema = z.strictObject({ permitCommand: z.boolean(), quoteCommands: z.boolean(), pointsCommand: z.boolean() });
+/**
+ * The built-in commands: !permit (links), !quote / !addquote, !points, and !watchtime / !rank (a
+ * viewer's hours watched, and their rank when the loyalty program is Ranks). The viewer's own
+ * figures commands (!points, !watchtime, !rank) answer each viewer at most once per
+ * `statsUserCooldownSeconds`. The last two fields came later: documents saved before take their defaults.
+ */
+export const chatbotExtrasSchema = z.strictObject({
+  permitCommand: z.boolean(),
+  quoteCommands: z.boolean(),
+  pointsCommand: z.boolean(),
+  rankCommands: z.boolean().default(true),
+  statsUserCooldownSeconds: z.number().int().min(0).max(3600).default(30),
+});
 export type ChatbotExtras = z.infer<typeof chatbotExtrasSchema>;
-export const DEFAULT_EXTRAS: ChatbotExtras = { permitCommand: true, quoteCommands: true, pointsCommand: true };
+export const DEFAULT_EXTRAS: ChatbotExtras = { permitCommand: true, quoteCommands: true, pointsCommand: true, rankCommands: true, statsUserCooldownSeconds: 30 };
 
 // ---- Connection health (spec §4) ---------------------------------------------------------------
 
@@ -284,6 +302,8 @@ export const chatbotConnectionSchema = z.object({
   health: chatbotHealthSchema,
   /** Why, in words, when not healthy. */
   reason: z.string().nullable(),
+  /** What works less well than it could although the bot runs (e.g. the chatters list cannot be read), in words. */
+  notices: z.array(z.string()),
 });
 export type ChatbotConnection = z.infer<typeof chatbotConnectionSchema>;
 export const updateChatbotConnectionBodySchema = z.strictObject({ enabled: z.boolean() });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHATBOT_ALERTS, DEFAULT_EXTRAS, DEFAULT_FILTERS, DEFAULT_LINK_PREVIEW, DEFAULT_LOYALTY, DEFAULT_MODERATION, type ChatSegment } from '@onair/protocol';
-import { BotEngine, type BotActions, type BotConfig, type BotData, type BotMessage } from './engine.ts';
+import { BotEngine, rankWords, watchedWords, type BotActions, type BotConfig, type BotData, type BotMessage } from './engine.ts';
 import { bannedWordError } from './filters.ts';
 import { renderTemplate } from './template.ts';
 
@@ -17,6 +17,7 @@ function config(overrides: Partial<BotConfig> = {}): BotConfig {
     regulars: new Set(),
     alerts: structuredClone(DEFAULT_CHATBOT_ALERTS),
     loyalty: structuredClone(DEFAULT_LOYALTY),
+    ranks: [],
     extras: DEFAULT_EXTRAS,
     linkPreview: DEFAULT_LINK_PREVIEW,
     ...overrides,
@@ -38,6 +39,9 @@ class Fakes {
   counts = new Map<string, number>();
   quotes: { number: number; message: string; author: string; createdAt: Date }[] = [];
   claimed = new Set<string>();
+  regulars = new Set<string>();
+  /** Twitch's chatters list; null: Twitch refuses it. */
+  chatters: { userId: string; login: string }[] | null = null;
   actions: BotActions = {
     say: async (t) => void this.said.push(t),
     previewLink: (messageId, href) => void this.previewed.push(href),
@@ -55,6 +59,13 @@ class Fakes {
       return { spent: true, balance: have - cost };
     },
     points: async (userId) => this.points.get(userId) ?? 0,
+    watched: async (userId) => this.watched.get(userId) ?? 0,
+    viewers: async () => this.chatters,
+    promoteRegulars: async (seconds) => {
+      const logins = [...this.watched].filter(([id, s]) => s >= seconds && !this.regulars.has(id)).map(([id]) => id.replace(/^u-/, ''));
+      for (const l of logins) this.regulars.add(`u-${l}`);
+      return logins;
+    },
     rewardByLogin: async () => undefined,
     warn: async (userId) => this.warnings.set(userId, (this.warnings.get(userId) ?? 0) + 1).get(userId)!,
     addQuote: async (message, author) => {
@@ -297,6 +308,78 @@ describe('timers, loyalty, quotes, alerts', () => {
     expect(f.points.get('u-bo')).toBe(4 * 15);
     expect(f.points.get('u-sub')).toBe(4 * 30);
     expect(f.watched.get('u-bo')).toBe(3600);
+  });
+
+  it("viewers in Twitch's chatters list earn while viewing and watching without chatting; without the list, recent chatters only", async () => {
+    const f = new Fakes();
+    const loyalty = structuredClone(DEFAULT_LOYALTY);
+    loyalty.program = 'points';
+    loyalty.points.whileViewing = { enabled: true, amount: 10, intervalMinutes: 15 };
+    loyalty.points.whileChatting = { enabled: false, amount: 5, intervalMinutes: 15 };
+    const bot = f.engine(config({ loyalty, ignored: new Set(['onairbot']) }));
+    f.chatters = [
+      { userId: 'u-lurker', login: 'Lurker' },
+      { userId: 'u-bot', login: 'onairbot' },
+    ];
+    await bot.onMessage(msg('bo', 'hi'));
+    f.now += 15 * 60_000;
+    await bot.tick();
+    expect(f.points.get('u-lurker')).toBe(10);
+    expect(f.points.get('u-bo')).toBe(10);
+    expect(f.points.has('u-bot')).toBe(false);
+    expect(f.watched.get('u-lurker')).toBe(15 * 60);
+    f.chatters = null;
+    f.now += 15 * 60_000;
+    await bot.tick();
+    expect(f.points.get('u-lurker')).toBe(10);
+    expect(f.points.get('u-bo')).toBe(20);
+  });
+
+  it('!watchtime and !rank answer with the hours watched and the rank, once per user cooldown', async () => {
+    const f = new Fakes();
+    const loyalty = structuredClone(DEFAULT_LOYALTY);
+    loyalty.program = 'ranks';
+    const ranks = [
+      { name: 'Veteran', hoursWatched: 10 },
+      { name: 'Newcomer', hoursWatched: 1 },
+    ];
+    const bot = f.engine(config({ loyalty, ranks, extras: { ...DEFAULT_EXTRAS, statsUserCooldownSeconds: 30 } }));
+    f.watched.set('u-bo', 3 * 3600 + 25 * 60);
+    await bot.onMessage(msg('bo', '!watchtime'));
+    await bot.onMessage(msg('bo', '!rank'));
+    await bot.onMessage(msg('bo', '!rank'));
+    await bot.onMessage(msg('cy', '!rank'));
+    expect(f.said).toEqual(['@bo has watched 3 hours 25 minutes here.', '@bo is Newcomer (3 hours 25 minutes watched); Veteran at 10 hours.', '@cy has no rank yet (0 minutes watched); Newcomer at 1 hour.']);
+    f.now += 31_000;
+    await bot.onMessage(msg('bo', '!rank'));
+    expect(f.said).toHaveLength(4);
+    expect(rankWords('ada', 11 * 3600, ranks)).toBe('@ada is Veteran (11 hours watched), the highest rank.');
+    expect(rankWords('ada', 60, [])).toBe('@ada has watched 1 minute; this channel has no ranks yet.');
+    expect(watchedWords(3600)).toBe('1 hour');
+    // !rank belongs to the Ranks program; switched off in Extras, neither answers.
+    const off = f.engine(config({ loyalty: DEFAULT_LOYALTY, ranks, extras: { ...DEFAULT_EXTRAS, rankCommands: true } }));
+    await off.onMessage(msg('dee', '!rank'));
+    const none = f.engine(config({ loyalty, ranks, extras: { ...DEFAULT_EXTRAS, rankCommands: false } }));
+    await none.onMessage(msg('eve', '!watchtime'));
+    expect(f.said).toHaveLength(4);
+  });
+
+  it('the Regulars program promotes a viewer by themselves once they have watched the hours set', async () => {
+    const f = new Fakes();
+    const loyalty = structuredClone(DEFAULT_LOYALTY);
+    loyalty.program = 'regulars';
+    loyalty.regulars = { autoPromote: true, hoursWatched: 1 };
+    const bot = f.engine(config({ loyalty, commands: [command({ command: '!lounge', message: 'Welcome to the lounge', permission: 'regular', globalCooldownSeconds: 0 })] }));
+    f.chatters = [{ userId: 'u-lurker', login: 'lurker' }];
+    await bot.onMessage(msg('lurker', '!lounge'));
+    f.now += 30 * 60_000;
+    await bot.tick();
+    expect(f.regulars.size).toBe(0);
+    f.now += 30 * 60_000;
+    await bot.tick();
+    expect([...f.regulars]).toEqual(['u-lurker']);
+    await bot.onMessage(msg('lurker', '!lounge'));
+    expect(f.said).toEqual(['Welcome to the lounge']);
   });
 
   it('adds a quote and recalls it by number with its date', async () => {

@@ -12,6 +12,7 @@ import {
   type ChatbotLoyalty,
   type ChatbotModeration,
   type ChatbotPermission,
+  type ChatbotRank,
   type ChatbotTimerSettings,
   type LiveEvent,
   type WarningLevel,
@@ -51,6 +52,13 @@ export interface BotData {
   /** Takes `cost` points when the viewer has them; their balance after (or as it is when refused). */
   spendPoints(userId: string, login: string, cost: number): Promise<{ spent: boolean; balance: number }>;
   points(userId: string): Promise<number>;
+  /** Seconds a viewer has watched the channel live (ranks, !watchtime). */
+  watched(userId: string): Promise<number>;
+  /**
+   * Who is in the chat now (Twitch's chatters list, lurkers included), or null when it cannot be
+   * read (then only recent chatters earn). Asked only when a viewing or watch step is due.
+   */
+  viewers(): Promise<readonly { userId: string; login: string }[] | null>;
   /** Adds points by login (event rewards: the event names the viewer by login). */
   rewardByLogin(login: string, points: number): Promise<void>;
   /** One more warning (older ones than `since` are forgotten first); the count now. */
@@ -60,6 +68,11 @@ export interface BotData {
   quote(number: number | null): Promise<{ number: number; message: string; author: string; createdAt: Date } | null>;
   /** Points and seconds watched to add, per viewer. */
   accrue(entries: readonly { userId: string; login: string; points: number; seconds: number }[]): Promise<void>;
+  /**
+   * Adds every viewer who has watched at least `seconds` to the regulars (the Regulars program's
+   * promotion, within the list's maximum); the logins added.
+   */
+  promoteRegulars(seconds: number): Promise<string[]>;
   /** The channel's title and game ({title}, {game}). */
   channelInfo(): Promise<{ title: string; game: string }>;
   isLive(): Promise<boolean>;
@@ -95,11 +108,12 @@ export interface BotConfig {
   regulars: ReadonlySet<string>;
   alerts: ChatbotAlerts;
   loyalty: ChatbotLoyalty;
+  ranks: readonly ChatbotRank[];
   extras: ChatbotExtras;
   linkPreview: ChatbotLinkPreview;
 }
 
-/** A viewer counts as watching for this long after their last message (Twitch's chatters list is not read). */
+/** A viewer counts as watching for this long after their last message (with Twitch's chatters list, or in its place). */
 export const PRESENCE_MS = 60 * 60_000;
 /** Hours watched (ranks) are counted in steps of this while live. */
 export const WATCH_STEP_MS = 5 * 60_000;
@@ -303,12 +317,26 @@ export class BotEngine {
       return true;
     }
     if (name === '!points' && extras.pointsCommand && this.config.loyalty.program === 'points') {
-      if (!(await this.deps.data.claim(m.id))) return true;
+      if (!this.statsAllowed(name, m, now) || !(await this.deps.data.claim(m.id))) return true;
       const points = await this.deps.data.points(m.userId);
       await this.say(`@${m.displayName} has ${points} ${this.config.loyalty.points.name}.`);
       return true;
     }
+    if ((name === '!watchtime' || (name === '!rank' && this.config.loyalty.program === 'ranks')) && extras.rankCommands) {
+      if (!this.statsAllowed(name, m, now) || !(await this.deps.data.claim(m.id))) return true;
+      const seconds = await this.deps.data.watched(m.userId);
+      await this.say(name === '!watchtime' ? `@${m.displayName} has watched ${watchedWords(seconds)} here.` : rankWords(m.displayName, seconds, this.config.ranks));
+      return true;
+    }
     return false;
+  }
+
+  /** A viewer's own figures (!points, !watchtime, !rank): once per statsUserCooldownSeconds each, so a viewer cannot flood the chat with them. */
+  private statsAllowed(name: string, m: BotMessage, now: number): boolean {
+    const key = `${name}:${m.userId}`;
+    if ((this.userCooldown.get(key) ?? 0) > now) return false;
+    this.userCooldown.set(key, now + this.config.extras.statsUserCooldownSeconds * 1000);
+    return true;
   }
 
   private async runCommand(m: BotMessage, level: ChatbotPermission, c: BotCommand, args: string, now: number): Promise<void> {
@@ -402,36 +430,67 @@ export class BotEngine {
   private async loyalty(now: number, live: boolean): Promise<void> {
     for (const [id, p] of this.presence) if (now - p.lastChatAt > PRESENCE_MS) this.presence.delete(id);
     const entries = new Map<string, { userId: string; login: string; points: number; seconds: number }>();
-    const entry = (id: string, p: Presence) => entries.get(id) ?? entries.set(id, { userId: id, login: p.login, points: 0, seconds: 0 }).get(id)!;
+    const entry = (id: string, p: Pick<Presence, 'login'>) => entries.get(id) ?? entries.set(id, { userId: id, login: p.login, points: 0, seconds: 0 }).get(id)!;
+    // Which steps are due now (each counter moves on whether or not it pays).
+    let watchSteps = 0;
     if (live) {
-      const steps = Math.floor((now - this.lastAccrual.watch) / WATCH_STEP_MS);
-      if (steps > 0) {
-        this.lastAccrual.watch += steps * WATCH_STEP_MS;
-        for (const [id, p] of this.presence) entry(id, p).seconds += (steps * WATCH_STEP_MS) / 1000;
-      }
+      watchSteps = Math.floor((now - this.lastAccrual.watch) / WATCH_STEP_MS);
+      this.lastAccrual.watch += watchSteps * WATCH_STEP_MS;
     } else this.lastAccrual.watch = now;
     const l = this.config.loyalty;
-    if (l.program === 'points') {
-      const earn = (kind: 'whileChatting' | 'whileViewing' | 'whileOffline', applies: boolean, who: (p: Presence) => boolean) => {
-        const e = l.points[kind];
-        const every = e.intervalMinutes * 60_000;
-        const steps = Math.floor((now - this.lastAccrual[kind]) / every);
-        if (steps <= 0) return;
-        this.lastAccrual[kind] += steps * every;
-        if (!e.enabled || !applies) return;
-        for (const [id, p] of this.presence) {
-          if (!who(p)) continue;
-          // Chatting pays for the intervals they wrote in; the step that just ended is the one checked.
-          const n = kind === 'whileChatting' ? 1 : steps;
-          entry(id, p).points += Math.round(n * e.amount * (p.subscriber ? l.points.subscriberMultiplier : 1));
-        }
-      };
-      earn('whileViewing', live, () => true);
-      earn('whileOffline', !live, () => true);
-      earn('whileChatting', live, (p) => now - p.lastChatAt <= l.points.whileChatting.intervalMinutes * 60_000);
-    }
+    const due = (kind: 'whileChatting' | 'whileViewing' | 'whileOffline', applies: boolean): number => {
+      const e = l.points[kind];
+      const every = e.intervalMinutes * 60_000;
+      const steps = Math.floor((now - this.lastAccrual[kind]) / every);
+      if (steps <= 0) return 0;
+      this.lastAccrual[kind] += steps * every;
+      return l.program === 'points' && e.enabled && applies ? steps : 0;
+    };
+    const viewing = due('whileViewing', live);
+    const offline = due('whileOffline', !live);
+    const chatting = due('whileChatting', live);
+    const present = watchSteps > 0 || viewing > 0 || offline > 0 ? await this.present() : new Map<string, Presence>();
+    for (const [id, p] of present) entry(id, p).seconds += (watchSteps * WATCH_STEP_MS) / 1000;
+    const pay = (kind: 'whileChatting' | 'whileViewing' | 'whileOffline', n: number, who: Iterable<[string, Presence]>) => {
+      if (n <= 0) return;
+      const e = l.points[kind];
+      for (const [id, p] of who) entry(id, p).points += Math.round(n * e.amount * (p.subscriber ? l.points.subscriberMultiplier : 1));
+    };
+    pay('whileViewing', viewing, present);
+    pay('whileOffline', offline, present);
+    // Chatting pays for the interval that just ended, to those who wrote in it.
+    if (chatting > 0) pay('whileChatting', 1, [...this.presence].filter(([, p]) => now - p.lastChatAt <= l.points.whileChatting.intervalMinutes * 60_000));
     const list = [...entries.values()].filter((e) => e.points > 0 || e.seconds > 0);
     if (list.length > 0) await this.deps.data.accrue(list);
+    const r = l.regulars;
+    if (l.program === 'regulars' && r.autoPromote && list.some((e) => e.seconds > 0)) {
+      const promoted = await this.deps.data.promoteRegulars(r.hoursWatched * 3600).catch((err: unknown) => {
+        this.deps.onError?.(err, 'promote regulars');
+        return [];
+      });
+      // At once for this bot's permission checks; the saved list reaches the page (and a reload) through Redis.
+      if (promoted.length > 0) this.config = { ...this.config, regulars: new Set([...this.config.regulars, ...promoted.map((p) => p.toLowerCase())]) };
+    }
+  }
+
+  /**
+   * The viewers in the chat now: Twitch's chatters list (those who only watch included) and
+   * everyone who wrote within PRESENCE_MS (the list lags behind chat by a few minutes); only the
+   * latter when the list cannot be read. Ignored users and the bot itself earn nothing.
+   */
+  private async present(): Promise<Map<string, Presence>> {
+    const out = new Map<string, Presence>();
+    const listed = await this.deps.data.viewers().catch((err: unknown) => {
+      this.deps.onError?.(err, 'chatters');
+      return null;
+    });
+    for (const v of listed ?? []) {
+      const login = v.login.toLowerCase();
+      if (this.config.ignored.has(login)) continue;
+      out.set(v.userId, { login, subscriber: false, lastChatAt: 0 });
+    }
+    for (const [id, p] of this.presence) out.set(id, p);
+    return out;
   }
 
   private async say(text: string): Promise<void> {
@@ -446,4 +505,27 @@ export class BotEngine {
       this.deps.onError?.(err, what);
     }
   }
+}
+
+/** "3 hours 25 minutes", "1 hour", "0 minutes". */
+export function watchedWords(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  const parts: string[] = [];
+  if (h > 0) parts.push(`${h} hour${h === 1 ? '' : 's'}`);
+  if (m > 0 || h === 0) parts.push(`${m} minute${m === 1 ? '' : 's'}`);
+  return parts.join(' ');
+}
+
+/** The !rank answer: the highest rank the hours watched reach, and the next one. */
+export function rankWords(who: string, seconds: number, ranks: readonly ChatbotRank[]): string {
+  const watched = watchedWords(seconds);
+  if (ranks.length === 0) return `@${who} has watched ${watched}; this channel has no ranks yet.`;
+  const sorted = [...ranks].sort((a, b) => a.hoursWatched - b.hoursWatched);
+  const current = sorted.filter((r) => r.hoursWatched * 3600 <= seconds).at(-1);
+  const next = sorted.find((r) => r.hoursWatched * 3600 > seconds);
+  const then = next ? `${next.name} at ${next.hoursWatched} hour${next.hoursWatched === 1 ? '' : 's'}.` : 'the highest rank.';
+  if (!current) return `@${who} has no rank yet (${watched} watched); ${then}`;
+  return next ? `@${who} is ${current.name} (${watched} watched); ${then}` : `@${who} is ${current.name} (${watched} watched), ${then}`;
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { parseHostPortList, type LiveEvent } from '@onair/protocol';
+import { CHATBOT_LIST_MAX, parseHostPortList, type LiveEvent } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { EgressPolicy, egressResolver, type Logger } from '@onair/runtime';
 import type { ChatConfig } from '../../chat/config.ts';
@@ -14,6 +14,11 @@ import { LinkPreviewer } from './link-preview.ts';
 const HANDLED_TTL_SECONDS = 600;
 const CHANNEL_INFO_MS = 60_000;
 const LIVE_CHECK_MS = 1000;
+/** Twitch's chatters list is read in pages of this many (its maximum), up to CHATTERS_MAX viewers. */
+const CHATTERS_PAGE = 1000;
+const CHATTERS_MAX = 100_000;
+export const CHATTERS_NOTICE = (bot: string) =>
+  `Viewers who do not chat earn no points or hours watched: Twitch refused the bot the chatters list (${bot} must be a moderator of your channel, and the bot's token needs moderator:read:chatters). Until then only viewers who chat earn.`;
 
 export type RunnerState = { state: 'connecting' | 'connected' | 'error'; error?: string };
 
@@ -25,7 +30,7 @@ export interface RunnerDeps {
   redis: Redis;
   logger: Logger;
   service: ChatbotService;
-  config: ChatConfig & { YOUTUBE_API_URL: string; FACEBOOK_GRAPH_URL: string; TWITCH_API_URL: string; TWITCH_CLIENT_ID?: string | undefined; CHATBOT_TICK_MS: number; CHATBOT_QUEUE_MAX: number; CHATBOT_HELIX_QUEUE_MAX: number; CHATBOT_PREVIEW_ALLOWED_HOSTS: string; EGRESS_DNS_SERVERS: string };
+  config: ChatConfig & { YOUTUBE_API_URL: string; FACEBOOK_GRAPH_URL: string; TWITCH_API_URL: string; TWITCH_CLIENT_ID?: string | undefined; CHATBOT_TICK_MS: number; CHATBOT_QUEUE_MAX: number; CHATBOT_HELIX_QUEUE_MAX: number; CHATBOT_LIVE_POLL_MS: number; CHATBOT_PREVIEW_ALLOWED_HOSTS: string; EGRESS_DNS_SERVERS: string };
   now: () => number;
   onState(state: RunnerState): void;
 }
@@ -48,6 +53,10 @@ export class ChatbotRunner {
   private stopped = false;
   private info: { at: number; value: { title: string; game: string } } | null = null;
   private live: { at: number; value: boolean } | null = null;
+  /** What Twitch's GET /helix/streams said last: live on Twitch, with or without OnAir. */
+  private twitchLive: { at: number; value: boolean } | null = null;
+  private livePoller: NodeJS.Timeout | null = null;
+  private chattersRefused = false;
   private droppedMessages = 0;
   /** Settings reloads done (after each change the creator saves). */
   reloads = 0;
@@ -77,6 +86,16 @@ export class ChatbotRunner {
         await this.helix.request('POST', '/chat/messages', {}, { broadcaster_id: deps.twitch.userId, sender_id: deps.bot.userId, message: text });
       },
     });
+  }
+
+  /** What works less well than it could, in words (shown with the health). */
+  get notices(): string[] {
+    return this.chattersRefused ? [CHATTERS_NOTICE(this.deps.bot.login)] : [];
+  }
+
+  /** Whether Twitch reported the channel live at its last poll (null before the first answer). */
+  get liveOnTwitch(): boolean | null {
+    return this.twitchLive?.value ?? null;
   }
 
   get stats() {
@@ -115,6 +134,59 @@ export class ChatbotRunner {
       void this.engine?.tick().catch((err: unknown) => deps.logger.warn({ channelId: deps.channelId, err: (err as Error).message }, 'chatbot tick failed'));
     }, deps.config.CHATBOT_TICK_MS);
     this.ticker.unref();
+    void this.pollLive();
+    this.livePoller = setInterval(() => void this.pollLive(), deps.config.CHATBOT_LIVE_POLL_MS);
+    this.livePoller.unref();
+  }
+
+  /**
+   * Asks Twitch whether the channel is live (GET /helix/streams?user_id=), so a creator streaming
+   * to Twitch without OnAir is seen live too. Polled every CHATBOT_LIVE_POLL_MS (a minute by
+   * default: Twitch's own answer lags about that much); an unanswered poll keeps the last answer
+   * for three intervals, then counts as not live (OnAir's own broadcast state still counts).
+   */
+  async pollLive(): Promise<void> {
+    if (this.stopped) return;
+    const { deps } = this;
+    try {
+      const res = await this.helix.request<{ data?: { type?: string }[] }>('GET', '/streams', { user_id: deps.twitch.userId, type: 'live' });
+      this.twitchLive = { at: Date.now(), value: (res?.data ?? []).some((s) => s.type === 'live') };
+    } catch (err) {
+      deps.logger.info({ channelId: deps.channelId, reason: (err as Error).message }, 'chatbot live poll failed');
+      if (this.twitchLive && Date.now() - this.twitchLive.at > deps.config.CHATBOT_LIVE_POLL_MS * 3) this.twitchLive = null;
+    }
+  }
+
+  /**
+   * Everyone in the chat now, from Helix GET /chat/chatters (pages of 1000; needs the bot to be a
+   * moderator and its token moderator:read:chatters). Null when Twitch refuses (401/403): the
+   * engine then counts recent chatters only, and the health says why.
+   */
+  private async chatters(): Promise<{ userId: string; login: string }[] | null> {
+    const { bot, twitch } = this.deps;
+    const out: { userId: string; login: string }[] = [];
+    let after: string | undefined;
+    try {
+      do {
+        const res = await this.helix.request<{ data?: { user_id: string; user_login: string }[]; pagination?: { cursor?: string } }>('GET', '/chat/chatters', {
+          broadcaster_id: twitch.userId,
+          moderator_id: bot.userId,
+          first: String(CHATTERS_PAGE),
+          ...(after ? { after } : {}),
+        });
+        for (const c of res?.data ?? []) out.push({ userId: c.user_id, login: c.user_login });
+        after = res?.pagination?.cursor || undefined;
+      } while (after && out.length < CHATTERS_MAX && !this.stopped);
+    } catch (err) {
+      if (err instanceof HelixError && (err.status === 401 || err.status === 403)) {
+        if (!this.chattersRefused) this.deps.logger.info({ channelId: this.deps.channelId, status: err.status, reason: err.message }, 'chatters list refused; recent chatters earn instead');
+        this.chattersRefused = true;
+        return null;
+      }
+      throw err;
+    }
+    this.chattersRefused = false;
+    return out;
   }
 
   private async botConfig() {
@@ -233,6 +305,26 @@ export class ChatbotRunner {
         const viewer = await db.chatbotViewer.findUnique({ where: { channelId_platformUserId: { channelId, platformUserId: userId } }, select: { points: true } });
         return { spent: false, balance: viewer?.points ?? 0 };
       },
+      watched: async (userId) => (await db.chatbotViewer.findUnique({ where: { channelId_platformUserId: { channelId, platformUserId: userId } }, select: { secondsWatched: true } }))?.secondsWatched ?? 0,
+      viewers: () => this.chatters(),
+      promoteRegulars: async (seconds) => {
+        // Within the list's maximum, the longest watchers first; one already listed is left as is.
+        const rows = await db.$queryRaw<{ username: string }[]>`
+          INSERT INTO chatbot_users (id, channel_id, kind, platform, username, username_key)
+          SELECT gen_random_uuid(), v.channel_id, 'regular', 'twitch', v.login, lower(v.login)
+          FROM chatbot_viewers v
+          WHERE v.channel_id = ${channelId} AND v.seconds_watched >= ${seconds}
+            AND NOT EXISTS (SELECT 1 FROM chatbot_users u WHERE u.channel_id = v.channel_id AND u.kind = 'regular' AND u.platform = 'twitch' AND u.username_key = lower(v.login))
+          ORDER BY v.seconds_watched DESC
+          LIMIT GREATEST(0, ${CHATBOT_LIST_MAX.users} - (SELECT count(*) FROM chatbot_users WHERE channel_id = ${channelId} AND kind = 'regular'))
+          ON CONFLICT DO NOTHING
+          RETURNING username`;
+        if (rows.length > 0) {
+          this.deps.logger.info({ channelId, promoted: rows.length }, 'chatbot regulars promoted');
+          await redis.publish(chatbotKeys.changed, channelId).catch(() => undefined);
+        }
+        return rows.map((r) => r.username);
+      },
       points: async (userId) => (await db.chatbotViewer.findUnique({ where: { channelId_platformUserId: { channelId, platformUserId: userId } }, select: { points: true } }))?.points ?? 0,
       rewardByLogin: async (login, points) => {
         await db.chatbotViewer.updateMany({ where: { channelId, login }, data: { points: { increment: points } } });
@@ -259,17 +351,15 @@ export class ChatbotRunner {
         return db.chatbotQuote.findFirst({ where: { channelId }, orderBy: { number: 'asc' }, skip: Math.floor(Math.random() * count) });
       },
       accrue: async (entries) => {
+        // One statement for the whole chat (a big channel's chatters list is thousands of viewers).
         const at = now();
-        await db.$transaction(
-          entries.map(
-            (e) => db.$executeRaw`
-              INSERT INTO chatbot_viewers (channel_id, platform_user_id, login, points, seconds_watched, updated_at)
-              VALUES (${channelId}, ${e.userId}, ${e.login}, ${e.points}, ${Math.round(e.seconds)}, ${at})
-              ON CONFLICT (channel_id, platform_user_id) DO UPDATE SET
-                points = chatbot_viewers.points + ${e.points}, seconds_watched = chatbot_viewers.seconds_watched + ${Math.round(e.seconds)},
-                login = ${e.login}, updated_at = ${at}`,
-          ),
-        );
+        await db.$executeRaw`
+          INSERT INTO chatbot_viewers (channel_id, platform_user_id, login, points, seconds_watched, updated_at)
+          SELECT ${channelId}::text, v.user_id, v.login, v.points, v.seconds, ${at}::timestamp(3)
+          FROM unnest(${entries.map((e) => e.userId)}::text[], ${entries.map((e) => e.login)}::text[], ${entries.map((e) => e.points)}::int[], ${entries.map((e) => Math.round(e.seconds))}::int[]) AS v(user_id, login, points, seconds)
+          ON CONFLICT (channel_id, platform_user_id) DO UPDATE SET
+            points = chatbot_viewers.points + EXCLUDED.points, seconds_watched = chatbot_viewers.seconds_watched + EXCLUDED.seconds_watched,
+            login = EXCLUDED.login, updated_at = EXCLUDED.updated_at`;
       },
       channelInfo: async () => {
         if (this.info && Date.now() - this.info.at < CHANNEL_INFO_MS) return this.info.value;
@@ -283,8 +373,9 @@ export class ChatbotRunner {
         }
       },
       isLive: async () => {
+        // Twitch's answer (polled) covers streams without OnAir; OnAir's own broadcast of the channel owner counts at once.
+        if (this.twitchLive?.value) return true;
         if (this.live && Date.now() - this.live.at < LIVE_CHECK_MS) return this.live.value;
-        // Live is OnAir's own broadcast of the channel owner (the studio's state, not a Helix poll).
         const value = (await db.broadcast.count({ where: { state: 'live', project: { ownerId: channelId } } })) > 0;
         this.live = { at: Date.now(), value };
         return value;
@@ -296,6 +387,7 @@ export class ChatbotRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.ticker) clearInterval(this.ticker);
+    if (this.livePoller) clearInterval(this.livePoller);
     this.inbox.length = 0;
     this.helix.close();
     await this.connector?.stop().catch(() => undefined);

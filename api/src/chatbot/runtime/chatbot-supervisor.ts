@@ -120,7 +120,8 @@ export class ChatbotSupervisor {
   }
 
   private async saveState(channelId: string, state: RunnerState): Promise<void> {
-    await this.deps.redis.set(chatbotKeys.state(channelId), JSON.stringify(state), 'PX', this.deps.config.CHAT_OWNER_LEASE_MS * 3).catch(() => undefined);
+    const notices = this.running.get(channelId)?.runner.notices ?? [];
+    await this.deps.redis.set(chatbotKeys.state(channelId), JSON.stringify({ ...state, ...(notices.length > 0 ? { notices } : {}) }), 'PX', this.deps.config.CHAT_OWNER_LEASE_MS * 3).catch(() => undefined);
   }
 
   private async stopOne(channelId: string, release: boolean): Promise<void> {

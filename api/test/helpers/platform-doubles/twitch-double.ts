@@ -38,6 +38,13 @@ export interface TwitchDouble extends PlatformDouble {
   rateLimitPerMinute: number;
   /** The next this-many Helix calls are refused with 429, as when the bucket is empty. */
   forceRateLimited: number;
+  /**
+   * Who is in each channel's chat now (GET /helix/chat/chatters), by broadcaster id. Twitch needs
+   * moderator:read:chatters and moderator_id a moderator of the channel.
+   */
+  chatters: Map<string, { user_id: string; user_login: string; user_name: string }[]>;
+  /** The token lacks moderator:read:chatters: GET /helix/chat/chatters answers 401 as Twitch does. */
+  chattersScopeMissing: boolean;
   /** Called for each chat message sent through Helix (tests hand it to the IRC chat double). */
   onChatMessage: ((broadcasterId: string, senderId: string, text: string) => void) | null;
   env(): Record<string, string>;
@@ -49,6 +56,8 @@ export async function startTwitchDouble(): Promise<TwitchDouble> {
   const limits = { rateLimited: false };
   const chat: TwitchChatActions = { messages: [], deleted: [], bans: [], chatSettings: [] };
   const moderators = new Set<string>();
+  const chatters = new Map<string, { user_id: string; user_login: string; user_name: string }[]>();
+  const scopes = { chattersMissing: false };
   const bucket = { perMinute: 800, forced: 0, window: 0, used: 0 };
   let onChatMessage: TwitchDouble['onChatMessage'] = null;
   let gameName = 'Just Chatting';
@@ -97,6 +106,19 @@ export async function startTwitchDouble(): Promise<TwitchDouble> {
         if (limit.refused) return reply({ status: 429, body: { error: 'Too Many Requests', status: 429, message: 'Too Many Requests' } });
         if (req.method === 'GET' && req.path === '/helix/channels') {
           return reply({ status: 200, body: { data: [{ broadcaster_id: req.query.broadcaster_id, broadcaster_login: 'ada', broadcaster_name: 'Ada', broadcaster_language: 'en', game_id: '509658', game_name: gameName, title: state.channelTitle ?? '', delay: 0, tags: [] }] } });
+        }
+        if (req.method === 'GET' && req.path === '/helix/chat/chatters') {
+          if (scopes.chattersMissing) return reply({ status: 401, body: { error: 'Unauthorized', status: 401, message: 'Missing scope: moderator:read:chatters' } });
+          const refused = moderating(req.query);
+          if (refused) return reply(refused);
+          const all = chatters.get(req.query.broadcaster_id!) ?? [];
+          const first = Number(req.query.first ?? 100);
+          if (!Number.isInteger(first) || first < 1 || first > 1000) return reply({ status: 400, body: { error: 'Bad Request', status: 400, message: 'The value in the first field is not valid' } });
+          // Twitch's cursor is opaque; here it is the offset, base64-encoded.
+          const from = req.query.after ? Number(Buffer.from(req.query.after, 'base64').toString()) : 0;
+          const page = all.slice(from, from + first);
+          const next = from + first < all.length ? Buffer.from(String(from + first)).toString('base64') : undefined;
+          return reply({ status: 200, body: { data: page, pagination: next ? { cursor: next } : {}, total: all.length } });
         }
         if (req.method === 'POST' && req.path === '/helix/chat/messages') {
           const b = req.body as { broadcaster_id?: string; sender_id?: string; message?: string };
@@ -173,9 +195,11 @@ export async function startTwitchDouble(): Promise<TwitchDouble> {
   Object.defineProperty(double, 'gameName', { get: () => gameName, set: (v: string) => (gameName = v) });
   Object.defineProperty(double, 'rateLimitPerMinute', { get: () => bucket.perMinute, set: (v: number) => (bucket.perMinute = v) });
   Object.defineProperty(double, 'forceRateLimited', { get: () => bucket.forced, set: (v: number) => (bucket.forced = v) });
+  Object.defineProperty(double, 'chattersScopeMissing', { get: () => scopes.chattersMissing, set: (v: boolean) => (scopes.chattersMissing = v) });
   Object.defineProperty(double, 'onChatMessage', { get: () => onChatMessage, set: (v: TwitchDouble['onChatMessage']) => (onChatMessage = v) });
-  return Object.assign(double as PlatformDouble & { readonly channelTitle: string | null; rateLimited: boolean } & Pick<TwitchDouble, 'gameName' | 'rateLimitPerMinute' | 'forceRateLimited' | 'onChatMessage'>, {
+  return Object.assign(double as PlatformDouble & { readonly channelTitle: string | null; rateLimited: boolean } & Pick<TwitchDouble, 'gameName' | 'rateLimitPerMinute' | 'forceRateLimited' | 'onChatMessage' | 'chattersScopeMissing'>, {
     channels,
+    chatters,
     chat,
     moderators,
     env: () => ({

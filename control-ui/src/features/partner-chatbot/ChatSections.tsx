@@ -271,6 +271,15 @@ export function ExtrasSection({ channelId, config, canEdit }: SectionProps) {
       <Switch label="!permit @viewer — moderators let a viewer post links for a while (Chat Filters › Links)" checked={extras.permitCommand} disabled={!canEdit} onCheckedChange={(permitCommand) => setExtras({ ...extras, permitCommand })} />
       <Switch label="!quote [number] and !addquote text - author (moderators and regulars add)" checked={extras.quoteCommands} disabled={!canEdit} onCheckedChange={(quoteCommands) => setExtras({ ...extras, quoteCommands })} />
       <Switch label="!points — a viewer's balance (Loyalty › Points)" checked={extras.pointsCommand} disabled={!canEdit} onCheckedChange={(pointsCommand) => setExtras({ ...extras, pointsCommand })} />
+      <Switch label="!watchtime — a viewer's hours watched; !rank — their rank and the next one (Loyalty › Ranks)" checked={extras.rankCommands} disabled={!canEdit} onCheckedChange={(rankCommands) => setExtras({ ...extras, rankCommands })} />
+      <NumberField
+        label="Each viewer may ask !points, !watchtime or !rank once every (seconds)"
+        value={extras.statsUserCooldownSeconds}
+        min={0}
+        max={3600}
+        onChange={(statsUserCooldownSeconds) => setExtras({ ...extras, statsUserCooldownSeconds })}
+        disabled={!canEdit}
+      />
       <SaveRow onSave={() => void save.run(() => saveChatbotSection(channelId, 'extras', extras))} busy={save.busy} error={save.error} disabled={!canEdit} />
     </div>
   );

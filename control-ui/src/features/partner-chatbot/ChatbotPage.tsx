@@ -85,6 +85,11 @@ function Connection({ channelId, owner }: { channelId: string; owner: boolean })
           }}
         />
       </div>
+      {connection.notices.map((notice) => (
+        <p key={notice} className={bot.notice}>
+          {notice}
+        </p>
+      ))}
       {error ? (
         <p role="alert" className={styles.formError}>
           {error}

@@ -229,6 +229,25 @@ export function LoyaltySection({ channelId, config, canEdit }: SectionProps) {
           </div>
         </>
       ) : null}
+      {loyalty.program === 'regulars' ? (
+        <>
+          <Switch
+            label="Make viewers regulars by themselves"
+            checked={loyalty.regulars.autoPromote}
+            disabled={!canEdit}
+            onCheckedChange={(autoPromote) => setLoyalty({ ...loyalty, regulars: { ...loyalty.regulars, autoPromote } })}
+          />
+          <div className={bot.row}>
+            <NumberField
+              label="Hours watched live"
+              value={loyalty.regulars.hoursWatched}
+              min={1}
+              onChange={(hoursWatched) => setLoyalty({ ...loyalty, regulars: { ...loyalty.regulars, hoursWatched } })}
+              disabled={!canEdit || !loyalty.regulars.autoPromote}
+            />
+          </div>
+        </>
+      ) : null}
       <SaveRow onSave={() => void save.run(() => saveChatbotSection(channelId, 'loyalty', loyalty))} busy={save.busy} error={save.error} disabled={!canEdit} />
       <div className={styles.subsection}>
         <h3 className={styles.cardTitle}>Ranks</h3>
