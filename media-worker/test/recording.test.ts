@@ -4,6 +4,7 @@
  * the next part beside it.
  */
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -73,19 +74,23 @@ describe('recording', () => {
 
   it('goes on in the next part when the encoder steps down (a new preset and size), each part playable at its own size', async () => {
     const server = await suite.fx.rtmp();
-    const dir = join(suite.fx.dir, 'rec-stepped');
-    suite.fx.host.startSession({ sessionId: 'rec-stepped', planVersion: 1, plan: testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]) });
-    await suite.fx.waitForOutput('rec-stepped', 'main', 'live');
+    // Its own name per attempt: a retry must not find the parts of the attempt before it.
+    const id = `rec-stepped-${randomUUID().slice(0, 8)}`;
+    const dir = join(suite.fx.dir, id);
+    suite.fx.host.startSession({ sessionId: id, planVersion: 1, plan: testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]) });
+    await suite.fx.waitForOutput(id, 'main', 'live');
     // Recording switched on while live (Go Live with Record on a running session), not in the plan the process started from.
-    suite.fx.host.setRecording('rec-stepped', { dir });
+    suite.fx.host.setRecording(id, { dir });
     await new Promise((r) => setTimeout(r, 4000));
     const stepped = Date.now();
-    suite.fx.host.governed().find((s) => s.sessionId === 'rec-stepped')!.setStep(3);
-    await suite.fx.waitForReport('rec-stepped', 'stats', (r) => r.stats.encoder?.step === 3, 20_000, stepped);
+    suite.fx.host.governed().find((s) => s.sessionId === id)!.setStep(3);
+    await suite.fx.waitForReport(id, 'stats', (r) => r.stats.encoder?.step === 3, 20_000, stepped);
     await new Promise((r) => setTimeout(r, 4000));
-    await suite.fx.host.stopSession('rec-stepped');
+    await suite.fx.host.stopSession(id);
 
-    expect(readdirSync(dir).sort()).toEqual(['part-1.mp4', 'part-2.mp4']);
+    // A part more would be a pipeline process started again (a crash): its reports say so.
+    const errors = suite.fx.reports.filter((r) => r.sessionId === id && r.report.type === 'error').map((r) => r.report);
+    expect(readdirSync(dir).sort(), JSON.stringify(errors)).toEqual(['part-1.mp4', 'part-2.mp4']);
     const size = async (file: string) => (await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file])).stdout.trim();
     expect(await size(join(dir, 'part-1.mp4'))).toBe(`${WIDTH},${HEIGHT}`);
     expect(await size(join(dir, 'part-2.mp4'))).toBe('640,360');
