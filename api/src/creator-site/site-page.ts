@@ -4,6 +4,7 @@ import { Router } from 'express';
 import helmet from 'helmet';
 import { CREATOR_SITE_IMAGE_PATH, CREATOR_SITE_PATH, weekdayLabels, type SiteBlock } from '@onair/protocol';
 import type { CreatorSiteService, PublicSite } from './creator-site-service.ts';
+import { sendStoredPicture } from '../http/send-file.ts';
 
 const USERNAME = /^[A-Za-z0-9_]{1,25}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -109,22 +110,7 @@ export function creatorSitePageRoutes(sites: CreatorSiteService): Router {
       res.status(404).set('x-content-type-options', 'nosniff').type('text/plain').send('This picture is not here.');
       return;
     }
-    res.status(200).set({
-      'content-type': 'image/png',
-      'content-length': String(image.sizeBytes),
-      'x-content-type-options': 'nosniff',
-      'cache-control': 'public, max-age=300',
-      'content-security-policy': "default-src 'none'; sandbox",
-      'cross-origin-resource-policy': 'same-origin',
-    });
-    await new Promise<void>((resolve, reject) => {
-      image.stream.on('error', reject);
-      res.on('close', () => {
-        image.stream.destroy();
-        resolve();
-      });
-      image.stream.pipe(res);
-    });
+    await sendStoredPicture(res, image, { 'cache-control': 'public, max-age=300' });
   });
   router.get(
     CREATOR_SITE_PATH,

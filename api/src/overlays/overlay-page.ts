@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import { OVERLAY_CANVAS, OVERLAY_IMAGE_PATH, OVERLAY_PAGE_PATH } from '@onair/protocol';
 import type { OverlayService } from './overlay-service.ts';
+import { sendStoredPicture } from '../http/send-file.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -108,23 +109,7 @@ export function overlayPageRoutes(overlays: OverlayService): Router {
       res.status(404).set('x-content-type-options', 'nosniff').type('text/plain').send('Not found');
       return;
     }
-    res.status(200).set({
-      'content-type': 'image/png',
-      'content-length': String(image.sizeBytes),
-      'x-content-type-options': 'nosniff',
-      'cache-control': 'private, max-age=300',
-      'content-security-policy': "default-src 'none'; sandbox",
-      'cross-origin-resource-policy': 'same-origin',
-      'referrer-policy': 'no-referrer',
-    });
-    await new Promise<void>((resolve, reject) => {
-      image.stream.on('error', reject);
-      res.on('close', () => {
-        image.stream.destroy();
-        resolve();
-      });
-      image.stream.pipe(res);
-    });
+    await sendStoredPicture(res, image, { 'cache-control': 'private, max-age=300', 'referrer-policy': 'no-referrer' });
   });
   router.get(OVERLAY_PAGE_PATH, async (req, res) => {
     const { overlayId } = req.params as { overlayId: string };

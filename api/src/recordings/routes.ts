@@ -5,6 +5,7 @@ import { projectAccessOf } from '../access/project-access.ts';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
 import { mount, Reply } from '../http/mount.ts';
 import type { RecordingService } from './recording-service.ts';
+import { sendStoredFile } from '../http/send-file.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PART = /^[1-9][0-9]{0,3}$/;
@@ -25,20 +26,7 @@ export function recordingRoutes(deps: { db: Db; recordings: RecordingService; re
     if (!UUID.test(projectId) || !UUID.test(recordingId) || !PART.test(part)) throw new OnAirError('NOT_FOUND', 'This recording does not exist (it may have expired).');
     await projectAccessOf(res).require(getCurrentUser(req), projectId, 'manage broadcast');
     const file = await deps.recordings.open(projectId, recordingId, Number(part));
-    res.status(200);
-    res.setHeader('content-type', 'video/mp4');
-    res.setHeader('content-length', String(file.sizeBytes));
-    res.setHeader('content-disposition', `attachment; filename="${file.name}"`);
-    res.setHeader('cache-control', 'private, no-store');
-    res.setHeader('x-content-type-options', 'nosniff');
-    await new Promise<void>((resolve, reject) => {
-      file.stream.on('error', reject);
-      res.on('close', () => {
-        file.stream.destroy();
-        resolve();
-      });
-      file.stream.pipe(res);
-    });
+    await sendStoredFile(res, file, { 'content-type': 'video/mp4', 'content-disposition': `attachment; filename="${file.name}"`, 'cache-control': 'private, no-store' });
   });
   return router;
 }

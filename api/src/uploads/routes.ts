@@ -7,6 +7,7 @@ import { queryTextRule } from '../http/body.ts';
 import { mount, Reply } from '../http/mount.ts';
 import { loadSceneDocument } from '../scenes/scene-store.ts';
 import type { UploadService } from './upload-service.ts';
+import { sendStoredFile } from '../http/send-file.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -40,19 +41,7 @@ export function uploadRoutes(deps: { db: Db; uploads: UploadService; resolveSess
     if (!UUID.test(projectId) || !UUID.test(uploadId)) throw new OnAirError('NOT_FOUND', 'This file does not exist.');
     await projectAccessOf(res).require(getCurrentUser(req), projectId, 'read project');
     const { upload, stream, sizeBytes } = await deps.uploads.open(projectId, uploadId);
-    res.status(200);
-    res.setHeader('content-type', upload.kind === 'image' ? 'image/png' : upload.mimeType);
-    res.setHeader('content-length', String(sizeBytes));
-    res.setHeader('cache-control', 'private, max-age=3600');
-    res.setHeader('x-content-type-options', 'nosniff');
-    await new Promise<void>((resolve, reject) => {
-      stream.on('error', reject);
-      res.on('close', () => {
-        stream.destroy();
-        resolve();
-      });
-      stream.pipe(res);
-    });
+    await sendStoredFile(res, { stream, sizeBytes }, { 'content-type': upload.kind === 'image' ? 'image/png' : upload.mimeType, 'cache-control': 'private, max-age=3600' });
   });
   return router;
 }
