@@ -27,8 +27,10 @@ export async function startChatbots(deps: { config: ApiConfig; db: Db; redis: Re
   const ownership = new ChatOwnership(redis, replicaId, config.CHAT_OWNER_LEASE_MS, chatbotKeys.owner);
   const subscriber = redis.duplicate();
   subscriber.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis chatbot subscriber connection error'));
-  const service = new ChatbotService({ db, redis, logger });
-  const supervisor = new ChatbotSupervisor({ config, db, redis, subscriber, logger, service, ownership, now: deps.now ?? Date.now });
+  const now = deps.now ?? Date.now;
+  // The bots' clock dates what they write too (quotes), not only their timers and cooldowns.
+  const service = new ChatbotService({ db, redis, logger, now: () => new Date(now()) });
+  const supervisor = new ChatbotSupervisor({ config, db, redis, subscriber, logger, service, ownership, now });
   await supervisor.start().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'chatbots could not start'));
   return {
     supervisor,
