@@ -4,7 +4,7 @@ import { type BrowserContext, type Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { SecretBox } from '../../runtime/src/secret-box.ts';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
-import { grabFrame, near, pixel } from './support/fake-media.ts';
+import { grabFrame, near, pixel, watchFrames } from './support/fake-media.ts';
 import { completeOnboarding, queryDb, SHOTS } from './support/partner.ts';
 import { openNewStudio, signIn } from './support/studio.ts';
 
@@ -31,6 +31,26 @@ const inOutput = (x: number, y: number) => ({ x: Math.round(SOURCE.x + (x * SOUR
 const ALERT_PROBE = { x: 332, y: 360 };
 /** The goal bar moved to 340,40 (600×80): its bar below the title row, a tenth of the way in. */
 const BAR_PROBE = { x: 400, y: 92 };
+
+/**
+ * The overlay page painted in the output: keyed out (black) where it draws nothing, and its goal bar's
+ * title drawn, which needs the state its feed sends. A page not painted yet shows white.
+ */
+function overlayDrawn(frame: Buffer): boolean {
+  const blank = inOutput(1240, 680);
+  if (!near(pixel(frame, blank.x, blank.y), [0, 0, 0], 30)) return false;
+  const from = inOutput(340, 40);
+  const to = inOutput(540, 70);
+  let bright = 0;
+  let all = 0;
+  for (let y = from.y; y < to.y; y++) {
+    for (let x = from.x; x < to.x; x++) {
+      all++;
+      if (pixel(frame, x, y).every((v) => v > 180)) bright++;
+    }
+  }
+  return bright > 20 && bright < all * 0.6;
+}
 
 async function control<T = unknown>(action: string, body: Record<string, unknown> = {}): Promise<T> {
   const res = await fetch(`${EVENTSUB()}/_double/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -156,18 +176,21 @@ test('an overlay with an alert box and a goal bar in a live studio scene and in 
   await expect(destinations.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
   await expect.poll(async () => (await control<unknown[]>('subscriptions')).length, { timeout: 30_000, intervals: [250] }).toBe(7);
   const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP!;
-  // Before any event: no goal fill and no alert in the output.
+  // Before any event: the overlay drawn in the output (its page up in the render worker and its feed
+  // open: an event before that would be missed, as by any page opened later), no goal fill, no alert.
   const alertAt = inOutput(ALERT_PROBE.x, ALERT_PROBE.y);
   const barAt = inOutput(BAR_PROBE.x, BAR_PROBE.y);
   await expect
     .poll(async () => {
       const frame = await grabFrame(localUrl);
-      return frame !== undefined && !near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45) && !near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45);
-    }, { timeout: 60_000, intervals: [1000] })
+      return frame !== undefined && overlayDrawn(frame) && !near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45) && !near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45);
+    }, { timeout: 90_000, intervals: [1000] })
     .toBe(true);
   await shot(page, '3-studio-live');
 
   // A follow by a viewer named like markup: the alert plays in the output and in the plain page, as text; the goal moves.
+  // The output is read continuously from before the event: the alert shows for five seconds only.
+  const alertInOutput = watchFrames(localUrl, (frame) => near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45) && near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45), 60_000);
   await control('emit', follow('2301', HOSTILE));
   const card = obsPage.getByTestId('alert-card');
   await expect(card).toHaveText(`${HOSTILE} just followed!`, { timeout: 15_000 });
@@ -175,12 +198,7 @@ test('an overlay with an alert box and a goal bar in a live studio scene and in 
   await expect(obsPage.locator('[data-widget="goalBar"]')).toHaveAttribute('data-progress', '1');
   await expect(obsPage.locator('[data-widget="goalBar"]')).toContainText('1 / 2');
   if (SHOTS) await obsPage.screenshot({ path: `${SHOTS}/overlays-4-obs-alert.png`, omitBackground: true });
-  await expect
-    .poll(async () => {
-      const frame = await grabFrame(localUrl);
-      return frame !== undefined && near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45) && near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45);
-    }, { timeout: 60_000, intervals: [250] })
-    .toBe(true);
+  expect(await alertInOutput, 'the alert and the moved goal bar in one frame of the output').toBeDefined();
   // The alert clears after its five seconds; the goal stays.
   await expect(card).toBeHidden({ timeout: 15_000 });
   await expect

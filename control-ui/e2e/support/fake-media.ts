@@ -1,7 +1,7 @@
 // Chromium with fake camera and microphone devices that play known media (an orange picture and a
 // 440 Hz tone, made by global-setup), and frame and level probes of an RTMP stream, for flows that
 // check what a viewer of the output would see and hear.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 
 export const ORANGE = [255, 128, 0];
@@ -36,6 +36,45 @@ export function grabFrame(url: string): Promise<Buffer | undefined> {
       { encoding: 'buffer', timeout: 15_000, killSignal: 'SIGKILL', maxBuffer: 8 * 1024 * 1024 },
       (err, stdout) => resolve(err || stdout.length < 1280 * 720 * 3 ? undefined : stdout),
     );
+  });
+}
+
+/**
+ * Reads the stream's frames as they come (scaled to 1280×720, `fps` a second) and resolves with the
+ * first one for which `seen` holds, or undefined when `timeoutMs` passes. A single grabFrame waits
+ * for a keyframe each time (about 2 s), so a picture shown for a few seconds can fall between two
+ * grabs; a continuous read sees every one. Start it before the event whose picture is awaited.
+ */
+export function watchFrames(url: string, seen: (rgb: Buffer) => boolean, timeoutMs: number, fps = 6): Promise<Buffer | undefined> {
+  const frameBytes = 1280 * 720 * 3;
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve) => {
+    let done = false;
+    let reader: ReturnType<typeof spawn> | undefined;
+    const finish = (frame: Buffer | undefined) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      reader?.kill('SIGKILL');
+      resolve(frame);
+    };
+    const timer = setTimeout(() => finish(undefined), timeoutMs);
+    const read = () => {
+      if (done || Date.now() >= deadline) return;
+      let pending = Buffer.alloc(0);
+      reader = spawn('ffmpeg', ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-vf', `fps=${fps},scale=1280:720`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      reader.stdout!.on('data', (chunk: Buffer) => {
+        pending = Buffer.concat([pending, chunk]);
+        while (!done && pending.length >= frameBytes) {
+          const frame = pending.subarray(0, frameBytes);
+          pending = pending.subarray(frameBytes);
+          if (seen(frame)) finish(Buffer.from(frame));
+        }
+      });
+      // The stream broke off (a reconnect of the output): read it again while there is time.
+      reader.on('exit', () => setTimeout(read, 200));
+    };
+    read();
   });
 }
 

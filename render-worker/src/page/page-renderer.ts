@@ -230,7 +230,7 @@ export class PageRenderer {
     const { width, height } = this.page;
     this.proxy = new EgressProxy(this.policy, this.ownPages ? { ownPages: this.ownPages } : {});
     // Chromium's own background requests (update checks) fail to resolve all the time: debug only.
-    this.proxy.on('refused', (r) => this.log[r.code === 'unresolvable' ? 'debug' : 'info']({ host: r.host, port: r.port, code: r.code }, 'page request refused'));
+    this.proxy.on('refused', (r) => this.log[r.code === 'unresolvable' ? 'debug' : 'info']({ host: r.host, port: r.port, path: refusedPath(r.target), code: r.code }, 'page request refused'));
     await this.proxy.listen();
     // One pixel wider and taller than the page: Chromium keeps its window a pixel smaller than the
     // screen (measured: a 852×480 screen gives an 851×479 window and a black edge in the picture);
@@ -607,4 +607,14 @@ function safeProtocol(url: string): string {
 
 function errText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** The path a refused request asked for, never its query (an overlay's key travels there). */
+function refusedPath(target: string): string | undefined {
+  if (!target.includes('/')) return undefined; // a tunnel's host:port
+  try {
+    return new URL(target).pathname;
+  } catch {
+    return undefined;
+  }
 }
