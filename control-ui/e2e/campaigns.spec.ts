@@ -49,6 +49,26 @@ test('a game-key campaign from the admin portal to two claimed keys, a refusal, 
   await page.getByLabel('Key pool CSV', { exact: true }).fill('key,platform\nSKY-AAAA-0001,Steam\nSKY-BBBB-0002,Steam\n');
   await page.getByRole('button', { name: 'Import keys' }).click();
   await expect(page.getByText('2 of 2 keys left')).toBeVisible();
+  // Edited afterwards in the same portal: details creators see, and a resource link.
+  await page.getByText('Campaign details').click();
+  const edit = page.getByRole('form', { name: 'Edit campaign' });
+  await expect(edit.getByLabel('Name')).toHaveValue(name);
+  await expect(edit.getByLabel('Promo discount up to (%)')).toHaveValue('20');
+  await edit.getByLabel('Genre').fill('Platformer');
+  await edit.getByLabel('Developer').fill('Cloud Works');
+  await edit.getByRole('button', { name: 'Add a resource' }).click();
+  await edit.getByLabel('Resource 1 title').fill('Press kit');
+  await edit.getByLabel('Resource 1 address').fill('http://example.com/kit');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit.getByRole('alert')).toContainText('https://');
+  await edit.getByLabel('Resource 1 address').fill('https://example.com/kit');
+  await shot(page, 'campaign-admin-edit');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Campaign saved')).toBeVisible();
+  await page.reload();
+  await page.getByRole('button', { name: new RegExp(name) }).click();
+  await page.getByText('Campaign details').click();
+  await expect(page.getByRole('form', { name: 'Edit campaign' }).getByLabel('Genre')).toHaveValue('Platformer');
 
   // Three creators: the first applies through the dialogs, the others through the api.
   const [first, second, third] = [await creator(browser, 'ada'), await creator(browser, 'bea'), await creator(browser, 'cy')];
@@ -57,7 +77,11 @@ test('a game-key campaign from the admin portal to two claimed keys, a refusal, 
   await shot(first!.page, 'campaigns-list');
   await first!.page.getByTestId('campaign-card').filter({ hasText: name }).click();
   await expect(first!.page.getByRole('heading', { name })).toBeVisible();
+  await expect(first!.page.getByText('Cloud Works')).toBeVisible();
   await shot(first!.page, 'campaign-detail');
+  await first!.page.getByRole('tab', { name: 'Resources' }).click();
+  await expect(first!.page.getByRole('link', { name: /Press kit/ })).toHaveAttribute('href', 'https://example.com/kit');
+  await first!.page.getByRole('tab', { name: 'Campaign details' }).click();
   await first!.page.getByRole('button', { name: 'Apply' }).click();
   const apply = first!.page.getByRole('dialog', { name: `Apply to ${name}` });
   await apply.getByLabel('Primary channel').fill('twitch.tv/ada');

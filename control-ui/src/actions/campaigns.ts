@@ -6,6 +6,7 @@ import {
   adminListApplicationsEndpoint,
   adminListCampaignsEndpoint,
   adminRecordSalesEndpoint,
+  adminUpdateCampaignEndpoint,
   answerCampaignInvitationEndpoint,
   applyToCampaignEndpoint,
   claimCampaignKeyEndpoint,
@@ -86,6 +87,10 @@ export function adminLoadCampaigns(client: HttpClient = httpClient): Promise<Out
 
 export function adminCreateCampaign(input: CampaignInput, client: HttpClient = httpClient): Promise<Outcome<CampaignView>> {
   return attempt(() => client.sendJson('POST', adminCreateCampaignEndpoint.path, input, { response: adminCreateCampaignEndpoint.response }));
+}
+
+export function adminUpdateCampaign(campaignId: string, input: CampaignInput, client: HttpClient = httpClient): Promise<Outcome<CampaignView>> {
+  return attempt(() => client.sendJson('PUT', withId(adminUpdateCampaignEndpoint.path, { campaignId }), input, { response: adminUpdateCampaignEndpoint.response }));
 }
 
 export function adminImportKeys(campaignId: string, csv: string, client: HttpClient = httpClient): Promise<Outcome<{ imported: number }>> {

@@ -1,88 +1,97 @@
-import { Plus } from 'lucide-react';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { keyPlatforms, type AdminApplication, type CampaignInput, type CampaignView, type KeyPlatform } from '@onair/protocol';
-import { adminCreateCampaign, adminDecide, adminImportKeys, adminInviteCreator, adminLoadApplications, adminLoadCampaigns, adminRecordSales } from '../../actions/campaigns.ts';
+import { Plus, Trash2 } from 'lucide-react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import {
+  businessModels,
+  CAMPAIGN_DESCRIPTION_MAX,
+  CAMPAIGN_LONG_TEXT_MAX,
+  CAMPAIGN_TEXT_MAX,
+  campaignStatuses,
+  keyPlatforms,
+  type AdminApplication,
+  type CampaignStatus,
+  type CampaignView,
+} from '@onair/protocol';
+import { adminCreateCampaign, adminDecide, adminImportKeys, adminInviteCreator, adminLoadApplications, adminLoadCampaigns, adminRecordSales, adminUpdateCampaign } from '../../actions/campaigns.ts';
 import { showToast } from '../../actions/toasts.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { Select } from '../../components/Select.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { draftOf, emptyDraft, toInput, type Draft } from '../../model/campaign-draft.ts';
 import page from '../../pages/Page.module.css';
 import partner from '../partner-home/Partner.module.css';
 import styles from './Campaigns.module.css';
 
-interface Draft {
-  name: string;
-  kind: 'game-key' | 'revenue-share';
-  game: string;
-  publisher: string;
-  platforms: KeyPlatform[];
-  requiresReview: boolean;
-  revenueSharePercent: string;
-  promoMin: string;
-  promoMax: string;
-  minFollowers: string;
-  storeUrl: string;
-  keysAvailableAt: string;
-  expiresAt: string;
-}
+const STATUS_LABELS: Record<CampaignStatus, string> = { draft: 'Draft (not shown to creators)', active: 'Active', paused: 'Paused', ended: 'Ended' };
+const statusOptions = campaignStatuses.map((value) => ({ value, label: STATUS_LABELS[value] }));
+const businessModelOptions = [{ value: '', label: 'Not said' }, ...businessModels.map((value) => ({ value, label: value }))];
 
-const emptyDraft: Draft = { name: '', kind: 'game-key', game: '', publisher: '', platforms: ['Steam'], requiresReview: true, revenueSharePercent: '', promoMin: '', promoMax: '', minFollowers: '', storeUrl: '', keysAvailableAt: '', expiresAt: '' };
-const num = (s: string) => (s.trim() === '' ? null : Number(s));
-const iso = (local: string) => (local ? new Date(local).toISOString() : null);
-
-function toInput(d: Draft): CampaignInput {
-  const min = num(d.promoMin);
-  const max = num(d.promoMax);
-  return {
-    name: d.name,
-    kind: d.kind,
-    status: 'active',
-    game: d.game,
-    publisher: d.publisher,
-    platforms: d.kind === 'game-key' ? d.platforms : [],
-    requiresReview: d.requiresReview,
-    revenueSharePercent: d.kind === 'revenue-share' ? num(d.revenueSharePercent) : null,
-    promoDiscount: min === null ? null : max === null || max === min ? { kind: 'fixed', percent: min } : { kind: 'range', minPercent: min, maxPercent: max },
-    requirements: { minFollowers: num(d.minFollowers), minSubscribers: null, minTotalViews: null, minAverageViewers30d: null, minHoursStreamed30d: null },
-    storeUrl: d.storeUrl.trim() || null,
-    keysAvailableAt: iso(d.keysAvailableAt),
-    expiresAt: iso(d.expiresAt),
-  };
-}
-
-function NewCampaign({ onCreated }: { onCreated: (c: CampaignView) => void }) {
-  const [d, setD] = useState<Draft>(emptyDraft);
+/** One form for a new campaign and for editing a saved one (every field of the admin portal). */
+function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved: (c: CampaignView) => void }) {
+  const [d, setD] = useState<Draft>(() => (campaign ? draftOf(campaign) : emptyDraft));
   const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const statusId = useId();
+  const modelId = useId();
   const field = (key: keyof Draft, label: string, props: Record<string, unknown> = {}) => (
     <label className={partner.field}>
       <span className={partner.label}>{label}</span>
       <input className={partner.input} value={d[key] as string} onChange={(e) => setD({ ...d, [key]: e.target.value })} {...props} />
     </label>
   );
+  const threshold = (key: keyof Draft, label: string, hint?: string) => (
+    <label className={partner.field}>
+      <span className={partner.label}>{label}</span>
+      <input className={partner.input} type="number" min={0} value={d[key] as string} onChange={(e) => setD({ ...d, [key]: e.target.value })} />
+      {hint && <span className={partner.hint}>{hint}</span>}
+    </label>
+  );
+  const setResource = (i: number, change: Partial<{ title: string; url: string }>) => setD({ ...d, resources: d.resources.map((r, j) => (j === i ? { ...r, ...change } : r)) });
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const outcome = await adminCreateCampaign(toInput(d));
+    setSaving(true);
+    const outcome = campaign ? await adminUpdateCampaign(campaign.id, toInput(d)) : await adminCreateCampaign(toInput(d));
+    setSaving(false);
     if (!outcome.ok) return setError(outcome.error);
     setError(null);
-    setD(emptyDraft);
-    onCreated(outcome.value);
+    if (!campaign) setD(emptyDraft);
+    onSaved(outcome.value);
   };
   return (
-    <form className={partner.form} onSubmit={(e) => void submit(e)} aria-label="New campaign">
-      {field('name', 'Name', { required: true, maxLength: 64 })}
-      {field('game', 'Game', { required: true, maxLength: 64 })}
-      {field('publisher', 'Publisher', { maxLength: 64 })}
+    <form className={partner.form} onSubmit={(e) => void submit(e)} aria-label={campaign ? 'Edit campaign' : 'New campaign'}>
+      {field('name', 'Name', { required: true, maxLength: CAMPAIGN_TEXT_MAX })}
+      {field('game', 'Game', { required: true, maxLength: CAMPAIGN_TEXT_MAX })}
       <div className={partner.field}>
         <span className={partner.label}>Kind</span>
         <div className={partner.checks} role="radiogroup" aria-label="Kind">
           {(['game-key', 'revenue-share'] as const).map((kind) => (
             <label key={kind} className={partner.check}>
-              <input type="radio" name="campaign-kind" checked={d.kind === kind} onChange={() => setD({ ...d, kind })} />
+              <input type="radio" name={`campaign-kind-${campaign?.id ?? 'new'}`} checked={d.kind === kind} disabled={campaign !== undefined && d.kind !== kind} onChange={() => setD({ ...d, kind })} />
               {kind === 'game-key' ? 'Game keys' : 'Revenue share'}
             </label>
           ))}
         </div>
       </div>
+      <div className={partner.field}>
+        <label className={partner.label} htmlFor={statusId}>
+          Status
+        </label>
+        <Select id={statusId} value={d.status} options={statusOptions} onValueChange={(v) => setD({ ...d, status: v as CampaignStatus })} />
+      </div>
+      {field('summary', 'Summary', { maxLength: CAMPAIGN_LONG_TEXT_MAX })}
+      {field('genre', 'Genre', { maxLength: CAMPAIGN_TEXT_MAX })}
+      {field('developer', 'Developer', { maxLength: CAMPAIGN_TEXT_MAX })}
+      {field('publisher', 'Publisher', { maxLength: CAMPAIGN_TEXT_MAX })}
+      <div className={partner.field}>
+        <label className={partner.label} htmlFor={modelId}>
+          Business model
+        </label>
+        <Select id={modelId} value={d.businessModel} options={businessModelOptions} onValueChange={(v) => setD({ ...d, businessModel: v })} />
+      </div>
+      <label className={`${partner.field} ${partner.full}`}>
+        <span className={partner.label}>Description</span>
+        <textarea className={`${partner.input} ${partner.textarea}`} maxLength={CAMPAIGN_DESCRIPTION_MAX} value={d.description} onChange={(e) => setD({ ...d, description: e.target.value })} />
+      </label>
       {d.kind === 'game-key' ? (
         <fieldset className={`${partner.field} ${partner.full} ${styles.fieldset}`}>
           <legend className={partner.label}>Key platforms</legend>
@@ -96,14 +105,44 @@ function NewCampaign({ onCreated }: { onCreated: (c: CampaignView) => void }) {
           </div>
         </fieldset>
       ) : (
-        field('revenueSharePercent', 'Revenue share (%)', { type: 'number', min: 0.1, max: 100, step: 0.1 })
+        <>
+          {field('revenueSharePercent', 'Revenue share (%)', { type: 'number', min: 0.1, max: 100, step: 0.1 })}
+          {field('revenueShareEndsAt', 'Revenue share ends', { type: 'datetime-local' })}
+        </>
       )}
       {field('promoMin', 'Promo discount from (%)', { type: 'number', min: 1, max: 100 })}
       {field('promoMax', 'Promo discount up to (%)', { type: 'number', min: 1, max: 100 })}
-      {field('minFollowers', 'Minimum followers', { type: 'number', min: 0 })}
+      <fieldset className={`${partner.field} ${partner.full} ${styles.fieldset}`}>
+        <legend className={partner.label}>Requirements (empty: none)</legend>
+        <div className={styles.thresholds}>
+          {threshold('minFollowers', 'Minimum followers')}
+          {threshold('minSubscribers', 'Minimum subscribers')}
+          {threshold('minAverageViewers30d', 'Average viewers, last 30 days')}
+          {threshold('minHoursStreamed30d', 'Hours streamed, last 30 days')}
+          {threshold('minTotalViews', 'Minimum total views', 'Twitch no longer reports total views: no creator can meet this today.')}
+        </div>
+      </fieldset>
+      {field('geo', 'Countries (codes, empty: worldwide)', { placeholder: 'US, CA, GB' })}
       {field('storeUrl', 'Store page (https://)', { type: 'url' })}
       {field('keysAvailableAt', 'Keys available from', { type: 'datetime-local' })}
       {field('expiresAt', 'Ends', { type: 'datetime-local' })}
+      <fieldset className={`${partner.field} ${partner.full} ${styles.fieldset}`}>
+        <legend className={partner.label}>Resources (links shown on the campaign's Resources tab)</legend>
+        {d.resources.map((r, i) => (
+          <div key={i} className={styles.row}>
+            <input className={partner.input} aria-label={`Resource ${i + 1} title`} placeholder="Press kit" maxLength={CAMPAIGN_TEXT_MAX} value={r.title} onChange={(e) => setResource(i, { title: e.target.value })} />
+            <input className={partner.input} aria-label={`Resource ${i + 1} address`} placeholder="https://" type="url" value={r.url} onChange={(e) => setResource(i, { url: e.target.value })} />
+            <Button aria-label={`Remove resource ${i + 1}`} onClick={() => setD({ ...d, resources: d.resources.filter((_, j) => j !== i) })}>
+              <Trash2 size={14} aria-hidden />
+            </Button>
+          </div>
+        ))}
+        <div>
+          <Button onClick={() => setD({ ...d, resources: [...d.resources, { title: '', url: '' }] })} disabled={d.resources.length >= 20}>
+            <Plus size={14} aria-hidden /> Add a resource
+          </Button>
+        </div>
+      </fieldset>
       <label className={partner.check}>
         <input type="checkbox" checked={d.requiresReview} onChange={(e) => setD({ ...d, requiresReview: e.target.checked })} />
         Review applications
@@ -114,8 +153,14 @@ function NewCampaign({ onCreated }: { onCreated: (c: CampaignView) => void }) {
         </p>
       )}
       <div className={`${partner.actions} ${partner.full}`}>
-        <Button type="submit" variant="primary">
-          <Plus size={16} aria-hidden /> Create campaign
+        <Button type="submit" variant="primary" disabled={saving}>
+          {campaign ? (
+            'Save changes'
+          ) : (
+            <>
+              <Plus size={16} aria-hidden /> Create campaign
+            </>
+          )}
         </Button>
       </div>
     </form>
@@ -151,6 +196,17 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
           {error}
         </p>
       )}
+      <details className={partner.card}>
+        <summary className={partner.label}>Campaign details</summary>
+        <CampaignForm
+          key={campaign.id}
+          campaign={campaign}
+          onSaved={() => {
+            showToast({ kind: 'success', title: 'Campaign saved' });
+            onChanged();
+          }}
+        />
+      </details>
       {campaign.kind === 'game-key' && (
         <section className={partner.card} aria-label="Key pool">
           <h3 className={partner.label}>Import keys (CSV with the header key,platform)</h3>
@@ -301,8 +357,8 @@ export function CampaignAdminPage() {
           {current ? (
             <CampaignAdmin campaign={current} onChanged={reload} />
           ) : (
-            <NewCampaign
-              onCreated={(c) => {
+            <CampaignForm
+              onSaved={(c) => {
                 showToast({ kind: 'success', title: 'Campaign created' });
                 reload();
                 setSelected(c.id);
