@@ -47,7 +47,6 @@ export function grabFrame(url: string): Promise<Buffer | undefined> {
  */
 export function watchFrames(url: string, seen: (rgb: Buffer) => boolean, timeoutMs: number, fps = 6): Promise<Buffer | undefined> {
   const frameBytes = 1280 * 720 * 3;
-  const deadline = Date.now() + timeoutMs;
   return new Promise((resolve) => {
     let done = false;
     let reader: ReturnType<typeof spawn> | undefined;
@@ -60,7 +59,7 @@ export function watchFrames(url: string, seen: (rgb: Buffer) => boolean, timeout
     };
     const timer = setTimeout(() => finish(undefined), timeoutMs);
     const read = () => {
-      if (done || Date.now() >= deadline) return;
+      if (done) return;
       let pending = Buffer.alloc(0);
       reader = spawn('ffmpeg', ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-vf', `fps=${fps},scale=1280:720`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
       reader.stdout!.on('data', (chunk: Buffer) => {
