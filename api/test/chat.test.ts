@@ -3,6 +3,7 @@
  * WebSocket, fetch polling, a real server-sent event stream) against the chat doubles, through
  * the store and the api's /ws to a studio socket. Real PostgreSQL and Redis.
  */
+import tmi from 'tmi.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatDoublesEnv, startChatDoubles, waitFor, type ChatDoubles } from '@onair/embedded';
 import { CHAT_PLATFORM_TEXT_MAX } from '@onair/protocol';
@@ -121,6 +122,20 @@ describe('connectors', () => {
     const before = doubles.twitch.pongs;
     doubles.twitch.ping();
     await waitFor('a PONG', async () => (doubles.twitch.pongs > before ? true : undefined), 5000, 20);
+  });
+
+  it('answers the PING of tmi.js (its keep-alive) with the PONG it measures latency by', async () => {
+    // tmi.js pings every minute and drops the connection when no prefix-less PONG comes back
+    // (a ":tmi.twitch.tv PONG" line is "a message it cannot parse", then a ping timeout).
+    const url = new URL(doubles.twitch.wsUrl);
+    const client = new tmi.Client({ connection: { server: url.hostname, port: Number(url.port), secure: false, reconnect: false }, logger: { info: () => {}, warn: () => {}, error: () => {} } });
+    await client.connect();
+    try {
+      const [latency] = await client.ping();
+      expect(latency).toBeGreaterThanOrEqual(0);
+    } finally {
+      await client.disconnect();
+    }
   });
 });
 

@@ -129,7 +129,9 @@ export class TwitchChatDouble extends ChatDoubleBase {
         return;
       }
       case 'PING':
-        this.send(client, `:tmi.twitch.tv PONG tmi.twitch.tv ${arg || ':tmi.twitch.tv'}`);
+        // As TMI answers: no prefix, the PING's parameter echoed (tmi.js sends a bare PING and
+        // takes only a prefix-less PONG as its answer).
+        this.send(client, `PONG ${arg || ':tmi.twitch.tv'}`);
         return;
       case 'PONG':
         this.pongs += 1;
