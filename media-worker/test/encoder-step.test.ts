@@ -48,6 +48,8 @@ describe('encoder step-down', () => {
       if (d) decisions.push(d);
     }, 500);
     try {
+      // The governor steps a pipeline only once it has settled (played GOVERNOR_SETTLE_MS).
+      await waitFor('the pipeline settled', async () => (suite.fx.host.governed().find((s) => s.sessionId === 'step')?.settled ? true : undefined), 30_000, 100);
       const reading = readPackets(server.url(k), 10);
       await new Promise((r) => setTimeout(r, 1500));
       const lowered = Date.now();
@@ -101,5 +103,5 @@ describe('encoder step-down', () => {
       await suite.fx.host.stopSession('step');
     }
     await waitFor('session gone', async () => suite.fx.host.session('step') === undefined || undefined, 5000);
-  });
+  }, 120_000);
 });

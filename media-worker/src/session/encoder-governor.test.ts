@@ -5,6 +5,7 @@ import { EncoderGovernor, type GovernedSession } from './encoder-governor.ts';
 interface FakeSession extends GovernedSession {
   step: number;
   fps: number | undefined;
+  settled: boolean;
 }
 
 function session(sessionId: string, pixels: number, steps = 5): FakeSession {
@@ -15,6 +16,7 @@ function session(sessionId: string, pixels: number, steps = 5): FakeSession {
     pixels,
     fps: 30,
     targetFps: 30,
+    settled: true,
     setStep: (step) => {
       s.step = step;
     },
@@ -121,5 +123,26 @@ describe('encoder governor', () => {
     // Still over budget, but this session stays at its last useful step.
     expect(run(30)).toEqual([]);
     expect(a.step).toBe(1);
+  });
+
+  it('judges and steps a session only once its pipeline has settled, and remembers across a restart what a step saved', () => {
+    const a = session('a', 1280 * 720);
+    const { cores, run } = governed([a], 1.8, 0.02);
+    // A pipeline that just started (or restarted for a rebuild) is short of frames while it fills its buffers.
+    a.settled = false;
+    a.fps = 12;
+    cores.now = 1.0;
+    expect(run(20)).toEqual([]);
+    expect(a.step).toBe(0);
+    // Settled and still short: a step down; it saves nothing, so it is taken back.
+    a.settled = true;
+    expect(run(3).map((d) => [d.to, d.reason])).toEqual([[1, 'frames']]);
+    expect(run(5).map((d) => [d.from, d.to, d.reason])).toEqual([[1, 0, 'saved-nothing']]);
+    // The pipeline restarts (a rebuild) and settles again, still short: not stepped past what saved nothing.
+    a.settled = false;
+    expect(run(10)).toEqual([]);
+    a.settled = true;
+    expect(run(30)).toEqual([]);
+    expect(a.step).toBe(0);
   });
 });

@@ -11,6 +11,13 @@ export interface GovernedSession {
   /** Latest program frame rate and the profile's; undefined until the first stats. */
   readonly fps: number | undefined;
   readonly targetFps: number;
+  /**
+   * Whether its pipeline has played long enough for its figures to mean something: a process that
+   * just started or restarted (a rebuild) is short of frames while it fills its buffers, and is
+   * neither judged nor stepped until it settles. The session stays listed meanwhile, so what the
+   * governor learnt of it (a step that saved nothing) outlives the restart.
+   */
+  readonly settled: boolean;
   setStep(step: number): void;
 }
 
@@ -97,7 +104,7 @@ export class EncoderGovernor {
       this.saved.set(sessionId, list);
     }
 
-    const short = sessions.some((s) => s.fps !== undefined && s.fps > 0 && s.fps < s.targetFps - 1.5);
+    const short = sessions.some((s) => s.settled && s.fps !== undefined && s.fps > 0 && s.fps < s.targetFps - 1.5);
     const overBudget = cores > this.options.budgetCores;
     if (overBudget || short) {
       this.over += 1;
@@ -108,7 +115,7 @@ export class EncoderGovernor {
     if (now - this.lastChangeAt < hold) return undefined;
 
     if (this.over >= (this.options.overSamples ?? 3)) {
-      const candidates = sessions.filter((s) => s.step < Math.min(s.steps - 1, this.floor.get(s.sessionId) ?? Infinity));
+      const candidates = sessions.filter((s) => s.settled && s.step < Math.min(s.steps - 1, this.floor.get(s.sessionId) ?? Infinity));
       candidates.sort((a, b) => a.step - b.step || b.pixels - a.pixels);
       const session = candidates[0];
       if (!session) return undefined;
@@ -117,7 +124,7 @@ export class EncoderGovernor {
 
     const upAfter = this.options.upAfterMs ?? 60_000;
     if (now - this.lastOverAt < upAfter || now - this.lastChangeAt < upAfter) return undefined;
-    const stepped = sessions.filter((s) => s.step > 0).sort((a, b) => b.step - a.step || a.pixels - b.pixels)[0];
+    const stepped = sessions.filter((s) => s.settled && s.step > 0).sort((a, b) => b.step - a.step || a.pixels - b.pixels)[0];
     if (!stepped) return undefined;
     const savings = this.saved.get(stepped.sessionId);
     // What going back costs: what the step saved when it was taken (a step never measured: a third of what the worker uses).

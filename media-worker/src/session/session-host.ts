@@ -7,6 +7,8 @@ import { SessionSupervisor, type SessionSupervisorOptions } from './session-supe
 
 /** Latest stats stay readable this long after the last report, then vanish with their session. */
 const STATS_TTL_MS = 5000;
+/** A pipeline that has played this long has filled its buffers: its frame rate and cost mean something to the governor. */
+export const GOVERNOR_SETTLE_MS = 10_000;
 
 export interface SessionHostOptions {
   logger: Logger;
@@ -103,10 +105,13 @@ export class SessionHost {
     await Promise.all([...this.sessions.keys()].map((id) => this.stopSession(id)));
   }
 
-  /** The running sessions as the encoder governor sees them. */
+  /**
+   * The sessions as the encoder governor sees them: every one that has not ended (a session whose
+   * pipeline restarts stays, unsettled), settled once its pipeline has played GOVERNOR_SETTLE_MS.
+   */
   governed(): GovernedSession[] {
     return [...this.sessions.values()]
-      .filter((s) => s.current === 'running')
+      .filter((s) => s.current === 'running' || s.current === 'starting' || s.current === 'restarting')
       .map((s) => ({
         sessionId: s.sessionId,
         step: s.encoderStep,
@@ -114,6 +119,7 @@ export class SessionHost {
         pixels: s.profile.width * s.profile.height,
         fps: s.stats?.state === 'playing' ? s.stats.fps : undefined,
         targetFps: s.profile.fps,
+        settled: (s.playingForMs ?? 0) >= GOVERNOR_SETTLE_MS,
         setStep: (step: number) => s.setEncoderStep(step),
       }));
   }

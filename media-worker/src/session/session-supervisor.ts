@@ -42,6 +42,7 @@ export interface SessionSupervisorOptions {
 export class SessionSupervisor {
   private child: ChildProcess | undefined;
   private state: SupervisorState = 'starting';
+  private runningSince: number | undefined;
   private config: PipelineStartConfig;
   private crashes: number[] = [];
   private restartTimer: NodeJS.Timeout | undefined;
@@ -73,6 +74,11 @@ export class SessionSupervisor {
 
   get stats(): SessionStats | undefined {
     return this.latestStats;
+  }
+
+  /** How long the current pipeline process has played (undefined while none plays). */
+  get playingForMs(): number | undefined {
+    return this.state === 'running' && this.runningSince !== undefined ? Date.now() - this.runningSince : undefined;
   }
 
   get restarts(): number {
@@ -246,6 +252,7 @@ export class SessionSupervisor {
     const report = parsed.data;
     if (report.type === 'state' && report.state === 'playing' && this.state === 'starting') {
       this.state = 'running';
+      this.runningSince = Date.now();
       if (this.startTimer) clearTimeout(this.startTimer);
       this.startTimer = undefined;
     }
