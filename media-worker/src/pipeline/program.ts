@@ -550,8 +550,11 @@ export class ProgramPipeline {
         const stats = feed.jitter.stats as { toString(): string } | undefined;
         const pushed = structureNumber(stats, 'num-pushed');
         const missed = structureNumber(stats, 'num-lost') + structureNumber(stats, 'num-late');
+        const was = feed.flowing;
         feed.flowing = pushed !== feed.pushed;
         if (feed.flowing) input.everFlowed = true;
+        // Operators read from this when a picture froze or a source went to its placeholder.
+        if (was !== feed.flowing && input.everFlowed) this.logger.info({ inputId: input.id, feed: input.feeds.indexOf(feed), pushed, missed }, feed.flowing ? 'input feed flows' : 'input feed stopped');
         // Losses the sender's own loss detection cannot see (dropped here, after the network):
         // the decoder's picture is damaged until the next keyframe.
         if (feed.flowing && missed > feed.missed) this.events.keyframeWanted(input.id);
