@@ -40,10 +40,11 @@ export function grabFrame(url: string): Promise<Buffer | undefined> {
 }
 
 /**
- * Reads the stream's frames as they come (scaled to 1280×720, `fps` a second) and resolves with the
- * first one for which `seen` holds, or undefined when `timeoutMs` passes. A single grabFrame waits
- * for a keyframe each time (about 2 s), so a picture shown for a few seconds can fall between two
- * grabs; a continuous read sees every one. Start it before the event whose picture is awaited.
+ * Reads the stream's frames as they come (scaled to 1280×720, `fps` a second) and resolves with a
+ * copy of the first one for which `seen` holds (`seen` is given a buffer that the next frame
+ * overwrites), or undefined when `timeoutMs` passes. A single grabFrame waits for a keyframe each
+ * time (about 2 s), so a picture shown for a few seconds can fall between two grabs; a continuous
+ * read sees every one. Start it before the event whose picture is awaited.
  */
 export function watchFrames(url: string, seen: (rgb: Buffer) => boolean, timeoutMs: number, fps = 6): Promise<Buffer | undefined> {
   const frameBytes = 1280 * 720 * 3;
@@ -60,14 +61,23 @@ export function watchFrames(url: string, seen: (rgb: Buffer) => boolean, timeout
     const timer = setTimeout(() => finish(undefined), timeoutMs);
     const read = () => {
       if (done) return;
-      let pending = Buffer.alloc(0);
+      // Frames are assembled in one buffer, chunk by chunk. (Concatenating each 64 KB chunk onto
+      // what was pending copied megabytes per chunk: on a loaded machine the reader fell tens of
+      // seconds behind the stream, and a card shown for 8 s was seen 45 s late, or never.)
+      const frame = Buffer.alloc(frameBytes);
+      let filled = 0;
       reader = spawn('ffmpeg', ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-vf', `fps=${fps},scale=1280:720`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
       reader.stdout!.on('data', (chunk: Buffer) => {
-        pending = Buffer.concat([pending, chunk]);
-        while (!done && pending.length >= frameBytes) {
-          const frame = pending.subarray(0, frameBytes);
-          pending = pending.subarray(frameBytes);
-          if (seen(frame)) finish(Buffer.from(frame));
+        let offset = 0;
+        while (!done && offset < chunk.length) {
+          const n = Math.min(frameBytes - filled, chunk.length - offset);
+          chunk.copy(frame, filled, offset, offset + n);
+          filled += n;
+          offset += n;
+          if (filled === frameBytes) {
+            filled = 0;
+            if (seen(frame)) finish(Buffer.from(frame));
+          }
         }
       });
       // The stream broke off (a reconnect of the output): read it again while there is time.
