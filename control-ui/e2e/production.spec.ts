@@ -222,12 +222,15 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
 });
 
 // Known defect (issue 19 stays open for it): when the host's studio comes back on a new peer
-// connection while the holding slate is on, the camera's packets reach its input port again (the slate
-// goes off), but the input keeps stalling — in one run on, off 2 s later, on 4 s later, off 7 s later —
-// so the slate comes and goes over the camera. The new sender's RTP (new SSRC, sequence numbers and
-// timestamps) arrives on the same port and jitter buffer as the old one's; the likely fix is to give
-// each source's port one continuous RTP stream (rewrite SSRC, sequence and timestamp offsets when the
-// sender changes, as an SFU does on a switch) or to reset that input's jitter buffer on a new SSRC.
+// connection while the holding slate is on, the camera does not stay. The pipeline's feed log
+// ("input feed flows" / "input feed stopped") shows its jitter buffer pushing 3 packets when the new
+// peer connects, then nothing for 35 s, then 93 packets and nothing again: the slate comes and goes.
+// Ruled out on 2026-11-27: a new sender with its own SSRC, sequence and timestamps on the same port
+// (media-worker/test/slate.test.ts, gst senders, stays for 10 s), a new Chromium peer replacing a
+// closed one on the same port without the slate (media-worker/test/webrtc.test.ts, stays), and
+// rewriting every new sender's packets onto one continuous stream per port (tried, same symptom here,
+// not kept). What this flow has beyond those: the studio page itself, the slate on when the camera
+// returns, and a session rebuilt twice before (the Be Right Back screen).
 test.fixme('the host reopens the studio while the slate is on: the camera comes back and stays', () => {});
 
 test('a countdown scene goes back to the scene it was started from when its time is up, with nobody clicking', async ({ page, context }) => {

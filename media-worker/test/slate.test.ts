@@ -67,9 +67,16 @@ describe('holding slate', () => {
       expect(near(pixel(frame, 560, 380), SLATE, 50)).toBe(true);
       expect(Date.parse((slateOn as PipelineReport & { type: 'stats' }).stats.slateSince!) - dropped).toBeLessThan(3000);
 
+      // A new sender (its own SSRC, sequence numbers and timestamps), as a studio reopened on a new peer.
       sender = camera(port);
       await shows([560, 380], GREEN, 'the camera back in the program');
       await shows([180, 160], RED, 'the rest of the scene back');
+      // And it stays: ten seconds in which no report puts the slate back.
+      const back = Date.now();
+      await new Promise((r) => setTimeout(r, 10_000));
+      const flaps = suite.fx.reports.filter((r) => r.sessionId === 'slate' && r.at > back && r.report.type === 'stats' && r.report.stats.slateSince !== null);
+      expect(flaps.map((r) => r.at - back)).toEqual([]);
+      expect(near(pixel(await grabFrame(server.url(k), WIDTH, HEIGHT), 560, 380), GREEN, 50)).toBe(true);
     } finally {
       sender.kill('SIGKILL');
     }
