@@ -383,6 +383,19 @@ describe('alerts', () => {
       } finally {
         resumed.close();
       }
+      // Alerts that go out while a resumed overlay's missed ones are being read back reach it after
+      // them, in order, each once (they are held until the read-back has gone out).
+      const before = stream.ids.length;
+      const live = Promise.all(Array.from({ length: 5 }, () => call(api, host, 'POST', `/api/v1/projects/${projectId}/alerts/test`, { type: 'follow' })));
+      const again = await openAlertStream(overlayUrl, stream.ids[0]);
+      try {
+        expect((await live).map((r) => r.status)).toEqual([202, 202, 202, 202, 202]);
+        await waitFor('every alert after the first', async () => (stream.ids.length >= before + 5 && again.ids.length >= stream.ids.length - 1 ? true : undefined), 10_000, 20);
+        await new Promise((r) => setTimeout(r, 200));
+        expect(again.ids).toEqual(stream.ids.slice(1));
+      } finally {
+        again.close();
+      }
     } finally {
       stream.close();
     }

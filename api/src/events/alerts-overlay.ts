@@ -15,6 +15,12 @@ function logIdAfter(a: string, b: string): boolean {
   const [bm, bs] = b.split('-').map(BigInt) as [bigint, bigint];
   return am > bm || (am === bm && as > bs);
 }
+interface OverlayClient {
+  res: Response;
+  last: string | null;
+  held: AlertNotice[] | null;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The colour of each alert type's card (the feed's colours, studio spec §9). */
@@ -98,9 +104,17 @@ source.onmessage=(m)=>{try{queue.push(JSON.parse(m.data));next();}catch(e){}};
  */
 export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService; logger: Logger }): Router & { close(): void } {
   const router = Router() as Router & { close(): void };
-  /** Each open stream, with the log id of the last alert it was sent (no alert goes out twice). */
-  const streams = new Map<string, Set<{ res: Response; last: string | null }>>();
-  const send = (client: { res: Response; last: string | null }, notice: AlertNotice) => {
+  /**
+   * Each open stream, with the log id of the last alert it was sent (no alert goes out twice) and,
+   * while the alerts it missed are being read back, the live ones held until they have gone out (a
+   * live one sent first would move its cursor past the missed ones, and they would be skipped).
+   */
+  const streams = new Map<string, Set<OverlayClient>>();
+  const send = (client: OverlayClient, notice: AlertNotice) => {
+    if (client.held) {
+      client.held.push(notice);
+      return;
+    }
     if (client.last !== null && !logIdAfter(notice.logId, client.last)) return;
     client.last = notice.logId;
     client.res.write(`id: ${notice.logId}\ndata: ${JSON.stringify(notice.alert)}\n\n`);
@@ -157,7 +171,8 @@ export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService;
     // A dropped connection comes back quickly, and resumes after the last alert it played.
     res.write('retry: 1000\n: alerts\n\n');
     const lastEventId = req.headers['last-event-id'];
-    const client = { res, last: typeof lastEventId === 'string' && LOG_ID.test(lastEventId) ? lastEventId : null };
+    const last = typeof lastEventId === 'string' && LOG_ID.test(lastEventId) ? lastEventId : null;
+    const client: OverlayClient = { res, last, held: last === null ? null : [] };
     let set = streams.get(projectId);
     if (!set) {
       set = new Set();
@@ -167,11 +182,19 @@ export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService;
         .catch((err: unknown) => deps.logger.warn({ err: (err as Error).message, projectId }, 'alerts subscribe failed'));
     }
     set.add(client);
-    if (client.last !== null) {
+    if (last !== null) {
       void deps.alerts
-        .since(projectId, client.last)
-        .then((missed) => missed.forEach((n) => send(client, n)))
-        .catch((err: unknown) => deps.logger.warn({ err: (err as Error).message, projectId }, 'missed alerts not replayed'));
+        .since(projectId, last)
+        .catch((err: unknown) => {
+          deps.logger.warn({ err: (err as Error).message, projectId }, 'missed alerts not replayed');
+          return [] as AlertNotice[];
+        })
+        .then((missed) => {
+          const held = client.held ?? [];
+          client.held = null;
+          // Oldest first: the missed ones, then the live ones that came meanwhile (one in both goes out once).
+          for (const notice of [...missed, ...held]) send(client, notice);
+        });
     }
     const keepalive = setInterval(() => res.write(': keepalive\n\n'), SSE_KEEPALIVE_MS);
     req.on('close', () => {
