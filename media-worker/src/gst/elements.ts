@@ -52,7 +52,12 @@ export function requestPad(element: GstElement, template: string): GstPad {
 export function makeChainBin(name: string, chain: readonly GstElement[], ends: { sink?: boolean; src?: boolean }): GstBin {
   const gst = loadGst();
   const bin = new gst.Bin({ name });
-  for (const element of chain) bin.add(element);
+  for (const element of chain) {
+    // The only QoS in a program is the pacer's (pipeline/pacer.ts), meant for the compositor: the
+    // compositor passes it upstream, where decoders and converters would drop live frames with it.
+    if ('qos' in element) element.qos = false;
+    bin.add(element);
+  }
   linkChain(chain);
   if (ends.sink) bin.addPad(gst.GhostPad.new('sink', staticPad(chain[0]!, 'sink')));
   if (ends.src) bin.addPad(gst.GhostPad.new('src', staticPad(chain[chain.length - 1]!, 'src')));
@@ -72,4 +77,11 @@ export function structureNumber(structure: { toString(): string } | null | undef
   if (!structure) return 0;
   const match = new RegExp(`(?:^|[ ,])${field}=\\([a-z0-9]+\\)(-?\\d+)`).exec(structure.toString());
   return match ? Number(match[1]) : 0;
+}
+
+/** A position or duration query's answer in ns (node-gtk gives `[found, value]` or the value alone), if there is one. */
+export function timeOf(result: [boolean, number] | number): number | undefined {
+  if (typeof result === 'number') return result >= 0 ? result : undefined;
+  const [found, value] = result;
+  return found && value >= 0 ? Number(value) : undefined;
 }

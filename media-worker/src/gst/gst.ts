@@ -43,6 +43,9 @@ export interface GstElement {
   /** node-gtk returns the out parameter with the result: `[found, position]` (or the position alone). */
   queryPosition(format: number): [boolean, number] | number;
   queryDuration(format: number): [boolean, number] | number;
+  /** The clock the element runs on (a pipeline's, once playing), and the clock time its running time counts from (ns). */
+  getClock(): { getTime(): number | bigint } | null;
+  getBaseTime(): number | bigint;
   // Element properties read back as camelCase fields (guint64 ones as BigInt).
   [property: string]: unknown;
 }

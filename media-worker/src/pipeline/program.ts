@@ -1,7 +1,7 @@
 import type { EncoderPreset, EncoderSettings, OutputPolicy, OutputProfile, PipelineErrorCode, PipelineState, PlanInput, PlanOutput, PlanPreview, RenderPlan, SessionStats } from '@onair/protocol';
 import { encoderStep, JITTER_LATENCY_DEFAULT_MS, outputsUseVertical, pipelineTransitions } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import { linkChain, linkPads, makeElement, numberProperty, requestPad, setProperties, staticPad, structureNumber } from '../gst/elements.ts';
+import { linkChain, linkPads, makeElement, numberProperty, requestPad, setProperties, staticPad, structureNumber, timeOf } from '../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../gst/gst.ts';
 import { GstPipeline, type BusError } from '../gst/pipeline.ts';
 import { AudioFader } from './audio-fader.ts';
@@ -9,6 +9,7 @@ import { CountdownClock } from './countdown-clock.ts';
 import { audioTargets, BACKGROUND_ZORDER, videoLayout, type VideoPadLayout } from './layout.ts';
 import { DestinationOutput, type OutputStatus } from './outputs/destination-output.ts';
 import { Recording } from './outputs/recording.ts';
+import { addPacer } from './pacer.ts';
 import type { OutputEgress } from './outputs/rtmp-egress.ts';
 import { buildSource, FilePlayer, MIXER_AUDIO_CAPS } from './sources/index.ts';
 import { imageBin } from './sources/image.ts';
@@ -56,6 +57,9 @@ interface AttachedInput {
 /** Above every layer (plan zorders are at most 10 000). */
 const SLATE_ZORDER = 20_000;
 
+/** A program this far behind the clock is logged (a frame is 33 ms; the pacer keeps it to a few). */
+const PROGRAM_BEHIND_MS = 1000;
+
 /**
  * The program of one studio session: every input attached once to a compositor and an
  * audiomixer that both run on a live black/silent background, one H.264 + AAC encode, FLV, and a
@@ -90,6 +94,8 @@ export class ProgramPipeline {
   private lastFrames = 0;
   private lastFramesAt = Date.now();
   private fps = 0;
+  /** Whether the program's frames were last seen more than PROGRAM_BEHIND_MS behind the clock. */
+  private behind = false;
   private backgroundPad: GstPad | undefined;
   /** The 9:16 canvas, while an output takes it (vertical-canvas.ts). */
   private vertical: VerticalCanvas | undefined;
@@ -431,6 +437,7 @@ export class ProgramPipeline {
     for (const output of this.outputs.values()) output.tick(now);
     this.checkFeeds();
     this.checkSlate(now);
+    this.checkPace(this.programPosition());
     const frames = numberProperty(this.rate, 'out');
     const elapsed = (now - this.lastFramesAt) / 1000;
     if (elapsed > 0.2) {
@@ -445,6 +452,7 @@ export class ProgramPipeline {
       state: this.state,
       fps: Math.round(this.fps * 10) / 10,
       framesOut: frames,
+      // A frame the compositor skipped to stay on the clock (pacer.ts) goes out as a duplicate.
       droppedFrames: numberProperty(this.rate, 'drop') + numberProperty(this.rate, 'duplicate'),
       bitrateKbps: outputs.reduce((sum, o) => sum + o.bitrateKbps, 0),
       planVersion: this.planVersion,
@@ -453,6 +461,29 @@ export class ProgramPipeline {
       slateSince: this.slateSince === undefined ? null : new Date(this.slateSince).toISOString(),
       ...(this.recording ? { recordingPath: this.recording.path } : {}),
     };
+  }
+
+  /** Where the program's compositor is (ns of running time), if it can tell. */
+  private programPosition(): number | undefined {
+    const compositor = this.gst.bin.getByName('compositor');
+    return compositor ? timeOf(compositor.queryPosition(loadGst().Format.TIME)) : undefined;
+  }
+
+  /**
+   * Operators see when the program runs behind real time (its output delayed): the pacer
+   * (pacer.ts) should keep it within a few frames, so this names a machine that cannot keep up.
+   */
+  private checkPace(position: number | undefined): void {
+    const clock = this.gst.bin.getClock();
+    if (!clock || position === undefined || this.state !== 'playing') return;
+    const behindMs = Math.round((Number(clock.getTime()) - Number(this.gst.bin.getBaseTime()) - position) / 1e6);
+    if (!this.behind && behindMs > PROGRAM_BEHIND_MS) {
+      this.behind = true;
+      this.logger.warn({ behindMs }, 'program behind the clock');
+    } else if (this.behind && behindMs < PROGRAM_BEHIND_MS / 4) {
+      this.behind = false;
+      this.logger.info({ behindMs }, 'program on the clock again');
+    }
   }
 
   /**
@@ -605,6 +636,7 @@ export class ProgramPipeline {
     const chain = [
       compositor,
       makeElement('capsfilter', 'program-caps', { caps: rawCaps }),
+      makeElement('tee', 'program-pace', { 'allow-not-linked': true }),
       // Passes frames through at the program rate; its counters give fps and dropped frames
       // without a callback per buffer.
       makeElement('videorate', 'program-rate', { 'skip-to-first': true }),
@@ -640,8 +672,9 @@ export class ProgramPipeline {
     linkPads(staticPad(background[1]!, 'src'), backgroundPad);
     Object.assign(backgroundPad, { xpos: 0, ypos: 0, width, height, zorder: BACKGROUND_ZORDER, alpha: 1 });
     this.backgroundPad = backgroundPad;
-    this.rate = chain[2]!;
-    if (this.plan.preview) this.buildPreview(chain[3]!, this.plan.preview);
+    addPacer(chain[2]!, (element) => this.gst.add(element));
+    this.rate = chain[3]!;
+    if (this.plan.preview) this.buildPreview(chain[4]!, this.plan.preview);
 
     const mux = makeElement('flvmux', 'mux', { streamable: true });
     this.tee = makeElement('tee', 'outputs', { 'allow-not-linked': true });

@@ -3,6 +3,7 @@ import { linkChain, linkPads, makeElement, requestPad, staticPad } from '../gst/
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../gst/gst.ts';
 import type { GstPipeline } from '../gst/pipeline.ts';
 import { BACKGROUND_ZORDER, videoLayout, type VideoPadLayout } from './layout.ts';
+import { addPacer } from './pacer.ts';
 
 /**
  * The vertical canvas of a session (issue 20): a second compositor drawing the same scenes on a
@@ -45,6 +46,7 @@ export class VerticalCanvas {
     const chain = [
       this.compositor,
       makeElement('capsfilter', 'vertical-caps', { caps: `video/x-raw,format=AYUV,width=${width},height=${height},framerate=${fps}/1,pixel-aspect-ratio=1/1` }),
+      makeElement('tee', 'vertical-pace', { 'allow-not-linked': true }),
       makeElement('videoconvert', 'vertical-encoder-convert'),
       makeElement('capsfilter', 'vertical-encoder-caps', { caps: 'video/x-raw,format=I420' }),
       makeElement('queue', 'vertical-encoder-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 500_000_000 }),
@@ -72,6 +74,7 @@ export class VerticalCanvas {
     for (const element of [...background, ...chain, this.tee, ...idle]) this.gst.add(element);
     linkChain(background);
     linkChain(chain.slice(0, -1));
+    addPacer(chain[2]!, (element) => this.gst.add(element));
     linkPads(staticPad(muxQueue, 'src'), requestPad(mux, 'video'));
     linkChain([mux, this.tee]);
     linkChain(idle);
