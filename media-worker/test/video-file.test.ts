@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderPlanSchema, type PlanOutput } from '@onair/protocol';
 import { HEIGHT, useSharedFixture, WIDTH } from './helpers/session-fixture.ts';
-import { grabFrame, near, pixel, readAudioLevels } from './helpers/stream-probe.ts';
+import { grabFrame, grabFrames, near, pixel, readAudioLevels } from './helpers/stream-probe.ts';
 
 const RED = [255, 0, 0];
 const GREEN = [0, 128, 0];
@@ -61,6 +61,28 @@ describe('video files', () => {
     const later = await grabFrame(server.url(k), WIDTH, HEIGHT);
     expect(near(pixel(later, 200, 150), GREEN)).toBe(true);
     await suite.fx.host.stopSession('file-loop');
+  });
+
+  it('keeps playing a looping file in real time after its first loops', async () => {
+    // Red for 1 s, then blue for 1 s, over and over: any 1.5 s of it shows both.
+    const clip = join(suite.fx.dir, 'red-blue.mp4');
+    ffmpeg(
+      '-f', 'lavfi', '-i', 'color=c=red:s=320x240:r=30:d=1',
+      '-f', 'lavfi', '-i', 'color=c=blue:s=320x240:r=30:d=1',
+      '-filter_complex', '[0:v][1:v]concat=n=2:v=1:a=0', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip,
+    );
+    const { server, k, outputs } = await output();
+    suite.fx.host.startSession({ sessionId: 'file-loops', planVersion: 1, plan: plan(outputs, { path: clip }) });
+    await suite.fx.waitForOutput('file-loops', 'main', 'live');
+    // Past its third loop. (A restart used to leave every later frame 'late' against the clock: the
+    // decoder dropped them all on QoS, spinning through the file at over a core, and the picture froze.)
+    await new Promise((r) => setTimeout(r, 6000));
+    const frames = await grabFrames(server.url(k), WIDTH, HEIGHT, [0, 15, 30, 45]);
+    const colours = frames.map((f) => pixel(f, 200, 150));
+    const seen = `colours every 0.5 s: ${colours.map((c) => c.join(',')).join(' | ')}`;
+    expect(colours.some((c) => near(c, RED, 60)), seen).toBe(true);
+    expect(colours.some((c) => near(c, BLUE, 60)), seen).toBe(true);
+    await suite.fx.host.stopSession('file-loops');
   });
 
   it('plays a silent file once and keeps its last frame; starts it over when its scene is shown again', async () => {

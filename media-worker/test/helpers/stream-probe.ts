@@ -87,11 +87,17 @@ export interface Frame {
 
 /** One decoded frame of a live stream, taken `skipFrames` frames in (after the first keyframe). */
 export async function grabFrame(url: string, width: number, height: number, skipFrames = 0, timeoutMs = 15_000): Promise<Frame> {
+  return (await grabFrames(url, width, height, [skipFrames], timeoutMs))[0]!;
+}
+
+/** Decoded frames of one read of a live stream, by their number after the first keyframe (ascending). */
+export async function grabFrames(url: string, width: number, height: number, numbers: readonly number[], timeoutMs = 15_000): Promise<Frame[]> {
   const size = width * height * 3;
+  const select = numbers.map((n) => `eq(n\\,${n})`).join('+');
   return new Promise((resolve, reject) => {
     const child = spawn(
       'ffmpeg',
-      ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-vf', `select=gte(n\\,${skipFrames})`, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+      ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-vf', `select=${select}`, '-fps_mode', 'passthrough', '-frames:v', String(numbers.length), '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const chunks: Buffer[] = [];
@@ -102,8 +108,8 @@ export async function grabFrame(url: string, width: number, height: number, skip
     child.on('close', () => {
       clearTimeout(timer);
       const rgb = Buffer.concat(chunks);
-      if (rgb.length < size) reject(new Error(`no frame from the stream (${rgb.length} bytes): ${stderr.trim()}`));
-      else resolve({ width, height, rgb: rgb.subarray(0, size) });
+      if (rgb.length < size * numbers.length) reject(new Error(`${Math.floor(rgb.length / size)} of ${numbers.length} frames from the stream: ${stderr.trim()}`));
+      else resolve(numbers.map((_, i) => ({ width, height, rgb: rgb.subarray(i * size, (i + 1) * size) })));
     });
   });
 }

@@ -1,6 +1,7 @@
 import type { Logger } from '@onair/runtime';
 import type { GstElement } from '../../gst/gst.ts';
 import { loadGst } from '../../gst/gst.ts';
+import { timeOf } from '../../gst/elements.ts';
 import { GstPipeline } from '../../gst/pipeline.ts';
 import { MIXER_AUDIO_CAPS } from './source.ts';
 
@@ -12,12 +13,6 @@ const END_MARGIN_NS = 80_000_000;
 export interface FilePlayerEvents {
   /** The file could not be played (damaged, unexpected codec); the player stopped, the program goes on. */
   failed(message: string): void;
-}
-
-function timeOf(result: [boolean, number] | number): number | undefined {
-  if (typeof result === 'number') return result >= 0 ? result : undefined;
-  const [found, value] = result;
-  return found && value >= 0 ? Number(value) : undefined;
 }
 
 /**
@@ -75,9 +70,16 @@ export class FilePlayer {
     if (!pipeline) return;
     const gst = loadGst();
     this.ended = false;
+    // Paused around the flushing seek, so that playing again starts the running time afresh. (A
+    // seek while playing resets the running time to 0 while the clock goes on; with sinks that do
+    // not preroll (async=false) nothing re-bases it, so every frame after the first loop was
+    // "late" by the time played so far: the decoder dropped each one on QoS and spun through the
+    // file at full speed, a frozen picture for well over a core.)
+    pipeline.bin.setState(gst.State.PAUSED);
     if (!(pipeline.bin as GstElement).seekSimple(gst.Format.TIME, gst.SeekFlags.FLUSH | gst.SeekFlags.KEY_UNIT, 0)) {
       this.logger.debug({ player: this.name }, 'video file restart not taken');
     }
+    pipeline.bin.setState(gst.State.PLAYING);
   }
 
   stop(): void {
