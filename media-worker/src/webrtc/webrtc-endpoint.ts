@@ -78,6 +78,8 @@ export class WebrtcEndpoint {
   private readonly sessions = new Map<string, SessionMedia>();
   /** The sources each track feeds now (pipeline inputs carry their source's id). */
   private readonly routes = new WeakMap<RtpForwarder, Set<string>>();
+  /** Whether each track was receiving at the last look, for the 'track flows' / 'track stopped' log. */
+  private readonly flowing = new WeakMap<RtpForwarder, boolean>();
   private readonly socket: Socket = createSocket('udp4');
 
   constructor(private readonly deps: WebrtcEndpointDeps) {
@@ -331,10 +333,23 @@ export class WebrtcEndpoint {
     if (!media || media.participants.size === 0) return;
     try {
       media.document = await this.deps.loadDocument(projectId);
-      for (const p of media.participants.values()) for (const f of p.peer.forwarders) this.apply(media, p.publisher, f);
+      for (const p of media.participants.values()) {
+        for (const f of p.peer.forwarders) {
+          this.apply(media, p.publisher, f);
+          this.logFlow(projectId, p, f);
+        }
+      }
     } catch (err) {
       this.deps.logger.warn({ err, projectId }, 'track routes not refreshed');
     }
+  }
+
+  /** Operators (and the pipeline's 'input feed' log beside it) see when a track starts or stops reaching the worker. */
+  private logFlow(projectId: string, participant: Participant, forwarder: RtpForwarder): void {
+    const stats = forwarder.stats();
+    if (this.flowing.get(forwarder) === stats.active) return;
+    this.flowing.set(forwarder, stats.active);
+    this.deps.logger.info({ projectId, participantId: participant.participantId, peerId: participant.peer.peerId, type: stats.type, packets: stats.packets, keyframes: stats.keyframes, plis: stats.plis, lost: stats.lost, ports: stats.ports, encoding: stats.encoding }, stats.active ? 'track flows' : 'track stopped');
   }
 
   private apply(media: SessionMedia, publisher: Publisher, forwarder: RtpForwarder): void {
