@@ -4,7 +4,7 @@
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
-import { ProcessTreeUsage, RenderRequests, runWorker, SecretBox, type WorkerContext } from '@onair/runtime';
+import { ProcessTreeUsage, RenderRequests, runWorker, SecretBox, uploadsBucketClient, uploadsBucketConfig, type WorkerContext } from '@onair/runtime';
 import { ChannelRouter } from './placement/channel-router.ts';
 import { createInputResolver } from './placement/input-resolver.ts';
 import { SessionConsumer } from './placement/session-consumer.ts';
@@ -17,6 +17,7 @@ import { WebrtcEndpoint } from './webrtc/webrtc-endpoint.ts';
 import { webrtcNetwork } from './webrtc/network-config.ts';
 import { readDocument } from './placement/session-runner.ts';
 import { SessionIngest } from './ingest/session-ingest.ts';
+import { UploadCache } from './uploads/upload-cache.ts';
 
 let host: SessionHost | undefined;
 let endpoint: WebrtcEndpoint | undefined;
@@ -59,15 +60,22 @@ async function start(ctx: WorkerContext): Promise<void> {
   renders = new RenderRequests(renderConnection, ctx.redis);
   // Where render workers send page frames; the pipeline listens on loopback, so they run beside this worker.
   const pages = new SessionPages(renders, ports, process.env.RENDER_RTP_HOST ?? '127.0.0.1', ctx.logger);
+  const uploadsDir = process.env.UPLOADS_DIR ?? '.data/uploads';
+  // With the uploads in a bucket the api's folder is not this machine's: the files scenes show are fetched into a cache.
+  const bucket = uploadsBucketConfig(process.env);
+  const uploads = bucket.UPLOADS_BACKEND === 's3' && bucket.UPLOADS_S3_BUCKET
+    ? new UploadCache(uploadsBucketClient(bucket), bucket.UPLOADS_S3_BUCKET, bucket.UPLOADS_S3_PREFIX, resolve(uploadsDir, 'bucket-cache'), ctx.logger)
+    : undefined;
   consumer = new SessionConsumer({
     connection: queueConnection,
     redis: ctx.redis,
     router,
     host: sessionHost,
     box: secretsKey ? new SecretBox(secretsKey) : undefined,
-    resolveInput: createInputResolver(ports, process.env.UPLOADS_DIR ?? '.data/uploads'),
+    resolveInput: createInputResolver(ports, uploads?.dir ?? uploadsDir),
+    ...(uploads ? { uploads } : {}),
     // Recordings are parts in the uploads store the api reads (recordings/<id>/part-<n>.mp4).
-    recordingsDir: resolve(process.env.UPLOADS_DIR ?? '.data/uploads', 'recordings'),
+    recordingsDir: resolve(uploadsDir, 'recordings'),
     pages,
     // Feeds of encoders and consoles, pulled from the RTMP ingest into the sessions' game sources.
     ingest: new SessionIngest({

@@ -10,3 +10,4 @@ export { rtmpAddressRefusal } from './rtmp-guard.ts';
 export { EgressPolicy, egressResolver, systemResolver, dnsServersResolver, type EgressDecision, type EgressRefusalCode, type Resolver } from './egress/egress-policy.ts';
 export { EgressProxy, REFUSED_HEADER, type EgressRefusal } from './egress/egress-proxy.ts';
 export { OwnPagesGate, OWN_PAGE_SIG_PARAM, signOwnPageUrl, verifyOwnPageUrl } from './egress/own-pages.ts';
+export { s3ClientOf, uploadsBucketClient, uploadsBucketConfig, uploadsBucketShape, type S3ClientOptions, type UploadsBucketConfig } from './uploads-bucket.ts';

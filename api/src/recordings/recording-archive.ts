@@ -3,8 +3,8 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { OnAirError } from '@onair/protocol';
+import { uploadsBucketClient } from '@onair/runtime';
 import type { UploadsConfig } from '../uploads/config.ts';
-import { s3ClientOf } from '../uploads/s3-upload-store.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -68,12 +68,6 @@ export class S3RecordingArchive implements RecordingArchive {
 /** The archive the configuration names: the uploads bucket with UPLOADS_BACKEND=s3, none on disk (the parts stay where the worker wrote them). */
 export function createRecordingArchive(config: UploadsConfig): S3RecordingArchive | undefined {
   if (config.UPLOADS_BACKEND !== 's3' || !config.UPLOADS_S3_BUCKET) return undefined;
-  const client = s3ClientOf({
-    endpoint: config.UPLOADS_S3_ENDPOINT,
-    region: config.UPLOADS_S3_REGION,
-    accessKeyId: config.UPLOADS_S3_ACCESS_KEY_ID,
-    secretAccessKey: config.UPLOADS_S3_SECRET_ACCESS_KEY,
-    forcePathStyle: config.UPLOADS_S3_FORCE_PATH_STYLE,
-  });
+  const client = uploadsBucketClient(config);
   return new S3RecordingArchive(client, config.UPLOADS_S3_BUCKET, config.UPLOADS_S3_PREFIX);
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import { uploadsBucketShape } from '@onair/runtime';
 import { S3UploadStore } from './s3-upload-store.ts';
 import { DiskUploadStore, type UploadStore } from './upload-store.ts';
 
@@ -13,16 +14,7 @@ export const uploadsConfigShape = {
   UPLOAD_MAX_VIDEO_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024 * 1024),
   /** Storage each account may use across its projects, in bytes. */
   UPLOAD_QUOTA_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024 * 1024),
-  /** Where uploads are kept: `disk` (UPLOADS_DIR) or `s3` (an S3-compatible bucket, UPLOADS_S3_*). */
-  UPLOADS_BACKEND: z.enum(['disk', 's3']).default('disk'),
-  /** The S3-compatible server (unset: AWS S3 itself), bucket, region, key prefix and credentials (unset: the SDK's default chain). */
-  UPLOADS_S3_ENDPOINT: z.url().optional(),
-  UPLOADS_S3_BUCKET: z.string().min(3).optional(),
-  UPLOADS_S3_REGION: z.string().min(1).default('us-east-1'),
-  UPLOADS_S3_PREFIX: z.string().default('uploads/'),
-  UPLOADS_S3_ACCESS_KEY_ID: z.string().optional(),
-  UPLOADS_S3_SECRET_ACCESS_KEY: z.string().optional(),
-  UPLOADS_S3_FORCE_PATH_STYLE: z.stringbool().default(true),
+  ...uploadsBucketShape,
   /** Longest side of an image or a video picture accepted, in pixels. */
   UPLOAD_MAX_DIMENSION: z.coerce.number().int().positive().default(8192),
 };

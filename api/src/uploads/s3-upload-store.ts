@@ -2,36 +2,17 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { OnAirError } from '@onair/protocol';
+import { s3ClientOf, type S3ClientOptions } from '@onair/runtime';
 import type { UploadStore } from './upload-store.ts';
 
-export interface S3StoreOptions {
-  endpoint?: string;
-  region: string;
+export interface S3StoreOptions extends S3ClientOptions {
   bucket: string;
   /** Key prefix inside the bucket (`uploads/`). */
   prefix: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  /** Path-style addressing (http://host/bucket/key), which S3-compatible servers mostly need. */
-  forcePathStyle: boolean;
   /** A local folder for files being received and checked before they go to the bucket. */
   stagingDir: string;
-}
-
-/** A client of the uploads bucket (the uploads store's, and the recordings' archive). */
-export function s3ClientOf(options: Omit<S3StoreOptions, 'stagingDir' | 'bucket' | 'prefix'>): S3Client {
-  return new S3Client({
-    region: options.region,
-    forcePathStyle: options.forcePathStyle,
-    // Checksums only where S3 requires them: with the SDK's default, bodies go out 'aws-chunked'
-    // with a trailing checksum, which S3-compatible servers that do not speak it store as is.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    ...(options.accessKeyId && options.secretAccessKey ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } } : {}),
-  });
 }
 
 /**

@@ -42,6 +42,8 @@ export interface SessionRunnerDeps {
   ingest?: SessionIngestLink;
   /** Absolute folder of recordings in the uploads store (UPLOADS_DIR/recordings); without it nothing is recorded. */
   recordingsDir?: string;
+  /** With the uploads in a bucket: brings the files a scene shows to this worker before it is planned (uploads/upload-cache.ts). */
+  uploads?: { fetch(document: SceneDocument): Promise<void> };
 }
 
 export interface SessionIngestLink {
@@ -154,6 +156,7 @@ export class SessionRunner {
     this.recordingId = await this.deps.redis.get(sessionKeys.recording(this.projectId));
     this.countdown = await readCountdown(this.deps.redis, this.projectId);
     this.preview = await this.deps.media?.openSession(this.projectId);
+    await this.deps.uploads?.fetch(document);
     const plan = this.plan(document);
     host.startSession({ sessionId: this.projectId, planVersion: document.version, plan });
     await this.syncPages(document, plan.profile.height);
@@ -189,6 +192,7 @@ export class SessionRunner {
         if (!document || (this.document && document.version <= this.document.version)) return;
         this.document = document;
         this.countdown = await readCountdown(this.deps.redis, this.projectId);
+        await this.deps.uploads?.fetch(document);
         const plan = this.plan(document);
         this.deps.host.applyPlan(this.projectId, document.version, plan);
         this.deps.ingest?.update(this.projectId, document);
