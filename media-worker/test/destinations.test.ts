@@ -2,6 +2,7 @@
  * Encode once, push everywhere: real GStreamer pipelines in their own processes, real nginx-rtmp
  * servers, read back with ffprobe and ffmpeg.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pipelineErrorCatalogue, sessionStatusKeys, sessionStatsSchema } from '@onair/protocol';
 import { dnsServersResolver, rtmpAddressRefusal } from '@onair/runtime';
@@ -53,32 +54,37 @@ describe('destinations', () => {
     const [kA, kB] = [key(), key()];
     const base = `rtmp://127.0.0.1:${server.port}/live`;
     const a = { id: 'a', url: base, key: kA };
-    suite.fx.host.startSession({ sessionId: 'join-late', planVersion: 1, plan: testPlan([a]) });
-    await suite.fx.waitForOutput('join-late', 'a', 'live');
-    // A is read throughout, from before B joins to after.
-    const continuing = readPackets(server.url(kA), 7);
-    // Find where the encoder's 2 s keyframe grid stands, then add B about 1 s into a GOP.
-    const before = (await readPackets(server.url(kA), 2.5)).filter((p) => p.stream === 'video');
-    const lastKey = before.filter((p) => p.keyframe).at(-1)!.pts;
-    const intoGop = before.at(-1)!.pts - lastKey;
-    await new Promise((r) => setTimeout(r, ((3 - intoGop) % 2) * 1000));
-    // The viewers wait for B's publisher, so B is read from the first frame it sends.
-    const joined = readPackets(server.url(kB), 3);
-    await new Promise((r) => setTimeout(r, 300));
-    suite.fx.host.setOutputs('join-late', [a, { id: 'b', url: base, key: kB }]);
-    await suite.fx.waitForOutput('join-late', 'b', 'live');
+    // Its own name per attempt, and stopped whatever happens: a retry must find no session of the attempt before it.
+    const id = `join-late-${randomUUID().slice(0, 8)}`;
+    suite.fx.host.startSession({ sessionId: id, planVersion: 1, plan: testPlan([a]) });
+    try {
+      await suite.fx.waitForOutput(id, 'a', 'live');
+      // A is read throughout, from before B joins to after.
+      const continuing = readPackets(server.url(kA), 7);
+      // Find where the encoder's 2 s keyframe grid stands, then add B about 1 s into a GOP.
+      const before = (await readPackets(server.url(kA), 2.5)).filter((p) => p.stream === 'video');
+      const lastKey = before.filter((p) => p.keyframe).at(-1)!.pts;
+      const intoGop = before.at(-1)!.pts - lastKey;
+      await new Promise((r) => setTimeout(r, ((3 - intoGop) % 2) * 1000));
+      // The viewers wait for B's publisher, so B is read from the first frame it sends.
+      const joined = readPackets(server.url(kB), 3);
+      await new Promise((r) => setTimeout(r, 300));
+      suite.fx.host.setOutputs(id, [a, { id: 'b', url: base, key: kB }]);
+      await suite.fx.waitForOutput(id, 'b', 'live');
 
-    const bVideo = (await joined).filter((p) => p.stream === 'video');
-    const aKeys = (await continuing).filter((p) => p.stream === 'video' && p.keyframe).map((p) => p.pts);
-    const bFirstKey = bVideo.find((p) => p.keyframe)!.pts;
-    process.stdout.write(`join-late: A keyframes ${aKeys.map((t) => t.toFixed(3)).join(' ')}; B first packet ${bVideo[0]?.pts.toFixed(3)}, first keyframe ${bFirstKey.toFixed(3)}\n`);
-    // One encode: B's first keyframe is one of A's, and it is off the 2 s grid: made for B.
-    const index = aKeys.findIndex((t) => Math.abs(t - bFirstKey) < 0.005);
-    expect(index).toBeGreaterThan(0);
-    expect(aKeys[index]! - aKeys[index - 1]!).toBeLessThan(1.8);
-    // Keyframes never more than 2 s apart (the GOP running when B joined is cut short).
-    for (let i = 1; i < aKeys.length; i++) expect(aKeys[i]! - aKeys[i - 1]!).toBeLessThanOrEqual(2.05);
-    await suite.fx.host.stopSession('join-late');
+      const bVideo = (await joined).filter((p) => p.stream === 'video');
+      const aKeys = (await continuing).filter((p) => p.stream === 'video' && p.keyframe).map((p) => p.pts);
+      const bFirstKey = bVideo.find((p) => p.keyframe)!.pts;
+      process.stdout.write(`join-late: A keyframes ${aKeys.map((t) => t.toFixed(3)).join(' ')}; B first packet ${bVideo[0]?.pts.toFixed(3)}, first keyframe ${bFirstKey.toFixed(3)}\n`);
+      // One encode: B's first keyframe is one of A's, and it is off the 2 s grid: made for B.
+      const index = aKeys.findIndex((t) => Math.abs(t - bFirstKey) < 0.005);
+      expect(index).toBeGreaterThan(0);
+      expect(aKeys[index]! - aKeys[index - 1]!).toBeLessThan(1.8);
+      // Keyframes never more than 2 s apart (the GOP running when B joined is cut short).
+      for (let i = 1; i < aKeys.length; i++) expect(aKeys[i]! - aKeys[i - 1]!).toBeLessThanOrEqual(2.05);
+    } finally {
+      await suite.fx.host.stopSession(id);
+    }
   });
 
   it('connects only through the egress rule: a name re-pointed at loopback, a trailing-dot name and a literal the api did not allow fail; a permitted name reaches the checked address and keeps its name in the tcUrl', async () => {
