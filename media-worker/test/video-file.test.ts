@@ -20,6 +20,17 @@ function ffmpeg(...args: string[]): void {
   execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...args]);
 }
 
+/** A silent H.264 file: red for `red` seconds, then blue for `blue` seconds. */
+function redThenBlue(name: string, red: number, blue: number): string {
+  const clip = join(suite.fx.dir, name);
+  ffmpeg(
+    '-f', 'lavfi', '-i', `color=c=red:s=320x240:r=30:d=${red}`,
+    '-f', 'lavfi', '-i', `color=c=blue:s=320x240:r=30:d=${blue}`,
+    '-filter_complex', '[0:v][1:v]concat=n=2:v=1:a=0', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip,
+  );
+  return clip;
+}
+
 /** A 480p30 plan: the file on the left half of the picture, a red square at the right that is always there. */
 function plan(outputs: PlanOutput[], file: { path: string; loop?: boolean; restartOnShow?: boolean }, scenes: { active: string } = { active: 'main' }) {
   return renderPlanSchema.parse({
@@ -65,12 +76,7 @@ describe('video files', () => {
 
   it('keeps playing a looping file in real time after its first loops', async () => {
     // Red for 1 s, then blue for 1 s, over and over: any 1.5 s of it shows both.
-    const clip = join(suite.fx.dir, 'red-blue.mp4');
-    ffmpeg(
-      '-f', 'lavfi', '-i', 'color=c=red:s=320x240:r=30:d=1',
-      '-f', 'lavfi', '-i', 'color=c=blue:s=320x240:r=30:d=1',
-      '-filter_complex', '[0:v][1:v]concat=n=2:v=1:a=0', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip,
-    );
+    const clip = redThenBlue('red-blue.mp4', 1, 1);
     const { server, k, outputs } = await output();
     suite.fx.host.startSession({ sessionId: 'file-loops', planVersion: 1, plan: plan(outputs, { path: clip }) });
     await suite.fx.waitForOutput('file-loops', 'main', 'live');
@@ -87,12 +93,7 @@ describe('video files', () => {
 
   it('plays a silent file once and keeps its last frame; starts it over when its scene is shown again', async () => {
     // Red for 3 s, then blue.
-    const clip = join(suite.fx.dir, 'red-then-blue.mp4');
-    ffmpeg(
-      '-f', 'lavfi', '-i', 'color=c=red:s=320x240:r=30:d=3',
-      '-f', 'lavfi', '-i', 'color=c=blue:s=320x240:r=30:d=2',
-      '-filter_complex', '[0:v][1:v]concat=n=2:v=1:a=0', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip,
-    );
+    const clip = redThenBlue('red-then-blue.mp4', 3, 2);
     const { server, k, outputs } = await output();
     const withScene = (active: string) => plan(outputs, { path: clip, loop: false, restartOnShow: true }, { active });
     suite.fx.host.startSession({ sessionId: 'file-once', planVersion: 1, plan: withScene('main') });
