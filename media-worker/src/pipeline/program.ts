@@ -437,7 +437,7 @@ export class ProgramPipeline {
     for (const output of this.outputs.values()) output.tick(now);
     this.checkFeeds();
     this.checkSlate(now);
-    this.checkPace(this.programPosition());
+    this.checkPace();
     const frames = numberProperty(this.rate, 'out');
     const elapsed = (now - this.lastFramesAt) / 1000;
     if (elapsed > 0.2) {
@@ -463,18 +463,14 @@ export class ProgramPipeline {
     };
   }
 
-  /** Where the program's compositor is (ns of running time), if it can tell. */
-  private programPosition(): number | undefined {
-    const compositor = this.gst.bin.getByName('compositor');
-    return compositor ? timeOf(compositor.queryPosition(loadGst().Format.TIME)) : undefined;
-  }
-
   /**
    * Operators see when the program runs behind real time (its output delayed): the pacer
    * (pacer.ts) should keep it within a few frames, so this names a machine that cannot keep up.
    */
-  private checkPace(position: number | undefined): void {
+  private checkPace(): void {
     const clock = this.gst.bin.getClock();
+    const compositor = this.gst.bin.getByName('compositor');
+    const position = compositor ? timeOf(compositor.queryPosition(loadGst().Format.TIME)) : undefined;
     if (!clock || position === undefined || this.state !== 'playing') return;
     const behindMs = Math.round((Number(clock.getTime()) - Number(this.gst.bin.getBaseTime()) - position) / 1e6);
     if (!this.behind && behindMs > PROGRAM_BEHIND_MS) {
