@@ -61,7 +61,7 @@ function plan(profile: keyof typeof outputProfiles, outputs: PlanOutput[], showG
 interface Measured {
   cores: number;
   fps: number;
-  /** Cores per thread name (GStreamer names streaming threads `element:pad`; rtmp2sink's loops are `taskN`). */
+  /** Cores per thread name (GStreamer names streaming threads `element:pad`). */
   threads: Map<string, number>;
 }
 
@@ -76,9 +76,10 @@ async function measure(pid: number, frames: () => number): Promise<Measured> {
   return { cores: ((await cpuSeconds(pid)) - cpu0) / seconds, fps: (frames() - frames0) / seconds, threads };
 }
 
-/** Threads that exist once per destination: its queue (`output…`) and its RTMP sink's loop (`taskN`). */
-const isOutputThread = (name: string) => name.startsWith('output') || /^task\d+$/.test(name);
-/** The process's JS thread: IPC, stats and the RTMP egress proxy that relays every output's bytes. */
+/**
+ * The process's JS thread: IPC, stats, the FLV fan-out and every destination's RTMP connection
+ * (outputs/flv-fanout.ts, outputs/rtmp/publisher.ts). No thread exists per destination.
+ */
 const MAIN_THREAD = 'MainThread';
 
 function sumThreads(threads: Map<string, number>, keep: (name: string) => boolean): number {
@@ -288,22 +289,18 @@ async function main(): Promise<void> {
       if (m1 && m10) {
         print(`CPU(10 destinations) / CPU(1) at ${ratioProfile}, whole process: ${(m10.cores / m1.cores).toFixed(2)}`);
         // The whole-process ratio carries the run-to-run noise of the shared work (sources, compositor,
-        // encoder: the same threads in both runs). By threads: the shared work as the 1-destination
-        // run measured it, plus what one destination costs as the 10-destination run measured it
-        // (its own threads, and its share of the JS thread's growth: the egress proxy relays its bytes).
-        // The RTMP server is another process and counts in neither.
-        const shared = sumThreads(m1.threads, (n) => !isOutputThread(n) && n !== MAIN_THREAD);
+        // encoder: the same threads in both runs). By threads: the 1-destination run as measured,
+        // plus what one more destination costs as the 10-destination run measured it. A destination
+        // has no thread of its own: its connection lives on the JS thread, whose growth from 1 to 10
+        // destinations is nine destinations' work (the fan-out's one read and chunking per tag is
+        // there in both runs). The RTMP server is another process and counts in neither.
+        const one = sumThreads(m1.threads, () => true);
         const main1 = m1.threads.get(MAIN_THREAD) ?? 0;
         const main10 = m10.threads.get(MAIN_THREAD) ?? 0;
-        const perOutput = sumThreads(m10.threads, isOutputThread) / 10 + Math.max(0, main10 - main1) / 9;
-        const one = shared + main1 + sumThreads(m1.threads, isOutputThread);
-        const perOutputOf = (keep: (name: string) => boolean) => (sumThreads(m10.threads, keep) / 10).toFixed(4);
-        print(
-          `  one destination: queue thread ${perOutputOf((n) => n.startsWith('output'))}, RTMP connection thread ${perOutputOf((n) => /^task\d+$/.test(n))}, egress relay on the JS thread ${(Math.max(0, main10 - main1) / 9).toFixed(4)} cores`,
-        );
-        print(
-          `CPU(10 destinations) / CPU(1) at ${ratioProfile}, by threads: ${((one + 9 * perOutput) / one).toFixed(3)} (shared ${shared.toFixed(3)} cores, JS thread ${main1.toFixed(3)}, one destination ${perOutput.toFixed(4)} cores)`,
-        );
+        const perOutput = Math.max(0, main10 - main1) / 9;
+        const others = (m: Measured) => sumThreads(m.threads, (n) => n !== MAIN_THREAD);
+        print(`  JS thread ${main1.toFixed(4)} cores with 1 destination, ${main10.toFixed(4)} with 10; every other thread ${others(m1).toFixed(3)} and ${others(m10).toFixed(3)}`);
+        print(`CPU(10 destinations) / CPU(1) at ${ratioProfile}, by threads: ${((one + 9 * perOutput) / one).toFixed(3)} (one session ${one.toFixed(3)} cores, one destination ${perOutput.toFixed(4)} cores)`);
       } else {
         print(`CPU(10 destinations) / CPU(1) at ${ratioProfile}: n/a (starved)`);
       }

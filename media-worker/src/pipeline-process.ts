@@ -13,19 +13,16 @@ const STATS_INTERVAL_MS = 1000;
 let logger = createLogger('pipeline', process.env.LOG_LEVEL ?? 'info');
 let program: ProgramPipeline | undefined;
 let statsTimer: NodeJS.Timeout | undefined;
-/** Started before any command runs: no RTMP connection may go out before it is in place. */
-const egressReady = RtmpEgress.start(logger);
-let egress: RtmpEgress | undefined;
+/** Where every destination's server is checked before a connection goes out (its resolver from the environment). */
+const egress = new RtmpEgress();
 /**
  * Set by `stop`: commands still queued behind it (a plan the worker sent while this process was being
  * replaced) are dropped. Applied after the stop they would start a recording part of their own,
  * under the name the replacing process takes for its part.
  */
 let stopping = false;
-/** Commands run one after another, in the order they came, once the egress is ready. */
-let commands: Promise<void> = egressReady.then((ready) => {
-  egress = ready;
-});
+/** Commands run one after another, in the order they came. */
+let commands: Promise<void> = Promise.resolve();
 
 function send(report: PipelineReport): void {
   if (process.connected) process.send?.(report);
@@ -67,20 +64,21 @@ function handle(command: PipelineCommand): void | Promise<void> {
           keyframeWanted: (inputId) => send({ type: 'keyframeWanted', inputId }),
         },
         logger,
-        egress!,
+        egress,
         config.dotDir,
         config.encoderStep,
         config.jitterLatencyMs,
         config.continuingOutputs,
       );
       send({ type: 'state', state: 'starting' });
-      program.start();
-      send({ type: 'state', state: 'playing' });
-      send({ type: 'planApplied', version: config.planVersion });
-      statsTimer = setInterval(() => {
-        if (program) send({ type: 'stats', stats: program.tick() });
-      }, STATS_INTERVAL_MS);
-      return;
+      const started = program;
+      return started.start().then(() => {
+        send({ type: 'state', state: 'playing' });
+        send({ type: 'planApplied', version: config.planVersion });
+        statsTimer = setInterval(() => {
+          if (program) send({ type: 'stats', stats: program.tick() });
+        }, STATS_INTERVAL_MS);
+      });
     }
     case 'applyPlan':
       if (!program) return;

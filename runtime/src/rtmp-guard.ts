@@ -7,8 +7,8 @@ import { EgressPolicy, systemResolver, type Resolver } from './egress/egress-pol
  * address in any spelling, unless `allowPrivate` (an operator's LAN setup, the operator's own
  * server). The cloud metadata address is refused whatever the setting. It is the egress rule of
  * EgressPolicy; only a name that does not resolve at save time is let through, because the media
- * worker connects through its egress proxy, which resolves once, refuses the same way (and refuses
- * a name it cannot resolve), and connects to the address it checked.
+ * worker checks every connection with the same policy (resolving once, refusing the same way, and
+ * refusing a name it cannot resolve) and connects to the address it checked.
  */
 export async function rtmpAddressRefusal(url: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<string | null> {
   const check = checkRtmpUrlTarget(url);

@@ -95,24 +95,11 @@ export interface GstModule {
   PadLinkReturn: { OK: number };
 }
 
-/** The part of GIO the worker uses: which proxy GStreamer's network connections will go through. */
-export interface GioModule {
-  ProxyResolver: { getDefault(): { lookup(uri: string, cancellable: null): string[] } };
-}
-
 interface NodeGtk {
   require(namespace: 'Gst', version: '1.0'): GstModule;
-  require(namespace: 'Gio', version: '2.0'): GioModule;
 }
 
 let gst: GstModule | undefined;
-let gio: GioModule | undefined;
-
-export function loadGio(): GioModule {
-  gio ??= (require('node-gtk') as NodeGtk).require('Gio', '2.0');
-  return gio;
-}
-
 /** Loads GStreamer and initialises it on first use (the binding is native and process-wide). */
 export function loadGst(): GstModule {
   if (!gst) {

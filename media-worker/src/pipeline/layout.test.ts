@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { renderPlanSchema, type RenderPlan } from '@onair/protocol';
 import { AudioFader } from './audio-fader.ts';
 import { audioTargets, easeInOut, planNeedsRebuild, videoLayout } from './layout.ts';
-import { classifyConnectError } from './outputs/destination-output.ts';
 import type { GstPad } from '../gst/gst.ts';
 
 const plan = (activeSceneId = 'one'): RenderPlan =>
@@ -51,16 +50,6 @@ describe('renderPlanSchema', () => {
     const base = plan();
     expect(renderPlanSchema.safeParse({ ...base, activeSceneId: 'nope' }).success).toBe(false);
     expect(renderPlanSchema.safeParse({ ...base, scenes: [{ id: 'one', placements: [{ inputId: 'ghost', x: 0, y: 0, width: 1, height: 1, zorder: 0 }] }] }).success).toBe(false);
-  });
-});
-
-describe('classifyConnectError', () => {
-  it('tells a refused publish from an unreachable server', () => {
-    expect(classifyConnectError("Failed to connect: 'publish' cmd failed: connection closed remotely")).toBe('DESTINATION_REFUSED');
-    expect(classifyConnectError('Connection refused: Could not connect to 127.0.0.1: Connection refused')).toBe('DESTINATION_UNREACHABLE');
-    expect(classifyConnectError('Failed to connect: Error resolving “nowhere.invalid”: Name or service not known')).toBe('DESTINATION_UNREACHABLE');
-    // What rtmp2sink says for an rtmps:// server whose certificate does not verify (seen here).
-    expect(classifyConnectError('Failed to connect: Unacceptable TLS certificate')).toBe('DESTINATION_TLS_FAILED');
   });
 });
 

@@ -8,6 +8,7 @@ import { AudioFader } from './audio-fader.ts';
 import { CountdownClock } from './countdown-clock.ts';
 import { audioTargets, BACKGROUND_ZORDER, videoLayout, type VideoPadLayout } from './layout.ts';
 import { DestinationOutput, type OutputStatus } from './outputs/destination-output.ts';
+import { FlvFanout } from './outputs/flv-fanout.ts';
 import { Recording } from './outputs/recording.ts';
 import { addPacer } from './pacer.ts';
 import type { OutputEgress } from './outputs/rtmp-egress.ts';
@@ -57,13 +58,16 @@ interface AttachedInput {
 /** Above every layer (plan zorders are at most 10 000). */
 const SLATE_ZORDER = 20_000;
 
+/** Seconds of a destination's stream that may wait for a slow server before it skips ahead. */
+const OUTPUT_QUEUE_SECONDS = 2;
+
 /** A program this far behind the clock is logged (a frame is 33 ms; the pacer keeps it to a few). */
 const PROGRAM_BEHIND_MS = 1000;
 
 /**
  * The program of one studio session: every input attached once to a compositor and an
  * audiomixer that both run on a live black/silent background, one H.264 + AAC encode, FLV, and a
- * tee with one isolated output per destination. A new plan version only writes pad properties
+ * fan-out to one isolated RTMP connection per destination (outputs/flv-fanout.ts). A new plan version only writes pad properties
  * and adds or removes outputs.
  */
 export class ProgramPipeline {
@@ -83,13 +87,13 @@ export class ProgramPipeline {
   private readonly recordingsFinishing = new Set<Promise<void>>();
   /** The countdown's time left over the program (plan.countdown); absent if its branch could not start. */
   private clock: CountdownClock | undefined;
-  private outputCounter = 0;
   /** Taken once per output id: an output removed and added again later is a new one. */
   private readonly continuingOutputs: Set<string>;
   private state: PipelineState = 'starting';
   private plan: RenderPlan;
   private planVersion: number;
-  private tee!: GstElement;
+  /** The encoded program as FLV tags, for the destinations of the horizontal canvas. */
+  private fanout!: FlvFanout;
   private rate!: GstElement;
   private lastFrames = 0;
   private lastFramesAt = Date.now();
@@ -112,7 +116,7 @@ export class ProgramPipeline {
     private readonly policy: OutputPolicy,
     private readonly events: ProgramEvents,
     private readonly logger: Logger,
-    /** The process's RTMP egress, which every output connects through. */
+    /** The process's RTMP egress, which checks every output's server before it connects. */
     private readonly egress: OutputEgress,
     dotDir?: string,
     initialEncoderStep = 0,
@@ -136,13 +140,16 @@ export class ProgramPipeline {
     return this.planVersion;
   }
 
-  start(): void {
+  async start(): Promise<void> {
     const { profile } = this.plan;
+    const withVertical = this.plan.vertical && outputsUseVertical(this.plan.outputs);
+    this.fanout = await FlvFanout.listen('outputs', this.logger);
+    const verticalFanout = withVertical ? await FlvFanout.listen('vertical-outputs', this.logger) : undefined;
     const compositor = this.buildVideo(profile);
     const mixer = this.buildAudio(profile);
-    if (this.plan.vertical && outputsUseVertical(this.plan.outputs)) {
+    if (this.plan.vertical && verticalFanout) {
       this.vertical = new VerticalCanvas(this.gst, profile, this.encoderSettings.preset);
-      this.vertical.build(this.plan.vertical);
+      this.vertical.build(this.plan.vertical, verticalFanout);
       this.vertical.shareAudio();
     }
     // The background, the encoders and the outputs play first; inputs join one by one, so an input
@@ -378,17 +385,18 @@ export class ProgramPipeline {
       // a vertical canvas when the first vertical output arrives, so it is there by now.
       const vertical = spec.canvas === 'vertical' ? this.vertical : undefined;
       if (spec.canvas === 'vertical' && !vertical) this.logger.warn({ outputId: spec.id }, 'vertical output without a vertical canvas: it gets the horizontal one');
+      const { videoBitrateKbps, audioBitrateKbps } = this.plan.profile;
       const output = new DestinationOutput(
         spec,
-        this.outputCounter++,
-        this.gst.bin,
-        vertical ? vertical.tee : this.tee,
+        vertical ? vertical.fanout : this.fanout,
         this.policy,
         (s) => this.events.outputStatus(s),
         this.logger,
         this.egress,
         vertical ? () => void vertical.requestKeyframe() : () => this.requestKeyframe(),
         this.continuingOutputs.delete(spec.id),
+        // About 2 s of the stream may wait for a slow server before it skips ahead.
+        Math.ceil(((videoBitrateKbps + audioBitrateKbps) * 1000 * OUTPUT_QUEUE_SECONDS) / 8),
       );
       this.outputs.set(spec.id, output);
       output.attach();
@@ -607,6 +615,8 @@ export class ProgramPipeline {
     for (const output of this.outputs.values()) output.detach();
     this.outputs.clear();
     this.gst.stop();
+    this.fanout?.close();
+    this.vertical?.fanout?.close();
     this.transition('stopped');
   }
 
@@ -673,17 +683,10 @@ export class ProgramPipeline {
     if (this.plan.preview) this.buildPreview(chain[4]!, this.plan.preview);
 
     const mux = makeElement('flvmux', 'mux', { streamable: true });
-    this.tee = makeElement('tee', 'outputs', { 'allow-not-linked': true });
-    // A sink that is always there, so the pipeline plays with no destination yet.
-    const idle = [
-      makeElement('queue', 'idle-queue', { leaky: 'downstream', 'max-size-buffers': 10 }),
-      makeElement('fakesink', 'idle-sink', { sync: false, async: false, 'enable-last-sample': false }),
-    ];
-    for (const element of [mux, this.tee, ...idle]) this.gst.add(element);
+    const toFanout = this.fanout.elements();
+    for (const element of [mux, ...toFanout]) this.gst.add(element);
     linkPads(staticPad(chain[chain.length - 1]!, 'src'), requestPad(mux, 'video'));
-    linkChain([mux, this.tee]);
-    linkChain(idle);
-    linkPads(requestPad(this.tee, 'src_%u'), staticPad(idle[0]!, 'sink'));
+    linkChain([mux, ...toFanout]);
     return compositor;
   }
 
@@ -767,16 +770,6 @@ export class ProgramPipeline {
 
   private onBusError(raw: BusError): void {
     const error: BusError = { ...raw, message: this.scrub(raw.message), debug: this.scrub(raw.debug) };
-    const output = [...this.outputs.values()].find((o) => error.source.includes(o.binName));
-    if (output) {
-      output.handleError(error);
-      return;
-    }
-    if (error.source.some((name) => /^output\d+g\d+$/.test(name))) {
-      // From the bin of a replaced or removed output: that connection is already gone.
-      this.logger.debug({ element: error.source[0], detail: error.message }, 'late error of a replaced output');
-      return;
-    }
     if (error.source.some((name) => name.startsWith('slate-'))) {
       // The slate's picture failed: the program goes on without a slate rather than stopping.
       this.logger.warn({ detail: error.message }, 'holding slate failed');

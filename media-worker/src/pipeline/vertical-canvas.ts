@@ -3,12 +3,13 @@ import { linkChain, linkPads, makeElement, requestPad, staticPad } from '../gst/
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../gst/gst.ts';
 import type { GstPipeline } from '../gst/pipeline.ts';
 import { BACKGROUND_ZORDER, videoLayout, type VideoPadLayout } from './layout.ts';
+import type { FlvFanout } from './outputs/flv-fanout.ts';
 import { addPacer } from './pacer.ts';
 
 /**
  * The vertical canvas of a session (issue 20): a second compositor drawing the same scenes on a
- * 9:16 picture, its own H.264 encode, and its own FLV + tee that the vertical destinations hang
- * from. It takes no input of its own: every video feed the program decodes is split by a tee
+ * 9:16 picture, its own H.264 encode, and its own FLV fan-out that the vertical destinations are
+ * fed from. It takes no input of its own: every video feed the program decodes is split by a tee
  * (`fanOut`) into the horizontal compositor and this one, and the program's one AAC encode is
  * split into both muxers (`shareAudio`), so a vertical canvas costs a compositor and an x264, and
  * nothing per destination. Built only when an output asks for it (the supervisor restarts the
@@ -18,8 +19,8 @@ import { addPacer } from './pacer.ts';
  * are told apart from the horizontal program's.
  */
 export class VerticalCanvas {
-  /** FLV of the vertical program; each vertical output is a branch of it. */
-  tee!: GstElement;
+  /** FLV of the vertical program; each vertical output is fed from it. */
+  fanout!: FlvFanout;
   private compositor!: GstElement;
 
   constructor(
@@ -33,7 +34,7 @@ export class VerticalCanvas {
     return { ...plan, profile: { ...plan.profile, width: vertical.width, height: vertical.height }, scenes: vertical.scenes };
   }
 
-  build(vertical: PlanVertical): void {
+  build(vertical: PlanVertical, fanout: FlvFanout): void {
     const { width, height } = vertical;
     const { fps } = this.profile;
     const background = [
@@ -64,21 +65,16 @@ export class VerticalCanvas {
       makeElement('queue', 'vertical-video-mux-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 2_000_000_000 }),
       makeElement('flvmux', 'vertical-mux', { streamable: true }),
     ];
-    this.tee = makeElement('tee', 'vertical-outputs', { 'allow-not-linked': true });
-    const idle = [
-      makeElement('queue', 'vertical-idle-queue', { leaky: 'downstream', 'max-size-buffers': 10 }),
-      makeElement('fakesink', 'vertical-idle-sink', { sync: false, async: false, 'enable-last-sample': false }),
-    ];
+    this.fanout = fanout;
+    const toFanout = fanout.elements();
     const muxQueue = chain[chain.length - 2]!;
     const mux = chain[chain.length - 1]!;
-    for (const element of [...background, ...chain, this.tee, ...idle]) this.gst.add(element);
+    for (const element of [...background, ...chain, ...toFanout]) this.gst.add(element);
     linkChain(background);
     linkChain(chain.slice(0, -1));
     addPacer(chain[2]!, (element) => this.gst.add(element));
     linkPads(staticPad(muxQueue, 'src'), requestPad(mux, 'video'));
-    linkChain([mux, this.tee]);
-    linkChain(idle);
-    linkPads(requestPad(this.tee, 'src_%u'), staticPad(idle[0]!, 'sink'));
+    linkChain([mux, ...toFanout]);
     const backgroundPad = requestPad(this.compositor, 'sink_%u');
     linkPads(staticPad(background[1]!, 'src'), backgroundPad);
     Object.assign(backgroundPad, { xpos: 0, ypos: 0, width, height, zorder: BACKGROUND_ZORDER, alpha: 1 });

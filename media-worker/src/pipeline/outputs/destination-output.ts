@@ -8,10 +8,9 @@ import {
   type PlanOutput,
 } from '@onair/protocol';
 import { redactUrl, type Logger } from '@onair/runtime';
-import { linkPads, makeChainBin, makeElement, requestPad, staticPad, structureNumber } from '../../gst/elements.ts';
-import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
-import type { BusError } from '../../gst/pipeline.ts';
+import type { FlvFanout, FlvTag } from './flv-fanout.ts';
 import type { OutputEgress } from './rtmp-egress.ts';
+import { RtmpPublisher, type PublisherFailure } from './rtmp/publisher.ts';
 
 export interface OutputStatus {
   outputId: string;
@@ -20,42 +19,25 @@ export interface OutputStatus {
   reason?: string;
 }
 
-/** Bytes a publish exchanges before the server accepts it (handshake 2 × 1537, connect, createStream). */
-const HANDSHAKE_BYTES = 8 * 1024;
-
 /**
- * What a connection error means for the creator. A server that accepts TCP and then drops the
- * publish is refusing this stream (a bad or revoked key on every platform we target); a server
- * that cannot be reached at all is a wrong address or a platform outage.
+ * One destination: its own RTMP connection (rtmp/publisher.ts), fed by its canvas's FLV fan-out
+ * (flv-fanout.ts), which hands the same ready-made chunks of every tag to every destination. A new
+ * connection gets the latest metadata and sequence headers, asks the encoder for a keyframe and
+ * starts at it. A destination that reads slower than the stream is made drops tags instead of
+ * holding anyone back: past `maxQueuedBytes` (about 2 s of the stream) waiting in this process it
+ * skips to a later keyframe. Its failure resets only itself: after a backoff a fresh connection is
+ * made while the others go on. Every connection goes to the address the egress checked for its
+ * server (the api checked the name when it was saved; it can be re-pointed at an internal address
+ * since), and the tcUrl keeps the name, so servers that route on it still work.
  */
-export function classifyConnectError(message: string): PipelineErrorCode {
-  if (/publish' cmd failed|closed remotely|rejected|BadName|unauthori[sz]ed|forbidden/i.test(message)) return 'DESTINATION_REFUSED';
-  if (/TLS|certificate|handshake/i.test(message)) return 'DESTINATION_TLS_FAILED';
-  return 'DESTINATION_UNREACHABLE';
-}
-
-/**
- * One destination: its own bin behind the encoder's tee, `queue (leaky) ! errorignore !
- * rtmp2sink`. The leaky queue keeps a slow server from holding back the tee; errorignore turns the
- * sink's failure into OK upstream so the tee and every other output go on; the sink connects on
- * its first buffer (async-connect=false) so an unreachable server cannot keep the pipeline from
- * PLAYING. An error resets only this output: after a backoff its bin is replaced by a fresh one
- * (new tee pad, new sink, new connection) while the tee keeps feeding the other outputs. Every
- * connection goes through the process's RTMP egress, which checks the server's address again
- * (the api checked it when it was saved; a name can be re-pointed at an internal address since)
- * and connects to the address it checked; a refused one fails the output with the reason.
- */
-/** RTMP chunk size of every output (bytes). */
-const RTMP_CHUNK_SIZE = 4096;
-
 export class DestinationOutput {
-  private readonly baseName: string;
-  /** Each connection attempt gets a fresh bin; the generation keeps late messages of an old one apart. */
+  /** Each connection attempt gets a generation; late events of an old one are ignored. */
   private generation = 0;
   private state: OutputState = 'connecting';
-  private bin: GstBin | undefined;
-  private sink: GstElement | undefined;
-  private teePad: GstPad | undefined;
+  private publisher: RtmpPublisher | undefined;
+  private unsubscribe: (() => void) | undefined;
+  /** Tags are skipped until a keyframe: at the start of a connection and after falling behind. */
+  private awaitingKeyframe = true;
   private everLive = false;
   private reconnects = 0;
   private attempt = 0;
@@ -66,28 +48,27 @@ export class DestinationOutput {
   private lastBytes = 0;
   private lastBytesAt = Date.now();
   private lastProgressAt = Date.now();
-  /** When the current bin was built: an attempt that neither connects nor fails is retried. */
+  /** When the current attempt began: an attempt that neither connects nor fails is retried. */
   private attemptStartedAt = Date.now();
   private bitrateKbps = 0;
+  private skippedTags = 0;
   private errorCode: PipelineErrorCode | undefined;
   private detached = false;
-  private releasePermit: (() => void) | undefined;
 
   constructor(
     readonly spec: PlanOutput,
-    index: number,
-    private readonly pipeline: GstBin,
-    private readonly tee: GstElement,
+    private readonly fanout: FlvFanout,
     private readonly policy: OutputPolicy,
     private readonly report: (status: OutputStatus) => void,
     private readonly logger: Logger,
     private readonly egress: OutputEgress,
-    /** Asks the program's encoder for a keyframe, so a new connection shows a picture at once. */
+    /** Asks the canvas's encoder for a keyframe, so a new connection shows a picture at once. */
     private readonly requestKeyframe: () => void = () => {},
     /** Connected in the session's previous pipeline process: a refusal now is a handover, retried with backoff. */
     continuing = false,
+    /** Bytes this destination may have waiting in this process before it skips ahead. */
+    private readonly maxQueuedBytes = 2 * 1024 * 1024,
   ) {
-    this.baseName = `output${index}`;
     this.everLive = continuing;
   }
 
@@ -99,125 +80,119 @@ export class DestinationOutput {
     return this.state;
   }
 
-  /** Name of the bin of the current connection attempt (bus messages are matched on it). */
-  get binName(): string {
-    return `${this.baseName}g${this.generation}`;
-  }
-
-  /** The URL given to the sink; the key joins here and goes nowhere else. */
-  private get location(): string {
-    if (!this.spec.key) return this.spec.url;
-    return `${this.spec.url.replace(/\/+$/, '')}/${this.spec.key}`;
-  }
-
   attach(): void {
     this.downSince = Date.now();
-    this.logger.info({ outputId: this.id, url: redactUrl(this.location) }, 'output attached');
+    this.logger.info({ outputId: this.id, url: redactUrl(this.spec.key ? `${this.spec.url.replace(/\/+$/, '')}/${this.spec.key}` : this.spec.url) }, 'output attached');
     this.report({ outputId: this.id, state: this.state });
-    if (this.egress.unavailable) {
-      this.logger.warn({ outputId: this.id, reason: this.egress.unavailable }, 'output not connected: egress unavailable');
-      this.fail('DESTINATION_ADDRESS_REFUSED');
-      return;
-    }
-    this.releasePermit = this.egress.permit(this.spec.url, this.spec.allowPrivate ?? process.env.ALLOW_PRIVATE_RTMP === 'true');
-    this.buildBin();
+    this.open();
   }
 
-  /** Takes the output out of the running pipeline; the other branches of the tee are not touched. */
+  /** Closes this output's connection; the other outputs are not touched. */
   detach(finalState: OutputState = 'stopped'): void {
     this.detached = true;
-    this.releasePermit?.();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
-    this.removeBin();
+    this.closeConnection();
     if (this.state !== finalState && outputTransitions[this.state].includes(finalState)) this.transition(finalState);
   }
 
-  private buildBin(): void {
-    const name = this.binName;
-    const sink = makeElement('rtmp2sink', `${name}-sink`, {
-      'async-connect': false,
-      // No preroll: a sink added to a playing pipeline must not wait for an async state change.
-      async: false,
-      'enable-last-sample': false,
-      sync: false,
-      // rtmp2sink's default is RTMP's initial 128 bytes: a 720p frame then goes out as ~100 chunks,
-      // each with its own header and write. 4096, as OBS and ffmpeg use, is announced to the server
-      // with Set Chunk Size before any media.
-      'chunk-size': RTMP_CHUNK_SIZE,
-    });
-    // Set as a property, never through a launch string: nothing that is logged or dumped holds it.
-    sink.location = this.location;
-    const bin = makeChainBin(
-      name,
-      [
-        makeElement('queue', `${name}-queue`, { leaky: 'downstream', 'max-size-time': 2_000_000_000, 'max-size-buffers': 0, 'max-size-bytes': 0 }),
-        makeElement('errorignore', `${name}-errorignore`, { 'ignore-error': true, 'ignore-notlinked': true, 'convert-to': 'ok' }),
-        sink,
-      ],
-      { sink: true },
-    );
-    this.pipeline.add(bin);
-    this.bin = bin;
-    this.sink = sink;
+  /** A new attempt: check the server's address, then connect to the address checked. */
+  private open(): void {
+    const generation = this.generation;
     this.connectionBytes = 0;
     this.lastProgressAt = Date.now();
     this.attemptStartedAt = Date.now();
-    // Playing before it is linked: a tee pushing into a pad that is still flushing gets FLUSHING
-    // back, and a tee returning that upstream stops the muxer's task, the whole program with it.
-    bin.syncStateWithParent();
-    // A fresh link makes the tee send its sticky events again (caps with the FLV stream header,
-    // segment), which a new RTMP connection needs before any media.
-    this.teePad = requestPad(this.tee, 'src_%u');
-    linkPads(this.teePad, staticPad(bin, 'sink'));
-    // Its first frames reach the server while it connects: make one of them a keyframe.
-    this.requestKeyframe();
+    const allowPrivate = this.spec.allowPrivate ?? process.env.ALLOW_PRIVATE_RTMP === 'true';
+    void this.egress.check(this.spec.url, allowPrivate).then(
+      (decision) => {
+        if (this.detached || generation !== this.generation) return;
+        if (!decision.allowed) {
+          // The name points somewhere this server does not stream to: retrying cannot help.
+          this.logger.warn({ outputId: this.id, reason: decision.reason }, 'output address refused');
+          this.fail('DESTINATION_ADDRESS_REFUSED');
+          return;
+        }
+        this.connect(decision.address, generation);
+      },
+      (err: Error) => {
+        if (this.detached || generation !== this.generation) return;
+        this.logger.warn({ outputId: this.id, detail: err.message }, 'output address could not be checked');
+        this.onFailure({ code: 'DESTINATION_UNREACHABLE', detail: err.message });
+      },
+    );
   }
 
-  private removeBin(): void {
-    if (this.teePad && this.bin) {
-      // Unlink first so the tee stops pushing here, then release its pad; NULL stops the bin's
-      // own queue thread. No blocking pad probe: its callback would run on a streaming thread.
-      this.teePad.unlink(staticPad(this.bin, 'sink'));
-      this.tee.releaseRequestPad(this.teePad);
-    }
-    if (this.bin) {
-      this.bin.setState(loadGst().State.NULL);
-      this.pipeline.remove(this.bin);
-    }
-    this.previousConnectionsBytes += this.connectionBytes;
-    this.connectionBytes = 0;
-    this.bin = undefined;
-    this.sink = undefined;
-    this.teePad = undefined;
-  }
-
-  /** A bus error from an element inside this output's bin. */
-  handleError(error: BusError): void {
-    if (this.state === 'failed' || this.state === 'stopped') return;
-    const refusal = this.egress.refusedSince(this.spec.url, this.attemptStartedAt);
-    if (refusal) {
-      // The egress would not connect to where the name points now: retrying cannot help.
-      this.logger.warn({ outputId: this.id, reason: refusal }, 'output address refused');
-      this.fail('DESTINATION_ADDRESS_REFUSED');
+  private connect(address: string, generation: number): void {
+    let publisher: RtmpPublisher;
+    try {
+      publisher = new RtmpPublisher({ url: this.spec.url, key: this.spec.key, address });
+    } catch (err) {
+      this.logger.warn({ outputId: this.id, detail: (err as Error).message }, 'output could not connect');
+      this.fail('DESTINATION_UNREACHABLE');
       return;
     }
-    const code = classifyConnectError(error.message);
+    this.publisher = publisher;
+    this.awaitingKeyframe = true;
+    publisher.on('failed', (failure) => {
+      if (generation === this.generation) this.onFailure(failure);
+    });
+    publisher.on('publishing', () => {
+      if (generation !== this.generation) return;
+      // The latest metadata and codec headers first, then media from the keyframe asked for now.
+      for (const tag of this.fanout.headers()) publisher.write(tag.chunksFor(publisher.streamId!));
+      this.unsubscribe = this.fanout.subscribe((tag) => this.deliver(publisher, tag));
+      this.requestKeyframe();
+    });
+    publisher.start();
+  }
+
+  private deliver(publisher: RtmpPublisher, tag: FlvTag): void {
+    if (tag.header) {
+      // A new sequence header (the encoder re-opened) goes out at once, whatever is skipped.
+      publisher.write(tag.chunksFor(publisher.streamId!));
+      return;
+    }
+    if (this.awaitingKeyframe) {
+      if (!tag.keyframe || publisher.queuedBytes > this.maxQueuedBytes / 2) return;
+      this.awaitingKeyframe = false;
+    } else if (publisher.queuedBytes > this.maxQueuedBytes) {
+      // This server reads slower than the stream is made: skip to a later keyframe.
+      this.awaitingKeyframe = true;
+      this.skippedTags += 1;
+      if (this.skippedTags === 1 || this.skippedTags % 100 === 0) this.logger.warn({ outputId: this.id, queuedBytes: publisher.queuedBytes, skippedTags: this.skippedTags }, 'output behind: skipping to a keyframe');
+      return;
+    }
+    publisher.write(tag.chunksFor(publisher.streamId!));
+  }
+
+  private closeConnection(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.publisher?.close();
+    this.publisher = undefined;
+    this.previousConnectionsBytes += this.connectionBytes;
+    this.connectionBytes = 0;
+  }
+
+  /** The connection failed, or the server refused or dropped the publish. */
+  private onFailure({ code, detail }: PublisherFailure): void {
+    if (this.state === 'failed' || this.state === 'stopped') return;
+    this.closeConnection();
     if (!this.everLive && this.state === 'connecting') {
       // Never connected: the creator has to fix something (key, address); retrying only hides it.
-      this.logger.warn({ outputId: this.id, code, detail: error.message }, 'output could not connect');
+      this.logger.warn({ outputId: this.id, code, detail }, 'output could not connect');
       this.fail(code);
       return;
     }
-    this.logger.warn({ outputId: this.id, detail: error.message }, 'output connection lost');
+    this.logger.warn({ outputId: this.id, detail }, 'output connection lost');
     this.scheduleReconnect(code === 'DESTINATION_REFUSED' ? 'DESTINATION_REFUSED' : 'DESTINATION_LOST');
   }
 
   /** Called every second: byte counts, bitrate, live detection and the stall watchdog. */
   tick(now = Date.now()): void {
-    if (!this.sink || this.state === 'failed' || this.state === 'stopped') return;
-    const stats = this.sink.stats as { toString(): string } | null;
-    const bytes = structureNumber(stats, 'out-bytes-total');
+    if (this.detached || this.state === 'failed' || this.state === 'stopped') return;
+    const publisher = this.publisher;
+    const bytes = publisher?.bytesSent ?? 0;
     this.connectionBytes = bytes;
     const total = this.previousConnectionsBytes + bytes;
     const elapsed = (now - this.lastBytesAt) / 1000;
@@ -227,7 +202,8 @@ export class DestinationOutput {
     this.lastBytes = total;
     this.lastBytesAt = now;
 
-    if ((this.state === 'connecting' || this.state === 'reconnecting') && bytes > HANDSHAKE_BYTES && progressed && !this.retryTimer) {
+    // Live once the server took the publish and media (from a keyframe on) is reaching it.
+    if ((this.state === 'connecting' || this.state === 'reconnecting') && publisher?.publishing && !this.awaitingKeyframe && progressed && !this.retryTimer) {
       this.everLive = true;
       this.attempt = 0;
       this.downSince = undefined;
@@ -241,7 +217,7 @@ export class DestinationOutput {
       return;
     }
     // An attempt that neither connected nor failed (a server that accepts TCP and then says
-    // nothing, or a sink that never got going) counts as failed: it must not wait forever.
+    // nothing, or one that never lets us publish) counts as failed: it must not wait forever.
     if (this.state !== 'live' && !this.retryTimer && now - this.attemptStartedAt > this.policy.stallAfterMs) {
       this.logger.warn({ outputId: this.id, waitedMs: now - this.attemptStartedAt }, 'output connection attempt timed out');
       if (!this.everLive && this.state === 'connecting') this.fail('DESTINATION_UNREACHABLE');
@@ -279,14 +255,14 @@ export class DestinationOutput {
     }, delay);
   }
 
-  /** Reset this output only: its bin (and connection) is replaced by a fresh one. */
+  /** Reset this output only: its connection is replaced by a fresh one. */
   private cycle(): void {
     if (this.detached) return;
     this.reconnects += 1;
-    this.removeBin();
+    this.closeConnection();
     this.generation += 1;
     this.logger.info({ outputId: this.id, attempt: this.attempt }, 'output reconnecting');
-    this.buildBin();
+    this.open();
   }
 
   private fail(code: PipelineErrorCode): void {
