@@ -103,6 +103,9 @@ export class DestinationOutput {
     this.lastProgressAt = Date.now();
     this.attemptStartedAt = Date.now();
     const allowPrivate = this.spec.allowPrivate ?? process.env.ALLOW_PRIVATE_RTMP === 'true';
+    // Asked for now, while the address is checked and the connection made: by the time the server
+    // lets us publish the keyframe is usually there, so the first picture waits for neither.
+    this.requestKeyframe();
     void this.egress.check(this.spec.url, allowPrivate).then(
       (decision) => {
         if (this.detached || generation !== this.generation) return;
@@ -138,10 +141,14 @@ export class DestinationOutput {
     });
     publisher.on('publishing', () => {
       if (generation !== this.generation) return;
-      // The latest metadata and codec headers first, then media from the keyframe asked for now.
+      // The latest metadata and codec headers first, then media from the keyframe asked for when
+      // this attempt began: already made (the frames since go out at once) or still to come.
       for (const tag of this.fanout.headers()) publisher.write(tag.chunksFor(publisher.streamId!));
+      const since = this.fanout.keyframeSince(this.attemptStartedAt);
+      for (const tag of since) publisher.write(tag.chunksFor(publisher.streamId!));
+      this.awaitingKeyframe = since.length === 0;
       this.unsubscribe = this.fanout.subscribe((tag) => this.deliver(publisher, tag));
-      this.requestKeyframe();
+      if (!this.awaitingKeyframe && (this.state === 'connecting' || this.state === 'reconnecting')) this.goLive();
     });
     publisher.start();
   }
@@ -155,6 +162,10 @@ export class DestinationOutput {
     if (this.awaitingKeyframe) {
       if (!tag.keyframe || publisher.queuedBytes > this.maxQueuedBytes / 2) return;
       this.awaitingKeyframe = false;
+      publisher.write(tag.chunksFor(publisher.streamId!));
+      // The server took the publish and has its first picture: live now, not at the next tick.
+      if (this.state === 'connecting' || this.state === 'reconnecting') this.goLive();
+      return;
     } else if (publisher.queuedBytes > this.maxQueuedBytes) {
       // This server reads slower than the stream is made: skip to a later keyframe.
       this.awaitingKeyframe = true;
@@ -188,7 +199,7 @@ export class DestinationOutput {
     this.scheduleReconnect(code === 'DESTINATION_REFUSED' ? 'DESTINATION_REFUSED' : 'DESTINATION_LOST');
   }
 
-  /** Called every second: byte counts, bitrate, live detection and the stall watchdog. */
+  /** Called every second: byte counts, bitrate and the stall watchdog. */
   tick(now = Date.now()): void {
     if (this.detached || this.state === 'failed' || this.state === 'stopped') return;
     const publisher = this.publisher;
@@ -202,15 +213,6 @@ export class DestinationOutput {
     this.lastBytes = total;
     this.lastBytesAt = now;
 
-    // Live once the server took the publish and media (from a keyframe on) is reaching it.
-    if ((this.state === 'connecting' || this.state === 'reconnecting') && publisher?.publishing && !this.awaitingKeyframe && progressed && !this.retryTimer) {
-      this.everLive = true;
-      this.attempt = 0;
-      this.downSince = undefined;
-      this.errorCode = undefined;
-      this.transition('live');
-      return;
-    }
     if (this.state === 'live' && now - this.lastProgressAt > this.policy.stallAfterMs) {
       this.logger.warn({ outputId: this.id, stalledMs: now - this.lastProgressAt }, 'output stalled');
       this.scheduleReconnect('DESTINATION_STALLED');
@@ -234,6 +236,16 @@ export class DestinationOutput {
       reconnects: this.reconnects,
       ...(this.errorCode ? { errorCode: this.errorCode } : {}),
     };
+  }
+
+  private goLive(): void {
+    if (this.retryTimer) return;
+    this.everLive = true;
+    this.attempt = 0;
+    this.downSince = undefined;
+    this.errorCode = undefined;
+    this.lastProgressAt = Date.now();
+    this.transition('live');
   }
 
   private scheduleReconnect(code: PipelineErrorCode): void {

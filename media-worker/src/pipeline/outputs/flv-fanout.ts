@@ -9,6 +9,8 @@ import { ChunkStream, RTMP_CHUNK_SIZE } from './rtmp/publisher.ts';
 const FLV_HEADER_BYTES = 9 + 4;
 const TAG_HEADER_BYTES = 11;
 const SET_DATA_FRAME = encodeAmf0('@setDataFrame');
+/** More than the 2 s GOP's video and audio tags at 30 fps (60 + ~94): a GOP is never cut short. */
+const MAX_GOP_TAGS = 1000;
 
 /** One FLV tag of the encoded program, ready to go out as an RTMP message. */
 export class FlvTag {
@@ -75,6 +77,9 @@ export class FlvFanout {
   private headerRead = false;
   private readonly receivers = new Set<(tag: FlvTag) => void>();
   private readonly latest = new Map<'metadata' | 'video' | 'audio', FlvTag>();
+  /** The tags from the latest keyframe on, and when that keyframe arrived. */
+  private gop: FlvTag[] = [];
+  private gopAt = 0;
   private tags = 0;
 
   private constructor(
@@ -108,6 +113,15 @@ export class FlvFanout {
   /** The latest metadata and sequence headers: what a destination sends before its first keyframe. */
   headers(): FlvTag[] {
     return (['metadata', 'video', 'audio'] as const).flatMap((kind) => this.latest.get(kind) ?? []);
+  }
+
+  /**
+   * The media from the latest keyframe on, if that keyframe arrived at or after `sinceMs` (a
+   * destination that asked for a keyframe when it began connecting starts here, without waiting
+   * for the next one); otherwise nothing.
+   */
+  keyframeSince(sinceMs: number): FlvTag[] {
+    return this.gop.length > 0 && this.gopAt >= sinceMs ? this.gop : [];
   }
 
   /** Tags read so far (all kinds). */
@@ -165,6 +179,10 @@ export class FlvFanout {
       if (!tag) continue;
       this.tags += 1;
       if (tag.header) this.latest.set(tag.header, tag);
+      else if (tag.keyframe) {
+        this.gop = [tag];
+        this.gopAt = Date.now();
+      } else if (this.gop.length > 0 && this.gop.length < MAX_GOP_TAGS) this.gop.push(tag);
       for (const receiver of this.receivers) receiver(tag);
     }
     this.pending = buf.subarray(offset);
