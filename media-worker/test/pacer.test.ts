@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { linkChain, makeElement, timeOf } from '../src/gst/elements.ts';
 import { loadGst } from '../src/gst/gst.ts';
 import { GstPipeline } from '../src/gst/pipeline.ts';
-import { addPacer } from '../src/pipeline/pacer.ts';
+import { Pacer, PACER_TOLERANCE_MS } from '../src/pipeline/pacer.ts';
 
 /** How far (ms) the compositor's output is behind the pipeline clock, read every 500 ms for `seconds`. */
 async function behindMs(paced: boolean, seconds: number): Promise<number[]> {
@@ -19,16 +19,16 @@ async function behindMs(paced: boolean, seconds: number): Promise<number[]> {
     makeElement('capsfilter', 'source-caps', { caps: 'video/x-raw,format=AYUV,width=320,height=180,framerate=30/1' }),
     compositor,
     makeElement('capsfilter', 'program-caps', { caps: 'video/x-raw,format=AYUV,width=320,height=180,framerate=30/1' }),
-    makeElement('tee', 'pace', { 'allow-not-linked': true }),
     // Everything after the compositor (convert, encode, mux) taking 50 ms a frame, where a frame lasts 33 ms.
     makeElement('identity', 'slow', { 'sleep-time': 50_000 }),
     makeElement('fakesink', 'out', { sync: false, async: false }),
   ];
   for (const element of chain) pipeline.add(element);
   linkChain(chain);
-  if (paced) addPacer(chain[4]!, (element) => pipeline.add(element));
+  const pacer = paced ? new Pacer(pipeline.bin, compositor) : undefined;
   const readings: number[] = [];
   pipeline.play();
+  pacer?.start();
   try {
     for (let i = 0; i < seconds * 2; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -37,6 +37,7 @@ async function behindMs(paced: boolean, seconds: number): Promise<number[]> {
       if (clock && position !== undefined) readings.push(Math.round((Number(clock.getTime()) - Number(pipeline.bin.getBaseTime()) - position) / 1e6));
     }
   } finally {
+    pacer?.stop();
     pipeline.stop();
   }
   expect(errors).toEqual([]);
@@ -52,7 +53,9 @@ describe('pacer', () => {
     // Without: 50 ms of work per 33 ms frame loses about a third of a second every second.
     expect(without.at(-1)!, figures).toBeGreaterThan(1000);
     expect(without.at(-1)!, figures).toBeGreaterThan(without[1]! + 500);
-    // With: late frames are not blended, so the program stays within a few frames of the clock.
+    // With: once past the tolerance, late frames are not blended and the program comes back to the
+    // clock; it never falls further behind than what it loses between two checks.
     expect(Math.max(...paced.slice(2)), figures).toBeLessThan(without.at(-1)! / 4);
+    expect(Math.max(...paced.slice(2)), figures).toBeLessThan(PACER_TOLERANCE_MS * 2);
   });
 });

@@ -80,8 +80,14 @@ export interface GstModule {
   ElementFactory: { make(factory: string, name: string | null): GstElement | null };
   Caps: { fromString(caps: string): unknown };
   Structure: { newFromString(text: string): GstStructure | null };
-  Event: { newCustom(type: number, structure: GstStructure): GstEvent; newEos(): GstEvent };
+  Event: {
+    newCustom(type: number, structure: GstStructure): GstEvent;
+    newEos(): GstEvent;
+    /** `diff`: how late (ns, positive) the frame of running time `timestamp` was rendered. */
+    newQos(type: number, proportion: number, diff: number, timestamp: number): GstEvent;
+  };
   EventType: { CUSTOM_UPSTREAM: number };
+  QOSType: { OVERFLOW: number; UNDERFLOW: number; THROTTLE: number };
   utilSetObjectArg(object: GstElement, name: string, value: string): void;
   /** A bin from a gst-launch description; links to pads that appear later (a demuxer's) are made by GStreamer itself. */
   parseBinFromDescription(description: string, ghostUnlinkedPads: boolean): GstBin;

@@ -1,5 +1,10 @@
-import { linkChain, linkPads, makeElement, requestPad, staticPad } from '../gst/elements.ts';
-import type { GstElement } from '../gst/gst.ts';
+import { timeOf } from '../gst/elements.ts';
+import { loadGst, type GstBin, type GstElement } from '../gst/gst.ts';
+
+/** How often the compositor's place against the clock is read. */
+const CHECK_EVERY_MS = 250;
+/** Behind by more than this, the compositor is told to skip the frames already late. */
+export const PACER_TOLERANCE_MS = 200;
 
 /**
  * Keeps a live compositor on the clock. GStreamer's compositor makes its frames one after the
@@ -9,21 +14,60 @@ import type { GstElement } from '../gst/gst.ts';
  * compositor for the program to reach their time: their leaky queues drop frames, and a feed that
  * changes size (a studio that reconnects) stalls until the program gets there.
  *
- * A clock-synchronised sink beside the outputs (behind a one-frame leaky queue, so it never holds
- * the program back) sends QoS events upstream. The compositor then skips the blending of frames
- * that are already late and so comes back to real time: the program loses frames (the videorate
- * after it repeats the previous one in their place, counted as dropped frames) instead of its
- * delay growing. An encoder that cannot keep up still holds the program back through its queue,
- * so the session's rate falls and the encoder governor steps it down as before.
- *
- * `tee` is a tee right after the compositor's caps, already in the pipeline; the branch hangs from it.
+ * Four times a second the pacer reads how far the compositor's output is behind the pipeline
+ * clock; past PACER_TOLERANCE_MS it sends the compositor a QoS event saying so, as a late
+ * clock-synchronised sink would, and the compositor skips the blending of the frames that are
+ * already late and comes back to real time: the program loses frames (the videorate after it
+ * repeats the previous one in their place, counted as dropped frames) instead of its delay
+ * growing. Only then: a sink sending QoS for every frame (the first pacer, a `fakesink sync=true
+ * qos=true` beside the outputs) made the compositor skip frames all the time on an idle machine,
+ * and a scene patch took 373 ms median to reach the output instead of 69 (bench/patch-api-bench.ts).
+ * An encoder that cannot keep up still holds the program back through its queue, so the
+ * session's rate falls and the encoder governor steps it down as before.
  */
-export function addPacer(tee: GstElement, add: (element: GstElement) => void): void {
-  const branch = [
-    makeElement('queue', `${tee.name}-queue`, { leaky: 'downstream', 'max-size-buffers': 1, 'max-size-bytes': 0, 'max-size-time': 0 }),
-    makeElement('fakesink', `${tee.name}-sink`, { sync: true, qos: true, async: false, 'enable-last-sample': false }),
-  ];
-  for (const element of branch) add(element);
-  linkChain(branch);
-  linkPads(requestPad(tee, 'src_%u'), staticPad(branch[0]!, 'sink'));
+export class Pacer {
+  private timer: NodeJS.Timeout | undefined;
+  private lastBehindMs: number | undefined;
+  private nudges = 0;
+
+  constructor(
+    private readonly pipeline: GstBin,
+    private readonly compositor: GstElement,
+  ) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => this.check(), CHECK_EVERY_MS);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** How far behind the clock (ms) the compositor's output was at the last check. */
+  get behindMs(): number | undefined {
+    return this.lastBehindMs;
+  }
+
+  /** QoS events sent so far (each one a time the program had fallen behind). */
+  get catchUps(): number {
+    return this.nudges;
+  }
+
+  /** Reads the compositor's lag and, past the tolerance, tells it to skip what is already late. */
+  check(): number | undefined {
+    const Gst = loadGst();
+    const clock = this.pipeline.getClock();
+    const position = timeOf(this.compositor.queryPosition(Gst.Format.TIME));
+    if (!clock || position === undefined) return undefined;
+    const behindNs = Number(clock.getTime()) - Number(this.pipeline.getBaseTime()) - position;
+    this.lastBehindMs = Math.round(behindNs / 1e6);
+    if (this.lastBehindMs > PACER_TOLERANCE_MS) {
+      // Upstream into the compositor's source pad: as if its downstream had rendered the frame
+      // of `position` that late. It skips frames until it has made up twice the lag.
+      const event = Gst.Event.newQos(Gst.QOSType.UNDERFLOW, 1, behindNs, position);
+      if (this.compositor.getStaticPad('src')?.sendEvent(event)) this.nudges += 1;
+    }
+    return this.lastBehindMs;
+  }
 }

@@ -1,7 +1,7 @@
 import type { EncoderPreset, EncoderSettings, OutputPolicy, OutputProfile, PipelineErrorCode, PipelineState, PlanInput, PlanOutput, PlanPreview, RenderPlan, SessionStats } from '@onair/protocol';
 import { encoderStep, JITTER_LATENCY_DEFAULT_MS, outputsUseVertical, pipelineTransitions } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import { linkChain, linkPads, makeElement, numberProperty, requestPad, setProperties, staticPad, structureNumber, timeOf } from '../gst/elements.ts';
+import { linkChain, linkPads, makeElement, numberProperty, requestPad, setProperties, staticPad, structureNumber } from '../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../gst/gst.ts';
 import { GstPipeline, type BusError } from '../gst/pipeline.ts';
 import { AudioFader } from './audio-fader.ts';
@@ -10,7 +10,7 @@ import { audioTargets, BACKGROUND_ZORDER, videoLayout, type VideoPadLayout } fro
 import { DestinationOutput, type OutputStatus } from './outputs/destination-output.ts';
 import { FlvFanout } from './outputs/flv-fanout.ts';
 import { Recording } from './outputs/recording.ts';
-import { addPacer } from './pacer.ts';
+import { Pacer } from './pacer.ts';
 import type { OutputEgress } from './outputs/rtmp-egress.ts';
 import { buildSource, FilePlayer, MIXER_AUDIO_CAPS } from './sources/index.ts';
 import { imageBin } from './sources/image.ts';
@@ -61,7 +61,7 @@ const SLATE_ZORDER = 20_000;
 /** Seconds of a destination's stream that may wait for a slow server before it skips ahead. */
 const OUTPUT_QUEUE_SECONDS = 2;
 
-/** A program this far behind the clock is logged (a frame is 33 ms; the pacer keeps it to a few). */
+/** A program this far behind the clock is logged (a frame is 33 ms; the pacer keeps it within a few hundred ms). */
 const PROGRAM_BEHIND_MS = 1000;
 
 /**
@@ -95,6 +95,8 @@ export class ProgramPipeline {
   /** The encoded program as FLV tags, for the destinations of the horizontal canvas. */
   private fanout!: FlvFanout;
   private rate!: GstElement;
+  /** One per compositor (the program's first), each keeping it on the clock (pacer.ts). */
+  private readonly pacers: Pacer[] = [];
   private lastFrames = 0;
   private lastFramesAt = Date.now();
   private fps = 0;
@@ -151,12 +153,14 @@ export class ProgramPipeline {
       this.vertical = new VerticalCanvas(this.gst, profile, this.encoderSettings.preset);
       this.vertical.build(this.plan.vertical, verticalFanout);
       this.vertical.shareAudio();
+      this.pacers.push(this.vertical.pacer);
     }
     // The background, the encoders and the outputs play first; inputs join one by one, so an input
     // that cannot start (a missing file, a UDP port already taken) is reported and left out
     // instead of keeping the whole program from PLAYING.
     this.gst.play();
     this.transition('playing');
+    for (const pacer of this.pacers) pacer.start();
     this.plan.inputs.forEach((input, index) => this.attachInput(input, index, compositor, mixer));
     if (this.plan.slate) this.attachSlate(this.plan.slate.path, compositor);
     this.attachClock(compositor);
@@ -476,11 +480,8 @@ export class ProgramPipeline {
    * (pacer.ts) should keep it within a few frames, so this names a machine that cannot keep up.
    */
   private checkPace(): void {
-    const clock = this.gst.bin.getClock();
-    const compositor = this.gst.bin.getByName('compositor');
-    const position = compositor ? timeOf(compositor.queryPosition(loadGst().Format.TIME)) : undefined;
-    if (!clock || position === undefined || this.state !== 'playing') return;
-    const behindMs = Math.round((Number(clock.getTime()) - Number(this.gst.bin.getBaseTime()) - position) / 1e6);
+    const behindMs = this.pacers[0]?.behindMs;
+    if (behindMs === undefined || this.state !== 'playing') return;
     if (!this.behind && behindMs > PROGRAM_BEHIND_MS) {
       this.behind = true;
       this.logger.warn({ behindMs }, 'program behind the clock');
@@ -610,6 +611,7 @@ export class ProgramPipeline {
     this.transition('stopping');
     this.fader.stop();
     this.clock?.stop();
+    for (const pacer of this.pacers) pacer.stop();
     for (const { player } of this.players.values()) player.stop();
     this.players.clear();
     for (const output of this.outputs.values()) output.detach();
@@ -642,7 +644,6 @@ export class ProgramPipeline {
     const chain = [
       compositor,
       makeElement('capsfilter', 'program-caps', { caps: rawCaps }),
-      makeElement('tee', 'program-pace', { 'allow-not-linked': true }),
       // Passes frames through at the program rate; its counters give fps and dropped frames
       // without a callback per buffer.
       makeElement('videorate', 'program-rate', { 'skip-to-first': true }),
@@ -678,9 +679,9 @@ export class ProgramPipeline {
     linkPads(staticPad(background[1]!, 'src'), backgroundPad);
     Object.assign(backgroundPad, { xpos: 0, ypos: 0, width, height, zorder: BACKGROUND_ZORDER, alpha: 1 });
     this.backgroundPad = backgroundPad;
-    addPacer(chain[2]!, (element) => this.gst.add(element));
-    this.rate = chain[3]!;
-    if (this.plan.preview) this.buildPreview(chain[4]!, this.plan.preview);
+    this.pacers.push(new Pacer(this.gst.bin, compositor));
+    this.rate = chain[2]!;
+    if (this.plan.preview) this.buildPreview(chain[3]!, this.plan.preview);
 
     const mux = makeElement('flvmux', 'mux', { streamable: true });
     const toFanout = this.fanout.elements();

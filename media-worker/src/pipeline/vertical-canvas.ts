@@ -4,7 +4,7 @@ import { loadGst, type GstBin, type GstElement, type GstPad } from '../gst/gst.t
 import type { GstPipeline } from '../gst/pipeline.ts';
 import { BACKGROUND_ZORDER, videoLayout, type VideoPadLayout } from './layout.ts';
 import type { FlvFanout } from './outputs/flv-fanout.ts';
-import { addPacer } from './pacer.ts';
+import { Pacer } from './pacer.ts';
 
 /**
  * The vertical canvas of a session (issue 20): a second compositor drawing the same scenes on a
@@ -22,6 +22,8 @@ export class VerticalCanvas {
   /** FLV of the vertical program; each vertical output is fed from it. */
   fanout!: FlvFanout;
   private compositor!: GstElement;
+  /** Keeps the vertical compositor on the clock (pacer.ts); started with the program's. */
+  pacer!: Pacer;
 
   constructor(
     private readonly gst: GstPipeline,
@@ -47,7 +49,6 @@ export class VerticalCanvas {
     const chain = [
       this.compositor,
       makeElement('capsfilter', 'vertical-caps', { caps: `video/x-raw,format=AYUV,width=${width},height=${height},framerate=${fps}/1,pixel-aspect-ratio=1/1` }),
-      makeElement('tee', 'vertical-pace', { 'allow-not-linked': true }),
       makeElement('videoconvert', 'vertical-encoder-convert'),
       makeElement('capsfilter', 'vertical-encoder-caps', { caps: 'video/x-raw,format=I420' }),
       makeElement('queue', 'vertical-encoder-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 500_000_000 }),
@@ -72,7 +73,7 @@ export class VerticalCanvas {
     for (const element of [...background, ...chain, ...toFanout]) this.gst.add(element);
     linkChain(background);
     linkChain(chain.slice(0, -1));
-    addPacer(chain[2]!, (element) => this.gst.add(element));
+    this.pacer = new Pacer(this.gst.bin, this.compositor);
     linkPads(staticPad(muxQueue, 'src'), requestPad(mux, 'video'));
     linkChain([mux, ...toFanout]);
     const backgroundPad = requestPad(this.compositor, 'sink_%u');
