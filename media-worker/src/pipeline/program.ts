@@ -477,7 +477,7 @@ export class ProgramPipeline {
 
   /**
    * Operators see when the program runs behind real time (its output delayed): the pacer
-   * (pacer.ts) should keep it within a few frames, so this names a machine that cannot keep up.
+   * (pacer.ts) keeps it within a few hundred ms, so this names a machine that cannot keep up.
    */
   private checkPace(): void {
     const behindMs = this.pacers[0]?.behindMs;
