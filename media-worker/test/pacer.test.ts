@@ -56,6 +56,8 @@ describe('pacer', () => {
     // With: once past the tolerance, late frames are not blended and the program comes back to the
     // clock; it never falls further behind than what it loses between two checks.
     expect(Math.max(...paced.slice(2)), figures).toBeLessThan(without.at(-1)! / 4);
-    expect(Math.max(...paced.slice(2)), figures).toBeLessThan(PACER_TOLERANCE_MS * 2);
+    // Its bound: the tolerance, plus the compositor's own latency (not counted by the pacer) and
+    // what the program loses between two checks, a third of 250 ms, with room to spare.
+    expect(Math.max(...paced.slice(2)), figures).toBeLessThan(PACER_TOLERANCE_MS + 300);
   });
 });

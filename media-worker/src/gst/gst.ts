@@ -15,6 +15,11 @@ export interface GstStructure {
 /** An event built here to send into the pipeline. */
 export type GstEvent = { readonly __gstEvent: unique symbol };
 
+/** A query; a latency query answers [live, min, max] (ns, as BigInt in node-gtk). */
+export interface GstQuery {
+  parseLatency(): [boolean, bigint | number, bigint | number];
+}
+
 export interface GstPad {
   readonly name: string;
   link(sink: GstPad): number;
@@ -23,6 +28,8 @@ export interface GstPad {
   getParentElement(): GstElement | null;
   /** Hands the pad an event as if its peer had sent it (an upstream event on a source pad). */
   sendEvent(event: GstEvent): boolean;
+  /** Asks the pad's element (a source pad's: it answers for its upstream too). */
+  query(query: GstQuery): boolean;
   /** The caps negotiated on the pad, or null before there are any. */
   getCurrentCaps(): GstStructure | null;
   // Pad properties (compositor and audiomixer sink pads) are plain camelCase fields in node-gtk.
@@ -88,6 +95,7 @@ export interface GstModule {
   };
   EventType: { CUSTOM_UPSTREAM: number };
   QOSType: { OVERFLOW: number; UNDERFLOW: number; THROTTLE: number };
+  Query: { newLatency(): GstQuery };
   utilSetObjectArg(object: GstElement, name: string, value: string): void;
   /** A bin from a gst-launch description; links to pads that appear later (a demuxer's) are made by GStreamer itself. */
   parseBinFromDescription(description: string, ghostUnlinkedPads: boolean): GstBin;

@@ -15,7 +15,8 @@ export const PACER_TOLERANCE_MS = 200;
  * changes size (a studio that reconnects) stalls until the program gets there.
  *
  * Four times a second the pacer reads how far the compositor's output is behind the pipeline
- * clock; past PACER_TOLERANCE_MS it sends the compositor a QoS event saying so, as a late
+ * clock, beyond the latency it declares (the jitter buffers' before WebRTC inputs, a frame or two
+ * otherwise: the compositor waits that long for its inputs by design); past PACER_TOLERANCE_MS it sends the compositor a QoS event saying so, as a late
  * clock-synchronised sink would, and the compositor skips the blending of the frames that are
  * already late and comes back to real time: the program loses frames (the videorate after it
  * repeats the previous one in their place, counted as dropped frames) instead of its delay
@@ -44,7 +45,7 @@ export class Pacer {
     this.timer = undefined;
   }
 
-  /** How far behind the clock (ms) the compositor's output was at the last check. */
+  /** How far behind the clock (ms) the compositor's output was at the last check, beyond its latency. */
   get behindMs(): number | undefined {
     return this.lastBehindMs;
   }
@@ -60,13 +61,18 @@ export class Pacer {
     const clock = this.pipeline.getClock();
     const position = timeOf(this.compositor.queryPosition(Gst.Format.TIME));
     if (!clock || position === undefined) return undefined;
-    const behindNs = Number(clock.getTime()) - Number(this.pipeline.getBaseTime()) - position;
+    const pad = this.compositor.getStaticPad('src');
+    const query = Gst.Query.newLatency();
+    if (!pad?.query(query)) return undefined;
+    const [, minLatency] = query.parseLatency();
+    const behindNs = Number(clock.getTime()) - Number(this.pipeline.getBaseTime()) - position - Number(minLatency);
     this.lastBehindMs = Math.round(behindNs / 1e6);
     if (this.lastBehindMs > PACER_TOLERANCE_MS) {
       // Upstream into the compositor's source pad: as if its downstream had rendered the frame
-      // of `position` that late. It skips frames until it has made up twice the lag.
-      const event = Gst.Event.newQos(Gst.QOSType.UNDERFLOW, 1, behindNs, position);
-      if (this.compositor.getStaticPad('src')?.sendEvent(event)) this.nudges += 1;
+      // of `position` late. The compositor skips frames up to `position + 2 × diff` (plus one
+      // frame), so half the lag brings it to now and not as far past it again.
+      const event = Gst.Event.newQos(Gst.QOSType.UNDERFLOW, 1, Math.round(behindNs / 2), position);
+      if (pad.sendEvent(event)) this.nudges += 1;
     }
     return this.lastBehindMs;
   }
