@@ -29,7 +29,6 @@ export const PACER_TOLERANCE_MS = 200;
 export class Pacer {
   private timer: NodeJS.Timeout | undefined;
   private lastBehindMs: number | undefined;
-  private nudges = 0;
 
   constructor(
     private readonly pipeline: GstBin,
@@ -50,11 +49,6 @@ export class Pacer {
     return this.lastBehindMs;
   }
 
-  /** QoS events sent so far (each one a time the program had fallen behind). */
-  get catchUps(): number {
-    return this.nudges;
-  }
-
   /** Reads the compositor's lag and, past the tolerance, tells it to skip what is already late. */
   check(): number | undefined {
     const Gst = loadGst();
@@ -72,7 +66,7 @@ export class Pacer {
       // of `position` late. The compositor skips frames up to `position + 2 × diff` (plus one
       // frame), so half the lag brings it to now and not as far past it again.
       const event = Gst.Event.newQos(Gst.QOSType.UNDERFLOW, 1, Math.round(behindNs / 2), position);
-      if (pad.sendEvent(event)) this.nudges += 1;
+      pad.sendEvent(event);
     }
     return this.lastBehindMs;
   }

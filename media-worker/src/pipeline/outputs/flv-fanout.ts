@@ -80,7 +80,6 @@ export class FlvFanout {
   /** The tags from the latest keyframe on, and when that keyframe arrived. */
   private gop: FlvTag[] = [];
   private gopAt = 0;
-  private tags = 0;
 
   private constructor(
     private readonly name: string,
@@ -122,11 +121,6 @@ export class FlvFanout {
    */
   keyframeSince(sinceMs: number): FlvTag[] {
     return this.gop.length > 0 && this.gopAt >= sinceMs ? this.gop : [];
-  }
-
-  /** Tags read so far (all kinds). */
-  get tagCount(): number {
-    return this.tags;
   }
 
   /** Every tag from now on, until the returned function is called. */
@@ -177,7 +171,6 @@ export class FlvFanout {
       const tag = tagOf(type, timestamp, buf.subarray(offset + TAG_HEADER_BYTES, offset + TAG_HEADER_BYTES + size));
       offset += total;
       if (!tag) continue;
-      this.tags += 1;
       if (tag.header) this.latest.set(tag.header, tag);
       else if (tag.keyframe) {
         this.gop = [tag];

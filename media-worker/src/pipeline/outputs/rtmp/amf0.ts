@@ -16,7 +16,8 @@ const STRICT_ARRAY = 0x0a;
 const DATE = 0x0b;
 const LONG_STRING = 0x0c;
 
-function encodeKey(key: string): Buffer {
+/** UTF-8 text after its 16-bit length: an object key, or a string value after its marker. */
+function shortText(key: string): Buffer {
   const bytes = Buffer.from(key, 'utf8');
   const length = Buffer.alloc(2);
   length.writeUInt16BE(bytes.length);
@@ -41,10 +42,7 @@ function encodeOne(value: Amf0Value): Buffer {
       head.writeUInt32BE(bytes.length, 1);
       return Buffer.concat([head, bytes]);
     }
-    const head = Buffer.alloc(3);
-    head[0] = STRING;
-    head.writeUInt16BE(bytes.length, 1);
-    return Buffer.concat([head, bytes]);
+    return Buffer.concat([Buffer.from([STRING]), shortText(value)]);
   }
   if (value instanceof Date) {
     const out = Buffer.alloc(11);
@@ -59,7 +57,7 @@ function encodeOne(value: Amf0Value): Buffer {
     return Buffer.concat([head, ...value.map(encodeOne)]);
   }
   const parts: Buffer[] = [Buffer.from([OBJECT])];
-  for (const [key, member] of Object.entries(value)) parts.push(encodeKey(key), encodeOne(member));
+  for (const [key, member] of Object.entries(value)) parts.push(shortText(key), encodeOne(member));
   parts.push(Buffer.from([0, 0, OBJECT_END]));
   return Buffer.concat(parts);
 }
@@ -81,19 +79,20 @@ class Reader {
     if (this.offset + n > this.buf.length) throw new Error('AMF0 value cut short');
   }
 
-  private key(): string {
-    this.need(2);
-    const length = this.buf.readUInt16BE(this.offset);
-    this.need(2 + length);
-    const key = this.buf.toString('utf8', this.offset + 2, this.offset + 2 + length);
-    this.offset += 2 + length;
-    return key;
+  /** UTF-8 text after its length in `lengthBytes` bytes: an object key or string (2), a long string (4). */
+  private text(lengthBytes: 2 | 4): string {
+    this.need(lengthBytes);
+    const length = this.buf.readUIntBE(this.offset, lengthBytes);
+    this.need(lengthBytes + length);
+    const text = this.buf.toString('utf8', this.offset + lengthBytes, this.offset + lengthBytes + length);
+    this.offset += lengthBytes + length;
+    return text;
   }
 
   private members(): { [key: string]: Amf0Value } {
     const out: { [key: string]: Amf0Value } = {};
     for (;;) {
-      const key = this.key();
+      const key = this.text(2);
       this.need(1);
       if (key === '' && this.buf[this.offset] === OBJECT_END) {
         this.offset += 1;
@@ -117,15 +116,9 @@ class Reader {
         this.need(1);
         return this.buf[this.offset++] !== 0;
       case STRING:
-        return this.key();
-      case LONG_STRING: {
-        this.need(4);
-        const length = this.buf.readUInt32BE(this.offset);
-        this.need(4 + length);
-        const s = this.buf.toString('utf8', this.offset + 4, this.offset + 4 + length);
-        this.offset += 4 + length;
-        return s;
-      }
+        return this.text(2);
+      case LONG_STRING:
+        return this.text(4);
       case OBJECT:
         return this.members();
       case ECMA_ARRAY:
