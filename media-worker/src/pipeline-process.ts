@@ -3,12 +3,26 @@
  * crash in GStreamer or in a native binding takes down this broadcast only. It is driven by its
  * media worker over the Node IPC channel with the typed messages of `@onair/protocol`.
  */
-import { pipelineCommandSchema, type PipelineCommand, type PipelineErrorCode, type PipelineReport } from '@onair/protocol';
-import { createLogger } from '@onair/runtime';
+import { PIPELINE_ORPHAN_EXIT_MS, pipelineCommandSchema, type PipelineCommand, type PipelineErrorCode, type PipelineReport } from '@onair/protocol';
+import { createLogger, ExitGuard } from '@onair/runtime';
 import { ProgramPipeline } from './pipeline/program.ts';
 import { RtmpEgress } from './pipeline/outputs/rtmp-egress.ts';
 
 const STATS_INTERVAL_MS = 1000;
+/** A worker that is gone: the pipeline ends within this, whether or not its stop returns (half the promise, for the kill and its detection). */
+const ORPHAN_EXIT_MS = PIPELINE_ORPHAN_EXIT_MS / 2;
+/** SIGTERM: a clean stop gets this long, then the process ends regardless (within the 2 s a supervisor or an orchestrator is promised). */
+const TERM_EXIT_MS = 1500;
+/** The worker's stop command: the recording is written out first, so a little longer. */
+const STOP_EXIT_MS = 4000;
+
+/**
+ * Keeps the process's deadlines on a thread of its own: a pipeline that publishes with a creator's
+ * stream key must never outlive its worker, and its stop can block (exit-guard.ts). The worker's
+ * death is noticed from the kernel's parent pid too, not only from the IPC channel, which a blocked
+ * main thread never reads.
+ */
+const guard = new ExitGuard({ parentPid: process.ppid, orphanGraceMs: ORPHAN_EXIT_MS - 100, pollMs: 50 });
 
 let logger = createLogger('pipeline', process.env.LOG_LEVEL ?? 'info');
 let program: ProgramPipeline | undefined;
@@ -36,6 +50,7 @@ function exitAfterFlush(code: number): void {
 
 function fail(code: PipelineErrorCode, message: string): void {
   send({ type: 'error', code, message, fatal: true });
+  guard.arm(TERM_EXIT_MS);
   if (statsTimer) clearInterval(statsTimer);
   try {
     program?.stop();
@@ -101,6 +116,8 @@ function handle(command: PipelineCommand): void | Promise<void> {
       return;
     case 'stop':
       stopping = true;
+      // The recording's last fragment takes about a second (outputs/recording.ts); the rest is a stop that may block.
+      guard.arm(STOP_EXIT_MS);
       if (statsTimer) clearInterval(statsTimer);
       send({ type: 'state', state: 'stopping' });
       // A recording's last fragment is written out before the pipeline goes.
@@ -130,11 +147,14 @@ process.on('message', (raw: unknown) => {
 
 // The worker is gone (killed, crashed): a pipeline nobody supervises must not keep streaming.
 process.on('disconnect', () => {
+  guard.arm(ORPHAN_EXIT_MS);
   if (statsTimer) clearInterval(statsTimer);
   program?.stop();
   process.exit(0);
 });
 process.on('SIGTERM', () => {
+  guard.arm(TERM_EXIT_MS);
+  if (statsTimer) clearInterval(statsTimer);
   program?.stop();
   process.exit(0);
 });

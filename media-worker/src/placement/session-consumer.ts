@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   canAdmit,
   failoverRecordSchema,
+  PIPELINE_ORPHAN_EXIT_MS,
   SESSION_LOCK_MS,
   SESSION_STALLED_CHECK_MS,
   sessionCost,
@@ -12,6 +15,7 @@ import {
   sessionOwnerSchema,
   SESSIONS_QUEUE,
   type SessionJob,
+  type SessionOwner,
 } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { readDocument, SessionRunner, type SessionEnd, type SessionRunnerDeps } from './session-runner.ts';
@@ -146,15 +150,31 @@ export class SessionConsumer {
     }
 
     const previous = await this.previousOwner(data.projectId);
+    await this.fencePrevious(data.projectId, previous);
     const pickups = (job.stalledCounter ?? 0) + (previous ? 1 : 0);
     const runner = new SessionRunner(data.projectId, { ...this.options, logger }, pickups);
+    // When the lock was last known to be held: the send time of the last extension Redis took.
+    let lockHeldAt = Date.now();
+    const lost = (reason: string) => {
+      const placed = this.placed.get(data.projectId);
+      if (!placed) return;
+      logger.error({ projectId: data.projectId, reason }, 'session lock lost; stopping here');
+      void this.finish(placed, 'lost');
+    };
     const lockTimer = setInterval(() => {
-      job.extendLock(token, SESSION_LOCK_MS).catch((err: unknown) => {
+      // The lease fences this worker: once it may have lapsed, another worker may take the session
+      // and publish, so this one stops publishing without waiting for Redis to say so (an
+      // unreachable Redis never answers; its commands just queue).
+      if (Date.now() - lockHeldAt >= SESSION_LOCK_MS) {
+        lost(`no lock extension confirmed for ${Date.now() - lockHeldAt} ms`);
+        return;
+      }
+      const sentAt = Date.now();
+      job.extendLock(token, SESSION_LOCK_MS).then(
+        () => (lockHeldAt = Math.max(lockHeldAt, sentAt)),
         // Someone else holds the session now (this process was paused past its lock): never stream twice.
-        logger.error({ projectId: data.projectId, err: (err as Error).message }, 'session lock lost; stopping here');
-        const placed = this.placed.get(data.projectId);
-        if (placed) void this.finish(placed, 'lost');
-      });
+        (err: unknown) => lost((err as Error).message),
+      );
     }, SESSION_LOCK_MS / 4);
     const placed: Placed = { job, token, runner, cost, lockTimer };
     this.placed.set(data.projectId, placed);
@@ -183,6 +203,38 @@ export class SessionConsumer {
     return true;
   }
 
+  /**
+   * A session taken over from another worker publishes only once that worker's pipeline is gone,
+   * since RTMP servers take one publisher per key and two would fight over the destination. On
+   * this machine the process is looked at (and an orphan that outlived its deadline is ended);
+   * elsewhere, the previous owner stopped publishing when its lock lapsed (see the lock timer) and
+   * its pipeline process ends within PIPELINE_ORPHAN_EXIT_MS of its worker: that much after the
+   * owner was last seen is waited out.
+   */
+  private async fencePrevious(projectId: string, previous: SessionOwner | undefined): Promise<void> {
+    if (!previous || previous.workerId === this.options.workerId) return;
+    const { logger } = this.options;
+    const { pipeline } = previous;
+    if (!pipeline) return;
+    if (pipeline.host === hostname()) {
+      const deadline = Date.now() + PIPELINE_ORPHAN_EXIT_MS;
+      while (isPipelineProcess(pipeline.pid) && Date.now() < deadline) await sleep(50);
+      if (!isPipelineProcess(pipeline.pid)) return;
+      logger.error({ projectId, pid: pipeline.pid, previousWorker: previous.workerId }, 'the previous owner\'s pipeline outlived its worker: ending it before publishing');
+      try {
+        process.kill(pipeline.pid, 'SIGKILL');
+      } catch {
+        // Gone in between.
+      }
+      return;
+    }
+    const safeAt = Date.parse(previous.lastSeenAt) + SESSION_LOCK_MS + PIPELINE_ORPHAN_EXIT_MS;
+    if (Date.now() < safeAt) {
+      logger.info({ projectId, waitMs: safeAt - Date.now(), previousWorker: previous.workerId }, 'waiting out the previous owner\'s pipeline before publishing');
+      await sleep(safeAt - Date.now());
+    }
+  }
+
   private async previousOwner(projectId: string) {
     const raw = await this.options.redis.get(sessionKeys.owner(projectId));
     if (raw === null) return undefined;
@@ -202,6 +254,15 @@ export class SessionConsumer {
     } catch (err) {
       this.options.logger.warn({ projectId, err: (err as Error).message }, 'session job could not be moved');
     }
+  }
+}
+
+/** Whether `pid` is a living pipeline process (a pid can be reused by anything else). */
+function isPipelineProcess(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('pipeline-process') && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
   }
 }
 

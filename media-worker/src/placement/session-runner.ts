@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { SLATE_IMAGE } from './screens.ts';
@@ -175,6 +176,8 @@ export class SessionRunner {
     for (const off of this.unsubscribe.splice(0)) await off();
     await this.deps.ingest?.close(this.projectId);
     await this.deps.host.stopSession(this.projectId);
+    // Handed over: the next owner sees that this pipeline is gone and need not wait it out.
+    if (end === 'handed-over') await this.writeOwner('stopped').catch((err: unknown) => this.logger.warn({ err }, 'owner record not updated'));
     await this.deps.media?.closeSession(this.projectId);
     // Pages are stopped on a real end only: after a hand-over the next worker's session takes them
     // over (a fresh request per page), and their leases end the old ones.
@@ -303,7 +306,9 @@ export class SessionRunner {
   }
 
   private async writeOwner(state: SessionOwner['state']): Promise<void> {
+    const pid = state === 'running' ? this.deps.host.session(this.projectId)?.pid : undefined;
     const owner = sessionOwnerSchema.parse({
+      ...(pid ? { pipeline: { host: hostname(), pid } } : {}),
       projectId: this.projectId,
       workerId: this.deps.workerId,
       state,

@@ -41,6 +41,11 @@ export const sessionOwnerSchema = z.object({
   appliedVersion: z.number().int().nonnegative(),
   /** Times this session was picked up again after its worker died or handed it over. */
   pickups: z.number().int().nonnegative(),
+  /**
+   * Where the session's pipeline process runs (machine name and pid), while one runs: the worker
+   * that takes the session over makes sure that process is gone before it publishes (issue 42).
+   */
+  pipeline: z.object({ host: z.string().min(1), pid: z.number().int().positive() }).optional(),
 });
 export type SessionOwner = z.infer<typeof sessionOwnerSchema>;
 
@@ -58,6 +63,12 @@ export type SessionCommand = z.infer<typeof sessionCommandSchema>;
 
 export const SESSION_OWNER_TTL_MS = 60_000;
 export const SESSION_OWNER_FRESH_MS = 3000;
+/**
+ * How long a pipeline process may outlive its worker (it ends itself within this, whatever its
+ * pipeline is doing): with the session's lock (SESSION_LOCK_MS), what the next owner waits for
+ * before it publishes when it cannot see the previous owner's pipeline itself.
+ */
+export const PIPELINE_ORPHAN_EXIT_MS = 1000;
 /** The scene-document snapshot the api keeps for workers (which hold no database credentials). */
 export const SESSION_DOCUMENT_TTL_MS = 24 * 3600 * 1000;
 
