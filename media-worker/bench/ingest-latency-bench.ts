@@ -6,7 +6,7 @@
  * zerolatency, 1 s GOP, no B-frames) encoding raw frames this process writes to it. The picture
  * flips between black and white; each figure runs from the moment the first frame of the new colour
  * is written to the encoder to the first frame of that colour decoded from the local destination
- * (bench/output-reader.ts). The path in between: the publisher's encoder → nginx-rtmp (ingest) →
+ * (test/helpers/output-reader.ts). The path in between: the publisher's encoder → nginx-rtmp (ingest) →
  * the worker's ffmpeg pull (copy, RTP) → the relay → the pipeline (jitter buffer, decode,
  * compositor, x264) → nginx-rtmp (local destination) → the reader's decode. So the figure includes
  * the publisher's own encode and the reader's decode, which a real encoder and player add too.
@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { startStack } from '@onair/embedded';
 import type { IngestView, SceneDocument } from '@onair/protocol';
 import { StackClient } from '../test/helpers/stack-client.ts';
-import { CENTRE_PIXEL, readOutput } from './output-reader.ts';
+import { CENTRE_PIXEL, readOutput } from '../test/helpers/output-reader.ts';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 30);
 const WIDTH = 640;

@@ -7,7 +7,7 @@
  * response to the PATCH arrives (the patch is accepted and published) to the first frame decoded
  * from the local RTMP output that shows the new state. The path in between: Redis → the media
  * worker's session consumer → a new plan → the pipeline process → compositor → x264 → nginx-rtmp →
- * the reader (bench/output-reader.ts: decodes each packet as it arrives), so the figure includes the
+ * the reader (test/helpers/output-reader.ts: decodes each packet as it arrives), so the figure includes the
  * encoder's, the RTMP server's and the reader's delays.
  * Each frame is classed by comparing it (downscaled to 16×9) with reference frames of both states.
  */
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStack } from '@onair/embedded';
 import type { SceneDocument } from '@onair/protocol';
-import { readOutput } from './output-reader.ts';
+import { readOutput } from '../test/helpers/output-reader.ts';
 
 const PATCHES = Number(process.env.BENCH_PATCHES ?? 50);
 const print = (line: string): void => {

@@ -24,7 +24,7 @@ import { Registry } from 'prom-client';
 import { freePort, startRedisServer, startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
 import { encoderLadder, outputProfiles, renderPlanSchema, type PipelineReport, type PlanOutput, type RenderPlan } from '@onair/protocol';
 import { SessionHost } from '../src/session/session-host.ts';
-import { CENTRE_PIXEL, readOutput } from './output-reader.ts';
+import { CENTRE_PIXEL, readOutput } from '../test/helpers/output-reader.ts';
 import { cpuSeconds, threadCpuSeconds } from './proc-cpu.ts';
 
 const WARMUP_MS = 4000;

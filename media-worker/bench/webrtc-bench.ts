@@ -29,7 +29,7 @@ import { readDocument } from '../src/placement/session-runner.ts';
 import { SessionHost } from '../src/session/session-host.ts';
 import { MediaPorts } from '../src/webrtc/media-ports.ts';
 import { WebrtcEndpoint } from '../src/webrtc/webrtc-endpoint.ts';
-import { CENTRE_PIXEL, readOutput } from './output-reader.ts';
+import { CENTRE_PIXEL, readOutput } from '../test/helpers/output-reader.ts';
 import { coresOver, loadAverage } from './proc-cpu.ts';
 
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 10_000);

@@ -95,14 +95,13 @@ function handle(command: PipelineCommand): void | Promise<void> {
         }, STATS_INTERVAL_MS);
       });
     }
-    case 'applyPlan':
+    case 'applyPlan': {
       if (!program) return;
-      program.apply(command.plan, command.version);
-      send({ type: 'planApplied', version: command.version });
-      return;
+      const { version } = command;
+      return program.apply(command.plan, version).then(() => send({ type: 'planApplied', version }));
+    }
     case 'setOutputs':
-      program?.setOutputs(command.outputs);
-      return;
+      return program?.setOutputs(command.outputs);
     case 'setRecording':
       program?.setRecording(command.recording ?? undefined);
       return;

@@ -100,31 +100,50 @@ describe('recording', () => {
     }
   }, 90_000);
 
-  it('goes on in one next part when a rebuild is followed at once by a scene change', async () => {
+  it('stays one part when the encoder steps to another preset at the same size', async () => {
     const server = await suite.fx.rtmp();
-    const dir = join(suite.fx.dir, 'rec-rebuilt');
+    const id = `rec-preset-${randomUUID().slice(0, 8)}`;
+    const dir = join(suite.fx.dir, id);
+    suite.fx.host.startSession({ sessionId: id, planVersion: 1, plan: renderPlanSchema.parse({ ...testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]), recording: { dir } }) });
+    await suite.fx.waitForOutput(id, 'main', 'live');
+    await new Promise((r) => setTimeout(r, 3000));
+    // veryfast → superfast → ultrafast, all at the profile's size.
+    for (const step of [1, 2]) {
+      const stepped = Date.now();
+      suite.fx.host.governed().find((s) => s.sessionId === id)!.setStep(step);
+      await suite.fx.waitForReport(id, 'stats', (r) => r.stats.encoder?.step === step, 20_000, stepped);
+      await new Promise((r) => setTimeout(r, 3000));
+    }
+    await suite.fx.host.stopSession(id);
+    const errors = suite.fx.reports.filter((r) => r.sessionId === id && r.report.type === 'error').map((r) => r.report);
+    expect(readdirSync(dir), JSON.stringify(errors)).toEqual(['part-1.mp4']);
+    expect((await probe(join(dir, 'part-1.mp4'))).codecs).toEqual(['aac', 'h264']);
+    // Every second of it decodes, across both steps.
+    expect(await decodedSeconds(join(dir, 'part-1.mp4'))).toBeGreaterThan(8);
+  }, 90_000);
+
+  it('stays one part when an input joins and its scene is shown at once', async () => {
+    const server = await suite.fx.rtmp();
+    const dir = join(suite.fx.dir, 'rec-live-edit');
     const base = renderPlanSchema.parse({ ...testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]), recording: { dir } });
-    suite.fx.host.startSession({ sessionId: 'rec-rebuilt', planVersion: 1, plan: base });
-    await suite.fx.waitForOutput('rec-rebuilt', 'main', 'live');
+    suite.fx.host.startSession({ sessionId: 'rec-live-edit', planVersion: 1, plan: base });
+    await suite.fx.waitForOutput('rec-live-edit', 'main', 'live');
     await new Promise((r) => setTimeout(r, 4000));
-    const sent = Date.now();
-    // What the studio does when a Be Right Back screen is added and shown: a new input (a rebuild),
-    // then, while the old process is still stopping, the switch to the screen's scene.
+    // What the studio does when a Be Right Back screen is added and shown: a new input, then at
+    // once the switch to the screen's scene.
     const withScreen = renderPlanSchema.parse({
       ...base,
       inputs: [...base.inputs, { id: 'screen', kind: 'test-pattern', pattern: 'solid', color: 0x00ff00, width: 320, height: 180 }],
       scenes: [...base.scenes, { id: 'brb', placements: [{ inputId: 'screen', x: 0, y: 0, width: 640, height: 360, zorder: 1 }] }],
     });
-    suite.fx.host.applyPlan('rec-rebuilt', 2, withScreen);
-    suite.fx.host.applyPlan('rec-rebuilt', 3, { ...withScreen, activeSceneId: 'brb' });
-    await suite.fx.waitForOutput('rec-rebuilt', 'main', 'live', 20_000, sent);
+    suite.fx.host.applyPlan('rec-live-edit', 2, withScreen);
+    suite.fx.host.applyPlan('rec-live-edit', 3, { ...withScreen, activeSceneId: 'brb' });
+    await suite.fx.waitForReport('rec-live-edit', 'planApplied', (r) => r.version === 3);
     await new Promise((r) => setTimeout(r, 4000));
-    await suite.fx.host.stopSession('rec-rebuilt');
+    await suite.fx.host.stopSession('rec-live-edit');
 
-    expect(readdirSync(dir).sort()).toEqual(['part-1.mp4', 'part-2.mp4']);
-    for (const part of ['part-1.mp4', 'part-2.mp4']) {
-      expect((await probe(join(dir, part))).codecs).toEqual(['aac', 'h264']);
-      expect(await decodedSeconds(join(dir, part))).toBeGreaterThan(2);
-    }
+    expect(readdirSync(dir)).toEqual(['part-1.mp4']);
+    expect((await probe(join(dir, 'part-1.mp4'))).codecs).toEqual(['aac', 'h264']);
+    expect(await decodedSeconds(join(dir, 'part-1.mp4'))).toBeGreaterThan(7);
   }, 90_000);
 });

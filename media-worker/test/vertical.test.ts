@@ -104,7 +104,7 @@ describe('vertical output', () => {
     }
   });
 
-  it('builds no vertical canvas while no destination takes it, and one once a vertical destination is added', async () => {
+  it('builds no vertical canvas while no destination takes it, attaches one live for the first vertical destination and detaches it after the last', async () => {
     const server = await suite.fx.rtmp();
     const [kH, kV] = [suite.key(), suite.key()];
     const base = `rtmp://127.0.0.1:${server.port}/live`;
@@ -113,12 +113,24 @@ describe('vertical output', () => {
     suite.fx.host.startSession({ sessionId: 'wide-only', planVersion: doc.version, plan: sceneToRenderPlan(doc, resolve, [wide]) });
     try {
       await suite.fx.waitForOutput('wide-only', 'wide', 'live');
+      const pid = suite.fx.host.session('wide-only')?.pid;
       const logsBefore = suite.fx.logs.length;
       const added = Date.now();
       suite.fx.host.setOutputs('wide-only', [wide, { id: 'tall', url: base, key: kV, canvas: 'vertical' }]);
       await suite.fx.waitForOutput('wide-only', 'tall', 'live', 30_000, added);
-      expect(suite.fx.logs.slice(logsBefore).some((l) => l.includes('outputs change the canvases in use'))).toBe(true);
+      expect(suite.fx.logs.slice(logsBefore).some((l) => l.includes('vertical canvas attached'))).toBe(true);
       expect((await probeStream(server.url(kV))).video).toMatchObject({ width: 720, height: 1280 });
+      // The same pipeline process, and the horizontal destination never left 'live'.
+      expect(suite.fx.host.session('wide-only')?.pid).toBe(pid);
+      const wideChanges = () => suite.fx.reports.filter((r) => r.sessionId === 'wide-only' && r.at >= added && r.report.type === 'outputStatus' && r.report.outputId === 'wide');
+      expect(wideChanges()).toEqual([]);
+      const removed = Date.now();
+      suite.fx.host.setOutputs('wide-only', [wide]);
+      await suite.fx.waitForOutput('wide-only', 'tall', 'stopped', 10_000, removed);
+      await waitFor('the vertical canvas to be detached', async () => (suite.fx.logs.slice(logsBefore).some((l) => l.includes('vertical canvas detached')) ? true : undefined), 10_000, 50);
+      expect((await probeStream(server.url(kH))).video).toMatchObject({ width: 1280, height: 720 });
+      expect(suite.fx.host.session('wide-only')?.pid).toBe(pid);
+      expect(wideChanges()).toEqual([]);
     } finally {
       await suite.fx.host.stopSession('wide-only');
     }

@@ -1,9 +1,9 @@
 import { COUNTDOWN_PLATE, formatCountdown, type OutputProfile, type PlanCountdown } from '@onair/protocol';
-import { linkPads, makeChainBin, makeElement, requestPad, setProperties, staticPad } from '../gst/elements.ts';
-import type { GstBin, GstElement, GstPad } from '../gst/gst.ts';
+import { makeChainBin, makeElement, setProperties } from '../gst/elements.ts';
+import type { GstBin, GstElement } from '../gst/gst.ts';
 import type { GstPipeline } from '../gst/pipeline.ts';
+import { PictureLink } from './inputs/picture-link.ts';
 import type { VideoPadLayout } from './layout.ts';
-import type { VerticalCanvas } from './vertical-canvas.ts';
 
 /** Where the time left sits on the 1280×720 scene canvas (the studio draws it at the same place). */
 export const COUNTDOWN_BOX = COUNTDOWN_PLATE;
@@ -35,9 +35,8 @@ export function countdownSvg(text: string, width: number, height: number): strin
  * num-buffers=900 ! …BGRA,360×120 ! rsvgoverlay ! fakesink`: 0.24 s of CPU for 900 frames).
  */
 export class CountdownClock {
-  private pad: GstPad | undefined;
-  /** Its pad on the vertical compositor, when the session has a vertical canvas. */
-  private verticalPad: GstPad | undefined;
+  /** Its picture on the compositors (and on the vertical one while there is one). */
+  private link: PictureLink | undefined;
   private verticalSize: { width: number; height: number } | undefined;
   private overlay: GstElement | undefined;
   private valve: GstElement | undefined;
@@ -58,11 +57,8 @@ export class CountdownClock {
     this.height = Math.max(2, Math.round((COUNTDOWN_BOX.height * k) / 2) * 2);
   }
 
-  /**
-   * Adds the plate's branch to the compositor, and to the vertical one through a split when there
-   * is a vertical canvas (`verticalSize`: its picture); transparent until `set` names a countdown.
-   */
-  attach(compositor: GstElement, vertical?: { canvas: VerticalCanvas; width: number; height: number }): void {
+  /** Adds the plate to the program's compositor, transparent until `set` names a countdown. */
+  attach(compositor: GstElement): void {
     const overlay = makeElement('rsvgoverlay', 'countdown-svg');
     // Dropped frames become gaps: the compositor then knows this pad has nothing for that time
     // and never waits for it (a pad that only starves holds every frame until its deadline).
@@ -78,34 +74,35 @@ export class CountdownClock {
       ],
       { src: true },
     );
-    let added: GstBin = bin;
-    let pad: GstPad;
-    if (vertical) {
-      const split = vertical.canvas.fanOut(bin, 'countdown', compositor);
-      added = split.bin;
-      pad = split.pad;
-      this.verticalPad = split.verticalPad;
-      this.verticalSize = { width: vertical.width, height: vertical.height };
-    } else {
-      this.gst.add(bin);
-      pad = requestPad(compositor, 'sink_%u');
-      linkPads(staticPad(bin, 'src'), pad);
-    }
-    Object.assign(pad, { alpha: 0, zorder: COUNTDOWN_ZORDER });
-    this.pad = pad;
+    const link = new PictureLink(this.gst, bin, 'countdown', compositor);
+    Object.assign(link.pad, { alpha: 0, zorder: COUNTDOWN_ZORDER });
+    this.link = link;
     this.overlay = overlay;
     this.valve = valve;
+    link.start();
+  }
+
+  /** On the vertical canvas too (`size`: its picture), centred across at two thirds of its height. */
+  attachVertical(compositor: GstElement, size: { width: number; height: number }): void {
+    if (!this.link) return;
+    this.link.attachVertical(compositor);
+    this.verticalSize = size;
     this.placeVertical();
-    if (!added.syncStateWithParent()) throw new Error('the countdown plate could not start');
+  }
+
+  detachVertical(): void {
+    this.link?.detachVertical();
+    this.verticalSize = undefined;
   }
 
   /** On the vertical picture: centred across, at two thirds of its height. */
   private placeVertical(): void {
-    if (!this.verticalPad || !this.verticalSize) return;
+    const pad = this.link?.verticalPad;
+    if (!pad || !this.verticalSize) return;
     const { width, height } = this.verticalSize;
     const w = Math.min(this.width, width);
     const h = Math.round((this.height * w) / this.width);
-    Object.assign(this.verticalPad, { xpos: Math.round((width - w) / 2), ypos: Math.round(height * 0.66), width: w, height: h, zorder: COUNTDOWN_ZORDER, alpha: this.endsAt === undefined ? 0 : 1 });
+    Object.assign(pad, { xpos: Math.round((width - w) / 2), ypos: Math.round(height * 0.66), width: w, height: h, zorder: COUNTDOWN_ZORDER, alpha: this.endsAt === undefined ? 0 : 1 });
   }
 
   /** Where the plate sits in the profile's pixels (the program scales it like every layer). */
@@ -116,7 +113,7 @@ export class CountdownClock {
 
   /** Places the pad (`scaled`: the layout as composited now, after an encoder step-down). */
   place(scaled: VideoPadLayout): void {
-    if (this.pad) Object.assign(this.pad, scaled);
+    if (this.link) Object.assign(this.link.pad, scaled);
     this.placeVertical();
   }
 
@@ -164,6 +161,6 @@ export class CountdownClock {
   /** Takes the plate out of both pictures for good (its branch failed). */
   hide(): void {
     this.stop();
-    for (const pad of [this.pad, this.verticalPad]) if (pad) Object.assign(pad, { alpha: 0 });
+    for (const pad of [this.link?.pad, this.link?.verticalPad]) if (pad) Object.assign(pad, { alpha: 0 });
   }
 }

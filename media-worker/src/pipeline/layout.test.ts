@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderPlanSchema, type RenderPlan } from '@onair/protocol';
 import { AudioFader } from './audio-fader.ts';
-import { audioTargets, easeInOut, planNeedsRebuild, videoLayout } from './layout.ts';
+import { audioTargets, easeInOut, planNeedsNewProcess, videoLayout } from './layout.ts';
 import type { GstPad } from '../gst/gst.ts';
 
 const plan = (activeSceneId = 'one'): RenderPlan =>
@@ -37,11 +37,12 @@ describe('audioTargets', () => {
   });
 });
 
-describe('planNeedsRebuild', () => {
-  it('rebuilds for inputs or profile, not for placements or scene switches', () => {
-    expect(planNeedsRebuild(plan(), plan('two'))).toBe(false);
-    expect(planNeedsRebuild(plan(), { ...plan(), profile: { ...plan().profile, width: 1920, height: 1080 } })).toBe(true);
-    expect(planNeedsRebuild(plan(), { ...plan(), inputs: plan().inputs.slice(1) })).toBe(true);
+describe('planNeedsNewProcess', () => {
+  it('takes a new process for a new output profile only, not for inputs, placements or scene switches', () => {
+    expect(planNeedsNewProcess(plan(), plan('two'))).toBe(false);
+    expect(planNeedsNewProcess(plan(), { ...plan(), profile: { ...plan().profile, width: 1920, height: 1080 } })).toBe(true);
+    // Inputs join and leave the running pipeline.
+    expect(planNeedsNewProcess(plan(), { ...plan(), inputs: plan().inputs.slice(1) })).toBe(false);
   });
 });
 

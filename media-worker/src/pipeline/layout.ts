@@ -1,4 +1,4 @@
-import { outputsUseVertical, type RenderPlan } from '@onair/protocol';
+import type { RenderPlan } from '@onair/protocol';
 
 /** Compositor sink pad properties of one input (node-gtk names them in camelCase). */
 export interface VideoPadLayout {
@@ -61,17 +61,12 @@ export function audioTargets(plan: RenderPlan): Map<string, AudioPadTarget> {
 }
 
 /**
- * Whether going from one plan to the next needs a new pipeline: a different output profile, a
- * different set of inputs, or the vertical canvas coming into use or going out of it (its
- * compositor takes a split of every input's picture). Everything else (placements, scenes, audio,
- * outputs of a canvas already built) is applied live.
+ * Whether going from one plan to the next needs a new pipeline process: only a different output
+ * profile (size, frame rate, bitrates) does. Inputs, the vertical canvas, placements, scenes, audio
+ * and outputs all change in the running pipeline (issue 35).
  */
-export function planNeedsRebuild(previous: RenderPlan, next: RenderPlan): boolean {
-  return (
-    JSON.stringify(previous.profile) !== JSON.stringify(next.profile) ||
-    JSON.stringify(previous.inputs) !== JSON.stringify(next.inputs) ||
-    outputsUseVertical(previous.outputs) !== outputsUseVertical(next.outputs)
-  );
+export function planNeedsNewProcess(previous: RenderPlan, next: RenderPlan): boolean {
+  return JSON.stringify(previous.profile) !== JSON.stringify(next.profile);
 }
 
 /** Ease-in-out (quadratic) of a 0..1 progress. */

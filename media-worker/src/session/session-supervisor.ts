@@ -6,13 +6,12 @@ import {
   type PipelineCommand,
   type PipelineReport,
   type PipelineStartConfig,
-  outputsUseVertical,
   type PlanOutput,
   type RenderPlan,
   type SessionStats,
 } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import { planNeedsRebuild } from '../pipeline/layout.ts';
+import { planNeedsNewProcess } from '../pipeline/layout.ts';
 
 const PIPELINE_ENTRY = fileURLToPath(new URL('../pipeline-process.ts', import.meta.url));
 
@@ -120,14 +119,14 @@ export class SessionSupervisor {
     this.logger.info({ pid: child.pid }, 'pipeline process started');
   }
 
-  /** A new plan version: applied live, or by a new pipeline when inputs or profile changed. */
+  /** A new plan version: applied live (inputs join and leave the running pipeline), or by a new pipeline process when the output profile changed. */
   applyPlan(version: number, plan: RenderPlan): void {
-    const rebuild = planNeedsRebuild(this.config.plan, plan);
+    const rebuild = planNeedsNewProcess(this.config.plan, plan);
     // A new profile is a new ladder: it starts as planned (the governor steps it down again if need be).
     const newProfile = JSON.stringify(plan.profile) !== JSON.stringify(this.config.plan.profile);
     this.config = { ...this.config, plan, planVersion: version, ...(newProfile ? { encoderStep: 0 } : {}) };
     if (rebuild) {
-      this.logger.info({ version, activeSceneId: plan.activeSceneId, inputs: plan.inputs.map((i) => `${i.id.slice(0, 8)}:${i.kind}`) }, 'plan changes inputs or profile: restarting the pipeline');
+      this.logger.info({ version, activeSceneId: plan.activeSceneId, inputs: plan.inputs.map((i) => `${i.id.slice(0, 8)}:${i.kind}`) }, 'plan changes the output profile: a new pipeline process');
       void this.replaceChild();
       return;
     }
@@ -157,17 +156,9 @@ export class SessionSupervisor {
     this.send({ type: 'jitterLatency', ms });
   }
 
+  /** Destinations come and go in the running pipeline (the vertical canvas with the first and last vertical one). */
   setOutputs(outputs: PlanOutput[]): void {
-    const plan = { ...this.config.plan, outputs };
-    const rebuild = planNeedsRebuild(this.config.plan, plan);
-    this.config = { ...this.config, plan };
-    if (rebuild) {
-      // The vertical canvas comes into use or goes: a pipeline with (or without) the second
-      // compositor starts with these outputs.
-      this.logger.info({ vertical: outputsUseVertical(outputs) }, 'outputs change the canvases in use: restarting the pipeline');
-      void this.replaceChild();
-      return;
-    }
+    this.config = { ...this.config, plan: { ...this.config.plan, outputs } };
     this.send({ type: 'setOutputs', outputs });
   }
 

@@ -101,10 +101,16 @@ export class FlvFanout {
     return new FlvFanout(name, logger, server);
   }
 
-  /** The pipeline's end of it: `queue ! tcpclientsink` to append after the muxer. */
-  elements(): GstElement[] {
+  /**
+   * The pipeline's end of it: `queue ! tcpclientsink` to append after the muxer. The queue holds
+   * about `seconds` of the stream at `bitrateKbps`, counted in bytes: counted in time, a muxer
+   * that starts in a pipeline already playing (the vertical canvas attached live) stamps its FLV
+   * header 0 and its first tags with the pipeline's running time, so the queue saw minutes in it
+   * and leaked the header.
+   */
+  elements(bitrateKbps: number, seconds = 2): GstElement[] {
     return [
-      makeElement('queue', `${this.name}-queue`, { leaky: 'downstream', 'max-size-time': 2_000_000_000, 'max-size-buffers': 0, 'max-size-bytes': 0 }),
+      makeElement('queue', `${this.name}-queue`, { leaky: 'downstream', 'max-size-time': 0, 'max-size-buffers': 0, 'max-size-bytes': Math.ceil((bitrateKbps * 1000 * seconds) / 8) }),
       makeElement('tcpclientsink', `${this.name}-sink`, { host: '127.0.0.1', port: this.port, sync: false, async: false, 'enable-last-sample': false }),
     ];
   }
@@ -137,6 +143,7 @@ export class FlvFanout {
 
   private accept(socket: Socket): void {
     // One muxer writes here; a sink that reconnects (its element restarted) starts a new FLV stream.
+    if (this.source) this.logger.warn({ fanout: this.name }, 'encoded stream connected again: a new FLV stream');
     this.source?.destroy();
     this.source = socket;
     this.pending = Buffer.alloc(0);
@@ -153,7 +160,7 @@ export class FlvFanout {
         return;
       }
       if (buf.toString('latin1', 0, 3) !== 'FLV') {
-        this.logger.error({ fanout: this.name }, 'encoded stream is not FLV');
+        this.logger.error({ fanout: this.name, head: buf.subarray(0, 16).toString('hex') }, 'encoded stream is not FLV');
         this.source?.destroy();
         return;
       }

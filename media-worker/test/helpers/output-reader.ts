@@ -40,3 +40,32 @@ export function readOutput(url: string, onFrame: (frame: Buffer, at: number) => 
 
 /** Offset of the centre pixel's red byte in a reader frame. */
 export const CENTRE_PIXEL = ((READER_HEIGHT >> 1) * READER_WIDTH + (READER_WIDTH >> 1)) * 3;
+
+/** "h:mm:ss.nnnnnnnnn" as GStreamer prints a clock time, in ms. */
+function clockTimeMs(text: string): number {
+  const [h, m, s] = text.split(':');
+  return (Number(h) * 3600 + Number(m) * 60 + Number(s)) * 1000;
+}
+
+/**
+ * Reads `url` packet by packet without decoding: each video packet's timestamp (ms of stream time,
+ * the FLV tag's) and its arrival here (performance.now()). GStreamer's identity prints a line per
+ * buffer; stdbuf makes gst-launch write each line as it happens.
+ */
+export function readVideoPackets(url: string, onPacket: (timestampMs: number, at: number) => void): () => void {
+  const args = ['-oL', 'gst-launch-1.0', '-v', 'rtmp2src', `location=${url}`, '!', 'flvdemux', 'name=demux'];
+  args.push('demux.video', '!', 'identity', 'name=packets', 'silent=false', '!', 'fakesink', 'sync=false', 'async=false');
+  args.push('demux.audio', '!', 'fakesink', 'sync=false', 'async=false');
+  const reader = spawn('stdbuf', args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  let pending = '';
+  reader.stdout.on('data', (chunk: Buffer) => {
+    const at = performance.now();
+    const lines = (pending + chunk.toString('latin1')).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /packets: last-message = chain .*? dts: ([0-9:.]+)/.exec(line);
+      if (m) onPacket(clockTimeMs(m[1]!), at);
+    }
+  });
+  return () => reader.kill('SIGKILL');
+}

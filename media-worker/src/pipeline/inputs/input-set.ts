@@ -1,0 +1,317 @@
+import type { PlanInput, RenderPlan } from '@onair/protocol';
+import type { Logger } from '@onair/runtime';
+import { linkPads, requestPad, staticPad, structureNumber } from '../../gst/elements.ts';
+import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
+import type { GstPipeline } from '../../gst/pipeline.ts';
+import type { AudioFader } from '../audio-fader.ts';
+import { audioTargets, videoLayout, type VideoPadLayout } from '../layout.ts';
+import { buildSource, FilePlayer } from '../sources/index.ts';
+import { VerticalCanvas } from '../vertical-canvas.ts';
+import { PictureLink } from './picture-link.ts';
+
+/** One video feed of an input on the compositors. */
+interface AttachedFeed {
+  link: PictureLink;
+  /** For a network feed: its jitter buffer, whose pushed-packet count tells whether it flows. */
+  jitter?: GstElement;
+  pushed: number;
+  /** Packets the jitter buffer gave up on (lost, or too late), at the last look. */
+  missed: number;
+  /** Packets moved since the last look (a feed without a jitter buffer always flows). */
+  flowing: boolean;
+}
+
+export interface AttachedInput {
+  id: string;
+  /** Its element names start with `${name}-` (bus errors are told by them). */
+  name: string;
+  /** The plan's description it was built from: another description is another input. */
+  spec: string;
+  kind: PlanInput['kind'];
+  feeds: AttachedFeed[];
+  /** The offline picture, shown while no feed flows. */
+  placeholder?: PictureLink;
+  audio?: { bin: GstBin; pad: GstPad; jitter?: GstElement };
+  /** Index of the feed drawn in the layer, or -1 for the placeholder (or nothing). */
+  shown: number;
+  /** A network feed of this input has flowed at least once since it was attached. */
+  everFlowed: boolean;
+  /** A video file, playing in a pipeline of its own into this input (sources/file-player.ts). */
+  player?: { player: FilePlayer; restartOnShow: boolean };
+}
+
+export interface InputSetDeps {
+  gst: GstPipeline;
+  compositor: GstElement;
+  mixer: GstElement;
+  fader: AudioFader;
+  logger: Logger;
+  /** A plan layout as composited now (the program may be stepped down to a smaller size). */
+  scaled(layout: VideoPadLayout): VideoPadLayout;
+  inputFailed(inputId: string, message: string): void;
+  keyframeWanted(inputId: string): void;
+}
+
+/**
+ * The inputs of a program, each attached to the running pipeline when the plan names it and
+ * detached when the plan drops it or describes it otherwise (issue 35): nothing else in the
+ * pipeline is touched either way, so what viewers receive never stops. An input that cannot start
+ * (a missing file, a UDP port taken) is reported and left out. Element names carry a number that is
+ * never used twice in a pipeline's life, so a bus error is traced to its input even after
+ * thousands of inputs came and went.
+ */
+export class InputSet {
+  private readonly inputs = new Map<string, AttachedInput>();
+  /** Input ids by the number in their element names, for the inputs attached now. */
+  private readonly byNumber = new Map<number, string>();
+  private nextNumber = 0;
+  private jitterLatencyMs: number;
+  /** The vertical compositor while the vertical canvas is attached. */
+  private vertical: GstElement | undefined;
+
+  constructor(
+    private readonly deps: InputSetDeps,
+    jitterLatencyMs: number,
+  ) {
+    this.jitterLatencyMs = jitterLatencyMs;
+  }
+
+  get size(): number {
+    return this.inputs.size;
+  }
+
+  values(): IterableIterator<AttachedInput> {
+    return this.inputs.values();
+  }
+
+  has(inputId: string): boolean {
+    return this.inputs.has(inputId);
+  }
+
+  /** The input whose elements posted a bus message (their names start `inN-`), if one is attached now. */
+  inputOfElements(names: readonly string[]): { inputId: string | undefined; matched: boolean } {
+    const n = names.map((name) => /^in(\d+)-/.exec(name)?.[1]).find((i) => i !== undefined);
+    if (n === undefined) return { inputId: undefined, matched: false };
+    return { inputId: this.byNumber.get(Number(n)), matched: true };
+  }
+
+  /**
+   * Brings the attached inputs in line with the plan: inputs it no longer names (or names with
+   * another description) leave first, then new ones join, in the plan's order. Returns how many of
+   * each, for the log.
+   */
+  sync(plan: RenderPlan): { added: number; removed: number } {
+    const wanted = new Map(plan.inputs.map((input) => [input.id, input]));
+    let removed = 0;
+    for (const [id, attached] of this.inputs) {
+      const next = wanted.get(id);
+      if (next && JSON.stringify(next) === attached.spec) continue;
+      this.detach(id);
+      removed++;
+    }
+    let added = 0;
+    for (const input of plan.inputs) {
+      if (this.inputs.has(input.id)) continue;
+      if (this.attach(input, plan)) added++;
+    }
+    return { added, removed };
+  }
+
+  /** Attaches one input; false if it could not start (reported, and nothing of it is left behind). */
+  attach(input: PlanInput, plan: RenderPlan): boolean {
+    const number = this.nextNumber++;
+    const name = `in${number}`;
+    const attached: AttachedInput = { id: input.id, name, spec: JSON.stringify(input), kind: input.kind, feeds: [], shown: -1, everFlowed: false };
+    const { gst, compositor } = this.deps;
+    const links: PictureLink[] = [];
+    try {
+      const bins = buildSource(input, plan.profile, name);
+      const link = (bin: GstBin, part: string): PictureLink => {
+        const picture = new PictureLink(gst, bin, `${name}-${part}`, compositor);
+        links.push(picture);
+        if (this.vertical) picture.attachVertical(this.vertical);
+        return picture;
+      };
+      bins.video.forEach((feed, f) => {
+        const jitter = feed.jitter ? (feed.bin.getByName(feed.jitter) ?? undefined) : undefined;
+        attached.feeds.push({ link: link(feed.bin, `feed${f}`), jitter, pushed: 0, missed: 0, flowing: !jitter });
+      });
+      if (bins.placeholder) attached.placeholder = link(bins.placeholder, 'placeholder');
+      attached.shown = attached.feeds.findIndex((f) => f.flowing);
+      if (bins.audio) {
+        gst.add(bins.audio);
+        const pad = requestPad(this.deps.mixer, 'sink_%u');
+        const jitter = bins.audioJitter ? (bins.audio.getByName(bins.audioJitter) ?? undefined) : undefined;
+        attached.audio = { bin: bins.audio, pad, jitter };
+        linkPads(staticPad(bins.audio, 'src'), pad);
+        this.deps.fader.add(input.id, pad, audioTargets(plan).get(input.id)!, { fadeIn: input.kind === 'rtp' && input.audio?.fadeIn === true });
+      }
+      for (const jitter of this.jitterBuffers(attached)) jitter.latency = this.jitterLatencyMs;
+      this.layout(attached, plan);
+      for (const picture of links) picture.start();
+      if (attached.audio && !attached.audio.bin.syncStateWithParent()) throw new Error(`${input.kind} input's sound could not start`);
+      this.inputs.set(input.id, attached);
+      this.byNumber.set(number, input.id);
+      if (bins.filePlayer) attached.player = this.startPlayer(input.id, name, bins.filePlayer, plan.profile.fps);
+      return true;
+    } catch (err) {
+      for (const picture of links) picture.detach();
+      if (attached.audio) this.detachAudio(attached);
+      const message = err instanceof Error ? err.message : String(err);
+      this.deps.logger.warn({ inputId: input.id, detail: message }, 'input left out');
+      this.deps.inputFailed(input.id, message);
+      return false;
+    }
+  }
+
+  /** Takes an input out of the running pipeline; everything else goes on as it was. */
+  detach(inputId: string): void {
+    const attached = this.inputs.get(inputId);
+    if (!attached) return;
+    this.inputs.delete(inputId);
+    this.byNumber.delete(Number(attached.name.slice(2)));
+    attached.player?.player.stop();
+    for (const feed of attached.feeds) feed.link.detach();
+    attached.placeholder?.detach();
+    if (attached.audio) this.detachAudio(attached);
+  }
+
+  private detachAudio(attached: AttachedInput): void {
+    const audio = attached.audio;
+    if (!audio) return;
+    attached.audio = undefined;
+    this.deps.fader.remove(attached.id);
+    staticPad(audio.bin, 'src').unlink(audio.pad);
+    this.deps.mixer.releaseRequestPad(audio.pad);
+    audio.bin.setState(loadGst().State.NULL);
+    this.deps.gst.remove(audio.bin);
+  }
+
+  /** Every input gets a branch to the vertical compositor (the vertical canvas was attached). */
+  attachVertical(compositor: GstElement, plan: RenderPlan): void {
+    this.vertical = compositor;
+    for (const input of this.inputs.values()) {
+      for (const picture of this.pictures(input)) picture.attachVertical(compositor);
+      this.layoutVertical(input, plan);
+    }
+  }
+
+  detachVertical(): void {
+    this.vertical = undefined;
+    for (const input of this.inputs.values()) for (const picture of this.pictures(input)) picture.detachVertical();
+  }
+
+  /** Every input where the active scene draws it, and its sound at the scene's level. */
+  applyPlan(plan: RenderPlan): void {
+    const audio = audioTargets(plan);
+    for (const input of this.inputs.values()) {
+      this.layout(input, plan);
+      const target = audio.get(input.id);
+      if (input.audio && target) this.deps.fader.set(input.id, target);
+    }
+  }
+
+  /** Lays every input out again (the program was resized by an encoder step). */
+  relayout(plan: RenderPlan): void {
+    for (const input of this.inputs.values()) this.layout(input, plan);
+  }
+
+  /** Video files of the scene just shown that start over when shown. */
+  restartShown(plan: RenderPlan): void {
+    const shown = new Set(plan.scenes.find((s) => s.id === plan.activeSceneId)?.placements.filter((p) => p.visible).map((p) => p.inputId));
+    for (const input of this.inputs.values()) if (input.player?.restartOnShow && shown.has(input.id)) input.player.player.restart();
+  }
+
+  setJitterLatency(ms: number): boolean {
+    this.jitterLatencyMs = ms;
+    let any = false;
+    for (const input of this.inputs.values()) {
+      for (const jitter of this.jitterBuffers(input)) {
+        jitter.latency = ms;
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  /**
+   * A WebRTC track that stops leaves its last frame in the compositor, frozen; one that changes
+   * codec arrives on another feed. Once a second, every network feed whose jitter buffer pushed
+   * packets since the last look counts as flowing (and one that also lost packets asks for a
+   * keyframe); the layer shows a flowing feed, or the placeholder ('Camera Offline', …) when none
+   * does. Only pad properties change: nothing is relinked or restarted either way.
+   */
+  checkFeeds(plan: RenderPlan): void {
+    for (const input of this.inputs.values()) {
+      for (const feed of input.feeds) {
+        if (!feed.jitter) continue;
+        const stats = feed.jitter.stats as { toString(): string } | undefined;
+        const pushed = structureNumber(stats, 'num-pushed');
+        const missed = structureNumber(stats, 'num-lost') + structureNumber(stats, 'num-late');
+        const was = feed.flowing;
+        feed.flowing = pushed !== feed.pushed;
+        if (feed.flowing) input.everFlowed = true;
+        // Operators read from this when a picture froze or a source went to its placeholder.
+        if (was !== feed.flowing && input.everFlowed) this.deps.logger.info({ inputId: input.id, feed: input.feeds.indexOf(feed), pushed, missed }, feed.flowing ? 'input feed flows' : 'input feed stopped');
+        // Losses the sender's own loss detection cannot see (dropped here, after the network):
+        // the decoder's picture is damaged until the next keyframe.
+        if (feed.flowing && missed > feed.missed) this.deps.keyframeWanted(input.id);
+        feed.pushed = pushed;
+        feed.missed = missed;
+      }
+      // The feed shown stays while it flows (a codec switch overlaps for a moment).
+      const shown = input.feeds[input.shown]?.flowing ? input.shown : input.feeds.findIndex((f) => f.flowing);
+      if (shown === input.shown) continue;
+      input.shown = shown;
+      this.layout(input, plan);
+    }
+  }
+
+  /** Stops every video file's player (the program stops). */
+  stopPlayers(): void {
+    for (const input of this.inputs.values()) input.player?.player.stop();
+  }
+
+  /** Draws the input's shown feed (or its placeholder) where the active scene puts it; the rest stay transparent. */
+  private layout(input: AttachedInput, plan: RenderPlan): void {
+    const planned = videoLayout(plan).get(input.id);
+    if (planned) {
+      const layout = this.deps.scaled(planned);
+      input.feeds.forEach((feed, i) => Object.assign(feed.link.pad, i === input.shown ? layout : { ...layout, alpha: 0 }));
+      if (input.placeholder) Object.assign(input.placeholder.pad, input.shown === -1 ? layout : { ...layout, alpha: 0 });
+    }
+    this.layoutVertical(input, plan);
+  }
+
+  /** The same on the vertical compositor, at the vertical scene's place (never stepped down). */
+  private layoutVertical(input: AttachedInput, plan: RenderPlan): void {
+    const layout = this.vertical ? VerticalCanvas.layout(plan).get(input.id) : undefined;
+    if (!layout) return;
+    input.feeds.forEach((feed, i) => {
+      if (feed.link.verticalPad) Object.assign(feed.link.verticalPad, i === input.shown ? layout : { ...layout, alpha: 0 });
+    });
+    if (input.placeholder?.verticalPad) Object.assign(input.placeholder.verticalPad, input.shown === -1 ? layout : { ...layout, alpha: 0 });
+  }
+
+  private pictures(input: AttachedInput): PictureLink[] {
+    return [...input.feeds.map((f) => f.link), ...(input.placeholder ? [input.placeholder] : [])];
+  }
+
+  private jitterBuffers(input: AttachedInput): GstElement[] {
+    return [...input.feeds.map((f) => f.jitter), input.audio?.jitter].filter((j): j is GstElement => j !== undefined);
+  }
+
+  /** A bad file fails its own pipeline only: the input is reported and shows black (or its last frame). */
+  private startPlayer(inputId: string, name: string, file: NonNullable<ReturnType<typeof buildSource>['filePlayer']>, fps: number): AttachedInput['player'] {
+    const player = new FilePlayer(`${this.deps.gst.name}-${name}`, file.path, file.channel, file.loop, fps, { failed: (message) => this.deps.inputFailed(inputId, message) }, this.deps.logger);
+    try {
+      player.start();
+      return { player, restartOnShow: file.restartOnShow };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.deps.logger.warn({ inputId, detail: message }, 'video file left out');
+      this.deps.inputFailed(inputId, message);
+      return undefined;
+    }
+  }
+}

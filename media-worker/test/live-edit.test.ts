@@ -1,0 +1,192 @@
+/**
+ * Issue 35: changing the show while live never interrupts what viewers receive. A session live at
+ * 720p30 to a local RTMP server, recording, while a reader decodes the destination the whole time;
+ * each kind of input is added and then removed in turn, and the vertical canvas is attached and
+ * detached. In the 5 s around each change the longest wait between two frames at the reader stays
+ * ≤ 100 ms, every added picture shows at its layer, the destination never reconnects, the same
+ * pipeline process runs throughout, and the recording is one part as long as the time it ran.
+ * (Before, each of these changes replaced the pipeline process: a ~2.2 s freeze each time and a
+ * new recording part.)
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, waitFor } from '@onair/embedded';
+import { renderPlanSchema, type PlanInput, type PlanOutput, type RenderPlan } from '@onair/protocol';
+import { SCREEN_PICTURES } from '../src/placement/screens.ts';
+import { readOutput, READER_WIDTH, readVideoPackets } from './helpers/output-reader.ts';
+import { useSharedFixture } from './helpers/session-fixture.ts';
+import { near } from './helpers/stream-probe.ts';
+
+const suite = useSharedFixture();
+const WIDTH = 1280;
+const HEIGHT = 720;
+/** Half of the window read around each change. */
+const AROUND_MS = 2500;
+const MAX_GAP_MS = 100;
+const PLACEHOLDER = join(import.meta.dirname, '..', 'assets', 'placeholder-camera.png');
+
+/** The reader's pixel (16×9 picture) in the lower left, where only the added full-frame layer draws. */
+const PROBE = (7 * READER_WIDTH + 1) * 3;
+const BLACK = [0, 0, 0];
+
+interface Step {
+  name: string;
+  colour: number[];
+  input?: (ports: number[]) => PlanInput;
+  /** What feeds it from outside the pipeline (a browser's or an encoder's RTP, as the WebRTC endpoint forwards it). */
+  sender?: (ports: number[]) => string;
+  ports?: number;
+  vertical?: boolean;
+}
+
+function gstSender(description: string): ChildProcess {
+  return spawn('gst-launch-1.0', ['-q', ...description.split(' ')], { stdio: 'ignore' });
+}
+
+describe('changing the show while live', () => {
+  const senders: ChildProcess[] = [];
+  afterAll(() => {
+    for (const s of senders) s.kill('SIGKILL');
+  });
+
+  it('adds and removes every kind of input, and the vertical canvas, without a gap at the reader, a reconnect or a new recording part', async () => {
+    const { fx } = suite;
+    const server = await fx.rtmp();
+    const key = suite.key();
+    const clip = join(fx.dir, 'yellow.mp4');
+    execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=yellow:s=320x180:r=30:d=2', '-f', 'lavfi', '-i', 'sine=frequency=660:sample_rate=48000:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', clip]);
+    const full = { x: 0, y: 0, width: WIDTH, height: HEIGHT, zorder: 5 };
+    const steps: Step[] = [
+      { name: 'image (Be Right Back screen)', colour: [124, 45, 18], input: () => ({ id: 'brb', kind: 'image', path: SCREEN_PICTURES.brb.path }) },
+      { name: 'test pattern with a tone', colour: [0, 255, 0], input: () => ({ id: 'tone', kind: 'test-pattern', pattern: 'solid', color: 0x00ff00, width: 160, height: 120, toneHz: 880 }) },
+      {
+        name: 'camera and microphone (VP8 + Opus)',
+        colour: [0, 0, 255],
+        ports: 3,
+        input: ([vp8, h264, audio]) => ({ id: 'camera', kind: 'rtp', video: { codecs: [{ encoding: 'VP8', port: vp8!, payloadType: 96 }, { encoding: 'H264', port: h264!, payloadType: 102 }], placeholder: PLACEHOLDER }, audio: { port: audio!, encoding: 'OPUS', payloadType: 111 } }),
+        sender: ([vp8, , audio]) =>
+          `videotestsrc is-live=true pattern=solid-color foreground-color=0xff0000ff ! video/x-raw,width=320,height=180,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=15 ! rtpvp8pay pt=96 ! udpsink host=127.0.0.1 port=${vp8} ` +
+          `audiotestsrc is-live=true wave=sine ! audioconvert ! opusenc ! rtpopuspay pt=111 ! udpsink host=127.0.0.1 port=${audio}`,
+      },
+      {
+        name: 'web page (H.264, green key)',
+        colour: [255, 0, 0],
+        ports: 1,
+        input: ([h264]) => ({ id: 'page', kind: 'rtp', video: { codecs: [{ encoding: 'H264', port: h264!, payloadType: 102 }], keyColor: 'green', placeholder: PLACEHOLDER } }),
+        sender: ([h264]) =>
+          `videotestsrc is-live=true pattern=solid-color foreground-color=0xffff0000 ! video/x-raw,width=320,height=180,framerate=30/1 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! video/x-h264,profile=constrained-baseline ! rtph264pay pt=102 config-interval=-1 ! udpsink host=127.0.0.1 port=${h264}`,
+      },
+      { name: 'video file', colour: [255, 255, 0], input: () => ({ id: 'clip', kind: 'video-file', path: clip, loop: true, restartOnShow: false }) },
+      { name: 'vertical canvas', colour: BLACK, vertical: true },
+    ];
+
+    const output: PlanOutput = { id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key };
+    const vertical: PlanOutput = { id: 'tall', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key(), canvas: 'vertical' };
+    const recordingDir = join(fx.dir, 'recording-live-edit');
+    let version = 1;
+    const plan = (extra: PlanInput | undefined, outputs: PlanOutput[]): RenderPlan =>
+      renderPlanSchema.parse({
+        profile: { width: WIDTH, height: HEIGHT, fps: 30, videoBitrateKbps: 2500, audioBitrateKbps: 128, encoderThreads: 1 },
+        inputs: [{ id: 'bars', kind: 'test-pattern', pattern: 'ball', width: 320, height: 180, toneHz: 440 }, ...(extra ? [extra] : [])],
+        scenes: [{ id: 'main', placements: [{ inputId: 'bars', x: 0, y: 0, width: 320, height: 180, zorder: 1 }, ...(extra ? [{ inputId: extra.id, ...full }] : [])] }],
+        activeSceneId: 'main',
+        audio: [{ inputId: 'bars', volume: 1 }],
+        outputs,
+        recording: { dir: recordingDir },
+        vertical: { width: 720, height: 1280, scenes: [{ id: 'main', placements: [{ inputId: 'bars', x: 0, y: 0, width: 720, height: 405, zorder: 1 }] }] },
+      });
+
+    const sessionId = 'live-edit';
+    fx.host.startSession({ sessionId, planVersion: version, plan: plan(undefined, [output]) });
+    const frames: { at: number; colour: number[] }[] = [];
+    const packets: { ts: number; at: number }[] = [];
+    let stopReading: (() => void) | undefined;
+    let stopPackets: (() => void) | undefined;
+    try {
+      const firstLive = await fx.waitForOutput(sessionId, 'main', 'live');
+      const liveAt = Date.now();
+      const pid = fx.host.session(sessionId)!.pid;
+      stopReading = readOutput(server.url(key), (frame, at) => frames.push({ at, colour: [frame[PROBE]!, frame[PROBE + 1]!, frame[PROBE + 2]!] }));
+      stopPackets = readVideoPackets(server.url(key), (ts, at) => packets.push({ ts, at }));
+      await waitFor('the readers to read the program', async () => (frames.length > 30 && packets.length > 30 ? true : undefined), 20_000, 50);
+      const shows = (colour: number[], what: string) => waitFor(what, async () => (near(frames.at(-1)!.colour, colour, 60) ? true : undefined), 15_000, 20);
+      await new Promise((resolve) => setTimeout(resolve, AROUND_MS));
+
+      const changes: { name: string; at: number }[] = [];
+      const change = async (name: string, apply: () => void, colour: number[]) => {
+        const at = performance.now();
+        apply();
+        changes.push({ name, at });
+        await shows(colour, `${name}: ${colour.join(',')} at its layer`);
+        const rest = at + AROUND_MS - performance.now();
+        if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+      };
+      for (const step of steps) {
+        if (step.vertical) {
+          await change(`${step.name} attached`, () => fx.host.setOutputs(sessionId, [output, vertical]), BLACK);
+          await fx.waitForOutput(sessionId, 'tall', 'live', 20_000, liveAt);
+          await change(`${step.name} detached`, () => fx.host.setOutputs(sessionId, [output]), BLACK);
+          continue;
+        }
+        const ports = await Promise.all(Array.from({ length: step.ports ?? 0 }, () => freePort()));
+        const input = step.input!(ports);
+        const sender = step.sender ? gstSender(step.sender(ports)) : undefined;
+        if (sender) senders.push(sender);
+        await change(`${step.name} added`, () => fx.host.applyPlan(sessionId, ++version, plan(input, [output])), step.colour);
+        await change(`${step.name} removed`, () => fx.host.applyPlan(sessionId, ++version, plan(undefined, [output])), BLACK);
+        sender?.kill('SIGKILL');
+      }
+      const recordingStoppedAt = Date.now();
+      fx.host.setRecording(sessionId, undefined);
+      // A window with no change in it, read the same way: what this machine's load alone does.
+      await new Promise((resolve) => setTimeout(resolve, 2 * AROUND_MS));
+      changes.push({ name: 'no change (baseline)', at: performance.now() - AROUND_MS });
+      stopReading();
+      stopPackets();
+      stopReading = undefined;
+      stopPackets = undefined;
+
+      const longest = (values: number[]) => values.slice(1).reduce((gap, v, i) => Math.max(gap, Math.abs(v - values[i]!)), 0);
+      const rows = changes.map(({ name, at }) => {
+        const window = packets.filter((p) => p.at >= at - AROUND_MS && p.at <= at + AROUND_MS);
+        const decoded = frames.filter((f) => f.at >= at - AROUND_MS && f.at <= at + AROUND_MS).map((f) => f.at);
+        // Between consecutive video packets: in the stream's own time (a hole or a restart of the
+        // timestamps), and on arrival here (what a player without a buffer would wait).
+        return { name, streamGapMs: Math.round(longest(window.map((p) => p.ts))), arrivalGapMs: Math.round(longest(window.map((p) => p.at))), decodedGapMs: Math.round(longest(decoded)), packets: window.length };
+      });
+      process.stdout.write(
+        `live edit, longest gap between video packets at the reader within ${AROUND_MS} ms of each change (stream time / arrival / decoded frames):\n` +
+          rows.map((r) => `  ${r.name.padEnd(44)} ${String(r.streamGapMs).padStart(5)} / ${String(r.arrivalGapMs).padStart(5)} / ${String(r.decodedGapMs).padStart(5)} ms  (${r.packets} packets)`).join('\n') +
+          '\n',
+      );
+
+      // The same process, never restarted, and the destination never reconnected.
+      expect(fx.host.session(sessionId)?.pid).toBe(pid);
+      expect(fx.host.session(sessionId)?.restarts).toBe(0);
+      const mainStates = fx.reports.filter((r) => r.sessionId === sessionId && r.at >= liveAt && r.report !== firstLive && r.report.type === 'outputStatus' && r.report.outputId === 'main').map((r) => (r.report as { state: string }).state);
+      expect(mainStates).toEqual([]);
+      for (const row of rows) {
+        expect(row.packets, `${row.name}: packets read`).toBeGreaterThan(100);
+        expect(row.streamGapMs, `${row.name}: ${row.streamGapMs} ms of stream time missing between two packets`).toBeLessThanOrEqual(MAX_GAP_MS);
+      }
+
+      // One recording part, as long as the time it recorded.
+      await waitFor('the recording to be written out', async () => (fx.logs.some((l) => l.includes('recording stopped')) ? true : undefined), 10_000, 100);
+      const started = fx.logs.map((l) => JSON.parse(l) as { msg?: string; time?: number; path?: string }).find((l) => l.msg === 'recording started' && l.path?.startsWith(recordingDir));
+      expect(existsSync(join(recordingDir, 'part-2.mp4'))).toBe(false);
+      const { stdout } = await promisify(execFile)('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', join(recordingDir, 'part-1.mp4')]);
+      const recorded = Number(stdout.trim());
+      const wall = (recordingStoppedAt - started!.time!) / 1000;
+      process.stdout.write(`live edit: recording part-1.mp4 ${recorded.toFixed(2)} s for ${wall.toFixed(2)} s of wall time\n`);
+      expect(Math.abs(recorded - wall)).toBeLessThanOrEqual(0.5);
+      expect(readFileSync(join(recordingDir, 'part-1.mp4')).length).toBeGreaterThan(0);
+    } finally {
+      stopReading?.();
+      stopPackets?.();
+      await fx.host.stopSession(sessionId);
+    }
+  });
+});
