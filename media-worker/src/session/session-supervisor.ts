@@ -92,7 +92,8 @@ export class SessionSupervisor {
     this.outputStates.clear();
     this.config = { ...this.config, continuingOutputs };
     const child = fork(PIPELINE_ENTRY, [], {
-      execArgv: ['--import', 'tsx'],
+      // --expose-gc: the pipeline collects the wrappers of the elements it removed (inputs/input-set.ts).
+      execArgv: ['--expose-gc', '--import', 'tsx'],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       env: { ...process.env },
       serialization: 'json',
