@@ -101,7 +101,7 @@ async function liveInputs(session: Session): Promise<{ camera: PlanInput; page: 
 async function startSession(host: SessionHost, server: RunningRtmpServer, id: string): Promise<Session> {
   const outputs: PlanOutput[] = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: id, allowPrivate: true }];
   const supervisor = host.startSession({ sessionId: id, planVersion: 1, plan: plan([], outputs) });
-  await waitFor(`${id} live`, async () => (supervisor.stats?.outputs.some((o) => o.state === 'live') ? true : undefined), 30_000);
+  await waitFor(`${id} live`, async () => (supervisor.stats?.outputs.some((o) => o.state === 'live') ? true : undefined), 60_000);
   const session: Session = { host, server, supervisor, id, outputs, version: 1, packets: [], stops: [] };
   session.stops.push(readVideoPackets(server.url(id), (ts, at) => session.packets.push({ ts, at })));
   await waitFor('the reader', async () => (session.packets.length > 60 ? true : undefined), 20_000);
@@ -198,8 +198,10 @@ async function leak(host: SessionHost, server: RunningRtmpServer): Promise<void>
     session.host.applyPlan(session.id, ++session.version, plan([], session.outputs));
     await sleep(250);
     if (cycle === 1 || cycle % 20 === 0) {
-      // The plan is applied once the process says so.
+      // The plan is applied once the process says so; inputs removed young are released once
+      // settled (inputs/input-set.ts, at most 3 s), and their wrappers collected a second after.
       await waitFor('the cycle applied', async () => (session.supervisor.stats?.planVersion === session.version ? true : undefined), 10_000, 20);
+      await sleep(4500);
       const now = processFigures(pid);
       first ??= now;
       print(`${String(cycle).padStart(6)} ${now.rssMb.toFixed(1).padStart(8)} ${(now.rssMb - first.rssMb).toFixed(1).padStart(7)} ${String(now.threads).padStart(8)} ${String(now.fds).padStart(5)}`);

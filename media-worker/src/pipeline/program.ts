@@ -140,6 +140,7 @@ export class ProgramPipeline {
         scaled: (layout) => this.scaled(layout),
         inputFailed: (inputId, message) => this.events.inputFailed(inputId, message),
         keyframeWanted: (inputId) => this.events.keyframeWanted(inputId),
+        released: () => this.collectSoon(),
       },
       this.jitterLatencyMs,
     );
@@ -181,7 +182,6 @@ export class ProgramPipeline {
     this.plan = next;
     if (wantsVertical && !this.vertical && next.vertical) await this.attachVertical(next.vertical);
     const { added, removed } = this.inputs.sync(this.plan);
-    if (removed > 0) this.collectSoon();
     // The time is the JS thread's (which also writes every destination's connection): kept small.
     if (added + removed > 0) this.logger.info({ added, removed, inputs: this.inputs.size, planVersion: this.planVersion, ms: Math.round(performance.now() - began) }, 'inputs changed live');
     this.inputs.applyPlan(this.plan);
@@ -450,7 +450,7 @@ export class ProgramPipeline {
     this.clock?.stop();
     this.pacer?.stop();
     this.vertical?.pacer.stop();
-    this.inputs?.stopPlayers();
+    this.inputs?.stop();
     this.destinations.detachAll();
     this.gst.stop();
     this.fanout?.close();
