@@ -5,6 +5,10 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { workerHeartbeatSchema, workerRegistryKeys, type WorkerHeartbeat, type WorkerKind } from '@onair/protocol';
 
+// What the tests that kill processes need to show that nothing those processes started lives on.
+export { killProcesses, waitForNoProcesses } from './process/processes.testkit.ts';
+export { descendantsOf, describeProcesses, leftoverProcesses, readProcessTable, stillRunning, type ProcessEntry } from './process/process-table.ts';
+
 export interface WorkerUnderTest {
   child: ChildProcess;
   id: string;
