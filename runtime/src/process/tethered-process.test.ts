@@ -83,7 +83,7 @@ describe('TetheredProcess', () => {
     const group = leftoverProcesses({ groups: [proc.pid!] });
     started.push(...group);
     expect(group.map((e) => e.argv[0]).sort()).toEqual(['sh', 'sleep']);
-    const exit = await proc.stop(300);
+    const exit = await proc.stop({ graceMs: 300 });
     expect(exit).toMatchObject({ forced: true, signal: 'SIGKILL' });
     expect(stillRunning(group)).toEqual([]);
   });

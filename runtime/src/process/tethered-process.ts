@@ -122,23 +122,38 @@ export class TetheredProcess {
   }
 
   /**
-   * `signal` (SIGTERM unless told) to the program's whole group, SIGKILL after `graceMs`;
-   * resolves when the program has exited, saying whether it had to be killed.
+   * `signal` (SIGTERM unless told) to the program's whole group, or to the program alone when it
+   * stops its own children in its own order (a worker draining its sessions); SIGKILL to the group
+   * after `graceMs`. Resolves when the program has exited, saying whether it had to be killed;
+   * whatever it left in its group is killed then too.
    */
-  async stop(graceMs = 2000, signal: NodeJS.Signals = 'SIGTERM'): Promise<ProcessExit & { forced: boolean }> {
-    if (!this.running) return { ...(await this.exited), forced: false };
+  async stop(options: { graceMs?: number; signal?: NodeJS.Signals; programOnly?: boolean } = {}): Promise<ProcessExit & { forced: boolean }> {
+    if (!this.running) {
+      this.killGroup();
+      return { ...(await this.exited), forced: false };
+    }
     let forced = false;
-    this.signalGroup('SIGCONT'); // a program frozen by a test must be able to act on the signal
-    this.signalGroup(signal);
+    const signal = options.signal ?? 'SIGTERM';
+    if (options.programOnly) {
+      this.signal('SIGCONT'); // a program frozen by a test must be able to act on the signal
+      this.signal(signal);
+    } else {
+      this.signalGroup('SIGCONT');
+      this.signalGroup(signal);
+    }
     const timer = setTimeout(() => {
       forced = true;
-      this.signalGroup('SIGKILL');
-    }, graceMs);
+      this.killGroup();
+    }, options.graceMs ?? 2000);
     const exit = await this.exited;
     clearTimeout(timer);
-    // Anything the program forked and left in its group goes with it.
-    this.signalGroup('SIGKILL');
+    this.killGroup();
     return { ...exit, forced };
+  }
+
+  /** SIGKILL to the program's group: the program and whatever it forked and left there. */
+  killGroup(): void {
+    this.signalGroup('SIGKILL');
   }
 
   private signalGroup(signal: NodeJS.Signals): void {
