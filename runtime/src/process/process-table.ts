@@ -43,6 +43,14 @@ function readEntry(pid: number): ProcessEntry | undefined {
   }
 }
 
+function environmentOf(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  } catch {
+    return []; // gone, or another user's
+  }
+}
+
 /** Every process of the machine (of this pid namespace), from one pass over /proc; empty where there is no /proc. */
 export function readProcessTable(): ProcessEntry[] {
   let pids: number[];
@@ -78,6 +86,12 @@ export interface LeftoverQuery {
   mentioning?: readonly string[];
   /** Processes of these groups (a program started in a group of its own, and what it forked). */
   groups?: readonly number[];
+  /**
+   * Processes whose environment holds this `NAME=value`: a marker a test run puts in its own
+   * environment is inherited by everything it starts, so it finds orphans too (re-parented, they
+   * are no one's descendants any more), unless a program was given an environment of its own.
+   */
+  environment?: string;
   /** Processes never to count (the caller itself, which walks /proc from inside the tree it asks about). */
   except?: readonly number[];
 }
@@ -95,6 +109,7 @@ export function leftoverProcesses(query: LeftoverQuery, table: readonly ProcessE
   for (const e of table) {
     if (query.groups?.includes(e.pgid)) found.set(e.pid, e);
     if (query.mentioning?.some((text) => e.argv.some((arg) => arg.includes(text)))) found.set(e.pid, e);
+    if (query.environment && !found.has(e.pid) && environmentOf(e.pid).includes(query.environment)) found.set(e.pid, e);
   }
   return [...found.values()].filter((e) => e.state !== 'Z' && !except.has(e.pid)).sort((a, b) => a.pid - b.pid);
 }
