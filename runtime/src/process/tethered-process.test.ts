@@ -87,4 +87,14 @@ describe('TetheredProcess', () => {
     expect(exit).toMatchObject({ forced: true, signal: 'SIGKILL' });
     expect(stillRunning(group)).toEqual([]);
   });
+
+  it('carries the IPC channel of fork to a Node program (the pipeline process talks to its worker over it)', async () => {
+    const proc = new TetheredProcess(process.execPath, ['--input-type=module', '-e', "process.on('message', (m) => process.send({ echo: m }));"], { ipc: true });
+    started.push(...leftoverProcesses({ groups: [proc.pid!] }));
+    const reply = new Promise((resolve) => proc.child.once('message', resolve));
+    proc.child.send({ hello: 1 });
+    expect(await reply).toEqual({ echo: { hello: 1 } });
+    expect(proc.pid).toBe(proc.child.pid);
+    await proc.stop();
+  });
 });

@@ -45,6 +45,8 @@ export interface TetheredProcessOptions {
   parentDeathSignal?: NodeJS.Signals;
   /** Extra pipes after stdin/stdout/stderr (fd 3…), e.g. Xvfb's -displayfd. */
   extraPipes?: number;
+  /** A Node program: open the IPC channel of `fork` (JSON messages through `child.send` and 'message'). */
+  ipc?: boolean;
   /** How many characters of stderr to keep for error reports. */
   stderrTail?: number;
   /** Each line the program writes on stdout or stderr; without it, stdout is read and dropped. */
@@ -67,7 +69,7 @@ export class TetheredProcess {
     readonly args: readonly string[],
     options: TetheredProcessOptions = {},
   ) {
-    const stdio: StdioOptions = ['ignore', 'pipe', 'pipe', ...new Array<'pipe'>(options.extraPipes ?? 0).fill('pipe')];
+    const stdio: StdioOptions = ['ignore', 'pipe', 'pipe', ...new Array<'pipe'>(options.extraPipes ?? 0).fill('pipe'), ...(options.ipc ? ['ipc' as const] : [])];
     const deathSignal = (options.parentDeathSignal ?? 'SIGKILL').replace(/^SIG/, '');
     this.child = spawn('setpriv', ['--pdeathsig', deathSignal, '--', 'sh', '-c', STILL_OUR_CHILD, 'tether', String(process.pid), command, ...args], {
       env: options.env ?? process.env,
@@ -75,6 +77,7 @@ export class TetheredProcess {
       uid: options.uid,
       gid: options.gid,
       stdio,
+      serialization: 'json',
       detached: true,
     });
     const keep = options.stderrTail ?? 4000;
