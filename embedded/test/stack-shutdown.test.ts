@@ -143,15 +143,27 @@ async function workerWithPipeline(onair: RunningOnair, options: { notPid?: numbe
   );
 }
 
-/** Sends `signal` to the stack, waits for it to end, and says what of `before` (and anything naming its data folder) is left. */
-async function endStack(onair: RunningOnair, before: ProcessEntry[], signal: NodeJS.Signals): Promise<{ code: number | null; left: ProcessEntry[]; ms: number }> {
+/** `./onair start` with a studio session whose pipeline runs, and every process of it then. */
+async function stackWithSession(): Promise<{ onair: RunningOnair; before: ProcessEntry[] }> {
+  const onair = await startOnair();
+  await openSession(onair);
+  await workerWithPipeline(onair);
+  return { onair, before: stackProcesses(onair) };
+}
+
+/**
+ * Sends `signal` to the stack, waits for it to end, and then up to `waitMs` for `before` (and
+ * anything naming its data folder) to be gone; says what is left.
+ */
+async function endStack(onair: RunningOnair, before: ProcessEntry[], signal: NodeJS.Signals, waitMs = 2000): Promise<{ code: number | null; left: ProcessEntry[]; ms: number }> {
   onair.child.kill(signal);
   const code = await onair.exited;
-  const { left, ms } = await waitForNoProcesses(() => [...stillRunning(before), ...leftoverProcesses({ mentioning: [dataDir] })], 2000);
+  const { left, ms } = await waitForNoProcesses(() => [...stillRunning(before), ...leftoverProcesses({ mentioning: [dataDir] })], waitMs);
   return { code, left, ms };
 }
 
-describe('./onair start', () => {
+// Three whole stacks one after the other: under a loaded machine a test took 59 s (14 s when quiet).
+describe('./onair start', { timeout: 240_000 }, () => {
   it('leaves no process behind on Ctrl-C, after its media worker was killed with -9 and restarted', async () => {
     const onair = await startOnair();
     await openSession(onair, { encoder: true });
@@ -177,25 +189,17 @@ describe('./onair start', () => {
   });
 
   it('leaves no process behind on SIGTERM', async () => {
-    const onair = await startOnair();
-    await openSession(onair);
-    await workerWithPipeline(onair);
-    const before = stackProcesses(onair);
+    const { onair, before } = await stackWithSession();
     const { code, left } = await endStack(onair, before, 'SIGTERM');
     expect(code).toBe(0);
     expect(describeProcesses(left)).toBe('');
   });
 
   it('leaves no process behind when it is killed with -9 itself: every process it started ends on its own', async () => {
-    const onair = await startOnair();
-    await openSession(onair);
-    await workerWithPipeline(onair);
-    const before = stackProcesses(onair);
-    onair.child.kill('SIGKILL');
-    await onair.exited;
-    // They stop as on SIGTERM (the workers drain their 2 s, PostgreSQL checkpoints): this only
-    // bounds the wait, the time is printed.
-    const { left, ms } = await waitForNoProcesses(() => [...stillRunning(before), ...leftoverProcesses({ mentioning: [dataDir] })], 30_000);
+    const { onair, before } = await stackWithSession();
+    // They stop as on SIGTERM (the workers drain their 2 s, PostgreSQL checkpoints): the 30 s only
+    // bound the wait, the time is printed.
+    const { left, ms } = await endStack(onair, before, 'SIGKILL', 30_000);
     console.warn(`stack kill -9: its ${before.length} processes ended on their own within ${ms} ms`);
     expect(describeProcesses(left)).toBe('');
   });
