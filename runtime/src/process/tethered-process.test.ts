@@ -97,4 +97,26 @@ describe('TetheredProcess', () => {
     expect(proc.pid).toBe(proc.child.pid);
     await proc.stop();
   });
+
+  it('tethers a program that a library starts from an executable path, through a launcher written for it', async () => {
+    dir ||= await mkdtemp(join(tmpdir(), 'onair-tether-'));
+    const launcher = join(dir, 'sleep-tethered');
+    const script = `
+      import { spawn } from 'node:child_process';
+      const { writeTetheredLauncher } = await import(${JSON.stringify(moduleUrl)});
+      // As puppeteer does with Chromium: the library spawns the path it was given, with its own arguments.
+      const child = spawn(await writeTetheredLauncher(${JSON.stringify(launcher)}, 'sleep'), ['1007'], { stdio: 'ignore', detached: true });
+      setTimeout(() => console.log(child.pid), 200);
+      setInterval(() => {}, 1000);
+    `;
+    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const pid = Number(await new Promise<string>((resolve) => createInterface({ input: parent.stdout! }).once('line', resolve)));
+    const program = readProcessTable().find((e) => e.pid === pid)!;
+    started.push(program);
+    // The launcher and setpriv exec'd into the program.
+    expect(program.argv).toEqual(['sleep', '1007']);
+    parent.kill('SIGKILL');
+    const { left } = await waitForNoProcesses(() => stillRunning([program]), 2000);
+    expect(left).toEqual([]);
+  });
 });

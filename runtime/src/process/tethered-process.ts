@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 
@@ -31,6 +32,24 @@ import type { Readable } from 'node:stream';
  * (which stops things in its own order) and `stop` takes along anything the program forked.
  */
 const STILL_OUR_CHILD = 'test "$PPID" = "$1" || exit 70; shift; exec "$@"';
+
+/** The argument list of `setpriv` that runs `command args` tethered to this process. */
+function tetheredArgs(command: string, args: readonly string[], parentDeathSignal: NodeJS.Signals): string[] {
+  return ['--pdeathsig', parentDeathSignal.replace(/^SIG/, ''), '--', 'sh', '-c', STILL_OUR_CHILD, 'tether', String(process.pid), command, ...args];
+}
+
+const shellQuoted = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * For a program that a library starts itself from an executable path (puppeteer and Chromium):
+ * writes at `path` a launcher that starts `command` tethered to this process with the arguments
+ * the library passes. Only this process may run it (its pid is written in it).
+ */
+export async function writeTetheredLauncher(path: string, command: string, parentDeathSignal: NodeJS.Signals = 'SIGKILL'): Promise<string> {
+  const line = ['exec', 'setpriv', ...tetheredArgs(command, [], parentDeathSignal)].map(shellQuoted).join(' ');
+  await writeFile(path, `#!/bin/sh\n${line} "$@"\n`, { mode: 0o755 });
+  return path;
+}
 
 export interface TetheredProcessOptions {
   env?: NodeJS.ProcessEnv;
@@ -70,8 +89,7 @@ export class TetheredProcess {
     options: TetheredProcessOptions = {},
   ) {
     const stdio: StdioOptions = ['ignore', 'pipe', 'pipe', ...new Array<'pipe'>(options.extraPipes ?? 0).fill('pipe'), ...(options.ipc ? ['ipc' as const] : [])];
-    const deathSignal = (options.parentDeathSignal ?? 'SIGKILL').replace(/^SIG/, '');
-    this.child = spawn('setpriv', ['--pdeathsig', deathSignal, '--', 'sh', '-c', STILL_OUR_CHILD, 'tether', String(process.pid), command, ...args], {
+    this.child = spawn('setpriv', tetheredArgs(command, args, options.parentDeathSignal ?? 'SIGKILL'), {
       env: options.env ?? process.env,
       cwd: options.cwd,
       uid: options.uid,
