@@ -5,23 +5,24 @@ import type { Readable } from 'node:stream';
 
 /**
  * How every OnAir process starts a program that must not outlive it (ffmpeg relays, Xvfb,
- * PulseAudio, gst-launch, nginx, redis-server, PostgreSQL, the one-machine stack's own Node
- * processes): a process killed with -9 runs no clean-up code, and what it started would otherwise
- * go on streaming, pulling feeds and holding ports, re-parented to init.
+ * PulseAudio, gst-launch, Chromium, nginx, redis-server, PostgreSQL, the one-machine stack's own
+ * Node processes): a process killed with -9 runs no clean-up code, and what it started would
+ * otherwise go on streaming, pulling feeds and holding ports, re-parented to init.
  *
  * The program is started through `setpriv --pdeathsig` (util-linux, part of every Debian): the
  * kernel itself sends the program a signal the moment this process dies, however it dies. Chosen
  * over the `sh` "lifeline" the render worker used before (a shell holding a pipe from this process
- * that kills the program when the pipe closes), measured on the 2-core dev machine, 15 kills each,
- * parent SIGKILLed, time until the program is gone: both ~5 ms (median 5.0–5.6 ms vs 6.0–6.3 ms,
- * within the /proc polling of the measurement), so speed does not decide. It decides on what
- * else each costs: the lifeline adds two shells per program and puts one between this process and
- * the program (its pid is the shell's, a signal or an exit status goes through the shell), and it
- * needs a shell scheduled to do the killing; pdeathsig adds no process, the pid is the program's,
- * and nothing has to run for it to work. Its limits, none of which bites here: it reaches the
- * program, not what the program forks (none of these programs keeps a child that would not notice
- * its parent's death: PostgreSQL's backends watch the postmaster themselves), and it follows the
- * thread that spawned (OnAir spawns from the main thread only).
+ * that kills the program when the pipe closes). Speed does not decide between them: with the
+ * parent SIGKILLed, the program is gone a few ms later either way (bench/tether.ts: median 5.0-5.6
+ * vs 6.0-6.3 ms on a quiet machine, 9-20 vs 18-38 ms on a loaded one), mostly the time the kernel
+ * takes to tear the Node parent down. What decides is what else each costs: the lifeline adds two
+ * shells per program and puts one between this process and the program (its pid is the shell's,
+ * a signal or an exit status goes through the shell), and a shell must be scheduled to do the
+ * killing; pdeathsig adds no process, the pid is the program's, and nothing has to run for it to
+ * work. Its limits, none of which bites here: it reaches the program, not what the program forks
+ * (PostgreSQL's backends watch the postmaster, Chromium's zygotes and renderers their browser, and
+ * both exit when it is gone), and it follows the thread that spawned (OnAir spawns from the main
+ * thread only).
  *
  * One gap remains with pdeathsig alone: if this process dies after the fork but before setpriv has
  * set the signal, the program would start orphaned. So a one-line `sh` between them checks that
