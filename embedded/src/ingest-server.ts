@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { CONSOLE_APPLICATION, INGEST_APPLICATION } from '@onair/protocol';
+import { TetheredProcess } from '@onair/runtime';
 import { freePort, waitFor } from './ports.ts';
 
 /** Where Debian's libnginx-mod-rtmp puts the RTMP module. */
@@ -102,16 +102,13 @@ export async function startIngestServer(options: IngestServerOptions): Promise<R
       allowPlay: ['127.0.0.1'],
     }),
   );
-  const child: ChildProcess = spawn('nginx', ['-p', dir, '-c', confPath, '-e', join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.on('data', (d: Buffer) => log(d.toString().trimEnd()));
-  child.stderr?.on('data', (d: Buffer) => log(d.toString().trimEnd()));
-  child.once('error', (err) => log(`nginx (ingest) failed to start: ${err.message}`));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Tethered: a stack or a test killed with -9 leaves no ingest holding its port.
+  const child = new TetheredProcess('nginx', ['-p', dir, '-c', confPath, '-e', join(dir, 'error.log')], { onLine: log });
   const probeHost = host === '0.0.0.0' ? '127.0.0.1' : host;
   await waitFor(
     `the RTMP ingest on ${host}:${port}`,
     async () => {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`nginx exited with ${child.exitCode ?? child.signalCode}; see ${join(dir, 'error.log')}`);
+      if (!child.running) throw new Error(`nginx exited (${child.stderrTail.trim() || 'no output'}); see ${join(dir, 'error.log')}`);
       return (await portAccepts(probeHost, port)) ? true : undefined;
     },
     10_000,
@@ -124,11 +121,7 @@ export async function startIngestServer(options: IngestServerOptions): Promise<R
       return child.pid;
     },
     stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
+      await child.stop({ graceMs: 5000 });
     },
   };
 }

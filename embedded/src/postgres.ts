@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
+import { TetheredProcess } from '@onair/runtime';
 import { waitFor } from './ports.ts';
 
 export interface RunningService {
@@ -82,19 +83,19 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (lin
     await chmod(dir, 0o700);
   }
 
-  const child = spawn(postgres, ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='], {
+  // Tethered with SIGINT (PostgreSQL's fast shutdown: clients cut off, a checkpoint, exit): a stack
+  // or test run killed with -9 takes the server along, and its data stays clean. Its backends need
+  // no tether: they watch the postmaster and exit when it is gone.
+  const child = new TetheredProcess(postgres, ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='], {
     ...ids,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
     env: { ...process.env, LC_ALL: 'C' },
+    parentDeathSignal: 'SIGINT',
+    onLine: log,
   });
-  child.stdout.on('data', (d: Buffer) => log(d.toString().trimEnd()));
-  child.stderr.on('data', (d: Buffer) => log(d.toString().trimEnd()));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
 
   const adminUrl = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
   await waitFor('PostgreSQL to accept connections', async () => {
-    if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}`);
+    if (!child.running) throw new Error(`postgres exited: ${child.stderrTail.trim()}`);
     const client = new pg.Client({ connectionString: adminUrl });
     client.on('error', () => {});
     try {
@@ -110,10 +111,12 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (lin
   return {
     url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
     stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGINT'); // "fast" shutdown: roll back open transactions, checkpoint, exit
-      const timer = setTimeout(() => child.kill('SIGQUIT'), 15_000);
-      await exited;
+      if (!child.running) return;
+      // "Fast" shutdown: roll back open transactions, checkpoint, exit; "immediate" (SIGQUIT, the
+      // server's own way to take its backends down at once) if that takes too long.
+      child.signal('SIGINT');
+      const timer = setTimeout(() => child.signal('SIGQUIT'), 15_000);
+      await child.exited;
       clearTimeout(timer);
     },
   };

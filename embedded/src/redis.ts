@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { Redis } from 'ioredis';
+import { TetheredProcess } from '@onair/runtime';
 import type { RunningService } from './postgres.ts';
 import { waitFor } from './ports.ts';
 
@@ -11,20 +11,17 @@ import { waitFor } from './ports.ts';
  */
 export async function startRedisServer(dir: string, port: number, log: (line: string) => void = () => {}): Promise<RunningService> {
   await mkdir(dir, { recursive: true });
-  const child = spawn(
+  // Tethered with SIGTERM: a stack or test run killed with -9 takes Redis along, after it saved its snapshot.
+  // Its own process group, so a terminal Ctrl-C leaves Redis up until the processes using it stopped.
+  const child = new TetheredProcess(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '60 1', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes'],
-    // Own process group, so a terminal Ctrl-C leaves Redis up until the processes using it stopped.
-    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    { parentDeathSignal: 'SIGTERM', onLine: log },
   );
-  child.stdout.on('data', (d: Buffer) => log(d.toString().trimEnd()));
-  child.stderr.on('data', (d: Buffer) => log(d.toString().trimEnd()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  child.on('error', (err) => log(`redis-server failed to start: ${err.message}`));
 
   const url = `redis://127.0.0.1:${port}`;
   await waitFor('redis-server', async () => {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
+    if (!child.running) throw new Error(`redis-server exited: ${child.stderrTail.trim()}`);
     const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     probe.on('error', () => {}); // refused while the server boots: the loop simply tries again
     try {
@@ -37,9 +34,7 @@ export async function startRedisServer(dir: string, port: number, log: (line: st
   return {
     url,
     stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
+      await child.stop({ graceMs: 10_000 });
     },
   };
 }

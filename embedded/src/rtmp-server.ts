@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { TetheredProcess } from '@onair/runtime';
 import { freePort, waitFor } from './ports.ts';
 import { tcpNoDelayPreload } from './tcp-nodelay.ts';
 
@@ -120,8 +120,7 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<Runni
   const confPath = join(dir, 'nginx.conf');
   await writeFile(confPath, nginxConfig(dir, port, httpPort, application, options.acceptKeys, options.acceptTcUrlHosts));
 
-  let child: ChildProcess | undefined;
-  let exited: Promise<void> = Promise.resolve();
+  let child: TetheredProcess | undefined;
   // Players get their frames as they come (native/tcp-nodelay.c); without it nginx still works,
   // with up to 40 ms more delay to players on loopback.
   const env = { ...process.env };
@@ -132,16 +131,13 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<Runni
   }
 
   const launch = async (): Promise<void> => {
-    const proc = spawn('nginx', ['-p', dir, '-c', confPath, '-e', join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    // Tethered: a test or a stack killed with -9 leaves no nginx holding its port.
+    const proc = new TetheredProcess('nginx', ['-p', dir, '-c', confPath, '-e', join(dir, 'error.log')], { env, onLine: log });
     child = proc;
-    proc.stdout?.on('data', (d: Buffer) => log(d.toString().trimEnd()));
-    proc.stderr?.on('data', (d: Buffer) => log(d.toString().trimEnd()));
-    exited = new Promise((resolve) => proc.once('exit', () => resolve()));
-    proc.once('error', (err) => log(`nginx failed to start: ${err.message}`));
     await waitFor(
       `nginx-rtmp on 127.0.0.1:${port}`,
       async () => {
-        if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`nginx exited with ${proc.exitCode ?? proc.signalCode}; see ${join(dir, 'error.log')}`);
+        if (!proc.running) throw new Error(`nginx exited (${proc.stderrTail.trim() || 'no output'}); see ${join(dir, 'error.log')}`);
         return (await portAccepts(port)) && (await portAccepts(httpPort)) ? true : undefined;
       },
       10_000,
@@ -150,13 +146,7 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<Runni
   };
 
   const stop = async (stopOptions: { abrupt?: boolean } = {}): Promise<void> => {
-    const proc = child;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    proc.kill('SIGCONT'); // a server frozen by a test must be able to act on SIGTERM
-    proc.kill(stopOptions.abrupt ? 'SIGKILL' : 'SIGTERM');
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
+    await child?.stop({ graceMs: 5000, signal: stopOptions.abrupt ? 'SIGKILL' : 'SIGTERM' });
   };
 
   await launch();
@@ -165,7 +155,7 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<Runni
     application,
     url: (key) => `rtmp://127.0.0.1:${port}/${application}/${key}`,
     get running() {
-      return child !== undefined && child.exitCode === null && child.signalCode === null;
+      return child?.running ?? false;
     },
     get pid() {
       return child?.pid;

@@ -16,6 +16,8 @@ import { freePort } from './ports.ts';
 import { startEmbeddedPostgres, type RunningService } from './postgres.ts';
 import { startRedisServer } from './redis.ts';
 
+export { StackClient } from './stack-client.ts';
+
 const ADMIN_URL_VAR = 'TEST_DATABASE_ADMIN_URL';
 
 export default async function setup(): Promise<() => Promise<void>> {

@@ -17,8 +17,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStack } from '@onair/embedded';
+import { StackClient } from '@onair/embedded/test-services';
 import type { IngestView, SceneDocument } from '@onair/protocol';
-import { StackClient } from '../test/helpers/stack-client.ts';
 import { CENTRE_PIXEL, readOutput } from '../test/helpers/output-reader.ts';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 30);

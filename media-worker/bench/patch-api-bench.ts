@@ -15,6 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStack } from '@onair/embedded';
+import { StackClient } from '@onair/embedded/test-services';
 import type { SceneDocument } from '@onair/protocol';
 import { readOutput } from '../test/helpers/output-reader.ts';
 
@@ -22,44 +23,6 @@ const PATCHES = Number(process.env.BENCH_PATCHES ?? 50);
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
-
-class Client {
-  private cookies = new Map<string, string>();
-  constructor(private readonly base: string) {}
-
-  async call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-    const res = await fetch(`${this.base}${path}`, {
-      method,
-      headers: { origin: this.base, cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      this.cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-    }
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-  }
-
-  async must<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await this.call<T>(method, path, body);
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  }
-}
-
-async function signIn(client: Client, email: string): Promise<void> {
-  await client.must('POST', '/api/auth/email-otp/send-verification-otp', { email, type: 'sign-in' });
-  let code: string | undefined;
-  for (let i = 0; i < 50 && !code; i++) {
-    const inbox = await client.must<{ messages: { text: string }[] }>('GET', `/api/v1/dev/inbox?to=${encodeURIComponent(email)}`);
-    code = /\b(\d{6})\b/.exec(inbox.messages[0]?.text ?? '')?.[1];
-    if (!code) await new Promise((r) => setTimeout(r, 100));
-  }
-  if (!code) throw new Error('no sign-in code arrived');
-  await client.must('POST', '/api/auth/sign-in/email-otp', { email, otp: code });
-}
 
 const distance = (a: Buffer, b: Buffer): number => {
   let d = 0;
@@ -74,8 +37,8 @@ async function main(): Promise<void> {
   const stack = await startStack({ dataDir, port: 0, env: { LOG_LEVEL: 'warn' } });
   let stopReader: (() => void) | undefined;
   try {
-    const client = new Client(stack.url);
-    await signIn(client, `bench-${Date.now()}@example.test`);
+    const client = new StackClient(stack.url);
+    await client.signIn(`bench-${Date.now()}@example.test`);
     const project = await client.must<{ id: string }>('POST', '/api/v1/projects', { name: 'Patch latency' });
     const base = `/api/v1/projects/${project.id}`;
     await client.must('POST', `${base}/destinations`, { type: 'Local' });

@@ -13,12 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, waitFor, type RunningStack } from '@onair/embedded';
-import { createTestDatabase, isolatedRedisUrl, runSql, type TestDatabase } from '@onair/embedded/test-services';
+import { createTestDatabase, isolatedRedisUrl, runSql, StackClient, type TestDatabase } from '@onair/embedded/test-services';
 import type { BroadcastView, DestinationView, IngestView, SceneDocument } from '@onair/protocol';
 import { SecretBox } from '@onair/runtime';
 import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
 import { grabFrame, near, pixel, type Frame } from './helpers/stream-probe.ts';
-import { StackClient } from './helpers/stack-client.ts';
 
 const WIDTH = 854;
 const HEIGHT = 480;

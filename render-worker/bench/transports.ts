@@ -16,8 +16,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { launchChromium } from '../src/page/chromium.ts';
 import { videoBitrateKbps } from '../src/page/page-capture.ts';
 import { VirtualDisplay } from '../src/page/virtual-display.ts';
-import { EgressPolicy, EgressProxy } from '@onair/runtime';
-import { SupervisedProcess } from '../src/proc/supervised-process.ts';
+import { EgressPolicy, EgressProxy, TetheredProcess } from '@onair/runtime';
 import { treeCpuSeconds } from '../src/proc/process-tree.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -50,7 +49,7 @@ function encodeTail(width: number, height: number): string[] {
 }
 
 /** fpsdisplaysink's "rendered: n" counts, read from gst-launch -v output. */
-function frameCounter(proc: SupervisedProcess): () => number {
+function frameCounter(proc: TetheredProcess): () => number {
   let rendered = 0;
   proc.child.stdout?.removeAllListeners('data');
   proc.child.stdout?.on('data', (d: Buffer) => {
@@ -61,8 +60,8 @@ function frameCounter(proc: SupervisedProcess): () => number {
 
 async function measure(pids: { chromium: number; xvfb: number | null; capture: number }, frames: () => number): Promise<Pick<Result, 'fps' | 'cpuCores' | 'parts'>> {
   await new Promise((r) => setTimeout(r, WARMUP_MS));
-  const cpu = async (pid: number | null) => (pid === null ? 0 : treeCpuSeconds(pid));
-  const before = { chromium: await cpu(pids.chromium), xvfb: await cpu(pids.xvfb), capture: await cpu(pids.capture) };
+  const cpu = (pid: number | null) => (pid === null ? 0 : treeCpuSeconds(pid));
+  const before = { chromium: cpu(pids.chromium), xvfb: cpu(pids.xvfb), capture: cpu(pids.capture) };
   const node0 = process.cpuUsage();
   const f0 = frames();
   const t0 = Date.now();
@@ -70,9 +69,9 @@ async function measure(pids: { chromium: number; xvfb: number | null; capture: n
   const elapsed = (Date.now() - t0) / 1000;
   const node = process.cpuUsage(node0);
   const parts = {
-    chromium: ((await cpu(pids.chromium)) - before.chromium) / elapsed,
-    xvfb: ((await cpu(pids.xvfb)) - before.xvfb) / elapsed,
-    capture: ((await cpu(pids.capture)) - before.capture + (node.user + node.system) / 1e6) / elapsed,
+    chromium: (cpu(pids.chromium) - before.chromium) / elapsed,
+    xvfb: (cpu(pids.xvfb) - before.xvfb) / elapsed,
+    capture: (cpu(pids.capture) - before.capture + (node.user + node.system) / 1e6) / elapsed,
   };
   return { fps: (frames() - f0) / elapsed, cpuCores: parts.chromium + parts.xvfb + parts.capture, parts };
 }
@@ -121,7 +120,7 @@ async function xvfb(url: string, width: number, height: number): Promise<Result>
   await proxy.listen();
   const display = await VirtualDisplay.start(width, height);
   const browser = await launchChromium({ executablePath: CHROMIUM, dir, display: display.display, width, height, proxyPort: proxy.port, heapMb: 512, pulseServer: null, pulseSink: 'page' });
-  const gst = new SupervisedProcess('gst-launch-1.0', [
+  const gst = new TetheredProcess('gst-launch-1.0', [
     '-v', 'ximagesrc', `display-name=${display.display}`, 'use-damage=false', 'show-pointer=false', '!', 'video/x-raw,framerate=30/1', '!', 'queue', 'max-size-buffers=2', 'leaky=downstream', ...encodeTail(width, height),
   ]);
   const frames = frameCounter(gst);

@@ -1,11 +1,25 @@
 // Pages asked for through Redis as a session does, rendered by real render worker processes, and
-// taken over by another worker when the one rendering is killed with -9.
+// taken over by another worker when the one rendering is killed with -9; a worker killed with -9
+// takes its pages' processes with it.
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import { renderKeys, renderStatusSchema, workerHeartbeatSchema, workerRegistryKeys, type RenderJob, type RenderStatus } from '@onair/protocol';
-import { startWorkerProcess, type WorkerUnderTest } from '@onair/runtime/testkit';
+import {
+  descendantsOf,
+  describeProcesses,
+  killProcesses,
+  leftoverProcesses,
+  readProcessTable,
+  startWorkerProcess,
+  stillRunning,
+  waitForNoProcesses,
+  type ProcessEntry,
+  type WorkerUnderTest,
+} from '@onair/runtime/testkit';
 import { RenderRequests } from '@onair/runtime';
 import { freeUdpPort, RtpReceiver } from './support/rtp-receiver.ts';
 import { startTestSite, type TestSite } from './support/test-site.ts';
@@ -155,6 +169,48 @@ describe('render placement through Redis', () => {
       await waitFor('stopped', () => statuses.find((s) => s.renderId === renderId && s.state === 'stopped'), 10_000);
     } finally {
       await worker.stop();
+    }
+  });
+  it('leaves no Chromium, Xvfb, PulseAudio or capture process of its page behind when killed with -9 (within 2 s)', async () => {
+    const sessionId = `session3-${prefix}`;
+    await sub.subscribe(renderKeys.status(sessionId));
+    const renderId = `${sessionId}.page`;
+    const worker = startRenderWorker();
+    let page: ProcessEntry[] = [];
+    let pageDir = '';
+    try {
+      await worker.waitForRegistration();
+      await requests.request({
+        renderId,
+        sessionId,
+        sourceId: 'page',
+        page: { url: `${site.base}/animated`, width: 852, height: 480, transparent: false },
+        // Sound too, so the page has its PulseAudio server.
+        video: { host: '127.0.0.1', port: await freeUdpPort(), payloadType: 96 },
+        audio: { host: '127.0.0.1', port: await freeUdpPort(), payloadType: 111 },
+      });
+      await waitFor('live', () => statuses.find((s) => s.renderId === renderId && s.state === 'live'), 30_000);
+
+      // Everything the worker runs for its page, read from /proc while it lives.
+      page = descendantsOf(readProcessTable(), [worker.child.pid!]).filter((e) => e.pid !== worker.child.pid);
+      const named = (pattern: RegExp) => page.filter((e) => pattern.test(e.argv[0] ?? ''));
+      // The browser, its zygotes and at least one renderer.
+      expect(named(/chrom/).length, describeProcesses(page)).toBeGreaterThanOrEqual(3);
+      for (const program of [/Xvfb$/, /pulseaudio$/, /gst-launch-1\.0$/]) expect(named(program), describeProcesses(page)).toHaveLength(1);
+      const profile = page.flatMap((e) => e.argv).find((a) => a.startsWith('--user-data-dir='));
+      pageDir = dirname(profile!.slice('--user-data-dir='.length));
+      expect(pageDir).toContain(`onair-page-${worker.child.pid}-`);
+
+      worker.child.kill('SIGKILL');
+      // What was there before the kill, and anything naming the page's folder (a process Chromium
+      // might have forked since).
+      const { ms, left } = await waitForNoProcesses(() => [...stillRunning(page), ...leftoverProcesses({ mentioning: [pageDir] })], 2000);
+      console.warn(`render worker kill -9: its ${page.length} page processes gone ${ms} ms after the kill`);
+      expect(describeProcesses(left)).toBe('');
+    } finally {
+      killProcesses([...page, ...(pageDir ? leftoverProcesses({ mentioning: [pageDir] }) : [])]);
+      // The next worker would sweep the folder of a dead one; this test leaves none behind either.
+      if (pageDir) await rm(pageDir, { recursive: true, force: true });
     }
   });
 });

@@ -12,3 +12,5 @@ export { EgressPolicy, egressResolver, systemResolver, dnsServersResolver, type 
 export { EgressProxy, REFUSED_HEADER, type EgressRefusal } from './egress/egress-proxy.ts';
 export { OwnPagesGate, OWN_PAGE_SIG_PARAM, signOwnPageUrl, verifyOwnPageUrl } from './egress/own-pages.ts';
 export { s3ClientOf, uploadsBucketClient, uploadsBucketConfig, uploadsBucketShape, type S3ClientOptions, type UploadsBucketConfig } from './uploads-bucket.ts';
+export { TetheredProcess, writeTetheredLauncher, type TetheredProcessOptions, type ProcessExit } from './process/tethered-process.ts';
+export { descendantsOf, describeProcesses, leftoverProcesses, readProcessTable, stillRunning, type LeftoverQuery, type ProcessEntry } from './process/process-table.ts';

@@ -1,25 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { descendantsOf, readProcessTable } from './process/process-table.ts';
 
 /** Linux reports process CPU times in clock ticks of 1/100 s (USER_HZ) on every architecture we run on. */
 const TICKS_PER_SECOND = 100;
 const PAGE_BYTES = 4096;
-
-interface ProcStat {
-  ppid: number;
-  ticks: number;
-  rssBytes: number;
-}
-
-function readStat(pid: number): ProcStat | undefined {
-  try {
-    const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name may hold spaces and parentheses: the fields start after the last ')'.
-    const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), rssBytes: Number(fields[21]) * PAGE_BYTES };
-  } catch {
-    return undefined; // gone between the listing and the read
-  }
-}
 
 /**
  * CPU and memory of this process together with every process below it: a media worker's work is
@@ -64,33 +47,7 @@ export class ProcessTreeUsage {
   }
 
   /** This process and its descendants, from one pass over /proc. */
-  private tree(): Map<number, ProcStat> {
-    let pids: number[];
-    try {
-      pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
-    } catch {
-      return new Map();
-    }
-    const stats = new Map<number, ProcStat>();
-    for (const pid of pids) {
-      const stat = readStat(pid);
-      if (stat) stats.set(pid, stat);
-    }
-    const tree = new Map<number, ProcStat>();
-    const root = stats.get(this.root);
-    if (!root) return tree;
-    tree.set(this.root, root);
-    // Parents are listed before most children, but not always: repeat until nothing is added.
-    let added = true;
-    while (added) {
-      added = false;
-      for (const [pid, stat] of stats) {
-        if (!tree.has(pid) && tree.has(stat.ppid)) {
-          tree.set(pid, stat);
-          added = true;
-        }
-      }
-    }
-    return tree;
+  private tree(): Map<number, { ticks: number; rssBytes: number }> {
+    return new Map(descendantsOf(readProcessTable(), [this.root]).map((e) => [e.pid, { ticks: e.cpuTicks, rssBytes: e.rssPages * PAGE_BYTES }]));
   }
 }

@@ -1,9 +1,14 @@
 // Shared by the worker packages' lifecycle tests: start a real worker process, watch it register
 // in the real Redis registry, stop it with SIGTERM, and check it deregistered and exited cleanly.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { workerHeartbeatSchema, workerRegistryKeys, type WorkerHeartbeat, type WorkerKind } from '@onair/protocol';
+import { TetheredProcess } from './process/tethered-process.ts';
+
+// What the tests that kill processes need to show that nothing those processes started lives on.
+export { killProcesses, waitForNoProcesses } from './process/processes.testkit.ts';
+export { descendantsOf, describeProcesses, leftoverProcesses, readProcessTable, stillRunning, type ProcessEntry } from './process/process-table.ts';
 
 export interface WorkerUnderTest {
   child: ChildProcess;
@@ -17,14 +22,13 @@ export interface WorkerUnderTest {
 
 export function startWorkerProcess(kind: WorkerKind, entry: string, cwd: string, redisUrl: string): WorkerUnderTest {
   const id = `${kind}-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const output: string[] = [];
+  // Tethered: a test file that dies (a crash, a timeout) takes the workers it started with it.
+  const { child } = new TetheredProcess(process.execPath, ['--import', 'tsx', entry], {
     cwd,
     env: { ...process.env, REDIS_URL: redisUrl, WORKER_ID: id, METRICS_PORT: '0', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    onLine: (line) => output.push(`${line}\n`),
   });
-  const output: string[] = [];
-  child.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
-  child.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const redis = new Redis(redisUrl);
   const key = workerRegistryKeys.worker(kind, id);

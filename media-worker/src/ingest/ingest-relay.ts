@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
-import { createInterface } from 'node:readline';
 import { SUPPORTED_INGEST_VIDEO_CODECS, type IngestFeed } from '@onair/protocol';
-import type { Logger } from '@onair/runtime';
+import { TetheredProcess, type Logger } from '@onair/runtime';
 import { PIPELINE_PAYLOAD_TYPES } from '../webrtc/media-ports.ts';
 import { FeedInfoReader, type FeedInfo } from './feed-info.ts';
 
@@ -32,16 +30,16 @@ const RETRY_MS = [500, 1000, 2000, 3000];
  * RTP on loopback, the way WebRTC tracks arrive: H.264 copied as it came (no decode, no re-encode
  * here; SPS/PPS repeated before each keyframe so a decoder may join at any keyframe) and the audio
  * as Opus, into the ports of every game source of the session. ffmpeg runs in a process of its own
- * (a feed that breaks it takes nothing else down) and sends to sockets of this relay, which fans
- * the packets out, counts bytes and frames (bitrate, measured fps) and notices a feed that stalls
- * without closing. A feed in a codec the pipeline cannot decode is reported `unsupported` and not
+ * (a feed that breaks it takes nothing else down; tethered, so it dies with the worker however the
+ * worker dies) and sends to sockets of this relay, which fans the packets out, counts bytes and
+ * frames (bitrate, measured fps) and notices a feed that stalls without closing. A feed in a codec the pipeline cannot decode is reported `unsupported` and not
  * pulled again until the publish changes.
  */
 export class IngestRelay {
   private targets: RelayTarget[] = [];
   private video: Socket | undefined;
   private audio: Socket | undefined;
-  private child: ChildProcess | undefined;
+  private child: TetheredProcess | undefined;
   private reader = new FeedInfoReader();
   private info: FeedInfo = new FeedInfoReader().current;
   private stopped = false;
@@ -84,7 +82,7 @@ export class IngestRelay {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.reportTimer) clearInterval(this.reportTimer);
-    this.child?.kill('SIGKILL');
+    this.child?.signal('SIGKILL');
     this.video?.close();
     this.audio?.close();
   }
@@ -106,24 +104,25 @@ export class IngestRelay {
       '-map', '0:a:0?', '-c:a', 'libopus', '-b:a', '128k', '-ar', '48000', '-ac', '2', '-application', 'audio',
       '-f', 'rtp', '-rtpflags', 'skip_rtcp', '-payload_type', String(PIPELINE_PAYLOAD_TYPES.OPUS), `rtp://127.0.0.1:${audioPort}?pkt_size=1200`,
     ];
-    const child = spawn(this.options.ffmpeg ?? 'ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    this.child = child;
-    const lines = createInterface({ input: child.stderr! });
-    lines.on('line', (line) => {
-      if (!this.reader.line(line) || !this.reader.videoKnown) return;
-      this.info = this.reader.current;
-      const codec = this.info.videoCodec;
-      if (codec && !(SUPPORTED_INGEST_VIDEO_CODECS as readonly string[]).includes(codec) && !this.unsupported) {
-        this.unsupported = true;
-        this.options.logger.warn({ codec }, 'ingest feed in an unsupported codec: not pulled');
-        child.kill('SIGKILL');
-        this.report();
-      }
+    const child = new TetheredProcess(this.options.ffmpeg ?? 'ffmpeg', args, {
+      onLine: (line) => {
+        if (!this.reader.line(line) || !this.reader.videoKnown) return;
+        this.info = this.reader.current;
+        const codec = this.info.videoCodec;
+        if (codec && !(SUPPORTED_INGEST_VIDEO_CODECS as readonly string[]).includes(codec) && !this.unsupported) {
+          this.unsupported = true;
+          this.options.logger.warn({ codec }, 'ingest feed in an unsupported codec: not pulled');
+          child.signal('SIGKILL');
+          this.report();
+        }
+      },
     });
-    child.once('error', (err) => this.options.logger.error({ err: err.message }, 'ffmpeg could not start for the ingest'));
-    child.once('exit', (code, signal) => {
+    this.child = child;
+    void child.exited.then(({ code, signal }) => {
       if (this.child !== child) return;
       this.child = undefined;
+      // 127: the shell that starts it found no ffmpeg.
+      if (code === 127) this.options.logger.error({ stderr: child.stderrTail }, 'ffmpeg could not start for the ingest');
       if (this.stopped || this.unsupported) return;
       // The publish is still current (the session closes the relay when it ends): pull again.
       const delay = RETRY_MS[Math.min(this.attempts, RETRY_MS.length - 1)]!;

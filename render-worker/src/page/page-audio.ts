@@ -1,6 +1,6 @@
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SupervisedProcess } from '../proc/supervised-process.ts';
+import { TetheredProcess } from '@onair/runtime';
 
 export const PAGE_SINK = 'page';
 
@@ -11,7 +11,7 @@ export const PAGE_SINK = 'page';
  */
 export class PageAudio {
   private constructor(
-    readonly process: SupervisedProcess,
+    readonly process: TetheredProcess,
     /** `unix:/…/pulse.sock`, the PULSE_SERVER value. */
     readonly server: string,
   ) {}
@@ -19,7 +19,7 @@ export class PageAudio {
   static async start(dir: string, timeoutMs = 10_000): Promise<PageAudio> {
     const socket = join(dir, 'pulse.sock');
     await mkdir(join(dir, 'tmp'), { recursive: true });
-    const proc = new SupervisedProcess(
+    const proc = new TetheredProcess(
       'pulseaudio',
       [
         '--daemonize=no',

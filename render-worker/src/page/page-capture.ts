@@ -1,5 +1,5 @@
 import type { RenderRtpTarget } from '@onair/protocol';
-import { SupervisedProcess } from '../proc/supervised-process.ts';
+import { TetheredProcess } from '@onair/runtime';
 import { PAGE_SINK } from './page-audio.ts';
 
 export interface CaptureConfig {
@@ -53,6 +53,6 @@ export function captureArgs(c: CaptureConfig): string[] {
 }
 
 /** One gst-launch process per page: a fault in capture or encoding stays inside it. */
-export function startCapture(c: CaptureConfig): SupervisedProcess {
-  return new SupervisedProcess('gst-launch-1.0', captureArgs(c), { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' } });
+export function startCapture(c: CaptureConfig): TetheredProcess {
+  return new TetheredProcess('gst-launch-1.0', captureArgs(c), { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' } });
 }

@@ -54,8 +54,7 @@ import {
   type RenderStatus,
 } from '@onair/protocol';
 import type { RenderConfig } from '../config.ts';
-import { EgressPolicy, EgressProxy, egressResolver, OwnPagesGate, REFUSED_HEADER, systemResolver, type EgressDecision, type EgressRefusal, type Logger } from '@onair/runtime';
-import type { SupervisedProcess } from '../proc/supervised-process.ts';
+import { EgressPolicy, EgressProxy, egressResolver, OwnPagesGate, REFUSED_HEADER, systemResolver, type EgressDecision, type EgressRefusal, type Logger, type TetheredProcess } from '@onair/runtime';
 import { treeRssBytes } from '../proc/process-tree.ts';
 import { launchChromium } from './chromium.ts';
 import { PageAudio, PAGE_SINK } from './page-audio.ts';
@@ -146,7 +145,7 @@ export class PageRenderer {
   private proxy: EgressProxy | undefined;
   private display: VirtualDisplay | undefined;
   private audio: PageAudio | undefined;
-  private capture: SupervisedProcess | undefined;
+  private capture: TetheredProcess | undefined;
   private captureRestart: NodeJS.Timeout | undefined;
   private browser: Browser | undefined;
   /** Chromium being closed, if any: stopping waits for it before the page folder goes. */
@@ -507,7 +506,7 @@ export class PageRenderer {
     }
     const pid = browser.process()?.pid;
     if (pid === undefined) return;
-    const rss = await treeRssBytes(pid);
+    const rss = treeRssBytes(pid);
     if (rss > pageRssLimitMb * 1024 * 1024) {
       this.wake.push({ type: 'browser', code: 'RECYCLED', detail: `memory ${Math.round(rss / 1048576)} MB over ${pageRssLimitMb} MB`, generation });
     }

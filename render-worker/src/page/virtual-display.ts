@@ -1,4 +1,4 @@
-import { SupervisedProcess } from '../proc/supervised-process.ts';
+import { TetheredProcess } from '@onair/runtime';
 
 /**
  * One Xvfb screen of exactly the page's size. It listens on an abstract socket only (no TCP, no
@@ -8,13 +8,13 @@ import { SupervisedProcess } from '../proc/supervised-process.ts';
  */
 export class VirtualDisplay {
   private constructor(
-    readonly process: SupervisedProcess,
+    readonly process: TetheredProcess,
     /** ":N", the DISPLAY value. */
     readonly display: string,
   ) {}
 
   static async start(width: number, height: number, timeoutMs = 10_000): Promise<VirtualDisplay> {
-    const proc = new SupervisedProcess(
+    const proc = new TetheredProcess(
       'Xvfb',
       ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-nolisten', 'unix', '-nolock', '-nocursor', '-noreset'],
       { extraPipes: 1 },

@@ -1,5 +1,6 @@
-// A browser's view of the one-machine stack for tests that drive it whole: cookies kept across
-// calls, sign-in through the development inbox (the stack has no SMTP), JSON in and out.
+// A browser's view of the one-machine stack for tests that drive it whole (the media worker's ingest
+// flows, the stack's own shutdown): cookies kept across calls, sign-in through the development inbox
+// (the stack has no SMTP), JSON in and out.
 
 export class StackClient {
   private cookies = new Map<string, string>();
