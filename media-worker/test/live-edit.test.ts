@@ -26,6 +26,8 @@ const HEIGHT = 720;
 /** Half of the window read around each change. */
 const AROUND_MS = 2500;
 const MAX_GAP_MS = 100;
+/** A subscriber's own hiccups on a loaded machine stay well under a pipeline restart's ~2.2 s freeze. */
+const READER_MAX_GAP_MS = 1000;
 const PLACEHOLDER = join(import.meta.dirname, '..', 'assets', 'placeholder-camera.png');
 
 /** The reader's pixel (16×9 picture) in the lower left, where only the added full-frame layer draws. */
@@ -115,11 +117,11 @@ describe('changing the show while live', () => {
       const shows = (colour: number[], what: string) => waitFor(what, async () => (near(frames.at(-1)!.colour, colour, 60) ? true : undefined), 15_000, 20);
       await new Promise((resolve) => setTimeout(resolve, AROUND_MS));
 
-      const changes: { name: string; at: number }[] = [];
+      const changes: { name: string; at: number; wall: number }[] = [];
       const change = async (name: string, apply: () => void, colour: number[]) => {
         const at = performance.now();
         apply();
-        changes.push({ name, at });
+        changes.push({ name, at, wall: Date.now() });
         await shows(colour, `${name}: ${colour.join(',')} at its layer`);
         const rest = at + AROUND_MS - performance.now();
         if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
@@ -139,27 +141,50 @@ describe('changing the show while live', () => {
         await change(`${step.name} removed`, () => fx.host.applyPlan(sessionId, ++version, plan(undefined, [output])), BLACK);
         sender?.kill('SIGKILL');
       }
-      const recordingStoppedAt = Date.now();
-      fx.host.setRecording(sessionId, undefined);
       // A window with no change in it, read the same way: what this machine's load alone does.
       await new Promise((resolve) => setTimeout(resolve, 2 * AROUND_MS));
-      changes.push({ name: 'no change (baseline)', at: performance.now() - AROUND_MS });
+      changes.push({ name: 'no change (baseline)', at: performance.now() - AROUND_MS, wall: Date.now() - AROUND_MS });
+      const recordingStoppedAt = Date.now();
+      fx.host.setRecording(sessionId, undefined);
       stopReading();
       stopPackets();
       stopReading = undefined;
       stopPackets = undefined;
 
+      // One recording part, as long as the time it recorded.
+      await waitFor('the recording to be written out', async () => (fx.logs.some((l) => l.includes('recording stopped')) ? true : undefined), 10_000, 100);
+      const startedLine = fx.logs.map((l) => JSON.parse(l) as { msg?: string; time?: number | string; path?: string }).find((l) => l.msg === 'recording started' && l.path?.startsWith(recordingDir));
+      // The pipeline process logs ISO times.
+      const recordingStartedAt = typeof startedLine?.time === 'string' ? Date.parse(startedLine.time) : (startedLine?.time ?? NaN);
+      const part = join(recordingDir, 'part-1.mp4');
+      const recordedVideo = (await promisify(execFile)('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', part], { maxBuffer: 16 * 1024 * 1024 })).stdout
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => Number(l.split(',')[0]) * 1000)
+        .sort((a, b) => a - b);
+
       const longest = (values: number[]) => values.slice(1).reduce((gap, v, i) => Math.max(gap, Math.abs(v - values[i]!)), 0);
-      const rows = changes.map(({ name, at }) => {
+      const rows = changes.map(({ name, at, wall }) => {
         const window = packets.filter((p) => p.at >= at - AROUND_MS && p.at <= at + AROUND_MS);
         const decoded = frames.filter((f) => f.at >= at - AROUND_MS && f.at <= at + AROUND_MS).map((f) => f.at);
-        // Between consecutive video packets: in the stream's own time (a hole or a restart of the
-        // timestamps), and on arrival here (what a player without a buffer would wait).
-        return { name, streamGapMs: Math.round(longest(window.map((p) => p.ts))), arrivalGapMs: Math.round(longest(window.map((p) => p.at))), decodedGapMs: Math.round(longest(decoded)), packets: window.length };
+        const inRecording = wall - recordingStartedAt;
+        const recorded = recordedVideo.filter((t) => t >= inRecording - AROUND_MS && t <= inRecording + AROUND_MS);
+        // Between consecutive video packets: in the encoded program every destination is sent (the
+        // recording is teed from the same encode), and at the reader in the stream's own time (a
+        // hole, or a restart of the timestamps) and on arrival (what a player without a buffer waits).
+        return {
+          name,
+          programGapMs: Math.round(longest(recorded)),
+          recordedPackets: recorded.length,
+          streamGapMs: Math.round(longest(window.map((p) => p.ts))),
+          arrivalGapMs: Math.round(longest(window.map((p) => p.at))),
+          decodedGapMs: Math.round(longest(decoded)),
+          packets: window.length,
+        };
       });
       process.stdout.write(
-        `live edit, longest gap between video packets at the reader within ${AROUND_MS} ms of each change (stream time / arrival / decoded frames):\n` +
-          rows.map((r) => `  ${r.name.padEnd(44)} ${String(r.streamGapMs).padStart(5)} / ${String(r.arrivalGapMs).padStart(5)} / ${String(r.decodedGapMs).padStart(5)} ms  (${r.packets} packets)`).join('\n') +
+        `live edit, longest gap between video packets within ${AROUND_MS} ms of each change (encoded program / reader stream time / reader arrival / reader decoded frames):\n` +
+          rows.map((r) => `  ${r.name.padEnd(44)} ${String(r.programGapMs).padStart(5)} / ${String(r.streamGapMs).padStart(5)} / ${String(r.arrivalGapMs).padStart(5)} / ${String(r.decodedGapMs).padStart(5)} ms  (${r.recordedPackets} / ${r.packets} packets)`).join('\n') +
           '\n',
       );
 
@@ -169,17 +194,16 @@ describe('changing the show while live', () => {
       const mainStates = fx.reports.filter((r) => r.sessionId === sessionId && r.at >= liveAt && r.report !== firstLive && r.report.type === 'outputStatus' && r.report.outputId === 'main').map((r) => (r.report as { state: string }).state);
       expect(mainStates).toEqual([]);
       for (const row of rows) {
-        expect(row.packets, `${row.name}: packets read`).toBeGreaterThan(100);
-        expect(row.streamGapMs, `${row.name}: ${row.streamGapMs} ms of stream time missing between two packets`).toBeLessThanOrEqual(MAX_GAP_MS);
+        expect(row.recordedPackets, `${row.name}: packets of the program in the window`).toBeGreaterThan(130);
+        expect(row.programGapMs, `${row.name}: ${row.programGapMs} ms of the program missing between two packets`).toBeLessThanOrEqual(MAX_GAP_MS);
+        // At the reader the RTMP server drops frames to a subscriber that falls behind (a loaded
+        // machine): only a freeze such as a pipeline restart's (~2.2 s) is a failure there.
+        expect(row.streamGapMs, `${row.name}: ${row.streamGapMs} ms of stream time missing at the reader`).toBeLessThanOrEqual(READER_MAX_GAP_MS);
       }
-
-      // One recording part, as long as the time it recorded.
-      await waitFor('the recording to be written out', async () => (fx.logs.some((l) => l.includes('recording stopped')) ? true : undefined), 10_000, 100);
-      const started = fx.logs.map((l) => JSON.parse(l) as { msg?: string; time?: number; path?: string }).find((l) => l.msg === 'recording started' && l.path?.startsWith(recordingDir));
       expect(existsSync(join(recordingDir, 'part-2.mp4'))).toBe(false);
-      const { stdout } = await promisify(execFile)('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', join(recordingDir, 'part-1.mp4')]);
+      const { stdout } = await promisify(execFile)('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', part]);
       const recorded = Number(stdout.trim());
-      const wall = (recordingStoppedAt - started!.time!) / 1000;
+      const wall = (recordingStoppedAt - recordingStartedAt) / 1000;
       process.stdout.write(`live edit: recording part-1.mp4 ${recorded.toFixed(2)} s for ${wall.toFixed(2)} s of wall time\n`);
       expect(Math.abs(recorded - wall)).toBeLessThanOrEqual(0.5);
       expect(readFileSync(join(recordingDir, 'part-1.mp4')).length).toBeGreaterThan(0);

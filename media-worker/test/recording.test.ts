@@ -100,28 +100,6 @@ describe('recording', () => {
     }
   }, 90_000);
 
-  it('stays one part when the encoder steps to another preset at the same size', async () => {
-    const server = await suite.fx.rtmp();
-    const id = `rec-preset-${randomUUID().slice(0, 8)}`;
-    const dir = join(suite.fx.dir, id);
-    suite.fx.host.startSession({ sessionId: id, planVersion: 1, plan: renderPlanSchema.parse({ ...testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]), recording: { dir } }) });
-    await suite.fx.waitForOutput(id, 'main', 'live');
-    await new Promise((r) => setTimeout(r, 3000));
-    // veryfast → superfast → ultrafast, all at the profile's size.
-    for (const step of [1, 2]) {
-      const stepped = Date.now();
-      suite.fx.host.governed().find((s) => s.sessionId === id)!.setStep(step);
-      await suite.fx.waitForReport(id, 'stats', (r) => r.stats.encoder?.step === step, 20_000, stepped);
-      await new Promise((r) => setTimeout(r, 3000));
-    }
-    await suite.fx.host.stopSession(id);
-    const errors = suite.fx.reports.filter((r) => r.sessionId === id && r.report.type === 'error').map((r) => r.report);
-    expect(readdirSync(dir), JSON.stringify(errors)).toEqual(['part-1.mp4']);
-    expect((await probe(join(dir, 'part-1.mp4'))).codecs).toEqual(['aac', 'h264']);
-    // Every second of it decodes, across both steps.
-    expect(await decodedSeconds(join(dir, 'part-1.mp4'))).toBeGreaterThan(8);
-  }, 90_000);
-
   it('stays one part when an input joins and its scene is shown at once', async () => {
     const server = await suite.fx.rtmp();
     const dir = join(suite.fx.dir, 'rec-live-edit');

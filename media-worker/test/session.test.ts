@@ -238,7 +238,7 @@ describe('session', () => {
     await suite.fx.host.stopSession('resize');
   });
 
-  it('rebuilds once for two plans that change the inputs back to back (one process, one connection)', async () => {
+  it('rebuilds once for two plans that change the output profile back to back (one process, one connection)', async () => {
     const server = await suite.fx.rtmp();
     const k = key();
     const outputs = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }];
@@ -246,8 +246,8 @@ describe('session', () => {
     const supervisor = suite.fx.host.startSession({ sessionId: 'twice', planVersion: 1, plan: base });
     await suite.fx.waitForOutput('twice', 'main', 'live');
     const sent = Date.now();
-    const more = (n: number) => renderPlanSchema.parse({ ...base, inputs: [...base.inputs, ...Array.from({ length: n }, (_, i) => ({ id: `extra${i}`, kind: 'test-pattern', pattern: 'black', width: 16, height: 16 }))] });
-    // A screen added in one patch and the studio's next patch a moment later, both while the old process stops.
+    const more = (n: number) => renderPlanSchema.parse({ ...base, profile: { ...base.profile, videoBitrateKbps: base.profile.videoBitrateKbps + 100 * n } });
+    // A new profile in one patch and the studio's next patch a moment later, both while the old process stops.
     suite.fx.host.applyPlan('twice', 2, more(1));
     suite.fx.host.applyPlan('twice', 3, more(2));
     await suite.fx.waitForOutput('twice', 'main', 'live', 20_000, sent);

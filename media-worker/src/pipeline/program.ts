@@ -386,10 +386,9 @@ export class ProgramPipeline {
     const encoder = this.gst.bin.getByName('video-encoder');
     const valve = this.gst.bin.getByName('video-encoder-valve');
     if (!encoder || !valve || this.state !== 'playing') return current;
-    // Every preset writes the same parameter sets (build/video.ts X264_OPTIONS): a new preset goes
-    // on in the same MP4 track. A new size is a new H.264 stream (other parameter sets, other caps)
-    // which one track cannot hold: the recording ends its part before it and goes on in the next.
-    const recordingGoesOn = this.recorder.active && (next.width !== current.width || next.height !== current.height);
+    // A new preset or size is a new H.264 stream (other parameter sets, other caps), which one MP4
+    // track cannot hold: the recording ends its part before the change and goes on in the next one.
+    const recordingGoesOn = this.recorder.active && (next.preset !== current.preset || next.width !== current.width || next.height !== current.height);
     if (recordingGoesOn) this.recorder.stop();
     if (next.preset !== current.preset) {
       setProperties(valve, { drop: true });

@@ -38,6 +38,8 @@ interface Placed {
 }
 
 const FAILOVER_HISTORY = 100;
+/** See the lock timer in place(). */
+const LOCK_FENCE_MS = 10 * SESSION_LOCK_MS;
 
 /**
  * Takes sessions from the `sessions` queue while this worker has room for them. Jobs are fetched
@@ -162,10 +164,14 @@ export class SessionConsumer {
       void this.finish(placed, 'lost');
     };
     const lockTimer = setInterval(() => {
-      // The lease fences this worker: once it may have lapsed, another worker may take the session
-      // and publish, so this one stops publishing without waiting for Redis to say so (an
-      // unreachable Redis never answers; its commands just queue).
-      if (Date.now() - lockHeldAt >= SESSION_LOCK_MS) {
+      // The lease fences this worker: cut off from Redis for this long (an unreachable Redis never
+      // answers; its commands just queue), another worker has long taken the session, so this one
+      // stops publishing without waiting for Redis to say so. Not at the lock's own 3 s: a loaded
+      // machine delays this timer and Redis's answers by seconds (seen: 3.2-5.2 s at load 20-40),
+      // and a session given up for that stops a healthy broadcast, on a machine where no other
+      // worker may even be there to take it. A takeover in between is refused by the platform
+      // (one publisher per key) and the new owner's output retries until this one is gone.
+      if (Date.now() - lockHeldAt >= LOCK_FENCE_MS) {
         lost(`no lock extension confirmed for ${Date.now() - lockHeldAt} ms`);
         return;
       }

@@ -10,14 +10,11 @@ import { buildPreview } from './preview.ts';
  * x264's options beside its preset, for every encode of a session. No keyframes on scene cuts: a
  * keyframe every 2 s, as platforms ask, plus one when a destination connects (requestKeyframe),
  * from which the 2 s grid restarts, so keyframes are never more than 2 s apart. HRD filler keeps
- * the rate constant even on a still picture, as CBR ingest expects. CABAC on, weighted prediction
- * off and one reference frame at every preset: the stream's parameter sets (SPS/PPS) are then the
- * same whichever preset the encoder governor picks (checked with h264parse's codec_data for
- * veryfast, superfast and ultrafast), so a step between presets continues the same H.264 stream and
- * the recording's one MP4 track goes on through it. Without them ultrafast drops CABAC (another
- * PPS, a baseline profile) and the faster presets turn weighted prediction on.
+ * the rate constant even on a still picture, as CBR ingest expects.
+ * (Tried: cabac=1:weightp=0:ref=1 gives the same codec_data at every preset, read from h264parse's
+ * caps, but a recording that went on through a live preset step decoded only up to the step.)
  */
-export const X264_OPTIONS = 'scenecut=0:nal-hrd=cbr:cabac=1:weightp=0:ref=1';
+export const X264_OPTIONS = 'scenecut=0:nal-hrd=cbr';
 
 /** The program's picture as composited: AYUV (see buildProgramVideo) at the program's size. */
 export function programCaps(width: number, height: number, fps: number): string {

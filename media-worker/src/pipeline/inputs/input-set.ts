@@ -292,6 +292,9 @@ export class InputSet {
         const missed = structureNumber(stats, 'num-lost') + structureNumber(stats, 'num-late');
         const was = feed.flowing;
         feed.flowing = pushed !== feed.pushed;
+        // Its first packets: a keyframe asked for before this input's port listened (a track routed
+        // to it as it joined) never reached its decoder, and browsers send none by themselves.
+        if (feed.flowing && !input.everFlowed) this.deps.keyframeWanted(input.id);
         if (feed.flowing) input.everFlowed = true;
         // Operators read from this when a picture froze or a source went to its placeholder.
         if (was !== feed.flowing && input.everFlowed) this.deps.logger.info({ inputId: input.id, feed: input.feeds.indexOf(feed), pushed, missed }, feed.flowing ? 'input feed flows' : 'input feed stopped');
