@@ -55,13 +55,14 @@ export async function readPackets(url: string, seconds: number): Promise<Packet[
     ['-v', 'error', '-rw_timeout', '8000000', '-read_intervals', `%+${seconds}`, '-show_entries', 'packet=codec_type,pts_time,flags', '-of', 'csv=p=0', url],
     { timeout: (seconds + 15) * 1000, killSignal: 'SIGKILL', maxBuffer: 32 * 1024 * 1024 },
   );
-  const packets: Packet[] = [];
-  for (const line of stdout.split('\n')) {
-    const [type, pts, flags] = line.split(',');
-    if ((type !== 'video' && type !== 'audio') || pts === undefined || pts === 'N/A') continue;
-    packets.push({ stream: type, pts: Number(pts), keyframe: (flags ?? '').includes('K') });
-  }
-  return packets;
+  return stdout.split('\n').flatMap((line) => packetOf(line) ?? []);
+}
+
+/** One line of ffprobe's `packet=codec_type,pts_time,flags` in csv; undefined for any other line. */
+function packetOf(line: string): Packet | undefined {
+  const [type, pts, flags] = line.split(',');
+  if ((type !== 'video' && type !== 'audio') || pts === undefined || pts === 'N/A') return undefined;
+  return { stream: type, pts: Number(pts), keyframe: (flags ?? '').includes('K') };
 }
 
 /** A live stream's packets as they are read, each with the wall time (Date.now()) it arrived. */
@@ -90,9 +91,8 @@ export function watchPackets(url: string): PacketWatch {
     const lines = (pending + chunk.toString()).split('\n');
     pending = lines.pop() ?? '';
     for (const line of lines) {
-      const [type, pts, flags] = line.split(',');
-      if ((type !== 'video' && type !== 'audio') || pts === undefined || pts === 'N/A') continue;
-      packets.push({ stream: type, pts: Number(pts), keyframe: (flags ?? '').includes('K'), at });
+      const packet = packetOf(line);
+      if (packet) packets.push({ ...packet, at });
     }
     for (const wake of waiters) wake();
   });
