@@ -255,7 +255,7 @@ test('alerts in the program: added to the scene, a test alert, a follow seen and
   const followCard = (frame: Buffer) => near(pixel(frame, PROBE.x, PROBE.y), FOLLOW_RGB, 45);
   await expect.poll(async () => {
     const shown = watchFrames(localUrl, followCard, 20_000);
-    await page.waitForTimeout(1500);
+    await shown.reading;
     await dialog.getByTestId('alert-row-follow').getByRole('button', { name: 'Test' }).click();
     const frame = await shown;
     await frameShot(frame, 'output-while-testing');
@@ -277,7 +277,7 @@ test('alerts in the program: added to the scene, a test alert, a follow seen and
     })
     .catch(() => undefined);
   const followInOutput = watchFrames(localUrl, followCard, 60_000);
-  await page.waitForTimeout(1500);
+  await followInOutput.reading;
   await control('emit', follow('1041', 'Alert_Follower'));
   await expect.poll(() => received.join('').includes('Alert_Follower just followed!'), { timeout: 15_000 }).toBe(true);
   listening.abort();
@@ -310,7 +310,7 @@ test('alerts in the program: added to the scene, a test alert, a follow seen and
     },
     90_000,
   );
-  await page.waitForTimeout(1500); // the reader is on the stream before the events go out
+  await sequence.reading; // the reader is on the stream before the events go out
   const sent = await control<{ delivered: number }[]>('script', { steps: [follow('1051', 'Quick_One'), { type: 'channel.raid', broadcasterId: BROADCASTER, event: { from_broadcaster_user_id: '1052', from_broadcaster_user_login: 'quick', from_broadcaster_user_name: 'Quick_Two', viewers: 5 } }] });
   expect(sent.map((s) => s.delivered), 'the double sent both on the EventSub session').toEqual([1, 1]);
   // Both reached the api (the feed shows them) before the program is judged.

@@ -191,6 +191,9 @@ test('an overlay with an alert box and a goal bar in a live studio scene and in 
   // A follow by a viewer named like markup: the alert plays in the output and in the plain page, as text; the goal moves.
   // The output is read continuously from before the event: the alert shows for five seconds only.
   const alertInOutput = watchFrames(localUrl, (frame) => near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45) && near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45), 60_000);
+  // Sent once the reader has its first frame: started at the same moment, a reader that needed a
+  // few seconds for a keyframe and its probe on a loaded machine could miss most of a 5 s alert.
+  await alertInOutput.reading;
   await control('emit', follow('2301', HOSTILE));
   const card = obsPage.getByTestId('alert-card');
   await expect(card).toHaveText(`${HOSTILE} just followed!`, { timeout: 15_000 });

@@ -8,7 +8,7 @@ import { pipelineErrorCatalogue, sessionStatusKeys, sessionStatsSchema } from '@
 import { dnsServersResolver, rtmpAddressRefusal } from '@onair/runtime';
 import { startDnsDouble } from '@onair/runtime/dns-double';
 import { HEIGHT, testPlan, useSharedFixture, WIDTH } from './helpers/session-fixture.ts';
-import { keyframeIntervals, longestVideoGap, probeStream, readPackets } from './helpers/stream-probe.ts';
+import { keyframeIntervals, longestVideoGap, probeStream, readPackets, watchPackets } from './helpers/stream-probe.ts';
 
 // Before any pipeline process starts: they take the resolver their egress uses from the environment.
 const dns = await startDnsDouble();
@@ -60,15 +60,17 @@ describe('destinations', () => {
     try {
       await suite.fx.waitForOutput(id, 'a', 'live');
       // A is read throughout, from before B joins to after.
-      const continuing = readPackets(server.url(kA), 7);
-      // Find where the encoder's 2 s keyframe grid stands, then add B about 1 s into a GOP.
-      const before = (await readPackets(server.url(kA), 2.5)).filter((p) => p.stream === 'video');
-      const lastKey = before.filter((p) => p.keyframe).at(-1)!.pts;
-      const intoGop = before.at(-1)!.pts - lastKey;
-      await new Promise((r) => setTimeout(r, ((3 - intoGop) % 2) * 1000));
-      // The viewers wait for B's publisher, so B is read from the first frame it sends.
+      const continuing = readPackets(server.url(kA), 9);
+      // Add B about 1 s into a GOP: 1 s after a keyframe of A is read as it arrives. (This was
+      // predicted from a 2.5 s read of A that ended when its ffprobe exited: on a loaded machine
+      // that came late, B was added next to the 2 s grid, and its own keyframe could not be told
+      // from the grid's: 'A keyframes 2.000 3.933 5.933; B first keyframe 3.933', both attempts.)
+      const watch = watchPackets(server.url(kA));
+      const gopStart = await watch.liveKeyframe(2).finally(() => watch.stop());
+      // The viewers wait for B's publisher, so B is read from the first frame it sends: started
+      // now, the reader waits at the server for most of a second before B publishes.
       const joined = readPackets(server.url(kB), 3);
-      await new Promise((r) => setTimeout(r, 300));
+      await new Promise((r) => setTimeout(r, Math.max(0, gopStart.at + 1000 - Date.now())));
       suite.fx.host.setOutputs(id, [a, { id: 'b', url: base, key: kB }]);
       await suite.fx.waitForOutput(id, 'b', 'live');
 

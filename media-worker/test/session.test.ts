@@ -292,28 +292,35 @@ describe('session', () => {
     const server = await suite.fx.rtmp();
     const [kA, kB] = [key(), key()];
     const url = `rtmp://127.0.0.1:${server.port}/live`;
-    const a = suite.fx.host.startSession({ sessionId: 'crashes', planVersion: 1, plan: testPlan([{ id: 'out', url, key: kA }]) });
-    const b = suite.fx.host.startSession({ sessionId: 'bystander', planVersion: 1, plan: testPlan([{ id: 'out', url, key: kB }]) });
-    await suite.fx.waitForOutput('crashes', 'out', 'live');
-    await suite.fx.waitForOutput('bystander', 'out', 'live');
-    const crashedPid = a.pid!;
-    const bystanderPid = b.pid;
-    const framesBefore = b.stats?.framesOut ?? 0;
+    // Their own names per attempt, and stopped whatever happens: a retry must find no session of the
+    // attempt before it (one found 'session crashes already runs here' after its first attempt timed out).
+    const attempt = randomUUID().slice(0, 8);
+    const [crashes, bystander] = [`crashes-${attempt}`, `bystander-${attempt}`];
+    const a = suite.fx.host.startSession({ sessionId: crashes, planVersion: 1, plan: testPlan([{ id: 'out', url, key: kA }]) });
+    const b = suite.fx.host.startSession({ sessionId: bystander, planVersion: 1, plan: testPlan([{ id: 'out', url, key: kB }]) });
+    try {
+      await suite.fx.waitForOutput(crashes, 'out', 'live');
+      await suite.fx.waitForOutput(bystander, 'out', 'live');
+      const crashedPid = a.pid!;
+      const bystanderPid = b.pid;
+      const framesBefore = b.stats?.framesOut ?? 0;
 
-    const killedAt = Date.now();
-    process.kill(crashedPid, 'SIGKILL');
-    const crash = await suite.fx.waitForReport('crashes', 'error', (r) => r.code === 'PIPELINE_CRASHED', 5000, killedAt);
-    expect(crash.fatal).toBe(false);
-    // A report the killed process sent just before it died may still arrive after killedAt: the
-    // new process first, then its output live.
-    await waitFor('a new pipeline process', async () => (a.pid !== undefined && a.pid !== crashedPid ? true : undefined), 20_000);
-    await suite.fx.waitForOutput('crashes', 'out', 'live', 20_000, killedAt);
-    expect(a.restarts).toBe(1);
+      const killedAt = Date.now();
+      process.kill(crashedPid, 'SIGKILL');
+      const crash = await suite.fx.waitForReport(crashes, 'error', (r) => r.code === 'PIPELINE_CRASHED', 5000, killedAt);
+      expect(crash.fatal).toBe(false);
+      // A report the killed process sent just before it died may still arrive after killedAt: the
+      // new process first, then its output live.
+      await waitFor('a new pipeline process', async () => (a.pid !== undefined && a.pid !== crashedPid ? true : undefined), 20_000);
+      await suite.fx.waitForOutput(crashes, 'out', 'live', 20_000, killedAt);
+      expect(a.restarts).toBe(1);
 
-    expect(b.pid).toBe(bystanderPid);
-    expect(suite.fx.reports.filter((r) => r.sessionId === 'bystander' && r.at >= killedAt && r.report.type === 'error')).toEqual([]);
-    await waitFor('bystander frames', async () => ((b.stats?.framesOut ?? 0) > framesBefore + 30 ? true : undefined), 5000);
-    await Promise.all([suite.fx.host.stopSession('crashes'), suite.fx.host.stopSession('bystander')]);
+      expect(b.pid).toBe(bystanderPid);
+      expect(suite.fx.reports.filter((r) => r.sessionId === bystander && r.at >= killedAt && r.report.type === 'error')).toEqual([]);
+      await waitFor('bystander frames', async () => ((b.stats?.framesOut ?? 0) > framesBefore + 30 ? true : undefined), 5000);
+    } finally {
+      await Promise.all([suite.fx.host.stopSession(crashes), suite.fx.host.stopSession(bystander)]);
+    }
   });
 
   it('fails fast on an unreachable destination and gives up on one that stays down', async () => {

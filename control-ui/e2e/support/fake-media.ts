@@ -39,16 +39,26 @@ export function grabFrame(url: string): Promise<Buffer | undefined> {
   });
 }
 
+/** A continuous read of a stream: resolves like a promise (see watchFrames), and says when it reads. */
+export type FrameWatch = Promise<Buffer | undefined> & {
+  /** Resolves once the first whole frame is read (the reader is on the live stream), or when the watch ends. */
+  reading: Promise<void>;
+};
+
 /**
  * Reads the stream's frames as they come (scaled to 1280×720, `fps` a second) and resolves with a
  * copy of the first one for which `seen` holds (`seen` is given a buffer that the next frame
  * overwrites), or undefined when `timeoutMs` passes. A single grabFrame waits for a keyframe each
  * time (about 2 s), so a picture shown for a few seconds can fall between two grabs; a continuous
- * read sees every one. Start it before the event whose picture is awaited.
+ * read sees every one. Start it before the event whose picture is awaited, and send the event once
+ * `reading` resolved: ffmpeg takes a keyframe and its probe to deliver its first frame, 1.5 s on a
+ * quiet machine and several on a loaded one, and a card shown for 4 s could go by before it.
  */
-export function watchFrames(url: string, seen: (rgb: Buffer) => boolean, timeoutMs: number, fps = 6): Promise<Buffer | undefined> {
+export function watchFrames(url: string, seen: (rgb: Buffer) => boolean, timeoutMs: number, fps = 6): FrameWatch {
   const frameBytes = 1280 * 720 * 3;
-  return new Promise((resolve) => {
+  let nowReading: () => void = () => {};
+  const reading = new Promise<void>((resolve) => (nowReading = resolve));
+  const watch = new Promise<Buffer | undefined>((resolve) => {
     let done = false;
     let reader: ReturnType<typeof spawn> | undefined;
     const finish = (frame: Buffer | undefined) => {
@@ -56,6 +66,7 @@ export function watchFrames(url: string, seen: (rgb: Buffer) => boolean, timeout
       done = true;
       clearTimeout(timer);
       reader?.kill('SIGKILL');
+      nowReading();
       resolve(frame);
     };
     const timer = setTimeout(() => finish(undefined), timeoutMs);
@@ -76,6 +87,7 @@ export function watchFrames(url: string, seen: (rgb: Buffer) => boolean, timeout
           offset += n;
           if (filled === frameBytes) {
             filled = 0;
+            nowReading();
             if (seen(frame)) finish(Buffer.from(frame));
           }
         }
@@ -85,6 +97,7 @@ export function watchFrames(url: string, seen: (rgb: Buffer) => boolean, timeout
     };
     read();
   });
+  return Object.assign(watch, { reading });
 }
 
 export const pixel = (rgb: Buffer | Uint8ClampedArray, x: number, y: number, width = 1280) => [rgb[(y * width + x) * 3]!, rgb[(y * width + x) * 3 + 1]!, rgb[(y * width + x) * 3 + 2]!];

@@ -252,13 +252,18 @@ export class SessionConsumer {
     const projectId = placed.runner.projectId;
     if (this.placed.get(projectId) !== placed) return;
     this.placed.delete(projectId);
-    clearInterval(placed.lockTimer);
-    await placed.runner.stop(end).catch((err: unknown) => this.options.logger.warn({ err, projectId }, 'session did not stop cleanly'));
+    // The job's lock is kept up until the job is moved: a pipeline can take longer to stop than the
+    // lock lasts (3 s; 12 s seen on a loaded machine), and a job whose lock ran out can be neither
+    // completed nor handed back ('Missing lock'): it stayed active, for the stalled check to queue
+    // again a session that had ended.
     try {
+      await placed.runner.stop(end).catch((err: unknown) => this.options.logger.warn({ err, projectId }, 'session did not stop cleanly'));
       if (end === 'stopped') await placed.job.moveToCompleted('stopped', placed.token, false);
       else if (end === 'handed-over') await placed.job.moveToWait(placed.token);
     } catch (err) {
       this.options.logger.warn({ projectId, err: (err as Error).message }, 'session job could not be moved');
+    } finally {
+      clearInterval(placed.lockTimer);
     }
   }
 }

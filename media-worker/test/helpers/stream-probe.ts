@@ -55,13 +55,75 @@ export async function readPackets(url: string, seconds: number): Promise<Packet[
     ['-v', 'error', '-rw_timeout', '8000000', '-read_intervals', `%+${seconds}`, '-show_entries', 'packet=codec_type,pts_time,flags', '-of', 'csv=p=0', url],
     { timeout: (seconds + 15) * 1000, killSignal: 'SIGKILL', maxBuffer: 32 * 1024 * 1024 },
   );
-  const packets: Packet[] = [];
-  for (const line of stdout.split('\n')) {
-    const [type, pts, flags] = line.split(',');
-    if ((type !== 'video' && type !== 'audio') || pts === undefined || pts === 'N/A') continue;
-    packets.push({ stream: type, pts: Number(pts), keyframe: (flags ?? '').includes('K') });
-  }
-  return packets;
+  return stdout.split('\n').flatMap((line) => packetOf(line) ?? []);
+}
+
+/** One line of ffprobe's `packet=codec_type,pts_time,flags` in csv; undefined for any other line. */
+function packetOf(line: string): Packet | undefined {
+  const [type, pts, flags] = line.split(',');
+  if ((type !== 'video' && type !== 'audio') || pts === undefined || pts === 'N/A') return undefined;
+  return { stream: type, pts: Number(pts), keyframe: (flags ?? '').includes('K') };
+}
+
+/** A live stream's packets as they are read, each with the wall time (Date.now()) it arrived. */
+export interface PacketWatch {
+  readonly packets: readonly (Packet & { at: number })[];
+  /**
+   * Resolves with the next video keyframe read live: one that arrived about a GOP after the keyframe
+   * before it, not one of the packets ffprobe read ahead while it probed the stream and printed in a burst.
+   */
+  liveKeyframe(gopSeconds: number, timeoutMs?: number): Promise<Packet & { at: number }>;
+  stop(): void;
+}
+
+/**
+ * Watches a live stream's packets as they arrive (ffprobe, its output line-buffered), so a test
+ * can act at a known place in the stream (say, 1 s into a GOP) instead of predicting it from a read
+ * that ended at a moment it cannot know (an ffprobe that took its time to exit on a loaded machine).
+ */
+export function watchPackets(url: string): PacketWatch {
+  const child = spawn('stdbuf', ['-oL', 'ffprobe', '-v', 'error', '-rw_timeout', '8000000', '-show_entries', 'packet=codec_type,pts_time,flags', '-of', 'csv=p=0', url], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const packets: (Packet & { at: number })[] = [];
+  const waiters = new Set<() => void>();
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    const at = Date.now();
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const packet = packetOf(line);
+      if (packet) packets.push({ ...packet, at });
+    }
+    for (const wake of waiters) wake();
+  });
+  return {
+    packets,
+    liveKeyframe: (gopSeconds, timeoutMs = 15_000) =>
+      new Promise((resolve, reject) => {
+        const from = packets.length;
+        const check = () => {
+          const keys = packets.filter((p) => p.stream === 'video' && p.keyframe);
+          const newest = keys.at(-1);
+          const before = keys.at(-2);
+          if (newest && before && packets.indexOf(newest) >= from && newest.at - before.at >= gopSeconds * 1000 * 0.75) {
+            done();
+            resolve(newest);
+          }
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`no keyframe read live within ${timeoutMs} ms (${packets.length} packets read)`));
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+      }),
+    stop: () => {
+      child.kill('SIGKILL');
+    },
+  };
 }
 
 /** Seconds between consecutive keyframes of the video packets. */
