@@ -151,6 +151,14 @@ export class SessionConsumer {
       return false;
     }
 
+    if (this.options.host.session(data.projectId)) {
+      // This worker's previous run of the session is still stopping (it lost its lock, and the job
+      // came back before its pipeline went). Starting now would fail, and the failure's clean-up
+      // would clear the session's live state (its outputs) in Redis: the job waits instead.
+      logger.info({ projectId: data.projectId }, 'session still stopping here: taken again later');
+      await job.moveToWait(token).catch((err: unknown) => logger.warn({ projectId: data.projectId, err: (err as Error).message }, 'session not handed back'));
+      return false;
+    }
     const previous = await this.previousOwner(data.projectId);
     await this.fencePrevious(data.projectId, previous);
     const pickups = (job.stalledCounter ?? 0) + (previous ? 1 : 0);
