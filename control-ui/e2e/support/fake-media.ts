@@ -29,9 +29,12 @@ export function fakeMediaLaunchOptions(camera = process.env.ONAIR_E2E_FAKE_CAMER
   };
 }
 
-/** Writes a fake camera's file at `path`: two seconds of one colour (`0xRRGGBB`), which Chromium loops. */
-export function solidCameraFile(path: string, colour: string): string {
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${colour}:s=1280x720:r=30:d=2`, '-pix_fmt', 'yuv420p', path]);
+/**
+ * Writes a fake camera's file at `path`: two seconds of one colour (`0xRRGGBB`) at `size`, which
+ * Chromium loops (a smaller picture costs its browser less to encode).
+ */
+export function solidCameraFile(path: string, colour: string, size = '1280x720'): string {
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${colour}:s=${size}:r=30:d=2`, '-pix_fmt', 'yuv420p', path]);
   return path;
 }
 

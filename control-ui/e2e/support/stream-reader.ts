@@ -24,6 +24,8 @@ export interface ReadFrame {
 
 export interface StreamReader {
   readonly packets: readonly VideoPacket[];
+  /** Every frame decoded so far (7 KB each: a few minutes of them is a few tens of MB). */
+  readonly frames: readonly ReadFrame[];
   /** When the reader's connection ended (the stream broke off at the server), performance.now() each. */
   readonly breaks: readonly number[];
   latestFrame(): ReadFrame | undefined;
@@ -59,6 +61,7 @@ function clockTimeMs(text: string): number {
 export function readStream(url: string): StreamReader {
   const packets: VideoPacket[] = [];
   const breaks: number[] = [];
+  const frames: ReadFrame[] = [];
   let latest: ReadFrame | undefined;
   let stopped = false;
   let reader: ChildProcess | undefined;
@@ -102,6 +105,7 @@ export function readStream(url: string): StreamReader {
         if (filled === FRAME_BYTES) {
           filled = 0;
           latest = { rgb: Buffer.from(frame), at };
+          frames.push(latest);
           for (const waiter of frameWaiters) waiter(latest);
         }
       }
@@ -117,6 +121,7 @@ export function readStream(url: string): StreamReader {
 
   return {
     packets,
+    frames,
     breaks,
     latestFrame: () => latest,
     frameWhere: (what, seen, since, timeoutMs, describe) =>
