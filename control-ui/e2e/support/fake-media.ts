@@ -1,15 +1,17 @@
 // Chromium with fake camera and microphone devices that play known media (an orange picture and a
 // 440 Hz tone, made by global-setup), and frame and level probes of an RTMP stream, for flows that
 // check what a viewer of the output would see and hear.
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 
 export const ORANGE = [255, 128, 0];
 
-/** Launch options for `test.use`: the fake devices play global-setup's files; WebRTC may pair over loopback. */
-export function fakeMediaLaunchOptions(): { executablePath: string; args: string[] } {
+/**
+ * Launch options for `test.use`: the fake devices play global-setup's files (or `camera`, a y4m file
+ * such as solidCameraFile makes); WebRTC may pair over loopback.
+ */
+export function fakeMediaLaunchOptions(camera = process.env.ONAIR_E2E_FAKE_CAMERA ?? ''): { executablePath: string; args: string[] } {
   // Set by global-setup before the workers start (the runner's first read of a spec may come earlier; it launches nothing).
-  const camera = process.env.ONAIR_E2E_FAKE_CAMERA ?? '';
   const tone = process.env.ONAIR_E2E_FAKE_TONE ?? '';
   return {
     executablePath: '/usr/bin/chromium',
@@ -25,6 +27,15 @@ export function fakeMediaLaunchOptions(): { executablePath: string; args: string
       '--disable-features=WebRtcHideLocalIpsWithMdns',
     ],
   };
+}
+
+/**
+ * Writes a fake camera's file at `path`: two seconds of one colour (`0xRRGGBB`) at `size`, which
+ * Chromium loops (a smaller picture costs its browser less to encode).
+ */
+export function solidCameraFile(path: string, colour: string, size = '1280x720'): string {
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${colour}:s=${size}:r=30:d=2`, '-pix_fmt', 'yuv420p', path]);
+  return path;
 }
 
 /** One frame of the stream scaled to the 1280×720 scene canvas, as RGB24. */
