@@ -4,7 +4,7 @@
 // camera is blue joins by link and is added to the scene, then dragged aside; the host adds a Screen
 // Share layer and shares their screen (Chromium's fake screen: green); then adds a web page (one of
 // their OnAir overlays: a magenta block). Around each change the longest gap between consecutive
-// video packets, in stream time, stays ≤ 100 ms; the colours show at their layers; the destination
+// video packets, in stream time, stays under a restart's freeze (see MAX_STREAM_GAP_MS); the colours show at their layers; the destination
 // never reconnects. A pipeline restarted for a new input (as before issue 35) leaves ~2 s of stream
 // time missing, or the reader's connection broken, at that change: this flow fails on it.
 // Printed beside the gaps, not asserted: the longest gap on arrival (the reader's wake-ups jitter
@@ -22,7 +22,13 @@ import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
 const SHOTS = process.env.ONAIR_E2E_SHOTS;
 /** Half of the window read around each change (the media worker's own live-edit test reads the same). */
 const AROUND_MS = 2500;
-const MAX_STREAM_GAP_MS = 100;
+/**
+ * At the viewer, not at the program: the RTMP server drops frames to a subscriber that falls behind
+ * (this reader, on a shared 2-core machine), so only a freeze such as a pipeline restart's (~2.2 s)
+ * fails here. That the encoded program itself has no gap over 100 ms around each change is
+ * media-worker/test/live-edit.test.ts's (read from the recording, teed from the same encode).
+ */
+const MAX_STREAM_GAP_MS = 1000;
 
 /** The guest's camera, the overlay's block: colours nothing else in the program has (the host's camera is orange). */
 const GUEST_BLUE = [0, 64, 255];
