@@ -217,15 +217,15 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   expect(recordings).toHaveLength(1);
   const recording = recordings[0]!;
   test.info().annotations.push({ type: 'recording', description: `live ${liveSeconds.toFixed(1)} s; recorded ${JSON.stringify(recording.parts)}` });
-  // The broadcast in parts: adding the Be Right Back screen while live rebuilt the pipeline, and the
-  // new process records on as part 2 (a busy machine's encoder step-down starts a further part, at
-  // its own preset and size). The seconds of the restart itself are missing from the recording as
-  // from the outputs (48.7 s of 60.6 s live in one run on this 2-core machine).
+  // Adding the Be Right Back screen while live joins the running pipeline (issue 35): the recording
+  // goes on in the same part. A busy machine's encoder step-down starts a further part (at its own
+  // preset and size), and the parts then follow each other without a hole. Before, the screen
+  // rebuilt the pipeline: a part 2, and the restart's seconds missing (48.7 s of 60.6 s live in one
+  // run on this 2-core machine).
   const described = `parts ${JSON.stringify(recording.parts)}, live ${liveSeconds.toFixed(1)} s`;
-  expect(recording.parts.length, described).toBeGreaterThanOrEqual(2);
   expect(recording.parts.map((p) => p.number), described).toEqual(recording.parts.map((_, i) => i + 1));
   for (const part of recording.parts) expect(part.durationSeconds, described).toBeGreaterThan(0);
-  expect(recording.durationSeconds, described).toBeGreaterThan(liveSeconds / 2);
+  expect(recording.durationSeconds, described).toBeGreaterThan(liveSeconds - 3);
   expect(recording.durationSeconds, described).toBeLessThan(liveSeconds + 3);
   const download = await context.request.get(`/api/v1/projects/${projectId}/recordings/${recording.id}/parts/${recording.parts[0]!.number}`);
   expect(download.status()).toBe(200);
