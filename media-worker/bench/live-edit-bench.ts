@@ -103,6 +103,7 @@ async function startSession(host: SessionHost, server: RunningRtmpServer, id: st
   const supervisor = host.startSession({ sessionId: id, planVersion: 1, plan: plan([], outputs) });
   await waitFor(`${id} live`, async () => (supervisor.stats?.outputs.some((o) => o.state === 'live') ? true : undefined), 60_000);
   const session: Session = { host, server, supervisor, id, outputs, version: 1, packets: [], stops: [] };
+  running.push(session);
   session.stops.push(readVideoPackets(server.url(id), (ts, at) => session.packets.push({ ts, at })));
   await waitFor('the reader', async () => (session.packets.length > 60 ? true : undefined), 20_000);
   return session;
@@ -216,6 +217,9 @@ async function stopSession(session: Session): Promise<void> {
   await session.host.stopSession(session.id);
 }
 
+/** Sessions of this run, so that what they started (readers, senders) is stopped even when a part fails. */
+const running: Session[] = [];
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'onair-bench-'));
   const redisService = await startRedisServer(join(dir, 'redis'), await freePort());
@@ -227,6 +231,7 @@ async function main(): Promise<void> {
     if (only.has('edits')) await edits(host, server, dir);
     if (only.has('leak')) await leak(host, server);
   } finally {
+    for (const session of running) for (const stop of session.stops) stop();
     await host.stopAll();
     await server.stop();
     redis.disconnect();
