@@ -10,7 +10,8 @@
  *   leak   CYCLES attach/detach cycles of a web page and a camera (both with their senders
  *          running): the process's RSS, threads and open files every 20 cycles, against the
  *          figures after the first cycle.
- * BENCH_ONLY=edits,leak runs only the parts named; BENCH_REPEAT (3) and BENCH_CYCLES (200).
+ * BENCH_ONLY=edits,leak runs only the parts named; BENCH_REPEAT (3) and BENCH_CYCLES (200);
+ * BENCH_LOG=text also prints the pipeline's log lines holding it (e.g. "inputs changed live").
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -225,7 +226,7 @@ async function main(): Promise<void> {
   const redisService = await startRedisServer(join(dir, 'redis'), await freePort());
   const redis = new Redis(redisService.url, { maxRetriesPerRequest: null });
   const server = await startRtmpServer({ dir: join(dir, 'nginx') });
-  const host = new SessionHost({ logger: pino({ level: 'warn' }), redis, metrics: new Registry(), supervisor: { onLogLine: (line) => /"level":(40|50|60)/.test(line) && print(`  pipeline: ${line.slice(0, 300)}`) }, onReport: (_id, report) => report.type === 'error' && print(`  pipeline error: ${report.code} ${report.message}`) });
+  const host = new SessionHost({ logger: pino({ level: 'warn' }), redis, metrics: new Registry(), supervisor: { onLogLine: (line) => (/"level":(40|50|60)/.test(line) || (process.env.BENCH_LOG !== undefined && line.includes(process.env.BENCH_LOG))) && print(`  pipeline: ${line.slice(0, 300)}`) }, onReport: (_id, report) => report.type === 'error' && print(`  pipeline error: ${report.code} ${report.message}`) });
   try {
     const only = new Set((process.env.BENCH_ONLY ?? 'edits,leak').split(','));
     if (only.has('edits')) await edits(host, server, dir);
