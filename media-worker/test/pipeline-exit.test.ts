@@ -140,6 +140,25 @@ describe('a media worker killed with -9', () => {
     return doc;
   }
 
+  /**
+   * A first worker live to a destination with a project whose clip stalls (stalledFile): its
+   * pipeline process found by the thread blocked on the clip, and connected to the destination.
+   */
+  async function liveOnFirstWorker() {
+    const server = await suite.fx.rtmp();
+    const uploadId = randomUUID();
+    const fifo = join(process.env.UPLOADS_DIR!, `${uploadId}.webm`);
+    const stalled = stalledFile(fifo);
+    closers.push(() => stalled.close());
+    const doc = projectWithClip(uploadId);
+    const a = await startWorker();
+    await queueSession(queue, redis, doc, { box, outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${server.port}/${server.application}`, key: suite.key() }] });
+    await waitFor('the session on the first worker', async () => ((await readOwner(redis, doc.projectId))?.workerId === a.id ? true : undefined), 20_000, 50);
+    const pipeline = await waitFor('its pipeline process', async () => childrenOf(a.child.pid!).find((pid) => threadReads(pid, fifo)), 30_000, 100);
+    await waitFor('the pipeline connected to the destination', async () => ((await connectedTo(server.port)).includes(pipeline) ? true : undefined), 20_000, 100);
+    return { server, stalled, doc, a, pipeline };
+  }
+
   async function endSession(doc: SceneDocument, worker: WorkerUnderTest): Promise<void> {
     await redis.publish(sessionKeys.commands(doc.projectId), JSON.stringify({ type: 'stop' }));
     await waitFor('the session to end', async () => ((await readOwner(redis, doc.projectId)) ? undefined : true), 20_000, 100);
@@ -147,18 +166,7 @@ describe('a media worker killed with -9', () => {
   }
 
   it('takes its pipeline with it within 1 s, even one whose stop blocks; the new owner is then the only publisher', async () => {
-    const server = await suite.fx.rtmp();
-    const streamKey = suite.key();
-    const uploadId = randomUUID();
-    const fifo = join(process.env.UPLOADS_DIR!, `${uploadId}.webm`);
-    const stalled = stalledFile(fifo);
-    closers.push(() => stalled.close());
-    const doc = projectWithClip(uploadId);
-    const a = await startWorker();
-    await queueSession(queue, redis, doc, { box, outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${server.port}/${server.application}`, key: streamKey }] });
-    await waitFor('the session on the first worker', async () => ((await readOwner(redis, doc.projectId))?.workerId === a.id ? true : undefined), 20_000, 50);
-    const pipeline = await waitFor('its pipeline process publishing', async () => childrenOf(a.child.pid!).find((pid) => threadReads(pid, fifo)), 30_000, 100);
-    await waitFor('the pipeline connected to the destination', async () => ((await connectedTo(server.port)).includes(pipeline) ? true : undefined), 20_000, 100);
+    const { server, stalled, doc, a, pipeline } = await liveOnFirstWorker();
 
     a.child.kill('SIGKILL');
     const goneMs = await msUntilGone(pipeline, 10_000);
@@ -185,18 +193,7 @@ describe('a media worker killed with -9', () => {
   });
 
   it('is not published beside by the next owner while its pipeline is frozen: the next owner ends it first', async () => {
-    const server = await suite.fx.rtmp();
-    const streamKey = suite.key();
-    const uploadId = randomUUID();
-    const fifo = join(process.env.UPLOADS_DIR!, `${uploadId}.webm`);
-    const stalled = stalledFile(fifo);
-    closers.push(() => stalled.close());
-    const doc = projectWithClip(uploadId);
-    const a = await startWorker();
-    await queueSession(queue, redis, doc, { box, outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${server.port}/${server.application}`, key: streamKey }] });
-    await waitFor('the session on the first worker', async () => ((await readOwner(redis, doc.projectId))?.workerId === a.id ? true : undefined), 20_000, 50);
-    const pipeline = await waitFor('its pipeline process', async () => childrenOf(a.child.pid!).find((pid) => threadReads(pid, fifo)), 30_000, 100);
-    await waitFor('the pipeline connected to the destination', async () => ((await connectedTo(server.port)).includes(pipeline) ? true : undefined), 20_000, 100);
+    const { server, stalled, doc, a, pipeline } = await liveOnFirstWorker();
     await waitFor('the owner record naming the pipeline', async () => ((await readOwner(redis, doc.projectId))?.pipeline?.pid === pipeline ? true : undefined), 5000, 100);
 
     // Frozen (a paused VM, a process swapped out): not even its own deadline runs, and its
