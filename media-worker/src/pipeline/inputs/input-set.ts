@@ -27,7 +27,6 @@ export interface AttachedInput {
   name: string;
   /** The plan's description it was built from: another description is another input. */
   spec: string;
-  kind: PlanInput['kind'];
   feeds: AttachedFeed[];
   /** The offline picture, shown while no feed flows. */
   placeholder?: PictureLink;
@@ -101,10 +100,6 @@ export class InputSet {
     return this.inputs.values();
   }
 
-  has(inputId: string): boolean {
-    return this.inputs.has(inputId);
-  }
-
   /** The input whose elements posted a bus message (their names start `inN-`), if one is attached now. */
   inputOfElements(names: readonly string[]): { inputId: string | undefined; matched: boolean } {
     const n = names.map((name) => /^in(\d+)-/.exec(name)?.[1]).find((i) => i !== undefined);
@@ -138,7 +133,7 @@ export class InputSet {
   attach(input: PlanInput, plan: RenderPlan): boolean {
     const number = this.nextNumber++;
     const name = `in${number}`;
-    const attached: AttachedInput = { id: input.id, name, spec: JSON.stringify(input), kind: input.kind, feeds: [], shown: -1, everFlowed: false };
+    const attached: AttachedInput = { id: input.id, name, spec: JSON.stringify(input), feeds: [], shown: -1, everFlowed: false };
     const { gst, compositor } = this.deps;
     const links: PictureLink[] = [];
     try {
