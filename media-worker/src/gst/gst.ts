@@ -109,9 +109,20 @@ export interface GstModule {
   PadLinkReturn: { OK: number };
 }
 
+interface GlibMainContext {
+  /** One non-blocking iteration (`false`): dispatches what is ready; true if something was. */
+  iteration(mayBlock: boolean): boolean;
+}
+
 interface NodeGtk {
   require(namespace: 'Gst', version: '1.0'): GstModule;
+  require(namespace: 'GLib', version: '2.0'): { MainContext: { default(): GlibMainContext } };
 }
+
+/** How often GLib's default main context is run on the JS thread (see pumpMainContext). */
+const MAIN_CONTEXT_PUMP_MS = 50;
+/** At most this many sources dispatched per pump, so a flood never holds the JS thread. */
+const MAIN_CONTEXT_PUMP_MAX = 200;
 
 let gst: GstModule | undefined;
 /** Loads GStreamer and initialises it on first use (the binding is native and process-wide). */
@@ -120,6 +131,22 @@ export function loadGst(): GstModule {
     const gi = require('node-gtk') as NodeGtk;
     gst = gi.require('Gst', '1.0');
     gst.init(null);
+    const context = gi.require('GLib', '2.0').MainContext.default();
+    setInterval(() => pumpMainContext(context), MAIN_CONTEXT_PUMP_MS).unref();
   }
   return gst;
+}
+
+/**
+ * node-gtk frees a GStreamer object in two steps: V8 collects the JS wrapper, and an idle on GLib's
+ * default main context then drops the wrapper's reference (GObjectTeardownIdle); a reference
+ * dropped on a streaming thread is also reconciled from such an idle (its toggle queue). Nothing
+ * iterates that context in this process (Node's loop runs, not GLib's), so without this pump no
+ * element, pad or bin JS had seen was ever freed: every input a live pipeline detached kept its
+ * bins, decoders, buffers and sockets for the life of the process (issue 35; the leak tracer
+ * listed every removed input's bins alive at refcount 1). Each pump dispatches what is ready,
+ * without blocking; nothing in this process attaches JS callbacks to GLib sources.
+ */
+function pumpMainContext(context: GlibMainContext): void {
+  for (let i = 0; i < MAIN_CONTEXT_PUMP_MAX && context.iteration(false); i++);
 }
