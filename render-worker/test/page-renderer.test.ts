@@ -7,6 +7,7 @@ import { renderTransitions } from '@onair/protocol';
 import { createLogger } from '@onair/runtime';
 import { readRenderConfig } from '../src/config.ts';
 import { backoffMs, PageRenderer, type PageStatus } from '../src/page/page-renderer.ts';
+import { KeyedFrameReader, type KeyedFrame } from './support/keyed-frames.ts';
 import { freeUdpPort, pixelAt, pngSize, RtpReceiver } from './support/rtp-receiver.ts';
 import { startTestSite, type TestSite } from './support/test-site.ts';
 
@@ -75,8 +76,7 @@ describe('a rendered page', () => {
     try {
       r.start();
       await waitFor('live', () => statuses.some((s) => s.state === 'live'), 30_000);
-      // Frames flow from the moment the display exists: wait for the page's own background
-      // (#202040) to reach the receiver, then watch the box slide.
+      // Wait for the page's own background (#202040) to reach the receiver, then watch the box slide.
       const painted = await waitForFrame(recv, async (f) => near(await pixelAt(f, 5, 400), [0x20, 0x20, 0x40]), 20_000);
       expect(await pngSize(painted)).toEqual({ width: 852, height: 480 });
       const [next, later] = (await recv.waitForFrames(2, 10_000, (await recv.frames()).indexOf(painted) + 1)) as [string, string];
@@ -114,6 +114,54 @@ describe('a rendered page', () => {
     }
   });
 
+  // Issue 35: a page added to a live show, or given a new url, covers nothing under its layer
+  // until it has loaded and painted. Every frame sent is read, keyed over red as the session
+  // composites it: before the page's box shows, nothing of the layer may show (no black display,
+  // no white window or document being loaded), only the red beneath.
+  it.each([
+    { transparent: true, what: 'a transparent page' },
+    { transparent: false, what: 'an opaque page' },
+  ])('covers nothing under its layer before $what has loaded and painted, also on a new url', async ({ transparent }) => {
+    const size = { width: 852, height: 480 };
+    const videoPort = await freeUdpPort();
+    const reader = KeyedFrameReader.start(videoPort, size, 0xff0000);
+    const RED: [number, number, number] = [255, 0, 0];
+    const BLUE: [number, number, number] = [0, 0, 255];
+    const YELLOW: [number, number, number] = [255, 255, 0];
+    // Where the page has no background: the key (red here), or Chromium's white for an opaque page.
+    const empty: [number, number, number] = transparent ? RED : [255, 255, 255];
+    const points = { box: { x: 100, y: 100 }, middle: { x: 600, y: 300 }, corner: { x: 840, y: 470 } };
+    const at = (f: KeyedFrame, p: { x: number; y: number }) => reader.colourAt(f, p.x, p.y, size);
+    const seen = (f: KeyedFrame) => Object.entries(points).map(([name, p]) => `${name} ${at(f, p).join(',')}`).join(', ');
+    const keyed = (f: KeyedFrame) => Object.values(points).every((p) => near(at(f, p), RED));
+    const painted = (box: [number, number, number]) => (f: KeyedFrame) => near(at(f, points.box), box) && near(at(f, points.middle), empty) && near(at(f, points.corner), empty);
+    const firstAfter = async (from: number, what: string, ok: (f: KeyedFrame) => boolean) =>
+      waitFor(what, () => {
+        const i = reader.frames.findIndex((f, n) => n >= from && ok(f));
+        return i === -1 ? undefined : i;
+      }, 30_000);
+    // Both pages take 3 s to arrive; the first also waits for its Chromium to start.
+    const { r, statuses } = renderer(`${site.base}/slow?color=0000ff`, videoPort, null, { transparent, ...size });
+    try {
+      r.start();
+      const shown = await firstAfter(0, 'the blue page', painted(BLUE));
+      const before = reader.frames.slice(0, shown);
+      const covering = before.filter((f) => !keyed(f));
+      expect({ frames: covering.length, first: covering.slice(0, 3).map(seen) }, `frames that covered the layer before the page showed, of ${before.length}`).toEqual({ frames: 0, first: [] });
+      expect(statuses.some((s) => s.state === 'live')).toBe(true);
+      // A new url: the old page or the key while the new one loads, then the new page.
+      const changedAt = reader.frames.length;
+      r.update({ url: `${site.base}/slow?color=ffff00`, transparent, ...size });
+      const shownAgain = await firstAfter(changedAt, 'the yellow page', painted(YELLOW));
+      const between = reader.frames.slice(changedAt, shownAgain);
+      const loading = between.filter((f) => !keyed(f) && !painted(BLUE)(f));
+      expect({ frames: loading.length, first: loading.slice(0, 3).map(seen) }, `frames neither the old page nor the key while the new url loaded, of ${between.length}`).toEqual({ frames: 0, first: [] });
+    } finally {
+      await r.stop();
+      await reader.stop();
+    }
+  });
+
   it('comes back within 10 s after its Chromium is killed, and the stream never stops', async () => {
     const videoPort = await freeUdpPort();
     const recv = await RtpReceiver.start(videoPort, null);
@@ -132,7 +180,7 @@ describe('a rendered page', () => {
       await waitFor('live again', () => statuses.slice(before).some((s) => s.state === 'live'), 10_000);
       expect(Date.now() - killedAt).toBeLessThan(10_000);
       expect(r.chromiumPid).not.toBe(pid);
-      // Frames kept coming through the restart (the display and capture never stopped).
+      // Frames kept coming through the restart (the relay sent the cover while Chromium was gone).
       await recv.waitForFrames(2, 5_000, framesAtKill);
     } finally {
       await r.stop();

@@ -1,4 +1,4 @@
-import type { RenderRtpTarget } from '@onair/protocol';
+import { RENDER_CHROMA_KEY, type RenderRtpTarget } from '@onair/protocol';
 import { TetheredProcess } from '@onair/runtime';
 import { PAGE_SINK } from './page-audio.ts';
 
@@ -32,11 +32,7 @@ export function captureArgs(c: CaptureConfig): string[] {
     'startx=0', 'starty=0', `endx=${c.width - 1}`, `endy=${c.height - 1}`,
     '!', `video/x-raw,framerate=${CAPTURE_FPS}/1`,
     '!', 'queue', 'max-size-buffers=2', 'leaky=downstream',
-    '!', 'videoconvert',
-    '!', 'video/x-raw,format=I420',
-    '!', 'x264enc', 'tune=zerolatency', 'speed-preset=ultrafast', `key-int-max=${KEYFRAME_INTERVAL}`, `bitrate=${videoBitrateKbps(c.width, c.height)}`,
-    '!', 'video/x-h264,profile=constrained-baseline',
-    '!', 'rtph264pay', 'config-interval=-1', `pt=${c.video.payloadType}`, 'mtu=1200', ...(c.video.ssrc === undefined ? [] : [`ssrc=${c.video.ssrc}`]),
+    ...encodeH264(c.width, c.height, c.video),
     '!', 'udpsink', `host=${c.video.host}`, `port=${c.video.port}`, 'sync=false', 'async=false',
   ];
   if (!c.audio) return ['-e', ...video];
@@ -50,6 +46,53 @@ export function captureArgs(c: CaptureConfig): string[] {
     '!', 'udpsink', `host=${a.host}`, `port=${a.port}`, 'sync=false', 'async=false',
   ];
   return ['-e', ...video, ...audio];
+}
+
+/** Raw video → H.264 RTP, the same for the page and its cover (one stream: the same parameters either side of a switch). */
+function encodeH264(width: number, height: number, video: Pick<RenderRtpTarget, 'payloadType' | 'ssrc'>): string[] {
+  return [
+    '!', 'videoconvert',
+    '!', 'video/x-raw,format=I420',
+    '!', 'x264enc', 'tune=zerolatency', 'speed-preset=ultrafast', `key-int-max=${KEYFRAME_INTERVAL}`, `bitrate=${videoBitrateKbps(width, height)}`,
+    '!', 'video/x-h264,profile=constrained-baseline',
+    '!', 'rtph264pay', 'config-interval=-1', `pt=${video.payloadType}`, 'mtu=1200', ...(video.ssrc === undefined ? [] : [`ssrc=${video.ssrc}`]),
+  ];
+}
+
+/**
+ * The gst-launch description of a page's cover: one picture of the chroma key at the page's size,
+ * encoded as the capture encodes (a keyframe with its SPS and PPS), written to stdout as RTP packets
+ * framed by their 16-bit length (RFC 4571).
+ */
+export function coverArgs(width: number, height: number, payloadType: number): string[] {
+  const { r, g, b } = RENDER_CHROMA_KEY;
+  return [
+    '-q',
+    'videotestsrc', 'num-buffers=1', 'pattern=solid-color', `foreground-color=${((0xff << 24) | (r << 16) | (g << 8) | b) >>> 0}`,
+    '!', `video/x-raw,width=${width},height=${height},framerate=${CAPTURE_FPS}/1`,
+    ...encodeH264(width, height, { payloadType }),
+    '!', 'rtpstreampay', '!', 'fdsink', 'fd=1',
+  ];
+}
+
+/** The RTP packets of the cover picture at this size (see coverArgs); the session keys all of it out. */
+export async function encodeCover(width: number, height: number, payloadType: number, timeoutMs = 10_000): Promise<Buffer[]> {
+  const proc = new TetheredProcess('gst-launch-1.0', coverArgs(width, height, payloadType), { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' } });
+  const chunks: Buffer[] = [];
+  proc.child.stdout?.on('data', (d: Buffer) => chunks.push(d));
+  const timer = setTimeout(() => proc.killGroup(), timeoutMs);
+  const exit = await proc.exited;
+  clearTimeout(timer);
+  const stream = Buffer.concat(chunks);
+  const packets: Buffer[] = [];
+  for (let at = 0; at + 2 <= stream.length; ) {
+    const size = stream.readUInt16BE(at);
+    if (at + 2 + size > stream.length) break;
+    packets.push(stream.subarray(at + 2, at + 2 + size));
+    at += 2 + size;
+  }
+  if (exit.code !== 0 || packets.length === 0) throw new Error(`the cover picture could not be encoded (exit ${exit.code ?? exit.signal}): ${proc.stderrTail.slice(-300)}`);
+  return packets;
 }
 
 /** One gst-launch process per page: a fault in capture or encoding stays inside it. */

@@ -7,8 +7,10 @@
  *   Xvfb (one screen at the layer's size)  ◄── Chromium, headful --kiosk, own profile/HOME
  *        │                                        │ sound → PulseAudio null sink (own server)
  *        ▼                                        ▼
- *   gst-launch: ximagesrc use-damage=false 30 fps → x264 ultrafast/zerolatency → rtph264pay → udpsink
- *               pulsesrc (sink monitor) → opusenc → rtpopuspay → udpsink
+ *   gst-launch: ximagesrc use-damage=false 30 fps → x264 ultrafast/zerolatency → rtph264pay → udpsink ┐
+ *               pulsesrc (sink monitor) → opusenc → rtpopuspay → udpsink                              │
+ *                                               loopback, to this process                             ▼
+ *   RtpRelay (video, sound): the capture while the page is shown, the cover otherwise → the session
  *
  * Why a virtual display and not CDP screencast (bench/README.md, one page, same x264 encode at the
  * end of both, 2 vCPU shared with other work):
@@ -31,12 +33,24 @@
  * PNG would carry real alpha, but at the screencast's cost and still needs an alpha-capable codec
  * to the session.
  *
+ * Shown only once painted (issue 35): the display shows black before Chromium's window, white in
+ * the window at start and while a document loads (a transparent page's key is in effect only once
+ * it has painted), and Chromium's error page after a renderer crash; any of it would cover the
+ * whole layer and every layer under it, for as long as the page takes to load (23-46 s seen in the
+ * e2e flow on a loaded machine). So the capture runs only while what Chromium shows may be seen:
+ * it starts once the page (or the placeholder card) has loaded and rendered a frame, and stops the
+ * moment a load begins, Chromium goes or the page crashes. The session's tracks come from
+ * RtpRelay, one RTP stream each for the page's whole life: the capture's packets from its first
+ * keyframe while shown, and the *cover* otherwise, a picture of the chroma key the session keys
+ * out, so the layer is transparent meanwhile, the scene under it shows, and the session's feed
+ * keeps flowing (it does not put up the layer's offline picture).
+ *
  * Each page is its own processes (Xvfb, PulseAudio, gst-launch, Chromium with its own profile)
  * and its own egress proxy: nothing is shared between two creators' pages but this Node process.
- * A crash, hang, memory overrun or scheduled recycle restarts only Chromium; the display and
- * the capture keep running, so the RTP stream never stops (the picture shows the placeholder or
- * black until the page is back). Load failures are retried with backoff behind a 'Preview
- * unavailable' placeholder; refused addresses wait for a new url.
+ * A crash, hang, memory overrun or scheduled recycle restarts only Chromium; the display and the
+ * relays keep running, so the RTP stream never stops (the layer shows the scene under it until
+ * the page is back). Load failures are retried with backoff behind a 'Preview unavailable'
+ * placeholder; refused addresses wait for a new url.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -58,8 +72,9 @@ import { EgressPolicy, EgressProxy, egressResolver, OwnPagesGate, REFUSED_HEADER
 import { treeRssBytes } from '../proc/process-tree.ts';
 import { launchChromium } from './chromium.ts';
 import { PageAudio, PAGE_SINK } from './page-audio.ts';
-import { startCapture } from './page-capture.ts';
+import { encodeCover, startCapture } from './page-capture.ts';
 import { placeholderHtml } from './placeholder.ts';
+import { RtpRelay } from './rtp-relay.ts';
 import { VirtualDisplay } from './virtual-display.ts';
 import { WakeQueue } from './wake-queue.ts';
 
@@ -147,6 +162,13 @@ export class PageRenderer {
   private audio: PageAudio | undefined;
   private capture: TetheredProcess | undefined;
   private captureRestart: NodeJS.Timeout | undefined;
+  /** The last capture's stop, awaited before another capture starts (both would send to the same relay ports). */
+  private captureStopped: Promise<unknown> = Promise.resolve();
+  /** The page's video and sound to the session, for the page's whole life (see RtpRelay). */
+  private videoRelay: RtpRelay | undefined;
+  private audioRelay: RtpRelay | undefined;
+  /** Whether what Chromium shows may reach the session: painted since the last load (or placeholder) began. */
+  private shown = false;
   private browser: Browser | undefined;
   /** Chromium being closed, if any: stopping waits for it before the page folder goes. */
   private closing: Promise<void> = Promise.resolve();
@@ -203,6 +225,8 @@ export class PageRenderer {
   private async run(): Promise<void> {
     this.dir = await mkdtemp(join(tmpdir(), `${PAGE_DIR_PREFIX}${process.pid}-`));
     try {
+      this.videoRelay = await RtpRelay.open({ target: this.options.video, clockRate: 90_000, keyframes: true });
+      if (this.options.audio) this.audioRelay = await RtpRelay.open({ target: this.options.audio, clockRate: 48_000, keyframes: false });
       while (!this.stopping) {
         try {
           await this.startInfra();
@@ -219,6 +243,8 @@ export class PageRenderer {
       }
     } finally {
       await this.stopInfra();
+      this.videoRelay?.close();
+      this.audioRelay?.close();
       await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
@@ -227,6 +253,7 @@ export class PageRenderer {
 
   private async startInfra(): Promise<void> {
     const { width, height } = this.page;
+    this.prepareCover(width, height);
     this.proxy = new EgressProxy(this.policy, this.ownPages ? { ownPages: this.ownPages } : {});
     // Chromium's own background requests (update checks) fail to resolve all the time: debug only.
     this.proxy.on('refused', (r) => this.log[r.code === 'unresolvable' ? 'debug' : 'info']({ host: r.host, port: r.port, path: refusedPath(r.target), code: r.code }, 'page request refused'));
@@ -247,36 +274,79 @@ export class PageRenderer {
         if (!this.stopping && this.audio === audio) this.wake.push({ type: 'infra', detail: 'audio server exited' });
       });
     }
+  }
+
+  /** The cover at the page's size (see RtpRelay), encoded in the background: until it is there, a hidden page sends nothing. */
+  private prepareCover(width: number, height: number): void {
+    const relay = this.videoRelay;
+    if (!relay) return;
+    encodeCover(width, height, this.options.video.payloadType).then(
+      (packets) => {
+        if (this.page.width === width && this.page.height === height) relay.setCover(packets);
+      },
+      (err: unknown) => this.log.warn({ err: errText(err) }, 'cover picture not encoded: while hidden the page sends nothing (the session shows its placeholder)'),
+    );
+  }
+
+  // ─── What reaches the session: the display only once the page has painted ───
+
+  /**
+   * The page's content is painted on the display: a capture starts (its first frame is taken after
+   * the paint) and the relays forward it from its first keyframe. Until then the session gets the
+   * cover: Chromium's window at start, a document still loading and a crashed page are white or
+   * black, and would cover the whole layer and every layer under it (issue 35).
+   */
+  private async reveal(): Promise<void> {
+    if (this.stopping || this.shown) return;
+    this.shown = true;
+    await this.captureStopped;
+    if (!this.shown || this.stopping) return;
     this.startCaptureProcess();
+    this.videoRelay?.show();
+    this.audioRelay?.show();
+  }
+
+  /** From now on nothing of the display reaches the session (the cover does) and the capture stops, until the next reveal. */
+  private conceal(): Promise<unknown> {
+    this.shown = false;
+    this.videoRelay?.hide();
+    this.audioRelay?.hide();
+    if (this.captureRestart) clearTimeout(this.captureRestart);
+    const capture = this.capture;
+    this.capture = undefined;
+    if (capture) this.captureStopped = Promise.all([this.captureStopped, capture.stop()]);
+    return this.captureStopped;
   }
 
   private startCaptureProcess(): void {
-    const display = this.display;
-    if (!display) return;
+    const { display, videoRelay } = this;
+    if (!display || !videoRelay) return;
+    const audio = this.options.audio;
     const capture = startCapture({
       display: display.display,
       width: this.page.width,
       height: this.page.height,
-      video: this.options.video,
-      audio: this.options.audio && this.audio ? { server: this.audio.server, target: this.options.audio } : null,
+      video: { host: '127.0.0.1', port: videoRelay.port, payloadType: this.options.video.payloadType },
+      audio: audio && this.audio && this.audioRelay ? { server: this.audio.server, target: { host: '127.0.0.1', port: this.audioRelay.port, payloadType: audio.payloadType } } : null,
     });
     this.capture = capture;
     void capture.exited.then((exit) => {
       if (this.stopping || this.capture !== capture) return;
-      // The capture restarts on its own; the page keeps running.
+      // The capture restarts on its own; the page keeps running, and the cover stands in meanwhile.
       this.log.warn({ code: exit.code, signal: exit.signal, stderr: capture.stderrTail.slice(-500) }, 'capture exited; restarting it');
+      this.videoRelay?.hide();
+      this.audioRelay?.hide();
       this.captureRestart = setTimeout(() => {
-        if (!this.stopping && this.capture === capture) this.startCaptureProcess();
+        if (this.stopping || this.capture !== capture || !this.shown) return;
+        this.startCaptureProcess();
+        this.videoRelay?.show();
+        this.audioRelay?.show();
       }, CAPTURE_RESTART_MS);
     });
   }
 
   private async stopInfra(): Promise<void> {
-    await this.closeBrowser();
-    if (this.captureRestart) clearTimeout(this.captureRestart);
-    const capture = this.capture;
-    this.capture = undefined;
-    await capture?.stop();
+    await Promise.all([this.conceal(), this.closeBrowser()]);
     const { audio, display, proxy } = this;
     this.audio = undefined;
     this.display = undefined;
@@ -331,11 +401,19 @@ export class PageRenderer {
     }
     this.browser = browser;
     const launchedAt = Date.now();
-    browser.on('disconnected', () => this.wake.push({ type: 'browser', code: 'PAGE_CRASHED', detail: 'Chromium exited', generation }));
+    browser.on('disconnected', () => {
+      // A window that is gone shows the bare display: hidden at once, not after the wake is handled.
+      if (generation === this.generation) void this.conceal();
+      this.wake.push({ type: 'browser', code: 'PAGE_CRASHED', detail: 'Chromium exited', generation });
+    });
     const timers: NodeJS.Timeout[] = [];
     try {
       const page = (await browser.pages())[0] ?? (await browser.newPage());
-      page.on('error', (err) => this.wake.push({ type: 'browser', code: 'PAGE_CRASHED', detail: errText(err), generation }));
+      page.on('error', (err) => {
+        // A crashed renderer shows Chromium's error page.
+        if (generation === this.generation) void this.conceal();
+        this.wake.push({ type: 'browser', code: 'PAGE_CRASHED', detail: errText(err), generation });
+      });
       if (this.page.transparent) {
         const cdp = await page.createCDPSession();
         await cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: { ...RENDER_CHROMA_KEY, a: 1 } });
@@ -361,13 +439,14 @@ export class PageRenderer {
         let wake: Wake | null;
         if (nav.ok) {
           loadFailures = 0;
+          await this.reveal();
           this.liveSince = Date.now();
           this.report({ state: 'live', problem: null, attempt: 0, retryAt: null });
           wake = await this.wake.next();
           if (wake?.type === 'change' || Date.now() - this.liveSince >= STABLE_AFTER_MS) this.attempt = 0;
         } else {
           this.liveSince = 0;
-          await showPlaceholder(page, renderProblemText(nav.code, nav.detail));
+          await this.showPlaceholder(page, renderProblemText(nav.code, nav.detail));
           if (nav.final) {
             this.attempt = 0;
             this.report({ state: 'refused', problem: problemOf(nav.code, nav.detail), attempt: 0, retryAt: null });
@@ -386,7 +465,7 @@ export class PageRenderer {
         if (wake.type === 'navigation') {
           // The live page navigated somewhere refused or broken: show why, then as above.
           this.liveSince = 0;
-          await showPlaceholder(page, renderProblemText(wake.code, wake.detail)).catch(() => undefined);
+          await this.showPlaceholder(page, renderProblemText(wake.code, wake.detail));
           if (renderProblems[wake.code].fault === 'user' && wake.code !== 'LOAD_FAILED' && wake.code !== 'HTTP_ERROR') {
             this.report({ state: 'refused', problem: problemOf(wake.code, wake.detail), attempt: 0, retryAt: null });
             const next = await this.wake.next();
@@ -413,7 +492,7 @@ export class PageRenderer {
       return handled ?? { type: 'browser', code: 'PAGE_CRASHED', detail: errText(err), generation };
     } finally {
       for (const t of timers) clearInterval(t);
-      await this.closeBrowser();
+      await Promise.all([this.conceal(), this.closeBrowser()]);
     }
   }
 
@@ -435,6 +514,8 @@ export class PageRenderer {
 
   private async navigate(page: Page, proxy: EgressProxy): Promise<Navigation> {
     const url = this.page.url;
+    // A document being loaded shows white (or what Chromium had before) until it paints.
+    await this.conceal();
     this.report({ state: 'starting', problem: null, attempt: this.attempt, retryAt: null });
     const check = (await this.ownPages?.check(url)) ?? (await this.policy.checkUrl(url));
     if (!check.allowed) return refusedNavigation(check);
@@ -453,11 +534,7 @@ export class PageRenderer {
     }
     if (response && response.status() >= 400) return { ok: false, code: 'HTTP_ERROR', detail: `HTTP ${response.status()}`, final: false };
     // 'load' can come before the first paint reaches the display: live means painted.
-    await Promise.race([
-      // A string: this package compiles without the DOM library.
-      page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))').catch(() => undefined),
-      new Promise((r) => setTimeout(r, FIRST_PAINT_TIMEOUT_MS)),
-    ]);
+    await painted(page);
     this.log.info({ origin: new URL(url).origin }, 'page loaded');
     return { ok: true };
   }
@@ -552,6 +629,18 @@ export class PageRenderer {
     return wake;
   }
 
+  /** The 'Preview unavailable' card in place of the page, shown once painted. */
+  private async showPlaceholder(page: Page, reason: string): Promise<void> {
+    await this.conceal();
+    const set = await page.setContent(placeholderHtml(reason), { waitUntil: 'domcontentloaded', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (!set) return;
+    await painted(page);
+    await this.reveal();
+  }
+
   private report(status: PageStatus): void {
     const last = this.lastStatus;
     if (last && last.state !== status.state && !renderTransitions[last.state].includes(status.state)) {
@@ -584,8 +673,15 @@ function lastRefusal(proxy: EgressProxy, since: number): Omit<EgressRefusal, 'ta
   return proxy.refusalsSince(since).at(-1);
 }
 
-async function showPlaceholder(page: Page, reason: string): Promise<void> {
-  await page.setContent(placeholderHtml(reason), { waitUntil: 'domcontentloaded', timeout: 5_000 }).catch(() => undefined);
+/** Resolves once the page has rendered a frame since the call (two animation frames), or after FIRST_PAINT_TIMEOUT_MS. */
+async function painted(page: Page): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    // A string: this package compiles without the DOM library.
+    page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))').catch(() => undefined),
+    new Promise((r) => (timer = setTimeout(r, FIRST_PAINT_TIMEOUT_MS))),
+  ]);
+  clearTimeout(timer);
 }
 
 function navigationErrorText(err: unknown): string {

@@ -62,6 +62,20 @@ const READ_SECRET_PAGE = `<!doctype html><html><body><script>
   })();
 </script></body></html>`;
 
+/**
+ * A page whose document arrives slowly: its head at once, its body `delay` ms later (query
+ * `delay`, default 3000). Its content is one box of `color` (query, hex without #, blue unless
+ * told) at 0,0 200×200, with no background of its own.
+ */
+function slowPage(url: URL): { head: string; body: string; delayMs: number } {
+  const color = url.searchParams.get('color') ?? '';
+  return {
+    head: '<!doctype html><html><head><meta charset="utf-8"><title>slow</title></head>',
+    body: `<body style="margin:0"><div style="position:absolute;left:0;top:0;width:200px;height:200px;background:#${/^[0-9a-f]{6}$/i.test(color) ? color : '0000ff'}"></div></body></html>`,
+    delayMs: Number(url.searchParams.get('delay') ?? 3000),
+  };
+}
+
 export interface TestSite {
   server: Server;
   port: number;
@@ -96,6 +110,14 @@ export async function startTestSite(): Promise<TestSite> {
         return html(WRITE_SECRET_PAGE);
       case '/read-secret':
         return html(READ_SECRET_PAGE);
+      case '/slow': {
+        const { head, body, delayMs } = slowPage(url);
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        res.write(head);
+        const timer = setTimeout(() => res.end(body), delayMs);
+        res.on('close', () => clearTimeout(timer));
+        return;
+      }
       case '/report':
         reports.push(url.searchParams);
         res.writeHead(204).end();
