@@ -11,6 +11,8 @@
  *          running): the process's RSS, threads and open files every 20 cycles, against the
  *          figures after the first cycle.
  * BENCH_ONLY=edits,leak runs only the parts named; BENCH_REPEAT (3) and BENCH_CYCLES (200);
+ * BENCH_LEAK_INPUTS=camera,page (both by default) the inputs the leak part cycles (also 'video':
+ * the camera's picture alone, 'mic': its sound alone); BENCH_LEAK_HOLD (250) ms each is kept in, and out;
  * BENCH_LOG=text also prints the pipeline's log lines holding it (e.g. "inputs changed live").
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -31,6 +33,8 @@ import { cpuSeconds, loadAverage } from './proc-cpu.ts';
 
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 200);
+const LEAK_HOLD_MS = Number(process.env.BENCH_LEAK_HOLD ?? 250);
+const LEAK_INPUTS = new Set((process.env.BENCH_LEAK_INPUTS ?? 'camera,page').split(','));
 const AROUND_MS = 1500;
 const CPU_WINDOW_MS = 2000;
 const PLACEHOLDER = join(import.meta.dirname, '..', 'assets', 'placeholder-camera.png');
@@ -192,13 +196,20 @@ async function leak(host: SessionHost, server: RunningRtmpServer): Promise<void>
   const { camera, page } = await liveInputs(session);
   const pid = session.supervisor.pid!;
   let first: ReturnType<typeof processFigures> | undefined;
-  print(`${CYCLES} attach/detach cycles of a web page and a camera, live at 720p30 (pipeline process ${pid})`);
+  const kinds: Record<string, PlanInput> = {
+    camera,
+    page,
+    video: { ...camera, id: 'video', audio: undefined } as PlanInput,
+    mic: { ...camera, id: 'mic', video: undefined } as PlanInput,
+  };
+  const cycled = [...LEAK_INPUTS].map((kind) => kinds[kind]!);
+  print(`${CYCLES} attach/detach cycles of ${[...LEAK_INPUTS].join(' and ')}, live at 720p30 (pipeline process ${pid})`);
   print(`${'cycle'.padStart(6)} ${'RSS MB'.padStart(8)} ${'Δ MB'.padStart(7)} ${'threads'.padStart(8)} ${'fds'.padStart(5)}`);
   for (let cycle = 1; cycle <= CYCLES; cycle++) {
-    session.host.applyPlan(session.id, ++session.version, plan([camera, page], session.outputs));
-    await sleep(250);
+    session.host.applyPlan(session.id, ++session.version, plan(cycled, session.outputs));
+    await sleep(LEAK_HOLD_MS);
     session.host.applyPlan(session.id, ++session.version, plan([], session.outputs));
-    await sleep(250);
+    await sleep(LEAK_HOLD_MS);
     if (cycle === 1 || cycle % 20 === 0) {
       // The plan is applied once the process says so; inputs removed young are released once
       // settled (inputs/input-set.ts, at most 3 s), and their wrappers collected a second after.
