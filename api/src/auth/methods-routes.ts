@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { getSignInMethodsEndpoint, oauthProviderIdSchema, type SignInMethods } from '@onair/protocol';
-import { devInboxEnabled, type AuthConfig } from '../auth/config.ts';
-import { oauthProviders } from '../auth/oauth-providers.ts';
+import { devInboxEnabled, type AuthConfig } from './config.ts';
+import { oauthProviders } from './oauth-providers.ts';
 import { mount } from '../http/mount.ts';
 
 /** Tells the login screen which ways in this installation offers. */

@@ -19,7 +19,7 @@ import {
   type WorkerSignal,
 } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import type { IngestService } from '../ingest/ingest-service.ts';
+import type { IngestService } from './ingest-service.ts';
 
 /** How long a WHIP client waits for the worker's answer before it is told to retry. */
 const ANSWER_TIMEOUT_MS = 15_000;

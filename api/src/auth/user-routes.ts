@@ -16,7 +16,7 @@ import {
   type MailingPreferences,
   type MailingSettings,
 } from '@onair/protocol';
-import { resolveSessionUserId, type Auth } from '../auth/index.ts';
+import { resolveSessionUserId, type Auth } from './index.ts';
 import { mount } from '../http/mount.ts';
 
 const userSelect = {

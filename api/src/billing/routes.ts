@@ -2,7 +2,7 @@ import express, { Router, type RequestHandler } from 'express';
 import { cancelSubscriptionEndpoint, createCheckoutEndpoint, getBillingEndpoint, openBillingPortalEndpoint, renewSubscriptionEndpoint, setVipEndpoint } from '@onair/protocol';
 import { OnAirError } from '@onair/protocol';
 import type { Db } from '@onair/db';
-import type { BillingService } from '../billing/billing-service.ts';
+import type { BillingService } from './billing-service.ts';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
 import { mount } from '../http/mount.ts';
 

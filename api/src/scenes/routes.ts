@@ -12,7 +12,7 @@ import {
 import type { Db } from '@onair/db';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
 import { mount } from '../http/mount.ts';
-import type { SceneService } from '../scenes/scene-service.ts';
+import type { SceneService } from './scene-service.ts';
 
 export function projectRoutes(deps: { db: Db; scenes: SceneService; resolveSession: SessionResolver }): Router {
   const router = Router();

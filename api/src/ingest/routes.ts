@@ -5,7 +5,7 @@ import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { authenticate, type SessionResolver } from '../http/auth-context.ts';
 import { mount } from '../http/mount.ts';
-import type { IngestService } from '../ingest/ingest-service.ts';
+import type { IngestService } from './ingest-service.ts';
 
 /** Where the RTMP server's callbacks arrive; the secret in the path is the server's credential (never logged: see app.ts). */
 export const INGEST_CALLBACK_PREFIX = '/api/internal/ingest';

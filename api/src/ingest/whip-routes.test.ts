@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fragmentCandidates, offeredTracks } from './whip.ts';
+import { fragmentCandidates, offeredTracks } from './whip-routes.ts';
 
 const OFFER = ['v=0', 'o=- 1 1 IN IP4 127.0.0.1', 's=-', 't=0 0', 'm=audio 9 UDP/TLS/RTP/SAVPF 111', 'a=mid:0', 'a=sendonly', 'm=video 9 UDP/TLS/RTP/SAVPF 96 102', 'a=mid:1', 'a=sendonly', ''].join('\r\n');
 

@@ -11,7 +11,7 @@ import {
 import type { Db } from '@onair/db';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
 import { mount, Reply } from '../http/mount.ts';
-import type { MemberService } from '../members/member-service.ts';
+import type { MemberService } from './member-service.ts';
 
 /** The caller's project role is checked by mount() against each endpoint's projectPermission. */
 export function memberRoutes(deps: { db: Db; members: MemberService; resolveSession: SessionResolver }): Router {

@@ -3,8 +3,8 @@ import { getAlertSettingsEndpoint, listEventsEndpoint, testAlertEndpoint, update
 import type { Db } from '@onair/db';
 import { authenticate, type SessionResolver } from '../http/auth-context.ts';
 import { mount } from '../http/mount.ts';
-import { EventsService } from '../events/events-service.ts';
-import type { AlertsService } from '../events/alerts-service.ts';
+import { EventsService } from './events-service.ts';
+import type { AlertsService } from './alerts-service.ts';
 
 /** The events feed (partner spec §7 get-feed); the caller's role is checked by mount(). */
 export function eventRoutes(deps: { db: Db; resolveSession: SessionResolver; alerts: AlertsService }): Router {

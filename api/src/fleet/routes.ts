@@ -2,10 +2,10 @@ import { Router, type RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { getFleetLoadHistoryEndpoint, getFleetOverviewEndpoint, OnAirError } from '@onair/protocol';
 import type { Db } from '@onair/db';
-import { FleetOverviewReader } from '../fleet/fleet-overview.ts';
-import { LoadHistory } from '../fleet/load-history.ts';
-import { SessionQueueStats } from '../fleet/session-queue-stats.ts';
-import type { WorkerRegistry } from '../fleet/worker-registry.ts';
+import { FleetOverviewReader } from './fleet-overview.ts';
+import { LoadHistory } from './load-history.ts';
+import { SessionQueueStats } from './session-queue-stats.ts';
+import type { WorkerRegistry } from './worker-registry.ts';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
 import { mount } from '../http/mount.ts';
 

@@ -18,7 +18,7 @@ import {
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
-import type { Destinations } from '../destinations/index.ts';
+import type { Destinations } from './index.ts';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
 import { mount, Reply } from '../http/mount.ts';
 

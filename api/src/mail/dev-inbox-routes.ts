@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { listDevInboxEndpoint, OnAirError } from '@onair/protocol';
-import type { DevInbox } from '../mail/dev-inbox.ts';
+import type { DevInbox } from './dev-inbox.ts';
 import { mount } from '../http/mount.ts';
 
 const isLoopbackAddress = (ip: string | undefined) => !!ip && (ip === '::1' || /^(::ffff:)?127\./.test(ip));

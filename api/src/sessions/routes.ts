@@ -3,7 +3,7 @@ import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint } from '@
 import type { Db } from '@onair/db';
 import { authenticate, type SessionResolver } from '../http/auth-context.ts';
 import { mount } from '../http/mount.ts';
-import type { SessionService } from '../sessions/session-service.ts';
+import type { SessionService } from './session-service.ts';
 
 /** The caller's project role is checked by mount() against each endpoint's projectPermission. */
 export function sessionRoutes(deps: { db: Db; sessions: SessionService; resolveSession: SessionResolver }): Router {

@@ -18,7 +18,7 @@ import type { Db } from '@onair/db';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
 import { mount, Reply } from '../http/mount.ts';
 import { projectAccessOf } from '../access/project-access.ts';
-import type { GuestService } from '../guests/guest-service.ts';
+import type { GuestService } from './guest-service.ts';
 
 export interface GuestRoutesDeps {
   db: Db;
