@@ -26,3 +26,4 @@ export * from './chatbot/index.ts';
 export * from './overlays/index.ts';
 export * from './creator-site/index.ts';
 export * from './money/index.ts';
+export * from './partner-endpoints.ts';

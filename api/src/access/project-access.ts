@@ -3,7 +3,7 @@ import { hasPermission, OnAirError, projectRoleSchema, type ProjectPermission, t
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
-import { activeGuest } from '../guests/guest-service.ts';
+import { activeGuest } from './active-guest.ts';
 
 const PROJECT_NOT_FOUND = 'This project does not exist.';
 

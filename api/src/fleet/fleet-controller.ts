@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { fleetKeys } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import { LoadHistory, loadSample } from './load-history.ts';
+import { loadSample, type LoadHistory } from './load-history.ts';
 import { RedisLeaderLease } from './leader-lease.ts';
 import type { MediaScaler, ReconcileResult } from './scaler/media-scaler.ts';
 import type { SessionQueueStats } from './session-queue-stats.ts';
@@ -19,7 +19,7 @@ export interface FleetControllerOptions {
   /** This replica's name in the lease; the pod name in Kubernetes. */
   holderId?: string;
   leaseKey?: string;
-  history?: LoadHistory;
+  history: LoadHistory;
 }
 
 export interface TickResult {
@@ -40,7 +40,7 @@ export class FleetController {
 
   constructor(private readonly options: FleetControllerOptions) {
     this.lease = new RedisLeaderLease(options.redis, options.leaseKey ?? fleetKeys.leader, options.holderId ?? `${hostname()}-${process.pid}`, options.tickMs * 3);
-    this.history = options.history ?? new LoadHistory(options.redis, options.tickMs);
+    this.history = options.history;
   }
 
   start(): void {

@@ -1,11 +1,7 @@
 import { Router, type RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
 import { getFleetLoadHistoryEndpoint, getFleetOverviewEndpoint, OnAirError } from '@onair/protocol';
 import type { Db } from '@onair/db';
-import { FleetOverviewReader } from './fleet-overview.ts';
-import { LoadHistory } from './load-history.ts';
-import { SessionQueueStats } from './session-queue-stats.ts';
-import type { WorkerRegistry } from './worker-registry.ts';
+import type { FleetOverviewReader } from './fleet-overview.ts';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
 import { mount } from '../http/mount.ts';
 
@@ -16,9 +12,9 @@ const requireAdmin: RequestHandler = (req, _res, next) => {
 };
 
 /** The operators' dashboard api: the fleet's live state and its load over the last hour. */
-export function fleetRoutes(deps: { db: Db; redis: Redis; workers: WorkerRegistry; resolveSession: SessionResolver; sampleIntervalMs: number }): Router {
+export function fleetRoutes(deps: { db: Db; fleetOverview: FleetOverviewReader; resolveSession: SessionResolver }): Router {
   const router = Router();
-  const reader = new FleetOverviewReader(deps.redis, deps.workers, new SessionQueueStats(deps.redis), new LoadHistory(deps.redis, deps.sampleIntervalMs), deps.sampleIntervalMs);
+  const reader = deps.fleetOverview;
   router.use('/api/v1/admin', authenticate(deps.db, deps.resolveSession), requireAdmin);
   mount(router, getFleetOverviewEndpoint, async () => reader.overview());
   mount(router, getFleetLoadHistoryEndpoint, async () => reader.loadHistory());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { partnerEndpoints } from './http.ts';
+import { partnerEndpoints } from '../partner-endpoints.ts';
 import { capabilityWords, channelAllows, channelCapabilities, permissionGroups, type ChannelCapability } from './permissions.ts';
 import { personalInfoSchema } from './profile.ts';
 import { createInviteBodySchema } from './collaborators.ts';

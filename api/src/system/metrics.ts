@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { workerKinds } from '@onair/protocol';
 import { createMetricsRegistry } from '@onair/runtime';
-import type { WorkerRegistry } from './fleet/worker-registry.ts';
+import type { WorkerRegistry } from '../fleet/worker-registry.ts';
 
 export interface ApiMetrics {
   registry: Registry;
