@@ -18,7 +18,7 @@ import { ingestModule } from './ingest/module.ts';
 import { membersModule } from './members/module.ts';
 import type { Platform } from './module.ts';
 import { moneyModule } from './money/module.ts';
-import { ownPageUrls } from './overlays/own-page-urls.ts';
+import { ownPageUrls } from './access/own-page-urls.ts';
 import { overlaysModule } from './overlays/module.ts';
 import type { DataExportQueue } from './partner/data-exports/export-job.ts';
 import { partnerModule } from './partner/module.ts';

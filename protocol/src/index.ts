@@ -1,5 +1,7 @@
 export * from './errors.ts';
 export * from './text.ts';
+export * from './address-policy.ts';
+export * from './channel-permissions.ts';
 export * from './workers.ts';
 export * from './health.ts';
 export * from './http/index.ts';

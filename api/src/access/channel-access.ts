@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import { capabilityWords, channelAllows, OnAirError, permissionGroupSchema, type ChannelCapability, type ChannelRole, type PermissionGroup } from '@onair/protocol';
 import type { Db } from '@onair/db';
-import type { CurrentUser } from '../http/auth-context.ts';
+import type { CurrentUser } from './current-user.ts';
 
 const NOT_A_COLLABORATOR = 'You are not a collaborator of this channel. Ask its owner for an invitation.';
 

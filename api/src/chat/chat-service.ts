@@ -17,7 +17,8 @@ import {
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
-import { chatKeys, type ChatOwnership } from './chat-ownership.ts';
+import type { ChatOwnership } from '../leases/chat-ownership.ts';
+import { chatKeys } from './keys.ts';
 import type { ChatStore } from './chat-store.ts';
 
 /** How long a studio waits for a platform's outcome before the send counts as failed. */

@@ -4,7 +4,7 @@ import type { Logger } from '@onair/runtime';
 import type { ApiConfig } from '../config.ts';
 import type { PlatformAccounts } from '../destinations/platform-accounts.ts';
 import type { EventsStore } from '../events/events-store.ts';
-import type { ChatOwnership } from './chat-ownership.ts';
+import type { ChatOwnership } from '../leases/chat-ownership.ts';
 import type { ChatService } from './chat-service.ts';
 import type { ChatStore } from './chat-store.ts';
 import { ChatSupervisor } from './chat-supervisor.ts';

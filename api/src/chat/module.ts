@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import type { PlatformAccounts } from '../destinations/platform-accounts.ts';
 import type { EventsStore } from '../events/events-store.ts';
 import type { Platform } from '../module.ts';
-import { ChatOwnership } from './chat-ownership.ts';
+import { ChatOwnership } from '../leases/chat-ownership.ts';
+import { chatKeys } from './keys.ts';
 import { ChatService } from './chat-service.ts';
 import { ChatStore } from './chat-store.ts';
 import { startChatConnectors, type ChatConnectors } from './index.ts';
@@ -21,7 +22,7 @@ export const chatModule = {
   name: 'chat',
   build: (deps: Platform): ChatServices => {
     const replicaId = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
-    const chatOwnership = new ChatOwnership(deps.redis, replicaId, deps.config.CHAT_OWNER_LEASE_MS);
+    const chatOwnership = new ChatOwnership(deps.redis, replicaId, deps.config.CHAT_OWNER_LEASE_MS, chatKeys.owner);
     const chatStore = new ChatStore(deps.db, deps.redis, deps.logger);
     return { chatOwnership, chatStore, chat: new ChatService({ db: deps.db, redis: deps.redis, store: chatStore, ownership: chatOwnership, logger: deps.logger }) };
   },

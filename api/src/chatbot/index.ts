@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { ApiConfig } from '../config.ts';
-import { ChatOwnership } from '../chat/chat-ownership.ts';
+import { ChatOwnership } from '../leases/chat-ownership.ts';
 import type { ChatbotService } from './chatbot-service.ts';
 import { chatbotKeys } from './keys.ts';
 import { ChatbotSupervisor } from './runtime/chatbot-supervisor.ts';

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Db, Destination } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { ApiConfig } from '../config.ts';
-import type { ChatOwnership } from '../chat/chat-ownership.ts';
+import type { ChatOwnership } from '../leases/chat-ownership.ts';
 import type { PlatformAccounts } from '../destinations/platform-accounts.ts';
 import { TwitchEventSubConnector } from './eventsub-connector.ts';
 import type { EventsStore } from './events-store.ts';

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { ApiConfig } from '../config.ts';
-import { ChatOwnership } from '../chat/chat-ownership.ts';
+import { ChatOwnership } from '../leases/chat-ownership.ts';
 import type { PlatformAccounts } from '../destinations/platform-accounts.ts';
 import type { EventsStore } from './events-store.ts';
 import { EventsSupervisor, eventsKeys } from './events-supervisor.ts';

@@ -2,7 +2,7 @@ import { alertEndpoints, eventEndpoints } from '@onair/protocol';
 import type { PlatformAccounts } from '../destinations/platform-accounts.ts';
 import type { SessionResolver } from '../http/auth-context.ts';
 import { middleware, type Platform, type Running } from '../module.ts';
-import type { OwnPageUrls } from '../overlays/own-page-urls.ts';
+import type { OwnPageUrls } from '../access/own-page-urls.ts';
 import { alertsOverlayRoutes } from './alerts-overlay.ts';
 import { AlertsService } from './alerts-service.ts';
 import { EventsStore } from './events-store.ts';

@@ -1,6 +1,5 @@
 import { moneyEndpoints } from '@onair/protocol';
 import type { SecretBox } from '@onair/runtime';
-import type { BillingSettings } from '../billing/config.ts';
 import type { EventsStore } from '../events/events-store.ts';
 import type { SessionResolver } from '../http/auth-context.ts';
 import type { Platform } from '../module.ts';
@@ -10,7 +9,7 @@ import { Ledger } from './ledger.ts';
 import { PayoutsService } from './payouts-service.ts';
 import { moneyRoutes } from './routes.ts';
 import { StatisticsService } from './statistics-service.ts';
-import { moneyStripe } from './stripe-client.ts';
+import { moneyStripe, type StripeKeys } from './stripe-client.ts';
 import { TipsService } from './tips-service.ts';
 import { TransactionsService } from './transactions-service.ts';
 
@@ -23,7 +22,7 @@ export interface MoneyServices {
 /** The money area of the partner network: one ledger, tips, payouts, transactions, charity, statistics. */
 export const moneyModule = {
   name: 'money',
-  build: (deps: Platform & { stripeSettings: BillingSettings | undefined; box: SecretBox | null; eventsStore: EventsStore }): MoneyServices => {
+  build: (deps: Platform & { stripeSettings: StripeKeys | undefined; box: SecretBox | null; eventsStore: EventsStore }): MoneyServices => {
     const now = deps.now ? { now: deps.now } : {};
     const stripe = moneyStripe(deps.stripeSettings);
     const ledger = new Ledger(deps.db);

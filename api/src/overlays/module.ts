@@ -7,7 +7,7 @@ import type { UploadService } from '../uploads/upload-service.ts';
 import { OverlayFeed } from './overlay-feed.ts';
 import { overlayPageRoutes } from './overlay-page.ts';
 import { OverlayService } from './overlay-service.ts';
-import type { OwnPageUrls } from './own-page-urls.ts';
+import type { OwnPageUrls } from '../access/own-page-urls.ts';
 import { overlayRoutes, overlayUploadRoutes } from './routes.ts';
 
 export interface OverlaysServices {

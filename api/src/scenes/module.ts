@@ -3,7 +3,7 @@ import type { ProjectAccess } from '../access/project-access.ts';
 import { documentLimits } from '../config.ts';
 import type { SessionResolver } from '../http/auth-context.ts';
 import type { Platform, Running } from '../module.ts';
-import type { OwnPageUrls } from '../overlays/own-page-urls.ts';
+import type { OwnPageUrls } from '../access/own-page-urls.ts';
 import { startCountdownWatch } from './countdown-watch.ts';
 import { Countdowns } from './countdowns.ts';
 import { projectRoutes } from './routes.ts';

@@ -17,7 +17,7 @@ import type { Db } from '@onair/db';
 import type { Logger, SecretBox } from '@onair/runtime';
 import type { SessionControl } from '../destinations/session-control.ts';
 import { loadSceneDocument } from '../scenes/scene-store.ts';
-import { writeDocumentSnapshot } from './document-snapshot.ts';
+import { writeDocumentSnapshot } from '../scenes/document-snapshot.ts';
 
 /**
  * The api's side of studio sessions: it queues a session for placement, tells the owning worker

@@ -3,7 +3,7 @@ import { CHATBOT_EVENTS_CHANNEL, chatbotEventsMessageSchema } from '@onair/proto
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { ApiConfig } from '../../config.ts';
-import type { ChatOwnership } from '../../chat/chat-ownership.ts';
+import type { ChatOwnership } from '../../leases/chat-ownership.ts';
 import type { ChatbotService } from '../chatbot-service.ts';
 import { chatbotKeys } from '../keys.ts';
 import { ChatbotRunner, type RunnerState } from './chatbot-runner.ts';

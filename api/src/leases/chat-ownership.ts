@@ -3,14 +3,6 @@ import type { Redis } from 'ioredis';
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
-export const chatKeys = {
-  owner: (destinationId: string) => `onair:chat:owner:${destinationId}`,
-  state: (destinationId: string) => `onair:chat:state:${destinationId}`,
-  cursor: (destinationId: string) => `onair:chat:cursor:${destinationId}`,
-  /** Each replica listens here for sends to the chats it owns. */
-  replica: (replicaId: string) => `onair:chat:replica:${replicaId}`,
-} as const;
-
 /**
  * One owner per channel's connector across api replicas: a Redis lease per destination, taken with
  * SET NX PX and renewed only by its holder (compare-and-extend in Lua). A replica that dies stops
@@ -21,8 +13,8 @@ export class ChatOwnership {
     private readonly redis: Redis,
     readonly replicaId: string,
     private readonly leaseMs: number,
-    /** Where a lease is kept: chat connectors by default; the events connectors hold leases of their own. */
-    private readonly keyOf: (id: string) => string = chatKeys.owner,
+    /** Where each lease is kept (the chat, events and chatbot connectors keep theirs apart). */
+    private readonly keyOf: (id: string) => string,
   ) {}
 
   /** Renews this replica's lease, or takes a free one; false when another replica holds it. */

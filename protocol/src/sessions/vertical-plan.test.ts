@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { planEntitlements } from '../plans.ts';
 import { renderPlanSchema } from '../pipeline/render-plan.ts';
-import { sceneToRenderPlan } from '../sessions/scene-to-plan.ts';
-import { applyAcceptedPatch, applyScenePatch, type ApplyScenePatchResult } from './apply-patch.ts';
-import type { SceneDocument } from './document.ts';
-import { newProjectDocument } from './new-document.ts';
-import { scenePatchSchema, type SceneOp } from './patch.ts';
-import { validateSceneDocument } from './validate.ts';
-import { deriveVerticalLayout, VERTICAL_CANVAS, VERTICAL_PEOPLE_BAND, verticalLayout } from './vertical.ts';
+import { sceneToRenderPlan } from './scene-to-plan.ts';
+import { applyAcceptedPatch, applyScenePatch, type ApplyScenePatchResult } from '../scene/apply-patch.ts';
+import type { SceneDocument } from '../scene/document.ts';
+import { newProjectDocument } from '../scene/new-document.ts';
+import { scenePatchSchema, type SceneOp } from '../scene/patch.ts';
+import { validateSceneDocument } from '../scene/validate.ts';
+import { deriveVerticalLayout, VERTICAL_CANVAS, VERTICAL_PEOPLE_BAND, verticalLayout } from '../scene/vertical.ts';
 
 const free = planEntitlements.Free;
 

@@ -1,5 +1,5 @@
 import type { OAuthProvider } from '@onair/protocol';
-import type { ApiConfig } from '../../config.ts';
+import type { ApiConfig } from '../config.ts';
 import { facebookPlatform } from './facebook.ts';
 import type { Platform } from './platform.ts';
 import { twitchPlatform } from './twitch.ts';

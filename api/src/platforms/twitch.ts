@@ -2,7 +2,7 @@ import { exchangeAuthorizationCode, refreshAccessToken } from './oauth-token.ts'
 import type { OAuthClientConfig, Platform } from './platform.ts';
 import { platformCall, PlatformCallError } from './platform-http.ts';
 
-import { TWITCH_EVENT_SCOPES } from '../../events/twitch-events.ts';
+import { TWITCH_EVENT_SCOPES } from './twitch-eventsub.ts';
 
 // The events feed reads the channel's follows, subs, cheers and charity donations with the same login.
 const SCOPES = ['channel:read:stream_key', 'channel:manage:broadcast', 'user:read:email', ...TWITCH_EVENT_SCOPES];
