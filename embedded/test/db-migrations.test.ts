@@ -1,13 +1,14 @@
 // The drift test: a database built ONLY from the migration files must hold every model of
 // schema.prisma, every field included. A migration that is missing, or a schema change without
-// its migration, makes a create or a read fail here.
+// its migration, makes a create or a read fail here. It lives here, not in @onair/db, because it needs
+// a PostgreSQL server and this package starts them (@onair/db depends on nothing of the project).
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@onair/embedded/test-services';
-import { applyMigrations, createDb, listMigrations, migrationsDir, MigrationError, Prisma, type Db } from '../src/index.ts';
-import { fixtures } from './fixtures.ts';
+import { applyMigrations, createDb, listMigrations, migrationsDir, MigrationError, Prisma, type Db } from '@onair/db';
+import setupServices, { createTestDatabase, type TestDatabase } from '../src/test-services.ts';
+import { fixtures } from './db-fixtures.ts';
 
 type Delegate = {
   create(args: { data: unknown }): Promise<unknown>;
@@ -17,6 +18,15 @@ type Delegate = {
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 const scalarFields = (model: string) =>
   Object.values((Prisma as unknown as Record<string, Record<string, string>>)[`${model}ScalarFieldEnum`] ?? {});
+
+// The services the other workspaces get from their globalSetup; this workspace's tests start their own.
+let stopServices: (() => Promise<void>) | undefined;
+beforeAll(async () => {
+  stopServices = await setupServices();
+}, 60_000);
+afterAll(async () => {
+  await stopServices?.();
+});
 
 describe('schema and migrations', () => {
   let database: TestDatabase;
