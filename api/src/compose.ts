@@ -15,6 +15,7 @@ import { eventsModule } from './events/module.ts';
 import { fleetModule } from './fleet/module.ts';
 import { guestsModule } from './guests/module.ts';
 import { ingestModule } from './ingest/module.ts';
+import { leasesModule } from './leases/module.ts';
 import { membersModule } from './members/module.ts';
 import type { Platform } from './module.ts';
 import { moneyModule } from './money/module.ts';
@@ -52,7 +53,7 @@ export function compose(options: ComposeOptions) {
     /** Stripe, for billing and the money area; undefined without its keys. */
     stripeSettings: billingSettings(config),
   };
-  const c1 = { ...shared, ...authModule.build(shared), ...accessModule.build(shared) };
+  const c1 = { ...shared, ...authModule.build(shared), ...accessModule.build(shared), ...leasesModule.build(shared) };
   const c2 = { ...c1, ...fleetModule.build(c1) };
   const c3 = { ...c2, ...systemModule.build(c2), ...sessionsModule.build(c2), ...uploadsModule.build(c2), ...recordingsModule.build(c2) };
   const c4 = { ...c3, ...scenesModule.build(c3) };

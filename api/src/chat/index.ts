@@ -4,7 +4,7 @@ import type { Logger } from '@onair/runtime';
 import type { ApiConfig } from '../config.ts';
 import type { PlatformAccounts } from '../destinations/platform-accounts.ts';
 import type { EventsStore } from '../events/events-store.ts';
-import type { ChatOwnership } from '../leases/chat-ownership.ts';
+import type { RedisLease } from '../leases/lease.ts';
 import type { ChatService } from './chat-service.ts';
 import type { ChatStore } from './chat-store.ts';
 import { ChatSupervisor } from './chat-supervisor.ts';
@@ -27,7 +27,7 @@ export async function startChatConnectors(deps: {
   platformAccounts: PlatformAccounts;
   chatStore: ChatStore;
   chat: ChatService;
-  chatOwnership: ChatOwnership;
+  chatLease: RedisLease;
   eventsStore: EventsStore;
 }): Promise<ChatConnectors> {
   const { config, db, redis, logger } = deps;
@@ -36,7 +36,7 @@ export async function startChatConnectors(deps: {
   if (config.CHAT_CONNECTORS) {
     subscriber = redis.duplicate();
     subscriber.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis chat subscriber connection error'));
-    supervisor = new ChatSupervisor({ config, db, redis, subscriber, logger, accounts: deps.platformAccounts, store: deps.chatStore, service: deps.chat, ownership: deps.chatOwnership, events: deps.eventsStore });
+    supervisor = new ChatSupervisor({ config, db, redis, subscriber, logger, accounts: deps.platformAccounts, store: deps.chatStore, service: deps.chat, lease: deps.chatLease, events: deps.eventsStore });
     await supervisor.start().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'chat connectors could not start'));
   }
   return {

@@ -1,17 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { PlatformAccounts } from '../destinations/platform-accounts.ts';
 import type { EventsStore } from '../events/events-store.ts';
 import type { Platform } from '../module.ts';
-import { ChatOwnership } from '../leases/chat-ownership.ts';
+import type { RedisLease } from '../leases/lease.ts';
+import type { LeasesServices } from '../leases/module.ts';
 import { chatKeys } from './keys.ts';
 import { ChatService } from './chat-service.ts';
 import { ChatStore } from './chat-store.ts';
 import { startChatConnectors, type ChatConnectors } from './index.ts';
 
 export interface ChatServices {
-  /** This replica's hold on the channels whose connectors it runs; sends are routed to the holder. */
-  chatOwnership: ChatOwnership;
+  /** This replica's lease on each chat whose connector it runs; sends are routed to the holder. */
+  chatLease: RedisLease;
   chatStore: ChatStore;
   /** The studio-facing chat (read, send, moderate), served over /ws. */
   chat: ChatService;
@@ -20,11 +19,10 @@ export interface ChatServices {
 /** Platform chat (Twitch, YouTube, Facebook) in the studio. */
 export const chatModule = {
   name: 'chat',
-  build: (deps: Platform): ChatServices => {
-    const replicaId = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
-    const chatOwnership = new ChatOwnership(deps.redis, replicaId, deps.config.CHAT_OWNER_LEASE_MS, chatKeys.owner);
+  build: (deps: Platform & LeasesServices): ChatServices => {
+    const chatLease = deps.connectorLeases(chatKeys.owner);
     const chatStore = new ChatStore(deps.db, deps.redis, deps.logger);
-    return { chatOwnership, chatStore, chat: new ChatService({ db: deps.db, redis: deps.redis, store: chatStore, ownership: chatOwnership, logger: deps.logger }) };
+    return { chatLease, chatStore, chat: new ChatService({ db: deps.db, redis: deps.redis, store: chatStore, lease: chatLease, logger: deps.logger }) };
   },
   sockets: {
     // Every replica serving /ws also takes part in running the platform chat connectors.

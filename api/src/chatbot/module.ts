@@ -1,4 +1,5 @@
 import { chatbotEndpoints } from '@onair/protocol';
+import type { LeasesServices } from '../leases/module.ts';
 import type { Platform } from '../module.ts';
 import { ChatbotService } from './chatbot-service.ts';
 import { startChatbots, type Chatbots } from './index.ts';
@@ -18,6 +19,6 @@ export const chatbotModule = {
   },
   sockets: {
     // The chatbots are elected as the chat connectors are, one owner per channel.
-    runners: { name: 'chatbots', attach: (_server: unknown, c: Platform & ChatbotServices): Promise<Chatbots> => startChatbots(c) },
+    runners: { name: 'chatbots', attach: (_server: unknown, c: Platform & ChatbotServices & LeasesServices): Promise<Chatbots> => startChatbots(c) },
   },
 };

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { ApiConfig } from '../config.ts';
-import { ChatOwnership } from '../leases/chat-ownership.ts';
+import type { LeasesServices } from '../leases/module.ts';
 import type { PlatformAccounts } from '../destinations/platform-accounts.ts';
 import type { EventsStore } from './events-store.ts';
 import { EventsSupervisor, eventsKeys } from './events-supervisor.ts';
@@ -19,14 +17,12 @@ export interface EventsConnectors {
  * The events connectors of one api replica: unless switched off, the supervisor that takes part in
  * electing connector owners and runs those it owns, writing through the one events store.
  */
-export function startEventsConnectors(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; eventsStore: EventsStore; platformAccounts: PlatformAccounts }): EventsConnectors {
+export function startEventsConnectors(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; eventsStore: EventsStore; platformAccounts: PlatformAccounts } & LeasesServices): EventsConnectors {
   const { config, db, redis, logger } = deps;
   const clientId = config.TWITCH_EVENTSUB_CLIENT_ID ?? config.TWITCH_CLIENT_ID;
   let supervisor: EventsSupervisor | null = null;
   if (config.EVENTS_CONNECTORS && clientId) {
-    const replicaId = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
-    const ownership = new ChatOwnership(redis, replicaId, config.CHAT_OWNER_LEASE_MS, eventsKeys.owner);
-    supervisor = new EventsSupervisor({ config, db, redis, logger, accounts: deps.platformAccounts, store: deps.eventsStore, ownership, clientId });
+    supervisor = new EventsSupervisor({ config, db, redis, logger, accounts: deps.platformAccounts, store: deps.eventsStore, lease: deps.connectorLeases(eventsKeys.owner), clientId });
     supervisor.start();
   } else if (config.EVENTS_CONNECTORS) {
     logger.info('Twitch events are off: no TWITCH_EVENTSUB_CLIENT_ID or TWITCH_CLIENT_ID');

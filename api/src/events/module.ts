@@ -1,6 +1,7 @@
 import { alertEndpoints, eventEndpoints } from '@onair/protocol';
 import type { PlatformAccounts } from '../destinations/platform-accounts.ts';
 import type { SessionResolver } from '../http/auth-context.ts';
+import type { LeasesServices } from '../leases/module.ts';
 import { middleware, type Platform, type Running } from '../module.ts';
 import type { OwnPageUrls } from '../access/own-page-urls.ts';
 import { alertsOverlayRoutes } from './alerts-overlay.ts';
@@ -29,6 +30,6 @@ export const eventsModule = {
   },
   sockets: {
     // The events connectors (Twitch EventSub) are elected as the chat's are; YouTube's events come with its chat.
-    connectors: { name: 'events connectors', attach: (_server: unknown, c: Platform & EventsServices & { platformAccounts: PlatformAccounts }): Running => startEventsConnectors(c) },
+    connectors: { name: 'events connectors', attach: (_server: unknown, c: Platform & EventsServices & LeasesServices & { platformAccounts: PlatformAccounts }): Running => startEventsConnectors(c) },
   },
 };

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { fleetKeys } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { loadSample, type LoadHistory } from './load-history.ts';
-import { RedisLeaderLease } from './leader-lease.ts';
+import { RedisLease } from '../leases/lease.ts';
 import type { MediaScaler, ReconcileResult } from './scaler/media-scaler.ts';
 import type { SessionQueueStats } from './session-queue-stats.ts';
 import type { WorkerRegistry } from './worker-registry.ts';
@@ -33,13 +33,15 @@ export interface TickResult {
  * replica takes over within one lease TTL of the leader dying.
  */
 export class FleetController {
-  readonly lease: RedisLeaderLease;
+  readonly lease: RedisLease;
   readonly history: LoadHistory;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: FleetControllerOptions) {
-    this.lease = new RedisLeaderLease(options.redis, options.leaseKey ?? fleetKeys.leader, options.holderId ?? `${hostname()}-${process.pid}`, options.tickMs * 3);
+    // Renewed every tick with a TTL of three, so a slow tick does not hand the lead over.
+    const key = options.leaseKey ?? fleetKeys.leader;
+    this.lease = new RedisLease(options.redis, options.holderId ?? `${hostname()}-${process.pid}`, options.tickMs * 3, () => key);
     this.history = options.history;
   }
 
@@ -60,7 +62,7 @@ export class FleetController {
   }
 
   async tick(now = new Date()): Promise<TickResult> {
-    if (!(await this.lease.acquireOrRenew())) return { leader: false };
+    if (!(await this.lease.hold())) return { leader: false };
     const [media, render, queue] = await Promise.all([this.options.workers.list('media'), this.options.workers.list('render'), this.options.queue.read(now.getTime())]);
     await this.history.append(loadSample(now, media, render, queue));
     if (!this.options.scaler) return { leader: true };
