@@ -36,7 +36,8 @@ const isolatedTestFiles: Record<string, string[]> = {};
 // machine shared with two other suites, at nice 10, three of them needed their retry, a UI waiting
 // past its 5 s for a starved api. They stay in the heavy lane, after the media suites.)
 const heavyWorkspaces = ['media-worker', 'render-worker'];
-const lightWorkspaces = ['protocol', 'runtime', 'prisma', 'embedded', 'api', 'control-ui', 'load-tests'];
+// prisma (@onair/db) has no suite of its own: its drift test needs a PostgreSQL server, and is embedded's.
+const lightWorkspaces = ['protocol', 'runtime', 'embedded', 'api', 'control-ui', 'load-tests'];
 const LIGHT_NICE = 10;
 /** No single test file may take longer (issue 36): one slow addition is caught when it lands. */
 const FILE_LIMIT_SECONDS = 300;

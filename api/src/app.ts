@@ -1,137 +1,122 @@
-import express, { type Express } from 'express';
-import { bodyParsing } from './http/body.ts';
-import { ProjectAccess, provideProjectAccess } from './access/project-access.ts';
-import type { Redis } from 'ioredis';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
-import {
-  deleteCurrentUserEndpoint,
-  getCurrentUserEndpoint,
-  getUserSettingsEndpoint,
-  healthzEndpoint,
-  getSignInMethodsEndpoint,
-  listDevInboxEndpoint,
-  readyzEndpoint,
-  updateCurrentUserEndpoint,
-  updateMailingPreferencesEndpoint,
-  updateMailingStatusEndpoint,
-  type Endpoint,
-} from '@onair/protocol';
-import { closeSessionEndpoint, getSessionEndpoint, openSessionEndpoint, projectEndpoints } from '@onair/protocol';
-import { alertEndpoints, billingEndpoints, destinationEndpoints, eventEndpoints, guestEndpoints, memberEndpoints, STRIPE_WEBHOOK_PATH } from '@onair/protocol';
-import { campaignEndpoints, fleetEndpoints, ingestEndpoints, partnerEndpoints, recordingEndpoints, scheduleEndpoints, uploadEndpoints } from '@onair/protocol';
-import type { Db } from '@onair/db';
-import { SecretBox, type Logger } from '@onair/runtime';
-import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './auth/index.ts';
-import { AUTH_BASE_PATH } from './auth/auth.ts';
-import { devInboxEnabled } from './auth/config.ts';
-import { documentLimits, type ApiConfig } from './config.ts';
-import { SceneService } from './scenes/scene-service.ts';
-import { WorkerRegistry } from './fleet/worker-registry.ts';
+import type { Endpoint } from '@onair/protocol';
+import { accessModule } from './access/module.ts';
+import { authModule } from './auth/module.ts';
+import { billingModule } from './billing/module.ts';
+import { campaignsModule } from './campaigns/module.ts';
+import { chatbotModule } from './chatbot/module.ts';
+import type { Composition } from './compose.ts';
+import { creatorSiteModule } from './creator-site/module.ts';
+import { destinationsModule } from './destinations/module.ts';
+import { eventsModule } from './events/module.ts';
+import { fleetModule } from './fleet/module.ts';
+import { guestsModule } from './guests/module.ts';
+import { bodyParsing } from './http/body.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
-import { createDestinations, type SessionControl } from './destinations/index.ts';
 import { staticUi } from './http/static-ui.ts';
-import { createApiMetrics } from './metrics.ts';
-import { authMethodsRoutes } from './routes/auth-methods.ts';
-import { BillingService } from './billing/billing-service.ts';
-import { billingSettings, classicStudioUrl } from './billing/config.ts';
-import { billingRoutes, stripeWebhookHandlers } from './routes/billing.ts';
-import { destinationRoutes } from './routes/destinations.ts';
-import { fleetRoutes } from './routes/fleet.ts';
-import { INGEST_CALLBACK_PREFIX, ingestRoutes } from './routes/ingest.ts';
-import { whipRoutes } from './routes/whip.ts';
-import { createIngest } from './ingest/index.ts';
-import { devInboxRoutes } from './routes/dev-inbox.ts';
-import { projectRoutes } from './routes/projects.ts';
-import { memberRoutes } from './routes/members.ts';
-import { eventRoutes } from './routes/events.ts';
-import { AlertsService } from './events/alerts-service.ts';
-import { alertsOverlayRoutes } from './events/alerts-overlay.ts';
-import { MemberService } from './members/member-service.ts';
-import { sessionRoutes } from './routes/sessions.ts';
-import { guestRoutes } from './routes/guests.ts';
-import { createGuestService, guestResolverOf, type GuestService } from './guests/index.ts';
-import { provideGuestResolver } from './http/auth-context.ts';
-import { SessionService } from './sessions/session-service.ts';
-import { systemRoutes } from './routes/system.ts';
-import { userRoutes } from './routes/users.ts';
-import { createUploadStore, uploadLimits, uploadRoutes, UploadService, type UploadStore } from './uploads/index.ts';
-import { recordingRoutes } from './recordings/index.ts';
-import { Countdowns } from './scenes/countdowns.ts';
-import { scheduleRoutes, ScheduledBroadcastQueue, ScheduleService } from './schedules/index.ts';
-import { partnerRoutes } from './partner/index.ts';
-import { CampaignService } from './campaigns/campaign-service.ts';
-import { campaignRoutes } from './campaigns/routes.ts';
-import { createMoney, moneyRoutes } from './money/index.ts';
-import { DataExportQueue } from './partner/data-exports/export-job.ts';
-import { oauthProviders } from './auth/oauth-providers.ts';
-import { createOverlayService, overlayPageRoutes, overlayRoutes, overlayUploadRoutes, ownPageUrls } from './overlays/index.ts';
-import { CreatorSiteService, creatorSitePageRoutes, creatorSiteRoutes, creatorSiteUploadRoutes } from './creator-site/index.ts';
+import { INGEST_CALLBACK_PREFIX } from './ingest/routes.ts';
+import { ingestModule } from './ingest/module.ts';
+import { membersModule } from './members/module.ts';
+import { middleware, type HttpPart } from './module.ts';
+import { moneyModule } from './money/module.ts';
+import { overlaysModule } from './overlays/module.ts';
+import { partnerModule } from './partner/module.ts';
+import { recordingsModule } from './recordings/module.ts';
+import { scenesModule } from './scenes/module.ts';
+import { schedulesModule } from './schedules/module.ts';
+import { sessionsModule } from './sessions/module.ts';
+import { systemModule } from './system/module.ts';
+import { uploadsModule } from './uploads/module.ts';
 
-export interface AppDeps {
-  config: ApiConfig;
-  db: Db;
-  redis: Redis;
-  logger: Logger;
-  /** Sign-in, shared with the WebSocket server; made here when not given. */
-  accounts?: Accounts;
-  /** Go Live's hold on studio sessions (session placement); without it Go Live answers 503 and the rest of destinations works. */
-  sessionControl?: SessionControl;
-  /** Studio sessions (the placement queue); made here when not given. Its owner closes its queue. */
-  sessions?: SessionService;
-  /** Where uploads are kept; the disk store at UPLOADS_DIR when not given. */
-  uploadStore?: UploadStore;
-  /** Where scheduled video broadcasts wait (its owner closes it and runs its worker); made here when not given. */
-  scheduleQueue?: ScheduledBroadcastQueue;
-  /** Where data exports are queued (its owner closes it and runs its worker); made here when not given. */
-  exportQueue?: DataExportQueue;
-  /** The clock of the partner network's time rules (username cooldown, erasure); tests advance it. */
-  now?: () => Date;
-  /** Guests by link; made here when not given (the WebSocket server shares it). */
-  guests?: GuestService;
-}
+/** The JSON parser: every route after it reads a parsed body, under MAX_BODY_BYTES and the text rule. */
+const jsonBody = middleware((c: Composition) => bodyParsing({ limitBytes: c.config.MAX_BODY_BYTES }));
 
-/** Every endpoint contract the api mounts; the OpenAPI document lists exactly these. */
-export const mountedEndpoints: readonly Endpoint[] = [
-  healthzEndpoint,
-  readyzEndpoint,
-  getCurrentUserEndpoint,
-  updateCurrentUserEndpoint,
-  deleteCurrentUserEndpoint,
-  getUserSettingsEndpoint,
-  updateMailingPreferencesEndpoint,
-  updateMailingStatusEndpoint,
-  listDevInboxEndpoint,
-  getSignInMethodsEndpoint,
-  ...projectEndpoints,
-  ...memberEndpoints,
-  ...eventEndpoints,
-  ...alertEndpoints,
-  ...guestEndpoints,
-  ...destinationEndpoints,
-  ...fleetEndpoints,
-  ...billingEndpoints,
-  ...uploadEndpoints,
-  ...recordingEndpoints,
-  ...scheduleEndpoints,
-  ...ingestEndpoints,
-  openSessionEndpoint,
-  getSessionEndpoint,
-  closeSessionEndpoint,
-  ...partnerEndpoints,
-  ...campaignEndpoints,
+/**
+ * The HTTP stack, in order: the order is part of the behaviour. What reads its own body (sign-in,
+ * Stripe's signed webhook, WHIP's SDP, OAuth forms, uploads) comes before the JSON parser; the
+ * access rules and the guest resolver come before the uploads; a router that guards a path prefix
+ * (`/api/v1/projects`, `/api/v1/admin`) guards it for the routers after it too.
+ */
+const partnerNetwork = partnerModule.http.network<Composition>([chatbotModule.http.routes, overlaysModule.http.routes, creatorSiteModule.http.routes]);
+
+const httpStack: readonly HttpPart<Composition>[] = [
+  systemModule.http.requestMetrics,
+  authModule.http.signIn,
+  billingModule.http.stripeWebhook,
+  ingestModule.http.whip,
+  partnerModule.http.oauthForms,
+  accessModule.http.provide,
+  guestsModule.http.resolver,
+  uploadsModule.http.upload,
+  creatorSiteModule.http.upload,
+  overlaysModule.http.upload,
+  jsonBody,
+  systemModule.http.health,
+  scenesModule.http.projects,
+  membersModule.http.routes,
+  eventsModule.http.routes,
+  eventsModule.http.alertsOverlay,
+  guestsModule.http.routes,
+  sessionsModule.http.routes,
+  billingModule.http.routes,
+  destinationsModule.http.routes,
+  recordingsModule.http.routes,
+  schedulesModule.http.routes,
+  ingestModule.http.routes,
+  authModule.http.users,
+  authModule.http.signInMethods,
+  overlaysModule.http.pages,
+  creatorSiteModule.http.pages,
+  partnerNetwork,
+  campaignsModule.http.routes,
+  moneyModule.http.routes,
+  fleetModule.http.dashboard,
+  authModule.http.devInbox,
+  systemModule.http.metrics,
 ];
 
-export function createApp(deps: AppDeps): Express {
+/**
+ * The order the OpenAPI document lists the mounted parts' contracts in: the reference's (the system,
+ * the signed-in user, the studio, the partner network), which clients and the fuzz run read in
+ * this order; the stack's order is the middleware's. Every part of the stack with contracts is here once.
+ */
+const documentOrder: readonly HttpPart<Composition>[] = [
+  systemModule.http.health,
+  authModule.http.users,
+  authModule.http.devInbox,
+  authModule.http.signInMethods,
+  scenesModule.http.projects,
+  membersModule.http.routes,
+  eventsModule.http.routes,
+  guestsModule.http.routes,
+  destinationsModule.http.routes,
+  fleetModule.http.dashboard,
+  billingModule.http.routes,
+  uploadsModule.http.upload,
+  recordingsModule.http.routes,
+  schedulesModule.http.routes,
+  ingestModule.http.routes,
+  sessionsModule.http.routes,
+  partnerNetwork,
+  moneyModule.http.routes,
+  campaignsModule.http.routes,
+];
+const documented = new Set(documentOrder);
+const undocumented = httpStack.filter((part) => part.endpoints.length > 0 && !documented.delete(part));
+if (undocumented.length > 0 || documented.size > 0) throw new Error('the OpenAPI order must list exactly the mounted parts that serve contracts');
+
+/** Every endpoint contract the api mounts; the OpenAPI document lists exactly these. */
+export const mountedEndpoints: readonly Endpoint[] = documentOrder.flatMap((part) => part.endpoints);
+
+export function createApp(c: Composition): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  const workers = new WorkerRegistry(deps.redis);
-  const metrics = createApiMetrics(workers);
-
   app.use(
     pinoHttp({
-      logger: deps.logger,
+      logger: c.logger,
       // The RTMP server's callbacks carry its secret in the path: never logged (the ingest logs its own decisions).
       autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') || (req.url ?? '').startsWith(INGEST_CALLBACK_PREFIX) },
       // Only the path: query strings can carry one-time tokens (magic links, OAuth codes).
@@ -141,116 +126,19 @@ export function createApp(deps: AppDeps): Express {
       },
     }),
   );
-  app.use(metrics.httpMiddleware);
-  const accounts = deps.accounts ?? createAccounts(deps);
-  // Sign-in bodies are small: they are read here, under their own limit and the text rule, and
-  // better-auth takes the parsed body instead of reading the stream itself.
-  app.use(AUTH_BASE_PATH, ...bodyParsing({ limitBytes: deps.config.AUTH_MAX_BODY_BYTES, forms: true }));
-  app.all(`${AUTH_BASE_PATH}/{*path}`, authHandler(accounts.auth));
-  const alerts = new AlertsService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET, signForStudio: ownPageUrls(deps.config).sign });
-  const money = createMoney({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, billing: billingSettings(deps.config), secretsKey: deps.config.SECRETS_KEY, alerts, ...(deps.now ? { now: deps.now } : {}) });
-  const billing = new BillingService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, settings: billingSettings(deps.config), classicStudioUrl: classicStudioUrl(deps.config), money: money.webhooks });
-  // Before the JSON parser: the signature covers the raw bytes.
-  app.post(STRIPE_WEBHOOK_PATH, ...stripeWebhookHandlers(billing));
-  // WHIP bodies are SDP, read by its routes under their own limit (see whipRoutes).
-  const sessions = deps.sessions ?? new SessionService(deps.db, deps.redis, deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : undefined, deps.logger);
-  const access = new ProjectAccess(deps.db, deps.logger);
-  const destinations = createDestinations({
-    config: deps.config,
-    db: deps.db,
-    redis: deps.redis,
-    logger: deps.logger,
-    assertProjectAccess: (user, projectId) => access.require(user, projectId, 'read project'),
-    sessions: deps.sessionControl ?? sessions,
-    ...(deps.now ? { now: deps.now } : {}),
-  });
-  const countdowns = new Countdowns({ db: deps.db, redis: deps.redis, logger: deps.logger, ...(deps.now ? { now: deps.now } : {}) });
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger, access, documentLimits(deps.config), ownPageUrls(deps.config).trusted, countdowns);
-  const ingest = createIngest({ ...deps, broadcasts: destinations.broadcasts, sessions, scenes });
-  app.use(whipRoutes({ ingest, redis: deps.redis, logger: deps.logger }));
-  // OAuth clients post forms to the token and device endpoints (RFC 6749, 8628).
-  app.use('/api/oauth', ...bodyParsing({ limitBytes: deps.config.AUTH_MAX_BODY_BYTES, forms: true }));
-  const resolveSession = (req: Parameters<typeof resolveSessionUserId>[1]) => resolveSessionUserId(accounts.auth, req);
-  app.use(provideProjectAccess(access));
-  // Before the uploads: a guest's request to them is the guest's (refused by role), not anonymous.
-  const guests = deps.guests ?? createGuestService(deps);
-  app.use(provideGuestResolver(guestResolverOf(guests)));
-  const uploads = new UploadService(deps.db, deps.uploadStore ?? createUploadStore(deps.config), uploadLimits(deps.config), deps.logger);
-  // Before the JSON parser: an upload's body is the file, streamed under its own limits.
-  app.use(uploadRoutes({ db: deps.db, uploads, resolveSession }));
-  const sites = new CreatorSiteService({ db: deps.db, publicUrl: deps.config.PUBLIC_URL, uploads, tips: money.tips, ...(deps.now ? { now: deps.now } : {}) });
-  app.use(creatorSiteUploadRoutes({ db: deps.db, uploads, resolveSession }));
-  const overlays = createOverlayService({ ...deps, uploads });
-  app.use(overlayUploadRoutes({ db: deps.db, uploads, resolveSession }));
-  app.use(...bodyParsing({ limitBytes: deps.config.MAX_BODY_BYTES }));
-
-  app.use(systemRoutes({ db: deps.db, redis: deps.redis, workers }));
-  app.use(projectRoutes({ db: deps.db, scenes, resolveSession }));
-  app.use(memberRoutes({ db: deps.db, members: new MemberService({ db: deps.db, mailer: accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }), resolveSession }));
-  app.use(eventRoutes({ db: deps.db, resolveSession, alerts }));
-  // The alerts overlay page, opened by the render worker with the project's overlay key (no session).
-  app.use(alertsOverlayRoutes({ redis: deps.redis, alerts, logger: deps.logger }));
-  app.use(guestRoutes({ db: deps.db, redis: deps.redis, guests, resolveSession, publicUrl: deps.config.PUBLIC_URL, joinsPerMinute: deps.config.GUEST_JOIN_RATE_LIMIT_PER_IP }));
-  app.use(sessionRoutes({ db: deps.db, sessions, resolveSession }));
-  app.use(billingRoutes({ db: deps.db, billing, resolveSession }));
-  app.use(destinationRoutes({ db: deps.db, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), services: destinations, publicUrl: deps.config.PUBLIC_URL, logger: deps.logger }));
-  app.use(recordingRoutes({ db: deps.db, recordings: destinations.recordings, resolveSession }));
-  const schedules = new ScheduleService({ db: deps.db, queue: deps.scheduleQueue ?? new ScheduledBroadcastQueue(deps.redis), logger: deps.logger, ...(deps.now ? { now: deps.now } : {}) });
-  app.use(scheduleRoutes({ db: deps.db, schedules, resolveSession }));
-  app.use(ingestRoutes({ db: deps.db, ingest, resolveSession, callbackSecret: deps.config.INGEST_CALLBACK_SECRET, logger: deps.logger }));
-  app.use(userRoutes({ db: deps.db, auth: accounts.auth, mailingEnabled: deps.config.MAILING_ENABLED }));
-  app.use(authMethodsRoutes(deps.config));
-  // Overlay pages (OBS, the render worker) and creator sites (visitors): public, no session.
-  app.use(overlayPageRoutes(overlays));
-  app.use(creatorSitePageRoutes(sites));
+  for (const part of httpStack) {
+    const handlers: RequestHandler[] = ([] as RequestHandler[]).concat(part.mount(c));
+    if (handlers.length > 0) app.use(...handlers);
+  }
+  const openApi = buildOpenApiDocument(mountedEndpoints, { title: 'OnAir API', version: '1', serverUrl: c.config.PUBLIC_URL });
   app.use(
-    partnerRoutes({
-      areas: [overlayRoutes(overlays), creatorSiteRoutes(sites)],
-      db: deps.db,
-      redis: deps.redis,
-      applications: {
-        shortCodeAttempts: deps.config.SHORT_CODE_ATTEMPTS,
-        shortCodeWindowSeconds: deps.config.SHORT_CODE_WINDOW_SECONDS,
-        accessTokenLifetimeSeconds: deps.config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
-        rateLimitPrefix: deps.config.AUTH_RATE_LIMIT_PREFIX,
-      },
-      mailer: accounts.mailer,
-      logger: deps.logger,
-      publicUrl: deps.config.PUBLIC_URL,
-      resolveSession,
-      offeredProviders: oauthProviders(deps.config).map((p) => p.providerId),
-      retentionDays: deps.config.ACCOUNT_RETENTION_DAYS,
-      stopPlatformConnections: async (userId) => {
-        await destinations.broadcasts.endAllOwnedBy(userId);
-      },
-      exportLinkHours: deps.config.EXPORT_LINK_HOURS,
-      exportQueue: deps.exportQueue ?? new DataExportQueue(deps.redis),
-      ...(deps.now ? { now: deps.now } : {}),
+    Router().get('/api/v1/openapi.json', (_req, res) => {
+      res.json(openApi);
     }),
   );
-  const campaigns = new CampaignService({
-    db: deps.db,
-    logger: deps.logger,
-    mailer: accounts.mailer,
-    publicUrl: deps.config.PUBLIC_URL,
-    secrets: deps.config.SECRETS_KEY ? new SecretBox(deps.config.SECRETS_KEY) : null,
-    ...(deps.now ? { now: deps.now } : {}),
-  });
-  app.use(campaignRoutes({ db: deps.db, campaigns, resolveSession }));
-  app.use(moneyRoutes({ db: deps.db, money, resolveSession }));
-  app.use(fleetRoutes({ db: deps.db, redis: deps.redis, workers, resolveSession: (req) => resolveSessionUserId(accounts.auth, req), sampleIntervalMs: deps.config.FLEET_TICK_MS }));
-  if (devInboxEnabled(deps.config)) app.use(devInboxRoutes(accounts.inbox, { anyClient: deps.config.DEV_INBOX === 'on' }));
-  app.get('/metrics', async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
-  const openApi = buildOpenApiDocument(mountedEndpoints, { title: 'OnAir API', version: '1', serverUrl: deps.config.PUBLIC_URL });
-  app.get('/api/v1/openapi.json', (_req, res) => {
-    res.json(openApi);
-  });
-
   app.use('/api', notFoundHandler);
-  app.use(staticUi(deps.config.UI_DIST_DIR, deps.logger));
+  app.use(staticUi(c.config.UI_DIST_DIR, c.logger));
   app.use(notFoundHandler);
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(c.logger));
   return app;
 }

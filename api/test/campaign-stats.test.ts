@@ -9,6 +9,7 @@ import type { CreatorCampaign } from '@onair/protocol';
 import { createLogger } from '@onair/runtime';
 import { CampaignSweepJob } from '../src/campaigns/campaign-jobs.ts';
 import { CampaignService } from '../src/campaigns/campaign-service.ts';
+import { Ledger } from '../src/money/ledger.ts';
 import { ChannelStatsSampler } from '../src/campaigns/channel-stats-sampler.ts';
 import type { Mailer } from '../src/mail/mailer.ts';
 import { personalInfo } from './helpers/partner.ts';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   api = await startStudioApi({ now: () => clock });
   twitch = await startTwitchDouble();
   const sampler = new ChannelStatsSampler({ db: api.db, logger, apiUrl: `${twitch.url}/helix`, clientId: twitch.clientId, tokenFor: async (userId) => tokens.get(userId) ?? null, intervalMinutes: 15, now: () => clock });
-  const campaigns = new CampaignService({ db: api.db, logger, mailer, publicUrl: api.url, secrets: null, now: () => clock });
+  const campaigns = new CampaignService({ db: api.db, logger, mailer, publicUrl: api.url, secrets: null, ledger: new Ledger(api.db), now: () => clock });
   sweep = new CampaignSweepJob({ redis: api.redis, logger, campaigns, sampler, everyMs: 3_600_000, prefix: `test-${randomUUID()}` });
 });
 afterAll(async () => {

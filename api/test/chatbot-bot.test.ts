@@ -9,6 +9,7 @@ import { startTwitchChatDouble, waitFor, type TwitchChatDouble, type TwitchChatL
 import { createLogger } from '@onair/runtime';
 import { loadConfig } from '../src/config.ts';
 import { startChatbots, type Chatbots } from '../src/chatbot/index.ts';
+import { compose, type Composition } from '../src/compose.ts';
 import { EventsStore } from '../src/events/events-store.ts';
 import { linkTwitch } from './helpers/partner.ts';
 import { startTwitchDouble, type TwitchDouble } from './helpers/platform-doubles/twitch-double.ts';
@@ -19,6 +20,7 @@ let api: StudioApi;
 let irc: TwitchChatDouble;
 let twitch: TwitchDouble;
 let chatbots: Chatbots;
+let bots: Composition;
 let clock = Date.UTC(2026, 10, 25, 18);
 let owner: TestUser;
 const login = `ada${randomUUID().slice(0, 6)}`;
@@ -72,7 +74,8 @@ beforeAll(async () => {
   };
   api = await startStudioApi({ env: { ...env, CHATBOT_RUNNERS: 'false' } });
   const config = loadConfig({ DATABASE_URL: api.databaseUrl, REDIS_URL: 'redis://unused', ...env });
-  chatbots = await startChatbots({ config: { ...config, REDIS_URL: '' }, db: api.db, redis: api.redis, logger: createLogger('chatbot-test', 'silent'), now: () => clock });
+  bots = compose({ config: { ...config, REDIS_URL: '' }, db: api.db, redis: api.redis, logger: createLogger('chatbot-test', 'silent'), now: () => new Date(clock) });
+  chatbots = await startChatbots(bots);
   owner = await createTestUser(api);
   await linkTwitch(api, owner, login);
   await post('commands', { command: '!ping', message: 'pong {args}', globalCooldownSeconds: 0 });
@@ -83,6 +86,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await chatbots?.close();
+  await bots?.close();
   await api?.close();
   await irc?.close();
   await twitch?.close();

@@ -11,6 +11,7 @@ import { createLogger, EgressPolicy, dnsServersResolver } from '@onair/runtime';
 import { startDnsDouble, type DnsDouble } from '@onair/runtime/dns-double';
 import { loadConfig } from '../src/config.ts';
 import { startChatbots, type Chatbots } from '../src/chatbot/index.ts';
+import { compose, type Composition } from '../src/compose.ts';
 import { fetchLinkPreview } from '../src/chatbot/runtime/link-preview.ts';
 import { linkTwitch } from './helpers/partner.ts';
 import { startTwitchDouble, type TwitchDouble } from './helpers/platform-doubles/twitch-double.ts';
@@ -24,6 +25,7 @@ let dns: DnsDouble;
 let pages: Server;
 let port: number;
 let chatbots: Chatbots;
+let bots: Composition;
 let clock = Date.UTC(2026, 10, 25, 18);
 let owner: TestUser;
 const login = `lin${randomUUID().slice(0, 6)}`;
@@ -124,7 +126,8 @@ beforeAll(async () => {
   };
   api = await startStudioApi({ env: { ...env, CHATBOT_RUNNERS: 'false' } });
   const config = loadConfig({ DATABASE_URL: api.databaseUrl, REDIS_URL: 'redis://unused', ...env });
-  chatbots = await startChatbots({ config: { ...config, REDIS_URL: '' }, db: api.db, redis: api.redis, logger: createLogger('chatbot-preview-test', 'silent'), now: () => clock });
+  bots = compose({ config: { ...config, REDIS_URL: '' }, db: api.db, redis: api.redis, logger: createLogger('chatbot-preview-test', 'silent'), now: () => new Date(clock) });
+  chatbots = await startChatbots(bots);
   owner = await createTestUser(api);
   await linkTwitch(api, owner, login);
   expect((await call(api, owner, 'POST', `${base()}/commands`, { command: '!ping', message: 'pong {args}', globalCooldownSeconds: 0 })).status).toBe(201);
@@ -135,6 +138,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await chatbots?.close();
+  await bots?.close();
   await api?.close();
   await irc?.close();
   await twitch?.close();

@@ -5,7 +5,7 @@ import { createLogger, SecretBox } from '@onair/runtime';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import { loadConfig } from '../src/config.ts';
 import { startBroadcastWatch } from '../src/destinations/index.ts';
-import { SessionService } from '../src/sessions/session-service.ts';
+import { compose } from '../src/compose.ts';
 import { startTwitchDouble, type TwitchDouble } from './helpers/platform-doubles/twitch-double.ts';
 import { startYouTubeDouble, type YouTubeDouble } from './helpers/platform-doubles/youtube-double.ts';
 import { startFacebookDouble, type FacebookDouble } from './helpers/platform-doubles/facebook-double.ts';
@@ -320,8 +320,8 @@ describe('stream health and the plan limit while live', () => {
     const b = await post(custom({ name: 'B', rtmpUrl: 'rtmp://93.184.216.35/live' }));
     const logger = createLogger('watch-test', 'silent');
     const config = loadConfig({ DATABASE_URL: api.databaseUrl, REDIS_URL: testRedisUrl(), SECRETS_KEY: secretsKey, LOG_LEVEL: 'silent' });
-    const sessions = new SessionService(api.db, api.redis, new SecretBox(secretsKey), logger);
-    const watch = await startBroadcastWatch({ config, db: api.db, redis: api.redis, logger, sessions, sweepEveryMs: 60_000 });
+    const services = compose({ config, db: api.db, redis: api.redis, logger });
+    const watch = await startBroadcastWatch({ ...services, sweepEveryMs: 60_000 });
     const s = await studio(api, premium, projectId);
     try {
       await body({ projectId, a, b, s, watch });
@@ -329,7 +329,7 @@ describe('stream health and the plan limit while live', () => {
       s.ws.terminate();
       await watch.close();
       await call(api, premium, 'DELETE', `/api/v1/projects/${projectId}/session`);
-      await sessions.closeQueue();
+      await services.close();
     }
   }
 

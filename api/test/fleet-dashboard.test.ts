@@ -110,7 +110,7 @@ describe('operators dashboard api', () => {
     expect(history.intervalSeconds).toBe(5);
     expect(history.samples).toEqual([]);
     // What the leading replica samples is what every replica's route serves.
-    const controller = new FleetController({ redis: api.redis, workers: new WorkerRegistry(api.redis), queue: new SessionQueueStats(api.redis), logger, tickMs: 5000, holderId: 'test-leader' });
+    const controller = new FleetController({ redis: api.redis, workers: new WorkerRegistry(api.redis), queue: new SessionQueueStats(api.redis), history: new LoadHistory(api.redis, 5000), logger, tickMs: 5000, holderId: 'test-leader' });
     expect(await controller.tick()).toEqual({ leader: true });
     await controller.stop();
     const after = fleetLoadHistorySchema.parse((await call(api, admin, 'GET', '/api/v1/admin/fleet/history')).body);

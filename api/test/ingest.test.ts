@@ -10,7 +10,7 @@ import { createLogger, redactedPaths, SecretBox } from '@onair/runtime';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import { loadConfig } from '../src/config.ts';
 import { startIngestWatch, type IngestWatch } from '../src/ingest/index.ts';
-import { SessionService } from '../src/sessions/session-service.ts';
+import { compose, type Composition } from '../src/compose.ts';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
 const CALLBACK_SECRET = 'ingest-callback-secret-for-tests-0123456789';
@@ -20,6 +20,7 @@ const logLines: string[] = [];
 
 let api: StudioApi;
 let watch: IngestWatch;
+let worker: Composition;
 let host: TestUser;
 
 beforeAll(async () => {
@@ -39,11 +40,13 @@ beforeAll(async () => {
   api = await startStudioApi({ env, logger });
   const config = loadConfig({ DATABASE_URL: api.databaseUrl, REDIS_URL: testRedisUrl(), ...env });
   const silent = createLogger('ingest-watch-test', 'silent');
-  watch = startIngestWatch({ config, db: api.db, redis: api.redis, logger: silent, sessions: new SessionService(api.db, api.redis, new SecretBox(secretsKey), silent) });
+  worker = compose({ config, db: api.db, redis: api.redis, logger: silent });
+  watch = startIngestWatch(worker);
   host = await createTestUser(api, { plan: 'Premium' });
 });
 afterAll(async () => {
   watch?.close();
+  await worker?.close();
   await api?.close();
 });
 

@@ -6,7 +6,7 @@ import { createLogger, SecretBox } from '@onair/runtime';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import { loadConfig } from '../src/config.ts';
 import { startBroadcastWatch } from '../src/destinations/index.ts';
-import { SessionService } from '../src/sessions/session-service.ts';
+import { compose } from '../src/compose.ts';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
 let api: StudioApi;
@@ -40,8 +40,8 @@ describe('padding', () => {
     const projectId = await project();
     const logger = createLogger('padding-test', 'silent');
     const config = loadConfig({ DATABASE_URL: api.databaseUrl, REDIS_URL: testRedisUrl(), SECRETS_KEY: secretsKey, LOG_LEVEL: 'silent' });
-    const sessions = new SessionService(api.db, api.redis, new SecretBox(secretsKey), logger);
-    const watch = await startBroadcastWatch({ config, db: api.db, redis: api.redis, logger, sessions, sweepEveryMs: 60_000 });
+    const services = compose({ config, db: api.db, redis: api.redis, logger });
+    const watch = await startBroadcastWatch({ ...services, sweepEveryMs: 60_000 });
     try {
       const wentLive = Date.now();
       const started = await call(api, host, 'POST', `/api/v1/projects/${projectId}/broadcast`, { preRollSeconds: 20, postRollSeconds: 20 });
@@ -69,7 +69,7 @@ describe('padding', () => {
     } finally {
       await watch.close();
       await call(api, host, 'DELETE', `/api/v1/projects/${projectId}/session`);
-      await sessions.closeQueue();
+      await services.close();
     }
   });
 

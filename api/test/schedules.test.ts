@@ -14,14 +14,14 @@ import { createLogger, SecretBox } from '@onair/runtime';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import { loadConfig } from '../src/config.ts';
 import { ScheduledBroadcastQueue, startScheduledBroadcasts } from '../src/schedules/index.ts';
-import { SessionService } from '../src/sessions/session-service.ts';
+import { compose, type Composition } from '../src/compose.ts';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
 let api: StudioApi;
 let host: TestUser;
 let store = '';
 let queue: ScheduledBroadcastQueue;
-let sessions: SessionService;
+let worker: Composition;
 const prefix = `test-${randomUUID()}`;
 const secretsKey = SecretBox.generateKey();
 
@@ -34,13 +34,13 @@ beforeAll(async () => {
   // The worker side, as api/src/main.ts runs it.
   const logger = createLogger('schedules-test', 'silent');
   const config = loadConfig({ DATABASE_URL: api.databaseUrl, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', ...env });
-  sessions = new SessionService(api.db, api.redis, new SecretBox(secretsKey), logger);
-  startScheduledBroadcasts({ config, db: api.db, redis: api.redis, logger, sessions, queue });
+  worker = compose({ config, db: api.db, redis: api.redis, logger, scheduleQueue: queue });
+  startScheduledBroadcasts(worker);
   host = await createTestUser(api, { plan: 'Premium' });
 });
 afterAll(async () => {
   await queue?.close();
-  await sessions?.closeQueue();
+  await worker?.close();
   await api?.close();
   if (store) rmSync(store, { recursive: true, force: true });
 });

@@ -1,5 +1,7 @@
 export * from './errors.ts';
 export * from './text.ts';
+export * from './address-policy.ts';
+export * from './channel-permissions.ts';
 export * from './workers.ts';
 export * from './health.ts';
 export * from './http/index.ts';
@@ -26,3 +28,4 @@ export * from './chatbot/index.ts';
 export * from './overlays/index.ts';
 export * from './creator-site/index.ts';
 export * from './money/index.ts';
+export * from './partner-endpoints.ts';

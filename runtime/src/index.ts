@@ -6,6 +6,7 @@ export { ExitGuard, type ExitGuardOptions } from './exit-guard.ts';
 export { runWorker, type WorkerContext, type WorkerDefinition, type WorkerConfig } from './worker-process.ts';
 export { SecretBox } from './secret-box.ts';
 export { RenderRequests } from './render-requests.ts';
+export { BullQueue, type BullQueueOptions } from './bull-queue.ts';
 export { ProcessTreeUsage } from './process-tree.ts';
 export { rtmpAddressRefusal } from './rtmp-guard.ts';
 export { EgressPolicy, egressResolver, systemResolver, dnsServersResolver, type EgressDecision, type EgressRefusalCode, type Resolver } from './egress/egress-policy.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { RENDER_LEASE_MS, renderJobSchema, renderKeys, type RenderCommand, type RenderJob, type RenderPage } from '@onair/protocol';
+import { BullQueue } from './bull-queue.ts';
 
 const RENEW_IF_OURS = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 
@@ -12,7 +12,7 @@ const RENEW_IF_OURS = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redi
  * the render worker exactly as a session does.
  */
 export class RenderRequests {
-  private readonly queue: Queue<RenderJob>;
+  private readonly jobs: BullQueue<RenderJob>;
   /** renderId → job id of the requests this session holds, renewed until stopped. */
   private readonly held = new Map<string, string>();
   private readonly renewTimer: NodeJS.Timeout;
@@ -24,7 +24,7 @@ export class RenderRequests {
     prefix = 'bull',
     private readonly leaseMs = RENDER_LEASE_MS,
   ) {
-    this.queue = new Queue<RenderJob>(renderKeys.queue, { connection, prefix });
+    this.jobs = new BullQueue<RenderJob>(connection, renderKeys.queue, { prefix, connection: 'shared' });
     this.renewTimer = setInterval(() => void this.renew(), Math.floor(leaseMs / 3));
     this.renewTimer.unref();
   }
@@ -37,7 +37,7 @@ export class RenderRequests {
     await this.redis.set(renderKeys.current(data.renderId), jobId, 'PX', this.leaseMs);
     this.held.set(data.renderId, jobId);
     if (previous) await this.publish({ type: 'stop', renderId: data.renderId });
-    await this.queue.add('render', data, { jobId, removeOnComplete: true, removeOnFail: 100 });
+    await this.jobs.add('render', data, { jobId, removeOnComplete: true, removeOnFail: 100 });
     return jobId;
   }
 
@@ -45,7 +45,7 @@ export class RenderRequests {
   async update(renderId: string, page: RenderPage): Promise<void> {
     const jobId = await this.redis.get(renderKeys.current(renderId));
     if (!jobId) return;
-    const job = await this.queue.getJob(jobId);
+    const job = await this.jobs.queue.getJob(jobId);
     if (job) await job.updateData({ ...job.data, page });
     await this.publish({ type: 'update', renderId, page });
   }
@@ -57,7 +57,7 @@ export class RenderRequests {
     await this.publish({ type: 'stop', renderId });
     if (jobId) {
       // A job nobody took yet just goes; a running one ends on the command (or the next reconcile).
-      const job = await this.queue.getJob(jobId);
+      const job = await this.jobs.queue.getJob(jobId);
       if (job && (await job.isWaiting())) await job.remove().catch(() => undefined);
     }
   }
@@ -65,7 +65,7 @@ export class RenderRequests {
   /** Stops renewing (the pages stop when their leases run out unless stopped before). */
   async close(): Promise<void> {
     clearInterval(this.renewTimer);
-    await this.queue.close();
+    await this.jobs.close();
   }
 
   private async renew(): Promise<void> {
@@ -77,7 +77,7 @@ export class RenderRequests {
 
   /** Removes the queue and everything in it (tests). */
   async obliterate(): Promise<void> {
-    await this.queue.obliterate({ force: true });
+    await this.jobs.queue.obliterate({ force: true });
   }
 
   private async publish(command: RenderCommand): Promise<void> {

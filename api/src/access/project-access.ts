@@ -2,8 +2,8 @@ import type { RequestHandler, Response } from 'express';
 import { hasPermission, OnAirError, projectRoleSchema, type ProjectPermission, type ProjectRole } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
-import type { CurrentUser } from '../http/auth-context.ts';
-import { activeGuest } from '../guests/guest-service.ts';
+import type { CurrentUser } from './current-user.ts';
+import { activeGuest } from './active-guest.ts';
 
 const PROJECT_NOT_FOUND = 'This project does not exist.';
 

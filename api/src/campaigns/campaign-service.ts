@@ -27,7 +27,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { ageOn, channelStats, judgeEligibility } from './eligibility.ts';
 import { parseKeyPool } from './key-pool.ts';
 import { parseSalesReport } from './sales-report.ts';
-import { Ledger } from '../money/ledger.ts';
+import type { Ledger } from '../money/ledger.ts';
 import { campaignMail } from './campaign-mail.ts';
 
 export interface CampaignDeps {
@@ -37,6 +37,8 @@ export interface CampaignDeps {
   publicUrl: string;
   /** Seals game keys at rest; without SECRETS_KEY no key pool can be imported. */
   secrets: SecretBox | null;
+  /** The creators' one ledger (money area): a campaign's payments are entries of it. */
+  ledger: Ledger;
   now?: () => Date;
 }
 
@@ -69,7 +71,7 @@ export class CampaignService {
   private readonly ledger: Ledger;
 
   constructor(private readonly deps: CampaignDeps) {
-    this.ledger = new Ledger(deps.db);
+    this.ledger = deps.ledger;
   }
 
   private now(): Date {

@@ -17,7 +17,8 @@ import {
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
-import { chatKeys, type ChatOwnership } from './chat-ownership.ts';
+import type { RedisLease } from '../leases/lease.ts';
+import { chatKeys } from './keys.ts';
 import type { ChatStore } from './chat-store.ts';
 
 /** How long a studio waits for a platform's outcome before the send counts as failed. */
@@ -36,7 +37,7 @@ export const chatSendCommandSchema = z.object({ messageId: z.uuid(), destination
  */
 export class ChatService {
   constructor(
-    private readonly deps: { db: Db; redis: Redis; store: ChatStore; ownership: ChatOwnership; logger: Logger },
+    private readonly deps: { db: Db; redis: Redis; store: ChatStore; lease: RedisLease; logger: Logger },
   ) {}
 
   private async currentBroadcast(projectId: string) {
@@ -109,7 +110,7 @@ export class ChatService {
     const message = (await this.deps.store.message(row.id))!;
     await this.deps.store.publish({ type: 'chat.messages', projectId, messages: [message] });
     for (const d of chosen) {
-      const owner = await this.deps.ownership.owner(d!.id);
+      const owner = await this.deps.lease.holder(d!.id);
       const platform = destinationKinds[d!.variant].label;
       if (!owner) {
         await this.deps.store.settleDelivery(row.id, d!.id, { state: 'failed', error: `The ${platform} chat is not connected.` });

@@ -4,7 +4,9 @@ import type { Db, Destination } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { PlatformAccounts } from '../destinations/platform-accounts.ts';
 import type { ApiConfig } from '../config.ts';
-import { chatKeys, type ChatOwnership } from './chat-ownership.ts';
+import { LeasedReconciler } from '../leases/leased-reconciler.ts';
+import type { RedisLease } from '../leases/lease.ts';
+import { chatKeys } from './keys.ts';
 import { chatSendCommandSchema, type ChatService } from './chat-service.ts';
 import type { ChatStore } from './chat-store.ts';
 import type { EventsStore } from '../events/events-store.ts';
@@ -34,7 +36,8 @@ export interface ChatSupervisorDeps {
   accounts: PlatformAccounts;
   store: ChatStore;
   service: ChatService;
-  ownership: ChatOwnership;
+  /** This replica's lease on each chat it runs (ChatService routes sends to the holder). */
+  lease: RedisLease;
   /** The events feed, for the events a chat carries (YouTube's Super Chats and memberships). */
   events?: EventsStore;
 }
@@ -46,61 +49,67 @@ export interface ChatSupervisorDeps {
  * or what is no longer live. Sends for its connectors arrive on its own Redis channel.
  */
 export class ChatSupervisor {
-  private readonly running = new Map<string, Running>();
-  private timer: NodeJS.Timeout | null = null;
-  private ticking: Promise<void> = Promise.resolve();
-  private closed = false;
+  private readonly reconciler: LeasedReconciler<{ row: Destination; broadcastId: string }, Running>;
 
-  constructor(private readonly deps: ChatSupervisorDeps) {}
+  constructor(private readonly deps: ChatSupervisorDeps) {
+    this.reconciler = new LeasedReconciler({
+      lease: deps.lease,
+      everyMs: deps.config.CHAT_SUPERVISE_MS,
+      logger: deps.logger,
+      what: 'chat supervision',
+      parts: {
+        wanted: () => this.wanted(),
+        matches: (run, wanted) => run.broadcastId === wanted.broadcastId,
+        start: (_id, wanted, track) => this.startOne(wanted.row, wanted.broadcastId, track),
+        stop: async (destinationId, run, released) => {
+          await run.connector.stop().catch(() => undefined);
+          this.deps.logger.info({ destinationId, projectId: run.projectId, released }, 'chat connector stopped');
+        },
+        afterRelease: async (destinationId, run) => {
+          await this.deps.redis.del(chatKeys.state(destinationId)).catch(() => undefined);
+          await this.deps.service.publishDestinations(run.projectId).catch(() => undefined);
+        },
+        renewed: (destinationId, run) => this.saveState(destinationId, run),
+      },
+    });
+  }
 
   async start(): Promise<void> {
-    const channel = chatKeys.replica(this.deps.ownership.replicaId);
+    const channel = chatKeys.replica(this.deps.lease.holderId);
     this.deps.subscriber.on('message', (ch: string, raw: string) => {
       if (ch === channel) void this.onSend(raw);
     });
     await this.deps.subscriber.subscribe(channel);
-    this.timer = setInterval(() => {
-      this.ticking = this.ticking.then(() => this.tick()).catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message }, 'chat supervision failed'));
-    }, this.deps.config.CHAT_SUPERVISE_MS);
-    this.timer.unref();
+    this.reconciler.start();
   }
 
   /** Destinations this replica runs a connector for now. */
   owned(): string[] {
-    return [...this.running.keys()];
+    return this.reconciler.ids();
   }
 
-  async tick(): Promise<void> {
-    if (this.closed) return;
+  tick(): Promise<void> {
+    return this.reconciler.tick();
+  }
+
+  /** The platform chats of live broadcasts' enabled destinations, with their broadcast. */
+  private async wanted(): Promise<Map<string, { row: Destination; broadcastId: string }>> {
     const live = await this.deps.db.broadcast.findMany({ where: { state: { in: ['starting', 'live'] } }, select: { id: true, projectId: true } });
     const broadcastOf = new Map(live.map((b) => [b.projectId, b.id]));
     const rows = broadcastOf.size
       ? await this.deps.db.destination.findMany({ where: { projectId: { in: [...broadcastOf.keys()] }, enabled: true, type: { in: ['Twitch', 'YouTube', 'Facebook'] } } })
       : [];
-    const wanted = new Map(rows.map((r) => [r.id, r]));
-    for (const [id, run] of this.running) {
-      const row = wanted.get(id);
-      if (!row || broadcastOf.get(row.projectId) !== run.broadcastId) await this.stopOne(id, true);
-    }
-    for (const row of rows) {
-      if (this.closed) return;
-      const held = await this.deps.ownership.hold(row.id);
-      const run = this.running.get(row.id);
-      if (!held) {
-        if (run) await this.stopOne(row.id, false);
-        continue;
-      }
-      if (run) await this.saveState(row.id, run);
-      else this.startOne(row, broadcastOf.get(row.projectId)!);
-    }
+    return new Map(rows.map((row) => [row.id, { row, broadcastId: broadcastOf.get(row.projectId)! }]));
   }
 
-  private startOne(row: Destination, broadcastId: string): void {
+  private startOne(row: Destination, broadcastId: string, track: (run: Running) => void): void {
     const platform = chatPlatformOf(row.type)!;
     const where = { destinationId: row.id, projectId: row.projectId, platform };
     const facebook = row.type === 'Facebook' ? facebookSettingsSchema.safeParse(row.settings) : null;
     const target = facebook?.success ? facebook.data.streamDestination : undefined;
-    const entry: Running = { connector: null as unknown as ChatConnector, projectId: row.projectId, broadcastId, platform, state: 'connecting' };
+    // Set once the connector exists; its callbacks act only while it is the one running.
+    let entry: Running | null = null;
+    const current = (): Running | null => (entry !== null && this.reconciler.get(row.id) === entry ? entry : null);
     const ctx: ConnectorContext = {
       destination: {
         id: row.id,
@@ -119,13 +128,13 @@ export class ChatSupervisor {
         },
       },
       onMessages: async (messages) => {
-        if (this.running.get(row.id) !== entry) return false;
+        if (!current()) return false;
         return this.deps.store.enqueue({ id: row.id, projectId: row.projectId, platform }, broadcastId, messages);
       },
       ...(this.deps.events
         ? {
             onEvents: async (events) => {
-              if (this.running.get(row.id) !== entry) return false;
+              if (!current()) return false;
               try {
                 await this.deps.events!.store({ id: row.id, projectId: row.projectId, platform }, events);
                 return true;
@@ -137,37 +146,26 @@ export class ChatSupervisor {
           }
         : {}),
       onState: (state, error) => {
-        if (this.running.get(row.id) !== entry || (entry.state === state && entry.error === error)) return;
-        entry.state = state;
-        entry.error = error;
+        const run = current();
+        if (!run || (run.state === state && run.error === error)) return;
+        run.state = state;
+        run.error = error;
         this.deps.logger.info({ ...where, state, ...(error ? { reason: error } : {}) }, 'chat connector state');
-        void this.saveState(row.id, entry)
+        void this.saveState(row.id, run)
           .then(() => this.deps.service.publishDestinations(row.projectId))
           .catch((err: unknown) => this.deps.logger.warn({ ...where, err: (err as Error).message }, 'chat state not published'));
       },
     };
-    entry.connector = platform === 'twitch' ? new TwitchChatConnector(ctx) : platform === 'youtube' ? new YouTubeChatConnector(ctx) : new FacebookChatConnector(ctx);
-    this.running.set(row.id, entry);
-    this.deps.logger.info({ ...where, replicaId: this.deps.ownership.replicaId }, 'chat connector started');
-    entry.connector.start();
+    const connector = platform === 'twitch' ? new TwitchChatConnector(ctx) : platform === 'youtube' ? new YouTubeChatConnector(ctx) : new FacebookChatConnector(ctx);
+    entry = { connector, projectId: row.projectId, broadcastId, platform, state: 'connecting' };
+    track(entry);
+    this.deps.logger.info({ ...where, replicaId: this.deps.lease.holderId }, 'chat connector started');
+    connector.start();
   }
 
   private async saveState(destinationId: string, run: Running): Promise<void> {
     const value = JSON.stringify({ state: run.state, ...(run.error ? { error: run.error } : {}) });
     await this.deps.redis.set(chatKeys.state(destinationId), value, 'PX', this.deps.config.CHAT_OWNER_LEASE_MS * 3).catch(() => undefined);
-  }
-
-  private async stopOne(destinationId: string, release: boolean): Promise<void> {
-    const run = this.running.get(destinationId);
-    if (!run) return;
-    this.running.delete(destinationId);
-    await run.connector.stop().catch(() => undefined);
-    this.deps.logger.info({ destinationId, projectId: run.projectId, released: release }, 'chat connector stopped');
-    if (release) {
-      await this.deps.ownership.release(destinationId).catch(() => undefined);
-      await this.deps.redis.del(chatKeys.state(destinationId)).catch(() => undefined);
-      await this.deps.service.publishDestinations(run.projectId).catch(() => undefined);
-    }
   }
 
   private async onSend(raw: string): Promise<void> {
@@ -178,7 +176,7 @@ export class ChatSupervisor {
       this.deps.logger.warn('malformed chat send command ignored');
       return;
     }
-    const run = this.running.get(command.destinationId);
+    const run = this.reconciler.get(command.destinationId);
     try {
       if (!run) throw new ChatSendError('The chat is not connected.');
       const { platformMessageId } = await run.connector.send(command.text);
@@ -192,11 +190,8 @@ export class ChatSupervisor {
 
   /** Stops every connector and gives its lease back (a clean shutdown: another replica takes over at once). */
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.ticking.catch(() => undefined);
-    for (const id of [...this.running.keys()]) await this.stopOne(id, true);
+    await this.reconciler.close();
     await this.deps.store.settle().catch(() => undefined);
-    await this.deps.subscriber.unsubscribe(chatKeys.replica(this.deps.ownership.replicaId)).catch(() => undefined);
+    await this.deps.subscriber.unsubscribe(chatKeys.replica(this.deps.lease.holderId)).catch(() => undefined);
   }
 }

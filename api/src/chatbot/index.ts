@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { ApiConfig } from '../config.ts';
-import { ChatOwnership } from '../chat/chat-ownership.ts';
-import { ChatbotService } from './chatbot-service.ts';
+import type { LeasesServices } from '../leases/module.ts';
+import type { ChatbotService } from './chatbot-service.ts';
 import { chatbotKeys } from './keys.ts';
 import { ChatbotSupervisor } from './runtime/chatbot-supervisor.ts';
 
@@ -17,20 +15,18 @@ export interface Chatbots {
 
 /**
  * The chatbots of one api replica: unless switched off, the supervisor that takes part in
- * electing one owner per channel (the platform chat's ChatOwnership, on keys of its own) and runs
+ * electing one owner per channel (a connector lease, on keys of its own) and runs
  * the bots it owns. The Chatbot page's routes are the partner router's (chatbotRoutes).
  */
-export async function startChatbots(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; now?: () => number }): Promise<Chatbots> {
+export async function startChatbots(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; chatbot: ChatbotService; now?: () => Date } & LeasesServices): Promise<Chatbots> {
   const { config, db, redis, logger } = deps;
   if (!config.CHATBOT_RUNNERS) return { supervisor: null, close: async () => undefined };
-  const replicaId = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const ownership = new ChatOwnership(redis, replicaId, config.CHAT_OWNER_LEASE_MS, chatbotKeys.owner);
   const subscriber = redis.duplicate();
   subscriber.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis chatbot subscriber connection error'));
-  const now = deps.now ?? Date.now;
-  // The bots' clock dates what they write too (quotes), not only their timers and cooldowns.
-  const service = new ChatbotService({ db, redis, logger, now: () => new Date(now()) });
-  const supervisor = new ChatbotSupervisor({ config, db, redis, subscriber, logger, service, ownership, now });
+  // The bots' clock is the service's: it dates what they write too (quotes), not only their timers and cooldowns.
+  const clock = deps.now;
+  const now = clock ? () => clock().getTime() : Date.now;
+  const supervisor = new ChatbotSupervisor({ config, db, redis, subscriber, logger, service: deps.chatbot, lease: deps.connectorLeases(chatbotKeys.owner), now });
   await supervisor.start().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'chatbots could not start'));
   return {
     supervisor,

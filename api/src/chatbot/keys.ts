@@ -1,6 +1,6 @@
 /** Where the chatbots keep what is live in Redis. */
 export const chatbotKeys = {
-  /** The replica running a channel's bot (the lease of ChatOwnership). */
+  /** The replica running a channel's bot (its connector lease). */
   owner: (channelId: string) => `onair:chatbot:owner:${channelId}`,
   /** The running bot's connection state, `{state, error?, at}`, written by its owner while it runs. */
   state: (channelId: string) => `onair:chatbot:state:${channelId}`,

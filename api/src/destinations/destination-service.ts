@@ -24,7 +24,7 @@ import type { Logger } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
 import type { DestinationEvents } from './destination-events.ts';
 import type { DestinationSecrets } from './destination-secrets.ts';
-import type { Platforms } from './platforms/index.ts';
+import type { Platforms } from '../platforms/index.ts';
 import { assertRtmpAddressAllowed, type RtmpAddressPolicy } from './rtmp-address.ts';
 
 const DESTINATION_NOT_FOUND = 'This destination does not exist.';

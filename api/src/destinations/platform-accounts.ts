@@ -14,9 +14,9 @@ import type { Logger } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
 import type { DestinationSecrets } from './destination-secrets.ts';
 import { settingsOf, type DestinationService } from './destination-service.ts';
-import type { Platform, Platforms } from './platforms/index.ts';
-import type { PlatformDestination, PlatformTokens } from './platforms/platform.ts';
-import { PlatformCallError } from './platforms/platform-http.ts';
+import type { Platform, Platforms } from '../platforms/index.ts';
+import type { PlatformDestination, PlatformTokens } from '../platforms/platform.ts';
+import { PlatformCallError } from '../platforms/platform-http.ts';
 
 const STATE_TTL_SECONDS = 600;
 const stateKey = (state: string) => `onair:destinations:oauth-state:${state}`;

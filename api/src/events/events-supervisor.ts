@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import type { Db, Destination } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { ApiConfig } from '../config.ts';
-import type { ChatOwnership } from '../chat/chat-ownership.ts';
+import { LeasedReconciler } from '../leases/leased-reconciler.ts';
+import type { RedisLease } from '../leases/lease.ts';
 import type { PlatformAccounts } from '../destinations/platform-accounts.ts';
 import { TwitchEventSubConnector } from './eventsub-connector.ts';
 import type { EventsStore } from './events-store.ts';
@@ -25,34 +26,51 @@ interface Running {
  * Chats, Super Stickers and memberships come through its chat connector's poll.
  */
 export class EventsSupervisor {
-  private readonly running = new Map<string, Running>();
-  private timer: NodeJS.Timeout | null = null;
-  private ticking: Promise<void> = Promise.resolve();
-  private closed = false;
+  private readonly reconciler: LeasedReconciler<{ row: Destination; broadcastId: string }, Running>;
 
   constructor(
-    private readonly deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; accounts: PlatformAccounts; store: EventsStore; ownership: ChatOwnership; clientId: string },
-  ) {}
+    private readonly deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; accounts: PlatformAccounts; store: EventsStore; lease: RedisLease; clientId: string },
+  ) {
+    this.reconciler = new LeasedReconciler({
+      lease: deps.lease,
+      everyMs: deps.config.CHAT_SUPERVISE_MS,
+      logger: deps.logger,
+      what: 'events supervision',
+      parts: {
+        wanted: () => this.wanted(),
+        matches: (run, wanted) => run.broadcastId === wanted.broadcastId,
+        start: (_id, wanted, track) => this.startOne(wanted.row, wanted.broadcastId, track),
+        stop: async (destinationId, run, released) => {
+          await run.connector.stop().catch(() => undefined);
+          this.deps.logger.info({ destinationId, projectId: run.projectId, released }, 'events connector stopped');
+        },
+        afterRelease: async (destinationId) => {
+          await this.deps.redis.del(eventsKeys.state(destinationId)).catch(() => undefined);
+        },
+      },
+    });
+  }
 
   start(): void {
-    this.timer = setInterval(() => {
-      this.ticking = this.ticking.then(() => this.tick()).catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message }, 'events supervision failed'));
-    }, this.deps.config.CHAT_SUPERVISE_MS);
-    this.timer.unref();
+    this.reconciler.start();
   }
 
   /** Destinations this replica runs an events connector for now. */
   owned(): string[] {
-    return [...this.running.keys()];
+    return this.reconciler.ids();
   }
 
   /** The connector of a destination, when this replica runs it. */
   connector(destinationId: string): TwitchEventSubConnector | undefined {
-    return this.running.get(destinationId)?.connector;
+    return this.reconciler.get(destinationId)?.connector;
   }
 
-  async tick(): Promise<void> {
-    if (this.closed) return;
+  tick(): Promise<void> {
+    return this.reconciler.tick();
+  }
+
+  /** The Twitch destinations with a linked account of live broadcasts, with their broadcast. */
+  private async wanted(): Promise<Map<string, { row: Destination; broadcastId: string }>> {
     const live = await this.deps.db.broadcast.findMany({ where: { state: { in: ['starting', 'live'] } }, select: { id: true, projectId: true } });
     const broadcastOf = new Map(live.map((b) => [b.projectId, b.id]));
     const rows = broadcastOf.size
@@ -60,24 +78,10 @@ export class EventsSupervisor {
           where: { projectId: { in: [...broadcastOf.keys()] }, enabled: true, type: 'Twitch', accessTokenEnc: { not: null }, platformAccountId: { not: null } },
         })
       : [];
-    const wanted = new Map(rows.map((r) => [r.id, r]));
-    for (const [id, run] of this.running) {
-      const row = wanted.get(id);
-      if (!row || broadcastOf.get(row.projectId) !== run.broadcastId) await this.stopOne(id, true);
-    }
-    for (const row of rows) {
-      if (this.closed) return;
-      const held = await this.deps.ownership.hold(row.id);
-      const run = this.running.get(row.id);
-      if (!held) {
-        if (run) await this.stopOne(row.id, false);
-        continue;
-      }
-      if (!run) this.startOne(row, broadcastOf.get(row.projectId)!);
-    }
+    return new Map(rows.map((row) => [row.id, { row, broadcastId: broadcastOf.get(row.projectId)! }]));
   }
 
-  private startOne(row: Destination, broadcastId: string): void {
+  private startOne(row: Destination, broadcastId: string, track: (run: Running) => void): void {
     const where = { destinationId: row.id, projectId: row.projectId, platform: 'twitch' };
     const connector = new TwitchEventSubConnector({
       destination: { id: row.id, projectId: row.projectId, platformAccountId: row.platformAccountId! },
@@ -86,38 +90,23 @@ export class EventsSupervisor {
       logger: this.deps.logger,
       tokens: { current: () => this.deps.accounts.chatToken(row.id), refresh: () => this.deps.accounts.refreshChatToken(row.id) },
       onEvents: async (events) => {
-        if (this.running.get(row.id)?.connector !== connector) return;
+        if (this.reconciler.get(row.id)?.connector !== connector) return;
         await this.deps.store.store({ id: row.id, projectId: row.projectId, platform: 'twitch' }, events);
       },
       onState: (state, error) => {
-        if (this.running.get(row.id)?.connector !== connector) return;
+        if (this.reconciler.get(row.id)?.connector !== connector) return;
         this.deps.logger.info({ ...where, state, ...(error ? { reason: error } : {}) }, 'events connector state');
         void this.deps.redis
           .set(eventsKeys.state(row.id), JSON.stringify({ state, ...(error ? { error } : {}) }), 'PX', this.deps.config.CHAT_OWNER_LEASE_MS * 3)
           .catch(() => undefined);
       },
     });
-    this.running.set(row.id, { connector, projectId: row.projectId, broadcastId });
-    this.deps.logger.info({ ...where, replicaId: this.deps.ownership.replicaId }, 'events connector started');
+    track({ connector, projectId: row.projectId, broadcastId });
+    this.deps.logger.info({ ...where, replicaId: this.deps.lease.holderId }, 'events connector started');
     connector.start();
   }
 
-  private async stopOne(destinationId: string, release: boolean): Promise<void> {
-    const run = this.running.get(destinationId);
-    if (!run) return;
-    this.running.delete(destinationId);
-    await run.connector.stop().catch(() => undefined);
-    this.deps.logger.info({ destinationId, projectId: run.projectId, released: release }, 'events connector stopped');
-    if (release) {
-      await this.deps.ownership.release(destinationId).catch(() => undefined);
-      await this.deps.redis.del(eventsKeys.state(destinationId)).catch(() => undefined);
-    }
-  }
-
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.ticking.catch(() => undefined);
-    for (const id of [...this.running.keys()]) await this.stopOne(id, true);
+    await this.reconciler.close();
   }
 }

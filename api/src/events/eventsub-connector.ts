@@ -1,7 +1,7 @@
 import { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Logger } from '@onair/runtime';
-import { cleanPlatformText, nextBackoff, safeImageUrl, sleep } from '../chat/connectors/connector.ts';
+import { cleanPlatformText, nextBackoff, safeImageUrl, sleep } from '../platforms/connector-kit.ts';
 import type { EventsConfig } from './config.ts';
 import { normaliseTwitchEvent, twitchEventSubscriptions, type InboundEvent } from './twitch-events.ts';
 

@@ -2,14 +2,19 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@onair/runtime';
 import { FleetController } from './fleet-controller.ts';
+import type { LoadHistory } from './load-history.ts';
 import { loadKubeConfig } from './scaler/kube-config.ts';
 import type { ScalerConfig } from './scaler/config.ts';
 import { MediaScaler } from './scaler/media-scaler.ts';
-import { SessionQueueStats } from './session-queue-stats.ts';
-import { WorkerRegistry } from './worker-registry.ts';
+import type { SessionQueueStats } from './session-queue-stats.ts';
+import type { WorkerRegistry } from './worker-registry.ts';
 
 /** The api's fleet loop from its configuration: load sampling always, the scaler where it is switched on. */
-export function createFleetController(config: ScalerConfig, redis: Redis, logger: Logger, env: NodeJS.ProcessEnv = process.env): FleetController {
+export function createFleetController(
+  deps: { config: ScalerConfig; redis: Redis; logger: Logger; workers: WorkerRegistry; sessionQueue: SessionQueueStats; loadHistory: LoadHistory },
+  env: NodeJS.ProcessEnv = process.env,
+): FleetController {
+  const { config, logger } = deps;
   const scaler = config.SCALER_ENABLED
     ? new MediaScaler({
         kubeConfig: loadKubeConfig(env),
@@ -28,9 +33,10 @@ export function createFleetController(config: ScalerConfig, redis: Redis, logger
       })
     : undefined;
   return new FleetController({
-    redis,
-    workers: new WorkerRegistry(redis),
-    queue: new SessionQueueStats(redis),
+    redis: deps.redis,
+    workers: deps.workers,
+    queue: deps.sessionQueue,
+    history: deps.loadHistory,
     logger: logger.child({ part: 'fleet' }),
     tickMs: config.FLEET_TICK_MS,
     holderId: env.POD_NAME ?? `${hostname()}-${process.pid}`,

@@ -2,8 +2,8 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { fleetKeys } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import { LoadHistory, loadSample } from './load-history.ts';
-import { RedisLeaderLease } from './leader-lease.ts';
+import { loadSample, type LoadHistory } from './load-history.ts';
+import { RedisLease } from '../leases/lease.ts';
 import type { MediaScaler, ReconcileResult } from './scaler/media-scaler.ts';
 import type { SessionQueueStats } from './session-queue-stats.ts';
 import type { WorkerRegistry } from './worker-registry.ts';
@@ -19,7 +19,7 @@ export interface FleetControllerOptions {
   /** This replica's name in the lease; the pod name in Kubernetes. */
   holderId?: string;
   leaseKey?: string;
-  history?: LoadHistory;
+  history: LoadHistory;
 }
 
 export interface TickResult {
@@ -33,14 +33,16 @@ export interface TickResult {
  * replica takes over within one lease TTL of the leader dying.
  */
 export class FleetController {
-  readonly lease: RedisLeaderLease;
+  readonly lease: RedisLease;
   readonly history: LoadHistory;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: FleetControllerOptions) {
-    this.lease = new RedisLeaderLease(options.redis, options.leaseKey ?? fleetKeys.leader, options.holderId ?? `${hostname()}-${process.pid}`, options.tickMs * 3);
-    this.history = options.history ?? new LoadHistory(options.redis, options.tickMs);
+    // Renewed every tick with a TTL of three, so a slow tick does not hand the lead over.
+    const key = options.leaseKey ?? fleetKeys.leader;
+    this.lease = new RedisLease(options.redis, options.holderId ?? `${hostname()}-${process.pid}`, options.tickMs * 3, () => key);
+    this.history = options.history;
   }
 
   start(): void {
@@ -60,7 +62,7 @@ export class FleetController {
   }
 
   async tick(now = new Date()): Promise<TickResult> {
-    if (!(await this.lease.acquireOrRenew())) return { leader: false };
+    if (!(await this.lease.hold())) return { leader: false };
     const [media, render, queue] = await Promise.all([this.options.workers.list('media'), this.options.workers.list('render'), this.options.queue.read(now.getTime())]);
     await this.history.append(loadSample(now, media, render, queue));
     if (!this.options.scaler) return { leader: true };

@@ -1,27 +1,27 @@
-import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { SESSIONS_QUEUE, type FleetQueue } from '@onair/protocol';
+import { BullQueue } from '@onair/runtime';
 
 /** How many waiting jobs are read to find the oldest; the list is FIFO, so the oldest are at its end. */
 const OLDEST_SCAN = 200;
 
 /**
  * Reads the BullMQ `sessions` queue for the scaler and the dashboard, without consuming from it.
- * The Queue object only issues commands, so it shares the api's Redis connection.
+ * It only issues commands, so it shares the api's Redis connection.
  */
 export class SessionQueueStats {
-  private readonly queue: Queue;
+  private readonly jobs: BullQueue<unknown>;
 
   constructor(redis: Redis, queueName: string = SESSIONS_QUEUE) {
-    this.queue = new Queue(queueName, { connection: redis });
+    this.jobs = new BullQueue(redis, queueName, { connection: 'shared' });
   }
 
   async read(now = Date.now()): Promise<FleetQueue> {
-    const counts = await this.queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active');
+    const counts = await this.jobs.queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active');
     const waiting = (counts.waiting ?? 0) + (counts.prioritized ?? 0);
     let oldestWaitingMs: number | null = null;
     if (waiting > 0) {
-      const jobs = await this.queue.getJobs(['waiting', 'prioritized'], Math.max(0, waiting - OLDEST_SCAN), waiting - 1);
+      const jobs = await this.jobs.queue.getJobs(['waiting', 'prioritized'], Math.max(0, waiting - OLDEST_SCAN), waiting - 1);
       const oldest = Math.min(...jobs.map((j) => j.timestamp));
       if (Number.isFinite(oldest)) oldestWaitingMs = Math.max(0, now - oldest);
     }
@@ -29,6 +29,6 @@ export class SessionQueueStats {
   }
 
   async close(): Promise<void> {
-    await this.queue.close();
+    await this.jobs.close();
   }
 }

@@ -18,6 +18,7 @@ import {
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { loadCurrentUser, type CurrentUser } from '../http/auth-context.ts';
+import { activeGuest } from '../access/active-guest.ts';
 import { GuestTokens, sha256 } from './guest-tokens.ts';
 
 const DAY_MS = 86_400_000;
@@ -196,10 +197,6 @@ function finiteOrNull(n: number): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** A guest holding a seat: in the room, not removed, session not timed out. */
-export function activeGuest(projectId: string, now: Date) {
-  return { projectId, leftAt: null, removedAt: null, expiresAt: { gt: now } };
-}
 
 function chatView(row: { id: string; projectId: string; senderId: string; senderName: string; senderRole: string; content: string; createdAt: Date }): GuestChatMessage {
   return { id: row.id, projectId: row.projectId, sender: row.senderId, displayName: row.senderName, role: row.senderRole, content: row.content, timestamp: row.createdAt.toISOString() };

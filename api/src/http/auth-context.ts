@@ -10,19 +10,13 @@ import {
   type Entitlements,
   type PlanId,
 } from '@onair/protocol';
-import type { Db, UserType } from '@onair/db';
+import type { Db } from '@onair/db';
+import type { CurrentUser } from '../access/current-user.ts';
 
 /** The cookie that carries a browser session (signed `<token>.<signature>`, set by better-auth). */
 export const SESSION_COOKIE = 'onair.session_token';
 
-export interface CurrentUser {
-  id: string;
-  userType: UserType;
-  plan: PlanId;
-  entitlements: Entitlements;
-  /** Set for a guest of a link (no account): `id` is the guest's id, the guest role holds in `projectId` only. */
-  guest?: { projectId: string; displayName: string };
-}
+export type { CurrentUser } from '../access/current-user.ts';
 
 /**
  * Entitlements come from the current subscription (spec §4). Until billing writes subscriptions

@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import { findUnsafeText, OnAirError, unsafeTextMessage, type Endpoint } from '@onair/protocol';
 import { projectAccessOf } from '../access/project-access.ts';
-import { channelAccessOf } from '../partner/access/channel-access.ts';
+import { channelAccessOf } from '../access/channel-access.ts';
 import { getCurrentUser, wasAuthenticated } from './auth-context.ts';
 
 // The schemas are optional properties of Endpoint, so `E['body']` reads as `B | undefined`:

@@ -1,6 +1,5 @@
-import { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Logger } from '@onair/runtime';
+import { BullQueue, type Logger } from '@onair/runtime';
 
 export interface SweepJobOptions<R> {
   redis: Redis;
@@ -24,38 +23,28 @@ export interface SweepJobOptions<R> {
  * left to the next run.
  */
 export class SweepJob<R> {
-  private readonly queue: Queue;
-  private readonly worker: Worker;
-  private readonly connection: Redis;
-  private readonly options: { connection: Redis; prefix?: string };
-  private events: QueueEvents | null = null;
+  private readonly jobs: BullQueue<unknown, { result: R }>;
 
   constructor(private readonly deps: SweepJobOptions<R>) {
-    this.connection = deps.redis.duplicate({ maxRetriesPerRequest: null });
-    this.options = { connection: this.connection, ...(deps.prefix ? { prefix: deps.prefix } : {}) };
-    this.queue = new Queue(deps.queue, this.options);
-    this.worker = new Worker(deps.queue, async () => ({ result: await deps.run() }), { ...this.options, concurrency: 1 });
-    this.worker.on('failed', (_job, err) => deps.logger.warn({ err: err.message }, `${deps.what} failed; the next run tries again`));
+    this.jobs = new BullQueue(deps.redis, deps.queue, { prefix: deps.prefix });
+    this.jobs.work(async () => ({ result: await deps.run() }), {
+      concurrency: 1,
+      onFailed: (_job, err) => deps.logger.warn({ err: err.message }, `${deps.what} failed; the next run tries again`),
+    });
   }
 
   async start(): Promise<void> {
-    await this.queue.upsertJobScheduler(this.deps.schedulerId ?? `${this.deps.queue}-every`, { every: this.deps.everyMs }, { name: 'sweep', opts: { removeOnComplete: 100, removeOnFail: 100 } });
+    await this.jobs.queue.upsertJobScheduler(this.deps.schedulerId ?? `${this.deps.queue}-every`, { every: this.deps.everyMs }, { name: 'sweep', opts: { removeOnComplete: 100, removeOnFail: 100 } });
   }
 
   /** One sweep now, through the queue (what the scheduler does at each interval). */
   async runNow(): Promise<R> {
-    if (!this.events) {
-      this.events = new QueueEvents(this.deps.queue, { ...this.options, connection: this.connection.duplicate() });
-      await this.events.waitUntilReady();
-    }
-    const job = await this.queue.add('sweep', {}, { removeOnComplete: 100, removeOnFail: 100 });
-    return ((await job.waitUntilFinished(this.events)) as { result: R }).result;
+    const events = await this.jobs.events();
+    const job = await this.jobs.add('sweep', {}, { removeOnComplete: 100, removeOnFail: 100 });
+    return ((await job.waitUntilFinished(events)) as { result: R }).result;
   }
 
-  async close(): Promise<void> {
-    await this.events?.close();
-    await this.worker.close();
-    await this.queue.close();
-    await this.connection.quit();
+  close(): Promise<void> {
+    return this.jobs.close();
   }
 }

@@ -24,7 +24,7 @@ import {
 import type { Db } from '@onair/db';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
 import { FileReply, mount } from '../http/mount.ts';
-import { channelAccessOf } from '../partner/access/channel-access.ts';
+import { channelAccessOf } from '../access/channel-access.ts';
 import type { Money } from './index.ts';
 
 /**

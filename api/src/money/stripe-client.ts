@@ -1,10 +1,16 @@
 import Stripe from 'stripe';
 import { OnAirError } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import type { BillingSettings } from '../billing/config.ts';
+
+/** The Stripe keys the money area uses: billing's (billing/config.ts BillingSettings has this shape and more). */
+export interface StripeKeys {
+  secretKey: string;
+  /** Another Stripe address (the local double). */
+  apiUrl?: URL | undefined;
+}
 
 /** The Stripe client of the money area: the same keys and address as billing (the double in test mode). */
-export function moneyStripe(settings: BillingSettings | undefined): Stripe | undefined {
+export function moneyStripe(settings: StripeKeys | undefined): Stripe | undefined {
   if (!settings) return undefined;
   const api = settings.apiUrl;
   return new Stripe(settings.secretKey, {

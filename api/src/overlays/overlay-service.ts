@@ -17,7 +17,7 @@ import type { Readable } from 'node:stream';
 import type { Db, Overlay as OverlayRow } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { UploadService } from '../uploads/index.ts';
-import type { OwnPageUrls } from './own-page-urls.ts';
+import type { OwnPageUrls } from '../access/own-page-urls.ts';
 
 const NOT_FOUND = 'This overlay does not exist, or was deleted.';
 

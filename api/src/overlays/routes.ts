@@ -4,7 +4,7 @@ import type { Db } from '@onair/db';
 import { authenticate, type SessionResolver } from '../http/auth-context.ts';
 import { queryTextRule } from '../http/body.ts';
 import { mount, Reply } from '../http/mount.ts';
-import { ChannelAccess, provideChannelAccess } from '../partner/access/channel-access.ts';
+import { provideChannelAccess, type ChannelAccess } from '../access/channel-access.ts';
 import type { UploadService } from '../uploads/index.ts';
 import type { OverlayService } from './overlay-service.ts';
 
@@ -29,9 +29,9 @@ export function overlayRoutes(overlays: OverlayService): Router {
  * Mounted before the api's JSON body parser: the body is the file. Same access rule as editing
  * overlays (the Overlay edit group).
  */
-export function overlayUploadRoutes(deps: { db: Db; uploads: UploadService; resolveSession: SessionResolver }): Router {
+export function overlayUploadRoutes(deps: { db: Db; uploads: UploadService; resolveSession: SessionResolver; channelAccess: ChannelAccess }): Router {
   const router = Router();
-  router.use(uploadOverlayImageEndpoint.path, authenticate(deps.db, deps.resolveSession), provideChannelAccess(new ChannelAccess(deps.db)), queryTextRule());
+  router.use(uploadOverlayImageEndpoint.path, authenticate(deps.db, deps.resolveSession), provideChannelAccess(deps.channelAccess), queryTextRule());
   mount(router, uploadOverlayImageEndpoint, async ({ params, query }, { req }) => {
     const length = req.headers['content-length'];
     const upload = await deps.uploads.createForChannel(params.channelId, {

@@ -1,19 +1,11 @@
-import type { Redis } from 'ioredis';
-import type { Db } from '@onair/db';
+import type { ApiConfig } from '../config.ts';
 import type { Logger } from '@onair/runtime';
-import { ProjectAccess } from '../access/project-access.ts';
-import { documentLimits, type ApiConfig } from '../config.ts';
-import { Countdowns } from './countdowns.ts';
-import { SceneService } from './scene-service.ts';
-import { ownPageUrls } from '../overlays/own-page-urls.ts';
+import type { Countdowns } from './countdowns.ts';
+import type { SceneService } from './scene-service.ts';
 
-/**
- * The api's countdown sweep on a timer (every COUNTDOWN_SWEEP_MS); close it on shutdown. Its
- * scene service is its own, as the broadcast and ingest watches have theirs.
- */
-export function startCountdownWatch(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; countdowns?: Countdowns }): { close(): void } {
-  const countdowns = deps.countdowns ?? new Countdowns(deps);
-  const scenes = new SceneService(deps.db, deps.redis, deps.logger, new ProjectAccess(deps.db, deps.logger), documentLimits(deps.config), ownPageUrls(deps.config).trusted, countdowns);
+/** The api's countdown sweep on a timer (every COUNTDOWN_SWEEP_MS); close it on shutdown. */
+export function startCountdownWatch(deps: { config: ApiConfig; logger: Logger; countdowns: Countdowns; scenes: SceneService }): { close(): void } {
+  const { countdowns, scenes } = deps;
   let sweeping = false;
   const timer = setInterval(() => {
     if (sweeping) return;

@@ -22,8 +22,8 @@ import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { ProjectAccess } from '../access/project-access.ts';
 import { loadCurrentUser, type CurrentUser } from '../http/auth-context.ts';
-import { writeDocumentSnapshot } from '../sessions/document-snapshot.ts';
-import { checkSceneUploads } from '../uploads/scene-uploads.ts';
+import { writeDocumentSnapshot } from './document-snapshot.ts';
+import { checkSceneUploads } from './scene-uploads.ts';
 import type { Countdowns } from './countdowns.ts';
 import { createProjectWithDocument, loadSceneDocument, writeSceneDocument } from './scene-store.ts';
 

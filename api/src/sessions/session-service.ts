@@ -1,4 +1,3 @@
-import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   OnAirError,
@@ -14,10 +13,10 @@ import {
   type SessionStatus,
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
-import type { Logger, SecretBox } from '@onair/runtime';
+import { BullQueue, type Logger, type SecretBox } from '@onair/runtime';
 import type { SessionControl } from '../destinations/session-control.ts';
 import { loadSceneDocument } from '../scenes/scene-store.ts';
-import { writeDocumentSnapshot } from './document-snapshot.ts';
+import { writeDocumentSnapshot } from '../scenes/document-snapshot.ts';
 
 /**
  * The api's side of studio sessions: it queues a session for placement, tells the owning worker
@@ -25,7 +24,8 @@ import { writeDocumentSnapshot } from './document-snapshot.ts';
  * queue's job id is the project id, so a project has at most one session however often it is opened.
  */
 export class SessionService implements SessionControl {
-  readonly queue: Queue<SessionJob>;
+  /** A producer on the api's connection: the media workers consume it. */
+  private readonly jobs: BullQueue<SessionJob>;
 
   constructor(
     private readonly db: Db,
@@ -33,7 +33,7 @@ export class SessionService implements SessionControl {
     private readonly box: SecretBox | undefined,
     private readonly logger: Logger,
   ) {
-    this.queue = new Queue<SessionJob>(SESSIONS_QUEUE, { connection: redis });
+    this.jobs = new BullQueue<SessionJob>(redis, SESSIONS_QUEUE, { connection: 'shared' });
   }
 
   async open(projectId: string): Promise<SessionStatus> {
@@ -43,13 +43,13 @@ export class SessionService implements SessionControl {
     const vertical = (await this.db.destination.count({ where: { projectId, enabled: true, canvas: 'vertical' } })) > 0;
     const job: SessionJob = { projectId, requestedAt: new Date().toISOString(), ...(vertical ? { vertical } : {}) };
     // An existing job with this id (waiting or running) makes this a no-op: opening twice is fine.
-    await this.queue.add('session', job, { jobId: projectId, removeOnComplete: true, removeOnFail: true });
+    await this.jobs.add('session', job, { jobId: projectId, removeOnComplete: true, removeOnFail: true });
     this.logger.info({ projectId }, 'session requested');
     return this.status(projectId);
   }
 
   async status(projectId: string): Promise<SessionStatus> {
-    const [owner, job] = await Promise.all([this.owner(projectId), this.queue.getJob(projectId)]);
+    const [owner, job] = await Promise.all([this.owner(projectId), this.jobs.queue.getJob(projectId)]);
     const state = job ? await job.getState() : 'unknown';
     const base = { projectId, workerId: null, waitingSinceMs: null, appliedVersion: null, pickups: owner?.pickups ?? 0 };
     if (state === 'active' && owner && Date.now() - Date.parse(owner.lastSeenAt) < SESSION_OWNER_FRESH_MS) {
@@ -63,7 +63,7 @@ export class SessionService implements SessionControl {
   }
 
   async close(projectId: string): Promise<SessionStatus> {
-    const job = await this.queue.getJob(projectId);
+    const job = await this.jobs.queue.getJob(projectId);
     if (job && (await job.getState()) !== 'active') await job.remove().catch(() => undefined);
     await this.command(projectId, { type: 'stop' });
     return { ...(await this.status(projectId)), state: job ? 'stopping' : 'stopped' };
@@ -100,7 +100,7 @@ export class SessionService implements SessionControl {
   }
 
   async closeQueue(): Promise<void> {
-    await this.queue.close();
+    await this.jobs.close();
   }
 
   private async command(projectId: string, command: SessionCommand): Promise<void> {

@@ -3,4 +3,3 @@ export { S3UploadStore } from './s3-upload-store.ts';
 export { DiskUploadStore, type UploadStore } from './upload-store.ts';
 export { UploadService, storageKeyOf, formatBytes } from './upload-service.ts';
 export { uploadRoutes } from './routes.ts';
-export { checkSceneUploads } from './scene-uploads.ts';

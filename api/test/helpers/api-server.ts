@@ -8,6 +8,7 @@ import { createDb, type Db } from '@onair/db';
 import { createTestDatabase, testRedisUrl, type TestDatabase } from '@onair/embedded/test-services';
 import { createLogger } from '@onair/runtime';
 import { createApp } from '../../src/app.ts';
+import { compose } from '../../src/compose.ts';
 import { loadConfig } from '../../src/config.ts';
 
 export interface TestApi {
@@ -35,7 +36,7 @@ export async function startTestApi(env: NodeJS.ProcessEnv = {}): Promise<TestApi
   });
   const db = createDb(database.url);
   const redis = new Redis(config.REDIS_URL);
-  const app = createApp({ config, db, redis, logger: createLogger('api-test', 'silent') });
+  const app = createApp(compose({ config, db, redis, logger: createLogger('api-test', 'silent') }));
   server.on('request', app);
   return {
     url,

@@ -1,4 +1,4 @@
-// The api as it runs in production, WebSocket included: createApp plus /ws on one HTTP server,
+// The api as it runs in production, WebSocket included: one composition served by createApp plus /ws on one HTTP server,
 // against a test database and the test Redis. Pass `databaseUrl` to start a second replica on the
 // same database, as a deployment with several api pods has.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
@@ -11,13 +11,13 @@ import { createTestDatabase, testRedisUrl } from '@onair/embedded/test-services'
 import { createLogger, type Logger } from '@onair/runtime';
 import { GUEST_REQUEST_HEADER, GUEST_SESSION_COOKIE, planEntitlements, STRIPE_WEBHOOK_PATH, type PlanId } from '@onair/protocol';
 import { createApp } from '../../src/app.ts';
-import { createAccounts } from '../../src/auth/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { SESSION_COOKIE } from '../../src/http/auth-context.ts';
-import { attachStudioSockets } from '../../src/ws/index.ts';
+import { compose } from '../../src/compose.ts';
+import { partnerModule } from '../../src/partner/module.ts';
+import { attachStudioSockets } from '../../src/sockets.ts';
 import { DataExportQueue } from '../../src/partner/data-exports/export-job.ts';
 import type { ScheduledBroadcastQueue } from '../../src/schedules/index.ts';
-import { createDataExportService } from '../../src/partner/index.ts';
 
 export interface StudioApi {
   url: string;
@@ -48,14 +48,12 @@ export async function startStudioApi(options: { databaseUrl?: string; env?: Node
   const db = createDb(databaseUrl);
   const redis = new Redis(config.REDIS_URL);
   const logger = options.logger ?? createLogger('api-test', 'silent');
-  const accounts = createAccounts({ config, db, redis, logger });
   // Data exports are built here as the api process builds them, on a queue of this api alone.
   const exportQueue = new DataExportQueue(redis, { prefix: `test-${randomUUID()}` });
-  const now = options.now ? { now: options.now } : {};
-  exportQueue.work(createDataExportService({ db, logger, mailer: accounts.mailer, publicUrl: config.PUBLIC_URL, exportLinkHours: config.EXPORT_LINK_HOURS, exportQueue, ...now }), logger);
-  const app = createApp({ config, db, redis, logger, accounts, exportQueue, ...now, ...(options.scheduleQueue ? { scheduleQueue: options.scheduleQueue } : {}) });
-  server.on('request', app);
-  const sockets = await attachStudioSockets(server, { config, db, redis, logger, accounts });
+  const services = compose({ config, db, redis, logger, exportQueue, ...(options.now ? { now: options.now } : {}), ...(options.scheduleQueue ? { scheduleQueue: options.scheduleQueue } : {}) });
+  const exportWorker = partnerModule.jobs.dataExports.start(services);
+  server.on('request', createApp(services));
+  const sockets = await attachStudioSockets(server, services);
   return {
     url: `http://127.0.0.1:${port}`,
     authSecret: config.AUTH_SECRET,
@@ -67,7 +65,9 @@ export async function startStudioApi(options: { databaseUrl?: string; env?: Node
     close: async () => {
       await stripe.stop();
       await sockets.close();
+      await exportWorker.close();
       await exportQueue.close();
+      await services.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       redis.disconnect();

@@ -24,7 +24,7 @@ import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { tryEdit } from '../model/optimistic-scene.ts';
 import { useDeviceStore, useStudioStore } from '../stores/index.ts';
 import { apiErrorOf } from './api-errors.ts';
-import { receivePatch, refetchDocument, setConfirmed } from './studio.ts';
+import { receivePatch, refetchDocument, setConfirmed } from './scene-document.ts';
 import { showToast } from './toasts.ts';
 
 /** After this many 409s in a row an edit is given up: someone else keeps changing the same thing. */

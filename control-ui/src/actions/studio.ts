@@ -1,5 +1,4 @@
 import {
-  applyAcceptedPatch,
   getCurrentUserEndpoint,
   getProjectEndpoint,
   getResolutionChoicesEndpoint,
@@ -11,7 +10,6 @@ import {
 import { UnauthorizedError } from '../api/http-errors.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { connectStudioSocket, type StudioSocket } from '../api/studio-socket.ts';
-import { optimisticDocument } from '../model/optimistic-scene.ts';
 import { initialStudioState, useProjectsStore, useStudioStore, type StudioPanel } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { receiveSubscriptionUpdate } from './billing.ts';
@@ -21,7 +19,11 @@ import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './me
 import { attachChat, detachChat, receiveChatError, receiveChatMessage } from './platform-chat.ts';
 import { closeEvents, loadEvents, receiveEventsMessage } from './events.ts';
 import { closeGuestRoom, openGuestRoom, receiveGuestEvent } from './guests.ts';
+import { receivePatch, refetchDocument, setConfirmed } from './scene-document.ts';
 import { showToast } from './toasts.ts';
+
+// Kept apart so the scene edits can use them without importing the studio (which opens the guest room).
+export { receivePatch, refetchDocument, setConfirmed };
 
 let socket: StudioSocket | null = null;
 
@@ -165,57 +167,10 @@ async function refreshResolutionChoices(projectId: string, client: HttpClient): 
   if (resolution && useStudioStore.getState().projectId === projectId) useStudioStore.setState({ resolution });
 }
 
-/** An accepted patch from any studio (this one included): advance the confirmed document. */
-export function receivePatch(message: Extract<ServerMessage, { type: 'scene.patched' }>, client: HttpClient = httpClient): void {
-  const { confirmed } = useStudioStore.getState();
-  if (!confirmed) return;
-  const result = applyAcceptedPatch(confirmed, message);
-  if (result.ok) {
-    setConfirmed(result.document);
-  } else if (result.reason !== 'already-applied') {
-    // A version was missed (or published out of order): the whole document is the way back.
-    void refetchDocument(client);
-  }
-}
-
 /** A web page's state from the render workers: the canvas shows why it is not showing, if it is not. */
 export function receiveRenderStatus(message: Extract<ServerMessage, { type: 'render.status' }>): void {
   if (useStudioStore.getState().projectId !== message.projectId) return;
   useStudioStore.setState((s) => ({ renders: { ...s.renders, [message.sourceId]: { state: message.state, reason: message.reason ?? null } } }));
-}
-
-/** Reads the document again; pending edits are replayed over it. */
-export async function refetchDocument(client: HttpClient = httpClient): Promise<void> {
-  const { projectId } = useStudioStore.getState();
-  if (!projectId) return;
-  try {
-    const document = await client.getJson(path(getSceneDocumentEndpoint.path, projectId), { response: getSceneDocumentEndpoint.response });
-    const current = useStudioStore.getState();
-    if (current.projectId !== projectId) return;
-    if (!current.confirmed || document.version >= current.confirmed.version) setConfirmed(document);
-  } catch (err) {
-    showToast({ kind: 'error', title: 'The scene could not be reloaded', description: messageOf(err) });
-  }
-}
-
-/**
- * Sets the server's document and recomputes what is shown. Pending edits that no longer apply
- * (another studio removed what they touched) are dropped with a word to the user.
- */
-export function setConfirmed(confirmed: NonNullable<ReturnType<typeof useStudioStore.getState>['confirmed']>): void {
-  const { pending, sending, selectedLayerId } = useStudioStore.getState();
-  const { document, failed } = optimisticDocument(confirmed, pending);
-  const dropped = new Set(failed.filter((f) => f.edit.id !== sending).map((f) => f.edit.id));
-  for (const f of failed) {
-    if (dropped.has(f.edit.id)) showToast({ kind: 'warning', title: 'Your change was undone', description: f.rejection.message });
-  }
-  const stillThere = selectedLayerId !== null && document.scenes.some((s) => s.layers.some((l) => l.id === selectedLayerId));
-  useStudioStore.setState({
-    confirmed,
-    pending: pending.filter((p) => !dropped.has(p.id)),
-    document,
-    selectedLayerId: stillThere ? selectedLayerId : null,
-  });
 }
 
 export function selectLayer(layerId: string | null): void {

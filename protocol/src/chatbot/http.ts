@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint, type Endpoint } from '../http/endpoint.ts';
-import type { ChannelCapability } from '../partner/permissions.ts';
+import type { ChannelCapability } from '../channel-permissions.ts';
 import { channelIdParamsSchema } from '../partner/channels.ts';
 import {
   chatbotAlertsSchema,

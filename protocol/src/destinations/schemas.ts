@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkUrlTarget } from '../render/address-policy.ts';
+import { checkUrlTarget } from '../address-policy.ts';
 import { canvasKindSchema } from '../scene/vertical.ts';
 import { destinationTypeSchema, facebookPrivacySchema, youtubePrivacySchema, type DestinationType } from './catalogue.ts';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ChannelCapability } from '../partner/permissions.ts';
+import type { ChannelCapability } from '../channel-permissions.ts';
 import type { ProjectPermission } from '../signaling/roles.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
 import { channelIdParamsSchema } from '../partner/channels.ts';
 import { createUploadQuerySchema, uploadSchema } from '../uploads/index.ts';
-import { checkUrlTarget } from '../render/address-policy.ts';
+import { checkUrlTarget } from '../address-policy.ts';
 import { ALERT_DURATION_MAX_MS, ALERT_DURATION_MIN_MS, alertEventTypes, type AlertEventType } from '../events/alerts.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { permissionGroupSchema } from './permissions.ts';
+import { permissionGroupSchema } from '../channel-permissions.ts';
 
 /** A channel is its owner's account: the channel id is the owner's user id. */
 export const channelIdParamsSchema = z.object({ channelId: z.string().min(1).max(64) });

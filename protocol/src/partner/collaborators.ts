@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { permissionGroupSchema } from './permissions.ts';
+import { permissionGroupSchema } from '../channel-permissions.ts';
 
 // Spec §3 "Collaborator invite", §4 invite states, §5 validation, §6 roles.
 

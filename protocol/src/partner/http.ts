@@ -1,8 +1,5 @@
 import { z } from 'zod';
-import { chatbotEndpoints } from '../chatbot/http.ts';
 import { defineEndpoint, type Endpoint } from '../http/endpoint.ts';
-import { overlayEndpoints } from '../overlays/overlays.ts';
-import { creatorSiteEndpoints } from '../creator-site/creator-site.ts';
 import { channelIdParamsSchema, channelStreamSchema, channelSummarySchema } from './channels.ts';
 import {
   createInviteBodySchema,
@@ -26,7 +23,6 @@ import {
   registerApplicationEndpoint,
   revokeGrantEndpoint,
 } from './applications.ts';
-import { moneyEndpoints } from '../money/http.ts';
 import { emailNotificationsSchema, partnerAccountSchema, personalInfoSchema, uploadAvatarBodySchema } from './profile.ts';
 
 // The partner network's calls (spec §7 says none are shown; these are OnAir's). Every endpoint of
@@ -267,8 +263,8 @@ export const listChannelCollaboratorsEndpoint = defineEndpoint({
   response: z.object({ invites: z.array(sentInviteSchema) }),
 });
 
-/** Every partner endpoint; the api mounts exactly these, and the access test walks them. */
-export const partnerEndpoints: readonly Endpoint[] = [
+/** The partner network's own endpoints (account, collaborators, channels, deletion, exports, applications); partnerEndpoints adds its areas. */
+export const partnerNetworkEndpoints: readonly Endpoint[] = [
   getPartnerAccountEndpoint,
   completeOnboardingEndpoint,
   updatePersonalInfoEndpoint,
@@ -305,8 +301,4 @@ export const partnerEndpoints: readonly Endpoint[] = [
   answerShortCodeEndpoint,
   listGrantsEndpoint,
   revokeGrantEndpoint,
-  ...chatbotEndpoints,
-  ...overlayEndpoints,
-  ...creatorSiteEndpoints,
-  ...moneyEndpoints,
 ];

@@ -1,4 +1,3 @@
-export * from './permissions.ts';
 export * from './profile.ts';
 export * from './collaborators.ts';
 export * from './channels.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { partnerEndpoints } from './http.ts';
-import { capabilityWords, channelAllows, channelCapabilities, permissionGroups, type ChannelCapability } from './permissions.ts';
+import { partnerEndpoints } from '../partner-endpoints.ts';
+import { capabilityWords, channelAllows, channelCapabilities, permissionGroups, type ChannelCapability } from '../channel-permissions.ts';
 import { personalInfoSchema } from './profile.ts';
 import { createInviteBodySchema } from './collaborators.ts';
 

@@ -1,3 +1,2 @@
-export * from './address-policy.ts';
 export * from './render-job.ts';
 export * from './wanted-renders.ts';

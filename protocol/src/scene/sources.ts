@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkUrlTarget } from '../render/address-policy.ts';
+import { checkUrlTarget } from '../address-policy.ts';
 import { BROWSER_SOURCE_PLACEMENT, CAPTURE_SOURCE_SIZE, DEFAULT_POSITION, GAME_SOURCE_SIZE, GUEST_SOURCE_SIZE, WATERMARK_PLACEMENT, type LayerBox } from './layout.ts';
 
 /** Every kind of source of spec §3, plus `image` for logos and backgrounds and `video` for uploaded video files. */

@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import { z } from 'zod';
 import { linkSegments } from '@onair/protocol';
-import { platformCall, PlatformCallError } from '../../destinations/platforms/platform-http.ts';
+import { platformCall, PlatformCallError } from '../../platforms/platform-http.ts';
 import { ChatSendError, cleanPlatformText, nextBackoff, safeImageUrl, sleep, type ChatConnector, type ConnectorContext, type InboundChat } from './connector.ts';
 
 const liveVideosSchema = z.object({ data: z.array(z.object({ id: z.string(), status: z.string().optional() }).loose()).default([]) }).loose();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHAT_YOUTUBE_MAX_RESULTS, CHAT_YOUTUBE_POLL_MS, linkSegments } from '@onair/protocol';
-import { platformCall, PlatformCallError } from '../../destinations/platforms/platform-http.ts';
+import { platformCall, PlatformCallError } from '../../platforms/platform-http.ts';
 import { normaliseYouTubeItem } from '../../events/youtube-events.ts';
 import type { InboundEvent } from '../../events/twitch-events.ts';
 import { ChatSendError, cleanPlatformText, nextBackoff, safeImageUrl, sleep, type ChatConnector, type ConnectorContext, type InboundChat } from './connector.ts';

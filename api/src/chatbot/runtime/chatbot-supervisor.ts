@@ -3,7 +3,8 @@ import { CHATBOT_EVENTS_CHANNEL, chatbotEventsMessageSchema } from '@onair/proto
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { ApiConfig } from '../../config.ts';
-import type { ChatOwnership } from '../../chat/chat-ownership.ts';
+import { LeasedReconciler } from '../../leases/leased-reconciler.ts';
+import type { RedisLease } from '../../leases/lease.ts';
 import type { ChatbotService } from '../chatbot-service.ts';
 import { chatbotKeys } from '../keys.ts';
 import { ChatbotRunner, type RunnerState } from './chatbot-runner.ts';
@@ -16,17 +17,14 @@ interface Running {
 
 /**
  * Runs the chatbots this api replica owns, elected as the platform chat's connectors are (one
- * ChatOwnership lease per channel in Redis, renewed every CHAT_SUPERVISE_MS, taken over when it
+ * connector lease per channel in Redis, renewed every CHAT_SUPERVISE_MS, taken over when it
  * lapses: CHAT_OWNER_LEASE_MS, 5 s by default, so a dead owner's bots move within 10 s). A channel
  * runs a bot when it is turned on, has a Twitch account, and is the first OnAir channel to run one
  * in that Twitch chat (the others are 'duplicate'). Settings changes and new events reach the
  * owner over Redis pub/sub.
  */
 export class ChatbotSupervisor {
-  private readonly running = new Map<string, Running>();
-  private timer: NodeJS.Timeout | null = null;
-  private ticking: Promise<void> = Promise.resolve();
-  private closed = false;
+  private readonly reconciler: LeasedReconciler<{ login: string; userId: string }, Running>;
   private readonly ownerOfProject = new Map<string, string>();
 
   constructor(
@@ -37,55 +35,65 @@ export class ChatbotSupervisor {
       subscriber: Redis;
       logger: Logger;
       service: ChatbotService;
-      ownership: ChatOwnership;
+      lease: RedisLease;
       now: () => number;
     },
-  ) {}
+  ) {
+    this.reconciler = new LeasedReconciler({
+      lease: deps.lease,
+      everyMs: deps.config.CHAT_SUPERVISE_MS,
+      logger: deps.logger,
+      what: 'chatbot supervision',
+      parts: {
+        wanted: () => this.wanted(),
+        matches: (run, twitch) => run.login === twitch.login,
+        start: (channelId, twitch, track) => this.startOne(channelId, twitch, track),
+        stop: async (channelId, run, released) => {
+          await run.runner.stop();
+          this.deps.logger.info({ channelId, released }, 'chatbot stopped');
+        },
+        afterRelease: async (channelId) => {
+          await this.deps.redis.del(chatbotKeys.state(channelId)).catch(() => undefined);
+        },
+        renewed: (channelId, run) => this.saveState(channelId, run.state),
+      },
+    });
+  }
 
   async start(): Promise<void> {
     this.deps.subscriber.on('message', (channel: string, raw: string) => {
-      if (channel === chatbotKeys.changed) void this.running.get(raw)?.runner.reload().catch((err: unknown) => this.deps.logger.warn({ channelId: raw, err: (err as Error).message }, 'chatbot reload failed'));
+      if (channel === chatbotKeys.changed) void this.reconciler.get(raw)?.runner.reload().catch((err: unknown) => this.deps.logger.warn({ channelId: raw, err: (err as Error).message }, 'chatbot reload failed'));
       else if (channel === CHATBOT_EVENTS_CHANNEL) void this.onEvents(raw);
     });
     await this.deps.subscriber.subscribe(chatbotKeys.changed, CHATBOT_EVENTS_CHANNEL);
-    this.timer = setInterval(() => {
-      this.ticking = this.ticking.then(() => this.tick()).catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message }, 'chatbot supervision failed'));
-    }, this.deps.config.CHAT_SUPERVISE_MS);
-    this.timer.unref();
+    this.reconciler.start();
   }
 
   /** Channels whose bot runs in this replica. */
   owned(): string[] {
-    return [...this.running.keys()];
+    return this.reconciler.ids();
   }
 
   runner(channelId: string): ChatbotRunner | undefined {
-    return this.running.get(channelId)?.runner;
+    return this.reconciler.get(channelId)?.runner;
   }
 
-  async tick(): Promise<void> {
-    if (this.closed) return;
+  tick(): Promise<void> {
+    return this.reconciler.tick();
+  }
+
+  /** Channels with the bot on and a Twitch account, each the first OnAir channel to run one in that Twitch chat. */
+  private async wanted(): Promise<Map<string, { login: string; userId: string }>> {
     const rows = await this.deps.db.chatbotSettings.findMany({ where: { enabled: true }, select: { channelId: true } });
     const wanted = new Map<string, { login: string; userId: string }>();
     for (const { channelId } of rows) {
       const twitch = await this.deps.service.twitchOf(channelId);
       if (twitch && (await this.deps.service.firstChannelOf(twitch.login)) === channelId) wanted.set(channelId, twitch);
     }
-    for (const [id, run] of this.running) if (wanted.get(id)?.login !== run.login) await this.stopOne(id, true);
-    for (const [channelId, twitch] of wanted) {
-      if (this.closed) return;
-      const held = await this.deps.ownership.hold(channelId);
-      const run = this.running.get(channelId);
-      if (!held) {
-        if (run) await this.stopOne(channelId, false);
-        continue;
-      }
-      if (run) await this.saveState(channelId, run.state);
-      else await this.startOne(channelId, twitch);
-    }
+    return wanted;
   }
 
-  private async startOne(channelId: string, twitch: { login: string; userId: string }): Promise<void> {
+  private async startOne(channelId: string, twitch: { login: string; userId: string }, track: (run: Running) => void): Promise<void> {
     const { config } = this.deps;
     const where = { channelId, twitchLogin: twitch.login };
     if (!config.CHATBOT_TWITCH_TOKEN || !config.CHATBOT_TWITCH_USER_ID || !config.TWITCH_CLIENT_ID) {
@@ -93,8 +101,9 @@ export class ChatbotSupervisor {
       await this.saveState(channelId, { state: 'error', error: "The chatbot's Twitch account is not set up on this server. Ask the operator (CHATBOT_TWITCH_USER_ID, CHATBOT_TWITCH_TOKEN, TWITCH_CLIENT_ID)." });
       return;
     }
-    const entry: Running = { runner: null as unknown as ChatbotRunner, login: twitch.login, state: { state: 'connecting' } };
-    entry.runner = new ChatbotRunner({
+    // Set once the runner exists; its callbacks act only while it is the one running.
+    let entry: Running | null = null;
+    const runner = new ChatbotRunner({
       channelId,
       twitch,
       bot: { userId: config.CHATBOT_TWITCH_USER_ID, login: config.CHATBOT_TWITCH_LOGIN, token: config.CHATBOT_TWITCH_TOKEN },
@@ -105,35 +114,25 @@ export class ChatbotSupervisor {
       config,
       now: this.deps.now,
       onState: (state) => {
-        if (this.running.get(channelId) !== entry || (entry.state.state === state.state && entry.state.error === state.error)) return;
+        const run = entry !== null && this.reconciler.get(channelId) === entry ? entry : null;
+        if (!run || (run.state.state === state.state && run.state.error === state.error)) return;
         // An error stays until the chat connects again: a reconnect does not hide why it failed.
-        if (entry.state.state === 'error' && state.state === 'connecting') return;
-        entry.state = state;
+        if (run.state.state === 'error' && state.state === 'connecting') return;
+        run.state = state;
         this.deps.logger.info({ ...where, state: state.state, ...(state.error ? { reason: state.error } : {}) }, 'chatbot state');
         void this.saveState(channelId, state);
       },
     });
-    this.running.set(channelId, entry);
-    this.deps.logger.info({ ...where, replicaId: this.deps.ownership.replicaId }, 'chatbot started');
+    entry = { runner, login: twitch.login, state: { state: 'connecting' } };
+    track(entry);
+    this.deps.logger.info({ ...where, replicaId: this.deps.lease.holderId }, 'chatbot started');
     await this.saveState(channelId, entry.state);
-    await entry.runner.start().catch((err: unknown) => this.deps.logger.warn({ ...where, err: (err as Error).message }, 'chatbot start failed'));
+    await runner.start().catch((err: unknown) => this.deps.logger.warn({ ...where, err: (err as Error).message }, 'chatbot start failed'));
   }
 
   private async saveState(channelId: string, state: RunnerState): Promise<void> {
-    const notices = this.running.get(channelId)?.runner.notices ?? [];
+    const notices = this.reconciler.get(channelId)?.runner.notices ?? [];
     await this.deps.redis.set(chatbotKeys.state(channelId), JSON.stringify({ ...state, ...(notices.length > 0 ? { notices } : {}) }), 'PX', this.deps.config.CHAT_OWNER_LEASE_MS * 3).catch(() => undefined);
-  }
-
-  private async stopOne(channelId: string, release: boolean): Promise<void> {
-    const run = this.running.get(channelId);
-    if (!run) return;
-    this.running.delete(channelId);
-    await run.runner.stop();
-    this.deps.logger.info({ channelId, released: release }, 'chatbot stopped');
-    if (release) {
-      await this.deps.ownership.release(channelId).catch(() => undefined);
-      await this.deps.redis.del(chatbotKeys.state(channelId)).catch(() => undefined);
-    }
   }
 
   private async onEvents(raw: string): Promise<void> {
@@ -152,7 +151,7 @@ export class ChatbotSupervisor {
       if (this.ownerOfProject.size > 10_000) this.ownerOfProject.clear();
       this.ownerOfProject.set(message.projectId, owner);
     }
-    await this.running
+    await this.reconciler
       .get(owner)
       ?.runner.onEvents(message.events)
       .catch((err: unknown) => this.deps.logger.warn({ channelId: owner, err: (err as Error).message }, 'chatbot events not handled'));
@@ -160,10 +159,7 @@ export class ChatbotSupervisor {
 
   /** Stops every bot and gives its lease back (a clean shutdown: another replica takes over at once). */
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.ticking.catch(() => undefined);
-    for (const id of [...this.running.keys()]) await this.stopOne(id, true);
+    await this.reconciler.close();
     await this.deps.subscriber.unsubscribe(chatbotKeys.changed, CHATBOT_EVENTS_CHANNEL).catch(() => undefined);
   }
 }

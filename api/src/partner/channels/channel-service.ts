@@ -1,6 +1,6 @@
 import { OnAirError, type ChannelStream, type ChannelSummary } from '@onair/protocol';
 import type { Db } from '@onair/db';
-import { permissionGroupsOf, type ChannelAccess } from '../access/channel-access.ts';
+import { permissionGroupsOf, type ChannelAccess } from '../../access/channel-access.ts';
 import { channelNameOf } from '../collaborators/collaborator-service.ts';
 import type { CurrentUser } from '../../http/auth-context.ts';
 

@@ -3,7 +3,7 @@ import { OnAirError, type CreateInviteBody, type PermissionGroup, type ReceivedI
 import { Prisma, type Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { Mailer } from '../../mail/mailer.ts';
-import { permissionGroupsOf } from '../access/channel-access.ts';
+import { permissionGroupsOf } from '../../access/channel-access.ts';
 import { collaboratorInviteMail } from './invite-mail.ts';
 
 type Invitee = Exclude<CreateInviteBody['invitee'], undefined>;

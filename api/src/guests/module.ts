@@ -1,0 +1,29 @@
+import { guestEndpoints } from '@onair/protocol';
+import { provideGuestResolver, type GuestResolver, type SessionResolver } from '../http/auth-context.ts';
+import { middleware, type Platform } from '../module.ts';
+import { createGuestService, guestResolverOf, type GuestService } from './index.ts';
+import { guestRoutes } from './routes.ts';
+
+export interface GuestsServices {
+  guests: GuestService;
+  /** The guest behind a request's guest-session cookie (HTTP and /ws). */
+  guestResolver: GuestResolver;
+}
+
+/** Guests by link: no account, a signed link, a hashed httpOnly guest-session cookie. */
+export const guestsModule = {
+  name: 'guests',
+  build: (deps: Platform): GuestsServices => {
+    const guests = createGuestService(deps);
+    return { guests, guestResolver: guestResolverOf(guests) };
+  },
+  http: {
+    /** Before the uploads: a guest's request to them is the guest's (refused by role), not anonymous. */
+    resolver: middleware((c: GuestsServices) => provideGuestResolver(c.guestResolver)),
+    routes: {
+      endpoints: guestEndpoints,
+      mount: (c: Platform & GuestsServices & { resolveSession: SessionResolver }) =>
+        guestRoutes({ db: c.db, redis: c.redis, guests: c.guests, resolveSession: c.resolveSession, publicUrl: c.config.PUBLIC_URL, joinsPerMinute: c.config.GUEST_JOIN_RATE_LIMIT_PER_IP }),
+    },
+  },
+};

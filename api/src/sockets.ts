@@ -1,0 +1,30 @@
+// What the api serves on its HTTP server besides HTTP: `/ws` and the overlay feeds, with the live
+// connectors that feed them (every replica serving /ws takes part in electing their owners).
+import type { Server } from 'node:http';
+import { chatModule } from './chat/module.ts';
+import { chatbotModule } from './chatbot/module.ts';
+import type { Composition } from './compose.ts';
+import { eventsModule } from './events/module.ts';
+import type { Running, SocketPart } from './module.ts';
+import { overlaysModule } from './overlays/module.ts';
+import { studioSocketsModule } from './ws/module.ts';
+
+/** In start order: the chat connectors write the events a chat carries through the events store. */
+const socketParts: readonly SocketPart<Composition>[] = [
+  eventsModule.sockets.connectors,
+  chatModule.sockets.connectors,
+  chatbotModule.sockets.runners,
+  studioSocketsModule.sockets.studio,
+  overlaysModule.sockets.feed,
+];
+
+/** Serves `/ws` on the api's HTTP server; close it before the server on shutdown (it closes in reverse order). */
+export async function attachStudioSockets(server: Server, c: Composition): Promise<Running & { close(): Promise<void> }> {
+  const attached: Running[] = [];
+  for (const part of socketParts) attached.push(await part.attach(server, c));
+  return {
+    close: async () => {
+      for (const part of attached.reverse()) await part.close();
+    },
+  };
+}

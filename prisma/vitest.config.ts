@@ -1,3 +1,0 @@
-import { serviceTestConfig } from '../vitest.shared.ts';
-
-export default serviceTestConfig;
