@@ -124,13 +124,17 @@ describe('video files', () => {
       const { server, k, outputs } = await output();
       const sent = Date.now();
       suite.fx.host.startSession({ sessionId, planVersion: 1, plan: plan(outputs, { path }) });
-      await suite.fx.waitForOutput(sessionId, 'main', 'live');
-      const failed = await suite.fx.waitForReport(sessionId, 'error', (r) => r.code === 'INPUT_FAILED', 15_000, sent);
-      expect(failed.fatal).toBe(false);
-      const frame = await grabFrame(server.url(k), WIDTH, HEIGHT);
-      expect(near(pixel(frame, 680, 360), RED)).toBe(true);
-      expect(suite.fx.reports.filter((r) => r.sessionId === sessionId && r.report.type === 'error' && r.report.fatal)).toEqual([]);
-      await suite.fx.host.stopSession(sessionId);
+      // Stopped whatever happens, so that a retry of this test starts from nothing.
+      try {
+        await suite.fx.waitForOutput(sessionId, 'main', 'live');
+        const failed = await suite.fx.waitForReport(sessionId, 'error', (r) => r.code === 'INPUT_FAILED', 30_000, sent);
+        expect(failed.fatal).toBe(false);
+        const frame = await grabFrame(server.url(k), WIDTH, HEIGHT);
+        expect(near(pixel(frame, 680, 360), RED)).toBe(true);
+        expect(suite.fx.reports.filter((r) => r.sessionId === sessionId && r.report.type === 'error' && r.report.fatal)).toEqual([]);
+      } finally {
+        await suite.fx.host.stopSession(sessionId);
+      }
     }
   });
 });
