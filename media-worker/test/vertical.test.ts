@@ -104,15 +104,23 @@ describe('vertical output', () => {
     }
   });
 
-  it('builds no vertical canvas while no destination takes it, attaches one live for the first vertical destination and detaches it after the last', async () => {
+  it('builds no vertical canvas while no destination takes it, attaches one live for the first vertical destination and detaches it after the last', async ({ onTestFailed }) => {
     const server = await suite.fx.rtmp();
     const [kH, kV] = [suite.key(), suite.key()];
     const base = `rtmp://127.0.0.1:${server.port}/live`;
     const wide: PlanOutput = { id: 'wide', url: base, key: kH };
     const { doc } = project();
+    // A retry starts a session of the same id: only this attempt's reports and log lines count.
+    const started = Date.now();
+    const logsAtStart = suite.fx.logs.length;
+    const wideReports = (since: number) => suite.fx.reports.filter((r) => r.sessionId === 'wide-only' && r.at >= since && r.report.type === 'outputStatus' && r.report.outputId === 'wide');
+    onTestFailed(() => {
+      const states = wideReports(started).map((r) => `${r.at - started} ms ${(r.report as { state: string }).state}`);
+      process.stdout.write(`'wide' reports since the session started: ${states.join(', ')}\nthe session's output log lines:\n${suite.fx.logs.slice(logsAtStart).filter((l) => /output|vertical|canvas|error/i.test(l)).join('\n')}\n`);
+    });
     suite.fx.host.startSession({ sessionId: 'wide-only', planVersion: doc.version, plan: sceneToRenderPlan(doc, resolve, [wide]) });
     try {
-      await suite.fx.waitForOutput('wide-only', 'wide', 'live');
+      await suite.fx.waitForOutput('wide-only', 'wide', 'live', 20_000, started);
       const pid = suite.fx.host.session('wide-only')?.pid;
       const logsBefore = suite.fx.logs.length;
       const added = Date.now();
@@ -122,7 +130,7 @@ describe('vertical output', () => {
       expect((await probeStream(server.url(kV))).video).toMatchObject({ width: 720, height: 1280 });
       // The same pipeline process, and the horizontal destination never left 'live'.
       expect(suite.fx.host.session('wide-only')?.pid).toBe(pid);
-      const wideChanges = () => suite.fx.reports.filter((r) => r.sessionId === 'wide-only' && r.at >= added && r.report.type === 'outputStatus' && r.report.outputId === 'wide');
+      const wideChanges = () => wideReports(added);
       expect(wideChanges()).toEqual([]);
       const removed = Date.now();
       suite.fx.host.setOutputs('wide-only', [wide]);

@@ -87,12 +87,16 @@ describe('a web-page source in the program', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('shows the page at its layer, moving, with its sound', async () => {
+  // Its waits add up to more than the default minute: each is a bound for a loaded machine.
+  it('shows the page at its layer, moving, with its sound', { timeout: 240_000 }, async ({ onTestFailed }) => {
     const key = SecretBox.generateKey();
     Object.assign(process.env, { SECRETS_KEY: key, RENDER_ALLOWED_HOSTS: `127.0.0.1:${sitePort}` });
     const render = startWorkerProcess('render', 'src/main.ts', renderRoot, redisUrl);
     const media = startWorkerProcess('media', 'src/main.ts', mediaRoot, redisUrl);
     workers.push(render, media);
+    onTestFailed(() => {
+      for (const [name, worker] of [['render', render], ['media', media]] as const) process.stdout.write(`--- the ${name} worker's last lines\n${worker.output.slice(-80).join('')}`);
+    });
     await Promise.all([render.waitForRegistration(30_000), media.waitForRegistration(30_000)]);
 
     const doc: SceneDocument = newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '480p' });

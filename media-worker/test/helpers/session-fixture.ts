@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { Registry } from 'prom-client';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import { renderPlanSchema, type OutputState, type PipelineReport, type PlanOutput, type RenderPlan } from '@onair/protocol';
@@ -26,6 +26,12 @@ export interface Fixture {
   /** Every log line of the worker and of its pipeline processes. */
   logs: string[];
   reports: { sessionId: string; report: PipelineReport; at: number }[];
+  /**
+   * Reports before this time are not waited for unless a `since` says so. A shared fixture moves
+   * it to the start of each test (and of each retry), which often reuses a session id: a retry
+   * must not take the failed attempt's reports for its own.
+   */
+  reportsSince: number;
   rtmp(options?: { acceptKeys?: string[]; acceptTcUrlHosts?: string[] }): Promise<RunningRtmpServer>;
   waitForOutput(sessionId: string, outputId: string, state: OutputState, timeoutMs?: number, since?: number): Promise<PipelineReport & { type: 'outputStatus' }>;
   waitForReport<T extends PipelineReport['type']>(sessionId: string, type: T, match?: (r: PipelineReport & { type: T }) => boolean, timeoutMs?: number, since?: number): Promise<PipelineReport & { type: T }>;
@@ -59,7 +65,7 @@ export async function createFixture(options: { onReport?: (sessionId: string, re
   });
   process.env.LOG_LEVEL = 'debug';
 
-  const waitForReport: Fixture['waitForReport'] = (sessionId, type, match, timeoutMs = 20_000, since = 0) =>
+  const waitForReport: Fixture['waitForReport'] = (sessionId, type, match, timeoutMs = 20_000, since = fixture.reportsSince) =>
     waitFor(
       `${type} report of ${sessionId}`,
       async () =>
@@ -71,13 +77,14 @@ export async function createFixture(options: { onReport?: (sessionId: string, re
       50,
     );
 
-  return {
+  const fixture: Fixture = {
     dir,
     host,
     redis,
     metrics,
     logs,
     reports,
+    reportsSince: 0,
     rtmp: async (options = {}) => {
       const server = await startRtmpServer({ dir: join(dir, `nginx-${servers.length}`), ...options });
       servers.push(server);
@@ -96,6 +103,7 @@ export async function createFixture(options: { onReport?: (sessionId: string, re
       }
     },
   };
+  return fixture;
 }
 
 export const WIDTH = 854;
@@ -147,6 +155,9 @@ export function useSharedFixture(): SharedFixture {
 
   beforeAll(async () => {
     fx = await createFixture();
+  });
+  beforeEach(() => {
+    fx.reportsSince = Date.now();
   });
   afterAll(async () => {
     if (process.env.DEBUG_LOGS) console.warn(fx.logs.filter((l) => l.includes(process.env.DEBUG_LOGS!)).join('\n'));
