@@ -32,6 +32,8 @@ export interface GstPad {
   query(query: GstQuery): boolean;
   /** The caps negotiated on the pad, or null before there are any. */
   getCurrentCaps(): GstStructure | null;
+  /** Added to the running time of everything that passes the pad (ns). */
+  setOffset(offsetNs: number): void;
   // Pad properties (compositor and audiomixer sink pads) are plain camelCase fields in node-gtk.
   [property: string]: unknown;
 }

@@ -1,12 +1,13 @@
 import type { PlanInput, RenderPlan } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import { linkPads, requestPad, staticPad, structureNumber } from '../../gst/elements.ts';
+import { linkPads, makeElement, requestPad, staticPad, structureNumber } from '../../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
 import type { AudioFader } from '../audio-fader.ts';
-import { audioTargets, videoLayout, type VideoPadLayout } from '../layout.ts';
+import { audioTargets, videoLayout, type AudioPadTarget, type VideoPadLayout } from '../layout.ts';
 import { buildSource, FilePlayer } from '../sources/index.ts';
 import { VerticalCanvas } from '../vertical-canvas.ts';
+import { FirstData } from './first-data.ts';
 import { PictureLink } from './picture-link.ts';
 
 /** One video feed of an input on the compositors. */
@@ -30,7 +31,11 @@ export interface AttachedInput {
   feeds: AttachedFeed[];
   /** The offline picture, shown while no feed flows. */
   placeholder?: PictureLink;
-  audio?: { bin: GstBin; pad: GstPad; jitter?: GstElement };
+  /**
+   * Its sound: on the mixer through a tee, the mixer's pad requested at once for a local source,
+   * and with its first sound for a network one (FirstData: a pad without data holds the mixer back).
+   */
+  audio?: { bin: GstBin; tee: GstElement; teePad?: GstPad; pad?: GstPad; jitter?: GstElement; firstData?: FirstData };
   /** Index of the feed drawn in the layer, or -1 for the placeholder (or nothing). */
   shown: number;
   /** A network feed of this input has flowed at least once since it was attached. */
@@ -80,6 +85,8 @@ export class InputSet {
   private readonly byNumber = new Map<number, string>();
   private nextNumber = 0;
   private jitterLatencyMs: number;
+  /** The plan last applied: a network input's sound joins the mixer at its level then. */
+  private plan: RenderPlan | undefined;
   /** The vertical compositor while the vertical canvas is attached. */
   private vertical: GstElement | undefined;
   /** Inputs already out of the plan, invisible and silent, released when they have settled. */
@@ -113,6 +120,7 @@ export class InputSet {
    * each, for the log.
    */
   sync(plan: RenderPlan): { added: number; removed: number } {
+    this.plan = plan;
     const wanted = new Map(plan.inputs.map((input) => [input.id, input]));
     let removed = 0;
     for (const [id, attached] of this.inputs) {
@@ -138,30 +146,40 @@ export class InputSet {
     const links: PictureLink[] = [];
     try {
       const bins = buildSource(input, plan.profile, name);
-      const link = (bin: GstBin, part: string): PictureLink => {
-        const picture = new PictureLink(gst, bin, `${name}-${part}`, compositor);
+      const link = (bin: GstBin, part: string, network = false): PictureLink => {
+        const picture = new PictureLink(gst, bin, `${name}-${part}`, compositor, { joinOnFirstFrame: network });
         links.push(picture);
         if (this.vertical) picture.attachVertical(this.vertical);
         return picture;
       };
       bins.video.forEach((feed, f) => {
         const jitter = feed.jitter ? (feed.bin.getByName(feed.jitter) ?? undefined) : undefined;
-        attached.feeds.push({ link: link(feed.bin, `feed${f}`), jitter, pushed: 0, missed: 0, flowing: !jitter });
+        attached.feeds.push({ link: link(feed.bin, `feed${f}`, jitter !== undefined), jitter, pushed: 0, missed: 0, flowing: !jitter });
       });
       if (bins.placeholder) attached.placeholder = link(bins.placeholder, 'placeholder');
       attached.shown = attached.feeds.findIndex((f) => f.flowing);
       if (bins.audio) {
+        const tee = makeElement('tee', `${name}-atee`, { 'allow-not-linked': true });
         gst.add(bins.audio);
-        const pad = requestPad(this.deps.mixer, 'sink_%u');
+        gst.add(tee);
+        linkPads(staticPad(bins.audio, 'src'), staticPad(tee, 'sink'));
         const jitter = bins.audioJitter ? (bins.audio.getByName(bins.audioJitter) ?? undefined) : undefined;
-        attached.audio = { bin: bins.audio, pad, jitter };
-        linkPads(staticPad(bins.audio, 'src'), pad);
-        this.deps.fader.add(input.id, pad, audioTargets(plan).get(input.id)!, { fadeIn: input.kind === 'rtp' && input.audio?.fadeIn === true });
+        const audio: NonNullable<AttachedInput['audio']> = { bin: bins.audio, tee, jitter };
+        attached.audio = audio;
+        const fadeIn = input.kind === 'rtp' && input.audio?.fadeIn === true;
+        if (jitter) audio.firstData = new FirstData(gst, tee, `${name}-afirst`);
+        else this.joinMixer(input.id, audio, audioTargets(plan).get(input.id)!, fadeIn);
+        audio.firstData?.start(() => {
+          audio.firstData = undefined;
+          const current = this.inputs.get(input.id);
+          if (current?.audio === audio) this.joinMixer(input.id, audio, audioTargets(this.plan ?? plan).get(input.id) ?? { volume: 0, muted: true, audible: false }, fadeIn);
+        });
       }
       for (const jitter of this.jitterBuffers(attached)) jitter.latency = this.jitterLatencyMs;
+      this.retime(attached);
       this.layout(attached, plan);
       for (const picture of links) picture.start();
-      if (attached.audio && !attached.audio.bin.syncStateWithParent()) throw new Error(`${input.kind} input's sound could not start`);
+      if (attached.audio && (!attached.audio.tee.syncStateWithParent() || !attached.audio.bin.syncStateWithParent())) throw new Error(`${input.kind} input's sound could not start`);
       this.inputs.set(input.id, attached);
       this.byNumber.set(number, input.id);
       if (bins.filePlayer) attached.player = this.startPlayer(input.id, name, bins.filePlayer, plan.profile.fps);
@@ -187,9 +205,12 @@ export class InputSet {
       return;
     }
     // Out of the picture and the mix now; out of the pipeline once settled (SETTLE_POLL_MS).
-    for (const picture of this.pictures(attached)) for (const pad of [picture.pad, picture.verticalPad]) if (pad) Object.assign(pad, { alpha: 0 });
+    for (const picture of this.pictures(attached)) {
+      picture.place({ alpha: 0 });
+      picture.placeVertical({ alpha: 0 });
+    }
     this.deps.fader.remove(attached.id);
-    if (attached.audio) Object.assign(attached.audio.pad, { volume: 0, mute: true });
+    if (attached.audio?.pad) Object.assign(attached.audio.pad, { volume: 0, mute: true });
     const leftAt = performance.now();
     const timer = setInterval(() => {
       if (!this.settled(attached) && performance.now() - leftAt < SETTLE_GIVE_UP_MS) return;
@@ -218,10 +239,27 @@ export class InputSet {
     if (!audio) return;
     attached.audio = undefined;
     this.deps.fader.remove(attached.id);
-    staticPad(audio.bin, 'src').unlink(audio.pad);
-    this.deps.mixer.releaseRequestPad(audio.pad);
-    audio.bin.setState(loadGst().State.NULL);
+    audio.firstData?.remove();
+    if (audio.pad && audio.teePad) {
+      audio.teePad.unlink(audio.pad);
+      this.deps.mixer.releaseRequestPad(audio.pad);
+      audio.tee.releaseRequestPad(audio.teePad);
+    }
+    const { State } = loadGst();
+    audio.bin.setState(State.NULL);
+    audio.tee.setState(State.NULL);
     this.deps.gst.remove(audio.bin);
+    this.deps.gst.remove(audio.tee);
+  }
+
+  /** The input's sound on the mixer, at its level (fading in if asked). */
+  private joinMixer(inputId: string, audio: NonNullable<AttachedInput['audio']>, target: AudioPadTarget, fadeIn: boolean): void {
+    const pad = requestPad(this.deps.mixer, 'sink_%u');
+    const teePad = requestPad(audio.tee, 'src_%u');
+    linkPads(teePad, pad);
+    audio.pad = pad;
+    audio.teePad = teePad;
+    this.deps.fader.add(inputId, pad, target, { fadeIn });
   }
 
   /** Every input gets a branch to the vertical compositor (the vertical canvas was attached). */
@@ -240,6 +278,7 @@ export class InputSet {
 
   /** Every input where the active scene draws it, and its sound at the scene's level. */
   applyPlan(plan: RenderPlan): void {
+    this.plan = plan;
     const audio = audioTargets(plan);
     for (const input of this.inputs.values()) {
       this.layout(input, plan);
@@ -267,8 +306,23 @@ export class InputSet {
         jitter.latency = ms;
         any = true;
       }
+      this.retime(input);
     }
     return any;
+  }
+
+  /**
+   * A network feed's frames and sound come out of its jitter buffer one latency after the time
+   * they are stamped with (its arrival): left so, they are that late at the compositor and the
+   * mixer, which then wait for them from the moment the input joins, and the whole program
+   * reaches viewers that much later, at once: a 0.2 s hole in the stream at every join (issue 35).
+   * Moved by the same latency, they arrive when the program needs them and nothing waits; the
+   * picture and the sound of one input move together, so they stay in step.
+   */
+  private retime(input: AttachedInput): void {
+    const offsetNs = this.jitterLatencyMs * 1_000_000;
+    for (const feed of input.feeds) if (feed.jitter) staticPad(feed.link.source, 'src').setOffset(offsetNs);
+    if (input.audio?.jitter) staticPad(input.audio.bin, 'src').setOffset(offsetNs);
   }
 
   /**
@@ -319,8 +373,8 @@ export class InputSet {
     const planned = videoLayout(plan).get(input.id);
     if (planned) {
       const layout = this.deps.scaled(planned);
-      input.feeds.forEach((feed, i) => Object.assign(feed.link.pad, i === input.shown ? layout : { ...layout, alpha: 0 }));
-      if (input.placeholder) Object.assign(input.placeholder.pad, input.shown === -1 ? layout : { ...layout, alpha: 0 });
+      input.feeds.forEach((feed, i) => feed.link.place(i === input.shown ? layout : { ...layout, alpha: 0 }));
+      input.placeholder?.place(input.shown === -1 ? layout : { ...layout, alpha: 0 });
     }
     this.layoutVertical(input, plan);
   }
@@ -330,9 +384,9 @@ export class InputSet {
     const layout = this.vertical ? VerticalCanvas.layout(plan).get(input.id) : undefined;
     if (!layout) return;
     input.feeds.forEach((feed, i) => {
-      if (feed.link.verticalPad) Object.assign(feed.link.verticalPad, i === input.shown ? layout : { ...layout, alpha: 0 });
+      feed.link.placeVertical(i === input.shown ? layout : { ...layout, alpha: 0 });
     });
-    if (input.placeholder?.verticalPad) Object.assign(input.placeholder.verticalPad, input.shown === -1 ? layout : { ...layout, alpha: 0 });
+    input.placeholder?.placeVertical(input.shown === -1 ? layout : { ...layout, alpha: 0 });
   }
 
   private pictures(input: AttachedInput): PictureLink[] {

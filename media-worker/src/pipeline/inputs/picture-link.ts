@@ -1,6 +1,7 @@
 import { linkPads, makeElement, requestPad, staticPad } from '../../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
+import { FirstData } from './first-data.ts';
 
 /** A leaky queue of a few frames: a compositor that waits never holds the other's frames. */
 const BRANCH_QUEUE = { leaky: 'downstream', 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0 } as const;
@@ -20,7 +21,9 @@ interface VerticalBranch {
  *   pipeline's state. Every source is live and stamps its buffers with the pipeline's running time
  *   (the pipeline's clock and base time, taken by syncStateWithParent), so a late source needs no
  *   pad offset: its first frame is already "now" for the compositor. The pad stays transparent
- *   until the caller lays it out.
+ *   until the caller lays it out. A network feed, whose first frame comes a jitter buffer's latency
+ *   or more after it is added, gets its pads only once that frame is there (FirstData): a pad
+ *   without data would hold the compositor, and the whole program, back until it came.
  * - Leaving: the compositor's pad is unlinked and released first; the aggregator stops waiting for
  *   it, a push in flight returns FLUSHING (a stop, not an error, for the tee and the source's queue),
  *   and only then does the source go to NULL, which therefore never waits on a compositor.
@@ -28,25 +31,43 @@ interface VerticalBranch {
  * and goes without touching the program's.
  */
 export class PictureLink {
-  readonly pad: GstPad;
+  private programPad: GstPad | undefined;
+  private teePad: GstPad | undefined;
   private readonly tee: GstElement;
-  private readonly teePad: GstPad;
   private vertical: VerticalBranch | undefined;
+  /** The vertical compositor it is to have a branch to (built once it has joined). */
+  private verticalCompositor: GstElement | undefined;
+  /** Where it is drawn, kept for a picture that has not joined yet (transparent until laid out). */
+  private placement: object = { alpha: 0 };
+  private verticalPlacement: object = { alpha: 0 };
+  /** While a network feed waits for its first frame (see FirstData). */
+  private firstData: FirstData | undefined;
 
   constructor(
     private readonly gst: GstPipeline,
     readonly source: GstBin,
     private readonly name: string,
     private readonly compositor: GstElement,
+    /** A network feed: its compositor pads are requested once its first frame is there, not before. */
+    options: { joinOnFirstFrame?: boolean } = {},
   ) {
     this.tee = makeElement('tee', `${name}-tee`, { 'allow-not-linked': true });
     gst.add(source);
     gst.add(this.tee);
     linkPads(staticPad(source, 'src'), staticPad(this.tee, 'sink'));
-    this.pad = requestPad(compositor, 'sink_%u');
-    Object.assign(this.pad, { alpha: 0 });
-    this.teePad = requestPad(this.tee, 'src_%u');
-    linkPads(this.teePad, this.pad);
+    if (options.joinOnFirstFrame) this.firstData = new FirstData(gst, this.tee, `${name}-first`);
+    else this.join();
+  }
+
+  /** Its pad on the program's compositor (a picture that joins at once: the slate, the countdown). */
+  get pad(): GstPad {
+    if (!this.programPad) throw new Error(`${this.name} has not joined the compositor yet`);
+    return this.programPad;
+  }
+
+  /** Whether its pads are on the compositors (a network feed joins with its first frame). */
+  get joined(): boolean {
+    return this.programPad !== undefined;
   }
 
   /** Its pad on the vertical compositor, while it has one. */
@@ -54,28 +75,60 @@ export class PictureLink {
     return this.vertical?.pad;
   }
 
+  /** Draws it with these compositor pad properties (now, or when it joins). */
+  place(properties: object): void {
+    this.placement = properties;
+    if (this.programPad) Object.assign(this.programPad, properties);
+  }
+
+  /** The same on the vertical compositor. */
+  placeVertical(properties: object): void {
+    this.verticalPlacement = properties;
+    if (this.vertical) Object.assign(this.vertical.pad, properties);
+  }
+
   /** Brings the picture to the pipeline's state; throws if its source refuses (a file that cannot open, a port taken). */
   start(): void {
+    this.firstData?.start(() => {
+      this.firstData = undefined;
+      this.join();
+    });
     if (!this.tee.syncStateWithParent() || !this.source.syncStateWithParent()) throw new Error(`${this.name} could not start`);
   }
 
+  /** Its pad on the program's compositor, laid out, then its vertical branch if the canvas is there. */
+  private join(): void {
+    const pad = requestPad(this.compositor, 'sink_%u');
+    Object.assign(pad, this.placement);
+    const teePad = requestPad(this.tee, 'src_%u');
+    linkPads(teePad, pad);
+    this.programPad = pad;
+    this.teePad = teePad;
+    if (this.verticalCompositor) this.buildVertical(this.verticalCompositor);
+  }
+
   /** A branch to the vertical compositor (transparent until laid out); the program's pad is not touched. */
-  attachVertical(compositor: GstElement): GstPad {
-    if (this.vertical) return this.vertical.pad;
+  attachVertical(compositor: GstElement): void {
+    this.verticalCompositor = compositor;
+    if (this.programPad && !this.vertical) this.buildVertical(compositor);
+  }
+
+  private buildVertical(compositor: GstElement): void {
     const queue = makeElement('queue', `${this.name}-vq`, BRANCH_QUEUE);
     this.gst.add(queue);
     const pad = requestPad(compositor, 'sink_%u');
-    Object.assign(pad, { alpha: 0 });
+    Object.assign(pad, this.verticalPlacement);
     linkPads(staticPad(queue, 'src'), pad);
     // Playing before the tee feeds it: a tee pushing into a pad that is still flushing stops.
     queue.syncStateWithParent();
     const teePad = requestPad(this.tee, 'src_%u');
     linkPads(teePad, staticPad(queue, 'sink'));
     this.vertical = { compositor, queue, teePad, pad };
-    return pad;
   }
 
   detachVertical(): void {
+    this.verticalCompositor = undefined;
+    this.verticalPlacement = { alpha: 0 };
     const branch = this.vertical;
     if (!branch) return;
     this.vertical = undefined;
@@ -91,10 +144,16 @@ export class PictureLink {
   /** Takes the picture out of the pipeline; the compositors go on with their other pads. */
   detach(): void {
     this.detachVertical();
+    this.firstData?.remove();
+    this.firstData = undefined;
     const { State } = loadGst();
-    this.teePad.unlink(this.pad);
-    this.compositor.releaseRequestPad(this.pad);
-    this.tee.releaseRequestPad(this.teePad);
+    if (this.programPad && this.teePad) {
+      this.teePad.unlink(this.programPad);
+      this.compositor.releaseRequestPad(this.programPad);
+      this.tee.releaseRequestPad(this.teePad);
+    }
+    this.programPad = undefined;
+    this.teePad = undefined;
     this.source.setState(State.NULL);
     this.tee.setState(State.NULL);
     this.gst.remove(this.source);
