@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { defineEndpoint, getProjectEndpoint, listProjectsEndpoint, readyzEndpoint, renameProjectEndpoint, type ProjectDetails } from '@onair/protocol';
+import { defineEndpoint, deleteCurrentUserEndpoint, deleteRecordingEndpoint, getProjectEndpoint, listProjectsEndpoint, readyzEndpoint, renameProjectEndpoint, type ProjectDetails } from '@onair/protocol';
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
 import { call, pathOf, type PathParamNames } from './call.ts';
 import { createHttpClient } from './http-client.ts';
@@ -67,6 +67,13 @@ describe('call', () => {
     const { client, seen } = await serve(200, { projects: [] });
     await expect(call(listProjectsEndpoint, {}, client)).resolves.toEqual({ projects: [] });
     expect(await seen).toMatchObject({ method: 'GET', url: '/api/v1/projects' });
+  });
+
+  it('reads the empty answer of a 204 as the nothing its contract names (null or undefined)', async () => {
+    server = await startTestServer((_req, res) => res.writeHead(204).end());
+    const client = createHttpClient({ baseUrl: server.baseUrl });
+    await expect(call(deleteCurrentUserEndpoint, {}, client)).resolves.toBeNull();
+    await expect(call(deleteRecordingEndpoint, { params: { projectId, recordingId: projectId } }, client)).resolves.toBeUndefined();
   });
 
   it('keeps the client’s errors: an unlisted failure status and an answer that breaks the contract', async () => {

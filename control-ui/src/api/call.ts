@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Endpoint } from '@onair/protocol';
-import { httpClient, withId, type HttpClient } from './http-client.ts';
+import { httpClient, withId, type HttpClient, type ResponseSchema } from './http-client.ts';
 
 // The one typed way to call the api: the contract in @onair/protocol decides the method, the path,
 // what params, query and body the call must carry, and what the answer is. A body that does not
@@ -70,6 +70,14 @@ export function pathOf(endpoint: Pick<AnyEndpoint, 'path'>, input: { params?: un
 }
 
 /**
+ * A 204 has no body, which the client reads as undefined; contracts write that "nothing" as
+ * `z.null()` or as `z.undefined()`, so an empty answer is offered as whichever the schema takes.
+ */
+function noContent(schema: z.ZodType): ResponseSchema<unknown> {
+  return { safeParse: (data) => schema.safeParse(data === undefined && !schema.safeParse(undefined).success ? null : data) };
+}
+
+/**
  * Calls `endpoint` with the method its contract names and checks the answer against its response
  * schema; the client's timeout and error classes apply as for every request.
  */
@@ -78,7 +86,7 @@ export function call<E extends AnyEndpoint>(endpoint: E, ...args: CallArgs<E>): 
   const input: { params?: unknown; query?: unknown; body?: unknown } = args[0] ?? {};
   const client = args[1] ?? httpClient;
   const url = pathOf(endpoint, input);
-  const options = { response: endpoint.response, ...(endpoint.alsoRespondsWith ? { alsoAccept: endpoint.alsoRespondsWith } : {}) };
+  const options = { response: endpoint.successStatus === 204 ? noContent(endpoint.response) : endpoint.response, ...(endpoint.alsoRespondsWith ? { alsoAccept: endpoint.alsoRespondsWith } : {}) };
   if (endpoint.method === 'get') return client.getJson(url, options) as Promise<CallResult<E>>;
   const method = endpoint.method === 'post' ? 'POST' : endpoint.method === 'put' ? 'PUT' : endpoint.method === 'patch' ? 'PATCH' : 'DELETE';
   return client.sendJson(method, url, input.body, options) as Promise<CallResult<E>>;
