@@ -1,4 +1,5 @@
 import { getAccountDeletionEndpoint, reactivateAccountEndpoint, requestAccountDeletionEndpoint, type AccountDeletionStatus } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { initialPartnerState, usePartnerStore, useSessionStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
@@ -6,7 +7,7 @@ import { loadAccount, signOut } from './session.ts';
 
 export async function loadDeletionStatus(client: HttpClient = httpClient): Promise<AccountDeletionStatus | null> {
   try {
-    return await client.getJson(getAccountDeletionEndpoint.path, { response: getAccountDeletionEndpoint.response });
+    return await call(getAccountDeletionEndpoint, {}, client);
   } catch {
     return null;
   }
@@ -15,7 +16,7 @@ export async function loadDeletionStatus(client: HttpClient = httpClient): Promi
 /** Partner spec §5: typing the own username deletes (deactivates) the account; the session ends with it. */
 export async function requestAccountDeletion(confirmation: string, client: HttpClient = httpClient): Promise<{ ok: true; status: AccountDeletionStatus } | { ok: false; message: string }> {
   try {
-    const status = await client.sendJson('POST', requestAccountDeletionEndpoint.path, { confirmation }, { response: requestAccountDeletionEndpoint.response });
+    const status = await call(requestAccountDeletionEndpoint, { body: { confirmation } }, client);
     // Signed out everywhere, this tab included.
     await signOut(client);
     usePartnerStore.setState(initialPartnerState());
@@ -27,7 +28,7 @@ export async function requestAccountDeletion(confirmation: string, client: HttpC
 
 export async function reactivateAccount(client: HttpClient = httpClient): Promise<{ ok: true } | { ok: false; message: string }> {
   try {
-    await client.sendJson('POST', reactivateAccountEndpoint.path, undefined, { response: reactivateAccountEndpoint.response });
+    await call(reactivateAccountEndpoint, {}, client);
     useSessionStore.setState({ pendingDeletion: false });
     await loadAccount(client);
     usePartnerStore.setState(initialPartnerState());

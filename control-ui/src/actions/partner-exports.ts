@@ -1,11 +1,12 @@
 import { listDataExportsEndpoint, requestDataExportEndpoint, type DataExport } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
 
 export async function loadDataExports(client: HttpClient = httpClient): Promise<{ exports: DataExport[]; linkHours: number } | null> {
   try {
-    return await client.getJson(listDataExportsEndpoint.path, { response: listDataExportsEndpoint.response });
+    return await call(listDataExportsEndpoint, {}, client);
   } catch {
     return null;
   }
@@ -13,7 +14,7 @@ export async function loadDataExports(client: HttpClient = httpClient): Promise<
 
 export async function requestDataExport(client: HttpClient = httpClient): Promise<boolean> {
   try {
-    await client.sendJson('POST', requestDataExportEndpoint.path, undefined, { response: requestDataExportEndpoint.response });
+    await call(requestDataExportEndpoint, {}, client);
     showToast({ kind: 'success', title: 'Export started', description: 'We are gathering your data. This page shows the progress.' });
     return true;
   } catch (err) {

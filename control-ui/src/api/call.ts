@@ -43,6 +43,12 @@ type QueryPart<T> = [T] extends [never] ? { query?: never } : Record<never, neve
 
 export type CallInput<E extends AnyEndpoint> = Part<'params', ParamsOf<E>> & QueryPart<QueryOf<E>> & Part<'body', BodyOf<E>>;
 
+/** The body an endpoint's contract takes (its schema's input), for an action that passes one through. */
+export type CallBody<E extends AnyEndpoint> = BodyOf<E>;
+
+/** The query an endpoint's contract takes (its schema's input). */
+export type CallQuery<E extends AnyEndpoint> = QueryOf<E>;
+
 /** What the endpoint answers, as its response schema parses it. */
 export type CallResult<E extends AnyEndpoint> = z.output<E['response']>;
 
@@ -67,6 +73,14 @@ export function queryString(query: Readonly<Record<string, QueryValue>> | undefi
 export function pathOf(endpoint: Pick<AnyEndpoint, 'path'>, input: { params?: unknown; query?: unknown } = {}): string {
   const params = (input.params ?? {}) as Record<string, string>;
   return `${withId(endpoint.path, params)}${queryString(input.query as Record<string, QueryValue> | undefined)}`;
+}
+
+/**
+ * The same-origin URL of an endpoint that is not called as JSON (a download link, a file upload):
+ * its params and query are typed from the contract as for `call`.
+ */
+export function urlOf<E extends AnyEndpoint>(endpoint: E, input: Omit<CallInput<E>, 'body'>): string {
+  return pathOf(endpoint, input);
 }
 
 /**
