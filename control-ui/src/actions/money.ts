@@ -3,6 +3,7 @@ import {
   connectCharityEndpoint,
   createTipCheckoutEndpoint,
   disconnectCharityEndpoint,
+  downloadTransactionsEndpoint,
   getCharityEndpoint,
   getStatisticsEndpoint,
   getTaxInterviewEndpoint,
@@ -10,21 +11,14 @@ import {
   getTipSettingsEndpoint,
   getWalletEndpoint,
   listTransactionsEndpoint,
-  paymentMethodSchema,
-  payoutSchema,
+  paymentMethodInputSchema,
   removePaymentMethodEndpoint,
   requestPayoutEndpoint,
   setDefaultPaymentMethodEndpoint,
-  statisticsSchema,
   submitTaxInterviewEndpoint,
-  taxInterviewSchema,
-  tipPageSchema,
-  tipSettingsSchema,
-  transactionsPageSchema,
+  taxInterviewInputSchema,
   updateTipSettingsEndpoint,
-  walletSchema,
   type CharityCampaignView,
-  type PaymentMethodView,
   type PayoutView,
   type Statistics,
   type TaxInterviewView,
@@ -33,6 +27,8 @@ import {
   type TransactionsPage,
   type Wallet,
 } from '@onair/protocol';
+import type { z } from 'zod';
+import { call, urlOf, type CallBody, type CallQuery } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { fieldErrorsOf } from '../model/partner.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
@@ -46,8 +42,6 @@ import { showToast } from './toasts.ts';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; message: string; fieldErrors: Record<string, string> };
 
-const path = (template: string, params: Record<string, string>) => template.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
-
 async function attempt<T>(fn: () => Promise<T>): Promise<Result<T>> {
   try {
     return { ok: true, value: await fn() };
@@ -59,55 +53,68 @@ async function attempt<T>(fn: () => Promise<T>): Promise<Result<T>> {
   }
 }
 
-export const loadTipSettings = (channelId: string, client: HttpClient = httpClient) => attempt<TipSettings>(() => client.getJson(path(getTipSettingsEndpoint.path, { channelId }), { response: tipSettingsSchema }));
+/**
+ * A form's draft goes to the api only once it follows the endpoint's body schema. The api parses it
+ * with the same schema, so a draft that does not gets here the field errors the api's
+ * VALIDATION_FAILED would have carried, without the round trip; one that does is sent as it is.
+ */
+async function attemptDraft<S extends z.ZodType, T>(schema: S, draft: unknown, send: (body: z.input<S>) => Promise<T>): Promise<Result<T>> {
+  const checked = schema.safeParse(draft);
+  if (!checked.success) {
+    const issues = checked.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }));
+    return { ok: false, message: 'Check the highlighted fields.', fieldErrors: fieldErrorsOf({ issues }) };
+  }
+  // safeParse has just accepted it, so it is an input of the schema; the cast only tells tsc so.
+  return attempt(() => send(draft as z.input<S>));
+}
+
+export const loadTipSettings = (channelId: string, client: HttpClient = httpClient) => attempt<TipSettings>(() => call(getTipSettingsEndpoint, { params: { channelId } }, client));
 
 export async function saveTipSettings(channelId: string, settings: TipSettings, client: HttpClient = httpClient): Promise<Result<TipSettings>> {
-  const result = await attempt<TipSettings>(() => client.sendJson('PUT', path(updateTipSettingsEndpoint.path, { channelId }), settings, { response: tipSettingsSchema }));
+  const result = await attempt<TipSettings>(() => call(updateTipSettingsEndpoint, { params: { channelId }, body: settings }, client));
   if (result.ok) showToast({ kind: 'success', title: 'Tip settings saved' });
   return result;
 }
 
-export const loadTipPage = (creatorId: string, client: HttpClient = httpClient) => attempt<TipPage>(() => client.getJson(path(getTipPageEndpoint.path, { creatorId }), { response: tipPageSchema }));
+export const loadTipPage = (creatorId: string, client: HttpClient = httpClient) => attempt<TipPage>(() => call(getTipPageEndpoint, { params: { creatorId } }, client));
 
 export const startTip = (creatorId: string, body: { name: string; message: string; amount: number }, client: HttpClient = httpClient) =>
-  attempt(() => client.sendJson('POST', path(createTipCheckoutEndpoint.path, { creatorId }), body, { response: createTipCheckoutEndpoint.response }));
+  attempt(() => call(createTipCheckoutEndpoint, { params: { creatorId }, body }, client));
 
-export const loadWallet = (channelId: string, client: HttpClient = httpClient) => attempt<Wallet>(() => client.getJson(path(getWalletEndpoint.path, { channelId }), { response: walletSchema }));
+export const loadWallet = (channelId: string, client: HttpClient = httpClient) => attempt<Wallet>(() => call(getWalletEndpoint, { params: { channelId } }, client));
 
-export const loadTaxInterview = (channelId: string, client: HttpClient = httpClient) => attempt<TaxInterviewView>(() => client.getJson(path(getTaxInterviewEndpoint.path, { channelId }), { response: taxInterviewSchema }));
+export const loadTaxInterview = (channelId: string, client: HttpClient = httpClient) => attempt<TaxInterviewView>(() => call(getTaxInterviewEndpoint, { params: { channelId } }, client));
 
-export const submitTaxInterview = (channelId: string, body: unknown, client: HttpClient = httpClient) =>
-  attempt<TaxInterviewView>(() => client.sendJson('PUT', path(submitTaxInterviewEndpoint.path, { channelId }), body, { response: taxInterviewSchema }));
+/** The form's draft (its certify box may still be unticked): checked here as the api would check it. */
+export const submitTaxInterview = (channelId: string, draft: unknown, client: HttpClient = httpClient) =>
+  attemptDraft(taxInterviewInputSchema, draft, (body) => call(submitTaxInterviewEndpoint, { params: { channelId }, body }, client));
 
-export const addPaymentMethod = (channelId: string, body: unknown, client: HttpClient = httpClient) =>
-  attempt<PaymentMethodView>(() => client.sendJson('POST', path(addPaymentMethodEndpoint.path, { channelId }), body, { response: paymentMethodSchema }));
+export const addPaymentMethod = (channelId: string, draft: unknown, client: HttpClient = httpClient) =>
+  attemptDraft(paymentMethodInputSchema, draft, (body) => call(addPaymentMethodEndpoint, { params: { channelId }, body }, client));
 
-const methodsSchema = setDefaultPaymentMethodEndpoint.response;
 export const setDefaultPaymentMethod = (channelId: string, methodId: string, client: HttpClient = httpClient) =>
-  attempt(() => client.sendJson('PUT', path(setDefaultPaymentMethodEndpoint.path, { channelId, methodId }), undefined, { response: methodsSchema }));
+  attempt(() => call(setDefaultPaymentMethodEndpoint, { params: { channelId, methodId } }, client));
 export const removePaymentMethod = (channelId: string, methodId: string, client: HttpClient = httpClient) =>
-  attempt(() => client.sendJson('DELETE', path(removePaymentMethodEndpoint.path, { channelId, methodId }), undefined, { response: methodsSchema }));
+  attempt(() => call(removePaymentMethodEndpoint, { params: { channelId, methodId } }, client));
 
-export const requestPayout = (channelId: string, body: { amount: number; currency: string }, client: HttpClient = httpClient) =>
-  attempt<PayoutView>(() => client.sendJson('POST', path(requestPayoutEndpoint.path, { channelId }), body, { response: payoutSchema }));
+export const requestPayout = (channelId: string, body: CallBody<typeof requestPayoutEndpoint>, client: HttpClient = httpClient) =>
+  attempt<PayoutView>(() => call(requestPayoutEndpoint, { params: { channelId }, body }, client));
 
 export function loadTransactions(channelId: string, query: { tab: 'credit' | 'payouts'; campaign: string; page: number; pageSize: number }, client: HttpClient = httpClient): Promise<Result<TransactionsPage>> {
-  const qs = new URLSearchParams({ tab: query.tab, campaign: query.campaign, page: String(query.page), pageSize: String(query.pageSize) });
-  return attempt(() => client.getJson(`${path(listTransactionsEndpoint.path, { channelId })}?${qs.toString()}`, { response: transactionsPageSchema }));
+  return attempt(() => call(listTransactionsEndpoint, { params: { channelId }, query: { tab: query.tab, campaign: query.campaign, page: query.page, pageSize: query.pageSize } }, client));
 }
 
 export function transactionsCsvUrl(channelId: string, tab: 'credit' | 'payouts', campaign: string): string {
-  return `/api/v1/partner/channels/${encodeURIComponent(channelId)}/transactions.csv?${new URLSearchParams({ tab, campaign }).toString()}`;
+  return urlOf(downloadTransactionsEndpoint, { params: { channelId }, query: { tab, campaign } });
 }
 
-const charityAnswer = getCharityEndpoint.response;
-export const loadCharity = (channelId: string, client: HttpClient = httpClient) => attempt<{ campaign: CharityCampaignView }>(() => client.getJson(path(getCharityEndpoint.path, { channelId }), { response: charityAnswer }));
+export const loadCharity = (channelId: string, client: HttpClient = httpClient) => attempt<{ campaign: CharityCampaignView }>(() => call(getCharityEndpoint, { params: { channelId } }, client));
 export const connectCharity = (channelId: string, body: { link: string; name: string; active: boolean }, client: HttpClient = httpClient) =>
-  attempt<{ campaign: CharityCampaignView }>(() => client.sendJson('PUT', path(connectCharityEndpoint.path, { channelId }), body, { response: charityAnswer }));
+  attempt<{ campaign: CharityCampaignView }>(() => call(connectCharityEndpoint, { params: { channelId }, body }, client));
 export const disconnectCharity = (channelId: string, client: HttpClient = httpClient) =>
-  attempt<{ campaign: CharityCampaignView }>(() => client.sendJson('DELETE', path(disconnectCharityEndpoint.path, { channelId }), undefined, { response: charityAnswer }));
+  attempt<{ campaign: CharityCampaignView }>(() => call(disconnectCharityEndpoint, { params: { channelId } }, client));
 
-export function loadStatistics(channelId: string, query: { groupBy: string; from?: string; to?: string }, client: HttpClient = httpClient): Promise<Result<Statistics>> {
-  const qs = new URLSearchParams({ groupBy: query.groupBy, ...(query.from ? { from: query.from } : {}), ...(query.to ? { to: query.to } : {}) });
-  return attempt(() => client.getJson(`${path(getStatisticsEndpoint.path, { channelId })}?${qs.toString()}`, { response: statisticsSchema }));
+export function loadStatistics(channelId: string, query: CallQuery<typeof getStatisticsEndpoint>, client: HttpClient = httpClient): Promise<Result<Statistics>> {
+  // An empty date is left out, as the form means "no bound".
+  return attempt(() => call(getStatisticsEndpoint, { params: { channelId }, query: { groupBy: query.groupBy, ...(query.from ? { from: query.from } : {}), ...(query.to ? { to: query.to } : {}) } }, client));
 }

@@ -1,7 +1,7 @@
 import { Gamepad2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { keyPlatforms, type CreatorCampaign } from '@onair/protocol';
+import { campaignKindSchema, keyPlatformSchema, keyPlatforms, type CreatorCampaign } from '@onair/protocol';
 import { loadCampaigns, type CampaignFilters } from '../../actions/campaigns.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -104,10 +104,10 @@ export function CampaignsPage() {
           ))}
         </div>
         <div className={styles.filter}>
-          <Select aria-label="Kind" value={filters.kind ?? ALL} options={kindOptions} onValueChange={(v) => set({ kind: v === ALL ? undefined : v })} />
+          <Select aria-label="Kind" value={filters.kind ?? ALL} options={kindOptions} onValueChange={(v) => set({ kind: campaignKindSchema.safeParse(v).data })} />
         </div>
         <div className={styles.filter}>
-          <Select aria-label="Platform" value={filters.platform ?? ALL} options={platformOptions} onValueChange={(v) => set({ platform: v === ALL ? undefined : v })} />
+          <Select aria-label="Platform" value={filters.platform ?? ALL} options={platformOptions} onValueChange={(v) => set({ platform: keyPlatformSchema.safeParse(v).data })} />
         </div>
         <input className={`${partner.input} ${styles.search}`} type="search" aria-label="Search campaigns" placeholder="Search by name or game" maxLength={64} onChange={(e) => set({ search: e.target.value.trim() || undefined })} />
       </div>

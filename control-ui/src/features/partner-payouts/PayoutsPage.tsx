@@ -1,7 +1,7 @@
 import { Download, Wallet as WalletIcon } from 'lucide-react';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { PAYOUT_FAILED_MESSAGE, TRANSACTIONS_PAGE_SIZES, type TransactionsPage, type Wallet } from '@onair/protocol';
+import { currencySchema, PAYOUT_FAILED_MESSAGE, TRANSACTIONS_PAGE_SIZES, type MoneyCurrency, type TransactionsPage, type Wallet } from '@onair/protocol';
 import { loadTransactions, loadWallet, requestPayout, transactionsCsvUrl } from '../../actions/money.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -36,7 +36,10 @@ export function PayoutsPage() {
   }
   if (error) return <EmptyState title="Payouts could not be loaded">{error}</EmptyState>;
   if (!channelId || !wallet) return null;
-  const currency = wallet.paymentMethods.find((p) => p.isDefault)?.currency ?? wallet.balances[0]?.currency ?? 'usd';
+  // A payment method's currency is any string in its contract, a payout's one of the supported
+  // currencies: a method in another currency falls back to the balance's, as if it had none.
+  const methodCurrency = currencySchema.safeParse(wallet.paymentMethods.find((p) => p.isDefault)?.currency);
+  const currency: MoneyCurrency = (methodCurrency.success ? methodCurrency.data : undefined) ?? wallet.balances[0]?.currency ?? 'usd';
   const balance = wallet.balances.find((b) => b.currency === currency)?.available ?? 0;
   const others = wallet.balances.filter((b) => b.currency !== currency);
   const method = wallet.paymentMethods.find((p) => p.isDefault);
@@ -87,7 +90,7 @@ export function PayoutsPage() {
   );
 }
 
-function RequestPayout({ channelId, wallet, balance, currency, onDone }: { channelId: string; wallet: Wallet; balance: number; currency: string; onDone: () => void }) {
+function RequestPayout({ channelId, wallet, balance, currency, onDone }: { channelId: string; wallet: Wallet; balance: number; currency: MoneyCurrency; onDone: () => void }) {
   const [amount, setAmount] = useState('');
   const [message, setMessage] = useState<{ kind: 'error' | 'done'; text: string } | null>(null);
   const [pending, setPending] = useState(false);
