@@ -318,6 +318,11 @@ export function receiveDestinationMessage(message: Extract<ServerMessage, { type
   }
 }
 
+/** The Go Live options beside the button: record the programme, and its pre- and post-roll. */
+export function setBroadcastOptions(options: Partial<Pick<DestinationsState, 'record' | 'preRollSeconds' | 'postRollSeconds'>>): void {
+  useDestinationsStore.setState(options);
+}
+
 export async function goLive(client: HttpClient = httpClient): Promise<void> {
   const projectId = projectIdOrThrow();
   if (useDestinationsStore.getState().goingLive) return;
