@@ -11,6 +11,7 @@ import {
 } from '@onair/protocol';
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
+import { usePartnerSettingsStore } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
 
@@ -57,11 +58,18 @@ export async function answerShortCode(userCode: string, allowed: boolean, client
   }
 }
 
-export async function loadGrants(client: HttpClient = httpClient): Promise<Grant[] | null> {
+/** Settings › Manage Applications opens: the grants are read afresh. */
+export async function openGrants(client: HttpClient = httpClient): Promise<void> {
+  usePartnerSettingsStore.setState({ grants: null, grantsFailed: false });
+  await refreshGrants(client);
+}
+
+/** Reads the grants again (after a revoke); a failure is kept until the section opens again. */
+export async function refreshGrants(client: HttpClient = httpClient): Promise<void> {
   try {
-    return (await call(listGrantsEndpoint, {}, client)).grants;
+    usePartnerSettingsStore.setState({ grants: (await call(listGrantsEndpoint, {}, client)).grants });
   } catch {
-    return null;
+    usePartnerSettingsStore.setState({ grantsFailed: true });
   }
 }
 
@@ -72,4 +80,5 @@ export async function revokeGrant(grant: Grant, client: HttpClient = httpClient)
   } catch (err) {
     showToast({ kind: 'error', title: 'Failed to revoke the application', description: messageOf(err) });
   }
+  await refreshGrants(client);
 }

@@ -1,15 +1,17 @@
 import { getAccountDeletionEndpoint, reactivateAccountEndpoint, requestAccountDeletionEndpoint, type AccountDeletionStatus } from '@onair/protocol';
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
-import { initialPartnerState, usePartnerStore, useSessionStore } from '../stores/index.ts';
+import { initialPartnerSettingsState, initialPartnerState, usePartnerSettingsStore, usePartnerStore, useSessionStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { loadAccount, signOut } from './session.ts';
 
-export async function loadDeletionStatus(client: HttpClient = httpClient): Promise<AccountDeletionStatus | null> {
+/** The account's deletion terms (what to type, the retention window), read afresh for the screen that opens. */
+export async function loadDeletionStatus(client: HttpClient = httpClient): Promise<void> {
+  usePartnerSettingsStore.setState({ deletion: null });
   try {
-    return await call(getAccountDeletionEndpoint, {}, client);
+    usePartnerSettingsStore.setState({ deletion: await call(getAccountDeletionEndpoint, {}, client) });
   } catch {
-    return null;
+    // Without the terms the section stays hidden, as before it loaded.
   }
 }
 
@@ -20,6 +22,7 @@ export async function requestAccountDeletion(confirmation: string, client: HttpC
     // Signed out everywhere, this tab included.
     await signOut(client);
     usePartnerStore.setState(initialPartnerState());
+    usePartnerSettingsStore.setState(initialPartnerSettingsState());
     return { ok: true, status };
   } catch (err) {
     return { ok: false, message: messageOf(err) };
@@ -32,6 +35,7 @@ export async function reactivateAccount(client: HttpClient = httpClient): Promis
     useSessionStore.setState({ pendingDeletion: false });
     await loadAccount(client);
     usePartnerStore.setState(initialPartnerState());
+    usePartnerSettingsStore.setState(initialPartnerSettingsState());
     return { ok: true };
   } catch (err) {
     return { ok: false, message: messageOf(err) };

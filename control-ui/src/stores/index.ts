@@ -28,6 +28,7 @@ import { createPartnerStore } from './partner-store.ts';
 import { createChatbotStore } from './chatbot-store.ts';
 import { createOverlaysStore } from './overlays-store.ts';
 import { createCreatorSiteStore } from './creator-site-store.ts';
+import { createPartnerSettingsStore } from './partner-settings-store.ts';
 
 export const useAppStore = createAppStore(browserStorage());
 export const useFleetStore = createFleetStore();
@@ -52,6 +53,7 @@ export const usePartnerStore = createPartnerStore();
 export const useChatbotStore = createChatbotStore();
 export const useOverlaysStore = createOverlaysStore();
 export const useCreatorSiteStore = createCreatorSiteStore();
+export const usePartnerSettingsStore = createPartnerSettingsStore();
 export const useGuestsStore = createGuestsStore(browserStorage());
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
@@ -97,4 +99,6 @@ export type { GuestPageStep, GuestsState, InvitationStep } from './guests-store.
 export { initialOverlaysState } from './overlays-store.ts';
 export type { OverlaysState } from './overlays-store.ts';
 export { initialCreatorSiteState } from './creator-site-store.ts';
+export { initialPartnerSettingsState } from './partner-settings-store.ts';
 export type { CreatorSiteState } from './creator-site-store.ts';
+export type { PartnerSettingsState } from './partner-settings-store.ts';
