@@ -26,6 +26,7 @@ import {
 } from '@onair/protocol';
 import { call, type CallQuery } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
+import { initialCampaignsState, useCampaignsStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 
 /** What a campaign call gives the page: the value, or the server's words for why not. */
@@ -46,6 +47,38 @@ export type CampaignFilters = { list: 'discover' | 'mine' } & Pick<CallQuery<typ
 export function loadCampaigns(filters: CampaignFilters, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign[]>> {
   const { search, ...rest } = filters;
   return attempt(async () => (await call(listCampaignsEndpoint, { query: { ...rest, ...(search ? { search } : {}) } }, client)).campaigns);
+}
+
+// Filters can change faster than the api answers: only the newest ask may land.
+let latestList = 0;
+
+/** The partner Campaigns page asks for a list (on opening and on every filter change). */
+export async function showCampaigns(filters: CampaignFilters, client: HttpClient = httpClient): Promise<void> {
+  const asked = ++latestList;
+  const outcome = await loadCampaigns(filters, client);
+  if (asked !== latestList) return;
+  useCampaignsStore.setState({ list: outcome.ok ? { items: outcome.value, error: null } : { items: null, error: outcome.error } });
+}
+
+/** The page closed: what it showed goes, and an answer still on its way is dropped. */
+export function closeCampaigns(): void {
+  latestList++;
+  useCampaignsStore.setState({ list: initialCampaignsState().list });
+}
+
+let latestRunning = 0;
+
+/** The public campaigns page opens: the campaigns running now. */
+export async function showPublicCampaigns(client: HttpClient = httpClient): Promise<void> {
+  const asked = ++latestRunning;
+  const outcome = await loadPublicCampaigns(client);
+  if (asked !== latestRunning) return;
+  useCampaignsStore.setState({ running: outcome.ok ? { items: outcome.value, error: null } : { items: null, error: outcome.error } });
+}
+
+export function closePublicCampaigns(): void {
+  latestRunning++;
+  useCampaignsStore.setState({ running: initialCampaignsState().running });
 }
 
 export function loadPublicCampaigns(client: HttpClient = httpClient): Promise<Outcome<PublicCampaign[]>> {

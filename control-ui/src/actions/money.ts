@@ -31,13 +31,15 @@ import type { z } from 'zod';
 import { call, urlOf, type CallBody, type CallQuery } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { fieldErrorsOf } from '../model/partner.ts';
+import { initialStatisticsState, useStatisticsStore } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
 
 /**
  * The money pages' calls (issue 24): tip settings, the tip page, wallet and payouts, payment
  * methods, the tax interview, transactions, charity and statistics. Each returns the api's answer
- * or its words; the pages keep what they show in their own state (nothing here is shared).
+ * or its words. Statistics land in the statistics store (showStatistics); the payout and tip pages
+ * still keep what they show in their own state.
  */
 
 export type Result<T> = { ok: true; value: T } | { ok: false; message: string; fieldErrors: Record<string, string> };
@@ -117,4 +119,25 @@ export const disconnectCharity = (channelId: string, client: HttpClient = httpCl
 export function loadStatistics(channelId: string, query: CallQuery<typeof getStatisticsEndpoint>, client: HttpClient = httpClient): Promise<Result<Statistics>> {
   // An empty date is left out, as the form means "no bound".
   return attempt(() => call(getStatisticsEndpoint, { params: { channelId }, query: { groupBy: query.groupBy, ...(query.from ? { from: query.from } : {}), ...(query.to ? { to: query.to } : {}) } }, client));
+}
+
+// The window and grouping can change faster than the api answers: only the newest ask may land.
+let latestStatistics = 0;
+
+/**
+ * The Statistics page asks for a window of a channel. The last answer stays while the next is read
+ * (a failure then shows only if there is nothing to show); another channel starts from nothing.
+ */
+export async function showStatistics(channelId: string, query: CallQuery<typeof getStatisticsEndpoint>, client: HttpClient = httpClient): Promise<void> {
+  const asked = ++latestStatistics;
+  if (useStatisticsStore.getState().channelId !== channelId) useStatisticsStore.setState({ ...initialStatisticsState(), channelId });
+  const result = await loadStatistics(channelId, query, client);
+  if (asked !== latestStatistics) return;
+  useStatisticsStore.setState(result.ok ? { stats: result.value, error: null } : { error: result.message });
+}
+
+/** The page closed: what it showed goes, and an answer still on its way is dropped. */
+export function closeStatistics(): void {
+  latestStatistics++;
+  useStatisticsStore.setState(initialStatisticsState());
 }

@@ -29,6 +29,8 @@ import { createChatbotStore } from './chatbot-store.ts';
 import { createOverlaysStore } from './overlays-store.ts';
 import { createCreatorSiteStore } from './creator-site-store.ts';
 import { createPartnerSettingsStore } from './partner-settings-store.ts';
+import { createCampaignsStore } from './campaigns-store.ts';
+import { createStatisticsStore } from './statistics-store.ts';
 
 export const useAppStore = createAppStore(browserStorage());
 export const useFleetStore = createFleetStore();
@@ -54,6 +56,8 @@ export const useChatbotStore = createChatbotStore();
 export const useOverlaysStore = createOverlaysStore();
 export const useCreatorSiteStore = createCreatorSiteStore();
 export const usePartnerSettingsStore = createPartnerSettingsStore();
+export const useCampaignsStore = createCampaignsStore();
+export const useStatisticsStore = createStatisticsStore();
 export const useGuestsStore = createGuestsStore(browserStorage());
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
@@ -100,5 +104,9 @@ export { initialOverlaysState } from './overlays-store.ts';
 export type { OverlaysState } from './overlays-store.ts';
 export { initialCreatorSiteState } from './creator-site-store.ts';
 export { initialPartnerSettingsState } from './partner-settings-store.ts';
+export { initialCampaignsState } from './campaigns-store.ts';
+export { initialStatisticsState } from './statistics-store.ts';
 export type { CreatorSiteState } from './creator-site-store.ts';
 export type { PartnerSettingsState } from './partner-settings-store.ts';
+export type { CampaignList, CampaignsState } from './campaigns-store.ts';
+export type { StatisticsState } from './statistics-store.ts';

@@ -2,11 +2,12 @@ import { Gamepad2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { campaignKindSchema, keyPlatformSchema, keyPlatforms, type CreatorCampaign } from '@onair/protocol';
-import { loadCampaigns, type CampaignFilters } from '../../actions/campaigns.ts';
+import { closeCampaigns, showCampaigns, type CampaignFilters } from '../../actions/campaigns.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Select } from '../../components/Select.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { useCampaignsStore } from '../../stores/index.ts';
 import partner from '../partner-home/Partner.module.css';
 import styles from './Campaigns.module.css';
 
@@ -77,16 +78,11 @@ function Onboarding() {
 export function CampaignsPage() {
   useDocumentTitle('Campaigns');
   const [filters, setFilters] = useState<CampaignFilters>({ list: 'discover' });
-  const [state, setState] = useState<{ items: CreatorCampaign[] | null; error: string | null }>({ items: null, error: null });
+  const state = useCampaignsStore((s) => s.list);
   useEffect(() => {
-    let current = true;
-    void loadCampaigns(filters).then((outcome) => {
-      if (current) setState(outcome.ok ? { items: outcome.value, error: null } : { items: null, error: outcome.error });
-    });
-    return () => {
-      current = false;
-    };
+    void showCampaigns(filters);
   }, [filters]);
+  useEffect(() => closeCampaigns, []);
   const set = (patch: Partial<CampaignFilters>) => setFilters((f) => ({ ...f, ...patch }));
 
   return (
