@@ -31,15 +31,16 @@ import type { z } from 'zod';
 import { call, urlOf, type CallBody, type CallQuery } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { fieldErrorsOf } from '../model/partner.ts';
-import { initialStatisticsState, useStatisticsStore } from '../stores/index.ts';
+import { initialPayoutsState, initialStatisticsState, usePayoutsStore, useStatisticsStore } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
 
 /**
  * The money pages' calls (issue 24): tip settings, the tip page, wallet and payouts, payment
  * methods, the tax interview, transactions, charity and statistics. Each returns the api's answer
- * or its words. Statistics land in the statistics store (showStatistics); the payout and tip pages
- * still keep what they show in their own state.
+ * or its words. Statistics land in the statistics store (showStatistics), the Payouts page's wallet,
+ * transactions and tax interview in the payouts store; the tip settings, charity and payment
+ * methods sections still keep what they show in their own state.
  */
 
 export type Result<T> = { ok: true; value: T } | { ok: false; message: string; fieldErrors: Record<string, string> };
@@ -87,9 +88,15 @@ export const loadWallet = (channelId: string, client: HttpClient = httpClient) =
 
 export const loadTaxInterview = (channelId: string, client: HttpClient = httpClient) => attempt<TaxInterviewView>(() => call(getTaxInterviewEndpoint, { params: { channelId } }, client));
 
-/** The form's draft (its certify box may still be unticked): checked here as the api would check it. */
-export const submitTaxInterview = (channelId: string, draft: unknown, client: HttpClient = httpClient) =>
-  attemptDraft(taxInterviewInputSchema, draft, (body) => call(submitTaxInterviewEndpoint, { params: { channelId }, body }, client));
+/**
+ * The form's draft (its certify box may still be unticked): checked here as the api would check it.
+ * The answer is the interview as it now stands, which the payouts store shows.
+ */
+export async function submitTaxInterview(channelId: string, draft: unknown, client: HttpClient = httpClient): Promise<Result<TaxInterviewView>> {
+  const result = await attemptDraft(taxInterviewInputSchema, draft, (body) => call(submitTaxInterviewEndpoint, { params: { channelId }, body }, client));
+  if (result.ok) usePayoutsStore.setState({ taxInterview: result.value });
+  return result;
+}
 
 export const addPaymentMethod = (channelId: string, draft: unknown, client: HttpClient = httpClient) =>
   attemptDraft(paymentMethodInputSchema, draft, (body) => call(addPaymentMethodEndpoint, { params: { channelId }, body }, client));
@@ -140,4 +147,50 @@ export async function showStatistics(channelId: string, query: CallQuery<typeof 
 export function closeStatistics(): void {
   latestStatistics++;
   useStatisticsStore.setState(initialStatisticsState());
+}
+
+/** The Payouts page opens on a channel: its wallet is read afresh (the history reads itself, showTransactions). */
+export async function openPayouts(channelId: string, client: HttpClient = httpClient): Promise<void> {
+  usePayoutsStore.setState({ channelId, wallet: null, walletError: null, transactions: null, transactionsError: null });
+  await refreshWallet(channelId, client);
+}
+
+/** Reads the wallet again (after a payout, the tax interview or a payment method); a failure stays shown. */
+export async function refreshWallet(channelId: string, client: HttpClient = httpClient): Promise<void> {
+  const result = await loadWallet(channelId, client);
+  if (usePayoutsStore.getState().channelId !== channelId) return;
+  usePayoutsStore.setState(result.ok ? { wallet: result.value } : { walletError: result.message });
+}
+
+let latestTransactions = 0;
+
+/** The transaction history's page for its tab, search and paging; only the newest ask lands, and the last page stays while it is read. */
+export async function showTransactions(channelId: string, query: { tab: 'credit' | 'payouts'; campaign: string; page: number; pageSize: number }, client: HttpClient = httpClient): Promise<void> {
+  const asked = ++latestTransactions;
+  const result = await loadTransactions(channelId, query, client);
+  if (asked !== latestTransactions || usePayoutsStore.getState().channelId !== channelId) return;
+  usePayoutsStore.setState(result.ok ? { transactions: result.value } : { transactionsError: result.message });
+}
+
+/** The Payouts page closed: its wallet and history go, and answers still on their way are dropped. */
+export function closePayouts(): void {
+  latestTransactions++;
+  const { taxInterview, taxInterviewError } = usePayoutsStore.getState();
+  usePayoutsStore.setState({ ...initialPayoutsState(), taxInterview, taxInterviewError });
+}
+
+let latestTaxInterview = 0;
+
+/** The tax interview opens (on Payouts or in Settings): read afresh. */
+export async function openTaxInterview(channelId: string, client: HttpClient = httpClient): Promise<void> {
+  const asked = ++latestTaxInterview;
+  usePayoutsStore.setState({ taxInterview: null, taxInterviewError: null });
+  const result = await loadTaxInterview(channelId, client);
+  if (asked !== latestTaxInterview) return;
+  usePayoutsStore.setState(result.ok ? { taxInterview: result.value } : { taxInterviewError: result.message });
+}
+
+export function closeTaxInterview(): void {
+  latestTaxInterview++;
+  usePayoutsStore.setState({ taxInterview: null, taxInterviewError: null });
 }

@@ -31,6 +31,7 @@ import { createCreatorSiteStore } from './creator-site-store.ts';
 import { createPartnerSettingsStore } from './partner-settings-store.ts';
 import { createCampaignsStore } from './campaigns-store.ts';
 import { createStatisticsStore } from './statistics-store.ts';
+import { createPayoutsStore } from './payouts-store.ts';
 
 export const useAppStore = createAppStore(browserStorage());
 export const useFleetStore = createFleetStore();
@@ -58,6 +59,7 @@ export const useCreatorSiteStore = createCreatorSiteStore();
 export const usePartnerSettingsStore = createPartnerSettingsStore();
 export const useCampaignsStore = createCampaignsStore();
 export const useStatisticsStore = createStatisticsStore();
+export const usePayoutsStore = createPayoutsStore();
 export const useGuestsStore = createGuestsStore(browserStorage());
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
@@ -106,7 +108,9 @@ export { initialCreatorSiteState } from './creator-site-store.ts';
 export { initialPartnerSettingsState } from './partner-settings-store.ts';
 export { initialCampaignsState } from './campaigns-store.ts';
 export { initialStatisticsState } from './statistics-store.ts';
+export { initialPayoutsState } from './payouts-store.ts';
 export type { CreatorSiteState } from './creator-site-store.ts';
 export type { PartnerSettingsState } from './partner-settings-store.ts';
 export type { CampaignList, CampaignsState } from './campaigns-store.ts';
 export type { StatisticsState } from './statistics-store.ts';
+export type { PayoutsState } from './payouts-store.ts';

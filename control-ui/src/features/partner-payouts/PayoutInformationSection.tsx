@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { countryCodes, moneyCurrencies, type PaymentMethodView, type TaxInterviewView } from '@onair/protocol';
-import { addPaymentMethod, loadTaxInterview, removePaymentMethod, setDefaultPaymentMethod, submitTaxInterview } from '../../actions/money.ts';
+import { countryCodes, moneyCurrencies, type PaymentMethodView } from '@onair/protocol';
+import { addPaymentMethod, closeTaxInterview, openTaxInterview, removePaymentMethod, setDefaultPaymentMethod, submitTaxInterview } from '../../actions/money.ts';
 import { loadWallet } from '../../actions/money.ts';
 import { Button } from '../../components/Button.tsx';
-import { usePartnerStore } from '../../stores/index.ts';
+import { usePartnerStore, usePayoutsStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 import { MoneyField } from './MoneyField.tsx';
 
@@ -23,20 +23,21 @@ export function PayoutInformationSection() {
 }
 
 export function TaxInterviewForm({ channelId, onDone }: { channelId: string; onDone?: () => void }) {
-  const [view, setView] = useState<TaxInterviewView | null>(null);
+  const view = usePayoutsStore((s) => s.taxInterview);
+  const loadError = usePayoutsStore((s) => s.taxInterviewError);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState({ legalName: '', entityType: 'individual', taxCountry: 'US', taxId: '', certify: false });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   useEffect(() => {
-    void loadTaxInterview(channelId).then((r) => (r.ok ? setView(r.value) : setFormError(r.message)));
+    void openTaxInterview(channelId);
+    return closeTaxInterview;
   }, [channelId]);
-  if (!view) return formError ? <p role="alert">{formError}</p> : null;
+  if (!view) return loadError ? <p role="alert">{loadError}</p> : null;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const result = await submitTaxInterview(channelId, draft);
     if (result.ok) {
-      setView(result.value);
       setEditing(false);
       setErrors({});
       setFormError(null);
