@@ -19,6 +19,7 @@ import {
   taxInterviewInputSchema,
   updateTipSettingsEndpoint,
   type CharityCampaignView,
+  type PaymentMethodView,
   type PayoutView,
   type Statistics,
   type TaxInterviewView,
@@ -98,13 +99,25 @@ export async function submitTaxInterview(channelId: string, draft: unknown, clie
   return result;
 }
 
-export const addPaymentMethod = (channelId: string, draft: unknown, client: HttpClient = httpClient) =>
-  attemptDraft(paymentMethodInputSchema, draft, (body) => call(addPaymentMethodEndpoint, { params: { channelId }, body }, client));
+/** Adds a payment method from the form's draft (checked here first); on success the wallet is read again. */
+export async function addPaymentMethod(channelId: string, draft: unknown, client: HttpClient = httpClient): Promise<Result<PaymentMethodView>> {
+  const result = await attemptDraft(paymentMethodInputSchema, draft, (body) => call(addPaymentMethodEndpoint, { params: { channelId }, body }, client));
+  if (result.ok) await refreshWallet(channelId, client);
+  return result;
+}
 
 export const setDefaultPaymentMethod = (channelId: string, methodId: string, client: HttpClient = httpClient) =>
-  attempt(() => call(setDefaultPaymentMethodEndpoint, { params: { channelId, methodId } }, client));
+  withMethods(channelId, attempt(() => call(setDefaultPaymentMethodEndpoint, { params: { channelId, methodId } }, client)));
 export const removePaymentMethod = (channelId: string, methodId: string, client: HttpClient = httpClient) =>
-  attempt(() => call(removePaymentMethodEndpoint, { params: { channelId, methodId } }, client));
+  withMethods(channelId, attempt(() => call(removePaymentMethodEndpoint, { params: { channelId, methodId } }, client)));
+
+/** Both answer with the channel's payment methods as they now are: the wallet in the store shows them. */
+async function withMethods<T extends { paymentMethods: PaymentMethodView[] }>(channelId: string, pending: Promise<Result<T>>): Promise<Result<T>> {
+  const result = await pending;
+  const { channelId: shown, wallet } = usePayoutsStore.getState();
+  if (result.ok && wallet && shown === channelId) usePayoutsStore.setState({ wallet: { ...wallet, paymentMethods: result.value.paymentMethods } });
+  return result;
+}
 
 export const requestPayout = (channelId: string, body: CallBody<typeof requestPayoutEndpoint>, client: HttpClient = httpClient) =>
   attempt<PayoutView>(() => call(requestPayoutEndpoint, { params: { channelId }, body }, client));
@@ -149,9 +162,12 @@ export function closeStatistics(): void {
   useStatisticsStore.setState(initialStatisticsState());
 }
 
+/** A channel's wallet and history before anything is read (the tax interview is opened on its own). */
+const walletOf = (channelId: string) => ({ channelId, wallet: null, walletError: null, transactions: null, transactionsError: null });
+
 /** The Payouts page opens on a channel: its wallet is read afresh (the history reads itself, showTransactions). */
 export async function openPayouts(channelId: string, client: HttpClient = httpClient): Promise<void> {
-  usePayoutsStore.setState({ channelId, wallet: null, walletError: null, transactions: null, transactionsError: null });
+  usePayoutsStore.setState(walletOf(channelId));
   await refreshWallet(channelId, client);
 }
 
@@ -160,6 +176,12 @@ export async function refreshWallet(channelId: string, client: HttpClient = http
   const result = await loadWallet(channelId, client);
   if (usePayoutsStore.getState().channelId !== channelId) return;
   usePayoutsStore.setState(result.ok ? { wallet: result.value } : { walletError: result.message });
+}
+
+/** The payment methods open (in Settings, or on Payouts before the first one): the channel's wallet, read again. */
+export async function openPaymentMethods(channelId: string, client: HttpClient = httpClient): Promise<void> {
+  if (usePayoutsStore.getState().channelId !== channelId) usePayoutsStore.setState(walletOf(channelId));
+  await refreshWallet(channelId, client);
 }
 
 let latestTransactions = 0;
