@@ -85,28 +85,48 @@ export function loadPublicCampaigns(client: HttpClient = httpClient): Promise<Ou
   return attempt(async () => (await call(listPublicCampaignsEndpoint, {}, client)).campaigns);
 }
 
+/** A campaign's page opens: the campaign with the caller's application, read afresh. */
+export async function openCampaign(campaignId: string, client: HttpClient = httpClient): Promise<void> {
+  useCampaignsStore.setState({ detail: { campaignId, item: null, error: null } });
+  const outcome = await loadCampaign(campaignId, client);
+  if (useCampaignsStore.getState().detail.campaignId !== campaignId) return;
+  useCampaignsStore.setState({ detail: outcome.ok ? { campaignId, item: outcome.value, error: null } : { campaignId, item: null, error: outcome.error } });
+}
+
+export function closeCampaign(): void {
+  useCampaignsStore.setState({ detail: initialCampaignsState().detail });
+}
+
+/** What the creator did to a campaign answers with the campaign as it now is: its open page shows that. */
+async function shown(pending: Promise<Outcome<CreatorCampaign>>): Promise<Outcome<CreatorCampaign>> {
+  const outcome = await pending;
+  const { detail } = useCampaignsStore.getState();
+  if (outcome.ok && detail.campaignId === outcome.value.campaign.id) useCampaignsStore.setState({ detail: { ...detail, item: outcome.value, error: null } });
+  return outcome;
+}
+
 export function loadCampaign(campaignId: string, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign>> {
   return attempt(() => call(getCampaignEndpoint, { params: { campaignId } }, client));
 }
 
 export function applyToCampaign(campaignId: string, body: ApplyBody, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign>> {
-  return attempt(() => call(applyToCampaignEndpoint, { params: { campaignId }, body }, client));
+  return shown(attempt(() => call(applyToCampaignEndpoint, { params: { campaignId }, body }, client)));
 }
 
 export function withdrawFromCampaign(campaignId: string, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign>> {
-  return attempt(() => call(withdrawApplicationEndpoint, { params: { campaignId } }, client));
+  return shown(attempt(() => call(withdrawApplicationEndpoint, { params: { campaignId } }, client)));
 }
 
 export function answerCampaignInvitation(campaignId: string, accept: boolean, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign>> {
-  return attempt(() => call(answerCampaignInvitationEndpoint, { params: { campaignId }, body: { accept } }, client));
+  return shown(attempt(() => call(answerCampaignInvitationEndpoint, { params: { campaignId }, body: { accept } }, client)));
 }
 
 export function claimCampaignKey(campaignId: string, keyPlatform: KeyPlatform, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign>> {
-  return attempt(() => call(claimCampaignKeyEndpoint, { params: { campaignId }, body: { keyPlatform } }, client));
+  return shown(attempt(() => call(claimCampaignKeyEndpoint, { params: { campaignId }, body: { keyPlatform } }, client)));
 }
 
 export function createPromoCode(campaignId: string, code: string | null, discountPercent: number, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign>> {
-  return attempt(() => call(createPromoCodeEndpoint, { params: { campaignId }, body: { code, discountPercent } }, client));
+  return shown(attempt(() => call(createPromoCodeEndpoint, { params: { campaignId }, body: { code, discountPercent } }, client)));
 }
 
 // ─── Admin portal ───

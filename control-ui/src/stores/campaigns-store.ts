@@ -12,9 +12,15 @@ export interface CampaignsState {
   list: CampaignList<CreatorCampaign>;
   /** The public marketing page: the campaigns running now. */
   running: CampaignList<PublicCampaign>;
+  /** One campaign's page: the campaign with the caller's application, or why it could not be read. */
+  detail: { campaignId: string | null; item: CreatorCampaign | null; error: string | null };
 }
 
-export const initialCampaignsState = (): CampaignsState => ({ list: { items: null, error: null }, running: { items: null, error: null } });
+export const initialCampaignsState = (): CampaignsState => ({
+  list: { items: null, error: null },
+  running: { items: null, error: null },
+  detail: { campaignId: null, item: null, error: null },
+});
 
 export function createCampaignsStore() {
   return create<CampaignsState>()(() => initialCampaignsState());
