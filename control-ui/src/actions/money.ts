@@ -32,7 +32,7 @@ import type { z } from 'zod';
 import { call, urlOf, type CallBody, type CallQuery } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { fieldErrorsOf } from '../model/partner.ts';
-import { initialPayoutsState, initialStatisticsState, usePayoutsStore, useStatisticsStore } from '../stores/index.ts';
+import { initialPayoutsState, initialStatisticsState, initialTipsState, usePayoutsStore, useStatisticsStore, useTipsStore } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
 
@@ -40,8 +40,8 @@ import { showToast } from './toasts.ts';
  * The money pages' calls (issue 24): tip settings, the tip page, wallet and payouts, payment
  * methods, the tax interview, transactions, charity and statistics. Each returns the api's answer
  * or its words. Statistics land in the statistics store (showStatistics), the Payouts page's wallet,
- * transactions and tax interview in the payouts store; the tip settings, charity and payment
- * methods sections still keep what they show in their own state.
+ * transactions, payment methods and tax interview in the payouts store, the tip settings and the
+ * charity campaign in the tips store.
  */
 
 export type Result<T> = { ok: true; value: T } | { ok: false; message: string; fieldErrors: Record<string, string> };
@@ -76,6 +76,7 @@ export const loadTipSettings = (channelId: string, client: HttpClient = httpClie
 
 export async function saveTipSettings(channelId: string, settings: TipSettings, client: HttpClient = httpClient): Promise<Result<TipSettings>> {
   const result = await attempt<TipSettings>(() => call(updateTipSettingsEndpoint, { params: { channelId }, body: settings }, client));
+  if (result.ok && useTipsStore.getState().channelId === channelId) useTipsStore.setState({ settings: result.value });
   if (result.ok) showToast({ kind: 'success', title: 'Tip settings saved' });
   return result;
 }
@@ -132,9 +133,16 @@ export function transactionsCsvUrl(channelId: string, tab: 'credit' | 'payouts',
 
 export const loadCharity = (channelId: string, client: HttpClient = httpClient) => attempt<{ campaign: CharityCampaignView }>(() => call(getCharityEndpoint, { params: { channelId } }, client));
 export const connectCharity = (channelId: string, body: { link: string; name: string; active: boolean }, client: HttpClient = httpClient) =>
-  attempt<{ campaign: CharityCampaignView }>(() => call(connectCharityEndpoint, { params: { channelId }, body }, client));
+  withCharity(channelId, attempt<{ campaign: CharityCampaignView }>(() => call(connectCharityEndpoint, { params: { channelId }, body }, client)));
 export const disconnectCharity = (channelId: string, client: HttpClient = httpClient) =>
-  attempt<{ campaign: CharityCampaignView }>(() => call(disconnectCharityEndpoint, { params: { channelId } }, client));
+  withCharity(channelId, attempt<{ campaign: CharityCampaignView }>(() => call(disconnectCharityEndpoint, { params: { channelId } }, client)));
+
+/** Connecting and disconnecting answer with the campaign as it now is (null once disconnected): the section shows that. */
+async function withCharity<T extends { campaign: CharityCampaignView | null }>(channelId: string, pending: Promise<Result<T>>): Promise<Result<T>> {
+  const result = await pending;
+  if (result.ok && useTipsStore.getState().channelId === channelId) useTipsStore.setState({ charity: result.value.campaign });
+  return result;
+}
 
 export function loadStatistics(channelId: string, query: CallQuery<typeof getStatisticsEndpoint>, client: HttpClient = httpClient): Promise<Result<Statistics>> {
   // An empty date is left out, as the form means "no bound".
@@ -215,4 +223,26 @@ export async function openTaxInterview(channelId: string, client: HttpClient = h
 export function closeTaxInterview(): void {
   latestTaxInterview++;
   usePayoutsStore.setState({ taxInterview: null, taxInterviewError: null });
+}
+
+/** Settings › Tips opens: the saved settings, read afresh; the answer also seeds the form. */
+export async function openTipSettings(channelId: string, client: HttpClient = httpClient): Promise<TipSettings | null> {
+  useTipsStore.setState({ channelId, settings: null, settingsError: null });
+  const result = await loadTipSettings(channelId, client);
+  if (useTipsStore.getState().channelId !== channelId) return null;
+  useTipsStore.setState(result.ok ? { settings: result.value } : { settingsError: result.message });
+  return result.ok ? result.value : null;
+}
+
+/** The charity section opens: the connected campaign (or none), read afresh; the answer also seeds its form. */
+export async function openCharity(channelId: string, client: HttpClient = httpClient): Promise<CharityCampaignView | null | undefined> {
+  useTipsStore.setState({ channelId, charity: undefined, charityError: null });
+  const result = await loadCharity(channelId, client);
+  if (useTipsStore.getState().channelId !== channelId) return undefined;
+  useTipsStore.setState(result.ok ? { charity: result.value.campaign } : { charityError: result.message });
+  return result.ok ? result.value.campaign : undefined;
+}
+
+export function closeTips(): void {
+  useTipsStore.setState(initialTipsState());
 }
