@@ -11,15 +11,11 @@ import {
 } from '@onair/protocol';
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
-import { usePartnerSettingsStore } from '../stores/index.ts';
+import { initialAuthorizeState, useAuthorizeStore, usePartnerSettingsStore, type Refusal } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
 
-/** A refusal as the authorize pages show it: the words and the error code (partner spec §8). */
-export interface Refusal {
-  message: string;
-  code: string;
-}
+export type { Refusal } from '../stores/index.ts';
 const refusalOf = (err: unknown): Refusal => ({ message: messageOf(err), code: apiErrorOf(err)?.code ?? 'UNKNOWN' });
 
 export async function checkAuthorizeRequest(request: AuthorizeRequest, client: HttpClient = httpClient): Promise<{ ok: true; consent: Consent } | { ok: false; refusal: Refusal }> {
@@ -30,14 +26,26 @@ export async function checkAuthorizeRequest(request: AuthorizeRequest, client: H
   }
 }
 
-/** Allow or deny; the browser then goes back to the application. */
+/** The authorize page opens (or its query changes): the api's word on the request, in the authorize store. */
+export async function openAuthorizeRequest(request: AuthorizeRequest, client: HttpClient = httpClient): Promise<void> {
+  const answer = await checkAuthorizeRequest(request, client);
+  useAuthorizeStore.setState({ answer: answer.ok ? { consent: answer.consent } : { refusal: answer.refusal } });
+}
+
+export function closeAuthorizeRequest(): void {
+  useAuthorizeStore.setState(initialAuthorizeState());
+}
+
+/** Allow or deny; the browser then goes back to the application. A refusal replaces the consent on the page. */
 export async function answerAuthorizeRequest(request: AuthorizeRequest, allowed: boolean, client: HttpClient = httpClient): Promise<Refusal | null> {
   try {
     const { redirectTo } = await call(answerAuthorizeRequestEndpoint, { body: { ...request, allowed } }, client);
     window.location.assign(redirectTo);
     return null;
   } catch (err) {
-    return refusalOf(err);
+    const refusal = refusalOf(err);
+    useAuthorizeStore.setState({ answer: { refusal } });
+    return refusal;
   }
 }
 

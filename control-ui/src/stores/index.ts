@@ -33,6 +33,7 @@ import { createCampaignsStore } from './campaigns-store.ts';
 import { createStatisticsStore } from './statistics-store.ts';
 import { createPayoutsStore } from './payouts-store.ts';
 import { createTipsStore } from './tips-store.ts';
+import { createAuthorizeStore } from './authorize-store.ts';
 
 export const useAppStore = createAppStore(browserStorage());
 export const useFleetStore = createFleetStore();
@@ -62,6 +63,7 @@ export const useCampaignsStore = createCampaignsStore();
 export const useStatisticsStore = createStatisticsStore();
 export const usePayoutsStore = createPayoutsStore();
 export const useTipsStore = createTipsStore();
+export const useAuthorizeStore = createAuthorizeStore();
 export const useGuestsStore = createGuestsStore(browserStorage());
 
 export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.ts';
@@ -112,9 +114,11 @@ export { initialCampaignsState } from './campaigns-store.ts';
 export { initialStatisticsState } from './statistics-store.ts';
 export { initialPayoutsState } from './payouts-store.ts';
 export { initialTipsState } from './tips-store.ts';
+export { initialAuthorizeState } from './authorize-store.ts';
 export type { CreatorSiteState } from './creator-site-store.ts';
 export type { PartnerSettingsState } from './partner-settings-store.ts';
 export type { CampaignList, CampaignsState } from './campaigns-store.ts';
 export type { StatisticsState } from './statistics-store.ts';
 export type { PayoutsState } from './payouts-store.ts';
 export type { TipsState } from './tips-store.ts';
+export type { AuthorizeState, Refusal } from './authorize-store.ts';
