@@ -2,6 +2,9 @@
 // call the API and write stores, and stores are reached only through src/stores/index.ts.
 import rootConfig from '../eslint.config.js';
 
+/** A zustand store's hook as stores/index.ts names it (`useStudioStore`). */
+const storeHook = '/^use[A-Z]\\w*Store$/';
+
 const storesOnlyThroughIndex = {
   group: ['**/stores/*', '!**/stores/index.ts'],
   message: 'Reach stores through src/stores/index.ts.',
@@ -17,14 +20,34 @@ export default [
     },
   },
   {
-    // Screens never talk HTTP themselves: they call an action, which does.
+    // Screens never talk HTTP themselves: they call an action, which does. Nor do they write a
+    // store: they read it through its hook and change it through an action (one data flow).
     files: ['src/components/**', 'src/features/**', 'src/pages/**', 'src/app/**'],
     ignores: ['**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          patterns: [storesOnlyThroughIndex, { group: ['**/api/*'], message: 'Call an action from src/actions/; actions talk to the API.' }],
+          patterns: [
+            storesOnlyThroughIndex,
+            { group: ['**/api/*'], message: 'Call an action from src/actions/; actions talk to the API.' },
+            {
+              group: ['**/stores/index.ts'],
+              importNamePattern: '^(write|set|clear|reset)[A-Z]|^initial[A-Z]\\w*State$',
+              message: 'Components do not write stores: call an action from src/actions/, which does.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `MemberExpression[object.name=${storeHook}][property.name='setState']`,
+          message: 'Components do not write stores: call an action from src/actions/, which does.',
+        },
+        {
+          selector: `VariableDeclarator[init.name=${storeHook}] > ObjectPattern > Property[key.name='setState']`,
+          message: 'Components do not write stores: call an action from src/actions/, which does.',
         },
       ],
     },

@@ -1,36 +1,29 @@
 import {
   authAckSchema,
   authRoutes,
-  currentUserSchema,
   deleteCurrentUserEndpoint,
   getCurrentUserEndpoint,
   getUserSettingsEndpoint,
   listDevInboxEndpoint,
-  mailingSettingsSchema,
   mfaSetupSchema,
   updateCurrentUserEndpoint,
   updateMailingPreferencesEndpoint,
   updateMailingStatusEndpoint,
-  userSettingsSchema,
   type CapturedMessage,
   type MailingPreferences,
   type MfaSetup,
 } from '@onair/protocol';
-import { httpClient, type HttpClient, type ResponseSchema } from '../api/http-client.ts';
+import { call } from '../api/call.ts';
+import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { useSessionStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { signOut } from './session.ts';
 import { showToast } from './toasts.ts';
 
-/** A 204 answer: nothing to read. */
-const noContent: ResponseSchema<null> = {
-  safeParse: (data) => (data === undefined || data === null ? { success: true, data: null } : { success: false, error: { message: 'expected no content' } }),
-};
-
 /** Spec §2/§8: the display name, with the exact success and failure words. */
 export async function updateDisplayName(displayName: string, client: HttpClient = httpClient): Promise<boolean> {
   try {
-    const user = await client.sendJson('PATCH', updateCurrentUserEndpoint.path, { displayName }, { response: currentUserSchema });
+    const user = await call(updateCurrentUserEndpoint, { body: { displayName } }, client);
     useSessionStore.setState({ user });
     showToast({ kind: 'success', title: 'Your name has been updated' });
     return true;
@@ -47,9 +40,9 @@ export async function updateDisplayName(displayName: string, client: HttpClient 
 export async function saveMailing(preferences: MailingPreferences, subscribed: boolean, client: HttpClient = httpClient): Promise<boolean> {
   const before = useSessionStore.getState().settings?.mailing.subscribed;
   try {
-    await client.sendJson('POST', updateMailingPreferencesEndpoint.path, preferences, { response: mailingSettingsSchema });
-    await client.sendJson('POST', updateMailingStatusEndpoint.path, { subscribed }, { response: mailingSettingsSchema });
-    const settings = await client.getJson(getUserSettingsEndpoint.path, { response: userSettingsSchema });
+    await call(updateMailingPreferencesEndpoint, { body: preferences }, client);
+    await call(updateMailingStatusEndpoint, { body: { subscribed } }, client);
+    const settings = await call(getUserSettingsEndpoint, {}, client);
     useSessionStore.setState({ settings });
     showToast({ kind: 'success', title: before === subscribed ? 'Email preferences saved' : subscribed ? 'You are subscribed' : 'You are unsubscribed' });
     return true;
@@ -62,7 +55,7 @@ export async function saveMailing(preferences: MailingPreferences, subscribed: b
 /** Spec §4 Delete account: the request, then logout. A failure shows the server's message. */
 export async function deleteAccount(client: HttpClient = httpClient): Promise<boolean> {
   try {
-    await client.sendJson('DELETE', deleteCurrentUserEndpoint.path, undefined, { response: noContent });
+    await call(deleteCurrentUserEndpoint, {}, client);
   } catch (err) {
     showToast({ kind: 'error', title: messageOf(err) });
     return false;
@@ -86,7 +79,7 @@ export async function requestEmailChange(newEmail: string, client: HttpClient = 
 export async function confirmEmailChange(newEmail: string, code: string, client: HttpClient = httpClient): Promise<string | null> {
   try {
     await client.sendJson('POST', authRoutes.confirmEmailChange, { newEmail: newEmail.trim(), otp: code.trim() }, { response: authAckSchema });
-    const user = await client.getJson(getCurrentUserEndpoint.path, { response: currentUserSchema });
+    const user = await call(getCurrentUserEndpoint, {}, client);
     useSessionStore.setState({ user });
     showToast({ kind: 'success', title: 'Your e-mail address has been updated' });
     return null;
@@ -98,7 +91,7 @@ export async function confirmEmailChange(newEmail: string, code: string, client:
 /** The development inbox; null when this server sends real mail (the endpoint is absent). */
 export async function loadDevInbox(client: HttpClient = httpClient): Promise<CapturedMessage[] | null> {
   try {
-    const { messages } = await client.getJson(listDevInboxEndpoint.path, { response: listDevInboxEndpoint.response });
+    const { messages } = await call(listDevInboxEndpoint, {}, client);
     return messages;
   } catch {
     return null;
@@ -118,7 +111,7 @@ export async function startMfaSetup(client: HttpClient = httpClient): Promise<Mf
 export async function confirmMfaSetup(code: string, client: HttpClient = httpClient): Promise<string | null> {
   try {
     await client.sendJson('POST', authRoutes.verifyTotp, { code: code.trim() }, { response: authAckSchema });
-    const user = await client.getJson(getCurrentUserEndpoint.path, { response: currentUserSchema });
+    const user = await call(getCurrentUserEndpoint, {}, client);
     useSessionStore.setState({ user });
     showToast({ kind: 'success', title: 'Two-step verification is on' });
     return null;
@@ -130,7 +123,7 @@ export async function confirmMfaSetup(code: string, client: HttpClient = httpCli
 export async function disableMfa(client: HttpClient = httpClient): Promise<boolean> {
   try {
     await client.sendJson('POST', authRoutes.disableMfa, {}, { response: authAckSchema });
-    const user = await client.getJson(getCurrentUserEndpoint.path, { response: currentUserSchema });
+    const user = await call(getCurrentUserEndpoint, {}, client);
     useSessionStore.setState({ user });
     showToast({ kind: 'info', title: 'Two-step verification is off' });
     return true;
@@ -155,7 +148,7 @@ export async function confirmPhoneNumber(phoneNumber: string, code: string, clie
   try {
     const body = { phoneNumber: phoneNumber.replace(/[\s()-]/g, ''), code: code.trim(), updatePhoneNumber: true };
     await client.sendJson('POST', authRoutes.verifySmsCode, body, { response: authAckSchema });
-    const user = await client.getJson(getCurrentUserEndpoint.path, { response: currentUserSchema });
+    const user = await call(getCurrentUserEndpoint, {}, client);
     useSessionStore.setState({ user });
     showToast({ kind: 'success', title: 'Your phone number has been verified' });
     return null;

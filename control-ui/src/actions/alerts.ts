@@ -7,23 +7,24 @@ import {
   type AlertSetting,
   type SceneDocument,
 } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { initialAlertsState, useAlertsStore, useStudioStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { editScene } from './scene-edits.ts';
 import { showToast } from './toasts.ts';
 
-const path = (template: string) => {
+function openProjectId(): string {
   const projectId = useStudioStore.getState().projectId;
   if (!projectId) throw new Error('no project open');
-  return template.replace(':projectId', encodeURIComponent(projectId));
-};
+  return projectId;
+}
 
 /** Opens the alerts settings of the open project. */
 export async function openAlerts(client: HttpClient = httpClient): Promise<void> {
   useAlertsStore.setState({ ...initialAlertsState(), open: true, status: 'loading' });
   try {
-    const view = await client.getJson(path(getAlertSettingsEndpoint.path), { response: getAlertSettingsEndpoint.response });
+    const view = await call(getAlertSettingsEndpoint, { params: { projectId: openProjectId() } }, client);
     useAlertsStore.setState({ status: 'ready', saved: view.settings, draft: structuredClone(view.settings), overlayUrl: view.overlayUrl });
   } catch (err) {
     useAlertsStore.setState({ status: 'error', error: messageOf(err) });
@@ -52,7 +53,7 @@ export async function saveAlerts(client: HttpClient = httpClient): Promise<boole
   }
   useAlertsStore.setState({ saving: true, error: null });
   try {
-    const view = await client.sendJson('PUT', path(updateAlertSettingsEndpoint.path), { settings: checked.data }, { response: updateAlertSettingsEndpoint.response });
+    const view = await call(updateAlertSettingsEndpoint, { params: { projectId: openProjectId() }, body: { settings: checked.data } }, client);
     useAlertsStore.setState({ saving: false, saved: view.settings, draft: structuredClone(view.settings), overlayUrl: view.overlayUrl, notice: 'Alerts saved' });
     return true;
   } catch (err) {
@@ -64,7 +65,7 @@ export async function saveAlerts(client: HttpClient = httpClient): Promise<boole
 /** The test button: the type's saved alert plays in the program with made-up values. */
 export async function testAlert(type: AlertEventType, client: HttpClient = httpClient): Promise<void> {
   try {
-    await client.sendJson('POST', path(testAlertEndpoint.path), { type }, { response: testAlertEndpoint.response });
+    await call(testAlertEndpoint, { params: { projectId: openProjectId() }, body: { type } }, client);
     useAlertsStore.setState({ notice: 'Test alert sent to the program' });
   } catch (err) {
     useAlertsStore.setState({ error: messageOf(err) });

@@ -1,5 +1,4 @@
 import {
-  billingOverviewSchema,
   cancelSubscriptionEndpoint,
   createCheckoutEndpoint,
   getBillingEndpoint,
@@ -11,14 +10,13 @@ import {
   type BillingOverview,
   type ServerMessage,
 } from '@onair/protocol';
-import { z } from 'zod';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { CHECKOUT_POLL_STEP_MS, CHECKOUT_POLL_TRIES } from '../model/billing.ts';
 import { initialBillingState, useBillingStore, useDestinationsStore, useSessionStore, useStudioStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
 
-const urlSchema = z.object({ url: z.string() });
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** Leaves the app for Stripe's hosted page (checkout or portal), which returns to /billing. */
 const goTo = (url: string) => window.location.assign(url);
@@ -27,7 +25,7 @@ const goTo = (url: string) => window.location.assign(url);
 export async function loadBilling(client: HttpClient = httpClient): Promise<BillingOverview | null> {
   useBillingStore.setState({ status: 'loading' });
   try {
-    const overview = await client.getJson(getBillingEndpoint.path, { response: billingOverviewSchema });
+    const overview = await call(getBillingEndpoint, {}, client);
     useBillingStore.setState({ status: 'ready', overview, ...(overview.subscription ? { interval: overview.subscription.periodUnit } : {}) });
     applyRole(overview);
     return overview;
@@ -45,7 +43,7 @@ export function chooseInterval(interval: 'month' | 'year'): void {
 export async function upgrade(priceId: string, client: HttpClient = httpClient, navigate: (url: string) => void = goTo): Promise<void> {
   useBillingStore.setState({ busy: 'checkout' });
   try {
-    const { url } = await client.sendJson('POST', createCheckoutEndpoint.path, { priceId }, { response: urlSchema });
+    const { url } = await call(createCheckoutEndpoint, { body: { priceId } }, client);
     navigate(url);
   } catch (err) {
     useBillingStore.setState({ busy: null });
@@ -57,7 +55,7 @@ export async function upgrade(priceId: string, client: HttpClient = httpClient, 
 export async function openBillingPortal(client: HttpClient = httpClient, navigate: (url: string) => void = goTo): Promise<void> {
   useBillingStore.setState({ busy: 'portal' });
   try {
-    const { url } = await client.sendJson('POST', openBillingPortalEndpoint.path, undefined, { response: urlSchema });
+    const { url } = await call(openBillingPortalEndpoint, {}, client);
     navigate(url);
   } catch {
     useBillingStore.setState({ busy: null });
@@ -76,7 +74,7 @@ export async function changeCancellation(cancel: boolean, client: HttpClient = h
   useBillingStore.setState({ busy: cancel ? 'cancelling' : 'renewing' });
   try {
     const endpoint = cancel ? cancelSubscriptionEndpoint : renewSubscriptionEndpoint;
-    const overview = await client.sendJson('POST', endpoint.path, { subscriptionId: subscription.id }, { response: billingOverviewSchema });
+    const overview = await call(endpoint, { body: { subscriptionId: subscription.id } }, client);
     useBillingStore.setState({ overview, busy: null, confirmingCancel: false });
     applyRole(overview);
     showToast({ kind: 'success', title: cancel ? 'Subscription cancelled' : 'Subscription renewed' });
@@ -96,7 +94,7 @@ export async function finalizeCheckout(client: HttpClient = httpClient, wait: (m
   useBillingStore.setState({ busy: 'finalizing' });
   for (let attempt = 1; attempt <= CHECKOUT_POLL_TRIES; attempt++) {
     await wait(CHECKOUT_POLL_STEP_MS * attempt);
-    const overview = await client.getJson(getBillingEndpoint.path, { response: billingOverviewSchema }).catch(() => null);
+    const overview = await call(getBillingEndpoint, {}, client).catch(() => null);
     if (overview?.subscription && overview.subscription.priceId !== before && overview.role !== 'Free') {
       useBillingStore.setState({ status: 'ready', overview, busy: null });
       applyRole(overview);
@@ -132,7 +130,7 @@ function applyRole({ role, entitlements }: { role: BillingOverview['role']; enti
 /** An administrator grants VIP to an account or takes it back; the answer in words for the page. */
 export async function setVip(email: string, vip: boolean, client: HttpClient = httpClient): Promise<{ ok: boolean; text: string }> {
   try {
-    const result = await client.sendJson('POST', setVipEndpoint.path, { email: email.trim(), vip }, { response: setVipEndpoint.response });
+    const result = await call(setVipEndpoint, { body: { email: email.trim(), vip } }, client);
     return { ok: true, text: vip ? `${result.email} is VIP now.` : `${result.email} is on the ${planDisplayNames[result.role]} plan now.` };
   } catch (err) {
     return { ok: false, text: messageOf(err) };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpClient } from '../api/http-client.ts';
 import { RequestFailedError } from '../api/http-errors.ts';
-import { claimCampaignKey, loadCampaigns } from './campaigns.ts';
+import { initialCampaignsState, useCampaignsStore } from '../stores/index.ts';
+import { claimCampaignKey, closeCampaigns, loadCampaigns, showCampaigns } from './campaigns.ts';
 
 describe('campaign actions', () => {
   it("give the page the api's words for a refusal", async () => {
@@ -23,5 +24,30 @@ describe('campaign actions', () => {
     };
     expect(await loadCampaigns({ list: 'mine', platform: 'Steam', search: '' }, client)).toEqual({ ok: true, value: [] });
     expect(paths).toEqual(['/api/v1/partner/campaigns?list=mine&platform=Steam']);
+  });
+
+  it('let only the newest list ask land in the store, and empty it when the page closes', async () => {
+    useCampaignsStore.setState(initialCampaignsState());
+    const answers: ((fail: boolean) => void)[] = [];
+    const client: HttpClient = {
+      getJson: (_path, options) =>
+        new Promise((resolve, reject) => {
+          answers.push((fail) => {
+            if (fail) return reject(new RequestFailedError(500, { error: { code: 'INTERNAL', message: 'the older ask' } }));
+            const parsed = options.response.safeParse({ campaigns: [] });
+            if (parsed.success) resolve(parsed.data);
+          });
+        }),
+      sendJson: () => Promise.reject(new Error('not used')),
+    };
+    const older = showCampaigns({ list: 'discover' }, client);
+    const newer = showCampaigns({ list: 'mine' }, client);
+    answers[1]?.(false);
+    await newer;
+    answers[0]?.(true);
+    await older;
+    expect(useCampaignsStore.getState().list).toEqual({ items: [], error: null });
+    closeCampaigns();
+    expect(useCampaignsStore.getState().list).toEqual({ items: null, error: null });
   });
 });

@@ -24,7 +24,9 @@ import {
   type PublicCampaign,
   type RecordSalesResult,
 } from '@onair/protocol';
-import { httpClient, withId, type HttpClient } from '../api/http-client.ts';
+import { call, type CallQuery } from '../api/call.ts';
+import { httpClient, type HttpClient } from '../api/http-client.ts';
+import { initialCampaignsState, useCampaignsStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 
 /** What a campaign call gives the page: the value, or the server's words for why not. */
@@ -39,76 +41,124 @@ async function attempt<T>(run: () => Promise<T>): Promise<Outcome<T>> {
 }
 
 
-export interface CampaignFilters {
-  list: 'discover' | 'mine';
-  kind?: string;
-  platform?: string;
-  search?: string;
-}
+/** The list's filters, as the contract's query types them; an empty search is no filter. */
+export type CampaignFilters = { list: 'discover' | 'mine' } & Pick<CallQuery<typeof listCampaignsEndpoint>, 'kind' | 'platform' | 'search'>;
 
 export function loadCampaigns(filters: CampaignFilters, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign[]>> {
-  const query = new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
-  return attempt(async () => (await client.getJson(`${listCampaignsEndpoint.path}?${query}`, { response: listCampaignsEndpoint.response })).campaigns);
+  const { search, ...rest } = filters;
+  return attempt(async () => (await call(listCampaignsEndpoint, { query: { ...rest, ...(search ? { search } : {}) } }, client)).campaigns);
+}
+
+// Filters can change faster than the api answers: only the newest ask may land.
+let latestList = 0;
+
+/** The partner Campaigns page asks for a list (on opening and on every filter change). */
+export async function showCampaigns(filters: CampaignFilters, client: HttpClient = httpClient): Promise<void> {
+  const asked = ++latestList;
+  const outcome = await loadCampaigns(filters, client);
+  if (asked !== latestList) return;
+  useCampaignsStore.setState({ list: outcome.ok ? { items: outcome.value, error: null } : { items: null, error: outcome.error } });
+}
+
+/** The page closed: what it showed goes, and an answer still on its way is dropped. */
+export function closeCampaigns(): void {
+  latestList++;
+  useCampaignsStore.setState({ list: initialCampaignsState().list });
+}
+
+let latestRunning = 0;
+
+/** The public campaigns page opens: the campaigns running now. */
+export async function showPublicCampaigns(client: HttpClient = httpClient): Promise<void> {
+  const asked = ++latestRunning;
+  const outcome = await loadPublicCampaigns(client);
+  if (asked !== latestRunning) return;
+  useCampaignsStore.setState({ running: outcome.ok ? { items: outcome.value, error: null } : { items: null, error: outcome.error } });
+}
+
+export function closePublicCampaigns(): void {
+  latestRunning++;
+  useCampaignsStore.setState({ running: initialCampaignsState().running });
 }
 
 export function loadPublicCampaigns(client: HttpClient = httpClient): Promise<Outcome<PublicCampaign[]>> {
-  return attempt(async () => (await client.getJson(listPublicCampaignsEndpoint.path, { response: listPublicCampaignsEndpoint.response })).campaigns);
+  return attempt(async () => (await call(listPublicCampaignsEndpoint, {}, client)).campaigns);
+}
+
+/** A campaign's page opens: the campaign with the caller's application, read afresh. */
+export async function openCampaign(campaignId: string, client: HttpClient = httpClient): Promise<void> {
+  useCampaignsStore.setState({ detail: { campaignId, item: null, error: null } });
+  const outcome = await loadCampaign(campaignId, client);
+  if (useCampaignsStore.getState().detail.campaignId !== campaignId) return;
+  useCampaignsStore.setState({ detail: outcome.ok ? { campaignId, item: outcome.value, error: null } : { campaignId, item: null, error: outcome.error } });
+}
+
+export function closeCampaign(): void {
+  useCampaignsStore.setState({ detail: initialCampaignsState().detail });
+}
+
+/** What the creator did to a campaign answers with the campaign as it now is: its open page shows that. */
+async function shown(pending: Promise<Outcome<CreatorCampaign>>): Promise<Outcome<CreatorCampaign>> {
+  const outcome = await pending;
+  const { detail } = useCampaignsStore.getState();
+  if (outcome.ok && detail.campaignId === outcome.value.campaign.id) useCampaignsStore.setState({ detail: { ...detail, item: outcome.value, error: null } });
+  return outcome;
 }
 
 export function loadCampaign(campaignId: string, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign>> {
-  return attempt(() => client.getJson(withId(getCampaignEndpoint.path, { campaignId }), { response: getCampaignEndpoint.response }));
+  return attempt(() => call(getCampaignEndpoint, { params: { campaignId } }, client));
 }
 
 export function applyToCampaign(campaignId: string, body: ApplyBody, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign>> {
-  return attempt(() => client.sendJson('POST', withId(applyToCampaignEndpoint.path, { campaignId }), body, { response: applyToCampaignEndpoint.response }));
+  return shown(attempt(() => call(applyToCampaignEndpoint, { params: { campaignId }, body }, client)));
 }
 
 export function withdrawFromCampaign(campaignId: string, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign>> {
-  return attempt(() => client.sendJson('DELETE', withId(withdrawApplicationEndpoint.path, { campaignId }), undefined, { response: withdrawApplicationEndpoint.response }));
+  return shown(attempt(() => call(withdrawApplicationEndpoint, { params: { campaignId } }, client)));
 }
 
 export function answerCampaignInvitation(campaignId: string, accept: boolean, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign>> {
-  return attempt(() => client.sendJson('POST', withId(answerCampaignInvitationEndpoint.path, { campaignId }), { accept }, { response: answerCampaignInvitationEndpoint.response }));
+  return shown(attempt(() => call(answerCampaignInvitationEndpoint, { params: { campaignId }, body: { accept } }, client)));
 }
 
 export function claimCampaignKey(campaignId: string, keyPlatform: KeyPlatform, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign>> {
-  return attempt(() => client.sendJson('POST', withId(claimCampaignKeyEndpoint.path, { campaignId }), { keyPlatform }, { response: claimCampaignKeyEndpoint.response }));
+  return shown(attempt(() => call(claimCampaignKeyEndpoint, { params: { campaignId }, body: { keyPlatform } }, client)));
 }
 
 export function createPromoCode(campaignId: string, code: string | null, discountPercent: number, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign>> {
-  return attempt(() => client.sendJson('POST', withId(createPromoCodeEndpoint.path, { campaignId }), { code, discountPercent }, { response: createPromoCodeEndpoint.response }));
+  return shown(attempt(() => call(createPromoCodeEndpoint, { params: { campaignId }, body: { code, discountPercent } }, client)));
 }
 
 // ─── Admin portal ───
 
 export function adminLoadCampaigns(client: HttpClient = httpClient): Promise<Outcome<CampaignView[]>> {
-  return attempt(async () => (await client.getJson(adminListCampaignsEndpoint.path, { response: adminListCampaignsEndpoint.response })).campaigns);
+  return attempt(async () => (await call(adminListCampaignsEndpoint, {}, client)).campaigns);
 }
 
 export function adminCreateCampaign(input: CampaignInput, client: HttpClient = httpClient): Promise<Outcome<CampaignView>> {
-  return attempt(() => client.sendJson('POST', adminCreateCampaignEndpoint.path, input, { response: adminCreateCampaignEndpoint.response }));
+  return attempt(() => call(adminCreateCampaignEndpoint, { body: input }, client));
 }
 
 export function adminUpdateCampaign(campaignId: string, input: CampaignInput, client: HttpClient = httpClient): Promise<Outcome<CampaignView>> {
-  return attempt(() => client.sendJson('PUT', withId(adminUpdateCampaignEndpoint.path, { campaignId }), input, { response: adminUpdateCampaignEndpoint.response }));
+  return attempt(() => call(adminUpdateCampaignEndpoint, { params: { campaignId }, body: input }, client));
 }
 
 export function adminImportKeys(campaignId: string, csv: string, client: HttpClient = httpClient): Promise<Outcome<{ imported: number }>> {
-  return attempt(() => client.sendJson('POST', withId(adminImportKeysEndpoint.path, { campaignId }), { csv }, { response: adminImportKeysEndpoint.response }));
+  return attempt(() => call(adminImportKeysEndpoint, { params: { campaignId }, body: { csv } }, client));
 }
 
 export function adminRecordSales(campaignId: string, csv: string, client: HttpClient = httpClient): Promise<Outcome<RecordSalesResult>> {
-  return attempt(() => client.sendJson('POST', withId(adminRecordSalesEndpoint.path, { campaignId }), { csv }, { response: adminRecordSalesEndpoint.response }));
+  return attempt(() => call(adminRecordSalesEndpoint, { params: { campaignId }, body: { csv } }, client));
 }
 
 export function adminLoadApplications(campaignId: string, client: HttpClient = httpClient): Promise<Outcome<AdminApplication[]>> {
-  return attempt(async () => (await client.getJson(withId(adminListApplicationsEndpoint.path, { campaignId }), { response: adminListApplicationsEndpoint.response })).applications);
+  return attempt(async () => (await call(adminListApplicationsEndpoint, { params: { campaignId } }, client)).applications);
 }
 
 export function adminDecide(campaignId: string, applicationId: string, action: 'accept' | 'reject' | 'rescind', client: HttpClient = httpClient): Promise<Outcome<AdminApplication>> {
-  return attempt(() => client.sendJson('POST', withId(adminDecideApplicationEndpoint.path, { campaignId, applicationId }), { action }, { response: adminDecideApplicationEndpoint.response }));
+  return attempt(() => call(adminDecideApplicationEndpoint, { params: { campaignId, applicationId }, body: { action } }, client));
 }
 
 export function adminInviteCreator(campaignId: string, email: string, client: HttpClient = httpClient): Promise<Outcome<AdminApplication>> {
-  return attempt(() => client.sendJson('POST', withId(adminInviteCreatorEndpoint.path, { campaignId }), { email }, { response: adminInviteCreatorEndpoint.response }));
+  return attempt(() => call(adminInviteCreatorEndpoint, { params: { campaignId }, body: { email } }, client));
 }

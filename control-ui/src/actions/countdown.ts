@@ -1,4 +1,5 @@
 import { getCountdownEndpoint } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { useStudioStore } from '../stores/index.ts';
 
@@ -19,7 +20,7 @@ export async function followCountdown(client: HttpClient = httpClient): Promise<
     return;
   }
   try {
-    const { countdown } = await client.getJson(getCountdownEndpoint.path.replace(':projectId', encodeURIComponent(projectId)), { response: getCountdownEndpoint.response });
+    const { countdown } = await call(getCountdownEndpoint, { params: { projectId } }, client);
     if (ask !== asked || useStudioStore.getState().projectId !== projectId) return;
     useStudioStore.setState({ countdown: countdown?.sceneId === active.id ? { sceneId: countdown.sceneId, endsAt: Date.now() + countdown.remainingMs } : null });
   } catch {

@@ -18,15 +18,12 @@ import {
   type StreamTarget,
   type UpdateDestinationBody,
 } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { formErrors, initialFormValues, toCreateBody, toUpdateBody, type DestinationField, type DestinationFormValues } from '../model/destinations.ts';
 import { initialDestinationsState, useDestinationsStore, type DestinationsState } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
-
-function path(template: string, projectId: string, destinationId = ''): string {
-  return template.replace(':projectId', encodeURIComponent(projectId)).replace(':destinationId', encodeURIComponent(destinationId));
-}
 
 function projectIdOrThrow(): string {
   const { projectId } = useDestinationsStore.getState();
@@ -47,9 +44,9 @@ export async function loadDestinations(projectId: string, client: HttpClient = h
   const eventsAtStart = eventsReceived;
   try {
     const [list, picker, broadcast] = await Promise.all([
-      client.getJson(path(listDestinationsEndpoint.path, projectId), { response: listDestinationsEndpoint.response }),
-      client.getJson(path(getDestinationPickerEndpoint.path, projectId), { response: getDestinationPickerEndpoint.response }),
-      client.getJson(path(getBroadcastEndpoint.path, projectId), { response: getBroadcastEndpoint.response }),
+      call(listDestinationsEndpoint, { params: { projectId } }, client),
+      call(getDestinationPickerEndpoint, { params: { projectId } }, client),
+      call(getBroadcastEndpoint, { params: { projectId } }, client),
     ]);
     if (load !== latestLoad || useDestinationsStore.getState().projectId !== projectId) return;
     if (eventsReceived !== eventsAtStart) {
@@ -106,7 +103,9 @@ export function closeDestinationPicker(): void {
  * own RTMP server) are added at once under their default name; the others open their form.
  */
 export async function pickDestination(type: DestinationType, client: HttpClient = httpClient): Promise<void> {
-  if (destinationKinds[type].connection !== 'local') {
+  // A one-click kind is created from its type alone, and the contract's create body allows that
+  // only for 'Local' (every other type needs its settings or key): the type check lets tsc see it.
+  if (type !== 'Local' || destinationKinds[type].connection !== 'local') {
     startAddDestination(type);
     return;
   }
@@ -114,7 +113,7 @@ export async function pickDestination(type: DestinationType, client: HttpClient 
   if (!projectId) return;
   closeDestinationPicker();
   try {
-    upsert(await client.sendJson('POST', path(createDestinationEndpoint.path, projectId), { type }, { response: createDestinationEndpoint.response }));
+    upsert(await call(createDestinationEndpoint, { params: { projectId }, body: { type } }, client));
   } catch (err) {
     showToast({ kind: 'error', title: 'The destination was not added', description: messageOf(err) });
   }
@@ -135,7 +134,7 @@ export async function startEditDestination(destinationId: string, client: HttpCl
   });
   if (destination.type === 'Facebook' && destination.authenticated) {
     try {
-      const { targets } = await client.getJson(path(listStreamDestinationsEndpoint.path, destination.projectId, destination.id), { response: listStreamDestinationsEndpoint.response });
+      const { targets } = await call(listStreamDestinationsEndpoint, { params: { projectId: destination.projectId, destinationId: destination.id } }, client);
       useDestinationsStore.setState((s) => (s.form?.editing?.id === destination.id ? { form: { ...s.form, targets } } : {}));
     } catch (err) {
       showToast({ kind: 'error', title: 'Facebook targets could not be loaded', description: messageOf(err) });
@@ -182,8 +181,8 @@ export async function submitDestinationForm(client: HttpClient = httpClient): Pr
   useDestinationsStore.setState({ form: { ...form, saving: true } });
   try {
     const saved = form.editing
-      ? await client.sendJson('PATCH', path(updateDestinationEndpoint.path, projectId, form.editing.id), toUpdateBody(form.type, form.values), { response: updateDestinationEndpoint.response })
-      : await client.sendJson('POST', path(createDestinationEndpoint.path, projectId), toCreateBody(form.type, form.values), { response: createDestinationEndpoint.response });
+      ? await call(updateDestinationEndpoint, { params: { projectId, destinationId: form.editing.id }, body: toUpdateBody(form.type, form.values) }, client)
+      : await call(createDestinationEndpoint, { params: { projectId }, body: toCreateBody(form.type, form.values) }, client);
     upsert(saved);
     useDestinationsStore.setState({ form: null });
     if (!saved.authenticated) authenticateDestination(saved.id);
@@ -202,7 +201,7 @@ export async function chooseStreamTarget(target: StreamTarget, client: HttpClien
 async function patch(destinationId: string, body: UpdateDestinationBody, client: HttpClient): Promise<DestinationView | null> {
   const projectId = projectIdOrThrow();
   try {
-    const saved = await client.sendJson('PATCH', path(updateDestinationEndpoint.path, projectId, destinationId), body, { response: updateDestinationEndpoint.response });
+    const saved = await call(updateDestinationEndpoint, { params: { projectId, destinationId }, body }, client);
     upsert(saved);
     useDestinationsStore.setState((s) => (s.form?.editing?.id === saved.id ? { form: { ...s.form, editing: saved } } : {}));
     return saved;
@@ -238,7 +237,7 @@ export async function confirmRemoveDestination(client: HttpClient = httpClient):
   const { removing } = useDestinationsStore.getState();
   if (!removing) return;
   try {
-    await client.sendJson('DELETE', path(deleteDestinationEndpoint.path, removing.projectId, removing.id), undefined, { response: deleteDestinationEndpoint.response });
+    await call(deleteDestinationEndpoint, { params: { projectId: removing.projectId, destinationId: removing.id } }, client);
     drop(removing.id);
     useDestinationsStore.setState((s) => ({ removing: null, form: s.form?.editing?.id === removing.id ? null : s.form }));
   } catch (err) {
@@ -319,6 +318,11 @@ export function receiveDestinationMessage(message: Extract<ServerMessage, { type
   }
 }
 
+/** The Go Live options beside the button: record the programme, and its pre- and post-roll. */
+export function setBroadcastOptions(options: Partial<Pick<DestinationsState, 'record' | 'preRollSeconds' | 'postRollSeconds'>>): void {
+  useDestinationsStore.setState(options);
+}
+
 export async function goLive(client: HttpClient = httpClient): Promise<void> {
   const projectId = projectIdOrThrow();
   if (useDestinationsStore.getState().goingLive) return;
@@ -326,7 +330,7 @@ export async function goLive(client: HttpClient = httpClient): Promise<void> {
   try {
     const { record, preRollSeconds, postRollSeconds } = useDestinationsStore.getState();
     const body = { ...(record ? { record } : {}), ...(preRollSeconds > 0 ? { preRollSeconds } : {}), ...(postRollSeconds > 0 ? { postRollSeconds } : {}) };
-    const broadcast = await client.sendJson('POST', path(goLiveEndpoint.path, projectId), Object.keys(body).length > 0 ? body : undefined, { response: goLiveEndpoint.response });
+    const broadcast = await call(goLiveEndpoint, { params: { projectId }, body: Object.keys(body).length > 0 ? body : undefined }, client);
     useDestinationsStore.setState({ broadcast });
   } catch (err) {
     showToast({ kind: 'error', title: 'Could not go live', description: messageOf(err) });
@@ -338,7 +342,7 @@ export async function goLive(client: HttpClient = httpClient): Promise<void> {
 export async function endBroadcast(client: HttpClient = httpClient): Promise<void> {
   const projectId = projectIdOrThrow();
   try {
-    const broadcast = await client.sendJson('POST', path(endBroadcastEndpoint.path, projectId), undefined, { response: endBroadcastEndpoint.response });
+    const broadcast = await call(endBroadcastEndpoint, { params: { projectId } }, client);
     useDestinationsStore.setState({ broadcast, health: {} });
   } catch (err) {
     showToast({ kind: 'error', title: 'Could not end the broadcast', description: messageOf(err) });

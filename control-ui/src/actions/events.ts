@@ -1,15 +1,12 @@
 import { listEventsEndpoint, type LiveEvent, type ServerMessage } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { browserStorage, initialEventsState, useEventsStore, writeEventFilter, type FlagStorage } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 
-function feedPath(projectId: string, filter: string[], cursor: string | null): string {
-  const query = new URLSearchParams();
-  query.set('types', filter.join(','));
-  // Types the feed does not know are shown as such; the filter lists only the known ones.
-  query.set('others', 'true');
-  if (cursor) query.set('cursor', cursor);
-  return `${listEventsEndpoint.path.replace(':projectId', encodeURIComponent(projectId))}?${query.toString()}`;
+function readFeed(projectId: string, filter: string[], cursor: string | null, client: HttpClient) {
+  // Types the feed does not know are shown as such (`others`); the filter lists only the known ones.
+  return call(listEventsEndpoint, { params: { projectId }, query: { types: filter.join(','), others: 'true', ...(cursor ? { cursor } : {}) } }, client);
 }
 
 /** Newest first, each id once: `incoming` (newest first) ahead of what is there. */
@@ -41,7 +38,7 @@ export async function loadEvents(projectId: string, client: HttpClient = httpCli
     return;
   }
   try {
-    const page = await client.getJson(feedPath(projectId, filter, null), { response: listEventsEndpoint.response });
+    const page = await readFeed(projectId, filter, null, client);
     if (load !== latestLoad || useEventsStore.getState().projectId !== projectId) return;
     const now = useEventsStore.getState();
     if (now.paused) {
@@ -64,7 +61,7 @@ export async function loadMoreEvents(client: HttpClient = httpClient): Promise<v
   if (!projectId || !nextCursor || loadingMore) return;
   useEventsStore.setState({ loadingMore: true });
   try {
-    const page = await client.getJson(feedPath(projectId, filter, nextCursor), { response: listEventsEndpoint.response });
+    const page = await readFeed(projectId, filter, nextCursor, client);
     if (useEventsStore.getState().projectId !== projectId) return;
     useEventsStore.setState((s) => ({ events: merge(s.events, page.events), nextCursor: page.nextCursor, loadingMore: false }));
   } catch (err) {

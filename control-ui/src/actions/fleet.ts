@@ -1,4 +1,5 @@
-import { FLEET_HISTORY_WINDOW_MS, fleetLoadHistorySchema, fleetOverviewSchema } from '@onair/protocol';
+import { FLEET_HISTORY_WINDOW_MS, getFleetLoadHistoryEndpoint, getFleetOverviewEndpoint } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { RequestFailedError, UnauthorizedError } from '../api/http-errors.ts';
 import { useFleetStore, type FleetStatus } from '../stores/index.ts';
@@ -15,7 +16,7 @@ export async function refreshFleet(client: HttpClient = httpClient): Promise<Fle
   const refresh = ++latestRefresh;
   let next: FleetStatus;
   try {
-    const overview = await client.getJson('/api/v1/admin/fleet', { response: fleetOverviewSchema });
+    const overview = await call(getFleetOverviewEndpoint, {}, client);
     next = { kind: 'ready', overview, fetchedAt: Date.now() };
   } catch (err) {
     next = describeFailure(err, useFleetStore.getState().status);
@@ -28,7 +29,7 @@ export async function refreshFleet(client: HttpClient = httpClient): Promise<Fle
 /** Reads the last hour of load samples into the fleet store; a failure keeps the chart it has. */
 export async function refreshFleetHistory(client: HttpClient = httpClient): Promise<void> {
   try {
-    const history = await client.getJson('/api/v1/admin/fleet/history', { response: fleetLoadHistorySchema });
+    const history = await call(getFleetLoadHistoryEndpoint, {}, client);
     const cutoff = Date.now() - FLEET_HISTORY_WINDOW_MS;
     useFleetStore.setState({ history: history.samples.filter((s) => Date.parse(s.at) >= cutoff), historyIntervalSeconds: history.intervalSeconds });
   } catch {

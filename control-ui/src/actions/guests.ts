@@ -22,6 +22,7 @@ import {
   WS_PATH,
   type ServerMessage,
 } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { createHttpClient, httpClient, type HttpClient } from '../api/http-client.ts';
 import { UnauthorizedError } from '../api/http-errors.ts';
 import { connectStudioSocket, type StudioSocket } from '../api/studio-socket.ts';
@@ -35,9 +36,6 @@ import { showToast } from './toasts.ts';
 
 /** The guest page's requests act as the guest of its guest session, even in a browser signed in to an account. */
 const guestHttpClient = createHttpClient({ headers: { [GUEST_REQUEST_HEADER]: '1' } });
-
-const path = (template: string, projectId: string, extra: Record<string, string> = {}) =>
-  Object.entries({ projectId, ...extra }).reduce((p, [key, value]) => p.replace(`:${key}`, encodeURIComponent(value)), template);
 
 function client(): HttpClient {
   return useGuestsStore.getState().asGuest ? guestHttpClient : httpClient;
@@ -63,7 +61,7 @@ export function closeGuestRoom(): void {
 
 async function loadGuests(projectId: string): Promise<void> {
   try {
-    const { guests, maximum } = await client().getJson(path(listGuestsEndpoint.path, projectId), { response: listGuestsEndpoint.response });
+    const { guests, maximum } = await call(listGuestsEndpoint, { params: { projectId } }, client());
     if (useGuestsStore.getState().projectId === projectId) useGuestsStore.setState({ guests, maximum });
   } catch {
     // The list comes again with the next guests.changed event.
@@ -72,7 +70,7 @@ async function loadGuests(projectId: string): Promise<void> {
 
 async function loadGuestLink(projectId: string): Promise<void> {
   try {
-    const link = await httpClient.getJson(path(getGuestLinkEndpoint.path, projectId), { response: getGuestLinkEndpoint.response });
+    const link = await call(getGuestLinkEndpoint, { params: { projectId } });
     if (useGuestsStore.getState().projectId === projectId) useGuestsStore.setState({ link });
   } catch {
     // Copy Guest Link asks again and says so if it fails.
@@ -85,7 +83,7 @@ export async function copyGuestLink(): Promise<void> {
   if (!projectId) return;
   useGuestsStore.setState({ linkBusy: 'copy' });
   try {
-    const link = useGuestsStore.getState().link ?? (await httpClient.getJson(path(getGuestLinkEndpoint.path, projectId), { response: getGuestLinkEndpoint.response }));
+    const link = useGuestsStore.getState().link ?? (await call(getGuestLinkEndpoint, { params: { projectId } }));
     useGuestsStore.setState({ link });
     await navigator.clipboard.writeText(link.linkUrl);
     showToast({ kind: 'success', title: 'Guest Link Copied' });
@@ -102,7 +100,7 @@ export async function generateNewGuestLink(): Promise<void> {
   if (!projectId) return;
   useGuestsStore.setState({ linkBusy: 'generate' });
   try {
-    const link = await httpClient.sendJson('POST', path(createGuestLinkEndpoint.path, projectId), undefined, { response: createGuestLinkEndpoint.response });
+    const link = await call(createGuestLinkEndpoint, { params: { projectId } });
     useGuestsStore.setState({ link });
     showToast({ kind: 'success', title: 'New guest link ready', description: 'The previous link no longer lets anyone join. Copy the new one to invite guests.' });
   } catch (err) {
@@ -122,7 +120,7 @@ export async function removeGuest(guestId: string): Promise<void> {
   const { projectId } = useGuestsStore.getState();
   if (!projectId) return;
   try {
-    await httpClient.sendJson('DELETE', path(removeGuestEndpoint.path, projectId, { guestId }), undefined, { response: removeGuestEndpoint.response });
+    await call(removeGuestEndpoint, { params: { projectId, guestId } });
   } catch (err) {
     showToast({ kind: 'error', title: 'The guest could not be removed', description: messageOf(err) });
   }
@@ -162,7 +160,7 @@ export function addGuestToScene(participantId: string, displayName: string): voi
 
 async function loadGuestChat(projectId: string): Promise<void> {
   try {
-    const { messages } = await client().getJson(path(listGuestChatEndpoint.path, projectId), { response: listGuestChatEndpoint.response });
+    const { messages } = await call(listGuestChatEndpoint, { params: { projectId } }, client());
     if (useGuestsStore.getState().projectId === projectId) useGuestsStore.setState({ chat: messages, chatError: null });
   } catch (err) {
     useGuestsStore.setState({ chatError: messageOf(err) });
@@ -175,7 +173,7 @@ export async function sendGuestChat(content: string): Promise<boolean> {
   if (!projectId) return false;
   useGuestsStore.setState({ sending: true, chatError: null });
   try {
-    const message = await client().sendJson('POST', path(sendGuestChatEndpoint.path, projectId), { content }, { response: sendGuestChatEndpoint.response });
+    const message = await call(sendGuestChatEndpoint, { params: { projectId }, body: { content } }, client());
     addChatMessage(message);
     return true;
   } catch (err) {
@@ -245,7 +243,7 @@ export async function openGuestPage(projectId: string, token: string | null): Pr
   }
   guestToken = token;
   try {
-    const { projectName } = await guestHttpClient.sendJson('POST', checkGuestLinkEndpoint.path, { projectId, token }, { response: checkGuestLinkEndpoint.response });
+    const { projectName } = await call(checkGuestLinkEndpoint, { body: { projectId, token } }, guestHttpClient);
     useGuestsStore.setState({ page: { kind: 'settings', projectName } });
   } catch (err) {
     useGuestsStore.setState({ page: refusal(err) });
@@ -258,7 +256,7 @@ export async function joinStudioAsGuest(displayName: string): Promise<void> {
   if (!projectId || page.kind !== 'settings') return;
   useGuestsStore.setState({ page: { kind: 'joining', projectName: page.projectName } });
   try {
-    const joined = await guestHttpClient.sendJson('POST', joinAsGuestEndpoint.path, { projectId, token: guestToken, displayName }, { response: joinAsGuestEndpoint.response });
+    const joined = await call(joinAsGuestEndpoint, { body: { projectId, token: guestToken, displayName } }, guestHttpClient);
     useGuestsStore.setState({ page: { kind: 'joined', projectName: joined.projectName, guestId: joined.guestId, displayName: joined.displayName } });
     // The panel's previews are done with; the room captures the chosen camera itself.
     stopCameraPreviews();
@@ -320,7 +318,7 @@ function onGuestSocketMessage(projectId: string, message: ServerMessage): void {
 export async function leaveStudioAsGuest(): Promise<void> {
   const { projectId } = useGuestsStore.getState();
   if (projectId) {
-    await guestHttpClient.sendJson('POST', path(leaveAsGuestEndpoint.path, projectId), undefined, { response: leaveAsGuestEndpoint.response }).catch(() => undefined);
+    await call(leaveAsGuestEndpoint, { params: { projectId } }, guestHttpClient).catch(() => undefined);
   }
   endGuestVisit('left');
 }
@@ -356,7 +354,7 @@ export async function acceptInvitation(token: string | null): Promise<void> {
   }
   useGuestsStore.setState({ invitation: { kind: 'accepting' } });
   try {
-    const accepted = await httpClient.sendJson('POST', acceptProjectInvitationEndpoint.path, { token }, { response: acceptProjectInvitationEndpoint.response });
+    const accepted = await call(acceptProjectInvitationEndpoint, { body: { token } });
     useGuestsStore.setState({ invitation: { kind: 'accepted', ...accepted } });
   } catch (err) {
     const signIn = err instanceof UnauthorizedError;
@@ -369,8 +367,8 @@ export async function acceptInvitation(token: string | null): Promise<void> {
 async function loadPeople(projectId: string): Promise<void> {
   try {
     const [{ members }, { invitations }] = await Promise.all([
-      httpClient.getJson(path(listProjectMembersEndpoint.path, projectId), { response: listProjectMembersEndpoint.response }),
-      httpClient.getJson(path(listProjectInvitationsEndpoint.path, projectId), { response: listProjectInvitationsEndpoint.response }),
+      call(listProjectMembersEndpoint, { params: { projectId } }),
+      call(listProjectInvitationsEndpoint, { params: { projectId } }),
     ]);
     if (useGuestsStore.getState().projectId === projectId) useGuestsStore.setState({ members, invitations, peopleError: null });
   } catch (err) {
@@ -383,7 +381,7 @@ export async function inviteByEmail(email: string, role: GrantableRole): Promise
   const { projectId } = useGuestsStore.getState();
   if (!projectId) return false;
   try {
-    await httpClient.sendJson('POST', path(inviteProjectMemberEndpoint.path, projectId), { email, role }, { response: inviteProjectMemberEndpoint.response });
+    await call(inviteProjectMemberEndpoint, { params: { projectId }, body: { email, role } });
     showToast({ kind: 'success', title: 'Invitation sent', description: `${email} gets the role when they accept the e-mail.` });
     await loadPeople(projectId);
     return true;
@@ -397,7 +395,7 @@ export async function changeMemberRole(userId: string, role: GrantableRole): Pro
   const { projectId } = useGuestsStore.getState();
   if (!projectId) return;
   try {
-    await httpClient.sendJson('PATCH', path(updateProjectMemberEndpoint.path, projectId, { userId }), { role }, { response: updateProjectMemberEndpoint.response });
+    await call(updateProjectMemberEndpoint, { params: { projectId, userId }, body: { role } });
     await loadPeople(projectId);
   } catch (err) {
     useGuestsStore.setState({ peopleError: messageOf(err) });
@@ -408,7 +406,7 @@ export async function removeMember(userId: string): Promise<void> {
   const { projectId } = useGuestsStore.getState();
   if (!projectId) return;
   try {
-    await httpClient.sendJson('DELETE', path(removeProjectMemberEndpoint.path, projectId, { userId }), undefined, { response: removeProjectMemberEndpoint.response });
+    await call(removeProjectMemberEndpoint, { params: { projectId, userId } });
     await loadPeople(projectId);
   } catch (err) {
     useGuestsStore.setState({ peopleError: messageOf(err) });
@@ -419,7 +417,7 @@ export async function withdrawInvitation(invitationId: string): Promise<void> {
   const { projectId } = useGuestsStore.getState();
   if (!projectId) return;
   try {
-    await httpClient.sendJson('DELETE', path(withdrawProjectInvitationEndpoint.path, projectId, { invitationId }), undefined, { response: withdrawProjectInvitationEndpoint.response });
+    await call(withdrawProjectInvitationEndpoint, { params: { projectId, invitationId } });
     await loadPeople(projectId);
   } catch (err) {
     useGuestsStore.setState({ peopleError: messageOf(err) });

@@ -1,10 +1,9 @@
 import { getIngestEndpoint, regenerateIngestKeyEndpoint, setAutoLiveEndpoint, type ConsoleKind, type ServerMessage } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { initialIngestState, useIngestStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
-
-const path = (template: string, projectId: string) => template.replace(':projectId', encodeURIComponent(projectId));
 
 function projectIdOrThrow(): string {
   const { projectId } = useIngestStore.getState();
@@ -16,7 +15,7 @@ function projectIdOrThrow(): string {
 export async function loadIngest(projectId: string, client: HttpClient = httpClient): Promise<void> {
   if (useIngestStore.getState().projectId !== projectId) useIngestStore.setState({ ...initialIngestState(), projectId, status: 'loading' });
   try {
-    const view = await client.getJson(path(getIngestEndpoint.path, projectId), { response: getIngestEndpoint.response });
+    const view = await call(getIngestEndpoint, { params: { projectId } }, client);
     if (useIngestStore.getState().projectId !== projectId) return;
     useIngestStore.setState({ status: 'ready', error: null, view });
   } catch (err) {
@@ -33,7 +32,7 @@ export async function setAutoLive(enabled: boolean, client: HttpClient = httpCli
   const projectId = projectIdOrThrow();
   useIngestStore.setState({ switching: true });
   try {
-    const view = await client.sendJson('PUT', path(setAutoLiveEndpoint.path, projectId), { enabled }, { response: setAutoLiveEndpoint.response });
+    const view = await call(setAutoLiveEndpoint, { params: { projectId }, body: { enabled } }, client);
     useIngestStore.setState({ view });
   } catch (err) {
     showToast({ kind: 'error', title: enabled ? 'Auto Live was not turned on' : 'Auto Live was not turned off', description: messageOf(err) });
@@ -46,7 +45,7 @@ export async function regenerateIngestKey(client: HttpClient = httpClient): Prom
   const projectId = projectIdOrThrow();
   useIngestStore.setState({ regenerating: true });
   try {
-    const view = await client.sendJson('POST', path(regenerateIngestKeyEndpoint.path, projectId), undefined, { response: regenerateIngestKeyEndpoint.response });
+    const view = await call(regenerateIngestKeyEndpoint, { params: { projectId } }, client);
     useIngestStore.setState({ view, keyShown: true });
     showToast({ kind: 'success', title: 'New stream key', description: 'Put it in your encoder: the old key no longer works.' });
   } catch (err) {

@@ -15,18 +15,13 @@ import {
   updateChatbotRanksEndpoint,
   updateChatbotTimerSettingsEndpoint,
   updateChatbotWarningLevelsEndpoint,
-  type ChatbotConfig,
 } from '@onair/protocol';
-import { httpClient, type HttpClient, type ResponseSchema } from '../api/http-client.ts';
+import { call, type CallBody } from '../api/call.ts';
+import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { fieldErrorsOf } from '../model/partner.ts';
 import { useChatbotStore } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 import type { FormResult } from './partner.ts';
-
-const noContent: ResponseSchema<null> = {
-  safeParse: (data) => (data === undefined || data === null ? { success: true, data: null } : { success: false, error: { message: 'expected no content' } }),
-};
-const pathOf = (path: string, params: Record<string, string>) => path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
 
 function failed(err: unknown): FormResult {
   const api = apiErrorOf(err);
@@ -39,7 +34,7 @@ export async function loadChatbot(channelId: string, client: HttpClient = httpCl
   const state = useChatbotStore.getState();
   if (state.channelId !== channelId) useChatbotStore.setState({ channelId, status: 'loading', config: null, error: null });
   try {
-    const config = await client.getJson(pathOf(getChatbotEndpoint.path, { channelId }), { response: getChatbotEndpoint.response });
+    const config = await call(getChatbotEndpoint, { params: { channelId } }, client);
     if (useChatbotStore.getState().channelId === channelId) useChatbotStore.setState({ status: 'ready', config, error: null });
   } catch (err) {
     if (useChatbotStore.getState().channelId === channelId) useChatbotStore.setState({ status: 'failed', error: messageOf(err) });
@@ -60,10 +55,13 @@ const sectionEndpoints = {
 } as const;
 export type ChatbotSectionName = keyof typeof sectionEndpoints;
 
-export async function saveChatbotSection(channelId: string, section: ChatbotSectionName, body: unknown, client: HttpClient = httpClient): Promise<FormResult> {
-  const endpoint = sectionEndpoints[section];
+export async function saveChatbotSection<S extends ChatbotSectionName>(channelId: string, section: S, body: CallBody<(typeof sectionEndpoints)[S]>, client: HttpClient = httpClient): Promise<FormResult> {
+  // The signature ties the body to this section's contract; tsc cannot carry that link through
+  // `sectionEndpoints[section]` (a correlated union, TypeScript#30581), so here both are widened to any section.
+  const endpoint: (typeof sectionEndpoints)[ChatbotSectionName] = sectionEndpoints[section];
+  const sectionBody = body as CallBody<(typeof sectionEndpoints)[ChatbotSectionName]>;
   try {
-    const config = (await client.sendJson('PUT', pathOf(endpoint.path, { channelId }), body, { response: endpoint.response })) as ChatbotConfig;
+    const config = await call(endpoint, { params: { channelId }, body: sectionBody }, client);
     useChatbotStore.setState({ config });
     return { ok: true };
   } catch (err) {
@@ -73,7 +71,7 @@ export async function saveChatbotSection(channelId: string, section: ChatbotSect
 
 export async function setChatbotEnabled(channelId: string, enabled: boolean, client: HttpClient = httpClient): Promise<FormResult> {
   try {
-    const connection = await client.sendJson('PUT', pathOf(updateChatbotConnectionEndpoint.path, { channelId }), { enabled }, { response: updateChatbotConnectionEndpoint.response });
+    const connection = await call(updateChatbotConnectionEndpoint, { params: { channelId }, body: { enabled } }, client);
     const config = useChatbotStore.getState().config;
     if (config) useChatbotStore.setState({ config: { ...config, connection } });
     return { ok: true };
@@ -93,13 +91,14 @@ const lists = {
 export type ChatbotListName = keyof typeof lists;
 
 /** Adds an item (or changes it, given its id); the page is read again after. */
-export async function saveChatbotItem(channelId: string, list: ChatbotListName, body: unknown, itemId?: string, client: HttpClient = httpClient): Promise<FormResult> {
-  const endpoints = lists[list];
-  // The answer is the item; the page is read again whole, so any object will do here.
-  const anItem: ResponseSchema<unknown> = { safeParse: (data) => (typeof data === 'object' && data !== null ? { success: true, data } : { success: false, error: { message: 'expected an item' } }) };
+export async function saveChatbotItem<L extends ChatbotListName>(channelId: string, list: L, body: CallBody<(typeof lists)[L]['create']>, itemId?: string, client: HttpClient = httpClient): Promise<FormResult> {
+  // As in saveChatbotSection: the signature ties the body to this list's contract, and tsc cannot
+  // carry that link through `lists[list]`, so both are widened to any list here.
+  const endpoints: (typeof lists)[ChatbotListName] = lists[list];
+  const item = body as CallBody<(typeof lists)[ChatbotListName]['create']>;
   try {
-    if (itemId && endpoints.update) await client.sendJson('PUT', pathOf(endpoints.update.path, { channelId, itemId }), body, { response: anItem });
-    else await client.sendJson('POST', pathOf(endpoints.create.path, { channelId }), body, { response: anItem });
+    if (itemId && endpoints.update) await call(endpoints.update, { params: { channelId, itemId }, body: item }, client);
+    else await call(endpoints.create, { params: { channelId }, body: item }, client);
     await loadChatbot(channelId, client);
     return { ok: true };
   } catch (err) {
@@ -109,7 +108,7 @@ export async function saveChatbotItem(channelId: string, list: ChatbotListName, 
 
 export async function removeChatbotItem(channelId: string, list: ChatbotListName, itemId: string, client: HttpClient = httpClient): Promise<FormResult> {
   try {
-    await client.sendJson('DELETE', pathOf(lists[list].remove.path, { channelId, itemId }), undefined, { response: noContent });
+    await call(lists[list].remove, { params: { channelId, itemId } }, client);
     await loadChatbot(channelId, client);
     return { ok: true };
   } catch (err) {

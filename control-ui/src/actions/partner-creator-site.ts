@@ -1,4 +1,5 @@
 import { errorBodySchema, getCreatorSiteEndpoint, newSiteBlock, updateCreatorSiteEndpoint, uploadSchema, uploadSiteImageEndpoint, type CreatorSite, type CreatorSiteContent, type SiteBlock, type SiteBlockKind } from '@onair/protocol';
+import { call, urlOf } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { useCreatorSiteStore } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
@@ -6,7 +7,6 @@ import { overlayFieldErrors } from './partner-overlays.ts';
 import { showToast } from './toasts.ts';
 import { xhrSender, type UploadSender } from './uploads.ts';
 
-const pathOf = (path: string, channelId: string) => path.replace(':channelId', encodeURIComponent(channelId));
 const contentOf = (s: CreatorSite): CreatorSiteContent => ({ published: s.published, headline: s.headline, blocks: structuredClone(s.blocks) });
 
 /** Edits not saved yet of the channel's site (a second load must not replace them). */
@@ -19,7 +19,7 @@ export async function loadCreatorSite(channelId: string, client: HttpClient = ht
   if (unsavedEdits(channelId)) return;
   useCreatorSiteStore.setState({ status: 'loading', error: null, fieldErrors: {} });
   try {
-    const site = await client.getJson(pathOf(getCreatorSiteEndpoint.path, channelId), { response: getCreatorSiteEndpoint.response });
+    const site = await call(getCreatorSiteEndpoint, { params: { channelId } }, client);
     if (unsavedEdits(channelId)) return;
     useCreatorSiteStore.setState({ status: 'ready', saved: site, draft: contentOf(site), channelId });
   } catch (err) {
@@ -69,7 +69,7 @@ export async function saveCreatorSite(channelId: string, client: HttpClient = ht
   if (!draft) return false;
   useCreatorSiteStore.setState({ saving: true, error: null, fieldErrors: {} });
   try {
-    const site = await client.sendJson('PUT', pathOf(updateCreatorSiteEndpoint.path, channelId), draft, { response: updateCreatorSiteEndpoint.response });
+    const site = await call(updateCreatorSiteEndpoint, { params: { channelId }, body: draft }, client);
     useCreatorSiteStore.setState({ saving: false, saved: site, draft: contentOf(site) });
     showToast({ kind: 'success', title: site.published ? 'Site saved and published' : 'Site saved (not published)' });
     return true;
@@ -89,7 +89,7 @@ export async function saveCreatorSite(channelId: string, client: HttpClient = ht
  * (saved with the site). Returns the server's words when it is refused (type, size, storage).
  */
 export async function uploadSiteImage(channelId: string, blockId: string, file: File, send: UploadSender = xhrSender): Promise<string | null> {
-  const url = `${pathOf(uploadSiteImageEndpoint.path, channelId)}?name=${encodeURIComponent(file.name.slice(0, 200) || 'picture')}`;
+  const url = urlOf(uploadSiteImageEndpoint, { params: { channelId }, query: { name: file.name.slice(0, 200) || 'picture' } });
   try {
     const answer = await send(url, file, () => undefined);
     if (answer.status !== 201) {

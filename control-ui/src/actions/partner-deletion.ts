@@ -1,24 +1,28 @@
 import { getAccountDeletionEndpoint, reactivateAccountEndpoint, requestAccountDeletionEndpoint, type AccountDeletionStatus } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
-import { initialPartnerState, usePartnerStore, useSessionStore } from '../stores/index.ts';
+import { initialPartnerSettingsState, initialPartnerState, usePartnerSettingsStore, usePartnerStore, useSessionStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { loadAccount, signOut } from './session.ts';
 
-export async function loadDeletionStatus(client: HttpClient = httpClient): Promise<AccountDeletionStatus | null> {
+/** The account's deletion terms (what to type, the retention window), read afresh for the screen that opens. */
+export async function loadDeletionStatus(client: HttpClient = httpClient): Promise<void> {
+  usePartnerSettingsStore.setState({ deletion: null });
   try {
-    return await client.getJson(getAccountDeletionEndpoint.path, { response: getAccountDeletionEndpoint.response });
+    usePartnerSettingsStore.setState({ deletion: await call(getAccountDeletionEndpoint, {}, client) });
   } catch {
-    return null;
+    // Without the terms the section stays hidden, as before it loaded.
   }
 }
 
 /** Partner spec §5: typing the own username deletes (deactivates) the account; the session ends with it. */
 export async function requestAccountDeletion(confirmation: string, client: HttpClient = httpClient): Promise<{ ok: true; status: AccountDeletionStatus } | { ok: false; message: string }> {
   try {
-    const status = await client.sendJson('POST', requestAccountDeletionEndpoint.path, { confirmation }, { response: requestAccountDeletionEndpoint.response });
+    const status = await call(requestAccountDeletionEndpoint, { body: { confirmation } }, client);
     // Signed out everywhere, this tab included.
     await signOut(client);
     usePartnerStore.setState(initialPartnerState());
+    usePartnerSettingsStore.setState(initialPartnerSettingsState());
     return { ok: true, status };
   } catch (err) {
     return { ok: false, message: messageOf(err) };
@@ -27,10 +31,11 @@ export async function requestAccountDeletion(confirmation: string, client: HttpC
 
 export async function reactivateAccount(client: HttpClient = httpClient): Promise<{ ok: true } | { ok: false; message: string }> {
   try {
-    await client.sendJson('POST', reactivateAccountEndpoint.path, undefined, { response: reactivateAccountEndpoint.response });
+    await call(reactivateAccountEndpoint, {}, client);
     useSessionStore.setState({ pendingDeletion: false });
     await loadAccount(client);
     usePartnerStore.setState(initialPartnerState());
+    usePartnerSettingsStore.setState(initialPartnerSettingsState());
     return { ok: true };
   } catch (err) {
     return { ok: false, message: messageOf(err) };

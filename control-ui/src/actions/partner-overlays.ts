@@ -16,13 +16,13 @@ import {
   type Widget,
   type WidgetKind,
 } from '@onair/protocol';
+import { call, urlOf } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { useOverlaysStore } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
 import { xhrSender, type UploadSender } from './uploads.ts';
 
-const withIds = (path: string, params: Record<string, string>) => path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
 
 /** The api's words per field, keyed by the whole path ("widgets.2.text"). */
 export function overlayFieldErrors(details: unknown): Record<string, string> {
@@ -40,7 +40,7 @@ const contentOf = (o: Overlay): OverlayContent => ({ name: o.name, widgets: stru
 export async function loadOverlays(channelId: string, client: HttpClient = httpClient): Promise<void> {
   useOverlaysStore.setState({ listStatus: 'loading', listError: null });
   try {
-    const { overlays } = await client.getJson(withIds(listOverlaysEndpoint.path, { channelId }), { response: listOverlaysEndpoint.response });
+    const { overlays } = await call(listOverlaysEndpoint, { params: { channelId } }, client);
     useOverlaysStore.setState({ listStatus: 'ready', overlays });
   } catch (err) {
     useOverlaysStore.setState({ listStatus: 'failed', overlays: [], listError: messageOf(err) });
@@ -50,7 +50,7 @@ export async function loadOverlays(channelId: string, client: HttpClient = httpC
 /** A new overlay; answers its id to open it in the editor, or null (the error is shown). */
 export async function createOverlay(channelId: string, name: string, client: HttpClient = httpClient): Promise<string | null> {
   try {
-    const overlay = await client.sendJson('POST', withIds(createOverlayEndpoint.path, { channelId }), { name }, { response: createOverlayEndpoint.response });
+    const overlay = await call(createOverlayEndpoint, { params: { channelId }, body: { name } }, client);
     useOverlaysStore.setState({ saved: overlay, draft: contentOf(overlay), editorStatus: 'ready', selectedWidgetId: null, error: null, fieldErrors: {} });
     return overlay.id;
   } catch (err) {
@@ -70,7 +70,7 @@ export async function openOverlay(channelId: string, overlayId: string, client: 
   if (unsavedEditsOf(overlayId)) return;
   if (useOverlaysStore.getState().saved?.id !== overlayId) useOverlaysStore.setState({ editorStatus: 'loading', saved: null, draft: null, selectedWidgetId: null });
   try {
-    const overlay = await client.getJson(withIds(getOverlayEndpoint.path, { channelId, overlayId }), { response: getOverlayEndpoint.response });
+    const overlay = await call(getOverlayEndpoint, { params: { channelId, overlayId } }, client);
     // Edits made while it loaded win over what it read.
     if (unsavedEditsOf(overlayId)) return;
     useOverlaysStore.setState({ editorStatus: 'ready', saved: overlay, draft: contentOf(overlay), error: null, fieldErrors: {} });
@@ -128,7 +128,7 @@ export async function saveOverlay(channelId: string, client: HttpClient = httpCl
   if (!saved || !draft) return false;
   useOverlaysStore.setState({ saving: true, error: null, fieldErrors: {} });
   try {
-    const overlay = await client.sendJson('PUT', withIds(updateOverlayEndpoint.path, { channelId, overlayId: saved.id }), draft, { response: updateOverlayEndpoint.response });
+    const overlay = await call(updateOverlayEndpoint, { params: { channelId, overlayId: saved.id }, body: draft }, client);
     useOverlaysStore.setState({ saving: false, saved: overlay, draft: contentOf(overlay) });
     showToast({ kind: 'success', title: 'Overlay saved' });
     return true;
@@ -147,7 +147,7 @@ export async function rotateOverlaySecret(channelId: string, client: HttpClient 
   const { saved } = useOverlaysStore.getState();
   if (!saved) return;
   try {
-    const overlay = await client.sendJson('POST', withIds(rotateOverlaySecretEndpoint.path, { channelId, overlayId: saved.id }), undefined, { response: rotateOverlaySecretEndpoint.response });
+    const overlay = await call(rotateOverlaySecretEndpoint, { params: { channelId, overlayId: saved.id } }, client);
     useOverlaysStore.setState({ saved: { ...overlay } });
     showToast({ kind: 'success', title: 'New overlay address', description: 'The old address stopped working. Update it in OBS and in your studio scenes.' });
   } catch (err) {
@@ -157,7 +157,7 @@ export async function rotateOverlaySecret(channelId: string, client: HttpClient 
 
 export async function deleteOverlay(channelId: string, overlayId: string, client: HttpClient = httpClient): Promise<boolean> {
   try {
-    await client.sendJson('DELETE', withIds(deleteOverlayEndpoint.path, { channelId, overlayId }), undefined, { response: deleteOverlayEndpoint.response });
+    await call(deleteOverlayEndpoint, { params: { channelId, overlayId } }, client);
     useOverlaysStore.setState((s) => ({ overlays: s.overlays.filter((o) => o.id !== overlayId), saved: s.saved?.id === overlayId ? null : s.saved, draft: s.saved?.id === overlayId ? null : s.draft }));
     showToast({ kind: 'success', title: 'Overlay deleted' });
     return true;
@@ -184,7 +184,7 @@ export function savedOverlayImageSrc(saved: Overlay, uploadId: string): string |
  * (saved with the overlay). Returns the server's words when it is refused (type, size, storage).
  */
 export async function uploadOverlayImage(channelId: string, widgetId: string, file: File, send: UploadSender = xhrSender): Promise<string | null> {
-  const url = `${withIds(uploadOverlayImageEndpoint.path, { channelId })}?name=${encodeURIComponent(file.name.slice(0, 200) || 'picture')}`;
+  const url = urlOf(uploadOverlayImageEndpoint, { params: { channelId }, query: { name: file.name.slice(0, 200) || 'picture' } });
   try {
     const answer = await send(url, file, () => undefined);
     if (answer.status !== 201) {

@@ -25,7 +25,8 @@ import {
   type PersonalInfo,
 } from '@onair/protocol';
 import { UnauthorizedError } from '../api/http-errors.ts';
-import { httpClient, withId, type HttpClient, type ResponseSchema } from '../api/http-client.ts';
+import { call } from '../api/call.ts';
+import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { fieldErrorsOf } from '../model/partner.ts';
 import { usePartnerStore } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
@@ -34,10 +35,6 @@ import { showToast } from './toasts.ts';
 
 /** A form's answer: saved, or the api's words per field and overall. */
 export type FormResult = { ok: true } | { ok: false; message: string; fieldErrors: Record<string, string> };
-
-const noContent: ResponseSchema<null> = {
-  safeParse: (data) => (data === undefined || data === null ? { success: true, data: null } : { success: false, error: { message: 'expected no content' } }),
-};
 
 
 function failed(err: unknown): FormResult {
@@ -53,8 +50,8 @@ function failed(err: unknown): FormResult {
 export async function loadPartnerAccount(client: HttpClient = httpClient): Promise<void> {
   if (usePartnerStore.getState().accountStatus !== 'ready') usePartnerStore.setState({ accountStatus: 'loading' });
   try {
-    const account = await client.getJson(getPartnerAccountEndpoint.path, { response: getPartnerAccountEndpoint.response });
-    const { channels } = await client.getJson(listChannelsEndpoint.path, { response: listChannelsEndpoint.response });
+    const account = await call(getPartnerAccountEndpoint, {}, client);
+    const { channels } = await call(listChannelsEndpoint, {}, client);
     const selected = usePartnerStore.getState().selectedChannelId;
     usePartnerStore.setState({
       accountStatus: 'ready',
@@ -75,7 +72,7 @@ export function selectChannel(channelId: string): void {
 /** Get Started: the account details, once. */
 export async function completeOnboarding(info: PersonalInfo, client: HttpClient = httpClient): Promise<FormResult> {
   try {
-    const account = await client.sendJson('POST', completeOnboardingEndpoint.path, info, { response: completeOnboardingEndpoint.response });
+    const account = await call(completeOnboardingEndpoint, { body: info }, client);
     usePartnerStore.setState({ account });
     await loadPartnerAccount(client);
     return { ok: true };
@@ -86,7 +83,7 @@ export async function completeOnboarding(info: PersonalInfo, client: HttpClient 
 
 export async function savePersonalInfo(info: PersonalInfo, client: HttpClient = httpClient): Promise<FormResult> {
   try {
-    const account = await client.sendJson('PUT', updatePersonalInfoEndpoint.path, info, { response: updatePersonalInfoEndpoint.response });
+    const account = await call(updatePersonalInfoEndpoint, { body: info }, client);
     usePartnerStore.setState({ account });
     showToast({ kind: 'success', title: 'Personal information saved' });
     return { ok: true };
@@ -99,7 +96,7 @@ export async function savePersonalInfo(info: PersonalInfo, client: HttpClient = 
 
 export async function saveEmailNotifications(prefs: EmailNotifications, client: HttpClient = httpClient): Promise<void> {
   try {
-    const account = await client.sendJson('PUT', updateEmailNotificationsEndpoint.path, prefs, { response: updateEmailNotificationsEndpoint.response });
+    const account = await call(updateEmailNotificationsEndpoint, { body: prefs }, client);
     usePartnerStore.setState({ account });
     showToast({ kind: 'success', title: 'Email notifications saved' });
   } catch (err) {
@@ -109,7 +106,7 @@ export async function saveEmailNotifications(prefs: EmailNotifications, client: 
 
 export async function disconnectLoginMethod(providerId: string, client: HttpClient = httpClient): Promise<void> {
   try {
-    const account = await client.sendJson('DELETE', withId(disconnectLoginMethodEndpoint.path, { providerId }), undefined, { response: disconnectLoginMethodEndpoint.response });
+    const account = await call(disconnectLoginMethodEndpoint, { params: { providerId } }, client);
     usePartnerStore.setState({ account });
     showToast({ kind: 'success', title: 'Disconnected' });
   } catch (err) {
@@ -123,8 +120,8 @@ export async function loadCollaborators(client: HttpClient = httpClient): Promis
   if (usePartnerStore.getState().collaboratorsStatus === 'idle') usePartnerStore.setState({ collaboratorsStatus: 'loading' });
   try {
     const [sent, received] = await Promise.all([
-      client.getJson(listSentInvitesEndpoint.path, { response: listSentInvitesEndpoint.response }),
-      client.getJson(listReceivedInvitesEndpoint.path, { response: listReceivedInvitesEndpoint.response }),
+      call(listSentInvitesEndpoint, {}, client),
+      call(listReceivedInvitesEndpoint, {}, client),
     ]);
     usePartnerStore.setState({ collaboratorsStatus: 'ready', sent: sent.invites, received: received.invites });
   } catch {
@@ -134,7 +131,7 @@ export async function loadCollaborators(client: HttpClient = httpClient): Promis
 
 export async function sendInvite(body: CreateInviteBody, client: HttpClient = httpClient): Promise<FormResult> {
   try {
-    await client.sendJson('POST', createInviteEndpoint.path, body, { response: createInviteEndpoint.response });
+    await call(createInviteEndpoint, { body }, client);
     showToast({ kind: 'success', title: 'Invitation sent' });
     await loadCollaborators(client);
     return { ok: true };
@@ -145,7 +142,7 @@ export async function sendInvite(body: CreateInviteBody, client: HttpClient = ht
 
 export async function updateInvitePermissions(inviteId: string, permissions: PermissionGroup[], client: HttpClient = httpClient): Promise<FormResult> {
   try {
-    await client.sendJson('PATCH', withId(updateInviteEndpoint.path, { inviteId }), { permissions }, { response: updateInviteEndpoint.response });
+    await call(updateInviteEndpoint, { params: { inviteId }, body: { permissions } }, client);
     showToast({ kind: 'success', title: 'Permissions updated' });
     await loadCollaborators(client);
     return { ok: true };
@@ -157,7 +154,7 @@ export async function updateInvitePermissions(inviteId: string, permissions: Per
 /** Revoke (pending or accepted) or clear (declined). */
 export async function removeInvite(inviteId: string, words: { done: string; failed: string }, client: HttpClient = httpClient): Promise<void> {
   try {
-    await client.sendJson('DELETE', withId(removeSentInviteEndpoint.path, { inviteId }), undefined, { response: noContent });
+    await call(removeSentInviteEndpoint, { params: { inviteId } }, client);
     showToast({ kind: 'success', title: words.done });
   } catch (err) {
     showToast({ kind: 'error', title: words.failed, description: messageOf(err) });
@@ -172,10 +169,10 @@ export async function answerInvite(inviteId: string, answer: 'accept' | 'decline
     leave: { done: 'You left the channel', failed: 'Failed to leave the channel' },
   }[answer];
   try {
-    if (answer === 'leave') await client.sendJson('DELETE', withId(leaveChannelEndpoint.path, { inviteId }), undefined, { response: noContent });
+    if (answer === 'leave') await call(leaveChannelEndpoint, { params: { inviteId } }, client);
     else {
       const endpoint = answer === 'accept' ? acceptInviteEndpoint : declineInviteEndpoint;
-      await client.sendJson('POST', withId(endpoint.path, { inviteId }), undefined, { response: endpoint.response });
+      await call(endpoint, { params: { inviteId } }, client);
     }
     showToast({ kind: 'success', title: words.done });
   } catch (err) {
@@ -187,7 +184,7 @@ export async function answerInvite(inviteId: string, answer: 'accept' | 'decline
 /** Decline Collaboration Invite: the e-mail's link, signed in or not. Returns the channel's name or the refusal. */
 export async function declineInviteByLink(token: string, client: HttpClient = httpClient): Promise<{ ok: true; channelName: string } | { ok: false; message: string }> {
   try {
-    const { channelName } = await client.sendJson('POST', declineInviteByLinkEndpoint.path, { token }, { response: declineInviteByLinkEndpoint.response });
+    const { channelName } = await call(declineInviteByLinkEndpoint, { body: { token } }, client);
     return { ok: true, channelName };
   } catch (err) {
     return { ok: false, message: messageOf(err) };
@@ -200,14 +197,14 @@ export async function declineInviteByLink(token: string, client: HttpClient = ht
 export async function loadChannel(channelId: string, client: HttpClient = httpClient): Promise<void> {
   usePartnerStore.setState({ channelStatus: 'loading', channelError: null, streams: null, streamsError: null });
   try {
-    const channel = await client.getJson(withId(getChannelEndpoint.path, { channelId }), { response: getChannelEndpoint.response });
+    const channel = await call(getChannelEndpoint, { params: { channelId } }, client);
     usePartnerStore.setState({ channelStatus: 'ready', channel });
   } catch (err) {
     usePartnerStore.setState({ channelStatus: err instanceof UnauthorizedError ? 'unauthenticated' : 'failed', channel: null, channelError: messageOf(err) });
     return;
   }
   try {
-    const { streams } = await client.getJson(withId(listChannelStreamsEndpoint.path, { channelId }), { response: listChannelStreamsEndpoint.response });
+    const { streams } = await call(listChannelStreamsEndpoint, { params: { channelId } }, client);
     usePartnerStore.setState({ streams });
   } catch (err) {
     // The server decides; a collaborator without Analytics reads why.
@@ -234,7 +231,7 @@ export async function uploadAvatar(file: File, client: HttpClient = httpClient):
       reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
       reader.readAsDataURL(file);
     });
-    const account = await client.sendJson('PUT', uploadAvatarEndpoint.path, { dataUrl }, { response: uploadAvatarEndpoint.response });
+    const account = await call(uploadAvatarEndpoint, { body: { dataUrl } }, client);
     usePartnerStore.setState({ account });
     await loadAccount(client);
     showToast({ kind: 'success', title: 'Avatar updated' });
@@ -246,7 +243,7 @@ export async function uploadAvatar(file: File, client: HttpClient = httpClient):
 
 export async function removeAvatar(client: HttpClient = httpClient): Promise<void> {
   try {
-    const account = await client.sendJson('DELETE', removeAvatarEndpoint.path, undefined, { response: removeAvatarEndpoint.response });
+    const account = await call(removeAvatarEndpoint, {}, client);
     usePartnerStore.setState({ account });
     await loadAccount(client);
   } catch (err) {

@@ -1,5 +1,6 @@
 import { createProjectEndpoint, listProjectsEndpoint, projectNameSchema, renameProjectEndpoint, type ProjectSummary } from '@onair/protocol';
 import { UnauthorizedError } from '../api/http-errors.ts';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { useProjectsStore, useStudioStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
@@ -9,7 +10,7 @@ import { showToast } from './toasts.ts';
 export async function loadProjects(client: HttpClient = httpClient): Promise<void> {
   useProjectsStore.setState({ status: 'loading', error: null });
   try {
-    const { projects } = await client.getJson(listProjectsEndpoint.path, { response: listProjectsEndpoint.response });
+    const { projects } = await call(listProjectsEndpoint, {}, client);
     useProjectsStore.setState({ status: 'ready', projects });
   } catch (err) {
     useProjectsStore.setState(err instanceof UnauthorizedError ? { status: 'unauthenticated' } : { status: 'error', error: messageOf(err) });
@@ -19,7 +20,7 @@ export async function loadProjects(client: HttpClient = httpClient): Promise<voi
 /** Creates a project (one scene with the logo) and returns it, or null after telling the user why not. */
 export async function createProject(name: string, client: HttpClient = httpClient): Promise<ProjectSummary | null> {
   try {
-    const project = await client.sendJson('POST', createProjectEndpoint.path, { name }, { response: createProjectEndpoint.response });
+    const project = await call(createProjectEndpoint, { body: { name } }, client);
     useProjectsStore.setState((state) => ({ projects: [project, ...state.projects] }));
     return project;
   } catch (err) {
@@ -44,7 +45,7 @@ export async function renameOpenProject(name: string, client: HttpClient = httpC
   const isOpen = () => useStudioStore.getState().project?.id === project.id;
   useStudioStore.setState({ project: { ...project, name: parsed.data } });
   try {
-    const saved = await client.sendJson('PATCH', renameProjectEndpoint.path.replace(':projectId', encodeURIComponent(project.id)), { name: parsed.data }, { response: renameProjectEndpoint.response });
+    const saved = await call(renameProjectEndpoint, { params: { projectId: project.id }, body: { name: parsed.data } }, client);
     if (isOpen()) useStudioStore.setState({ project: saved });
     useProjectsStore.setState((state) => ({ projects: state.projects.map((p) => (p.id === saved.id ? { ...p, name: saved.name } : p)) }));
     return true;

@@ -1,18 +1,15 @@
 import { deleteRecordingEndpoint, listRecordingsEndpoint } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { initialRecordingsState, useRecordingsStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
 
-function path(template: string, projectId: string, recordingId = ''): string {
-  return template.replace(':projectId', encodeURIComponent(projectId)).replace(':recordingId', encodeURIComponent(recordingId));
-}
-
 /** The project's recordings, newest first; the page says why when they cannot be read. */
 export async function loadRecordings(projectId: string, client: HttpClient = httpClient): Promise<void> {
   if (useRecordingsStore.getState().projectId !== projectId) useRecordingsStore.setState({ ...initialRecordingsState(), projectId, status: 'loading' });
   try {
-    const { recordings } = await client.getJson(path(listRecordingsEndpoint.path, projectId), { response: listRecordingsEndpoint.response });
+    const { recordings } = await call(listRecordingsEndpoint, { params: { projectId } }, client);
     if (useRecordingsStore.getState().projectId !== projectId) return;
     useRecordingsStore.setState({ status: 'ready', recordings, error: null });
   } catch (err) {
@@ -22,7 +19,7 @@ export async function loadRecordings(projectId: string, client: HttpClient = htt
 
 export async function deleteRecording(projectId: string, recordingId: string, client: HttpClient = httpClient): Promise<void> {
   try {
-    await client.sendJson('DELETE', path(deleteRecordingEndpoint.path, projectId, recordingId), undefined, { response: deleteRecordingEndpoint.response });
+    await call(deleteRecordingEndpoint, { params: { projectId, recordingId } }, client);
     useRecordingsStore.setState((s) => ({ recordings: s.recordings.filter((r) => r.id !== recordingId) }));
     showToast({ kind: 'success', title: 'Recording deleted' });
   } catch (err) {

@@ -1,13 +1,12 @@
 // The studio's copy of the scene document: the server's confirmed version, and what is shown (the
 // pending edits replayed over it). Read by the studio's socket and by the scene edits.
 import { applyAcceptedPatch, getSceneDocumentEndpoint, type ServerMessage } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { optimisticDocument } from '../model/optimistic-scene.ts';
 import { useStudioStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
-
-const path = (template: string, projectId: string) => template.replace(':projectId', encodeURIComponent(projectId));
 
 /** An accepted patch from any studio (this one included): advance the confirmed document. */
 export function receivePatch(message: Extract<ServerMessage, { type: 'scene.patched' }>, client: HttpClient = httpClient): void {
@@ -27,7 +26,7 @@ export async function refetchDocument(client: HttpClient = httpClient): Promise<
   const { projectId } = useStudioStore.getState();
   if (!projectId) return;
   try {
-    const document = await client.getJson(path(getSceneDocumentEndpoint.path, projectId), { response: getSceneDocumentEndpoint.response });
+    const document = await call(getSceneDocumentEndpoint, { params: { projectId } }, client);
     const current = useStudioStore.getState();
     if (current.projectId !== projectId) return;
     if (!current.confirmed || document.version >= current.confirmed.version) setConfirmed(document);

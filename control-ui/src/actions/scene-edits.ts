@@ -20,6 +20,7 @@ import {
   type VerticalChanges,
 } from '@onair/protocol';
 import { NetworkError, RequestAbortedError, UnauthorizedError } from '../api/http-errors.ts';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { tryEdit } from '../model/optimistic-scene.ts';
 import { useDeviceStore, useStudioStore } from '../stores/index.ts';
@@ -60,12 +61,7 @@ async function flush(client: HttpClient): Promise<void> {
   const projectId = state.projectId;
   useStudioStore.setState({ sending: edit.id });
   try {
-    const accepted = await client.sendJson(
-      'PATCH',
-      patchSceneEndpoint.path.replace(':projectId', encodeURIComponent(projectId)),
-      { baseVersion: state.confirmed.version, ops: edit.ops },
-      { response: patchSceneEndpoint.response },
-    );
+    const accepted = await call(patchSceneEndpoint, { params: { projectId }, body: { baseVersion: state.confirmed.version, ops: edit.ops } }, client);
     if (useStudioStore.getState().projectId !== projectId) return;
     settle(edit.id);
     const confirmed = useStudioStore.getState().confirmed;

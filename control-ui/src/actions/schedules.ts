@@ -1,4 +1,5 @@
 import { cancelScheduledBroadcastEndpoint, listScheduledBroadcastsEndpoint, scheduleVideoBroadcastEndpoint, type ScheduledBroadcast } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { initialSchedulesState, useSchedulesStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
@@ -15,7 +16,7 @@ export async function scheduleVideo(projectId: string, uploadId: string, name: s
     return null;
   }
   try {
-    const scheduled = await client.sendJson('POST', scheduleVideoBroadcastEndpoint.path.replace(':projectId', encodeURIComponent(projectId)), { uploadId, startAt: at.toISOString() }, { response: scheduleVideoBroadcastEndpoint.response });
+    const scheduled = await call(scheduleVideoBroadcastEndpoint, { params: { projectId }, body: { uploadId, startAt: at.toISOString() } }, client);
     if (useSchedulesStore.getState().projectId === projectId) useSchedulesStore.setState((s) => ({ scheduled: [...s.scheduled, scheduled].sort(soonestFirst) }));
     showToast({ kind: 'success', title: `${name} goes live ${at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`, description: 'It streams to the destinations switched on then, and ends when the video has played.' });
     return scheduled;
@@ -27,15 +28,11 @@ export async function scheduleVideo(projectId: string, uploadId: string, name: s
 
 const soonestFirst = (a: ScheduledBroadcast, b: ScheduledBroadcast) => a.startAt.localeCompare(b.startAt) || a.id.localeCompare(b.id);
 
-function path(template: string, projectId: string, scheduleId = ''): string {
-  return template.replace(':projectId', encodeURIComponent(projectId)).replace(':scheduleId', encodeURIComponent(scheduleId));
-}
-
 /** The project's scheduled broadcasts, soonest first; the list says why when they cannot be read. */
 export async function loadSchedules(projectId: string, client: HttpClient = httpClient): Promise<void> {
   if (useSchedulesStore.getState().projectId !== projectId) useSchedulesStore.setState({ ...initialSchedulesState(), projectId, status: 'loading' });
   try {
-    const { scheduled } = await client.getJson(path(listScheduledBroadcastsEndpoint.path, projectId), { response: listScheduledBroadcastsEndpoint.response });
+    const { scheduled } = await call(listScheduledBroadcastsEndpoint, { params: { projectId } }, client);
     if (useSchedulesStore.getState().projectId !== projectId) return;
     useSchedulesStore.setState({ status: 'ready', scheduled, error: null });
   } catch (err) {
@@ -47,7 +44,7 @@ export async function loadSchedules(projectId: string, client: HttpClient = http
 export async function cancelSchedule(projectId: string, scheduleId: string, client: HttpClient = httpClient): Promise<boolean> {
   useSchedulesStore.setState({ cancelling: scheduleId });
   try {
-    await client.sendJson('DELETE', path(cancelScheduledBroadcastEndpoint.path, projectId, scheduleId), undefined, { response: cancelScheduledBroadcastEndpoint.response });
+    await call(cancelScheduledBroadcastEndpoint, { params: { projectId, scheduleId } }, client);
     useSchedulesStore.setState((s) => ({ scheduled: s.scheduled.map((b) => (b.id === scheduleId ? { ...b, state: 'cancelled' as const } : b)) }));
     showToast({ kind: 'success', title: 'Scheduled broadcast cancelled' });
     return true;

@@ -1,18 +1,16 @@
 import {
   authAckSchema,
   authRoutes,
-  currentUserSchema,
   getCurrentUserEndpoint,
   getSignInMethodsEndpoint,
   getUserSettingsEndpoint,
   oauthStartAnswerSchema,
   signInAnswerSchema,
-  signInMethodsSchema,
-  userSettingsSchema,
   userTypeCodes,
   type CurrentUser,
   type OAuthProviderId,
 } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { DEFAULT_CANVAS, initialSignIn, useAppStore, useSessionStore, useUiStore, type SignInState } from '../stores/index.ts';
 import { partnerSignInWords, safeReturnPath } from '../model/partner.ts';
@@ -30,8 +28,8 @@ function applyUser(user: CurrentUser): void {
 /** Loads the signed-in user and their settings; throws when there is no valid session. */
 export async function loadAccount(client: HttpClient = httpClient): Promise<CurrentUser> {
   const [user, settings] = await Promise.all([
-    client.getJson(getCurrentUserEndpoint.path, { response: currentUserSchema }),
-    client.getJson(getUserSettingsEndpoint.path, { response: userSettingsSchema }),
+    call(getCurrentUserEndpoint, {}, client),
+    call(getUserSettingsEndpoint, {}, client),
   ]);
   useSessionStore.setState((state) => ({ loggedIn: true, user, settings, signIn: { ...initialSignIn, returnTo: state.signIn.returnTo } }));
   applyUser(user);
@@ -47,7 +45,7 @@ function clearLocalSession(): void {
 
 export async function loadSignInMethods(client: HttpClient = httpClient): Promise<void> {
   try {
-    const methods = await client.getJson(getSignInMethodsEndpoint.path, { response: signInMethodsSchema });
+    const methods = await call(getSignInMethodsEndpoint, {}, client);
     useSessionStore.setState({ methods });
   } catch {
     // Without the list the screen still offers the e-mail code, which every installation has.

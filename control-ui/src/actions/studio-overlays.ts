@@ -1,4 +1,5 @@
 import { channelAllows, getOverlayEndpoint, listChannelsEndpoint, listOverlaysEndpoint, OVERLAY_CANVAS, type ChannelSummary } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { useStudioStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
@@ -15,7 +16,6 @@ export interface OverlayChoice {
   widgetCount: number;
 }
 
-const withIds = (path: string, params: Record<string, string>) => path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
 const pathOf = (url: string) => {
   try {
     return new URL(url).pathname;
@@ -28,11 +28,11 @@ const roleOf = (c: ChannelSummary) => (c.owner ? ({ kind: 'owner' } as const) : 
 /** The overlays of every channel the user may view overlays of, the own channel first. */
 export async function loadOverlayChoices(client: HttpClient = httpClient): Promise<{ ok: true; choices: OverlayChoice[] } | { ok: false; message: string }> {
   try {
-    const { channels } = await client.getJson(listChannelsEndpoint.path, { response: listChannelsEndpoint.response });
+    const { channels } = await call(listChannelsEndpoint, {}, client);
     const viewable = channels.filter((c) => channelAllows(roleOf(c), 'view overlays')).sort((a, b) => Number(b.owner) - Number(a.owner));
     const lists = await Promise.all(
       viewable.map(async (c) => {
-        const { overlays } = await client.getJson(withIds(listOverlaysEndpoint.path, { channelId: c.id }), { response: listOverlaysEndpoint.response });
+        const { overlays } = await call(listOverlaysEndpoint, { params: { channelId: c.id } }, client);
         return overlays.map((o) => ({ channelId: c.id, channelName: c.name, owner: c.owner, overlayId: o.id, name: o.name, widgetCount: o.widgetCount }));
       }),
     );
@@ -50,7 +50,7 @@ export async function loadOverlayChoices(client: HttpClient = httpClient): Promi
 export async function addOverlayToScene(choice: Pick<OverlayChoice, 'channelId' | 'overlayId'>, client: HttpClient = httpClient): Promise<boolean> {
   let overlay;
   try {
-    overlay = await client.getJson(withIds(getOverlayEndpoint.path, { channelId: choice.channelId, overlayId: choice.overlayId }), { response: getOverlayEndpoint.response });
+    overlay = await call(getOverlayEndpoint, { params: { channelId: choice.channelId, overlayId: choice.overlayId } }, client);
   } catch (err) {
     showToast({ kind: 'error', title: 'The overlay could not be added', description: messageOf(err) });
     return false;

@@ -8,6 +8,7 @@ import {
   type ServerMessage,
 } from '@onair/protocol';
 import { UnauthorizedError } from '../api/http-errors.ts';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { connectStudioSocket, type StudioSocket } from '../api/studio-socket.ts';
 import { initialStudioState, useProjectsStore, useStudioStore, type StudioPanel } from '../stores/index.ts';
@@ -27,8 +28,6 @@ export { receivePatch, refetchDocument, setConfirmed };
 
 let socket: StudioSocket | null = null;
 
-const path = (template: string, projectId: string) => template.replace(':projectId', encodeURIComponent(projectId));
-
 /**
  * Opens a project in the studio: its scene document, the resolution choices and the caller's plan,
  * then the live channel that brings every other studio's edits.
@@ -38,10 +37,10 @@ export async function openStudio(projectId: string, client: HttpClient = httpCli
   useStudioStore.setState({ ...initialStudioState(), projectId, status: 'loading' });
   try {
     const [user, project, document, resolution] = await Promise.all([
-      client.getJson(getCurrentUserEndpoint.path, { response: getCurrentUserEndpoint.response }),
-      client.getJson(path(getProjectEndpoint.path, projectId), { response: getProjectEndpoint.response }),
-      client.getJson(path(getSceneDocumentEndpoint.path, projectId), { response: getSceneDocumentEndpoint.response }),
-      client.getJson(path(getResolutionChoicesEndpoint.path, projectId), { response: getResolutionChoicesEndpoint.response }),
+      call(getCurrentUserEndpoint, {}, client),
+      call(getProjectEndpoint, { params: { projectId } }, client),
+      call(getSceneDocumentEndpoint, { params: { projectId } }, client),
+      call(getResolutionChoicesEndpoint, { params: { projectId } }, client),
     ]);
     if (useStudioStore.getState().projectId !== projectId) return;
     useStudioStore.setState({
@@ -163,7 +162,7 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
 }
 
 async function refreshResolutionChoices(projectId: string, client: HttpClient): Promise<void> {
-  const resolution = await client.getJson(path(getResolutionChoicesEndpoint.path, projectId), { response: getResolutionChoicesEndpoint.response }).catch(() => null);
+  const resolution = await call(getResolutionChoicesEndpoint, { params: { projectId } }, client).catch(() => null);
   if (resolution && useStudioStore.getState().projectId === projectId) useStudioStore.setState({ resolution });
 }
 

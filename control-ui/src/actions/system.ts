@@ -1,4 +1,5 @@
-import { readinessSchema } from '@onair/protocol';
+import { readyzEndpoint } from '@onair/protocol';
+import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { describeOutage } from '../model/readiness.ts';
 import { useSystemStore, type ReadinessStatus } from '../stores/index.ts';
@@ -18,7 +19,7 @@ export async function refreshReadiness(client: HttpClient = httpClient): Promise
   let next: ReadinessStatus;
   try {
     // 503 is how the api says "answering, but not every part is up"; its body has the details.
-    const readiness = await client.getJson('/readyz', { response: readinessSchema, alsoAccept: [503] });
+    const readiness = await call(readyzEndpoint, {}, client);
     next = { kind: readiness.ready ? 'ready' : 'degraded', readiness, checkedAt };
   } catch (err) {
     next = { kind: 'unreachable', reason: err instanceof Error ? err.message : String(err), checkedAt };

@@ -1,18 +1,15 @@
 import { createUploadEndpoint, deleteUploadEndpoint, errorBodySchema, listUploadsEndpoint, uploadSchema, type Upload, type UploadPurpose } from '@onair/protocol';
+import { call, urlOf } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { initialUploadsState, useUploadsStore, type UploadInProgress } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
 
-function path(template: string, projectId: string, uploadId = ''): string {
-  return template.replace(':projectId', encodeURIComponent(projectId)).replace(':uploadId', encodeURIComponent(uploadId));
-}
-
 /** The project's uploads and the owner's storage use; called when the media library opens. */
 export async function loadUploads(projectId: string, client: HttpClient = httpClient): Promise<void> {
   if (useUploadsStore.getState().projectId !== projectId) useUploadsStore.setState({ ...initialUploadsState(), projectId, status: 'loading' });
   try {
-    const list = await client.getJson(path(listUploadsEndpoint.path, projectId), { response: listUploadsEndpoint.response });
+    const list = await call(listUploadsEndpoint, { params: { projectId } }, client);
     if (useUploadsStore.getState().projectId !== projectId) return;
     useUploadsStore.setState({ status: 'ready', uploads: list.uploads, usage: list.usage });
   } catch (err) {
@@ -61,7 +58,7 @@ let uploadCounter = 0;
 export async function uploadFile(projectId: string, file: File, purpose: UploadPurpose, send: UploadSender = xhrSender): Promise<Upload | null> {
   const key = `upload-${++uploadCounter}`;
   useUploadsStore.setState((s) => ({ inProgress: [...s.inProgress, { key, name: file.name, purpose, sentBytes: 0, totalBytes: file.size, state: 'sending', error: null }] }));
-  const url = `${path(createUploadEndpoint.path, projectId)}?purpose=${purpose}&name=${encodeURIComponent(file.name.slice(0, 200) || 'file')}`;
+  const url = urlOf(createUploadEndpoint, { params: { projectId }, query: { purpose, name: file.name.slice(0, 200) || 'file' } });
   try {
     const answer = await send(url, file, (sent) => updateProgress(key, { sentBytes: sent, state: sent >= file.size ? 'checking' : 'sending' }));
     if (answer.status !== 201) {
@@ -88,7 +85,7 @@ export function dismissUpload(key: string): void {
 
 export async function deleteUpload(projectId: string, uploadId: string, client: HttpClient = httpClient): Promise<boolean> {
   try {
-    await client.sendJson('DELETE', path(deleteUploadEndpoint.path, projectId, uploadId), undefined, { response: deleteUploadEndpoint.response });
+    await call(deleteUploadEndpoint, { params: { projectId, uploadId } }, client);
     useUploadsStore.setState((s) => ({ uploads: s.uploads.filter((u) => u.id !== uploadId) }));
     await loadUploads(projectId, client);
     return true;

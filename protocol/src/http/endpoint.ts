@@ -20,11 +20,15 @@ export interface Endpoint<
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
+  Path extends string = string,
 > {
   id: string;
   method: HttpMethod;
-  /** Express-style path (`/api/v1/projects/:projectId`). */
-  path: string;
+  /**
+   * Express-style path (`/api/v1/projects/:projectId`). Kept as its literal type, so a client can
+   * derive the `:name` parameters a call must fill in from the contract itself.
+   */
+  path: Path;
   summary: string;
   tag: string;
   access: EndpointAccess;
@@ -49,8 +53,8 @@ export interface Endpoint<
   alsoRespondsWith?: number[];
 }
 
-export function defineEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-  endpoint: Endpoint<P, Q, B, R>,
-): Endpoint<P, Q, B, R> {
+export function defineEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType, Path extends string>(
+  endpoint: Endpoint<P, Q, B, R, Path>,
+): Endpoint<P, Q, B, R, Path> {
   return endpoint;
 }

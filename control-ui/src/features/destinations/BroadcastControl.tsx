@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { canRecord } from '@onair/protocol';
-import { endBroadcast, goLive } from '../../actions/destinations.ts';
+import { endBroadcast, goLive, setBroadcastOptions } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { encoderNotice, formatElapsed, streamLimitWarning } from '../../model/destinations.ts';
@@ -32,9 +32,9 @@ export function BroadcastControl() {
           {state === 'failed' && broadcast?.failureReason && <span className={styles.fieldError}>{broadcast.failureReason}</span>}
         </div>
         <div className={styles.recordRow}>
-          <Switch label={recordAllowed ? 'Record' : 'Record (Premium)'} checked={record && recordAllowed} disabled={!recordAllowed || goingLive} onCheckedChange={(on) => useDestinationsStore.setState({ record: on })} />
-          <Padding label="Pre-roll" value={preRoll} disabled={goingLive} onChange={(v) => useDestinationsStore.setState({ preRollSeconds: v })} />
-          <Padding label="Post-roll" value={postRoll} disabled={goingLive} onChange={(v) => useDestinationsStore.setState({ postRollSeconds: v })} />
+          <Switch label={recordAllowed ? 'Record' : 'Record (Premium)'} checked={record && recordAllowed} disabled={!recordAllowed || goingLive} onCheckedChange={(on) => setBroadcastOptions({ record: on })} />
+          <Padding label="Pre-roll" value={preRoll} disabled={goingLive} onChange={(v) => setBroadcastOptions({ preRollSeconds: v })} />
+          <Padding label="Post-roll" value={postRoll} disabled={goingLive} onChange={(v) => setBroadcastOptions({ postRollSeconds: v })} />
           {projectId && (
             <Link className={styles.recordingsLink} to={`/projects/${projectId}/recordings`}>
               Recordings

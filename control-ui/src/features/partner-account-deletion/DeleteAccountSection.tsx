@@ -1,9 +1,8 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import type { AccountDeletionStatus } from '@onair/protocol';
 import { loadDeletionStatus, requestAccountDeletion } from '../../actions/partner-deletion.ts';
 import { Button } from '../../components/Button.tsx';
-import { usePartnerStore } from '../../stores/index.ts';
+import { usePartnerSettingsStore, usePartnerStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 
 /** Partner spec §2 'Account deletion', §5: type the own username; deactivated at once, erased after the window. */
@@ -11,12 +10,12 @@ export function DeleteAccountSection() {
   const id = useId();
   const navigate = useNavigate();
   const account = usePartnerStore((s) => s.account);
-  const [status, setStatus] = useState<AccountDeletionStatus | null>(null);
+  const status = usePartnerSettingsStore((s) => s.deletion);
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   useEffect(() => {
-    void loadDeletionStatus().then(setStatus);
+    void loadDeletionStatus();
   }, []);
   if (!status || !account) return null;
   const byUsername = status.confirmWith === 'username';

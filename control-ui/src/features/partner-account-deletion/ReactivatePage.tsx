@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import type { AccountDeletionStatus } from '@onair/protocol';
 import { loadDeletionStatus, reactivateAccount } from '../../actions/partner-deletion.ts';
 import { signOut } from '../../actions/session.ts';
 import { Brand } from '../../components/Brand.tsx';
 import { Button } from '../../components/Button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { safeReturnPath } from '../../model/partner.ts';
-import { useSessionStore } from '../../stores/index.ts';
+import { usePartnerSettingsStore, useSessionStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' });
@@ -19,11 +18,11 @@ export function ReactivatePage() {
   const [params] = useSearchParams();
   const ready = useSessionStore((s) => s.ready);
   const pendingDeletion = useSessionStore((s) => s.pendingDeletion);
-  const [status, setStatus] = useState<AccountDeletionStatus | null>(null);
+  const status = usePartnerSettingsStore((s) => s.deletion);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   useEffect(() => {
-    void loadDeletionStatus().then(setStatus);
+    void loadDeletionStatus();
   }, []);
   if (!ready) return null;
   if (!pendingDeletion) return <Navigate to="/login" replace />;

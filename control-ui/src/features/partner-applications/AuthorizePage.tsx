@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { AuthorizeRequest, Consent } from '@onair/protocol';
-import { answerAuthorizeRequest, checkAuthorizeRequest, type Refusal } from '../../actions/partner-applications.ts';
+import { answerAuthorizeRequest, closeAuthorizeRequest, openAuthorizeRequest, type Refusal } from '../../actions/partner-applications.ts';
 import { Button } from '../../components/Button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { useAuthorizeStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 
 const keys = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
@@ -46,20 +47,18 @@ export function RefusalCard({ refusal }: { refusal: Refusal }) {
 export function AuthorizePage() {
   useDocumentTitle('Authorize');
   const [params] = useSearchParams();
-  const [state, setState] = useState<{ consent: Consent } | { refusal: Refusal } | null>(null);
+  const state = useAuthorizeStore((s) => s.answer);
   const [pending, setPending] = useState(false);
   const request: AuthorizeRequest = Object.fromEntries(keys.flatMap((k) => (params.has(k) ? [[k, params.get(k) ?? '']] : [])));
   const query = params.toString();
   useEffect(() => {
-    void checkAuthorizeRequest(Object.fromEntries(new URLSearchParams(query))).then((answer) => setState(answer.ok ? { consent: answer.consent } : { refusal: answer.refusal }));
+    void openAuthorizeRequest(Object.fromEntries(new URLSearchParams(query)));
   }, [query]);
+  useEffect(() => closeAuthorizeRequest, []);
   const answer = async (allowed: boolean) => {
     setPending(true);
     const refusal = await answerAuthorizeRequest(request, allowed);
-    if (refusal) {
-      setState({ refusal });
-      setPending(false);
-    }
+    if (refusal) setPending(false);
   };
   return (
     <div className={styles.onboarding}>

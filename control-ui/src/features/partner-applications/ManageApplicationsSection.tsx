@@ -1,25 +1,20 @@
 import { AppWindow } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
-import type { Grant } from '@onair/protocol';
-import { loadGrants, revokeGrant } from '../../actions/partner-applications.ts';
+import { useEffect } from 'react';
+import { openGrants, revokeGrant } from '../../actions/partner-applications.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { usePartnerSettingsStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Settings › Manage Applications: the applications the creator authorized, each revocable. */
 export function ManageApplicationsSection() {
-  const [grants, setGrants] = useState<Grant[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  const refresh = useCallback(async () => {
-    const answer = await loadGrants();
-    if (answer) setGrants(answer);
-    else setFailed(true);
-  }, []);
+  const grants = usePartnerSettingsStore((s) => s.grants);
+  const failed = usePartnerSettingsStore((s) => s.grantsFailed);
   useEffect(() => {
-    void refresh();
-  }, [refresh]);
+    void openGrants();
+  }, []);
   if (failed) return <EmptyState title="Failed to load your applications">Reload the page to try again.</EmptyState>;
   if (!grants) return null;
   if (grants.length === 0) {
@@ -47,7 +42,7 @@ export function ManageApplicationsSection() {
               {grant.lastUsedAt ? ` · last used ${when(grant.lastUsedAt)}` : ''}
             </span>
           </div>
-          <Button onClick={() => void revokeGrant(grant).then(refresh)}>Revoke</Button>
+          <Button onClick={() => void revokeGrant(grant)}>Revoke</Button>
         </li>
       ))}
     </ul>

@@ -2,12 +2,13 @@ import { ArrowLeft, Copy } from 'lucide-react';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { availabilityWords, type CampaignView, type CreatorCampaign, type KeyPlatform } from '@onair/protocol';
-import { answerCampaignInvitation, applyToCampaign, claimCampaignKey, createPromoCode, loadCampaign, withdrawFromCampaign, type Outcome } from '../../actions/campaigns.ts';
+import { answerCampaignInvitation, applyToCampaign, claimCampaignKey, closeCampaign, createPromoCode, openCampaign, withdrawFromCampaign, type Outcome } from '../../actions/campaigns.ts';
 import { showToast } from '../../actions/toasts.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { useCampaignsStore } from '../../stores/index.ts';
 import partner from '../partner-home/Partner.module.css';
 import { AgreementDialog, ApplyDialog, ClaimDialog, type ApplicationDraft } from './CampaignDialogs.tsx';
 import styles from './Campaigns.module.css';
@@ -120,7 +121,7 @@ function Resources({ campaign }: { campaign: CampaignView }) {
   );
 }
 
-function PromoCodes({ item, onChange }: { item: CreatorCampaign; onChange: (next: CreatorCampaign) => void }) {
+function PromoCodes({ item }: { item: CreatorCampaign }) {
   const discount = item.campaign.promoDiscount;
   const [min, max] = !discount ? [0, 0] : discount.kind === 'fixed' ? [discount.percent, discount.percent] : [discount.minPercent, discount.maxPercent];
   const [code, setCode] = useState('');
@@ -133,7 +134,6 @@ function PromoCodes({ item, onChange }: { item: CreatorCampaign; onChange: (next
     if (outcome.ok) {
       setCode('');
       setError(null);
-      onChange(outcome.value);
     } else setError(outcome.error);
   };
   return (
@@ -204,23 +204,22 @@ function TrackedLink({ item }: { item: CreatorCampaign }) {
 /** Partner spec §2 campaign detail: Campaign details and Resources tabs, and the creator's next step. */
 export function CampaignDetailPage() {
   const { campaignId = '' } = useParams();
-  const [item, setItem] = useState<CreatorCampaign | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { item, error: loadError } = useCampaignsStore((s) => s.detail);
   const [dialog, setDialog] = useState<'apply' | 'agreement' | 'claim' | null>(null);
   const [draft, setDraft] = useState<ApplicationDraft | null>(null);
   const [pending, setPending] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
   useDocumentTitle(item?.campaign.name ?? 'Campaign');
   useEffect(() => {
-    void loadCampaign(campaignId).then((o) => (o.ok ? setItem(o.value) : setLoadError(o.error)));
+    void openCampaign(campaignId);
   }, [campaignId]);
+  useEffect(() => closeCampaign, []);
 
   const act = async (run: () => Promise<Outcome<CreatorCampaign>>, done?: string) => {
     setPending(true);
     const outcome = await run();
     setPending(false);
     if (outcome.ok) {
-      setItem(outcome.value);
       setActionError(null);
       setDialog(null);
       if (done) showToast({ kind: 'success', title: done });
@@ -302,7 +301,7 @@ export function CampaignDetailPage() {
       )}
       {(application?.status === 'accepted' || application?.status === 'claimed') && (
         <>
-          <PromoCodes item={item} onChange={setItem} />
+          <PromoCodes item={item} />
           <TrackedLink item={item} />
         </>
       )}

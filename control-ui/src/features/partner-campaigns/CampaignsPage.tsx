@@ -1,12 +1,13 @@
 import { Gamepad2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { keyPlatforms, type CreatorCampaign } from '@onair/protocol';
-import { loadCampaigns, type CampaignFilters } from '../../actions/campaigns.ts';
+import { campaignKindSchema, keyPlatformSchema, keyPlatforms, type CreatorCampaign } from '@onair/protocol';
+import { closeCampaigns, showCampaigns, type CampaignFilters } from '../../actions/campaigns.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Select } from '../../components/Select.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { useCampaignsStore } from '../../stores/index.ts';
 import partner from '../partner-home/Partner.module.css';
 import styles from './Campaigns.module.css';
 
@@ -77,16 +78,11 @@ function Onboarding() {
 export function CampaignsPage() {
   useDocumentTitle('Campaigns');
   const [filters, setFilters] = useState<CampaignFilters>({ list: 'discover' });
-  const [state, setState] = useState<{ items: CreatorCampaign[] | null; error: string | null }>({ items: null, error: null });
+  const state = useCampaignsStore((s) => s.list);
   useEffect(() => {
-    let current = true;
-    void loadCampaigns(filters).then((outcome) => {
-      if (current) setState(outcome.ok ? { items: outcome.value, error: null } : { items: null, error: outcome.error });
-    });
-    return () => {
-      current = false;
-    };
+    void showCampaigns(filters);
   }, [filters]);
+  useEffect(() => closeCampaigns, []);
   const set = (patch: Partial<CampaignFilters>) => setFilters((f) => ({ ...f, ...patch }));
 
   return (
@@ -104,10 +100,10 @@ export function CampaignsPage() {
           ))}
         </div>
         <div className={styles.filter}>
-          <Select aria-label="Kind" value={filters.kind ?? ALL} options={kindOptions} onValueChange={(v) => set({ kind: v === ALL ? undefined : v })} />
+          <Select aria-label="Kind" value={filters.kind ?? ALL} options={kindOptions} onValueChange={(v) => set({ kind: campaignKindSchema.safeParse(v).data })} />
         </div>
         <div className={styles.filter}>
-          <Select aria-label="Platform" value={filters.platform ?? ALL} options={platformOptions} onValueChange={(v) => set({ platform: v === ALL ? undefined : v })} />
+          <Select aria-label="Platform" value={filters.platform ?? ALL} options={platformOptions} onValueChange={(v) => set({ platform: keyPlatformSchema.safeParse(v).data })} />
         </div>
         <input className={`${partner.input} ${styles.search}`} type="search" aria-label="Search campaigns" placeholder="Search by name or game" maxLength={64} onChange={(e) => set({ search: e.target.value.trim() || undefined })} />
       </div>

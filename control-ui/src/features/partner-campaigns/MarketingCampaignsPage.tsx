@@ -1,10 +1,10 @@
 import { Gamepad2 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link } from 'react-router';
-import type { PublicCampaign } from '@onair/protocol';
-import { loadPublicCampaigns } from '../../actions/campaigns.ts';
+import { closePublicCampaigns, showPublicCampaigns } from '../../actions/campaigns.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { useCampaignsStore } from '../../stores/index.ts';
 import page from '../../pages/Page.module.css';
 import partner from '../partner-home/Partner.module.css';
 import styles from './Campaigns.module.css';
@@ -12,9 +12,10 @@ import styles from './Campaigns.module.css';
 /** Spec §2 Marketing › campaigns page: what runs now, for anyone, and the way in for creators. */
 export function MarketingCampaignsPage() {
   useDocumentTitle('Campaigns for creators');
-  const [state, setState] = useState<{ campaigns: PublicCampaign[] | null; error: string | null }>({ campaigns: null, error: null });
+  const { items: campaigns, error } = useCampaignsStore((s) => s.running);
   useEffect(() => {
-    void loadPublicCampaigns().then((o) => setState(o.ok ? { campaigns: o.value, error: null } : { campaigns: null, error: o.error }));
+    void showPublicCampaigns();
+    return closePublicCampaigns;
   }, []);
   return (
     <div className={page.page}>
@@ -25,19 +26,19 @@ export function MarketingCampaignsPage() {
         </div>
         <Link to="/partner/campaigns">Join the partner network</Link>
       </header>
-      {state.error && (
+      {error && (
         <p role="alert" className={partner.formError}>
-          {state.error}
+          {error}
         </p>
       )}
-      {state.campaigns?.length === 0 && (
+      {campaigns?.length === 0 && (
         <EmptyState icon={<Gamepad2 size={32} />} title="No campaigns running">
           New campaigns appear here when developers and publishers start them.
         </EmptyState>
       )}
-      {state.campaigns && state.campaigns.length > 0 && (
+      {campaigns && campaigns.length > 0 && (
         <ul className={styles.grid} aria-label="Campaigns running now">
-          {state.campaigns.map((c) => (
+          {campaigns.map((c) => (
             <li key={c.id} className={styles.campaign}>
               <span className={styles.campaignName}>{c.name}</span>
               <span className={styles.meta}>

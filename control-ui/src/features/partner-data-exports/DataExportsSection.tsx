@@ -1,9 +1,10 @@
 import { Download, FileArchive } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { DataExport } from '@onair/protocol';
-import { loadDataExports, requestDataExport } from '../../actions/partner-exports.ts';
+import { openDataExports, refreshDataExports, requestDataExport } from '../../actions/partner-exports.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { usePartnerSettingsStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 
 /** How often the list is read again while an export is being built. */
@@ -42,22 +43,17 @@ function ExportRow({ item }: { item: DataExport }) {
 
 /** Settings › Data Exports: an archive (JSON and CSV) of everything the account holds. */
 export function DataExportsSection() {
-  const [state, setState] = useState<{ exports: DataExport[]; linkHours: number } | null>(null);
-  const [failed, setFailed] = useState(false);
-  const refresh = useCallback(async () => {
-    const answer = await loadDataExports();
-    if (answer) setState(answer);
-    else setFailed(true);
-  }, []);
+  const state = usePartnerSettingsStore((s) => s.exports);
+  const failed = usePartnerSettingsStore((s) => s.exportsFailed);
   useEffect(() => {
-    void refresh();
-  }, [refresh]);
+    void openDataExports();
+  }, []);
   const building = state?.exports.some((e) => e.state === 'queued' || e.state === 'running') ?? false;
   useEffect(() => {
     if (!building) return;
-    const timer = setTimeout(() => void refresh(), PROGRESS_POLL_MS);
+    const timer = setTimeout(() => void refreshDataExports(), PROGRESS_POLL_MS);
     return () => clearTimeout(timer);
-  }, [building, state, refresh]);
+  }, [building, state]);
 
   if (failed) return <EmptyState title="Failed to load your exports">Reload the page to try again.</EmptyState>;
   if (!state) return null;
@@ -67,7 +63,7 @@ export function DataExportsSection() {
         An archive of all your data as JSON and CSV files. We e-mail you when it is ready; the download link works for {state.linkHours} hours. One export at a time.
       </p>
       <div>
-        <Button variant="primary" disabled={building} onClick={() => void requestDataExport().then(refresh)}>
+        <Button variant="primary" disabled={building} onClick={() => void requestDataExport()}>
           <FileArchive size={16} aria-hidden />
           Export my data
         </Button>

@@ -1,9 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { countryCodes, moneyCurrencies, type PaymentMethodView, type TaxInterviewView } from '@onair/protocol';
-import { addPaymentMethod, loadTaxInterview, removePaymentMethod, setDefaultPaymentMethod, submitTaxInterview } from '../../actions/money.ts';
-import { loadWallet } from '../../actions/money.ts';
+import { countryCodes, moneyCurrencies, type PaymentMethodView } from '@onair/protocol';
+import { addPaymentMethod, closeTaxInterview, openPaymentMethods, openTaxInterview, removePaymentMethod, setDefaultPaymentMethod, submitTaxInterview } from '../../actions/money.ts';
 import { Button } from '../../components/Button.tsx';
-import { usePartnerStore } from '../../stores/index.ts';
+import { usePartnerStore, usePayoutsStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 import { MoneyField } from './MoneyField.tsx';
 
@@ -23,20 +22,21 @@ export function PayoutInformationSection() {
 }
 
 export function TaxInterviewForm({ channelId, onDone }: { channelId: string; onDone?: () => void }) {
-  const [view, setView] = useState<TaxInterviewView | null>(null);
+  const view = usePayoutsStore((s) => s.taxInterview);
+  const loadError = usePayoutsStore((s) => s.taxInterviewError);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState({ legalName: '', entityType: 'individual', taxCountry: 'US', taxId: '', certify: false });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   useEffect(() => {
-    void loadTaxInterview(channelId).then((r) => (r.ok ? setView(r.value) : setFormError(r.message)));
+    void openTaxInterview(channelId);
+    return closeTaxInterview;
   }, [channelId]);
-  if (!view) return formError ? <p role="alert">{formError}</p> : null;
+  if (!view) return loadError ? <p role="alert">{loadError}</p> : null;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const result = await submitTaxInterview(channelId, draft);
     if (result.ok) {
-      setView(result.value);
       setEditing(false);
       setErrors({});
       setFormError(null);
@@ -110,15 +110,16 @@ export function TaxInterviewForm({ channelId, onDone }: { channelId: string; onD
 const emptyMethod = { region: 'usa', name: '', email: '', addressLine1: '', addressLine2: '', accountHolder: '', accountNumber: '', routingCode: '', iban: '', swift: '', bankName: '', bankAddress: '', country: 'DE', currency: 'eur', isDefault: false };
 
 export function PaymentMethods({ channelId, onChange }: { channelId: string; onChange?: () => void }) {
-  const [methods, setMethods] = useState<PaymentMethodView[] | null>(null);
+  const methods = usePayoutsStore((s) => s.wallet?.paymentMethods ?? null);
+  const loadError = usePayoutsStore((s) => s.walletError);
   const [adding, setAdding] = useState(false);
   const [draft, setDraft] = useState(emptyMethod);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   useEffect(() => {
-    void loadWallet(channelId).then((r) => (r.ok ? setMethods(r.value.paymentMethods) : setFormError(r.message)));
+    void openPaymentMethods(channelId);
   }, [channelId]);
-  if (!methods) return formError ? <p role="alert">{formError}</p> : null;
+  if (!methods) return loadError ? <p role="alert">{loadError}</p> : null;
   const usa = draft.region === 'usa';
   const set = (key: keyof typeof emptyMethod, value: string | boolean) => setDraft({ ...draft, [key]: value });
   const text = (key: keyof typeof emptyMethod, label: string, opts: { full?: boolean; hint?: string } = {}) => (
@@ -136,8 +137,6 @@ export function PaymentMethods({ channelId, onChange }: { channelId: string; onC
       setFormError(result.message);
       return;
     }
-    const fresh = await loadWallet(channelId);
-    if (fresh.ok) setMethods(fresh.value.paymentMethods);
     setAdding(false);
     setDraft(emptyMethod);
     setErrors({});
@@ -146,10 +145,8 @@ export function PaymentMethods({ channelId, onChange }: { channelId: string; onC
   };
   const act = async (promise: Promise<{ ok: true; value: { paymentMethods: PaymentMethodView[] } } | { ok: false; message: string }>) => {
     const r = await promise;
-    if (r.ok) {
-      setMethods(r.value.paymentMethods);
-      onChange?.();
-    } else setFormError(r.message);
+    if (r.ok) onChange?.();
+    else setFormError(r.message);
   };
   return (
     <div className={styles.subsection} role="region" aria-label="Payment methods">

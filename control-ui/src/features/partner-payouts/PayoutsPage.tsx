@@ -1,12 +1,12 @@
 import { Download, Wallet as WalletIcon } from 'lucide-react';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { PAYOUT_FAILED_MESSAGE, TRANSACTIONS_PAGE_SIZES, type TransactionsPage, type Wallet } from '@onair/protocol';
-import { loadTransactions, loadWallet, requestPayout, transactionsCsvUrl } from '../../actions/money.ts';
+import { currencySchema, PAYOUT_FAILED_MESSAGE, TRANSACTIONS_PAGE_SIZES, type MoneyCurrency, type Wallet } from '@onair/protocol';
+import { closePayouts, openPayouts, refreshWallet, requestPayout, showTransactions, transactionsCsvUrl } from '../../actions/money.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
-import { usePartnerStore } from '../../stores/index.ts';
+import { usePartnerStore, usePayoutsStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 import { toMinor } from '../tip-page/TipPage.tsx';
 import { day, money, when } from './format.ts';
@@ -21,22 +21,29 @@ import { PaymentMethods, TaxInterviewForm } from './PayoutInformationSection.tsx
 export function PayoutsPage() {
   useDocumentTitle('Payouts');
   const channel = usePartnerStore((s) => s.channels.find((c) => c.id === s.selectedChannelId) ?? null);
-  const [wallet, setWallet] = useState<Wallet | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const wallet = usePayoutsStore((s) => s.wallet);
+  const error = usePayoutsStore((s) => s.walletError);
   const [historyVersion, setHistoryVersion] = useState(0);
   const channelId = channel?.owner ? channel.id : null;
+  useEffect(() => {
+    if (channelId) void openPayouts(channelId);
+  }, [channelId]);
+  useEffect(() => closePayouts, []);
+  // After a payout, the tax interview or a new payment method: the wallet and the history again.
   const refresh = useCallback(() => {
     if (!channelId) return;
-    void loadWallet(channelId).then((r) => (r.ok ? setWallet(r.value) : setError(r.message)));
+    void refreshWallet(channelId);
     setHistoryVersion((v) => v + 1);
   }, [channelId]);
-  useEffect(refresh, [refresh]);
   if (channel && !channel.owner) {
     return <EmptyState title="Payouts are the channel owner's">Only {channel.name} can see this channel's balance and payouts.</EmptyState>;
   }
   if (error) return <EmptyState title="Payouts could not be loaded">{error}</EmptyState>;
   if (!channelId || !wallet) return null;
-  const currency = wallet.paymentMethods.find((p) => p.isDefault)?.currency ?? wallet.balances[0]?.currency ?? 'usd';
+  // A payment method's currency is any string in its contract, a payout's one of the supported
+  // currencies: a method in another currency falls back to the balance's, as if it had none.
+  const methodCurrency = currencySchema.safeParse(wallet.paymentMethods.find((p) => p.isDefault)?.currency);
+  const currency: MoneyCurrency = (methodCurrency.success ? methodCurrency.data : undefined) ?? wallet.balances[0]?.currency ?? 'usd';
   const balance = wallet.balances.find((b) => b.currency === currency)?.available ?? 0;
   const others = wallet.balances.filter((b) => b.currency !== currency);
   const method = wallet.paymentMethods.find((p) => p.isDefault);
@@ -87,7 +94,7 @@ export function PayoutsPage() {
   );
 }
 
-function RequestPayout({ channelId, wallet, balance, currency, onDone }: { channelId: string; wallet: Wallet; balance: number; currency: string; onDone: () => void }) {
+function RequestPayout({ channelId, wallet, balance, currency, onDone }: { channelId: string; wallet: Wallet; balance: number; currency: MoneyCurrency; onDone: () => void }) {
   const [amount, setAmount] = useState('');
   const [message, setMessage] = useState<{ kind: 'error' | 'done'; text: string } | null>(null);
   const [pending, setPending] = useState(false);
@@ -137,10 +144,10 @@ function TransactionHistory({ channelId, version }: { channelId: string; version
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState<number>(10);
-  const [data, setData] = useState<TransactionsPage | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const data = usePayoutsStore((s) => s.transactions);
+  const error = usePayoutsStore((s) => s.transactionsError);
   useEffect(() => {
-    void loadTransactions(channelId, { tab, campaign: tab === 'credit' ? campaign : '', page, pageSize }).then((r) => (r.ok ? setData(r.value) : setError(r.message)));
+    void showTransactions(channelId, { tab, campaign: tab === 'credit' ? campaign : '', page, pageSize });
   }, [channelId, tab, campaign, page, pageSize, version]);
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   const tabButton = (id: 'credit' | 'payouts', label: string) => (

@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { moneyCurrencies, TIP_MAX_CEILING, TIP_MIN_FLOOR, formatMoney, type CharityCampaignView, type TipSettings } from '@onair/protocol';
-import { connectCharity, disconnectCharity, loadCharity, loadTipSettings, saveTipSettings } from '../../actions/money.ts';
+import { moneyCurrencies, TIP_MAX_CEILING, TIP_MIN_FLOOR, formatMoney, type TipSettings } from '@onair/protocol';
+import { closeTips, connectCharity, disconnectCharity, openCharity, openTipSettings, saveTipSettings } from '../../actions/money.ts';
 import { Button } from '../../components/Button.tsx';
 import { Switch } from '../../components/Switch.tsx';
-import { usePartnerStore } from '../../stores/index.ts';
+import { usePartnerStore, useTipsStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 import { toMinor } from '../tip-page/TipPage.tsx';
 import { MoneyField } from './MoneyField.tsx';
@@ -13,20 +13,21 @@ const major = (minor: number) => (minor / 100).toFixed(2);
 /** Settings › Tips (partner spec §3 Tip settings, §9 limits) and the tip page's link. */
 export function TipSettingsSection() {
   const channelId = usePartnerStore((s) => s.channels.find((c) => c.owner)?.id ?? null);
-  const [saved, setSaved] = useState<TipSettings | null>(null);
+  const saved = useTipsStore((s) => s.settings);
+  const loadError = useTipsStore((s) => s.settingsError);
   const [draft, setDraft] = useState({ enabled: false, paymentEmail: '', currency: 'usd', min: '', max: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   useEffect(() => {
     if (!channelId) return;
-    void loadTipSettings(channelId).then((r) => {
-      if (!r.ok) return setFormError(r.message);
-      setSaved(r.value);
-      setDraft({ enabled: r.value.enabled, paymentEmail: r.value.paymentEmail, currency: r.value.currency, min: major(r.value.minTip), max: major(r.value.maxTip) });
+    // The form starts from what is saved; after that it is the creator's until saved again.
+    void openTipSettings(channelId).then((value) => {
+      if (value) setDraft({ enabled: value.enabled, paymentEmail: value.paymentEmail, currency: value.currency, min: major(value.minTip), max: major(value.maxTip) });
     });
   }, [channelId]);
-  if (!channelId || !saved) return formError ? <p role="alert">{formError}</p> : null;
+  useEffect(() => closeTips, []);
+  if (!channelId || !saved) return loadError ? <p role="alert">{loadError}</p> : null;
   const link = `${window.location.origin}/tip/${channelId}`;
 
   const submit = async (event: FormEvent) => {
@@ -35,7 +36,6 @@ export function TipSettingsSection() {
     const result = await saveTipSettings(channelId, { enabled: draft.enabled, paymentEmail: draft.paymentEmail, currency: draft.currency as TipSettings['currency'], minTip: toMinor(draft.min) || 0, maxTip: toMinor(draft.max) || 0 });
     setPending(false);
     if (result.ok) {
-      setSaved(result.value);
       setErrors({});
       setFormError(null);
     } else {
@@ -90,22 +90,19 @@ export function TipSettingsSection() {
 
 /** Partner spec §3 Charity integrations: a campaign link and whether it is the active one. */
 function CharitySection({ channelId }: { channelId: string }) {
-  const [campaign, setCampaign] = useState<CharityCampaignView | undefined>(undefined);
+  const campaign = useTipsStore((s) => s.charity);
   const [draft, setDraft] = useState({ link: '', name: '', active: true });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   useEffect(() => {
-    void loadCharity(channelId).then((r) => {
-      if (!r.ok) return setFormError(r.message);
-      setCampaign(r.value.campaign);
-      if (r.value.campaign) setDraft({ link: r.value.campaign.link, name: r.value.campaign.name, active: r.value.campaign.active });
+    void openCharity(channelId).then((loaded) => {
+      if (loaded) setDraft({ link: loaded.link, name: loaded.name, active: loaded.active });
     });
   }, [channelId]);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const result = await connectCharity(channelId, draft);
     if (result.ok) {
-      setCampaign(result.value.campaign);
       setErrors({});
       setFormError(null);
     } else {
@@ -138,10 +135,8 @@ function CharitySection({ channelId }: { channelId: string }) {
             <Button
               onClick={() =>
                 void disconnectCharity(channelId).then((r) => {
-                  if (r.ok) {
-                    setCampaign(null);
-                    setDraft({ link: '', name: '', active: true });
-                  } else setFormError('The charity campaign could not be disconnected. ' + r.message);
+                  if (r.ok) setDraft({ link: '', name: '', active: true });
+                  else setFormError('The charity campaign could not be disconnected. ' + r.message);
                 })
               }
             >

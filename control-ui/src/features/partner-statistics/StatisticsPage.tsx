@@ -1,11 +1,11 @@
 import { BarChart3 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { channelAllows, formatMoney, REVENUE_WINDOW_DAYS, statisticsGroupings, type Statistics } from '@onair/protocol';
-import { loadStatistics } from '../../actions/money.ts';
+import { channelAllows, formatMoney, REVENUE_WINDOW_DAYS, statisticsGroupings } from '@onair/protocol';
+import { closeStatistics, showStatistics } from '../../actions/money.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
-import { usePartnerStore } from '../../stores/index.ts';
+import { usePartnerStore, useStatisticsStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 import m from '../partner-payouts/Money.module.css';
 
@@ -23,18 +23,14 @@ export function StatisticsPage() {
   const [groupBy, setGroupBy] = useState<(typeof statisticsGroupings)[number]>('daily');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const [stats, setStats] = useState<Statistics | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const stats = useStatisticsStore((s) => s.stats);
+  const error = useStatisticsStore((s) => s.error);
   const allowed = channel ? channelAllows(channel.owner ? { kind: 'owner' } : { kind: 'collaborator', groups: channel.permissions }, 'view statistics') : false;
   useEffect(() => {
     if (!channel || !allowed) return;
-    void loadStatistics(channel.id, { groupBy, ...(from ? { from } : {}), ...(to ? { to } : {}) }).then((r) => {
-      if (r.ok) {
-        setStats(r.value);
-        setError(null);
-      } else setError(r.message);
-    });
+    void showStatistics(channel.id, { groupBy, ...(from ? { from } : {}), ...(to ? { to } : {}) });
   }, [channel, allowed, groupBy, from, to]);
+  useEffect(() => closeStatistics, []);
   if (channel && !allowed) return <EmptyState title="Statistics are not part of your access">Ask the owner of {channel.name} for the Analytics group.</EmptyState>;
   if (error && !stats) return <EmptyState title="Statistics could not be loaded">{error}</EmptyState>;
   if (!stats) return null;
