@@ -112,7 +112,11 @@ describe('video files', () => {
     await suite.fx.host.stopSession('file-once');
   });
 
-  it('reports a damaged file and keeps the program and its output going', async () => {
+  it('reports a damaged file and keeps the program and its output going', async ({ onTestFailed }) => {
+    const logsAtStart = suite.fx.logs.length;
+    onTestFailed(() => {
+      process.stdout.write(`the sessions' log lines:\n${suite.fx.logs.slice(logsAtStart).filter((l) => /file-cut|file-lie|video file|input|error/i.test(l)).slice(-60).join('\n')}\n`);
+    });
     const good = join(suite.fx.dir, 'for-cut.mp4');
     ffmpeg('-f', 'lavfi', '-i', 'testsrc=s=320x240:r=30', '-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', good);
     const cut = join(suite.fx.dir, 'cut.mp4');
