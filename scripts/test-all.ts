@@ -111,6 +111,8 @@ interface PlaywrightSuite {
 function firstLine(message = ''): string {
   // eslint-disable-next-line no-control-regex
   const line = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  // vitest 4 gives a test or hook timeout the stack of an error it made at registration, whose first line this is.
+  if (line === 'Error: STACK_TRACE_ERROR') return 'timed out (the test or one of its hooks; vitest prints it as STACK_TRACE_ERROR)';
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }
 
@@ -153,7 +155,8 @@ async function readCounts(file: string, kind: 'vitest' | 'playwright'): Promise<
     if (kind === 'vitest') {
       const r = report as VitestReport;
       // A test that passed on its retry keeps the errors of the attempt that failed.
-      const retried = r.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'passed' && a.failureMessages.length > 0).map((a) => a.fullName));
+      // Named with the first line of the attempt that failed, so a retried run says what went wrong.
+      const retried = r.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'passed' && a.failureMessages.length > 0).map((a) => `${a.fullName} — first attempt: ${firstLine(a.failureMessages[0])}`));
       const failures = r.testResults.flatMap((f) => {
         const file = f.name.replace(root, '');
         const tests = f.assertionResults.filter((a) => a.status === 'failed').map((a) => `${file} › ${a.fullName} — ${firstLine(a.failureMessages.at(-1))}`);
