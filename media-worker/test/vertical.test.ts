@@ -114,9 +114,9 @@ describe('vertical output', () => {
     const started = Date.now();
     const logsAtStart = suite.fx.logs.length;
     const wideReports = (since: number) => suite.fx.reports.filter((r) => r.sessionId === 'wide-only' && r.at >= since && r.report.type === 'outputStatus' && r.report.outputId === 'wide');
-    onTestFailed(() => {
+    onTestFailed(({ task }) => {
       const states = wideReports(started).map((r) => `${r.at - started} ms ${(r.report as { state: string }).state}`);
-      process.stdout.write(`'wide' reports since the session started: ${states.join(', ')}\nthe session's output log lines:\n${suite.fx.logs.slice(logsAtStart).filter((l) => /output|vertical|canvas|error/i.test(l)).join('\n')}\n`);
+      process.stdout.write(`failed on: ${task.result?.errors?.map((e) => e.message).join(' | ') ?? '?'}\n'wide' reports since the session started: ${states.join(', ')}\nthe session's output log lines:\n${suite.fx.logs.slice(logsAtStart).filter((l) => /output|vertical|canvas|error/i.test(l)).join('\n')}\n`);
     });
     suite.fx.host.startSession({ sessionId: 'wide-only', planVersion: doc.version, plan: sceneToRenderPlan(doc, resolve, [wide]) });
     try {
