@@ -10,9 +10,7 @@
  *   leak   CYCLES attach/detach cycles of a web page and a camera (both with their senders
  *          running): the process's RSS, threads and open files every 20 cycles, against the
  *          figures after the first cycle.
- *   replace the changes that still replace the pipeline process: a new output profile, and a
- *          crash (kill -9): the longest gap in stream time and on arrival within 6 s.
- * BENCH_ONLY=edits,leak,replace runs only the parts named (edits and leak by default); BENCH_KINDS=camera,vertical
+ * BENCH_ONLY=edits,leak runs only the parts named; BENCH_KINDS=camera,vertical
  * only the changes whose names hold one of these words; BENCH_REPEAT (3) and BENCH_CYCLES (200);
  * BENCH_LEAK_INPUTS=camera,page (both by default) the inputs the leak part cycles (also 'video':
  * the camera's picture alone, 'mic': its sound alone); BENCH_LEAK_HOLD (250) ms each is kept in, and out;
@@ -39,7 +37,6 @@ const CYCLES = Number(process.env.BENCH_CYCLES ?? 200);
 const LEAK_HOLD_MS = Number(process.env.BENCH_LEAK_HOLD ?? 250);
 const LEAK_INPUTS = new Set((process.env.BENCH_LEAK_INPUTS ?? 'camera,page').split(','));
 const AROUND_MS = 1500;
-const REPLACE_AROUND_MS = 6000;
 const CPU_WINDOW_MS = 2000;
 const PLACEHOLDER = join(import.meta.dirname, '..', 'assets', 'placeholder-camera.png');
 const profile = outputProfiles['720p30'];
@@ -67,13 +64,13 @@ interface Session {
 
 const base: PlanInput = { id: 'camera0', kind: 'test-pattern', pattern: 'ball', color: 0xffffff, width: profile.width, height: profile.height, toneHz: 440 };
 
-function plan(extra: PlanInput[], outputs: PlanOutput[], options: { sceneId?: string; moved?: boolean; bitrateKbps?: number } = {}): RenderPlan {
+function plan(extra: PlanInput[], outputs: PlanOutput[], options: { sceneId?: string; moved?: boolean } = {}): RenderPlan {
   const placements: PlanPlacement[] = [
     { inputId: base.id, x: 0, y: 0, width: profile.width, height: profile.height, zorder: 0, visible: true, alpha: 1 },
     ...extra.map((input, i) => ({ inputId: input.id, x: options.moved ? 640 : 40 + i * 20, y: 40, width: 480, height: 270, zorder: 1 + i, visible: true, alpha: 1 })),
   ];
   return renderPlanSchema.parse({
-    profile: options.bitrateKbps ? { ...profile, videoBitrateKbps: options.bitrateKbps } : profile,
+    profile,
     inputs: [base, ...extra],
     scenes: [
       { id: 'main', placements },
@@ -229,37 +226,6 @@ async function leak(host: SessionHost, server: RunningRtmpServer): Promise<void>
   await stopSession(session);
 }
 
-/**
- * The two changes that still replace the pipeline process (issue 35, item 3): a new output profile
- * (here a new bitrate) and a crash (the process killed with -9, restarted after the supervisor's
- * delay). The gaps a viewer gets then, within REPLACE_AROUND_MS of the change.
- */
-async function replacements(host: SessionHost, server: RunningRtmpServer): Promise<void> {
-  const session = await startSession(host, server, 'replace');
-  const windowed = async (apply: () => void): Promise<{ streamGap: number; arrivalGap: number; reconnects: number }> => {
-    const reconnects0 = session.supervisor.stats?.outputs.find((o) => o.id === 'main')?.reconnects ?? 0;
-    const t0 = performance.now();
-    apply();
-    await sleep(REPLACE_AROUND_MS + 3000);
-    await waitFor('the session live again', async () => (session.supervisor.stats?.outputs.some((o) => o.state === 'live') ? true : undefined), 30_000);
-    const window = session.packets.filter((p) => p.at >= t0 - 1000 && p.at <= t0 + REPLACE_AROUND_MS);
-    const reconnects = (session.supervisor.stats?.outputs.find((o) => o.id === 'main')?.reconnects ?? 0) - reconnects0;
-    return { streamGap: longestGap(window.map((p) => p.ts)), arrivalGap: longestGap(window.map((p) => p.at)), reconnects };
-  };
-  print(`${'pipeline process replaced by'.padEnd(44)} ${'stream gap'.padStart(11)} ${'arrival gap'.padStart(12)}   (each of ${REPEAT}; ms within ${REPLACE_AROUND_MS} ms)`);
-  for (let i = 0; i < REPEAT; i++) {
-    const bitrateKbps = i % 2 === 0 ? profile.videoBitrateKbps - 500 : profile.videoBitrateKbps;
-    const r = await windowed(() => session.host.applyPlan(session.id, ++session.version, plan([], session.outputs, { bitrateKbps })));
-    print(`${'a new output profile'.padEnd(44)} ${r.streamGap.toFixed(0).padStart(11)} ${r.arrivalGap.toFixed(0).padStart(12)}`);
-  }
-  for (let i = 0; i < REPEAT; i++) {
-    const pid = session.supervisor.pid!;
-    const r = await windowed(() => process.kill(pid, 'SIGKILL'));
-    print(`${'a crash (kill -9, restarted)'.padEnd(44)} ${r.streamGap.toFixed(0).padStart(11)} ${r.arrivalGap.toFixed(0).padStart(12)}`);
-  }
-  await stopSession(session);
-}
-
 async function stopSession(session: Session): Promise<void> {
   for (const stop of session.stops) stop();
   await session.host.stopSession(session.id);
@@ -278,7 +244,6 @@ async function main(): Promise<void> {
     const only = new Set((process.env.BENCH_ONLY ?? 'edits,leak').split(','));
     if (only.has('edits')) await edits(host, server, dir);
     if (only.has('leak')) await leak(host, server);
-    if (only.has('replace')) await replacements(host, server);
   } finally {
     for (const session of running) for (const stop of session.stops) stop();
     await host.stopAll();
