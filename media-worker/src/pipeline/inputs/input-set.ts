@@ -167,13 +167,15 @@ export class InputSet {
         const audio: NonNullable<AttachedInput['audio']> = { bin: bins.audio, tee, jitter };
         attached.audio = audio;
         const fadeIn = input.kind === 'rtp' && input.audio?.fadeIn === true;
-        if (jitter) audio.firstData = new FirstData(gst, tee, `${name}-afirst`);
-        else this.joinMixer(input.id, audio, audioTargets(plan).get(input.id)!, fadeIn);
-        audio.firstData?.start(() => {
-          audio.firstData = undefined;
-          const current = this.inputs.get(input.id);
-          if (current?.audio === audio) this.joinMixer(input.id, audio, audioTargets(this.plan ?? plan).get(input.id) ?? { volume: 0, muted: true, audible: false }, fadeIn);
-        });
+        if (!jitter) this.joinMixer(input.id, audio, audioTargets(plan).get(input.id)!, fadeIn);
+        else {
+          const firstData = new FirstData(gst, tee, `${name}-afirst`);
+          audio.firstData = firstData;
+          firstData.start(() => {
+            audio.firstData = undefined;
+            if (this.inputs.get(input.id)?.audio === audio) this.joinMixer(input.id, audio, audioTargets(this.plan ?? plan).get(input.id) ?? { volume: 0, muted: true, audible: false }, fadeIn);
+          });
+        }
       }
       for (const jitter of this.jitterBuffers(attached)) jitter.latency = this.jitterLatencyMs;
       this.retime(attached);

@@ -65,11 +65,6 @@ export class PictureLink {
     return this.programPad;
   }
 
-  /** Whether its pads are on the compositors (a network feed joins with its first frame). */
-  get joined(): boolean {
-    return this.programPad !== undefined;
-  }
-
   /** Its pad on the vertical compositor, while it has one. */
   get verticalPad(): GstPad | undefined {
     return this.vertical?.pad;
