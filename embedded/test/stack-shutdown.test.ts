@@ -185,14 +185,14 @@ describe('./onair start', { timeout: 240_000 }, () => {
     const { code, left, ms } = await endStack(onair, before, 'SIGINT');
     console.warn(`stack: Ctrl-C stopped ${before.length} processes; left after it exited: ${left.length} (checked for ${ms} ms)`);
     expect(code).toBe(0);
-    expect(describeProcesses(left)).toBe('');
+    expect(describeProcesses(left), `still running:\n${describeProcesses(left)}`).toBe('');
   });
 
   it('leaves no process behind on SIGTERM', async () => {
     const { onair, before } = await stackWithSession();
     const { code, left } = await endStack(onair, before, 'SIGTERM');
     expect(code).toBe(0);
-    expect(describeProcesses(left)).toBe('');
+    expect(describeProcesses(left), `still running:\n${describeProcesses(left)}`).toBe('');
   });
 
   it('leaves no process behind when it is killed with -9 itself: every process it started ends on its own', async () => {
@@ -201,6 +201,6 @@ describe('./onair start', { timeout: 240_000 }, () => {
     // bound the wait, the time is printed.
     const { left, ms } = await endStack(onair, before, 'SIGKILL', 30_000);
     console.warn(`stack kill -9: its ${before.length} processes ended on their own within ${ms} ms`);
-    expect(describeProcesses(left)).toBe('');
+    expect(describeProcesses(left), `still running:\n${describeProcesses(left)}`).toBe('');
   });
 });
