@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
 import { createDb } from '@onair/db';
-import { createLogger, onShutdownSignal } from '@onair/runtime';
+import { createLogger, onShutdownSignal, REDIS_GONE_MS, unlessRedisGone } from '@onair/runtime';
 import { createApp } from './app.ts';
 import { startBackgroundJobs } from './background.ts';
 import { compose } from './compose.ts';
@@ -24,12 +24,17 @@ server.listen(config.PORT, config.HOST, () => {
 });
 
 onShutdownSignal(logger, async () => {
-  await jobs.close();
-  await sockets.close();
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  await closed;
-  await services.close();
-  await redis.quit();
+  // The jobs, the sockets' pub/sub and the services' queues all close through Redis: with Redis
+  // gone for good (the one-machine stack killed with -9 takes it along) the api stops without them.
+  const outcome = await unlessRedisGone(redis, async () => {
+    await jobs.close();
+    await sockets.close();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await closed;
+    await services.close();
+    await redis.quit();
+  });
+  if (outcome === 'redis gone') logger.warn({ goneMs: REDIS_GONE_MS }, 'redis is gone: stopping without closing its clients');
   await db.$disconnect();
 });

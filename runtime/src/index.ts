@@ -2,6 +2,7 @@ export { createLogger, redactUrl, redactedPaths, type Logger } from './logger.ts
 export { HeartbeatPublisher, type HeartbeatOptions, type WorkerLoad } from './heartbeat.ts';
 export { createMetricsRegistry, startMetricsServer } from './metrics-server.ts';
 export { onShutdownSignal } from './shutdown.ts';
+export { REDIS_GONE_MS, unlessRedisGone } from './redis-gone.ts';
 export { ExitGuard, type ExitGuardOptions } from './exit-guard.ts';
 export { runWorker, type WorkerContext, type WorkerDefinition, type WorkerConfig } from './worker-process.ts';
 export { SecretBox } from './secret-box.ts';

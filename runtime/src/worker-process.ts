@@ -6,6 +6,7 @@ import type { WorkerKind } from '@onair/protocol';
 import { HeartbeatPublisher, type WorkerLoad } from './heartbeat.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMetricsRegistry, startMetricsServer } from './metrics-server.ts';
+import { REDIS_GONE_MS, unlessRedisGone } from './redis-gone.ts';
 import { onShutdownSignal } from './shutdown.ts';
 
 const workerConfigSchema = z.object({
@@ -67,50 +68,17 @@ export async function runWorker(def: WorkerDefinition, env: NodeJS.ProcessEnv = 
   onShutdownSignal(
     logger,
     async () => {
-      // Every step below talks to Redis, whose client waits for it to come back for ever. When it
-      // is gone for good (the one-machine stack killed with -9 takes its Redis along with every
-      // worker) nothing can be handed over: the worker stops at once instead of waiting out the
-      // shutdown deadline (30 s and more), and what it started ends with it (tethered-process.ts).
-      const lost = redisLostFor(redis, REDIS_LOST_MS);
-      const finished = (async () => {
+      // Every step talks to Redis: with Redis gone for good nothing can be handed over (redis-gone.ts).
+      const outcome = await unlessRedisGone(redis, async () => {
         await heartbeat.drain();
         await def.drain?.(ctx);
         await heartbeat.stop();
-      })();
-      const gone = lost.promise.then(() => 'redis lost' as const);
-      let outcome = await Promise.race([finished.then(() => 'drained' as const), gone]);
+      });
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (outcome === 'drained') outcome = await Promise.race([redis.quit().then(() => 'drained' as const), gone]);
-      lost.cancel();
-      if (outcome === 'redis lost') {
-        logger.warn({ lostMs: REDIS_LOST_MS }, 'redis is gone: stopping without handing over');
-        // Still-queued commands are failed, not left pending, and the drain's own rejection is not a crash.
-        finished.catch(() => undefined);
-        redis.disconnect();
-      }
+      if (outcome === 'done' && (await unlessRedisGone(redis, () => redis.quit().then(() => undefined))) === 'done') return;
+      logger.warn({ goneMs: REDIS_GONE_MS }, 'redis is gone: stopping without handing over');
     },
     config.DRAIN_GRACE_MS + 30_000,
   );
   return ctx;
-}
-
-/** Redis unreachable this long during a shutdown counts as gone (a reconnect after a blip takes well under it). */
-const REDIS_LOST_MS = 3000;
-
-/** Resolves once `redis` has not been ready for `ms` in a row (looked at four times a second). */
-function redisLostFor(redis: Redis, ms: number): { promise: Promise<void>; cancel: () => void } {
-  let timer: NodeJS.Timeout | undefined;
-  const promise = new Promise<void>((resolve) => {
-    let downSince: number | undefined;
-    timer = setInterval(() => {
-      if (redis.status === 'ready') {
-        downSince = undefined;
-        return;
-      }
-      downSince ??= Date.now();
-      if (Date.now() - downSince >= ms) resolve();
-    }, 250);
-    timer.unref();
-  });
-  return { promise, cancel: () => clearInterval(timer) };
 }
