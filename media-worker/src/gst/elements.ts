@@ -33,6 +33,21 @@ export function linkPads(src: GstPad, sink: GstPad): void {
   if (ret !== loadGst().PadLinkReturn.OK) throw new Error(`cannot link pad ${src.name} to ${sink.name} (${ret})`);
 }
 
+/**
+ * Links a new branch to a tee whose upstream already streams (an input's picture or sound joining
+ * a compositor or the mixer, a vertical canvas or a recording joining an encoded stream). The
+ * branch takes the caps already flowing, so the link sends no RECONFIGURE upstream: with one, the
+ * source renegotiates and runs an ALLOCATION query through every branch of the tee, and that
+ * serialized query waits in the new branch's queue until its consumer takes it. Measured with the
+ * vertical canvas attached live: a camera's source sat 610 ms in that query, so the program's
+ * compositor went without its frames for its 250 ms deadline (the viewers' 245-256 ms hole).
+ */
+export function linkBranch(teePad: GstPad, sink: GstPad): void {
+  const { PadLinkCheck, PadLinkReturn } = loadGst();
+  const ret = teePad.linkFull(sink, PadLinkCheck.DEFAULT | PadLinkCheck.NO_RECONFIGURE);
+  if (ret !== PadLinkReturn.OK) throw new Error(`cannot link pad ${teePad.name} to ${sink.name} (${ret})`);
+}
+
 export function staticPad(element: GstElement, name: string): GstPad {
   const pad = element.getStaticPad(name);
   if (!pad) throw new Error(`${element.name} has no pad ${name}`);

@@ -23,6 +23,8 @@ export interface GstQuery {
 export interface GstPad {
   readonly name: string;
   link(sink: GstPad): number;
+  /** Links with the checks and options of `flags` (PadLinkCheck bits). */
+  linkFull(sink: GstPad, flags: number): number;
   unlink(sink: GstPad): boolean;
   isLinked(): boolean;
   getParentElement(): GstElement | null;
@@ -109,6 +111,7 @@ export interface GstModule {
   MessageType: { EOS: number; ERROR: number; WARNING: number; STATE_CHANGED: number; LATENCY: number };
   DebugGraphDetails: { MEDIA_TYPE: number; CAPS_DETAILS: number; STATES: number };
   PadLinkReturn: { OK: number };
+  PadLinkCheck: { DEFAULT: number; NO_RECONFIGURE: number };
 }
 
 interface GlibMainContext {

@@ -218,12 +218,15 @@ export class ProgramPipeline {
 
   private async attachVertical(spec: NonNullable<RenderPlan['vertical']>): Promise<void> {
     try {
+      const began = performance.now();
       const canvas = await VerticalCanvas.attach(this.gst, this.plan.profile, this.encoderSettings.preset, spec, this.logger);
+      const built = performance.now();
       this.vertical = canvas;
       this.setInputLatency();
       this.inputs.attachVertical(canvas.compositor, this.plan);
       this.clock?.attachVertical(canvas.compositor, canvas.size);
-      this.logger.info({ width: spec.width, height: spec.height }, 'vertical canvas attached');
+      const ms = { canvasMs: Math.round(built - began), branchesMs: Math.round(performance.now() - built) };
+      this.logger.info({ width: spec.width, height: spec.height, ...ms }, 'vertical canvas attached');
     } catch (err) {
       // Its destinations then get the horizontal picture rather than none.
       this.logger.error({ detail: err instanceof Error ? err.message : String(err) }, 'vertical canvas could not start');

@@ -1,6 +1,6 @@
 import type { EncoderPreset, OutputProfile, PlanVertical, RenderPlan } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import { linkChain, linkPads, makeElement, requestPad, staticPad } from '../gst/elements.ts';
+import { linkBranch, linkChain, linkPads, makeElement, requestPad, staticPad } from '../gst/elements.ts';
 import { loadGst, type GstElement, type GstPad } from '../gst/gst.ts';
 import type { GstPipeline } from '../gst/pipeline.ts';
 import { X264_OPTIONS } from './build/video.ts';
@@ -126,7 +126,7 @@ export class VerticalCanvas {
     linkPads(staticPad(queue, 'src'), requestPad(mux, 'audio'));
     queue.syncStateWithParent();
     const teePad = requestPad(audioTee, 'src_%u');
-    linkPads(teePad, staticPad(queue, 'sink'));
+    linkBranch(teePad, staticPad(queue, 'sink'));
     this.audio = { teePad, queue };
   }
 

@@ -1,6 +1,6 @@
 import type { PlanInput, RenderPlan } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import { linkPads, makeElement, requestPad, staticPad, structureNumber } from '../../gst/elements.ts';
+import { linkBranch, linkPads, makeElement, requestPad, staticPad, structureNumber } from '../../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
 import type { AudioFader } from '../audio-fader.ts';
@@ -258,7 +258,7 @@ export class InputSet {
   private joinMixer(inputId: string, audio: NonNullable<AttachedInput['audio']>, target: AudioPadTarget, fadeIn: boolean): void {
     const pad = requestPad(this.deps.mixer, 'sink_%u');
     const teePad = requestPad(audio.tee, 'src_%u');
-    linkPads(teePad, pad);
+    linkBranch(teePad, pad);
     audio.pad = pad;
     audio.teePad = teePad;
     this.deps.fader.add(inputId, pad, target, { fadeIn });

@@ -1,4 +1,4 @@
-import { linkPads, makeElement, requestPad, staticPad } from '../../gst/elements.ts';
+import { linkBranch, linkPads, makeElement, requestPad, staticPad } from '../../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
 import { FirstData } from './first-data.ts';
@@ -96,7 +96,7 @@ export class PictureLink {
     const pad = requestPad(this.compositor, 'sink_%u');
     Object.assign(pad, this.placement);
     const teePad = requestPad(this.tee, 'src_%u');
-    linkPads(teePad, pad);
+    linkBranch(teePad, pad);
     this.programPad = pad;
     this.teePad = teePad;
     if (this.verticalCompositor) this.buildVertical(this.verticalCompositor);
@@ -117,7 +117,7 @@ export class PictureLink {
     // Playing before the tee feeds it: a tee pushing into a pad that is still flushing stops.
     queue.syncStateWithParent();
     const teePad = requestPad(this.tee, 'src_%u');
-    linkPads(teePad, staticPad(queue, 'sink'));
+    linkBranch(teePad, staticPad(queue, 'sink'));
     this.vertical = { compositor, queue, teePad, pad };
   }
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Logger } from '@onair/runtime';
-import { linkPads, makeElement, requestPad, staticPad } from '../../gst/elements.ts';
+import { linkBranch, linkPads, makeElement, requestPad, staticPad } from '../../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
 
 /** How long a recording's last fragment has to be written once it stops, before its bin goes. */
@@ -55,8 +55,8 @@ export class Recording {
     bin.syncStateWithParent();
     this.videoPad = requestPad(this.videoTee, 'src_%u');
     this.audioPad = requestPad(this.audioTee, 'src_%u');
-    linkPads(this.videoPad, staticPad(bin, 'video'));
-    linkPads(this.audioPad, staticPad(bin, 'audio'));
+    linkBranch(this.videoPad, staticPad(bin, 'video'));
+    linkBranch(this.audioPad, staticPad(bin, 'audio'));
     // The file starts at a keyframe instead of waiting up to 2 s for the next one.
     this.requestKeyframe();
     this.logger.info({ path: this.path }, 'recording started');
