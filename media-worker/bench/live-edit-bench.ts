@@ -10,7 +10,13 @@
  *   leak   CYCLES attach/detach cycles of a web page and a camera (both with their senders
  *          running): the process's RSS, threads and open files every 20 cycles, against the
  *          figures after the first cycle.
- * BENCH_ONLY=edits,leak runs only the parts named; BENCH_KINDS=camera,vertical
+ *   replace the changes that still replace the pipeline process (issue 35, item 3): a new output
+ *          profile and a crash (kill -9): the longest arrival gap at a reader that follows the new
+ *          publish (the RTMP server ends its players with their publisher, so it starts a new reader
+ *          at once, as a retrying player would). Stream time restarts with the new publisher, so
+ *          only arrival is read; the same run measures what starting a reader on a steady stream
+ *          costs (spawn to first packet), part of each figure and printed beside it.
+ * BENCH_ONLY=edits,leak,replace runs only the parts named (edits and leak by default); BENCH_KINDS=camera,vertical
  * only the changes whose names hold one of these words; BENCH_REPEAT (3) and BENCH_CYCLES (200);
  * BENCH_LEAK_INPUTS=camera,page (both by default) the inputs the leak part cycles (also 'video':
  * the camera's picture alone, 'mic': its sound alone); BENCH_LEAK_HOLD (250) ms each is kept in, and out;
@@ -37,6 +43,7 @@ const CYCLES = Number(process.env.BENCH_CYCLES ?? 200);
 const LEAK_HOLD_MS = Number(process.env.BENCH_LEAK_HOLD ?? 250);
 const LEAK_INPUTS = new Set((process.env.BENCH_LEAK_INPUTS ?? 'camera,page').split(','));
 const AROUND_MS = 1500;
+const REPLACE_AROUND_MS = 8000;
 const CPU_WINDOW_MS = 2000;
 const PLACEHOLDER = join(import.meta.dirname, '..', 'assets', 'placeholder-camera.png');
 const profile = outputProfiles['720p30'];
@@ -64,13 +71,13 @@ interface Session {
 
 const base: PlanInput = { id: 'camera0', kind: 'test-pattern', pattern: 'ball', color: 0xffffff, width: profile.width, height: profile.height, toneHz: 440 };
 
-function plan(extra: PlanInput[], outputs: PlanOutput[], options: { sceneId?: string; moved?: boolean } = {}): RenderPlan {
+function plan(extra: PlanInput[], outputs: PlanOutput[], options: { sceneId?: string; moved?: boolean; bitrateKbps?: number } = {}): RenderPlan {
   const placements: PlanPlacement[] = [
     { inputId: base.id, x: 0, y: 0, width: profile.width, height: profile.height, zorder: 0, visible: true, alpha: 1 },
     ...extra.map((input, i) => ({ inputId: input.id, x: options.moved ? 640 : 40 + i * 20, y: 40, width: 480, height: 270, zorder: 1 + i, visible: true, alpha: 1 })),
   ];
   return renderPlanSchema.parse({
-    profile,
+    profile: options.bitrateKbps ? { ...profile, videoBitrateKbps: options.bitrateKbps } : profile,
     inputs: [base, ...extra],
     scenes: [
       { id: 'main', placements },
@@ -104,13 +111,13 @@ async function liveInputs(session: Session): Promise<{ camera: PlanInput; page: 
   };
 }
 
-async function startSession(host: SessionHost, server: RunningRtmpServer, id: string): Promise<Session> {
+async function startSession(host: SessionHost, server: RunningRtmpServer, id: string, options: { follow?: boolean } = {}): Promise<Session> {
   const outputs: PlanOutput[] = [{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: id, allowPrivate: true }];
   const supervisor = host.startSession({ sessionId: id, planVersion: 1, plan: plan([], outputs) });
   await waitFor(`${id} live`, async () => (supervisor.stats?.outputs.some((o) => o.state === 'live') ? true : undefined), 60_000);
   const session: Session = { host, server, supervisor, id, outputs, version: 1, packets: [], stops: [] };
   running.push(session);
-  session.stops.push(readVideoPackets(server.url(id), (ts, at) => session.packets.push({ ts, at })));
+  session.stops.push(readVideoPackets(server.url(id), (ts, at) => session.packets.push({ ts, at }), { follow: options.follow }));
   await waitFor('the reader', async () => (session.packets.length > 60 ? true : undefined), 20_000);
   return session;
 }
@@ -226,6 +233,48 @@ async function leak(host: SessionHost, server: RunningRtmpServer): Promise<void>
   await stopSession(session);
 }
 
+/**
+ * The two changes that still replace the pipeline process: a new output profile (here a new
+ * bitrate) and a crash (killed with -9, started again by the supervisor). Each is preceded by the
+ * baseline: a second reader started on the steady stream, spawn to its first packet.
+ */
+async function replacements(host: SessionHost, server: RunningRtmpServer): Promise<void> {
+  const session = await startSession(host, server, 'replace', { follow: true });
+  const readerStart = async (): Promise<number> => {
+    const began = performance.now();
+    let first: number | undefined;
+    const stop = readVideoPackets(server.url(session.id), (_ts, at) => (first ??= at));
+    try {
+      await waitFor('a reader on the steady stream', async () => (first !== undefined ? true : undefined), 20_000, 5);
+    } finally {
+      stop();
+    }
+    return first! - began;
+  };
+  const windowed = async (apply: () => void): Promise<{ arrivalGap: number; restarts: number }> => {
+    const t0 = performance.now();
+    apply();
+    await sleep(REPLACE_AROUND_MS);
+    await waitFor('the session live again', async () => (session.supervisor.stats?.outputs.some((o) => o.state === 'live') ? true : undefined), 30_000);
+    const window = session.packets.filter((p) => p.at >= t0 - 1000 && p.at <= t0 + REPLACE_AROUND_MS);
+    return { arrivalGap: longestGap(window.map((p) => p.at)), restarts: session.supervisor.restarts };
+  };
+  print(`${'pipeline process replaced by'.padEnd(44)} ${'arrival gap'.padStart(12)} ${'reader start'.padStart(13)}   (each of ${REPEAT}; ms within ${REPLACE_AROUND_MS} ms; the gap includes the reader's start)`);
+  for (let i = 0; i < REPEAT; i++) {
+    const baseline = await readerStart();
+    const bitrateKbps = i % 2 === 0 ? profile.videoBitrateKbps - 500 : profile.videoBitrateKbps;
+    const r = await windowed(() => session.host.applyPlan(session.id, ++session.version, plan([], session.outputs, { bitrateKbps })));
+    print(`${'a new output profile'.padEnd(44)} ${r.arrivalGap.toFixed(0).padStart(12)} ${baseline.toFixed(0).padStart(13)}`);
+  }
+  for (let i = 0; i < REPEAT; i++) {
+    const baseline = await readerStart();
+    const pid = session.supervisor.pid!;
+    const r = await windowed(() => process.kill(pid, 'SIGKILL'));
+    print(`${'a crash (kill -9, started again)'.padEnd(44)} ${r.arrivalGap.toFixed(0).padStart(12)} ${baseline.toFixed(0).padStart(13)}   restarts so far ${r.restarts}`);
+  }
+  await stopSession(session);
+}
+
 async function stopSession(session: Session): Promise<void> {
   for (const stop of session.stops) stop();
   await session.host.stopSession(session.id);
@@ -244,6 +293,7 @@ async function main(): Promise<void> {
     const only = new Set((process.env.BENCH_ONLY ?? 'edits,leak').split(','));
     if (only.has('edits')) await edits(host, server, dir);
     if (only.has('leak')) await leak(host, server);
+    if (only.has('replace')) await replacements(host, server);
   } finally {
     for (const session of running) for (const stop of session.stops) stop();
     await host.stopAll();

@@ -51,21 +51,41 @@ function clockTimeMs(text: string): number {
  * Reads `url` packet by packet without decoding: each video packet's timestamp (ms of stream time,
  * the FLV tag's) and its arrival here (performance.now()). GStreamer's identity prints a line per
  * buffer; stdbuf makes gst-launch write each line as it happens.
+ *
+ * With `follow`, it reads on when the stream ends (a new publisher replaced the old one, and the
+ * RTMP server ended this player with the old one): a new reader starts at once, as a player that
+ * retries would; `onRestart` is told when, and each restarted reader's stream time starts anew.
  */
-export function readVideoPackets(url: string, onPacket: (timestampMs: number, at: number) => void): () => void {
+export function readVideoPackets(url: string, onPacket: (timestampMs: number, at: number) => void, options: { follow?: boolean; onRestart?: (at: number) => void } = {}): () => void {
   const args = ['-oL', 'gst-launch-1.0', '-v', 'rtmp2src', `location=${url}`, '!', 'flvdemux', 'name=demux'];
   args.push('demux.video', '!', 'identity', 'name=packets', 'silent=false', '!', 'fakesink', 'sync=false', 'async=false');
   args.push('demux.audio', '!', 'fakesink', 'sync=false', 'async=false');
-  const reader = spawn('stdbuf', args, { stdio: ['ignore', 'pipe', 'ignore'] });
-  let pending = '';
-  reader.stdout.on('data', (chunk: Buffer) => {
-    const at = performance.now();
-    const lines = (pending + chunk.toString('latin1')).split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) {
-      const m = /packets: last-message = chain .*? dts: ([0-9:.]+)/.exec(line);
-      if (m) onPacket(clockTimeMs(m[1]!), at);
-    }
-  });
-  return () => reader.kill('SIGKILL');
+  let stopped = false;
+  let reader: ReturnType<typeof spawn>;
+  const start = (): void => {
+    const began = performance.now();
+    reader = spawn('stdbuf', args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let pending = '';
+    reader.stdout!.on('data', (chunk: Buffer) => {
+      const at = performance.now();
+      const lines = (pending + chunk.toString('latin1')).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const m = /packets: last-message = chain .*? dts: ([0-9:.]+)/.exec(line);
+        if (m) onPacket(clockTimeMs(m[1]!), at);
+      }
+    });
+    reader.once('exit', () => {
+      if (stopped || !options.follow) return;
+      const at = performance.now();
+      options.onRestart?.(at);
+      // A reader turned away at once (no publisher yet) tries again shortly, not in a tight loop.
+      setTimeout(start, at - began < 200 ? 50 : 0);
+    });
+  };
+  start();
+  return () => {
+    stopped = true;
+    reader.kill('SIGKILL');
+  };
 }
