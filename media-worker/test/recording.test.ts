@@ -72,7 +72,34 @@ describe('recording', () => {
     expect(await decodedSeconds(join(dir, 'part-2.mp4'))).toBeGreaterThan(2);
   }, 90_000);
 
-  it('goes on in the next part when the encoder steps down (a new preset and size), each part playable at its own size', async () => {
+  it('stays one part, playable to its end, when the encoder steps through its presets', async () => {
+    const server = await suite.fx.rtmp();
+    const id = `rec-presets-${randomUUID().slice(0, 8)}`;
+    const dir = join(suite.fx.dir, id);
+    suite.fx.host.startSession({ sessionId: id, planVersion: 1, plan: renderPlanSchema.parse({ ...testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]), recording: { dir } }) });
+    await suite.fx.waitForOutput(id, 'main', 'live');
+    const began = Date.now();
+    // veryfast -> superfast -> ultrafast, each held 3 s, at the profile's size.
+    for (const step of [1, 2]) {
+      await new Promise((r) => setTimeout(r, 3000));
+      const since = Date.now();
+      suite.fx.host.governed().find((s) => s.sessionId === id)!.setStep(step);
+      await suite.fx.waitForReport(id, 'stats', (r) => r.stats.encoder?.step === step, 20_000, since);
+    }
+    await new Promise((r) => setTimeout(r, 3000));
+    const wall = (Date.now() - began) / 1000;
+    await suite.fx.host.stopSession(id);
+
+    const errors = suite.fx.reports.filter((r) => r.sessionId === id && r.report.type === 'error').map((r) => r.report);
+    expect(readdirSync(dir), JSON.stringify(errors)).toEqual(['part-1.mp4']);
+    expect((await probe(join(dir, 'part-1.mp4'))).codecs).toEqual(['aac', 'h264']);
+    // Every frame after each step decodes: the part plays to its end, not only up to the first step.
+    const decoded = await decodedSeconds(join(dir, 'part-1.mp4'));
+    console.warn(`recording through two preset steps: ${decoded.toFixed(2)} s decoded of ${wall.toFixed(2)} s live`);
+    expect(decoded).toBeGreaterThan(wall - 1.5);
+  }, 90_000);
+
+  it('goes on in the next part when the encoder steps down to a smaller size, each part playable at its own size', async () => {
     const server = await suite.fx.rtmp();
     // Its own name per attempt: a retry must not find the parts of the attempt before it.
     const id = `rec-stepped-${randomUUID().slice(0, 8)}`;

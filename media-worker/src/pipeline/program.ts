@@ -389,10 +389,11 @@ export class ProgramPipeline {
     const encoder = this.gst.bin.getByName('video-encoder');
     const valve = this.gst.bin.getByName('video-encoder-valve');
     if (!encoder || !valve || this.state !== 'playing') return current;
-    // A new preset or size is a new H.264 stream (other parameter sets, other caps), which one MP4
-    // track cannot hold: the recording ends its part before the change and goes on in the next one.
-    const recordingGoesOn = this.recorder.active && (next.preset !== current.preset || next.width !== current.width || next.height !== current.height);
-    if (recordingGoesOn) this.recorder.stop();
+    // A new size is a new H.264 stream (other parameter sets, other caps), which one MP4 track
+    // cannot hold: the recording ends its part before the change and goes on in the next one once
+    // the new size is encoded. A new preset writes the same parameter sets (X264_OPTIONS): the part goes on.
+    const recordingGoesOn = this.recorder.active && (next.width !== current.width || next.height !== current.height);
+    if (recordingGoesOn) this.recorder.nextPartAt({ width: next.width, height: next.height }, this.plan.recording);
     if (next.preset !== current.preset) {
       setProperties(valve, { drop: true });
       encoder.setState(loadGst().State.READY);
@@ -402,7 +403,6 @@ export class ProgramPipeline {
     }
     this.encoderSettings = next;
     if (next.width !== current.width || next.height !== current.height) this.resizeProgram(next.width, next.height);
-    if (recordingGoesOn) this.recorder.set(this.plan.recording);
     this.logger.info({ step: next.step, preset: next.preset, width: next.width, height: next.height }, 'encoder step changed');
     return next;
   }

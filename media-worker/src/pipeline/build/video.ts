@@ -10,11 +10,13 @@ import { buildPreview } from './preview.ts';
  * x264's options beside its preset, for every encode of a session. No keyframes on scene cuts: a
  * keyframe every 2 s, as platforms ask, plus one when a destination connects (requestKeyframe),
  * from which the 2 s grid restarts, so keyframes are never more than 2 s apart. HRD filler keeps
- * the rate constant even on a still picture, as CBR ingest expects.
- * (Tried: cabac=1:weightp=0:ref=1 gives the same codec_data at every preset, read from h264parse's
- * caps, but a recording that went on through a live preset step decoded only up to the step.)
+ * the rate constant even on a still picture, as CBR ingest expects. CABAC and weighted prediction
+ * on at every preset (ultrafast turns both off by itself): every preset of the encoder ladder then
+ * writes the same parameter sets (the same codec_data, read from h264parse's caps at veryfast,
+ * superfast and ultrafast), so stepping the preset live keeps the stream's caps, and the recording,
+ * whose MP4 track holds one set of them, goes on in the same part (issue 35).
  */
-export const X264_OPTIONS = 'scenecut=0:nal-hrd=cbr';
+export const X264_OPTIONS = 'scenecut=0:nal-hrd=cbr:cabac=1:weightp=1';
 
 /** The program's picture as composited: AYUV (see buildProgramVideo) at the program's size. */
 export function programCaps(width: number, height: number, fps: number): string {
