@@ -15,7 +15,9 @@
  *          publish (the RTMP server ends its players with their publisher, so it starts a new reader
  *          at once, as a retrying player would). Stream time restarts with the new publisher, so
  *          only arrival is read; the same run measures what starting a reader on a steady stream
- *          costs (spawn to first packet), part of each figure and printed beside it.
+ *          costs (spawn to first packet), part of each figure and printed beside it. Measured
+ *          twice: with each pipeline process forked when needed, and with a spare started ahead
+ *          (session/pipeline-processes.ts, as the worker runs).
  * BENCH_ONLY=edits,leak,replace runs only the parts named (edits and leak by default); BENCH_KINDS=camera,vertical
  * only the changes whose names hold one of these words; BENCH_REPEAT (3) and BENCH_CYCLES (200);
  * BENCH_LEAK_INPUTS=camera,page (both by default) the inputs the leak part cycles (also 'video':
@@ -238,8 +240,8 @@ async function leak(host: SessionHost, server: RunningRtmpServer): Promise<void>
  * bitrate) and a crash (killed with -9, started again by the supervisor). Each is preceded by the
  * baseline: a second reader started on the steady stream, spawn to its first packet.
  */
-async function replacements(host: SessionHost, server: RunningRtmpServer): Promise<void> {
-  const session = await startSession(host, server, 'replace', { follow: true });
+async function replacements(host: SessionHost, server: RunningRtmpServer, label: string): Promise<void> {
+  const session = await startSession(host, server, `replace-${label.replace(/\W+/g, '-')}`, { follow: true });
   const readerStart = async (): Promise<number> => {
     const began = performance.now();
     let first: number | undefined;
@@ -259,7 +261,7 @@ async function replacements(host: SessionHost, server: RunningRtmpServer): Promi
     const window = session.packets.filter((p) => p.at >= t0 - 1000 && p.at <= t0 + REPLACE_AROUND_MS);
     return { arrivalGap: longestGap(window.map((p) => p.at)), restarts: session.supervisor.restarts };
   };
-  print(`${'pipeline process replaced by'.padEnd(44)} ${'arrival gap'.padStart(12)} ${'reader start'.padStart(13)}   (each of ${REPEAT}; ms within ${REPLACE_AROUND_MS} ms; the gap includes the reader's start)`);
+  print(`${`pipeline process replaced (${label}) by`.padEnd(44)} ${'arrival gap'.padStart(12)} ${'reader start'.padStart(13)}   (each of ${REPEAT}; ms within ${REPLACE_AROUND_MS} ms; the gap includes the reader's start)`);
   for (let i = 0; i < REPEAT; i++) {
     const baseline = await readerStart();
     const bitrateKbps = i % 2 === 0 ? profile.videoBitrateKbps - 500 : profile.videoBitrateKbps;
@@ -293,7 +295,18 @@ async function main(): Promise<void> {
     const only = new Set((process.env.BENCH_ONLY ?? 'edits,leak').split(','));
     if (only.has('edits')) await edits(host, server, dir);
     if (only.has('leak')) await leak(host, server);
-    if (only.has('replace')) await replacements(host, server);
+    if (only.has('replace')) {
+      // The same changes on a host that forks each pipeline process when it needs one, then on one
+      // that keeps a spare started ahead (as the worker does).
+      await replacements(host, server, 'fork on demand');
+      const spareHost = new SessionHost({ logger: pino({ level: 'warn' }), redis, metrics: new Registry(), spare: true });
+      try {
+        await sleep(3000);
+        await replacements(spareHost, server, 'spare process');
+      } finally {
+        await spareHost.stopAll();
+      }
+    }
   } finally {
     for (const session of running) for (const stop of session.stops) stop();
     await host.stopAll();

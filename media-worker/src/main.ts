@@ -47,6 +47,8 @@ async function start(ctx: WorkerContext): Promise<void> {
     // Tracks reach a pipeline's ports only while it plays; a (re)started one has fresh decoders
     // that need a keyframe from every camera and screen.
     onReport: (sessionId, report) => webrtc.onPipelineReport(sessionId, report),
+    // A session's first pipeline, and one that replaces it, start from a process already loaded.
+    spare: true,
   });
   host = sessionHost;
   const subscriber = new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: null });

@@ -5,8 +5,13 @@
  */
 import { PIPELINE_ORPHAN_EXIT_MS, pipelineCommandSchema, type PipelineCommand, type PipelineErrorCode, type PipelineReport } from '@onair/protocol';
 import { createLogger, ExitGuard } from '@onair/runtime';
+import { loadGst } from './gst/gst.ts';
 import { ProgramPipeline } from './pipeline/program.ts';
 import { RtmpEgress } from './pipeline/outputs/rtmp-egress.ts';
+
+// GStreamer and its registry are loaded before any command: a process started ahead of need (a
+// spare, session/pipeline-processes.ts) is then ready to build its pipeline the moment it is told to.
+loadGst();
 
 const STATS_INTERVAL_MS = 1000;
 /** A worker that is gone: the pipeline ends within this, whether or not its stop returns (half the promise, for the kill and its detection). */

@@ -3,6 +3,7 @@ import { Gauge, type Registry } from 'prom-client';
 import { encoderLadder, pipelineStartConfigSchema, sessionStatusKeys, type PipelineReport, type PipelineStartConfigInput, type PlanOutput, type RenderPlan, type SessionStats } from '@onair/protocol';
 import type { Logger, WorkerLoad } from '@onair/runtime';
 import type { GovernedSession } from './encoder-governor.ts';
+import { SparePipeline } from './pipeline-processes.ts';
 import { SessionSupervisor, type SessionSupervisorOptions } from './session-supervisor.ts';
 
 /** Latest stats stay readable this long after the last report, then vanish with their session. */
@@ -18,6 +19,8 @@ export interface SessionHostOptions {
   supervisor?: Partial<Omit<SessionSupervisorOptions, 'config' | 'logger' | 'onReport'>>;
   /** Every report of every session, after the host handled it. */
   onReport?: (sessionId: string, report: PipelineReport) => void;
+  /** Keep a pipeline process started ahead of need (the worker does; pipeline-processes.ts). */
+  spare?: boolean;
 }
 
 /**
@@ -26,6 +29,7 @@ export interface SessionHostOptions {
  */
 export class SessionHost {
   private readonly sessions = new Map<string, SessionSupervisor>();
+  private readonly spare: SparePipeline | undefined;
   /** Output ids seen per session, to remove their series when the session ends. */
   private readonly seenOutputs = new Map<string, Set<string>>();
   private readonly gauges: {
@@ -39,6 +43,7 @@ export class SessionHost {
   };
 
   constructor(private readonly options: SessionHostOptions) {
+    this.spare = options.spare ? new SparePipeline(options.logger) : undefined;
     const registers = [options.metrics];
     const session = ['session'];
     const output = ['session', 'output'];
@@ -66,6 +71,7 @@ export class SessionHost {
     if (this.sessions.has(config.sessionId)) throw new Error(`session ${config.sessionId} already runs here`);
     const supervisor = new SessionSupervisor({
       ...this.options.supervisor,
+      ...(this.spare ? { spawn: () => this.spare!.take() } : {}),
       config,
       logger: this.options.logger,
       onReport: (id, report) => this.onReport(id, report),
@@ -101,8 +107,15 @@ export class SessionHost {
     await this.options.redis.del(sessionStatusKeys.stats(sessionId));
   }
 
+  /** Stops every session; the worker is going, so the spare pipeline process goes too. */
   async stopAll(): Promise<void> {
+    this.spare?.close();
     await Promise.all([...this.sessions.keys()].map((id) => this.stopSession(id)));
+  }
+
+  /** The spare pipeline process's pid, while there is one. */
+  get sparePid(): number | undefined {
+    return this.spare?.pid;
   }
 
   /**

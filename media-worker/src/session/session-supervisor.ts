@@ -1,7 +1,5 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import {
   pipelineReportSchema,
   type PipelineCommand,
@@ -13,26 +11,7 @@ import {
 } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { planNeedsNewProcess } from '../pipeline/layout.ts';
-
-const PIPELINE_ENTRY = fileURLToPath(new URL('../pipeline-process.ts', import.meta.url));
-
-/**
- * The pipeline process allocates with jemalloc (Debian's libjemalloc2) where the machine has it.
- * With glibc's malloc, frames and decoder buffers freed when an input leaves stay in its arenas:
- * leak bench (issue 35), 200 camera + web page attach/detach cycles live, RSS +83 MB after the first
- * cycle and still rising. With jemalloc +17 MB, flat from cycle 20 on. A frame of the 1080p canvas
- * (8.3 MB, BGRA) is above jemalloc's 8 MiB 'oversize' line, whose blocks are handed back to the
- * system at every free and faulted in again for the next frame; the line is raised above any frame.
- * pipeline-bench cost at 720p30, same runs: 0.39-0.41 cores with it, 0.41-0.46 without.
- * An operator's own LD_PRELOAD and MALLOC_CONF are kept (MALLOC_CONF wins).
- */
-const JEMALLOC = [`/usr/lib/${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-linux-gnu/libjemalloc.so.2`].find((path) => existsSync(path));
-
-function pipelineEnv(): NodeJS.ProcessEnv {
-  if (!JEMALLOC) return { ...process.env };
-  const preload = [JEMALLOC, ...(process.env.LD_PRELOAD ? [process.env.LD_PRELOAD] : [])].join(' ');
-  return { MALLOC_CONF: `oversize_threshold:${64 * 1024 * 1024}`, ...process.env, LD_PRELOAD: preload };
-}
+import { forkPipeline } from './pipeline-processes.ts';
 
 export type SupervisorState = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped' | 'failed';
 
@@ -50,6 +29,8 @@ export interface SessionSupervisorOptions {
   stopTimeoutMs?: number;
   /** A child that has not reported `playing` by then is killed and counted as a crash. */
   startTimeoutMs?: number;
+  /** Where a pipeline process comes from (a spare started ahead, pipeline-processes.ts); a new fork by default. */
+  spawn?: () => ChildProcess;
 }
 
 /**
@@ -110,13 +91,7 @@ export class SessionSupervisor {
   start(continuingOutputs: string[] = []): void {
     this.outputStates.clear();
     this.config = { ...this.config, continuingOutputs };
-    const child = fork(PIPELINE_ENTRY, [], {
-      // --expose-gc: the pipeline collects the wrappers of the elements it removed (inputs/input-set.ts).
-      execArgv: ['--expose-gc', '--import', 'tsx'],
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: pipelineEnv(),
-      serialization: 'json',
-    });
+    const child = (this.options.spawn ?? forkPipeline)();
     this.child = child;
     const logLine = this.options.onLogLine ?? ((line: string) => process.stdout.write(`${line}\n`));
     if (child.stdout) createInterface({ input: child.stdout }).on('line', logLine);

@@ -38,8 +38,8 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-/** `onReport` also gets every pipeline report (the WebRTC endpoint follows them, as in the worker). */
-export async function createFixture(options: { onReport?: (sessionId: string, report: PipelineReport) => void } = {}): Promise<Fixture> {
+/** `onReport` also gets every pipeline report (the WebRTC endpoint follows them, as in the worker); `spare` keeps a pipeline process started ahead, as the worker does. */
+export async function createFixture(options: { onReport?: (sessionId: string, report: PipelineReport) => void; spare?: boolean } = {}): Promise<Fixture> {
   const dir = await mkdtemp(join(tmpdir(), 'onair-mw-'));
   const logs: string[] = [];
   const sink = new Writable({
@@ -58,6 +58,7 @@ export async function createFixture(options: { onReport?: (sessionId: string, re
     redis,
     metrics,
     supervisor: { onLogLine: (line) => logs.push(line), restartDelaysMs: [200] },
+    spare: options.spare,
     onReport: (sessionId, report) => {
       reports.push({ sessionId, report, at: Date.now() });
       options.onReport?.(sessionId, report);
