@@ -201,7 +201,7 @@ test('layouts: Side by side with a guest and Picture in picture with a screen sh
   await expect(page.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 
   // The Interview template, added to this project: its scenes join the list, and its scene is shown.
-  await page.getByRole('button', { name: 'Add scenes from a template' }).click();
+  await page.getByRole('button', { name: 'Templates', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Add scenes from a template' });
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/template-dialog.png` });
   await dialog.getByRole('listitem', { name: 'Interview' }).getByRole('button', { name: 'Add' }).click();

@@ -37,7 +37,7 @@ export function SceneList() {
         {document && (
           <span className={styles.headingActions}>
             <IconButton label="Screens and media" icon={<Clapperboard size={16} />} onClick={() => setLibraryOpen(true)} />
-            <IconButton label="Add scenes from a template" icon={<LayoutTemplate size={16} />} onClick={() => setTemplatesOpen(true)} />
+            <IconButton label="Templates" icon={<LayoutTemplate size={16} />} onClick={() => setTemplatesOpen(true)} />
             <IconButton label="Add scene" icon={<Plus size={16} />} onClick={() => addScene(`Scene ${scenes.length + 1}`)} />
           </span>
         )}
