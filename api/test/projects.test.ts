@@ -26,7 +26,7 @@ describe('projects', () => {
     expect((await call(api, alice, 'GET', '/api/v1/projects')).status).toBe(200);
   });
 
-  it("creates a project whose Scene 1 shows the host's camera and the logo, and lists it", async () => {
+  it("creates a project from the Beam template by default (the host's camera full frame under the logo on Free), and lists it", async () => {
     const created = await call(api, alice, 'POST', '/api/v1/projects', { name: 'Friday stream' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Friday stream', resolution: '720p', version: 0 });
@@ -53,12 +53,64 @@ describe('projects', () => {
       settings: { opacity: 1, volume: 1, muted: false, webcamDeviceId: 'default', microphoneDeviceId: 'default', displayName: '', userId: alice.id, mirrorCamera: false },
     });
     expect(watermark).toEqual({ id: expect.any(String), kind: 'watermark', name: 'Watermark', settings: {} });
-    // Spec §9: a new source at 40,40 (640x360 for captured video); the logo 237x62 at 30,30, on top.
+    // Beam: the camera fills the canvas; the logo 237x62 at 30,30 (spec §9), on top.
     const noCrop = { top: 0, right: 0, bottom: 0, left: 0 };
-    expect([...(doc.scenes[0]?.layers ?? [])].sort((a, b) => a.zIndex - b.zIndex)).toEqual([
-      { id: expect.any(String), sourceId: camera?.id, x: 40, y: 40, width: 640, height: 360, crop: noCrop, zIndex: 0, opacity: 1, visible: true },
+    const layers = [...(doc.scenes[0]?.layers ?? [])].sort((a, b) => a.zIndex - b.zIndex);
+    expect(layers).toEqual([
+      { id: expect.any(String), sourceId: camera?.id, x: 0, y: 0, width: 1280, height: 720, crop: noCrop, zIndex: 0, opacity: 1, visible: true },
       { id: expect.any(String), sourceId: watermark?.id, x: 30, y: 30, width: 237, height: 62, crop: noCrop, zIndex: 1, opacity: 1, visible: true },
     ]);
+  });
+
+  it('lists the scene templates, creates a project from one named, and refuses a template that does not exist', async () => {
+    const list = await call(api, alice, 'GET', '/api/v1/scene-templates');
+    expect(list.status).toBe(200);
+    const { templates, defaultTemplate } = list.body as { templates: { id: string; category: string; sceneNames: string[] }[]; defaultTemplate: string };
+    expect(defaultTemplate).toBe('Beam');
+    expect(templates.map((t) => t.id)).toEqual(expect.arrayContaining(['Beam', 'Just chatting', 'Interview', 'Podcast']));
+    expect(templates.filter((t) => t.category === 'gameplay')).toHaveLength(5);
+    expect((await call(api, null, 'GET', '/api/v1/scene-templates')).status).toBe(401);
+
+    const created = await call(api, alice, 'POST', '/api/v1/projects', { name: 'Game night', template: 'Gameplay' });
+    expect(created.status).toBe(201);
+    const doc = sceneDocumentSchema.parse((await call(api, alice, 'GET', `/api/v1/projects/${(created.body as { id: string }).id}/scene`)).body);
+    expect(doc.scenes.map((s) => s.name)).toEqual(['Gameplay', 'Be right back']);
+    expect(doc.sources.map((s) => s.kind).sort()).toEqual(['game', 'image', 'watermark', 'webcam', 'webpage', 'webpage']);
+
+    expect(await call(api, alice, 'POST', '/api/v1/projects', { name: 'Nope', template: 'Hologram' })).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED' } } });
+  });
+
+  it("copies a template's scenes into a project as one patch, reusing the host's camera; a viewer and a stranger may not", async () => {
+    const host = await createTestUser(api, { plan: 'Premium' });
+    const { body } = await call(api, host, 'POST', '/api/v1/projects', { name: 'Talk show' });
+    const id = (body as { id: string }).id;
+    const before = sceneDocumentSchema.parse((await call(api, host, 'GET', `/api/v1/projects/${id}/scene`)).body);
+
+    const copied = await call(api, host, 'POST', `/api/v1/projects/${id}/templates/copy`, { templateId: 'Interview' });
+    expect(copied.status).toBe(200);
+    expect((copied.body as { version: number }).version).toBe(before.version + 1);
+    const after = sceneDocumentSchema.parse((await call(api, host, 'GET', `/api/v1/projects/${id}/scene`)).body);
+    expect(after.scenes.map((s) => s.name)).toEqual(['Scene 1', 'Interview', 'Panel']);
+    expect(after.activeSceneId).toBe(before.activeSceneId);
+    expect(after.sources.filter((s) => s.kind === 'webcam')).toHaveLength(1);
+    expect(after.sources.filter((s) => s.kind === 'participant').map((s) => s.name).sort()).toEqual(['Guest 1', 'Guest 2', 'Guest 3', 'Guest 4']);
+    // Premium may hide the logo: the template's scenes come without it.
+    expect(after.scenes.slice(1).every((s) => s.layers.every((l) => after.sources.find((x) => x.id === l.sourceId)?.kind !== 'watermark'))).toBe(true);
+
+    const viewer = await createTestUser(api);
+    await api.db.projectMember.create({ data: { projectId: id, userId: viewer.id, role: 'viewer' } });
+    const refused = await call(api, viewer, 'POST', `/api/v1/projects/${id}/templates/copy`, { templateId: 'Podcast' });
+    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });
+    const stranger = await createTestUser(api);
+    expect((await call(api, stranger, 'POST', `/api/v1/projects/${id}/templates/copy`, { templateId: 'Podcast' })).status).toBe(404);
+    expect((await call(api, host, 'GET', `/api/v1/projects/${id}/scene`)).body).toMatchObject({ version: after.version });
+  });
+
+  it("refuses a template that would take a Free project over its three scenes, with the plan's words", async () => {
+    const { body } = await call(api, alice, 'POST', '/api/v1/projects', { name: 'Chat', template: 'Just chatting' });
+    const id = (body as { id: string }).id;
+    const refused = await call(api, alice, 'POST', `/api/v1/projects/${id}/templates/copy`, { templateId: 'Podcast' });
+    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', details: { rule: 'scene-limit-reached' } } } });
   });
 
   it("shows a project with the caller's role, and renames it", async () => {

@@ -77,8 +77,8 @@ describe('PATCH /api/v1/projects/:projectId/scene', () => {
     expect(stored.version).toBe(1);
     expect(stored.sources.find((s) => s.name === 'Me')?.settings).toMatchObject({ volume: 1, microphoneDeviceId: 'default' });
     expect(stored.scenes[0]?.layers.map((l) => [l.x, l.y, l.width, l.height, l.zIndex])).toEqual([
-      // A new project's camera and logo, then the two layers added.
-      [40, 40, 640, 360, 0],
+      // A new project's camera (Beam: full frame) and logo, then the two layers added.
+      [0, 0, 1280, 720, 0],
       [30, 30, 237, 62, 1],
       [40, 40, 640, 360, 2],
       [200, 36, 852, 480, 3],
@@ -97,7 +97,7 @@ describe('PATCH /api/v1/projects/:projectId/scene', () => {
     expect(res.status).toBe(200);
     const stored = await getDoc(doc.projectId);
     const [storedCamera, storedLogo] = stored.scenes[0]!.layers;
-    expect(storedCamera).toMatchObject({ x: 40, y: 40, width: 640, height: 360, vertical: { x: 60, y: 700, width: 600, height: 338, crop: { top: 0, right: 0, bottom: 0, left: 0 } } });
+    expect(storedCamera).toMatchObject({ x: 0, y: 0, width: 1280, height: 720, vertical: { x: 60, y: 700, width: 600, height: 338, crop: { top: 0, right: 0, bottom: 0, left: 0 } } });
     expect(storedLogo).toMatchObject({ x: logo!.x, y: logo!.y, vertical: { x: 17, y: 17, width: 237, height: 62 } });
     // A vertical box of nothing is refused like a horizontal one.
     const empty = await patch(doc.projectId, 1, [{ op: 'updateLayerVertical', sceneId, layerId: camera!.id, changes: { height: 0 } }]);

@@ -50,7 +50,9 @@ test('Auto Live: switched on with a Twitch destination, an encoder publishing to
   await expect(toggle).toBeChecked();
   await expect(block(page).getByRole('status', { name: 'Ingest status' })).toHaveText('Waiting for a feed: the broadcast starts when it arrives.');
 
-  // The key is hidden until asked for; the encoder takes the address and key the studio shows.
+  // The key is hidden until asked for; the encoder takes the address and key the studio shows
+  // (folded under the toggle, so the side column fits a 720-pixel-high window).
+  await block(page).getByRole('button', { name: 'Encoder and console settings' }).click();
   await expect(block(page).getByLabel('Stream key', { exact: true })).toHaveText('•'.repeat(16));
   await block(page).getByRole('button', { name: 'Show stream key' }).click();
   const key = (await block(page).getByLabel('Stream key', { exact: true }).textContent()) ?? '';

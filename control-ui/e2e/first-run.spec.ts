@@ -60,13 +60,13 @@ test('a new creator signs in from the home page, sees their camera in a new proj
   await expect(page.getByRole('banner').getByText('My first stream')).toBeVisible();
   await expect(page).toHaveTitle('My first stream · OnAir');
 
-  // The camera is in Scene 1 (spec §9: 40,40, 640×360), and the program the worker sends back shows it.
-  await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-box', '40,40,640,360');
+  // Beam, preselected: the camera fills Scene 1, and the program the worker sends back shows it.
+  await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-box', '0,0,1280,720');
   await expect(page.getByTestId('media-connection')).toHaveText('Connected', { timeout: 60_000 });
   await expect.poll(async () => {
     const inCamera = await previewPixel(page, 360, 220);
     const outside = await previewPixel(page, 1100, 600);
-    return inCamera !== null && outside !== null && near(inCamera, ORANGE, 60) && near(outside, [0, 0, 0], 40);
+    return inCamera !== null && outside !== null && near(inCamera, ORANGE, 60) && near(outside, ORANGE, 60);
   }, { timeout: 30_000, intervals: [500] }).toBe(true);
   await page.screenshot({ path: testInfo.outputPath('2-new-project.png') });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   acceptedScenePatchSchema,
@@ -8,13 +9,16 @@ import {
   projectChannels,
   resolutionIdSchema,
   resolutionOptions,
+  sceneTemplateOps,
   type AcceptedScenePatch,
   type DocumentLimits,
   type ProjectDetails,
   type ProjectPermission,
   type ProjectSummary,
   type SceneDocument,
+  type SceneOp,
   type ScenePatch,
+  type SceneTemplateId,
   type SceneRejection,
   type ServerMessage,
 } from '@onair/protocol';
@@ -62,9 +66,9 @@ export class SceneService {
     private readonly countdowns: Countdowns | null = null,
   ) {}
 
-  async createProject(user: CurrentUser, name: string): Promise<ProjectSummary> {
-    const project = await createProjectWithDocument(this.db, { ownerId: user.id, name, resolution: defaultResolutionFor(user.entitlements) });
-    this.logger.info({ projectId: project.id, userId: user.id }, 'project created');
+  async createProject(user: CurrentUser, name: string, template: SceneTemplateId): Promise<ProjectSummary> {
+    const project = await createProjectWithDocument(this.db, { ownerId: user.id, name, resolution: defaultResolutionFor(user.entitlements), template, entitlements: user.entitlements });
+    this.logger.info({ projectId: project.id, userId: user.id, template }, 'project created');
     return summary(project);
   }
 
@@ -130,8 +134,30 @@ export class SceneService {
     return { current: resolutionIdSchema.parse(project.resolution), options: resolutionOptions(await this.planOf(user, projectId)) };
   }
 
-  /** `scheduledScenes`: the api's own patch adding the scene of a scheduled broadcast (never a request's). */
-  async applyPatch(user: CurrentUser, projectId: string, patch: ScenePatch, options: { scheduledScenes?: boolean } = {}): Promise<AcceptedScenePatch> {
+  /**
+   * Copies a template's scenes into the project (spec "copy templates"): its ops are made from the
+   * document as it is under the project's row lock, so they fill the template's slots with the
+   * sources the project has now and never meet a stale version.
+   */
+  async copyTemplate(user: CurrentUser, projectId: string, templateId: SceneTemplateId): Promise<AcceptedScenePatch> {
+    const accepted = await this.applyPatch(user, projectId, (doc, entitlements) => ({
+      baseVersion: doc.version,
+      ops: sceneTemplateOps(doc, templateId, { newId: randomUUID, entitlements, userId: user.id }),
+    }));
+    this.logger.info({ projectId, userId: user.id, templateId, version: accepted.version }, 'scene template copied');
+    return accepted;
+  }
+
+  /**
+   * `patch` is the request's, or made from the locked document (copyTemplate). `scheduledScenes`:
+   * the api's own patch adding the scene of a scheduled broadcast (never a request's).
+   */
+  async applyPatch(
+    user: CurrentUser,
+    projectId: string,
+    patch: ScenePatch | ((doc: SceneDocument, entitlements: CurrentUser['entitlements']) => { baseVersion: number; ops: SceneOp[] }),
+    options: { scheduledScenes?: boolean } = {},
+  ): Promise<AcceptedScenePatch> {
     await this.access.require(user, projectId, 'update project');
     const entitlements = await this.planOf(user, projectId);
     const accepted = await this.db.$transaction(
@@ -141,7 +167,7 @@ export class SceneService {
         if (!rows[0]) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
         const doc = await loadSceneDocument(tx, projectId);
         if (!doc) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
-        const result = applyScenePatch(doc, patch, entitlements, { limits: this.limits, pageUrlTrusted: this.pageUrlTrusted, scheduledScenes: options.scheduledScenes ?? false });
+        const result = applyScenePatch(doc, typeof patch === 'function' ? patch(doc, entitlements) : patch, entitlements, { limits: this.limits, pageUrlTrusted: this.pageUrlTrusted, scheduledScenes: options.scheduledScenes ?? false });
         if (!result.ok) throw rejectionToError(result.rejection);
         const uploadRefusal = await checkSceneUploads(tx, projectId, result.document);
         if (uploadRefusal) throw rejectionToError(uploadRefusal);

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
   cropSchema,
-  newProjectDocument,
+  newProjectFromTemplate,
   OnAirError,
   sceneDocumentSchema,
+  type Entitlements,
   type Layer,
   type ResolutionId,
   type Scene,
   type SceneDocument,
+  type SceneTemplateId,
   type Source,
   verticalTransformSchema,
 } from '@onair/protocol';
@@ -138,17 +140,19 @@ export async function writeSceneDocument(tx: Prisma.TransactionClient, prev: Sce
   });
 }
 
-/** Creates a project and its first document (one scene with the owner's camera and the logo) in one transaction. */
+/**
+ * Creates a project and its first document in one transaction: the scenes of its template (Beam:
+ * the owner's camera full frame), with the logo where the owner's plan shows it.
+ */
 export async function createProjectWithDocument(
   db: Db,
-  input: { ownerId: string; name: string; resolution: ResolutionId },
+  input: { ownerId: string; name: string; resolution: ResolutionId; template: SceneTemplateId; entitlements: Entitlements },
 ): Promise<{ id: string; name: string; resolution: ResolutionId; version: number; createdAt: Date }> {
-  const ids = { projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID() };
-  const camera = { sourceId: randomUUID(), layerId: randomUUID(), userId: input.ownerId };
-  const doc = newProjectDocument({ ...ids, resolution: input.resolution, camera });
+  const projectId = randomUUID();
+  const doc = newProjectFromTemplate({ projectId, resolution: input.resolution, ownerId: input.ownerId, templateId: input.template, newId: randomUUID }, input.entitlements);
   return db.$transaction(async (tx) => {
     const project = await tx.project.create({
-      data: { id: ids.projectId, ownerId: input.ownerId, name: input.name, resolution: input.resolution, version: 0 },
+      data: { id: projectId, ownerId: input.ownerId, name: input.name, resolution: input.resolution, version: 0 },
     });
     const empty: SceneDocument = { ...doc, activeSceneId: null, scenes: [], sources: [] };
     await writeSceneDocument(tx, empty, doc);

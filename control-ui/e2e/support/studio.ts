@@ -38,15 +38,40 @@ export async function grantPremium(request: APIRequestContext): Promise<void> {
 /**
  * Creates a project from the home page under this name and waits for its studio; returns the project's id.
  * Flows that use it take `test` from ./fixtures.ts, which frees the project's session when the test ends.
+ *
+ * `template`: picked in the form. Without it the form's default (Beam) is kept and the camera is
+ * then moved, by a scene patch as a creator's drag would, to the spec's default place of a new
+ * source (40,40 640×360): the flows written before templates probe the program around that box.
  */
-export async function openNewStudio(page: Page, name: string, origin = ''): Promise<string> {
+export async function openNewStudio(page: Page, name: string, origin = '', options: { template?: string } = {}): Promise<string> {
   await page.goto(`${origin}/`);
   await page.getByLabel('New project').fill(name);
+  if (options.template) {
+    await page.getByLabel('Template').click();
+    await page.getByRole('option', { name: options.template, exact: true }).click();
+  }
   await page.getByRole('button', { name: 'Create project' }).click();
   await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
   const projectId = /studio\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
   freeAfterTest(projectId, page.context());
+  if (!options.template) await placeCameraAtDefault(page.request, projectId, origin);
   return projectId;
+}
+
+async function placeCameraAtDefault(request: APIRequestContext, projectId: string, origin: string): Promise<void> {
+  const doc = (await (await request.get(`${origin}/api/v1/projects/${projectId}/scene`)).json()) as {
+    version: number;
+    activeSceneId: string;
+    sources: { id: string; kind: string }[];
+    scenes: { id: string; layers: { id: string; sourceId: string }[] }[];
+  };
+  const camera = doc.sources.find((s) => s.kind === 'webcam');
+  const layer = doc.scenes.find((s) => s.id === doc.activeSceneId)?.layers.find((l) => l.sourceId === camera?.id);
+  if (!layer) return;
+  const moved = await request.patch(`${origin}/api/v1/projects/${projectId}/scene`, {
+    data: { baseVersion: doc.version, ops: [{ op: 'updateLayer', sceneId: doc.activeSceneId, layerId: layer.id, changes: { x: 40, y: 40, width: 640, height: 360 } }] },
+  });
+  expect(moved.status(), await moved.text()).toBe(200);
 }
 
 /**

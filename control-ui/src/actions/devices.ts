@@ -25,7 +25,7 @@ export async function loadDevices(): Promise<void> {
   const devices = await media.enumerateDevices();
   const cams = devices.filter((d) => d.kind === 'videoinput').map(plain);
   const mics = devices.filter((d) => d.kind === 'audioinput').map(plain);
-  useDeviceStore.setState({ cameras: selectableDevices(cams), microphones: selectableDevices(mics), allMicrophones: mics });
+  useDeviceStore.setState({ listed: true, cameras: selectableDevices(cams), microphones: selectableDevices(mics), allMicrophones: mics });
 }
 
 const starting = new Map<string, Promise<void>>();

@@ -153,6 +153,14 @@ export function setParticipantMuted(participantId: string, muted: boolean, sourc
 /** 'Add to scene': a guest source bound to this participant, starting at their remembered volume and mute. */
 export function addGuestToScene(participantId: string, displayName: string): void {
   const { volume, muted } = participantAudioOf(participantId);
+  // A template's empty guest slot in the scene takes the guest, keeping its place in the layout.
+  const doc = useStudioStore.getState().document;
+  const scene = doc?.scenes.find((s) => s.id === doc.activeSceneId);
+  const slot = doc?.sources.find((s) => s.kind === 'participant' && s.settings.userId === null && scene?.layers.some((l) => l.sourceId === s.id));
+  if (slot) {
+    updateSource(slot.id, { name: displayName.trim().slice(0, 100) || slot.name, settings: { kind: 'participant', userId: participantId, displayName, volume, muted } });
+    return;
+  }
   addSourceToScene('participant', { userId: participantId, displayName, volume, muted });
 }
 

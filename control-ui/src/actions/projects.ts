@@ -1,9 +1,19 @@
-import { createProjectEndpoint, listProjectsEndpoint, projectNameSchema, renameProjectEndpoint, type ProjectSummary } from '@onair/protocol';
+import {
+  copySceneTemplateEndpoint,
+  createProjectEndpoint,
+  listProjectsEndpoint,
+  listSceneTemplatesEndpoint,
+  projectNameSchema,
+  renameProjectEndpoint,
+  type ProjectSummary,
+  type SceneTemplateId,
+} from '@onair/protocol';
 import { UnauthorizedError } from '../api/http-errors.ts';
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { useProjectsStore, useStudioStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
+import { receivePatch } from './scene-document.ts';
 import { showToast } from './toasts.ts';
 
 /** Fills the project list of the home page. */
@@ -17,10 +27,26 @@ export async function loadProjects(client: HttpClient = httpClient): Promise<voi
   }
 }
 
-/** Creates a project (one scene with the logo) and returns it, or null after telling the user why not. */
+/** The scene templates (spec "list templates") for the new-project form and the studio's Add template. */
+export async function loadSceneTemplates(client: HttpClient = httpClient): Promise<void> {
+  if (useProjectsStore.getState().templates.length > 0) return;
+  try {
+    const { templates } = await call(listSceneTemplatesEndpoint, {}, client);
+    useProjectsStore.setState({ templates });
+  } catch (err) {
+    // The form still works: it sends the default template ('Beam').
+    if (!(err instanceof UnauthorizedError)) showToast({ kind: 'warning', title: 'Templates could not be loaded', description: messageOf(err) });
+  }
+}
+
+export function selectSceneTemplate(templateId: SceneTemplateId): void {
+  useProjectsStore.setState({ selectedTemplate: templateId });
+}
+
+/** Creates a project from the selected template and returns it, or null after telling the user why not. */
 export async function createProject(name: string, client: HttpClient = httpClient): Promise<ProjectSummary | null> {
   try {
-    const project = await call(createProjectEndpoint, { body: { name } }, client);
+    const project = await call(createProjectEndpoint, { body: { name, template: useProjectsStore.getState().selectedTemplate } }, client);
     useProjectsStore.setState((state) => ({ projects: [project, ...state.projects] }));
     return project;
   } catch (err) {
@@ -52,6 +78,24 @@ export async function renameOpenProject(name: string, client: HttpClient = httpC
   } catch (err) {
     if (isOpen()) useStudioStore.setState({ project });
     showToast({ kind: 'error', title: 'The project was not renamed', description: messageOf(err) });
+    return false;
+  }
+}
+
+/**
+ * Copies a template's scenes into the project open in the studio (spec "copy templates"); the new
+ * scenes arrive as a scene patch, through the same path as any other studio's edit.
+ */
+export async function addTemplateToProject(templateId: SceneTemplateId, client: HttpClient = httpClient): Promise<boolean> {
+  const projectId = useStudioStore.getState().projectId;
+  if (!projectId) return false;
+  try {
+    const accepted = await call(copySceneTemplateEndpoint, { params: { projectId }, body: { templateId } }, client);
+    if (useStudioStore.getState().projectId === projectId) receivePatch({ type: 'scene.patched', projectId, version: accepted.version, ops: accepted.ops }, client);
+    showToast({ kind: 'success', title: `${templateId} added`, description: 'Its scenes are at the end of your scene list.' });
+    return true;
+  } catch (err) {
+    showToast({ kind: 'warning', title: 'The template was not added', description: messageOf(err) });
     return false;
   }
 }

@@ -6,12 +6,14 @@ import {
   maximumScenes,
   plannedScenes,
   sceneRejection,
+  sceneLayoutOps,
   patchSceneEndpoint,
   sourceKindInfo,
   type LayerChanges,
   type NewSource,
   type ResolutionId,
   type SceneDocument,
+  type SceneLayoutId,
   type SceneOp,
   type SourceKind,
   type SourceSettingsChange,
@@ -306,6 +308,24 @@ export function moveLayerTo(sceneId: string, layerId: string, targetLayerId: str
 
 export function updateSource(sourceId: string, change: { name?: string; settings?: SourceSettingsChange }): boolean {
   return editScene([{ op: 'updateSource', sourceId, ...change }]);
+}
+
+/**
+ * Arranges the active scene's cameras, guests, screens and game in one of the layouts (issue 38),
+ * on both canvases, as one edit. The selected source, when it is one of them, is the one Solo shows
+ * and the main picture of the layouts that have one.
+ */
+export function applyLayout(layout: SceneLayoutId): boolean {
+  const doc = shown();
+  const sceneId = activeSceneId();
+  if (!doc || !sceneId) return false;
+  const selected = useStudioStore.getState().selectedLayerId;
+  const ops = sceneLayoutOps(doc, sceneId, layout, selected ? { focusLayerId: selected } : {});
+  if (ops.length === 0) {
+    showToast({ kind: 'info', title: 'Nothing to arrange yet', description: 'Add a camera, a guest or a screen share to this scene first.' });
+    return false;
+  }
+  return editScene(ops);
 }
 
 /** The output resolution is part of the document, so the worker and every studio follow it. */

@@ -1,9 +1,11 @@
 import { FolderOpen, Plus } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { createProject, loadProjects } from '../actions/projects.ts';
+import { createProject, loadProjects, loadSceneTemplates, selectSceneTemplate } from '../actions/projects.ts';
+import { sceneTemplateIdSchema } from '@onair/protocol';
 import { Button } from '../components/Button.tsx';
 import { EmptyState } from '../components/EmptyState.tsx';
+import { Select } from '../components/Select.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { useProjectsStore } from '../stores/index.ts';
 import styles from './Page.module.css';
@@ -12,15 +14,18 @@ import { SignedOutHome } from './SignedOutHome.tsx';
 
 /** The studio home: the creator's projects, and a new one in one step. */
 export function HomePage() {
-  const { status, projects, error } = useProjectsStore();
+  const { status, projects, error, templates, selectedTemplate } = useProjectsStore();
   useDocumentTitle(status === 'unauthenticated' ? 'Cloud streaming studio' : 'Projects');
   const navigate = useNavigate();
   const nameId = useId();
+  const templateId = useId();
   const [name, setName] = useState('');
   const [creating, setCreating] = useState(false);
   useEffect(() => {
     void loadProjects();
+    void loadSceneTemplates();
   }, []);
+  const chosen = templates.find((t) => t.id === selectedTemplate);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -42,10 +47,22 @@ export function HomePage() {
             New project
           </label>
           <input id={nameId} className={home.input} maxLength={100} required placeholder="Friday stream" value={name} onChange={(e) => setName(e.target.value)} />
+          <label htmlFor={templateId} className={home.label}>
+            Template
+          </label>
+          <div className={home.template}>
+            <Select
+              id={templateId}
+              value={selectedTemplate}
+              options={(templates.length > 0 ? templates : [{ id: selectedTemplate }]).map((t) => ({ value: t.id, label: t.id }))}
+              onValueChange={(value) => selectSceneTemplate(sceneTemplateIdSchema.parse(value))}
+            />
+          </div>
           <Button type="submit" variant="primary" disabled={creating || name.trim() === ''}>
             <Plus size={16} aria-hidden />
             Create project
           </Button>
+          {chosen && <p className={home.templateHint}>{chosen.description}</p>}
         </form>
       )}
       <section className={styles.card} aria-label="Project list">
@@ -65,7 +82,7 @@ export function HomePage() {
             icon={<FolderOpen size={36} />}
             title={status === 'error' ? 'Projects could not be loaded' : status === 'ready' ? 'No projects yet' : 'Loading your projects…'}
           >
-            <p>{status === 'error' ? error : status === 'ready' ? 'Name your first project above: it opens with your camera in its first scene.' : null}</p>
+            <p>{status === 'error' ? error : status === 'ready' ? 'Name your first project above and pick a template: Beam opens with your camera filling the frame.' : null}</p>
           </EmptyState>
         )}
       </section>

@@ -7,14 +7,16 @@ import { DestinationsPanel } from '../features/destinations/DestinationsPanel.ts
 import { StudioMedia } from '../features/media/StudioMedia.tsx';
 import { ProgramCanvas } from '../features/studio/ProgramCanvas.tsx';
 import { SceneList } from '../features/studio/SceneList.tsx';
+import { LayoutBar } from '../features/studio/LayoutBar.tsx';
 import { SidePanel } from '../features/studio/SidePanel.tsx';
+import { StudioLoading } from '../features/studio/StudioLoading.tsx';
 import { StudioPanels } from '../features/studio/SourceSettingsDialog.tsx';
 import { StudioTopBar } from '../features/studio/StudioTopBar.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { useStudioStore } from '../stores/index.ts';
 import styles from './StudioPage.module.css';
 
-/** The studio of one project: top bar, scene column, program canvas and side panel. */
+/** The studio of one project: top bar, scene column, program canvas with its layouts, and side column. */
 export function StudioPage() {
   // The route only matches with a project id, so it is always there.
   const projectId = useParams().projectId ?? '';
@@ -33,7 +35,10 @@ export function StudioPage() {
       <StudioTopBar />
       <div className={styles.workspace}>
         <SceneList />
-        <ProgramCanvas />
+        <div className={styles.centre}>
+          <ProgramCanvas />
+          <LayoutBar />
+        </div>
         <div className={styles.side}>
           <StudioMedia />
           <DestinationsPanel projectId={projectId}>
@@ -43,6 +48,7 @@ export function StudioPage() {
         </div>
       </div>
       <StudioPanels />
+      <StudioLoading />
     </div>
   );
 }

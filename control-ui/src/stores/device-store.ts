@@ -10,6 +10,8 @@ export type MediaPermission = 'unknown' | 'granted' | 'denied';
 
 export interface DeviceState {
   permission: MediaPermission;
+  /** Whether the browser's devices have been listed once: until then an empty list means nothing. */
+  listed: boolean;
   /** Selectable devices only (no default/communications pseudo-devices). */
   cameras: DeviceLike[];
   microphones: DeviceLike[];
@@ -32,6 +34,7 @@ function read(storage: FlagStorage | undefined, key: string): string | null {
 export function createDeviceStore(storage: FlagStorage | undefined) {
   return create<DeviceState>()(() => ({
     permission: 'unknown',
+    listed: false,
     cameras: [],
     microphones: [],
     allMicrophones: [],

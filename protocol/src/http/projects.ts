@@ -3,6 +3,7 @@ import { resolutionIdSchema, resolutionOptionSchema } from '../plans.ts';
 import { projectRoleSchema } from '../signaling/roles.ts';
 import { sceneDocumentSchema } from '../scene/document.ts';
 import { sceneOpSchema, scenePatchSchema } from '../scene/patch.ts';
+import { DEFAULT_SCENE_TEMPLATE, sceneTemplateIdSchema, sceneTemplateSummarySchema } from '../scene/scene-templates.ts';
 import { defineEndpoint } from './endpoint.ts';
 
 export const projectSummarySchema = z.object({
@@ -18,13 +19,17 @@ export const projectIdParamsSchema = z.object({ projectId: z.uuid() });
 
 export const projectNameSchema = z.string().trim().min(1).max(100);
 
-export const createProjectBodySchema = z.strictObject({ name: projectNameSchema });
+export const createProjectBodySchema = z.strictObject({
+  name: projectNameSchema,
+  /** The scene template the project starts from (spec: sceneTemplate, default 'Beam'). */
+  template: sceneTemplateIdSchema.default(DEFAULT_SCENE_TEMPLATE),
+});
 
 export const createProjectEndpoint = defineEndpoint({
   id: 'createProject',
   method: 'post',
   path: '/api/v1/projects',
-  summary: "Create a project: Scene 1 holds the host's camera (with its microphone) and the logo.",
+  summary: "Create a project from a scene template ('Beam' unless another is named): its scenes hold the host's camera (with its microphone), and the logo where the plan shows it.",
   tag: 'projects',
   access: 'user',
   body: createProjectBodySchema,
@@ -143,4 +148,41 @@ export const getCountdownEndpoint = defineEndpoint({
   response: z.object({ countdown: runningCountdownViewSchema.nullable() }),
 });
 
-export const projectEndpoints = [createProjectEndpoint, listProjectsEndpoint, getProjectEndpoint, renameProjectEndpoint, getSceneDocumentEndpoint, patchSceneEndpoint, getResolutionChoicesEndpoint, getCountdownEndpoint] as const;
+export const listSceneTemplatesEndpoint = defineEndpoint({
+  id: 'listSceneTemplates',
+  method: 'get',
+  path: '/api/v1/scene-templates',
+  summary: "The scene templates a project can start from or copy in (spec: list templates), 'Beam' first.",
+  tag: 'scenes',
+  access: 'user',
+  response: z.object({ templates: z.array(sceneTemplateSummarySchema), defaultTemplate: sceneTemplateIdSchema }),
+});
+
+export const copySceneTemplateBodySchema = z.strictObject({ templateId: sceneTemplateIdSchema });
+
+export const copySceneTemplateEndpoint = defineEndpoint({
+  id: 'copySceneTemplate',
+  projectPermission: 'update project',
+  method: 'post',
+  path: '/api/v1/projects/:projectId/templates/copy',
+  summary:
+    "Copy a template's scenes into the project (spec: copy templates) as one scene patch on the current version: its slots filled with the project's own sources where it has them. Answers like a patch; over the plan's scene limit 403 PLAN_LIMIT_REACHED with details.rule.",
+  tag: 'scenes',
+  access: 'user',
+  params: projectIdParamsSchema,
+  body: copySceneTemplateBodySchema,
+  response: scenePatchResultSchema,
+});
+
+export const projectEndpoints = [
+  createProjectEndpoint,
+  listProjectsEndpoint,
+  getProjectEndpoint,
+  renameProjectEndpoint,
+  getSceneDocumentEndpoint,
+  patchSceneEndpoint,
+  getResolutionChoicesEndpoint,
+  getCountdownEndpoint,
+  listSceneTemplatesEndpoint,
+  copySceneTemplateEndpoint,
+] as const;

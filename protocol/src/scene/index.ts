@@ -9,3 +9,5 @@ export * from './devices.ts';
 export * from './channels.ts';
 export * from './new-document.ts';
 export * from './vertical.ts';
+export * from './scene-layouts.ts';
+export * from './scene-templates.ts';

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { consoleGuides, TWITCH_REQUIRED_TOOLTIP, type ConsoleKind } from '@onair/protocol';
 import { closeIngest, copyIngestText, loadIngest, openConsoleGuide, regenerateIngestKey, setAutoLive, toggleIngestKeyShown } from '../../actions/ingest.ts';
 import { Button } from '../../components/Button.tsx';
+import { Disclosure } from '../../components/Disclosure.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { Tooltip } from '../../components/Tooltip.tsx';
@@ -13,8 +14,8 @@ import styles from './AutoLive.module.css';
 
 /**
  * The Auto Live block (spec §2): the toggle (disabled without an enabled Twitch destination,
- * 'Twitch required'), the ingest's address and key for encoders, the console address, the feed's
- * state, and the Xbox and PlayStation guides.
+ * 'Twitch required') and the feed's state; folded below them, the ingest's address and key for
+ * encoders, the console address, and the Xbox and PlayStation guides.
  */
 export function AutoLiveBlock({ projectId }: { projectId: string }) {
   useEffect(() => {
@@ -51,6 +52,8 @@ export function AutoLiveBlock({ projectId }: { projectId: string }) {
         <span className={styles.light} data-light={line.light} aria-hidden />
         {line.text}
       </p>
+      {/* Set up once in an encoder or console: folded away so the side column keeps its room. */}
+      <Disclosure label="Encoder and console settings">
       <dl className={styles.fields}>
         <dt>Server</dt>
         <dd>
@@ -80,6 +83,7 @@ export function AutoLiveBlock({ projectId }: { projectId: string }) {
           </Button>
         ))}
       </div>
+      </Disclosure>
       <ConsoleGuideModal />
     </section>
   );

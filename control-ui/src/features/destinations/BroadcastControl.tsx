@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { canRecord } from '@onair/protocol';
 import { endBroadcast, goLive, setBroadcastOptions } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
+import { Select } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { encoderNotice, formatElapsed, streamLimitWarning } from '../../model/destinations.ts';
 import { useDestinationsStore, useStudioStore } from '../../stores/index.ts';
@@ -80,17 +81,18 @@ const PADDING_CHOICES = [0, 3, 5, 10];
 
 /** Padding at Go Live or End Broadcast (platforms drop the first and last seconds of a stream). */
 function Padding({ label, value, disabled, onChange }: { label: string; value: number; disabled: boolean; onChange: (seconds: number) => void }) {
+  const id = useId();
   return (
-    <label className={styles.padding}>
-      {label}
-      <select className={styles.paddingSelect} value={value} disabled={disabled} onChange={(e) => onChange(Number(e.target.value))}>
-        {PADDING_CHOICES.map((s) => (
-          <option key={s} value={s}>
-            {s === 0 ? 'Off' : `${s} s`}
-          </option>
-        ))}
-      </select>
-    </label>
+    <div className={styles.padding}>
+      <label htmlFor={id}>{label}</label>
+      <Select
+        id={id}
+        value={String(value)}
+        disabled={disabled}
+        options={PADDING_CHOICES.map((s) => ({ value: String(s), label: s === 0 ? 'Off' : `${s} s` }))}
+        onValueChange={(v) => onChange(Number(v))}
+      />
+    </div>
   );
 }
 

@@ -14,8 +14,8 @@ import { RemoveDestinationDialog } from './RemoveDestinationDialog.tsx';
 import styles from './Destinations.module.css';
 
 /**
- * The studio's destinations (spec §2): Go Live, the enabled/total counter, a toggle per destination,
- * Add Destination; `children` go below them in the same scrolling panel (the page puts the Auto Live block there).
+ * The studio's destinations (spec §2): Go Live, the enabled/total counter with Add Destination, a
+ * toggle per destination; `children` go below the list (the page puts the Auto Live block there).
  */
 export function DestinationsPanel({ projectId, children }: { projectId: string; children?: ReactNode }) {
   useEffect(() => {
@@ -28,7 +28,7 @@ export function DestinationsPanel({ projectId, children }: { projectId: string; 
   const limitReached = useDestinationsStore((s) => s.limit?.reached ?? false);
 
   const add = (
-    <Button variant="secondary" onClick={openDestinationPicker} disabled={limitReached || status !== 'ready'} aria-disabled={limitReached}>
+    <Button variant="secondary" className={styles.addButton} onClick={openDestinationPicker} disabled={limitReached || status !== 'ready'} aria-disabled={limitReached}>
       <Plus size={16} aria-hidden /> Add Destination
     </Button>
   );
@@ -37,23 +37,28 @@ export function DestinationsPanel({ projectId, children }: { projectId: string; 
       <BroadcastControl />
       <div className={styles.headingRow}>
         <h2 className={styles.heading}>Destinations</h2>
-        <span className={styles.counter} aria-label="Enabled destinations">
-          {counterText(destinations)}
-        </span>
+        <div className={styles.headingActions}>
+          <span className={styles.counter} aria-label="Enabled destinations">
+            {counterText(destinations)}
+          </span>
+          {/* Beside the heading, so it shows however many destinations the list holds. A disabled button gets no pointer events: the tooltip hangs on a wrapper. */}
+          {limitReached ? (
+            <Tooltip content={UPGRADE_TOOLTIP_MORE_DESTINATIONS}>
+              <span tabIndex={0}>{add}</span>
+            </Tooltip>
+          ) : (
+            add
+          )}
+        </div>
       </div>
       {status === 'error' && <p className={styles.formError}>{error}</p>}
-      <ul className={styles.list}>
-        {destinations.map((d) => (
-          <DestinationRow key={d.id} destination={d} />
-        ))}
-      </ul>
-      {/* A disabled button gets no pointer events: the tooltip hangs on a wrapper. */}
-      {limitReached ? (
-        <Tooltip content={UPGRADE_TOOLTIP_MORE_DESTINATIONS}>
-          <span tabIndex={0}>{add}</span>
-        </Tooltip>
-      ) : (
-        add
+      {status === 'ready' && destinations.length === 0 && <p className={styles.empty}>Add a destination to choose where your stream goes.</p>}
+      {destinations.length > 0 && (
+        <ul className={styles.list} aria-label="Your destinations">
+          {destinations.map((d) => (
+            <DestinationRow key={d.id} destination={d} />
+          ))}
+        </ul>
       )}
       {children}
       <AddDestinationPicker />

@@ -2,6 +2,7 @@ import { MonitorUp, MonitorX } from 'lucide-react';
 import { useId } from 'react';
 import type { DeviceLike } from '@onair/protocol';
 import { selectCameraDevice, selectMicrophoneDevice, setAudioMode, shareScreen, stopScreenShare } from '../../actions/media.ts';
+import { Disclosure } from '../../components/Disclosure.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { Select } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
@@ -22,7 +23,7 @@ const statusText: Record<DevicePermissionStatus, string | null> = {
 /**
  * The host's own media in the studio: the connection to the session (the program preview it
  * brings plays in the editor canvas), camera and microphone on/off for the primary tracks, device
- * choice with its status, and the microphone mode (music or speech).
+ * choice with its status, and the microphone mode (music or speech), the last two folded away.
  */
 export function StudioMedia() {
   const media = useMediaStore();
@@ -47,21 +48,32 @@ export function StudioMedia() {
       </div>
       {media.roomError && <p className={styles.error}>{media.roomError}</p>}
       {media.permissionError && <p className={styles.error}>{mediaErrorText[media.permissionError]}</p>}
-      <DeviceField label="Camera" devices={cameras} selected={media.selectedCamera} status={media.cameraStatus} onSelect={selectCameraDevice} />
-      <DeviceField label="Microphone" devices={microphones} selected={media.selectedMicrophone} status={media.microphoneStatus} onSelect={selectMicrophoneDevice} />
-      <Switch label="Optimize for music" checked={media.audioMode === 'music'} onCheckedChange={(on) => void setAudioMode(on ? 'music' : 'speech')} />
+      {/* A device problem is said whether or not the choices are open. */}
+      {(['Camera', 'Microphone'] as const).map((label) => {
+        const status = label === 'Camera' ? media.cameraStatus : media.microphoneStatus;
+        return statusText[status] ? (
+          <p key={label} className={styles.hint} data-status={status}>
+            {label}: {statusText[status]}
+          </p>
+        ) : null;
+      })}
+      {/* The device choices are set once and rarely changed: folded away, so the column keeps its room for Go Live, destinations and chat. */}
+      <Disclosure label="Devices and sound">
+        <DeviceField label="Camera" devices={cameras} selected={media.selectedCamera} onSelect={selectCameraDevice} />
+        <DeviceField label="Microphone" devices={microphones} selected={media.selectedMicrophone} onSelect={selectMicrophoneDevice} />
+        <Switch label="Optimize for music" checked={media.audioMode === 'music'} onCheckedChange={(on) => void setAudioMode(on ? 'music' : 'speech')} />
+      </Disclosure>
     </section>
   );
 }
 
-/** One device choice (spec §4): the devices this browser lists, and the permission status when it needs saying. */
-function DeviceField(props: { label: 'Camera' | 'Microphone'; devices: readonly DeviceLike[]; selected: string | null; status: DevicePermissionStatus; onSelect: (deviceId: string) => Promise<void> }) {
-  const { label, devices, selected, status } = props;
+/** One device choice (spec §4): the devices this browser lists. */
+function DeviceField(props: { label: 'Camera' | 'Microphone'; devices: readonly DeviceLike[]; selected: string | null; onSelect: (deviceId: string) => Promise<void> }) {
+  const { label, devices, selected } = props;
   const id = useId();
   const noun = label.toLowerCase();
   return (
-    <>
-      <div className={styles.field}>
+    <div className={styles.field}>
         <label htmlFor={id}>{label}</label>
         <Select
           id={id}
@@ -70,12 +82,6 @@ function DeviceField(props: { label: 'Camera' | 'Microphone'; devices: readonly 
           onValueChange={(deviceId) => void props.onSelect(deviceId)}
           placeholder={devices.length === 0 ? `No ${noun} found` : `Default ${noun}`}
         />
-      </div>
-      {statusText[status] && (
-        <p className={styles.hint} data-status={status}>
-          {statusText[status]}
-        </p>
-      )}
-    </>
+    </div>
   );
 }

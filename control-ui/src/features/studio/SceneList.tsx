@@ -1,4 +1,4 @@
-import { ArrowDown, ArrowUp, Check, Clapperboard, Pencil, Plus, Trash2, X } from 'lucide-react';
+import { ArrowDown, ArrowUp, Check, Clapperboard, LayoutTemplate, Pencil, Plus, Trash2, X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { addScene, deleteScene, moveScene, renameScene, setCountdownSeconds, switchScene } from '../../actions/scene-edits.ts';
 import { Button } from '../../components/Button.tsx';
@@ -8,6 +8,7 @@ import { useStudioStore } from '../../stores/index.ts';
 import { MediaLibraryDialog } from '../uploads/MediaLibraryDialog.tsx';
 import { CountdownLeft, useCountdownFollower } from './CountdownLeft.tsx';
 import { LayerList } from './LayerList.tsx';
+import { TemplateDialog } from './TemplateDialog.tsx';
 import styles from './SceneList.module.css';
 
 /** The column of the project's scenes, in order: add, rename, reorder, delete, switch; then the active scene's sources. */
@@ -17,6 +18,7 @@ export function SceneList() {
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
   const [libraryOpen, setLibraryOpen] = useState(false);
+  const [templatesOpen, setTemplatesOpen] = useState(false);
   useCountdownFollower();
   const scenes = document?.scenes.filter((s) => s.deletedAt === null) ?? [];
 
@@ -35,10 +37,12 @@ export function SceneList() {
         {document && (
           <span className={styles.headingActions}>
             <IconButton label="Screens and media" icon={<Clapperboard size={16} />} onClick={() => setLibraryOpen(true)} />
+            <IconButton label="Templates" icon={<LayoutTemplate size={16} />} onClick={() => setTemplatesOpen(true)} />
             <IconButton label="Add scene" icon={<Plus size={16} />} onClick={() => addScene(`Scene ${scenes.length + 1}`)} />
           </span>
         )}
         {document && <MediaLibraryDialog open={libraryOpen} projectId={document.projectId} onClose={() => setLibraryOpen(false)} />}
+        {document && <TemplateDialog open={templatesOpen} onClose={() => setTemplatesOpen(false)} />}
       </div>
       {!document ? (
         <EmptyState title={status === 'loading' ? 'Loading scenes…' : 'No scenes yet'}>
