@@ -26,15 +26,17 @@ function pipelineEnv(): NodeJS.ProcessEnv {
 /**
  * A new pipeline process: it loads its modules and GStreamer, then waits for its `start` command.
  * It is tethered to this process by the kernel (`setpriv --pdeathsig`, as runtime's TetheredProcess
- * does): a worker killed with -9 takes it along even while it is still loading its modules (2-12 s
- * on a loaded machine, before its own exit guard runs), which matters for a spare that no session
- * has taken yet. SIGTERM: once loaded, it stops its pipeline on it (pipeline-process.ts).
+ * does): a worker killed with -9 takes it along at once, even while it is still loading its modules
+ * (2-12 s on a loaded machine, before its own exit guard runs), which matters for a spare that no
+ * session has taken yet. SIGKILL, not SIGTERM: a pipeline whose stop blocks took its SIGTERM
+ * deadline (1.5 s) to go instead of its orphan deadline (pipeline-exit.test.ts), and a pipeline
+ * whose worker died has nothing left to hand over; its RTMP connections close with it.
  */
 export function forkPipeline(): ChildProcess {
   return fork(PIPELINE_ENTRY, [], {
     execPath: 'setpriv',
     // --expose-gc: the pipeline collects the wrappers of the elements it removed (inputs/input-set.ts).
-    execArgv: ['--pdeathsig', 'TERM', '--', process.execPath, '--expose-gc', '--import', 'tsx'],
+    execArgv: ['--pdeathsig', 'KILL', '--', process.execPath, '--expose-gc', '--import', 'tsx'],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: pipelineEnv(),
     serialization: 'json',
@@ -56,6 +58,8 @@ export class SparePipeline {
   private spare: ChildProcess | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The spare's own exit listener (only this one is taken off when it is handed out). */
+  private onSpareExit: ((code: number | null, signal: NodeJS.Signals | null) => void) | undefined;
 
   constructor(private readonly logger: Logger) {
     this.forkSpare();
@@ -65,7 +69,7 @@ export class SparePipeline {
   take(): ChildProcess {
     const spare = this.spare;
     this.spare = undefined;
-    if (spare) spare.removeAllListeners('exit');
+    if (spare && this.onSpareExit) spare.off('exit', this.onSpareExit);
     this.later(NEXT_SPARE_DELAY_MS);
     if (spare && spare.connected && spare.exitCode === null && spare.signalCode === null) return spare;
     return forkPipeline();
@@ -76,7 +80,7 @@ export class SparePipeline {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.spare?.removeAllListeners('exit');
+    if (this.spare && this.onSpareExit) this.spare.off('exit', this.onSpareExit);
     this.spare?.kill('SIGKILL');
     this.spare = undefined;
   }
@@ -98,12 +102,13 @@ export class SparePipeline {
     if (this.closed || this.spare) return;
     const spare = forkPipeline();
     // Its output is read once a session takes it; until then it writes nothing.
-    spare.once('exit', (code, signal) => {
+    this.onSpareExit = (code: number | null, signal: NodeJS.Signals | null) => {
       if (this.spare !== spare) return;
       this.spare = undefined;
       this.logger.warn({ code, signal }, 'spare pipeline process exited: forking another');
       this.later(NEXT_SPARE_DELAY_MS);
-    });
+    };
+    spare.once('exit', this.onSpareExit);
     this.spare = spare;
   }
 }
