@@ -5,10 +5,11 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '@onair/embedded';
 import { renderPlanSchema } from '@onair/protocol';
 import { HEIGHT, testPlan, useSharedFixture, WIDTH } from './helpers/session-fixture.ts';
 
@@ -112,6 +113,9 @@ describe('recording', () => {
     const stepped = Date.now();
     suite.fx.host.governed().find((s) => s.sessionId === id)!.setStep(3);
     await suite.fx.waitForReport(id, 'stats', (r) => r.stats.encoder?.step === 3, 20_000, stepped);
+    // The next part starts once the encoded stream has the new size (on a loaded machine, seconds
+    // after the step is reported); it is then given 4 s of its own.
+    await waitFor('the next part', async () => (existsSync(join(dir, 'part-2.mp4')) ? true : undefined), 20_000, 100);
     await new Promise((r) => setTimeout(r, 4000));
     await suite.fx.host.stopSession(id);
 
