@@ -201,6 +201,8 @@ describe('./onair start', { timeout: 240_000 }, () => {
     // bound the wait, the time is printed.
     const { left, ms } = await endStack(onair, before, 'SIGKILL', 30_000);
     console.warn(`stack kill -9: its ${before.length} processes ended on their own within ${ms} ms`);
+    // What the stack's processes said last (its output up to the kill: they cannot write after it).
+    if (left.length > 0) console.warn(`the stack's last lines:\n${onair.output.slice(-80).join('\n')}`);
     expect(describeProcesses(left), `still running:\n${describeProcesses(left)}`).toBe('');
   });
 });
