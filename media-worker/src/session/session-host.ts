@@ -19,7 +19,7 @@ export interface SessionHostOptions {
   supervisor?: Partial<Omit<SessionSupervisorOptions, 'config' | 'logger' | 'onReport'>>;
   /** Every report of every session, after the host handled it. */
   onReport?: (sessionId: string, report: PipelineReport) => void;
-  /** Keep a pipeline process started ahead of need (the worker does; pipeline-processes.ts). */
+  /** Keep a pipeline process started ahead of need (the worker with PIPELINE_SPARE=true; pipeline-processes.ts). */
   spare?: boolean;
 }
 

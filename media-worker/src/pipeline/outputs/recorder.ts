@@ -1,5 +1,6 @@
 import type { RenderPlan } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
+import { structureNumber } from '../../gst/elements.ts';
 import type { GstBin } from '../../gst/gst.ts';
 import { Recording } from './recording.ts';
 
@@ -91,9 +92,8 @@ export class Recorder {
   }
 
   private encodedAt(size: { width: number; height: number }): boolean {
-    const caps = this.pipeline.getByName('video-encoded')?.getStaticPad('sink')?.getCurrentCaps()?.toString() ?? '';
-    const value = (field: string) => Number(new RegExp(`${field}=\\(int\\)(\\d+)`).exec(caps)?.[1]);
-    return value('width') === size.width && value('height') === size.height;
+    const caps = this.pipeline.getByName('video-encoded')?.getStaticPad('sink')?.getCurrentCaps();
+    return structureNumber(caps, 'width') === size.width && structureNumber(caps, 'height') === size.height;
   }
 
   /** Ends the recording cleanly (every part's last fragment written), before a stop. */
