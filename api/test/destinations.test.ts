@@ -391,7 +391,7 @@ describe('stream health and the plan limit while live', () => {
           { id: 'not-a-destination', state: 'live', bytesSent: 1, bitrateKbps: 1, reconnects: 0 },
         ],
         // The worker ran short of CPU: the session's encoder stepped down to a faster preset.
-        encoder: { step: 1, steps: 5, preset: 'superfast', width: 1280, height: 720 },
+        encoder: { step: 1, steps: 3, preset: 'superfast', width: 1280, height: 720 },
       };
       await api.redis.publish(sessionStatusKeys.channel(projectId), JSON.stringify({ sessionId: projectId, type: 'stats', stats }));
       await waitUntil(() => s.messages.some((m) => m.type === 'broadcast.health'));
@@ -406,7 +406,7 @@ describe('stream health and the plan limit while live', () => {
             { destinationId: a, state: 'live', bitrateKbps: 2980, reconnects: 1 },
             { destinationId: b, state: 'failed', bitrateKbps: 0, reconnects: 3, errorCode: 'DESTINATION_REFUSED', reason: pipelineErrorCatalogue.DESTINATION_REFUSED.message },
           ],
-          encoder: { step: 1, steps: 5, preset: 'superfast', width: 1280, height: 720 },
+          encoder: { step: 1, steps: 3, preset: 'superfast', width: 1280, height: 720 },
         },
       ]);
       // A studio opened now reads the same health with the broadcast.

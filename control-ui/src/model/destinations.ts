@@ -1,6 +1,5 @@
 import {
   destinationKinds,
-  encoderPresets,
   STREAM_LIMIT_WARNING_SECONDS,
   validateDestinationForm,
   type CanvasKind,
@@ -156,7 +155,5 @@ export function streamLimitWarning(endsAt: string | null, now: number): string |
  */
 export function encoderNotice(encoder: EncoderSettings | null | undefined): string | null {
   if (!encoder || encoder.step === 0) return null;
-  // The ladder's first steps are the presets; past them the picture itself gets smaller.
-  if (encoder.step >= encoderPresets.length) return `The streaming server is busy: your stream goes out at ${Math.min(encoder.width, encoder.height)}p to keep 30 fps. It returns to full size when the server has room.`;
   return 'The streaming server is busy: your stream is encoded with a faster setting (slightly softer picture) to keep 30 fps. It returns to normal when the server has room.';
 }

@@ -105,15 +105,15 @@ export class CountdownClock {
     Object.assign(pad, { xpos: Math.round((width - w) / 2), ypos: Math.round(height * 0.66), width: w, height: h, zorder: COUNTDOWN_ZORDER, alpha: this.endsAt === undefined ? 0 : 1 });
   }
 
-  /** Where the plate sits in the profile's pixels (the program scales it like every layer). */
+  /** Where the plate sits in the profile's pixels. */
   layout(): VideoPadLayout {
     const k = this.profile.width / 1280;
     return { xpos: Math.round(COUNTDOWN_BOX.x * k), ypos: Math.round(COUNTDOWN_BOX.y * k), width: this.width, height: this.height, zorder: COUNTDOWN_ZORDER, alpha: this.endsAt === undefined ? 0 : 1 };
   }
 
-  /** Places the pad (`scaled`: the layout as composited now, after an encoder step-down). */
-  place(scaled: VideoPadLayout): void {
-    if (this.link) Object.assign(this.link.pad, scaled);
+  /** Places the pad (and its vertical twin). */
+  place(layout: VideoPadLayout): void {
+    if (this.link) Object.assign(this.link.pad, layout);
     this.placeVertical();
   }
 

@@ -1,16 +1,15 @@
 import type { EncoderPreset, EncoderSettings, OutputPolicy, PipelineErrorCode, PipelineState, PlanOutput, RenderPlan, SessionStats } from '@onair/protocol';
 import { encoderStep, JITTER_LATENCY_DEFAULT_MS, outputsUseVertical, pipelineTransitions } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import { numberProperty, setProperties } from '../gst/elements.ts';
-import { loadGst, type GstElement, type GstPad } from '../gst/gst.ts';
+import { numberProperty, setProperties, structureNumber } from '../gst/elements.ts';
+import { loadGst, type GstElement } from '../gst/gst.ts';
 import { GstPipeline, type BusError } from '../gst/pipeline.ts';
 import { AudioFader } from './audio-fader.ts';
 import { buildProgramAudio } from './build/audio.ts';
-import { backgroundCaps, buildProgramVideo, programCaps } from './build/video.ts';
+import { buildProgramVideo } from './build/video.ts';
 import { faultOf, scrubKeys } from './bus-errors.ts';
 import { CountdownClock } from './countdown-clock.ts';
 import { InputSet } from './inputs/input-set.ts';
-import type { VideoPadLayout } from './layout.ts';
 import type { OutputStatus } from './outputs/destination-output.ts';
 import { DestinationSet, type CanvasFeed } from './outputs/destination-set.ts';
 import { FlvFanout } from './outputs/flv-fanout.ts';
@@ -71,7 +70,6 @@ export class ProgramPipeline {
   private compositor!: GstElement;
   private mixer!: GstElement;
   private rate!: GstElement;
-  private backgroundPad!: GstPad;
   /** Keeps the program's compositor on the clock (pacer.ts). */
   private pacer!: Pacer;
   private lastFrames = 0;
@@ -124,7 +122,6 @@ export class ProgramPipeline {
     const video = buildProgramVideo(this.gst, profile, this.encoderSettings, this.fanout, this.plan.preview);
     this.compositor = video.compositor;
     this.rate = video.rate;
-    this.backgroundPad = video.backgroundPad;
     const mixer = buildProgramAudio(this.gst, profile);
     this.mixer = mixer;
     this.setInputLatency();
@@ -137,7 +134,6 @@ export class ProgramPipeline {
         mixer,
         fader: this.fader,
         logger: this.logger,
-        scaled: (layout) => this.scaled(layout),
         inputFailed: (inputId, message) => this.events.inputFailed(inputId, message),
         keyframeWanted: (inputId) => this.events.keyframeWanted(inputId),
         released: () => this.collectSoon(),
@@ -264,7 +260,7 @@ export class ProgramPipeline {
   }
 
   private layoutClock(): void {
-    if (this.clock) this.clock.place(this.scaled(this.clock.layout()));
+    if (this.clock) this.clock.place(this.clock.layout());
   }
 
   /**
@@ -373,15 +369,13 @@ export class ProgramPipeline {
   }
 
   /**
-   * Moves the live encoder to `step` of its ladder. A preset is only read when x264 opens, so the
-   * encoder is re-opened in place: the valve before it drops frames while it goes to READY (which
-   * waits for the frame it may be encoding) and back to PLAYING; when the valve opens it repeats
-   * the stream's caps and segment, x264 opens with the new preset and starts with a keyframe, and
-   * h264parse and flvmux carry the new sequence header to every output, which stay connected.
-   * A smaller size is composited, not scaled after the fact (scaling the finished 720p picture
-   * cost about what x264 saved on it, measured with bench/pipeline-bench.ts): the program's caps,
-   * the background and every layer shrink together, and x264 re-opens on the new caps by itself.
-   * Measured: the valve is closed for about 2 ms (under one frame at 30 fps).
+   * Moves the live encoder to `step` of its ladder (a faster preset; the size stays). A preset is
+   * only read when x264 opens, so the encoder is re-opened in place: the valve before it drops
+   * frames while it goes to READY (which waits for the frame it may be encoding) and back to
+   * PLAYING; when the valve opens it repeats the stream's caps and segment, x264 opens with the new
+   * preset and starts with a keyframe, and h264parse and flvmux carry the new sequence header to
+   * every output, which stay connected. Every preset writes the same parameter sets (build/video.ts),
+   * so the recording's part goes on. Measured: the valve is closed for about 2 ms (under one frame at 30 fps).
    */
   setEncoderStep(step: number): EncoderSettings {
     const next = encoderStep(this.plan.profile, step);
@@ -389,11 +383,6 @@ export class ProgramPipeline {
     const encoder = this.gst.bin.getByName('video-encoder');
     const valve = this.gst.bin.getByName('video-encoder-valve');
     if (!encoder || !valve || this.state !== 'playing') return current;
-    // A new size is a new H.264 stream (other parameter sets, other caps), which one MP4 track
-    // cannot hold: the recording ends its part before the change and goes on in the next one once
-    // the new size is encoded. A new preset writes the same parameter sets (X264_OPTIONS): the part goes on.
-    const recordingGoesOn = this.recorder.active && (next.width !== current.width || next.height !== current.height);
-    if (recordingGoesOn) this.recorder.nextPartAt({ width: next.width, height: next.height }, this.plan.recording);
     if (next.preset !== current.preset) {
       setProperties(valve, { drop: true });
       encoder.setState(loadGst().State.READY);
@@ -402,46 +391,16 @@ export class ProgramPipeline {
       setProperties(valve, { drop: false });
     }
     this.encoderSettings = next;
-    if (next.width !== current.width || next.height !== current.height) this.resizeProgram(next.width, next.height);
-    this.logger.info({ step: next.step, preset: next.preset, width: next.width, height: next.height }, 'encoder step changed');
+    this.logger.info({ step: next.step, preset: next.preset }, 'encoder step changed');
     return next;
-  }
-
-  /**
-   * A pad's place in the picture as composited now: the plan's coordinates are the profile's, and
-   * a session stepped down to a smaller size composites (and encodes) the whole program smaller.
-   */
-  private scaled(layout: VideoPadLayout): VideoPadLayout {
-    const { width, height } = this.plan.profile;
-    const { width: w, height: h } = this.encoderSettings;
-    if (w === width && h === height) return layout;
-    const kx = w / width;
-    const ky = h / height;
-    return { ...layout, xpos: Math.round(layout.xpos * kx), ypos: Math.round(layout.ypos * ky), width: Math.max(1, Math.round(layout.width * kx)), height: Math.max(1, Math.round(layout.height * ky)) };
-  }
-
-  /** Composites at `width`×`height` from now on: the program's caps, the background, every layer. */
-  private resizeProgram(width: number, height: number): void {
-    const programCapsFilter = this.gst.bin.getByName('program-caps');
-    const backgroundCapsFilter = this.gst.bin.getByName('background-caps');
-    if (!programCapsFilter || !backgroundCapsFilter) return;
-    const { fps } = this.plan.profile;
-    Object.assign(this.backgroundPad, { width, height });
-    this.slate.layout({ width, height });
-    this.layoutClock();
-    this.inputs.relayout(this.plan);
-    setProperties(backgroundCapsFilter, { caps: backgroundCaps(width, height, fps) });
-    setProperties(programCapsFilter, { caps: programCaps(width, height, fps) });
   }
 
   /** The encoder's settings as the encoder has them (its preset, the size of the frames it takes). */
   private encoderNow(): EncoderSettings {
     const encoder = this.gst.bin.getByName('video-encoder');
-    const caps = encoder?.getStaticPad('sink')?.getCurrentCaps()?.toString() ?? '';
-    const width = Number(/width=\(int\)(\d+)/.exec(caps)?.[1] ?? this.encoderSettings.width);
-    const height = Number(/height=\(int\)(\d+)/.exec(caps)?.[1] ?? this.encoderSettings.height);
+    const caps = encoder?.getStaticPad('sink')?.getCurrentCaps();
     const preset = X264_PRESETS[Number(encoder?.speedPreset)] ?? this.encoderSettings.preset;
-    return { ...this.encoderSettings, preset, width, height };
+    return { ...this.encoderSettings, preset, width: structureNumber(caps, 'width') || this.encoderSettings.width, height: structureNumber(caps, 'height') || this.encoderSettings.height };
   }
 
   stop(): void {

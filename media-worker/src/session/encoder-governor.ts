@@ -36,8 +36,8 @@ export interface EncoderGovernorOptions {
   upAfterMs?: number;
   /**
    * A step down that saved less than this (cores, measured one hold period after it) is taken back,
-   * and that session goes no further down: e.g. a smaller picture costs a scale of a full-frame
-   * camera that x264 does not win back at ultrafast (bench/pipeline-bench.ts, encoder ladder).
+   * and that session goes no further down: e.g. a faster preset whose saving the rest of the
+   * session's pipeline hides (bench/pipeline-bench.ts, encoder ladder).
    */
   minSavingCores?: number;
 }

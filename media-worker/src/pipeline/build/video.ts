@@ -42,8 +42,7 @@ export interface ProgramVideo {
  */
 export function buildProgramVideo(gst: GstPipeline, profile: OutputProfile, encoder: EncoderSettings, fanout: FlvFanout, preview: PlanPreview | undefined): ProgramVideo {
   const { fps } = profile;
-  // The program's size: the profile's, or smaller when the session was stepped down to a smaller size.
-  const { width, height } = encoder;
+  const { width, height } = profile;
   // Composited in AYUV, converted to I420 only for the encoder: with an alpha-less format on its
   // source pad, GStreamer 1.22's compositor drops every alpha format from its sink caps, so an
   // RGBA logo or overlay would not even link, and per-pixel transparency would be lost.

@@ -4,7 +4,7 @@ import { linkBranch, linkPads, makeElement, requestPad, staticPad, structureNumb
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
 import type { AudioFader } from '../audio-fader.ts';
-import { audioTargets, videoLayout, type AudioPadTarget, type VideoPadLayout } from '../layout.ts';
+import { audioTargets, videoLayout, type AudioPadTarget } from '../layout.ts';
 import { buildSource, FilePlayer } from '../sources/index.ts';
 import { VerticalCanvas } from '../vertical-canvas.ts';
 import { FirstData } from './first-data.ts';
@@ -63,8 +63,6 @@ export interface InputSetDeps {
   mixer: GstElement;
   fader: AudioFader;
   logger: Logger;
-  /** A plan layout as composited now (the program may be stepped down to a smaller size). */
-  scaled(layout: VideoPadLayout): VideoPadLayout;
   inputFailed(inputId: string, message: string): void;
   keyframeWanted(inputId: string): void;
   /** Elements left the pipeline (their wrappers can be collected). */
@@ -289,11 +287,6 @@ export class InputSet {
     }
   }
 
-  /** Lays every input out again (the program was resized by an encoder step). */
-  relayout(plan: RenderPlan): void {
-    for (const input of this.inputs.values()) this.layout(input, plan);
-  }
-
   /** Video files of the scene just shown that start over when shown. */
   restartShown(plan: RenderPlan): void {
     const shown = new Set(plan.scenes.find((s) => s.id === plan.activeSceneId)?.placements.filter((p) => p.visible).map((p) => p.inputId));
@@ -372,16 +365,15 @@ export class InputSet {
 
   /** Draws the input's shown feed (or its placeholder) where the active scene puts it; the rest stay transparent. */
   private layout(input: AttachedInput, plan: RenderPlan): void {
-    const planned = videoLayout(plan).get(input.id);
-    if (planned) {
-      const layout = this.deps.scaled(planned);
+    const layout = videoLayout(plan).get(input.id);
+    if (layout) {
       input.feeds.forEach((feed, i) => feed.link.place(i === input.shown ? layout : { ...layout, alpha: 0 }));
       input.placeholder?.place(input.shown === -1 ? layout : { ...layout, alpha: 0 });
     }
     this.layoutVertical(input, plan);
   }
 
-  /** The same on the vertical compositor, at the vertical scene's place (never stepped down). */
+  /** The same on the vertical compositor, at the vertical scene's place. */
   private layoutVertical(input: AttachedInput, plan: RenderPlan): void {
     const layout = this.vertical ? VerticalCanvas.layout(plan).get(input.id) : undefined;
     if (!layout) return;

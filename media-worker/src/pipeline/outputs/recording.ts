@@ -12,7 +12,8 @@ const FINISH_MS = 1000;
  * H.264 and AAC; nothing is encoded twice) into a fragmented MP4 (a fragment a second, the index
  * at the start), so a file cut short by a crash still plays up to its last whole fragment. Each
  * pipeline process writes a part of its own (`part-1.mp4`, `part-2.mp4` after a failover or a
- * crash), never over an earlier one; so does a new encoder setting (the encoder's step-down).
+ * crash), never over an earlier one. The encoder's step-down keeps the part: every step writes the
+ * same parameter sets at the same size (encoder-ladder.ts).
  */
 export class Recording {
   private bin: GstBin | undefined;
