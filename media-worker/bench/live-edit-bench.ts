@@ -196,10 +196,11 @@ async function edits(host: SessionHost, server: RunningRtmpServer, dir: string):
   await stopSession(session);
 }
 
-function processFigures(pid: number): { rssMb: number; threads: number; fds: number } {
+/** RSS split as the kernel counts it: anonymous (heaps: jemalloc's, V8's, GStreamer's pools) and file-backed (libraries' pages). */
+function processFigures(pid: number): { rssMb: number; anonMb: number; fileMb: number; threads: number; fds: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-  return { rssMb: field('VmRSS') / 1024, threads: field('Threads'), fds: readdirSync(`/proc/${pid}/fd`).length };
+  return { rssMb: field('VmRSS') / 1024, anonMb: field('RssAnon') / 1024, fileMb: field('RssFile') / 1024, threads: field('Threads'), fds: readdirSync(`/proc/${pid}/fd`).length };
 }
 
 async function leak(host: SessionHost, server: RunningRtmpServer): Promise<void> {
@@ -215,7 +216,7 @@ async function leak(host: SessionHost, server: RunningRtmpServer): Promise<void>
   };
   const cycled = [...LEAK_INPUTS].map((kind) => kinds[kind]!);
   print(`${CYCLES} attach/detach cycles of ${[...LEAK_INPUTS].join(' and ')}, live at 720p30 (pipeline process ${pid})`);
-  print(`${'cycle'.padStart(6)} ${'RSS MB'.padStart(8)} ${'Δ MB'.padStart(7)} ${'threads'.padStart(8)} ${'fds'.padStart(5)}`);
+  print(`${'cycle'.padStart(6)} ${'RSS MB'.padStart(8)} ${'Δ MB'.padStart(7)} ${'Δ anon'.padStart(7)} ${'Δ file'.padStart(7)} ${'threads'.padStart(8)} ${'fds'.padStart(5)}`);
   for (let cycle = 1; cycle <= CYCLES; cycle++) {
     session.host.applyPlan(session.id, ++session.version, plan(cycled, session.outputs));
     await sleep(LEAK_HOLD_MS);
@@ -228,7 +229,8 @@ async function leak(host: SessionHost, server: RunningRtmpServer): Promise<void>
       await sleep(4500);
       const now = processFigures(pid);
       first ??= now;
-      print(`${String(cycle).padStart(6)} ${now.rssMb.toFixed(1).padStart(8)} ${(now.rssMb - first.rssMb).toFixed(1).padStart(7)} ${String(now.threads).padStart(8)} ${String(now.fds).padStart(5)}`);
+      const delta = (key: 'rssMb' | 'anonMb' | 'fileMb') => (now[key] - first![key]).toFixed(1).padStart(7);
+      print(`${String(cycle).padStart(6)} ${now.rssMb.toFixed(1).padStart(8)} ${delta('rssMb')} ${delta('anonMb')} ${delta('fileMb')} ${String(now.threads).padStart(8)} ${String(now.fds).padStart(5)}`);
     }
   }
   print(`after ${CYCLES} cycles: same process ${session.supervisor.pid === pid ? 'yes' : 'NO'}, restarts ${session.supervisor.restarts}`);
