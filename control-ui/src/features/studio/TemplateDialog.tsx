@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { SceneTemplateId } from '@onair/protocol';
 import { addTemplateToProject, loadSceneTemplates } from '../../actions/projects.ts';
 import { Button } from '../../components/Button.tsx';
+import { Card } from '../../components/Card.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { useProjectsStore } from '../../stores/index.ts';
 import styles from './TemplateDialog.module.css';
@@ -33,7 +34,7 @@ export function TemplateDialog({ open, onClose }: { open: boolean; onClose: () =
               {templates
                 .filter((t) => t.category === category)
                 .map((t) => (
-                  <li key={t.id} className={styles.card} aria-label={t.id}>
+                  <Card as="li" key={t.id} aria-label={t.id}>
                     <div className={styles.text}>
                       <span className={styles.name}>{t.id}</span>
                       <span className={styles.description}>{t.description}</span>
@@ -42,7 +43,7 @@ export function TemplateDialog({ open, onClose }: { open: boolean; onClose: () =
                     <Button variant="secondary" disabled={adding !== null} onClick={() => void add(t.id)}>
                       {adding === t.id ? 'Adding…' : 'Add'}
                     </Button>
-                  </li>
+                  </Card>
                 ))}
             </ul>
           </section>
