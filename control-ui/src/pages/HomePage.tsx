@@ -59,7 +59,7 @@ export function HomePage() {
               onValueChange={(value) => selectSceneTemplate(sceneTemplateIdSchema.parse(value))}
             />
           </div>
-          <Button type="submit" variant="primary" disabled={creating || name.trim() === ''}>
+          <Button type="submit" variant="primary" className={home.submit} disabled={creating || name.trim() === ''}>
             <Plus size={16} aria-hidden />
             Create project
           </Button>
