@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { acceptedScenePatchSchema, projectChannels, sceneDocumentSchema, type AcceptedScenePatch, type SceneDocument, type SceneOp } from '@onair/protocol';
+import { acceptedScenePatchSchema, arrangeTiles, followLayoutOps, layoutTiles, projectChannels, sceneDocumentSchema, type AcceptedScenePatch, type SceneDocument, type SceneOp } from '@onair/protocol';
 import { testRedisUrl } from '@onair/embedded/test-services';
-import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
+import { call, createTestUser, guestLinkOf, joinAsGuest, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
 let api: StudioApi;
 let user: TestUser;
@@ -160,6 +160,94 @@ describe('PATCH /api/v1/projects/:projectId/scene', () => {
     expect(stored.sources.filter((s) => s.name.startsWith('cam-'))).toHaveLength(editors);
     await until(() => published.length === editors);
     expect(published.map((m) => m.version).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe('a scene that follows its layout (issue 38)', () => {
+  const box = (l: { x: number; y: number; width: number; height: number }) => ({ x: l.x, y: l.y, width: l.width, height: l.height });
+
+  it('a guest added to the scene falls into place: the api re-flows the scene in the same version and publishes the re-flow with it', async () => {
+    const host = await createTestUser(api, { plan: 'Premium' });
+    const created = await call(api, host, 'POST', '/api/v1/projects', { name: 'Talk' });
+    const projectId = (created.body as { id: string }).id;
+    const read = async () => sceneDocumentSchema.parse((await call(api, host, 'GET', `/api/v1/projects/${projectId}/scene`)).body);
+    const doc = await read();
+    const sceneId = doc.activeSceneId!;
+    const camera = doc.scenes[0]!.layers.find((l) => doc.sources.find((s) => s.id === l.sourceId)?.kind === 'webcam')!;
+
+    // The layout bar: Grid, followed, built around the host's camera.
+    const followed = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version, ops: followLayoutOps(doc, sceneId, 'grid', { focusLayerId: camera.id }) });
+    expect(followed.status).toBe(200);
+    const following = await read();
+    expect(following.scenes[0]!.followedLayout).toEqual({ layout: 'grid', mainLayerId: camera.id });
+
+    // A guest joins by link and the host adds them to the scene: only the guest's source and layer are sent.
+    const joined = await joinAsGuest(api, projectId, await guestLinkOf(api, host, projectId), { displayName: 'Grace', ip: '203.0.113.38' });
+    expect(joined.status).toBe(201);
+    const published = await listen(projectId);
+    const sourceId = randomUUID();
+    const layerId = randomUUID();
+    const added = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, {
+      baseVersion: following.version,
+      ops: [
+        { op: 'addSource', source: { id: sourceId, kind: 'participant', name: 'Grace', settings: { userId: joined.guest!.id, displayName: 'Grace' } } },
+        { op: 'addLayer', sceneId, layer: { id: layerId, sourceId } },
+      ],
+    });
+    expect(added.status).toBe(200);
+    const accepted = added.body as { version: number; ops: SceneOp[] };
+    expect(accepted.version).toBe(following.version + 1);
+    expect(accepted.ops.slice(0, 2).map((op) => op.op)).toEqual(['addSource', 'addLayer']);
+    expect(accepted.ops.slice(2).length).toBeGreaterThan(0);
+
+    const after = await read();
+    expect(after.version).toBe(following.version + 1);
+    const layers = after.scenes[0]!.layers;
+    // A grid of two is two halves, the host on the left; and the same on the vertical canvas.
+    expect(box(layers.find((l) => l.id === camera.id)!)).toEqual({ x: 0, y: 180, width: 640, height: 360 });
+    expect(box(layers.find((l) => l.id === layerId)!)).toEqual({ x: 640, y: 180, width: 640, height: 360 });
+    const { placed } = arrangeTiles('grid', layoutTiles(after.scenes[0]!, after.sources), { focusLayerId: camera.id });
+    for (const p of placed) expect(layers.find((l) => l.id === p.layerId)!.vertical).toMatchObject(p.vertical);
+    // One publish, the re-flow in it: a worker and the other studios replay exactly this.
+    await until(() => published.length === 1);
+    expect(published).toEqual([{ projectId, version: accepted.version, ops: accepted.ops }]);
+
+    // The guest leaves the scene: the host's camera takes the whole frame again, one more version.
+    const removed = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: after.version, ops: [{ op: 'removeLayer', sceneId, layerId }] });
+    expect(removed).toMatchObject({ status: 200, body: { version: after.version + 1 } });
+    expect(box((await read()).scenes[0]!.layers.find((l) => l.id === camera.id)!)).toEqual({ x: 0, y: 0, width: 1280, height: 720 });
+  });
+
+  it('following and stopping are scene edits: a contributor may, a viewer and a guest may not, a stranger does not see the project', async () => {
+    const host = await createTestUser(api, { plan: 'Premium' });
+    const created = await call(api, host, 'POST', '/api/v1/projects', { name: 'Roles' });
+    const projectId = (created.body as { id: string }).id;
+    const read = async () => sceneDocumentSchema.parse((await call(api, host, 'GET', `/api/v1/projects/${projectId}/scene`)).body);
+    const doc = await read();
+    const body = (baseVersion: number) => ({ baseVersion, ops: [{ op: 'followLayout', sceneId: doc.activeSceneId!, followedLayout: { layout: 'speaker', mainLayerId: null } }] });
+
+    const viewer = await createTestUser(api);
+    await api.db.projectMember.create({ data: { projectId, userId: viewer.id, role: 'viewer' } });
+    expect(await call(api, viewer, 'PATCH', `/api/v1/projects/${projectId}/scene`, body(doc.version))).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });
+    const joined = await joinAsGuest(api, projectId, await guestLinkOf(api, host, projectId), { displayName: 'Gus', ip: '203.0.113.39' });
+    expect(await call(api, joined.guest!, 'PATCH', `/api/v1/projects/${projectId}/scene`, body(doc.version))).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });
+    const stranger = await createTestUser(api);
+    expect(await call(api, stranger, 'PATCH', `/api/v1/projects/${projectId}/scene`, body(doc.version))).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
+    expect(await read()).toEqual(doc);
+
+    const contributor = await createTestUser(api);
+    await api.db.projectMember.create({ data: { projectId, userId: contributor.id, role: 'contributor' } });
+    expect((await call(api, contributor, 'PATCH', `/api/v1/projects/${projectId}/scene`, body(doc.version))).status).toBe(200);
+    expect((await read()).scenes[0]!.followedLayout).toEqual({ layout: 'speaker', mainLayerId: null });
+    const stop = await call(api, contributor, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version + 1, ops: [{ op: 'followLayout', sceneId: doc.activeSceneId!, followedLayout: null }] });
+    expect(stop.status).toBe(200);
+    expect((await read()).scenes[0]!.followedLayout).toBeUndefined();
+
+    // A layout built around a layer of another scene, or a layout that does not exist, is refused with words.
+    const foreign = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version + 2, ops: [{ op: 'followLayout', sceneId: doc.activeSceneId!, followedLayout: { layout: 'grid', mainLayerId: randomUUID() } }] });
+    expect(foreign).toMatchObject({ status: 422, body: { error: { code: 'SCENE_RULE_VIOLATED', message: 'This source is not in the scene.', details: { rule: 'layer-not-found' } } } });
+    const unknown = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version + 2, ops: [{ op: 'followLayout', sceneId: doc.activeSceneId!, followedLayout: { layout: 'mosaic', mainLayerId: null } }] });
+    expect(unknown).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED' } } });
   });
 });
 

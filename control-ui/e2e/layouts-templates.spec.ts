@@ -176,6 +176,9 @@ test('layouts: Side by side with a guest and Picture in picture with a screen sh
   await layouts.getByRole('button', { name: 'Side by side' }).click();
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-box', '0,180,640,360');
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="participant"]')).toHaveAttribute('data-box', '640,180,640,360');
+  // The scene follows Side by side from now on: its button stays pressed and the Follow switch is on.
+  await expect(layouts.getByRole('button', { name: 'Side by side' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(layouts.getByRole('switch', { name: 'Follow' })).toBeChecked();
   expect((await context.request.post(`/api/v1/projects/${projectId}/destinations`, { data: { type: 'Local' } })).status()).toBe(201);
   await page.getByRole('button', { name: 'Go Live' }).click();
   await expect(page.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
@@ -189,6 +192,10 @@ test('layouts: Side by side with a guest and Picture in picture with a screen sh
   await page.getByRole('menuitem', { name: 'Screen Share' }).click();
   await page.getByRole('button', { name: 'Share your screen' }).click();
   await expect(page.getByRole('button', { name: 'Stop sharing your screen' })).toBeVisible();
+  // Following Side by side, a third tile grows the scene into a grid: the screen takes the third cell, in the same edit.
+  await expect(page.locator('[data-testid="canvas-layer"][data-kind="screenshare"]')).toHaveAttribute('data-box', '320,360,640,360');
+  await expect(layouts.getByRole('button', { name: 'Grid' })).toHaveAttribute('aria-pressed', 'true');
+  await screenshots(page, 'studio-following-grid');
   await page.getByTestId('program-canvas').click({ position: { x: 2, y: 2 } });
   await layouts.getByRole('button', { name: 'Picture in picture' }).click();
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="screenshare"]')).toHaveAttribute('data-box', '0,0,1280,720');

@@ -125,6 +125,7 @@ export const fixtures = {
     order: 2,
     kind: 'countdown',
     countdown: { seconds: 90, nextSceneId: '00000000-0000-4000-8000-000000000004' },
+    followedLayout: { layout: 'grid', mainLayerId: null },
     deletedAt: at('2026-01-05T00:00:00.000Z'),
     createdAt: at('2026-01-01T00:00:00.000Z'),
   },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   acceptedScenePatchSchema,
-  applyScenePatch,
+  applyScenePatchFollowingLayouts,
   DEFAULT_DOCUMENT_LIMITS,
   defaultResolutionFor,
   OnAirError,
@@ -150,7 +150,9 @@ export class SceneService {
 
   /**
    * `patch` is the request's, or made from the locked document (copyTemplate). `scheduledScenes`:
-   * the api's own patch adding the scene of a scheduled broadcast (never a request's).
+   * the api's own patch adding the scene of a scheduled broadcast (never a request's). Scenes that
+   * follow their layout and whose cameras, guests, screens or game the patch changed are re-flowed
+   * in the same version (applyScenePatchFollowingLayouts): the accepted ops carry the re-flow.
    */
   async applyPatch(
     user: CurrentUser,
@@ -167,7 +169,7 @@ export class SceneService {
         if (!rows[0]) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
         const doc = await loadSceneDocument(tx, projectId);
         if (!doc) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
-        const result = applyScenePatch(doc, typeof patch === 'function' ? patch(doc, entitlements) : patch, entitlements, { limits: this.limits, pageUrlTrusted: this.pageUrlTrusted, scheduledScenes: options.scheduledScenes ?? false });
+        const result = applyScenePatchFollowingLayouts(doc, typeof patch === 'function' ? patch(doc, entitlements) : patch, entitlements, { limits: this.limits, pageUrlTrusted: this.pageUrlTrusted, scheduledScenes: options.scheduledScenes ?? false });
         if (!result.ok) throw rejectionToError(result.rejection);
         const uploadRefusal = await checkSceneUploads(tx, projectId, result.document);
         if (uploadRefusal) throw rejectionToError(uploadRefusal);

@@ -43,6 +43,7 @@ export async function loadSceneDocument(db: DbClient, projectId: string): Promis
       order: s.order,
       kind: s.kind,
       ...(s.countdown === null ? {} : { countdown: s.countdown }),
+      ...(s.followedLayout === null ? {} : { followedLayout: s.followedLayout }),
       deletedAt: s.deletedAt?.toISOString() ?? null,
       layers: s.layers.map((l) => ({
         id: l.id,
@@ -84,7 +85,7 @@ function layerRow(sceneId: string, l: Layer) {
 }
 
 function sceneRow(projectId: string, s: Scene) {
-  return { id: s.id, projectId, name: s.name, order: s.order, kind: s.kind, countdown: s.countdown ?? Prisma.DbNull, deletedAt: s.deletedAt === null ? null : new Date(s.deletedAt) };
+  return { id: s.id, projectId, name: s.name, order: s.order, kind: s.kind, countdown: s.countdown ?? Prisma.DbNull, followedLayout: s.followedLayout ?? Prisma.DbNull, deletedAt: s.deletedAt === null ? null : new Date(s.deletedAt) };
 }
 
 function sourceRow(projectId: string, s: Source) {
@@ -118,7 +119,7 @@ export async function writeSceneDocument(tx: Prisma.TransactionClient, prev: Sce
   if (newScenes.length) await tx.scene.createMany({ data: newScenes.map((s) => sceneRow(projectId, s)) });
   for (const s of next.scenes) {
     const before = prevScenes.get(s.id);
-    if (before && (before.name !== s.name || before.order !== s.order || before.deletedAt !== s.deletedAt || !same(before.countdown, s.countdown))) {
+    if (before && (before.name !== s.name || before.order !== s.order || before.deletedAt !== s.deletedAt || !same(before.countdown, s.countdown) || !same(before.followedLayout, s.followedLayout))) {
       const { id: _id, projectId: _p, ...data } = sceneRow(projectId, s);
       await tx.scene.update({ where: { id: s.id }, data });
     }

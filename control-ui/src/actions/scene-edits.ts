@@ -6,7 +6,8 @@ import {
   maximumScenes,
   plannedScenes,
   sceneRejection,
-  sceneLayoutOps,
+  followLayoutOps,
+  layoutTiles,
   patchSceneEndpoint,
   sourceKindInfo,
   type LayerChanges,
@@ -18,8 +19,8 @@ import {
   type SourceKind,
   type SourceSettingsChange,
   type BuiltInScreen,
+  type CanvasKind,
   type Upload,
-  type VerticalChanges,
 } from '@onair/protocol';
 import { NetworkError, RequestAbortedError, UnauthorizedError } from '../api/http-errors.ts';
 import { call } from '../api/call.ts';
@@ -273,11 +274,6 @@ export function updateLayer(sceneId: string, layerId: string, changes: LayerChan
   return editScene([{ op: 'updateLayer', sceneId, layerId, changes }]);
 }
 
-/** Moves or resizes a layer on the vertical canvas only (the horizontal layout is not touched). */
-export function updateLayerVertical(sceneId: string, layerId: string, changes: VerticalChanges): boolean {
-  return editScene([{ op: 'updateLayerVertical', sceneId, layerId, changes }]);
-}
-
 export function removeLayer(sceneId: string, layerId: string): boolean {
   return editScene([{ op: 'removeLayer', sceneId, layerId }]);
 }
@@ -312,19 +308,40 @@ export function updateSource(sourceId: string, change: { name?: string; settings
 
 /**
  * Arranges the active scene's cameras, guests, screens and game in one of the layouts (issue 38),
- * on both canvases, as one edit. The selected source, when it is one of them, is the one Solo shows
- * and the main picture of the layouts that have one.
+ * on both canvases, as one edit, and has the scene follow it: from then on the server re-flows the
+ * scene in this layout whenever a camera, guest, screen or game joins or leaves it. The selected
+ * source, when it is one of them, is the one Solo shows and the main picture of the layouts that
+ * have one.
  */
 export function applyLayout(layout: SceneLayoutId): boolean {
   const doc = shown();
   const sceneId = activeSceneId();
   if (!doc || !sceneId) return false;
   const selected = useStudioStore.getState().selectedLayerId;
-  const ops = sceneLayoutOps(doc, sceneId, layout, selected ? { focusLayerId: selected } : {});
+  const ops = followLayoutOps(doc, sceneId, layout, selected ? { focusLayerId: selected } : {});
   if (ops.length === 0) {
     showToast({ kind: 'info', title: 'Nothing to arrange yet', description: 'Add a camera, a guest or a screen share to this scene first.' });
     return false;
   }
+  return editScene(ops);
+}
+
+/** The scene stops following its layout: its sources stay where they are, and are arranged by hand from now on. */
+export function stopFollowingLayout(sceneId: string): boolean {
+  if (!shown()?.scenes.find((s) => s.id === sceneId)?.followedLayout) return false;
+  return editScene([{ op: 'followLayout', sceneId, followedLayout: null }]);
+}
+
+/**
+ * A layer moved or resized by hand (dragged, resized or nudged with the keys) on one canvas. Moving
+ * one of the tiles of a scene that follows its layout stops following in the same edit: otherwise
+ * the next guest to arrive would put it back.
+ */
+export function moveLayerByHand(canvas: CanvasKind, sceneId: string, layerId: string, box: { x: number; y: number; width: number; height: number }): boolean {
+  const doc = shown();
+  const scene = doc?.scenes.find((s) => s.id === sceneId);
+  const ops: SceneOp[] = [canvas === 'vertical' ? { op: 'updateLayerVertical', sceneId, layerId, changes: box } : { op: 'updateLayer', sceneId, layerId, changes: box }];
+  if (doc && scene?.followedLayout && layoutTiles(scene, doc.sources).some((t) => t.layerId === layerId)) ops.push({ op: 'followLayout', sceneId, followedLayout: null });
   return editScene(ops);
 }
 

@@ -1,8 +1,11 @@
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { Card } from './Card.tsx';
 import { EmptyState } from './EmptyState.tsx';
+import { FormField, TextField } from './FormField.tsx';
 import { Select } from './Select.tsx';
 import { Switch } from './Switch.tsx';
+import { Table } from './Table.tsx';
 import { Tabs } from './Tabs.tsx';
 
 describe('Tabs', () => {
@@ -74,5 +77,64 @@ describe('Select', () => {
 
   it('is disabled when there is nothing to choose', () => {
     expect(render(null, [])).toMatch(/<button[^>]*disabled=""/);
+  });
+});
+
+describe('FormField and TextField', () => {
+  it('labels its control, ties the hint and the error to it, and marks it invalid', () => {
+    const html = renderToString(<TextField id="name" label="Legal name" value="Ada" onChange={() => {}} hint="As on your tax form" error="Enter your legal name" />);
+    expect(html).toContain('for="name"');
+    expect(html).toMatch(/<input[^>]*id="name"[^>]*aria-invalid="true"[^>]*aria-describedby="name-hint name-error"|<input[^>]*aria-invalid="true"[^>]*aria-describedby="name-hint name-error"[^>]*id="name"/);
+    expect(html).toContain('role="alert"');
+    expect(html).toContain('Enter your legal name');
+  });
+
+  it('counts characters against the maximum when asked, and gives a render function the id it made', () => {
+    expect(renderToString(<TextField label="Title" value="Hello" maxLength={100} counter onChange={() => {}} />)).toContain('5<!-- -->/<!-- -->100');
+    const html = renderToString(<FormField label="Camera">{(control) => <button id={control.id} type="button" aria-invalid={control['aria-invalid']} />}</FormField>);
+    const id = /<button id="([^"]+)"/.exec(html)?.[1];
+    expect(id).toBeDefined();
+    expect(html).toContain(`for="${id}"`);
+  });
+
+  it('is a textarea when multiline', () => {
+    expect(renderToString(<TextField label="Message" value="" multiline onChange={() => {}} />)).toMatch(/<textarea/);
+  });
+});
+
+describe('Table', () => {
+  const rows = [
+    { id: 'a', name: 'Ada', amount: '$6.00' },
+    { id: 'b', name: 'Bea', amount: '$2.00' },
+  ];
+  const columns = [
+    { key: 'name', header: 'Name', rowHeader: true, cell: (r: (typeof rows)[number]) => r.name },
+    { key: 'amount', header: 'Amount', align: 'end' as const, cell: (r: (typeof rows)[number]) => r.amount },
+  ];
+
+  it('has column headers, a row header per row and one row per item', () => {
+    const html = renderToString(<Table aria-label="Credits" columns={columns} rows={rows} rowKey={(r) => r.id} />);
+    expect(html).toContain('aria-label="Credits"');
+    expect(html.match(/<th scope="col"/g)).toHaveLength(2);
+    expect(html.match(/<th scope="row"[^>]*>(Ada|Bea)</g)).toHaveLength(2);
+    expect(html.match(/<tr/g)).toHaveLength(3);
+  });
+
+  it('says so when there is nothing, and leaves the header out when asked', () => {
+    expect(renderToString(<Table columns={columns} rows={[]} rowKey={(r) => r.id} empty="No credits yet" />)).toContain('No credits yet');
+    expect(renderToString(<Table columns={columns} rows={rows} rowKey={(r) => r.id} showHeader={false} />)).not.toContain('<thead');
+  });
+});
+
+describe('Card', () => {
+  it('is the element asked for, with its heading', () => {
+    const html = renderToString(
+      <Card as="section" variant="section" heading="Revenue" aria-label="Revenue">
+        <p>figures</p>
+      </Card>,
+    );
+    expect(html).toMatch(/^<section[^>]*aria-label="Revenue"/);
+    expect(html).toContain('<h2');
+    expect(html).toContain('Revenue</h2>');
   });
 });

@@ -1,4 +1,4 @@
-import { ALL_ENTITLEMENTS, applyScenePatch, type SceneDocument, type SceneOp, type SceneRejection } from '@onair/protocol';
+import { ALL_ENTITLEMENTS, applyScenePatchFollowingLayouts, type SceneDocument, type SceneOp, type SceneRejection } from '@onair/protocol';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -31,6 +31,8 @@ export interface PendingEdit {
  * reported so the caller can drop it and say why. Plan limits are the server's to enforce, so
  * edits are replayed with every entitlement; the scene rules (one game source per scene, browser
  * source size…) still apply here, which is how the studio refuses those before sending anything.
+ * Scenes that follow their layout re-flow here as the server will re-flow them, so a guest added
+ * to such a scene falls into place at once.
  */
 export function optimisticDocument(
   confirmed: SceneDocument,
@@ -39,7 +41,7 @@ export function optimisticDocument(
   let document = confirmed;
   const failed: { edit: PendingEdit; rejection: SceneRejection }[] = [];
   for (const edit of pending) {
-    const result = applyScenePatch(document, { baseVersion: document.version, ops: edit.ops }, ALL_ENTITLEMENTS, { pageUrlTrusted });
+    const result = applyScenePatchFollowingLayouts(document, { baseVersion: document.version, ops: edit.ops }, ALL_ENTITLEMENTS, { pageUrlTrusted });
     if (result.ok) document = { ...result.document, version: confirmed.version };
     else failed.push({ edit, rejection: result.rejection });
   }
@@ -48,6 +50,6 @@ export function optimisticDocument(
 
 /** Tries one more edit on top of what the studio shows; the rejection explains a refusal. */
 export function tryEdit(shown: SceneDocument, ops: SceneOp[]): { ok: true; document: SceneDocument } | { ok: false; rejection: SceneRejection } {
-  const result = applyScenePatch(shown, { baseVersion: shown.version, ops }, ALL_ENTITLEMENTS, { pageUrlTrusted });
+  const result = applyScenePatchFollowingLayouts(shown, { baseVersion: shown.version, ops }, ALL_ENTITLEMENTS, { pageUrlTrusted });
   return result.ok ? { ok: true, document: { ...result.document, version: shown.version } } : { ok: false, rejection: result.rejection };
 }

@@ -5,6 +5,7 @@ import { createProject, loadProjects, loadSceneTemplates, selectSceneTemplate } 
 import { sceneTemplateIdSchema } from '@onair/protocol';
 import { Button } from '../components/Button.tsx';
 import { EmptyState } from '../components/EmptyState.tsx';
+import { Input } from '../components/FormField.tsx';
 import { Select } from '../components/Select.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { useProjectsStore } from '../stores/index.ts';
@@ -46,7 +47,7 @@ export function HomePage() {
           <label htmlFor={nameId} className={home.label}>
             New project
           </label>
-          <input id={nameId} className={home.input} maxLength={100} required placeholder="Friday stream" value={name} onChange={(e) => setName(e.target.value)} />
+          <Input id={nameId} className={home.name} maxLength={100} required placeholder="Friday stream" value={name} onChange={(e) => setName(e.target.value)} />
           <label htmlFor={templateId} className={home.label}>
             Template
           </label>
@@ -58,7 +59,7 @@ export function HomePage() {
               onValueChange={(value) => selectSceneTemplate(sceneTemplateIdSchema.parse(value))}
             />
           </div>
-          <Button type="submit" variant="primary" disabled={creating || name.trim() === ''}>
+          <Button type="submit" variant="primary" className={home.submit} disabled={creating || name.trim() === ''}>
             <Plus size={16} aria-hidden />
             Create project
           </Button>

@@ -263,6 +263,16 @@ function applyOp(ctx: PatchContext, op: SceneOp, i: number): SceneOp {
       scene.layers = op.layerIds.map((id, zIndex) => ({ ...findLayer(scene, id, i), zIndex }));
       return op;
     }
+    case 'followLayout': {
+      const scene = liveScene(doc, op.sceneId, i);
+      if (op.followedLayout === null) {
+        delete scene.followedLayout;
+        return op;
+      }
+      if (op.followedLayout.mainLayerId !== null) findLayer(scene, op.followedLayout.mainLayerId, i);
+      scene.followedLayout = { ...op.followedLayout };
+      return op;
+    }
     case 'setResolution': {
       if (!isResolutionAllowed(ctx.entitlements, op.resolution)) {
         reject('resolution-not-in-plan', i, { vars: { resolution: op.resolution }, details: { resolution: op.resolution } });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { resolutionIdSchema } from '../plans.ts';
 import { MAX_COORDINATE } from './layout.ts';
+import { followedLayoutSchema } from './scene-layout-ids.ts';
 import { sourceSchema } from './sources.ts';
 
 const coordinate = z.number().int().min(-MAX_COORDINATE).max(MAX_COORDINATE);
@@ -95,6 +96,8 @@ export const sceneSchema = z.strictObject({
   /** Deleted scenes are kept (soft delete) so a late patch on one is told it was deleted. */
   deletedAt: z.iso.datetime().nullable(),
   layers: z.array(layerSchema),
+  /** The layout the scene follows as its cameras, guests, screens and game come and go; absent when it is arranged by hand. */
+  followedLayout: followedLayoutSchema.optional(),
 });
 export type Scene = z.infer<typeof sceneSchema>;
 

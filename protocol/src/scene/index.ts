@@ -9,5 +9,7 @@ export * from './devices.ts';
 export * from './channels.ts';
 export * from './new-document.ts';
 export * from './vertical.ts';
+export * from './scene-layout-ids.ts';
 export * from './scene-layouts.ts';
+export * from './follow-layout.ts';
 export * from './scene-templates.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { resolutionIdSchema } from '../plans.ts';
 import { countdownSchema, cropSchema, layerChangesSchema, sceneKindSchema, sceneNameSchema, verticalChangesSchema } from './document.ts';
+import { followedLayoutSchema } from './scene-layout-ids.ts';
 import { newSourceSchema, sourceSettingsChangeSchema } from './sources.ts';
 
 const id = z.uuid();
@@ -54,6 +55,12 @@ export const sceneOpSchema = z.discriminatedUnion('op', [
   /** Every layer of the scene, bottom to top. */
   z.strictObject({ op: z.literal('reorderLayers'), sceneId: id, layerIds: z.array(id).max(1000) }),
   z.strictObject({ op: z.literal('setResolution'), resolution: resolutionIdSchema }),
+  /**
+   * The layout the scene follows from now on (null: none, the creator arranges it by hand). It
+   * moves nothing by itself: the studio sends it with the layout's own ops (followLayoutOps), and
+   * the server re-flows the scene when its tiles change later (followLayouts).
+   */
+  z.strictObject({ op: z.literal('followLayout'), sceneId: id, followedLayout: followedLayoutSchema.nullable() }),
 ]);
 export type SceneOp = z.infer<typeof sceneOpSchema>;
 export type SceneOpName = SceneOp['op'];

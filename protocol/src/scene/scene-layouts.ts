@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import type { Layer, Scene, SceneDocument } from './document.ts';
 import { CANVAS, type LayerBox } from './layout.ts';
 import type { SceneOp } from './patch.ts';
 import type { Source, SourceKind } from './sources.ts';
+import type { SceneLayoutId } from './scene-layout-ids.ts';
 import { VERTICAL_CANVAS, VERTICAL_PEOPLE_BAND, type CanvasKind } from './vertical.ts';
 
 /**
@@ -11,19 +11,6 @@ import { VERTICAL_CANVAS, VERTICAL_PEOPLE_BAND, type CanvasKind } from './vertic
  * moves and shows or hides tiles only: crops, stacking of everything else, overlays and the logo
  * stay as they are.
  */
-export const sceneLayoutIds = ['solo', 'side-by-side', 'grid', 'picture-in-picture', 'screen-strip', 'speaker'] as const;
-export const sceneLayoutIdSchema = z.enum(sceneLayoutIds);
-export type SceneLayoutId = z.infer<typeof sceneLayoutIdSchema>;
-
-export const sceneLayoutInfo: Record<SceneLayoutId, { label: string; description: string }> = {
-  solo: { label: 'Solo', description: 'One camera fills the frame.' },
-  'side-by-side': { label: 'Side by side', description: 'Two cameras next to each other.' },
-  grid: { label: 'Grid', description: 'Everyone in equal tiles (up to 9).' },
-  'picture-in-picture': { label: 'Picture in picture', description: 'The screen or game fills the frame, a camera in the corner.' },
-  'screen-strip': { label: 'Screen + cameras', description: 'The screen or game large, cameras in a strip beside it.' },
-  speaker: { label: 'Speaker + guests', description: 'One speaker large, the guests in a row below.' },
-};
-
 /** The most tiles a layout arranges; further tiles are hidden. */
 export const MAX_LAYOUT_TILES = 9;
 
@@ -255,10 +242,18 @@ export function arrangeTiles(layout: SceneLayoutId, tiles: readonly LayoutTile[]
  * Crops, opacity and every other layer are left alone. Empty when the scene has no tiles.
  */
 export function sceneLayoutOps(doc: SceneDocument, sceneId: string, layout: SceneLayoutId, options: { focusLayerId?: string } = {}): SceneOp[] {
+  return arrangeScene(doc, sceneId, layout, options)?.ops ?? [];
+}
+
+/**
+ * `layout` applied to a scene (sceneLayoutOps) with the tile it was built around: the first one
+ * placed, which a scene following the layout keeps in the main place. Null when the scene has no tiles.
+ */
+export function arrangeScene(doc: SceneDocument, sceneId: string, layout: SceneLayoutId, options: { focusLayerId?: string } = {}): { ops: SceneOp[]; mainLayerId: string } | null {
   const scene = doc.scenes.find((s) => s.id === sceneId && s.deletedAt === null);
-  if (!scene) return [];
+  if (!scene) return null;
   const tiles = layoutTiles(scene, doc.sources);
-  if (tiles.length === 0) return [];
+  if (tiles.length === 0) return null;
   const arrangement = arrangeTiles(layout, tiles, options);
   const ops: SceneOp[] = [];
   for (const { layerId, horizontal, vertical } of arrangement.placed) {
@@ -270,7 +265,7 @@ export function sceneLayoutOps(doc: SceneDocument, sceneId: string, layout: Scen
   const logos = scene.layers.filter((l) => kindOf.get(l.sourceId) === 'watermark').map((l) => l.id);
   const order = restack(scene.layers, arrangement.placed.map((p) => p.layerId), logos);
   if (order) ops.push({ op: 'reorderLayers', sceneId, layerIds: order });
-  return ops;
+  return { ops, mainLayerId: arrangement.placed[0]!.layerId };
 }
 
 /**

@@ -5,7 +5,8 @@ import { DEFAULT_SCENE_NAME } from './new-document.ts';
 import type { SceneDocument, SceneKind } from './document.ts';
 import { CANVAS, WATERMARK_PLACEMENT, type LayerBox } from './layout.ts';
 import type { SceneOp } from './patch.ts';
-import { arrangeTiles, type LayoutTile, type SceneLayoutId } from './scene-layouts.ts';
+import type { SceneLayoutId } from './scene-layout-ids.ts';
+import { arrangeTiles, type LayoutTile } from './scene-layouts.ts';
 import type { BuiltInScreen, NewSource, Source } from './sources.ts';
 
 /**

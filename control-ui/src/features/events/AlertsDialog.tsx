@@ -1,5 +1,7 @@
 import { alertAnimations, alertEventTypes, ALERT_VARIABLES, alertSounds, ALERT_DURATION_MAX_MS, ALERT_DURATION_MIN_MS, type AlertEventType } from '@onair/protocol';
 import { Button } from '../../components/Button.tsx';
+import { Card } from '../../components/Card.tsx';
+import { FormField, Input, TextField } from '../../components/FormField.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { Select } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
@@ -30,33 +32,25 @@ function AlertRow({ type }: { type: AlertEventType }) {
         </Button>
       </div>
       <div className={styles.fields}>
-        <label className={styles.field}>
-          <span className={styles.label}>Message</span>
-          <input id={`${id}-message`} className={styles.input} value={setting.message} maxLength={200} onChange={(e) => setAlertField(type, 'message', e.target.value)} />
-          <span className={styles.hint}>{ALERT_VARIABLES[type].map((v) => `{${v}}`).join(' ')}</span>
-        </label>
-        <label className={styles.field}>
-          <span className={styles.label}>Picture (address, optional)</span>
-          <input
-            className={styles.input}
-            value={setting.imageUrl ?? ''}
-            placeholder="https://…"
-            onChange={(e) => setAlertField(type, 'imageUrl', e.target.value.trim() === '' ? null : e.target.value.trim())}
-          />
-        </label>
+        <TextField id={`${id}-message`} label="Message" value={setting.message} maxLength={200} hint={ALERT_VARIABLES[type].map((v) => `{${v}}`).join(' ')} onChange={(message) => setAlertField(type, 'message', message)} />
+        <TextField
+          id={`${id}-picture`}
+          label="Picture (address, optional)"
+          value={setting.imageUrl ?? ''}
+          placeholder="https://…"
+          onChange={(url) => setAlertField(type, 'imageUrl', url.trim() === '' ? null : url.trim())}
+        />
         <div className={styles.inline}>
-          <div className={styles.field}>
-            <span className={styles.label}>Animation</span>
-            <Select aria-label={`${kind.name} animation`} value={setting.animation} options={alertAnimations.map((a) => ({ value: a, label: ANIMATION_LABELS[a] }))} onValueChange={(v) => setAlertField(type, 'animation', v as (typeof alertAnimations)[number])} />
-          </div>
-          <div className={styles.field}>
-            <span className={styles.label}>Sound</span>
-            <Select aria-label={`${kind.name} sound`} value={setting.sound} options={alertSounds.map((s) => ({ value: s, label: SOUND_LABELS[s] }))} onValueChange={(v) => setAlertField(type, 'sound', v as (typeof alertSounds)[number])} />
-          </div>
-          <label className={styles.field}>
-            <span className={styles.label}>Seconds</span>
-            <input
-              className={`${styles.input} ${styles.seconds}`}
+          <FormField id={`${id}-animation`} label="Animation">
+            <Select id={`${id}-animation`} value={setting.animation} options={alertAnimations.map((a) => ({ value: a, label: ANIMATION_LABELS[a] }))} onValueChange={(v) => setAlertField(type, 'animation', v as (typeof alertAnimations)[number])} />
+          </FormField>
+          <FormField id={`${id}-sound`} label="Sound">
+            <Select id={`${id}-sound`} value={setting.sound} options={alertSounds.map((s) => ({ value: s, label: SOUND_LABELS[s] }))} onValueChange={(v) => setAlertField(type, 'sound', v as (typeof alertSounds)[number])} />
+          </FormField>
+          <FormField id={`${id}-seconds`} label="Seconds">
+            <Input
+              id={`${id}-seconds`}
+              className={styles.seconds}
               type="number"
               min={ALERT_DURATION_MIN_MS / 1000}
               max={ALERT_DURATION_MAX_MS / 1000}
@@ -64,7 +58,7 @@ function AlertRow({ type }: { type: AlertEventType }) {
               value={setting.durationMs / 1000}
               onChange={(e) => setAlertField(type, 'durationMs', Math.round(Number(e.target.value) * 1000))}
             />
-          </label>
+          </FormField>
         </div>
       </div>
     </li>
@@ -91,14 +85,14 @@ export function AlertsDialog() {
       {status === 'loading' && <p className={styles.text}>Loading…</p>}
       {status === 'ready' && (
         <div className={styles.body}>
-          <div className={styles.overlay} data-testid="alerts-overlay">
+          <Card data-testid="alerts-overlay">
             {inScene ? <p className={styles.text}>The alerts are in your scene, over the whole picture.</p> : <p className={styles.text}>Add the alerts to your scene to show them in the program.</p>}
             {!inScene && (
               <Button variant="primary" onClick={addAlertsToScene}>
                 Add alerts to the scene
               </Button>
             )}
-          </div>
+          </Card>
           <ol className={styles.list}>
             {alertEventTypes.map((type) => (
               <AlertRow key={type} type={type} />

@@ -16,6 +16,7 @@ import { showToast } from '../../actions/toasts.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Select } from '../../components/Select.tsx';
+import { Table } from '../../components/Table.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { draftOf, emptyDraft, toInput, type Draft } from '../../model/campaign-draft.ts';
 import page from '../../pages/Page.module.css';
@@ -263,51 +264,53 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
         </form>
         {applications?.length === 0 && <p className={partner.muted}>No applications yet.</p>}
         {applications && applications.length > 0 && (
-          <table className={partner.table}>
-            <thead>
-              <tr>
-                <th scope="col">Creator</th>
-                <th scope="col">Channel</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {applications.map((a) => (
-                <tr key={a.id}>
-                  <td>
-                    {a.creator.name ? (
+          <Table
+            aria-label="Applications"
+            rows={applications}
+            rowKey={(a) => a.id}
+            columns={[
+              {
+                key: 'creator',
+                header: 'Creator',
+                cell: (a) =>
+                  a.creator.name ? (
+                    <>
+                      {a.creator.name}
+                      <div className={partner.hint}>{a.creator.email}</div>
+                    </>
+                  ) : (
+                    a.creator.email
+                  ),
+              },
+              { key: 'channel', header: 'Channel', cell: (a) => a.primaryChannel },
+              {
+                key: 'status',
+                header: 'Status',
+                cell: (a) => (
+                  <span className={styles.status} data-status={a.status}>
+                    {a.statusLabel}
+                  </span>
+                ),
+              },
+              {
+                key: 'actions',
+                header: 'Actions',
+                cell: (a) => (
+                  <div className={styles.row}>
+                    {a.status === 'applied' && (
                       <>
-                        {a.creator.name}
-                        <div className={partner.hint}>{a.creator.email}</div>
+                        <Button variant="primary" onClick={() => void run(adminDecide(campaign.id, a.id, 'accept'), 'Application accepted')}>
+                          Accept
+                        </Button>
+                        <Button onClick={() => void run(adminDecide(campaign.id, a.id, 'reject'), 'Application declined')}>Reject</Button>
                       </>
-                    ) : (
-                      a.creator.email
                     )}
-                  </td>
-                  <td>{a.primaryChannel}</td>
-                  <td>
-                    <span className={styles.status} data-status={a.status}>
-                      {a.statusLabel}
-                    </span>
-                  </td>
-                  <td>
-                    <div className={styles.row}>
-                      {a.status === 'applied' && (
-                        <>
-                          <Button variant="primary" onClick={() => void run(adminDecide(campaign.id, a.id, 'accept'), 'Application accepted')}>
-                            Accept
-                          </Button>
-                          <Button onClick={() => void run(adminDecide(campaign.id, a.id, 'reject'), 'Application declined')}>Reject</Button>
-                        </>
-                      )}
-                      {(a.status === 'invited' || a.status === 'accepted' || a.status === 'claimed') && <Button onClick={() => void run(adminDecide(campaign.id, a.id, 'rescind'), 'Participation rescinded')}>Rescind</Button>}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                    {(a.status === 'invited' || a.status === 'accepted' || a.status === 'claimed') && <Button onClick={() => void run(adminDecide(campaign.id, a.id, 'rescind'), 'Participation rescinded')}>Rescind</Button>}
+                  </div>
+                ),
+              },
+            ]}
+          />
         )}
       </section>
     </div>

@@ -17,6 +17,7 @@ import {
 import { removeChatbotItem, saveChatbotItem, saveChatbotSection } from '../../actions/partner-chatbot.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { Table } from '../../components/Table.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import styles from '../partner-home/Partner.module.css';
@@ -59,50 +60,38 @@ export function CommandsSection({ channelId, config, canEdit }: SectionProps) {
       {config.commands.length === 0 ? (
         <EmptyState title="No commands yet">Viewers type a command such as !discord in chat and the bot answers with its message.</EmptyState>
       ) : (
-        <table className={styles.table}>
-          <thead>
-            <tr>
-              <th scope="col">Command</th>
-              <th scope="col">Message</th>
-              <th scope="col">Who</th>
-              <th scope="col">Cooldown</th>
-              <th scope="col">Cost</th>
-              <th scope="col">Used</th>
-              <th scope="col">
-                <span className={styles.hiddenInput}>Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {config.commands.map((c) => (
-              <tr key={c.id}>
-                <td className={bot.mono}>{c.command}</td>
-                <td className={styles.quote}>{c.message}</td>
-                <td>{chatbotPermissionLabels[c.permission]}</td>
-                <td>
-                  {c.globalCooldownSeconds} s · {c.userCooldownSeconds} s each
-                </td>
-                <td>{c.pointCost || '—'}</td>
-                <td>{c.count}</td>
-                <td>
-                  <div className={styles.badges}>
-                    <Button
-                      variant="ghost"
-                      disabled={!canEdit}
-                      onClick={() => {
-                        setEditing(c.id);
-                        setDraft({ command: c.command, message: c.message, permission: c.permission, replyToSender: c.replyToSender, description: c.description, pointCost: c.pointCost, globalCooldownSeconds: c.globalCooldownSeconds, userCooldownSeconds: c.userCooldownSeconds, enabled: c.enabled });
-                      }}
-                    >
-                      Edit
-                    </Button>
-                    <RemoveButton label={`Remove ${c.command}`} disabled={!canEdit} onRemove={() => void save.run(() => removeChatbotItem(channelId, 'commands', c.id))} />
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          aria-label="Commands"
+          rows={config.commands}
+          rowKey={(c) => c.id}
+          columns={[
+            { key: 'command', header: 'Command', cell: (c) => c.command, className: bot.mono },
+            { key: 'message', header: 'Message', cell: (c) => c.message, className: styles.quote },
+            { key: 'who', header: 'Who', cell: (c) => chatbotPermissionLabels[c.permission] },
+            { key: 'cooldown', header: 'Cooldown', cell: (c) => `${c.globalCooldownSeconds} s · ${c.userCooldownSeconds} s each` },
+            { key: 'cost', header: 'Cost', cell: (c) => c.pointCost || '—' },
+            { key: 'used', header: 'Used', cell: (c) => c.count },
+            {
+              key: 'actions',
+              header: <span className={styles.hiddenInput}>Actions</span>,
+              cell: (c) => (
+                <div className={styles.badges}>
+                  <Button
+                    variant="ghost"
+                    disabled={!canEdit}
+                    onClick={() => {
+                      setEditing(c.id);
+                      setDraft({ command: c.command, message: c.message, permission: c.permission, replyToSender: c.replyToSender, description: c.description, pointCost: c.pointCost, globalCooldownSeconds: c.globalCooldownSeconds, userCooldownSeconds: c.userCooldownSeconds, enabled: c.enabled });
+                    }}
+                  >
+                    Edit
+                  </Button>
+                  <RemoveButton label={`Remove ${c.command}`} disabled={!canEdit} onRemove={() => void save.run(() => removeChatbotItem(channelId, 'commands', c.id))} />
+                </div>
+              ),
+            },
+          ]}
+        />
       )}
       <div className={styles.subsection}>
         <h3 className={styles.cardTitle}>{editing ? 'Edit command' : 'Add a command'}</h3>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { Table } from '../../components/Table.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { countryOptions, languageOptions } from '../../model/partner.ts';
 import { usePartnerStore } from '../../stores/index.ts';
@@ -26,16 +27,16 @@ export function PartnerAccountPage() {
     <div className={styles.narrow}>
       <h1 className={styles.title}>Account</h1>
       <section className={styles.card} aria-label="Account">
-        <table className={styles.table}>
-          <tbody>
-            {rows.map(([label, value]) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                <td>{value}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          aria-label="Your account"
+          showHeader={false}
+          rows={rows}
+          rowKey={([label]) => label}
+          columns={[
+            { key: 'label', header: 'What', rowHeader: true, cell: ([label]) => label },
+            { key: 'value', header: 'Value', cell: ([, value]) => value },
+          ]}
+        />
         <Link to="/partner/settings/personal-information">Change in Settings</Link>
       </section>
     </div>

@@ -2,6 +2,7 @@ import { BarChart3 } from 'lucide-react';
 import { useEffect } from 'react';
 import { loadChannel } from '../../actions/partner.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { Table } from '../../components/Table.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { formatDuration } from '../../model/partner.ts';
 import { usePartnerStore } from '../../stores/index.ts';
@@ -23,24 +24,16 @@ function StreamStats() {
     );
   }
   return (
-    <table className={styles.table}>
-      <thead>
-        <tr>
-          <th scope="col">Project</th>
-          <th scope="col">Started</th>
-          <th scope="col">Length</th>
-        </tr>
-      </thead>
-      <tbody>
-        {streams.map((s) => (
-          <tr key={s.id}>
-            <td>{s.projectName}</td>
-            <td>{when(s.startedAt)}</td>
-            <td>{s.endedAt ? formatDuration(s.durationSeconds) : `Live for ${formatDuration(s.durationSeconds)}`}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <Table
+      aria-label="Streams"
+      rows={streams}
+      rowKey={(s) => s.id}
+      columns={[
+        { key: 'project', header: 'Project', cell: (s) => s.projectName },
+        { key: 'started', header: 'Started', cell: (s) => when(s.startedAt) },
+        { key: 'length', header: 'Length', cell: (s) => (s.endedAt ? formatDuration(s.durationSeconds) : `Live for ${formatDuration(s.durationSeconds)}`) },
+      ]}
+    />
   );
 }
 

@@ -2,12 +2,22 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { countryCodes, moneyCurrencies, type PaymentMethodView } from '@onair/protocol';
 import { addPaymentMethod, closeTaxInterview, openPaymentMethods, openTaxInterview, removePaymentMethod, setDefaultPaymentMethod, submitTaxInterview } from '../../actions/money.ts';
 import { Button } from '../../components/Button.tsx';
+import { FormField, Input, TextField } from '../../components/FormField.tsx';
+import { Select } from '../../components/Select.tsx';
 import { usePartnerStore, usePayoutsStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
-import { MoneyField } from './MoneyField.tsx';
 
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
-const countries = countryCodes.map((code) => ({ code, name: countryNames.of(code) ?? code })).sort((a, b) => a.name.localeCompare(b.name));
+const countries = countryCodes.map((code) => ({ value: code, label: countryNames.of(code) ?? code })).sort((a, b) => a.label.localeCompare(b.label));
+const ENTITY_TYPES = [
+  { value: 'individual', label: 'An individual' },
+  { value: 'business', label: 'A business' },
+];
+const BANK_REGIONS = [
+  { value: 'usa', label: 'USA' },
+  { value: 'international', label: 'International' },
+];
+const currencies = moneyCurrencies.map((c) => ({ value: c, label: c.toUpperCase() }));
 
 /** Settings › Payout information: the tax interview and the payment methods (partner spec §3). */
 export function PayoutInformationSection() {
@@ -62,27 +72,14 @@ export function TaxInterviewForm({ channelId, onDone }: { channelId: string; onD
       ) : (
         <form className={styles.form} onSubmit={(e) => void submit(e)} noValidate aria-label="Tax interview form">
           <p className={`${styles.muted} ${styles.full}`}>Payouts need your tax details first. They are kept encrypted and shown only by their last four characters.</p>
-          <MoneyField id="tax-name" label="Legal name" error={errors.legalName}>
-            <input id="tax-name" className={styles.input} value={draft.legalName} maxLength={64} aria-invalid={!!errors.legalName} onChange={(e) => setDraft({ ...draft, legalName: e.target.value })} />
-          </MoneyField>
-          <MoneyField id="tax-type" label="You are" error={errors.entityType}>
-            <select id="tax-type" className={styles.input} value={draft.entityType} onChange={(e) => setDraft({ ...draft, entityType: e.target.value })}>
-              <option value="individual">An individual</option>
-              <option value="business">A business</option>
-            </select>
-          </MoneyField>
-          <MoneyField id="tax-country" label="Country of tax residence" error={errors.taxCountry}>
-            <select id="tax-country" className={styles.input} value={draft.taxCountry} onChange={(e) => setDraft({ ...draft, taxCountry: e.target.value })}>
-              {countries.map((c) => (
-                <option key={c.code} value={c.code}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </MoneyField>
-          <MoneyField id="tax-id" label="Tax identification number" error={errors.taxId}>
-            <input id="tax-id" className={styles.input} value={draft.taxId} maxLength={20} aria-invalid={!!errors.taxId} onChange={(e) => setDraft({ ...draft, taxId: e.target.value })} />
-          </MoneyField>
+          <TextField id="tax-name" label="Legal name" error={errors.legalName} value={draft.legalName} maxLength={64} onChange={(legalName) => setDraft({ ...draft, legalName })} />
+          <FormField id="tax-type" label="You are" error={errors.entityType}>
+            <Select id="tax-type" value={draft.entityType} options={ENTITY_TYPES} onValueChange={(entityType) => setDraft({ ...draft, entityType })} />
+          </FormField>
+          <FormField id="tax-country" label="Country of tax residence" error={errors.taxCountry}>
+            <Select id="tax-country" value={draft.taxCountry} options={countries} onValueChange={(taxCountry) => setDraft({ ...draft, taxCountry })} />
+          </FormField>
+          <TextField id="tax-id" label="Tax identification number" error={errors.taxId} value={draft.taxId} maxLength={20} onChange={(taxId) => setDraft({ ...draft, taxId })} />
           <label className={`${styles.check} ${styles.full}`}>
             <input type="checkbox" checked={draft.certify} onChange={(e) => setDraft({ ...draft, certify: e.target.checked })} />I confirm that this information is correct.
           </label>
@@ -123,9 +120,7 @@ export function PaymentMethods({ channelId, onChange }: { channelId: string; onC
   const usa = draft.region === 'usa';
   const set = (key: keyof typeof emptyMethod, value: string | boolean) => setDraft({ ...draft, [key]: value });
   const text = (key: keyof typeof emptyMethod, label: string, opts: { full?: boolean; hint?: string } = {}) => (
-    <MoneyField id={`pm-${key}`} label={label} error={errors[key]} full={opts.full ?? false} {...(opts.hint ? { hint: opts.hint } : {})}>
-      <input id={`pm-${key}`} className={styles.input} value={String(draft[key])} aria-invalid={!!errors[key]} onChange={(e) => set(key, e.target.value)} />
-    </MoneyField>
+    <TextField id={`pm-${key}`} label={label} error={errors[key]} full={opts.full ?? false} hint={opts.hint} value={String(draft[key])} onChange={(value) => set(key, value)} />
   );
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -175,26 +170,17 @@ export function PaymentMethods({ channelId, onChange }: { channelId: string; onC
       {!adding && <Button onClick={() => setAdding(true)}>Add payment method</Button>}
       {adding && (
         <form className={styles.form} onSubmit={(e) => void submit(e)} noValidate aria-label="Add payment method">
-          <MoneyField id="pm-region" label="Bank location">
-            <select id="pm-region" className={styles.input} value={draft.region} onChange={(e) => set('region', e.target.value)}>
-              <option value="usa">USA</option>
-              <option value="international">International</option>
-            </select>
-          </MoneyField>
+          <FormField id="pm-region" label="Bank location">
+            <Select id="pm-region" value={draft.region} options={BANK_REGIONS} onValueChange={(region) => set('region', region)} />
+          </FormField>
           {usa ? (
-            <MoneyField id="pm-currency-usa" label="Currency">
-              <input id="pm-currency-usa" className={styles.input} value="USD" disabled />
-            </MoneyField>
+            <FormField id="pm-currency-usa" label="Currency">
+              <Input id="pm-currency-usa" value="USD" disabled />
+            </FormField>
           ) : (
-            <MoneyField id="pm-currency" label="Currency" error={errors.currency}>
-              <select id="pm-currency" className={styles.input} value={draft.currency} onChange={(e) => set('currency', e.target.value)}>
-                {moneyCurrencies.map((c) => (
-                  <option key={c} value={c}>
-                    {c.toUpperCase()}
-                  </option>
-                ))}
-              </select>
-            </MoneyField>
+            <FormField id="pm-currency" label="Currency" error={errors.currency}>
+              <Select id="pm-currency" value={draft.currency} options={currencies} onValueChange={(currency) => set('currency', currency)} />
+            </FormField>
           )}
           {text('name', 'Name')}
           {text('email', 'Email')}
@@ -205,15 +191,9 @@ export function PaymentMethods({ channelId, onChange }: { channelId: string; onC
           {usa ? text('accountNumber', 'Account number') : text('iban', 'IBAN', { hint: 'Spaces are fine' })}
           {usa ? text('routingCode', 'Routing number (ABA)') : text('swift', 'SWIFT/BIC')}
           {!usa && (
-            <MoneyField id="pm-country" label="Bank country" error={errors.country}>
-              <select id="pm-country" className={styles.input} value={draft.country} onChange={(e) => set('country', e.target.value)}>
-                {countries.map((c) => (
-                  <option key={c.code} value={c.code}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            </MoneyField>
+            <FormField id="pm-country" label="Bank country" error={errors.country}>
+              <Select id="pm-country" value={draft.country} options={countries} onValueChange={(country) => set('country', country)} />
+            </FormField>
           )}
           {text('bankAddress', 'Bank address', { full: usa })}
           <label className={`${styles.check} ${styles.full}`}>

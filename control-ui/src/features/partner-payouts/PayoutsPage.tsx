@@ -5,6 +5,8 @@ import { currencySchema, PAYOUT_FAILED_MESSAGE, TRANSACTIONS_PAGE_SIZES, type Mo
 import { closePayouts, openPayouts, refreshWallet, requestPayout, showTransactions, transactionsCsvUrl } from '../../actions/money.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { Select } from '../../components/Select.tsx';
+import { Table } from '../../components/Table.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { usePartnerStore, usePayoutsStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
@@ -12,6 +14,8 @@ import { toMinor } from '../tip-page/TipPage.tsx';
 import { day, money, when } from './format.ts';
 import m from './Money.module.css';
 import { PaymentMethods, TaxInterviewForm } from './PayoutInformationSection.tsx';
+
+const PAGE_SIZE_OPTIONS = TRANSACTIONS_PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) }));
 
 /**
  * Payouts (partner spec §2): the balance from the ledger, the tax interview, request payout with
@@ -196,81 +200,50 @@ function TransactionHistory({ channelId, version }: { channelId: string; version
         </EmptyState>
       )}
       {data && data.total > 0 && tab === 'credit' && (
-        <table className={styles.table}>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Description</th>
-              <th scope="col">Campaign</th>
-              <th scope="col">Status</th>
-              <th scope="col" className={m.amount}>
-                Amount
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.credits.map((c) => (
-              <tr key={c.id}>
-                <td>{when(c.date)}</td>
-                <td>{c.description}</td>
-                <td>{c.campaignName ?? '—'}</td>
-                <td className={m.status}>{c.status}</td>
-                <td className={`${m.amount} ${c.amount < 0 ? m.negative : ''}`}>{money(c.amount, c.currency)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          aria-label="Credits"
+          rows={data.credits}
+          rowKey={(c) => c.id}
+          columns={[
+            { key: 'date', header: 'Date', cell: (c) => when(c.date) },
+            { key: 'description', header: 'Description', cell: (c) => c.description },
+            { key: 'campaign', header: 'Campaign', cell: (c) => c.campaignName ?? '—' },
+            { key: 'status', header: 'Status', cell: (c) => c.status, className: m.status },
+            { key: 'amount', header: 'Amount', align: 'end', cell: (c) => money(c.amount, c.currency), className: (c) => (c.amount < 0 ? `${m.amount} ${m.negative}` : m.amount) },
+          ]}
+        />
       )}
       {data && data.total > 0 && tab === 'payouts' && (
-        <table className={styles.table}>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Method</th>
-              <th scope="col">Status</th>
-              <th scope="col">Expected</th>
-              <th scope="col" className={m.amount}>
-                Fee
-              </th>
-              <th scope="col" className={m.amount}>
-                Amount
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.payouts.map((p) => (
-              <tr key={p.id}>
-                <td>{when(p.date)}</td>
-                <td>{p.method}</td>
-                <td className={m.status} title={p.failureReason ?? undefined}>
-                  {p.status}
-                </td>
-                <td>{p.status === 'completed' && p.completedAt ? `Arrived ${day(p.completedAt)}` : `${day(p.estimatedFrom)} – ${day(p.estimatedTo)}`}</td>
-                <td className={m.amount}>{money(p.fee, p.currency)}</td>
-                <td className={m.amount}>{money(p.amount, p.currency)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          aria-label="Payouts"
+          rows={data.payouts}
+          rowKey={(p) => p.id}
+          columns={[
+            { key: 'date', header: 'Date', cell: (p) => when(p.date) },
+            { key: 'method', header: 'Method', cell: (p) => p.method },
+            { key: 'status', header: 'Status', cell: (p) => p.status, className: m.status, title: (p) => p.failureReason ?? undefined },
+            { key: 'expected', header: 'Expected', cell: (p) => (p.status === 'completed' && p.completedAt ? `Arrived ${day(p.completedAt)}` : `${day(p.estimatedFrom)} – ${day(p.estimatedTo)}`) },
+            { key: 'fee', header: 'Fee', align: 'end', cell: (p) => money(p.fee, p.currency), className: m.amount },
+            { key: 'amount', header: 'Amount', align: 'end', cell: (p) => money(p.amount, p.currency), className: m.amount },
+          ]}
+        />
       )}
       {data && data.total > 0 && (
         <div className={m.pager}>
-          <label className={styles.hint}>
-            Rows{' '}
-            <select
-              value={pageSize}
-              onChange={(e) => {
-                setPageSize(Number(e.target.value));
+          <span className={styles.hint} aria-hidden>
+            Rows
+          </span>
+          <span className={m.pageSize}>
+            <Select
+              aria-label="Rows per page"
+              value={String(pageSize)}
+              options={PAGE_SIZE_OPTIONS}
+              onValueChange={(value) => {
+                setPageSize(Number(value));
                 setPage(1);
               }}
-            >
-              {TRANSACTIONS_PAGE_SIZES.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </label>
+            />
+          </span>
           <span className={styles.hint}>
             Page {data.page} of {pages}
           </span>

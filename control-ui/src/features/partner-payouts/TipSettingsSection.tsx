@@ -2,13 +2,15 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { moneyCurrencies, TIP_MAX_CEILING, TIP_MIN_FLOOR, formatMoney, type TipSettings } from '@onair/protocol';
 import { closeTips, connectCharity, disconnectCharity, openCharity, openTipSettings, saveTipSettings } from '../../actions/money.ts';
 import { Button } from '../../components/Button.tsx';
+import { FormField, TextField } from '../../components/FormField.tsx';
+import { Select } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { usePartnerStore, useTipsStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 import { toMinor } from '../tip-page/TipPage.tsx';
-import { MoneyField } from './MoneyField.tsx';
 
 const major = (minor: number) => (minor / 100).toFixed(2);
+const currencies = moneyCurrencies.map((c) => ({ value: c, label: c.toUpperCase() }));
 
 /** Settings › Tips (partner spec §3 Tip settings, §9 limits) and the tip page's link. */
 export function TipSettingsSection() {
@@ -53,25 +55,13 @@ export function TipSettingsSection() {
             Your tip page: <a href={link}>{link}</a>
           </span>
         </div>
-        <MoneyField id="tip-email" label="Payment-account e-mail" error={errors.paymentEmail} full>
-          <input id="tip-email" type="email" className={styles.input} value={draft.paymentEmail} aria-invalid={!!errors.paymentEmail} onChange={(e) => setDraft({ ...draft, paymentEmail: e.target.value })} />
-        </MoneyField>
-        <MoneyField id="tip-currency" label="Currency" error={errors.currency}>
-          <select id="tip-currency" className={styles.input} value={draft.currency} onChange={(e) => setDraft({ ...draft, currency: e.target.value })}>
-            {moneyCurrencies.map((c) => (
-              <option key={c} value={c}>
-                {c.toUpperCase()}
-              </option>
-            ))}
-          </select>
-        </MoneyField>
+        <TextField id="tip-email" type="email" label="Payment-account e-mail" error={errors.paymentEmail} full value={draft.paymentEmail} onChange={(paymentEmail) => setDraft({ ...draft, paymentEmail })} />
+        <FormField id="tip-currency" label="Currency" error={errors.currency}>
+          <Select id="tip-currency" value={draft.currency} options={currencies} onValueChange={(currency) => setDraft({ ...draft, currency })} />
+        </FormField>
         <span />
-        <MoneyField id="tip-min" label="Minimum tip" error={errors.minTip} hint={`More than ${formatMoney(TIP_MIN_FLOOR, draft.currency)}`}>
-          <input id="tip-min" className={styles.input} inputMode="decimal" value={draft.min} aria-invalid={!!errors.minTip} onChange={(e) => setDraft({ ...draft, min: e.target.value })} />
-        </MoneyField>
-        <MoneyField id="tip-max" label="Maximum tip" error={errors.maxTip} hint={`At most ${formatMoney(TIP_MAX_CEILING, draft.currency)}`}>
-          <input id="tip-max" className={styles.input} inputMode="decimal" value={draft.max} aria-invalid={!!errors.maxTip} onChange={(e) => setDraft({ ...draft, max: e.target.value })} />
-        </MoneyField>
+        <TextField id="tip-min" label="Minimum tip" error={errors.minTip} hint={`More than ${formatMoney(TIP_MIN_FLOOR, draft.currency)}`} inputMode="decimal" value={draft.min} onChange={(min) => setDraft({ ...draft, min })} />
+        <TextField id="tip-max" label="Maximum tip" error={errors.maxTip} hint={`At most ${formatMoney(TIP_MAX_CEILING, draft.currency)}`} inputMode="decimal" value={draft.max} onChange={(max) => setDraft({ ...draft, max })} />
         <div className={`${styles.actions} ${styles.full}`}>
           {formError && (
             <span className={styles.formError} role="alert">
@@ -116,12 +106,8 @@ function CharitySection({ channelId }: { channelId: string }) {
       <h3 className={styles.cardTitle}>Charity campaign</h3>
       <p className={styles.muted}>Donations to your campaign on Twitch appear in your events feed as charity events.</p>
       <form className={styles.form} onSubmit={(e) => void submit(e)} noValidate aria-label="Charity campaign">
-        <MoneyField id="charity-link" label="Campaign link" error={errors.link} full>
-          <input id="charity-link" className={styles.input} value={draft.link} placeholder="https://" aria-invalid={!!errors.link} onChange={(e) => setDraft({ ...draft, link: e.target.value })} />
-        </MoneyField>
-        <MoneyField id="charity-name" label="Campaign name" error={errors.name}>
-          <input id="charity-name" className={styles.input} value={draft.name} maxLength={64} aria-invalid={!!errors.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
-        </MoneyField>
+        <TextField id="charity-link" label="Campaign link" error={errors.link} full value={draft.link} placeholder="https://" onChange={(link) => setDraft({ ...draft, link })} />
+        <TextField id="charity-name" label="Campaign name" error={errors.name} value={draft.name} maxLength={64} onChange={(name) => setDraft({ ...draft, name })} />
         <div className={styles.field}>
           <Switch checked={draft.active} onCheckedChange={(active) => setDraft({ ...draft, active })} label="Active campaign" />
         </div>

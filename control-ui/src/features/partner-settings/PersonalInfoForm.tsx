@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import {
   discoverySources,
   identities,
@@ -10,6 +10,7 @@ import {
 } from '@onair/protocol';
 import type { FormResult } from '../../actions/partner.ts';
 import { Button } from '../../components/Button.tsx';
+import { FormField } from '../../components/FormField.tsx';
 import { Select } from '../../components/Select.tsx';
 import { countryOptions, languageOptions } from '../../model/partner.ts';
 import styles from '../partner-home/Partner.module.css';
@@ -37,23 +38,6 @@ const emptyDraft: Draft = {
 };
 
 const asOptions = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
-
-function Field({ label, error, hint, children, id, full }: { label: string; error?: string | undefined; hint?: string | undefined; children: ReactNode; id: string; full?: boolean }) {
-  return (
-    <div className={`${styles.field} ${full ? styles.full : ''}`}>
-      <label className={styles.label} htmlFor={id}>
-        {label}
-      </label>
-      {children}
-      {hint && <span className={styles.hint}>{hint}</span>}
-      {error && (
-        <span className={styles.fieldError} role="alert">
-          {error}
-        </span>
-      )}
-    </div>
-  );
-}
 
 /**
  * Partner spec §3 Account, as Get Started collects it and Settings › Personal information edits it.
@@ -90,7 +74,7 @@ export function PersonalInfoForm(props: {
 
   return (
     <form className={styles.form} onSubmit={(e) => void submit(e)} noValidate>
-      <Field
+      <FormField
         id={id('username')}
         label="Username"
         error={errors.username}
@@ -98,31 +82,31 @@ export function PersonalInfoForm(props: {
         full
       >
         <input id={id('username')} className={styles.input} value={draft.username} maxLength={25} disabled={!!locked} aria-invalid={!!errors.username} onChange={(e) => set('username', e.target.value)} />
-      </Field>
-      <Field id={id('first')} label="First name" error={errors.firstName}>
+      </FormField>
+      <FormField id={id('first')} label="First name" error={errors.firstName}>
         <input id={id('first')} className={styles.input} value={draft.firstName} maxLength={PROFILE_TEXT_MAX} aria-invalid={!!errors.firstName} onChange={(e) => set('firstName', e.target.value)} />
-      </Field>
-      <Field id={id('last')} label="Last name" error={errors.lastName}>
+      </FormField>
+      <FormField id={id('last')} label="Last name" error={errors.lastName}>
         <input id={id('last')} className={styles.input} value={draft.lastName} maxLength={PROFILE_TEXT_MAX} aria-invalid={!!errors.lastName} onChange={(e) => set('lastName', e.target.value)} />
-      </Field>
-      <Field id={id('identity')} label="Identity" error={errors.identity}>
+      </FormField>
+      <FormField id={id('identity')} label="Identity" error={errors.identity}>
         <Select id={id('identity')} value={draft.identity || null} options={asOptions(identities)} onValueChange={(v) => set('identity', v)} placeholder="Choose one" aria-invalid={!!errors.identity} />
-      </Field>
-      <Field id={id('pronouns')} label="Pronouns (optional)" error={errors.pronouns}>
+      </FormField>
+      <FormField id={id('pronouns')} label="Pronouns (optional)" error={errors.pronouns}>
         <input id={id('pronouns')} className={styles.input} value={draft.pronouns} maxLength={32} placeholder="they/them" onChange={(e) => set('pronouns', e.target.value)} />
-      </Field>
-      <Field id={id('birthdate')} label="Birthdate" error={errors.birthdate}>
+      </FormField>
+      <FormField id={id('birthdate')} label="Birthdate" error={errors.birthdate}>
         <input id={id('birthdate')} type="date" className={styles.input} value={draft.birthdate} aria-invalid={!!errors.birthdate} onChange={(e) => set('birthdate', e.target.value)} />
-      </Field>
-      <Field id={id('country')} label="Country" error={errors.country}>
+      </FormField>
+      <FormField id={id('country')} label="Country" error={errors.country}>
         <Select id={id('country')} value={draft.country || null} options={countryOptions()} onValueChange={(v) => set('country', v)} placeholder="Choose a country" aria-invalid={!!errors.country} />
-      </Field>
-      <Field id={id('language')} label="Content language" error={errors.contentLanguage}>
+      </FormField>
+      <FormField id={id('language')} label="Content language" error={errors.contentLanguage}>
         <Select id={id('language')} value={draft.contentLanguage || null} options={languageOptions()} onValueChange={(v) => set('contentLanguage', v)} placeholder="Choose a language" aria-invalid={!!errors.contentLanguage} />
-      </Field>
-      <Field id={id('platform')} label="Main platform" error={errors.mainPlatform}>
+      </FormField>
+      <FormField id={id('platform')} label="Main platform" error={errors.mainPlatform}>
         <Select id={id('platform')} value={draft.mainPlatform || null} options={asOptions(mainPlatforms)} onValueChange={(v) => set('mainPlatform', v)} placeholder="Choose a platform" aria-invalid={!!errors.mainPlatform} />
-      </Field>
+      </FormField>
       <fieldset className={`${styles.field} ${styles.fieldset} ${styles.full}`}>
         <legend className={styles.label}>Streaming devices</legend>
         <div className={styles.checks}>
@@ -139,9 +123,9 @@ export function PersonalInfoForm(props: {
           </span>
         )}
       </fieldset>
-      <Field id={id('discovery')} label="How did you hear about us?" error={errors.discoverySource}>
+      <FormField id={id('discovery')} label="How did you hear about us?" error={errors.discoverySource}>
         <Select id={id('discovery')} value={draft.discoverySource || null} options={asOptions(discoverySources)} onValueChange={(v) => set('discoverySource', v)} placeholder="Choose one" aria-invalid={!!errors.discoverySource} />
-      </Field>
+      </FormField>
       <div className={`${styles.actions} ${styles.full}`}>
         {formError && (
           <span className={styles.formError} role="alert">

@@ -4,12 +4,16 @@ import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContai
 import { channelAllows, formatMoney, REVENUE_WINDOW_DAYS, statisticsGroupings } from '@onair/protocol';
 import { closeStatistics, showStatistics } from '../../actions/money.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { Input } from '../../components/FormField.tsx';
+import { Select } from '../../components/Select.tsx';
+import { Table } from '../../components/Table.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { usePartnerStore, useStatisticsStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
 import m from '../partner-payouts/Money.module.css';
 
 const groupingWords: Record<(typeof statisticsGroupings)[number], string> = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly', stream: 'By stream' };
+const GROUPINGS = statisticsGroupings.map((g) => ({ value: g, label: groupingWords[g] }));
 const eventWords: Record<string, string> = { follow: 'Follows', sub: 'Subscriptions', resub: 'Resubscriptions', twitchRaid: 'Raids', twitchCheer: 'Cheers', tip: 'Tips', charity: 'Charity donations', host: 'Hosts', tweet: 'Tweets' };
 
 /**
@@ -40,22 +44,18 @@ export function StatisticsPage() {
     <div className={m.wide}>
       <h1 className={styles.title}>Statistics</h1>
       <div className={m.toolbar} role="group" aria-label="Window and grouping">
-        <label className={styles.hint}>
-          From <input type="date" className={styles.input} value={from || stats.from} onChange={(e) => setFrom(e.target.value)} />
+        <label className={m.toolbarField}>
+          From <Input type="date" value={from || stats.from} onChange={(e) => setFrom(e.target.value)} />
         </label>
-        <label className={styles.hint}>
-          To <input type="date" className={styles.input} value={to || stats.to} onChange={(e) => setTo(e.target.value)} />
+        <label className={m.toolbarField}>
+          To <Input type="date" value={to || stats.to} onChange={(e) => setTo(e.target.value)} />
         </label>
-        <label className={styles.hint}>
-          Group{' '}
-          <select className={styles.input} value={groupBy} onChange={(e) => setGroupBy(e.target.value as typeof groupBy)} aria-label="Group by">
-            {statisticsGroupings.map((g) => (
-              <option key={g} value={g}>
-                {groupingWords[g]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <span className={m.toolbarField}>
+          <span aria-hidden>Group</span>
+          <span className={m.grouping}>
+            <Select aria-label="Group by" value={groupBy} options={GROUPINGS} onValueChange={(value) => setGroupBy(value as typeof groupBy)} />
+          </span>
+        </span>
         {!from && !to && <span className={styles.hint}>The last {REVENUE_WINDOW_DAYS} days</span>}
         {error && <span role="alert" className={styles.formError}>{error}</span>}
       </div>
@@ -117,16 +117,15 @@ export function StatisticsPage() {
         {stats.events.length === 0 ? (
           <p className={styles.muted}>No events in this window.</p>
         ) : (
-          <table className={styles.table}>
-            <tbody>
-              {stats.events.map((e) => (
-                <tr key={e.type}>
-                  <td>{eventWords[e.type] ?? 'Unsupported event type'}</td>
-                  <td className={m.amount}>{e.count}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            aria-label="Events in this window"
+            rows={stats.events}
+            rowKey={(e) => e.type}
+            columns={[
+              { key: 'event', header: 'Event', rowHeader: true, cell: (e) => eventWords[e.type] ?? 'Unsupported event type' },
+              { key: 'count', header: 'Count', align: 'end', cell: (e) => e.count },
+            ]}
+          />
         )}
       </section>
       <section className={styles.card} aria-label="Sponsorships">

@@ -1,6 +1,8 @@
+import { useRef } from 'react';
 import { Columns2, LayoutGrid, PanelRight, PictureInPicture2, Presentation, User, type LucideIcon } from 'lucide-react';
 import { layoutTiles, sceneLayoutIds, sceneLayoutInfo, type SceneLayoutId } from '@onair/protocol';
-import { applyLayout } from '../../actions/scene-edits.ts';
+import { applyLayout, stopFollowingLayout } from '../../actions/scene-edits.ts';
+import { Switch } from '../../components/Switch.tsx';
 import { useStudioStore } from '../../stores/index.ts';
 import styles from './LayoutBar.module.css';
 
@@ -15,28 +17,59 @@ const ICONS: Record<SceneLayoutId, LucideIcon> = {
 
 /**
  * One-click layouts for the active scene (issue 38): each button arranges the scene's cameras,
- * guests, screens and game on both canvases in one edit. Shown while a scene is open; the buttons
- * are off while the scene has nothing to arrange, and the reason is said next to them.
+ * guests, screens and game on both canvases in one edit, and the scene follows that layout (its
+ * button stays pressed) so guests fall into place as they arrive. The Follow switch stops that
+ * (as dragging one of them by hand does) and turns it back on with the layout last followed here.
+ * The buttons are off while the scene has nothing to arrange, and the reason is said next to them.
  */
 export function LayoutBar() {
   const document = useStudioStore((s) => s.document);
   const canEdit = useStudioStore((s) => s.status === 'ready');
   const scene = document?.scenes.find((s) => s.id === document.activeSceneId);
+  // The layout each scene followed last in this studio, so the switch can take it up again.
+  const lastFollowed = useRef(new Map<string, SceneLayoutId>());
   if (!document || !scene) return null;
   const tiles = layoutTiles(scene, document.sources).length;
+  const followed = scene.followedLayout?.layout;
+  if (followed) lastFollowed.current.set(scene.id, followed);
+  const resume = lastFollowed.current.get(scene.id);
+  const followHint = followed
+    ? `Guests and sources that join or leave the scene are arranged in ${sceneLayoutInfo[followed].label}. Moving one by hand stops this.`
+    : resume
+      ? `Arrange the scene in ${sceneLayoutInfo[resume].label} again, and as guests and sources join or leave.`
+      : 'Pick a layout: the scene follows it as guests and sources join or leave.';
   return (
     <div className={styles.bar} role="group" aria-label="Layouts">
       <span className={styles.title}>Layout</span>
       {sceneLayoutIds.map((id) => {
         const Icon = ICONS[id];
         return (
-          <button key={id} type="button" className={styles.option} title={sceneLayoutInfo[id].description} disabled={!canEdit || tiles === 0} onClick={() => applyLayout(id)}>
+          <button
+            key={id}
+            type="button"
+            className={styles.option}
+            title={sceneLayoutInfo[id].description}
+            aria-pressed={followed === id}
+            disabled={!canEdit || tiles === 0}
+            onClick={() => applyLayout(id)}
+          >
             <Icon size={16} aria-hidden />
             {sceneLayoutInfo[id].label}
           </button>
         );
       })}
-      {tiles === 0 && <span className={styles.hint}>Add a camera, guest or screen to arrange it.</span>}
+      {tiles === 0 ? (
+        <span className={styles.hint}>Add a camera, guest or screen to arrange it.</span>
+      ) : (
+        <span className={styles.follow} title={followHint} data-testid="layout-follow">
+          <Switch
+            label="Follow"
+            checked={followed !== undefined}
+            disabled={!canEdit || (!followed && !resume)}
+            onCheckedChange={(on) => (on ? resume && applyLayout(resume) : stopFollowingLayout(scene.id))}
+          />
+        </span>
+      )}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { MonitorPlay } from 'lucide-react';
 import { useCallback, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { canvasSize, COUNTDOWN_PLATE, playsOutputAudio, sourceKindInfo, verticalLayout, type Layer, type Source } from '@onair/protocol';
-import { removeLayer, restackLayer, updateLayer, updateLayerVertical } from '../../actions/scene-edits.ts';
+import { moveLayerByHand, removeLayer, restackLayer } from '../../actions/scene-edits.ts';
 import { selectLayer } from '../../actions/studio.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ProgramPreview } from '../media/ProgramPreview.tsx';
@@ -75,7 +75,7 @@ export function ProgramCanvas() {
   const boxOfLayer = (l: Layer): Box => boxOf(verticalBoxes ? { ...l, ...verticalBoxes.get(l.id) } : l);
   // A page's minimum size is its render size on the horizontal canvas; the vertical one only scales its frames.
   const minimumOf = (kind: Source['kind'] | undefined) => minimumSize(isVertical ? undefined : kind);
-  const commit = (sceneId: string, layerId: string, box: Box) => (isVertical ? updateLayerVertical(sceneId, layerId, box) : updateLayer(sceneId, layerId, box));
+  const commit = (sceneId: string, layerId: string, box: Box) => moveLayerByHand(editCanvas, sceneId, layerId, box);
   const layers = scene ? [...scene.layers].sort((a, b) => a.zIndex - b.zIndex).filter((l) => sourceKindInfo[sources.get(l.sourceId)?.kind ?? 'microphone'].hasVideo) : [];
 
   const beginDrag = (event: ReactPointerEvent, layer: Layer, mode: Drag['mode']) => {

@@ -1,0 +1,104 @@
+import type { Entitlements } from '../plans.ts';
+import { applyScenePatch, type ApplyScenePatchResult } from './apply-patch.ts';
+import { liveScenes, type Scene, type SceneDocument } from './document.ts';
+import type { SceneOp, ScenePatch } from './patch.ts';
+import type { FollowedLayout, SceneLayoutId } from './scene-layout-ids.ts';
+import { arrangeScene, arrangeTiles, layoutTiles, type LayoutTile } from './scene-layouts.ts';
+
+/**
+ * Scenes that follow their layout (issue 38): when a patch adds, removes, shows or hides one of a
+ * following scene's cameras, guests, screens or game, the same patch re-flows the scene with the
+ * layout functions the studio's layout bar uses, so guests fall into place as they arrive and the
+ * change is one version (one undo step, one program change).
+ */
+
+/**
+ * The layout a scene that follows `layout` takes for these tiles. A layout that would hide a tile
+ * grows into the next one that shows more (Solo → Side by side → Grid; Picture in picture →
+ * Screen + cameras with a screen or game, Speaker + guests without): a creator who follows Solo
+ * and adds a guest means to show the guest. The others keep their limits (Grid shows nine).
+ */
+export function grownLayout(layout: SceneLayoutId, tiles: readonly LayoutTile[], focusLayerId?: string): SceneLayoutId {
+  let current = layout;
+  for (;;) {
+    const { hidden } = arrangeTiles(current, tiles, focusLayerId === undefined ? {} : { focusLayerId });
+    if (hidden.length === 0) return current;
+    const next = growsInto(current, tiles);
+    if (next === current) return current;
+    current = next;
+  }
+}
+
+function growsInto(layout: SceneLayoutId, tiles: readonly LayoutTile[]): SceneLayoutId {
+  switch (layout) {
+    case 'solo':
+      return tiles.length === 2 ? 'side-by-side' : 'grid';
+    case 'side-by-side':
+      return 'grid';
+    case 'picture-in-picture':
+      return tiles.some((t) => t.kind === 'content') ? 'screen-strip' : 'speaker';
+    case 'grid':
+    case 'screen-strip':
+    case 'speaker':
+      return layout;
+  }
+}
+
+const tileSet = (scene: Scene, doc: SceneDocument) =>
+  layoutTiles(scene, doc.sources)
+    .map((t) => t.layerId)
+    .sort()
+    .join(',');
+
+/**
+ * The ops that re-flow every scene of `after` following a layout whose tiles differ from `before`'s
+ * (a patch turned `before` into `after`). A scene whose followed layout the patch itself set or
+ * stopped is left alone: the studio sent that layout's ops with it.
+ */
+export function followLayouts(before: SceneDocument, after: SceneDocument): SceneOp[] {
+  const ops: SceneOp[] = [];
+  for (const scene of liveScenes(after)) {
+    const followed = scene.followedLayout;
+    const previous = before.scenes.find((s) => s.id === scene.id && s.deletedAt === null);
+    if (!followed || !previous || JSON.stringify(previous.followedLayout) !== JSON.stringify(followed)) continue;
+    if (tileSet(previous, before) === tileSet(scene, after)) continue;
+    const tiles = layoutTiles(scene, after.sources);
+    const focus = tiles.some((t) => t.layerId === followed.mainLayerId) ? followed.mainLayerId! : undefined;
+    const layout = grownLayout(followed.layout, tiles, focus);
+    const arranged = arrangeScene(after, scene.id, layout, focus === undefined ? {} : { focusLayerId: focus });
+    ops.push(...(arranged?.ops ?? []));
+    const next: FollowedLayout = { layout, mainLayerId: arranged?.mainLayerId ?? null };
+    if (next.layout !== followed.layout || next.mainLayerId !== followed.mainLayerId) ops.push({ op: 'followLayout', sceneId: scene.id, followedLayout: next });
+  }
+  return ops;
+}
+
+/**
+ * The ops the layout bar sends: `layout` applied to the scene and followed from now on, built
+ * around `focusLayerId` when it is one of the scene's tiles. Empty when the scene has no tiles.
+ */
+export function followLayoutOps(doc: SceneDocument, sceneId: string, layout: SceneLayoutId, options: { focusLayerId?: string } = {}): SceneOp[] {
+  const arranged = arrangeScene(doc, sceneId, layout, options);
+  if (!arranged) return [];
+  return [...arranged.ops, { op: 'followLayout', sceneId, followedLayout: { layout, mainLayerId: arranged.mainLayerId } }];
+}
+
+/**
+ * applyScenePatch, then the re-flow of the scenes that follow their layout (followLayouts), as one
+ * patch: the result's ops are the patch's followed by the re-flow's, so a replay of them ends with
+ * the same document. What the api applies, and the studio shows while it waits for the answer.
+ * A re-flow the rules refuse is left out rather than refusing the creator's own change.
+ */
+export function applyScenePatchFollowingLayouts(
+  doc: SceneDocument,
+  patch: ScenePatch,
+  entitlements: Entitlements,
+  options: Parameters<typeof applyScenePatch>[3] = {},
+): ApplyScenePatchResult {
+  const result = applyScenePatch(doc, patch, entitlements, options);
+  if (!result.ok) return result;
+  const reflow = followLayouts(doc, result.document);
+  if (reflow.length === 0) return result;
+  const following = applyScenePatch(doc, { baseVersion: patch.baseVersion, ops: [...result.ops, ...reflow] }, entitlements, options);
+  return following.ok ? following : result;
+}
