@@ -14,16 +14,10 @@
  * Run by hand on an idle machine: `npx tsx bench/density-bench.ts` in media-worker.
  * BENCH_PROFILES=720p30,1080p30 (both by default); BENCH_MAX_SESSIONS=8 caps N; BENCH_WINDOW_MS=10000.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
-import pino from 'pino';
-import { Registry } from 'prom-client';
-import { freePort, startRedisServer, startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
+import { waitFor, type RunningRtmpServer } from '@onair/embedded';
 import { outputProfiles, renderPlanSchema, sessionCost, type RenderPlan, type ResolutionId } from '@onair/protocol';
-import { SessionHost } from '../src/session/session-host.ts';
+import type { SessionHost } from '../src/session/session-host.ts';
+import { cameraAndLogoPlan, startBenchHost } from './bench-host.ts';
 import { cpuSeconds, loadAverage } from './proc-cpu.ts';
 
 const WARMUP_MS = 4000;
@@ -33,7 +27,6 @@ const MAX_SESSIONS = Number(process.env.BENCH_MAX_SESSIONS ?? 8);
 const MIN_FPS = 29.5;
 /** Frames a second dropped or repeated by the program's rate keeper above which a session no longer holds. */
 const MAX_REPAIRED_PER_SECOND = 0.5;
-const LOGO = fileURLToPath(new URL('../assets/onair-logo.png', import.meta.url));
 const PROFILES = { '720p30': '720p', '1080p30': '1080p' } as const satisfies Partial<Record<keyof typeof outputProfiles, ResolutionId>>;
 type BenchProfile = keyof typeof PROFILES;
 
@@ -42,25 +35,7 @@ const print = (line: string): void => {
 };
 
 function plan(profile: BenchProfile, server: RunningRtmpServer, key: string): RenderPlan {
-  const p = outputProfiles[profile];
-  return renderPlanSchema.parse({
-    profile: p,
-    inputs: [
-      { id: 'camera', kind: 'test-pattern', pattern: 'ball', width: p.width, height: p.height, toneHz: 440 },
-      { id: 'logo', kind: 'image', path: LOGO },
-    ],
-    scenes: [
-      {
-        id: 'main',
-        placements: [
-          { inputId: 'camera', x: 0, y: 0, width: p.width, height: p.height, zorder: 0 },
-          { inputId: 'logo', x: p.width - 220, y: 20, width: 200, height: 60, zorder: 1 },
-        ],
-      },
-    ],
-    activeSceneId: 'main',
-    outputs: [{ id: 'd0', url: `rtmp://127.0.0.1:${server.port}/live`, key, allowPrivate: true }],
-  });
+  return renderPlanSchema.parse(cameraAndLogoPlan(outputProfiles[profile], [{ id: 'd0', url: `rtmp://127.0.0.1:${server.port}/live`, key, allowPrivate: true }]));
 }
 
 /** What the admission model charges for one such session: a camera (decoded) and an image. */
@@ -129,11 +104,7 @@ async function density(host: SessionHost, server: RunningRtmpServer, profile: Be
   print(`${profile}: ${held.n} sessions held 30 fps (≥ ${MIN_FPS} out, ≤ ${MAX_REPAIRED_PER_SECOND} frames/s repaired)${capped}; ${perSession.toFixed(2)} cores per session measured, ${model.toFixed(2)} estimated by the model (×${(model / perSession).toFixed(2)})`);
 }
 
-const dir = await mkdtemp(join(tmpdir(), 'onair-bench-'));
-const redisService = await startRedisServer(join(dir, 'redis'), await freePort());
-const redis = new Redis(redisService.url, { maxRetriesPerRequest: null });
-const server = await startRtmpServer({ dir: join(dir, 'nginx') });
-const host = new SessionHost({ logger: pino({ level: 'warn' }), redis, metrics: new Registry(), supervisor: { onLogLine: () => {} } });
+const { host, server, stop } = await startBenchHost('density-bench');
 try {
   print(`window ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up; cores of the pipeline processes and of this process (the worker's part); nginx excluded; load ${await loadAverage()}`);
   for (const profile of (process.env.BENCH_PROFILES ?? '720p30,1080p30').split(',')) {
@@ -141,9 +112,5 @@ try {
     await density(host, server, profile as BenchProfile);
   }
 } finally {
-  await host.stopAll();
-  await server.stop();
-  redis.disconnect();
-  await redisService.stop();
-  await rm(dir, { recursive: true, force: true });
+  await stop();
 }
