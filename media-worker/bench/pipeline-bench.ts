@@ -15,48 +15,22 @@
  * Each session also prints its CPU by thread, and the fan-out ratio is also given by threads.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
-import pino from 'pino';
-import { Registry } from 'prom-client';
-import { freePort, startRedisServer, startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
+import { waitFor, type RunningRtmpServer } from '@onair/embedded';
 import { encoderLadder, outputProfiles, renderPlanSchema, type PipelineReport, type PlanOutput, type RenderPlan } from '@onair/protocol';
-import { SessionHost } from '../src/session/session-host.ts';
+import type { SessionHost } from '../src/session/session-host.ts';
+import { cameraAndLogoPlan, startBenchHost } from './bench-host.ts';
 import { CENTRE_PIXEL, readOutput } from '../test/helpers/output-reader.ts';
 import { cpuSeconds, threadCpuSeconds } from './proc-cpu.ts';
 
 const WARMUP_MS = 4000;
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 10_000);
-const LOGO = fileURLToPath(new URL('../assets/onair-logo.png', import.meta.url));
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
 
 function plan(profile: keyof typeof outputProfiles, outputs: PlanOutput[], showGreen = false): RenderPlan {
-  const p = outputProfiles[profile];
-  return renderPlanSchema.parse({
-    profile: p,
-    inputs: [
-      { id: 'camera', kind: 'test-pattern', pattern: 'ball', width: p.width, height: p.height, toneHz: 440 },
-      { id: 'logo', kind: 'image', path: LOGO },
-      { id: 'green', kind: 'test-pattern', pattern: 'solid', color: 0x00ff00, width: 64, height: 36 },
-    ],
-    scenes: [
-      {
-        id: 'main',
-        placements: [
-          { inputId: 'camera', x: 0, y: 0, width: p.width, height: p.height, zorder: 0 },
-          { inputId: 'logo', x: p.width - 220, y: 20, width: 200, height: 60, zorder: 1 },
-          { inputId: 'green', x: 0, y: 0, width: p.width, height: p.height, zorder: 2, visible: showGreen },
-        ],
-      },
-    ],
-    activeSceneId: 'main',
-    outputs,
-  });
+  const green = { id: 'green', kind: 'test-pattern', pattern: 'solid', color: 0x00ff00, width: 64, height: 36 } as const;
+  return renderPlanSchema.parse(cameraAndLogoPlan(outputProfiles[profile], outputs, [{ input: green, visible: showGreen }]));
 }
 
 interface Measured {
@@ -267,13 +241,8 @@ async function goLiveLatency(bench: Bench, samples: number): Promise<GoLiveSampl
 }
 
 async function main(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'onair-bench-'));
-  const redisService = await startRedisServer(join(dir, 'redis'), await freePort());
-  const redis = new Redis(redisService.url, { maxRetriesPerRequest: null });
-  const server = await startRtmpServer({ dir: join(dir, 'nginx') });
-  const logger = pino({ level: 'warn' });
   const reports: Bench['reports'] = [];
-  const host = new SessionHost({ logger, redis, metrics: new Registry(), supervisor: { onLogLine: () => {} }, onReport: (sessionId, report) => reports.push({ sessionId, report }) });
+  const { host, server, stop } = await startBenchHost('bench', (sessionId, report) => reports.push({ sessionId, report }));
   const bench: Bench = { host, server, reports };
   try {
     print(`window ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up; pipeline process CPU only (nginx and the reader excluded)`);
@@ -330,11 +299,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await host.stopAll();
-    await server.stop();
-    redis.disconnect();
-    await redisService.stop();
-    await rm(dir, { recursive: true, force: true });
+    await stop();
   }
 }
 

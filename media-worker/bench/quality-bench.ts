@@ -11,26 +11,17 @@
  * QUALITY_KEEP=<folder> copies the output and the references there, to look at them.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
-import pino from 'pino';
-import { Registry } from 'prom-client';
-import { freePort, startRedisServer, startRtmpServer, waitFor } from '@onair/embedded';
+import { waitFor } from '@onair/embedded';
 import { outputProfiles, renderPlanSchema } from '@onair/protocol';
-import { SessionHost } from '../src/session/session-host.ts';
+import { startBenchHost } from './bench-host.ts';
 
 const execFileAsync = promisify(execFile);
 const FRAMES = 90;
 
 async function main(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'onair-quality-bench-'));
-  const redisService = await startRedisServer(join(dir, 'redis'), await freePort());
-  const redis = new Redis(redisService.url, { maxRetriesPerRequest: null });
-  const server = await startRtmpServer({ dir: join(dir, 'nginx') });
-  const host = new SessionHost({ logger: pino({ level: 'warn' }), redis, metrics: new Registry(), supervisor: { onLogLine: () => {} } });
+  const { host, server, dir, stop } = await startBenchHost('quality-bench');
   try {
     const p = outputProfiles['720p30'];
     const plan = renderPlanSchema.parse({
@@ -71,11 +62,7 @@ async function main(): Promise<void> {
     }
     await host.stopSession('quality');
   } finally {
-    await host.stopAll();
-    await server.stop();
-    redis.disconnect();
-    await redisService.stop();
-    await rm(dir, { recursive: true, force: true });
+    await stop();
   }
 }
 
