@@ -1,7 +1,8 @@
 // Fleet acceptance on real processes: two media workers take sessions from the real BullMQ queue
 // on the real Redis and push to a real nginx-rtmp destination. A worker killed with -9 loses its
 // session to the other worker, which goes live again with the same scene; a worker told to stop
-// (SIGTERM) keeps its live session while taking no new one.
+// (SIGTERM) keeps its live session while taking no new one. A worker refuses a session its
+// admission model has no room for, and another takes it.
 import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -16,8 +17,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
 import { isolatedRedisUrl } from '@onair/embedded/test-services';
 import {
+  canAdmit,
   newProjectDocument,
   sceneToRenderPlan,
+  sessionCost,
   sessionKeys,
   SESSIONS_QUEUE,
   workerHeartbeatSchema,
@@ -209,6 +212,39 @@ describe('session placement across media workers', () => {
     await waitFor('the second session to end', async () => ((await owner(next.projectId)) ? undefined : true), 20_000, 100);
     expect((await other.stop()).code).toBe(0);
   });
+  it('refuses a session that would take its admission model past its budget, and another worker takes it', async () => {
+    // One core: an admission budget of 0.8 cores (ADMISSION_CPU_SHARE). The first session, at 480p
+    // with only its watermark, is charged 0.25; a 1080p one is charged 0.8 more, past the budget.
+    const small = await startWorker({ WORKER_CORES: '1', DRAIN_GRACE_MS: '60000' });
+    process.env.WORKER_CORES = '2';
+    const first = projectDocument();
+    const firstKey = secretKey();
+    await openLiveSession(first, firstKey);
+    expect((await waitFor('the first session on the one-core worker', () => owner(first.projectId), 20_000, 50)).workerId).toBe(small.id);
+    expect(sessionCost(first)).toBeCloseTo(0.25);
+
+    const big: SceneDocument = { ...projectDocument(), resolution: '1080p' };
+    expect(sessionCost(big)).toBeCloseTo(0.8);
+    expect(canAdmit(1, sessionCost(first), sessionCost(big))).toBe(false);
+    const bigKey = secretKey();
+    await openLiveSession(big, bigKey);
+    // The worker says so, hands the job back, and the session stays unplaced while it is the only worker.
+    const refusal = (line: string) => line.includes('session left for another worker (no capacity)') && line.includes(big.projectId);
+    await waitFor('the one-core worker to refuse the 1080p session', async () => (small.output.some(refusal) ? true : undefined), 20_000, 50);
+    expect(await owner(big.projectId)).toBeUndefined();
+
+    const roomy = await startWorker({ DRAIN_GRACE_MS: '60000' });
+    expect((await waitFor('the 1080p session on the two-core worker', () => owner(big.projectId), 30_000, 50)).workerId).toBe(roomy.id);
+    expect((await owner(first.projectId))?.workerId).toBe(small.id);
+
+    for (const doc of [first, big]) {
+      await redis.publish(sessionKeys.commands(doc.projectId), JSON.stringify({ type: 'stop' }));
+      await waitFor('the session to end', async () => ((await owner(doc.projectId)) ? undefined : true), 20_000, 100);
+    }
+    expect((await small.stop()).code).toBe(0);
+    expect((await roomy.stop()).code).toBe(0);
+  });
+
   it('ends a session with nobody in it and nothing going out at once when told to stop, whatever the drain grace', async () => {
     // Two minutes of grace: a worker that waited for this session would outlive the test.
     const worker = await startWorker({ DRAIN_GRACE_MS: '120000' });
