@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { ConsentSignIn } from './chat-doubles/consent-sign-in.ts';
 import type { DoubleAccount } from './chat-doubles/double-http.ts';
 import { startFacebookChatDouble, type FacebookChatDouble } from './chat-doubles/facebook-chat-double.ts';
@@ -28,6 +29,8 @@ export interface PlatformTestModeOptions {
   redirectOrigins: string[];
   /** The local RTMP server (`rtmp://127.0.0.1:port/app`, the api's LOCAL_RTMP_URL) and the stream key of each platform there. */
   ingest: { rtmpUrl: string; streamKeys: Record<TestModePlatform, string> };
+  /** Where each platform's tokens are kept across restarts (the stack's data folder); in memory only when unset. */
+  stateDir?: string;
 }
 
 export interface RunningPlatformTestMode {
@@ -72,6 +75,7 @@ export async function startPlatformTestMode(options: PlatformTestModeOptions): P
       closers.push(() => events.close());
       // One Twitch login serves chat, EventSub and Helix.
       events.shareTokensWith(chat);
+      if (options.stateDir) chat.tokens.persistIn(join(options.stateDir, 'test-mode-twitch-tokens.json'));
       events.ingest = ingestOf('twitch');
       const clientId = 'onair-test-mode-twitch';
       const clientSecret = secret();
@@ -114,6 +118,7 @@ export async function startPlatformTestMode(options: PlatformTestModeOptions): P
       const chat = await startYouTubeChatDouble();
       closers.push(() => chat.close());
       chat.ingest = ingestOf('youtube');
+      if (options.stateDir) chat.tokens.persistIn(join(options.stateDir, 'test-mode-youtube-tokens.json'));
       const clientId = 'onair-test-mode-google';
       const clientSecret = secret();
       const signIn = new ConsentSignIn({
@@ -146,6 +151,7 @@ export async function startPlatformTestMode(options: PlatformTestModeOptions): P
       const chat = await startFacebookChatDouble();
       closers.push(() => chat.close());
       chat.ingest = ingestOf('facebook');
+      if (options.stateDir) chat.tokens.persistIn(join(options.stateDir, 'test-mode-facebook-tokens.json'));
       const clientId = 'onair-test-mode-facebook';
       const clientSecret = secret();
       const graph = `${chat.url}/${chat.version}`;

@@ -151,6 +151,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         platforms: testModePlatforms,
         redirectOrigins: [...new Set([new URL(publicUrl).origin, `http://127.0.0.1:${port}`, `http://localhost:${port}`])],
         ingest: { rtmpUrl: localRtmpUrl, streamKeys: streamKeys as Record<(typeof TEST_MODE_PLATFORMS)[number], string> },
+        // Connected test-mode destinations stay connected across a restart.
+        stateDir: dataDir,
       });
       platforms = { ...running, streamKeys };
       services.push({ url: '', stop: () => running.close() });

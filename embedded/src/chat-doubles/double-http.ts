@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -51,6 +52,36 @@ export class DoubleTokens {
   readonly access = new Set<string>();
   readonly refresh = new Set<string>();
   readonly owners = new Map<string, DoubleAccount>();
+  private file: string | null = null;
+
+  /**
+   * Keeps the tokens in `file` from now on, starting from what it holds: the one-machine stack's
+   * destinations stay connected across a restart, as they would with the real platform. A file
+   * that cannot be read is ignored (every destination then asks to be authorized again).
+   */
+  persistIn(file: string): void {
+    this.file = file;
+    if (!existsSync(file)) return;
+    try {
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as { access?: unknown; refresh?: unknown; owners?: unknown };
+      for (const t of Array.isArray(saved.access) ? saved.access : []) if (typeof t === 'string') this.access.add(t);
+      for (const t of Array.isArray(saved.refresh) ? saved.refresh : []) if (typeof t === 'string') this.refresh.add(t);
+      for (const entry of Array.isArray(saved.owners) ? saved.owners : []) {
+        const [token, a] = entry as [unknown, Partial<DoubleAccount> | undefined];
+        if (typeof token === 'string' && a && typeof a.id === 'string' && typeof a.login === 'string' && typeof a.displayName === 'string' && typeof a.email === 'string') {
+          this.owners.set(token, { id: a.id, login: a.login, displayName: a.displayName, email: a.email });
+        }
+      }
+    } catch {
+      // A damaged file: start without tokens.
+    }
+  }
+
+  /** Writes the tokens to their file (when they are kept in one) after every change. */
+  changed(): void {
+    if (!this.file) return;
+    writeFileSync(this.file, JSON.stringify({ access: [...this.access], refresh: [...this.refresh], owners: [...this.owners] }), { mode: 0o600 });
+  }
 }
 
 export class ChatDoubleBase {
@@ -94,6 +125,7 @@ export class ChatDoubleBase {
       this.tokens.owners.set(accessToken, owner);
       this.tokens.owners.set(refreshToken, owner);
     }
+    this.tokens.changed();
     return { accessToken, refreshToken };
   }
 
@@ -106,6 +138,7 @@ export class ChatDoubleBase {
   expireTokens(): void {
     for (const token of this.tokens.access) this.tokens.owners.delete(token);
     this.tokens.access.clear();
+    this.tokens.changed();
   }
 
   /**
