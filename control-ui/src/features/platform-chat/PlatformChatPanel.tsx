@@ -16,6 +16,17 @@ import styles from './PlatformChat.module.css';
  * sticks to the bottom while the reader is within 10 px of it; scrolled up, it stays put and offers
  * a way back down. Mounted only while its tab is shown, which is what clears the unread marker.
  */
+/**
+ * What the panel says while it has no message to show. Without a chat platform among the
+ * destinations there is no chat to start, live or not (a broadcast to a custom RTMP server only).
+ */
+export function chatEmptyState(loaded: boolean, live: boolean, chatDestinations: number): { title: string; text: string } {
+  if (!loaded) return { title: live ? 'No chat messages yet' : 'Start the stream to use the chat', text: 'Loading the chat…' };
+  if (chatDestinations === 0) return { title: 'No platform chat', text: 'Add a Twitch, YouTube or Facebook destination to read its chat here.' };
+  if (live) return { title: 'No chat messages yet', text: 'Messages from your platforms appear here as they are written.' };
+  return { title: 'Start the stream to use the chat', text: 'Chat from your destinations appears here while you are live.' };
+}
+
 export function PlatformChatPanel() {
   const live = useChatStore((s) => s.live);
   const destinations = useChatStore((s) => s.destinations);
@@ -27,6 +38,7 @@ export function PlatformChatPanel() {
   const loaded = useChatStore((s) => s.loaded);
   // Writing speaks with the channel's accounts: the roles that manage the broadcast (the server checks again).
   const canWrite = hasPermission(useStudioStore((s) => s.project?.role), 'manage broadcast');
+  const emptyChat = chatEmptyState(loaded, live, destinations.length);
   const list = useRef<HTMLOListElement>(null);
   const stick = useRef(true);
   const [below, setBelow] = useState(false);
@@ -77,16 +89,8 @@ export function PlatformChatPanel() {
       <div className={styles.listWrap}>
         {shown.length === 0 ? (
           <div className={styles.empty}>
-            <EmptyState icon={<MessageSquare size={24} />} title={live ? 'No chat messages yet' : 'Start the stream to use the chat'}>
-              <p>
-                {!loaded
-                  ? 'Loading the chat…'
-                  : destinations.length === 0
-                    ? 'Add a Twitch, YouTube or Facebook destination to read its chat here.'
-                    : live
-                      ? 'Messages from your platforms appear here as they are written.'
-                      : 'Chat from your destinations appears here while you are live.'}
-              </p>
+            <EmptyState icon={<MessageSquare size={24} />} title={emptyChat.title}>
+              <p>{emptyChat.text}</p>
             </EmptyState>
           </div>
         ) : (

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatDestinationEntry, ChatMessage } from '@onair/protocol';
 import { ChatMessageRow } from './ChatMessageRow.tsx';
 import { ChatFilterBar } from './ChatFilterBar.tsx';
+import { chatEmptyState } from './PlatformChatPanel.tsx';
 
 const destination: ChatDestinationEntry = { id: '00000000-0000-4000-8000-000000000001', canSend: true, platform: 'twitch', platformId: null, username: 'ada', variant: 'Twitch', name: 'Ada', state: 'reconnecting' };
 const message = (over: Partial<ChatMessage>): ChatMessage => ({
@@ -84,5 +85,19 @@ describe('the filter bar', () => {
     expect(html).toContain('reconnecting');
     expect(html).toContain('coming soon');
     expect(html).toContain('Support for Trovo chat is coming soon.');
+  });
+});
+
+describe('the empty chat', () => {
+  it('asks for a chat platform when no destination has one, live or not', () => {
+    for (const live of [false, true]) {
+      expect(chatEmptyState(true, live, 0)).toEqual({ title: 'No platform chat', text: 'Add a Twitch, YouTube or Facebook destination to read its chat here.' });
+    }
+  });
+
+  it('asks to go live while chat destinations wait, and waits for messages once live', () => {
+    expect(chatEmptyState(true, false, 2).title).toBe('Start the stream to use the chat');
+    expect(chatEmptyState(true, true, 2).title).toBe('No chat messages yet');
+    expect(chatEmptyState(false, false, 0).text).toBe('Loading the chat…');
   });
 });
