@@ -29,4 +29,3 @@ export * from './overlays/index.ts';
 export * from './creator-site/index.ts';
 export * from './money/index.ts';
 export * from './partner-endpoints.ts';
-export * from './test-mode/index.ts';

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type OAuthProvider,
   createDestinationBodySchema,
   destinationKinds,
   destinationTypes,
@@ -42,8 +41,6 @@ export interface DestinationServiceDeps {
   local: { url: string; key: string | undefined } | null;
   assertProjectAccess: ProjectAccessCheck;
   logger: Logger;
-  /** Platforms offered through the one-machine stack's local doubles (test mode); none by default. */
-  testModePlatforms?: ReadonlySet<OAuthProvider>;
 }
 
 export function settingsOf(row: Pick<Destination, 'settings'>): DestinationSettings {
@@ -123,8 +120,7 @@ export class DestinationService {
     const tiles = destinationTypes.map((type) => {
       const kind = destinationKinds[type];
       const locked = !isDestinationTypeAllowed(user.entitlements, type);
-      const testMode = kind.oauthProvider !== null && (this.deps.testModePlatforms?.has(kind.oauthProvider) ?? false);
-      return { type, providerId: kind.providerId, label: kind.label, brandColor: kind.brandColor, available: this.offers(type), locked, upgradeTooltip: locked ? upgradeTooltipFor(type) : null, testMode };
+      return { type, providerId: kind.providerId, label: kind.label, brandColor: kind.brandColor, available: this.offers(type), locked, upgradeTooltip: locked ? upgradeTooltipFor(type) : null };
     });
     return { tiles, limit: await this.limit(user, projectId) };
   }
