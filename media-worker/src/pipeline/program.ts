@@ -146,7 +146,7 @@ export class ProgramPipeline {
     this.gst.play();
     this.transition('playing');
     this.pacer.start();
-    if (this.plan.slate) this.slate.attach(this.gst, this.compositor, this.plan.slate.path, profile, this.encoderSettings);
+    if (this.plan.slate) this.slate.attach(this.gst, this.compositor, this.plan.slate.path, profile, profile);
     this.attachClock();
     await this.reconcile(this.plan);
     this.logger.info({ inputs: this.inputs.size, width: profile.width, height: profile.height, fps: profile.fps, planVersion: this.planVersion, activeSceneId: this.plan.activeSceneId }, 'pipeline playing');
@@ -309,7 +309,7 @@ export class ProgramPipeline {
   tick(now = Date.now()): SessionStats {
     for (const output of this.destinations.values()) output.tick(now);
     this.inputs.checkFeeds(this.plan);
-    this.slate.check(now, this.plan, this.inputs.values(), this.encoderSettings);
+    this.slate.check(now, this.plan, this.inputs.values(), this.plan.profile);
     this.checkPace();
     const frames = numberProperty(this.rate, 'out');
     const elapsed = (now - this.lastFramesAt) / 1000;
