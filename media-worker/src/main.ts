@@ -12,7 +12,7 @@ import { SessionPages } from './placement/session-pages.ts';
 import { EncoderGovernor } from './session/encoder-governor.ts';
 import { SessionHost } from './session/session-host.ts';
 import { MediaPorts } from './webrtc/media-ports.ts';
-import { SignalingRelay } from './webrtc/signaling-relay.ts';
+import { SignalingRelay } from './placement/signaling-relay.ts';
 import { WebrtcEndpoint } from './webrtc/webrtc-endpoint.ts';
 import { webrtcNetwork } from './webrtc/network-config.ts';
 import { readDocument } from './placement/session-runner.ts';
@@ -55,8 +55,7 @@ async function start(ctx: WorkerContext): Promise<void> {
   });
   host = sessionHost;
   const subscriber = new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: null });
-  const queueConnection = new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: null });
-  connections.push(subscriber, queueConnection);
+  connections.push(subscriber);
   const secretsKey = process.env.SECRETS_KEY;
   if (!secretsKey) ctx.logger.warn('SECRETS_KEY is not set: sessions can run but cannot open destination outputs');
   const router = new ChannelRouter(subscriber);
@@ -72,7 +71,6 @@ async function start(ctx: WorkerContext): Promise<void> {
     ? new UploadCache(uploadsBucketClient(bucket), bucket.UPLOADS_S3_BUCKET, bucket.UPLOADS_S3_PREFIX, resolve(uploadsDir, 'bucket-cache'), ctx.logger)
     : undefined;
   consumer = new SessionConsumer({
-    connection: queueConnection,
     redis: ctx.redis,
     router,
     host: sessionHost,

@@ -1,7 +1,6 @@
 // The render worker process: registers in the fleet with a heartbeat (load.pages = pages
 // rendering), takes page jobs from the `renders` queue up to its capacity, and on SIGTERM hands its
 // pages back to the queue for another worker. See src/page/page-renderer.ts for how a page runs.
-import { Redis } from 'ioredis';
 import { runWorker } from '@onair/runtime';
 import { readRenderConfig } from './config.ts';
 import { RenderJobs } from './jobs/render-jobs.ts';
@@ -9,7 +8,6 @@ import { sweepStalePageDirs } from './page/page-renderer.ts';
 
 const config = readRenderConfig();
 let jobs: RenderJobs | undefined;
-let bullConnection: Redis | undefined;
 
 await runWorker({
   kind: 'render',
@@ -19,14 +17,11 @@ await runWorker({
   start: async (ctx) => {
     const swept = await sweepStalePageDirs();
     if (swept > 0) ctx.logger.info({ folders: swept }, 'removed page folders left by render workers that were killed');
-    bullConnection = new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: null });
-    bullConnection.on('error', (err) => ctx.logger.warn({ err: err.message }, 'render queue connection error'));
-    jobs = new RenderJobs({ connection: bullConnection, redis: ctx.redis, workerId: ctx.config.WORKER_ID, config, logger: ctx.logger, metrics: ctx.metrics });
+    jobs = new RenderJobs({ redis: ctx.redis, workerId: ctx.config.WORKER_ID, config, logger: ctx.logger, metrics: ctx.metrics });
     await jobs.start();
     ctx.logger.info({ maxPages: config.maxPages, allowedHosts: [...config.allowedHosts] }, 'render worker takes pages');
   },
   drain: async () => {
     await jobs?.drain();
-    await bullConnection?.quit().catch(() => undefined);
   },
 });

@@ -1,4 +1,4 @@
-import { Queue, QueueEvents, Worker, type Job, type JobsOptions } from 'bullmq';
+import { Queue, QueueEvents, UnrecoverableError, Worker, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 
@@ -14,6 +14,24 @@ export interface BullQueueOptions<T> {
    */
   connection?: 'own' | 'shared';
 }
+
+/** How this process's worker holds its jobs; BullMQ's defaults where absent. */
+export interface WorkSettings<T, R> {
+  /** Jobs at once ('work' only; a manual fetcher takes them one by one). */
+  concurrency?: number;
+  /** A long-running job (a session, a page) keeps its lock this long between renewals. */
+  lockDuration?: number;
+  stalledInterval?: number;
+  maxStalledCount?: number;
+  /** Seconds a blocking fetch waits on an empty queue. */
+  drainDelay?: number;
+  onFailed?: (job: Job<T, R> | undefined, err: Error) => void;
+  /** Connection and queue errors of the worker (BullMQ retries by itself). */
+  onError?: (err: Error) => void;
+}
+
+/** A processor: the parsed payload, the job, its lock token and the signal of a cancelled job. */
+export type JobProcessor<T, R> = (data: T, job: Job<T, R>, token: string | undefined, signal: AbortSignal | undefined) => Promise<R>;
 
 /**
  * One BullMQ queue of the project, with its connection, prefix and payload schema decided in one
@@ -53,14 +71,48 @@ export class BullQueue<T, R = unknown> {
     return this.queue.add(name, data, options);
   }
 
-  /** Runs the queue's jobs in this process: each payload parsed with the schema first; a failed job is told to `onFailed`. */
-  work(processor: (data: T, job: Job<T, R>) => Promise<R>, options: { concurrency: number; onFailed?: (job: Job<T, R> | undefined, err: Error) => void }): Worker<T, R> {
-    if (this.consumer) throw new Error(`the ${this.name} queue has a worker already`);
+  /**
+   * Runs the queue's jobs in this process: each payload parsed with the schema first (a payload
+   * that does not parse fails for good, never retried); a failed job is told to `onFailed`.
+   */
+  work(processor: JobProcessor<T, R>, settings: WorkSettings<T, R> & { concurrency: number }): Worker<T, R> {
     const schema = this.options.schema;
-    this.consumer = new Worker<T, R>(this.name, async (job) => processor(schema ? schema.parse(job.data) : job.data, job), { ...this.partOptions(), concurrency: options.concurrency });
-    const onFailed = options.onFailed;
+    return this.worker(
+      async (job, token, signal) => {
+        if (!schema) return processor(job.data, job, token, signal);
+        const parsed = schema.safeParse(job.data);
+        if (!parsed.success) throw new UnrecoverableError(`invalid ${this.name} job: ${parsed.error.issues.map((i) => i.path.join('.') || '(root)').join(', ')}`);
+        return processor(parsed.data, job, token, signal);
+      },
+      settings,
+    );
+  }
+
+  /**
+   * A worker that runs nothing by itself (BullMQ's manual mode): the caller fetches each job with
+   * `getNextJob` and decides whether to keep it (admission before a session starts). Its stalled
+   * check is started here; the payloads are the caller's to parse.
+   */
+  async fetcher(settings: Omit<WorkSettings<T, R>, 'concurrency' | 'onFailed'>): Promise<Worker<T, R>> {
+    const worker = this.worker(null, { ...settings, autorun: false });
+    await worker.startStalledCheckTimer();
+    return worker;
+  }
+
+  private worker(processor: ConstructorParameters<typeof Worker<T, R>>[1], settings: WorkSettings<T, R> & { autorun?: boolean }): Worker<T, R> {
+    if (this.consumer) throw new Error(`the ${this.name} queue has a worker already`);
+    const { onFailed, onError, ...rest } = settings;
+    const options: WorkerOptions = { ...this.partOptions() };
+    for (const [key, value] of Object.entries(rest)) if (value !== undefined) Object.assign(options, { [key]: value });
+    this.consumer = new Worker<T, R>(this.name, processor, options);
     if (onFailed) this.consumer.on('failed', (job, err) => onFailed(job, err));
+    if (onError) this.consumer.on('error', onError);
     return this.consumer;
+  }
+
+  /** The worker takes no new job; the running ones go on (a drain hands them back itself). */
+  async pause(): Promise<void> {
+    await this.consumer?.pause(true);
   }
 
   /** The queue's events (to wait for a job to finish), ready to use. */
@@ -72,11 +124,15 @@ export class BullQueue<T, R = unknown> {
     return this.listener;
   }
 
-  /** Closes the events, the worker and the queue (what was made), then quits the connections it opened. */
-  close(): Promise<void> {
+  /**
+   * Closes the events, the worker and the queue (what was made), then quits the connections it
+   * opened. `force`: the worker does not wait for its running jobs (they stay active and stall to
+   * another worker, as after kill -9; a blocking fetch is cut).
+   */
+  close(options: { force?: boolean } = {}): Promise<void> {
     this.closing ??= (async () => {
       await this.listener?.close();
-      await this.consumer?.close();
+      await this.consumer?.close(options.force ?? false);
       await this.producer?.close();
       for (const connection of this.owned) await connection.quit().catch(() => undefined);
     })();

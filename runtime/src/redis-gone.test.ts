@@ -2,10 +2,10 @@
 // their end while Redis is there or comes back after a blip, and a process whose Redis died for
 // good stops waiting for it (the one-machine stack killed with -9 ends its Redis at the same time
 // as the processes using it).
-import { createServer, type AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TetheredProcess } from './process/tethered-process.ts';
+import type { TetheredProcess } from './process/tethered-process.ts';
+import { freePort, startRedisServer } from './redis-server.testkit.ts';
 import { unlessRedisGone } from './redis-gone.ts';
 
 const started: TetheredProcess[] = [];
@@ -16,29 +16,9 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((p) => p.stop({ graceMs: 2000 })));
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 async function startRedis(port: number): Promise<TetheredProcess> {
-  const proc = new TetheredProcess('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no']);
+  const proc = await startRedisServer(port);
   started.push(proc);
-  const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => undefined);
-  for (;;) {
-    try {
-      await probe.connect();
-      if ((await probe.ping()) === 'PONG') break;
-    } catch {
-      if (!proc.running) throw new Error(`redis-server exited: ${proc.stderrTail}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  probe.disconnect();
   return proc;
 }
 

@@ -14,9 +14,10 @@
 // (a killed worker stops renewing its locks and drops its Redis connections without touching its
 // jobs, which is what the queue sees of a dead process).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Queue, Worker, type Job } from 'bullmq';
+import type { Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { canAdmit, SESSION_LOCK_MS, SESSION_STALLED_CHECK_MS, SESSIONS_QUEUE } from '@onair/protocol';
+import { BullQueue } from '@onair/runtime';
 
 /** What a harness session job carries: enough to admit it and to time it. */
 export interface HarnessSession {
@@ -70,7 +71,9 @@ export interface SimulatedFleetOptions {
 
 class SimulatedWorker {
   readonly held = new Map<string, Held>();
-  private readonly worker: Worker<HarnessSession>;
+  /** As the media worker's SessionConsumer: the sessions queue in manual mode, on connections of its own. */
+  private readonly jobs: BullQueue<HarnessSession>;
+  private worker: Worker<HarnessSession> | null = null;
   private running = true;
   private loopDone: Promise<void> = Promise.resolve();
   killed = false;
@@ -80,17 +83,7 @@ class SimulatedWorker {
     private readonly fleet: SimulatedFleet,
     private readonly options: Required<Omit<SimulatedFleetOptions, 'workers'>>,
   ) {
-    this.worker = new Worker<HarnessSession>(SESSIONS_QUEUE, null, {
-      connection: { url: options.redisUrl, maxRetriesPerRequest: null },
-      prefix: options.prefix,
-      autorun: false,
-      lockDuration: options.lockMs,
-      stalledInterval: options.stalledCheckMs,
-      maxStalledCount: Number.MAX_SAFE_INTEGER,
-      drainDelay: 1,
-    });
-    // A killed worker's connections are cut on purpose; what it says then is noise.
-    this.worker.on('error', () => undefined);
+    this.jobs = new BullQueue<HarnessSession>(fleet.redis, SESSIONS_QUEUE, { prefix: options.prefix });
   }
 
   get capacity(): WorkerCapacity {
@@ -99,16 +92,23 @@ class SimulatedWorker {
   }
 
   async start(): Promise<void> {
-    await this.worker.startStalledCheckTimer();
-    this.loopDone = this.loop();
+    this.worker = await this.jobs.fetcher({
+      lockDuration: this.options.lockMs,
+      stalledInterval: this.options.stalledCheckMs,
+      maxStalledCount: Number.MAX_SAFE_INTEGER,
+      drainDelay: 1,
+      // A killed worker's connections are cut on purpose; what it says then is noise.
+      onError: () => undefined,
+    });
+    this.loopDone = this.loop(this.worker);
   }
 
-  private async loop(): Promise<void> {
+  private async loop(worker: Worker<HarnessSession>): Promise<void> {
     while (this.running) {
       const token = `${this.id}:${randomUUID()}`;
       let job: Job<HarnessSession> | undefined;
       try {
-        job = (await this.worker.getNextJob(token, { block: true })) as Job<HarnessSession> | undefined;
+        job = (await worker.getNextJob(token, { block: true })) as Job<HarnessSession> | undefined;
       } catch {
         if (this.running) await sleep(100);
         continue;
@@ -136,7 +136,7 @@ class SimulatedWorker {
     for (const h of this.held.values()) clearInterval(h.lockTimer);
     this.held.clear();
     // Force-close without waiting for anything; the blocking fetch is cut with its connection.
-    await this.worker.close(true).catch(() => undefined);
+    await this.jobs.close({ force: true }).catch(() => undefined);
     return lost;
   }
 
@@ -148,7 +148,7 @@ class SimulatedWorker {
       await h.job.moveToCompleted('ended', h.token, false).catch(() => undefined);
     }
     this.held.clear();
-    await this.worker.close(true).catch(() => undefined);
+    await this.jobs.close({ force: true }).catch(() => undefined);
     await this.loopDone;
   }
 }
@@ -162,15 +162,15 @@ export class SimulatedFleet {
   readonly placements: Placement[] = [];
   readonly prefix: string;
   private readonly workers: SimulatedWorker[] = [];
-  private readonly queue: Queue<HarnessSession>;
-  private readonly redis: Redis;
+  private readonly jobs: BullQueue<HarnessSession>;
+  readonly redis: Redis;
   private readonly killedAt = new Map<string, number>();
   private readonly waiters = new Set<() => void>();
 
   constructor(private readonly options: SimulatedFleetOptions) {
     this.prefix = options.prefix ?? `onair-harness-${randomBytes(4).toString('hex')}`;
     this.redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-    this.queue = new Queue<HarnessSession>(SESSIONS_QUEUE, { connection: this.redis, prefix: this.prefix });
+    this.jobs = new BullQueue<HarnessSession>(this.redis, SESSIONS_QUEUE, { prefix: this.prefix, connection: 'shared' });
     const full = {
       redisUrl: options.redisUrl,
       coresPerWorker: options.coresPerWorker,
@@ -190,7 +190,7 @@ export class SimulatedFleet {
 
   async request(cost: number): Promise<string> {
     const projectId = randomUUID();
-    await this.queue.add('session', { projectId, requestedAt: Date.now(), cost }, { jobId: projectId, removeOnComplete: true, removeOnFail: true });
+    await this.jobs.add('session', { projectId, requestedAt: Date.now(), cost }, { jobId: projectId, removeOnComplete: true, removeOnFail: true });
     return projectId;
   }
 
@@ -244,14 +244,14 @@ export class SimulatedFleet {
   }
 
   async queueCounts(): Promise<Record<string, number>> {
-    return this.queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
+    return this.jobs.queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
   }
 
   /** Stops every worker, deletes the run's queue and closes connections. */
   async close(): Promise<void> {
     await Promise.all(this.workers.filter((w) => !w.killed).map((w) => w.stop()));
-    await this.queue.obliterate({ force: true }).catch(() => undefined);
-    await this.queue.close();
+    await this.jobs.queue.obliterate({ force: true }).catch(() => undefined);
+    await this.jobs.close();
     this.redis.disconnect();
   }
 }

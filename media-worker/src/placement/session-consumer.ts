@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Job, Worker } from 'bullmq';
 import {
   canAdmit,
   failoverRecordSchema,
@@ -17,12 +16,10 @@ import {
   type SessionJob,
   type SessionOwner,
 } from '@onair/protocol';
-import type { Logger } from '@onair/runtime';
+import { BullQueue, type Logger } from '@onair/runtime';
 import { readDocument, SessionRunner, type SessionEnd, type SessionRunnerDeps } from './session-runner.ts';
 
 export interface SessionConsumerOptions extends Omit<SessionRunnerDeps, 'logger'> {
-  /** A dedicated connection: BullMQ blocks on it while waiting for jobs. */
-  connection: Redis;
   logger: Logger;
   cores: number;
   /** When a session could not be admitted here, how long before looking at the queue again. */
@@ -49,23 +46,16 @@ const LOCK_FENCE_MS = 10 * SESSION_LOCK_MS;
  * lapses and BullMQ's stalled-job check hands the session to another worker.
  */
 export class SessionConsumer {
-  private readonly worker: Worker<SessionJob>;
+  /** The `sessions` queue, on connections of its own (BullMQ blocks on one while waiting for jobs). */
+  private readonly jobs: BullQueue<SessionJob>;
+  private worker: Worker<SessionJob> | null = null;
   private readonly placed = new Map<string, Placed>();
   private running = false;
   private draining = false;
   private loopDone: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SessionConsumerOptions) {
-    this.worker = new Worker<SessionJob>(SESSIONS_QUEUE, null, {
-      connection: options.connection,
-      autorun: false,
-      lockDuration: SESSION_LOCK_MS,
-      stalledInterval: SESSION_STALLED_CHECK_MS,
-      // A session may be picked up after many failovers; it is never failed for stalling.
-      maxStalledCount: Number.MAX_SAFE_INTEGER,
-      drainDelay: 1,
-    });
-    this.worker.on('error', (err) => options.logger.warn({ err: err.message }, 'sessions queue error'));
+    this.jobs = new BullQueue<SessionJob>(options.redis, SESSIONS_QUEUE);
   }
 
   get committedCores(): number {
@@ -78,7 +68,14 @@ export class SessionConsumer {
 
   async start(): Promise<void> {
     this.running = true;
-    await this.worker.startStalledCheckTimer();
+    this.worker = await this.jobs.fetcher({
+      lockDuration: SESSION_LOCK_MS,
+      stalledInterval: SESSION_STALLED_CHECK_MS,
+      // A session may be picked up after many failovers; it is never failed for stalling.
+      maxStalledCount: Number.MAX_SAFE_INTEGER,
+      drainDelay: 1,
+      onError: (err) => this.options.logger.warn({ err: err.message }, 'sessions queue error'),
+    });
     this.loopDone = this.loop();
   }
 
@@ -105,11 +102,13 @@ export class SessionConsumer {
   async close(): Promise<void> {
     this.running = false;
     this.draining = true;
-    await this.worker.close(true);
+    await this.jobs.close({ force: true });
     await this.loopDone;
   }
 
   private async loop(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
     while (this.running) {
       if (this.draining) {
         await sleep(200);
@@ -118,7 +117,7 @@ export class SessionConsumer {
       const token = `${this.options.workerId}:${randomUUID()}`;
       let job: Job<SessionJob> | undefined;
       try {
-        job = (await this.worker.getNextJob(token, { block: true })) as Job<SessionJob> | undefined;
+        job = (await worker.getNextJob(token, { block: true })) as Job<SessionJob> | undefined;
       } catch (err) {
         if (this.running) this.options.logger.warn({ err: (err as Error).message }, 'fetching a session failed');
         await sleep(500);

@@ -1,15 +1,13 @@
-import { Queue, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import { WaitingError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { renderCommandSchema, renderJobSchema, renderKeys, renderStatusSchema, type RenderCommand, type RenderJob, type RenderStatus } from '@onair/protocol';
-import type { Logger } from '@onair/runtime';
+import { BullQueue, type Logger } from '@onair/runtime';
 import type { RenderConfig } from '../config.ts';
 import { PageRenderer, type PageStatus } from '../page/page-renderer.ts';
 
 export interface RenderJobsOptions {
-  /** A connection for BullMQ (maxRetriesPerRequest: null); it duplicates it for blocking calls. */
-  connection: Redis;
-  /** For publishing status and reading render keys. */
+  /** For publishing status and reading render keys; the queue opens connections of its own from it. */
   redis: Redis;
   workerId: string;
   config: RenderConfig;
@@ -37,8 +35,7 @@ const RECONCILE_INTERVAL_MS = 3_000;
  * and another worker takes it. Commands come over pub/sub and are re-checked against Redis.
  */
 export class RenderJobs {
-  private worker: Worker<RenderJob> | undefined;
-  private queue: Queue<RenderJob> | undefined;
+  private readonly jobs: BullQueue<RenderJob, string>;
   private subscriber: Redis | undefined;
   private reconcileTimer: NodeJS.Timeout | undefined;
   private readonly pages = new Map<string, ActivePage>();
@@ -46,6 +43,7 @@ export class RenderJobs {
   private readonly statusCounter: Counter;
 
   constructor(private readonly options: RenderJobsOptions) {
+    this.jobs = new BullQueue<RenderJob, string>(options.redis, renderKeys.queue, { prefix: options.config.queuePrefix, schema: renderJobSchema });
     this.pagesGauge = new Gauge({ name: 'onair_render_worker_pages', help: 'Pages rendering on this worker', registers: [options.metrics] });
     this.statusCounter = new Counter({
       name: 'onair_render_worker_page_status_total',
@@ -60,39 +58,32 @@ export class RenderJobs {
   }
 
   async start(): Promise<void> {
-    const { connection, config } = this.options;
+    const { config } = this.options;
     this.subscriber = this.options.redis.duplicate();
     this.subscriber.on('error', (err) => this.options.logger.warn({ err: err.message }, 'render command subscriber error'));
     this.subscriber.on('message', (_channel: string, message: string) => this.onCommand(message));
     await this.subscriber.subscribe(renderKeys.commands);
-    this.worker = new Worker<RenderJob>(renderKeys.queue, (job, token, signal) => this.process(job, token, signal), {
-      connection,
-      prefix: config.queuePrefix,
+    this.jobs.work((data, job, token, signal) => this.process(data, job, token, signal), {
       concurrency: config.maxPages,
       lockDuration: config.jobLockMs,
       stalledInterval: Math.max(500, Math.floor(config.jobLockMs / 2)),
       // A page job may outlive many render workers.
       maxStalledCount: 1_000_000,
+      onError: (err) => this.options.logger.warn({ err: err.message }, 'render queue error'),
     });
-    this.worker.on('error', (err) => this.options.logger.warn({ err: err.message }, 'render queue error'));
-    this.queue = new Queue<RenderJob>(renderKeys.queue, { connection, prefix: config.queuePrefix });
     this.reconcileTimer = setInterval(() => void this.reconcile(), RECONCILE_INTERVAL_MS);
   }
 
   /** SIGTERM: take no more pages and hand every running page back to the queue for another worker. */
   async drain(): Promise<void> {
     if (this.reconcileTimer) clearInterval(this.reconcileTimer);
-    await this.worker?.pause(true);
+    await this.jobs.pause();
     for (const page of this.pages.values()) page.end('handover');
-    await this.worker?.close();
-    await this.queue?.close();
+    await this.jobs.close();
     await this.subscriber?.quit().catch(() => undefined);
   }
 
-  private async process(job: Job<RenderJob>, token: string | undefined, signal: AbortSignal | undefined): Promise<string> {
-    const parsed = renderJobSchema.safeParse(job.data);
-    if (!parsed.success) throw new UnrecoverableError(`invalid render job: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`);
-    const data = parsed.data;
+  private async process(data: RenderJob, job: Job<RenderJob>, token: string | undefined, signal: AbortSignal | undefined): Promise<string> {
     const log = this.options.logger.child({ renderId: data.renderId, sessionId: data.sessionId, jobId: job.id });
     if ((await this.options.redis.get(renderKeys.current(data.renderId))) !== job.id) {
       log.info('render no longer wanted; dropping it');
@@ -163,7 +154,7 @@ export class RenderJobs {
           page.end('stop');
           continue;
         }
-        const fresh = await this.queue?.getJob(page.job.id ?? '');
+        const fresh = await this.jobs.queue.getJob(page.job.id ?? '');
         const parsed = renderJobSchema.safeParse(fresh?.data);
         if (parsed.success) this.applyPage(page, parsed.data.page);
       } catch (err) {

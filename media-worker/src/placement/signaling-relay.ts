@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
 import { participantSignalSchema, signalingChannels, workerSignalSchema, type ParticipantSignal, type PlanPreview, type WorkerSignal } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import type { ChannelRouter } from '../placement/channel-router.ts';
-import type { SessionMedia } from '../placement/session-runner.ts';
-import type { WebrtcEndpoint } from './webrtc-endpoint.ts';
+import type { ChannelRouter } from './channel-router.ts';
+import type { SessionMedia } from './session-runner.ts';
+import type { WebrtcEndpoint } from '../webrtc/webrtc-endpoint.ts';
 
 export interface SignalingRelayDeps {
   endpoint: WebrtcEndpoint;
