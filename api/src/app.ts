@@ -2,6 +2,7 @@ import express, { Router, type Express, type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Endpoint } from '@onair/protocol';
 import { accessModule } from './access/module.ts';
+import { accountsModule } from './accounts/module.ts';
 import { authModule } from './auth/module.ts';
 import { billingModule } from './billing/module.ts';
 import { campaignsModule } from './campaigns/module.ts';
@@ -39,7 +40,7 @@ const jsonBody = middleware((c: Composition) => bodyParsing({ limitBytes: c.conf
  * access rules and the guest resolver come before the uploads; a router that guards a path prefix
  * (`/api/v1/projects`, `/api/v1/admin`) guards it for the routers after it too.
  */
-const partnerNetwork = partnerModule.http.network<Composition>([chatbotModule.http.routes, overlaysModule.http.routes, creatorSiteModule.http.routes]);
+const partnerNetwork = partnerModule.http.network<Composition>([accountsModule.http.partnerDeletion, chatbotModule.http.routes, overlaysModule.http.routes, creatorSiteModule.http.routes]);
 
 const httpStack: readonly HttpPart<Composition>[] = [
   systemModule.http.requestMetrics,
@@ -65,7 +66,7 @@ const httpStack: readonly HttpPart<Composition>[] = [
   recordingsModule.http.routes,
   schedulesModule.http.routes,
   ingestModule.http.routes,
-  authModule.http.users,
+  accountsModule.http.users,
   authModule.http.signInMethods,
   overlaysModule.http.pages,
   creatorSiteModule.http.pages,
@@ -84,7 +85,7 @@ const httpStack: readonly HttpPart<Composition>[] = [
  */
 const documentOrder: readonly HttpPart<Composition>[] = [
   systemModule.http.health,
-  authModule.http.users,
+  accountsModule.http.users,
   authModule.http.devInbox,
   authModule.http.signInMethods,
   scenesModule.http.projects,

@@ -1,5 +1,6 @@
 // The background work of one api process. Every replica runs each job: BullMQ hands each run of a
 // queue's job to one worker, and the leader-elected loops act only in the replica holding their lease.
+import { accountsModule } from './accounts/module.ts';
 import type { Composition } from './compose.ts';
 import { campaignsModule } from './campaigns/module.ts';
 import { destinationsModule } from './destinations/module.ts';
@@ -18,7 +19,7 @@ const jobs: readonly JobPart<Composition>[] = [
   ingestModule.jobs.graceSweep,
   scenesModule.jobs.countdowns,
   fleetModule.jobs.controller,
-  partnerModule.jobs.erasure,
+  accountsModule.jobs.erasure,
   recordingsModule.jobs.retention,
   campaignsModule.jobs.sweep,
 ];

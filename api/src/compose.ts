@@ -3,6 +3,7 @@
 // jobs (background.ts) all read this one graph.
 import { SecretBox } from '@onair/runtime';
 import { accessModule } from './access/module.ts';
+import { accountsModule } from './accounts/module.ts';
 import { authModule } from './auth/module.ts';
 import { billingSettings } from './billing/config.ts';
 import { billingModule } from './billing/module.ts';
@@ -58,7 +59,7 @@ export function compose(options: ComposeOptions) {
   const c3 = { ...c2, ...systemModule.build(c2), ...sessionsModule.build(c2), ...uploadsModule.build(c2), ...recordingsModule.build(c2) };
   const c4 = { ...c3, ...scenesModule.build(c3) };
   const c5 = { ...c4, ...destinationsModule.build(c4) };
-  const c6 = { ...c5, ...ingestModule.build(c5), ...schedulesModule.build({ ...c5, ...(options.scheduleQueue ? { scheduleQueue: options.scheduleQueue } : {}) }), ...eventsModule.build(c5) };
+  const c6 = { ...c5, ...accountsModule.build(c5), ...ingestModule.build(c5), ...schedulesModule.build({ ...c5, ...(options.scheduleQueue ? { scheduleQueue: options.scheduleQueue } : {}) }), ...eventsModule.build(c5) };
   const c7 = { ...c6, ...chatModule.build(c6), ...chatbotModule.build(c6), ...guestsModule.build(c6), ...membersModule.build(c6), ...moneyModule.build(c6) };
   const c8 = { ...c7, ...billingModule.build(c7), ...overlaysModule.build(c7), ...creatorSiteModule.build(c7) };
   const c9 = { ...c8, ...partnerModule.build({ ...c8, ...(options.exportQueue ? { exportQueue: options.exportQueue } : {}) }), ...campaignsModule.build(c8) };

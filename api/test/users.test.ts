@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@onair/runtime';
+import { AccountDeletionService } from '../src/accounts/deletion-service.ts';
 import { startTestApi, type TestApi } from './helpers/api-server.ts';
 import { Browser, errorOf, signInByEmailCode, uniqueEmail } from './helpers/browser.ts';
 
@@ -58,19 +60,33 @@ describe('/api/v1/users', () => {
     expect((await errorOf(await browser.post('/api/v1/users/current/mailing-status', { subscribed: 'yes' }))).code).toBe('VALIDATION_FAILED');
   });
 
-  it('deletes the account with its sessions and logs the browser out; the address can sign up again', async () => {
+  it('deletes the account as the partner area does: signed out everywhere at once, erased with its projects after the retention window; then the address can sign up again', async () => {
     const email = uniqueEmail('delete');
     const browser = await signInByEmailCode(api.url, email);
     const other = await signInByEmailCode(api.url, email);
     const user = await api.db.user.findUniqueOrThrow({ where: { email } });
     await api.db.project.create({ data: { ownerId: user.id, name: 'Doomed' } });
+    const before = Date.now();
     const deleted = await browser.request('DELETE', '/api/v1/users/current');
     expect(deleted.status).toBe(204);
     expect(browser.cookies.has('onair.session_token')).toBe(false);
-    expect(await api.db.user.count({ where: { email } })).toBe(0);
+    // Deactivated, not gone: erased 30 days (ACCOUNT_RETENTION_DAYS) later.
+    const row = await api.db.user.findUniqueOrThrow({ where: { email }, select: { deactivatedAt: true, eraseAfter: true } });
+    expect(row.deactivatedAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(row.eraseAfter!.getTime() - row.deactivatedAt!.getTime()).toBe(30 * 24 * 60 * 60 * 1000);
     expect(await api.db.session.count({ where: { userId: user.id } })).toBe(0);
-    expect(await api.db.project.count({ where: { ownerId: user.id } })).toBe(0);
+    expect(await api.db.project.count({ where: { ownerId: user.id } })).toBe(1);
     expect((await errorOf(await other.get('/api/v1/users/current'))).code).toBe('UNAUTHENTICATED');
+    // A new sign-in before the erasure leads only to reactivation; deleting again is refused the same way.
+    const back = await signInByEmailCode(api.url, email);
+    expect((await errorOf(await back.get('/api/v1/users/current'))).code).toBe('ACCOUNT_PENDING_DELETION');
+    expect((await errorOf(await back.request('DELETE', '/api/v1/users/current'))).code).toBe('ACCOUNT_PENDING_DELETION');
+
+    // The window passes: the erasure takes the account and everything it owns.
+    await api.db.user.update({ where: { id: user.id }, data: { eraseAfter: new Date(Date.now() - 1000) } });
+    expect(await new AccountDeletionService({ db: api.db, logger: createLogger('users-test', 'silent'), retentionDays: 30 }).eraseDue()).toBeGreaterThanOrEqual(1);
+    expect(await api.db.user.count({ where: { email } })).toBe(0);
+    expect(await api.db.project.count({ where: { ownerId: user.id } })).toBe(0);
 
     const again = await signInByEmailCode(api.url, email);
     const fresh = (await (await again.get('/api/v1/users/current')).json()) as { id: string };

@@ -1,6 +1,5 @@
 import { Router } from 'express';
-import { deleteCurrentUserEndpoint, getCurrentUserEndpoint, getSignInMethodsEndpoint, getUserSettingsEndpoint, listDevInboxEndpoint, updateCurrentUserEndpoint, updateMailingPreferencesEndpoint, updateMailingStatusEndpoint } from '@onair/protocol';
-import type { Db } from '@onair/db';
+import { getSignInMethodsEndpoint, listDevInboxEndpoint } from '@onair/protocol';
 import type { SessionResolver } from '../http/auth-context.ts';
 import { bodyParsing } from '../http/body.ts';
 import { devInboxRoutes } from '../mail/dev-inbox-routes.ts';
@@ -9,7 +8,6 @@ import { AUTH_BASE_PATH } from './auth.ts';
 import { devInboxEnabled } from './config.ts';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './index.ts';
 import { authMethodsRoutes } from './methods-routes.ts';
-import { userRoutes } from './user-routes.ts';
 
 export interface AuthServices {
   /** Sign-in with its mail and SMS senders. */
@@ -20,7 +18,7 @@ export interface AuthServices {
 
 type AuthDeps = Pick<Platform, 'config' | 'db' | 'redis' | 'logger'>;
 
-/** Accounts and sign-in (better-auth), the user's own settings, and the development inbox. */
+/** Sign-in (better-auth) with its methods and the development inbox; the account's own calls are accounts/'s. */
 export const authModule = {
   name: 'auth',
   build: (deps: AuthDeps): AuthServices => {
@@ -36,10 +34,6 @@ export const authModule = {
       router.all(`${AUTH_BASE_PATH}/{*path}`, authHandler(c.accounts.auth));
       return router;
     }),
-    users: {
-      endpoints: [getCurrentUserEndpoint, updateCurrentUserEndpoint, deleteCurrentUserEndpoint, getUserSettingsEndpoint, updateMailingPreferencesEndpoint, updateMailingStatusEndpoint],
-      mount: (c: { db: Db; config: Platform['config'] } & AuthServices) => userRoutes({ db: c.db, auth: c.accounts.auth, mailingEnabled: c.config.MAILING_ENABLED }),
-    },
     signInMethods: { endpoints: [getSignInMethodsEndpoint], mount: (c: Pick<Platform, 'config'>) => authMethodsRoutes(c.config) },
     /** Mounted only when mail is captured instead of sent (devInboxEnabled); listed in the OpenAPI document always. */
     devInbox: {

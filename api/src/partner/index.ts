@@ -2,8 +2,6 @@ import { Router, type RequestHandler } from 'express';
 import type { Db } from '@onair/db';
 import { provideChannelAccess, type ChannelAccess } from '../access/channel-access.ts';
 import { authenticate, type SessionResolver } from '../http/auth-context.ts';
-import type { AccountDeletionService } from './account-deletion/deletion-service.ts';
-import { accountDeletionRoutes } from './account-deletion/routes.ts';
 import type { ApplicationService } from './applications/application-service.ts';
 import { applicationRoutes } from './applications/routes.ts';
 import type { AccountService } from './account/account-service.ts';
@@ -19,13 +17,12 @@ export interface PartnerRoutesDeps {
   db: Db;
   resolveSession: SessionResolver;
   channelAccess: ChannelAccess;
-  accountDeletion: AccountDeletionService;
   partnerAccounts: AccountService;
   collaborators: CollaboratorService;
   dataExports: DataExportService;
   applications: ApplicationService;
   channels: ChannelService;
-  /** Partner areas with folders of their own (chatbot, overlays, creator site): mounted behind the same sign-in and channel access. */
+  /** Partner areas with folders of their own (account deletion, chatbot, overlays, creator site): mounted behind the same sign-in and channel access. */
   areas: RequestHandler[];
 }
 
@@ -33,7 +30,6 @@ export interface PartnerRoutesDeps {
 export function partnerRoutes(deps: PartnerRoutesDeps): Router {
   const router = Router();
   router.use(['/api/v1/partner', '/api/v1/admin/applications'], authenticate(deps.db, deps.resolveSession), provideChannelAccess(deps.channelAccess));
-  router.use(accountDeletionRoutes({ deletion: deps.accountDeletion, resolveSession: deps.resolveSession }));
   router.use(accountRoutes(deps.partnerAccounts));
   router.use(collaboratorRoutes(deps.collaborators));
   router.use(dataExportRoutes(deps.dataExports));

@@ -3,12 +3,9 @@ import { partnerNetworkEndpoints } from '@onair/protocol';
 import type { ChannelAccess } from '../access/channel-access.ts';
 import type { Accounts } from '../auth/index.ts';
 import { oauthProviders } from '../auth/oauth-providers.ts';
-import type { BroadcastService } from '../destinations/broadcast-service.ts';
 import type { SessionResolver } from '../http/auth-context.ts';
 import { bodyParsing } from '../http/body.ts';
 import { middleware, type HttpPart, type Platform, type Running } from '../module.ts';
-import { AccountDeletionService } from './account-deletion/deletion-service.ts';
-import { AccountErasureJob } from './account-deletion/erasure-job.ts';
 import { AccountService } from './account/account-service.ts';
 import { ApplicationService } from './applications/application-service.ts';
 import { ChannelService } from './channels/channel-service.ts';
@@ -18,8 +15,6 @@ import { DataExportService } from './data-exports/export-service.ts';
 import { partnerRoutes } from './index.ts';
 
 export interface PartnerServices {
-  /** Deactivation, then erasure after ACCOUNT_RETENTION_DAYS (partner spec §4). */
-  accountDeletion: AccountDeletionService;
   partnerAccounts: AccountService;
   collaborators: CollaboratorService;
   /** Where data exports are queued; a process that runs its worker builds them. */
@@ -30,9 +25,9 @@ export interface PartnerServices {
   channels: ChannelService;
 }
 
-type PartnerDeps = Platform & { accounts: Accounts; channelAccess: ChannelAccess; broadcasts: BroadcastService; exportQueue?: DataExportQueue };
+type PartnerDeps = Platform & { accounts: Accounts; channelAccess: ChannelAccess; exportQueue?: DataExportQueue };
 
-/** The partner network's account area: profile, collaborators, channels, deletion, data exports, applications. */
+/** The partner network's account area: profile, collaborators, channels, data exports, applications (deletion is accounts/'s, for both areas). */
 export const partnerModule = {
   name: 'partner',
   build: (deps: PartnerDeps): PartnerServices => {
@@ -41,16 +36,6 @@ export const partnerModule = {
     const mailer = deps.accounts.mailer;
     const exportQueue = deps.exportQueue ?? new DataExportQueue(redis);
     return {
-      accountDeletion: new AccountDeletionService({
-        db,
-        logger,
-        retentionDays: config.ACCOUNT_RETENTION_DAYS,
-        // Ends what runs for the account at the platforms (its live broadcasts).
-        stopPlatformConnections: async (userId) => {
-          await deps.broadcasts.endAllOwnedBy(userId);
-        },
-        ...now,
-      }),
       partnerAccounts: new AccountService({ db, offeredProviders: oauthProviders(config).map((p) => p.providerId), ...now }),
       collaborators: new CollaboratorService({ db, mailer, logger, publicUrl: config.PUBLIC_URL, ...now }),
       exportQueue,
@@ -76,7 +61,8 @@ export const partnerModule = {
     oauthForms: middleware((c: Pick<Platform, 'config'>) => Router().use('/api/oauth', ...bodyParsing({ limitBytes: c.config.AUTH_MAX_BODY_BYTES, forms: true }))),
     /** The partner router with its areas (folders of their own) behind the same sign-in and channel access. */
     network: <D>(areas: readonly HttpPart<D>[]): HttpPart<D & Platform & PartnerServices & { resolveSession: SessionResolver; channelAccess: ChannelAccess }> => ({
-      endpoints: [...partnerNetworkEndpoints, ...areas.flatMap((area) => area.endpoints)],
+      // An area may serve contracts of the network's own list (account deletion): each is listed once, where the list has it.
+      endpoints: [...new Set([...partnerNetworkEndpoints, ...areas.flatMap((area) => area.endpoints)])],
       mount: (c) => partnerRoutes({ ...c, areas: areas.flatMap((area) => area.mount(c)) }),
     }),
   },
@@ -87,15 +73,6 @@ export const partnerModule = {
       start: (c: Platform & PartnerServices): Running => {
         c.exportQueue.work(c.dataExports, c.logger);
         return { close: () => undefined };
-      },
-    },
-    /** Partner spec §4: accounts deleted longer ago than the retention window are erased. */
-    erasure: {
-      name: 'account erasure',
-      start: async (c: Platform & PartnerServices): Promise<Running> => {
-        const job = new AccountErasureJob({ redis: c.redis, logger: c.logger, deletion: c.accountDeletion, everyMs: c.config.ACCOUNT_ERASURE_INTERVAL_SECONDS * 1000 });
-        await job.start();
-        return job;
       },
     },
   },

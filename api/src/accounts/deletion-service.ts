@@ -5,10 +5,13 @@ import type { Logger } from '@onair/runtime';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Account deletion (partner spec §4, §5): the account is deactivated at once — every session
- * ends, its channel and collaborations stop answering, and sign-in leads only to reactivation —
- * and erased by the erasure job once `eraseAfter` has passed. Signing in before then and
- * confirming reactivates it.
+ * The one account deletion of both areas (partner spec §4, §5; studio spec §4 'Delete account'):
+ * the account is deactivated at once — every session ends, its live broadcasts stop, its channel
+ * and collaborations stop answering, and sign-in leads only to reactivation — and erased by the
+ * erasure job once `eraseAfter` (ACCOUNT_RETENTION_DAYS later) has passed. Signing in before then
+ * and confirming reactivates it. The partner area confirms with the username or e-mail address
+ * (`requestDeletion`); the studio's dialog confirms with the word 'delete' and sends no payload
+ * (`deactivate`).
  */
 export class AccountDeletionService {
   constructor(
@@ -40,9 +43,9 @@ export class AccountDeletionService {
     };
   }
 
-  async deactivate(userId: string, confirmation: string): Promise<AccountDeletionStatus> {
-    const { db } = this.deps;
-    const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, deactivatedAt: true, partnerProfile: { select: { username: true } } } });
+  /** The partner area's request: the typed confirmation must be the account's username (or e-mail without one). */
+  async requestDeletion(userId: string, confirmation: string): Promise<AccountDeletionStatus> {
+    const user = await this.deps.db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, partnerProfile: { select: { username: true } } } });
     const expected = user.partnerProfile?.username ?? user.email;
     if (confirmation.trim().toLowerCase() !== expected.toLowerCase()) {
       throw new OnAirError(
@@ -51,6 +54,13 @@ export class AccountDeletionService {
         { field: 'confirmation' },
       );
     }
+    return this.deactivate(userId);
+  }
+
+  /** Deactivates the account now (once: a second call changes nothing) and sets when it is erased. */
+  async deactivate(userId: string): Promise<AccountDeletionStatus> {
+    const { db } = this.deps;
+    const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { deactivatedAt: true } });
     if (user.deactivatedAt) return this.status(userId);
     const now = this.now();
     await db.$transaction([

@@ -1,8 +1,8 @@
 import { Router, type Request } from 'express';
 import { getAccountDeletionEndpoint, OnAirError, reactivateAccountEndpoint, requestAccountDeletionEndpoint } from '@onair/protocol';
-import type { SessionResolver } from '../../http/auth-context.ts';
-import { getCurrentUser } from '../../http/auth-context.ts';
-import { mount } from '../../http/mount.ts';
+import type { SessionResolver } from '../http/auth-context.ts';
+import { getCurrentUser } from '../http/auth-context.ts';
+import { mount } from '../http/mount.ts';
 import type { AccountDeletionService } from './deletion-service.ts';
 
 /**
@@ -18,7 +18,7 @@ export function accountDeletionRoutes(deps: { deletion: AccountDeletionService; 
   };
   mount(router, getAccountDeletionEndpoint, async (_input, { req }) => deps.deletion.status(await sessionUser(req)));
   mount(router, requestAccountDeletionEndpoint, async ({ body }, { req, res }) => {
-    const status = await deps.deletion.deactivate(getCurrentUser(req).id, body.confirmation);
+    const status = await deps.deletion.requestDeletion(getCurrentUser(req).id, body.confirmation);
     res.clearCookie('onair.session_token', { path: '/' });
     res.clearCookie('onair.session_data', { path: '/' });
     return status;

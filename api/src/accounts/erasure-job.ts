@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '@onair/runtime';
-import { SweepJob } from '../../jobs/sweep-job.ts';
+import { SweepJob } from '../jobs/sweep-job.ts';
 import type { AccountDeletionService } from './deletion-service.ts';
 
 export const ERASURE_QUEUE = 'account-erasure';

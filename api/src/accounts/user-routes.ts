@@ -16,8 +16,9 @@ import {
   type MailingPreferences,
   type MailingSettings,
 } from '@onair/protocol';
-import { resolveSessionUserId, type Auth } from './index.ts';
+import type { SessionResolver } from '../http/auth-context.ts';
 import { mount } from '../http/mount.ts';
+import type { AccountDeletionService } from './deletion-service.ts';
 
 const userSelect = {
   id: true,
@@ -75,13 +76,16 @@ function mailingOf(row: { mailingSubscribed: boolean; mailingPreferences: unknow
   return { enabled, subscribed: row.mailingSubscribed, preferences, availableGroups: [...mailingGroups] };
 }
 
-/** The account calls of spec §7: current user, display name, delete, settings and mailing. */
-export function userRoutes(deps: { db: Db; auth: Auth; mailingEnabled: boolean }): Router {
+/**
+ * The account calls of spec §7: current user, display name, delete, settings and mailing. Delete
+ * is the one account deletion of both areas: deactivated now, erased after the retention window.
+ */
+export function userRoutes(deps: { db: Db; resolveSession: SessionResolver; deletion: AccountDeletionService; mailingEnabled: boolean }): Router {
   const router = Router();
-  const { db, auth } = deps;
+  const { db } = deps;
 
   const signedIn = async (req: Request): Promise<UserRow> => {
-    const id = await resolveSessionUserId(auth, req);
+    const id = await deps.resolveSession(req);
     const row = id ? await loadUser(db, id) : null;
     if (!row) throw new OnAirError('UNAUTHENTICATED');
     // Partner spec §4: signing in to an account pending deletion leads to its reactivation, nowhere else.
@@ -99,8 +103,8 @@ export function userRoutes(deps: { db: Db; auth: Auth; mailingEnabled: boolean }
 
   mount(router, deleteCurrentUserEndpoint, async (_input, { req, res }) => {
     const user = await signedIn(req);
-    // Sessions, sign-in identities, MFA secrets, subscriptions and projects go with it (ON DELETE CASCADE).
-    await db.user.delete({ where: { id: user.id } });
+    // Signed out everywhere and its broadcasts ended now; erased with everything it owns (ON DELETE CASCADE) after the window.
+    await deps.deletion.deactivate(user.id);
     res.clearCookie('onair.session_token', { path: '/' });
     res.clearCookie('onair.session_data', { path: '/' });
     return null;
