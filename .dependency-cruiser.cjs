@@ -19,10 +19,10 @@ module.exports = {
       name: 'no-folder-cycle',
       severity: 'error',
       comment:
-        'Folders that import each other (a feature folder of api/src, a folder of protocol/src…). Not held to it yet, ' +
-        'only to module cycles: control-ui (components ↔ features ↔ actions) and the media worker (placement ↔ webrtc).',
+        'Folders that import each other (a feature folder of api/src or control-ui/src, a folder of protocol/src…). ' +
+        'Not held to it yet, only to module cycles: the media worker (placement ↔ webrtc) and the render worker.',
       scope: 'folder',
-      from: { pathNot: '^(control-ui|media-worker|render-worker)/' },
+      from: { pathNot: '^(media-worker|render-worker)/' },
       to: { circular: true },
     },
     {
@@ -38,6 +38,34 @@ module.exports = {
       comment: 'compose.ts, app.ts, sockets.ts, background.ts and main.ts wire the features; a feature declares what it needs instead.',
       from: { path: '^api/src/[^/]+/' },
       to: { path: '^api/src/(app|compose|sockets|background|main)\\.ts$' },
+    },
+    {
+      name: 'control-ui-kit-imports-no-product',
+      severity: 'error',
+      comment: 'control-ui/src/components is the kit: it takes data and callbacks as props and reads no store, calls no action, knows no feature.',
+      from: { path: '^control-ui/src/components/' },
+      to: { path: '^control-ui/src/(actions|stores|api|features|pages|app)/' },
+    },
+    {
+      name: 'control-ui-actions-and-below-import-no-ui',
+      severity: 'error',
+      comment: 'control-ui: actions, stores, api, model, config, hooks (and test helpers) sit under the UI; what a feature and an action both need moves down to them.',
+      from: { path: '^control-ui/src/(actions|stores|api|model|config|hooks|test)/' },
+      to: { path: '^control-ui/src/(components|features|pages|app)/' },
+    },
+    {
+      name: 'control-ui-features-import-no-page',
+      severity: 'error',
+      comment: 'control-ui: pages compose features, so a feature imports no page (the page frames both use are in styles/).',
+      from: { path: '^control-ui/src/features/' },
+      to: { path: '^control-ui/src/(pages|app)/' },
+    },
+    {
+      name: 'control-ui-pages-import-no-app',
+      severity: 'error',
+      comment: 'control-ui: app/ (the router, the layouts) routes the pages; a page does not reach back into it.',
+      from: { path: '^control-ui/src/pages/' },
+      to: { path: '^control-ui/src/app/' },
     },
     {
       name: 'protocol-imports-no-workspace',

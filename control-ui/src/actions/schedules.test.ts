@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ScheduledBroadcast } from '@onair/protocol';
 import { createHttpClient } from '../api/http-client.ts';
-import { upcoming } from '../features/uploads/ScheduledBroadcasts.tsx';
+import { upcoming } from '../model/schedules.ts';
 import { initialSchedulesState, useSchedulesStore, useToastStore } from '../stores/index.ts';
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
 import { cancelSchedule, loadSchedules, scheduleVideo } from './schedules.ts';
@@ -67,18 +67,5 @@ describe('scheduled broadcasts in the Media dialog', () => {
     await loadSchedules(projectId, client());
     expect(await scheduleVideo(projectId, made.uploadId, 'show.mp4', '2099-01-01T21:00', client())).toEqual(made);
     expect(useSchedulesStore.getState().scheduled.map((s) => s.id)).toEqual([soon.id, made.id, later.id]);
-  });
-
-  it('shows what is to come, what is on air and what failed in the last day, not what is over', () => {
-    const now = Date.parse('2099-01-03T10:00:00.000Z');
-    const list = [
-      schedule('c1', 'done', '2099-01-02T09:00:00.000Z'),
-      schedule('c2', 'cancelled', '2099-01-04T09:00:00.000Z'),
-      schedule('c3', 'failed', '2099-01-03T09:00:00.000Z'),
-      schedule('c4', 'failed', '2099-01-01T09:00:00.000Z'),
-      schedule('c5', 'live', '2099-01-03T09:59:00.000Z'),
-      schedule('c6', 'scheduled', '2099-01-05T09:00:00.000Z'),
-    ];
-    expect(upcoming(list, now).map((s) => s.id.slice(-2))).toEqual(['c3', 'c5', 'c6']);
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { restoreSession } from '../actions/session.ts';
-import { Toaster } from '../components/Toaster.tsx';
+import { Toaster } from '../features/toasts/Toaster.tsx';
 import { AccountSettingsDialog } from '../features/account-settings/AccountSettingsDialog.tsx';
 
 /** Wraps every route: the overlays that can open over any screen live here, once. */

@@ -7,7 +7,7 @@ import { FleetDashboard } from '../features/fleet/FleetDashboard.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { readinessParts } from '../model/readiness.ts';
 import { useSystemStore, type ReadinessStatus } from '../stores/index.ts';
-import styles from './Page.module.css';
+import styles from '../styles/Page.module.css';
 import adminStyles from './AdminPage.module.css';
 
 /** The operators' dashboard (administrators only): the health of the system, then the fleet of workers live. */

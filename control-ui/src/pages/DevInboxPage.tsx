@@ -5,7 +5,7 @@ import { loadDevInbox } from '../actions/account.ts';
 import { Button } from '../components/Button.tsx';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
-import page from './Page.module.css';
+import page from '../styles/Page.module.css';
 import styles from './DevInboxPage.module.css';
 
 /** Links in a captured message become clickable, so a magic link is one click away. */

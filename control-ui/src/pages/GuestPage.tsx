@@ -10,7 +10,7 @@ import { GuestCameraSettings } from '../features/guests/GuestCameraSettings.tsx'
 import { GuestStudio } from '../features/guests/GuestStudio.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { useGuestsStore, type GuestPageStep } from '../stores/index.ts';
-import styles from './CardPage.module.css';
+import styles from '../styles/CardPage.module.css';
 import guestStyles from '../features/guests/GuestPage.module.css';
 
 const leftWords = {

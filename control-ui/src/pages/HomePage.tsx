@@ -9,7 +9,7 @@ import { Input } from '../components/FormField.tsx';
 import { Select } from '../components/Select.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { useProjectsStore } from '../stores/index.ts';
-import styles from './Page.module.css';
+import styles from '../styles/Page.module.css';
 import home from './HomePage.module.css';
 import { SignedOutHome } from './SignedOutHome.tsx';
 

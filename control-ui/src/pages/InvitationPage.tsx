@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { acceptInvitation } from '../actions/guests.ts';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { useGuestsStore } from '../stores/index.ts';
-import styles from './CardPage.module.css';
+import styles from '../styles/CardPage.module.css';
 
 const roleWords: Record<string, string> = { cohost: 'a co-host', contributor: 'a contributor', viewer: 'a viewer' };
 

@@ -20,7 +20,7 @@ import { Brand } from '../components/Brand.tsx';
 import { Button } from '../components/Button.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { useSessionStore } from '../stores/index.ts';
-import card from './CardPage.module.css';
+import card from '../styles/CardPage.module.css';
 import styles from './LoginPage.module.css';
 
 // Selectors must return stable values (zustand re-renders on every new reference).

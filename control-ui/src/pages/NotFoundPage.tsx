@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
-import styles from './Page.module.css';
+import styles from '../styles/Page.module.css';
 
 export function NotFoundPage() {
   useDocumentTitle('Page not found');

@@ -10,7 +10,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { Select } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { useAppStore, useDeviceStore, useMediaStore } from '../../stores/index.ts';
-import { CameraVideo } from '../studio/LayerContent.tsx';
+import { CameraVideo } from '../media/LayerContent.tsx';
 import styles from './GuestPage.module.css';
 
 /** One live camera of the grid; choosing it is the camera the guest joins with. */

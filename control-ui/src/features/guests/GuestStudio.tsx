@@ -7,8 +7,8 @@ import { Tabs } from '../../components/Tabs.tsx';
 import { useAppStore, useGuestsStore, useMediaStore } from '../../stores/index.ts';
 import { OwnMediaButtons } from '../media/OwnMediaButtons.tsx';
 import { ProgramPreview } from '../media/ProgramPreview.tsx';
-import { CameraVideo } from '../studio/LayerContent.tsx';
-import { SourcePlaceholder } from '../studio/SourcePlaceholder.tsx';
+import { CameraVideo } from '../media/LayerContent.tsx';
+import { SourcePlaceholder } from '../media/SourcePlaceholder.tsx';
 import { GuestChat } from './GuestChat.tsx';
 import styles from './GuestPage.module.css';
 

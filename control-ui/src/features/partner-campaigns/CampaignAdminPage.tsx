@@ -19,7 +19,7 @@ import { Select } from '../../components/Select.tsx';
 import { Table } from '../../components/Table.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { draftOf, emptyDraft, toInput, type Draft } from '../../model/campaign-draft.ts';
-import page from '../../pages/Page.module.css';
+import page from '../../styles/Page.module.css';
 import partner from '../partner-home/Partner.module.css';
 import styles from './Campaigns.module.css';
 

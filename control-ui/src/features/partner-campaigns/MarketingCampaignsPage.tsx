@@ -5,7 +5,7 @@ import { closePublicCampaigns, showPublicCampaigns } from '../../actions/campaig
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useCampaignsStore } from '../../stores/index.ts';
-import page from '../../pages/Page.module.css';
+import page from '../../styles/Page.module.css';
 import partner from '../partner-home/Partner.module.css';
 import styles from './Campaigns.module.css';
 

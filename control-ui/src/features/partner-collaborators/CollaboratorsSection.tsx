@@ -8,8 +8,9 @@ import { Modal } from '../../components/Modal.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { usePartnerStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
+import { PermissionBadges } from '../partner-home/PermissionBadges.tsx';
 import { InviteDialog } from './InviteDialog.tsx';
-import { PermissionBadges, PermissionPicker } from './PermissionPicker.tsx';
+import { PermissionPicker } from './PermissionPicker.tsx';
 
 const stateWords = { pending: 'Pending', accepted: 'Accepted', declined: 'Declined' } as const;
 

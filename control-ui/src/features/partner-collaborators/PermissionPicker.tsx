@@ -36,15 +36,3 @@ export function PermissionPicker({ value, onChange, error }: { value: Permission
     </fieldset>
   );
 }
-
-export function PermissionBadges({ groups }: { groups: readonly PermissionGroup[] }) {
-  return (
-    <span className={styles.badges}>
-      {groups.map((g) => (
-        <span key={g} className={styles.badge}>
-          {permissionGroupLabels[g].area}: {permissionGroupLabels[g].label}
-        </span>
-      ))}
-    </span>
-  );
-}

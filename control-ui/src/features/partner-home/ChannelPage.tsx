@@ -6,7 +6,7 @@ import { Table } from '../../components/Table.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { formatDuration } from '../../model/partner.ts';
 import { usePartnerStore } from '../../stores/index.ts';
-import { PermissionBadges } from '../partner-collaborators/PermissionPicker.tsx';
+import { PermissionBadges } from './PermissionBadges.tsx';
 import styles from './Partner.module.css';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { loadCollaborators } from '../../actions/partner.ts';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { usePartnerStore } from '../../stores/index.ts';
-import { PermissionBadges } from '../partner-collaborators/PermissionPicker.tsx';
+import { PermissionBadges } from './PermissionBadges.tsx';
 import styles from './Partner.module.css';
 
 /** Partner spec §2 Dashboard: the chosen channel, what one may do there, and what waits for an answer. */

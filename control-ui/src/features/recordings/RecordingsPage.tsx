@@ -7,7 +7,7 @@ import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useRecordingsStore } from '../../stores/index.ts';
-import page from '../../pages/Page.module.css';
+import page from '../../styles/Page.module.css';
 import styles from './RecordingsPage.module.css';
 
 /** Recordings of a project (issue 19): duration, size, when it is deleted, and a download per part. */

@@ -10,7 +10,7 @@ import { Select } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { useDeviceStore, useStudioStore } from '../../stores/index.ts';
 import styles from './CameraSettingsDialog.module.css';
-import { CameraVideo } from './LayerContent.tsx';
+import { CameraVideo } from '../media/LayerContent.tsx';
 import form from './SettingsForm.module.css';
 
 /** One live preview tile of the camera grid; choosing it puts that camera on the source. */

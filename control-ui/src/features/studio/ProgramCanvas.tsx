@@ -18,7 +18,7 @@ import {
 } from '../../model/layer-geometry.ts';
 import { useAppStore, useMediaStore, useStudioStore } from '../../stores/index.ts';
 import { useCountdownLeft } from './CountdownLeft.tsx';
-import { LayerContent } from './LayerContent.tsx';
+import { LayerContent } from '../media/LayerContent.tsx';
 import styles from './ProgramCanvas.module.css';
 
 interface Drag {

@@ -6,7 +6,7 @@ import { loadTipPage, startTip } from '../../actions/money.ts';
 import { Brand } from '../../components/Brand.tsx';
 import { Button } from '../../components/Button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
-import card from '../../pages/CardPage.module.css';
+import card from '../../styles/CardPage.module.css';
 import styles from '../partner-home/Partner.module.css';
 
 /** "12.50" → 1250; anything unreadable becomes NaN and the api says why. */

@@ -3,19 +3,12 @@ import { useEffect, useState } from 'react';
 import type { ScheduledBroadcast, Upload } from '@onair/protocol';
 import { cancelSchedule, loadSchedules } from '../../actions/schedules.ts';
 import { Button } from '../../components/Button.tsx';
+import { upcoming } from '../../model/schedules.ts';
 import { useSchedulesStore } from '../../stores/index.ts';
 import styles from './MediaLibraryDialog.module.css';
 
-/** How long a broadcast that did not go out stays listed, with its reason. */
-const FAILED_SHOWN_MS = 24 * 3600_000;
-
 function when(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-}
-
-/** The ones worth showing: still to come, on air now, and those that failed lately (with why). */
-export function upcoming(scheduled: readonly ScheduledBroadcast[], now = Date.now()): ScheduledBroadcast[] {
-  return scheduled.filter((s) => s.state === 'scheduled' || s.state === 'live' || (s.state === 'failed' && now - Date.parse(s.startAt) < FAILED_SHOWN_MS));
 }
 
 function ScheduleRow({ schedule, name, projectId }: { schedule: ScheduledBroadcast; name: string; projectId: string }) {

@@ -1,6 +1,6 @@
 import { CircleAlert, CircleCheck, Info, TriangleAlert, X } from 'lucide-react';
-import { dismissToast } from '../actions/toasts.ts';
-import { useToastStore, type Toast, type ToastKind } from '../stores/index.ts';
+import { dismissToast } from '../../actions/toasts.ts';
+import { useToastStore, type Toast, type ToastKind } from '../../stores/index.ts';
 import styles from './Toaster.module.css';
 
 const ICONS: Record<ToastKind, typeof Info> = {

@@ -1,9 +1,6 @@
-import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProjectDetails } from '@onair/protocol';
 import { createHttpClient } from '../api/http-client.ts';
-import { TooltipProvider } from '../components/Tooltip.tsx';
-import { ProjectNameView } from '../features/studio/ProjectName.tsx';
 import { initialStudioState, useStudioStore, useToastStore } from '../stores/index.ts';
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
 import { renameOpenProject } from './projects.ts';
@@ -42,22 +39,8 @@ afterEach(async () => {
 });
 
 const client = () => createHttpClient({ baseUrl: server?.baseUrl ?? '', timeoutMs: 2000 });
-const render = (shown: ProjectDetails = project) =>
-  renderToString(
-    <TooltipProvider>
-      <ProjectNameView project={shown} />
-    </TooltipProvider>,
-  );
 
-describe('the project name in the studio header', () => {
-  it('shows the name, and a rename button to a role that may update the project', () => {
-    expect(render()).toContain('Friday stream');
-    expect(render()).toContain('rename project');
-    const viewer = render({ ...project, role: 'viewer' });
-    expect(viewer).toContain('Friday stream');
-    expect(viewer).not.toContain('rename project');
-  });
-
+describe('renaming the open project', () => {
   it('renames through the api, trimmed, and keeps what the server answered', async () => {
     answer = { status: 200, body: { ...project, name: 'Saturday speedrun', version: 3 } };
     expect(await renameOpenProject('  Saturday speedrun ', client())).toBe(true);
