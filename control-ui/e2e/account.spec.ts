@@ -1,5 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 
+const SHOTS = process.env.ONAIR_E2E_SHOTS;
+
 // The api's PUBLIC_URL (where magic links point) is http://localhost:<port>, while the stack is
 // reached at 127.0.0.1: use the localhost origin throughout so the session cookie is the one the
 // links land on.
@@ -105,6 +107,14 @@ test('account journey: e-mail code, display name, mailing group, sign out, magic
   await expect(confirmButton).toBeDisabled();
   await confirm.getByLabel('Type delete to confirm').fill('DeLeTe');
   await expect(confirmButton).toBeEnabled();
+  // The one deletion of both areas: deactivated now, erased after the server's retention window.
+  await expect(confirm.getByText('Your account is deactivated at once and erased for good 30 days later.')).toBeVisible();
+  if (SHOTS) {
+    for (const [width, height] of [[1280, 720], [1440, 900]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.screenshot({ path: `${SHOTS}/account-delete-${width}.png` });
+    }
+  }
   await confirmButton.click();
   await expect(page).toHaveURL(`${origin}/login`);
   await expect(page.getByText('Your account has been deleted')).toBeVisible();

@@ -52,8 +52,11 @@ export async function saveMailing(preferences: MailingPreferences, subscribed: b
   }
 }
 
-/** Spec §4 Delete account: the request, then logout. A failure shows the server's message. */
-export async function deleteAccount(client: HttpClient = httpClient): Promise<boolean> {
+/**
+ * Spec §4 Delete account: the request, then logout. The account is deactivated and erased after the
+ * retention window (the partner area's deletion). A failure shows the server's message.
+ */
+export async function deleteAccount(retentionDays: number | null = null, client: HttpClient = httpClient): Promise<boolean> {
   try {
     await call(deleteCurrentUserEndpoint, {}, client);
   } catch (err) {
@@ -61,7 +64,8 @@ export async function deleteAccount(client: HttpClient = httpClient): Promise<bo
     return false;
   }
   await signOut(client);
-  showToast({ kind: 'info', title: 'Your account has been deleted' });
+  const within = retentionDays === null ? 'before it is erased' : `within ${retentionDays} days`;
+  showToast({ kind: 'info', title: 'Your account has been deleted', description: `Sign in ${within} to reactivate it.` });
   return true;
 }
 

@@ -1,5 +1,5 @@
 import { CircleUserRound, UserRound } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { DISPLAY_NAME_MAX, type CurrentUser, type MailingSettings, type MfaSetup } from '@onair/protocol';
 import {
@@ -15,11 +15,12 @@ import {
   updateDisplayName,
 } from '../../actions/account.ts';
 import { closeAccountSettings } from '../../actions/account-settings.ts';
+import { loadDeletionStatus } from '../../actions/partner-deletion.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { canConfirmDelete, canSaveDisplayName } from '../../model/account.ts';
-import { useSessionStore } from '../../stores/index.ts';
+import { usePartnerSettingsStore, useSessionStore } from '../../stores/index.ts';
 import dialog from './AccountSettingsDialog.module.css';
 import styles from './AccountPage.module.css';
 
@@ -196,11 +197,17 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
   const navigate = useNavigate();
   const [typed, setTyped] = useState('');
   const [pending, setPending] = useState(false);
+  // The same deletion as the partner area's: the retention window comes from the server.
+  const retentionDays = usePartnerSettingsStore((s) => s.deletion?.retentionDays ?? null);
+  useEffect(() => {
+    if (open) void loadDeletionStatus();
+  }, [open]);
+  const erasedWhen = retentionDays === null ? 'after the retention window' : `${retentionDays} days later`;
   const confirm = async (event: FormEvent) => {
     event.preventDefault();
     if (!canConfirmDelete(typed)) return;
     setPending(true);
-    const deleted = await deleteAccount();
+    const deleted = await deleteAccount(retentionDays);
     setPending(false);
     if (deleted) void navigate('/login');
   };
@@ -212,10 +219,13 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
         onClose();
       }}
       title="Delete account"
-      description="Deleting your account removes it and everything in it."
+      description={`Your account is deactivated at once and erased for good ${erasedWhen}.`}
     >
       <form className={styles.dialogBody} onSubmit={(e) => void confirm(e)}>
-        <p>This deletes your account with its projects, scenes and destinations. It cannot be undone.</p>
+        <p>
+          You are signed out everywhere and your live broadcasts stop. Your projects, scenes and destinations are erased {erasedWhen}; signing in before then lets you
+          reactivate your account.
+        </p>
         <div className={styles.field}>
           <label className={styles.fieldLabel} htmlFor={inputId}>
             Type delete to confirm
