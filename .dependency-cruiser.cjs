@@ -3,7 +3,7 @@
 // packages depend on each other in one direction only. Type-only imports count: a cycle of types
 // is a cycle of meaning. Run `npm run lint:deps` alone to see the violations.
 const apps = '(api|media-worker|render-worker|control-ui|load-tests)';
-const horizontal = '(http|access|jobs|leases|mail|platforms)';
+const horizontal = '(http|access|jobs|leases|mail|platforms|ws)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -6,6 +6,7 @@ import type { MoneyWebhooks } from '../money/index.ts';
 import { BillingService } from './billing-service.ts';
 import { classicStudioUrl, type BillingSettings } from './config.ts';
 import { billingRoutes, stripeWebhookHandlers } from './routes.ts';
+import { billingStudioSocket } from './studio-socket.ts';
 
 export interface BillingServices {
   billing: BillingService;
@@ -25,6 +26,8 @@ export const billingModule = {
       money: deps.moneyWebhooks,
     }),
   }),
+  /** `/ws`: a user's subscription changes, to every tab. */
+  studioSocket: { name: 'billing', build: (c: Platform) => billingStudioSocket(c) },
   http: {
     /** Before the JSON parser: the signature covers the raw bytes. */
     stripeWebhook: middleware((c: BillingServices) => Router().post(STRIPE_WEBHOOK_PATH, ...stripeWebhookHandlers(c.billing))),

@@ -7,6 +7,7 @@ import { chatKeys } from './keys.ts';
 import { ChatService } from './chat-service.ts';
 import { ChatStore } from './chat-store.ts';
 import { startChatConnectors, type ChatConnectors } from './index.ts';
+import { chatStudioSocket } from './studio-socket.ts';
 
 export interface ChatServices {
   /** This replica's lease on each chat whose connector it runs; sends are routed to the holder. */
@@ -24,6 +25,8 @@ export const chatModule = {
     const chatStore = new ChatStore(deps.db, deps.redis, deps.logger);
     return { chatLease, chatStore, chat: new ChatService({ db: deps.db, redis: deps.redis, store: chatStore, lease: chatLease, logger: deps.logger }) };
   },
+  /** `/ws`: chat.send, chat.history.request and the chats' messages. */
+  studioSocket: { name: 'platform chat', build: (c: Platform & { chat: ChatService }) => chatStudioSocket(c) },
   sockets: {
     // Every replica serving /ws also takes part in running the platform chat connectors.
     connectors: {

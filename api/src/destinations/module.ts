@@ -13,6 +13,7 @@ import { PlatformAccounts } from './platform-accounts.ts';
 import { createPlatforms } from '../platforms/index.ts';
 import { destinationRoutes } from './routes.ts';
 import type { SessionControl } from './session-control.ts';
+import { destinationsStudioSocket } from './studio-socket.ts';
 
 export interface DestinationsServices {
   /** Stream keys and platform tokens, sealed at rest. */
@@ -70,6 +71,8 @@ export const destinationsModule = {
     });
     return { destinationSecrets, destinationEvents, destinations, platformAccounts, broadcasts };
   },
+  /** `/ws`: destination events, broadcast state and output health. */
+  studioSocket: { name: 'destinations', build: (c: Platform) => destinationsStudioSocket(c) },
   http: {
     routes: {
       endpoints: destinationEndpoints,

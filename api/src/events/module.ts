@@ -9,6 +9,7 @@ import { AlertsService } from './alerts-service.ts';
 import { EventsStore } from './events-store.ts';
 import { startEventsConnectors } from './index.ts';
 import { eventRoutes } from './routes.ts';
+import { eventsStudioSocket } from './studio-socket.ts';
 
 export interface EventsServices {
   alerts: AlertsService;
@@ -23,6 +24,8 @@ export const eventsModule = {
     const alerts = new AlertsService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET, signForStudio: deps.ownPages.sign });
     return { alerts, eventsStore: new EventsStore(deps.db, deps.redis, deps.logger, alerts) };
   },
+  /** `/ws`: new events of the feed. */
+  studioSocket: { name: 'events', build: (c: Platform) => eventsStudioSocket(c) },
   http: {
     routes: { endpoints: [...eventEndpoints, ...alertEndpoints], mount: (c: Platform & EventsServices & { resolveSession: SessionResolver }) => eventRoutes({ db: c.db, resolveSession: c.resolveSession, alerts: c.alerts }) },
     /** The alerts overlay page, opened by the render worker with the project's overlay key (no session). */

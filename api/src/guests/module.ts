@@ -3,6 +3,7 @@ import { provideGuestResolver, type GuestResolver, type SessionResolver } from '
 import { middleware, type Platform } from '../module.ts';
 import { createGuestService, guestResolverOf, type GuestService } from './index.ts';
 import { guestRoutes } from './routes.ts';
+import { guestsStudioSocket } from './studio-socket.ts';
 
 export interface GuestsServices {
   guests: GuestService;
@@ -17,6 +18,8 @@ export const guestsModule = {
     const guests = createGuestService(deps);
     return { guests, guestResolver: guestResolverOf(guests) };
   },
+  /** `/ws`: Guest Chat, the room's guests, removals and a guest's presence. */
+  studioSocket: { name: 'guests', build: (c: Platform & { guests: GuestService }) => guestsStudioSocket(c) },
   http: {
     /** Before the uploads: a guest's request to them is the guest's (refused by role), not anonymous. */
     resolver: middleware((c: GuestsServices) => provideGuestResolver(c.guestResolver)),

@@ -8,6 +8,7 @@ import { startCountdownWatch } from './countdown-watch.ts';
 import { Countdowns } from './countdowns.ts';
 import { projectRoutes } from './routes.ts';
 import { SceneService } from './scene-service.ts';
+import { scenesStudioSocket } from './studio-socket.ts';
 
 export interface ScenesServices {
   /** Countdown scenes: when each ends, and the sweep that switches to the next scene. */
@@ -23,6 +24,8 @@ export const scenesModule = {
     const countdowns = new Countdowns({ db: deps.db, redis: deps.redis, logger: deps.logger, ...(deps.now ? { now: deps.now } : {}) });
     return { countdowns, scenes: new SceneService(deps.db, deps.redis, deps.logger, deps.access, documentLimits(deps.config), deps.ownPages.trusted, countdowns) };
   },
+  /** `/ws`: subscribe, accepted patches and renames. */
+  studioSocket: { name: 'scenes', build: (c: Platform & { scenes: SceneService }) => scenesStudioSocket(c) },
   http: {
     projects: { endpoints: projectEndpoints, mount: (c: Platform & ScenesServices & { resolveSession: SessionResolver }) => projectRoutes({ db: c.db, scenes: c.scenes, resolveSession: c.resolveSession }) },
   },

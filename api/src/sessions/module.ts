@@ -4,6 +4,7 @@ import type { SessionResolver } from '../http/auth-context.ts';
 import type { Platform } from '../module.ts';
 import { sessionRoutes } from './routes.ts';
 import { SessionService } from './session-service.ts';
+import { renderStatusStudioSocket } from './studio-socket.ts';
 
 export interface SessionsServices {
   /** Studio sessions: the placement queue and the commands to the owning worker. */
@@ -14,6 +15,8 @@ export interface SessionsServices {
 export const sessionsModule = {
   name: 'sessions',
   build: (deps: Platform & { box: SecretBox | null }): SessionsServices => ({ sessions: new SessionService(deps.db, deps.redis, deps.box ?? undefined, deps.logger) }),
+  /** `/ws`: the session's page sources' status from the render workers. */
+  studioSocket: { name: 'page status', build: (c: Platform) => renderStatusStudioSocket(c) },
   http: {
     routes: {
       endpoints: [openSessionEndpoint, getSessionEndpoint, closeSessionEndpoint],

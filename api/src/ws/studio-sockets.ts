@@ -2,69 +2,40 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import {
-  acceptedScenePatchSchema,
-  chatChannels,
-  chatServerMessageSchema,
-  eventChannels,
-  eventServerMessageSchema,
-  clientMessagePermissions,
-  clientMessageSchema,
-  destinationChannels,
-  findUnsafeText,
-  GUEST_SOCKET_QUERY,
-  guestChannels,
-  unsafeTextMessage,
-  destinationServerMessageSchema,
-  OnAirError,
-  projectChannels,
-  renderKeys,
-  renderStatusSchema,
-  serverMessageSchema,
-  userAccountChannel,
-  WS_PATH,
-  type ServerMessage,
-} from '@onair/protocol';
+import { clientMessagePermissions, clientMessageSchema, findUnsafeText, GUEST_SOCKET_QUERY, OnAirError, unsafeTextMessage, WS_PATH, type ServerMessage } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
-import { resolveCurrentUser, type CurrentUser, type GuestResolver, type SessionResolver } from '../http/auth-context.ts';
-import { GUEST_GRACE_MS, type GuestService } from '../guests/guest-service.ts';
 import type { ProjectAccess } from '../access/project-access.ts';
-import type { SceneService } from '../scenes/scene-service.ts';
-import { isOverlayFeedPath } from '../overlays/overlay-feed.ts';
-import type { RoomClient, RoomSignaling } from '../signaling/room-signaling.ts';
-import type { ChatService } from '../chat/chat-service.ts';
+import { resolveCurrentUser, type CurrentUser, type GuestResolver, type SessionResolver } from '../http/auth-context.ts';
 import { CLOSE_POLICY_VIOLATION, MessageBudget, SocketsPerUser, type SocketLimitsConfig } from './socket-limits.ts';
+import type { ClientMessageHandlers, Feed, SocketHub, StudioClient, StudioSocketFeature } from './studio-feature.ts';
 
 const HEARTBEAT_MS = 30_000;
-/** A studio session's id is its project's id, so a project's pages report on `renderKeys.status(projectId)`. */
-const RENDER_STATUS_PREFIX = renderKeys.status('');
 
-interface StudioSocket {
+interface StudioSocket extends StudioClient {
   ws: WebSocket;
-  user: CurrentUser;
   projects: Set<string>;
   alive: boolean;
-  room: RoomClient;
   budget: MessageBudget;
+  /** The features were told it ended (at its close, or earlier when a feature closed it). */
+  ended: boolean;
 }
 
 export interface StudioSocketsDeps {
   db: Db;
   /** A connection of its own: a Redis connection in subscriber mode can do nothing else. */
   subscriber: Redis;
-  scenes: SceneService;
   /** Every message of a project is checked against the sender's role (protocol's clientMessagePermissions). */
   access: ProjectAccess;
   resolveSession: SessionResolver;
+  /** Guests by link: a socket opened with `?as=guest` is the guest of its guest-session cookie. */
+  resolveGuest?: GuestResolver;
+  /** Upgrades on other paths that another part of the server takes (overlay feeds); the rest get 404. */
+  otherPath?: (path: string) => boolean;
   logger: Logger;
   publicUrl: string;
-  /** WebRTC signaling (`room.*` messages); without it they are refused. */
-  room?: RoomSignaling;
-  /** Platform chat (`chat.*` messages); without it they are refused. */
-  chat?: ChatService;
-  /** Guests by link: a socket opened with `?as=guest` is the guest of its guest-session cookie. */
-  guests?: { service: GuestService; resolve: GuestResolver; redis: Redis };
+  /** What the features add: message handlers, feeds, open and close hooks. */
+  features: readonly StudioSocketFeature[];
   /** From the api's WS_* settings (a WebRTC offer with camera, microphone, screen and preview m-lines runs to about 12 KB). */
   limits: SocketLimitsConfig;
 }
@@ -74,8 +45,11 @@ export interface StudioSocketsDeps {
  * projects it may read; each api replica subscribes its Redis connection to the channels of the
  * projects its own sockets watch, so a patch accepted by any replica reaches every open studio.
  */
-export class StudioSockets {
+export class StudioSockets implements SocketHub {
   private readonly limits: SocketLimitsConfig;
+  private readonly handlers: ClientMessageHandlers;
+  /** The channels subscribed now, each with its feed and key (a project or a user). */
+  private readonly subscribed = new Map<string, { feed: Feed; key: string }>();
   private readonly wss: WebSocketServer;
   private readonly perUser: SocketsPerUser;
   private readonly clients = new Set<StudioSocket>();
@@ -89,6 +63,13 @@ export class StudioSockets {
     // A larger message makes the library close that socket with 1009 and emit 'error' on it (handled in onConnection).
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.limits.maxMessageBytes });
     this.perUser = new SocketsPerUser(this.limits.maxSocketsPerUser);
+    this.handlers = {};
+    for (const feature of deps.features) {
+      for (const type of Object.keys(feature.handlers ?? {}) as (keyof ClientMessageHandlers)[]) {
+        if (this.handlers[type]) throw new Error(`two /ws features handle ${type}`);
+      }
+      Object.assign(this.handlers, feature.handlers);
+    }
     deps.subscriber.on('message', (channel: string, message: string) => this.onRedisMessage(channel, message));
     this.heartbeat = setInterval(() => this.sweep(), HEARTBEAT_MS);
     this.heartbeat.unref();
@@ -98,8 +79,8 @@ export class StudioSockets {
   attach(server: Server): void {
     server.on('upgrade', (req, socket, head) => {
       const path = (req.url ?? '').split('?')[0];
-      // Overlay pages' feeds are OverlayFeed's, on the same server.
-      if (path !== undefined && isOverlayFeedPath(path)) return;
+      // Another part of the server's (overlay pages' feeds).
+      if (path !== undefined && this.deps.otherPath?.(path)) return;
       if (path !== WS_PATH) {
         refuse(socket, 404, 'Not Found');
         return;
@@ -116,6 +97,7 @@ export class StudioSockets {
     for (const client of this.wss.clients) client.close(1001, 'server shutting down');
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     this.watchers.clear();
+    for (const feature of [...this.deps.features].reverse()) await feature.close?.();
   }
 
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -127,7 +109,7 @@ export class StudioSockets {
       return;
     }
     const asGuest = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').toString() === GUEST_SOCKET_QUERY;
-    const user = asGuest ? ((await this.deps.guests?.resolve(req)) ?? null) : await resolveCurrentUser(this.deps.db, this.deps.resolveSession, req);
+    const user = asGuest ? ((await this.deps.resolveGuest?.(req)) ?? null) : await resolveCurrentUser(this.deps.db, this.deps.resolveSession, req);
     if (!user) {
       refuse(socket, 401, 'Unauthorized');
       return;
@@ -165,8 +147,15 @@ export class StudioSockets {
       user,
       projects: new Set(),
       alive: true,
-      room: { user, send: (message) => send(ws, message) },
       budget: new MessageBudget(this.limits),
+      ended: false,
+      send: (message) => send(ws, message),
+      watch: (projectId) => this.watch(client, projectId),
+      unwatch: (projectId) => this.unwatch(client, projectId),
+      close: (code, reason) => {
+        this.ended(client);
+        ws.close(code, reason);
+      },
     };
     this.clients.add(client);
     this.addUserSocket(client);
@@ -190,14 +179,13 @@ export class StudioSockets {
         send(ws, { type: 'error', code: error.code, message: error.message });
       });
     });
-    if (user.guest) this.guestPresence(user, +1);
+    for (const feature of this.deps.features) feature.connected?.(client);
     ws.on('close', () => {
-      if (user.guest) this.guestPresence(user, -1);
       this.perUser.remove(user.id);
       this.clients.delete(client);
       this.removeUserSocket(client);
       for (const projectId of client.projects) void this.unwatch(client, projectId);
-      this.deps.room?.disconnected(client.room).catch((err: unknown) => this.deps.logger.warn({ err, userId: user.id }, 'room not left'));
+      this.ended(client);
     });
     send(ws, { type: 'ready', userId: user.id });
   }
@@ -216,36 +204,55 @@ export class StudioSockets {
     const message = parsed.data;
     const permission = clientMessagePermissions[message.type];
     if (permission && 'projectId' in message) await this.deps.access.require(client.user, message.projectId, permission);
-    switch (message.type) {
-      case 'ping':
-        send(client.ws, { type: 'pong' });
-        return;
-      case 'unsubscribe':
-        await this.unwatch(client, message.projectId);
-        return;
-      case 'subscribe': {
-        await this.watch(client, message.projectId);
-        // Read after the Redis subscription is live: any later version is sure to be delivered.
-        const { version } = await this.deps.scenes.assertAccess(client.user, message.projectId);
-        send(client.ws, { type: 'subscribed', projectId: message.projectId, version });
-        return;
-      }
-      case 'room.join':
-      case 'room.offer':
-      case 'room.ice':
-      case 'room.leave':
-        if (!this.deps.room) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'Media is not available on this server.');
-        await this.deps.room.handle(client.room, message);
-        return;
-      case 'chat.send':
-        if (!this.deps.chat) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'Platform chat is not available on this server.');
-        await this.deps.chat.send(client.user, message.projectId, message.text, message.targets);
-        return;
-      case 'chat.history.request':
-        if (!this.deps.chat) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'Platform chat is not available on this server.');
-        send(client.ws, await this.deps.chat.history(message.projectId));
-        return;
+    if (message.type === 'ping') {
+      send(client.ws, { type: 'pong' });
+      return;
     }
+    if (message.type === 'unsubscribe') {
+      await this.unwatch(client, message.projectId);
+      return;
+    }
+    const handle = this.handlers[message.type] as ((client: StudioClient, message: unknown) => Promise<void>) | undefined;
+    if (!handle) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'This server does not take that message.');
+    await handle(client, message);
+  }
+
+  /** Tells the features a socket is gone, once (at its close, or when a feature closed it first). */
+  private ended(client: StudioSocket): void {
+    if (client.ended) return;
+    client.ended = true;
+    for (const feature of this.deps.features) feature.disconnected?.(client);
+  }
+
+  watchersOf(projectId: string): Iterable<StudioClient> {
+    return this.watchers.get(projectId) ?? [];
+  }
+
+  socketsOf(userId: string): Iterable<StudioClient> {
+    return [...(this.byUser.get(userId) ?? [])];
+  }
+
+  private async subscribe(feeds: readonly Feed[], key: string): Promise<void> {
+    const channels = feeds.map((feed) => {
+      const channel = feed.channel(key);
+      this.subscribed.set(channel, { feed, key });
+      return channel;
+    });
+    if (channels.length > 0) await this.deps.subscriber.subscribe(...channels);
+  }
+
+  private async unsubscribe(feeds: readonly Feed[], key: string): Promise<void> {
+    const channels = feeds.map((feed) => feed.channel(key));
+    for (const channel of channels) this.subscribed.delete(channel);
+    if (channels.length > 0) await this.deps.subscriber.unsubscribe(...channels);
+  }
+
+  private get projectFeeds(): Feed[] {
+    return this.deps.features.flatMap((f) => f.projectFeeds ?? []);
+  }
+
+  private get userFeeds(): Feed[] {
+    return this.deps.features.flatMap((f) => f.userFeeds ?? []);
   }
 
   private async watch(client: StudioSocket, projectId: string): Promise<void> {
@@ -254,7 +261,7 @@ export class StudioSockets {
     if (!set) {
       set = new Set();
       this.watchers.set(projectId, set);
-      await this.deps.subscriber.subscribe(...projectChannelsOf(projectId));
+      await this.subscribe(this.projectFeeds, projectId);
     }
     set.add(client);
   }
@@ -266,7 +273,7 @@ export class StudioSockets {
     set.delete(client);
     if (set.size === 0) {
       this.watchers.delete(projectId);
-      await this.deps.subscriber.unsubscribe(...projectChannelsOf(projectId)).catch(() => undefined);
+      await this.unsubscribe(this.projectFeeds, projectId).catch(() => undefined);
     }
   }
 
@@ -276,7 +283,7 @@ export class StudioSockets {
     if (!set) {
       set = new Set();
       this.byUser.set(userId, set);
-      this.deps.subscriber.subscribe(userAccountChannel(userId)).catch((err: unknown) => this.deps.logger.warn({ err, userId }, 'account events not subscribed'));
+      this.subscribe(this.userFeeds, userId).catch((err: unknown) => this.deps.logger.warn({ err, userId }, 'account events not subscribed'));
     }
     set.add(client);
   }
@@ -288,197 +295,18 @@ export class StudioSockets {
     set.delete(client);
     if (set.size === 0) {
       this.byUser.delete(userId);
-      this.deps.subscriber.unsubscribe(userAccountChannel(userId)).catch(() => undefined);
+      this.unsubscribe(this.userFeeds, userId).catch(() => undefined);
     }
-  }
-
-  /** A user's account event (subscription.updated), checked before it goes to each of their sockets. */
-  private forwardAccountEvent(userId: string, raw: string): void {
-    let message: ServerMessage;
-    try {
-      message = serverMessageSchema.parse(JSON.parse(raw));
-    } catch (err) {
-      this.deps.logger.warn({ err: (err as Error).message, userId }, 'ignoring malformed account message');
-      return;
-    }
-    if (message.type !== 'subscription.updated') return;
-    for (const client of this.byUser.get(userId) ?? []) send(client.ws, message);
   }
 
   private onRedisMessage(channel: string, raw: string): void {
-    const accountOf = /^onair:users:(.+):account$/.exec(channel)?.[1];
-    if (accountOf !== undefined && channel === userAccountChannel(accountOf)) {
-      this.forwardAccountEvent(accountOf, raw);
-      return;
-    }
-    const destinationsOf = destinationChannels.projectOf(channel);
-    if (destinationsOf !== null) {
-      this.forwardDestinationMessage(destinationsOf, raw);
-      return;
-    }
-    const chatOf = chatChannels.projectOf(channel);
-    if (chatOf !== null) {
-      this.forwardChatMessage(chatOf, raw);
-      return;
-    }
-    const eventsOf = eventChannels.projectOf(channel);
-    if (eventsOf !== null) {
-      this.forwardEventMessage(eventsOf, raw);
-      return;
-    }
-    const roomOf = /^onair:projects:([^:]+):room$/.exec(channel)?.[1];
-    if (roomOf !== undefined && channel === guestChannels.room(roomOf)) {
-      this.forwardRoomEvent(roomOf, raw);
-      return;
-    }
-    const detailsOf = /^onair:projects:([^:]+):details$/.exec(channel)?.[1];
-    if (detailsOf !== undefined && channel === projectChannels.details(detailsOf)) {
-      this.forwardProjectDetails(detailsOf, raw);
-      return;
-    }
-    if (channel.startsWith(RENDER_STATUS_PREFIX)) {
-      this.forwardRenderStatus(channel.slice(RENDER_STATUS_PREFIX.length), raw);
-      return;
-    }
-    let accepted;
+    const subscription = this.subscribed.get(channel);
+    if (!subscription) return;
     try {
-      accepted = acceptedScenePatchSchema.parse(JSON.parse(raw));
+      subscription.feed.forward(subscription.key, raw, this);
     } catch (err) {
-      this.deps.logger.warn({ err: (err as Error).message, channel }, 'ignoring malformed scene patch message');
-      return;
+      this.deps.logger.error({ err, channel, feed: subscription.feed.name }, 'forwarding a published message failed');
     }
-    if (channel !== projectChannels.scene(accepted.projectId)) return;
-    const message: ServerMessage = { type: 'scene.patched', projectId: accepted.projectId, version: accepted.version, ops: accepted.ops };
-    for (const client of this.watchers.get(accepted.projectId) ?? []) send(client.ws, message);
-  }
-
-  /** Destination events, broadcast state and output health: published as sent, checked before forwarding. */
-  private forwardDestinationMessage(projectId: string, raw: string): void {
-    let message: ServerMessage;
-    try {
-      message = destinationServerMessageSchema.parse(JSON.parse(raw));
-    } catch (err) {
-      this.deps.logger.warn({ err: (err as Error).message, projectId }, 'ignoring malformed destination message');
-      return;
-    }
-    if (message.projectId !== projectId) return;
-    for (const client of this.watchers.get(projectId) ?? []) send(client.ws, message);
-  }
-
-  /** Chat messages and connector states, published as sent, checked once before forwarding. */
-  private forwardChatMessage(projectId: string, raw: string): void {
-    const watchers = this.watchers.get(projectId);
-    if (!watchers || watchers.size === 0) return;
-    let message: ServerMessage;
-    try {
-      message = chatServerMessageSchema.parse(JSON.parse(raw));
-    } catch (err) {
-      this.deps.logger.warn({ err: (err as Error).message, projectId }, 'ignoring malformed chat message');
-      return;
-    }
-    if (message.projectId !== projectId) return;
-    const text = JSON.stringify(message);
-    for (const client of watchers) if (client.ws.readyState === WebSocket.OPEN) client.ws.send(text);
-  }
-
-  /** New events of the feed, published as sent, checked once before forwarding. */
-  private forwardEventMessage(projectId: string, raw: string): void {
-    const watchers = this.watchers.get(projectId);
-    if (!watchers || watchers.size === 0) return;
-    let message: ServerMessage;
-    try {
-      message = eventServerMessageSchema.parse(JSON.parse(raw));
-    } catch (err) {
-      this.deps.logger.warn({ err: (err as Error).message, projectId }, 'ignoring malformed events message');
-      return;
-    }
-    if (message.projectId !== projectId) return;
-    const text = JSON.stringify(message);
-    for (const client of watchers) if (client.ws.readyState === WebSocket.OPEN) client.ws.send(text);
-  }
-
-  /** A change to the project itself (its name), checked before forwarding. */
-  private forwardProjectDetails(projectId: string, raw: string): void {
-    let message: ServerMessage;
-    try {
-      message = serverMessageSchema.parse(JSON.parse(raw));
-    } catch (err) {
-      this.deps.logger.warn({ err: (err as Error).message, projectId }, 'ignoring malformed project message');
-      return;
-    }
-    if (message.type !== 'project.renamed' || message.projectId !== projectId) return;
-    for (const client of this.watchers.get(projectId) ?? []) send(client.ws, message);
-  }
-
-  /**
-   * Guest Chat and the guests of the room, checked before forwarding. A removed guest's own sockets
-   * are told, leave the room (their media stops) and close; the host hears of a guest turned away.
-   */
-  private forwardRoomEvent(projectId: string, raw: string): void {
-    let message: ServerMessage;
-    try {
-      message = serverMessageSchema.parse(JSON.parse(raw));
-    } catch (err) {
-      this.deps.logger.warn({ err: (err as Error).message, projectId }, 'ignoring malformed room message');
-      return;
-    }
-    if (!('projectId' in message) || message.projectId !== projectId) return;
-    if (message.type === 'guest.removed') {
-      // Every socket of that guest on this replica, whether or not it watches the project yet.
-      for (const client of [...(this.byUser.get(message.guestId) ?? [])]) {
-        if (client.user.guest?.projectId !== projectId) continue;
-        send(client.ws, message);
-        void this.deps.room?.disconnected(client.room).catch((err: unknown) => this.deps.logger.warn({ err, projectId }, 'removed guest not taken out of the room'));
-        client.ws.close(CLOSE_POLICY_VIOLATION, 'Removed from the studio');
-      }
-      return;
-    }
-    for (const client of this.watchers.get(projectId) ?? []) {
-      if (message.type === 'guest.chat' || message.type === 'guests.changed') send(client.ws, message);
-      else if (message.type === 'guest.refused' && !client.user.guest) send(client.ws, message);
-    }
-  }
-
-  /**
-   * Counts a guest's open sockets across replicas: when the last one closes and none comes back
-   * within the grace period (a reload, a network blip), the guest has left and their seat is free.
-   */
-  private guestPresence(user: CurrentUser, delta: 1 | -1): void {
-    const guests = this.deps.guests;
-    const projectId = user.guest?.projectId;
-    if (!guests || !projectId) return;
-    const key = `onair:guests:${user.id}:sockets`;
-    void (async () => {
-      const open = await guests.redis.incrby(key, delta);
-      await guests.redis.expire(key, 86_400);
-      if (open > 0) return;
-      setTimeout(() => {
-        void (async () => {
-          const still = Number((await guests.redis.get(key)) ?? '0');
-          if (still <= 0) await guests.service.markLeft(user.id, projectId);
-        })().catch((err: unknown) => this.deps.logger.warn({ err, projectId }, 'guest presence not updated'));
-      }, GUEST_GRACE_MS).unref();
-    })().catch((err: unknown) => this.deps.logger.warn({ err, projectId }, 'guest presence not counted'));
-  }
-
-  /** A render worker's page status, checked and cut down to what the studio shows. */
-  private forwardRenderStatus(projectId: string, raw: string): void {
-    let status;
-    try {
-      status = renderStatusSchema.parse(JSON.parse(raw));
-    } catch (err) {
-      this.deps.logger.warn({ err: (err as Error).message, projectId }, 'ignoring malformed render status');
-      return;
-    }
-    if (status.sessionId !== projectId || status.renderId !== `${projectId}.${status.sourceId}`) return;
-    const message: ServerMessage = {
-      type: 'render.status',
-      projectId,
-      sourceId: status.sourceId,
-      state: status.state,
-      ...(status.problem ? { reason: status.problem.reason } : {}),
-    };
-    for (const client of this.watchers.get(projectId) ?? []) send(client.ws, message);
   }
 
   /** Drops sockets that did not answer the last ping (a laptop that went to sleep). */
@@ -492,19 +320,6 @@ export class StudioSockets {
       client.ws.ping();
     }
   }
-}
-
-/** The Redis channels a replica listens on while one of its sockets watches the project. */
-function projectChannelsOf(projectId: string): [string, string, string, string, string, string, string] {
-  return [
-    projectChannels.scene(projectId),
-    projectChannels.details(projectId),
-    destinationChannels.project(projectId),
-    renderKeys.status(projectId),
-    chatChannels.project(projectId),
-    eventChannels.project(projectId),
-    guestChannels.room(projectId),
-  ];
 }
 
 function send(ws: WebSocket, message: ServerMessage): void {
