@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { type BrowserContext, type Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import pg from 'pg';
@@ -19,7 +19,12 @@ test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_
 
 const SHOTS = process.env.ONAIR_E2E_SHOTS;
 const EVENTSUB = () => process.env.ONAIR_E2E_EVENTSUB!;
-const BROADCASTER = '777001';
+/**
+ * The channel's Twitch id, new in every run of this file (a retry runs it again): the EventSub
+ * double is the stack's own, shared by every flow, so a channel read by an earlier attempt or
+ * another flow must not stand in for this one.
+ */
+const BROADCASTER = String(777_000_000 + randomInt(1_000_000));
 
 /** Where the alert card's colour block is on the 1280×720 canvas (the overlay page's lower right card). */
 const PROBE = { x: 720, y: 520 } as const;
@@ -136,7 +141,9 @@ test('live with a Twitch channel: the feed with icons and times, pause and resum
   // Go Live: the local destination streams; the Twitch channel is read for events (its own ingest is not this flow's).
   await destinations.getByRole('button', { name: 'Go Live' }).click();
   await expect(destinations.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
-  await expect.poll(async () => (await control<unknown[]>('subscriptions')).length, { timeout: 30_000, intervals: [250] }).toBe(7);
+  // This channel's seven subscriptions (the double holds those of every channel the api reads).
+  const ofThisChannel = (subs: { condition: Record<string, string> }[]) => subs.filter((x) => (x.condition.broadcaster_user_id ?? x.condition.to_broadcaster_user_id) === BROADCASTER);
+  await expect.poll(async () => ofThisChannel(await control<{ condition: Record<string, string> }[]>('subscriptions')).length, { timeout: 30_000, intervals: [250] }).toBe(7);
 
   // The seven kinds of events, newest first, each with its icon, colour, avatar and clock time.
   await control('script', { steps: SEQUENCE });
