@@ -29,6 +29,7 @@ import { scenesModule } from './scenes/module.ts';
 import { schedulesModule } from './schedules/module.ts';
 import { sessionsModule } from './sessions/module.ts';
 import { systemModule } from './system/module.ts';
+import { testModeModule } from './test-mode/module.ts';
 import { uploadsModule } from './uploads/module.ts';
 
 /** The JSON parser: every route after it reads a parsed body, under MAX_BODY_BYTES and the text rule. */
@@ -63,6 +64,7 @@ const httpStack: readonly HttpPart<Composition>[] = [
   sessionsModule.http.routes,
   billingModule.http.routes,
   destinationsModule.http.routes,
+  testModeModule.http.routes,
   recordingsModule.http.routes,
   schedulesModule.http.routes,
   ingestModule.http.routes,
@@ -93,6 +95,7 @@ const documentOrder: readonly HttpPart<Composition>[] = [
   eventsModule.http.routes,
   guestsModule.http.routes,
   destinationsModule.http.routes,
+  testModeModule.http.routes,
   fleetModule.http.dashboard,
   billingModule.http.routes,
   uploadsModule.http.upload,

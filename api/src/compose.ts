@@ -30,6 +30,7 @@ import type { ScheduledBroadcastQueue } from './schedules/schedule-queue.ts';
 import { schedulesModule } from './schedules/module.ts';
 import { sessionsModule } from './sessions/module.ts';
 import { systemModule } from './system/module.ts';
+import { testModeModule } from './test-mode/module.ts';
 import { uploadsModule } from './uploads/module.ts';
 
 export interface ComposeOptions extends Platform {
@@ -58,7 +59,7 @@ export function compose(options: ComposeOptions) {
   const c2 = { ...c1, ...fleetModule.build(c1) };
   const c3 = { ...c2, ...systemModule.build(c2), ...sessionsModule.build(c2), ...uploadsModule.build(c2), ...recordingsModule.build(c2) };
   const c4 = { ...c3, ...scenesModule.build(c3) };
-  const c5 = { ...c4, ...destinationsModule.build(c4) };
+  const c5 = { ...c4, ...destinationsModule.build(c4), ...testModeModule.build(c4) };
   const c6 = { ...c5, ...accountsModule.build(c5), ...ingestModule.build(c5), ...schedulesModule.build({ ...c5, ...(options.scheduleQueue ? { scheduleQueue: options.scheduleQueue } : {}) }), ...eventsModule.build(c5) };
   const c7 = { ...c6, ...chatModule.build(c6), ...chatbotModule.build(c6), ...guestsModule.build(c6), ...membersModule.build(c6), ...moneyModule.build(c6) };
   const c8 = { ...c7, ...billingModule.build(c7), ...overlaysModule.build(c7), ...creatorSiteModule.build(c7) };

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { type BrowserContext, type Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import pg from 'pg';
@@ -19,7 +19,12 @@ test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_
 
 const SHOTS = process.env.ONAIR_E2E_SHOTS;
 const EVENTSUB = () => process.env.ONAIR_E2E_EVENTSUB!;
-const BROADCASTER = '777001';
+/**
+ * The channel's Twitch id, new for every live studio of this file (set in beforeAll; a retry or a
+ * repeat opens another): the EventSub double is the stack's own, shared by every flow, so a
+ * channel read by an earlier attempt or another flow must not stand in for this one.
+ */
+let broadcaster = '';
 
 /** Where the alert card's colour block is on the 1280×720 canvas (the overlay page's lower right card). */
 const PROBE = { x: 720, y: 520 } as const;
@@ -65,22 +70,22 @@ async function shot(page: Page, name: string): Promise<void> {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/events-${name}.png` });
 }
 
-const follow = (id: string, name: string) => ({ type: 'channel.follow', broadcasterId: BROADCASTER, event: { user_id: id, user_login: name.toLowerCase(), user_name: name, followed_at: new Date().toISOString() } });
+const follow = (id: string, name: string) => ({ type: 'channel.follow', broadcasterId: broadcaster, event: { user_id: id, user_login: name.toLowerCase(), user_name: name, followed_at: new Date().toISOString() } });
 
-const SEQUENCE = [
+const sequence = () => [
   follow('1001', 'First_Follower'),
-  { type: 'channel.subscribe', broadcasterId: BROADCASTER, event: { user_id: '1002', user_login: 'subber', user_name: 'Subber', tier: '1000', is_gift: false } },
+  { type: 'channel.subscribe', broadcasterId: broadcaster, event: { user_id: '1002', user_login: 'subber', user_name: 'Subber', tier: '1000', is_gift: false } },
   {
     type: 'channel.subscription.message',
-    broadcasterId: BROADCASTER,
+    broadcasterId: broadcaster,
     event: { user_id: '1003', user_login: 'resubber', user_name: 'Resubber', tier: '1000', message: { text: 'Kappa nine months', emotes: [{ begin: 0, end: 4, id: '25' }] }, cumulative_months: 9, duration_months: 1 },
   },
-  { type: 'channel.subscription.gift', broadcasterId: BROADCASTER, event: { user_id: '1004', user_login: 'gifter', user_name: 'Gifter', total: 5, tier: '1000', is_anonymous: false } },
-  { type: 'channel.raid', broadcasterId: BROADCASTER, event: { from_broadcaster_user_id: '1005', from_broadcaster_user_login: 'raider', from_broadcaster_user_name: 'Raider', viewers: 321 } },
-  { type: 'channel.cheer', broadcasterId: BROADCASTER, event: { user_id: '1006', user_login: 'cheerer', user_name: '<b>Cheerer</b>', is_anonymous: false, message: 'cheer100 go', bits: 100 } },
+  { type: 'channel.subscription.gift', broadcasterId: broadcaster, event: { user_id: '1004', user_login: 'gifter', user_name: 'Gifter', total: 5, tier: '1000', is_anonymous: false } },
+  { type: 'channel.raid', broadcasterId: broadcaster, event: { from_broadcaster_user_id: '1005', from_broadcaster_user_login: 'raider', from_broadcaster_user_name: 'Raider', viewers: 321 } },
+  { type: 'channel.cheer', broadcasterId: broadcaster, event: { user_id: '1006', user_login: 'cheerer', user_name: '<b>Cheerer</b>', is_anonymous: false, message: 'cheer100 go', bits: 100 } },
   {
     type: 'channel.charity_campaign.donate',
-    broadcasterId: BROADCASTER,
+    broadcasterId: broadcaster,
     event: { id: 'd1', campaign_id: 'c1', user_id: '1007', user_login: 'donor', user_name: 'Donor', charity_name: 'Good Cause', amount: { value: 1250, decimal_places: 2, currency: 'USD' }, charity_website: 'https://good.example' },
   },
 ];
@@ -92,6 +97,7 @@ let page: Page;
 let projectId: string;
 
 test.beforeAll(async ({ browser }) => {
+  broadcaster = String(777_000_000 + randomInt(1_000_000));
   context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: process.env.ONAIR_E2E_URL });
   page = await context.newPage();
 });
@@ -122,7 +128,7 @@ test('live with a Twitch channel: the feed with icons and times, pause and resum
   await sql(
     `INSERT INTO destinations (id, project_id, type, provider_id, name, username, platform_account_id, access_token_enc, refresh_token_enc, token_expires_at, settings, updated_at)
      VALUES ($1, $2, 'Twitch', 'twitchtv', 'Ada on Twitch', 'ada', $3, $4, $5, now() + interval '1 hour', '{}', now())`,
-    [twitchId, projectId, BROADCASTER, box.seal(accessToken, `${twitchId}:accessToken`), box.seal(refreshToken, `${twitchId}:refreshToken`)],
+    [twitchId, projectId, broadcaster, box.seal(accessToken, `${twitchId}:accessToken`), box.seal(refreshToken, `${twitchId}:refreshToken`)],
   );
   await page.reload();
   await expect(destinations.getByTestId('destination-row')).toHaveCount(2);
@@ -136,10 +142,12 @@ test('live with a Twitch channel: the feed with icons and times, pause and resum
   // Go Live: the local destination streams; the Twitch channel is read for events (its own ingest is not this flow's).
   await destinations.getByRole('button', { name: 'Go Live' }).click();
   await expect(destinations.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
-  await expect.poll(async () => (await control<unknown[]>('subscriptions')).length, { timeout: 30_000, intervals: [250] }).toBe(7);
+  // This channel's seven subscriptions (the double holds those of every channel the api reads).
+  const ofThisChannel = (subs: { condition: Record<string, string> }[]) => subs.filter((x) => (x.condition.broadcaster_user_id ?? x.condition.to_broadcaster_user_id) === broadcaster);
+  await expect.poll(async () => ofThisChannel(await control<{ condition: Record<string, string> }[]>('subscriptions')).length, { timeout: 30_000, intervals: [250] }).toBe(7);
 
   // The seven kinds of events, newest first, each with its icon, colour, avatar and clock time.
-  await control('script', { steps: SEQUENCE });
+  await control('script', { steps: sequence() });
   const rows = feed.getByTestId('event-row');
   await expect(rows).toHaveCount(7, { timeout: 15_000 });
   expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-type')))).toEqual(['charity', 'twitchCheer', 'twitchRaid', 'sub', 'resub', 'sub', 'follow']);
@@ -311,7 +319,7 @@ test('alerts in the program: added to the scene, a test alert, a follow seen and
     90_000,
   );
   await sequence.reading; // the reader is on the stream before the events go out
-  const sent = await control<{ delivered: number }[]>('script', { steps: [follow('1051', 'Quick_One'), { type: 'channel.raid', broadcasterId: BROADCASTER, event: { from_broadcaster_user_id: '1052', from_broadcaster_user_login: 'quick', from_broadcaster_user_name: 'Quick_Two', viewers: 5 } }] });
+  const sent = await control<{ delivered: number }[]>('script', { steps: [follow('1051', 'Quick_One'), { type: 'channel.raid', broadcasterId: broadcaster, event: { from_broadcaster_user_id: '1052', from_broadcaster_user_login: 'quick', from_broadcaster_user_name: 'Quick_Two', viewers: 5 } }] });
   expect(sent.map((s) => s.delivered), 'the double sent both on the EventSub session').toEqual([1, 1]);
   // Both reached the api (the feed shows them) before the program is judged.
   await expect(feed.getByText('Quick_One')).toHaveCount(1, { timeout: 15_000 });

@@ -6,8 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStack, type RunningStack } from '../../embedded/src/stack.ts';
-import { chatDoublesEndpoints, startChatDoubles } from '../../embedded/src/chat-doubles/index.ts';
-import { eventSubDoubleEnv, startEventSubDouble } from '../../embedded/src/eventsub-double/eventsub-double.ts';
 
 const distIndex = fileURLToPath(new URL('../dist/index.html', import.meta.url));
 
@@ -24,12 +22,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'onair-e2e-'));
   const lines: string[] = [];
   let stack: RunningStack;
-  // The platform chats (Twitch IRC, YouTube live chat, Facebook live comments) as doubles the api's
-  // connectors talk to; a spec drives them through their control endpoints. A known secrets key
-  // lets a spec seal the platform tokens of destinations it writes (no OAuth clients are set here).
-  const chat = await startChatDoubles();
-  // Twitch EventSub (events feed and alerts): its WebSocket and Helix subscriptions.
-  const eventSub = await startEventSubDouble();
+  // No platform OAuth client is set: the stack runs Twitch, YouTube and Facebook in test mode on its
+  // doubles (chat over IRC, live chat polling and comment streams; EventSub; OAuth consent pages),
+  // as `./onair start` does for a newcomer. A spec drives them through their control endpoints; a
+  // known secrets key lets a spec seal the tokens of destinations it writes into the database.
   const secretsKey = randomBytes(32).toString('base64');
   try {
     stack = await startStack({
@@ -44,8 +40,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         SESSION_IDLE_MS: '5000',
         AUTH_RATE_LIMIT_PER_IP: '1000',
         SECRETS_KEY: secretsKey,
-        ...chatDoublesEndpoints(chat),
-        ...eventSubDoubleEnv(eventSub),
         TWITCH_EVENTSUB_CLIENT_ID: 'e2e-eventsub-client',
         // Spec §9's retries (5, 25, 30 s) shortened so a spec need not wait for them.
         CHAT_NOT_LIVE_RETRY_MS: '500',
@@ -64,16 +58,18 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     });
   } catch (err) {
     console.error(lines.join('\n'));
-    await chat.close();
-    await eventSub.close();
     await rm(dataDir, { recursive: true, force: true });
     throw err;
   }
   process.env.ONAIR_E2E_SECRETS_KEY = secretsKey;
-  process.env.ONAIR_E2E_CHAT_TWITCH = chat.twitch.url;
-  process.env.ONAIR_E2E_CHAT_YOUTUBE = chat.youtube.url;
-  process.env.ONAIR_E2E_CHAT_FACEBOOK = chat.facebook.url;
-  process.env.ONAIR_E2E_EVENTSUB = eventSub.url;
+  const platforms = stack.platforms;
+  if (!platforms?.twitch || !platforms.youtube || !platforms.facebook) throw new Error('the e2e stack runs every platform in test mode (no OAuth client is set)');
+  process.env.ONAIR_E2E_CHAT_TWITCH = platforms.twitch.chat.url;
+  process.env.ONAIR_E2E_CHAT_YOUTUBE = platforms.youtube.chat.url;
+  process.env.ONAIR_E2E_CHAT_FACEBOOK = platforms.facebook.chat.url;
+  process.env.ONAIR_E2E_EVENTSUB = platforms.twitch.events.url;
+  // Where a test-mode Twitch channel's stream arrives (the local RTMP server, under Twitch's test key).
+  process.env.ONAIR_E2E_TWITCH_RTMP = stack.localRtmp.server.url(platforms.streamKeys.twitch!);
   process.env.ONAIR_E2E_URL = stack.url;
   // The Stripe double's test-mode dashboard (Connect payouts are moved on there).
   if (stack.stripe) process.env.ONAIR_E2E_STRIPE = stack.stripe.url;
@@ -101,8 +97,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   return async () => {
     await stack.stop();
-    await chat.close();
-    await eventSub.close();
     await rm(dataDir, { recursive: true, force: true });
   };
 }

@@ -57,6 +57,21 @@ async function goLive(projectId: string): Promise<void> {
   await sql(`INSERT INTO broadcasts (id, project_id, state, started_at) VALUES ($1, $2, 'live', now())`, [randomUUID(), projectId]);
 }
 
+/**
+ * Ends the broadcast goLive wrote, as End Broadcast leaves it. Left live, the api would read this
+ * project's channels for the rest of the suite: in test mode one Twitch login serves chat and
+ * EventSub, so its Twitch channel also keeps seven EventSub subscriptions on the stack's shared double.
+ */
+async function endBroadcast(projectId: string): Promise<void> {
+  await sql(`UPDATE broadcasts SET state = 'ended', ended_at = now() WHERE project_id = $1 AND state = 'live'`, [projectId]);
+}
+
+let liveProject: string | undefined;
+test.afterEach(async () => {
+  if (liveProject) await endBroadcast(liveProject);
+  liveProject = undefined;
+});
+
 async function shot(page: Page, name: string): Promise<void> {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/platform-chat-${name}.png` });
 }
@@ -78,6 +93,7 @@ test('live to three chats: one panel, a reply to two platforms, a platform that 
   await expect(panel.getByRole('textbox', { name: 'Chat message' })).toBeDisabled();
   await shot(page, 'not-live');
 
+  liveProject = projectId;
   await goLive(projectId);
   // The studio reads the broadcast as Go Live leaves it (its chat follows the connectors on its own).
   await page.reload();

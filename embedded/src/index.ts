@@ -11,3 +11,5 @@ export { startChatDoubles, chatDoublesEnv, chatDoublesEndpoints, controlDouble, 
 export type { TwitchChatDouble, YouTubeChatDouble, FacebookChatDouble, TwitchChatLine } from './chat-doubles/index.ts';
 export { startEventSubDouble, eventSubDoubleEnv, EventSubDouble, type EventSubEmit, type EventSubSubscription } from './eventsub-double/eventsub-double.ts';
 export { startIngestServer, ingestNginxConfig, type IngestServerOptions, type RunningIngestServer } from './ingest-server.ts';
+export { startPlatformTestMode, TEST_MODE_PLATFORMS, REAL_CLIENT_ID_VARIABLE, type RunningPlatformTestMode, type TestModePlatform } from './platform-test-mode.ts';
+export { ConsentSignIn } from './chat-doubles/consent-sign-in.ts';

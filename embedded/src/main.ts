@@ -36,6 +36,10 @@ print(`OnAir is ready in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 print(`  Open ${publicUrl}`);
 print(`  Local destination: ${stack.localRtmp.server.url(stack.localRtmp.key)} (watch it with: ffplay <that address>)`);
 print(`  Ingest for encoders and consoles: rtmp://<this machine>:${stack.ingest.port}/ingest/<the key shown in the studio's Auto Live block>`);
+if (stack.platforms) {
+  print(`  Test mode: ${stack.platforms.platforms.join(', ')} run on local doubles (no real accounts; streams go to the local RTMP server).`);
+  print('  Set TWITCH_CLIENT_ID, GOOGLE_CLIENT_ID or FACEBOOK_CLIENT_ID (with its secret) for the real platform: see README, "Platforms in test mode".');
+}
 print(`  Workers: ${stack.readiness.checks.mediaWorkers.count} media, ${stack.readiness.checks.renderWorkers.count} render. Press Ctrl-C to stop.`);
 
 let stopping = false;

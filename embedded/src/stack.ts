@@ -12,6 +12,7 @@ import { loadOrCreateSecret, newAesKey, newAuthSecret, newStreamKey } from './lo
 import { startRtmpServer, type RunningRtmpServer } from './rtmp-server.ts';
 import { startIngestServer, type RunningIngestServer } from './ingest-server.ts';
 import { SupervisedProcess } from './supervised-process.ts';
+import { REAL_CLIENT_ID_VARIABLE, startPlatformTestMode, TEST_MODE_PLATFORMS, type RunningPlatformTestMode } from './platform-test-mode.ts';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -32,6 +33,11 @@ export interface StackOptions {
   ingestPort?: number | undefined;
   /** Address the ingest listens on (127.0.0.1 unless told; 0.0.0.0 for consoles on the network). */
   ingestHost?: string | undefined;
+  /**
+   * Run Twitch, YouTube and Facebook without an OAuth client of theirs on local doubles (test
+   * mode, the default); false offers only the platforms whose client is configured.
+   */
+  platformTestMode?: boolean;
   /** Extra environment for every process (tests set short timeouts here). */
   env?: NodeJS.ProcessEnv;
   log?: (source: string, line: string) => void;
@@ -48,6 +54,8 @@ export interface RunningStack {
   ingest: RunningIngestServer;
   /** The Stripe double billing runs against in test mode (no Stripe keys given). */
   stripe?: RunningStripeDouble;
+  /** The platform doubles of the platforms in test mode (no OAuth client of theirs given), with the stream key of each on the local RTMP server. */
+  platforms?: RunningPlatformTestMode & { streamKeys: Record<string, string> };
   processes: Record<'api' | 'mediaWorker' | 'renderWorker', SupervisedProcess>;
   stop(): Promise<void>;
 }
@@ -91,8 +99,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const authSecret = options.env?.AUTH_SECRET ?? process.env.AUTH_SECRET ?? (await loadOrCreateSecret(join(dataDir, 'auth-secret'), newAuthSecret));
     const renderPageSecret = options.env?.RENDER_PAGE_SECRET ?? process.env.RENDER_PAGE_SECRET ?? (await loadOrCreateSecret(join(dataDir, 'render-page-secret'), newAuthSecret));
     const localKey = await loadOrCreateSecret(join(dataDir, 'local-rtmp.key'), newStreamKey);
-    const rtmp = await startRtmpServer({ dir: join(dataDir, 'rtmp'), port: options.rtmpPort || undefined, acceptKeys: [localKey], log: (l) => log('rtmp', l) });
+    const early = { ...process.env, ...options.env };
+    // A platform whose OAuth client is not configured runs on its doubles in test mode; its stream
+    // goes to the local RTMP server under a key of its own (kept in .data like the local one).
+    const testModePlatforms = options.platformTestMode === false ? [] : TEST_MODE_PLATFORMS.filter((p) => !early[REAL_CLIENT_ID_VARIABLE[p]]);
+    const streamKeys: Record<string, string> = {};
+    for (const p of testModePlatforms) streamKeys[p] = await loadOrCreateSecret(join(dataDir, `test-mode-${p}-rtmp.key`), () => newStreamKey().replace(/^local_/, `${p}_test_`));
+    const rtmp = await startRtmpServer({ dir: join(dataDir, 'rtmp'), port: options.rtmpPort || undefined, acceptKeys: [localKey, ...Object.values(streamKeys)], log: (l) => log('rtmp', l) });
     services.push({ url: rtmp.url(''), stop: () => rtmp.stop() });
+    const localRtmpUrl = `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`;
 
     const port = options.port || (await freePort());
     // The ingest asks the api about every publish; the secret in the callback path is its credential.
@@ -129,6 +144,20 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       services.push({ url: double.url, stop: () => double.stop() });
       log('stack', `billing: the Stripe double in test mode at ${double.url} (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET for real Stripe)`);
     }
+    let platforms: RunningStack['platforms'];
+    if (testModePlatforms.length > 0) {
+      const publicUrl = common.PUBLIC_URL ?? `http://localhost:${port}`;
+      const running = await startPlatformTestMode({
+        platforms: testModePlatforms,
+        redirectOrigins: [...new Set([new URL(publicUrl).origin, `http://127.0.0.1:${port}`, `http://localhost:${port}`])],
+        ingest: { rtmpUrl: localRtmpUrl, streamKeys: streamKeys as Record<(typeof TEST_MODE_PLATFORMS)[number], string> },
+        // Connected test-mode destinations stay connected across a restart.
+        stateDir: dataDir,
+      });
+      platforms = { ...running, streamKeys };
+      services.push({ url: '', stop: () => running.close() });
+      log('stack', `platforms: ${testModePlatforms.join(', ')} in test mode on local doubles (set ${testModePlatforms.map((p) => REAL_CLIENT_ID_VARIABLE[p]).join(', ')} with their secrets for the real services)`);
+    }
     const api = new SupervisedProcess(
       {
         name: 'api',
@@ -143,11 +172,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           PUBLIC_URL: common.PUBLIC_URL ?? `http://localhost:${port}`,
           AUTH_SECRET: authSecret,
           RENDER_PAGE_SECRET: renderPageSecret,
-          LOCAL_RTMP_URL: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`,
+          LOCAL_RTMP_URL: localRtmpUrl,
           LOCAL_RTMP_KEY: localKey,
           INGEST_RTMP_URL: common.INGEST_RTMP_URL ?? `rtmp://${new URL(common.PUBLIC_URL ?? `http://localhost:${port}`).hostname}${ingest.port === 1935 ? '' : `:${ingest.port}`}`,
           INGEST_CALLBACK_SECRET: ingestSecret,
           ...(stripe ? stripeDoubleEnv(stripe) : {}),
+          ...(platforms ? platforms.env : {}),
         },
       },
       log,
@@ -191,7 +221,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       60_000,
       200,
     );
-    return { url, databaseUrl, redisUrl, readiness, localRtmp: { server: rtmp, key: localKey }, ingest, ...(stripe ? { stripe } : {}), processes: { api, mediaWorker, renderWorker }, stop };
+    return { url, databaseUrl, redisUrl, readiness, localRtmp: { server: rtmp, key: localKey }, ingest, ...(stripe ? { stripe } : {}), ...(platforms ? { platforms } : {}), processes: { api, mediaWorker, renderWorker }, stop };
   } catch (err) {
     await stop();
     throw err;

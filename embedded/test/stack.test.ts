@@ -14,6 +14,8 @@ const log = (source: string, line: string) => logs.push(`[${source}] ${line}`);
 describe('the one-machine stack', () => {
   let dataDir: string;
   let firstLocalKey: string;
+  let firstTestKeys: Record<string, string>;
+  let twitchToken: string;
   let stack: RunningStack | undefined;
 
   afterAll(async () => {
@@ -48,6 +50,22 @@ describe('the one-machine stack', () => {
     expect(forged.status).toBe(400);
     expect(((await forged.json()) as { error: { code: string } }).error.code).toBe('BILLING_WEBHOOK_SIGNATURE_INVALID');
 
+    // Without platform OAuth clients, Twitch, YouTube and Facebook run in test mode on local doubles:
+    // their consent pages say so, they are not offered for signing in, and the local RTMP server
+    // takes each platform's test key.
+    expect(stack.platforms?.platforms).toEqual(['twitch', 'youtube', 'facebook']);
+    const authorize = new URL(stack.platforms!.env.TWITCH_AUTHORIZATION_URL!);
+    authorize.search = new URLSearchParams({ client_id: stack.platforms!.env.TWITCH_CLIENT_ID!, response_type: 'code', redirect_uri: `${stack.url}/api/v1/destinations/auth/twitch/callback`, state: 's' }).toString();
+    const consent = await fetch(authorize);
+    expect(consent.status).toBe(200);
+    expect(await consent.text()).toContain('Test mode — no real Twitch account');
+    const methods = (await (await fetch(`${stack.url}/api/v1/auth/methods`)).json()) as { oauth: unknown[] };
+    expect(methods.oauth).toEqual([]);
+    firstTestKeys = { ...stack.platforms!.streamKeys };
+    // A Twitch login made now (as the consent page's code exchange makes one).
+    twitchToken = stack.platforms!.twitch!.chat.issueToken({ id: '42', login: 'probe', displayName: 'Probe', email: 'probe@twitch.test-mode.invalid' }).accessToken;
+    expect(Object.keys(firstTestKeys)).toEqual(['twitch', 'youtube', 'facebook']);
+
     // Something to find again after the restart.
     const db = new pg.Client({ connectionString: stack.databaseUrl });
     await db.connect();
@@ -71,6 +89,9 @@ describe('the one-machine stack', () => {
     expect(rows).toEqual([{ name: 'Probe' }]);
     // Secrets made on the first start are kept: what was sealed then still opens.
     expect(stack.localRtmp.key).toBe(firstLocalKey);
+    expect(stack.platforms?.streamKeys).toEqual(firstTestKeys);
+    // …and the test-mode platforms still know the logins made before: connected destinations stay connected.
+    expect(stack.platforms?.twitch?.events.ownerOf(twitchToken)).toMatchObject({ id: '42', login: 'probe' });
     // The migrations were recorded once and not applied again.
     expect(Number(migrations[0]?.n)).toBeGreaterThan(0);
     expect(logs.some((l) => /migrations: 0 applied/.test(l))).toBe(true);

@@ -148,6 +148,13 @@ export const errorCatalogue = {
   DESTINATION_AUTH_REQUIRED: { status: 409, fault: 'user', message: 'Your platform account requires authentication.' },
   /** The platform refused a call for a reason of the creator's account (not allowed to go live, target gone). */
   PLATFORM_REFUSED: { status: 422, fault: 'user', message: 'The platform refused the request.' },
+  // ─── Platforms' test mode (the one-machine stack's doubles) ───
+  /** The platform runs for real on this server (or not at all): the test-mode control panel has nothing to drive. */
+  TEST_MODE_OFF: { status: 404, fault: 'user', message: 'This platform is not in test mode on this server.' },
+  /** The act needs the test-mode platform live (a YouTube chat exists only during a broadcast). */
+  TEST_MODE_NOT_LIVE: { status: 409, fault: 'user', message: 'This test-mode platform is not live yet. Go live with this destination first.' },
+  /** A platform double did not answer the control panel (the one-machine stack stopped it, or it failed). */
+  TEST_MODE_DOUBLE_UNAVAILABLE: { status: 503, fault: 'service', message: 'The test-mode platform did not answer. Restart OnAir and try again.' },
   // ─── Platform chat (spec §5, §8) ───
   /** Writing in the platforms' chats needs a live broadcast. */
   CHAT_NOT_LIVE: { status: 409, fault: 'user', message: 'Start the stream to use the chat' },

@@ -29,3 +29,4 @@ export * from './overlays/index.ts';
 export * from './creator-site/index.ts';
 export * from './money/index.ts';
 export * from './partner-endpoints.ts';
+export * from './test-mode/index.ts';

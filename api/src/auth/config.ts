@@ -68,7 +68,41 @@ export const authConfigShape = {
   FACEBOOK_AUTHORIZATION_URL: z.url().default('https://www.facebook.com/v15.0/dialog/oauth'),
   FACEBOOK_TOKEN_URL: z.url().default('https://graph.facebook.com/v15.0/oauth/access_token'),
   FACEBOOK_USERINFO_URL: z.url().default('https://graph.facebook.com/v15.0/me?fields=id,name,email,picture.type(large)'),
+  /**
+   * Set by the one-machine stack (never by hand): the platforms whose client and endpoints above
+   * are its local doubles (test mode), with the loopback control address of each double. Those
+   * platforms are offered as destinations labelled test mode, not for signing in to OnAir.
+   */
+  PLATFORM_TEST_MODE: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (!raw) return {};
+      try {
+        return platformTestModeSchema.parse(JSON.parse(raw));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'PLATFORM_TEST_MODE must be the JSON the one-machine stack writes' });
+        return z.NEVER;
+      }
+    }),
 };
+
+const loopbackUrl = z.url().refine((u) => isLoopbackUrl(u), 'a platform double listens on loopback only');
+const platformTestModeSchema = z.strictObject({
+  twitch: z.strictObject({ chat: loopbackUrl, events: loopbackUrl }).optional(),
+  youtube: z.strictObject({ chat: loopbackUrl }).optional(),
+  facebook: z.strictObject({ chat: loopbackUrl }).optional(),
+});
+export type PlatformTestModeConfig = z.output<typeof platformTestModeSchema>;
+
+/** Sign-in provider ids of the platforms in test mode (a double is no identity provider for OnAir accounts). */
+export function testModeSignInProviders(config: Pick<AuthConfig, 'PLATFORM_TEST_MODE'>): Set<string> {
+  const out = new Set<string>();
+  if (config.PLATFORM_TEST_MODE.twitch) out.add('twitch');
+  if (config.PLATFORM_TEST_MODE.youtube) out.add('google');
+  if (config.PLATFORM_TEST_MODE.facebook) out.add('facebook');
+  return out;
+}
 
 export type AuthConfig = z.output<z.ZodObject<typeof authConfigShape>>;
 

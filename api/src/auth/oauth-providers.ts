@@ -1,5 +1,5 @@
 import type { GenericOAuthConfig } from 'better-auth/plugins';
-import type { AuthConfig } from './config.ts';
+import { testModeSignInProviders, type AuthConfig } from './config.ts';
 
 interface FacebookPicture {
   data?: { url?: string; is_silhouette?: boolean };
@@ -8,7 +8,8 @@ interface FacebookPicture {
 /**
  * Twitch, Google (YouTube) and Facebook as plain OAuth 2.0 providers with every endpoint taken
  * from configuration: the defaults are the real ones, and tests point them at a local double.
- * A provider without a client id is not offered.
+ * A provider without a client id is not offered, nor one in the one-machine stack's test mode:
+ * anyone can be anyone on a double's consent page, so it must not sign in to OnAir accounts.
  */
 /** Records a platform's own name for a signed-in account (the Twitch login that collaborator invitations name). */
 export type PlatformLoginRecorder = (providerId: string, accountId: string, login: string) => Promise<void>;
@@ -66,5 +67,6 @@ export function oauthProviders(config: AuthConfig, recordLogin?: PlatformLoginRe
       },
     });
   }
-  return providers;
+  const testMode = testModeSignInProviders(config);
+  return providers.filter((p) => !testMode.has(p.providerId));
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type OAuthProvider,
   createDestinationBodySchema,
   destinationKinds,
   destinationTypes,
@@ -41,6 +42,8 @@ export interface DestinationServiceDeps {
   local: { url: string; key: string | undefined } | null;
   assertProjectAccess: ProjectAccessCheck;
   logger: Logger;
+  /** Platforms offered through the one-machine stack's local doubles (test mode); none by default. */
+  testModePlatforms?: ReadonlySet<OAuthProvider>;
 }
 
 export function settingsOf(row: Pick<Destination, 'settings'>): DestinationSettings {
@@ -120,7 +123,8 @@ export class DestinationService {
     const tiles = destinationTypes.map((type) => {
       const kind = destinationKinds[type];
       const locked = !isDestinationTypeAllowed(user.entitlements, type);
-      return { type, providerId: kind.providerId, label: kind.label, brandColor: kind.brandColor, available: this.offers(type), locked, upgradeTooltip: locked ? upgradeTooltipFor(type) : null };
+      const testMode = kind.oauthProvider !== null && (this.deps.testModePlatforms?.has(kind.oauthProvider) ?? false);
+      return { type, providerId: kind.providerId, label: kind.label, brandColor: kind.brandColor, available: this.offers(type), locked, upgradeTooltip: locked ? upgradeTooltipFor(type) : null, testMode };
     });
     return { tiles, limit: await this.limit(user, projectId) };
   }

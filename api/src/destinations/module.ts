@@ -10,7 +10,7 @@ import { DestinationSecrets } from './destination-secrets.ts';
 import { DestinationService, type ProjectAccessCheck } from './destination-service.ts';
 import { startBroadcastWatch } from './index.ts';
 import { PlatformAccounts } from './platform-accounts.ts';
-import { createPlatforms } from '../platforms/index.ts';
+import { createPlatforms, testModePlatformsOf } from '../platforms/index.ts';
 import { destinationRoutes } from './routes.ts';
 import type { SessionControl } from './session-control.ts';
 import { destinationsStudioSocket } from './studio-socket.ts';
@@ -45,6 +45,7 @@ export const destinationsModule = {
       local: config.LOCAL_RTMP_URL ? { url: config.LOCAL_RTMP_URL, key: config.LOCAL_RTMP_KEY } : null,
       assertProjectAccess,
       logger,
+      testModePlatforms: testModePlatformsOf(config),
     });
     const platformAccounts = new PlatformAccounts({
       db,

@@ -31,4 +31,10 @@ export function createPlatforms(config: ApiConfig): Platforms {
   return out;
 }
 
+/** The platforms the one-machine stack runs on its local doubles (PLATFORM_TEST_MODE), among those configured. */
+export function testModePlatformsOf(config: ApiConfig): Set<OAuthProvider> {
+  const configured = createPlatforms(config);
+  return new Set((Object.keys(config.PLATFORM_TEST_MODE) as OAuthProvider[]).filter((p) => configured[p] !== undefined));
+}
+
 export type { Platform } from './platform.ts';

@@ -9,6 +9,7 @@ import { LoginPage } from '../pages/LoginPage.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { StudioPage } from '../pages/StudioPage.tsx';
 import { RecordingsPage } from '../features/recordings/RecordingsPage.tsx';
+import { TestModePage } from '../features/test-mode/TestModePage.tsx';
 import { AppLayout } from './AppLayout.tsx';
 import { PartnerAccountPage } from '../features/partner-home/AccountPage.tsx';
 import { ChannelPage } from '../features/partner-home/ChannelPage.tsx';
@@ -51,6 +52,8 @@ export const routes: RouteObject[] = [
           { path: 'admin', element: <AdminPage /> },
           // Issue 19: a project's recordings, with duration, size and download.
           { path: 'projects/:projectId/recordings', element: <RecordingsPage /> },
+          // Issue 39: the platforms' test mode, as the audience of the project's test-mode channels.
+          { path: 'projects/:projectId/test-mode', element: <TestModePage /> },
           { path: 'admin/campaigns', element: <CampaignAdminPage /> },
           // Spec §2 Marketing: the campaigns page, for anyone.
           { path: 'campaigns', element: <MarketingCampaignsPage /> },

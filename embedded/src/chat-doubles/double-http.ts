@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -20,9 +21,71 @@ export interface DoubleRequest {
 
 export type Control = (body: Record<string, unknown>) => unknown;
 
-export class ChatDoubleBase {
+/** An account of a platform double: who signed in on its consent page (test mode). */
+export interface DoubleAccount {
+  id: string;
+  login: string;
+  displayName: string;
+  email: string;
+}
+
+/** Where a test-mode platform's stream goes: the local RTMP server, with the key the platform hands out. */
+export interface TestModeIngest {
+  rtmpUrl: string;
+  streamKey: string;
+}
+
+/** A double's sign-in addresses (consent-sign-in.ts): they answer before the double's own routes. */
+export interface SignInHandler {
+  /** Answers the request when it is one of the sign-in addresses. */
+  handle(r: DoubleRequest): boolean;
+  /** The token endpoint's authorization-code grant. */
+  redeem(form: Record<string, string>): { accessToken: string; refreshToken: string } | null;
+}
+
+/**
+ * The tokens of one platform, shared by its doubles (one Twitch login serves chat, EventSub and
+ * Helix, as on Twitch): access and refresh tokens, and whose each is when a sign-in handed it out
+ * (the tokens of the `issue-token` control belong to nobody).
+ */
+export class DoubleTokens {
   readonly access = new Set<string>();
-  private readonly refreshTokens = new Set<string>();
+  readonly refresh = new Set<string>();
+  readonly owners = new Map<string, DoubleAccount>();
+  private file: string | null = null;
+
+  /**
+   * Keeps the tokens in `file` from now on, starting from what it holds: the one-machine stack's
+   * destinations stay connected across a restart, as they would with the real platform. A file
+   * that cannot be read is ignored (every destination then asks to be authorized again).
+   */
+  persistIn(file: string): void {
+    this.file = file;
+    if (!existsSync(file)) return;
+    try {
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as { access?: unknown; refresh?: unknown; owners?: unknown };
+      for (const t of Array.isArray(saved.access) ? saved.access : []) if (typeof t === 'string') this.access.add(t);
+      for (const t of Array.isArray(saved.refresh) ? saved.refresh : []) if (typeof t === 'string') this.refresh.add(t);
+      for (const entry of Array.isArray(saved.owners) ? saved.owners : []) {
+        const [token, a] = entry as [unknown, Partial<DoubleAccount> | undefined];
+        if (typeof token === 'string' && a && typeof a.id === 'string' && typeof a.login === 'string' && typeof a.displayName === 'string' && typeof a.email === 'string') {
+          this.owners.set(token, { id: a.id, login: a.login, displayName: a.displayName, email: a.email });
+        }
+      }
+    } catch {
+      // A damaged file: start without tokens.
+    }
+  }
+
+  /** Writes the tokens to their file (when they are kept in one) after every change. */
+  changed(): void {
+    if (!this.file) return;
+    writeFileSync(this.file, JSON.stringify({ access: [...this.access], refresh: [...this.refresh], owners: [...this.owners] }), { mode: 0o600 });
+  }
+}
+
+export class ChatDoubleBase {
+  tokens = new DoubleTokens();
   private readonly sockets = new Set<Socket>();
   private failures: { status: number; left: number; method: string | null } | null = null;
   private downUntil = 0;
@@ -43,25 +106,58 @@ export class ChatDoubleBase {
     this.controls.set('calls', () => this.calls);
   }
 
-  issueToken(): { accessToken: string; refreshToken: string } {
+  /** The access tokens this double accepts now. */
+  get access(): Set<string> {
+    return this.tokens.access;
+  }
+
+  /** From now on this double accepts the other's tokens, and the other this one's (one login of a platform serves both). */
+  shareTokensWith(other: ChatDoubleBase): void {
+    this.tokens = other.tokens;
+  }
+
+  issueToken(owner?: DoubleAccount): { accessToken: string; refreshToken: string } {
     const accessToken = `${this.name}-access-${randomBytes(10).toString('hex')}`;
     const refreshToken = `${this.name}-refresh-${randomBytes(10).toString('hex')}`;
-    this.access.add(accessToken);
-    this.refreshTokens.add(refreshToken);
+    this.tokens.access.add(accessToken);
+    this.tokens.refresh.add(refreshToken);
+    if (owner) {
+      this.tokens.owners.set(accessToken, owner);
+      this.tokens.owners.set(refreshToken, owner);
+    }
+    this.tokens.changed();
     return { accessToken, refreshToken };
+  }
+
+  /** The account a token was handed out to at a sign-in; undefined for tokens of nobody. */
+  ownerOf(token: string | null): DoubleAccount | undefined {
+    return token && this.tokens.access.has(token) ? this.tokens.owners.get(token) : undefined;
   }
 
   /** Every access token handed out so far stops working; refresh tokens still do. */
   expireTokens(): void {
-    this.access.clear();
+    for (const token of this.tokens.access) this.tokens.owners.delete(token);
+    this.tokens.access.clear();
+    this.tokens.changed();
   }
 
-  /** Refresh-token grant (Twitch, Google) or Facebook's exchange of a still valid token. */
+  /**
+   * The token endpoint's grants: an authorization code from the consent page (test mode), the
+   * refresh-token grant (Twitch, Google) or Facebook's exchange of a still valid token.
+   */
   refresh(form: Record<string, string>): { accessToken: string; refreshToken: string } | null {
-    if (form.grant_type === 'refresh_token' && form.refresh_token && this.refreshTokens.delete(form.refresh_token)) return this.issueToken();
-    if (form.grant_type === 'fb_exchange_token' && form.fb_exchange_token && this.access.has(form.fb_exchange_token)) return this.issueToken();
+    if (form.code !== undefined && (form.grant_type === 'authorization_code' || form.grant_type === undefined)) return this.signIn?.redeem(form) ?? null;
+    if (form.grant_type === 'refresh_token' && form.refresh_token && this.tokens.refresh.delete(form.refresh_token)) {
+      const owner = this.tokens.owners.get(form.refresh_token);
+      this.tokens.owners.delete(form.refresh_token);
+      return this.issueToken(owner);
+    }
+    if (form.grant_type === 'fb_exchange_token' && form.fb_exchange_token && this.access.has(form.fb_exchange_token)) return this.issueToken(this.tokens.owners.get(form.fb_exchange_token));
     return null;
   }
+
+  /** Sign-in with consent (the test mode of the one-machine stack); none unless enabled. */
+  signIn: SignInHandler | null = null;
 
   /** The next `count` API calls (of `method` only, when given) answer `status`. */
   failNext(status: number, count: number, method: string | null = null): void {
@@ -111,7 +207,9 @@ export class ChatDoubleBase {
           return json(res, 200, { result: (await fn((body as Record<string, unknown>) || {})) ?? null });
         }
         const token = /^(?:Bearer|OAuth) (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? null;
-        await handler({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body, token, req, res });
+        const request: DoubleRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body, token, req, res };
+        if (this.signIn?.handle(request)) return;
+        await handler(request);
       })().catch((err: unknown) => {
         if (!res.headersSent) json(res, 500, { error: { message: String(err) } });
       });

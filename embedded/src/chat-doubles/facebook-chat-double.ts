@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { ChatDoubleBase, json } from './double-http.ts';
+import { ChatDoubleBase, json, type TestModeIngest } from './double-http.ts';
 import { PIXEL } from './youtube-chat-double.ts';
 
 /**
@@ -20,7 +20,12 @@ export interface FacebookComment {
 const graphError = (status: number, message: string, code: number) => ({ error: { message, type: status === 401 ? 'OAuthException' : 'GraphMethodException', code, fbtrace_id: randomBytes(6).toString('hex') } });
 
 export class FacebookChatDouble extends ChatDoubleBase {
-  readonly ownerId = '100000000000001';
+  /** The account whose live video the comments are on (in test mode, the account that signed in last). */
+  ownerId = '100000000000001';
+  /** Test mode of the one-machine stack: /me, the stream targets and live videos whose stream goes to this machine's RTMP server. */
+  ingest: TestModeIngest | null = null;
+  /** Live videos created (test mode): target, title, description and privacy as the creator set them. */
+  readonly liveVideos: { id: string; targetId: string; title: string; description: string; privacy: string | null }[] = [];
   videoId: string | null = null;
   readonly comments: FacebookComment[] = [];
   private readonly streams = new Set<ServerResponse>();
@@ -98,6 +103,7 @@ export class FacebookChatDouble extends ChatDoubleBase {
       if (failure !== null) return json(r.res, failure, graphError(failure, failure === 429 ? 'Application request limit reached' : 'An unexpected error has occurred.', failure === 429 ? 4 : 2));
       if (!r.token || !this.access.has(r.token)) return json(r.res, 401, graphError(401, 'Invalid OAuth access token.', 190));
       const [node, edge] = r.path.slice(prefix.length).split('/');
+      if (this.ingest && this.testModeRoute(r.method, node ?? '', edge, r.body, r.token, r.res)) return;
       if (r.method === 'GET' && edge === 'live_videos') {
         if (node !== this.ownerId && node !== 'me') return json(r.res, 200, { data: [] });
         const status = r.query.get('broadcast_status') ?? '';
@@ -122,6 +128,38 @@ export class FacebookChatDouble extends ChatDoubleBase {
       json(r.res, 400, graphError(400, `Unsupported ${r.method} request.`, 100));
     }, port);
     return this;
+  }
+
+  /**
+   * The Graph calls of connecting and going live, in test mode: /me is the signed-in account, its
+   * only stream target is its timeline (no pages, groups or events), and a live video created on it
+   * starts the live comments; its stream URL is this machine's RTMP server with the test key.
+   */
+  private testModeRoute(method: string, node: string, edge: string | undefined, body: unknown, token: string | null, res: ServerResponse): boolean {
+    const owner = this.ownerOf(token);
+    if (method === 'GET' && node === 'me' && edge === undefined) {
+      if (!owner) json(res, 400, graphError(400, 'An active access token must be used to query information about the current user.', 2500));
+      else json(res, 200, { id: owner.id, name: owner.displayName, picture: { data: { height: 50, width: 50, is_silhouette: false, url: `${this.url}/pictures/${owner.id}.png` } } });
+      return true;
+    }
+    if (method === 'GET' && node === 'me' && (edge === 'accounts' || edge === 'groups' || edge === 'events')) {
+      json(res, 200, { data: [], paging: {} });
+      return true;
+    }
+    if (method === 'POST' && edge === 'live_videos') {
+      if (!owner || node !== owner.id) {
+        json(res, 400, graphError(400, `Unsupported post request. Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`, 100));
+        return true;
+      }
+      const b = (body ?? {}) as Record<string, string>;
+      const id = this.goLive();
+      this.ownerId = owner.id;
+      this.liveVideos.push({ id, targetId: node, title: b.title ?? '', description: b.description ?? '', privacy: b.privacy ?? null });
+      const key = this.ingest!.streamKey;
+      json(res, 200, { id, stream_url: `${this.ingest!.rtmpUrl}/${key}`, secure_stream_url: `${this.ingest!.rtmpUrl}/${key}` });
+      return true;
+    }
+    return false;
   }
 
   override async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ChatDoubleBase, json } from './double-http.ts';
+import type { ServerResponse } from 'node:http';
+import { ChatDoubleBase, json, type TestModeIngest } from './double-http.ts';
 
 /**
  * YouTube live chat as the Data API v3 serves it: liveBroadcasts (broadcastStatus=active) naming
@@ -25,7 +26,14 @@ export class YouTubeChatDouble extends ChatDoubleBase {
   readonly items: YouTubeChatItem[] = [];
   /** Every liveChatMessages.insert: the text and the id given to it. */
   readonly inserted: { id: string; text: string }[] = [];
-  readonly owner = { channelId: 'UCowner000000000000000000', displayName: 'Ada Live' };
+  /** The channel that owns the live chat (in test mode, the account that signed in last). */
+  owner = { channelId: 'UCowner000000000000000000', displayName: 'Ada Live' };
+  /** Test mode of the one-machine stack: liveStreams hand out this ingest, and binding a broadcast puts the chat live. */
+  ingest: TestModeIngest | null = null;
+  /** liveBroadcasts inserted (test mode): their title, description and privacy, as the creator set them. */
+  readonly broadcasts: { id: string; title: string; description: string; privacyStatus: string }[] = [];
+  /** liveStreams inserted (test mode). */
+  readonly streamIds = new Set<string>();
 
   constructor() {
     super('youtube');
@@ -33,6 +41,7 @@ export class YouTubeChatDouble extends ChatDoubleBase {
     this.controls.set('end', () => this.end());
     this.controls.set('post', (b) => this.post(String(b.displayName ?? 'Viewer'), String(b.text ?? ''), b.id === undefined ? undefined : String(b.id)));
     this.controls.set('inserted', () => this.inserted);
+    this.controls.set('live', () => this.liveChatId !== null && this.offlineAt === null);
     this.controls.set('post-event', (b) => this.postEvent(String(b.displayName ?? 'Viewer'), String(b.eventType), (b.details ?? {}) as Record<string, unknown>, String(b.displayMessage ?? '')));
     this.controls.set('polling', (b) => {
       this.pollingIntervalMillis = Number(b.ms ?? 500);
@@ -92,7 +101,9 @@ export class YouTubeChatDouble extends ChatDoubleBase {
       if (r.method === 'POST' && r.path === '/token') {
         const tokens = this.refresh(r.body as Record<string, string>);
         if (!tokens) return json(r.res, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
-        return json(r.res, 200, { access_token: tokens.accessToken, expires_in: 3599, scope: 'https://www.googleapis.com/auth/youtube', token_type: 'Bearer' });
+        // Google hands out a refresh token with the code of an offline-access consent, not with a refresh.
+        const form = r.body as Record<string, string>;
+        return json(r.res, 200, { access_token: tokens.accessToken, expires_in: 3599, ...(form.code ? { refresh_token: tokens.refreshToken } : {}), scope: 'https://www.googleapis.com/auth/youtube', token_type: 'Bearer' });
       }
       if (r.path.startsWith('/avatars/')) {
         r.res.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL);
@@ -104,6 +115,7 @@ export class YouTubeChatDouble extends ChatDoubleBase {
       if (failure !== null) return json(r.res, failure, googleError(failure, failure === 429 ? 'Rate limit exceeded' : 'Backend Error', failure === 429 ? 'rateLimitExceeded' : 'backendError'));
       if (!r.token || !this.access.has(r.token)) return json(r.res, 401, googleError(401, 'Request had invalid authentication credentials.', 'authError'));
       const path = r.path.slice(base.length);
+      if (this.ingest && testModeRoute(this, r.method, path, r.query, r.body, r.token, r.res)) return;
       if (r.method === 'GET' && path === '/liveBroadcasts') {
         if (r.query.get('broadcastStatus') !== 'active' || !(r.query.get('part') ?? '').includes('snippet')) return json(r.res, 400, googleError(400, 'Missing broadcastStatus or part', 'required'));
         const live = this.liveChatId && !this.offlineAt;
@@ -146,6 +158,60 @@ export class YouTubeChatDouble extends ChatDoubleBase {
     }, port);
     return this;
   }
+}
+
+/**
+ * The Data API calls of connecting and going live, in test mode: the signed-in channel
+ * (channels?mine=true), a reusable liveStream whose ingest is this machine's RTMP server, a
+ * liveBroadcast with the creator's title, description and privacy, and its binding, which starts
+ * the live chat (the broadcast starts by itself, as enableAutoStart asks).
+ */
+function testModeRoute(d: YouTubeChatDouble, method: string, path: string, query: URLSearchParams, body: unknown, token: string | null, res: ServerResponse): boolean {
+  const ingest = d.ingest!;
+  if (method === 'GET' && path === '/channels' && query.get('mine') === 'true') {
+    const owner = d.ownerOf(token);
+    const channel = owner ? { channelId: owner.id, displayName: owner.displayName } : d.owner;
+    json(res, 200, {
+      kind: 'youtube#channelListResponse',
+      items: [{ kind: 'youtube#channel', id: channel.channelId, snippet: { title: channel.displayName, thumbnails: { default: { url: `${d.url}/avatars/${channel.channelId}.png` } } } }],
+    });
+    return true;
+  }
+  if (method === 'POST' && path === '/liveStreams') {
+    const b = (body ?? {}) as { snippet?: { title?: string }; cdn?: { ingestionType?: string } };
+    if (!b.snippet?.title || b.cdn?.ingestionType !== 'rtmp') {
+      json(res, 400, googleError(400, 'Required parameter: snippet.title and cdn.ingestionType', 'required'));
+      return true;
+    }
+    const id = `stream-${randomBytes(4).toString('hex')}`;
+    d.streamIds.add(id);
+    json(res, 200, { kind: 'youtube#liveStream', id, snippet: b.snippet, cdn: { ...b.cdn, ingestionInfo: { ingestionAddress: ingest.rtmpUrl, streamName: ingest.streamKey } }, status: { streamStatus: 'ready' } });
+    return true;
+  }
+  if (method === 'POST' && path === '/liveBroadcasts') {
+    const b = (body ?? {}) as { snippet?: { title?: string; description?: string }; status?: { privacyStatus?: string } };
+    const title = b.snippet?.title ?? '';
+    if (title === '' || title.length > 100) {
+      json(res, 400, googleError(400, 'The broadcast title is invalid.', 'invalidTitle'));
+      return true;
+    }
+    const broadcast = { id: `bcast-${randomBytes(4).toString('hex')}`, title, description: b.snippet?.description ?? '', privacyStatus: b.status?.privacyStatus ?? 'private' };
+    d.broadcasts.push(broadcast);
+    json(res, 200, { kind: 'youtube#liveBroadcast', id: broadcast.id, snippet: { title, description: broadcast.description }, status: { privacyStatus: broadcast.privacyStatus, lifeCycleStatus: 'created' } });
+    return true;
+  }
+  if (method === 'POST' && path === '/liveBroadcasts/bind') {
+    const broadcast = d.broadcasts.find((x) => x.id === query.get('id'));
+    if (!broadcast || !d.streamIds.has(query.get('streamId') ?? '')) {
+      json(res, 404, googleError(404, 'Broadcast or stream not found', 'liveBroadcastNotFound'));
+      return true;
+    }
+    d.goLive();
+    d.broadcastId = broadcast.id;
+    json(res, 200, { kind: 'youtube#liveBroadcast', id: broadcast.id, contentDetails: { boundStreamId: query.get('streamId') }, status: { lifeCycleStatus: 'ready' } });
+    return true;
+  }
+  return false;
 }
 
 /** A 1×1 PNG for avatars. */

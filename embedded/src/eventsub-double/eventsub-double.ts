@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
-import { ChatDoubleBase, json } from '../chat-doubles/double-http.ts';
+import { ChatDoubleBase, json, type TestModeIngest } from '../chat-doubles/double-http.ts';
+
+/** What a viewer does on a test-mode channel (the control panel's audience), in Twitch's event shapes. */
+export type TwitchAudienceAct =
+  | { kind: 'follow'; viewer: string }
+  | { kind: 'sub'; viewer: string; message: string; months: number }
+  | { kind: 'raid'; viewer: string; viewers: number }
+  | { kind: 'cheer'; viewer: string; message: string; bits: number };
 
 /**
  * Twitch EventSub over WebSocket as a client meets it (eventsub.wss.twitch.tv/ws), with the Helix
@@ -65,6 +72,12 @@ export class EventSubDouble extends ChatDoubleBase {
   /** Every notification sent: message id, type, session. */
   readonly delivered: { messageId: string; type: string; sessionId: string }[] = [];
   keepaliveSeconds = 10;
+  /** Test mode of the one-machine stack: Helix serves the signed-in account, its stream key and title, and the ingest list. */
+  ingest: TestModeIngest | null = null;
+  /** Channel titles set through Helix (PATCH /helix/channels), by broadcaster id. */
+  readonly titles = new Map<string, string>();
+  /** Login of a user id, from the test-mode sign-ins (and the audience's viewers). */
+  private readonly logins = new Map<string, string>();
 
   constructor() {
     super('twitch-eventsub');
@@ -78,6 +91,8 @@ export class EventSubDouble extends ChatDoubleBase {
     this.controls.set('subscriptions', () => [...this.subscriptions.values()].map(({ token: _t, ...s }) => s));
     this.controls.set('sessions', () => [...this.sessions.values()].filter((s) => !s.replaced).map((s) => s.id));
     this.controls.set('accept-token', (b) => this.accept(String(b.accessToken)));
+    this.controls.set('audience', (b) => this.audience(String(b.broadcasterId), b.act as TwitchAudienceAct));
+    this.controls.set('titles', () => Object.fromEntries(this.titles));
     this.controls.set('keepalive', (b) => {
       this.keepaliveSeconds = Number(b.seconds ?? 10);
     });
@@ -102,6 +117,10 @@ export class EventSubDouble extends ChatDoubleBase {
         if (!r.req.headers['client-id']) return json(r.res, 401, { error: 'Unauthorized', status: 401, message: 'Client ID is missing' });
         if (!r.token || !this.access.has(r.token)) return json(r.res, 401, { error: 'Unauthorized', status: 401, message: 'Invalid OAuth token' });
         return this.helix(r.method, r.path, r.query, r.body, r.token, r.res);
+      }
+      if (r.method === 'GET' && r.path === '/ingests' && this.ingest) {
+        // Twitch's ingest list (ingest.twitch.tv/ingests): in test mode the one server is this machine's.
+        return json(r.res, 200, { _total: 1, ingests: [{ _id: 1, availability: 1, default: true, name: 'This machine (test mode)', priority: 1, url_template: `${this.ingest.rtmpUrl}/{stream_key}` }] });
       }
       const avatar = /^\/avatars\/([A-Za-z0-9_-]+)\.svg$/.exec(r.path);
       if (r.method === 'GET' && avatar) {
@@ -157,10 +176,31 @@ export class EventSubDouble extends ChatDoubleBase {
       res.writeHead(204).end();
       return;
     }
+    if (path === '/helix/users' && method === 'GET' && query.getAll('id').length === 0 && query.getAll('login').length === 0) {
+      // No id: the user behind the token (how Twitch answers who signed in).
+      const owner = this.ownerOf(token);
+      if (!owner) return json(res, 401, { error: 'Unauthorized', status: 401, message: 'The token belongs to no user' });
+      return json(res, 200, { data: [{ id: owner.id, login: owner.login, display_name: owner.displayName, type: '', broadcaster_type: '', description: 'A test-mode channel', profile_image_url: `${this.url}/avatars/${owner.id}.svg`, email: owner.email, created_at: '2026-01-01T00:00:00Z' }] });
+    }
+    if (path === '/helix/streams/key' && method === 'GET' && this.ingest) {
+      const owner = this.ownerOf(token);
+      if (!owner || owner.id !== query.get('broadcaster_id')) return json(res, 403, { error: 'Forbidden', status: 403, message: 'broadcaster_id does not match the token' });
+      return json(res, 200, { data: [{ stream_key: this.ingest.streamKey }] });
+    }
+    if (path === '/helix/channels' && method === 'PATCH') {
+      const owner = this.ownerOf(token);
+      const id = query.get('broadcaster_id') ?? '';
+      if (!owner || owner.id !== id) return json(res, 403, { error: 'Forbidden', status: 403, message: 'broadcaster_id does not match the token' });
+      const title = (body as { title?: unknown } | undefined)?.title;
+      if (typeof title !== 'string' || title.trim() === '' || title.length > 140) return json(res, 400, { error: 'Bad Request', status: 400, message: 'The title field may not be empty' });
+      this.titles.set(id, title);
+      res.writeHead(204).end();
+      return;
+    }
     if (path === '/helix/users' && method === 'GET') {
       const ids = query.getAll('id');
       return json(res, 200, {
-        data: ids.map((id) => ({ id, login: `user${id}`, display_name: `user${id}`, profile_image_url: `${this.url}/avatars/${encodeURIComponent(id)}.svg` })),
+        data: ids.map((id) => ({ id, login: this.logins.get(id) ?? `user${id}`, display_name: this.logins.get(id) ?? `user${id}`, profile_image_url: `${this.url}/avatars/${encodeURIComponent(id)}.svg` })),
       });
     }
     json(res, 404, { error: 'Not Found', status: 404, message: `no route ${method} ${path}` });
@@ -264,6 +304,37 @@ export class EventSubDouble extends ChatDoubleBase {
     return { messageId, delivered };
   }
 
+  /** A name seen on this machine, so Helix knows its login (the viewers of the audience, the test-mode accounts). */
+  knowLogin(id: string, login: string): void {
+    this.logins.set(id, login);
+  }
+
+  /**
+   * A viewer acts on a channel (the test-mode control panel): a follow, a sub with a message, a
+   * raid or a cheer, as EventSub delivers it to the channel's subscriptions. The viewer's Twitch
+   * id is derived from the name, so the same name is the same viewer every time.
+   */
+  audience(broadcasterId: string, act: TwitchAudienceAct): { messageId: string; delivered: number } {
+    const login = act.viewer.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 25) || 'viewer';
+    const id = viewerId(login);
+    this.knowLogin(id, login);
+    const who = { user_id: id, user_login: login, user_name: act.viewer };
+    switch (act.kind) {
+      case 'follow':
+        return this.emit({ type: 'channel.follow', broadcasterId, event: { ...who, followed_at: new Date().toISOString() } });
+      case 'sub':
+        return this.emit({
+          type: 'channel.subscription.message',
+          broadcasterId,
+          event: { ...who, tier: '1000', message: { text: act.message, emotes: [] }, cumulative_months: act.months, streak_months: act.months, duration_months: 1 },
+        });
+      case 'raid':
+        return this.emit({ type: 'channel.raid', broadcasterId, event: { from_broadcaster_user_id: id, from_broadcaster_user_login: login, from_broadcaster_user_name: act.viewer, viewers: act.viewers } });
+      case 'cheer':
+        return this.emit({ type: 'channel.cheer', broadcasterId, event: { ...who, is_anonymous: false, message: act.message, bits: act.bits } });
+    }
+  }
+
   /** A scripted sequence: each step after its delay (from the step before). */
   async script(steps: (EventSubEmit & { delayMs?: number })[]): Promise<{ messageId: string; delivered: number }[]> {
     const out = [];
@@ -334,6 +405,13 @@ export class EventSubDouble extends ChatDoubleBase {
     this.wss.close();
     await super.close();
   }
+}
+
+/** A viewer's Twitch id from their login (digits, as Twitch's are; the same login gives the same id). */
+function viewerId(login: string): string {
+  let h = 7;
+  for (const ch of login) h = (h * 33 + ch.charCodeAt(0)) % 1_000_000_007;
+  return String(500_000_000 + h);
 }
 
 /** A stand-in avatar: a coloured disc with the user's initial colour from the id. */

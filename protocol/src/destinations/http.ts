@@ -35,6 +35,8 @@ export const destinationTileSchema = z.object({
   /** The plan does not include it; `upgradeTooltip` says what an upgrade unlocks (spec §8). */
   locked: z.boolean(),
   upgradeTooltip: z.string().nullable(),
+  /** Offered through the platform's local double (the one-machine stack's test mode): no real account, the stream stays on this machine. */
+  testMode: z.boolean(),
 });
 export type DestinationTile = z.infer<typeof destinationTileSchema>;
 export const destinationPickerSchema = z.object({ tiles: z.array(destinationTileSchema), limit: destinationLimitSchema });

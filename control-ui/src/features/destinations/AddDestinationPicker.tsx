@@ -48,6 +48,11 @@ export function AddDestinationPicker() {
               <span>{tile.label}</span>
               {isOneClick(tile) && <span className={styles.kind}>{ONE_CLICK_NOTE}</span>}
               {!tile.available && <span className={styles.kind}>Not available</span>}
+              {tile.available && tile.testMode && (
+                <span className={styles.testMode} title={`No real ${tile.label} account: a stand-in on this machine, and the stream stays here`}>
+                  Test mode
+                </span>
+              )}
               {tile.locked && (
                 <Button variant="primary" className={styles.upgrade} onClick={upgrade}>
                   Upgrade

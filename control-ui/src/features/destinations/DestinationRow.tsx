@@ -13,6 +13,8 @@ const LIGHT_WORDS = { off: 'Off air', connecting: 'Connecting', live: 'Live', re
 
 export function DestinationRow({ destination }: { destination: DestinationView }) {
   const kind = destinationKinds[destination.type];
+  // The one-machine stack's doubles stand in for this platform: no real account, the stream stays here.
+  const testMode = useDestinationsStore((s) => s.picker?.tiles.some((t) => t.type === destination.type && t.testMode) ?? false);
   const output = useDestinationsStore((s) => s.health[destination.id]);
   const broadcastState = useDestinationsStore((s) => s.broadcast?.state);
   const onAir = broadcastState === 'starting' || broadcastState === 'live';
@@ -26,6 +28,8 @@ export function DestinationRow({ destination }: { destination: DestinationView }
           <span className={styles.name}>{destination.name}</span>
           <span className={styles.kind}>
             {kind.label} · {destination.canvas === 'vertical' ? 'Vertical' : 'Horizontal'}
+            {/* Last: when the line is cut, the panel's test-mode note still says it. */}
+            {testMode && ' · test mode'}
           </span>
         </span>
         {required ? (

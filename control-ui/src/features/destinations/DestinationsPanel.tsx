@@ -26,6 +26,15 @@ export function DestinationsPanel({ projectId, children }: { projectId: string; 
   const error = useDestinationsStore((s) => s.error);
   const destinations = useDestinationsStore((s) => s.destinations);
   const limitReached = useDestinationsStore((s) => s.limit?.reached ?? false);
+  // Which listed platforms are the one-machine stack's doubles (a string, so the selector stays stable).
+  const testModeText = useDestinationsStore((s) => {
+    const types = new Set(s.destinations.map((d) => d.type));
+    return (s.picker?.tiles ?? [])
+      .filter((t) => t.testMode && types.has(t.type))
+      .map((t) => t.label)
+      .join('|');
+  });
+  const testModeLabels = testModeText ? testModeText.split('|') : [];
 
   const add = (
     <Button variant="secondary" className={styles.addButton} onClick={openDestinationPicker} disabled={limitReached || status !== 'ready'} aria-disabled={limitReached}>
@@ -59,6 +68,14 @@ export function DestinationsPanel({ projectId, children }: { projectId: string; 
             <DestinationRow key={d.id} destination={d} />
           ))}
         </ul>
+      )}
+      {testModeLabels.length > 0 && (
+        <p className={styles.testModeNote}>
+          <span>Test mode: {testModeLabels.join(', ')}</span>
+          <a href={`/projects/${projectId}/test-mode`} target="_blank" rel="noopener">
+            Act as the audience
+          </a>
+        </p>
       )}
       {children}
       <AddDestinationPicker />
