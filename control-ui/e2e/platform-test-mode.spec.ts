@@ -72,7 +72,8 @@ test('Twitch in test mode: connect through the popup and consent page, go live, 
   await shots(page, '2-waiting-for-consent');
   const channel = `ada_${randomUUID().slice(0, 6)}`;
   await popup.getByLabel('Test account name').fill(channel);
-  const closed = popup.waitForEvent('close');
+  // Bounded: a popup that stays open fails here in 30 s (the test's own budget is 5 min, a file's limit in the run).
+  const closed = popup.waitForEvent('close', { timeout: 30_000 });
   await popup.getByRole('button', { name: 'Authorize' }).click();
 
   // Back in the studio: authenticated under the account's name, the warning gone, the popup closed.
