@@ -3,6 +3,8 @@ import { expect, test } from '@playwright/test';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
 import { makeAdmin, signIn } from './support/studio.ts';
 
+const SHOTS = process.env.ONAIR_E2E_SHOTS;
+
 test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } });
 
 test('an administrator sees the media and render workers of the stack, updated live, and a session start on the media worker', async ({ page, context }) => {
@@ -39,6 +41,18 @@ test('an administrator sees the media and render workers of the stack, updated l
   try {
     await expect(sessionsCell).toHaveText(String(before + 1), { timeout: 20_000 });
     await expect(page.locator('[data-tile="Sessions"]')).toContainText(String(before + 1));
+    // Its charge in the admission model beside what its pipeline measures, and how far apart they are.
+    const costs = page.getByRole('region', { name: 'Sessions: model and measured' });
+    const sessionRow = costs.locator(`[data-session-id="${projectId}"]`);
+    await expect(sessionRow).toContainText(/\d\.\d\d cores.*\d\.\d\d cores.*\d\.\d\d×/, { timeout: 20_000 });
+    await expect(costs).toContainText(/admission model/);
+    if (SHOTS) {
+      for (const [width, height] of [[1280, 720], [1440, 900]] as const) {
+        await page.setViewportSize({ width, height });
+        await costs.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${SHOTS}/fleet-session-costs-${width}.png` });
+      }
+    }
   } finally {
     await context.request.delete(`/api/v1/projects/${projectId}/session`);
   }

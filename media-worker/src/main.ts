@@ -8,6 +8,7 @@ import { ProcessTreeUsage, RenderRequests, runWorker, SecretBox, uploadsBucketCl
 import { ChannelRouter } from './placement/channel-router.ts';
 import { createInputResolver } from './placement/input-resolver.ts';
 import { SessionConsumer } from './placement/session-consumer.ts';
+import { SessionCpu } from './session/session-cpu.ts';
 import { SessionPages } from './placement/session-pages.ts';
 import { EncoderGovernor } from './session/encoder-governor.ts';
 import { SessionHost } from './session/session-host.ts';
@@ -22,6 +23,7 @@ import { UploadCache } from './uploads/upload-cache.ts';
 let host: SessionHost | undefined;
 let endpoint: WebrtcEndpoint | undefined;
 let consumer: SessionConsumer | undefined;
+let sessionCpu: SessionCpu | undefined;
 let renders: RenderRequests | undefined;
 let governorTimer: NodeJS.Timeout | undefined;
 const connections: Redis[] = [];
@@ -96,6 +98,7 @@ async function start(ctx: WorkerContext): Promise<void> {
     cores,
   });
   await consumer.start();
+  sessionCpu = new SessionCpu((sessionId) => sessionHost.pidOf(sessionId));
   // Admission keeps new sessions within the cores; this keeps the running ones within them.
   const usage = new ProcessTreeUsage();
   const governor = new EncoderGovernor({
@@ -123,7 +126,11 @@ await runWorker({
   kind: 'media',
   version: '0.1.0',
   defaultMetricsPort: 9101,
-  load: () => host?.load() ?? { sessions: 0, outputs: 0, pages: 0, bitrateKbps: 0, fps: 0, droppedFrames: 0 },
+  load: () => ({
+    ...(host?.load() ?? { sessions: 0, outputs: 0, pages: 0, bitrateKbps: 0, fps: 0, droppedFrames: 0 }),
+    // Each session's charge in the admission model beside what its pipeline measures.
+    ...(consumer && sessionCpu ? { sessionLoads: sessionCpu.loads(consumer.estimates()) } : {}),
+  }),
   start,
   drain,
 });

@@ -237,6 +237,19 @@ describe('session placement across media workers', () => {
     expect((await waitFor('the 1080p session on the two-core worker', () => owner(big.projectId), 30_000, 50)).workerId).toBe(roomy.id);
     expect((await owner(first.projectId))?.workerId).toBe(small.id);
 
+    // Each worker's heartbeat puts the model's charge of its session beside what its pipeline measures.
+    const loadOf = async (workerId: string, projectId: string) => {
+      const raw = await redis.get(workerRegistryKeys.worker('media', workerId));
+      const load = raw ? workerHeartbeatSchema.parse(JSON.parse(raw)).sessionLoads?.find((l) => l.sessionId === projectId) : undefined;
+      return load?.measuredCores !== undefined ? load : undefined;
+    };
+    const smallLoad = await waitFor('a measured figure for the 480p session', () => loadOf(small.id, first.projectId), 20_000, 200);
+    expect(smallLoad.estimatedCores).toBeCloseTo(sessionCost(first));
+    expect(smallLoad.measuredCores).toBeGreaterThan(0);
+    const bigLoad = await waitFor('a measured figure for the 1080p session', () => loadOf(roomy.id, big.projectId), 20_000, 200);
+    expect(bigLoad.estimatedCores).toBeCloseTo(sessionCost(big));
+    expect(bigLoad.measuredCores).toBeGreaterThan(0);
+
     for (const doc of [first, big]) {
       await redis.publish(sessionKeys.commands(doc.projectId), JSON.stringify({ type: 'stop' }));
       await waitFor('the session to end', async () => ((await owner(doc.projectId)) ? undefined : true), 20_000, 100);

@@ -35,7 +35,17 @@ export const workerHeartbeatSchema = z.object({
   bitrateKbps: z.number().nonnegative(),
   fps: z.number().nonnegative(),
   droppedFrames: z.number().int().nonnegative(),
+  /**
+   * A media worker's sessions, each with what the admission model charged for it (sessionCost)
+   * beside the cores its pipeline process tree measures (averaged over the last seconds; absent
+   * until a first interval has been measured), so an operator sees when the model is wrong. The
+   * worker's own process (WebRTC, the egress) is the rest of `cpuCores`.
+   */
+  sessionLoads: z
+    .array(z.object({ sessionId: z.string(), estimatedCores: z.number().nonnegative(), measuredCores: z.number().nonnegative().optional() }))
+    .optional(),
 });
+export type SessionLoad = NonNullable<z.infer<typeof workerHeartbeatSchema>['sessionLoads']>[number];
 export type WorkerHeartbeat = z.infer<typeof workerHeartbeatSchema>;
 
 /** Redis keys of the worker registry; the only place these strings are spelled. */

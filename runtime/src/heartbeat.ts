@@ -13,7 +13,7 @@ import type { Logger } from './logger.ts';
 import { ProcessTreeUsage } from './process-tree.ts';
 
 /** What the worker's own parts report each beat; the heartbeat adds identity and process figures. */
-export type WorkerLoad = Pick<WorkerHeartbeat, 'sessions' | 'outputs' | 'pages' | 'bitrateKbps' | 'fps' | 'droppedFrames'>;
+export type WorkerLoad = Pick<WorkerHeartbeat, 'sessions' | 'outputs' | 'pages' | 'bitrateKbps' | 'fps' | 'droppedFrames' | 'sessionLoads'>;
 
 export interface HeartbeatOptions {
   redis: Redis;

@@ -8,7 +8,7 @@ export { runWorker, type WorkerContext, type WorkerDefinition, type WorkerConfig
 export { SecretBox } from './secret-box.ts';
 export { RenderRequests } from './render-requests.ts';
 export { BullQueue, type BullQueueOptions } from './bull-queue.ts';
-export { ProcessTreeUsage } from './process-tree.ts';
+export { ProcessTreesUsage, ProcessTreeUsage } from './process-tree.ts';
 export { rtmpAddressRefusal } from './rtmp-guard.ts';
 export { EgressPolicy, egressResolver, systemResolver, dnsServersResolver, type EgressDecision, type EgressRefusalCode, type Resolver } from './egress/egress-policy.ts';
 export { EgressProxy, REFUSED_HEADER, type EgressRefusal } from './egress/egress-proxy.ts';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { descendantsOf, readProcessTable } from './process/process-table.ts';
-import { ProcessTreeUsage } from './process-tree.ts';
+import { ProcessTreesUsage, ProcessTreeUsage } from './process-tree.ts';
 
 /** CPU ticks (1/100 s) the processes below `pid` have used, read from /proc as the kernel counts them. */
 const ticksBelow = (pid: number): number =>
@@ -41,5 +41,33 @@ describe('ProcessTreeUsage', () => {
     expect(after.processes).toBeLessThan(3);
     // This process alone, waiting: far from the core the spinning child could take.
     expect(after.cpuCores).toBeLessThan(0.3);
+  });
+});
+
+describe('ProcessTreesUsage', () => {
+  it("gives each tree its own CPU, from one pass over /proc, and no figure for a root it has not seen before", async () => {
+    const usage = new ProcessTreesUsage();
+    // A spinning grandchild under one shell; a sleeping one under another.
+    const busy = spawn('sh', ['-c', 'node -e "const end = Date.now() + 60000; while (Date.now() < end) {}"'], { stdio: 'ignore', detached: true });
+    const idle = spawn('sh', ['-c', 'sleep 60'], { stdio: 'ignore', detached: true });
+    try {
+      await sleep(200);
+      expect(usage.sample([busy.pid!, idle.pid!]).size).toBe(0);
+      const before = ticksBelow(busy.pid!) + (descendantsOf(readProcessTable(), [busy.pid!]).find((e) => e.pid === busy.pid)?.cpuTicks ?? 0);
+      const began = performance.now();
+      await sleep(1500);
+      const cores = usage.sample([busy.pid!, idle.pid!]);
+      const spun = (ticksBelow(busy.pid!) - before) / 100 / ((performance.now() - began) / 1000);
+      expect(spun).toBeGreaterThan(0);
+      expect(cores.get(busy.pid!)).toBeGreaterThanOrEqual(spun * 0.9);
+      expect(cores.get(idle.pid!)).toBeLessThan(0.05);
+      expect(cores.get(busy.pid!)).toBeGreaterThan(cores.get(idle.pid!)!);
+    } finally {
+      process.kill(-busy.pid!, 'SIGKILL');
+      process.kill(-idle.pid!, 'SIGKILL');
+    }
+    await sleep(300);
+    // A tree that is gone has no figure.
+    expect(usage.sample([busy.pid!]).has(busy.pid!)).toBe(false);
   });
 });

@@ -51,3 +51,33 @@ export class ProcessTreeUsage {
     return new Map(descendantsOf(readProcessTable(), [this.root]).map((e) => [e.pid, { ticks: e.cpuTicks, rssBytes: e.rssPages * PAGE_BYTES }]));
   }
 }
+
+/**
+ * CPU of several process trees (a media worker's pipeline processes, one per session) from one
+ * pass over /proc per sample: each root's cores since the previous sample. A root seen for the
+ * first time has no figure yet (everything it spent since its birth would land in one interval).
+ */
+export class ProcessTreesUsage {
+  private previous = new Map<number, number>();
+  private previousAt = process.hrtime.bigint();
+
+  sample(roots: readonly number[]): Map<number, number> {
+    const now = process.hrtime.bigint();
+    const seconds = Number(now - this.previousAt) / 1e9;
+    this.previousAt = now;
+    const table = readProcessTable();
+    const current = new Map<number, number>();
+    const cores = new Map<number, number>();
+    for (const root of roots) {
+      const known = this.previous.has(root);
+      let ticks = 0;
+      for (const entry of descendantsOf(table, [root])) {
+        current.set(entry.pid, entry.cpuTicks);
+        ticks += entry.cpuTicks - (this.previous.get(entry.pid) ?? 0);
+      }
+      if (known && seconds > 0 && current.has(root)) cores.set(root, Math.max(0, ticks) / TICKS_PER_SECOND / seconds);
+    }
+    this.previous = current;
+    return cores;
+  }
+}

@@ -82,3 +82,40 @@ export function loadChart(samples: readonly FleetLoadSample[], now: number, wind
 function round(n: number): number {
   return Math.round(n * 10) / 10;
 }
+
+/** One session on the dashboard: what the admission model charged for it beside what its pipeline measures. */
+export interface SessionCostRow {
+  sessionId: string;
+  workerId: string;
+  estimatedCores: number;
+  measuredCores: number | null;
+  /** measured ÷ model: under 1 the model over-charges (the worker takes fewer sessions than it could), over 1 it under-charges. */
+  ratio: number | null;
+}
+
+export function sessionCostRows(workers: readonly FleetWorker[]): SessionCostRow[] {
+  return workers
+    .filter((w) => w.kind === 'media')
+    .flatMap((w) =>
+      (w.sessionLoads ?? []).map((l) => ({
+        sessionId: l.sessionId,
+        workerId: w.id,
+        estimatedCores: l.estimatedCores,
+        measuredCores: l.measuredCores ?? null,
+        ratio: l.measuredCores !== undefined && l.estimatedCores > 0 ? l.measuredCores / l.estimatedCores : null,
+      })),
+    )
+    .sort((a, b) => a.workerId.localeCompare(b.workerId) || a.sessionId.localeCompare(b.sessionId));
+}
+
+/** How far the model is from what was measured, as a sentence; null while nothing is measured. */
+export function modelVerdict(rows: readonly SessionCostRow[]): string | null {
+  const ratios = rows.flatMap((r) => (r.ratio === null ? [] : [r.ratio])).sort((a, b) => a - b);
+  if (ratios.length === 0) return null;
+  const median = ratios[Math.floor(ratios.length / 2)]!;
+  const of = `${ratios.length} session${ratios.length === 1 ? '' : 's'}`;
+  if (median >= 0.75 && median <= 1.25) return `The admission model is within 25 % of what sessions use (median ${median.toFixed(2)}× over ${of}).`;
+  return median < 1
+    ? `Sessions use ${median.toFixed(2)}× what the admission model charges (median over ${of}): workers take fewer sessions than they could.`
+    : `Sessions use ${median.toFixed(2)}× what the admission model charges (median over ${of}): workers take more than they can hold.`;
+}

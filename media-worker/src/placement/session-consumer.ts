@@ -66,6 +66,11 @@ export class SessionConsumer {
     return this.placed.size;
   }
 
+  /** What the admission model charged for each session placed here (sessionCost at admission), by project. */
+  estimates(): Map<string, number> {
+    return new Map([...this.placed].map(([projectId, placed]) => [projectId, placed.cost]));
+  }
+
   async start(): Promise<void> {
     this.running = true;
     this.worker = await this.jobs.fetcher({

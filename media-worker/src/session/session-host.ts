@@ -113,6 +113,11 @@ export class SessionHost {
     await Promise.all([...this.sessions.keys()].map((id) => this.stopSession(id)));
   }
 
+  /** The pid of a session's pipeline process, while it has one. */
+  pidOf(sessionId: string): number | undefined {
+    return this.sessions.get(sessionId)?.pid;
+  }
+
   /** The spare pipeline process's pid, while there is one. */
   get sparePid(): number | undefined {
     return this.spare?.pid;

@@ -10,7 +10,12 @@ import type { SceneDocument } from '../scene/document.ts';
  * decoder). Each decoded live source (WebRTC VP8/H.264 decoded and converted in the pipeline, plus
  * werift's SRTP and forwarding in the worker) adds about 0.25–0.3 at 720p (bench/webrtc-bench.ts),
  * as does each web page received from a render worker. Re-measure with media-worker/bench and
- * update these figures there and here together.
+ * update these figures there and here together. Every media worker's heartbeat carries each
+ * session's charge beside its pipeline's measured cores (sessionLoads), and the operators'
+ * dashboard shows both with their ratio: on 2026-11-28 the density bench measured 0.33–0.42 cores
+ * for a 720p30 session charged 0.75 (a test-picture camera counted as a decoded source), 0.64–0.71
+ * at 1080p30 charged 1.10, so the model over-charges about twice; it stays until the ten-guest
+ * bench measures a decoded WebRTC source, the coefficient the fit needs.
  */
 export const SESSION_BASE_CORES: Record<ResolutionId, number> = { '480p': 0.25, '720p': 0.45, '1080p': 0.8 };
 export const DECODED_SOURCE_CORES = 0.3;

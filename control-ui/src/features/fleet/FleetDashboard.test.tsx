@@ -48,6 +48,24 @@ describe('FleetView', () => {
     expect(html).toContain('api-7f9');
   });
 
+  it("puts each session's charge in the admission model beside its measured CPU, and says how far off the model is", () => {
+    const withLoads: FleetOverview = {
+      ...overview,
+      workers: [
+        { ...worker('media-a', 'media', 'running', 1.2), sessionLoads: [{ sessionId: 'aaaaaaaa-1', estimatedCores: 0.75, measuredCores: 0.36 }, { sessionId: 'bbbbbbbb-2', estimatedCores: 0.75 }] },
+        { ...worker('media-b', 'media', 'running', 0.9), sessionLoads: [{ sessionId: 'cccccccc-3', estimatedCores: 1.1, measuredCores: 0.7 }] },
+      ],
+    };
+    const html = renderToString(<FleetView status={{ kind: 'ready', overview: withLoads, fetchedAt: Date.now() }} history={[]} />);
+    expect(html).toContain('data-session-id="aaaaaaaa-1"');
+    expect(html).toMatch(/0\.75 cores.*0\.36 cores.*0\.48×/s);
+    // Not measured yet: said so, no ratio.
+    expect(html).toMatch(/data-session-id="bbbbbbbb-2".*measuring…/s);
+    expect(html).toContain('Sessions use 0.64× what the admission model charges (median over 2 sessions): workers take fewer sessions than they could.');
+    const none = renderToString(<FleetView status={{ kind: 'ready', overview, fetchedAt: Date.now() }} history={[]} />);
+    expect(none).toContain('No session runs on a media worker.');
+  });
+
   it('says plainly when the caller is not an administrator, and shows no data', () => {
     const html = renderToString(<FleetView status={{ kind: 'forbidden' }} history={[]} />);
     expect(html).toContain('Only administrators can see the fleet.');

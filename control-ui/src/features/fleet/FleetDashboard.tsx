@@ -3,7 +3,8 @@ import { Server } from 'lucide-react';
 import { FLEET_HISTORY_WINDOW_MS, type FleetLoadSample, type FleetOverview, type FleetWorker } from '@onair/protocol';
 import { watchFleet } from '../../actions/fleet.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
-import { formatBytes, formatDuration, formatPercent, loadLevel, workerLoad } from '../../model/fleet.ts';
+import { Table, type TableColumn } from '../../components/Table.tsx';
+import { formatBytes, formatDuration, formatPercent, loadLevel, modelVerdict, sessionCostRows, workerLoad, type SessionCostRow } from '../../model/fleet.ts';
 import { useFleetStore, type FleetStatus } from '../../stores/index.ts';
 import { LoadChart } from './LoadChart.tsx';
 import styles from './FleetDashboard.module.css';
@@ -37,6 +38,7 @@ export function FleetView({ status, history }: { status: FleetStatus; history: r
         <LoadChart samples={history} now={now} windowMs={FLEET_HISTORY_WINDOW_MS} />
       </section>
       {overview && <Workers workers={overview.workers} now={now} />}
+      {overview && <SessionCosts workers={overview.workers} />}
       {overview && <Incidents overview={overview} />}
     </>
   );
@@ -130,6 +132,47 @@ function Workers({ workers, now }: { workers: FleetWorker[]; now: number }) {
           </table>
         </div>
       )}
+    </section>
+  );
+}
+
+const cores = (n: number) => `${n.toFixed(2)} cores`;
+
+const sessionCostColumns: readonly TableColumn<SessionCostRow>[] = [
+  { key: 'session', header: 'Session', rowHeader: true, cell: (r) => <code>{r.sessionId.slice(0, 8)}</code>, title: (r) => r.sessionId },
+  { key: 'worker', header: 'Worker', cell: (r) => r.workerId },
+  { key: 'model', header: 'Model', align: 'end', cell: (r) => cores(r.estimatedCores) },
+  { key: 'measured', header: 'Measured', align: 'end', cell: (r) => (r.measuredCores === null ? 'measuring…' : cores(r.measuredCores)) },
+  {
+    key: 'ratio',
+    header: 'Measured ÷ model',
+    align: 'end',
+    cell: (r) => (r.ratio === null ? '—' : `${r.ratio.toFixed(2)}×`),
+    className: (r) => (r.ratio !== null && (r.ratio < 0.75 || r.ratio > 1.25) ? styles.offModel : undefined),
+  },
+];
+
+/**
+ * Each media session's charge in the admission model (what placement counts against a worker's
+ * cores) beside the cores its pipeline measures, so a wrong model shows here before it shows as
+ * refused or overloaded sessions.
+ */
+function SessionCosts({ workers }: { workers: FleetWorker[] }) {
+  const rows = sessionCostRows(workers);
+  const verdict = modelVerdict(rows);
+  return (
+    <section className={styles.card} aria-label="Sessions: model and measured">
+      <h2 className={styles.heading}>Sessions: admission model and measured CPU</h2>
+      {verdict && <p className={styles.message}>{verdict}</p>}
+      <Table
+        aria-label="Sessions by cost"
+        columns={sessionCostColumns}
+        rows={rows}
+        rowKey={(r) => `${r.workerId}:${r.sessionId}`}
+        rowProps={(r) => ({ 'data-session-id': r.sessionId })}
+        empty="No session runs on a media worker."
+        className={styles.cardTable}
+      />
     </section>
   );
 }

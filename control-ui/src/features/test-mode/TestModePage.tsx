@@ -6,7 +6,7 @@ import { actAsAudience, loadTestModeChannels, type TestModeChannels } from '../.
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
-import page from '../../pages/Page.module.css';
+import page from '../../styles/Page.module.css';
 import styles from './TestMode.module.css';
 
 /** The acts as buttons: their words, and the fixed amounts a test needs no more than. */
