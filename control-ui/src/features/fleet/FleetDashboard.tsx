@@ -71,6 +71,55 @@ function Overview({ overview }: { overview: FleetOverview }) {
   );
 }
 
+function workerColumns(now: number): readonly TableColumn<FleetWorker>[] {
+  return [
+    {
+      key: 'worker',
+      header: 'Worker',
+      rowHeader: true,
+      cell: (w) => (
+        <>
+          <span className={styles.workerId}>{w.id}</span>
+          <span className={styles.workerKind}>
+            {w.kind} · {w.host} · v{w.version} · Node {w.node}
+          </span>
+        </>
+      ),
+    },
+    { key: 'state', header: 'State', cell: (w) => <span data-state={w.state}>{w.state}</span> },
+    {
+      key: 'cpu',
+      header: 'CPU',
+      cell: (w) => {
+        const load = workerLoad(w);
+        return (
+          <>
+            <span className={styles.meter} data-level={loadLevel(load)} aria-hidden>
+              <span className={styles.meterFill} style={{ width: `${Math.round(load * 100)}%` }} />
+            </span>
+            <span data-cell="cpu">
+              {formatPercent(load)} of {w.cores}
+            </span>
+          </>
+        );
+      },
+    },
+    { key: 'memory', header: 'Memory', align: 'end', cell: (w) => formatBytes(w.rssBytes) },
+    {
+      key: 'sessions',
+      header: 'Sessions',
+      align: 'end',
+      cell: (w) => <span data-cell="sessions">{w.kind === 'media' ? w.sessions : w.pages}</span>,
+      title: (w) => w.sessionIds.join('\n') || undefined,
+    },
+    { key: 'outputs', header: 'Outputs', align: 'end', cell: (w) => w.outputs },
+    { key: 'bitrate', header: 'Bitrate', align: 'end', cell: (w) => `${Math.round(w.bitrateKbps)} kbit/s` },
+    { key: 'fps', header: 'FPS', align: 'end', cell: (w) => w.fps.toFixed(0) },
+    { key: 'dropped', header: 'Dropped', align: 'end', cell: (w) => w.droppedFrames },
+    { key: 'up', header: 'Up', align: 'end', cell: (w) => formatDuration(now - Date.parse(w.startedAt)) },
+  ];
+}
+
 function Workers({ workers, now }: { workers: FleetWorker[]; now: number }) {
   return (
     <section className={styles.card} aria-label="Workers">
@@ -80,57 +129,14 @@ function Workers({ workers, now }: { workers: FleetWorker[]; now: number }) {
           Media and render workers appear here within a second of starting.
         </EmptyState>
       ) : (
-        <div className={styles.tableScroll}>
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">Worker</th>
-                <th scope="col">State</th>
-                <th scope="col">CPU</th>
-                <th scope="col">Memory</th>
-                <th scope="col">Sessions</th>
-                <th scope="col">Outputs</th>
-                <th scope="col">Bitrate</th>
-                <th scope="col">FPS</th>
-                <th scope="col">Dropped</th>
-                <th scope="col">Up</th>
-              </tr>
-            </thead>
-            <tbody>
-              {workers.map((w) => {
-                const load = workerLoad(w);
-                return (
-                  <tr key={`${w.kind}:${w.id}`} data-worker-id={w.id}>
-                    <th scope="row">
-                      <span className={styles.workerId}>{w.id}</span>
-                      <span className={styles.workerKind}>
-                        {w.kind} · {w.host} · v{w.version} · Node {w.node}
-                      </span>
-                    </th>
-                    <td data-state={w.state}>{w.state}</td>
-                    <td>
-                      <span className={styles.meter} data-level={loadLevel(load)} aria-hidden>
-                        <span className={styles.meterFill} style={{ width: `${Math.round(load * 100)}%` }} />
-                      </span>
-                      <span data-cell="cpu">
-                        {formatPercent(load)} of {w.cores}
-                      </span>
-                    </td>
-                    <td>{formatBytes(w.rssBytes)}</td>
-                    <td data-cell="sessions" title={w.sessionIds.join('\n')}>
-                      {w.kind === 'media' ? w.sessions : w.pages}
-                    </td>
-                    <td>{w.outputs}</td>
-                    <td>{Math.round(w.bitrateKbps)} kbit/s</td>
-                    <td>{w.fps.toFixed(0)}</td>
-                    <td>{w.droppedFrames}</td>
-                    <td>{formatDuration(now - Date.parse(w.startedAt))}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          aria-label="Workers by load"
+          columns={workerColumns(now)}
+          rows={workers}
+          rowKey={(w) => `${w.kind}:${w.id}`}
+          rowProps={(w) => ({ 'data-worker-id': w.id })}
+          className={styles.cardTable}
+        />
       )}
     </section>
   );
