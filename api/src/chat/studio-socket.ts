@@ -1,6 +1,6 @@
 import { chatChannels, chatServerMessageSchema } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import { parsePublished, toWatchers, type StudioSocketFeature } from '../ws/studio-feature.ts';
+import { publishedAsIs, type StudioSocketFeature } from '../ws/studio-feature.ts';
 import type { ChatService } from './chat-service.ts';
 
 /** `/ws` of platform chat: sending and the history, and the messages and connector states of a project's chats. */
@@ -15,15 +15,6 @@ export function chatStudioSocket(deps: { chat: ChatService; logger: Logger }): S
         client.send(await deps.chat.history(message.projectId));
       },
     },
-    projectFeeds: [
-      {
-        name: 'chat',
-        channel: chatChannels.project,
-        forward: (projectId, raw, hub) => {
-          const message = parsePublished(chatServerMessageSchema, raw, deps.logger, 'chat message', { projectId });
-          if (message?.projectId === projectId) toWatchers(hub, projectId, message);
-        },
-      },
-    ],
+    projectFeeds: [publishedAsIs('chat', chatChannels.project, chatServerMessageSchema, deps.logger)],
   };
 }

@@ -71,3 +71,20 @@ export function parsePublished<S extends z.ZodType>(schema: S, raw: string, logg
 export function toWatchers(hub: SocketHub, projectId: string, message: ServerMessage): void {
   for (const client of hub.watchersOf(projectId)) client.send(message);
 }
+
+/** A feed of server messages that carry their project: checked with `schema` and sent to the project's watchers as published. */
+export function publishedAsIs(
+  name: string,
+  channel: (projectId: string) => string,
+  schema: z.ZodType<ServerMessage & { projectId: string }>,
+  logger: Logger,
+): Feed {
+  return {
+    name,
+    channel,
+    forward: (projectId, raw, hub) => {
+      const message = parsePublished(schema, raw, logger, `${name} message`, { projectId });
+      if (message?.projectId === projectId) toWatchers(hub, projectId, message);
+    },
+  };
+}
