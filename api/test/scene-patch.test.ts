@@ -218,6 +218,42 @@ describe('a scene that follows its layout (issue 38)', () => {
     expect(box((await read()).scenes[0]!.layers.find((l) => l.id === camera.id)!)).toEqual({ x: 0, y: 0, width: 1280, height: 720 });
   });
 
+  it('a guest who leaves the room is taken out of a following scene: their tile hidden, the rest re-flowed in one published version', async () => {
+    const host = await createTestUser(api, { plan: 'Premium' });
+    const created = await call(api, host, 'POST', '/api/v1/projects', { name: 'Leaving' });
+    const projectId = (created.body as { id: string }).id;
+    const read = async () => sceneDocumentSchema.parse((await call(api, host, 'GET', `/api/v1/projects/${projectId}/scene`)).body);
+    const doc = await read();
+    const sceneId = doc.activeSceneId!;
+    const camera = doc.scenes[0]!.layers.find((l) => doc.sources.find((s) => s.id === l.sourceId)?.kind === 'webcam')!;
+    expect((await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version, ops: followLayoutOps(doc, sceneId, 'grid', { focusLayerId: camera.id }) })).status).toBe(200);
+    const joined = await joinAsGuest(api, projectId, await guestLinkOf(api, host, projectId), { displayName: 'Grace', ip: '203.0.113.39' });
+    const sourceId = randomUUID();
+    const layerId = randomUUID();
+    const following = await read();
+    const added = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, {
+      baseVersion: following.version,
+      ops: [
+        { op: 'addSource', source: { id: sourceId, kind: 'participant', name: 'Grace', settings: { userId: joined.guest!.id, displayName: 'Grace' } } },
+        { op: 'addLayer', sceneId, layer: { id: layerId, sourceId } },
+      ],
+    });
+    expect(added.status).toBe(200);
+    const withGuest = await read();
+    expect(box(withGuest.scenes[0]!.layers.find((l) => l.id === camera.id)!)).toEqual({ x: 0, y: 180, width: 640, height: 360 });
+
+    const published = await listen(projectId);
+    expect((await call(api, joined.guest!, 'POST', `/api/v1/projects/${projectId}/guests/leave`)).status).toBe(204);
+    const after = await read();
+    expect(after.version).toBe(withGuest.version + 1);
+    expect(after.scenes[0]!.layers.find((l) => l.id === layerId)!.visible).toBe(false);
+    // The host's camera alone takes the whole frame again.
+    expect(box(after.scenes[0]!.layers.find((l) => l.id === camera.id)!)).toEqual({ x: 0, y: 0, width: 1280, height: 720 });
+    await until(() => published.length === 1);
+    expect(published[0]).toMatchObject({ projectId, version: after.version });
+    expect(published[0]!.ops[0]).toEqual({ op: 'updateLayer', sceneId, layerId, changes: { visible: false } });
+  });
+
   it('following and stopping are scene edits: a contributor may, a viewer and a guest may not, a stranger does not see the project', async () => {
     const host = await createTestUser(api, { plan: 'Premium' });
     const created = await call(api, host, 'POST', '/api/v1/projects', { name: 'Roles' });

@@ -34,6 +34,8 @@ export interface GuestServiceDeps {
   publicUrl: string;
   /** Signs link tokens (the api's AUTH_SECRET). */
   secret: string;
+  /** Told when a guest has left the room (the scenes that follow their layout re-flow without them). */
+  onLeft?: (guestId: string, projectId: string) => Promise<unknown>;
 }
 
 /**
@@ -147,7 +149,12 @@ export class GuestService {
   /** A guest's last socket closed and did not come back within the grace period: their seat is free. */
   async markLeft(guestId: string, projectId: string): Promise<void> {
     const { count } = await this.deps.db.guest.updateMany({ where: { id: guestId, projectId, leftAt: null }, data: { leftAt: new Date() } });
-    if (count > 0) await this.publishGuests(projectId);
+    if (count === 0) return;
+    await this.publishGuests(projectId);
+    // The seat is free whatever happens to the scenes.
+    await this.deps.onLeft?.(guestId, projectId).catch((err: unknown) => {
+      this.deps.logger.warn({ err: (err as Error).message, projectId, guestId }, 'scenes not re-flowed after a guest left');
+    });
   }
 
   async chatHistory(projectId: string): Promise<GuestChatMessage[]> {

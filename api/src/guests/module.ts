@@ -1,6 +1,7 @@
 import { guestEndpoints } from '@onair/protocol';
 import { provideGuestResolver, type GuestResolver, type SessionResolver } from '../http/auth-context.ts';
 import { middleware, type Platform } from '../module.ts';
+import type { SceneService } from '../scenes/scene-service.ts';
 import { createGuestService, guestResolverOf, type GuestService } from './index.ts';
 import { guestRoutes } from './routes.ts';
 import { guestsStudioSocket } from './studio-socket.ts';
@@ -14,8 +15,9 @@ export interface GuestsServices {
 /** Guests by link: no account, a signed link, a hashed httpOnly guest-session cookie. */
 export const guestsModule = {
   name: 'guests',
-  build: (deps: Platform): GuestsServices => {
-    const guests = createGuestService(deps);
+  build: (deps: Platform & { scenes: SceneService }): GuestsServices => {
+    // A guest who leaves is taken out of the scenes that follow their layout.
+    const guests = createGuestService(deps, (guestId, projectId) => deps.scenes.guestLeft(projectId, guestId));
     return { guests, guestResolver: guestResolverOf(guests) };
   },
   /** `/ws`: Guest Chat, the room's guests, removals and a guest's presence. */

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import {
   acceptedScenePatchSchema,
   applyScenePatchFollowingLayouts,
+  guestLeftOps,
   DEFAULT_DOCUMENT_LIMITS,
   defaultResolutionFor,
   OnAirError,
@@ -145,6 +146,22 @@ export class SceneService {
       ops: sceneTemplateOps(doc, templateId, { newId: randomUUID, entitlements, userId: user.id }),
     }));
     this.logger.info({ projectId, userId: user.id, templateId, version: accepted.version }, 'scene template copied');
+    return accepted;
+  }
+
+  /**
+   * A guest left the room: the scenes that follow their layout hide the guest's tiles and re-flow
+   * in one version, applied as the project's owner (the guest's leaving is nobody's edit). Nothing
+   * happens when no following scene shows the guest.
+   */
+  async guestLeft(projectId: string, guestId: string): Promise<AcceptedScenePatch | null> {
+    const doc = await loadSceneDocument(this.db, projectId);
+    if (!doc || guestLeftOps(doc, guestId).length === 0) return null;
+    const project = await this.db.project.findUnique({ where: { id: projectId }, select: { ownerId: true } });
+    const owner = project ? await loadCurrentUser(this.db, project.ownerId) : null;
+    if (!owner) return null;
+    const accepted = await this.applyPatch(owner, projectId, (locked) => ({ baseVersion: locked.version, ops: guestLeftOps(locked, guestId) }));
+    this.logger.info({ projectId, guestId, version: accepted.version }, 'a guest left: following scenes re-flowed');
     return accepted;
   }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { planEntitlements } from '../plans.ts';
 import { applyAcceptedPatch, applyScenePatch } from './apply-patch.ts';
 import { sceneDocumentSchema, type Layer, type SceneDocument } from './document.ts';
-import { applyScenePatchFollowingLayouts, followLayoutOps, followLayouts, grownLayout } from './follow-layout.ts';
+import { applyScenePatchFollowingLayouts, followLayoutOps, followLayouts, grownLayout, guestLeftOps } from './follow-layout.ts';
 import { newProjectDocument } from './new-document.ts';
 import { sceneOpSchema, type SceneOp } from './patch.ts';
 import { sceneLayoutIds, type SceneLayoutId } from './scene-layout-ids.ts';
@@ -228,5 +228,39 @@ describe('following a layout', () => {
     const add = addOps(sceneId, 'participant');
     const result = apply(doc, [...add.ops, { op: 'removeScene', sceneId }]);
     expect(result.ops.map((op) => op.op)).toEqual(['addSource', 'addLayer', 'removeScene']);
+  });
+});
+
+describe('guestLeftOps: a guest who leaves the room', () => {
+  function withGuest(following: boolean) {
+    const { doc, sceneId, camera } = project();
+    const guestSource = randomUUID();
+    const guestLayer = randomUUID();
+    let next = apply(doc, [
+      { op: 'addSource', source: { id: guestSource, kind: 'participant', settings: { opacity: 1, volume: 1, muted: false, userId: 'guest-1', displayName: 'Grace' } } as Extract<SceneOp, { op: 'addSource' }>['source'] },
+      { op: 'addLayer', sceneId, layer: { id: guestLayer, sourceId: guestSource } },
+    ]).doc;
+    if (following) next = follow(next, sceneId, 'side-by-side');
+    return { doc: next, sceneId, camera, guestLayer };
+  }
+
+  it('hides their tile in a following scene, and the same patch re-flows the rest (Side by side back to the camera alone)', () => {
+    const { doc, sceneId, camera, guestLayer } = withGuest(true);
+    expectArranged(doc, sceneId, 'side-by-side');
+    const ops = guestLeftOps(doc, 'guest-1');
+    expect(ops).toEqual([{ op: 'updateLayer', sceneId, layerId: guestLayer, changes: { visible: false } }]);
+    const after = apply(doc, ops).doc;
+    expect(layer(after, sceneId, guestLayer).visible).toBe(false);
+    // The camera alone fills the canvas again: the following layout re-flowed in the same version.
+    expect(layer(after, sceneId, camera).width).toBeGreaterThan(layer(doc, sceneId, camera).width);
+    expect(after.version).toBe(doc.version + 1);
+    // Already hidden, or another guest: nothing to do.
+    expect(guestLeftOps(after, 'guest-1')).toEqual([]);
+    expect(guestLeftOps(doc, 'guest-2')).toEqual([]);
+  });
+
+  it('leaves a scene that does not follow a layout as the creator arranged it', () => {
+    const { doc } = withGuest(false);
+    expect(guestLeftOps(doc, 'guest-1')).toEqual([]);
   });
 });

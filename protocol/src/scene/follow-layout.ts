@@ -102,3 +102,22 @@ export function applyScenePatchFollowingLayouts(
   const following = applyScenePatch(doc, { baseVersion: patch.baseVersion, ops: [...result.ops, ...reflow] }, entitlements, options);
   return following.ok ? following : result;
 }
+
+/**
+ * A guest left the room: in the live scenes that follow their layout, the tiles of the guest's
+ * sources are hidden, so the scene re-flows without an empty "Camera Offline" tile. Applied as a
+ * patch, the re-flow follows (applyScenePatchFollowingLayouts). Scenes that do not follow a layout
+ * are the creator's arrangement and are left alone; a guest who comes back is shown again by the
+ * host, as a guest is added. Empty when no following scene shows such a tile.
+ */
+export function guestLeftOps(doc: SceneDocument, guestId: string): SceneOp[] {
+  const guestSources = new Set(doc.sources.filter((s) => s.kind === 'participant' && s.settings.userId === guestId).map((s) => s.id));
+  if (guestSources.size === 0) return [];
+  return liveScenes(doc)
+    .filter((scene) => scene.followedLayout)
+    .flatMap((scene) =>
+      scene.layers
+        .filter((layer) => guestSources.has(layer.sourceId) && layer.visible)
+        .map((layer): SceneOp => ({ op: 'updateLayer', sceneId: scene.id, layerId: layer.id, changes: { visible: false } })),
+    );
+}
