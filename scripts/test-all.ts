@@ -107,10 +107,18 @@ interface PlaywrightSuite {
   suites?: PlaywrightSuite[];
 }
 
+// Terminal colour codes (ESC [ … m) in the messages test runners write.
+// eslint-disable-next-line no-control-regex
+const COLOUR_CODES = /\u001b\[[0-9;]*m/g;
+
 /** The first line that says something, without colour codes, cut to one summary line. */
 function firstLine(message = ''): string {
-  // eslint-disable-next-line no-control-regex
-  const line = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  const line =
+    message
+      .replace(COLOUR_CODES, '')
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? '';
   // vitest 4 gives a test or hook timeout the stack of an error it made at registration, whose first line this is.
   if (line === 'Error: STACK_TRACE_ERROR') return 'timed out (the test or one of its hooks; vitest prints it as STACK_TRACE_ERROR)';
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
