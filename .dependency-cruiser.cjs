@@ -11,7 +11,8 @@ module.exports = {
     {
       name: 'not-to-unresolvable',
       severity: 'error',
-      comment: 'An import of a file that is not there (a stylesheet moved by one branch, imported at its old place by another): the type checker does not see CSS modules, this does.',
+      comment:
+        'An import of a file that is not there (a stylesheet moved by one branch, imported at its old place by another): the type checker does not see CSS modules, this does.',
       from: {},
       // k6's modules live in the k6 binary; vite/client is a types-only reference.
       to: { couldNotResolve: true, pathNot: '^k6$|^k6/|^vite/client$' },
@@ -57,7 +58,8 @@ module.exports = {
     {
       name: 'control-ui-actions-and-below-import-no-ui',
       severity: 'error',
-      comment: 'control-ui: actions, stores, api, model, config, hooks (and test helpers) sit under the UI; what a feature and an action both need moves down to them.',
+      comment:
+        'control-ui: actions, stores, api, model, config, hooks (and test helpers) sit under the UI; what a feature and an action both need moves down to them.',
       from: { path: '^control-ui/src/(actions|stores|api|model|config|hooks|test)/' },
       to: { path: '^control-ui/src/(components|features|pages|app)/' },
     },
@@ -92,7 +94,7 @@ module.exports = {
     {
       name: 'db-imports-no-workspace',
       severity: 'error',
-      comment: '@onair/db imports no other package of the project (its drift test, which needs a server, is embedded\'s).',
+      comment: "@onair/db imports no other package of the project (its drift test, which needs a server, is embedded's).",
       from: { path: '^prisma/' },
       to: { path: '^(protocol|runtime|embedded)/' },
     },

@@ -12,7 +12,9 @@ const API_ORIGIN = 'http://127.0.0.1:8080';
 function buildInfo(): { build: string; release: string } {
   let commit = 'unknown';
   try {
-    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     // Built outside a git checkout (an image build): ONAIR_BUILD says which.
   }

@@ -41,7 +41,11 @@ async function readProc(pid: number): Promise<ProcInfo | undefined> {
  * `self` and the processes in `except` (taken before the run started anything: tsx's esbuild
  * service) excluded.
  */
-export async function leftoverProcesses(runFolder: string | undefined, except: ReadonlySet<number> = new Set(), self = process.pid): Promise<LeftoverProcess[]> {
+export async function leftoverProcesses(
+  runFolder: string | undefined,
+  except: ReadonlySet<number> = new Set(),
+  self = process.pid,
+): Promise<LeftoverProcess[]> {
   const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name)).map(Number);
   const procs = (await Promise.all(pids.map(readProc))).filter((p): p is ProcInfo => p !== undefined);
   const children = new Map<number, ProcInfo[]>();
@@ -55,11 +59,16 @@ export async function leftoverProcesses(runFolder: string | undefined, except: R
       queue.push(child.pid);
     }
   }
-  const holdsFolder = (p: ProcInfo) => runFolder !== undefined && (p.argv.some((a) => a.includes(runFolder)) || p.environ.split('\0').some((v) => v.includes(runFolder)));
+  const holdsFolder = (p: ProcInfo) =>
+    runFolder !== undefined && (p.argv.some((a) => a.includes(runFolder)) || p.environ.split('\0').some((v) => v.includes(runFolder)));
   return procs
     .filter((p) => p.pid !== self && !except.has(p.pid) && (descendants.has(p.pid) || holdsFolder(p)))
     .map((p) => {
       const command = p.argv.join(' ');
-      return { pid: p.pid, command: command.length > 160 ? `${command.slice(0, 157)}...` : command, why: descendants.has(p.pid) ? 'descendant' : 'holds the run folder' };
+      return {
+        pid: p.pid,
+        command: command.length > 160 ? `${command.slice(0, 157)}...` : command,
+        why: descendants.has(p.pid) ? 'descendant' : 'holds the run folder',
+      };
     });
 }

@@ -71,7 +71,11 @@ function run(command: string, args: string[], options: RunOptions): Promise<numb
   return new Promise((resolve) => {
     const [cmd, argv] = options.lane === 'light' ? ['nice', ['-n', String(LIGHT_NICE), command, ...args]] : [command, args];
     const out = options.log ? openSync(options.log, 'a') : undefined;
-    const child = spawn(cmd, argv, { cwd: options.cwd ?? root, env: { ...process.env, ...options.env }, stdio: out === undefined ? 'inherit' : ['ignore', out, out] });
+    const child = spawn(cmd, argv, {
+      cwd: options.cwd ?? root,
+      env: { ...process.env, ...options.env },
+      stdio: out === undefined ? 'inherit' : ['ignore', out, out],
+    });
     child.on('error', () => resolve(1));
     child.on('exit', (code, signal) => {
       if (out !== undefined) closeSync(out);
@@ -151,7 +155,10 @@ function playwrightMilliseconds(suite: PlaywrightSuite): number {
 
 async function readFileTimes(file: string): Promise<FileTime[]> {
   try {
-    return (await readFile(file, 'utf8')).split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l) as FileTime);
+    return (await readFile(file, 'utf8'))
+      .split('\n')
+      .filter((l) => l.length > 0)
+      .map((l) => JSON.parse(l) as FileTime);
   } catch {
     return [];
   }
@@ -164,7 +171,11 @@ async function readCounts(file: string, kind: 'vitest' | 'playwright'): Promise<
       const r = report as VitestReport;
       // A test that passed on its retry keeps the errors of the attempt that failed.
       // Named with the first line of the attempt that failed, so a retried run says what went wrong.
-      const retried = r.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'passed' && a.failureMessages.length > 0).map((a) => `${a.fullName} — first attempt: ${firstLine(a.failureMessages[0])}`));
+      const retried = r.testResults.flatMap((f) =>
+        f.assertionResults
+          .filter((a) => a.status === 'passed' && a.failureMessages.length > 0)
+          .map((a) => `${a.fullName} — first attempt: ${firstLine(a.failureMessages[0])}`),
+      );
       const failures = r.testResults.flatMap((f) => {
         const file = f.name.replace(root, '');
         const tests = f.assertionResults.filter((a) => a.status === 'failed').map((a) => `${file} › ${a.fullName} — ${firstLine(a.failureMessages.at(-1))}`);
@@ -175,7 +186,14 @@ async function readCounts(file: string, kind: 'vitest' | 'playwright'): Promise<
     }
     const p = report as { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; suites: PlaywrightSuite[] };
     const files = p.suites.map((suite) => ({ file: join(root, 'control-ui/e2e', suite.file ?? suite.title), seconds: playwrightMilliseconds(suite) / 1000 }));
-    return { passed: p.stats.expected + p.stats.flaky, failed: p.stats.unexpected, skipped: p.stats.skipped, retried: flakyPlaywrightTests(p.suites), failures: failedPlaywrightTests(p.suites), files };
+    return {
+      passed: p.stats.expected + p.stats.flaky,
+      failed: p.stats.unexpected,
+      skipped: p.stats.skipped,
+      retried: flakyPlaywrightTests(p.suites),
+      failures: failedPlaywrightTests(p.suites),
+      files,
+    };
   } catch {
     return { passed: 0, failed: 0, skipped: 0, retried: [], failures: [] };
   }
@@ -195,7 +213,10 @@ async function step(lane: Lane, name: string, body: StepBody): Promise<void> {
   if (lane === 'heavy') process.stdout.write(header);
   const r = await body({ lane, log });
   const seconds = (Date.now() - started) / 1000;
-  if (log) process.stdout.write(`${header}${await readFile(log, 'utf8').catch(() => '')}\u001b[1;34m[onair test]\u001b[0m ${name}: ${r.ok ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s\n`);
+  if (log)
+    process.stdout.write(
+      `${header}${await readFile(log, 'utf8').catch(() => '')}\u001b[1;34m[onair test]\u001b[0m ${name}: ${r.ok ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s\n`,
+    );
   results.push({
     name,
     lane,
@@ -218,7 +239,17 @@ const vitest = (lane: Lane, ws: string, name: string, args: string[]) =>
       'npx',
       // The light lane's files run two at a time (vitest's default on two cores is one): at its lower
       // priority it only fills what the heavy lane leaves idle. The heavy lane keeps each workspace's own setting.
-      ['vitest', 'run', ...(lane === 'light' ? ['--maxWorkers=2'] : []), `--retry=${RETRIES}`, '--reporter=default', '--reporter=json', `--outputFile.json=${base}.json`, `--reporter=${join(root, 'scripts/file-times-reporter.ts')}`, ...args],
+      [
+        'vitest',
+        'run',
+        ...(lane === 'light' ? ['--maxWorkers=2'] : []),
+        `--retry=${RETRIES}`,
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${base}.json`,
+        `--reporter=${join(root, 'scripts/file-times-reporter.ts')}`,
+        ...args,
+      ],
       { ...options, cwd: join(root, ws), env: { ONAIR_FILE_TIMES: `${base}.times` } },
     );
     const counts = await readCounts(`${base}.json`, 'vitest');
@@ -227,7 +258,12 @@ const vitest = (lane: Lane, ws: string, name: string, args: string[]) =>
 
 async function workspaceTests(lane: Lane, ws: string): Promise<void> {
   const own = isolatedTestFiles[ws] ?? [];
-  await vitest(lane, ws, `tests: ${ws}`, own.flatMap((f) => ['--exclude', f]));
+  await vitest(
+    lane,
+    ws,
+    `tests: ${ws}`,
+    own.flatMap((f) => ['--exclude', f]),
+  );
   for (const f of own) await vitest(lane, ws, `tests: ${ws} ${f} (own run)`, [f]);
 }
 
@@ -259,7 +295,13 @@ const light = (async () => {
   await step('light', 'typecheck (every workspace)', async (o) => ({ ok: (await run('npm', ['run', '--silent', 'typecheck'], o)) === 0 }));
   await step('light', 'lint (every workspace, zero warnings)', async (o) => ({ ok: (await run('npm', ['run', '--silent', 'lint'], o)) === 0 }));
   // Without services (the heavy lane reports why), the light lane's suites cannot run either.
-  if (!(await servicesReady.then(() => true, () => false))) return;
+  if (
+    !(await servicesReady.then(
+      () => true,
+      () => false,
+    ))
+  )
+    return;
   for (const ws of lightWorkspaces) await workspaceTests('light', ws);
 })();
 let stopServices: (() => Promise<void>) | undefined;
@@ -269,7 +311,11 @@ try {
   await step('heavy', 'end to end: control-ui/e2e (Playwright, system Chromium)', async (o) => {
     if (!(await uiBuilt)) return { ok: false, failures: ['the web app did not build (see its step)'] };
     const file = join(reports, 'e2e.json');
-    const code = await run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', `--retries=${RETRIES}`, '--reporter=list,json'], { ...o, cwd: join(root, 'control-ui'), env: { PLAYWRIGHT_JSON_OUTPUT_NAME: file } });
+    const code = await run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', `--retries=${RETRIES}`, '--reporter=list,json'], {
+      ...o,
+      cwd: join(root, 'control-ui'),
+      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: file },
+    });
     const counts = await readCounts(file, 'playwright');
     return { ok: code === 0, ...counts, failed: code === 0 ? counts.failed : Math.max(counts.failed, 1) };
   });
@@ -310,7 +356,9 @@ process.stdout.write(`  ${'stage'.padEnd(64)} ${'lane'.padEnd(5)} ${'start'.padS
 for (const r of results) {
   const counts = r.passed + r.failed + r.skipped > 0 ? `  ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped` : '';
   const retries = r.retried.length > 0 ? `, ${r.retried.length} retried` : '';
-  process.stdout.write(`  ${r.ok ? 'ok  ' : 'FAIL'}  ${r.name.padEnd(58)} ${r.lane.padEnd(5)} ${r.startedAt.toFixed(0).padStart(5)} s ${r.seconds.toFixed(1).padStart(6)} s${counts}${retries}\n`);
+  process.stdout.write(
+    `  ${r.ok ? 'ok  ' : 'FAIL'}  ${r.name.padEnd(58)} ${r.lane.padEnd(5)} ${r.startedAt.toFixed(0).padStart(5)} s ${r.seconds.toFixed(1).padStart(6)} s${counts}${retries}\n`,
+  );
   for (const name of r.retried) process.stdout.write(`          passed only on its retry: ${name}\n`);
   for (const name of r.failures) process.stdout.write(`          failed: ${name}\n`);
 }
@@ -321,10 +369,14 @@ if (files.length > 0) {
 }
 const overLimit = files.filter((f) => f.seconds > FILE_LIMIT_SECONDS);
 for (const f of overLimit) {
-  process.stdout.write(`  FAIL  ${f.file.replace(root, '')} took ${f.seconds.toFixed(1)} s, over the ${FILE_LIMIT_SECONDS} s one test file may take: split it or make it faster\n`);
+  process.stdout.write(
+    `  FAIL  ${f.file.replace(root, '')} took ${f.seconds.toFixed(1)} s, over the ${FILE_LIMIT_SECONDS} s one test file may take: split it or make it faster\n`,
+  );
 }
 const laneSeconds = (lane: Lane) => results.filter((r) => r.lane === lane).reduce((s, r) => s + r.seconds, 0);
-process.stdout.write(`\n  total ${totalSeconds.toFixed(1)} s (${minutes(totalSeconds)}); heavy lane ${laneSeconds('heavy').toFixed(0)} s, light lane ${laneSeconds('light').toFixed(0)} s beside it\n`);
+process.stdout.write(
+  `\n  total ${totalSeconds.toFixed(1)} s (${minutes(totalSeconds)}); heavy lane ${laneSeconds('heavy').toFixed(0)} s, light lane ${laneSeconds('light').toFixed(0)} s beside it\n`,
+);
 // Caches the tools keep in the temp folder by design (tsx, Node's compile cache, Playwright, jiti).
 const isToolCache = (name: string) => /^(tsx-\d+|node-compile-cache|playwright-transform-cache-\d+|jiti)$/.test(name);
 const caches = leftInRunTmp.filter(isToolCache);

@@ -45,7 +45,18 @@ async function main(): Promise<void> {
   const url = `http://127.0.0.1:${port}`;
   const api = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../src/main.ts', import.meta.url))], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
-    env: { PATH: process.env.PATH, DATABASE_URL: database.url, REDIS_URL: testRedisUrl(), PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, AUTH_SECRET, LOG_LEVEL: 'warn', ...chatDoublesEnv(doubles), ...FAST_CHAT_ENV },
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: database.url,
+      REDIS_URL: testRedisUrl(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      AUTH_SECRET,
+      LOG_LEVEL: 'warn',
+      ...chatDoublesEnv(doubles),
+      ...FAST_CHAT_ENV,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   try {
@@ -90,7 +101,8 @@ async function main(): Promise<void> {
           const platform = platforms[n % 3]!;
           const text = `bench ${n} Kappa`;
           sentAt.set(text, { at: performance.now(), platform });
-          if (platform === 'twitch') doubles.twitch.say(channel, { login: `viewer${n % 50}`, text, emotes: '25:' + (text.length - 5) + '-' + (text.length - 1) });
+          if (platform === 'twitch')
+            doubles.twitch.say(channel, { login: `viewer${n % 50}`, text, emotes: '25:' + (text.length - 5) + '-' + (text.length - 1) });
           else if (platform === 'youtube') doubles.youtube.post(`Viewer ${n % 50}`, text);
           else doubles.facebook.comment(`Friend ${n % 50}`, text);
         }
@@ -104,14 +116,18 @@ async function main(): Promise<void> {
     await waitFor('every message at the socket', async () => (arrivals.size >= total ? true : undefined), 30_000, 100).catch(() => undefined);
     const drainMs = performance.now() - start;
     const endTicks = await cpuTicks(api.pid!);
-    const all = Object.values(latencies).flat().sort((a, b) => a - b);
+    const all = Object.values(latencies)
+      .flat()
+      .sort((a, b) => a - b);
     const line = (name: string, xs: number[]) => {
       const s = [...xs].sort((a, b) => a - b);
       return `${name.padEnd(9)} ${String(s.length).padStart(6)} delivered  p50 ${percentile(s, 50).toFixed(0).padStart(5)} ms  p95 ${percentile(s, 95).toFixed(0).padStart(5)} ms  max ${(s.at(-1) ?? NaN).toFixed(0).padStart(5)} ms`;
     };
     print(`\nchat bench: ${total} messages at ${RATE}/s for ${SECONDS} s over Twitch, YouTube, Facebook (YouTube polled every ${YOUTUBE_POLL_MS} ms)`);
     print(`sent in ${(sendMs / 1000).toFixed(1)} s; all delivered after ${(drainMs / 1000).toFixed(1)} s`);
-    print(`delivered ${arrivals.size}/${total} (${(arrivals.size / (drainMs / 1000)).toFixed(0)} msg/s over the run), lost ${total - arrivals.size}, doubled ${doubled}`);
+    print(
+      `delivered ${arrivals.size}/${total} (${(arrivals.size / (drainMs / 1000)).toFixed(0)} msg/s over the run), lost ${total - arrivals.size}, doubled ${doubled}`,
+    );
     print(line('all', all));
     for (const p of platforms) print(line(p, latencies[p]!));
     print(`api process: ${((endTicks - startTicks) / 100 / (drainMs / 1000)).toFixed(2)} cores on average over the run\n`);

@@ -34,7 +34,8 @@ async function cpuTicks(pid: number): Promise<number> {
 }
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main(): Promise<void> {
   const stopServices = await setupServices();
@@ -55,7 +56,9 @@ async function main(): Promise<void> {
   filters.caps.enabled = true;
   filters.symbols.enabled = true;
   filters.links.enabled = true;
-  await db.chatbotSettings.create({ data: { channelId: creator.id, enabled: true, enabledAt: new Date(), filters: filters as unknown as Prisma.InputJsonValue } });
+  await db.chatbotSettings.create({
+    data: { channelId: creator.id, enabled: true, enabledAt: new Date(), filters: filters as unknown as Prisma.InputJsonValue },
+  });
 
   const replyAt = new Map<string, number>();
   twitch.onChatMessage = (_b, _s, text) => replyAt.set(text, performance.now());
@@ -93,14 +96,19 @@ async function main(): Promise<void> {
     const started = performance.now();
     for (let i = 0; i < MESSAGES; i++) {
       const k = i % 10;
-      say(`viewer${i % 500}`, k === 0 ? `buy spamword now ${i}` : k === 5 ? `look at https://example.com/page/${i} please` : `hello everyone, message number ${i} here`);
+      say(
+        `viewer${i % 500}`,
+        k === 0 ? `buy spamword now ${i}` : k === 5 ? `look at https://example.com/page/${i} please` : `hello everyone, message number ${i} here`,
+      );
     }
     say('marker', '!ping end');
     await waitFor('the end marker', async () => (replyAt.has('pong end') ? true : undefined), 600_000, 5);
     const seconds = (replyAt.get('pong end')! - started) / 1000;
     const cpu = ((await cpuTicks(api.pid!)) - cpuBefore) / 100;
     await waitFor('the removals', async () => (twitch.chat.deleted.length >= MESSAGES / 5 ? true : undefined), 120_000, 20).catch(() => undefined);
-    print(`chatbot filtering: ${MESSAGES} messages in ${seconds.toFixed(2)} s = ${Math.round(MESSAGES / seconds)} messages/s filtered (${twitch.chat.deleted.length} removed through Helix); api CPU ${cpu.toFixed(2)} s = ${(cpu / seconds).toFixed(2)} cores`);
+    print(
+      `chatbot filtering: ${MESSAGES} messages in ${seconds.toFixed(2)} s = ${Math.round(MESSAGES / seconds)} messages/s filtered (${twitch.chat.deleted.length} removed through Helix); api CPU ${cpu.toFixed(2)} s = ${(cpu / seconds).toFixed(2)} cores`,
+    );
 
     // 2. Command reply latency.
     const sentAt = new Map<number, number>();
@@ -111,7 +119,9 @@ async function main(): Promise<void> {
     }
     await waitFor('every ping answered', async () => ([...sentAt.keys()].every((i) => replyAt.has(`pong ${i}`)) ? true : undefined), 60_000, 10);
     const latencies = [...sentAt].map(([i, at]) => replyAt.get(`pong ${i}`)! - at).sort((a, b) => a - b);
-    print(`chatbot command reply (chat double → bot → Helix double), ${PINGS} commands ${PING_GAP_MS} ms apart: p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`);
+    print(
+      `chatbot command reply (chat double → bot → Helix double), ${PINGS} commands ${PING_GAP_MS} ms apart: p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
+    );
   } finally {
     api.kill('SIGTERM');
     await new Promise((r) => api.once('exit', r));

@@ -41,7 +41,12 @@ const jsonBody = middleware((c: Composition) => bodyParsing({ limitBytes: c.conf
  * access rules and the guest resolver come before the uploads; a router that guards a path prefix
  * (`/api/v1/projects`, `/api/v1/admin`) guards it for the routers after it too.
  */
-const partnerNetwork = partnerModule.http.network<Composition>([accountsModule.http.partnerDeletion, chatbotModule.http.routes, overlaysModule.http.routes, creatorSiteModule.http.routes]);
+const partnerNetwork = partnerModule.http.network<Composition>([
+  accountsModule.http.partnerDeletion,
+  chatbotModule.http.routes,
+  overlaysModule.http.routes,
+  creatorSiteModule.http.routes,
+]);
 
 const httpStack: readonly HttpPart<Composition>[] = [
   systemModule.http.requestMetrics,

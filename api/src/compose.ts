@@ -44,7 +44,13 @@ export type Composition = ReturnType<typeof compose>;
 
 /** Builds every service of one api process once. Close it after everything that uses it (it closes the queues it made). */
 export function compose(options: ComposeOptions) {
-  const platform: Platform = { config: options.config, db: options.db, redis: options.redis, logger: options.logger, ...(options.now ? { now: options.now } : {}) };
+  const platform: Platform = {
+    config: options.config,
+    db: options.db,
+    redis: options.redis,
+    logger: options.logger,
+    ...(options.now ? { now: options.now } : {}),
+  };
   const { config } = platform;
   const shared = {
     ...platform,
@@ -60,7 +66,13 @@ export function compose(options: ComposeOptions) {
   const c3 = { ...c2, ...systemModule.build(c2), ...sessionsModule.build(c2), ...uploadsModule.build(c2), ...recordingsModule.build(c2) };
   const c4 = { ...c3, ...scenesModule.build(c3) };
   const c5 = { ...c4, ...destinationsModule.build(c4), ...testModeModule.build(c4) };
-  const c6 = { ...c5, ...accountsModule.build(c5), ...ingestModule.build(c5), ...schedulesModule.build({ ...c5, ...(options.scheduleQueue ? { scheduleQueue: options.scheduleQueue } : {}) }), ...eventsModule.build(c5) };
+  const c6 = {
+    ...c5,
+    ...accountsModule.build(c5),
+    ...ingestModule.build(c5),
+    ...schedulesModule.build({ ...c5, ...(options.scheduleQueue ? { scheduleQueue: options.scheduleQueue } : {}) }),
+    ...eventsModule.build(c5),
+  };
   const c7 = { ...c6, ...chatModule.build(c6), ...chatbotModule.build(c6), ...guestsModule.build(c6), ...membersModule.build(c6), ...moneyModule.build(c6) };
   const c8 = { ...c7, ...billingModule.build(c7), ...overlaysModule.build(c7), ...creatorSiteModule.build(c7) };
   const c9 = { ...c8, ...partnerModule.build({ ...c8, ...(options.exportQueue ? { exportQueue: options.exportQueue } : {}) }), ...campaignsModule.build(c8) };

@@ -29,7 +29,16 @@ describe('sign-in by e-mail code', () => {
     const me = await browser.get('/api/v1/users/current');
     expect(me.status).toBe(200);
     const user = (await me.json()) as Record<string, unknown>;
-    expect(user).toMatchObject({ email, displayName: '', avatar: null, userType: 'HOST', labels: [], role: 'Free', resolution: { x: 1280, y: 720 }, emailVerified: true });
+    expect(user).toMatchObject({
+      email,
+      displayName: '',
+      avatar: null,
+      userType: 'HOST',
+      labels: [],
+      role: 'Free',
+      resolution: { x: 1280, y: 720 },
+      emailVerified: true,
+    });
     expect(typeof user.lastLoggedInAt).toBe('string');
   });
 
@@ -169,7 +178,8 @@ describe('sign-in rate limits', () => {
     expect((await inbox(api.url, email)).length).toBe(2);
 
     // Those three used 3 of the per-IP budget of 6: three more to other addresses use it up.
-    for (let i = 0; i < 3; i++) expect((await browser.post('/api/auth/email-otp/send-verification-otp', { email: uniqueEmail('other'), type: 'sign-in' })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await browser.post('/api/auth/email-otp/send-verification-otp', { email: uniqueEmail('other'), type: 'sign-in' })).status).toBe(200);
     const blocked = await browser.post('/api/auth/email-otp/send-verification-otp', { email: uniqueEmail('other'), type: 'sign-in' });
     expect((await errorOf(blocked)).code).toBe('RATE_LIMITED');
   });

@@ -80,7 +80,11 @@ describe('multi-factor authentication (TOTP with recovery codes)', () => {
     expect(second.cookies.has('onair.session_token')).toBe(false);
     expect((await errorOf(await second.get('/api/v1/users/current'))).code).toBe('UNAUTHENTICATED');
     const wrong = await second.post('/api/auth/two-factor/verify-totp', { code: '000000' === totpFromUri(totpURI) ? '111111' : '000000' });
-    expect(await errorOf(wrong)).toEqual({ status: 400, code: 'MFA_CODE_INVALID', message: 'That authentication code is not right. Check your authenticator app.' });
+    expect(await errorOf(wrong)).toEqual({
+      status: 400,
+      code: 'MFA_CODE_INVALID',
+      message: 'That authentication code is not right. Check your authenticator app.',
+    });
     expect((await second.post('/api/auth/two-factor/verify-totp', { code: totpFromUri(totpURI) })).status).toBe(200);
     expect((await second.get('/api/v1/users/current')).status).toBe(200);
 
@@ -139,7 +143,10 @@ describe('SMS code (behind the pluggable sender; here the development inbox)', (
 
   it('refuses a malformed number (PHONE_INVALID) and never creates an account from an unknown number', async () => {
     const browser = new Browser(api.url);
-    expect(await errorOf(await browser.post('/api/auth/phone-number/send-otp', { phoneNumber: '555-CALL-NOW' }))).toMatchObject({ status: 400, code: 'PHONE_INVALID' });
+    expect(await errorOf(await browser.post('/api/auth/phone-number/send-otp', { phoneNumber: '555-CALL-NOW' }))).toMatchObject({
+      status: 400,
+      code: 'PHONE_INVALID',
+    });
     const stranger = '+15550009999';
     await browser.post('/api/auth/phone-number/send-otp', { phoneNumber: stranger });
     const before = await api.db.user.count();

@@ -12,7 +12,9 @@ let api: StudioApi;
 
 beforeAll(async () => {
   // A secrets key: custom RTMP destinations store a stream key.
-  api = await startStudioApi({ env: { SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), LOCAL_RTMP_URL: 'rtmp://127.0.0.1:1935/live', LOCAL_RTMP_KEY: 'local-key' } });
+  api = await startStudioApi({
+    env: { SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), LOCAL_RTMP_URL: 'rtmp://127.0.0.1:1935/live', LOCAL_RTMP_KEY: 'local-key' },
+  });
 });
 afterAll(async () => {
   await api?.close();
@@ -24,7 +26,12 @@ async function payCheckout(user: TestUser, priceId = 'price_onair_premium_monthl
   const checkout = await call(api, user, 'POST', '/api/v1/billing/checkout', { priceId });
   expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
   const { url } = checkout.body as { url: string };
-  const paid = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'card=4242424242424242', redirect: 'manual' });
+  const paid = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'card=4242424242424242',
+    redirect: 'manual',
+  });
   expect(paid.status).toBe(303);
   expect(paid.headers.get('location')).toMatch(new RegExp(`^${api.url}/billing\\?checkout=complete&session=cs_test_`));
 }
@@ -40,7 +47,11 @@ function openSocket(user: TestUser): Promise<{ messages: ServerMessage[]; close:
 }
 
 async function postWebhook(body: string, signature: string): Promise<number> {
-  const res = await fetch(`${api.url}${STRIPE_WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body });
+  const res = await fetch(`${api.url}${STRIPE_WEBHOOK_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    body,
+  });
   await res.text();
   return res.status;
 }
@@ -60,25 +71,45 @@ describe('plans and billing', () => {
     const user = await createTestUser(api);
     const tabs = [await openSocket(user), await openSocket(user)];
     await payCheckout(user);
-    const view = await waitFor('the subscription from the webhooks', async () => {
-      const v = await overview(user);
-      return v.role === 'Premium' ? v : undefined;
-    }, 10_000, 50);
+    const view = await waitFor(
+      'the subscription from the webhooks',
+      async () => {
+        const v = await overview(user);
+        return v.role === 'Premium' ? v : undefined;
+      },
+      10_000,
+      50,
+    );
     expect(view.subscription).toMatchObject({ planId: 'Premium', status: 'active', priceId: 'price_onair_premium_monthly', periodUnit: 'month' });
     expect(view.entitlements).toMatchObject({ '1080p30fps': 'true', 'maximum-destinations': 'Unlimited' });
     expect(view.hasBillingHistory).toBe(true);
     for (const tab of tabs) {
-      const event = await waitFor('subscription.updated on the tab', async () => tab.messages.find((m) => m.type === 'subscription.updated' && m.role === 'Premium'), 10_000, 50);
+      const event = await waitFor(
+        'subscription.updated on the tab',
+        async () => tab.messages.find((m) => m.type === 'subscription.updated' && m.role === 'Premium'),
+        10_000,
+        50,
+      );
       expect(event).toMatchObject({ subscription: { planId: 'Premium', status: 'active' } });
       tab.close();
     }
     // Entitlements are the server's: a Premium resolution is accepted now.
     const project = (await call(api, user, 'POST', '/api/v1/projects', { name: 'Paid' })).body as { id: string };
     const doc = (await call(api, user, 'GET', `/api/v1/projects/${project.id}/scene`)).body as { version: number };
-    expect((await call(api, user, 'PATCH', `/api/v1/projects/${project.id}/scene`, { baseVersion: doc.version, ops: [{ op: 'setResolution', resolution: '1080p' }] })).status).toBe(200);
+    expect(
+      (
+        await call(api, user, 'PATCH', `/api/v1/projects/${project.id}/scene`, {
+          baseVersion: doc.version,
+          ops: [{ op: 'setResolution', resolution: '1080p' }],
+        })
+      ).status,
+    ).toBe(200);
 
     // The same plan again is refused with words.
-    expect(await call(api, user, 'POST', '/api/v1/billing/checkout', { priceId: 'price_onair_premium_yearly' })).toMatchObject({ status: 409, body: { error: { code: 'BILLING_PLAN_ALREADY_HELD', message: 'You already have this plan. Manage it from Plan & Billing.' } } });
+    expect(await call(api, user, 'POST', '/api/v1/billing/checkout', { priceId: 'price_onair_premium_yearly' })).toMatchObject({
+      status: 409,
+      body: { error: { code: 'BILLING_PLAN_ALREADY_HELD', message: 'You already have this plan. Manage it from Plan & Billing.' } },
+    });
   });
 
   it('cancels at the end of the term and renews; the portal opens for a paying user', async () => {
@@ -102,10 +133,15 @@ describe('plans and billing', () => {
     await call(api, user, 'POST', '/api/v1/billing/cancel', { subscriptionId });
     await api.stripe.webhooksSettled();
     api.stripe.advanceClock(31 * 24 * 3600);
-    const free = await waitFor('Free after the term', async () => {
-      const v = await overview(user);
-      return v.role === 'Free' ? v : undefined;
-    }, 10_000, 50);
+    const free = await waitFor(
+      'Free after the term',
+      async () => {
+        const v = await overview(user);
+        return v.role === 'Free' ? v : undefined;
+      },
+      10_000,
+      50,
+    );
     expect(free.subscription).toBeNull();
   });
 
@@ -113,10 +149,19 @@ describe('plans and billing', () => {
     const user = await createTestUser(api);
     for (const path of ['/api/v1/billing/portal', '/api/v1/billing/cancel', '/api/v1/billing/renew']) {
       const res = await call(api, user, 'POST', path, path.endsWith('portal') ? undefined : { subscriptionId: 'sub_test_someone_else' });
-      expect(res, path).toMatchObject({ status: 403, body: { error: { code: 'BILLING_NO_SUBSCRIPTION', message: 'Only a paid plan has billing to manage. Upgrade first.' } } });
+      expect(res, path).toMatchObject({
+        status: 403,
+        body: { error: { code: 'BILLING_NO_SUBSCRIPTION', message: 'Only a paid plan has billing to manage. Upgrade first.' } },
+      });
     }
-    expect(await call(api, user, 'POST', '/api/v1/billing/checkout', { priceId: 'price_onair_vip' })).toMatchObject({ status: 400, body: { error: { code: 'BILLING_UNKNOWN_PRICE' } } });
-    expect(await call(api, user, 'POST', '/api/v1/billing/checkout', { priceId: 'price_nope' })).toMatchObject({ status: 400, body: { error: { code: 'BILLING_UNKNOWN_PRICE' } } });
+    expect(await call(api, user, 'POST', '/api/v1/billing/checkout', { priceId: 'price_onair_vip' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'BILLING_UNKNOWN_PRICE' } },
+    });
+    expect(await call(api, user, 'POST', '/api/v1/billing/checkout', { priceId: 'price_nope' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'BILLING_UNKNOWN_PRICE' } },
+    });
     expect((await call(api, null, 'GET', '/api/v1/billing')).status).toBe(401);
   });
 
@@ -126,7 +171,9 @@ describe('plans and billing', () => {
     await waitFor('Premium', async () => ((await overview(user)).role === 'Premium' ? true : undefined), 10_000, 50);
     const subscriptionId = (await overview(user)).subscription!.id;
     await api.stripe.webhooksSettled();
-    const created = api.stripe.events().find((e) => e.type === 'customer.subscription.created' && (e.data as { object: { id: string } }).object.id === subscriptionId)!;
+    const created = api.stripe
+      .events()
+      .find((e) => e.type === 'customer.subscription.created' && (e.data as { object: { id: string } }).object.id === subscriptionId)!;
 
     // Unsigned, wrongly signed and stale: 400, nothing changes.
     const body = JSON.stringify({ ...created, id: 'evt_forged', data: { object: { ...(created.data as { object: object }).object, status: 'canceled' } } });
@@ -157,11 +204,14 @@ describe('plans and billing', () => {
 
 describe('entitlements on the server, Free against Premium (bought through checkout)', () => {
   type Attempt = (user: TestUser, projectId: string) => Promise<{ status: number; body: unknown }>;
-  const patch = (ops: unknown[]): Attempt => async (user, projectId) => {
-    const doc = (await call(api, user, 'GET', `/api/v1/projects/${projectId}/scene`)).body as { version: number };
-    return call(api, user, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version, ops });
-  };
-  const image = (purpose: 'logo' | 'background') => patch([{ op: 'addSource', source: { id: randomUUID(), kind: 'image', settings: { url: 'https://cdn.example.com/mine.png', purpose } } }]);
+  const patch =
+    (ops: unknown[]): Attempt =>
+    async (user, projectId) => {
+      const doc = (await call(api, user, 'GET', `/api/v1/projects/${projectId}/scene`)).body as { version: number };
+      return call(api, user, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version, ops });
+    };
+  const image = (purpose: 'logo' | 'background') =>
+    patch([{ op: 'addSource', source: { id: randomUUID(), kind: 'image', settings: { url: 'https://cdn.example.com/mine.png', purpose } } }]);
   // Each entitlement at the route that uses it. Not here: can-go-live and can-use-product (every
   // plan has them), maximum-guests (guest links are issue 15), 3rd-party-integrations and
   // custom-starting-ending-and-be-back-screens (no feature uses them yet), and the stream-duration
@@ -175,13 +225,20 @@ describe('entitlements on the server, Free against Premium (bought through check
       // Free may add up to two destinations: the third is refused, with Premium it is not.
       entitlement: 'maximum-destinations',
       attempt: async (user, projectId) => {
-        for (const n of [1, 2]) expect((await call(api, user, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local', name: `Local ${n}` })).status).toBe(201);
+        for (const n of [1, 2])
+          expect((await call(api, user, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local', name: `Local ${n}` })).status).toBe(201);
         return call(api, user, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local', name: 'Local 3' });
       },
     },
     {
       entitlement: 'custom-destinations',
-      attempt: (user, projectId) => call(api, user, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'CustomRTMP', name: 'My server', rtmpUrl: 'rtmp://93.184.216.34/live', streamKey: 'k' }),
+      attempt: (user, projectId) =>
+        call(api, user, 'POST', `/api/v1/projects/${projectId}/destinations`, {
+          type: 'CustomRTMP',
+          name: 'My server',
+          rtmpUrl: 'rtmp://93.184.216.34/live',
+          streamKey: 'k',
+        }),
     },
   ];
   let free: TestUser;
@@ -214,12 +271,18 @@ describe('VIP, granted by an administrator', () => {
     await api.db.user.update({ where: { id: admin.id }, data: { userType: 'ADMIN' } });
     const creator = await createTestUser(api);
     const email = `${creator.id}@example.test`;
-    expect(await call(api, creator, 'POST', '/api/v1/admin/vip', { email, vip: true })).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN', message: 'Only an administrator can grant or take back VIP.' } } });
+    expect(await call(api, creator, 'POST', '/api/v1/admin/vip', { email, vip: true })).toMatchObject({
+      status: 403,
+      body: { error: { code: 'FORBIDDEN', message: 'Only an administrator can grant or take back VIP.' } },
+    });
     expect((await call(api, null, 'POST', '/api/v1/admin/vip', { email, vip: true })).status).toBe(401);
     expect(await call(api, admin, 'POST', '/api/v1/admin/vip', { email: 'nobody@example.test', vip: true })).toMatchObject({ status: 404 });
 
     const tab = await openSocket(creator);
-    expect(await call(api, admin, 'POST', '/api/v1/admin/vip', { email: email.toUpperCase(), vip: true })).toMatchObject({ status: 200, body: { userId: creator.id, role: 'VIP' } });
+    expect(await call(api, admin, 'POST', '/api/v1/admin/vip', { email: email.toUpperCase(), vip: true })).toMatchObject({
+      status: 200,
+      body: { userId: creator.id, role: 'VIP' },
+    });
     expect(await overview(creator)).toMatchObject({ role: 'VIP', entitlements: { '1080p30fps': 'true' } });
     await waitFor('subscription.updated to VIP', async () => tab.messages.find((m) => m.type === 'subscription.updated' && m.role === 'VIP'), 10_000, 50);
     // Granting twice keeps one grant; taking it back makes the account Free again.

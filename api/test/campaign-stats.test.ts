@@ -28,7 +28,15 @@ let sweep: CampaignSweepJob;
 beforeAll(async () => {
   api = await startStudioApi({ now: () => clock });
   twitch = await startTwitchDouble();
-  const sampler = new ChannelStatsSampler({ db: api.db, logger, apiUrl: `${twitch.url}/helix`, clientId: twitch.clientId, tokenFor: async (userId) => tokens.get(userId) ?? null, intervalMinutes: 15, now: () => clock });
+  const sampler = new ChannelStatsSampler({
+    db: api.db,
+    logger,
+    apiUrl: `${twitch.url}/helix`,
+    clientId: twitch.clientId,
+    tokenFor: async (userId) => tokens.get(userId) ?? null,
+    intervalMinutes: 15,
+    now: () => clock,
+  });
   const campaigns = new CampaignService({ db: api.db, logger, mailer, publicUrl: api.url, secrets: null, ledger: new Ledger(api.db), now: () => clock });
   sweep = new CampaignSweepJob({ redis: api.redis, logger, campaigns, sampler, everyMs: 3_600_000, prefix: `test-${randomUUID()}` });
 });
@@ -41,15 +49,29 @@ afterAll(async () => {
 /** The authorization-code exchange a Twitch sign-in makes, against the double. */
 async function twitchToken(): Promise<string> {
   const redirect = 'http://127.0.0.1/callback';
-  const authorize = await fetch(`${twitch.url}/oauth2/authorize?client_id=${twitch.clientId}&redirect_uri=${encodeURIComponent(redirect)}&response_type=code&state=s`, { redirect: 'manual' });
+  const authorize = await fetch(
+    `${twitch.url}/oauth2/authorize?client_id=${twitch.clientId}&redirect_uri=${encodeURIComponent(redirect)}&response_type=code&state=s`,
+    { redirect: 'manual' },
+  );
   const code = new URL(authorize.headers.get('location')!).searchParams.get('code')!;
-  const res = await fetch(`${twitch.url}/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: twitch.clientId, client_secret: twitch.clientSecret }) });
+  const res = await fetch(`${twitch.url}/oauth2/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirect,
+      client_id: twitch.clientId,
+      client_secret: twitch.clientSecret,
+    }),
+  });
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
 async function linkedCreator(broadcasterId: string): Promise<TestUser> {
   const user = await createTestUser(api);
-  expect((await call(api, user, 'POST', '/api/v1/partner/account/onboarding', personalInfo(`s${user.id.replace(/[^A-Za-z0-9]/g, '').slice(0, 12)}`))).status).toBe(200);
+  expect(
+    (await call(api, user, 'POST', '/api/v1/partner/account/onboarding', personalInfo(`s${user.id.replace(/[^A-Za-z0-9]/g, '').slice(0, 12)}`))).status,
+  ).toBe(200);
   await api.db.account.create({ data: { id: randomUUID(), accountId: broadcasterId, providerId: 'twitch', userId: user.id } });
   tokens.set(user.id, await twitchToken());
   return user;
@@ -92,7 +114,15 @@ describe('channel statistics for campaign eligibility', () => {
     expect(await judged(streamer)).toEqual({
       eligible: true,
       reasons: [],
-      stats: { followers: 250, subscribers: 12, totalViews: null, averageViewers30d: 30, hoursStreamed30d: 3, sampledSince: '2026-11-25T12:00:00.000Z', complete: false },
+      stats: {
+        followers: 250,
+        subscribers: 12,
+        totalViews: null,
+        averageViewers30d: 30,
+        hoursStreamed30d: 3,
+        sampledSince: '2026-11-25T12:00:00.000Z',
+        complete: false,
+      },
     });
     expect((await judged(scopeless)).reasons).toEqual([
       'The campaign needs 100 followers; your channel has 90.',
@@ -121,10 +151,21 @@ describe('channel statistics for campaign eligibility', () => {
     const admin = await createTestUser(api);
     await api.db.user.update({ where: { id: admin.id }, data: { userType: 'ADMIN' } });
     const opens = new Date(clock.getTime() + 2 * 3_600_000);
-    const created = await call(api, admin, 'POST', '/api/v1/admin/campaigns', { name: 'Countdown', kind: 'game-key', status: 'active', game: 'Skyward', platforms: ['Steam'], requiresReview: false, keysAvailableAt: opens.toISOString() });
+    const created = await call(api, admin, 'POST', '/api/v1/admin/campaigns', {
+      name: 'Countdown',
+      kind: 'game-key',
+      status: 'active',
+      game: 'Skyward',
+      platforms: ['Steam'],
+      requiresReview: false,
+      keysAvailableAt: opens.toISOString(),
+    });
     const campaignId = (created.body as { id: string }).id;
     const participant = await linkedCreator('5004');
-    const joined = await call(api, participant, 'POST', `/api/v1/partner/campaigns/${campaignId}/application`, { primaryChannel: 'twitch.tv/p', agreementAccepted: true });
+    const joined = await call(api, participant, 'POST', `/api/v1/partner/campaigns/${campaignId}/application`, {
+      primaryChannel: 'twitch.tv/p',
+      agreementAccepted: true,
+    });
     expect(joined.status, JSON.stringify(joined.body)).toBe(201);
     const mails = () => sent.filter((m) => m.subject === 'Your key for Countdown is ready');
 

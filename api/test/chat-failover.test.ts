@@ -76,7 +76,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
-  await Promise.all(processes.map((p) => new Promise((resolve) => (p.child.exitCode !== null || p.child.signalCode !== null ? resolve(null) : p.child.once('exit', resolve)))));
+  await Promise.all(
+    processes.map((p) => new Promise((resolve) => (p.child.exitCode !== null || p.child.signalCode !== null ? resolve(null) : p.child.once('exit', resolve)))),
+  );
   redis?.disconnect();
   await db?.$disconnect();
   await database?.drop();
@@ -129,7 +131,9 @@ it('moves a chat to the other api within 10 s of its owner dying, with no messag
     20_000,
     100,
   );
-  const shown = studio.received.flatMap((m) => (m.type === 'chat.messages' ? m.messages.filter((c) => c.destinationId === project.youtube).map((c) => c.content) : []));
+  const shown = studio.received.flatMap((m) =>
+    m.type === 'chat.messages' ? m.messages.filter((c) => c.destinationId === project.youtube).map((c) => c.content) : [],
+  );
   expect(shown.length).toBe(posted.length);
   expect(new Set(shown).size).toBe(posted.length);
   expect(await db.chatMessage.count({ where: { destinationId: project.youtube } })).toBe(posted.length);

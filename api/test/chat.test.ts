@@ -54,9 +54,19 @@ async function facebookSays(text: string): Promise<string> {
 describe('connectors', () => {
   it('waits for YouTube and Facebook to go live, and says a platform without a connector is coming soon', async () => {
     const youtube = await studio.waitForState(project.youtube, 'connecting');
-    await waitFor('YouTube waiting for its broadcast', async () => (studio.stateOf(project.youtube)?.error === 'Waiting for YouTube to start the broadcast.' ? true : undefined), 10_000, 20);
+    await waitFor(
+      'YouTube waiting for its broadcast',
+      async () => (studio.stateOf(project.youtube)?.error === 'Waiting for YouTube to start the broadcast.' ? true : undefined),
+      10_000,
+      20,
+    );
     expect(youtube.canSend).toBe(true);
-    await waitFor('Facebook waiting for its live video', async () => (studio.stateOf(project.facebook)?.error === 'Waiting for Facebook to start the live video.' ? true : undefined), 10_000, 20);
+    await waitFor(
+      'Facebook waiting for its live video',
+      async () => (studio.stateOf(project.facebook)?.error === 'Waiting for Facebook to start the live video.' ? true : undefined),
+      10_000,
+      20,
+    );
     expect(studio.stateOf(project.trovo)).toMatchObject({ state: 'unsupported', error: 'Support for Trovo chat is coming soon.', canSend: false });
     expect(studio.stateOf(project.facebook)?.canSend).toBe(false);
     // The not-live retry asks again: going live is picked up.
@@ -128,7 +138,10 @@ describe('connectors', () => {
     // tmi.js pings every minute and drops the connection when no prefix-less PONG comes back
     // (a ":tmi.twitch.tv PONG" line is "a message it cannot parse", then a ping timeout).
     const url = new URL(doubles.twitch.wsUrl);
-    const client = new tmi.Client({ connection: { server: url.hostname, port: Number(url.port), secure: false, reconnect: false }, logger: { info: () => {}, warn: () => {}, error: () => {} } });
+    const client = new tmi.Client({
+      connection: { server: url.hostname, port: Number(url.port), secure: false, reconnect: false },
+      logger: { info: () => {}, warn: () => {}, error: () => {} },
+    });
     await client.connect();
     try {
       const [latency] = await client.ping();
@@ -142,7 +155,9 @@ describe('connectors', () => {
 describe('sending', () => {
   it('sends to two platforms at once, records the message once with an outcome per platform, and does not show YouTube’s copy again', async () => {
     studio.send({ type: 'chat.send', projectId: project.projectId, text: '  thanks for watching!  ', targets: [project.twitch, project.youtube] });
-    const sent = await studio.waitForChat((m) => m.direction === 'outbound' && m.content === 'thanks for watching!' && m.deliveries.every((d) => d.state !== 'pending'));
+    const sent = await studio.waitForChat(
+      (m) => m.direction === 'outbound' && m.content === 'thanks for watching!' && m.deliveries.every((d) => d.state !== 'pending'),
+    );
     const byId = (a: { destinationId: string }, b: { destinationId: string }) => a.destinationId.localeCompare(b.destinationId);
     expect(sent.deliveries).toEqual(
       [
@@ -255,10 +270,15 @@ describe('bad input and failures', () => {
     const before = await api.db.destination.findUniqueOrThrow({ where: { id: project.twitch } });
     doubles.twitch.expireTokens();
     doubles.twitch.drop(300);
-    await waitFor('a refreshed Twitch token', async () => {
-      const row = await api.db.destination.findUniqueOrThrow({ where: { id: project.twitch } });
-      return row.accessTokenEnc !== before.accessTokenEnc ? true : undefined;
-    }, 15_000, 50);
+    await waitFor(
+      'a refreshed Twitch token',
+      async () => {
+        const row = await api.db.destination.findUniqueOrThrow({ where: { id: project.twitch } });
+        return row.accessTokenEnc !== before.accessTokenEnc ? true : undefined;
+      },
+      15_000,
+      50,
+    );
     await studio.waitForState(project.twitch, 'live');
     studio.send({ type: 'chat.send', projectId: project.projectId, text: 'sent with the new token', targets: [project.twitch] });
     const sent = await studio.waitForChat((m) => m.content === 'sent with the new token' && m.deliveries[0]?.state !== 'pending');
@@ -269,10 +289,15 @@ describe('bad input and failures', () => {
   it('refreshes the token once after a YouTube 401 and polls on', async () => {
     const before = await api.db.destination.findUniqueOrThrow({ where: { id: project.youtube } });
     doubles.youtube.expireTokens();
-    await waitFor('a refreshed YouTube token', async () => {
-      const row = await api.db.destination.findUniqueOrThrow({ where: { id: project.youtube } });
-      return row.accessTokenEnc !== before.accessTokenEnc ? true : undefined;
-    }, 15_000, 50);
+    await waitFor(
+      'a refreshed YouTube token',
+      async () => {
+        const row = await api.db.destination.findUniqueOrThrow({ where: { id: project.youtube } });
+        return row.accessTokenEnc !== before.accessTokenEnc ? true : undefined;
+      },
+      15_000,
+      50,
+    );
     doubles.youtube.post('YT Viewer', 'after the refresh');
     await studio.waitForChat((m) => m.content === 'after the refresh');
   });

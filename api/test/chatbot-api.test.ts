@@ -24,10 +24,24 @@ describe('commands', () => {
   it('are created, listed, changed and removed; names compare without case', async () => {
     const made = await call(api, owner, 'POST', `${base(owner)}/commands`, { command: 'Discord', message: 'Join us: {url}', userCooldownSeconds: 60 });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
-    expect(made.body).toMatchObject({ command: '!Discord', permission: 'everyone', globalCooldownSeconds: 5, userCooldownSeconds: 60, count: 0, platforms: ['twitch'] });
+    expect(made.body).toMatchObject({
+      command: '!Discord',
+      permission: 'everyone',
+      globalCooldownSeconds: 5,
+      userCooldownSeconds: 60,
+      count: 0,
+      platforms: ['twitch'],
+    });
     const id = (made.body as { id: string }).id;
-    expect(errorOf(await call(api, owner, 'POST', `${base(owner)}/commands`, { command: '!discord', message: 'again' }))).toMatchObject({ code: 'CHATBOT_COMMAND_TAKEN' });
-    const changed = await call(api, owner, 'PUT', `${base(owner)}/commands/${id}`, { command: '!discord', message: 'New text', permission: 'regular', pointCost: 25 });
+    expect(errorOf(await call(api, owner, 'POST', `${base(owner)}/commands`, { command: '!discord', message: 'again' }))).toMatchObject({
+      code: 'CHATBOT_COMMAND_TAKEN',
+    });
+    const changed = await call(api, owner, 'PUT', `${base(owner)}/commands/${id}`, {
+      command: '!discord',
+      message: 'New text',
+      permission: 'regular',
+      pointCost: 25,
+    });
     expect(changed).toMatchObject({ status: 200, body: { command: '!discord', permission: 'regular', pointCost: 25 } });
     const page = (await call(api, owner, 'GET', base(owner))).body as ChatbotConfig;
     expect(page.commands.map((c) => c.command)).toEqual(['!discord']);
@@ -68,11 +82,20 @@ describe('sections', () => {
   });
 
   it('warning levels: a timeout over 14 days is refused with words; a ban of any length is fine', async () => {
-    const tooLong = await call(api, owner, 'PUT', `${base(owner)}/warning-levels`, { levels: [{ warnings: 3, action: 'timeout', duration: 15, unit: 'days' }] });
+    const tooLong = await call(api, owner, 'PUT', `${base(owner)}/warning-levels`, {
+      levels: [{ warnings: 3, action: 'timeout', duration: 15, unit: 'days' }],
+    });
     expect(tooLong.status).toBe(400);
     expect(errorOf(tooLong).message).toContain(TIMEOUT_TOO_LONG);
-    expect((await call(api, owner, 'PUT', `${base(owner)}/warning-levels`, { levels: [{ warnings: 3, action: 'timeout', duration: 1, unit: 'months' }] })).status).toBe(400);
-    const ok = await call(api, owner, 'PUT', `${base(owner)}/warning-levels`, { levels: [{ warnings: 3, action: 'timeout', duration: 2, unit: 'weeks' }, { warnings: 5, action: 'ban', duration: 6, unit: 'months' }] });
+    expect(
+      (await call(api, owner, 'PUT', `${base(owner)}/warning-levels`, { levels: [{ warnings: 3, action: 'timeout', duration: 1, unit: 'months' }] })).status,
+    ).toBe(400);
+    const ok = await call(api, owner, 'PUT', `${base(owner)}/warning-levels`, {
+      levels: [
+        { warnings: 3, action: 'timeout', duration: 2, unit: 'weeks' },
+        { warnings: 5, action: 'ban', duration: 6, unit: 'months' },
+      ],
+    });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect((ok.body as ChatbotConfig).warningLevels).toHaveLength(2);
   });
@@ -93,13 +116,21 @@ describe('sections', () => {
   it('extras and loyalty saved without the fields that came later (rank commands, their cooldown, Regulars promotion) take their defaults; out-of-range values are refused', async () => {
     const extras = await call(api, owner, 'PUT', `${base(owner)}/extras`, { permitCommand: false, quoteCommands: true, pointsCommand: true });
     expect(extras.status, JSON.stringify(extras.body)).toBe(200);
-    expect((extras.body as ChatbotConfig).extras).toEqual({ permitCommand: false, quoteCommands: true, pointsCommand: true, rankCommands: true, statsUserCooldownSeconds: 30 });
+    expect((extras.body as ChatbotConfig).extras).toEqual({
+      permitCommand: false,
+      quoteCommands: true,
+      pointsCommand: true,
+      rankCommands: true,
+      statsUserCooldownSeconds: 30,
+    });
     expect((await call(api, owner, 'PUT', `${base(owner)}/extras`, { ...DEFAULT_EXTRAS, statsUserCooldownSeconds: 3601 })).status).toBe(400);
     const { regulars: _omitted, ...older } = structuredClone(DEFAULT_LOYALTY);
     const loyalty = await call(api, owner, 'PUT', `${base(owner)}/loyalty`, { ...older, program: 'regulars' });
     expect(loyalty.status, JSON.stringify(loyalty.body)).toBe(200);
     expect((loyalty.body as ChatbotConfig).loyalty.regulars).toEqual({ autoPromote: false, hoursWatched: 10 });
-    expect((await call(api, owner, 'PUT', `${base(owner)}/loyalty`, { ...DEFAULT_LOYALTY, regulars: { autoPromote: true, hoursWatched: 0 } })).status).toBe(400);
+    expect((await call(api, owner, 'PUT', `${base(owner)}/loyalty`, { ...DEFAULT_LOYALTY, regulars: { autoPromote: true, hoursWatched: 0 } })).status).toBe(
+      400,
+    );
     expect((await call(api, owner, 'GET', base(owner))).body).toMatchObject({ connection: { notices: [] } });
   });
 
@@ -108,8 +139,24 @@ describe('sections', () => {
     loyalty.program = 'points';
     loyalty.points.whileViewing.intervalMinutes = 45;
     expect((await call(api, owner, 'PUT', `${base(owner)}/loyalty`, loyalty)).status).toBe(200);
-    expect((await call(api, owner, 'PUT', `${base(owner)}/loyalty`, { ...loyalty, points: { ...loyalty.points, whileViewing: { enabled: true, amount: 1, intervalMinutes: 10 } } })).status).toBe(400);
-    expect((await call(api, owner, 'PUT', `${base(owner)}/ranks`, { ranks: [{ name: 'Lurker', hoursWatched: 0 }, { name: 'Legend', hoursWatched: 100 }] })).status).toBe(200);
+    expect(
+      (
+        await call(api, owner, 'PUT', `${base(owner)}/loyalty`, {
+          ...loyalty,
+          points: { ...loyalty.points, whileViewing: { enabled: true, amount: 1, intervalMinutes: 10 } },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(api, owner, 'PUT', `${base(owner)}/ranks`, {
+          ranks: [
+            { name: 'Lurker', hoursWatched: 0 },
+            { name: 'Legend', hoursWatched: 100 },
+          ],
+        })
+      ).status,
+    ).toBe(200);
     expect((await call(api, owner, 'PUT', `${base(owner)}/timer-settings`, { intervalMinutes: 20, onlyWhileLive: true, minChatLines: 10 })).status).toBe(200);
     expect((await call(api, owner, 'POST', `${base(owner)}/timers`, { name: 'Socials', message: 'Follow on {url}' })).status).toBe(201);
     expect((await call(api, owner, 'POST', `${base(owner)}/regulars`, { username: 'SomeRegular' })).status).toBe(201);
@@ -133,14 +180,25 @@ describe('connection health', () => {
     expect(errorOf(await call(api, creator, 'PUT', `${base(creator)}/connection`, { enabled: true }))).toMatchObject({ code: 'CHATBOT_NO_TWITCH' });
     const login = `bot${creator.id.slice(0, 8)}`;
     await linkTwitch(api, creator, login);
-    expect((await call(api, creator, 'PUT', `${base(creator)}/connection`, { enabled: true })).body).toMatchObject({ enabled: true, health: 'pending', twitchLogin: login });
+    expect((await call(api, creator, 'PUT', `${base(creator)}/connection`, { enabled: true })).body).toMatchObject({
+      enabled: true,
+      health: 'pending',
+      twitchLogin: login,
+    });
     const twin = await createTestUser(api);
     await linkTwitch(api, twin, login);
     expect((await call(api, twin, 'PUT', `${base(twin)}/connection`, { enabled: true })).body).toMatchObject({ health: 'duplicate' });
     await api.redis.set(`onair:chatbot:state:${creator.id}`, JSON.stringify({ state: 'connected' }), 'PX', 5000);
     expect((await call(api, creator, 'GET', base(creator))).body).toMatchObject({ connection: { health: 'healthy' } });
-    await api.redis.set(`onair:chatbot:state:${creator.id}`, JSON.stringify({ state: 'error', error: 'The bot is not a moderator of this channel.' }), 'PX', 5000);
-    expect((await call(api, creator, 'GET', base(creator))).body).toMatchObject({ connection: { health: 'unhealthy', reason: 'The bot is not a moderator of this channel.' } });
+    await api.redis.set(
+      `onair:chatbot:state:${creator.id}`,
+      JSON.stringify({ state: 'error', error: 'The bot is not a moderator of this channel.' }),
+      'PX',
+      5000,
+    );
+    expect((await call(api, creator, 'GET', base(creator))).body).toMatchObject({
+      connection: { health: 'unhealthy', reason: 'The bot is not a moderator of this channel.' },
+    });
     expect((await call(api, creator, 'PUT', `${base(creator)}/connection`, { enabled: false })).body).toMatchObject({ health: 'disabled' });
   });
 });

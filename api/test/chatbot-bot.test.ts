@@ -74,14 +74,25 @@ beforeAll(async () => {
   };
   api = await startStudioApi({ env: { ...env, CHATBOT_RUNNERS: 'false' } });
   const config = loadConfig({ DATABASE_URL: api.databaseUrl, REDIS_URL: 'redis://unused', ...env });
-  bots = compose({ config: { ...config, REDIS_URL: '' }, db: api.db, redis: api.redis, logger: createLogger('chatbot-test', 'silent'), now: () => new Date(clock) });
+  bots = compose({
+    config: { ...config, REDIS_URL: '' },
+    db: api.db,
+    redis: api.redis,
+    logger: createLogger('chatbot-test', 'silent'),
+    now: () => new Date(clock),
+  });
   chatbots = await startChatbots(bots);
   owner = await createTestUser(api);
   await linkTwitch(api, owner, login);
   await post('commands', { command: '!ping', message: 'pong {args}', globalCooldownSeconds: 0 });
   expect((await call(api, owner, 'PUT', `${base()}/connection`, { enabled: true })).status).toBe(200);
   await waitFor('the bot in the chat', async () => (irc.joined(login).length > 0 && chatbots.supervisor!.runner(owner.id) ? true : undefined), 20_000, 50);
-  await waitFor('a healthy bot', async () => (((await call(api, owner, 'GET', base())).body as ChatbotConfig).connection.health === 'healthy' ? true : undefined), 20_000, 100);
+  await waitFor(
+    'a healthy bot',
+    async () => (((await call(api, owner, 'GET', base())).body as ChatbotConfig).connection.health === 'healthy' ? true : undefined),
+    20_000,
+    100,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -215,7 +226,18 @@ describe('timers, loyalty, quotes, alerts', () => {
   it('a follow produces the chat alert', async () => {
     const project = await api.db.project.create({ data: { ownerId: owner.id, name: 'Alerts' } });
     const store = new EventsStore(api.db, api.redis, createLogger('events-test', 'silent'));
-    const follow = { platformEventId: randomUUID(), type: 'follow', platformUsername: 'NewFan', platformUserId: '42', avatar: null, value: null, data: {}, platformCreatedAt: new Date(), replay: false, suppressed: false };
+    const follow = {
+      platformEventId: randomUUID(),
+      type: 'follow',
+      platformUsername: 'NewFan',
+      platformUserId: '42',
+      avatar: null,
+      value: null,
+      data: {},
+      platformCreatedAt: new Date(),
+      replay: false,
+      suppressed: false,
+    };
     await store.store({ id: null, projectId: project.id, platform: 'twitch' }, [follow]);
     await store.store({ id: null, projectId: project.id, platform: 'twitch' }, [follow]);
     await waitFor('the follow alert', async () => (replies().includes('Thank you for following, NewFan!') ? true : undefined), 10_000, 20);
@@ -322,7 +344,12 @@ describe('live from Twitch, viewers from the chatters list, !watchtime and !rank
     const loyalty = structuredClone(DEFAULT_LOYALTY);
     loyalty.program = 'ranks';
     await put('loyalty', loyalty);
-    await put('ranks', { ranks: [{ name: 'Lurker', hoursWatched: 0 }, { name: 'Regular', hoursWatched: 5 }] });
+    await put('ranks', {
+      ranks: [
+        { name: 'Lurker', hoursWatched: 0 },
+        { name: 'Regular', hoursWatched: 5 },
+      ],
+    });
     await put('extras', { ...DEFAULT_EXTRAS, statsUserCooldownSeconds: 60 });
     const seconds = (await api.db.chatbotViewer.findFirstOrThrow({ where: { channelId: owner.id, login: 'lurker7' } })).secondsWatched;
     expect(seconds).toBe(30 * 60);
@@ -330,7 +357,10 @@ describe('live from Twitch, viewers from the chatters list, !watchtime and !rank
     say({ login: 'lurker7', text: '!rank' });
     say({ login: 'lurker7', text: '!rank' });
     await settle();
-    expect(replies().filter((t) => t.startsWith('@lurker7'))).toEqual(['@lurker7 has watched 30 minutes here.', '@lurker7 is Lurker (30 minutes watched); Regular at 5 hours.']);
+    expect(replies().filter((t) => t.startsWith('@lurker7'))).toEqual([
+      '@lurker7 has watched 30 minutes here.',
+      '@lurker7 is Lurker (30 minutes watched); Regular at 5 hours.',
+    ]);
     clock += 61_000;
     say({ login: 'lurker7', text: '!rank' });
     await settle();
@@ -351,7 +381,12 @@ describe('live from Twitch, viewers from the chatters list, !watchtime and !rank
     twitch.chatters.set(twitchId, [{ user_id: irc.userIdOf('lurker8'), user_login: 'lurker8', user_name: 'lurker8' }]);
     clock += 30 * 60_000;
     await runner().tick();
-    await waitFor('lurker8 a regular', async () => (((await call(api, owner, 'GET', base())).body as ChatbotConfig).regulars.some((r) => r.username === 'lurker8') ? true : undefined), 10_000, 50);
+    await waitFor(
+      'lurker8 a regular',
+      async () => (((await call(api, owner, 'GET', base())).body as ChatbotConfig).regulars.some((r) => r.username === 'lurker8') ? true : undefined),
+      10_000,
+      50,
+    );
     const regulars = ((await call(api, owner, 'GET', base())).body as ChatbotConfig).regulars.map((r) => r.username);
     expect(regulars).not.toContain('lurker9');
     say({ login: 'lurker8', text: '!lounge' });

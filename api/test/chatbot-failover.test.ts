@@ -67,7 +67,12 @@ async function startApi(): Promise<ApiProcess> {
   for (const stream of [child.stdout, child.stderr]) stream?.on('data', (d: Buffer) => output.push(d.toString()));
   const api = { child, output };
   processes.push(api);
-  await waitFor(`the api on ${port} (${output.join('')})`, async () => ((await fetch(`${url}/healthz`).catch(() => null))?.ok ? true : undefined), 120_000, 200);
+  await waitFor(
+    `the api on ${port} (${output.join('')})`,
+    async () => ((await fetch(`${url}/healthz`).catch(() => null))?.ok ? true : undefined),
+    120_000,
+    200,
+  );
   return api;
 }
 
@@ -82,7 +87,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
-  await Promise.all(processes.map((p) => new Promise((resolve) => (p.child.exitCode !== null || p.child.signalCode !== null ? resolve(null) : p.child.once('exit', resolve)))));
+  await Promise.all(
+    processes.map((p) => new Promise((resolve) => (p.child.exitCode !== null || p.child.signalCode !== null ? resolve(null) : p.child.once('exit', resolve)))),
+  );
   redis?.disconnect();
   await db?.$disconnect();
   await database?.drop();

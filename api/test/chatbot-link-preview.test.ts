@@ -126,7 +126,13 @@ beforeAll(async () => {
   };
   api = await startStudioApi({ env: { ...env, CHATBOT_RUNNERS: 'false' } });
   const config = loadConfig({ DATABASE_URL: api.databaseUrl, REDIS_URL: 'redis://unused', ...env });
-  bots = compose({ config: { ...config, REDIS_URL: '' }, db: api.db, redis: api.redis, logger: createLogger('chatbot-preview-test', 'silent'), now: () => new Date(clock) });
+  bots = compose({
+    config: { ...config, REDIS_URL: '' },
+    db: api.db,
+    redis: api.redis,
+    logger: createLogger('chatbot-preview-test', 'silent'),
+    now: () => new Date(clock),
+  });
   chatbots = await startChatbots(bots);
   owner = await createTestUser(api);
   await linkTwitch(api, owner, login);
@@ -170,7 +176,13 @@ describe('link preview', () => {
     expect(replies().length).toBe(posted);
     // An address literal (which chat does not even show as a link) is refused by the same rule.
     const policy = new EgressPolicy(new Set([`pages.test:${port}`]), dnsServersResolver([dns.server]));
-    for (const url of [`http://127.0.0.1:${port}/secret`, `http://[::1]:${port}/secret`, `http://2130706433:${port}/secret`, 'http://169.254.169.254/', 'file:///etc/passwd']) {
+    for (const url of [
+      `http://127.0.0.1:${port}/secret`,
+      `http://[::1]:${port}/secret`,
+      `http://2130706433:${port}/secret`,
+      'http://169.254.169.254/',
+      'file:///etc/passwd',
+    ]) {
       expect(await fetchLinkPreview(url, policy), url).toMatchObject({ ok: false });
     }
     expect(hits.get('/secret')).toBeUndefined();

@@ -53,7 +53,10 @@ async function projectWithCountdown(seconds: number, next: 'first' | null): Prom
 describe('countdown scenes', () => {
   it('switches to the named scene when the time is up, not before, once across replicas', async () => {
     const { projectId, first, countdown } = await projectWithCountdown(5, 'first');
-    expect((await documentOf(projectId)).scenes.find((s) => s.id === countdown)).toMatchObject({ kind: 'countdown', countdown: { seconds: 5, nextSceneId: first } });
+    expect((await documentOf(projectId)).scenes.find((s) => s.id === countdown)).toMatchObject({
+      kind: 'countdown',
+      countdown: { seconds: 5, nextSceneId: first },
+    });
     expect((await patch(projectId, [{ op: 'setActiveScene', sceneId: countdown }])).status).toBe(200);
     expect(await countdowns.endsAt(projectId)).toBe(clock + 5000);
 
@@ -111,7 +114,10 @@ describe('countdown scenes', () => {
     expect(JSON.parse(seenOnAnnounce[0]!)).toEqual({ sceneId: countdown, endsAt: clock + 90_000 });
 
     clock += 30_500;
-    expect(await call(api, host, 'GET', url)).toMatchObject({ status: 200, body: { countdown: { sceneId: countdown, remainingMs: 59_500, endsAt: new Date(clock + 59_500).toISOString() } } });
+    expect(await call(api, host, 'GET', url)).toMatchObject({
+      status: 200,
+      body: { countdown: { sceneId: countdown, remainingMs: 59_500, endsAt: new Date(clock + 59_500).toISOString() } },
+    });
     // Someone with no role in the project is told it does not exist.
     const stranger = await createTestUser(api);
     expect(await call(api, stranger, 'GET', url)).toMatchObject({ status: 404 });
@@ -123,7 +129,10 @@ describe('countdown scenes', () => {
   it('refuses a countdown on another kind of scene, one that goes to itself, and a time out of range', async () => {
     const { projectId, first, countdown } = await projectWithCountdown(10, null);
     const onStandard = await patch(projectId, [{ op: 'setCountdown', sceneId: first, countdown: { seconds: 10, nextSceneId: null } }]);
-    expect(onStandard).toMatchObject({ status: 422, body: { error: { code: 'SCENE_RULE_VIOLATED', message: 'Only a countdown scene has a countdown.', details: { rule: 'not-a-countdown' } } } });
+    expect(onStandard).toMatchObject({
+      status: 422,
+      body: { error: { code: 'SCENE_RULE_VIOLATED', message: 'Only a countdown scene has a countdown.', details: { rule: 'not-a-countdown' } } },
+    });
     const toItself = await patch(projectId, [{ op: 'setCountdown', sceneId: countdown, countdown: { seconds: 10, nextSceneId: countdown } }]);
     expect(toItself).toMatchObject({ status: 422, body: { error: { details: { rule: 'scene-not-found' } } } });
     expect((await patch(projectId, [{ op: 'setCountdown', sceneId: countdown, countdown: { seconds: 0, nextSceneId: null } }])).status).toBe(400);

@@ -51,9 +51,15 @@ describe('the tip button block', () => {
     expect(page.html).not.toContain('/tip/');
 
     expect((await call(api, user, 'PUT', `/api/v1/partner/channels/${user.id}/tip-settings`, tipSettings)).status).toBe(200);
-    expect(((await call(api, user, 'GET', sitePath)).body as CreatorSite).tips).toEqual({ available: true, unavailableReason: null, url: `${api.url}/tip/${user.id}` });
+    expect(((await call(api, user, 'GET', sitePath)).body as CreatorSite).tips).toEqual({
+      available: true,
+      unavailableReason: null,
+      url: `${api.url}/tip/${user.id}`,
+    });
     page = await publicHtml(username);
-    expect(page.html).toContain(`<section class="card" data-block="tipButton"><h2>Support the stream</h2><a class="button" href="/tip/${user.id}">Tip &lt;b&gt;me&lt;/b&gt;</a></section>`);
+    expect(page.html).toContain(
+      `<section class="card" data-block="tipButton"><h2>Support the stream</h2><a class="button" href="/tip/${user.id}">Tip &lt;b&gt;me&lt;/b&gt;</a></section>`,
+    );
     // The button's address is the creator's tip page, which takes tips.
     const href = /data-block="tipButton".*?href="([^"]+)"/.exec(page.html)![1]!;
     expect(new URL(href, api.url).pathname).toBe(`/tip/${user.id}`);
@@ -61,16 +67,21 @@ describe('the tip button block', () => {
     expect(tipPage).toMatchObject({ channelId: user.id, creatorName: username, available: true });
   });
 
-  it("hides the button while an operator has switched tipping off, and says why in the editor", async () => {
+  it('hides the button while an operator has switched tipping off, and says why in the editor', async () => {
     const { user, username, sitePath } = await creator();
     expect((await call(api, user, 'PUT', `/api/v1/partner/channels/${user.id}/tip-settings`, tipSettings)).status).toBe(200);
     expect((await call(api, user, 'PUT', sitePath, site([tipButton()]))).status).toBe(200);
     expect((await publicHtml(username)).html).toContain('data-block="tipButton"');
     const admin = await createTestUser(api);
     await api.db.user.update({ where: { id: admin.id }, data: { userType: 'ADMIN' } });
-    expect((await call(api, admin, 'PUT', '/api/v1/admin/tips-availability', { available: false, reason: 'Tipping is paused for maintenance.' })).status).toBe(200);
+    expect((await call(api, admin, 'PUT', '/api/v1/admin/tips-availability', { available: false, reason: 'Tipping is paused for maintenance.' })).status).toBe(
+      200,
+    );
     try {
-      expect(((await call(api, user, 'GET', sitePath)).body as CreatorSite).tips).toMatchObject({ available: false, unavailableReason: 'Tipping is paused for maintenance.' });
+      expect(((await call(api, user, 'GET', sitePath)).body as CreatorSite).tips).toMatchObject({
+        available: false,
+        unavailableReason: 'Tipping is paused for maintenance.',
+      });
       expect((await publicHtml(username)).html).not.toContain('data-block="tipButton"');
     } finally {
       expect((await call(api, admin, 'PUT', '/api/v1/admin/tips-availability', { available: true })).status).toBe(200);
@@ -118,7 +129,17 @@ describe('the promo codes block', () => {
     codes: { code: string; discountPercent: number }[],
   ): Promise<{ slug: string | null }> {
     const c = await api.db.campaign.create({
-      data: { name: campaign.name, kind: 'game-key', game: campaign.game, status: campaign.status ?? 'active', storeUrl: campaign.storeUrl ?? null, expiresAt: campaign.expiresAt ?? null, promoDiscountKind: 'range', promoMinPercent: 5, promoMaxPercent: 30 },
+      data: {
+        name: campaign.name,
+        kind: 'game-key',
+        game: campaign.game,
+        status: campaign.status ?? 'active',
+        storeUrl: campaign.storeUrl ?? null,
+        expiresAt: campaign.expiresAt ?? null,
+        promoDiscountKind: 'range',
+        promoMinPercent: 5,
+        promoMaxPercent: 30,
+      },
     });
     const a = await api.db.campaignApplication.create({ data: { campaignId: c.id, creatorId, status: application.status } });
     for (const code of codes) await api.db.promoCode.create({ data: { applicationId: a.id, ...code } });
@@ -140,14 +161,25 @@ describe('the promo codes block', () => {
     const { user, username, sitePath } = await creator();
     const other = await createTestUser(api);
     const tag = randomUUID().slice(0, 6).toUpperCase();
-    const sky = await participation(user.id, { name: 'Skyward launch', game: 'Skyward <i>Deluxe</i>', storeUrl: 'https://store.example.test/skyward' }, { status: 'accepted', link: true }, [{ code: `SKY${tag}`, discountPercent: 15 }]);
+    const sky = await participation(
+      user.id,
+      { name: 'Skyward launch', game: 'Skyward <i>Deluxe</i>', storeUrl: 'https://store.example.test/skyward' },
+      { status: 'accepted', link: true },
+      [{ code: `SKY${tag}`, discountPercent: 15 }],
+    );
     await participation(user.id, { name: 'Moss keys', game: 'Moss', storeUrl: null }, { status: 'claimed' }, [{ code: `MOSS${tag}`, discountPercent: 10 }]);
     // Not shown: a paused or an expired campaign, an application no longer running, another creator's code.
-    await participation(user.id, { name: 'Paused', game: 'Paused game', status: 'paused' }, { status: 'accepted' }, [{ code: `PAUSED${tag}`, discountPercent: 10 }]);
-    await participation(user.id, { name: 'Expired', game: 'Old game', expiresAt: new Date(Date.now() - 60_000) }, { status: 'accepted' }, [{ code: `OLD${tag}`, discountPercent: 10 }]);
+    await participation(user.id, { name: 'Paused', game: 'Paused game', status: 'paused' }, { status: 'accepted' }, [
+      { code: `PAUSED${tag}`, discountPercent: 10 },
+    ]);
+    await participation(user.id, { name: 'Expired', game: 'Old game', expiresAt: new Date(Date.now() - 60_000) }, { status: 'accepted' }, [
+      { code: `OLD${tag}`, discountPercent: 10 },
+    ]);
     await participation(user.id, { name: 'Rescinded', game: 'Gone game' }, { status: 'rescinded' }, [{ code: `GONE${tag}`, discountPercent: 10 }]);
     await participation(user.id, { name: 'Applied', game: 'Waiting game' }, { status: 'applied' }, [{ code: `WAIT${tag}`, discountPercent: 10 }]);
-    await participation(other.id, { name: 'Someone else', game: 'Their game' }, { status: 'accepted', link: true }, [{ code: `THEIRS${tag}`, discountPercent: 20 }]);
+    await participation(other.id, { name: 'Someone else', game: 'Their game' }, { status: 'accepted', link: true }, [
+      { code: `THEIRS${tag}`, discountPercent: 20 },
+    ]);
 
     expect((await call(api, user, 'PUT', sitePath, site([promoBlock()], false))).status).toBe(200);
     // Unpublished: the codes stay with the editor.
@@ -184,7 +216,9 @@ describe('the promo codes block', () => {
 
   it('shows what the block would show to the owner and Creator Site collaborators only', async () => {
     const { user, sitePath } = await creator();
-    await participation(user.id, { name: 'Private view', game: 'Game' }, { status: 'accepted' }, [{ code: `PV${randomUUID().slice(0, 6).toUpperCase()}`, discountPercent: 12 }]);
+    await participation(user.id, { name: 'Private view', game: 'Game' }, { status: 'accepted' }, [
+      { code: `PV${randomUUID().slice(0, 6).toUpperCase()}`, discountPercent: 12 },
+    ]);
     expect((await call(api, user, 'PUT', sitePath, site([promoBlock()], false))).status).toBe(200);
     const analytics = await collaboratorWith(api, user, ['analytics']);
     const refused = await call(api, analytics.user, 'GET', sitePath);

@@ -36,9 +36,19 @@ async function uploadImage(user: TestUser | null, channelId: string, name: strin
   return { status: res.status, body: (await res.json()) as never };
 }
 
-const storedFiles = () => readdirSync(store).filter((f) => !f.startsWith('.')).sort();
+const storedFiles = () =>
+  readdirSync(store)
+    .filter((f) => !f.startsWith('.'))
+    .sort();
 const sitePath = (channelId: string) => `/api/v1/partner/channels/${channelId}/site`;
-const imageBlock = (uploadId: string | null, style: 'banner' | 'picture' = 'banner') => ({ kind: 'image' as const, id: randomUUID(), title: 'Me <b>live</b>', uploadId, alt: 'Ada at the <desk>', style });
+const imageBlock = (uploadId: string | null, style: 'banner' | 'picture' = 'banner') => ({
+  kind: 'image' as const,
+  id: randomUUID(),
+  title: 'Me <b>live</b>',
+  uploadId,
+  alt: 'Ada at the <desk>',
+  style,
+});
 const content = (blocks: CreatorSiteContent['blocks'], published = true): CreatorSiteContent => ({ published, headline: '', blocks });
 
 beforeAll(async () => {
@@ -46,7 +56,19 @@ beforeAll(async () => {
   store = join(work, 'store');
   execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=320x180', '-frames:v', '1', join(work, 'red.png')]);
   // Noise does not compress: a PNG well over the limit.
-  execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'nullsrc=s=640x480,geq=random(1)*255:128:128', '-frames:v', '1', join(work, 'noise.png')]);
+  execFileSync('ffmpeg', [
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'nullsrc=s=640x480,geq=random(1)*255:128:128',
+    '-frames:v',
+    '1',
+    join(work, 'noise.png'),
+  ]);
   red = readFileSync(join(work, 'red.png'));
   large = readFileSync(join(work, 'noise.png'));
   expect(large.length).toBeGreaterThan(MAX_IMAGE_BYTES);
@@ -69,7 +91,10 @@ describe('creator site pictures', () => {
 
   it('are uploaded into the uploads store, shown on the published site and served to a signed-out visitor as a PNG', async () => {
     const uploaded = await uploadImage(owner, owner.id, 'banner.png', red);
-    expect(uploaded).toMatchObject({ status: 201, body: { projectId: null, purpose: 'site', kind: 'image', mimeType: 'image/png', width: 320, height: 180, name: 'banner.png' } });
+    expect(uploaded).toMatchObject({
+      status: 201,
+      body: { projectId: null, purpose: 'site', kind: 'image', mimeType: 'image/png', width: 320, height: 180, name: 'banner.png' },
+    });
     const id = uploaded.body.id!;
     expect(storedFiles()).toContain(`${id}.png`);
     // The owner's storage counts it (issue 19's quota is per account).
@@ -133,7 +158,10 @@ describe('creator site pictures', () => {
     const elsewhere = await uploadImage(other, other.id, 'theirs.png', red);
     expect(elsewhere.status).toBe(201);
     const refused = await call(api, owner, 'PUT', sitePath(owner.id), content([imageBlock(elsewhere.body.id!)]));
-    expect(refused).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', details: { issues: [{ path: ['blocks', '0', 'uploadId'] }] } } } });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_FAILED', details: { issues: [{ path: ['blocks', '0', 'uploadId'] }] } } },
+    });
     expect((await call(api, owner, 'PUT', sitePath(owner.id), content([imageBlock(randomUUID())]))).status).toBe(400);
     // A block waiting for its picture is fine, and shows nothing to visitors.
     expect((await call(api, owner, 'PUT', sitePath(owner.id), content([imageBlock(null)]))).status).toBe(200);
@@ -151,7 +179,9 @@ describe('creator site pictures', () => {
     const overlays = await collaboratorWith(api, owner, ['overlay.edit', 'analytics']);
     expect(await uploadImage(overlays.user, owner.id, 'no.png', red)).toMatchObject({
       status: 403,
-      body: { error: { code: 'FORBIDDEN', message: 'Your access to this channel does not include Creator Site (Edit website). Ask the channel owner to grant it.' } },
+      body: {
+        error: { code: 'FORBIDDEN', message: 'Your access to this channel does not include Creator Site (Edit website). Ask the channel owner to grant it.' },
+      },
     });
     const elsewhere = await collaboratorWith(api, other, ['creator-site']);
     expect(await uploadImage(elsewhere.user, owner.id, 'no.png', red)).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });

@@ -76,7 +76,9 @@ describe('the creator site', () => {
 
   it('refuses bad blocks with words: a javascript: link, an unknown time zone, an empty about', async () => {
     const bad = async (blocks: unknown[]) => JSON.stringify((await call(api, owner, 'PUT', sitePath(), { ...content(), blocks })).body);
-    expect(await bad([{ kind: 'socialLinks', id: randomUUID(), title: '', links: [{ platform: 'X', url: 'javascript:alert(1)' }] }])).toContain('Enter an https address');
+    expect(await bad([{ kind: 'socialLinks', id: randomUUID(), title: '', links: [{ platform: 'X', url: 'javascript:alert(1)' }] }])).toContain(
+      'Enter an https address',
+    );
     expect(await bad([{ kind: 'schedule', id: randomUUID(), title: '', timeZone: 'Mars/Olympus', entries: [] }])).toContain('Choose a time zone');
     expect(await bad([{ kind: 'about', id: randomUUID(), title: '', text: '' }])).toContain('This field is required');
   });
@@ -84,7 +86,12 @@ describe('the creator site', () => {
   it('is edited by a collaborator with the Creator Site group, and refused to one without it', async () => {
     const without = await collaboratorWith(api, owner, ['overlay.edit', 'overlay.view', 'analytics', 'chatbot.chat']);
     const refused = await call(api, without.user, 'PUT', sitePath(), content({ headline: 'Hijacked' }));
-    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN', message: 'Your access to this channel does not include Creator Site (Edit website). Ask the channel owner to grant it.' } } });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: {
+        error: { code: 'FORBIDDEN', message: 'Your access to this channel does not include Creator Site (Edit website). Ask the channel owner to grant it.' },
+      },
+    });
     expect((await call(api, without.user, 'GET', sitePath())).status).toBe(403);
     const editor = await collaboratorWith(api, owner, ['creator-site']);
     expect((await call(api, editor.user, 'PUT', sitePath(), content({ headline: 'Edited by the team' }))).status).toBe(200);

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionKeys, type DestinationList, type DestinationView, type PlatformPreparation, type StreamDestinationOption } from '@onair/protocol';
 import { pino } from 'pino';
 import { redactedPaths, SecretBox } from '@onair/runtime';
-import { FACEBOOK_EVENT, FACEBOOK_GROUP, FACEBOOK_PAGE, FACEBOOK_USER, startFacebookDouble, type FacebookDouble } from './helpers/platform-doubles/facebook-double.ts';
+import {
+  FACEBOOK_EVENT,
+  FACEBOOK_GROUP,
+  FACEBOOK_PAGE,
+  FACEBOOK_USER,
+  startFacebookDouble,
+  type FacebookDouble,
+} from './helpers/platform-doubles/facebook-double.ts';
 import { startTwitchDouble, TWITCH_STREAM_KEY, TWITCH_USER, type TwitchDouble } from './helpers/platform-doubles/twitch-double.ts';
 import { startYouTubeDouble, YOUTUBE_CHANNEL, YOUTUBE_INGEST, type YouTubeDouble } from './helpers/platform-doubles/youtube-double.ts';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
@@ -47,7 +54,10 @@ async function get(projectId: string, id: string): Promise<DestinationView> {
  * platform (consenting at once) redirects back to the callback, which answers the closing page.
  */
 async function authenticate(provider: string, projectId: string, destinationId: string, user: TestUser = host) {
-  const start = await fetch(`${api.url}/api/v1/destinations/auth/${provider}?projectId=${projectId}&destinationId=${destinationId}`, { headers: { cookie: user.cookie }, redirect: 'manual' });
+  const start = await fetch(`${api.url}/api/v1/destinations/auth/${provider}?projectId=${projectId}&destinationId=${destinationId}`, {
+    headers: { cookie: user.cookie },
+    redirect: 'manual',
+  });
   expect(start.status).toBe(302);
   const authorizeUrl = new URL(start.headers.get('location')!);
   const atPlatform = await fetch(authorizeUrl, { redirect: 'manual' });
@@ -76,14 +86,26 @@ describe('Twitch', () => {
     expect(flow.authorizeUrl.searchParams.get('redirect_uri')).toBe(`${api.url}/api/v1/destinations/auth/twitch/callback`);
     expect(flow.authorizeUrl.searchParams.get('scope')).toContain('channel:read:stream_key');
     // The events feed reads the channel's follows, subs, cheers and donations with the same login (issue 17).
-    for (const scope of ['moderator:read:followers', 'channel:read:subscriptions', 'bits:read', 'channel:read:charity']) expect(flow.authorizeUrl.searchParams.get('scope')?.split(' ')).toContain(scope);
+    for (const scope of ['moderator:read:followers', 'channel:read:subscriptions', 'bits:read', 'channel:read:charity'])
+      expect(flow.authorizeUrl.searchParams.get('scope')?.split(' ')).toContain(scope);
     expect(flow.status).toBe(200);
     expect(popupResult(flow.page)).toEqual({ source: 'onair-destination-auth', destinationId: dest.id, ok: true });
     expect(flow.page).toContain(`"${api.url}"`);
-    expect(twitch.tokenRequests.at(-1)).toMatchObject({ grant_type: 'authorization_code', redirect_uri: `${api.url}/api/v1/destinations/auth/twitch/callback` });
+    expect(twitch.tokenRequests.at(-1)).toMatchObject({
+      grant_type: 'authorization_code',
+      redirect_uri: `${api.url}/api/v1/destinations/auth/twitch/callback`,
+    });
 
     const after = await get(projectId, dest.id);
-    expect(after).toMatchObject({ authenticated: true, name: 'Ada', username: 'Ada', rtmpUrl: 'rtmp://live.twitch.tv/app', streamKeyMasked: '••••••••', dashboardUrl: 'https://dashboard.twitch.tv/u/ada', logo: TWITCH_USER.profile_image_url });
+    expect(after).toMatchObject({
+      authenticated: true,
+      name: 'Ada',
+      username: 'Ada',
+      rtmpUrl: 'rtmp://live.twitch.tv/app',
+      streamKeyMasked: '••••••••',
+      dashboardUrl: 'https://dashboard.twitch.tv/u/ada',
+      logo: TWITCH_USER.profile_image_url,
+    });
     expect(twitch.calls.some((c) => c.path === '/helix/streams/key' && c.query.broadcaster_id === TWITCH_USER.id)).toBe(true);
 
     const prepared = await startBroadcast(projectId);
@@ -107,12 +129,18 @@ describe('Twitch', () => {
     expect(JSON.stringify(refreshed.body)).not.toContain('twitch-access');
 
     twitch.revokeAll();
-    expect(await startBroadcast(projectId)).toEqual([{ destinationId: dest.id, ok: false, platformBroadcastId: null, error: 'Your Twitch account requires authentication.' }]);
+    expect(await startBroadcast(projectId)).toEqual([
+      { destinationId: dest.id, ok: false, platformBroadcastId: null, error: 'Your Twitch account requires authentication.' },
+    ]);
     expect(await get(projectId, dest.id)).toMatchObject({ authenticated: false });
-    expect((await call(api, host, 'GET', `/api/v1/projects/${projectId}/destinations/ensure-authentication`)).body).toEqual({ statuses: [{ destinationId: dest.id, authenticated: false }] });
+    expect((await call(api, host, 'GET', `/api/v1/projects/${projectId}/destinations/ensure-authentication`)).body).toEqual({
+      statuses: [{ destinationId: dest.id, authenticated: false }],
+    });
 
     await authenticate('twitch', projectId, dest.id);
-    expect((await call(api, host, 'GET', `/api/v1/projects/${projectId}/destinations/ensure-authentication`)).body).toEqual({ statuses: [{ destinationId: dest.id, authenticated: true }] });
+    expect((await call(api, host, 'GET', `/api/v1/projects/${projectId}/destinations/ensure-authentication`)).body).toEqual({
+      statuses: [{ destinationId: dest.id, authenticated: true }],
+    });
   });
 
   it('refuses a cancelled consent, a replayed state and a callback in another account', async () => {
@@ -130,9 +158,15 @@ describe('Twitch', () => {
     expect(replay.status).toBe(400);
 
     const mallory = await createTestUser(api, { plan: 'Premium' });
-    const start = await fetch(`${api.url}/api/v1/destinations/auth/twitch?projectId=${projectId}&destinationId=${dest.id}`, { headers: { cookie: mallory.cookie }, redirect: 'manual' });
+    const start = await fetch(`${api.url}/api/v1/destinations/auth/twitch?projectId=${projectId}&destinationId=${dest.id}`, {
+      headers: { cookie: mallory.cookie },
+      redirect: 'manual',
+    });
     expect(start.status).toBe(400); // not her project: no redirect to the platform
-    const hostStart = await fetch(`${api.url}/api/v1/destinations/auth/twitch?projectId=${projectId}&destinationId=${dest.id}`, { headers: { cookie: host.cookie }, redirect: 'manual' });
+    const hostStart = await fetch(`${api.url}/api/v1/destinations/auth/twitch?projectId=${projectId}&destinationId=${dest.id}`, {
+      headers: { cookie: host.cookie },
+      redirect: 'manual',
+    });
     const back = await fetch(hostStart.headers.get('location')!, { redirect: 'manual' });
     const stolen = await fetch(back.headers.get('location')!, { headers: { cookie: mallory.cookie } });
     expect(stolen.status).toBe(400);
@@ -146,7 +180,12 @@ describe('YouTube', () => {
     const flow = await authenticate('youtube', projectId, dest.id);
     expect(flow.authorizeUrl.searchParams.get('access_type')).toBe('offline');
     expect(popupResult(flow.page).ok).toBe(true);
-    expect(await get(projectId, dest.id)).toMatchObject({ authenticated: true, name: YOUTUBE_CHANNEL.title, rtmpUrl: YOUTUBE_INGEST.ingestionAddress, streamKeyMasked: '••••••••' });
+    expect(await get(projectId, dest.id)).toMatchObject({
+      authenticated: true,
+      name: YOUTUBE_CHANNEL.title,
+      rtmpUrl: YOUTUBE_INGEST.ingestionAddress,
+      streamKeyMasked: '••••••••',
+    });
     expect(youtube.streams).toHaveLength(1);
 
     const [prepared] = await startBroadcast(projectId);
@@ -158,7 +197,11 @@ describe('YouTube', () => {
         contentDetails: { boundStreamId: youtube.streams[0], enableAutoStart: true, enableAutoStop: true },
       }),
     ]);
-    expect(youtube.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/youtube/v3/liveStreams', '/youtube/v3/liveBroadcasts', '/youtube/v3/liveBroadcasts/bind']);
+    expect(youtube.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+      '/youtube/v3/liveStreams',
+      '/youtube/v3/liveBroadcasts',
+      '/youtube/v3/liveBroadcasts/bind',
+    ]);
   });
 });
 
@@ -169,7 +212,9 @@ describe('Facebook', () => {
     expect(popupResult((await authenticate('facebook', projectId, onPage.id)).page).ok).toBe(true);
     expect(await get(projectId, onPage.id)).toMatchObject({ authenticated: true, name: FACEBOOK_USER.name, rtmpUrl: null });
 
-    const targets = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/destinations/${onPage.id}/stream-destinations`)).body as { targets: StreamDestinationOption[] };
+    const targets = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/destinations/${onPage.id}/stream-destinations`)).body as {
+      targets: StreamDestinationOption[];
+    };
     expect(targets.targets).toEqual([
       { id: FACEBOOK_USER.id, name: 'Timeline', type: 'timeline', disabled: false },
       { ...FACEBOOK_PAGE, type: 'page', disabled: false },
@@ -177,23 +222,35 @@ describe('Facebook', () => {
       { ...FACEBOOK_EVENT, type: 'event', disabled: false },
     ]);
     const page = { ...FACEBOOK_PAGE, type: 'page' };
-    expect((await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/destinations/${onPage.id}`, { settings: { streamDestination: page } })).status).toBe(200);
+    expect((await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/destinations/${onPage.id}`, { settings: { streamDestination: page } })).status).toBe(
+      200,
+    );
 
     // The target rule (spec §5): the page is taken; a second Facebook destination sees it disabled and cannot pick it.
     const onTimeline = await add(projectId, { type: 'Facebook', settings: { title: 'Timeline show', privacy: 'FRIENDS_OF_FRIENDS' } });
     await authenticate('facebook', projectId, onTimeline.id);
-    const second = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/destinations/${onTimeline.id}/stream-destinations`)).body as { targets: StreamDestinationOption[] };
+    const second = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/destinations/${onTimeline.id}/stream-destinations`)).body as {
+      targets: StreamDestinationOption[];
+    };
     expect(second.targets.filter((t) => t.disabled).map((t) => t.id)).toEqual([FACEBOOK_PAGE.id]);
     const taken = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/destinations/${onTimeline.id}`, { settings: { streamDestination: page } });
     expect(taken).toMatchObject({ status: 409, body: { error: { code: 'STREAM_TARGET_IN_USE' } } });
     // …and the first one sees the second's timeline as taken.
-    const first = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/destinations/${onPage.id}/stream-destinations`)).body as { targets: StreamDestinationOption[] };
+    const first = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/destinations/${onPage.id}/stream-destinations`)).body as {
+      targets: StreamDestinationOption[];
+    };
     expect(first.targets.filter((t) => t.disabled).map((t) => t.id)).toEqual([FACEBOOK_USER.id]);
 
     const prepared = await startBroadcast(projectId);
     expect(prepared.map((p) => p.ok)).toEqual([true, true]);
     const byTarget = new Map(facebook.liveVideos.map((v) => [v.targetId, v]));
-    expect(byTarget.get(FACEBOOK_PAGE.id)).toMatchObject({ title: 'Page show', description: 'On the page', status: 'LIVE_NOW', privacy: null, token: facebook.pageToken });
+    expect(byTarget.get(FACEBOOK_PAGE.id)).toMatchObject({
+      title: 'Page show',
+      description: 'On the page',
+      status: 'LIVE_NOW',
+      privacy: null,
+      token: facebook.pageToken,
+    });
     expect(byTarget.get(FACEBOOK_USER.id)).toMatchObject({ title: 'Timeline show', status: 'LIVE_NOW', privacy: '{"value":"FRIENDS_OF_FRIENDS"}' });
     // The live video's RTMPS URL became the destination's ingest.
     expect(await get(projectId, onPage.id)).toMatchObject({ rtmpUrl: 'rtmps://live-api-s.facebook.com:443/rtmp', streamKeyMasked: '••••••••' });
@@ -262,7 +319,9 @@ describe('Go Live and End Broadcast', () => {
         { id: tw.id, url: 'rtmp://live.twitch.tv/app', key: TWITCH_STREAM_KEY, allowPrivate: false, canvas: 'horizontal' },
         { id: custom.id, url: 'rtmp://93.184.216.34/live', key: 'backup-key', allowPrivate: false, canvas: 'horizontal' },
       ]);
-      expect((await call(api, host, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body).toMatchObject({ error: { code: 'CONFLICT', message: 'This project is already live.' } });
+      expect((await call(api, host, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body).toMatchObject({
+        error: { code: 'CONFLICT', message: 'This project is already live.' },
+      });
 
       // Toggled while live: only that output changes.
       await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/destinations/${custom.id}`, { enabled: false });

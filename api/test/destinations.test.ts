@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { destinationFieldMessages, MASKED_STREAM_KEY, pipelineErrorCatalogue, serverMessageSchema, sessionKeys, sessionStatusKeys, type BroadcastView, type DestinationList, type DestinationPicker, type DestinationView, type ServerMessage } from '@onair/protocol';
+import {
+  destinationFieldMessages,
+  MASKED_STREAM_KEY,
+  pipelineErrorCatalogue,
+  serverMessageSchema,
+  sessionKeys,
+  sessionStatusKeys,
+  type BroadcastView,
+  type DestinationList,
+  type DestinationPicker,
+  type DestinationView,
+  type ServerMessage,
+} from '@onair/protocol';
 import { createLogger, SecretBox } from '@onair/runtime';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import { loadConfig } from '../src/config.ts';
@@ -42,7 +54,13 @@ async function newProject(user: TestUser): Promise<string> {
   return (res.body as { id: string }).id;
 }
 
-const custom = (over: Record<string, unknown> = {}) => ({ type: 'CustomRTMP', name: 'My server', rtmpUrl: 'rtmp://93.184.216.34/live', streamKey: 'sk_live_abc123', ...over });
+const custom = (over: Record<string, unknown> = {}) => ({
+  type: 'CustomRTMP',
+  name: 'My server',
+  rtmpUrl: 'rtmp://93.184.216.34/live',
+  streamKey: 'sk_live_abc123',
+  ...over,
+});
 
 describe('destinations CRUD', () => {
   it('adds, lists, edits, toggles and removes a custom RTMP destination; the key is never returned', async () => {
@@ -50,7 +68,15 @@ describe('destinations CRUD', () => {
     const created = await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, custom());
     expect(created.status).toBe(201);
     const view = created.body as DestinationView;
-    expect(view).toMatchObject({ type: 'CustomRTMP', providerId: 'custom', name: 'My server', enabled: true, rtmpUrl: 'rtmp://93.184.216.34/live', streamKeyMasked: MASKED_STREAM_KEY, authenticated: true });
+    expect(view).toMatchObject({
+      type: 'CustomRTMP',
+      providerId: 'custom',
+      name: 'My server',
+      enabled: true,
+      rtmpUrl: 'rtmp://93.184.216.34/live',
+      streamKeyMasked: MASKED_STREAM_KEY,
+      authenticated: true,
+    });
     expect(JSON.stringify(created.body)).not.toContain('sk_live_abc123');
 
     const edited = await call(api, premium, 'PATCH', `/api/v1/projects/${projectId}/destinations/${view.id}`, { name: 'Renamed', streamKey: 'sk_live_new' });
@@ -81,7 +107,10 @@ describe('destinations CRUD', () => {
     expect((await post(custom({ canvas: 'diagonal' }))).status).toBe(400);
 
     const id = (wide.body as DestinationView).id;
-    expect(await call(api, premium, 'PATCH', `/api/v1/projects/${projectId}/destinations/${id}`, { canvas: 'vertical' })).toMatchObject({ status: 200, body: { canvas: 'vertical', name: 'My server' } });
+    expect(await call(api, premium, 'PATCH', `/api/v1/projects/${projectId}/destinations/${id}`, { canvas: 'vertical' })).toMatchObject({
+      status: 200,
+      body: { canvas: 'vertical', name: 'My server' },
+    });
     expect((await call(api, premium, 'PATCH', `/api/v1/projects/${projectId}/destinations/${id}`, { canvas: 'square' })).status).toBe(400);
     const list = (await call(api, premium, 'GET', `/api/v1/projects/${projectId}/destinations`)).body as DestinationList;
     expect(list.destinations.find((d) => d.id === id)?.canvas).toBe('vertical');
@@ -95,7 +124,9 @@ describe('destinations CRUD', () => {
     const { body } = await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, custom());
     const other = await createTestUser(api, { plan: 'Premium' });
     expect((await call(api, other, 'GET', `/api/v1/projects/${projectId}/destinations`)).status).toBe(404);
-    expect((await call(api, other, 'PATCH', `/api/v1/projects/${projectId}/destinations/${(body as DestinationView).id}`, { enabled: false })).status).toBe(404);
+    expect((await call(api, other, 'PATCH', `/api/v1/projects/${projectId}/destinations/${(body as DestinationView).id}`, { enabled: false })).status).toBe(
+      404,
+    );
     expect((await call(api, null, 'GET', `/api/v1/projects/${projectId}/destinations`)).status).toBe(401);
   });
 });
@@ -106,7 +137,9 @@ describe('validation (spec §5)', () => {
     const post = (body: object) => call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, body);
     const tooLong = await post(custom({ name: 'x'.repeat(101) }));
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: { issues: [{ path: ['name'], message: destinationFieldMessages.name }] } } });
+    expect(tooLong.body).toMatchObject({
+      error: { code: 'VALIDATION_FAILED', details: { issues: [{ path: ['name'], message: destinationFieldMessages.name }] } },
+    });
     expect((await post(custom({ name: '' }))).status).toBe(400);
     const http = await post(custom({ rtmpUrl: 'http://93.184.216.34/live' }));
     expect(http.body).toMatchObject({ error: { details: { issues: [{ path: ['rtmpUrl'], message: destinationFieldMessages.rtmpUrl }] } } });
@@ -129,7 +162,10 @@ describe('validation (spec §5)', () => {
     expect(onLan.status).toBe(201);
     // …but never the cloud metadata service.
     const metadata = await call(lan, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, custom({ rtmpUrl: 'rtmp://169.254.169.254/live' }));
-    expect(metadata).toMatchObject({ status: 422, body: { error: { code: 'DESTINATION_ADDRESS_REFUSED', message: expect.stringContaining('cloud metadata') } } });
+    expect(metadata).toMatchObject({
+      status: 422,
+      body: { error: { code: 'DESTINATION_ADDRESS_REFUSED', message: expect.stringContaining('cloud metadata') } },
+    });
 
     const local = await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local' });
     expect(local).toMatchObject({ status: 201, body: { type: 'Local', rtmpUrl: LOCAL_RTMP_URL, streamKeyMasked: MASKED_STREAM_KEY } });
@@ -138,7 +174,9 @@ describe('validation (spec §5)', () => {
   it('Twitch: title required and at most 100; YouTube and Facebook: title at most 100, description at most 1500', async () => {
     const projectId = await newProject(premium);
     const post = (body: object) => call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, body);
-    expect((await post({ type: 'Twitch', settings: { title: '' } })).body).toMatchObject({ error: { details: { issues: [{ path: ['settings', 'title'], message: 'Enter a title.' }] } } });
+    expect((await post({ type: 'Twitch', settings: { title: '' } })).body).toMatchObject({
+      error: { details: { issues: [{ path: ['settings', 'title'], message: 'Enter a title.' }] } },
+    });
     expect((await post({ type: 'Twitch', settings: {} })).status).toBe(400);
     expect((await post({ type: 'Twitch', settings: { title: 'x'.repeat(101) } })).status).toBe(400);
     expect((await post({ type: 'Twitch', settings: { title: 'x'.repeat(100) } })).status).toBe(201);
@@ -148,7 +186,13 @@ describe('validation (spec §5)', () => {
       const ok = await post({ type, settings: { title: 'x'.repeat(100), description: 'y'.repeat(1500) } });
       expect(ok).toMatchObject({ status: 201, body: { type, authenticated: false } });
       // An edit obeys the same rules.
-      expect((await call(api, premium, 'PATCH', `/api/v1/projects/${projectId}/destinations/${(ok.body as DestinationView).id}`, { settings: { description: 'z'.repeat(1501) } })).status).toBe(400);
+      expect(
+        (
+          await call(api, premium, 'PATCH', `/api/v1/projects/${projectId}/destinations/${(ok.body as DestinationView).id}`, {
+            settings: { description: 'z'.repeat(1501) },
+          })
+        ).status,
+      ).toBe(400);
     }
   });
 
@@ -156,7 +200,9 @@ describe('validation (spec §5)', () => {
     const projectId = await newProject(premium);
     const res = await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'YouTubeManual', name: 'Manual', streamKey: 'k' });
     expect(res).toMatchObject({ status: 422, body: { error: { code: 'DESTINATION_TYPE_UNAVAILABLE' } } });
-    expect((await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'YouTubeManual', name: 'x'.repeat(101), streamKey: 'k' })).status).toBe(400);
+    expect(
+      (await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'YouTubeManual', name: 'x'.repeat(101), streamKey: 'k' })).status,
+    ).toBe(400);
   });
 
   it("'Apply metadata to all destinations' copies title and description within each platform's rules", async () => {
@@ -166,9 +212,14 @@ describe('validation (spec §5)', () => {
     const fb = await post({ type: 'Facebook', settings: {} });
     const rtmp = await post(custom());
     const yt = await post({ type: 'YouTube', settings: {} });
-    const res = await call(api, premium, 'PATCH', `/api/v1/projects/${projectId}/destinations/${yt.id}`, { settings: { title: 'Speedrun night', description: 'Any% attempts' }, applyMetadataToAll: true });
+    const res = await call(api, premium, 'PATCH', `/api/v1/projects/${projectId}/destinations/${yt.id}`, {
+      settings: { title: 'Speedrun night', description: 'Any% attempts' },
+      applyMetadataToAll: true,
+    });
     expect(res.status).toBe(200);
-    const byId = new Map(((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/destinations`)).body as DestinationList).destinations.map((d) => [d.id, d]));
+    const byId = new Map(
+      ((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/destinations`)).body as DestinationList).destinations.map((d) => [d.id, d]),
+    );
     expect(byId.get(tw.id)?.settings).toEqual({ title: 'Speedrun night' });
     expect(byId.get(fb.id)?.settings).toMatchObject({ title: 'Speedrun night', description: 'Any% attempts', privacy: 'EVERYONE' });
     expect(byId.get(rtmp.id)?.settings).toEqual({});
@@ -192,19 +243,45 @@ describe('plan rules (spec §5, §6)', () => {
     expect(picker.limit).toEqual({ maximum: 2, count: 0, reached: false });
 
     const paid = await call(api, free, 'POST', `/api/v1/projects/${projectId}/destinations`, custom());
-    expect(paid).toMatchObject({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Custom RTMP destinations come with Premium. Upgrade to add one.', details: { rule: 'custom-destinations', tooltip: 'Add Custom RTMP destinations...' } } } });
+    expect(paid).toMatchObject({
+      status: 403,
+      body: {
+        error: {
+          code: 'PLAN_LIMIT_REACHED',
+          message: 'Custom RTMP destinations come with Premium. Upgrade to add one.',
+          details: { rule: 'custom-destinations', tooltip: 'Add Custom RTMP destinations...' },
+        },
+      },
+    });
 
     expect((await call(api, free, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local' })).status).toBe(201);
     expect((await call(api, free, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Twitch', settings: { title: 'Hi' } })).status).toBe(201);
     const third = await call(api, free, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'YouTube', settings: {} });
-    expect(third).toMatchObject({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Your plan streams to at most 2 destinations. Upgrade to add more.', details: { rule: 'maximum-destinations', maximum: 2, tooltip: 'Add more destinations' } } } });
-    expect(((await call(api, free, 'GET', `/api/v1/projects/${projectId}/destinations`)).body as DestinationList).limit).toEqual({ maximum: 2, count: 2, reached: true });
+    expect(third).toMatchObject({
+      status: 403,
+      body: {
+        error: {
+          code: 'PLAN_LIMIT_REACHED',
+          message: 'Your plan streams to at most 2 destinations. Upgrade to add more.',
+          details: { rule: 'maximum-destinations', maximum: 2, tooltip: 'Add more destinations' },
+        },
+      },
+    });
+    expect(((await call(api, free, 'GET', `/api/v1/projects/${projectId}/destinations`)).body as DestinationList).limit).toEqual({
+      maximum: 2,
+      count: 2,
+      reached: true,
+    });
   });
 
   it('Premium: Unlimited destinations and every kind', async () => {
     const projectId = await newProject(premium);
-    for (let i = 0; i < 4; i++) expect((await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, custom({ name: `Server ${i}` }))).status).toBe(201);
-    expect((await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Trovo', streamKey: 'trovo-key' })).body).toMatchObject({ name: 'Trovo', rtmpUrl: 'rtmp://livepush.trovo.live/live' });
+    for (let i = 0; i < 4; i++)
+      expect((await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, custom({ name: `Server ${i}` }))).status).toBe(201);
+    expect((await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Trovo', streamKey: 'trovo-key' })).body).toMatchObject({
+      name: 'Trovo',
+      rtmpUrl: 'rtmp://livepush.trovo.live/live',
+    });
     const picker = (await call(api, premium, 'GET', `/api/v1/projects/${projectId}/destinations/picker`)).body as DestinationPicker;
     expect(picker.tiles.every((t) => !t.locked)).toBe(true);
     expect(picker.limit).toEqual({ maximum: null, count: 5, reached: false });
@@ -212,7 +289,9 @@ describe('plan rules (spec §5, §6)', () => {
 
   it('two concurrent adds cannot both pass the limit', async () => {
     const projectId = await newProject(free);
-    const results = await Promise.all([0, 1, 2, 3].map(() => call(api, free, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Twitch', settings: { title: 'Race' } })));
+    const results = await Promise.all(
+      [0, 1, 2, 3].map(() => call(api, free, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Twitch', settings: { title: 'Race' } })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 403, 403]);
   });
 });
@@ -243,7 +322,11 @@ describe('destination events on /ws (spec §4)', () => {
 type DestinationEvent = Extract<ServerMessage, { type: 'destination.event' }>;
 
 /** A studio's socket subscribed to a project, collecting destination events. */
-async function studio(target: StudioApi, user: TestUser, projectId: string): Promise<{ ws: WebSocket; messages: ServerMessage[]; events: (n: number) => Promise<DestinationEvent[]> }> {
+async function studio(
+  target: StudioApi,
+  user: TestUser,
+  projectId: string,
+): Promise<{ ws: WebSocket; messages: ServerMessage[]; events: (n: number) => Promise<DestinationEvent[]> }> {
   const ws = new WebSocket(target.wsUrl, { headers: { cookie: user.cookie } });
   const messages: ServerMessage[] = [];
   ws.on('message', (data) => messages.push(serverMessageSchema.parse(JSON.parse(data.toString()))));
@@ -284,7 +367,16 @@ describe('Auto Live (spec §5)', () => {
     expect(((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/destinations`)).body as DestinationList).autoLive).toBe(true);
     expect((await call(api, premium, 'PATCH', at(second), { enabled: false })).status).toBe(200);
     const off = await call(api, premium, 'PATCH', at(first), { enabled: false });
-    expect(off).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT', message: "Twitch required: You must broadcast to your console's Twitch channel so that we can receive your game feed.", details: { rule: 'twitch-required' } } } });
+    expect(off).toMatchObject({
+      status: 409,
+      body: {
+        error: {
+          code: 'CONFLICT',
+          message: "Twitch required: You must broadcast to your console's Twitch channel so that we can receive your game feed.",
+          details: { rule: 'twitch-required' },
+        },
+      },
+    });
     expect((await call(api, premium, 'DELETE', at(first))).status).toBe(409);
     // A disabled Twitch destination may go; so may the last one once Auto Live is off.
     expect((await call(api, premium, 'DELETE', at(second))).status).toBe(204);
@@ -312,7 +404,13 @@ describe('stream health and the plan limit while live', () => {
    * it) and a studio socket listening; the session is closed afterwards.
    */
   async function withWatchedProject(
-    body: (ctx: { projectId: string; a: string; b: string; s: Awaited<ReturnType<typeof studio>>; watch: Awaited<ReturnType<typeof startBroadcastWatch>> }) => Promise<void>,
+    body: (ctx: {
+      projectId: string;
+      a: string;
+      b: string;
+      s: Awaited<ReturnType<typeof studio>>;
+      watch: Awaited<ReturnType<typeof startBroadcastWatch>>;
+    }) => Promise<void>,
   ): Promise<void> {
     const projectId = await newProject(premium);
     const post = async (body: object) => ((await call(api, premium, 'POST', `/api/v1/projects/${projectId}/destinations`, body)).body as DestinationView).id;
@@ -339,17 +437,48 @@ describe('stream health and the plan limit while live', () => {
       const report = (states: [string, string][]) => ({
         sessionId: projectId,
         type: 'stats',
-        stats: sessionStats(projectId, 0, states.map(([id, state]) => ({ id, state, bytesSent: 0, bitrateKbps: 0, reconnects: 3, ...(state === 'failed' ? { errorCode: 'DESTINATION_REFUSED' } : {}) }))),
+        stats: sessionStats(
+          projectId,
+          0,
+          states.map(([id, state]) => ({
+            id,
+            state,
+            bytesSent: 0,
+            bitrateKbps: 0,
+            reconnects: 3,
+            ...(state === 'failed' ? { errorCode: 'DESTINATION_REFUSED' } : {}),
+          })),
+        ),
       });
       // One still reconnecting: the broadcast stays live.
-      await api.redis.publish(sessionStatusKeys.channel(projectId), JSON.stringify(report([[a, 'failed'], [b, 'reconnecting']])));
+      await api.redis.publish(
+        sessionStatusKeys.channel(projectId),
+        JSON.stringify(
+          report([
+            [a, 'failed'],
+            [b, 'reconnecting'],
+          ]),
+        ),
+      );
       await waitUntil(() => s.messages.some((m) => m.type === 'broadcast.health'));
       expect(((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast.state).toBe('live');
       // Both gave up.
-      await api.redis.publish(sessionStatusKeys.channel(projectId), JSON.stringify(report([[a, 'failed'], [b, 'failed']])));
+      await api.redis.publish(
+        sessionStatusKeys.channel(projectId),
+        JSON.stringify(
+          report([
+            [a, 'failed'],
+            [b, 'failed'],
+          ]),
+        ),
+      );
       await waitUntil(() => s.messages.some((m) => m.type === 'broadcast.state' && m.broadcast.state === 'failed'));
       const failed = ((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast;
-      expect(failed).toMatchObject({ id: live.id, state: 'failed', failureReason: `Every destination failed. ${pipelineErrorCatalogue.DESTINATION_REFUSED.message}` });
+      expect(failed).toMatchObject({
+        id: live.id,
+        state: 'failed',
+        failureReason: `Every destination failed. ${pipelineErrorCatalogue.DESTINATION_REFUSED.message}`,
+      });
       expect(failed.endedAt).not.toBeNull();
       const sealed = await api.redis.get(sessionKeys.outputs(projectId));
       expect(JSON.parse(new SecretBox(secretsKey).open(sealed!, `session:${projectId}`))).toEqual([]);
@@ -404,13 +533,22 @@ describe('stream health and the plan limit while live', () => {
           at: stats.at,
           outputs: [
             { destinationId: a, state: 'live', bitrateKbps: 2980, reconnects: 1 },
-            { destinationId: b, state: 'failed', bitrateKbps: 0, reconnects: 3, errorCode: 'DESTINATION_REFUSED', reason: pipelineErrorCatalogue.DESTINATION_REFUSED.message },
+            {
+              destinationId: b,
+              state: 'failed',
+              bitrateKbps: 0,
+              reconnects: 3,
+              errorCode: 'DESTINATION_REFUSED',
+              reason: pipelineErrorCatalogue.DESTINATION_REFUSED.message,
+            },
           ],
           encoder: { step: 1, steps: 3, preset: 'superfast', width: 1280, height: 720 },
         },
       ]);
       // A studio opened now reads the same health with the broadcast.
-      expect(((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast.outputs).toHaveLength(2);
+      expect(
+        ((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast.outputs,
+      ).toHaveLength(2);
 
       // Past the plan's limit, the sweep ends it: every output stops and the studios hear of it.
       await api.db.broadcast.update({ where: { id: live.id }, data: { endsAt: new Date(Date.now() - 1000) } });

@@ -54,10 +54,19 @@ afterAll(async () => {
 
 it('brings Super Chats, Super Stickers, new members, milestones and gifted memberships to the feed, once each, chat messages staying chat', async () => {
   doubles.youtube.post('Chatter', 'just chatting');
-  const superChat = doubles.youtube.postEvent('Big Fan', 'superChatEvent', { superChatDetails: { amountMicros: '5000000', currency: 'EUR', amountDisplayString: '€5.00', userComment: 'Love the <b>stream</b>', tier: 2 } }, '€5.00 Love the stream');
-  doubles.youtube.postEvent('Sticker Fan', 'superStickerEvent', { superStickerDetails: { amountMicros: '2000000', currency: 'usd', superStickerMetadata: { stickerId: 's1', altText: 'Happy cat' } } });
+  const superChat = doubles.youtube.postEvent(
+    'Big Fan',
+    'superChatEvent',
+    { superChatDetails: { amountMicros: '5000000', currency: 'EUR', amountDisplayString: '€5.00', userComment: 'Love the <b>stream</b>', tier: 2 } },
+    '€5.00 Love the stream',
+  );
+  doubles.youtube.postEvent('Sticker Fan', 'superStickerEvent', {
+    superStickerDetails: { amountMicros: '2000000', currency: 'usd', superStickerMetadata: { stickerId: 's1', altText: 'Happy cat' } },
+  });
   doubles.youtube.postEvent('New Member', 'newSponsorEvent', { newSponsorDetails: { memberLevelName: 'Gold', isUpgrade: false } });
-  doubles.youtube.postEvent('Loyal', 'memberMilestoneChatEvent', { memberMilestoneChatDetails: { memberMonth: 12, memberLevelName: 'Gold', userComment: 'a year!' } });
+  doubles.youtube.postEvent('Loyal', 'memberMilestoneChatEvent', {
+    memberMilestoneChatDetails: { memberMonth: 12, memberLevelName: 'Gold', userComment: 'a year!' },
+  });
   doubles.youtube.postEvent('Generous', 'membershipGiftingEvent', { membershipGiftingDetails: { giftMembershipsCount: 3, giftMembershipsLevelName: 'Gold' } });
   doubles.youtube.postEvent('Broken', 'superChatEvent', { superChatDetails: { currency: 'EUR' } });
   await waitFor('five YouTube events', async () => (received().length >= 5 ? true : undefined), 15_000, 20);

@@ -12,7 +12,15 @@ import { CHAT_SECRETS_KEY, FAST_CHAT_ENV, StudioChatSocket } from './helpers/cha
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
 const BROADCASTER = '4242';
-const ALL_TYPES = ['channel.follow', 'channel.subscribe', 'channel.subscription.message', 'channel.subscription.gift', 'channel.raid', 'channel.cheer', 'channel.charity_campaign.donate'];
+const ALL_TYPES = [
+  'channel.follow',
+  'channel.subscribe',
+  'channel.subscription.message',
+  'channel.subscription.gift',
+  'channel.raid',
+  'channel.cheer',
+  'channel.charity_campaign.donate',
+];
 
 let double: EventSubDouble;
 let api: StudioApi;
@@ -46,10 +54,19 @@ async function subscribed(notSession?: string): Promise<string> {
 
 /** The connector has created (and recorded) its subscriptions: its state says connected. */
 async function connected(): Promise<void> {
-  await waitFor('the events connector connected', async () => ((await api.redis.get(`onair:events:state:${destinationId}`))?.includes('"connected"') ? true : undefined), 15_000, 20);
+  await waitFor(
+    'the events connector connected',
+    async () => ((await api.redis.get(`onair:events:state:${destinationId}`))?.includes('"connected"') ? true : undefined),
+    15_000,
+    20,
+  );
 }
 
-const follow = (id: string, name: string) => ({ type: 'channel.follow', broadcasterId: BROADCASTER, event: { user_id: id, user_login: name.toLowerCase(), user_name: name, followed_at: new Date().toISOString() } });
+const follow = (id: string, name: string) => ({
+  type: 'channel.follow',
+  broadcasterId: BROADCASTER,
+  event: { user_id: id, user_login: name.toLowerCase(), user_name: name, followed_at: new Date().toISOString() },
+});
 
 beforeAll(async () => {
   double = await startEventSubDouble();
@@ -113,19 +130,58 @@ describe('EventSub session', () => {
   it('brings follow, sub, resub, gift, raid, cheer and charity to the studio socket, normalised, in order, with avatars', async () => {
     const steps = [
       follow('101', 'Follower_One'),
-      { type: 'channel.subscribe', broadcasterId: BROADCASTER, event: { user_id: '102', user_login: 'subber', user_name: 'Subber', tier: '1000', is_gift: false } },
+      {
+        type: 'channel.subscribe',
+        broadcasterId: BROADCASTER,
+        event: { user_id: '102', user_login: 'subber', user_name: 'Subber', tier: '1000', is_gift: false },
+      },
       {
         type: 'channel.subscription.message',
         broadcasterId: BROADCASTER,
-        event: { user_id: '103', user_login: 'resubber', user_name: 'Resubber', tier: '2000', message: { text: 'Kappa 7 months PogChamp', emotes: [{ begin: 0, end: 4, id: '25' }, { begin: 15, end: 22, id: '88' }] }, cumulative_months: 7, duration_months: 1 },
+        event: {
+          user_id: '103',
+          user_login: 'resubber',
+          user_name: 'Resubber',
+          tier: '2000',
+          message: {
+            text: 'Kappa 7 months PogChamp',
+            emotes: [
+              { begin: 0, end: 4, id: '25' },
+              { begin: 15, end: 22, id: '88' },
+            ],
+          },
+          cumulative_months: 7,
+          duration_months: 1,
+        },
       },
-      { type: 'channel.subscription.gift', broadcasterId: BROADCASTER, event: { user_id: '104', user_login: 'gifter', user_name: 'Gifter', total: 5, tier: '1000', is_anonymous: false } },
-      { type: 'channel.raid', broadcasterId: BROADCASTER, event: { from_broadcaster_user_id: '105', from_broadcaster_user_login: 'raider', from_broadcaster_user_name: 'Raider', viewers: 321 } },
-      { type: 'channel.cheer', broadcasterId: BROADCASTER, event: { user_id: null, user_login: null, user_name: null, is_anonymous: true, message: 'cheer100 go go', bits: 100 } },
+      {
+        type: 'channel.subscription.gift',
+        broadcasterId: BROADCASTER,
+        event: { user_id: '104', user_login: 'gifter', user_name: 'Gifter', total: 5, tier: '1000', is_anonymous: false },
+      },
+      {
+        type: 'channel.raid',
+        broadcasterId: BROADCASTER,
+        event: { from_broadcaster_user_id: '105', from_broadcaster_user_login: 'raider', from_broadcaster_user_name: 'Raider', viewers: 321 },
+      },
+      {
+        type: 'channel.cheer',
+        broadcasterId: BROADCASTER,
+        event: { user_id: null, user_login: null, user_name: null, is_anonymous: true, message: 'cheer100 go go', bits: 100 },
+      },
       {
         type: 'channel.charity_campaign.donate',
         broadcasterId: BROADCASTER,
-        event: { id: 'd1', campaign_id: 'c1', user_id: '107', user_login: 'donor', user_name: 'Donor', charity_name: 'Good Cause', charity_website: 'https://good.example', amount: { value: 1250, decimal_places: 2, currency: 'usd' } },
+        event: {
+          id: 'd1',
+          campaign_id: 'c1',
+          user_id: '107',
+          user_login: 'donor',
+          user_name: 'Donor',
+          charity_name: 'Good Cause',
+          charity_website: 'https://good.example',
+          amount: { value: 1250, decimal_places: 2, currency: 'usd' },
+        },
       },
     ];
     const before = received().length;
@@ -145,7 +201,11 @@ describe('EventSub session', () => {
     expect(events[3]).toMatchObject({ platformUsername: 'Gifter', value: 5, data: { gifted: true, gifter: { platformUsername: 'Gifter' }, giftCount: 5 } });
     expect(events[4]).toMatchObject({ platformUsername: 'Raider', value: 321 });
     expect(events[5]).toMatchObject({ platformUsername: 'Anonymous', value: 100, avatar: null, data: { message: 'cheer100 go go' } });
-    expect(events[6]).toMatchObject({ platformUsername: 'Donor', value: 12.5, data: { currency: 'USD', charityName: 'Good Cause', link: 'https://good.example/' } });
+    expect(events[6]).toMatchObject({
+      platformUsername: 'Donor',
+      value: 12.5,
+      data: { currency: 'USD', charityName: 'Good Cause', link: 'https://good.example/' },
+    });
     // Each one is stored, and the avatar is a picture the platform serves.
     expect(await api.db.liveEvent.count({ where: { projectId, id: { in: events.map((e) => e.id) } } })).toBe(7);
     expect((await fetch(events[0]!.avatar!)).headers.get('content-type')).toBe('image/svg+xml');
@@ -157,7 +217,11 @@ describe('EventSub session', () => {
     double.notifyUnknown('channel.follow');
     double.raw('{"metadata": not json');
     double.raw(JSON.stringify({ metadata: { message_id: 'x', message_type: 'notification', message_timestamp: new Date().toISOString() }, payload: 'nope' }));
-    double.emit({ type: 'channel.cheer', broadcasterId: BROADCASTER, event: { user_id: '9', user_login: 'x', user_name: 'X', is_anonymous: false, bits: 'lots' } });
+    double.emit({
+      type: 'channel.cheer',
+      broadcasterId: BROADCASTER,
+      event: { user_id: '9', user_login: 'x', user_name: 'X', is_anonymous: false, bits: 'lots' },
+    });
     double.emit(follow('202', '<img src=x onerror=alert(1)><b>Mark</b>'));
     double.emit(follow('203', 'After'));
     await waitForEvent((e) => e.platformUsername === 'After');
@@ -180,7 +244,9 @@ describe('EventSub session', () => {
     double.emit(follow('304', 'AfterReconnect'));
     await waitForEvent((e) => e.platformUsername === 'AfterReconnect');
     await new Promise((r) => setTimeout(r, 300));
-    const names = received().slice(before).map((e) => e.platformUsername);
+    const names = received()
+      .slice(before)
+      .map((e) => e.platformUsername);
     expect(names).toEqual(['BeforeReconnect', 'DuringReconnect1', 'DuringReconnect2', 'AfterReconnect']);
     expect(await api.db.liveEvent.count({ where: { projectId, platformUsername: { in: names } } })).toBe(4);
     // The same session, the same subscriptions: nothing created again.
@@ -212,8 +278,19 @@ describe('EventSub session', () => {
     await subscribed();
     await connected();
     expect(double.revoke('channel.cheer', 'authorization_revoked')).toBe(1);
-    expect(double.emit({ type: 'channel.cheer', broadcasterId: BROADCASTER, event: { user_id: '9', user_login: 'x', user_name: 'X', is_anonymous: false, message: '', bits: 5 } }).delivered).toBe(0);
-    await waitFor('the revocation noted', async () => ((await api.redis.get(`onair:events:state:${destinationId}`))?.includes('channel.cheer') ? true : undefined), 5000, 20);
+    expect(
+      double.emit({
+        type: 'channel.cheer',
+        broadcasterId: BROADCASTER,
+        event: { user_id: '9', user_login: 'x', user_name: 'X', is_anonymous: false, message: '', bits: 5 },
+      }).delivered,
+    ).toBe(0);
+    await waitFor(
+      'the revocation noted',
+      async () => ((await api.redis.get(`onair:events:state:${destinationId}`))?.includes('channel.cheer') ? true : undefined),
+      5000,
+      20,
+    );
     double.emit(follow('601', 'AfterRevoke'));
     await waitForEvent((e) => e.platformUsername === 'AfterRevoke');
     // A later session asks for all seven again (the creator may have authorised again meanwhile).
@@ -258,7 +335,9 @@ describe('get-feed', () => {
       { type: 'tip', platformUsername: 'd', platformCreatedAt: at(6), value: 5, data: { currency: 'EUR', message: 'thanks' } },
       { type: 'mysteryBox', platformUsername: 'e', platformCreatedAt: at(7) },
     ];
-    await api.db.liveEvent.createMany({ data: rows.map((r, i) => ({ data: {}, platform: 'twitch', platformEventId: `feed-${i}`, projectId: other.id, ...r })) });
+    await api.db.liveEvent.createMany({
+      data: rows.map((r, i) => ({ data: {}, platform: 'twitch', platformEventId: `feed-${i}`, projectId: other.id, ...r })),
+    });
     const page1 = await call(api, host, 'GET', `/api/v1/projects/${other.id}/events?limit=2`);
     expect(page1.status).toBe(200);
     const body1 = page1.body as { events: LiveEvent[]; nextCursor: string | null };
@@ -274,7 +353,8 @@ describe('get-feed', () => {
     // …and with the types the feed does not know (shown as unsupported, never filtered out), paged the same way.
     const withOthers = (await call(api, host, 'GET', `/api/v1/projects/${other.id}/events?types=follow&others=true&limit=2`)).body as typeof body1;
     expect(withOthers.events.map((e) => e.platformUsername)).toEqual(['e', 'c']);
-    const othersNext = (await call(api, host, 'GET', `/api/v1/projects/${other.id}/events?types=follow&others=true&limit=2&cursor=${withOthers.nextCursor}`)).body as typeof body1;
+    const othersNext = (await call(api, host, 'GET', `/api/v1/projects/${other.id}/events?types=follow&others=true&limit=2&cursor=${withOthers.nextCursor}`))
+      .body as typeof body1;
     expect(othersNext.events.map((e) => e.platformUsername)).toEqual(['a']);
   });
 
@@ -328,12 +408,25 @@ describe('alerts', () => {
     const body = view.body as { settings: AlertSettings; overlayUrl: string };
     expect(body.settings).toEqual(DEFAULT_ALERT_SETTINGS);
     expect(body.overlayUrl).toMatch(new RegExp(`^${api.url}/overlay/alerts/${projectId}\\?key=[A-Za-z0-9_-]{43}&onair-sig=[A-Za-z0-9_-]{43}$`));
-    const settings = { ...DEFAULT_ALERT_SETTINGS, sub: { ...DEFAULT_ALERT_SETTINGS.sub, enabled: false }, follow: { ...DEFAULT_ALERT_SETTINGS.follow, message: 'Welcome {follower}!', durationMs: 2000 } };
+    const settings = {
+      ...DEFAULT_ALERT_SETTINGS,
+      sub: { ...DEFAULT_ALERT_SETTINGS.sub, enabled: false },
+      follow: { ...DEFAULT_ALERT_SETTINGS.follow, message: 'Welcome {follower}!', durationMs: 2000 },
+    };
     const saved = await call(api, host, 'PUT', `/api/v1/projects/${projectId}/alerts`, { settings });
     expect(saved.status).toBe(200);
     expect((saved.body as { settings: AlertSettings }).settings).toEqual(settings);
-    expect((await call(api, host, 'PUT', `/api/v1/projects/${projectId}/alerts`, { settings: { ...settings, follow: { ...settings.follow, durationMs: 100 } } })).status).toBe(400);
-    expect((await call(api, host, 'PUT', `/api/v1/projects/${projectId}/alerts`, { settings: { ...settings, follow: { ...settings.follow, imageUrl: 'javascript:alert(1)' } } })).status).toBe(400);
+    expect(
+      (await call(api, host, 'PUT', `/api/v1/projects/${projectId}/alerts`, { settings: { ...settings, follow: { ...settings.follow, durationMs: 100 } } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await call(api, host, 'PUT', `/api/v1/projects/${projectId}/alerts`, {
+          settings: { ...settings, follow: { ...settings.follow, imageUrl: 'javascript:alert(1)' } },
+        })
+      ).status,
+    ).toBe(400);
     const viewer = await createTestUser(api);
     await api.db.projectMember.create({ data: { projectId, userId: viewer.id, role: 'viewer' } });
     expect((await call(api, viewer, 'PUT', `/api/v1/projects/${projectId}/alerts`, { settings })).status).toBe(403);
@@ -359,8 +452,16 @@ describe('alerts', () => {
     try {
       await subscribed();
       double.emit({ ...follow('801', '<b>Bold</b>'), messageId: 'alert-follow', times: 2 });
-      double.emit({ type: 'channel.subscribe', broadcasterId: BROADCASTER, event: { user_id: '802', user_login: 's', user_name: 'Quiet', tier: '1000', is_gift: false } });
-      double.emit({ type: 'channel.raid', broadcasterId: BROADCASTER, event: { from_broadcaster_user_id: '803', from_broadcaster_user_login: 'r', from_broadcaster_user_name: 'Raider', viewers: 12 } });
+      double.emit({
+        type: 'channel.subscribe',
+        broadcasterId: BROADCASTER,
+        event: { user_id: '802', user_login: 's', user_name: 'Quiet', tier: '1000', is_gift: false },
+      });
+      double.emit({
+        type: 'channel.raid',
+        broadcasterId: BROADCASTER,
+        event: { from_broadcaster_user_id: '803', from_broadcaster_user_login: 'r', from_broadcaster_user_name: 'Raider', viewers: 12 },
+      });
       await waitFor('two alerts', async () => (stream.alerts.length >= 2 ? true : undefined), 10_000, 20);
       const test = await call(api, host, 'POST', `/api/v1/projects/${projectId}/alerts/test`, { type: 'sub' });
       expect(test.status).toBe(202);
@@ -390,7 +491,12 @@ describe('alerts', () => {
       const again = await openAlertStream(overlayUrl, stream.ids[0]);
       try {
         expect((await live).map((r) => r.status)).toEqual([202, 202, 202, 202, 202]);
-        await waitFor('every alert after the first', async () => (stream.ids.length >= before + 5 && again.ids.length >= stream.ids.length - 1 ? true : undefined), 10_000, 20);
+        await waitFor(
+          'every alert after the first',
+          async () => (stream.ids.length >= before + 5 && again.ids.length >= stream.ids.length - 1 ? true : undefined),
+          10_000,
+          20,
+        );
         await new Promise((r) => setTimeout(r, 200));
         expect(again.ids).toEqual(stream.ids.slice(1));
       } finally {

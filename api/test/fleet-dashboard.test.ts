@@ -93,7 +93,13 @@ describe('operators dashboard api', () => {
     const overview: FleetOverview = fleetOverviewSchema.parse(res.body);
     const worker = overview.workers.find((w) => w.id === workerId);
     expect(worker).toMatchObject({ kind: 'media', state: 'running', sessions: 1, outputs: 2, bitrateKbps: 4500, droppedFrames: 3, sessionIds: [projectId] });
-    expect(overview.failedOutputs).toContainEqual({ sessionId, outputId: 'dest-bad', state: 'failed', errorCode: 'DESTINATION_REFUSED', at: expect.any(String) });
+    expect(overview.failedOutputs).toContainEqual({
+      sessionId,
+      outputId: 'dest-bad',
+      state: 'failed',
+      errorCode: 'DESTINATION_REFUSED',
+      at: expect.any(String),
+    });
     expect(overview.failedOutputs.some((o) => o.outputId === 'dest-ok')).toBe(false);
     expect(overview.failovers).toContainEqual(expect.objectContaining({ projectId, fromWorkerId: 'media-dead', toWorkerId: workerId, gapMs: 4200 }));
 
@@ -110,7 +116,15 @@ describe('operators dashboard api', () => {
     expect(history.intervalSeconds).toBe(5);
     expect(history.samples).toEqual([]);
     // What the leading replica samples is what every replica's route serves.
-    const controller = new FleetController({ redis: api.redis, workers: new WorkerRegistry(api.redis), queue: new SessionQueueStats(api.redis), history: new LoadHistory(api.redis, 5000), logger, tickMs: 5000, holderId: 'test-leader' });
+    const controller = new FleetController({
+      redis: api.redis,
+      workers: new WorkerRegistry(api.redis),
+      queue: new SessionQueueStats(api.redis),
+      history: new LoadHistory(api.redis, 5000),
+      logger,
+      tickMs: 5000,
+      holderId: 'test-leader',
+    });
     expect(await controller.tick()).toEqual({ leader: true });
     await controller.stop();
     const after = fleetLoadHistorySchema.parse((await call(api, admin, 'GET', '/api/v1/admin/fleet/history')).body);
@@ -135,7 +149,16 @@ describe('operators dashboard api', () => {
       expect(overview.queue.oldestWaitingMs).toBeLessThan(60_000);
 
       // The leader's sample of the same moment counts the queued sessions and this test's worker.
-      const controller = new FleetController({ redis: api.redis, workers: new WorkerRegistry(api.redis), queue: stats, logger, tickMs: 5000, holderId: 'test', leaseKey: `test:fleet:leader:${name}`, history });
+      const controller = new FleetController({
+        redis: api.redis,
+        workers: new WorkerRegistry(api.redis),
+        queue: stats,
+        logger,
+        tickMs: 5000,
+        holderId: 'test',
+        leaseKey: `test:fleet:leader:${name}`,
+        history,
+      });
       expect(await controller.tick()).toEqual({ leader: true });
       const [sample] = (await reader.loadHistory()).samples;
       expect(sample).toMatchObject({ queued: 3 });

@@ -41,7 +41,14 @@ const AUTH_OPERATIONS: Operation[] = [
   '/api/auth/two-factor/verify-backup-code',
   '/api/auth/email-otp/request-email-change',
   '/api/auth/sign-in/social',
-].map((path) => ({ method: 'post', path, operationId: path, parameters: [], bodySchema: { properties: { email: {}, otp: {}, phoneNumber: {}, code: {}, provider: {}, callbackURL: {}, newEmail: {}, type: {} } }, declared: [] }));
+].map((path) => ({
+  method: 'post',
+  path,
+  operationId: path,
+  parameters: [],
+  bodySchema: { properties: { email: {}, otp: {}, phoneNumber: {}, code: {}, provider: {}, callbackURL: {}, newEmail: {}, type: {} } },
+  declared: [],
+}));
 
 beforeAll(async () => {
   const sink = new Writable({
@@ -56,14 +63,37 @@ beforeAll(async () => {
   const closed = 'http://127.0.0.1:9';
   api = await startStudioApi({
     logger: pino({ level: 'warn' }, sink),
-    env: { SECRETS_KEY: Buffer.alloc(32, 3).toString('base64'), TWITCH_API_URL: closed, YOUTUBE_API_URL: closed, FACEBOOK_GRAPH_URL: closed, AUTH_RATE_LIMIT_PER_IP: '100000', AUTH_RATE_LIMIT_PER_ADDRESS: '100000', AUTH_RATE_LIMIT_PREFIX: `test-rate:${randomUUID()}` },
+    env: {
+      SECRETS_KEY: Buffer.alloc(32, 3).toString('base64'),
+      TWITCH_API_URL: closed,
+      YOUTUBE_API_URL: closed,
+      FACEBOOK_GRAPH_URL: closed,
+      AUTH_RATE_LIMIT_PER_IP: '100000',
+      AUTH_RATE_LIMIT_PER_ADDRESS: '100000',
+      AUTH_RATE_LIMIT_PREFIX: `test-rate:${randomUUID()}`,
+    },
   });
   free = await createTestUser(api);
   premium = await createTestUser(api, { plan: 'Premium' });
-  const created = await fetch(`${api.url}/api/v1/projects`, { method: 'POST', headers: { cookie: premium.cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Fuzzed' }) });
+  const created = await fetch(`${api.url}/api/v1/projects`, {
+    method: 'POST',
+    headers: { cookie: premium.cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Fuzzed' }),
+  });
   projectId = ((await created.json()) as { id: string }).id;
   const doc = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as {
-    paths: Record<string, Record<string, { operationId: string; parameters?: Operation['parameters']; requestBody?: { content: { 'application/json': { schema: Operation['bodySchema'] } } }; responses: Record<string, unknown> }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          operationId: string;
+          parameters?: Operation['parameters'];
+          requestBody?: { content: { 'application/json': { schema: Operation['bodySchema'] } } };
+          responses: Record<string, unknown>;
+        }
+      >
+    >;
   };
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
@@ -72,7 +102,9 @@ beforeAll(async () => {
       operationId: op.operationId,
       parameters: op.parameters ?? [],
       bodySchema: op.requestBody?.content['application/json'].schema,
-      declared: Object.keys(op.responses).map(Number).filter((s) => s >= 300),
+      declared: Object.keys(op.responses)
+        .map(Number)
+        .filter((s) => s >= 300),
     })),
   );
 }, 60_000);
@@ -82,7 +114,44 @@ afterAll(async () => {
 
 /** Text that broke, or could break, some layer: escapes, NUL, surrogates, path tricks, sizes, types. */
 const hostileText = fc.oneof(
-  fc.constantFrom('', ' ', '%', '%E0', '%ZZ', '%00', '%ED%A0%80', '%C0%AE', '..', '%2e%2e%2f', '/', '\\', '\u0000', 'a\u0000b', '\ud800', '\udfff', '\ud83d', '💥', '\u202e', '<script>alert(1)</script>', "' OR 1=1 --", '${7*7}', '__proto__', 'constructor', 'NaN', '-1', '1e999', '9'.repeat(400), 'x'.repeat(5000), 'null', 'true', '[]', '{}', 'rtmp://localhost./live', 'http://169.254.169.254/', 'javascript:alert(1)'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '%',
+    '%E0',
+    '%ZZ',
+    '%00',
+    '%ED%A0%80',
+    '%C0%AE',
+    '..',
+    '%2e%2e%2f',
+    '/',
+    '\\',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    '\udfff',
+    '\ud83d',
+    '💥',
+    '\u202e',
+    '<script>alert(1)</script>',
+    "' OR 1=1 --",
+    '${7*7}',
+    '__proto__',
+    'constructor',
+    'NaN',
+    '-1',
+    '1e999',
+    '9'.repeat(400),
+    'x'.repeat(5000),
+    'null',
+    'true',
+    '[]',
+    '{}',
+    'rtmp://localhost./live',
+    'http://169.254.169.254/',
+    'javascript:alert(1)',
+  ),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.uuid(),
@@ -128,7 +197,20 @@ function requestArbitrary(op: Operation): fc.Arbitrary<Generated> {
     query: fc.array(fc.tuple(queryNames.length > 0 ? fc.oneof(fc.constantFrom(...queryNames), hostileText) : hostileText, hostileText), { maxLength: 3 }),
     body: fc.oneof(
       { weight: 5, arbitrary: shaped.map((value) => ({ kind: 'json' as const, value })) },
-      { weight: 1, arbitrary: fc.record({ kind: fc.constant('raw' as const), text: fc.oneof(hostileText, fc.constantFrom('{', '{"a":', '[1,]', '\u0000', '{"a":"\\ud800"}', '{"a":"\\u0000"}')), type: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-7', 'multipart/form-data; boundary=x') }) },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          kind: fc.constant('raw' as const),
+          text: fc.oneof(hostileText, fc.constantFrom('{', '{"a":', '[1,]', '\u0000', '{"a":"\\ud800"}', '{"a":"\\u0000"}')),
+          type: fc.constantFrom(
+            'application/json',
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'application/json; charset=utf-7',
+            'multipart/form-data; boundary=x',
+          ),
+        }),
+      },
       { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
     ),
   });
@@ -137,7 +219,9 @@ function requestArbitrary(op: Operation): fc.Arbitrary<Generated> {
 async function send(op: Operation, g: Generated): Promise<{ status: number; text: string; url: string }> {
   let path = op.path;
   for (const [name, value] of Object.entries(g.params)) path = path.replace(`{${name}}`, value === '__project__' ? projectId : value);
-  const search = g.query.map(([k, v]) => `${encodeURIComponent(k.replace(/[\ud800-\udfff]/g, 'x'))}=${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, 'x'))}`).join('&');
+  const search = g.query
+    .map(([k, v]) => `${encodeURIComponent(k.replace(/[\ud800-\udfff]/g, 'x'))}=${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, 'x'))}`)
+    .join('&');
   const url = `${api.url}${path}${search ? `?${search}` : ''}`;
   const cookie = g.user === 'free' ? free.cookie : g.user === 'premium' ? premium.cookie : undefined;
   const headers: Record<string, string> = { origin: api.url, ...(cookie ? { cookie } : {}) };
@@ -169,24 +253,27 @@ describe('hostile requests to every operation', () => {
     const problems: string[] = [];
     let requests = 0;
     for (const op of [...operations, ...AUTH_OPERATIONS]) {
-      await fc.assert(
-        fc.asyncProperty(requestArbitrary(op), async (g) => {
-          const logsBefore = errorLogs.length;
-          const res = await send(op, g);
-          requests += 1;
-          const fault =
-            res.status >= 500 && !op.declared.includes(res.status)
-              ? `answered ${res.status}`
-              : errorLogs.length > logsBefore
-                ? `logged an error: ${errorLogs.at(-1)}`
-                : res.status >= 400 && !op.declared.includes(res.status) && !hasErrorShape(res.text)
-                  ? 'answered an error outside the one error shape'
-                  : null;
-          if (fault) problems.push(`${op.method.toUpperCase()} ${res.url} as ${g.user} (${JSON.stringify(g.body).slice(0, 200)}) ${fault}: ${res.text.slice(0, 300)}`);
-          return fault === null;
-        }),
-        { numRuns: RUNS_PER_OPERATION, seed: Number(process.env.FUZZ_SEED ?? 20261124), endOnFailure: true },
-      ).catch(() => undefined);
+      await fc
+        .assert(
+          fc.asyncProperty(requestArbitrary(op), async (g) => {
+            const logsBefore = errorLogs.length;
+            const res = await send(op, g);
+            requests += 1;
+            const fault =
+              res.status >= 500 && !op.declared.includes(res.status)
+                ? `answered ${res.status}`
+                : errorLogs.length > logsBefore
+                  ? `logged an error: ${errorLogs.at(-1)}`
+                  : res.status >= 400 && !op.declared.includes(res.status) && !hasErrorShape(res.text)
+                    ? 'answered an error outside the one error shape'
+                    : null;
+            if (fault)
+              problems.push(`${op.method.toUpperCase()} ${res.url} as ${g.user} (${JSON.stringify(g.body).slice(0, 200)}) ${fault}: ${res.text.slice(0, 300)}`);
+            return fault === null;
+          }),
+          { numRuns: RUNS_PER_OPERATION, seed: Number(process.env.FUZZ_SEED ?? 20261124), endOnFailure: true },
+        )
+        .catch(() => undefined);
     }
     // A stable seed keeps the run reproducible; FUZZ_SEED and FUZZ_RUNS explore further by hand.
     expect(problems, problems.join('\n')).toEqual([]);

@@ -30,7 +30,9 @@ async function newProject(host: TestUser, name = 'Guests'): Promise<string> {
   return (res.body as { id: string }).id;
 }
 
-async function open(user: TestUser): Promise<{ ws: WebSocket; messages: ServerMessage[]; next: (type: ServerMessage['type']) => Promise<ServerMessage>; closed: Promise<number> }> {
+async function open(
+  user: TestUser,
+): Promise<{ ws: WebSocket; messages: ServerMessage[]; next: (type: ServerMessage['type']) => Promise<ServerMessage>; closed: Promise<number> }> {
   const ws = new WebSocket(user.guest ? `${api.wsUrl}?${GUEST_SOCKET_QUERY}` : api.wsUrl, { headers: { cookie: user.cookie } });
   sockets.push(ws);
   const messages: ServerMessage[] = [];
@@ -77,7 +79,11 @@ describe('the guest link', () => {
     const host = await createTestUser(api, { plan: 'Premium' });
     const projectId = await newProject(host);
     const token = await guestLinkOf(api, host, projectId);
-    const check = await fetch(`${api.url}/api/v1/guest/check`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': addressOf() }, body: JSON.stringify({ projectId, token }) });
+    const check = await fetch(`${api.url}/api/v1/guest/check`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': addressOf() },
+      body: JSON.stringify({ projectId, token }),
+    });
     expect(await check.json()).toEqual({ projectName: 'Guests' });
 
     const joined = await joinAsGuest(api, projectId, token, { displayName: '  Grace  ', ip: addressOf() });
@@ -89,14 +95,19 @@ describe('the guest link', () => {
     expect((await call(api, guest, 'GET', `/api/v1/projects/${projectId}`)).status).toBe(200);
     expect((await call(api, guest, 'GET', `/api/v1/projects/${projectId}/scene`)).status).toBe(200);
     const patch = await call(api, guest, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: 0, ops: [] });
-    expect(patch).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN', message: 'Your role in this project (guest) does not allow you to change this project.' } } });
+    expect(patch).toMatchObject({
+      status: 403,
+      body: { error: { code: 'FORBIDDEN', message: 'Your role in this project (guest) does not allow you to change this project.' } },
+    });
     expect((await call(api, guest, 'POST', `/api/v1/projects/${projectId}/guest-link`)).status).toBe(403);
     expect((await call(api, guest, 'DELETE', `/api/v1/projects/${projectId}/guests/${guest.id}`)).status).toBe(403);
     expect((await call(api, guest, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local' })).status).toBe(403);
     // The guest cookie opens nothing without the guest page's header, and no other project.
     expect((await call(api, { ...guest, guest: false }, 'GET', `/api/v1/projects/${projectId}`)).status).toBe(401);
     const other = await newProject(host, 'Other');
-    expect((await call(api, guest, 'GET', `/api/v1/projects/${other}`)).body).toMatchObject({ error: { code: 'NOT_FOUND', message: 'This project does not exist.' } });
+    expect((await call(api, guest, 'GET', `/api/v1/projects/${other}`)).body).toMatchObject({
+      error: { code: 'NOT_FOUND', message: 'This project does not exist.' },
+    });
 
     const { guests } = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/guests`)).body as { guests: { id: string; displayName: string }[] };
     expect(guests).toEqual([expect.objectContaining({ id: guest.id, displayName: 'Grace', byRevokedLink: false })]);
@@ -112,7 +123,12 @@ describe('the guest link', () => {
     const [linkId] = token.split('.');
     for (const bad of [`${linkId}.forged`, 'nonsense', `${randomUUID()}.${token.split('.')[1]}`, foreign]) {
       const res = await joinAsGuest(api, projectId, bad, { ip });
-      expect(res, bad).toMatchObject({ status: 404, body: { error: { code: 'GUEST_LINK_INVALID', message: 'This guest link is not valid for this studio. Ask the host to send you their guest link again.' } } });
+      expect(res, bad).toMatchObject({
+        status: 404,
+        body: {
+          error: { code: 'GUEST_LINK_INVALID', message: 'This guest link is not valid for this studio. Ask the host to send you their guest link again.' },
+        },
+      });
     }
     const early = await joinAsGuest(api, projectId, token, { displayName: 'Early', ip });
     const hostSocket = await subscribed(host, projectId);
@@ -121,7 +137,10 @@ describe('the guest link', () => {
     const renewed = await call(api, host, 'POST', `/api/v1/projects/${projectId}/guest-link`);
     expect(renewed.status).toBe(201);
     expect((renewed.body as { code: string }).code).not.toBe(token);
-    expect(await joinAsGuest(api, projectId, token, { ip })).toMatchObject({ status: 410, body: { error: { code: 'GUEST_LINK_REVOKED', message: 'This guest link was replaced by a new one. Ask the host for the new guest link.' } } });
+    expect(await joinAsGuest(api, projectId, token, { ip })).toMatchObject({
+      status: 410,
+      body: { error: { code: 'GUEST_LINK_REVOKED', message: 'This guest link was replaced by a new one. Ask the host for the new guest link.' } },
+    });
     // The guest who joined by the old link is still in, marked, and can be removed.
     const list = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/guests`)).body as { guests: { id: string; byRevokedLink: boolean }[] };
     expect(list.guests).toEqual([expect.objectContaining({ id: early.guest!.id, byRevokedLink: true })]);
@@ -130,14 +149,20 @@ describe('the guest link', () => {
     expect(await guestSocket.next('guest.removed')).toMatchObject({ guestId: early.guest!.id, message: 'The host removed you from the studio.' });
     expect(await guestSocket.closed).toBe(1008);
     await expect.poll(() => hostSocket.messages.some((m) => m.type === 'guests.changed' && m.guests.length === 0)).toBe(true);
-    expect(await call(api, early.guest!, 'GET', `/api/v1/projects/${projectId}`)).toMatchObject({ status: 401, body: { error: { code: 'GUEST_SESSION_ENDED', message: 'You are no longer in this studio. Open the guest link again to rejoin.' } } });
+    expect(await call(api, early.guest!, 'GET', `/api/v1/projects/${projectId}`)).toMatchObject({
+      status: 401,
+      body: { error: { code: 'GUEST_SESSION_ENDED', message: 'You are no longer in this studio. Open the guest link again to rejoin.' } },
+    });
     // The host's own socket was not disturbed.
     hostSocket.ws.send(JSON.stringify({ type: 'ping' }));
     await hostSocket.next('pong');
 
     const current = (renewed.body as { code: string }).code;
     await api.db.guestLink.updateMany({ where: { projectId, revokedAt: null }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect(await joinAsGuest(api, projectId, current, { ip })).toMatchObject({ status: 410, body: { error: { code: 'GUEST_LINK_EXPIRED', message: 'This guest link has expired. Ask the host for a new guest link.' } } });
+    expect(await joinAsGuest(api, projectId, current, { ip })).toMatchObject({
+      status: 410,
+      body: { error: { code: 'GUEST_LINK_EXPIRED', message: 'This guest link has expired. Ask the host for a new guest link.' } },
+    });
   });
 
   it('refuses a display name of 10 000 characters or with markup, and takes the guest in once it is fixed', async () => {
@@ -146,9 +171,15 @@ describe('the guest link', () => {
     const token = await guestLinkOf(api, host, projectId);
     const ip = addressOf();
     const long = await joinAsGuest(api, projectId, token, { displayName: 'x'.repeat(10_000), ip });
-    expect(long).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', message: expect.stringContaining('Your name can be at most 40 characters long.') } } });
+    expect(long).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_FAILED', message: expect.stringContaining('Your name can be at most 40 characters long.') } },
+    });
     const markup = await joinAsGuest(api, projectId, token, { displayName: '<img src=x onerror=alert(1)>', ip });
-    expect(markup).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', message: expect.stringContaining('Your name cannot contain < or >.') } } });
+    expect(markup).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_FAILED', message: expect.stringContaining('Your name cannot contain < or >.') } },
+    });
     const tooLong = await joinAsGuest(api, projectId, token, { displayName: 'y'.repeat(41), ip });
     expect((tooLong.body as { error: { message: string } }).error.message).toContain('Your name can be at most 40 characters long.');
     expect(await api.db.guest.count({ where: { projectId } })).toBe(0);
@@ -163,8 +194,21 @@ describe('the plan limit on guests (spec §6 maximum-guests)', () => {
     const hostSocket = await subscribed(host, projectId);
     const token = await guestLinkOf(api, host, projectId);
     const res = await joinAsGuest(api, projectId, token, { displayName: 'Hopeful', ip: addressOf() });
-    expect(res).toMatchObject({ status: 403, body: { error: { code: 'GUEST_LIMIT_REACHED', message: "This studio's plan does not include guests. Ask the host to let you in later.", details: { maximum: 0 } } } });
-    expect(await hostSocket.next('guest.refused')).toMatchObject({ displayName: 'Hopeful', maximum: 0, message: 'Hopeful tried to join, but your plan does not include guests. Upgrade to Premium to invite up to 10.' });
+    expect(res).toMatchObject({
+      status: 403,
+      body: {
+        error: {
+          code: 'GUEST_LIMIT_REACHED',
+          message: "This studio's plan does not include guests. Ask the host to let you in later.",
+          details: { maximum: 0 },
+        },
+      },
+    });
+    expect(await hostSocket.next('guest.refused')).toMatchObject({
+      displayName: 'Hopeful',
+      maximum: 0,
+      message: 'Hopeful tried to join, but your plan does not include guests. Upgrade to Premium to invite up to 10.',
+    });
   });
 
   it('lets ten guests into a Premium studio, refuses the eleventh, and frees a seat when one leaves', async () => {
@@ -178,9 +222,17 @@ describe('the plan limit on guests (spec §6 maximum-guests)', () => {
       guests.push(res.guest!);
     }
     const eleventh = await joinAsGuest(api, projectId, token, { displayName: 'Eleven', ip: addressOf() });
-    expect(eleventh).toMatchObject({ status: 403, body: { error: { code: 'GUEST_LIMIT_REACHED', message: 'This studio already has 10 guests, the most its plan allows. Ask the host to let you in later.' } } });
+    expect(eleventh).toMatchObject({
+      status: 403,
+      body: {
+        error: { code: 'GUEST_LIMIT_REACHED', message: 'This studio already has 10 guests, the most its plan allows. Ask the host to let you in later.' },
+      },
+    });
     expect((await call(api, guests[0]!, 'POST', `/api/v1/projects/${projectId}/guests/leave`)).status).toBe(204);
-    expect(await call(api, guests[0]!, 'GET', `/api/v1/projects/${projectId}`)).toMatchObject({ status: 401, body: { error: { code: 'GUEST_SESSION_ENDED' } } });
+    expect(await call(api, guests[0]!, 'GET', `/api/v1/projects/${projectId}`)).toMatchObject({
+      status: 401,
+      body: { error: { code: 'GUEST_SESSION_ENDED' } },
+    });
     expect((await joinAsGuest(api, projectId, token, { displayName: 'Eleven', ip: addressOf() })).status).toBe(201);
   });
 });
@@ -214,14 +266,18 @@ describe('Guest Chat', () => {
     const guestSocket = await subscribed(guest, projectId);
 
     expect((await call(api, host, 'POST', `/api/v1/projects/${projectId}/guest-chat`, { content: ' Welcome, see onair.test ' })).status).toBe(201);
-    expect(await guestSocket.next('guest.chat')).toMatchObject({ message: { content: 'Welcome, see onair.test', displayName: 'Hana Host', role: 'host', sender: host.id } });
+    expect(await guestSocket.next('guest.chat')).toMatchObject({
+      message: { content: 'Welcome, see onair.test', displayName: 'Hana Host', role: 'host', sender: host.id },
+    });
     // Everyone in the room gets every message, the sender's own studio included.
     expect(await hostSocket.next('guest.chat')).toMatchObject({ message: { sender: host.id } });
     expect((await call(api, guest, 'POST', `/api/v1/projects/${projectId}/guest-chat`, { content: '<b>hi</b>' })).status).toBe(201);
     expect(await hostSocket.next('guest.chat')).toMatchObject({ message: { content: '<b>hi</b>', displayName: 'Grace', role: 'guest', sender: guest.id } });
 
     for (const content of ['   ', 'x'.repeat(201)]) {
-      expect((await call(api, guest, 'POST', `/api/v1/projects/${projectId}/guest-chat`, { content })).body).toMatchObject({ error: { code: 'VALIDATION_FAILED' } });
+      expect((await call(api, guest, 'POST', `/api/v1/projects/${projectId}/guest-chat`, { content })).body).toMatchObject({
+        error: { code: 'VALIDATION_FAILED' },
+      });
     }
     const history = (await call(api, guest, 'GET', `/api/v1/projects/${projectId}/guest-chat`)).body as { messages: { content: string }[] };
     expect(history.messages.map((m) => m.content)).toEqual(['Welcome, see onair.test', '<b>hi</b>']);

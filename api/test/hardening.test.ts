@@ -188,11 +188,24 @@ describe('sign-in bodies', () => {
     const chunks = (async function* () {
       for (let i = 0; i < 20; i++) yield new Uint8Array(1024 * 1024).fill(0x61);
     })();
-    const streamed = await fetch(`${api.url}/api/auth/sign-in/email-otp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunks, duplex: 'half' } as RequestInit);
+    const streamed = await fetch(`${api.url}/api/auth/sign-in/email-otp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit);
     expect(streamed.status).toBe(413);
-    const other = await fetch(`${api.url}/api/auth/sign-in/email-otp`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: 'x'.repeat(1000) });
+    const other = await fetch(`${api.url}/api/auth/sign-in/email-otp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: 'x'.repeat(1000),
+    });
     expect(other.status).toBe(415);
-    const nul = await fetch(`${api.url}/api/auth/email-otp/send-verification-otp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a\u0000@example.test', type: 'sign-in' }) });
+    const nul = await fetch(`${api.url}/api/auth/email-otp/send-verification-otp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'a\u0000@example.test', type: 'sign-in' }),
+    });
     expect(nul.status).toBe(400);
   });
 
@@ -205,7 +218,11 @@ describe('sign-in bodies', () => {
 describe('scene document caps (SCENE_MAX_*)', () => {
   it('refuses the source, layer and scene over the configured caps with words, and lets a document shrink', async () => {
     const project = (await call(api, premium, 'POST', '/api/v1/projects', { name: 'Caps' })).body as { id: string };
-    const doc = (await call(api, premium, 'GET', `/api/v1/projects/${project.id}/scene`)).body as { version: number; sources: unknown[]; scenes: { id: string; layers: unknown[] }[] };
+    const doc = (await call(api, premium, 'GET', `/api/v1/projects/${project.id}/scene`)).body as {
+      version: number;
+      sources: unknown[];
+      scenes: { id: string; layers: unknown[] }[];
+    };
     let version = doc.version;
     const patch = async (ops: unknown[]) => {
       const res = await call(api, premium, 'PATCH', `/api/v1/projects/${project.id}/scene`, { baseVersion: version, ops });
@@ -220,7 +237,16 @@ describe('scene document caps (SCENE_MAX_*)', () => {
       added.push(source.id);
     }
     const over = await patch([{ op: 'addSource', source: microphone() }]);
-    expect(over).toMatchObject({ status: 422, body: { error: { code: 'SCENE_RULE_VIOLATED', message: 'A project can have up to 4 sources. Remove sources you no longer use before adding more.', details: { rule: 'document-source-limit', limit: 4 } } } });
+    expect(over).toMatchObject({
+      status: 422,
+      body: {
+        error: {
+          code: 'SCENE_RULE_VIOLATED',
+          message: 'A project can have up to 4 sources. Remove sources you no longer use before adding more.',
+          details: { rule: 'document-source-limit', limit: 4 },
+        },
+      },
+    });
 
     const scene = doc.scenes[0]!;
     const layersFree = 3 - scene.layers.length;
@@ -228,7 +254,12 @@ describe('scene document caps (SCENE_MAX_*)', () => {
     expect(layerOps.length).toBeGreaterThan(layersFree);
     if (layersFree > 0) expect((await patch(layerOps.slice(0, layersFree))).status).toBe(200);
     const layerOver = await patch([layerOps[layersFree]]);
-    expect(layerOver).toMatchObject({ status: 422, body: { error: { message: 'A scene can show up to 3 sources. Remove one from the scene before adding another.', details: { rule: 'document-layer-limit' } } } });
+    expect(layerOver).toMatchObject({
+      status: 422,
+      body: {
+        error: { message: 'A scene can show up to 3 sources. Remove one from the scene before adding another.', details: { rule: 'document-layer-limit' } },
+      },
+    });
 
     const scenes = [randomUUID(), randomUUID(), randomUUID()];
     const addedScenes = await patch(scenes.slice(0, 3 - doc.scenes.length).map((id, i) => ({ op: 'addScene', sceneId: id, name: `S${i}` })));
@@ -244,18 +275,39 @@ describe('scene document caps (SCENE_MAX_*)', () => {
 describe('custom RTMP addresses in every spelling', () => {
   it('refuses loopback and metadata addresses written with a trailing dot or in numeric forms', async () => {
     const project = (await call(api, premium, 'POST', '/api/v1/projects', { name: 'Addresses' })).body as { id: string };
-    for (const rtmpUrl of ['rtmp://localhost.:1935/live', 'rtmp://127.0.0.1.:1935/live', 'rtmp://169.254.169.254./live', 'rtmp://2130706433/live', 'rtmp://0x7f.1/live']) {
+    for (const rtmpUrl of [
+      'rtmp://localhost.:1935/live',
+      'rtmp://127.0.0.1.:1935/live',
+      'rtmp://169.254.169.254./live',
+      'rtmp://2130706433/live',
+      'rtmp://0x7f.1/live',
+    ]) {
       const res = await call(api, premium, 'POST', `/api/v1/projects/${project.id}/destinations`, { type: 'CustomRTMP', name: 'x', rtmpUrl, streamKey: 'k' });
       expect(res, rtmpUrl).toMatchObject({ status: 422, body: { error: { code: 'DESTINATION_ADDRESS_REFUSED' } } });
     }
     // Where the operator allows private servers, the metadata address stays refused in any spelling.
-    const lan = await startStudioApi({ databaseUrl: api.databaseUrl, env: { ALLOW_PRIVATE_RTMP: 'true', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') } });
+    const lan = await startStudioApi({
+      databaseUrl: api.databaseUrl,
+      env: { ALLOW_PRIVATE_RTMP: 'true', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') },
+    });
     try {
       for (const rtmpUrl of ['rtmp://169.254.169.254./live', 'rtmp://2852039166/live']) {
         const res = await call(lan, premium, 'POST', `/api/v1/projects/${project.id}/destinations`, { type: 'CustomRTMP', name: 'x', rtmpUrl, streamKey: 'k' });
-        expect(res, rtmpUrl).toMatchObject({ status: 422, body: { error: { code: 'DESTINATION_ADDRESS_REFUSED', message: expect.stringContaining('metadata') } } });
+        expect(res, rtmpUrl).toMatchObject({
+          status: 422,
+          body: { error: { code: 'DESTINATION_ADDRESS_REFUSED', message: expect.stringContaining('metadata') } },
+        });
       }
-      expect((await call(lan, premium, 'POST', `/api/v1/projects/${project.id}/destinations`, { type: 'CustomRTMP', name: 'LAN', rtmpUrl: 'rtmp://localhost.:1935/live', streamKey: 'k' })).status).toBe(201);
+      expect(
+        (
+          await call(lan, premium, 'POST', `/api/v1/projects/${project.id}/destinations`, {
+            type: 'CustomRTMP',
+            name: 'LAN',
+            rtmpUrl: 'rtmp://localhost.:1935/live',
+            streamKey: 'k',
+          })
+        ).status,
+      ).toBe(201);
     } finally {
       await lan.close();
     }

@@ -55,9 +55,24 @@ async function newProject(user: TestUser): Promise<string> {
 }
 
 /** One nginx-rtmp callback: the status and the Location of a rename. */
-async function rtmp(call: 'publish' | 'update' | 'done', params: { app: string; name: string; clientid: string }, secret = CALLBACK_SECRET): Promise<{ status: number; location: string | null }> {
+async function rtmp(
+  call: 'publish' | 'update' | 'done',
+  params: { app: string; name: string; clientid: string },
+  secret = CALLBACK_SECRET,
+): Promise<{ status: number; location: string | null }> {
   const nginxCall = { publish: 'publish', update: 'update_publish', done: 'publish_done' }[call];
-  const query = new URLSearchParams({ app: params.app, flashver: 'FMLE/3.0', swfurl: '', tcurl: `rtmp://127.0.0.1:1935/${params.app}`, pageurl: '', addr: '127.0.0.1', clientid: params.clientid, call: nginxCall, name: params.name, type: 'live' });
+  const query = new URLSearchParams({
+    app: params.app,
+    flashver: 'FMLE/3.0',
+    swfurl: '',
+    tcurl: `rtmp://127.0.0.1:1935/${params.app}`,
+    pageurl: '',
+    addr: '127.0.0.1',
+    clientid: params.clientid,
+    call: nginxCall,
+    name: params.name,
+    type: 'live',
+  });
   const res = await fetch(`${api.url}/api/internal/ingest/${secret}/${call}?${query}`, { redirect: 'manual' });
   return { status: res.status, location: res.headers.get('location') };
 }
@@ -84,7 +99,8 @@ async function latestBroadcast(projectId: string): Promise<BroadcastView | null>
 
 /** A Twitch destination linked and holding its stream key, as preparing a broadcast leaves it (sealed; no digest yet, as rows saved before digests). */
 async function linkedTwitch(projectId: string, streamKey: string): Promise<string> {
-  const created = (await call(api, host, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Twitch', settings: { title: 'Console' } })).body as DestinationView;
+  const created = (await call(api, host, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Twitch', settings: { title: 'Console' } }))
+    .body as DestinationView;
   const sealed = new SecretBox(secretsKey).seal(streamKey, `${created.id}:streamKey`);
   await api.db.destination.update({ where: { id: created.id }, data: { streamKeyEnc: sealed, rtmpUrl: 'rtmp://live.twitch.tv/app' } });
   return created.id;
@@ -94,7 +110,15 @@ describe('the ingest key', () => {
   it('is shown to whoever manages the broadcast, regenerable, and refused by the RTMP server once replaced', async () => {
     const projectId = await newProject(host);
     const first = await ingestOf(host, projectId);
-    expect(first).toMatchObject({ serverUrl: 'rtmp://ingest.example.test/ingest', consoleServerUrl: 'rtmp://ingest.example.test/app', autoLive: false, twitchEnabled: false, graceSeconds: 1, status: { state: 'waiting' }, feed: null });
+    expect(first).toMatchObject({
+      serverUrl: 'rtmp://ingest.example.test/ingest',
+      consoleServerUrl: 'rtmp://ingest.example.test/app',
+      autoLive: false,
+      twitchEnabled: false,
+      graceSeconds: 1,
+      status: { state: 'waiting' },
+      feed: null,
+    });
     expect(first.streamKey).toMatch(/^live_[A-Za-z0-9_-]{32}$/);
     // Shown again as it is: stored sealed (and hashed), not replaced on every read, nor by two first reads at once.
     expect((await ingestOf(host, projectId)).streamKey).toBe(first.streamKey);
@@ -218,7 +242,16 @@ describe('Auto Live', () => {
   it("can be switched on only with an enabled Twitch destination ('Twitch required')", async () => {
     const projectId = await newProject(host);
     const refused = await call(api, host, 'PUT', `/api/v1/projects/${projectId}/auto-live`, { enabled: true });
-    expect(refused).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT', message: "Twitch required: You must broadcast to your console's Twitch channel so that we can receive your game feed.", details: { rule: 'twitch-required' } } } });
+    expect(refused).toMatchObject({
+      status: 409,
+      body: {
+        error: {
+          code: 'CONFLICT',
+          message: "Twitch required: You must broadcast to your console's Twitch channel so that we can receive your game feed.",
+          details: { rule: 'twitch-required' },
+        },
+      },
+    });
     await linkedTwitch(projectId, `live_${randomUUID()}`);
     const on = await call(api, host, 'PUT', `/api/v1/projects/${projectId}/auto-live`, { enabled: true });
     expect(on).toMatchObject({ status: 200, body: { autoLive: true, twitchEnabled: true } });

@@ -67,7 +67,11 @@ describe('mail over SMTP', () => {
 
   it('reports an address the mail server refuses as EMAIL_UNDELIVERABLE', async () => {
     const res = await new Browser(api.url).post('/api/auth/sign-in/magic-link', { email: 'ghost@bounce.example.com', callbackURL: '/' });
-    expect(await errorOf(res)).toEqual({ status: 422, code: 'EMAIL_UNDELIVERABLE', message: 'We could not deliver mail to that address. Check it and try again.' });
+    expect(await errorOf(res)).toEqual({
+      status: 422,
+      code: 'EMAIL_UNDELIVERABLE',
+      message: 'We could not deliver mail to that address. Check it and try again.',
+    });
   });
 
   it('serves no development inbox when mail really goes out', async () => {

@@ -48,24 +48,50 @@ describe('the people of a project', () => {
     // Only the invited account can accept; the token is stored hashed.
     const token = tokenIn(mail);
     expect(JSON.stringify(await api.db.projectInvitation.findMany({ where: { projectId } }))).not.toContain(token);
-    expect(await call(api, stranger, 'POST', '/api/v1/invitations/accept', { token })).toMatchObject({ status: 403, body: { error: { code: 'INVITATION_OTHER_ACCOUNT' } } });
-    expect(await call(api, friend, 'POST', '/api/v1/invitations/accept', { token })).toMatchObject({ status: 200, body: { projectId, projectName: 'Together', role: 'contributor' } });
-    expect(await call(api, friend, 'POST', '/api/v1/invitations/accept', { token })).toMatchObject({ status: 404, body: { error: { code: 'INVITATION_INVALID', message: 'This invitation is not valid any more. Ask the host to invite you again.' } } });
+    expect(await call(api, stranger, 'POST', '/api/v1/invitations/accept', { token })).toMatchObject({
+      status: 403,
+      body: { error: { code: 'INVITATION_OTHER_ACCOUNT' } },
+    });
+    expect(await call(api, friend, 'POST', '/api/v1/invitations/accept', { token })).toMatchObject({
+      status: 200,
+      body: { projectId, projectName: 'Together', role: 'contributor' },
+    });
+    expect(await call(api, friend, 'POST', '/api/v1/invitations/accept', { token })).toMatchObject({
+      status: 404,
+      body: { error: { code: 'INVITATION_INVALID', message: 'This invitation is not valid any more. Ask the host to invite you again.' } },
+    });
 
     // The project is now in the friend's list, and they may edit it (not manage its people).
     expect(((await call(api, friend, 'GET', '/api/v1/projects')).body as { projects: { id: string }[] }).projects.map((p) => p.id)).toContain(projectId);
     expect((await call(api, friend, 'GET', `/api/v1/projects/${projectId}/scene`)).status).toBe(200);
-    expect(await call(api, friend, 'POST', `/api/v1/projects/${projectId}/invitations`, { email: emailOf(friend), role: 'cohost' })).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });
+    expect(await call(api, friend, 'POST', `/api/v1/projects/${projectId}/invitations`, { email: emailOf(friend), role: 'cohost' })).toMatchObject({
+      status: 403,
+      body: { error: { code: 'FORBIDDEN' } },
+    });
 
-    const listed = (await call(api, friend, 'GET', `/api/v1/projects/${projectId}/members`)).body as { members: { userId: string; role: string; owner: boolean }[] };
-    expect(listed.members.map((m) => [m.userId, m.role, m.owner])).toEqual([[host.id, 'host', true], [friend.id, 'contributor', false]]);
+    const listed = (await call(api, friend, 'GET', `/api/v1/projects/${projectId}/members`)).body as {
+      members: { userId: string; role: string; owner: boolean }[];
+    };
+    expect(listed.members.map((m) => [m.userId, m.role, m.owner])).toEqual([
+      [host.id, 'host', true],
+      [friend.id, 'contributor', false],
+    ]);
 
-    expect(await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/members/${friend.id}`, { role: 'cohost' })).toMatchObject({ status: 200, body: { role: 'cohost' } });
+    expect(await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/members/${friend.id}`, { role: 'cohost' })).toMatchObject({
+      status: 200,
+      body: { role: 'cohost' },
+    });
     // A co-host manages the people too, but the owner's role is fixed.
-    expect(await call(api, friend, 'PATCH', `/api/v1/projects/${projectId}/members/${host.id}`, { role: 'viewer' })).toMatchObject({ status: 422, body: { error: { code: 'OWNER_ROLE_FIXED' } } });
+    expect(await call(api, friend, 'PATCH', `/api/v1/projects/${projectId}/members/${host.id}`, { role: 'viewer' })).toMatchObject({
+      status: 422,
+      body: { error: { code: 'OWNER_ROLE_FIXED' } },
+    });
     expect(await call(api, friend, 'DELETE', `/api/v1/projects/${projectId}/members/${host.id}`)).toMatchObject({ status: 422 });
     expect((await call(api, host, 'DELETE', `/api/v1/projects/${projectId}/members/${friend.id}`)).status).toBe(204);
-    expect(await call(api, friend, 'GET', `/api/v1/projects/${projectId}/scene`)).toMatchObject({ status: 404, body: { error: { message: 'This project does not exist.' } } });
+    expect(await call(api, friend, 'GET', `/api/v1/projects/${projectId}/scene`)).toMatchObject({
+      status: 404,
+      body: { error: { message: 'This project does not exist.' } },
+    });
   });
 
   it('refuses what cannot be given with words; a withdrawn or expired invitation cannot be accepted', async () => {
@@ -76,20 +102,29 @@ describe('the people of a project', () => {
     const invited = await call(api, host, 'POST', `/api/v1/projects/${projectId}/invitations`, { email: emailOf(stranger), role: 'viewer' });
     const token = tokenIn(await latestMessage(api.url, emailOf(stranger), before + 1));
     expect((await call(api, host, 'DELETE', `/api/v1/projects/${projectId}/invitations/${(invited.body as { id: string }).id}`)).status).toBe(204);
-    expect(await call(api, stranger, 'POST', '/api/v1/invitations/accept', { token })).toMatchObject({ status: 404, body: { error: { code: 'INVITATION_INVALID' } } });
+    expect(await call(api, stranger, 'POST', '/api/v1/invitations/accept', { token })).toMatchObject({
+      status: 404,
+      body: { error: { code: 'INVITATION_INVALID' } },
+    });
 
     await call(api, host, 'POST', `/api/v1/projects/${projectId}/invitations`, { email: emailOf(stranger), role: 'viewer' });
     const late = tokenIn(await latestMessage(api.url, emailOf(stranger), before + 2));
     await api.db.projectInvitation.updateMany({ where: { projectId, acceptedAt: null }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect(await call(api, stranger, 'POST', '/api/v1/invitations/accept', { token: late })).toMatchObject({ status: 410, body: { error: { code: 'INVITATION_EXPIRED' } } });
+    expect(await call(api, stranger, 'POST', '/api/v1/invitations/accept', { token: late })).toMatchObject({
+      status: 410,
+      body: { error: { code: 'INVITATION_EXPIRED' } },
+    });
     expect((await call(api, stranger, 'GET', `/api/v1/projects/${projectId}/scene`)).status).toBe(404);
   });
 
-  it('edits a shared project with its owner\'s plan, whatever the editor\'s own', async () => {
+  it("edits a shared project with its owner's plan, whatever the editor's own", async () => {
     expect((await inviteAndAccept(friend, 'cohost', 2)).status).toBe(200);
     const doc = (await call(api, friend, 'GET', `/api/v1/projects/${projectId}/scene`)).body as { version: number };
     // 1080p is a Premium resolution: the Free co-host may pick it on the Premium owner's project.
-    const res = await call(api, friend, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version, ops: [{ op: 'setResolution', resolution: '1080p' }] });
+    const res = await call(api, friend, 'PATCH', `/api/v1/projects/${projectId}/scene`, {
+      baseVersion: doc.version,
+      ops: [{ op: 'setResolution', resolution: '1080p' }],
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 });

@@ -48,13 +48,23 @@ async function tip(creatorId: string, amount: number, name = 'Grace', message = 
   const { url, tipId } = checkout.body as { url: string; tipId: string };
   const page = await (await fetch(url)).text();
   expect(page).toContain('Test mode');
-  const paid = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'card=4242424242424242', redirect: 'manual' });
+  const paid = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'card=4242424242424242',
+    redirect: 'manual',
+  });
   expect(paid.status).toBe(303);
   expect(paid.headers.get('location')).toBe(`${api.url}/tip/${creatorId}?tip=${tipId}`);
-  const row = await waitFor('the tip paid by webhook', async () => {
-    const t = await api.db.tip.findUnique({ where: { id: tipId } });
-    return t?.status === 'paid' ? t : undefined;
-  }, 10_000, 50);
+  const row = await waitFor(
+    'the tip paid by webhook',
+    async () => {
+      const t = await api.db.tip.findUnique({ where: { id: tipId } });
+      return t?.status === 'paid' ? t : undefined;
+    },
+    10_000,
+    50,
+  );
   return { tipId, paymentIntent: row.paymentIntentId! };
 }
 
@@ -76,15 +86,34 @@ describe('tip settings (§3, §9)', () => {
     await refused({ maxTip: 200_001 }, 'The maximum tip can be at most $2,000.00');
     await refused({ minTip: 500, maxTip: 500 }, 'The maximum tip must be more than the minimum tip');
     await refused({ paymentEmail: '' }, 'This field is required');
-    expect(await call(api, user, 'PUT', path, { ...settings, currency: 'eur', minTip: 101 })).toMatchObject({ status: 200, body: { currency: 'eur', minTip: 101, maxTip: 200_000 } });
+    expect(await call(api, user, 'PUT', path, { ...settings, currency: 'eur', minTip: 101 })).toMatchObject({
+      status: 200,
+      body: { currency: 'eur', minTip: 101, maxTip: 200_000 },
+    });
   });
 
   it('keeps money pages from collaborators, whatever their groups, and from strangers', async () => {
     const { user } = await creator();
-    const everyGroup = await collaboratorWith(api, user, ['overlay.view', 'overlay.edit', 'chatbot.moderation', 'chatbot.chat', 'chatbot.loyalty', 'analytics', 'creator-site']);
+    const everyGroup = await collaboratorWith(api, user, [
+      'overlay.view',
+      'overlay.edit',
+      'chatbot.moderation',
+      'chatbot.chat',
+      'chatbot.loyalty',
+      'analytics',
+      'creator-site',
+    ]);
     for (const path of ['tip-settings', 'wallet', 'transactions', 'transactions.csv', 'tax-interview', 'charity']) {
       const res = await call(api, everyGroup.user, 'GET', `/api/v1/partner/channels/${user.id}/${path}`);
-      expect(res, path).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN', message: 'Your access to this channel does not include this: only the channel owner can do it. Ask the channel owner to grant it.' } } });
+      expect(res, path).toMatchObject({
+        status: 403,
+        body: {
+          error: {
+            code: 'FORBIDDEN',
+            message: 'Your access to this channel does not include this: only the channel owner can do it. Ask the channel owner to grant it.',
+          },
+        },
+      });
     }
     const payout = await call(api, everyGroup.user, 'POST', `/api/v1/partner/channels/${user.id}/payouts`, { amount: 1000, currency: 'usd' });
     expect(payout.status).toBe(403);
@@ -113,17 +142,30 @@ describe('tips through the Stripe double', () => {
     const { tipId } = await tip(user.id, 3000, 'Grace', 'Great stream!');
     expect(usd(await wallet(user))).toBe(3000);
 
-    const feed = await waitFor('the tip in the events feed', async () => {
-      const res = await call(api, user, 'GET', `/api/v1/projects/${projectId}/events?types=tip`);
-      const events = (res.body as { events: LiveEvent[] }).events;
-      return events.length > 0 ? events : undefined;
-    }, 10_000, 50);
+    const feed = await waitFor(
+      'the tip in the events feed',
+      async () => {
+        const res = await call(api, user, 'GET', `/api/v1/projects/${projectId}/events?types=tip`);
+        const events = (res.body as { events: LiveEvent[] }).events;
+        return events.length > 0 ? events : undefined;
+      },
+      10_000,
+      50,
+    );
     expect(feed).toHaveLength(1);
-    expect(feed[0]).toMatchObject({ type: 'tip', platform: 'onair', platformUsername: 'Grace', value: 30, data: { currency: 'USD', message: 'Great stream!' } });
+    expect(feed[0]).toMatchObject({
+      type: 'tip',
+      platform: 'onair',
+      platformUsername: 'Grace',
+      value: 30,
+      data: { currency: 'USD', message: 'Great stream!' },
+    });
 
     // Stripe delivers the same events again: nothing more is credited, nothing more is announced.
     await api.stripe.webhooksSettled();
-    const completed = api.stripe.events().filter((e) => e.type === 'checkout.session.completed' && ((e.data as { object: { metadata: { tipId?: string } } }).object.metadata.tipId === tipId));
+    const completed = api.stripe
+      .events()
+      .filter((e) => e.type === 'checkout.session.completed' && (e.data as { object: { metadata: { tipId?: string } } }).object.metadata.tipId === tipId);
     expect(completed).toHaveLength(1);
     api.stripe.resend(completed[0]!.id as string);
     api.stripe.resend(completed[0]!.id as string);
@@ -138,7 +180,9 @@ describe('tips through the Stripe double', () => {
 
     // The ledger itself holds the rule: one row per provider event, and no row is ever changed.
     const entry = await api.db.ledgerEntry.findFirstOrThrow({ where: { channelId: user.id } });
-    await expect(api.db.ledgerEntry.create({ data: { channelId: user.id, kind: 'tip_refund', amount: -1, currency: 'usd', providerEventId: entry.providerEventId } })).rejects.toThrow();
+    await expect(
+      api.db.ledgerEntry.create({ data: { channelId: user.id, kind: 'tip_refund', amount: -1, currency: 'usd', providerEventId: entry.providerEventId } }),
+    ).rejects.toThrow();
     await expect(api.db.ledgerEntry.update({ where: { id: entry.id }, data: { amount: 999_999 } })).rejects.toThrow(/append-only/);
     await expect(api.db.ledgerEntry.delete({ where: { id: entry.id } })).rejects.toThrow(/append-only/);
   });
@@ -148,16 +192,30 @@ describe('tips through the Stripe double', () => {
     const admin = await createTestUser(api);
     await api.db.user.update({ where: { id: admin.id }, data: { userType: 'ADMIN' } });
     expect((await call(api, user, 'PUT', '/api/v1/admin/tips-availability', { available: false })).status).toBe(403);
-    expect(await call(api, admin, 'PUT', '/api/v1/admin/tips-availability', { available: false, reason: 'Tipping is paused for maintenance until 15:00 UTC.' })).toMatchObject({ status: 200, body: { available: false } });
+    expect(
+      await call(api, admin, 'PUT', '/api/v1/admin/tips-availability', { available: false, reason: 'Tipping is paused for maintenance until 15:00 UTC.' }),
+    ).toMatchObject({ status: 200, body: { available: false } });
     try {
-      expect((await call(api, null, 'GET', `/api/v1/tips/${user.id}`)).body).toMatchObject({ available: false, unavailableReason: 'Tipping is paused for maintenance until 15:00 UTC.' });
-      expect(await call(api, null, 'POST', `/api/v1/tips/${user.id}/checkout`, { name: 'Grace', amount: 500 })).toMatchObject({ status: 409, body: { error: { code: 'TIPS_NOT_AVAILABLE', message: 'Tips Not Available' } } });
+      expect((await call(api, null, 'GET', `/api/v1/tips/${user.id}`)).body).toMatchObject({
+        available: false,
+        unavailableReason: 'Tipping is paused for maintenance until 15:00 UTC.',
+      });
+      expect(await call(api, null, 'POST', `/api/v1/tips/${user.id}/checkout`, { name: 'Grace', amount: 500 })).toMatchObject({
+        status: 409,
+        body: { error: { code: 'TIPS_NOT_AVAILABLE', message: 'Tips Not Available' } },
+      });
     } finally {
       expect((await call(api, admin, 'PUT', '/api/v1/admin/tips-availability', { available: true })).status).toBe(200);
     }
     await call(api, user, 'PUT', `/api/v1/partner/channels/${user.id}/tip-settings`, { ...settings, enabled: false });
-    expect((await call(api, null, 'GET', `/api/v1/tips/${user.id}`)).body).toMatchObject({ available: false, unavailableReason: 'This creator does not take tips right now.' });
-    expect(await call(api, null, 'POST', `/api/v1/tips/${user.id}/checkout`, { name: 'Grace', amount: 500 })).toMatchObject({ status: 409, body: { error: { message: 'Tips Not Available' } } });
+    expect((await call(api, null, 'GET', `/api/v1/tips/${user.id}`)).body).toMatchObject({
+      available: false,
+      unavailableReason: 'This creator does not take tips right now.',
+    });
+    expect(await call(api, null, 'POST', `/api/v1/tips/${user.id}/checkout`, { name: 'Grace', amount: 500 })).toMatchObject({
+      status: 409,
+      body: { error: { message: 'Tips Not Available' } },
+    });
     expect((await call(api, null, 'GET', '/api/v1/tips/no-such-creator')).status).toBe(404);
   });
 
@@ -177,7 +235,13 @@ describe('tips through the Stripe double', () => {
     await waitFor('the chargeback won', async () => ((await ledgerSum(user.id)) === 2500 ? true : undefined), 10_000, 50);
     await api.stripe.webhooksSettled();
     const kinds = (await api.db.ledgerEntry.findMany({ where: { channelId: user.id }, orderBy: { createdAt: 'asc' } })).map((e) => [e.kind, e.amount]);
-    expect(kinds).toEqual([['tip', 1500], ['tip', 2500], ['tip_refund', -1500], ['tip_dispute', -2500], ['tip_dispute_won', 2500]]);
+    expect(kinds).toEqual([
+      ['tip', 1500],
+      ['tip', 2500],
+      ['tip_refund', -1500],
+      ['tip_dispute', -2500],
+      ['tip_dispute_won', 2500],
+    ]);
   });
 });
 
@@ -188,7 +252,16 @@ describe('payouts (§3, §5, §8)', () => {
     const bad = await call(api, user, 'POST', path, { ...usaMethod, routingCode: '123456789' });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('Enter a valid 9-digit ABA routing number');
-    const international = { region: 'international', name: 'Ada', email: 'ada@example.test', addressLine1: 'Hauptstr. 1', accountHolder: 'Ada L', bankName: 'Commerzbank', country: 'DE', currency: 'eur' };
+    const international = {
+      region: 'international',
+      name: 'Ada',
+      email: 'ada@example.test',
+      addressLine1: 'Hauptstr. 1',
+      accountHolder: 'Ada L',
+      bankName: 'Commerzbank',
+      country: 'DE',
+      currency: 'eur',
+    };
     const badIban = await call(api, user, 'POST', path, { ...international, iban: 'DE89 3704 0044 0532 0130 01', swift: 'COBADEFFXXX' });
     expect(JSON.stringify(badIban.body)).toContain('Enter a valid IBAN');
     const badSwift = await call(api, user, 'POST', path, { ...international, iban: 'DE89 3704 0044 0532 0130 00', swift: 'NOPE' });
@@ -200,7 +273,10 @@ describe('payouts (§3, §5, §8)', () => {
     expect(usa).toMatchObject({ status: 201, body: { region: 'usa', accountLast4: '6789', isDefault: true, businessDays: { from: 1, to: 3 } } });
     expect(JSON.stringify(usa.body)).not.toContain('000123456789');
     const eu = await call(api, user, 'POST', path, { ...international, iban: 'DE89 3704 0044 0532 0130 00', swift: 'cobadeffxxx', isDefault: true });
-    expect(eu).toMatchObject({ status: 201, body: { region: 'international', accountLast4: '3000', swift: 'COBADEFFXXX', isDefault: true, businessDays: { from: 3, to: 5 } } });
+    expect(eu).toMatchObject({
+      status: 201,
+      body: { region: 'international', accountLast4: '3000', swift: 'COBADEFFXXX', isDefault: true, businessDays: { from: 3, to: 5 } },
+    });
     const stored = await api.db.paymentMethod.findMany({ where: { channelId: user.id } });
     expect(stored.filter((m) => m.isDefault)).toHaveLength(1);
     expect(stored.map((m) => m.accountSealed).join()).not.toContain('DE89370400440532013000');
@@ -212,16 +288,34 @@ describe('payouts (§3, §5, §8)', () => {
     const { user } = await creator();
     const payouts = `/api/v1/partner/channels/${user.id}/payouts`;
     await tip(user.id, 4000);
-    expect(await call(api, user, 'POST', payouts, { amount: 2000, currency: 'usd' })).toMatchObject({ status: 422, body: { error: { code: 'TAX_INTERVIEW_REQUIRED', message: 'Complete the tax interview before requesting a payout.' } } });
+    expect(await call(api, user, 'POST', payouts, { amount: 2000, currency: 'usd' })).toMatchObject({
+      status: 422,
+      body: { error: { code: 'TAX_INTERVIEW_REQUIRED', message: 'Complete the tax interview before requesting a payout.' } },
+    });
     expect((await wallet(user)).payoutBlockedReason).toBe('Complete the tax interview before requesting a payout.');
     const badTax = await call(api, user, 'PUT', `/api/v1/partner/channels/${user.id}/tax-interview`, { ...taxInterview, certify: false });
     expect(JSON.stringify(badTax.body)).toContain('Confirm that the information is correct');
-    expect(await call(api, user, 'PUT', `/api/v1/partner/channels/${user.id}/tax-interview`, taxInterview)).toMatchObject({ status: 200, body: { completed: true, taxIdLast4: '6789' } });
-    expect(await call(api, user, 'POST', payouts, { amount: 2000, currency: 'usd' })).toMatchObject({ status: 422, body: { error: { code: 'PAYOUT_REFUSED', message: 'Add a payment method before requesting a payout.' } } });
+    expect(await call(api, user, 'PUT', `/api/v1/partner/channels/${user.id}/tax-interview`, taxInterview)).toMatchObject({
+      status: 200,
+      body: { completed: true, taxIdLast4: '6789' },
+    });
+    expect(await call(api, user, 'POST', payouts, { amount: 2000, currency: 'usd' })).toMatchObject({
+      status: 422,
+      body: { error: { code: 'PAYOUT_REFUSED', message: 'Add a payment method before requesting a payout.' } },
+    });
     await call(api, user, 'POST', `/api/v1/partner/channels/${user.id}/payment-methods`, usaMethod);
-    expect(await call(api, user, 'POST', payouts, { amount: 4001, currency: 'usd' })).toMatchObject({ status: 422, body: { error: { code: 'PAYOUT_REFUSED', message: '$40.00 is your available balance' } } });
-    expect(await call(api, user, 'POST', payouts, { amount: 999, currency: 'usd' })).toMatchObject({ status: 422, body: { error: { message: 'The minimum payout is $10.00.' } } });
-    expect(await call(api, user, 'POST', payouts, { amount: 1000, currency: 'eur' })).toMatchObject({ status: 422, body: { error: { message: 'This payment method is paid in USD. Choose a method for EUR.' } } });
+    expect(await call(api, user, 'POST', payouts, { amount: 4001, currency: 'usd' })).toMatchObject({
+      status: 422,
+      body: { error: { code: 'PAYOUT_REFUSED', message: '$40.00 is your available balance' } },
+    });
+    expect(await call(api, user, 'POST', payouts, { amount: 999, currency: 'usd' })).toMatchObject({
+      status: 422,
+      body: { error: { message: 'The minimum payout is $10.00.' } },
+    });
+    expect(await call(api, user, 'POST', payouts, { amount: 1000, currency: 'eur' })).toMatchObject({
+      status: 422,
+      body: { error: { message: 'This payment method is paid in USD. Choose a method for EUR.' } },
+    });
     expect(usd(await wallet(user))).toBe(4000);
   });
 
@@ -231,7 +325,10 @@ describe('payouts (§3, §5, §8)', () => {
     await call(api, user, 'PUT', `/api/v1/partner/channels/${user.id}/tax-interview`, taxInterview);
     await call(api, user, 'POST', `/api/v1/partner/channels/${user.id}/payment-methods`, usaMethod);
     const payouts = `/api/v1/partner/channels/${user.id}/payouts`;
-    const results = await Promise.all([call(api, user, 'POST', payouts, { amount: 3000, currency: 'usd' }), call(api, user, 'POST', payouts, { amount: 3000, currency: 'usd' })]);
+    const results = await Promise.all([
+      call(api, user, 'POST', payouts, { amount: 3000, currency: 'usd' }),
+      call(api, user, 'POST', payouts, { amount: 3000, currency: 'usd' }),
+    ]);
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 422]);
     const refused = results.find((r) => r.status === 422)!;
@@ -310,7 +407,9 @@ describe('transaction history and statistics', () => {
 
   it('escapes a description that starts a formula', async () => {
     const { user } = await creator();
-    await api.db.ledgerEntry.create({ data: { channelId: user.id, kind: 'charity', amount: 500, currency: 'usd', description: '=1+1', campaignName: '@SUM(A1)' } });
+    await api.db.ledgerEntry.create({
+      data: { channelId: user.id, kind: 'charity', amount: 500, currency: 'usd', description: '=1+1', campaignName: '@SUM(A1)' },
+    });
     const text = await (await fetch(`${api.url}/api/v1/partner/channels/${user.id}/transactions.csv`, { headers: { cookie: user.cookie } })).text();
     expect(text).toContain(`,Charity,'=1+1,'@SUM(A1),5,USD,completed`);
   });
@@ -318,7 +417,18 @@ describe('transaction history and statistics', () => {
   it("shows today's tip in revenue, over the last 30 days by default; an Analytics collaborator sees no money", async () => {
     const { user, projectId } = await creator();
     // A Twitch charity donation as the EventSub connector stores it: counted in Events and in charity raised.
-    await api.db.liveEvent.create({ data: { projectId, platform: 'twitch', platformEventId: 'charity-1', type: 'charity', platformUsername: 'Donor', value: 12.5, data: { currency: 'USD', charityName: 'Good Cause' }, platformCreatedAt: new Date() } });
+    await api.db.liveEvent.create({
+      data: {
+        projectId,
+        platform: 'twitch',
+        platformEventId: 'charity-1',
+        type: 'charity',
+        platformUsername: 'Donor',
+        value: 12.5,
+        data: { currency: 'USD', charityName: 'Good Cause' },
+        platformCreatedAt: new Date(),
+      },
+    });
     await call(api, null, 'GET', `/api/v1/tips/${user.id}`);
     await tip(user.id, 2200);
     const stats = (await call(api, user, 'GET', `/api/v1/partner/channels/${user.id}/statistics`)).body as Statistics;
@@ -329,7 +439,8 @@ describe('transaction history and statistics', () => {
     expect(stats.events).toEqual(expect.arrayContaining([{ type: 'charity', count: 1 }]));
     expect(stats.series.at(-1)).toEqual({ label: today, revenue: 2200, impressions: 1, clicks: 1 });
     expect(stats.sponsorships).toEqual({ campaigns: 0, revenue: 0, linkClicks: 0, linkImpressions: 0 });
-    const monthly = (await call(api, user, 'GET', `/api/v1/partner/channels/${user.id}/statistics?groupBy=monthly&from=${today}&to=${today}`)).body as Statistics;
+    const monthly = (await call(api, user, 'GET', `/api/v1/partner/channels/${user.id}/statistics?groupBy=monthly&from=${today}&to=${today}`))
+      .body as Statistics;
     expect(monthly.series).toEqual([{ label: `${today.slice(0, 8)}01`, revenue: 2200, impressions: 1, clicks: 1 }]);
 
     const analyst = await collaboratorWith(api, user, ['analytics']);
@@ -355,7 +466,10 @@ describe('transaction history and statistics', () => {
     expect((await call(api, user, 'GET', path)).body).toEqual({ campaign: null });
     const bad = await call(api, user, 'PUT', path, { link: 'javascript:alert(1)', name: 'X', active: true });
     expect(JSON.stringify(bad.body)).toContain('Enter the https link of the charity campaign');
-    expect(await call(api, user, 'PUT', path, { link: 'https://tiltify.example/+ada/run', name: 'Run for water', active: true })).toMatchObject({ status: 200, body: { campaign: { name: 'Run for water', active: true } } });
+    expect(await call(api, user, 'PUT', path, { link: 'https://tiltify.example/+ada/run', name: 'Run for water', active: true })).toMatchObject({
+      status: 200,
+      body: { campaign: { name: 'Run for water', active: true } },
+    });
     expect((await call(api, user, 'DELETE', path)).body).toEqual({ campaign: null });
   });
 });

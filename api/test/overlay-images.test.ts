@@ -39,7 +39,10 @@ async function uploadImage(user: TestUser | null, channelId: string, name: strin
   return { status: res.status, body: (await res.json()) as never };
 }
 
-const storedFiles = () => readdirSync(store).filter((f) => !f.startsWith('.')).sort();
+const storedFiles = () =>
+  readdirSync(store)
+    .filter((f) => !f.startsWith('.'))
+    .sort();
 const overlaysPath = (channelId: string) => `/api/v1/partner/channels/${channelId}/overlays`;
 
 async function createOverlay(user: TestUser): Promise<Overlay> {
@@ -48,8 +51,10 @@ async function createOverlay(user: TestUser): Promise<Overlay> {
   return res.body as Overlay;
 }
 
-const imageWidget = (image: { uploadId: string | null; url?: string }): Widget => ({ ...newWidget('image', randomUUID()), url: image.url ?? '', uploadId: image.uploadId }) as Widget;
-const save = (user: TestUser, o: Overlay, widgets: Widget[]) => call(api, user, 'PUT', `${overlaysPath(o.channelId)}/${o.id}`, { name: o.name, widgets, triggerAccess: o.triggerAccess });
+const imageWidget = (image: { uploadId: string | null; url?: string }): Widget =>
+  ({ ...newWidget('image', randomUUID()), url: image.url ?? '', uploadId: image.uploadId }) as Widget;
+const save = (user: TestUser, o: Overlay, widgets: Widget[]) =>
+  call(api, user, 'PUT', `${overlaysPath(o.channelId)}/${o.id}`, { name: o.name, widgets, triggerAccess: o.triggerAccess });
 /** An uploaded picture's address under an overlay page address (its query, key and any signature, kept). */
 const imageUnder = (pageUrl: string, uploadId: string) => {
   const page = new URL(pageUrl);
@@ -61,11 +66,25 @@ beforeAll(async () => {
   store = join(work, 'store');
   execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=320x180', '-frames:v', '1', join(work, 'red.png')]);
   // Noise does not compress: a PNG well over the limit.
-  execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'nullsrc=s=640x480,geq=random(1)*255:128:128', '-frames:v', '1', join(work, 'noise.png')]);
+  execFileSync('ffmpeg', [
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'nullsrc=s=640x480,geq=random(1)*255:128:128',
+    '-frames:v',
+    '1',
+    join(work, 'noise.png'),
+  ]);
   red = readFileSync(join(work, 'red.png'));
   large = readFileSync(join(work, 'noise.png'));
   expect(large.length).toBeGreaterThan(MAX_IMAGE_BYTES);
-  api = await startStudioApi({ env: { UPLOADS_DIR: store, UPLOAD_MAX_IMAGE_BYTES: String(MAX_IMAGE_BYTES), UPLOAD_QUOTA_BYTES: String(50 * 1024 * 1024), RENDER_PAGE_SECRET: PAGE_SECRET } });
+  api = await startStudioApi({
+    env: { UPLOADS_DIR: store, UPLOAD_MAX_IMAGE_BYTES: String(MAX_IMAGE_BYTES), UPLOAD_QUOTA_BYTES: String(50 * 1024 * 1024), RENDER_PAGE_SECRET: PAGE_SECRET },
+  });
   owner = await createTestUser(api);
   other = await createTestUser(api);
 });
@@ -79,7 +98,10 @@ describe('overlay image widget pictures', () => {
     const o = await createOverlay(owner);
     expect(o).toMatchObject({ maxImageBytes: MAX_IMAGE_BYTES, images: {} });
     const uploaded = await uploadImage(owner, owner.id, 'logo.png', red);
-    expect(uploaded).toMatchObject({ status: 201, body: { projectId: null, purpose: 'overlay', kind: 'image', mimeType: 'image/png', width: 320, height: 180, name: 'logo.png' } });
+    expect(uploaded).toMatchObject({
+      status: 201,
+      body: { projectId: null, purpose: 'overlay', kind: 'image', mimeType: 'image/png', width: 320, height: 180, name: 'logo.png' },
+    });
     const id = uploaded.body.id!;
     expect(storedFiles()).toContain(`${id}.png`);
     expect(await api.db.upload.findUniqueOrThrow({ where: { id } })).toMatchObject({ ownerId: owner.id, projectId: null });
@@ -148,7 +170,11 @@ describe('overlay image widget pictures', () => {
     });
     expect((await save(owner, o, [imageWidget({ uploadId: randomUUID() })])).status).toBe(400);
     // A picture uploaded for the creator site is not an overlay picture.
-    const sitePicture = await fetch(`${api.url}/api/v1/partner/channels/${owner.id}/site/images?name=site.png`, { method: 'POST', headers: { cookie: owner.cookie, 'content-type': 'application/octet-stream' }, body: red });
+    const sitePicture = await fetch(`${api.url}/api/v1/partner/channels/${owner.id}/site/images?name=site.png`, {
+      method: 'POST',
+      headers: { cookie: owner.cookie, 'content-type': 'application/octet-stream' },
+      body: red,
+    });
     expect(sitePicture.status).toBe(201);
     expect((await save(owner, o, [imageWidget({ uploadId: ((await sitePicture.json()) as Upload).id })])).status).toBe(400);
     const neither = await save(owner, o, [imageWidget({ uploadId: null })]);

@@ -9,7 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { eventSubDoubleEnv, startEventSubDouble, waitFor, type EventSubDouble } from '@onair/embedded';
 import { SecretBox } from '@onair/runtime';
-import { chatChannels, eventChannels, newWidget, overlayFeedMessageSchema, type Overlay, type OverlayContent, type OverlayFeedMessage, type SceneDocument, type Widget } from '@onair/protocol';
+import {
+  chatChannels,
+  eventChannels,
+  newWidget,
+  overlayFeedMessageSchema,
+  type Overlay,
+  type OverlayContent,
+  type OverlayFeedMessage,
+  type SceneDocument,
+  type Widget,
+} from '@onair/protocol';
 import { CHAT_SECRETS_KEY, FAST_CHAT_ENV } from './helpers/chat.ts';
 import { collaboratorWith } from './helpers/partner.ts';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
@@ -20,7 +30,11 @@ let api: StudioApi;
 let owner: TestUser;
 let projectId: string;
 
-const follow = (id: string, name: string) => ({ type: 'channel.follow', broadcasterId: BROADCASTER, event: { user_id: id, user_login: `u${id}`, user_name: name, followed_at: new Date().toISOString() } });
+const follow = (id: string, name: string) => ({
+  type: 'channel.follow',
+  broadcasterId: BROADCASTER,
+  event: { user_id: id, user_login: `u${id}`, user_name: name, followed_at: new Date().toISOString() },
+});
 
 class FeedSocket {
   readonly received: OverlayFeedMessage[] = [];
@@ -43,8 +57,17 @@ class FeedSocket {
     });
     return socket;
   }
-  async next<T extends OverlayFeedMessage['type']>(type: T, match: (m: Extract<OverlayFeedMessage, { type: T }>) => boolean = () => true): Promise<Extract<OverlayFeedMessage, { type: T }>> {
-    return waitFor(`a ${type} on the overlay feed`, async () => this.received.find((m): m is Extract<OverlayFeedMessage, { type: T }> => m.type === type && match(m as Extract<OverlayFeedMessage, { type: T }>)), 15_000, 20);
+  async next<T extends OverlayFeedMessage['type']>(
+    type: T,
+    match: (m: Extract<OverlayFeedMessage, { type: T }>) => boolean = () => true,
+  ): Promise<Extract<OverlayFeedMessage, { type: T }>> {
+    return waitFor(
+      `a ${type} on the overlay feed`,
+      async () =>
+        this.received.find((m): m is Extract<OverlayFeedMessage, { type: T }> => m.type === type && match(m as Extract<OverlayFeedMessage, { type: T }>)),
+      15_000,
+      20,
+    );
   }
   close(): void {
     this.ws.close();
@@ -140,7 +163,12 @@ describe('overlays of a channel', () => {
     const site = await collaboratorWith(api, owner, ['creator-site', 'analytics']);
     expect((await call(api, viewer.user, 'GET', `${base(owner.id)}/${o.id}`)).status).toBe(200);
     const refused = await call(api, viewer.user, 'PUT', `${base(owner.id)}/${o.id}`, content(o, []));
-    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN', message: 'Your access to this channel does not include Overlay (Edit overlays). Ask the channel owner to grant it.' } } });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: {
+        error: { code: 'FORBIDDEN', message: 'Your access to this channel does not include Overlay (Edit overlays). Ask the channel owner to grant it.' },
+      },
+    });
     expect((await call(api, viewer.user, 'POST', `${base(owner.id)}/${o.id}/secret`)).status).toBe(403);
     expect((await call(api, editor.user, 'PUT', `${base(owner.id)}/${o.id}`, content(o, [newWidget('timer', randomUUID())]))).status).toBe(200);
     expect((await call(api, site.user, 'GET', base(owner.id))).status).toBe(403);
@@ -195,7 +223,17 @@ describe('the live feed of an overlay page', () => {
     double.emit(follow('902', 'Second'));
     await feed.next('overlay.goals', (m) => m.goals[goal.id] === 2);
     // A raid is listed but its alert is off in this box.
-    double.emit({ type: 'channel.raid', broadcasterId: BROADCASTER, event: { from_broadcaster_user_id: '77', from_broadcaster_user_login: 'raider', from_broadcaster_user_name: 'Raider', to_broadcaster_user_id: BROADCASTER, viewers: 12 } });
+    double.emit({
+      type: 'channel.raid',
+      broadcasterId: BROADCASTER,
+      event: {
+        from_broadcaster_user_id: '77',
+        from_broadcaster_user_login: 'raider',
+        from_broadcaster_user_name: 'Raider',
+        to_broadcaster_user_id: BROADCASTER,
+        viewers: 12,
+      },
+    });
     await feed.next('overlay.events', (m) => m.events.some((e) => e.type === 'twitchRaid'));
     expect(feed.received.filter((m) => m.type === 'overlay.alert').map((m) => (m.type === 'overlay.alert' ? m.alert.type : ''))).toEqual(['follow', 'follow']);
     feed.close();
@@ -224,15 +262,27 @@ describe('the live feed of an overlay page', () => {
       private: false,
     });
     const hostile = '<img src=x onerror=alert(1)>';
-    await api.redis.publish(chatChannels.project(projectId), JSON.stringify({ type: 'chat.messages', projectId, messages: [message(randomUUID(), 'Stranger', 'hidden'), message(randomUUID(), 'trustedviewer', 'shown')] }));
+    await api.redis.publish(
+      chatChannels.project(projectId),
+      JSON.stringify({
+        type: 'chat.messages',
+        projectId,
+        messages: [message(randomUUID(), 'Stranger', 'hidden'), message(randomUUID(), 'trustedviewer', 'shown')],
+      }),
+    );
     const shown = await feed.next('overlay.chat');
     expect(shown.messages.map((m) => m.text)).toEqual(['shown']);
 
     // Everyone may now: the page redraws with the new settings, and a hostile name is text.
     await call(api, owner, 'PUT', `${base(owner.id)}/${o.id}`, content(o, [chatBox], { mode: 'all', whitelist: [] }));
     await feed.next('overlay.state', (m) => m !== feed.received[0]);
-    await api.redis.publish(chatChannels.project(projectId), JSON.stringify({ type: 'chat.messages', projectId, messages: [message(randomUUID(), hostile, 'hi')] }));
-    expect((await feed.next('overlay.chat', (m) => m.messages[0]?.username === hostile)).messages[0]).toEqual(expect.objectContaining({ username: hostile, text: 'hi' }));
+    await api.redis.publish(
+      chatChannels.project(projectId),
+      JSON.stringify({ type: 'chat.messages', projectId, messages: [message(randomUUID(), hostile, 'hi')] }),
+    );
+    expect((await feed.next('overlay.chat', (m) => m.messages[0]?.username === hostile)).messages[0]).toEqual(
+      expect.objectContaining({ username: hostile, text: 'hi' }),
+    );
     feed.close();
   });
 
@@ -243,7 +293,17 @@ describe('the live feed of an overlay page', () => {
     const feed = await FeedSocket.open(o.url);
     await feed.next('overlay.state');
     const later = await api.db.project.create({ data: { ownerId: owner.id, name: 'A new show' } });
-    const event = { id: randomUUID(), projectId: later.id, type: 'follow', platform: 'twitch', platformUsername: 'Latecomer', platformCreatedAt: new Date().toISOString(), avatar: null, value: null, data: {} };
+    const event = {
+      id: randomUUID(),
+      projectId: later.id,
+      type: 'follow',
+      platform: 'twitch',
+      platformUsername: 'Latecomer',
+      platformCreatedAt: new Date().toISOString(),
+      avatar: null,
+      value: null,
+      data: {},
+    };
     // Published until the page has picked the new project up (it looks every few seconds).
     await waitFor(
       'the new project’s event on the feed',
@@ -270,7 +330,10 @@ describe('the live feed of an overlay page', () => {
 describe('overlays as studio web-page sources', () => {
   const addPage = async (url: string) => {
     const doc = (await call(api, owner, 'GET', `/api/v1/projects/${projectId}/scene`)).body as SceneDocument;
-    return call(api, owner, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version, ops: [{ op: 'addSource', source: { id: randomUUID(), kind: 'webpage', settings: { config: { url } } } }] });
+    return call(api, owner, 'PATCH', `/api/v1/projects/${projectId}/scene`, {
+      baseVersion: doc.version,
+      ops: [{ op: 'addSource', source: { id: randomUUID(), kind: 'webpage', settings: { config: { url } } } }],
+    });
   };
 
   it('accepts the signed overlay address on the api’s own loopback origin, and refuses a tampered one and every other private address', async () => {

@@ -33,7 +33,8 @@ async function outputs(projectId: string): Promise<unknown[]> {
   return sealed ? (JSON.parse(new SecretBox(secretsKey).open(sealed, `session:${projectId}`)) as unknown[]) : [];
 }
 
-const broadcastOf = async (projectId: string) => ((await call(api, host, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast;
+const broadcastOf = async (projectId: string) =>
+  ((await call(api, host, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast;
 
 describe('padding', () => {
   it('streams the pre-roll before the broadcast counts as live, and the post-roll after End Broadcast', async () => {

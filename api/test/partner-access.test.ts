@@ -43,7 +43,12 @@ const channelEndpoints = partnerEndpoints.filter((e) => e.channelCapability);
 /** The groups that grant a capability, and every group that does not. */
 function groupsFor(capability: ChannelCapability): { granting: PermissionGroup[]; other: PermissionGroup[] } {
   const needs: string | readonly string[] = channelCapabilities[capability];
-  const granting = needs === 'owner' ? [] : needs === 'any group' ? [...permissionGroups] : permissionGroups.filter((g) => (typeof needs === 'string' ? g === needs : needs.includes(g)));
+  const granting =
+    needs === 'owner'
+      ? []
+      : needs === 'any group'
+        ? [...permissionGroups]
+        : permissionGroups.filter((g) => (typeof needs === 'string' ? g === needs : needs.includes(g)));
   return { granting, other: permissionGroups.filter((g) => !granting.includes(g)) };
 }
 
@@ -56,40 +61,48 @@ describe('the partner permission table', () => {
     expect(channelEndpoints.length).toBeGreaterThan(0);
   });
 
-  it.each(partnerEndpoints.filter((e) => e.access !== 'public').map((e) => [e.id, e] as const))('%s refuses a signed-out caller (401 with words)', async (_id, endpoint) => {
-    const res = await call(api, null, method(endpoint), pathOf(endpoint, owner.id), endpoint.method === 'get' ? undefined : {});
-    expect(res).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHENTICATED', message: 'You need to sign in first.' } } });
-  });
+  it.each(partnerEndpoints.filter((e) => e.access !== 'public').map((e) => [e.id, e] as const))(
+    '%s refuses a signed-out caller (401 with words)',
+    async (_id, endpoint) => {
+      const res = await call(api, null, method(endpoint), pathOf(endpoint, owner.id), endpoint.method === 'get' ? undefined : {});
+      expect(res).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHENTICATED', message: 'You need to sign in first.' } } });
+    },
+  );
 
-  it.each(channelEndpoints.map((e) => [e.id, e] as const))('%s: the owner yes, a collaborator of another channel no, a collaborator without the group no, with it yes', async (_id, endpoint) => {
-    const capability = endpoint.channelCapability!;
-    const path = pathOf(endpoint, owner.id);
-    const body = endpoint.method === 'get' ? undefined : {};
-    const allowed = (status: number) => status !== 401 && status !== 403;
+  it.each(channelEndpoints.map((e) => [e.id, e] as const))(
+    '%s: the owner yes, a collaborator of another channel no, a collaborator without the group no, with it yes',
+    async (_id, endpoint) => {
+      const capability = endpoint.channelCapability!;
+      const path = pathOf(endpoint, owner.id);
+      const body = endpoint.method === 'get' ? undefined : {};
+      const allowed = (status: number) => status !== 401 && status !== 403;
 
-    expect((await call(api, owner, method(endpoint), path, body)).status).toSatisfy(allowed);
+      expect((await call(api, owner, method(endpoint), path, body)).status).toSatisfy(allowed);
 
-    // Every group, but on someone else's channel.
-    const elsewhere = await collaboratorWith(api, otherOwner, [...permissionGroups]);
-    expect(await call(api, elsewhere.user, method(endpoint), path, body)).toMatchObject({
-      status: 403,
-      body: { error: { code: 'FORBIDDEN', message: 'You are not a collaborator of this channel. Ask its owner for an invitation.' } },
-    });
+      // Every group, but on someone else's channel.
+      const elsewhere = await collaboratorWith(api, otherOwner, [...permissionGroups]);
+      expect(await call(api, elsewhere.user, method(endpoint), path, body)).toMatchObject({
+        status: 403,
+        body: { error: { code: 'FORBIDDEN', message: 'You are not a collaborator of this channel. Ask its owner for an invitation.' } },
+      });
 
-    // Any signed-in stranger gets the same words.
-    const stranger = await createTestUser(api);
-    expect((await call(api, stranger, method(endpoint), path, body)).status).toBe(403);
+      // Any signed-in stranger gets the same words.
+      const stranger = await createTestUser(api);
+      expect((await call(api, stranger, method(endpoint), path, body)).status).toBe(403);
 
-    const { granting, other } = groupsFor(capability);
-    if (other.length > 0) {
-      const without = await collaboratorWith(api, owner, other);
-      const refused = await call(api, without.user, method(endpoint), path, body);
-      expect(refused.status).toBe(403);
-      expect((refused.body as { error: { message: string } }).error.message).toMatch(/^Your access to this channel does not include .+\. Ask the channel owner to grant it\.$/);
-    }
-    for (const group of granting) {
-      const holder = await collaboratorWith(api, owner, [group]);
-      expect((await call(api, holder.user, method(endpoint), path, body)).status, `${endpoint.id} with ${group}`).toSatisfy(allowed);
-    }
-  });
+      const { granting, other } = groupsFor(capability);
+      if (other.length > 0) {
+        const without = await collaboratorWith(api, owner, other);
+        const refused = await call(api, without.user, method(endpoint), path, body);
+        expect(refused.status).toBe(403);
+        expect((refused.body as { error: { message: string } }).error.message).toMatch(
+          /^Your access to this channel does not include .+\. Ask the channel owner to grant it\.$/,
+        );
+      }
+      for (const group of granting) {
+        const holder = await collaboratorWith(api, owner, [group]);
+        expect((await call(api, holder.user, method(endpoint), path, body)).status, `${endpoint.id} with ${group}`).toSatisfy(allowed);
+      }
+    },
+  );
 });

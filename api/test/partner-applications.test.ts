@@ -16,7 +16,13 @@ beforeAll(async () => {
   await api.db.user.update({ where: { id: admin.id }, data: { userType: 'ADMIN' } });
   creator = await createTestUser(api);
   await call(api, creator, 'POST', '/api/v1/partner/account/onboarding', personalInfo(`Creator_${creator.id.slice(0, 6)}`));
-  app = (await call(api, admin, 'POST', '/api/v1/admin/applications', { name: 'Stream Deck helper', redirectUris: [REDIRECT], scopes: ['profile:read', 'channel:read'] })).body as Application;
+  app = (
+    await call(api, admin, 'POST', '/api/v1/admin/applications', {
+      name: 'Stream Deck helper',
+      redirectUris: [REDIRECT],
+      scopes: ['profile:read', 'channel:read'],
+    })
+  ).body as Application;
 });
 afterAll(async () => {
   await api?.close();
@@ -28,14 +34,27 @@ const pkce = () => {
 };
 
 function authorizeQuery(overrides: Record<string, string | undefined> = {}, challenge = pkce().challenge): string {
-  const params = { client_id: app.clientId, redirect_uri: REDIRECT, response_type: 'code', scope: 'profile:read', state: 'xyz', code_challenge: challenge, code_challenge_method: 'S256', ...overrides };
+  const params = {
+    client_id: app.clientId,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    scope: 'profile:read',
+    state: 'xyz',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...overrides,
+  };
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined) search.set(k, v);
   return search.toString();
 }
 
 async function token(form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${api.url}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+  const res = await fetch(`${api.url}/api/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -54,7 +73,9 @@ const userinfo = (accessToken: string) => fetch(`${api.url}/api/oauth/userinfo`,
 describe('registered applications', () => {
   it('are registered by administrators only', async () => {
     expect(app).toMatchObject({ name: 'Stream Deck helper', clientId: expect.stringMatching(/^onair_/), scopes: ['profile:read', 'channel:read'] });
-    expect((await call(api, creator, 'POST', '/api/v1/admin/applications', { name: 'Mine', redirectUris: [REDIRECT], scopes: ['profile:read'] })).status).toBe(403);
+    expect((await call(api, creator, 'POST', '/api/v1/admin/applications', { name: 'Mine', redirectUris: [REDIRECT], scopes: ['profile:read'] })).status).toBe(
+      403,
+    );
     expect((await call(api, creator, 'GET', '/api/v1/admin/applications')).status).toBe(403);
   });
 });
@@ -62,12 +83,21 @@ describe('registered applications', () => {
 describe('OAuth authorize (authorization code with PKCE)', () => {
   it('says what is wrong with a bad request in the words of spec §8', async () => {
     const check = (q: string) => call(api, creator, 'GET', `/api/v1/partner/oauth/authorize?${q}`);
-    expect(await check(authorizeQuery())).toMatchObject({ status: 200, body: { application: { name: 'Stream Deck helper' }, scopes: [{ id: 'profile:read', label: 'See your username and profile' }] } });
+    expect(await check(authorizeQuery())).toMatchObject({
+      status: 200,
+      body: { application: { name: 'Stream Deck helper' }, scopes: [{ id: 'profile:read', label: 'See your username and profile' }] },
+    });
     expect(await check(authorizeQuery({ client_id: 'nobody' }))).toMatchObject({ status: 400, body: { error: { code: 'OAUTH_UNKNOWN_CLIENT' } } });
-    expect(await check(authorizeQuery({ redirect_uri: 'https://evil.example/callback' }))).toMatchObject({ status: 400, body: { error: { code: 'OAUTH_REDIRECT_URI_INVALID' } } });
+    expect(await check(authorizeQuery({ redirect_uri: 'https://evil.example/callback' }))).toMatchObject({
+      status: 400,
+      body: { error: { code: 'OAUTH_REDIRECT_URI_INVALID' } },
+    });
     expect(await check(authorizeQuery({ redirect_uri: undefined }))).toMatchObject({ status: 400, body: { error: { code: 'OAUTH_REDIRECT_URI_INVALID' } } });
     expect(await check(authorizeQuery({ response_type: 'token' }))).toMatchObject({ status: 400, body: { error: { code: 'OAUTH_RESPONSE_TYPE_INVALID' } } });
-    expect(await check(authorizeQuery({ scope: 'profile:read admin:everything' }))).toMatchObject({ status: 400, body: { error: { code: 'OAUTH_SCOPE_INVALID' } } });
+    expect(await check(authorizeQuery({ scope: 'profile:read admin:everything' }))).toMatchObject({
+      status: 400,
+      body: { error: { code: 'OAUTH_SCOPE_INVALID' } },
+    });
     expect(await check(authorizeQuery({ code_challenge: undefined }))).toMatchObject({ status: 400, body: { error: { code: 'OAUTH_PKCE_REQUIRED' } } });
   });
 
@@ -78,7 +108,10 @@ describe('OAuth authorize (authorization code with PKCE)', () => {
 
     expect(await token({ ...exchange, client_id: 'nobody' })).toMatchObject({ status: 400, body: { error: 'invalid_client' } });
     const granted = await token(exchange);
-    expect(granted).toMatchObject({ status: 200, body: { token_type: 'Bearer', scope: 'profile:read', access_token: expect.any(String), expires_in: expect.any(Number) } });
+    expect(granted).toMatchObject({
+      status: 200,
+      body: { token_type: 'Bearer', scope: 'profile:read', access_token: expect.any(String), expires_in: expect.any(Number) },
+    });
     expect(granted.body.expires_in as number).toBeLessThanOrEqual(3600);
     // Used once: the same code again is refused.
     expect(await token(exchange)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
@@ -102,20 +135,27 @@ describe('OAuth authorize (authorization code with PKCE)', () => {
     const { verifier, challenge } = pkce();
     const code = await codeFor(creator, challenge);
     const exchange = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: app.clientId, code_verifier: verifier };
-    expect(await token({ ...exchange, redirect_uri: 'https://deck.example.com/other' })).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'Invalid request: `redirect_uri` is invalid' } });
+    expect(await token({ ...exchange, redirect_uri: 'https://deck.example.com/other' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'Invalid request: `redirect_uri` is invalid' },
+    });
     expect(await token(exchange)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('refuses a wrong verifier and an expired code', async () => {
     const first = pkce();
     const code = await codeFor(creator, first.challenge);
-    expect(await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: app.clientId, code_verifier: pkce().verifier })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(
+      await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: app.clientId, code_verifier: pkce().verifier }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
 
     const second = pkce();
     const late = await codeFor(creator, second.challenge);
     // Five minutes have passed: the window is moved past in the store.
     await api.db.oAuthAuthorizationCode.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect(await token({ grant_type: 'authorization_code', code: late, redirect_uri: REDIRECT, client_id: app.clientId, code_verifier: second.verifier })).toMatchObject({
+    expect(
+      await token({ grant_type: 'authorization_code', code: late, redirect_uri: REDIRECT, client_id: app.clientId, code_verifier: second.verifier }),
+    ).toMatchObject({
       status: 400,
       body: { error: 'invalid_grant', error_description: 'Invalid grant: authorization code has expired' },
     });
@@ -130,7 +170,11 @@ describe('OAuth authorize (authorization code with PKCE)', () => {
 
 describe('short-code authorize (device authorization)', () => {
   async function startDevice(): Promise<{ device_code: string; user_code: string; verification_uri_complete: string; interval: number }> {
-    const res = await fetch(`${api.url}/api/oauth/device_authorization`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `client_id=${app.clientId}&scope=channel:read` });
+    const res = await fetch(`${api.url}/api/oauth/device_authorization`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `client_id=${app.clientId}&scope=channel:read`,
+    });
     expect(res.status).toBe(200);
     return (await res.json()) as { device_code: string; user_code: string; verification_uri_complete: string; interval: number };
   }
@@ -144,8 +188,14 @@ describe('short-code authorize (device authorization)', () => {
     expect(await poll(device.device_code)).toMatchObject({ status: 400, body: { error: 'slow_down' } });
 
     const typed = `${device.user_code.slice(0, 3).toLowerCase()}-${device.user_code.slice(3)}`;
-    expect(await call(api, creator, 'POST', '/api/v1/partner/oauth/device/lookup', { userCode: typed })).toMatchObject({ status: 200, body: { application: { name: 'Stream Deck helper' }, scopes: [{ id: 'channel:read' }] } });
-    expect(await call(api, creator, 'POST', '/api/v1/partner/oauth/device/answer', { userCode: typed, allowed: true })).toMatchObject({ status: 200, body: { allowed: true } });
+    expect(await call(api, creator, 'POST', '/api/v1/partner/oauth/device/lookup', { userCode: typed })).toMatchObject({
+      status: 200,
+      body: { application: { name: 'Stream Deck helper' }, scopes: [{ id: 'channel:read' }] },
+    });
+    expect(await call(api, creator, 'POST', '/api/v1/partner/oauth/device/answer', { userCode: typed, allowed: true })).toMatchObject({
+      status: 200,
+      body: { allowed: true },
+    });
     const granted = await poll(device.device_code);
     expect(granted).toMatchObject({ status: 200, body: { token_type: 'Bearer', scope: 'channel:read' } });
     // The device's token may read the channel, not the profile: username is withheld.
@@ -176,11 +226,18 @@ describe('short-code authorize (device authorization)', () => {
     expect(statuses.slice(0, 10).every((s) => s === 404)).toBe(true);
     expect(statuses.slice(10).every((s) => s === 429)).toBe(true);
     const right = await call(api, guesser, 'POST', '/api/v1/partner/oauth/device/lookup', { userCode: device.user_code });
-    expect(right).toMatchObject({ status: 429, body: { error: { code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many codes tried\. Wait \d+ minutes? and try again\.$/) } } });
+    expect(right).toMatchObject({
+      status: 429,
+      body: { error: { code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many codes tried\. Wait \d+ minutes? and try again\.$/) } },
+    });
   });
 
   it('refuses an unknown client', async () => {
-    const res = await fetch(`${api.url}/api/oauth/device_authorization`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'client_id=nobody' });
+    const res = await fetch(`${api.url}/api/oauth/device_authorization`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'client_id=nobody',
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('OAUTH_UNKNOWN_CLIENT');
   });

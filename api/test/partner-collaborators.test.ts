@@ -33,13 +33,23 @@ describe('collaborator invitations', () => {
     expect(errorMessages(invalid.body)).toContain('Enter a valid Twitch username');
     const none = await call(api, owner, 'POST', SENT, { invitee: { kind: 'email', email: 'x@example.com' }, permissions: [] });
     expect(errorMessages(none.body)).toContain('Choose at least one permission');
-    expect(await call(api, owner, 'POST', SENT, { invitee: { kind: 'email', email: emailOf(owner) }, permissions: ['analytics'] })).toMatchObject({ status: 422, body: { error: { code: 'INVITE_TO_SELF' } } });
+    expect(await call(api, owner, 'POST', SENT, { invitee: { kind: 'email', email: emailOf(owner) }, permissions: ['analytics'] })).toMatchObject({
+      status: 422,
+      body: { error: { code: 'INVITE_TO_SELF' } },
+    });
   });
 
   it('invite by e-mail → accept with Twitch → act with only the granted group → edit → revoke ends access at once', async () => {
     const friend = await createTestUser(api);
-    const invited = await call(api, owner, 'POST', SENT, { invitee: { kind: 'email', email: emailOf(friend).toUpperCase() }, message: 'Help me <b>please</b>', permissions: ['overlay.view'] });
-    expect(invited).toMatchObject({ status: 201, body: { invitee: { kind: 'email', value: emailOf(friend) }, state: 'pending', permissions: ['overlay.view'] } });
+    const invited = await call(api, owner, 'POST', SENT, {
+      invitee: { kind: 'email', email: emailOf(friend).toUpperCase() },
+      message: 'Help me <b>please</b>',
+      permissions: ['overlay.view'],
+    });
+    expect(invited).toMatchObject({
+      status: 201,
+      body: { invitee: { kind: 'email', value: emailOf(friend) }, state: 'pending', permissions: ['overlay.view'] },
+    });
     const inviteId = (invited.body as SentInvite).id;
     const mail = await latestMessage(api.url, emailOf(friend));
     expect(mail.subject).toBe('OwnerChannel invited you to collaborate on their channel on OnAir');
@@ -50,13 +60,18 @@ describe('collaborator invitations', () => {
     // Already invited (any case of the address): refused with words.
     expect(await call(api, owner, 'POST', SENT, { invitee: { kind: 'email', email: emailOf(friend) }, permissions: ['analytics'] })).toMatchObject({
       status: 409,
-      body: { error: { code: 'INVITE_ALREADY_COLLABORATES', message: `${emailOf(friend)} already collaborates on your channel or has an invitation waiting.` } },
+      body: {
+        error: { code: 'INVITE_ALREADY_COLLABORATES', message: `${emailOf(friend)} already collaborates on your channel or has an invitation waiting.` },
+      },
     });
 
     const received = (await call(api, friend, 'GET', RECEIVED)).body as { invites: ReceivedInvite[] };
     expect(received.invites).toEqual([expect.objectContaining({ id: inviteId, channel: { id: owner.id, name: 'OwnerChannel' }, state: 'pending' })]);
     // Spec §6: accepting needs a connected Twitch account.
-    expect(await call(api, friend, 'POST', `${RECEIVED}/${inviteId}/accept`)).toMatchObject({ status: 409, body: { error: { code: 'TWITCH_ACCOUNT_REQUIRED' } } });
+    expect(await call(api, friend, 'POST', `${RECEIVED}/${inviteId}/accept`)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'TWITCH_ACCOUNT_REQUIRED' } },
+    });
     await linkTwitch(api, friend, 'friend_tw');
     expect(await call(api, friend, 'POST', `${RECEIVED}/${inviteId}/accept`)).toMatchObject({ status: 200, body: { state: 'accepted' } });
     expect(await call(api, friend, 'POST', `${RECEIVED}/${inviteId}/accept`)).toMatchObject({ status: 409, body: { error: { code: 'INVITE_NOT_PENDING' } } });
@@ -65,16 +80,24 @@ describe('collaborator invitations', () => {
     expect((await call(api, owner, 'POST', SENT, { invitee: { kind: 'email', email: emailOf(friend) }, permissions: ['analytics'] })).status).toBe(409);
 
     const channels = (await call(api, friend, 'GET', '/api/v1/partner/channels')).body as { channels: { id: string; owner: boolean; permissions: string[] }[] };
-    expect(channels.channels.map((c) => [c.id, c.owner, c.permissions])).toEqual([[friend.id, true, []], [owner.id, false, ['overlay.view']]]);
+    expect(channels.channels.map((c) => [c.id, c.owner, c.permissions])).toEqual([
+      [friend.id, true, []],
+      [owner.id, false, ['overlay.view']],
+    ]);
     expect((await call(api, friend, 'GET', `/api/v1/partner/channels/${owner.id}`)).status).toBe(200);
     expect(await call(api, friend, 'GET', `/api/v1/partner/channels/${owner.id}/streams`)).toMatchObject({
       status: 403,
-      body: { error: { code: 'FORBIDDEN', message: 'Your access to this channel does not include Analytics (Stream stats). Ask the channel owner to grant it.' } },
+      body: {
+        error: { code: 'FORBIDDEN', message: 'Your access to this channel does not include Analytics (Stream stats). Ask the channel owner to grant it.' },
+      },
     });
     expect((await call(api, friend, 'GET', `/api/v1/partner/channels/${owner.id}/collaborators`)).status).toBe(403);
 
     // The owner grants Analytics: the next request may.
-    expect(await call(api, owner, 'PATCH', `${SENT}/${inviteId}`, { permissions: ['overlay.view', 'analytics'] })).toMatchObject({ status: 200, body: { permissions: ['overlay.view', 'analytics'], collaboratorName: expect.any(String) } });
+    expect(await call(api, owner, 'PATCH', `${SENT}/${inviteId}`, { permissions: ['overlay.view', 'analytics'] })).toMatchObject({
+      status: 200,
+      body: { permissions: ['overlay.view', 'analytics'], collaboratorName: expect.any(String) },
+    });
     expect(await call(api, friend, 'GET', `/api/v1/partner/channels/${owner.id}/streams`)).toMatchObject({ status: 200, body: { streams: [] } });
     // Someone else's invitation cannot be edited.
     expect((await call(api, friend, 'PATCH', `${SENT}/${inviteId}`, { permissions: ['analytics'] })).status).toBe(404);
@@ -90,9 +113,18 @@ describe('collaborator invitations', () => {
     const invited = await call(api, owner, 'POST', SENT, { invitee: { kind: 'email', email }, permissions: ['chatbot.chat'] });
     const inviteId = (invited.body as SentInvite).id;
     const token = /token=([\w-]+)/.exec((await latestMessage(api.url, email)).text)![1]!;
-    expect(await call(api, null, 'POST', '/api/v1/partner/collaborators/decline', { token })).toMatchObject({ status: 200, body: { channelName: 'OwnerChannel' } });
-    expect(await call(api, null, 'POST', '/api/v1/partner/collaborators/decline', { token })).toMatchObject({ status: 400, body: { error: { code: 'INVITE_LINK_INVALID' } } });
-    expect(await call(api, null, 'POST', '/api/v1/partner/collaborators/decline', { token: 'x'.repeat(32) })).toMatchObject({ status: 400, body: { error: { code: 'INVITE_LINK_INVALID' } } });
+    expect(await call(api, null, 'POST', '/api/v1/partner/collaborators/decline', { token })).toMatchObject({
+      status: 200,
+      body: { channelName: 'OwnerChannel' },
+    });
+    expect(await call(api, null, 'POST', '/api/v1/partner/collaborators/decline', { token })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVITE_LINK_INVALID' } },
+    });
+    expect(await call(api, null, 'POST', '/api/v1/partner/collaborators/decline', { token: 'x'.repeat(32) })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVITE_LINK_INVALID' } },
+    });
     const sent = (await call(api, owner, 'GET', SENT)).body as { invites: SentInvite[] };
     expect(sent.invites.find((i) => i.id === inviteId)?.state).toBe('declined');
     // A declined invitation does not block a new one; clearing removes it.

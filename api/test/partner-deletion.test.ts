@@ -31,7 +31,10 @@ describe('account deletion (partner spec §4, §5)', () => {
     const live = await api.db.broadcast.create({ data: { projectId, state: 'live', startedAt: new Date() } });
     expect((await call(api, helper, 'GET', `/api/v1/partner/channels/${owner.id}/streams`)).status).toBe(200);
 
-    expect(await call(api, owner, 'GET', DELETION)).toMatchObject({ status: 200, body: { pendingDeletion: false, retentionDays: 30, confirmWith: 'username' } });
+    expect(await call(api, owner, 'GET', DELETION)).toMatchObject({
+      status: 200,
+      body: { pendingDeletion: false, retentionDays: 30, confirmWith: 'username' },
+    });
     expect(await call(api, owner, 'POST', DELETION, { confirmation: 'someone_else' })).toMatchObject({
       status: 400,
       body: { error: { code: 'DELETION_CONFIRMATION_MISMATCH', message: 'Type your username exactly as it is shown to confirm.' } },

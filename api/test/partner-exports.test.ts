@@ -29,7 +29,8 @@ async function waitUntilSettled(user: TestUser, id: string): Promise<DataExport>
 
 /** The archive's files, read with Python's zipfile (a reader independent of the writer). */
 function unzip(bytes: Buffer): Record<string, string> {
-  const script = 'import sys,zipfile,io,json\nz=zipfile.ZipFile(io.BytesIO(sys.stdin.buffer.read()))\nprint(json.dumps({n: z.read(n).decode() for n in z.namelist()}))';
+  const script =
+    'import sys,zipfile,io,json\nz=zipfile.ZipFile(io.BytesIO(sys.stdin.buffer.read()))\nprint(json.dumps({n: z.read(n).decode() for n in z.namelist()}))';
   return JSON.parse(execFileSync('python3', ['-c', script], { input: bytes }).toString()) as Record<string, string>;
 }
 
@@ -51,7 +52,9 @@ describe('data exports', () => {
     expect(res.headers.get('content-type')).toBe('application/zip');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="?onair-export-\d{4}-\d{2}-\d{2}\.zip"?$/);
     const files = unzip(Buffer.from(await res.arrayBuffer()));
-    expect(Object.keys(files)).toEqual(expect.arrayContaining(['README.txt', 'json/account.json', 'csv/account.csv', 'json/projects.json', 'csv/projects.csv', 'json/partner_profile.json']));
+    expect(Object.keys(files)).toEqual(
+      expect.arrayContaining(['README.txt', 'json/account.json', 'csv/account.csv', 'json/projects.json', 'csv/projects.csv', 'json/partner_profile.json']),
+    );
     expect(JSON.parse(files['json/projects.json']!)).toEqual([expect.objectContaining({ name: '=HYPERLINK("http://evil.example","x")' })]);
     expect(files['csv/projects.csv']).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
     expect(JSON.parse(files['json/partner_profile.json']!)).toEqual([expect.objectContaining({ username: `Exporter_${user.id.slice(0, 6)}` })]);
@@ -62,7 +65,10 @@ describe('data exports', () => {
     expect((await call(api, stranger, 'GET', ready.downloadUrl!)).status).toBe(404);
 
     offsetMs = 25 * HOUR;
-    expect(await call(api, user, 'GET', ready.downloadUrl!)).toMatchObject({ status: 410, body: { error: { code: 'EXPORT_LINK_EXPIRED', message: 'This download link has expired. Ask for a new export.' } } });
+    expect(await call(api, user, 'GET', ready.downloadUrl!)).toMatchObject({
+      status: 410,
+      body: { error: { code: 'EXPORT_LINK_EXPIRED', message: 'This download link has expired. Ask for a new export.' } },
+    });
     const listed = ((await call(api, user, 'GET', EXPORTS)).body as { exports: DataExport[] }).exports[0]!;
     expect(listed).toMatchObject({ id: ready.id, expired: true, downloadUrl: null });
     offsetMs = 0;

@@ -16,7 +16,8 @@ afterAll(async () => {
 });
 
 const ACCOUNT = '/api/v1/partner/account';
-const issues = (body: unknown) => (body as { error: { details: { issues: { path: string[]; message: string }[] } } }).error.details.issues.map((i) => [i.path.join('.'), i.message]);
+const issues = (body: unknown) =>
+  (body as { error: { details: { issues: { path: string[]; message: string }[] } } }).error.details.issues.map((i) => [i.path.join('.'), i.message]);
 
 describe('Get Started and Personal information', () => {
   it('collects the account of spec §3 once, with the words of §5 for what is missing', async () => {
@@ -24,7 +25,13 @@ describe('Get Started and Personal information', () => {
     const fresh = (await call(api, user, 'GET', ACCOUNT)).body as PartnerAccount;
     expect(fresh).toMatchObject({ onboarded: false, profile: null, emailNotifications: { digest: true, productUpdates: true, partnerNews: true } });
 
-    const empty = await call(api, user, 'POST', `${ACCOUNT}/onboarding`, { ...personalInfo(''), firstName: ' ', identity: '', streamingDevices: [], country: 'XX' });
+    const empty = await call(api, user, 'POST', `${ACCOUNT}/onboarding`, {
+      ...personalInfo(''),
+      firstName: ' ',
+      identity: '',
+      streamingDevices: [],
+      country: 'XX',
+    });
     expect(empty.status).toBe(400);
     expect(issues(empty.body)).toEqual(
       expect.arrayContaining([
@@ -35,21 +42,29 @@ describe('Get Started and Personal information', () => {
         ['country', 'Choose a country from the list'],
       ]),
     );
-    expect(issues((await call(api, user, 'POST', `${ACCOUNT}/onboarding`, personalInfo('ok_name', { birthdate: '2999-01-01' }))).body)).toEqual([['birthdate', 'The birthdate must be in the past']]);
+    expect(issues((await call(api, user, 'POST', `${ACCOUNT}/onboarding`, personalInfo('ok_name', { birthdate: '2999-01-01' }))).body)).toEqual([
+      ['birthdate', 'The birthdate must be in the past'],
+    ]);
 
     const done = await call(api, user, 'POST', `${ACCOUNT}/onboarding`, personalInfo('First_Streamer'));
     expect(done).toMatchObject({ status: 200, body: { onboarded: true, usernameChangeAvailableAt: null, profile: personalInfo('First_Streamer') } });
     expect((await call(api, user, 'POST', `${ACCOUNT}/onboarding`, personalInfo('Again'))).status).toBe(409);
 
     const other = await createTestUser(api);
-    expect(await call(api, other, 'POST', `${ACCOUNT}/onboarding`, personalInfo('first_streamer'))).toMatchObject({ status: 409, body: { error: { code: 'USERNAME_TAKEN' } } });
+    expect(await call(api, other, 'POST', `${ACCOUNT}/onboarding`, personalInfo('first_streamer'))).toMatchObject({
+      status: 409,
+      body: { error: { code: 'USERNAME_TAKEN' } },
+    });
   });
 
   it('lets the username change again only after the cooldown (clock advanced)', async () => {
     const user = await createTestUser(api);
     await call(api, user, 'POST', `${ACCOUNT}/onboarding`, personalInfo('Cool_One'));
     const changed = await call(api, user, 'PUT', `${ACCOUNT}/personal-info`, personalInfo('Cool_Two', { country: 'FR', streamingDevices: ['Xbox'] }));
-    expect(changed).toMatchObject({ status: 200, body: { profile: { username: 'Cool_Two', country: 'FR', streamingDevices: ['Xbox'] }, usernameChangeAvailableAt: expect.any(String) } });
+    expect(changed).toMatchObject({
+      status: 200,
+      body: { profile: { username: 'Cool_Two', country: 'FR', streamingDevices: ['Xbox'] }, usernameChangeAvailableAt: expect.any(String) },
+    });
     const availableAt = (changed.body as PartnerAccount).usernameChangeAvailableAt!;
 
     // Other fields still change; only the name waits. Letter case alone is not a change of name.
@@ -57,13 +72,21 @@ describe('Get Started and Personal information', () => {
     const refused = await call(api, user, 'PUT', `${ACCOUNT}/personal-info`, personalInfo('Cool_Three'));
     expect(refused).toMatchObject({
       status: 409,
-      body: { error: { code: 'USERNAME_CHANGE_TOO_SOON', message: `You can change your username once every 30 days. You can change it again on ${availableAt.slice(0, 10)}.` } },
+      body: {
+        error: {
+          code: 'USERNAME_CHANGE_TOO_SOON',
+          message: `You can change your username once every 30 days. You can change it again on ${availableAt.slice(0, 10)}.`,
+        },
+      },
     });
 
     offsetMs = 29 * DAY;
     expect((await call(api, user, 'PUT', `${ACCOUNT}/personal-info`, personalInfo('Cool_Three'))).status).toBe(409);
     offsetMs = 30 * DAY + 60_000;
-    expect(await call(api, user, 'PUT', `${ACCOUNT}/personal-info`, personalInfo('Cool_Three'))).toMatchObject({ status: 200, body: { profile: { username: 'Cool_Three' } } });
+    expect(await call(api, user, 'PUT', `${ACCOUNT}/personal-info`, personalInfo('Cool_Three'))).toMatchObject({
+      status: 200,
+      body: { profile: { username: 'Cool_Three' } },
+    });
     offsetMs = 0;
   });
 
@@ -73,7 +96,11 @@ describe('Get Started and Personal information', () => {
       status: 200,
       body: { emailNotifications: { digest: false, productUpdates: true, partnerNews: false } },
     });
-    expect(((await call(api, user, 'GET', ACCOUNT)).body as PartnerAccount).emailNotifications).toEqual({ digest: false, productUpdates: true, partnerNews: false });
+    expect(((await call(api, user, 'GET', ACCOUNT)).body as PartnerAccount).emailNotifications).toEqual({
+      digest: false,
+      productUpdates: true,
+      partnerNews: false,
+    });
   });
 });
 
@@ -113,7 +140,10 @@ describe('avatar upload', () => {
 
     // HTML with an image's name: refused by its bytes.
     const html = Buffer.from('<script>alert(1)</script>').toString('base64');
-    expect(await call(api, user, 'PUT', `${ACCOUNT}/avatar`, { dataUrl: `data:image/png;base64,${html}` })).toMatchObject({ status: 400, body: { error: { code: 'AVATAR_INVALID' } } });
+    expect(await call(api, user, 'PUT', `${ACCOUNT}/avatar`, { dataUrl: `data:image/png;base64,${html}` })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'AVATAR_INVALID' } },
+    });
     expect((await call(api, user, 'PUT', `${ACCOUNT}/avatar`, { dataUrl: 'data:image/svg+xml;base64,PHN2Zz4=' })).status).toBe(400);
 
     expect(await call(api, user, 'DELETE', `${ACCOUNT}/avatar`)).toMatchObject({ status: 200, body: { avatar: null } });

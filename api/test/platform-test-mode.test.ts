@@ -21,10 +21,17 @@ let host: TestUser;
 const logLines: string[] = [];
 
 beforeAll(async () => {
-  doubles = await startPlatformTestMode({ platforms: ['twitch', 'youtube', 'facebook'], redirectOrigins: [], ingest: { rtmpUrl: LOCAL_RTMP, streamKeys: KEYS } });
+  doubles = await startPlatformTestMode({
+    platforms: ['twitch', 'youtube', 'facebook'],
+    redirectOrigins: [],
+    ingest: { rtmpUrl: LOCAL_RTMP, streamKeys: KEYS },
+  });
   const logger = pino({ level: 'trace', redact: { paths: redactedPaths, censor: '[redacted]' } }, { write: (line: string) => void logLines.push(line) });
   // No live broadcast here: the connectors stay idle (the e2e flow goes live).
-  api = await startStudioApi({ env: { SECRETS_KEY: SecretBox.generateKey(), LOCAL_RTMP_URL: LOCAL_RTMP, LOCAL_RTMP_KEY: 'local_key', ...doubles.env }, logger });
+  api = await startStudioApi({
+    env: { SECRETS_KEY: SecretBox.generateKey(), LOCAL_RTMP_URL: LOCAL_RTMP, LOCAL_RTMP_KEY: 'local_key', ...doubles.env },
+    logger,
+  });
   doubles.allowRedirectOrigin(api.url);
   plain = await startStudioApi({ env: { SECRETS_KEY: SecretBox.generateKey() } });
   host = await createTestUser(api, { plan: 'Premium' });
@@ -53,13 +60,17 @@ async function get(projectId: string, id: string): Promise<DestinationView> {
 /** The hidden fields of the consent page's form, as the browser would post them. */
 function formOf(page: string): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const m of page.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)">/g)) fields[m[1]!] = m[2]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+  for (const m of page.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)">/g))
+    fields[m[1]!] = m[2]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
   return fields;
 }
 
 /** The popup as the browser runs it: OnAir → the double's consent page → Authorize (or Cancel) → OnAir's callback. */
 async function connect(provider: 'twitch' | 'youtube' | 'facebook', projectId: string, destinationId: string, decision: 'allow' | 'deny', name: string) {
-  const start = await fetch(`${api.url}/api/v1/destinations/auth/${provider}?projectId=${projectId}&destinationId=${destinationId}`, { headers: { cookie: host.cookie }, redirect: 'manual' });
+  const start = await fetch(`${api.url}/api/v1/destinations/auth/${provider}?projectId=${projectId}&destinationId=${destinationId}`, {
+    headers: { cookie: host.cookie },
+    redirect: 'manual',
+  });
   expect(start.status).toBe(302);
   const authorize = new URL(start.headers.get('location')!);
   const consent = await fetch(authorize);
@@ -76,7 +87,8 @@ async function connect(provider: 'twitch' | 'youtube' | 'facebook', projectId: s
   return { page, authorize, popup: await done.text(), status: done.status };
 }
 
-const act = (projectId: string, destinationId: string, body: object, user: TestUser = host) => call(api, user, 'POST', `/api/v1/projects/${projectId}/test-mode/audience`, { destinationId, act: body });
+const act = (projectId: string, destinationId: string, body: object, user: TestUser = host) =>
+  call(api, user, 'POST', `/api/v1/projects/${projectId}/test-mode/audience`, { destinationId, act: body });
 
 describe('platforms in test mode', () => {
   it('offers Twitch, YouTube and Facebook as test mode, but not for signing in to OnAir', async () => {
@@ -95,7 +107,10 @@ describe('platforms in test mode', () => {
     const user = await createTestUser(plain, { plan: 'Premium' });
     expect((await call(plain, user, 'GET', '/api/v1/test-mode')).body).toEqual({ platforms: [] });
     const projectId = await newProject(user, plain);
-    const res = await call(plain, user, 'POST', `/api/v1/projects/${projectId}/test-mode/audience`, { destinationId: crypto.randomUUID(), act: { kind: 'follow', viewer: 'someone' } });
+    const res = await call(plain, user, 'POST', `/api/v1/projects/${projectId}/test-mode/audience`, {
+      destinationId: crypto.randomUUID(),
+      act: { kind: 'follow', viewer: 'someone' },
+    });
     expect(res).toMatchObject({ status: 404, body: { error: { code: 'TEST_MODE_OFF' } } });
   });
 
@@ -110,7 +125,9 @@ describe('platforms in test mode', () => {
     const after = await get(projectId, dest.id);
     expect(after).toMatchObject({ authenticated: true, name: 'Ada_Test', username: 'Ada_Test', rtmpUrl: LOCAL_RTMP, streamKeyMasked: '••••••••' });
 
-    const prepared = ((await call(api, host, 'POST', `/api/v1/projects/${projectId}/destinations/start-broadcast`)).body as { destinations: PlatformPreparation[] }).destinations;
+    const prepared = (
+      (await call(api, host, 'POST', `/api/v1/projects/${projectId}/destinations/start-broadcast`)).body as { destinations: PlatformPreparation[] }
+    ).destinations;
     expect(prepared).toEqual([{ destinationId: dest.id, ok: true, platformBroadcastId: null }]);
     expect(Object.values(await controlDouble<Record<string, string>>(doubles.twitch!.events.url, 'titles'))).toContain('Test-mode speedrun');
 
@@ -135,7 +152,9 @@ describe('platforms in test mode', () => {
 
   it('refuses an unregistered redirect address and an unknown client, as a platform does', async () => {
     const twitch = doubles.twitch!.events.url;
-    const elsewhere = await fetch(`${twitch}/oauth2/authorize?client_id=onair-test-mode-twitch&response_type=code&redirect_uri=${encodeURIComponent('http://evil.example/cb')}&state=s`);
+    const elsewhere = await fetch(
+      `${twitch}/oauth2/authorize?client_id=onair-test-mode-twitch&response_type=code&redirect_uri=${encodeURIComponent('http://evil.example/cb')}&state=s`,
+    );
     expect(elsewhere.status).toBe(400);
     expect(await elsewhere.text()).toContain('is not registered');
     const stranger = await fetch(`${twitch}/oauth2/authorize?client_id=someone-else&response_type=code&redirect_uri=${encodeURIComponent(`${api.url}/cb`)}`);
@@ -151,7 +170,9 @@ describe('platforms in test mode', () => {
     expect(await get(projectId, yt.id)).toMatchObject({ authenticated: true, name: 'Ada Tube', rtmpUrl: LOCAL_RTMP });
     expect(await get(projectId, fb.id)).toMatchObject({ authenticated: true, name: 'Ada Book' });
 
-    const prepared = ((await call(api, host, 'POST', `/api/v1/projects/${projectId}/destinations/start-broadcast`)).body as { destinations: PlatformPreparation[] }).destinations;
+    const prepared = (
+      (await call(api, host, 'POST', `/api/v1/projects/${projectId}/destinations/start-broadcast`)).body as { destinations: PlatformPreparation[] }
+    ).destinations;
     expect(prepared.map((p) => p.ok)).toEqual([true, true]);
     expect(doubles.youtube!.chat.broadcasts.at(-1)).toMatchObject({ title: 'YT test', description: 'A test broadcast', privacyStatus: 'unlisted' });
     expect(doubles.facebook!.chat.liveVideos.at(-1)).toMatchObject({ title: 'FB test', description: 'On my timeline' });
@@ -160,7 +181,10 @@ describe('platforms in test mode', () => {
     // Live now on both doubles: a Super Chat and a comment reach them.
     const superChat = await act(projectId, yt.id, { kind: 'superChat', viewer: 'Big Fan', message: 'Keep going!', amount: 5, currency: 'USD' });
     expect(superChat).toMatchObject({ status: 200, body: { received: true, note: null } satisfies AudienceActResult });
-    expect(doubles.youtube!.chat.items.at(-1)).toMatchObject({ snippet: { type: 'superChatEvent', superChatDetails: { amountMicros: 5_000_000, currency: 'USD', userComment: 'Keep going!' } }, authorDetails: { displayName: 'Big Fan' } });
+    expect(doubles.youtube!.chat.items.at(-1)).toMatchObject({
+      snippet: { type: 'superChatEvent', superChatDetails: { amountMicros: 5_000_000, currency: 'USD', userComment: 'Keep going!' } },
+      authorDetails: { displayName: 'Big Fan' },
+    });
     const comment = await act(projectId, fb.id, { kind: 'chat', viewer: 'FB Friend', text: 'Hello from Facebook' });
     expect(comment.status).toBe(200);
     expect(doubles.facebook!.chat.comments.at(-1)).toMatchObject({ message: 'Hello from Facebook', from: { name: 'FB Friend' } });
@@ -186,15 +210,27 @@ describe('the audience panel', () => {
     ]) {
       const res = await act(projectId, twitch.id, a);
       // Not live: no connector reads the channel, and the panel says so rather than pretending.
-      expect(res, JSON.stringify(res.body)).toMatchObject({ status: 200, body: { received: false, note: expect.stringContaining('while the broadcast is live') } });
+      expect(res, JSON.stringify(res.body)).toMatchObject({
+        status: 200,
+        body: { received: false, note: expect.stringContaining('while the broadcast is live') },
+      });
     }
   });
 
   it('refuses what the platform has not, an unconnected destination, a real platform and an unknown destination', async () => {
-    expect(await act(projectId, twitch.id, { kind: 'superChat', viewer: 'x', message: '', amount: 5, currency: 'USD' })).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED' } } });
-    expect(await act(projectId, twitch.id, { kind: 'follow', viewer: '<script>' })).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED' } } });
+    expect(await act(projectId, twitch.id, { kind: 'superChat', viewer: 'x', message: '', amount: 5, currency: 'USD' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_FAILED' } },
+    });
+    expect(await act(projectId, twitch.id, { kind: 'follow', viewer: '<script>' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_FAILED' } },
+    });
     const unconnected = await add(projectId, { type: 'Twitch', settings: { title: 'Not yet' } });
-    expect(await act(projectId, unconnected.id, { kind: 'follow', viewer: 'x' })).toMatchObject({ status: 409, body: { error: { code: 'DESTINATION_AUTH_REQUIRED' } } });
+    expect(await act(projectId, unconnected.id, { kind: 'follow', viewer: 'x' })).toMatchObject({
+      status: 409,
+      body: { error: { code: 'DESTINATION_AUTH_REQUIRED' } },
+    });
     const rtmp = await add(projectId, { type: 'CustomRTMP', name: 'My server', rtmpUrl: 'rtmp://93.184.216.34/live', streamKey: 'k' });
     expect(await act(projectId, rtmp.id, { kind: 'chat', viewer: 'x', text: 'hi' })).toMatchObject({ status: 404, body: { error: { code: 'TEST_MODE_OFF' } } });
     const other = await newProject();
@@ -203,7 +239,10 @@ describe('the audience panel', () => {
     const yt = await add(projectId, { type: 'YouTube', settings: { title: 'Later' } });
     await connect('youtube', projectId, yt.id, 'allow', 'Later Tube');
     await controlDouble(doubles.youtube!.chat.url, 'end');
-    expect(await act(projectId, yt.id, { kind: 'chat', viewer: 'x', text: 'hi' })).toMatchObject({ status: 409, body: { error: { code: 'TEST_MODE_NOT_LIVE' } } });
+    expect(await act(projectId, yt.id, { kind: 'chat', viewer: 'x', text: 'hi' })).toMatchObject({
+      status: 409,
+      body: { error: { code: 'TEST_MODE_NOT_LIVE' } },
+    });
   });
 
   it('is for those who run the broadcast: not a viewer or contributor of the project, not a stranger, not signed out', async () => {
@@ -218,7 +257,10 @@ describe('the audience panel', () => {
     const cohost = await createTestUser(api);
     await api.db.projectMember.create({ data: { projectId, userId: cohost.id, role: 'cohost' } });
     expect((await act(projectId, twitch.id, { kind: 'follow', viewer: 'x' }, cohost)).status).toBe(200);
-    expect((await call(api, null, 'POST', `/api/v1/projects/${projectId}/test-mode/audience`, { destinationId: twitch.id, act: { kind: 'follow', viewer: 'x' } })).status).toBe(401);
+    expect(
+      (await call(api, null, 'POST', `/api/v1/projects/${projectId}/test-mode/audience`, { destinationId: twitch.id, act: { kind: 'follow', viewer: 'x' } }))
+        .status,
+    ).toBe(401);
     expect((await call(api, null, 'GET', '/api/v1/test-mode')).status).toBe(401);
   });
 });

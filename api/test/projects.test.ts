@@ -50,7 +50,16 @@ describe('projects', () => {
       id: expect.any(String),
       kind: 'webcam',
       name: 'Camera',
-      settings: { opacity: 1, volume: 1, muted: false, webcamDeviceId: 'default', microphoneDeviceId: 'default', displayName: '', userId: alice.id, mirrorCamera: false },
+      settings: {
+        opacity: 1,
+        volume: 1,
+        muted: false,
+        webcamDeviceId: 'default',
+        microphoneDeviceId: 'default',
+        displayName: '',
+        userId: alice.id,
+        mirrorCamera: false,
+      },
     });
     expect(watermark).toEqual({ id: expect.any(String), kind: 'watermark', name: 'Watermark', settings: {} });
     // Beam: the camera fills the canvas; the logo 237x62 at 30,30 (spec §9), on top.
@@ -77,7 +86,10 @@ describe('projects', () => {
     expect(doc.scenes.map((s) => s.name)).toEqual(['Gameplay', 'Be right back']);
     expect(doc.sources.map((s) => s.kind).sort()).toEqual(['game', 'image', 'watermark', 'webcam', 'webpage', 'webpage']);
 
-    expect(await call(api, alice, 'POST', '/api/v1/projects', { name: 'Nope', template: 'Hologram' })).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED' } } });
+    expect(await call(api, alice, 'POST', '/api/v1/projects', { name: 'Nope', template: 'Hologram' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_FAILED' } },
+    });
   });
 
   it("copies a template's scenes into a project as one patch, reusing the host's camera; a viewer and a stranger may not", async () => {
@@ -93,7 +105,12 @@ describe('projects', () => {
     expect(after.scenes.map((s) => s.name)).toEqual(['Scene 1', 'Interview', 'Panel']);
     expect(after.activeSceneId).toBe(before.activeSceneId);
     expect(after.sources.filter((s) => s.kind === 'webcam')).toHaveLength(1);
-    expect(after.sources.filter((s) => s.kind === 'participant').map((s) => s.name).sort()).toEqual(['Guest 1', 'Guest 2', 'Guest 3', 'Guest 4']);
+    expect(
+      after.sources
+        .filter((s) => s.kind === 'participant')
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['Guest 1', 'Guest 2', 'Guest 3', 'Guest 4']);
     // Premium may hide the logo: the template's scenes come without it.
     expect(after.scenes.slice(1).every((s) => s.layers.every((l) => after.sources.find((x) => x.id === l.sourceId)?.kind !== 'watermark'))).toBe(true);
 
@@ -136,9 +153,15 @@ describe('projects', () => {
     const viewer = await createTestUser(api);
     await api.db.projectMember.create({ data: { projectId: id, userId: viewer.id, role: 'viewer' } });
     expect(await call(api, viewer, 'GET', `/api/v1/projects/${id}`)).toMatchObject({ status: 200, body: { name: 'Saturday speedrun', role: 'viewer' } });
-    expect(await call(api, viewer, 'PATCH', `/api/v1/projects/${id}`, { name: 'Mine now' })).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });
+    expect(await call(api, viewer, 'PATCH', `/api/v1/projects/${id}`, { name: 'Mine now' })).toMatchObject({
+      status: 403,
+      body: { error: { code: 'FORBIDDEN' } },
+    });
     const stranger = await createTestUser(api);
-    expect(await call(api, stranger, 'PATCH', `/api/v1/projects/${id}`, { name: 'Mine now' })).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
+    expect(await call(api, stranger, 'PATCH', `/api/v1/projects/${id}`, { name: 'Mine now' })).toMatchObject({
+      status: 404,
+      body: { error: { code: 'NOT_FOUND' } },
+    });
     expect((await call(api, alice, 'GET', `/api/v1/projects/${id}`)).body).toMatchObject({ name: 'Saturday speedrun' });
   });
 
@@ -154,7 +177,9 @@ describe('projects', () => {
     const id = (body as { id: string }).id;
     const res = await call(api, bob, 'GET', `/api/v1/projects/${id}/scene`);
     expect(res).toEqual({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'This project does not exist.' } } });
-    expect((await call(api, bob, 'PATCH', `/api/v1/projects/${id}/scene`, { baseVersion: 0, ops: [{ op: 'setResolution', resolution: '480p' }] })).status).toBe(404);
+    expect((await call(api, bob, 'PATCH', `/api/v1/projects/${id}/scene`, { baseVersion: 0, ops: [{ op: 'setResolution', resolution: '480p' }] })).status).toBe(
+      404,
+    );
     expect((await call(api, bob, 'GET', '/api/v1/projects')).body).toEqual({ projects: [] });
   });
 });

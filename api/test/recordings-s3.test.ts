@@ -37,7 +37,14 @@ beforeAll(async () => {
   const address = (await server.run()) as AddressInfo;
   const endpoint = `http://127.0.0.1:${address.port}`;
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-  s3 = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  s3 = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
   env = {
     SECRETS_KEY: SecretBox.generateKey(),
     LOCAL_RTMP_URL: 'rtmp://127.0.0.1:19350/live',
@@ -65,11 +72,30 @@ function writePart(recordingId: string, part: number, seconds: number): Buffer {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `part-${part}.mp4`);
   execFileSync('ffmpeg', [
-    '-nostdin', '-v', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=size=320x180:rate=30:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-c:a', 'aac', '-shortest',
-    '-movflags', 'frag_keyframe+empty_moov+default_base_moof', path,
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=320x180:rate=30:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-g',
+    '30',
+    '-c:a',
+    'aac',
+    '-shortest',
+    '-movflags',
+    'frag_keyframe+empty_moov+default_base_moof',
+    path,
   ]);
   return readFileSync(path);
 }
@@ -86,8 +112,10 @@ async function recordedBroadcast(parts: number[]): Promise<{ projectId: string; 
   return { projectId, recordingId, bytes };
 }
 
-const list = async (projectId: string) => ((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/recordings`)).body as { recordings: Recording[] }).recordings;
-const download = (projectId: string, recordingId: string, part: number) => fetch(`${api.url}/api/v1/projects/${projectId}/recordings/${recordingId}/parts/${part}`, { headers: { cookie: premium.cookie } });
+const list = async (projectId: string) =>
+  ((await call(api, premium, 'GET', `/api/v1/projects/${projectId}/recordings`)).body as { recordings: Recording[] }).recordings;
+const download = (projectId: string, recordingId: string, part: number) =>
+  fetch(`${api.url}/api/v1/projects/${projectId}/recordings/${recordingId}/parts/${part}`, { headers: { cookie: premium.cookie } });
 
 describe('recordings in an S3-compatible bucket', () => {
   it('copies the parts into the bucket once measured, serves downloads from there, and deletes them there', async () => {

@@ -24,7 +24,10 @@ const secretsKey = SecretBox.generateKey();
 
 beforeAll(async () => {
   store = mkdtempSync(join(tmpdir(), 'onair-recordings-'));
-  api = await startStudioApi({ env: { SECRETS_KEY: secretsKey, UPLOADS_DIR: store, LOCAL_RTMP_URL: 'rtmp://127.0.0.1:19350/live', LOCAL_RTMP_KEY: 'local-key' }, now: () => new Date(clock) });
+  api = await startStudioApi({
+    env: { SECRETS_KEY: secretsKey, UPLOADS_DIR: store, LOCAL_RTMP_URL: 'rtmp://127.0.0.1:19350/live', LOCAL_RTMP_KEY: 'local-key' },
+    now: () => new Date(clock),
+  });
   premium = await createTestUser(api, { plan: 'Premium' });
   free = await createTestUser(api);
 });
@@ -46,11 +49,30 @@ function writePart(recordingId: string, part: number, seconds: number): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `part-${part}.mp4`);
   execFileSync('ffmpeg', [
-    '-nostdin', '-v', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=size=320x180:rate=30:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-c:a', 'aac', '-shortest',
-    '-movflags', 'frag_keyframe+empty_moov+default_base_moof', path,
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=320x180:rate=30:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-g',
+    '30',
+    '-c:a',
+    'aac',
+    '-shortest',
+    '-movflags',
+    'frag_keyframe+empty_moov+default_base_moof',
+    path,
   ]);
   return path;
 }
@@ -58,7 +80,7 @@ function writePart(recordingId: string, part: number, seconds: number): string {
 const list = async (user: TestUser | null, projectId: string) => call(api, user, 'GET', `/api/v1/projects/${projectId}/recordings`);
 
 describe('recording a broadcast', () => {
-  it("refuses a record toggle on a plan without recording, in words, and starts nothing", async () => {
+  it('refuses a record toggle on a plan without recording, in words, and starts nothing', async () => {
     const projectId = await liveReadyProject(free);
     const res = await call(api, free, 'POST', `/api/v1/projects/${projectId}/broadcast`, { record: true });
     expect(res).toMatchObject({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', message: RECORDING_NOT_IN_PLAN } } });
@@ -94,7 +116,14 @@ describe('recording a broadcast', () => {
       writePart(recordingId, 2, 2);
       const during = (await list(premium, projectId)).body as { recordings: Recording[] };
       expect(during.recordings).toHaveLength(1);
-      expect(during.recordings[0]).toMatchObject({ id: recordingId, broadcastId: broadcast.id, state: 'recording', durationSeconds: null, endedAt: null, expiresAt: null });
+      expect(during.recordings[0]).toMatchObject({
+        id: recordingId,
+        broadcastId: broadcast.id,
+        state: 'recording',
+        durationSeconds: null,
+        endedAt: null,
+        expiresAt: null,
+      });
       expect(during.recordings[0]!.parts.map((p) => p.number)).toEqual([1, 2]);
       // Not deleted while it is being written.
       expect((await call(api, premium, 'DELETE', `/api/v1/projects/${projectId}/recordings/${recordingId}`)).status).toBe(409);
@@ -123,7 +152,9 @@ describe('recording a broadcast', () => {
       expect(readFileSync(downloaded).equals(readFileSync(join(store, 'recordings', recordingId, 'part-1.mp4')))).toBe(true);
       const codecs = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', downloaded]).toString().trim().split('\n');
       expect(codecs.sort()).toEqual(['aac', 'h264']);
-      expect((await fetch(`${api.url}/api/v1/projects/${projectId}/recordings/${recordingId}/parts/3`, { headers: { cookie: premium.cookie } })).status).toBe(404);
+      expect((await fetch(`${api.url}/api/v1/projects/${projectId}/recordings/${recordingId}/parts/3`, { headers: { cookie: premium.cookie } })).status).toBe(
+        404,
+      );
     } finally {
       sub.disconnect();
     }

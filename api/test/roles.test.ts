@@ -28,7 +28,10 @@ beforeAll(async () => {
       done();
     },
   });
-  api = await startStudioApi({ logger: pino({ level: 'info' }, sink), env: { SECRETS_KEY: Buffer.alloc(32, 5).toString('base64'), GUEST_JOIN_RATE_LIMIT_PER_IP: '10000' } });
+  api = await startStudioApi({
+    logger: pino({ level: 'info' }, sink),
+    env: { SECRETS_KEY: Buffer.alloc(32, 5).toString('base64'), GUEST_JOIN_RATE_LIMIT_PER_IP: '10000' },
+  });
   const host = await createTestUser(api, { plan: 'Premium' });
   // Every endpoint gets a guest of its own (a guest may leave); the plan's ten seats are not what is tested here.
   await api.db.entitlement.updateMany({ where: { featureId: 'maximum-guests', subscription: { userId: host.id } }, data: { value: 'Unlimited' } });
@@ -82,7 +85,10 @@ describe('the role table on HTTP', () => {
           expect(error?.message, label).not.toBe(PROJECT_GONE);
         } else {
           expect(res.status, label).toBe(403);
-          expect(error, label).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining(`Your role in this project (${caller}) does not allow you to`) });
+          expect(error, label).toMatchObject({
+            code: 'FORBIDDEN',
+            message: expect.stringContaining(`Your role in this project (${caller}) does not allow you to`),
+          });
         }
       }
     });

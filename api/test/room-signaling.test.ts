@@ -103,7 +103,10 @@ describe('room signaling', () => {
 
     // The worker side, as the owning media worker does it: owner record, channel, answer.
     const now = new Date().toISOString();
-    await listener.set(sessionKeys.owner(projectId), JSON.stringify({ projectId, workerId: 'w-1', state: 'running', since: now, lastSeenAt: now, appliedVersion: 0, pickups: 0 }));
+    await listener.set(
+      sessionKeys.owner(projectId),
+      JSON.stringify({ projectId, workerId: 'w-1', state: 'running', since: now, lastSeenAt: now, appliedVersion: 0, pickups: 0 }),
+    );
     const received: WorkerSignal[] = [];
     const worker = listener.duplicate();
     await worker.subscribe(signalingChannels.toWorker(projectId));
@@ -111,8 +114,18 @@ describe('room signaling', () => {
 
     studio.send({ type: 'room.offer', projectId, peerId: 'peer-1', sdp: 'v=0 offer', tracks: [{ mid: '0', type: 'camera' }], previewMid: '2' });
     await expect.poll(() => received.length, { timeout: 5000 }).toBe(1);
-    expect(received[0]).toMatchObject({ type: 'offer', participantId, userId: host.id, role: 'host', peerId: 'peer-1', tracks: [{ mid: '0', type: 'camera' }] });
-    await listener.publish(signalingChannels.toParticipant(participantId), JSON.stringify(participantSignalSchema.parse({ type: 'answer', projectId, participantId, peerId: 'peer-1', sdp: 'v=0 answer', workerId: 'w-1' })));
+    expect(received[0]).toMatchObject({
+      type: 'offer',
+      participantId,
+      userId: host.id,
+      role: 'host',
+      peerId: 'peer-1',
+      tracks: [{ mid: '0', type: 'camera' }],
+    });
+    await listener.publish(
+      signalingChannels.toParticipant(participantId),
+      JSON.stringify(participantSignalSchema.parse({ type: 'answer', projectId, participantId, peerId: 'peer-1', sdp: 'v=0 answer', workerId: 'w-1' })),
+    );
     expect(await studio.next('room.answer')).toMatchObject({ peerId: 'peer-1', sdp: 'v=0 answer' });
 
     // Leaving (or closing the page) tells the worker.
@@ -141,7 +154,10 @@ describe('room signaling', () => {
     await studio.next('room.joined');
     const ownedBy = async (workerId: string) => {
       const now = new Date().toISOString();
-      await listener.set(sessionKeys.owner(projectId), JSON.stringify({ projectId, workerId, state: 'running', since: now, lastSeenAt: now, appliedVersion: 0, pickups: 0 }));
+      await listener.set(
+        sessionKeys.owner(projectId),
+        JSON.stringify({ projectId, workerId, state: 'running', since: now, lastSeenAt: now, appliedVersion: 0, pickups: 0 }),
+      );
     };
     await ownedBy('w-1');
     expect(await studio.next('room.ready')).toMatchObject({ workerId: 'w-1' });
@@ -169,7 +185,12 @@ describe('room signaling', () => {
     const worker = listener.duplicate();
     await worker.subscribe(signalingChannels.toWorker(projectId));
     worker.on('message', (_channel: string, raw: string) => received.push(workerSignalSchema.parse(JSON.parse(raw))));
-    studio.send({ type: 'room.ice', projectId, peerId: 'peer-1', candidate: { candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host', sdpMid: '0', sdpMLineIndex: 0 } });
+    studio.send({
+      type: 'room.ice',
+      projectId,
+      peerId: 'peer-1',
+      candidate: { candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host', sdpMid: '0', sdpMLineIndex: 0 },
+    });
     await expect.poll(() => received.length, { timeout: 5000 }).toBe(1);
     expect(received[0]).toMatchObject({ type: 'ice', participantId, peerId: 'peer-1', candidate: { sdpMid: '0' } });
     studio.ws.close();

@@ -23,7 +23,16 @@ describe('fleet controller leadership', () => {
     const leaseKey = `test:fleet:leader:${suffix}`;
     const history = new LoadHistory(redis, 5000, `test:fleet:history:${suffix}`);
     const make = (holderId: string) =>
-      new FleetController({ redis, workers: new WorkerRegistry(redis), queue: new SessionQueueStats(redis, `sessions-test-${suffix}`), logger: createLogger('fleet-test', 'silent'), tickMs: 5000, holderId, leaseKey, history });
+      new FleetController({
+        redis,
+        workers: new WorkerRegistry(redis),
+        queue: new SessionQueueStats(redis, `sessions-test-${suffix}`),
+        logger: createLogger('fleet-test', 'silent'),
+        tickMs: 5000,
+        holderId,
+        leaseKey,
+        history,
+      });
     const a = make('api-a');
     const b = make('api-b');
 
@@ -52,7 +61,15 @@ describe('fleet controller leadership', () => {
     const now = Date.now();
     const sample = (minutesAgo: number) => ({
       at: new Date(now - minutesAgo * 60_000).toISOString(),
-      mediaWorkers: 1, drainingWorkers: 0, renderWorkers: 1, sessions: minutesAgo, queued: 0, cpuCores: 0, cores: 4, outputs: 0, bitrateKbps: 0,
+      mediaWorkers: 1,
+      drainingWorkers: 0,
+      renderWorkers: 1,
+      sessions: minutesAgo,
+      queued: 0,
+      cpuCores: 0,
+      cores: 4,
+      outputs: 0,
+      bitrateKbps: 0,
     });
     for (const m of [90, 61, 59, 30, 0]) await history.append(sample(m));
     // Points older than the window are left out even while the list still holds them.

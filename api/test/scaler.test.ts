@@ -162,11 +162,20 @@ describe('media-worker scaler', () => {
     expect(await s.reconcile({ now: t0 + 180_000, queued: 0, mediaWorkers: workers() })).toMatchObject({ replicas: 2, reason: 'scale-down' });
     // Two workers hold sessions: that is the floor, however long it stays quiet.
     for (const minutes of [4, 10, 60]) {
-      expect(await s.reconcile({ now: t0 + minutes * 60_000, queued: 0, mediaWorkers: workers() })).toMatchObject({ replicas: 2, busyWorkers: 2, reason: 'hold' });
+      expect(await s.reconcile({ now: t0 + minutes * 60_000, queued: 0, mediaWorkers: workers() })).toMatchObject({
+        replicas: 2,
+        busyWorkers: 2,
+        reason: 'hold',
+      });
     }
     expect(kube.replicasOf(NAMESPACE, DEPLOYMENT)).toBe(2);
     expect(kube.deletedPods.sort()).toEqual([pods[0], pods[1], pods[2]].sort());
-    expect(kube.podsOfDeployment(NAMESPACE, DEPLOYMENT).map((p) => p.name).sort()).toEqual([pods[3], pods[4]].sort());
+    expect(
+      kube
+        .podsOfDeployment(NAMESPACE, DEPLOYMENT)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual([pods[3], pods[4]].sort());
   });
 
   it('keeps busy workers even when the minimum and the maximum are lower', async () => {

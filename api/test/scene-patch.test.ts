@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { acceptedScenePatchSchema, arrangeTiles, followLayoutOps, layoutTiles, projectChannels, sceneDocumentSchema, type AcceptedScenePatch, type SceneDocument, type SceneOp } from '@onair/protocol';
+import {
+  acceptedScenePatchSchema,
+  arrangeTiles,
+  followLayoutOps,
+  layoutTiles,
+  projectChannels,
+  sceneDocumentSchema,
+  type AcceptedScenePatch,
+  type SceneDocument,
+  type SceneOp,
+} from '@onair/protocol';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import { call, createTestUser, guestLinkOf, joinAsGuest, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
@@ -93,11 +103,19 @@ describe('PATCH /api/v1/projects/:projectId/scene', () => {
     const doc = await newProject();
     const sceneId = doc.activeSceneId!;
     const [camera, logo] = doc.scenes[0]!.layers;
-    const res = await patch(doc.projectId, 0, [{ op: 'updateLayerVertical', sceneId, layerId: camera!.id, changes: { x: 60, y: 700, width: 600, height: 338 } }]);
+    const res = await patch(doc.projectId, 0, [
+      { op: 'updateLayerVertical', sceneId, layerId: camera!.id, changes: { x: 60, y: 700, width: 600, height: 338 } },
+    ]);
     expect(res.status).toBe(200);
     const stored = await getDoc(doc.projectId);
     const [storedCamera, storedLogo] = stored.scenes[0]!.layers;
-    expect(storedCamera).toMatchObject({ x: 0, y: 0, width: 1280, height: 720, vertical: { x: 60, y: 700, width: 600, height: 338, crop: { top: 0, right: 0, bottom: 0, left: 0 } } });
+    expect(storedCamera).toMatchObject({
+      x: 0,
+      y: 0,
+      width: 1280,
+      height: 720,
+      vertical: { x: 60, y: 700, width: 600, height: 338, crop: { top: 0, right: 0, bottom: 0, left: 0 } },
+    });
     expect(storedLogo).toMatchObject({ x: logo!.x, y: logo!.y, vertical: { x: 17, y: 17, width: 237, height: 62 } });
     // A vertical box of nothing is refused like a horizontal one.
     const empty = await patch(doc.projectId, 1, [{ op: 'updateLayerVertical', sceneId, layerId: camera!.id, changes: { height: 0 } }]);
@@ -176,7 +194,10 @@ describe('a scene that follows its layout (issue 38)', () => {
     const camera = doc.scenes[0]!.layers.find((l) => doc.sources.find((s) => s.id === l.sourceId)?.kind === 'webcam')!;
 
     // The layout bar: Grid, followed, built around the host's camera.
-    const followed = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version, ops: followLayoutOps(doc, sceneId, 'grid', { focusLayerId: camera.id }) });
+    const followed = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, {
+      baseVersion: doc.version,
+      ops: followLayoutOps(doc, sceneId, 'grid', { focusLayerId: camera.id }),
+    });
     expect(followed.status).toBe(200);
     const following = await read();
     expect(following.scenes[0]!.followedLayout).toEqual({ layout: 'grid', mainLayerId: camera.id });
@@ -213,7 +234,10 @@ describe('a scene that follows its layout (issue 38)', () => {
     expect(published).toEqual([{ projectId, version: accepted.version, ops: accepted.ops }]);
 
     // The guest leaves the scene: the host's camera takes the whole frame again, one more version.
-    const removed = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: after.version, ops: [{ op: 'removeLayer', sceneId, layerId }] });
+    const removed = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, {
+      baseVersion: after.version,
+      ops: [{ op: 'removeLayer', sceneId, layerId }],
+    });
     expect(removed).toMatchObject({ status: 200, body: { version: after.version + 1 } });
     expect(box((await read()).scenes[0]!.layers.find((l) => l.id === camera.id)!)).toEqual({ x: 0, y: 0, width: 1280, height: 720 });
   });
@@ -226,7 +250,14 @@ describe('a scene that follows its layout (issue 38)', () => {
     const doc = await read();
     const sceneId = doc.activeSceneId!;
     const camera = doc.scenes[0]!.layers.find((l) => doc.sources.find((s) => s.id === l.sourceId)?.kind === 'webcam')!;
-    expect((await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version, ops: followLayoutOps(doc, sceneId, 'grid', { focusLayerId: camera.id }) })).status).toBe(200);
+    expect(
+      (
+        await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, {
+          baseVersion: doc.version,
+          ops: followLayoutOps(doc, sceneId, 'grid', { focusLayerId: camera.id }),
+        })
+      ).status,
+    ).toBe(200);
     const joined = await joinAsGuest(api, projectId, await guestLinkOf(api, host, projectId), { displayName: 'Grace', ip: '203.0.113.39' });
     const sourceId = randomUUID();
     const layerId = randomUUID();
@@ -260,29 +291,53 @@ describe('a scene that follows its layout (issue 38)', () => {
     const projectId = (created.body as { id: string }).id;
     const read = async () => sceneDocumentSchema.parse((await call(api, host, 'GET', `/api/v1/projects/${projectId}/scene`)).body);
     const doc = await read();
-    const body = (baseVersion: number) => ({ baseVersion, ops: [{ op: 'followLayout', sceneId: doc.activeSceneId!, followedLayout: { layout: 'speaker', mainLayerId: null } }] });
+    const body = (baseVersion: number) => ({
+      baseVersion,
+      ops: [{ op: 'followLayout', sceneId: doc.activeSceneId!, followedLayout: { layout: 'speaker', mainLayerId: null } }],
+    });
 
     const viewer = await createTestUser(api);
     await api.db.projectMember.create({ data: { projectId, userId: viewer.id, role: 'viewer' } });
-    expect(await call(api, viewer, 'PATCH', `/api/v1/projects/${projectId}/scene`, body(doc.version))).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });
+    expect(await call(api, viewer, 'PATCH', `/api/v1/projects/${projectId}/scene`, body(doc.version))).toMatchObject({
+      status: 403,
+      body: { error: { code: 'FORBIDDEN' } },
+    });
     const joined = await joinAsGuest(api, projectId, await guestLinkOf(api, host, projectId), { displayName: 'Gus', ip: '203.0.113.39' });
-    expect(await call(api, joined.guest!, 'PATCH', `/api/v1/projects/${projectId}/scene`, body(doc.version))).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });
+    expect(await call(api, joined.guest!, 'PATCH', `/api/v1/projects/${projectId}/scene`, body(doc.version))).toMatchObject({
+      status: 403,
+      body: { error: { code: 'FORBIDDEN' } },
+    });
     const stranger = await createTestUser(api);
-    expect(await call(api, stranger, 'PATCH', `/api/v1/projects/${projectId}/scene`, body(doc.version))).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
+    expect(await call(api, stranger, 'PATCH', `/api/v1/projects/${projectId}/scene`, body(doc.version))).toMatchObject({
+      status: 404,
+      body: { error: { code: 'NOT_FOUND' } },
+    });
     expect(await read()).toEqual(doc);
 
     const contributor = await createTestUser(api);
     await api.db.projectMember.create({ data: { projectId, userId: contributor.id, role: 'contributor' } });
     expect((await call(api, contributor, 'PATCH', `/api/v1/projects/${projectId}/scene`, body(doc.version))).status).toBe(200);
     expect((await read()).scenes[0]!.followedLayout).toEqual({ layout: 'speaker', mainLayerId: null });
-    const stop = await call(api, contributor, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version + 1, ops: [{ op: 'followLayout', sceneId: doc.activeSceneId!, followedLayout: null }] });
+    const stop = await call(api, contributor, 'PATCH', `/api/v1/projects/${projectId}/scene`, {
+      baseVersion: doc.version + 1,
+      ops: [{ op: 'followLayout', sceneId: doc.activeSceneId!, followedLayout: null }],
+    });
     expect(stop.status).toBe(200);
     expect((await read()).scenes[0]!.followedLayout).toBeUndefined();
 
     // A layout built around a layer of another scene, or a layout that does not exist, is refused with words.
-    const foreign = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version + 2, ops: [{ op: 'followLayout', sceneId: doc.activeSceneId!, followedLayout: { layout: 'grid', mainLayerId: randomUUID() } }] });
-    expect(foreign).toMatchObject({ status: 422, body: { error: { code: 'SCENE_RULE_VIOLATED', message: 'This source is not in the scene.', details: { rule: 'layer-not-found' } } } });
-    const unknown = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version + 2, ops: [{ op: 'followLayout', sceneId: doc.activeSceneId!, followedLayout: { layout: 'mosaic', mainLayerId: null } }] });
+    const foreign = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, {
+      baseVersion: doc.version + 2,
+      ops: [{ op: 'followLayout', sceneId: doc.activeSceneId!, followedLayout: { layout: 'grid', mainLayerId: randomUUID() } }],
+    });
+    expect(foreign).toMatchObject({
+      status: 422,
+      body: { error: { code: 'SCENE_RULE_VIOLATED', message: 'This source is not in the scene.', details: { rule: 'layer-not-found' } } },
+    });
+    const unknown = await call(api, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, {
+      baseVersion: doc.version + 2,
+      ops: [{ op: 'followLayout', sceneId: doc.activeSceneId!, followedLayout: { layout: 'mosaic', mainLayerId: null } }],
+    });
     expect(unknown).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED' } } });
   });
 });
@@ -345,7 +400,10 @@ describe('bad input gets a clear 4xx and leaves the document unchanged', () => {
     const sceneId = created.activeSceneId!;
     const game = (): SceneOp[] => {
       const id = randomUUID();
-      return [{ op: 'addSource', source: { id, kind: 'game' } }, { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId: id } }];
+      return [
+        { op: 'addSource', source: { id, kind: 'game' } },
+        { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId: id } },
+      ];
     };
     expect((await patch(created.projectId, 0, game())).status).toBe(200);
     const doc = await getDoc(created.projectId);
@@ -359,13 +417,18 @@ describe('bad input gets a clear 4xx and leaves the document unchanged', () => {
     const watermark = doc0.sources.find((s) => s.kind === 'watermark')!.id;
     const scene = (): SceneOp[] => {
       const id = randomUUID();
-      return [{ op: 'addScene', sceneId: id, name: 'More' }, { op: 'addLayer', sceneId: id, layer: { id: randomUUID(), sourceId: watermark } }];
+      return [
+        { op: 'addScene', sceneId: id, name: 'More' },
+        { op: 'addLayer', sceneId: id, layer: { id: randomUUID(), sourceId: watermark } },
+      ];
     };
     expect((await patch(doc0.projectId, 0, [...scene(), ...scene()])).status).toBe(200);
     const doc = await getDoc(doc0.projectId);
     const more = await patch(doc.projectId, 1, scene());
     await expectUnchanged(doc, more, 403, 'PLAN_LIMIT_REACHED');
-    expect(more.body).toMatchObject({ error: { message: 'Your plan allows up to 3 scenes. Upgrade to add more.', details: { rule: 'scene-limit-reached', limit: 3 } } });
+    expect(more.body).toMatchObject({
+      error: { message: 'Your plan allows up to 3 scenes. Upgrade to add more.', details: { rule: 'scene-limit-reached', limit: 3 } },
+    });
     const logoLayer = doc.scenes[0]!.layers.find((l) => l.sourceId === watermark)!.id;
     const hide = await patch(doc.projectId, 1, [{ op: 'updateLayer', sceneId: doc.activeSceneId!, layerId: logoLayer, changes: { visible: false } }]);
     await expectUnchanged(doc, hide, 403, 'PLAN_LIMIT_REACHED');

@@ -49,21 +49,50 @@ async function projectWithVideo(owner: TestUser = host): Promise<{ projectId: st
   const projectId = ((await call(api, owner, 'POST', '/api/v1/projects', { name: 'Scheduled' })).body as { id: string }).id;
   expect((await call(api, owner, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local' })).status).toBe(201);
   const video = join(store, `${randomUUID()}.mp4`);
-  execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', video]);
+  execFileSync('ffmpeg', [
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=320x180:rate=30:duration=2',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=2',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    video,
+  ]);
   const image = join(store, `${randomUUID()}.png`);
   execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=blue:s=64x64', '-frames:v', '1', image]);
   const upload = async (file: string, purpose: string, name: string) => {
-    const res = await fetch(`${api.url}/api/v1/projects/${projectId}/uploads?purpose=${purpose}&name=${name}`, { method: 'POST', headers: { cookie: owner.cookie }, body: readFileSync(file) });
+    const res = await fetch(`${api.url}/api/v1/projects/${projectId}/uploads?purpose=${purpose}&name=${name}`, {
+      method: 'POST',
+      headers: { cookie: owner.cookie },
+      body: readFileSync(file),
+    });
     expect(res.status).toBe(201);
     return ((await res.json()) as { id: string }).id;
   };
   return { projectId, videoId: await upload(video, 'video', 'tone.mp4'), imageId: await upload(image, 'background', 'blue.png') };
 }
 
-const documentOf = async (projectId: string, user: TestUser = host) => (await call(api, user, 'GET', `/api/v1/projects/${projectId}/scene`)).body as SceneDocument;
+const documentOf = async (projectId: string, user: TestUser = host) =>
+  (await call(api, user, 'GET', `/api/v1/projects/${projectId}/scene`)).body as SceneDocument;
 const liveSceneNames = (doc: SceneDocument) => doc.scenes.filter((s) => s.deletedAt === null).map((s) => s.name);
 
-const scheduled = async (projectId: string) => ((await call(api, host, 'GET', `/api/v1/projects/${projectId}/scheduled-broadcasts`)).body as { scheduled: ScheduledBroadcast[] }).scheduled;
+const scheduled = async (projectId: string) =>
+  ((await call(api, host, 'GET', `/api/v1/projects/${projectId}/scheduled-broadcasts`)).body as { scheduled: ScheduledBroadcast[] }).scheduled;
 
 describe('scheduled video broadcasts', () => {
   it('goes live at the scheduled time with the video full frame, nobody in the studio, and ends when it has played', async () => {
@@ -88,7 +117,10 @@ describe('scheduled video broadcasts', () => {
     expect(shown.layers.find((l) => l.sourceId === video.id)).toMatchObject({ x: 0, y: 0, width: CANVAS.width, height: CANVAS.height });
 
     await expect.poll(async () => (await scheduled(projectId))[0]?.state, { timeout: 20_000, interval: 200 }).toBe('done');
-    expect(((await call(api, host, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast).toMatchObject({ id: live!.broadcastId, state: 'ended' });
+    expect(((await call(api, host, 'GET', `/api/v1/projects/${projectId}/broadcast`)).body as { broadcast: BroadcastView }).broadcast).toMatchObject({
+      id: live!.broadcastId,
+      state: 'ended',
+    });
     // Its scene and its video source are gone with it; the project shows its first scene again.
     await expect.poll(async () => liveSceneNames(await documentOf(projectId)), { timeout: 10_000, interval: 200 }).toEqual(['Scene 1']);
     const after = await documentOf(projectId);
@@ -103,7 +135,10 @@ describe('scheduled video broadcasts', () => {
     const { projectId, videoId } = await projectWithVideo(limited);
     const addScene = async (name: string, kind?: string) => {
       const doc = await documentOf(projectId, limited);
-      return call(api, limited, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: doc.version, ops: [{ op: 'addScene', sceneId: randomUUID(), name, ...(kind ? { kind } : {}) }] });
+      return call(api, limited, 'PATCH', `/api/v1/projects/${projectId}/scene`, {
+        baseVersion: doc.version,
+        ops: [{ op: 'addScene', sceneId: randomUUID(), name, ...(kind ? { kind } : {}) }],
+      });
     };
     expect((await addScene('Scene 2')).status).toBe(200);
     // At the limit (2 of 2): no third scene of the creator's…
@@ -111,12 +146,19 @@ describe('scheduled video broadcasts', () => {
     // …nor one of the api's kind by hand.
     expect(await addScene('Scheduled: mine', 'scheduled')).toMatchObject({
       status: 422,
-      body: { error: { code: 'SCENE_RULE_VIOLATED', message: 'Scenes of scheduled broadcasts are made by OnAir when the broadcast starts. Schedule a video from the Media dialog instead.', details: { rule: 'scene-kind-reserved' } } },
+      body: {
+        error: {
+          code: 'SCENE_RULE_VIOLATED',
+          message: 'Scenes of scheduled broadcasts are made by OnAir when the broadcast starts. Schedule a video from the Media dialog instead.',
+          details: { rule: 'scene-kind-reserved' },
+        },
+      },
     });
 
     const startAt = new Date(Date.now() + 1500).toISOString();
     expect((await call(api, limited, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, { uploadId: videoId, startAt })).status).toBe(201);
-    const list = async () => ((await call(api, limited, 'GET', `/api/v1/projects/${projectId}/scheduled-broadcasts`)).body as { scheduled: ScheduledBroadcast[] }).scheduled;
+    const list = async () =>
+      ((await call(api, limited, 'GET', `/api/v1/projects/${projectId}/scheduled-broadcasts`)).body as { scheduled: ScheduledBroadcast[] }).scheduled;
     await expect.poll(async () => (await list())[0]?.state, { timeout: 20_000, interval: 200 }).toBe('live');
     const live = await documentOf(projectId, limited);
     expect(live.scenes.find((s) => s.id === live.activeSceneId)).toMatchObject({ name: 'Scheduled: tone.mp4', kind: 'scheduled' });
@@ -132,7 +174,8 @@ describe('scheduled video broadcasts', () => {
   it('cancels a schedule before its time (its job leaves the queue), and refuses what cannot be played', async () => {
     const { projectId, videoId, imageId } = await projectWithVideo();
     const later = new Date(Date.now() + 3600_000).toISOString();
-    const { id } = (await call(api, host, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, { uploadId: videoId, startAt: later })).body as ScheduledBroadcast;
+    const { id } = (await call(api, host, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, { uploadId: videoId, startAt: later }))
+      .body as ScheduledBroadcast;
     const bull = new Queue(SCHEDULED_BROADCASTS_QUEUE, { connection: new Redis(testRedisUrl(), { maxRetriesPerRequest: null }), prefix });
     try {
       expect(await bull.getJob(`${id}-start`)).toBeTruthy();
@@ -145,9 +188,15 @@ describe('scheduled video broadcasts', () => {
     expect((await call(api, host, 'DELETE', `/api/v1/projects/${projectId}/scheduled-broadcasts/${id}`)).status).toBe(409);
 
     const post = (body: object) => call(api, host, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, body);
-    expect(await post({ uploadId: imageId, startAt: later })).toMatchObject({ body: { error: { code: 'VALIDATION_FAILED', message: 'Choose a video to stream; a picture cannot be played as a broadcast.' } } });
-    expect(await post({ uploadId: videoId, startAt: new Date(Date.now() - 1000).toISOString() })).toMatchObject({ body: { error: { message: 'Choose a time in the future.' } } });
-    expect(await post({ uploadId: videoId, startAt: new Date(Date.now() + 31 * 24 * 3600_000).toISOString() })).toMatchObject({ body: { error: { message: 'Choose a time within the next 30 days.' } } });
+    expect(await post({ uploadId: imageId, startAt: later })).toMatchObject({
+      body: { error: { code: 'VALIDATION_FAILED', message: 'Choose a video to stream; a picture cannot be played as a broadcast.' } },
+    });
+    expect(await post({ uploadId: videoId, startAt: new Date(Date.now() - 1000).toISOString() })).toMatchObject({
+      body: { error: { message: 'Choose a time in the future.' } },
+    });
+    expect(await post({ uploadId: videoId, startAt: new Date(Date.now() + 31 * 24 * 3600_000).toISOString() })).toMatchObject({
+      body: { error: { message: 'Choose a time within the next 30 days.' } },
+    });
     const other = await projectWithVideo();
     expect((await post({ uploadId: other.videoId, startAt: later })).status).toBe(404);
   });
@@ -157,10 +206,13 @@ describe('scheduled video broadcasts', () => {
     const contributor = await createTestUser(api, { plan: 'Premium' });
     await api.db.projectMember.create({ data: { projectId, userId: contributor.id, role: 'contributor' } });
     const later = new Date(Date.now() + 3600_000).toISOString();
-    expect((await call(api, contributor, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, { uploadId: videoId, startAt: later })).status).toBe(403);
+    expect((await call(api, contributor, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, { uploadId: videoId, startAt: later })).status).toBe(
+      403,
+    );
     expect((await call(api, contributor, 'GET', `/api/v1/projects/${projectId}/scheduled-broadcasts`)).status).toBe(403);
     // Cancelling is refused as well, and the schedule stays.
-    const { id } = (await call(api, host, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, { uploadId: videoId, startAt: later })).body as ScheduledBroadcast;
+    const { id } = (await call(api, host, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, { uploadId: videoId, startAt: later }))
+      .body as ScheduledBroadcast;
     const cancel = `/api/v1/projects/${projectId}/scheduled-broadcasts/${id}`;
     const viewer = await createTestUser(api, { plan: 'Premium' });
     await api.db.projectMember.create({ data: { projectId, userId: viewer.id, role: 'viewer' } });

@@ -52,12 +52,21 @@ describe('studio sessions', () => {
     const premium = await createTestUser(api, { plan: 'Premium' });
     const jobOf = async (projectId: string) => sessionJobSchema.parse(JSON.parse((await api.redis.hget(`bull:${SESSIONS_QUEUE}:${projectId}`, 'data'))!));
     const wide = await newProject(premium);
-    await call(api, premium, 'POST', `/api/v1/projects/${wide.projectId}/destinations`, { type: 'CustomRTMP', name: 'Wide', rtmpUrl: 'rtmp://93.184.216.34/live', streamKey: 'k1' });
+    await call(api, premium, 'POST', `/api/v1/projects/${wide.projectId}/destinations`, {
+      type: 'CustomRTMP',
+      name: 'Wide',
+      rtmpUrl: 'rtmp://93.184.216.34/live',
+      streamKey: 'k1',
+    });
     await call(api, premium, 'POST', `/api/v1/projects/${wide.projectId}/session`);
     expect((await jobOf(wide.projectId)).vertical).toBeUndefined();
 
     const tall = await newProject(premium);
-    const { status, body } = await call(api, premium, 'POST', `/api/v1/projects/${tall.projectId}/destinations`, { type: 'TikTok', rtmpUrl: 'rtmp://93.184.216.34/live', streamKey: 'k2' });
+    const { status, body } = await call(api, premium, 'POST', `/api/v1/projects/${tall.projectId}/destinations`, {
+      type: 'TikTok',
+      rtmpUrl: 'rtmp://93.184.216.34/live',
+      streamKey: 'k2',
+    });
     expect(status).toBe(201);
     await call(api, premium, 'POST', `/api/v1/projects/${tall.projectId}/session`);
     expect((await jobOf(tall.projectId)).vertical).toBe(true);

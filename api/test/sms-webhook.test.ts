@@ -47,7 +47,11 @@ describe('SMS through a gateway webhook', () => {
   it('answers DEPENDENCY_UNAVAILABLE when the gateway fails', async () => {
     failing = true;
     const res = await new Browser(api.url).post('/api/auth/phone-number/send-otp', { phoneNumber: '+15550001111' });
-    expect(await errorOf(res)).toMatchObject({ status: 503, code: 'DEPENDENCY_UNAVAILABLE', message: 'We could not send the SMS right now. Please try again in a moment.' });
+    expect(await errorOf(res)).toMatchObject({
+      status: 503,
+      code: 'DEPENDENCY_UNAVAILABLE',
+      message: 'We could not send the SMS right now. Please try again in a moment.',
+    });
     failing = false;
   });
 });

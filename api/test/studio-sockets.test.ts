@@ -22,7 +22,10 @@ afterAll(async () => {
 });
 
 /** A studio's socket that records every message it receives. */
-async function open(target: StudioApi, user: TestUser): Promise<{ ws: WebSocket; messages: ServerMessage[]; next: (type: ServerMessage['type']) => Promise<ServerMessage> }> {
+async function open(
+  target: StudioApi,
+  user: TestUser,
+): Promise<{ ws: WebSocket; messages: ServerMessage[]; next: (type: ServerMessage['type']) => Promise<ServerMessage> }> {
   const ws = new WebSocket(target.wsUrl, { headers: { cookie: user.cookie } });
   sockets.push(ws);
   const messages: ServerMessage[] = [];
@@ -98,7 +101,10 @@ describe('/ws', () => {
     }
 
     // An edit through the replica reaches the studio on the first api as well.
-    const viaReplica = await call(replica, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, { baseVersion: 1, ops: [{ op: 'renameScene', sceneId, name: 'Intro' }] });
+    const viaReplica = await call(replica, host, 'PATCH', `/api/v1/projects/${projectId}/scene`, {
+      baseVersion: 1,
+      ops: [{ op: 'renameScene', sceneId, name: 'Intro' }],
+    });
     expect(viaReplica.status).toBe(200);
     expect(await first.next('scene.patched')).toMatchObject({ version: 2, ops: [{ op: 'renameScene', name: 'Intro' }] });
   });

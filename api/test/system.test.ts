@@ -76,7 +76,16 @@ describe('api system endpoints', () => {
     const cases: [RequestInit & { path: string }, number, string][] = [
       [{ path: '/api/v1/no-such-thing' }, 404, 'NOT_FOUND'],
       [{ path: '/api/v1/anything', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"broken":' }, 400, 'MALFORMED_JSON'],
-      [{ path: '/api/v1/anything', method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ blob: 'x'.repeat(2 * 1024 * 1024) }) }, 413, 'PAYLOAD_TOO_LARGE'],
+      [
+        {
+          path: '/api/v1/anything',
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ blob: 'x'.repeat(2 * 1024 * 1024) }),
+        },
+        413,
+        'PAYLOAD_TOO_LARGE',
+      ],
     ];
     for (const [{ path, ...init }, status, code] of cases) {
       const res = await fetch(`${api.url}${path}`, init);

@@ -30,7 +30,14 @@ beforeAll(async () => {
   endpoint = `http://127.0.0.1:${address.port}`;
   // s3rver takes any credentials (S3RVER's own pair is the documented one).
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-  s3 = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  s3 = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
   api = await startStudioApi({
     env: {
       UPLOADS_BACKEND: 's3',

@@ -84,7 +84,9 @@ describe('/api/v1/users', () => {
 
     // The window passes: the erasure takes the account and everything it owns.
     await api.db.user.update({ where: { id: user.id }, data: { eraseAfter: new Date(Date.now() - 1000) } });
-    expect(await new AccountDeletionService({ db: api.db, logger: createLogger('users-test', 'silent'), retentionDays: 30 }).eraseDue()).toBeGreaterThanOrEqual(1);
+    expect(await new AccountDeletionService({ db: api.db, logger: createLogger('users-test', 'silent'), retentionDays: 30 }).eraseDue()).toBeGreaterThanOrEqual(
+      1,
+    );
     expect(await api.db.user.count({ where: { email } })).toBe(0);
     expect(await api.db.project.count({ where: { ownerId: user.id } })).toBe(0);
 

@@ -110,7 +110,10 @@ test('account journey: e-mail code, display name, mailing group, sign out, magic
   // The one deletion of both areas: deactivated now, erased after the server's retention window.
   await expect(confirm.getByText('Your account is deactivated at once and erased for good 30 days later.')).toBeVisible();
   if (SHOTS) {
-    for (const [width, height] of [[1280, 720], [1440, 900]] as const) {
+    for (const [width, height] of [
+      [1280, 720],
+      [1440, 900],
+    ] as const) {
       await page.setViewportSize({ width, height });
       await page.screenshot({ path: `${SHOTS}/account-delete-${width}.png` });
     }

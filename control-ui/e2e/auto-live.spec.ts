@@ -32,7 +32,10 @@ async function linkTwitch(projectId: string): Promise<void> {
   }
 }
 
-test('Auto Live: switched on with a Twitch destination, an encoder publishing to the shown key starts the broadcast, and the studio shows the feed', async ({ page, context }) => {
+test('Auto Live: switched on with a Twitch destination, an encoder publishing to the shown key starts the broadcast, and the studio shows the feed', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   await signIn(context.request, `auto-live-${randomUUID()}@example.test`);
   projectId = await openNewStudio(page, 'Console show');
@@ -63,13 +66,48 @@ test('Auto Live: switched on with a Twitch destination, an encoder publishing to
   }
 
   // prettier-ignore
-  encoder = spawn('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-re',
-    '-f', 'lavfi', '-i', 'testsrc2=s=1280x720:r=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30', '-bf', '0', '-pix_fmt', 'yuv420p', '-b:v', '1500k',
-    '-c:a', 'aac', '-ar', '48000', '-f', 'flv', `${process.env.ONAIR_E2E_INGEST}/ingest/${key}`,
-  ], { stdio: 'ignore' });
-  await expect(block(page).getByRole('status', { name: 'Ingest status' })).toContainText('Receiving from your encoder: H.264 · AAC · 1280×720', { timeout: 45_000 });
+  encoder = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=s=1280x720:r=30',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-g',
+      '30',
+      '-bf',
+      '0',
+      '-pix_fmt',
+      'yuv420p',
+      '-b:v',
+      '1500k',
+      '-c:a',
+      'aac',
+      '-ar',
+      '48000',
+      '-f',
+      'flv',
+      `${process.env.ONAIR_E2E_INGEST}/ingest/${key}`,
+    ],
+    { stdio: 'ignore' },
+  );
+  await expect(block(page).getByRole('status', { name: 'Ingest status' })).toContainText('Receiving from your encoder: H.264 · AAC · 1280×720', {
+    timeout: 45_000,
+  });
   // No click: the broadcast started by itself.
   await expect(page.getByRole('timer', { name: 'Broadcast time' })).toBeVisible({ timeout: 30_000 });
   if (SHOTS) {

@@ -70,14 +70,17 @@ test('a Free creator upgrades through the hosted checkout, a second tab follows,
   await expect(studioTab.getByRole('button', { name: 'Resolution: 1080p' })).toBeVisible();
   // And more than two destinations (custom RTMP servers are Premium's too).
   for (let i = 1; i <= 3; i++) {
-    const res = await context.request.post(`${origin}/api/v1/projects/${projectId}/destinations`, { data: { type: 'CustomRTMP', name: `Server ${i}`, rtmpUrl: `rtmp://93.184.216.${i}/live`, streamKey: `key-${i}` } });
+    const res = await context.request.post(`${origin}/api/v1/projects/${projectId}/destinations`, {
+      data: { type: 'CustomRTMP', name: `Server ${i}`, rtmpUrl: `rtmp://93.184.216.${i}/live`, streamKey: `key-${i}` },
+    });
     expect(res.status(), await res.text()).toBe(201);
   }
 
   // Cancel: the confirmation lists what is lost; then the plan ends with its term, and is renewed.
   await after.getByRole('button', { name: 'Cancel Premium Plan' }).click();
   const confirm = after.getByRole('alertdialog', { name: 'Are you sure?' });
-  for (const loss of ['Replacing or hiding the OnAir logo', 'Uploading your own backgrounds and videos', 'Adding guests to your stream', 'Streaming at 1080p']) await expect(confirm.getByText(loss)).toBeVisible();
+  for (const loss of ['Replacing or hiding the OnAir logo', 'Uploading your own backgrounds and videos', 'Adding guests to your stream', 'Streaming at 1080p'])
+    await expect(confirm.getByText(loss)).toBeVisible();
   await expect(confirm).toHaveAccessibleDescription('You will lose access to your Premium plan at the end of your current term.');
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/plan-cancel.png` });
   await confirm.getByRole('button', { name: 'Cancel Premium Plan' }).click();

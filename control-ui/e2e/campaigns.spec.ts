@@ -94,7 +94,9 @@ test('a game-key campaign from the admin portal to two claimed keys, a refusal, 
   const campaignPath = new URL(first!.page.url()).pathname;
   const campaignId = campaignPath.split('/').pop()!;
   for (const c of [second!, third!]) {
-    const res = await c.page.request.post(`/api/v1/partner/campaigns/${campaignId}/application`, { data: { primaryChannel: 'twitch.tv/me', keyPlatform: 'Steam', agreementAccepted: true } });
+    const res = await c.page.request.post(`/api/v1/partner/campaigns/${campaignId}/application`, {
+      data: { primaryChannel: 'twitch.tv/me', keyPlatform: 'Steam', agreementAccepted: true },
+    });
     expect(res.status(), await res.text()).toBe(201);
   }
 
@@ -138,11 +140,29 @@ test('a game-key campaign from the admin portal to two claimed keys, a refusal, 
 
   // A revenue-share campaign: the first creator joins, makes a code; the publisher's sales are credited.
   const revenueName = `Cloudfall ${randomUUID().slice(0, 6)}`;
-  const revenue = await page.request.post('/api/v1/admin/campaigns', { data: { name: revenueName, kind: 'revenue-share', status: 'active', game: 'Cloudfall', revenueSharePercent: 15, requiresReview: false, promoDiscount: { kind: 'fixed', percent: 10 } } });
+  const revenue = await page.request.post('/api/v1/admin/campaigns', {
+    data: {
+      name: revenueName,
+      kind: 'revenue-share',
+      status: 'active',
+      game: 'Cloudfall',
+      revenueSharePercent: 15,
+      requiresReview: false,
+      promoDiscount: { kind: 'fixed', percent: 10 },
+    },
+  });
   expect(revenue.status(), await revenue.text()).toBe(201);
   const revenueId = ((await revenue.json()) as { id: string }).id;
-  expect((await first!.page.request.post(`/api/v1/partner/campaigns/${revenueId}/application`, { data: { primaryChannel: 'twitch.tv/ada', agreementAccepted: true } })).status()).toBe(201);
-  const code = `ADA${randomUUID().replace(/[^0-9]/g, '').slice(0, 6)}`;
+  expect(
+    (
+      await first!.page.request.post(`/api/v1/partner/campaigns/${revenueId}/application`, {
+        data: { primaryChannel: 'twitch.tv/ada', agreementAccepted: true },
+      })
+    ).status(),
+  ).toBe(201);
+  const code = `ADA${randomUUID()
+    .replace(/[^0-9]/g, '')
+    .slice(0, 6)}`;
   expect((await first!.page.request.post(`/api/v1/partner/campaigns/${revenueId}/promo-codes`, { data: { code, discountPercent: 10 } })).status()).toBe(201);
   await page.goto('/admin/campaigns');
   await page.getByRole('button', { name: new RegExp(revenueName) }).click();

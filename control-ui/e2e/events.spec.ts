@@ -70,23 +70,60 @@ async function shot(page: Page, name: string): Promise<void> {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/events-${name}.png` });
 }
 
-const follow = (id: string, name: string) => ({ type: 'channel.follow', broadcasterId: broadcaster, event: { user_id: id, user_login: name.toLowerCase(), user_name: name, followed_at: new Date().toISOString() } });
+const follow = (id: string, name: string) => ({
+  type: 'channel.follow',
+  broadcasterId: broadcaster,
+  event: { user_id: id, user_login: name.toLowerCase(), user_name: name, followed_at: new Date().toISOString() },
+});
 
 const sequence = () => [
   follow('1001', 'First_Follower'),
-  { type: 'channel.subscribe', broadcasterId: broadcaster, event: { user_id: '1002', user_login: 'subber', user_name: 'Subber', tier: '1000', is_gift: false } },
+  {
+    type: 'channel.subscribe',
+    broadcasterId: broadcaster,
+    event: { user_id: '1002', user_login: 'subber', user_name: 'Subber', tier: '1000', is_gift: false },
+  },
   {
     type: 'channel.subscription.message',
     broadcasterId: broadcaster,
-    event: { user_id: '1003', user_login: 'resubber', user_name: 'Resubber', tier: '1000', message: { text: 'Kappa nine months', emotes: [{ begin: 0, end: 4, id: '25' }] }, cumulative_months: 9, duration_months: 1 },
+    event: {
+      user_id: '1003',
+      user_login: 'resubber',
+      user_name: 'Resubber',
+      tier: '1000',
+      message: { text: 'Kappa nine months', emotes: [{ begin: 0, end: 4, id: '25' }] },
+      cumulative_months: 9,
+      duration_months: 1,
+    },
   },
-  { type: 'channel.subscription.gift', broadcasterId: broadcaster, event: { user_id: '1004', user_login: 'gifter', user_name: 'Gifter', total: 5, tier: '1000', is_anonymous: false } },
-  { type: 'channel.raid', broadcasterId: broadcaster, event: { from_broadcaster_user_id: '1005', from_broadcaster_user_login: 'raider', from_broadcaster_user_name: 'Raider', viewers: 321 } },
-  { type: 'channel.cheer', broadcasterId: broadcaster, event: { user_id: '1006', user_login: 'cheerer', user_name: '<b>Cheerer</b>', is_anonymous: false, message: 'cheer100 go', bits: 100 } },
+  {
+    type: 'channel.subscription.gift',
+    broadcasterId: broadcaster,
+    event: { user_id: '1004', user_login: 'gifter', user_name: 'Gifter', total: 5, tier: '1000', is_anonymous: false },
+  },
+  {
+    type: 'channel.raid',
+    broadcasterId: broadcaster,
+    event: { from_broadcaster_user_id: '1005', from_broadcaster_user_login: 'raider', from_broadcaster_user_name: 'Raider', viewers: 321 },
+  },
+  {
+    type: 'channel.cheer',
+    broadcasterId: broadcaster,
+    event: { user_id: '1006', user_login: 'cheerer', user_name: '<b>Cheerer</b>', is_anonymous: false, message: 'cheer100 go', bits: 100 },
+  },
   {
     type: 'channel.charity_campaign.donate',
     broadcasterId: broadcaster,
-    event: { id: 'd1', campaign_id: 'c1', user_id: '1007', user_login: 'donor', user_name: 'Donor', charity_name: 'Good Cause', amount: { value: 1250, decimal_places: 2, currency: 'USD' }, charity_website: 'https://good.example' },
+    event: {
+      id: 'd1',
+      campaign_id: 'c1',
+      user_id: '1007',
+      user_login: 'donor',
+      user_name: 'Donor',
+      charity_name: 'Good Cause',
+      amount: { value: 1250, decimal_places: 2, currency: 'USD' },
+      charity_website: 'https://good.example',
+    },
   },
 ];
 
@@ -105,7 +142,13 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   if (projectId) {
     const destinations = page.getByRole('region', { name: 'Destinations' });
-    if (await destinations.getByRole('button', { name: 'End Broadcast' }).isVisible().catch(() => false)) await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+    if (
+      await destinations
+        .getByRole('button', { name: 'End Broadcast' })
+        .isVisible()
+        .catch(() => false)
+    )
+      await destinations.getByRole('button', { name: 'End Broadcast' }).click();
     await page.close();
     await context.request.delete(`/api/v1/projects/${projectId}/session`);
   }
@@ -143,14 +186,25 @@ test('live with a Twitch channel: the feed with icons and times, pause and resum
   await destinations.getByRole('button', { name: 'Go Live' }).click();
   await expect(destinations.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
   // This channel's seven subscriptions (the double holds those of every channel the api reads).
-  const ofThisChannel = (subs: { condition: Record<string, string> }[]) => subs.filter((x) => (x.condition.broadcaster_user_id ?? x.condition.to_broadcaster_user_id) === broadcaster);
-  await expect.poll(async () => ofThisChannel(await control<{ condition: Record<string, string> }[]>('subscriptions')).length, { timeout: 30_000, intervals: [250] }).toBe(7);
+  const ofThisChannel = (subs: { condition: Record<string, string> }[]) =>
+    subs.filter((x) => (x.condition.broadcaster_user_id ?? x.condition.to_broadcaster_user_id) === broadcaster);
+  await expect
+    .poll(async () => ofThisChannel(await control<{ condition: Record<string, string> }[]>('subscriptions')).length, { timeout: 30_000, intervals: [250] })
+    .toBe(7);
 
   // The seven kinds of events, newest first, each with its icon, colour, avatar and clock time.
   await control('script', { steps: sequence() });
   const rows = feed.getByTestId('event-row');
   await expect(rows).toHaveCount(7, { timeout: 15_000 });
-  expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-type')))).toEqual(['charity', 'twitchCheer', 'twitchRaid', 'sub', 'resub', 'sub', 'follow']);
+  expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-type')))).toEqual([
+    'charity',
+    'twitchCheer',
+    'twitchRaid',
+    'sub',
+    'resub',
+    'sub',
+    'follow',
+  ]);
   const colors = await feed.getByTestId('event-icon').evaluateAll((els) => els.map((e) => e.getAttribute('data-color')));
   expect(colors).toEqual(['#E4572E', '#13A89E', '#E8891C', '#9146FF', '#6D5BD0', '#9146FF', '#E0457B']);
   await expect(rows.nth(0)).toContainText('Charity donation');
@@ -239,7 +293,6 @@ test('live with a Twitch channel: the feed with icons and times, pause and resum
   await popout.keyboard.press('Escape');
   await popout.close();
   await expect(feed.getByText('Seen_In_Popout')).toBeVisible();
-
 });
 
 test('alerts in the program: added to the scene, a test alert, a follow seen and heard in the RTMP output then cleared, two in quick succession one after the other', async () => {
@@ -261,14 +314,19 @@ test('alerts in the program: added to the scene, a test alert, a follow seen and
   // The test button: once the render worker has the overlay page up, the follow card shows, then clears.
   // (The output is read continuously from before each click: one grab per keyframe can miss a card.)
   const followCard = (frame: Buffer) => near(pixel(frame, PROBE.x, PROBE.y), FOLLOW_RGB, 45);
-  await expect.poll(async () => {
-    const shown = watchFrames(localUrl, followCard, 20_000);
-    await shown.reading;
-    await dialog.getByTestId('alert-row-follow').getByRole('button', { name: 'Test' }).click();
-    const frame = await shown;
-    await frameShot(frame, 'output-while-testing');
-    return frame !== undefined;
-  }, { timeout: 120_000, intervals: [1000] }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const shown = watchFrames(localUrl, followCard, 20_000);
+        await shown.reading;
+        await dialog.getByTestId('alert-row-follow').getByRole('button', { name: 'Test' }).click();
+        const frame = await shown;
+        await frameShot(frame, 'output-while-testing');
+        return frame !== undefined;
+      },
+      { timeout: 120_000, intervals: [1000] },
+    )
+    .toBe(true);
   await dialog.getByRole('button', { name: 'Close' }).click(); // the dialog's own close control
   await expect.poll(() => noAlertShown(localUrl), { timeout: 90_000, intervals: [500] }).toBe(true);
 
@@ -319,8 +377,20 @@ test('alerts in the program: added to the scene, a test alert, a follow seen and
     90_000,
   );
   await sequence.reading; // the reader is on the stream before the events go out
-  const sent = await control<{ delivered: number }[]>('script', { steps: [follow('1051', 'Quick_One'), { type: 'channel.raid', broadcasterId: broadcaster, event: { from_broadcaster_user_id: '1052', from_broadcaster_user_login: 'quick', from_broadcaster_user_name: 'Quick_Two', viewers: 5 } }] });
-  expect(sent.map((s) => s.delivered), 'the double sent both on the EventSub session').toEqual([1, 1]);
+  const sent = await control<{ delivered: number }[]>('script', {
+    steps: [
+      follow('1051', 'Quick_One'),
+      {
+        type: 'channel.raid',
+        broadcasterId: broadcaster,
+        event: { from_broadcaster_user_id: '1052', from_broadcaster_user_login: 'quick', from_broadcaster_user_name: 'Quick_Two', viewers: 5 },
+      },
+    ],
+  });
+  expect(
+    sent.map((s) => s.delivered),
+    'the double sent both on the EventSub session',
+  ).toEqual([1, 1]);
   // Both reached the api (the feed shows them) before the program is judged.
   await expect(feed.getByText('Quick_One')).toHaveCount(1, { timeout: 15_000 });
   await expect(feed.getByText('Quick_Two')).toHaveCount(1, { timeout: 15_000 });

@@ -63,11 +63,16 @@ test('a new creator signs in from the home page, sees their camera in a new proj
   // Beam, preselected: the camera fills Scene 1, and the program the worker sends back shows it.
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-box', '0,0,1280,720');
   await expect(page.getByTestId('media-connection')).toHaveText('Connected', { timeout: 60_000 });
-  await expect.poll(async () => {
-    const inCamera = await previewPixel(page, 360, 220);
-    const outside = await previewPixel(page, 1100, 600);
-    return inCamera !== null && outside !== null && near(inCamera, ORANGE, 60) && near(outside, ORANGE, 60);
-  }, { timeout: 30_000, intervals: [500] }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const inCamera = await previewPixel(page, 360, 220);
+        const outside = await previewPixel(page, 1100, 600);
+        return inCamera !== null && outside !== null && near(inCamera, ORANGE, 60) && near(outside, ORANGE, 60);
+      },
+      { timeout: 30_000, intervals: [500] },
+    )
+    .toBe(true);
   await page.screenshot({ path: testInfo.outputPath('2-new-project.png') });
 
   // The local destination in one click, then Go Live.
@@ -80,10 +85,15 @@ test('a new creator signs in from the home page, sees their camera in a new proj
 
   // A viewer of the local destination gets video and audio, with the camera where its layer is.
   await expect.poll(() => probeStreams(localUrl), { timeout: 60_000, intervals: [1000] }).toEqual(expect.arrayContaining(['video', 'audio']));
-  await expect.poll(async () => {
-    const frame = await grabFrame(localUrl);
-    return frame !== undefined && near(pixel(frame, 360, 220), ORANGE, 50);
-  }, { timeout: 60_000, intervals: [500] }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const frame = await grabFrame(localUrl);
+        return frame !== undefined && near(pixel(frame, 360, 220), ORANGE, 50);
+      },
+      { timeout: 60_000, intervals: [500] },
+    )
+    .toBe(true);
   await page.screenshot({ path: testInfo.outputPath('3-live.png') });
 
   await destinations.getByRole('button', { name: 'End Broadcast' }).click();

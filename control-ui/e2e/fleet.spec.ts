@@ -47,7 +47,10 @@ test('an administrator sees the media and render workers of the stack, updated l
     await expect(sessionRow).toContainText(/\d\.\d\d cores.*\d\.\d\d cores.*\d\.\d\d×/, { timeout: 20_000 });
     await expect(costs).toContainText(/admission model/);
     if (SHOTS) {
-      for (const [width, height] of [[1280, 720], [1440, 900]] as const) {
+      for (const [width, height] of [
+        [1280, 720],
+        [1440, 900],
+      ] as const) {
         await page.setViewportSize({ width, height });
         await costs.scrollIntoViewIfNeeded();
         await page.screenshot({ path: `${SHOTS}/fleet-session-costs-${width}.png` });

@@ -63,7 +63,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   }
   process.env.ONAIR_E2E_SECRETS_KEY = secretsKey;
   const platforms = stack.platforms;
-  if (!platforms?.twitch || !platforms.youtube || !platforms.facebook) throw new Error('the e2e stack runs every platform in test mode (no OAuth client is set)');
+  if (!platforms?.twitch || !platforms.youtube || !platforms.facebook)
+    throw new Error('the e2e stack runs every platform in test mode (no OAuth client is set)');
   process.env.ONAIR_E2E_CHAT_TWITCH = platforms.twitch.chat.url;
   process.env.ONAIR_E2E_CHAT_YOUTUBE = platforms.youtube.chat.url;
   process.env.ONAIR_E2E_CHAT_FACEBOOK = platforms.facebook.chat.url;

@@ -15,7 +15,9 @@ test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_
 /** Whether an RTMP server is receiving a video stream under this URL: ffprobe plays it, as a viewer would. */
 function receives(url: string): Promise<boolean> {
   return new Promise((resolve) => {
-    execFile('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', url], { timeout: 8000 }, (err, stdout) => resolve(!err && stdout.includes('video')));
+    execFile('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', url], { timeout: 8000 }, (err, stdout) =>
+      resolve(!err && stdout.includes('video')),
+    );
   });
 }
 
@@ -42,7 +44,10 @@ test.afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-test('Go Live pushes to two custom RTMP servers and the local destination; one toggled off stops while the others go on; End Broadcast stops all', async ({ page, context }) => {
+test('Go Live pushes to two custom RTMP servers and the local destination; one toggled off stops while the others go on; End Broadcast stops all', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(240_000);
   const [one, two] = receivers as [RunningRtmpServer, RunningRtmpServer];
   const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;

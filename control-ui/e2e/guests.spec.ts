@@ -15,7 +15,11 @@ const SHOTS = process.env.ONAIR_E2E_SHOTS;
 /** The guest's camera: a colour nothing else in the program has. */
 const BLUE = [0, 64, 255];
 
-test.use({ launchOptions: fakeMediaLaunchOptions(), permissions: ['camera', 'microphone', 'clipboard-read', 'clipboard-write'], viewport: { width: 1440, height: 900 } });
+test.use({
+  launchOptions: fakeMediaLaunchOptions(),
+  permissions: ['camera', 'microphone', 'clipboard-read', 'clipboard-write'],
+  viewport: { width: 1440, height: 900 },
+});
 
 let guestBrowser: Browser;
 
@@ -23,18 +27,29 @@ test.beforeAll(async () => {
   const camera = test.info().outputPath('guest-camera.y4m');
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x0040FF:s=1280x720:r=30:d=2', '-pix_fmt', 'yuv420p', camera]);
   const options = fakeMediaLaunchOptions();
-  guestBrowser = await chromium.launch({ ...options, args: options.args.map((a) => (a.startsWith('--use-file-for-fake-video-capture=') ? `--use-file-for-fake-video-capture=${camera}` : a)) });
+  guestBrowser = await chromium.launch({
+    ...options,
+    args: options.args.map((a) => (a.startsWith('--use-file-for-fake-video-capture=') ? `--use-file-for-fake-video-capture=${camera}` : a)),
+  });
 });
 test.afterAll(async () => {
   await guestBrowser?.close();
 });
 
 async function guestPage(): Promise<Page> {
-  const context = await guestBrowser.newContext({ baseURL: process.env.ONAIR_E2E_URL, permissions: ['camera', 'microphone'], viewport: { width: 1440, height: 900 } });
+  const context = await guestBrowser.newContext({
+    baseURL: process.env.ONAIR_E2E_URL,
+    permissions: ['camera', 'microphone'],
+    viewport: { width: 1440, height: 900 },
+  });
   return context.newPage();
 }
 
-test('a guest joins by link, is seen in the output, chats both ways; a new link refuses the old one; a plan without guests refuses with words', async ({ page, context, browser }) => {
+test('a guest joins by link, is seen in the output, chats both ways; a new link refuses the old one; a plan without guests refuses with words', async ({
+  page,
+  context,
+  browser,
+}) => {
   test.setTimeout(300_000);
   const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
   if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
@@ -43,7 +58,13 @@ test('a guest joins by link, is seen in the output, chats both ways; a new link 
   const projectId = await openNewStudio(page, 'Guest show');
   // 720p30 keeps two browsers, the worker and the encoder within this machine's two cores.
   const doc = (await (await context.request.get(`/api/v1/projects/${projectId}/scene`)).json()) as { version: number };
-  expect((await context.request.patch(`/api/v1/projects/${projectId}/scene`, { data: { baseVersion: doc.version, ops: [{ op: 'setResolution', resolution: '720p' }] } })).status()).toBe(200);
+  expect(
+    (
+      await context.request.patch(`/api/v1/projects/${projectId}/scene`, {
+        data: { baseVersion: doc.version, ops: [{ op: 'setResolution', resolution: '720p' }] },
+      })
+    ).status(),
+  ).toBe(200);
   await expect(page.getByTestId('media-connection').first()).toHaveText('Connected', { timeout: 60_000 });
 
   // The Guests tab: with nobody there the Invite Guests panel shows directly.
@@ -66,7 +87,16 @@ test('a guest joins by link, is seen in the output, chats both ways; a new link 
   await expect(guest.getByText('Configure your camera settings')).toBeVisible();
   await expect(guest.getByText('You are invited to Guest show')).toBeVisible();
   await expect(guest.getByRole('switch', { name: 'Mirror Camera' })).toBeVisible();
-  await expect.poll(() => guest.locator('[aria-label="Cameras"] video').first().evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(
+      () =>
+        guest
+          .locator('[aria-label="Cameras"] video')
+          .first()
+          .evaluate((v: HTMLVideoElement) => v.videoWidth),
+      { timeout: 15_000 },
+    )
+    .toBeGreaterThan(0);
   const name = guest.getByLabel('Display name (optional)');
   await name.fill('<b>Grace</b>');
   await expect(guest.getByText('Your name cannot contain < or >.')).toBeVisible();
@@ -100,7 +130,9 @@ test('a guest joins by link, is seen in the output, chats both ways; a new link 
         const rgb = await grabFrame(localUrl);
         if (rgb) lastFrame = rgb;
         if (rgb) seen = `guest layer ${pixel(rgb, 360, 220).join(',')}, outside ${pixel(rgb, 1100, 600).join(',')}`;
-        return rgb !== undefined && near(pixel(rgb, 360, 220), BLUE, 60) && !near(pixel(rgb, 360, 220), ORANGE, 60) && near(pixel(rgb, 1100, 600), [0, 0, 0], 30);
+        return (
+          rgb !== undefined && near(pixel(rgb, 360, 220), BLUE, 60) && !near(pixel(rgb, 360, 220), ORANGE, 60) && near(pixel(rgb, 1100, 600), [0, 0, 0], 30)
+        );
       },
       { timeout: 60_000, intervals: [500], message: 'the output shows the guest where the layer is' },
     )
@@ -110,7 +142,12 @@ test('a guest joins by link, is seen in the output, chats both ways; a new link 
       console.warn(`output: ${seen}`);
       if (SHOTS) await page.screenshot({ path: `${SHOTS}/guests-live.png` });
       if (SHOTS) await guest.screenshot({ path: `${SHOTS}/guest-live.png` });
-      if (SHOTS && lastFrame) execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', '1280x720', '-i', '-', '-frames:v', '1', `${SHOTS}/guests-output.png`], { input: lastFrame });
+      if (SHOTS && lastFrame)
+        execFileSync(
+          'ffmpeg',
+          ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', '1280x720', '-i', '-', '-frames:v', '1', `${SHOTS}/guests-output.png`],
+          { input: lastFrame },
+        );
     });
 
   // Guest Chat both ways; the host's tab is marked unread while it is not shown.
@@ -151,7 +188,10 @@ test('a guest joins by link, is seen in the output, chats both ways; a new link 
   await page.getByRole('button', { name: 'End Broadcast' }).click();
 
   // A Free host: their guest link admits nobody, and both sides are told why.
-  const freeContext = await browser.newContext({ permissions: ['camera', 'microphone', 'clipboard-read', 'clipboard-write'], viewport: { width: 1440, height: 900 } });
+  const freeContext = await browser.newContext({
+    permissions: ['camera', 'microphone', 'clipboard-read', 'clipboard-write'],
+    viewport: { width: 1440, height: 900 },
+  });
   const freeHost = await freeContext.newPage();
   await signIn(freeContext.request, `guests-free-${randomUUID()}@example.test`);
   const freeProject = await openNewStudio(freeHost, 'Free show');

@@ -21,7 +21,11 @@ const SIZES = [
   { width: 1920, height: 1080 },
 ] as const;
 
-test.use({ launchOptions: fakeMediaLaunchOptions(), permissions: ['camera', 'microphone', 'clipboard-read', 'clipboard-write'], viewport: { width: 1280, height: 720 } });
+test.use({
+  launchOptions: fakeMediaLaunchOptions(),
+  permissions: ['camera', 'microphone', 'clipboard-read', 'clipboard-write'],
+  viewport: { width: 1280, height: 720 },
+});
 
 let guestBrowser: Browser | undefined;
 test.afterAll(async () => {
@@ -33,7 +37,10 @@ async function reachable(page: Page, target: Locator, what: string): Promise<voi
   const box = await target.boundingBox();
   expect(box, `${what} is drawn`).not.toBeNull();
   const viewport = page.viewportSize()!;
-  expect(box!.x >= 0 && box!.y >= 0 && box!.x + box!.width <= viewport.width && box!.y + box!.height <= viewport.height, `${what} inside ${viewport.width}×${viewport.height}: ${JSON.stringify(box)}`).toBe(true);
+  expect(
+    box!.x >= 0 && box!.y >= 0 && box!.x + box!.width <= viewport.width && box!.y + box!.height <= viewport.height,
+    `${what} inside ${viewport.width}×${viewport.height}: ${JSON.stringify(box)}`,
+  ).toBe(true);
   // The element a click at its centre lands on is it (or inside it): no panel scrolled, nothing over it.
   const hit = await target.evaluate((el) => {
     const r = el.getBoundingClientRect();
@@ -100,7 +107,9 @@ test("Beam: a new creator's camera fills the program; Go Live, Add Destination a
 
   // Three destinations: the column still fits, and only their list gives way.
   for (const name of ['One', 'Two']) {
-    const added = await context.request.post(`/api/v1/projects/${page.url().split('/').pop()}/destinations`, { data: { type: 'CustomRTMP', name, rtmpUrl: 'rtmp://93.184.216.34/live', streamKey: `key-${name}` } });
+    const added = await context.request.post(`/api/v1/projects/${page.url().split('/').pop()}/destinations`, {
+      data: { type: 'CustomRTMP', name, rtmpUrl: 'rtmp://93.184.216.34/live', streamKey: `key-${name}` },
+    });
     expect(added.status(), await added.text()).toBe(201);
   }
   await destinations.getByRole('button', { name: 'Add Destination' }).click();
@@ -132,12 +141,20 @@ test("Beam: a new creator's camera fills the program; Go Live, Add Destination a
     }
     return orange / all;
   };
-  await outputShows(localUrl, 'the camera filling the frame', (rgb) => orangeShare(rgb) >= 0.9, (rgb) => `${Math.round(orangeShare(rgb) * 100)}% orange`);
+  await outputShows(
+    localUrl,
+    'the camera filling the frame',
+    (rgb) => orangeShare(rgb) >= 0.9,
+    (rgb) => `${Math.round(orangeShare(rgb) * 100)}% orange`,
+  );
   await destinations.getByRole('button', { name: 'End Broadcast' }).click();
   await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 });
 
-test('layouts: Side by side with a guest and Picture in picture with a screen share reach the output; the Interview template is added and its scene shown', async ({ page, context }) => {
+test('layouts: Side by side with a guest and Picture in picture with a screen share reach the output; the Interview template is added and its scene shown', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(300_000);
   const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
   if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
@@ -146,18 +163,29 @@ test('layouts: Side by side with a guest and Picture in picture with a screen sh
   const projectId = await openNewStudio(page, 'Layout show', '', { template: 'Beam' });
   // 720p30 keeps two browsers, the worker and the encoder within this machine's two cores.
   const doc = (await (await context.request.get(`/api/v1/projects/${projectId}/scene`)).json()) as { version: number };
-  expect((await context.request.patch(`/api/v1/projects/${projectId}/scene`, { data: { baseVersion: doc.version, ops: [{ op: 'setResolution', resolution: '720p' }] } })).status()).toBe(200);
+  expect(
+    (
+      await context.request.patch(`/api/v1/projects/${projectId}/scene`, {
+        data: { baseVersion: doc.version, ops: [{ op: 'setResolution', resolution: '720p' }] },
+      })
+    ).status(),
+  ).toBe(200);
   await expect(page.getByTestId('media-connection').first()).toHaveText('Connected', { timeout: 60_000 });
 
   // A guest whose camera is blue joins by link, and is added to the scene.
   const camera = test.info().outputPath('guest-camera.y4m');
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x0040FF:s=1280x720:r=30:d=2', '-pix_fmt', 'yuv420p', camera]);
   const options = fakeMediaLaunchOptions();
-  guestBrowser = await chromium.launch({ ...options, args: options.args.map((a) => (a.startsWith('--use-file-for-fake-video-capture=') ? `--use-file-for-fake-video-capture=${camera}` : a)) });
+  guestBrowser = await chromium.launch({
+    ...options,
+    args: options.args.map((a) => (a.startsWith('--use-file-for-fake-video-capture=') ? `--use-file-for-fake-video-capture=${camera}` : a)),
+  });
   await page.getByRole('tab', { name: 'Guests' }).click();
   await page.getByRole('region', { name: 'Invite Guests' }).getByRole('button', { name: 'Copy Guest Link' }).click();
   const link = await page.evaluate(() => navigator.clipboard.readText());
-  const guest = await (await guestBrowser.newContext({ baseURL: process.env.ONAIR_E2E_URL, permissions: ['camera', 'microphone'], viewport: { width: 1280, height: 720 } })).newPage();
+  const guest = await (
+    await guestBrowser.newContext({ baseURL: process.env.ONAIR_E2E_URL, permissions: ['camera', 'microphone'], viewport: { width: 1280, height: 720 } })
+  ).newPage();
   await guest.goto(link);
   await guest.getByLabel('Display name (optional)').fill('Grace');
   await guest.getByRole('button', { name: 'Join Studio' }).click();

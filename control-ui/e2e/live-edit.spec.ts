@@ -95,7 +95,10 @@ async function dragLayer(layer: Locator, dx: number, dy: number): Promise<number
 /** Longest step between consecutive values. */
 const longestGap = (values: number[]) => values.slice(1).reduce((gap, v, i) => Math.max(gap, Math.abs(v - values[i]!)), 0);
 
-test('live: a guest joins by link and is added to the scene, a screen share and a web page are added, and the output never stops', async ({ page, context }) => {
+test('live: a guest joins by link and is added to the scene, a screen share and a web page are added, and the output never stops', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(240_000);
   const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
   if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
@@ -111,14 +114,30 @@ test('live: a guest joins by link and is added to the scene, a screen share and 
   const created = await request.post(`/api/v1/partner/channels/${channelId}/overlays`, { data: { name: 'Magenta block' } });
   expect(created.status(), await created.text()).toBe(201);
   const overlay = (await created.json()) as { id: string; triggerAccess: unknown };
-  const block = { kind: 'text', id: randomUUID(), x: 720, y: 60, width: 520, height: 140, color: '#ff00ff', fontSize: 96, text: '\u2588\u2588\u2588\u2588\u2588\u2588' };
-  const saved = await request.put(`/api/v1/partner/channels/${channelId}/overlays/${overlay.id}`, { data: { name: 'Magenta block', widgets: [block], triggerAccess: overlay.triggerAccess } });
+  const block = {
+    kind: 'text',
+    id: randomUUID(),
+    x: 720,
+    y: 60,
+    width: 520,
+    height: 140,
+    color: '#ff00ff',
+    fontSize: 96,
+    text: '\u2588\u2588\u2588\u2588\u2588\u2588',
+  };
+  const saved = await request.put(`/api/v1/partner/channels/${channelId}/overlays/${overlay.id}`, {
+    data: { name: 'Magenta block', widgets: [block], triggerAccess: overlay.triggerAccess },
+  });
   expect(saved.status(), await saved.text()).toBe(200);
 
   const projectId = await openNewStudio(page, 'Live edit');
   // 720p30 keeps two browsers, a page renderer, the worker and the encoder within this machine's two cores.
   const doc = (await (await request.get(`/api/v1/projects/${projectId}/scene`)).json()) as SceneDocument;
-  expect((await request.patch(`/api/v1/projects/${projectId}/scene`, { data: { baseVersion: doc.version, ops: [{ op: 'setResolution', resolution: '720p' }] } })).status()).toBe(200);
+  expect(
+    (
+      await request.patch(`/api/v1/projects/${projectId}/scene`, { data: { baseVersion: doc.version, ops: [{ op: 'setResolution', resolution: '720p' }] } })
+    ).status(),
+  ).toBe(200);
   await expect(page.getByTestId('media-connection').first()).toHaveText('Connected', { timeout: 60_000 });
   expect((await request.post(`/api/v1/projects/${projectId}/destinations`, { data: { type: 'Local' } })).status()).toBe(201);
   await page.getByRole('button', { name: 'Go Live' }).click();
@@ -140,7 +159,10 @@ test('live: a guest joins by link and is added to the scene, a screen share and 
     // of the timestamps) and on arrival here. Arrival gaps are printed, not asserted: this machine's
     // two cores are shared with other suites, and the reader's own wake-ups jitter with their load.
     const gapRows = () => {
-      const windows = [{ name: 'before the first change (baseline)', from: changes[0]!.at - AROUND_MS, to: changes[0]!.at, kept: undefined, keptUntil: undefined }, ...changes.map((c) => ({ name: c.name, from: c.at - AROUND_MS, to: c.at + AROUND_MS, kept: c.kept, keptUntil: c.keptUntil ?? c.at + AROUND_MS }))];
+      const windows = [
+        { name: 'before the first change (baseline)', from: changes[0]!.at - AROUND_MS, to: changes[0]!.at, kept: undefined, keptUntil: undefined },
+        ...changes.map((c) => ({ name: c.name, from: c.at - AROUND_MS, to: c.at + AROUND_MS, kept: c.kept, keptUntil: c.keptUntil ?? c.at + AROUND_MS })),
+      ];
       return windows.map(({ name, from, to, kept, keptUntil }) => {
         const inWindow = reader!.packets.filter((p) => p.at >= from && p.at <= to);
         return {
@@ -192,11 +214,24 @@ test('live: a guest joins by link and is added to the scene, a screen share and 
 
     // The guest opens the link and gets ready while the viewer reads the program unchanged.
     const guestLink = (await (await request.get(`/api/v1/projects/${projectId}/guest-link`)).json()) as { linkUrl: string };
-    const guestContext = await guestBrowser.newContext({ baseURL: process.env.ONAIR_E2E_URL, permissions: ['camera', 'microphone'], viewport: { width: 1280, height: 800 } });
+    const guestContext = await guestBrowser.newContext({
+      baseURL: process.env.ONAIR_E2E_URL,
+      permissions: ['camera', 'microphone'],
+      viewport: { width: 1280, height: 800 },
+    });
     const guest = await guestContext.newPage();
     try {
       await guest.goto(guestLink.linkUrl);
-      await expect.poll(() => guest.locator('[aria-label="Cameras"] video').first().evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(
+          () =>
+            guest
+              .locator('[aria-label="Cameras"] video')
+              .first()
+              .evaluate((v: HTMLVideoElement) => v.videoWidth),
+          { timeout: 15_000 },
+        )
+        .toBeGreaterThan(0);
       await guest.getByLabel('Display name (optional)').fill('Grace');
       // The host's Guests tab, where the guest's tile will show.
       await page.getByRole('tab', { name: 'Guests' }).click();
@@ -218,7 +253,12 @@ test('live: a guest joins by link and is added to the scene, a screen share and 
       changes.push(added);
       const guestLayer = page.locator('[data-testid="canvas-layer"][data-kind="participant"]');
       await expect(guestLayer).toHaveAttribute('data-box', '40,40,640,360');
-      await shows('the guest at their layer', (rgb) => near(colourAt(rgb, FIRST_LAYER_CENTRE.x, FIRST_LAYER_CENTRE.y), GUEST_BLUE, 60), added.at, FIRST_LAYER_CENTRE);
+      await shows(
+        'the guest at their layer',
+        (rgb) => near(colourAt(rgb, FIRST_LAYER_CENTRE.x, FIRST_LAYER_CENTRE.y), GUEST_BLUE, 60),
+        added.at,
+        FIRST_LAYER_CENTRE,
+      );
       await windowClosed(added);
 
       // 3. The host drags the guest to the lower right, out of the way of the screen share to come.
@@ -256,7 +296,13 @@ test('live: a guest joins by link and is added to the scene, a screen share and 
       changes.push(pageAdded);
       // The dialog closes once the api took the new source (seconds on this loaded machine).
       await expect(overlays).toBeHidden({ timeout: 30_000 });
-      const pageShown = await shows('the web page at its layer', (rgb) => near(colourAt(rgb, PAGE_BLOCK.x, PAGE_BLOCK.y), PAGE_MAGENTA, 60), pageAdded.at, PAGE_BLOCK, 60_000);
+      const pageShown = await shows(
+        'the web page at its layer',
+        (rgb) => near(colourAt(rgb, PAGE_BLOCK.x, PAGE_BLOCK.y), PAGE_MAGENTA, 60),
+        pageAdded.at,
+        PAGE_BLOCK,
+        60_000,
+      );
       const pageFrames: Change = { name: "web page's first frame in the output", at: pageShown.at, kept: [guestKept, screenKept] };
       // While the page loads, the layers under it must stay in view too.
       pageAdded.keptUntil = pageShown.at + AROUND_MS;
@@ -273,15 +319,22 @@ test('live: a guest joins by link and is added to the scene, a screen share and 
       // Everything at its layer in one frame of what viewers receive, once the page is in. Not
       // necessarily the latest frame: on this shared machine a browser's feed stalls now and then by
       // itself (a layer black or at its placeholder for a moment, printed above as out of view).
-      const colours = (rgb: Buffer) => `guest ${colourAt(rgb, guestCentre.x, guestCentre.y).join(',')}, screen ${colourAt(rgb, FIRST_LAYER_CENTRE.x, FIRST_LAYER_CENTRE.y).join(',')}, page ${colourAt(rgb, PAGE_BLOCK.x, PAGE_BLOCK.y).join(',')}`;
+      const colours = (rgb: Buffer) =>
+        `guest ${colourAt(rgb, guestCentre.x, guestCentre.y).join(',')}, screen ${colourAt(rgb, FIRST_LAYER_CENTRE.x, FIRST_LAYER_CENTRE.y).join(',')}, page ${colourAt(rgb, PAGE_BLOCK.x, PAGE_BLOCK.y).join(',')}`;
       const together = await reader.frameWhere(
         'the guest, the screen and the page, each at its layer',
-        (rgb) => near(colourAt(rgb, guestCentre.x, guestCentre.y), GUEST_BLUE, 60) && isScreenGreen(colourAt(rgb, FIRST_LAYER_CENTRE.x, FIRST_LAYER_CENTRE.y)) && near(colourAt(rgb, PAGE_BLOCK.x, PAGE_BLOCK.y), PAGE_MAGENTA, 60),
+        (rgb) =>
+          near(colourAt(rgb, guestCentre.x, guestCentre.y), GUEST_BLUE, 60) &&
+          isScreenGreen(colourAt(rgb, FIRST_LAYER_CENTRE.x, FIRST_LAYER_CENTRE.y)) &&
+          near(colourAt(rgb, PAGE_BLOCK.x, PAGE_BLOCK.y), PAGE_MAGENTA, 60),
         pageShown.at,
         30_000,
         colours,
       );
-      test.info().annotations.push({ type: 'output colours', description: `${colours(together.rgb)}, ${Math.round(together.at - pageShown.at)} ms after the page's first frame; at the end: ${colours(reader.latestFrame()!.rgb)}` });
+      test.info().annotations.push({
+        type: 'output colours',
+        description: `${colours(together.rgb)}, ${Math.round(together.at - pageShown.at)} ms after the page's first frame; at the end: ${colours(reader.latestFrame()!.rgb)}`,
+      });
 
       // The destination was never reconnected.
       const { broadcast } = (await (await request.get(`/api/v1/projects/${projectId}/broadcast`)).json()) as { broadcast: BroadcastView };
@@ -290,7 +343,10 @@ test('live: a guest joins by link and is added to the scene, a screen share and 
         expect(row.breaks, `${row.name}: the viewer's connection broke off`).toBe(0);
         // At 30 fps a window holds ~150 packets (~75 for the baseline): far fewer means the viewer read a stalled stream.
         expect(row.packets, `${row.name}: packets read`).toBeGreaterThan(row.name.includes('baseline') ? 40 : 80);
-        expect(row.streamGapMs, `${row.name}: ${row.streamGapMs} ms of stream time missing between two packets (${rows[0]!.streamGapMs} ms before any change)`).toBeLessThanOrEqual(MAX_STREAM_GAP_MS);
+        expect(
+          row.streamGapMs,
+          `${row.name}: ${row.streamGapMs} ms of stream time missing between two packets (${rows[0]!.streamGapMs} ms before any change)`,
+        ).toBeLessThanOrEqual(MAX_STREAM_GAP_MS);
       }
     } catch (err) {
       // What the viewer received up to the failure, for the change that broke it.

@@ -14,12 +14,28 @@ test.use({ viewport: { width: 1440, height: 900 } });
 
 async function onboard(request: APIRequestContext, origin: string, username: string): Promise<void> {
   const res = await request.post(`${origin}/api/v1/partner/account/onboarding`, {
-    data: { username, firstName: 'Ada', lastName: 'Tester', identity: 'They', pronouns: '', birthdate: '1990-01-31', country: 'US', contentLanguage: 'en', streamingDevices: ['PC'], mainPlatform: 'Twitch', discoverySource: 'Search' },
+    data: {
+      username,
+      firstName: 'Ada',
+      lastName: 'Tester',
+      identity: 'They',
+      pronouns: '',
+      birthdate: '1990-01-31',
+      country: 'US',
+      contentLanguage: 'en',
+      streamingDevices: ['PC'],
+      mainPlatform: 'Twitch',
+      discoverySource: 'Search',
+    },
   });
   expect(res.ok(), await res.text()).toBe(true);
 }
 
-test('a viewer tips through the hosted checkout; the creator sees it, is paid out, and finds both in history, CSV and statistics', async ({ page, browser, context }) => {
+test('a viewer tips through the hosted checkout; the creator sees it, is paid out, and finds both in history, CSV and statistics', async ({
+  page,
+  browser,
+  context,
+}) => {
   test.setTimeout(180_000);
   const origin = publicOrigin();
   const stripe = process.env.ONAIR_E2E_STRIPE;
@@ -42,7 +58,11 @@ test('a viewer tips through the hosted checkout; the creator sees it, is paid ou
      VALUES ($1, 'Skyward launch', 'game-key', 'active', 'Skyward', 'https://store.example.test/skyward', 'range', 5, 30, now())`,
     [campaignId],
   );
-  await queryDb(`INSERT INTO campaign_applications (id, campaign_id, creator_id, status, updated_at) VALUES ($1, $2, $3, 'accepted', now())`, [applicationId, campaignId, creatorId]);
+  await queryDb(`INSERT INTO campaign_applications (id, campaign_id, creator_id, status, updated_at) VALUES ($1, $2, $3, 'accepted', now())`, [
+    applicationId,
+    campaignId,
+    creatorId,
+  ]);
   await queryDb(`INSERT INTO promo_codes (id, application_id, code, discount_percent) VALUES ($1, $2, $3, 15)`, [randomUUID(), applicationId, promoCode]);
   const slug = `e2e${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   await queryDb(`INSERT INTO campaign_links (id, application_id, slug) VALUES ($1, $2, $3)`, [randomUUID(), applicationId, slug]);
@@ -55,7 +75,9 @@ test('a viewer tips through the hosted checkout; the creator sees it, is paid ou
   await expect(tipBlock.getByRole('note')).toContainText('Visitors do not see this button right now: This creator does not take tips right now.');
   await page.getByRole('button', { name: 'Add campaign promo codes' }).click();
   const codesBlock = page.getByRole('region', { name: 'Campaign promo codes block' });
-  await expect(codesBlock.getByRole('list', { name: 'Promo codes shown' }).getByRole('listitem')).toHaveText([`${promoCode}Skyward · 15% off · Skyward launchwith your store link`]);
+  await expect(codesBlock.getByRole('list', { name: 'Promo codes shown' }).getByRole('listitem')).toHaveText([
+    `${promoCode}Skyward · 15% off · Skyward launchwith your store link`,
+  ]);
   await page.getByRole('switch').click();
   await page.getByRole('button', { name: 'Save site' }).click();
   await expect(page.getByRole('button', { name: 'Saved' })).toBeVisible();
@@ -109,7 +131,9 @@ test('a viewer tips through the hosted checkout; the creator sees it, is paid ou
   await expect(codes.getByRole('link', { name: 'Get it in the store' })).toHaveAttribute('href', `${origin}/api/v1/public/campaign-links/${slug}`);
   if (SHOTS) await viewer.screenshot({ path: `${SHOTS}/money-site-public.png`, fullPage: true });
   // The visit counts as an impression of the creator's tracked link (the campaign's Sponsorships figures).
-  await expect.poll(async () => (await queryDb<{ impressions: number }>('SELECT impressions FROM campaign_links WHERE slug = $1', [slug]))[0]?.impressions).toBe(1);
+  await expect
+    .poll(async () => (await queryDb<{ impressions: number }>('SELECT impressions FROM campaign_links WHERE slug = $1', [slug]))[0]?.impressions)
+    .toBe(1);
   await viewer.getByRole('link', { name: 'Send a tip' }).click();
   await expect(viewer).toHaveURL(`${origin}/tip/${creatorId}`);
 
@@ -186,7 +210,9 @@ test('a viewer tips through the hosted checkout; the creator sees it, is paid ou
   await expect(async () => {
     await page.reload();
     await page.getByRole('region', { name: 'Transaction history' }).getByRole('tab', { name: 'Payouts' }).click();
-    await expect(page.getByRole('region', { name: 'Transaction history' }).getByRole('row', { name: /Test Bank/ })).toContainText('completed', { timeout: 1000 });
+    await expect(page.getByRole('region', { name: 'Transaction history' }).getByRole('row', { name: /Test Bank/ })).toContainText('completed', {
+      timeout: 1000,
+    });
   }).toPass({ timeout: 30_000 });
 
   // Both in the CSV downloads, amounts as numbers.

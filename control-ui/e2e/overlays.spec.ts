@@ -59,7 +59,11 @@ async function control<T = unknown>(action: string, body: Record<string, unknown
 }
 
 async function chatControl<T = unknown>(action: string, body: Record<string, unknown> = {}): Promise<T> {
-  const res = await fetch(`${process.env.ONAIR_E2E_CHAT_TWITCH!}/_double/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${process.env.ONAIR_E2E_CHAT_TWITCH!}/_double/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(res.ok, `${action}: ${res.status}`).toBe(true);
   return ((await res.json()) as { result: T }).result;
 }
@@ -68,7 +72,11 @@ async function shot(page: Page, name: string): Promise<void> {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/overlays-${name}.png` });
 }
 
-const follow = (id: string, name: string) => ({ type: 'channel.follow', broadcasterId: BROADCASTER, event: { user_id: id, user_login: `u${id}`, user_name: name, followed_at: new Date().toISOString() } });
+const follow = (id: string, name: string) => ({
+  type: 'channel.follow',
+  broadcasterId: BROADCASTER,
+  event: { user_id: id, user_login: `u${id}`, user_name: name, followed_at: new Date().toISOString() },
+});
 
 test.describe.configure({ mode: 'serial' });
 let context: BrowserContext;
@@ -93,13 +101,21 @@ test.beforeEach(async () => {
 test.afterAll(async () => {
   if (projectId) {
     const destinations = page.getByRole('region', { name: 'Destinations' });
-    if (await destinations.getByRole('button', { name: 'End Broadcast' }).isVisible().catch(() => false)) await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+    if (
+      await destinations
+        .getByRole('button', { name: 'End Broadcast' })
+        .isVisible()
+        .catch(() => false)
+    )
+      await destinations.getByRole('button', { name: 'End Broadcast' }).click();
     await context.request.delete(`/api/v1/projects/${projectId}/session`);
   }
   await context?.close();
 });
 
-test('an overlay with an alert box and a goal bar in a live studio scene and in a plain browser: a follow shows its alert and moves the goal', async ({ browser }) => {
+test('an overlay with an alert box and a goal bar in a live studio scene and in a plain browser: a follow shows its alert and moves the goal', async ({
+  browser,
+}) => {
   test.setTimeout(420_000);
   // The editor: an empty list, a new overlay, two widgets placed apart.
   await page.goto('/partner/overlays');
@@ -137,7 +153,10 @@ test('an overlay with an alert box and a goal bar in a live studio scene and in 
   });
   await obsPage.goto(obsUrl);
   await expect(obsPage.locator('body')).toHaveAttribute('data-feed', 'open');
-  expect(await obsPage.evaluate(() => [getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.body).backgroundColor])).toEqual(['rgba(0, 0, 0, 0)', 'rgba(0, 0, 0, 0)']);
+  expect(await obsPage.evaluate(() => [getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.body).backgroundColor])).toEqual([
+    'rgba(0, 0, 0, 0)',
+    'rgba(0, 0, 0, 0)',
+  ]);
   await expect(obsPage.locator('[data-widget="goalBar"]')).toHaveAttribute('data-progress', '0');
 
   // A studio live to the local destination, with a Twitch channel linked as OAuth leaves it, and the overlay as a browser source.
@@ -176,24 +195,39 @@ test('an overlay with an alert box and a goal bar in a live studio scene and in 
   await expect(destinations.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
   // The alert channel's seven subscriptions (in test mode one Twitch login serves chat and EventSub,
   // so the chat channel's connector subscribes for its own channel too).
-  const ofAlertChannel = (subs: { condition: Record<string, string> }[]) => subs.filter((x) => (x.condition.broadcaster_user_id ?? x.condition.to_broadcaster_user_id) === BROADCASTER);
-  await expect.poll(async () => ofAlertChannel(await control<{ condition: Record<string, string> }[]>('subscriptions')).length, { timeout: 30_000, intervals: [250] }).toBe(7);
+  const ofAlertChannel = (subs: { condition: Record<string, string> }[]) =>
+    subs.filter((x) => (x.condition.broadcaster_user_id ?? x.condition.to_broadcaster_user_id) === BROADCASTER);
+  await expect
+    .poll(async () => ofAlertChannel(await control<{ condition: Record<string, string> }[]>('subscriptions')).length, { timeout: 30_000, intervals: [250] })
+    .toBe(7);
   const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP!;
   // Before any event: the overlay drawn in the output (its page up in the render worker and its feed
   // open: an event before that would be missed, as by any page opened later), no goal fill, no alert.
   const alertAt = inOutput(ALERT_PROBE.x, ALERT_PROBE.y);
   const barAt = inOutput(BAR_PROBE.x, BAR_PROBE.y);
   await expect
-    .poll(async () => {
-      const frame = await grabFrame(localUrl);
-      return frame !== undefined && overlayDrawn(frame) && !near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45) && !near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45);
-    }, { timeout: 90_000, intervals: [1000] })
+    .poll(
+      async () => {
+        const frame = await grabFrame(localUrl);
+        return (
+          frame !== undefined &&
+          overlayDrawn(frame) &&
+          !near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45) &&
+          !near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45)
+        );
+      },
+      { timeout: 90_000, intervals: [1000] },
+    )
     .toBe(true);
   await shot(page, '3-studio-live');
 
   // A follow by a viewer named like markup: the alert plays in the output and in the plain page, as text; the goal moves.
   // The output is read continuously from before the event: the alert shows for five seconds only.
-  const alertInOutput = watchFrames(localUrl, (frame) => near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45) && near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45), 60_000);
+  const alertInOutput = watchFrames(
+    localUrl,
+    (frame) => near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45) && near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45),
+    60_000,
+  );
   // Sent once the reader has its first frame: started at the same moment, a reader that needed a
   // few seconds for a keyframe and its probe on a loaded machine could miss most of a 5 s alert.
   await alertInOutput.reading;
@@ -208,13 +242,18 @@ test('an overlay with an alert box and a goal bar in a live studio scene and in 
   // The alert clears after its five seconds; the goal stays.
   await expect(card).toBeHidden({ timeout: 15_000 });
   await expect
-    .poll(async () => {
-      const frame = await grabFrame(localUrl);
-      return frame !== undefined && !near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45) && near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45);
-    }, { timeout: 60_000, intervals: [500] })
+    .poll(
+      async () => {
+        const frame = await grabFrame(localUrl);
+        return frame !== undefined && !near(pixel(frame, alertAt.x, alertAt.y), FOLLOW_RGB, 45) && near(pixel(frame, barAt.x, barAt.y), BAR_RGB, 45);
+      },
+      { timeout: 60_000, intervals: [500] },
+    )
     .toBe(true);
   // A chat user named like markup: in the chat box as text.
-  await expect(page.getByRole('region', { name: 'Platform chat' }).getByTestId(`chat-filter-${chatId}`)).toHaveAttribute('data-state', 'live', { timeout: 30_000 });
+  await expect(page.getByRole('region', { name: 'Platform chat' }).getByTestId(`chat-filter-${chatId}`)).toHaveAttribute('data-state', 'live', {
+    timeout: 30_000,
+  });
   await chatControl('say', { channel: chatChannel, login: 'markup_fan', displayName: HOSTILE, text: 'hi <b>there</b>' });
   const chatBox = obsPage.locator('[data-widget="chatBox"]');
   // An IRC tag value cannot hold a space (Twitch display names have none): the name arrives without them.
@@ -246,7 +285,12 @@ function solidPng(width: number, height: number, [r, g, b]: number[]): Buffer {
   ihdr.set([8, 2, 0, 0, 0], 8);
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r!, g!, b!]).flat())]);
   const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 test('the creator site: blocks arranged in the editor, the public page for a signed-out visitor', async ({ browser }) => {
@@ -285,7 +329,11 @@ test('the creator site: blocks arranged in the editor, the public page for a sig
   await page.getByRole('button', { name: 'Add picture' }).click();
   const picture = page.getByRole('region', { name: 'Picture block' });
   await expect(picture.getByText(/PNG, JPEG, WebP or GIF, up to \d+(\.\d)? MB\./)).toBeVisible();
-  await picture.getByLabel('Picture file').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') });
+  await picture.getByLabel('Picture file').setInputFiles({
+    name: 'logo.svg',
+    mimeType: 'image/svg+xml',
+    buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+  });
   await expect(picture.getByRole('alert')).toContainText('not supported');
   await picture.getByLabel('Picture file').setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: solidPng(1200, 300, [0x6d, 0x7c, 0xff]) });
   await expect(picture.getByText(/banner\.png · 1200×300/)).toBeVisible();
@@ -316,7 +364,14 @@ test('the creator site: blocks arranged in the editor, the public page for a sig
   expect(bannerResponse.headers()['x-content-type-options']).toBe('nosniff');
   if (SHOTS) await site.screenshot({ path: `${SHOTS}/overlays-7-site-public.png` });
   await visitor.close();
-  expect((await queryDb<{ published: boolean }>('SELECT published FROM creator_sites cs JOIN partner_profiles p ON p.user_id = cs.channel_id WHERE p.username = $1', [username]))[0]?.published).toBe(true);
+  expect(
+    (
+      await queryDb<{ published: boolean }>(
+        'SELECT published FROM creator_sites cs JOIN partner_profiles p ON p.user_id = cs.channel_id WHERE p.username = $1',
+        [username],
+      )
+    )[0]?.published,
+  ).toBe(true);
 });
 
 test('an image widget shows a picture uploaded through the uploads store, in the editor and on the plain overlay page', async ({ browser }) => {
@@ -329,7 +384,11 @@ test('an image widget shows a picture uploaded through the uploads store, in the
   const settings = page.getByRole('group', { name: 'Image settings' });
   await expect(settings.getByText(/PNG, JPEG, WebP or GIF, up to \d+(\.\d)? MB\./)).toBeVisible();
   // An SVG (it could carry script) is refused in words; a PNG takes the place of the address.
-  await settings.getByLabel('Image file').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') });
+  await settings.getByLabel('Image file').setInputFiles({
+    name: 'logo.svg',
+    mimeType: 'image/svg+xml',
+    buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+  });
   await expect(settings.getByRole('alert')).toContainText('not supported');
   await settings.getByLabel('Image file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: solidPng(320, 180, [0xe0, 0x45, 0x7b]) });
   await expect(settings.getByText('logo.png · 320×180 · shown on the overlay once saved')).toBeVisible();
@@ -371,11 +430,19 @@ test("the studio's source menu lists the creator's overlays and adds one by its 
     // A web-page source with the overlay's signed studio address, over the whole canvas.
     const overlays = (await (await context.request.get('/api/v1/partner/channels')).json()) as { channels: { id: string; owner: boolean }[] };
     const channelId = overlays.channels.find((c) => c.owner)!.id;
-    const { overlays: summaries } = (await (await context.request.get(`/api/v1/partner/channels/${channelId}/overlays`)).json()) as { overlays: { id: string; name: string }[] };
-    const logo = (await (await context.request.get(`/api/v1/partner/channels/${channelId}/overlays/${summaries.find((o) => o.name === 'Logo overlay')!.id}`)).json()) as { studioUrl: string };
+    const { overlays: summaries } = (await (await context.request.get(`/api/v1/partner/channels/${channelId}/overlays`)).json()) as {
+      overlays: { id: string; name: string }[];
+    };
+    const logo = (await (
+      await context.request.get(`/api/v1/partner/channels/${channelId}/overlays/${summaries.find((o) => o.name === 'Logo overlay')!.id}`)
+    ).json()) as { studioUrl: string };
     await expect
       .poll(async () => {
-        const doc = (await (await context.request.get(`/api/v1/projects/${studioId}/scene`)).json()) as { activeSceneId: string; sources: { id: string; kind: string; settings: { config?: { url: string } } }[]; scenes: { id: string; layers: { sourceId: string; x: number; y: number; width: number; height: number }[] }[] };
+        const doc = (await (await context.request.get(`/api/v1/projects/${studioId}/scene`)).json()) as {
+          activeSceneId: string;
+          sources: { id: string; kind: string; settings: { config?: { url: string } } }[];
+          scenes: { id: string; layers: { sourceId: string; x: number; y: number; width: number; height: number }[] }[];
+        };
         const source = doc.sources.find((s) => s.kind === 'webpage' && s.settings.config?.url === logo.studioUrl);
         const layer = doc.scenes.find((s) => s.id === doc.activeSceneId)?.layers.find((l) => l.sourceId === source?.id);
         return layer ? [layer.x, layer.y, layer.width, layer.height] : null;

@@ -37,7 +37,11 @@ test('chatbot: commands, the bot connection health, warning levels refused past 
   await page.getByLabel('Chatbot on').click();
   await expect(connection).toContainText(/Connecting|Not working/);
   await expect(connection).toContainText('Not working', { timeout: 20_000 });
-  await expect(page.getByText("The chatbot's Twitch account is not set up on this server. Ask the operator (CHATBOT_TWITCH_USER_ID, CHATBOT_TWITCH_TOKEN, TWITCH_CLIENT_ID).")).toBeVisible({ timeout: 20_000 });
+  await expect(
+    page.getByText(
+      "The chatbot's Twitch account is not set up on this server. Ask the operator (CHATBOT_TWITCH_USER_ID, CHATBOT_TWITCH_TOKEN, TWITCH_CLIENT_ID).",
+    ),
+  ).toBeVisible({ timeout: 20_000 });
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-health.png`, fullPage: true });
 
   await page.getByRole('link', { name: 'Moderation' }).click();
@@ -101,7 +105,8 @@ test('chatbot: commands, the bot connection health, warning levels refused past 
   // A running bot's notice (Twitch refused the chatters list). This stack runs no bot account, so
   // the api's answer is amended here with the words a running bot reports (the api side is
   // covered against the Twitch doubles in api/test/chatbot-bot.test.ts); this checks the page shows them.
-  const notice = "Viewers who do not chat earn no points or hours watched: Twitch refused the bot the chatters list (onairbot must be a moderator of your channel, and the bot's token needs moderator:read:chatters). Until then only viewers who chat earn.";
+  const notice =
+    "Viewers who do not chat earn no points or hours watched: Twitch refused the bot the chatters list (onairbot must be a moderator of your channel, and the bot's token needs moderator:read:chatters). Until then only viewers who chat earn.";
   await page.route(/\/api\/v1\/partner\/channels\/[^/]+\/chatbot$/, async (route) => {
     const res = await route.fetch();
     const body = (await res.json()) as { connection: Record<string, unknown> };

@@ -192,7 +192,9 @@ async function signInThroughUi(page: Page, email: string, next: string): Promise
   await page.getByLabel('E-mail').fill(email);
   const before = ((await (await page.request.get(`/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: unknown[] }).messages.length;
   await page.getByRole('button', { name: 'Email me a code' }).click();
-  await expect.poll(async () => ((await (await page.request.get(`/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: unknown[] }).messages.length).toBe(before + 1);
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/v1/dev/inbox?to=${encodeURIComponent(email)}`)).json()) as { messages: unknown[] }).messages.length)
+    .toBe(before + 1);
   await page.getByLabel('Code').fill(await newestCode(page, email));
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
@@ -279,7 +281,9 @@ test('applications: authorize with a code (PKCE) and with a short code, then rev
   await signIn(adminContext.request, adminEmail);
   await makeAdmin(adminEmail);
   const redirect = 'https://deck.example.com/callback';
-  const registered = await adminContext.request.post('/api/v1/admin/applications', { data: { name: 'Stream Deck helper', redirectUris: [redirect], scopes: ['profile:read', 'channel:read'] } });
+  const registered = await adminContext.request.post('/api/v1/admin/applications', {
+    data: { name: 'Stream Deck helper', redirectUris: [redirect], scopes: ['profile:read', 'channel:read'] },
+  });
   expect(registered.status()).toBe(201);
   const { clientId } = (await registered.json()) as { clientId: string };
   await adminContext.close();
@@ -290,7 +294,15 @@ test('applications: authorize with a code (PKCE) and with a short code, then rev
   // The authorization-code flow: consent, then back to the application with a code.
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const query = new URLSearchParams({ client_id: clientId, redirect_uri: redirect, response_type: 'code', scope: 'profile:read', state: 's1', code_challenge: challenge, code_challenge_method: 'S256' });
+  const query = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: redirect,
+    response_type: 'code',
+    scope: 'profile:read',
+    state: 's1',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
   await page.route(`${redirect}**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Back at the application</h1>' }));
   await page.goto(`/partner/authorize?${query.toString()}`);
   await expect(page.getByRole('heading', { name: 'Stream Deck helper wants to use your OnAir account' })).toBeVisible();
@@ -322,7 +334,9 @@ test('applications: authorize with a code (PKCE) and with a short code, then rev
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/partner-device.png` });
   await page.getByRole('button', { name: 'Allow' }).click();
   await expect(page.getByRole('status')).toHaveText('Your device is connected. You can go back to it now.');
-  const polled = await page.request.post('/api/oauth/token', { form: { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: clientId } });
+  const polled = await page.request.post('/api/oauth/token', {
+    form: { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: clientId },
+  });
   expect(polled.status()).toBe(200);
 
   // Manage Applications lists it; revoking ends both tokens' access at once.

@@ -28,7 +28,10 @@ async function control<T = unknown>(url: string, action: string, body: Record<st
 async function shots(page: Page, name: string): Promise<void> {
   if (!SHOTS) return;
   const before = page.viewportSize();
-  for (const size of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }]) {
+  for (const size of [
+    { width: 1280, height: 720 },
+    { width: 1440, height: 900 },
+  ]) {
     await page.setViewportSize(size);
     await page.screenshot({ path: `${SHOTS}/test-mode-${name}-${size.width}.png` });
   }
@@ -44,7 +47,10 @@ async function frameShot(frame: Buffer | undefined, name: string): Promise<void>
   });
 }
 
-test('Twitch in test mode: connect through the popup and consent page, go live, chat and a follow from the audience panel, an answer, the alert in the output', async ({ page, context }) => {
+test('Twitch in test mode: connect through the popup and consent page, go live, chat and a follow from the audience panel, an answer, the alert in the output', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(300_000);
   // The popup ends on the api's public address: the whole flow stays on that origin, so the session cookie is the callback's.
   const origin = publicOrigin();
@@ -111,7 +117,9 @@ test('Twitch in test mode: connect through the popup and consent page, go live, 
   // A chat message as a viewer: the connector reads it over IRC once it joined the channel.
   const chat = page.getByRole('region', { name: 'Platform chat' });
   await page.getByRole('tab', { name: 'Platform Chat' }).click();
-  await expect.poll(async () => (await control<string[]>(TWITCH_CHAT(), 'joined', { channel })).length, { timeout: 30_000, intervals: [250] }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => (await control<string[]>(TWITCH_CHAT(), 'joined', { channel })).length, { timeout: 30_000, intervals: [250] })
+    .toBeGreaterThan(0);
   await panel.getByLabel('Message (chat, comment, sub, cheer, Super Chat)').fill('Hello from the test audience!');
   await card.getByRole('button', { name: 'Chat message' }).click();
   await expect(panel.getByRole('log')).toContainText('Chat message from kind_viewer sent to');
@@ -124,7 +132,9 @@ test('Twitch in test mode: connect through the popup and consent page, go live, 
   const box = chat.getByRole('textbox', { name: 'Chat message' });
   await box.fill('Welcome, kind_viewer!');
   await box.press('Enter');
-  await expect.poll(async () => (await control<{ text: string }[]>(TWITCH_CHAT(), 'sent')).map((s) => s.text), { timeout: 15_000 }).toContain('Welcome, kind_viewer!');
+  await expect
+    .poll(async () => (await control<{ text: string }[]>(TWITCH_CHAT(), 'sent')).map((s) => s.text), { timeout: 15_000 })
+    .toContain('Welcome, kind_viewer!');
   await shots(page, '5-chat');
 
   // A follow from the panel: in the events feed, and its alert card in the Twitch output, read by pixel.

@@ -28,7 +28,21 @@ function toneLevel(url: string): Promise<number> {
   return new Promise((resolve) => {
     execFile(
       'ffmpeg',
-      ['-hide_banner', '-rw_timeout', '8000000', '-i', url, '-t', '3', '-vn', '-af', `bandpass=f=${VIDEO_TONE_HZ}:width_type=h:w=200,bandpass=f=${VIDEO_TONE_HZ}:width_type=h:w=200,volumedetect`, '-f', 'null', '-'],
+      [
+        '-hide_banner',
+        '-rw_timeout',
+        '8000000',
+        '-i',
+        url,
+        '-t',
+        '3',
+        '-vn',
+        '-af',
+        `bandpass=f=${VIDEO_TONE_HZ}:width_type=h:w=200,bandpass=f=${VIDEO_TONE_HZ}:width_type=h:w=200,volumedetect`,
+        '-f',
+        'null',
+        '-',
+      ],
       { timeout: 20_000, killSignal: 'SIGKILL' },
       (_err, _out, stderr) => {
         const match = /mean_volume: (-?[\d.]+) dB/.exec(String(stderr));
@@ -63,7 +77,12 @@ async function frameShows(url: string, checks: [x: number, y: number, colour: nu
     });
 }
 
-async function moveLayer(request: APIRequestContext, projectId: string, sourceName: string, box: { x: number; y: number; width: number; height: number }): Promise<void> {
+async function moveLayer(
+  request: APIRequestContext,
+  projectId: string,
+  sourceName: string,
+  box: { x: number; y: number; width: number; height: number },
+): Promise<void> {
   // The open studio edits the same scene (its own patches after an upload): a stale version is
   // refused with 409, and the move is made again on the newer document, as the studio does.
   await expect
@@ -73,7 +92,9 @@ async function moveLayer(request: APIRequestContext, projectId: string, sourceNa
         const source = doc.sources.find((s) => s.name === sourceName)!;
         const scene = doc.scenes.find((s) => s.id === doc.activeSceneId)!;
         const layer = scene.layers.find((l) => l.sourceId === source.id)!;
-        const res = await request.patch(`/api/v1/projects/${projectId}/scene`, { data: { baseVersion: doc.version, ops: [{ op: 'updateLayer', sceneId: scene.id, layerId: layer.id, changes: box }] } });
+        const res = await request.patch(`/api/v1/projects/${projectId}/scene`, {
+          data: { baseVersion: doc.version, ops: [{ op: 'updateLayer', sceneId: scene.id, layerId: layer.id, changes: box }] },
+        });
         return res.status() === 409 ? 'stale, again' : `${res.status()} ${res.status() === 200 ? '' : await res.text()}`.trim();
       },
       { timeout: 10_000, intervals: [200] },
@@ -99,17 +120,38 @@ test.beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'onair-production-'));
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x0000ff:s=320x180', '-frames:v', '1', join(dir, 'blue-logo.png')]);
   execFileSync('ffmpeg', [
-    '-v', 'error', '-y',
-    '-f', 'lavfi', '-i', 'color=c=0x00ff00:s=320x180:r=30',
-    '-f', 'lavfi', '-i', `sine=frequency=${VIDEO_TONE_HZ}:sample_rate=48000`,
-    '-t', '4', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', join(dir, 'green-tone.mp4'),
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=0x00ff00:s=320x180:r=30',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=${VIDEO_TONE_HZ}:sample_rate=48000`,
+    '-t',
+    '4',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    join(dir, 'green-tone.mp4'),
   ]);
 });
 test.afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('uploads in a scene go live with their picture and sound; a Be Right Back screen and back; the holding slate keeps the output up while the host is away', async ({ page, context }) => {
+test('uploads in a scene go live with their picture and sound; a Be Right Back screen and back; the holding slate keeps the output up while the host is away', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(300_000);
   const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
   if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
@@ -120,7 +162,13 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   // cores: at Premium's 1080p the session ran short of frames, so its encoder stepped down and back
   // (a new recording part each time) while the suite ran.
   const doc = (await (await context.request.get(`/api/v1/projects/${projectId}/scene`)).json()) as SceneDocument;
-  expect((await context.request.patch(`/api/v1/projects/${projectId}/scene`, { data: { baseVersion: doc.version, ops: [{ op: 'setResolution', resolution: '720p' }] } })).status()).toBe(200);
+  expect(
+    (
+      await context.request.patch(`/api/v1/projects/${projectId}/scene`, {
+        data: { baseVersion: doc.version, ops: [{ op: 'setResolution', resolution: '720p' }] },
+      })
+    ).status(),
+  ).toBe(200);
   await expect(page.getByTestId('media-connection')).toHaveText('Connected', { timeout: 60_000 });
 
   await uploadThroughLibrary(page, 'Logo (image)', join(dir, 'blue-logo.png'), 'blue-logo.png');
@@ -139,7 +187,11 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   await expect(page.getByText('REC', { exact: true })).toBeVisible();
 
   // The output: the camera, the uploaded image and the video, and the video's tone.
-  await frameShows(localUrl, [[360, 220, ORANGE], [920, 130, BLUE], [920, 490, GREEN]]);
+  await frameShows(localUrl, [
+    [360, 220, ORANGE],
+    [920, 130, BLUE],
+    [920, 490, GREEN],
+  ]);
   const withVideo = await toneLevel(localUrl);
   expect(withVideo).toBeGreaterThan(-45);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/production-live.png` });
@@ -153,7 +205,10 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   await page.getByRole('list', { name: 'Scenes' }).getByRole('button', { name: 'Be right back', exact: true }).click();
   // Adding the screen rebuilt the pipeline (a new input); if this step fails, the broadcast's output
   // states are kept with the failure to tell a refused reconnect from a pipeline that did not start.
-  await frameShows(localUrl, [[100, 100, BRB], [920, 130, BRB]]).catch(async (err: unknown) => {
+  await frameShows(localUrl, [
+    [100, 100, BRB],
+    [920, 130, BRB],
+  ]).catch(async (err: unknown) => {
     const seen = ((await (await context.request.get(`/api/v1/projects/${projectId}/broadcast`)).json()) as { broadcast: BroadcastView }).broadcast;
     const description = JSON.stringify({ state: seen.state, failureReason: seen.failureReason, outputs: seen.outputs });
     test.info().annotations.push({ type: 'broadcast after the rebuild', description });
@@ -164,12 +219,23 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   expect(await toneLevel(localUrl)).toBeLessThan(withVideo - 15);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/production-brb.png` });
   await page.getByRole('list', { name: 'Scenes' }).getByRole('button', { name: 'Scene 1', exact: true }).click();
-  await frameShows(localUrl, [[360, 220, ORANGE], [920, 130, BLUE], [920, 490, GREEN]]);
+  await frameShows(localUrl, [
+    [360, 220, ORANGE],
+    [920, 130, BLUE],
+    [920, 490, GREEN],
+  ]);
 
   // The host's browser goes away while live: the slate, and the connection stays up.
   await page.close();
   const closedAt = Date.now();
-  await frameShows(localUrl, [[100, 100, SLATE], [920, 490, SLATE]], 30_000);
+  await frameShows(
+    localUrl,
+    [
+      [100, 100, SLATE],
+      [920, 490, SLATE],
+    ],
+    30_000,
+  );
   test.info().annotations.push({ type: 'slate', description: `slate seen ${Date.now() - closedAt} ms after the studio closed (frame probes included)` });
   const broadcast = ((await (await context.request.get(`/api/v1/projects/${projectId}/broadcast`)).json()) as { broadcast: BroadcastView }).broadcast;
   expect(broadcast.state).toBe('live');
@@ -187,11 +253,15 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   test.info().annotations.push({ type: 'camera back', description: `${Date.now() - connectedAt} ms after the studio connected again (frame probes included)` });
   let frames = 0;
   let withCamera = 0;
-  await watchFrames(localUrl, (rgb) => {
-    frames += 1;
-    if (near(pixel(rgb, 360, 220), ORANGE, 60)) withCamera += 1;
-    return false;
-  }, 15_000);
+  await watchFrames(
+    localUrl,
+    (rgb) => {
+      frames += 1;
+      if (near(pixel(rgb, 360, 220), ORANGE, 60)) withCamera += 1;
+      return false;
+    },
+    15_000,
+  );
   const stays = `the camera in ${withCamera} of ${frames} frames over 15 s`;
   test.info().annotations.push({ type: 'camera stays', description: stays });
   expect(frames, stays).toBeGreaterThan(20);
@@ -207,10 +277,13 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   await again.getByRole('link', { name: 'Recordings' }).click();
   await expect(again.getByRole('heading', { name: 'Recordings' })).toBeVisible();
   await expect
-    .poll(async () => {
-      await again.reload();
-      return again.getByText(/^\d+:\d{2}$/).count();
-    }, { timeout: 30_000, intervals: [2000] })
+    .poll(
+      async () => {
+        await again.reload();
+        return again.getByText(/^\d+:\d{2}$/).count();
+      },
+      { timeout: 30_000, intervals: [2000] },
+    )
     .toBeGreaterThan(0);
   if (SHOTS) await again.screenshot({ path: `${SHOTS}/production-recordings.png` });
   const { recordings } = (await (await context.request.get(`/api/v1/projects/${projectId}/recordings`)).json()) as { recordings: Recording[] };
@@ -223,7 +296,10 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   // rebuilt the pipeline: a part 2, and the restart's seconds missing (48.7 s of 60.6 s live in one
   // run on this 2-core machine).
   const described = `parts ${JSON.stringify(recording.parts)}, live ${liveSeconds.toFixed(1)} s`;
-  expect(recording.parts.map((p) => p.number), described).toEqual(recording.parts.map((_, i) => i + 1));
+  expect(
+    recording.parts.map((p) => p.number),
+    described,
+  ).toEqual(recording.parts.map((_, i) => i + 1));
   for (const part of recording.parts) expect(part.durationSeconds, described).toBeGreaterThan(0);
   expect(recording.durationSeconds, described).toBeGreaterThan(liveSeconds - 3);
   expect(recording.durationSeconds, described).toBeLessThan(liveSeconds + 3);
@@ -270,12 +346,17 @@ test('a countdown scene goes back to the scene it was started from when its time
   await dialog.getByLabel('Stream green-tone.mp4 as live at').fill(local);
   await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
   await expect(page.getByText(/^green-tone\.mp4 goes live /)).toBeVisible();
-  const { scheduled } = (await (await context.request.get(`/api/v1/projects/${projectId}/scheduled-broadcasts`)).json()) as { scheduled: { id: string; state: string }[] };
+  const { scheduled } = (await (await context.request.get(`/api/v1/projects/${projectId}/scheduled-broadcasts`)).json()) as {
+    scheduled: { id: string; state: string }[];
+  };
   expect(scheduled.map((s) => s.state)).toEqual(['scheduled']);
   expect((await context.request.delete(`/api/v1/projects/${projectId}/scheduled-broadcasts/${scheduled[0]!.id}`)).status()).toBe(204);
 });
 
-test("a countdown's time left ticks in the studio; scheduled broadcasts are listed in the Media dialog and cancelled after a confirmation", async ({ page, context }) => {
+test("a countdown's time left ticks in the studio; scheduled broadcasts are listed in the Media dialog and cancelled after a confirmation", async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   await signIn(context.request, `countdown-left-${randomUUID()}@example.test`);
   await grantPremium(context.request);
@@ -304,11 +385,15 @@ test("a countdown's time left ticks in the studio; scheduled broadcasts are list
   await expect(left).toHaveCount(0);
 
   // Two videos scheduled (the scheduling form itself: the test above); the dialog lists them soonest first.
-  const video = await context.request.post(`/api/v1/projects/${projectId}/uploads?purpose=video&name=green-tone.mp4`, { data: readFileSync(join(dir, 'green-tone.mp4')) });
+  const video = await context.request.post(`/api/v1/projects/${projectId}/uploads?purpose=video&name=green-tone.mp4`, {
+    data: readFileSync(join(dir, 'green-tone.mp4')),
+  });
   expect(video.status(), await video.text()).toBe(201);
   const uploadId = ((await video.json()) as { id: string }).id;
   const schedule = async (hoursAhead: number) => {
-    const res = await context.request.post(`/api/v1/projects/${projectId}/scheduled-broadcasts`, { data: { uploadId, startAt: new Date(Date.now() + hoursAhead * 3600_000).toISOString() } });
+    const res = await context.request.post(`/api/v1/projects/${projectId}/scheduled-broadcasts`, {
+      data: { uploadId, startAt: new Date(Date.now() + hoursAhead * 3600_000).toISOString() },
+    });
     expect(res.status(), await res.text()).toBe(201);
   };
   await schedule(48);
@@ -330,7 +415,9 @@ test("a countdown's time left ticks in the studio; scheduled broadcasts are list
   await expect(page.getByText('Scheduled broadcast cancelled')).toBeVisible();
   await expect(rows).toHaveCount(1);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/scheduled-list.png` });
-  const { scheduled } = (await (await context.request.get(`/api/v1/projects/${projectId}/scheduled-broadcasts`)).json()) as { scheduled: { id: string; state: string }[] };
+  const { scheduled } = (await (await context.request.get(`/api/v1/projects/${projectId}/scheduled-broadcasts`)).json()) as {
+    scheduled: { id: string; state: string }[];
+  };
   expect(scheduled.map((s) => s.state)).toEqual(['cancelled', 'scheduled']);
   expect((await context.request.delete(`/api/v1/projects/${projectId}/scheduled-broadcasts/${scheduled[1]!.id}`)).status()).toBe(204);
 });

@@ -10,7 +10,10 @@ import { openNewStudio, signIn } from './support/studio.ts';
 // A known picture (orange) and a steady tone, so the output can be checked pixel by pixel and by level.
 test.use({ launchOptions: fakeMediaLaunchOptions(), permissions: ['camera', 'microphone'] });
 
-test('the host publishes camera and microphone, the output shows them, the preview plays, a closed connection comes back, and a shared screen reaches its layer', async ({ page, context }) => {
+test('the host publishes camera and microphone, the output shows them, the preview plays, a closed connection comes back, and a shared screen reaches its layer', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(180_000);
   const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
   if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
@@ -45,10 +48,13 @@ test('the host publishes camera and microphone, the output shows them, the previ
 
   // The output: orange in the camera's layer, black where nothing is, and sound.
   await expect
-    .poll(async () => {
-      const rgb = await grab(localUrl);
-      return rgb !== undefined && near(pixel(rgb, 360, 220), ORANGE, 50) && near(pixel(rgb, 1100, 600), [0, 0, 0], 30);
-    }, { timeout: 60_000, intervals: [500] })
+    .poll(
+      async () => {
+        const rgb = await grab(localUrl);
+        return rgb !== undefined && near(pixel(rgb, 360, 220), ORANGE, 50) && near(pixel(rgb, 1100, 600), [0, 0, 0], 30);
+      },
+      { timeout: 60_000, intervals: [500] },
+    )
     .toBe(true);
   expect(await meanVolume(localUrl)).toBeGreaterThan(-35);
 
@@ -70,7 +76,10 @@ test('the host publishes camera and microphone, the output shows them, the previ
   const closedAt = Date.now();
   await page.evaluate(() => (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections.at(-1)?.close());
   await expect
-    .poll(() => page.evaluate(() => (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections.at(-1)?.connectionState), { timeout: 5000, intervals: [100] })
+    .poll(() => page.evaluate(() => (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections.at(-1)?.connectionState), {
+      timeout: 5000,
+      intervals: [100],
+    })
     .toBe('connected');
   const backMs = Date.now() - closedAt;
   await expect(state).toHaveText('Connected');
@@ -83,12 +92,15 @@ test('the host publishes camera and microphone, the output shows them, the previ
   await page.getByRole('button', { name: 'Share your screen' }).click();
   await expect(page.getByRole('button', { name: 'Stop sharing your screen' })).toBeVisible();
   await expect
-    .poll(async () => {
-      const rgb = await grab(localUrl);
-      if (!rgb) return false;
-      const [r, g, b] = pixel(rgb, 360, 220);
-      return g! > 180 && r! < 150 && b! < 120;
-    }, { timeout: 60_000, intervals: [500] })
+    .poll(
+      async () => {
+        const rgb = await grab(localUrl);
+        if (!rgb) return false;
+        const [r, g, b] = pixel(rgb, 360, 220);
+        return g! > 180 && r! < 150 && b! < 120;
+      },
+      { timeout: 60_000, intervals: [500] },
+    )
     .toBe(true);
 
   await page.getByRole('button', { name: 'End Broadcast' }).click();

@@ -40,7 +40,14 @@ export interface RunningIngestServer {
  * playing is for the media workers only. The error log stays at `error`: at `info` nginx-rtmp writes
  * every publish's stream name, which is the key.
  */
-export function ingestNginxConfig(options: { dir: string; listen: string; callbackUrl: string; idlePublisherSeconds: number; updateSeconds: number; allowPlay: string[] }): string {
+export function ingestNginxConfig(options: {
+  dir: string;
+  listen: string;
+  callbackUrl: string;
+  idlePublisherSeconds: number;
+  updateSeconds: number;
+  allowPlay: string[];
+}): string {
   const app = (name: string) => `    application ${name} {
       live on;
       record off;

@@ -21,7 +21,11 @@ export const TEST_MODE_PLATFORMS = ['twitch', 'youtube', 'facebook'] as const;
 export type TestModePlatform = (typeof TEST_MODE_PLATFORMS)[number];
 
 /** The environment variable whose presence switches a platform to the real service. */
-export const REAL_CLIENT_ID_VARIABLE: Record<TestModePlatform, string> = { twitch: 'TWITCH_CLIENT_ID', youtube: 'GOOGLE_CLIENT_ID', facebook: 'FACEBOOK_CLIENT_ID' };
+export const REAL_CLIENT_ID_VARIABLE: Record<TestModePlatform, string> = {
+  twitch: 'TWITCH_CLIENT_ID',
+  youtube: 'GOOGLE_CLIENT_ID',
+  facebook: 'FACEBOOK_CLIENT_ID',
+};
 
 export interface PlatformTestModeOptions {
   platforms: readonly TestModePlatform[];
@@ -93,7 +97,14 @@ export async function startPlatformTestMode(options: PlatformTestModeOptions): P
         redirectOrigins,
         defaultName: 'onair_tester',
         accountOf,
-        profileOf: (a) => ({ aud: clientId, sub: a.id, preferred_username: a.displayName, email: a.email, email_verified: true, picture: `${events.url}/avatars/${a.id}.svg` }),
+        profileOf: (a) => ({
+          aud: clientId,
+          sub: a.id,
+          preferred_username: a.displayName,
+          email: a.email,
+          email_verified: true,
+          picture: `${events.url}/avatars/${a.id}.svg`,
+        }),
         issue: (a) => events.issueToken(a),
         onSignIn: (a) => events.knowLogin(a.id, a.login),
         ownerOf: (t) => events.ownerOf(t),

@@ -72,7 +72,11 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (lin
     await writeFile(pwfile, `${PASSWORD}\n`, { mode: 0o600 });
     if (ids) await chown(pwfile, ids.uid, ids.gid);
     try {
-      await run(initdb, [`--pgdata=${dir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C', '--no-instructions'], ids);
+      await run(
+        initdb,
+        [`--pgdata=${dir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C', '--no-instructions'],
+        ids,
+      );
     } finally {
       await rm(pwfile, { force: true });
     }

@@ -44,18 +44,26 @@ export interface RunningRtmpServer {
   restart(): Promise<void>;
 }
 
-function nginxConfig(dir: string, port: number, httpPort: number, application: string, acceptKeys: string[] | undefined, acceptTcUrlHosts: string[] | undefined): string {
+function nginxConfig(
+  dir: string,
+  port: number,
+  httpPort: number,
+  application: string,
+  acceptKeys: string[] | undefined,
+  acceptTcUrlHosts: string[] | undefined,
+): string {
   // on_publish is an HTTP call back to this same nginx: the `http` block answers 2xx for an accepted
   // key and 403 for any other, which nginx-rtmp turns into a rejected publish.
   const hosts = (acceptTcUrlHosts ?? []).map((h) => h.replace(/[^A-Za-z0-9.-]/g, '').replace(/\./g, '\\.'));
   // nginx-rtmp sends the tcUrl percent-encoded in the callback's query.
-  const hostCheck = acceptTcUrlHosts ? `        if ($arg_tcurl !~* "^rtmps?(://|%3A%2F%2F)(${hosts.join('|') || '-'})((:|%3A)[0-9]+)?(/|%2F)") { return 403; }\n` : '';
-  const keyCheck = hostCheck + (acceptKeys
-    ? [
-        ...acceptKeys.map((k) => `        if ($arg_name = "${k.replace(/[^A-Za-z0-9_-]/g, '')}") { return 204; }`),
-        '        return 403;',
-      ].join('\n')
-    : '        return 204;');
+  const hostCheck = acceptTcUrlHosts
+    ? `        if ($arg_tcurl !~* "^rtmps?(://|%3A%2F%2F)(${hosts.join('|') || '-'})((:|%3A)[0-9]+)?(/|%2F)") { return 403; }\n`
+    : '';
+  const keyCheck =
+    hostCheck +
+    (acceptKeys
+      ? [...acceptKeys.map((k) => `        if ($arg_name = "${k.replace(/[^A-Za-z0-9_-]/g, '')}") { return 204; }`), '        return 403;'].join('\n')
+      : '        return 204;');
   return `load_module ${RTMP_MODULE};
 master_process off;
 daemon off;

@@ -9,7 +9,11 @@ export class StackClient {
   async call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
     const res = await fetch(`${this.base}${path}`, {
       method,
-      headers: { origin: this.base, cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        origin: this.base,
+        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     for (const line of res.headers.getSetCookie()) {

@@ -97,15 +97,22 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
     const secretsKey = options.env?.SECRETS_KEY ?? process.env.SECRETS_KEY ?? (await loadOrCreateSecret(join(dataDir, 'secrets.key'), newAesKey));
     const authSecret = options.env?.AUTH_SECRET ?? process.env.AUTH_SECRET ?? (await loadOrCreateSecret(join(dataDir, 'auth-secret'), newAuthSecret));
-    const renderPageSecret = options.env?.RENDER_PAGE_SECRET ?? process.env.RENDER_PAGE_SECRET ?? (await loadOrCreateSecret(join(dataDir, 'render-page-secret'), newAuthSecret));
+    const renderPageSecret =
+      options.env?.RENDER_PAGE_SECRET ?? process.env.RENDER_PAGE_SECRET ?? (await loadOrCreateSecret(join(dataDir, 'render-page-secret'), newAuthSecret));
     const localKey = await loadOrCreateSecret(join(dataDir, 'local-rtmp.key'), newStreamKey);
     const early = { ...process.env, ...options.env };
     // A platform whose OAuth client is not configured runs on its doubles in test mode; its stream
     // goes to the local RTMP server under a key of its own (kept in .data like the local one).
     const testModePlatforms = options.platformTestMode === false ? [] : TEST_MODE_PLATFORMS.filter((p) => !early[REAL_CLIENT_ID_VARIABLE[p]]);
     const streamKeys: Record<string, string> = {};
-    for (const p of testModePlatforms) streamKeys[p] = await loadOrCreateSecret(join(dataDir, `test-mode-${p}-rtmp.key`), () => newStreamKey().replace(/^local_/, `${p}_test_`));
-    const rtmp = await startRtmpServer({ dir: join(dataDir, 'rtmp'), port: options.rtmpPort || undefined, acceptKeys: [localKey, ...Object.values(streamKeys)], log: (l) => log('rtmp', l) });
+    for (const p of testModePlatforms)
+      streamKeys[p] = await loadOrCreateSecret(join(dataDir, `test-mode-${p}-rtmp.key`), () => newStreamKey().replace(/^local_/, `${p}_test_`));
+    const rtmp = await startRtmpServer({
+      dir: join(dataDir, 'rtmp'),
+      port: options.rtmpPort || undefined,
+      acceptKeys: [localKey, ...Object.values(streamKeys)],
+      log: (l) => log('rtmp', l),
+    });
     services.push({ url: rtmp.url(''), stop: () => rtmp.stop() });
     const localRtmpUrl = `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`;
 
@@ -156,7 +163,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       });
       platforms = { ...running, streamKeys };
       services.push({ url: '', stop: () => running.close() });
-      log('stack', `platforms: ${testModePlatforms.join(', ')} in test mode on local doubles (set ${testModePlatforms.map((p) => REAL_CLIENT_ID_VARIABLE[p]).join(', ')} with their secrets for the real services)`);
+      log(
+        'stack',
+        `platforms: ${testModePlatforms.join(', ')} in test mode on local doubles (set ${testModePlatforms.map((p) => REAL_CLIENT_ID_VARIABLE[p]).join(', ')} with their secrets for the real services)`,
+      );
     }
     const api = new SupervisedProcess(
       {
@@ -174,7 +184,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           RENDER_PAGE_SECRET: renderPageSecret,
           LOCAL_RTMP_URL: localRtmpUrl,
           LOCAL_RTMP_KEY: localKey,
-          INGEST_RTMP_URL: common.INGEST_RTMP_URL ?? `rtmp://${new URL(common.PUBLIC_URL ?? `http://localhost:${port}`).hostname}${ingest.port === 1935 ? '' : `:${ingest.port}`}`,
+          INGEST_RTMP_URL:
+            common.INGEST_RTMP_URL ??
+            `rtmp://${new URL(common.PUBLIC_URL ?? `http://localhost:${port}`).hostname}${ingest.port === 1935 ? '' : `:${ingest.port}`}`,
           INGEST_CALLBACK_SECRET: ingestSecret,
           ...(stripe ? stripeDoubleEnv(stripe) : {}),
           ...(platforms ? platforms.env : {}),
@@ -190,7 +202,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         // One worker on one machine: no other worker would take over a session, so Ctrl-C ends them
         // (a live one after a short grace instead of the fleet's hour) rather than queueing them for
         // the next start.
-        env: { ...common, INGEST_PULL_URL: ingest.pullUrl, METRICS_PORT: '0', DRAIN_GRACE_MS: common.DRAIN_GRACE_MS ?? String(EMBEDDED_DRAIN_GRACE_MS), DRAIN_HAND_OVER: common.DRAIN_HAND_OVER ?? 'false' },
+        env: {
+          ...common,
+          INGEST_PULL_URL: ingest.pullUrl,
+          METRICS_PORT: '0',
+          DRAIN_GRACE_MS: common.DRAIN_GRACE_MS ?? String(EMBEDDED_DRAIN_GRACE_MS),
+          DRAIN_HAND_OVER: common.DRAIN_HAND_OVER ?? 'false',
+        },
       },
       log,
     );
@@ -221,7 +239,18 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       60_000,
       200,
     );
-    return { url, databaseUrl, redisUrl, readiness, localRtmp: { server: rtmp, key: localKey }, ingest, ...(stripe ? { stripe } : {}), ...(platforms ? { platforms } : {}), processes: { api, mediaWorker, renderWorker }, stop };
+    return {
+      url,
+      databaseUrl,
+      redisUrl,
+      readiness,
+      localRtmp: { server: rtmp, key: localKey },
+      ingest,
+      ...(stripe ? { stripe } : {}),
+      ...(platforms ? { platforms } : {}),
+      processes: { api, mediaWorker, renderWorker },
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

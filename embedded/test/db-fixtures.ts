@@ -251,7 +251,10 @@ export const fixtures = {
     displayName: 'Viewer',
     avatar: 'https://example.com/a.png',
     content: 'hello Kappa',
-    segments: [{ kind: 'text', value: 'hello ' }, { kind: 'emoticon', value: 'Kappa', url: 'https://example.com/25.png' }],
+    segments: [
+      { kind: 'text', value: 'hello ' },
+      { kind: 'emoticon', value: 'Kappa', url: 'https://example.com/25.png' },
+    ],
     private: false,
     sentAt: at('2026-01-01T10:00:01.000Z'),
     createdAt: at('2026-01-01T10:00:01.100Z'),
@@ -275,7 +278,13 @@ export const fixtures = {
     platformUsername: 'Viewer',
     avatar: 'https://example.com/a.png',
     value: 12.5,
-    data: { giftedMonths: 3, parsedMessage: [{ kind: 'text', value: 'hi ' }, { kind: 'emote', value: 'Kappa', url: 'https://example.com/25.png' }] },
+    data: {
+      giftedMonths: 3,
+      parsedMessage: [
+        { kind: 'text', value: 'hi ' },
+        { kind: 'emote', value: 'Kappa', url: 'https://example.com/25.png' },
+      ],
+    },
     replay: true,
     suppressed: true,
     platformCreatedAt: at('2026-01-01T10:00:03.000Z'),

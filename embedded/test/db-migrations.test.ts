@@ -16,8 +16,7 @@ type Delegate = {
 };
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
-const scalarFields = (model: string) =>
-  Object.values((Prisma as unknown as Record<string, Record<string, string>>)[`${model}ScalarFieldEnum`] ?? {});
+const scalarFields = (model: string) => Object.values((Prisma as unknown as Record<string, Record<string, string>>)[`${model}ScalarFieldEnum`] ?? {});
 
 // The services the other workspaces get from their globalSetup; this workspace's tests start their own.
 let stopServices: (() => Promise<void>) | undefined;

@@ -117,16 +117,50 @@ async function openSession(onair: RunningOnair, options: { encoder?: boolean } =
   if (!options.encoder) return;
   const { streamKey } = await client.must<IngestView>('GET', `/api/v1/projects/${id}/ingest`);
   // prettier-ignore
-  encoders.push(spawn('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-re',
-    '-f', 'lavfi', '-i', 'color=c=green:s=640x360:r=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30', '-bf', '0', '-pix_fmt', 'yuv420p', '-c:a', 'aac',
-    '-f', 'flv', `rtmp://127.0.0.1:${onair.ingestPort}/${INGEST_APPLICATION}/${streamKey}`,
-  ], { stdio: 'ignore' }));
+  encoders.push(
+    spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-re',
+        '-f',
+        'lavfi',
+        '-i',
+        'color=c=green:s=640x360:r=30',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=440:sample_rate=48000',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-tune',
+        'zerolatency',
+        '-g',
+        '30',
+        '-bf',
+        '0',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+        '-f',
+        'flv',
+        `rtmp://127.0.0.1:${onair.ingestPort}/${INGEST_APPLICATION}/${streamKey}`,
+      ],
+      { stdio: 'ignore' },
+    ),
+  );
 }
 
 /** The media worker of the stack once it runs the session's pipeline process (and, with `relay`, pulls the ingest feed). */
-async function workerWithPipeline(onair: RunningOnair, options: { notPid?: number; relay?: boolean } = {}): Promise<{ worker: ProcessEntry; pipelines: ProcessEntry[]; relays: ProcessEntry[] }> {
+async function workerWithPipeline(
+  onair: RunningOnair,
+  options: { notPid?: number; relay?: boolean } = {},
+): Promise<{ worker: ProcessEntry; pipelines: ProcessEntry[]; relays: ProcessEntry[] }> {
   return waitFor(
     `the media worker to run the session pipeline${options.relay ? ' and its ingest relay' : ''}`,
     async () => {
@@ -155,7 +189,12 @@ async function stackWithSession(): Promise<{ onair: RunningOnair; before: Proces
  * Sends `signal` to the stack, waits for it to end, and then up to `waitMs` for `before` (and
  * anything naming its data folder) to be gone; says what is left.
  */
-async function endStack(onair: RunningOnair, before: ProcessEntry[], signal: NodeJS.Signals, waitMs = 2000): Promise<{ code: number | null; left: ProcessEntry[]; ms: number }> {
+async function endStack(
+  onair: RunningOnair,
+  before: ProcessEntry[],
+  signal: NodeJS.Signals,
+  waitMs = 2000,
+): Promise<{ code: number | null; left: ProcessEntry[]; ms: number }> {
   onair.child.kill(signal);
   const code = await onair.exited;
   const { left, ms } = await waitForNoProcesses(() => [...stillRunning(before), ...leftoverProcesses({ mentioning: [dataDir] })], waitMs);

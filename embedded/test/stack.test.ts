@@ -46,7 +46,11 @@ describe('the one-machine stack', () => {
     // Without Stripe keys, billing runs in test mode against the Stripe double: the api holds its
     // webhook secret (a forged webhook is refused as unsigned, not as billing being unavailable).
     expect(stack.stripe).toBeDefined();
-    const forged = await fetch(`${stack.url}/api/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' }, body: '{}' });
+    const forged = await fetch(`${stack.url}/api/webhooks/stripe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      body: '{}',
+    });
     expect(forged.status).toBe(400);
     expect(((await forged.json()) as { error: { code: string } }).error.code).toBe('BILLING_WEBHOOK_SIGNATURE_INVALID');
 
@@ -55,7 +59,12 @@ describe('the one-machine stack', () => {
     // takes each platform's test key.
     expect(stack.platforms?.platforms).toEqual(['twitch', 'youtube', 'facebook']);
     const authorize = new URL(stack.platforms!.env.TWITCH_AUTHORIZATION_URL!);
-    authorize.search = new URLSearchParams({ client_id: stack.platforms!.env.TWITCH_CLIENT_ID!, response_type: 'code', redirect_uri: `${stack.url}/api/v1/destinations/auth/twitch/callback`, state: 's' }).toString();
+    authorize.search = new URLSearchParams({
+      client_id: stack.platforms!.env.TWITCH_CLIENT_ID!,
+      response_type: 'code',
+      redirect_uri: `${stack.url}/api/v1/destinations/auth/twitch/callback`,
+      state: 's',
+    }).toString();
     const consent = await fetch(authorize);
     expect(consent.status).toBe(200);
     expect(await consent.text()).toContain('Test mode — no real Twitch account');
@@ -63,7 +72,12 @@ describe('the one-machine stack', () => {
     expect(methods.oauth).toEqual([]);
     firstTestKeys = { ...stack.platforms!.streamKeys };
     // A Twitch login made now (as the consent page's code exchange makes one).
-    twitchToken = stack.platforms!.twitch!.chat.issueToken({ id: '42', login: 'probe', displayName: 'Probe', email: 'probe@twitch.test-mode.invalid' }).accessToken;
+    twitchToken = stack.platforms!.twitch!.chat.issueToken({
+      id: '42',
+      login: 'probe',
+      displayName: 'Probe',
+      email: 'probe@twitch.test-mode.invalid',
+    }).accessToken;
     expect(Object.keys(firstTestKeys)).toEqual(['twitch', 'youtube', 'facebook']);
 
     // Something to find again after the restart.

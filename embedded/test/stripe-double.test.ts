@@ -25,11 +25,22 @@ const rawBodies: { body: string; signature: string }[] = [];
 let refuseNext = 0;
 
 async function formPost(url: string, fields: Record<string, string>): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields), redirect: 'manual' });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+    redirect: 'manual',
+  });
 }
 
 async function checkout(email: string, price = 'price_premium_month'): Promise<{ session: Stripe.Checkout.Session; subscription: Stripe.Subscription }> {
-  const created = await stripe.checkout.sessions.create({ mode: 'subscription', line_items: [{ price, quantity: 1 }], customer_email: email, success_url: 'http://app.test/billing?session={CHECKOUT_SESSION_ID}', cancel_url: 'http://app.test/billing' });
+  const created = await stripe.checkout.sessions.create({
+    mode: 'subscription',
+    line_items: [{ price, quantity: 1 }],
+    customer_email: email,
+    success_url: 'http://app.test/billing?session={CHECKOUT_SESSION_ID}',
+    cancel_url: 'http://app.test/billing',
+  });
   const paid = await formPost(created.url!, { card: '4242 4242 4242 4242' });
   expect(paid.status).toBe(303);
   const session = await stripe.checkout.sessions.retrieve(created.id);
@@ -38,7 +49,13 @@ async function checkout(email: string, price = 'price_premium_month'): Promise<{
 }
 
 const eventsOf = (type: string, subscriptionId?: string) =>
-  received.filter((r) => r.event.type === type && (subscriptionId === undefined || (r.event.data.object as { id?: string }).id === subscriptionId || JSON.stringify(r.event.data.object).includes(subscriptionId)));
+  received.filter(
+    (r) =>
+      r.event.type === type &&
+      (subscriptionId === undefined ||
+        (r.event.data.object as { id?: string }).id === subscriptionId ||
+        JSON.stringify(r.event.data.object).includes(subscriptionId)),
+  );
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
@@ -62,7 +79,11 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  double = await startStripeDouble({ catalogue: CATALOGUE, webhookEndpoints: [`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/stripe`], retryDelaysMs: [50, 100] });
+  double = await startStripeDouble({
+    catalogue: CATALOGUE,
+    webhookEndpoints: [`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/stripe`],
+    retryDelaysMs: [50, 100],
+  });
   stripe = new Stripe(double.secretKey, { host: double.host, port: double.port, protocol: 'http', maxNetworkRetries: 0 });
 });
 
@@ -95,7 +116,14 @@ describe('Stripe double', () => {
   });
 
   it('runs a hosted checkout a browser can complete: a declined card changes nothing, a good one subscribes', async () => {
-    const created = await stripe.checkout.sessions.create({ mode: 'subscription', line_items: [{ price: 'price_premium_month', quantity: 1 }], customer_email: 'buyer@example.test', client_reference_id: 'user-1', success_url: 'http://app.test/billing?session={CHECKOUT_SESSION_ID}', cancel_url: 'http://app.test/billing' });
+    const created = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: 'price_premium_month', quantity: 1 }],
+      customer_email: 'buyer@example.test',
+      client_reference_id: 'user-1',
+      success_url: 'http://app.test/billing?session={CHECKOUT_SESSION_ID}',
+      cancel_url: 'http://app.test/billing',
+    });
     const pageHtml = await (await fetch(created.url!)).text();
     expect(pageHtml).toContain('Test mode — Stripe double, no real payment');
     expect(pageHtml).toContain('$19.99');
@@ -116,7 +144,8 @@ describe('Stripe double', () => {
     expect(subscription.items.data[0]!.current_period_end - subscription.items.data[0]!.current_period_start).toBe(30 * 24 * 3600);
 
     await double.webhooksSettled();
-    for (const type of ['checkout.session.completed', 'customer.subscription.created', 'invoice.paid']) expect(eventsOf(type, subscription.id).length, type).toBe(1);
+    for (const type of ['checkout.session.completed', 'customer.subscription.created', 'invoice.paid'])
+      expect(eventsOf(type, subscription.id).length, type).toBe(1);
   });
 
   it('signs webhooks so that only the untouched body verifies with the endpoint secret', async () => {
@@ -124,7 +153,9 @@ describe('Stripe double', () => {
     const { body, signature } = rawBodies.at(-1)!;
     expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(() => stripe.webhooks.constructEvent(body, signature, double.webhookSecret)).not.toThrow();
-    expect(() => stripe.webhooks.constructEvent(body.replace('"livemode": false', '"livemode": true'), signature, double.webhookSecret)).toThrow(Stripe.errors.StripeSignatureVerificationError);
+    expect(() => stripe.webhooks.constructEvent(body.replace('"livemode": false', '"livemode": true'), signature, double.webhookSecret)).toThrow(
+      Stripe.errors.StripeSignatureVerificationError,
+    );
     expect(() => stripe.webhooks.constructEvent(body, signature, 'whsec_other')).toThrow(Stripe.errors.StripeSignatureVerificationError);
   });
 
@@ -134,7 +165,12 @@ describe('Stripe double', () => {
     const customer = await stripe.customers.create({ email: 'retry@example.test' });
     await double.webhooksSettled();
     const created = double.events().find((e) => e.type === 'customer.created' && (e.data as { object: { id: string } }).object.id === customer.id)!;
-    expect(double.deliveries().filter((d) => d.eventId === created.id).map((d) => d.status)).toEqual([500, 200]);
+    expect(
+      double
+        .deliveries()
+        .filter((d) => d.eventId === created.id)
+        .map((d) => d.status),
+    ).toEqual([500, 200]);
     double.resend(created.id as string);
     await double.webhooksSettled();
     expect(received.filter((r) => r.event.id === created.id)).toHaveLength(2);
@@ -158,7 +194,13 @@ describe('Stripe double', () => {
 
     await double.webhooksSettled();
     const updates = eventsOf('customer.subscription.updated', subscription.id);
-    expect(updates.map((u) => Object.keys(u.event.data.previous_attributes ?? {}).sort().join(','))).toEqual(['cancel_at,cancel_at_period_end', 'cancel_at,cancel_at_period_end', 'items']);
+    expect(
+      updates.map((u) =>
+        Object.keys(u.event.data.previous_attributes ?? {})
+          .sort()
+          .join(','),
+      ),
+    ).toEqual(['cancel_at,cancel_at_period_end', 'cancel_at,cancel_at_period_end', 'items']);
 
     await stripe.subscriptions.update(subscription.id, { cancel_at_period_end: true });
     double.advanceClock(366 * 24 * 3600);

@@ -43,7 +43,13 @@ export function isObject(value: Json | undefined): value is JsonObject {
 }
 
 function asManifest(doc: Json, source: string): Manifest {
-  if (!isObject(doc) || typeof doc.apiVersion !== 'string' || typeof doc.kind !== 'string' || !isObject(doc.metadata) || typeof doc.metadata.name !== 'string') {
+  if (
+    !isObject(doc) ||
+    typeof doc.apiVersion !== 'string' ||
+    typeof doc.kind !== 'string' ||
+    !isObject(doc.metadata) ||
+    typeof doc.metadata.name !== 'string'
+  ) {
     throw new KustomizeError(`${source}: a resource needs apiVersion, kind and metadata.name`);
   }
   return doc as Manifest;
@@ -129,7 +135,9 @@ function applyPatches(resources: Manifest[], patches: Json, dir: string, file: s
     for (const doc of readYamlDocuments(path)) {
       const patch = asManifest(doc, path);
       const target = isObject(p.target) ? p.target : { kind: patch.kind, name: patch.metadata.name };
-      const matches = resources.filter((r) => (target.kind === undefined || r.kind === target.kind) && (target.name === undefined || r.metadata.name === target.name));
+      const matches = resources.filter(
+        (r) => (target.kind === undefined || r.kind === target.kind) && (target.name === undefined || r.metadata.name === target.name),
+      );
       if (matches.length === 0) throw new KustomizeError(`${path}: the patch matches no resource (${JSON.stringify(target)})`);
       for (const r of matches) {
         const { apiVersion: _a, kind: _k, metadata, ...body } = patch;
@@ -187,7 +195,8 @@ function applyLabels(resources: Manifest[], labels: Json, file: string): void {
   if (!Array.isArray(labels)) throw new KustomizeError(`${file}: labels must be a list`);
   for (const entry of labels) {
     if (!isObject(entry) || !isObject(entry.pairs)) throw new KustomizeError(`${file}: each labels entry needs pairs`);
-    if (entry.includeSelectors === true) throw new KustomizeError(`${file}: labels.includeSelectors is not supported (selectors are immutable; keep them explicit)`);
+    if (entry.includeSelectors === true)
+      throw new KustomizeError(`${file}: labels.includeSelectors is not supported (selectors are immutable; keep them explicit)`);
     const pairs = entry.pairs;
     for (const r of resources) {
       r.metadata.labels = { ...(isObject(r.metadata.labels) ? r.metadata.labels : {}), ...pairs };

@@ -47,15 +47,25 @@ describe('k8s manifests', () => {
     const manifests = build(k8s(dir));
     expect(manifests.flatMap((m) => unknownFields(m).map((f) => `${resourceId(m)}: ${f}`))).toEqual([]);
     // Every built-in kind is covered; only KEDA's CRDs are left to their schemas.
-    expect(manifests.filter((m) => !hasModel(m)).map((m) => m.kind).filter((k) => !['ScaledObject', 'TriggerAuthentication'].includes(k))).toEqual([]);
+    expect(
+      manifests
+        .filter((m) => !hasModel(m))
+        .map((m) => m.kind)
+        .filter((k) => !['ScaledObject', 'TriggerAuthentication'].includes(k)),
+    ).toEqual([]);
   });
 
   it('names a misspelt field that the schemas let through', () => {
     const deployment = find(build(k8s('base')), 'Deployment', 'onair-media-worker');
-    const typo = strategicMerge(deployment, { spec: { template: { spec: { containers: [{ name: 'media-worker', livenesProbe: { httpGet: { path: '/healthz', port: 9101 } } }] } } } }) as Manifest;
+    const typo = strategicMerge(deployment, {
+      spec: { template: { spec: { containers: [{ name: 'media-worker', livenesProbe: { httpGet: { path: '/healthz', port: 9101 } } }] } } },
+    }) as Manifest;
     expect(schemaErrors(typo)).toEqual([]);
     expect(unknownFields(typo)).toEqual(['Deployment.spec.template.spec.containers[0].livenesProbe']);
-    const nested = strategicMerge(deployment, { metadata: { labelz: { a: 'b' } }, spec: { template: { spec: { securityContext: { runAsUsr: 1 } } } } }) as Manifest;
+    const nested = strategicMerge(deployment, {
+      metadata: { labelz: { a: 'b' } },
+      spec: { template: { spec: { securityContext: { runAsUsr: 1 } } } },
+    }) as Manifest;
     expect(unknownFields(nested)).toEqual(['Deployment.metadata.labelz', 'Deployment.spec.template.spec.securityContext.runAsUsr']);
   });
 
@@ -98,7 +108,8 @@ describe('k8s manifests', () => {
     // OnAir's own pods (the example overlay also carries the demo PostgreSQL and Redis).
     const templates = example.filter((m) => podTemplate(m) && containersOf(m).some((c) => String(c.image).includes('/onair/')));
     expect(templates.length).toBeGreaterThan(0);
-    for (const m of templates) expect(obj(obj(podTemplate(m)?.metadata, 'pod metadata').labels, 'labels')['onair.dev/node-major'], resourceId(m)).toBe(dockerMajor);
+    for (const m of templates)
+      expect(obj(obj(podTemplate(m)?.metadata, 'pod metadata').labels, 'labels')['onair.dev/node-major'], resourceId(m)).toBe(dockerMajor);
   });
 
   it('every Deployment has resources, liveness and readiness probes on the right endpoints', () => {
@@ -148,7 +159,10 @@ describe('k8s manifests', () => {
       else if (m.kind === 'PodDisruptionBudget') selector = obj(obj(m.spec, 'spec').selector, 'selector').matchLabels;
       else if (m.kind === 'NetworkPolicy') selector = obj(obj(m.spec, 'spec').podSelector, 'podSelector').matchLabels;
       else continue;
-      expect(podLabels.some((labels) => matches(selector, labels)), `${resourceId(m)} selects no pod`).toBe(true);
+      expect(
+        podLabels.some((labels) => matches(selector, labels)),
+        `${resourceId(m)} selects no pod`,
+      ).toBe(true);
     }
     for (const name of ['onair-api', 'onair-media-worker', 'onair-render-worker']) find(example, 'PodDisruptionBudget', name);
   });
@@ -169,7 +183,15 @@ describe('k8s manifests', () => {
       }
     }
     expect(secretKeys('onair-secrets')).toEqual(
-      expect.arrayContaining(['DATABASE_URL', 'REDIS_URL', 'SECRETS_KEY', 'SMTP_URL', 'TWITCH_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET', 'FACEBOOK_CLIENT_SECRET']),
+      expect.arrayContaining([
+        'DATABASE_URL',
+        'REDIS_URL',
+        'SECRETS_KEY',
+        'SMTP_URL',
+        'TWITCH_CLIENT_SECRET',
+        'GOOGLE_CLIENT_SECRET',
+        'FACEBOOK_CLIENT_SECRET',
+      ]),
     );
   });
 
@@ -184,7 +206,11 @@ describe('k8s manifests', () => {
       cidr: '0.0.0.0/0',
       except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10'],
     });
-    const peers = egress.flatMap((rule) => list(rule.to).filter((to) => !isObject(to.ipBlock)).map((to) => ({ to, ports: list(rule.ports).map((p) => p.port) })));
+    const peers = egress.flatMap((rule) =>
+      list(rule.to)
+        .filter((to) => !isObject(to.ipBlock))
+        .map((to) => ({ to, ports: list(rule.ports).map((p) => p.port) })),
+    );
     expect(peers).toHaveLength(3);
     expect(peers).toContainEqual({ to: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'onair-media-worker' } } }, ports: [undefined] });
     const udp = egress.find((rule) => list(rule.to).some((to) => isObject(to.podSelector) && JSON.stringify(to.podSelector).includes('onair-media-worker')));

@@ -28,7 +28,13 @@ export async function startBenchHost(name: string, onReport?: (sessionId: string
   const redisService = await startRedisServer(join(dir, 'redis'), await freePort());
   const redis = new Redis(redisService.url, { maxRetriesPerRequest: null });
   const server = await startRtmpServer({ dir: join(dir, 'nginx') });
-  const host = new SessionHost({ logger: pino({ level: 'warn' }), redis, metrics: new Registry(), supervisor: { onLogLine: () => {} }, ...(onReport ? { onReport } : {}) });
+  const host = new SessionHost({
+    logger: pino({ level: 'warn' }),
+    redis,
+    metrics: new Registry(),
+    supervisor: { onLogLine: () => {} },
+    ...(onReport ? { onReport } : {}),
+  });
   return {
     host,
     server,
@@ -46,10 +52,18 @@ export async function startBenchHost(name: string, onReport?: (sessionId: string
 const LOGO = fileURLToPath(new URL('../assets/onair-logo.png', import.meta.url));
 
 /** The benches' standard session at `profile`: the camera over the whole canvas, the logo top right; `extra` inputs are placed above them. */
-export function cameraAndLogoPlan(profile: OutputProfile, outputs: PlanOutput[], extra: { input: RenderPlanInput['inputs'][number]; visible: boolean }[] = []): RenderPlanInput {
+export function cameraAndLogoPlan(
+  profile: OutputProfile,
+  outputs: PlanOutput[],
+  extra: { input: RenderPlanInput['inputs'][number]; visible: boolean }[] = [],
+): RenderPlanInput {
   return {
     profile,
-    inputs: [{ id: 'camera', kind: 'test-pattern', pattern: 'ball', width: profile.width, height: profile.height, toneHz: 440 }, { id: 'logo', kind: 'image', path: LOGO }, ...extra.map((e) => e.input)],
+    inputs: [
+      { id: 'camera', kind: 'test-pattern', pattern: 'ball', width: profile.width, height: profile.height, toneHz: 440 },
+      { id: 'logo', kind: 'image', path: LOGO },
+      ...extra.map((e) => e.input),
+    ],
     scenes: [
       {
         id: 'main',

@@ -35,7 +35,9 @@ const print = (line: string): void => {
 };
 
 function plan(profile: BenchProfile, server: RunningRtmpServer, key: string): RenderPlan {
-  return renderPlanSchema.parse(cameraAndLogoPlan(outputProfiles[profile], [{ id: 'd0', url: `rtmp://127.0.0.1:${server.port}/live`, key, allowPrivate: true }]));
+  return renderPlanSchema.parse(
+    cameraAndLogoPlan(outputProfiles[profile], [{ id: 'd0', url: `rtmp://127.0.0.1:${server.port}/live`, key, allowPrivate: true }]),
+  );
 }
 
 /** What the admission model charges for one such session: a camera (decoded) and an image. */
@@ -77,7 +79,9 @@ async function density(host: SessionHost, server: RunningRtmpServer, profile: Be
   const ids: string[] = [];
   let held: Step | undefined;
   print(`\n${profile}: sessions of a camera + an image + one destination; the model charges ${model.toFixed(2)} cores each`);
-  print(`${'N'.padStart(3)} ${'lowest fps'.padStart(10)} ${'repaired/s'.padStart(10)} ${'pipelines'.padStart(10)} ${'worker'.padStart(7)} ${'per session'.padStart(12)} ${'model/measured'.padStart(15)}  load`);
+  print(
+    `${'N'.padStart(3)} ${'lowest fps'.padStart(10)} ${'repaired/s'.padStart(10)} ${'pipelines'.padStart(10)} ${'worker'.padStart(7)} ${'per session'.padStart(12)} ${'model/measured'.padStart(15)}  load`,
+  );
   try {
     for (let n = 1; n <= MAX_SESSIONS; n++) {
       const id = `density-${profile}-${n}`;
@@ -88,7 +92,9 @@ async function density(host: SessionHost, server: RunningRtmpServer, profile: Be
       const lowest = Math.min(...step.fps);
       const mostRepaired = Math.max(...step.repaired);
       const perSession = (step.pipelineCores + step.workerCores) / n;
-      print(`${String(n).padStart(3)} ${lowest.toFixed(1).padStart(10)} ${mostRepaired.toFixed(1).padStart(10)} ${step.pipelineCores.toFixed(2).padStart(10)} ${step.workerCores.toFixed(2).padStart(7)} ${perSession.toFixed(2).padStart(12)} ${(model / perSession).toFixed(2).padStart(15)}  ${await loadAverage()}`);
+      print(
+        `${String(n).padStart(3)} ${lowest.toFixed(1).padStart(10)} ${mostRepaired.toFixed(1).padStart(10)} ${step.pipelineCores.toFixed(2).padStart(10)} ${step.workerCores.toFixed(2).padStart(7)} ${perSession.toFixed(2).padStart(12)} ${(model / perSession).toFixed(2).padStart(15)}  ${await loadAverage()}`,
+      );
       if (lowest < MIN_FPS || mostRepaired > MAX_REPAIRED_PER_SECOND) break;
       held = step;
     }
@@ -101,12 +107,16 @@ async function density(host: SessionHost, server: RunningRtmpServer, profile: Be
   }
   const perSession = (held.pipelineCores + held.workerCores) / held.n;
   const capped = held.n === MAX_SESSIONS ? ` (BENCH_MAX_SESSIONS reached: the worker may hold more)` : '';
-  print(`${profile}: ${held.n} sessions held 30 fps (≥ ${MIN_FPS} out, ≤ ${MAX_REPAIRED_PER_SECOND} frames/s repaired)${capped}; ${perSession.toFixed(2)} cores per session measured, ${model.toFixed(2)} estimated by the model (×${(model / perSession).toFixed(2)})`);
+  print(
+    `${profile}: ${held.n} sessions held 30 fps (≥ ${MIN_FPS} out, ≤ ${MAX_REPAIRED_PER_SECOND} frames/s repaired)${capped}; ${perSession.toFixed(2)} cores per session measured, ${model.toFixed(2)} estimated by the model (×${(model / perSession).toFixed(2)})`,
+  );
 }
 
 const { host, server, stop } = await startBenchHost('density-bench');
 try {
-  print(`window ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up; cores of the pipeline processes and of this process (the worker's part); nginx excluded; load ${await loadAverage()}`);
+  print(
+    `window ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up; cores of the pipeline processes and of this process (the worker's part); nginx excluded; load ${await loadAverage()}`,
+  );
   for (const profile of (process.env.BENCH_PROFILES ?? '720p30,1080p30').split(',')) {
     if (!(profile in PROFILES)) throw new Error(`BENCH_PROFILES: ${profile} is not one of ${Object.keys(PROFILES).join(', ')}`);
     await density(host, server, profile as BenchProfile);

@@ -62,11 +62,18 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     env: { ...process.env, HOME: dir },
-    args: ['--no-sandbox', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--allow-loopback-in-peer-connection', '--disable-features=WebRtcHideLocalIpsWithMdns'],
+    args: [
+      '--no-sandbox',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      '--allow-loopback-in-peer-connection',
+      '--disable-features=WebRtcHideLocalIpsWithMdns',
+    ],
   });
   const redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: null });
   try {
-    const context = (): Promise<BrowserContext> => browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: stack.url, permissions: ['camera', 'microphone'] });
+    const context = (): Promise<BrowserContext> =>
+      browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: stack.url, permissions: ['camera', 'microphone'] });
     const [host, cohost] = [await context(), await context()];
     const hostEmail = `goal-host-${randomUUID()}@example.test`;
     const cohostEmail = `goal-cohost-${randomUUID()}@example.test`;
@@ -96,7 +103,15 @@ async function main(): Promise<void> {
             { op: 'setResolution', resolution: '720p' },
             { op: 'addSource', source: { id: cameraTwo, kind: 'webcam', name: 'Co-host', settings: { userId: member.userId } } },
             { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId: cameraTwo, x: 680, y: 40, width: 560, height: 315 } },
-            { op: 'addSource', source: { id: page, kind: 'webpage', name: 'Alerts', settings: { config: { url: `http://${pageHost}:${sitePort}/`, title: 'Alerts', mode: 'keep-loaded' } } } },
+            {
+              op: 'addSource',
+              source: {
+                id: page,
+                kind: 'webpage',
+                name: 'Alerts',
+                settings: { config: { url: `http://${pageHost}:${sitePort}/`, title: 'Alerts', mode: 'keep-loaded' } },
+              },
+            },
             { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId: page, x: 0, y: 0, width: 1280, height: 720 } },
           ],
         },
@@ -108,14 +123,23 @@ async function main(): Promise<void> {
     const { server: local, key: localKey } = stack.localRtmp;
     await must(host.request.post(`${base}/destinations`, { data: { type: 'Local' } }));
     for (const key of ['goal-two', 'goal-three']) {
-      await must(host.request.post(`${base}/destinations`, { data: { type: 'CustomRTMP', name: key, rtmpUrl: `rtmp://127.0.0.1:${extra.port}/${extra.application}`, streamKey: key } }));
+      await must(
+        host.request.post(`${base}/destinations`, {
+          data: { type: 'CustomRTMP', name: key, rtmpUrl: `rtmp://127.0.0.1:${extra.port}/${extra.application}`, streamKey: key },
+        }),
+      );
     }
     await must(host.request.post(`${base}/broadcast`));
     const stats = async () => {
       const raw = await redis.get(sessionStatusKeys.stats(projectId));
       return raw ? (JSON.parse(raw) as SessionStats) : undefined;
     };
-    await waitFor('three destinations live', async () => ((await stats())?.outputs.filter((o) => o.state === 'live').length === 3 ? true : undefined), 60_000, 500);
+    await waitFor(
+      'three destinations live',
+      async () => ((await stats())?.outputs.filter((o) => o.state === 'live').length === 3 ? true : undefined),
+      60_000,
+      500,
+    );
     await sleep(WARMUP_MS);
 
     const mediaPid = stack.processes.mediaWorker.pid!;
@@ -136,10 +160,15 @@ async function main(): Promise<void> {
     });
     const format = await probeStream(local.url(localKey));
     // BENCH_SNAPSHOT=file.png keeps a frame of the program, to see that both cameras and the page are in it.
-    if (process.env.BENCH_SNAPSHOT) await execFileAsync('ffmpeg', ['-v', 'error', '-y', '-i', local.url(localKey), '-frames:v', '1', process.env.BENCH_SNAPSHOT], { timeout: 20_000 });
+    if (process.env.BENCH_SNAPSHOT)
+      await execFileAsync('ffmpeg', ['-v', 'error', '-y', '-i', local.url(localKey), '-frames:v', '1', process.env.BENCH_SNAPSHOT], { timeout: 20_000 });
     const starved = fps < 29 ? `  STARVED (machine load ${await loadAverage()}): the browsers share these cores` : '';
-    print(`goal session: 2 WebRTC cameras + 1 web page + logo, 3 destinations, ${format.video.width}x${format.video.height}; window ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s`);
-    print(`media worker process tree ${m.toFixed(2)} cores, render worker process tree ${r.toFixed(2)} cores (everything this bench started, the two browsers, api, PostgreSQL and Redis included: ${b.toFixed(2)} cores)`);
+    print(
+      `goal session: 2 WebRTC cameras + 1 web page + logo, 3 destinations, ${format.video.width}x${format.video.height}; window ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s`,
+    );
+    print(
+      `media worker process tree ${m.toFixed(2)} cores, render worker process tree ${r.toFixed(2)} cores (everything this bench started, the two browsers, api, PostgreSQL and Redis included: ${b.toFixed(2)} cores)`,
+    );
     print(`program ${fps.toFixed(1)} fps; destinations receive ${received.map((f) => f.toFixed(1)).join(', ')} fps${starved}`);
   } finally {
     await browser.close();

@@ -31,12 +31,15 @@ const SOURCE = 'videotestsrc is-live=false pattern=smpte horizontal-speed=4 num-
 const codecs = {
   VP8: {
     encode: (file: string) => `${SOURCE} ! vp8enc deadline=1 cpu-used=4 target-bitrate=2500000 keyframe-max-dist=3000 ! webmmux ! filesink location=${file}`,
-    replay: (file: string, port: number) => `filesrc location=${file} ! matroskademux ! identity sync=true ! rtpvp8pay pt=96 mtu=1200 ! udpsink host=127.0.0.1 port=${port}`,
+    replay: (file: string, port: number) =>
+      `filesrc location=${file} ! matroskademux ! identity sync=true ! rtpvp8pay pt=96 mtu=1200 ! udpsink host=127.0.0.1 port=${port}`,
     payloadType: 96,
   },
   H264: {
-    encode: (file: string) => `${SOURCE} ! x264enc speed-preset=veryfast tune=zerolatency bitrate=2500 key-int-max=3000 ! video/x-h264,profile=constrained-baseline ! h264parse ! mp4mux ! filesink location=${file}`,
-    replay: (file: string, port: number) => `filesrc location=${file} ! qtdemux ! h264parse config-interval=-1 ! identity sync=true ! rtph264pay pt=102 mtu=1200 config-interval=-1 ! udpsink host=127.0.0.1 port=${port}`,
+    encode: (file: string) =>
+      `${SOURCE} ! x264enc speed-preset=veryfast tune=zerolatency bitrate=2500 key-int-max=3000 ! video/x-h264,profile=constrained-baseline ! h264parse ! mp4mux ! filesink location=${file}`,
+    replay: (file: string, port: number) =>
+      `filesrc location=${file} ! qtdemux ! h264parse config-interval=-1 ! identity sync=true ! rtph264pay pt=102 mtu=1200 config-interval=-1 ! udpsink host=127.0.0.1 port=${port}`,
     payloadType: 102,
   },
 } as const;
@@ -54,7 +57,11 @@ function plan(encoding: keyof typeof codecs, port: number, shown: boolean, outpu
 
 /** Whether the output's picture is the test card (bright, coloured), not the black background. */
 async function showsPicture(url: string): Promise<boolean> {
-  const { stdout } = await execFileAsync('ffmpeg', ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-vf', 'scale=16:9', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { encoding: 'buffer', timeout: 20_000 });
+  const { stdout } = await execFileAsync(
+    'ffmpeg',
+    ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-vf', 'scale=16:9', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    { encoding: 'buffer', timeout: 20_000 },
+  );
   return [...stdout].reduce((sum, v) => sum + v, 0) / stdout.length > 60;
 }
 
@@ -83,7 +90,9 @@ async function main(): Promise<void> {
       const [busy, replay] = await coresOver([session.pid!, sender.pid!], WINDOW_MS);
       const shown = await showsPicture(rtmp.url('ingest'));
       const fps = session.stats?.fps ?? 0;
-      print(`${encoding}: pipeline ${idle!.toFixed(2)} cores without the track, ${busy!.toFixed(2)} with it (program at ${fps} fps): +${(busy! - idle!).toFixed(2)} cores per ingested track${shown ? '' : ' (THE TRACK NEVER SHOWED: figures invalid)'}; the replay itself ${replay!.toFixed(2)} cores; load ${await loadAverage()}`);
+      print(
+        `${encoding}: pipeline ${idle!.toFixed(2)} cores without the track, ${busy!.toFixed(2)} with it (program at ${fps} fps): +${(busy! - idle!).toFixed(2)} cores per ingested track${shown ? '' : ' (THE TRACK NEVER SHOWED: figures invalid)'}; the replay itself ${replay!.toFixed(2)} cores; load ${await loadAverage()}`,
+      );
       sender.kill('SIGKILL');
       sender = undefined;
       await host.stopSession(sessionId);

@@ -33,7 +33,11 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.min(sort
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'onair-ingest-bench-'));
   // Auto Live needs an enabled Twitch destination, offered only with an OAuth client; nothing here calls Twitch.
-  const stack = await startStack({ dataDir, port: 0, env: { LOG_LEVEL: 'warn', INGEST_GRACE_SECONDS: '5', TWITCH_CLIENT_ID: 'bench-client', TWITCH_CLIENT_SECRET: 'bench-secret' } });
+  const stack = await startStack({
+    dataDir,
+    port: 0,
+    env: { LOG_LEVEL: 'warn', INGEST_GRACE_SECONDS: '5', TWITCH_CLIENT_ID: 'bench-client', TWITCH_CLIENT_SECRET: 'bench-secret' },
+  });
   const stops: (() => void)[] = [];
   try {
     const client = new StackClient(stack.url);
@@ -54,13 +58,49 @@ async function main(): Promise<void> {
     const ingest = await client.must<IngestView>('PUT', `${base}/auto-live`, { enabled: true });
 
     // prettier-ignore
-    const encoder = spawn('ffmpeg', [
-      '-hide_banner', '-loglevel', 'error',
-      '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${WIDTH}x${HEIGHT}`, '-r', String(FPS), '-i', 'pipe:0',
-      '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=stereo',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', String(FPS), '-bf', '0', '-pix_fmt', 'yuv420p', '-b:v', '1500k',
-      '-c:a', 'aac', '-shortest', '-f', 'flv', `${stack.ingest.pullUrl}/ingest/${ingest.streamKey}`,
-    ], { stdio: ['pipe', 'ignore', 'inherit'] });
+    const encoder = spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'gray',
+        '-s',
+        `${WIDTH}x${HEIGHT}`,
+        '-r',
+        String(FPS),
+        '-i',
+        'pipe:0',
+        '-f',
+        'lavfi',
+        '-i',
+        'anullsrc=r=48000:cl=stereo',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-tune',
+        'zerolatency',
+        '-g',
+        String(FPS),
+        '-bf',
+        '0',
+        '-pix_fmt',
+        'yuv420p',
+        '-b:v',
+        '1500k',
+        '-c:a',
+        'aac',
+        '-shortest',
+        '-f',
+        'flv',
+        `${stack.ingest.pullUrl}/ingest/${ingest.streamKey}`,
+      ],
+      { stdio: ['pipe', 'ignore', 'inherit'] },
+    );
     stops.push(() => encoder.kill('SIGKILL'));
     let white = false;
     let changedAt = 0;

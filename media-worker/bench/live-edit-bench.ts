@@ -76,7 +76,16 @@ const base: PlanInput = { id: 'camera0', kind: 'test-pattern', pattern: 'ball', 
 function plan(extra: PlanInput[], outputs: PlanOutput[], options: { sceneId?: string; moved?: boolean; bitrateKbps?: number } = {}): RenderPlan {
   const placements: PlanPlacement[] = [
     { inputId: base.id, x: 0, y: 0, width: profile.width, height: profile.height, zorder: 0, visible: true, alpha: 1 },
-    ...extra.map((input, i) => ({ inputId: input.id, x: options.moved ? 640 : 40 + i * 20, y: 40, width: 480, height: 270, zorder: 1 + i, visible: true, alpha: 1 })),
+    ...extra.map((input, i) => ({
+      inputId: input.id,
+      x: options.moved ? 640 : 40 + i * 20,
+      y: 40,
+      width: 480,
+      height: 270,
+      zorder: 1 + i,
+      visible: true,
+      alpha: 1,
+    })),
   ];
   return renderPlanSchema.parse({
     profile: options.bitrateKbps ? { ...profile, videoBitrateKbps: options.bitrateKbps } : profile,
@@ -88,7 +97,14 @@ function plan(extra: PlanInput[], outputs: PlanOutput[], options: { sceneId?: st
     activeSceneId: options.sceneId ?? 'main',
     audio: [{ inputId: base.id, volume: 1 }],
     outputs,
-    vertical: { width: 720, height: 1280, scenes: [{ id: 'main', placements: [{ inputId: base.id, x: 0, y: 0, width: 720, height: 405, zorder: 0, visible: true, alpha: 1 }] }, { id: 'other', placements: [] }] },
+    vertical: {
+      width: 720,
+      height: 1280,
+      scenes: [
+        { id: 'main', placements: [{ inputId: base.id, x: 0, y: 0, width: 720, height: 405, zorder: 0, visible: true, alpha: 1 }] },
+        { id: 'other', placements: [] },
+      ],
+    },
   });
 }
 
@@ -104,11 +120,18 @@ async function liveInputs(session: Session): Promise<{ camera: PlanInput; page: 
       `videotestsrc is-live=true pattern=smpte ! video/x-raw,width=640,height=360,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=30 ! rtpvp8pay pt=96 ! udpsink host=127.0.0.1 port=${vp8} ` +
         `audiotestsrc is-live=true wave=sine ! audioconvert ! opusenc ! rtpopuspay pt=111 ! udpsink host=127.0.0.1 port=${audio}`,
     ),
-    gstSender(`videotestsrc is-live=true pattern=ball ! video/x-raw,width=640,height=360,framerate=30/1 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 ! video/x-h264,profile=constrained-baseline ! rtph264pay pt=102 config-interval=-1 ! udpsink host=127.0.0.1 port=${h264}`),
+    gstSender(
+      `videotestsrc is-live=true pattern=ball ! video/x-raw,width=640,height=360,framerate=30/1 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 ! video/x-h264,profile=constrained-baseline ! rtph264pay pt=102 config-interval=-1 ! udpsink host=127.0.0.1 port=${h264}`,
+    ),
   ];
   session.stops.push(...senders.map((sender) => () => sender.kill('SIGKILL')));
   return {
-    camera: { id: 'camera', kind: 'rtp', video: { codecs: [{ encoding: 'VP8', port: vp8, payloadType: 96 }], placeholder: PLACEHOLDER }, audio: { port: audio, encoding: 'OPUS', payloadType: 111 } },
+    camera: {
+      id: 'camera',
+      kind: 'rtp',
+      video: { codecs: [{ encoding: 'VP8', port: vp8, payloadType: 96 }], placeholder: PLACEHOLDER },
+      audio: { port: audio, encoding: 'OPUS', payloadType: 111 },
+    },
     page: { id: 'page', kind: 'rtp', video: { codecs: [{ encoding: 'H264', port: h264, payloadType: 102 }], keyColor: 'green', placeholder: PLACEHOLDER } },
   };
 }
@@ -157,13 +180,42 @@ async function measureChange(session: Session, apply: () => void): Promise<EditF
 async function edits(host: SessionHost, server: RunningRtmpServer, dir: string): Promise<void> {
   const session = await startSession(host, server, 'edits');
   const clip = join(dir, 'clip.mp4');
-  execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=s=640x360:r=30:d=4', '-f', 'lavfi', '-i', 'sine=frequency=660:sample_rate=48000:d=4', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', clip]);
+  execFileSync('ffmpeg', [
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=s=640x360:r=30:d=4',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=660:sample_rate=48000:d=4',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    clip,
+  ]);
   const { camera, page } = await liveInputs(session);
   const vertical: PlanOutput = { id: 'tall', url: `rtmp://127.0.0.1:${server.port}/live`, key: 'edits-tall', canvas: 'vertical', allowPrivate: true };
-  const apply = (extra: PlanInput[], options: { sceneId?: string; moved?: boolean } = {}) => () => session.host.applyPlan(session.id, ++session.version, plan(extra, session.outputs, options));
+  const apply =
+    (extra: PlanInput[], options: { sceneId?: string; moved?: boolean } = {}) =>
+    () =>
+      session.host.applyPlan(session.id, ++session.version, plan(extra, session.outputs, options));
   const kinds: [string, () => void, () => void][] = [
     ['image (Be Right Back screen)', apply([{ id: 'brb', kind: 'image', path: SCREEN_PICTURES.brb.path }]), apply([])],
-    ['test pattern with a tone', apply([{ id: 'tone', kind: 'test-pattern', pattern: 'smpte', color: 0xffffff, width: 320, height: 180, toneHz: 880 }]), apply([])],
+    [
+      'test pattern with a tone',
+      apply([{ id: 'tone', kind: 'test-pattern', pattern: 'smpte', color: 0xffffff, width: 320, height: 180, toneHz: 880 }]),
+      apply([]),
+    ],
     ['camera + microphone (VP8 + Opus)', apply([camera]), apply([])],
     ['web page (H.264, green key)', apply([page]), apply([])],
     ['video file', apply([{ id: 'clip', kind: 'video-file', path: clip, loop: true, restartOnShow: false }]), apply([])],
@@ -175,12 +227,19 @@ async function edits(host: SessionHost, server: RunningRtmpServer, dir: string):
   const quiet: number[] = [];
   for (let i = 0; i < 3; i++) quiet.push((await measureChange(session, () => undefined)).cores);
   const baseline = quiet.reduce((a, b) => a + b, 0) / quiet.length;
-  print(`load average ${await loadAverage()}; pipeline process ${baseline.toFixed(2)} cores with no change (720p30, 1 destination, camera test pattern + tone)`);
-  print(`${'change'.padEnd(44)} ${'stream gap'.padStart(11)} ${'arrival gap'.padStart(12)} ${'dropped'.padStart(8)} ${'CPU ×'.padStart(6)}   (worst of ${REPEAT}; gaps in ms within ${AROUND_MS} ms)`);
+  print(
+    `load average ${await loadAverage()}; pipeline process ${baseline.toFixed(2)} cores with no change (720p30, 1 destination, camera test pattern + tone)`,
+  );
+  print(
+    `${'change'.padEnd(44)} ${'stream gap'.padStart(11)} ${'arrival gap'.padStart(12)} ${'dropped'.padStart(8)} ${'CPU ×'.padStart(6)}   (worst of ${REPEAT}; gaps in ms within ${AROUND_MS} ms)`,
+  );
   const only = process.env.BENCH_KINDS?.split(',');
   for (const [name, add, remove] of kinds.filter(([name]) => !only || only.some((k) => name.includes(k)))) {
     if (name === 'layer move') apply([camera])();
-    for (const [what, change] of [['added', add], ['removed', remove]] as const) {
+    for (const [what, change] of [
+      ['added', add],
+      ['removed', remove],
+    ] as const) {
       const runs: EditFigures[] = [];
       // The added runs leave it added, for the removed runs.
       for (let i = 0; i < REPEAT; i++) {
@@ -189,8 +248,23 @@ async function edits(host: SessionHost, server: RunningRtmpServer, dir: string):
         if (i < REPEAT - 1) await measureChange(session, what === 'added' ? remove : add);
       }
       const worst = (key: keyof EditFigures) => Math.max(...runs.map((r) => r[key]));
-      const label = name === 'vertical canvas' ? (what === 'added' ? 'attached' : 'detached') : name === 'scene switch' ? (what === 'added' ? 'to another' : 'back') : name === 'layer move' ? (what === 'added' ? 'moved' : 'back') : what;
-      print(`${`${name} ${label}`.padEnd(44)} ${worst('streamGap').toFixed(0).padStart(11)} ${worst('arrivalGap').toFixed(0).padStart(12)} ${worst('dropped').toFixed(0).padStart(8)} ${(worst('cores') / baseline).toFixed(2).padStart(6)}`);
+      const label =
+        name === 'vertical canvas'
+          ? what === 'added'
+            ? 'attached'
+            : 'detached'
+          : name === 'scene switch'
+            ? what === 'added'
+              ? 'to another'
+              : 'back'
+            : name === 'layer move'
+              ? what === 'added'
+                ? 'moved'
+                : 'back'
+              : what;
+      print(
+        `${`${name} ${label}`.padEnd(44)} ${worst('streamGap').toFixed(0).padStart(11)} ${worst('arrivalGap').toFixed(0).padStart(12)} ${worst('dropped').toFixed(0).padStart(8)} ${(worst('cores') / baseline).toFixed(2).padStart(6)}`,
+      );
     }
   }
   await stopSession(session);
@@ -200,7 +274,13 @@ async function edits(host: SessionHost, server: RunningRtmpServer, dir: string):
 function processFigures(pid: number): { rssMb: number; anonMb: number; fileMb: number; threads: number; fds: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-  return { rssMb: field('VmRSS') / 1024, anonMb: field('RssAnon') / 1024, fileMb: field('RssFile') / 1024, threads: field('Threads'), fds: readdirSync(`/proc/${pid}/fd`).length };
+  return {
+    rssMb: field('VmRSS') / 1024,
+    anonMb: field('RssAnon') / 1024,
+    fileMb: field('RssFile') / 1024,
+    threads: field('Threads'),
+    fds: readdirSync(`/proc/${pid}/fd`).length,
+  };
 }
 
 async function leak(host: SessionHost, server: RunningRtmpServer): Promise<void> {
@@ -216,7 +296,9 @@ async function leak(host: SessionHost, server: RunningRtmpServer): Promise<void>
   };
   const cycled = [...LEAK_INPUTS].map((kind) => kinds[kind]!);
   print(`${CYCLES} attach/detach cycles of ${[...LEAK_INPUTS].join(' and ')}, live at 720p30 (pipeline process ${pid})`);
-  print(`${'cycle'.padStart(6)} ${'RSS MB'.padStart(8)} ${'Δ MB'.padStart(7)} ${'Δ anon'.padStart(7)} ${'Δ file'.padStart(7)} ${'threads'.padStart(8)} ${'fds'.padStart(5)}`);
+  print(
+    `${'cycle'.padStart(6)} ${'RSS MB'.padStart(8)} ${'Δ MB'.padStart(7)} ${'Δ anon'.padStart(7)} ${'Δ file'.padStart(7)} ${'threads'.padStart(8)} ${'fds'.padStart(5)}`,
+  );
   for (let cycle = 1; cycle <= CYCLES; cycle++) {
     session.host.applyPlan(session.id, ++session.version, plan(cycled, session.outputs));
     await sleep(LEAK_HOLD_MS);
@@ -230,7 +312,9 @@ async function leak(host: SessionHost, server: RunningRtmpServer): Promise<void>
       const now = processFigures(pid);
       first ??= now;
       const delta = (key: 'rssMb' | 'anonMb' | 'fileMb') => (now[key] - first![key]).toFixed(1).padStart(7);
-      print(`${String(cycle).padStart(6)} ${now.rssMb.toFixed(1).padStart(8)} ${delta('rssMb')} ${delta('anonMb')} ${delta('fileMb')} ${String(now.threads).padStart(8)} ${String(now.fds).padStart(5)}`);
+      print(
+        `${String(cycle).padStart(6)} ${now.rssMb.toFixed(1).padStart(8)} ${delta('rssMb')} ${delta('anonMb')} ${delta('fileMb')} ${String(now.threads).padStart(8)} ${String(now.fds).padStart(5)}`,
+      );
     }
   }
   print(`after ${CYCLES} cycles: same process ${session.supervisor.pid === pid ? 'yes' : 'NO'}, restarts ${session.supervisor.restarts}`);
@@ -263,7 +347,9 @@ async function replacements(host: SessionHost, server: RunningRtmpServer, label:
     const window = session.packets.filter((p) => p.at >= t0 - 1000 && p.at <= t0 + REPLACE_AROUND_MS);
     return { arrivalGap: longestGap(window.map((p) => p.at)), restarts: session.supervisor.restarts };
   };
-  print(`${`pipeline process replaced (${label}) by`.padEnd(44)} ${'arrival gap'.padStart(12)} ${'reader start'.padStart(13)}   (each of ${REPEAT}; ms within ${REPLACE_AROUND_MS} ms; the gap includes the reader's start)`);
+  print(
+    `${`pipeline process replaced (${label}) by`.padEnd(44)} ${'arrival gap'.padStart(12)} ${'reader start'.padStart(13)}   (each of ${REPEAT}; ms within ${REPLACE_AROUND_MS} ms; the gap includes the reader's start)`,
+  );
   for (let i = 0; i < REPEAT; i++) {
     const baseline = await readerStart();
     const bitrateKbps = i % 2 === 0 ? profile.videoBitrateKbps - 500 : profile.videoBitrateKbps;
@@ -274,7 +360,9 @@ async function replacements(host: SessionHost, server: RunningRtmpServer, label:
     const baseline = await readerStart();
     const pid = session.supervisor.pid!;
     const r = await windowed(() => process.kill(pid, 'SIGKILL'));
-    print(`${'a crash (kill -9, started again)'.padEnd(44)} ${r.arrivalGap.toFixed(0).padStart(12)} ${baseline.toFixed(0).padStart(13)}   restarts so far ${r.restarts}`);
+    print(
+      `${'a crash (kill -9, started again)'.padEnd(44)} ${r.arrivalGap.toFixed(0).padStart(12)} ${baseline.toFixed(0).padStart(13)}   restarts so far ${r.restarts}`,
+    );
   }
   await stopSession(session);
 }
@@ -292,7 +380,17 @@ async function main(): Promise<void> {
   const redisService = await startRedisServer(join(dir, 'redis'), await freePort());
   const redis = new Redis(redisService.url, { maxRetriesPerRequest: null });
   const server = await startRtmpServer({ dir: join(dir, 'nginx') });
-  const host = new SessionHost({ logger: pino({ level: 'warn' }), redis, metrics: new Registry(), supervisor: { onLogLine: (line) => (/"level":(40|50|60)/.test(line) || (process.env.BENCH_LOG !== undefined && line.includes(process.env.BENCH_LOG))) && print(`  pipeline: ${line.slice(0, 300)}`) }, onReport: (_id, report) => report.type === 'error' && print(`  pipeline error: ${report.code} ${report.message}`) });
+  const host = new SessionHost({
+    logger: pino({ level: 'warn' }),
+    redis,
+    metrics: new Registry(),
+    supervisor: {
+      onLogLine: (line) =>
+        (/"level":(40|50|60)/.test(line) || (process.env.BENCH_LOG !== undefined && line.includes(process.env.BENCH_LOG))) &&
+        print(`  pipeline: ${line.slice(0, 300)}`),
+    },
+    onReport: (_id, report) => report.type === 'error' && print(`  pipeline error: ${report.code} ${report.message}`),
+  });
   try {
     const only = new Set((process.env.BENCH_ONLY ?? 'edits,leak').split(','));
     if (only.has('edits')) await edits(host, server, dir);

@@ -56,7 +56,10 @@ async function main(): Promise<void> {
       onFrame?.(frame, at);
     });
     const patch = async (visible: boolean) => {
-      const res = await client.must<{ version: number }>('PATCH', `${base}/scene`, { baseVersion: doc.version, ops: [{ op: 'updateLayer', sceneId: scene.id, layerId: camera.id, changes: { visible } }] });
+      const res = await client.must<{ version: number }>('PATCH', `${base}/scene`, {
+        baseVersion: doc.version,
+        ops: [{ op: 'updateLayer', sceneId: scene.id, layerId: camera.id, changes: { visible } }],
+      });
       doc = { ...doc, version: res.version };
       return performance.now();
     };

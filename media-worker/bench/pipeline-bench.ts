@@ -76,7 +76,12 @@ interface Bench {
 }
 
 async function runSession(bench: Bench, id: string, profile: keyof typeof outputProfiles, destinations: number): Promise<Measured | undefined> {
-  const outputs = Array.from({ length: destinations }, (_, i) => ({ id: `d${i}`, url: `rtmp://127.0.0.1:${bench.server.port}/live`, key: `${id}-${i}`, allowPrivate: true }));
+  const outputs = Array.from({ length: destinations }, (_, i) => ({
+    id: `d${i}`,
+    url: `rtmp://127.0.0.1:${bench.server.port}/live`,
+    key: `${id}-${i}`,
+    allowPrivate: true,
+  }));
   const session = bench.host.startSession({ sessionId: id, planVersion: 1, plan: plan(profile, outputs) });
   await waitFor(`${id} live`, async () => (session.stats?.outputs.filter((o) => o.state === 'live').length === destinations ? true : undefined), 30_000);
   const measured = await measure(session.pid!, () => session.stats?.framesOut ?? 0);
@@ -106,7 +111,9 @@ async function ladderCost(bench: Bench, profile: keyof typeof outputProfiles): P
     const reported = session.stats?.encoder;
     base ??= measured.cores;
     const starved = measured.fps < 29 ? ' STARVED' : '';
-    figures.push(`${step.step} ${reported?.preset}@${reported?.width}x${reported?.height} ${measured.cores.toFixed(2)} (${(measured.cores / base).toFixed(2)}, ${(measured.cores / (before ?? measured.cores)).toFixed(2)}) fps=${measured.fps.toFixed(1)}${starved}`);
+    figures.push(
+      `${step.step} ${reported?.preset}@${reported?.width}x${reported?.height} ${measured.cores.toFixed(2)} (${(measured.cores / base).toFixed(2)}, ${(measured.cores / (before ?? measured.cores)).toFixed(2)}) fps=${measured.fps.toFixed(1)}${starved}`,
+    );
     before = measured.cores;
     print(`${id} step ${step.step} threads: ${threadLine(measured.threads)}`);
   }
@@ -171,7 +178,25 @@ interface GoLiveSample {
  */
 function decodingViewer(url: string): { firstPacket: Promise<{ at: number; keyframe: boolean }>; firstPicture: Promise<number>; stop: () => void } {
   const args = ['-v', 'rtmp2src', `location=${url}`, '!', 'flvdemux', 'name=d'];
-  args.push('d.video', '!', 'identity', 'name=packets', 'silent=false', '!', 'h264parse', '!', 'avdec_h264', '!', 'identity', 'name=pictures', 'silent=false', '!', 'fakesink', 'sync=false', 'async=false');
+  args.push(
+    'd.video',
+    '!',
+    'identity',
+    'name=packets',
+    'silent=false',
+    '!',
+    'h264parse',
+    '!',
+    'avdec_h264',
+    '!',
+    'identity',
+    'name=pictures',
+    'silent=false',
+    '!',
+    'fakesink',
+    'sync=false',
+    'async=false',
+  );
   args.push('d.audio', '!', 'fakesink', 'sync=false', 'async=false');
   // Line-buffered, so each buffer's line is read when it is printed.
   const viewer = spawn('stdbuf', ['-oL', 'gst-launch-1.0', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -212,7 +237,9 @@ async function goLiveLatency(bench: Bench, samples: number): Promise<GoLiveSampl
     for (let n = 0; n < samples; n++) {
       await new Promise((r) => setTimeout(r, 500 + Math.random() * 2000));
       const key = `golive-${n}`;
-      const probing = spawn('ffmpeg', ['-v', 'error', '-i', bench.server.url(key), '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x9', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const probing = spawn('ffmpeg', ['-v', 'error', '-i', bench.server.url(key), '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x9', '-'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       const decoding = decodingViewer(bench.server.url(key));
       // Let the players connect and wait for the publisher.
       await new Promise((r) => setTimeout(r, 700));
@@ -220,12 +247,18 @@ async function goLiveLatency(bench: Bench, samples: number): Promise<GoLiveSampl
       const addedAt = performance.now();
       version += 1;
       bench.host.applyPlan(session.sessionId, version, plan(profile, [base, { id: `add${n}`, url: base.url, key, allowPrivate: true }]));
-      const isLive = ({ sessionId, report }: Bench['reports'][number]) => sessionId === session.sessionId && report.type === 'outputStatus' && report.outputId === `add${n}` && report.state === 'live';
+      const isLive = ({ sessionId, report }: Bench['reports'][number]) =>
+        sessionId === session.sessionId && report.type === 'outputStatus' && report.outputId === `add${n}` && report.state === 'live';
       const liveAt = waitFor('the new output live', async () => (bench.reports.some(isLive) ? performance.now() : undefined), 15_000, 5);
-      const within = <T>(what: string, p: Promise<T>) => Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the new destination never showed ${what}`)), 15_000))]);
+      const within = <T>(what: string, p: Promise<T>) =>
+        Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the new destination never showed ${what}`)), 15_000))]);
       const packet = await within('a packet', decoding.firstPacket);
       if (!packet.keyframe) throw new Error('the first video packet at the new destination was not a keyframe');
-      const sample = { keyframe: packet.at - addedAt, picture: (await within('a picture', decoding.firstPicture)) - addedAt, ffmpeg: (await within('a picture to ffmpeg', probed)) - addedAt };
+      const sample = {
+        keyframe: packet.at - addedAt,
+        picture: (await within('a picture', decoding.firstPicture)) - addedAt,
+        ffmpeg: (await within('a picture to ffmpeg', probed)) - addedAt,
+      };
       results.push(sample);
       connected.push((await liveAt) - addedAt);
       probing.kill('SIGKILL');
@@ -271,8 +304,12 @@ async function main(): Promise<void> {
         const main10 = m10.threads.get(MAIN_THREAD) ?? 0;
         const perOutput = Math.max(0, main10 - main1) / 9;
         const others = (m: Measured) => sumThreads(m.threads, (n) => n !== MAIN_THREAD);
-        print(`  JS thread ${main1.toFixed(4)} cores with 1 destination, ${main10.toFixed(4)} with 10; every other thread ${others(m1).toFixed(3)} and ${others(m10).toFixed(3)}`);
-        print(`CPU(10 destinations) / CPU(1) at ${ratioProfile}, by threads: ${((one + 9 * perOutput) / one).toFixed(3)} (one session ${one.toFixed(3)} cores, one destination ${perOutput.toFixed(4)} cores)`);
+        print(
+          `  JS thread ${main1.toFixed(4)} cores with 1 destination, ${main10.toFixed(4)} with 10; every other thread ${others(m1).toFixed(3)} and ${others(m10).toFixed(3)}`,
+        );
+        print(
+          `CPU(10 destinations) / CPU(1) at ${ratioProfile}, by threads: ${((one + 9 * perOutput) / one).toFixed(3)} (one session ${one.toFixed(3)} cores, one destination ${perOutput.toFixed(4)} cores)`,
+        );
       } else {
         print(`CPU(10 destinations) / CPU(1) at ${ratioProfile}: n/a (starved)`);
       }
@@ -280,7 +317,9 @@ async function main(): Promise<void> {
     if (only.has('patch')) {
       const latencies = (await patchLatency(bench, 15)).sort((a, b) => a - b);
       const median = latencies[Math.floor(latencies.length / 2)]!;
-      print(`patch → changed frame at the output (720p30, ${latencies.length} changes): median ${median.toFixed(0)} ms, p95 ${latencies[Math.ceil(latencies.length * 0.95) - 1]!.toFixed(0)} ms, min ${latencies[0]!.toFixed(0)} ms, max ${latencies[latencies.length - 1]!.toFixed(0)} ms`);
+      print(
+        `patch → changed frame at the output (720p30, ${latencies.length} changes): median ${median.toFixed(0)} ms, p95 ${latencies[Math.ceil(latencies.length * 0.95) - 1]!.toFixed(0)} ms, min ${latencies[0]!.toFixed(0)} ms, max ${latencies[latencies.length - 1]!.toFixed(0)} ms`,
+      );
     }
     if (only.has('golive')) {
       const goLive = await goLiveLatency(bench, Number(process.env.BENCH_GOLIVE_SAMPLES ?? 8));

@@ -36,29 +36,58 @@ async function main(): Promise<void> {
     // Past the first GOP: rate control has settled.
     await new Promise((r) => setTimeout(r, 3000));
     const output = join(dir, 'output.y4m');
-    await execFileAsync('ffmpeg', ['-v', 'error', '-i', server.url('quality'), '-frames:v', String(FRAMES), '-pix_fmt', 'yuv420p', '-y', output], { timeout: 60_000 });
+    await execFileAsync('ffmpeg', ['-v', 'error', '-i', server.url('quality'), '-frames:v', String(FRAMES), '-pix_fmt', 'yuv420p', '-y', output], {
+      timeout: 60_000,
+    });
     // Two references, since how the picture is drawn decides its exact YUV values: videotestsrc
     // drawing it in I420 (as the pipeline's test input does now), and drawing it in 16-bit RGBA
     // converted to I420 by videoconvert (as it did before). A fair comparison of two versions of
     // the pipeline looks at both.
     const references = [
       { name: 'drawn in I420', caps: [`video/x-raw,format=I420,width=${p.width},height=${p.height},framerate=30/1`] },
-      { name: 'drawn in 16-bit RGBA, converted', caps: [`video/x-raw,format=ARGB64,width=${p.width},height=${p.height},framerate=30/1`, '!', 'videoconvert', '!', 'video/x-raw,format=I420'] },
+      {
+        name: 'drawn in 16-bit RGBA, converted',
+        caps: [`video/x-raw,format=ARGB64,width=${p.width},height=${p.height},framerate=30/1`, '!', 'videoconvert', '!', 'video/x-raw,format=I420'],
+      },
     ];
-    process.stdout.write(`720p30 still SMPTE picture, ${FRAMES} output frames (encoder ${session.stats?.encoder?.preset ?? 'veryfast'} at ${p.videoBitrateKbps} kbit/s) against the picture\n`);
+    process.stdout.write(
+      `720p30 still SMPTE picture, ${FRAMES} output frames (encoder ${session.stats?.encoder?.preset ?? 'veryfast'} at ${p.videoBitrateKbps} kbit/s) against the picture\n`,
+    );
     for (const [i, ref] of references.entries()) {
       const reference = join(dir, `reference-${i}.y4m`);
-      await execFileAsync('gst-launch-1.0', ['-q', 'videotestsrc', 'pattern=smpte', 'num-buffers=1', '!', ...ref.caps, '!', 'y4menc', '!', 'filesink', `location=${reference}`]);
+      await execFileAsync('gst-launch-1.0', [
+        '-q',
+        'videotestsrc',
+        'pattern=smpte',
+        'num-buffers=1',
+        '!',
+        ...ref.caps,
+        '!',
+        'y4menc',
+        '!',
+        'filesink',
+        `location=${reference}`,
+      ]);
       if (process.env.QUALITY_KEEP) await execFileAsync('cp', [output, reference, process.env.QUALITY_KEEP]);
       // The reference is one frame, looped against every output frame.
       const compare = async (filter: string) =>
-        (await execFileAsync('ffmpeg', ['-hide_banner', '-i', output, '-stream_loop', '-1', '-i', reference, '-lavfi', filter, '-frames:v', String(FRAMES), '-f', 'null', '-'], { timeout: 60_000 })).stderr;
+        (
+          await execFileAsync(
+            'ffmpeg',
+            ['-hide_banner', '-i', output, '-stream_loop', '-1', '-i', reference, '-lavfi', filter, '-frames:v', String(FRAMES), '-f', 'null', '-'],
+            { timeout: 60_000 },
+          )
+        ).stderr;
       // SMPTE's bottom right is noise, new in every frame: the top three quarters (bars and strip) are compared.
       const still = `crop=${p.width}:${(p.height * 3) / 4}:0:0`;
-      const psnr = /PSNR y:([\d.inf]+) u:([\d.inf]+) v:([\d.inf]+) average:([\d.inf]+) min:([\d.inf]+)/.exec(await compare(`[0:v]${still}[a];[1:v]${still}[b];[a][b]psnr`));
+      const psnr = /PSNR y:([\d.inf]+) u:([\d.inf]+) v:([\d.inf]+) average:([\d.inf]+) min:([\d.inf]+)/.exec(
+        await compare(`[0:v]${still}[a];[1:v]${still}[b];[a][b]psnr`),
+      );
       const ssim = /SSIM Y:([\d.]+).*All:([\d.]+)/.exec(await compare(`[0:v]${still}[a];[1:v]${still}[b];[a][b]ssim`));
       if (!psnr || !ssim) throw new Error('ffmpeg printed no PSNR/SSIM');
-      process.stdout.write(`  ${ref.name}: PSNR y ${psnr[1]} u ${psnr[2]} v ${psnr[3]} average ${psnr[4]} dB (lowest frame ${psnr[5]}); SSIM Y ${ssim[1]} all ${ssim[2]}\n`);
+      process.stdout.write(
+        `  ${ref.name}: PSNR y ${psnr[1]} u ${psnr[2]} v ${psnr[3]} average ${psnr[4]} dB (lowest frame ${psnr[5]}); SSIM Y ${ssim[1]} all ${ssim[2]}\n`,
+      );
     }
     await host.stopSession('quality');
   } finally {

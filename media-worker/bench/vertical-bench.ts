@@ -22,7 +22,17 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { freePort, startRedisServer, startRtmpServer, waitFor } from '@onair/embedded';
-import { applyScenePatch, newProjectDocument, planEntitlements, sceneToRenderPlan, type PlanInput, type PlanOutput, type RenderPlan, type SceneDocument, type Source } from '@onair/protocol';
+import {
+  applyScenePatch,
+  newProjectDocument,
+  planEntitlements,
+  sceneToRenderPlan,
+  type PlanInput,
+  type PlanOutput,
+  type RenderPlan,
+  type SceneDocument,
+  type Source,
+} from '@onair/protocol';
 import { SessionHost } from '../src/session/session-host.ts';
 import { cpuSeconds, threadCpuSeconds } from './proc-cpu.ts';
 
@@ -79,11 +89,28 @@ function resolver(): (source: Source) => PlanInput | undefined {
 function startSender(size: { width: number; height: number; port: number }, pattern: string): ChildProcess {
   const args = [
     '-q',
-    'videotestsrc', 'is-live=true', `pattern=${pattern}`, '!',
-    `video/x-raw,width=${size.width},height=${size.height},framerate=30/1`, '!',
-    'vp8enc', 'deadline=1', 'cpu-used=8', 'end-usage=cbr', 'target-bitrate=2500000', 'keyframe-max-dist=30', 'threads=1', '!',
-    'rtpvp8pay', 'pt=96', 'mtu=1200', '!',
-    'udpsink', 'host=127.0.0.1', `port=${size.port}`, 'sync=false',
+    'videotestsrc',
+    'is-live=true',
+    `pattern=${pattern}`,
+    '!',
+    `video/x-raw,width=${size.width},height=${size.height},framerate=30/1`,
+    '!',
+    'vp8enc',
+    'deadline=1',
+    'cpu-used=8',
+    'end-usage=cbr',
+    'target-bitrate=2500000',
+    'keyframe-max-dist=30',
+    'threads=1',
+    '!',
+    'rtpvp8pay',
+    'pt=96',
+    'mtu=1200',
+    '!',
+    'udpsink',
+    'host=127.0.0.1',
+    `port=${size.port}`,
+    'sync=false',
   ];
   return spawn('gst-launch-1.0', args, { stdio: 'ignore' });
 }
@@ -105,11 +132,21 @@ async function measure(host: SessionHost, id: string, plan: RenderPlan): Promise
   const seconds = (Date.now() - t0) / 1000;
   const [cpu1, threads1, frames1] = [await cpuSeconds(pid), await threadCpuSeconds(pid), session.stats?.framesOut ?? 0];
   await host.stopSession(id);
-  const byThread = [...threads1].map(([name, s]) => [name, (s - (threads0.get(name) ?? 0)) / seconds] as const).filter(([, c]) => c >= 0.01).sort((x, y) => y[1] - x[1]);
-  const verticalThreads = [...threads1].filter(([name]) => name.startsWith('vertical')).reduce((n, [name, s]) => n + (s - (threads0.get(name) ?? 0)) / seconds, 0);
+  const byThread = [...threads1]
+    .map(([name, s]) => [name, (s - (threads0.get(name) ?? 0)) / seconds] as const)
+    .filter(([, c]) => c >= 0.01)
+    .sort((x, y) => y[1] - x[1]);
+  const verticalThreads = [...threads1]
+    .filter(([name]) => name.startsWith('vertical'))
+    .reduce((n, [name, s]) => n + (s - (threads0.get(name) ?? 0)) / seconds, 0);
   const measured = { cores: (cpu1 - cpu0) / seconds, fps: (frames1 - frames0) / seconds, verticalThreads };
   const starved = measured.fps < 29 ? '  STARVED: not a valid figure, run again on an idle machine' : '';
-  print(`${id.padEnd(16)} outputs=${plan.outputs.map((o) => o.canvas ?? 'horizontal').join('+').padEnd(20)} cores=${measured.cores.toFixed(3)}  fps=${measured.fps.toFixed(1)}  vertical-* threads=${verticalThreads.toFixed(3)}${starved}`);
+  print(
+    `${id.padEnd(16)} outputs=${plan.outputs
+      .map((o) => o.canvas ?? 'horizontal')
+      .join('+')
+      .padEnd(20)} cores=${measured.cores.toFixed(3)}  fps=${measured.fps.toFixed(1)}  vertical-* threads=${verticalThreads.toFixed(3)}${starved}`,
+  );
   print(`${''.padEnd(16)} threads: ${byThread.map(([name, c]) => `${name} ${c.toFixed(2)}`).join(', ')}`);
   return measured;
 }
@@ -134,7 +171,9 @@ async function main(): Promise<void> {
   const wide: PlanOutput = { id: 'wide', url, key: 'wide', allowPrivate: true, canvas: 'horizontal' };
   const tall: PlanOutput = { id: 'tall', url, key: 'tall', allowPrivate: true, canvas: 'vertical' };
   try {
-    print(`${PROFILE}30, ${RTP_SOURCES ? 'camera + game decoded from VP8 over RTP (senders not counted)' : 'test pictures, no decoding'}, window ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up, ${RUNS} runs each; pipeline process CPU only (nginx excluded)`);
+    print(
+      `${PROFILE}30, ${RTP_SOURCES ? 'camera + game decoded from VP8 over RTP (senders not counted)' : 'test pictures, no decoding'}, window ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up, ${RUNS} runs each; pipeline process CPU only (nginx excluded)`,
+    );
     const alone: number[] = [];
     const both: number[] = [];
     for (let run = 0; run < RUNS; run++) {
@@ -148,7 +187,9 @@ async function main(): Promise<void> {
       return;
     }
     const [h, hv] = [median(alone), median(both)];
-    print(`cores, median: horizontal alone ${h.toFixed(3)}, horizontal + vertical ${hv.toFixed(3)}; the vertical canvas adds ${(hv - h).toFixed(3)} cores = ${((hv - h) / h).toFixed(2)}× the horizontal session (target ≤ 0.60)`);
+    print(
+      `cores, median: horizontal alone ${h.toFixed(3)}, horizontal + vertical ${hv.toFixed(3)}; the vertical canvas adds ${(hv - h).toFixed(3)} cores = ${((hv - h) / h).toFixed(2)}× the horizontal session (target ≤ 0.60)`,
+    );
   } finally {
     for (const sender of senders) sender.kill('SIGTERM');
     await host.stopAll();

@@ -92,26 +92,78 @@ async function main(): Promise<void> {
     network: { additionalHostAddresses: ['127.0.0.1'] },
     setJitterLatency: (id, ms) => host.setJitterLatency(id, ms),
   });
-  const host = new SessionHost({ logger, redis, metrics: new Registry(), supervisor: { onLogLine: () => {} }, onReport: (sessionId, report) => endpoint.onPipelineReport(sessionId, report) });
+  const host = new SessionHost({
+    logger,
+    redis,
+    metrics: new Registry(),
+    supervisor: { onLogLine: () => {} },
+    onReport: (sessionId, report) => endpoint.onPipelineReport(sessionId, report),
+  });
   const pageServer = createServer((_req, res) => res.setHeader('content-type', 'text/html').end(PAGE));
   await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     env: { ...process.env, HOME: dir },
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--allow-loopback-in-peer-connection', '--disable-features=WebRtcHideLocalIpsWithMdns', '--autoplay-policy=no-user-gesture-required'],
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--allow-loopback-in-peer-connection',
+      '--disable-features=WebRtcHideLocalIpsWithMdns',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
   });
   const reader = { kill: () => {} };
   try {
     // A camera layer over the whole 720p picture, hidden for the baseline (a shown layer without a
     // track draws its 'Camera Offline' picture, which would count as the track's cost).
-    const doc = newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '720p' });
+    const doc = newProjectDocument({
+      projectId: randomUUID(),
+      sceneId: randomUUID(),
+      watermarkSourceId: randomUUID(),
+      watermarkLayerId: randomUUID(),
+      resolution: '720p',
+    });
     const cameraId = randomUUID();
-    doc.sources.push({ id: cameraId, kind: 'webcam', name: 'Camera', settings: { opacity: 1, volume: 1, muted: false, webcamDeviceId: null, microphoneDeviceId: 'default', displayName: '', userId: null, mirrorCamera: false } });
-    doc.scenes[0]!.layers.push({ id: randomUUID(), sourceId: cameraId, x: 0, y: 0, width: 1280, height: 720, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 1, opacity: 1, visible: false });
+    doc.sources.push({
+      id: cameraId,
+      kind: 'webcam',
+      name: 'Camera',
+      settings: {
+        opacity: 1,
+        volume: 1,
+        muted: false,
+        webcamDeviceId: null,
+        microphoneDeviceId: 'default',
+        displayName: '',
+        userId: null,
+        mirrorCamera: false,
+      },
+    });
+    doc.scenes[0]!.layers.push({
+      id: randomUUID(),
+      sourceId: cameraId,
+      x: 0,
+      y: 0,
+      width: 1280,
+      height: 720,
+      crop: { top: 0, right: 0, bottom: 0, left: 0 },
+      zIndex: 1,
+      opacity: 1,
+      visible: false,
+    });
     await redis.hset(sessionKeys.document(doc.projectId), 'version', '0', 'document', JSON.stringify(doc));
     const preview = await endpoint.openSession(doc.projectId);
     const key = 'bench';
-    const planOf = () => ({ ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'out', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key, allowPrivate: true }]), preview });
+    const planOf = () => ({
+      ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'out', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key, allowPrivate: true }]),
+      preview,
+    });
     const session = host.startSession({ sessionId: doc.projectId, planVersion: 1, plan: planOf() });
     await waitFor('output live', async () => (session.stats?.outputs[0]?.state === 'live' ? true : undefined), 30_000);
     await sleep(4000);
@@ -122,8 +174,17 @@ async function main(): Promise<void> {
 
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${(pageServer.address() as AddressInfo).port}/`);
-    const offer = await page.evaluate<{ sdp: string; tracks: { mid: string; type: 'camera' | 'microphone' }[]; previewMid: null }>(`publish(${JSON.stringify(CODEC)})`);
-    const answer = await endpoint.offer({ projectId: doc.projectId, participantId: randomUUID(), publisher: { userId: 'owner', isHost: true }, peerId: 'bench', ...offer, onState: () => undefined });
+    const offer = await page.evaluate<{ sdp: string; tracks: { mid: string; type: 'camera' | 'microphone' }[]; previewMid: null }>(
+      `publish(${JSON.stringify(CODEC)})`,
+    );
+    const answer = await endpoint.offer({
+      projectId: doc.projectId,
+      participantId: randomUUID(),
+      publisher: { userId: 'owner', isHost: true },
+      peerId: 'bench',
+      ...offer,
+      onState: () => undefined,
+    });
     await page.evaluate(`pc.setRemoteDescription({ type: 'answer', sdp: ${JSON.stringify(answer)} })`);
     await sleep(WARMUP_MS);
     const bytes0 = (await page.evaluate<{ bytes: number }>('sent()')).bytes;
@@ -132,9 +193,13 @@ async function main(): Promise<void> {
     const kbps = ((sent.bytes - bytes0) * 8) / WINDOW_MS;
     // Chromium lowers the frame rate when its encoder is short of CPU: then the figures are for less than 30 fps.
     const starved = sent.fps < 25 ? '  (browser CPU-starved: below 30 fps, machine load ' + (await loadAverage()) + ')' : '';
-    print(`browser sends ${CODEC}${sent.encoder ? ` (${sent.encoder})` : ''} ${sent.width}x${sent.height} at ${sent.fps} fps, ${kbps.toFixed(0)} kbit/s${starved}`);
+    print(
+      `browser sends ${CODEC}${sent.encoder ? ` (${sent.encoder})` : ''} ${sent.width}x${sent.height} at ${sent.fps} fps, ${kbps.toFixed(0)} kbit/s${starved}`,
+    );
     print(`one ingested track: pipeline ${busy.pipeline.toFixed(2)} cores, worker node ${busy.node.toFixed(2)} cores`);
-    print(`CPU per ingested ${sent.height}p track: +${(busy.pipeline - idle.pipeline).toFixed(2)} pipeline, +${(busy.node - idle.node).toFixed(2)} werift/forwarding = +${(busy.pipeline - idle.pipeline + busy.node - idle.node).toFixed(2)} cores`);
+    print(
+      `CPU per ingested ${sent.height}p track: +${(busy.pipeline - idle.pipeline).toFixed(2)} pipeline, +${(busy.node - idle.node).toFixed(2)} werift/forwarding = +${(busy.pipeline - idle.pipeline + busy.node - idle.node).toFixed(2)} cores`,
+    );
 
     // Latency: browser frame → RTMP output frame.
     let onFrame: ((white: boolean, at: number) => void) | undefined;
@@ -165,8 +230,12 @@ async function main(): Promise<void> {
     latencies.sort((a, b) => a - b);
     const tracks = endpoint.stats(doc.projectId);
     const peak = Math.max(0, ...(tracks?.participants.flatMap((p) => p.tracks.map((t) => t.peakLatenessMs)) ?? []));
-    print(`browser frame → RTMP output frame (${latencies.length} flashes): median ${latencies[Math.floor(latencies.length / 2)]} ms, min ${latencies[0]} ms, max ${latencies[latencies.length - 1]} ms`);
-    print(`  jitter buffers at ${tracks?.jitterLatencyMs} ms, set from the tracks' peak lateness ${peak} ms (the default before measuring: ${JITTER_LATENCY_DEFAULT_MS} ms)`);
+    print(
+      `browser frame → RTMP output frame (${latencies.length} flashes): median ${latencies[Math.floor(latencies.length / 2)]} ms, min ${latencies[0]} ms, max ${latencies[latencies.length - 1]} ms`,
+    );
+    print(
+      `  jitter buffers at ${tracks?.jitterLatencyMs} ms, set from the tracks' peak lateness ${peak} ms (the default before measuring: ${JITTER_LATENCY_DEFAULT_MS} ms)`,
+    );
   } finally {
     reader.kill();
     await browser.close();

@@ -21,10 +21,16 @@ svg { width: 72px; height: 72px; fill: none; stroke: currentColor; stroke-width:
 span { font-size: 34px; font-weight: 600; letter-spacing: 0.01em; }
 </style></head><body><svg viewBox="0 0 24 24">${icon}</svg><span>${text}</span></body></html>`;
 
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+});
 try {
   const tab = await browser.newPage({ viewport: { width: 640, height: 360 } });
-  for (const [kind, picture] of Object.entries(PLACEHOLDER_PICTURES) as [keyof typeof PLACEHOLDER_PICTURES, (typeof PLACEHOLDER_PICTURES)[keyof typeof PLACEHOLDER_PICTURES]][]) {
+  for (const [kind, picture] of Object.entries(PLACEHOLDER_PICTURES) as [
+    keyof typeof PLACEHOLDER_PICTURES,
+    (typeof PLACEHOLDER_PICTURES)[keyof typeof PLACEHOLDER_PICTURES],
+  ][]) {
     await tab.setContent(page(picture.text, ICONS[kind]));
     await writeFile(picture.path, await tab.screenshot({ type: 'png' }));
     process.stdout.write(`${picture.path}\n`);

@@ -13,7 +13,10 @@ h1 { margin: 0; font-size: 84px; font-weight: 700; letter-spacing: -0.01em; }
 p { margin: 0; font-size: 32px; opacity: 0.85; }
 </style></head><body><h1>${title}</h1><p>${subtitle}</p></body></html>`;
 
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+});
 try {
   const tab = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   for (const screen of Object.values(SCREEN_PICTURES)) {

@@ -69,9 +69,10 @@ async function start(ctx: WorkerContext): Promise<void> {
   const uploadsDir = process.env.UPLOADS_DIR ?? '.data/uploads';
   // With the uploads in a bucket the api's folder is not this machine's: the files scenes show are fetched into a cache.
   const bucket = uploadsBucketConfig(process.env);
-  const uploads = bucket.UPLOADS_BACKEND === 's3' && bucket.UPLOADS_S3_BUCKET
-    ? new UploadCache(uploadsBucketClient(bucket), bucket.UPLOADS_S3_BUCKET, bucket.UPLOADS_S3_PREFIX, resolve(uploadsDir, 'bucket-cache'), ctx.logger)
-    : undefined;
+  const uploads =
+    bucket.UPLOADS_BACKEND === 's3' && bucket.UPLOADS_S3_BUCKET
+      ? new UploadCache(uploadsBucketClient(bucket), bucket.UPLOADS_S3_BUCKET, bucket.UPLOADS_S3_PREFIX, resolve(uploadsDir, 'bucket-cache'), ctx.logger)
+      : undefined;
   consumer = new SessionConsumer({
     redis: ctx.redis,
     router,

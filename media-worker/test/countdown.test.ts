@@ -15,12 +15,18 @@ const suite = useSharedFixture();
 const GREEN = [0x14, 0x53, 0x2d];
 /** The plate in output pixels (the profile is 854 wide, the scene canvas 1280). */
 const k = WIDTH / 1280;
-const box = { x: Math.round(COUNTDOWN_BOX.x * k), y: Math.round(COUNTDOWN_BOX.y * k), width: Math.round(COUNTDOWN_BOX.width * k), height: Math.round(COUNTDOWN_BOX.height * k) };
+const box = {
+  x: Math.round(COUNTDOWN_BOX.x * k),
+  y: Math.round(COUNTDOWN_BOX.y * k),
+  width: Math.round(COUNTDOWN_BOX.width * k),
+  height: Math.round(COUNTDOWN_BOX.height * k),
+};
 
 /** Which pixels of the plate are white (the digits), as one string of 0/1. */
 function digits(frame: Frame, at: { x: number; y: number; width: number; height: number } = box): string {
   let mask = '';
-  for (let y = at.y + 4; y < at.y + at.height - 4; y++) for (let x = at.x + 4; x < at.x + at.width - 4; x++) mask += pixel(frame, x, y).every((c) => c > 170) ? '1' : '0';
+  for (let y = at.y + 4; y < at.y + at.height - 4; y++)
+    for (let x = at.x + 4; x < at.x + at.width - 4; x++) mask += pixel(frame, x, y).every((c) => c > 170) ? '1' : '0';
   return mask;
 }
 const whiteCount = (mask: string) => mask.split('').filter((c) => c === '1').length;
@@ -46,20 +52,30 @@ describe('countdown time left', () => {
     suite.fx.host.startSession({ sessionId: 'countdown', planVersion: 1, plan: plan() });
     await suite.fx.waitForOutput('countdown', 'main', 'live');
     // No countdown in the plan: the scene alone, no plate.
-    const before = await waitFor('the scene without a plate', async () => {
-      const frame = await grab();
-      return near(pixel(frame, ...centre), GREEN, 30) ? frame : undefined;
-    }, 20_000, 200);
+    const before = await waitFor(
+      'the scene without a plate',
+      async () => {
+        const frame = await grab();
+        return near(pixel(frame, ...centre), GREEN, 30) ? frame : undefined;
+      },
+      20_000,
+      200,
+    );
     expect(whiteCount(digits(before))).toBe(0);
 
     // 4.5 s left: the plate shows (dark over the green) with white digits.
     const endsAt = Date.now() + 4500;
     suite.fx.host.applyPlan('countdown', 2, plan({ endsAt }));
-    const first = await waitFor('the plate with its digits', async () => {
-      const frame = await grab();
-      const plate = pixel(frame, ...centre);
-      return plate.every((c, i) => c < GREEN[i]! - 5 || c < 12) && whiteCount(digits(frame)) > 200 ? frame : undefined;
-    }, 20_000, 200);
+    const first = await waitFor(
+      'the plate with its digits',
+      async () => {
+        const frame = await grab();
+        const plate = pixel(frame, ...centre);
+        return plate.every((c, i) => c < GREEN[i]! - 5 || c < 12) && whiteCount(digits(frame)) > 200 ? frame : undefined;
+      },
+      20_000,
+      200,
+    );
     const firstAt = Date.now();
     // To look at the frame: COUNTDOWN_FRAME=/tmp/countdown.ppm (a binary PPM).
     if (process.env.COUNTDOWN_FRAME) await writeFile(process.env.COUNTDOWN_FRAME, Buffer.concat([Buffer.from(`P6 ${WIDTH} ${HEIGHT} 255\n`), first.rgb]));
@@ -81,10 +97,15 @@ describe('countdown time left', () => {
 
     // The scene is left (no countdown in the plan): the plate goes.
     suite.fx.host.applyPlan('countdown', 3, plan());
-    await waitFor('the plate gone', async () => {
-      const frame = await grab();
-      return near(pixel(frame, ...centre), GREEN, 30) && whiteCount(digits(frame)) === 0 ? true : undefined;
-    }, 20_000, 200);
+    await waitFor(
+      'the plate gone',
+      async () => {
+        const frame = await grab();
+        return near(pixel(frame, ...centre), GREEN, 30) && whiteCount(digits(frame)) === 0 ? true : undefined;
+      },
+      20_000,
+      200,
+    );
     expect(suite.fx.logs.some((l) => l.includes('countdown plate left out') || l.includes('countdown plate failed'))).toBe(false);
     await suite.fx.host.stopSession('countdown');
   });
@@ -106,23 +127,36 @@ describe('countdown time left', () => {
           { id: 'wide', url, key: wideKey },
           { id: 'tall', url, key: tallKey, canvas: 'vertical' },
         ],
-        vertical: { ...tall, scenes: [{ id: 'countdown', placements: [{ inputId: 'screen', x: 0, y: 0, width: tall.width, height: tall.height, zorder: 1 }] }] },
+        vertical: {
+          ...tall,
+          scenes: [{ id: 'countdown', placements: [{ inputId: 'screen', x: 0, y: 0, width: tall.width, height: tall.height, zorder: 1 }] }],
+        },
         ...(countdown ? { countdown } : {}),
       });
     const grab = () => grabFrame(server.url(tallKey), tall.width, tall.height);
     suite.fx.host.startSession({ sessionId: 'countdown-vertical', planVersion: 1, plan: plan() });
     await suite.fx.waitForOutput('countdown-vertical', 'tall', 'live');
-    const before = await waitFor('the vertical scene', async () => {
-      const frame = await grab();
-      return near(pixel(frame, plate.x + 2, plate.y + 40), GREEN, 30) ? frame : undefined;
-    }, 20_000, 200);
+    const before = await waitFor(
+      'the vertical scene',
+      async () => {
+        const frame = await grab();
+        return near(pixel(frame, plate.x + 2, plate.y + 40), GREEN, 30) ? frame : undefined;
+      },
+      20_000,
+      200,
+    );
     expect(whiteCount(digits(before, plate))).toBe(0);
 
     suite.fx.host.applyPlan('countdown-vertical', 2, plan({ endsAt: Date.now() + 30_000 }));
-    const first = await waitFor('the plate on the vertical picture', async () => {
-      const frame = await grab();
-      return whiteCount(digits(frame, plate)) > 200 ? frame : undefined;
-    }, 20_000, 200);
+    const first = await waitFor(
+      'the plate on the vertical picture',
+      async () => {
+        const frame = await grab();
+        return whiteCount(digits(frame, plate)) > 200 ? frame : undefined;
+      },
+      20_000,
+      200,
+    );
     const at = Date.now();
     await new Promise((r) => setTimeout(r, Math.max(0, at + 1300 - Date.now())));
     expect(difference(digits(first, plate), digits(await grab(), plate))).toBeGreaterThan(150);

@@ -23,7 +23,15 @@ describe('destinations', () => {
     const server = await suite.fx.rtmp();
     const [k1, k2] = [key(), key()];
     const base = `rtmp://127.0.0.1:${server.port}/live`;
-    suite.fx.host.startSession({ sessionId: 'two-dest', planVersion: 1, plan: testPlan([{ id: 'a', url: base, key: k1 }, { id: 'b', url: base, key: k2 }]), outputPolicy: { backoffMs: [500], stallAfterMs: 5000, giveUpAfterMs: 60_000 } });
+    suite.fx.host.startSession({
+      sessionId: 'two-dest',
+      planVersion: 1,
+      plan: testPlan([
+        { id: 'a', url: base, key: k1 },
+        { id: 'b', url: base, key: k2 },
+      ]),
+      outputPolicy: { backoffMs: [500], stallAfterMs: 5000, giveUpAfterMs: 60_000 },
+    });
     await suite.fx.waitForOutput('two-dest', 'a', 'live');
     await suite.fx.waitForOutput('two-dest', 'b', 'live');
 
@@ -41,7 +49,10 @@ describe('destinations', () => {
 
     // The worker's view of the same session: Redis for the api, Prometheus for operators.
     const stats = sessionStatsSchema.parse(JSON.parse((await suite.fx.redis.get(sessionStatusKeys.stats('two-dest'))) ?? 'null'));
-    expect(stats.outputs.map((o) => [o.id, o.state])).toEqual([['a', 'live'], ['b', 'live']]);
+    expect(stats.outputs.map((o) => [o.id, o.state])).toEqual([
+      ['a', 'live'],
+      ['b', 'live'],
+    ]);
     expect(stats.fps).toBeGreaterThan(25);
     const metrics = await suite.fx.metrics.getSingleMetricAsString('onair_media_output_live');
     expect(metrics).toContain('onair_media_output_live{session="two-dest",output="a"} 1');
@@ -77,7 +88,9 @@ describe('destinations', () => {
       const bVideo = (await joined).filter((p) => p.stream === 'video');
       const aKeys = (await continuing).filter((p) => p.stream === 'video' && p.keyframe).map((p) => p.pts);
       const bFirstKey = bVideo.find((p) => p.keyframe)!.pts;
-      process.stdout.write(`join-late: A keyframes ${aKeys.map((t) => t.toFixed(3)).join(' ')}; B first packet ${bVideo[0]?.pts.toFixed(3)}, first keyframe ${bFirstKey.toFixed(3)}\n`);
+      process.stdout.write(
+        `join-late: A keyframes ${aKeys.map((t) => t.toFixed(3)).join(' ')}; B first packet ${bVideo[0]?.pts.toFixed(3)}, first keyframe ${bFirstKey.toFixed(3)}\n`,
+      );
       // One encode: B's first keyframe is one of A's, and it is off the 2 s grid: made for B.
       const index = aKeys.findIndex((t) => Math.abs(t - bFirstKey) < 0.005);
       expect(index).toBeGreaterThan(0);
@@ -121,7 +134,12 @@ describe('destinations', () => {
     expect((await probeStream(server.url(kNamed))).video).toMatchObject({ codec: 'h264' });
     // The egress resolved the re-pointed name itself (a second answer), and nothing reached any refused stream name.
     expect(dns.queries.get('rebind.test')).toBeGreaterThanOrEqual(2);
-    for (const [srv, k] of [[server, kRebound], [literal, kDotted], [literal, kLiteral]] as const) await expect(probeStream(srv.url(k), 3000)).rejects.toThrow();
+    for (const [srv, k] of [
+      [server, kRebound],
+      [literal, kDotted],
+      [literal, kLiteral],
+    ] as const)
+      await expect(probeStream(srv.url(k), 3000)).rejects.toThrow();
     expect(suite.fx.logs.some((l) => l.includes('output address refused') && l.includes('rebind.test → 127.0.0.1'))).toBe(true);
     await suite.fx.host.stopSession('address-check');
   });

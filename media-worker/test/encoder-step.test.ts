@@ -49,7 +49,12 @@ describe('encoder step-down', () => {
     }, 500);
     try {
       // The governor steps a pipeline only once it has settled (played GOVERNOR_SETTLE_MS).
-      await waitFor('the pipeline settled', async () => (suite.fx.host.governed().find((s) => s.sessionId === 'step')?.settled ? true : undefined), 30_000, 100);
+      await waitFor(
+        'the pipeline settled',
+        async () => (suite.fx.host.governed().find((s) => s.sessionId === 'step')?.settled ? true : undefined),
+        30_000,
+        100,
+      );
       const reading = readPackets(server.url(k), 10);
       await new Promise((r) => setTimeout(r, 1500));
       const lowered = Date.now();
@@ -71,7 +76,9 @@ describe('encoder step-down', () => {
       const video = packets.filter((p) => p.stream === 'video');
       const span = video.at(-1)!.pts - video[0]!.pts;
       // Two re-opened encoders inside the window, and the output's frames go on (a few at most missing).
-      process.stdout.write(`step-down: ${video.length} video packets over ${span.toFixed(2)} s of output (${(video.length / span).toFixed(2)} fps), longest gap ${longestVideoGap(packets).toFixed(3)} s, steps at ${decisions.map((d) => `${d.cores} cores`).join(', ')}\n`);
+      process.stdout.write(
+        `step-down: ${video.length} video packets over ${span.toFixed(2)} s of output (${(video.length / span).toFixed(2)} fps), longest gap ${longestVideoGap(packets).toFixed(3)} s, steps at ${decisions.map((d) => `${d.cores} cores`).join(', ')}\n`,
+      );
       expect(span).toBeGreaterThan(8);
       expect(video.length / span).toBeGreaterThan(29.5);
       // The valve before the encoder is closed while x264 re-opens: about 2 ms on a quiet machine,

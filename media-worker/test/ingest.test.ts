@@ -79,7 +79,12 @@ afterEach(async () => {
     const broadcast = await broadcastOf(id);
     if (!broadcast || broadcast.state === 'ended' || broadcast.state === 'failed') continue;
     await client.must('POST', `/api/v1/projects/${id}/broadcast/end`);
-    await waitFor(`project ${id}'s broadcast to end`, async () => (['ended', 'failed'].includes((await broadcastOf(id))?.state ?? 'ended') ? true : undefined), 30_000, 100);
+    await waitFor(
+      `project ${id}'s broadcast to end`,
+      async () => (['ended', 'failed'].includes((await broadcastOf(id))?.state ?? 'ended') ? true : undefined),
+      30_000,
+      100,
+    );
   }
 }, 60_000);
 
@@ -93,15 +98,39 @@ afterAll(async () => {
 
 /** ffmpeg as an encoder: a solid colour and a tone, H.264 (1 s GOP, no B-frames) + AAC over RTMP. */
 function publish(url: string, options: { colour?: readonly number[]; codec?: 'h264' | 'flv1' } = {}): ChildProcess {
-  const video = options.codec === 'flv1' ? ['-c:v', 'flv', '-b:v', '800k'] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30', '-bf', '0', '-pix_fmt', 'yuv420p', '-b:v', '1500k'];
+  const video =
+    options.codec === 'flv1'
+      ? ['-c:v', 'flv', '-b:v', '800k']
+      : ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30', '-bf', '0', '-pix_fmt', 'yuv420p', '-b:v', '1500k'];
   // prettier-ignore
-  const child = spawn('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-re',
-    '-f', 'lavfi', '-i', `color=c=${hex(options.colour ?? GREEN)}:s=1280x720:r=30`,
-    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    ...video, '-c:a', 'aac', '-ar', '48000', '-b:a', '128k',
-    '-f', 'flv', url,
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      `color=c=${hex(options.colour ?? GREEN)}:s=1280x720:r=30`,
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000',
+      ...video,
+      '-c:a',
+      'aac',
+      '-ar',
+      '48000',
+      '-b:a',
+      '128k',
+      '-f',
+      'flv',
+      url,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   publishers.push(child);
   return child;
 }
@@ -147,7 +176,11 @@ async function consoleProject(twitchKey?: string): Promise<Project> {
   const twitch = await client.must<DestinationView>('POST', `${base}/destinations`, { type: 'Twitch', settings: { title: 'Console' } });
   if (twitchKey) {
     // The key Twitch gave this channel, as preparing a broadcast stores it (sealed with the stack's key).
-    await runSql(stack.databaseUrl, 'UPDATE destinations SET stream_key_enc = $1, rtmp_url = $2 WHERE id = $3', [new SecretBox(secretsKey).seal(twitchKey, `${twitch.id}:streamKey`), 'rtmp://live.twitch.tv/app', twitch.id]);
+    await runSql(stack.databaseUrl, 'UPDATE destinations SET stream_key_enc = $1, rtmp_url = $2 WHERE id = $3', [
+      new SecretBox(secretsKey).seal(twitchKey, `${twitch.id}:streamKey`),
+      'rtmp://live.twitch.tv/app',
+      twitch.id,
+    ]);
   }
   const ingest = await client.must<IngestView>('PUT', `${base}/auto-live`, { enabled: true });
   projectIds.push(id);
@@ -164,7 +197,12 @@ async function ingestOf(projectId: string): Promise<IngestView> {
 
 const ingestUrl = (app: string, key: string) => `rtmp://127.0.0.1:${stack.ingest.port}/${app}/${key}`;
 const localUrl = () => stack.localRtmp.server.url(stack.localRtmp.key);
-const shows = (frame: Frame, colour: readonly number[]) => [[WIDTH / 2, HEIGHT / 2], [40, 40], [WIDTH - 40, HEIGHT - 40]].every(([x, y]) => near(pixel(frame, x!, y!), colour, 60));
+const shows = (frame: Frame, colour: readonly number[]) =>
+  [
+    [WIDTH / 2, HEIGHT / 2],
+    [40, 40],
+    [WIDTH - 40, HEIGHT - 40],
+  ].every(([x, y]) => near(pixel(frame, x!, y!), colour, 60));
 
 /** Waits until the local destination's frames show the feed of this colour (or, with `shown` false, no longer do). */
 async function outputShowsGame(colour: readonly number[], shown: boolean, what: string): Promise<Frame> {
@@ -189,13 +227,25 @@ describe('RTMP ingest with Auto Live', () => {
     // The first packet: the moment the ingest accepted the publish (ffmpeg sends as soon as it may).
     await waitFor('the ingest to receive', async () => ((await ingestOf(project.id)).status.state === 'receiving' ? true : undefined), 30_000, 50);
     const firstPacket = performance.now();
-    const live = await waitFor('the broadcast to go live', async () => ((await broadcastOf(project.id))?.state === 'live' ? await broadcastOf(project.id) : undefined), 30_000, 100);
+    const live = await waitFor(
+      'the broadcast to go live',
+      async () => ((await broadcastOf(project.id))?.state === 'live' ? await broadcastOf(project.id) : undefined),
+      30_000,
+      100,
+    );
     // The local destination receives once the session's output to it is live (bytes flowing), as the pipeline reports it.
-    await waitFor('the local destination to receive', async () => ((await broadcastOf(project.id))?.outputs.some((o) => o.state === 'live') ? true : undefined), 30_000, 50);
+    await waitFor(
+      'the local destination to receive',
+      async () => ((await broadcastOf(project.id))?.outputs.some((o) => o.state === 'live') ? true : undefined),
+      30_000,
+      50,
+    );
     const receivingAfterMs = performance.now() - firstPacket;
     await outputShowsGame(GREEN, true, 'the output to show the game feed');
     const showingAfterMs = performance.now() - firstPacket;
-    process.stdout.write(`ingest: first packet → local destination receiving ${receivingAfterMs.toFixed(0)} ms, → game feed seen in its frames ${showingAfterMs.toFixed(0)} ms\n`);
+    process.stdout.write(
+      `ingest: first packet → local destination receiving ${receivingAfterMs.toFixed(0)} ms, → game feed seen in its frames ${showingAfterMs.toFixed(0)} ms\n`,
+    );
 
     const ingest = await ingestOf(project.id);
     expect(ingest.status).toMatchObject({ state: 'receiving', via: 'encoder' });
@@ -214,7 +264,12 @@ describe('RTMP ingest with Auto Live', () => {
     // Stopped for longer than the grace period: the broadcast ends by itself.
     await stopPublisher(encoder);
     const stoppedAt = performance.now();
-    const ended = await waitFor('the broadcast to end', async () => ((await broadcastOf(project.id))?.state === 'ended' ? await broadcastOf(project.id) : undefined), 30_000, 100);
+    const ended = await waitFor(
+      'the broadcast to end',
+      async () => ((await broadcastOf(project.id))?.state === 'ended' ? await broadcastOf(project.id) : undefined),
+      30_000,
+      100,
+    );
     expect(ended!.id).toBe(live!.id);
     // Not before the grace period (the server may have seen the stop a moment before ffmpeg exited).
     expect(performance.now() - stoppedAt).toBeGreaterThanOrEqual(GRACE_SECONDS * 1000 - 500);
@@ -255,7 +310,12 @@ describe('bad input at the ingest', () => {
   it('refuses a second encoder on the same key and leaves the first undisturbed; a stalled encoder is dropped by the byte watchdog', async () => {
     const project = await consoleProject();
     const first = publish(ingestUrl('ingest', project.ingest.streamKey), { colour: YELLOW });
-    const live = await waitFor('the broadcast to go live', async () => ((await broadcastOf(project.id))?.state === 'live' ? await broadcastOf(project.id) : undefined), 30_000, 100);
+    const live = await waitFor(
+      'the broadcast to go live',
+      async () => ((await broadcastOf(project.id))?.state === 'live' ? await broadcastOf(project.id) : undefined),
+      30_000,
+      100,
+    );
     await outputShowsGame(YELLOW, true, 'the first encoder in the output');
 
     const second = publish(ingestUrl('ingest', project.ingest.streamKey), { colour: [255, 0, 0] });
@@ -267,11 +327,21 @@ describe('bad input at the ingest', () => {
     // Frozen: the connection stays open and no byte comes. The worker reports the feed stalled,
     // the ingest server drops the publisher, and the broadcast ends after the grace period.
     first.kill('SIGSTOP');
-    await waitFor('the feed to be reported stalled or dropped', async () => {
-      const ingest = await ingestOf(project.id);
-      return ingest.feed?.state === 'stalled' || ingest.status.state === 'dropped' ? true : undefined;
-    }, 30_000, 100);
-    await waitFor('the ingest server to drop the stalled publisher', async () => ((await ingestOf(project.id)).status.state === 'dropped' ? true : undefined), 30_000, 100);
+    await waitFor(
+      'the feed to be reported stalled or dropped',
+      async () => {
+        const ingest = await ingestOf(project.id);
+        return ingest.feed?.state === 'stalled' || ingest.status.state === 'dropped' ? true : undefined;
+      },
+      30_000,
+      100,
+    );
+    await waitFor(
+      'the ingest server to drop the stalled publisher',
+      async () => ((await ingestOf(project.id)).status.state === 'dropped' ? true : undefined),
+      30_000,
+      100,
+    );
     await waitFor('the broadcast to end', async () => ((await broadcastOf(project.id))?.state === 'ended' ? true : undefined), 30_000, 100);
     first.kill('SIGKILL');
   }, 180_000);
@@ -280,10 +350,15 @@ describe('bad input at the ingest', () => {
     const project = await consoleProject();
     const workerPid = stack.processes.mediaWorker.pid;
     const encoder = publish(ingestUrl('ingest', project.ingest.streamKey), { codec: 'flv1', colour: CYAN });
-    const ingest = await waitFor('the feed to be reported unsupported', async () => {
-      const view = await ingestOf(project.id);
-      return view.feed?.state === 'unsupported' ? view : undefined;
-    }, 30_000, 100);
+    const ingest = await waitFor(
+      'the feed to be reported unsupported',
+      async () => {
+        const view = await ingestOf(project.id);
+        return view.feed?.state === 'unsupported' ? view : undefined;
+      },
+      30_000,
+      100,
+    );
     expect(ingest.feed).toMatchObject({ videoCodec: 'flv1' });
     // The program goes on with the offline picture: frames still reach the destination.
     const frame = await grabFrame(localUrl(), WIDTH, HEIGHT, 5);
@@ -308,10 +383,24 @@ describe('WHIP ingest (RFC 9725)', () => {
     const offer = pc.localDescription!.sdp;
 
     // A wrong bearer token and a body that is no SDP are refused before anything starts.
-    expect((await fetch(whipUrl, { method: 'POST', headers: { 'content-type': 'application/sdp', authorization: 'Bearer live_wrong' }, body: offer })).status).toBe(401);
-    expect((await fetch(whipUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${project.ingest.streamKey}` }, body: '{}' })).status).toBe(415);
+    expect(
+      (await fetch(whipUrl, { method: 'POST', headers: { 'content-type': 'application/sdp', authorization: 'Bearer live_wrong' }, body: offer })).status,
+    ).toBe(401);
+    expect(
+      (
+        await fetch(whipUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${project.ingest.streamKey}` },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(415);
 
-    const res = await fetch(whipUrl, { method: 'POST', headers: { 'content-type': 'application/sdp', authorization: `Bearer ${project.ingest.streamKey}` }, body: offer });
+    const res = await fetch(whipUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp', authorization: `Bearer ${project.ingest.streamKey}` },
+      body: offer,
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get('content-type')).toMatch(/^application\/sdp/);
     const location = res.headers.get('location')!;
@@ -323,11 +412,35 @@ describe('WHIP ingest (RFC 9725)', () => {
     socket.on('message', (packet) => video.writeRtp(packet));
     await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
     // prettier-ignore
-    const encoder = spawn('ffmpeg', [
-      '-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `color=c=${hex(MAGENTA)}:s=640x360:r=30`,
-      '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '800k', '-g', '30',
-      '-f', 'rtp', '-payload_type', '96', `rtp://127.0.0.1:${socket.address().port}?pkt_size=1200`,
-    ], { stdio: 'ignore' });
+    const encoder = spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-re',
+        '-f',
+        'lavfi',
+        '-i',
+        `color=c=${hex(MAGENTA)}:s=640x360:r=30`,
+        '-c:v',
+        'libvpx',
+        '-deadline',
+        'realtime',
+        '-cpu-used',
+        '8',
+        '-b:v',
+        '800k',
+        '-g',
+        '30',
+        '-f',
+        'rtp',
+        '-payload_type',
+        '96',
+        `rtp://127.0.0.1:${socket.address().port}?pkt_size=1200`,
+      ],
+      { stdio: 'ignore' },
+    );
     publishers.push(encoder);
     try {
       expect((await ingestOf(project.id)).status).toMatchObject({ state: 'receiving', via: 'whip' });

@@ -59,16 +59,53 @@ describe('changing the show while live', () => {
     const server = await fx.rtmp();
     const key = suite.key();
     const clip = join(fx.dir, 'yellow.mp4');
-    execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=yellow:s=320x180:r=30:d=2', '-f', 'lavfi', '-i', 'sine=frequency=660:sample_rate=48000:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', clip]);
+    execFileSync('ffmpeg', [
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=yellow:s=320x180:r=30:d=2',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=660:sample_rate=48000:d=2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      clip,
+    ]);
     const full = { x: 0, y: 0, width: WIDTH, height: HEIGHT, zorder: 5 };
     const steps: Step[] = [
       { name: 'image (Be Right Back screen)', colour: [124, 45, 18], input: () => ({ id: 'brb', kind: 'image', path: SCREEN_PICTURES.brb.path }) },
-      { name: 'test pattern with a tone', colour: [0, 255, 0], input: () => ({ id: 'tone', kind: 'test-pattern', pattern: 'solid', color: 0x00ff00, width: 160, height: 120, toneHz: 880 }) },
+      {
+        name: 'test pattern with a tone',
+        colour: [0, 255, 0],
+        input: () => ({ id: 'tone', kind: 'test-pattern', pattern: 'solid', color: 0x00ff00, width: 160, height: 120, toneHz: 880 }),
+      },
       {
         name: 'camera and microphone (VP8 + Opus)',
         colour: [0, 0, 255],
         ports: 3,
-        input: ([vp8, h264, audio]) => ({ id: 'camera', kind: 'rtp', video: { codecs: [{ encoding: 'VP8', port: vp8!, payloadType: 96 }, { encoding: 'H264', port: h264!, payloadType: 102 }], placeholder: PLACEHOLDER }, audio: { port: audio!, encoding: 'OPUS', payloadType: 111 } }),
+        input: ([vp8, h264, audio]) => ({
+          id: 'camera',
+          kind: 'rtp',
+          video: {
+            codecs: [
+              { encoding: 'VP8', port: vp8!, payloadType: 96 },
+              { encoding: 'H264', port: h264!, payloadType: 102 },
+            ],
+            placeholder: PLACEHOLDER,
+          },
+          audio: { port: audio!, encoding: 'OPUS', payloadType: 111 },
+        }),
         sender: ([vp8, , audio]) =>
           `videotestsrc is-live=true pattern=solid-color foreground-color=0xff0000ff ! video/x-raw,width=320,height=180,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=15 ! rtpvp8pay pt=96 ! udpsink host=127.0.0.1 port=${vp8} ` +
           `audiotestsrc is-live=true wave=sine ! audioconvert ! opusenc ! rtpopuspay pt=111 ! udpsink host=127.0.0.1 port=${audio}`,
@@ -77,7 +114,11 @@ describe('changing the show while live', () => {
         name: 'web page (H.264, green key)',
         colour: [255, 0, 0],
         ports: 1,
-        input: ([h264]) => ({ id: 'page', kind: 'rtp', video: { codecs: [{ encoding: 'H264', port: h264!, payloadType: 102 }], keyColor: 'green', placeholder: PLACEHOLDER } }),
+        input: ([h264]) => ({
+          id: 'page',
+          kind: 'rtp',
+          video: { codecs: [{ encoding: 'H264', port: h264!, payloadType: 102 }], keyColor: 'green', placeholder: PLACEHOLDER },
+        }),
         sender: ([h264]) =>
           `videotestsrc is-live=true pattern=solid-color foreground-color=0xffff0000 ! video/x-raw,width=320,height=180,framerate=30/1 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! video/x-h264,profile=constrained-baseline ! rtph264pay pt=102 config-interval=-1 ! udpsink host=127.0.0.1 port=${h264}`,
       },
@@ -93,7 +134,9 @@ describe('changing the show while live', () => {
       renderPlanSchema.parse({
         profile: { width: WIDTH, height: HEIGHT, fps: 30, videoBitrateKbps: 2500, audioBitrateKbps: 128, encoderThreads: 1 },
         inputs: [{ id: 'bars', kind: 'test-pattern', pattern: 'ball', width: 320, height: 180, toneHz: 440 }, ...(extra ? [extra] : [])],
-        scenes: [{ id: 'main', placements: [{ inputId: 'bars', x: 0, y: 0, width: 320, height: 180, zorder: 1 }, ...(extra ? [{ inputId: extra.id, ...full }] : [])] }],
+        scenes: [
+          { id: 'main', placements: [{ inputId: 'bars', x: 0, y: 0, width: 320, height: 180, zorder: 1 }, ...(extra ? [{ inputId: extra.id, ...full }] : [])] },
+        ],
         activeSceneId: 'main',
         audio: [{ inputId: 'bars', volume: 1 }],
         outputs,
@@ -153,11 +196,17 @@ describe('changing the show while live', () => {
 
       // One recording part, as long as the time it recorded.
       await waitFor('the recording to be written out', async () => (fx.logs.some((l) => l.includes('recording stopped')) ? true : undefined), 10_000, 100);
-      const startedLine = fx.logs.map((l) => JSON.parse(l) as { msg?: string; time?: number | string; path?: string }).find((l) => l.msg === 'recording started' && l.path?.startsWith(recordingDir));
+      const startedLine = fx.logs
+        .map((l) => JSON.parse(l) as { msg?: string; time?: number | string; path?: string })
+        .find((l) => l.msg === 'recording started' && l.path?.startsWith(recordingDir));
       // The pipeline process logs ISO times.
       const recordingStartedAt = typeof startedLine?.time === 'string' ? Date.parse(startedLine.time) : (startedLine?.time ?? NaN);
       const part = join(recordingDir, 'part-1.mp4');
-      const recordedVideo = (await promisify(execFile)('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', part], { maxBuffer: 16 * 1024 * 1024 })).stdout
+      const recordedVideo = (
+        await promisify(execFile)('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', part], {
+          maxBuffer: 16 * 1024 * 1024,
+        })
+      ).stdout
         .split('\n')
         .filter((l) => l.trim() !== '')
         .map((l) => Number(l.split(',')[0]) * 1000)
@@ -184,14 +233,23 @@ describe('changing the show while live', () => {
       });
       process.stdout.write(
         `live edit, longest gap between video packets within ${AROUND_MS} ms of each change (encoded program / reader stream time / reader arrival / reader decoded frames):\n` +
-          rows.map((r) => `  ${r.name.padEnd(44)} ${String(r.programGapMs).padStart(5)} / ${String(r.streamGapMs).padStart(5)} / ${String(r.arrivalGapMs).padStart(5)} / ${String(r.decodedGapMs).padStart(5)} ms  (${r.recordedPackets} / ${r.packets} packets)`).join('\n') +
+          rows
+            .map(
+              (r) =>
+                `  ${r.name.padEnd(44)} ${String(r.programGapMs).padStart(5)} / ${String(r.streamGapMs).padStart(5)} / ${String(r.arrivalGapMs).padStart(5)} / ${String(r.decodedGapMs).padStart(5)} ms  (${r.recordedPackets} / ${r.packets} packets)`,
+            )
+            .join('\n') +
           '\n',
       );
 
       // The same process, never restarted, and the destination never reconnected.
       expect(fx.host.session(sessionId)?.pid).toBe(pid);
       expect(fx.host.session(sessionId)?.restarts).toBe(0);
-      const mainStates = fx.reports.filter((r) => r.sessionId === sessionId && r.at >= liveAt && r.report !== firstLive && r.report.type === 'outputStatus' && r.report.outputId === 'main').map((r) => (r.report as { state: string }).state);
+      const mainStates = fx.reports
+        .filter(
+          (r) => r.sessionId === sessionId && r.at >= liveAt && r.report !== firstLive && r.report.type === 'outputStatus' && r.report.outputId === 'main',
+        )
+        .map((r) => (r.report as { state: string }).state);
       expect(mainStates).toEqual([]);
       for (const row of rows) {
         expect(row.recordedPackets, `${row.name}: packets of the program in the window`).toBeGreaterThan(130);

@@ -134,7 +134,21 @@ describe('a media worker killed with -9', () => {
       sources: [...base.sources, { id: videoSourceId, kind: 'video', name: 'Clip', settings: { ...sourceDefaults.video, uploadId } }],
       scenes: base.scenes.map((s) => ({
         ...s,
-        layers: [...s.layers, { id: randomUUID(), sourceId: videoSourceId, x: 0, y: 0, width: 640, height: 360, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 1, opacity: 1, visible: true }],
+        layers: [
+          ...s.layers,
+          {
+            id: randomUUID(),
+            sourceId: videoSourceId,
+            x: 0,
+            y: 0,
+            width: 640,
+            height: 360,
+            crop: { top: 0, right: 0, bottom: 0, left: 0 },
+            zIndex: 1,
+            opacity: 1,
+            visible: true,
+          },
+        ],
       })),
     };
     return doc;
@@ -155,7 +169,12 @@ describe('a media worker killed with -9', () => {
     await queueSession(queue, redis, doc, { box, outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${server.port}/${server.application}`, key: suite.key() }] });
     await waitFor('the session on the first worker', async () => ((await readOwner(redis, doc.projectId))?.workerId === a.id ? true : undefined), 20_000, 50);
     const pipeline = await waitFor('its pipeline process', async () => childrenOf(a.child.pid!).find((pid) => threadReads(pid, fifo)), 30_000, 100);
-    await waitFor('the pipeline connected to the destination', async () => ((await connectedTo(server.port)).includes(pipeline) ? true : undefined), 20_000, 100);
+    await waitFor(
+      'the pipeline connected to the destination',
+      async () => ((await connectedTo(server.port)).includes(pipeline) ? true : undefined),
+      20_000,
+      100,
+    );
     return { server, stalled, doc, a, pipeline };
   }
 
@@ -180,12 +199,20 @@ describe('a media worker killed with -9', () => {
     // The next worker takes the session over and publishes; nobody else does.
     const b = await startWorker();
     await waitFor('the session on the second worker', async () => ((await readOwner(redis, doc.projectId))?.workerId === b.id ? true : undefined), 30_000, 100);
-    const publishers = await waitFor('the new owner publishing', async () => {
-      const pids = await connectedTo(server.port);
-      return pids.length > 0 ? pids : undefined;
-    }, 30_000, 100);
+    const publishers = await waitFor(
+      'the new owner publishing',
+      async () => {
+        const pids = await connectedTo(server.port);
+        return pids.length > 0 ? pids : undefined;
+      },
+      30_000,
+      100,
+    );
     const newPipeline = childrenOf(b.child.pid!);
-    expect(publishers.every((pid) => newPipeline.includes(pid)), `publishers ${publishers.join(',')} vs the new worker's children ${newPipeline.join(',')}`).toBe(true);
+    expect(
+      publishers.every((pid) => newPipeline.includes(pid)),
+      `publishers ${publishers.join(',')} vs the new worker's children ${newPipeline.join(',')}`,
+    ).toBe(true);
     expect(publishers).toHaveLength(1);
     expect(alive(pipeline)).toBe(false);
     stalled.close();
@@ -194,7 +221,12 @@ describe('a media worker killed with -9', () => {
 
   it('is not published beside by the next owner while its pipeline is frozen: the next owner ends it first', async () => {
     const { server, stalled, doc, a, pipeline } = await liveOnFirstWorker();
-    await waitFor('the owner record naming the pipeline', async () => ((await readOwner(redis, doc.projectId))?.pipeline?.pid === pipeline ? true : undefined), 5000, 100);
+    await waitFor(
+      'the owner record naming the pipeline',
+      async () => ((await readOwner(redis, doc.projectId))?.pipeline?.pid === pipeline ? true : undefined),
+      5000,
+      100,
+    );
 
     // Frozen (a paused VM, a process swapped out): not even its own deadline runs, and its
     // connection to the destination stays open, holding the stream key.
@@ -202,10 +234,15 @@ describe('a media worker killed with -9', () => {
     a.child.kill('SIGKILL');
     const b = await startWorker();
     await waitFor('the session on the second worker', async () => ((await readOwner(redis, doc.projectId))?.workerId === b.id ? true : undefined), 30_000, 100);
-    const publishers = await waitFor('the new owner publishing', async () => {
-      const pids = await connectedTo(server.port);
-      return pids.some((pid) => childrenOf(b.child.pid!).includes(pid)) ? pids : undefined;
-    }, 30_000, 100);
+    const publishers = await waitFor(
+      'the new owner publishing',
+      async () => {
+        const pids = await connectedTo(server.port);
+        return pids.some((pid) => childrenOf(b.child.pid!).includes(pid)) ? pids : undefined;
+      },
+      30_000,
+      100,
+    );
     expect(alive(pipeline), 'the frozen pipeline is still there').toBe(false);
     expect(publishers).toHaveLength(1);
     stalled.close();

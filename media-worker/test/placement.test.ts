@@ -45,7 +45,13 @@ const LOGO_RED = [255, 59, 92];
 let redisUrl = '';
 
 function projectDocument(): SceneDocument {
-  return newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '480p' });
+  return newProjectDocument({
+    projectId: randomUUID(),
+    sceneId: randomUUID(),
+    watermarkSourceId: randomUUID(),
+    watermarkLayerId: randomUUID(),
+    resolution: '480p',
+  });
 }
 
 /** The program shows the scene: the logo's red dot inside the watermark's box, black elsewhere. */
@@ -132,7 +138,12 @@ describe('session placement across media workers', () => {
     expect(showsScene(await grabFrame(rtmp.url(streamKey), WIDTH, HEIGHT, 5), doc)).toBe(true);
 
     const [victim, survivor] = first.workerId === a.id ? [a, b] : [b, a];
-    await waitFor('the first part of the recording to hold a few fragments', async () => (existsSync(part(1)) && statSync(part(1)).size > 100_000 ? true : undefined), 20_000, 200);
+    await waitFor(
+      'the first part of the recording to hold a few fragments',
+      async () => (existsSync(part(1)) && statSync(part(1)).size > 100_000 ? true : undefined),
+      20_000,
+      200,
+    );
     const killedAt = Date.now();
     victim.child.kill('SIGKILL');
 

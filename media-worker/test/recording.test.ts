@@ -28,12 +28,23 @@ async function probe(file: string): Promise<Probed> {
 
 /** Seconds of video that actually decode (a player's view, not the header's). */
 async function decodedSeconds(file: string): Promise<number> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file]);
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-count_frames',
+    '-show_entries',
+    'stream=nb_read_frames',
+    '-of',
+    'csv=p=0',
+    file,
+  ]);
   return Number(stdout.trim().split(',')[0]) / 30;
 }
 
 describe('recording', () => {
-  it('records 60 s of the broadcast as H.264 + AAC from the outputs\' encode', async () => {
+  it("records 60 s of the broadcast as H.264 + AAC from the outputs' encode", async () => {
     const server = await suite.fx.rtmp();
     const dir = join(suite.fx.dir, 'rec-clean');
     const plan = renderPlanSchema.parse({ ...testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]), recording: { dir } });
@@ -76,14 +87,21 @@ describe('recording', () => {
     const server = await suite.fx.rtmp();
     const id = `rec-presets-${randomUUID().slice(0, 8)}`;
     const dir = join(suite.fx.dir, id);
-    suite.fx.host.startSession({ sessionId: id, planVersion: 1, plan: renderPlanSchema.parse({ ...testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]), recording: { dir } }) });
+    suite.fx.host.startSession({
+      sessionId: id,
+      planVersion: 1,
+      plan: renderPlanSchema.parse({ ...testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: suite.key() }]), recording: { dir } }),
+    });
     await suite.fx.waitForOutput(id, 'main', 'live');
     const began = Date.now();
     // veryfast -> superfast -> ultrafast (the whole ladder), each held 3 s.
     for (const { step } of encoderLadder(testPlan([]).profile).slice(1)) {
       await new Promise((r) => setTimeout(r, 3000));
       const since = Date.now();
-      suite.fx.host.governed().find((s) => s.sessionId === id)!.setStep(step);
+      suite.fx.host
+        .governed()
+        .find((s) => s.sessionId === id)!
+        .setStep(step);
       await suite.fx.waitForReport(id, 'stats', (r) => r.stats.encoder?.step === step, 20_000, since);
     }
     await new Promise((r) => setTimeout(r, 3000));

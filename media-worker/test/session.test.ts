@@ -125,7 +125,13 @@ describe('session', () => {
           {
             id: 'guest',
             kind: 'rtp',
-            video: { codecs: [{ encoding: 'VP8', port: vp8Port, payloadType: 96 }, { encoding: 'H264', port: h264Port, payloadType: 102 }], placeholder },
+            video: {
+              codecs: [
+                { encoding: 'VP8', port: vp8Port, payloadType: 96 },
+                { encoding: 'H264', port: h264Port, payloadType: 102 },
+              ],
+              placeholder,
+            },
             audio: { port: audioPort, encoding: 'OPUS', payloadType: 111 },
           },
         ],
@@ -145,11 +151,17 @@ describe('session', () => {
       );
     await layerShows([255, 0, 255], 'the placeholder before any packet');
     // What the WebRTC endpoint forwards: a green VP8 picture and an Opus tone, as RTP.
-    const vp8 = spawn('gst-launch-1.0', [
-      '-q',
-      ...`videotestsrc is-live=true pattern=solid-color foreground-color=0xff00ff00 ! video/x-raw,width=160,height=120,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=15 ! rtpvp8pay pt=96 ! udpsink host=127.0.0.1 port=${vp8Port}`.split(' '),
-      ...`audiotestsrc is-live=true wave=sine ! audioconvert ! opusenc ! rtpopuspay pt=111 ! udpsink host=127.0.0.1 port=${audioPort}`.split(' '),
-    ], { stdio: 'ignore' });
+    const vp8 = spawn(
+      'gst-launch-1.0',
+      [
+        '-q',
+        ...`videotestsrc is-live=true pattern=solid-color foreground-color=0xff00ff00 ! video/x-raw,width=160,height=120,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=15 ! rtpvp8pay pt=96 ! udpsink host=127.0.0.1 port=${vp8Port}`.split(
+          ' ',
+        ),
+        ...`audiotestsrc is-live=true wave=sine ! audioconvert ! opusenc ! rtpopuspay pt=111 ! udpsink host=127.0.0.1 port=${audioPort}`.split(' '),
+      ],
+      { stdio: 'ignore' },
+    );
     try {
       await layerShows([0, 255, 0], 'the VP8 picture in the program');
     } finally {
@@ -157,10 +169,16 @@ describe('session', () => {
     }
     await layerShows([255, 0, 255], 'the placeholder once the track stopped');
     // The same source, now in H.264 as a browser with a hardware encoder sends it.
-    const h264 = spawn('gst-launch-1.0', [
-      '-q',
-      ...`videotestsrc is-live=true pattern=solid-color foreground-color=0xff0000ff ! video/x-raw,width=160,height=120,framerate=30/1 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! video/x-h264,profile=constrained-baseline ! rtph264pay pt=102 config-interval=-1 ! udpsink host=127.0.0.1 port=${h264Port}`.split(' '),
-    ], { stdio: 'ignore' });
+    const h264 = spawn(
+      'gst-launch-1.0',
+      [
+        '-q',
+        ...`videotestsrc is-live=true pattern=solid-color foreground-color=0xff0000ff ! video/x-raw,width=160,height=120,framerate=30/1 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! video/x-h264,profile=constrained-baseline ! rtph264pay pt=102 config-interval=-1 ! udpsink host=127.0.0.1 port=${h264Port}`.split(
+          ' ',
+        ),
+      ],
+      { stdio: 'ignore' },
+    );
     try {
       await layerShows([0, 0, 255], 'the H.264 picture in the program');
     } finally {
@@ -179,14 +197,23 @@ describe('session', () => {
     suite.fx.host.startSession({
       sessionId: 'lossy',
       planVersion: 1,
-      plan: renderPlanSchema.parse({ ...base, inputs: [...base.inputs, { id: 'lossy', kind: 'rtp', video: { codecs: [{ encoding: 'VP8', port, payloadType: 96 }] } }] }),
+      plan: renderPlanSchema.parse({
+        ...base,
+        inputs: [...base.inputs, { id: 'lossy', kind: 'rtp', video: { codecs: [{ encoding: 'VP8', port, payloadType: 96 }] } }],
+      }),
     });
     await suite.fx.waitForOutput('lossy', 'main', 'live');
     // One packet in ten never arrives.
-    const sender = spawn('gst-launch-1.0', [
-      '-q',
-      ...`videotestsrc is-live=true ! video/x-raw,width=320,height=180,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=60 ! rtpvp8pay pt=96 mtu=400 ! identity drop-probability=0.1 ! udpsink host=127.0.0.1 port=${port}`.split(' '),
-    ], { stdio: 'ignore' });
+    const sender = spawn(
+      'gst-launch-1.0',
+      [
+        '-q',
+        ...`videotestsrc is-live=true ! video/x-raw,width=320,height=180,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=60 ! rtpvp8pay pt=96 mtu=400 ! identity drop-probability=0.1 ! udpsink host=127.0.0.1 port=${port}`.split(
+          ' ',
+        ),
+      ],
+      { stdio: 'ignore' },
+    );
     try {
       await suite.fx.waitForReport('lossy', 'keyframeWanted', (r) => r.inputId === 'lossy', 15_000, started);
     } finally {
@@ -253,7 +280,9 @@ describe('session', () => {
     await suite.fx.waitForOutput('twice', 'main', 'live', 20_000, sent);
     await new Promise((r) => setTimeout(r, 4000));
     // A second process would have published the same stream and been refused by the server.
-    expect(suite.fx.reports.filter((r) => r.sessionId === 'twice' && r.at >= sent && r.report.type === 'outputStatus' && r.report.state === 'failed')).toEqual([]);
+    expect(suite.fx.reports.filter((r) => r.sessionId === 'twice' && r.at >= sent && r.report.type === 'outputStatus' && r.report.state === 'failed')).toEqual(
+      [],
+    );
     expect(supervisor.stats?.outputs.find((o) => o.id === 'main')?.state).toBe('live');
     await suite.fx.host.stopSession('twice');
   });
@@ -266,11 +295,52 @@ describe('session', () => {
     // a publisher on the key. Here another encoder holds it, and the rebuilt plan points the same
     // output at that key.
     // prettier-ignore
-    const squatter = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'color=c=blue:s=320x180:r=15', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '15', '-c:a', 'aac', '-f', 'flv', `${url}/${kHeld}`], { stdio: 'ignore' });
+    const squatter = spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-re',
+        '-f',
+        'lavfi',
+        '-i',
+        'color=c=blue:s=320x180:r=15',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=440:sample_rate=48000',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-g',
+        '15',
+        '-c:a',
+        'aac',
+        '-f',
+        'flv',
+        `${url}/${kHeld}`,
+      ],
+      { stdio: 'ignore' },
+    );
     try {
-      await waitFor('the other publisher', async () => (await probeStream(server.url(kHeld)).then(() => true).catch(() => undefined)), 15_000, 200);
+      await waitFor(
+        'the other publisher',
+        async () =>
+          await probeStream(server.url(kHeld))
+            .then(() => true)
+            .catch(() => undefined),
+        15_000,
+        200,
+      );
       const base = testPlan([{ id: 'main', url, key: kFirst }]);
-      const supervisor = suite.fx.host.startSession({ sessionId: 'handover', planVersion: 1, plan: base, outputPolicy: { backoffMs: [300, 600], stallAfterMs: 5000, giveUpAfterMs: 60_000 } });
+      const supervisor = suite.fx.host.startSession({
+        sessionId: 'handover',
+        planVersion: 1,
+        plan: base,
+        outputPolicy: { backoffMs: [300, 600], stallAfterMs: 5000, giveUpAfterMs: 60_000 },
+      });
       await suite.fx.waitForOutput('handover', 'main', 'live');
       const firstPid = supervisor.pid;
       const sent = Date.now();
@@ -280,7 +350,9 @@ describe('session', () => {
       expect(supervisor.pid).not.toBe(firstPid);
       squatter.kill('SIGKILL');
       await suite.fx.waitForOutput('handover', 'main', 'live', 20_000, sent);
-      expect(suite.fx.reports.filter((r) => r.sessionId === 'handover' && r.at >= sent && r.report.type === 'outputStatus' && r.report.state === 'failed')).toEqual([]);
+      expect(
+        suite.fx.reports.filter((r) => r.sessionId === 'handover' && r.at >= sent && r.report.type === 'outputStatus' && r.report.state === 'failed'),
+      ).toEqual([]);
       expect((await probeStream(server.url(kHeld))).video).toMatchObject({ width: 640, height: 360 });
       await suite.fx.host.stopSession('handover');
     } finally {
@@ -353,7 +425,11 @@ describe('session', () => {
       // The program goes on at its rate. (The first report after the give-up can still cover the
       // moment the lost connection held the pipeline: one run on a loaded machine read 0 fps there.)
       const fpsAfter = supervisor?.stats?.fps;
-      await waitFor(`the program at its rate after the give-up (first report: ${fpsAfter} fps)`, async () => ((supervisor?.stats?.fps ?? 0) > 20 ? true : undefined), 10_000);
+      await waitFor(
+        `the program at its rate after the give-up (first report: ${fpsAfter} fps)`,
+        async () => ((supervisor?.stats?.fps ?? 0) > 20 ? true : undefined),
+        10_000,
+      );
       expect(supervisor?.current).toBe('running');
       expect(supervisor?.restarts).toBe(0);
     } finally {

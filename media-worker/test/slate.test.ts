@@ -19,7 +19,12 @@ const SLATE = [0x3b, 0x2a, 0x7a];
 function camera(port: number): ChildProcess {
   return spawn(
     'gst-launch-1.0',
-    ['-q', ...`videotestsrc is-live=true pattern=solid-color foreground-color=0xff00ff00 ! video/x-raw,width=320,height=180,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=15 ! rtpvp8pay pt=96 ! udpsink host=127.0.0.1 port=${port}`.split(' ')],
+    [
+      '-q',
+      ...`videotestsrc is-live=true pattern=solid-color foreground-color=0xff00ff00 ! video/x-raw,width=320,height=180,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=15 ! rtpvp8pay pt=96 ! udpsink host=127.0.0.1 port=${port}`.split(
+        ' ',
+      ),
+    ],
     { stdio: 'ignore' },
   );
 }
@@ -80,11 +85,17 @@ describe('holding slate', () => {
     } finally {
       sender.kill('SIGKILL');
     }
-    const last = suite.fx.reports.filter((r): r is { sessionId: string; report: PipelineReport & { type: 'stats' }; at: number } => r.sessionId === 'slate' && r.report.type === 'stats').at(-1)!;
+    const last = suite.fx.reports
+      .filter((r): r is { sessionId: string; report: PipelineReport & { type: 'stats' }; at: number } => r.sessionId === 'slate' && r.report.type === 'stats')
+      .at(-1)!;
     expect(last.report.stats.slateSince).toBeNull();
     // The output never dropped: one connection from start to end.
     expect(last.report.stats.outputs.find((o) => o.id === 'main')).toMatchObject({ state: 'live', reconnects: 0 });
-    expect(suite.fx.reports.filter((r) => r.sessionId === 'slate' && r.report.type === 'outputStatus' && r.report.state !== 'live' && r.report.state !== 'connecting')).toEqual([]);
+    expect(
+      suite.fx.reports.filter(
+        (r) => r.sessionId === 'slate' && r.report.type === 'outputStatus' && r.report.state !== 'live' && r.report.state !== 'connecting',
+      ),
+    ).toEqual([]);
     await suite.fx.host.stopSession('slate');
   });
 });

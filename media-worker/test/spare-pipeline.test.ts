@@ -26,13 +26,23 @@ describe('spare pipeline process', () => {
       expect(session.pid).toBe(first);
       await fx.waitForOutput('spare', 'main', 'live', 30_000);
 
-      const second = await waitFor('the next spare', async () => (fx.host.sparePid !== undefined && fx.host.sparePid !== first ? fx.host.sparePid : undefined), 20_000, 50);
+      const second = await waitFor(
+        'the next spare',
+        async () => (fx.host.sparePid !== undefined && fx.host.sparePid !== first ? fx.host.sparePid : undefined),
+        20_000,
+        50,
+      );
       const since = Date.now();
       fx.host.applyPlan('spare', 2, { ...plan, profile: { ...plan.profile, videoBitrateKbps: plan.profile.videoBitrateKbps - 200 } });
       await waitFor('the session on the next spare', async () => (session.pid === second ? true : undefined), 20_000, 20);
       await fx.waitForOutput('spare', 'main', 'live', 30_000, since);
       expect(alive(first)).toBe(false);
-      lastSpare = await waitFor('a third spare', async () => (fx.host.sparePid !== undefined && fx.host.sparePid !== second ? fx.host.sparePid : undefined), 20_000, 50);
+      lastSpare = await waitFor(
+        'a third spare',
+        async () => (fx.host.sparePid !== undefined && fx.host.sparePid !== second ? fx.host.sparePid : undefined),
+        20_000,
+        50,
+      );
     } finally {
       await fx.close();
     }

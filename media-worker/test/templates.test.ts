@@ -34,7 +34,8 @@ const rgb = (c: number) => [(c >> 16) & 0xff, (c >> 8) & 0xff, c & 0xff];
 function resolverFor(doc: SceneDocument) {
   const images = createInputResolver();
   const guests = doc.sources.filter((s) => s.kind === 'participant').map((s) => s.id);
-  const colourOf = (source: Source): number | undefined => (source.kind === 'participant' ? GUEST_COLOURS[guests.indexOf(source.id) % GUEST_COLOURS.length] : COLOURS[source.kind]);
+  const colourOf = (source: Source): number | undefined =>
+    source.kind === 'participant' ? GUEST_COLOURS[guests.indexOf(source.id) % GUEST_COLOURS.length] : COLOURS[source.kind];
   const resolve = (source: Source): PlanInput | undefined => {
     const colour = colourOf(source);
     if (colour !== undefined) return { id: source.id, kind: 'test-pattern', pattern: 'solid', color: colour, width: 640, height: 360 };
@@ -45,10 +46,17 @@ function resolverFor(doc: SceneDocument) {
 
 /** A point of `layer` that no visible layer drawn above it covers, or null. */
 function uncoveredPoint(layer: Layer, above: readonly Layer[], drawn: (l: Layer) => boolean): { x: number; y: number } | null {
-  const candidates = [0.5, 0.3, 0.7].flatMap((fx) => [0.5, 0.3, 0.7].map((fy) => ({ x: Math.round(layer.x + layer.width * fx), y: Math.round(layer.y + layer.height * fy) })));
+  const candidates = [0.5, 0.3, 0.7].flatMap((fx) =>
+    [0.5, 0.3, 0.7].map((fy) => ({ x: Math.round(layer.x + layer.width * fx), y: Math.round(layer.y + layer.height * fy) })),
+  );
   return (
     candidates.find(
-      (p) => p.x >= 0 && p.y >= 0 && p.x < WIDTH && p.y < HEIGHT && !above.some((l) => drawn(l) && p.x >= l.x && p.x < l.x + l.width && p.y >= l.y && p.y < l.y + l.height),
+      (p) =>
+        p.x >= 0 &&
+        p.y >= 0 &&
+        p.x < WIDTH &&
+        p.y < HEIGHT &&
+        !above.some((l) => drawn(l) && p.x >= l.x && p.x < l.x + l.width && p.y >= l.y && p.y < l.y + l.height),
     ) ?? null
   );
 }
@@ -92,7 +100,10 @@ describe('scene templates', () => {
           const frame: Frame = await grabFrame(server.url(key), WIDTH, HEIGHT, 30);
           for (const tile of expected) {
             const seen = pixel(frame, tile.point.x, tile.point.y);
-            expect(near(seen, rgb(tile.colour)), `${template.id} › ${scene.name}: the ${tile.kind} at ${tile.point.x},${tile.point.y} shows ${seen.join(',')}`).toBe(true);
+            expect(
+              near(seen, rgb(tile.colour)),
+              `${template.id} › ${scene.name}: the ${tile.kind} at ${tile.point.x},${tile.point.y} shows ${seen.join(',')}`,
+            ).toBe(true);
           }
           const screen = layers.find((l) => l.visible && sourceOf(l)?.kind === 'image');
           if (screen && expected.length === 0) {

@@ -27,7 +27,13 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'onair-upload-cache-'));
   server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(work, 's3'), configureBuckets: [{ name: BUCKET, configs: [] }] });
   const address = (await server.run()) as AddressInfo;
-  s3 = s3ClientOf({ endpoint: `http://127.0.0.1:${address.port}`, region: 'us-east-1', forcePathStyle: true, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+  s3 = s3ClientOf({
+    endpoint: `http://127.0.0.1:${address.port}`,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+  });
 });
 afterAll(async () => {
   s3?.destroy();

@@ -5,7 +5,17 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '@onair/embedded';
-import { applyScenePatch, newProjectDocument, planEntitlements, sceneToRenderPlan, type PlanInput, type PlanOutput, type SceneDocument, type SceneOp, type Source } from '@onair/protocol';
+import {
+  applyScenePatch,
+  newProjectDocument,
+  planEntitlements,
+  sceneToRenderPlan,
+  type PlanInput,
+  type PlanOutput,
+  type SceneDocument,
+  type SceneOp,
+  type Source,
+} from '@onair/protocol';
 import { useSharedFixture } from './helpers/session-fixture.ts';
 import { grabFrame, near, pixel, probeStream, type Frame } from './helpers/stream-probe.ts';
 
@@ -104,7 +114,9 @@ describe('vertical output', () => {
     }
   });
 
-  it('builds no vertical canvas while no destination takes it, attaches one live for the first vertical destination and detaches it after the last', async ({ onTestFailed }) => {
+  it('builds no vertical canvas while no destination takes it, attaches one live for the first vertical destination and detaches it after the last', async ({
+    onTestFailed,
+  }) => {
     const server = await suite.fx.rtmp();
     const [kH, kV] = [suite.key(), suite.key()];
     const base = `rtmp://127.0.0.1:${server.port}/live`;
@@ -113,10 +125,16 @@ describe('vertical output', () => {
     // A retry starts a session of the same id: only this attempt's reports and log lines count.
     const started = Date.now();
     const logsAtStart = suite.fx.logs.length;
-    const wideReports = (since: number) => suite.fx.reports.filter((r) => r.sessionId === 'wide-only' && r.at >= since && r.report.type === 'outputStatus' && r.report.outputId === 'wide');
+    const wideReports = (since: number) =>
+      suite.fx.reports.filter((r) => r.sessionId === 'wide-only' && r.at >= since && r.report.type === 'outputStatus' && r.report.outputId === 'wide');
     onTestFailed(({ task }) => {
       const states = wideReports(started).map((r) => `${r.at - started} ms ${(r.report as { state: string }).state}`);
-      process.stdout.write(`failed on: ${task.result?.errors?.map((e) => e.message).join(' | ') ?? '?'}\n'wide' reports since the session started: ${states.join(', ')}\nthe session's output log lines:\n${suite.fx.logs.slice(logsAtStart).filter((l) => /output|vertical|canvas|error/i.test(l)).join('\n')}\n`);
+      process.stdout.write(
+        `failed on: ${task.result?.errors?.map((e) => e.message).join(' | ') ?? '?'}\n'wide' reports since the session started: ${states.join(', ')}\nthe session's output log lines:\n${suite.fx.logs
+          .slice(logsAtStart)
+          .filter((l) => /output|vertical|canvas|error/i.test(l))
+          .join('\n')}\n`,
+      );
     });
     suite.fx.host.startSession({ sessionId: 'wide-only', planVersion: doc.version, plan: sceneToRenderPlan(doc, resolve, [wide]) });
     try {
@@ -135,7 +153,12 @@ describe('vertical output', () => {
       const removed = Date.now();
       suite.fx.host.setOutputs('wide-only', [wide]);
       await suite.fx.waitForOutput('wide-only', 'tall', 'stopped', 10_000, removed);
-      await waitFor('the vertical canvas to be detached', async () => (suite.fx.logs.slice(logsBefore).some((l) => l.includes('vertical canvas detached')) ? true : undefined), 10_000, 50);
+      await waitFor(
+        'the vertical canvas to be detached',
+        async () => (suite.fx.logs.slice(logsBefore).some((l) => l.includes('vertical canvas detached')) ? true : undefined),
+        10_000,
+        50,
+      );
       expect((await probeStream(server.url(kH))).video).toMatchObject({ width: 1280, height: 720 });
       expect(suite.fx.host.session('wide-only')?.pid).toBe(pid);
       expect(wideChanges()).toEqual([]);

@@ -24,9 +24,23 @@ function ffmpeg(...args: string[]): void {
 function redThenBlue(name: string, red: number, blue: number): string {
   const clip = join(suite.fx.dir, name);
   ffmpeg(
-    '-f', 'lavfi', '-i', `color=c=red:s=320x240:r=30:d=${red}`,
-    '-f', 'lavfi', '-i', `color=c=blue:s=320x240:r=30:d=${blue}`,
-    '-filter_complex', '[0:v][1:v]concat=n=2:v=1:a=0', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip,
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=red:s=320x240:r=30:d=${red}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=blue:s=320x240:r=30:d=${blue}`,
+    '-filter_complex',
+    '[0:v][1:v]concat=n=2:v=1:a=0',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    clip,
   );
   return clip;
 }
@@ -40,7 +54,13 @@ function plan(outputs: PlanOutput[], file: { path: string; loop?: boolean; resta
       { id: 'red', kind: 'test-pattern', pattern: 'solid', color: 0xff0000, width: 160, height: 120 },
     ],
     scenes: [
-      { id: 'main', placements: [{ inputId: 'clip', x: 0, y: 0, width: 400, height: 300, zorder: 1 }, { inputId: 'red', x: 600, y: 300, width: 160, height: 120, zorder: 2 }] },
+      {
+        id: 'main',
+        placements: [
+          { inputId: 'clip', x: 0, y: 0, width: 400, height: 300, zorder: 1 },
+          { inputId: 'red', x: 600, y: 300, width: 160, height: 120, zorder: 2 },
+        ],
+      },
       { id: 'other', placements: [{ inputId: 'red', x: 600, y: 300, width: 160, height: 120, zorder: 2 }] },
     ],
     activeSceneId: scenes.active,
@@ -58,7 +78,27 @@ async function output() {
 describe('video files', () => {
   it('plays an uploaded MP4 with its sound and loops it', async () => {
     const clip = join(suite.fx.dir, 'green-tone.mp4');
-    ffmpeg('-f', 'lavfi', '-i', 'color=c=0x008000:s=320x240:r=30', '-f', 'lavfi', '-i', 'sine=frequency=1000:sample_rate=48000', '-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', clip);
+    ffmpeg(
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=0x008000:s=320x240:r=30',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=1000:sample_rate=48000',
+      '-t',
+      '2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      clip,
+    );
     const { server, k, outputs } = await output();
     suite.fx.host.startSession({ sessionId: 'file-loop', planVersion: 1, plan: plan(outputs, { path: clip }) });
     await suite.fx.waitForOutput('file-loop', 'main', 'live');
@@ -86,8 +126,14 @@ describe('video files', () => {
     const frames = await grabFrames(server.url(k), WIDTH, HEIGHT, [0, 15, 30, 45]);
     const colours = frames.map((f) => pixel(f, 200, 150));
     const seen = `colours every 0.5 s: ${colours.map((c) => c.join(',')).join(' | ')}`;
-    expect(colours.some((c) => near(c, RED, 60)), seen).toBe(true);
-    expect(colours.some((c) => near(c, BLUE, 60)), seen).toBe(true);
+    expect(
+      colours.some((c) => near(c, RED, 60)),
+      seen,
+    ).toBe(true);
+    expect(
+      colours.some((c) => near(c, BLUE, 60)),
+      seen,
+    ).toBe(true);
     await suite.fx.host.stopSession('file-loops');
   });
 
@@ -115,7 +161,13 @@ describe('video files', () => {
   it('reports a damaged file and keeps the program and its output going', async ({ onTestFailed }) => {
     const logsAtStart = suite.fx.logs.length;
     onTestFailed(() => {
-      process.stdout.write(`the sessions' log lines:\n${suite.fx.logs.slice(logsAtStart).filter((l) => /file-cut|file-lie|video file|input|error/i.test(l)).slice(-60).join('\n')}\n`);
+      process.stdout.write(
+        `the sessions' log lines:\n${suite.fx.logs
+          .slice(logsAtStart)
+          .filter((l) => /file-cut|file-lie|video file|input|error/i.test(l))
+          .slice(-60)
+          .join('\n')}\n`,
+      );
     });
     const good = join(suite.fx.dir, 'for-cut.mp4');
     ffmpeg('-f', 'lavfi', '-i', 'testsrc=s=320x240:r=30', '-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', good);
@@ -124,7 +176,10 @@ describe('video files', () => {
     writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length / 2)));
     const notVideo = join(suite.fx.dir, 'not-a-video.mp4');
     writeFileSync(notVideo, 'this is not a video file\n'.repeat(100));
-    for (const [sessionId, path] of [['file-cut', cut], ['file-lie', notVideo]] as const) {
+    for (const [sessionId, path] of [
+      ['file-cut', cut],
+      ['file-lie', notVideo],
+    ] as const) {
       const { server, k, outputs } = await output();
       const sent = Date.now();
       suite.fx.host.startSession({ sessionId, planVersion: 1, plan: plan(outputs, { path }) });

@@ -95,11 +95,21 @@ describe('a web-page source in the program', () => {
     const media = startWorkerProcess('media', 'src/main.ts', mediaRoot, redisUrl);
     workers.push(render, media);
     onTestFailed(() => {
-      for (const [name, worker] of [['render', render], ['media', media]] as const) process.stdout.write(`--- the ${name} worker's last lines\n${worker.output.slice(-80).join('')}`);
+      for (const [name, worker] of [
+        ['render', render],
+        ['media', media],
+      ] as const)
+        process.stdout.write(`--- the ${name} worker's last lines\n${worker.output.slice(-80).join('')}`);
     });
     await Promise.all([render.waitForRegistration(30_000), media.waitForRegistration(30_000)]);
 
-    const doc: SceneDocument = newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '480p' });
+    const doc: SceneDocument = newProjectDocument({
+      projectId: randomUUID(),
+      sceneId: randomUUID(),
+      watermarkSourceId: randomUUID(),
+      watermarkLayerId: randomUUID(),
+      resolution: '480p',
+    });
     const page: Source = {
       id: randomUUID(),
       kind: 'webpage',
@@ -107,14 +117,28 @@ describe('a web-page source in the program', () => {
       settings: { opacity: 1, config: { url: `http://127.0.0.1:${sitePort}/overlay`, title: 'Alerts', canPreviewUrl: false, mode: 'scene-loaded' } },
     };
     doc.sources.push(page);
-    doc.scenes[0]!.layers.push({ id: randomUUID(), sourceId: page.id, x: 200, y: 36, width: 852, height: 480, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 1, opacity: 1, visible: true });
+    doc.scenes[0]!.layers.push({
+      id: randomUUID(),
+      sourceId: page.id,
+      x: 200,
+      y: 36,
+      width: 852,
+      height: 480,
+      crop: { top: 0, right: 0, bottom: 0, left: 0 },
+      zIndex: 1,
+      opacity: 1,
+      visible: true,
+    });
     const placements = sceneToRenderPlan(doc, createInputResolver(new MediaPorts()), []).scenes[0]!.placements;
     const box = placements.find((p) => p.inputId === page.id)!;
     const logo = placements.find((p) => p.inputId === doc.sources[0]!.id)!;
 
     const streamKey = secretKey();
     const queue = new Queue(SESSIONS_QUEUE, { connection: redis });
-    await queueSession(queue, redis, doc, { box: new SecretBox(key), outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }] });
+    await queueSession(queue, redis, doc, {
+      box: new SecretBox(key),
+      outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }],
+    });
     await queue.close();
 
     const url = rtmp.url(streamKey);
@@ -138,7 +162,11 @@ describe('a web-page source in the program', () => {
     // Keyed out: where the page draws nothing, the program's black background shows.
     expect(near(pixel(later, box.x + box.width - 4, box.y + box.height - 4), [0, 0, 0], 40)).toBe(true);
 
-    const { stderr } = await execFileAsync('ffmpeg', ['-v', 'info', '-rw_timeout', '8000000', '-i', url, '-t', '3', '-vn', '-af', 'volumedetect', '-f', 'null', '-'], { timeout: 30_000 });
+    const { stderr } = await execFileAsync(
+      'ffmpeg',
+      ['-v', 'info', '-rw_timeout', '8000000', '-i', url, '-t', '3', '-vn', '-af', 'volumedetect', '-f', 'null', '-'],
+      { timeout: 30_000 },
+    );
     const mean = Number(/mean_volume: (-?[\d.]+) dB/.exec(stderr)?.[1] ?? '-91');
     expect(mean).toBeGreaterThan(-45);
     process.stdout.write(`web page in the program: red box x ${Math.min(...a.inside)} → ${Math.min(...b.inside)}, audio mean ${mean} dB\n`);

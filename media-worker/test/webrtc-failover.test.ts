@@ -89,9 +89,21 @@ describe('signaling follows a session to its new worker', () => {
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
       env: { ...process.env, HOME: dir, XDG_RUNTIME_DIR: join(dir, 'run') },
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-        '--use-fake-device-for-media-stream=fps=30', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${camera}`,
-        '--allow-loopback-in-peer-connection', '--disable-features=WebRtcHideLocalIpsWithMdns'],
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--use-fake-device-for-media-stream=fps=30',
+        '--use-fake-ui-for-media-stream',
+        `--use-file-for-fake-video-capture=${camera}`,
+        '--allow-loopback-in-peer-connection',
+        '--disable-features=WebRtcHideLocalIpsWithMdns',
+      ],
     });
   });
 
@@ -128,7 +140,12 @@ describe('signaling follows a session to its new worker', () => {
       const offer = await page.evaluate<{ sdp: string; tracks: OfferedTrack[]; previewMid: null }>('offer()');
       const peerId = randomUUID();
       const message = JSON.stringify({ type: 'offer', projectId: doc.projectId, participantId, userId: 'owner', role: 'host', peerId, ...offer });
-      await waitFor('a worker listening on the project channel', async () => ((await redis.publish(signalingChannels.toWorker(doc.projectId), message)) > 0 ? true : undefined), 20_000, 200);
+      await waitFor(
+        'a worker listening on the project channel',
+        async () => ((await redis.publish(signalingChannels.toWorker(doc.projectId), message)) > 0 ? true : undefined),
+        20_000,
+        200,
+      );
       const answer = await waitFor('the answer', async () => answers.find((a) => a.type === 'answer' && a.peerId === peerId), 10_000, 50);
       if (answer.type !== 'answer') throw new Error('not an answer');
       await page.evaluate(`accept(${JSON.stringify(answer.sdp)})`);
@@ -149,12 +166,46 @@ describe('signaling follows a session to its new worker', () => {
     await redis.flushdb();
     const a = await startWorker();
     const b = await startWorker();
-    const doc = newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '480p' });
+    const doc = newProjectDocument({
+      projectId: randomUUID(),
+      sceneId: randomUUID(),
+      watermarkSourceId: randomUUID(),
+      watermarkLayerId: randomUUID(),
+      resolution: '480p',
+    });
     const cameraId = randomUUID();
-    doc.sources.push({ id: cameraId, kind: 'webcam', name: 'Camera', settings: { opacity: 1, volume: 1, muted: false, webcamDeviceId: null, microphoneDeviceId: 'default', displayName: '', userId: null, mirrorCamera: false } });
-    doc.scenes[0]!.layers.push({ id: randomUUID(), sourceId: cameraId, x: 640, y: 0, width: 640, height: 360, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 1, opacity: 1, visible: true });
+    doc.sources.push({
+      id: cameraId,
+      kind: 'webcam',
+      name: 'Camera',
+      settings: {
+        opacity: 1,
+        volume: 1,
+        muted: false,
+        webcamDeviceId: null,
+        microphoneDeviceId: 'default',
+        displayName: '',
+        userId: null,
+        mirrorCamera: false,
+      },
+    });
+    doc.scenes[0]!.layers.push({
+      id: randomUUID(),
+      sourceId: cameraId,
+      x: 640,
+      y: 0,
+      width: 640,
+      height: 360,
+      crop: { top: 0, right: 0, bottom: 0, left: 0 },
+      zIndex: 1,
+      opacity: 1,
+      visible: true,
+    });
     const streamKey = secretKey();
-    await queueSession(queue, redis, doc, { box: new SecretBox(sealKey), outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }] });
+    await queueSession(queue, redis, doc, {
+      box: new SecretBox(sealKey),
+      outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }],
+    });
     const first = await waitFor('the session to be placed', () => owner(doc.projectId), 20_000, 50);
 
     const page = await browser.newPage();

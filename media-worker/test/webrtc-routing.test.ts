@@ -13,7 +13,13 @@ import { withBitrateHints } from '../src/webrtc/studio-peer.ts';
 import { routeTrack } from '../src/webrtc/track-router.ts';
 
 function doc(sources: Source[]): SceneDocument {
-  const d = newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '720p' });
+  const d = newProjectDocument({
+    projectId: randomUUID(),
+    sceneId: randomUUID(),
+    watermarkSourceId: randomUUID(),
+    watermarkLayerId: randomUUID(),
+    resolution: '720p',
+  });
   d.sources.push(...sources);
   return d;
 }
@@ -29,7 +35,12 @@ const mic = (userId: string | null): Source => ({
   name: 'Audio',
   settings: { volume: 1, muted: false, microphoneDeviceId: null, displayName: '', userId, optimizeForMusic: true },
 });
-const guest = (userId: string): Source => ({ id: randomUUID(), kind: 'participant', name: 'Guest', settings: { opacity: 1, volume: 1, muted: false, userId, displayName: 'G' } });
+const guest = (userId: string): Source => ({
+  id: randomUUID(),
+  kind: 'participant',
+  name: 'Guest',
+  settings: { opacity: 1, volume: 1, muted: false, userId, displayName: 'G' },
+});
 
 describe('routeTrack', () => {
   it("sends the host's camera to unassigned and own Camera sources, a guest's to their Guest source", () => {
@@ -53,7 +64,16 @@ describe('routeTrack', () => {
 
 describe('withBitrateHints', () => {
   it('adds the x-google bitrates to VP8 and H.264, keeping existing fmtp parameters', () => {
-    const sdp = ['v=0', 'm=audio 9 UDP/TLS/RTP/SAVPF 111', 'a=rtpmap:111 opus/48000/2', 'm=video 9 UDP/TLS/RTP/SAVPF 96 102', 'a=rtpmap:96 VP8/90000', 'a=rtpmap:102 H264/90000', 'a=fmtp:102 packetization-mode=1', ''].join('\r\n');
+    const sdp = [
+      'v=0',
+      'm=audio 9 UDP/TLS/RTP/SAVPF 111',
+      'a=rtpmap:111 opus/48000/2',
+      'm=video 9 UDP/TLS/RTP/SAVPF 96 102',
+      'a=rtpmap:96 VP8/90000',
+      'a=rtpmap:102 H264/90000',
+      'a=fmtp:102 packetization-mode=1',
+      '',
+    ].join('\r\n');
     const out = withBitrateHints(sdp).split('\r\n');
     expect(out).toContain('a=fmtp:102 packetization-mode=1;x-google-start-bitrate=2500;x-google-min-bitrate=1000;x-google-max-bitrate=4000');
     expect(out).toContain('a=fmtp:96 x-google-start-bitrate=2500;x-google-min-bitrate=1000;x-google-max-bitrate=4000');
@@ -65,7 +85,8 @@ describe('withBitrateHints', () => {
 describe('RtpForwarder', () => {
   const socket = createSocket('udp4');
   afterAll(() => socket.close());
-  const packet = (seq: number, pt = 96, ssrc = 1) => new RtpPacket(new RtpHeader({ sequenceNumber: seq, payloadType: pt, ssrc, timestamp: seq * 3000 }), Buffer.from([0x10, 0, 0]));
+  const packet = (seq: number, pt = 96, ssrc = 1) =>
+    new RtpPacket(new RtpHeader({ sequenceNumber: seq, payloadType: pt, ssrc, timestamp: seq * 3000 }), Buffer.from([0x10, 0, 0]));
 
   it('asks for a keyframe on the first packet, throttles on loss, and again when packets resume', () => {
     let now = 0;
@@ -93,7 +114,8 @@ describe('RtpForwarder', () => {
     const f = new RtpForwarder({ type: 'camera', kind: 'video', encodings: new Map([[96, 'VP8']]), socket, sendPli: () => plis.push(now), now: () => now });
     f.setTargets([{ VP8: 40_000 }]);
     // VP8 interframes (P=1) only: the browser ignored the request (too soon after another one).
-    const inter = (seq: number) => new RtpPacket(new RtpHeader({ sequenceNumber: seq, payloadType: 96, ssrc: 1, timestamp: seq * 3000 }), Buffer.from([0x10, 0x01, 0]));
+    const inter = (seq: number) =>
+      new RtpPacket(new RtpHeader({ sequenceNumber: seq, payloadType: 96, ssrc: 1, timestamp: seq * 3000 }), Buffer.from([0x10, 0x01, 0]));
     for (let seq = 1; seq <= 40; seq++) {
       now = seq * 33;
       f.onRtp(inter(seq));
@@ -111,10 +133,15 @@ describe('RtpForwarder', () => {
   });
 
   it('sends each packet to the port of its encoding with the payload type the pipeline expects', async () => {
-    const receivers = await Promise.all([0, 1].map(() => new Promise<Socket>((resolve) => {
-      const r = createSocket('udp4');
-      r.bind(0, '127.0.0.1', () => resolve(r));
-    })));
+    const receivers = await Promise.all(
+      [0, 1].map(
+        () =>
+          new Promise<Socket>((resolve) => {
+            const r = createSocket('udp4');
+            r.bind(0, '127.0.0.1', () => resolve(r));
+          }),
+      ),
+    );
     const [vp8, h264] = receivers.map((r) => r.address().port) as [number, number];
     const got: { port: number; pt: number }[] = [];
     receivers.forEach((r, i) => r.on('message', (data: Buffer) => got.push({ port: [vp8, h264][i]!, pt: data[1]! & 0x7f })));
@@ -122,14 +149,27 @@ describe('RtpForwarder', () => {
       const plis: number[] = [];
       let now = 0;
       // Chromium's numbering (VP8 on 96, H.264 on 109): the negotiation decides, not our constants.
-      const f = new RtpForwarder({ type: 'camera', kind: 'video', encodings: new Map([[96, 'VP8'], [109, 'H264']]), socket, sendPli: (ssrc) => plis.push(ssrc), now: () => now });
+      const f = new RtpForwarder({
+        type: 'camera',
+        kind: 'video',
+        encodings: new Map([
+          [96, 'VP8'],
+          [109, 'H264'],
+        ]),
+        socket,
+        sendPli: (ssrc) => plis.push(ssrc),
+        now: () => now,
+      });
       f.setTargets([{ VP8: vp8, H264: h264 }]);
       f.onRtp(packet(1, 96));
       now = 500;
       f.onRtp(packet(2, 109));
       f.onRtp(packet(3, 45)); // not negotiated
       await waitFor('both packets', async () => (got.length >= 2 ? true : undefined), 2000, 10);
-      expect(got).toEqual([{ port: vp8, pt: 96 }, { port: h264, pt: 102 }]);
+      expect(got).toEqual([
+        { port: vp8, pt: 96 },
+        { port: h264, pt: 102 },
+      ]);
       // The switch to H.264 needs a keyframe from the new encoder at once.
       expect(plis).toHaveLength(2);
       expect(f.stats().encoding).toBe('H264');
@@ -147,14 +187,23 @@ describe('lip-sync from sender reports', () => {
     let now = 10_000;
     const clock = new LipSync();
     const make = (type: 'camera' | 'microphone', clockRate: number) =>
-      new RtpForwarder({ type, kind: type === 'camera' ? 'video' : 'audio', encodings: new Map([[96, 'VP8']]), socket, sendPli: () => undefined, now: () => now, sync: { clock, stream: type, clockRate } });
+      new RtpForwarder({
+        type,
+        kind: type === 'camera' ? 'video' : 'audio',
+        encodings: new Map([[96, 'VP8']]),
+        socket,
+        sendPli: () => undefined,
+        now: () => now,
+        sync: { clock, stream: type, clockRate },
+      });
     const video = make('camera', 90_000);
     const audio = make('microphone', 48_000);
     // Both report "RTP 0 was captured at sender time 1000 s" (any sender clock: only differences count).
     const sr = (rtp: number) => new RtcpSrPacket({ ssrc: 1, senderInfo: new RtcpSenderInfo({ ntpTimestamp: 1000n << 32n, rtpTimestamp: rtp }) });
     video.onRtcp(sr(0));
     audio.onRtcp(sr(0));
-    const rtp = (ts: number) => new RtpPacket(new RtpHeader({ sequenceNumber: ts % 65_536, payloadType: 96, ssrc: 1, timestamp: ts }), Buffer.from([0x10, 0, 0]));
+    const rtp = (ts: number) =>
+      new RtpPacket(new RtpHeader({ sequenceNumber: ts % 65_536, payloadType: 96, ssrc: 1, timestamp: ts }), Buffer.from([0x10, 0, 0]));
     // A frame captured 100 ms after the report arrives 80 ms later; audio of the same moment 20 ms later.
     now = 1_000_000 + 180;
     video.onRtp(rtp(9000));

@@ -16,7 +16,17 @@ import pino from 'pino';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor, type RunningRtmpServer } from '@onair/embedded';
-import { JITTER_LATENCY_DEFAULT_MS, JITTER_LATENCY_MAX_MS, JITTER_LATENCY_MIN_MS, newProjectDocument, sceneToRenderPlan, sessionKeys, type GuestTile, type OfferedTrack, type SceneDocument } from '@onair/protocol';
+import {
+  JITTER_LATENCY_DEFAULT_MS,
+  JITTER_LATENCY_MAX_MS,
+  JITTER_LATENCY_MIN_MS,
+  newProjectDocument,
+  sceneToRenderPlan,
+  sessionKeys,
+  type GuestTile,
+  type OfferedTrack,
+  type SceneDocument,
+} from '@onair/protocol';
 import { createInputResolver } from '../src/placement/input-resolver.ts';
 import { readDocument } from '../src/placement/session-runner.ts';
 import { MediaPorts } from '../src/webrtc/media-ports.ts';
@@ -49,7 +59,13 @@ let pageUrl: string;
 const ports = new MediaPorts();
 
 function documentWithCamera(): { doc: SceneDocument; cameraId: string } {
-  const doc = newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '480p' });
+  const doc = newProjectDocument({
+    projectId: randomUUID(),
+    sceneId: randomUUID(),
+    watermarkSourceId: randomUUID(),
+    watermarkLayerId: randomUUID(),
+    resolution: '480p',
+  });
   const cameraId = randomUUID();
   doc.sources.push({
     id: cameraId,
@@ -57,7 +73,15 @@ function documentWithCamera(): { doc: SceneDocument; cameraId: string } {
     name: 'Camera',
     settings: { opacity: 1, volume: 1, muted: false, webcamDeviceId: null, microphoneDeviceId: 'default', displayName: '', userId: null, mirrorCamera: false },
   });
-  doc.scenes[0]!.layers.push({ id: randomUUID(), sourceId: cameraId, ...CAMERA_BOX, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 1, opacity: 1, visible: true });
+  doc.scenes[0]!.layers.push({
+    id: randomUUID(),
+    sourceId: cameraId,
+    ...CAMERA_BOX,
+    crop: { top: 0, right: 0, bottom: 0, left: 0 },
+    zIndex: 1,
+    opacity: 1,
+    visible: true,
+  });
   return { doc, cameraId };
 }
 
@@ -157,7 +181,9 @@ interface PageOffer {
 
 async function publish(page: Page, color?: string, tiles = 0, codec?: 'H264' | 'VP8', rtcConfig?: object): Promise<PageOffer> {
   await page.addScriptTag({ content: PAGE_SCRIPT });
-  return page.evaluate<PageOffer>(`publish(${JSON.stringify(color ?? null)}, ${tiles}, ${JSON.stringify(codec ?? null)}, ${JSON.stringify(rtcConfig ?? null)})`);
+  return page.evaluate<PageOffer>(
+    `publish(${JSON.stringify(color ?? null)}, ${tiles}, ${JSON.stringify(codec ?? null)}, ${JSON.stringify(rtcConfig ?? null)})`,
+  );
 }
 
 /** Starts `doc`'s session as the worker does (snapshot in Redis, WebRTC media, pipeline) and waits for its output. */
@@ -195,7 +221,11 @@ function showsCamera(frame: Frame): boolean {
 
 /** Mean volume of a few seconds of the stream's audio, in dBFS. */
 async function meanVolume(url: string): Promise<number> {
-  const { stderr } = await execFileAsync('ffmpeg', ['-hide_banner', '-rw_timeout', '8000000', '-i', url, '-t', '3', '-vn', '-af', 'volumedetect', '-f', 'null', '-'], { timeout: 20_000, killSignal: 'SIGKILL' });
+  const { stderr } = await execFileAsync(
+    'ffmpeg',
+    ['-hide_banner', '-rw_timeout', '8000000', '-i', url, '-t', '3', '-vn', '-af', 'volumedetect', '-f', 'null', '-'],
+    { timeout: 20_000, killSignal: 'SIGKILL' },
+  );
   const match = /mean_volume: (-?[\d.]+) dB/.exec(stderr);
   return match ? Number(match[1]) : -Infinity;
 }
@@ -280,19 +310,29 @@ describe('WebRTC tracks into the program', () => {
     await page.evaluate(`accept(${JSON.stringify(answer)})`);
 
     // The output shows the camera in its layer within seconds of the answer.
-    const frame = await waitFor('the camera in the output', async () => {
-      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
-      return f && showsCamera(f) ? f : undefined;
-    }, 20_000, 250);
+    const frame = await waitFor(
+      'the camera in the output',
+      async () => {
+        const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+        return f && showsCamera(f) ? f : undefined;
+      },
+      20_000,
+      250,
+    );
     const firstFrameMs = Date.now() - startedAt;
     expect(showsCamera(frame)).toBe(true);
     expect(await meanVolume(rtmp.url(key))).toBeGreaterThan(-35);
 
     // The page decodes the program preview.
-    const decoded = await waitFor('preview frames decoded in the page', async () => {
-      const n = await page.evaluate<number>('previewFramesDecoded()');
-      return n > 30 ? n : undefined;
-    }, 15_000, 250);
+    const decoded = await waitFor(
+      'preview frames decoded in the page',
+      async () => {
+        const n = await page.evaluate<number>('previewFramesDecoded()');
+        return n > 30 ? n : undefined;
+      },
+      15_000,
+      250,
+    );
     expect(decoded).toBeGreaterThan(30);
     const stats = endpoint.stats(projectId)!;
     const camera = stats.participants[0]!.tracks.find((t) => t.type === 'camera')!;
@@ -301,20 +341,32 @@ describe('WebRTC tracks into the program', () => {
     endpoint.onPipelineReport(projectId, { type: 'keyframeWanted', inputId: cameraId });
     expect(endpoint.stats(projectId)!.participants[0]!.tracks.find((t) => t.type === 'camera')!.plis).toBe(camera.plis + 1);
     expect(camera.packets).toBeGreaterThan(100);
-    process.stdout.write(`webrtc: first camera frame in the RTMP output ${firstFrameMs} ms after the answer; preview packets ${stats.previewPackets}; lip-sync hold camera ${camera.syncDelayMs} ms, microphone ${stats.participants[0]!.tracks.find((t) => t.type === 'microphone')?.syncDelayMs} ms\n`);
+    process.stdout.write(
+      `webrtc: first camera frame in the RTMP output ${firstFrameMs} ms after the answer; preview packets ${stats.previewPackets}; lip-sync hold camera ${camera.syncDelayMs} ms, microphone ${stats.participants[0]!.tracks.find((t) => t.type === 'microphone')?.syncDelayMs} ms\n`,
+    );
 
     // The camera stops: its layer shows 'Camera Offline'; the camera comes back by itself when
     // the track returns, and the pipeline never restarted.
     await page.evaluate('setCamera(false)');
-    await waitFor('the placeholder in the output', async () => {
-      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
-      return f && showsPlaceholder(f, CAMERA_BOX) ? f : undefined;
-    }, 15_000, 250);
+    await waitFor(
+      'the placeholder in the output',
+      async () => {
+        const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+        return f && showsPlaceholder(f, CAMERA_BOX) ? f : undefined;
+      },
+      15_000,
+      250,
+    );
     await page.evaluate('setCamera(true)');
-    await waitFor('the camera back in the output', async () => {
-      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
-      return f && showsCamera(f) ? f : undefined;
-    }, 15_000, 250);
+    await waitFor(
+      'the camera back in the output',
+      async () => {
+        const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+        return f && showsCamera(f) ? f : undefined;
+      },
+      15_000,
+      250,
+    );
 
     // The jitter buffers are set to what these tracks need (their highest lateness plus a margin;
     // on an idle machine's loopback below the default), live: the camera stays in the program and
@@ -325,12 +377,22 @@ describe('WebRTC tracks into the program', () => {
     expect(jitterMs).toBeGreaterThanOrEqual(JITTER_LATENCY_MIN_MS);
     expect(jitterMs).toBeLessThanOrEqual(JITTER_LATENCY_MAX_MS);
     if (jitterMs !== JITTER_LATENCY_DEFAULT_MS) {
-      await waitFor('the pipeline at the new latency', async () => (fx.logs.some((l) => l.includes('"msg":"jitter buffer latency"') && l.includes(`"to":${jitterMs}`)) ? true : undefined), 5000, 100);
+      await waitFor(
+        'the pipeline at the new latency',
+        async () => (fx.logs.some((l) => l.includes('"msg":"jitter buffer latency"') && l.includes(`"to":${jitterMs}`)) ? true : undefined),
+        5000,
+        100,
+      );
     }
-    await waitFor('the camera in the output at the new latency', async () => {
-      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
-      return f && showsCamera(f) ? f : undefined;
-    }, 15_000, 250);
+    await waitFor(
+      'the camera in the output at the new latency',
+      async () => {
+        const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+        return f && showsCamera(f) ? f : undefined;
+      },
+      15_000,
+      250,
+    );
     process.stdout.write(`webrtc: jitter buffers at ${jitterMs} ms (tracks' peak lateness ${peak} ms)\n`);
     expect(fx.host.session(projectId)?.restarts ?? 0).toBe(0);
     expect(fx.reports.filter((r) => r.sessionId === projectId && r.report.type === 'state' && r.report.state === 'playing')).toHaveLength(1);
@@ -350,15 +412,27 @@ describe('WebRTC tracks into the program', () => {
       const page = await browser.newPage();
       await page.goto(pageUrl);
       const offer = await publish(page);
-      const answer = await endpoint.offer({ projectId, participantId, publisher: { userId: 'owner', isHost: true }, peerId: participantId, ...offer, onState: () => undefined });
+      const answer = await endpoint.offer({
+        projectId,
+        participantId,
+        publisher: { userId: 'owner', isHost: true },
+        peerId: participantId,
+        ...offer,
+        onState: () => undefined,
+      });
       await page.evaluate(`accept(${JSON.stringify(answer)})`);
       return page;
     };
     const output = async (what: string, shows: (f: Frame) => boolean) =>
-      waitFor(what, async () => {
-        const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
-        return f && shows(f) ? f : undefined;
-      }, 20_000, 250);
+      waitFor(
+        what,
+        async () => {
+          const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+          return f && shows(f) ? f : undefined;
+        },
+        20_000,
+        250,
+      );
     const first = await join('studio-first');
     await output('the camera in the output', showsCamera);
     // The studio closes (its room membership ends: the api tells the worker the participant left).
@@ -390,12 +464,24 @@ describe('WebRTC tracks into the program', () => {
     const cameraSection = offer.sdp.split('\r\nm=').find((section) => section.startsWith('video'))!;
     expect(cameraSection).toMatch(/a=rtpmap:\d+ H264/);
     expect(cameraSection).not.toMatch(/a=rtpmap:\d+ VP8/);
-    const answer = await endpoint.offer({ projectId, participantId: randomUUID(), publisher: { userId: 'owner', isHost: true }, peerId: 'h264', ...offer, onState: () => undefined });
+    const answer = await endpoint.offer({
+      projectId,
+      participantId: randomUUID(),
+      publisher: { userId: 'owner', isHost: true },
+      peerId: 'h264',
+      ...offer,
+      onState: () => undefined,
+    });
     await page.evaluate(`accept(${JSON.stringify(answer)})`);
-    await waitFor('the H.264 camera in the output', async () => {
-      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
-      return f && showsCamera(f) ? f : undefined;
-    }, 20_000, 250);
+    await waitFor(
+      'the H.264 camera in the output',
+      async () => {
+        const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+        return f && showsCamera(f) ? f : undefined;
+      },
+      20_000,
+      250,
+    );
     expect(endpoint.stats(projectId)!.participants[0]!.tracks.find((t) => t.type === 'camera')?.encoding).toBe('H264');
     await page.close();
     await fx.host.stopSession(projectId);
@@ -405,8 +491,21 @@ describe('WebRTC tracks into the program', () => {
   it('shows two participants at once, the guest also on the host tile; one leaves and the output continues with its placeholder', async () => {
     const { doc } = documentWithCamera();
     const guestId = randomUUID();
-    doc.sources.push({ id: guestId, kind: 'participant', name: 'Guest', settings: { opacity: 1, volume: 1, muted: false, userId: 'guest-1', displayName: 'Guest' } });
-    doc.scenes[0]!.layers.push({ id: randomUUID(), sourceId: guestId, ...GUEST_BOX, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 2, opacity: 1, visible: true });
+    doc.sources.push({
+      id: guestId,
+      kind: 'participant',
+      name: 'Guest',
+      settings: { opacity: 1, volume: 1, muted: false, userId: 'guest-1', displayName: 'Guest' },
+    });
+    doc.scenes[0]!.layers.push({
+      id: randomUUID(),
+      sourceId: guestId,
+      ...GUEST_BOX,
+      crop: { top: 0, right: 0, bottom: 0, left: 0 },
+      zIndex: 2,
+      opacity: 1,
+      visible: true,
+    });
     const { projectId, key } = await startSession(doc);
 
     const tiles: GuestTile[][] = [];
@@ -415,7 +514,15 @@ describe('WebRTC tracks into the program', () => {
       await page.goto(pageUrl);
       const participantId = randomUUID();
       const offer = await publish(page, color, isHost ? 2 : 0);
-      const answer = await endpoint.offer({ projectId, participantId, publisher: { userId, isHost }, peerId: userId, ...offer, onState: () => undefined, onTiles: (_peer, t) => tiles.push(t) });
+      const answer = await endpoint.offer({
+        projectId,
+        participantId,
+        publisher: { userId, isHost },
+        peerId: userId,
+        ...offer,
+        onState: () => undefined,
+        onTiles: (_peer, t) => tiles.push(t),
+      });
       await page.evaluate(`accept(${JSON.stringify(answer)})`);
       return { page, participantId };
     };
@@ -423,28 +530,45 @@ describe('WebRTC tracks into the program', () => {
     const guest = await join('guest-1', false, '#0040ff');
 
     const guestCentre = centreOf(GUEST_BOX);
-    await waitFor('both participants in the output', async () => {
-      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
-      return f && showsCamera(f) && near(pixel(f, guestCentre.x, guestCentre.y), BLUE, 60) ? f : undefined;
-    }, 30_000, 250);
+    await waitFor(
+      'both participants in the output',
+      async () => {
+        const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+        return f && showsCamera(f) && near(pixel(f, guestCentre.x, guestCentre.y), BLUE, 60) ? f : undefined;
+      },
+      30_000,
+      250,
+    );
 
     // The guest's camera also plays on the host's first guest tile (the Guests tab).
     expect(tiles.at(-1)).toEqual([expect.objectContaining({ participantId: guest.participantId, userId: 'guest-1' })]);
     const tileMid = tiles.at(-1)![0]!.mid;
-    await waitFor('the guest on the host tile', async () => {
-      const rgb = await host.page.evaluate<number[] | null>(`tilePixel(${JSON.stringify(tileMid)})`);
-      return rgb && near(rgb, BLUE, 60) ? rgb : undefined;
-    }, 15_000, 250);
+    await waitFor(
+      'the guest on the host tile',
+      async () => {
+        const rgb = await host.page.evaluate<number[] | null>(`tilePixel(${JSON.stringify(tileMid)})`);
+        return rgb && near(rgb, BLUE, 60) ? rgb : undefined;
+      },
+      15_000,
+      250,
+    );
 
     // The guest leaves (what the api relays when their page closes): their layer shows 'Camera Offline', the host stays.
     await endpoint.leave(projectId, guest.participantId);
     await guest.page.close();
-    await waitFor('the guest placeholder next to the host', async () => {
-      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
-      return f && showsCamera(f) && showsPlaceholder(f, GUEST_BOX) ? f : undefined;
-    }, 15_000, 250);
+    await waitFor(
+      'the guest placeholder next to the host',
+      async () => {
+        const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+        return f && showsCamera(f) && showsPlaceholder(f, GUEST_BOX) ? f : undefined;
+      },
+      15_000,
+      250,
+    );
     expect(fx.host.session(projectId)?.restarts ?? 0).toBe(0);
-    expect(fx.reports.some((r) => r.sessionId === projectId && r.report.type === 'outputStatus' && r.report.state !== 'live' && r.report.state !== 'connecting')).toBe(false);
+    expect(
+      fx.reports.some((r) => r.sessionId === projectId && r.report.type === 'outputStatus' && r.report.state !== 'live' && r.report.state !== 'connecting'),
+    ).toBe(false);
     expect(endpoint.stats(projectId)!.participants.map((p) => p.participantId)).toEqual([host.participantId]);
     expect(tiles.at(-1)).toEqual([]);
 
@@ -470,14 +594,26 @@ describe('WebRTC tracks into the program', () => {
     const offer = await publish(page, undefined, 0, undefined, { iceServers: [turn.iceServer], iceTransportPolicy: 'relay' });
     expect(offer.sdp).toMatch(/typ relay/);
     expect(offer.sdp).not.toMatch(/typ host/);
-    const answer = await relayEndpoint.offer({ projectId, participantId: randomUUID(), publisher: { userId: 'owner', isHost: true }, peerId: 'relay', ...offer, onState: () => undefined });
+    const answer = await relayEndpoint.offer({
+      projectId,
+      participantId: randomUUID(),
+      publisher: { userId: 'owner', isHost: true },
+      peerId: 'relay',
+      ...offer,
+      onState: () => undefined,
+    });
     expect(answer).toMatch(/typ relay/);
     expect(answer).not.toMatch(/typ host/);
     await page.evaluate(`accept(${JSON.stringify(answer)})`);
-    await waitFor('the relayed camera in the output', async () => {
-      const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
-      return f && showsCamera(f) ? f : undefined;
-    }, 30_000, 250);
+    await waitFor(
+      'the relayed camera in the output',
+      async () => {
+        const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+        return f && showsCamera(f) ? f : undefined;
+      },
+      30_000,
+      250,
+    );
     expect(await page.evaluate<string[] | null>('selectedCandidateTypes()')).toEqual(['relay', 'relay']);
     await page.close();
     await fx.host.stopSession(projectId);

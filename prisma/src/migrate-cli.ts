@@ -9,4 +9,6 @@ if (!url) {
   process.exit(2);
 }
 const result = await applyMigrations(url);
-process.stdout.write(`migrations: ${result.applied.length} applied (${result.applied.join(', ') || 'none'}), ${result.alreadyApplied.length} already in place\n`);
+process.stdout.write(
+  `migrations: ${result.applied.length} applied (${result.applied.join(', ') || 'none'}), ${result.alreadyApplied.length} already in place\n`,
+);

@@ -36,7 +36,10 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 
 export async function listMigrations(dir = migrationsDir): Promise<{ name: string; sql: string; checksum: string }[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(join(dir, name, 'migration.sql'), 'utf8');
@@ -84,10 +87,11 @@ export async function applyMigrations(databaseUrl: string, dir = migrationsDir):
       const id = randomUUID();
       await client.query('BEGIN');
       try {
-        await client.query(
-          'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())',
-          [id, migration.checksum, migration.name],
-        );
+        await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())', [
+          id,
+          migration.checksum,
+          migration.name,
+        ]);
         await client.query(migration.sql);
         await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
         await client.query('COMMIT');

@@ -52,8 +52,7 @@ export function labelsForEmail(email: string, rules: LabelRules): UserLabel[] {
   if (rules.demo.some((e) => e.trim().toLowerCase() === plain)) labels.push('demo');
   if (rules.draft.some((e) => e.trim().toLowerCase() === plain)) labels.push('draft');
   const domain = normalised.slice(normalised.lastIndexOf('@') + 1);
-  const isTester =
-    rules.tester.some((e) => normaliseTesterEmail(e) === normalised) || rules.testerDomains.some((d) => d.trim().toLowerCase() === domain);
+  const isTester = rules.tester.some((e) => normaliseTesterEmail(e) === normalised) || rules.testerDomains.some((d) => d.trim().toLowerCase() === domain);
   if (isTester) labels.push('tester');
   return labels;
 }

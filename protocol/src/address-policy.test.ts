@@ -36,9 +36,12 @@ describe('classifyIp', () => {
     expect(classifyIp(ip)).toBe(cls);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '172.15.255.255', '100.128.0.1', '169.255.0.1', '2606:4700::1111', '2a00:1450:4001::200e'])('%s is public', (ip) => {
-    expect(classifyIp(ip)).toBe('public');
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '172.15.255.255', '100.128.0.1', '169.255.0.1', '2606:4700::1111', '2a00:1450:4001::200e'])(
+    '%s is public',
+    (ip) => {
+      expect(classifyIp(ip)).toBe('public');
+    },
+  );
 
   it('is null for names and malformed literals', () => {
     for (const text of ['example.com', '256.1.1.1', '1.2.3', ':::', '1::2::3', '12345::', 'fe80::g']) expect(classifyIp(text)).toBeNull();

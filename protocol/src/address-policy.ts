@@ -7,17 +7,7 @@
  */
 
 /** Why an address is refused; `public` is the only class that may be reached. */
-export const addressClasses = [
-  'public',
-  'loopback',
-  'private',
-  'link-local',
-  'metadata',
-  'cgnat',
-  'unspecified',
-  'multicast',
-  'reserved',
-] as const;
+export const addressClasses = ['public', 'loopback', 'private', 'link-local', 'metadata', 'cgnat', 'unspecified', 'multicast', 'reserved'] as const;
 export type AddressClass = (typeof addressClasses)[number];
 
 /** What a creator reads when a page or destination is refused because of where it points. */
@@ -157,7 +147,13 @@ function classifyIPv6(g: number[]): AddressClass {
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return classifyIPv4(v4At(g6, g7));
   if (g0 === 0x2002) return classifyIPv4(v4At(g1, g2));
   const text = g.map((x) => x.toString(16)).join(':');
-  if (text === parseIPv6(METADATA_V6)?.map((x) => x.toString(16)).join(':')) return 'metadata';
+  if (
+    text ===
+    parseIPv6(METADATA_V6)
+      ?.map((x) => x.toString(16))
+      .join(':')
+  )
+    return 'metadata';
   if ((g0 & 0xfe00) === 0xfc00) return 'private'; // fc00::/7 unique local
   if ((g0 & 0xffc0) === 0xfe80) return 'link-local'; // fe80::/10
   if ((g0 & 0xffc0) === 0xfec0) return 'private'; // fec0::/10 deprecated site-local
@@ -183,7 +179,7 @@ export function isPublicIp(ip: string): boolean {
 
 /** The result of checking where a URL points before any name is resolved. */
 export type UrlTargetCheck =
-  | { ok: true; url: URL; host: string; port: number; /** the host when it is an IP literal */ ip: string | null }
+  | { ok: true; url: URL; host: string; port: number /** the host when it is an IP literal */; ip: string | null }
   | { ok: false; code: 'invalid-url' | 'scheme-not-allowed' | Exclude<AddressClass, 'public'>; reason: string };
 
 /**
@@ -199,7 +195,11 @@ export function checkUrlTarget(raw: string, schemes: readonly string[] = ['http:
     return { ok: false, code: 'invalid-url', reason: 'the address is not a valid URL' };
   }
   if (!schemes.includes(url.protocol)) {
-    return { ok: false, code: 'scheme-not-allowed', reason: `only ${schemes.map((s) => s.replace(':', '')).join(' and ')} addresses can be loaded, not ${url.protocol.replace(':', '')}` };
+    return {
+      ok: false,
+      code: 'scheme-not-allowed',
+      reason: `only ${schemes.map((s) => s.replace(':', '')).join(' and ')} addresses can be loaded, not ${url.protocol.replace(':', '')}`,
+    };
   }
   const host = canonicalHost(url.hostname);
   const port = url.port !== '' ? Number(url.port) : defaultPort(url.protocol);

@@ -56,7 +56,11 @@ export const errorCatalogue = {
     message: 'This e-mail address already has an OnAir account. Sign in with your e-mail, then use this provider.',
   },
   /** The provider did not share an e-mail address, which every OnAir account needs. */
-  OAUTH_EMAIL_MISSING: { status: 400, fault: 'user', message: 'The provider did not share your e-mail address. Allow access to it, or sign in with your e-mail.' },
+  OAUTH_EMAIL_MISSING: {
+    status: 400,
+    fault: 'user',
+    message: 'The provider did not share your e-mail address. Allow access to it, or sign in with your e-mail.',
+  },
   // ─── Money of the partner network (partner spec §5, §8) ───
   /** Tipping is switched off (by an operator during maintenance, or by the creator). */
   TIPS_NOT_AVAILABLE: { status: 409, fault: 'user', message: 'Tips Not Available' },
@@ -88,7 +92,11 @@ export const errorCatalogue = {
   INVITATION_INVALID: { status: 404, fault: 'user', message: 'This invitation is not valid any more. Ask the host to invite you again.' },
   INVITATION_EXPIRED: { status: 410, fault: 'user', message: 'This invitation has expired. Ask the host to invite you again.' },
   /** Accepted while signed in with another address than the one invited. */
-  INVITATION_OTHER_ACCOUNT: { status: 403, fault: 'user', message: 'This invitation was sent to another e-mail address. Sign in with that address to accept it.' },
+  INVITATION_OTHER_ACCOUNT: {
+    status: 403,
+    fault: 'user',
+    message: 'This invitation was sent to another e-mail address. Sign in with that address to accept it.',
+  },
   /** The owner is always the host. */
   OWNER_ROLE_FIXED: { status: 422, fault: 'user', message: "The project's owner is always its host: that role cannot be changed or taken away." },
   // ─── The partner network (partner spec §5, §6, §8) ───
@@ -166,7 +174,11 @@ export const errorCatalogue = {
   /** The file would take the owner's storage past the quota; refused before it is read. */
   UPLOAD_QUOTA_EXCEEDED: { status: 413, fault: 'user', message: 'Your storage is full. Delete files you no longer need and try again.' },
   /** The content is not one of the accepted image or video types, whatever its name says. */
-  UPLOAD_TYPE_UNSUPPORTED: { status: 415, fault: 'user', message: 'This file type is not supported. Upload a PNG, JPEG, WebP or GIF image, or an MP4 or WebM video.' },
+  UPLOAD_TYPE_UNSUPPORTED: {
+    status: 415,
+    fault: 'user',
+    message: 'This file type is not supported. Upload a PNG, JPEG, WebP or GIF image, or an MP4 or WebM video.',
+  },
   /** The file is of an accepted type but cannot be played (truncated, an undecodable codec, too many pixels). */
   UPLOAD_UNREADABLE: { status: 422, fault: 'user', message: 'This file cannot be used: it is damaged or in a format we cannot play.' },
   /** The upload is used by a source of the project. */

@@ -8,4 +8,10 @@ import { overlayEndpoints } from './overlays/overlays.ts';
 import { partnerNetworkEndpoints } from './partner/http.ts';
 
 /** Every partner endpoint; the api mounts exactly these, and the access test walks them. */
-export const partnerEndpoints: readonly Endpoint[] = [...partnerNetworkEndpoints, ...chatbotEndpoints, ...overlayEndpoints, ...creatorSiteEndpoints, ...moneyEndpoints];
+export const partnerEndpoints: readonly Endpoint[] = [
+  ...partnerNetworkEndpoints,
+  ...chatbotEndpoints,
+  ...overlayEndpoints,
+  ...creatorSiteEndpoints,
+  ...moneyEndpoints,
+];

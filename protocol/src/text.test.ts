@@ -17,6 +17,8 @@ describe('the text rule', () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 100; i++) deep = [deep];
     expect(findUnsafeText(deep)?.reason).toBe('too-deep');
-    expect(unsafeTextMessage('body', { path: ['name'], reason: 'nul' })).toBe('The request body.name contains a NUL character, which cannot be stored. Remove it and try again.');
+    expect(unsafeTextMessage('body', { path: ['name'], reason: 'nul' })).toBe(
+      'The request body.name contains a NUL character, which cannot be stored. Remove it and try again.',
+    );
   });
 });

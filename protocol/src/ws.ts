@@ -60,7 +60,12 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
    * tab of that user takes the new role, entitlements and subscription (spec §4 "Role and
    * subscription update").
    */
-  z.strictObject({ type: z.literal('subscription.updated'), role: planIdSchema, entitlements: entitlementsSchema, subscription: subscriptionViewSchema.nullable() }),
+  z.strictObject({
+    type: z.literal('subscription.updated'),
+    role: planIdSchema,
+    entitlements: entitlementsSchema,
+    subscription: subscriptionViewSchema.nullable(),
+  }),
   z.strictObject({ type: z.literal('pong') }),
   /** Guest Chat: a message from someone in the room (spec §3 "in the room"). */
   z.strictObject({ type: z.literal('guest.chat'), projectId: z.uuid(), message: guestChatMessageSchema }),

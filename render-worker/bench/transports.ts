@@ -42,9 +42,22 @@ interface Result {
 
 function encodeTail(width: number, height: number): string[] {
   return [
-    '!', 'videoconvert', '!', 'video/x-raw,format=I420',
-    '!', 'x264enc', 'tune=zerolatency', 'speed-preset=ultrafast', 'key-int-max=60', `bitrate=${videoBitrateKbps(width, height)}`,
-    '!', 'fpsdisplaysink', 'video-sink=fakesink', 'text-overlay=false', 'sync=false', 'fps-update-interval=1000',
+    '!',
+    'videoconvert',
+    '!',
+    'video/x-raw,format=I420',
+    '!',
+    'x264enc',
+    'tune=zerolatency',
+    'speed-preset=ultrafast',
+    'key-int-max=60',
+    `bitrate=${videoBitrateKbps(width, height)}`,
+    '!',
+    'fpsdisplaysink',
+    'video-sink=fakesink',
+    'text-overlay=false',
+    'sync=false',
+    'fps-update-interval=1000',
   ];
 }
 
@@ -58,7 +71,10 @@ function frameCounter(proc: TetheredProcess): () => number {
   return () => rendered;
 }
 
-async function measure(pids: { chromium: number; xvfb: number | null; capture: number }, frames: () => number): Promise<Pick<Result, 'fps' | 'cpuCores' | 'parts'>> {
+async function measure(
+  pids: { chromium: number; xvfb: number | null; capture: number },
+  frames: () => number,
+): Promise<Pick<Result, 'fps' | 'cpuCores' | 'parts'>> {
   await new Promise((r) => setTimeout(r, WARMUP_MS));
   const cpu = (pid: number | null) => (pid === null ? 0 : treeCpuSeconds(pid));
   const before = { chromium: cpu(pids.chromium), xvfb: cpu(pids.xvfb), capture: cpu(pids.capture) };
@@ -84,13 +100,39 @@ async function screencast(url: string, width: number, height: number): Promise<R
     pipe: true,
     userDataDir: join(dir, 'profile'),
     defaultViewport: { width, height },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     env: { PATH: process.env.PATH ?? '', HOME: dir },
   });
   // Fed on stdin, so a plain child (the lifeline keeps stdin for itself); killed below.
-  const feeder = spawn('gst-launch-1.0', ['-v', 'fdsrc', 'fd=0', 'do-timestamp=true', '!', 'jpegparse', '!', 'jpegdec', '!', 'videorate', '!', 'video/x-raw,framerate=30/1', ...encodeTail(width, height)], {
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
+  const feeder = spawn(
+    'gst-launch-1.0',
+    [
+      '-v',
+      'fdsrc',
+      'fd=0',
+      'do-timestamp=true',
+      '!',
+      'jpegparse',
+      '!',
+      'jpegdec',
+      '!',
+      'videorate',
+      '!',
+      'video/x-raw,framerate=30/1',
+      ...encodeTail(width, height),
+    ],
+    {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    },
+  );
   feeder.stdout.resume();
   feeder.stdin.on('error', () => undefined);
   let received = 0;
@@ -119,9 +161,30 @@ async function xvfb(url: string, width: number, height: number): Promise<Result>
   const proxy = new EgressProxy(new EgressPolicy(new Set([`localhost:${new URL(url).port}`])));
   await proxy.listen();
   const display = await VirtualDisplay.start(width, height);
-  const browser = await launchChromium({ executablePath: CHROMIUM, dir, display: display.display, width, height, proxyPort: proxy.port, heapMb: 512, pulseServer: null, pulseSink: 'page' });
+  const browser = await launchChromium({
+    executablePath: CHROMIUM,
+    dir,
+    display: display.display,
+    width,
+    height,
+    proxyPort: proxy.port,
+    heapMb: 512,
+    pulseServer: null,
+    pulseSink: 'page',
+  });
   const gst = new TetheredProcess('gst-launch-1.0', [
-    '-v', 'ximagesrc', `display-name=${display.display}`, 'use-damage=false', 'show-pointer=false', '!', 'video/x-raw,framerate=30/1', '!', 'queue', 'max-size-buffers=2', 'leaky=downstream', ...encodeTail(width, height),
+    '-v',
+    'ximagesrc',
+    `display-name=${display.display}`,
+    'use-damage=false',
+    'show-pointer=false',
+    '!',
+    'video/x-raw,framerate=30/1',
+    '!',
+    'queue',
+    'max-size-buffers=2',
+    'leaky=downstream',
+    ...encodeTail(width, height),
   ]);
   const frames = frameCounter(gst);
   try {
@@ -148,7 +211,10 @@ const url = `http://localhost:${(server.address() as AddressInfo).port}/`;
 
 const results: Result[] = [];
 try {
-  for (const [w, h] of [[852, 480], [1280, 720]] as const) {
+  for (const [w, h] of [
+    [852, 480],
+    [1280, 720],
+  ] as const) {
     results.push(await screencast(url, w, h));
     results.push(await xvfb(url, w, h));
   }
@@ -158,7 +224,9 @@ try {
 
 const baseline = results.find((r) => r.transport === 'screencast' && r.width === 852);
 const lines = [
-  `per page, ${SECONDS} s window, ${new Date().toISOString()}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`,
+  `per page, ${SECONDS} s window, ${new Date().toISOString()}, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ${cpus().length} cores`,
   'transport   size       fps   cores (chromium + xvfb + capture)   vs screencast@480p  vs screencast same size',
 ];
 for (const r of results) {

@@ -24,14 +24,23 @@ afterAll(async () => {
   expect(badTransitions).toEqual([]);
 });
 
-function renderer(url: string, videoPort: number, audioPort: number | null, opts: { transparent?: boolean; width?: number; height?: number; recycleAfterMs?: number } = {}) {
+function renderer(
+  url: string,
+  videoPort: number,
+  audioPort: number | null,
+  opts: { transparent?: boolean; width?: number; height?: number; recycleAfterMs?: number } = {},
+) {
   const statuses: PageStatus[] = [];
   const r = new PageRenderer({
     renderId: `test-${videoPort}`,
     page: { url, width: opts.width ?? 852, height: opts.height ?? 480, transparent: opts.transparent ?? false },
     video: { host: '127.0.0.1', port: videoPort, payloadType: 96 },
     audio: audioPort === null ? null : { host: '127.0.0.1', port: audioPort, payloadType: 111 },
-    config: { ...readRenderConfig({}), allowedHosts: new Set([`localhost:${site.port}`]), ...(opts.recycleAfterMs === undefined ? {} : { recycleAfterMs: opts.recycleAfterMs }) },
+    config: {
+      ...readRenderConfig({}),
+      allowedHosts: new Set([`localhost:${site.port}`]),
+      ...(opts.recycleAfterMs === undefined ? {} : { recycleAfterMs: opts.recycleAfterMs }),
+    },
     logger,
     onStatus: (s) => {
       const last = statuses.at(-1);
@@ -132,14 +141,22 @@ describe('a rendered page', () => {
     const empty: [number, number, number] = transparent ? RED : [255, 255, 255];
     const points = { box: { x: 100, y: 100 }, middle: { x: 600, y: 300 }, corner: { x: 840, y: 470 } };
     const at = (f: KeyedFrame, p: { x: number; y: number }) => reader.colourAt(f, p.x, p.y, size);
-    const seen = (f: KeyedFrame) => Object.entries(points).map(([name, p]) => `${name} ${at(f, p).join(',')}`).join(', ');
+    const seen = (f: KeyedFrame) =>
+      Object.entries(points)
+        .map(([name, p]) => `${name} ${at(f, p).join(',')}`)
+        .join(', ');
     const keyed = (f: KeyedFrame) => Object.values(points).every((p) => near(at(f, p), RED));
-    const painted = (box: [number, number, number]) => (f: KeyedFrame) => near(at(f, points.box), box) && near(at(f, points.middle), empty) && near(at(f, points.corner), empty);
+    const painted = (box: [number, number, number]) => (f: KeyedFrame) =>
+      near(at(f, points.box), box) && near(at(f, points.middle), empty) && near(at(f, points.corner), empty);
     const firstAfter = async (from: number, what: string, ok: (f: KeyedFrame) => boolean) =>
-      waitFor(what, () => {
-        const i = reader.frames.findIndex((f, n) => n >= from && ok(f));
-        return i === -1 ? undefined : i;
-      }, 30_000);
+      waitFor(
+        what,
+        () => {
+          const i = reader.frames.findIndex((f, n) => n >= from && ok(f));
+          return i === -1 ? undefined : i;
+        },
+        30_000,
+      );
     // Both pages take 3 s to arrive; the first also waits for its Chromium to start.
     const { r, statuses } = renderer(`${site.base}/slow?color=0000ff`, videoPort, null, { transparent, ...size });
     try {
@@ -147,7 +164,10 @@ describe('a rendered page', () => {
       const shown = await firstAfter(0, 'the blue page', painted(BLUE));
       const before = reader.frames.slice(0, shown);
       const covering = before.filter((f) => !keyed(f));
-      expect({ frames: covering.length, first: covering.slice(0, 3).map(seen) }, `frames that covered the layer before the page showed, of ${before.length}`).toEqual({ frames: 0, first: [] });
+      expect(
+        { frames: covering.length, first: covering.slice(0, 3).map(seen) },
+        `frames that covered the layer before the page showed, of ${before.length}`,
+      ).toEqual({ frames: 0, first: [] });
       expect(statuses.some((s) => s.state === 'live')).toBe(true);
       // A new url: the old page or the key while the new one loads, then the new page.
       const changedAt = reader.frames.length;
@@ -155,7 +175,10 @@ describe('a rendered page', () => {
       const shownAgain = await firstAfter(changedAt, 'the yellow page', painted(YELLOW));
       const between = reader.frames.slice(changedAt, shownAgain);
       const loading = between.filter((f) => !keyed(f) && !painted(BLUE)(f));
-      expect({ frames: loading.length, first: loading.slice(0, 3).map(seen) }, `frames neither the old page nor the key while the new url loaded, of ${between.length}`).toEqual({ frames: 0, first: [] });
+      expect(
+        { frames: loading.length, first: loading.slice(0, 3).map(seen) },
+        `frames neither the old page nor the key while the new url loaded, of ${between.length}`,
+      ).toEqual({ frames: 0, first: [] });
     } finally {
       await r.stop();
       await reader.stop();
@@ -191,11 +214,14 @@ describe('a rendered page', () => {
   it('refuses private, loopback and metadata addresses, directly and through redirects, with a reason', async () => {
     const videoPort = await freeUdpPort();
     const { r, statuses } = renderer('http://10.0.0.1/', videoPort, null);
-    const refusedAfter = async (from: number) =>
-      waitFor('refused', () => statuses.slice(from).find((s) => s.state === 'refused'), 20_000);
+    const refusedAfter = async (from: number) => waitFor('refused', () => statuses.slice(from).find((s) => s.state === 'refused'), 20_000);
     try {
       r.start();
-      expect((await refusedAfter(0)).problem).toMatchObject({ code: 'ADDRESS_REFUSED', fault: 'user', reason: expect.stringContaining('private network address (10.0.0.1)') });
+      expect((await refusedAfter(0)).problem).toMatchObject({
+        code: 'ADDRESS_REFUSED',
+        fault: 'user',
+        reason: expect.stringContaining('private network address (10.0.0.1)'),
+      });
 
       const cases: [string, RegExp][] = [
         [`http://127.0.0.1:${site.port}/direct`, /loopback address \(127\.0\.0\.1\)/],
@@ -219,7 +245,7 @@ describe('a rendered page', () => {
     }
   });
 
-  it('runs each page in its own browser: a page cannot read another page\'s data or reach private addresses by fetch, WebSocket, WebRTC or WebTransport', async () => {
+  it("runs each page in its own browser: a page cannot read another page's data or reach private addresses by fetch, WebSocket, WebRTC or WebTransport", async () => {
     const a = renderer(`${site.base}/write-secret`, await freeUdpPort(), null);
     // A UDP socket standing in for an internal service that a STUN request could reach.
     const udp = createSocket('udp4');

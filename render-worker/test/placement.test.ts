@@ -122,10 +122,14 @@ describe('render placement through Redis', () => {
       const polls = site.requests.filter((p) => p === '/poll').length;
       await new Promise((r) => setTimeout(r, 1500));
       expect(site.requests.filter((p) => p === '/poll').length).toBe(polls);
-      await waitFor('no pages on the worker', async () => {
-        const b = workerHeartbeatSchema.parse(JSON.parse((await redis.get(workerRegistryKeys.worker('render', second.id))) ?? '{}'));
-        return b.pages === 0;
-      }, 5_000);
+      await waitFor(
+        'no pages on the worker',
+        async () => {
+          const b = workerHeartbeatSchema.parse(JSON.parse((await redis.get(workerRegistryKeys.worker('render', second.id))) ?? '{}'));
+          return b.pages === 0;
+        },
+        5_000,
+      );
 
       // Asked for again, then its worker is told to stop (a rolling update): the page moves to a third worker.
       const beforeAgain = statuses.length;

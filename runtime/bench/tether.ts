@@ -68,7 +68,9 @@ function sleepBelow(parent: number): number | undefined {
 }
 
 async function round(way: keyof typeof parents): Promise<number> {
-  const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `${parents[way]}\nsetInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `${parents[way]}\nsetInterval(() => {}, 1000);`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise((r) => createInterface({ input: parent.stdout! }).once('line', r));
   const program = sleepBelow(parent.pid!);
   if (program === undefined) throw new Error(`${way}: no sleep found below ${parent.pid}`);

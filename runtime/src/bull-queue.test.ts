@@ -35,16 +35,19 @@ describe('BullQueue', { timeout: 30_000 }, () => {
     const seen: unknown[] = [];
     const failures: string[] = [];
     const failed = new Promise<void>((resolve) => {
-      queue.work(async (data) => {
-        seen.push(data);
-        return data.n * 2;
-      }, {
-        concurrency: 1,
-        onFailed: (_job, err) => {
-          failures.push(err.message);
-          resolve();
+      queue.work(
+        async (data) => {
+          seen.push(data);
+          return data.n * 2;
         },
-      });
+        {
+          concurrency: 1,
+          onFailed: (_job, err) => {
+            failures.push(err.message);
+            resolve();
+          },
+        },
+      );
     });
     const events = await queue.events();
     const good = await queue.add('good', { n: 21 });

@@ -77,15 +77,12 @@ export class BullQueue<T, R = unknown> {
    */
   work(processor: JobProcessor<T, R>, settings: WorkSettings<T, R> & { concurrency: number }): Worker<T, R> {
     const schema = this.options.schema;
-    return this.worker(
-      async (job, token, signal) => {
-        if (!schema) return processor(job.data, job, token, signal);
-        const parsed = schema.safeParse(job.data);
-        if (!parsed.success) throw new UnrecoverableError(`invalid ${this.name} job: ${parsed.error.issues.map((i) => i.path.join('.') || '(root)').join(', ')}`);
-        return processor(parsed.data, job, token, signal);
-      },
-      settings,
-    );
+    return this.worker(async (job, token, signal) => {
+      if (!schema) return processor(job.data, job, token, signal);
+      const parsed = schema.safeParse(job.data);
+      if (!parsed.success) throw new UnrecoverableError(`invalid ${this.name} job: ${parsed.error.issues.map((i) => i.path.join('.') || '(root)').join(', ')}`);
+      return processor(parsed.data, job, token, signal);
+    }, settings);
   }
 
   /**

@@ -45,7 +45,7 @@ describe('ProcessTreeUsage', () => {
 });
 
 describe('ProcessTreesUsage', () => {
-  it("gives each tree its own CPU, from one pass over /proc, and no figure for a root it has not seen before", async () => {
+  it('gives each tree its own CPU, from one pass over /proc, and no figure for a root it has not seen before', async () => {
     const usage = new ProcessTreesUsage();
     // A spinning grandchild under one shell; a sleeping one under another.
     const busy = spawn('sh', ['-c', 'node -e "const end = Date.now() + 60000; while (Date.now() < end) {}"'], { stdio: 'ignore', detached: true });

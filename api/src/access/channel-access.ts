@@ -1,5 +1,13 @@
 import type { RequestHandler, Response } from 'express';
-import { capabilityWords, channelAllows, OnAirError, permissionGroupSchema, type ChannelCapability, type ChannelRole, type PermissionGroup } from '@onair/protocol';
+import {
+  capabilityWords,
+  channelAllows,
+  OnAirError,
+  permissionGroupSchema,
+  type ChannelCapability,
+  type ChannelRole,
+  type PermissionGroup,
+} from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { CurrentUser } from './current-user.ts';
 
@@ -39,7 +47,9 @@ export class ChannelAccess {
     // A stranger learns no more than a collaborator of another channel: both are told the same.
     if (!role) throw new OnAirError('FORBIDDEN', NOT_A_COLLABORATOR, { capability });
     if (!channelAllows(role, capability)) {
-      throw new OnAirError('FORBIDDEN', `Your access to this channel does not include ${capabilityWords(capability)}. Ask the channel owner to grant it.`, { capability });
+      throw new OnAirError('FORBIDDEN', `Your access to this channel does not include ${capabilityWords(capability)}. Ask the channel owner to grant it.`, {
+        capability,
+      });
     }
     return role;
   }

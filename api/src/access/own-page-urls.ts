@@ -22,7 +22,8 @@ export function ownPageUrls(config: Pick<ApiConfig, 'RENDER_PAGE_SECRET' | 'AUTH
   const secret = ownPageSecret(config);
   const own = new URL(config.PUBLIC_URL);
   const sameOrigin = (url: URL) =>
-    url.origin === own.origin || (url.protocol === own.protocol && url.port === own.port && LOOPBACK_NAMES.has(url.hostname) && LOOPBACK_NAMES.has(own.hostname));
+    url.origin === own.origin ||
+    (url.protocol === own.protocol && url.port === own.port && LOOPBACK_NAMES.has(url.hostname) && LOOPBACK_NAMES.has(own.hostname));
   return {
     sign: (url) => signOwnPageUrl(secret, url),
     trusted: (url) => {

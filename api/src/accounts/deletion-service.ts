@@ -77,7 +77,10 @@ export class AccountDeletionService {
   }
 
   async reactivate(userId: string): Promise<AccountDeletionStatus> {
-    const { count } = await this.deps.db.user.updateMany({ where: { id: userId, deactivatedAt: { not: null } }, data: { deactivatedAt: null, eraseAfter: null } });
+    const { count } = await this.deps.db.user.updateMany({
+      where: { id: userId, deactivatedAt: { not: null } },
+      data: { deactivatedAt: null, eraseAfter: null },
+    });
     if (count === 0) throw new OnAirError('ACCOUNT_NOT_PENDING_DELETION');
     this.deps.logger.info({ audit: 'account-reactivated', userId }, 'account reactivated before its erasure');
     return this.status(userId);

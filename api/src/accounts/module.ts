@@ -43,7 +43,14 @@ export const accountsModule = {
   http: {
     /** Studio spec §7: the current user, display name, delete, settings and mailing. */
     users: {
-      endpoints: [getCurrentUserEndpoint, updateCurrentUserEndpoint, deleteCurrentUserEndpoint, getUserSettingsEndpoint, updateMailingPreferencesEndpoint, updateMailingStatusEndpoint],
+      endpoints: [
+        getCurrentUserEndpoint,
+        updateCurrentUserEndpoint,
+        deleteCurrentUserEndpoint,
+        getUserSettingsEndpoint,
+        updateMailingPreferencesEndpoint,
+        updateMailingStatusEndpoint,
+      ],
       mount: (c: Mounted) => userRoutes({ db: c.db, resolveSession: c.resolveSession, deletion: c.accountDeletion, mailingEnabled: c.config.MAILING_ENABLED }),
     },
     /** Partner spec §4: deletion confirmed with the username, its status, and reactivation (an area of the partner network). */
@@ -57,7 +64,12 @@ export const accountsModule = {
     erasure: {
       name: 'account erasure',
       start: async (c: Platform & AccountsServices): Promise<Running> => {
-        const job = new AccountErasureJob({ redis: c.redis, logger: c.logger, deletion: c.accountDeletion, everyMs: c.config.ACCOUNT_ERASURE_INTERVAL_SECONDS * 1000 });
+        const job = new AccountErasureJob({
+          redis: c.redis,
+          logger: c.logger,
+          deletion: c.accountDeletion,
+          everyMs: c.config.ACCOUNT_ERASURE_INTERVAL_SECONDS * 1000,
+        });
         await job.start();
         return job;
       },

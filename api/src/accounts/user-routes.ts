@@ -120,13 +120,21 @@ export function userRoutes(deps: { db: Db; resolveSession: SessionResolver; dele
       throw new OnAirError('VALIDATION_FAILED', `Unknown mailing group: ${unknown.join(', ')}.`, { unknownGroups: unknown });
     }
     const merged = { ...mailingOf(user, deps.mailingEnabled).preferences, ...body };
-    const row = await db.user.update({ where: { id: user.id }, data: { mailingPreferences: merged }, select: { mailingSubscribed: true, mailingPreferences: true } });
+    const row = await db.user.update({
+      where: { id: user.id },
+      data: { mailingPreferences: merged },
+      select: { mailingSubscribed: true, mailingPreferences: true },
+    });
     return mailingOf(row, deps.mailingEnabled);
   });
 
   mount(router, updateMailingStatusEndpoint, async ({ body }, { req }) => {
     const user = await signedIn(req);
-    const row = await db.user.update({ where: { id: user.id }, data: { mailingSubscribed: body.subscribed }, select: { mailingSubscribed: true, mailingPreferences: true } });
+    const row = await db.user.update({
+      where: { id: user.id },
+      data: { mailingSubscribed: body.subscribed },
+      select: { mailingSubscribed: true, mailingPreferences: true },
+    });
     return mailingOf(row, deps.mailingEnabled);
   });
 

@@ -153,7 +153,11 @@ export function createAuth(deps: AuthDeps) {
       }),
       genericOAuth({
         config: oauthProviders(config, async (providerId, accountId, login) => {
-          await db.platformLogin.upsert({ where: { providerId_accountId: { providerId, accountId } }, create: { providerId, accountId, login }, update: { login } });
+          await db.platformLogin.upsert({
+            where: { providerId_accountId: { providerId, accountId } },
+            create: { providerId, accountId, login },
+            update: { login },
+          });
         }),
       }),
       bearer(),

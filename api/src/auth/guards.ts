@@ -97,7 +97,8 @@ export function signInGuards(deps: { redis: Redis; db: Db; config: AuthConfig })
               if (taken) {
                 const session = await getSessionFromCtx(ctx);
                 // Partner spec §5: "Your email address is already {email}".
-                if (taken.id === session?.user.id) throw authError('EMAIL_UNCHANGED', { message: `Your email address is already ${address.trim().toLowerCase()}` });
+                if (taken.id === session?.user.id)
+                  throw authError('EMAIL_UNCHANGED', { message: `Your email address is already ${address.trim().toLowerCase()}` });
                 throw authError('EMAIL_IN_USE');
               }
             }

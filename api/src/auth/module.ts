@@ -38,7 +38,8 @@ export const authModule = {
     /** Mounted only when mail is captured instead of sent (devInboxEnabled); listed in the OpenAPI document always. */
     devInbox: {
       endpoints: [listDevInboxEndpoint],
-      mount: (c: Pick<Platform, 'config'> & AuthServices) => (devInboxEnabled(c.config) ? devInboxRoutes(c.accounts.inbox, { anyClient: c.config.DEV_INBOX === 'on' }) : []),
+      mount: (c: Pick<Platform, 'config'> & AuthServices) =>
+        devInboxEnabled(c.config) ? devInboxRoutes(c.accounts.inbox, { anyClient: c.config.DEV_INBOX === 'on' }) : [],
     },
   },
 };

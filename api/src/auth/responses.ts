@@ -42,7 +42,11 @@ export function onAirErrorFor(status: number, body: { code?: unknown; message?: 
   if (status === 404) return new OnAirError('NOT_FOUND');
   if (status >= 500) return new OnAirError('INTERNAL');
   // Request shape errors: better-auth's message names the field, which helps an API client.
-  return new OnAirError('VALIDATION_FAILED', typeof body?.message === 'string' ? body.message : undefined, typeof code === 'string' ? { authCode: code } : undefined);
+  return new OnAirError(
+    'VALIDATION_FAILED',
+    typeof body?.message === 'string' ? body.message : undefined,
+    typeof code === 'string' ? { authCode: code } : undefined,
+  );
 }
 
 /** Errors that reach the browser as `?error=` on a redirect (magic link, OAuth callback). */

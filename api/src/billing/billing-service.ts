@@ -47,7 +47,15 @@ export class BillingService {
   private prices: { at: number; list: PlanPrice[] } | undefined;
 
   constructor(
-    private readonly deps: { db: Db; redis: Redis; logger: Logger; publicUrl: string; settings: BillingSettings | undefined; classicStudioUrl: string | null; money?: MoneyWebhooks },
+    private readonly deps: {
+      db: Db;
+      redis: Redis;
+      logger: Logger;
+      publicUrl: string;
+      settings: BillingSettings | undefined;
+      classicStudioUrl: string | null;
+      money?: MoneyWebhooks;
+    },
   ) {
     const settings = deps.settings;
     if (settings) {
@@ -55,7 +63,9 @@ export class BillingService {
       this.stripe = new Stripe(settings.secretKey, {
         maxNetworkRetries: 2,
         timeout: 30_000,
-        ...(api ? { host: api.hostname, port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)), protocol: api.protocol === 'https:' ? 'https' : 'http' } : {}),
+        ...(api
+          ? { host: api.hostname, port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)), protocol: api.protocol === 'https:' ? 'https' : 'http' }
+          : {}),
       });
     }
   }
@@ -109,19 +119,27 @@ export class BillingService {
     const customer = await this.deps.db.billingCustomer.findUnique({ where: { userId: user.id }, select: { customerId: true } });
     const paidBefore = await this.deps.db.subscription.count({ where: { userId: user.id, externalId: { not: null } } });
     if (!customer || paidBefore === 0) throw new OnAirError('BILLING_NO_SUBSCRIPTION');
-    const portal = await this.call(() => stripe.billingPortal.sessions.create({ customer: customer.customerId, return_url: `${this.deps.publicUrl.replace(/\/+$/, '')}/billing` }));
+    const portal = await this.call(() =>
+      stripe.billingPortal.sessions.create({ customer: customer.customerId, return_url: `${this.deps.publicUrl.replace(/\/+$/, '')}/billing` }),
+    );
     return { url: portal.url };
   }
 
   /** Cancel at the end of the term (`cancel: true`) or take the cancellation back. */
   async setCancellation(user: CurrentUser, subscriptionId: string, cancel: boolean): Promise<BillingOverview> {
     const stripe = this.requireStripe();
-    const row = await this.deps.db.subscription.findFirst({ where: { externalId: subscriptionId, userId: user.id, status: { notIn: ['cancelled'] } }, select: { planId: true } });
+    const row = await this.deps.db.subscription.findFirst({
+      where: { externalId: subscriptionId, userId: user.id, status: { notIn: ['cancelled'] } },
+      select: { planId: true },
+    });
     if (!row || row.planId === 'Free') throw new OnAirError('BILLING_NO_SUBSCRIPTION');
     const updated = await this.call(() => stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: cancel }));
     // Applied at once from Stripe's answer; the webhook that follows carries the same state.
     await this.deps.db.$transaction((tx) => this.applySubscription(tx, updated, new Date()));
-    this.deps.logger.info({ audit: cancel ? 'subscription-cancelled' : 'subscription-renewed', userId: user.id, subscriptionId }, cancel ? 'subscription set to end with its term' : 'subscription renews again');
+    this.deps.logger.info(
+      { audit: cancel ? 'subscription-cancelled' : 'subscription-renewed', userId: user.id, subscriptionId },
+      cancel ? 'subscription set to end with its term' : 'subscription renews again',
+    );
     await this.announce(user.id);
     const fresh = await loadCurrentUser(this.deps.db, user.id);
     return this.overview(fresh ?? user);
@@ -144,7 +162,8 @@ export class BillingService {
     // Events may arrive in any order and Stripe stamps them to the second: a subscription event is
     // applied as the subscription is now at Stripe (read back), stamped with the time it was read,
     // so a late older event cannot roll a newer state back.
-    const isSubscriptionEvent = event.type === 'customer.subscription.created' || event.type === 'customer.subscription.updated' || event.type === 'customer.subscription.deleted';
+    const isSubscriptionEvent =
+      event.type === 'customer.subscription.created' || event.type === 'customer.subscription.updated' || event.type === 'customer.subscription.deleted';
     const fresh = isSubscriptionEvent ? await this.call(() => stripe.subscriptions.retrieve((event.data.object as Stripe.Subscription).id)) : undefined;
     const readAt = new Date();
     // Tips, refunds, disputes and Connect payouts belong to the money area: applied in the same
@@ -169,7 +188,8 @@ export class BillingService {
     });
     this.deps.logger.info({ eventId: event.id, type: event.type, applied: affected !== undefined }, 'billing webhook');
     if (affected) await this.announce(affected);
-    if (announceMoney) await announceMoney().catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message, eventId: event.id }, 'money event not announced'));
+    if (announceMoney)
+      await announceMoney().catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message, eventId: event.id }, 'money event not announced'));
   }
 
   /**
@@ -180,7 +200,10 @@ export class BillingService {
     const user = await this.deps.db.user.findFirst({ where: { email: { equals: email.trim(), mode: 'insensitive' } }, select: { id: true, email: true } });
     if (!user) throw new OnAirError('NOT_FOUND', 'No OnAir account uses that e-mail address.', { field: 'email' });
     await this.deps.db.$transaction(async (tx) => {
-      const granted = await tx.subscription.findMany({ where: { userId: user.id, itemPriceId: GRANTED_VIP_PRICE_ID, status: { not: 'cancelled' } }, select: { id: true } });
+      const granted = await tx.subscription.findMany({
+        where: { userId: user.id, itemPriceId: GRANTED_VIP_PRICE_ID, status: { not: 'cancelled' } },
+        select: { id: true },
+      });
       if (vip && granted.length === 0) {
         await tx.subscription.create({
           data: {
@@ -208,7 +231,10 @@ export class BillingService {
     const item = subscription.items.data[0];
     const plan = item ? this.deps.settings!.prices.find((p) => p.priceId === item.price.id) : undefined;
     if (!userId || !item || !plan) {
-      this.deps.logger.warn({ subscriptionId: subscription.id, customerId, priceId: item?.price.id }, 'subscription of an unknown customer or price: not applied');
+      this.deps.logger.warn(
+        { subscriptionId: subscription.id, customerId, priceId: item?.price.id },
+        'subscription of an unknown customer or price: not applied',
+      );
       return undefined;
     }
     const existing = await tx.subscription.findUnique({ where: { externalId: subscription.id }, select: { id: true, externalUpdatedAt: true } });
@@ -230,7 +256,9 @@ export class BillingService {
       ? await tx.subscription.update({ where: { id: existing.id }, data })
       : await tx.subscription.create({ data: { ...data, externalId: subscription.id } });
     await tx.entitlement.deleteMany({ where: { subscriptionId: row.id } });
-    await tx.entitlement.createMany({ data: Object.entries(planEntitlements[plan.planId]).map(([featureId, value]) => ({ subscriptionId: row.id, featureId, value })) });
+    await tx.entitlement.createMany({
+      data: Object.entries(planEntitlements[plan.planId]).map(([featureId, value]) => ({ subscriptionId: row.id, featureId, value })),
+    });
     return userId;
   }
 
@@ -245,7 +273,12 @@ export class BillingService {
     const user = await loadCurrentUser(this.deps.db, userId);
     if (!user) return;
     const current = chooseCurrentSubscription(await this.subscriptionsOf(userId));
-    const message: ServerMessage = { type: 'subscription.updated', role: user.plan, entitlements: user.entitlements, subscription: current && current.externalId ? view(current) : null };
+    const message: ServerMessage = {
+      type: 'subscription.updated',
+      role: user.plan,
+      entitlements: user.entitlements,
+      subscription: current && current.externalId ? view(current) : null,
+    };
     await this.deps.redis.publish(userAccountChannel(userId), JSON.stringify(message));
   }
 
@@ -255,7 +288,12 @@ export class BillingService {
     const user = await this.deps.db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, name: true } });
     const stripe = this.requireStripe();
     // One customer per user even when two checkouts start at once: Stripe answers the same key with the same customer.
-    const customer = await this.call(() => stripe.customers.create({ email: user.email, ...(user.name ? { name: user.name } : {}), metadata: { userId } }, { idempotencyKey: `onair-customer-${userId}` }));
+    const customer = await this.call(() =>
+      stripe.customers.create(
+        { email: user.email, ...(user.name ? { name: user.name } : {}), metadata: { userId } },
+        { idempotencyKey: `onair-customer-${userId}` },
+      ),
+    );
     await this.deps.db.billingCustomer.upsert({ where: { userId }, create: { userId, customerId: customer.id }, update: {} });
     return customer.id;
   }
@@ -275,7 +313,13 @@ export class BillingService {
     const list = await Promise.all(
       sold.map(async ({ priceId, planId }) => {
         const price = await this.call(() => stripe.prices.retrieve(priceId));
-        return { planId, priceId, interval: price.recurring?.interval === 'year' ? ('year' as const) : ('month' as const), unitAmount: price.unit_amount ?? 0, currency: price.currency };
+        return {
+          planId,
+          priceId,
+          interval: price.recurring?.interval === 'year' ? ('year' as const) : ('month' as const),
+          unitAmount: price.unit_amount ?? 0,
+          currency: price.currency,
+        };
       }),
     );
     this.prices = { at: Date.now(), list };

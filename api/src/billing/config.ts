@@ -36,5 +36,10 @@ export function billingSettings(config: { [K in keyof typeof billingConfigShape]
   if (config.STRIPE_PRICE_PREMIUM_YEARLY) prices.push({ priceId: config.STRIPE_PRICE_PREMIUM_YEARLY, planId: 'Premium', sold: true });
   if (config.STRIPE_PRICE_VIP) prices.push({ priceId: config.STRIPE_PRICE_VIP, planId: 'VIP', sold: false });
   if (config.STRIPE_PRICE_LEGACY) prices.push({ priceId: config.STRIPE_PRICE_LEGACY, planId: 'Legacy', sold: false });
-  return { secretKey: config.STRIPE_SECRET_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET, ...(config.STRIPE_API_URL ? { apiUrl: new URL(config.STRIPE_API_URL) } : {}), prices };
+  return {
+    secretKey: config.STRIPE_SECRET_KEY,
+    webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+    ...(config.STRIPE_API_URL ? { apiUrl: new URL(config.STRIPE_API_URL) } : {}),
+    prices,
+  };
 }

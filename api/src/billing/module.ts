@@ -31,6 +31,10 @@ export const billingModule = {
   http: {
     /** Before the JSON parser: the signature covers the raw bytes. */
     stripeWebhook: middleware((c: BillingServices) => Router().post(STRIPE_WEBHOOK_PATH, ...stripeWebhookHandlers(c.billing))),
-    routes: { endpoints: billingEndpoints, mount: (c: Platform & BillingServices & { resolveSession: SessionResolver }) => billingRoutes({ db: c.db, billing: c.billing, resolveSession: c.resolveSession }) },
+    routes: {
+      endpoints: billingEndpoints,
+      mount: (c: Platform & BillingServices & { resolveSession: SessionResolver }) =>
+        billingRoutes({ db: c.db, billing: c.billing, resolveSession: c.resolveSession }),
+    },
   },
 };

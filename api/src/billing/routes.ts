@@ -1,5 +1,12 @@
 import express, { Router, type RequestHandler } from 'express';
-import { cancelSubscriptionEndpoint, createCheckoutEndpoint, getBillingEndpoint, openBillingPortalEndpoint, renewSubscriptionEndpoint, setVipEndpoint } from '@onair/protocol';
+import {
+  cancelSubscriptionEndpoint,
+  createCheckoutEndpoint,
+  getBillingEndpoint,
+  openBillingPortalEndpoint,
+  renewSubscriptionEndpoint,
+  setVipEndpoint,
+} from '@onair/protocol';
 import { OnAirError } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { BillingService } from './billing-service.ts';

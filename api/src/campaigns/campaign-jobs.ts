@@ -22,7 +22,11 @@ export class CampaignSweepJob extends SweepJob<CampaignSweepResult> {
       ...deps,
       queue: CAMPAIGN_SWEEP_QUEUE,
       what: 'campaign sweep',
-      run: async () => ({ sampled: (await deps.sampler.sampleAll()).sampled, expired: await deps.campaigns.expireDue(), keyMails: await deps.campaigns.notifyKeysAvailable() }),
+      run: async () => ({
+        sampled: (await deps.sampler.sampleAll()).sampled,
+        expired: await deps.campaigns.expireDue(),
+        keyMails: await deps.campaigns.notifyKeysAvailable(),
+      }),
     });
   }
 }

@@ -89,7 +89,15 @@ export class CampaignService {
     const data = this.rowData(input);
     const row = await this.deps.db.$transaction(async (tx) => {
       const created = await tx.campaign.create({ data: { ...data, createdById: admin.id } });
-      await tx.adminAuditEntry.create({ data: { actorId: admin.id, action: 'campaign-created', targetType: 'campaign', targetId: created.id, detail: { name: created.name, status: created.status } } });
+      await tx.adminAuditEntry.create({
+        data: {
+          actorId: admin.id,
+          action: 'campaign-created',
+          targetType: 'campaign',
+          targetId: created.id,
+          detail: { name: created.name, status: created.status },
+        },
+      });
       return created;
     });
     this.deps.logger.info({ audit: 'campaign-created', campaignId: row.id, by: admin.id }, 'campaign created');
@@ -103,7 +111,9 @@ export class CampaignService {
       if (!before) throw new OnAirError('NOT_FOUND', CAMPAIGN_NOT_FOUND);
       const changed = Object.keys(data).filter((k) => !isDeepStrictEqual((before as Record<string, unknown>)[k], (data as Record<string, unknown>)[k]));
       const updated = await tx.campaign.update({ where: { id: campaignId }, data });
-      await tx.adminAuditEntry.create({ data: { actorId: admin.id, action: 'campaign-updated', targetType: 'campaign', targetId: campaignId, detail: { changed } } });
+      await tx.adminAuditEntry.create({
+        data: { actorId: admin.id, action: 'campaign-updated', targetType: 'campaign', targetId: campaignId, detail: { changed } },
+      });
       return updated;
     });
     this.deps.logger.info({ audit: 'campaign-updated', campaignId, by: admin.id }, 'campaign updated');
@@ -122,10 +132,17 @@ export class CampaignService {
       if (existing.length > 0) {
         const taken = new Set(existing.map((e) => e.keyDigest));
         const lines = keys.flatMap((k, i) => (taken.has(k.digest) ? [i + 2] : []));
-        throw new OnAirError('VALIDATION_FAILED', `Nothing was imported: ${lines.length} key(s) are already in this campaign's pool (lines ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''}).`);
+        throw new OnAirError(
+          'VALIDATION_FAILED',
+          `Nothing was imported: ${lines.length} key(s) are already in this campaign's pool (lines ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''}).`,
+        );
       }
-      await tx.campaignKey.createMany({ data: keys.map((k) => ({ campaignId, platform: k.platform, keyDigest: k.digest, keyEnc: secrets.seal(k.key, `campaign-key:${campaignId}`) })) });
-      await tx.adminAuditEntry.create({ data: { actorId: admin.id, action: 'campaign-keys-imported', targetType: 'campaign', targetId: campaignId, detail: { count: keys.length } } });
+      await tx.campaignKey.createMany({
+        data: keys.map((k) => ({ campaignId, platform: k.platform, keyDigest: k.digest, keyEnc: secrets.seal(k.key, `campaign-key:${campaignId}`) })),
+      });
+      await tx.adminAuditEntry.create({
+        data: { actorId: admin.id, action: 'campaign-keys-imported', targetType: 'campaign', targetId: campaignId, detail: { count: keys.length } },
+      });
     });
     this.deps.logger.info({ audit: 'campaign-keys-imported', campaignId, count: keys.length, by: admin.id }, 'game keys imported');
     return { imported: keys.length, keys: await this.keyPool(campaignId) };
@@ -140,7 +157,8 @@ export class CampaignService {
    */
   async recordSales(admin: CurrentUser, campaignId: string, csv: string): Promise<RecordSalesResult> {
     const campaign = await this.requireCampaign(campaignId);
-    if (campaign.kind !== 'revenue-share' || campaign.revenueSharePermille === null) throw new OnAirError('VALIDATION_FAILED', 'Only a revenue-share campaign credits sales.');
+    if (campaign.kind !== 'revenue-share' || campaign.revenueSharePermille === null)
+      throw new OnAirError('VALIDATION_FAILED', 'Only a revenue-share campaign credits sales.');
     const sales = parseSalesReport(csv);
     const codes = await this.deps.db.promoCode.findMany({
       where: { code: { in: [...new Set(sales.map((s) => s.promoCode))] } },
@@ -180,7 +198,15 @@ export class CampaignService {
         credited++;
         shares.set(sale.currency, (shares.get(sale.currency) ?? 0) + share);
       }
-      await tx.adminAuditEntry.create({ data: { actorId: admin.id, action: 'campaign-sales-recorded', targetType: 'campaign', targetId: campaignId, detail: { reported: sales.length, credited, alreadyCredited } } });
+      await tx.adminAuditEntry.create({
+        data: {
+          actorId: admin.id,
+          action: 'campaign-sales-recorded',
+          targetType: 'campaign',
+          targetId: campaignId,
+          detail: { reported: sales.length, credited, alreadyCredited },
+        },
+      });
       return { credited, alreadyCredited, shares: [...shares].map(([currency, amount]) => ({ currency, amount })) };
     });
     this.deps.logger.info({ audit: 'campaign-sales-recorded', campaignId, credited: result.credited, by: admin.id }, 'campaign sales recorded');
@@ -210,9 +236,24 @@ export class CampaignService {
       }
       const data = { status: 'invited', decidedById: admin.id, primaryChannel: '', message: '', keyPlatform: null, agreementAt: null };
       const saved = existing
-        ? await tx.campaignApplication.update({ where: { id: existing.id }, data, include: { ...applicationInclude, creator: { select: { id: true, name: true, email: true } } } })
-        : await tx.campaignApplication.create({ data: { ...data, campaignId, creatorId: creator.id }, include: { ...applicationInclude, creator: { select: { id: true, name: true, email: true } } } });
-      await tx.adminAuditEntry.create({ data: { actorId: admin.id, action: 'campaign-invited', targetType: 'campaign-application', targetId: saved.id, detail: { campaignId, creatorId: creator.id } } });
+        ? await tx.campaignApplication.update({
+            where: { id: existing.id },
+            data,
+            include: { ...applicationInclude, creator: { select: { id: true, name: true, email: true } } },
+          })
+        : await tx.campaignApplication.create({
+            data: { ...data, campaignId, creatorId: creator.id },
+            include: { ...applicationInclude, creator: { select: { id: true, name: true, email: true } } },
+          });
+      await tx.adminAuditEntry.create({
+        data: {
+          actorId: admin.id,
+          action: 'campaign-invited',
+          targetType: 'campaign-application',
+          targetId: saved.id,
+          detail: { campaignId, creatorId: creator.id },
+        },
+      });
       return saved;
     });
     await this.mail(creator.email, campaignMail.invited(campaign.name, this.campaignUrl(campaignId)));
@@ -227,7 +268,10 @@ export class CampaignService {
       if (!current || current.campaignId !== campaignId) throw new OnAirError('NOT_FOUND', 'This application does not exist.');
       const allowed: Record<typeof action, ApplicationStatus[]> = { accept: ['applied'], reject: ['applied'], rescind: ['invited', 'accepted', 'claimed'] };
       if (!allowed[action].includes(current.status as ApplicationStatus)) {
-        throw new OnAirError('CONFLICT', `An application that is ${applicationStatusLabels[current.status as ApplicationStatus]} cannot be ${action === 'accept' ? 'accepted' : action === 'reject' ? 'declined' : 'rescinded'}.`);
+        throw new OnAirError(
+          'CONFLICT',
+          `An application that is ${applicationStatusLabels[current.status as ApplicationStatus]} cannot be ${action === 'accept' ? 'accepted' : action === 'reject' ? 'declined' : 'rescinded'}.`,
+        );
       }
       const status: ApplicationStatus = action === 'accept' ? 'accepted' : action === 'reject' ? 'rejected' : 'rescinded';
       const saved = await tx.campaignApplication.update({
@@ -235,7 +279,15 @@ export class CampaignService {
         data: { status, decidedById: admin.id },
         include: { ...applicationInclude, creator: { select: { id: true, name: true, email: true } } },
       });
-      await tx.adminAuditEntry.create({ data: { actorId: admin.id, action: `campaign-application-${action}`, targetType: 'campaign-application', targetId: applicationId, detail: { campaignId, from: current.status } } });
+      await tx.adminAuditEntry.create({
+        data: {
+          actorId: admin.id,
+          action: `campaign-application-${action}`,
+          targetType: 'campaign-application',
+          targetId: applicationId,
+          detail: { campaignId, from: current.status },
+        },
+      });
       return saved;
     });
     this.deps.logger.info({ audit: `campaign-application-${action}`, campaignId, applicationId, by: admin.id }, 'campaign application decided');
@@ -248,18 +300,28 @@ export class CampaignService {
 
   // ─── Creators ───
 
-  async listFor(user: CurrentUser, query: { list: 'discover' | 'mine'; kind?: string | undefined; platform?: string | undefined; genre?: string | undefined; search?: string | undefined }): Promise<CreatorCampaign[]> {
+  async listFor(
+    user: CurrentUser,
+    query: { list: 'discover' | 'mine'; kind?: string | undefined; platform?: string | undefined; genre?: string | undefined; search?: string | undefined },
+  ): Promise<CreatorCampaign[]> {
     await this.expireDue();
     const filters = {
       ...(query.kind ? { kind: query.kind } : {}),
       ...(query.platform ? { platforms: { has: query.platform } } : {}),
       ...(query.genre ? { genre: { equals: query.genre, mode: 'insensitive' as const } } : {}),
-      ...(query.search ? { OR: [{ name: { contains: query.search, mode: 'insensitive' as const } }, { game: { contains: query.search, mode: 'insensitive' as const } }] } : {}),
+      ...(query.search
+        ? { OR: [{ name: { contains: query.search, mode: 'insensitive' as const } }, { game: { contains: query.search, mode: 'insensitive' as const } }] }
+        : {}),
     };
     const where =
       query.list === 'mine'
         ? { ...filters, applications: { some: { creatorId: user.id } }, status: { not: 'draft' } }
-        : { ...filters, status: 'active', OR: undefined, AND: [{ OR: [{ expiresAt: null }, { expiresAt: { gt: this.now() } }] }, ...(filters.OR ? [{ OR: filters.OR }] : [])] };
+        : {
+            ...filters,
+            status: 'active',
+            OR: undefined,
+            AND: [{ OR: [{ expiresAt: null }, { expiresAt: { gt: this.now() } }] }, ...(filters.OR ? [{ OR: filters.OR }] : [])],
+          };
     const rows = await this.deps.db.campaign.findMany({ where, orderBy: { createdAt: 'desc' }, take: 200 });
     return Promise.all(rows.map((row) => this.creatorView(user, row)));
   }
@@ -274,15 +336,26 @@ export class CampaignService {
     this.assertOpen(campaign);
     await this.expireDue(campaignId);
     const eligibility = await this.eligibilityOf(user, campaign);
-    if (!eligibility.eligible) throw new OnAirError('FORBIDDEN', eligibility.reasons[0] ?? 'No platform linked or requirements not met.', { reasons: eligibility.reasons });
-    if (body.keyPlatform && !campaign.platforms.includes(body.keyPlatform)) throw new OnAirError('VALIDATION_FAILED', `Keys of this campaign are for ${campaign.platforms.join(', ')}.`);
+    if (!eligibility.eligible)
+      throw new OnAirError('FORBIDDEN', eligibility.reasons[0] ?? 'No platform linked or requirements not met.', { reasons: eligibility.reasons });
+    if (body.keyPlatform && !campaign.platforms.includes(body.keyPlatform))
+      throw new OnAirError('VALIDATION_FAILED', `Keys of this campaign are for ${campaign.platforms.join(', ')}.`);
     const status: ApplicationStatus = campaign.requiresReview ? 'applied' : 'accepted';
     await this.deps.db.$transaction(async (tx) => {
       const existing = await this.lockApplication(tx, campaignId, user.id);
       if (existing && existing.status === 'invited') throw new OnAirError('CONFLICT', 'You are invited to this campaign: accept the invitation instead.');
-      if (existing) throw new OnAirError('CONFLICT', `You already applied to this campaign (${applicationStatusLabels[existing.status as ApplicationStatus]}).`);
+      if (existing)
+        throw new OnAirError('CONFLICT', `You already applied to this campaign (${applicationStatusLabels[existing.status as ApplicationStatus]}).`);
       await tx.campaignApplication.create({
-        data: { campaignId, creatorId: user.id, status, primaryChannel: body.primaryChannel, keyPlatform: body.keyPlatform ?? null, message: body.message ?? '', agreementAt: this.now() },
+        data: {
+          campaignId,
+          creatorId: user.id,
+          status,
+          primaryChannel: body.primaryChannel,
+          keyPlatform: body.keyPlatform ?? null,
+          message: body.message ?? '',
+          agreementAt: this.now(),
+        },
       });
     });
     this.deps.logger.info({ campaignId, userId: user.id, status }, status === 'accepted' ? 'creator joined a campaign' : 'creator applied to a campaign');
@@ -311,7 +384,10 @@ export class CampaignService {
     await this.deps.db.$transaction(async (tx) => {
       const existing = await this.lockApplication(tx, campaignId, user.id);
       if (!existing || existing.status !== 'invited') throw new OnAirError('CONFLICT', 'There is no invitation to answer for this campaign.');
-      await tx.campaignApplication.update({ where: { id: existing.id }, data: { status: accept ? 'accepted' : 'rejected', agreementAt: accept ? this.now() : null } });
+      await tx.campaignApplication.update({
+        where: { id: existing.id },
+        data: { status: accept ? 'accepted' : 'rejected', agreementAt: accept ? this.now() : null },
+      });
     });
     if (accept) await this.ensureLink(campaignId, user.id);
     return this.creatorView(user, campaign);
@@ -327,7 +403,8 @@ export class CampaignService {
       const application = await this.lockApplication(tx, campaignId, user.id);
       if (application?.status === 'claimed') throw new OnAirError('CONFLICT', 'You already claimed your key for this campaign.');
       if (application?.status === 'expired') throw new OnAirError('CONFLICT', 'This campaign has expired: its keys can no longer be claimed.');
-      if (application?.status !== 'accepted') throw new OnAirError('FORBIDDEN', 'Only an accepted participant can claim a key. Apply first, or wait for the review.');
+      if (application?.status !== 'accepted')
+        throw new OnAirError('FORBIDDEN', 'Only an accepted participant can claim a key. Apply first, or wait for the review.');
       const now = this.now();
       const taken = await tx.$queryRaw<{ id: string }[]>`
         UPDATE campaign_keys SET application_id = ${application.id}::uuid, claimed_at = ${now}
@@ -351,10 +428,14 @@ export class CampaignService {
     if (!discount) throw new OnAirError('VALIDATION_FAILED', 'This campaign has no promo codes.');
     const [min, max] = discount.kind === 'fixed' ? [discount.percent, discount.percent] : [discount.minPercent, discount.maxPercent];
     if (body.discountPercent < min || body.discountPercent > max) {
-      throw new OnAirError('VALIDATION_FAILED', min === max ? `The discount of this campaign is ${min}%.` : `The discount must lie between ${min}% and ${max}%.`);
+      throw new OnAirError(
+        'VALIDATION_FAILED',
+        min === max ? `The discount of this campaign is ${min}%.` : `The discount must lie between ${min}% and ${max}%.`,
+      );
     }
     const application = await this.deps.db.campaignApplication.findUnique({ where: { campaignId_creatorId: { campaignId, creatorId: user.id } } });
-    if (!application || (application.status !== 'accepted' && application.status !== 'claimed')) throw new OnAirError('FORBIDDEN', 'Promo codes are for accepted participants of the campaign.');
+    if (!application || (application.status !== 'accepted' && application.status !== 'claimed'))
+      throw new OnAirError('FORBIDDEN', 'Promo codes are for accepted participants of the campaign.');
     for (let attempt = 0; attempt < 5; attempt++) {
       const code = body.code ?? generatePromoCode();
       try {
@@ -370,7 +451,11 @@ export class CampaignService {
 
   /** The marketing campaigns page: running campaigns, newest first, without requirements or keys. */
   async publicList(): Promise<PublicCampaign[]> {
-    const rows = await this.deps.db.campaign.findMany({ where: { status: 'active', OR: [{ expiresAt: null }, { expiresAt: { gt: this.now() } }] }, orderBy: { createdAt: 'desc' }, take: 100 });
+    const rows = await this.deps.db.campaign.findMany({
+      where: { status: 'active', OR: [{ expiresAt: null }, { expiresAt: { gt: this.now() } }] },
+      orderBy: { createdAt: 'desc' },
+      take: 100,
+    });
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -417,13 +502,19 @@ export class CampaignService {
   /** Mails the accepted participants once, when a campaign's keys become claimable. */
   async notifyKeysAvailable(): Promise<number> {
     const now = this.now();
-    const due = await this.deps.db.campaign.findMany({ where: { kind: 'game-key', keysNotifiedAt: null, keysAvailableAt: { lte: now }, status: 'active' }, select: { id: true, name: true } });
+    const due = await this.deps.db.campaign.findMany({
+      where: { kind: 'game-key', keysNotifiedAt: null, keysAvailableAt: { lte: now }, status: 'active' },
+      select: { id: true, name: true },
+    });
     let sent = 0;
     for (const campaign of due) {
       // Claimed first, so two sweeps never mail twice.
       const claimed = await this.deps.db.campaign.updateMany({ where: { id: campaign.id, keysNotifiedAt: null }, data: { keysNotifiedAt: now } });
       if (claimed.count === 0) continue;
-      const participants = await this.deps.db.campaignApplication.findMany({ where: { campaignId: campaign.id, status: 'accepted' }, select: { creator: { select: { email: true } } } });
+      const participants = await this.deps.db.campaignApplication.findMany({
+        where: { campaignId: campaign.id, status: 'accepted' },
+        select: { creator: { select: { email: true } } },
+      });
       for (const p of participants) {
         await this.mail(p.creator.email, campaignMail.keysAvailable(campaign.name, this.campaignUrl(campaign.id)));
         sent++;
@@ -439,7 +530,11 @@ export class CampaignService {
       where: { campaignId_creatorId: { campaignId: row.id, creatorId: user.id } },
       include: applicationInclude,
     })) as ApplicationRow | null;
-    return { campaign: await this.view(row), application: application ? this.applicationView(application) : null, eligibility: await this.eligibilityOf(user, row) };
+    return {
+      campaign: await this.view(row),
+      application: application ? this.applicationView(application) : null,
+      eligibility: await this.eligibilityOf(user, row),
+    };
   }
 
   private applicationView(row: ApplicationRow): ApplicationView {
@@ -456,10 +551,16 @@ export class CampaignService {
       updatedAt: row.updatedAt.toISOString(),
       gameKey:
         row.key && this.deps.secrets
-          ? { platform: row.key.platform as KeyPlatform, key: this.deps.secrets.open(row.key.keyEnc, `campaign-key:${row.campaignId}`), claimedAt: row.key.claimedAt!.toISOString() }
+          ? {
+              platform: row.key.platform as KeyPlatform,
+              key: this.deps.secrets.open(row.key.keyEnc, `campaign-key:${row.campaignId}`),
+              claimedAt: row.key.claimedAt!.toISOString(),
+            }
           : null,
       promoCodes: row.promoCodes.map((p) => ({ code: p.code, discountPercent: p.discountPercent, createdAt: p.createdAt.toISOString() })),
-      link: row.link ? { url: `${this.deps.publicUrl}/api/v1/public/campaign-links/${row.link.slug}`, clicks: row.link.clicks, impressions: row.link.impressions } : null,
+      link: row.link
+        ? { url: `${this.deps.publicUrl}/api/v1/public/campaign-links/${row.link.slug}`, clicks: row.link.clicks, impressions: row.link.impressions }
+        : null,
     };
   }
 
@@ -504,7 +605,12 @@ export class CampaignService {
   }
 
   private async keyPool(campaignId: string): Promise<CampaignView['keys']> {
-    const groups = await this.deps.db.campaignKey.groupBy({ by: ['platform'], where: { campaignId }, _count: { _all: true, applicationId: true }, orderBy: { platform: 'asc' } });
+    const groups = await this.deps.db.campaignKey.groupBy({
+      by: ['platform'],
+      where: { campaignId },
+      _count: { _all: true, applicationId: true },
+      orderBy: { platform: 'asc' },
+    });
     const byPlatform = groups.map((g) => ({ platform: g.platform as KeyPlatform, total: g._count._all, available: g._count._all - g._count.applicationId }));
     return { total: byPlatform.reduce((s, g) => s + g.total, 0), available: byPlatform.reduce((s, g) => s + g.available, 0), byPlatform };
   }
@@ -513,7 +619,10 @@ export class CampaignService {
     const now = this.now();
     const [linked, samples, first, profile] = await Promise.all([
       this.deps.db.account.count({ where: { userId: user.id, providerId: 'twitch' } }),
-      this.deps.db.channelStatSample.findMany({ where: { userId: user.id, platform: 'twitch', sampledAt: { gte: new Date(now.getTime() - 30 * 86_400_000) } }, orderBy: { sampledAt: 'asc' } }),
+      this.deps.db.channelStatSample.findMany({
+        where: { userId: user.id, platform: 'twitch', sampledAt: { gte: new Date(now.getTime() - 30 * 86_400_000) } },
+        orderBy: { sampledAt: 'asc' },
+      }),
       this.deps.db.channelStatSample.findFirst({ where: { userId: user.id, platform: 'twitch' }, orderBy: { sampledAt: 'asc' }, select: { sampledAt: true } }),
       this.deps.db.partnerProfile.findUnique({ where: { userId: user.id }, select: { birthdate: true, country: true } }),
     ]);
@@ -521,10 +630,15 @@ export class CampaignService {
     const judged = judgeEligibility(requirements, channelStats(samples, now, first?.sampledAt ?? null), linked > 0);
     const reasons = [...judged.reasons];
     if (campaign.geo.length > 0 && (!profile?.country || !campaign.geo.includes(profile.country))) {
-      reasons.push(profile?.country ? `This campaign runs in ${campaign.geo.join(', ')} only.` : 'Add your country in Settings › Personal information: this campaign runs in some countries only.');
+      reasons.push(
+        profile?.country
+          ? `This campaign runs in ${campaign.geo.join(', ')} only.`
+          : 'Add your country in Settings › Personal information: this campaign runs in some countries only.',
+      );
     }
     if (campaign.kind === 'revenue-share') {
-      if (!profile?.birthdate) reasons.push(`Add your birthdate in Settings › Personal information: revenue share needs age ${REVENUE_SHARE_MIN_AGE} or older.`);
+      if (!profile?.birthdate)
+        reasons.push(`Add your birthdate in Settings › Personal information: revenue share needs age ${REVENUE_SHARE_MIN_AGE} or older.`);
       else if (ageOn(profile.birthdate, now) < REVENUE_SHARE_MIN_AGE) reasons.push(`Revenue share needs age ${REVENUE_SHARE_MIN_AGE} or older.`);
     }
     return { eligible: reasons.length === 0, reasons, stats: judged.stats };
@@ -588,12 +702,16 @@ export class CampaignService {
   }
 
   private async lockApplication(tx: TxClient, campaignId: string, creatorId: string): Promise<{ id: string; status: string } | null> {
-    const rows = await tx.$queryRaw<{ id: string; status: string }[]>`SELECT id, status FROM campaign_applications WHERE campaign_id = ${campaignId}::uuid AND creator_id = ${creatorId} FOR UPDATE`;
+    const rows = await tx.$queryRaw<
+      { id: string; status: string }[]
+    >`SELECT id, status FROM campaign_applications WHERE campaign_id = ${campaignId}::uuid AND creator_id = ${creatorId} FOR UPDATE`;
     return rows[0] ?? null;
   }
 
   private async lockApplicationById(tx: TxClient, applicationId: string): Promise<{ id: string; status: string; campaignId: string } | null> {
-    const rows = await tx.$queryRaw<{ id: string; status: string; campaign_id: string }[]>`SELECT id, status, campaign_id FROM campaign_applications WHERE id = ${applicationId}::uuid FOR UPDATE`;
+    const rows = await tx.$queryRaw<
+      { id: string; status: string; campaign_id: string }[]
+    >`SELECT id, status, campaign_id FROM campaign_applications WHERE id = ${applicationId}::uuid FOR UPDATE`;
     const row = rows[0];
     return row ? { id: row.id, status: row.status, campaignId: row.campaign_id } : null;
   }
@@ -602,7 +720,11 @@ export class CampaignService {
   private async ensureLink(campaignId: string, creatorId: string): Promise<void> {
     const application = await this.deps.db.campaignApplication.findUnique({ where: { campaignId_creatorId: { campaignId, creatorId } }, select: { id: true } });
     if (!application) return;
-    await this.deps.db.campaignLink.upsert({ where: { applicationId: application.id }, create: { applicationId: application.id, slug: randomBytes(9).toString('base64url') }, update: {} });
+    await this.deps.db.campaignLink.upsert({
+      where: { applicationId: application.id },
+      create: { applicationId: application.id, slug: randomBytes(9).toString('base64url') },
+      update: {},
+    });
   }
 
   private campaignUrl(campaignId: string): string {
@@ -623,7 +745,8 @@ type TxClient = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
 function promoDiscountOf(row: { promoDiscountKind: string | null; promoMinPercent: number | null; promoMaxPercent: number | null }): PromoDiscount | null {
   if (row.promoDiscountKind === 'fixed' && row.promoMinPercent !== null) return { kind: 'fixed', percent: row.promoMinPercent };
-  if (row.promoDiscountKind === 'range' && row.promoMinPercent !== null && row.promoMaxPercent !== null) return { kind: 'range', minPercent: row.promoMinPercent, maxPercent: row.promoMaxPercent };
+  if (row.promoDiscountKind === 'range' && row.promoMinPercent !== null && row.promoMaxPercent !== null)
+    return { kind: 'range', minPercent: row.promoMinPercent, maxPercent: row.promoMaxPercent };
   return null;
 }
 

@@ -35,7 +35,11 @@ export class ChannelStatsSampler {
   async sampleAll(): Promise<{ sampled: number; failed: number }> {
     const { db, logger, clientId } = this.deps;
     if (!clientId) return { sampled: 0, failed: 0 };
-    const accounts = await db.account.findMany({ where: { providerId: 'twitch', user: { deactivatedAt: null } }, select: { id: true, userId: true, accountId: true }, orderBy: { createdAt: 'asc' } });
+    const accounts = await db.account.findMany({
+      where: { providerId: 'twitch', user: { deactivatedAt: null } },
+      select: { id: true, userId: true, accountId: true },
+      orderBy: { createdAt: 'asc' },
+    });
     let sampled = 0;
     let failed = 0;
     for (const account of accounts) {
@@ -59,14 +63,21 @@ export class ChannelStatsSampler {
     const token = await this.deps.tokenFor(userId, accountRowId).catch(() => null);
     if (!token) return false;
     const get = async (path: string, optional = false): Promise<Record<string, unknown> | null> => {
-      const res = await fetch(`${this.deps.apiUrl}${path}`, { headers: { 'client-id': this.deps.clientId!, authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${this.deps.apiUrl}${path}`, {
+        headers: { 'client-id': this.deps.clientId!, authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(10_000),
+      });
       // Subscriptions need the broadcaster's channel:read:subscriptions and an affiliate channel.
       if (optional && (res.status === 401 || res.status === 403 || res.status === 400)) return null;
       if (!res.ok) throw new HelixError(res.status);
       return (await res.json()) as Record<string, unknown>;
     };
     const id = encodeURIComponent(broadcasterId);
-    const [followers, subscriptions, streams] = await Promise.all([get(`/channels/followers?broadcaster_id=${id}&first=1`), get(`/subscriptions?broadcaster_id=${id}&first=1`, true), get(`/streams?user_id=${id}`)]);
+    const [followers, subscriptions, streams] = await Promise.all([
+      get(`/channels/followers?broadcaster_id=${id}&first=1`),
+      get(`/subscriptions?broadcaster_id=${id}&first=1`, true),
+      get(`/streams?user_id=${id}`),
+    ]);
     const stream = (streams?.data as { viewer_count?: number; type?: string }[] | undefined)?.[0];
     const live = stream?.type === 'live';
     await this.deps.db.channelStatSample.create({

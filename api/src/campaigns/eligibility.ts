@@ -50,14 +50,16 @@ const checks: { key: keyof CampaignRequirements; stat: keyof ChannelStats; words
 
 /** Spec §5: every threshold the campaign sets must be met; spec §8's words when none can be judged. */
 export function judgeEligibility(requirements: CampaignRequirements, stats: ChannelStats | null, platformLinked: boolean): Eligibility {
-  if (!platformLinked) return { eligible: false, reasons: ['No platform linked or requirements not met: link your Twitch account in Settings › Integrations.'], stats };
+  if (!platformLinked)
+    return { eligible: false, reasons: ['No platform linked or requirements not met: link your Twitch account in Settings › Integrations.'], stats };
   const reasons: string[] = [];
   for (const check of checks) {
     const needed = requirements[check.key];
     if (needed === null) continue;
     const value = stats?.[check.stat];
     if (typeof value !== 'number') reasons.push(`Your channel's ${check.words} are not known yet (OnAir samples your channel every few minutes).`);
-    else if (value < needed) reasons.push(`The campaign needs ${needed.toLocaleString('en-US')} ${check.words}; your channel has ${value.toLocaleString('en-US')}.`);
+    else if (value < needed)
+      reasons.push(`The campaign needs ${needed.toLocaleString('en-US')} ${check.words}; your channel has ${value.toLocaleString('en-US')}.`);
   }
   return { eligible: reasons.length === 0, reasons, stats };
 }
@@ -65,7 +67,8 @@ export function judgeEligibility(requirements: CampaignRequirements, stats: Chan
 /** Whole years between a birthdate and now (spec §5: revenue share from 18). */
 export function ageOn(birthdate: Date, now: Date): number {
   let age = now.getUTCFullYear() - birthdate.getUTCFullYear();
-  const beforeBirthday = now.getUTCMonth() < birthdate.getUTCMonth() || (now.getUTCMonth() === birthdate.getUTCMonth() && now.getUTCDate() < birthdate.getUTCDate());
+  const beforeBirthday =
+    now.getUTCMonth() < birthdate.getUTCMonth() || (now.getUTCMonth() === birthdate.getUTCMonth() && now.getUTCDate() < birthdate.getUTCDate());
   if (beforeBirthday) age -= 1;
   return age;
 }

@@ -48,7 +48,8 @@ export function parseKeyPool(campaignId: string, csv: string, campaignPlatforms:
   const body = rows.slice(1);
   if (body.length === 0) throw new OnAirError('VALIDATION_FAILED', 'The file has no keys below its header.');
   if (body.length > KEY_IMPORT_MAX) throw new OnAirError('VALIDATION_FAILED', `Import at most ${KEY_IMPORT_MAX} keys at once (this file has ${body.length}).`);
-  if (header.length === 1 && campaignPlatforms.length !== 1) throw new OnAirError('VALIDATION_FAILED', 'This campaign has several platforms: add a platform column.');
+  if (header.length === 1 && campaignPlatforms.length !== 1)
+    throw new OnAirError('VALIDATION_FAILED', 'This campaign has several platforms: add a platform column.');
 
   const problems: string[] = [];
   const seen = new Map<string, number>();

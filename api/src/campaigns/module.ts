@@ -19,7 +19,15 @@ export interface CampaignsServices {
 export const campaignsModule = {
   name: 'campaigns',
   build: (deps: Platform & { accounts: Accounts; box: SecretBox | null; money: { ledger: Ledger } }): CampaignsServices => ({
-    campaigns: new CampaignService({ db: deps.db, logger: deps.logger, mailer: deps.accounts.mailer, publicUrl: deps.config.PUBLIC_URL, secrets: deps.box, ledger: deps.money.ledger, ...(deps.now ? { now: deps.now } : {}) }),
+    campaigns: new CampaignService({
+      db: deps.db,
+      logger: deps.logger,
+      mailer: deps.accounts.mailer,
+      publicUrl: deps.config.PUBLIC_URL,
+      secrets: deps.box,
+      ledger: deps.money.ledger,
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
     channelStats: new ChannelStatsSampler({
       db: deps.db,
       logger: deps.logger,
@@ -31,14 +39,24 @@ export const campaignsModule = {
     }),
   }),
   http: {
-    routes: { endpoints: campaignEndpoints, mount: (c: Platform & CampaignsServices & { resolveSession: SessionResolver }) => campaignRoutes({ db: c.db, campaigns: c.campaigns, resolveSession: c.resolveSession }) },
+    routes: {
+      endpoints: campaignEndpoints,
+      mount: (c: Platform & CampaignsServices & { resolveSession: SessionResolver }) =>
+        campaignRoutes({ db: c.db, campaigns: c.campaigns, resolveSession: c.resolveSession }),
+    },
   },
   jobs: {
     /** Sampled channel statistics, expiry, 'your key is ready' mails. */
     sweep: {
       name: 'campaign sweep',
       start: async (c: Platform & CampaignsServices): Promise<Running> => {
-        const job = new CampaignSweepJob({ redis: c.redis, logger: c.logger, campaigns: c.campaigns, sampler: c.channelStats, everyMs: c.config.CHANNEL_STATS_SAMPLE_MINUTES * 60_000 });
+        const job = new CampaignSweepJob({
+          redis: c.redis,
+          logger: c.logger,
+          campaigns: c.campaigns,
+          sampler: c.channelStats,
+          everyMs: c.config.CHANNEL_STATS_SAMPLE_MINUTES * 60_000,
+        });
         await job.start();
         return job;
       },

@@ -73,6 +73,8 @@ export function campaignRoutes(deps: { db: Db; campaigns: CampaignService; resol
   mount(router, adminRecordSalesEndpoint, async ({ params, body }, { req }) => campaigns.recordSales(getCurrentUser(req), params.campaignId, body.csv));
   mount(router, adminListApplicationsEndpoint, async ({ params }) => ({ applications: await campaigns.adminApplications(params.campaignId) }));
   mount(router, adminInviteCreatorEndpoint, async ({ params, body }, { req }) => campaigns.invite(getCurrentUser(req), params.campaignId, body.email));
-  mount(router, adminDecideApplicationEndpoint, async ({ params, body }, { req }) => campaigns.decide(getCurrentUser(req), params.campaignId, params.applicationId, body.action));
+  mount(router, adminDecideApplicationEndpoint, async ({ params, body }, { req }) =>
+    campaigns.decide(getCurrentUser(req), params.campaignId, params.applicationId, body.action),
+  );
   return router;
 }

@@ -36,9 +36,7 @@ export const chatSendCommandSchema = z.object({ messageId: z.uuid(), destination
  * that platform's connector, which records the outcome.
  */
 export class ChatService {
-  constructor(
-    private readonly deps: { db: Db; redis: Redis; store: ChatStore; lease: RedisLease; logger: Logger },
-  ) {}
+  constructor(private readonly deps: { db: Db; redis: Redis; store: ChatStore; lease: RedisLease; logger: Logger }) {}
 
   private async currentBroadcast(projectId: string) {
     return this.deps.db.broadcast.findFirst({ where: { projectId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true, state: true } });
@@ -54,7 +52,15 @@ export class ChatService {
     const destinations = withChat.map((row, i): ChatDestinationEntry => {
       const platform = chatPlatformOf(row.type);
       const authenticated = destinationKinds[row.type].connection !== 'oauth' || row.accessTokenEnc !== null;
-      const base = { id: row.id, platform, platformId: row.platformAccountId, username: row.username, variant: row.type, name: row.name, canSend: chatCanSend(platform, authenticated) };
+      const base = {
+        id: row.id,
+        platform,
+        platformId: row.platformAccountId,
+        username: row.username,
+        variant: row.type,
+        name: row.name,
+        canSend: chatCanSend(platform, authenticated),
+      };
       if (!platform) return { ...base, state: 'unsupported', error: `Support for ${destinationKinds[row.type].label} chat is coming soon.` };
       if (!live) return { ...base, state: 'offline' };
       const raw = states[i];
@@ -122,7 +128,10 @@ export class ChatService {
     setTimeout(() => {
       void (async () => {
         for (const d of chosen) {
-          await this.deps.store.settleDelivery(row.id, d!.id, { state: 'failed', error: `No answer from ${destinationKinds[d!.variant].label}. The message may not have been sent.` });
+          await this.deps.store.settleDelivery(row.id, d!.id, {
+            state: 'failed',
+            error: `No answer from ${destinationKinds[d!.variant].label}. The message may not have been sent.`,
+          });
         }
       })().catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message, messageId: row.id }, 'pending chat deliveries not settled'));
     }, SEND_TIMEOUT_MS).unref();

@@ -179,7 +179,11 @@ export class ChatStore {
   }
 
   /** Records one platform's outcome of a sent message (only while it is pending) and tells the studios. */
-  async settleDelivery(messageId: string, destinationId: string, outcome: { state: 'sent' | 'failed'; error?: string; platformMessageId?: string | null }): Promise<void> {
+  async settleDelivery(
+    messageId: string,
+    destinationId: string,
+    outcome: { state: 'sent' | 'failed'; error?: string; platformMessageId?: string | null },
+  ): Promise<void> {
     const moved = await this.db.chatDelivery.updateMany({
       where: { messageId, destinationId, state: 'pending' },
       data: { state: outcome.state, error: outcome.error ?? null, platformMessageId: outcome.platformMessageId ?? null },

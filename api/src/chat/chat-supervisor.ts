@@ -97,7 +97,9 @@ export class ChatSupervisor {
     const live = await this.deps.db.broadcast.findMany({ where: { state: { in: ['starting', 'live'] } }, select: { id: true, projectId: true } });
     const broadcastOf = new Map(live.map((b) => [b.projectId, b.id]));
     const rows = broadcastOf.size
-      ? await this.deps.db.destination.findMany({ where: { projectId: { in: [...broadcastOf.keys()] }, enabled: true, type: { in: ['Twitch', 'YouTube', 'Facebook'] } } })
+      ? await this.deps.db.destination.findMany({
+          where: { projectId: { in: [...broadcastOf.keys()] }, enabled: true, type: { in: ['Twitch', 'YouTube', 'Facebook'] } },
+        })
       : [];
     return new Map(rows.map((row) => [row.id, { row, broadcastId: broadcastOf.get(row.projectId)! }]));
   }
@@ -156,7 +158,8 @@ export class ChatSupervisor {
           .catch((err: unknown) => this.deps.logger.warn({ ...where, err: (err as Error).message }, 'chat state not published'));
       },
     };
-    const connector = platform === 'twitch' ? new TwitchChatConnector(ctx) : platform === 'youtube' ? new YouTubeChatConnector(ctx) : new FacebookChatConnector(ctx);
+    const connector =
+      platform === 'twitch' ? new TwitchChatConnector(ctx) : platform === 'youtube' ? new YouTubeChatConnector(ctx) : new FacebookChatConnector(ctx);
     entry = { connector, projectId: row.projectId, broadcastId, platform, state: 'connecting' };
     track(entry);
     this.deps.logger.info({ ...where, replicaId: this.deps.lease.holderId }, 'chat connector started');

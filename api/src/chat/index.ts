@@ -36,7 +36,18 @@ export async function startChatConnectors(deps: {
   if (config.CHAT_CONNECTORS) {
     subscriber = redis.duplicate();
     subscriber.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis chat subscriber connection error'));
-    supervisor = new ChatSupervisor({ config, db, redis, subscriber, logger, accounts: deps.platformAccounts, store: deps.chatStore, service: deps.chat, lease: deps.chatLease, events: deps.eventsStore });
+    supervisor = new ChatSupervisor({
+      config,
+      db,
+      redis,
+      subscriber,
+      logger,
+      accounts: deps.platformAccounts,
+      store: deps.chatStore,
+      service: deps.chat,
+      lease: deps.chatLease,
+      events: deps.eventsStore,
+    });
     await supervisor.start().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'chat connectors could not start'));
   }
   return {

@@ -31,7 +31,8 @@ export const chatModule = {
     // Every replica serving /ws also takes part in running the platform chat connectors.
     connectors: {
       name: 'chat connectors',
-      attach: (_server: unknown, c: Platform & ChatServices & { platformAccounts: PlatformAccounts; eventsStore: EventsStore }): Promise<ChatConnectors> => startChatConnectors(c),
+      attach: (_server: unknown, c: Platform & ChatServices & { platformAccounts: PlatformAccounts; eventsStore: EventsStore }): Promise<ChatConnectors> =>
+        startChatConnectors(c),
     },
   },
 };

@@ -63,7 +63,11 @@ function section<K extends ChatbotSection>(row: SettingsRow | null, key: K): Sec
 }
 
 /** What a running bot reports in Redis; the page's health is read from it. */
-export const botStateSchema = z.object({ state: z.enum(['connecting', 'connected', 'error']), error: z.string().optional(), notices: z.array(z.string()).optional() });
+export const botStateSchema = z.object({
+  state: z.enum(['connecting', 'connected', 'error']),
+  error: z.string().optional(),
+  notices: z.array(z.string()).optional(),
+});
 export type BotState = z.infer<typeof botStateSchema>;
 
 /** How long a bot just turned on may go without any replica reporting before its health is 'unknown'. */
@@ -98,9 +102,16 @@ export class ChatbotService {
 
   /** The channel's Twitch login and user id, from its linked Twitch account (null without one). */
   async twitchOf(channelId: string): Promise<{ login: string; userId: string } | null> {
-    const account = await this.deps.db.account.findFirst({ where: { userId: channelId, providerId: 'twitch' }, select: { accountId: true }, orderBy: { createdAt: 'asc' } });
+    const account = await this.deps.db.account.findFirst({
+      where: { userId: channelId, providerId: 'twitch' },
+      select: { accountId: true },
+      orderBy: { createdAt: 'asc' },
+    });
     if (!account) return null;
-    const login = await this.deps.db.platformLogin.findUnique({ where: { providerId_accountId: { providerId: 'twitch', accountId: account.accountId } }, select: { login: true } });
+    const login = await this.deps.db.platformLogin.findUnique({
+      where: { providerId_accountId: { providerId: 'twitch', accountId: account.accountId } },
+      select: { login: true },
+    });
     return login ? { login: login.login, userId: account.accountId } : null;
   }
 
@@ -162,9 +173,18 @@ export class ChatbotService {
    * refused), unknown (on, but no replica has reported for a while: no bot runner is up).
    */
   async connection(channelId: string): Promise<ChatbotConnection> {
-    const [row, twitch] = await Promise.all([this.deps.db.chatbotSettings.findUnique({ where: { channelId }, select: { enabled: true, enabledAt: true } }), this.twitchOf(channelId)]);
+    const [row, twitch] = await Promise.all([
+      this.deps.db.chatbotSettings.findUnique({ where: { channelId }, select: { enabled: true, enabledAt: true } }),
+      this.twitchOf(channelId),
+    ]);
     const enabled = row?.enabled ?? false;
-    const out = (health: ChatbotHealth, reason: string | null, notices: string[] = []): ChatbotConnection => ({ enabled, twitchLogin: twitch?.login ?? null, health, reason, notices });
+    const out = (health: ChatbotHealth, reason: string | null, notices: string[] = []): ChatbotConnection => ({
+      enabled,
+      twitchLogin: twitch?.login ?? null,
+      health,
+      reason,
+      notices,
+    });
     if (!enabled) return out('disabled', 'The chatbot is turned off.');
     if (!twitch) return out('unhealthy', 'No Twitch account is linked to this channel.');
     const first = await this.firstChannelOf(twitch.login);
@@ -227,7 +247,10 @@ export class ChatbotService {
   }
 
   async updateCommand(channelId: string, id: string, input: CommandInput): Promise<ChatbotCommand> {
-    const done = await this.unique(() => this.deps.db.chatbotCommand.updateMany({ where: { id, channelId }, data: commandData(input) }), 'CHATBOT_COMMAND_TAKEN');
+    const done = await this.unique(
+      () => this.deps.db.chatbotCommand.updateMany({ where: { id, channelId }, data: commandData(input) }),
+      'CHATBOT_COMMAND_TAKEN',
+    );
     if (done.count === 0) throw new OnAirError('CHATBOT_ITEM_NOT_FOUND');
     await this.changed(channelId);
     return toCommand(await this.deps.db.chatbotCommand.findUniqueOrThrow({ where: { id } }));
@@ -247,7 +270,10 @@ export class ChatbotService {
   }
 
   async updateTimer(channelId: string, id: string, input: TimerInput): Promise<ChatbotTimer> {
-    const done = await this.deps.db.chatbotTimer.updateMany({ where: { id, channelId }, data: { name: input.name, message: input.message, enabled: input.enabled } });
+    const done = await this.deps.db.chatbotTimer.updateMany({
+      where: { id, channelId },
+      data: { name: input.name, message: input.message, enabled: input.enabled },
+    });
     if (done.count === 0) throw new OnAirError('CHATBOT_ITEM_NOT_FOUND');
     await this.changed(channelId);
     return { id, name: input.name, message: input.message, platforms: ['twitch'], enabled: input.enabled };
@@ -263,7 +289,12 @@ export class ChatbotService {
   async addQuote(channelId: string, input: { message: string; author: string }): Promise<ChatbotQuote> {
     await this.roomFor(this.deps.db.chatbotQuote.count({ where: { channelId } }), CHATBOT_LIST_MAX.quotes);
     const q = await this.deps.db.$transaction(async (tx) => {
-      const seq = await tx.chatbotSettings.upsert({ where: { channelId }, create: { channelId, lastQuoteNumber: 1 }, update: { lastQuoteNumber: { increment: 1 } }, select: { lastQuoteNumber: true } });
+      const seq = await tx.chatbotSettings.upsert({
+        where: { channelId },
+        create: { channelId, lastQuoteNumber: 1 },
+        update: { lastQuoteNumber: { increment: 1 } },
+        select: { lastQuoteNumber: true },
+      });
       return tx.chatbotQuote.create({ data: { channelId, number: seq.lastQuoteNumber, message: input.message, author: input.author, createdAt: this.now() } });
     });
     await this.changed(channelId);
@@ -278,7 +309,10 @@ export class ChatbotService {
 
   async addUser(channelId: string, kind: 'regular' | 'ignored', username: string): Promise<ChatbotUser> {
     await this.roomFor(this.deps.db.chatbotUser.count({ where: { channelId, kind } }), CHATBOT_LIST_MAX.users);
-    const u = await this.unique(() => this.deps.db.chatbotUser.create({ data: { channelId, kind, platform: 'twitch', username, usernameKey: username.toLowerCase() } }), 'CHATBOT_USER_LISTED');
+    const u = await this.unique(
+      () => this.deps.db.chatbotUser.create({ data: { channelId, kind, platform: 'twitch', username, usernameKey: username.toLowerCase() } }),
+      'CHATBOT_USER_LISTED',
+    );
     await this.changed(channelId);
     return { id: u.id, username: u.username, platform: 'twitch' };
   }
@@ -307,7 +341,9 @@ export class ChatbotService {
 
   /** Tells the replica running the channel's bot to read its settings again. */
   private async changed(channelId: string): Promise<void> {
-    await this.deps.redis.publish(chatbotKeys.changed, channelId).catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message, channelId }, 'chatbot change not published'));
+    await this.deps.redis
+      .publish(chatbotKeys.changed, channelId)
+      .catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message, channelId }, 'chatbot change not published'));
   }
 }
 

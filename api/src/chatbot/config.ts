@@ -11,9 +11,15 @@ export const chatbotConfigShape = {
   /** Run chatbots in this replica (every replica takes part in electing one owner per channel). */
   CHATBOT_RUNNERS: z.stringbool().default(true),
   /** The bot account's Twitch user id (sender_id and moderator_id of its Helix calls). */
-  CHATBOT_TWITCH_USER_ID: z.string().regex(/^\d{1,20}$/).optional(),
+  CHATBOT_TWITCH_USER_ID: z
+    .string()
+    .regex(/^\d{1,20}$/)
+    .optional(),
   /** The bot account's Twitch login (its own messages in chat are not read as commands). */
-  CHATBOT_TWITCH_LOGIN: z.string().regex(/^[a-z0-9_]{1,41}$/).default('onairbot'),
+  CHATBOT_TWITCH_LOGIN: z
+    .string()
+    .regex(/^[a-z0-9_]{1,41}$/)
+    .default('onairbot'),
   /** The bot account's user access token (user:write:chat, moderator:manage:chat_messages, moderator:manage:banned_users, moderator:manage:chat_settings, moderator:read:chatters). Never logged. */
   CHATBOT_TWITCH_TOKEN: z.string().min(1).optional(),
   /** How often a running bot looks at its timers and loyalty. */

@@ -18,7 +18,9 @@ export interface Chatbots {
  * electing one owner per channel (a connector lease, on keys of its own) and runs
  * the bots it owns. The Chatbot page's routes are the partner router's (chatbotRoutes).
  */
-export async function startChatbots(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; chatbot: ChatbotService; now?: () => Date } & LeasesServices): Promise<Chatbots> {
+export async function startChatbots(
+  deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; chatbot: ChatbotService; now?: () => Date } & LeasesServices,
+): Promise<Chatbots> {
   const { config, db, redis, logger } = deps;
   if (!config.CHATBOT_RUNNERS) return { supervisor: null, close: async () => undefined };
   const subscriber = redis.duplicate();
@@ -26,7 +28,16 @@ export async function startChatbots(deps: { config: ApiConfig; db: Db; redis: Re
   // The bots' clock is the service's: it dates what they write too (quotes), not only their timers and cooldowns.
   const clock = deps.now;
   const now = clock ? () => clock().getTime() : Date.now;
-  const supervisor = new ChatbotSupervisor({ config, db, redis, subscriber, logger, service: deps.chatbot, lease: deps.connectorLeases(chatbotKeys.owner), now });
+  const supervisor = new ChatbotSupervisor({
+    config,
+    db,
+    redis,
+    subscriber,
+    logger,
+    service: deps.chatbot,
+    lease: deps.connectorLeases(chatbotKeys.owner),
+    now,
+  });
   await supervisor.start().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'chatbots could not start'));
   return {
     supervisor,

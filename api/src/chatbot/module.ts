@@ -12,7 +12,9 @@ export interface ChatbotServices {
 /** The partner network's chatbot (partner spec §2): its settings pages and the running bots. */
 export const chatbotModule = {
   name: 'chatbot',
-  build: (deps: Platform): ChatbotServices => ({ chatbot: new ChatbotService({ db: deps.db, redis: deps.redis, logger: deps.logger, ...(deps.now ? { now: deps.now } : {}) }) }),
+  build: (deps: Platform): ChatbotServices => ({
+    chatbot: new ChatbotService({ db: deps.db, redis: deps.redis, logger: deps.logger, ...(deps.now ? { now: deps.now } : {}) }),
+  }),
   http: {
     /** A partner area: mounted behind the partner network's sign-in and channel access. */
     routes: { endpoints: chatbotEndpoints, mount: (c: ChatbotServices) => chatbotRoutes(c.chatbot) },

@@ -38,7 +38,11 @@ export function chatbotRoutes(chatbot: ChatbotService): Router {
   mount(router, chatbotQuoteEndpoints.create, async ({ params, body }) => new Reply(201, await chatbot.addQuote(params.channelId, body)));
   mount(router, chatbotQuoteEndpoints.remove, async ({ params }) => (await chatbot.deleteQuote(params.channelId, params.itemId), gone()));
 
-  mount(router, chatbotIgnoredUserEndpoints.create, async ({ params, body }) => new Reply(201, await chatbot.addUser(params.channelId, 'ignored', body.username)));
+  mount(
+    router,
+    chatbotIgnoredUserEndpoints.create,
+    async ({ params, body }) => new Reply(201, await chatbot.addUser(params.channelId, 'ignored', body.username)),
+  );
   mount(router, chatbotIgnoredUserEndpoints.remove, async ({ params }) => (await chatbot.removeUser(params.channelId, 'ignored', params.itemId), gone()));
   mount(router, chatbotRegularEndpoints.create, async ({ params, body }) => new Reply(201, await chatbot.addUser(params.channelId, 'regular', body.username)));
   mount(router, chatbotRegularEndpoints.remove, async ({ params }) => (await chatbot.removeUser(params.channelId, 'regular', params.itemId), gone()));

@@ -1,5 +1,16 @@
 import type { Readable } from 'node:stream';
-import { CAMPAIGN_LINK_PATH, CREATOR_SITE_PATH, creatorSiteImagePath, OnAirError, siteBlockSchema, tipPagePath, type CreatorSite, type CreatorSiteContent, type SiteBlock, type SitePromoCode } from '@onair/protocol';
+import {
+  CAMPAIGN_LINK_PATH,
+  CREATOR_SITE_PATH,
+  creatorSiteImagePath,
+  OnAirError,
+  siteBlockSchema,
+  tipPagePath,
+  type CreatorSite,
+  type CreatorSiteContent,
+  type SiteBlock,
+  type SitePromoCode,
+} from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { TipsService } from '../money/tips-service.ts';
 import type { UploadService } from '../uploads/index.ts';
@@ -62,8 +73,18 @@ export class CreatorSiteService {
   private async promoCodes(channelId: string): Promise<PublicPromoCode[]> {
     const now = this.deps.now?.() ?? new Date();
     const rows = await this.deps.db.promoCode.findMany({
-      where: { application: { creatorId: channelId, status: { in: PARTICIPATING }, campaign: { status: 'active', OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } } },
-      select: { code: true, discountPercent: true, application: { select: { link: { select: { slug: true } }, campaign: { select: { name: true, game: true, storeUrl: true } } } } },
+      where: {
+        application: {
+          creatorId: channelId,
+          status: { in: PARTICIPATING },
+          campaign: { status: 'active', OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+        },
+      },
+      select: {
+        code: true,
+        discountPercent: true,
+        application: { select: { link: { select: { slug: true } }, campaign: { select: { name: true, game: true, storeUrl: true } } } },
+      },
       orderBy: [{ createdAt: 'asc' }, { code: 'asc' }],
       take: PROMO_CODES_SHOWN,
     });
@@ -95,7 +116,15 @@ export class CreatorSiteService {
       tips: await this.tipState(channelId),
       promoCodes: (await this.promoCodes(channelId)).map(({ impressionPath: _pixel, ...code }) => code),
       images: Object.fromEntries(
-        uploads.map((u) => [u.id, { name: u.name, width: u.width, height: u.height, url: username ? new URL(creatorSiteImagePath(username, u.id), this.deps.publicUrl).toString() : null }]),
+        uploads.map((u) => [
+          u.id,
+          {
+            name: u.name,
+            width: u.width,
+            height: u.height,
+            url: username ? new URL(creatorSiteImagePath(username, u.id), this.deps.publicUrl).toString() : null,
+          },
+        ]),
       ),
     };
   }
@@ -106,7 +135,10 @@ export class CreatorSiteService {
     const known = new Set((await this.deps.uploads.channelUploads(channelId, 'site', ids)).map((u) => u.id));
     const index = content.blocks.findIndex((b) => b.kind === 'image' && b.uploadId !== null && !known.has(b.uploadId));
     if (index >= 0) {
-      throw new OnAirError('VALIDATION_FAILED', 'This picture is not one of your site\'s uploads. Upload it again.', { where: 'body', issues: [{ path: ['blocks', String(index), 'uploadId'], code: 'custom', message: 'Upload the picture again' }] });
+      throw new OnAirError('VALIDATION_FAILED', "This picture is not one of your site's uploads. Upload it again.", {
+        where: 'body',
+        issues: [{ path: ['blocks', String(index), 'uploadId'], code: 'custom', message: 'Upload the picture again' }],
+      });
     }
     const data = { published: content.published, headline: content.headline, blocks: content.blocks };
     await this.deps.db.creatorSite.upsert({ where: { channelId }, create: { channelId, ...data }, update: data });

@@ -16,14 +16,21 @@ export interface CreatorSiteServices {
 export const creatorSiteModule = {
   name: 'creator-site',
   build: (deps: Platform & { uploads: UploadService; money: { tips: TipsService } }): CreatorSiteServices => ({
-    sites: new CreatorSiteService({ db: deps.db, publicUrl: deps.config.PUBLIC_URL, uploads: deps.uploads, tips: deps.money.tips, ...(deps.now ? { now: deps.now } : {}) }),
+    sites: new CreatorSiteService({
+      db: deps.db,
+      publicUrl: deps.config.PUBLIC_URL,
+      uploads: deps.uploads,
+      tips: deps.money.tips,
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
   }),
   http: {
     /** Before the JSON parser: the picture is the body. */
     upload: {
       // Its contract is listed with the site routes below (the OpenAPI document reads the area as one).
       endpoints: [],
-      mount: (c: Platform & { uploads: UploadService; resolveSession: SessionResolver; channelAccess: ChannelAccess }) => creatorSiteUploadRoutes({ db: c.db, uploads: c.uploads, resolveSession: c.resolveSession, channelAccess: c.channelAccess }),
+      mount: (c: Platform & { uploads: UploadService; resolveSession: SessionResolver; channelAccess: ChannelAccess }) =>
+        creatorSiteUploadRoutes({ db: c.db, uploads: c.uploads, resolveSession: c.resolveSession, channelAccess: c.channelAccess }),
     },
     /** The sites themselves (visitors): public, no session. */
     pages: middleware((c: CreatorSiteServices) => creatorSitePageRoutes(c.sites)),

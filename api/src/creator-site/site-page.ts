@@ -16,15 +16,22 @@ function block(b: SiteBlock, site: PublicSite, parentHost: string): string {
   const heading = b.title ? `<h2>${t(b.title)}</h2>` : '';
   switch (b.kind) {
     case 'about':
-      return `<section class="card" data-block="about">${heading}${b.text.split(/\n{2,}/).map((p) => `<p>${t(p)}</p>`).join('')}</section>`;
+      return `<section class="card" data-block="about">${heading}${b.text
+        .split(/\n{2,}/)
+        .map((p) => `<p>${t(p)}</p>`)
+        .join('')}</section>`;
     case 'schedule':
       return `<section class="card" data-block="schedule">${heading}${
-        b.entries.length === 0 ? '<p class="muted">No streams scheduled yet.</p>' : `<table><tbody>${b.entries.map((e) => `<tr><th>${t(weekdayLabels[e.day])}</th><td>${t(e.time)}</td><td>${t(e.what)}</td></tr>`).join('')}</tbody></table>`
+        b.entries.length === 0
+          ? '<p class="muted">No streams scheduled yet.</p>'
+          : `<table><tbody>${b.entries.map((e) => `<tr><th>${t(weekdayLabels[e.day])}</th><td>${t(e.time)}</td><td>${t(e.what)}</td></tr>`).join('')}</tbody></table>`
       }<p class="muted">Times in ${t(b.timeZone)}</p></section>`;
     case 'socialLinks':
       return `<section class="card" data-block="socialLinks">${heading}<ul class="links">${b.links.map((l) => `<li><a href="${t(l.url)}" rel="noopener noreferrer nofollow" target="_blank">${t(l.platform)}</a></li>`).join('')}</ul></section>`;
     case 'liveStatus': {
-      const status = site.live ? '<p class="live" data-live="true"><span class="dot"></span>Live now</p>' : '<p class="muted" data-live="false">Offline right now.</p>';
+      const status = site.live
+        ? '<p class="live" data-live="true"><span class="dot"></span>Live now</p>'
+        : '<p class="muted" data-live="false">Offline right now.</p>';
       const player =
         site.live && b.twitchChannel
           ? `<div class="player"><iframe title="Live stream" src="https://player.twitch.tv/?channel=${encodeURIComponent(b.twitchChannel)}&amp;parent=${encodeURIComponent(parentHost)}&amp;muted=true" allowfullscreen></iframe></div>`
@@ -41,7 +48,9 @@ function block(b: SiteBlock, site: PublicSite, parentHost: string): string {
     }
     case 'tipButton':
       // Only while the creator takes tips: a button to a page that says "not available" helps nobody.
-      return site.tipPath ? `<section class="card" data-block="tipButton">${heading}<a class="button" href="${t(site.tipPath)}">${t(b.label)}</a></section>` : '';
+      return site.tipPath
+        ? `<section class="card" data-block="tipButton">${heading}<a class="button" href="${t(site.tipPath)}">${t(b.label)}</a></section>`
+        : '';
     case 'promoCodes':
       return `<section class="card" data-block="promoCodes">${heading}${
         site.promoCodes.length === 0
@@ -141,7 +150,10 @@ export function creatorSitePageRoutes(sites: CreatorSiteService): Router {
         res.status(404).type('text/plain').send('This creator has no site here.');
         return;
       }
-      res.status(200).set({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }).send(page(site, res.locals.cspNonce as string, req.hostname));
+      res
+        .status(200)
+        .set({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' })
+        .send(page(site, res.locals.cspNonce as string, req.hostname));
     },
   );
   return router;

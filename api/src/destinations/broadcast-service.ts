@@ -79,7 +79,11 @@ export class BroadcastService {
   }
 
   /** Moves a broadcast from `from` to `to` when it is still in `from`; false when someone else moved it first. */
-  private async transition(row: Broadcast, to: BroadcastState, extra: { failureReason?: string; startedAt?: Date; endedAt?: Date } = {}): Promise<Broadcast | null> {
+  private async transition(
+    row: Broadcast,
+    to: BroadcastState,
+    extra: { failureReason?: string; startedAt?: Date; endedAt?: Date } = {},
+  ): Promise<Broadcast | null> {
     if (!canTransitionBroadcast(row.state, to)) throw new OnAirError('CONFLICT', `A ${row.state} broadcast cannot become ${to}.`);
     const moved = await this.deps.db.broadcast.updateMany({ where: { id: row.id, state: row.state }, data: { state: to, ...extra } });
     if (moved.count === 0) return null;
@@ -96,12 +100,22 @@ export class BroadcastService {
     for (const row of rows) {
       if (!row.rtmpUrl || !isAuthenticated(row)) continue;
       const key = row.streamKeyEnc ? this.deps.secrets.open(row.id, 'streamKey', row.streamKeyEnc) : undefined;
-      outputs.push({ id: row.id, url: row.rtmpUrl, ...(key === undefined ? {} : { key }), allowPrivate: privateAllowed(row.rtmpUrl, this.deps.rtmpPolicy), canvas: row.canvas });
+      outputs.push({
+        id: row.id,
+        url: row.rtmpUrl,
+        ...(key === undefined ? {} : { key }),
+        allowPrivate: privateAllowed(row.rtmpUrl, this.deps.rtmpPolicy),
+        canvas: row.canvas,
+      });
     }
     return outputs;
   }
 
-  async goLive(user: CurrentUser, projectId: string, options: { record?: boolean; preRollSeconds?: number; postRollSeconds?: number } = {}): Promise<BroadcastView> {
+  async goLive(
+    user: CurrentUser,
+    projectId: string,
+    options: { record?: boolean; preRollSeconds?: number; postRollSeconds?: number } = {},
+  ): Promise<BroadcastView> {
     await this.deps.assertProjectAccess(user, projectId);
     const sessions = this.deps.sessions;
     if (!sessions) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'Going live is not available: this server runs no studio sessions.');
@@ -262,7 +276,14 @@ export class BroadcastService {
         ...(o.errorCode ? { errorCode: o.errorCode, reason: pipelineErrorCatalogue[o.errorCode].message } : {}),
       }));
     await this.deps.redis.set(healthKey(row.id), JSON.stringify(outputs), 'EX', HEALTH_TTL_SECONDS);
-    await this.deps.events.publish({ type: 'broadcast.health', projectId, broadcastId: row.id, at: stats.at, outputs, ...(stats.encoder ? { encoder: stats.encoder } : {}) });
+    await this.deps.events.publish({
+      type: 'broadcast.health',
+      projectId,
+      broadcastId: row.id,
+      at: stats.at,
+      outputs,
+      ...(stats.encoder ? { encoder: stats.encoder } : {}),
+    });
     // Every destination gave up (each output retries by itself before it fails): nothing goes out
     // any more, so the broadcast has failed, and says why, instead of showing live forever.
     if (row.state === 'live' && outputs.length > 0 && outputs.every((o) => o.state === 'failed')) {

@@ -16,7 +16,10 @@ export const destinationsConfigShape = {
   /** Lets creators push to RTMP servers on private and loopback addresses (a studio on a LAN). */
   ALLOW_PRIVATE_RTMP: z.stringbool().default(false),
   /** The operator's own RTMP server offered as the Local destination (rtmp://127.0.0.1:1935/live in the embedded stack). */
-  LOCAL_RTMP_URL: z.string().regex(/^rtmps?:\/\//i).optional(),
+  LOCAL_RTMP_URL: z
+    .string()
+    .regex(/^rtmps?:\/\//i)
+    .optional(),
   /** The key the local server accepts (its on_publish check). */
   LOCAL_RTMP_KEY: z.string().optional(),
   /** Platform API bases (Helix, Twitch's ingest list, YouTube Data API v3, Graph API v15.0 of spec §9). */

@@ -12,7 +12,8 @@ export class DestinationSecrets {
   constructor(private readonly box: SecretBox | null) {}
 
   private need(): SecretBox {
-    if (!this.box) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'This server cannot store stream keys or platform logins: its operator has not set SECRETS_KEY.');
+    if (!this.box)
+      throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'This server cannot store stream keys or platform logins: its operator has not set SECRETS_KEY.');
     return this.box;
   }
 

@@ -124,7 +124,16 @@ export class DestinationService {
       const kind = destinationKinds[type];
       const locked = !isDestinationTypeAllowed(user.entitlements, type);
       const testMode = kind.oauthProvider !== null && (this.deps.testModePlatforms?.has(kind.oauthProvider) ?? false);
-      return { type, providerId: kind.providerId, label: kind.label, brandColor: kind.brandColor, available: this.offers(type), locked, upgradeTooltip: locked ? upgradeTooltipFor(type) : null, testMode };
+      return {
+        type,
+        providerId: kind.providerId,
+        label: kind.label,
+        brandColor: kind.brandColor,
+        available: this.offers(type),
+        locked,
+        upgradeTooltip: locked ? upgradeTooltipFor(type) : null,
+        testMode,
+      };
     });
     return { tiles, limit: await this.limit(user, projectId) };
   }
@@ -135,7 +144,10 @@ export class DestinationService {
     if (!this.offers(body.type)) throw new OnAirError('DESTINATION_TYPE_UNAVAILABLE', `${kind.label} destinations are not available on this server.`);
     if (!isDestinationTypeAllowed(user.entitlements, body.type)) {
       // The tile's tooltip is the spec's words; the error says why, for whoever calls the api.
-      throw new OnAirError('PLAN_LIMIT_REACHED', `${kind.label} destinations come with Premium. Upgrade to add one.`, { rule: 'custom-destinations', tooltip: upgradeTooltipFor(body.type) });
+      throw new OnAirError('PLAN_LIMIT_REACHED', `${kind.label} destinations come with Premium. Upgrade to add one.`, {
+        rule: 'custom-destinations',
+        tooltip: upgradeTooltipFor(body.type),
+      });
     }
     const limit = await this.limit(user, projectId);
     if (limit.reached) throw tooManyDestinations(limit.maximum);
@@ -160,7 +172,11 @@ export class DestinationService {
         break;
       default: {
         const rtmpUrl = body.rtmpUrl ?? kind.ingest.defaultUrl;
-        if (!rtmpUrl) throw new OnAirError('VALIDATION_FAILED', 'Enter the server URL.', { where: 'body', issues: [{ path: ['rtmpUrl'], code: 'custom', message: 'Enter the server URL.' }] });
+        if (!rtmpUrl)
+          throw new OnAirError('VALIDATION_FAILED', 'Enter the server URL.', {
+            where: 'body',
+            issues: [{ path: ['rtmpUrl'], code: 'custom', message: 'Enter the server URL.' }],
+          });
         await assertRtmpAddressAllowed(rtmpUrl, this.deps.rtmpPolicy);
         data = { ...base, name: body.name ?? kind.label, rtmpUrl, ...this.deps.secrets.streamKeyColumns(id, body.streamKey) };
       }
@@ -303,5 +319,9 @@ export class DestinationService {
 
 /** The plan's destination limit, in words for whoever calls the api; the tile's tooltip (the spec's words) in the details. */
 function tooManyDestinations(maximum: number | null): OnAirError {
-  return new OnAirError('PLAN_LIMIT_REACHED', `Your plan streams to at most ${maximum} destinations. Upgrade to add more.`, { rule: 'maximum-destinations', maximum, tooltip: UPGRADE_TOOLTIP_MORE_DESTINATIONS });
+  return new OnAirError('PLAN_LIMIT_REACHED', `Your plan streams to at most ${maximum} destinations. Upgrade to add more.`, {
+    rule: 'maximum-destinations',
+    maximum,
+    tooltip: UPGRADE_TOOLTIP_MORE_DESTINATIONS,
+  });
 }

@@ -15,10 +15,21 @@ export interface Destinations {
  * Starts the broadcast background work of one api process (output health to the studios, the
  * plan's stream-duration limit); close it on shutdown.
  */
-export async function startBroadcastWatch(deps: { redis: Redis; logger: Logger; broadcasts: BroadcastService; sweepEveryMs?: number }): Promise<BroadcastWatch> {
+export async function startBroadcastWatch(deps: {
+  redis: Redis;
+  logger: Logger;
+  broadcasts: BroadcastService;
+  sweepEveryMs?: number;
+}): Promise<BroadcastWatch> {
   const subscriber = deps.redis.duplicate();
   subscriber.on('error', (err: Error) => deps.logger.warn({ err: err.message }, 'redis subscriber connection error'));
-  const watch = new BroadcastWatch({ broadcasts: deps.broadcasts, redis: deps.redis, subscriber, logger: deps.logger, ...(deps.sweepEveryMs ? { sweepEveryMs: deps.sweepEveryMs } : {}) });
+  const watch = new BroadcastWatch({
+    broadcasts: deps.broadcasts,
+    redis: deps.redis,
+    subscriber,
+    logger: deps.logger,
+    ...(deps.sweepEveryMs ? { sweepEveryMs: deps.sweepEveryMs } : {}),
+  });
   // Without Redis now, the api still starts; the health relay is missing until the next start.
   await watch.start().catch((err: unknown) => deps.logger.warn({ err: (err as Error).message }, 'broadcast watch could not subscribe to session status'));
   const close = watch.close.bind(watch);

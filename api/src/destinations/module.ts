@@ -78,7 +78,13 @@ export const destinationsModule = {
     routes: {
       endpoints: destinationEndpoints,
       mount: (c: Platform & DestinationsServices & { resolveSession: SessionResolver }) =>
-        destinationRoutes({ db: c.db, resolveSession: c.resolveSession, services: { destinations: c.destinations, accounts: c.platformAccounts, broadcasts: c.broadcasts }, publicUrl: c.config.PUBLIC_URL, logger: c.logger }),
+        destinationRoutes({
+          db: c.db,
+          resolveSession: c.resolveSession,
+          services: { destinations: c.destinations, accounts: c.platformAccounts, broadcasts: c.broadcasts },
+          publicUrl: c.config.PUBLIC_URL,
+          logger: c.logger,
+        }),
     },
   },
   jobs: {

@@ -130,7 +130,10 @@ export class PlatformAccounts {
    * authentication (spec §8 warning) until the creator authenticates again.
    */
   private async dropTokens(row: Destination): Promise<void> {
-    const updated = await this.deps.db.destination.update({ where: { id: row.id }, data: { accessTokenEnc: null, refreshTokenEnc: null, tokenExpiresAt: null } });
+    const updated = await this.deps.db.destination.update({
+      where: { id: row.id },
+      data: { accessTokenEnc: null, refreshTokenEnc: null, tokenExpiresAt: null },
+    });
     this.deps.logger.info({ projectId: row.projectId, destinationId: row.id }, 'platform tokens refused; destination needs authentication');
     await this.deps.destinations.emit('Changed', updated);
   }

@@ -43,13 +43,20 @@ function popupPage(res: Response, publicUrl: string, result: OAuthPopupResult): 
 export function destinationRoutes(deps: { db: Db; resolveSession: SessionResolver; services: Destinations; publicUrl: string; logger: Logger }): Router {
   const { destinations, accounts, broadcasts } = deps.services;
   const router = Router();
-  router.use(['/api/v1/projects/:projectId/destinations', '/api/v1/projects/:projectId/broadcast', '/api/v1/destinations/auth'], authenticate(deps.db, deps.resolveSession));
+  router.use(
+    ['/api/v1/projects/:projectId/destinations', '/api/v1/projects/:projectId/broadcast', '/api/v1/destinations/auth'],
+    authenticate(deps.db, deps.resolveSession),
+  );
 
   // Fixed paths before `/:destinationId`.
   mount(router, listDestinationsEndpoint, async ({ params }, { req }) => destinations.list(getCurrentUser(req), params.projectId));
   mount(router, getDestinationPickerEndpoint, async ({ params }, { req }) => destinations.picker(getCurrentUser(req), params.projectId));
-  mount(router, ensureAuthenticationEndpoint, async ({ params }, { req }) => ({ statuses: await accounts.ensureAuthentication(getCurrentUser(req), params.projectId) }));
-  mount(router, startPlatformBroadcastsEndpoint, async ({ params }, { req }) => ({ destinations: await accounts.prepareBroadcasts(getCurrentUser(req), params.projectId) }));
+  mount(router, ensureAuthenticationEndpoint, async ({ params }, { req }) => ({
+    statuses: await accounts.ensureAuthentication(getCurrentUser(req), params.projectId),
+  }));
+  mount(router, startPlatformBroadcastsEndpoint, async ({ params }, { req }) => ({
+    destinations: await accounts.prepareBroadcasts(getCurrentUser(req), params.projectId),
+  }));
   mount(router, createDestinationEndpoint, async ({ params, body }, { req }) => {
     const created = await destinations.create(getCurrentUser(req), params.projectId, body);
     await broadcasts.syncOutputs(params.projectId);
@@ -65,7 +72,9 @@ export function destinationRoutes(deps: { db: Db; resolveSession: SessionResolve
     await broadcasts.syncOutputs(params.projectId);
     return new Reply(204, undefined);
   });
-  mount(router, refreshDestinationTokenEndpoint, async ({ params }, { req }) => accounts.refreshNow(getCurrentUser(req), params.projectId, params.destinationId));
+  mount(router, refreshDestinationTokenEndpoint, async ({ params }, { req }) =>
+    accounts.refreshNow(getCurrentUser(req), params.projectId, params.destinationId),
+  );
   mount(router, listStreamDestinationsEndpoint, async ({ params }, { req }) => ({
     targets: await accounts.streamTargets(getCurrentUser(req), params.projectId, params.destinationId),
   }));
@@ -94,7 +103,8 @@ export function destinationRoutes(deps: { db: Db; resolveSession: SessionResolve
       const destinationId = await accounts.completeAuthorization(getCurrentUser(req), provider.data, query);
       popupPage(res, deps.publicUrl, { source: 'onair-destination-auth', destinationId, ok: true });
     } catch (err) {
-      if (!(err instanceof OnAirError) || err.fault === 'service') deps.logger.warn({ code: err instanceof OnAirError ? err.code : 'INTERNAL', provider: req.params.provider }, 'destination authentication failed');
+      if (!(err instanceof OnAirError) || err.fault === 'service')
+        deps.logger.warn({ code: err instanceof OnAirError ? err.code : 'INTERNAL', provider: req.params.provider }, 'destination authentication failed');
       popupPage(res, deps.publicUrl, { source: 'onair-destination-auth', destinationId: '', ok: false, error: messageOf(err) });
     }
   });

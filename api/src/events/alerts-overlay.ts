@@ -128,13 +128,15 @@ export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService;
     subscriber.on('message', (channel: string, raw: string) => {
       const projectId = alertChannels.projectOf(channel);
       if (!projectId) return;
-      const parsed = alertNoticeSchema.safeParse((() => {
-        try {
-          return JSON.parse(raw) as unknown;
-        } catch {
-          return null;
-        }
-      })());
+      const parsed = alertNoticeSchema.safeParse(
+        (() => {
+          try {
+            return JSON.parse(raw) as unknown;
+          } catch {
+            return null;
+          }
+        })(),
+      );
       if (!parsed.success) return;
       for (const client of streams.get(projectId) ?? []) send(client, parsed.data);
     });

@@ -39,7 +39,16 @@ const SAMPLES: Record<AlertEventType, Pick<LiveEvent, 'type' | 'platformUsername
  * has no session, so the address itself is the credential).
  */
 export class AlertsService {
-  constructor(private readonly deps: { db: Db; redis: Redis; logger: Logger; publicUrl: string; secret: string; /** Signs the address for the studio's render worker (own-page-urls.ts). */ signForStudio?: (url: string) => string }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      redis: Redis;
+      logger: Logger;
+      publicUrl: string;
+      secret: string /** Signs the address for the studio's render worker (own-page-urls.ts). */;
+      signForStudio?: (url: string) => string;
+    },
+  ) {}
 
   overlayKey(projectId: string): string {
     return createHmac('sha256', this.deps.secret).update(`alerts-overlay:${projectId}`).digest('base64url');
@@ -80,9 +89,24 @@ export class AlertsService {
     return this.view(projectId);
   }
 
-  private play(type: AlertEventType, event: Pick<LiveEvent, 'type' | 'platformUsername' | 'value' | 'data'>, settings: AlertSettings, id: string, test: boolean): AlertPlay {
+  private play(
+    type: AlertEventType,
+    event: Pick<LiveEvent, 'type' | 'platformUsername' | 'value' | 'data'>,
+    settings: AlertSettings,
+    id: string,
+    test: boolean,
+  ): AlertPlay {
     const s = settings[type];
-    return { id, type, text: renderAlertText(s.message, alertValues(event)), imageUrl: s.imageUrl, animation: s.animation, sound: s.sound, durationMs: s.durationMs, test };
+    return {
+      id,
+      type,
+      text: renderAlertText(s.message, alertValues(event)),
+      imageUrl: s.imageUrl,
+      animation: s.animation,
+      sound: s.sound,
+      durationMs: s.durationMs,
+      test,
+    };
   }
 
   /**
@@ -116,7 +140,9 @@ export class AlertsService {
     const candidates = events.filter((e) => types.has(e.type));
     if (candidates.length === 0) return;
     const settings = await this.settings(projectId);
-    const plays = candidates.filter((e) => settings[e.type as AlertEventType].enabled).map((e) => this.play(e.type as AlertEventType, e, settings, e.id, false));
+    const plays = candidates
+      .filter((e) => settings[e.type as AlertEventType].enabled)
+      .map((e) => this.play(e.type as AlertEventType, e, settings, e.id, false));
     await this.publish(projectId, plays);
   }
 

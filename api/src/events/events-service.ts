@@ -10,7 +10,8 @@ function encodeCursor(row: { platformCreatedAt: Date; id: string }): string {
 function decodeCursor(cursor: string): { at: Date; id: string } {
   const [iso, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const at = new Date(iso ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(at.getTime())) throw new OnAirError('VALIDATION_FAILED', 'The cursor is not one this feed handed out.');
+  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(at.getTime()))
+    throw new OnAirError('VALIDATION_FAILED', 'The cursor is not one this feed handed out.');
   return { at, id };
 }
 
@@ -18,7 +19,10 @@ function decodeCursor(cursor: string): { at: Date; id: string } {
 export class EventsService {
   constructor(private readonly db: Db) {}
 
-  async feed(projectId: string, query: { types?: string[]; others?: boolean; cursor?: string; limit: number }): Promise<{ events: LiveEvent[]; nextCursor: string | null }> {
+  async feed(
+    projectId: string,
+    query: { types?: string[]; others?: boolean; cursor?: string; limit: number },
+  ): Promise<{ events: LiveEvent[]; nextCursor: string | null }> {
     const and: Prisma.LiveEventWhereInput[] = [{ projectId, replay: false, suppressed: false }];
     if (query.types) and.push(query.others ? { OR: [{ type: { in: query.types } }, { type: { notIn: [...liveEventTypes] } }] } : { type: { in: query.types } });
     if (query.cursor) {

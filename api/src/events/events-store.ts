@@ -59,13 +59,20 @@ export class EventsStore {
     if (skipped > 0) this.logger.info({ projectId: destination.projectId, destinationId: destination.id, skipped }, 'events already stored were skipped');
     // Keep the order they came in (RETURNING gives the insert's order; sort by the platform's id order to be sure).
     const order = new Map(events.map((e, i) => [e.platformEventId, i]));
-    const shown = rows.filter((r) => !r.replay && !r.suppressed).sort((a, b) => order.get(a.platformEventId)! - order.get(b.platformEventId)!).map(toWire);
+    const shown = rows
+      .filter((r) => !r.replay && !r.suppressed)
+      .sort((a, b) => order.get(a.platformEventId)! - order.get(b.platformEventId)!)
+      .map(toWire);
     if (shown.length > 0) {
       await this.publish({ type: 'events.new', projectId: destination.projectId, events: shown });
       // The channel's chatbot (whichever replica runs it) posts the chat alerts and gives the points rewards.
-      await this.redis.publish(CHATBOT_EVENTS_CHANNEL, JSON.stringify({ projectId: destination.projectId, events: shown })).catch((err: unknown) => this.logger.warn({ err: (err as Error).message }, 'events not handed to the chatbot'));
+      await this.redis
+        .publish(CHATBOT_EVENTS_CHANNEL, JSON.stringify({ projectId: destination.projectId, events: shown }))
+        .catch((err: unknown) => this.logger.warn({ err: (err as Error).message }, 'events not handed to the chatbot'));
       // Stored once, so each event plays its alert once, whichever replica stored it.
-      await this.alerts?.onEvents(destination.projectId, shown).catch((err: unknown) => this.logger.warn({ err: (err as Error).message, projectId: destination.projectId }, 'alerts not sent'));
+      await this.alerts
+        ?.onEvents(destination.projectId, shown)
+        .catch((err: unknown) => this.logger.warn({ err: (err as Error).message, projectId: destination.projectId }, 'alerts not sent'));
     }
     return shown;
   }

@@ -29,7 +29,16 @@ export class EventsSupervisor {
   private readonly reconciler: LeasedReconciler<{ row: Destination; broadcastId: string }, Running>;
 
   constructor(
-    private readonly deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; accounts: PlatformAccounts; store: EventsStore; lease: RedisLease; clientId: string },
+    private readonly deps: {
+      config: ApiConfig;
+      db: Db;
+      redis: Redis;
+      logger: Logger;
+      accounts: PlatformAccounts;
+      store: EventsStore;
+      lease: RedisLease;
+      clientId: string;
+    },
   ) {
     this.reconciler = new LeasedReconciler({
       lease: deps.lease,

@@ -226,7 +226,8 @@ export class TwitchEventSubConnector {
         }
         this.ctx.logger.info({ ...this.where }, 'eventsub asked to reconnect');
         const ok = await this.connect(url, true);
-        if (!ok && !this.abort.signal.aborted) this.ctx.logger.warn({ ...this.where }, 'eventsub reconnect URL failed; keeping the current socket until it closes');
+        if (!ok && !this.abort.signal.aborted)
+          this.ctx.logger.warn({ ...this.where }, 'eventsub reconnect URL failed; keeping the current socket until it closes');
         return;
       }
       case 'revocation': {
@@ -244,7 +245,10 @@ export class TwitchEventSubConnector {
           return;
         }
         if (!sub.success || !this.subscriptions.has(sub.data.id)) {
-          this.ctx.logger.warn({ ...this.where, subscriptionId: sub.success ? sub.data.id : null }, 'eventsub notification for an unknown subscription ignored');
+          this.ctx.logger.warn(
+            { ...this.where, subscriptionId: sub.success ? sub.data.id : null },
+            'eventsub notification for an unknown subscription ignored',
+          );
           return;
         }
         if (this.seen.has(metadata.message_id)) {
@@ -313,7 +317,10 @@ export class TwitchEventSubConnector {
         } else if (res.status === 409) {
           made += 1;
         } else {
-          this.ctx.logger.warn({ ...this.where, type: sub.type, status: res.status, reason: typeof body?.message === 'string' ? body.message.slice(0, 200) : null }, 'eventsub subscription refused');
+          this.ctx.logger.warn(
+            { ...this.where, type: sub.type, status: res.status, reason: typeof body?.message === 'string' ? body.message.slice(0, 200) : null },
+            'eventsub subscription refused',
+          );
         }
       } catch (err) {
         if (err instanceof HelixError) {

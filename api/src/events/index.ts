@@ -17,12 +17,23 @@ export interface EventsConnectors {
  * The events connectors of one api replica: unless switched off, the supervisor that takes part in
  * electing connector owners and runs those it owns, writing through the one events store.
  */
-export function startEventsConnectors(deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; eventsStore: EventsStore; platformAccounts: PlatformAccounts } & LeasesServices): EventsConnectors {
+export function startEventsConnectors(
+  deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; eventsStore: EventsStore; platformAccounts: PlatformAccounts } & LeasesServices,
+): EventsConnectors {
   const { config, db, redis, logger } = deps;
   const clientId = config.TWITCH_EVENTSUB_CLIENT_ID ?? config.TWITCH_CLIENT_ID;
   let supervisor: EventsSupervisor | null = null;
   if (config.EVENTS_CONNECTORS && clientId) {
-    supervisor = new EventsSupervisor({ config, db, redis, logger, accounts: deps.platformAccounts, store: deps.eventsStore, lease: deps.connectorLeases(eventsKeys.owner), clientId });
+    supervisor = new EventsSupervisor({
+      config,
+      db,
+      redis,
+      logger,
+      accounts: deps.platformAccounts,
+      store: deps.eventsStore,
+      lease: deps.connectorLeases(eventsKeys.owner),
+      clientId,
+    });
     supervisor.start();
   } else if (config.EVENTS_CONNECTORS) {
     logger.info('Twitch events are off: no TWITCH_EVENTSUB_CLIENT_ID or TWITCH_CLIENT_ID');

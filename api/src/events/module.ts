@@ -21,18 +21,32 @@ export interface EventsServices {
 export const eventsModule = {
   name: 'events',
   build: (deps: Platform & { ownPages: OwnPageUrls }): EventsServices => {
-    const alerts = new AlertsService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET, signForStudio: deps.ownPages.sign });
+    const alerts = new AlertsService({
+      db: deps.db,
+      redis: deps.redis,
+      logger: deps.logger,
+      publicUrl: deps.config.PUBLIC_URL,
+      secret: deps.config.AUTH_SECRET,
+      signForStudio: deps.ownPages.sign,
+    });
     return { alerts, eventsStore: new EventsStore(deps.db, deps.redis, deps.logger, alerts) };
   },
   /** `/ws`: new events of the feed. */
   studioSocket: { name: 'events', build: (c: Platform) => eventsStudioSocket(c) },
   http: {
-    routes: { endpoints: [...eventEndpoints, ...alertEndpoints], mount: (c: Platform & EventsServices & { resolveSession: SessionResolver }) => eventRoutes({ db: c.db, resolveSession: c.resolveSession, alerts: c.alerts }) },
+    routes: {
+      endpoints: [...eventEndpoints, ...alertEndpoints],
+      mount: (c: Platform & EventsServices & { resolveSession: SessionResolver }) =>
+        eventRoutes({ db: c.db, resolveSession: c.resolveSession, alerts: c.alerts }),
+    },
     /** The alerts overlay page, opened by the render worker with the project's overlay key (no session). */
     alertsOverlay: middleware((c: Platform & EventsServices) => alertsOverlayRoutes({ redis: c.redis, alerts: c.alerts, logger: c.logger })),
   },
   sockets: {
     // The events connectors (Twitch EventSub) are elected as the chat's are; YouTube's events come with its chat.
-    connectors: { name: 'events connectors', attach: (_server: unknown, c: Platform & EventsServices & LeasesServices & { platformAccounts: PlatformAccounts }): Running => startEventsConnectors(c) },
+    connectors: {
+      name: 'events connectors',
+      attach: (_server: unknown, c: Platform & EventsServices & LeasesServices & { platformAccounts: PlatformAccounts }): Running => startEventsConnectors(c),
+    },
   },
 };

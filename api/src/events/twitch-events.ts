@@ -34,7 +34,12 @@ const schemas = {
     duration_months: z.number().int().min(0).optional(),
   }),
   'channel.subscription.gift': z.object({ ...anonUser, total: z.number().int().min(1), tier: z.string().max(10), is_anonymous: z.boolean() }),
-  'channel.raid': z.object({ from_broadcaster_user_id: z.string().max(100), from_broadcaster_user_login: name, from_broadcaster_user_name: name, viewers: z.number().int().min(0) }),
+  'channel.raid': z.object({
+    from_broadcaster_user_id: z.string().max(100),
+    from_broadcaster_user_login: name,
+    from_broadcaster_user_name: name,
+    viewers: z.number().int().min(0),
+  }),
   'channel.cheer': z.object({ ...anonUser, is_anonymous: z.boolean(), message: z.string().max(2000), bits: z.number().int().min(1) }),
   'channel.charity_campaign.donate': z.object({
     ...user,
@@ -49,7 +54,11 @@ type TwitchType = keyof typeof schemas;
 export const ANONYMOUS = 'Anonymous';
 
 /** A text with Twitch's emote ranges (inclusive character offsets) as text and emote parts. */
-export function parseTwitchMessage(text: string, ranges: { begin: number; end: number; id: string }[] | null | undefined, emoteBase: string): EventMessagePart[] {
+export function parseTwitchMessage(
+  text: string,
+  ranges: { begin: number; end: number; id: string }[] | null | undefined,
+  emoteBase: string,
+): EventMessagePart[] {
   const chars = Array.from(text);
   const parts: EventMessagePart[] = [];
   let at = 0;
@@ -84,7 +93,14 @@ export function normaliseTwitchEvent(
     }
     case 'channel.subscribe': {
       const e = parsed.data as z.infer<(typeof schemas)['channel.subscribe']>;
-      return { ...base, type: 'sub', platformUsername: c(e.user_name || e.user_login), platformUserId: e.user_id, value: null, data: { tier: e.tier, ...(e.is_gift ? { gifted: true } : {}) } };
+      return {
+        ...base,
+        type: 'sub',
+        platformUsername: c(e.user_name || e.user_login),
+        platformUserId: e.user_id,
+        value: null,
+        data: { tier: e.tier, ...(e.is_gift ? { gifted: true } : {}) },
+      };
     }
     case 'channel.subscription.message': {
       const e = parsed.data as z.infer<(typeof schemas)['channel.subscription.message']>;
@@ -95,23 +111,48 @@ export function normaliseTwitchEvent(
         platformUsername: c(e.user_name || e.user_login),
         platformUserId: e.user_id,
         value: e.cumulative_months,
-        data: { tier: e.tier, message: text, parsedMessage: text === e.message.text ? parseTwitchMessage(text, e.message.emotes, meta.emoteBase) : [{ kind: 'text', value: text }] },
+        data: {
+          tier: e.tier,
+          message: text,
+          parsedMessage: text === e.message.text ? parseTwitchMessage(text, e.message.emotes, meta.emoteBase) : [{ kind: 'text', value: text }],
+        },
       };
     }
     case 'channel.subscription.gift': {
       const e = parsed.data as z.infer<(typeof schemas)['channel.subscription.gift']>;
       const gifter = e.is_anonymous || !e.user_name ? ANONYMOUS : c(e.user_name);
-      return { ...base, type: 'sub', platformUsername: gifter, platformUserId: e.is_anonymous ? null : e.user_id, value: e.total, data: { gifted: true, gifter: { platformUsername: gifter }, giftCount: e.total, tier: e.tier } };
+      return {
+        ...base,
+        type: 'sub',
+        platformUsername: gifter,
+        platformUserId: e.is_anonymous ? null : e.user_id,
+        value: e.total,
+        data: { gifted: true, gifter: { platformUsername: gifter }, giftCount: e.total, tier: e.tier },
+      };
     }
     case 'channel.raid': {
       const e = parsed.data as z.infer<(typeof schemas)['channel.raid']>;
-      return { ...base, type: 'twitchRaid', platformUsername: c(e.from_broadcaster_user_name || e.from_broadcaster_user_login), platformUserId: e.from_broadcaster_user_id, value: e.viewers, data: {} };
+      return {
+        ...base,
+        type: 'twitchRaid',
+        platformUsername: c(e.from_broadcaster_user_name || e.from_broadcaster_user_login),
+        platformUserId: e.from_broadcaster_user_id,
+        value: e.viewers,
+        data: {},
+      };
     }
     case 'channel.cheer': {
       const e = parsed.data as z.infer<(typeof schemas)['channel.cheer']>;
       const text = c(e.message);
       const who = e.is_anonymous || !e.user_name ? ANONYMOUS : c(e.user_name);
-      return { ...base, type: 'twitchCheer', platformUsername: who, platformUserId: e.is_anonymous ? null : e.user_id, value: e.bits, data: { message: text, parsedMessage: text ? [{ kind: 'text', value: text }] : [] } };
+      return {
+        ...base,
+        type: 'twitchCheer',
+        platformUsername: who,
+        platformUserId: e.is_anonymous ? null : e.user_id,
+        value: e.bits,
+        data: { message: text, parsedMessage: text ? [{ kind: 'text', value: text }] : [] },
+      };
     }
     case 'channel.charity_campaign.donate': {
       const e = parsed.data as z.infer<(typeof schemas)['channel.charity_campaign.donate']>;

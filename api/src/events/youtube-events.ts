@@ -1,17 +1,61 @@
 import { z } from 'zod';
 import type { InboundEvent } from './twitch-events.ts';
 
-const author = z.object({ displayName: z.string().max(200).optional(), profileImageUrl: z.string().max(2000).optional(), channelId: z.string().max(200).optional() }).loose().optional();
-const base = z.object({ id: z.string().min(1).max(200), snippet: z.object({ type: z.string(), publishedAt: z.string().optional() }).loose(), authorDetails: author }).loose();
+const author = z
+  .object({ displayName: z.string().max(200).optional(), profileImageUrl: z.string().max(2000).optional(), channelId: z.string().max(200).optional() })
+  .loose()
+  .optional();
+const base = z
+  .object({ id: z.string().min(1).max(200), snippet: z.object({ type: z.string(), publishedAt: z.string().optional() }).loose(), authorDetails: author })
+  .loose();
 
 const details = {
-  superChatEvent: z.object({ superChatDetails: z.object({ amountMicros: z.coerce.number().min(0), currency: z.string().max(8), userComment: z.string().max(2000).optional(), tier: z.number().optional() }).loose() }).loose(),
-  superStickerEvent: z.object({
-    superStickerDetails: z.object({ amountMicros: z.coerce.number().min(0), currency: z.string().max(8), superStickerMetadata: z.object({ altText: z.string().max(500).optional() }).loose().optional() }).loose(),
-  }).loose(),
-  newSponsorEvent: z.object({ newSponsorDetails: z.object({ memberLevelName: z.string().max(200).optional(), isUpgrade: z.boolean().optional() }).loose().optional() }).loose(),
-  memberMilestoneChatEvent: z.object({ memberMilestoneChatDetails: z.object({ memberMonth: z.number().int().min(0), memberLevelName: z.string().max(200).optional(), userComment: z.string().max(2000).optional() }).loose() }).loose(),
-  membershipGiftingEvent: z.object({ membershipGiftingDetails: z.object({ giftMembershipsCount: z.number().int().min(1), giftMembershipsLevelName: z.string().max(200).optional() }).loose() }).loose(),
+  superChatEvent: z
+    .object({
+      superChatDetails: z
+        .object({
+          amountMicros: z.coerce.number().min(0),
+          currency: z.string().max(8),
+          userComment: z.string().max(2000).optional(),
+          tier: z.number().optional(),
+        })
+        .loose(),
+    })
+    .loose(),
+  superStickerEvent: z
+    .object({
+      superStickerDetails: z
+        .object({
+          amountMicros: z.coerce.number().min(0),
+          currency: z.string().max(8),
+          superStickerMetadata: z
+            .object({ altText: z.string().max(500).optional() })
+            .loose()
+            .optional(),
+        })
+        .loose(),
+    })
+    .loose(),
+  newSponsorEvent: z
+    .object({
+      newSponsorDetails: z
+        .object({ memberLevelName: z.string().max(200).optional(), isUpgrade: z.boolean().optional() })
+        .loose()
+        .optional(),
+    })
+    .loose(),
+  memberMilestoneChatEvent: z
+    .object({
+      memberMilestoneChatDetails: z
+        .object({ memberMonth: z.number().int().min(0), memberLevelName: z.string().max(200).optional(), userComment: z.string().max(2000).optional() })
+        .loose(),
+    })
+    .loose(),
+  membershipGiftingEvent: z
+    .object({
+      membershipGiftingDetails: z.object({ giftMembershipsCount: z.number().int().min(1), giftMembershipsLevelName: z.string().max(200).optional() }).loose(),
+    })
+    .loose(),
 } as const;
 
 /** The live chat item types that are feed events rather than chat messages. */
@@ -49,7 +93,12 @@ export function normaliseYouTubeItem(raw: unknown, clean: (text: string) => stri
     }
     case 'superStickerEvent': {
       const d = (parsed.data as z.infer<(typeof details)['superStickerEvent']>).superStickerDetails;
-      return { ...common, type: 'tip', value: d.amountMicros / 1_000_000, data: { currency: d.currency.toUpperCase(), ...message(d.superStickerMetadata?.altText) } };
+      return {
+        ...common,
+        type: 'tip',
+        value: d.amountMicros / 1_000_000,
+        data: { currency: d.currency.toUpperCase(), ...message(d.superStickerMetadata?.altText) },
+      };
     }
     case 'newSponsorEvent': {
       const d = (parsed.data as z.infer<(typeof details)['newSponsorEvent']>).newSponsorDetails;
@@ -57,11 +106,21 @@ export function normaliseYouTubeItem(raw: unknown, clean: (text: string) => stri
     }
     case 'memberMilestoneChatEvent': {
       const d = (parsed.data as z.infer<(typeof details)['memberMilestoneChatEvent']>).memberMilestoneChatDetails;
-      return { ...common, type: 'resub', value: d.memberMonth, data: { ...(d.memberLevelName ? { tier: clean(d.memberLevelName) } : {}), ...message(d.userComment) } };
+      return {
+        ...common,
+        type: 'resub',
+        value: d.memberMonth,
+        data: { ...(d.memberLevelName ? { tier: clean(d.memberLevelName) } : {}), ...message(d.userComment) },
+      };
     }
     case 'membershipGiftingEvent': {
       const d = (parsed.data as z.infer<(typeof details)['membershipGiftingEvent']>).membershipGiftingDetails;
-      return { ...common, type: 'sub', value: d.giftMembershipsCount, data: { gifted: true, gifter: { platformUsername: common.platformUsername }, giftCount: d.giftMembershipsCount } };
+      return {
+        ...common,
+        type: 'sub',
+        value: d.giftMembershipsCount,
+        data: { gifted: true, gifter: { platformUsername: common.platformUsername }, giftCount: d.giftMembershipsCount },
+      };
     }
   }
 }

@@ -63,7 +63,11 @@ export class FleetController {
 
   async tick(now = new Date()): Promise<TickResult> {
     if (!(await this.lease.hold())) return { leader: false };
-    const [media, render, queue] = await Promise.all([this.options.workers.list('media'), this.options.workers.list('render'), this.options.queue.read(now.getTime())]);
+    const [media, render, queue] = await Promise.all([
+      this.options.workers.list('media'),
+      this.options.workers.list('render'),
+      this.options.queue.read(now.getTime()),
+    ]);
     await this.history.append(loadSample(now, media, render, queue));
     if (!this.options.scaler) return { leader: true };
     // The scaler's failure (API down, RBAC missing) must not stop the sampling above.

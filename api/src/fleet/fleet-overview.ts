@@ -95,7 +95,13 @@ export class FleetOverviewReader {
       if (!stats.success) continue;
       for (const output of stats.data.outputs) {
         if (output.state !== 'failed') continue;
-        failed.push({ sessionId: stats.data.sessionId, outputId: output.id, state: output.state, at: stats.data.at, ...(output.errorCode ? { errorCode: output.errorCode } : {}) });
+        failed.push({
+          sessionId: stats.data.sessionId,
+          outputId: output.id,
+          state: output.state,
+          at: stats.data.at,
+          ...(output.errorCode ? { errorCode: output.errorCode } : {}),
+        });
       }
     }
     return failed.sort((a, b) => b.at.localeCompare(a.at)).slice(0, MAX_FAILED_OUTPUTS);

@@ -1,12 +1,5 @@
 import type { Redis } from 'ioredis';
-import {
-  FLEET_HISTORY_WINDOW_MS,
-  fleetKeys,
-  fleetLoadSampleSchema,
-  type FleetLoadSample,
-  type FleetQueue,
-  type WorkerHeartbeat,
-} from '@onair/protocol';
+import { FLEET_HISTORY_WINDOW_MS, fleetKeys, fleetLoadSampleSchema, type FleetLoadSample, type FleetQueue, type WorkerHeartbeat } from '@onair/protocol';
 
 /** One point of the load chart from what the registry and the queue say now. */
 export function loadSample(at: Date, media: readonly WorkerHeartbeat[], render: readonly WorkerHeartbeat[], queue: FleetQueue): FleetLoadSample {
@@ -41,7 +34,11 @@ export class LoadHistory {
   }
 
   async append(sample: FleetLoadSample): Promise<void> {
-    await this.redis.multi().lpush(this.key, JSON.stringify(sample)).ltrim(this.key, 0, this.capacity - 1).exec();
+    await this.redis
+      .multi()
+      .lpush(this.key, JSON.stringify(sample))
+      .ltrim(this.key, 0, this.capacity - 1)
+      .exec();
   }
 
   /** Oldest first, within the window. */

@@ -25,10 +25,19 @@ export const fleetModule = {
     const workers = new WorkerRegistry(deps.redis);
     const sessionQueue = new SessionQueueStats(deps.redis);
     const loadHistory = new LoadHistory(deps.redis, deps.config.FLEET_TICK_MS);
-    return { workers, sessionQueue, loadHistory, fleetOverview: new FleetOverviewReader(deps.redis, workers, sessionQueue, loadHistory, deps.config.FLEET_TICK_MS) };
+    return {
+      workers,
+      sessionQueue,
+      loadHistory,
+      fleetOverview: new FleetOverviewReader(deps.redis, workers, sessionQueue, loadHistory, deps.config.FLEET_TICK_MS),
+    };
   },
   http: {
-    dashboard: { endpoints: fleetEndpoints, mount: (c: Platform & FleetServices & { resolveSession: SessionResolver }) => fleetRoutes({ db: c.db, fleetOverview: c.fleetOverview, resolveSession: c.resolveSession }) },
+    dashboard: {
+      endpoints: fleetEndpoints,
+      mount: (c: Platform & FleetServices & { resolveSession: SessionResolver }) =>
+        fleetRoutes({ db: c.db, fleetOverview: c.fleetOverview, resolveSession: c.resolveSession }),
+    },
   },
   jobs: {
     // Every replica runs it; only the one holding the Redis lease samples load and scales.

@@ -66,7 +66,14 @@ export class GuestService {
       await tx.guestLink.updateMany({ where: { projectId, revokedAt: null }, data: { revokedAt: now } });
       const id = randomUUID();
       return tx.guestLink.create({
-        data: { id, projectId, tokenHash: sha256(this.tokens.linkToken(id)), createdAt: now, expiresAt: new Date(now.getTime() + GUEST_LINK_LIFETIME_DAYS * DAY_MS), createdById: by.id },
+        data: {
+          id,
+          projectId,
+          tokenHash: sha256(this.tokens.linkToken(id)),
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + GUEST_LINK_LIFETIME_DAYS * DAY_MS),
+          createdById: by.id,
+        },
       });
     });
     this.deps.logger.info({ audit: 'guest-link-created', projectId, linkId: link.id, by: by.id }, 'new guest link; the previous one is revoked');
@@ -99,7 +106,10 @@ export class GuestService {
       return tx.guest.create({ data: { projectId, linkId: link.id, displayName, sessionTokenHash: sha256(sessionToken), joinedAt: now, expiresAt } });
     });
     if (!guest) {
-      const message = maximum === 0 ? "This studio's plan does not include guests." : `This studio already has ${maximum} ${maximum === 1 ? 'guest' : 'guests'}, the most its plan allows.`;
+      const message =
+        maximum === 0
+          ? "This studio's plan does not include guests."
+          : `This studio already has ${maximum} ${maximum === 1 ? 'guest' : 'guests'}, the most its plan allows.`;
       const hostMessage =
         maximum === 0
           ? `${displayName || 'A guest'} tried to join, but your plan does not include guests. Upgrade to Premium to invite up to 10.`
@@ -114,7 +124,10 @@ export class GuestService {
 
   /** The guest behind a guest-session cookie, as the caller of a request; null when the session is not live. */
   async resolveSession(sessionToken: string): Promise<CurrentUser | null> {
-    const guest = await this.deps.db.guest.findUnique({ where: { sessionTokenHash: sha256(sessionToken) }, select: { id: true, projectId: true, displayName: true, leftAt: true, removedAt: true, expiresAt: true } });
+    const guest = await this.deps.db.guest.findUnique({
+      where: { sessionTokenHash: sha256(sessionToken) },
+      select: { id: true, projectId: true, displayName: true, leftAt: true, removedAt: true, expiresAt: true },
+    });
     if (!guest || guest.leftAt || guest.removedAt || guest.expiresAt <= new Date()) return null;
     return { id: guest.id, userType: 'GUEST', plan: 'Free', entitlements: {}, guest: { projectId: guest.projectId, displayName: guest.displayName } };
   }
@@ -135,7 +148,10 @@ export class GuestService {
   }
 
   async remove(by: CurrentUser, projectId: string, guestId: string): Promise<void> {
-    const { count } = await this.deps.db.guest.updateMany({ where: { id: guestId, projectId, removedAt: null, leftAt: null }, data: { removedAt: new Date() } });
+    const { count } = await this.deps.db.guest.updateMany({
+      where: { id: guestId, projectId, removedAt: null, leftAt: null },
+      data: { removedAt: new Date() },
+    });
     if (count === 0) throw new OnAirError('NOT_FOUND', 'This guest is not in the studio.');
     this.deps.logger.info({ audit: 'guest-removed', projectId, guestId, by: by.id }, 'guest removed from the studio');
     await this.publish(projectId, { type: 'guest.removed', projectId, guestId, message: 'The host removed you from the studio.' });
@@ -177,7 +193,12 @@ export class GuestService {
 
   private async admittingLink(projectId: string, token: string) {
     const linkId = this.tokens.linkIdOf(token);
-    const link = linkId ? await this.deps.db.guestLink.findFirst({ where: { id: linkId, tokenHash: sha256(token) }, include: { project: { select: { id: true, name: true, ownerId: true } } } }) : null;
+    const link = linkId
+      ? await this.deps.db.guestLink.findFirst({
+          where: { id: linkId, tokenHash: sha256(token) },
+          include: { project: { select: { id: true, name: true, ownerId: true } } },
+        })
+      : null;
     // A token of another project is as good as none here: nothing tells the caller it exists.
     if (!link || link.projectId !== projectId) throw new OnAirError('GUEST_LINK_INVALID');
     if (link.revokedAt) throw new OnAirError('GUEST_LINK_REVOKED');
@@ -187,7 +208,12 @@ export class GuestService {
 
   private view(projectId: string, link: { id: string; createdAt: Date; expiresAt: Date }): GuestLinkView {
     const code = this.tokens.linkToken(link.id);
-    return { code, linkUrl: guestLinkUrl(this.deps.publicUrl, projectId, code), createdAt: link.createdAt.toISOString(), expiresAt: link.expiresAt.toISOString() };
+    return {
+      code,
+      linkUrl: guestLinkUrl(this.deps.publicUrl, projectId, code),
+      createdAt: link.createdAt.toISOString(),
+      expiresAt: link.expiresAt.toISOString(),
+    };
   }
 
   async publishGuests(projectId: string): Promise<void> {
@@ -204,7 +230,22 @@ function finiteOrNull(n: number): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-
-function chatView(row: { id: string; projectId: string; senderId: string; senderName: string; senderRole: string; content: string; createdAt: Date }): GuestChatMessage {
-  return { id: row.id, projectId: row.projectId, sender: row.senderId, displayName: row.senderName, role: row.senderRole, content: row.content, timestamp: row.createdAt.toISOString() };
+function chatView(row: {
+  id: string;
+  projectId: string;
+  senderId: string;
+  senderName: string;
+  senderRole: string;
+  content: string;
+  createdAt: Date;
+}): GuestChatMessage {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    sender: row.senderId,
+    displayName: row.senderName,
+    role: row.senderRole,
+    content: row.content,
+    timestamp: row.createdAt.toISOString(),
+  };
 }

@@ -12,7 +12,14 @@ export function createGuestService(
   deps: { db: Db; redis: Redis; logger: Logger; config: { PUBLIC_URL: string; AUTH_SECRET: string } },
   onLeft?: (guestId: string, projectId: string) => Promise<unknown>,
 ): GuestService {
-  return new GuestService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET, ...(onLeft ? { onLeft } : {}) });
+  return new GuestService({
+    db: deps.db,
+    redis: deps.redis,
+    logger: deps.logger,
+    publicUrl: deps.config.PUBLIC_URL,
+    secret: deps.config.AUTH_SECRET,
+    ...(onLeft ? { onLeft } : {}),
+  });
 }
 
 /** The guest behind a request's guest-session cookie. */

@@ -28,7 +28,14 @@ export const guestsModule = {
     routes: {
       endpoints: guestEndpoints,
       mount: (c: Platform & GuestsServices & { resolveSession: SessionResolver }) =>
-        guestRoutes({ db: c.db, redis: c.redis, guests: c.guests, resolveSession: c.resolveSession, publicUrl: c.config.PUBLIC_URL, joinsPerMinute: c.config.GUEST_JOIN_RATE_LIMIT_PER_IP }),
+        guestRoutes({
+          db: c.db,
+          redis: c.redis,
+          guests: c.guests,
+          resolveSession: c.resolveSession,
+          publicUrl: c.config.PUBLIC_URL,
+          joinsPerMinute: c.config.GUEST_JOIN_RATE_LIMIT_PER_IP,
+        }),
     },
   },
 };

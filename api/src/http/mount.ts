@@ -64,8 +64,10 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, where: string)
  */
 export function mount<E extends Endpoint>(router: Router, endpoint: E, handler: Handler<E>): void {
   // A project endpoint without a permission would be open to anyone signed in: refuse to start.
-  if (endpoint.path.includes(':projectId') && !endpoint.projectPermission) throw new Error(`${endpoint.id}: a project endpoint must name its projectPermission (spec §6)`);
-  if (endpoint.path.includes(':channelId') && !endpoint.channelCapability) throw new Error(`${endpoint.id}: a channel endpoint must name its channelCapability`);
+  if (endpoint.path.includes(':projectId') && !endpoint.projectPermission)
+    throw new Error(`${endpoint.id}: a project endpoint must name its projectPermission (spec §6)`);
+  if (endpoint.path.includes(':channelId') && !endpoint.channelCapability)
+    throw new Error(`${endpoint.id}: a channel endpoint must name its channelCapability`);
   router[endpoint.method](endpoint.path, async (req, res) => {
     // Signed out is told so first, before anything of the request is judged (routers that resolve
     // the caller themselves, without authenticate(), do it in their handlers).

@@ -7,7 +7,10 @@ export const ingestConfigShape = {
    * The RTMP ingest's address as encoders and consoles reach it, without application
    * (`rtmp://ingest.example.com`); unset: this api offers no ingest.
    */
-  INGEST_RTMP_URL: z.string().regex(/^rtmps?:\/\/[^/\s]+$/i, 'an rtmp:// address without a path').optional(),
+  INGEST_RTMP_URL: z
+    .string()
+    .regex(/^rtmps?:\/\/[^/\s]+$/i, 'an rtmp:// address without a path')
+    .optional(),
   /**
    * The secret in the path of the RTMP server's callbacks (`/api/internal/ingest/<secret>/…`): only
    * the ingest server knows it. Unset: every publish is refused.

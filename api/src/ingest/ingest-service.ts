@@ -121,7 +121,10 @@ export class IngestService {
     const box = this.deps.box;
     if (!box) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'This server cannot store ingest keys: its operator has not set SECRETS_KEY.');
     const key = newIngestKey();
-    await this.deps.db.project.update({ where: { id: projectId }, data: { ingestKeyHash: streamKeyDigest(key), ingestKeyEnc: box.seal(key, KEY_CONTEXT(projectId)) } });
+    await this.deps.db.project.update({
+      where: { id: projectId },
+      data: { ingestKeyHash: streamKeyDigest(key), ingestKeyEnc: box.seal(key, KEY_CONTEXT(projectId)) },
+    });
     return key;
   }
 
@@ -133,7 +136,10 @@ export class IngestService {
     const box = this.deps.box;
     if (!box) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'This server cannot store ingest keys: its operator has not set SECRETS_KEY.');
     const key = newIngestKey();
-    await this.deps.db.project.updateMany({ where: { id: projectId, ingestKeyEnc: null }, data: { ingestKeyHash: streamKeyDigest(key), ingestKeyEnc: box.seal(key, KEY_CONTEXT(projectId)) } });
+    await this.deps.db.project.updateMany({
+      where: { id: projectId, ingestKeyEnc: null },
+      data: { ingestKeyHash: streamKeyDigest(key), ingestKeyEnc: box.seal(key, KEY_CONTEXT(projectId)) },
+    });
     const row = await this.deps.db.project.findUniqueOrThrow({ where: { id: projectId }, select: { ingestKeyEnc: true } });
     return row.ingestKeyEnc!;
   }
@@ -208,7 +214,15 @@ export class IngestService {
 
   /** A WHIP publish began: one feed per project, as for RTMP; Auto Live starts the broadcast. */
   async whipStarted(projectId: string, keyDigest: string, sourceId: string | null): Promise<WhipResource | null> {
-    const publish: IngestPublish = { projectId, publishId: randomUUID(), via: 'whip', pullPath: null, clientId: 'whip', keyDigest, startedAt: new Date().toISOString() };
+    const publish: IngestPublish = {
+      projectId,
+      publishId: randomUUID(),
+      via: 'whip',
+      pullPath: null,
+      clientId: 'whip',
+      keyDigest,
+      startedAt: new Date().toISOString(),
+    };
     const taken = await this.deps.redis.set(ingestKeys.publish(projectId), JSON.stringify(publish), 'PX', WHIP_PUBLISH_TTL_MS, 'NX');
     if (taken !== 'OK') {
       this.logger.warn({ projectId }, 'whip publish refused: the project already receives a feed');
@@ -250,9 +264,17 @@ export class IngestService {
    * destination). Keys saved before digests existed get theirs here, once.
    */
   private async projectOfTwitchKey(key: string, digest: string): Promise<string | null> {
-    const found = await this.deps.db.destination.findFirst({ where: { type: 'Twitch', enabled: true, streamKeyHash: digest }, select: { projectId: true }, orderBy: { createdAt: 'asc' } });
+    const found = await this.deps.db.destination.findFirst({
+      where: { type: 'Twitch', enabled: true, streamKeyHash: digest },
+      select: { projectId: true },
+      orderBy: { createdAt: 'asc' },
+    });
     if (found) return found.projectId;
-    const unhashed = await this.deps.db.destination.findMany({ where: { type: 'Twitch', streamKeyHash: null, streamKeyEnc: { not: null } }, select: { id: true, projectId: true, enabled: true, streamKeyEnc: true }, take: 200 });
+    const unhashed = await this.deps.db.destination.findMany({
+      where: { type: 'Twitch', streamKeyHash: null, streamKeyEnc: { not: null } },
+      select: { id: true, projectId: true, enabled: true, streamKeyEnc: true },
+      take: 200,
+    });
     let match: string | null = null;
     for (const row of unhashed) {
       try {
@@ -340,7 +362,9 @@ export class IngestService {
       return project?.ingestKeyHash === publish.keyDigest;
     }
     if (publish.via === 'console') {
-      return (await this.deps.db.destination.count({ where: { projectId: publish.projectId, type: 'Twitch', enabled: true, streamKeyHash: publish.keyDigest } })) > 0;
+      return (
+        (await this.deps.db.destination.count({ where: { projectId: publish.projectId, type: 'Twitch', enabled: true, streamKeyHash: publish.keyDigest } })) > 0
+      );
     }
     return true;
   }

@@ -20,7 +20,14 @@ export interface IngestServices {
 export const ingestModule = {
   name: 'ingest',
   build: (
-    deps: Platform & { box: SecretBox | null; destinationEvents: DestinationEvents; destinationSecrets: DestinationSecrets; broadcasts: BroadcastService; sessions: SessionService; scenes: SceneService },
+    deps: Platform & {
+      box: SecretBox | null;
+      destinationEvents: DestinationEvents;
+      destinationSecrets: DestinationSecrets;
+      broadcasts: BroadcastService;
+      sessions: SessionService;
+      scenes: SceneService;
+    },
   ): IngestServices => ({
     ingest: new IngestService({
       db: deps.db,

@@ -16,7 +16,13 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function ingestRoutes(deps: { db: Db; ingest: IngestService; resolveSession: SessionResolver; callbackSecret: string | undefined; logger: Logger }): Router {
+export function ingestRoutes(deps: {
+  db: Db;
+  ingest: IngestService;
+  resolveSession: SessionResolver;
+  callbackSecret: string | undefined;
+  logger: Logger;
+}): Router {
   const { ingest } = deps;
   const router = Router();
   router.use(['/api/v1/projects/:projectId/ingest', '/api/v1/projects/:projectId/auto-live'], authenticate(deps.db, deps.resolveSession));

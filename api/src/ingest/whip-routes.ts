@@ -91,7 +91,8 @@ export function whipRoutes(deps: { ingest: IngestService; redis: Redis; logger: 
     const raw = await redis.get(whipKeys.resource(resourceId));
     const resource = raw ? whipResourceSchema.safeParse(JSON.parse(raw)) : null;
     if (!resource?.success || resource.data.projectId !== projectId) throw new OnAirError('NOT_FOUND', 'This WHIP session does not exist (any more).');
-    if ((await ingest.whipAuthorize(projectId, bearerOf(req))) !== resource.data.keyDigest) throw new OnAirError('UNAUTHENTICATED', 'The bearer token is not the ingest key of this project.');
+    if ((await ingest.whipAuthorize(projectId, bearerOf(req))) !== resource.data.keyDigest)
+      throw new OnAirError('UNAUTHENTICATED', 'The bearer token is not the ingest key of this project.');
     return { resource: resource.data, resourceId };
   };
 
@@ -104,7 +105,8 @@ export function whipRoutes(deps: { ingest: IngestService; redis: Redis; logger: 
     const sdp = textBody(req, 'application/sdp');
     const tracks = offeredTracks(sdp);
     if (tracks.length === 0) throw new OnAirError('VALIDATION_FAILED', 'The offer has no video or audio to receive.');
-    if (!(await ingest.whipSession(projectId))) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'No media worker could take the feed now. Try again in a moment.');
+    if (!(await ingest.whipSession(projectId)))
+      throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'No media worker could take the feed now. Try again in a moment.');
     const resource = await ingest.whipStarted(projectId, keyDigest, query.data.source ?? null);
     if (!resource) throw new OnAirError('CONFLICT', 'This project already receives a feed. Stop the other encoder first.');
 
@@ -112,7 +114,10 @@ export function whipRoutes(deps: { ingest: IngestService; redis: Redis; logger: 
     const subscriber = redis.duplicate();
     try {
       const answer = new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new OnAirError('DEPENDENCY_UNAVAILABLE', 'The media worker did not answer in time. Try again.')), ANSWER_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => reject(new OnAirError('DEPENDENCY_UNAVAILABLE', 'The media worker did not answer in time. Try again.')),
+          ANSWER_TIMEOUT_MS,
+        );
         subscriber.on('message', (_channel: string, raw: string) => {
           const signal = participantSignalSchema.safeParse(JSON.parse(raw));
           if (!signal.success || signal.data.peerId !== resourceId) return;
@@ -158,7 +163,15 @@ export function whipRoutes(deps: { ingest: IngestService; redis: Redis; logger: 
     const { resource, resourceId } = await resourceOf(req);
     const candidates = fragmentCandidates(textBody(req, 'application/trickle-ice-sdpfrag'));
     for (const c of candidates) {
-      await send({ type: 'ice', projectId: resource.projectId, participantId: resourceId, userId: `whip-${resourceId}`, role: 'guest', peerId: resourceId, candidate: { candidate: c.candidate, sdpMid: c.sdpMid } });
+      await send({
+        type: 'ice',
+        projectId: resource.projectId,
+        participantId: resourceId,
+        userId: `whip-${resourceId}`,
+        role: 'guest',
+        peerId: resourceId,
+        candidate: { candidate: c.candidate, sdpMid: c.sdpMid },
+      });
     }
     res.status(204).end();
   });

@@ -34,7 +34,11 @@ export class SweepJob<R> {
   }
 
   async start(): Promise<void> {
-    await this.jobs.queue.upsertJobScheduler(this.deps.schedulerId ?? `${this.deps.queue}-every`, { every: this.deps.everyMs }, { name: 'sweep', opts: { removeOnComplete: 100, removeOnFail: 100 } });
+    await this.jobs.queue.upsertJobScheduler(
+      this.deps.schedulerId ?? `${this.deps.queue}-every`,
+      { every: this.deps.everyMs },
+      { name: 'sweep', opts: { removeOnComplete: 100, removeOnFail: 100 } },
+    );
   }
 
   /** One sweep now, through the queue (what the scheduler does at each interval). */

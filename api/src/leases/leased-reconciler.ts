@@ -52,7 +52,9 @@ export class LeasedReconciler<Wanted, Run> {
   /** Starts the rounds (the first after `everyMs`). */
   start(): void {
     this.timer = setInterval(() => {
-      this.ticking = this.ticking.then(() => this.tick()).catch((err: unknown) => this.options.logger.warn({ err: (err as Error).message }, `${this.options.what} failed`));
+      this.ticking = this.ticking
+        .then(() => this.tick())
+        .catch((err: unknown) => this.options.logger.warn({ err: (err as Error).message }, `${this.options.what} failed`));
     }, this.options.everyMs);
     this.timer.unref();
   }

@@ -19,4 +19,3 @@ export function devInboxRoutes(inbox: DevInbox, options: { anyClient: boolean })
   mount(router, listDevInboxEndpoint, async ({ query }) => ({ messages: await inbox.list(query.to) }));
   return router;
 }
-

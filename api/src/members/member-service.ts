@@ -14,9 +14,7 @@ type GrantableRole = 'cohost' | 'contributor' | 'viewer';
  * ProjectAccess: 'read project' to list, 'manage guests' to change).
  */
 export class MemberService {
-  constructor(
-    private readonly deps: { db: Db; mailer: Mailer; logger: Logger; publicUrl: string },
-  ) {}
+  constructor(private readonly deps: { db: Db; mailer: Mailer; logger: Logger; publicUrl: string }) {}
 
   async list(projectId: string): Promise<ProjectMember[]> {
     const project = await this.deps.db.project.findUniqueOrThrow({
@@ -27,7 +25,16 @@ export class MemberService {
       },
     });
     const owner: ProjectMember = { userId: project.owner.id, email: project.owner.email, displayName: project.owner.name, role: 'host', owner: true };
-    return [owner, ...project.members.map((m) => ({ userId: m.user.id, email: m.user.email, displayName: m.user.name, role: projectRoleSchema.parse(m.role), owner: false }))];
+    return [
+      owner,
+      ...project.members.map((m) => ({
+        userId: m.user.id,
+        email: m.user.email,
+        displayName: m.user.name,
+        role: projectRoleSchema.parse(m.role),
+        owner: false,
+      })),
+    ];
   }
 
   /**
@@ -45,7 +52,15 @@ export class MemberService {
     const invitation = await db.$transaction(async (tx) => {
       await tx.projectInvitation.deleteMany({ where: { projectId, email: address, acceptedAt: null } });
       return tx.projectInvitation.create({
-        data: { projectId, email: address, role, tokenHash: sha256(token), invitedById: by.id, createdAt: now, expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_DAYS * 86_400_000) },
+        data: {
+          projectId,
+          email: address,
+          role,
+          tokenHash: sha256(token),
+          invitedById: by.id,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_DAYS * 86_400_000),
+        },
       });
     });
     this.deps.logger.info({ audit: 'role-invited', projectId, invitationId: invitation.id, role, by: by.id }, 'project role offered by e-mail');
@@ -58,7 +73,10 @@ export class MemberService {
   }
 
   async invitations(projectId: string): Promise<ProjectInvitation[]> {
-    const rows = await this.deps.db.projectInvitation.findMany({ where: { projectId, acceptedAt: null, expiresAt: { gt: new Date() } }, orderBy: { createdAt: 'asc' } });
+    const rows = await this.deps.db.projectInvitation.findMany({
+      where: { projectId, acceptedAt: null, expiresAt: { gt: new Date() } },
+      orderBy: { createdAt: 'asc' },
+    });
     return rows.map(invitationView);
   }
 
@@ -71,7 +89,10 @@ export class MemberService {
   /** Accepting gives the role; only the account of the invited address can accept, and only once. */
   async accept(user: CurrentUser, token: string): Promise<{ projectId: string; projectName: string; role: GrantableRole }> {
     const { db } = this.deps;
-    const invitation = await db.projectInvitation.findUnique({ where: { tokenHash: sha256(token) }, include: { project: { select: { name: true, ownerId: true } } } });
+    const invitation = await db.projectInvitation.findUnique({
+      where: { tokenHash: sha256(token) },
+      include: { project: { select: { name: true, ownerId: true } } },
+    });
     if (!invitation || invitation.acceptedAt) throw new OnAirError('INVITATION_INVALID');
     if (invitation.expiresAt <= new Date()) throw new OnAirError('INVITATION_EXPIRED');
     const account = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { email: true } });
@@ -86,13 +107,19 @@ export class MemberService {
         update: { role, grantedById: invitation.invitedById },
       }),
     ]);
-    this.deps.logger.info({ audit: 'role-granted', projectId: invitation.projectId, userId: user.id, role, invitationId: invitation.id }, 'project role given on accepting an invitation');
+    this.deps.logger.info(
+      { audit: 'role-granted', projectId: invitation.projectId, userId: user.id, role, invitationId: invitation.id },
+      'project role given on accepting an invitation',
+    );
     return { projectId: invitation.projectId, projectName: invitation.project.name, role };
   }
 
   async update(by: CurrentUser, projectId: string, userId: string, role: GrantableRole): Promise<ProjectMember> {
     await this.assertNotOwner(projectId, userId);
-    const member = await this.deps.db.projectMember.findUnique({ where: { projectId_userId: { projectId, userId } }, select: { user: { select: { email: true, name: true } } } });
+    const member = await this.deps.db.projectMember.findUnique({
+      where: { projectId_userId: { projectId, userId } },
+      select: { user: { select: { email: true, name: true } } },
+    });
     if (!member) throw new OnAirError('NOT_FOUND', 'This person has no role in the project.');
     await this.deps.db.projectMember.update({ where: { projectId_userId: { projectId, userId } }, data: { role, grantedById: by.id } });
     this.deps.logger.info({ audit: 'role-changed', projectId, userId, role, by: by.id }, 'project role changed');
@@ -117,5 +144,11 @@ function sha256(value: string): string {
 }
 
 function invitationView(row: { id: string; email: string; role: string; createdAt: Date; expiresAt: Date }): ProjectInvitation {
-  return { id: row.id, email: row.email, role: grantableRoleSchema.parse(row.role), createdAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() };
+  return {
+    id: row.id,
+    email: row.email,
+    role: grantableRoleSchema.parse(row.role),
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+  };
 }

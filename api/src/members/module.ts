@@ -12,8 +12,14 @@ export interface MembersServices {
 /** Project members and their invitations (cohosts, contributors). */
 export const membersModule = {
   name: 'members',
-  build: (deps: Platform & { accounts: Accounts }): MembersServices => ({ members: new MemberService({ db: deps.db, mailer: deps.accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }) }),
+  build: (deps: Platform & { accounts: Accounts }): MembersServices => ({
+    members: new MemberService({ db: deps.db, mailer: deps.accounts.mailer, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL }),
+  }),
   http: {
-    routes: { endpoints: memberEndpoints, mount: (c: Platform & MembersServices & { resolveSession: SessionResolver }) => memberRoutes({ db: c.db, members: c.members, resolveSession: c.resolveSession }) },
+    routes: {
+      endpoints: memberEndpoints,
+      mount: (c: Platform & MembersServices & { resolveSession: SessionResolver }) =>
+        memberRoutes({ db: c.db, members: c.members, resolveSession: c.resolveSession }),
+    },
   },
 };

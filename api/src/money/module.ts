@@ -26,7 +26,15 @@ export const moneyModule = {
     const now = deps.now ? { now: deps.now } : {};
     const stripe = moneyStripe(deps.stripeSettings);
     const ledger = new Ledger(deps.db);
-    const tips = new TipsService({ db: deps.db, logger: deps.logger, ledger, events: deps.eventsStore, stripe, publicUrl: deps.config.PUBLIC_URL, testMode: deps.stripeSettings?.secretKey.startsWith('sk_test_') ?? false });
+    const tips = new TipsService({
+      db: deps.db,
+      logger: deps.logger,
+      ledger,
+      events: deps.eventsStore,
+      stripe,
+      publicUrl: deps.config.PUBLIC_URL,
+      testMode: deps.stripeSettings?.secretKey.startsWith('sk_test_') ?? false,
+    });
     const payouts = new PayoutsService({ db: deps.db, logger: deps.logger, ledger, stripe, box: deps.box ?? undefined, ...now });
     const moneyWebhooks: MoneyWebhooks = {
       handles: (event) => tips.handles(event) || payouts.handles(event),
@@ -50,6 +58,9 @@ export const moneyModule = {
     };
   },
   http: {
-    routes: { endpoints: moneyEndpoints, mount: (c: Platform & MoneyServices & { resolveSession: SessionResolver }) => moneyRoutes({ db: c.db, money: c.money, resolveSession: c.resolveSession }) },
+    routes: {
+      endpoints: moneyEndpoints,
+      mount: (c: Platform & MoneyServices & { resolveSession: SessionResolver }) => moneyRoutes({ db: c.db, money: c.money, resolveSession: c.resolveSession }),
+    },
   },
 };

@@ -177,15 +177,28 @@ export class PayoutsService {
   }
 
   async wallet(channelId: string): Promise<Wallet> {
-    const [balances, tax, methods] = await Promise.all([this.deps.ledger.balances(channelId), this.deps.db.taxInterview.count({ where: { channelId } }), this.paymentMethods(channelId)]);
+    const [balances, tax, methods] = await Promise.all([
+      this.deps.ledger.balances(channelId),
+      this.deps.db.taxInterview.count({ where: { channelId } }),
+      this.paymentMethods(channelId),
+    ]);
     const withDefault = methods.find((m) => m.isDefault) ?? methods[0];
     const currency = withDefault ? currencySchema.catch('usd').parse(withDefault.currency) : (balances[0]?.currency ?? 'usd');
     const available = balances.find((b) => b.currency === currency)?.available ?? 0;
     let blocked: string | null = null;
     if (tax === 0) blocked = 'Complete the tax interview before requesting a payout.';
     else if (!withDefault) blocked = 'Add a payment method before requesting a payout.';
-    else if (available < PAYOUT_MINIMUM) blocked = `Your balance must reach ${formatMoney(PAYOUT_MINIMUM, currency)} before you can request a payout. ${availableBalanceMessage(Math.max(0, available), currency)}.`;
-    return { balances, minimumPayout: PAYOUT_MINIMUM, fee: PAYOUT_FEE, taxInterviewCompleted: tax > 0, hasPaymentMethod: methods.length > 0, paymentMethods: methods, payoutBlockedReason: blocked };
+    else if (available < PAYOUT_MINIMUM)
+      blocked = `Your balance must reach ${formatMoney(PAYOUT_MINIMUM, currency)} before you can request a payout. ${availableBalanceMessage(Math.max(0, available), currency)}.`;
+    return {
+      balances,
+      minimumPayout: PAYOUT_MINIMUM,
+      fee: PAYOUT_FEE,
+      taxInterviewCompleted: tax > 0,
+      hasPaymentMethod: methods.length > 0,
+      paymentMethods: methods,
+      payoutBlockedReason: blocked,
+    };
   }
 
   /** Request payout (§5): the rules and the debit in one locked transaction, then Stripe Connect. */
@@ -194,19 +207,36 @@ export class PayoutsService {
     if (!stripe) throw new OnAirError('MONEY_UNAVAILABLE', 'Payouts are not set up on this server.');
     const tax = await this.deps.db.taxInterview.count({ where: { channelId } });
     if (tax === 0) throw new OnAirError('TAX_INTERVIEW_REQUIRED');
-    const method = await this.deps.db.paymentMethod.findFirst({ where: body.paymentMethodId ? { id: body.paymentMethodId, channelId } : { channelId, isDefault: true } });
-    if (!method) throw new OnAirError('PAYOUT_REFUSED', body.paymentMethodId ? 'That payment method does not exist.' : 'Add a payment method before requesting a payout.', { field: 'paymentMethodId' });
-    if (method.currency !== body.currency) throw new OnAirError('PAYOUT_REFUSED', `This payment method is paid in ${method.currency.toUpperCase()}. Choose a method for ${body.currency.toUpperCase()}.`, { field: 'currency' });
+    const method = await this.deps.db.paymentMethod.findFirst({
+      where: body.paymentMethodId ? { id: body.paymentMethodId, channelId } : { channelId, isDefault: true },
+    });
+    if (!method)
+      throw new OnAirError(
+        'PAYOUT_REFUSED',
+        body.paymentMethodId ? 'That payment method does not exist.' : 'Add a payment method before requesting a payout.',
+        { field: 'paymentMethodId' },
+      );
+    if (method.currency !== body.currency)
+      throw new OnAirError(
+        'PAYOUT_REFUSED',
+        `This payment method is paid in ${method.currency.toUpperCase()}. Choose a method for ${body.currency.toUpperCase()}.`,
+        { field: 'currency' },
+      );
     const days = PAYOUT_BUSINESS_DAYS[region(method.region)];
     const today = this.now();
     const payout = await this.deps.db.$transaction(async (tx) => {
       await this.deps.ledger.lockChannel(tx, channelId);
       const available = await this.deps.ledger.available(channelId, body.currency, tx);
       if (available < PAYOUT_MINIMUM) {
-        throw new OnAirError('PAYOUT_REFUSED', `Your balance must reach ${formatMoney(PAYOUT_MINIMUM, body.currency)} before you can request a payout. ${availableBalanceMessage(Math.max(0, available), body.currency)}.`, { field: 'amount', available });
+        throw new OnAirError(
+          'PAYOUT_REFUSED',
+          `Your balance must reach ${formatMoney(PAYOUT_MINIMUM, body.currency)} before you can request a payout. ${availableBalanceMessage(Math.max(0, available), body.currency)}.`,
+          { field: 'amount', available },
+        );
       }
       if (body.amount > available) throw new OnAirError('PAYOUT_REFUSED', availableBalanceMessage(available, body.currency), { field: 'amount', available });
-      if (body.amount < PAYOUT_MINIMUM) throw new OnAirError('PAYOUT_REFUSED', `The minimum payout is ${formatMoney(PAYOUT_MINIMUM, body.currency)}.`, { field: 'amount' });
+      if (body.amount < PAYOUT_MINIMUM)
+        throw new OnAirError('PAYOUT_REFUSED', `The minimum payout is ${formatMoney(PAYOUT_MINIMUM, body.currency)}.`, { field: 'amount' });
       const row = await tx.payout.create({
         data: {
           channelId,
@@ -219,22 +249,38 @@ export class PayoutsService {
           estimatedTo: addBusinessDays(today, days.to),
         },
       });
-      await this.deps.ledger.append(tx, { channelId, kind: 'payout', amount: -body.amount, currency: body.currency, description: `Payout to ${row.methodLabel}`, payoutId: row.id });
+      await this.deps.ledger.append(tx, {
+        channelId,
+        kind: 'payout',
+        amount: -body.amount,
+        currency: body.currency,
+        description: `Payout to ${row.methodLabel}`,
+        payoutId: row.id,
+      });
       return row;
     });
     this.deps.logger.info({ audit: 'payout-requested', channelId, payoutId: payout.id, amount: payout.amount, currency: payout.currency }, 'payout requested');
     try {
       const account = await this.connectedAccount(stripe, channelId, method);
       const metadata = { kind: 'payout', payoutId: payout.id, channelId };
-      const transfer = await stripe.transfers.create({ amount: payout.amount, currency: payout.currency, destination: account, metadata, transfer_group: payout.id }, { idempotencyKey: `onair-payout-${payout.id}-transfer` });
-      const sent = await stripe.payouts.create({ amount: payout.amount, currency: payout.currency, metadata }, { stripeAccount: account, idempotencyKey: `onair-payout-${payout.id}` });
+      const transfer = await stripe.transfers.create(
+        { amount: payout.amount, currency: payout.currency, destination: account, metadata, transfer_group: payout.id },
+        { idempotencyKey: `onair-payout-${payout.id}-transfer` },
+      );
+      const sent = await stripe.payouts.create(
+        { amount: payout.amount, currency: payout.currency, metadata },
+        { stripeAccount: account, idempotencyKey: `onair-payout-${payout.id}` },
+      );
       const updated = await this.deps.db.$transaction(async (tx) => {
         await tx.payout.update({ where: { id: payout.id }, data: { transferId: transfer.id, providerPayoutId: sent.id } });
         return this.moveTo(tx, payout.id, 'processing');
       });
       return payoutView(updated ?? payout);
     } catch (err) {
-      this.deps.logger.warn({ err: err instanceof Error ? err.message : String(err), channelId, payoutId: payout.id }, 'payout not sent: its debit is given back');
+      this.deps.logger.warn(
+        { err: err instanceof Error ? err.message : String(err), channelId, payoutId: payout.id },
+        'payout not sent: its debit is given back',
+      );
       await this.deps.db.$transaction((tx) => this.cancel(tx, payout.id, 'The payment provider refused the payout.'));
       throw new OnAirError('PAYOUT_PROVIDER_FAILED');
     }
@@ -252,18 +298,34 @@ export class PayoutsService {
           country: method.country,
           email: method.email,
           capabilities: { transfers: { requested: true } },
-          external_account: { object: 'bank_account', country: method.country, currency: method.currency, account_holder_name: method.accountHolder, account_number: number, ...(method.routingCode ? { routing_number: method.routingCode } : {}) },
+          external_account: {
+            object: 'bank_account',
+            country: method.country,
+            currency: method.currency,
+            account_holder_name: method.accountHolder,
+            account_number: number,
+            ...(method.routingCode ? { routing_number: method.routingCode } : {}),
+          },
           metadata: { channelId },
         },
         { idempotencyKey: `onair-connect-${channelId}-${method.id}` },
       ),
     );
-    await this.deps.db.payoutAccount.upsert({ where: { channelId }, create: { channelId, accountId: account.id, paymentMethodId: method.id }, update: { accountId: account.id, paymentMethodId: method.id } });
+    await this.deps.db.payoutAccount.upsert({
+      where: { channelId },
+      create: { channelId, accountId: account.id, paymentMethodId: method.id },
+      update: { accountId: account.id, paymentMethodId: method.id },
+    });
     return account.id;
   }
 
   /** A status move allowed by the table, or nothing (an old or repeated event). */
-  private async moveTo(tx: Tx, payoutId: string, status: TransactionStatus, extra: { failureReason?: string; completedAt?: Date } = {}): Promise<Payout | undefined> {
+  private async moveTo(
+    tx: Tx,
+    payoutId: string,
+    status: TransactionStatus,
+    extra: { failureReason?: string; completedAt?: Date } = {},
+  ): Promise<Payout | undefined> {
     const row = await tx.payout.findUnique({ where: { id: payoutId } });
     if (!row || !PAYOUT_TRANSITIONS[row.status as TransactionStatus].includes(status)) return undefined;
     const moved = await tx.payout.updateMany({ where: { id: payoutId, status: row.status }, data: { status, ...extra } });
@@ -273,7 +335,15 @@ export class PayoutsService {
   private async cancel(tx: Tx, payoutId: string, reason: string, providerEventId?: string): Promise<void> {
     const row = await this.moveTo(tx, payoutId, 'canceled', { failureReason: reason });
     if (!row) return;
-    await this.deps.ledger.append(tx, { channelId: row.channelId, kind: 'payout_returned', amount: row.amount, currency: row.currency, description: `Payout returned: ${reason}`, payoutId: row.id, ...(providerEventId ? { providerEventId } : {}) });
+    await this.deps.ledger.append(tx, {
+      channelId: row.channelId,
+      kind: 'payout_returned',
+      amount: row.amount,
+      currency: row.currency,
+      description: `Payout returned: ${reason}`,
+      payoutId: row.id,
+      ...(providerEventId ? { providerEventId } : {}),
+    });
   }
 
   handles(event: Stripe.Event): boolean {
@@ -289,7 +359,12 @@ export class PayoutsService {
     if (event.type === 'payout.paid') {
       await this.moveTo(tx, row.id, 'completed', { completedAt: new Date(event.created * 1000) });
     } else if (event.type === 'payout.failed' || event.type === 'payout.canceled') {
-      await this.cancel(tx, row.id, sent.failure_message ?? (event.type === 'payout.canceled' ? 'The payout was canceled.' : 'The bank refused the payout.'), event.id);
+      await this.cancel(
+        tx,
+        row.id,
+        sent.failure_message ?? (event.type === 'payout.canceled' ? 'The payout was canceled.' : 'The bank refused the payout.'),
+        event.id,
+      );
     } else if (event.type === 'payout.updated' || event.type === 'payout.created') {
       const arrival = new Date(sent.arrival_date * 1000);
       const lateBy = arrival.getTime() - (row.estimatedTo.getTime() + 24 * 3600 * 1000);

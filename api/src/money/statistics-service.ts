@@ -29,7 +29,11 @@ function bucketStart(day: Date, unit: 'day' | 'week' | 'month'): Date {
 export class StatisticsService {
   constructor(private readonly deps: { db: Db; tips: TipsService; now?: () => Date }) {}
 
-  async statistics(channelId: string, query: { from?: string | undefined; to?: string | undefined; groupBy: Grouping }, withRevenue: boolean): Promise<Statistics> {
+  async statistics(
+    channelId: string,
+    query: { from?: string | undefined; to?: string | undefined; groupBy: Grouping },
+    withRevenue: boolean,
+  ): Promise<Statistics> {
     const today = utcDay(this.deps.now?.() ?? new Date());
     const to = query.to ? new Date(`${query.to}T00:00:00Z`) : today;
     const from = query.from ? new Date(`${query.from}T00:00:00Z`) : new Date(to.getTime() - (REVENUE_WINDOW_DAYS - 1) * DAY_MS);
@@ -44,9 +48,23 @@ export class StatisticsService {
         take: STREAMS_SHOWN,
         select: { id: true, startedAt: true, endedAt: true, project: { select: { name: true } } },
       }),
-      db.liveEvent.groupBy({ by: ['type'], where: { project: { ownerId: channelId }, replay: false, suppressed: false, platformCreatedAt: { gte: from, lt: end } }, _count: { _all: true }, orderBy: { type: 'asc' } }),
-      db.ledgerEntry.groupBy({ by: ['kind'], where: { channelId, currency, kind: { in: REVENUE_KINDS }, createdAt: { gte: from, lt: end } }, _sum: { amount: true }, _count: { _all: true }, orderBy: { kind: 'asc' } }),
-      db.liveEvent.findMany({ where: { project: { ownerId: channelId }, type: 'charity', replay: false, suppressed: false, platformCreatedAt: { gte: from, lt: end } }, select: { value: true, data: true } }),
+      db.liveEvent.groupBy({
+        by: ['type'],
+        where: { project: { ownerId: channelId }, replay: false, suppressed: false, platformCreatedAt: { gte: from, lt: end } },
+        _count: { _all: true },
+        orderBy: { type: 'asc' },
+      }),
+      db.ledgerEntry.groupBy({
+        by: ['kind'],
+        where: { channelId, currency, kind: { in: REVENUE_KINDS }, createdAt: { gte: from, lt: end } },
+        _sum: { amount: true },
+        _count: { _all: true },
+        orderBy: { kind: 'asc' },
+      }),
+      db.liveEvent.findMany({
+        where: { project: { ownerId: channelId }, type: 'charity', replay: false, suppressed: false, platformCreatedAt: { gte: from, lt: end } },
+        select: { value: true, data: true },
+      }),
     ]);
     const now = this.deps.now?.() ?? new Date();
     const hours = broadcasts.reduce((sum, b) => sum + Math.max(0, ((b.endedAt ?? now).getTime() - b.startedAt!.getTime()) / 3_600_000), 0);
@@ -67,7 +85,12 @@ export class StatisticsService {
                 db.tipPageHit.count({ where: { channelId, kind: 'impression', createdAt: window } }),
                 db.tipPageHit.count({ where: { channelId, kind: 'click', createdAt: window } }),
               ]);
-              return { label: `${b.project.name} · ${b.startedAt!.toISOString().slice(0, 16).replace('T', ' ')}`, revenue: revenue._sum.amount ?? 0, impressions, clicks };
+              return {
+                label: `${b.project.name} · ${b.startedAt!.toISOString().slice(0, 16).replace('T', ' ')}`,
+                revenue: revenue._sum.amount ?? 0,
+                impressions,
+                clicks,
+              };
             }),
           )
         : await this.buckets(channelId, currency, from, end, truncUnit[query.groupBy]);
@@ -92,7 +115,12 @@ export class StatisticsService {
       db.ledgerEntry.aggregate({ where: { channelId, currency, campaignName: { not: null }, createdAt: { gte: from, lt: end } }, _sum: { amount: true } }),
       db.campaignLink.aggregate({ where: { application: { creatorId: channelId } }, _sum: { clicks: true, impressions: true } }),
     ]);
-    return { campaigns, revenue: withRevenue ? (revenue._sum.amount ?? 0) : 0, linkClicks: links._sum.clicks ?? 0, linkImpressions: links._sum.impressions ?? 0 };
+    return {
+      campaigns,
+      revenue: withRevenue ? (revenue._sum.amount ?? 0) : 0,
+      linkClicks: links._sum.clicks ?? 0,
+      linkImpressions: links._sum.impressions ?? 0,
+    };
   }
 
   private async buckets(channelId: string, currency: string, from: Date, end: Date, unit: 'day' | 'week' | 'month'): Promise<Statistics['series']> {

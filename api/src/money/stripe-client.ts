@@ -16,12 +16,19 @@ export function moneyStripe(settings: StripeKeys | undefined): Stripe | undefine
   return new Stripe(settings.secretKey, {
     maxNetworkRetries: 2,
     timeout: 30_000,
-    ...(api ? { host: api.hostname, port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)), protocol: api.protocol === 'https:' ? 'https' : 'http' } : {}),
+    ...(api
+      ? { host: api.hostname, port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)), protocol: api.protocol === 'https:' ? 'https' : 'http' }
+      : {}),
   });
 }
 
 /** Stripe's refusals and outages become one service error of `code`; the detail is logged, never shown. */
-export async function providerCall<T>(logger: Logger, code: 'BILLING_PROVIDER_FAILED' | 'PAYOUT_PROVIDER_FAILED', what: string, fn: () => Promise<T>): Promise<T> {
+export async function providerCall<T>(
+  logger: Logger,
+  code: 'BILLING_PROVIDER_FAILED' | 'PAYOUT_PROVIDER_FAILED',
+  what: string,
+  fn: () => Promise<T>,
+): Promise<T> {
   try {
     return await fn();
   } catch (err) {

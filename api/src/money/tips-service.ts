@@ -33,7 +33,13 @@ export class TipsService {
   async settings(channelId: string): Promise<TipSettings> {
     const row = await this.deps.db.tipSettings.findUnique({ where: { channelId } });
     if (!row) return DEFAULT_TIP_SETTINGS;
-    return { enabled: row.enabled, paymentEmail: row.paymentEmail, currency: currencySchema.catch('usd').parse(row.currency), minTip: row.minTip, maxTip: row.maxTip };
+    return {
+      enabled: row.enabled,
+      paymentEmail: row.paymentEmail,
+      currency: currencySchema.catch('usd').parse(row.currency),
+      minTip: row.minTip,
+      maxTip: row.maxTip,
+    };
   }
 
   async saveSettings(channelId: string, settings: TipSettings): Promise<TipSettings> {
@@ -43,14 +49,21 @@ export class TipsService {
   }
 
   async setAvailability(available: boolean, reason: string): Promise<{ available: boolean; reason: string }> {
-    await this.deps.db.moneySwitch.upsert({ where: { id: TIPS_SWITCH }, create: { id: TIPS_SWITCH, on: available, reason }, update: { on: available, reason } });
+    await this.deps.db.moneySwitch.upsert({
+      where: { id: TIPS_SWITCH },
+      create: { id: TIPS_SWITCH, on: available, reason },
+      update: { on: available, reason },
+    });
     this.deps.logger.info({ audit: 'tips-availability', available }, available ? 'tips switched on' : 'tips switched off');
     return { available, reason };
   }
 
   /** The public tip page; each view counts as an impression for Statistics. */
   async page(creatorId: string, countImpression = true): Promise<TipPage> {
-    const creator = await this.deps.db.user.findFirst({ where: { id: creatorId, deactivatedAt: null }, select: { id: true, name: true, partnerProfile: { select: { username: true } } } });
+    const creator = await this.deps.db.user.findFirst({
+      where: { id: creatorId, deactivatedAt: null },
+      select: { id: true, name: true, partnerProfile: { select: { username: true } } },
+    });
     if (!creator) throw new OnAirError('NOT_FOUND', 'There is no creator at this address.');
     const settings = await this.settings(creatorId);
     const operator = await this.deps.db.moneySwitch.findUnique({ where: { id: TIPS_SWITCH } });
@@ -77,7 +90,9 @@ export class TipsService {
     if (!page.available) throw new OnAirError('TIPS_NOT_AVAILABLE', TIPS_NOT_AVAILABLE, { reason: page.unavailableReason });
     const problem = tipAmountProblem(body.amount, page);
     if (problem) throw new OnAirError('TIP_AMOUNT_INVALID', problem, { field: 'amount', minTip: page.minTip, maxTip: page.maxTip, currency: page.currency });
-    const tip = await this.deps.db.tip.create({ data: { channelId: creatorId, tipperName: body.name, message: body.message, amount: body.amount, currency: page.currency } });
+    const tip = await this.deps.db.tip.create({
+      data: { channelId: creatorId, tipperName: body.name, message: body.message, amount: body.amount, currency: page.currency },
+    });
     await this.deps.db.tipPageHit.create({ data: { channelId: creatorId, kind: 'click' } });
     const base = this.deps.publicUrl.replace(/\/+$/, '');
     const metadata = { kind: 'tip', tipId: tip.id, channelId: creatorId };
@@ -86,7 +101,9 @@ export class TipsService {
       stripe.checkout.sessions.create(
         {
           mode: 'payment',
-          line_items: [{ quantity: 1, price_data: { currency: page.currency, unit_amount: body.amount, product_data: { name: `Tip for ${page.creatorName}` } } }],
+          line_items: [
+            { quantity: 1, price_data: { currency: page.currency, unit_amount: body.amount, product_data: { name: `Tip for ${page.creatorName}` } } },
+          ],
           metadata,
           payment_intent_data: { metadata },
           client_reference_id: tip.id,
@@ -128,7 +145,15 @@ export class TipsService {
       const intent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
       const paidAt = new Date(event.created * 1000);
       await tx.tip.update({ where: { id: tip.id }, data: { status: 'paid', paymentIntentId: intent, paidAt } });
-      const credited = await this.deps.ledger.append(tx, { channelId: tip.channelId, kind: 'tip', amount: tip.amount, currency: tip.currency, description: `Tip from ${tip.tipperName}`, tipId: tip.id, providerEventId: event.id });
+      const credited = await this.deps.ledger.append(tx, {
+        channelId: tip.channelId,
+        kind: 'tip',
+        amount: tip.amount,
+        currency: tip.currency,
+        description: `Tip from ${tip.tipperName}`,
+        tipId: tip.id,
+        providerEventId: event.id,
+      });
       if (!credited) return undefined;
       return () => this.announce(tip.channelId, { ...tip, paidAt });
     }
@@ -139,7 +164,15 @@ export class TipsService {
       const before = (event.data.previous_attributes as { amount_refunded?: number } | undefined)?.amount_refunded ?? 0;
       const refunded = Math.min(charge.amount_refunded - before, tip.amount);
       if (refunded <= 0) return undefined;
-      await this.deps.ledger.append(tx, { channelId: tip.channelId, kind: 'tip_refund', amount: -refunded, currency: tip.currency, description: `Refund of the tip from ${tip.tipperName}`, tipId: tip.id, providerEventId: event.id });
+      await this.deps.ledger.append(tx, {
+        channelId: tip.channelId,
+        kind: 'tip_refund',
+        amount: -refunded,
+        currency: tip.currency,
+        description: `Refund of the tip from ${tip.tipperName}`,
+        tipId: tip.id,
+        providerEventId: event.id,
+      });
       if (charge.refunded) await tx.tip.update({ where: { id: tip.id }, data: { status: 'refunded' } });
       return undefined;
     }
@@ -149,12 +182,28 @@ export class TipsService {
       if (!tip) return undefined;
       if (event.type === 'charge.dispute.created') {
         // Stripe withdraws the disputed amount at once: so does the ledger.
-        await this.deps.ledger.append(tx, { channelId: tip.channelId, kind: 'tip_dispute', amount: -dispute.amount, currency: tip.currency, description: `Chargeback of the tip from ${tip.tipperName}`, tipId: tip.id, providerEventId: event.id });
+        await this.deps.ledger.append(tx, {
+          channelId: tip.channelId,
+          kind: 'tip_dispute',
+          amount: -dispute.amount,
+          currency: tip.currency,
+          description: `Chargeback of the tip from ${tip.tipperName}`,
+          tipId: tip.id,
+          providerEventId: event.id,
+        });
         await tx.tip.update({ where: { id: tip.id }, data: { status: 'disputed' } });
       } else if (dispute.status === 'won') {
         const reversed = await tx.ledgerEntry.count({ where: { tipId: tip.id, kind: 'tip_dispute' } });
         if (reversed === 0) return undefined;
-        await this.deps.ledger.append(tx, { channelId: tip.channelId, kind: 'tip_dispute_won', amount: dispute.amount, currency: tip.currency, description: `Chargeback won: tip from ${tip.tipperName}`, tipId: tip.id, providerEventId: event.id });
+        await this.deps.ledger.append(tx, {
+          channelId: tip.channelId,
+          kind: 'tip_dispute_won',
+          amount: dispute.amount,
+          currency: tip.currency,
+          description: `Chargeback won: tip from ${tip.tipperName}`,
+          tipId: tip.id,
+          providerEventId: event.id,
+        });
         await tx.tip.update({ where: { id: tip.id }, data: { status: 'paid' } });
       }
       return undefined;
@@ -162,14 +211,20 @@ export class TipsService {
     return undefined;
   }
 
-  private async tipOfIntent(tx: Tx, intent: string | Stripe.PaymentIntent | null): Promise<{ id: string; channelId: string; amount: number; currency: string; tipperName: string } | null> {
+  private async tipOfIntent(
+    tx: Tx,
+    intent: string | Stripe.PaymentIntent | null,
+  ): Promise<{ id: string; channelId: string; amount: number; currency: string; tipperName: string } | null> {
     const id = typeof intent === 'string' ? intent : intent?.id;
     if (!id) return null;
     return tx.tip.findUnique({ where: { paymentIntentId: id }, select: { id: true, channelId: true, amount: true, currency: true, tipperName: true } });
   }
 
   /** A paid tip in the events feed of every project of the creator (stored once per project and tip). */
-  private async announce(channelId: string, tip: { id: string; tipperName: string; message: string; amount: number; currency: string; paidAt: Date }): Promise<void> {
+  private async announce(
+    channelId: string,
+    tip: { id: string; tipperName: string; message: string; amount: number; currency: string; paidAt: Date },
+  ): Promise<void> {
     const projects = await this.deps.db.project.findMany({ where: { ownerId: channelId }, select: { id: true } });
     for (const project of projects) {
       await this.deps.events.store({ id: null, projectId: project.id, platform: 'onair' }, [

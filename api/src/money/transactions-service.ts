@@ -34,7 +34,9 @@ export class TransactionsService {
     return {
       channelId,
       kind: { in: CREDIT_KINDS },
-      ...(campaign ? { OR: [{ campaignName: { contains: campaign, mode: 'insensitive' } }, { description: { contains: campaign, mode: 'insensitive' } }] } : {}),
+      ...(campaign
+        ? { OR: [{ campaignName: { contains: campaign, mode: 'insensitive' } }, { description: { contains: campaign, mode: 'insensitive' } }] }
+        : {}),
     };
   }
 
@@ -49,7 +51,10 @@ export class TransactionsService {
       return { tab: 'credit', total, page: query.page, pageSize: query.pageSize, credits: rows.map(creditView), payouts: [] };
     }
     const where: Prisma.PayoutWhereInput = { channelId, ...(query.campaign ? { methodLabel: { contains: query.campaign, mode: 'insensitive' } } : {}) };
-    const [total, rows] = await Promise.all([this.db.payout.count({ where }), this.db.payout.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take: query.pageSize })]);
+    const [total, rows] = await Promise.all([
+      this.db.payout.count({ where }),
+      this.db.payout.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take: query.pageSize }),
+    ]);
     return { tab: 'payouts', total, page: query.page, pageSize: query.pageSize, credits: [], payouts: rows.map(payoutView) };
   }
 
@@ -58,7 +63,15 @@ export class TransactionsService {
     if (query.tab === 'credit') {
       const rows = await this.db.ledgerEntry.findMany({ where: this.creditWhere(channelId, query.campaign), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
       const body = stringify(
-        rows.map((r) => [r.createdAt.toISOString(), text(KIND_WORDS[r.kind as LedgerKind] ?? r.kind), text(r.description), text(r.campaignName), major(r.amount), r.currency.toUpperCase(), 'completed']),
+        rows.map((r) => [
+          r.createdAt.toISOString(),
+          text(KIND_WORDS[r.kind as LedgerKind] ?? r.kind),
+          text(r.description),
+          text(r.campaignName),
+          major(r.amount),
+          r.currency.toUpperCase(),
+          'completed',
+        ]),
         { header: true, columns: ['Date', 'Type', 'Description', 'Campaign', 'Amount', 'Currency', 'Status'], cast: { number: (n) => String(n) } },
       );
       return { filename: 'onair-credit.csv', body };
@@ -67,15 +80,36 @@ export class TransactionsService {
     const body = stringify(
       rows.map((r) => {
         const v = payoutView(r);
-        return [v.date, major(v.amount), major(v.fee), v.currency.toUpperCase(), text(v.method), v.status, `${v.estimatedFrom} – ${v.estimatedTo}`, v.completedAt ?? ''];
+        return [
+          v.date,
+          major(v.amount),
+          major(v.fee),
+          v.currency.toUpperCase(),
+          text(v.method),
+          v.status,
+          `${v.estimatedFrom} – ${v.estimatedTo}`,
+          v.completedAt ?? '',
+        ];
       }),
-      { header: true, columns: ['Date', 'Amount', 'Fee', 'Currency', 'Method', 'Status', 'Estimated arrival', 'Completed'], cast: { number: (n) => String(n) } },
+      {
+        header: true,
+        columns: ['Date', 'Amount', 'Fee', 'Currency', 'Method', 'Status', 'Estimated arrival', 'Completed'],
+        cast: { number: (n) => String(n) },
+      },
     );
     return { filename: 'onair-payouts.csv', body };
   }
 }
 
-export function creditView(row: { id: string; kind: string; amount: number; currency: string; description: string; campaignName: string | null; createdAt: Date }): CreditTransaction {
+export function creditView(row: {
+  id: string;
+  kind: string;
+  amount: number;
+  currency: string;
+  description: string;
+  campaignName: string | null;
+  createdAt: Date;
+}): CreditTransaction {
   return {
     id: row.id,
     kind: (ledgerKinds as readonly string[]).includes(row.kind) ? (row.kind as LedgerKind) : 'tip',

@@ -19,14 +19,23 @@ export interface OverlaysServices {
 export const overlaysModule = {
   name: 'overlays',
   build: (deps: Platform & { uploads: UploadService; ownPages: OwnPageUrls }): OverlaysServices => ({
-    overlays: new OverlayService({ db: deps.db, redis: deps.redis, logger: deps.logger, publicUrl: deps.config.PUBLIC_URL, secret: deps.config.AUTH_SECRET, ownPages: deps.ownPages, uploads: deps.uploads }),
+    overlays: new OverlayService({
+      db: deps.db,
+      redis: deps.redis,
+      logger: deps.logger,
+      publicUrl: deps.config.PUBLIC_URL,
+      secret: deps.config.AUTH_SECRET,
+      ownPages: deps.ownPages,
+      uploads: deps.uploads,
+    }),
   }),
   http: {
     /** Before the JSON parser: the picture is the body. */
     upload: {
       // Its contract is listed with the overlay routes below (the OpenAPI document reads the area as one).
       endpoints: [],
-      mount: (c: Platform & { uploads: UploadService; resolveSession: SessionResolver; channelAccess: ChannelAccess }) => overlayUploadRoutes({ db: c.db, uploads: c.uploads, resolveSession: c.resolveSession, channelAccess: c.channelAccess }),
+      mount: (c: Platform & { uploads: UploadService; resolveSession: SessionResolver; channelAccess: ChannelAccess }) =>
+        overlayUploadRoutes({ db: c.db, uploads: c.uploads, resolveSession: c.resolveSession, channelAccess: c.channelAccess }),
     },
     /** The pages themselves (OBS, the render worker): public, authenticated by the overlay's key. */
     pages: middleware((c: OverlaysServices) => overlayPageRoutes(c.overlays)),

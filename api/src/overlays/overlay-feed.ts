@@ -88,7 +88,10 @@ export class OverlayFeed {
       for (const v of this.viewers) v.socket.ping();
     }, PING_MS);
     this.ping.unref();
-    this.refresh = setInterval(() => void this.refreshProjects().catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message }, 'overlay projects refresh failed')), PROJECTS_REFRESH_MS);
+    this.refresh = setInterval(
+      () => void this.refreshProjects().catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message }, 'overlay projects refresh failed')),
+      PROJECTS_REFRESH_MS,
+    );
     this.refresh.unref();
   }
 
@@ -175,7 +178,11 @@ export class OverlayFeed {
     if (this.subscriber) return this.subscriber;
     const sub = this.deps.redis.duplicate();
     sub.on('error', (err: Error) => this.deps.logger.warn({ err: err.message }, 'redis overlay subscriber connection error'));
-    sub.on('message', (channel: string, raw: string) => void this.onMessage(channel, raw).catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message }, 'overlay feed message failed')));
+    sub.on(
+      'message',
+      (channel: string, raw: string) =>
+        void this.onMessage(channel, raw).catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message }, 'overlay feed message failed')),
+    );
     this.subscriber = sub;
     return sub;
   }
@@ -204,7 +211,10 @@ export class OverlayFeed {
         return r.success && r.data.direction === 'inbound' && !r.data.private ? [r.data] : [];
       });
       for (const v of viewers) {
-        const shown = await this.allowedChat(v, messages.map((m) => ({ id: m.id, username: m.displayName, text: m.content })));
+        const shown = await this.allowedChat(
+          v,
+          messages.map((m) => ({ id: m.id, username: m.displayName, text: m.content })),
+        );
         if (shown.length > 0) this.send(v, { type: 'overlay.chat', messages: shown });
       }
     }
@@ -233,7 +243,11 @@ export class OverlayFeed {
         if (!ALERT_TYPES.has(e.type)) continue;
         const template = box.alerts[e.type as AlertEventType];
         if (!template.enabled) continue;
-        this.send(v, { type: 'overlay.alert', widgetId: box.id, alert: { id: e.id, type: e.type, text: renderAlertText(template.message, alertValues(e)), durationMs: box.durationMs } });
+        this.send(v, {
+          type: 'overlay.alert',
+          widgetId: box.id,
+          alert: { id: e.id, type: e.type, text: renderAlertText(template.message, alertValues(e)), durationMs: box.durationMs },
+        });
       }
     }
     const lines = events.filter((e) => ALERT_TYPES.has(e.type)).map(eventLine);
@@ -279,19 +293,34 @@ export class OverlayFeed {
   }
 
   private async sendState(v: Viewer): Promise<void> {
-    const events = v.projectIds.length === 0 ? [] : await this.deps.db.liveEvent.findMany({
-      where: { projectId: { in: v.projectIds }, type: { in: [...alertEventTypes] }, replay: false, suppressed: false },
-      orderBy: { platformCreatedAt: 'desc' },
-      take: RECENT_EVENTS,
+    const events =
+      v.projectIds.length === 0
+        ? []
+        : await this.deps.db.liveEvent.findMany({
+            where: { projectId: { in: v.projectIds }, type: { in: [...alertEventTypes] }, replay: false, suppressed: false },
+            orderBy: { platformCreatedAt: 'desc' },
+            take: RECENT_EVENTS,
+          });
+    const chat =
+      v.projectIds.length === 0
+        ? []
+        : await this.deps.db.chatMessage.findMany({
+            where: { projectId: { in: v.projectIds }, direction: 'inbound', private: false },
+            orderBy: { sentAt: 'desc' },
+            take: RECENT_CHAT,
+            select: { id: true, displayName: true, content: true },
+          });
+    const shownChat = await this.allowedChat(
+      v,
+      chat.reverse().map((m) => ({ id: m.id, username: m.displayName, text: m.content })),
+    );
+    this.send(v, {
+      type: 'overlay.state',
+      widgets: v.overlay.widgets,
+      goals: await this.goals(v),
+      events: events.reverse().map((e) => eventLine(toWire(e))),
+      chat: shownChat,
     });
-    const chat = v.projectIds.length === 0 ? [] : await this.deps.db.chatMessage.findMany({
-      where: { projectId: { in: v.projectIds }, direction: 'inbound', private: false },
-      orderBy: { sentAt: 'desc' },
-      take: RECENT_CHAT,
-      select: { id: true, displayName: true, content: true },
-    });
-    const shownChat = await this.allowedChat(v, chat.reverse().map((m) => ({ id: m.id, username: m.displayName, text: m.content })));
-    this.send(v, { type: 'overlay.state', widgets: v.overlay.widgets, goals: await this.goals(v), events: events.reverse().map((e) => eventLine(toWire(e))), chat: shownChat });
   }
 
   async close(): Promise<void> {

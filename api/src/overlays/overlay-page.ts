@@ -7,7 +7,15 @@ import { sendStoredPicture } from '../http/send-file.ts';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The colour of each alert type's card (the events feed's colours). */
-const ALERT_COLORS: Record<string, string> = { follow: '#E0457B', sub: '#9146FF', resub: '#6D5BD0', twitchRaid: '#E8891C', twitchCheer: '#13A89E', tip: '#2FA866', charity: '#E4572E' };
+const ALERT_COLORS: Record<string, string> = {
+  follow: '#E0457B',
+  sub: '#9146FF',
+  resub: '#6D5BD0',
+  twitchRaid: '#E8891C',
+  twitchCheer: '#13A89E',
+  tip: '#2FA866',
+  charity: '#E4572E',
+};
 
 /**
  * The overlay page: transparent, the widgets placed on the studio's 1280×720 canvas and scaled to

@@ -35,12 +35,22 @@ export interface StoredOverlay {
 }
 
 export function readOverlay(row: OverlayRow): StoredOverlay {
-  const widgets = Array.isArray(row.widgets) ? row.widgets.flatMap((w) => {
-    const parsed = widgetSchema.safeParse(w);
-    return parsed.success ? [parsed.data] : [];
-  }) : [];
+  const widgets = Array.isArray(row.widgets)
+    ? row.widgets.flatMap((w) => {
+        const parsed = widgetSchema.safeParse(w);
+        return parsed.success ? [parsed.data] : [];
+      })
+    : [];
   const access = triggerAccessSchema.safeParse(row.triggerAccess);
-  return { id: row.id, channelId: row.channelId, name: row.name, widgets, triggerAccess: access.success ? access.data : { mode: 'none', whitelist: [] }, keySalt: row.keySalt, updatedAt: row.updatedAt };
+  return {
+    id: row.id,
+    channelId: row.channelId,
+    name: row.name,
+    widgets,
+    triggerAccess: access.success ? access.data : { mode: 'none', whitelist: [] },
+    keySalt: row.keySalt,
+    updatedAt: row.updatedAt,
+  };
 }
 
 /**
@@ -50,7 +60,9 @@ export function readOverlay(row: OverlayRow): StoredOverlay {
  * overlay's Redis channel, so every open page (on any replica) redraws or closes.
  */
 export class OverlayService {
-  constructor(private readonly deps: { db: Db; redis: Redis; logger: Logger; publicUrl: string; secret: string; ownPages: OwnPageUrls; uploads: UploadService }) {}
+  constructor(
+    private readonly deps: { db: Db; redis: Redis; logger: Logger; publicUrl: string; secret: string; ownPages: OwnPageUrls; uploads: UploadService },
+  ) {}
 
   keyOf(overlay: Pick<StoredOverlay, 'id' | 'keySalt'>): string {
     return createHmac('sha256', this.deps.secret).update(`overlay:${overlay.id}:${overlay.keySalt}`).digest('base64url');
@@ -122,8 +134,11 @@ export class OverlayService {
 
   async create(channelId: string, name: string): Promise<Overlay> {
     const count = await this.deps.db.overlay.count({ where: { channelId } });
-    if (count >= OVERLAYS_PER_CHANNEL_MAX) throw new OnAirError('CONFLICT', `A channel can have at most ${OVERLAYS_PER_CHANNEL_MAX} overlays. Delete one first.`);
-    const row = await this.deps.db.overlay.create({ data: { channelId, name, widgets: [], triggerAccess: { mode: 'all', whitelist: [] }, keySalt: randomBytes(16).toString('base64url') } });
+    if (count >= OVERLAYS_PER_CHANNEL_MAX)
+      throw new OnAirError('CONFLICT', `A channel can have at most ${OVERLAYS_PER_CHANNEL_MAX} overlays. Delete one first.`);
+    const row = await this.deps.db.overlay.create({
+      data: { channelId, name, widgets: [], triggerAccess: { mode: 'all', whitelist: [] }, keySalt: randomBytes(16).toString('base64url') },
+    });
     this.deps.logger.info({ channelId, overlayId: row.id }, 'overlay created');
     return this.view(readOverlay(row));
   }
@@ -139,7 +154,10 @@ export class OverlayService {
         issues: [{ path: ['widgets', String(index), 'uploadId'], code: 'custom', message: 'Upload the picture again' }],
       });
     }
-    const row = await this.deps.db.overlay.update({ where: { id: overlayId }, data: { name: content.name, widgets: content.widgets, triggerAccess: content.triggerAccess } });
+    const row = await this.deps.db.overlay.update({
+      where: { id: overlayId },
+      data: { name: content.name, widgets: content.widgets, triggerAccess: content.triggerAccess },
+    });
     await this.announce(overlayId, 'changed');
     return this.view(readOverlay(row));
   }

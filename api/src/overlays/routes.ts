@@ -1,5 +1,13 @@
 import { Router } from 'express';
-import { createOverlayEndpoint, deleteOverlayEndpoint, getOverlayEndpoint, listOverlaysEndpoint, rotateOverlaySecretEndpoint, updateOverlayEndpoint, uploadOverlayImageEndpoint } from '@onair/protocol';
+import {
+  createOverlayEndpoint,
+  deleteOverlayEndpoint,
+  getOverlayEndpoint,
+  listOverlaysEndpoint,
+  rotateOverlaySecretEndpoint,
+  updateOverlayEndpoint,
+  uploadOverlayImageEndpoint,
+} from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { authenticate, type SessionResolver } from '../http/auth-context.ts';
 import { queryTextRule } from '../http/body.ts';

@@ -39,7 +39,15 @@ export const partnerModule = {
       partnerAccounts: new AccountService({ db, offeredProviders: oauthProviders(config).map((p) => p.providerId), ...now }),
       collaborators: new CollaboratorService({ db, mailer, logger, publicUrl: config.PUBLIC_URL, ...now }),
       exportQueue,
-      dataExports: new DataExportService({ db, logger, mailer, publicUrl: config.PUBLIC_URL, linkHours: config.EXPORT_LINK_HOURS, enqueue: (job) => exportQueue.enqueue(job), ...now }),
+      dataExports: new DataExportService({
+        db,
+        logger,
+        mailer,
+        publicUrl: config.PUBLIC_URL,
+        linkHours: config.EXPORT_LINK_HOURS,
+        enqueue: (job) => exportQueue.enqueue(job),
+        ...now,
+      }),
       applications: new ApplicationService({
         db,
         redis,
@@ -58,9 +66,13 @@ export const partnerModule = {
   },
   http: {
     /** OAuth clients post forms to the token and device endpoints (RFC 6749, 8628). */
-    oauthForms: middleware((c: Pick<Platform, 'config'>) => Router().use('/api/oauth', ...bodyParsing({ limitBytes: c.config.AUTH_MAX_BODY_BYTES, forms: true }))),
+    oauthForms: middleware((c: Pick<Platform, 'config'>) =>
+      Router().use('/api/oauth', ...bodyParsing({ limitBytes: c.config.AUTH_MAX_BODY_BYTES, forms: true })),
+    ),
     /** The partner router with its areas (folders of their own) behind the same sign-in and channel access. */
-    network: <D>(areas: readonly HttpPart<D>[]): HttpPart<D & Platform & PartnerServices & { resolveSession: SessionResolver; channelAccess: ChannelAccess }> => ({
+    network: <D>(
+      areas: readonly HttpPart<D>[],
+    ): HttpPart<D & Platform & PartnerServices & { resolveSession: SessionResolver; channelAccess: ChannelAccess }> => ({
       // An area may serve contracts of the network's own list (account deletion): each is listed once, where the list has it.
       endpoints: [...new Set([...partnerNetworkEndpoints, ...areas.flatMap((area) => area.endpoints)])],
       mount: (c) => partnerRoutes({ ...c, areas: areas.flatMap((area) => area.mount(c)) }),

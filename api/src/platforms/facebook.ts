@@ -28,12 +28,20 @@ export function facebookPlatform(client: OAuthClientConfig, urls: { graph: strin
     label: 'Facebook',
     authorizeUrl(state, redirectUri) {
       const u = new URL(client.authorizationUrl);
-      u.search = new URLSearchParams({ client_id: client.clientId, redirect_uri: redirectUri, response_type: 'code', scope: SCOPES.join(','), state }).toString();
+      u.search = new URLSearchParams({
+        client_id: client.clientId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: SCOPES.join(','),
+        state,
+      }).toString();
       return u.toString();
     },
     async exchangeCode(code, redirectUri) {
       return tokens(
-        await platformCall<TokenAnswer>(client.tokenUrl, { form: { client_id: client.clientId, client_secret: client.clientSecret, code, redirect_uri: redirectUri } }),
+        await platformCall<TokenAnswer>(client.tokenUrl, {
+          form: { client_id: client.clientId, client_secret: client.clientSecret, code, redirect_uri: redirectUri },
+        }),
       );
     },
     async refresh({ accessToken }) {
@@ -44,7 +52,9 @@ export function facebookPlatform(client: OAuthClientConfig, urls: { graph: strin
       );
     },
     async account(accessToken) {
-      const me = await platformCall<{ id: string; name: string; picture?: { data?: { url?: string } } }>(`${graph}/me?fields=id,name,picture`, { token: accessToken });
+      const me = await platformCall<{ id: string; name: string; picture?: { data?: { url?: string } } }>(`${graph}/me?fields=id,name,picture`, {
+        token: accessToken,
+      });
       return { id: me.id, username: me.name, logo: me.picture?.data?.url ?? null, dashboardUrl: 'https://www.facebook.com/live/producer' };
     },
     async connect() {
@@ -72,7 +82,10 @@ export function facebookPlatform(client: OAuthClientConfig, urls: { graph: strin
       const s = destination.settings;
       const body: Record<string, string> = { status: 'LIVE_NOW', title: s.title ?? '', description: s.description ?? '' };
       if (target.type === 'timeline') body.privacy = JSON.stringify({ value: s.privacy ?? 'EVERYONE' });
-      const video = await platformCall<{ id: string; stream_url?: string; secure_stream_url?: string }>(`${graph}/${encodeURIComponent(target.id)}/live_videos`, { token, form: body });
+      const video = await platformCall<{ id: string; stream_url?: string; secure_stream_url?: string }>(
+        `${graph}/${encodeURIComponent(target.id)}/live_videos`,
+        { token, form: body },
+      );
       const publish = video.secure_stream_url ?? video.stream_url;
       if (!publish) throw new PlatformCallError(502, 'no stream URL in the live video');
       const { url, key } = splitPublishUrl(publish);

@@ -12,19 +12,34 @@ export function createPlatforms(config: ApiConfig): Platforms {
   const out: Platforms = {};
   if (config.TWITCH_CLIENT_ID && config.TWITCH_CLIENT_SECRET) {
     out.twitch = twitchPlatform(
-      { clientId: config.TWITCH_CLIENT_ID, clientSecret: config.TWITCH_CLIENT_SECRET, authorizationUrl: config.TWITCH_AUTHORIZATION_URL, tokenUrl: config.TWITCH_TOKEN_URL },
+      {
+        clientId: config.TWITCH_CLIENT_ID,
+        clientSecret: config.TWITCH_CLIENT_SECRET,
+        authorizationUrl: config.TWITCH_AUTHORIZATION_URL,
+        tokenUrl: config.TWITCH_TOKEN_URL,
+      },
       { api: config.TWITCH_API_URL, ingests: config.TWITCH_INGEST_URL },
     );
   }
   if (config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET) {
     out.youtube = youtubePlatform(
-      { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET, authorizationUrl: config.GOOGLE_AUTHORIZATION_URL, tokenUrl: config.GOOGLE_TOKEN_URL },
+      {
+        clientId: config.GOOGLE_CLIENT_ID,
+        clientSecret: config.GOOGLE_CLIENT_SECRET,
+        authorizationUrl: config.GOOGLE_AUTHORIZATION_URL,
+        tokenUrl: config.GOOGLE_TOKEN_URL,
+      },
       { api: config.YOUTUBE_API_URL },
     );
   }
   if (config.FACEBOOK_CLIENT_ID && config.FACEBOOK_CLIENT_SECRET) {
     out.facebook = facebookPlatform(
-      { clientId: config.FACEBOOK_CLIENT_ID, clientSecret: config.FACEBOOK_CLIENT_SECRET, authorizationUrl: config.FACEBOOK_AUTHORIZATION_URL, tokenUrl: config.FACEBOOK_TOKEN_URL },
+      {
+        clientId: config.FACEBOOK_CLIENT_ID,
+        clientSecret: config.FACEBOOK_CLIENT_SECRET,
+        authorizationUrl: config.FACEBOOK_AUTHORIZATION_URL,
+        tokenUrl: config.FACEBOOK_TOKEN_URL,
+      },
       { graph: config.FACEBOOK_GRAPH_URL },
     );
   }

@@ -25,7 +25,8 @@ function messageOf(body: unknown, status: number): string {
     const b = body as { message?: unknown; error?: unknown; error_description?: unknown };
     if (typeof b.error_description === 'string') return b.error_description;
     if (typeof b.message === 'string') return b.message;
-    if (b.error && typeof b.error === 'object' && typeof (b.error as { message?: unknown }).message === 'string') return (b.error as { message: string }).message;
+    if (b.error && typeof b.error === 'object' && typeof (b.error as { message?: unknown }).message === 'string')
+      return (b.error as { message: string }).message;
     if (typeof b.error === 'string') return b.error;
   }
   return `HTTP ${status}`;
@@ -51,7 +52,12 @@ export async function platformCall<T = unknown>(
   }
   let res: Response;
   try {
-    res = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, ...(body === undefined ? {} : { body }), signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(url, {
+      method: init.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      ...(body === undefined ? {} : { body }),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
   } catch {
     throw new PlatformCallError(503, 'unreachable');
   }

@@ -16,7 +16,14 @@ export function twitchPlatform(client: OAuthClientConfig, urls: { api: string; i
     label: 'Twitch',
     authorizeUrl(state, redirectUri) {
       const u = new URL(client.authorizationUrl);
-      u.search = new URLSearchParams({ client_id: client.clientId, redirect_uri: redirectUri, response_type: 'code', scope: SCOPES.join(' '), state, force_verify: 'true' }).toString();
+      u.search = new URLSearchParams({
+        client_id: client.clientId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: SCOPES.join(' '),
+        state,
+        force_verify: 'true',
+      }).toString();
       return u.toString();
     },
     exchangeCode: (code, redirectUri) => exchangeAuthorizationCode(client, code, redirectUri),
@@ -25,10 +32,17 @@ export function twitchPlatform(client: OAuthClientConfig, urls: { api: string; i
       const answer = (await helix('/users', accessToken)) as { data: { id: string; login: string; display_name: string; profile_image_url?: string }[] };
       const user = answer.data[0];
       if (!user) throw new PlatformCallError(404, 'no user behind the token');
-      return { id: user.id, username: user.display_name || user.login, logo: user.profile_image_url ?? null, dashboardUrl: `https://dashboard.twitch.tv/u/${user.login}` };
+      return {
+        id: user.id,
+        username: user.display_name || user.login,
+        logo: user.profile_image_url ?? null,
+        dashboardUrl: `https://dashboard.twitch.tv/u/${user.login}`,
+      };
     },
     async connect(destination) {
-      const keyAnswer = (await helix(`/streams/key?broadcaster_id=${encodeURIComponent(destination.accountId)}`, destination.accessToken)) as { data: { stream_key: string }[] };
+      const keyAnswer = (await helix(`/streams/key?broadcaster_id=${encodeURIComponent(destination.accountId)}`, destination.accessToken)) as {
+        data: { stream_key: string }[];
+      };
       const streamKey = keyAnswer.data[0]?.stream_key;
       if (!streamKey) throw new PlatformCallError(404, 'no stream key');
       const list = await platformCall<{ ingests: { url_template: string; default?: boolean; priority?: number }[] }>(urls.ingests);

@@ -17,11 +17,21 @@ export const recordingsModule = {
   build: (deps: Platform): RecordingsServices => {
     const archive = createRecordingArchive(deps.config);
     return {
-      recordings: new RecordingService({ db: deps.db, files: new RecordingFiles(deps.config.UPLOADS_DIR), logger: deps.logger, ...(archive ? { archive } : {}), ...(deps.now ? { now: deps.now } : {}) }),
+      recordings: new RecordingService({
+        db: deps.db,
+        files: new RecordingFiles(deps.config.UPLOADS_DIR),
+        logger: deps.logger,
+        ...(archive ? { archive } : {}),
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
     };
   },
   http: {
-    routes: { endpoints: recordingEndpoints, mount: (c: Platform & RecordingsServices & { resolveSession: SessionResolver }) => recordingRoutes({ db: c.db, recordings: c.recordings, resolveSession: c.resolveSession }) },
+    routes: {
+      endpoints: recordingEndpoints,
+      mount: (c: Platform & RecordingsServices & { resolveSession: SessionResolver }) =>
+        recordingRoutes({ db: c.db, recordings: c.recordings, resolveSession: c.resolveSession }),
+    },
   },
   jobs: {
     // Issue 19: recordings past their plan's retention are deleted from the uploads store by this job
@@ -29,7 +39,12 @@ export const recordingsModule = {
     retention: {
       name: 'recording retention',
       start: async (c: Platform & RecordingsServices): Promise<Running> => {
-        const job = new RecordingRetentionJob({ redis: c.redis, logger: c.logger, recordings: c.recordings, everyMs: c.config.RECORDING_RETENTION_INTERVAL_SECONDS * 1000 });
+        const job = new RecordingRetentionJob({
+          redis: c.redis,
+          logger: c.logger,
+          recordings: c.recordings,
+          everyMs: c.config.RECORDING_RETENTION_INTERVAL_SECONDS * 1000,
+        });
         await job.start();
         return job;
       },

@@ -31,7 +31,15 @@ export class S3RecordingArchive implements RecordingArchive {
 
   async put(recordingId: string, part: number, localPath: string): Promise<void> {
     const { size } = await stat(localPath);
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(recordingId, part), Body: createReadStream(localPath), ContentLength: size, ContentType: 'video/mp4' }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.key(recordingId, part),
+        Body: createReadStream(localPath),
+        ContentLength: size,
+        ContentType: 'video/mp4',
+      }),
+    );
   }
 
   async open(recordingId: string, part: number): Promise<{ stream: Readable; sizeBytes: number } | null> {

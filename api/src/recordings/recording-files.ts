@@ -77,10 +77,14 @@ export class RecordingFiles {
  */
 async function durationOf(path: string): Promise<number> {
   try {
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', path], {
-      timeout: 120_000,
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const { stdout } = await run(
+      'ffprobe',
+      ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', path],
+      {
+        timeout: 120_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     let first = Number.POSITIVE_INFINITY;
     let end = Number.NEGATIVE_INFINITY;
     for (const line of stdout.split('\n')) {

@@ -1,5 +1,13 @@
 import type { Readable } from 'node:stream';
-import { canRecord, OnAirError, RECORDING_NOT_IN_PLAN, recordingPartSchema, recordingRetentionDays, type Recording as RecordingView, type RecordingPart } from '@onair/protocol';
+import {
+  canRecord,
+  OnAirError,
+  RECORDING_NOT_IN_PLAN,
+  recordingPartSchema,
+  recordingRetentionDays,
+  type Recording as RecordingView,
+  type RecordingPart,
+} from '@onair/protocol';
 import type { Db, Recording } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { loadCurrentUser } from '../http/auth-context.ts';
@@ -155,7 +163,10 @@ export class RecordingService {
         return (await this.deps.db.recording.findUnique({ where: { id: row.id } })) ?? row;
       }
     }
-    const taken = await this.deps.db.recording.updateMany({ where: { id: row.id, durationSeconds: null }, data: { parts, durationSeconds, sizeBytes: BigInt(sizeBytes) } });
+    const taken = await this.deps.db.recording.updateMany({
+      where: { id: row.id, durationSeconds: null },
+      data: { parts, durationSeconds, sizeBytes: BigInt(sizeBytes) },
+    });
     if (archive && taken.count === 1) {
       await this.deps.files.remove(row.id);
       this.deps.logger.info({ projectId: row.projectId, recordingId: row.id, parts: parts.length }, 'recording copied to the bucket');

@@ -23,10 +23,15 @@ export function recordingRoutes(deps: { db: Db; recordings: RecordingService; re
   // A part's MP4 as an attachment: not a JSON endpoint, the same access rule as the list.
   router.get('/api/v1/projects/:projectId/recordings/:recordingId/parts/:part', async (req, res) => {
     const { projectId, recordingId, part } = req.params;
-    if (!UUID.test(projectId) || !UUID.test(recordingId) || !PART.test(part)) throw new OnAirError('NOT_FOUND', 'This recording does not exist (it may have expired).');
+    if (!UUID.test(projectId) || !UUID.test(recordingId) || !PART.test(part))
+      throw new OnAirError('NOT_FOUND', 'This recording does not exist (it may have expired).');
     await projectAccessOf(res).require(getCurrentUser(req), projectId, 'manage broadcast');
     const file = await deps.recordings.open(projectId, recordingId, Number(part));
-    await sendStoredFile(res, file, { 'content-type': 'video/mp4', 'content-disposition': `attachment; filename="${file.name}"`, 'cache-control': 'private, no-store' });
+    await sendStoredFile(res, file, {
+      'content-type': 'video/mp4',
+      'content-disposition': `attachment; filename="${file.name}"`,
+      'cache-control': 'private, no-store',
+    });
   });
   return router;
 }

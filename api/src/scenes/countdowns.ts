@@ -35,7 +35,11 @@ export class Countdowns {
     const scene = document.scenes.find((s) => s.id === document.activeSceneId);
     if (scene?.kind === 'countdown' && scene.countdown) {
       const endsAt = this.now() + scene.countdown.seconds * 1000;
-      await this.deps.redis.multi().set(runningKey(document.projectId), JSON.stringify({ sceneId: scene.id, endsAt })).zadd(DUE_KEY, endsAt, document.projectId).exec();
+      await this.deps.redis
+        .multi()
+        .set(runningKey(document.projectId), JSON.stringify({ sceneId: scene.id, endsAt }))
+        .zadd(DUE_KEY, endsAt, document.projectId)
+        .exec();
     } else {
       await this.deps.redis.multi().del(runningKey(document.projectId)).zrem(DUE_KEY, document.projectId).exec();
     }

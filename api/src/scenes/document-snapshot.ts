@@ -19,6 +19,13 @@ return 0`;
  * picks a session up after a failover, reads this and is exactly up to date.
  */
 export async function writeDocumentSnapshot(redis: Redis, document: SceneDocument): Promise<boolean> {
-  const written = await redis.eval(WRITE_IF_NEWER, 1, sessionKeys.document(document.projectId), String(document.version), JSON.stringify(document), String(SESSION_DOCUMENT_TTL_MS));
+  const written = await redis.eval(
+    WRITE_IF_NEWER,
+    1,
+    sessionKeys.document(document.projectId),
+    String(document.version),
+    JSON.stringify(document),
+    String(SESSION_DOCUMENT_TTL_MS),
+  );
   return written === 1;
 }

@@ -22,12 +22,19 @@ export const scenesModule = {
   name: 'scenes',
   build: (deps: Platform & { access: ProjectAccess; ownPages: OwnPageUrls }): ScenesServices => {
     const countdowns = new Countdowns({ db: deps.db, redis: deps.redis, logger: deps.logger, ...(deps.now ? { now: deps.now } : {}) });
-    return { countdowns, scenes: new SceneService(deps.db, deps.redis, deps.logger, deps.access, documentLimits(deps.config), deps.ownPages.trusted, countdowns) };
+    return {
+      countdowns,
+      scenes: new SceneService(deps.db, deps.redis, deps.logger, deps.access, documentLimits(deps.config), deps.ownPages.trusted, countdowns),
+    };
   },
   /** `/ws`: subscribe, accepted patches and renames. */
   studioSocket: { name: 'scenes', build: (c: Platform & { scenes: SceneService }) => scenesStudioSocket(c) },
   http: {
-    projects: { endpoints: projectEndpoints, mount: (c: Platform & ScenesServices & { resolveSession: SessionResolver }) => projectRoutes({ db: c.db, scenes: c.scenes, resolveSession: c.resolveSession }) },
+    projects: {
+      endpoints: projectEndpoints,
+      mount: (c: Platform & ScenesServices & { resolveSession: SessionResolver }) =>
+        projectRoutes({ db: c.db, scenes: c.scenes, resolveSession: c.resolveSession }),
+    },
   },
   jobs: {
     // Issue 19: countdown scenes switch to their next scene when their time is up, studio open or not.

@@ -68,7 +68,13 @@ export class SceneService {
   ) {}
 
   async createProject(user: CurrentUser, name: string, template: SceneTemplateId): Promise<ProjectSummary> {
-    const project = await createProjectWithDocument(this.db, { ownerId: user.id, name, resolution: defaultResolutionFor(user.entitlements), template, entitlements: user.entitlements });
+    const project = await createProjectWithDocument(this.db, {
+      ownerId: user.id,
+      name,
+      resolution: defaultResolutionFor(user.entitlements),
+      template,
+      entitlements: user.entitlements,
+    });
     this.logger.info({ projectId: project.id, userId: user.id, template }, 'project created');
     return summary(project);
   }
@@ -186,7 +192,11 @@ export class SceneService {
         if (!rows[0]) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
         const doc = await loadSceneDocument(tx, projectId);
         if (!doc) throw new OnAirError('NOT_FOUND', PROJECT_NOT_FOUND);
-        const result = applyScenePatchFollowingLayouts(doc, typeof patch === 'function' ? patch(doc, entitlements) : patch, entitlements, { limits: this.limits, pageUrlTrusted: this.pageUrlTrusted, scheduledScenes: options.scheduledScenes ?? false });
+        const result = applyScenePatchFollowingLayouts(doc, typeof patch === 'function' ? patch(doc, entitlements) : patch, entitlements, {
+          limits: this.limits,
+          pageUrlTrusted: this.pageUrlTrusted,
+          scheduledScenes: options.scheduledScenes ?? false,
+        });
         if (!result.ok) throw rejectionToError(result.rejection);
         const uploadRefusal = await checkSceneUploads(tx, projectId, result.document);
         if (uploadRefusal) throw rejectionToError(uploadRefusal);

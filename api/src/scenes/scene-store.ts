@@ -85,7 +85,16 @@ function layerRow(sceneId: string, l: Layer) {
 }
 
 function sceneRow(projectId: string, s: Scene) {
-  return { id: s.id, projectId, name: s.name, order: s.order, kind: s.kind, countdown: s.countdown ?? Prisma.DbNull, followedLayout: s.followedLayout ?? Prisma.DbNull, deletedAt: s.deletedAt === null ? null : new Date(s.deletedAt) };
+  return {
+    id: s.id,
+    projectId,
+    name: s.name,
+    order: s.order,
+    kind: s.kind,
+    countdown: s.countdown ?? Prisma.DbNull,
+    followedLayout: s.followedLayout ?? Prisma.DbNull,
+    deletedAt: s.deletedAt === null ? null : new Date(s.deletedAt),
+  };
 }
 
 function sourceRow(projectId: string, s: Source) {
@@ -119,7 +128,14 @@ export async function writeSceneDocument(tx: Prisma.TransactionClient, prev: Sce
   if (newScenes.length) await tx.scene.createMany({ data: newScenes.map((s) => sceneRow(projectId, s)) });
   for (const s of next.scenes) {
     const before = prevScenes.get(s.id);
-    if (before && (before.name !== s.name || before.order !== s.order || before.deletedAt !== s.deletedAt || !same(before.countdown, s.countdown) || !same(before.followedLayout, s.followedLayout))) {
+    if (
+      before &&
+      (before.name !== s.name ||
+        before.order !== s.order ||
+        before.deletedAt !== s.deletedAt ||
+        !same(before.countdown, s.countdown) ||
+        !same(before.followedLayout, s.followedLayout))
+    ) {
       const { id: _id, projectId: _p, ...data } = sceneRow(projectId, s);
       await tx.scene.update({ where: { id: s.id }, data });
     }
@@ -150,7 +166,10 @@ export async function createProjectWithDocument(
   input: { ownerId: string; name: string; resolution: ResolutionId; template: SceneTemplateId; entitlements: Entitlements },
 ): Promise<{ id: string; name: string; resolution: ResolutionId; version: number; createdAt: Date }> {
   const projectId = randomUUID();
-  const doc = newProjectFromTemplate({ projectId, resolution: input.resolution, ownerId: input.ownerId, templateId: input.template, newId: randomUUID }, input.entitlements);
+  const doc = newProjectFromTemplate(
+    { projectId, resolution: input.resolution, ownerId: input.ownerId, templateId: input.template, newId: randomUUID },
+    input.entitlements,
+  );
   return db.$transaction(async (tx) => {
     const project = await tx.project.create({
       data: { id: projectId, ownerId: input.ownerId, name: input.name, resolution: input.resolution, version: 0 },

@@ -21,11 +21,22 @@ export const schedulesModule = {
     const scheduleQueue = deps.scheduleQueue ?? new ScheduledBroadcastQueue(deps.redis);
     return {
       scheduleQueue,
-      schedules: new ScheduleService({ db: deps.db, queue: scheduleQueue, logger: deps.logger, scenes: deps.scenes, broadcasts: deps.broadcasts, ...(deps.now ? { now: deps.now } : {}) }),
+      schedules: new ScheduleService({
+        db: deps.db,
+        queue: scheduleQueue,
+        logger: deps.logger,
+        scenes: deps.scenes,
+        broadcasts: deps.broadcasts,
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
     };
   },
   http: {
-    routes: { endpoints: scheduleEndpoints, mount: (c: Platform & SchedulesServices & { resolveSession: SessionResolver }) => scheduleRoutes({ db: c.db, schedules: c.schedules, resolveSession: c.resolveSession }) },
+    routes: {
+      endpoints: scheduleEndpoints,
+      mount: (c: Platform & SchedulesServices & { resolveSession: SessionResolver }) =>
+        scheduleRoutes({ db: c.db, schedules: c.schedules, resolveSession: c.resolveSession }),
+    },
   },
   jobs: {
     // Issue 19: scheduled video broadcasts wait in this queue; every replica runs a worker, BullMQ hands each job to one.

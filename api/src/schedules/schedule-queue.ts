@@ -28,7 +28,10 @@ export class ScheduledBroadcastQueue {
 
   /** Runs the jobs in this process. */
   work(run: (job: ScheduledBroadcastJob) => Promise<void>, logger: Logger): void {
-    this.jobs.work(run, { concurrency: 2, onFailed: (job, err) => logger.warn({ err: err.message, scheduleId: job?.data.scheduleId }, 'scheduled broadcast job failed') });
+    this.jobs.work(run, {
+      concurrency: 2,
+      onFailed: (job, err) => logger.warn({ err: err.message, scheduleId: job?.data.scheduleId }, 'scheduled broadcast job failed'),
+    });
   }
 
   close(): Promise<void> {

@@ -59,7 +59,8 @@ export class ScheduleService {
     const startAt = new Date(body.startAt);
     const now = this.now();
     if (startAt.getTime() <= now.getTime()) throw new OnAirError('VALIDATION_FAILED', 'Choose a time in the future.');
-    if (startAt.getTime() - now.getTime() > SCHEDULE_MAX_DAYS_AHEAD * 24 * 3600 * 1000) throw new OnAirError('VALIDATION_FAILED', `Choose a time within the next ${SCHEDULE_MAX_DAYS_AHEAD} days.`);
+    if (startAt.getTime() - now.getTime() > SCHEDULE_MAX_DAYS_AHEAD * 24 * 3600 * 1000)
+      throw new OnAirError('VALIDATION_FAILED', `Choose a time within the next ${SCHEDULE_MAX_DAYS_AHEAD} days.`);
     const row = await this.deps.db.scheduledBroadcast.create({ data: { projectId, uploadId: upload.id, startAt } });
     await this.deps.queue.enqueue({ scheduleId: row.id, step: 'start' }, startAt.getTime() - now.getTime());
     return view(row);
@@ -70,7 +71,10 @@ export class ScheduleService {
   }
 
   async cancel(projectId: string, scheduleId: string): Promise<void> {
-    const cancelled = await this.deps.db.scheduledBroadcast.updateMany({ where: { id: scheduleId, projectId, state: 'scheduled' }, data: { state: 'cancelled' } });
+    const cancelled = await this.deps.db.scheduledBroadcast.updateMany({
+      where: { id: scheduleId, projectId, state: 'scheduled' },
+      data: { state: 'cancelled' },
+    });
     if (cancelled.count === 0) {
       const exists = await this.deps.db.scheduledBroadcast.count({ where: { id: scheduleId, projectId } });
       throw exists ? new OnAirError('CONFLICT', 'This broadcast has already started or ended.') : new OnAirError('NOT_FOUND', NOT_FOUND);
@@ -103,7 +107,10 @@ export class ScheduleService {
       const ops: SceneOp[] = [
         // Of the `scheduled` kind: outside the plan's scene limit, removed when the broadcast ends.
         { op: 'addScene', sceneId, name: `Scheduled: ${row.upload.name}`.slice(0, 100), kind: 'scheduled' },
-        { op: 'addSource', source: { id: sourceId, kind: 'video', name: row.upload.name.slice(0, 100), settings: { uploadId: row.upload.id, loop: false, restartOnShow: true } } },
+        {
+          op: 'addSource',
+          source: { id: sourceId, kind: 'video', name: row.upload.name.slice(0, 100), settings: { uploadId: row.upload.id, loop: false, restartOnShow: true } },
+        },
         { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId, x: 0, y: 0, width: CANVAS.width, height: CANVAS.height } },
       ];
       const watermark = doc.sources.find((s) => s.kind === 'watermark');

@@ -14,13 +14,16 @@ export interface SessionsServices {
 /** Studio sessions (the unit of scheduling): placement, commands, status. */
 export const sessionsModule = {
   name: 'sessions',
-  build: (deps: Platform & { box: SecretBox | null }): SessionsServices => ({ sessions: new SessionService(deps.db, deps.redis, deps.box ?? undefined, deps.logger) }),
+  build: (deps: Platform & { box: SecretBox | null }): SessionsServices => ({
+    sessions: new SessionService(deps.db, deps.redis, deps.box ?? undefined, deps.logger),
+  }),
   /** `/ws`: the session's page sources' status from the render workers. */
   studioSocket: { name: 'page status', build: (c: Platform) => renderStatusStudioSocket(c) },
   http: {
     routes: {
       endpoints: [openSessionEndpoint, getSessionEndpoint, closeSessionEndpoint],
-      mount: (c: Platform & SessionsServices & { resolveSession: SessionResolver }) => sessionRoutes({ db: c.db, sessions: c.sessions, resolveSession: c.resolveSession }),
+      mount: (c: Platform & SessionsServices & { resolveSession: SessionResolver }) =>
+        sessionRoutes({ db: c.db, sessions: c.sessions, resolveSession: c.resolveSession }),
     },
   },
 };

@@ -117,7 +117,7 @@ export class RoomSignaling {
   private async join(client: RoomClient, projectId: string): Promise<void> {
     const role = await this.roleOf(client.user, projectId);
     if (!hasPermission(role, 'join room')) {
-      throw new OnAirError('FORBIDDEN', "You cannot join this studio: your role in the project does not allow joining the room.");
+      throw new OnAirError('FORBIDDEN', 'You cannot join this studio: your role in the project does not allow joining the room.');
     }
     const rooms = this.members.get(client) ?? new Map<string, Membership>();
     this.members.set(client, rooms);

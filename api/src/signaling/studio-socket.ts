@@ -13,7 +13,15 @@ import { RoomSignaling } from './room-signaling.ts';
 export function signalingStudioSocket(deps: Platform & { db: Db; access: ProjectAccess; sessions: SessionService }): StudioSocketFeature {
   const subscriber = deps.redis.duplicate();
   subscriber.on('error', (err: Error) => deps.logger.warn({ err: err.message }, 'redis signaling subscriber connection error'));
-  const room = new RoomSignaling({ access: deps.access, db: deps.db, redis: deps.redis, subscriber, sessions: deps.sessions, logger: deps.logger, iceServers: deps.config.WEBRTC_ICE_SERVERS });
+  const room = new RoomSignaling({
+    access: deps.access,
+    db: deps.db,
+    redis: deps.redis,
+    subscriber,
+    sessions: deps.sessions,
+    logger: deps.logger,
+    iceServers: deps.config.WEBRTC_ICE_SERVERS,
+  });
   const relay = (client: Parameters<RoomSignaling['handle']>[0], message: Parameters<RoomSignaling['handle']>[1]) => room.handle(client, message);
   return {
     name: 'signaling',

@@ -16,7 +16,10 @@ export const systemModule = {
   build: (deps: { workers: WorkerRegistry }): SystemServices => ({ metrics: createApiMetrics(deps.workers) }),
   http: {
     requestMetrics: middleware((c: SystemServices) => c.metrics.httpMiddleware),
-    health: { endpoints: [healthzEndpoint, readyzEndpoint], mount: (c: Platform & { workers: WorkerRegistry }) => systemRoutes({ db: c.db, redis: c.redis, workers: c.workers }) },
+    health: {
+      endpoints: [healthzEndpoint, readyzEndpoint],
+      mount: (c: Platform & { workers: WorkerRegistry }) => systemRoutes({ db: c.db, redis: c.redis, workers: c.workers }),
+    },
     metrics: middleware((c: SystemServices) =>
       Router().get('/metrics', async (_req, res) => {
         res.type(c.metrics.registry.contentType).send(await c.metrics.registry.metrics());

@@ -1,4 +1,13 @@
-import { audienceActsByPlatform, destinationKinds, OnAirError, type AudienceAct, type AudienceActBody, type AudienceActResult, type OAuthProvider, type TestModeStatus } from '@onair/protocol';
+import {
+  audienceActsByPlatform,
+  destinationKinds,
+  OnAirError,
+  type AudienceAct,
+  type AudienceActBody,
+  type AudienceActResult,
+  type OAuthProvider,
+  type TestModeStatus,
+} from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { PlatformTestModeConfig } from '../auth/config.ts';
@@ -34,11 +43,16 @@ export class TestModeAudience {
     if (!row || row.projectId !== projectId) throw new OnAirError('NOT_FOUND', 'This destination is not in this project.');
     const kind = destinationKinds[row.type];
     const provider = kind.oauthProvider;
-    if (!provider || !this.deps.platforms.has(provider)) throw new OnAirError('TEST_MODE_OFF', `${kind.label} is not in test mode on this server: its audience is real.`);
+    if (!provider || !this.deps.platforms.has(provider))
+      throw new OnAirError('TEST_MODE_OFF', `${kind.label} is not in test mode on this server: its audience is real.`);
     if (!audienceActsByPlatform[provider].includes(body.act.kind)) {
-      throw new OnAirError('VALIDATION_FAILED', `A ${ACT_NAMES[body.act.kind]} is not something a ${kind.label} viewer can do.`, { where: 'body', rule: 'act-platform' });
+      throw new OnAirError('VALIDATION_FAILED', `A ${ACT_NAMES[body.act.kind]} is not something a ${kind.label} viewer can do.`, {
+        where: 'body',
+        rule: 'act-platform',
+      });
     }
-    if (!row.platformAccountId || !row.accessTokenEnc) throw new OnAirError('DESTINATION_AUTH_REQUIRED', `Connect this ${kind.label} destination first: its channel exists once you authorize it.`);
+    if (!row.platformAccountId || !row.accessTokenEnc)
+      throw new OnAirError('DESTINATION_AUTH_REQUIRED', `Connect this ${kind.label} destination first: its channel exists once you authorize it.`);
     const result = await this.dispatch(provider, row.platformAccountId, (row.username ?? '').toLowerCase().replace(/[^a-z0-9_]/g, ''), body.act);
     this.deps.logger.info({ projectId, destinationId: row.id, act: body.act.kind, received: result.received }, 'test-mode audience act');
     return result;
@@ -50,7 +64,12 @@ export class TestModeAudience {
     if (provider === 'twitch' && d.twitch) {
       if (act.kind === 'chat') {
         const listeners = await control<string[]>(d.twitch.chat, 'joined', { channel });
-        await control(d.twitch.chat, 'say', { channel, login: act.viewer.toLowerCase().replace(/[^a-z0-9_]/g, '_'), displayName: act.viewer.replace(/ /g, '_'), text: act.text });
+        await control(d.twitch.chat, 'say', {
+          channel,
+          login: act.viewer.toLowerCase().replace(/[^a-z0-9_]/g, '_'),
+          displayName: act.viewer.replace(/ /g, '_'),
+          text: act.text,
+        });
         return heard(listeners.length > 0);
       }
       if (act.kind === 'superChat') throw new OnAirError('VALIDATION_FAILED', 'Twitch viewers chat, follow, subscribe, raid and cheer.');
@@ -58,7 +77,8 @@ export class TestModeAudience {
       return heard(delivered > 0);
     }
     if (provider === 'youtube' && d.youtube) {
-      if (!(await control<boolean>(d.youtube.chat, 'live'))) throw new OnAirError('TEST_MODE_NOT_LIVE', 'YouTube has no live chat yet: go live with this destination first.');
+      if (!(await control<boolean>(d.youtube.chat, 'live')))
+        throw new OnAirError('TEST_MODE_NOT_LIVE', 'YouTube has no live chat yet: go live with this destination first.');
       if (act.kind === 'chat') await control(d.youtube.chat, 'post', { displayName: act.viewer, text: act.text });
       else if (act.kind === 'superChat') {
         await control(d.youtube.chat, 'post-event', {
@@ -80,13 +100,25 @@ export class TestModeAudience {
   }
 }
 
-const ACT_NAMES: Record<AudienceAct['kind'], string> = { chat: 'chat message', follow: 'follow', sub: 'subscription', raid: 'raid', cheer: 'cheer', superChat: 'Super Chat' };
+const ACT_NAMES: Record<AudienceAct['kind'], string> = {
+  chat: 'chat message',
+  follow: 'follow',
+  sub: 'subscription',
+  raid: 'raid',
+  cheer: 'cheer',
+  superChat: 'Super Chat',
+};
 
 /** One call to a double's control address (loopback, `POST /_double/<action>`). */
 async function control<T = unknown>(base: string, action: string, body: Record<string, unknown> = {}): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(`${base}/_double/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) });
+    res = await fetch(`${base}/_double/${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS),
+    });
   } catch {
     throw new OnAirError('TEST_MODE_DOUBLE_UNAVAILABLE');
   }

@@ -14,12 +14,18 @@ export interface TestModeServices {
 export const testModeModule = {
   name: 'test-mode',
   build: (deps: Platform): TestModeServices => ({
-    testModeAudience: new TestModeAudience({ db: deps.db, logger: deps.logger, doubles: deps.config.PLATFORM_TEST_MODE, platforms: testModePlatformsOf(deps.config) }),
+    testModeAudience: new TestModeAudience({
+      db: deps.db,
+      logger: deps.logger,
+      doubles: deps.config.PLATFORM_TEST_MODE,
+      platforms: testModePlatformsOf(deps.config),
+    }),
   }),
   http: {
     routes: {
       endpoints: testModeEndpoints,
-      mount: (c: Platform & TestModeServices & { resolveSession: SessionResolver }) => testModeRoutes({ db: c.db, resolveSession: c.resolveSession, audience: c.testModeAudience }),
+      mount: (c: Platform & TestModeServices & { resolveSession: SessionResolver }) =>
+        testModeRoutes({ db: c.db, resolveSession: c.resolveSession, audience: c.testModeAudience }),
     },
   },
 };

@@ -42,13 +42,20 @@ function unreadable(message: string, details?: Record<string, unknown>): OnAirEr
 
 function checkDimensions(width: number, height: number, maxDimension: number): void {
   if (width > maxDimension || height > maxDimension) {
-    throw unreadable(`This picture is ${width} × ${height} pixels; the largest accepted is ${maxDimension} × ${maxDimension}.`, { width, height, maxDimension });
+    throw unreadable(`This picture is ${width} × ${height} pixels; the largest accepted is ${maxDimension} × ${maxDimension}.`, {
+      width,
+      height,
+      maxDimension,
+    });
   }
 }
 
 async function ffprobe(path: string): Promise<FfprobeOutput> {
   try {
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', path], { timeout: PROBE_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 });
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', path], {
+      timeout: PROBE_TIMEOUT_MS,
+      maxBuffer: 4 * 1024 * 1024,
+    });
     return JSON.parse(stdout) as FfprobeOutput;
   } catch {
     throw unreadable('This file cannot be read: it is damaged or incomplete.');
@@ -61,7 +68,10 @@ async function ffprobe(path: string): Promise<FfprobeOutput> {
  */
 async function readsToTheEnd(path: string): Promise<boolean> {
   try {
-    const { stderr } = await run('ffmpeg', ['-nostdin', '-v', 'error', '-i', path, '-map', '0', '-c', 'copy', '-f', 'null', '-'], { timeout: 5 * PROBE_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 });
+    const { stderr } = await run('ffmpeg', ['-nostdin', '-v', 'error', '-i', path, '-map', '0', '-c', 'copy', '-f', 'null', '-'], {
+      timeout: 5 * PROBE_TIMEOUT_MS,
+      maxBuffer: 4 * 1024 * 1024,
+    });
     return stderr.trim() === '';
   } catch {
     return false;
@@ -90,14 +100,21 @@ export async function probeMedia(path: string, kind: UploadKind, mimeType: Uploa
 
   const playable = PLAYABLE[mimeType as keyof typeof PLAYABLE];
   if (!playable.video.includes(video.codec_name ?? '')) {
-    throw unreadable(`This video is encoded as ${(video.codec_name ?? 'unknown').toUpperCase()}, which we cannot play. Use H.264 video in MP4, or VP8/VP9 in WebM.`, { codec: video.codec_name });
+    throw unreadable(
+      `This video is encoded as ${(video.codec_name ?? 'unknown').toUpperCase()}, which we cannot play. Use H.264 video in MP4, or VP8/VP9 in WebM.`,
+      { codec: video.codec_name },
+    );
   }
   if (audio && !playable.audio.includes(audio.codec_name ?? '')) {
-    throw unreadable(`This video's sound is encoded as ${(audio.codec_name ?? 'unknown').toUpperCase()}, which we cannot play. Use AAC sound in MP4, or Opus/Vorbis in WebM.`, { codec: audio.codec_name });
+    throw unreadable(
+      `This video's sound is encoded as ${(audio.codec_name ?? 'unknown').toUpperCase()}, which we cannot play. Use AAC sound in MP4, or Opus/Vorbis in WebM.`,
+      { codec: audio.codec_name },
+    );
   }
   const duration = Number(probed.format?.duration);
   if (!Number.isFinite(duration) || duration <= 0) throw unreadable('This video has no length we can read: it may be incomplete.');
-  if (!(await readsToTheEnd(path))) throw unreadable('This video is damaged or incomplete (was the upload or the export cut short?). Export it again and upload the new file.');
+  if (!(await readsToTheEnd(path)))
+    throw unreadable('This video is damaged or incomplete (was the upload or the export cut short?). Export it again and upload the new file.');
   return { width: video.width, height: video.height, durationSeconds: duration, hasAudio: audio !== undefined };
 }
 
@@ -108,7 +125,11 @@ export async function probeMedia(path: string, kind: UploadKind, mimeType: Uploa
  */
 export async function imageToPng(path: string, out: string): Promise<void> {
   try {
-    const { stderr } = await run('ffmpeg', ['-nostdin', '-v', 'error', '-i', path, '-frames:v', '1', '-update', '1', '-y', '-f', 'image2', '-c:v', 'png', out], { timeout: PROBE_TIMEOUT_MS });
+    const { stderr } = await run(
+      'ffmpeg',
+      ['-nostdin', '-v', 'error', '-i', path, '-frames:v', '1', '-update', '1', '-y', '-f', 'image2', '-c:v', 'png', out],
+      { timeout: PROBE_TIMEOUT_MS },
+    );
     if (stderr.trim() !== '') throw new Error(stderr);
   } catch {
     throw unreadable('This image is damaged or incomplete. Save it again and upload the new file.');

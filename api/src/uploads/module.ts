@@ -21,6 +21,10 @@ export const uploadsModule = {
   },
   http: {
     /** Before the JSON parser: an upload's body is the file, streamed under its own limits. */
-    upload: { endpoints: uploadEndpoints, mount: (c: Platform & UploadsServices & { resolveSession: SessionResolver }) => uploadRoutes({ db: c.db, uploads: c.uploads, resolveSession: c.resolveSession }) },
+    upload: {
+      endpoints: uploadEndpoints,
+      mount: (c: Platform & UploadsServices & { resolveSession: SessionResolver }) =>
+        uploadRoutes({ db: c.db, uploads: c.uploads, resolveSession: c.resolveSession }),
+    },
   },
 };

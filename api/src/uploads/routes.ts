@@ -41,7 +41,11 @@ export function uploadRoutes(deps: { db: Db; uploads: UploadService; resolveSess
     if (!UUID.test(projectId) || !UUID.test(uploadId)) throw new OnAirError('NOT_FOUND', 'This file does not exist.');
     await projectAccessOf(res).require(getCurrentUser(req), projectId, 'read project');
     const { upload, stream, sizeBytes } = await deps.uploads.open(projectId, uploadId);
-    await sendStoredFile(res, { stream, sizeBytes }, { 'content-type': upload.kind === 'image' ? 'image/png' : upload.mimeType, 'cache-control': 'private, max-age=3600' });
+    await sendStoredFile(
+      res,
+      { stream, sizeBytes },
+      { 'content-type': upload.kind === 'image' ? 'image/png' : upload.mimeType, 'cache-control': 'private, max-age=3600' },
+    );
   });
   return router;
 }

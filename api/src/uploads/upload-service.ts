@@ -90,7 +90,8 @@ export class UploadService {
   async create(user: CurrentUser, projectId: string, file: IncomingFile): Promise<Upload> {
     const owner = await this.ownerOf(user, projectId);
     const rule = uploadPurposeRules[file.purpose];
-    if (!canUploadFor(owner.entitlements, file.purpose)) throw new OnAirError('PLAN_LIMIT_REACHED', rule.refusal, { rule: `upload-${file.purpose}-not-in-plan` });
+    if (!canUploadFor(owner.entitlements, file.purpose))
+      throw new OnAirError('PLAN_LIMIT_REACHED', rule.refusal, { rule: `upload-${file.purpose}-not-in-plan` });
     return this.receiveAndStore(owner.id, projectId, { ...file, kinds: rule.kinds });
   }
 
@@ -116,7 +117,11 @@ export class UploadService {
   }
 
   /** The bytes of a channel's upload (the caller decided the reader may see it). */
-  async openForChannel(channelId: string, purpose: ChannelUploadPurpose, uploadId: string): Promise<{ upload: Upload; stream: Readable; sizeBytes: number } | null> {
+  async openForChannel(
+    channelId: string,
+    purpose: ChannelUploadPurpose,
+    uploadId: string,
+  ): Promise<{ upload: Upload; stream: Readable; sizeBytes: number } | null> {
     const row = await this.db.upload.findFirst({ where: { id: uploadId, ownerId: channelId, projectId: null, purpose } });
     if (!row) return null;
     const { stream, sizeBytes } = await this.store.read(row.storageKey);
@@ -135,7 +140,8 @@ export class UploadService {
     const rule = { kinds: file.kinds };
     const owner = { id: ownerId };
     const declared = file.declaredBytes;
-    if (declared === undefined || !Number.isSafeInteger(declared)) throw new OnAirError('BAD_REQUEST', 'Send the file with its size (a Content-Length header).');
+    if (declared === undefined || !Number.isSafeInteger(declared))
+      throw new OnAirError('BAD_REQUEST', 'Send the file with its size (a Content-Length header).');
     if (declared === 0) throw new OnAirError('UPLOAD_UNREADABLE', 'This file is empty.');
     const largest = Math.max(...rule.kinds.map((k) => this.maxBytes(k)));
     if (declared > largest) throw this.tooLarge(rule.kinds.length === 1 ? rule.kinds[0]! : 'video');
@@ -151,7 +157,12 @@ export class UploadService {
         const mime = type?.mime as UploadMimeType | undefined;
         const kind = mime ? uploadMimeTypes[mime] : undefined;
         if (!mime || !kind) throw new OnAirError('UPLOAD_TYPE_UNSUPPORTED', undefined, { detected: type?.mime ?? null });
-        if (!rule.kinds.includes(kind)) throw new OnAirError('UPLOAD_TYPE_UNSUPPORTED', rule.kinds.includes('image') ? 'Upload an image (PNG, JPEG, WebP or GIF) here.' : 'Upload a video (MP4 or WebM) here.', { detected: mime });
+        if (!rule.kinds.includes(kind))
+          throw new OnAirError(
+            'UPLOAD_TYPE_UNSUPPORTED',
+            rule.kinds.includes('image') ? 'Upload an image (PNG, JPEG, WebP or GIF) here.' : 'Upload a video (MP4 or WebM) here.',
+            { detected: mime },
+          );
         if (declared > this.maxBytes(kind)) throw this.tooLarge(kind);
         return mime;
       });
@@ -233,7 +244,9 @@ export class UploadService {
 
   private tooLarge(kind: UploadKind): OnAirError {
     const max = this.maxBytes(kind);
-    return new OnAirError('UPLOAD_TOO_LARGE', `This file is too large: ${kind === 'image' ? 'images' : 'videos'} can be up to ${formatBytes(max)}.`, { maxBytes: max });
+    return new OnAirError('UPLOAD_TOO_LARGE', `This file is too large: ${kind === 'image' ? 'images' : 'videos'} can be up to ${formatBytes(max)}.`, {
+      maxBytes: max,
+    });
   }
 
   private async usedBytes(ownerId: string, db: Pick<Db, 'upload'> = this.db): Promise<number> {

@@ -2,7 +2,16 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { clientMessagePermissions, clientMessageSchema, findUnsafeText, GUEST_SOCKET_QUERY, OnAirError, unsafeTextMessage, WS_PATH, type ServerMessage } from '@onair/protocol';
+import {
+  clientMessagePermissions,
+  clientMessageSchema,
+  findUnsafeText,
+  GUEST_SOCKET_QUERY,
+  OnAirError,
+  unsafeTextMessage,
+  WS_PATH,
+  type ServerMessage,
+} from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { ProjectAccess } from '../access/project-access.ts';
@@ -170,7 +179,8 @@ export class StudioSockets implements SocketHub {
         return;
       }
       if (verdict === 'refused') {
-        if (client.budget.shouldTell()) send(ws, { type: 'error', code: 'RATE_LIMITED', message: 'Messages are arriving too fast; some were ignored. Slow down and try again.' });
+        if (client.budget.shouldTell())
+          send(ws, { type: 'error', code: 'RATE_LIMITED', message: 'Messages are arriving too fast; some were ignored. Slow down and try again.' });
         return;
       }
       this.onClientMessage(client, data).catch((err: unknown) => {

@@ -35,7 +35,11 @@ export interface ChatProject {
 export async function createLiveChatProject(db: Db, doubles: ChatDoubles, ownerId: string, channel = `chan${randomUUID().slice(0, 8)}`): Promise<ChatProject> {
   const box = new SecretBox(CHAT_SECRETS_KEY);
   const project = await db.project.create({ data: { ownerId, name: 'Chat' } });
-  const make = async (type: 'Twitch' | 'YouTube' | 'Facebook' | 'Trovo', extra: Record<string, unknown>, token: { accessToken: string; refreshToken: string } | null) => {
+  const make = async (
+    type: 'Twitch' | 'YouTube' | 'Facebook' | 'Trovo',
+    extra: Record<string, unknown>,
+    token: { accessToken: string; refreshToken: string } | null,
+  ) => {
     const id = randomUUID();
     await db.destination.create({
       data: {
@@ -122,15 +126,22 @@ export class StudioChatSocket {
 
   /** Waits until the latest state of a destination's chat is `state`. */
   async waitForState(destinationId: string, state: ChatDestinationEntry['state'], timeoutMs = 45_000): Promise<ChatDestinationEntry> {
-    return waitFor(`the ${state} state of a chat`, async () => {
-      const entry = this.stateOf(destinationId);
-      return entry?.state === state ? entry : undefined;
-    }, timeoutMs, 20);
+    return waitFor(
+      `the ${state} state of a chat`,
+      async () => {
+        const entry = this.stateOf(destinationId);
+        return entry?.state === state ? entry : undefined;
+      },
+      timeoutMs,
+      20,
+    );
   }
 
   /** Whether a destination's chat ever reached `state` (a short 'reconnecting' may be gone by the time one looks). */
   everIn(destinationId: string, state: ChatDestinationEntry['state']): boolean {
-    return this.received.some((m) => (m.type === 'chat.destinations' || m.type === 'chat.history') && m.destinations.some((d) => d.id === destinationId && d.state === state));
+    return this.received.some(
+      (m) => (m.type === 'chat.destinations' || m.type === 'chat.history') && m.destinations.some((d) => d.id === destinationId && d.state === state),
+    );
   }
 
   close(): void {

@@ -205,7 +205,8 @@ export class KubeApiDouble {
         }
         if (typeof value !== 'string') throw new ApiError(400, 'BadRequest', `metadata.annotations.${key}: must be a string`);
         // The API server validates this annotation: a 32-bit integer.
-        if (key === DELETION_COST_ANNOTATION && !/^-?\d+$/.test(value)) throw new ApiError(422, 'Invalid', `metadata.annotations: Invalid value: "${value}": must be a 32bit integer`);
+        if (key === DELETION_COST_ANNOTATION && !/^-?\d+$/.test(value))
+          throw new ApiError(422, 'Invalid', `metadata.annotations: Invalid value: "${value}": must be a 32bit integer`);
         pod.annotations[key] = value;
       }
       pod.resourceVersion = this.nextVersion();
@@ -215,13 +216,20 @@ export class KubeApiDouble {
   }
 
   private replaceScale(d: DoubleDeployment, body: unknown): unknown {
-    const scale = body as { apiVersion?: string; kind?: string; metadata?: { name?: string; resourceVersion?: string }; spec?: { replicas?: unknown } } | undefined;
+    const scale = body as
+      | { apiVersion?: string; kind?: string; metadata?: { name?: string; resourceVersion?: string }; spec?: { replicas?: unknown } }
+      | undefined;
     if (scale?.kind !== 'Scale' || scale.apiVersion !== 'autoscaling/v1') throw new ApiError(400, 'BadRequest', 'the body must be an autoscaling/v1 Scale');
     if (scale.metadata?.name !== d.name) throw new ApiError(400, 'BadRequest', 'the name of the object does not match the name on the URL');
     const replicas = scale.spec?.replicas;
-    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) throw new ApiError(422, 'Invalid', 'spec.replicas: Invalid value: must be greater than or equal to 0');
+    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)
+      throw new ApiError(422, 'Invalid', 'spec.replicas: Invalid value: must be greater than or equal to 0');
     if (scale.metadata.resourceVersion !== undefined && scale.metadata.resourceVersion !== String(d.resourceVersion)) {
-      throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on deployments.apps "${d.name}": the object has been modified; please apply your changes to the latest version and try again`);
+      throw new ApiError(
+        409,
+        'Conflict',
+        `Operation cannot be fulfilled on deployments.apps "${d.name}": the object has been modified; please apply your changes to the latest version and try again`,
+      );
     }
     this.setReplicas(d, replicas);
     return this.scaleJson(d);
@@ -233,7 +241,12 @@ export class KubeApiDouble {
       apiVersion: 'autoscaling/v1',
       metadata: { name: d.name, namespace: d.namespace, uid: d.uid, resourceVersion: String(d.resourceVersion) },
       spec: { replicas: d.replicas },
-      status: { replicas: this.podsOf(d).length, selector: Object.entries(d.matchLabels).map(([k, v]) => `${k}=${v}`).join(',') },
+      status: {
+        replicas: this.podsOf(d).length,
+        selector: Object.entries(d.matchLabels)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(','),
+      },
     };
   }
 
@@ -254,7 +267,15 @@ function podJson(p: DoublePod): unknown {
   return {
     kind: 'Pod',
     apiVersion: 'v1',
-    metadata: { name: p.name, namespace: p.namespace, uid: p.uid, labels: p.labels, annotations: p.annotations, creationTimestamp: p.creationTimestamp, resourceVersion: String(p.resourceVersion) },
+    metadata: {
+      name: p.name,
+      namespace: p.namespace,
+      uid: p.uid,
+      labels: p.labels,
+      annotations: p.annotations,
+      creationTimestamp: p.creationTimestamp,
+      resourceVersion: String(p.resourceVersion),
+    },
     spec: { containers: [{ name: 'media-worker', image: 'onair/media-worker:test' }] },
     status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
   };
@@ -272,7 +293,11 @@ function send(res: ServerResponse, code: number, body: unknown): void {
 function requirePatchType(contentType: string | undefined): void {
   const type = contentType?.split(';')[0]?.trim();
   if (type !== 'application/merge-patch+json' && type !== 'application/strategic-merge-patch+json') {
-    throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`);
+    throw new ApiError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`,
+    );
   }
 }
 

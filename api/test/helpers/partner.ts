@@ -38,7 +38,10 @@ export async function linkTwitch(api: StudioApi, user: TestUser, login: string):
 export async function collaboratorWith(api: StudioApi, owner: TestUser, groups: PermissionGroup[]): Promise<{ user: TestUser; inviteId: string }> {
   const user = await createTestUser(api);
   await linkTwitch(api, user, `tw_${user.id.slice(0, 8)}`);
-  const invited = await call(api, owner, 'POST', '/api/v1/partner/collaborators/sent', { invitee: { kind: 'email', email: emailOf(user) }, permissions: groups });
+  const invited = await call(api, owner, 'POST', '/api/v1/partner/collaborators/sent', {
+    invitee: { kind: 'email', email: emailOf(user) },
+    permissions: groups,
+  });
   expect(invited.status, JSON.stringify(invited.body)).toBe(201);
   const inviteId = (invited.body as { id: string }).id;
   expect((await call(api, user, 'POST', `/api/v1/partner/collaborators/received/${inviteId}/accept`)).status).toBe(200);

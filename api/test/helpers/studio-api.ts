@@ -36,21 +36,42 @@ export interface StudioApi {
  * `env` adds api configuration (platform endpoints, SECRETS_KEY…); PUBLIC_URL is the server's real
  * address unless given. `logger` replaces the silent one (to read what the api logs).
  */
-export async function startStudioApi(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv; logger?: Logger; now?: () => Date; scheduleQueue?: ScheduledBroadcastQueue } = {}): Promise<StudioApi> {
+export async function startStudioApi(
+  options: { databaseUrl?: string; env?: NodeJS.ProcessEnv; logger?: Logger; now?: () => Date; scheduleQueue?: ScheduledBroadcastQueue } = {},
+): Promise<StudioApi> {
   const database = options.databaseUrl ? undefined : await createTestDatabase();
   const databaseUrl = options.databaseUrl ?? database!.url;
   // Listen first: OAuth redirect URIs are built from PUBLIC_URL, which must be the real address.
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const stripe = await startStripeDouble({ catalogue: DEFAULT_STRIPE_CATALOGUE, webhookEndpoints: [`http://127.0.0.1:${port}${STRIPE_WEBHOOK_PATH}`], retryDelaysMs: [100, 300] });
-  const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', PUBLIC_URL: `http://127.0.0.1:${port}`, ...stripeDoubleEnv(stripe), ...options.env });
+  const stripe = await startStripeDouble({
+    catalogue: DEFAULT_STRIPE_CATALOGUE,
+    webhookEndpoints: [`http://127.0.0.1:${port}${STRIPE_WEBHOOK_PATH}`],
+    retryDelaysMs: [100, 300],
+  });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: testRedisUrl(),
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...stripeDoubleEnv(stripe),
+    ...options.env,
+  });
   const db = createDb(databaseUrl);
   const redis = new Redis(config.REDIS_URL);
   const logger = options.logger ?? createLogger('api-test', 'silent');
   // Data exports are built here as the api process builds them, on a queue of this api alone.
   const exportQueue = new DataExportQueue(redis, { prefix: `test-${randomUUID()}` });
-  const services = compose({ config, db, redis, logger, exportQueue, ...(options.now ? { now: options.now } : {}), ...(options.scheduleQueue ? { scheduleQueue: options.scheduleQueue } : {}) });
+  const services = compose({
+    config,
+    db,
+    redis,
+    logger,
+    exportQueue,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.scheduleQueue ? { scheduleQueue: options.scheduleQueue } : {}),
+  });
   const exportWorker = partnerModule.jobs.dataExports.start(services);
   server.on('request', createApp(services));
   const sockets = await attachStudioSockets(server, services);

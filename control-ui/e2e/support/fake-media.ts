@@ -88,7 +88,11 @@ export function watchFrames(url: string, seen: (rgb: Buffer) => boolean, timeout
       // seconds behind the stream, and a card shown for 8 s was seen 45 s late, or never.)
       const frame = Buffer.alloc(frameBytes);
       let filled = 0;
-      reader = spawn('ffmpeg', ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-vf', `fps=${fps},scale=1280:720`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      reader = spawn(
+        'ffmpeg',
+        ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-vf', `fps=${fps},scale=1280:720`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
       reader.stdout!.on('data', (chunk: Buffer) => {
         let offset = 0;
         while (!done && offset < chunk.length) {
@@ -111,21 +115,32 @@ export function watchFrames(url: string, seen: (rgb: Buffer) => boolean, timeout
   return Object.assign(watch, { reading });
 }
 
-export const pixel = (rgb: Buffer | Uint8ClampedArray, x: number, y: number, width = 1280) => [rgb[(y * width + x) * 3]!, rgb[(y * width + x) * 3 + 1]!, rgb[(y * width + x) * 3 + 2]!];
+export const pixel = (rgb: Buffer | Uint8ClampedArray, x: number, y: number, width = 1280) => [
+  rgb[(y * width + x) * 3]!,
+  rgb[(y * width + x) * 3 + 1]!,
+  rgb[(y * width + x) * 3 + 2]!,
+];
 export const near = (a: number[], b: number[], tolerance: number) => a.every((v, i) => Math.abs(v - b[i]!) <= tolerance);
 
 /** What a viewer's player reads from the stream: the codec types of its streams (ffprobe). */
 export function probeStreams(url: string): Promise<string[]> {
   return new Promise((resolve) => {
-    execFile('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', url], { timeout: 8000 }, (err, stdout) => resolve(err ? [] : stdout.split('\n').filter(Boolean)));
+    execFile('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', url], { timeout: 8000 }, (err, stdout) =>
+      resolve(err ? [] : stdout.split('\n').filter(Boolean)),
+    );
   });
 }
 
 export function meanVolume(url: string): Promise<number> {
   return new Promise((resolve) => {
-    execFile('ffmpeg', ['-hide_banner', '-rw_timeout', '8000000', '-i', url, '-t', '3', '-vn', '-af', 'volumedetect', '-f', 'null', '-'], { timeout: 20_000, killSignal: 'SIGKILL' }, (_err, _out, stderr) => {
-      const match = /mean_volume: (-?[\d.]+) dB/.exec(String(stderr));
-      resolve(match ? Number(match[1]) : -Infinity);
-    });
+    execFile(
+      'ffmpeg',
+      ['-hide_banner', '-rw_timeout', '8000000', '-i', url, '-t', '3', '-vn', '-af', 'volumedetect', '-f', 'null', '-'],
+      { timeout: 20_000, killSignal: 'SIGKILL' },
+      (_err, _out, stderr) => {
+        const match = /mean_volume: (-?[\d.]+) dB/.exec(String(stderr));
+        resolve(match ? Number(match[1]) : -Infinity);
+      },
+    );
   });
 }

@@ -40,7 +40,11 @@ export async function linkTwitchAccount(email: string, login: string): Promise<v
       [randomUUID(), accountId, email],
     );
     expect(rowCount).toBe(1);
-    await client.query(`INSERT INTO platform_logins (id, provider_id, account_id, login, updated_at) VALUES ($1, 'twitch', $2, $3, now())`, [randomUUID(), accountId, login]);
+    await client.query(`INSERT INTO platform_logins (id, provider_id, account_id, login, updated_at) VALUES ($1, 'twitch', $2, $3, now())`, [
+      randomUUID(),
+      accountId,
+      login,
+    ]);
   } finally {
     await client.end();
   }

@@ -136,7 +136,9 @@ export function readStream(url: string): StreamReader {
         const timer = setTimeout(() => {
           frameWaiters.delete(waiter);
           const now = performance.now();
-          const lastFrame = latest ? `the last frame, ${Math.round(now - latest.at)} ms ago, showed ${describe ? describe(latest.rgb) : 'something else'}` : 'no frame decoded at all';
+          const lastFrame = latest
+            ? `the last frame, ${Math.round(now - latest.at)} ms ago, showed ${describe ? describe(latest.rgb) : 'something else'}`
+            : 'no frame decoded at all';
           const lastPacket = packets.length > 0 ? `last video packet ${Math.round(now - packets.at(-1)!.at)} ms ago` : 'no video packet read';
           reject(new Error(`no frame showed ${what} within ${timeoutMs} ms: ${lastFrame}; ${lastPacket}; the connection broke off ${breaks.length} times`));
         }, timeoutMs);
@@ -151,10 +153,13 @@ export function readStream(url: string): StreamReader {
           packetWaiters.delete(waiter);
           resolve();
         };
-        const timer = setTimeout(() => {
-          packetWaiters.delete(waiter);
-          reject(new Error(`no video packet arrived after ${Math.round(at)} (last at ${Math.round(packets.at(-1)?.at ?? -1)}) within ${timeoutMs} ms`));
-        }, Math.max(0, at - performance.now()) + timeoutMs);
+        const timer = setTimeout(
+          () => {
+            packetWaiters.delete(waiter);
+            reject(new Error(`no video packet arrived after ${Math.round(at)} (last at ${Math.round(packets.at(-1)?.at ?? -1)}) within ${timeoutMs} ms`));
+          },
+          Math.max(0, at - performance.now()) + timeoutMs,
+        );
         packetWaiters.add(waiter);
       }),
     stop: () => {

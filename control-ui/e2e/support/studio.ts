@@ -30,9 +30,7 @@ export async function grantPremium(request: APIRequestContext): Promise<void> {
   const { url } = (await checkout.json()) as { url: string };
   const paid = await request.post(url, { form: { card: '4242 4242 4242 4242' }, maxRedirects: 0 });
   expect(paid.status()).toBe(303);
-  await expect
-    .poll(async () => ((await (await request.get('/api/v1/billing')).json()) as { role: string }).role, { timeout: 15_000 })
-    .toBe('Premium');
+  await expect.poll(async () => ((await (await request.get('/api/v1/billing')).json()) as { role: string }).role, { timeout: 15_000 }).toBe('Premium');
 }
 
 /**
@@ -69,7 +67,10 @@ async function placeCameraAtDefault(request: APIRequestContext, projectId: strin
   const layer = doc.scenes.find((s) => s.id === doc.activeSceneId)?.layers.find((l) => l.sourceId === camera?.id);
   if (!layer) return;
   const moved = await request.patch(`${origin}/api/v1/projects/${projectId}/scene`, {
-    data: { baseVersion: doc.version, ops: [{ op: 'updateLayer', sceneId: doc.activeSceneId, layerId: layer.id, changes: { x: 40, y: 40, width: 640, height: 360 } }] },
+    data: {
+      baseVersion: doc.version,
+      ops: [{ op: 'updateLayer', sceneId: doc.activeSceneId, layerId: layer.id, changes: { x: 40, y: 40, width: 640, height: 360 } }],
+    },
   });
   expect(moved.status(), await moved.text()).toBe(200);
 }
@@ -104,7 +105,13 @@ export async function makeAdmin(email: string): Promise<void> {
  * address, the invitation mail arrives in the development inbox, the invitee accepts it signed in.
  * Returns the invitee's user id.
  */
-export async function inviteAndAccept(host: APIRequestContext, invitee: APIRequestContext, projectId: string, email: string, role: 'cohost' | 'contributor' | 'viewer'): Promise<string> {
+export async function inviteAndAccept(
+  host: APIRequestContext,
+  invitee: APIRequestContext,
+  projectId: string,
+  email: string,
+  role: 'cohost' | 'contributor' | 'viewer',
+): Promise<string> {
   const invited = await host.post(`/api/v1/projects/${projectId}/invitations`, { data: { email, role } });
   expect(invited.status(), await invited.text()).toBe(201);
   let token: string | undefined;

@@ -48,13 +48,21 @@ export async function saveAlerts(client: HttpClient = httpClient): Promise<boole
   const checked = alertSettingsSchema.safeParse(draft);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
-    useAlertsStore.setState({ error: `${String(issue.path[0] ?? '')}: ${issue.path[1] === 'imageUrl' ? 'the picture must be an http(s) address' : issue.path[1] === 'message' ? 'the message must be 1 to 200 characters' : issue.message}` });
+    useAlertsStore.setState({
+      error: `${String(issue.path[0] ?? '')}: ${issue.path[1] === 'imageUrl' ? 'the picture must be an http(s) address' : issue.path[1] === 'message' ? 'the message must be 1 to 200 characters' : issue.message}`,
+    });
     return false;
   }
   useAlertsStore.setState({ saving: true, error: null });
   try {
     const view = await call(updateAlertSettingsEndpoint, { params: { projectId: openProjectId() }, body: { settings: checked.data } }, client);
-    useAlertsStore.setState({ saving: false, saved: view.settings, draft: structuredClone(view.settings), overlayUrl: view.overlayUrl, notice: 'Alerts saved' });
+    useAlertsStore.setState({
+      saving: false,
+      saved: view.settings,
+      draft: structuredClone(view.settings),
+      overlayUrl: view.overlayUrl,
+      notice: 'Alerts saved',
+    });
     return true;
   } catch (err) {
     useAlertsStore.setState({ saving: false, error: messageOf(err) });
@@ -94,7 +102,19 @@ export function addAlertsToScene(): boolean {
   // A source saved before the address was signed (or with an older signature) gets today's address.
   const stale = stored?.kind === 'webpage' && stored.settings.config.url !== overlayUrl;
   const ok = editScene([
-    ...(existing ? [] : [{ op: 'addSource' as const, source: { id: sourceId, kind: 'webpage' as const, name: 'Alerts', settings: { config: { url: overlayUrl, title: 'Alerts', canPreviewUrl: false, mode: 'keep-loaded' as const } } } }]),
+    ...(existing
+      ? []
+      : [
+          {
+            op: 'addSource' as const,
+            source: {
+              id: sourceId,
+              kind: 'webpage' as const,
+              name: 'Alerts',
+              settings: { config: { url: overlayUrl, title: 'Alerts', canPreviewUrl: false, mode: 'keep-loaded' as const } },
+            },
+          },
+        ]),
     ...(stale ? [{ op: 'updateSource' as const, sourceId, settings: { kind: 'webpage' as const, config: { url: overlayUrl } } }] : []),
     { op: 'addLayer', sceneId, layer: { id: crypto.randomUUID(), sourceId, x: 0, y: 0, width: 1280, height: 720 } },
   ]);

@@ -6,7 +6,16 @@ import { initialBillingState, initialStudioState, useBillingStore, useDestinatio
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
 import { finalizeCheckout, receiveSubscriptionUpdate } from './billing.ts';
 
-const freeOverview: BillingOverview = { available: true, testMode: true, plans: [], role: 'Free', entitlements: planEntitlements.Free, subscription: null, hasBillingHistory: false, classicStudioUrl: null };
+const freeOverview: BillingOverview = {
+  available: true,
+  testMode: true,
+  plans: [],
+  role: 'Free',
+  entitlements: planEntitlements.Free,
+  subscription: null,
+  hasBillingHistory: false,
+  classicStudioUrl: null,
+};
 const premiumOverview: BillingOverview = {
   ...freeOverview,
   role: 'Premium',
@@ -61,14 +70,23 @@ describe('finalizing a checkout (spec §4, §9)', () => {
 describe('a subscription change from another tab', () => {
   it('takes the new plan, and tells a creator who is live that the broadcast goes on as it started', () => {
     useStudioStore.setState({ ...initialStudioState(), projectId: 'p1', plan: 'Premium', entitlements: planEntitlements.Premium });
-    useDestinationsStore.setState({ broadcast: { id: 'b', projectId: 'p1', state: 'live', failureReason: null, startedAt: null, endedAt: null, endsAt: null, outputs: [] } });
+    useDestinationsStore.setState({
+      broadcast: { id: 'b', projectId: 'p1', state: 'live', failureReason: null, startedAt: null, endedAt: null, endsAt: null, outputs: [] },
+    });
     receiveSubscriptionUpdate({ type: 'subscription.updated', role: 'Free', entitlements: planEntitlements.Free, subscription: null });
     expect(useStudioStore.getState()).toMatchObject({ plan: 'Free', entitlements: planEntitlements.Free });
-    expect(useToastStore.getState().toasts.map((t) => [t.title, t.description])).toEqual([['Your plan is now Free', 'This broadcast goes on as it started. The new plan applies from your next broadcast.']]);
+    expect(useToastStore.getState().toasts.map((t) => [t.title, t.description])).toEqual([
+      ['Your plan is now Free', 'This broadcast goes on as it started. The new plan applies from your next broadcast.'],
+    ]);
 
     useToastStore.setState({ toasts: [] });
     useDestinationsStore.setState({ broadcast: null });
-    receiveSubscriptionUpdate({ type: 'subscription.updated', role: 'Premium', entitlements: planEntitlements.Premium, subscription: premiumOverview.subscription });
+    receiveSubscriptionUpdate({
+      type: 'subscription.updated',
+      role: 'Premium',
+      entitlements: planEntitlements.Premium,
+      subscription: premiumOverview.subscription,
+    });
     expect(useStudioStore.getState().plan).toBe('Premium');
     expect(useToastStore.getState().toasts).toEqual([]);
   });

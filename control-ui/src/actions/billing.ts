@@ -103,7 +103,11 @@ export async function finalizeCheckout(client: HttpClient = httpClient, wait: (m
     }
   }
   useBillingStore.setState({ busy: null });
-  showToast({ kind: 'warning', title: 'Your purchase is still being processed', description: 'Your plan will change here as soon as the payment is confirmed.' });
+  showToast({
+    kind: 'warning',
+    title: 'Your purchase is still being processed',
+    description: 'Your plan will change here as soon as the payment is confirmed.',
+  });
   return false;
 }
 
@@ -115,9 +119,22 @@ export function receiveSubscriptionUpdate(message: Extract<ServerMessage, { type
   const live = useDestinationsStore.getState().broadcast?.state === 'live';
   const before = useStudioStore.getState().plan;
   if (live && useStudioStore.getState().projectId && before && before !== message.role && message.role === 'Free') {
-    showToast({ kind: 'info', title: `Your plan is now ${planDisplayNames[message.role]}`, description: 'This broadcast goes on as it started. The new plan applies from your next broadcast.' });
+    showToast({
+      kind: 'info',
+      title: `Your plan is now ${planDisplayNames[message.role]}`,
+      description: 'This broadcast goes on as it started. The new plan applies from your next broadcast.',
+    });
   }
-  if (overview) useBillingStore.setState({ overview: { ...overview, role: message.role, entitlements: message.entitlements, subscription: message.subscription, hasBillingHistory: overview.hasBillingHistory || message.subscription !== null } });
+  if (overview)
+    useBillingStore.setState({
+      overview: {
+        ...overview,
+        role: message.role,
+        entitlements: message.entitlements,
+        subscription: message.subscription,
+        hasBillingHistory: overview.hasBillingHistory || message.subscription !== null,
+      },
+    });
   applyRole(message);
 }
 

@@ -7,7 +7,10 @@ import { claimCampaignKey, closeCampaigns, loadCampaigns, showCampaigns } from '
 describe('campaign actions', () => {
   it("give the page the api's words for a refusal", async () => {
     const error = { code: 'CONFLICT', message: 'No Steam key is left in this campaign. Every key was claimed.' };
-    const client: HttpClient = { getJson: () => Promise.reject(new RequestFailedError(409, { error })), sendJson: () => Promise.reject(new RequestFailedError(409, { error })) };
+    const client: HttpClient = {
+      getJson: () => Promise.reject(new RequestFailedError(409, { error })),
+      sendJson: () => Promise.reject(new RequestFailedError(409, { error })),
+    };
     expect(await claimCampaignKey('c1', 'Steam', client)).toEqual({ ok: false, error: error.message });
   });
 

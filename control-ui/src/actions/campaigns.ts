@@ -40,7 +40,6 @@ async function attempt<T>(run: () => Promise<T>): Promise<Outcome<T>> {
   }
 }
 
-
 /** The list's filters, as the contract's query types them; an empty search is no filter. */
 export type CampaignFilters = { list: 'discover' | 'mine' } & Pick<CallQuery<typeof listCampaignsEndpoint>, 'kind' | 'platform' | 'search'>;
 
@@ -125,7 +124,12 @@ export function claimCampaignKey(campaignId: string, keyPlatform: KeyPlatform, c
   return shown(attempt(() => call(claimCampaignKeyEndpoint, { params: { campaignId }, body: { keyPlatform } }, client)));
 }
 
-export function createPromoCode(campaignId: string, code: string | null, discountPercent: number, client: HttpClient = httpClient): Promise<Outcome<CreatorCampaign>> {
+export function createPromoCode(
+  campaignId: string,
+  code: string | null,
+  discountPercent: number,
+  client: HttpClient = httpClient,
+): Promise<Outcome<CreatorCampaign>> {
   return shown(attempt(() => call(createPromoCodeEndpoint, { params: { campaignId }, body: { code, discountPercent } }, client)));
 }
 
@@ -155,7 +159,12 @@ export function adminLoadApplications(campaignId: string, client: HttpClient = h
   return attempt(async () => (await call(adminListApplicationsEndpoint, { params: { campaignId } }, client)).applications);
 }
 
-export function adminDecide(campaignId: string, applicationId: string, action: 'accept' | 'reject' | 'rescind', client: HttpClient = httpClient): Promise<Outcome<AdminApplication>> {
+export function adminDecide(
+  campaignId: string,
+  applicationId: string,
+  action: 'accept' | 'reject' | 'rescind',
+  client: HttpClient = httpClient,
+): Promise<Outcome<AdminApplication>> {
   return attempt(() => call(adminDecideApplicationEndpoint, { params: { campaignId, applicationId }, body: { action } }, client));
 }
 

@@ -16,7 +16,15 @@ const countdownSceneId = '4e5f6071-8293-4a4b-bdce-3f4a5b6c7d8e';
 /** The project with a countdown scene, showing `active`. */
 function documentShowing(active: string): SceneDocument {
   const doc = newProjectDocument({ ...ids, resolution: '720p' });
-  doc.scenes.push({ id: countdownSceneId, name: 'Countdown', order: 1, kind: 'countdown', countdown: { seconds: 60, nextSceneId: ids.sceneId }, deletedAt: null, layers: [] });
+  doc.scenes.push({
+    id: countdownSceneId,
+    name: 'Countdown',
+    order: 1,
+    kind: 'countdown',
+    countdown: { seconds: 60, nextSceneId: ids.sceneId },
+    deletedAt: null,
+    layers: [],
+  });
   return { ...doc, activeSceneId: active };
 }
 
@@ -53,7 +61,13 @@ describe('the countdown in the studio', () => {
 
   it('clears it, without asking, when another scene is shown', async () => {
     const doc = documentShowing(ids.sceneId);
-    useStudioStore.setState({ ...initialStudioState(), projectId: ids.projectId, confirmed: doc, document: doc, countdown: { sceneId: countdownSceneId, endsAt: Date.now() + 5000 } });
+    useStudioStore.setState({
+      ...initialStudioState(),
+      projectId: ids.projectId,
+      confirmed: doc,
+      document: doc,
+      countdown: { sceneId: countdownSceneId, endsAt: Date.now() + 5000 },
+    });
     await followCountdown(client());
     expect(requests).toEqual([]);
     expect(useStudioStore.getState().countdown).toBeNull();
@@ -62,7 +76,11 @@ describe('the countdown in the studio', () => {
   it('shows no time for a countdown the server is not timing (another scene named)', async () => {
     remainingMs = 1000;
     const doc = documentShowing(countdownSceneId);
-    const other = { ...doc, scenes: doc.scenes.map((s) => (s.id === countdownSceneId ? { ...s, id: '5f607182-93a4-4b5c-8def-4a5b6c7d8e9f' } : s)), activeSceneId: '5f607182-93a4-4b5c-8def-4a5b6c7d8e9f' };
+    const other = {
+      ...doc,
+      scenes: doc.scenes.map((s) => (s.id === countdownSceneId ? { ...s, id: '5f607182-93a4-4b5c-8def-4a5b6c7d8e9f' } : s)),
+      activeSceneId: '5f607182-93a4-4b5c-8def-4a5b6c7d8e9f',
+    };
     useStudioStore.setState({ ...initialStudioState(), projectId: ids.projectId, confirmed: other, document: other });
     await followCountdown(client());
     expect(useStudioStore.getState().countdown).toBeNull();

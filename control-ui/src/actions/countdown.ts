@@ -22,7 +22,9 @@ export async function followCountdown(client: HttpClient = httpClient): Promise<
   try {
     const { countdown } = await call(getCountdownEndpoint, { params: { projectId } }, client);
     if (ask !== asked || useStudioStore.getState().projectId !== projectId) return;
-    useStudioStore.setState({ countdown: countdown?.sceneId === active.id ? { sceneId: countdown.sceneId, endsAt: Date.now() + countdown.remainingMs } : null });
+    useStudioStore.setState({
+      countdown: countdown?.sceneId === active.id ? { sceneId: countdown.sceneId, endsAt: Date.now() + countdown.remainingMs } : null,
+    });
   } catch {
     // The scene shows without its time left; the next scene change asks again.
     if (ask === asked) useStudioStore.setState({ countdown: null });

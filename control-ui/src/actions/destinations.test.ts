@@ -69,7 +69,11 @@ const base = `/api/v1/projects/${projectId}`;
 
 async function loaded(destinations: DestinationView[], maximum: number | null = 2): Promise<void> {
   reply = (method, url) => {
-    if (url === `${base}/destinations`) return { status: 200, body: { destinations, limit: { maximum, count: destinations.length, reached: maximum !== null && destinations.length >= maximum }, autoLive: false } };
+    if (url === `${base}/destinations`)
+      return {
+        status: 200,
+        body: { destinations, limit: { maximum, count: destinations.length, reached: maximum !== null && destinations.length >= maximum }, autoLive: false },
+      };
     if (url === `${base}/destinations/picker`) return { status: 200, body: { tiles: [], limit: { maximum, count: destinations.length, reached: false } } };
     if (url === `${base}/broadcast`) return { status: 200, body: { broadcast: null } };
     return { status: 500, body: { error: { code: 'INTERNAL', message: `${method} ${url}` } } };
@@ -82,8 +86,17 @@ describe('the Add Destination picker', () => {
   it('adds the local destination in one click, without a form', async () => {
     await loaded([]);
     openDestinationPicker();
-    const local = view({ id: '00000000-0000-4000-8000-000000000009', type: 'Local', providerId: 'local', name: 'Local preview server', rtmpUrl: 'rtmp://127.0.0.1:19350/live' });
-    reply = (method, url) => (method === 'POST' && url === `${base}/destinations` ? { status: 201, body: local } : { status: 500, body: { error: { code: 'INTERNAL', message: 'no' } } });
+    const local = view({
+      id: '00000000-0000-4000-8000-000000000009',
+      type: 'Local',
+      providerId: 'local',
+      name: 'Local preview server',
+      rtmpUrl: 'rtmp://127.0.0.1:19350/live',
+    });
+    reply = (method, url) =>
+      method === 'POST' && url === `${base}/destinations`
+        ? { status: 201, body: local }
+        : { status: 500, body: { error: { code: 'INTERNAL', message: 'no' } } };
     await pickDestination('Local', client());
     expect(requests.at(-1)).toEqual({ method: 'POST', url: `${base}/destinations`, body: { type: 'Local' } });
     expect(useDestinationsStore.getState()).toMatchObject({ pickerOpen: false, form: null, destinations: [local], limit: { count: 1 } });
@@ -97,7 +110,9 @@ describe('the Add Destination picker', () => {
     reply = () => ({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Your plan allows up to 2 destinations. Upgrade to add more.' } } });
     await pickDestination('Local', client());
     expect(useDestinationsStore.getState().destinations).toEqual([]);
-    expect(useToastStore.getState().toasts).toEqual([expect.objectContaining({ kind: 'error', title: 'The destination was not added', description: expect.stringContaining('up to 2 destinations') })]);
+    expect(useToastStore.getState().toasts).toEqual([
+      expect.objectContaining({ kind: 'error', title: 'The destination was not added', description: expect.stringContaining('up to 2 destinations') }),
+    ]);
   });
 });
 
@@ -109,7 +124,10 @@ describe('the Add/Edit form', () => {
     const before = requests.length;
     await submitDestinationForm(client());
     expect(requests.length).toBe(before);
-    expect(useDestinationsStore.getState().form?.errors).toEqual({ name: 'Enter a name of 1 to 100 characters.', rtmpUrl: 'The server URL must start with rtmp:// or rtmps://.' });
+    expect(useDestinationsStore.getState().form?.errors).toEqual({
+      name: 'Enter a name of 1 to 100 characters.',
+      rtmpUrl: 'The server URL must start with rtmp:// or rtmps://.',
+    });
     setDestinationFormValue('name', 'Ok');
     expect(useDestinationsStore.getState().form?.errors).toEqual({ rtmpUrl: 'The server URL must start with rtmp:// or rtmps://.' });
   });
@@ -119,13 +137,33 @@ describe('the Add/Edit form', () => {
     startAddDestination('CustomRTMP');
     setDestinationFormValue('name', 'LAN');
     setDestinationFormValue('rtmpUrl', 'rtmp://10.0.0.2/live');
-    reply = () => ({ status: 422, body: { error: { code: 'DESTINATION_ADDRESS_REFUSED', message: 'That server address cannot be used: it points at a private network address (10.0.0.2).', details: { field: 'rtmpUrl' } } } });
+    reply = () => ({
+      status: 422,
+      body: {
+        error: {
+          code: 'DESTINATION_ADDRESS_REFUSED',
+          message: 'That server address cannot be used: it points at a private network address (10.0.0.2).',
+          details: { field: 'rtmpUrl' },
+        },
+      },
+    });
     await submitDestinationForm(client());
-    expect(requests.at(-1)).toMatchObject({ method: 'POST', url: `${base}/destinations`, body: { type: 'CustomRTMP', name: 'LAN', rtmpUrl: 'rtmp://10.0.0.2/live', streamKey: '' } });
-    expect(useDestinationsStore.getState().form).toMatchObject({ saving: false, formError: null, errors: { rtmpUrl: expect.stringContaining('private network') } });
+    expect(requests.at(-1)).toMatchObject({
+      method: 'POST',
+      url: `${base}/destinations`,
+      body: { type: 'CustomRTMP', name: 'LAN', rtmpUrl: 'rtmp://10.0.0.2/live', streamKey: '' },
+    });
+    expect(useDestinationsStore.getState().form).toMatchObject({
+      saving: false,
+      formError: null,
+      errors: { rtmpUrl: expect.stringContaining('private network') },
+    });
 
     setDestinationFormValue('rtmpUrl', 'rtmp://example.com/live');
-    reply = () => ({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Add more destinations', details: { rule: 'maximum-destinations' } } } });
+    reply = () => ({
+      status: 403,
+      body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Add more destinations', details: { rule: 'maximum-destinations' } } },
+    });
     await submitDestinationForm(client());
     expect(useDestinationsStore.getState().form).toMatchObject({ formError: 'Add more destinations', errors: {} });
   });
@@ -193,13 +231,25 @@ describe('the list', () => {
     receiveDestinationMessage({ type: 'destination.event', projectId, event: 'Added', destinationId: view().id, destination: view() });
     expect(useDestinationsStore.getState().limit).toMatchObject({ count: 2, reached: true });
     useDestinationsStore.setState({ authenticating: twitch.id });
-    receiveDestinationMessage({ type: 'destination.event', projectId, event: 'Authenticated', destinationId: twitch.id, destination: { ...twitch, authenticated: true, username: 'Ada' } });
+    receiveDestinationMessage({
+      type: 'destination.event',
+      projectId,
+      event: 'Authenticated',
+      destinationId: twitch.id,
+      destination: { ...twitch, authenticated: true, username: 'Ada' },
+    });
     expect(useDestinationsStore.getState()).toMatchObject({ authenticating: null });
     expect(useDestinationsStore.getState().destinations.find((d) => d.id === twitch.id)?.authenticated).toBe(true);
     receiveDestinationMessage({ type: 'destination.event', projectId, event: 'Removed', destinationId: view().id, destination: null });
     expect(useDestinationsStore.getState().destinations.map((d) => d.id)).toEqual([twitch.id]);
     // Another project's events are not ours.
-    receiveDestinationMessage({ type: 'destination.event', projectId: '00000000-0000-4000-8000-0000000000bb', event: 'Removed', destinationId: twitch.id, destination: null });
+    receiveDestinationMessage({
+      type: 'destination.event',
+      projectId: '00000000-0000-4000-8000-0000000000bb',
+      event: 'Removed',
+      destinationId: twitch.id,
+      destination: null,
+    });
     expect(useDestinationsStore.getState().destinations).toHaveLength(1);
   });
 });

@@ -54,7 +54,16 @@ export async function loadDestinations(projectId: string, client: HttpClient = h
       return;
     }
     const health = Object.fromEntries((broadcast.broadcast?.outputs ?? []).map((o) => [o.destinationId, o]));
-    useDestinationsStore.setState({ status: 'ready', error: null, destinations: list.destinations, limit: list.limit, autoLive: list.autoLive, picker, broadcast: broadcast.broadcast, health });
+    useDestinationsStore.setState({
+      status: 'ready',
+      error: null,
+      destinations: list.destinations,
+      limit: list.limit,
+      autoLive: list.autoLive,
+      picker,
+      broadcast: broadcast.broadcast,
+      health,
+    });
   } catch (err) {
     if (load !== latestLoad || useDestinationsStore.getState().projectId !== projectId) return;
     useDestinationsStore.setState({ status: 'error', error: messageOf(err) });
@@ -130,7 +139,15 @@ export async function startEditDestination(destinationId: string, client: HttpCl
   const destination = useDestinationsStore.getState().destinations.find((d) => d.id === destinationId);
   if (!destination) return;
   useDestinationsStore.setState({
-    form: { type: destination.type, editing: destination, values: initialFormValues(destination.type, destination), errors: {}, formError: null, saving: false, targets: null },
+    form: {
+      type: destination.type,
+      editing: destination,
+      values: initialFormValues(destination.type, destination),
+      errors: {},
+      formError: null,
+      saving: false,
+      targets: null,
+    },
   });
   if (destination.type === 'Facebook' && destination.authenticated) {
     try {
@@ -267,9 +284,17 @@ export function authenticateDestination(destinationId: string): void {
   const height = Math.min(OAUTH_POPUP_SIZE.height, window.screen.availHeight);
   const left = Math.max(0, Math.round(window.screenX + (window.outerWidth - width) / 2));
   const top = Math.max(0, Math.round(window.screenY + (window.outerHeight - height) / 2));
-  popup = window.open(destinationOAuthPaths.start(provider, projectId, destinationId), 'onair-destination-auth', `popup,width=${width},height=${height},left=${left},top=${top}`);
+  popup = window.open(
+    destinationOAuthPaths.start(provider, projectId, destinationId),
+    'onair-destination-auth',
+    `popup,width=${width},height=${height},left=${left},top=${top}`,
+  );
   if (!popup) {
-    showToast({ kind: 'warning', title: 'Allow pop-ups to connect your account', description: `Your browser blocked the ${destinationKinds[destination.type].label} sign-in window.` });
+    showToast({
+      kind: 'warning',
+      title: 'Allow pop-ups to connect your account',
+      description: `Your browser blocked the ${destinationKinds[destination.type].label} sign-in window.`,
+    });
     return;
   }
   useDestinationsStore.setState({ authenticating: destinationId });
@@ -306,11 +331,18 @@ export function receiveDestinationMessage(message: Extract<ServerMessage, { type
           closePopup();
           useDestinationsStore.setState({ authenticating: null });
         }
-        showToast({ kind: 'success', title: `${destinationKinds[message.destination.type].label} connected`, description: message.destination.username ?? undefined });
+        showToast({
+          kind: 'success',
+          title: `${destinationKinds[message.destination.type].label} connected`,
+          description: message.destination.username ?? undefined,
+        });
       }
       return;
     case 'broadcast.state':
-      useDestinationsStore.setState((s) => ({ broadcast: message.broadcast, health: message.broadcast.state === 'live' || message.broadcast.state === 'starting' ? s.health : {} }));
+      useDestinationsStore.setState((s) => ({
+        broadcast: message.broadcast,
+        health: message.broadcast.state === 'live' || message.broadcast.state === 'starting' ? s.health : {},
+      }));
       return;
     case 'broadcast.health':
       useDestinationsStore.setState({ health: Object.fromEntries(message.outputs.map((o) => [o.destinationId, o])), encoder: message.encoder ?? null });

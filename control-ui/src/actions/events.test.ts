@@ -17,7 +17,11 @@ const event = (n: number, type = 'follow'): LiveEvent => ({
 });
 /** This browser's storage, as the stores see it. */
 const storage = new Map<string, string>();
-const localStorage = { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), clear: () => storage.clear() };
+const localStorage = {
+  getItem: (k: string) => storage.get(k) ?? null,
+  setItem: (k: string, v: string) => void storage.set(k, v),
+  clear: () => storage.clear(),
+};
 const names = () => useEventsStore.getState().events.map((e) => e.platformUsername);
 
 beforeEach(() => {

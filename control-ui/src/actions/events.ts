@@ -48,7 +48,12 @@ export async function loadEvents(projectId: string, client: HttpClient = httpCli
       useEventsStore.setState({ status: 'ready', error: null, queued: [...now.queued, ...fresh], nextCursor: now.nextCursor ?? page.nextCursor });
       return;
     }
-    useEventsStore.setState({ status: 'ready', error: null, events: merge(page.events, now.status === 'ready' ? now.events : []), nextCursor: page.nextCursor });
+    useEventsStore.setState({
+      status: 'ready',
+      error: null,
+      events: merge(page.events, now.status === 'ready' ? now.events : []),
+      nextCursor: page.nextCursor,
+    });
   } catch (err) {
     if (load !== latestLoad) return;
     useEventsStore.setState({ status: 'error', error: messageOf(err) });

@@ -38,7 +38,11 @@ export async function refreshFleetHistory(client: HttpClient = httpClient): Prom
 }
 
 /** Polls while the dashboard is open; returns the function that stops it. Stops by itself on 401/403. */
-export function watchFleet(client: HttpClient = httpClient, intervalMs = FLEET_POLL_INTERVAL_MS, historyIntervalMs = FLEET_HISTORY_POLL_INTERVAL_MS): () => void {
+export function watchFleet(
+  client: HttpClient = httpClient,
+  intervalMs = FLEET_POLL_INTERVAL_MS,
+  historyIntervalMs = FLEET_HISTORY_POLL_INTERVAL_MS,
+): () => void {
   let stopped = false;
   const stop = () => {
     stopped = true;

@@ -4,8 +4,21 @@ import { initialGuestsState, useGuestsStore, useToastStore } from '../stores/ind
 import { copyGuestLink, participantAudioOf, receiveGuestEvent, setGuestChatViewed, setParticipantMuted, setParticipantVolume } from './guests.ts';
 
 const projectId = '00000000-0000-4000-8000-0000000000aa';
-const link = { code: 'a.b', linkUrl: `http://localhost/guest/${projectId}?guestToken=a.b`, createdAt: '2026-11-25T10:00:00.000Z', expiresAt: '2026-12-25T10:00:00.000Z' };
-const message = (id: string): GuestChatMessage => ({ id, projectId, sender: 'g', displayName: 'Grace', role: 'guest', content: 'hi', timestamp: '2026-11-25T10:00:00.000Z' });
+const link = {
+  code: 'a.b',
+  linkUrl: `http://localhost/guest/${projectId}?guestToken=a.b`,
+  createdAt: '2026-11-25T10:00:00.000Z',
+  expiresAt: '2026-12-25T10:00:00.000Z',
+};
+const message = (id: string): GuestChatMessage => ({
+  id,
+  projectId,
+  sender: 'g',
+  displayName: 'Grace',
+  role: 'guest',
+  content: 'hi',
+  timestamp: '2026-11-25T10:00:00.000Z',
+});
 
 afterEach(() => {
   useGuestsStore.setState(initialGuestsState());

@@ -102,7 +102,11 @@ export async function generateNewGuestLink(): Promise<void> {
   try {
     const link = await call(createGuestLinkEndpoint, { params: { projectId } });
     useGuestsStore.setState({ link });
-    showToast({ kind: 'success', title: 'New guest link ready', description: 'The previous link no longer lets anyone join. Copy the new one to invite guests.' });
+    showToast({
+      kind: 'success',
+      title: 'New guest link ready',
+      description: 'The previous link no longer lets anyone join. Copy the new one to invite guests.',
+    });
   } catch (err) {
     showToast({ kind: 'error', title: 'A new guest link could not be made', description: messageOf(err) });
   } finally {
@@ -158,7 +162,10 @@ export function addGuestToScene(participantId: string, displayName: string): voi
   const scene = doc?.scenes.find((s) => s.id === doc.activeSceneId);
   const slot = doc?.sources.find((s) => s.kind === 'participant' && s.settings.userId === null && scene?.layers.some((l) => l.sourceId === s.id));
   if (slot) {
-    updateSource(slot.id, { name: displayName.trim().slice(0, 100) || slot.name, settings: { kind: 'participant', userId: participantId, displayName, volume, muted } });
+    updateSource(slot.id, {
+      name: displayName.trim().slice(0, 100) || slot.name,
+      settings: { kind: 'participant', userId: participantId, displayName, volume, muted },
+    });
     return;
   }
   addSourceToScene('participant', { userId: participantId, displayName, volume, muted });
@@ -357,7 +364,9 @@ export function closeGuestPage(): void {
 
 export async function acceptInvitation(token: string | null): Promise<void> {
   if (!token) {
-    useGuestsStore.setState({ invitation: { kind: 'failed', message: 'This invitation link is incomplete. Open the link from the e-mail again.', needsSignIn: false } });
+    useGuestsStore.setState({
+      invitation: { kind: 'failed', message: 'This invitation link is incomplete. Open the link from the e-mail again.', needsSignIn: false },
+    });
     return;
   }
   useGuestsStore.setState({ invitation: { kind: 'accepting' } });
@@ -366,7 +375,13 @@ export async function acceptInvitation(token: string | null): Promise<void> {
     useGuestsStore.setState({ invitation: { kind: 'accepted', ...accepted } });
   } catch (err) {
     const signIn = err instanceof UnauthorizedError;
-    useGuestsStore.setState({ invitation: { kind: 'failed', message: signIn ? 'Sign in with the address the invitation was sent to, then open the link from the e-mail again.' : messageOf(err), needsSignIn: signIn } });
+    useGuestsStore.setState({
+      invitation: {
+        kind: 'failed',
+        message: signIn ? 'Sign in with the address the invitation was sent to, then open the link from the e-mail again.' : messageOf(err),
+        needsSignIn: signIn,
+      },
+    });
   }
 }
 

@@ -28,7 +28,8 @@ beforeEach(async () => {
   useIngestStore.setState(initialIngestState());
   useToastStore.setState({ toasts: [] });
   requests = [];
-  reply = (method, url) => (method === 'GET' && url === `${base}/ingest` ? { status: 200, body: view() } : { status: 404, body: { error: { code: 'NOT_FOUND', message: 'no' } } });
+  reply = (method, url) =>
+    method === 'GET' && url === `${base}/ingest` ? { status: 200, body: view() } : { status: 404, body: { error: { code: 'NOT_FOUND', message: 'no' } } };
   server = await startTestServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -75,8 +76,17 @@ describe('the Auto Live block', () => {
     await loadIngest(projectId, client());
     const at = '2026-11-25T10:00:00.000Z';
     receiveIngestMessage({ type: 'ingest.status', projectId, autoLive: true, status: { state: 'receiving', via: 'console', since: at, graceEndsAt: null } });
-    receiveIngestMessage({ type: 'ingest.feed', projectId, feed: { state: 'flowing', videoCodec: 'h264', audioCodec: 'aac', width: 1920, height: 1080, fps: 60, bitrateKbps: 6000, at } });
-    receiveIngestMessage({ type: 'ingest.status', projectId: '00000000-0000-4000-8000-000000000099', autoLive: false, status: { state: 'waiting', via: null, since: null, graceEndsAt: null } });
+    receiveIngestMessage({
+      type: 'ingest.feed',
+      projectId,
+      feed: { state: 'flowing', videoCodec: 'h264', audioCodec: 'aac', width: 1920, height: 1080, fps: 60, bitrateKbps: 6000, at },
+    });
+    receiveIngestMessage({
+      type: 'ingest.status',
+      projectId: '00000000-0000-4000-8000-000000000099',
+      autoLive: false,
+      status: { state: 'waiting', via: null, since: null, graceEndsAt: null },
+    });
     expect(useIngestStore.getState().view).toMatchObject({ autoLive: true, status: { state: 'receiving', via: 'console' }, feed: { width: 1920, fps: 60 } });
   });
 

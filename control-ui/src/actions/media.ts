@@ -50,7 +50,20 @@ export function enterRoom(projectId: string, send: Send): void {
     room.ready = false;
   } else {
     leaveRoom();
-    room = { projectId, send, pc: null, peerId: null, camera: null, microphone: null, ready: false, iceServers: [], timers: [], watchdog: undefined, reconnecting: undefined, generation: 0 };
+    room = {
+      projectId,
+      send,
+      pc: null,
+      peerId: null,
+      camera: null,
+      microphone: null,
+      ready: false,
+      iceServers: [],
+      timers: [],
+      watchdog: undefined,
+      reconnecting: undefined,
+      generation: 0,
+    };
     room.watchdog = setInterval(checkConnection, WATCHDOG_MS);
   }
   const current = room;

@@ -52,7 +52,8 @@ async function attempt<T>(fn: () => Promise<T>): Promise<Result<T>> {
   } catch (err) {
     const api = apiErrorOf(err);
     const fieldErrors = api?.code === 'VALIDATION_FAILED' ? fieldErrorsOf(api.details) : {};
-    if (api && api.code !== 'VALIDATION_FAILED' && typeof api.details === 'object' && api.details && 'field' in api.details) fieldErrors[String((api.details as { field: unknown }).field)] = api.message;
+    if (api && api.code !== 'VALIDATION_FAILED' && typeof api.details === 'object' && api.details && 'field' in api.details)
+      fieldErrors[String((api.details as { field: unknown }).field)] = api.message;
     return { ok: false, message: api?.code === 'VALIDATION_FAILED' ? 'Check the highlighted fields.' : messageOf(err), fieldErrors };
   }
 }
@@ -72,7 +73,8 @@ async function attemptDraft<S extends z.ZodType, T>(schema: S, draft: unknown, s
   return attempt(() => send(draft as z.input<S>));
 }
 
-export const loadTipSettings = (channelId: string, client: HttpClient = httpClient) => attempt<TipSettings>(() => call(getTipSettingsEndpoint, { params: { channelId } }, client));
+export const loadTipSettings = (channelId: string, client: HttpClient = httpClient) =>
+  attempt<TipSettings>(() => call(getTipSettingsEndpoint, { params: { channelId } }, client));
 
 export async function saveTipSettings(channelId: string, settings: TipSettings, client: HttpClient = httpClient): Promise<Result<TipSettings>> {
   const result = await attempt<TipSettings>(() => call(updateTipSettingsEndpoint, { params: { channelId }, body: settings }, client));
@@ -81,14 +83,17 @@ export async function saveTipSettings(channelId: string, settings: TipSettings, 
   return result;
 }
 
-export const loadTipPage = (creatorId: string, client: HttpClient = httpClient) => attempt<TipPage>(() => call(getTipPageEndpoint, { params: { creatorId } }, client));
+export const loadTipPage = (creatorId: string, client: HttpClient = httpClient) =>
+  attempt<TipPage>(() => call(getTipPageEndpoint, { params: { creatorId } }, client));
 
 export const startTip = (creatorId: string, body: { name: string; message: string; amount: number }, client: HttpClient = httpClient) =>
   attempt(() => call(createTipCheckoutEndpoint, { params: { creatorId }, body }, client));
 
-export const loadWallet = (channelId: string, client: HttpClient = httpClient) => attempt<Wallet>(() => call(getWalletEndpoint, { params: { channelId } }, client));
+export const loadWallet = (channelId: string, client: HttpClient = httpClient) =>
+  attempt<Wallet>(() => call(getWalletEndpoint, { params: { channelId } }, client));
 
-export const loadTaxInterview = (channelId: string, client: HttpClient = httpClient) => attempt<TaxInterviewView>(() => call(getTaxInterviewEndpoint, { params: { channelId } }, client));
+export const loadTaxInterview = (channelId: string, client: HttpClient = httpClient) =>
+  attempt<TaxInterviewView>(() => call(getTaxInterviewEndpoint, { params: { channelId } }, client));
 
 /**
  * The form's draft (its certify box may still be unticked): checked here as the api would check it.
@@ -108,9 +113,15 @@ export async function addPaymentMethod(channelId: string, draft: unknown, client
 }
 
 export const setDefaultPaymentMethod = (channelId: string, methodId: string, client: HttpClient = httpClient) =>
-  withMethods(channelId, attempt(() => call(setDefaultPaymentMethodEndpoint, { params: { channelId, methodId } }, client)));
+  withMethods(
+    channelId,
+    attempt(() => call(setDefaultPaymentMethodEndpoint, { params: { channelId, methodId } }, client)),
+  );
 export const removePaymentMethod = (channelId: string, methodId: string, client: HttpClient = httpClient) =>
-  withMethods(channelId, attempt(() => call(removePaymentMethodEndpoint, { params: { channelId, methodId } }, client)));
+  withMethods(
+    channelId,
+    attempt(() => call(removePaymentMethodEndpoint, { params: { channelId, methodId } }, client)),
+  );
 
 /** Both answer with the channel's payment methods as they now are: the wallet in the store shows them. */
 async function withMethods<T extends { paymentMethods: PaymentMethodView[] }>(channelId: string, pending: Promise<Result<T>>): Promise<Result<T>> {
@@ -123,19 +134,36 @@ async function withMethods<T extends { paymentMethods: PaymentMethodView[] }>(ch
 export const requestPayout = (channelId: string, body: CallBody<typeof requestPayoutEndpoint>, client: HttpClient = httpClient) =>
   attempt<PayoutView>(() => call(requestPayoutEndpoint, { params: { channelId }, body }, client));
 
-export function loadTransactions(channelId: string, query: { tab: 'credit' | 'payouts'; campaign: string; page: number; pageSize: number }, client: HttpClient = httpClient): Promise<Result<TransactionsPage>> {
-  return attempt(() => call(listTransactionsEndpoint, { params: { channelId }, query: { tab: query.tab, campaign: query.campaign, page: query.page, pageSize: query.pageSize } }, client));
+export function loadTransactions(
+  channelId: string,
+  query: { tab: 'credit' | 'payouts'; campaign: string; page: number; pageSize: number },
+  client: HttpClient = httpClient,
+): Promise<Result<TransactionsPage>> {
+  return attempt(() =>
+    call(
+      listTransactionsEndpoint,
+      { params: { channelId }, query: { tab: query.tab, campaign: query.campaign, page: query.page, pageSize: query.pageSize } },
+      client,
+    ),
+  );
 }
 
 export function transactionsCsvUrl(channelId: string, tab: 'credit' | 'payouts', campaign: string): string {
   return urlOf(downloadTransactionsEndpoint, { params: { channelId }, query: { tab, campaign } });
 }
 
-export const loadCharity = (channelId: string, client: HttpClient = httpClient) => attempt<{ campaign: CharityCampaignView }>(() => call(getCharityEndpoint, { params: { channelId } }, client));
+export const loadCharity = (channelId: string, client: HttpClient = httpClient) =>
+  attempt<{ campaign: CharityCampaignView }>(() => call(getCharityEndpoint, { params: { channelId } }, client));
 export const connectCharity = (channelId: string, body: { link: string; name: string; active: boolean }, client: HttpClient = httpClient) =>
-  withCharity(channelId, attempt<{ campaign: CharityCampaignView }>(() => call(connectCharityEndpoint, { params: { channelId }, body }, client)));
+  withCharity(
+    channelId,
+    attempt<{ campaign: CharityCampaignView }>(() => call(connectCharityEndpoint, { params: { channelId }, body }, client)),
+  );
 export const disconnectCharity = (channelId: string, client: HttpClient = httpClient) =>
-  withCharity(channelId, attempt<{ campaign: CharityCampaignView }>(() => call(disconnectCharityEndpoint, { params: { channelId } }, client)));
+  withCharity(
+    channelId,
+    attempt<{ campaign: CharityCampaignView }>(() => call(disconnectCharityEndpoint, { params: { channelId } }, client)),
+  );
 
 /** Connecting and disconnecting answer with the campaign as it now is (null once disconnected): the section shows that. */
 async function withCharity<T extends { campaign: CharityCampaignView | null }>(channelId: string, pending: Promise<Result<T>>): Promise<Result<T>> {
@@ -144,9 +172,19 @@ async function withCharity<T extends { campaign: CharityCampaignView | null }>(c
   return result;
 }
 
-export function loadStatistics(channelId: string, query: CallQuery<typeof getStatisticsEndpoint>, client: HttpClient = httpClient): Promise<Result<Statistics>> {
+export function loadStatistics(
+  channelId: string,
+  query: CallQuery<typeof getStatisticsEndpoint>,
+  client: HttpClient = httpClient,
+): Promise<Result<Statistics>> {
   // An empty date is left out, as the form means "no bound".
-  return attempt(() => call(getStatisticsEndpoint, { params: { channelId }, query: { groupBy: query.groupBy, ...(query.from ? { from: query.from } : {}), ...(query.to ? { to: query.to } : {}) } }, client));
+  return attempt(() =>
+    call(
+      getStatisticsEndpoint,
+      { params: { channelId }, query: { groupBy: query.groupBy, ...(query.from ? { from: query.from } : {}), ...(query.to ? { to: query.to } : {}) } },
+      client,
+    ),
+  );
 }
 
 // The window and grouping can change faster than the api answers: only the newest ask may land.
@@ -195,7 +233,11 @@ export async function openPaymentMethods(channelId: string, client: HttpClient =
 let latestTransactions = 0;
 
 /** The transaction history's page for its tab, search and paging; only the newest ask lands, and the last page stays while it is read. */
-export async function showTransactions(channelId: string, query: { tab: 'credit' | 'payouts'; campaign: string; page: number; pageSize: number }, client: HttpClient = httpClient): Promise<void> {
+export async function showTransactions(
+  channelId: string,
+  query: { tab: 'credit' | 'payouts'; campaign: string; page: number; pageSize: number },
+  client: HttpClient = httpClient,
+): Promise<void> {
   const asked = ++latestTransactions;
   const result = await loadTransactions(channelId, query, client);
   if (asked !== latestTransactions || usePayoutsStore.getState().channelId !== channelId) return;

@@ -18,7 +18,10 @@ import { showToast } from './toasts.ts';
 export type { Refusal } from '../stores/index.ts';
 const refusalOf = (err: unknown): Refusal => ({ message: messageOf(err), code: apiErrorOf(err)?.code ?? 'UNKNOWN' });
 
-export async function checkAuthorizeRequest(request: AuthorizeRequest, client: HttpClient = httpClient): Promise<{ ok: true; consent: Consent } | { ok: false; refusal: Refusal }> {
+export async function checkAuthorizeRequest(
+  request: AuthorizeRequest,
+  client: HttpClient = httpClient,
+): Promise<{ ok: true; consent: Consent } | { ok: false; refusal: Refusal }> {
   try {
     return { ok: true, consent: await call(checkAuthorizeRequestEndpoint, { query: request }, client) };
   } catch (err) {
@@ -49,7 +52,10 @@ export async function answerAuthorizeRequest(request: AuthorizeRequest, allowed:
   }
 }
 
-export async function lookupShortCode(userCode: string, client: HttpClient = httpClient): Promise<{ ok: true; consent: Omit<Consent, 'redirectUri'> } | { ok: false; refusal: Refusal }> {
+export async function lookupShortCode(
+  userCode: string,
+  client: HttpClient = httpClient,
+): Promise<{ ok: true; consent: Omit<Consent, 'redirectUri'> } | { ok: false; refusal: Refusal }> {
   try {
     return { ok: true, consent: await call(lookupShortCodeEndpoint, { body: { userCode } }, client) };
   } catch (err) {

@@ -55,7 +55,12 @@ const sectionEndpoints = {
 } as const;
 export type ChatbotSectionName = keyof typeof sectionEndpoints;
 
-export async function saveChatbotSection<S extends ChatbotSectionName>(channelId: string, section: S, body: CallBody<(typeof sectionEndpoints)[S]>, client: HttpClient = httpClient): Promise<FormResult> {
+export async function saveChatbotSection<S extends ChatbotSectionName>(
+  channelId: string,
+  section: S,
+  body: CallBody<(typeof sectionEndpoints)[S]>,
+  client: HttpClient = httpClient,
+): Promise<FormResult> {
   // The signature ties the body to this section's contract; tsc cannot carry that link through
   // `sectionEndpoints[section]` (a correlated union, TypeScript#30581), so here both are widened to any section.
   const endpoint: (typeof sectionEndpoints)[ChatbotSectionName] = sectionEndpoints[section];
@@ -91,7 +96,13 @@ const lists = {
 export type ChatbotListName = keyof typeof lists;
 
 /** Adds an item (or changes it, given its id); the page is read again after. */
-export async function saveChatbotItem<L extends ChatbotListName>(channelId: string, list: L, body: CallBody<(typeof lists)[L]['create']>, itemId?: string, client: HttpClient = httpClient): Promise<FormResult> {
+export async function saveChatbotItem<L extends ChatbotListName>(
+  channelId: string,
+  list: L,
+  body: CallBody<(typeof lists)[L]['create']>,
+  itemId?: string,
+  client: HttpClient = httpClient,
+): Promise<FormResult> {
   // As in saveChatbotSection: the signature ties the body to this list's contract, and tsc cannot
   // carry that link through `lists[list]`, so both are widened to any list here.
   const endpoints: (typeof lists)[ChatbotListName] = lists[list];

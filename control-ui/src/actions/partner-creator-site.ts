@@ -1,4 +1,15 @@
-import { errorBodySchema, getCreatorSiteEndpoint, newSiteBlock, updateCreatorSiteEndpoint, uploadSchema, uploadSiteImageEndpoint, type CreatorSite, type CreatorSiteContent, type SiteBlock, type SiteBlockKind } from '@onair/protocol';
+import {
+  errorBodySchema,
+  getCreatorSiteEndpoint,
+  newSiteBlock,
+  updateCreatorSiteEndpoint,
+  uploadSchema,
+  uploadSiteImageEndpoint,
+  type CreatorSite,
+  type CreatorSiteContent,
+  type SiteBlock,
+  type SiteBlockKind,
+} from '@onair/protocol';
 import { call, urlOf } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { useCreatorSiteStore } from '../stores/index.ts';
@@ -101,7 +112,13 @@ export async function uploadSiteImage(channelId: string, blockId: string, file: 
     if (!saved || !draft) return null;
     const siteUrl = saved.url;
     useCreatorSiteStore.setState({
-      saved: { ...saved, images: { ...saved.images, [upload.id]: { name: upload.name, width: upload.width, height: upload.height, url: siteUrl ? `${siteUrl}/images/${upload.id}` : null } } },
+      saved: {
+        ...saved,
+        images: {
+          ...saved.images,
+          [upload.id]: { name: upload.name, width: upload.width, height: upload.height, url: siteUrl ? `${siteUrl}/images/${upload.id}` : null },
+        },
+      },
       draft: { ...draft, blocks: draft.blocks.map((b) => (b.id === blockId && b.kind === 'image' ? { ...b, uploadId: upload.id } : b)) },
     });
     return null;

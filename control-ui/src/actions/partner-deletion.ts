@@ -16,7 +16,10 @@ export async function loadDeletionStatus(client: HttpClient = httpClient): Promi
 }
 
 /** Partner spec §5: typing the own username deletes (deactivates) the account; the session ends with it. */
-export async function requestAccountDeletion(confirmation: string, client: HttpClient = httpClient): Promise<{ ok: true; status: AccountDeletionStatus } | { ok: false; message: string }> {
+export async function requestAccountDeletion(
+  confirmation: string,
+  client: HttpClient = httpClient,
+): Promise<{ ok: true; status: AccountDeletionStatus } | { ok: false; message: string }> {
   try {
     const status = await call(requestAccountDeletionEndpoint, { body: { confirmation } }, client);
     // Signed out everywhere, this tab included.

@@ -5,7 +5,16 @@ import { initialPartnerSettingsState, usePartnerSettingsStore, useToastStore } f
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
 import { openDataExports, refreshDataExports, requestDataExport } from './partner-exports.ts';
 
-const queued: DataExport = { id: 'e1', state: 'queued', progress: 0, createdAt: '2026-11-27T10:00:00.000Z', expiresAt: null, expired: false, sizeBytes: null, downloadUrl: null };
+const queued: DataExport = {
+  id: 'e1',
+  state: 'queued',
+  progress: 0,
+  createdAt: '2026-11-27T10:00:00.000Z',
+  expiresAt: null,
+  expired: false,
+  sizeBytes: null,
+  downloadUrl: null,
+};
 
 let server: TestServer | undefined;
 let requests: string[];

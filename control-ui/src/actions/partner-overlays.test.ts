@@ -22,11 +22,11 @@ const overlay: Overlay = {
 function clientOf(put: (body: unknown) => Promise<unknown> = async (b) => ({ ...overlay, ...(b as object) })): HttpClient & { gets: number } {
   const client = {
     gets: 0,
-    getJson: async <T,>() => {
+    getJson: async <T>() => {
       client.gets++;
       return overlay as T;
     },
-    sendJson: async <T,>(_m: string, _p: string, body: unknown) => (await put(body)) as T,
+    sendJson: async <T>(_m: string, _p: string, body: unknown) => (await put(body)) as T,
   };
   return client;
 }
@@ -56,9 +56,22 @@ describe('overlay editor actions', () => {
   it('marks the widget fields the api refused, by their path', async () => {
     await openOverlay('owner-1', overlay.id, clientOf());
     addWidget('text');
-    const refused = clientOf(() => Promise.reject(new RequestFailedError(400, { error: { code: 'VALIDATION_FAILED', message: 'bad', details: { issues: [{ path: ['widgets', 0, 'text'], message: 'Keep the message under 481 characters' }] } } })));
+    const refused = clientOf(() =>
+      Promise.reject(
+        new RequestFailedError(400, {
+          error: {
+            code: 'VALIDATION_FAILED',
+            message: 'bad',
+            details: { issues: [{ path: ['widgets', 0, 'text'], message: 'Keep the message under 481 characters' }] },
+          },
+        }),
+      ),
+    );
     expect(await saveOverlay('owner-1', refused)).toBe(false);
-    expect(useOverlaysStore.getState()).toMatchObject({ error: 'Some settings are not valid: see the marked widgets.', fieldErrors: { 'widgets.0.text': 'Keep the message under 481 characters' } });
+    expect(useOverlaysStore.getState()).toMatchObject({
+      error: 'Some settings are not valid: see the marked widgets.',
+      fieldErrors: { 'widgets.0.text': 'Keep the message under 481 characters' },
+    });
   });
 
   it('puts an uploaded picture on the image widget in place of its address, and gives the refusal in the server’s words', async () => {
@@ -69,7 +82,23 @@ describe('overlay editor actions', () => {
     const sent: string[] = [];
     const accepted = async (url: string) => {
       sent.push(url);
-      return { status: 201, body: { id: uploadId, projectId: null, purpose: 'overlay', kind: 'image', mimeType: 'image/png', name: 'logo.png', sizeBytes: 10, width: 32, height: 16, durationSeconds: null, hasAudio: false, createdAt: '2026-11-25T12:00:00.000Z' } };
+      return {
+        status: 201,
+        body: {
+          id: uploadId,
+          projectId: null,
+          purpose: 'overlay',
+          kind: 'image',
+          mimeType: 'image/png',
+          name: 'logo.png',
+          sizeBytes: 10,
+          width: 32,
+          height: 16,
+          durationSeconds: null,
+          hasAudio: false,
+          createdAt: '2026-11-25T12:00:00.000Z',
+        },
+      };
     };
     expect(await uploadOverlayImage('owner-1', id, new File([new Uint8Array(10)], 'logo.png'), accepted)).toBeNull();
     expect(sent).toEqual(['/api/v1/partner/channels/owner-1/overlay-images?name=logo.png']);
@@ -81,8 +110,13 @@ describe('overlay editor actions', () => {
     const savedWith = { ...state.saved!, widgets: state.draft!.widgets };
     expect(savedOverlayImageSrc(savedWith, uploadId)).toBe(`/overlay/o/${overlay.id}/images/${uploadId}?key=k`);
 
-    const refused = async () => ({ status: 415, body: { error: { code: 'UPLOAD_TYPE_UNSUPPORTED', message: 'This file type is not supported: use PNG, JPEG, WebP or GIF.' } } });
-    expect(await uploadOverlayImage('owner-1', id, new File(['<svg/>'], 'logo.svg'), refused)).toBe('This file type is not supported: use PNG, JPEG, WebP or GIF.');
+    const refused = async () => ({
+      status: 415,
+      body: { error: { code: 'UPLOAD_TYPE_UNSUPPORTED', message: 'This file type is not supported: use PNG, JPEG, WebP or GIF.' } },
+    });
+    expect(await uploadOverlayImage('owner-1', id, new File(['<svg/>'], 'logo.svg'), refused)).toBe(
+      'This file type is not supported: use PNG, JPEG, WebP or GIF.',
+    );
     expect(useOverlaysStore.getState().draft!.widgets[0]).toMatchObject({ uploadId });
   });
 });

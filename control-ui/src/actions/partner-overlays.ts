@@ -23,7 +23,6 @@ import { apiErrorOf, messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
 import { xhrSender, type UploadSender } from './uploads.ts';
 
-
 /** The api's words per field, keyed by the whole path ("widgets.2.text"). */
 export function overlayFieldErrors(details: unknown): Record<string, string> {
   const issues = (details as { issues?: { path?: unknown; message?: unknown }[] } | null)?.issues;
@@ -68,7 +67,8 @@ function unsavedEditsOf(overlayId: string): boolean {
 export async function openOverlay(channelId: string, overlayId: string, client: HttpClient = httpClient): Promise<void> {
   // Opened again (the channel list read once more, a remount): edits in progress are kept, not replaced by the saved overlay.
   if (unsavedEditsOf(overlayId)) return;
-  if (useOverlaysStore.getState().saved?.id !== overlayId) useOverlaysStore.setState({ editorStatus: 'loading', saved: null, draft: null, selectedWidgetId: null });
+  if (useOverlaysStore.getState().saved?.id !== overlayId)
+    useOverlaysStore.setState({ editorStatus: 'loading', saved: null, draft: null, selectedWidgetId: null });
   try {
     const overlay = await call(getOverlayEndpoint, { params: { channelId, overlayId } }, client);
     // Edits made while it loaded win over what it read.
@@ -158,7 +158,11 @@ export async function rotateOverlaySecret(channelId: string, client: HttpClient 
 export async function deleteOverlay(channelId: string, overlayId: string, client: HttpClient = httpClient): Promise<boolean> {
   try {
     await call(deleteOverlayEndpoint, { params: { channelId, overlayId } }, client);
-    useOverlaysStore.setState((s) => ({ overlays: s.overlays.filter((o) => o.id !== overlayId), saved: s.saved?.id === overlayId ? null : s.saved, draft: s.saved?.id === overlayId ? null : s.draft }));
+    useOverlaysStore.setState((s) => ({
+      overlays: s.overlays.filter((o) => o.id !== overlayId),
+      saved: s.saved?.id === overlayId ? null : s.saved,
+      draft: s.saved?.id === overlayId ? null : s.draft,
+    }));
     showToast({ kind: 'success', title: 'Overlay deleted' });
     return true;
   } catch (err) {
@@ -193,7 +197,10 @@ export async function uploadOverlayImage(channelId: string, widgetId: string, fi
     }
     const upload = uploadSchema.parse(answer.body);
     const { saved } = useOverlaysStore.getState();
-    if (saved) useOverlaysStore.setState({ saved: { ...saved, images: { ...saved.images, [upload.id]: { name: upload.name, width: upload.width, height: upload.height } } } });
+    if (saved)
+      useOverlaysStore.setState({
+        saved: { ...saved, images: { ...saved.images, [upload.id]: { name: upload.name, width: upload.width, height: upload.height } } },
+      });
     updateWidget(widgetId, { url: '', uploadId: upload.id } as Partial<Widget>);
     return null;
   } catch (err) {

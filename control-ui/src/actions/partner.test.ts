@@ -16,7 +16,11 @@ describe('partner actions', () => {
   it('puts the api’s words for the invitee under that field', async () => {
     const result = await sendInvite(
       { invitee: { kind: 'email', email: 'x' }, permissions: ['analytics'] },
-      failingClient(400, { code: 'VALIDATION_FAILED', message: 'bad', details: { issues: [{ path: ['invitee', 'email'], message: 'Enter a valid email address' }] } }),
+      failingClient(400, {
+        code: 'VALIDATION_FAILED',
+        message: 'bad',
+        details: { issues: [{ path: ['invitee', 'email'], message: 'Enter a valid email address' }] },
+      }),
     );
     expect(result).toEqual({ ok: false, message: 'Check the highlighted fields.', fieldErrors: { invitee: 'Enter a valid email address' } });
   });
@@ -24,7 +28,11 @@ describe('partner actions', () => {
   it('keeps a refusal’s own words', async () => {
     const result = await sendInvite(
       { invitee: { kind: 'email', email: 'a@b.co' }, permissions: ['analytics'] },
-      failingClient(409, { code: 'INVITE_ALREADY_COLLABORATES', message: 'a@b.co already collaborates on your channel or has an invitation waiting.', details: { field: 'email' } }),
+      failingClient(409, {
+        code: 'INVITE_ALREADY_COLLABORATES',
+        message: 'a@b.co already collaborates on your channel or has an invitation waiting.',
+        details: { field: 'email' },
+      }),
     );
     expect(result).toMatchObject({ ok: false, message: 'a@b.co already collaborates on your channel or has an invitation waiting.' });
   });
@@ -32,7 +40,13 @@ describe('partner actions', () => {
   it('sends a signed-out partner area to sign-in and shows a channel refusal in words', async () => {
     await loadPartnerAccount(failingClient(401, { code: 'UNAUTHENTICATED', message: 'You need to sign in first.' }));
     expect(usePartnerStore.getState().accountStatus).toBe('unauthenticated');
-    await loadChannel('owner-1', failingClient(403, { code: 'FORBIDDEN', message: 'You are not a collaborator of this channel. Ask its owner for an invitation.' }));
-    expect(usePartnerStore.getState()).toMatchObject({ channelStatus: 'failed', channelError: 'You are not a collaborator of this channel. Ask its owner for an invitation.' });
+    await loadChannel(
+      'owner-1',
+      failingClient(403, { code: 'FORBIDDEN', message: 'You are not a collaborator of this channel. Ask its owner for an invitation.' }),
+    );
+    expect(usePartnerStore.getState()).toMatchObject({
+      channelStatus: 'failed',
+      channelError: 'You are not a collaborator of this channel. Ask its owner for an invitation.',
+    });
   });
 });

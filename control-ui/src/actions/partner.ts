@@ -36,7 +36,6 @@ import { showToast } from './toasts.ts';
 /** A form's answer: saved, or the api's words per field and overall. */
 export type FormResult = { ok: true } | { ok: false; message: string; fieldErrors: Record<string, string> };
 
-
 function failed(err: unknown): FormResult {
   const api = apiErrorOf(err);
   const fieldErrors = api?.code === 'VALIDATION_FAILED' ? fieldErrorsOf(api.details) : {};
@@ -119,10 +118,7 @@ export async function disconnectLoginMethod(providerId: string, client: HttpClie
 export async function loadCollaborators(client: HttpClient = httpClient): Promise<void> {
   if (usePartnerStore.getState().collaboratorsStatus === 'idle') usePartnerStore.setState({ collaboratorsStatus: 'loading' });
   try {
-    const [sent, received] = await Promise.all([
-      call(listSentInvitesEndpoint, {}, client),
-      call(listReceivedInvitesEndpoint, {}, client),
-    ]);
+    const [sent, received] = await Promise.all([call(listSentInvitesEndpoint, {}, client), call(listReceivedInvitesEndpoint, {}, client)]);
     usePartnerStore.setState({ collaboratorsStatus: 'ready', sent: sent.invites, received: received.invites });
   } catch {
     usePartnerStore.setState({ collaboratorsStatus: 'failed' });
@@ -182,7 +178,10 @@ export async function answerInvite(inviteId: string, answer: 'accept' | 'decline
 }
 
 /** Decline Collaboration Invite: the e-mail's link, signed in or not. Returns the channel's name or the refusal. */
-export async function declineInviteByLink(token: string, client: HttpClient = httpClient): Promise<{ ok: true; channelName: string } | { ok: false; message: string }> {
+export async function declineInviteByLink(
+  token: string,
+  client: HttpClient = httpClient,
+): Promise<{ ok: true; channelName: string } | { ok: false; message: string }> {
   try {
     const { channelName } = await call(declineInviteByLinkEndpoint, { body: { token } }, client);
     return { ok: true, channelName };
@@ -215,7 +214,12 @@ export async function loadChannel(channelId: string, client: HttpClient = httpCl
 /** Settings › Integrations 'Connect': leaves for the platform's consent page, which returns to Integrations. */
 export async function connectPlatform(providerId: string, client: HttpClient = httpClient): Promise<void> {
   try {
-    const { url } = await client.sendJson('POST', '/api/auth/link-social', { provider: providerId, callbackURL: '/partner/settings/integrations' }, { response: oauthStartAnswerSchema });
+    const { url } = await client.sendJson(
+      'POST',
+      '/api/auth/link-social',
+      { provider: providerId, callbackURL: '/partner/settings/integrations' },
+      { response: oauthStartAnswerSchema },
+    );
     window.location.assign(url);
   } catch (err) {
     showToast({ kind: 'error', title: 'Could not connect', description: messageOf(err) });
@@ -237,7 +241,11 @@ export async function uploadAvatar(file: File, client: HttpClient = httpClient):
     showToast({ kind: 'success', title: 'Avatar updated' });
   } catch (err) {
     const api = apiErrorOf(err);
-    showToast({ kind: 'error', title: 'Failed to update your avatar', description: api?.code === 'VALIDATION_FAILED' ? 'Upload a PNG, JPEG or WebP image of at most 0.5 MB.' : messageOf(err) });
+    showToast({
+      kind: 'error',
+      title: 'Failed to update your avatar',
+      description: api?.code === 'VALIDATION_FAILED' ? 'Upload a PNG, JPEG or WebP image of at most 0.5 MB.' : messageOf(err),
+    });
   }
 }
 

@@ -91,7 +91,8 @@ export async function addTemplateToProject(templateId: SceneTemplateId, client: 
   if (!projectId) return false;
   try {
     const accepted = await call(copySceneTemplateEndpoint, { params: { projectId }, body: { templateId } }, client);
-    if (useStudioStore.getState().projectId === projectId) receivePatch({ type: 'scene.patched', projectId, version: accepted.version, ops: accepted.ops }, client);
+    if (useStudioStore.getState().projectId === projectId)
+      receivePatch({ type: 'scene.patched', projectId, version: accepted.version, ops: accepted.ops }, client);
     showToast({ kind: 'success', title: `${templateId} added`, description: 'Its scenes are at the end of your scene list.' });
     return true;
   } catch (err) {

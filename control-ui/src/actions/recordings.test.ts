@@ -19,7 +19,17 @@ const recording: Recording = {
   parts: [{ number: 1, sizeBytes: 9_000_000, durationSeconds: 60.02 }],
   expiresAt: '2026-12-25T10:01:00.000Z',
 };
-const live: BroadcastView = { id: recording.broadcastId, projectId, state: 'live', failureReason: null, startedAt: recording.startedAt, endedAt: null, endsAt: null, outputs: [], recordingId: recording.id };
+const live: BroadcastView = {
+  id: recording.broadcastId,
+  projectId,
+  state: 'live',
+  failureReason: null,
+  startedAt: recording.startedAt,
+  endedAt: null,
+  endsAt: null,
+  outputs: [],
+  recordingId: recording.id,
+};
 
 let server: TestServer | undefined;
 let requests: { method: string; url: string; body: unknown }[];
@@ -60,9 +70,15 @@ describe('recordings', () => {
   });
 
   it("says why the list cannot be read (the server's words)", async () => {
-    reply = () => ({ status: 403, body: { error: { code: 'FORBIDDEN', message: 'Your role in this project (viewer) does not allow you to manage the broadcast.' } } });
+    reply = () => ({
+      status: 403,
+      body: { error: { code: 'FORBIDDEN', message: 'Your role in this project (viewer) does not allow you to manage the broadcast.' } },
+    });
     await loadRecordings(projectId, client());
-    expect(useRecordingsStore.getState()).toMatchObject({ status: 'failed', error: 'Your role in this project (viewer) does not allow you to manage the broadcast.' });
+    expect(useRecordingsStore.getState()).toMatchObject({
+      status: 'failed',
+      error: 'Your role in this project (viewer) does not allow you to manage the broadcast.',
+    });
   });
 
   it('Go Live asks for a recording only with Record switched on, and shows a refusal in words', async () => {
@@ -80,8 +96,14 @@ describe('recordings', () => {
     expect((requests.at(-1)!.body as Record<string, unknown>).record).toBeUndefined();
 
     useDestinationsStore.setState({ broadcast: null });
-    reply = () => ({ status: 403, body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Your plan does not include recording. Upgrade to record your broadcasts.' } } });
+    reply = () => ({
+      status: 403,
+      body: { error: { code: 'PLAN_LIMIT_REACHED', message: 'Your plan does not include recording. Upgrade to record your broadcasts.' } },
+    });
     await goLive(client());
-    expect(useToastStore.getState().toasts.at(-1)).toMatchObject({ title: 'Could not go live', description: 'Your plan does not include recording. Upgrade to record your broadcasts.' });
+    expect(useToastStore.getState().toasts.at(-1)).toMatchObject({
+      title: 'Could not go live',
+      description: 'Your plan does not include recording. Upgrade to record your broadcasts.',
+    });
   });
 });

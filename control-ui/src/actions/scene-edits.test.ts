@@ -51,7 +51,9 @@ beforeEach(async () => {
         const result = applyScenePatch(stored, patch, planEntitlements.Free);
         if (!result.ok) {
           const status = result.rejection.error === 'CONFLICT' ? 409 : result.rejection.error === 'PLAN_LIMIT_REACHED' ? 403 : 422;
-          sendJson(res, status, { error: { code: result.rejection.error, message: result.rejection.message, details: { rule: result.rejection.code, ...result.rejection.details } } });
+          sendJson(res, status, {
+            error: { code: result.rejection.error, message: result.rejection.message, details: { rule: result.rejection.code, ...result.rejection.details } },
+          });
           return;
         }
         stored = result.document;
@@ -61,7 +63,14 @@ beforeEach(async () => {
       sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'Nothing was found at this address.' } });
     })();
   });
-  useStudioStore.setState({ ...initialStudioState(), projectId: ids.projectId, status: 'ready', confirmed: stored, document: stored, entitlements: planEntitlements.Free });
+  useStudioStore.setState({
+    ...initialStudioState(),
+    projectId: ids.projectId,
+    status: 'ready',
+    confirmed: stored,
+    document: stored,
+    entitlements: planEntitlements.Free,
+  });
 });
 
 afterEach(async () => {
@@ -97,7 +106,11 @@ describe('editScene', () => {
   it('after a 409 reloads the document and replays the edit on it, so both editors keep their change', async () => {
     const cameraId = '4fa06e3c-8d5b-4a7f-9ec2-b1ad9c8a7f6e';
     otherEditor = () => {
-      const other = applyScenePatch(stored, { baseVersion: stored.version, ops: [{ op: 'addSource', source: { id: cameraId, kind: 'webcam' } }] }, planEntitlements.Free);
+      const other = applyScenePatch(
+        stored,
+        { baseVersion: stored.version, ops: [{ op: 'addSource', source: { id: cameraId, kind: 'webcam' } }] },
+        planEntitlements.Free,
+      );
       if (other.ok) stored = other.document;
     };
     editScene(rename('Mine'), client());
@@ -115,7 +128,9 @@ describe('editScene', () => {
     await settled();
     expect(useStudioStore.getState().document?.scenes[0]?.layers[0]?.visible).toBe(true);
     expect(stored.version).toBe(0);
-    expect(useToastStore.getState().toasts).toMatchObject([{ kind: 'warning', title: 'Your plan shows the OnAir logo on all streams. Upgrade to hide or replace it.' }]);
+    expect(useToastStore.getState().toasts).toMatchObject([
+      { kind: 'warning', title: 'Your plan shows the OnAir logo on all streams. Upgrade to hide or replace it.' },
+    ]);
   });
 
   it('refuses a second game source before sending anything', async () => {

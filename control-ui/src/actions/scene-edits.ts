@@ -201,7 +201,12 @@ export function addUploadToScene(upload: Upload, screenKind: BuiltInScreen = 'br
   const source: NewSource =
     upload.kind === 'video'
       ? { id: sourceId, kind: 'video', name: upload.name.slice(0, 100), settings: { uploadId: upload.id } }
-      : { id: sourceId, kind: 'image', name: upload.name.slice(0, 100), settings: { uploadId: upload.id, url: '', purpose: upload.purpose === 'logo' ? 'logo' : 'background' } };
+      : {
+          id: sourceId,
+          kind: 'image',
+          name: upload.name.slice(0, 100),
+          settings: { uploadId: upload.id, url: '', purpose: upload.purpose === 'logo' ? 'logo' : 'background' },
+        };
   const ops: SceneOp[] = [
     { op: 'addSource', source },
     { op: 'addLayer', sceneId, layer: { id: layerId, sourceId, ...(fullFrame ? { x: 0, y: 0, width: CANVAS.width, height: CANVAS.height } : {}) } },
@@ -230,11 +235,20 @@ export function addScreen(picture: { screen: BuiltInScreen } | { uploadId: strin
   const sourceId = uuid();
   const ops: SceneOp[] = [
     { op: 'addScene', sceneId, name: (name ?? SCREEN_NAMES[kind]).slice(0, 100), kind },
-    { op: 'addSource', source: { id: sourceId, kind: 'image', name: SCREEN_NAMES[kind], settings: { url: '', purpose: 'screen', ...('screen' in picture ? { screen: picture.screen } : { uploadId: picture.uploadId }) } } },
+    {
+      op: 'addSource',
+      source: {
+        id: sourceId,
+        kind: 'image',
+        name: SCREEN_NAMES[kind],
+        settings: { url: '', purpose: 'screen', ...('screen' in picture ? { screen: picture.screen } : { uploadId: picture.uploadId }) },
+      },
+    },
     { op: 'addLayer', sceneId, layer: { id: uuid(), sourceId, x: 0, y: 0, width: CANVAS.width, height: CANVAS.height } },
   ];
   const watermark = doc.sources.find((s) => s.kind === 'watermark');
-  if (!canHideOrReplaceLogo(useStudioStore.getState().entitlements) && watermark) ops.push({ op: 'addLayer', sceneId, layer: { id: uuid(), sourceId: watermark.id } });
+  if (!canHideOrReplaceLogo(useStudioStore.getState().entitlements) && watermark)
+    ops.push({ op: 'addLayer', sceneId, layer: { id: uuid(), sourceId: watermark.id } });
   return editScene(ops);
 }
 
@@ -259,7 +273,8 @@ export function addCountdownScene(seconds = DEFAULT_COUNTDOWN.seconds): boolean 
     { op: 'addLayer', sceneId, layer: { id: uuid(), sourceId, x: 0, y: 0, width: CANVAS.width, height: CANVAS.height } },
   ];
   const watermark = doc.sources.find((s) => s.kind === 'watermark');
-  if (!canHideOrReplaceLogo(useStudioStore.getState().entitlements) && watermark) ops.push({ op: 'addLayer', sceneId, layer: { id: uuid(), sourceId: watermark.id } });
+  if (!canHideOrReplaceLogo(useStudioStore.getState().entitlements) && watermark)
+    ops.push({ op: 'addLayer', sceneId, layer: { id: uuid(), sourceId: watermark.id } });
   return editScene(ops);
 }
 
@@ -340,8 +355,11 @@ export function stopFollowingLayout(sceneId: string): boolean {
 export function moveLayerByHand(canvas: CanvasKind, sceneId: string, layerId: string, box: { x: number; y: number; width: number; height: number }): boolean {
   const doc = shown();
   const scene = doc?.scenes.find((s) => s.id === sceneId);
-  const ops: SceneOp[] = [canvas === 'vertical' ? { op: 'updateLayerVertical', sceneId, layerId, changes: box } : { op: 'updateLayer', sceneId, layerId, changes: box }];
-  if (doc && scene?.followedLayout && layoutTiles(scene, doc.sources).some((t) => t.layerId === layerId)) ops.push({ op: 'followLayout', sceneId, followedLayout: null });
+  const ops: SceneOp[] = [
+    canvas === 'vertical' ? { op: 'updateLayerVertical', sceneId, layerId, changes: box } : { op: 'updateLayer', sceneId, layerId, changes: box },
+  ];
+  if (doc && scene?.followedLayout && layoutTiles(scene, doc.sources).some((t) => t.layerId === layerId))
+    ops.push({ op: 'followLayout', sceneId, followedLayout: null });
   return editScene(ops);
 }
 

@@ -54,10 +54,16 @@ describe('scheduled broadcasts in the Media dialog', () => {
   it("says the server's words when it refuses, and shows the schedule as it is now", async () => {
     const started = { ...soon, state: 'live' as const };
     reply = (method) =>
-      method === 'GET' ? { status: 200, body: { scheduled: [requests.length > 1 ? started : soon] } } : { status: 409, body: { error: { code: 'CONFLICT', message: 'This broadcast has already started or ended.' } } };
+      method === 'GET'
+        ? { status: 200, body: { scheduled: [requests.length > 1 ? started : soon] } }
+        : { status: 409, body: { error: { code: 'CONFLICT', message: 'This broadcast has already started or ended.' } } };
     await loadSchedules(projectId, client());
     expect(await cancelSchedule(projectId, soon.id, client())).toBe(false);
-    expect(useToastStore.getState().toasts.at(-1)).toMatchObject({ kind: 'error', title: 'The broadcast could not be cancelled', description: 'This broadcast has already started or ended.' });
+    expect(useToastStore.getState().toasts.at(-1)).toMatchObject({
+      kind: 'error',
+      title: 'The broadcast could not be cancelled',
+      description: 'This broadcast has already started or ended.',
+    });
     expect(useSchedulesStore.getState()).toMatchObject({ scheduled: [started], cancelling: null });
   });
 

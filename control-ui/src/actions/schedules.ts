@@ -9,7 +9,13 @@ import { showToast } from './toasts.ts';
  * Schedules an uploaded video to stream as live at `localTime` (a datetime-local value, the
  * creator's own clock); the server refuses in words a time past or too far ahead.
  */
-export async function scheduleVideo(projectId: string, uploadId: string, name: string, localTime: string, client: HttpClient = httpClient): Promise<ScheduledBroadcast | null> {
+export async function scheduleVideo(
+  projectId: string,
+  uploadId: string,
+  name: string,
+  localTime: string,
+  client: HttpClient = httpClient,
+): Promise<ScheduledBroadcast | null> {
   const at = new Date(localTime);
   if (Number.isNaN(at.getTime())) {
     showToast({ kind: 'error', title: 'Choose a date and a time' });
@@ -17,8 +23,13 @@ export async function scheduleVideo(projectId: string, uploadId: string, name: s
   }
   try {
     const scheduled = await call(scheduleVideoBroadcastEndpoint, { params: { projectId }, body: { uploadId, startAt: at.toISOString() } }, client);
-    if (useSchedulesStore.getState().projectId === projectId) useSchedulesStore.setState((s) => ({ scheduled: [...s.scheduled, scheduled].sort(soonestFirst) }));
-    showToast({ kind: 'success', title: `${name} goes live ${at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`, description: 'It streams to the destinations switched on then, and ends when the video has played.' });
+    if (useSchedulesStore.getState().projectId === projectId)
+      useSchedulesStore.setState((s) => ({ scheduled: [...s.scheduled, scheduled].sort(soonestFirst) }));
+    showToast({
+      kind: 'success',
+      title: `${name} goes live ${at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`,
+      description: 'It streams to the destinations switched on then, and ends when the video has played.',
+    });
     return scheduled;
   } catch (err) {
     showToast({ kind: 'error', title: 'The broadcast could not be scheduled', description: messageOf(err) });

@@ -22,7 +22,9 @@ const user: CurrentUser = {
   createdAt: '2026-01-01T00:00:00.000Z',
   lastLoggedInAt: null,
 };
-const settings: UserSettings = { mailing: { enabled: true, subscribed: false, preferences: { tips: true }, availableGroups: [{ id: 'tips', displayName: 'Tips' }] } };
+const settings: UserSettings = {
+  mailing: { enabled: true, subscribed: false, preferences: { tips: true }, availableGroups: [{ id: 'tips', displayName: 'Tips' }] },
+};
 
 let server: TestServer;
 let signedIn: boolean;
@@ -109,7 +111,10 @@ describe('sign-in steps', () => {
   });
 
   it('shows the api catalogue message of a wrong code', async () => {
-    answers['POST /api/auth/sign-in/email-otp'] = { status: 400, body: { error: { code: 'CODE_INVALID', message: 'That code is not right. Check it and try again.' } } };
+    answers['POST /api/auth/sign-in/email-otp'] = {
+      status: 400,
+      body: { error: { code: 'CODE_INVALID', message: 'That code is not right. Check it and try again.' } },
+    };
     useSessionStore.setState({ signIn: { ...initialSignIn, step: 'code', email: 'ada@example.com' } });
     await submitEmailCode('000000', createHttpClient({ baseUrl: server.baseUrl }));
     expect(useSessionStore.getState().signIn).toMatchObject({ step: 'code', error: 'That code is not right. Check it and try again.' });

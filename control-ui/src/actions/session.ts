@@ -27,10 +27,7 @@ function applyUser(user: CurrentUser): void {
 
 /** Loads the signed-in user and their settings; throws when there is no valid session. */
 export async function loadAccount(client: HttpClient = httpClient): Promise<CurrentUser> {
-  const [user, settings] = await Promise.all([
-    call(getCurrentUserEndpoint, {}, client),
-    call(getUserSettingsEndpoint, {}, client),
-  ]);
+  const [user, settings] = await Promise.all([call(getCurrentUserEndpoint, {}, client), call(getUserSettingsEndpoint, {}, client)]);
   useSessionStore.setState((state) => ({ loggedIn: true, user, settings, signIn: { ...initialSignIn, returnTo: state.signIn.returnTo } }));
   applyUser(user);
   return user;
@@ -108,7 +105,12 @@ export function requestEmailCode(email: string, client: HttpClient = httpClient)
 export function requestMagicLink(email: string, client: HttpClient = httpClient): Promise<void> {
   return step(async () => {
     const { returnTo } = useSessionStore.getState().signIn;
-    await client.sendJson('POST', authRoutes.sendMagicLink, { email: email.trim(), callbackURL: returnTo, errorCallbackURL: loginPathFor(returnTo) }, { response: authAckSchema });
+    await client.sendJson(
+      'POST',
+      authRoutes.sendMagicLink,
+      { email: email.trim(), callbackURL: returnTo, errorCallbackURL: loginPathFor(returnTo) },
+      { response: authAckSchema },
+    );
     setSignIn({ step: 'link-sent', email: email.trim() });
   });
 }
@@ -167,7 +169,12 @@ export function submitSecondFactor(code: string, kind: 'totp' | 'recovery', clie
 export function startOAuth(provider: OAuthProviderId, client: HttpClient = httpClient): Promise<void> {
   return step(async () => {
     const { returnTo } = useSessionStore.getState().signIn;
-    const { url } = await client.sendJson('POST', authRoutes.startOAuth, { provider, callbackURL: returnTo, errorCallbackURL: loginPathFor(returnTo) }, { response: oauthStartAnswerSchema });
+    const { url } = await client.sendJson(
+      'POST',
+      authRoutes.startOAuth,
+      { provider, callbackURL: returnTo, errorCallbackURL: loginPathFor(returnTo) },
+      { response: oauthStartAnswerSchema },
+    );
     window.location.assign(url);
   });
 }

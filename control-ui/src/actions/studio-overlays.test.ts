@@ -5,10 +5,26 @@ import { RequestFailedError } from '../api/http-errors.ts';
 import { initialStudioState, useStudioStore, useToastStore } from '../stores/index.ts';
 import { addOverlayToScene, loadOverlayChoices } from './studio-overlays.ts';
 
-const ids = { projectId: '0b6c2a9e-4f1d-4c3b-9a8e-7d6f5e4c3b2a', sceneId: '1c7d3b0f-5a2e-4d4c-8b9f-8e7a6f5d4c3b', watermarkSourceId: '2d8e4c1a-6b3f-4e5d-9ca0-9f8b7a6e5d4c', watermarkLayerId: '3e9f5d2b-7c4a-4f6e-8db1-a09c8b7f6e5d' };
+const ids = {
+  projectId: '0b6c2a9e-4f1d-4c3b-9a8e-7d6f5e4c3b2a',
+  sceneId: '1c7d3b0f-5a2e-4d4c-8b9f-8e7a6f5d4c3b',
+  watermarkSourceId: '2d8e4c1a-6b3f-4e5d-9ca0-9f8b7a6e5d4c',
+  watermarkLayerId: '3e9f5d2b-7c4a-4f6e-8db1-a09c8b7f6e5d',
+};
 const overlayId = '00000000-0000-4000-8000-000000000001';
 const page = `https://onair.example/overlay/o/${overlayId}?key=k`;
-const overlay = (sig: string): Overlay => ({ id: overlayId, channelId: 'me', name: 'Stream overlay', widgets: [], triggerAccess: { mode: 'all', whitelist: [] }, url: page, studioUrl: `${page}&onair-sig=${sig}`, images: {}, maxImageBytes: 1, updatedAt: '2026-11-25T12:00:00.000Z' });
+const overlay = (sig: string): Overlay => ({
+  id: overlayId,
+  channelId: 'me',
+  name: 'Stream overlay',
+  widgets: [],
+  triggerAccess: { mode: 'all', whitelist: [] },
+  url: page,
+  studioUrl: `${page}&onair-sig=${sig}`,
+  images: {},
+  maxImageBytes: 1,
+  updatedAt: '2026-11-25T12:00:00.000Z',
+});
 const summary = (id: string, name: string): OverlaySummary => ({ id, name, updatedAt: '2026-11-25T12:00:00.000Z', widgetCount: 2 });
 
 /** Answers GETs by path; scene patches are left pending (what the studio shows is what is checked here). */
@@ -16,7 +32,7 @@ function clientOf(answers: Record<string, unknown>): HttpClient & { asked: strin
   const asked: string[] = [];
   return {
     asked,
-    getJson: async <T,>(path: string) => {
+    getJson: async <T>(path: string) => {
       asked.push(path);
       if (!(path in answers)) throw new RequestFailedError(403, { error: { code: 'FORBIDDEN', message: 'No.' } });
       return answers[path] as T;
@@ -28,7 +44,14 @@ function clientOf(answers: Record<string, unknown>): HttpClient & { asked: strin
 beforeEach(() => {
   useToastStore.setState({ toasts: [] });
   const doc = newProjectDocument({ ...ids, resolution: '720p' });
-  useStudioStore.setState({ ...initialStudioState(), projectId: ids.projectId, status: 'ready', confirmed: doc, document: doc, entitlements: planEntitlements.Free });
+  useStudioStore.setState({
+    ...initialStudioState(),
+    projectId: ids.projectId,
+    status: 'ready',
+    confirmed: doc,
+    document: doc,
+    entitlements: planEntitlements.Free,
+  });
 });
 
 describe('the studio overlay picker', () => {
@@ -56,12 +79,18 @@ describe('the studio overlay picker', () => {
   });
 
   it('adds the overlay as a keep-loaded web page over the whole canvas by its studio address; again, the same source gets today’s address', async () => {
-    expect(await addOverlayToScene({ channelId: 'me', overlayId }, clientOf({ [`/api/v1/partner/channels/me/overlays/${overlayId}`]: overlay('one') }))).toBe(true);
+    expect(await addOverlayToScene({ channelId: 'me', overlayId }, clientOf({ [`/api/v1/partner/channels/me/overlays/${overlayId}`]: overlay('one') }))).toBe(
+      true,
+    );
     let doc = useStudioStore.getState().document!;
     const pages = () => useStudioStore.getState().document!.sources.filter((s) => s.kind === 'webpage');
     expect(pages()).toHaveLength(1);
     expect(pages()[0]).toMatchObject({ name: 'Stream overlay', settings: { config: { url: `${page}&onair-sig=one`, mode: 'keep-loaded' } } });
-    const layers = () => useStudioStore.getState().document!.scenes.find((s) => s.id === doc.activeSceneId)!.layers.filter((l) => l.sourceId === pages()[0]!.id);
+    const layers = () =>
+      useStudioStore
+        .getState()
+        .document!.scenes.find((s) => s.id === doc.activeSceneId)!
+        .layers.filter((l) => l.sourceId === pages()[0]!.id);
     expect(layers().map((l) => [l.x, l.y, l.width, l.height])).toEqual([[0, 0, 1280, 720]]);
 
     // Again in the same scene (a source shows once per scene): the same source, today's address, no second layer.

@@ -79,7 +79,17 @@ export async function addOverlayToScene(choice: Pick<OverlayChoice, 'channelId' 
     [
       ...(existing
         ? []
-        : [{ op: 'addSource' as const, source: { id: sourceId, kind: 'webpage' as const, name: overlay.name, settings: { config: { url: overlay.studioUrl, title: overlay.name, canPreviewUrl: false, mode: 'keep-loaded' as const } } } }]),
+        : [
+            {
+              op: 'addSource' as const,
+              source: {
+                id: sourceId,
+                kind: 'webpage' as const,
+                name: overlay.name,
+                settings: { config: { url: overlay.studioUrl, title: overlay.name, canPreviewUrl: false, mode: 'keep-loaded' as const } },
+              },
+            },
+          ]),
       ...refresh,
       { op: 'addLayer', sceneId, layer: { id: layerId, sourceId, x: 0, y: 0, width: OVERLAY_CANVAS.width, height: OVERLAY_CANVAS.height } },
     ],

@@ -1,4 +1,12 @@
-import { createUploadEndpoint, deleteUploadEndpoint, errorBodySchema, listUploadsEndpoint, uploadSchema, type Upload, type UploadPurpose } from '@onair/protocol';
+import {
+  createUploadEndpoint,
+  deleteUploadEndpoint,
+  errorBodySchema,
+  listUploadsEndpoint,
+  uploadSchema,
+  type Upload,
+  type UploadPurpose,
+} from '@onair/protocol';
 import { call, urlOf } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { initialUploadsState, useUploadsStore, type UploadInProgress } from '../stores/index.ts';
@@ -57,7 +65,9 @@ let uploadCounter = 0;
  */
 export async function uploadFile(projectId: string, file: File, purpose: UploadPurpose, send: UploadSender = xhrSender): Promise<Upload | null> {
   const key = `upload-${++uploadCounter}`;
-  useUploadsStore.setState((s) => ({ inProgress: [...s.inProgress, { key, name: file.name, purpose, sentBytes: 0, totalBytes: file.size, state: 'sending', error: null }] }));
+  useUploadsStore.setState((s) => ({
+    inProgress: [...s.inProgress, { key, name: file.name, purpose, sentBytes: 0, totalBytes: file.size, state: 'sending', error: null }],
+  }));
   const url = urlOf(createUploadEndpoint, { params: { projectId }, query: { purpose, name: file.name.slice(0, 200) || 'file' } });
   try {
     const answer = await send(url, file, (sent) => updateProgress(key, { sentBytes: sent, state: sent >= file.size ? 'checking' : 'sending' }));

@@ -1,7 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { defineEndpoint, deleteCurrentUserEndpoint, deleteRecordingEndpoint, getProjectEndpoint, listProjectsEndpoint, readyzEndpoint, renameProjectEndpoint, type ProjectDetails } from '@onair/protocol';
+import {
+  defineEndpoint,
+  deleteCurrentUserEndpoint,
+  deleteRecordingEndpoint,
+  getProjectEndpoint,
+  listProjectsEndpoint,
+  readyzEndpoint,
+  renameProjectEndpoint,
+  type ProjectDetails,
+} from '@onair/protocol';
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
 import { call, pathOf, type PathParamNames } from './call.ts';
 import { createHttpClient } from './http-client.ts';
@@ -53,7 +62,9 @@ describe('call', () => {
 
   it('sends the body as JSON with the method the contract names', async () => {
     const { client, seen } = await serve(200, { ...project, name: 'Evening show' });
-    await expect(call(renameProjectEndpoint, { params: { projectId }, body: { name: 'Evening show' } }, client)).resolves.toMatchObject({ name: 'Evening show' });
+    await expect(call(renameProjectEndpoint, { params: { projectId }, body: { name: 'Evening show' } }, client)).resolves.toMatchObject({
+      name: 'Evening show',
+    });
     expect(await seen).toEqual({ method: 'PATCH', url: `/api/v1/projects/${projectId}`, contentType: 'application/json', body: '{"name":"Evening show"}' });
   });
 
@@ -105,7 +116,15 @@ describe('call', () => {
     };
     expect(neverCalled).toBeTypeOf('function');
     // A contract without a params schema: the names come from its path.
-    const pathOnly = defineEndpoint({ id: 'pathOnly', method: 'delete', path: '/things/:thingId/parts/:partId', summary: '', tag: 'test', access: 'user', response: z.null() });
+    const pathOnly = defineEndpoint({
+      id: 'pathOnly',
+      method: 'delete',
+      path: '/things/:thingId/parts/:partId',
+      summary: '',
+      tag: 'test',
+      access: 'user',
+      response: z.null(),
+    });
     const pathOnlyNeverCalled = (): void => {
       void call(pathOnly, { params: { thingId: 'a', partId: 'b' } });
       // @ts-expect-error partId is part of the path.

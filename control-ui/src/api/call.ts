@@ -53,7 +53,8 @@ export type CallQuery<E extends AnyEndpoint> = QueryOf<E>;
 export type CallResult<E extends AnyEndpoint> = z.output<E['response']>;
 
 /** The input may be left out when the contract asks for nothing; the client is the app's unless a test gives its own. */
-type CallArgs<E extends AnyEndpoint> = Record<never, never> extends CallInput<E> ? [input?: CallInput<E>, client?: HttpClient] : [input: CallInput<E>, client?: HttpClient];
+type CallArgs<E extends AnyEndpoint> =
+  Record<never, never> extends CallInput<E> ? [input?: CallInput<E>, client?: HttpClient] : [input: CallInput<E>, client?: HttpClient];
 
 type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
 
@@ -100,7 +101,10 @@ export function call<E extends AnyEndpoint>(endpoint: E, ...args: CallArgs<E>): 
   const input: { params?: unknown; query?: unknown; body?: unknown } = args[0] ?? {};
   const client = args[1] ?? httpClient;
   const url = pathOf(endpoint, input);
-  const options = { response: endpoint.successStatus === 204 ? noContent(endpoint.response) : endpoint.response, ...(endpoint.alsoRespondsWith ? { alsoAccept: endpoint.alsoRespondsWith } : {}) };
+  const options = {
+    response: endpoint.successStatus === 204 ? noContent(endpoint.response) : endpoint.response,
+    ...(endpoint.alsoRespondsWith ? { alsoAccept: endpoint.alsoRespondsWith } : {}),
+  };
   if (endpoint.method === 'get') return client.getJson(url, options) as Promise<CallResult<E>>;
   const method = endpoint.method === 'post' ? 'POST' : endpoint.method === 'put' ? 'PUT' : endpoint.method === 'patch' ? 'PATCH' : 'DELETE';
   return client.sendJson(method, url, input.body, options) as Promise<CallResult<E>>;

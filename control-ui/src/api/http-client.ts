@@ -4,7 +4,8 @@ import { NetworkError, RequestAbortedError, RequestFailedError, UnauthorizedErro
 export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** An endpoint's path with its `:name` parameters filled in (each encoded). */
-export const withId = (path: string, params: Record<string, string>): string => path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
+export const withId = (path: string, params: Record<string, string>): string =>
+  path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
 
 export interface HttpClientOptions {
   /** Empty in the browser: the api serves the UI, so paths are same-origin. */

@@ -69,7 +69,8 @@ export const TextArea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<H
   return <textarea ref={ref} className={[styles.input, styles.textarea, className].filter(Boolean).join(' ')} {...props} />;
 });
 
-export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement> & TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange' | 'value' | 'children'> {
+export interface TextFieldProps
+  extends Omit<InputHTMLAttributes<HTMLInputElement> & TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange' | 'value' | 'children'> {
   label: ReactNode;
   value: string;
   onChange: (value: string) => void;
@@ -86,11 +87,40 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 }
 
 /** A labelled text input (or textarea) with hint, error and an optional counter. */
-export function TextField({ label, value, onChange, hint, error, multiline, counter, full, className, inputClassName, id, maxLength, ...rest }: TextFieldProps) {
+export function TextField({
+  label,
+  value,
+  onChange,
+  hint,
+  error,
+  multiline,
+  counter,
+  full,
+  className,
+  inputClassName,
+  id,
+  maxLength,
+  ...rest
+}: TextFieldProps) {
   return (
-    <FormField label={label} id={id} hint={hint} error={error} full={full} className={className} count={counter && maxLength !== undefined ? [value.length, maxLength] : undefined}>
+    <FormField
+      label={label}
+      id={id}
+      hint={hint}
+      error={error}
+      full={full}
+      className={className}
+      count={counter && maxLength !== undefined ? [value.length, maxLength] : undefined}
+    >
       {(control) => {
-        const props = { id: control.id, 'aria-invalid': control['aria-invalid'], 'aria-describedby': control['aria-describedby'], value, maxLength, className: inputClassName };
+        const props = {
+          id: control.id,
+          'aria-invalid': control['aria-invalid'],
+          'aria-describedby': control['aria-describedby'],
+          value,
+          maxLength,
+          className: inputClassName,
+        };
         return multiline ? (
           <TextArea {...(rest as TextareaHTMLAttributes<HTMLTextAreaElement>)} {...props} onChange={(e) => onChange(e.target.value)} />
         ) : (

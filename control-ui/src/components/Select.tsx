@@ -34,7 +34,11 @@ export function Select({ id, value, options, onValueChange, placeholder, disable
   const chosen = value === null ? undefined : options.find((o) => o.value === value);
   const container = usePortalContainer();
   return (
-    <RadixSelect.Root value={chosen ? toRadix(chosen.value) : ''} onValueChange={(v) => onValueChange(fromRadix(v))} disabled={disabled || options.length === 0}>
+    <RadixSelect.Root
+      value={chosen ? toRadix(chosen.value) : ''}
+      onValueChange={(v) => onValueChange(fromRadix(v))}
+      disabled={disabled || options.length === 0}
+    >
       <RadixSelect.Trigger id={id} className={styles.trigger} aria-label={aria['aria-label']} aria-invalid={aria['aria-invalid']}>
         <span className={styles.value}>
           {/* The chosen label is given, not looked up from the (closed, unrendered) list: it shows on first paint too. */}

@@ -34,7 +34,8 @@ export interface TableProps<Row> {
 export function Table<Row>({ columns, rows, rowKey, showHeader = true, rowProps, empty, className, ...aria }: TableProps<Row>) {
   if (rows.length === 0 && empty !== undefined) return <p className={styles.empty}>{empty}</p>;
   const cellClass = (column: TableColumn<Row>, row: Row) =>
-    [column.align === 'end' ? styles.end : '', typeof column.className === 'function' ? column.className(row) : column.className].filter(Boolean).join(' ') || undefined;
+    [column.align === 'end' ? styles.end : '', typeof column.className === 'function' ? column.className(row) : column.className].filter(Boolean).join(' ') ||
+    undefined;
   return (
     <div className={[styles.wrap, className].filter(Boolean).join(' ')}>
       <table className={styles.table} aria-label={aria['aria-label']}>

@@ -63,9 +63,7 @@ export function Tabs<Id extends string>({ label, tabs, initialTab }: TabsProps<I
               onKeyDown={(event) => onKeyDown(event, index)}
             >
               {tab.label}
-              {tab.badge && (
-                <span className={styles.badge} role="status" aria-label={tab.badge} title={tab.badge} data-testid={`tab-badge-${tab.id}`} />
-              )}
+              {tab.badge && <span className={styles.badge} role="status" aria-label={tab.badge} title={tab.badge} data-testid={`tab-badge-${tab.id}`} />}
             </button>
           );
         })}

@@ -59,7 +59,8 @@ describe('Select', () => {
     { value: 'mic-1', label: 'USB microphone' },
     { value: 'mic-2', label: 'Headset', disabled: true },
   ];
-  const render = (value: string | null, opts = options) => renderToString(<Select id="mic" value={value} options={opts} onValueChange={() => {}} placeholder="Default microphone" />);
+  const render = (value: string | null, opts = options) =>
+    renderToString(<Select id="mic" value={value} options={opts} onValueChange={() => {}} placeholder="Default microphone" />);
 
   it('is a labelled combobox button showing the chosen option, never a visible native select', () => {
     const html = render('mic-1');
@@ -82,16 +83,22 @@ describe('Select', () => {
 
 describe('FormField and TextField', () => {
   it('labels its control, ties the hint and the error to it, and marks it invalid', () => {
-    const html = renderToString(<TextField id="name" label="Legal name" value="Ada" onChange={() => {}} hint="As on your tax form" error="Enter your legal name" />);
+    const html = renderToString(
+      <TextField id="name" label="Legal name" value="Ada" onChange={() => {}} hint="As on your tax form" error="Enter your legal name" />,
+    );
     expect(html).toContain('for="name"');
-    expect(html).toMatch(/<input[^>]*id="name"[^>]*aria-invalid="true"[^>]*aria-describedby="name-hint name-error"|<input[^>]*aria-invalid="true"[^>]*aria-describedby="name-hint name-error"[^>]*id="name"/);
+    expect(html).toMatch(
+      /<input[^>]*id="name"[^>]*aria-invalid="true"[^>]*aria-describedby="name-hint name-error"|<input[^>]*aria-invalid="true"[^>]*aria-describedby="name-hint name-error"[^>]*id="name"/,
+    );
     expect(html).toContain('role="alert"');
     expect(html).toContain('Enter your legal name');
   });
 
   it('counts characters against the maximum when asked, and gives a render function the id it made', () => {
     expect(renderToString(<TextField label="Title" value="Hello" maxLength={100} counter onChange={() => {}} />)).toContain('5<!-- -->/<!-- -->100');
-    const html = renderToString(<FormField label="Camera">{(control) => <button id={control.id} type="button" aria-invalid={control['aria-invalid']} />}</FormField>);
+    const html = renderToString(
+      <FormField label="Camera">{(control) => <button id={control.id} type="button" aria-invalid={control['aria-invalid']} />}</FormField>,
+    );
     const id = /<button id="([^"]+)"/.exec(html)?.[1];
     expect(id).toBeDefined();
     expect(html).toContain(`for="${id}"`);

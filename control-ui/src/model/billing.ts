@@ -7,7 +7,12 @@ export const CHECKOUT_POLL_STEP_MS = 500;
 /** Spec §9: minor units, whole when divisible by 100, else with two decimals. */
 export function formatPrice(minor: number, currency: string): string {
   const whole = minor % 100 === 0;
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: whole ? 0 : 2 }).format(minor / 100);
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    minimumFractionDigits: whole ? 0 : 2,
+    maximumFractionDigits: whole ? 0 : 2,
+  }).format(minor / 100);
 }
 
 /** Spec §9: dates like 'MMMM d, yyyy'. */
@@ -37,4 +42,9 @@ export function perMonth(price: PlanPrice): string {
 }
 
 /** Spec §2: what a cancelled paid plan takes away. */
-export const CANCEL_LOSSES = ['Replacing or hiding the OnAir logo', 'Uploading your own backgrounds and videos', 'Adding guests to your stream', 'Streaming at 1080p'] as const;
+export const CANCEL_LOSSES = [
+  'Replacing or hiding the OnAir logo',
+  'Uploading your own backgrounds and videos',
+  'Adding guests to your stream',
+  'Streaming at 1080p',
+] as const;

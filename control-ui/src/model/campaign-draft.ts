@@ -140,4 +140,3 @@ export function toInput(d: Draft): CampaignInput {
     resources: d.resources.filter((r) => r.title.trim() !== '' || r.url.trim() !== ''),
   };
 }
-

@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { DestinationView } from '@onair/protocol';
-import { counterText, encoderNotice, isTwitchRequired, formatBitrate, formatElapsed, formErrors, formFields, healthLight, initialFormValues, streamLimitWarning, toCreateBody, toUpdateBody } from './destinations.ts';
+import {
+  counterText,
+  encoderNotice,
+  isTwitchRequired,
+  formatBitrate,
+  formatElapsed,
+  formErrors,
+  formFields,
+  healthLight,
+  initialFormValues,
+  streamLimitWarning,
+  toCreateBody,
+  toUpdateBody,
+} from './destinations.ts';
 
 const view = (over: Partial<DestinationView> = {}): DestinationView => ({
   id: '00000000-0000-4000-8000-000000000001',
@@ -34,9 +47,14 @@ describe('destination form model', () => {
 
   it('words field errors with the rules of spec §5', () => {
     const v = { ...initialFormValues('CustomRTMP'), name: '', rtmpUrl: 'http://x' };
-    expect(formErrors('CustomRTMP', v, null)).toEqual({ name: 'Enter a name of 1 to 100 characters.', rtmpUrl: 'The server URL must start with rtmp:// or rtmps://.' });
+    expect(formErrors('CustomRTMP', v, null)).toEqual({
+      name: 'Enter a name of 1 to 100 characters.',
+      rtmpUrl: 'The server URL must start with rtmp:// or rtmps://.',
+    });
     expect(formErrors('Twitch', initialFormValues('Twitch'), null)).toEqual({ title: 'Enter a title.' });
-    expect(formErrors('YouTube', { ...initialFormValues('YouTube'), description: 'x'.repeat(1501) }, null)).toEqual({ description: 'The description can be at most 1500 characters.' });
+    expect(formErrors('YouTube', { ...initialFormValues('YouTube'), description: 'x'.repeat(1501) }, null)).toEqual({
+      description: 'The description can be at most 1500 characters.',
+    });
     // A stream-key platform needs a key when adding, not when editing one that has one saved.
     const trovo = { ...initialFormValues('Trovo'), streamKey: '' };
     expect(formErrors('Trovo', trovo, null)).toEqual({ streamKey: 'Enter the stream key.' });
@@ -47,8 +65,15 @@ describe('destination form model', () => {
     const edit = initialFormValues('CustomRTMP', view());
     expect(edit.streamKey).toBe('');
     expect(toUpdateBody('CustomRTMP', edit)).toEqual({ name: 'Mine', rtmpUrl: 'rtmp://example.com/live', canvas: 'horizontal' });
-    expect(toUpdateBody('Twitch', { ...initialFormValues('Twitch'), title: 'T', description: 'ignored' })).toEqual({ settings: { title: 'T' }, applyMetadataToAll: false, canvas: 'horizontal' });
-    expect(toCreateBody('Facebook', { ...initialFormValues('Facebook'), title: 'F' })).toMatchObject({ type: 'Facebook', settings: { title: 'F', privacy: 'EVERYONE' } });
+    expect(toUpdateBody('Twitch', { ...initialFormValues('Twitch'), title: 'T', description: 'ignored' })).toEqual({
+      settings: { title: 'T' },
+      applyMetadataToAll: false,
+      canvas: 'horizontal',
+    });
+    expect(toCreateBody('Facebook', { ...initialFormValues('Facebook'), title: 'F' })).toMatchObject({
+      type: 'Facebook',
+      settings: { title: 'F', privacy: 'EVERYONE' },
+    });
   });
 });
 
@@ -58,7 +83,10 @@ describe('destination canvas', () => {
     expect(initialFormValues('Instagram').canvas).toBe('vertical');
     expect(initialFormValues('Twitch').canvas).toBe('horizontal');
     expect(initialFormValues('CustomRTMP', view({ canvas: 'vertical' })).canvas).toBe('vertical');
-    expect(toCreateBody('TikTok', { ...initialFormValues('TikTok'), rtmpUrl: 'rtmp://push.example.com/live', streamKey: 'k' })).toMatchObject({ type: 'TikTok', canvas: 'vertical' });
+    expect(toCreateBody('TikTok', { ...initialFormValues('TikTok'), rtmpUrl: 'rtmp://push.example.com/live', streamKey: 'k' })).toMatchObject({
+      type: 'TikTok',
+      canvas: 'vertical',
+    });
   });
 });
 
@@ -101,7 +129,10 @@ describe('encoderNotice', () => {
   it('says nothing while the encoder runs as planned, and names what the busy server changed', () => {
     expect(encoderNotice(undefined)).toBeNull();
     expect(encoderNotice({ step: 0, steps: 3, preset: 'veryfast', width: 1280, height: 720 })).toBeNull();
-    for (const [step, preset] of [[1, 'superfast'], [2, 'ultrafast']] as const) {
+    for (const [step, preset] of [
+      [1, 'superfast'],
+      [2, 'ultrafast'],
+    ] as const) {
       expect(encoderNotice({ step, steps: 3, preset, width: 1280, height: 720 })).toBe(
         'The streaming server is busy: your stream is encoded with a faster setting (slightly softer picture) to keep 30 fps. It returns to normal when the server has room.',
       );

@@ -8,7 +8,10 @@ const feed: IngestFeed = { state: 'flowing', videoCodec: 'h264', audioCodec: 'aa
 
 describe('ingestStatusLine', () => {
   it('shows codec, size, frame rate and bitrate while receiving', () => {
-    expect(ingestStatusLine(receiving, feed, true, 0)).toEqual({ light: 'receiving', text: 'Receiving from your encoder: H.264 · AAC · 1280×720 · 30 fps · 2.5 Mbps' });
+    expect(ingestStatusLine(receiving, feed, true, 0)).toEqual({
+      light: 'receiving',
+      text: 'Receiving from your encoder: H.264 · AAC · 1280×720 · 30 fps · 2.5 Mbps',
+    });
   });
 
   it('names an unsupported codec and a stalled feed as problems', () => {
@@ -21,11 +24,16 @@ describe('ingestStatusLine', () => {
 
   it('counts down the grace period of a dropped feed with Auto Live on', () => {
     const dropped: IngestStatus = { state: 'dropped', via: 'console', since: at, graceEndsAt: '2026-11-25T10:01:00.000Z' };
-    expect(ingestStatusLine(dropped, null, true, Date.parse('2026-11-25T10:00:15.000Z')).text).toBe("Feed dropped: the game source shows 'Game Source Offline'. The broadcast ends in 45 s unless it returns.");
+    expect(ingestStatusLine(dropped, null, true, Date.parse('2026-11-25T10:00:15.000Z')).text).toBe(
+      "Feed dropped: the game source shows 'Game Source Offline'. The broadcast ends in 45 s unless it returns.",
+    );
     expect(ingestStatusLine(dropped, null, false, Date.parse(at)).text).toBe("Feed dropped: the game source shows 'Game Source Offline'.");
   });
 
   it('waits', () => {
-    expect(ingestStatusLine({ state: 'waiting', via: null, since: null, graceEndsAt: null }, null, true, 0)).toEqual({ light: 'waiting', text: 'Waiting for a feed: the broadcast starts when it arrives.' });
+    expect(ingestStatusLine({ state: 'waiting', via: null, since: null, graceEndsAt: null }, null, true, 0)).toEqual({
+      light: 'waiting',
+      text: 'Waiting for a feed: the broadcast starts when it arrives.',
+    });
   });
 });

@@ -5,7 +5,10 @@ const canvas = { width: 1280, height: 720 };
 
 describe('snapMove', () => {
   it('snaps a near edge to the canvas edge and reports the guide', () => {
-    expect(snapMove({ x: 5, y: 100, width: 200, height: 100 }, canvas)).toEqual({ box: { x: 0, y: 100, width: 200, height: 100 }, guides: { vertical: [0], horizontal: [] } });
+    expect(snapMove({ x: 5, y: 100, width: 200, height: 100 }, canvas)).toEqual({
+      box: { x: 0, y: 100, width: 200, height: 100 },
+      guides: { vertical: [0], horizontal: [] },
+    });
     expect(snapMove({ x: 1075, y: 614, width: 200, height: 100 }, canvas).box).toMatchObject({ x: 1080, y: 620 });
   });
   it('snaps the centre to the canvas centre', () => {
@@ -14,7 +17,10 @@ describe('snapMove', () => {
     expect(result.guides).toEqual({ vertical: [640], horizontal: [360] });
   });
   it('leaves a box alone when nothing is within the threshold', () => {
-    expect(snapMove({ x: 100, y: 100, width: 200, height: 100 }, canvas)).toEqual({ box: { x: 100, y: 100, width: 200, height: 100 }, guides: { vertical: [], horizontal: [] } });
+    expect(snapMove({ x: 100, y: 100, width: 200, height: 100 }, canvas)).toEqual({
+      box: { x: 100, y: 100, width: 200, height: 100 },
+      guides: { vertical: [], horizontal: [] },
+    });
   });
 });
 
@@ -24,7 +30,12 @@ describe('resizing', () => {
     expect(resizeFrom({ x: 100, y: 100, width: 200, height: 100 }, 'nw', 50, 20, minimumSize('webcam'))).toEqual({ x: 150, y: 120, width: 150, height: 80 });
   });
   it('never shrinks a browser source below 852x480', () => {
-    expect(resizeFrom({ x: 200, y: 36, width: 852, height: 480 }, 'se', -300, -300, minimumSize('webpage'))).toEqual({ x: 200, y: 36, width: 852, height: 480 });
+    expect(resizeFrom({ x: 200, y: 36, width: 852, height: 480 }, 'se', -300, -300, minimumSize('webpage'))).toEqual({
+      x: 200,
+      y: 36,
+      width: 852,
+      height: 480,
+    });
   });
   it('snaps the moving edge to the canvas edge', () => {
     const result = snapResize({ x: 100, y: 100, width: 1175, height: 100 }, 'se', canvas, minimumSize('webcam'));

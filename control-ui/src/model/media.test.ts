@@ -9,7 +9,9 @@ describe('classifyMediaError', () => {
   it('tells a system block from a user refusal where the browser says so', () => {
     expect(classifyMediaError({ name: 'NotAllowedError', message: 'Permission denied by system' }, browserFamily(CHROME))).toBe('SystemPermissionDenied');
     expect(classifyMediaError({ name: 'NotAllowedError', message: 'Permission denied' }, browserFamily(CHROME))).toBe('UserPermissionDenied');
-    expect(classifyMediaError({ name: 'NotAllowedError', message: 'The request is not allowed by the user agent or the platform' }, browserFamily(SAFARI))).toBe('UserPermissionDenied');
+    expect(
+      classifyMediaError({ name: 'NotAllowedError', message: 'The request is not allowed by the user agent or the platform' }, browserFamily(SAFARI)),
+    ).toBe('UserPermissionDenied');
   });
 
   it('reports a busy camera as CouldNotStartVideoSource, with Firefox AbortError included', () => {
@@ -49,7 +51,14 @@ describe('the microphone a captured track uses', () => {
 
 describe('audio modes (spec §9)', () => {
   it('turns processing off and asks for stereo in music mode, on in speech mode', () => {
-    expect(audioConstraints('music', 'mic-1')).toMatchObject({ deviceId: { exact: 'mic-1' }, echoCancellation: false, autoGainControl: false, noiseSuppression: false, channelCount: { ideal: 2 }, sampleRate: { ideal: 48000 } });
+    expect(audioConstraints('music', 'mic-1')).toMatchObject({
+      deviceId: { exact: 'mic-1' },
+      echoCancellation: false,
+      autoGainControl: false,
+      noiseSuppression: false,
+      channelCount: { ideal: 2 },
+      sampleRate: { ideal: 48000 },
+    });
     expect(audioConstraints('speech', null)).toMatchObject({ echoCancellation: true, autoGainControl: true, noiseSuppression: true });
   });
 

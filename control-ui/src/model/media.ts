@@ -53,7 +53,12 @@ export const mediaErrorText: Record<MediaPermissionErrorType, string> = {
 export const DevicePermissionStatus = { Unknown: 0, Ok: 1, SelectedUnavailable: 2, AllUnavailable: 3 } as const;
 export type DevicePermissionStatus = (typeof DevicePermissionStatus)[keyof typeof DevicePermissionStatus];
 
-export function devicePermissionStatus(input: { asked: boolean; failed: boolean; devices: readonly { deviceId: string }[]; selected: string | null }): DevicePermissionStatus {
+export function devicePermissionStatus(input: {
+  asked: boolean;
+  failed: boolean;
+  devices: readonly { deviceId: string }[];
+  selected: string | null;
+}): DevicePermissionStatus {
   if (!input.asked) return DevicePermissionStatus.Unknown;
   if (input.failed || input.devices.length === 0) return DevicePermissionStatus.AllUnavailable;
   if (input.selected !== null && !input.devices.some((d) => d.deviceId === input.selected)) return DevicePermissionStatus.SelectedUnavailable;

@@ -29,7 +29,9 @@ export function GuestPage() {
   const { search } = useLocation();
   const stored = useGuestsStore((s) => s.page);
   // A path without a project is an incomplete link whatever the store holds (known on first paint).
-  const page: GuestPageStep = projectId ? stored : { kind: 'refused', title: 'This guest link is incomplete', message: 'Ask the host to send you their guest link again.' };
+  const page: GuestPageStep = projectId
+    ? stored
+    : { kind: 'refused', title: 'This guest link is incomplete', message: 'Ask the host to send you their guest link again.' };
   useDocumentTitle(page.kind === 'joined' ? `${page.projectName} · Guest` : 'Join as a guest');
   useEffect(() => {
     const { guestToken } = readGuestLink(search);

@@ -47,7 +47,15 @@ export function HomePage() {
           <label htmlFor={nameId} className={home.label}>
             New project
           </label>
-          <Input id={nameId} className={home.name} maxLength={100} required placeholder="Friday stream" value={name} onChange={(e) => setName(e.target.value)} />
+          <Input
+            id={nameId}
+            className={home.name}
+            maxLength={100}
+            required
+            placeholder="Friday stream"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
           <label htmlFor={templateId} className={home.label}>
             Template
           </label>
@@ -83,7 +91,13 @@ export function HomePage() {
             icon={<FolderOpen size={36} />}
             title={status === 'error' ? 'Projects could not be loaded' : status === 'ready' ? 'No projects yet' : 'Loading your projects…'}
           >
-            <p>{status === 'error' ? error : status === 'ready' ? 'Name your first project above and pick a template: Beam opens with your camera filling the frame.' : null}</p>
+            <p>
+              {status === 'error'
+                ? error
+                : status === 'ready'
+                  ? 'Name your first project above and pick a template: Beam opens with your camera filling the frame.'
+                  : null}
+            </p>
           </EmptyState>
         )}
       </section>

@@ -26,7 +26,11 @@ import styles from './LoginPage.module.css';
 // Selectors must return stable values (zustand re-renders on every new reference).
 const NO_PROVIDERS: never[] = [];
 
-const providerLabels: Record<OAuthProviderId, string> = { twitch: 'Continue with Twitch', google: 'Continue with YouTube (Google)', facebook: 'Continue with Facebook' };
+const providerLabels: Record<OAuthProviderId, string> = {
+  twitch: 'Continue with Twitch',
+  google: 'Continue with YouTube (Google)',
+  facebook: 'Continue with Facebook',
+};
 
 function ErrorNote() {
   const error = useSessionStore((s) => s.signIn.error);
@@ -192,7 +196,16 @@ function PhoneStep() {
             <label htmlFor={phoneId} className={styles.label}>
               Phone number
             </label>
-            <input id={phoneId} type="tel" autoComplete="tel" placeholder="+15551234567" className={styles.input} value={number} onChange={(e) => setNumber(e.target.value)} required />
+            <input
+              id={phoneId}
+              type="tel"
+              autoComplete="tel"
+              placeholder="+15551234567"
+              className={styles.input}
+              value={number}
+              onChange={(e) => setNumber(e.target.value)}
+              required
+            />
             <Button type="submit" variant="primary" disabled={pending || number.trim() === ''}>
               <MessageSquare size={16} aria-hidden />
               Text me a code
@@ -244,12 +257,23 @@ function SecondFactorStep() {
     <>
       <ShieldCheck size={32} className={card.icon} aria-hidden />
       <h1 className={card.title}>Two-step verification</h1>
-      <p className={card.lead}>{kind === 'totp' ? 'Enter the 6-digit code from your authenticator app.' : 'Enter one of your recovery codes. Each works once.'}</p>
+      <p className={card.lead}>
+        {kind === 'totp' ? 'Enter the 6-digit code from your authenticator app.' : 'Enter one of your recovery codes. Each works once.'}
+      </p>
       <form className={styles.form} onSubmit={submit}>
         <label htmlFor={codeId} className={styles.label}>
           {kind === 'totp' ? 'Authentication code' : 'Recovery code'}
         </label>
-        <input id={codeId} name="code" autoComplete="one-time-code" className={`${styles.input} ${styles.code}`} value={code} onChange={(e) => setCode(e.target.value)} autoFocus required />
+        <input
+          id={codeId}
+          name="code"
+          autoComplete="one-time-code"
+          className={`${styles.input} ${styles.code}`}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          autoFocus
+          required
+        />
         <Button type="submit" variant="primary" disabled={pending || code.trim() === ''}>
           Verify
         </Button>

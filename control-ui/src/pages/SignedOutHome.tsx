@@ -30,8 +30,8 @@ export function SignedOutHome() {
           Your live studio, in the cloud
         </h1>
         <p className={styles.lead}>
-          OnAir is a streaming studio in a browser tab. Build your show from your camera, screen and guests, and go live to every platform at once without
-          a powerful computer.
+          OnAir is a streaming studio in a browser tab. Build your show from your camera, screen and guests, and go live to every platform at once without a
+          powerful computer.
         </p>
         <div className={styles.actions}>
           <Link to="/login" className={styles.primary}>

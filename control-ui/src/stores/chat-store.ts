@@ -25,7 +25,19 @@ export interface ChatState {
 }
 
 export function initialChatState(): ChatState {
-  return { projectId: null, live: false, destinations: [], messages: [], filter: null, targets: [], draft: '', unread: false, viewing: false, loaded: false, sendError: null };
+  return {
+    projectId: null,
+    live: false,
+    destinations: [],
+    messages: [],
+    filter: null,
+    targets: [],
+    draft: '',
+    unread: false,
+    viewing: false,
+    loaded: false,
+    sendError: null,
+  };
 }
 
 export function createChatStore() {

@@ -1,5 +1,13 @@
 import { create } from 'zustand';
-import type { BroadcastView, DestinationOutput, DestinationPicker, DestinationType, DestinationView, EncoderSettings, StreamDestinationOption } from '@onair/protocol';
+import type {
+  BroadcastView,
+  DestinationOutput,
+  DestinationPicker,
+  DestinationType,
+  DestinationView,
+  EncoderSettings,
+  StreamDestinationOption,
+} from '@onair/protocol';
 import type { DestinationField, DestinationFormValues } from '../model/destinations.ts';
 
 export interface DestinationForm {

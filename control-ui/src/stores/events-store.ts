@@ -45,7 +45,18 @@ export function writeEventFilter(storage: FlagStorage | undefined, filter: strin
 }
 
 export function initialEventsState(storage?: FlagStorage): EventsState {
-  return { projectId: null, status: 'idle', error: null, events: [], paused: false, queued: [], filter: readEventFilter(storage), nextCursor: null, loadingMore: false, poppedOut: false };
+  return {
+    projectId: null,
+    status: 'idle',
+    error: null,
+    events: [],
+    paused: false,
+    queued: [],
+    filter: readEventFilter(storage),
+    nextCursor: null,
+    loadingMore: false,
+    poppedOut: false,
+  };
 }
 
 export function createEventsStore(storage: FlagStorage | undefined) {

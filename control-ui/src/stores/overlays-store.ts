@@ -19,7 +19,18 @@ export interface OverlaysState {
 }
 
 export function initialOverlaysState(): OverlaysState {
-  return { listStatus: 'idle', overlays: [], listError: null, editorStatus: 'idle', saved: null, draft: null, selectedWidgetId: null, saving: false, error: null, fieldErrors: {} };
+  return {
+    listStatus: 'idle',
+    overlays: [],
+    listError: null,
+    editorStatus: 'idle',
+    saved: null,
+    draft: null,
+    selectedWidgetId: null,
+    saving: false,
+    error: null,
+    fieldErrors: {},
+  };
 }
 
 export function createOverlaysStore() {

@@ -14,7 +14,13 @@ export interface PartnerSettingsState {
   grantsFailed: boolean;
 }
 
-export const initialPartnerSettingsState = (): PartnerSettingsState => ({ deletion: null, exports: null, exportsFailed: false, grants: null, grantsFailed: false });
+export const initialPartnerSettingsState = (): PartnerSettingsState => ({
+  deletion: null,
+  exports: null,
+  exportsFailed: false,
+  grants: null,
+  grantsFailed: false,
+});
 
 export function createPartnerSettingsStore() {
   return create<PartnerSettingsState>()(() => initialPartnerSettingsState());

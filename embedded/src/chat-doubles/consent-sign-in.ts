@@ -84,7 +84,13 @@ export class ConsentSignIn {
     const issued = form.code ? this.codes.get(form.code) : undefined;
     if (!issued || !form.code) return null;
     this.codes.delete(form.code);
-    if (issued.expiresAt < Date.now() || form.client_id !== issued.clientId || form.client_secret !== this.options.clientSecret || form.redirect_uri !== issued.redirectUri) return null;
+    if (
+      issued.expiresAt < Date.now() ||
+      form.client_id !== issued.clientId ||
+      form.client_secret !== this.options.clientSecret ||
+      form.redirect_uri !== issued.redirectUri
+    )
+      return null;
     return this.options.issue(issued.account);
   }
 
@@ -98,7 +104,8 @@ export class ConsentSignIn {
     } catch {
       return { error: 'The redirect address is missing or not valid.' };
     }
-    if (!this.options.redirectOrigins.includes(redirect.origin)) return { error: `The redirect address ${redirect.origin} is not registered for this application.` };
+    if (!this.options.redirectOrigins.includes(redirect.origin))
+      return { error: `The redirect address ${redirect.origin} is not registered for this application.` };
     return { redirect };
   }
 
@@ -156,7 +163,12 @@ ${scopes ? `<details><summary>Access OnAir asks for</summary><ul>${scopes}</ul><
   }
 
   private errorPage(r: DoubleRequest, message: string): void {
-    this.page(r, 400, `${this.options.platform} — test mode`, `<p class="badge" role="note">Test mode — no real ${escapeHtml(this.options.platform)} account</p><h1>This sign-in cannot go on</h1><p role="alert">${escapeHtml(message)}</p>`);
+    this.page(
+      r,
+      400,
+      `${this.options.platform} — test mode`,
+      `<p class="badge" role="note">Test mode — no real ${escapeHtml(this.options.platform)} account</p><h1>This sign-in cannot go on</h1><p role="alert">${escapeHtml(message)}</p>`,
+    );
   }
 
   private page(r: DoubleRequest, status: number, title: string, body: string): void {

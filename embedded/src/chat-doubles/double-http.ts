@@ -68,7 +68,14 @@ export class DoubleTokens {
       for (const t of Array.isArray(saved.refresh) ? saved.refresh : []) if (typeof t === 'string') this.refresh.add(t);
       for (const entry of Array.isArray(saved.owners) ? saved.owners : []) {
         const [token, a] = entry as [unknown, Partial<DoubleAccount> | undefined];
-        if (typeof token === 'string' && a && typeof a.id === 'string' && typeof a.login === 'string' && typeof a.displayName === 'string' && typeof a.email === 'string') {
+        if (
+          typeof token === 'string' &&
+          a &&
+          typeof a.id === 'string' &&
+          typeof a.login === 'string' &&
+          typeof a.displayName === 'string' &&
+          typeof a.email === 'string'
+        ) {
           this.owners.set(token, { id: a.id, login: a.login, displayName: a.displayName, email: a.email });
         }
       }
@@ -152,7 +159,8 @@ export class ChatDoubleBase {
       this.tokens.owners.delete(form.refresh_token);
       return this.issueToken(owner);
     }
-    if (form.grant_type === 'fb_exchange_token' && form.fb_exchange_token && this.access.has(form.fb_exchange_token)) return this.issueToken(this.tokens.owners.get(form.fb_exchange_token));
+    if (form.grant_type === 'fb_exchange_token' && form.fb_exchange_token && this.access.has(form.fb_exchange_token))
+      return this.issueToken(this.tokens.owners.get(form.fb_exchange_token));
     return null;
   }
 

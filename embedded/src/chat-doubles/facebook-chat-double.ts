@@ -17,7 +17,9 @@ export interface FacebookComment {
   created_time: string;
 }
 
-const graphError = (status: number, message: string, code: number) => ({ error: { message, type: status === 401 ? 'OAuthException' : 'GraphMethodException', code, fbtrace_id: randomBytes(6).toString('hex') } });
+const graphError = (status: number, message: string, code: number) => ({
+  error: { message, type: status === 401 ? 'OAuthException' : 'GraphMethodException', code, fbtrace_id: randomBytes(6).toString('hex') },
+});
 
 export class FacebookChatDouble extends ChatDoubleBase {
   /** The account whose live video the comments are on (in test mode, the account that signed in last). */
@@ -63,7 +65,12 @@ export class FacebookChatDouble extends ChatDoubleBase {
   /** A viewer comments: every open stream of the video receives it as an event. */
   comment(name: string, text: string, id?: string): string {
     const userId = `1000${Buffer.from(name).toString('hex').slice(0, 10)}`;
-    const c: FacebookComment = { id: id ?? `${this.videoId}_${randomBytes(6).toString('hex')}`, message: text, from: { id: userId, name }, created_time: new Date().toISOString().replace(/\.\d+Z$/, '+0000') };
+    const c: FacebookComment = {
+      id: id ?? `${this.videoId}_${randomBytes(6).toString('hex')}`,
+      message: text,
+      from: { id: userId, name },
+      created_time: new Date().toISOString().replace(/\.\d+Z$/, '+0000'),
+    };
     this.comments.push(c);
     if (!this.stalled) for (const s of this.streams) s.write(`data: ${JSON.stringify(c)}\n\n`);
     return c.id;
@@ -100,7 +107,12 @@ export class FacebookChatDouble extends ChatDoubleBase {
       if (!r.path.startsWith(prefix)) return json(r.res, 400, graphError(400, 'Unknown path components', 2500));
       this.record(r);
       const failure = this.takeFailure(r.method);
-      if (failure !== null) return json(r.res, failure, graphError(failure, failure === 429 ? 'Application request limit reached' : 'An unexpected error has occurred.', failure === 429 ? 4 : 2));
+      if (failure !== null)
+        return json(
+          r.res,
+          failure,
+          graphError(failure, failure === 429 ? 'Application request limit reached' : 'An unexpected error has occurred.', failure === 429 ? 4 : 2),
+        );
       if (!r.token || !this.access.has(r.token)) return json(r.res, 401, graphError(401, 'Invalid OAuth access token.', 190));
       const [node, edge] = r.path.slice(prefix.length).split('/');
       if (this.ingest && this.testModeRoute(r.method, node ?? '', edge, r.body, r.token, r.res)) return;
@@ -113,7 +125,9 @@ export class FacebookChatDouble extends ChatDoubleBase {
       if (r.method === 'GET' && edge === 'picture') {
         if (r.query.get('redirect') !== 'false') return json(r.res, 400, graphError(400, 'Ask with redirect=false for JSON', 100));
         const size = Number(r.query.get('height') ?? 50);
-        return json(r.res, 200, { data: { height: size, width: Number(r.query.get('width') ?? 50), is_silhouette: false, url: `${this.url}/pictures/${node}.png` } });
+        return json(r.res, 200, {
+          data: { height: size, width: Number(r.query.get('width') ?? 50), is_silhouette: false, url: `${this.url}/pictures/${node}.png` },
+        });
       }
       if (r.method === 'GET' && edge === 'live_comments') {
         if (!this.videoId || node !== this.videoId) return json(r.res, 400, graphError(400, 'Unsupported get request. Object does not exist.', 100));
@@ -139,7 +153,12 @@ export class FacebookChatDouble extends ChatDoubleBase {
     const owner = this.ownerOf(token);
     if (method === 'GET' && node === 'me' && edge === undefined) {
       if (!owner) json(res, 400, graphError(400, 'An active access token must be used to query information about the current user.', 2500));
-      else json(res, 200, { id: owner.id, name: owner.displayName, picture: { data: { height: 50, width: 50, is_silhouette: false, url: `${this.url}/pictures/${owner.id}.png` } } });
+      else
+        json(res, 200, {
+          id: owner.id,
+          name: owner.displayName,
+          picture: { data: { height: 50, width: 50, is_silhouette: false, url: `${this.url}/pictures/${owner.id}.png` } },
+        });
       return true;
     }
     if (method === 'GET' && node === 'me' && (edge === 'accounts' || edge === 'groups' || edge === 'events')) {
@@ -148,7 +167,15 @@ export class FacebookChatDouble extends ChatDoubleBase {
     }
     if (method === 'POST' && edge === 'live_videos') {
       if (!owner || node !== owner.id) {
-        json(res, 400, graphError(400, `Unsupported post request. Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`, 100));
+        json(
+          res,
+          400,
+          graphError(
+            400,
+            `Unsupported post request. Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`,
+            100,
+          ),
+        );
         return true;
       }
       const b = (body ?? {}) as Record<string, string>;

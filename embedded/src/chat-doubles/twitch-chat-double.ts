@@ -53,7 +53,13 @@ export class TwitchChatDouble extends ChatDoubleBase {
       if (r.method === 'POST' && r.path === '/oauth2/token') {
         const tokens = this.refresh(r.body as Record<string, string>);
         if (!tokens) return json(r.res, 400, { status: 400, message: 'Invalid refresh token' });
-        return json(r.res, 200, { access_token: tokens.accessToken, refresh_token: tokens.refreshToken, expires_in: 14_400, scope: ['chat:read', 'chat:edit'], token_type: 'bearer' });
+        return json(r.res, 200, {
+          access_token: tokens.accessToken,
+          refresh_token: tokens.refreshToken,
+          expires_in: 14_400,
+          scope: ['chat:read', 'chat:edit'],
+          token_type: 'bearer',
+        });
       }
       const emote = /^\/emoticons\/v2\/([A-Za-z0-9_]+)\/default\/dark\/1\.0$/.exec(r.path);
       if (r.method === 'GET' && emote) {
@@ -147,7 +153,11 @@ export class TwitchChatDouble extends ChatDoubleBase {
             `:${client.nick}.tmi.twitch.tv 353 ${client.nick} = ${chan} :${client.nick}`,
             `:${client.nick}.tmi.twitch.tv 366 ${client.nick} ${chan} :End of /NAMES list`,
           );
-          if (!/^justinfan/.test(client.nick)) this.send(client, `@badge-info=;badges=broadcaster/1;color=;display-name=${client.nick};emote-sets=0;mod=0;subscriber=0;user-type= :tmi.twitch.tv USERSTATE ${chan}`);
+          if (!/^justinfan/.test(client.nick))
+            this.send(
+              client,
+              `@badge-info=;badges=broadcaster/1;color=;display-name=${client.nick};emote-sets=0;mod=0;subscriber=0;user-type= :tmi.twitch.tv USERSTATE ${chan}`,
+            );
           this.send(client, `@emote-only=0;followers-only=-1;r9k=0;room-id=1;slow=0;subs-only=0 :tmi.twitch.tv ROOMSTATE ${chan}`);
         }
         return;
@@ -160,7 +170,10 @@ export class TwitchChatDouble extends ChatDoubleBase {
         if (!m || !client.nick || /^justinfan/.test(client.nick)) return;
         const chan = m[1]!.toLowerCase();
         this.sent.push({ login: client.nick, channel: chan, text: m[2]! });
-        this.send(client, `@badge-info=;badges=broadcaster/1;color=;display-name=${client.nick};emote-sets=0;mod=0;subscriber=0;user-type= :tmi.twitch.tv USERSTATE ${chan}`);
+        this.send(
+          client,
+          `@badge-info=;badges=broadcaster/1;color=;display-name=${client.nick};emote-sets=0;mod=0;subscriber=0;user-type= :tmi.twitch.tv USERSTATE ${chan}`,
+        );
         // Twitch hands a message to everyone else in the channel, not back to its sender.
         const line = this.privmsgLine(chan, { login: client.nick, text: m[2]! });
         for (const other of this.clients) if (other !== client && other.channels.has(chan)) this.send(other, line);

@@ -12,11 +12,31 @@ import { ChatDoubleBase, json, type TestModeIngest } from './double-http.ts';
 export interface YouTubeChatItem {
   kind: 'youtube#liveChatMessage';
   id: string;
-  snippet: { type: string; liveChatId: string; authorChannelId: string; publishedAt: string; hasDisplayContent: true; displayMessage: string; textMessageDetails?: { messageText: string }; [details: string]: unknown };
-  authorDetails: { channelId: string; channelUrl: string; displayName: string; profileImageUrl: string; isVerified: boolean; isChatOwner: boolean; isChatSponsor: boolean; isChatModerator: boolean };
+  snippet: {
+    type: string;
+    liveChatId: string;
+    authorChannelId: string;
+    publishedAt: string;
+    hasDisplayContent: true;
+    displayMessage: string;
+    textMessageDetails?: { messageText: string };
+    [details: string]: unknown;
+  };
+  authorDetails: {
+    channelId: string;
+    channelUrl: string;
+    displayName: string;
+    profileImageUrl: string;
+    isVerified: boolean;
+    isChatOwner: boolean;
+    isChatSponsor: boolean;
+    isChatModerator: boolean;
+  };
 }
 
-const googleError = (code: number, message: string, reason: string) => ({ error: { code, message, errors: [{ message, domain: 'youtube.liveChat', reason }], status: code === 401 ? 'UNAUTHENTICATED' : 'FAILED_PRECONDITION' } });
+const googleError = (code: number, message: string, reason: string) => ({
+  error: { code, message, errors: [{ message, domain: 'youtube.liveChat', reason }], status: code === 401 ? 'UNAUTHENTICATED' : 'FAILED_PRECONDITION' },
+});
 
 export class YouTubeChatDouble extends ChatDoubleBase {
   liveChatId: string | null = null;
@@ -42,7 +62,9 @@ export class YouTubeChatDouble extends ChatDoubleBase {
     this.controls.set('post', (b) => this.post(String(b.displayName ?? 'Viewer'), String(b.text ?? ''), b.id === undefined ? undefined : String(b.id)));
     this.controls.set('inserted', () => this.inserted);
     this.controls.set('live', () => this.liveChatId !== null && this.offlineAt === null);
-    this.controls.set('post-event', (b) => this.postEvent(String(b.displayName ?? 'Viewer'), String(b.eventType), (b.details ?? {}) as Record<string, unknown>, String(b.displayMessage ?? '')));
+    this.controls.set('post-event', (b) =>
+      this.postEvent(String(b.displayName ?? 'Viewer'), String(b.eventType), (b.details ?? {}) as Record<string, unknown>, String(b.displayMessage ?? '')),
+    );
     this.controls.set('polling', (b) => {
       this.pollingIntervalMillis = Number(b.ms ?? 500);
     });
@@ -65,7 +87,15 @@ export class YouTubeChatDouble extends ChatDoubleBase {
     const item: YouTubeChatItem = {
       kind: 'youtube#liveChatMessage',
       id: id ?? `LCC.${randomBytes(12).toString('base64url')}`,
-      snippet: { type: 'textMessageEvent', liveChatId: this.liveChatId, authorChannelId: author, publishedAt: new Date().toISOString(), hasDisplayContent: true, displayMessage: text, textMessageDetails: { messageText: text } },
+      snippet: {
+        type: 'textMessageEvent',
+        liveChatId: this.liveChatId,
+        authorChannelId: author,
+        publishedAt: new Date().toISOString(),
+        hasDisplayContent: true,
+        displayMessage: text,
+        textMessageDetails: { messageText: text },
+      },
       authorDetails: {
         channelId: author,
         channelUrl: `http://www.youtube.com/channel/${author}`,
@@ -103,7 +133,13 @@ export class YouTubeChatDouble extends ChatDoubleBase {
         if (!tokens) return json(r.res, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
         // Google hands out a refresh token with the code of an offline-access consent, not with a refresh.
         const form = r.body as Record<string, string>;
-        return json(r.res, 200, { access_token: tokens.accessToken, expires_in: 3599, ...(form.code ? { refresh_token: tokens.refreshToken } : {}), scope: 'https://www.googleapis.com/auth/youtube', token_type: 'Bearer' });
+        return json(r.res, 200, {
+          access_token: tokens.accessToken,
+          expires_in: 3599,
+          ...(form.code ? { refresh_token: tokens.refreshToken } : {}),
+          scope: 'https://www.googleapis.com/auth/youtube',
+          token_type: 'Bearer',
+        });
       }
       if (r.path.startsWith('/avatars/')) {
         r.res.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL);
@@ -112,23 +148,39 @@ export class YouTubeChatDouble extends ChatDoubleBase {
       if (!r.path.startsWith(base)) return json(r.res, 404, googleError(404, 'Not Found', 'notFound'));
       this.record(r);
       const failure = this.takeFailure(r.method);
-      if (failure !== null) return json(r.res, failure, googleError(failure, failure === 429 ? 'Rate limit exceeded' : 'Backend Error', failure === 429 ? 'rateLimitExceeded' : 'backendError'));
+      if (failure !== null)
+        return json(
+          r.res,
+          failure,
+          googleError(failure, failure === 429 ? 'Rate limit exceeded' : 'Backend Error', failure === 429 ? 'rateLimitExceeded' : 'backendError'),
+        );
       if (!r.token || !this.access.has(r.token)) return json(r.res, 401, googleError(401, 'Request had invalid authentication credentials.', 'authError'));
       const path = r.path.slice(base.length);
       if (this.ingest && testModeRoute(this, r.method, path, r.query, r.body, r.token, r.res)) return;
       if (r.method === 'GET' && path === '/liveBroadcasts') {
-        if (r.query.get('broadcastStatus') !== 'active' || !(r.query.get('part') ?? '').includes('snippet')) return json(r.res, 400, googleError(400, 'Missing broadcastStatus or part', 'required'));
+        if (r.query.get('broadcastStatus') !== 'active' || !(r.query.get('part') ?? '').includes('snippet'))
+          return json(r.res, 400, googleError(400, 'Missing broadcastStatus or part', 'required'));
         const live = this.liveChatId && !this.offlineAt;
         return json(r.res, 200, {
           kind: 'youtube#liveBroadcastListResponse',
-          items: live ? [{ kind: 'youtube#liveBroadcast', id: this.broadcastId, snippet: { title: 'Live on OnAir', liveChatId: this.liveChatId, actualStartTime: new Date().toISOString() }, status: { lifeCycleStatus: 'live' } }] : [],
+          items: live
+            ? [
+                {
+                  kind: 'youtube#liveBroadcast',
+                  id: this.broadcastId,
+                  snippet: { title: 'Live on OnAir', liveChatId: this.liveChatId, actualStartTime: new Date().toISOString() },
+                  status: { lifeCycleStatus: 'live' },
+                },
+              ]
+            : [],
           pageInfo: { totalResults: live ? 1 : 0, resultsPerPage: 5 },
         });
       }
       if (path === '/liveChat/messages') {
         // list names the chat in the query, insert in the body's snippet.
         const chatId = r.method === 'POST' ? (r.body as { snippet?: { liveChatId?: string } } | undefined)?.snippet?.liveChatId : r.query.get('liveChatId');
-        if (!chatId || chatId !== this.liveChatId) return json(r.res, 404, googleError(404, 'The live chat that you are trying to retrieve cannot be found.', 'liveChatNotFound'));
+        if (!chatId || chatId !== this.liveChatId)
+          return json(r.res, 404, googleError(404, 'The live chat that you are trying to retrieve cannot be found.', 'liveChatNotFound'));
         if (r.method === 'GET') {
           const max = Math.min(Number(r.query.get('maxResults') ?? 500), 2000);
           const from = Number(r.query.get('pageToken') ?? '0') || 0;
@@ -151,7 +203,11 @@ export class YouTubeChatDouble extends ChatDoubleBase {
           }
           const id = this.post(this.owner.displayName, text, undefined, this.owner.channelId);
           this.inserted.push({ id, text });
-          return json(r.res, 200, this.items.find((i) => i.id === id));
+          return json(
+            r.res,
+            200,
+            this.items.find((i) => i.id === id),
+          );
         }
       }
       json(r.res, 404, googleError(404, `no route ${r.method} ${r.path}`, 'notFound'));
@@ -166,14 +222,28 @@ export class YouTubeChatDouble extends ChatDoubleBase {
  * liveBroadcast with the creator's title, description and privacy, and its binding, which starts
  * the live chat (the broadcast starts by itself, as enableAutoStart asks).
  */
-function testModeRoute(d: YouTubeChatDouble, method: string, path: string, query: URLSearchParams, body: unknown, token: string | null, res: ServerResponse): boolean {
+function testModeRoute(
+  d: YouTubeChatDouble,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  body: unknown,
+  token: string | null,
+  res: ServerResponse,
+): boolean {
   const ingest = d.ingest!;
   if (method === 'GET' && path === '/channels' && query.get('mine') === 'true') {
     const owner = d.ownerOf(token);
     const channel = owner ? { channelId: owner.id, displayName: owner.displayName } : d.owner;
     json(res, 200, {
       kind: 'youtube#channelListResponse',
-      items: [{ kind: 'youtube#channel', id: channel.channelId, snippet: { title: channel.displayName, thumbnails: { default: { url: `${d.url}/avatars/${channel.channelId}.png` } } } }],
+      items: [
+        {
+          kind: 'youtube#channel',
+          id: channel.channelId,
+          snippet: { title: channel.displayName, thumbnails: { default: { url: `${d.url}/avatars/${channel.channelId}.png` } } },
+        },
+      ],
     });
     return true;
   }
@@ -185,7 +255,13 @@ function testModeRoute(d: YouTubeChatDouble, method: string, path: string, query
     }
     const id = `stream-${randomBytes(4).toString('hex')}`;
     d.streamIds.add(id);
-    json(res, 200, { kind: 'youtube#liveStream', id, snippet: b.snippet, cdn: { ...b.cdn, ingestionInfo: { ingestionAddress: ingest.rtmpUrl, streamName: ingest.streamKey } }, status: { streamStatus: 'ready' } });
+    json(res, 200, {
+      kind: 'youtube#liveStream',
+      id,
+      snippet: b.snippet,
+      cdn: { ...b.cdn, ingestionInfo: { ingestionAddress: ingest.rtmpUrl, streamName: ingest.streamKey } },
+      status: { streamStatus: 'ready' },
+    });
     return true;
   }
   if (method === 'POST' && path === '/liveBroadcasts') {
@@ -195,9 +271,19 @@ function testModeRoute(d: YouTubeChatDouble, method: string, path: string, query
       json(res, 400, googleError(400, 'The broadcast title is invalid.', 'invalidTitle'));
       return true;
     }
-    const broadcast = { id: `bcast-${randomBytes(4).toString('hex')}`, title, description: b.snippet?.description ?? '', privacyStatus: b.status?.privacyStatus ?? 'private' };
+    const broadcast = {
+      id: `bcast-${randomBytes(4).toString('hex')}`,
+      title,
+      description: b.snippet?.description ?? '',
+      privacyStatus: b.status?.privacyStatus ?? 'private',
+    };
     d.broadcasts.push(broadcast);
-    json(res, 200, { kind: 'youtube#liveBroadcast', id: broadcast.id, snippet: { title, description: broadcast.description }, status: { privacyStatus: broadcast.privacyStatus, lifeCycleStatus: 'created' } });
+    json(res, 200, {
+      kind: 'youtube#liveBroadcast',
+      id: broadcast.id,
+      snippet: { title, description: broadcast.description },
+      status: { privacyStatus: broadcast.privacyStatus, lifeCycleStatus: 'created' },
+    });
     return true;
   }
   if (method === 'POST' && path === '/liveBroadcasts/bind') {
@@ -208,7 +294,12 @@ function testModeRoute(d: YouTubeChatDouble, method: string, path: string, query
     }
     d.goLive();
     d.broadcastId = broadcast.id;
-    json(res, 200, { kind: 'youtube#liveBroadcast', id: broadcast.id, contentDetails: { boundStreamId: query.get('streamId') }, status: { lifeCycleStatus: 'ready' } });
+    json(res, 200, {
+      kind: 'youtube#liveBroadcast',
+      id: broadcast.id,
+      contentDetails: { boundStreamId: query.get('streamId') },
+      status: { lifeCycleStatus: 'ready' },
+    });
     return true;
   }
   return false;

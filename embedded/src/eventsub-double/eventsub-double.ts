@@ -120,7 +120,12 @@ export class EventSubDouble extends ChatDoubleBase {
       }
       if (r.method === 'GET' && r.path === '/ingests' && this.ingest) {
         // Twitch's ingest list (ingest.twitch.tv/ingests): in test mode the one server is this machine's.
-        return json(r.res, 200, { _total: 1, ingests: [{ _id: 1, availability: 1, default: true, name: 'This machine (test mode)', priority: 1, url_template: `${this.ingest.rtmpUrl}/{stream_key}` }] });
+        return json(r.res, 200, {
+          _total: 1,
+          ingests: [
+            { _id: 1, availability: 1, default: true, name: 'This machine (test mode)', priority: 1, url_template: `${this.ingest.rtmpUrl}/{stream_key}` },
+          ],
+        });
       }
       const avatar = /^\/avatars\/([A-Za-z0-9_-]+)\.svg$/.exec(r.path);
       if (r.method === 'GET' && avatar) {
@@ -151,7 +156,13 @@ export class EventSubDouble extends ChatDoubleBase {
   private helix(method: string, path: string, query: URLSearchParams, body: unknown, token: string, res: ServerResponse): void {
     if (path === '/helix/eventsub/subscriptions' && method === 'POST') {
       const b = (body ?? {}) as { type?: unknown; version?: unknown; condition?: unknown; transport?: { method?: unknown; session_id?: unknown } };
-      if (typeof b.type !== 'string' || typeof b.version !== 'string' || typeof b.condition !== 'object' || !b.condition || b.transport?.method !== 'websocket') {
+      if (
+        typeof b.type !== 'string' ||
+        typeof b.version !== 'string' ||
+        typeof b.condition !== 'object' ||
+        !b.condition ||
+        b.transport?.method !== 'websocket'
+      ) {
         return json(res, 400, { error: 'Bad Request', status: 400, message: 'invalid subscription request' });
       }
       const sessionId = String(b.transport.session_id ?? '');
@@ -160,9 +171,19 @@ export class EventSubDouble extends ChatDoubleBase {
         return json(res, 400, { error: 'Bad Request', status: 400, message: 'websocket transport session does not exist or has already disconnected' });
       }
       const condition = Object.fromEntries(Object.entries(b.condition as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
-      const same = [...this.subscriptions.values()].find((s) => s.type === b.type && s.sessionId === sessionId && JSON.stringify(s.condition) === JSON.stringify(condition));
+      const same = [...this.subscriptions.values()].find(
+        (s) => s.type === b.type && s.sessionId === sessionId && JSON.stringify(s.condition) === JSON.stringify(condition),
+      );
       if (same) return json(res, 409, { error: 'Conflict', status: 409, message: 'subscription already exists' });
-      const sub: EventSubSubscription = { id: randomUUID(), type: b.type, version: b.version, condition, sessionId, createdAt: new Date().toISOString(), token };
+      const sub: EventSubSubscription = {
+        id: randomUUID(),
+        type: b.type,
+        version: b.version,
+        condition,
+        sessionId,
+        createdAt: new Date().toISOString(),
+        token,
+      };
       this.subscriptions.set(sub.id, sub);
       return json(res, 202, { data: [this.wireSubscription(sub, 'enabled')], total: this.subscriptions.size, total_cost: 0, max_total_cost: 10 });
     }
@@ -180,11 +201,26 @@ export class EventSubDouble extends ChatDoubleBase {
       // No id: the user behind the token (how Twitch answers who signed in).
       const owner = this.ownerOf(token);
       if (!owner) return json(res, 401, { error: 'Unauthorized', status: 401, message: 'The token belongs to no user' });
-      return json(res, 200, { data: [{ id: owner.id, login: owner.login, display_name: owner.displayName, type: '', broadcaster_type: '', description: 'A test-mode channel', profile_image_url: `${this.url}/avatars/${owner.id}.svg`, email: owner.email, created_at: '2026-01-01T00:00:00Z' }] });
+      return json(res, 200, {
+        data: [
+          {
+            id: owner.id,
+            login: owner.login,
+            display_name: owner.displayName,
+            type: '',
+            broadcaster_type: '',
+            description: 'A test-mode channel',
+            profile_image_url: `${this.url}/avatars/${owner.id}.svg`,
+            email: owner.email,
+            created_at: '2026-01-01T00:00:00Z',
+          },
+        ],
+      });
     }
     if (path === '/helix/streams/key' && method === 'GET' && this.ingest) {
       const owner = this.ownerOf(token);
-      if (!owner || owner.id !== query.get('broadcaster_id')) return json(res, 403, { error: 'Forbidden', status: 403, message: 'broadcaster_id does not match the token' });
+      if (!owner || owner.id !== query.get('broadcaster_id'))
+        return json(res, 403, { error: 'Forbidden', status: 403, message: 'broadcaster_id does not match the token' });
       return json(res, 200, { data: [{ stream_key: this.ingest.streamKey }] });
     }
     if (path === '/helix/channels' && method === 'PATCH') {
@@ -192,7 +228,8 @@ export class EventSubDouble extends ChatDoubleBase {
       const id = query.get('broadcaster_id') ?? '';
       if (!owner || owner.id !== id) return json(res, 403, { error: 'Forbidden', status: 403, message: 'broadcaster_id does not match the token' });
       const title = (body as { title?: unknown } | undefined)?.title;
-      if (typeof title !== 'string' || title.trim() === '' || title.length > 140) return json(res, 400, { error: 'Bad Request', status: 400, message: 'The title field may not be empty' });
+      if (typeof title !== 'string' || title.trim() === '' || title.length > 140)
+        return json(res, 400, { error: 'Bad Request', status: 400, message: 'The title field may not be empty' });
       this.titles.set(id, title);
       res.writeHead(204).end();
       return;
@@ -200,14 +237,28 @@ export class EventSubDouble extends ChatDoubleBase {
     if (path === '/helix/users' && method === 'GET') {
       const ids = query.getAll('id');
       return json(res, 200, {
-        data: ids.map((id) => ({ id, login: this.logins.get(id) ?? `user${id}`, display_name: this.logins.get(id) ?? `user${id}`, profile_image_url: `${this.url}/avatars/${encodeURIComponent(id)}.svg` })),
+        data: ids.map((id) => ({
+          id,
+          login: this.logins.get(id) ?? `user${id}`,
+          display_name: this.logins.get(id) ?? `user${id}`,
+          profile_image_url: `${this.url}/avatars/${encodeURIComponent(id)}.svg`,
+        })),
       });
     }
     json(res, 404, { error: 'Not Found', status: 404, message: `no route ${method} ${path}` });
   }
 
   private wireSubscription(s: EventSubSubscription, status: string) {
-    return { id: s.id, status, type: s.type, version: s.version, condition: s.condition, created_at: s.createdAt, transport: { method: 'websocket', session_id: s.sessionId }, cost: 0 };
+    return {
+      id: s.id,
+      status,
+      type: s.type,
+      version: s.version,
+      condition: s.condition,
+      created_at: s.createdAt,
+      transport: { method: 'websocket', session_id: s.sessionId },
+      cost: 0,
+    };
   }
 
   private onConnection(ws: WebSocket, req: IncomingMessage): void {
@@ -244,11 +295,23 @@ export class EventSubDouble extends ChatDoubleBase {
   }
 
   private wireSession(s: Session, status: string, reconnectUrl: string | null) {
-    return { id: s.id, status, connected_at: new Date().toISOString(), keepalive_timeout_seconds: status === 'connected' ? s.keepaliveSeconds : null, reconnect_url: reconnectUrl, recovery_url: null };
+    return {
+      id: s.id,
+      status,
+      connected_at: new Date().toISOString(),
+      keepalive_timeout_seconds: status === 'connected' ? s.keepaliveSeconds : null,
+      reconnect_url: reconnectUrl,
+      recovery_url: null,
+    };
   }
 
   private meta(type: string, sub?: { type: string; version: string }, messageId: string = randomUUID()) {
-    return { message_id: messageId, message_type: type, message_timestamp: new Date().toISOString(), ...(sub ? { subscription_type: sub.type, subscription_version: sub.version } : {}) };
+    return {
+      message_id: messageId,
+      message_type: type,
+      message_timestamp: new Date().toISOString(),
+      ...(sub ? { subscription_type: sub.type, subscription_version: sub.version } : {}),
+    };
   }
 
   private sendTo(session: Session, message: unknown): void {
@@ -270,10 +333,13 @@ export class EventSubDouble extends ChatDoubleBase {
   private armKeepalive(session: Session): void {
     if (session.keepaliveTimer) clearTimeout(session.keepaliveTimer);
     if (session.stalled) return;
-    session.keepaliveTimer = setTimeout(() => {
-      if (session.replaced || session.stalled) return;
-      this.sendTo(session, { metadata: this.meta('session_keepalive'), payload: {} });
-    }, Math.max(50, session.keepaliveSeconds * 1000 * 0.8));
+    session.keepaliveTimer = setTimeout(
+      () => {
+        if (session.replaced || session.stalled) return;
+        this.sendTo(session, { metadata: this.meta('session_keepalive'), payload: {} });
+      },
+      Math.max(50, session.keepaliveSeconds * 1000 * 0.8),
+    );
     session.keepaliveTimer.unref();
   }
 
@@ -292,9 +358,17 @@ export class EventSubDouble extends ChatDoubleBase {
         delete (event as Record<string, unknown>).broadcaster_user_id;
         delete (event as Record<string, unknown>).broadcaster_user_login;
         delete (event as Record<string, unknown>).broadcaster_user_name;
-        Object.assign(event, { to_broadcaster_user_id: channel, to_broadcaster_user_login: `chan${channel}`, to_broadcaster_user_name: `Chan${channel}`, ...e.event });
+        Object.assign(event, {
+          to_broadcaster_user_id: channel,
+          to_broadcaster_user_login: `chan${channel}`,
+          to_broadcaster_user_name: `Chan${channel}`,
+          ...e.event,
+        });
       }
-      const text = JSON.stringify({ metadata: this.meta('notification', sub, messageId), payload: { subscription: this.wireSubscription(sub, 'enabled'), event } });
+      const text = JSON.stringify({
+        metadata: this.meta('notification', sub, messageId),
+        payload: { subscription: this.wireSubscription(sub, 'enabled'), event },
+      });
       for (let i = 0; i < (e.times ?? 1); i++) {
         this.sendRaw(session, text);
         this.delivered.push({ messageId, type: e.type, sessionId: session.id });
@@ -315,7 +389,11 @@ export class EventSubDouble extends ChatDoubleBase {
    * id is derived from the name, so the same name is the same viewer every time.
    */
   audience(broadcasterId: string, act: TwitchAudienceAct): { messageId: string; delivered: number } {
-    const login = act.viewer.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 25) || 'viewer';
+    const login =
+      act.viewer
+        .toLowerCase()
+        .replace(/[^a-z0-9_]/g, '_')
+        .slice(0, 25) || 'viewer';
     const id = viewerId(login);
     this.knowLogin(id, login);
     const who = { user_id: id, user_login: login, user_name: act.viewer };
@@ -326,10 +404,21 @@ export class EventSubDouble extends ChatDoubleBase {
         return this.emit({
           type: 'channel.subscription.message',
           broadcasterId,
-          event: { ...who, tier: '1000', message: { text: act.message, emotes: [] }, cumulative_months: act.months, streak_months: act.months, duration_months: 1 },
+          event: {
+            ...who,
+            tier: '1000',
+            message: { text: act.message, emotes: [] },
+            cumulative_months: act.months,
+            streak_months: act.months,
+            duration_months: 1,
+          },
         });
       case 'raid':
-        return this.emit({ type: 'channel.raid', broadcasterId, event: { from_broadcaster_user_id: id, from_broadcaster_user_login: login, from_broadcaster_user_name: act.viewer, viewers: act.viewers } });
+        return this.emit({
+          type: 'channel.raid',
+          broadcasterId,
+          event: { from_broadcaster_user_id: id, from_broadcaster_user_login: login, from_broadcaster_user_name: act.viewer, viewers: act.viewers },
+        });
       case 'cheer':
         return this.emit({ type: 'channel.cheer', broadcasterId, event: { ...who, is_anonymous: false, message: act.message, bits: act.bits } });
     }
@@ -389,7 +478,13 @@ export class EventSubDouble extends ChatDoubleBase {
   notifyUnknown(type: string): void {
     for (const s of this.sessions.values()) {
       const sub = { id: randomUUID(), type, version: '2', condition: {}, sessionId: s.id, createdAt: new Date().toISOString(), token: '' };
-      this.sendTo(s, { metadata: this.meta('notification', sub), payload: { subscription: this.wireSubscription(sub, 'enabled'), event: { user_id: '666', user_login: 'ghost', user_name: 'Ghost', followed_at: new Date().toISOString() } } });
+      this.sendTo(s, {
+        metadata: this.meta('notification', sub),
+        payload: {
+          subscription: this.wireSubscription(sub, 'enabled'),
+          event: { user_id: '666', user_login: 'ghost', user_name: 'Ghost', followed_at: new Date().toISOString() },
+        },
+      });
     }
   }
 

@@ -75,7 +75,15 @@ ${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '
 export interface PortalView {
   id: string;
   returnUrl: string;
-  subscription?: { planName: string; amount: string; interval: string; status: string; periodEnd: string; cancelAtPeriodEnd: boolean; switchTo?: { priceId: string; label: string } };
+  subscription?: {
+    planName: string;
+    amount: string;
+    interval: string;
+    status: string;
+    periodEnd: string;
+    cancelAtPeriodEnd: boolean;
+    switchTo?: { priceId: string; label: string };
+  };
   card: string | null;
   invoices: { id: string; date: string; amount: string; status: string }[];
 }

@@ -60,7 +60,9 @@ export class PaymentsDouble {
   accountBalance(account: string, currency: string): number {
     let total = 0;
     for (const transfer of this.transfers.values()) if (transfer.destination === account && transfer.currency === currency) total += transfer.amount as number;
-    for (const payout of this.payouts.values()) if (payout.account === account && payout.currency === currency && payout.status !== 'failed' && payout.status !== 'canceled') total -= payout.amount as number;
+    for (const payout of this.payouts.values())
+      if (payout.account === account && payout.currency === currency && payout.status !== 'failed' && payout.status !== 'canceled')
+        total -= payout.amount as number;
     return total;
   }
 
@@ -68,12 +70,21 @@ export class PaymentsDouble {
     const items = Object.values((params.line_items ?? {}) as Record<string, Json>);
     const item = items[0];
     const priceData = item?.price_data as Json | undefined;
-    if (items.length !== 1 || !priceData) throw new PaymentError(400, 'invalid_request_error', 'The double takes one line item with price_data in payment mode.', 'parameter_invalid', 'line_items');
+    if (items.length !== 1 || !priceData)
+      throw new PaymentError(
+        400,
+        'invalid_request_error',
+        'The double takes one line item with price_data in payment mode.',
+        'parameter_invalid',
+        'line_items',
+      );
     const amount = Number(priceData.unit_amount);
     const currency = String(priceData.currency ?? '').toLowerCase();
-    if (!Number.isInteger(amount) || amount < 50) throw new PaymentError(400, 'invalid_request_error', 'Amount must be at least 50 cents.', 'amount_too_small', 'line_items[0][price_data][unit_amount]');
+    if (!Number.isInteger(amount) || amount < 50)
+      throw new PaymentError(400, 'invalid_request_error', 'Amount must be at least 50 cents.', 'amount_too_small', 'line_items[0][price_data][unit_amount]');
     if (!/^[a-z]{3}$/.test(currency)) throw new PaymentError(400, 'invalid_request_error', 'Invalid currency.', 'parameter_invalid', 'currency');
-    for (const key of ['success_url', 'cancel_url'] as const) if (typeof params[key] !== 'string') throw new PaymentError(400, 'invalid_request_error', `Missing required param: ${key}.`, 'parameter_missing', key);
+    for (const key of ['success_url', 'cancel_url'] as const)
+      if (typeof params[key] !== 'string') throw new PaymentError(400, 'invalid_request_error', `Missing required param: ${key}.`, 'parameter_missing', key);
     const session: Json = {
       id: newId('cs'),
       object: 'checkout.session',
@@ -108,7 +119,18 @@ export class PaymentsDouble {
   completePayment(session: Json, card: string): void {
     const amount = session.amount_total as number;
     const currency = session.currency as string;
-    const intent: Json = { id: newId('pi'), object: 'payment_intent', amount, amount_received: amount, currency, status: 'succeeded', metadata: session.paymentIntentMetadata, latest_charge: null, created: this.ctx.now(), livemode: false };
+    const intent: Json = {
+      id: newId('pi'),
+      object: 'payment_intent',
+      amount,
+      amount_received: amount,
+      currency,
+      status: 'succeeded',
+      metadata: session.paymentIntentMetadata,
+      latest_charge: null,
+      created: this.ctx.now(),
+      livemode: false,
+    };
     const charge: Json = {
       id: newId('ch'),
       object: 'charge',
@@ -143,7 +165,14 @@ export class PaymentsDouble {
       return charge;
     }
     const intent = this.intents.get(String(params.payment_intent ?? ''));
-    if (!intent) throw new PaymentError(404, 'invalid_request_error', `No such payment_intent: '${String(params.payment_intent ?? '')}'`, 'resource_missing', 'payment_intent');
+    if (!intent)
+      throw new PaymentError(
+        404,
+        'invalid_request_error',
+        `No such payment_intent: '${String(params.payment_intent ?? '')}'`,
+        'resource_missing',
+        'payment_intent',
+      );
     return this.charges.get(intent.latest_charge as string)!;
   }
 
@@ -152,8 +181,19 @@ export class PaymentsDouble {
     const left = (charge.amount as number) - (charge.amount_refunded as number);
     const amount = params.amount === undefined ? left : Number(params.amount);
     if (left <= 0) throw new PaymentError(400, 'invalid_request_error', `Charge ${charge.id as string} has already been refunded.`, 'charge_already_refunded');
-    if (!Number.isInteger(amount) || amount <= 0 || amount > left) throw new PaymentError(400, 'invalid_request_error', 'Refund amount is greater than the unrefunded amount.', 'amount_too_large', 'amount');
-    const refund: Json = { id: newId('re'), object: 'refund', amount, currency: charge.currency, charge: charge.id, payment_intent: charge.payment_intent, status: 'succeeded', created: this.ctx.now(), metadata: {} };
+    if (!Number.isInteger(amount) || amount <= 0 || amount > left)
+      throw new PaymentError(400, 'invalid_request_error', 'Refund amount is greater than the unrefunded amount.', 'amount_too_large', 'amount');
+    const refund: Json = {
+      id: newId('re'),
+      object: 'refund',
+      amount,
+      currency: charge.currency,
+      charge: charge.id,
+      payment_intent: charge.payment_intent,
+      status: 'succeeded',
+      created: this.ctx.now(),
+      metadata: {},
+    };
     this.refunds.set(refund.id as string, refund);
     const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
     charge.amount_refunded = (charge.amount_refunded as number) + amount;
@@ -166,7 +206,19 @@ export class PaymentsDouble {
   /** The card holder disputes the payment (a chargeback): Stripe takes the amount back at once. */
   dispute(paymentIntentId: string, reason = 'fraudulent'): Json {
     const charge = this.chargeOf({ payment_intent: paymentIntentId });
-    const dispute: Json = { id: newId('dp'), object: 'dispute', amount: charge.amount, currency: charge.currency, charge: charge.id, payment_intent: charge.payment_intent, reason, status: 'needs_response', created: this.ctx.now(), livemode: false, metadata: {} };
+    const dispute: Json = {
+      id: newId('dp'),
+      object: 'dispute',
+      amount: charge.amount,
+      currency: charge.currency,
+      charge: charge.id,
+      payment_intent: charge.payment_intent,
+      reason,
+      status: 'needs_response',
+      created: this.ctx.now(),
+      livemode: false,
+      metadata: {},
+    };
     this.disputes.set(dispute.id as string, dispute);
     charge.disputed = true;
     this.ctx.emit('charge.dispute.created', dispute);
@@ -200,7 +252,17 @@ export class PaymentsDouble {
       metadata: params.metadata ?? {},
       external_accounts: list(
         external
-          ? [{ id: newId('ba'), object: 'bank_account', country: external.country, currency: String(external.currency ?? 'usd').toLowerCase(), last4: String(external.account_number ?? '').slice(-4), routing_number: external.routing_number ?? null, default_for_currency: true }]
+          ? [
+              {
+                id: newId('ba'),
+                object: 'bank_account',
+                country: external.country,
+                currency: String(external.currency ?? 'usd').toLowerCase(),
+                last4: String(external.account_number ?? '').slice(-4),
+                routing_number: external.routing_number ?? null,
+                default_for_currency: true,
+              },
+            ]
           : [],
         '/v1/accounts/external_accounts',
       ),
@@ -221,21 +283,37 @@ export class PaymentsDouble {
     const currency = String(params.currency ?? '').toLowerCase();
     const destination = String(params.destination ?? '');
     this.account(destination);
-    if (!Number.isInteger(amount) || amount <= 0) throw new PaymentError(400, 'invalid_request_error', 'Invalid positive integer', 'parameter_invalid_integer', 'amount');
-    if (this.platformBalance(currency) < amount) throw new PaymentError(400, 'invalid_request_error', 'You have insufficient available funds in your Stripe account.', 'balance_insufficient');
-    const transfer: Json = { id: newId('tr'), object: 'transfer', amount, currency, destination, metadata: params.metadata ?? {}, transfer_group: params.transfer_group ?? null, reversed: false, created: this.ctx.now(), livemode: false };
+    if (!Number.isInteger(amount) || amount <= 0)
+      throw new PaymentError(400, 'invalid_request_error', 'Invalid positive integer', 'parameter_invalid_integer', 'amount');
+    if (this.platformBalance(currency) < amount)
+      throw new PaymentError(400, 'invalid_request_error', 'You have insufficient available funds in your Stripe account.', 'balance_insufficient');
+    const transfer: Json = {
+      id: newId('tr'),
+      object: 'transfer',
+      amount,
+      currency,
+      destination,
+      metadata: params.metadata ?? {},
+      transfer_group: params.transfer_group ?? null,
+      reversed: false,
+      created: this.ctx.now(),
+      livemode: false,
+    };
     this.transfers.set(transfer.id as string, transfer);
     this.ctx.emit('transfer.created', transfer);
     return transfer;
   }
 
   createPayout(account: string | undefined, params: Json): Json {
-    if (!account) throw new PaymentError(400, 'invalid_request_error', 'The double pays out from connected accounts only: send Stripe-Account.', 'parameter_missing');
+    if (!account)
+      throw new PaymentError(400, 'invalid_request_error', 'The double pays out from connected accounts only: send Stripe-Account.', 'parameter_missing');
     const connected = this.account(account);
     const amount = Number(params.amount);
     const currency = String(params.currency ?? '').toLowerCase();
-    if (!Number.isInteger(amount) || amount <= 0) throw new PaymentError(400, 'invalid_request_error', 'Invalid positive integer', 'parameter_invalid_integer', 'amount');
-    if (this.accountBalance(account, currency) < amount) throw new PaymentError(400, 'invalid_request_error', 'You have insufficient funds in your Stripe account for this transfer.', 'balance_insufficient');
+    if (!Number.isInteger(amount) || amount <= 0)
+      throw new PaymentError(400, 'invalid_request_error', 'Invalid positive integer', 'parameter_invalid_integer', 'amount');
+    if (this.accountBalance(account, currency) < amount)
+      throw new PaymentError(400, 'invalid_request_error', 'You have insufficient funds in your Stripe account for this transfer.', 'balance_insufficient');
     const bank = ((connected.external_accounts as Json).data as Json[])[0];
     if (!bank) throw new PaymentError(400, 'invalid_request_error', 'This account has no external account to pay out to.', 'no_external_account');
     const payout = {

@@ -107,19 +107,35 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
   const idempotent = new Map<string, { status: number; body: string }>();
   const webhooks = new WebhookSender(options.webhookEndpoints ?? [], webhookSecret, options.retryDelaysMs ?? [1000, 5000, 30_000], now);
   let baseUrl = '';
-  const payments = new PaymentsDouble({ now: () => now(), emit: (type, object, previous, account) => emit(type, object, previous, account), baseUrl: () => baseUrl });
+  const payments = new PaymentsDouble({
+    now: () => now(),
+    emit: (type, object, previous, account) => emit(type, object, previous, account),
+    baseUrl: () => baseUrl,
+  });
 
   const priceObject = (id: string): Json => {
     const p = prices.get(id);
     if (!p) throw new StripeError(400, 'invalid_request_error', `No such price: '${id}'`, 'resource_missing', 'price');
-    return { id: p.id, object: 'price', active: true, currency: p.currency, unit_amount: p.unitAmount, type: 'recurring', recurring: { interval: p.interval, interval_count: 1, usage_type: 'licensed' }, product: p.product.id, livemode: false, metadata: {} };
+    return {
+      id: p.id,
+      object: 'price',
+      active: true,
+      currency: p.currency,
+      unit_amount: p.unitAmount,
+      type: 'recurring',
+      recurring: { interval: p.interval, interval_count: 1, usage_type: 'licensed' },
+      product: p.product.id,
+      livemode: false,
+      metadata: {},
+    };
   };
   const productObject = (id: string): Json => {
     const p = options.catalogue.find((c) => c.product.id === id);
     if (!p) throw new StripeError(404, 'invalid_request_error', `No such product: '${id}'`, 'resource_missing', 'id');
     return { id, object: 'product', name: p.product.name, active: true, livemode: false, metadata: {} };
   };
-  const expandPrice = (price: Json, expand: string[], prefix: string): Json => (expand.includes(`${prefix}product`) ? { ...price, product: productObject(price.product as string) } : price);
+  const expandPrice = (price: Json, expand: string[], prefix: string): Json =>
+    expand.includes(`${prefix}product`) ? { ...price, product: productObject(price.product as string) } : price;
 
   const emit = (type: string, object: Json, previous?: Json, account?: string): void => {
     const event: Json = {
@@ -165,7 +181,19 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
       hosted_invoice_url: '',
       livemode: false,
       parent: { type: 'subscription_details', subscription_details: { subscription: subscription.id, metadata: subscription.metadata } },
-      lines: list([{ id: newId('il'), object: 'line_item', amount: price.unit_amount, currency: price.currency, pricing: { price_details: { price: price.id, product: price.product } }, period: { start: item.current_period_start, end: item.current_period_end } }], '/v1/invoices/lines'),
+      lines: list(
+        [
+          {
+            id: newId('il'),
+            object: 'line_item',
+            amount: price.unit_amount,
+            currency: price.currency,
+            pricing: { price_details: { price: price.id, product: price.product } },
+            period: { start: item.current_period_start, end: item.current_period_end },
+          },
+        ],
+        '/v1/invoices/lines',
+      ),
     };
     invoice.hosted_invoice_url = `${baseUrl}/invoices/${invoice.id as string}`;
     invoices.set(invoice.id as string, invoice);
@@ -184,7 +212,16 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
   const completeCheckout = (session: Json & { lineItems: { price: string; quantity: number }[] }, card: string): void => {
     let customerId = session.customer as string | null;
     if (!customerId) {
-      const customer = { id: newId('cus'), object: 'customer', email: session.customer_email ?? null, name: null, created: now(), livemode: false, metadata: {}, invoice_settings: { default_payment_method: null } };
+      const customer = {
+        id: newId('cus'),
+        object: 'customer',
+        email: session.customer_email ?? null,
+        name: null,
+        created: now(),
+        livemode: false,
+        metadata: {},
+        invoice_settings: { default_payment_method: null },
+      };
       customers.set(customer.id, customer);
       customerId = customer.id;
       emit('customer.created', customer);
@@ -205,10 +242,13 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
       currency: priceObject(line.price).currency,
       livemode: false,
       metadata: ((session.subscription_data as Json | undefined)?.metadata as Json | undefined) ?? {},
-      items: list([{ id: newId('si'), object: 'subscription_item', price: priceObject(line.price), quantity: line.quantity, metadata: {} }], '/v1/subscription_items'),
+      items: list(
+        [{ id: newId('si'), object: 'subscription_item', price: priceObject(line.price), quantity: line.quantity, metadata: {} }],
+        '/v1/subscription_items',
+      ),
       latest_invoice: null,
     };
-    (((subscription.items as Json).data as Json[])[0]!).subscription = subscription.id;
+    ((subscription.items as Json).data as Json[])[0]!.subscription = subscription.id;
     setPeriod(subscription, now());
     subscriptions.set(subscription.id as string, subscription);
     const invoice = createInvoice(subscription, true, 'subscription_create');
@@ -233,7 +273,8 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
     const wanted = Array.isArray(items) ? items[0] : items ? (items as Json)['0'] : undefined;
     if (wanted && typeof wanted === 'object' && (wanted as Json).price) {
       const item = ((subscription.items as Json).data as Json[])[0]!;
-      if ((wanted as Json).id && (wanted as Json).id !== item.id) throw new StripeError(400, 'invalid_request_error', `No such subscription item: '${String((wanted as Json).id)}'`, 'resource_missing', 'items[0][id]');
+      if ((wanted as Json).id && (wanted as Json).id !== item.id)
+        throw new StripeError(400, 'invalid_request_error', `No such subscription item: '${String((wanted as Json).id)}'`, 'resource_missing', 'items[0][id]');
       previous.items = structuredClone(subscription.items);
       item.price = priceObject((wanted as Json).price as string);
     }
@@ -257,7 +298,11 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
           endSubscription(subscription);
           break;
         }
-        const previous = { current_period_start: subscription.current_period_start, current_period_end: subscription.current_period_end, status: subscription.status };
+        const previous = {
+          current_period_start: subscription.current_period_start,
+          current_period_end: subscription.current_period_end,
+          status: subscription.status,
+        };
         setPeriod(subscription, subscription.current_period_end as number);
         const customer = subscription.customer as string;
         if (failNext.delete(customer)) {
@@ -284,19 +329,38 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
     if (paid) return { body: paid };
     if (resource === 'prices' && method === 'GET') {
       if (id) return { body: expandPrice(priceObject(id), expand, '') };
-      return { body: list([...prices.keys()].map((p) => expandPrice(priceObject(p), expand, 'data.')), '/v1/prices') };
+      return {
+        body: list(
+          [...prices.keys()].map((p) => expandPrice(priceObject(p), expand, 'data.')),
+          '/v1/prices',
+        ),
+      };
     }
     if (resource === 'products' && method === 'GET' && id) return { body: productObject(id) };
     if (resource === 'customers') {
       if (method === 'POST' && !id) {
-        const customer = { id: newId('cus'), object: 'customer', email: (params.email as string | undefined) ?? null, name: (params.name as string | undefined) ?? null, created: now(), livemode: false, metadata: (params.metadata as Json | undefined) ?? {}, invoice_settings: { default_payment_method: null } };
+        const customer = {
+          id: newId('cus'),
+          object: 'customer',
+          email: (params.email as string | undefined) ?? null,
+          name: (params.name as string | undefined) ?? null,
+          created: now(),
+          livemode: false,
+          metadata: (params.metadata as Json | undefined) ?? {},
+          invoice_settings: { default_payment_method: null },
+        };
         customers.set(customer.id, customer);
         emit('customer.created', customer);
         return { body: customer };
       }
       if (method === 'GET' && !id) {
         const email = query.email as string | undefined;
-        return { body: list([...customers.values()].filter((c) => email === undefined || c.email === email), '/v1/customers') };
+        return {
+          body: list(
+            [...customers.values()].filter((c) => email === undefined || c.email === email),
+            '/v1/customers',
+          ),
+        };
       }
       if (method === 'GET' && id) return { body: find(customers, id, 'customer') };
       if (method === 'POST' && id) {
@@ -311,11 +375,16 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
       if (method === 'POST' && !sessionId && params.mode === 'payment') return { body: payments.createPaymentSession(params) };
       if (method === 'GET' && sessionId && payments.sessions.has(sessionId)) return { body: payments.publicSession(payments.sessions.get(sessionId)!) };
       if (method === 'POST' && !sessionId) {
-        if (params.mode !== 'subscription') throw new StripeError(400, 'invalid_request_error', 'Only mode=subscription is supported by the double.', 'parameter_invalid', 'mode');
-        const lineItems = Object.values((params.line_items ?? {}) as Record<string, Json>).map((l) => ({ price: String(l.price ?? ''), quantity: Number(l.quantity ?? 1) }));
+        if (params.mode !== 'subscription')
+          throw new StripeError(400, 'invalid_request_error', 'Only mode=subscription is supported by the double.', 'parameter_invalid', 'mode');
+        const lineItems = Object.values((params.line_items ?? {}) as Record<string, Json>).map((l) => ({
+          price: String(l.price ?? ''),
+          quantity: Number(l.quantity ?? 1),
+        }));
         if (lineItems.length !== 1) throw new StripeError(400, 'invalid_request_error', 'Exactly one line item is needed.', 'parameter_invalid', 'line_items');
         priceObject(lineItems[0]!.price);
-        for (const key of ['success_url', 'cancel_url'] as const) if (typeof params[key] !== 'string') throw new StripeError(400, 'invalid_request_error', `Missing required param: ${key}.`, 'parameter_missing', key);
+        for (const key of ['success_url', 'cancel_url'] as const)
+          if (typeof params[key] !== 'string') throw new StripeError(400, 'invalid_request_error', `Missing required param: ${key}.`, 'parameter_missing', key);
         if (params.customer) find(customers, params.customer as string, 'customer');
         const session = {
           id: newId('cs'),
@@ -345,7 +414,15 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
     }
     if (resource === 'billing_portal' && id === 'sessions' && method === 'POST') {
       const customer = find(customers, String(params.customer ?? ''), 'customer');
-      const portal = { id: newId('bps'), object: 'billing_portal.session', customer: customer.id as string, return_url: (params.return_url as string | undefined) ?? null, created: now(), livemode: false, url: '' };
+      const portal = {
+        id: newId('bps'),
+        object: 'billing_portal.session',
+        customer: customer.id as string,
+        return_url: (params.return_url as string | undefined) ?? null,
+        created: now(),
+        livemode: false,
+        url: '',
+      };
       portal.url = `${baseUrl}/portal/${portal.id}`;
       portals.set(portal.id, { customer: portal.customer, returnUrl: portal.return_url ?? '/' });
       return { body: portal };
@@ -354,12 +431,23 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
       if (method === 'GET' && !id) {
         const customer = query.customer as string | undefined;
         const status = (query.status as string | undefined) ?? 'all';
-        return { body: list([...subscriptions.values()].filter((s) => (customer === undefined || s.customer === customer) && (status === 'all' || s.status === status)), '/v1/subscriptions') };
+        return {
+          body: list(
+            [...subscriptions.values()].filter((s) => (customer === undefined || s.customer === customer) && (status === 'all' || s.status === status)),
+            '/v1/subscriptions',
+          ),
+        };
       }
       if (method === 'GET' && id) return { body: expandSubscription(find(subscriptions, id, 'subscription'), expand) };
       if (method === 'POST' && id) {
         const subscription = find(subscriptions, id, 'subscription');
-        if (subscription.status === 'canceled') throw new StripeError(400, 'invalid_request_error', 'A canceled subscription can only update its cancellation_details and metadata.', 'resource_missing');
+        if (subscription.status === 'canceled')
+          throw new StripeError(
+            400,
+            'invalid_request_error',
+            'A canceled subscription can only update its cancellation_details and metadata.',
+            'resource_missing',
+          );
         updateSubscription(subscription, params);
         return { body: subscription };
       }
@@ -384,7 +472,13 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
   };
   const expandSubscription = (subscription: Json, expand: string[]): Json =>
     expand.includes('items.data.price.product')
-      ? { ...subscription, items: { ...(subscription.items as Json), data: ((subscription.items as Json).data as Json[]).map((item) => ({ ...item, price: expandPrice(item.price as Json, ['product'], '') })) } }
+      ? {
+          ...subscription,
+          items: {
+            ...(subscription.items as Json),
+            data: ((subscription.items as Json).data as Json[]).map((item) => ({ ...item, price: expandPrice(item.price as Json, ['product'], '') })),
+          },
+        }
       : subscription;
 
   // ─── Hosted pages ───
@@ -409,12 +503,22 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
               status: subscription.status as string,
               periodEnd: formatDate(subscription.current_period_end as number),
               cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
-              ...(other ? { switchTo: { priceId: other.id, label: other.interval === 'year' ? 'Switch to annual billing' : 'Switch to monthly billing' } } : {}),
+              ...(other
+                ? { switchTo: { priceId: other.id, label: other.interval === 'year' ? 'Switch to annual billing' : 'Switch to monthly billing' } }
+                : {}),
             },
           }
         : {}),
       card: cards.get(portal.customer) ?? null,
-      invoices: [...invoices.values()].filter((i) => i.customer === portal.customer).reverse().map((i) => ({ id: i.id as string, date: formatDate(i.created as number), amount: formatAmount(i.amount_due as number, i.currency as string), status: i.status as string })),
+      invoices: [...invoices.values()]
+        .filter((i) => i.customer === portal.customer)
+        .reverse()
+        .map((i) => ({
+          id: i.id as string,
+          date: formatDate(i.created as number),
+          amount: formatAmount(i.amount_due as number, i.currency as string),
+          status: i.status as string,
+        })),
     });
   };
 
@@ -425,54 +529,71 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
     const payment = kind === 'checkout' && id ? payments.sessions.get(id) : undefined;
     if (payment && id) {
       const done = String(payment.success_url).replace('{CHECKOUT_SESSION_ID}', id);
-      if (payment.status !== 'open') return redirect(done), true;
-      const view = { id, productName: String(payment.productName), amount: formatAmount(payment.amount_total as number, payment.currency as string), cancelUrl: String(payment.cancel_url) };
-      if (method === 'GET') return html(200, paymentPage(view)), true;
+      if (payment.status !== 'open') return (redirect(done), true);
+      const view = {
+        id,
+        productName: String(payment.productName),
+        amount: formatAmount(payment.amount_total as number, payment.currency as string),
+        cancelUrl: String(payment.cancel_url),
+      };
+      if (method === 'GET') return (html(200, paymentPage(view)), true);
       const card = String(form.card ?? '').replace(/\D/g, '');
       const outcome = TEST_CARDS[card];
-      if (!outcome) return html(402, paymentPage({ ...view, error: 'Your card number is invalid. Use a test card.' })), true;
-      if (!outcome.ok) return html(402, paymentPage({ ...view, error: outcome.message! })), true;
+      if (!outcome) return (html(402, paymentPage({ ...view, error: 'Your card number is invalid. Use a test card.' })), true);
+      if (!outcome.ok) return (html(402, paymentPage({ ...view, error: outcome.message! })), true);
       payments.completePayment(payment, card);
-      return redirect(done), true;
+      return (redirect(done), true);
     }
     if (kind === 'checkout' && id) {
       const session = sessions.get(id);
-      if (!session) return html(404, page('Not found', '<h1>This checkout page does not exist.</h1>')), true;
-      if (session.status !== 'open') return redirect(String(session.success_url).replace('{CHECKOUT_SESSION_ID}', id)), true;
-      const view = { id, ...planOf(session.lineItems[0]!.price), email: (session.customer_email as string | null) ?? null, cancelUrl: String(session.cancel_url) };
-      if (method === 'GET') return html(200, checkoutPage(view)), true;
+      if (!session) return (html(404, page('Not found', '<h1>This checkout page does not exist.</h1>')), true);
+      if (session.status !== 'open') return (redirect(String(session.success_url).replace('{CHECKOUT_SESSION_ID}', id)), true);
+      const view = {
+        id,
+        ...planOf(session.lineItems[0]!.price),
+        email: (session.customer_email as string | null) ?? null,
+        cancelUrl: String(session.cancel_url),
+      };
+      if (method === 'GET') return (html(200, checkoutPage(view)), true);
       const card = String(form.card ?? '').replace(/\D/g, '');
       const outcome = TEST_CARDS[card];
-      if (!outcome) return html(402, checkoutPage({ ...view, error: 'Your card number is invalid. Use a test card.' })), true;
-      if (!outcome.ok) return html(402, checkoutPage({ ...view, error: outcome.message! })), true;
+      if (!outcome) return (html(402, checkoutPage({ ...view, error: 'Your card number is invalid. Use a test card.' })), true);
+      if (!outcome.ok) return (html(402, checkoutPage({ ...view, error: outcome.message! })), true);
       completeCheckout(session, card);
-      return redirect(String(session.success_url).replace('{CHECKOUT_SESSION_ID}', id)), true;
+      return (redirect(String(session.success_url).replace('{CHECKOUT_SESSION_ID}', id)), true);
     }
     if (kind === 'portal' && id) {
       const portal = portals.get(id);
-      if (!portal) return html(404, page('Not found', '<h1>This billing page has expired.</h1>')), true;
+      if (!portal) return (html(404, page('Not found', '<h1>This billing page has expired.</h1>')), true);
       if (method === 'POST') {
         const subscription = [...subscriptions.values()].reverse().find((s) => s.customer === portal.customer && s.status !== 'canceled');
         if (action === 'card') {
           const card = String(form.card ?? '').replace(/\D/g, '');
-          if (!TEST_CARDS[card]?.ok) return html(402, page('Billing', '<p class="error" role="alert">That card was not accepted. Use 4242 4242 4242 4242.</p>')), true;
+          if (!TEST_CARDS[card]?.ok)
+            return (html(402, page('Billing', '<p class="error" role="alert">That card was not accepted. Use 4242 4242 4242 4242.</p>')), true);
           cards.set(portal.customer, card.slice(-4));
         } else if (subscription && action === 'cancel') updateSubscription(subscription, { cancel_at_period_end: true });
         else if (subscription && action === 'renew') updateSubscription(subscription, { cancel_at_period_end: false });
-        else if (subscription && action === 'switch') updateSubscription(subscription, { items: [{ id: ((subscription.items as Json).data as Json[])[0]!.id, price: String(form.price ?? '') }] });
-        return redirect(`/portal/${id}`), true;
+        else if (subscription && action === 'switch')
+          updateSubscription(subscription, { items: [{ id: ((subscription.items as Json).data as Json[])[0]!.id, price: String(form.price ?? '') }] });
+        return (redirect(`/portal/${id}`), true);
       }
-      return html(200, portalView(id, portal)), true;
+      return (html(200, portalView(id, portal)), true);
     }
     // The test-mode dashboard's Connect payouts: a browser test moves a payout on as a bank would.
     if (kind === 'dashboard' && id === 'payouts') {
       const [, , payoutId, outcome] = path;
-      if (method === 'POST' && payoutId && (outcome === 'paid' || outcome === 'failed' || outcome === 'in_transit' || outcome === 'canceled' || outcome === 'delayed')) {
+      if (
+        method === 'POST' &&
+        payoutId &&
+        (outcome === 'paid' || outcome === 'failed' || outcome === 'in_transit' || outcome === 'canceled' || outcome === 'delayed')
+      ) {
         payments.advancePayout(payoutId, outcome);
-        return redirect('/dashboard/payouts'), true;
+        return (redirect('/dashboard/payouts'), true);
       }
       const rows = payments.allPayouts().reverse();
-      const button = (p: Json, to: string, label: string) => `<form class="inline" method="post" action="/dashboard/payouts/${escapeHtml(String(p.id))}/${to}"><button type="submit" class="secondary">${escapeHtml(label)}</button></form>`;
+      const button = (p: Json, to: string, label: string) =>
+        `<form class="inline" method="post" action="/dashboard/payouts/${escapeHtml(String(p.id))}/${to}"><button type="submit" class="secondary">${escapeHtml(label)}</button></form>`;
       return (
         html(
           200,
@@ -490,8 +611,17 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
     }
     if (kind === 'invoices' && id && method === 'GET') {
       const invoice = invoices.get(id);
-      if (!invoice) return html(404, page('Not found', '<h1>No such invoice.</h1>')), true;
-      return html(200, page('Invoice', `<h1>Invoice</h1><p>${formatDate(invoice.created as number)} — ${formatAmount(invoice.amount_due as number, invoice.currency as string)} — ${String(invoice.status)}</p>`)), true;
+      if (!invoice) return (html(404, page('Not found', '<h1>No such invoice.</h1>')), true);
+      return (
+        html(
+          200,
+          page(
+            'Invoice',
+            `<h1>Invoice</h1><p>${formatDate(invoice.created as number)} — ${formatAmount(invoice.amount_due as number, invoice.currency as string)} — ${String(invoice.status)}</p>`,
+          ),
+        ),
+        true
+      );
     }
     return false;
   };
@@ -519,7 +649,8 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
         if (!hosted(method, parts, form, res)) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
         return;
       }
-      const json = (status: number, payload: string) => res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req'), 'stripe-version': STRIPE_DOUBLE_API_VERSION }).end(payload);
+      const json = (status: number, payload: string) =>
+        res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req'), 'stripe-version': STRIPE_DOUBLE_API_VERSION }).end(payload);
       if (req.headers.authorization !== `Bearer ${secretKey}`) {
         json(401, JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } }));
         return;
@@ -541,12 +672,16 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
       } catch (err) {
         if (!(err instanceof StripeError) && !(err instanceof PaymentError)) throw err;
         status = err.status;
-        payload = JSON.stringify({ error: { type: err.type, message: err.message, ...(err.code ? { code: err.code } : {}), ...(err.param ? { param: err.param } : {}) } });
+        payload = JSON.stringify({
+          error: { type: err.type, message: err.message, ...(err.code ? { code: err.code } : {}), ...(err.param ? { param: err.param } : {}) },
+        });
       }
       if (idempotencyKey) idempotent.set(idempotencyKey, { status, body: payload });
       json(status, payload);
     })().catch((err: unknown) => {
-      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'api_error', message: err instanceof Error ? err.message : String(err) } }));
+      res
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { type: 'api_error', message: err instanceof Error ? err.message : String(err) } }));
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));

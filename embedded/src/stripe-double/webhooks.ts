@@ -50,7 +50,11 @@ export class WebhookSender {
     try {
       const response = await fetch(endpoint, {
         method: 'POST',
-        headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signPayload(payload, this.secret, this.nowSeconds()), 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks) OnAir test double' },
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'stripe-signature': signPayload(payload, this.secret, this.nowSeconds()),
+          'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks) OnAir test double',
+        },
         body: payload,
         signal: AbortSignal.timeout(10_000),
       });

@@ -34,8 +34,12 @@ describe('placement harness', () => {
   });
 
   it('refuses runs beyond its bounds and non-loopback Redis', async () => {
-    await expect(runPlacement({ redisUrl: testRedisUrl(), workers: 1000, sessions: 1, coresPerWorker: 4, rate: 1, kill: 0, timeoutMs: 1000 })).rejects.toThrow(/bounded/);
-    await expect(runPlacement({ redisUrl: 'redis://10.0.0.5:6379', workers: 1, sessions: 1, coresPerWorker: 4, rate: 1, kill: 0, timeoutMs: 1000 })).rejects.toThrow(/loopback/);
+    await expect(runPlacement({ redisUrl: testRedisUrl(), workers: 1000, sessions: 1, coresPerWorker: 4, rate: 1, kill: 0, timeoutMs: 1000 })).rejects.toThrow(
+      /bounded/,
+    );
+    await expect(
+      runPlacement({ redisUrl: 'redis://10.0.0.5:6379', workers: 1, sessions: 1, coresPerWorker: 4, rate: 1, kill: 0, timeoutMs: 1000 }),
+    ).rejects.toThrow(/loopback/);
   });
 
   it('mixes 720p and 1080p sessions with zero to three sources', () => {

@@ -92,7 +92,12 @@ export async function runPlacement(options: PlacementRunOptions): Promise<Placem
       await fleet.until(() => new Set(pickups().map((p) => p.projectId)).size >= lost.size, deadline - Date.now(), `${lost.size} pick-ups after the kill`);
       const firstPickup = new Map<string, Placement>();
       for (const p of pickups()) if (!firstPickup.has(p.projectId)) firstPickup.set(p.projectId, p);
-      report.failover = { ...figures([...firstPickup.values()].map((p) => p.latencyMs)), killedWorkers: killed.workers.length, lostSessions: lost.size, recovered: firstPickup.size };
+      report.failover = {
+        ...figures([...firstPickup.values()].map((p) => p.latencyMs)),
+        killedWorkers: killed.workers.length,
+        lostSessions: lost.size,
+        recovered: firstPickup.size,
+      };
     }
     return report;
   } finally {

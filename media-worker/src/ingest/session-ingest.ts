@@ -1,5 +1,14 @@
 import type { Redis } from 'ioredis';
-import { destinationChannels, ingestChangeSchema, ingestFeedMessageSchema, ingestKeys, ingestPublishSchema, type IngestFeed, type IngestPublish, type SceneDocument } from '@onair/protocol';
+import {
+  destinationChannels,
+  ingestChangeSchema,
+  ingestFeedMessageSchema,
+  ingestKeys,
+  ingestPublishSchema,
+  type IngestFeed,
+  type IngestPublish,
+  type SceneDocument,
+} from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import type { ChannelRouter } from '../placement/channel-router.ts';
 import type { MediaPorts } from '../webrtc/media-ports.ts';
@@ -107,7 +116,10 @@ export class SessionIngest {
     try {
       if (feed) await this.deps.redis.set(ingestKeys.feed(projectId), JSON.stringify(feed), 'EX', FEED_TTL_SECONDS);
       else await this.deps.redis.del(ingestKeys.feed(projectId));
-      await this.deps.redis.publish(destinationChannels.project(projectId), JSON.stringify(ingestFeedMessageSchema.parse({ type: 'ingest.feed', projectId, feed })));
+      await this.deps.redis.publish(
+        destinationChannels.project(projectId),
+        JSON.stringify(ingestFeedMessageSchema.parse({ type: 'ingest.feed', projectId, feed })),
+      );
     } catch (err) {
       this.deps.logger.warn({ projectId, err: (err as Error).message }, 'ingest feed report not published');
     }

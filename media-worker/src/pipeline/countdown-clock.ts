@@ -67,7 +67,9 @@ export class CountdownClock {
       'countdown-video',
       [
         makeElement('videotestsrc', 'countdown-src', { 'is-live': true, pattern: 'solid-color', 'foreground-color': 0 }),
-        makeElement('capsfilter', 'countdown-caps', { caps: `video/x-raw,format=BGRA,width=${this.width},height=${this.height},framerate=${this.profile.fps}/1` }),
+        makeElement('capsfilter', 'countdown-caps', {
+          caps: `video/x-raw,format=BGRA,width=${this.width},height=${this.height},framerate=${this.profile.fps}/1`,
+        }),
         valve,
         overlay,
         makeElement('queue', 'countdown-queue', { 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0, leaky: 'downstream' }),
@@ -102,13 +104,27 @@ export class CountdownClock {
     const { width, height } = this.verticalSize;
     const w = Math.min(this.width, width);
     const h = Math.round((this.height * w) / this.width);
-    Object.assign(pad, { xpos: Math.round((width - w) / 2), ypos: Math.round(height * 0.66), width: w, height: h, zorder: COUNTDOWN_ZORDER, alpha: this.endsAt === undefined ? 0 : 1 });
+    Object.assign(pad, {
+      xpos: Math.round((width - w) / 2),
+      ypos: Math.round(height * 0.66),
+      width: w,
+      height: h,
+      zorder: COUNTDOWN_ZORDER,
+      alpha: this.endsAt === undefined ? 0 : 1,
+    });
   }
 
   /** Where the plate sits in the profile's pixels. */
   layout(): VideoPadLayout {
     const k = this.profile.width / 1280;
-    return { xpos: Math.round(COUNTDOWN_BOX.x * k), ypos: Math.round(COUNTDOWN_BOX.y * k), width: this.width, height: this.height, zorder: COUNTDOWN_ZORDER, alpha: this.endsAt === undefined ? 0 : 1 };
+    return {
+      xpos: Math.round(COUNTDOWN_BOX.x * k),
+      ypos: Math.round(COUNTDOWN_BOX.y * k),
+      width: this.width,
+      height: this.height,
+      zorder: COUNTDOWN_ZORDER,
+      alpha: this.endsAt === undefined ? 0 : 1,
+    };
   }
 
   /** Places the pad (and its vertical twin). */

@@ -50,7 +50,9 @@ describe('renderPlanSchema', () => {
   it('refuses placements of unknown inputs and an active scene that does not exist', () => {
     const base = plan();
     expect(renderPlanSchema.safeParse({ ...base, activeSceneId: 'nope' }).success).toBe(false);
-    expect(renderPlanSchema.safeParse({ ...base, scenes: [{ id: 'one', placements: [{ inputId: 'ghost', x: 0, y: 0, width: 1, height: 1, zorder: 0 }] }] }).success).toBe(false);
+    expect(
+      renderPlanSchema.safeParse({ ...base, scenes: [{ id: 'one', placements: [{ inputId: 'ghost', x: 0, y: 0, width: 1, height: 1, zorder: 0 }] }] }).success,
+    ).toBe(false);
   });
 });
 

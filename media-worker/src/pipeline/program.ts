@@ -105,7 +105,11 @@ export class ProgramPipeline {
     this.encoderSettings = encoderStep(plan.profile, initialEncoderStep);
     this.destinations = new DestinationSet(policy, egress, logger, (s) => events.outputStatus(s), new Set(continuingOutputs));
     this.slate = new HoldingSlate(logger);
-    this.gst = new GstPipeline(`session-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}`, { onError: (e) => this.onBusError(e), onWarning: (w) => this.onBusWarning(w) }, dotDir);
+    this.gst = new GstPipeline(
+      `session-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}`,
+      { onError: (e) => this.onBusError(e), onWarning: (w) => this.onBusWarning(w) },
+      dotDir,
+    );
   }
 
   get currentState(): PipelineState {
@@ -149,7 +153,17 @@ export class ProgramPipeline {
     if (this.plan.slate) this.slate.attach(this.gst, this.compositor, this.plan.slate.path, profile, profile);
     this.attachClock();
     await this.reconcile(this.plan);
-    this.logger.info({ inputs: this.inputs.size, width: profile.width, height: profile.height, fps: profile.fps, planVersion: this.planVersion, activeSceneId: this.plan.activeSceneId }, 'pipeline playing');
+    this.logger.info(
+      {
+        inputs: this.inputs.size,
+        width: profile.width,
+        height: profile.height,
+        fps: profile.fps,
+        planVersion: this.planVersion,
+        activeSceneId: this.plan.activeSceneId,
+      },
+      'pipeline playing',
+    );
   }
 
   /** Applies a whole plan at a newer version to the running pipeline (see the class comment). */
@@ -179,10 +193,19 @@ export class ProgramPipeline {
     if (wantsVertical && !this.vertical && next.vertical) await this.attachVertical(next.vertical);
     const { added, removed } = this.inputs.sync(this.plan);
     // The time is the JS thread's (which also writes every destination's connection): kept small.
-    if (added + removed > 0) this.logger.info({ added, removed, inputs: this.inputs.size, planVersion: this.planVersion, ms: Math.round(performance.now() - began) }, 'inputs changed live');
+    if (added + removed > 0)
+      this.logger.info(
+        { added, removed, inputs: this.inputs.size, planVersion: this.planVersion, ms: Math.round(performance.now() - began) },
+        'inputs changed live',
+      );
     this.inputs.applyPlan(this.plan);
     this.setCountdown(this.plan.countdown);
-    this.destinations.set(this.plan.outputs, this.plan.profile.videoBitrateKbps + this.plan.profile.audioBitrateKbps, this.horizontalFeed(), this.verticalFeed());
+    this.destinations.set(
+      this.plan.outputs,
+      this.plan.profile.videoBitrateKbps + this.plan.profile.audioBitrateKbps,
+      this.horizontalFeed(),
+      this.verticalFeed(),
+    );
     if (!wantsVertical && this.vertical) this.detachVertical();
     this.recorder.set(next.recording);
   }
@@ -255,7 +278,8 @@ export class ProgramPipeline {
 
   private setCountdown(countdown: RenderPlan['countdown']): void {
     if (!this.clock) return;
-    if (this.clock.set(countdown)) this.logger.info({ endsAt: countdown ? new Date(countdown.endsAt).toISOString() : null }, countdown ? 'countdown shown' : 'countdown hidden');
+    if (this.clock.set(countdown))
+      this.logger.info({ endsAt: countdown ? new Date(countdown.endsAt).toISOString() : null }, countdown ? 'countdown shown' : 'countdown hidden');
     this.layoutClock();
   }
 
@@ -289,7 +313,8 @@ export class ProgramPipeline {
    */
   private setInputLatency(): void {
     const ns = (this.jitterLatencyMs + INPUT_DECODE_MARGIN_MS) * 1_000_000;
-    for (const aggregator of [this.compositor, this.mixer, this.vertical?.compositor]) if (aggregator) setProperties(aggregator, { 'min-upstream-latency': ns });
+    for (const aggregator of [this.compositor, this.mixer, this.vertical?.compositor])
+      if (aggregator) setProperties(aggregator, { 'min-upstream-latency': ns });
   }
 
   /** Starts or stops recording (a tee branch of the encoded streams, see outputs/recording.ts). */
@@ -400,7 +425,12 @@ export class ProgramPipeline {
     const encoder = this.gst.bin.getByName('video-encoder');
     const caps = encoder?.getStaticPad('sink')?.getCurrentCaps();
     const preset = X264_PRESETS[Number(encoder?.speedPreset)] ?? this.encoderSettings.preset;
-    return { ...this.encoderSettings, preset, width: structureNumber(caps, 'width') || this.encoderSettings.width, height: structureNumber(caps, 'height') || this.encoderSettings.height };
+    return {
+      ...this.encoderSettings,
+      preset,
+      width: structureNumber(caps, 'width') || this.encoderSettings.width,
+      height: structureNumber(caps, 'height') || this.encoderSettings.height,
+    };
   }
 
   stop(): void {

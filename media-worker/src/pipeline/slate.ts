@@ -44,7 +44,15 @@ export class HoldingSlate {
 
   /** Over the whole program as composited now. */
   layout(size: { width: number; height: number }): void {
-    if (this.link) Object.assign(this.link.pad, { xpos: 0, ypos: 0, width: size.width, height: size.height, zorder: SLATE_ZORDER, alpha: this.showingSince === undefined ? 0 : 1 });
+    if (this.link)
+      Object.assign(this.link.pad, {
+        xpos: 0,
+        ypos: 0,
+        width: size.width,
+        height: size.height,
+        zorder: SLATE_ZORDER,
+        alpha: this.showingSince === undefined ? 0 : 1,
+      });
   }
 
   /** The slate's picture failed: the program goes on without a slate. */

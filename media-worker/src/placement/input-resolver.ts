@@ -25,16 +25,25 @@ export function createInputResolver(ports?: MediaPorts, uploadsDir?: string): In
   const uploads = uploadsDir === undefined ? undefined : resolve(uploadsDir);
   return (source) => {
     if (source.kind === 'watermark') return { id: source.id, kind: 'image', path: WATERMARK_IMAGE };
-    if (source.kind === 'image' && source.settings.screen && !source.settings.uploadId) return { id: source.id, kind: 'image', path: SCREEN_PICTURES[source.settings.screen].path };
+    if (source.kind === 'image' && source.settings.screen && !source.settings.uploadId)
+      return { id: source.id, kind: 'image', path: SCREEN_PICTURES[source.settings.screen].path };
     if (source.kind === 'image' || source.kind === 'video') return uploads ? uploadInput(source, uploads) : undefined;
     // A render worker sends the page as H.264 + Opus, painted green where it is transparent.
     const placeholder = placeholderFor(source.kind);
-    if (source.kind === 'webpage' && ports) return ports.rtpInput(source.id, { video: true, audio: true }, { encodings: ['H264'], keyColor: 'green', ...(placeholder ? { placeholder } : {}) });
+    if (source.kind === 'webpage' && ports)
+      return ports.rtpInput(source.id, { video: true, audio: true }, { encodings: ['H264'], keyColor: 'green', ...(placeholder ? { placeholder } : {}) });
     // H.264 from encoders and consoles (RTMP ingest) or WHIP, VP8 from a browser publishing over WHIP.
-    if (source.kind === 'game' && ports) return ports.rtpInput(source.id, { video: true, audio: true }, { encodings: ['H264', 'VP8'], ...(placeholder ? { placeholder } : {}) });
+    if (source.kind === 'game' && ports)
+      return ports.rtpInput(source.id, { video: true, audio: true }, { encodings: ['H264', 'VP8'], ...(placeholder ? { placeholder } : {}) });
     const media = liveSourceMedia[source.kind];
     // A guest's sound starts at 0 and fades in (spec §4 "Guest tile").
-    if (ports && media) return ports.rtpInput(source.id, media, { encodings: ['VP8', 'H264'], ...(placeholder ? { placeholder } : {}) }, source.kind === 'participant' ? { fadeIn: true } : {});
+    if (ports && media)
+      return ports.rtpInput(
+        source.id,
+        media,
+        { encodings: ['VP8', 'H264'], ...(placeholder ? { placeholder } : {}) },
+        source.kind === 'participant' ? { fadeIn: true } : {},
+      );
     return undefined;
   };
 }

@@ -215,7 +215,11 @@ export class SessionConsumer {
         at: new Date().toISOString(),
         gapMs: Date.now() - Date.parse(previous.lastSeenAt),
       });
-      await redis.multi().lpush(sessionKeys.failovers, JSON.stringify(record)).ltrim(sessionKeys.failovers, 0, FAILOVER_HISTORY - 1).exec();
+      await redis
+        .multi()
+        .lpush(sessionKeys.failovers, JSON.stringify(record))
+        .ltrim(sessionKeys.failovers, 0, FAILOVER_HISTORY - 1)
+        .exec();
     }
     void runner.ended.then((end) => this.finish(placed, end));
     return true;
@@ -238,7 +242,10 @@ export class SessionConsumer {
       const deadline = Date.now() + PIPELINE_ORPHAN_EXIT_MS;
       while (isPipelineProcess(pipeline.pid) && Date.now() < deadline) await sleep(50);
       if (!isPipelineProcess(pipeline.pid)) return;
-      logger.error({ projectId, pid: pipeline.pid, previousWorker: previous.workerId }, 'the previous owner\'s pipeline outlived its worker: ending it before publishing');
+      logger.error(
+        { projectId, pid: pipeline.pid, previousWorker: previous.workerId },
+        "the previous owner's pipeline outlived its worker: ending it before publishing",
+      );
       try {
         process.kill(pipeline.pid, 'SIGKILL');
       } catch {
@@ -248,7 +255,7 @@ export class SessionConsumer {
     }
     const safeAt = Date.parse(previous.lastSeenAt) + SESSION_LOCK_MS + PIPELINE_ORPHAN_EXIT_MS;
     if (Date.now() < safeAt) {
-      logger.info({ projectId, waitMs: safeAt - Date.now(), previousWorker: previous.workerId }, 'waiting out the previous owner\'s pipeline before publishing');
+      logger.info({ projectId, waitMs: safeAt - Date.now(), previousWorker: previous.workerId }, "waiting out the previous owner's pipeline before publishing");
       await sleep(safeAt - Date.now());
     }
   }

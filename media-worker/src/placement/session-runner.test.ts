@@ -7,7 +7,15 @@ function withCountdown(active: 'countdown' | 'first'): { doc: SceneDocument; cou
   const ids = { projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID() };
   const doc = newProjectDocument({ ...ids, resolution: '720p' });
   const countdownId = randomUUID();
-  doc.scenes.push({ id: countdownId, name: 'Countdown', order: 1, kind: 'countdown', countdown: { seconds: 60, nextSceneId: null }, deletedAt: null, layers: [] });
+  doc.scenes.push({
+    id: countdownId,
+    name: 'Countdown',
+    order: 1,
+    kind: 'countdown',
+    countdown: { seconds: 60, nextSceneId: null },
+    deletedAt: null,
+    layers: [],
+  });
   return { doc: { ...doc, activeSceneId: active === 'countdown' ? countdownId : ids.sceneId }, countdownId };
 }
 

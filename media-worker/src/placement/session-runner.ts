@@ -182,7 +182,8 @@ export class SessionRunner {
     // Pages are stopped on a real end only: after a hand-over the next worker's session takes them
     // over (a fresh request per page), and their leases end the old ones.
     if (end === 'stopped') await this.deps.pages?.close(this.projectId);
-    if (end === 'stopped') await this.deps.redis.del(sessionKeys.owner(this.projectId), sessionKeys.outputs(this.projectId), sessionKeys.recording(this.projectId));
+    if (end === 'stopped')
+      await this.deps.redis.del(sessionKeys.owner(this.projectId), sessionKeys.outputs(this.projectId), sessionKeys.recording(this.projectId));
     this.logger.info({ end }, 'session ended on this worker');
     this.ending?.(end);
   }

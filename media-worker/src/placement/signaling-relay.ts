@@ -69,7 +69,8 @@ export class SignalingRelay implements SessionMedia {
             guestMids: signal.guestMids,
             onState: (peerId, state) =>
               void this.send({ type: 'state', projectId, participantId: signal.participantId, peerId, state, workerId: this.deps.workerId }),
-            onTiles: (peerId, tiles) => void this.send({ type: 'tiles', projectId, participantId: signal.participantId, peerId, tiles, workerId: this.deps.workerId }),
+            onTiles: (peerId, tiles) =>
+              void this.send({ type: 'tiles', projectId, participantId: signal.participantId, peerId, tiles, workerId: this.deps.workerId }),
           });
           await this.send({ type: 'answer', projectId, participantId: signal.participantId, peerId: signal.peerId, sdp, workerId: this.deps.workerId });
           return;
@@ -84,7 +85,14 @@ export class SignalingRelay implements SessionMedia {
     } catch (err) {
       this.deps.logger.warn({ projectId, participantId: signal.participantId, type: signal.type, err: (err as Error).message }, 'signaling message failed');
       if (signal.type === 'offer') {
-        await this.send({ type: 'state', projectId, participantId: signal.participantId, peerId: signal.peerId, state: 'closed', workerId: this.deps.workerId });
+        await this.send({
+          type: 'state',
+          projectId,
+          participantId: signal.participantId,
+          peerId: signal.peerId,
+          state: 'closed',
+          workerId: this.deps.workerId,
+        });
       }
     }
   }

@@ -27,7 +27,16 @@ function session(sessionId: string, pixels: number, steps = 5): FakeSession {
 /** A governor over `sessions` whose CPU figure is whatever `cores.now` says. */
 function governed(sessions: FakeSession[], budgetCores = 1.8, minSavingCores = -1) {
   const cores = { now: 0 };
-  const governor = new EncoderGovernor({ budgetCores, sampleCores: () => cores.now, sessions: () => sessions, logger: pino({ level: 'silent' }), overSamples: 3, holdMs: 5000, upAfterMs: 60_000, minSavingCores });
+  const governor = new EncoderGovernor({
+    budgetCores,
+    sampleCores: () => cores.now,
+    sessions: () => sessions,
+    logger: pino({ level: 'silent' }),
+    overSamples: 3,
+    holdMs: 5000,
+    upAfterMs: 60_000,
+    minSavingCores,
+  });
   let t = 1_000_000;
   const run = (seconds: number) => {
     const decisions = [];

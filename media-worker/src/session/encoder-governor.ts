@@ -139,8 +139,16 @@ export class EncoderGovernor {
     session.setStep(to);
     this.lastChangeAt = now;
     this.over = 0;
-    this.pending = to > decision.from ? { sessionId: session.sessionId, from: decision.from, before: this.recent.reduce((a, b) => a + b, 0) / this.recent.length, at: now } : undefined;
-    const words = { cpu: 'worker over its CPU budget: encoder stepped down', frames: 'session short of frames: encoder stepped down', recovered: 'worker back under its CPU budget: encoder stepped up', 'saved-nothing': 'encoder step saved no CPU: taken back' };
+    this.pending =
+      to > decision.from
+        ? { sessionId: session.sessionId, from: decision.from, before: this.recent.reduce((a, b) => a + b, 0) / this.recent.length, at: now }
+        : undefined;
+    const words = {
+      cpu: 'worker over its CPU budget: encoder stepped down',
+      frames: 'session short of frames: encoder stepped down',
+      recovered: 'worker back under its CPU budget: encoder stepped up',
+      'saved-nothing': 'encoder step saved no CPU: taken back',
+    };
     this.options.logger.warn({ ...decision, budget: this.options.budgetCores }, words[reason]);
     return decision;
   }

@@ -1,6 +1,15 @@
 import type { Redis } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
-import { encoderLadder, pipelineStartConfigSchema, sessionStatusKeys, type PipelineReport, type PipelineStartConfigInput, type PlanOutput, type RenderPlan, type SessionStats } from '@onair/protocol';
+import {
+  encoderLadder,
+  pipelineStartConfigSchema,
+  sessionStatusKeys,
+  type PipelineReport,
+  type PipelineStartConfigInput,
+  type PlanOutput,
+  type RenderPlan,
+  type SessionStats,
+} from '@onair/protocol';
 import type { Logger, WorkerLoad } from '@onair/runtime';
 import type { GovernedSession } from './encoder-governor.ts';
 import { SparePipeline } from './pipeline-processes.ts';
@@ -49,8 +58,18 @@ export class SessionHost {
     const output = ['session', 'output'];
     this.gauges = {
       fps: new Gauge({ name: 'onair_media_session_fps', help: 'Program frames per second', labelNames: session, registers }),
-      dropped: new Gauge({ name: 'onair_media_session_dropped_frames', help: 'Program frames dropped or repeated since the pipeline started', labelNames: session, registers }),
-      restarts: new Gauge({ name: 'onair_media_session_pipeline_restarts', help: 'Pipeline process crashes in the crash window', labelNames: session, registers }),
+      dropped: new Gauge({
+        name: 'onair_media_session_dropped_frames',
+        help: 'Program frames dropped or repeated since the pipeline started',
+        labelNames: session,
+        registers,
+      }),
+      restarts: new Gauge({
+        name: 'onair_media_session_pipeline_restarts',
+        help: 'Pipeline process crashes in the crash window',
+        labelNames: session,
+        registers,
+      }),
       outputBytes: new Gauge({ name: 'onair_media_output_bytes_sent', help: 'Bytes sent to a destination', labelNames: output, registers }),
       outputBitrate: new Gauge({ name: 'onair_media_output_bitrate_kbps', help: 'Send rate to a destination', labelNames: output, registers }),
       outputReconnects: new Gauge({ name: 'onair_media_output_reconnects', help: 'Reconnections of a destination output', labelNames: output, registers }),
@@ -190,7 +209,8 @@ export class SessionHost {
   private forget(session: string): void {
     for (const gauge of [this.gauges.fps, this.gauges.dropped, this.gauges.restarts]) gauge.remove({ session });
     for (const output of this.seenOutputs.get(session) ?? []) {
-      for (const gauge of [this.gauges.outputBytes, this.gauges.outputBitrate, this.gauges.outputReconnects, this.gauges.outputLive]) gauge.remove({ session, output });
+      for (const gauge of [this.gauges.outputBytes, this.gauges.outputBitrate, this.gauges.outputReconnects, this.gauges.outputLive])
+        gauge.remove({ session, output });
     }
     this.seenOutputs.delete(session);
   }

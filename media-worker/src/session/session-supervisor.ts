@@ -97,10 +97,12 @@ export class SessionSupervisor {
     if (child.stdout) createInterface({ input: child.stdout }).on('line', logLine);
     if (child.stderr) createInterface({ input: child.stderr }).on('line', logLine);
     child.on('message', (raw: unknown) => this.onMessage(raw));
-    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => {
-      resolve();
-      this.onExit(child, code, signal);
-    }));
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        resolve();
+        this.onExit(child, code, signal);
+      }),
+    );
     this.send({ type: 'start', config: this.config });
     // Seen here under heavy load: a child stuck for good while loading its modules (tsx loader,
     // main thread in Atomics.wait). It never plays and never exits, so it is killed and replaced.
@@ -121,7 +123,10 @@ export class SessionSupervisor {
     const newProfile = JSON.stringify(plan.profile) !== JSON.stringify(this.config.plan.profile);
     this.config = { ...this.config, plan, planVersion: version, ...(newProfile ? { encoderStep: 0 } : {}) };
     if (rebuild) {
-      this.logger.info({ version, activeSceneId: plan.activeSceneId, inputs: plan.inputs.map((i) => `${i.id.slice(0, 8)}:${i.kind}`) }, 'plan changes the output profile: a new pipeline process');
+      this.logger.info(
+        { version, activeSceneId: plan.activeSceneId, inputs: plan.inputs.map((i) => `${i.id.slice(0, 8)}:${i.kind}`) },
+        'plan changes the output profile: a new pipeline process',
+      );
       void this.replaceChild();
       return;
     }
@@ -256,8 +261,16 @@ export class SessionSupervisor {
     this.latestStats = undefined;
     const maxCrashes = this.options.maxCrashes ?? 5;
     const fatal = this.crashes.length > maxCrashes;
-    this.logger.error({ code, signal, crashes: this.crashes.length }, fatal ? 'pipeline process keeps crashing: giving up' : 'pipeline process crashed: restarting');
-    this.options.onReport(this.sessionId, { type: 'error', code: 'PIPELINE_CRASHED', message: `pipeline process exited (code ${code}, signal ${signal})`, fatal });
+    this.logger.error(
+      { code, signal, crashes: this.crashes.length },
+      fatal ? 'pipeline process keeps crashing: giving up' : 'pipeline process crashed: restarting',
+    );
+    this.options.onReport(this.sessionId, {
+      type: 'error',
+      code: 'PIPELINE_CRASHED',
+      message: `pipeline process exited (code ${code}, signal ${signal})`,
+      fatal,
+    });
     if (fatal) {
       this.state = 'failed';
       this.options.onReport(this.sessionId, { type: 'state', state: 'failed' });

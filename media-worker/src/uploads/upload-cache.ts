@@ -38,7 +38,8 @@ export class UploadCache {
   async fetch(document: SceneDocument): Promise<void> {
     const wanted: { kind: 'image' | 'video'; uploadId: string }[] = [];
     for (const source of document.sources) {
-      if ((source.kind === 'image' || source.kind === 'video') && source.settings.uploadId) wanted.push({ kind: source.kind, uploadId: source.settings.uploadId });
+      if ((source.kind === 'image' || source.kind === 'video') && source.settings.uploadId)
+        wanted.push({ kind: source.kind, uploadId: source.settings.uploadId });
     }
     if (wanted.length === 0) return;
     await mkdir(this.dir, { recursive: true });

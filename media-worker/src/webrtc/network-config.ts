@@ -31,7 +31,8 @@ export function webrtcNetwork(env: NodeJS.ProcessEnv = process.env): WebrtcNetwo
   if (env.WEBRTC_ICE_PORTS) {
     const match = /^(\d+)-(\d+)$/.exec(env.WEBRTC_ICE_PORTS.trim());
     const [min, max] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
-    if (!(min >= 1024 && max <= 65535 && min <= max)) throw new Error(`WEBRTC_ICE_PORTS: '${env.WEBRTC_ICE_PORTS}' is not a range like 40000-40999 within 1024-65535`);
+    if (!(min >= 1024 && max <= 65535 && min <= max))
+      throw new Error(`WEBRTC_ICE_PORTS: '${env.WEBRTC_ICE_PORTS}' is not a range like 40000-40999 within 1024-65535`);
     icePortRange = [min, max];
   }
   const policy = env.WEBRTC_ICE_TRANSPORT_POLICY ?? 'all';

@@ -127,7 +127,7 @@ export class RtpForwarder {
       this.requestKeyframe(true);
       this.lateness.reset();
     }
-    if (this.lastSeq === undefined || first || ((header.sequenceNumber - this.lastSeq + 0x10000) % 0x10000) < 0x8000) this.lastSeq = header.sequenceNumber;
+    if (this.lastSeq === undefined || first || (header.sequenceNumber - this.lastSeq + 0x10000) % 0x10000 < 0x8000) this.lastSeq = header.sequenceNumber;
     for (const tap of this.taps) tap(packet.clone(), encoding);
     this.delayMs = this.syncDelay(header.timestamp);
     const ports = this.portsByEncoding.get(encoding);
@@ -200,6 +200,14 @@ export class RtpForwarder {
   }
 
   stats(): ForwarderStats {
-    return { type: this.options.type, ...this.counters, ports: [...new Set([...this.portsByEncoding.values()].flat())], encoding: this.encoding ?? null, active: this.active, syncDelayMs: Math.round(this.delayMs), peakLatenessMs: Math.round(this.lateness.peakMs(this.now())) };
+    return {
+      type: this.options.type,
+      ...this.counters,
+      ports: [...new Set([...this.portsByEncoding.values()].flat())],
+      encoding: this.encoding ?? null,
+      active: this.active,
+      syncDelayMs: Math.round(this.delayMs),
+      peakLatenessMs: Math.round(this.lateness.peakMs(this.now())),
+    };
   }
 }

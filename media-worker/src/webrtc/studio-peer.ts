@@ -1,13 +1,5 @@
 import type { Socket } from 'node:dgram';
-import {
-  MediaStreamTrack,
-  RTCPeerConnection,
-  RTCRtpCodecParameters,
-  useNACK,
-  usePLI,
-  useREMB,
-  type RTCRtpTransceiver,
-} from 'werift';
+import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, useNACK, usePLI, useREMB, type RTCRtpTransceiver } from 'werift';
 import { trackKindOf, type OfferedTrack, type RoomConnectionState, type TrackType } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import type { PipelineEncoding } from './media-ports.ts';
@@ -108,7 +100,12 @@ export class StudioPeer {
   }
 
   /** Applies the browser's offer and returns the answer, candidates included (no trickle from here). */
-  async answer(sdp: string, tracks: readonly OfferedTrack[], previewMid: string | null, guestMids: readonly string[] = []): Promise<{ sdp: string; preview: MediaStreamTrack | undefined }> {
+  async answer(
+    sdp: string,
+    tracks: readonly OfferedTrack[],
+    previewMid: string | null,
+    guestMids: readonly string[] = [],
+  ): Promise<{ sdp: string; preview: MediaStreamTrack | undefined }> {
     await this.pc.setRemoteDescription({ type: 'offer', sdp });
     const byMid = new Map(tracks.map((t) => [t.mid, t.type]));
     for (const transceiver of this.pc.getTransceivers()) {
@@ -129,8 +126,7 @@ export class StudioPeer {
           for (const pli of slot.onPli) pli();
         });
         this.guestSlots.push(slot);
-      }
-      else if (previewMid !== null && transceiver.mid === previewMid && transceiver.kind === 'video') {
+      } else if (previewMid !== null && transceiver.mid === previewMid && transceiver.kind === 'video') {
         this.previewTrack = new MediaStreamTrack({ kind: 'video' });
         transceiver.setDirection('sendonly');
         await transceiver.sender.replaceTrack(this.previewTrack);
@@ -144,7 +140,11 @@ export class StudioPeer {
 
   async addIceCandidate(candidate: { candidate: string; sdpMid?: string | null; sdpMLineIndex?: number | null }): Promise<void> {
     if (!candidate.candidate) return;
-    await this.pc.addIceCandidate({ candidate: candidate.candidate, sdpMid: candidate.sdpMid ?? undefined, sdpMLineIndex: candidate.sdpMLineIndex ?? undefined });
+    await this.pc.addIceCandidate({
+      candidate: candidate.candidate,
+      sdpMid: candidate.sdpMid ?? undefined,
+      sdpMLineIndex: candidate.sdpMLineIndex ?? undefined,
+    });
   }
 
   get preview(): MediaStreamTrack | undefined {

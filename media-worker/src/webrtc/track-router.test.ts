@@ -9,7 +9,12 @@ function documentWith(sources: Source[]): SceneDocument {
   return { ...doc, sources: [...doc.sources, ...sources] };
 }
 
-const game: Source = { id: ids(10), kind: 'game', name: 'Game Source', settings: { opacity: 1, volume: 1, muted: false, participantId: null, displayName: '' } };
+const game: Source = {
+  id: ids(10),
+  kind: 'game',
+  name: 'Game Source',
+  settings: { opacity: 1, volume: 1, muted: false, participantId: null, displayName: '' },
+};
 const camera: Source = {
   id: ids(11),
   kind: 'webcam',

@@ -52,10 +52,17 @@ export const liveSourceMedia: Partial<Record<Source['kind'], { video: boolean; a
 
 /** A WHIP feed (issue 18): video and sound into the game sources, or into the one source chosen for it. */
 function routeWhipTrack(doc: SceneDocument, sourceId: string | null, type: TrackType): TrackTarget[] {
-  const media: TrackTarget['media'] | null = type === 'camera' || type === 'screen_share' ? 'video' : type === 'microphone' || type === 'screen_share_audio' ? 'audio' : null;
+  const media: TrackTarget['media'] | null =
+    type === 'camera' || type === 'screen_share' ? 'video' : type === 'microphone' || type === 'screen_share_audio' ? 'audio' : null;
   if (!media) return [];
   const chosen = sourceId ? doc.sources.filter((s) => s.id === sourceId) : doc.sources.filter((s) => s.kind === 'game');
   return chosen
-    .filter((s) => (media === 'video' ? sourceKindInfo[s.kind].hasVideo : sourceKindInfo[s.kind].hasAudio) && s.kind !== 'webpage' && s.kind !== 'watermark' && s.kind !== 'image')
+    .filter(
+      (s) =>
+        (media === 'video' ? sourceKindInfo[s.kind].hasVideo : sourceKindInfo[s.kind].hasAudio) &&
+        s.kind !== 'webpage' &&
+        s.kind !== 'watermark' &&
+        s.kind !== 'image',
+    )
     .map((s) => ({ sourceId: s.id, media }));
 }

@@ -1,5 +1,16 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { JITTER_LATENCY_DEFAULT_MS, JITTER_LATENCY_MAX_MS, JITTER_LATENCY_MIN_MS, planPreviewSchema, type GuestTile, type OfferedTrack, type PipelineReport, type PlanPreview, type RoomConnectionState, type SceneDocument } from '@onair/protocol';
+import {
+  JITTER_LATENCY_DEFAULT_MS,
+  JITTER_LATENCY_MAX_MS,
+  JITTER_LATENCY_MIN_MS,
+  planPreviewSchema,
+  type GuestTile,
+  type OfferedTrack,
+  type PipelineReport,
+  type PlanPreview,
+  type RoomConnectionState,
+  type SceneDocument,
+} from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { PREVIEW_PAYLOAD_TYPE, type MediaPorts } from './media-ports.ts';
 import { jitterTarget, nextJitterLatency } from './arrival-lateness.ts';
@@ -152,7 +163,14 @@ export class WebrtcEndpoint {
       },
       onTrack: (forwarder) => void this.route(join.projectId, join.publisher, forwarder),
     });
-    const participant: Participant = { participantId: join.participantId, publisher: join.publisher, peer, onTiles: join.onTiles, onState: join.onState, tiles: new Map() };
+    const participant: Participant = {
+      participantId: join.participantId,
+      publisher: join.publisher,
+      peer,
+      onTiles: join.onTiles,
+      onState: join.onState,
+      tiles: new Map(),
+    };
     media.participants.set(join.participantId, participant);
     const { sdp, preview } = await peer.answer(join.sdp, join.tracks, join.previewMid, join.guestMids);
     if (preview) media.preview.add(preview);
@@ -161,7 +179,12 @@ export class WebrtcEndpoint {
     return sdp;
   }
 
-  async addIceCandidate(projectId: string, participantId: string, peerId: string, candidate: { candidate: string; sdpMid?: string | null; sdpMLineIndex?: number | null }): Promise<void> {
+  async addIceCandidate(
+    projectId: string,
+    participantId: string,
+    peerId: string,
+    candidate: { candidate: string; sdpMid?: string | null; sdpMLineIndex?: number | null },
+  ): Promise<void> {
     const participant = this.sessions.get(projectId)?.participants.get(participantId);
     if (!participant || participant.peer.peerId !== peerId) return;
     await participant.peer.addIceCandidate(candidate);
@@ -194,7 +217,10 @@ export class WebrtcEndpoint {
   }
 
   private tellTiles(host: Participant): void {
-    host.onTiles?.(host.peer.peerId, [...host.tiles].map(([mid, t]) => ({ mid, participantId: t.guest, userId: t.userId })));
+    host.onTiles?.(
+      host.peer.peerId,
+      [...host.tiles].map(([mid, t]) => ({ mid, participantId: t.guest, userId: t.userId })),
+    );
   }
 
   /**
@@ -301,7 +327,14 @@ export class WebrtcEndpoint {
     this.deps.setJitterLatency?.(projectId, next);
   }
 
-  stats(projectId: string): { participants: { participantId: string; state: string; tracks: ForwarderStats[] }[]; previewPackets: number; jitterLatencyMs: number; jitterMeasured: boolean } | undefined {
+  stats(projectId: string):
+    | {
+        participants: { participantId: string; state: string; tracks: ForwarderStats[] }[];
+        previewPackets: number;
+        jitterLatencyMs: number;
+        jitterMeasured: boolean;
+      }
+    | undefined {
     const media = this.sessions.get(projectId);
     if (!media) return undefined;
     return {
@@ -349,7 +382,21 @@ export class WebrtcEndpoint {
     const stats = forwarder.stats();
     if (this.flowing.get(forwarder) === stats.active) return;
     this.flowing.set(forwarder, stats.active);
-    this.deps.logger.info({ projectId, participantId: participant.participantId, peerId: participant.peer.peerId, type: stats.type, packets: stats.packets, keyframes: stats.keyframes, plis: stats.plis, lost: stats.lost, ports: stats.ports, encoding: stats.encoding }, stats.active ? 'track flows' : 'track stopped');
+    this.deps.logger.info(
+      {
+        projectId,
+        participantId: participant.participantId,
+        peerId: participant.peer.peerId,
+        type: stats.type,
+        packets: stats.packets,
+        keyframes: stats.keyframes,
+        plis: stats.plis,
+        lost: stats.lost,
+        ports: stats.ports,
+        encoding: stats.encoding,
+      },
+      stats.active ? 'track flows' : 'track stopped',
+    );
   }
 
   private apply(media: SessionMedia, publisher: Publisher, forwarder: RtpForwarder): void {

@@ -56,7 +56,11 @@ function clockTimeMs(text: string): number {
  * RTMP server ended this player with the old one): a new reader starts at once, as a player that
  * retries would; `onRestart` is told when, and each restarted reader's stream time starts anew.
  */
-export function readVideoPackets(url: string, onPacket: (timestampMs: number, at: number) => void, options: { follow?: boolean; onRestart?: (at: number) => void } = {}): () => void {
+export function readVideoPackets(
+  url: string,
+  onPacket: (timestampMs: number, at: number) => void,
+  options: { follow?: boolean; onRestart?: (at: number) => void } = {},
+): () => void {
   const args = ['-oL', 'gst-launch-1.0', '-v', 'rtmp2src', `location=${url}`, '!', 'flvdemux', 'name=demux'];
   args.push('demux.video', '!', 'identity', 'name=packets', 'silent=false', '!', 'fakesink', 'sync=false', 'async=false');
   args.push('demux.audio', '!', 'fakesink', 'sync=false', 'async=false');

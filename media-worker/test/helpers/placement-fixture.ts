@@ -10,7 +10,11 @@ import type { WorkerUnderTest } from '@onair/runtime/testkit';
 export async function queueSession(queue: Queue, redis: Redis, doc: SceneDocument, live?: { box: SecretBox; outputs: PlanOutput[] }): Promise<void> {
   await redis.hset(sessionKeys.document(doc.projectId), 'version', String(doc.version), 'document', JSON.stringify(doc));
   if (live) await redis.set(sessionKeys.outputs(doc.projectId), live.box.seal(JSON.stringify(live.outputs), `session:${doc.projectId}`));
-  await queue.add('session', { projectId: doc.projectId, requestedAt: new Date().toISOString() }, { jobId: doc.projectId, removeOnComplete: true, removeOnFail: true });
+  await queue.add(
+    'session',
+    { projectId: doc.projectId, requestedAt: new Date().toISOString() },
+    { jobId: doc.projectId, removeOnComplete: true, removeOnFail: true },
+  );
 }
 
 export async function readOwner(redis: Redis, projectId: string): Promise<SessionOwner | undefined> {

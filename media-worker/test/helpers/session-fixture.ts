@@ -33,8 +33,20 @@ export interface Fixture {
    */
   reportsSince: number;
   rtmp(options?: { acceptKeys?: string[]; acceptTcUrlHosts?: string[] }): Promise<RunningRtmpServer>;
-  waitForOutput(sessionId: string, outputId: string, state: OutputState, timeoutMs?: number, since?: number): Promise<PipelineReport & { type: 'outputStatus' }>;
-  waitForReport<T extends PipelineReport['type']>(sessionId: string, type: T, match?: (r: PipelineReport & { type: T }) => boolean, timeoutMs?: number, since?: number): Promise<PipelineReport & { type: T }>;
+  waitForOutput(
+    sessionId: string,
+    outputId: string,
+    state: OutputState,
+    timeoutMs?: number,
+    since?: number,
+  ): Promise<PipelineReport & { type: 'outputStatus' }>;
+  waitForReport<T extends PipelineReport['type']>(
+    sessionId: string,
+    type: T,
+    match?: (r: PipelineReport & { type: T }) => boolean,
+    timeoutMs?: number,
+    since?: number,
+  ): Promise<PipelineReport & { type: T }>;
   close(): Promise<void>;
 }
 

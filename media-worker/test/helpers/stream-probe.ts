@@ -31,7 +31,10 @@ function rate(text: string | undefined): number {
 
 /** Codec, size, rate and audio format of a live RTMP stream (or a file). */
 export async function probeStream(url: string, timeoutMs = 15_000): Promise<StreamFormat> {
-  const { stdout } = await execFileAsync('ffprobe', ['-v', 'error', '-rw_timeout', '8000000', '-show_streams', '-of', 'json', url], { timeout: timeoutMs, killSignal: 'SIGKILL' });
+  const { stdout } = await execFileAsync('ffprobe', ['-v', 'error', '-rw_timeout', '8000000', '-show_streams', '-of', 'json', url], {
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+  });
   const streams = (JSON.parse(stdout) as { streams: FfprobeStream[] }).streams;
   const v = streams.find((s) => s.codec_type === 'video');
   const a = streams.find((s) => s.codec_type === 'audio');
@@ -82,7 +85,11 @@ export interface PacketWatch {
  * that ended at a moment it cannot know (an ffprobe that took its time to exit on a loaded machine).
  */
 export function watchPackets(url: string): PacketWatch {
-  const child = spawn('stdbuf', ['-oL', 'ffprobe', '-v', 'error', '-rw_timeout', '8000000', '-show_entries', 'packet=codec_type,pts_time,flags', '-of', 'csv=p=0', url], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    'stdbuf',
+    ['-oL', 'ffprobe', '-v', 'error', '-rw_timeout', '8000000', '-show_entries', 'packet=codec_type,pts_time,flags', '-of', 'csv=p=0', url],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   const packets: (Packet & { at: number })[] = [];
   const waiters = new Set<() => void>();
   let pending = '';
@@ -159,7 +166,25 @@ export async function grabFrames(url: string, width: number, height: number, num
   return new Promise((resolve, reject) => {
     const child = spawn(
       'ffmpeg',
-      ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-vf', `select=${select}`, '-fps_mode', 'passthrough', '-frames:v', String(numbers.length), '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+      [
+        '-v',
+        'error',
+        '-rw_timeout',
+        '8000000',
+        '-i',
+        url,
+        '-vf',
+        `select=${select}`,
+        '-fps_mode',
+        'passthrough',
+        '-frames:v',
+        String(numbers.length),
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const chunks: Buffer[] = [];
@@ -170,7 +195,8 @@ export async function grabFrames(url: string, width: number, height: number, num
     child.on('close', () => {
       clearTimeout(timer);
       const rgb = Buffer.concat(chunks);
-      if (rgb.length < size * numbers.length) reject(new Error(`${Math.floor(rgb.length / size)} of ${numbers.length} frames from the stream: ${stderr.trim()}`));
+      if (rgb.length < size * numbers.length)
+        reject(new Error(`${Math.floor(rgb.length / size)} of ${numbers.length} frames from the stream: ${stderr.trim()}`));
       else resolve(numbers.map((_, i) => ({ width, height, rgb: rgb.subarray(i * size, (i + 1) * size) })));
     });
   });

@@ -49,8 +49,18 @@ export const GAME_KEY_MAX = 128;
 /** Statistics are sampled from the linked platforms this often; the 30-day figures are exact only after 30 days of samples. */
 export const CHANNEL_STATS_WINDOW_DAYS = 30;
 
-const text = (max: number) => z.string().trim().min(1, 'This field is required').max(max, `Keep the text under ${max + 1} characters`);
-const optionalText = (max: number) => z.string().trim().max(max, `Keep the text under ${max + 1} characters`).default('');
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'This field is required')
+    .max(max, `Keep the text under ${max + 1} characters`);
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Keep the text under ${max + 1} characters`)
+    .default('');
 const threshold = z.number().int().min(0).max(1_000_000_000).nullable().default(null);
 const percent = z.number().int('Whole percent only').min(1, 'At least 1%').max(100, 'At most 100%');
 
@@ -66,7 +76,10 @@ export type CampaignRequirements = z.infer<typeof campaignRequirementsSchema>;
 
 /** Spec §3 promo discount: fixed, or a range the creator picks from. */
 export const promoDiscountSchema = z
-  .discriminatedUnion('kind', [z.object({ kind: z.literal('fixed'), percent }), z.object({ kind: z.literal('range'), minPercent: percent, maxPercent: percent })])
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('fixed'), percent }),
+    z.object({ kind: z.literal('range'), minPercent: percent, maxPercent: percent }),
+  ])
   .refine((d) => d.kind === 'fixed' || d.minPercent < d.maxPercent, { message: 'The maximum discount must be above the minimum', path: ['maxPercent'] });
 export type PromoDiscount = z.infer<typeof promoDiscountSchema>;
 
@@ -94,29 +107,45 @@ export const campaignInputSchema = z
     platforms: z.array(keyPlatformSchema).max(keyPlatforms.length).default([]),
     /** Countries where the campaign runs; empty is worldwide. */
     geo: z.array(countryCode).max(250).default([]),
-    requirements: campaignRequirementsSchema.default({ minFollowers: null, minSubscribers: null, minTotalViews: null, minAverageViewers30d: null, minHoursStreamed30d: null }),
+    requirements: campaignRequirementsSchema.default({
+      minFollowers: null,
+      minSubscribers: null,
+      minTotalViews: null,
+      minAverageViewers30d: null,
+      minHoursStreamed30d: null,
+    }),
     /** Applications wait for an administrator; without review an eligible creator joins at once. */
     requiresReview: z.boolean().default(true),
     revenueSharePercent: z.number().min(0.1).max(100).multipleOf(0.1).nullable().default(null),
     revenueShareEndsAt: z.iso.datetime({ offset: true }).nullable().default(null),
     promoDiscount: promoDiscountSchema.nullable().default(null),
     /** Where tracked links send viewers (the store page). */
-    storeUrl: z.url({ protocol: /^https$/, message: 'Give an https:// address' }).max(2048).nullable().default(null),
+    storeUrl: z
+      .url({ protocol: /^https$/, message: 'Give an https:// address' })
+      .max(2048)
+      .nullable()
+      .default(null),
     /** Claims open at this moment (the countdown before); null: as soon as accepted. */
     keysAvailableAt: z.iso.datetime({ offset: true }).nullable().default(null),
     expiresAt: z.iso.datetime({ offset: true }).nullable().default(null),
     resources: z.array(campaignResourceSchema).max(20).default([]),
   })
   .superRefine((c, ctx) => {
-    if (c.kind === 'revenue-share' && c.revenueSharePercent === null) ctx.addIssue({ code: 'custom', path: ['revenueSharePercent'], message: 'A revenue-share campaign needs its percent' });
-    if (c.kind === 'game-key' && c.platforms.length === 0) ctx.addIssue({ code: 'custom', path: ['platforms'], message: 'Name the platforms the keys are for' });
+    if (c.kind === 'revenue-share' && c.revenueSharePercent === null)
+      ctx.addIssue({ code: 'custom', path: ['revenueSharePercent'], message: 'A revenue-share campaign needs its percent' });
+    if (c.kind === 'game-key' && c.platforms.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['platforms'], message: 'Name the platforms the keys are for' });
     if (c.expiresAt && c.keysAvailableAt && Date.parse(c.keysAvailableAt) >= Date.parse(c.expiresAt)) {
       ctx.addIssue({ code: 'custom', path: ['keysAvailableAt'], message: 'Keys must become available before the campaign expires' });
     }
   });
 export type CampaignInput = z.input<typeof campaignInputSchema>;
 
-export const keyPoolSchema = z.object({ total: z.number().int(), available: z.number().int(), byPlatform: z.array(z.object({ platform: keyPlatformSchema, total: z.number().int(), available: z.number().int() })) });
+export const keyPoolSchema = z.object({
+  total: z.number().int(),
+  available: z.number().int(),
+  byPlatform: z.array(z.object({ platform: keyPlatformSchema, total: z.number().int(), available: z.number().int() })),
+});
 
 /** A campaign as creators and administrators see it (no keys, ever). */
 export const campaignViewSchema = z.object({
@@ -148,7 +177,18 @@ export const campaignViewSchema = z.object({
 export type CampaignView = z.infer<typeof campaignViewSchema>;
 
 /** The marketing campaigns page (spec §2 Marketing): what a signed-out visitor may see of a running campaign. */
-export const publicCampaignSchema = campaignViewSchema.pick({ id: true, name: true, kind: true, summary: true, game: true, genre: true, publisher: true, platforms: true, revenueSharePercent: true, expiresAt: true });
+export const publicCampaignSchema = campaignViewSchema.pick({
+  id: true,
+  name: true,
+  kind: true,
+  summary: true,
+  game: true,
+  genre: true,
+  publisher: true,
+  platforms: true,
+  revenueSharePercent: true,
+  expiresAt: true,
+});
 export type PublicCampaign = z.infer<typeof publicCampaignSchema>;
 
 /** Spec §3 Application: primary channel, key platform, message. */
@@ -171,12 +211,7 @@ export type TrackedLinkView = z.infer<typeof trackedLinkViewSchema>;
 
 /** Spec §5 promo code: A–Z and digits (generated when left out), discount within the campaign's range. */
 export const createPromoCodeBodySchema = z.object({
-  code: z
-    .string()
-    .trim()
-    .regex(PROMO_CODE_PATTERN, 'Use 4 to 20 capital letters A–Z and digits')
-    .nullable()
-    .default(null),
+  code: z.string().trim().regex(PROMO_CODE_PATTERN, 'Use 4 to 20 capital letters A–Z and digits').nullable().default(null),
   discountPercent: z.number().int('Whole percent only'),
 });
 

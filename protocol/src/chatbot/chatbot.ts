@@ -17,7 +17,16 @@ export const POINTS_INTERVALS = [5, 15, 30, 45, 60] as const;
 /** Twitch's longest timeout (POST /helix/moderation/bans `duration`): 1 209 600 s, 14 days. */
 export const TWITCH_TIMEOUT_MAX_SECONDS = 1_209_600;
 /** How many of each list a channel may have: enough for any creator, bounded for the bot. */
-export const CHATBOT_LIST_MAX = { commands: 500, timers: 50, quotes: 10_000, users: 2000, warningLevels: 10, ranks: 50, bannedWords: 100, whitelist: 200 } as const;
+export const CHATBOT_LIST_MAX = {
+  commands: 500,
+  timers: 50,
+  quotes: 10_000,
+  users: 2000,
+  warningLevels: 10,
+  ranks: 50,
+  bannedWords: 100,
+  whitelist: 200,
+} as const;
 /** A banned-word pattern; RE2 syntax (linear time: no backreferences, no lookaround). */
 export const CHATBOT_PATTERN_MAX = 200;
 
@@ -36,12 +45,7 @@ export const chatbotPermissionLabels: Record<ChatbotPermission, string> = {
   owner: 'Channel owner',
 };
 
-const required = (max: number, what = 'text') =>
-  z
-    .string()
-    .trim()
-    .min(1, 'This field is required')
-    .max(max, `Keep the ${what} to ${max} characters or fewer`);
+const required = (max: number, what = 'text') => z.string().trim().min(1, 'This field is required').max(max, `Keep the ${what} to ${max} characters or fewer`);
 
 // ---- Commands ----------------------------------------------------------------------------------
 
@@ -94,7 +98,13 @@ export const chatbotTimerInputSchema = z.strictObject({
   platforms: chatbotPlatformsSchema,
   enabled: z.boolean().default(true),
 });
-export const chatbotTimerSchema = z.object({ id: z.string(), name: z.string(), message: z.string(), platforms: z.array(z.literal('twitch')), enabled: z.boolean() });
+export const chatbotTimerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  message: z.string(),
+  platforms: z.array(z.literal('twitch')),
+  enabled: z.boolean(),
+});
 export type ChatbotTimer = z.infer<typeof chatbotTimerSchema>;
 
 /** Spec §3 timed-message settings, plus the minimum chat lines between two (the anchors have it). Timers take turns. */
@@ -114,7 +124,10 @@ export type ChatbotUser = z.infer<typeof chatbotUserSchema>;
 
 // ---- Quotes ------------------------------------------------------------------------------------
 
-export const chatbotQuoteInputSchema = z.strictObject({ message: required(CHATBOT_MESSAGE_MAX, 'quote'), author: required(CHATBOT_QUOTE_AUTHOR_MAX, 'author') });
+export const chatbotQuoteInputSchema = z.strictObject({
+  message: required(CHATBOT_MESSAGE_MAX, 'quote'),
+  author: required(CHATBOT_QUOTE_AUTHOR_MAX, 'author'),
+});
 export const chatbotQuoteSchema = z.object({ id: z.string(), number: z.number().int(), message: z.string(), author: z.string(), createdAt: z.string() });
 export type ChatbotQuote = z.infer<typeof chatbotQuoteSchema>;
 
@@ -190,7 +203,11 @@ export const DEFAULT_WARNING_LEVELS: WarningLevel[] = [
 /** Moderation: warnings expire; the hate-raid guard (first-time chatters flooding after a raid). */
 export const chatbotModerationSchema = z.strictObject({
   /** Warnings older than this are forgotten. */
-  warningsExpireHours: z.number().int().min(1).max(24 * 90),
+  warningsExpireHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90),
   hateRaidGuard: z.strictObject({
     enabled: z.boolean(),
     /** This many first-time chatters within `windowSeconds` trips the guard. */
@@ -210,9 +227,15 @@ export const DEFAULT_MODERATION: ChatbotModeration = {
 
 // ---- Alerts in chat ----------------------------------------------------------------------------
 
-export const chatbotAlertSchema = z.strictObject({ enabled: z.boolean(), message: required(CHATBOT_MESSAGE_MAX, 'message'), platforms: chatbotPlatformsSchema });
+export const chatbotAlertSchema = z.strictObject({
+  enabled: z.boolean(),
+  message: required(CHATBOT_MESSAGE_MAX, 'message'),
+  platforms: chatbotPlatformsSchema,
+});
 export type ChatbotAlert = z.infer<typeof chatbotAlertSchema>;
-export const chatbotAlertsSchema = z.strictObject(Object.fromEntries(alertEventTypes.map((t) => [t, chatbotAlertSchema])) as Record<AlertEventType, typeof chatbotAlertSchema>);
+export const chatbotAlertsSchema = z.strictObject(
+  Object.fromEntries(alertEventTypes.map((t) => [t, chatbotAlertSchema])) as Record<AlertEventType, typeof chatbotAlertSchema>,
+);
 export type ChatbotAlerts = z.infer<typeof chatbotAlertsSchema>;
 const alert = (message: string, enabled = true): ChatbotAlert => ({ enabled, message, platforms: ['twitch'] });
 export const DEFAULT_CHATBOT_ALERTS: ChatbotAlerts = {
@@ -228,7 +251,9 @@ export const DEFAULT_CHATBOT_ALERTS: ChatbotAlerts = {
 // ---- Loyalty -----------------------------------------------------------------------------------
 
 export const loyaltyPrograms = ['none', 'regulars', 'ranks', 'points'] as const;
-const pointsInterval = z.union(POINTS_INTERVALS.map((n) => z.literal(n)) as unknown as [z.ZodLiteral<5>, z.ZodLiteral<15>, z.ZodLiteral<30>, z.ZodLiteral<45>, z.ZodLiteral<60>]);
+const pointsInterval = z.union(
+  POINTS_INTERVALS.map((n) => z.literal(n)) as unknown as [z.ZodLiteral<5>, z.ZodLiteral<15>, z.ZodLiteral<30>, z.ZodLiteral<45>, z.ZodLiteral<60>],
+);
 const earning = z.strictObject({ enabled: z.boolean(), amount: z.number().int().min(0).max(100_000), intervalMinutes: pointsInterval });
 export const pointsRewardEvents = ['tip', 'follow', 'subscribe', 'giftSub', 'raffleWin', 'host', 'cheer', 'raid'] as const;
 export const chatbotLoyaltySchema = z.strictObject({
@@ -239,7 +264,12 @@ export const chatbotLoyaltySchema = z.strictObject({
     whileChatting: earning,
     whileViewing: earning,
     whileOffline: earning,
-    rewards: z.strictObject(Object.fromEntries(pointsRewardEvents.map((e) => [e, z.number().int().min(0).max(1_000_000)])) as Record<(typeof pointsRewardEvents)[number], z.ZodNumber>),
+    rewards: z.strictObject(
+      Object.fromEntries(pointsRewardEvents.map((e) => [e, z.number().int().min(0).max(1_000_000)])) as Record<
+        (typeof pointsRewardEvents)[number],
+        z.ZodNumber
+      >,
+    ),
   }),
   /**
    * The Regulars program: a viewer who has watched this many hours live becomes a regular by
@@ -287,7 +317,13 @@ export const chatbotExtrasSchema = z.strictObject({
   statsUserCooldownSeconds: z.number().int().min(0).max(3600).default(30),
 });
 export type ChatbotExtras = z.infer<typeof chatbotExtrasSchema>;
-export const DEFAULT_EXTRAS: ChatbotExtras = { permitCommand: true, quoteCommands: true, pointsCommand: true, rankCommands: true, statsUserCooldownSeconds: 30 };
+export const DEFAULT_EXTRAS: ChatbotExtras = {
+  permitCommand: true,
+  quoteCommands: true,
+  pointsCommand: true,
+  rankCommands: true,
+  statsUserCooldownSeconds: 30,
+};
 
 // ---- Connection health (spec §4) ---------------------------------------------------------------
 

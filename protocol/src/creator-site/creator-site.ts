@@ -16,17 +16,36 @@ export const SITE_BLOCKS_MAX = 20;
 
 export const siteBlockKinds = ['about', 'schedule', 'socialLinks', 'liveStatus', 'image', 'tipButton', 'promoCodes'] as const;
 export type SiteBlockKind = (typeof siteBlockKinds)[number];
-export const siteBlockLabels: Record<SiteBlockKind, string> = { about: 'About', schedule: 'Schedule', socialLinks: 'Social links', liveStatus: 'Live status and stream', image: 'Picture', tipButton: 'Tip button', promoCodes: 'Campaign promo codes' };
+export const siteBlockLabels: Record<SiteBlockKind, string> = {
+  about: 'About',
+  schedule: 'Schedule',
+  socialLinks: 'Social links',
+  liveStatus: 'Live status and stream',
+  image: 'Picture',
+  tipButton: 'Tip button',
+  promoCodes: 'Campaign promo codes',
+};
 
 /** Pictures of the site (§5 upload rules): the types accepted, as the editor shows them, and the largest file. */
 export const SITE_IMAGE_TYPES = 'PNG, JPEG, WebP or GIF';
 export const SITE_IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif';
 
 const required = 'This field is required';
-const title = z.string().trim().max(SITE_TEXT_MAX, `Keep the text under ${SITE_TEXT_MAX + 1} characters`);
+const title = z
+  .string()
+  .trim()
+  .max(SITE_TEXT_MAX, `Keep the text under ${SITE_TEXT_MAX + 1} characters`);
 
 export const weekdays = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-export const weekdayLabels: Record<(typeof weekdays)[number], string> = { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' };
+export const weekdayLabels: Record<(typeof weekdays)[number], string> = {
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
+};
 
 /** Spec §9 main platforms, as the social links offer them. */
 export const socialPlatforms = ['Twitch', 'YouTube', 'X', 'TikTok', 'Instagram', 'Other'] as const;
@@ -34,29 +53,50 @@ export const socialPlatforms = ['Twitch', 'YouTube', 'X', 'TikTok', 'Instagram',
 const blockId = z.uuid();
 
 export const siteBlockSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('about'), id: blockId, title, text: z.string().trim().min(1, required).max(SITE_ABOUT_MAX, `Keep the text under ${SITE_ABOUT_MAX + 1} characters`) }),
+  z.strictObject({
+    kind: z.literal('about'),
+    id: blockId,
+    title,
+    text: z
+      .string()
+      .trim()
+      .min(1, required)
+      .max(SITE_ABOUT_MAX, `Keep the text under ${SITE_ABOUT_MAX + 1} characters`),
+  }),
   z.strictObject({
     kind: z.literal('schedule'),
     id: blockId,
     title,
     entries: z
-      .array(z.strictObject({ day: z.enum(weekdays), time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use a time such as 18:30'), what: z.string().trim().min(1, required).max(SITE_TEXT_MAX) }))
+      .array(
+        z.strictObject({
+          day: z.enum(weekdays),
+          time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use a time such as 18:30'),
+          what: z.string().trim().min(1, required).max(SITE_TEXT_MAX),
+        }),
+      )
       .max(21),
     /** IANA time zone the times are in. */
-    timeZone: z.string().min(1).max(64).refine((tz) => {
-      try {
-        new Intl.DateTimeFormat('en-US', { timeZone: tz });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'Choose a time zone'),
+    timeZone: z
+      .string()
+      .min(1)
+      .max(64)
+      .refine((tz) => {
+        try {
+          new Intl.DateTimeFormat('en-US', { timeZone: tz });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'Choose a time zone'),
   }),
   z.strictObject({
     kind: z.literal('socialLinks'),
     id: blockId,
     title,
-    links: z.array(z.strictObject({ platform: z.enum(socialPlatforms), url: z.url({ protocol: /^https$/, message: 'Enter an https address' }).max(2048) })).max(12),
+    links: z
+      .array(z.strictObject({ platform: z.enum(socialPlatforms), url: z.url({ protocol: /^https$/, message: 'Enter an https address' }).max(2048) }))
+      .max(12),
   }),
   z.strictObject({
     kind: z.literal('liveStatus'),
@@ -81,7 +121,11 @@ export const siteBlockSchema = z.discriminatedUnion('kind', [
     id: blockId,
     title,
     /** The button's words; it opens the creator's tip page. Shown only while the creator takes tips. */
-    label: z.string().trim().min(1, required).max(SITE_TEXT_MAX, `Keep the text under ${SITE_TEXT_MAX + 1} characters`),
+    label: z
+      .string()
+      .trim()
+      .min(1, required)
+      .max(SITE_TEXT_MAX, `Keep the text under ${SITE_TEXT_MAX + 1} characters`),
   }),
   /** The promo codes of the creator's running campaigns (accepted or claimed), read when the page is drawn. */
   z.strictObject({ kind: z.literal('promoCodes'), id: blockId, title }),

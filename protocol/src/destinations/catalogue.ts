@@ -84,7 +84,14 @@ export const youtubePrivacySchema = z.enum(['public', 'unlisted', 'private']);
 const streamKey = (defaultUrl: string | null, urlEditable = defaultUrl === null) => ({ defaultUrl, urlEditable, keyLabel: 'Stream key' });
 const fromPlatform = { defaultUrl: null, urlEditable: false, keyLabel: 'Stream key' };
 
-function keyed(type: DestinationType, providerId: string, label: string, brandColor: string, defaultUrl: string | null, defaultCanvas: CanvasKind = 'horizontal'): DestinationKind {
+function keyed(
+  type: DestinationType,
+  providerId: string,
+  label: string,
+  brandColor: string,
+  defaultUrl: string | null,
+  defaultCanvas: CanvasKind = 'horizontal',
+): DestinationKind {
   return {
     type,
     providerId,

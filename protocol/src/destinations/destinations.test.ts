@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { planEntitlements } from '../plans.ts';
 import { serverMessageSchema } from '../ws.ts';
 import { canTransitionBroadcast, broadcastStates, streamLimitSeconds } from './broadcast.ts';
-import { destinationKinds, destinationTypes, isDestinationTypeAllowed, removeDestinationText, requiresAuthenticationText, upgradeTooltipFor } from './catalogue.ts';
+import {
+  destinationKinds,
+  destinationTypes,
+  isDestinationTypeAllowed,
+  removeDestinationText,
+  requiresAuthenticationText,
+  upgradeTooltipFor,
+} from './catalogue.ts';
 import { destinationChannels } from './events.ts';
 import { checkRtmpUrlTarget, createDestinationBodySchema, destinationFieldMessages, updateDestinationBodySchema, validateDestinationForm } from './schemas.ts';
 
@@ -11,7 +18,22 @@ const long = (n: number) => 'x'.repeat(n);
 describe('destination catalogue (spec §3)', () => {
   it('knows every kind with its provider id and a brand colour', () => {
     expect(destinationTypes.map((t) => destinationKinds[t].providerId)).toEqual([
-      'facebook', 'twitchtv', 'youtube', 'youtube-manual', 'amazon', 'dlive', 'douyu', 'huya', 'instagram', 'linkedin', 'tiktok', 'trovo', 'vimeo', 'wowza', 'custom', 'local',
+      'facebook',
+      'twitchtv',
+      'youtube',
+      'youtube-manual',
+      'amazon',
+      'dlive',
+      'douyu',
+      'huya',
+      'instagram',
+      'linkedin',
+      'tiktok',
+      'trovo',
+      'vimeo',
+      'wowza',
+      'custom',
+      'local',
     ]);
     for (const t of destinationTypes) expect(destinationKinds[t].brandColor).toMatch(/^#[0-9A-F]{6}$/);
     expect(destinationTypes.filter((t) => destinationKinds[t].connection === 'oauth')).toEqual(['Facebook', 'Twitch', 'YouTube']);
@@ -53,7 +75,9 @@ describe('destination validation (spec §5)', () => {
   });
 
   it('YouTube manual: name 1 to 100', () => {
-    expect(validateDestinationForm({ type: 'YouTubeManual', name: long(101), streamKey: 'k' })).toEqual([{ field: 'name', message: destinationFieldMessages.name }]);
+    expect(validateDestinationForm({ type: 'YouTubeManual', name: long(101), streamKey: 'k' })).toEqual([
+      { field: 'name', message: destinationFieldMessages.name },
+    ]);
   });
 
   it('Twitch: title required, at most 100', () => {
@@ -66,7 +90,10 @@ describe('destination validation (spec §5)', () => {
     for (const type of ['YouTube', 'Facebook']) {
       expect(validateDestinationForm({ type, settings: {} })).toEqual([]);
       expect(validateDestinationForm({ type, settings: { title: long(100), description: long(1500) } })).toEqual([]);
-      expect(validateDestinationForm({ type, settings: { title: long(101), description: long(1501) } }).map((e) => e.field)).toEqual(['settings.title', 'settings.description']);
+      expect(validateDestinationForm({ type, settings: { title: long(101), description: long(1501) } }).map((e) => e.field)).toEqual([
+        'settings.title',
+        'settings.description',
+      ]);
     }
     expect(createDestinationBodySchema.parse({ type: 'Facebook' })).toMatchObject({ settings: { privacy: 'EVERYONE' }, applyMetadataToAll: false });
     expect(validateDestinationForm({ type: 'Facebook', settings: { privacy: 'PUBLIC' } })).toHaveLength(1);

@@ -41,7 +41,13 @@ export const broadcastHealthMessageSchema = z.strictObject({
 });
 
 /** Ingest status and feed reports travel on the same project channel (Auto Live starts and ends broadcasts). */
-export const destinationServerMessageSchemas = [destinationEventMessageSchema, broadcastStateMessageSchema, broadcastHealthMessageSchema, ingestStatusMessageSchema, ingestFeedMessageSchema] as const;
+export const destinationServerMessageSchemas = [
+  destinationEventMessageSchema,
+  broadcastStateMessageSchema,
+  broadcastHealthMessageSchema,
+  ingestStatusMessageSchema,
+  ingestFeedMessageSchema,
+] as const;
 export const destinationServerMessageSchema = z.discriminatedUnion('type', [...destinationServerMessageSchemas]);
 export type DestinationServerMessage = z.infer<typeof destinationServerMessageSchema>;
 

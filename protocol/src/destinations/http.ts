@@ -3,7 +3,13 @@ import { defineEndpoint } from '../http/endpoint.ts';
 import { broadcastViewSchema, platformPreparationSchema } from './broadcast.ts';
 import { goLiveBodySchema } from '../recordings/index.ts';
 import { destinationTypeSchema } from './catalogue.ts';
-import { authenticationStatusSchema, createDestinationBodySchema, destinationViewSchema, facebookTargetTypeSchema, updateDestinationBodySchema } from './schemas.ts';
+import {
+  authenticationStatusSchema,
+  createDestinationBodySchema,
+  destinationViewSchema,
+  facebookTargetTypeSchema,
+  updateDestinationBodySchema,
+} from './schemas.ts';
 
 // The destination calls of spec §7, under /api/v1/projects/{projectId}: the project is in the path
 // rather than a query parameter, and tokens never come back to the browser (the platform-token
@@ -175,7 +181,8 @@ export const goLiveEndpoint = defineEndpoint({
   projectPermission: 'manage broadcast',
   method: 'post',
   path: '/api/v1/projects/:projectId/broadcast',
-  summary: 'Go Live: prepare the platforms, then start pushing to every enabled destination (and record it when asked). 409 CONFLICT while a broadcast is active.',
+  summary:
+    'Go Live: prepare the platforms, then start pushing to every enabled destination (and record it when asked). 409 CONFLICT while a broadcast is active.',
   tag: 'broadcasts',
   access: 'user',
   params: projectParams,

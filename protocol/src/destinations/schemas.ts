@@ -37,14 +37,23 @@ const description = z.string().max(DESCRIPTION_MAX, destinationFieldMessages.des
 /** Facebook's targets (spec §3 stream destination kinds). */
 export const facebookTargetTypes = ['timeline', 'page', 'group', 'event'] as const;
 export const facebookTargetTypeSchema = z.enum(facebookTargetTypes);
-export const facebookTargetLabels: Record<z.infer<typeof facebookTargetTypeSchema>, string> = { timeline: 'Timeline', page: 'Page', group: 'Group', event: 'Event' };
+export const facebookTargetLabels: Record<z.infer<typeof facebookTargetTypeSchema>, string> = {
+  timeline: 'Timeline',
+  page: 'Page',
+  group: 'Group',
+  event: 'Event',
+};
 export const streamTargetSchema = z.object({ id: z.string().min(1).max(128), name: z.string().max(200), type: facebookTargetTypeSchema });
 export type StreamTarget = z.infer<typeof streamTargetSchema>;
 
 export const twitchSettingsSchema = z.strictObject({
   title: z.string().trim().min(1, destinationFieldMessages.titleRequired).max(TITLE_MAX, destinationFieldMessages.titleTooLong),
 });
-export const youtubeSettingsSchema = z.strictObject({ title: title.optional(), description: description.optional(), privacy: youtubePrivacySchema.default('public') });
+export const youtubeSettingsSchema = z.strictObject({
+  title: title.optional(),
+  description: description.optional(),
+  privacy: youtubePrivacySchema.default('public'),
+});
 export const facebookSettingsSchema = z.strictObject({
   title: title.optional(),
   description: description.optional(),
@@ -67,7 +76,18 @@ const applyMetadataToAll = z.boolean().default(false);
 /** Which canvas the destination gets; left out, its platform's default (destinationKinds[type].defaultCanvas). */
 const canvas = canvasKindSchema.optional();
 
-const keyedTypes = ['Amazon', 'DLive', 'Douyu', 'Huya', 'Instagram', 'LinkedIn', 'TikTok', 'Trovo', 'Vimeo', 'Wowza'] as const satisfies readonly DestinationType[];
+const keyedTypes = [
+  'Amazon',
+  'DLive',
+  'Douyu',
+  'Huya',
+  'Instagram',
+  'LinkedIn',
+  'TikTok',
+  'Trovo',
+  'Vimeo',
+  'Wowza',
+] as const satisfies readonly DestinationType[];
 
 /**
  * The Add Destination form's body, one shape per kind. A platform destination reached by OAuth is

@@ -26,14 +26,19 @@ export const alertSettingSchema = z.strictObject({
   /** The text, with variables in braces: {follower}, {subscriber}, {months}, … (ALERT_VARIABLES). */
   message: z.string().trim().min(1).max(ALERT_MESSAGE_MAX),
   /** A picture shown with the text (http(s)); without one, the type's icon with `animation`. */
-  imageUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable(),
+  imageUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .nullable(),
   animation: z.enum(alertAnimations),
   sound: z.enum(alertSounds),
   durationMs: z.number().int().min(ALERT_DURATION_MIN_MS).max(ALERT_DURATION_MAX_MS),
 });
 export type AlertSetting = z.infer<typeof alertSettingSchema>;
 
-export const alertSettingsSchema = z.strictObject(Object.fromEntries(alertEventTypes.map((t) => [t, alertSettingSchema])) as Record<AlertEventType, typeof alertSettingSchema>);
+export const alertSettingsSchema = z.strictObject(
+  Object.fromEntries(alertEventTypes.map((t) => [t, alertSettingSchema])) as Record<AlertEventType, typeof alertSettingSchema>,
+);
 export type AlertSettings = z.infer<typeof alertSettingsSchema>;
 
 /** Partner spec §3 alert variables, by the type whose alerts may use them. */
@@ -142,7 +147,8 @@ export const getAlertSettingsEndpoint = defineEndpoint({
   projectPermission: 'read project',
   method: 'get',
   path: '/api/v1/projects/:projectId/alerts',
-  summary: 'The on-screen alerts of a project: per event type, whether it plays, its message, picture or animation, sound and duration; and the overlay page address.',
+  summary:
+    'The on-screen alerts of a project: per event type, whether it plays, its message, picture or animation, sound and duration; and the overlay page address.',
   tag: 'events',
   access: 'user',
   params: projectIdParamsSchema,

@@ -74,7 +74,12 @@ export const EVENTS_PAGE_DEFAULT = 50;
 const typesQuery = z
   .string()
   .max(1000)
-  .transform((s) => s.split(',').map((t) => t.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(liveEventTypeSchema).max(40));
 
 /** Partner spec §7 get-feed: a channel's past events, newest first, by type, a page at a time. */

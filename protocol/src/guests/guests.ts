@@ -69,7 +69,11 @@ export const guestTokenSchema = z.string().min(1).max(200);
 
 export const GUEST_CHAT_MAX = 200;
 /** Spec §5: trimmed length 1 to 200. */
-export const guestChatContentSchema = z.string().max(4 * GUEST_CHAT_MAX, `A message can be at most ${GUEST_CHAT_MAX} characters long.`).transform((s) => s.trim()).pipe(z.string().min(1, 'Type a message first.').max(GUEST_CHAT_MAX, `A message can be at most ${GUEST_CHAT_MAX} characters long.`));
+export const guestChatContentSchema = z
+  .string()
+  .max(4 * GUEST_CHAT_MAX, `A message can be at most ${GUEST_CHAT_MAX} characters long.`)
+  .transform((s) => s.trim())
+  .pipe(z.string().min(1, 'Type a message first.').max(GUEST_CHAT_MAX, `A message can be at most ${GUEST_CHAT_MAX} characters long.`));
 
 /** Whether the send button is enabled and how the counter reads (spec §5: counter, red border over the limit). */
 export function chatDraftState(draft: string): { length: number; sendable: boolean; over: boolean } {

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
 import { projectIdParamsSchema } from '../http/projects.ts';
-import { guestChatContentSchema, guestChatMessageSchema, guestDisplayNameSchema, guestJoinResultSchema, guestLinkCheckSchema, guestLinkSchema, guestSchema, guestTokenSchema } from './guests.ts';
+import {
+  guestChatContentSchema,
+  guestChatMessageSchema,
+  guestDisplayNameSchema,
+  guestJoinResultSchema,
+  guestLinkCheckSchema,
+  guestLinkSchema,
+  guestSchema,
+  guestTokenSchema,
+} from './guests.ts';
 
 export const getGuestLinkEndpoint = defineEndpoint({
   id: 'getGuestLink',

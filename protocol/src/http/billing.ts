@@ -115,7 +115,14 @@ export const setVipEndpoint = defineEndpoint({
   response: z.object({ userId: z.string(), email: z.string(), role: planIdSchema }),
 });
 
-export const billingEndpoints = [getBillingEndpoint, createCheckoutEndpoint, openBillingPortalEndpoint, cancelSubscriptionEndpoint, renewSubscriptionEndpoint, setVipEndpoint] as const;
+export const billingEndpoints = [
+  getBillingEndpoint,
+  createCheckoutEndpoint,
+  openBillingPortalEndpoint,
+  cancelSubscriptionEndpoint,
+  renewSubscriptionEndpoint,
+  setVipEndpoint,
+] as const;
 
 /** The price id of a VIP plan granted by an administrator (no billing provider behind it). */
 export const GRANTED_VIP_PRICE_ID = 'VIP-granted';

@@ -54,7 +54,8 @@ export const inviteProjectMemberEndpoint = defineEndpoint({
   projectPermission: 'manage guests',
   method: 'post',
   path: '/api/v1/projects/:projectId/invitations',
-  summary: 'Invite someone by e-mail to a role (co-host, contributor, viewer): they get the role when they accept the mailed invitation, signed in with that address.',
+  summary:
+    'Invite someone by e-mail to a role (co-host, contributor, viewer): they get the role when they accept the mailed invitation, signed in with that address.',
   tag: 'members',
   access: 'user',
   params: projectIdParamsSchema,

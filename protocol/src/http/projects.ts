@@ -29,7 +29,8 @@ export const createProjectEndpoint = defineEndpoint({
   id: 'createProject',
   method: 'post',
   path: '/api/v1/projects',
-  summary: "Create a project from a scene template ('Beam' unless another is named): its scenes hold the host's camera (with its microphone), and the logo where the plan shows it.",
+  summary:
+    "Create a project from a scene template ('Beam' unless another is named): its scenes hold the host's camera (with its microphone), and the logo where the plan shows it.",
   tag: 'projects',
   access: 'user',
   body: createProjectBodySchema,

@@ -179,5 +179,10 @@ export const whipKeys = {
   /** The project and key digest of a WHIP resource (JSON), for its PATCH and DELETE. */
   resource: (resourceId: string) => `onair:whip:${resourceId}`,
 } as const;
-export const whipResourceSchema = z.object({ projectId: z.uuid(), keyDigest: z.string().regex(/^[0-9a-f]{64}$/), publishId: z.uuid(), sourceId: z.uuid().nullable() });
+export const whipResourceSchema = z.object({
+  projectId: z.uuid(),
+  keyDigest: z.string().regex(/^[0-9a-f]{64}$/),
+  publishId: z.uuid(),
+  sourceId: z.uuid().nullable(),
+});
 export type WhipResource = z.infer<typeof whipResourceSchema>;

@@ -242,7 +242,8 @@ export const getStatisticsEndpoint = defineEndpoint({
   id: 'getStatistics',
   method: 'get',
   path: '/api/v1/partner/channels/:channelId/statistics',
-  summary: 'Statistics: Channel, Revenue, Events, Sponsorships; revenue, impressions and clicks grouped daily, weekly, monthly or by stream (default: the last 30 days).',
+  summary:
+    'Statistics: Channel, Revenue, Events, Sponsorships; revenue, impressions and clicks grouped daily, weekly, monthly or by stream (default: the last 30 days).',
   tag,
   access: 'user',
   channelCapability: 'view statistics',

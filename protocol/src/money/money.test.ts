@@ -22,7 +22,9 @@ describe('money rules', () => {
     expect(tipAmountProblem(250_000, limits)).toBe('The largest tip is $2,000.00');
     expect(tipAmountProblem(-500, limits)).toBe('Enter an amount greater than zero');
     expect(tipAmountProblem(1000, limits)).toBeNull();
-    const issues = (s: object) => tipSettingsSchema.safeParse({ enabled: false, paymentEmail: '', currency: 'usd', minTip: 200, maxTip: 1000, ...s }).error?.issues.map((i) => i.message) ?? [];
+    const issues = (s: object) =>
+      tipSettingsSchema.safeParse({ enabled: false, paymentEmail: '', currency: 'usd', minTip: 200, maxTip: 1000, ...s }).error?.issues.map((i) => i.message) ??
+      [];
     expect(issues({})).toEqual([]);
     expect(issues({ minTip: 100 })).toEqual(['The minimum tip must be more than $1.00']);
     expect(issues({ maxTip: 200_001 })).toEqual(['The maximum tip can be at most $2,000.00']);
@@ -30,7 +32,16 @@ describe('money rules', () => {
   });
 
   it('normalises an IBAN and a BIC, and refuses bad ones', () => {
-    const base = { region: 'international', name: 'A', email: 'a@example.test', addressLine1: 'x', accountHolder: 'A', bankName: 'B', country: 'DE', currency: 'eur' };
+    const base = {
+      region: 'international',
+      name: 'A',
+      email: 'a@example.test',
+      addressLine1: 'x',
+      accountHolder: 'A',
+      bankName: 'B',
+      country: 'DE',
+      currency: 'eur',
+    };
     const ok = paymentMethodInputSchema.parse({ ...base, iban: 'de89 3704 0044 0532 0130 00', swift: 'cobadeff' });
     expect(ok).toMatchObject({ iban: 'DE89370400440532013000', swift: 'COBADEFF' });
     expect(paymentMethodInputSchema.safeParse({ ...base, iban: 'DE89 3704 0044 0532 0130 01', swift: 'COBADEFF' }).success).toBe(false);

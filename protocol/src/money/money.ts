@@ -47,8 +47,10 @@ export const tipSettingsSchema = z
     maxTip: minorAmount,
   })
   .superRefine((s, ctx) => {
-    if (s.minTip <= TIP_MIN_FLOOR) ctx.addIssue({ code: 'custom', path: ['minTip'], message: `The minimum tip must be more than ${formatMoney(TIP_MIN_FLOOR, s.currency)}` });
-    if (s.maxTip > TIP_MAX_CEILING) ctx.addIssue({ code: 'custom', path: ['maxTip'], message: `The maximum tip can be at most ${formatMoney(TIP_MAX_CEILING, s.currency)}` });
+    if (s.minTip <= TIP_MIN_FLOOR)
+      ctx.addIssue({ code: 'custom', path: ['minTip'], message: `The minimum tip must be more than ${formatMoney(TIP_MIN_FLOOR, s.currency)}` });
+    if (s.maxTip > TIP_MAX_CEILING)
+      ctx.addIssue({ code: 'custom', path: ['maxTip'], message: `The maximum tip can be at most ${formatMoney(TIP_MAX_CEILING, s.currency)}` });
     if (s.maxTip <= s.minTip) ctx.addIssue({ code: 'custom', path: ['maxTip'], message: 'The maximum tip must be more than the minimum tip' });
     if (s.enabled && s.paymentEmail === '') ctx.addIssue({ code: 'custom', path: ['paymentEmail'], message: required });
   });
@@ -74,8 +76,16 @@ export const tipPageSchema = z.object({
 export type TipPage = z.infer<typeof tipPageSchema>;
 
 export const createTipBodySchema = z.object({
-  name: z.string().trim().min(1, required).max(TIP_NAME_MAX, `Keep the name under ${TIP_NAME_MAX + 1} characters`),
-  message: z.string().trim().max(TIP_MESSAGE_MAX, `Keep the message under ${TIP_MESSAGE_MAX + 1} characters`).default(''),
+  name: z
+    .string()
+    .trim()
+    .min(1, required)
+    .max(TIP_NAME_MAX, `Keep the name under ${TIP_NAME_MAX + 1} characters`),
+  message: z
+    .string()
+    .trim()
+    .max(TIP_MESSAGE_MAX, `Keep the message under ${TIP_MESSAGE_MAX + 1} characters`)
+    .default(''),
   /** Minor units of the creator's currency. */
   amount: minorAmount.positive('Enter an amount greater than zero'),
 });
@@ -170,7 +180,12 @@ export function isValidAbaRouting(code: string): boolean {
   return sum % 10 === 0;
 }
 
-const text = (max: number) => z.string().trim().min(1, required).max(max, `Keep the text under ${max + 1} characters`);
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, required)
+    .max(max, `Keep the text under ${max + 1} characters`);
 const common = {
   name: text(64),
   email: z.email('Enter a valid email address'),
@@ -186,7 +201,10 @@ export const paymentMethodInputSchema = z.discriminatedUnion('region', [
   z.object({
     region: z.literal('usa'),
     ...common,
-    accountNumber: z.string().trim().regex(/^\d{4,17}$/, 'Enter the account number: 4 to 17 digits'),
+    accountNumber: z
+      .string()
+      .trim()
+      .regex(/^\d{4,17}$/, 'Enter the account number: 4 to 17 digits'),
     routingCode: z.string().trim().refine(isValidAbaRouting, 'Enter a valid 9-digit ABA routing number'),
     country: z.literal('US').default('US'),
     currency: z.literal('usd').default('usd'),
@@ -255,7 +273,10 @@ export const taxInterviewInputSchema = z.object({
   legalName: text(64),
   entityType: z.enum(['individual', 'business'], 'Choose individual or business'),
   taxCountry: z.enum(countryCodes, 'Choose a country'),
-  taxId: z.string().trim().regex(/^[A-Za-z0-9-]{4,20}$/, 'Enter your tax identification number (4 to 20 letters, digits or dashes)'),
+  taxId: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{4,20}$/, 'Enter your tax identification number (4 to 20 letters, digits or dashes)'),
   certify: z.literal(true, 'Confirm that the information is correct'),
 });
 export type TaxInterviewInput = z.infer<typeof taxInterviewInputSchema>;

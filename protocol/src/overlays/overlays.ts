@@ -35,15 +35,30 @@ export const widgetKindLabels: Record<WidgetKind, string> = {
   timer: 'Timer',
 };
 
-const shortText = z.string().trim().max(OVERLAY_TEXT_MAX, `Keep the text under ${OVERLAY_TEXT_MAX + 1} characters`);
-const messageText = z.string().trim().min(1, 'This field is required').max(OVERLAY_MESSAGE_MAX, `Keep the message under ${OVERLAY_MESSAGE_MAX + 1} characters`);
+const shortText = z
+  .string()
+  .trim()
+  .max(OVERLAY_TEXT_MAX, `Keep the text under ${OVERLAY_TEXT_MAX + 1} characters`);
+const messageText = z
+  .string()
+  .trim()
+  .min(1, 'This field is required')
+  .max(OVERLAY_MESSAGE_MAX, `Keep the message under ${OVERLAY_MESSAGE_MAX + 1} characters`);
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Use a colour such as #ffffff');
 
 /** Where a widget sits on the canvas; it must fit on it. */
 const placement = {
   id: z.uuid(),
-  x: z.number().int().min(0).max(OVERLAY_CANVAS.width - 16),
-  y: z.number().int().min(0).max(OVERLAY_CANVAS.height - 16),
+  x: z
+    .number()
+    .int()
+    .min(0)
+    .max(OVERLAY_CANVAS.width - 16),
+  y: z
+    .number()
+    .int()
+    .min(0)
+    .max(OVERLAY_CANVAS.height - 16),
   width: z.number().int().min(16).max(OVERLAY_CANVAS.width),
   height: z.number().int().min(16).max(OVERLAY_CANVAS.height),
 };
@@ -53,7 +68,9 @@ const style = { color, fontSize: z.number().int().min(10).max(96) };
 export const alertTemplateSchema = z.strictObject({ enabled: z.boolean(), message: messageText });
 export type AlertTemplate = z.infer<typeof alertTemplateSchema>;
 
-const alertTemplates = z.strictObject(Object.fromEntries(alertEventTypes.map((t) => [t, alertTemplateSchema])) as Record<AlertEventType, typeof alertTemplateSchema>);
+const alertTemplates = z.strictObject(
+  Object.fromEntries(alertEventTypes.map((t) => [t, alertTemplateSchema])) as Record<AlertEventType, typeof alertTemplateSchema>,
+);
 
 /** An image address: http(s) and not a private, loopback or link-local one (the render worker would refuse it too). */
 export const overlayImageUrlSchema = z
@@ -61,7 +78,8 @@ export const overlayImageUrlSchema = z
   .max(2048)
   .superRefine((url, ctx) => {
     const check = checkUrlTarget(url);
-    if (!check.ok && check.code !== 'invalid-url' && check.code !== 'scheme-not-allowed') ctx.addIssue({ code: 'custom', message: `This image cannot be shown: ${check.reason}.` });
+    if (!check.ok && check.code !== 'invalid-url' && check.code !== 'scheme-not-allowed')
+      ctx.addIssue({ code: 'custom', message: `This image cannot be shown: ${check.reason}.` });
   });
 
 export const goalMetrics = ['followers', 'subs', 'tips'] as const;
@@ -132,7 +150,15 @@ const timerSchema = z.strictObject({
   at: z.iso.datetime(),
 });
 
-export const widgetSchema = z.discriminatedUnion('kind', [alertBoxSchema, recentEventsSchema, chatBoxSchema, goalBarSchema, textSchema, imageSchema, timerSchema]);
+export const widgetSchema = z.discriminatedUnion('kind', [
+  alertBoxSchema,
+  recentEventsSchema,
+  chatBoxSchema,
+  goalBarSchema,
+  textSchema,
+  imageSchema,
+  timerSchema,
+]);
 export type Widget = z.infer<typeof widgetSchema>;
 export type WidgetOf<K extends WidgetKind> = Extract<Widget, { kind: K }>;
 
@@ -158,7 +184,11 @@ export function triggerAllowed(access: TriggerAccess, viewer: { username: string
   return false;
 }
 
-export const overlayNameSchema = z.string().trim().min(1, 'This field is required').max(OVERLAY_TEXT_MAX, `Keep the text under ${OVERLAY_TEXT_MAX + 1} characters`);
+export const overlayNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'This field is required')
+  .max(OVERLAY_TEXT_MAX, `Keep the text under ${OVERLAY_TEXT_MAX + 1} characters`);
 
 export const overlayContentSchema = z.strictObject({
   name: overlayNameSchema,
@@ -200,7 +230,13 @@ const DEFAULT_ALERT_MESSAGES: Record<AlertEventType, string> = {
 
 /** A new widget of a kind, in the middle of the canvas, with settings a creator can start from. */
 export function newWidget(kind: WidgetKind, id: string, now: Date = new Date()): Widget {
-  const at = (width: number, height: number) => ({ id, x: Math.round((OVERLAY_CANVAS.width - width) / 2), y: Math.round((OVERLAY_CANVAS.height - height) / 2), width, height });
+  const at = (width: number, height: number) => ({
+    id,
+    x: Math.round((OVERLAY_CANVAS.width - width) / 2),
+    y: Math.round((OVERLAY_CANVAS.height - height) / 2),
+    width,
+    height,
+  });
   const base = { color: '#ffffff', fontSize: 28 };
   switch (kind) {
     case 'alertBox':
@@ -210,20 +246,42 @@ export function newWidget(kind: WidgetKind, id: string, now: Date = new Date()):
         ...base,
         fontSize: 36,
         durationMs: 5000,
-        alerts: Object.fromEntries(alertEventTypes.map((t) => [t, { enabled: true, message: DEFAULT_ALERT_MESSAGES[t] }])) as Record<AlertEventType, AlertTemplate>,
+        alerts: Object.fromEntries(alertEventTypes.map((t) => [t, { enabled: true, message: DEFAULT_ALERT_MESSAGES[t] }])) as Record<
+          AlertEventType,
+          AlertTemplate
+        >,
       };
     case 'recentEvents':
       return { kind, ...at(360, 240), ...base, fontSize: 22, title: 'Recent events', types: [...alertEventTypes], count: 5 };
     case 'chatBox':
       return { kind, ...at(400, 320), ...base, fontSize: 22, count: 8 };
     case 'goalBar':
-      return { kind, ...at(600, 80), ...base, fontSize: 24, title: 'Follower goal', metric: 'followers', target: 100, currency: 'USD', since: now.toISOString(), barColor: '#6d7cff' };
+      return {
+        kind,
+        ...at(600, 80),
+        ...base,
+        fontSize: 24,
+        title: 'Follower goal',
+        metric: 'followers',
+        target: 100,
+        currency: 'USD',
+        since: now.toISOString(),
+        barColor: '#6d7cff',
+      };
     case 'text':
       return { kind, ...at(400, 80), ...base, text: 'Welcome to the stream!' };
     case 'image':
       return { kind, ...at(240, 240), url: 'https://example.com/logo.png', uploadId: null };
     case 'timer':
-      return { kind, ...at(240, 100), ...base, fontSize: 40, label: 'Starting soon', mode: 'countdown', at: new Date(now.getTime() + 10 * 60_000).toISOString() };
+      return {
+        kind,
+        ...at(240, 100),
+        ...base,
+        fontSize: 40,
+        label: 'Starting soon',
+        mode: 'countdown',
+        at: new Date(now.getTime() + 10 * 60_000).toISOString(),
+      };
   }
 }
 
@@ -326,7 +384,15 @@ export const uploadOverlayImageEndpoint = defineEndpoint({
   successStatus: 201,
 });
 
-export const overlayEndpoints = [listOverlaysEndpoint, createOverlayEndpoint, getOverlayEndpoint, updateOverlayEndpoint, deleteOverlayEndpoint, rotateOverlaySecretEndpoint, uploadOverlayImageEndpoint] as const;
+export const overlayEndpoints = [
+  listOverlaysEndpoint,
+  createOverlayEndpoint,
+  getOverlayEndpoint,
+  updateOverlayEndpoint,
+  deleteOverlayEndpoint,
+  rotateOverlaySecretEndpoint,
+  uploadOverlayImageEndpoint,
+] as const;
 
 /** Where an overlay page is served; `/ws` under it is its live feed. Both need the overlay's key. */
 export const OVERLAY_PAGE_PATH = '/overlay/o/:overlayId';
@@ -349,7 +415,11 @@ export const overlayFeedMessageSchema = z.discriminatedUnion('type', [
     events: z.array(overlayEventSchema),
     chat: z.array(overlayChatSchema),
   }),
-  z.object({ type: z.literal('overlay.alert'), widgetId: z.string(), alert: z.object({ id: z.string(), type: z.string(), text: z.string(), durationMs: z.number() }) }),
+  z.object({
+    type: z.literal('overlay.alert'),
+    widgetId: z.string(),
+    alert: z.object({ id: z.string(), type: z.string(), text: z.string(), durationMs: z.number() }),
+  }),
   z.object({ type: z.literal('overlay.events'), events: z.array(overlayEventSchema) }),
   z.object({ type: z.literal('overlay.chat'), messages: z.array(overlayChatSchema) }),
   z.object({ type: z.literal('overlay.goals'), goals: z.record(z.string(), z.number()) }),

@@ -26,11 +26,18 @@ export const inviteeSchema = z.discriminatedUnion('kind', [
 ]);
 export type Invitee = z.infer<typeof inviteeSchema>;
 
-const permissionsSchema = z.array(permissionGroupSchema).min(1, 'Choose at least one permission').transform((groups) => [...new Set(groups)]);
+const permissionsSchema = z
+  .array(permissionGroupSchema)
+  .min(1, 'Choose at least one permission')
+  .transform((groups) => [...new Set(groups)]);
 
 export const createInviteBodySchema = z.object({
   invitee: inviteeSchema,
-  message: z.string().trim().max(INVITE_MESSAGE_MAX, `Keep the message under ${INVITE_MESSAGE_MAX + 1} characters`).default(''),
+  message: z
+    .string()
+    .trim()
+    .max(INVITE_MESSAGE_MAX, `Keep the message under ${INVITE_MESSAGE_MAX + 1} characters`)
+    .default(''),
   permissions: permissionsSchema,
 });
 export type CreateInviteBody = z.input<typeof createInviteBodySchema>;

@@ -33,16 +33,31 @@ describe('partner validation words (spec §5)', () => {
   const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues.map((i) => i.message) ?? [];
 
   it('words invitees as the spec does', () => {
-    expect(messages(createInviteBodySchema.safeParse({ invitee: { kind: 'email', email: 'nope' }, permissions: ['analytics'] }))).toEqual(['Enter a valid email address']);
+    expect(messages(createInviteBodySchema.safeParse({ invitee: { kind: 'email', email: 'nope' }, permissions: ['analytics'] }))).toEqual([
+      'Enter a valid email address',
+    ]);
     expect(messages(createInviteBodySchema.safeParse({ invitee: { kind: 'twitch', username: 'x'.repeat(42) }, permissions: ['analytics'] }))).toEqual([
       'Keep the text under 42 characters and use only Latin letters',
     ]);
     expect(createInviteBodySchema.safeParse({ invitee: { kind: 'twitch', username: 'x'.repeat(41) }, permissions: ['analytics'] }).success).toBe(true);
-    expect(messages(createInviteBodySchema.safeParse({ invitee: { kind: 'twitch', username: '_x' }, permissions: ['analytics'] }))).toEqual(['Enter a valid Twitch username']);
+    expect(messages(createInviteBodySchema.safeParse({ invitee: { kind: 'twitch', username: '_x' }, permissions: ['analytics'] }))).toEqual([
+      'Enter a valid Twitch username',
+    ]);
   });
 
   it('requires every field of the account with "This field is required"', () => {
-    const result = personalInfoSchema.safeParse({ username: '', firstName: '', lastName: '', identity: '', birthdate: '1990-01-01', country: 'DE', contentLanguage: 'de', streamingDevices: ['PC'], mainPlatform: 'X', discoverySource: 'Other' });
+    const result = personalInfoSchema.safeParse({
+      username: '',
+      firstName: '',
+      lastName: '',
+      identity: '',
+      birthdate: '1990-01-01',
+      country: 'DE',
+      contentLanguage: 'de',
+      streamingDevices: ['PC'],
+      mainPlatform: 'X',
+      discoverySource: 'Other',
+    });
     expect(messages(result)).toEqual(['This field is required', 'This field is required', 'This field is required', 'This field is required']);
   });
 });

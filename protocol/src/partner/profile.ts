@@ -9,11 +9,42 @@ export const mainPlatforms = ['Twitch', 'YouTube', 'X', 'TikTok', 'Instagram', '
 export const discoverySources = ['Referral', 'Social Media', 'Gaming Event', 'Advertisement', 'Search', 'Other'] as const;
 /** Spec §9: about 35 spoken languages plus American Sign Language (ISO 639-1 codes, 'ase' for ASL). */
 export const contentLanguages = {
-  ar: 'Arabic', bg: 'Bulgarian', zh: 'Chinese', cs: 'Czech', da: 'Danish', nl: 'Dutch', en: 'English', fi: 'Finnish',
-  fr: 'French', de: 'German', el: 'Greek', he: 'Hebrew', hi: 'Hindi', hu: 'Hungarian', id: 'Indonesian', it: 'Italian',
-  ja: 'Japanese', ko: 'Korean', ms: 'Malay', no: 'Norwegian', pl: 'Polish', pt: 'Portuguese', ro: 'Romanian', ru: 'Russian',
-  sk: 'Slovak', es: 'Spanish', sv: 'Swedish', tl: 'Tagalog', th: 'Thai', tr: 'Turkish', uk: 'Ukrainian', vi: 'Vietnamese',
-  ca: 'Catalan', hr: 'Croatian', sr: 'Serbian', ase: 'American Sign Language',
+  ar: 'Arabic',
+  bg: 'Bulgarian',
+  zh: 'Chinese',
+  cs: 'Czech',
+  da: 'Danish',
+  nl: 'Dutch',
+  en: 'English',
+  fi: 'Finnish',
+  fr: 'French',
+  de: 'German',
+  el: 'Greek',
+  he: 'Hebrew',
+  hi: 'Hindi',
+  hu: 'Hungarian',
+  id: 'Indonesian',
+  it: 'Italian',
+  ja: 'Japanese',
+  ko: 'Korean',
+  ms: 'Malay',
+  no: 'Norwegian',
+  pl: 'Polish',
+  pt: 'Portuguese',
+  ro: 'Romanian',
+  ru: 'Russian',
+  sk: 'Slovak',
+  es: 'Spanish',
+  sv: 'Swedish',
+  tl: 'Tagalog',
+  th: 'Thai',
+  tr: 'Turkish',
+  uk: 'Ukrainian',
+  vi: 'Vietnamese',
+  ca: 'Catalan',
+  hr: 'Croatian',
+  sr: 'Serbian',
+  ase: 'American Sign Language',
 } as const satisfies Record<string, string>;
 export type ContentLanguage = keyof typeof contentLanguages;
 const contentLanguageCodes = Object.keys(contentLanguages) as [ContentLanguage, ...ContentLanguage[]];
@@ -37,10 +68,16 @@ export const usernameSchema = z
   .max(25, 'Keep the username under 26 characters')
   .regex(/^[A-Za-z0-9_]+$/, 'Use only Latin letters, digits and underscores');
 
-const nameSchema = z.string().trim().min(1, required).max(PROFILE_TEXT_MAX, `Keep the text under ${PROFILE_TEXT_MAX + 1} characters`);
+const nameSchema = z
+  .string()
+  .trim()
+  .min(1, required)
+  .max(PROFILE_TEXT_MAX, `Keep the text under ${PROFILE_TEXT_MAX + 1} characters`);
 
 /** YYYY-MM-DD of a real past day. */
-export const birthdateSchema = z.iso.date('Enter a date such as 1995-04-23').refine((d) => new Date(`${d}T00:00:00Z`).getTime() < Date.now(), 'The birthdate must be in the past');
+export const birthdateSchema = z.iso
+  .date('Enter a date such as 1995-04-23')
+  .refine((d) => new Date(`${d}T00:00:00Z`).getTime() < Date.now(), 'The birthdate must be in the past');
 
 export const personalInfoSchema = z.object({
   username: usernameSchema,

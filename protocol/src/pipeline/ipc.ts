@@ -20,7 +20,10 @@ export const JITTER_LATENCY_DEFAULT_MS = 150;
 /** Error codes of the pipeline and its outputs. `user` faults are at the creator's destination. */
 export const pipelineErrorCatalogue = {
   DESTINATION_REFUSED: { fault: 'user', message: 'The destination refused the stream. Check the stream key and that the channel may go live.' },
-  DESTINATION_ADDRESS_REFUSED: { fault: 'user', message: 'The destination\'s address now points at a private or local network, which this server does not stream to.' },
+  DESTINATION_ADDRESS_REFUSED: {
+    fault: 'user',
+    message: "The destination's address now points at a private or local network, which this server does not stream to.",
+  },
   DESTINATION_UNREACHABLE: { fault: 'user', message: 'The destination server could not be reached. Check the server address.' },
   DESTINATION_TLS_FAILED: { fault: 'user', message: 'The secure (RTMPS) connection to the destination could not be verified. Check the server address.' },
   DESTINATION_STALLED: { fault: 'user', message: 'The destination stopped accepting data.' },

@@ -62,7 +62,10 @@ export const videoFileInputSchema = z.object({
   id,
   kind: z.literal('video-file'),
   /** Absolute path of an MP4 (H.264 + AAC) or WebM (VP8/VP9 + Opus/Vorbis) file on the worker. */
-  path: z.string().startsWith('/').regex(/^[^"\\\n]+$/, 'a plain path'),
+  path: z
+    .string()
+    .startsWith('/')
+    .regex(/^[^"\\\n]+$/, 'a plain path'),
   loop: z.boolean().default(true),
   restartOnShow: z.boolean().default(false),
 });
@@ -248,10 +251,12 @@ export const renderPlanSchema = z
     );
     plan.vertical?.scenes.forEach((scene, si) =>
       scene.placements.forEach((p, pi) => {
-        if (!inputIds.has(p.inputId)) ctx.addIssue({ code: 'custom', message: `unknown input ${p.inputId}`, path: ['vertical', 'scenes', si, 'placements', pi] });
+        if (!inputIds.has(p.inputId))
+          ctx.addIssue({ code: 'custom', message: `unknown input ${p.inputId}`, path: ['vertical', 'scenes', si, 'placements', pi] });
       }),
     );
-    if (outputsUseVertical(plan.outputs) && !plan.vertical) ctx.addIssue({ code: 'custom', message: 'an output takes the vertical canvas but the plan has none', path: ['vertical'] });
+    if (outputsUseVertical(plan.outputs) && !plan.vertical)
+      ctx.addIssue({ code: 'custom', message: 'an output takes the vertical canvas but the plan has none', path: ['vertical'] });
     plan.audio.forEach((a, ai) => {
       if (!inputIds.has(a.inputId)) ctx.addIssue({ code: 'custom', message: `unknown input ${a.inputId}`, path: ['audio', ai] });
     });

@@ -15,7 +15,13 @@ function layer(sourceId: string, width = 852, height = 480, visible = true): Lay
 
 function twoScenes(): { doc: SceneDocument; first: string; second: string } {
   const first = randomUUID();
-  const doc = newProjectDocument({ projectId: randomUUID(), sceneId: first, watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '720p' });
+  const doc = newProjectDocument({
+    projectId: randomUUID(),
+    sceneId: first,
+    watermarkSourceId: randomUUID(),
+    watermarkLayerId: randomUUID(),
+    resolution: '720p',
+  });
   const second = randomUUID();
   doc.scenes.push({ id: second, name: 'Scene 2', order: 1, kind: 'standard', deletedAt: null, layers: [] });
   return { doc, first, second };
@@ -31,7 +37,11 @@ describe('wantedRenders', () => {
     expect(doc.activeSceneId).toBe(first);
     expect(wantedRenders(doc).map((w) => w.sourceId)).toEqual([kept.id]);
     doc.activeSceneId = second;
-    expect(wantedRenders(doc).map((w) => w.sourceId).sort()).toEqual([onScene.id, kept.id].sort());
+    expect(
+      wantedRenders(doc)
+        .map((w) => w.sourceId)
+        .sort(),
+    ).toEqual([onScene.id, kept.id].sort());
   });
 
   it('skips pages without an address, hidden layers and deleted scenes', () => {

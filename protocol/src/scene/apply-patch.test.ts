@@ -31,7 +31,16 @@ const apply = (doc: SceneDocument, ops: SceneOp[], entitlements = free) => apply
 /** Adds a source of `kind` and places it in `sceneId`; returns the new document and the ids. */
 function place(doc: SceneDocument, sceneId: string, source: Extract<SceneOp, { op: 'addSource' }>['source'], entitlements = free) {
   const layerId = randomUUID();
-  const result = ok(apply(doc, [{ op: 'addSource', source }, { op: 'addLayer', sceneId, layer: { id: layerId, sourceId: source.id } }], entitlements));
+  const result = ok(
+    apply(
+      doc,
+      [
+        { op: 'addSource', source },
+        { op: 'addLayer', sceneId, layer: { id: layerId, sourceId: source.id } },
+      ],
+      entitlements,
+    ),
+  );
   const layer = result.document.scenes.find((s) => s.id === sceneId)?.layers.find((l) => l.id === layerId);
   if (!layer) throw new Error('layer missing');
   return { doc: result.document, layer, layerId, sourceId: source.id, ops: result.ops };
@@ -74,7 +83,16 @@ describe('applyScenePatch: sources get the defaults of spec §3', () => {
       id,
       kind: 'webcam',
       name: 'Camera',
-      settings: { opacity: 1, volume: 1, muted: false, webcamDeviceId: null, microphoneDeviceId: 'default', displayName: '', userId: null, mirrorCamera: false },
+      settings: {
+        opacity: 1,
+        volume: 1,
+        muted: false,
+        webcamDeviceId: null,
+        microphoneDeviceId: 'default',
+        displayName: '',
+        userId: null,
+        mirrorCamera: false,
+      },
     });
   });
 
@@ -99,7 +117,9 @@ describe('applyScenePatch: sources get the defaults of spec §3', () => {
 
   it('refuses an image without an address, and settings of another kind', () => {
     const { doc, watermarkSourceId } = project();
-    expect(rejected(apply(doc, [{ op: 'addSource', source: { id: randomUUID(), kind: 'image', settings: { purpose: 'background' } } }], premium))).toMatchObject({
+    expect(
+      rejected(apply(doc, [{ op: 'addSource', source: { id: randomUUID(), kind: 'image', settings: { purpose: 'background' } } }], premium)),
+    ).toMatchObject({
       code: 'invalid-settings',
       error: 'SCENE_RULE_VIOLATED',
     });
@@ -156,7 +176,12 @@ describe('applyScenePatch: rules of spec §5', () => {
         { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId: secondId } },
       ]),
     );
-    expect(rejection).toMatchObject({ code: 'one-game-source-per-scene', error: 'SCENE_RULE_VIOLATED', message: 'You can only add one game source to each scene', opIndex: 1 });
+    expect(rejection).toMatchObject({
+      code: 'one-game-source-per-scene',
+      error: 'SCENE_RULE_VIOLATED',
+      message: 'You can only add one game source to each scene',
+      opIndex: 1,
+    });
   });
 
   it('allows one game source in each of two scenes', () => {
@@ -180,23 +205,42 @@ describe('applyScenePatch: rules of spec §5', () => {
     expect(rejected(shrink(851, 480))).toMatchObject({ code: 'browser-source-too-small', message: 'A browser source must be at least 852 wide and 480 high.' });
     expect(rejected(shrink(900, 479)).code).toBe('browser-source-too-small');
     expect(ok(shrink(852, 480)).document.scenes[0]?.layers.find((l) => l.id === page.layerId)).toMatchObject({ width: 852, height: 480 });
-    expect(rejected(apply(doc, [
-      { op: 'addSource', source: { id: page.sourceId, kind: 'webpage' } },
-      { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId: page.sourceId, width: 400, height: 300 } },
-    ])).code).toBe('browser-source-too-small');
+    expect(
+      rejected(
+        apply(doc, [
+          { op: 'addSource', source: { id: page.sourceId, kind: 'webpage' } },
+          { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId: page.sourceId, width: 400, height: 300 } },
+        ]),
+      ).code,
+    ).toBe('browser-source-too-small');
   });
 
   it('refuses a browser source pointed at a private address', () => {
     const { doc } = project();
-    for (const url of ['http://localhost:8080/', 'http://127.0.0.1/', 'http://10.1.2.3/', 'http://192.168.1.1/', 'http://[::1]/', 'http://169.254.169.254/latest']) {
-      expect(rejected(apply(doc, [{ op: 'addSource', source: { id: randomUUID(), kind: 'webpage', settings: { config: { url } } } }])).code).toBe('private-address');
+    for (const url of [
+      'http://localhost:8080/',
+      'http://127.0.0.1/',
+      'http://10.1.2.3/',
+      'http://192.168.1.1/',
+      'http://[::1]/',
+      'http://169.254.169.254/latest',
+    ]) {
+      expect(rejected(apply(doc, [{ op: 'addSource', source: { id: randomUUID(), kind: 'webpage', settings: { config: { url } } } }])).code).toBe(
+        'private-address',
+      );
     }
   });
 
   it('lets a browser source load the deployment’s own overlay pages on a loopback address, and nothing else private', () => {
     const { doc } = project();
     const own = (url: string) => url === 'http://localhost:8080/overlay/alerts/x?key=k&onair-sig=good';
-    const add = (url: string) => applyScenePatch(doc, { baseVersion: doc.version, ops: [{ op: 'addSource', source: { id: randomUUID(), kind: 'webpage', settings: { config: { url } } } }] }, free, { pageUrlTrusted: own });
+    const add = (url: string) =>
+      applyScenePatch(
+        doc,
+        { baseVersion: doc.version, ops: [{ op: 'addSource', source: { id: randomUUID(), kind: 'webpage', settings: { config: { url } } } }] },
+        free,
+        { pageUrlTrusted: own },
+      );
     expect(add('http://localhost:8080/overlay/alerts/x?key=k&onair-sig=good').ok).toBe(true);
     expect(rejected(add('http://localhost:8080/overlay/alerts/x?key=k&onair-sig=bad')).code).toBe('private-address');
     expect(rejected(add('http://localhost:8081/')).code).toBe('private-address');
@@ -212,7 +256,11 @@ describe('applyScenePatch: rules of spec §5', () => {
   it('clamps volume to 0..1 in the document and in the published op', () => {
     const { doc, sceneId } = project();
     const cam = place(doc, sceneId, { id: randomUUID(), kind: 'webcam' });
-    for (const [sent, stored] of [[2, 1], [-0.5, 0], [0.25, 0.25]] as const) {
+    for (const [sent, stored] of [
+      [2, 1],
+      [-0.5, 0],
+      [0.25, 0.25],
+    ] as const) {
       const result = ok(apply(cam.doc, [{ op: 'updateSource', sourceId: cam.sourceId, settings: { kind: 'webcam', volume: sent } }]));
       expect(result.document.sources.find((s) => s.id === cam.sourceId)?.settings).toMatchObject({ volume: stored, muted: false });
       expect(result.ops[0]).toMatchObject({ settings: { kind: 'webcam', volume: stored } });
@@ -235,7 +283,9 @@ describe('applyScenePatch: rules of spec §5', () => {
     expect(next.document.sources.find((s) => s.id === cam.sourceId)?.settings).toMatchObject({ mirrorCamera: true, webcamDeviceId: 'cam-1', muted: true });
     const page = place(doc, sceneId, { id: randomUUID(), kind: 'webpage', settings: { config: { url: 'https://example.com/', title: 'Alerts' } } });
     const mode = ok(apply(page.doc, [{ op: 'updateSource', sourceId: page.sourceId, settings: { kind: 'webpage', config: { mode: 'keep-loaded' } } }]));
-    expect(mode.document.sources.find((s) => s.id === page.sourceId)?.settings).toMatchObject({ config: { url: 'https://example.com/', title: 'Alerts', mode: 'keep-loaded' } });
+    expect(mode.document.sources.find((s) => s.id === page.sourceId)?.settings).toMatchObject({
+      config: { url: 'https://example.com/', title: 'Alerts', mode: 'keep-loaded' },
+    });
   });
 });
 
@@ -250,8 +300,16 @@ describe('applyScenePatch: scenes', () => {
         { op: 'renameScene', sceneId, name: 'A' },
       ]),
     ).document;
-    expect(next.scenes.map((s) => [s.name, s.order])).toEqual([['A', 0], ['B', 1]]);
-    next = ok(apply(next, [{ op: 'reorderScenes', sceneIds: [b, sceneId] }, { op: 'setActiveScene', sceneId: b }])).document;
+    expect(next.scenes.map((s) => [s.name, s.order])).toEqual([
+      ['A', 0],
+      ['B', 1],
+    ]);
+    next = ok(
+      apply(next, [
+        { op: 'reorderScenes', sceneIds: [b, sceneId] },
+        { op: 'setActiveScene', sceneId: b },
+      ]),
+    ).document;
     expect(next.scenes.map((s) => s.name)).toEqual(['B', 'A']);
     expect(next.activeSceneId).toBe(b);
     expect(rejected(apply(next, [{ op: 'reorderScenes', sceneIds: [b, b] }]))).toMatchObject({ code: 'invalid-order' });
@@ -260,14 +318,24 @@ describe('applyScenePatch: scenes', () => {
   it('a deleted scene is kept, refuses further edits and hands the active role on', () => {
     const { doc, sceneId, watermarkSourceId } = project();
     const b = randomUUID();
-    const two = ok(apply(doc, [{ op: 'addScene', sceneId: b, name: 'B' }, { op: 'addLayer', sceneId: b, layer: { id: randomUUID(), sourceId: watermarkSourceId } }])).document;
-    const removed = ok(applyScenePatch(two, { baseVersion: two.version, ops: [{ op: 'removeScene', sceneId }] }, free, { now: new Date('2026-11-22T08:00:00.000Z') }));
+    const two = ok(
+      apply(doc, [
+        { op: 'addScene', sceneId: b, name: 'B' },
+        { op: 'addLayer', sceneId: b, layer: { id: randomUUID(), sourceId: watermarkSourceId } },
+      ]),
+    ).document;
+    const removed = ok(
+      applyScenePatch(two, { baseVersion: two.version, ops: [{ op: 'removeScene', sceneId }] }, free, { now: new Date('2026-11-22T08:00:00.000Z') }),
+    );
     expect(removed.document.activeSceneId).toBe(b);
     expect(removed.document.scenes.find((s) => s.id === sceneId)?.deletedAt).toBe('2026-11-22T08:00:00.000Z');
     expect(removed.ops[0]).toEqual({ op: 'removeScene', sceneId, deletedAt: '2026-11-22T08:00:00.000Z' });
     const late = rejected(apply(removed.document, [{ op: 'renameScene', sceneId, name: 'Too late' }]));
     expect(late).toMatchObject({ code: 'scene-deleted', message: 'This scene was deleted.', error: 'SCENE_RULE_VIOLATED' });
-    expect(rejected(apply(removed.document, [{ op: 'removeScene', sceneId: b }]))).toMatchObject({ code: 'last-scene', message: 'A project needs at least one scene.' });
+    expect(rejected(apply(removed.document, [{ op: 'removeScene', sceneId: b }]))).toMatchObject({
+      code: 'last-scene',
+      message: 'A project needs at least one scene.',
+    });
   });
 
   it('refuses an id that is already used', () => {
@@ -280,7 +348,10 @@ describe('applyScenePatch: scenes', () => {
     const { doc, sceneId, watermarkLayerId } = project();
     const cam = place(doc, sceneId, { id: randomUUID(), kind: 'webcam' });
     const next = ok(apply(cam.doc, [{ op: 'reorderLayers', sceneId, layerIds: [cam.layerId, watermarkLayerId] }])).document;
-    expect(next.scenes[0]?.layers.map((l) => [l.id, l.zIndex])).toEqual([[cam.layerId, 0], [watermarkLayerId, 1]]);
+    expect(next.scenes[0]?.layers.map((l) => [l.id, l.zIndex])).toEqual([
+      [cam.layerId, 0],
+      [watermarkLayerId, 1],
+    ]);
     expect(rejected(apply(cam.doc, [{ op: 'reorderLayers', sceneId, layerIds: [cam.layerId] }])).code).toBe('invalid-order');
   });
 
@@ -298,7 +369,14 @@ describe('applyScenePatch: plan limits read entitlements', () => {
     let next = doc;
     for (let i = 0; i < count; i++) {
       const id = randomUUID();
-      const result = apply(next, [{ op: 'addScene', sceneId: id, name: `S${i}` }, { op: 'addLayer', sceneId: id, layer: { id: randomUUID(), sourceId: watermarkSourceId } }], entitlements);
+      const result = apply(
+        next,
+        [
+          { op: 'addScene', sceneId: id, name: `S${i}` },
+          { op: 'addLayer', sceneId: id, layer: { id: randomUUID(), sourceId: watermarkSourceId } },
+        ],
+        entitlements,
+      );
       if (!result.ok) return { doc: next, rejection: result.rejection };
       next = result.document;
     }
@@ -309,7 +387,11 @@ describe('applyScenePatch: plan limits read entitlements', () => {
     const { doc, watermarkSourceId } = project();
     const { doc: three, rejection } = addScenes(doc, watermarkSourceId, 3);
     expect(three.scenes).toHaveLength(3);
-    expect(rejection).toMatchObject({ code: 'scene-limit-reached', error: 'PLAN_LIMIT_REACHED', message: 'Your plan allows up to 3 scenes. Upgrade to add more.' });
+    expect(rejection).toMatchObject({
+      code: 'scene-limit-reached',
+      error: 'PLAN_LIMIT_REACHED',
+      message: 'Your plan allows up to 3 scenes. Upgrade to add more.',
+    });
   });
 
   it('Premium keeps up to 20 scenes', () => {
@@ -323,12 +405,18 @@ describe('applyScenePatch: plan limits read entitlements', () => {
     const { doc, watermarkSourceId } = project();
     const { doc: three } = addScenes(doc, watermarkSourceId, 2);
     const scheduled = randomUUID();
-    const ops: SceneOp[] = [{ op: 'addScene', sceneId: scheduled, name: 'Scheduled: show.mp4', kind: 'scheduled' }, { op: 'addLayer', sceneId: scheduled, layer: { id: randomUUID(), sourceId: watermarkSourceId } }];
+    const ops: SceneOp[] = [
+      { op: 'addScene', sceneId: scheduled, name: 'Scheduled: show.mp4', kind: 'scheduled' },
+      { op: 'addLayer', sceneId: scheduled, layer: { id: randomUUID(), sourceId: watermarkSourceId } },
+    ];
     expect(rejected(apply(three, ops))).toMatchObject({ code: 'scene-kind-reserved', error: 'SCENE_RULE_VIOLATED' });
     const withIt = ok(applyScenePatch(three, { baseVersion: three.version, ops }, free, { scheduledScenes: true }));
     expect(withIt.document.scenes).toHaveLength(4);
     // Studios and workers replay what the api accepted.
-    expect(applyAcceptedPatch(three, { projectId: three.projectId, version: three.version + 1, ops: withIt.ops })).toEqual({ ok: true, document: withIt.document });
+    expect(applyAcceptedPatch(three, { projectId: three.projectId, version: three.version + 1, ops: withIt.ops })).toEqual({
+      ok: true,
+      document: withIt.document,
+    });
     // The creator's own fourth scene is still over the Free limit of 3; removing the scheduled one changes nothing to that.
     expect(addScenes(withIt.document, watermarkSourceId, 1).rejection).toMatchObject({ code: 'scene-limit-reached' });
     const without = ok(apply(withIt.document, [{ op: 'removeScene', sceneId: scheduled }])).document;
@@ -375,7 +463,10 @@ describe('applyScenePatch: plan limits read entitlements', () => {
     expect(place(doc, sceneId, logo, premium).doc.sources).toHaveLength(2);
     expect(rejected(apply(doc, [{ op: 'addSource', source: logo }]))).toMatchObject({ code: 'custom-logo-not-in-plan', error: 'PLAN_LIMIT_REACHED' });
     const background = { id: randomUUID(), kind: 'image' as const, settings: { url: 'https://cdn.example.com/bg.png', purpose: 'background' as const } };
-    expect(rejected(apply(doc, [{ op: 'addSource', source: background }]))).toMatchObject({ code: 'custom-background-not-in-plan', message: 'Upgrade to upload your own backgrounds.' });
+    expect(rejected(apply(doc, [{ op: 'addSource', source: background }]))).toMatchObject({
+      code: 'custom-background-not-in-plan',
+      message: 'Upgrade to upload your own backgrounds.',
+    });
   });
 
   it('resolution follows the 720p30fps and 1080p30fps entitlements', () => {
@@ -426,9 +517,16 @@ describe('applyScenePatch: document caps', () => {
   it('refuses growth over a cap, names the rule, and lets an over-cap document shrink', () => {
     const { doc } = project();
     const sourcesFree = limits.sources - doc.sources.length;
-    const mics = Array.from({ length: sourcesFree + 1 }, () => ({ op: 'addSource' as const, source: { id: randomUUID(), kind: 'microphone' as const, name: 'Mic', settings: {} } }));
+    const mics = Array.from({ length: sourcesFree + 1 }, () => ({
+      op: 'addSource' as const,
+      source: { id: randomUUID(), kind: 'microphone' as const, name: 'Mic', settings: {} },
+    }));
     const over = rejected(applyScenePatch(doc, { baseVersion: doc.version, ops: mics }, vip, { limits }));
-    expect(over).toMatchObject({ code: 'document-source-limit', error: 'SCENE_RULE_VIOLATED', message: 'A project can have up to 3 sources. Remove sources you no longer use before adding more.' });
+    expect(over).toMatchObject({
+      code: 'document-source-limit',
+      error: 'SCENE_RULE_VIOLATED',
+      message: 'A project can have up to 3 sources. Remove sources you no longer use before adding more.',
+    });
     // Lowered after the fact: the document may still lose sources.
     const lowered = { ...limits, sources: 0 };
     const removal = doc.sources[0] ? [{ op: 'removeSource' as const, sourceId: doc.sources[0].id }] : [];
@@ -442,7 +540,9 @@ describe('applyScenePatch: document caps', () => {
       const id = randomUUID();
       const at = new Date(Date.UTC(2026, 10, 24, 8, 0, i)).toISOString();
       const added = ok(applyScenePatch(doc, { baseVersion: doc.version, ops: [{ op: 'addScene', sceneId: id, name: `S${i}` }] }, vip));
-      const removedResult = ok(applyScenePatch(added.document, { baseVersion: added.document.version, ops: [{ op: 'removeScene', sceneId: id, deletedAt: at }] }, vip));
+      const removedResult = ok(
+        applyScenePatch(added.document, { baseVersion: added.document.version, ops: [{ op: 'removeScene', sceneId: id, deletedAt: at }] }, vip),
+      );
       // A worker replays what the server accepted, and must end where the server did.
       const replayed = applyAcceptedPatch(added.document, { projectId: doc.projectId, version: removedResult.document.version, ops: removedResult.ops });
       expect(replayed.ok && replayed.document).toEqual(removedResult.document);

@@ -18,9 +18,7 @@ import {
 } from './sources.ts';
 import { verticalLayout } from './vertical.ts';
 
-export type ApplyScenePatchResult =
-  | { ok: true; document: SceneDocument; ops: SceneOp[] }
-  | { ok: false; rejection: SceneRejection };
+export type ApplyScenePatchResult = { ok: true; document: SceneDocument; ops: SceneOp[] } | { ok: false; rejection: SceneRejection };
 
 /** Every entitlement granted: how an already accepted patch is replayed by a worker or another studio. */
 export const ALL_ENTITLEMENTS: Entitlements = {
@@ -73,7 +71,14 @@ export function applyScenePatch(
     return { ok: false, rejection: sceneRejection('stale-version', { details: { currentVersion: doc.version, baseVersion: patch.baseVersion } }) };
   }
   const next = structuredClone(doc);
-  const ctx: PatchContext = { doc: next, entitlements, now: (options.now ?? new Date()).toISOString(), addedScenes: new Set(), pageUrlTrusted: options.pageUrlTrusted ?? (() => false), scheduledScenes: options.scheduledScenes ?? false };
+  const ctx: PatchContext = {
+    doc: next,
+    entitlements,
+    now: (options.now ?? new Date()).toISOString(),
+    addedScenes: new Set(),
+    pageUrlTrusted: options.pageUrlTrusted ?? (() => false),
+    scheduledScenes: options.scheduledScenes ?? false,
+  };
   const ops: SceneOp[] = [];
   try {
     patch.ops.forEach((op, index) => ops.push(applyOp(ctx, op, index)));
@@ -98,7 +103,11 @@ export function applyAcceptedPatch(
   if (accepted.version <= doc.version) return { ok: false, reason: 'already-applied' };
   if (accepted.version !== doc.version + 1) return { ok: false, reason: 'gap' };
   // The server already applied its limits: a replay must never refuse what it accepted.
-  const result = applyScenePatch(doc, { baseVersion: doc.version, ops: accepted.ops }, ALL_ENTITLEMENTS, { limits: NO_DOCUMENT_LIMITS, pageUrlTrusted: () => true, scheduledScenes: true });
+  const result = applyScenePatch(doc, { baseVersion: doc.version, ops: accepted.ops }, ALL_ENTITLEMENTS, {
+    limits: NO_DOCUMENT_LIMITS,
+    pageUrlTrusted: () => true,
+    scheduledScenes: true,
+  });
   return result.ok ? { ok: true, document: result.document } : { ok: false, reason: 'rejected', rejection: result.rejection };
 }
 
@@ -124,7 +133,15 @@ function applyOp(ctx: PatchContext, op: SceneOp, i: number): SceneOp {
       if (kind === 'scheduled' && !ctx.scheduledScenes) reject('scene-kind-reserved', i);
       const limit = maximumScenes(ctx.entitlements);
       if (kind !== 'scheduled' && plannedScenes(doc).length >= limit) reject('scene-limit-reached', i, { vars: { limit }, details: { limit } });
-      doc.scenes.push({ id: op.sceneId, name: op.name, order: Number.MAX_SAFE_INTEGER, kind, ...(kind === 'countdown' ? { countdown: { ...DEFAULT_COUNTDOWN } } : {}), deletedAt: null, layers: [] });
+      doc.scenes.push({
+        id: op.sceneId,
+        name: op.name,
+        order: Number.MAX_SAFE_INTEGER,
+        kind,
+        ...(kind === 'countdown' ? { countdown: { ...DEFAULT_COUNTDOWN } } : {}),
+        deletedAt: null,
+        layers: [],
+      });
       renumberScenes(doc);
       doc.activeSceneId ??= op.sceneId;
       ctx.addedScenes.add(op.sceneId);
@@ -142,7 +159,8 @@ function applyOp(ctx: PatchContext, op: SceneOp, i: number): SceneOp {
     case 'setCountdown': {
       const scene = liveScene(doc, op.sceneId, i);
       if (scene.kind !== 'countdown') reject('not-a-countdown', i);
-      if (op.countdown.nextSceneId !== null && (op.countdown.nextSceneId === scene.id || !liveScenes(doc).some((s) => s.id === op.countdown.nextSceneId))) reject('scene-not-found', i, { details: { id: op.countdown.nextSceneId } });
+      if (op.countdown.nextSceneId !== null && (op.countdown.nextSceneId === scene.id || !liveScenes(doc).some((s) => s.id === op.countdown.nextSceneId)))
+        reject('scene-not-found', i, { details: { id: op.countdown.nextSceneId } });
       scene.countdown = { ...op.countdown };
       return op;
     }
@@ -152,7 +170,13 @@ function applyOp(ctx: PatchContext, op: SceneOp, i: number): SceneOp {
     }
     case 'reorderScenes': {
       const live = liveScenes(doc);
-      if (!isPermutation(op.sceneIds, live.map((s) => s.id))) reject('invalid-order', i);
+      if (
+        !isPermutation(
+          op.sceneIds,
+          live.map((s) => s.id),
+        )
+      )
+        reject('invalid-order', i);
       op.sceneIds.forEach((id, order) => {
         const scene = live.find((s) => s.id === id);
         if (scene) scene.order = order;
@@ -259,7 +283,13 @@ function applyOp(ctx: PatchContext, op: SceneOp, i: number): SceneOp {
     }
     case 'reorderLayers': {
       const scene = liveScene(doc, op.sceneId, i);
-      if (!isPermutation(op.layerIds, scene.layers.map((l) => l.id))) reject('invalid-order', i);
+      if (
+        !isPermutation(
+          op.layerIds,
+          scene.layers.map((l) => l.id),
+        )
+      )
+        reject('invalid-order', i);
       scene.layers = op.layerIds.map((id, zIndex) => ({ ...findLayer(scene, id, i), zIndex }));
       return op;
     }
@@ -328,14 +358,20 @@ function buildSource(ctx: PatchContext, candidate: { id: string; kind: SourceKin
   const parsed = sourceSchema.safeParse(candidate);
   if (!parsed.success) reject('invalid-settings', i, { details: { issues: issuesOf(parsed.error) } });
   const source = parsed.data;
-  if (source.kind === 'webpage' && source.settings.config.url !== '' && isPrivateUrl(source.settings.config.url) && !ctx.pageUrlTrusted(source.settings.config.url)) {
+  if (
+    source.kind === 'webpage' &&
+    source.settings.config.url !== '' &&
+    isPrivateUrl(source.settings.config.url) &&
+    !ctx.pageUrlTrusted(source.settings.config.url)
+  ) {
     reject('private-address', i);
   }
   if (source.kind === 'image') {
     if (source.settings.purpose === 'logo' && !canHideOrReplaceLogo(ctx.entitlements)) reject('custom-logo-not-in-plan', i);
     if (source.settings.purpose === 'background' && !isEnabled(ctx.entitlements, 'custom-backgrounds')) reject('custom-background-not-in-plan', i);
     // The built-in screens are in every plan; a screen of the creator's own is not.
-    if (source.settings.purpose === 'screen' && !source.settings.screen && !isEnabled(ctx.entitlements, 'custom-starting-ending-and-be-back-screens')) reject('custom-screen-not-in-plan', i);
+    if (source.settings.purpose === 'screen' && !source.settings.screen && !isEnabled(ctx.entitlements, 'custom-starting-ending-and-be-back-screens'))
+      reject('custom-screen-not-in-plan', i);
   }
   if (source.kind === 'video' && !isEnabled(ctx.entitlements, 'custom-backgrounds')) reject('custom-video-not-in-plan', i);
   return source;
@@ -384,7 +420,11 @@ function checkLogoKept(before: SceneDocument, ctx: PatchContext): void {
 }
 
 function checkDocumentLimits(before: SceneDocument, after: SceneDocument, limits: DocumentLimits): void {
-  const over = (code: 'document-scene-limit' | 'document-source-limit' | 'document-layer-limit', limit: number, details: Record<string, unknown> = {}): never => {
+  const over = (
+    code: 'document-scene-limit' | 'document-source-limit' | 'document-layer-limit',
+    limit: number,
+    details: Record<string, unknown> = {},
+  ): never => {
     throw new SceneRejectionError(sceneRejection(code, { vars: { limit }, details: { limit, ...details } }));
   };
   const scenesAfter = liveScenes(after).length;

@@ -20,7 +20,12 @@ describe('device rules (spec §4, §5)', () => {
 
   it("microphone 'default' resolves to the default device", () => {
     expect(resolveMicrophoneId('default', mics)).toBe('mic-headset');
-    expect(resolveMicrophoneId('default', mics.filter((d) => d.deviceId !== 'default'))).toBe('mic-builtin');
+    expect(
+      resolveMicrophoneId(
+        'default',
+        mics.filter((d) => d.deviceId !== 'default'),
+      ),
+    ).toBe('mic-builtin');
     expect(resolveMicrophoneId('default', [])).toBeNull();
   });
 

@@ -45,7 +45,8 @@ function addOps(sceneId: string, kind: SourceKind): { ops: SceneOp[]; layerId: s
 const layersOf = (doc: SceneDocument, sceneId: string) => doc.scenes.find((s) => s.id === sceneId)!.layers;
 const layer = (doc: SceneDocument, sceneId: string, id: string): Layer => layersOf(doc, sceneId).find((l) => l.id === id)!;
 const box = (l: Layer) => ({ x: l.x, y: l.y, width: l.width, height: l.height });
-const follow = (doc: SceneDocument, sceneId: string, layout: SceneLayoutId, focusLayerId?: string) => apply(doc, followLayoutOps(doc, sceneId, layout, focusLayerId ? { focusLayerId } : {})).doc;
+const follow = (doc: SceneDocument, sceneId: string, layout: SceneLayoutId, focusLayerId?: string) =>
+  apply(doc, followLayoutOps(doc, sceneId, layout, focusLayerId ? { focusLayerId } : {})).doc;
 
 /** Where `layout` puts each tile of the scene as it is, on both canvases. */
 function expectArranged(doc: SceneDocument, sceneId: string, layout: SceneLayoutId, focusLayerId?: string): void {
@@ -132,7 +133,8 @@ describe('following a layout', () => {
   });
 
   it('grownLayout: a layout that shows every tile stays; the others grow only as far as they must', () => {
-    const tiles = (people: number, content = 0): LayoutTile[] => Array.from({ length: people + content }, (_, i) => ({ layerId: `t${i}`, kind: i < people ? 'person' : 'content' }));
+    const tiles = (people: number, content = 0): LayoutTile[] =>
+      Array.from({ length: people + content }, (_, i) => ({ layerId: `t${i}`, kind: i < people ? 'person' : 'content' }));
     for (const layout of sceneLayoutIds) expect(grownLayout(layout, tiles(1))).toBe(layout);
     expect(grownLayout('solo', tiles(2))).toBe('side-by-side');
     expect(grownLayout('solo', tiles(5))).toBe('grid');
@@ -194,7 +196,9 @@ describe('following a layout', () => {
     ]).doc;
     doc = follow(follow(doc, sceneId, 'grid'), second, 'speaker');
     const result = apply(doc, [{ op: 'removeSource', sourceId: guestSources[0]! }]);
-    expect(result.ops.filter((op) => op.op === 'updateLayer').map((op) => (op as { sceneId: string }).sceneId)).toEqual(expect.arrayContaining([sceneId, second]));
+    expect(result.ops.filter((op) => op.op === 'updateLayer').map((op) => (op as { sceneId: string }).sceneId)).toEqual(
+      expect.arrayContaining([sceneId, second]),
+    );
     expectArranged(result.doc, sceneId, 'grid');
     expectArranged(result.doc, second, 'speaker', result.doc.scenes.find((s) => s.id === second)!.followedLayout!.mainLayerId!);
   });
@@ -212,7 +216,11 @@ describe('following a layout', () => {
 
   it('a followed layout must be built around a tile of its own scene', () => {
     const { doc, sceneId } = project();
-    const result = applyScenePatch(doc, { baseVersion: doc.version, ops: [{ op: 'followLayout', sceneId, followedLayout: { layout: 'grid', mainLayerId: randomUUID() } }] }, free);
+    const result = applyScenePatch(
+      doc,
+      { baseVersion: doc.version, ops: [{ op: 'followLayout', sceneId, followedLayout: { layout: 'grid', mainLayerId: randomUUID() } }] },
+      free,
+    );
     expect(result).toMatchObject({ ok: false, rejection: { code: 'layer-not-found', opIndex: 0 } });
     expect(sceneOpSchema.safeParse({ op: 'followLayout', sceneId, followedLayout: { layout: 'mosaic', mainLayerId: null } }).success).toBe(false);
   });
@@ -237,7 +245,13 @@ describe('guestLeftOps: a guest who leaves the room', () => {
     const guestSource = randomUUID();
     const guestLayer = randomUUID();
     let next = apply(doc, [
-      { op: 'addSource', source: { id: guestSource, kind: 'participant', settings: { opacity: 1, volume: 1, muted: false, userId: 'guest-1', displayName: 'Grace' } } as Extract<SceneOp, { op: 'addSource' }>['source'] },
+      {
+        op: 'addSource',
+        source: { id: guestSource, kind: 'participant', settings: { opacity: 1, volume: 1, muted: false, userId: 'guest-1', displayName: 'Grace' } } as Extract<
+          SceneOp,
+          { op: 'addSource' }
+        >['source'],
+      },
       { op: 'addLayer', sceneId, layer: { id: guestLayer, sourceId: guestSource } },
     ]).doc;
     if (following) next = follow(next, sceneId, 'side-by-side');

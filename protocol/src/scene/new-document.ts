@@ -38,7 +38,16 @@ export function newProjectDocument(ids: {
       resolution: ids.resolution,
       activeSceneId: ids.sceneId,
       sources: [watermark],
-      scenes: [{ id: ids.sceneId, name: DEFAULT_SCENE_NAME, order: 0, kind: 'standard', deletedAt: null, layers: [layer(ids.watermarkLayerId, ids.watermarkSourceId, 0, WATERMARK_PLACEMENT)] }],
+      scenes: [
+        {
+          id: ids.sceneId,
+          name: DEFAULT_SCENE_NAME,
+          order: 0,
+          kind: 'standard',
+          deletedAt: null,
+          layers: [layer(ids.watermarkLayerId, ids.watermarkSourceId, 0, WATERMARK_PLACEMENT)],
+        },
+      ],
     };
   }
   const cameraSource: Source = {
@@ -60,7 +69,10 @@ export function newProjectDocument(ids: {
         order: 0,
         kind: 'standard',
         deletedAt: null,
-        layers: [layer(camera.layerId, camera.sourceId, 0, defaultPlacement('webcam')), layer(ids.watermarkLayerId, ids.watermarkSourceId, 1, WATERMARK_PLACEMENT)],
+        layers: [
+          layer(camera.layerId, camera.sourceId, 0, defaultPlacement('webcam')),
+          layer(ids.watermarkLayerId, ids.watermarkSourceId, 1, WATERMARK_PLACEMENT),
+        ],
       },
     ],
   };

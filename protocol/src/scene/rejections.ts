@@ -18,7 +18,10 @@ export const sceneRejections = {
   'source-in-scene': { error: 'SCENE_RULE_VIOLATED', message: 'This source is already in the scene.' },
   'scene-deleted': { error: 'SCENE_RULE_VIOLATED', message: 'This scene was deleted.' },
   'scene-not-found': { error: 'SCENE_RULE_VIOLATED', message: 'This scene does not exist.' },
-  'scene-kind-reserved': { error: 'SCENE_RULE_VIOLATED', message: 'Scenes of scheduled broadcasts are made by OnAir when the broadcast starts. Schedule a video from the Media dialog instead.' },
+  'scene-kind-reserved': {
+    error: 'SCENE_RULE_VIOLATED',
+    message: 'Scenes of scheduled broadcasts are made by OnAir when the broadcast starts. Schedule a video from the Media dialog instead.',
+  },
   'not-a-countdown': { error: 'SCENE_RULE_VIOLATED', message: 'Only a countdown scene has a countdown.' },
   'layer-not-found': { error: 'SCENE_RULE_VIOLATED', message: 'This source is not in the scene.' },
   'source-not-found': { error: 'SCENE_RULE_VIOLATED', message: 'This source does not exist.' },
@@ -29,9 +32,15 @@ export const sceneRejections = {
   'custom-screen-not-in-plan': { error: 'PLAN_LIMIT_REACHED', message: 'Upgrade to use your own Starting Soon, Be Right Back and Ending screens.' },
   'custom-video-not-in-plan': { error: 'PLAN_LIMIT_REACHED', message: 'Upgrade to play your own videos in scenes.' },
   'upload-not-found': { error: 'SCENE_RULE_VIOLATED', message: "This file is not among the project's uploads. Upload it again." },
-  'upload-wrong-kind': { error: 'SCENE_RULE_VIOLATED', message: 'This file is not of the right kind for this source (an image for an image, a video for a video).' },
+  'upload-wrong-kind': {
+    error: 'SCENE_RULE_VIOLATED',
+    message: 'This file is not of the right kind for this source (an image for an image, a video for a video).',
+  },
   'document-scene-limit': { error: 'SCENE_RULE_VIOLATED', message: 'A project can have up to {limit} scenes. Remove a scene before adding another.' },
-  'document-source-limit': { error: 'SCENE_RULE_VIOLATED', message: 'A project can have up to {limit} sources. Remove sources you no longer use before adding more.' },
+  'document-source-limit': {
+    error: 'SCENE_RULE_VIOLATED',
+    message: 'A project can have up to {limit} sources. Remove sources you no longer use before adding more.',
+  },
   'document-layer-limit': { error: 'SCENE_RULE_VIOLATED', message: 'A scene can show up to {limit} sources. Remove one from the scene before adding another.' },
   'resolution-not-in-plan': { error: 'PLAN_LIMIT_REACHED', message: 'Stream at {resolution}: upgrade your plan to use this resolution.' },
 } as const satisfies Record<string, { error: ErrorCode; message: string }>;

@@ -45,7 +45,8 @@ function tiles(count: number, people = count): LayoutTile[] {
   return Array.from({ length: count }, (_, i) => ({ layerId: `t${i}`, kind: i < people ? 'person' : 'content' }));
 }
 
-const inside = (box: LayerBox, area: { width: number; height: number }) => box.x >= 0 && box.y >= 0 && box.x + box.width <= area.width && box.y + box.height <= area.height;
+const inside = (box: LayerBox, area: { width: number; height: number }) =>
+  box.x >= 0 && box.y >= 0 && box.x + box.width <= area.width && box.y + box.height <= area.height;
 const overlap = (a: LayerBox, b: LayerBox) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 /** 16:9 within a pixel of rounding. */
 const sixteenByNine = (box: LayerBox) => Math.abs(box.width / TILE_ASPECT - box.height) <= 1;

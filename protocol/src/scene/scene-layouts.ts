@@ -249,7 +249,12 @@ export function sceneLayoutOps(doc: SceneDocument, sceneId: string, layout: Scen
  * `layout` applied to a scene (sceneLayoutOps) with the tile it was built around: the first one
  * placed, which a scene following the layout keeps in the main place. Null when the scene has no tiles.
  */
-export function arrangeScene(doc: SceneDocument, sceneId: string, layout: SceneLayoutId, options: { focusLayerId?: string } = {}): { ops: SceneOp[]; mainLayerId: string } | null {
+export function arrangeScene(
+  doc: SceneDocument,
+  sceneId: string,
+  layout: SceneLayoutId,
+  options: { focusLayerId?: string } = {},
+): { ops: SceneOp[]; mainLayerId: string } | null {
   const scene = doc.scenes.find((s) => s.id === sceneId && s.deletedAt === null);
   if (!scene) return null;
   const tiles = layoutTiles(scene, doc.sources);
@@ -263,7 +268,11 @@ export function arrangeScene(doc: SceneDocument, sceneId: string, layout: SceneL
   for (const layerId of arrangement.hidden) ops.push({ op: 'updateLayer', sceneId, layerId, changes: { visible: false } });
   const kindOf = new Map(doc.sources.map((s) => [s.id, s.kind]));
   const logos = scene.layers.filter((l) => kindOf.get(l.sourceId) === 'watermark').map((l) => l.id);
-  const order = restack(scene.layers, arrangement.placed.map((p) => p.layerId), logos);
+  const order = restack(
+    scene.layers,
+    arrangement.placed.map((p) => p.layerId),
+    logos,
+  );
   if (order) ops.push({ op: 'reorderLayers', sceneId, layerIds: order });
   return { ops, mainLayerId: arrangement.placed[0]!.layerId };
 }

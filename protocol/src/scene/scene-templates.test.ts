@@ -5,7 +5,15 @@ import { applyScenePatch, sceneShowsLogo } from './apply-patch.ts';
 import { liveScenes, type SceneDocument } from './document.ts';
 import type { LayerBox } from './layout.ts';
 import { newProjectDocument } from './new-document.ts';
-import { DEFAULT_SCENE_TEMPLATE, newProjectFromTemplate, sceneTemplateIds, sceneTemplates, sceneTemplateOps, sceneTemplateSummaries, type SceneTemplateId } from './scene-templates.ts';
+import {
+  DEFAULT_SCENE_TEMPLATE,
+  newProjectFromTemplate,
+  sceneTemplateIds,
+  sceneTemplates,
+  sceneTemplateOps,
+  sceneTemplateSummaries,
+  type SceneTemplateId,
+} from './scene-templates.ts';
 import { validateSceneDocument } from './validate.ts';
 import { verticalLayout } from './vertical.ts';
 
@@ -100,7 +108,11 @@ describe('scene templates', () => {
 
   it("a template that would go over Free's three scenes is refused with the plan's words", () => {
     const doc = fromTemplate('Just chatting', 'Free');
-    const result = applyScenePatch(doc, { baseVersion: 0, ops: sceneTemplateOps(doc, 'Interview', { newId: randomUUID, entitlements: plans.Free, userId: 'owner-1' }) }, plans.Free);
+    const result = applyScenePatch(
+      doc,
+      { baseVersion: 0, ops: sceneTemplateOps(doc, 'Interview', { newId: randomUUID, entitlements: plans.Free, userId: 'owner-1' }) },
+      plans.Free,
+    );
     expect(result).toMatchObject({ ok: false, rejection: { code: 'scene-limit-reached' } });
   });
 });

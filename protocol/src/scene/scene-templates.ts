@@ -75,7 +75,13 @@ const game: TemplateSlot = { kind: 'game' };
 const guest = (index: number): TemplateSlot => ({ kind: 'guest', index });
 const alerts: TemplateSlot = { kind: 'overlay', overlay: 'alerts' };
 const chat: TemplateSlot = { kind: 'overlay', overlay: 'chat' };
-const screenScene = (screen: BuiltInScreen, name: string): TemplateScene => ({ name, kind: screen, tiles: [], layout: 'solo', over: [{ kind: 'built-in-screen', screen }] });
+const screenScene = (screen: BuiltInScreen, name: string): TemplateScene => ({
+  name,
+  kind: screen,
+  tiles: [],
+  layout: 'solo',
+  over: [{ kind: 'built-in-screen', screen }],
+});
 /** The logo in the lower left corner, at its default size: clear of grid and strip tiles' faces. */
 const LOGO_LOWER_LEFT: LayerBox = { ...WATERMARK_PLACEMENT, y: CANVAS.height - WATERMARK_PLACEMENT.y - WATERMARK_PLACEMENT.height };
 /** The game's camera boxes of the gameplay templates (horizontal canvas). */
@@ -94,7 +100,11 @@ export const sceneTemplates: readonly SceneTemplate[] = [
     id: 'Just chatting',
     description: 'Starting soon, your camera with chat and alerts, and an ending screen.',
     category: 'talk',
-    scenes: [screenScene('starting', 'Starting soon'), { name: 'Just chatting', kind: 'standard', tiles: [camera], layout: 'solo', over: [chat, alerts] }, screenScene('ending', 'Ending')],
+    scenes: [
+      screenScene('starting', 'Starting soon'),
+      { name: 'Just chatting', kind: 'standard', tiles: [camera], layout: 'solo', over: [chat, alerts] },
+      screenScene('ending', 'Ending'),
+    ],
   },
   {
     id: 'Interview',
@@ -118,31 +128,46 @@ export const sceneTemplates: readonly SceneTemplate[] = [
     id: 'Gameplay',
     description: 'The game full frame, your camera in the lower right corner, chat and alerts.',
     category: 'gameplay',
-    scenes: [{ name: 'Gameplay', kind: 'standard', tiles: [game, camera], layout: 'picture-in-picture', corner: CORNER_RIGHT, over: [chat, alerts] }, screenScene('brb', 'Be right back')],
+    scenes: [
+      { name: 'Gameplay', kind: 'standard', tiles: [game, camera], layout: 'picture-in-picture', corner: CORNER_RIGHT, over: [chat, alerts] },
+      screenScene('brb', 'Be right back'),
+    ],
   },
   {
     id: 'Gameplay: camera left',
     description: 'The game full frame, your camera in the lower left corner, chat and alerts.',
     category: 'gameplay',
-    scenes: [{ name: 'Gameplay', kind: 'standard', tiles: [game, camera], layout: 'picture-in-picture', corner: CORNER_LEFT, over: [chat, alerts] }, screenScene('brb', 'Be right back')],
+    scenes: [
+      { name: 'Gameplay', kind: 'standard', tiles: [game, camera], layout: 'picture-in-picture', corner: CORNER_LEFT, over: [chat, alerts] },
+      screenScene('brb', 'Be right back'),
+    ],
   },
   {
     id: 'Gameplay: big camera',
     description: 'The game full frame with a large camera, chat and alerts.',
     category: 'gameplay',
-    scenes: [{ name: 'Gameplay', kind: 'standard', tiles: [game, camera], layout: 'picture-in-picture', corner: CORNER_BIG, over: [chat, alerts] }, screenScene('brb', 'Be right back')],
+    scenes: [
+      { name: 'Gameplay', kind: 'standard', tiles: [game, camera], layout: 'picture-in-picture', corner: CORNER_BIG, over: [chat, alerts] },
+      screenScene('brb', 'Be right back'),
+    ],
   },
   {
     id: 'Gameplay: side camera',
     description: 'The game large, your camera beside it, chat and alerts.',
     category: 'gameplay',
-    scenes: [{ name: 'Gameplay', kind: 'standard', tiles: [game, camera], layout: 'screen-strip', over: [chat, alerts], logo: LOGO_LOWER_LEFT }, screenScene('brb', 'Be right back')],
+    scenes: [
+      { name: 'Gameplay', kind: 'standard', tiles: [game, camera], layout: 'screen-strip', over: [chat, alerts], logo: LOGO_LOWER_LEFT },
+      screenScene('brb', 'Be right back'),
+    ],
   },
   {
     id: 'Gameplay: duo',
     description: 'The game large with you and a co-player beside it, chat and alerts.',
     category: 'gameplay',
-    scenes: [{ name: 'Gameplay', kind: 'standard', tiles: [game, camera, guest(1)], layout: 'screen-strip', over: [chat, alerts], logo: LOGO_LOWER_LEFT }, screenScene('brb', 'Be right back')],
+    scenes: [
+      { name: 'Gameplay', kind: 'standard', tiles: [game, camera, guest(1)], layout: 'screen-strip', over: [chat, alerts], logo: LOGO_LOWER_LEFT },
+      screenScene('brb', 'Be right back'),
+    ],
   },
 ];
 
@@ -214,7 +239,12 @@ export function sceneTemplateOps(
         break;
       case 'overlay':
         id = existing((s) => s.kind === 'webpage' && s.name === OVERLAY_NAMES[slot.overlay]);
-        source = { id: '', kind: 'webpage', name: OVERLAY_NAMES[slot.overlay], settings: { config: { title: OVERLAY_NAMES[slot.overlay], mode: 'keep-loaded' } } };
+        source = {
+          id: '',
+          kind: 'webpage',
+          name: OVERLAY_NAMES[slot.overlay],
+          settings: { config: { title: OVERLAY_NAMES[slot.overlay], mode: 'keep-loaded' } },
+        };
         break;
       case 'logo':
         id = existing((s) => s.kind === 'watermark');
@@ -235,7 +265,11 @@ export function sceneTemplateOps(
     const sceneId = options.newId();
     ops.push({ op: 'addScene', sceneId, name: scene.name, kind: scene.kind });
     const layerOps: SceneOp[] = [];
-    const tiles: (LayoutTile & { slot: TemplateSlot })[] = scene.tiles.map((slot) => ({ slot, layerId: options.newId(), kind: slot.kind === 'camera' || slot.kind === 'guest' ? 'person' : 'content' }));
+    const tiles: (LayoutTile & { slot: TemplateSlot })[] = scene.tiles.map((slot) => ({
+      slot,
+      layerId: options.newId(),
+      kind: slot.kind === 'camera' || slot.kind === 'guest' ? 'person' : 'content',
+    }));
     const mainFirst = tiles.find((t) => t.kind === 'content') ?? tiles[0];
     const arrangement = arrangeTiles(scene.layout, tiles, mainFirst ? { focusLayerId: mainFirst.layerId } : {});
     // Bottom to top: the main tile, the other tiles, the pages over them, the logo.
@@ -245,7 +279,8 @@ export function sceneTemplateOps(
       layerOps.push({ op: 'addLayer', sceneId, layer: { id: tile.layerId, sourceId: sourceFor(tile.slot), ...box } });
     }
     for (const slot of scene.over ?? []) layerOps.push({ op: 'addLayer', sceneId, layer: { id: options.newId(), sourceId: sourceFor(slot), ...FULL } });
-    if (withLogo) layerOps.push({ op: 'addLayer', sceneId, layer: { id: options.newId(), sourceId: sourceFor({ kind: 'logo' }), ...(scene.logo ?? WATERMARK_PLACEMENT) } });
+    if (withLogo)
+      layerOps.push({ op: 'addLayer', sceneId, layer: { id: options.newId(), sourceId: sourceFor({ kind: 'logo' }), ...(scene.logo ?? WATERMARK_PLACEMENT) } });
     ops.push(...layerOps);
     if (activate) {
       ops.push({ op: 'setActiveScene', sceneId });

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { checkUrlTarget } from '../address-policy.ts';
-import { BROWSER_SOURCE_PLACEMENT, CAPTURE_SOURCE_SIZE, DEFAULT_POSITION, GAME_SOURCE_SIZE, GUEST_SOURCE_SIZE, WATERMARK_PLACEMENT, type LayerBox } from './layout.ts';
+import {
+  BROWSER_SOURCE_PLACEMENT,
+  CAPTURE_SOURCE_SIZE,
+  DEFAULT_POSITION,
+  GAME_SOURCE_SIZE,
+  GUEST_SOURCE_SIZE,
+  WATERMARK_PLACEMENT,
+  type LayerBox,
+} from './layout.ts';
 
 /** Every kind of source of spec §3, plus `image` for logos and backgrounds and `video` for uploaded video files. */
 export const sourceKinds = ['webcam', 'screenshare', 'microphone', 'game', 'participant', 'webpage', 'watermark', 'image', 'video'] as const;

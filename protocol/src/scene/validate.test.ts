@@ -6,7 +6,13 @@ import { sourceDefaults } from './sources.ts';
 import { validateSceneDocument } from './validate.ts';
 
 function doc(): SceneDocument {
-  return newProjectDocument({ projectId: randomUUID(), sceneId: randomUUID(), watermarkSourceId: randomUUID(), watermarkLayerId: randomUUID(), resolution: '720p' });
+  return newProjectDocument({
+    projectId: randomUUID(),
+    sceneId: randomUUID(),
+    watermarkSourceId: randomUUID(),
+    watermarkLayerId: randomUUID(),
+    resolution: '720p',
+  });
 }
 
 function withSource(d: SceneDocument, kind: 'game' | 'webpage', size = { width: 640, height: 360 }) {
@@ -14,7 +20,17 @@ function withSource(d: SceneDocument, kind: 'game' | 'webpage', size = { width: 
   const settings = kind === 'game' ? sourceDefaults.game : sourceDefaults.webpage;
   d.sources.push({ id, kind, name: kind, settings } as SceneDocument['sources'][number]);
   const scene = d.scenes[0]!;
-  scene.layers.push({ id: randomUUID(), sourceId: id, x: 0, y: 0, ...size, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: scene.layers.length, opacity: 1, visible: true });
+  scene.layers.push({
+    id: randomUUID(),
+    sourceId: id,
+    x: 0,
+    y: 0,
+    ...size,
+    crop: { top: 0, right: 0, bottom: 0, left: 0 },
+    zIndex: scene.layers.length,
+    opacity: 1,
+    visible: true,
+  });
   return d;
 }
 

@@ -83,7 +83,10 @@ export function deriveVerticalLayout(scene: Pick<Scene, 'layers'>, sources: read
   const out = new Map<string, VerticalTransform>();
 
   if (main && people.length > 0) {
-    out.set(main.id, fill({ x: 0, y: VERTICAL_PEOPLE_BAND, width: VERTICAL_CANVAS.width, height: VERTICAL_CANVAS.height - VERTICAL_PEOPLE_BAND }, aspectOf(main)));
+    out.set(
+      main.id,
+      fill({ x: 0, y: VERTICAL_PEOPLE_BAND, width: VERTICAL_CANVAS.width, height: VERTICAL_CANVAS.height - VERTICAL_PEOPLE_BAND }, aspectOf(main)),
+    );
     stack(people.length, 0, VERTICAL_PEOPLE_BAND).forEach((cell, i) => out.set(people[i]!.id, fill(cell, aspectOf(people[i]!))));
   } else if (main) {
     out.set(main.id, fill({ x: 0, y: 0, ...VERTICAL_CANVAS }, aspectOf(main)));
@@ -97,7 +100,13 @@ export function deriveVerticalLayout(scene: Pick<Scene, 'layers'>, sources: read
     const keepSize = kindOf.get(layer.sourceId) === 'watermark';
     const width = keepSize ? layer.width : Math.round(layer.width * k);
     const height = keepSize ? layer.height : Math.round(layer.height * k);
-    out.set(layer.id, { x: Math.round(layer.x * k), y: Math.round(layer.y * k), width: Math.max(layer.width > 0 ? 1 : 0, width), height: Math.max(layer.height > 0 ? 1 : 0, height), crop: { ...layer.crop } });
+    out.set(layer.id, {
+      x: Math.round(layer.x * k),
+      y: Math.round(layer.y * k),
+      width: Math.max(layer.width > 0 ? 1 : 0, width),
+      height: Math.max(layer.height > 0 ? 1 : 0, height),
+      crop: { ...layer.crop },
+    });
   }
   return out;
 }

@@ -33,7 +33,10 @@ const DECODED_KINDS = new Set(['webcam', 'screenshare', 'game', 'participant', '
  */
 export const VERTICAL_CANVAS_CORES: Record<ResolutionId, number> = { '480p': 0.25, '720p': 0.45, '1080p': 0.8 };
 
-export function sessionCost(doc: Pick<SceneDocument, 'resolution'> & { sources: readonly Pick<SceneDocument['sources'][number], 'kind'>[] }, options: { vertical?: boolean } = {}): number {
+export function sessionCost(
+  doc: Pick<SceneDocument, 'resolution'> & { sources: readonly Pick<SceneDocument['sources'][number], 'kind'>[] },
+  options: { vertical?: boolean } = {},
+): number {
   const decoded = doc.sources.filter((s) => DECODED_KINDS.has(s.kind)).length;
   return SESSION_BASE_CORES[doc.resolution] + decoded * DECODED_SOURCE_CORES + (options.vertical ? VERTICAL_CANVAS_CORES[doc.resolution] : 0);
 }

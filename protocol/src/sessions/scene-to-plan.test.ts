@@ -16,7 +16,12 @@ const cameraId = '00000000-0000-4000-8000-000000000005';
 const secondSceneId = '00000000-0000-4000-8000-000000000006';
 
 const logo: PlanInput = { id: 'x', kind: 'image', path: '/opt/onair/logo.png' };
-const camera: PlanInput = { id: 'x', kind: 'rtp', video: { codecs: [{ encoding: 'VP8', port: 40000, payloadType: 96 }] }, audio: { port: 40002, encoding: 'OPUS', payloadType: 111 } };
+const camera: PlanInput = {
+  id: 'x',
+  kind: 'rtp',
+  video: { codecs: [{ encoding: 'VP8', port: 40000, payloadType: 96 }] },
+  audio: { port: 40002, encoding: 'OPUS', payloadType: 111 },
+};
 
 function studioDocument(resolution: SceneDocument['resolution']): SceneDocument {
   const doc = newProjectDocument({ ...ids, resolution });
@@ -26,7 +31,18 @@ function studioDocument(resolution: SceneDocument['resolution']): SceneDocument 
     name: 'Camera',
     settings: { opacity: 0.5, volume: 0.7, muted: true, webcamDeviceId: null, microphoneDeviceId: null, displayName: '', userId: null, mirrorCamera: false },
   } as Source);
-  doc.scenes[0]!.layers.push({ id: '00000000-0000-4000-8000-000000000007', sourceId: cameraId, x: 640, y: 360, width: 640, height: 360, crop: { top: 0, right: 0, bottom: 0, left: 0 }, zIndex: 1, opacity: 0.8, visible: true });
+  doc.scenes[0]!.layers.push({
+    id: '00000000-0000-4000-8000-000000000007',
+    sourceId: cameraId,
+    x: 640,
+    y: 360,
+    width: 640,
+    height: 360,
+    crop: { top: 0, right: 0, bottom: 0, left: 0 },
+    zIndex: 1,
+    opacity: 0.8,
+    visible: true,
+  });
   doc.scenes.push({ id: secondSceneId, name: 'Second', order: 1, kind: 'standard', deletedAt: null, layers: [] });
   return doc;
 }

@@ -54,7 +54,10 @@ describe('deriveVerticalLayout', () => {
     const alone = deriveVerticalLayout({ layers: scene.layers.filter((l) => l.sourceId !== doc.sources.find((s) => s.kind === 'game')!.id) }, doc.sources);
     expect(alone.get(camera.layerId)).toMatchObject({ y: 0, height: VERTICAL_CANVAS.height });
     const guestLayer = { ...scene.layers[0]!, id: randomUUID(), sourceId: randomUUID(), zIndex: 9 };
-    const two = deriveVerticalLayout({ layers: [scene.layers.find((l) => l.id === camera.layerId)!, guestLayer] }, [...doc.sources, { id: guestLayer.sourceId, kind: 'participant' }]);
+    const two = deriveVerticalLayout({ layers: [scene.layers.find((l) => l.id === camera.layerId)!, guestLayer] }, [
+      ...doc.sources,
+      { id: guestLayer.sourceId, kind: 'participant' },
+    ]);
     expect(two.get(camera.layerId)).toMatchObject({ y: 0, height: 640 });
     expect(two.get(guestLayer.id)).toMatchObject({ y: 640, height: 640 });
   });
@@ -69,7 +72,12 @@ describe('updateLayerVertical', () => {
     const next = ok(apply(doc, [op])).document;
     const after = next.scenes[0]!.layers.find((l) => l.id === camera.layerId)!;
     expect(after.vertical).toEqual({ x: 100, y: 700, width: 400, height: 225, crop: { top: 0, right: 0, bottom: 0, left: 0 } });
-    expect({ x: after.x, y: after.y, width: after.width, height: after.height }).toEqual({ x: before.x, y: before.y, width: before.width, height: before.height });
+    expect({ x: after.x, y: after.y, width: after.width, height: after.height }).toEqual({
+      x: before.x,
+      y: before.y,
+      width: before.width,
+      height: before.height,
+    });
   });
 
   it('fixes the derived layout of the other layers on the first vertical edit, so horizontal moves no longer move them', () => {
@@ -78,7 +86,9 @@ describe('updateLayerVertical', () => {
     const edited = ok(apply(doc, [{ op: 'updateLayerVertical', sceneId, layerId: camera.layerId, changes: { y: 900 } }])).document;
     expect(edited.scenes[0]!.layers.every((l) => l.vertical !== undefined)).toBe(true);
     expect(edited.scenes[0]!.layers.find((l) => l.id === gameLayerId)!.vertical).toEqual(derivedGame);
-    const movedHorizontally = ok(apply(edited, [{ op: 'updateLayer', sceneId, layerId: gameLayerId, changes: { x: 300, y: 200, width: 640, height: 360 } }])).document;
+    const movedHorizontally = ok(
+      apply(edited, [{ op: 'updateLayer', sceneId, layerId: gameLayerId, changes: { x: 300, y: 200, width: 640, height: 360 } }]),
+    ).document;
     expect(verticalLayout(movedHorizontally.scenes[0]!, movedHorizontally.sources).get(gameLayerId)).toEqual(derivedGame);
   });
 
@@ -108,7 +118,9 @@ describe('updateLayerVertical', () => {
 describe('sceneToRenderPlan: vertical canvas', () => {
   it('places each scene on the vertical canvas at the output scale (720×1280 at 720p, 1080×1920 at 1080p)', () => {
     const { doc, sceneId, camera, gameSourceId } = gameScene();
-    const next = ok(apply(doc, [{ op: 'updateLayerVertical', sceneId, layerId: camera.layerId, changes: { x: 100, y: 800, width: 400, height: 226 } }])).document;
+    const next = ok(
+      apply(doc, [{ op: 'updateLayerVertical', sceneId, layerId: camera.layerId, changes: { x: 100, y: 800, width: 400, height: 226 } }]),
+    ).document;
     const resolve = () => ({ id: 'x', kind: 'test-pattern' as const, width: 64, height: 36, pattern: 'smpte' as const, color: 0 });
     const plan720 = renderPlanSchema.parse(sceneToRenderPlan(next, resolve, [{ id: 'o', url: 'rtmp://example.com/live', canvas: 'vertical' }]));
     expect(plan720.vertical).toMatchObject({ width: 720, height: 1280 });

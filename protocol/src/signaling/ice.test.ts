@@ -5,7 +5,9 @@ describe('WEBRTC_ICE_SERVERS', () => {
   it('is empty when unset, and takes STUN and TURN servers with credentials', () => {
     expect(parseIceServers(undefined)).toEqual([]);
     expect(parseIceServers(' ')).toEqual([]);
-    const servers = parseIceServers('[{"urls":"stun:stun.example.com:3478"},{"urls":["turn:turn.example.com:3478?transport=udp","turns:turn.example.com:5349"],"username":"onair","credential":"s3cret"}]');
+    const servers = parseIceServers(
+      '[{"urls":"stun:stun.example.com:3478"},{"urls":["turn:turn.example.com:3478?transport=udp","turns:turn.example.com:5349"],"username":"onair","credential":"s3cret"}]',
+    );
     expect(servers).toHaveLength(2);
     expect(servers[1]).toMatchObject({ username: 'onair', credential: 's3cret' });
   });

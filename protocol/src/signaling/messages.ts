@@ -10,7 +10,10 @@ import { offeredTrackSchema } from './tracks.ts';
  * the page, so answers to an offer the page already replaced are recognised and dropped.
  */
 
-const sdp = z.string().min(1).max(64 * 1024);
+const sdp = z
+  .string()
+  .min(1)
+  .max(64 * 1024);
 const peerId = z.string().min(1).max(64);
 
 export const iceCandidateSchema = z.strictObject({
@@ -53,7 +56,13 @@ export type GuestTile = z.infer<typeof guestTileSchema>;
 
 export const roomServerMessageSchemas = [
   /** Joined, with the ICE servers the page's peer connection uses (none: host candidates only). */
-  z.strictObject({ type: z.literal('room.joined'), projectId: z.uuid(), participantId: z.uuid(), role: projectRoleSchema, iceServers: iceServersSchema.default([]) }),
+  z.strictObject({
+    type: z.literal('room.joined'),
+    projectId: z.uuid(),
+    participantId: z.uuid(),
+    role: projectRoleSchema,
+    iceServers: iceServersSchema.default([]),
+  }),
   /** The session's worker is known and ready for an offer (sent again when the session moved). */
   z.strictObject({ type: z.literal('room.ready'), projectId: z.uuid(), workerId: z.string() }),
   z.strictObject({ type: z.literal('room.answer'), projectId: z.uuid(), peerId, sdp }),
@@ -94,7 +103,14 @@ export type WorkerSignal = z.infer<typeof workerSignalSchema>;
 export const participantSignalSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('answer'), projectId: z.uuid(), participantId: z.uuid(), peerId, sdp, workerId: z.string() }),
   z.strictObject({ type: z.literal('state'), projectId: z.uuid(), participantId: z.uuid(), peerId, state: roomConnectionStateSchema, workerId: z.string() }),
-  z.strictObject({ type: z.literal('tiles'), projectId: z.uuid(), participantId: z.uuid(), peerId, tiles: z.array(guestTileSchema).max(10), workerId: z.string() }),
+  z.strictObject({
+    type: z.literal('tiles'),
+    projectId: z.uuid(),
+    participantId: z.uuid(),
+    peerId,
+    tiles: z.array(guestTileSchema).max(10),
+    workerId: z.string(),
+  }),
 ]);
 export type ParticipantSignal = z.infer<typeof participantSignalSchema>;
 

@@ -12,7 +12,12 @@ export const testModeStatusSchema = z.object({
 export type TestModeStatus = z.infer<typeof testModeStatusSchema>;
 
 /** A viewer's name as a platform would show it. */
-const viewer = z.string().trim().min(1).max(25).regex(/^[A-Za-z0-9_][A-Za-z0-9_ ]*$/, 'Letters, digits, spaces and underscores only.');
+const viewer = z
+  .string()
+  .trim()
+  .min(1)
+  .max(25)
+  .regex(/^[A-Za-z0-9_][A-Za-z0-9_ ]*$/, 'Letters, digits, spaces and underscores only.');
 const text = z.string().trim().min(1).max(200);
 
 /**
@@ -25,7 +30,13 @@ export const audienceActSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('sub'), viewer, message: z.string().trim().max(200), months: z.number().int().min(1).max(120) }),
   z.object({ kind: z.literal('raid'), viewer, viewers: z.number().int().min(1).max(100_000) }),
   z.object({ kind: z.literal('cheer'), viewer, message: z.string().trim().max(200), bits: z.number().int().min(1).max(100_000) }),
-  z.object({ kind: z.literal('superChat'), viewer, message: z.string().trim().max(200), amount: z.number().min(1).max(500), currency: z.enum(['USD', 'EUR', 'GBP']) }),
+  z.object({
+    kind: z.literal('superChat'),
+    viewer,
+    message: z.string().trim().max(200),
+    amount: z.number().min(1).max(500),
+    currency: z.enum(['USD', 'EUR', 'GBP']),
+  }),
 ]);
 export type AudienceAct = z.infer<typeof audienceActSchema>;
 export type AudienceActKind = AudienceAct['kind'];

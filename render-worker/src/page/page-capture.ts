@@ -28,22 +28,55 @@ export function videoBitrateKbps(width: number, height: number): number {
  */
 export function captureArgs(c: CaptureConfig): string[] {
   const video = [
-    'ximagesrc', `display-name=${c.display}`, 'use-damage=false', 'show-pointer=false',
-    'startx=0', 'starty=0', `endx=${c.width - 1}`, `endy=${c.height - 1}`,
-    '!', `video/x-raw,framerate=${CAPTURE_FPS}/1`,
-    '!', 'queue', 'max-size-buffers=2', 'leaky=downstream',
+    'ximagesrc',
+    `display-name=${c.display}`,
+    'use-damage=false',
+    'show-pointer=false',
+    'startx=0',
+    'starty=0',
+    `endx=${c.width - 1}`,
+    `endy=${c.height - 1}`,
+    '!',
+    `video/x-raw,framerate=${CAPTURE_FPS}/1`,
+    '!',
+    'queue',
+    'max-size-buffers=2',
+    'leaky=downstream',
     ...encodeH264(c.width, c.height, c.video),
-    '!', 'udpsink', `host=${c.video.host}`, `port=${c.video.port}`, 'sync=false', 'async=false',
+    '!',
+    'udpsink',
+    `host=${c.video.host}`,
+    `port=${c.video.port}`,
+    'sync=false',
+    'async=false',
   ];
   if (!c.audio) return ['-e', ...video];
   const a = c.audio.target;
   const audio = [
-    'pulsesrc', `server=${c.audio.server}`, `device=${PAGE_SINK}.monitor`, 'provide-clock=false',
-    '!', 'audioconvert', '!', 'audioresample',
-    '!', 'audio/x-raw,rate=48000,channels=2',
-    '!', 'opusenc', 'bitrate=128000',
-    '!', 'rtpopuspay', `pt=${a.payloadType}`, 'mtu=1200', ...(a.ssrc === undefined ? [] : [`ssrc=${a.ssrc}`]),
-    '!', 'udpsink', `host=${a.host}`, `port=${a.port}`, 'sync=false', 'async=false',
+    'pulsesrc',
+    `server=${c.audio.server}`,
+    `device=${PAGE_SINK}.monitor`,
+    'provide-clock=false',
+    '!',
+    'audioconvert',
+    '!',
+    'audioresample',
+    '!',
+    'audio/x-raw,rate=48000,channels=2',
+    '!',
+    'opusenc',
+    'bitrate=128000',
+    '!',
+    'rtpopuspay',
+    `pt=${a.payloadType}`,
+    'mtu=1200',
+    ...(a.ssrc === undefined ? [] : [`ssrc=${a.ssrc}`]),
+    '!',
+    'udpsink',
+    `host=${a.host}`,
+    `port=${a.port}`,
+    'sync=false',
+    'async=false',
   ];
   return ['-e', ...video, ...audio];
 }
@@ -51,11 +84,24 @@ export function captureArgs(c: CaptureConfig): string[] {
 /** Raw video → H.264 RTP, the same for the page and its cover (one stream: the same parameters either side of a switch). */
 function encodeH264(width: number, height: number, video: Pick<RenderRtpTarget, 'payloadType' | 'ssrc'>): string[] {
   return [
-    '!', 'videoconvert',
-    '!', 'video/x-raw,format=I420',
-    '!', 'x264enc', 'tune=zerolatency', 'speed-preset=ultrafast', `key-int-max=${KEYFRAME_INTERVAL}`, `bitrate=${videoBitrateKbps(width, height)}`,
-    '!', 'video/x-h264,profile=constrained-baseline',
-    '!', 'rtph264pay', 'config-interval=-1', `pt=${video.payloadType}`, 'mtu=1200', ...(video.ssrc === undefined ? [] : [`ssrc=${video.ssrc}`]),
+    '!',
+    'videoconvert',
+    '!',
+    'video/x-raw,format=I420',
+    '!',
+    'x264enc',
+    'tune=zerolatency',
+    'speed-preset=ultrafast',
+    `key-int-max=${KEYFRAME_INTERVAL}`,
+    `bitrate=${videoBitrateKbps(width, height)}`,
+    '!',
+    'video/x-h264,profile=constrained-baseline',
+    '!',
+    'rtph264pay',
+    'config-interval=-1',
+    `pt=${video.payloadType}`,
+    'mtu=1200',
+    ...(video.ssrc === undefined ? [] : [`ssrc=${video.ssrc}`]),
   ];
 }
 
@@ -68,16 +114,26 @@ export function coverArgs(width: number, height: number, payloadType: number): s
   const { r, g, b } = RENDER_CHROMA_KEY;
   return [
     '-q',
-    'videotestsrc', 'num-buffers=1', 'pattern=solid-color', `foreground-color=${((0xff << 24) | (r << 16) | (g << 8) | b) >>> 0}`,
-    '!', `video/x-raw,width=${width},height=${height},framerate=${CAPTURE_FPS}/1`,
+    'videotestsrc',
+    'num-buffers=1',
+    'pattern=solid-color',
+    `foreground-color=${((0xff << 24) | (r << 16) | (g << 8) | b) >>> 0}`,
+    '!',
+    `video/x-raw,width=${width},height=${height},framerate=${CAPTURE_FPS}/1`,
     ...encodeH264(width, height, { payloadType }),
-    '!', 'rtpstreampay', '!', 'fdsink', 'fd=1',
+    '!',
+    'rtpstreampay',
+    '!',
+    'fdsink',
+    'fd=1',
   ];
 }
 
 /** The RTP packets of the cover picture at this size (see coverArgs); the session keys all of it out. */
 export async function encodeCover(width: number, height: number, payloadType: number, timeoutMs = 10_000): Promise<Buffer[]> {
-  const proc = new TetheredProcess('gst-launch-1.0', coverArgs(width, height, payloadType), { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' } });
+  const proc = new TetheredProcess('gst-launch-1.0', coverArgs(width, height, payloadType), {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
+  });
   const chunks: Buffer[] = [];
   proc.child.stdout?.on('data', (d: Buffer) => chunks.push(d));
   const timer = setTimeout(() => proc.killGroup(), timeoutMs);
@@ -91,7 +147,8 @@ export async function encodeCover(width: number, height: number, payloadType: nu
     packets.push(stream.subarray(at + 2, at + 2 + size));
     at += 2 + size;
   }
-  if (exit.code !== 0 || packets.length === 0) throw new Error(`the cover picture could not be encoded (exit ${exit.code ?? exit.signal}): ${proc.stderrTail.slice(-300)}`);
+  if (exit.code !== 0 || packets.length === 0)
+    throw new Error(`the cover picture could not be encoded (exit ${exit.code ?? exit.signal}): ${proc.stderrTail.slice(-300)}`);
   return packets;
 }
 

@@ -68,7 +68,18 @@ import {
   type RenderStatus,
 } from '@onair/protocol';
 import type { RenderConfig } from '../config.ts';
-import { EgressPolicy, EgressProxy, egressResolver, OwnPagesGate, REFUSED_HEADER, systemResolver, type EgressDecision, type EgressRefusal, type Logger, type TetheredProcess } from '@onair/runtime';
+import {
+  EgressPolicy,
+  EgressProxy,
+  egressResolver,
+  OwnPagesGate,
+  REFUSED_HEADER,
+  systemResolver,
+  type EgressDecision,
+  type EgressRefusal,
+  type Logger,
+  type TetheredProcess,
+} from '@onair/runtime';
 import { treeRssBytes } from '../proc/process-tree.ts';
 import { launchChromium } from './chromium.ts';
 import { PageAudio, PAGE_SINK } from './page-audio.ts';
@@ -256,7 +267,9 @@ export class PageRenderer {
     this.prepareCover(width, height);
     this.proxy = new EgressProxy(this.policy, this.ownPages ? { ownPages: this.ownPages } : {});
     // Chromium's own background requests (update checks) fail to resolve all the time: debug only.
-    this.proxy.on('refused', (r) => this.log[r.code === 'unresolvable' ? 'debug' : 'info']({ host: r.host, port: r.port, path: refusedPath(r.target), code: r.code }, 'page request refused'));
+    this.proxy.on('refused', (r) =>
+      this.log[r.code === 'unresolvable' ? 'debug' : 'info']({ host: r.host, port: r.port, path: refusedPath(r.target), code: r.code }, 'page request refused'),
+    );
     await this.proxy.listen();
     // One pixel wider and taller than the page: Chromium keeps its window a pixel smaller than the
     // screen (measured: a 852×480 screen gives an 851×479 window and a black edge in the picture);
@@ -284,7 +297,8 @@ export class PageRenderer {
       (packets) => {
         if (this.page.width === width && this.page.height === height) relay.setCover(packets);
       },
-      (err: unknown) => this.log.warn({ err: errText(err) }, 'cover picture not encoded: while hidden the page sends nothing (the session shows its placeholder)'),
+      (err: unknown) =>
+        this.log.warn({ err: errText(err) }, 'cover picture not encoded: while hidden the page sends nothing (the session shows its placeholder)'),
     );
   }
 
@@ -327,7 +341,10 @@ export class PageRenderer {
       width: this.page.width,
       height: this.page.height,
       video: { host: '127.0.0.1', port: videoRelay.port, payloadType: this.options.video.payloadType },
-      audio: audio && this.audio && this.audioRelay ? { server: this.audio.server, target: { host: '127.0.0.1', port: this.audioRelay.port, payloadType: audio.payloadType } } : null,
+      audio:
+        audio && this.audio && this.audioRelay
+          ? { server: this.audio.server, target: { host: '127.0.0.1', port: this.audioRelay.port, payloadType: audio.payloadType } }
+          : null,
     });
     this.capture = capture;
     void capture.exited.then((exit) => {
@@ -530,7 +547,9 @@ export class PageRenderer {
     }
     if (response && response.headers()[REFUSED_HEADER]) {
       const refusal = lastRefusal(proxy, since);
-      return refusedNavigation(refusal ? { allowed: false, ...refusal } : { allowed: false, host: '', port: 0, code: 'private', reason: 'the address is not allowed' });
+      return refusedNavigation(
+        refusal ? { allowed: false, ...refusal } : { allowed: false, host: '', port: 0, code: 'private', reason: 'the address is not allowed' },
+      );
     }
     if (response && response.status() >= 400) return { ok: false, code: 'HTTP_ERROR', detail: `HTTP ${response.status()}`, final: false };
     // 'load' can come before the first paint reaches the display: live means painted.
@@ -550,24 +569,37 @@ export class PageRenderer {
     page.on('requestfailed', (req) => {
       if (this.lastStatus?.state !== 'live' || !isMainNavigation(req)) return;
       const refusal = lastRefusal(proxy, Date.now() - 5_000);
-      if (refusal && refusal.code !== 'unresolvable') this.wake.push({ type: 'navigation', code: refusal.code === 'scheme-not-allowed' ? 'SCHEME_REFUSED' : 'ADDRESS_REFUSED', detail: refusal.reason, generation });
+      if (refusal && refusal.code !== 'unresolvable')
+        this.wake.push({
+          type: 'navigation',
+          code: refusal.code === 'scheme-not-allowed' ? 'SCHEME_REFUSED' : 'ADDRESS_REFUSED',
+          detail: refusal.reason,
+          generation,
+        });
       else this.wake.push({ type: 'navigation', code: 'LOAD_FAILED', detail: req.failure()?.errorText ?? 'network error', generation });
     });
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame()) return;
       const protocol = safeProtocol(frame.url());
       if (protocol === 'http:' || protocol === 'https:' || frame.url() === 'about:blank' || protocol === 'chrome-error:') return;
-      this.wake.push({ type: 'navigation', code: 'SCHEME_REFUSED', detail: `only http and https addresses can be loaded, not ${protocol.replace(':', '')}`, generation });
+      this.wake.push({
+        type: 'navigation',
+        code: 'SCHEME_REFUSED',
+        detail: `only http and https addresses can be loaded, not ${protocol.replace(':', '')}`,
+        generation,
+      });
     });
   }
 
   private async checkResponsive(page: Page, generation: number): Promise<void> {
     if (this.lastStatus?.state !== 'live' || generation !== this.generation) return;
     const alive = await Promise.race([
-      page.evaluate(() => 1).then(
-        () => true,
-        () => true, // a navigation in flight destroys the context: not a hang
-      ),
+      page
+        .evaluate(() => 1)
+        .then(
+          () => true,
+          () => true, // a navigation in flight destroys the context: not a hang
+        ),
       new Promise<boolean>((r) => setTimeout(() => r(false), WATCHDOG_TIMEOUT_MS)),
     ]);
     if (!alive && generation === this.generation && this.lastStatus.state === 'live') {

@@ -48,8 +48,22 @@ async function udp(): Promise<Socket> {
 async function setup(cover: Buffer[]) {
   const session = await udp();
   const received: Received[] = [];
-  session.on('message', (m: Buffer) => received.push({ seq: m.readUInt16BE(2), ts: m.readUInt32BE(4), ssrc: m.readUInt32BE(8), marker: (m[1]! & 0x80) !== 0, pt: m[1]! & 0x7f, nal: m[12]!, tag: m[13]! }));
-  const relay = await RtpRelay.open({ target: { host: '127.0.0.1', port: session.address().port, payloadType: 102, ssrc: 0x1234 }, clockRate: 90_000, keyframes: true });
+  session.on('message', (m: Buffer) =>
+    received.push({
+      seq: m.readUInt16BE(2),
+      ts: m.readUInt32BE(4),
+      ssrc: m.readUInt32BE(8),
+      marker: (m[1]! & 0x80) !== 0,
+      pt: m[1]! & 0x7f,
+      nal: m[12]!,
+      tag: m[13]!,
+    }),
+  );
+  const relay = await RtpRelay.open({
+    target: { host: '127.0.0.1', port: session.address().port, payloadType: 102, ssrc: 0x1234 },
+    clockRate: 90_000,
+    keyframes: true,
+  });
   relays.push(relay);
   relay.setCover(cover);
   const capture = await udp();
@@ -83,7 +97,11 @@ describe('RtpRelay', () => {
     await until('the capture forwarded', () => received.some((r) => r.tag === 3));
     expect(relay.forwarding).toBe(true);
     const forwarded = received.filter((r) => r.tag !== COVER_TAG);
-    expect(forwarded.map((r) => [r.tag, r.nal, r.marker])).toEqual([[2, SPS, false], [2, IDR, true], [3, P_SLICE, true]]);
+    expect(forwarded.map((r) => [r.tag, r.nal, r.marker])).toEqual([
+      [2, SPS, false],
+      [2, IDR, true],
+      [3, P_SLICE, true],
+    ]);
     // The capture's own timing is kept: one picture at one time, the next 3000 ticks on.
     expect(forwarded[1]!.ts).toBe(forwarded[0]!.ts);
     expect(forwarded[2]!.ts - forwarded[1]!.ts).toBe(3000);

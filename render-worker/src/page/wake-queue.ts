@@ -32,10 +32,13 @@ export class WakeQueue<T> {
     const first = this.queued.shift();
     if (first !== undefined) return Promise.resolve(first);
     return new Promise<T | null>((resolve) => {
-      const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
-        this.waiter = undefined;
-        resolve(null);
-      }, timeoutMs);
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              this.waiter = undefined;
+              resolve(null);
+            }, timeoutMs);
       this.waiter = (value) => {
         if (timer) clearTimeout(timer);
         resolve(value);

@@ -31,33 +31,89 @@ export class RtpReceiver {
     const dir = await mkdtemp(join(tmpdir(), 'onair-rtp-recv-'));
     const procs: ChildProcess[] = [];
     const receive = [
-      'udpsrc', `port=${videoPort}`, 'address=127.0.0.1', 'caps=application/x-rtp,media=video,encoding-name=H264,clock-rate=90000,payload=96',
-      '!', 'rtpjitterbuffer', 'latency=100', '!', 'rtph264depay', '!', 'h264parse', '!', 'avdec_h264', '!', 'videoconvert',
+      'udpsrc',
+      `port=${videoPort}`,
+      'address=127.0.0.1',
+      'caps=application/x-rtp,media=video,encoding-name=H264,clock-rate=90000,payload=96',
+      '!',
+      'rtpjitterbuffer',
+      'latency=100',
+      '!',
+      'rtph264depay',
+      '!',
+      'h264parse',
+      '!',
+      'avdec_h264',
+      '!',
+      'videoconvert',
     ];
     const save = ['!', 'videorate', '!', 'video/x-raw,framerate=2/1', '!', 'pngenc', '!', 'multifilesink', `location=${join(dir, 'frame-%05d.png')}`];
     const video = keyOver
       ? [
-          ...receive, '!', 'alpha', 'method=green', '!', 'c.sink_1',
-          'videotestsrc', 'is-live=true', 'pattern=solid-color', `foreground-color=${keyOver.argb}`,
-          '!', `video/x-raw,width=${keyOver.width},height=${keyOver.height},framerate=30/1`, '!', 'c.sink_0',
-          'compositor', 'name=c', 'sink_0::zorder=0', 'sink_1::zorder=1', '!', 'videoconvert', ...save,
+          ...receive,
+          '!',
+          'alpha',
+          'method=green',
+          '!',
+          'c.sink_1',
+          'videotestsrc',
+          'is-live=true',
+          'pattern=solid-color',
+          `foreground-color=${keyOver.argb}`,
+          '!',
+          `video/x-raw,width=${keyOver.width},height=${keyOver.height},framerate=30/1`,
+          '!',
+          'c.sink_0',
+          'compositor',
+          'name=c',
+          'sink_0::zorder=0',
+          'sink_1::zorder=1',
+          '!',
+          'videoconvert',
+          ...save,
         ]
       : [...receive, ...save];
     procs.push(spawn('gst-launch-1.0', ['-q', ...video], { stdio: 'ignore' }));
     if (audioPort !== null) {
       procs.push(
-        spawn('gst-launch-1.0', [
-          '-q', 'udpsrc', `port=${audioPort}`, 'address=127.0.0.1', 'caps=application/x-rtp,media=audio,encoding-name=OPUS,clock-rate=48000,payload=111',
-          '!', 'rtpjitterbuffer', 'latency=100', '!', 'rtpopusdepay', '!', 'opusdec', '!', 'audioconvert', '!', 'audioresample',
-          '!', 'audio/x-raw,format=S16LE,channels=1,rate=8000', '!', 'filesink', `location=${join(dir, 'audio.raw')}`, 'buffer-mode=unbuffered',
-        ], { stdio: 'ignore' }),
+        spawn(
+          'gst-launch-1.0',
+          [
+            '-q',
+            'udpsrc',
+            `port=${audioPort}`,
+            'address=127.0.0.1',
+            'caps=application/x-rtp,media=audio,encoding-name=OPUS,clock-rate=48000,payload=111',
+            '!',
+            'rtpjitterbuffer',
+            'latency=100',
+            '!',
+            'rtpopusdepay',
+            '!',
+            'opusdec',
+            '!',
+            'audioconvert',
+            '!',
+            'audioresample',
+            '!',
+            'audio/x-raw,format=S16LE,channels=1,rate=8000',
+            '!',
+            'filesink',
+            `location=${join(dir, 'audio.raw')}`,
+            'buffer-mode=unbuffered',
+          ],
+          { stdio: 'ignore' },
+        ),
       );
     }
     return new RtpReceiver(dir, procs);
   }
 
   async frames(): Promise<string[]> {
-    return (await readdir(this.dir)).filter((f) => f.endsWith('.png')).sort().map((f) => join(this.dir, f));
+    return (await readdir(this.dir))
+      .filter((f) => f.endsWith('.png'))
+      .sort()
+      .map((f) => join(this.dir, f));
   }
 
   /** Waits until `count` more frames than `after` exist, returns the newest paths. */

@@ -1,16 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { EgressPolicy, type Resolver } from './egress-policy.ts';
 
-const dns = (table: Record<string, string[]>): Resolver => async (host) => {
-  const found = table[host];
-  if (!found) throw new Error('ENOTFOUND');
-  return found;
-};
+const dns =
+  (table: Record<string, string[]>): Resolver =>
+  async (host) => {
+    const found = table[host];
+    if (!found) throw new Error('ENOTFOUND');
+    return found;
+  };
 
 describe('EgressPolicy', () => {
   const policy = new EgressPolicy(
     new Set(['localhost:8080', 'overlay.internal:443']),
-    dns({ localhost: ['127.0.0.1'], 'example.com': ['93.184.215.14'], 'rebind.example': ['93.184.215.14', '127.0.0.1'], 'meta.example': ['169.254.169.254'], 'overlay.internal': ['10.1.2.3'], 'v6.example': ['2606:2800:21f::1', 'fd00::5'] }),
+    dns({
+      localhost: ['127.0.0.1'],
+      'example.com': ['93.184.215.14'],
+      'rebind.example': ['93.184.215.14', '127.0.0.1'],
+      'meta.example': ['169.254.169.254'],
+      'overlay.internal': ['10.1.2.3'],
+      'v6.example': ['2606:2800:21f::1', 'fd00::5'],
+    }),
   );
 
   it('allows a public name and hands back the checked address to connect to', async () => {
@@ -18,7 +27,11 @@ describe('EgressPolicy', () => {
   });
 
   it('refuses a name when any of its addresses is not public (DNS rebinding, split answers)', async () => {
-    expect(await policy.check('rebind.example', 443)).toMatchObject({ allowed: false, code: 'loopback', reason: expect.stringContaining('rebind.example → 127.0.0.1') });
+    expect(await policy.check('rebind.example', 443)).toMatchObject({
+      allowed: false,
+      code: 'loopback',
+      reason: expect.stringContaining('rebind.example → 127.0.0.1'),
+    });
     expect(await policy.check('meta.example', 80)).toMatchObject({ allowed: false, code: 'metadata' });
     expect(await policy.check('v6.example', 443)).toMatchObject({ allowed: false, code: 'private' });
   });

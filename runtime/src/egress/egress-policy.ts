@@ -4,7 +4,7 @@ import { addressRefusalReason, canonicalHost, checkUrlTarget, classifyIp, hostPo
 export type EgressRefusalCode = 'invalid-url' | 'scheme-not-allowed' | 'unresolvable' | Exclude<AddressClass, 'public'>;
 
 export type EgressDecision =
-  | { allowed: true; host: string; port: number; /** the checked address to connect to */ address: string }
+  | { allowed: true; host: string; port: number /** the checked address to connect to */; address: string }
   | { allowed: false; host: string; port: number; code: EgressRefusalCode; reason: string };
 
 export type Resolver = (host: string) => Promise<string[]>;

@@ -17,7 +17,9 @@ beforeAll(async () => {
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
   upstreamPort = (upstream.address() as AddressInfo).port;
   // "site.test" resolves to loopback; only its allowlisted port may be reached.
-  proxy = new EgressProxy(new EgressPolicy(new Set([`site.test:${upstreamPort}`]), async (h) => (h === 'site.test' ? ['127.0.0.1'] : h === 'evil.test' ? ['10.0.0.7'] : [])));
+  proxy = new EgressProxy(
+    new EgressPolicy(new Set([`site.test:${upstreamPort}`]), async (h) => (h === 'site.test' ? ['127.0.0.1'] : h === 'evil.test' ? ['10.0.0.7'] : [])),
+  );
   await proxy.listen();
 });
 

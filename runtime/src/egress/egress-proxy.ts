@@ -34,7 +34,7 @@ export class EgressProxy extends EventEmitter<{ refused: [EgressRefusal] }> {
 
   constructor(
     private readonly policy: EgressPolicy,
-    private readonly options: { forwardHttp?: boolean; /** OnAir's own signed pages on a private origin (see OwnPagesGate). */ ownPages?: OwnPagesGate } = {},
+    private readonly options: { forwardHttp?: boolean /** OnAir's own signed pages on a private origin (see OwnPagesGate). */; ownPages?: OwnPagesGate } = {},
   ) {
     super();
     this.server = createServer((req, res) => {

@@ -73,7 +73,13 @@ export class OwnPagesGate {
     private readonly secret: string,
     resolve: Resolver,
   ) {
-    const list = typeof origins === 'string' ? origins.split(',').map((o) => o.trim()).filter(Boolean) : origins;
+    const list =
+      typeof origins === 'string'
+        ? origins
+            .split(',')
+            .map((o) => o.trim())
+            .filter(Boolean)
+        : origins;
     const keys = new Set<string>();
     for (const origin of list) {
       const url = new URL(origin);
@@ -100,7 +106,13 @@ export class OwnPagesGate {
     if (!this.isOwn(address)) return null;
     const url = new URL(address);
     if (!verifyOwnPageUrl(this.secret, address)) {
-      return { allowed: false, host: canonicalHost(url.hostname), port: Number(url.port || 80), code: 'loopback', reason: 'only signed overlay addresses of OnAir itself can be loaded from its own server' };
+      return {
+        allowed: false,
+        host: canonicalHost(url.hostname),
+        port: Number(url.port || 80),
+        code: 'loopback',
+        reason: 'only signed overlay addresses of OnAir itself can be loaded from its own server',
+      };
     }
     return this.policy.check(url.hostname, Number(url.port || 80));
   }

@@ -11,7 +11,9 @@ const found = () => leftoverProcesses({ environment: marker });
 afterEach(() => killProcesses(found()));
 
 describe('leftoverProcesses', () => {
-  it('finds orphans of this process by the environment they inherited, their command line and their group, not among the descendants', { timeout: 30_000 }, async () => {
+  it('finds orphans of this process by the environment they inherited, their command line and their group, not among the descendants', {
+    timeout: 30_000,
+  }, async () => {
     // A shell that starts another in the background and exits at once: that one and its sleep are
     // re-parented.
     const name = randomUUID();

@@ -55,7 +55,9 @@ function environmentOf(pid: number): string[] {
 export function readProcessTable(): ProcessEntry[] {
   let pids: number[];
   try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+    pids = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number);
   } catch {
     return [];
   }

@@ -89,7 +89,9 @@ describe('TetheredProcess', () => {
   });
 
   it('carries the IPC channel of fork to a Node program (the pipeline process talks to its worker over it)', async () => {
-    const proc = new TetheredProcess(process.execPath, ['--input-type=module', '-e', "process.on('message', (m) => process.send({ echo: m }));"], { ipc: true });
+    const proc = new TetheredProcess(process.execPath, ['--input-type=module', '-e', "process.on('message', (m) => process.send({ echo: m }));"], {
+      ipc: true,
+    });
     started.push(...leftoverProcesses({ groups: [proc.pid!] }));
     const reply = new Promise((resolve) => proc.child.once('message', resolve));
     proc.child.send({ hello: 1 });

@@ -89,7 +89,13 @@ export class TetheredProcess {
     readonly args: readonly string[],
     options: TetheredProcessOptions = {},
   ) {
-    const stdio: StdioOptions = ['ignore', 'pipe', 'pipe', ...new Array<'pipe'>(options.extraPipes ?? 0).fill('pipe'), ...(options.ipc ? ['ipc' as const] : [])];
+    const stdio: StdioOptions = [
+      'ignore',
+      'pipe',
+      'pipe',
+      ...new Array<'pipe'>(options.extraPipes ?? 0).fill('pipe'),
+      ...(options.ipc ? ['ipc' as const] : []),
+    ];
     this.child = spawn('setpriv', tetheredArgs(command, args, options.parentDeathSignal ?? 'SIGKILL'), {
       env: options.env ?? process.env,
       cwd: options.cwd,

@@ -2,7 +2,16 @@ import { createParser } from 'eventsource-parser';
 import { z } from 'zod';
 import { linkSegments } from '@onair/protocol';
 import { platformCall, PlatformCallError } from '../../platforms/platform-http.ts';
-import { ChatSendError, cleanPlatformText, nextBackoff, safeImageUrl, sleep, type ChatConnector, type ConnectorContext, type InboundChat } from './connector.ts';
+import {
+  ChatSendError,
+  cleanPlatformText,
+  nextBackoff,
+  safeImageUrl,
+  sleep,
+  type ChatConnector,
+  type ConnectorContext,
+  type InboundChat,
+} from './connector.ts';
 
 const liveVideosSchema = z.object({ data: z.array(z.object({ id: z.string(), status: z.string().optional() }).loose()).default([]) }).loose();
 const commentSchema = z
@@ -67,7 +76,9 @@ export class FacebookChatConnector implements ChatConnector {
       try {
         const token = await this.token(refreshed);
         const query = new URLSearchParams({ broadcast_status: '["LIVE"]', fields: 'id,status' });
-        const videos = liveVideosSchema.parse(await platformCall(`${this.ctx.config.FACEBOOK_GRAPH_URL}/${encodeURIComponent(owner)}/live_videos?${query.toString()}`, { token }));
+        const videos = liveVideosSchema.parse(
+          await platformCall(`${this.ctx.config.FACEBOOK_GRAPH_URL}/${encodeURIComponent(owner)}/live_videos?${query.toString()}`, { token }),
+        );
         const video = videos.data.find((v) => (v.status ?? 'LIVE') === 'LIVE');
         if (!video) {
           this.ctx.onState('connecting', 'Waiting for Facebook to start the live video.');
@@ -198,7 +209,9 @@ export class FacebookChatConnector implements ChatConnector {
         try {
           const token = await this.token(false);
           const query = new URLSearchParams({ height: '450', width: '450', redirect: 'false' });
-          const answer = pictureSchema.parse(await platformCall(`${this.ctx.config.FACEBOOK_GRAPH_URL}/${encodeURIComponent(userId)}/picture?${query.toString()}`, { token }));
+          const answer = pictureSchema.parse(
+            await platformCall(`${this.ctx.config.FACEBOOK_GRAPH_URL}/${encodeURIComponent(userId)}/picture?${query.toString()}`, { token }),
+          );
           this.remember(userId, safeImageUrl(answer.data.url));
         } catch {
           this.remember(userId, null);

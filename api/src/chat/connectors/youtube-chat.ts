@@ -3,15 +3,36 @@ import { CHAT_YOUTUBE_MAX_RESULTS, CHAT_YOUTUBE_POLL_MS, linkSegments } from '@o
 import { platformCall, PlatformCallError } from '../../platforms/platform-http.ts';
 import { normaliseYouTubeItem } from '../../events/youtube-events.ts';
 import type { InboundEvent } from '../../events/twitch-events.ts';
-import { ChatSendError, cleanPlatformText, nextBackoff, safeImageUrl, sleep, type ChatConnector, type ConnectorContext, type InboundChat } from './connector.ts';
+import {
+  ChatSendError,
+  cleanPlatformText,
+  nextBackoff,
+  safeImageUrl,
+  sleep,
+  type ChatConnector,
+  type ConnectorContext,
+  type InboundChat,
+} from './connector.ts';
 
-const broadcastsSchema = z.object({ items: z.array(z.object({ id: z.string(), snippet: z.object({ liveChatId: z.string().optional() }).loose() }).loose()).default([]) }).loose();
+const broadcastsSchema = z
+  .object({ items: z.array(z.object({ id: z.string(), snippet: z.object({ liveChatId: z.string().optional() }).loose() }).loose()).default([]) })
+  .loose();
 
 const itemSchema = z
   .object({
     id: z.string().min(1).max(200),
-    snippet: z.object({ type: z.string(), publishedAt: z.string().optional(), displayMessage: z.string().optional(), textMessageDetails: z.object({ messageText: z.string() }).optional() }).loose(),
-    authorDetails: z.object({ channelId: z.string().optional(), displayName: z.string().optional(), profileImageUrl: z.string().optional() }).loose().optional(),
+    snippet: z
+      .object({
+        type: z.string(),
+        publishedAt: z.string().optional(),
+        displayMessage: z.string().optional(),
+        textMessageDetails: z.object({ messageText: z.string() }).optional(),
+      })
+      .loose(),
+    authorDetails: z
+      .object({ channelId: z.string().optional(), displayName: z.string().optional(), profileImageUrl: z.string().optional() })
+      .loose()
+      .optional(),
   })
   .loose();
 
@@ -73,7 +94,9 @@ export class YouTubeChatConnector implements ChatConnector {
     this.ctx.onState('connecting');
     while (!signal.aborted) {
       try {
-        const answer = broadcastsSchema.parse(await this.withToken((token) => platformCall(`${this.api}/liveBroadcasts?part=snippet&broadcastStatus=active&broadcastType=all`, { token })));
+        const answer = broadcastsSchema.parse(
+          await this.withToken((token) => platformCall(`${this.api}/liveBroadcasts?part=snippet&broadcastStatus=active&broadcastType=all`, { token })),
+        );
         const chatId = answer.items.find((b) => b.snippet.liveChatId)?.snippet.liveChatId ?? null;
         if (!chatId) {
           this.ctx.onState('connecting', 'Waiting for YouTube to start the broadcast.');
@@ -124,7 +147,13 @@ export class YouTubeChatConnector implements ChatConnector {
         const events: InboundEvent[] = [];
         for (const raw of page.items) {
           // Super Chats, Super Stickers and memberships are also events of the feed.
-          const event = this.ctx.onEvents ? normaliseYouTubeItem(raw, (t) => cleanPlatformText(t, this.ctx.logger, { destinationId: this.ctx.destination.id, platform: 'youtube' }), safeImageUrl) : null;
+          const event = this.ctx.onEvents
+            ? normaliseYouTubeItem(
+                raw,
+                (t) => cleanPlatformText(t, this.ctx.logger, { destinationId: this.ctx.destination.id, platform: 'youtube' }),
+                safeImageUrl,
+              )
+            : null;
           if (event) events.push(event);
           const item = itemSchema.safeParse(raw);
           if (!item.success) {

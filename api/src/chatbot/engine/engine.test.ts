@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CHATBOT_ALERTS, DEFAULT_EXTRAS, DEFAULT_FILTERS, DEFAULT_LINK_PREVIEW, DEFAULT_LOYALTY, DEFAULT_MODERATION, type ChatSegment } from '@onair/protocol';
+import {
+  DEFAULT_CHATBOT_ALERTS,
+  DEFAULT_EXTRAS,
+  DEFAULT_FILTERS,
+  DEFAULT_LINK_PREVIEW,
+  DEFAULT_LOYALTY,
+  DEFAULT_MODERATION,
+  type ChatSegment,
+} from '@onair/protocol';
 import { BotEngine, rankWords, watchedWords, type BotActions, type BotConfig, type BotData, type BotMessage } from './engine.ts';
 import { bannedWordError } from './filters.ts';
 import { renderTemplate } from './template.ts';
@@ -85,7 +93,14 @@ class Fakes {
     claim: async (id) => (this.claimed.has(id) ? false : (this.claimed.add(id), true)),
   };
   engine(c: BotConfig): BotEngine {
-    return new BotEngine(c, { actions: this.actions, data: this.data, now: () => this.now, onError: (err) => { throw err; } });
+    return new BotEngine(c, {
+      actions: this.actions,
+      data: this.data,
+      now: () => this.now,
+      onError: (err) => {
+        throw err;
+      },
+    });
   }
 }
 
@@ -148,7 +163,10 @@ describe('commands', () => {
       config({
         regulars: new Set(['reg']),
         loyalty,
-        commands: [command({ id: 'r', command: '!reg', message: 'regular ok', permission: 'regular', globalCooldownSeconds: 0 }), command({ id: 'p', command: '!hydrate', message: '{user} drinks', pointCost: 50, globalCooldownSeconds: 0 })],
+        commands: [
+          command({ id: 'r', command: '!reg', message: 'regular ok', permission: 'regular', globalCooldownSeconds: 0 }),
+          command({ id: 'p', command: '!hydrate', message: '{user} drinks', pointCost: 50, globalCooldownSeconds: 0 }),
+        ],
       }),
     );
     await bot.onMessage(msg('bo', '!reg'));
@@ -174,7 +192,9 @@ describe('filters', () => {
     filters.caps = { enabled: true, punishment: 'remove-silent', minPercent: 70, minLength: 10 };
     const bot = f.engine(config({ filters }));
     const shout = msg('bo', 'THIS IS SO LOUD');
-    const emotes = msg('cy', 'KEKW KEKW LUL haha nice', { segments: [emote('KEKW'), { kind: 'text', value: ' ' }, emote('KEKW'), { kind: 'text', value: ' ' }, emote('LUL'), { kind: 'text', value: ' haha nice' }] });
+    const emotes = msg('cy', 'KEKW KEKW LUL haha nice', {
+      segments: [emote('KEKW'), { kind: 'text', value: ' ' }, emote('KEKW'), { kind: 'text', value: ' ' }, emote('LUL'), { kind: 'text', value: ' haha nice' }],
+    });
     await bot.onMessage(shout);
     await bot.onMessage(emotes);
     expect(f.deleted).toEqual([shout.id]);
@@ -189,7 +209,13 @@ describe('filters', () => {
     filters.emotes = { enabled: true, punishment: 'remove-silent', maxCount: 2 };
     filters.duplicates = { enabled: true, punishment: 'remove-silent', windowSeconds: 30 };
     const bot = f.engine(config({ filters }));
-    const link = (login: string, host: string) => msg(login, `look ${host}`, { segments: [{ kind: 'text', value: 'look ' }, { kind: 'link', value: host, href: `https://${host}/` }] });
+    const link = (login: string, host: string) =>
+      msg(login, `look ${host}`, {
+        segments: [
+          { kind: 'text', value: 'look ' },
+          { kind: 'link', value: host, href: `https://${host}/` },
+        ],
+      });
     const bad = link('bo', 'evil.example');
     const fine = link('bo', 'clips.twitch.tv');
     await bot.onMessage(bad);
@@ -206,7 +232,11 @@ describe('filters', () => {
     await bot.onMessage(once);
     await bot.onMessage(twice);
     expect(f.deleted).toEqual([bad.id, symbols.id, flood.id, twice.id]);
-    expect(f.said).toEqual(['@bo, links are not allowed here without permission.', '@cy may post links for the next 60 seconds.', '@dd, please use fewer symbols.']);
+    expect(f.said).toEqual([
+      '@bo, links are not allowed here without permission.',
+      '@cy may post links for the next 60 seconds.',
+      '@dd, please use fewer symbols.',
+    ]);
   });
 
   it('runs a catastrophic banned-word pattern in linear time and refuses what RE2 cannot run', async () => {
@@ -228,7 +258,15 @@ describe('filters', () => {
     const f = new Fakes();
     const filters = structuredClone(DEFAULT_FILTERS);
     filters.bannedWords = { enabled: true, punishment: 'remove-notice-warn', patterns: ['heck'] };
-    const bot = f.engine(config({ filters, warningLevels: [{ warnings: 3, action: 'timeout', duration: 2, unit: 'hours' }, { warnings: 5, action: 'ban', duration: 1, unit: 'days' }] }));
+    const bot = f.engine(
+      config({
+        filters,
+        warningLevels: [
+          { warnings: 3, action: 'timeout', duration: 2, unit: 'hours' },
+          { warnings: 5, action: 'ban', duration: 1, unit: 'days' },
+        ],
+      }),
+    );
     for (let i = 0; i < 3; i++) await bot.onMessage(msg('bo', 'heck'));
     expect(f.timeouts).toEqual([{ userId: 'u-bo', seconds: 7200 }]);
     expect(f.said[0]).toBe('@bo, that word is not allowed here. (warning 1)');
@@ -271,7 +309,14 @@ describe('timers, loyalty, quotes, alerts', () => {
   it('a timer fires only while live, after its interval and minimum lines, taking turns', async () => {
     const f = new Fakes();
     f.live = false;
-    const bot = f.engine(config({ timers: [{ id: 't1', message: 'Follow {url}', enabled: true }, { id: 't2', message: 'Second', enabled: true }] }));
+    const bot = f.engine(
+      config({
+        timers: [
+          { id: 't1', message: 'Follow {url}', enabled: true },
+          { id: 't2', message: 'Second', enabled: true },
+        ],
+      }),
+    );
     for (let i = 0; i < 5; i++) await bot.onMessage(msg('bo', `line ${i}`));
     f.now += 11 * 60_000;
     await bot.tick();
@@ -349,7 +394,11 @@ describe('timers, loyalty, quotes, alerts', () => {
     await bot.onMessage(msg('bo', '!rank'));
     await bot.onMessage(msg('bo', '!rank'));
     await bot.onMessage(msg('cy', '!rank'));
-    expect(f.said).toEqual(['@bo has watched 3 hours 25 minutes here.', '@bo is Newcomer (3 hours 25 minutes watched); Veteran at 10 hours.', '@cy has no rank yet (0 minutes watched); Newcomer at 1 hour.']);
+    expect(f.said).toEqual([
+      '@bo has watched 3 hours 25 minutes here.',
+      '@bo is Newcomer (3 hours 25 minutes watched); Veteran at 10 hours.',
+      '@cy has no rank yet (0 minutes watched); Newcomer at 1 hour.',
+    ]);
     f.now += 31_000;
     await bot.onMessage(msg('bo', '!rank'));
     expect(f.said).toHaveLength(4);
@@ -369,7 +418,9 @@ describe('timers, loyalty, quotes, alerts', () => {
     const loyalty = structuredClone(DEFAULT_LOYALTY);
     loyalty.program = 'regulars';
     loyalty.regulars = { autoPromote: true, hoursWatched: 1 };
-    const bot = f.engine(config({ loyalty, commands: [command({ command: '!lounge', message: 'Welcome to the lounge', permission: 'regular', globalCooldownSeconds: 0 })] }));
+    const bot = f.engine(
+      config({ loyalty, commands: [command({ command: '!lounge', message: 'Welcome to the lounge', permission: 'regular', globalCooldownSeconds: 0 })] }),
+    );
     f.chatters = [{ userId: 'u-lurker', login: 'lurker' }];
     await bot.onMessage(msg('lurker', '!lounge'));
     f.now += 30 * 60_000;
@@ -403,7 +454,13 @@ describe('timers, loyalty, quotes, alerts', () => {
 });
 
 describe('link preview', () => {
-  const linked = (login: string, href: string) => msg(login, `look ${href}`, { segments: [{ kind: 'text', value: 'look ' }, { kind: 'link', value: href, href }] });
+  const linked = (login: string, href: string) =>
+    msg(login, `look ${href}`, {
+      segments: [
+        { kind: 'text', value: 'look ' },
+        { kind: 'link', value: href, href },
+      ],
+    });
 
   it('hands a link over only when Link Preview is on, the message passed the filters and it is not a command', async () => {
     const f = new Fakes();
@@ -416,7 +473,14 @@ describe('link preview', () => {
     const on = f.engine(config({ filters, linkPreview: { enabled: true, maxPerMinute: 4 } }));
     await on.onMessage(linked('bo', 'https://good.example/a'));
     await on.onMessage(linked('cy', 'https://evil.example/b'));
-    await on.onMessage(msg('dd', '!nothing https://good.example/c', { segments: [{ kind: 'text', value: '!nothing ' }, { kind: 'link', value: 'x', href: 'https://good.example/c' }] }));
+    await on.onMessage(
+      msg('dd', '!nothing https://good.example/c', {
+        segments: [
+          { kind: 'text', value: '!nothing ' },
+          { kind: 'link', value: 'x', href: 'https://good.example/c' },
+        ],
+      }),
+    );
     expect(f.previewed).toEqual(['https://good.example/a']);
     expect(f.deleted).toHaveLength(1);
   });

@@ -325,7 +325,9 @@ export class BotEngine {
     if ((name === '!watchtime' || (name === '!rank' && this.config.loyalty.program === 'ranks')) && extras.rankCommands) {
       if (!this.statsAllowed(name, m, now) || !(await this.deps.data.claim(m.id))) return true;
       const seconds = await this.deps.data.watched(m.userId);
-      await this.say(name === '!watchtime' ? `@${m.displayName} has watched ${watchedWords(seconds)} here.` : rankWords(m.displayName, seconds, this.config.ranks));
+      await this.say(
+        name === '!watchtime' ? `@${m.displayName} has watched ${watchedWords(seconds)} here.` : rankWords(m.displayName, seconds, this.config.ranks),
+      );
       return true;
     }
     return false;
@@ -375,7 +377,8 @@ export class BotEngine {
       const alert = this.config.alerts[e.type as AlertEventType] as ChatbotAlerts[AlertEventType] | undefined;
       if (alert?.enabled && (await this.deps.data.claim(`event:${e.id}`))) await this.say(renderTemplate(alert.message, alertValues(e)));
       const reward = this.rewardOf(e.type, e.value);
-      if (reward > 0 && e.platformUsername) await this.deps.data.rewardByLogin(e.platformUsername.toLowerCase(), reward).catch((err: unknown) => this.deps.onError?.(err, 'reward'));
+      if (reward > 0 && e.platformUsername)
+        await this.deps.data.rewardByLogin(e.platformUsername.toLowerCase(), reward).catch((err: unknown) => this.deps.onError?.(err, 'reward'));
     }
   }
 
@@ -430,7 +433,8 @@ export class BotEngine {
   private async loyalty(now: number, live: boolean): Promise<void> {
     for (const [id, p] of this.presence) if (now - p.lastChatAt > PRESENCE_MS) this.presence.delete(id);
     const entries = new Map<string, { userId: string; login: string; points: number; seconds: number }>();
-    const entry = (id: string, p: Pick<Presence, 'login'>) => entries.get(id) ?? entries.set(id, { userId: id, login: p.login, points: 0, seconds: 0 }).get(id)!;
+    const entry = (id: string, p: Pick<Presence, 'login'>) =>
+      entries.get(id) ?? entries.set(id, { userId: id, login: p.login, points: 0, seconds: 0 }).get(id)!;
     // Which steps are due now (each counter moves on whether or not it pays).
     let watchSteps = 0;
     if (live) {
@@ -459,7 +463,12 @@ export class BotEngine {
     pay('whileViewing', viewing, present);
     pay('whileOffline', offline, present);
     // Chatting pays for the interval that just ended, to those who wrote in it.
-    if (chatting > 0) pay('whileChatting', 1, [...this.presence].filter(([, p]) => now - p.lastChatAt <= l.points.whileChatting.intervalMinutes * 60_000));
+    if (chatting > 0)
+      pay(
+        'whileChatting',
+        1,
+        [...this.presence].filter(([, p]) => now - p.lastChatAt <= l.points.whileChatting.intervalMinutes * 60_000),
+      );
     const list = [...entries.values()].filter((e) => e.points > 0 || e.seconds > 0);
     if (list.length > 0) await this.deps.data.accrue(list);
     const r = l.regulars;

@@ -45,7 +45,14 @@ export function bannedWordError(pattern: string): string | null {
 export function parseWhitelist(text: string): string[] {
   return text
     .split(/\r?\n/)
-    .map((l) => l.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^\*\./, '').replace(/\/.*$/, ''))
+    .map((l) =>
+      l
+        .trim()
+        .toLowerCase()
+        .replace(/^[a-z]+:\/\//, '')
+        .replace(/^\*\./, '')
+        .replace(/\/.*$/, ''),
+    )
     .filter((l) => l !== '');
 }
 
@@ -56,7 +63,12 @@ function hostAllowed(host: string, whitelist: readonly string[]): boolean {
 
 /** The letters a viewer typed: text and links, emotes left out (an emote named KEKW is not shouting). */
 function typedText(input: FilterInput): string {
-  return input.segments.length === 0 ? input.text : input.segments.filter((s) => s.kind !== 'emoticon').map((s) => s.value).join('');
+  return input.segments.length === 0
+    ? input.text
+    : input.segments
+        .filter((s) => s.kind !== 'emoticon')
+        .map((s) => s.value)
+        .join('');
 }
 
 /**
@@ -64,7 +76,13 @@ function typedText(input: FilterInput): string {
  * says whether the sender holds a !permit for links; `recent` whether this sender said the same
  * text within the duplicates window.
  */
-export function runFilters(filters: ChatbotFilters, compiled: readonly RE2[], whitelist: readonly string[], input: FilterInput, ctx: { permitted: boolean; repeated: boolean }): FilterHit | null {
+export function runFilters(
+  filters: ChatbotFilters,
+  compiled: readonly RE2[],
+  whitelist: readonly string[],
+  input: FilterInput,
+  ctx: { permitted: boolean; repeated: boolean },
+): FilterHit | null {
   const hit = (filter: ChatbotFilterName): FilterHit => ({ filter, notice: NOTICES[filter] });
   if (filters.bannedWords.enabled && compiled.length > 0) {
     for (const re of compiled) if (re.test(input.text)) return hit('bannedWords');

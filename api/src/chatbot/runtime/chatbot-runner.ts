@@ -30,7 +30,18 @@ export interface RunnerDeps {
   redis: Redis;
   logger: Logger;
   service: ChatbotService;
-  config: ChatConfig & { YOUTUBE_API_URL: string; FACEBOOK_GRAPH_URL: string; TWITCH_API_URL: string; TWITCH_CLIENT_ID?: string | undefined; CHATBOT_TICK_MS: number; CHATBOT_QUEUE_MAX: number; CHATBOT_HELIX_QUEUE_MAX: number; CHATBOT_LIVE_POLL_MS: number; CHATBOT_PREVIEW_ALLOWED_HOSTS: string; EGRESS_DNS_SERVERS: string };
+  config: ChatConfig & {
+    YOUTUBE_API_URL: string;
+    FACEBOOK_GRAPH_URL: string;
+    TWITCH_API_URL: string;
+    TWITCH_CLIENT_ID?: string | undefined;
+    CHATBOT_TICK_MS: number;
+    CHATBOT_QUEUE_MAX: number;
+    CHATBOT_HELIX_QUEUE_MAX: number;
+    CHATBOT_LIVE_POLL_MS: number;
+    CHATBOT_PREVIEW_ALLOWED_HOSTS: string;
+    EGRESS_DNS_SERVERS: string;
+  };
   now: () => number;
   onState(state: RunnerState): void;
 }
@@ -74,7 +85,10 @@ export class ChatbotRunner {
       where: { channelId: deps.channelId },
     });
     // Link previews go out through the egress rule of web-page sources and RTMP destinations.
-    const policy = new EgressPolicy(parseHostPortList(deps.config.CHATBOT_PREVIEW_ALLOWED_HOSTS), egressResolver({ EGRESS_DNS_SERVERS: deps.config.EGRESS_DNS_SERVERS }));
+    const policy = new EgressPolicy(
+      parseHostPortList(deps.config.CHATBOT_PREVIEW_ALLOWED_HOSTS),
+      egressResolver({ EGRESS_DNS_SERVERS: deps.config.EGRESS_DNS_SERVERS }),
+    );
     this.previews = new LinkPreviewer({
       channelId: deps.channelId,
       policy,
@@ -99,7 +113,12 @@ export class ChatbotRunner {
   }
 
   get stats() {
-    return { ...(this.engine?.stats ?? { messages: 0, filtered: 0, replies: 0 }), helix: this.helix.stats, dropped: this.droppedMessages, waiting: this.inbox.length };
+    return {
+      ...(this.engine?.stats ?? { messages: 0, filtered: 0, replies: 0 }),
+      helix: this.helix.stats,
+      dropped: this.droppedMessages,
+      waiting: this.inbox.length,
+    };
   }
 
   async start(): Promise<void> {
@@ -113,7 +132,13 @@ export class ChatbotRunner {
     });
     if (this.stopped) return;
     this.connector = new TwitchChatConnector({
-      destination: { id: `chatbot:${deps.channelId}`, projectId: deps.channelId, username: deps.twitch.login, platformAccountId: deps.twitch.userId, targetId: null },
+      destination: {
+        id: `chatbot:${deps.channelId}`,
+        projectId: deps.channelId,
+        username: deps.twitch.login,
+        platformAccountId: deps.twitch.userId,
+        targetId: null,
+      },
       config: deps.config,
       logger: deps.logger,
       tokens: { current: async () => null, refresh: async () => null },
@@ -179,7 +204,11 @@ export class ChatbotRunner {
       } while (after && out.length < CHATTERS_MAX && !this.stopped);
     } catch (err) {
       if (err instanceof HelixError && (err.status === 401 || err.status === 403)) {
-        if (!this.chattersRefused) this.deps.logger.info({ channelId: this.deps.channelId, status: err.status, reason: err.message }, 'chatters list refused; recent chatters earn instead');
+        if (!this.chattersRefused)
+          this.deps.logger.info(
+            { channelId: this.deps.channelId, status: err.status, reason: err.message },
+            'chatters list refused; recent chatters earn instead',
+          );
         this.chattersRefused = true;
         return null;
       }
@@ -219,7 +248,8 @@ export class ChatbotRunner {
     if (this.stopped || m.private || !m.sender || !m.twitch) return;
     if (this.inbox.length >= this.deps.config.CHATBOT_QUEUE_MAX) {
       this.droppedMessages += 1;
-      if (this.droppedMessages % 1000 === 1) this.deps.logger.warn({ channelId: this.deps.channelId, dropped: this.droppedMessages }, 'chatbot behind: messages dropped');
+      if (this.droppedMessages % 1000 === 1)
+        this.deps.logger.warn({ channelId: this.deps.channelId, dropped: this.droppedMessages }, 'chatbot behind: messages dropped');
       return;
     }
     this.inbox.push({
@@ -257,8 +287,13 @@ export class ChatbotRunner {
     const where = { channelId: this.deps.channelId, action: what };
     if (err instanceof HelixError) {
       this.deps.logger.info({ ...where, status: err.status, reason: err.message }, 'chatbot action refused');
-      if (err.status === 401) this.deps.onState({ state: 'error', error: "Twitch refused the bot account's token. The operator must renew CHATBOT_TWITCH_TOKEN." });
-      if (err.status === 403) this.deps.onState({ state: 'error', error: `The bot cannot moderate here: make ${this.deps.bot.login} a moderator of your channel (/mod ${this.deps.bot.login}).` });
+      if (err.status === 401)
+        this.deps.onState({ state: 'error', error: "Twitch refused the bot account's token. The operator must renew CHATBOT_TWITCH_TOKEN." });
+      if (err.status === 403)
+        this.deps.onState({
+          state: 'error',
+          error: `The bot cannot moderate here: make ${this.deps.bot.login} a moderator of your channel (/mod ${this.deps.bot.login}).`,
+        });
       return;
     }
     this.deps.logger.warn({ ...where, err: (err as Error).message }, 'chatbot action failed');
@@ -296,16 +331,22 @@ export class ChatbotRunner {
     const { db, redis, channelId, twitch } = this.deps;
     const now = () => new Date(this.deps.now());
     return {
-      countUse: async (commandId) => (await db.chatbotCommand.update({ where: { id: commandId }, data: { useCount: { increment: 1 } }, select: { useCount: true } })).useCount,
+      countUse: async (commandId) =>
+        (await db.chatbotCommand.update({ where: { id: commandId }, data: { useCount: { increment: 1 } }, select: { useCount: true } })).useCount,
       spendPoints: async (userId, login, cost) => {
         const rows = await db.$queryRaw<{ points: number }[]>`
           UPDATE chatbot_viewers SET points = points - ${cost}, login = ${login}, updated_at = ${now()}
           WHERE channel_id = ${channelId} AND platform_user_id = ${userId} AND points >= ${cost} RETURNING points`;
         if (rows[0]) return { spent: true, balance: rows[0].points };
-        const viewer = await db.chatbotViewer.findUnique({ where: { channelId_platformUserId: { channelId, platformUserId: userId } }, select: { points: true } });
+        const viewer = await db.chatbotViewer.findUnique({
+          where: { channelId_platformUserId: { channelId, platformUserId: userId } },
+          select: { points: true },
+        });
         return { spent: false, balance: viewer?.points ?? 0 };
       },
-      watched: async (userId) => (await db.chatbotViewer.findUnique({ where: { channelId_platformUserId: { channelId, platformUserId: userId } }, select: { secondsWatched: true } }))?.secondsWatched ?? 0,
+      watched: async (userId) =>
+        (await db.chatbotViewer.findUnique({ where: { channelId_platformUserId: { channelId, platformUserId: userId } }, select: { secondsWatched: true } }))
+          ?.secondsWatched ?? 0,
       viewers: () => this.chatters(),
       promoteRegulars: async (seconds) => {
         // Within the list's maximum, the longest watchers first; one already listed is left as is.
@@ -325,7 +366,9 @@ export class ChatbotRunner {
         }
         return rows.map((r) => r.username);
       },
-      points: async (userId) => (await db.chatbotViewer.findUnique({ where: { channelId_platformUserId: { channelId, platformUserId: userId } }, select: { points: true } }))?.points ?? 0,
+      points: async (userId) =>
+        (await db.chatbotViewer.findUnique({ where: { channelId_platformUserId: { channelId, platformUserId: userId } }, select: { points: true } }))?.points ??
+        0,
       rewardByLogin: async (login, points) => {
         await db.chatbotViewer.updateMany({ where: { channelId, login }, data: { points: { increment: points } } });
       },

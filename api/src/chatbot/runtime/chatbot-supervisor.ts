@@ -62,7 +62,11 @@ export class ChatbotSupervisor {
 
   async start(): Promise<void> {
     this.deps.subscriber.on('message', (channel: string, raw: string) => {
-      if (channel === chatbotKeys.changed) void this.reconciler.get(raw)?.runner.reload().catch((err: unknown) => this.deps.logger.warn({ channelId: raw, err: (err as Error).message }, 'chatbot reload failed'));
+      if (channel === chatbotKeys.changed)
+        void this.reconciler
+          .get(raw)
+          ?.runner.reload()
+          .catch((err: unknown) => this.deps.logger.warn({ channelId: raw, err: (err as Error).message }, 'chatbot reload failed'));
       else if (channel === CHATBOT_EVENTS_CHANNEL) void this.onEvents(raw);
     });
     await this.deps.subscriber.subscribe(chatbotKeys.changed, CHATBOT_EVENTS_CHANNEL);
@@ -98,7 +102,10 @@ export class ChatbotSupervisor {
     const where = { channelId, twitchLogin: twitch.login };
     if (!config.CHATBOT_TWITCH_TOKEN || !config.CHATBOT_TWITCH_USER_ID || !config.TWITCH_CLIENT_ID) {
       // Not a fault of the creator's: said in the health, and the lease kept so no other replica tries the same.
-      await this.saveState(channelId, { state: 'error', error: "The chatbot's Twitch account is not set up on this server. Ask the operator (CHATBOT_TWITCH_USER_ID, CHATBOT_TWITCH_TOKEN, TWITCH_CLIENT_ID)." });
+      await this.saveState(channelId, {
+        state: 'error',
+        error: "The chatbot's Twitch account is not set up on this server. Ask the operator (CHATBOT_TWITCH_USER_ID, CHATBOT_TWITCH_TOKEN, TWITCH_CLIENT_ID).",
+      });
       return;
     }
     // Set once the runner exists; its callbacks act only while it is the one running.
@@ -132,7 +139,14 @@ export class ChatbotSupervisor {
 
   private async saveState(channelId: string, state: RunnerState): Promise<void> {
     const notices = this.reconciler.get(channelId)?.runner.notices ?? [];
-    await this.deps.redis.set(chatbotKeys.state(channelId), JSON.stringify({ ...state, ...(notices.length > 0 ? { notices } : {}) }), 'PX', this.deps.config.CHAT_OWNER_LEASE_MS * 3).catch(() => undefined);
+    await this.deps.redis
+      .set(
+        chatbotKeys.state(channelId),
+        JSON.stringify({ ...state, ...(notices.length > 0 ? { notices } : {}) }),
+        'PX',
+        this.deps.config.CHAT_OWNER_LEASE_MS * 3,
+      )
+      .catch(() => undefined);
   }
 
   private async onEvents(raw: string): Promise<void> {

@@ -41,7 +41,15 @@ export class HelixClient {
   readonly stats = { rateLimited: 0, dropped: 0, calls: 0 };
 
   constructor(
-    private readonly opts: { apiUrl: string; clientId: string; token: string; logger: Logger; maxQueue: number; concurrency?: number; where?: Record<string, unknown> },
+    private readonly opts: {
+      apiUrl: string;
+      clientId: string;
+      token: string;
+      logger: Logger;
+      maxQueue: number;
+      concurrency?: number;
+      where?: Record<string, unknown>;
+    },
   ) {}
 
   request<T = unknown>(method: string, path: string, query: Record<string, string>, body?: unknown): Promise<T> {
@@ -85,7 +93,11 @@ export class HelixClient {
     try {
       res = await fetch(url, {
         method: job.method,
-        headers: { 'client-id': this.opts.clientId, authorization: `Bearer ${this.opts.token}`, ...(job.body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          'client-id': this.opts.clientId,
+          authorization: `Bearer ${this.opts.token}`,
+          ...(job.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(job.body === undefined ? {} : { body: JSON.stringify(job.body) }),
         signal: AbortSignal.timeout(10_000),
       });
@@ -105,7 +117,10 @@ export class HelixClient {
         job.reject(new HelixError(429, 'Twitch kept refusing: too many requests.'));
         return;
       }
-      this.opts.logger.info({ ...this.opts.where, path: job.path, until: new Date(this.blockedUntil).toISOString() }, 'helix rate limit reached; waiting for its reset');
+      this.opts.logger.info(
+        { ...this.opts.where, path: job.path, until: new Date(this.blockedUntil).toISOString() },
+        'helix rate limit reached; waiting for its reset',
+      );
       this.queue.unshift(job);
       return;
     }

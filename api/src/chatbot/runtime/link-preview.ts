@@ -27,11 +27,7 @@ export type PreviewOutcome = { ok: true; title: string; domain: string } | { ok:
  * http/https, only text/html, at most `maxBytes` read and `timeoutMs` in all. Nothing here throws:
  * a failure is an outcome with a reason (for the log), and the bot posts nothing.
  */
-export async function fetchLinkPreview(
-  link: string,
-  policy: EgressPolicy,
-  options: { timeoutMs?: number; maxBytes?: number } = {},
-): Promise<PreviewOutcome> {
+export async function fetchLinkPreview(link: string, policy: EgressPolicy, options: { timeoutMs?: number; maxBytes?: number } = {}): Promise<PreviewOutcome> {
   const timeoutMs = options.timeoutMs ?? PREVIEW_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? PREVIEW_MAX_BYTES;
   const abort = new AbortController();

@@ -14,7 +14,10 @@ export const scalerConfigShape = {
   SCALER_MIN_REPLICAS: z.coerce.number().int().nonnegative().default(1),
   SCALER_MAX_REPLICAS: z.coerce.number().int().positive().default(20),
   /** Cores one session is assumed to cost when sizing: 720p with two live sources by default. */
-  SCALER_SESSION_CORES: z.coerce.number().positive().default(SESSION_BASE_CORES['720p'] + 2 * DECODED_SOURCE_CORES),
+  SCALER_SESSION_CORES: z.coerce
+    .number()
+    .positive()
+    .default(SESSION_BASE_CORES['720p'] + 2 * DECODED_SOURCE_CORES),
   /** Cores of a media-worker pod that has not reported yet: its CPU request. */
   SCALER_WORKER_CORES: z.coerce.number().positive().default(4),
   SCALER_SPARE_WORKERS: z.coerce.number().int().nonnegative().default(1),

@@ -63,7 +63,12 @@ export class MediaScaler {
       await this.apps.replaceNamespacedDeploymentScale({
         name: deployment,
         namespace,
-        body: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: deployment, namespace, resourceVersion: scale.metadata?.resourceVersion }, spec: { replicas: decision.replicas } },
+        body: {
+          apiVersion: 'autoscaling/v1',
+          kind: 'Scale',
+          metadata: { name: deployment, namespace, resourceVersion: scale.metadata?.resourceVersion },
+          spec: { replicas: decision.replicas },
+        },
       });
       this.options.logger.info(
         { deployment, from: replicas, to: decision.replicas, reason: decision.reason, queued: snapshot.queued, busyWorkers: decision.busyWorkers },

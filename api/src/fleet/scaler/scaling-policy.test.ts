@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { decideReplicas, slotsPerWorker, type ScalingPolicy } from './scaling-policy.ts';
 
-const policy: ScalingPolicy = { minReplicas: 1, maxReplicas: 10, sessionCores: 1.1, workerCores: 4, spareWorkers: 1, scaleDownCooldownMs: 60_000, scaleDownStep: 1 };
+const policy: ScalingPolicy = {
+  minReplicas: 1,
+  maxReplicas: 10,
+  sessionCores: 1.1,
+  workerCores: 4,
+  spareWorkers: 1,
+  scaleDownCooldownMs: 60_000,
+  scaleDownStep: 1,
+};
 const w = (sessions: number, state: 'running' | 'draining' = 'running', cores = 4) => ({ sessions, state, cores });
 
 describe('decideReplicas', () => {
@@ -18,7 +26,10 @@ describe('decideReplicas', () => {
 
   it('does not count draining workers as capacity', () => {
     // The draining worker is no longer a replica of the Deployment (its pod is terminating).
-    expect(decideReplicas(policy, { now: 0, replicas: 1, queued: 2, workers: [w(0, 'draining'), w(2)] }, {})).toMatchObject({ replicas: 2, reason: 'scale-up' });
+    expect(decideReplicas(policy, { now: 0, replicas: 1, queued: 2, workers: [w(0, 'draining'), w(2)] }, {})).toMatchObject({
+      replicas: 2,
+      reason: 'scale-up',
+    });
   });
 
   it('counts a worker’s slots by the pod’s cores when its heartbeat reports the node’s', () => {
@@ -27,7 +38,10 @@ describe('decideReplicas', () => {
   });
 
   it('brings the fleet up to the minimum at once', () => {
-    expect(decideReplicas({ ...policy, minReplicas: 3 }, { now: 0, replicas: 0, queued: 0, workers: [] }, {})).toMatchObject({ replicas: 3, reason: 'below-minimum' });
+    expect(decideReplicas({ ...policy, minReplicas: 3 }, { now: 0, replicas: 0, queued: 0, workers: [] }, {})).toMatchObject({
+      replicas: 3,
+      reason: 'below-minimum',
+    });
   });
 
   it('keeps warm spares and a queue that is about to land', () => {

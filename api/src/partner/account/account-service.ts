@@ -1,4 +1,12 @@
-import { AVATAR_MAX_BYTES, OnAirError, USERNAME_CHANGE_COOLDOWN_DAYS, type EmailNotifications, type LoginMethod, type PartnerAccount, type PersonalInfo } from '@onair/protocol';
+import {
+  AVATAR_MAX_BYTES,
+  OnAirError,
+  USERNAME_CHANGE_COOLDOWN_DAYS,
+  type EmailNotifications,
+  type LoginMethod,
+  type PartnerAccount,
+  type PersonalInfo,
+} from '@onair/protocol';
 import { Prisma, type Db } from '@onair/db';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -8,7 +16,18 @@ const providerLabels: Record<string, string> = { twitch: 'Twitch', google: 'YouT
 type ProfileRow = NonNullable<Awaited<ReturnType<AccountService['loadProfile']>>>;
 
 function personalInfoOf(row: ProfileRow): PersonalInfo | null {
-  if (!row.onboardedAt || !row.username || !row.firstName || !row.lastName || !row.identity || !row.birthdate || !row.country || !row.contentLanguage || !row.mainPlatform || !row.discoverySource) {
+  if (
+    !row.onboardedAt ||
+    !row.username ||
+    !row.firstName ||
+    !row.lastName ||
+    !row.identity ||
+    !row.birthdate ||
+    !row.country ||
+    !row.contentLanguage ||
+    !row.mainPlatform ||
+    !row.discoverySource
+  ) {
     return null;
   }
   // The row was written through personalInfoSchema; protocol's response schema checks it again on the way out.
@@ -68,7 +87,13 @@ export class AccountService {
       ...[...new Set([...this.deps.offeredProviders, ...linked.map((a) => a.providerId)])].map((providerId) => {
         const account = linked.find((a) => a.providerId === providerId);
         const login = account ? logins.find((l) => l.providerId === providerId && l.accountId === account.accountId)?.login : undefined;
-        return { id: providerId, label: providerLabels[providerId] ?? providerId, connected: !!account, detail: login ?? null, canDisconnect: !!account && methodCount > 1 };
+        return {
+          id: providerId,
+          label: providerLabels[providerId] ?? providerId,
+          connected: !!account,
+          detail: login ?? null,
+          canDisconnect: !!account && methodCount > 1,
+        };
       }),
     ];
     const changedAt = profile?.usernameChangedAt;
@@ -143,7 +168,8 @@ export class AccountService {
     const match = /^data:(image\/(?:png|jpeg|webp));base64,(.+)$/.exec(dataUrl);
     const bytes = match ? Buffer.from(match[2]!, 'base64') : Buffer.alloc(0);
     const type = match?.[1];
-    if (!type || bytes.length === 0 || bytes.length > AVATAR_MAX_BYTES || sniffImage(bytes) !== type) throw new OnAirError('AVATAR_INVALID', undefined, { field: 'avatar' });
+    if (!type || bytes.length === 0 || bytes.length > AVATAR_MAX_BYTES || sniffImage(bytes) !== type)
+      throw new OnAirError('AVATAR_INVALID', undefined, { field: 'avatar' });
     const avatar = new Uint8Array(bytes);
     await this.deps.db.$transaction([
       this.deps.db.partnerProfile.upsert({ where: { userId }, create: { userId, avatar, avatarType: type }, update: { avatar, avatarType: type } }),
@@ -162,7 +188,10 @@ export class AccountService {
   }
 
   async avatarOf(userId: string): Promise<{ type: string; bytes: Uint8Array }> {
-    const row = await this.deps.db.partnerProfile.findUnique({ where: { userId }, select: { avatar: true, avatarType: true, user: { select: { deactivatedAt: true } } } });
+    const row = await this.deps.db.partnerProfile.findUnique({
+      where: { userId },
+      select: { avatar: true, avatarType: true, user: { select: { deactivatedAt: true } } },
+    });
     // A deleted account's picture is hidden with the rest of its public face.
     if (!row?.avatar || !row.avatarType || row.user.deactivatedAt) throw new OnAirError('NOT_FOUND', 'There is no avatar here.');
     return { type: row.avatarType, bytes: row.avatar };

@@ -23,7 +23,8 @@ import { allowedScopes, hashSecret, OAuthModel, type OAuthClient } from './oauth
 const DEVICE_CODE_TTL_SECONDS = 600;
 const DEVICE_POLL_INTERVAL_SECONDS = 5;
 
-const labelled = (scopes: readonly string[]) => scopes.flatMap((id) => (id in oauthScopes ? [{ id: id as OAuthScope, label: oauthScopes[id as OAuthScope] }] : []));
+const labelled = (scopes: readonly string[]) =>
+  scopes.flatMap((id) => (id in oauthScopes ? [{ id: id as OAuthScope, label: oauthScopes[id as OAuthScope] }] : []));
 
 export interface ApplicationSettings {
   publicUrl: string;
@@ -71,13 +72,26 @@ export class ApplicationService {
   // ─── Administrators ───
 
   private toApplication(row: { id: string; clientId: string; name: string; redirectUris: string[]; scopes: string[]; createdAt: Date }): Application {
-    return { id: row.id, clientId: row.clientId, name: row.name, redirectUris: row.redirectUris, scopes: labelled(row.scopes).map((s) => s.id), createdAt: row.createdAt.toISOString() };
+    return {
+      id: row.id,
+      clientId: row.clientId,
+      name: row.name,
+      redirectUris: row.redirectUris,
+      scopes: labelled(row.scopes).map((s) => s.id),
+      createdAt: row.createdAt.toISOString(),
+    };
   }
 
   async register(admin: CurrentUser, body: { name: string; redirectUris: string[]; scopes: OAuthScope[] }): Promise<Application> {
     if (admin.userType !== 'ADMIN') throw new OnAirError('FORBIDDEN', 'Only an administrator can register applications.');
     const row = await this.deps.db.oAuthApplication.create({
-      data: { clientId: `onair_${randomBytes(12).toString('base64url')}`, name: body.name, redirectUris: body.redirectUris, scopes: [...new Set(body.scopes)], createdById: admin.id },
+      data: {
+        clientId: `onair_${randomBytes(12).toString('base64url')}`,
+        name: body.name,
+        redirectUris: body.redirectUris,
+        scopes: [...new Set(body.scopes)],
+        createdById: admin.id,
+      },
     });
     this.deps.logger.info({ audit: 'application-registered', applicationId: row.id, by: admin.id }, 'third-party application registered');
     return this.toApplication(row);
@@ -99,8 +113,13 @@ export class ApplicationService {
     if (request.response_type !== 'code') throw new OnAirError('OAUTH_RESPONSE_TYPE_INVALID');
     const scopes = allowedScopes(client, request.scope?.split(' '));
     if (!scopes) throw new OnAirError('OAUTH_SCOPE_INVALID');
-    if (!request.code_challenge || request.code_challenge_method !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(request.code_challenge)) throw new OnAirError('OAUTH_PKCE_REQUIRED');
-    return { client, scopes, consent: { application: { name: client.name, clientId: client.id }, scopes: labelled(scopes), redirectUri: request.redirect_uri } };
+    if (!request.code_challenge || request.code_challenge_method !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(request.code_challenge))
+      throw new OnAirError('OAUTH_PKCE_REQUIRED');
+    return {
+      client,
+      scopes,
+      consent: { application: { name: client.name, clientId: client.id }, scopes: labelled(scopes), redirectUri: request.redirect_uri },
+    };
   }
 
   /** The creator's answer: the redirect_uri with a one-time code (or error=access_denied), and the state. */
@@ -165,7 +184,9 @@ export class ApplicationService {
     } catch (err) {
       if (err instanceof RateLimiterRes) {
         const minutes = Math.max(1, Math.ceil(err.msBeforeNext / 60_000));
-        throw new OnAirError('RATE_LIMITED', `Too many codes tried. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`, { retryAfterSeconds: Math.ceil(err.msBeforeNext / 1000) });
+        throw new OnAirError('RATE_LIMITED', `Too many codes tried. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`, {
+          retryAfterSeconds: Math.ceil(err.msBeforeNext / 1000),
+        });
       }
       throw err;
     }
@@ -186,17 +207,34 @@ export class ApplicationService {
   async answerShortCode(user: CurrentUser, userCode: string, allowed: boolean): Promise<{ allowed: boolean }> {
     await this.countShortCodeTry(user);
     const row = await this.pendingShortCode(userCode);
-    const { count } = await this.deps.db.oAuthDeviceCode.updateMany({ where: { id: row.id, status: 'pending' }, data: { status: allowed ? 'allowed' : 'denied', userId: user.id } });
+    const { count } = await this.deps.db.oAuthDeviceCode.updateMany({
+      where: { id: row.id, status: 'pending' },
+      data: { status: allowed ? 'allowed' : 'denied', userId: user.id },
+    });
     if (count === 0) throw new OnAirError('SHORT_CODE_INVALID');
-    if (allowed) this.deps.logger.info({ audit: 'application-authorized', userId: user.id, clientId: row.application.clientId, flow: 'device' }, 'creator authorized a device');
+    if (allowed)
+      this.deps.logger.info(
+        { audit: 'application-authorized', userId: user.id, clientId: row.application.clientId, flow: 'device' },
+        'creator authorized a device',
+      );
     return { allowed };
   }
 
   // ─── Manage Applications ───
 
   async grants(userId: string): Promise<Grant[]> {
-    const rows = await this.deps.db.oAuthGrant.findMany({ where: { userId }, orderBy: { createdAt: 'desc' }, include: { application: { select: { name: true, clientId: true } } } });
-    return rows.map((r) => ({ id: r.id, application: r.application, scopes: labelled(r.scopes), createdAt: r.createdAt.toISOString(), lastUsedAt: r.lastUsedAt?.toISOString() ?? null }));
+    const rows = await this.deps.db.oAuthGrant.findMany({
+      where: { userId },
+      orderBy: { createdAt: 'desc' },
+      include: { application: { select: { name: true, clientId: true } } },
+    });
+    return rows.map((r) => ({
+      id: r.id,
+      application: r.application,
+      scopes: labelled(r.scopes),
+      createdAt: r.createdAt.toISOString(),
+      lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
+    }));
   }
 
   /** Revoked: every token of the grant goes with it (ON DELETE CASCADE), so the next call fails. */

@@ -18,7 +18,14 @@ export interface OAuthClient extends OAuth2Server.Client {
 export type DevicePoll = { status: 'pending' | 'slow_down' | 'denied' | 'expired' | 'unknown' } | { status: 'allowed'; userId: string; scopes: string[] };
 
 function toClient(app: { id: string; clientId: string; name: string; redirectUris: string[]; scopes: string[] }): OAuthClient {
-  return { id: app.clientId, applicationId: app.id, name: app.name, redirectUris: app.redirectUris, scopes: app.scopes, grants: ['authorization_code', DEVICE_CODE_GRANT] };
+  return {
+    id: app.clientId,
+    applicationId: app.id,
+    name: app.name,
+    redirectUris: app.redirectUris,
+    scopes: app.scopes,
+    grants: ['authorization_code', DEVICE_CODE_GRANT],
+  };
 }
 
 /** Requested scopes (space-separated or a list) that the application may ask for, or null when one is not. */
@@ -108,7 +115,9 @@ export class OAuthModel implements OAuth2Server.AuthorizationCodeModel {
       create: { userId, applicationId, scopes: all, lastUsedAt: this.now() },
       update: { scopes: all, lastUsedAt: this.now() },
     });
-    await this.db.oAuthAccessToken.create({ data: { tokenHash: hashSecret(token.accessToken), grantId: grant.id, scopes, expiresAt: token.accessTokenExpiresAt ?? this.now() } });
+    await this.db.oAuthAccessToken.create({
+      data: { tokenHash: hashSecret(token.accessToken), grantId: grant.id, scopes, expiresAt: token.accessTokenExpiresAt ?? this.now() },
+    });
     return { ...token, client, user };
   }
 
@@ -119,7 +128,14 @@ export class OAuthModel implements OAuth2Server.AuthorizationCodeModel {
     });
     // A deleted (deactivated) account's applications stop with it.
     if (!row || row.grant.user.deactivatedAt) return null;
-    return { accessToken, accessTokenExpiresAt: row.expiresAt, scope: row.scopes, client: toClient(row.grant.application), user: { id: row.grant.userId }, grantId: row.grantId };
+    return {
+      accessToken,
+      accessTokenExpiresAt: row.expiresAt,
+      scope: row.scopes,
+      client: toClient(row.grant.application),
+      user: { id: row.grant.userId },
+      grantId: row.grantId,
+    };
   }
 
   /** One poll of a device code by its application (RFC 8628 §3.4, §3.5); an allowed code is consumed. */

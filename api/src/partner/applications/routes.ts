@@ -51,7 +51,12 @@ export function applicationRoutes(apps: ApplicationService): Router {
       res
         .status(200)
         .setHeader('cache-control', 'no-store')
-        .json({ access_token: token.accessToken, token_type: 'Bearer', ...(expiresIn === undefined ? {} : { expires_in: expiresIn }), scope: (token.scope ?? []).join(' ') });
+        .json({
+          access_token: token.accessToken,
+          token_type: 'Bearer',
+          ...(expiresIn === undefined ? {} : { expires_in: expiresIn }),
+          scope: (token.scope ?? []).join(' '),
+        });
     } catch (err) {
       if (err instanceof OAuth2Server.OAuthError && err.code < 500) oauthError(res, err.code, err.name, err.message);
       else throw err;
@@ -63,7 +68,10 @@ export function applicationRoutes(apps: ApplicationService): Router {
     const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(req.headers.authorization ?? '');
     const user = match ? await apps.userOfToken(match[1]!) : null;
     if (!user) {
-      res.status(401).setHeader('www-authenticate', 'Bearer error="invalid_token"').json({ error: 'invalid_token', error_description: 'The access token is missing, expired or revoked.' });
+      res
+        .status(401)
+        .setHeader('www-authenticate', 'Bearer error="invalid_token"')
+        .json({ error: 'invalid_token', error_description: 'The access token is missing, expired or revoked.' });
       return;
     }
     res.json({ sub: user.userId, username: user.username, scope: user.scopes.join(' ') });

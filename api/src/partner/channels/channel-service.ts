@@ -20,12 +20,20 @@ export class ChannelService {
     });
     return [
       { id: own.id, name: channelNameOf(own), owner: true, permissions: [] },
-      ...collaborations.map((c) => ({ id: c.channelOwner.id, name: channelNameOf(c.channelOwner), owner: false, permissions: permissionGroupsOf(c.permissions) })),
+      ...collaborations.map((c) => ({
+        id: c.channelOwner.id,
+        name: channelNameOf(c.channelOwner),
+        owner: false,
+        permissions: permissionGroupsOf(c.permissions),
+      })),
     ];
   }
 
   async get(user: CurrentUser, channelId: string): Promise<ChannelSummary> {
-    const owner = await this.deps.db.user.findUnique({ where: { id: channelId }, select: { id: true, name: true, partnerProfile: { select: { username: true } } } });
+    const owner = await this.deps.db.user.findUnique({
+      where: { id: channelId },
+      select: { id: true, name: true, partnerProfile: { select: { username: true } } },
+    });
     if (!owner) throw new OnAirError('NOT_FOUND', 'This channel does not exist.');
     const role = await this.deps.access.roleOf(user, channelId);
     return { id: owner.id, name: channelNameOf(owner), owner: role?.kind === 'owner', permissions: role?.kind === 'collaborator' ? [...role.groups] : [] };

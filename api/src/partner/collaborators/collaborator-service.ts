@@ -74,7 +74,10 @@ export class CollaboratorService {
   private async twitchLoginsOf(userId: string): Promise<string[]> {
     const accounts = await this.deps.db.account.findMany({ where: { userId, providerId: 'twitch' }, select: { accountId: true } });
     if (accounts.length === 0) return [];
-    const logins = await this.deps.db.platformLogin.findMany({ where: { providerId: 'twitch', accountId: { in: accounts.map((a) => a.accountId) } }, select: { login: true } });
+    const logins = await this.deps.db.platformLogin.findMany({
+      where: { providerId: 'twitch', accountId: { in: accounts.map((a) => a.accountId) } },
+      select: { login: true },
+    });
     return logins.map((l) => l.login);
   }
 
@@ -92,7 +95,10 @@ export class CollaboratorService {
 
   async invite(ownerId: string, body: { invitee: Invitee; message: string; permissions: PermissionGroup[] }): Promise<SentInvite> {
     const { db } = this.deps;
-    const owner = await db.user.findUniqueOrThrow({ where: { id: ownerId }, select: { email: true, name: true, partnerProfile: { select: { username: true } } } });
+    const owner = await db.user.findUniqueOrThrow({
+      where: { id: ownerId },
+      select: { email: true, name: true, partnerProfile: { select: { username: true } } },
+    });
     const invitee = body.invitee;
     const value = invitee.kind === 'email' ? invitee.email : invitee.username;
     // Who the invitation reaches, when they already have an account.
@@ -105,7 +111,10 @@ export class CollaboratorService {
       where: {
         channelOwnerId: ownerId,
         state: { in: ['pending', 'accepted'] },
-        OR: [invitee.kind === 'email' ? { inviteeEmail: invitee.email } : { inviteeTwitchLogin: invitee.username }, ...(target ? [{ collaboratorId: target.id }] : [])],
+        OR: [
+          invitee.kind === 'email' ? { inviteeEmail: invitee.email } : { inviteeTwitchLogin: invitee.username },
+          ...(target ? [{ collaboratorId: target.id }] : []),
+        ],
       },
       select: { id: true },
     });
@@ -156,7 +165,10 @@ export class CollaboratorService {
   }
 
   async updatePermissions(ownerId: string, inviteId: string, permissions: PermissionGroup[]): Promise<SentInvite> {
-    const { count } = await this.deps.db.collaboratorInvite.updateMany({ where: { id: inviteId, channelOwnerId: ownerId, state: { in: ['pending', 'accepted'] } }, data: { permissions } });
+    const { count } = await this.deps.db.collaboratorInvite.updateMany({
+      where: { id: inviteId, channelOwnerId: ownerId, state: { in: ['pending', 'accepted'] } },
+      data: { permissions },
+    });
     if (count === 0) throw new OnAirError('INVITE_NOT_FOUND');
     this.deps.logger.info({ audit: 'collaborator-permissions-changed', channelId: ownerId, inviteId, permissions }, 'collaborator permissions changed');
     return toSent(await this.deps.db.collaboratorInvite.findUniqueOrThrow({ where: { id: inviteId }, select: inviteSelect }));
@@ -172,7 +184,13 @@ export class CollaboratorService {
   async listReceived(userId: string): Promise<ReceivedInvite[]> {
     const addressed = await this.addressedTo(userId);
     const rows = await this.deps.db.collaboratorInvite.findMany({
-      where: { OR: [{ state: 'pending', ...addressed }, { state: 'accepted', collaboratorId: userId }], channelOwner: { deactivatedAt: null } },
+      where: {
+        OR: [
+          { state: 'pending', ...addressed },
+          { state: 'accepted', collaboratorId: userId },
+        ],
+        channelOwner: { deactivatedAt: null },
+      },
       orderBy: { createdAt: 'desc' },
       select: inviteSelect,
     });
@@ -181,7 +199,10 @@ export class CollaboratorService {
 
   private async pendingFor(userId: string, inviteId: string): Promise<InviteRow> {
     const addressed = await this.addressedTo(userId);
-    const row = await this.deps.db.collaboratorInvite.findFirst({ where: { id: inviteId, ...addressed, channelOwner: { deactivatedAt: null } }, select: inviteSelect });
+    const row = await this.deps.db.collaboratorInvite.findFirst({
+      where: { id: inviteId, ...addressed, channelOwner: { deactivatedAt: null } },
+      select: inviteSelect,
+    });
     if (!row || row.channelOwnerId === userId) throw new OnAirError('INVITE_NOT_FOUND');
     if (row.state !== 'pending') throw new OnAirError('INVITE_NOT_PENDING');
     return row;
@@ -191,9 +212,15 @@ export class CollaboratorService {
     const row = await this.pendingFor(userId, inviteId);
     const twitch = await this.deps.db.account.count({ where: { userId, providerId: 'twitch' } });
     if (twitch === 0) throw new OnAirError('TWITCH_ACCOUNT_REQUIRED');
-    const other = await this.deps.db.collaboratorInvite.findFirst({ where: { channelOwnerId: row.channelOwnerId, collaboratorId: userId, state: 'accepted' }, select: { id: true } });
+    const other = await this.deps.db.collaboratorInvite.findFirst({
+      where: { channelOwnerId: row.channelOwnerId, collaboratorId: userId, state: 'accepted' },
+      select: { id: true },
+    });
     if (other) throw new OnAirError('INVITE_ALREADY_COLLABORATES', 'You already collaborate on this channel.');
-    const { count } = await this.deps.db.collaboratorInvite.updateMany({ where: { id: inviteId, state: 'pending' }, data: { state: 'accepted', collaboratorId: userId, answeredAt: this.now() } });
+    const { count } = await this.deps.db.collaboratorInvite.updateMany({
+      where: { id: inviteId, state: 'pending' },
+      data: { state: 'accepted', collaboratorId: userId, answeredAt: this.now() },
+    });
     if (count === 0) throw new OnAirError('INVITE_NOT_PENDING');
     this.deps.logger.info({ audit: 'collaboration-accepted', channelId: row.channelOwnerId, inviteId, userId }, 'collaboration accepted');
     return toReceived(await this.deps.db.collaboratorInvite.findUniqueOrThrow({ where: { id: inviteId }, select: inviteSelect }));
@@ -201,7 +228,10 @@ export class CollaboratorService {
 
   async decline(userId: string, inviteId: string): Promise<ReceivedInvite> {
     await this.pendingFor(userId, inviteId);
-    const { count } = await this.deps.db.collaboratorInvite.updateMany({ where: { id: inviteId, state: 'pending' }, data: { state: 'declined', collaboratorId: userId, answeredAt: this.now() } });
+    const { count } = await this.deps.db.collaboratorInvite.updateMany({
+      where: { id: inviteId, state: 'pending' },
+      data: { state: 'declined', collaboratorId: userId, answeredAt: this.now() },
+    });
     if (count === 0) throw new OnAirError('INVITE_NOT_PENDING');
     return toReceived(await this.deps.db.collaboratorInvite.findUniqueOrThrow({ where: { id: inviteId }, select: inviteSelect }));
   }
@@ -210,7 +240,10 @@ export class CollaboratorService {
   async declineByLink(token: string): Promise<{ channelName: string }> {
     const row = await this.deps.db.collaboratorInvite.findUnique({ where: { declineTokenHash: hashToken(token) }, select: inviteSelect });
     if (!row || row.state !== 'pending') throw new OnAirError('INVITE_LINK_INVALID');
-    const { count } = await this.deps.db.collaboratorInvite.updateMany({ where: { id: row.id, state: 'pending' }, data: { state: 'declined', answeredAt: this.now() } });
+    const { count } = await this.deps.db.collaboratorInvite.updateMany({
+      where: { id: row.id, state: 'pending' },
+      data: { state: 'declined', answeredAt: this.now() },
+    });
     if (count === 0) throw new OnAirError('INVITE_LINK_INVALID');
     return { channelName: channelNameOf(row.channelOwner) };
   }
@@ -225,7 +258,10 @@ export class CollaboratorService {
   private async userOfTwitchLogin(login: string): Promise<{ id: string; email: string } | null> {
     const known = await this.deps.db.platformLogin.findMany({ where: { providerId: 'twitch', login }, select: { accountId: true } });
     if (known.length === 0) return null;
-    const account = await this.deps.db.account.findFirst({ where: { providerId: 'twitch', accountId: { in: known.map((k) => k.accountId) } }, select: { user: { select: { id: true, email: true } } } });
+    const account = await this.deps.db.account.findFirst({
+      where: { providerId: 'twitch', accountId: { in: known.map((k) => k.accountId) } },
+      select: { user: { select: { id: true, email: true } } },
+    });
     return account?.user ?? null;
   }
 }

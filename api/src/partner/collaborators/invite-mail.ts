@@ -6,7 +6,14 @@ const button = (href: string, label: string, primary: boolean) =>
   `<a href="${escapeHtml(href)}" style="display:inline-block;padding:12px 20px;margin-right:8px;background:${primary ? '#e5484d' : '#2a2f3a'};color:#fff;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(label)}</a>`;
 
 /** The invitation of partner spec §3: who invites, their message, the groups, Accept and 'Decline Collaboration Invite'. */
-export function collaboratorInviteMail(input: { to: string; channelName: string; message: string; permissions: readonly PermissionGroup[]; acceptUrl: string; declineUrl: string }): OutgoingMail {
+export function collaboratorInviteMail(input: {
+  to: string;
+  channelName: string;
+  message: string;
+  permissions: readonly PermissionGroup[];
+  acceptUrl: string;
+  declineUrl: string;
+}): OutgoingMail {
   const title = `${input.channelName} invited you to collaborate on their channel`;
   const groups = input.permissions.map((g) => `${permissionGroupLabels[g].area}: ${permissionGroupLabels[g].label}`);
   const quoted = input.message ? `\n\nTheir message:\n${input.message}` : '';

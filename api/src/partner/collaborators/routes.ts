@@ -19,7 +19,9 @@ export function collaboratorRoutes(collaborators: CollaboratorService): Router {
   const router = Router();
   mount(router, listSentInvitesEndpoint, async (_input, { req }) => ({ invites: await collaborators.listSent(getCurrentUser(req).id) }));
   mount(router, createInviteEndpoint, async ({ body }, { req }) => collaborators.invite(getCurrentUser(req).id, body));
-  mount(router, updateInviteEndpoint, async ({ params, body }, { req }) => collaborators.updatePermissions(getCurrentUser(req).id, params.inviteId, body.permissions));
+  mount(router, updateInviteEndpoint, async ({ params, body }, { req }) =>
+    collaborators.updatePermissions(getCurrentUser(req).id, params.inviteId, body.permissions),
+  );
   mount(router, removeSentInviteEndpoint, async ({ params }, { req }) => {
     await collaborators.remove(getCurrentUser(req).id, params.inviteId);
     return new Reply(204, null);

@@ -8,8 +8,11 @@ describe('CSV cells', () => {
   });
 
   it('writes a header of every column and quotes what needs quoting', () => {
-    expect(toCsv([{ name: '=HYPERLINK("http://x")', n: 1 }, { name: 'a,b', extra: null }])).toBe(
-      `name,n,extra\n"'=HYPERLINK(""http://x"")",1,\n"a,b",,\n`,
-    );
+    expect(
+      toCsv([
+        { name: '=HYPERLINK("http://x")', n: 1 },
+        { name: 'a,b', extra: null },
+      ]),
+    ).toBe(`name,n,extra\n"'=HYPERLINK(""http://x"")",1,\n"a,b",,\n`);
   });
 });

@@ -42,7 +42,20 @@ export function exportSteps(db: Db, userId: string): { name: string; load: () =>
       load: async () => [
         await db.user.findUniqueOrThrow({
           where: { id: userId },
-          select: { id: true, email: true, emailVerified: true, name: true, image: true, phoneNumber: true, twoFactorEnabled: true, labels: true, mailingSubscribed: true, mailingPreferences: true, createdAt: true, lastLoggedInAt: true },
+          select: {
+            id: true,
+            email: true,
+            emailVerified: true,
+            name: true,
+            image: true,
+            phoneNumber: true,
+            twoFactorEnabled: true,
+            labels: true,
+            mailingSubscribed: true,
+            mailingPreferences: true,
+            createdAt: true,
+            lastLoggedInAt: true,
+          },
         }),
       ],
     },
@@ -53,17 +66,31 @@ export function exportSteps(db: Db, userId: string): { name: string; load: () =>
         return row ? [row] : [];
       },
     },
-    { name: 'login_methods', load: () => db.account.findMany({ where: { userId }, select: { providerId: true, accountId: true, scope: true, createdAt: true } }) },
-    { name: 'sessions', load: () => db.session.findMany({ where: { userId }, select: { createdAt: true, expiresAt: true, ipAddress: true, userAgent: true } }) },
-    { name: 'subscriptions', load: () => db.subscription.findMany({ where: { userId }, select: { planId: true, itemPriceId: true, status: true, createdAt: true } }) },
+    {
+      name: 'login_methods',
+      load: () => db.account.findMany({ where: { userId }, select: { providerId: true, accountId: true, scope: true, createdAt: true } }),
+    },
+    {
+      name: 'sessions',
+      load: () => db.session.findMany({ where: { userId }, select: { createdAt: true, expiresAt: true, ipAddress: true, userAgent: true } }),
+    },
+    {
+      name: 'subscriptions',
+      load: () => db.subscription.findMany({ where: { userId }, select: { planId: true, itemPriceId: true, status: true, createdAt: true } }),
+    },
     { name: 'projects', load: () => db.project.findMany({ where: { ownerId: userId }, select: { id: true, name: true, createdAt: true, updatedAt: true } }) },
     {
       name: 'destinations',
-      load: () => db.destination.findMany({ where: { project: { ownerId: userId } }, omit: { streamKeyEnc: true, accessTokenEnc: true, refreshTokenEnc: true } }),
+      load: () =>
+        db.destination.findMany({ where: { project: { ownerId: userId } }, omit: { streamKeyEnc: true, accessTokenEnc: true, refreshTokenEnc: true } }),
     },
     {
       name: 'broadcasts',
-      load: () => db.broadcast.findMany({ where: { project: { ownerId: userId } }, select: { id: true, projectId: true, state: true, startedAt: true, endedAt: true, failureReason: true } }),
+      load: () =>
+        db.broadcast.findMany({
+          where: { project: { ownerId: userId } },
+          select: { id: true, projectId: true, state: true, startedAt: true, endedAt: true, failureReason: true },
+        }),
     },
     {
       name: 'collaborator_invites_sent',
@@ -71,7 +98,11 @@ export function exportSteps(db: Db, userId: string): { name: string; load: () =>
     },
     {
       name: 'collaborations',
-      load: () => db.collaboratorInvite.findMany({ where: { collaboratorId: userId }, select: { id: true, channelOwnerId: true, permissions: true, state: true, createdAt: true, answeredAt: true } }),
+      load: () =>
+        db.collaboratorInvite.findMany({
+          where: { collaboratorId: userId },
+          select: { id: true, channelOwnerId: true, permissions: true, state: true, createdAt: true, answeredAt: true },
+        }),
     },
   ];
 }

@@ -86,7 +86,10 @@ export class DataExportService {
       }
       const archive = await buildArchive(tables, this.now());
       const expiresAt = new Date(this.now().getTime() + this.deps.linkHours * HOUR_MS);
-      await db.dataExport.update({ where: { id: exportId }, data: { state: 'ready', progress: 100, archive: new Uint8Array(archive), sizeBytes: archive.length, expiresAt, completedAt: this.now() } });
+      await db.dataExport.update({
+        where: { id: exportId },
+        data: { state: 'ready', progress: 100, archive: new Uint8Array(archive), sizeBytes: archive.length, expiresAt, completedAt: this.now() },
+      });
       await onProgress(100);
     } catch (err) {
       await db.dataExport.update({ where: { id: exportId }, data: { state: 'failed' } });

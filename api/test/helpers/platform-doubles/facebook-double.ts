@@ -44,11 +44,20 @@ export async function startFacebookDouble(): Promise<FacebookDouble> {
       refreshTokens: false,
     },
     () => (req) => {
-      if (req.method === 'GET' && req.path === `${v}/me`) return { status: 200, body: { ...FACEBOOK_USER, picture: { data: { height: 50, width: 50, is_silhouette: false, url: 'https://platform-lookaside.fbsbx.com/ada.jpg' } } } };
-      if (req.method === 'GET' && req.path === `${v}/me/accounts`) return { status: 200, body: { data: [{ ...FACEBOOK_PAGE, category: 'Gaming Video Creator', tasks: ['CREATE_CONTENT'] }], paging: { cursors: { before: 'a', after: 'b' } } } };
+      if (req.method === 'GET' && req.path === `${v}/me`)
+        return {
+          status: 200,
+          body: { ...FACEBOOK_USER, picture: { data: { height: 50, width: 50, is_silhouette: false, url: 'https://platform-lookaside.fbsbx.com/ada.jpg' } } },
+        };
+      if (req.method === 'GET' && req.path === `${v}/me/accounts`)
+        return {
+          status: 200,
+          body: { data: [{ ...FACEBOOK_PAGE, category: 'Gaming Video Creator', tasks: ['CREATE_CONTENT'] }], paging: { cursors: { before: 'a', after: 'b' } } },
+        };
       if (req.method === 'GET' && req.path === `${v}/me/groups`) return { status: 200, body: { data: [FACEBOOK_GROUP], paging: {} } };
       if (req.method === 'GET' && req.path === `${v}/me/events`) return { status: 200, body: { data: [FACEBOOK_EVENT], paging: {} } };
-      if (req.method === 'GET' && req.path === `${v}/${FACEBOOK_PAGE.id}` && req.query.fields === 'access_token') return { status: 200, body: { access_token: pageToken, id: FACEBOOK_PAGE.id } };
+      if (req.method === 'GET' && req.path === `${v}/${FACEBOOK_PAGE.id}` && req.query.fields === 'access_token')
+        return { status: 200, body: { access_token: pageToken, id: FACEBOOK_PAGE.id } };
       const live = new RegExp(`^${v}/([^/]+)/live_videos$`).exec(req.path);
       if (req.method === 'POST' && live) {
         const targetId = live[1]!;
@@ -57,9 +66,25 @@ export async function startFacebookDouble(): Promise<FacebookDouble> {
         if (targetId === FACEBOOK_PAGE.id && req.token !== pageToken) return { status: 403, body: graphError('(#200) Requires a page access token', 200) };
         const body = req.body as Record<string, string>;
         const streamKey = `FB-${randomBytes(8).toString('hex')}`;
-        const video: LiveVideo = { id: `live-${randomBytes(4).toString('hex')}`, targetId, title: body.title ?? '', description: body.description ?? '', status: body.status ?? 'UNPUBLISHED', privacy: body.privacy ?? null, token: req.token ?? '', streamKey };
+        const video: LiveVideo = {
+          id: `live-${randomBytes(4).toString('hex')}`,
+          targetId,
+          title: body.title ?? '',
+          description: body.description ?? '',
+          status: body.status ?? 'UNPUBLISHED',
+          privacy: body.privacy ?? null,
+          token: req.token ?? '',
+          streamKey,
+        };
         liveVideos.push(video);
-        return { status: 200, body: { id: video.id, stream_url: `rtmp://live-api-s.facebook.com:80/rtmp/${streamKey}`, secure_stream_url: `rtmps://live-api-s.facebook.com:443/rtmp/${streamKey}` } };
+        return {
+          status: 200,
+          body: {
+            id: video.id,
+            stream_url: `rtmp://live-api-s.facebook.com:80/rtmp/${streamKey}`,
+            secure_stream_url: `rtmps://live-api-s.facebook.com:443/rtmp/${streamKey}`,
+          },
+        };
       }
       return null;
     },

@@ -144,7 +144,8 @@ export async function startPlatformDouble(name: string, shape: OAuthShape, route
           return sendJson(res, 200, shape.tokenAnswer(a, null));
         }
         const redirectUri = form.code ? codes.get(form.code) : undefined;
-        if (!form.code || redirectUri === undefined || redirectUri !== form.redirect_uri) return sendJson(res, 400, shape.grantError('Invalid authorization code'));
+        if (!form.code || redirectUri === undefined || redirectUri !== form.redirect_uri)
+          return sendJson(res, 400, shape.grantError('Invalid authorization code'));
         codes.delete(form.code);
         const { a, r } = issue();
         return sendJson(res, 200, shape.tokenAnswer(a, r));
@@ -156,7 +157,7 @@ export async function startPlatformDouble(name: string, shape: OAuthShape, route
       else if ((req.headers['content-type'] ?? '').includes('x-www-form-urlencoded')) body = Object.fromEntries(new URLSearchParams(raw));
       const call: ApiRequest = { method: req.method ?? 'GET', path: url.pathname, query, body, token, headers: req.headers };
       double.calls.push({ method: call.method, path: call.path, query, body, token });
-      if (!double.isValidToken(token) && !(url.pathname.endsWith('/ingests'))) return sendJson(res, 401, shape.unauthorized());
+      if (!double.isValidToken(token) && !url.pathname.endsWith('/ingests')) return sendJson(res, 401, shape.unauthorized());
       const reply = api(call);
       if (!reply) return sendJson(res, 404, { error: { message: `no route ${call.method} ${call.path}` } });
       sendJson(res, reply.status, reply.body, reply.headers);

@@ -2,7 +2,13 @@
 // ingest list, in Twitch's own shapes. Helix calls must carry Client-Id, as Twitch requires.
 import { startPlatformDouble, type PlatformDouble } from './platform-double.ts';
 
-export const TWITCH_USER = { id: '141981764', login: 'ada', display_name: 'Ada', profile_image_url: 'https://static-cdn.jtvnw.net/ada.png', email: 'ada@example.test' };
+export const TWITCH_USER = {
+  id: '141981764',
+  login: 'ada',
+  display_name: 'Ada',
+  profile_image_url: 'https://static-cdn.jtvnw.net/ada.png',
+  email: 'ada@example.test',
+};
 export const TWITCH_STREAM_KEY = 'live_141981764_TwItChSeCrEtKeY';
 
 /** What Helix reports of a channel now (followers, subscribers, live viewers); tests change it. */
@@ -79,41 +85,71 @@ export async function startTwitchDouble(): Promise<TwitchDouble> {
     const reset = refused && bucket.used < bucket.perMinute ? now + 1000 : bucket.window;
     return {
       refused,
-      headers: { 'ratelimit-limit': String(bucket.perMinute), 'ratelimit-remaining': String(refused ? 0 : bucket.perMinute - bucket.used), 'ratelimit-reset': String(Math.ceil(reset / 1000)) },
+      headers: {
+        'ratelimit-limit': String(bucket.perMinute),
+        'ratelimit-remaining': String(refused ? 0 : bucket.perMinute - bucket.used),
+        'ratelimit-reset': String(Math.ceil(reset / 1000)),
+      },
     };
   };
   const moderating = (query: Record<string, string>) =>
     !query.broadcaster_id || !query.moderator_id
       ? { status: 400, body: { error: 'Bad Request', status: 400, message: 'Missing required parameter "broadcaster_id" or "moderator_id"' } }
       : query.moderator_id !== query.broadcaster_id && !moderators.has(query.moderator_id)
-        ? { status: 403, body: { error: 'Forbidden', status: 403, message: 'The user in moderator_id is not one of the broadcaster\'s moderators' } }
+        ? { status: 403, body: { error: 'Forbidden', status: 403, message: "The user in moderator_id is not one of the broadcaster's moderators" } }
         : null;
   const double = await startPlatformDouble(
     'twitch',
     {
       authorizePath: '/oauth2/authorize',
       tokenPath: '/oauth2/token',
-      tokenAnswer: (a, r) => ({ access_token: a, refresh_token: r, expires_in: 14_400, scope: ['channel:read:stream_key', 'channel:manage:broadcast'], token_type: 'bearer' }),
+      tokenAnswer: (a, r) => ({
+        access_token: a,
+        refresh_token: r,
+        expires_in: 14_400,
+        scope: ['channel:read:stream_key', 'channel:manage:broadcast'],
+        token_type: 'bearer',
+      }),
       grantError: (message) => ({ status: 400, message }),
       unauthorized: () => ({ error: 'Unauthorized', status: 401, message: 'Invalid OAuth token' }),
       refreshTokens: true,
     },
     (d) => (req) => {
-      if (req.path !== '/ingests' && req.headers['client-id'] !== d.clientId) return { status: 401, body: { error: 'Unauthorized', status: 401, message: 'Client ID and OAuth token do not match' } };
+      if (req.path !== '/ingests' && req.headers['client-id'] !== d.clientId)
+        return { status: 401, body: { error: 'Unauthorized', status: 401, message: 'Client ID and OAuth token do not match' } };
       if (req.path.startsWith('/helix/chat') || req.path.startsWith('/helix/moderation') || (req.method === 'GET' && req.path === '/helix/channels')) {
         const limit = rateLimit();
         const reply = (r: { status: number; body?: unknown }) => ({ ...r, headers: limit.headers });
         if (limit.refused) return reply({ status: 429, body: { error: 'Too Many Requests', status: 429, message: 'Too Many Requests' } });
         if (req.method === 'GET' && req.path === '/helix/channels') {
-          return reply({ status: 200, body: { data: [{ broadcaster_id: req.query.broadcaster_id, broadcaster_login: 'ada', broadcaster_name: 'Ada', broadcaster_language: 'en', game_id: '509658', game_name: gameName, title: state.channelTitle ?? '', delay: 0, tags: [] }] } });
+          return reply({
+            status: 200,
+            body: {
+              data: [
+                {
+                  broadcaster_id: req.query.broadcaster_id,
+                  broadcaster_login: 'ada',
+                  broadcaster_name: 'Ada',
+                  broadcaster_language: 'en',
+                  game_id: '509658',
+                  game_name: gameName,
+                  title: state.channelTitle ?? '',
+                  delay: 0,
+                  tags: [],
+                },
+              ],
+            },
+          });
         }
         if (req.method === 'GET' && req.path === '/helix/chat/chatters') {
-          if (scopes.chattersMissing) return reply({ status: 401, body: { error: 'Unauthorized', status: 401, message: 'Missing scope: moderator:read:chatters' } });
+          if (scopes.chattersMissing)
+            return reply({ status: 401, body: { error: 'Unauthorized', status: 401, message: 'Missing scope: moderator:read:chatters' } });
           const refused = moderating(req.query);
           if (refused) return reply(refused);
           const all = chatters.get(req.query.broadcaster_id!) ?? [];
           const first = Number(req.query.first ?? 100);
-          if (!Number.isInteger(first) || first < 1 || first > 1000) return reply({ status: 400, body: { error: 'Bad Request', status: 400, message: 'The value in the first field is not valid' } });
+          if (!Number.isInteger(first) || first < 1 || first > 1000)
+            return reply({ status: 400, body: { error: 'Bad Request', status: 400, message: 'The value in the first field is not valid' } });
           // Twitch's cursor is opaque; here it is the offset, base64-encoded.
           const from = req.query.after ? Number(Buffer.from(req.query.after, 'base64').toString()) : 0;
           const page = all.slice(from, from + first);
@@ -122,7 +158,8 @@ export async function startTwitchDouble(): Promise<TwitchDouble> {
         }
         if (req.method === 'POST' && req.path === '/helix/chat/messages') {
           const b = req.body as { broadcaster_id?: string; sender_id?: string; message?: string };
-          if (!b?.broadcaster_id || !b.sender_id || typeof b.message !== 'string' || b.message === '') return reply({ status: 400, body: { error: 'Bad Request', status: 400, message: 'Missing required fields' } });
+          if (!b?.broadcaster_id || !b.sender_id || typeof b.message !== 'string' || b.message === '')
+            return reply({ status: 400, body: { error: 'Bad Request', status: 400, message: 'Missing required fields' } });
           if (b.message.length > 500) return reply({ status: 400, body: { error: 'Bad Request', status: 400, message: 'The message is too long' } });
           const id = `msg-${++messageSeq}`;
           chat.messages.push({ id, broadcasterId: b.broadcaster_id, senderId: b.sender_id, text: b.message, at: Date.now() });
@@ -145,7 +182,20 @@ export async function startTwitchDouble(): Promise<TwitchDouble> {
           }
           chat.bans.push({ broadcasterId: req.query.broadcaster_id!, userId: d.user_id, duration: d.duration ?? null, reason: d.reason ?? '' });
           const end = d.duration === undefined ? null : new Date(Date.now() + d.duration * 1000).toISOString();
-          return reply({ status: 200, body: { data: [{ broadcaster_id: req.query.broadcaster_id, moderator_id: req.query.moderator_id, user_id: d.user_id, created_at: new Date().toISOString(), end_time: end }] } });
+          return reply({
+            status: 200,
+            body: {
+              data: [
+                {
+                  broadcaster_id: req.query.broadcaster_id,
+                  moderator_id: req.query.moderator_id,
+                  user_id: d.user_id,
+                  created_at: new Date().toISOString(),
+                  end_time: end,
+                },
+              ],
+            },
+          });
         }
         if (req.method === 'PATCH' && req.path === '/helix/chat/settings') {
           const refused = moderating(req.query);
@@ -155,35 +205,57 @@ export async function startTwitchDouble(): Promise<TwitchDouble> {
         }
         return reply({ status: 404, body: { error: 'Not Found', status: 404, message: `no route ${req.method} ${req.path}` } });
       }
-      if (limits.rateLimited && req.path.startsWith('/helix/')) return { status: 429, body: { error: 'Too Many Requests', status: 429, message: 'Rate limit exceeded' } };
+      if (limits.rateLimited && req.path.startsWith('/helix/'))
+        return { status: 429, body: { error: 'Too Many Requests', status: 429, message: 'Rate limit exceeded' } };
       const channel = channels.get(req.query.broadcaster_id ?? req.query.user_id ?? '');
-      if (req.method === 'GET' && req.path === '/helix/channels/followers') return { status: 200, body: { total: channel?.followers ?? 0, data: [], pagination: {} } };
+      if (req.method === 'GET' && req.path === '/helix/channels/followers')
+        return { status: 200, body: { total: channel?.followers ?? 0, data: [], pagination: {} } };
       if (req.method === 'GET' && req.path === '/helix/subscriptions') {
-        if (channel?.subscribers === null) return { status: 401, body: { error: 'Unauthorized', status: 401, message: 'Missing scope: channel:read:subscriptions' } };
+        if (channel?.subscribers === null)
+          return { status: 401, body: { error: 'Unauthorized', status: 401, message: 'Missing scope: channel:read:subscriptions' } };
         return { status: 200, body: { total: channel?.subscribers ?? 0, points: 0, data: [], pagination: {} } };
       }
       if (req.method === 'GET' && req.path === '/helix/streams') {
         const live = channel?.viewers !== null && channel?.viewers !== undefined;
-        return { status: 200, body: { data: live ? [{ id: '1', user_id: req.query.user_id, type: 'live', viewer_count: channel!.viewers, started_at: '2026-11-25T10:00:00Z' }] : [], pagination: {} } };
+        return {
+          status: 200,
+          body: {
+            data: live ? [{ id: '1', user_id: req.query.user_id, type: 'live', viewer_count: channel!.viewers, started_at: '2026-11-25T10:00:00Z' }] : [],
+            pagination: {},
+          },
+        };
       }
-      if (req.method === 'GET' && req.path === '/helix/users') return { status: 200, body: { data: [{ ...TWITCH_USER, type: '', broadcaster_type: '', description: '', created_at: '2016-12-14T20:32:28Z' }] } };
+      if (req.method === 'GET' && req.path === '/helix/users')
+        return { status: 200, body: { data: [{ ...TWITCH_USER, type: '', broadcaster_type: '', description: '', created_at: '2016-12-14T20:32:28Z' }] } };
       if (req.method === 'GET' && req.path === '/helix/streams/key') {
-        if (req.query.broadcaster_id !== TWITCH_USER.id) return { status: 403, body: { error: 'Forbidden', status: 403, message: 'broadcaster_id does not match the token' } };
+        if (req.query.broadcaster_id !== TWITCH_USER.id)
+          return { status: 403, body: { error: 'Forbidden', status: 403, message: 'broadcaster_id does not match the token' } };
         return { status: 200, body: { data: [{ stream_key: TWITCH_STREAM_KEY }] } };
       }
       if (req.method === 'PATCH' && req.path === '/helix/channels') {
         const title = (req.body as { title?: string }).title;
-        if (typeof title !== 'string' || title.trim() === '') return { status: 400, body: { error: 'Bad Request', status: 400, message: 'The title field may not be empty' } };
+        if (typeof title !== 'string' || title.trim() === '')
+          return { status: 400, body: { error: 'Bad Request', status: 400, message: 'The title field may not be empty' } };
         state.channelTitle = title;
         return { status: 204 };
       }
       if (req.method === 'GET' && req.path === '/ingests') {
         return {
           status: 200,
-          body: { _total: 2, ingests: [
-            { _id: 24, availability: 1, default: false, name: 'US West: San Francisco', priority: 2, url_template: 'rtmp://sfo.contribute.live-video.net/app/{stream_key}' },
-            { _id: 1, availability: 1, default: true, name: 'Default', priority: 1, url_template: 'rtmp://live.twitch.tv/app/{stream_key}' },
-          ] },
+          body: {
+            _total: 2,
+            ingests: [
+              {
+                _id: 24,
+                availability: 1,
+                default: false,
+                name: 'US West: San Francisco',
+                priority: 2,
+                url_template: 'rtmp://sfo.contribute.live-video.net/app/{stream_key}',
+              },
+              { _id: 1, availability: 1, default: true, name: 'Default', priority: 1, url_template: 'rtmp://live.twitch.tv/app/{stream_key}' },
+            ],
+          },
         };
       }
       return null;
@@ -197,18 +269,24 @@ export async function startTwitchDouble(): Promise<TwitchDouble> {
   Object.defineProperty(double, 'forceRateLimited', { get: () => bucket.forced, set: (v: number) => (bucket.forced = v) });
   Object.defineProperty(double, 'chattersScopeMissing', { get: () => scopes.chattersMissing, set: (v: boolean) => (scopes.chattersMissing = v) });
   Object.defineProperty(double, 'onChatMessage', { get: () => onChatMessage, set: (v: TwitchDouble['onChatMessage']) => (onChatMessage = v) });
-  return Object.assign(double as PlatformDouble & { readonly channelTitle: string | null; rateLimited: boolean } & Pick<TwitchDouble, 'gameName' | 'rateLimitPerMinute' | 'forceRateLimited' | 'onChatMessage' | 'chattersScopeMissing'>, {
-    channels,
-    chatters,
-    chat,
-    moderators,
-    env: () => ({
-      TWITCH_CLIENT_ID: double.clientId,
-      TWITCH_CLIENT_SECRET: double.clientSecret,
-      TWITCH_AUTHORIZATION_URL: `${double.url}/oauth2/authorize`,
-      TWITCH_TOKEN_URL: `${double.url}/oauth2/token`,
-      TWITCH_API_URL: `${double.url}/helix`,
-      TWITCH_INGEST_URL: `${double.url}/ingests`,
-    }),
-  });
+  return Object.assign(
+    double as PlatformDouble & { readonly channelTitle: string | null; rateLimited: boolean } & Pick<
+        TwitchDouble,
+        'gameName' | 'rateLimitPerMinute' | 'forceRateLimited' | 'onChatMessage' | 'chattersScopeMissing'
+      >,
+    {
+      channels,
+      chatters,
+      chat,
+      moderators,
+      env: () => ({
+        TWITCH_CLIENT_ID: double.clientId,
+        TWITCH_CLIENT_SECRET: double.clientSecret,
+        TWITCH_AUTHORIZATION_URL: `${double.url}/oauth2/authorize`,
+        TWITCH_TOKEN_URL: `${double.url}/oauth2/token`,
+        TWITCH_API_URL: `${double.url}/helix`,
+        TWITCH_INGEST_URL: `${double.url}/ingests`,
+      }),
+    },
+  );
 }

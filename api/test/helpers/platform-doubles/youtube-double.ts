@@ -19,7 +19,9 @@ export interface YouTubeDouble extends PlatformDouble {
   env(): Record<string, string>;
 }
 
-const googleError = (code: number, message: string, reason: string) => ({ error: { code, message, errors: [{ message, domain: 'youtube.liveBroadcast', reason }] } });
+const googleError = (code: number, message: string, reason: string) => ({
+  error: { code, message, errors: [{ message, domain: 'youtube.liveBroadcast', reason }] },
+});
 
 export async function startYouTubeDouble(): Promise<YouTubeDouble> {
   const broadcasts: YouTubeBroadcast[] = [];
@@ -29,7 +31,13 @@ export async function startYouTubeDouble(): Promise<YouTubeDouble> {
     {
       authorizePath: '/o/oauth2/v2/auth',
       tokenPath: '/token',
-      tokenAnswer: (a, r) => ({ access_token: a, expires_in: 3599, ...(r ? { refresh_token: r } : {}), scope: 'https://www.googleapis.com/auth/youtube', token_type: 'Bearer' }),
+      tokenAnswer: (a, r) => ({
+        access_token: a,
+        expires_in: 3599,
+        ...(r ? { refresh_token: r } : {}),
+        scope: 'https://www.googleapis.com/auth/youtube',
+        token_type: 'Bearer',
+      }),
       grantError: (message) => ({ error: 'invalid_grant', error_description: message }),
       unauthorized: () => ({ error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' } }),
       refreshTokens: true,
@@ -37,25 +45,56 @@ export async function startYouTubeDouble(): Promise<YouTubeDouble> {
     () => (req) => {
       const base = '/youtube/v3';
       if (req.method === 'GET' && req.path === `${base}/channels` && req.query.mine === 'true') {
-        return { status: 200, body: { kind: 'youtube#channelListResponse', items: [{ kind: 'youtube#channel', id: YOUTUBE_CHANNEL.id, snippet: { title: YOUTUBE_CHANNEL.title, thumbnails: { default: { url: 'https://yt3.ggpht.com/ada=s88' } } } }] } };
+        return {
+          status: 200,
+          body: {
+            kind: 'youtube#channelListResponse',
+            items: [
+              {
+                kind: 'youtube#channel',
+                id: YOUTUBE_CHANNEL.id,
+                snippet: { title: YOUTUBE_CHANNEL.title, thumbnails: { default: { url: 'https://yt3.ggpht.com/ada=s88' } } },
+              },
+            ],
+          },
+        };
       }
       if (req.method === 'POST' && req.path === `${base}/liveStreams`) {
         const id = `stream-${randomBytes(4).toString('hex')}`;
         streams.push(id);
         const body = req.body as { snippet?: { title?: string }; cdn?: { ingestionType?: string } };
-        if (!body.snippet?.title || body.cdn?.ingestionType !== 'rtmp') return { status: 400, body: googleError(400, 'Required parameter: snippet.title and cdn.ingestionType', 'required') };
-        return { status: 200, body: { kind: 'youtube#liveStream', id, snippet: body.snippet, cdn: { ...body.cdn, ingestionInfo: { ...YOUTUBE_INGEST, backupIngestionAddress: 'rtmp://b.rtmp.youtube.com/live2?backup=1' } }, status: { streamStatus: 'ready' } } };
+        if (!body.snippet?.title || body.cdn?.ingestionType !== 'rtmp')
+          return { status: 400, body: googleError(400, 'Required parameter: snippet.title and cdn.ingestionType', 'required') };
+        return {
+          status: 200,
+          body: {
+            kind: 'youtube#liveStream',
+            id,
+            snippet: body.snippet,
+            cdn: { ...body.cdn, ingestionInfo: { ...YOUTUBE_INGEST, backupIngestionAddress: 'rtmp://b.rtmp.youtube.com/live2?backup=1' } },
+            status: { streamStatus: 'ready' },
+          },
+        };
       }
       if (req.method === 'POST' && req.path === `${base}/liveBroadcasts`) {
-        const body = req.body as { snippet?: { title?: string; description?: string; scheduledStartTime?: string }; status?: { privacyStatus?: string; selfDeclaredMadeForKids?: boolean }; contentDetails?: { enableAutoStart?: boolean; enableAutoStop?: boolean } };
+        const body = req.body as {
+          snippet?: { title?: string; description?: string; scheduledStartTime?: string };
+          status?: { privacyStatus?: string; selfDeclaredMadeForKids?: boolean };
+          contentDetails?: { enableAutoStart?: boolean; enableAutoStop?: boolean };
+        };
         const title = body.snippet?.title ?? '';
         if (title === '' || title.length > 100) return { status: 400, body: googleError(400, 'The broadcast title is invalid.', 'invalidTitle') };
-        if ((body.snippet?.description ?? '').length > 5000) return { status: 400, body: googleError(400, 'The description is too long.', 'invalidDescription') };
+        if ((body.snippet?.description ?? '').length > 5000)
+          return { status: 400, body: googleError(400, 'The description is too long.', 'invalidDescription') };
         if (!body.snippet?.scheduledStartTime) return { status: 400, body: googleError(400, 'Required: scheduledStartTime', 'required') };
         const broadcast: YouTubeBroadcast = {
           id: `bcast-${randomBytes(4).toString('hex')}`,
           snippet: { title, description: body.snippet.description ?? '', scheduledStartTime: body.snippet.scheduledStartTime },
-          status: { privacyStatus: body.status?.privacyStatus ?? 'private', lifeCycleStatus: 'created', selfDeclaredMadeForKids: body.status?.selfDeclaredMadeForKids ?? false },
+          status: {
+            privacyStatus: body.status?.privacyStatus ?? 'private',
+            lifeCycleStatus: 'created',
+            selfDeclaredMadeForKids: body.status?.selfDeclaredMadeForKids ?? false,
+          },
           contentDetails: { enableAutoStart: body.contentDetails?.enableAutoStart ?? false, enableAutoStop: body.contentDetails?.enableAutoStop ?? false },
         };
         broadcasts.push(broadcast);
@@ -64,7 +103,8 @@ export async function startYouTubeDouble(): Promise<YouTubeDouble> {
       if (req.method === 'POST' && req.path === `${base}/liveBroadcasts/bind`) {
         const broadcast = broadcasts.find((b) => b.id === req.query.id);
         if (!broadcast) return { status: 404, body: googleError(404, 'Broadcast not found', 'liveBroadcastNotFound') };
-        if (!req.query.streamId || !streams.includes(req.query.streamId)) return { status: 404, body: googleError(404, 'Stream not found', 'liveStreamNotFound') };
+        if (!req.query.streamId || !streams.includes(req.query.streamId))
+          return { status: 404, body: googleError(404, 'Stream not found', 'liveStreamNotFound') };
         broadcast.contentDetails.boundStreamId = req.query.streamId;
         broadcast.status.lifeCycleStatus = 'ready';
         return { status: 200, body: { kind: 'youtube#liveBroadcast', ...broadcast } };

@@ -138,14 +138,34 @@ function VerifyWithCodeDialog(props: {
           <label className={styles.fieldLabel} htmlFor={addressId}>
             {text.addressLabel}
           </label>
-          <input id={addressId} type={input.type} placeholder={input.placeholder} className={styles.input} value={address} onChange={(e) => setAddress(e.target.value)} disabled={sent} required autoFocus />
+          <input
+            id={addressId}
+            type={input.type}
+            placeholder={input.placeholder}
+            className={styles.input}
+            value={address}
+            onChange={(e) => setAddress(e.target.value)}
+            disabled={sent}
+            required
+            autoFocus
+          />
         </div>
         {sent && (
           <div className={styles.field}>
             <label className={styles.fieldLabel} htmlFor={codeId}>
               Code sent to {address}
             </label>
-            <input id={codeId} inputMode="numeric" autoComplete="one-time-code" className={styles.input} value={code} onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))} maxLength={6} required autoFocus />
+            <input
+              id={codeId}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              className={styles.input}
+              value={code}
+              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+              maxLength={6}
+              required
+              autoFocus
+            />
           </div>
         )}
         {error && (
@@ -170,7 +190,13 @@ function ChangeEmailDialog({ open, onClose }: { open: boolean; onClose: () => vo
     <VerifyWithCodeDialog
       open={open}
       onClose={onClose}
-      text={{ title: 'Change email', description: 'Change the e-mail address you sign in with.', addressLabel: 'New e-mail address', sendLabel: 'Send code', confirmLabel: 'Confirm new e-mail' }}
+      text={{
+        title: 'Change email',
+        description: 'Change the e-mail address you sign in with.',
+        addressLabel: 'New e-mail address',
+        sendLabel: 'Send code',
+        confirmLabel: 'Confirm new e-mail',
+      }}
       input={{ type: 'email' }}
       request={requestEmailChange}
       confirm={confirmEmailChange}
@@ -184,7 +210,13 @@ function PhoneDialog({ open, onClose }: { open: boolean; onClose: () => void }) 
     <VerifyWithCodeDialog
       open={open}
       onClose={onClose}
-      text={{ title: 'Phone number', description: 'A verified phone number lets you sign in with a text message.', addressLabel: 'Phone number, international format', sendLabel: 'Text me a code', confirmLabel: 'Verify number' }}
+      text={{
+        title: 'Phone number',
+        description: 'A verified phone number lets you sign in with a text message.',
+        addressLabel: 'Phone number, international format',
+        sendLabel: 'Text me a code',
+        confirmLabel: 'Verify number',
+      }}
       input={{ type: 'tel', placeholder: '+15551234567' }}
       request={requestPhoneVerification}
       confirm={confirmPhoneNumber}
@@ -223,8 +255,8 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
     >
       <form className={styles.dialogBody} onSubmit={(e) => void confirm(e)}>
         <p>
-          You are signed out everywhere and your live broadcasts stop. Your projects, scenes and destinations are erased {erasedWhen}; signing in before then lets you
-          reactivate your account.
+          You are signed out everywhere and your live broadcasts stop. Your projects, scenes and destinations are erased {erasedWhen}; signing in before then
+          lets you reactivate your account.
         </p>
         <div className={styles.field}>
           <label className={styles.fieldLabel} htmlFor={inputId}>
@@ -296,7 +328,14 @@ function TwoStepVerification({ user }: { user: CurrentUser }) {
             Code from the app
           </label>
           <div className={styles.row}>
-            <input id={codeId} inputMode="numeric" className={styles.input} value={code} maxLength={6} onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))} />
+            <input
+              id={codeId}
+              inputMode="numeric"
+              className={styles.input}
+              value={code}
+              maxLength={6}
+              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+            />
             <Button type="submit" variant="primary" disabled={pending || code.length !== 6}>
               Turn on
             </Button>

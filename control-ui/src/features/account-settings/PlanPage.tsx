@@ -11,7 +11,14 @@ import styles from './PlanPage.module.css';
 /** What each plan gives, in a creator's words (from the entitlements of spec §6). */
 const PLAN_FEATURES: Record<PlanId, string[]> = {
   Free: ['720p at 30 fps', 'Up to 2 destinations at once', '3 scenes', 'The OnAir logo on your stream'],
-  Premium: ['1080p at 30 fps', 'Unlimited destinations', '20 scenes', 'Your own logo, backgrounds and starting, ending and be-right-back screens', 'Up to 10 guests', 'Third-party integrations'],
+  Premium: [
+    '1080p at 30 fps',
+    'Unlimited destinations',
+    '20 scenes',
+    'Your own logo, backgrounds and starting, ending and be-right-back screens',
+    'Up to 10 guests',
+    'Third-party integrations',
+  ],
   VIP: ['Everything in Premium', 'Granted by the OnAir team'],
   Legacy: ['1080p at 30 fps', 'Your plan from the older studio'],
 };
@@ -119,7 +126,9 @@ function PaidPlan({ overview }: { overview: BillingOverview }) {
           {ending ? (
             <div className={styles.warning} role="status">
               <AlertTriangle size={16} aria-hidden />
-              <span>Your {name} plan will end {subscription.nextBillingAt ? formatBillingDate(subscription.nextBillingAt) : 'at the end of this term'}.</span>
+              <span>
+                Your {name} plan will end {subscription.nextBillingAt ? formatBillingDate(subscription.nextBillingAt) : 'at the end of this term'}.
+              </span>
               <Button variant="primary" disabled={busy !== null} onClick={() => void changeCancellation(false)}>
                 {busy === 'renewing' ? 'Renewing...' : 'Renew'}
               </Button>
@@ -195,7 +204,19 @@ function CancelConfirmation({ plan }: { plan: string }) {
   );
 }
 
-function PlanCard({ planId, price, badge, caption, children }: { planId: PlanId; price: string; badge?: string; caption?: string; children?: React.ReactNode }) {
+function PlanCard({
+  planId,
+  price,
+  badge,
+  caption,
+  children,
+}: {
+  planId: PlanId;
+  price: string;
+  badge?: string;
+  caption?: string;
+  children?: React.ReactNode;
+}) {
   return (
     <article className={styles.card} aria-label={`${planDisplayNames[planId]} plan`}>
       <header className={styles.cardHeader}>

@@ -54,35 +54,39 @@ export function AutoLiveBlock({ projectId }: { projectId: string }) {
       </p>
       {/* Set up once in an encoder or console: folded away so the side column keeps its room. */}
       <Disclosure label="Encoder and console settings">
-      <dl className={styles.fields}>
-        <dt>Server</dt>
-        <dd>
-          <code className={styles.value}>{view.serverUrl}</code>
-          <IconButton label="Copy server address" icon={<Copy size={14} />} onClick={() => void copyIngestText(view.serverUrl, 'Server address')} />
-        </dd>
-        <dt>Stream key</dt>
-        <dd>
-          <code className={styles.value} aria-label="Stream key">
-            {keyShown ? view.streamKey : '•'.repeat(16)}
-          </code>
-          <IconButton label={keyShown ? 'Hide stream key' : 'Show stream key'} icon={keyShown ? <EyeOff size={14} /> : <Eye size={14} />} onClick={toggleIngestKeyShown} />
-          <IconButton label="Copy stream key" icon={<Copy size={14} />} onClick={() => void copyIngestText(view.streamKey, 'Stream key')} />
-          <IconButton label="Generate a new stream key" icon={<RefreshCw size={14} />} disabled={regenerating} onClick={() => void regenerateIngestKey()} />
-        </dd>
-        <dt>Console</dt>
-        <dd>
-          <code className={styles.value}>{view.consoleServerUrl}</code>
-          <IconButton label="Copy console address" icon={<Copy size={14} />} onClick={() => void copyIngestText(view.consoleServerUrl, 'Console address')} />
-        </dd>
-      </dl>
-      <p className={styles.consoleHint}>Consoles stream to the console address with your Twitch stream key.</p>
-      <div className={styles.guides}>
-        {(Object.keys(consoleGuides) as ConsoleKind[]).map((kind) => (
-          <Button key={kind} variant="secondary" onClick={() => openConsoleGuide(kind)}>
-            {kind === 'xbox' ? 'Xbox guide' : 'PlayStation guide'}
-          </Button>
-        ))}
-      </div>
+        <dl className={styles.fields}>
+          <dt>Server</dt>
+          <dd>
+            <code className={styles.value}>{view.serverUrl}</code>
+            <IconButton label="Copy server address" icon={<Copy size={14} />} onClick={() => void copyIngestText(view.serverUrl, 'Server address')} />
+          </dd>
+          <dt>Stream key</dt>
+          <dd>
+            <code className={styles.value} aria-label="Stream key">
+              {keyShown ? view.streamKey : '•'.repeat(16)}
+            </code>
+            <IconButton
+              label={keyShown ? 'Hide stream key' : 'Show stream key'}
+              icon={keyShown ? <EyeOff size={14} /> : <Eye size={14} />}
+              onClick={toggleIngestKeyShown}
+            />
+            <IconButton label="Copy stream key" icon={<Copy size={14} />} onClick={() => void copyIngestText(view.streamKey, 'Stream key')} />
+            <IconButton label="Generate a new stream key" icon={<RefreshCw size={14} />} disabled={regenerating} onClick={() => void regenerateIngestKey()} />
+          </dd>
+          <dt>Console</dt>
+          <dd>
+            <code className={styles.value}>{view.consoleServerUrl}</code>
+            <IconButton label="Copy console address" icon={<Copy size={14} />} onClick={() => void copyIngestText(view.consoleServerUrl, 'Console address')} />
+          </dd>
+        </dl>
+        <p className={styles.consoleHint}>Consoles stream to the console address with your Twitch stream key.</p>
+        <div className={styles.guides}>
+          {(Object.keys(consoleGuides) as ConsoleKind[]).map((kind) => (
+            <Button key={kind} variant="secondary" onClick={() => openConsoleGuide(kind)}>
+              {kind === 'xbox' ? 'Xbox guide' : 'PlayStation guide'}
+            </Button>
+          ))}
+        </div>
       </Disclosure>
       <ConsoleGuideModal />
     </section>

@@ -33,7 +33,12 @@ export function BroadcastControl() {
           {state === 'failed' && broadcast?.failureReason && <span className={styles.fieldError}>{broadcast.failureReason}</span>}
         </div>
         <div className={styles.recordRow}>
-          <Switch label={recordAllowed ? 'Record' : 'Record (Premium)'} checked={record && recordAllowed} disabled={!recordAllowed || goingLive} onCheckedChange={(on) => setBroadcastOptions({ record: on })} />
+          <Switch
+            label={recordAllowed ? 'Record' : 'Record (Premium)'}
+            checked={record && recordAllowed}
+            disabled={!recordAllowed || goingLive}
+            onCheckedChange={(on) => setBroadcastOptions({ record: on })}
+          />
           <Padding label="Pre-roll" value={preRoll} disabled={goingLive} onChange={(v) => setBroadcastOptions({ preRollSeconds: v })} />
           <Padding label="Post-roll" value={postRoll} disabled={goingLive} onChange={(v) => setBroadcastOptions({ postRollSeconds: v })} />
           {projectId && (

@@ -1,5 +1,15 @@
 import { useId, type ReactNode } from 'react';
-import { canvasKinds, canvasLabels, DESCRIPTION_MAX, destinationKinds, DESTINATION_NAME_MAX, facebookTargetLabels, TITLE_MAX, type CanvasKind, type StreamDestinationOption } from '@onair/protocol';
+import {
+  canvasKinds,
+  canvasLabels,
+  DESCRIPTION_MAX,
+  destinationKinds,
+  DESTINATION_NAME_MAX,
+  facebookTargetLabels,
+  TITLE_MAX,
+  type CanvasKind,
+  type StreamDestinationOption,
+} from '@onair/protocol';
 import { askRemoveDestination, chooseStreamTarget, closeDestinationForm, setDestinationFormValue, submitDestinationForm } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
@@ -38,7 +48,9 @@ export function DestinationFormFields({ form }: { form: DestinationForm }) {
     >
       {fields.includes('name') && (
         <Field label="Name" error={form.errors.name} count={[v.name.length, DESTINATION_NAME_MAX]}>
-          {(id, invalid) => <input id={id} className={styles.input} aria-invalid={invalid} value={v.name} onChange={(e) => setDestinationFormValue('name', e.target.value)} />}
+          {(id, invalid) => (
+            <input id={id} className={styles.input} aria-invalid={invalid} value={v.name} onChange={(e) => setDestinationFormValue('name', e.target.value)} />
+          )}
         </Field>
       )}
       {fields.includes('rtmpUrl') && (
@@ -74,13 +86,21 @@ export function DestinationFormFields({ form }: { form: DestinationForm }) {
       )}
       {fields.includes('title') && (
         <Field label={kind.metadata?.title === 'required' ? 'Title' : 'Title (optional)'} error={form.errors.title} count={[v.title.length, TITLE_MAX]}>
-          {(id, invalid) => <input id={id} className={styles.input} aria-invalid={invalid} value={v.title} onChange={(e) => setDestinationFormValue('title', e.target.value)} />}
+          {(id, invalid) => (
+            <input id={id} className={styles.input} aria-invalid={invalid} value={v.title} onChange={(e) => setDestinationFormValue('title', e.target.value)} />
+          )}
         </Field>
       )}
       {fields.includes('description') && (
         <Field label="Description (optional)" error={form.errors.description} count={[v.description.length, DESCRIPTION_MAX]}>
           {(id, invalid) => (
-            <textarea id={id} className={`${styles.input} ${styles.textarea}`} aria-invalid={invalid} value={v.description} onChange={(e) => setDestinationFormValue('description', e.target.value)} />
+            <textarea
+              id={id}
+              className={`${styles.input} ${styles.textarea}`}
+              aria-invalid={invalid}
+              value={v.description}
+              onChange={(e) => setDestinationFormValue('description', e.target.value)}
+            />
           )}
         </Field>
       )}
@@ -123,7 +143,11 @@ export function DestinationFormFields({ form }: { form: DestinationForm }) {
         )}
       </Field>
       {fields.includes('applyMetadataToAll') && (
-        <Switch label="Apply metadata to all destinations" checked={v.applyMetadataToAll} onCheckedChange={(on) => setDestinationFormValue('applyMetadataToAll', on)} />
+        <Switch
+          label="Apply metadata to all destinations"
+          checked={v.applyMetadataToAll}
+          onCheckedChange={(on) => setDestinationFormValue('applyMetadataToAll', on)}
+        />
       )}
       {form.formError && (
         <p className={styles.formError} role="alert">
@@ -147,7 +171,17 @@ export function DestinationFormFields({ form }: { form: DestinationForm }) {
   );
 }
 
-function Field({ label, error, count, children }: { label: string; error?: string | undefined; count?: [number, number]; children: (id: string, invalid: boolean) => ReactNode }) {
+function Field({
+  label,
+  error,
+  count,
+  children,
+}: {
+  label: string;
+  error?: string | undefined;
+  count?: [number, number];
+  children: (id: string, invalid: boolean) => ReactNode;
+}) {
   const id = useId();
   const invalid = error !== undefined || (count !== undefined && count[0] > count[1]);
   return (

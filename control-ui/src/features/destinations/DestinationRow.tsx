@@ -40,10 +40,19 @@ export function DestinationRow({ destination }: { destination: DestinationView }
             </span>
           </Tooltip>
         ) : (
-          <Switch label={destination.enabled ? 'On' : 'Off'} checked={destination.enabled} onCheckedChange={(on) => void toggleDestination(destination.id, on)} />
+          <Switch
+            label={destination.enabled ? 'On' : 'Off'}
+            checked={destination.enabled}
+            onCheckedChange={(on) => void toggleDestination(destination.id, on)}
+          />
         )}
         <IconButton label="Edit destination" icon={<Pencil size={16} />} onClick={() => void startEditDestination(destination.id)} />
-        <IconButton label={required ? TWITCH_REQUIRED_TOOLTIP : 'Remove destination'} icon={<Trash2 size={16} />} disabled={required} onClick={() => askRemoveDestination(destination.id)} />
+        <IconButton
+          label={required ? TWITCH_REQUIRED_TOOLTIP : 'Remove destination'}
+          icon={<Trash2 size={16} />}
+          disabled={required}
+          onClick={() => askRemoveDestination(destination.id)}
+        />
       </div>
       {onAir && destination.enabled && (
         <div className={styles.health} role="status" aria-label={`${destination.name} stream health`}>

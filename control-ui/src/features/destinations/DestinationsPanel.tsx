@@ -37,7 +37,13 @@ export function DestinationsPanel({ projectId, children }: { projectId: string; 
   const testModeLabels = testModeText ? testModeText.split('|') : [];
 
   const add = (
-    <Button variant="secondary" className={styles.addButton} onClick={openDestinationPicker} disabled={limitReached || status !== 'ready'} aria-disabled={limitReached}>
+    <Button
+      variant="secondary"
+      className={styles.addButton}
+      onClick={openDestinationPicker}
+      disabled={limitReached || status !== 'ready'}
+      aria-disabled={limitReached}
+    >
       <Plus size={16} aria-hidden /> Add Destination
     </Button>
   );

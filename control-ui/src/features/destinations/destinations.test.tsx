@@ -43,7 +43,12 @@ beforeEach(() => useDestinationsStore.setState(initialDestinationsState()));
 
 describe('a destination row', () => {
   it("keeps 'Your {platform} account requires authentication.' with Authenticate until it is authenticated", () => {
-    const row = (d: DestinationView) => renderToString(<TooltipProvider><DestinationRow destination={d} /></TooltipProvider>);
+    const row = (d: DestinationView) =>
+      renderToString(
+        <TooltipProvider>
+          <DestinationRow destination={d} />
+        </TooltipProvider>,
+      );
     const html = row(view());
     expect(html).toContain('Your Twitch account requires authentication.');
     expect(html).toMatch(/<button[^>]*>Authenticate<\/button>/);

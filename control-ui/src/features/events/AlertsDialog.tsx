@@ -1,4 +1,12 @@
-import { alertAnimations, alertEventTypes, ALERT_VARIABLES, alertSounds, ALERT_DURATION_MAX_MS, ALERT_DURATION_MIN_MS, type AlertEventType } from '@onair/protocol';
+import {
+  alertAnimations,
+  alertEventTypes,
+  ALERT_VARIABLES,
+  alertSounds,
+  ALERT_DURATION_MAX_MS,
+  ALERT_DURATION_MIN_MS,
+  type AlertEventType,
+} from '@onair/protocol';
 import { Button } from '../../components/Button.tsx';
 import { Card } from '../../components/Card.tsx';
 import { FormField, Input, TextField } from '../../components/FormField.tsx';
@@ -27,12 +35,24 @@ function AlertRow({ type }: { type: AlertEventType }) {
         </span>
         <span className={styles.name}>{kind.name}</span>
         <Switch label={`${kind.name} alert`} checked={setting.enabled} onCheckedChange={(v) => setAlertField(type, 'enabled', v)} />
-        <Button variant="ghost" onClick={() => void testAlert(type)} disabled={unsaved} title={unsaved ? 'Save first: the test plays the saved alert' : undefined}>
+        <Button
+          variant="ghost"
+          onClick={() => void testAlert(type)}
+          disabled={unsaved}
+          title={unsaved ? 'Save first: the test plays the saved alert' : undefined}
+        >
           Test
         </Button>
       </div>
       <div className={styles.fields}>
-        <TextField id={`${id}-message`} label="Message" value={setting.message} maxLength={200} hint={ALERT_VARIABLES[type].map((v) => `{${v}}`).join(' ')} onChange={(message) => setAlertField(type, 'message', message)} />
+        <TextField
+          id={`${id}-message`}
+          label="Message"
+          value={setting.message}
+          maxLength={200}
+          hint={ALERT_VARIABLES[type].map((v) => `{${v}}`).join(' ')}
+          onChange={(message) => setAlertField(type, 'message', message)}
+        />
         <TextField
           id={`${id}-picture`}
           label="Picture (address, optional)"
@@ -42,10 +62,20 @@ function AlertRow({ type }: { type: AlertEventType }) {
         />
         <div className={styles.inline}>
           <FormField id={`${id}-animation`} label="Animation">
-            <Select id={`${id}-animation`} value={setting.animation} options={alertAnimations.map((a) => ({ value: a, label: ANIMATION_LABELS[a] }))} onValueChange={(v) => setAlertField(type, 'animation', v as (typeof alertAnimations)[number])} />
+            <Select
+              id={`${id}-animation`}
+              value={setting.animation}
+              options={alertAnimations.map((a) => ({ value: a, label: ANIMATION_LABELS[a] }))}
+              onValueChange={(v) => setAlertField(type, 'animation', v as (typeof alertAnimations)[number])}
+            />
           </FormField>
           <FormField id={`${id}-sound`} label="Sound">
-            <Select id={`${id}-sound`} value={setting.sound} options={alertSounds.map((s) => ({ value: s, label: SOUND_LABELS[s] }))} onValueChange={(v) => setAlertField(type, 'sound', v as (typeof alertSounds)[number])} />
+            <Select
+              id={`${id}-sound`}
+              value={setting.sound}
+              options={alertSounds.map((s) => ({ value: s, label: SOUND_LABELS[s] }))}
+              onValueChange={(v) => setAlertField(type, 'sound', v as (typeof alertSounds)[number])}
+            />
           </FormField>
           <FormField id={`${id}-seconds`} label="Seconds">
             <Input
@@ -80,41 +110,51 @@ export function AlertsDialog() {
   const dirty = useAlertsStore((s) => JSON.stringify(s.saved) !== JSON.stringify(s.draft));
   const inScene = useStudioStore((s) => alertsSourceOf(s.document, overlayUrl) !== null);
   return (
-    <Modal open={open} onClose={closeAlerts} title="Alerts" description="Follows, subs, raids, cheers, tips and donations play in your program as they happen, one after the other." size="large">
+    <Modal
+      open={open}
+      onClose={closeAlerts}
+      title="Alerts"
+      description="Follows, subs, raids, cheers, tips and donations play in your program as they happen, one after the other."
+      size="large"
+    >
       <div className={styles.dialog}>
-      {status === 'loading' && <p className={styles.text}>Loading…</p>}
-      {status === 'ready' && (
-        <div className={styles.body}>
-          <Card data-testid="alerts-overlay">
-            {inScene ? <p className={styles.text}>The alerts are in your scene, over the whole picture.</p> : <p className={styles.text}>Add the alerts to your scene to show them in the program.</p>}
-            {!inScene && (
-              <Button variant="primary" onClick={addAlertsToScene}>
-                Add alerts to the scene
-              </Button>
-            )}
-          </Card>
-          <ol className={styles.list}>
-            {alertEventTypes.map((type) => (
-              <AlertRow key={type} type={type} />
-            ))}
-          </ol>
+        {status === 'loading' && <p className={styles.text}>Loading…</p>}
+        {status === 'ready' && (
+          <div className={styles.body}>
+            <Card data-testid="alerts-overlay">
+              {inScene ? (
+                <p className={styles.text}>The alerts are in your scene, over the whole picture.</p>
+              ) : (
+                <p className={styles.text}>Add the alerts to your scene to show them in the program.</p>
+              )}
+              {!inScene && (
+                <Button variant="primary" onClick={addAlertsToScene}>
+                  Add alerts to the scene
+                </Button>
+              )}
+            </Card>
+            <ol className={styles.list}>
+              {alertEventTypes.map((type) => (
+                <AlertRow key={type} type={type} />
+              ))}
+            </ol>
+          </div>
+        )}
+        {error && (
+          <p className={styles.error} role="alert">
+            {error}
+          </p>
+        )}
+        {notice && !error && (
+          <p className={styles.notice} role="status">
+            {notice}
+          </p>
+        )}
+        <div className={styles.actions}>
+          <Button variant="primary" onClick={() => void saveAlerts()} disabled={!dirty || saving || status !== 'ready'}>
+            {saving ? 'Saving…' : 'Save alerts'}
+          </Button>
         </div>
-      )}
-      {error && (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      )}
-      {notice && !error && (
-        <p className={styles.notice} role="status">
-          {notice}
-        </p>
-      )}
-      <div className={styles.actions}>
-        <Button variant="primary" onClick={() => void saveAlerts()} disabled={!dirty || saving || status !== 'ready'}>
-          {saving ? 'Saving…' : 'Save alerts'}
-        </Button>
-      </div>
       </div>
     </Modal>
   );

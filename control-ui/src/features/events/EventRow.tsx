@@ -26,7 +26,13 @@ export function EventRow({ event, now }: { event: LiveEvent; now: Date }) {
   const parts = event.data.parsedMessage ?? (event.data.message ? [{ kind: 'text' as const, value: event.data.message }] : []);
   return (
     <li className={styles.row} data-testid="event-row" data-type={event.type} data-event-id={event.id}>
-      <span className={styles.typeIcon} style={{ color: kind.color, background: `color-mix(in srgb, ${kind.color} 18%, transparent)` }} data-testid="event-icon" data-color={kind.color} aria-hidden>
+      <span
+        className={styles.typeIcon}
+        style={{ color: kind.color, background: `color-mix(in srgb, ${kind.color} 18%, transparent)` }}
+        data-testid="event-icon"
+        data-color={kind.color}
+        aria-hidden
+      >
         {kind.icon(16)}
       </span>
       <div className={styles.avatar} aria-hidden>
@@ -51,7 +57,11 @@ export function EventRow({ event, now }: { event: LiveEvent; now: Date }) {
             {parts.map((part, i) => {
               if (part.kind === 'emote') {
                 const src = webAddress(part.url);
-                return src ? <img key={i} className={styles.emote} src={src} alt={part.value} title={part.value} loading="lazy" referrerPolicy="no-referrer" /> : <span key={i}>{part.value}</span>;
+                return src ? (
+                  <img key={i} className={styles.emote} src={src} alt={part.value} title={part.value} loading="lazy" referrerPolicy="no-referrer" />
+                ) : (
+                  <span key={i}>{part.value}</span>
+                );
               }
               return <span key={i}>{part.value}</span>;
             })}

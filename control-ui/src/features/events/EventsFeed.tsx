@@ -27,7 +27,15 @@ function useNow(): Date {
  * added on resume, spec §4), the type filter (§9 default, remembered in this browser) and, in the
  * side panel, the popout button. The same component fills the popout window.
  */
-export function EventsFeed({ onPopout, canConfigure = false, portalContainer }: { onPopout?: () => void; canConfigure?: boolean; portalContainer?: HTMLElement | null }) {
+export function EventsFeed({
+  onPopout,
+  canConfigure = false,
+  portalContainer,
+}: {
+  onPopout?: () => void;
+  canConfigure?: boolean;
+  portalContainer?: HTMLElement | null;
+}) {
   const events = useEventsStore((s) => s.events);
   const filter = useEventsStore((s) => s.filter);
   const paused = useEventsStore((s) => s.paused);
@@ -44,7 +52,12 @@ export function EventsFeed({ onPopout, canConfigure = false, portalContainer }: 
   return (
     <section className={styles.feed} aria-label="Events feed">
       <div className={styles.toolbar} role="toolbar" aria-label="Events feed controls">
-        <IconButton label={paused ? 'Resume events' : 'Pause events'} icon={paused ? <Play size={16} /> : <Pause size={16} />} onClick={toggleEventsPaused} aria-pressed={paused} />
+        <IconButton
+          label={paused ? 'Resume events' : 'Pause events'}
+          icon={paused ? <Play size={16} /> : <Pause size={16} />}
+          onClick={toggleEventsPaused}
+          aria-pressed={paused}
+        />
         <span className={styles.status} aria-live="polite">
           {paused ? (waiting > 0 ? `${waiting} waiting` : 'Paused') : 'Live'}
         </span>

@@ -12,7 +12,10 @@ import { AlertsDialog } from './AlertsDialog.tsx';
 export function EventsPanel() {
   const poppedOut = useEventsStore((s) => s.poppedOut);
   // Alerts change the program: the roles that may update the project (the server checks again).
-  const canConfigure = hasPermission(useStudioStore((s) => s.project?.role), 'update project');
+  const canConfigure = hasPermission(
+    useStudioStore((s) => s.project?.role),
+    'update project',
+  );
   if (poppedOut) {
     return (
       <EmptyState icon={<ExternalLink size={28} />} title="The events feed is in its own window">

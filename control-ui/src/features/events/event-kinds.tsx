@@ -51,7 +51,8 @@ export function detailOf(event: LiveEvent): string | null {
   const v = event.value;
   switch (event.type) {
     case 'sub':
-      if (event.data.gifter && event.data.giftCount) return `Gifted ${plural(event.data.giftCount, 'sub', 'subs')}${event.data.giftedMonths ? ` · ${plural(event.data.giftedMonths, 'month', 'months')}` : ''}`;
+      if (event.data.gifter && event.data.giftCount)
+        return `Gifted ${plural(event.data.giftCount, 'sub', 'subs')}${event.data.giftedMonths ? ` · ${plural(event.data.giftedMonths, 'month', 'months')}` : ''}`;
       if (event.data.gifted) return event.data.gifter ? `Gift from ${event.data.gifter.platformUsername}` : 'Gifted sub';
       return null;
     case 'resub':

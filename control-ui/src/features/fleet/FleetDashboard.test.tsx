@@ -52,7 +52,13 @@ describe('FleetView', () => {
     const withLoads: FleetOverview = {
       ...overview,
       workers: [
-        { ...worker('media-a', 'media', 'running', 1.2), sessionLoads: [{ sessionId: 'aaaaaaaa-1', estimatedCores: 0.75, measuredCores: 0.36 }, { sessionId: 'bbbbbbbb-2', estimatedCores: 0.75 }] },
+        {
+          ...worker('media-a', 'media', 'running', 1.2),
+          sessionLoads: [
+            { sessionId: 'aaaaaaaa-1', estimatedCores: 0.75, measuredCores: 0.36 },
+            { sessionId: 'bbbbbbbb-2', estimatedCores: 0.75 },
+          ],
+        },
         { ...worker('media-b', 'media', 'running', 0.9), sessionLoads: [{ sessionId: 'cccccccc-3', estimatedCores: 1.1, measuredCores: 0.7 }] },
       ],
     };
@@ -74,7 +80,9 @@ describe('FleetView', () => {
 
   it('draws the load chart from the history', () => {
     const at = new Date().toISOString();
-    const history = [{ at, mediaWorkers: 2, drainingWorkers: 1, renderWorkers: 1, sessions: 4, queued: 4, cpuCores: 4, cores: 8, outputs: 2, bitrateKbps: 6000 }];
+    const history = [
+      { at, mediaWorkers: 2, drainingWorkers: 1, renderWorkers: 1, sessions: 4, queued: 4, cpuCores: 4, cores: 8, outputs: 2, bitrateKbps: 6000 },
+    ];
     const html = renderToString(<FleetView status={{ kind: 'ready', overview, fetchedAt: Date.parse(at) }} history={history} />);
     expect(html).toMatch(/<path[^>]*data-series="cpu"/);
     expect(html).toContain('Now: 50 % of media cores busy, 4 sessions, 4 waiting');

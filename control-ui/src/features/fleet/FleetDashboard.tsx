@@ -50,10 +50,18 @@ function Overview({ overview }: { overview: FleetOverview }) {
   const sessions = media.reduce((n, w) => n + w.sessions, 0);
   const { queue } = overview;
   const tiles = [
-    { label: 'Media workers', value: `${media.filter((w) => w.state === 'running').length}`, note: `${media.filter((w) => w.state === 'draining').length} draining` },
+    {
+      label: 'Media workers',
+      value: `${media.filter((w) => w.state === 'running').length}`,
+      note: `${media.filter((w) => w.state === 'draining').length} draining`,
+    },
     { label: 'Render workers', value: `${render.length}`, note: `${render.reduce((n, w) => n + w.pages, 0)} pages` },
     { label: 'Sessions', value: `${sessions}`, note: `${media.reduce((n, w) => n + w.outputs, 0)} outputs` },
-    { label: 'Waiting', value: `${queue.waiting + queue.delayed}`, note: queue.oldestWaitingMs === null ? 'nobody waits' : `longest ${formatDuration(queue.oldestWaitingMs)}` },
+    {
+      label: 'Waiting',
+      value: `${queue.waiting + queue.delayed}`,
+      note: queue.oldestWaitingMs === null ? 'nobody waits' : `longest ${formatDuration(queue.oldestWaitingMs)}`,
+    },
   ];
   return (
     <section className={styles.tiles} aria-label="Fleet summary">
@@ -65,7 +73,8 @@ function Overview({ overview }: { overview: FleetOverview }) {
         </div>
       ))}
       <p className={styles.leader}>
-        Scaling and sampling: {overview.leader ? <code>{overview.leader}</code> : 'no api replica holds the lead'} · updated {new Date(overview.at).toLocaleTimeString()}
+        Scaling and sampling: {overview.leader ? <code>{overview.leader}</code> : 'no api replica holds the lead'} · updated{' '}
+        {new Date(overview.at).toLocaleTimeString()}
       </p>
     </section>
   );

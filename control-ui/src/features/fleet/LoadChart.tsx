@@ -20,7 +20,13 @@ export function LoadChart({ samples, now, windowMs }: LoadChartProps) {
       : `Now: ${formatPercent(chart.cpu.latest)} of media cores busy, ${chart.sessions.latest} sessions, ${chart.queued.latest} waiting`;
   return (
     <figure className={styles.figure}>
-      <svg className={styles.chart} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="img" aria-label={`Load over the last hour. ${summary}.`}>
+      <svg
+        className={styles.chart}
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={`Load over the last hour. ${summary}.`}
+      >
         {[0.25, 0.5, 0.75].map((f) => (
           <line key={f} className={styles.grid} x1={0} x2={WIDTH} y1={HEIGHT * f} y2={HEIGHT * f} />
         ))}

@@ -20,7 +20,13 @@ function CameraChoice({ deviceId, label, chosen, mirrored }: { deviceId: string;
     void startCameraPreview(deviceId);
   }, [deviceId]);
   return (
-    <button type="button" className={`${styles.camera} ${chosen ? styles.chosen : ''}`} aria-pressed={chosen} aria-label={label} onClick={() => void selectCameraDevice(deviceId)}>
+    <button
+      type="button"
+      className={`${styles.camera} ${chosen ? styles.chosen : ''}`}
+      aria-pressed={chosen}
+      aria-label={label}
+      onClick={() => void selectCameraDevice(deviceId)}
+    >
       {stream ? <CameraVideo stream={stream} mirrored={mirrored} label={`${label} preview`} /> : <span className={styles.offline}>Camera Offline</span>}
       <span className={styles.cameraLabel}>{label}</span>
     </button>
@@ -70,7 +76,13 @@ export function GuestCameraSettings({ projectName, joining }: { projectName: str
       ) : (
         <div className={styles.cameras} role="group" aria-label="Cameras">
           {cameras.map((camera, index) => (
-            <CameraChoice key={camera.deviceId} deviceId={camera.deviceId} label={camera.label || `Camera ${index + 1}`} chosen={camera.deviceId === chosenCamera} mirrored={mirrored} />
+            <CameraChoice
+              key={camera.deviceId}
+              deviceId={camera.deviceId}
+              label={camera.label || `Camera ${index + 1}`}
+              chosen={camera.deviceId === chosenCamera}
+              mirrored={mirrored}
+            />
           ))}
         </div>
       )}

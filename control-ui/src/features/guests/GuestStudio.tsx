@@ -12,7 +12,13 @@ import { SourcePlaceholder } from '../media/SourcePlaceholder.tsx';
 import { GuestChat } from './GuestChat.tsx';
 import styles from './GuestPage.module.css';
 
-const connectionLabel = { idle: 'Not connected', connecting: 'Connecting…', connected: 'Connected', reconnecting: 'Reconnecting…', closed: 'Disconnected' } as const;
+const connectionLabel = {
+  idle: 'Not connected',
+  connecting: 'Connecting…',
+  connected: 'Connected',
+  reconnecting: 'Reconnecting…',
+  closed: 'Disconnected',
+} as const;
 
 /**
  * A guest in the room: the program as it goes out (spec §2: the guest sees the program preview),
@@ -57,14 +63,20 @@ export function GuestStudio({ projectName, displayName }: { projectName: string;
         </section>
         <aside className={styles.sidebar}>
           <section className={styles.self} aria-label="Your camera">
-            <div className={styles.selfPicture}>{own ? <CameraVideo stream={own} mirrored={mirrored} label="Your camera" /> : <SourcePlaceholder kind="camera" />}</div>
+            <div className={styles.selfPicture}>
+              {own ? <CameraVideo stream={own} mirrored={mirrored} label="Your camera" /> : <SourcePlaceholder kind="camera" />}
+            </div>
             <div className={styles.selfBar}>
               <span>You</span>
               <OwnMediaButtons />
             </div>
           </section>
           <div className={styles.chatBox}>
-            <Tabs label="Guest side panel" initialTab="guest-chat" tabs={[{ id: 'guest-chat', label: 'Guest Chat', panel: <GuestChat />, ...(unread ? { badge: 'Unread messages' } : {}) }]} />
+            <Tabs
+              label="Guest side panel"
+              initialTab="guest-chat"
+              tabs={[{ id: 'guest-chat', label: 'Guest Chat', panel: <GuestChat />, ...(unread ? { badge: 'Unread messages' } : {}) }]}
+            />
           </div>
         </aside>
       </main>

@@ -31,15 +31,35 @@ describe('Guests tab (spec §2, §4 "Guest tile")', () => {
     expect(list).toContain('Invite Guest');
     expect(list).not.toContain('Copy Guest Link');
     expect(list).toContain('Remove Ana');
-    const people = { members: [{ userId: 'u1', email: 'host@example.test', displayName: null, role: 'host' as const, owner: true }, { userId: 'u2', email: 'co@example.test', displayName: 'Cora', role: 'cohost' as const, owner: false }], invitations: [{ id: '9d3e9f1a-2b4c-4d5e-8f6a-1b2c3d4e5f60', email: 'new@example.test', role: 'contributor' as const, createdAt: '2026-11-25T10:00:00.000Z', expiresAt: '2026-12-09T10:00:00.000Z' }], error: null };
+    const people = {
+      members: [
+        { userId: 'u1', email: 'host@example.test', displayName: null, role: 'host' as const, owner: true },
+        { userId: 'u2', email: 'co@example.test', displayName: 'Cora', role: 'cohost' as const, owner: false },
+      ],
+      invitations: [
+        {
+          id: '9d3e9f1a-2b4c-4d5e-8f6a-1b2c3d4e5f60',
+          email: 'new@example.test',
+          role: 'contributor' as const,
+          createdAt: '2026-11-25T10:00:00.000Z',
+          expiresAt: '2026-12-09T10:00:00.000Z',
+        },
+      ],
+      error: null,
+    };
     const withPeople = render(<GuestsPanelView guests={[]} inviting={false} role="host" invite={invite} people={people} />);
-    for (const words of ['Co-hosts and contributors', 'Cora', 'Remove co@example.test', 'Contributor · invited', 'Withdraw the invitation of new@example.test']) expect(withPeople).toContain(words);
-    expect(render(<GuestsPanelView guests={[]} inviting={false} role="contributor" invite={invite} people={people} />)).not.toContain('Co-hosts and contributors');
+    for (const words of ['Co-hosts and contributors', 'Cora', 'Remove co@example.test', 'Contributor · invited', 'Withdraw the invitation of new@example.test'])
+      expect(withPeople).toContain(words);
+    expect(render(<GuestsPanelView guests={[]} inviting={false} role="contributor" invite={invite} people={people} />)).not.toContain(
+      'Co-hosts and contributors',
+    );
     expect(render(<GuestsPanelView guests={[guest]} inviting role="host" invite={invite} />)).toContain('Back to guests');
   });
 
   it('a Free host is told their plan has no guests; a guest of the room sees no invite at all', () => {
-    expect(render(<GuestsPanelView guests={[]} inviting={false} role="host" invite={{ ...invite, maximum: 0 }} />)).toContain('Your plan does not include guests. Premium lets up to 10 guests join.');
+    expect(render(<GuestsPanelView guests={[]} inviting={false} role="host" invite={{ ...invite, maximum: 0 }} />)).toContain(
+      'Your plan does not include guests. Premium lets up to 10 guests join.',
+    );
     const html = render(<GuestsPanelView guests={[]} inviting={false} role="viewer" invite={invite} />);
     expect(html).not.toContain('Copy Guest Link');
     expect(html).toContain('No guests are in the studio.');
@@ -56,7 +76,16 @@ describe('Guests tab (spec §2, §4 "Guest tile")', () => {
   });
 
   it('a guest not in any scene yet still has their remembered volume, and is called Guest without a name', () => {
-    const html = render(<GuestTileView guest={{ ...guest, displayName: '' }} tile={undefined} stream={null} source={undefined} canManage remembered={{ volume: 0.25, muted: true }} />);
+    const html = render(
+      <GuestTileView
+        guest={{ ...guest, displayName: '' }}
+        tile={undefined}
+        stream={null}
+        source={undefined}
+        canManage
+        remembered={{ volume: 0.25, muted: true }}
+      />,
+    );
     expect(html).toMatch(/type="range"[^>]*value="0.25"/);
     expect(html).toContain('Unmute Guest');
     expect(html).toContain(`data-user-id="${guest.id}"`);

@@ -32,10 +32,24 @@ export function GuestsPanel() {
   const members = useGuestsStore((s) => s.members);
   const invitations = useGuestsStore((s) => s.invitations);
   const peopleError = useGuestsStore((s) => s.peopleError);
-  return <GuestsPanelView guests={guests} inviting={inviting} role={role ?? null} invite={{ maximum, busy, isOwner: role === 'host' }} people={{ members, invitations, error: peopleError }} />;
+  return (
+    <GuestsPanelView
+      guests={guests}
+      inviting={inviting}
+      role={role ?? null}
+      invite={{ maximum, busy, isOwner: role === 'host' }}
+      people={{ members, invitations, error: peopleError }}
+    />
+  );
 }
 
-export function GuestsPanelView(props: { guests: Guest[]; inviting: boolean; role: ProjectRole | null; invite: InviteGuestsPanelProps; people?: Parameters<typeof ProjectPeople>[0] }) {
+export function GuestsPanelView(props: {
+  guests: Guest[];
+  inviting: boolean;
+  role: ProjectRole | null;
+  invite: InviteGuestsPanelProps;
+  people?: Parameters<typeof ProjectPeople>[0];
+}) {
   const { guests, inviting, role, invite, people } = props;
   const canInvite = hasPermission(role, 'invite guests');
   if (canInvite && (guests.length === 0 || inviting)) {
@@ -76,11 +90,19 @@ export function GuestsPanelView(props: { guests: Guest[]; inviting: boolean; rol
 function OwnTile() {
   const camera = useMediaStore((s) => s.camera);
   const userId = useStudioStore((s) => s.userId);
-  const ownCameraSource = useStudioStore((s) => s.document?.sources.find((source) => source.kind === 'webcam' && (source.settings.userId === null || source.settings.userId === userId)));
+  const ownCameraSource = useStudioStore((s) =>
+    s.document?.sources.find((source) => source.kind === 'webcam' && (source.settings.userId === null || source.settings.userId === userId)),
+  );
   const stream = useMemo(() => (camera ? new MediaStream([camera]) : null), [camera]);
   return (
     <section className={styles.own} aria-label="Your camera">
-      <div className={styles.ownPicture}>{stream ? <CameraVideo stream={stream} mirrored={ownCameraSource?.kind === 'webcam' && ownCameraSource.settings.mirrorCamera} label="Your camera" /> : <SourcePlaceholder kind="camera" />}</div>
+      <div className={styles.ownPicture}>
+        {stream ? (
+          <CameraVideo stream={stream} mirrored={ownCameraSource?.kind === 'webcam' && ownCameraSource.settings.mirrorCamera} label="Your camera" />
+        ) : (
+          <SourcePlaceholder kind="camera" />
+        )}
+      </div>
       <div className={styles.bar}>
         <span className={styles.name}>You</span>
         <OwnMediaButtons />
@@ -98,7 +120,9 @@ function OwnTile() {
 function ConnectedGuestTile({ guest, canManage }: { guest: Guest; canManage: boolean }) {
   const tile = useMediaStore((s) => s.guestTiles.find((t) => t.userId === guest.id));
   const stream = useMediaStore((s) => (tile ? (s.tileStreams[tile.mid] ?? null) : null));
-  const source = useStudioStore((s) => s.document?.sources.find((src): src is ParticipantSource => src.kind === 'participant' && src.settings.userId === guest.id));
+  const source = useStudioStore((s) =>
+    s.document?.sources.find((src): src is ParticipantSource => src.kind === 'participant' && src.settings.userId === guest.id),
+  );
   const remembered = useGuestsStore((s) => s.audio[guest.id]);
   return <GuestTileView guest={guest} tile={tile} stream={stream} source={source} canManage={canManage} remembered={remembered} />;
 }
@@ -161,7 +185,17 @@ function usePlaying(stream: MediaStream | null): boolean {
  * remembered per participant (§3) and, once the guest is in a scene, set on their guest source
  * (committed when the slider is let go, so one drag is one edit).
  */
-function GuestVolume({ participantId, name, source, remembered }: { participantId: string; name: string; source: ParticipantSource | undefined; remembered: ParticipantAudio }) {
+function GuestVolume({
+  participantId,
+  name,
+  source,
+  remembered,
+}: {
+  participantId: string;
+  name: string;
+  source: ParticipantSource | undefined;
+  remembered: ParticipantAudio;
+}) {
   const [draft, setDraft] = useState<number | null>(null);
   const volume = source?.settings.volume ?? remembered.volume;
   const muted = draft !== null ? false : (source?.settings.muted ?? remembered.muted);

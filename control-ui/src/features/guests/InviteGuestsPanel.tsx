@@ -37,7 +37,11 @@ export function InviteGuestsPanel({ maximum, busy, isOwner, guests }: InviteGues
           )}
         </p>
       ) : (
-        maximum !== undefined && <p className={styles.count}>{maximum === null ? `${guests} ${guests === 1 ? 'guest' : 'guests'} in the studio` : `${guests} of ${maximum} guests in the studio`}</p>
+        maximum !== undefined && (
+          <p className={styles.count}>
+            {maximum === null ? `${guests} ${guests === 1 ? 'guest' : 'guests'} in the studio` : `${guests} of ${maximum} guests in the studio`}
+          </p>
+        )
       )}
       <div className={styles.actions}>
         <Button variant="primary" onClick={() => void copyGuestLink()} disabled={busy !== null}>
@@ -52,9 +56,17 @@ export function InviteGuestsPanel({ maximum, busy, isOwner, guests }: InviteGues
       </div>
       <Modal open={learning} onClose={() => setLearning(false)} title="Guests by link" description="How guest links work">
         <div className={styles.learn}>
-          <p>Anyone with your guest link can open it in their browser, pick their camera and microphone, give a name and join your studio. No account is needed.</p>
-          <p>Guests appear in the Guests tab. Hover a guest and choose Add to scene to put their camera on the stream; set their volume or mute them from their tile.</p>
-          <p>Your project has one guest link at a time. Generate New Link makes a new one and the old link stops working at once; guests who already joined stay until you remove them.</p>
+          <p>
+            Anyone with your guest link can open it in their browser, pick their camera and microphone, give a name and join your studio. No account is needed.
+          </p>
+          <p>
+            Guests appear in the Guests tab. Hover a guest and choose Add to scene to put their camera on the stream; set their volume or mute them from their
+            tile.
+          </p>
+          <p>
+            Your project has one guest link at a time. Generate New Link makes a new one and the old link stops working at once; guests who already joined stay
+            until you remove them.
+          </p>
           <p>Guests can see the program and talk with you in Guest Chat. They cannot change your scenes, destinations or broadcast.</p>
         </div>
       </Modal>

@@ -33,7 +33,15 @@ export function ProjectPeople({ members, invitations, error }: { members: Projec
         <label htmlFor={emailId} className={styles.srOnly}>
           E-mail address to invite
         </label>
-        <input id={emailId} className={styles.input} type="email" required placeholder="name@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <input
+          id={emailId}
+          className={styles.input}
+          type="email"
+          required
+          placeholder="name@example.com"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
         <label htmlFor={roleId} className={styles.srOnly}>
           Role
         </label>
@@ -70,7 +78,11 @@ export function ProjectPeople({ members, invitations, error }: { members: Projec
           <li key={invitation.id} className={styles.row}>
             <span className={styles.who}>{invitation.email}</span>
             <span className={styles.fixed}>{`${roleLabels[invitation.role]} · invited`}</span>
-            <IconButton label={`Withdraw the invitation of ${invitation.email}`} icon={<X size={16} />} onClick={() => void withdrawInvitation(invitation.id)} />
+            <IconButton
+              label={`Withdraw the invitation of ${invitation.email}`}
+              icon={<X size={16} />}
+              onClick={() => void withdrawInvitation(invitation.id)}
+            />
           </li>
         ))}
       </ul>

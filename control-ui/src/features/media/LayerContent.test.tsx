@@ -24,7 +24,10 @@ describe('LayerContent placeholders (spec §2)', () => {
     [{ id, kind: 'screenshare', name: 'Screen', settings: sourceDefaults.screenshare }, 'Screenshare Offline'],
     [{ id, kind: 'game', name: 'Game', settings: sourceDefaults.game }, 'Game Source Offline'],
     [{ id, kind: 'participant', name: 'Guest', settings: sourceDefaults.participant }, 'Camera Offline'],
-    [{ id, kind: 'webpage', name: 'Page', settings: { ...sourceDefaults.webpage, config: { ...sourceDefaults.webpage.config, url: 'https://example.com/' } } }, 'Browser Source'],
+    [
+      { id, kind: 'webpage', name: 'Page', settings: { ...sourceDefaults.webpage, config: { ...sourceDefaults.webpage.config, url: 'https://example.com/' } } },
+      'Browser Source',
+    ],
     [{ id, kind: 'webpage', name: 'Page', settings: sourceDefaults.webpage }, 'Preview unavailable'],
   ] as [Source, string][])('%#: %s shows its placeholder', (source, text) => {
     expect(render(source)).toContain(text);
@@ -35,7 +38,12 @@ describe('LayerContent placeholders (spec §2)', () => {
 // status the action stored, as LayerContent passes it.
 describe('A web page the render workers report on', () => {
   const projectId = '0b6a1c3e-5d7f-4a9b-8c2d-3e4f5a6b7c8d';
-  const page = { id, kind: 'webpage', name: 'Page', settings: { ...sourceDefaults.webpage, config: { ...sourceDefaults.webpage.config, url: 'https://example.com/' } } } as const;
+  const page = {
+    id,
+    kind: 'webpage',
+    name: 'Page',
+    settings: { ...sourceDefaults.webpage, config: { ...sourceDefaults.webpage.config, url: 'https://example.com/' } },
+  } as const;
   const reason = renderProblemText('ADDRESS_REFUSED', 'it redirects to 10.0.0.1, a private network address');
   const shown = () => renderToString(<WebpagePreview source={page} render={useStudioStore.getState().renders[id]} />);
 

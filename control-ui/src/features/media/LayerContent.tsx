@@ -72,7 +72,13 @@ function GameContent() {
   const feed = useIngestStore((s) => (s.view?.status.state === 'receiving' && s.view.feed?.state === 'flowing' ? s.view.feed : null));
   if (!feed) return <SourcePlaceholder kind="game" />;
   const size = feed.width && feed.height ? `${feed.width}×${feed.height}` : null;
-  return <SourcePlaceholder kind="game" text="Game feed live" detail={[size, feed.fps ? `${Math.round(feed.fps)} fps` : null].filter(Boolean).join(' · ') || undefined} />;
+  return (
+    <SourcePlaceholder
+      kind="game"
+      text="Game feed live"
+      detail={[size, feed.fps ? `${Math.round(feed.fps)} fps` : null].filter(Boolean).join(' · ') || undefined}
+    />
+  );
 }
 
 /** What a layer shows on the canvas: live media where this browser has it, else the spec's placeholder. */
@@ -101,7 +107,15 @@ export function LayerContent({ source }: { source: Source }) {
       return <ImageContent url={source.settings.uploadId ? uploadContentPath(projectId, source.settings.uploadId) : source.settings.url} name={source.name} />;
     case 'video':
       return source.settings.uploadId ? (
-        <video className={styles.video} src={uploadContentPath(projectId, source.settings.uploadId)} autoPlay loop={source.settings.loop} muted playsInline aria-label={source.name} />
+        <video
+          className={styles.video}
+          src={uploadContentPath(projectId, source.settings.uploadId)}
+          autoPlay
+          loop={source.settings.loop}
+          muted
+          playsInline
+          aria-label={source.name}
+        />
       ) : (
         <SourcePlaceholder kind="unavailable" detail="Choose a video file in the source settings" />
       );

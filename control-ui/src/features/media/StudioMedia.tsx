@@ -11,7 +11,13 @@ import { useDeviceStore, useMediaStore } from '../../stores/index.ts';
 import { OwnMediaButtons } from './OwnMediaButtons.tsx';
 import styles from './StudioMedia.module.css';
 
-const connectionLabel = { idle: 'Not connected', connecting: 'Connecting…', connected: 'Connected', reconnecting: 'Reconnecting…', closed: 'Disconnected' } as const;
+const connectionLabel = {
+  idle: 'Not connected',
+  connecting: 'Connecting…',
+  connected: 'Connected',
+  reconnecting: 'Reconnecting…',
+  closed: 'Disconnected',
+} as const;
 
 const statusText: Record<DevicePermissionStatus, string | null> = {
   [DevicePermissionStatus.Unknown]: null,
@@ -68,20 +74,25 @@ export function StudioMedia() {
 }
 
 /** One device choice (spec §4): the devices this browser lists. */
-function DeviceField(props: { label: 'Camera' | 'Microphone'; devices: readonly DeviceLike[]; selected: string | null; onSelect: (deviceId: string) => Promise<void> }) {
+function DeviceField(props: {
+  label: 'Camera' | 'Microphone';
+  devices: readonly DeviceLike[];
+  selected: string | null;
+  onSelect: (deviceId: string) => Promise<void>;
+}) {
   const { label, devices, selected } = props;
   const id = useId();
   const noun = label.toLowerCase();
   return (
     <div className={styles.field}>
-        <label htmlFor={id}>{label}</label>
-        <Select
-          id={id}
-          value={selected}
-          options={devices.map((d) => ({ value: d.deviceId, label: d.label || label }))}
-          onValueChange={(deviceId) => void props.onSelect(deviceId)}
-          placeholder={devices.length === 0 ? `No ${noun} found` : `Default ${noun}`}
-        />
+      <label htmlFor={id}>{label}</label>
+      <Select
+        id={id}
+        value={selected}
+        options={devices.map((d) => ({ value: d.deviceId, label: d.label || label }))}
+        onValueChange={(deviceId) => void props.onSelect(deviceId)}
+        placeholder={devices.length === 0 ? `No ${noun} found` : `Default ${noun}`}
+      />
     </div>
   );
 }

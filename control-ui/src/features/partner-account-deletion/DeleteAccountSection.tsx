@@ -26,7 +26,8 @@ export function DeleteAccountSection() {
     setPending(true);
     const result = await requestAccountDeletion(typed);
     setPending(false);
-    if (result.ok) void navigate('/account-deleted', { replace: true, state: { eraseAfter: result.status.eraseAfter, retentionDays: result.status.retentionDays } });
+    if (result.ok)
+      void navigate('/account-deleted', { replace: true, state: { eraseAfter: result.status.eraseAfter, retentionDays: result.status.retentionDays } });
     else setError(result.message);
   };
 
@@ -34,8 +35,8 @@ export function DeleteAccountSection() {
     <form className={styles.subsection} onSubmit={(e) => void submit(e)}>
       <h3 className={styles.itemTitle}>Delete account</h3>
       <p className={styles.muted}>
-        Your account is deactivated at once: you are signed out everywhere, your channel and collaborations stop, and your public pages are hidden. Your data is erased for good{' '}
-        {status.retentionDays} days later. Signing in before then lets you reactivate it.
+        Your account is deactivated at once: you are signed out everywhere, your channel and collaborations stop, and your public pages are hidden. Your data is
+        erased for good {status.retentionDays} days later. Signing in before then lets you reactivate it.
       </p>
       <label className={styles.label} htmlFor={id}>
         Type your {byUsername ? 'username' : 'e-mail address'} <strong>{expected}</strong> to confirm

@@ -50,7 +50,15 @@ export function DevicePage() {
           <label className={styles.label} htmlFor={id}>
             Enter the {SHORT_CODE_LENGTH}-character code shown on your device
           </label>
-          <input id={id} className={styles.input} value={code} autoComplete="off" autoCapitalize="characters" maxLength={SHORT_CODE_LENGTH + 2} onChange={(e) => setCode(e.target.value)} />
+          <input
+            id={id}
+            className={styles.input}
+            value={code}
+            autoComplete="off"
+            autoCapitalize="characters"
+            maxLength={SHORT_CODE_LENGTH + 2}
+            onChange={(e) => setCode(e.target.value)}
+          />
           <div className={styles.actions}>
             <Button type="submit" variant="primary" disabled={pending || code.trim() === ''}>
               Continue

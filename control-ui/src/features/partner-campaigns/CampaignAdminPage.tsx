@@ -11,7 +11,16 @@ import {
   type CampaignStatus,
   type CampaignView,
 } from '@onair/protocol';
-import { adminCreateCampaign, adminDecide, adminImportKeys, adminInviteCreator, adminLoadApplications, adminLoadCampaigns, adminRecordSales, adminUpdateCampaign } from '../../actions/campaigns.ts';
+import {
+  adminCreateCampaign,
+  adminDecide,
+  adminImportKeys,
+  adminInviteCreator,
+  adminLoadApplications,
+  adminLoadCampaigns,
+  adminRecordSales,
+  adminUpdateCampaign,
+} from '../../actions/campaigns.ts';
 import { showToast } from '../../actions/toasts.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -47,7 +56,8 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
       {hint && <span className={partner.hint}>{hint}</span>}
     </label>
   );
-  const setResource = (i: number, change: Partial<{ title: string; url: string }>) => setD({ ...d, resources: d.resources.map((r, j) => (j === i ? { ...r, ...change } : r)) });
+  const setResource = (i: number, change: Partial<{ title: string; url: string }>) =>
+    setD({ ...d, resources: d.resources.map((r, j) => (j === i ? { ...r, ...change } : r)) });
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSaving(true);
@@ -67,7 +77,13 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
         <div className={partner.checks} role="radiogroup" aria-label="Kind">
           {(['game-key', 'revenue-share'] as const).map((kind) => (
             <label key={kind} className={partner.check}>
-              <input type="radio" name={`campaign-kind-${campaign?.id ?? 'new'}`} checked={d.kind === kind} disabled={campaign !== undefined && d.kind !== kind} onChange={() => setD({ ...d, kind })} />
+              <input
+                type="radio"
+                name={`campaign-kind-${campaign?.id ?? 'new'}`}
+                checked={d.kind === kind}
+                disabled={campaign !== undefined && d.kind !== kind}
+                onChange={() => setD({ ...d, kind })}
+              />
               {kind === 'game-key' ? 'Game keys' : 'Revenue share'}
             </label>
           ))}
@@ -91,7 +107,12 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
       </div>
       <label className={`${partner.field} ${partner.full}`}>
         <span className={partner.label}>Description</span>
-        <textarea className={`${partner.input} ${partner.textarea}`} maxLength={CAMPAIGN_DESCRIPTION_MAX} value={d.description} onChange={(e) => setD({ ...d, description: e.target.value })} />
+        <textarea
+          className={`${partner.input} ${partner.textarea}`}
+          maxLength={CAMPAIGN_DESCRIPTION_MAX}
+          value={d.description}
+          onChange={(e) => setD({ ...d, description: e.target.value })}
+        />
       </label>
       {d.kind === 'game-key' ? (
         <fieldset className={`${partner.field} ${partner.full} ${styles.fieldset}`}>
@@ -99,7 +120,11 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
           <div className={partner.checks}>
             {keyPlatforms.map((p) => (
               <label key={p} className={partner.check}>
-                <input type="checkbox" checked={d.platforms.includes(p)} onChange={(e) => setD({ ...d, platforms: e.target.checked ? [...d.platforms, p] : d.platforms.filter((x) => x !== p) })} />
+                <input
+                  type="checkbox"
+                  checked={d.platforms.includes(p)}
+                  onChange={(e) => setD({ ...d, platforms: e.target.checked ? [...d.platforms, p] : d.platforms.filter((x) => x !== p) })}
+                />
                 {p}
               </label>
             ))}
@@ -131,8 +156,22 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
         <legend className={partner.label}>Resources (links shown on the campaign's Resources tab)</legend>
         {d.resources.map((r, i) => (
           <div key={i} className={styles.row}>
-            <input className={partner.input} aria-label={`Resource ${i + 1} title`} placeholder="Press kit" maxLength={CAMPAIGN_TEXT_MAX} value={r.title} onChange={(e) => setResource(i, { title: e.target.value })} />
-            <input className={partner.input} aria-label={`Resource ${i + 1} address`} placeholder="https://" type="url" value={r.url} onChange={(e) => setResource(i, { url: e.target.value })} />
+            <input
+              className={partner.input}
+              aria-label={`Resource ${i + 1} title`}
+              placeholder="Press kit"
+              maxLength={CAMPAIGN_TEXT_MAX}
+              value={r.title}
+              onChange={(e) => setResource(i, { title: e.target.value })}
+            />
+            <input
+              className={partner.input}
+              aria-label={`Resource ${i + 1} address`}
+              placeholder="https://"
+              type="url"
+              value={r.url}
+              onChange={(e) => setResource(i, { url: e.target.value })}
+            />
             <Button aria-label={`Remove resource ${i + 1}`} onClick={() => setD({ ...d, resources: d.resources.filter((_, j) => j !== i) })}>
               <Trash2 size={14} aria-hidden />
             </Button>
@@ -190,7 +229,8 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
     <div>
       <h2 className={partner.cardTitle}>{campaign.name}</h2>
       <p className={partner.muted}>
-        {campaign.kind === 'game-key' ? `${campaign.keys.available} of ${campaign.keys.total} keys left` : `Revenue share ${campaign.revenueSharePercent}%`} · {campaign.status}
+        {campaign.kind === 'game-key' ? `${campaign.keys.available} of ${campaign.keys.total} keys left` : `Revenue share ${campaign.revenueSharePercent}%`} ·{' '}
+        {campaign.status}
       </p>
       {error && (
         <p role="alert" className={partner.formError}>
@@ -220,9 +260,19 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
               if (file) void file.text().then(setCsv);
             }}
           />
-          <textarea className={`${partner.input} ${partner.textarea}`} aria-label="Key pool CSV" value={csv} onChange={(e) => setCsv(e.target.value)} placeholder={'key,platform\nAAAA-BBBB-CCCC,Steam'} />
+          <textarea
+            className={`${partner.input} ${partner.textarea}`}
+            aria-label="Key pool CSV"
+            value={csv}
+            onChange={(e) => setCsv(e.target.value)}
+            placeholder={'key,platform\nAAAA-BBBB-CCCC,Steam'}
+          />
           <div className={partner.actions}>
-            <Button variant="primary" disabled={csv.trim() === ''} onClick={() => void run(adminImportKeys(campaign.id, csv), 'Keys imported').then(() => setCsv(''))}>
+            <Button
+              variant="primary"
+              disabled={csv.trim() === ''}
+              onClick={() => void run(adminImportKeys(campaign.id, csv), 'Keys imported').then(() => setCsv(''))}
+            >
               Import keys
             </Button>
           </div>
@@ -231,7 +281,13 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
       {campaign.kind === 'revenue-share' && (
         <section className={partner.card} aria-label="Sales">
           <h3 className={partner.label}>Credit sales (CSV with the header sale_id,promo_code,amount_minor,currency)</h3>
-          <textarea className={`${partner.input} ${partner.textarea}`} aria-label="Sales CSV" value={sales} onChange={(e) => setSales(e.target.value)} placeholder={'sale_id,promo_code,amount_minor,currency\nS-1001,ADA15,1999,usd'} />
+          <textarea
+            className={`${partner.input} ${partner.textarea}`}
+            aria-label="Sales CSV"
+            value={sales}
+            onChange={(e) => setSales(e.target.value)}
+            placeholder={'sale_id,promo_code,amount_minor,currency\nS-1001,ADA15,1999,usd'}
+          />
           <p className={partner.hint}>Each sale credits {campaign.revenueSharePercent}% to the creator whose promo code it used, once per sale id.</p>
           <div className={partner.actions}>
             <Button
@@ -242,7 +298,11 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
                   if (!o.ok) return setError(o.error);
                   setError(null);
                   setSales('');
-                  showToast({ kind: 'success', title: `${o.value.credited} sales credited`, description: o.value.alreadyCredited ? `${o.value.alreadyCredited} were credited before.` : undefined });
+                  showToast({
+                    kind: 'success',
+                    title: `${o.value.credited} sales credited`,
+                    description: o.value.alreadyCredited ? `${o.value.alreadyCredited} were credited before.` : undefined,
+                  });
                 })
               }
             >
@@ -259,7 +319,15 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
             void run(adminInviteCreator(campaign.id, email), 'Creator invited').then(() => setEmail(''));
           }}
         >
-          <input className={partner.input} type="email" required aria-label="Creator e-mail" placeholder="creator@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            className={partner.input}
+            type="email"
+            required
+            aria-label="Creator e-mail"
+            placeholder="creator@example.com"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
           <Button type="submit">Invite creator</Button>
         </form>
         {applications?.length === 0 && <p className={partner.muted}>No applications yet.</p>}
@@ -305,7 +373,9 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
                         <Button onClick={() => void run(adminDecide(campaign.id, a.id, 'reject'), 'Application declined')}>Reject</Button>
                       </>
                     )}
-                    {(a.status === 'invited' || a.status === 'accepted' || a.status === 'claimed') && <Button onClick={() => void run(adminDecide(campaign.id, a.id, 'rescind'), 'Participation rescinded')}>Rescind</Button>}
+                    {(a.status === 'invited' || a.status === 'accepted' || a.status === 'claimed') && (
+                      <Button onClick={() => void run(adminDecide(campaign.id, a.id, 'rescind'), 'Participation rescinded')}>Rescind</Button>
+                    )}
                   </div>
                 ),
               },

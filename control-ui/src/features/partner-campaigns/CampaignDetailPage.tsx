@@ -2,7 +2,16 @@ import { ArrowLeft, Copy } from 'lucide-react';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { availabilityWords, type CampaignView, type CreatorCampaign, type KeyPlatform } from '@onair/protocol';
-import { answerCampaignInvitation, applyToCampaign, claimCampaignKey, closeCampaign, createPromoCode, openCampaign, withdrawFromCampaign, type Outcome } from '../../actions/campaigns.ts';
+import {
+  answerCampaignInvitation,
+  applyToCampaign,
+  claimCampaignKey,
+  closeCampaign,
+  createPromoCode,
+  openCampaign,
+  withdrawFromCampaign,
+  type Outcome,
+} from '../../actions/campaigns.ts';
 import { showToast } from '../../actions/toasts.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -14,7 +23,8 @@ import { AgreementDialog, ApplyDialog, ClaimDialog, type ApplicationDraft } from
 import styles from './Campaigns.module.css';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
-const discountWords = (c: CampaignView) => (!c.promoDiscount ? null : c.promoDiscount.kind === 'fixed' ? `${c.promoDiscount.percent}%` : `${c.promoDiscount.minPercent}–${c.promoDiscount.maxPercent}%`);
+const discountWords = (c: CampaignView) =>
+  !c.promoDiscount ? null : c.promoDiscount.kind === 'fixed' ? `${c.promoDiscount.percent}%` : `${c.promoDiscount.minPercent}–${c.promoDiscount.maxPercent}%`;
 
 function Details({ item }: { item: CreatorCampaign }) {
   const { campaign: c, eligibility } = item;
@@ -101,7 +111,9 @@ function Details({ item }: { item: CreatorCampaign }) {
           </ul>
         </section>
       )}
-      {eligibility.stats && !eligibility.stats.complete && <p className={partner.hint}>Your 30-day figures cover the days OnAir has sampled your channel so far; they are exact after 30 days.</p>}
+      {eligibility.stats && !eligibility.stats.complete && (
+        <p className={partner.hint}>Your 30-day figures cover the days OnAir has sampled your channel so far; they are exact after 30 days.</p>
+      )}
     </div>
   );
 }
@@ -259,7 +271,12 @@ export function CampaignDetailPage() {
             {keysOpen ? 'Claim key' : `Keys available ${availabilityWords(keysAt!, now)}`}
           </Button>
         )}
-        <Button disabled={pending} onClick={() => void act(() => withdrawFromCampaign(campaign.id), application.status === 'applied' ? 'Application withdrawn' : 'You left the campaign')}>
+        <Button
+          disabled={pending}
+          onClick={() =>
+            void act(() => withdrawFromCampaign(campaign.id), application.status === 'applied' ? 'Application withdrawn' : 'You left the campaign')
+          }
+        >
           {application.status === 'applied' ? 'Withdraw application' : 'Leave campaign'}
         </Button>
       </>
@@ -331,9 +348,22 @@ export function CampaignDetailPage() {
         pending={pending}
         error={actionError}
         onClose={() => setDialog('apply')}
-        onAccept={() => draft && void act(() => applyToCampaign(campaign.id, { ...draft, agreementAccepted: true }), campaign.requiresReview ? 'Application sent' : 'You joined the campaign')}
+        onAccept={() =>
+          draft &&
+          void act(
+            () => applyToCampaign(campaign.id, { ...draft, agreementAccepted: true }),
+            campaign.requiresReview ? 'Application sent' : 'You joined the campaign',
+          )
+        }
       />
-      <ClaimDialog campaign={campaign} open={dialog === 'claim'} pending={pending} error={actionError} onClose={() => setDialog(null)} onClaim={(platform: KeyPlatform) => void act(() => claimCampaignKey(campaign.id, platform), 'Key claimed')} />
+      <ClaimDialog
+        campaign={campaign}
+        open={dialog === 'claim'}
+        pending={pending}
+        error={actionError}
+        onClose={() => setDialog(null)}
+        onClaim={(platform: KeyPlatform) => void act(() => claimCampaignKey(campaign.id, platform), 'Key claimed')}
+      />
     </div>
   );
 }

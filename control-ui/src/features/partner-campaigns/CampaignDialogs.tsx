@@ -13,30 +13,62 @@ export interface ApplicationDraft {
 }
 
 /** The apply dialog (spec §3 Application: primary channel, key platform, message); Continue opens the agreement. */
-export function ApplyDialog({ campaign, open, onClose, onContinue }: { campaign: CampaignView; open: boolean; onClose: () => void; onContinue: (draft: ApplicationDraft) => void }) {
+export function ApplyDialog({
+  campaign,
+  open,
+  onClose,
+  onContinue,
+}: {
+  campaign: CampaignView;
+  open: boolean;
+  onClose: () => void;
+  onContinue: (draft: ApplicationDraft) => void;
+}) {
   const [draft, setDraft] = useState<ApplicationDraft>({ primaryChannel: '', keyPlatform: campaign.platforms[0] ?? null, message: '' });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onContinue({ ...draft, primaryChannel: draft.primaryChannel.trim(), message: draft.message.trim() });
   };
   return (
-    <Modal open={open} onClose={onClose} title={campaign.requiresReview ? `Apply to ${campaign.name}` : `Join ${campaign.name}`} description="Tell the campaign where you stream.">
+    <Modal
+      open={open}
+      onClose={onClose}
+      title={campaign.requiresReview ? `Apply to ${campaign.name}` : `Join ${campaign.name}`}
+      description="Tell the campaign where you stream."
+    >
       <form className={`${partner.form} ${styles.dialog}`} onSubmit={submit}>
         <label className={`${partner.field} ${partner.full}`}>
           <span className={partner.label}>Primary channel</span>
-          <input className={partner.input} required maxLength={64} placeholder="twitch.tv/yourname" value={draft.primaryChannel} onChange={(e) => setDraft({ ...draft, primaryChannel: e.target.value })} />
+          <input
+            className={partner.input}
+            required
+            maxLength={64}
+            placeholder="twitch.tv/yourname"
+            value={draft.primaryChannel}
+            onChange={(e) => setDraft({ ...draft, primaryChannel: e.target.value })}
+          />
         </label>
         {campaign.kind === 'game-key' && (
           <div className={`${partner.field} ${partner.full}`}>
             <span className={partner.label} id="apply-key-platform">
               Key platform
             </span>
-            <Select aria-labelledby="apply-key-platform" value={draft.keyPlatform} options={campaign.platforms.map((p) => ({ value: p, label: p }))} onValueChange={(v) => setDraft({ ...draft, keyPlatform: v as KeyPlatform })} />
+            <Select
+              aria-labelledby="apply-key-platform"
+              value={draft.keyPlatform}
+              options={campaign.platforms.map((p) => ({ value: p, label: p }))}
+              onValueChange={(v) => setDraft({ ...draft, keyPlatform: v as KeyPlatform })}
+            />
           </div>
         )}
         <label className={`${partner.field} ${partner.full}`}>
           <span className={partner.label}>Message (optional)</span>
-          <textarea className={`${partner.input} ${partner.textarea}`} maxLength={CAMPAIGN_MESSAGE_MAX} value={draft.message} onChange={(e) => setDraft({ ...draft, message: e.target.value })} />
+          <textarea
+            className={`${partner.input} ${partner.textarea}`}
+            maxLength={CAMPAIGN_MESSAGE_MAX}
+            value={draft.message}
+            onChange={(e) => setDraft({ ...draft, message: e.target.value })}
+          />
           <span className={partner.hint}>
             {draft.message.length}/{CAMPAIGN_MESSAGE_MAX}
           </span>
@@ -53,7 +85,21 @@ export function ApplyDialog({ campaign, open, onClose, onContinue }: { campaign:
 }
 
 /** The agreement dialog: the campaign's terms, accepted before the application is sent. */
-export function AgreementDialog({ campaign, open, pending, error, onClose, onAccept }: { campaign: CampaignView; open: boolean; pending: boolean; error: string | null; onClose: () => void; onAccept: () => void }) {
+export function AgreementDialog({
+  campaign,
+  open,
+  pending,
+  error,
+  onClose,
+  onAccept,
+}: {
+  campaign: CampaignView;
+  open: boolean;
+  pending: boolean;
+  error: string | null;
+  onClose: () => void;
+  onAccept: () => void;
+}) {
   const [agreed, setAgreed] = useState(false);
   return (
     <Modal open={open} onClose={onClose} title="Campaign agreement" description={`The terms of ${campaign.name}.`}>
@@ -62,7 +108,9 @@ export function AgreementDialog({ campaign, open, pending, error, onClose, onAcc
         <ul className={styles.reasons}>
           <li>feature {campaign.game} on your stream while the campaign runs, and disclose the sponsorship to your viewers;</li>
           {campaign.kind === 'game-key' && <li>use the game key yourself, and not sell or give it away;</li>}
-          {campaign.kind === 'revenue-share' && <li>receive {campaign.revenueSharePercent}% of the revenue your promo codes and links bring, paid to your OnAir balance;</li>}
+          {campaign.kind === 'revenue-share' && (
+            <li>receive {campaign.revenueSharePercent}% of the revenue your promo codes and links bring, paid to your OnAir balance;</li>
+          )}
           <li>follow the platform rules of wherever you stream.</li>
         </ul>
         <label className={partner.check}>
@@ -85,7 +133,21 @@ export function AgreementDialog({ campaign, open, pending, error, onClose, onAcc
 }
 
 /** The claim dialog: one key for the platform chosen. */
-export function ClaimDialog({ campaign, open, pending, error, onClose, onClaim }: { campaign: CampaignView; open: boolean; pending: boolean; error: string | null; onClose: () => void; onClaim: (platform: KeyPlatform) => void }) {
+export function ClaimDialog({
+  campaign,
+  open,
+  pending,
+  error,
+  onClose,
+  onClaim,
+}: {
+  campaign: CampaignView;
+  open: boolean;
+  pending: boolean;
+  error: string | null;
+  onClose: () => void;
+  onClaim: (platform: KeyPlatform) => void;
+}) {
   const available = campaign.keys.byPlatform.filter((p) => p.available > 0);
   const [platform, setPlatform] = useState<KeyPlatform | null>(available[0]?.platform ?? campaign.platforms[0] ?? null);
   return (

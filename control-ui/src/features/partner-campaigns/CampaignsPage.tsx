@@ -100,12 +100,29 @@ export function CampaignsPage() {
           ))}
         </div>
         <div className={styles.filter}>
-          <Select aria-label="Kind" value={filters.kind ?? ALL} options={kindOptions} onValueChange={(v) => set({ kind: campaignKindSchema.safeParse(v).data })} />
+          <Select
+            aria-label="Kind"
+            value={filters.kind ?? ALL}
+            options={kindOptions}
+            onValueChange={(v) => set({ kind: campaignKindSchema.safeParse(v).data })}
+          />
         </div>
         <div className={styles.filter}>
-          <Select aria-label="Platform" value={filters.platform ?? ALL} options={platformOptions} onValueChange={(v) => set({ platform: keyPlatformSchema.safeParse(v).data })} />
+          <Select
+            aria-label="Platform"
+            value={filters.platform ?? ALL}
+            options={platformOptions}
+            onValueChange={(v) => set({ platform: keyPlatformSchema.safeParse(v).data })}
+          />
         </div>
-        <input className={`${partner.input} ${styles.search}`} type="search" aria-label="Search campaigns" placeholder="Search by name or game" maxLength={64} onChange={(e) => set({ search: e.target.value.trim() || undefined })} />
+        <input
+          className={`${partner.input} ${styles.search}`}
+          type="search"
+          aria-label="Search campaigns"
+          placeholder="Search by name or game"
+          maxLength={64}
+          onChange={(e) => set({ search: e.target.value.trim() || undefined })}
+        />
       </div>
       {state.error && (
         <p role="alert" className={partner.formError}>
@@ -114,7 +131,9 @@ export function CampaignsPage() {
       )}
       {state.items?.length === 0 && (
         <EmptyState icon={<Gamepad2 size={32} />} title={filters.list === 'mine' ? 'No campaigns yet' : 'No campaigns running'}>
-          {filters.list === 'mine' ? 'Campaigns you apply to or are invited to appear here.' : 'New campaigns appear here when developers and publishers start them.'}
+          {filters.list === 'mine'
+            ? 'Campaigns you apply to or are invited to appear here.'
+            : 'New campaigns appear here when developers and publishers start them.'}
         </EmptyState>
       )}
       {state.items && state.items.length > 0 && (

@@ -22,7 +22,9 @@ export function MarketingCampaignsPage() {
       <header className={page.header}>
         <div>
           <h1 className={page.title}>Campaigns for creators</h1>
-          <p className={page.subtitle}>Game developers and publishers offer game keys and a share of their revenue to creators who play their games on stream.</p>
+          <p className={page.subtitle}>
+            Game developers and publishers offer game keys and a share of their revenue to creators who play their games on stream.
+          </p>
         </div>
         <Link to="/partner/campaigns">Join the partner network</Link>
       </header>

@@ -35,13 +35,21 @@ export interface SectionProps {
 const permissionOptions = chatbotPermissionLevels.map((p) => ({ value: p, label: chatbotPermissionLabels[p] }));
 
 function RemoveButton({ label, onRemove, disabled }: { label: string; onRemove: () => void; disabled: boolean }) {
-  return (
-    <IconButton label={label} onClick={onRemove} disabled={disabled} icon={<Trash2 size={16} aria-hidden />} />
-  );
+  return <IconButton label={label} onClick={onRemove} disabled={disabled} icon={<Trash2 size={16} aria-hidden />} />;
 }
 
 type CommandDraft = Omit<ChatbotCommand, 'id' | 'count' | 'platforms'>;
-const emptyCommand: CommandDraft = { command: '', message: '', permission: 'everyone', replyToSender: false, description: '', pointCost: 0, globalCooldownSeconds: 5, userCooldownSeconds: 0, enabled: true };
+const emptyCommand: CommandDraft = {
+  command: '',
+  message: '',
+  permission: 'everyone',
+  replyToSender: false,
+  description: '',
+  pointCost: 0,
+  globalCooldownSeconds: 5,
+  userCooldownSeconds: 0,
+  enabled: true,
+};
 
 /** Commands (spec §3): name, permission, message with variables, cooldowns, point cost. */
 export function CommandsSection({ channelId, config, canEdit }: SectionProps) {
@@ -81,12 +89,26 @@ export function CommandsSection({ channelId, config, canEdit }: SectionProps) {
                     disabled={!canEdit}
                     onClick={() => {
                       setEditing(c.id);
-                      setDraft({ command: c.command, message: c.message, permission: c.permission, replyToSender: c.replyToSender, description: c.description, pointCost: c.pointCost, globalCooldownSeconds: c.globalCooldownSeconds, userCooldownSeconds: c.userCooldownSeconds, enabled: c.enabled });
+                      setDraft({
+                        command: c.command,
+                        message: c.message,
+                        permission: c.permission,
+                        replyToSender: c.replyToSender,
+                        description: c.description,
+                        pointCost: c.pointCost,
+                        globalCooldownSeconds: c.globalCooldownSeconds,
+                        userCooldownSeconds: c.userCooldownSeconds,
+                        enabled: c.enabled,
+                      });
                     }}
                   >
                     Edit
                   </Button>
-                  <RemoveButton label={`Remove ${c.command}`} disabled={!canEdit} onRemove={() => void save.run(() => removeChatbotItem(channelId, 'commands', c.id))} />
+                  <RemoveButton
+                    label={`Remove ${c.command}`}
+                    disabled={!canEdit}
+                    onRemove={() => void save.run(() => removeChatbotItem(channelId, 'commands', c.id))}
+                  />
                 </div>
               ),
             },
@@ -96,8 +118,21 @@ export function CommandsSection({ channelId, config, canEdit }: SectionProps) {
       <div className={styles.subsection}>
         <h3 className={styles.cardTitle}>{editing ? 'Edit command' : 'Add a command'}</h3>
         <div className={styles.form}>
-          <TextField label="Command" value={draft.command} onChange={(command) => set({ command })} max={CHATBOT_COMMAND_NAME_MAX} hint={`One word, at most ${CHATBOT_COMMAND_NAME_MAX} characters, e.g. !discord`} disabled={!canEdit} />
-          <ChoiceField label="Who can use it" value={draft.permission} options={permissionOptions} onChange={(p) => set({ permission: p as CommandDraft['permission'] })} disabled={!canEdit} />
+          <TextField
+            label="Command"
+            value={draft.command}
+            onChange={(command) => set({ command })}
+            max={CHATBOT_COMMAND_NAME_MAX}
+            hint={`One word, at most ${CHATBOT_COMMAND_NAME_MAX} characters, e.g. !discord`}
+            disabled={!canEdit}
+          />
+          <ChoiceField
+            label="Who can use it"
+            value={draft.permission}
+            options={permissionOptions}
+            onChange={(p) => set({ permission: p as CommandDraft['permission'] })}
+            disabled={!canEdit}
+          />
           <TextField
             className={styles.full}
             label="Message"
@@ -108,12 +143,38 @@ export function CommandsSection({ channelId, config, canEdit }: SectionProps) {
             hint={`At most ${CHATBOT_MESSAGE_MAX} characters. Variables: ${COMMAND_VARIABLES.map((v) => `{${v}}`).join(' ')}`}
             disabled={!canEdit}
           />
-          <NumberField label="Cooldown for everyone (seconds)" value={draft.globalCooldownSeconds} min={0} max={86400} onChange={(v) => set({ globalCooldownSeconds: v })} disabled={!canEdit} />
-          <NumberField label="Cooldown per viewer (seconds)" value={draft.userCooldownSeconds} min={0} max={86400} onChange={(v) => set({ userCooldownSeconds: v })} disabled={!canEdit} />
-          <NumberField label="Point cost" value={draft.pointCost} min={0} onChange={(v) => set({ pointCost: v })} disabled={!canEdit} hint="Spent from the viewer's loyalty points (Points program)." />
+          <NumberField
+            label="Cooldown for everyone (seconds)"
+            value={draft.globalCooldownSeconds}
+            min={0}
+            max={86400}
+            onChange={(v) => set({ globalCooldownSeconds: v })}
+            disabled={!canEdit}
+          />
+          <NumberField
+            label="Cooldown per viewer (seconds)"
+            value={draft.userCooldownSeconds}
+            min={0}
+            max={86400}
+            onChange={(v) => set({ userCooldownSeconds: v })}
+            disabled={!canEdit}
+          />
+          <NumberField
+            label="Point cost"
+            value={draft.pointCost}
+            min={0}
+            onChange={(v) => set({ pointCost: v })}
+            disabled={!canEdit}
+            hint="Spent from the viewer's loyalty points (Points program)."
+          />
           <TextField label="Description" value={draft.description} onChange={(description) => set({ description })} max={128} disabled={!canEdit} />
           <div className={`${styles.checks} ${styles.full}`}>
-            <Check label="Start the answer with @username" checked={draft.replyToSender} onChange={(replyToSender) => set({ replyToSender })} disabled={!canEdit} />
+            <Check
+              label="Start the answer with @username"
+              checked={draft.replyToSender}
+              onChange={(replyToSender) => set({ replyToSender })}
+              disabled={!canEdit}
+            />
             <Check label="On" checked={draft.enabled} onChange={(enabled) => set({ enabled })} disabled={!canEdit} />
           </div>
         </div>
@@ -144,11 +205,35 @@ export function TimersSection({ channelId, config, canEdit }: SectionProps) {
   return (
     <div className={styles.stack}>
       <div className={bot.row}>
-        <NumberField label="Every (minutes)" value={settings.intervalMinutes} min={1} max={180} onChange={(v) => setSettings({ ...settings, intervalMinutes: v })} disabled={!canEdit} />
-        <NumberField label="At least this many chat lines between" value={settings.minChatLines} min={0} max={1000} onChange={(v) => setSettings({ ...settings, minChatLines: v })} disabled={!canEdit} />
-        <Check label="Only send while live" checked={settings.onlyWhileLive} onChange={(onlyWhileLive) => setSettings({ ...settings, onlyWhileLive })} disabled={!canEdit} />
+        <NumberField
+          label="Every (minutes)"
+          value={settings.intervalMinutes}
+          min={1}
+          max={180}
+          onChange={(v) => setSettings({ ...settings, intervalMinutes: v })}
+          disabled={!canEdit}
+        />
+        <NumberField
+          label="At least this many chat lines between"
+          value={settings.minChatLines}
+          min={0}
+          max={1000}
+          onChange={(v) => setSettings({ ...settings, minChatLines: v })}
+          disabled={!canEdit}
+        />
+        <Check
+          label="Only send while live"
+          checked={settings.onlyWhileLive}
+          onChange={(onlyWhileLive) => setSettings({ ...settings, onlyWhileLive })}
+          disabled={!canEdit}
+        />
       </div>
-      <SaveRow onSave={() => void save.run(() => saveChatbotSection(channelId, 'timer-settings', settings))} busy={save.busy} error={save.error} disabled={!canEdit} />
+      <SaveRow
+        onSave={() => void save.run(() => saveChatbotSection(channelId, 'timer-settings', settings))}
+        busy={save.busy}
+        error={save.error}
+        disabled={!canEdit}
+      />
       {config.timers.length === 0 ? (
         <EmptyState title="No timed messages yet">Timed messages take turns: one every interval, while you are live and people are chatting.</EmptyState>
       ) : (
@@ -160,8 +245,17 @@ export function TimersSection({ channelId, config, canEdit }: SectionProps) {
                 <span className={styles.quote}>{t.message}</span>
               </div>
               <div className={styles.badges}>
-                <Switch label="On" checked={t.enabled} disabled={!canEdit} onCheckedChange={(enabled) => void add.run(() => saveChatbotItem(channelId, 'timers', { name: t.name, message: t.message, enabled }, t.id))} />
-                <RemoveButton label={`Remove ${t.name}`} disabled={!canEdit} onRemove={() => void add.run(() => removeChatbotItem(channelId, 'timers', t.id))} />
+                <Switch
+                  label="On"
+                  checked={t.enabled}
+                  disabled={!canEdit}
+                  onCheckedChange={(enabled) => void add.run(() => saveChatbotItem(channelId, 'timers', { name: t.name, message: t.message, enabled }, t.id))}
+                />
+                <RemoveButton
+                  label={`Remove ${t.name}`}
+                  disabled={!canEdit}
+                  onRemove={() => void add.run(() => removeChatbotItem(channelId, 'timers', t.id))}
+                />
               </div>
             </li>
           ))}
@@ -171,11 +265,24 @@ export function TimersSection({ channelId, config, canEdit }: SectionProps) {
         <h3 className={styles.cardTitle}>Add a timed message</h3>
         <div className={styles.form}>
           <TextField label="Name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} max={CHATBOT_TEXT_MAX} disabled={!canEdit} />
-          <TextField className={styles.full} label="Message" multiline value={draft.message} onChange={(message) => setDraft({ ...draft, message })} max={CHATBOT_MESSAGE_MAX} hint="Variables: {title} {game} {url}" disabled={!canEdit} />
+          <TextField
+            className={styles.full}
+            label="Message"
+            multiline
+            value={draft.message}
+            onChange={(message) => setDraft({ ...draft, message })}
+            max={CHATBOT_MESSAGE_MAX}
+            hint="Variables: {title} {game} {url}"
+            disabled={!canEdit}
+          />
         </div>
         <SaveRow
           label="Add timed message"
-          onSave={() => void add.run(() => saveChatbotItem(channelId, 'timers', { ...draft, platforms: ['twitch'] })).then((ok) => ok && setDraft({ name: '', message: '' }))}
+          onSave={() =>
+            void add
+              .run(() => saveChatbotItem(channelId, 'timers', { ...draft, platforms: ['twitch'] }))
+              .then((ok) => ok && setDraft({ name: '', message: '' }))
+          }
           busy={add.busy}
           error={add.error}
           disabled={!canEdit}
@@ -192,7 +299,9 @@ export function QuotesSection({ channelId, config, canEdit }: SectionProps) {
   return (
     <div className={styles.stack}>
       {config.quotes.length === 0 ? (
-        <EmptyState title="No quotes yet">Moderators add them in chat with !addquote text - author, or here. Viewers recall one with !quote and its number.</EmptyState>
+        <EmptyState title="No quotes yet">
+          Moderators add them in chat with !addquote text - author, or here. Viewers recall one with !quote and its number.
+        </EmptyState>
       ) : (
         <ul className={styles.list}>
           {config.quotes.map((q) => (
@@ -205,7 +314,11 @@ export function QuotesSection({ channelId, config, canEdit }: SectionProps) {
                   {q.author} · {new Date(q.createdAt).toLocaleDateString()}
                 </span>
               </div>
-              <RemoveButton label={`Remove quote ${q.number}`} disabled={!canEdit} onRemove={() => void save.run(() => removeChatbotItem(channelId, 'quotes', q.id))} />
+              <RemoveButton
+                label={`Remove quote ${q.number}`}
+                disabled={!canEdit}
+                onRemove={() => void save.run(() => removeChatbotItem(channelId, 'quotes', q.id))}
+              />
             </li>
           ))}
         </ul>
@@ -213,16 +326,45 @@ export function QuotesSection({ channelId, config, canEdit }: SectionProps) {
       <div className={styles.subsection}>
         <h3 className={styles.cardTitle}>Add a quote</h3>
         <div className={styles.form}>
-          <TextField className={styles.full} label="Quote" multiline value={draft.message} onChange={(message) => setDraft({ ...draft, message })} max={CHATBOT_MESSAGE_MAX} disabled={!canEdit} />
-          <TextField label="Author" value={draft.author} onChange={(author) => setDraft({ ...draft, author })} max={CHATBOT_QUOTE_AUTHOR_MAX} hint={`At most ${CHATBOT_QUOTE_AUTHOR_MAX} characters`} disabled={!canEdit} />
+          <TextField
+            className={styles.full}
+            label="Quote"
+            multiline
+            value={draft.message}
+            onChange={(message) => setDraft({ ...draft, message })}
+            max={CHATBOT_MESSAGE_MAX}
+            disabled={!canEdit}
+          />
+          <TextField
+            label="Author"
+            value={draft.author}
+            onChange={(author) => setDraft({ ...draft, author })}
+            max={CHATBOT_QUOTE_AUTHOR_MAX}
+            hint={`At most ${CHATBOT_QUOTE_AUTHOR_MAX} characters`}
+            disabled={!canEdit}
+          />
         </div>
-        <SaveRow label="Add quote" onSave={() => void save.run(() => saveChatbotItem(channelId, 'quotes', draft)).then((ok) => ok && setDraft({ message: '', author: '' }))} busy={save.busy} error={save.error} disabled={!canEdit} />
+        <SaveRow
+          label="Add quote"
+          onSave={() => void save.run(() => saveChatbotItem(channelId, 'quotes', draft)).then((ok) => ok && setDraft({ message: '', author: '' }))}
+          busy={save.busy}
+          error={save.error}
+          disabled={!canEdit}
+        />
       </div>
     </div>
   );
 }
 
-const alertNames: Record<AlertEventType, string> = { follow: 'Follow', sub: 'Subscription', resub: 'Resubscription', twitchRaid: 'Raid', twitchCheer: 'Cheer', tip: 'Tip', charity: 'Charity donation' };
+const alertNames: Record<AlertEventType, string> = {
+  follow: 'Follow',
+  sub: 'Subscription',
+  resub: 'Resubscription',
+  twitchRaid: 'Raid',
+  twitchCheer: 'Cheer',
+  tip: 'Tip',
+  charity: 'Charity donation',
+};
 
 /** Alerts (spec §3): a chat message per event type, with the event's variables. */
 export function AlertsSection({ channelId, config, canEdit }: SectionProps) {
@@ -234,7 +376,12 @@ export function AlertsSection({ channelId, config, canEdit }: SectionProps) {
         <div key={type} className={bot.filter}>
           <div className={bot.filterHead}>
             <span className={styles.itemTitle}>{alertNames[type]}</span>
-            <Switch label="On" checked={alerts[type].enabled} disabled={!canEdit} onCheckedChange={(enabled) => setAlerts({ ...alerts, [type]: { ...alerts[type], enabled } })} />
+            <Switch
+              label="On"
+              checked={alerts[type].enabled}
+              disabled={!canEdit}
+              onCheckedChange={(enabled) => setAlerts({ ...alerts, [type]: { ...alerts[type], enabled } })}
+            />
           </div>
           <TextField
             label="Message"
@@ -257,10 +404,30 @@ export function ExtrasSection({ channelId, config, canEdit }: SectionProps) {
   const save = useSave();
   return (
     <div className={styles.stack}>
-      <Switch label="!permit @viewer — moderators let a viewer post links for a while (Chat Filters › Links)" checked={extras.permitCommand} disabled={!canEdit} onCheckedChange={(permitCommand) => setExtras({ ...extras, permitCommand })} />
-      <Switch label="!quote [number] and !addquote text - author (moderators and regulars add)" checked={extras.quoteCommands} disabled={!canEdit} onCheckedChange={(quoteCommands) => setExtras({ ...extras, quoteCommands })} />
-      <Switch label="!points — a viewer's balance (Loyalty › Points)" checked={extras.pointsCommand} disabled={!canEdit} onCheckedChange={(pointsCommand) => setExtras({ ...extras, pointsCommand })} />
-      <Switch label="!watchtime — a viewer's hours watched; !rank — their rank and the next one (Loyalty › Ranks)" checked={extras.rankCommands} disabled={!canEdit} onCheckedChange={(rankCommands) => setExtras({ ...extras, rankCommands })} />
+      <Switch
+        label="!permit @viewer — moderators let a viewer post links for a while (Chat Filters › Links)"
+        checked={extras.permitCommand}
+        disabled={!canEdit}
+        onCheckedChange={(permitCommand) => setExtras({ ...extras, permitCommand })}
+      />
+      <Switch
+        label="!quote [number] and !addquote text - author (moderators and regulars add)"
+        checked={extras.quoteCommands}
+        disabled={!canEdit}
+        onCheckedChange={(quoteCommands) => setExtras({ ...extras, quoteCommands })}
+      />
+      <Switch
+        label="!points — a viewer's balance (Loyalty › Points)"
+        checked={extras.pointsCommand}
+        disabled={!canEdit}
+        onCheckedChange={(pointsCommand) => setExtras({ ...extras, pointsCommand })}
+      />
+      <Switch
+        label="!watchtime — a viewer's hours watched; !rank — their rank and the next one (Loyalty › Ranks)"
+        checked={extras.rankCommands}
+        disabled={!canEdit}
+        onCheckedChange={(rankCommands) => setExtras({ ...extras, rankCommands })}
+      />
       <NumberField
         label="Each viewer may ask !points, !watchtime or !rank once every (seconds)"
         value={extras.statsUserCooldownSeconds}
@@ -283,7 +450,12 @@ export function LinkPreviewSection({ channelId, config, canEdit }: SectionProps)
   const save = useSave();
   return (
     <div className={styles.stack}>
-      <Switch label="Post a preview of links in chat" checked={preview.enabled} disabled={!canEdit} onCheckedChange={(enabled) => setPreview({ ...preview, enabled })} />
+      <Switch
+        label="Post a preview of links in chat"
+        checked={preview.enabled}
+        disabled={!canEdit}
+        onCheckedChange={(enabled) => setPreview({ ...preview, enabled })}
+      />
       <NumberField
         label="Previews per minute at most"
         value={preview.maxPerMinute}
@@ -294,11 +466,16 @@ export function LinkPreviewSection({ channelId, config, canEdit }: SectionProps)
         hint="The same link is previewed at most once every 5 minutes, however often it is posted."
       />
       <p className={styles.hint}>
-        When a viewer posts a link that your Chat Filters allow, the bot opens the page and posts its title and site, for example “Link: My speedrun
-        guide (example.com)”. Commands are not previewed. Pages on private or local network addresses are never opened, even through a redirect; a
-        page that is not a web page, is too large or takes longer than 3 seconds gets no preview.
+        When a viewer posts a link that your Chat Filters allow, the bot opens the page and posts its title and site, for example “Link: My speedrun guide
+        (example.com)”. Commands are not previewed. Pages on private or local network addresses are never opened, even through a redirect; a page that is not a
+        web page, is too large or takes longer than 3 seconds gets no preview.
       </p>
-      <SaveRow onSave={() => void save.run(() => saveChatbotSection(channelId, 'link-preview', preview))} busy={save.busy} error={save.error} disabled={!canEdit} />
+      <SaveRow
+        onSave={() => void save.run(() => saveChatbotSection(channelId, 'link-preview', preview))}
+        busy={save.busy}
+        error={save.error}
+        disabled={!canEdit}
+      />
     </div>
   );
 }

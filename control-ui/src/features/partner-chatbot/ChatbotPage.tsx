@@ -95,7 +95,9 @@ function Connection({ channelId, owner }: { channelId: string; owner: boolean })
           {error}
         </p>
       ) : null}
-      <p className={styles.hint}>The chatbot works in Twitch chat only. Make the bot a moderator of your channel so it can remove messages and time viewers out.</p>
+      <p className={styles.hint}>
+        The chatbot works in Twitch chat only. Make the bot a moderator of your channel so it can remove messages and time viewers out.
+      </p>
     </section>
   );
 }
@@ -139,7 +141,9 @@ export function ChatbotPage() {
                 {current.title}
               </h2>
               <p className={styles.muted}>{current.lead}</p>
-              {!canEdit ? <p className={styles.hint}>Your access to this channel does not include editing this section. Ask the channel owner to grant it.</p> : null}
+              {!canEdit ? (
+                <p className={styles.hint}>Your access to this channel does not include editing this section. Ask the channel owner to grant it.</p>
+              ) : null}
             </div>
             <SectionBody key={`${channelId}:${current.id}`} id={current.id} channelId={channelId} config={config} canEdit={canEdit} />
           </section>

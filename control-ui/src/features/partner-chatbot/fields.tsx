@@ -5,7 +5,17 @@ import { Select, type SelectOption } from '../../components/Select.tsx';
 import styles from '../partner-home/Partner.module.css';
 
 /** The small form pieces of the Chatbot page, on the kit's fields: a labelled text, number, text area or choice. */
-export function TextField(props: { label: string; value: string; onChange: (v: string) => void; max?: number; hint?: string; multiline?: boolean; disabled?: boolean; error?: string | undefined; className?: string }) {
+export function TextField(props: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  max?: number;
+  hint?: string;
+  multiline?: boolean;
+  disabled?: boolean;
+  error?: string | undefined;
+  className?: string;
+}) {
   return (
     <KitTextField
       label={props.label}
@@ -21,7 +31,16 @@ export function TextField(props: { label: string; value: string; onChange: (v: s
   );
 }
 
-export function NumberField(props: { label: string; value: number; onChange: (v: number) => void; min?: number; max?: number; step?: number; disabled?: boolean; hint?: string }) {
+export function NumberField(props: {
+  label: string;
+  value: number;
+  onChange: (v: number) => void;
+  min?: number;
+  max?: number;
+  step?: number;
+  disabled?: boolean;
+  hint?: string;
+}) {
   return (
     <FormField label={props.label} hint={props.hint}>
       {(control) => (
@@ -42,7 +61,11 @@ export function NumberField(props: { label: string; value: number; onChange: (v:
 }
 
 export function ChoiceField(props: { label: string; value: string; options: readonly SelectOption[]; onChange: (v: string) => void; disabled?: boolean }) {
-  return <FormField label={props.label}>{(control) => <Select id={control.id} value={props.value} options={props.options} onValueChange={props.onChange} disabled={props.disabled ?? false} />}</FormField>;
+  return (
+    <FormField label={props.label}>
+      {(control) => <Select id={control.id} value={props.value} options={props.options} onValueChange={props.onChange} disabled={props.disabled ?? false} />}
+    </FormField>
+  );
 }
 
 export function Check(props: { label: string; checked: boolean; onChange: (v: boolean) => void; disabled?: boolean }) {
@@ -55,7 +78,21 @@ export function Check(props: { label: string; checked: boolean; onChange: (v: bo
 }
 
 /** A save button with the form's error beside it. */
-export function SaveRow({ onSave, busy, error, disabled, label = 'Save', children }: { onSave: () => void; busy: boolean; error: string | null; disabled?: boolean; label?: string; children?: ReactNode }) {
+export function SaveRow({
+  onSave,
+  busy,
+  error,
+  disabled,
+  label = 'Save',
+  children,
+}: {
+  onSave: () => void;
+  busy: boolean;
+  error: string | null;
+  disabled?: boolean;
+  label?: string;
+  children?: ReactNode;
+}) {
   return (
     <div className={styles.actions}>
       {error ? (

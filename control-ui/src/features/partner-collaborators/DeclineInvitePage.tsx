@@ -10,7 +10,9 @@ export function DeclineInvitePage() {
   useDocumentTitle('Decline Collaboration Invite');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const [state, setState] = useState<{ kind: 'asking' | 'pending' } | { kind: 'done'; channelName: string } | { kind: 'failed'; message: string }>({ kind: 'asking' });
+  const [state, setState] = useState<{ kind: 'asking' | 'pending' } | { kind: 'done'; channelName: string } | { kind: 'failed'; message: string }>({
+    kind: 'asking',
+  });
   useEffect(() => {
     if (!token) setState({ kind: 'failed', message: 'This link is not complete. Open it again from the invitation e-mail.' });
   }, [token]);
@@ -34,7 +36,11 @@ export function DeclineInvitePage() {
           </>
         )}
         {state.kind === 'done' && <p role="status">You declined the invitation from {state.channelName}.</p>}
-        {state.kind === 'failed' && <p role="alert" className={styles.formError}>{state.message}</p>}
+        {state.kind === 'failed' && (
+          <p role="alert" className={styles.formError}>
+            {state.message}
+          </p>
+        )}
         <Link to="/partner">Go to the partner network</Link>
       </section>
     </div>

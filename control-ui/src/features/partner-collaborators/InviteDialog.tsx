@@ -87,7 +87,13 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
           <label className={styles.label} htmlFor={`${base}-message`}>
             Message (optional)
           </label>
-          <textarea id={`${base}-message`} className={`${styles.input} ${styles.textarea}`} value={message} maxLength={INVITE_MESSAGE_MAX} onChange={(e) => setMessage(e.target.value)} />
+          <textarea
+            id={`${base}-message`}
+            className={`${styles.input} ${styles.textarea}`}
+            value={message}
+            maxLength={INVITE_MESSAGE_MAX}
+            onChange={(e) => setMessage(e.target.value)}
+          />
           {errors.message && <span className={styles.fieldError}>{errors.message}</span>}
         </div>
         <PermissionPicker value={permissions} onChange={setPermissions} error={errors.permissions} />

@@ -4,7 +4,15 @@ import styles from '../partner-home/Partner.module.css';
 const areas = [...new Set(permissionGroups.map((g) => permissionGroupLabels[g].area))];
 
 /** Partner spec §6: the permission groups, by area (Overlay, Chatbot, Analytics, Creator Site). */
-export function PermissionPicker({ value, onChange, error }: { value: PermissionGroup[]; onChange: (groups: PermissionGroup[]) => void; error?: string | undefined }) {
+export function PermissionPicker({
+  value,
+  onChange,
+  error,
+}: {
+  value: PermissionGroup[];
+  onChange: (groups: PermissionGroup[]) => void;
+  error?: string | undefined;
+}) {
   return (
     <fieldset className={`${styles.field} ${styles.fieldset} ${styles.full}`}>
       <legend className={styles.label}>Permissions</legend>

@@ -1,8 +1,29 @@
 import { ArrowDown, ArrowUp, ExternalLink, Globe } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { channelAllows, SITE_IMAGE_ACCEPT, SITE_IMAGE_TYPES, siteBlockKinds, siteBlockLabels, socialPlatforms, weekdayLabels, weekdays, type CreatorSite, type SiteBlock } from '@onair/protocol';
-import { addSiteBlock, loadCreatorSite, moveSiteBlock, removeSiteBlock, saveCreatorSite, setSiteHeadline, setSitePublished, updateSiteBlock, uploadSiteImage } from '../../actions/partner-creator-site.ts';
+import {
+  channelAllows,
+  SITE_IMAGE_ACCEPT,
+  SITE_IMAGE_TYPES,
+  siteBlockKinds,
+  siteBlockLabels,
+  socialPlatforms,
+  weekdayLabels,
+  weekdays,
+  type CreatorSite,
+  type SiteBlock,
+} from '@onair/protocol';
+import {
+  addSiteBlock,
+  loadCreatorSite,
+  moveSiteBlock,
+  removeSiteBlock,
+  saveCreatorSite,
+  setSiteHeadline,
+  setSitePublished,
+  updateSiteBlock,
+  uploadSiteImage,
+} from '../../actions/partner-creator-site.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Select } from '../../components/Select.tsx';
@@ -16,7 +37,17 @@ import styles from './CreatorSite.module.css';
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 ** 2) * 10) / 10} MB`;
 
 /** The picture of an image block: uploaded through the uploads store, with the §5 rules shown. */
-function ImageFields({ block, channelId, saved, errors }: { block: Extract<SiteBlock, { kind: 'image' }>; channelId: string; saved: CreatorSite; errors: Record<string, string> }) {
+function ImageFields({
+  block,
+  channelId,
+  saved,
+  errors,
+}: {
+  block: Extract<SiteBlock, { kind: 'image' }>;
+  channelId: string;
+  saved: CreatorSite;
+  errors: Record<string, string>;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -35,7 +66,9 @@ function ImageFields({ block, channelId, saved, errors }: { block: Extract<SiteB
       {/* The path on this origin: the control UI's CSP allows its own images (the api's PUBLIC_URL may be another origin). */}
       {visible ? <img className={styles.preview} src={new URL(image.url!).pathname} alt={block.alt} /> : null}
       <p className={partner.hint}>
-        {image ? `${image.name} · ${image.width}×${image.height}${visible ? '' : ' · shown to visitors once the site is saved and published'}` : 'No picture yet.'}
+        {image
+          ? `${image.name} · ${image.width}×${image.height}${visible ? '' : ' · shown to visitors once the site is saved and published'}`
+          : 'No picture yet.'}
       </p>
       <div className={styles.upload}>
         <input ref={input} type="file" hidden accept={SITE_IMAGE_ACCEPT} aria-label="Picture file" onChange={(e) => void pick(e.target.files?.[0])} />
@@ -70,7 +103,13 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
           {titleField}
           <label className={partner.field}>
             <span className={partner.label}>Text</span>
-            <textarea className={`${partner.input} ${partner.textarea} ${styles.text}`} maxLength={2000} value={block.text} aria-invalid={Boolean(errors.text)} onChange={(e) => set({ ...block, text: e.target.value })} />
+            <textarea
+              className={`${partner.input} ${partner.textarea} ${styles.text}`}
+              maxLength={2000}
+              value={block.text}
+              aria-invalid={Boolean(errors.text)}
+              onChange={(e) => set({ ...block, text: e.target.value })}
+            />
             {errors.text && <span className={partner.fieldError}>{errors.text}</span>}
           </label>
         </>
@@ -81,7 +120,12 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
           {titleField}
           <label className={partner.field}>
             <span className={partner.label}>Time zone</span>
-            <input className={partner.input} value={block.timeZone} aria-invalid={Boolean(errors.timeZone)} onChange={(e) => set({ ...block, timeZone: e.target.value })} />
+            <input
+              className={partner.input}
+              value={block.timeZone}
+              aria-invalid={Boolean(errors.timeZone)}
+              onChange={(e) => set({ ...block, timeZone: e.target.value })}
+            />
             {errors.timeZone && <span className={partner.fieldError}>{errors.timeZone}</span>}
           </label>
           {block.entries.map((entry, i) => (
@@ -90,10 +134,24 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
                 value={entry.day}
                 aria-label="Day"
                 options={weekdays.map((d) => ({ value: d, label: weekdayLabels[d] }))}
-                onValueChange={(day) => set({ ...block, entries: block.entries.map((x, j) => (j === i ? { ...x, day: day as (typeof weekdays)[number] } : x)) })}
+                onValueChange={(day) =>
+                  set({ ...block, entries: block.entries.map((x, j) => (j === i ? { ...x, day: day as (typeof weekdays)[number] } : x)) })
+                }
               />
-              <input className={partner.input} type="time" aria-label="Time" value={entry.time} onChange={(e) => set({ ...block, entries: block.entries.map((x, j) => (j === i ? { ...x, time: e.target.value } : x)) })} />
-              <input className={partner.input} aria-label="What" maxLength={64} value={entry.what} onChange={(e) => set({ ...block, entries: block.entries.map((x, j) => (j === i ? { ...x, what: e.target.value } : x)) })} />
+              <input
+                className={partner.input}
+                type="time"
+                aria-label="Time"
+                value={entry.time}
+                onChange={(e) => set({ ...block, entries: block.entries.map((x, j) => (j === i ? { ...x, time: e.target.value } : x)) })}
+              />
+              <input
+                className={partner.input}
+                aria-label="What"
+                maxLength={64}
+                value={entry.what}
+                onChange={(e) => set({ ...block, entries: block.entries.map((x, j) => (j === i ? { ...x, what: e.target.value } : x)) })}
+              />
               <Button variant="ghost" onClick={() => set({ ...block, entries: block.entries.filter((_x, j) => j !== i) })}>
                 Remove
               </Button>
@@ -108,8 +166,23 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
           {titleField}
           {block.links.map((link, i) => (
             <div key={i} className={styles.link}>
-              <Select value={link.platform} aria-label="Platform" options={socialPlatforms.map((p) => ({ value: p, label: p }))} onValueChange={(p) => set({ ...block, links: block.links.map((x, j) => (j === i ? { ...x, platform: p as (typeof socialPlatforms)[number] } : x)) })} />
-              <input className={partner.input} type="url" aria-label="Address" placeholder="https://" value={link.url} aria-invalid={Boolean(errors[`links.${i}.url`])} onChange={(e) => set({ ...block, links: block.links.map((x, j) => (j === i ? { ...x, url: e.target.value } : x)) })} />
+              <Select
+                value={link.platform}
+                aria-label="Platform"
+                options={socialPlatforms.map((p) => ({ value: p, label: p }))}
+                onValueChange={(p) =>
+                  set({ ...block, links: block.links.map((x, j) => (j === i ? { ...x, platform: p as (typeof socialPlatforms)[number] } : x)) })
+                }
+              />
+              <input
+                className={partner.input}
+                type="url"
+                aria-label="Address"
+                placeholder="https://"
+                value={link.url}
+                aria-invalid={Boolean(errors[`links.${i}.url`])}
+                onChange={(e) => set({ ...block, links: block.links.map((x, j) => (j === i ? { ...x, url: e.target.value } : x)) })}
+              />
               {errors[`links.${i}.url`] && <span className={`${partner.fieldError} ${styles.rowError}`}>{errors[`links.${i}.url`]}</span>}
               <Button variant="ghost" onClick={() => set({ ...block, links: block.links.filter((_x, j) => j !== i) })}>
                 Remove
@@ -125,7 +198,13 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
           {titleField}
           <label className={partner.field}>
             <span className={partner.label}>Twitch channel shown while you are live (empty: status only)</span>
-            <input className={partner.input} maxLength={25} value={block.twitchChannel} aria-invalid={Boolean(errors.twitchChannel)} onChange={(e) => set({ ...block, twitchChannel: e.target.value })} />
+            <input
+              className={partner.input}
+              maxLength={25}
+              value={block.twitchChannel}
+              aria-invalid={Boolean(errors.twitchChannel)}
+              onChange={(e) => set({ ...block, twitchChannel: e.target.value })}
+            />
             {errors.twitchChannel && <span className={partner.fieldError}>{errors.twitchChannel}</span>}
           </label>
         </>
@@ -159,7 +238,13 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
           {titleField}
           <label className={partner.field}>
             <span className={partner.label}>Button text</span>
-            <input className={partner.input} maxLength={64} value={block.label} aria-invalid={Boolean(errors.label)} onChange={(e) => set({ ...block, label: e.target.value })} />
+            <input
+              className={partner.input}
+              maxLength={64}
+              value={block.label}
+              aria-invalid={Boolean(errors.label)}
+              onChange={(e) => set({ ...block, label: e.target.value })}
+            />
             {errors.label && <span className={partner.fieldError}>{errors.label}</span>}
           </label>
           {saved.tips.available ? (
@@ -171,7 +256,8 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
             </p>
           ) : (
             <p className={styles.notice} role="note">
-              Visitors do not see this button right now: {saved.tips.unavailableReason} It shows once you take tips in <Link to="/partner/settings/tips">Settings › Tips</Link>.
+              Visitors do not see this button right now: {saved.tips.unavailableReason} It shows once you take tips in{' '}
+              <Link to="/partner/settings/tips">Settings › Tips</Link>.
             </p>
           )}
         </>
@@ -182,7 +268,8 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
           {titleField}
           {saved.promoCodes.length === 0 ? (
             <p className={styles.notice} role="note">
-              No promo codes yet. Visitors see &ldquo;No promo codes right now.&rdquo; Codes you make for the campaigns you take part in show here: see <Link to="/partner/campaigns">Campaigns</Link>.
+              No promo codes yet. Visitors see &ldquo;No promo codes right now.&rdquo; Codes you make for the campaigns you take part in show here: see{' '}
+              <Link to="/partner/campaigns">Campaigns</Link>.
             </p>
           ) : (
             <ul className={styles.codes} aria-label="Promo codes shown">
@@ -228,7 +315,8 @@ export function CreatorSitePage() {
   if (status === 'failed') return <EmptyState title="The creator site cannot be opened">{error}</EmptyState>;
   if (!saved || !draft) return null;
   const dirty = JSON.stringify({ published: saved.published, headline: saved.headline, blocks: saved.blocks }) !== JSON.stringify(draft);
-  const errorsOf = (i: number) => Object.fromEntries(Object.entries(fieldErrors).flatMap(([k, v]) => (k.startsWith(`blocks.${i}.`) ? [[k.slice(`blocks.${i}.`.length), v]] : [])));
+  const errorsOf = (i: number) =>
+    Object.fromEntries(Object.entries(fieldErrors).flatMap(([k, v]) => (k.startsWith(`blocks.${i}.`) ? [[k.slice(`blocks.${i}.`.length), v]] : [])));
 
   return (
     <div className={partner.narrow}>
@@ -248,7 +336,11 @@ export function CreatorSitePage() {
         )}
       </p>
       <section className={partner.card} aria-label="Site">
-        <Switch label={draft.published ? 'Published: visitors see the page' : 'Not published: visitors find nothing'} checked={draft.published} onCheckedChange={setSitePublished} />
+        <Switch
+          label={draft.published ? 'Published: visitors see the page' : 'Not published: visitors find nothing'}
+          checked={draft.published}
+          onCheckedChange={setSitePublished}
+        />
         <label className={partner.field}>
           <span className={partner.label}>Headline under your name</span>
           <input className={partner.input} maxLength={64} value={draft.headline} onChange={(e) => setSiteHeadline(e.target.value)} />

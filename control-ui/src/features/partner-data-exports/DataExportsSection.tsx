@@ -60,7 +60,8 @@ export function DataExportsSection() {
   return (
     <div className={styles.stack}>
       <p className={styles.muted}>
-        An archive of all your data as JSON and CSV files. We e-mail you when it is ready; the download link works for {state.linkHours} hours. One export at a time.
+        An archive of all your data as JSON and CSV files. We e-mail you when it is ready; the download link works for {state.linkHours} hours. One export at a
+        time.
       </p>
       <div>
         <Button variant="primary" disabled={building} onClick={() => void requestDataExport()}>

@@ -21,7 +21,13 @@ export function PartnerAccountPage() {
     ['Content language', languageOptions().find((l) => l.value === profile.contentLanguage)?.label ?? profile.contentLanguage],
     ['Streaming devices', profile.streamingDevices.join(', ')],
     ['Main platform', profile.mainPlatform],
-    ['Sign-in', account.loginMethods.filter((m) => m.connected).map((m) => m.label).join(', ')],
+    [
+      'Sign-in',
+      account.loginMethods
+        .filter((m) => m.connected)
+        .map((m) => m.label)
+        .join(', '),
+    ],
   ];
   return (
     <div className={styles.narrow}>

@@ -14,7 +14,12 @@ const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyl
 function StreamStats() {
   const streams = usePartnerStore((s) => s.streams);
   const error = usePartnerStore((s) => s.streamsError);
-  if (error) return <p role="alert" className={styles.muted}>{error}</p>;
+  if (error)
+    return (
+      <p role="alert" className={styles.muted}>
+        {error}
+      </p>
+    );
   if (!streams) return null;
   if (streams.length === 0) {
     return (

@@ -42,7 +42,9 @@ export function DashboardPage() {
       <div className={styles.grid}>
         <Link to="/partner/settings/collaborators?tab=received" className={styles.card}>
           <Inbox size={20} aria-hidden />
-          <span className={styles.itemTitle}>{pending === 0 ? 'No invitations waiting' : pending === 1 ? '1 invitation waiting' : `${pending} invitations waiting`}</span>
+          <span className={styles.itemTitle}>
+            {pending === 0 ? 'No invitations waiting' : pending === 1 ? '1 invitation waiting' : `${pending} invitations waiting`}
+          </span>
         </Link>
         <Link to="/partner/settings/collaborators" className={styles.card}>
           <Users size={20} aria-hidden />

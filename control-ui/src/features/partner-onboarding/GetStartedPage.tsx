@@ -13,9 +13,7 @@ export function GetStartedPage() {
   if (account?.onboarded) return <Navigate to="/partner" replace />;
   return (
     <div className={styles.onboarding}>
-      <h1 className={styles.title}>
-        Get Started
-      </h1>
+      <h1 className={styles.title}>Get Started</h1>
       <p className={styles.lead}>Tell us about you and your channel. You can change these later in Settings.</p>
       <section className={styles.card} aria-label="Your details">
         <PersonalInfoForm

@@ -21,7 +21,9 @@ function Preview({ widget, scale }: { widget: Widget; scale: number }) {
     case 'alertBox':
       return (
         <div className={styles.preview} style={font}>
-          <div className={styles.alertPreview}>{renderAlertText(widget.alerts.follow.message, alertValues({ type: 'follow', platformUsername: 'TestFollower', value: null, data: {} }))}</div>
+          <div className={styles.alertPreview}>
+            {renderAlertText(widget.alerts.follow.message, alertValues({ type: 'follow', platformUsername: 'TestFollower', value: null, data: {} }))}
+          </div>
         </div>
       );
     case 'recentEvents':
@@ -46,9 +48,7 @@ function Preview({ widget, scale }: { widget: Widget; scale: number }) {
     case 'goalBar':
       return (
         <div className={styles.preview} style={font}>
-          <div>
-            {widget.title || goalMetricLabels[widget.metric]} · 40%
-          </div>
+          <div>{widget.title || goalMetricLabels[widget.metric]} · 40%</div>
           <div className={styles.goalTrack}>
             <div className={styles.goalFill} style={{ background: widget.barColor }} />
           </div>
@@ -61,7 +61,11 @@ function Preview({ widget, scale }: { widget: Widget; scale: number }) {
         </div>
       );
     case 'image':
-      return widget.uploadId ? <UploadedImage uploadId={widget.uploadId} /> : <img className={styles.imagePreview} src={widget.url} alt="" referrerPolicy="no-referrer" draggable={false} />;
+      return widget.uploadId ? (
+        <UploadedImage uploadId={widget.uploadId} />
+      ) : (
+        <img className={styles.imagePreview} src={widget.url} alt="" referrerPolicy="no-referrer" draggable={false} />
+      );
     case 'timer':
       return (
         <div className={styles.preview} style={{ ...font, textAlign: 'center' }}>
@@ -76,7 +80,17 @@ function Preview({ widget, scale }: { widget: Widget; scale: number }) {
  * The overlay's 1280×720 canvas, drawn at the size of its column like the studio's program: each
  * widget is placed by percent, dragged to move and by its corner to resize, in canvas units.
  */
-export function OverlayCanvas({ widgets, selectedId, invalidIds, editable }: { widgets: Widget[]; selectedId: string | null; invalidIds: ReadonlySet<string>; editable: boolean }) {
+export function OverlayCanvas({
+  widgets,
+  selectedId,
+  invalidIds,
+  editable,
+}: {
+  widgets: Widget[];
+  selectedId: string | null;
+  invalidIds: ReadonlySet<string>;
+  editable: boolean;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const scale = (ref.current?.clientWidth ?? OVERLAY_CANVAS.width) / OVERLAY_CANVAS.width;
 
@@ -113,7 +127,12 @@ export function OverlayCanvas({ widgets, selectedId, invalidIds, editable }: { w
           aria-pressed={w.id === selectedId}
           data-widget={w.kind}
           className={[styles.widget, w.id === selectedId ? styles.widgetSelected : '', invalidIds.has(w.id) ? styles.widgetInvalid : ''].join(' ')}
-          style={{ left: pct(w.x, OVERLAY_CANVAS.width), top: pct(w.y, OVERLAY_CANVAS.height), width: pct(w.width, OVERLAY_CANVAS.width), height: pct(w.height, OVERLAY_CANVAS.height) }}
+          style={{
+            left: pct(w.x, OVERLAY_CANVAS.width),
+            top: pct(w.y, OVERLAY_CANVAS.height),
+            width: pct(w.width, OVERLAY_CANVAS.width),
+            height: pct(w.height, OVERLAY_CANVAS.height),
+          }}
           onPointerDown={(e) => drag(e, w, 'move')}
           onKeyDown={(e) => {
             if (e.key === 'Enter' || e.key === ' ') selectWidget(w.id);

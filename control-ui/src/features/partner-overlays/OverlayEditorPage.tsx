@@ -52,7 +52,8 @@ function Addresses({ overlay, editable, channelId }: { overlay: Overlay; editabl
       {editable && (
         <Button
           onClick={() => {
-            if (window.confirm('Make a new address? The current one stops working at once, in OBS and in your studio scenes.')) void rotateOverlaySecret(channelId);
+            if (window.confirm('Make a new address? The current one stops working at once, in OBS and in your studio scenes.'))
+              void rotateOverlaySecret(channelId);
           }}
         >
           New address
@@ -81,7 +82,15 @@ function TriggerAccessCard({ draft, editable }: { draft: OverlayContent; editabl
         <textarea
           className={`${partner.input} ${partner.textarea}`}
           value={access.whitelist.join('\n')}
-          onChange={(e) => setTriggerAccess({ ...access, whitelist: e.target.value.split('\n').map((l) => l.trim()).filter((l, i, all) => l !== '' || i === all.length - 1) })}
+          onChange={(e) =>
+            setTriggerAccess({
+              ...access,
+              whitelist: e.target.value
+                .split('\n')
+                .map((l) => l.trim())
+                .filter((l, i, all) => l !== '' || i === all.length - 1),
+            })
+          }
         />
       </label>
     </fieldset>
@@ -119,7 +128,9 @@ export function OverlayEditorPage() {
   const selected = selectedIndex >= 0 ? draft.widgets[selectedIndex] : undefined;
   const prefix = `widgets.${selectedIndex}.`;
   const selectedErrors = Object.fromEntries(Object.entries(fieldErrors).flatMap(([k, v]) => (k.startsWith(prefix) ? [[k.slice(prefix.length), v]] : [])));
-  const invalid = new Set(Object.keys(fieldErrors).flatMap((k) => (/^widgets\.(\d+)\./.exec(k) ? [draft.widgets[Number(/^widgets\.(\d+)\./.exec(k)![1])]?.id ?? ''] : [])));
+  const invalid = new Set(
+    Object.keys(fieldErrors).flatMap((k) => (/^widgets\.(\d+)\./.exec(k) ? [draft.widgets[Number(/^widgets\.(\d+)\./.exec(k)![1])]?.id ?? ''] : [])),
+  );
 
   return (
     <div>
@@ -127,7 +138,14 @@ export function OverlayEditorPage() {
         <Link to="/partner/overlays" aria-label="Back to overlays" className={partner.muted}>
           <ArrowLeft size={20} aria-hidden />
         </Link>
-        <input className={`${partner.input} ${styles.name}`} aria-label="Overlay name" maxLength={64} value={draft.name} disabled={!editable} onChange={(e) => renameOverlay(e.target.value)} />
+        <input
+          className={`${partner.input} ${styles.name}`}
+          aria-label="Overlay name"
+          maxLength={64}
+          value={draft.name}
+          disabled={!editable}
+          onChange={(e) => renameOverlay(e.target.value)}
+        />
         <span className={styles.spacer} />
         {error && (
           <span role="alert" className={partner.formError}>
@@ -139,7 +157,8 @@ export function OverlayEditorPage() {
             <Button
               variant="ghost"
               onClick={() => {
-                if (window.confirm(`Delete “${saved.name}”? Its address stops working.`)) void deleteOverlay(channelId, saved.id).then((ok) => ok && navigate('/partner/overlays'));
+                if (window.confirm(`Delete “${saved.name}”? Its address stops working.`))
+                  void deleteOverlay(channelId, saved.id).then((ok) => ok && navigate('/partner/overlays'));
               }}
             >
               Delete
@@ -162,8 +181,8 @@ export function OverlayEditorPage() {
         <div className={styles.stage}>
           <OverlayCanvas widgets={draft.widgets} selectedId={selectedId} invalidIds={invalid} editable={editable} />
           <p className={styles.canvasHint}>
-            {draft.widgets.length === 0 ? 'Add a widget from the left. ' : ''}Drag a widget to move it, its corner to resize it. The checkerboard is transparent in the stream. Sizes are on the
-            studio’s 1280×720 canvas.
+            {draft.widgets.length === 0 ? 'Add a widget from the left. ' : ''}Drag a widget to move it, its corner to resize it. The checkerboard is transparent
+            in the stream. Sizes are on the studio’s 1280×720 canvas.
           </p>
           <Addresses overlay={saved} editable={editable} channelId={channelId} />
         </div>

@@ -53,7 +53,14 @@ export function OverlaysPage() {
       <p className={partner.lead}>Alerts, goals, chat and more on a transparent page: add it to OnAir Studio or OBS as a browser source.</p>
       {canEdit && (
         <form className={styles.createRow} onSubmit={(e) => void create(e)}>
-          <input className={partner.input} aria-label="New overlay name" placeholder="New overlay name" maxLength={64} value={name} onChange={(e) => setName(e.target.value)} />
+          <input
+            className={partner.input}
+            aria-label="New overlay name"
+            placeholder="New overlay name"
+            maxLength={64}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
           <Button type="submit" variant="primary" disabled={name.trim() === ''}>
             Create overlay
           </Button>
@@ -74,7 +81,8 @@ export function OverlaysPage() {
             <Link key={o.id} to={`/partner/overlays/${o.id}`} className={styles.overlayCard}>
               <strong>{o.name}</strong>
               <span className={partner.muted}>
-                {o.widgetCount === 1 ? '1 widget' : `${o.widgetCount} widgets`} · edited {new Date(o.updatedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+                {o.widgetCount === 1 ? '1 widget' : `${o.widgetCount} widgets`} · edited{' '}
+                {new Date(o.updatedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
               </span>
             </Link>
           ))}

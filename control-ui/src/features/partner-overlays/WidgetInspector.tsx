@@ -20,7 +20,15 @@ import { Select } from '../../components/Select.tsx';
 import partner from '../partner-home/Partner.module.css';
 import styles from './Overlays.module.css';
 
-const ALERT_LABELS: Record<AlertEventType, string> = { follow: 'Follow', sub: 'Subscription', resub: 'Resubscription', twitchRaid: 'Raid', twitchCheer: 'Cheer', tip: 'Tip', charity: 'Charity donation' };
+const ALERT_LABELS: Record<AlertEventType, string> = {
+  follow: 'Follow',
+  sub: 'Subscription',
+  resub: 'Resubscription',
+  twitchRaid: 'Raid',
+  twitchCheer: 'Cheer',
+  tip: 'Tip',
+  charity: 'Charity donation',
+};
 
 /** `YYYY-MM-DDTHH:mm` in local time, for a datetime-local input. */
 function localInput(iso: string): string {
@@ -42,7 +50,14 @@ function Field({ label, error, children }: { label: string; error?: string | und
 function NumberInput({ value, min, max, onChange, label }: { value: number; min: number; max: number; onChange: (n: number) => void; label: string }) {
   return (
     <Field label={label}>
-      <input className={partner.input} type="number" min={min} max={max} value={value} onChange={(e) => Number.isFinite(e.target.valueAsNumber) && onChange(e.target.valueAsNumber)} />
+      <input
+        className={partner.input}
+        type="number"
+        min={min}
+        max={max}
+        value={value}
+        onChange={(e) => Number.isFinite(e.target.valueAsNumber) && onChange(e.target.valueAsNumber)}
+      />
     </Field>
   );
 }
@@ -67,7 +82,13 @@ function ImageFields({ widget, channelId, errors }: { widget: WidgetOf<'image'>;
   return (
     <>
       <div className={styles.imageUpload}>
-        <p className={partner.hint}>{image ? `${image.name} · ${image.width}×${image.height}${onOverlay ? '' : ' · shown on the overlay once saved'}` : widget.uploadId ? 'An uploaded picture.' : 'No uploaded picture.'}</p>
+        <p className={partner.hint}>
+          {image
+            ? `${image.name} · ${image.width}×${image.height}${onOverlay ? '' : ' · shown on the overlay once saved'}`
+            : widget.uploadId
+              ? 'An uploaded picture.'
+              : 'No uploaded picture.'}
+        </p>
         <div className={styles.uploadRow}>
           <input ref={input} type="file" hidden accept={SITE_IMAGE_ACCEPT} aria-label="Image file" onChange={(e) => void pick(e.target.files?.[0])} />
           <Button disabled={busy} onClick={() => input.current?.click()}>
@@ -84,14 +105,30 @@ function ImageFields({ widget, channelId, errors }: { widget: WidgetOf<'image'>;
         )}
       </div>
       <Field label="Or an image address (https)" error={errors.url}>
-        <input className={partner.input} type="url" value={widget.url} placeholder={widget.uploadId ? 'Using the uploaded picture' : 'https://'} onChange={(e) => updateWidget(widget.id, { url: e.target.value, uploadId: null } as Partial<Widget>)} />
+        <input
+          className={partner.input}
+          type="url"
+          value={widget.url}
+          placeholder={widget.uploadId ? 'Using the uploaded picture' : 'https://'}
+          onChange={(e) => updateWidget(widget.id, { url: e.target.value, uploadId: null } as Partial<Widget>)}
+        />
       </Field>
     </>
   );
 }
 
 /** The selected widget's settings; `errors` are the api's words for this widget's fields. */
-export function WidgetInspector({ widget, errors, editable, channelId }: { widget: Widget; errors: Record<string, string>; editable: boolean; channelId: string }) {
+export function WidgetInspector({
+  widget,
+  errors,
+  editable,
+  channelId,
+}: {
+  widget: Widget;
+  errors: Record<string, string>;
+  editable: boolean;
+  channelId: string;
+}) {
   const set = (changes: Partial<Widget>) => updateWidget(widget.id, changes);
   return (
     <fieldset className={partner.card} disabled={!editable} aria-label={`${widgetKindLabels[widget.kind]} settings`}>
@@ -112,15 +149,32 @@ export function WidgetInspector({ widget, errors, editable, channelId }: { widge
       )}
       {widget.kind === 'alertBox' && (
         <>
-          <NumberInput label="Seconds on screen" value={widget.durationMs / 1000} min={2} max={15} onChange={(s) => set({ durationMs: Math.round(s * 1000) })} />
+          <NumberInput
+            label="Seconds on screen"
+            value={widget.durationMs / 1000}
+            min={2}
+            max={15}
+            onChange={(s) => set({ durationMs: Math.round(s * 1000) })}
+          />
           {alertEventTypes.map((type) => {
             const template = widget.alerts[type];
-            const setTemplate = (changes: Partial<typeof template>) => set({ alerts: { ...widget.alerts, [type]: { ...template, ...changes } } } as Partial<Widget>);
+            const setTemplate = (changes: Partial<typeof template>) =>
+              set({ alerts: { ...widget.alerts, [type]: { ...template, ...changes } } } as Partial<Widget>);
             return (
               <div key={type} className={styles.alertRow}>
-                <input type="checkbox" aria-label={`${ALERT_LABELS[type]} alert on`} checked={template.enabled} onChange={(e) => setTemplate({ enabled: e.target.checked })} />
+                <input
+                  type="checkbox"
+                  aria-label={`${ALERT_LABELS[type]} alert on`}
+                  checked={template.enabled}
+                  onChange={(e) => setTemplate({ enabled: e.target.checked })}
+                />
                 <Field label={`${ALERT_LABELS[type]} · ${ALERT_VARIABLES[type].map((v) => `{${v}}`).join(' ')}`} error={errors[`alerts.${type}.message`]}>
-                  <input className={partner.input} maxLength={OVERLAY_MESSAGE_MAX} value={template.message} onChange={(e) => setTemplate({ message: e.target.value })} />
+                  <input
+                    className={partner.input}
+                    maxLength={OVERLAY_MESSAGE_MAX}
+                    value={template.message}
+                    onChange={(e) => setTemplate({ message: e.target.value })}
+                  />
                 </Field>
               </div>
             );
@@ -160,7 +214,12 @@ export function WidgetInspector({ widget, errors, editable, channelId }: { widge
             <input className={partner.input} maxLength={OVERLAY_TEXT_MAX} value={widget.title} onChange={(e) => set({ title: e.target.value })} />
           </Field>
           <Field label="Goal">
-            <Select value={widget.metric} options={goalMetrics.map((m) => ({ value: m, label: goalMetricLabels[m] }))} onValueChange={(m) => set({ metric: m as (typeof goalMetrics)[number] } as Partial<Widget>)} aria-label="Goal" />
+            <Select
+              value={widget.metric}
+              options={goalMetrics.map((m) => ({ value: m, label: goalMetricLabels[m] }))}
+              onValueChange={(m) => set({ metric: m as (typeof goalMetrics)[number] } as Partial<Widget>)}
+              aria-label="Goal"
+            />
           </Field>
           <div className={styles.row}>
             <NumberInput
@@ -172,12 +231,22 @@ export function WidgetInspector({ widget, errors, editable, channelId }: { widge
             />
             {widget.metric === 'tips' && (
               <Field label="Currency" error={errors.currency}>
-                <input className={partner.input} maxLength={3} value={widget.currency} onChange={(e) => set({ currency: e.target.value.toUpperCase() } as Partial<Widget>)} />
+                <input
+                  className={partner.input}
+                  maxLength={3}
+                  value={widget.currency}
+                  onChange={(e) => set({ currency: e.target.value.toUpperCase() } as Partial<Widget>)}
+                />
               </Field>
             )}
           </div>
           <Field label="Counting since">
-            <input className={partner.input} type="datetime-local" value={localInput(widget.since)} onChange={(e) => e.target.value && set({ since: new Date(e.target.value).toISOString() } as Partial<Widget>)} />
+            <input
+              className={partner.input}
+              type="datetime-local"
+              value={localInput(widget.since)}
+              onChange={(e) => e.target.value && set({ since: new Date(e.target.value).toISOString() } as Partial<Widget>)}
+            />
           </Field>
           <Field label="Bar colour">
             <input className={styles.colorInput} type="color" value={widget.barColor} onChange={(e) => set({ barColor: e.target.value } as Partial<Widget>)} />
@@ -186,14 +255,24 @@ export function WidgetInspector({ widget, errors, editable, channelId }: { widge
       )}
       {widget.kind === 'text' && (
         <Field label="Text" error={errors.text}>
-          <textarea className={`${partner.input} ${partner.textarea}`} maxLength={OVERLAY_MESSAGE_MAX} value={widget.text} onChange={(e) => set({ text: e.target.value } as Partial<Widget>)} />
+          <textarea
+            className={`${partner.input} ${partner.textarea}`}
+            maxLength={OVERLAY_MESSAGE_MAX}
+            value={widget.text}
+            onChange={(e) => set({ text: e.target.value } as Partial<Widget>)}
+          />
         </Field>
       )}
       {widget.kind === 'image' && <ImageFields widget={widget} channelId={channelId} errors={errors} />}
       {widget.kind === 'timer' && (
         <>
           <Field label="Label" error={errors.label}>
-            <input className={partner.input} maxLength={OVERLAY_TEXT_MAX} value={widget.label} onChange={(e) => set({ label: e.target.value } as Partial<Widget>)} />
+            <input
+              className={partner.input}
+              maxLength={OVERLAY_TEXT_MAX}
+              value={widget.label}
+              onChange={(e) => set({ label: e.target.value } as Partial<Widget>)}
+            />
           </Field>
           <Field label="Counts">
             <Select
@@ -207,7 +286,12 @@ export function WidgetInspector({ widget, errors, editable, channelId }: { widge
             />
           </Field>
           <Field label={widget.mode === 'countdown' ? 'Ends at' : 'Started at'}>
-            <input className={partner.input} type="datetime-local" value={localInput(widget.at)} onChange={(e) => e.target.value && set({ at: new Date(e.target.value).toISOString() } as Partial<Widget>)} />
+            <input
+              className={partner.input}
+              type="datetime-local"
+              value={localInput(widget.at)}
+              onChange={(e) => e.target.value && set({ at: new Date(e.target.value).toISOString() } as Partial<Widget>)}
+            />
           </Field>
         </>
       )}

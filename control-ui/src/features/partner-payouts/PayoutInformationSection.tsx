@@ -1,6 +1,14 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { countryCodes, moneyCurrencies, type PaymentMethodView } from '@onair/protocol';
-import { addPaymentMethod, closeTaxInterview, openPaymentMethods, openTaxInterview, removePaymentMethod, setDefaultPaymentMethod, submitTaxInterview } from '../../actions/money.ts';
+import {
+  addPaymentMethod,
+  closeTaxInterview,
+  openPaymentMethods,
+  openTaxInterview,
+  removePaymentMethod,
+  setDefaultPaymentMethod,
+  submitTaxInterview,
+} from '../../actions/money.ts';
 import { Button } from '../../components/Button.tsx';
 import { FormField, Input, TextField } from '../../components/FormField.tsx';
 import { Select } from '../../components/Select.tsx';
@@ -71,17 +79,34 @@ export function TaxInterviewForm({ channelId, onDone }: { channelId: string; onD
         </div>
       ) : (
         <form className={styles.form} onSubmit={(e) => void submit(e)} noValidate aria-label="Tax interview form">
-          <p className={`${styles.muted} ${styles.full}`}>Payouts need your tax details first. They are kept encrypted and shown only by their last four characters.</p>
-          <TextField id="tax-name" label="Legal name" error={errors.legalName} value={draft.legalName} maxLength={64} onChange={(legalName) => setDraft({ ...draft, legalName })} />
+          <p className={`${styles.muted} ${styles.full}`}>
+            Payouts need your tax details first. They are kept encrypted and shown only by their last four characters.
+          </p>
+          <TextField
+            id="tax-name"
+            label="Legal name"
+            error={errors.legalName}
+            value={draft.legalName}
+            maxLength={64}
+            onChange={(legalName) => setDraft({ ...draft, legalName })}
+          />
           <FormField id="tax-type" label="You are" error={errors.entityType}>
             <Select id="tax-type" value={draft.entityType} options={ENTITY_TYPES} onValueChange={(entityType) => setDraft({ ...draft, entityType })} />
           </FormField>
           <FormField id="tax-country" label="Country of tax residence" error={errors.taxCountry}>
             <Select id="tax-country" value={draft.taxCountry} options={countries} onValueChange={(taxCountry) => setDraft({ ...draft, taxCountry })} />
           </FormField>
-          <TextField id="tax-id" label="Tax identification number" error={errors.taxId} value={draft.taxId} maxLength={20} onChange={(taxId) => setDraft({ ...draft, taxId })} />
+          <TextField
+            id="tax-id"
+            label="Tax identification number"
+            error={errors.taxId}
+            value={draft.taxId}
+            maxLength={20}
+            onChange={(taxId) => setDraft({ ...draft, taxId })}
+          />
           <label className={`${styles.check} ${styles.full}`}>
-            <input type="checkbox" checked={draft.certify} onChange={(e) => setDraft({ ...draft, certify: e.target.checked })} />I confirm that this information is correct.
+            <input type="checkbox" checked={draft.certify} onChange={(e) => setDraft({ ...draft, certify: e.target.checked })} />I confirm that this information
+            is correct.
           </label>
           {errors.certify && (
             <span className={`${styles.fieldError} ${styles.full}`} role="alert">
@@ -104,7 +129,23 @@ export function TaxInterviewForm({ channelId, onDone }: { channelId: string; onD
   );
 }
 
-const emptyMethod = { region: 'usa', name: '', email: '', addressLine1: '', addressLine2: '', accountHolder: '', accountNumber: '', routingCode: '', iban: '', swift: '', bankName: '', bankAddress: '', country: 'DE', currency: 'eur', isDefault: false };
+const emptyMethod = {
+  region: 'usa',
+  name: '',
+  email: '',
+  addressLine1: '',
+  addressLine2: '',
+  accountHolder: '',
+  accountNumber: '',
+  routingCode: '',
+  iban: '',
+  swift: '',
+  bankName: '',
+  bankAddress: '',
+  country: 'DE',
+  currency: 'eur',
+  isDefault: false,
+};
 
 export function PaymentMethods({ channelId, onChange }: { channelId: string; onChange?: () => void }) {
   const methods = usePayoutsStore((s) => s.wallet?.paymentMethods ?? null);
@@ -120,12 +161,32 @@ export function PaymentMethods({ channelId, onChange }: { channelId: string; onC
   const usa = draft.region === 'usa';
   const set = (key: keyof typeof emptyMethod, value: string | boolean) => setDraft({ ...draft, [key]: value });
   const text = (key: keyof typeof emptyMethod, label: string, opts: { full?: boolean; hint?: string } = {}) => (
-    <TextField id={`pm-${key}`} label={label} error={errors[key]} full={opts.full ?? false} hint={opts.hint} value={String(draft[key])} onChange={(value) => set(key, value)} />
+    <TextField
+      id={`pm-${key}`}
+      label={label}
+      error={errors[key]}
+      full={opts.full ?? false}
+      hint={opts.hint}
+      value={String(draft[key])}
+      onChange={(value) => set(key, value)}
+    />
   );
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const common = { region: draft.region, name: draft.name, email: draft.email, addressLine1: draft.addressLine1, addressLine2: draft.addressLine2, accountHolder: draft.accountHolder, bankName: draft.bankName, bankAddress: draft.bankAddress, isDefault: draft.isDefault };
-    const body = usa ? { ...common, accountNumber: draft.accountNumber, routingCode: draft.routingCode } : { ...common, iban: draft.iban, swift: draft.swift, country: draft.country, currency: draft.currency };
+    const common = {
+      region: draft.region,
+      name: draft.name,
+      email: draft.email,
+      addressLine1: draft.addressLine1,
+      addressLine2: draft.addressLine2,
+      accountHolder: draft.accountHolder,
+      bankName: draft.bankName,
+      bankAddress: draft.bankAddress,
+      isDefault: draft.isDefault,
+    };
+    const body = usa
+      ? { ...common, accountNumber: draft.accountNumber, routingCode: draft.routingCode }
+      : { ...common, iban: draft.iban, swift: draft.swift, country: draft.country, currency: draft.currency };
     const result = await addPaymentMethod(channelId, body);
     if (!result.ok) {
       setErrors(result.fieldErrors);
@@ -156,7 +217,8 @@ export function PaymentMethods({ channelId, onChange }: { channelId: string; onC
                   {m.bankName} ····{m.accountLast4} {m.isDefault && <span className={styles.badge}>Default</span>}
                 </span>
                 <span className={styles.hint}>
-                  {m.region === 'usa' ? 'USA bank account (ACH)' : `International (SWIFT ${m.swift})`} · {m.currency.toUpperCase()} · {m.accountHolder} · arrives in {m.businessDays.from}–{m.businessDays.to} business days · no fees
+                  {m.region === 'usa' ? 'USA bank account (ACH)' : `International (SWIFT ${m.swift})`} · {m.currency.toUpperCase()} · {m.accountHolder} ·
+                  arrives in {m.businessDays.from}–{m.businessDays.to} business days · no fees
                 </span>
               </div>
               <div className={styles.actions}>

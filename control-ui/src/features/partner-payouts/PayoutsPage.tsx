@@ -98,7 +98,19 @@ export function PayoutsPage() {
   );
 }
 
-function RequestPayout({ channelId, wallet, balance, currency, onDone }: { channelId: string; wallet: Wallet; balance: number; currency: MoneyCurrency; onDone: () => void }) {
+function RequestPayout({
+  channelId,
+  wallet,
+  balance,
+  currency,
+  onDone,
+}: {
+  channelId: string;
+  wallet: Wallet;
+  balance: number;
+  currency: MoneyCurrency;
+  onDone: () => void;
+}) {
   const [amount, setAmount] = useState('');
   const [message, setMessage] = useState<{ kind: 'error' | 'done'; text: string } | null>(null);
   const [pending, setPending] = useState(false);
@@ -109,7 +121,10 @@ function RequestPayout({ channelId, wallet, balance, currency, onDone }: { chann
     const result = await requestPayout(channelId, { amount: Number.isNaN(minor) ? 0 : minor, currency });
     setPending(false);
     if (result.ok) {
-      setMessage({ kind: 'done', text: `Payout of ${money(result.value.amount, result.value.currency)} requested. Expected between ${day(result.value.estimatedFrom)} and ${day(result.value.estimatedTo)}.` });
+      setMessage({
+        kind: 'done',
+        text: `Payout of ${money(result.value.amount, result.value.currency)} requested. Expected between ${day(result.value.estimatedFrom)} and ${day(result.value.estimatedTo)}.`,
+      });
       setAmount('');
       onDone();
     } else {
@@ -122,7 +137,14 @@ function RequestPayout({ channelId, wallet, balance, currency, onDone }: { chann
         <label className={styles.label} htmlFor="payout-amount">
           Payout amount ({currency.toUpperCase()})
         </label>
-        <input id="payout-amount" className={styles.input} inputMode="decimal" value={amount} placeholder={(balance / 100).toFixed(2)} onChange={(e) => setAmount(e.target.value)} />
+        <input
+          id="payout-amount"
+          className={styles.input}
+          inputMode="decimal"
+          value={amount}
+          placeholder={(balance / 100).toFixed(2)}
+          onChange={(e) => setAmount(e.target.value)}
+        />
       </div>
       <Button type="submit" variant="primary" disabled={pending}>
         Request payout
@@ -186,7 +208,13 @@ function TransactionHistory({ channelId, version }: { channelId: string; version
               setPage(1);
             }}
           >
-            <input className={styles.input} aria-label="Search by campaign name" placeholder="Search by campaign name" value={search} onChange={(e) => setSearch(e.target.value)} />
+            <input
+              className={styles.input}
+              aria-label="Search by campaign name"
+              placeholder="Search by campaign name"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
           </form>
         )}
         <a className={styles.navLink} href={transactionsCsvUrl(channelId, tab, tab === 'credit' ? campaign : '')} download>
@@ -209,7 +237,13 @@ function TransactionHistory({ channelId, version }: { channelId: string; version
             { key: 'description', header: 'Description', cell: (c) => c.description },
             { key: 'campaign', header: 'Campaign', cell: (c) => c.campaignName ?? '—' },
             { key: 'status', header: 'Status', cell: (c) => c.status, className: m.status },
-            { key: 'amount', header: 'Amount', align: 'end', cell: (c) => money(c.amount, c.currency), className: (c) => (c.amount < 0 ? `${m.amount} ${m.negative}` : m.amount) },
+            {
+              key: 'amount',
+              header: 'Amount',
+              align: 'end',
+              cell: (c) => money(c.amount, c.currency),
+              className: (c) => (c.amount < 0 ? `${m.amount} ${m.negative}` : m.amount),
+            },
           ]}
         />
       )}
@@ -222,7 +256,11 @@ function TransactionHistory({ channelId, version }: { channelId: string; version
             { key: 'date', header: 'Date', cell: (p) => when(p.date) },
             { key: 'method', header: 'Method', cell: (p) => p.method },
             { key: 'status', header: 'Status', cell: (p) => p.status, className: m.status, title: (p) => p.failureReason ?? undefined },
-            { key: 'expected', header: 'Expected', cell: (p) => (p.status === 'completed' && p.completedAt ? `Arrived ${day(p.completedAt)}` : `${day(p.estimatedFrom)} – ${day(p.estimatedTo)}`) },
+            {
+              key: 'expected',
+              header: 'Expected',
+              cell: (p) => (p.status === 'completed' && p.completedAt ? `Arrived ${day(p.completedAt)}` : `${day(p.estimatedFrom)} – ${day(p.estimatedTo)}`),
+            },
             { key: 'fee', header: 'Fee', align: 'end', cell: (p) => money(p.fee, p.currency), className: m.amount },
             { key: 'amount', header: 'Amount', align: 'end', cell: (p) => money(p.amount, p.currency), className: m.amount },
           ]}

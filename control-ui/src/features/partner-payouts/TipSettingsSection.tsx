@@ -25,7 +25,8 @@ export function TipSettingsSection() {
     if (!channelId) return;
     // The form starts from what is saved; after that it is the creator's until saved again.
     void openTipSettings(channelId).then((value) => {
-      if (value) setDraft({ enabled: value.enabled, paymentEmail: value.paymentEmail, currency: value.currency, min: major(value.minTip), max: major(value.maxTip) });
+      if (value)
+        setDraft({ enabled: value.enabled, paymentEmail: value.paymentEmail, currency: value.currency, min: major(value.minTip), max: major(value.maxTip) });
     });
   }, [channelId]);
   useEffect(() => closeTips, []);
@@ -35,7 +36,13 @@ export function TipSettingsSection() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setPending(true);
-    const result = await saveTipSettings(channelId, { enabled: draft.enabled, paymentEmail: draft.paymentEmail, currency: draft.currency as TipSettings['currency'], minTip: toMinor(draft.min) || 0, maxTip: toMinor(draft.max) || 0 });
+    const result = await saveTipSettings(channelId, {
+      enabled: draft.enabled,
+      paymentEmail: draft.paymentEmail,
+      currency: draft.currency as TipSettings['currency'],
+      minTip: toMinor(draft.min) || 0,
+      maxTip: toMinor(draft.max) || 0,
+    });
     setPending(false);
     if (result.ok) {
       setErrors({});
@@ -55,13 +62,37 @@ export function TipSettingsSection() {
             Your tip page: <a href={link}>{link}</a>
           </span>
         </div>
-        <TextField id="tip-email" type="email" label="Payment-account e-mail" error={errors.paymentEmail} full value={draft.paymentEmail} onChange={(paymentEmail) => setDraft({ ...draft, paymentEmail })} />
+        <TextField
+          id="tip-email"
+          type="email"
+          label="Payment-account e-mail"
+          error={errors.paymentEmail}
+          full
+          value={draft.paymentEmail}
+          onChange={(paymentEmail) => setDraft({ ...draft, paymentEmail })}
+        />
         <FormField id="tip-currency" label="Currency" error={errors.currency}>
           <Select id="tip-currency" value={draft.currency} options={currencies} onValueChange={(currency) => setDraft({ ...draft, currency })} />
         </FormField>
         <span />
-        <TextField id="tip-min" label="Minimum tip" error={errors.minTip} hint={`More than ${formatMoney(TIP_MIN_FLOOR, draft.currency)}`} inputMode="decimal" value={draft.min} onChange={(min) => setDraft({ ...draft, min })} />
-        <TextField id="tip-max" label="Maximum tip" error={errors.maxTip} hint={`At most ${formatMoney(TIP_MAX_CEILING, draft.currency)}`} inputMode="decimal" value={draft.max} onChange={(max) => setDraft({ ...draft, max })} />
+        <TextField
+          id="tip-min"
+          label="Minimum tip"
+          error={errors.minTip}
+          hint={`More than ${formatMoney(TIP_MIN_FLOOR, draft.currency)}`}
+          inputMode="decimal"
+          value={draft.min}
+          onChange={(min) => setDraft({ ...draft, min })}
+        />
+        <TextField
+          id="tip-max"
+          label="Maximum tip"
+          error={errors.maxTip}
+          hint={`At most ${formatMoney(TIP_MAX_CEILING, draft.currency)}`}
+          inputMode="decimal"
+          value={draft.max}
+          onChange={(max) => setDraft({ ...draft, max })}
+        />
         <div className={`${styles.actions} ${styles.full}`}>
           {formError && (
             <span className={styles.formError} role="alert">
@@ -106,8 +137,23 @@ function CharitySection({ channelId }: { channelId: string }) {
       <h3 className={styles.cardTitle}>Charity campaign</h3>
       <p className={styles.muted}>Donations to your campaign on Twitch appear in your events feed as charity events.</p>
       <form className={styles.form} onSubmit={(e) => void submit(e)} noValidate aria-label="Charity campaign">
-        <TextField id="charity-link" label="Campaign link" error={errors.link} full value={draft.link} placeholder="https://" onChange={(link) => setDraft({ ...draft, link })} />
-        <TextField id="charity-name" label="Campaign name" error={errors.name} value={draft.name} maxLength={64} onChange={(name) => setDraft({ ...draft, name })} />
+        <TextField
+          id="charity-link"
+          label="Campaign link"
+          error={errors.link}
+          full
+          value={draft.link}
+          placeholder="https://"
+          onChange={(link) => setDraft({ ...draft, link })}
+        />
+        <TextField
+          id="charity-name"
+          label="Campaign name"
+          error={errors.name}
+          value={draft.name}
+          maxLength={64}
+          onChange={(name) => setDraft({ ...draft, name })}
+        />
         <div className={styles.field}>
           <Switch checked={draft.active} onCheckedChange={(active) => setDraft({ ...draft, active })} label="Active campaign" />
         </div>

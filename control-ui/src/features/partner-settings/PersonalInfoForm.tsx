@@ -78,34 +78,102 @@ export function PersonalInfoForm(props: {
         id={id('username')}
         label="Username"
         error={errors.username}
-        hint={locked ? `You can change your username again on ${locked.slice(0, 10)}.` : `You can change your username once every ${USERNAME_CHANGE_COOLDOWN_DAYS} days.`}
+        hint={
+          locked
+            ? `You can change your username again on ${locked.slice(0, 10)}.`
+            : `You can change your username once every ${USERNAME_CHANGE_COOLDOWN_DAYS} days.`
+        }
         full
       >
-        <input id={id('username')} className={styles.input} value={draft.username} maxLength={25} disabled={!!locked} aria-invalid={!!errors.username} onChange={(e) => set('username', e.target.value)} />
+        <input
+          id={id('username')}
+          className={styles.input}
+          value={draft.username}
+          maxLength={25}
+          disabled={!!locked}
+          aria-invalid={!!errors.username}
+          onChange={(e) => set('username', e.target.value)}
+        />
       </FormField>
       <FormField id={id('first')} label="First name" error={errors.firstName}>
-        <input id={id('first')} className={styles.input} value={draft.firstName} maxLength={PROFILE_TEXT_MAX} aria-invalid={!!errors.firstName} onChange={(e) => set('firstName', e.target.value)} />
+        <input
+          id={id('first')}
+          className={styles.input}
+          value={draft.firstName}
+          maxLength={PROFILE_TEXT_MAX}
+          aria-invalid={!!errors.firstName}
+          onChange={(e) => set('firstName', e.target.value)}
+        />
       </FormField>
       <FormField id={id('last')} label="Last name" error={errors.lastName}>
-        <input id={id('last')} className={styles.input} value={draft.lastName} maxLength={PROFILE_TEXT_MAX} aria-invalid={!!errors.lastName} onChange={(e) => set('lastName', e.target.value)} />
+        <input
+          id={id('last')}
+          className={styles.input}
+          value={draft.lastName}
+          maxLength={PROFILE_TEXT_MAX}
+          aria-invalid={!!errors.lastName}
+          onChange={(e) => set('lastName', e.target.value)}
+        />
       </FormField>
       <FormField id={id('identity')} label="Identity" error={errors.identity}>
-        <Select id={id('identity')} value={draft.identity || null} options={asOptions(identities)} onValueChange={(v) => set('identity', v)} placeholder="Choose one" aria-invalid={!!errors.identity} />
+        <Select
+          id={id('identity')}
+          value={draft.identity || null}
+          options={asOptions(identities)}
+          onValueChange={(v) => set('identity', v)}
+          placeholder="Choose one"
+          aria-invalid={!!errors.identity}
+        />
       </FormField>
       <FormField id={id('pronouns')} label="Pronouns (optional)" error={errors.pronouns}>
-        <input id={id('pronouns')} className={styles.input} value={draft.pronouns} maxLength={32} placeholder="they/them" onChange={(e) => set('pronouns', e.target.value)} />
+        <input
+          id={id('pronouns')}
+          className={styles.input}
+          value={draft.pronouns}
+          maxLength={32}
+          placeholder="they/them"
+          onChange={(e) => set('pronouns', e.target.value)}
+        />
       </FormField>
       <FormField id={id('birthdate')} label="Birthdate" error={errors.birthdate}>
-        <input id={id('birthdate')} type="date" className={styles.input} value={draft.birthdate} aria-invalid={!!errors.birthdate} onChange={(e) => set('birthdate', e.target.value)} />
+        <input
+          id={id('birthdate')}
+          type="date"
+          className={styles.input}
+          value={draft.birthdate}
+          aria-invalid={!!errors.birthdate}
+          onChange={(e) => set('birthdate', e.target.value)}
+        />
       </FormField>
       <FormField id={id('country')} label="Country" error={errors.country}>
-        <Select id={id('country')} value={draft.country || null} options={countryOptions()} onValueChange={(v) => set('country', v)} placeholder="Choose a country" aria-invalid={!!errors.country} />
+        <Select
+          id={id('country')}
+          value={draft.country || null}
+          options={countryOptions()}
+          onValueChange={(v) => set('country', v)}
+          placeholder="Choose a country"
+          aria-invalid={!!errors.country}
+        />
       </FormField>
       <FormField id={id('language')} label="Content language" error={errors.contentLanguage}>
-        <Select id={id('language')} value={draft.contentLanguage || null} options={languageOptions()} onValueChange={(v) => set('contentLanguage', v)} placeholder="Choose a language" aria-invalid={!!errors.contentLanguage} />
+        <Select
+          id={id('language')}
+          value={draft.contentLanguage || null}
+          options={languageOptions()}
+          onValueChange={(v) => set('contentLanguage', v)}
+          placeholder="Choose a language"
+          aria-invalid={!!errors.contentLanguage}
+        />
       </FormField>
       <FormField id={id('platform')} label="Main platform" error={errors.mainPlatform}>
-        <Select id={id('platform')} value={draft.mainPlatform || null} options={asOptions(mainPlatforms)} onValueChange={(v) => set('mainPlatform', v)} placeholder="Choose a platform" aria-invalid={!!errors.mainPlatform} />
+        <Select
+          id={id('platform')}
+          value={draft.mainPlatform || null}
+          options={asOptions(mainPlatforms)}
+          onValueChange={(v) => set('mainPlatform', v)}
+          placeholder="Choose a platform"
+          aria-invalid={!!errors.mainPlatform}
+        />
       </FormField>
       <fieldset className={`${styles.field} ${styles.fieldset} ${styles.full}`}>
         <legend className={styles.label}>Streaming devices</legend>
@@ -124,7 +192,14 @@ export function PersonalInfoForm(props: {
         )}
       </fieldset>
       <FormField id={id('discovery')} label="How did you hear about us?" error={errors.discoverySource}>
-        <Select id={id('discovery')} value={draft.discoverySource || null} options={asOptions(discoverySources)} onValueChange={(v) => set('discoverySource', v)} placeholder="Choose one" aria-invalid={!!errors.discoverySource} />
+        <Select
+          id={id('discovery')}
+          value={draft.discoverySource || null}
+          options={asOptions(discoverySources)}
+          onValueChange={(v) => set('discoverySource', v)}
+          placeholder="Choose one"
+          aria-invalid={!!errors.discoverySource}
+        />
       </FormField>
       <div className={`${styles.actions} ${styles.full}`}>
         {formError && (

@@ -49,7 +49,13 @@ export function PersonalInformation() {
   return (
     <>
       <AvatarPicker />
-      <PersonalInfoForm key={account.usernameChangeAvailableAt ?? 'open'} initial={account.profile} submitLabel="Save" usernameLockedUntil={account.usernameChangeAvailableAt} onSubmit={savePersonalInfo} />
+      <PersonalInfoForm
+        key={account.usernameChangeAvailableAt ?? 'open'}
+        initial={account.profile}
+        submitLabel="Save"
+        usernameLockedUntil={account.usernameChangeAvailableAt}
+        onSubmit={savePersonalInfo}
+      />
     </>
   );
 }
@@ -65,7 +71,9 @@ export function Integrations() {
             <div className={styles.itemMain}>
               <span className={styles.itemTitle}>{method.label}</span>
               <span className={styles.muted}>{method.connected ? `Connected${method.detail ? ` as ${method.detail}` : ''}` : 'Not connected'}</span>
-              {method.connected && !method.canDisconnect && method.id !== 'email' && <span className={styles.hint}>This is your only way to sign in, so it stays connected.</span>}
+              {method.connected && !method.canDisconnect && method.id !== 'email' && (
+                <span className={styles.hint}>This is your only way to sign in, so it stays connected.</span>
+              )}
             </div>
             {method.id !== 'email' &&
               (method.connected ? (
@@ -82,7 +90,9 @@ export function Integrations() {
           </li>
         ))}
       </ul>
-      {methods.every((m) => m.id === 'email') && <p className={styles.hint}>This server offers no streaming platform to connect yet; you sign in with your e-mail.</p>}
+      {methods.every((m) => m.id === 'email') && (
+        <p className={styles.hint}>This server offers no streaming platform to connect yet; you sign in with your e-mail.</p>
+      )}
     </div>
   );
 }

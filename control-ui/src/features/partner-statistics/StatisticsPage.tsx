@@ -14,7 +14,17 @@ import m from '../partner-payouts/Money.module.css';
 
 const groupingWords: Record<(typeof statisticsGroupings)[number], string> = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly', stream: 'By stream' };
 const GROUPINGS = statisticsGroupings.map((g) => ({ value: g, label: groupingWords[g] }));
-const eventWords: Record<string, string> = { follow: 'Follows', sub: 'Subscriptions', resub: 'Resubscriptions', twitchRaid: 'Raids', twitchCheer: 'Cheers', tip: 'Tips', charity: 'Charity donations', host: 'Hosts', tweet: 'Tweets' };
+const eventWords: Record<string, string> = {
+  follow: 'Follows',
+  sub: 'Subscriptions',
+  resub: 'Resubscriptions',
+  twitchRaid: 'Raids',
+  twitchCheer: 'Cheers',
+  tip: 'Tips',
+  charity: 'Charity donations',
+  host: 'Hosts',
+  tweet: 'Tweets',
+};
 
 /**
  * Statistics (partner spec §2): Channel, Revenue, Events and Sponsorships for the last 30 days
@@ -35,7 +45,8 @@ export function StatisticsPage() {
     void showStatistics(channel.id, { groupBy, ...(from ? { from } : {}), ...(to ? { to } : {}) });
   }, [channel, allowed, groupBy, from, to]);
   useEffect(() => closeStatistics, []);
-  if (channel && !allowed) return <EmptyState title="Statistics are not part of your access">Ask the owner of {channel.name} for the Analytics group.</EmptyState>;
+  if (channel && !allowed)
+    return <EmptyState title="Statistics are not part of your access">Ask the owner of {channel.name} for the Analytics group.</EmptyState>;
   if (error && !stats) return <EmptyState title="Statistics could not be loaded">{error}</EmptyState>;
   if (!stats) return null;
   const currency = stats.revenue?.currency ?? 'usd';
@@ -57,7 +68,11 @@ export function StatisticsPage() {
           </span>
         </span>
         {!from && !to && <span className={styles.hint}>The last {REVENUE_WINDOW_DAYS} days</span>}
-        {error && <span role="alert" className={styles.formError}>{error}</span>}
+        {error && (
+          <span role="alert" className={styles.formError}>
+            {error}
+          </span>
+        )}
       </div>
       <section className={styles.card} aria-label="Channel">
         <h2 className={styles.cardTitle}>Channel</h2>

@@ -29,7 +29,8 @@ export function ChatComposer({ destinations, targets, draft, live, sendError, sh
   const length = draft.trim().length;
   const over = length > CHAT_MESSAGE_MAX;
   const chosen = sendable.filter((d) => targets.includes(d.id));
-  const toLabel = chosen.length === 0 ? 'Nobody' : chosen.length === sendable.length && sendable.length > 1 ? 'All chats' : chosen.map((d) => d.name).join(', ');
+  const toLabel =
+    chosen.length === 0 ? 'Nobody' : chosen.length === sendable.length && sendable.length > 1 ? 'All chats' : chosen.map((d) => d.name).join(', ');
   const disabled = !live || sendable.length === 0;
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -52,7 +53,12 @@ export function ChatComposer({ destinations, targets, draft, live, sendError, sh
           }
         >
           {sendable.map((d) => (
-            <MenuCheckboxItem key={d.id} checked={targets.includes(d.id)} onCheckedChange={() => toggleChatTarget(d.id)} icon={d.platform ? <PlatformIcon platform={d.platform} /> : undefined}>
+            <MenuCheckboxItem
+              key={d.id}
+              checked={targets.includes(d.id)}
+              onCheckedChange={() => toggleChatTarget(d.id)}
+              icon={d.platform ? <PlatformIcon platform={d.platform} /> : undefined}
+            >
               {d.name}
             </MenuCheckboxItem>
           ))}

@@ -17,7 +17,11 @@ function webAddress(url: string): string | null {
 function Segment({ segment }: { segment: ChatSegment }) {
   if (segment.kind === 'emoticon') {
     const src = webAddress(segment.url);
-    return src ? <img className={styles.emote} src={src} alt={segment.value} title={segment.value} loading="lazy" referrerPolicy="no-referrer" /> : <>{segment.value}</>;
+    return src ? (
+      <img className={styles.emote} src={src} alt={segment.value} title={segment.value} loading="lazy" referrerPolicy="no-referrer" />
+    ) : (
+      <>{segment.value}</>
+    );
   }
   if (segment.kind === 'link') {
     const href = webAddress(segment.href);

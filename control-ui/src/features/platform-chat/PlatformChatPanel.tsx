@@ -37,7 +37,10 @@ export function PlatformChatPanel() {
   const sendError = useChatStore((s) => s.sendError);
   const loaded = useChatStore((s) => s.loaded);
   // Writing speaks with the channel's accounts: the roles that manage the broadcast (the server checks again).
-  const canWrite = hasPermission(useStudioStore((s) => s.project?.role), 'manage broadcast');
+  const canWrite = hasPermission(
+    useStudioStore((s) => s.project?.role),
+    'manage broadcast',
+  );
   const emptyChat = chatEmptyState(loaded, live, destinations.length);
   const list = useRef<HTMLOListElement>(null);
   const stick = useRef(true);
@@ -48,7 +51,10 @@ export function PlatformChatPanel() {
     return () => setChatViewing(false);
   }, []);
 
-  const shown = filter === null ? messages : messages.filter((m) => (m.destinationId ? filter.includes(m.destinationId) : m.toDestinations.some((id) => filter.includes(id))));
+  const shown =
+    filter === null
+      ? messages
+      : messages.filter((m) => (m.destinationId ? filter.includes(m.destinationId) : m.toDestinations.some((id) => filter.includes(id))));
 
   useLayoutEffect(() => {
     const el = list.current;
@@ -106,7 +112,9 @@ export function PlatformChatPanel() {
           </Button>
         )}
       </div>
-      {canWrite && <ChatComposer destinations={destinations} targets={targets} draft={draft} live={live} sendError={sendError} showNotLive={shown.length > 0} />}
+      {canWrite && (
+        <ChatComposer destinations={destinations} targets={targets} draft={draft} live={live} sendError={sendError} showNotLive={shown.length > 0} />
+      )}
     </section>
   );
 }

@@ -5,7 +5,16 @@ import { ChatMessageRow } from './ChatMessageRow.tsx';
 import { ChatFilterBar } from './ChatFilterBar.tsx';
 import { chatEmptyState } from './PlatformChatPanel.tsx';
 
-const destination: ChatDestinationEntry = { id: '00000000-0000-4000-8000-000000000001', canSend: true, platform: 'twitch', platformId: null, username: 'ada', variant: 'Twitch', name: 'Ada', state: 'reconnecting' };
+const destination: ChatDestinationEntry = {
+  id: '00000000-0000-4000-8000-000000000001',
+  canSend: true,
+  platform: 'twitch',
+  platformId: null,
+  username: 'ada',
+  variant: 'Twitch',
+  name: 'Ada',
+  state: 'reconnecting',
+};
 const message = (over: Partial<ChatMessage>): ChatMessage => ({
   id: '00000000-0000-4000-8000-0000000000aa',
   projectId: '00000000-0000-4000-8000-0000000000bb',
@@ -49,7 +58,12 @@ describe('a chat message', () => {
     const html = renderToString(
       <ChatMessageRow
         destinations={[destination]}
-        message={message({ segments: [{ kind: 'link', value: 'click', href: 'javascript:alert(1)' }, { kind: 'emoticon', value: 'E', url: 'data:image/png;base64,AA' }] })}
+        message={message({
+          segments: [
+            { kind: 'link', value: 'click', href: 'javascript:alert(1)' },
+            { kind: 'emoticon', value: 'E', url: 'data:image/png;base64,AA' },
+          ],
+        })}
       />,
     );
     expect(html).not.toContain('javascript:');
@@ -81,7 +95,23 @@ describe('a chat message', () => {
 
 describe('the filter bar', () => {
   it("shows each chat's connector state", () => {
-    const html = renderToString(<ChatFilterBar destinations={[destination, { ...destination, id: '00000000-0000-4000-8000-000000000003', platform: null, variant: 'Trovo', name: 'Trovo', state: 'unsupported', error: 'Support for Trovo chat is coming soon.' }]} filter={null} />);
+    const html = renderToString(
+      <ChatFilterBar
+        destinations={[
+          destination,
+          {
+            ...destination,
+            id: '00000000-0000-4000-8000-000000000003',
+            platform: null,
+            variant: 'Trovo',
+            name: 'Trovo',
+            state: 'unsupported',
+            error: 'Support for Trovo chat is coming soon.',
+          },
+        ]}
+        filter={null}
+      />,
+    );
     expect(html).toContain('reconnecting');
     expect(html).toContain('coming soon');
     expect(html).toContain('Support for Trovo chat is coming soon.');
@@ -91,7 +121,10 @@ describe('the filter bar', () => {
 describe('the empty chat', () => {
   it('asks for a chat platform when no destination has one, live or not', () => {
     for (const live of [false, true]) {
-      expect(chatEmptyState(true, live, 0)).toEqual({ title: 'No platform chat', text: 'Add a Twitch, YouTube or Facebook destination to read its chat here.' });
+      expect(chatEmptyState(true, live, 0)).toEqual({
+        title: 'No platform chat',
+        text: 'Add a Twitch, YouTube or Facebook destination to read its chat here.',
+      });
     }
   });
 

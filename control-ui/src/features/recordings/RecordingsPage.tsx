@@ -38,8 +38,13 @@ export function RecordingsPage() {
             ))}
           </ul>
         ) : (
-          <EmptyState icon={<Film size={36} />} title={status === 'failed' ? 'Recordings could not be loaded' : status === 'ready' ? 'No recordings yet' : 'Loading recordings…'}>
-            <p>{status === 'failed' ? error : status === 'ready' ? 'Switch on Record beside Go Live in the studio, and your next broadcast is kept here.' : null}</p>
+          <EmptyState
+            icon={<Film size={36} />}
+            title={status === 'failed' ? 'Recordings could not be loaded' : status === 'ready' ? 'No recordings yet' : 'Loading recordings…'}
+          >
+            <p>
+              {status === 'failed' ? error : status === 'ready' ? 'Switch on Record beside Go Live in the studio, and your next broadcast is kept here.' : null}
+            </p>
           </EmptyState>
         )}
       </section>
@@ -54,7 +59,11 @@ function RecordingRow({ recording: r }: { recording: Recording }) {
       <div className={styles.what}>
         <span className={styles.when}>{formatDate(r.startedAt)}</span>
         <span className={styles.meta}>
-          {recording ? <span className={styles.rec}>Recording now</span> : <span>{r.durationSeconds === null ? 'Finishing…' : formatDuration(r.durationSeconds)}</span>}
+          {recording ? (
+            <span className={styles.rec}>Recording now</span>
+          ) : (
+            <span>{r.durationSeconds === null ? 'Finishing…' : formatDuration(r.durationSeconds)}</span>
+          )}
           <span>{formatBytes(r.sizeBytes)}</span>
           {r.expiresAt && <span>Deleted {formatDate(r.expiresAt)}</span>}
         </span>
@@ -67,7 +76,12 @@ function RecordingRow({ recording: r }: { recording: Recording }) {
           </a>
         ))}
         {r.parts.length === 0 && !recording && <span className={styles.meta}>Nothing was recorded</span>}
-        <Button variant="secondary" disabled={recording} onClick={() => void deleteRecording(r.projectId, r.id)} aria-label={`Delete the recording of ${formatDate(r.startedAt)}`}>
+        <Button
+          variant="secondary"
+          disabled={recording}
+          onClick={() => void deleteRecording(r.projectId, r.id)}
+          aria-label={`Delete the recording of ${formatDate(r.startedAt)}`}
+        >
           <Trash2 size={16} aria-hidden />
         </Button>
       </div>

@@ -14,7 +14,19 @@ import { CameraVideo } from '../media/LayerContent.tsx';
 import form from './SettingsForm.module.css';
 
 /** One live preview tile of the camera grid; choosing it puts that camera on the source. */
-function CameraTile({ deviceId, label, chosen, mirrored, onChoose }: { deviceId: string; label: string; chosen: boolean; mirrored: boolean; onChoose: () => void }) {
+function CameraTile({
+  deviceId,
+  label,
+  chosen,
+  mirrored,
+  onChoose,
+}: {
+  deviceId: string;
+  label: string;
+  chosen: boolean;
+  mirrored: boolean;
+  onChoose: () => void;
+}) {
   const stream = useDeviceStore((s) => s.previews[deviceId]);
   useEffect(() => {
     void startCameraPreview(deviceId);

@@ -71,8 +71,18 @@ export function LayerList() {
                   icon={layer.visible ? <Eye size={14} /> : <EyeOff size={14} />}
                   onClick={() => updateLayer(scene.id, layer.id, { visible: !layer.visible })}
                 />
-                <IconButton label={`Bring ${source.name} forward`} icon={<ArrowUp size={14} />} disabled={index === 0} onClick={() => restackLayer(scene.id, layer.id, 1)} />
-                <IconButton label={`Send ${source.name} backward`} icon={<ArrowDown size={14} />} disabled={index === stack.length - 1} onClick={() => restackLayer(scene.id, layer.id, -1)} />
+                <IconButton
+                  label={`Bring ${source.name} forward`}
+                  icon={<ArrowUp size={14} />}
+                  disabled={index === 0}
+                  onClick={() => restackLayer(scene.id, layer.id, 1)}
+                />
+                <IconButton
+                  label={`Send ${source.name} backward`}
+                  icon={<ArrowDown size={14} />}
+                  disabled={index === stack.length - 1}
+                  onClick={() => restackLayer(scene.id, layer.id, -1)}
+                />
                 <IconButton label={`Remove ${source.name}`} icon={<Trash2 size={14} />} onClick={() => removeLayer(scene.id, layer.id)} />
               </div>
             </li>

@@ -76,7 +76,9 @@ export function ProgramCanvas() {
   // A page's minimum size is its render size on the horizontal canvas; the vertical one only scales its frames.
   const minimumOf = (kind: Source['kind'] | undefined) => minimumSize(isVertical ? undefined : kind);
   const commit = (sceneId: string, layerId: string, box: Box) => moveLayerByHand(editCanvas, sceneId, layerId, box);
-  const layers = scene ? [...scene.layers].sort((a, b) => a.zIndex - b.zIndex).filter((l) => sourceKindInfo[sources.get(l.sourceId)?.kind ?? 'microphone'].hasVideo) : [];
+  const layers = scene
+    ? [...scene.layers].sort((a, b) => a.zIndex - b.zIndex).filter((l) => sourceKindInfo[sources.get(l.sourceId)?.kind ?? 'microphone'].hasVideo)
+    : [];
 
   const beginDrag = (event: ReactPointerEvent, layer: Layer, mode: Drag['mode']) => {
     if (event.button !== 0 || !surface.current) return;
@@ -87,7 +89,16 @@ export function ProgramCanvas() {
     const rect = surface.current.getBoundingClientRect();
     const start = boxOfLayer(layer);
     const kind = sources.get(layer.sourceId)?.kind;
-    const state: Drag = { layerId: layer.id, mode, startX: event.clientX, startY: event.clientY, scale: size.width / rect.width, start, box: start, guides: { vertical: [], horizontal: [] } };
+    const state: Drag = {
+      layerId: layer.id,
+      mode,
+      startX: event.clientX,
+      startY: event.clientY,
+      scale: size.width / rect.width,
+      start,
+      box: start,
+      guides: { vertical: [], horizontal: [] },
+    };
     setDrag(state);
     let current = state;
     const move = (e: PointerEvent) => {
@@ -147,7 +158,11 @@ export function ProgramCanvas() {
         data-canvas={editCanvas}
         tabIndex={scene ? 0 : -1}
         role={scene ? 'application' : undefined}
-        aria-label={scene ? `Scene ${scene.name}, ${isVertical ? 'vertical' : 'horizontal'} canvas: arrows move the selected source, Alt+arrows resize it, [ and ] restack it, Delete removes it` : undefined}
+        aria-label={
+          scene
+            ? `Scene ${scene.name}, ${isVertical ? 'vertical' : 'horizontal'} canvas: arrows move the selected source, Alt+arrows resize it, [ and ] restack it, Delete removes it`
+            : undefined
+        }
         onKeyDown={onKeyDown}
         onPointerDown={() => selectLayer(null)}
       >
@@ -188,21 +203,37 @@ export function ProgramCanvas() {
         {countdownLeft !== null && !live && !isVertical && (
           <div
             className={styles.countdownPlate}
-            style={{ left: pct(COUNTDOWN_PLATE.x, size.width), top: pct(COUNTDOWN_PLATE.y, size.height), width: pct(COUNTDOWN_PLATE.width, size.width), height: pct(COUNTDOWN_PLATE.height, size.height) }}
+            style={{
+              left: pct(COUNTDOWN_PLATE.x, size.width),
+              top: pct(COUNTDOWN_PLATE.y, size.height),
+              width: pct(COUNTDOWN_PLATE.width, size.width),
+              height: pct(COUNTDOWN_PLATE.height, size.height),
+            }}
             data-testid="canvas-countdown"
             aria-label={`Countdown: ${countdownLeft} left`}
           >
             <span>{countdownLeft}</span>
           </div>
         )}
-        {drag?.guides.vertical.map((x) => <div key={`v${x}`} className={styles.guideVertical} style={{ left: pct(x, size.width) }} aria-hidden />)}
-        {drag?.guides.horizontal.map((y) => <div key={`h${y}`} className={styles.guideHorizontal} style={{ top: pct(y, size.height) }} aria-hidden />)}
+        {drag?.guides.vertical.map((x) => (
+          <div key={`v${x}`} className={styles.guideVertical} style={{ left: pct(x, size.width) }} aria-hidden />
+        ))}
+        {drag?.guides.horizontal.map((y) => (
+          <div key={`h${y}`} className={styles.guideHorizontal} style={{ top: pct(y, size.height) }} aria-hidden />
+        ))}
       </div>
     </section>
   );
 }
 
-function LayerView(props: { layer: Layer; source: Source; box: Box; canvas: Size; selected: boolean; onBegin: (event: ReactPointerEvent, mode: Drag['mode']) => void }) {
+function LayerView(props: {
+  layer: Layer;
+  source: Source;
+  box: Box;
+  canvas: Size;
+  selected: boolean;
+  onBegin: (event: ReactPointerEvent, mode: Drag['mode']) => void;
+}) {
   const { layer, source, box, canvas, selected, onBegin } = props;
   const style: CSSProperties = {
     left: pct(box.x, canvas.width),

@@ -27,7 +27,13 @@ export function ProjectNameView({ project }: { project: ProjectDetails | null })
   if (draft === null) {
     return (
       <h1 className={styles.projectHeading}>
-        <button type="button" className={styles.projectName} title="Rename project" aria-label={`${project.name}, rename project`} onClick={() => setDraft(project.name)}>
+        <button
+          type="button"
+          className={styles.projectName}
+          title="Rename project"
+          aria-label={`${project.name}, rename project`}
+          onClick={() => setDraft(project.name)}
+        >
           <span className={styles.projectText}>{project.name}</span>
           <Pencil size={14} aria-hidden className={styles.projectPencil} />
         </button>

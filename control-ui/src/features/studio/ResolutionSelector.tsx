@@ -22,7 +22,12 @@ export function ResolutionSelector() {
     >
       <MenuLabel>Resolution</MenuLabel>
       {options.map((option) => (
-        <MenuItem key={option.id} disabled={!option.available} onSelect={() => setResolution(option.id)} icon={option.id === current ? <Check size={16} aria-hidden /> : <span className={styles.spacer} />}>
+        <MenuItem
+          key={option.id}
+          disabled={!option.available}
+          onSelect={() => setResolution(option.id)}
+          icon={option.id === current ? <Check size={16} aria-hidden /> : <span className={styles.spacer} />}
+        >
           {option.id} ({option.width}×{option.height}, {option.fps} fps)
           {option.upgradeTooltip && <span className={styles.upgrade}>{option.upgradeTooltip}</span>}
         </MenuItem>

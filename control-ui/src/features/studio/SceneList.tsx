@@ -53,7 +53,12 @@ export function SceneList() {
           {scenes.map((scene, index) => {
             const active = scene.id === document.activeSceneId;
             return (
-              <li key={scene.id} className={`${styles.scene} ${active ? styles.active : ''}`} data-testid="scene-item" aria-current={active ? 'true' : undefined}>
+              <li
+                key={scene.id}
+                className={`${styles.scene} ${active ? styles.active : ''}`}
+                data-testid="scene-item"
+                aria-current={active ? 'true' : undefined}
+              >
                 {editing === scene.id ? (
                   <form className={styles.renameForm} onSubmit={(e) => submitRename(e, scene.id)}>
                     <input
@@ -75,7 +80,14 @@ export function SceneList() {
                       {scene.name}
                       {scene.kind === 'countdown' && <CountdownLeft sceneId={scene.id} className={styles.countdownLeft} />}
                     </Button>
-                    {scene.countdown && <CountdownSeconds key={`${scene.id}:${scene.countdown.seconds}`} sceneId={scene.id} sceneName={scene.name} seconds={scene.countdown.seconds} />}
+                    {scene.countdown && (
+                      <CountdownSeconds
+                        key={`${scene.id}:${scene.countdown.seconds}`}
+                        sceneId={scene.id}
+                        sceneName={scene.name}
+                        seconds={scene.countdown.seconds}
+                      />
+                    )}
                     <div className={styles.sceneActions}>
                       <IconButton
                         label={`Rename ${scene.name}`}
@@ -86,8 +98,18 @@ export function SceneList() {
                         }}
                       />
                       <IconButton label={`Move ${scene.name} up`} icon={<ArrowUp size={14} />} disabled={index === 0} onClick={() => moveScene(scene.id, -1)} />
-                      <IconButton label={`Move ${scene.name} down`} icon={<ArrowDown size={14} />} disabled={index === scenes.length - 1} onClick={() => moveScene(scene.id, 1)} />
-                      <IconButton label={`Delete ${scene.name}`} icon={<Trash2 size={14} />} disabled={scenes.length === 1} onClick={() => deleteScene(scene.id)} />
+                      <IconButton
+                        label={`Move ${scene.name} down`}
+                        icon={<ArrowDown size={14} />}
+                        disabled={index === scenes.length - 1}
+                        onClick={() => moveScene(scene.id, 1)}
+                      />
+                      <IconButton
+                        label={`Delete ${scene.name}`}
+                        icon={<Trash2 size={14} />}
+                        disabled={scenes.length === 1}
+                        onClick={() => deleteScene(scene.id)}
+                      />
                     </div>
                   </>
                 )}

@@ -42,7 +42,8 @@ export function SidePanel({ tabs = ALL_TABS, initialTab = 'platform-chat' }: Sid
   // Spec §4: unread is set when newer chat messages arrive while the chat is not viewed.
   const chatUnread = useChatStore((s) => s.unread);
   const guestChatUnread = useGuestsStore((s) => s.unread);
-  const badgeOf = (id: SidePanelTab) => (id === 'platform-chat' && chatUnread ? { badge: 'New chat messages' } : id === 'guest-chat' && guestChatUnread ? { badge: 'Unread messages' } : {});
+  const badgeOf = (id: SidePanelTab) =>
+    id === 'platform-chat' && chatUnread ? { badge: 'New chat messages' } : id === 'guest-chat' && guestChatUnread ? { badge: 'Unread messages' } : {};
   const definitions: TabDefinition<SidePanelTab>[] = tabs.map((id) => ({ id, ...PANELS[id], ...badgeOf(id) }));
   const firstTab = tabs.includes(initialTab) ? initialTab : (tabs[0] ?? initialTab);
   return (

@@ -56,7 +56,12 @@ export function SourcePicker() {
             {KINDS.filter((kind) => sourceKindInfo[kind].group === group).map((kind) => {
               const why = reason(kind);
               return (
-                <MenuItem key={kind} icon={ICONS[kind]} disabled={why !== null} onSelect={() => (kind === 'image' || kind === 'video' ? setLibraryOpen(true) : addSourceToScene(kind))}>
+                <MenuItem
+                  key={kind}
+                  icon={ICONS[kind]}
+                  disabled={why !== null}
+                  onSelect={() => (kind === 'image' || kind === 'video' ? setLibraryOpen(true) : addSourceToScene(kind))}
+                >
                   {sourceKindInfo[kind].label}
                   {why && <span className={styles.reason}>{why}</span>}
                 </MenuItem>

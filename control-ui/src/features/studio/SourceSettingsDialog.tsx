@@ -35,7 +35,9 @@ function KindFields({ source, draft, set }: { source: Source; draft: Draft; set:
   if ('opacity' in settings) {
     fields.push(
       <Field key="opacity" label={`Opacity (${Math.round(current<number>('opacity') * 100)}%)`}>
-        {(id) => <input id={id} type="range" min={0} max={1} step={0.01} value={current<number>('opacity')} onChange={(e) => set('opacity', Number(e.target.value))} />}
+        {(id) => (
+          <input id={id} type="range" min={0} max={1} step={0.01} value={current<number>('opacity')} onChange={(e) => set('opacity', Number(e.target.value))} />
+        )}
       </Field>,
     );
   }
@@ -64,7 +66,9 @@ function KindFields({ source, draft, set }: { source: Source; draft: Draft; set:
   if ('displayName' in settings) {
     fields.push(
       <Field key="displayName" label="Display name">
-        {(id) => <input id={id} className={form.input} maxLength={100} value={current<string>('displayName')} onChange={(e) => set('displayName', e.target.value)} />}
+        {(id) => (
+          <input id={id} className={form.input} maxLength={100} value={current<string>('displayName')} onChange={(e) => set('displayName', e.target.value)} />
+        )}
       </Field>,
     );
   }
@@ -90,7 +94,14 @@ function KindFields({ source, draft, set }: { source: Source; draft: Draft; set:
   if (source.kind === 'game') {
     fields.push(
       <Field key="participant" label="Console participant id">
-        {(id) => <input id={id} className={form.input} value={current<string | null>('participantId') ?? ''} onChange={(e) => set('participantId', e.target.value || null)} />}
+        {(id) => (
+          <input
+            id={id}
+            className={form.input}
+            value={current<string | null>('participantId') ?? ''}
+            onChange={(e) => set('participantId', e.target.value || null)}
+          />
+        )}
       </Field>,
     );
   }
@@ -99,12 +110,26 @@ function KindFields({ source, draft, set }: { source: Source; draft: Draft; set:
     const setConfig = (key: string, v: unknown) => set('config', { ...((draft.config as object | undefined) ?? {}), [key]: v });
     fields.push(
       <Field key="url" label="Address">
-        {(id) => <input id={id} className={form.input} type="url" placeholder="https://…" value={config.url} onChange={(e) => setConfig('url', e.target.value.trim())} />}
+        {(id) => (
+          <input
+            id={id}
+            className={form.input}
+            type="url"
+            placeholder="https://…"
+            value={config.url}
+            onChange={(e) => setConfig('url', e.target.value.trim())}
+          />
+        )}
       </Field>,
       <Field key="title" label="Title">
         {(id) => <input id={id} className={form.input} maxLength={100} value={config.title} onChange={(e) => setConfig('title', e.target.value)} />}
       </Field>,
-      <Switch key="preview" label="Show a preview of the page in the studio" checked={config.canPreviewUrl} onCheckedChange={(on) => setConfig('canPreviewUrl', on)} />,
+      <Switch
+        key="preview"
+        label="Show a preview of the page in the studio"
+        checked={config.canPreviewUrl}
+        onCheckedChange={(on) => setConfig('canPreviewUrl', on)}
+      />,
       <Field key="mode" label="Loading">
         {(id) => (
           <Select
@@ -123,7 +148,12 @@ function KindFields({ source, draft, set }: { source: Source; draft: Draft; set:
   if (source.kind === 'video') {
     fields.push(
       <Switch key="loop" label="Play in a loop" checked={current<boolean>('loop')} onCheckedChange={(on) => set('loop', on)} />,
-      <Switch key="restart" label="Start over whenever its scene is shown" checked={current<boolean>('restartOnShow')} onCheckedChange={(on) => set('restartOnShow', on)} />,
+      <Switch
+        key="restart"
+        label="Start over whenever its scene is shown"
+        checked={current<boolean>('restartOnShow')}
+        onCheckedChange={(on) => set('restartOnShow', on)}
+      />,
     );
   }
   // An uploaded image has no address to edit.
@@ -175,5 +205,9 @@ export function SourceSettingsDialog({ sourceId }: { sourceId: string }) {
 export function StudioPanels() {
   const panel = useStudioStore((s) => s.panel);
   if (!panel) return null;
-  return panel.kind === 'camera-settings' ? <CameraSettingsDialog key={panel.sourceId} sourceId={panel.sourceId} /> : <SourceSettingsDialog key={panel.sourceId} sourceId={panel.sourceId} />;
+  return panel.kind === 'camera-settings' ? (
+    <CameraSettingsDialog key={panel.sourceId} sourceId={panel.sourceId} />
+  ) : (
+    <SourceSettingsDialog key={panel.sourceId} sourceId={panel.sourceId} />
+  );
 }

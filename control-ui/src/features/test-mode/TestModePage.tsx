@@ -58,7 +58,10 @@ export function TestModePage() {
     setLog((l) => [{ ...line, id: (l[0]?.id ?? 0) + 1 }, ...l].slice(0, 8));
   };
 
-  const testModeDestinations = typeof channels === 'object' && channels !== null ? channels.destinations.filter((d) => channels.platforms.some((p) => destinationKinds[d.type].oauthProvider === p)) : [];
+  const testModeDestinations =
+    typeof channels === 'object' && channels !== null
+      ? channels.destinations.filter((d) => channels.platforms.some((p) => destinationKinds[d.type].oauthProvider === p))
+      : [];
 
   return (
     <div className={page.page}>
@@ -88,7 +91,11 @@ export function TestModePage() {
               <input value={text} onChange={(e) => setText(e.target.value)} maxLength={200} />
             </label>
           </section>
-          {testModeDestinations.length === 0 && <p className={page.subtitle}>Add a Twitch, YouTube or Facebook destination in the studio first; in test mode they connect without a real account.</p>}
+          {testModeDestinations.length === 0 && (
+            <p className={page.subtitle}>
+              Add a Twitch, YouTube or Facebook destination in the studio first; in test mode they connect without a real account.
+            </p>
+          )}
           <ul className={styles.channels} aria-label="Test-mode channels">
             {testModeDestinations.map((d) => {
               const kind = destinationKinds[d.type];

@@ -85,18 +85,52 @@ export function TipPage() {
               <label className={styles.label} htmlFor="tip-name">
                 Your name
               </label>
-              <input id="tip-name" className={styles.input} value={name} maxLength={TIP_NAME_MAX} aria-invalid={!!errors.name} onChange={(e) => setName(e.target.value)} />
-              {errors.name && <span className={styles.fieldError} role="alert">{errors.name}</span>}
+              <input
+                id="tip-name"
+                className={styles.input}
+                value={name}
+                maxLength={TIP_NAME_MAX}
+                aria-invalid={!!errors.name}
+                onChange={(e) => setName(e.target.value)}
+              />
+              {errors.name && (
+                <span className={styles.fieldError} role="alert">
+                  {errors.name}
+                </span>
+              )}
               <label className={styles.label} htmlFor="tip-amount">
                 Amount ({page.currency.toUpperCase()})
               </label>
-              <input id="tip-amount" className={styles.input} inputMode="decimal" value={amount} placeholder={(page.minTip / 100).toFixed(2)} aria-invalid={!!errors.amount} onChange={(e) => setAmount(e.target.value)} />
-              {errors.amount && <span className={styles.fieldError} role="alert">{errors.amount}</span>}
+              <input
+                id="tip-amount"
+                className={styles.input}
+                inputMode="decimal"
+                value={amount}
+                placeholder={(page.minTip / 100).toFixed(2)}
+                aria-invalid={!!errors.amount}
+                onChange={(e) => setAmount(e.target.value)}
+              />
+              {errors.amount && (
+                <span className={styles.fieldError} role="alert">
+                  {errors.amount}
+                </span>
+              )}
               <label className={styles.label} htmlFor="tip-message">
                 Message (optional)
               </label>
-              <textarea id="tip-message" className={`${styles.input} ${styles.textarea}`} value={message} maxLength={TIP_MESSAGE_MAX} rows={3} onChange={(e) => setMessage(e.target.value)} />
-              {formError && !errors.amount && !errors.name && <span className={styles.formError} role="alert">{formError}</span>}
+              <textarea
+                id="tip-message"
+                className={`${styles.input} ${styles.textarea}`}
+                value={message}
+                maxLength={TIP_MESSAGE_MAX}
+                rows={3}
+                onChange={(e) => setMessage(e.target.value)}
+              />
+              {formError && !errors.amount && !errors.name && (
+                <span className={styles.formError} role="alert">
+                  {formError}
+                </span>
+              )}
               <Button type="submit" variant="primary" disabled={pending}>
                 Continue to payment
               </Button>

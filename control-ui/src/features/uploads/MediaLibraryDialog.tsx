@@ -80,7 +80,9 @@ function UploadRow({ upload, projectId, onAdded }: { upload: Upload; projectId: 
       >
         {upload.purpose === 'screen' && upload.kind === 'image' ? 'Add as screen' : 'Add to scene'}
       </Button>
-      {upload.kind === 'video' && <IconButton label={`Schedule ${upload.name} as live`} icon={<CalendarClock size={14} />} onClick={() => setScheduling((s) => !s)} />}
+      {upload.kind === 'video' && (
+        <IconButton label={`Schedule ${upload.name} as live`} icon={<CalendarClock size={14} />} onClick={() => setScheduling((s) => !s)} />
+      )}
       <IconButton label={`Delete ${upload.name}`} icon={<Trash2 size={14} />} onClick={() => void deleteUpload(projectId, upload.id)} />
       {scheduling && (
         <form
@@ -92,7 +94,14 @@ function UploadRow({ upload, projectId, onAdded }: { upload: Upload; projectId: 
         >
           <label className={styles.meta}>
             Stream as live at
-            <input className={styles.when} type="datetime-local" required value={when} onChange={(e) => setWhen(e.target.value)} aria-label={`Stream ${upload.name} as live at`} />
+            <input
+              className={styles.when}
+              type="datetime-local"
+              required
+              value={when}
+              onChange={(e) => setWhen(e.target.value)}
+              aria-label={`Stream ${upload.name} as live at`}
+            />
           </label>
           <Button type="submit" variant="primary" disabled={when === ''}>
             Schedule
@@ -133,13 +142,21 @@ export function MediaLibraryDialog({ open, projectId, onClose }: { open: boolean
             <label htmlFor={purposeId} className={styles.label}>
               Use as
             </label>
-            <Select id={purposeId} value={purpose} options={PURPOSES} onValueChange={(v) => setPurpose(PURPOSES.find((p) => p.value === v)?.value ?? 'background')} />
+            <Select
+              id={purposeId}
+              value={purpose}
+              options={PURPOSES}
+              onValueChange={(v) => setPurpose(PURPOSES.find((p) => p.value === v)?.value ?? 'background')}
+            />
             <label className={styles.fileButton}>
               Choose files…
               <input id={fileId} type="file" accept={ACCEPT} multiple onChange={pick} className={styles.fileInput} aria-label="Choose files to upload" />
             </label>
           </div>
-          <p className={styles.hint}>PNG, JPEG, WebP or GIF images; MP4 (H.264 + AAC) or WebM videos.{usage && ` ${formatSize(usage.usedBytes)} of ${formatSize(usage.quotaBytes)} used.`}</p>
+          <p className={styles.hint}>
+            PNG, JPEG, WebP or GIF images; MP4 (H.264 + AAC) or WebM videos.
+            {usage && ` ${formatSize(usage.usedBytes)} of ${formatSize(usage.quotaBytes)} used.`}
+          </p>
           {inProgress.length > 0 && (
             <ul className={styles.list} aria-label="Uploads in progress">
               {inProgress.map((item) => (
@@ -167,7 +184,10 @@ export function MediaLibraryDialog({ open, projectId, onClose }: { open: boolean
           <h3 id={`${fileId}-screens`} className={styles.heading}>
             Screens
           </h3>
-          <p className={styles.hint}>Ready-made screens to open, pause and close your show. Each is a scene of its own. A countdown goes back to the scene you are on when its time is up.</p>
+          <p className={styles.hint}>
+            Ready-made screens to open, pause and close your show. Each is a scene of its own. A countdown goes back to the scene you are on when its time is
+            up.
+          </p>
           <div className={styles.screens}>
             {builtInScreens.map((screen) => (
               <Button

@@ -54,7 +54,17 @@ function ScheduleRow({ schedule, name, projectId }: { schedule: ScheduledBroadca
 }
 
 /** The Media dialog's list of scheduled video broadcasts ('stream a video file as live'), with their cancel. */
-export function ScheduledBroadcasts({ projectId, open, uploads, headingId }: { projectId: string; open: boolean; uploads: readonly Upload[]; headingId: string }) {
+export function ScheduledBroadcasts({
+  projectId,
+  open,
+  uploads,
+  headingId,
+}: {
+  projectId: string;
+  open: boolean;
+  uploads: readonly Upload[];
+  headingId: string;
+}) {
   const { scheduled, status, error } = useSchedulesStore();
   useEffect(() => {
     if (open) void loadSchedules(projectId);
@@ -71,7 +81,9 @@ export function ScheduledBroadcasts({ projectId, open, uploads, headingId }: { p
           The scheduled broadcasts could not be read: {error}
         </p>
       ) : shown.length === 0 ? (
-        <p className={styles.hint}>{status === 'loading' ? 'Loading…' : 'Nothing scheduled. Use the calendar button of a video above to stream it as live at a time you choose.'}</p>
+        <p className={styles.hint}>
+          {status === 'loading' ? 'Loading…' : 'Nothing scheduled. Use the calendar button of a video above to stream it as live at a time you choose.'}
+        </p>
       ) : (
         <ul className={styles.list} aria-label="Scheduled broadcasts">
           {shown.map((schedule) => (

@@ -40,7 +40,13 @@ export interface ProgramVideo {
  * and the FLV muxer into the fan-out. Inputs are not part of it: they join and leave the running
  * compositor (inputs/). The muxer's audio pad is linked by buildProgramAudio.
  */
-export function buildProgramVideo(gst: GstPipeline, profile: OutputProfile, encoder: EncoderSettings, fanout: FlvFanout, preview: PlanPreview | undefined): ProgramVideo {
+export function buildProgramVideo(
+  gst: GstPipeline,
+  profile: OutputProfile,
+  encoder: EncoderSettings,
+  fanout: FlvFanout,
+  preview: PlanPreview | undefined,
+): ProgramVideo {
   const { fps } = profile;
   const { width, height } = profile;
   // Composited in AYUV, converted to I420 only for the encoder: with an alpha-less format on its

@@ -171,7 +171,8 @@ export class InputSet {
           audio.firstData = firstData;
           firstData.start(() => {
             audio.firstData = undefined;
-            if (this.inputs.get(input.id)?.audio === audio) this.joinMixer(input.id, audio, audioTargets(this.plan ?? plan).get(input.id) ?? { volume: 0, muted: true, audible: false }, fadeIn);
+            if (this.inputs.get(input.id)?.audio === audio)
+              this.joinMixer(input.id, audio, audioTargets(this.plan ?? plan).get(input.id) ?? { volume: 0, muted: true, audible: false }, fadeIn);
           });
         }
       }
@@ -179,7 +180,8 @@ export class InputSet {
       this.retime(attached);
       this.layout(attached, plan);
       for (const picture of links) picture.start();
-      if (attached.audio && (!attached.audio.tee.syncStateWithParent() || !attached.audio.bin.syncStateWithParent())) throw new Error(`${input.kind} input's sound could not start`);
+      if (attached.audio && (!attached.audio.tee.syncStateWithParent() || !attached.audio.bin.syncStateWithParent()))
+        throw new Error(`${input.kind} input's sound could not start`);
       this.inputs.set(input.id, attached);
       this.byNumber.set(number, input.id);
       if (bins.filePlayer) attached.player = this.startPlayer(input.id, name, bins.filePlayer, plan.profile.fps);
@@ -289,7 +291,12 @@ export class InputSet {
 
   /** Video files of the scene just shown that start over when shown. */
   restartShown(plan: RenderPlan): void {
-    const shown = new Set(plan.scenes.find((s) => s.id === plan.activeSceneId)?.placements.filter((p) => p.visible).map((p) => p.inputId));
+    const shown = new Set(
+      plan.scenes
+        .find((s) => s.id === plan.activeSceneId)
+        ?.placements.filter((p) => p.visible)
+        .map((p) => p.inputId),
+    );
     for (const input of this.inputs.values()) if (input.player?.restartOnShow && shown.has(input.id)) input.player.player.restart();
   }
 
@@ -341,7 +348,11 @@ export class InputSet {
         if (feed.flowing && !input.everFlowed) this.deps.keyframeWanted(input.id);
         if (feed.flowing) input.everFlowed = true;
         // Operators read from this when a picture froze or a source went to its placeholder.
-        if (was !== feed.flowing && input.everFlowed) this.deps.logger.info({ inputId: input.id, feed: input.feeds.indexOf(feed), pushed, missed }, feed.flowing ? 'input feed flows' : 'input feed stopped');
+        if (was !== feed.flowing && input.everFlowed)
+          this.deps.logger.info(
+            { inputId: input.id, feed: input.feeds.indexOf(feed), pushed, missed },
+            feed.flowing ? 'input feed flows' : 'input feed stopped',
+          );
         // Losses the sender's own loss detection cannot see (dropped here, after the network):
         // the decoder's picture is damaged until the next keyframe.
         if (feed.flowing && missed > feed.missed) this.deps.keyframeWanted(input.id);
@@ -393,7 +404,15 @@ export class InputSet {
 
   /** A bad file fails its own pipeline only: the input is reported and shows black (or its last frame). */
   private startPlayer(inputId: string, name: string, file: NonNullable<ReturnType<typeof buildSource>['filePlayer']>, fps: number): AttachedInput['player'] {
-    const player = new FilePlayer(`${this.deps.gst.name}-${name}`, file.path, file.channel, file.loop, fps, { failed: (message) => this.deps.inputFailed(inputId, message) }, this.deps.logger);
+    const player = new FilePlayer(
+      `${this.deps.gst.name}-${name}`,
+      file.path,
+      file.channel,
+      file.loop,
+      fps,
+      { failed: (message) => this.deps.inputFailed(inputId, message) },
+      this.deps.logger,
+    );
     try {
       player.start();
       return { player, restartOnShow: file.restartOnShow };

@@ -82,7 +82,10 @@ export class DestinationOutput {
 
   attach(): void {
     this.downSince = Date.now();
-    this.logger.info({ outputId: this.id, url: redactUrl(this.spec.key ? `${this.spec.url.replace(/\/+$/, '')}/${this.spec.key}` : this.spec.url) }, 'output attached');
+    this.logger.info(
+      { outputId: this.id, url: redactUrl(this.spec.key ? `${this.spec.url.replace(/\/+$/, '')}/${this.spec.key}` : this.spec.url) },
+      'output attached',
+    );
     this.report({ outputId: this.id, state: this.state });
     this.open();
   }
@@ -170,7 +173,8 @@ export class DestinationOutput {
       // This server reads slower than the stream is made: skip to a later keyframe.
       this.awaitingKeyframe = true;
       this.skippedTags += 1;
-      if (this.skippedTags === 1 || this.skippedTags % 100 === 0) this.logger.warn({ outputId: this.id, queuedBytes: publisher.queuedBytes, skippedTags: this.skippedTags }, 'output behind: skipping to a keyframe');
+      if (this.skippedTags === 1 || this.skippedTags % 100 === 0)
+        this.logger.warn({ outputId: this.id, queuedBytes: publisher.queuedBytes, skippedTags: this.skippedTags }, 'output behind: skipping to a keyframe');
       return;
     }
     publisher.write(tag.chunksFor(publisher.streamId!));

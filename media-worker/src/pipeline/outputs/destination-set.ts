@@ -50,7 +50,8 @@ export class DestinationSet {
     }
     for (const spec of wanted) {
       if (this.outputs.has(spec.id)) continue;
-      if (spec.canvas === 'vertical' && !vertical) this.logger.warn({ outputId: spec.id }, 'vertical output without a vertical canvas: it gets the horizontal one');
+      if (spec.canvas === 'vertical' && !vertical)
+        this.logger.warn({ outputId: spec.id }, 'vertical output without a vertical canvas: it gets the horizontal one');
       const feed = spec.canvas === 'vertical' && vertical ? vertical : horizontal;
       const output = new DestinationOutput(
         spec,

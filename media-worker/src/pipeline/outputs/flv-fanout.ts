@@ -110,7 +110,12 @@ export class FlvFanout {
    */
   elements(bitrateKbps: number, seconds = 2): GstElement[] {
     return [
-      makeElement('queue', `${this.name}-queue`, { leaky: 'downstream', 'max-size-time': 0, 'max-size-buffers': 0, 'max-size-bytes': Math.ceil((bitrateKbps * 1000 * seconds) / 8) }),
+      makeElement('queue', `${this.name}-queue`, {
+        leaky: 'downstream',
+        'max-size-time': 0,
+        'max-size-buffers': 0,
+        'max-size-bytes': Math.ceil((bitrateKbps * 1000 * seconds) / 8),
+      }),
       makeElement('tcpclientsink', `${this.name}-sink`, { host: '127.0.0.1', port: this.port, sync: false, async: false, 'enable-last-sample': false }),
     ];
   }

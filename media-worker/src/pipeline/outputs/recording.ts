@@ -39,7 +39,8 @@ export class Recording {
     const gst = loadGst();
     // Named by its part: the part before it may still be writing out its last fragment beside it.
     const bin = new gst.Bin({ name: `recording-${basename(this.path, '.mp4')}` });
-    const queue = (name: string) => makeElement('queue', name, { leaky: 'downstream', 'max-size-time': 5_000_000_000, 'max-size-buffers': 0, 'max-size-bytes': 0 });
+    const queue = (name: string) =>
+      makeElement('queue', name, { leaky: 'downstream', 'max-size-time': 5_000_000_000, 'max-size-buffers': 0, 'max-size-bytes': 0 });
     const videoQueue = queue('recording-vqueue');
     const audioQueue = queue('recording-aqueue');
     const mux = makeElement('mp4mux', 'recording-mux', { 'fragment-duration': 1000, streamable: true });

@@ -28,7 +28,8 @@ export class RtmpEgress implements OutputEgress {
     try {
       const parsed = new URL(url);
       const defaultPort = DEFAULT_PORTS[parsed.protocol];
-      if (defaultPort === undefined) return { allowed: false, host: parsed.hostname, port: 0, code: 'scheme-not-allowed', reason: `${parsed.protocol} is not an RTMP address` };
+      if (defaultPort === undefined)
+        return { allowed: false, host: parsed.hostname, port: 0, code: 'scheme-not-allowed', reason: `${parsed.protocol} is not an RTMP address` };
       host = parsed.hostname;
       port = parsed.port !== '' ? Number(parsed.port) : defaultPort;
     } catch {

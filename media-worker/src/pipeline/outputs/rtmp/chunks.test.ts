@@ -36,7 +36,10 @@ describe('RTMP chunks', () => {
     const size = Buffer.alloc(4);
     size.writeUInt32BE(4096);
     const big = { type: MessageType.CommandAmf0, streamId: 0, timestamp: 0, body: body(1000, 9) };
-    const bytes = Buffer.concat([serializeMessage(2, { type: MessageType.SetChunkSize, streamId: 0, timestamp: 0, body: size }, 128), serializeMessage(3, big, 4096)]);
+    const bytes = Buffer.concat([
+      serializeMessage(2, { type: MessageType.SetChunkSize, streamId: 0, timestamp: 0, body: size }, 128),
+      serializeMessage(3, big, 4096),
+    ]);
     const messages = readInPieces(bytes, [bytes.length]);
     expect(messages.map((m) => m.type)).toEqual([MessageType.SetChunkSize, MessageType.CommandAmf0]);
     expect(messages[1]).toEqual(big);

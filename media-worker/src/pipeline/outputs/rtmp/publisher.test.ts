@@ -30,8 +30,20 @@ function outcome(publisher: RtmpPublisher): Promise<'publishing' | PublisherFail
 
 describe('RtmpPublisher', () => {
   it('splits a destination URL as publishers do, keeping the host as written in the tcUrl', () => {
-    expect(parseTarget('rtmp://live.example.test/app', 'key?x=1')).toEqual({ secure: false, host: 'live.example.test', port: 1935, app: 'app', stream: 'key?x=1', tcUrl: 'rtmp://live.example.test/app' });
-    expect(parseTarget('rtmps://edge.example.test:444/rtmp/sub/', 'k')).toMatchObject({ secure: true, port: 444, app: 'rtmp/sub', tcUrl: 'rtmps://edge.example.test:444/rtmp/sub' });
+    expect(parseTarget('rtmp://live.example.test/app', 'key?x=1')).toEqual({
+      secure: false,
+      host: 'live.example.test',
+      port: 1935,
+      app: 'app',
+      stream: 'key?x=1',
+      tcUrl: 'rtmp://live.example.test/app',
+    });
+    expect(parseTarget('rtmps://edge.example.test:444/rtmp/sub/', 'k')).toMatchObject({
+      secure: true,
+      port: 444,
+      app: 'rtmp/sub',
+      tcUrl: 'rtmps://edge.example.test:444/rtmp/sub',
+    });
     expect(parseTarget('rtmp://h/live/streamname', undefined)).toMatchObject({ app: 'live', stream: 'streamname' });
     expect(() => parseTarget('http://h/live', 'k')).toThrow(/not an RTMP URL/);
   });
@@ -63,7 +75,25 @@ describe('RtmpPublisher', () => {
   });
 
   it('refuses an RTMPS server whose certificate does not verify for the name', async () => {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=rtmps.example.test', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=rtmps.example.test',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     const tls = createTlsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (socket) => socket.end());
     await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
     const { port } = tls.address() as { port: number };

@@ -109,7 +109,8 @@ export class RtmpPublisher extends EventEmitter<{ publishing: []; failed: [Publi
     socket.on('data', (data: Buffer) => this.receive(data));
     socket.on('timeout', () => this.fail('DESTINATION_UNREACHABLE', 'connection timed out'));
     socket.on('error', (err: NodeJS.ErrnoException) => {
-      if (secure && !this.connected && !/ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT/.test(err.code ?? '')) this.fail('DESTINATION_TLS_FAILED', err.message);
+      if (secure && !this.connected && !/ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT/.test(err.code ?? ''))
+        this.fail('DESTINATION_TLS_FAILED', err.message);
       else this.fail(this.connected ? (this.publishingNow ? 'DESTINATION_LOST' : 'DESTINATION_REFUSED') : 'DESTINATION_UNREACHABLE', err.message);
     });
     socket.on('close', () => {
