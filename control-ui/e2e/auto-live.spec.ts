@@ -65,46 +65,13 @@ test('Auto Live: switched on with a Twitch destination, an encoder publishing to
     await page.screenshot({ path: `${SHOTS}/auto-live-waiting.png` });
   }
 
-  // prettier-ignore
-  encoder = spawn(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-re',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=s=1280x720:r=30',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:sample_rate=48000',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-tune',
-      'zerolatency',
-      '-g',
-      '30',
-      '-bf',
-      '0',
-      '-pix_fmt',
-      'yuv420p',
-      '-b:v',
-      '1500k',
-      '-c:a',
-      'aac',
-      '-ar',
-      '48000',
-      '-f',
-      'flv',
-      `${process.env.ONAIR_E2E_INGEST}/ingest/${key}`,
-    ],
-    { stdio: 'ignore' },
-  );
+  // biome-ignore format: the arguments stay in option-value pairs, as ffmpeg reads them
+  encoder = spawn('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-re',
+    '-f', 'lavfi', '-i', 'testsrc2=s=1280x720:r=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30', '-bf', '0', '-pix_fmt', 'yuv420p', '-b:v', '1500k',
+    '-c:a', 'aac', '-ar', '48000', '-f', 'flv', `${process.env.ONAIR_E2E_INGEST}/ingest/${key}`,
+  ], { stdio: 'ignore' });
   await expect(block(page).getByRole('status', { name: 'Ingest status' })).toContainText('Receiving from your encoder: H.264 · AAC · 1280×720', {
     timeout: 45_000,
   });

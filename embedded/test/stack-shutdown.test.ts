@@ -116,44 +116,13 @@ async function openSession(onair: RunningOnair, options: { encoder?: boolean } =
   await client.must('POST', `/api/v1/projects/${id}/session`);
   if (!options.encoder) return;
   const { streamKey } = await client.must<IngestView>('GET', `/api/v1/projects/${id}/ingest`);
-  // prettier-ignore
-  encoders.push(
-    spawn(
-      'ffmpeg',
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-re',
-        '-f',
-        'lavfi',
-        '-i',
-        'color=c=green:s=640x360:r=30',
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=frequency=440:sample_rate=48000',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-tune',
-        'zerolatency',
-        '-g',
-        '30',
-        '-bf',
-        '0',
-        '-pix_fmt',
-        'yuv420p',
-        '-c:a',
-        'aac',
-        '-f',
-        'flv',
-        `rtmp://127.0.0.1:${onair.ingestPort}/${INGEST_APPLICATION}/${streamKey}`,
-      ],
-      { stdio: 'ignore' },
-    ),
-  );
+  // biome-ignore format: the arguments stay in option-value pairs, as ffmpeg reads them
+  encoders.push(spawn('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-re',
+    '-f', 'lavfi', '-i', 'color=c=green:s=640x360:r=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30', '-bf', '0', '-pix_fmt', 'yuv420p', '-c:a', 'aac',
+    '-f', 'flv', `rtmp://127.0.0.1:${onair.ingestPort}/${INGEST_APPLICATION}/${streamKey}`,
+  ], { stdio: 'ignore' }));
 }
 
 /** The media worker of the stack once it runs the session's pipeline process (and, with `relay`, pulls the ingest feed). */

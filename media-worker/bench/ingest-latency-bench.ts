@@ -57,50 +57,14 @@ async function main(): Promise<void> {
     await client.must('POST', `${base}/destinations`, { type: 'Twitch', settings: { title: 'Bench' } });
     const ingest = await client.must<IngestView>('PUT', `${base}/auto-live`, { enabled: true });
 
-    // prettier-ignore
-    const encoder = spawn(
-      'ffmpeg',
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'gray',
-        '-s',
-        `${WIDTH}x${HEIGHT}`,
-        '-r',
-        String(FPS),
-        '-i',
-        'pipe:0',
-        '-f',
-        'lavfi',
-        '-i',
-        'anullsrc=r=48000:cl=stereo',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-tune',
-        'zerolatency',
-        '-g',
-        String(FPS),
-        '-bf',
-        '0',
-        '-pix_fmt',
-        'yuv420p',
-        '-b:v',
-        '1500k',
-        '-c:a',
-        'aac',
-        '-shortest',
-        '-f',
-        'flv',
-        `${stack.ingest.pullUrl}/ingest/${ingest.streamKey}`,
-      ],
-      { stdio: ['pipe', 'ignore', 'inherit'] },
-    );
+    // biome-ignore format: the arguments stay in option-value pairs, as ffmpeg reads them
+    const encoder = spawn('ffmpeg', [
+      '-hide_banner', '-loglevel', 'error',
+      '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${WIDTH}x${HEIGHT}`, '-r', String(FPS), '-i', 'pipe:0',
+      '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=stereo',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', String(FPS), '-bf', '0', '-pix_fmt', 'yuv420p', '-b:v', '1500k',
+      '-c:a', 'aac', '-shortest', '-f', 'flv', `${stack.ingest.pullUrl}/ingest/${ingest.streamKey}`,
+    ], { stdio: ['pipe', 'ignore', 'inherit'] });
     stops.push(() => encoder.kill('SIGKILL'));
     let white = false;
     let changedAt = 0;

@@ -75,42 +75,13 @@ describe('a media worker killed with -9 while pulling an ingest feed', () => {
     const publishId = randomUUID();
     const stream = `${doc.projectId}.${publishId}`;
     // The encoder publishes under the renamed stream, as nginx-rtmp's on_publish renames an accepted key.
-    // prettier-ignore
-    encoder = spawn(
-      'ffmpeg',
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-re',
-        '-f',
-        'lavfi',
-        '-i',
-        'color=c=green:s=640x360:r=30',
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=frequency=440:sample_rate=48000',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-tune',
-        'zerolatency',
-        '-g',
-        '30',
-        '-bf',
-        '0',
-        '-pix_fmt',
-        'yuv420p',
-        '-c:a',
-        'aac',
-        '-f',
-        'flv',
-        ingest.url(stream),
-      ],
-      { stdio: 'ignore' },
-    );
+    // biome-ignore format: the arguments stay in option-value pairs, as ffmpeg reads them
+    encoder = spawn('ffmpeg', [
+      '-hide_banner', '-loglevel', 'error', '-re',
+      '-f', 'lavfi', '-i', 'color=c=green:s=640x360:r=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30', '-bf', '0', '-pix_fmt', 'yuv420p', '-c:a', 'aac',
+      '-f', 'flv', ingest.url(stream),
+    ], { stdio: 'ignore' });
     const publish: IngestPublish = {
       projectId: doc.projectId,
       publishId,

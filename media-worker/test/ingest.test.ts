@@ -102,35 +102,14 @@ function publish(url: string, options: { colour?: readonly number[]; codec?: 'h2
     options.codec === 'flv1'
       ? ['-c:v', 'flv', '-b:v', '800k']
       : ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30', '-bf', '0', '-pix_fmt', 'yuv420p', '-b:v', '1500k'];
-  // prettier-ignore
-  const child = spawn(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-re',
-      '-f',
-      'lavfi',
-      '-i',
-      `color=c=${hex(options.colour ?? GREEN)}:s=1280x720:r=30`,
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:sample_rate=48000',
-      ...video,
-      '-c:a',
-      'aac',
-      '-ar',
-      '48000',
-      '-b:a',
-      '128k',
-      '-f',
-      'flv',
-      url,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  // biome-ignore format: the arguments stay in option-value pairs, as ffmpeg reads them
+  const child = spawn('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-re',
+    '-f', 'lavfi', '-i', `color=c=${hex(options.colour ?? GREEN)}:s=1280x720:r=30`,
+    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+    ...video, '-c:a', 'aac', '-ar', '48000', '-b:a', '128k',
+    '-f', 'flv', url,
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
   publishers.push(child);
   return child;
 }
@@ -411,36 +390,12 @@ describe('WHIP ingest (RFC 9725)', () => {
     const socket = createSocket('udp4');
     socket.on('message', (packet) => video.writeRtp(packet));
     await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
-    // prettier-ignore
-    const encoder = spawn(
-      'ffmpeg',
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-re',
-        '-f',
-        'lavfi',
-        '-i',
-        `color=c=${hex(MAGENTA)}:s=640x360:r=30`,
-        '-c:v',
-        'libvpx',
-        '-deadline',
-        'realtime',
-        '-cpu-used',
-        '8',
-        '-b:v',
-        '800k',
-        '-g',
-        '30',
-        '-f',
-        'rtp',
-        '-payload_type',
-        '96',
-        `rtp://127.0.0.1:${socket.address().port}?pkt_size=1200`,
-      ],
-      { stdio: 'ignore' },
-    );
+    // biome-ignore format: the arguments stay in option-value pairs, as ffmpeg reads them
+    const encoder = spawn('ffmpeg', [
+      '-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `color=c=${hex(MAGENTA)}:s=640x360:r=30`,
+      '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '800k', '-g', '30',
+      '-f', 'rtp', '-payload_type', '96', `rtp://127.0.0.1:${socket.address().port}?pkt_size=1200`,
+    ], { stdio: 'ignore' });
     publishers.push(encoder);
     try {
       expect((await ingestOf(project.id)).status).toMatchObject({ state: 'receiving', via: 'whip' });

@@ -294,36 +294,8 @@ describe('session', () => {
     // What the platform sees after a rebuild: the new process publishes while the server still holds
     // a publisher on the key. Here another encoder holds it, and the rebuilt plan points the same
     // output at that key.
-    // prettier-ignore
-    const squatter = spawn(
-      'ffmpeg',
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-re',
-        '-f',
-        'lavfi',
-        '-i',
-        'color=c=blue:s=320x180:r=15',
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=frequency=440:sample_rate=48000',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-g',
-        '15',
-        '-c:a',
-        'aac',
-        '-f',
-        'flv',
-        `${url}/${kHeld}`,
-      ],
-      { stdio: 'ignore' },
-    );
+    // biome-ignore format: the arguments stay in option-value pairs, as ffmpeg reads them
+    const squatter = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'color=c=blue:s=320x180:r=15', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '15', '-c:a', 'aac', '-f', 'flv', `${url}/${kHeld}`], { stdio: 'ignore' });
     try {
       await waitFor(
         'the other publisher',
