@@ -108,3 +108,63 @@ test('the host publishes camera and microphone, the output shows them, the previ
   await page.close();
   expect((await context.request.delete(`/api/v1/projects/${projectId}/session`)).ok()).toBe(true);
 });
+
+// Issue 41: the media worker tells each page the size its camera is shown at, and the page sends
+// no more than that, so a guest in a small tile is not encoded, sent and decoded at full size.
+test('the camera is sent at the size the program shows it, and at full size again when its layer grows', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  await page.addInitScript(() => {
+    const Native = window.RTCPeerConnection;
+    const made: RTCPeerConnection[] = [];
+    (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections = made;
+    window.RTCPeerConnection = class extends Native {
+      constructor(config?: RTCConfiguration) {
+        super(config);
+        made.push(this);
+      }
+    };
+  });
+  await signIn(context.request, `send-size-${randomUUID()}@example.test`);
+  const projectId = await openNewStudio(page, 'Small camera');
+  await expect(page.getByTestId('media-connection')).toHaveText('Connected', { timeout: 60_000 });
+  // The width of the picture the page's camera sends now (the fake camera captures 1280×720).
+  const sentWidth = () =>
+    page.evaluate(async () => {
+      const pc = (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections.at(-1);
+      let width = 0;
+      (await pc?.getStats())?.forEach((r: { type: string; kind?: string; frameWidth?: number }) => {
+        if (r.type === 'outbound-rtp' && r.kind === 'video' && r.frameWidth) width = Math.max(width, r.frameWidth);
+      });
+      return width;
+    });
+  const scene = async () =>
+    (await (await context.request.get(`/api/v1/projects/${projectId}/scene`)).json()) as {
+      version: number;
+      activeSceneId: string;
+      sources: { id: string; kind: string }[];
+      scenes: { id: string; layers: { id: string; sourceId: string }[] }[];
+    };
+  const resize = async (box: { x: number; y: number; width: number; height: number }) => {
+    const doc = await scene();
+    const camera = doc.sources.find((s) => s.kind === 'webcam')!;
+    const layer = doc.scenes.find((s) => s.id === doc.activeSceneId)!.layers.find((l) => l.sourceId === camera.id)!;
+    const ops = [
+      { op: 'updateLayer', sceneId: doc.activeSceneId, layerId: layer.id, changes: box },
+      { op: 'updateLayerVertical', sceneId: doc.activeSceneId, layerId: layer.id, changes: box },
+    ];
+    expect((await context.request.patch(`/api/v1/projects/${projectId}/scene`, { data: { baseVersion: doc.version, ops } })).ok()).toBe(true);
+  };
+
+  // Full frame: sent at the camera's full 1280.
+  await resize({ x: 0, y: 0, width: 1280, height: 720 });
+  await expect.poll(sentWidth, { timeout: 30_000, intervals: [500] }).toBe(1280);
+  // A 320×180 tile on both canvases: sent at a quarter.
+  await resize({ x: 40, y: 40, width: 320, height: 180 });
+  await expect.poll(sentWidth, { timeout: 30_000, intervals: [500] }).toBe(320);
+  // Full frame again: back to 1280.
+  await resize({ x: 0, y: 0, width: 1280, height: 720 });
+  await expect.poll(sentWidth, { timeout: 30_000, intervals: [500] }).toBe(1280);
+
+  await page.close();
+  expect((await context.request.delete(`/api/v1/projects/${projectId}/session`)).ok()).toBe(true);
+});

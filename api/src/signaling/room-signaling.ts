@@ -213,6 +213,9 @@ export class RoomSignaling {
       case 'tiles':
         m.client.send({ type: 'room.tiles', projectId: m.projectId, peerId: signal.peerId, tiles: signal.tiles });
         return;
+      case 'sendSize':
+        m.client.send({ type: 'room.sendSize', projectId: m.projectId, peerId: signal.peerId, camera: signal.camera });
+        return;
     }
   }
 

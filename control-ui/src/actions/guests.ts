@@ -312,6 +312,7 @@ function onGuestSocketMessage(projectId: string, message: ServerMessage): void {
     case 'room.answer':
     case 'room.state':
     case 'room.tiles':
+    case 'room.sendSize':
       receiveRoomMessage(message);
       return;
     case 'guest.chat':

@@ -1,10 +1,11 @@
-import type { ClientMessage, ServerMessage } from '@onair/protocol';
+import type { ClientMessage, SendSize, ServerMessage } from '@onair/protocol';
 import {
   audioConstraints,
   browserFamily,
   capturedMicrophoneId,
   classifyMediaError,
   devicePermissionStatus,
+  encodingScaleFor,
   withOpusParameters,
   type AudioMode,
 } from '../model/media.ts';
@@ -39,6 +40,8 @@ interface Room {
   reconnecting: ReturnType<typeof setTimeout> | undefined;
   /** Bumped by every publish, so an older one still awaiting the browser gives up. */
   generation: number;
+  /** The size the program needs the camera at, as the media worker last told (room.sendSize). */
+  cameraSize: SendSize | null;
 }
 
 let room: Room | null = null;
@@ -63,6 +66,7 @@ export function enterRoom(projectId: string, send: Send): void {
       watchdog: undefined,
       reconnecting: undefined,
       generation: 0,
+      cameraSize: null,
     };
     room.watchdog = setInterval(checkConnection, WATCHDOG_MS);
   }
@@ -108,7 +112,30 @@ export function receiveRoomMessage(message: RoomMessage): void {
     case 'room.tiles':
       if (message.peerId === room.peerId) useMediaStore.setState({ guestTiles: message.tiles });
       return;
+    case 'room.sendSize':
+      if (message.peerId !== room.peerId) return;
+      room.cameraSize = message.camera;
+      void fitCameraEncoding(room);
+      return;
   }
+}
+
+/**
+ * Sends the camera no larger than the program shows it (issue 41): a guest in a grid tile is
+ * encoded at about the tile's size, which the worker then decodes and scales cheaply. The browser
+ * re-encodes at the new size within a frame or two when a scene makes the tile larger again.
+ */
+async function fitCameraEncoding(current: Room): Promise<void> {
+  const sender = current.camera?.sender;
+  const settings = sender?.track?.getSettings();
+  if (!sender || !current.cameraSize || !settings?.width || !settings.height) return;
+  const parameters = sender.getParameters();
+  const encoding = parameters.encodings[0];
+  if (!encoding) return;
+  const scale = encodingScaleFor({ width: settings.width, height: settings.height }, current.cameraSize);
+  if (encoding.scaleResolutionDownBy === scale) return;
+  encoding.scaleResolutionDownBy = scale;
+  await sender.setParameters(parameters).catch(() => undefined);
 }
 
 /** An error on the socket while joining is the room's refusal (spec §6: no 'join room' permission, or no role at all). */
@@ -130,6 +157,7 @@ export async function toggleCamera(): Promise<void> {
   useMediaStore.setState({ cameraOn: true });
   const track = await captureCamera();
   if (track) await room?.camera?.sender.replaceTrack(track);
+  if (room) await fitCameraEncoding(room);
 }
 
 /** Microphone on/off mutes the primary microphone track (it keeps its place in the connection). */
@@ -145,6 +173,7 @@ export async function selectCameraDevice(deviceId: string): Promise<void> {
   if (!useMediaStore.getState().cameraOn) return;
   const track = await captureCamera();
   if (track) await room?.camera?.sender.replaceTrack(track);
+  if (room) await fitCameraEncoding(room);
 }
 
 export async function selectMicrophoneDevice(deviceId: string): Promise<void> {
@@ -313,6 +342,7 @@ async function acceptAnswer(current: Room, sdp: string): Promise<void> {
   if (!pc || pc.signalingState !== 'have-local-offer') return;
   const mode = useMediaStore.getState().audioMode;
   await pc.setRemoteDescription({ type: 'answer', sdp: withOpusParameters(sdp, mode) });
+  await fitCameraEncoding(current);
   if (mode === 'music' && current.microphone) {
     const sender = current.microphone.sender;
     const parameters = sender.getParameters();

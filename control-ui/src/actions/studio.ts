@@ -116,6 +116,7 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
     case 'room.answer':
     case 'room.state':
     case 'room.tiles':
+    case 'room.sendSize':
       receiveRoomMessage(message);
       return;
     case 'guest.chat':

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { audioConstraints, browserFamily, capturedMicrophoneId, classifyMediaError, devicePermissionStatus, withOpusParameters } from './media.ts';
+import {
+  audioConstraints,
+  browserFamily,
+  capturedMicrophoneId,
+  classifyMediaError,
+  devicePermissionStatus,
+  encodingScaleFor,
+  withOpusParameters,
+} from './media.ts';
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
@@ -66,5 +74,19 @@ describe('audio modes (spec §9)', () => {
     const sdp = ['m=audio 9 UDP/TLS/RTP/SAVPF 111', 'a=rtpmap:111 opus/48000/2', 'a=fmtp:111 minptime=10;useinbandfec=1;usedtx=1', ''].join('\r\n');
     expect(withOpusParameters(sdp, 'music')).toContain('a=fmtp:111 minptime=10;useinbandfec=1;stereo=1;sprop-stereo=1;maxaveragebitrate=128000;usedtx=0');
     expect(withOpusParameters(sdp, 'speech')).toContain('a=fmtp:111 minptime=10;useinbandfec=1;usedtx=1');
+  });
+});
+
+describe('the camera sent at the size the program needs (issue 41)', () => {
+  it('scales a 1280×720 camera down to a 320×180 grid tile, and not below what either side needs', () => {
+    expect(encodingScaleFor({ width: 1280, height: 720 }, { width: 320, height: 180 })).toBe(4);
+    // A square tile of a cover-fitted camera needs the height: 720 / 360.
+    expect(encodingScaleFor({ width: 1280, height: 720 }, { width: 360, height: 360 })).toBe(2);
+    expect(encodingScaleFor({ width: 640, height: 480 }, { width: 427, height: 240 })).toBe(1.5);
+  });
+
+  it('never scales up, and never below an eighth', () => {
+    expect(encodingScaleFor({ width: 1280, height: 720 }, { width: 1920, height: 1080 })).toBe(1);
+    expect(encodingScaleFor({ width: 3840, height: 2160 }, { width: 320, height: 180 })).toBe(8);
   });
 });

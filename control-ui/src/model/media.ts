@@ -114,3 +114,13 @@ export function withOpusParameters(sdp: string, mode: AudioMode): string {
     })
     .join('\r\n');
 }
+
+/**
+ * How much to scale a camera's encoding down so it is sent at the size the program needs
+ * (room.sendSize): as much as both sides allow, never up, and never more than 8 times (the
+ * browsers' limit is 16; smaller than 1/8 is not worth a tile).
+ */
+export function encodingScaleFor(captured: { width: number; height: number }, needed: { width: number; height: number }): number {
+  const scale = Math.min(captured.width / needed.width, captured.height / needed.height);
+  return Math.round(Math.min(8, Math.max(1, scale)) * 100) / 100;
+}

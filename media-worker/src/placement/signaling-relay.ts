@@ -71,6 +71,8 @@ export class SignalingRelay implements SessionMedia {
               void this.send({ type: 'state', projectId, participantId: signal.participantId, peerId, state, workerId: this.deps.workerId }),
             onTiles: (peerId, tiles) =>
               void this.send({ type: 'tiles', projectId, participantId: signal.participantId, peerId, tiles, workerId: this.deps.workerId }),
+            onSendSize: (peerId, camera) =>
+              void this.send({ type: 'sendSize', projectId, participantId: signal.participantId, peerId, camera, workerId: this.deps.workerId }),
           });
           await this.send({ type: 'answer', projectId, participantId: signal.participantId, peerId: signal.peerId, sdp, workerId: this.deps.workerId });
           return;

@@ -1,5 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import {
+  cameraSendSize,
   JITTER_LATENCY_DEFAULT_MS,
   JITTER_LATENCY_MAX_MS,
   JITTER_LATENCY_MIN_MS,
@@ -10,6 +11,7 @@ import {
   type PlanPreview,
   type RoomConnectionState,
   type SceneDocument,
+  type SendSize,
 } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { PREVIEW_PAYLOAD_TYPE, type MediaPorts } from './media-ports.ts';
@@ -48,6 +50,8 @@ export interface JoinOffer {
   onState: (peerId: string, state: RoomConnectionState) => void;
   /** Which guest plays on which guest m-line changed. */
   onTiles?: (peerId: string, tiles: GuestTile[]) => void;
+  /** The size the participant's camera is needed at changed (cameraSendSize). */
+  onSendSize?: (peerId: string, camera: SendSize) => void;
 }
 
 interface Participant {
@@ -56,6 +60,9 @@ interface Participant {
   peer: StudioPeer;
   onTiles?: (peerId: string, tiles: GuestTile[]) => void;
   onState: (peerId: string, state: RoomConnectionState) => void;
+  onSendSize?: (peerId: string, camera: SendSize) => void;
+  /** The camera size last told to the page. */
+  sendSize?: SendSize;
   /** Relays to this participant's guest slots, by slot mid: the guest shown and how to stop. */
   tiles: Map<string, { guest: string; userId: string; stop: () => void }>;
 }
@@ -169,6 +176,7 @@ export class WebrtcEndpoint {
       peer,
       onTiles: join.onTiles,
       onState: join.onState,
+      ...(join.onSendSize ? { onSendSize: join.onSendSize } : {}),
       tiles: new Map(),
     };
     media.participants.set(join.participantId, participant);
@@ -359,6 +367,7 @@ export class WebrtcEndpoint {
     if (!media) return;
     media.document ??= await this.deps.loadDocument(projectId);
     this.apply(media, publisher, forwarder);
+    for (const p of media.participants.values()) if (p.publisher === publisher) this.tellSendSize(media, p);
   }
 
   private async refreshRoutes(projectId: string): Promise<void> {
@@ -371,6 +380,7 @@ export class WebrtcEndpoint {
           this.apply(media, p.publisher, f);
           this.logFlow(projectId, p, f);
         }
+        this.tellSendSize(media, p);
       }
     } catch (err) {
       this.deps.logger.warn({ err, projectId }, 'track routes not refreshed');
@@ -397,6 +407,21 @@ export class WebrtcEndpoint {
       },
       stats.active ? 'track flows' : 'track stopped',
     );
+  }
+
+  /**
+   * Asks the participant's page to send its camera at the size the program needs it (issue 41): a
+   * guest in a grid tile is then sent, decoded and scaled at about the tile's size instead of its
+   * camera's. The vertical canvas counts too (a destination may take it at any moment). Told only
+   * when it changed; a WHIP encoder is not asked (it sends what it was set up to send).
+   */
+  private tellSendSize(media: SessionMedia, participant: Participant): void {
+    if (!participant.onSendSize || !media.document || participant.publisher.feeds) return;
+    const sources = new Set(routeTrack(media.document, participant.publisher, 'camera').map((t) => t.sourceId));
+    const size = cameraSendSize(media.document, sources, { vertical: true });
+    if (participant.sendSize?.width === size.width && participant.sendSize.height === size.height) return;
+    participant.sendSize = size;
+    participant.onSendSize(participant.peer.peerId, size);
   }
 
   private apply(media: SessionMedia, publisher: Publisher, forwarder: RtpForwarder): void {

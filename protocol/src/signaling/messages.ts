@@ -52,6 +52,15 @@ export const roomClientMessageSchemas = [
 export const guestTileSchema = z.strictObject({ mid: z.string().min(1).max(32), participantId: z.uuid(), userId: z.string().min(1).max(128) });
 export type GuestTile = z.infer<typeof guestTileSchema>;
 
+/**
+ * The picture a publisher's camera needs to be sent at (issue 41): the largest box any of its
+ * sources fills in the program, in output pixels, never below a floor (see sessions/send-size.ts).
+ * The page scales its camera's encoding down to it (RTCRtpSender scaleResolutionDownBy), so a
+ * guest in a grid tile is not sent, decoded and scaled down at full size.
+ */
+export const sendSizeSchema = z.strictObject({ width: z.number().int().min(2).max(7680), height: z.number().int().min(2).max(4320) });
+export type SendSize = z.infer<typeof sendSizeSchema>;
+
 // ─── api → browser ───
 
 export const roomServerMessageSchemas = [
@@ -69,6 +78,8 @@ export const roomServerMessageSchemas = [
   z.strictObject({ type: z.literal('room.state'), projectId: z.uuid(), peerId, state: roomConnectionStateSchema }),
   /** Which guest's camera plays on which of the page's guest m-lines. */
   z.strictObject({ type: z.literal('room.tiles'), projectId: z.uuid(), peerId, tiles: z.array(guestTileSchema).max(10) }),
+  /** The size the page's camera should be sent at now (sent when it changes). */
+  z.strictObject({ type: z.literal('room.sendSize'), projectId: z.uuid(), peerId, camera: sendSizeSchema }),
 ] as const;
 
 // ─── api ↔ owning worker (Redis pub/sub) ───
@@ -111,6 +122,7 @@ export const participantSignalSchema = z.discriminatedUnion('type', [
     tiles: z.array(guestTileSchema).max(10),
     workerId: z.string(),
   }),
+  z.strictObject({ type: z.literal('sendSize'), projectId: z.uuid(), participantId: z.uuid(), peerId, camera: sendSizeSchema, workerId: z.string() }),
 ]);
 export type ParticipantSignal = z.infer<typeof participantSignalSchema>;
 
