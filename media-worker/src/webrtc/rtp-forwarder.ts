@@ -145,7 +145,13 @@ export class RtpForwarder {
     this.counters.packets += 1;
     this.counters.bytes += bytes.length;
     const send = () => {
-      for (const port of ports) this.options.socket.send(bytes, port, '127.0.0.1');
+      // A packet held back for lip-sync may come due after the endpoint closed its socket (the
+      // worker stopping): it is dropped, rather than thrown from a timer, which ended the process.
+      try {
+        for (const port of ports) this.options.socket.send(bytes, port, '127.0.0.1');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ERR_SOCKET_DGRAM_NOT_RUNNING') throw error;
+      }
     };
     if (this.delayMs >= 5) setTimeout(send, this.delayMs);
     else send();
