@@ -1,7 +1,7 @@
 /**
  * How many studio sessions one media worker holds (issue 41): N concurrent sessions, each a camera
- * (a moving 'ball' test picture with a tone, the bench's stand-in for a decoded camera, as in
- * pipeline-bench.ts), an image (the OnAir logo) and one destination, all pushing to a local
+ * (an H.264 picture at the canvas size with a tone, decoded from a looping file: what a decoded
+ * camera costs), an image (the OnAir logo) and one destination, all pushing to a local
  * nginx-rtmp. N grows by one until any session's program no longer holds its 30 fps: under 29.5
  * frames out a second, or more than one frame in 60 dropped or repeated by the program's rate
  * keeper (videorate keeps the output at 30 fps by repeating frames when the compositor falls
@@ -14,6 +14,8 @@
  * Run by hand on an idle machine: `npx tsx bench/density-bench.ts` in media-worker.
  * BENCH_PROFILES=720p30,1080p30 (both by default); BENCH_MAX_SESSIONS=8 caps N; BENCH_WINDOW_MS=10000.
  */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { waitFor, type RunningRtmpServer } from '@onair/embedded';
 import { outputProfiles, renderPlanSchema, sessionCost, type RenderPlan, type ResolutionId } from '@onair/protocol';
 import type { SessionHost } from '../src/session/session-host.ts';
@@ -34,15 +36,37 @@ const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
 
-function plan(profile: BenchProfile, server: RunningRtmpServer, key: string): RenderPlan {
-  return renderPlanSchema.parse(
-    cameraAndLogoPlan(outputProfiles[profile], [{ id: 'd0', url: `rtmp://127.0.0.1:${server.port}/live`, key, allowPrivate: true }]),
-  );
+/**
+ * The session's camera: a decoded H.264 picture at the canvas size (a video file looped, decoded
+ * and scaled as a camera's stream is), so the model's charge for a decoded input is what is
+ * measured; the test picture of the other benches costs less than a decode and more than nothing.
+ */
+function cameraFile(dir: string, profile: BenchProfile): string {
+  const { width, height } = outputProfiles[profile];
+  const path = join(dir, `camera-${profile}.mp4`);
+  const args = ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=s=${width}x${height}:r=30:d=20`, '-f', 'lavfi', '-i', 'sine=f=440:d=20'];
+  args.push('-c:v', 'libx264', '-preset', 'veryfast', '-g', '60', '-pix_fmt', 'yuv420p', '-b:v', '2500k', '-c:a', 'aac', '-shortest', path);
+  execFileSync('ffmpeg', args);
+  return path;
 }
 
-/** What the admission model charges for one such session: a camera (decoded) and an image. */
+function plan(profile: BenchProfile, camera: string, server: RunningRtmpServer, key: string): RenderPlan {
+  const base = cameraAndLogoPlan(outputProfiles[profile], [{ id: 'd0', url: `rtmp://127.0.0.1:${server.port}/live`, key, allowPrivate: true }]);
+  return renderPlanSchema.parse({
+    ...base,
+    inputs: base.inputs.map((input) => (input.id === 'camera' ? { id: 'camera', kind: 'video-file', path: camera, loop: true } : input)),
+  });
+}
+
+/** What the admission model charges for one such session: a decoded picture at the canvas size and an image. */
 function modelCores(profile: BenchProfile): number {
-  return sessionCost({ resolution: PROFILES[profile], sources: [{ kind: 'webcam' }, { kind: 'image' }] });
+  return sessionCost({
+    resolution: PROFILES[profile],
+    sources: [
+      { id: 'camera', kind: 'video' },
+      { id: 'logo', kind: 'image' },
+    ],
+  });
 }
 
 interface Step {
@@ -74,18 +98,21 @@ async function measure(host: SessionHost, ids: string[]): Promise<Step> {
   };
 }
 
-async function density(host: SessionHost, server: RunningRtmpServer, profile: BenchProfile): Promise<void> {
+async function density(host: SessionHost, server: RunningRtmpServer, dir: string, profile: BenchProfile): Promise<void> {
   const model = modelCores(profile);
+  const camera = cameraFile(dir, profile);
   const ids: string[] = [];
   let held: Step | undefined;
-  print(`\n${profile}: sessions of a camera + an image + one destination; the model charges ${model.toFixed(2)} cores each`);
+  print(
+    `\n${profile}: sessions of a camera (a decoded H.264 picture at the canvas size) + an image + one destination; the model charges ${model.toFixed(2)} cores each`,
+  );
   print(
     `${'N'.padStart(3)} ${'lowest fps'.padStart(10)} ${'repaired/s'.padStart(10)} ${'pipelines'.padStart(10)} ${'worker'.padStart(7)} ${'per session'.padStart(12)} ${'model/measured'.padStart(15)}  load`,
   );
   try {
     for (let n = 1; n <= MAX_SESSIONS; n++) {
       const id = `density-${profile}-${n}`;
-      host.startSession({ sessionId: id, planVersion: 1, plan: plan(profile, server, id) });
+      host.startSession({ sessionId: id, planVersion: 1, plan: plan(profile, camera, server, id) });
       ids.push(id);
       await waitFor(`${id} live`, async () => (host.session(id)?.stats?.outputs[0]?.state === 'live' ? true : undefined), 60_000);
       const step = await measure(host, ids);
@@ -112,14 +139,14 @@ async function density(host: SessionHost, server: RunningRtmpServer, profile: Be
   );
 }
 
-const { host, server, stop } = await startBenchHost('density-bench');
+const { host, server, dir, stop } = await startBenchHost('density-bench');
 try {
   print(
     `window ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up; cores of the pipeline processes and of this process (the worker's part); nginx excluded; load ${await loadAverage()}`,
   );
   for (const profile of (process.env.BENCH_PROFILES ?? '720p30,1080p30').split(',')) {
     if (!(profile in PROFILES)) throw new Error(`BENCH_PROFILES: ${profile} is not one of ${Object.keys(PROFILES).join(', ')}`);
-    await density(host, server, profile as BenchProfile);
+    await density(host, server, dir, profile as BenchProfile);
   }
 } finally {
   await stop();

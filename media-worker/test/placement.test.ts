@@ -18,8 +18,10 @@ import { startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedde
 import { isolatedRedisUrl } from '@onair/embedded/test-services';
 import {
   canAdmit,
+  DECODED_SOURCE_CORES,
   newProjectDocument,
   sceneToRenderPlan,
+  SESSION_BASE_CORES,
   sessionCost,
   sessionKeys,
   SESSIONS_QUEUE,
@@ -225,17 +227,37 @@ describe('session placement across media workers', () => {
   });
   it('refuses a session that would take its admission model past its budget, and another worker takes it', async () => {
     // One core: an admission budget of 0.8 cores (ADMISSION_CPU_SHARE). The first session, at 480p
-    // with only its watermark, is charged 0.25; a 1080p one is charged 0.8 more, past the budget.
+    // with only its watermark, is charged its base; a 1080p one with a camera more, past the budget.
     const small = await startWorker({ WORKER_CORES: '1', DRAIN_GRACE_MS: '60000' });
     process.env.WORKER_CORES = '2';
     const first = projectDocument();
     const firstKey = secretKey();
     await openLiveSession(first, firstKey);
     expect((await waitFor('the first session on the one-core worker', () => owner(first.projectId), 20_000, 50)).workerId).toBe(small.id);
-    expect(sessionCost(first)).toBeCloseTo(0.25);
+    expect(sessionCost(first)).toBeCloseTo(SESSION_BASE_CORES['480p']);
 
+    // A 1080p session with a camera over the whole canvas: its base and a camera sent whole.
     const big: SceneDocument = { ...projectDocument(), resolution: '1080p' };
-    expect(sessionCost(big)).toBeCloseTo(0.8);
+    const cameraId = randomUUID();
+    big.sources.push({
+      id: cameraId,
+      kind: 'webcam',
+      name: 'Camera',
+      settings: { opacity: 1, volume: 1, muted: false, webcamDeviceId: null, microphoneDeviceId: null, displayName: '', userId: null, mirrorCamera: false },
+    });
+    big.scenes[0]!.layers.push({
+      id: randomUUID(),
+      sourceId: cameraId,
+      x: 0,
+      y: 0,
+      width: 1280,
+      height: 720,
+      crop: { top: 0, right: 0, bottom: 0, left: 0 },
+      zIndex: 1,
+      opacity: 1,
+      visible: true,
+    });
+    expect(sessionCost(big)).toBeCloseTo(SESSION_BASE_CORES['1080p'] + DECODED_SOURCE_CORES);
     expect(canAdmit(1, sessionCost(first), sessionCost(big))).toBe(false);
     const bigKey = secretKey();
     await openLiveSession(big, bigKey);

@@ -1,27 +1,39 @@
-import type { ResolutionId } from '../plans.ts';
+import { resolutions, type ResolutionId } from '../plans.ts';
 import type { SceneDocument } from '../scene/document.ts';
+import { CANVAS } from '../scene/layout.ts';
 
 /**
  * Cores one session costs a media worker, for admission (ARCHITECTURE "Fleet": admit up to 80 %
- * of the cores). The base figures are a session pipeline process (a moving picture + tone + logo →
- * compositor → x264 veryfast + AAC → FLV → one RTMP output) as `npm run bench -w media-worker`
- * measured it on this project's 2-core machines on 2026-11-24: 0.24 cores at 480p30, 0.41–0.47 at
- * 720p30, 0.75–0.76 at 1080p30 (the bench's own test picture, 0.06–0.29 of that, stands in for a
- * decoder). Each decoded live source (WebRTC VP8/H.264 decoded and converted in the pipeline, plus
- * werift's SRTP and forwarding in the worker) adds about 0.25–0.3 at 720p (bench/webrtc-bench.ts),
- * as does each web page received from a render worker. Re-measure with media-worker/bench and
- * update these figures there and here together. Every media worker's heartbeat carries each
- * session's charge beside its pipeline's measured cores (sessionLoads), and the operators'
- * dashboard shows both with their ratio: on 2026-11-28 the density bench measured 0.33–0.42 cores
- * for a 720p30 session charged 0.75 (a test-picture camera counted as a decoded source), 0.64–0.71
- * at 1080p30 charged 1.10, so the model over-charges about twice; it stays until the ten-guest
- * bench measures a decoded WebRTC source, the coefficient the fit needs.
+ * of the cores), built from what the benches in media-worker/bench measured on this project's
+ * 2-core machines (issue 41; re-measure there and update the figures here together):
+ *
+ *   session = base(resolution)                   compositor, x264, audio mix, the first output
+ *           + Σ decoded input (fixed + per pixel)  each camera, guest, screen, game feed, web page, video file
+ *           + destinations after the first          the encode is shared: each adds its FLV mux and socket
+ *           + the vertical canvas, when taken       a second compositor and encode
+ *
+ * A decoded input costs its receive path (werift's SRTP and forwarding, the jitter buffer, the
+ * depayloader: about the same for any size) plus its decode and scale, which grow with its pixels.
+ * A camera or guest is now sent at the size the program shows it (cameraSendSize, room.sendSize), so
+ * it is charged at the largest box it fills in any scene; screens, game feeds, pages and video files
+ * at the canvas (they arrive as large as they were made). See the bench figures next to each constant.
  */
-export const SESSION_BASE_CORES: Record<ResolutionId, number> = { '480p': 0.25, '720p': 0.45, '1080p': 0.8 };
-export const DECODED_SOURCE_CORES = 0.3;
-export const ADMISSION_CPU_SHARE = 0.8;
 
-const DECODED_KINDS = new Set(['webcam', 'screenshare', 'game', 'participant', 'webpage']);
+/**
+ * The session pipeline with nothing decoded: compositor + x264 veryfast + AAC + FLV + one RTMP
+ * output (bench/webrtc-bench.ts 'no track, layer hidden' and guests-bench.ts with no guest).
+ */
+export const SESSION_BASE_CORES: Record<ResolutionId, number> = { '480p': 0.17, '720p': 0.3, '1080p': 0.6 };
+
+/**
+ * A decoded input's receive path, whatever its size: guests-bench.ts (eleven inputs at 320×180 and
+ * at 640×360) and webrtc-bench.ts (one at 1280×720) fitted as fixed + per-megapixel cost.
+ */
+export const DECODED_INPUT_FIXED_CORES = 0.012;
+/** Decode + scale per megapixel of an input's frame at 30 fps (the same fit). */
+export const DECODED_CORES_PER_MEGAPIXEL = 0.26;
+/** Each destination after the first (pipeline-bench 'destinations': ten cost about one). */
+export const DESTINATION_CORES = 0.01;
 
 /**
  * What the vertical canvas adds when a destination takes it (issue 20): a second compositor and
@@ -33,12 +45,50 @@ const DECODED_KINDS = new Set(['webcam', 'screenshare', 'game', 'participant', '
  */
 export const VERTICAL_CANVAS_CORES: Record<ResolutionId, number> = { '480p': 0.25, '720p': 0.45, '1080p': 0.8 };
 
-export function sessionCost(
-  doc: Pick<SceneDocument, 'resolution'> & { sources: readonly Pick<SceneDocument['sources'][number], 'kind'>[] },
-  options: { vertical?: boolean } = {},
-): number {
-  const decoded = doc.sources.filter((s) => DECODED_KINDS.has(s.kind)).length;
-  return SESSION_BASE_CORES[doc.resolution] + decoded * DECODED_SOURCE_CORES + (options.vertical ? VERTICAL_CANVAS_CORES[doc.resolution] : 0);
+export const ADMISSION_CPU_SHARE = 0.8;
+
+/** The camera size the studio captures (control-ui actions/media.ts): no camera is sent larger. */
+const CAMERA_CAPTURE = { width: 1280, height: 720 } as const;
+
+/** Cores one decoded input of `width`×`height` at 30 fps costs. */
+export function decodedInputCores(width: number, height: number): number {
+  return DECODED_INPUT_FIXED_CORES + ((width * height) / 1_000_000) * DECODED_CORES_PER_MEGAPIXEL;
+}
+
+/** A typical decoded source: a camera sent whole at 1280×720 (for the fleet's sizing defaults). */
+export const DECODED_SOURCE_CORES = decodedInputCores(CAMERA_CAPTURE.width, CAMERA_CAPTURE.height);
+
+const CAMERA_KINDS = new Set(['webcam', 'participant']);
+const CANVAS_SIZED_KINDS = new Set(['screenshare', 'game', 'webpage', 'video']);
+
+type CostDocument = Pick<SceneDocument, 'resolution'> & {
+  sources: readonly Pick<SceneDocument['sources'][number], 'id' | 'kind'>[];
+  /** Without scenes, a camera is charged as sent whole. */
+  scenes?: readonly Pick<SceneDocument['scenes'][number], 'layers'>[];
+};
+
+export function sessionCost(doc: CostDocument, options: { vertical?: boolean; destinations?: number } = {}): number {
+  const { width, height } = resolutions[doc.resolution];
+  const scale = height / CANVAS.height;
+  let inputs = 0;
+  for (const source of doc.sources) {
+    if (CANVAS_SIZED_KINDS.has(source.kind)) inputs += decodedInputCores(Math.min(width, 1920), Math.min(height, 1080));
+    else if (CAMERA_KINDS.has(source.kind)) {
+      // Sent at the largest box it fills in any scene (a scene switch makes it grow at once), at most whole.
+      const boxes = doc.scenes?.flatMap((s) => s.layers.filter((l) => l.sourceId === source.id && l.visible));
+      const box =
+        boxes === undefined
+          ? CAMERA_CAPTURE
+          : boxes.reduce((big, l) => ({ width: Math.max(big.width, l.width * scale), height: Math.max(big.height, l.height * scale) }), {
+              width: 0,
+              height: 0,
+            });
+      if (box.width === 0 || box.height === 0) inputs += decodedInputCores(320, 180);
+      else inputs += decodedInputCores(Math.min(CAMERA_CAPTURE.width, box.width), Math.min(CAMERA_CAPTURE.height, box.height));
+    }
+  }
+  const destinations = Math.max(0, (options.destinations ?? 1) - 1) * DESTINATION_CORES;
+  return SESSION_BASE_CORES[doc.resolution] + inputs + destinations + (options.vertical ? VERTICAL_CANVAS_CORES[doc.resolution] : 0);
 }
 
 /** Whether a worker with `cores` cores, already committed to `committedCores`, can take `cost` more. */

@@ -3,7 +3,7 @@ import { renderPlanSchema, type PlanInput } from '../pipeline/render-plan.ts';
 import type { SceneDocument } from '../scene/document.ts';
 import { newProjectDocument } from '../scene/new-document.ts';
 import type { Source } from '../scene/sources.ts';
-import { canAdmit, sessionCost } from './cost.ts';
+import { canAdmit, DECODED_SOURCE_CORES, decodedInputCores, DESTINATION_CORES, SESSION_BASE_CORES, sessionCost, VERTICAL_CANVAS_CORES } from './cost.ts';
 import { EMPTY_SCENE_ID, sceneToRenderPlan } from './scene-to-plan.ts';
 
 const ids = {
@@ -87,11 +87,25 @@ describe('sceneToRenderPlan', () => {
 });
 
 describe('admission cost model', () => {
-  it('costs more with resolution and with every decoded source', () => {
+  it('costs a base by resolution, and each decoded source by the pixels it is sent at', () => {
     const doc = studioDocument('720p');
-    expect(sessionCost(doc)).toBeCloseTo(0.45 + 0.3);
-    expect(sessionCost({ ...doc, resolution: '1080p' })).toBeGreaterThan(sessionCost(doc));
-    expect(sessionCost({ ...doc, sources: doc.sources.filter((s) => s.kind === 'watermark') })).toBeCloseTo(0.45);
+    // The camera fills 640×360 of the 720p canvas: it is sent, decoded and scaled at that size.
+    expect(sessionCost(doc)).toBeCloseTo(SESSION_BASE_CORES['720p'] + decodedInputCores(640, 360));
+    expect(sessionCost({ ...doc, resolution: '1080p' })).toBeCloseTo(SESSION_BASE_CORES['1080p'] + decodedInputCores(960, 540));
+    expect(sessionCost({ ...doc, sources: doc.sources.filter((s) => s.kind === 'watermark') })).toBeCloseTo(SESSION_BASE_CORES['720p']);
+    // Without its scenes a camera is charged whole; a hidden one at the floor it is sent at.
+    expect(sessionCost({ resolution: '720p', sources: doc.sources })).toBeCloseTo(SESSION_BASE_CORES['720p'] + DECODED_SOURCE_CORES);
+    const hidden = structuredClone(doc);
+    for (const layer of hidden.scenes[0]!.layers) layer.visible = false;
+    expect(sessionCost(hidden)).toBeCloseTo(SESSION_BASE_CORES['720p'] + decodedInputCores(320, 180));
+  });
+
+  it('charges a larger picture more, a screen at the canvas, and each destination after the first a little', () => {
+    expect(decodedInputCores(1280, 720)).toBeGreaterThan(decodedInputCores(640, 360));
+    const doc = studioDocument('720p');
+    const withScreen = { ...doc, sources: [...doc.sources, { id: '00000000-0000-4000-8000-000000000099', kind: 'screenshare' as const }] };
+    expect(sessionCost(withScreen) - sessionCost(doc)).toBeCloseTo(decodedInputCores(1280, 720));
+    expect(sessionCost(doc, { destinations: 10 }) - sessionCost(doc)).toBeCloseTo(9 * DESTINATION_CORES);
   });
 
   it('admits up to 80 % of the cores, and always one session on an idle worker', () => {
@@ -107,6 +121,7 @@ describe('sessionCost: the vertical canvas', () => {
   it('costs a second canvas when a destination takes it, whatever the number of vertical destinations', () => {
     const doc = studioDocument('720p');
     expect(sessionCost(doc, { vertical: true })).toBeGreaterThan(sessionCost(doc));
-    expect(sessionCost(doc, { vertical: true }) - sessionCost(doc)).toBeLessThan(sessionCost(doc));
+    expect(sessionCost(doc, { vertical: true }) - sessionCost(doc)).toBeCloseTo(VERTICAL_CANVAS_CORES['720p']);
+    expect(sessionCost(doc, { vertical: true, destinations: 3 }) - sessionCost(doc, { destinations: 3 })).toBeCloseTo(VERTICAL_CANVAS_CORES['720p']);
   });
 });
