@@ -52,13 +52,18 @@ const tileBox = (i: number) => ({ x: (i % COLUMNS) * 320, y: Math.floor(i / COLU
 /** The output reader's pixel (16×9 picture) inside tile i: its red byte's offset. */
 const tilePixel = (i: number) => ((Math.floor(i / COLUMNS) * 3 + 1) * READER_WIDTH + (i % COLUMNS) * 4 + 2) * 3;
 
-/** What the pipeline's threads do, from their names (GStreamer names a streaming thread after its pad's element). */
+/**
+ * What the pipeline's threads do, from their names (GStreamer names a pad's streaming thread after
+ * it, cut to 15 characters). Each input's depayloader and decoder run on its jitter buffer's thread
+ * (sources/rtp.ts); the compositor scales and converts its inputs on a pool of worker threads.
+ */
 function threadGroup(name: string): string {
-  if (/^(x264|tee|flvmux|rtmp)/.test(name) || name.startsWith('encode')) return 'encoder + output';
-  if (/^(compositor|vcomp|videoagg|aggreg)/i.test(name)) return 'compositor';
-  if (/^(audiomix|amix|opusdec|audio)/i.test(name)) return 'audio (Opus decode + mix)';
-  if (/^(rtpjitterbuf|jitter|rtpbin|udpsrc)/i.test(name)) return 'RTP receive + jitter buffers';
-  if (/^(vp8dec|avdec|h264|decode|queue)/i.test(name)) return 'decode + scale (queues)';
+  if (/-a?jitter/.test(name) && !name.includes('ajitter')) return 'video receive + decode (per input)';
+  if (name.includes('ajitter') || /^mixer/.test(name)) return 'audio (Opus decode + mix)';
+  if (/^pool-/.test(name)) return 'compositor workers (scale + convert each input)';
+  if (/^compositor/.test(name)) return 'compositor';
+  if (/^(encoder|x264|mux|out|tee|flv|rtmp)/.test(name)) return 'encoder + output';
+  if (/^preview/.test(name)) return 'studio preview feed';
   return 'other';
 }
 
