@@ -75,7 +75,7 @@ const base: PlanInput = { id: 'camera0', kind: 'test-pattern', pattern: 'ball', 
 
 function plan(extra: PlanInput[], outputs: PlanOutput[], options: { sceneId?: string; moved?: boolean; bitrateKbps?: number } = {}): RenderPlan {
   const placements: PlanPlacement[] = [
-    { inputId: base.id, x: 0, y: 0, width: profile.width, height: profile.height, zorder: 0, visible: true, alpha: 1 },
+    { inputId: base.id, x: 0, y: 0, width: profile.width, height: profile.height, zorder: 0, visible: true, alpha: 1, cornerRadius: 0 },
     ...extra.map((input, i) => ({
       inputId: input.id,
       x: options.moved ? 640 : 40 + i * 20,
@@ -85,6 +85,7 @@ function plan(extra: PlanInput[], outputs: PlanOutput[], options: { sceneId?: st
       zorder: 1 + i,
       visible: true,
       alpha: 1,
+      cornerRadius: 0,
     })),
   ];
   return renderPlanSchema.parse({

@@ -12,6 +12,8 @@
  *      cores at every step, as a ratio to step 0 and to the step before (what the governor can give
  *      back when a worker runs out of CPU; issue 41 wants every step to save at least 10 %).
  * BENCH_ONLY=cost,ratio,patch,golive,ladder runs only the parts named.
+ * BENCH_CORNERS=mask gives the camera its corner mask (a rounded input, square: what a full-frame
+ * camera costs now), BENCH_CORNERS=round also rounds it (2% of the width); unset, no mask at all.
  * Each session also prints its CPU by thread, and the fan-out ratio is also given by threads.
  */
 import { spawn } from 'node:child_process';
@@ -30,7 +32,14 @@ const print = (line: string): void => {
 
 function plan(profile: keyof typeof outputProfiles, outputs: PlanOutput[], showGreen = false): RenderPlan {
   const green = { id: 'green', kind: 'test-pattern', pattern: 'solid', color: 0x00ff00, width: 64, height: 36 } as const;
-  return renderPlanSchema.parse(cameraAndLogoPlan(outputProfiles[profile], outputs, [{ input: green, visible: showGreen }]));
+  const built = cameraAndLogoPlan(outputProfiles[profile], outputs, [{ input: green, visible: showGreen }]);
+  const corners = process.env.BENCH_CORNERS;
+  if (corners === 'mask' || corners === 'round') {
+    built.inputs = built.inputs.map((input) => (input.id === 'camera' ? { ...input, rounded: true } : input));
+    const radius = corners === 'round' ? outputProfiles[profile].width * 0.02 : 0;
+    for (const scene of built.scenes) scene.placements = scene.placements.map((p) => (p.inputId === 'camera' ? { ...p, cornerRadius: radius } : p));
+  }
+  return renderPlanSchema.parse(built);
 }
 
 interface Measured {

@@ -124,6 +124,7 @@ export class CountdownClock {
       height: this.height,
       zorder: COUNTDOWN_ZORDER,
       alpha: this.endsAt === undefined ? 0 : 1,
+      cornerRadius: 0,
     };
   }
 

@@ -8,6 +8,8 @@ export interface VideoPadLayout {
   height: number;
   zorder: number;
   alpha: number;
+  /** Not a pad property: the radius of a rounded picture's corners (inputs/corner-mask.ts); 0 is square. */
+  cornerRadius: number;
 }
 
 export interface AudioPadTarget {
@@ -30,7 +32,15 @@ export function videoLayout(plan: RenderPlan): Map<string, VideoPadLayout> {
   for (const input of plan.inputs) {
     const placement = scene?.placements.find((p) => p.inputId === input.id);
     if (!placement) {
-      layout.set(input.id, { xpos: 0, ypos: 0, width: plan.profile.width, height: plan.profile.height, zorder: BACKGROUND_ZORDER + 1, alpha: 0 });
+      layout.set(input.id, {
+        xpos: 0,
+        ypos: 0,
+        width: plan.profile.width,
+        height: plan.profile.height,
+        zorder: BACKGROUND_ZORDER + 1,
+        alpha: 0,
+        cornerRadius: 0,
+      });
       continue;
     }
     layout.set(input.id, {
@@ -40,6 +50,7 @@ export function videoLayout(plan: RenderPlan): Map<string, VideoPadLayout> {
       height: placement.height,
       zorder: placement.zorder + BACKGROUND_ZORDER + 1,
       alpha: placement.visible ? placement.alpha : 0,
+      cornerRadius: input.rounded ? placement.cornerRadius : 0,
     });
   }
   return layout;

@@ -11,6 +11,12 @@ import { canvasKindSchema } from '../scene/vertical.ts';
 
 const id = z.string().min(1).max(128);
 
+/**
+ * Whether the input's pictures get a corner mask, so that placements may round them (a camera,
+ * guest, screen or game: ROUNDED_SOURCE_KINDS). Fixed with the input, as its elements are.
+ */
+const rounded = z.boolean().optional();
+
 export const outputProfileSchema = z.object({
   width: z.number().int().min(16).max(3840).multipleOf(2),
   height: z.number().int().min(16).max(2160).multipleOf(2),
@@ -37,6 +43,7 @@ const rgb = z.number().int().min(0).max(0xffffff);
 export const testPatternInputSchema = z.object({
   id,
   kind: z.literal('test-pattern'),
+  rounded,
   /** `solid` draws `color`; the others are GStreamer videotestsrc patterns. */
   pattern: z.enum(['smpte', 'ball', 'solid', 'black', 'snow']).default('smpte'),
   color: rgb.default(0xffffff),
@@ -49,6 +56,7 @@ export const testPatternInputSchema = z.object({
 export const imageInputSchema = z.object({
   id,
   kind: z.literal('image'),
+  rounded,
   /** Absolute path of a PNG or JPEG file on the worker (fetched there before the plan is sent). */
   path: z.string().startsWith('/'),
 });
@@ -61,6 +69,7 @@ export const imageInputSchema = z.object({
 export const videoFileInputSchema = z.object({
   id,
   kind: z.literal('video-file'),
+  rounded,
   /** Absolute path of an MP4 (H.264 + AAC) or WebM (VP8/VP9 + Opus/Vorbis) file on the worker. */
   path: z
     .string()
@@ -112,6 +121,7 @@ export const rtpInputSchema = z
   .object({
     id,
     kind: z.literal('rtp'),
+    rounded,
     video: rtpVideoSchema.optional(),
     audio: rtpAudioSchema.optional(),
   })
@@ -131,6 +141,11 @@ export const planPlacementSchema = z.object({
   zorder: z.number().int().min(0).max(10_000),
   alpha: z.number().min(0).max(1).default(1),
   visible: z.boolean().default(true),
+  /**
+   * Radius of its rounded corners in output pixels (layerCornerRadius); 0 draws it square. Only an
+   * input with `rounded` can be drawn rounded.
+   */
+  cornerRadius: z.number().min(0).max(10_000).default(0),
 });
 export type PlanPlacement = z.infer<typeof planPlacementSchema>;
 

@@ -64,6 +64,19 @@ describe('sceneToRenderPlan', () => {
     expect(plan.scenes.map((s) => s.id)).toEqual([ids.sceneId, secondSceneId]);
   });
 
+  it('rounds the camera tile (2% of its width, at the output scale) and not the logo, on both canvases', () => {
+    const plan = renderPlanSchema.parse(sceneToRenderPlan(studioDocument('1080p'), resolveAll, []));
+    expect(plan.inputs.map((i) => [i.id, i.rounded ?? false])).toEqual([
+      [ids.watermarkSourceId, false],
+      [cameraId, true],
+    ]);
+    const [logoPlacement, cameraPlacement] = plan.scenes.find((s) => s.id === ids.sceneId)!.placements;
+    expect(logoPlacement!.cornerRadius).toBe(0);
+    expect(cameraPlacement!.cornerRadius).toBeCloseTo(19.2);
+    // Alone with the logo, the camera fills the vertical canvas: its corners are the canvas's own.
+    expect(plan.vertical!.scenes.find((s) => s.id === ids.sceneId)!.placements.map((p) => p.cornerRadius)).toEqual([0, 0]);
+  });
+
   it('leaves out the layers of sources without media yet', () => {
     const plan = renderPlanSchema.parse(sceneToRenderPlan(studioDocument('720p'), (s) => (s.kind === 'watermark' ? logo : undefined), []));
     expect(plan.inputs).toHaveLength(1);

@@ -1,6 +1,6 @@
 import { MonitorPlay } from 'lucide-react';
 import { useCallback, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
-import { canvasSize, COUNTDOWN_PLATE, playsOutputAudio, sourceKindInfo, verticalLayout, type Layer, type Source } from '@onair/protocol';
+import { canvasSize, COUNTDOWN_PLATE, layerCornerRadius, playsOutputAudio, sourceKindInfo, verticalLayout, type Layer, type Source } from '@onair/protocol';
 import { moveLayerByHand, removeLayer, restackLayer } from '../../actions/scene-edits.ts';
 import { selectLayer } from '../../actions/studio.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -226,6 +226,11 @@ export function ProgramCanvas() {
   );
 }
 
+function cornerRadiusCss(radius: number, box: Box): string | undefined {
+  if (radius <= 0 || box.width <= 0 || box.height <= 0) return undefined;
+  return `${(radius / box.width) * 100}% / ${(radius / box.height) * 100}%`;
+}
+
 function LayerView(props: {
   layer: Layer;
   source: Source;
@@ -242,6 +247,9 @@ function LayerView(props: {
     height: pct(box.height, canvas.height),
     // The compositor multiplies the layer's alpha with the source's own opacity setting.
     opacity: (layer.visible ? layer.opacity : 0.25) * ('opacity' in source.settings ? source.settings.opacity : 1),
+    // The worker rounds the same layers by the same rule (spec §9: 2% of the width); in percent of
+    // the box on each axis, so it scales with the canvas on screen.
+    borderRadius: cornerRadiusCss(layerCornerRadius(source.kind, box, canvas), box),
   };
   return (
     <div
@@ -251,6 +259,7 @@ function LayerView(props: {
       data-layer-id={layer.id}
       data-kind={source.kind}
       data-box={`${box.x},${box.y},${box.width},${box.height}`}
+      data-corner-radius={layerCornerRadius(source.kind, box, canvas)}
       aria-label={source.name}
       role="button"
       aria-pressed={selected}

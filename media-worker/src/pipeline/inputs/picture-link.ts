@@ -1,6 +1,8 @@
 import { linkBranch, linkPads, makeElement, requestPad, staticPad } from '../../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
+import type { VideoPadLayout } from '../layout.ts';
+import { CornerMask } from './corner-mask.ts';
 import { FirstData } from './first-data.ts';
 
 /** A leaky queue of a few frames: a compositor that waits never holds the other's frames. */
@@ -11,7 +13,11 @@ interface VerticalBranch {
   queue: GstElement;
   teePad: GstPad;
   pad: GstPad;
+  corners?: CornerMask;
 }
+
+/** Compositor pad properties, and the corner radius a rounded picture is drawn with (compositor pixels). */
+export type PicturePlacement = Partial<VideoPadLayout>;
 
 /**
  * One picture on the session's canvases: its source bin, a tee, a pad on the program's compositor
@@ -28,18 +34,21 @@ interface VerticalBranch {
  *   it, a push in flight returns FLUSHING (a stop, not an error, for the tee and the source's queue),
  *   and only then does the source go to NULL, which therefore never waits on a compositor.
  * A tee whose branch is unlinked drops its frames (allow-not-linked), so the vertical branch comes
- * and goes without touching the program's.
+ * and goes without touching the program's. A rounded picture has a CornerMask in each branch,
+ * built with the branch: rounding, resizing or squaring it later changes only the mask.
  */
 export class PictureLink {
   private programPad: GstPad | undefined;
   private teePad: GstPad | undefined;
+  private programCorners: CornerMask | undefined;
+  private readonly rounded: boolean;
   private readonly tee: GstElement;
   private vertical: VerticalBranch | undefined;
   /** The vertical compositor it is to have a branch to (built once it has joined). */
   private verticalCompositor: GstElement | undefined;
   /** Where it is drawn, kept for a picture that has not joined yet (transparent until laid out). */
-  private placement: object = { alpha: 0 };
-  private verticalPlacement: object = { alpha: 0 };
+  private placement: PicturePlacement = { alpha: 0 };
+  private verticalPlacement: PicturePlacement = { alpha: 0 };
   /** While a network feed waits for its first frame (see FirstData). */
   private firstData: FirstData | undefined;
 
@@ -48,9 +57,13 @@ export class PictureLink {
     readonly source: GstBin,
     private readonly name: string,
     private readonly compositor: GstElement,
-    /** A network feed: its compositor pads are requested once its first frame is there, not before. */
-    options: { joinOnFirstFrame?: boolean } = {},
+    /**
+     * joinOnFirstFrame: a network feed, whose compositor pads are requested once its first frame
+     * is there, not before. rounded: it may be drawn with rounded corners (a corner mask per branch).
+     */
+    options: { joinOnFirstFrame?: boolean; rounded?: boolean } = {},
   ) {
+    this.rounded = options.rounded === true;
     this.tee = makeElement('tee', `${name}-tee`, { 'allow-not-linked': true });
     gst.add(source);
     gst.add(this.tee);
@@ -70,16 +83,29 @@ export class PictureLink {
     return this.vertical?.pad;
   }
 
-  /** Draws it with these compositor pad properties (now, or when it joins). */
-  place(properties: object): void {
+  /** Draws it with these compositor pad properties and corner radius (now, or when it joins). */
+  place(properties: PicturePlacement): void {
     this.placement = properties;
-    if (this.programPad) Object.assign(this.programPad, properties);
+    if (this.programPad) PictureLink.apply(this.programPad, this.programCorners, properties);
   }
 
   /** The same on the vertical compositor. */
-  placeVertical(properties: object): void {
+  placeVertical(properties: PicturePlacement): void {
     this.verticalPlacement = properties;
-    if (this.vertical) Object.assign(this.vertical.pad, properties);
+    if (this.vertical) PictureLink.apply(this.vertical.pad, this.vertical.corners, properties);
+  }
+
+  private static apply(pad: GstPad, corners: CornerMask | undefined, properties: PicturePlacement): void {
+    const { cornerRadius, ...padProperties } = properties;
+    Object.assign(pad, padProperties);
+    // A placement of alpha alone (hidden) leaves the corners as they were.
+    if (corners && typeof padProperties.width === 'number' && typeof padProperties.height === 'number')
+      corners.set(padProperties.width, padProperties.height, cornerRadius ?? 0);
+  }
+
+  /** Its own elements between the tee and a compositor pad: a corner mask for a rounded picture. */
+  private cornersFor(part: string): CornerMask | undefined {
+    return this.rounded ? new CornerMask(this.gst, `${this.name}-${part}`) : undefined;
   }
 
   /** Brings the picture to the pipeline's state; throws if its source refuses (a file that cannot open, a port taken). */
@@ -94,10 +120,17 @@ export class PictureLink {
   /** Its pad on the program's compositor, laid out, then its vertical branch if the canvas is there. */
   private join(): void {
     const pad = requestPad(this.compositor, 'sink_%u');
-    Object.assign(pad, this.placement);
+    const corners = this.cornersFor('p');
+    PictureLink.apply(pad, corners, this.placement);
+    if (corners) {
+      linkPads(corners.src, pad);
+      // Playing before the tee feeds it, as the vertical branch's queue.
+      corners.start();
+    }
     const teePad = requestPad(this.tee, 'src_%u');
-    linkBranch(teePad, pad);
+    linkBranch(teePad, corners?.sink ?? pad);
     this.programPad = pad;
+    this.programCorners = corners;
     this.teePad = teePad;
     if (this.verticalCompositor) this.buildVertical(this.verticalCompositor);
   }
@@ -112,13 +145,18 @@ export class PictureLink {
     const queue = makeElement('queue', `${this.name}-vq`, BRANCH_QUEUE);
     this.gst.add(queue);
     const pad = requestPad(compositor, 'sink_%u');
-    Object.assign(pad, this.verticalPlacement);
-    linkPads(staticPad(queue, 'src'), pad);
+    const corners = this.cornersFor('v');
+    PictureLink.apply(pad, corners, this.verticalPlacement);
+    if (corners) {
+      linkPads(staticPad(queue, 'src'), corners.sink);
+      linkPads(corners.src, pad);
+      corners.start();
+    } else linkPads(staticPad(queue, 'src'), pad);
     // Playing before the tee feeds it: a tee pushing into a pad that is still flushing stops.
     queue.syncStateWithParent();
     const teePad = requestPad(this.tee, 'src_%u');
     linkBranch(teePad, staticPad(queue, 'sink'));
-    this.vertical = { compositor, queue, teePad, pad };
+    this.vertical = { compositor, queue, teePad, pad, corners };
   }
 
   detachVertical(): void {
@@ -130,8 +168,10 @@ export class PictureLink {
     const queueSink = staticPad(branch.queue, 'sink');
     branch.teePad.unlink(queueSink);
     this.tee.releaseRequestPad(branch.teePad);
-    staticPad(branch.queue, 'src').unlink(branch.pad);
+    if (branch.corners) branch.corners.src.unlink(branch.pad);
+    else staticPad(branch.queue, 'src').unlink(branch.pad);
     branch.compositor.releaseRequestPad(branch.pad);
+    branch.corners?.remove();
     branch.queue.setState(loadGst().State.NULL);
     this.gst.remove(branch.queue);
   }
@@ -143,11 +183,17 @@ export class PictureLink {
     this.firstData = undefined;
     const { State } = loadGst();
     if (this.programPad && this.teePad) {
-      this.teePad.unlink(this.programPad);
+      const corners = this.programCorners;
+      if (corners) {
+        this.teePad.unlink(corners.sink);
+        corners.src.unlink(this.programPad);
+      } else this.teePad.unlink(this.programPad);
       this.compositor.releaseRequestPad(this.programPad);
       this.tee.releaseRequestPad(this.teePad);
+      corners?.remove();
     }
     this.programPad = undefined;
+    this.programCorners = undefined;
     this.teePad = undefined;
     this.source.setState(State.NULL);
     this.tee.setState(State.NULL);
