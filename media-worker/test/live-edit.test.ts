@@ -83,7 +83,7 @@ describe('changing the show while live', () => {
       clip,
     ]);
     const full = { x: 0, y: 0, width: WIDTH, height: HEIGHT, zorder: 5 };
-    // The camera is a rounded kind: it joins and leaves with its corner masks (inputs/corner-mask.ts).
+    // Every input joins drawn rounded: it joins and leaves with a rounded branch (inputs/corner-mask.ts).
     const steps: Step[] = [
       { name: 'image (Be Right Back screen)', colour: [124, 45, 18], input: () => ({ id: 'brb', kind: 'image', path: SCREEN_PICTURES.brb.path }) },
       {
@@ -98,7 +98,6 @@ describe('changing the show while live', () => {
         input: ([vp8, h264, audio]) => ({
           id: 'camera',
           kind: 'rtp',
-          rounded: true,
           video: {
             codecs: [
               { encoding: 'VP8', port: vp8!, payloadType: 96 },

@@ -20,7 +20,7 @@ import {
   type Source,
 } from '@onair/protocol';
 import { useSharedFixture } from './helpers/session-fixture.ts';
-import { grabFrame, near, pixel, type Frame } from './helpers/stream-probe.ts';
+import { grabFrame, longestVideoGap, near, pixel, watchPackets, type Frame } from './helpers/stream-probe.ts';
 
 const suite = useSharedFixture();
 const RED = [255, 0, 0];
@@ -101,9 +101,12 @@ describe('rounded sources', () => {
     const plan = sceneToRenderPlan(doc, resolve, outputs);
     suite.fx.host.startSession({ sessionId: 'rounded', planVersion: doc.version, plan });
     const grab = () => Promise.all([grabFrame(server.url(kH), 1280, 720, 3), grabFrame(server.url(kV), 720, 1280, 3)]);
+    let watch: ReturnType<typeof watchPackets> | undefined;
     try {
       await suite.fx.waitForOutput('rounded', 'wide', 'live');
       await suite.fx.waitForOutput('rounded', 'tall', 'live');
+      // The program's video packets while corners are added, removed and redrawn: no hole in them.
+      watch = watchPackets(server.url(kH));
       const h = corners(tile);
       const v = corners(verticalBox);
 
@@ -144,9 +147,22 @@ describe('rounded sources', () => {
         300,
       );
 
-      // Back to a tile elsewhere: rounded again, at 2% of its new width (radius 16).
+      // Back to its tile: rounded again at once (the same size, the same rounded branch).
+      const again = edit(full, [{ op: 'updateLayer', sceneId, layerId: camera.layerId, changes: tile }]);
+      suite.fx.host.applyPlan('rounded', again.version, sceneToRenderPlan(again, resolve, outputs));
+      await waitFor(
+        'the tile rounded again',
+        async () => {
+          const [f] = await grab();
+          return isRed(f, ...h.centre) && h.cut.every(([x, y]) => isBlue(f, x, y)) && h.edge.every(([x, y]) => isRed(f, x, y)) ? true : undefined;
+        },
+        20_000,
+        300,
+      );
+
+      // A tile elsewhere, of another size: rounded at 2% of its new width (radius 16).
       const small = { x: 400, y: 200, width: 800, height: 450 };
-      const moved = edit(full, [{ op: 'updateLayer', sceneId, layerId: camera.layerId, changes: small }]);
+      const moved = edit(again, [{ op: 'updateLayer', sceneId, layerId: camera.layerId, changes: small }]);
       suite.fx.host.applyPlan('rounded', moved.version, sceneToRenderPlan(moved, resolve, outputs));
       const s = corners(small);
       await waitFor(
@@ -159,7 +175,19 @@ describe('rounded sources', () => {
         300,
       );
       expect(suite.fx.host.session('rounded')?.restarts).toBe(0);
+      const packets = watch.packets.filter((p) => p.stream === 'video');
+      expect(packets.length).toBeGreaterThan(30);
+      // Stream time, not the wall clock: the encoder got a frame every 1/30 s through every change.
+      expect(longestVideoGap(packets)).toBeLessThan(0.2);
     } finally {
+      if (process.env.ROUND_DEBUG)
+        console.warn(
+          suite.fx.logs
+            .filter((l) => /error|warn|fail|not-negotiated/i.test(l))
+            .slice(-30)
+            .join('\n'),
+        );
+      watch?.stop();
       await suite.fx.host.stopSession('rounded');
     }
   });

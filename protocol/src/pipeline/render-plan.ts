@@ -10,12 +10,7 @@ import { canvasKindSchema } from '../scene/vertical.ts';
  */
 
 const id = z.string().min(1).max(128);
-
-/**
- * Whether the input's pictures get a corner mask, so that placements may round them (a camera,
- * guest, screen or game: ROUNDED_SOURCE_KINDS). Fixed with the input, as its elements are.
- */
-const rounded = z.boolean().optional();
+const cropEdge = z.number().int().min(0).max(100_000);
 
 export const outputProfileSchema = z.object({
   width: z.number().int().min(16).max(3840).multipleOf(2),
@@ -43,7 +38,6 @@ const rgb = z.number().int().min(0).max(0xffffff);
 export const testPatternInputSchema = z.object({
   id,
   kind: z.literal('test-pattern'),
-  rounded,
   /** `solid` draws `color`; the others are GStreamer videotestsrc patterns. */
   pattern: z.enum(['smpte', 'ball', 'solid', 'black', 'snow']).default('smpte'),
   color: rgb.default(0xffffff),
@@ -56,7 +50,6 @@ export const testPatternInputSchema = z.object({
 export const imageInputSchema = z.object({
   id,
   kind: z.literal('image'),
-  rounded,
   /** Absolute path of a PNG or JPEG file on the worker (fetched there before the plan is sent). */
   path: z.string().startsWith('/'),
 });
@@ -69,7 +62,6 @@ export const imageInputSchema = z.object({
 export const videoFileInputSchema = z.object({
   id,
   kind: z.literal('video-file'),
-  rounded,
   /** Absolute path of an MP4 (H.264 + AAC) or WebM (VP8/VP9 + Opus/Vorbis) file on the worker. */
   path: z
     .string()
@@ -121,7 +113,6 @@ export const rtpInputSchema = z
   .object({
     id,
     kind: z.literal('rtp'),
-    rounded,
     video: rtpVideoSchema.optional(),
     audio: rtpAudioSchema.optional(),
   })
@@ -141,13 +132,20 @@ export const planPlacementSchema = z.object({
   zorder: z.number().int().min(0).max(10_000),
   alpha: z.number().min(0).max(1).default(1),
   visible: z.boolean().default(true),
-  /**
-   * Radius of its rounded corners in output pixels (layerCornerRadius); 0 draws it square. Only an
-   * input with `rounded` can be drawn rounded.
-   */
+  /** Radius of its rounded corners in output pixels (layerCornerRadius); 0 draws it square. */
   cornerRadius: z.number().min(0).max(10_000).default(0),
+  /** Pixels of the input's own frames cut from each edge before it is scaled into the box (the layer's crop). */
+  crop: z.object({ top: cropEdge, right: cropEdge, bottom: cropEdge, left: cropEdge }).default({ top: 0, right: 0, bottom: 0, left: 0 }),
+  /**
+   * How what is left after the crop fills the box: `fill` stretches it to the box, `cover` cuts it
+   * further, centred, to the box's aspect, so it fills the box undistorted (layerFit; the editor's
+   * object-fit: cover).
+   */
+  fit: z.enum(['fill', 'cover']).default('fill'),
 });
 export type PlanPlacement = z.infer<typeof planPlacementSchema>;
+/** A placement as written before defaults (crop, fit, corner radius, alpha, visible) are filled in. */
+export type PlanPlacementInput = z.input<typeof planPlacementSchema>;
 
 export const planSceneSchema = z.object({
   id,

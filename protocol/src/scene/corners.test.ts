@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layerCornerRadius, ROUNDED_SOURCE_KINDS } from './corners.ts';
+import { layerCornerRadius, layerFit, ROUNDED_SOURCE_KINDS } from './corners.ts';
 import { CANVAS } from './layout.ts';
 import { sourceKinds } from './sources.ts';
 import { VERTICAL_CANVAS } from './vertical.ts';
@@ -38,5 +38,11 @@ describe('layerCornerRadius', () => {
   it('is 0 for an empty box and never more than half the height', () => {
     expect(layerCornerRadius('webcam', { x: 0, y: 0, width: 0, height: 0 }, CANVAS)).toBe(0);
     expect(layerCornerRadius('webcam', { x: 10, y: 10, width: 1000, height: 10 }, CANVAS)).toBe(5);
+  });
+});
+
+describe('layerFit', () => {
+  it('covers for the rounded kinds, stretches the others as before', () => {
+    for (const kind of sourceKinds) expect(layerFit(kind)).toBe(ROUNDED_SOURCE_KINDS.has(kind) ? 'cover' : 'fill');
   });
 });

@@ -7,8 +7,8 @@ export const SOURCE_CORNER_RADIUS_RATIO = 0.02;
 /**
  * The kinds drawn as rounded tiles: people and the content they share (camera, guest, screen
  * share, game). The logo, images (logos, backgrounds, screens), overlays and web pages keep square
- * corners: their artwork is the creator's and may have corners of its own. Video files are left
- * square for now: with a corner mask, a file joining the live program never showed (live-edit test).
+ * corners: their artwork is the creator's and may have corners of its own, and so do video files.
+ * These are also the kinds drawn covering their box (layerFit).
  */
 export const ROUNDED_SOURCE_KINDS: ReadonlySet<SourceKind> = new Set(['webcam', 'participant', 'screenshare', 'game']);
 
@@ -29,4 +29,15 @@ export function layerCornerRadius(kind: SourceKind, box: LayerBox, canvas: { wid
   const bottom = box.y + box.height;
   if (!inside(box.x, box.y) && !inside(right, box.y) && !inside(box.x, bottom) && !inside(right, bottom)) return 0;
   return Math.min(box.width * SOURCE_CORNER_RADIUS_RATIO, box.height / 2);
+}
+
+/**
+ * How a layer's picture fills its box, in the editor (CSS object-fit) and in the program (the
+ * plan's `fit`): a camera, guest, screen or game covers it, centred, cut to the box's aspect after
+ * the layer's own crop, so a face is never stretched whatever size or shape the sender's picture
+ * has (a phone held upright, a 4:3 webcam, a camera that adapts its resolution). Other kinds are
+ * stretched to their box, as the compositor has always drawn them.
+ */
+export function layerFit(kind: SourceKind): 'cover' | 'fill' {
+  return ROUNDED_SOURCE_KINDS.has(kind) ? 'cover' : 'fill';
 }

@@ -1,6 +1,6 @@
 import { outputProfiles, type OutputProfile, type PlanInput, type PlanOutput, type RenderPlan } from '../pipeline/render-plan.ts';
 import type { ResolutionId } from '../plans.ts';
-import { layerCornerRadius, ROUNDED_SOURCE_KINDS } from '../scene/corners.ts';
+import { layerCornerRadius, layerFit } from '../scene/corners.ts';
 import { liveScenes, type SceneDocument } from '../scene/document.ts';
 import { CANVAS } from '../scene/layout.ts';
 import type { Source, SourceKind } from '../scene/sources.ts';
@@ -39,7 +39,7 @@ export function sceneToRenderPlan(doc: SceneDocument, resolveInput: InputResolve
   for (const source of doc.sources) {
     const input = resolveInput(source);
     if (!input) continue;
-    inputs.push({ ...input, id: source.id, ...(ROUNDED_SOURCE_KINDS.has(source.kind) ? { rounded: true } : {}) });
+    inputs.push({ ...input, id: source.id });
     kindOf.set(source.id, source.kind);
     const settings = source.settings as { opacity?: number; volume?: number; muted?: boolean };
     sourceOpacity.set(source.id, settings.opacity ?? 1);
@@ -62,6 +62,8 @@ export function sceneToRenderPlan(doc: SceneDocument, resolveInput: InputResolve
         visible: layer.visible,
         // Decided on the scene canvas, as the editor does, then scaled with the width.
         cornerRadius: layerCornerRadius(kindOf.get(layer.sourceId)!, layer, CANVAS) * sx,
+        crop: { ...layer.crop },
+        fit: layerFit(kindOf.get(layer.sourceId)!),
       })),
   }));
   // The vertical canvas is 720×1280 scene pixels, scaled to the output as the horizontal one is.
@@ -86,6 +88,8 @@ export function sceneToRenderPlan(doc: SceneDocument, resolveInput: InputResolve
             alpha: layer.opacity * (sourceOpacity.get(layer.sourceId) ?? 1),
             visible: layer.visible,
             cornerRadius: layerCornerRadius(kindOf.get(layer.sourceId)!, box, VERTICAL_CANVAS) * vk,
+            crop: { ...box.crop },
+            fit: layerFit(kindOf.get(layer.sourceId)!),
           })),
       };
     }),

@@ -1,13 +1,9 @@
-import { linkChain, linkPads, makeElement, staticPad } from '../../gst/elements.ts';
+import { linkBranch, linkChain, linkPads, makeElement, requestPad, setProperties, staticPad } from '../../gst/elements.ts';
 import { loadGst, type GstAppSrc, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
 
-/**
- * How often the mask looks at its picture's size: a picture waits for its first mask (shapewipe
- * holds its frames until it has one), and again after its source changes size (a camera that
- * adapts its resolution), for at most this long.
- */
-const CHECK_MS = 40;
+/** A leaky queue of a few frames: the rounded branch works on its own thread and never holds the picture's tee. */
+const MASK_QUEUE = { leaky: 'downstream', 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0 } as const;
 
 /**
  * shapewipe's ramp at position 0.5 runs from 0.5 - border/2 to 0.5 + border/2 of the mask's
@@ -16,111 +12,112 @@ const CHECK_MS = 40;
  */
 const SHAPE_BORDER = 0.99;
 
+export interface MaskSize {
+  width: number;
+  height: number;
+  radius: number;
+}
+
 /**
- * Rounded corners for one picture on one compositor (the program's, or the vertical one):
- * `videoconvert ! AYUV ! shapewipe` between the picture's tee and its compositor pad, with a
- * still GRAY8 mask from an appsrc. GStreamer 1.22 has no element that rounds corners; shapewipe
- * takes a mask of the picture's own size and sets each pixel's alpha from it (position 0.5 with a
- * wide border: alpha follows the mask, so the arcs are anti-aliased), or leaves every pixel
- * opaque at position 0 (a square layer). The mask is drawn here in JS at the size of the source's frames,
- * whatever the compositor scales them to: the radius in source pixels is the drawn radius times
- * the scale on each axis, so a picture stretched to another aspect still gets round corners on
- * the canvas. A layout change that resizes or rounds the layer only replaces the mask and the
- * position: nothing is relinked, no caps change on the picture's path.
- * shapewipe reads the mask at the picture's size; a mask of another size is refused by it, and it
- * drops its mask whenever the picture changes size. A new mask is therefore pushed only once the
- * picture's size is known, with caps of exactly that size, and again when that size changes.
+ * A picture with rounded corners, at the size it is drawn: one more branch from the picture's
+ * (cropped) tee to a compositor pad of its own,
+ * `valve ! queue ! videoconvertscale ! AYUV at the tile's size ! shapewipe ! compositor pad`, with a
+ * still GRAY8 mask of that size from an appsrc. GStreamer 1.22 has no element that rounds corners;
+ * shapewipe sets each pixel's alpha from the mask (position 0.5 with a wide border: alpha follows
+ * the mask, so the arcs are anti-aliased).
+ * - The size is fixed for the branch's life: shapewipe refuses any other frame size once it has
+ *   negotiated one (its sink caps are pinned to the first size). Fed the source's own frames, a
+ *   camera that adapts its resolution, as every WebRTC sender does in its first seconds, got
+ *   `not-negotiated`, which stopped the source's streaming thread for good: the layer went to its
+ *   'Camera Offline' placeholder. Scaled to the tile here first, the frames shapewipe sees never
+ *   change size whatever the sender does; a layer drawn at another size gets a new branch.
+ * - The per-pixel work (scale and conversion in one pass, the mask, the compositor's blend with
+ *   alpha) is on the tile's pixels, not the source's, and the compositor does not scale it again.
+ * - A square layer does not use it: its valve drops (as GAP events, so the compositor never waits
+ *   for this pad) and its pad is transparent, which the compositor skips.
  */
 export class CornerMask {
-  private readonly convert: GstElement;
-  private readonly format: GstElement;
+  readonly pad: GstPad;
+  private readonly teePad: GstPad;
+  private readonly valve: GstElement;
   private readonly shape: GstElement;
   private readonly maskSource: GstAppSrc;
-  private readonly maskScale: GstElement;
   private readonly elements: GstElement[];
-  private timer: NodeJS.Timeout | undefined;
-  /** The layer's drawn size and radius (compositor pixels). */
-  private drawn = { width: 0, height: 0, radius: 0 };
-  /** What the last mask pushed was drawn for (`frame size:drawn size:radius`), or '' before the first. */
-  private pushed = '';
+  private open = true;
 
   constructor(
     private readonly gst: GstPipeline,
     name: string,
+    private readonly tee: GstElement,
+    private readonly compositor: GstElement,
+    readonly size: MaskSize,
   ) {
-    this.convert = makeElement('videoconvert', `${name}-rconv`);
-    this.format = makeElement('capsfilter', `${name}-rfmt`, { caps: 'video/x-raw,format=AYUV' });
-    this.shape = makeElement('shapewipe', `${name}-round`, { position: 0, border: SHAPE_BORDER });
-    this.maskSource = makeElement('appsrc', `${name}-rmask`, { format: 'time', 'max-buffers': 2 }) as GstAppSrc;
-    // Gives the mask every other field of the frames' caps (multiview-mode, colorimetry, ...), which
-    // shapewipe requires and a decoder may change: an appsrc whose caps are refused stops for good.
-    this.maskScale = makeElement('videoscale', `${name}-rmscale`);
-    this.elements = [this.convert, this.format, this.shape, this.maskSource, this.maskScale];
+    const { width, height } = size;
+    this.valve = makeElement('valve', `${name}-rvalve`, { drop: false, 'drop-mode': 'transform-to-gap' });
+    const queue = makeElement('queue', `${name}-rq`, MASK_QUEUE);
+    const scale = makeElement('videoconvertscale', `${name}-rscale`);
+    const format = makeElement('capsfilter', `${name}-rfmt`, { caps: `video/x-raw,format=AYUV,width=${width},height=${height},pixel-aspect-ratio=1/1` });
+    this.shape = makeElement('shapewipe', `${name}-round`, { position: 0.5, border: SHAPE_BORDER });
+    this.maskSource = makeElement('appsrc', `${name}-rmask`, {
+      format: 'time',
+      'max-buffers': 2,
+      caps: `video/x-raw,format=GRAY8,width=${width},height=${height},framerate=0/1`,
+    }) as GstAppSrc;
+    // Gives the mask every other field of the frames' caps (pixel-aspect-ratio, colorimetry, ...),
+    // which shapewipe requires of it: an appsrc whose caps are refused stops for good.
+    const maskScale = makeElement('videoscale', `${name}-rmscale`);
+    const video = [this.valve, queue, scale, format];
+    this.elements = [...video, this.shape, this.maskSource, maskScale];
     for (const element of this.elements) gst.add(element);
-    linkChain([this.convert, this.format]);
-    linkPads(staticPad(this.format, 'src'), staticPad(this.shape, 'video_sink'));
-    linkChain([this.maskSource, this.maskScale]);
-    linkPads(staticPad(this.maskScale, 'src'), staticPad(this.shape, 'mask_sink'));
+    linkChain(video);
+    linkPads(staticPad(format, 'src'), staticPad(this.shape, 'video_sink'));
+    linkChain([this.maskSource, maskScale]);
+    linkPads(staticPad(maskScale, 'src'), staticPad(this.shape, 'mask_sink'));
+    this.pad = requestPad(compositor, 'sink_%u');
+    Object.assign(this.pad, { alpha: 0, width, height });
+    linkPads(staticPad(this.shape, 'src'), this.pad);
+    // Playing before the tee feeds it (a tee pushing into a flushing pad stops), the mask first.
+    for (const element of [this.shape, maskScale, this.maskSource, format, scale, queue, this.valve]) element.syncStateWithParent();
+    this.pushMask();
+    this.teePad = requestPad(tee, 'src_%u');
+    linkBranch(this.teePad, staticPad(this.valve, 'sink'));
   }
 
-  get sink(): GstPad {
-    return staticPad(this.convert, 'sink');
+  /** Whether its frames reach the compositor: shapewipe has their caps (its mask was pushed before). */
+  get ready(): boolean {
+    return this.open && staticPad(this.shape, 'src').getCurrentCaps() !== null;
   }
 
-  get src(): GstPad {
-    return staticPad(this.shape, 'src');
+  /** Lets frames through (a rounded layer) or drops them (square or hidden: nothing to compute). */
+  setOpen(open: boolean): void {
+    if (open === this.open) return;
+    this.open = open;
+    setProperties(this.valve, { drop: !open });
   }
 
-  /** Brings it to the pipeline's state (before the tee feeds it) and starts watching the picture's size. */
-  start(): void {
-    for (const element of [this.maskScale, this.maskSource, this.shape, this.format, this.convert]) element.syncStateWithParent();
-    this.timer = setInterval(() => this.update(), CHECK_MS);
-    this.timer.unref();
-  }
-
-  /** The layer's drawn size and corner radius (compositor pixels); 0 draws it square. */
-  set(width: number, height: number, radius: number): void {
-    this.drawn = { width, height, radius: radius > 0 && width > 0 && height > 0 ? radius : 0 };
-    this.update();
-  }
-
+  /**
+   * Takes the branch out while the picture goes on: the tee's pad first (a tee counts a push into a
+   * released pad as done, where a FLUSHING from this branch would stop the picture's streaming
+   * thread), then the compositor's, before any element changes state.
+   */
   remove(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
     const { State } = loadGst();
-    // Going to NULL wakes a frame waiting in shapewipe for a mask.
+    this.teePad.unlink(staticPad(this.valve, 'sink'));
+    this.tee.releaseRequestPad(this.teePad);
+    staticPad(this.shape, 'src').unlink(this.pad);
+    this.compositor.releaseRequestPad(this.pad);
+    // Going to NULL also wakes a frame waiting in shapewipe for its mask.
     for (const element of this.elements) element.setState(State.NULL);
     for (const element of this.elements) this.gst.remove(element);
   }
 
-  /** Pushes the mask the layer needs now, if it is not the one pushed last, and sets the position. */
-  private update(): void {
-    const frame = this.frameSize();
-    if (!frame) return;
-    const { width, height, radius } = this.drawn;
-    // A square layer still needs a mask of the frame's size (shapewipe holds frames without one): any will do at position 0.
-    const key = radius > 0 ? `${frame.width}x${frame.height}:${width}x${height}:${radius}` : `${frame.width}x${frame.height}:square`;
-    const sameFrame = this.pushed.startsWith(`${frame.width}x${frame.height}:`);
-    if (radius === 0) this.shape.position = 0;
-    if (key === this.pushed || (radius === 0 && sameFrame)) return;
-    const rx = radius > 0 ? (radius * frame.width) / width : 0;
-    const ry = radius > 0 ? (radius * frame.height) / height : 0;
-    const { Buffer, Caps } = loadGst();
-    const bytes = roundedRectMask(frame.width, frame.height, rx, ry);
+  private pushMask(): void {
+    const { width, height, radius } = this.size;
+    const { Buffer } = loadGst();
+    const bytes = roundedRectMask(width, height, radius, radius);
     const buffer = Buffer.newAllocate(null, bytes.length, null);
     buffer.fill(0, bytes);
-    this.maskSource.caps = Caps.fromString(`video/x-raw,format=GRAY8,width=${frame.width},height=${frame.height},framerate=0/1`);
     this.maskSource.pushBuffer(buffer);
-    this.pushed = key;
-    if (radius > 0) this.shape.position = 0.5;
-  }
-
-  /** The size of the frames reaching shapewipe, once negotiated. */
-  private frameSize(): { width: number; height: number } | undefined {
-    const caps = staticPad(this.shape, 'video_sink').getCurrentCaps()?.toString();
-    const width = caps && /width=\(int\)(\d+)/.exec(caps)?.[1];
-    const height = caps && /height=\(int\)(\d+)/.exec(caps)?.[1];
-    return width && height ? { width: Number(width), height: Number(height) } : undefined;
   }
 }
 

@@ -145,7 +145,7 @@ export class InputSet {
     try {
       const bins = buildSource(input, plan.profile, name);
       const link = (bin: GstBin, part: string, network = false): PictureLink => {
-        const picture = new PictureLink(gst, bin, `${name}-${part}`, compositor, { joinOnFirstFrame: network, rounded: input.rounded === true });
+        const picture = new PictureLink(gst, bin, `${name}-${part}`, compositor, { joinOnFirstFrame: network });
         links.push(picture);
         if (this.vertical) picture.attachVertical(this.vertical);
         return picture;
