@@ -29,9 +29,10 @@ const NO_CROP: Crop = { top: 0, right: 0, bottom: 0, left: 0 };
  *   the frames it gets, again whenever that changes. New values apply live: videocrop renegotiates
  *   and the compositor's pad takes the new frame size; with nothing to cut it passes frames through.
  *   (aspectratiocrop, which would recompute its cut itself, deadlocks as soon as a branch after it
- *   asks upstream for caps, as the rounded branch does: it holds its lock while renegotiating.) A
- *   source whose frames shrink below the cut is scaled up to fit it by its own converter until the
- *   cut is recomputed (sources/rtp.ts): videocrop refuses such frames, and that stops the stream.
+ *   asks upstream for caps, as the rounded branch does: it holds its lock while renegotiating.)
+ *   videocrop refuses frames smaller than its cut, and that stops the source's stream for good, so
+ *   a cut is computed to survive frames that shrink to half their size before it is recomputed
+ *   (frameCrop: a WebRTC sender steps its resolution down by 3/4 or 2/3).
  * - A square layer is drawn by the plain pad, as before; the rounded branch is built the first time
  *   the layer is drawn rounded, at the size it is drawn, and the plain pad shows until the branch
  *   has frames. Squared again, the branch's valve closes and its pad turns transparent (kept, so
@@ -47,7 +48,7 @@ export class CanvasBranch {
   private timer: NodeJS.Timeout | undefined;
   /** The placement as last given (a picture not laid out yet is transparent). */
   private placement: PicturePlacement = { alpha: 0 };
-  private appliedCrop = '';
+  private appliedCrop = '0,0,0,0';
   /** The placement wants the rounded branch, and that branch is not drawn yet (waiting for its frames). */
   private maskPending = false;
 

@@ -29,7 +29,11 @@ export function clampCrop(crop: Crop, frame: { width: number; height: number }):
 /**
  * What videocrop cuts from a frame of `frame` size for a layer drawn in a `box`: the layer's own
  * crop (kept inside the frame), then for `cover` what is left cut further, centred, to the box's
- * aspect, so it fills the box undistorted. Even values.
+ * aspect, so it fills the box undistorted. Even values. The cover cut never takes an axis past
+ * half its size: videocrop refuses frames smaller than its cut and that stops the source for good,
+ * and a sender may step down before the cut is recomputed for its new size (WebRTC senders step by
+ * 3/4 or 2/3; Chromium's and Safari's cameras send landscape frames, so a cut that big, an upright
+ * 9:16 picture in a 16:9 tile, is rare: that picture is then squeezed a little instead).
  */
 export function frameCrop(frame: { width: number; height: number }, crop: Crop, box: { width: number; height: number }, fit: 'fill' | 'cover'): Crop {
   const own = clampCrop(crop, frame);
@@ -39,11 +43,11 @@ export function frameCrop(frame: { width: number; height: number }, crop: Crop, 
   const aspect = box.width / box.height;
   const even = (v: number) => Math.max(0, Math.floor(v / 2) * 2);
   if (width / height > aspect) {
-    const cut = even(width - height * aspect);
+    const cut = even(Math.min(width - height * aspect, frame.width / 2 - 2 - own.left - own.right));
     const left = even(cut / 2);
     return { ...own, left: own.left + left, right: own.right + cut - left };
   }
-  const cut = even(height - width / aspect);
+  const cut = even(Math.min(height - width / aspect, frame.height / 2 - 2 - own.top - own.bottom));
   const top = even(cut / 2);
   return { ...own, top: own.top + top, bottom: own.bottom + cut - top };
 }

@@ -34,9 +34,7 @@ export const buildRtp: SourceBuilder<RtpInput> = (input, profile, name) => {
           }),
           makeElement('rtpjitterbuffer', `${feed}-jitter`, { latency: JITTER_LATENCY_DEFAULT_MS }),
           ...decode,
-          // Converts, and scales only when a branch's crop refuses the size the decoder changed to,
-          // until that crop is recomputed (inputs/canvas-branch.ts): passthrough otherwise.
-          makeElement('videoconvertscale', `${feed}-conv`),
+          makeElement('videoconvert', `${feed}-conv`),
           ...(keyColor ? [makeElement('alpha', `${feed}-key`, { method: keyColor })] : []),
           makeElement('queue', `${feed}-queue`, { 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0, leaky: 'downstream' }),
         ],
