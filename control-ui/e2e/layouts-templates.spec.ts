@@ -99,6 +99,8 @@ test("Beam: a new creator's camera fills the program; Go Live, Add Destination a
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-box', '0,0,1280,720');
   // Full frame: its corners are the canvas's own, square (the worker draws it so too).
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-corner-radius', '0');
+  // It covers its box, as the worker cuts it (the camera's own aspect kept, centred).
+  await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-fit', 'cover');
   await expect(page.getByTestId('media-connection')).toHaveText('Connected', { timeout: 60_000 });
   await screenshots(page, 'studio-empty');
 
