@@ -8,12 +8,14 @@ import { frameCrop, type Crop } from './crop.ts';
 /** A leaky queue of a few frames: a compositor that waits never holds the other's frames. */
 const BRANCH_QUEUE = { leaky: 'downstream', 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0 } as const;
 
-/**
- * How often a branch looks at its picture: the size of its frames (the crop is computed from it),
- * and whether a new rounded branch has its first frames. A new frame size is drawn with the
- * previous crop, and a layer just rounded with square corners, for at most this long.
- */
+/** How often a new rounded branch is looked at: a layer just rounded is drawn square until it has frames. */
 const LOOK_MS = 50;
+/**
+ * Every how many looks a shown picture's frame size is read (its cut is computed from it): frames
+ * of a new size are drawn with the previous cut for at most this long (250 ms). One caps read per
+ * shown picture and canvas 4 times a second, on the pipeline process's JS thread.
+ */
+const SIZE_EVERY_LOOKS = 5;
 
 /** Where and how a picture is drawn; the slate and the countdown give pad properties only. */
 export type PicturePlacement = Partial<VideoPadLayout>;
@@ -51,6 +53,7 @@ export class CanvasBranch {
   private appliedCrop = '0,0,0,0';
   /** The placement wants the rounded branch, and that branch is not drawn yet (waiting for its frames). */
   private maskPending = false;
+  private looks = 0;
 
   constructor(
     private readonly gst: GstPipeline,
@@ -130,11 +133,12 @@ export class CanvasBranch {
   }
 
   private look(): void {
-    // A new rounded branch is drawn once it has frames; the cut follows the frames' size.
+    this.looks++;
+    // A new rounded branch is drawn once it has frames; a shown picture's cut follows its frames' size.
     if (this.maskPending) this.apply();
-    else {
-      const { crop = NO_CROP, fit = 'fill', width, height } = this.placement;
-      if (fit === 'cover' || crop.top || crop.right || crop.bottom || crop.left) this.applyCrop(crop, fit, { width, height });
+    else if (this.looks % SIZE_EVERY_LOOKS === 0) {
+      const { crop = NO_CROP, fit = 'fill', width, height, alpha } = this.placement;
+      if (alpha && (fit === 'cover' || crop.top || crop.right || crop.bottom || crop.left)) this.applyCrop(crop, fit, { width, height });
     }
   }
 
