@@ -97,6 +97,10 @@ test("Beam: a new creator's camera fills the program; Go Live, Add Destination a
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/new-project-template.png` });
   await openNewStudio(page, 'Beam show', '', { template: 'Beam' });
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-box', '0,0,1280,720');
+  // Full frame: its corners are the canvas's own, square (the worker draws it so too).
+  await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-corner-radius', '0');
+  // It covers its box, as the worker cuts it (the camera's own aspect kept, centred).
+  await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-fit', 'cover');
   await expect(page.getByTestId('media-connection')).toHaveText('Connected', { timeout: 60_000 });
   await screenshots(page, 'studio-empty');
 
@@ -204,6 +208,12 @@ test('layouts: Side by side with a guest and Picture in picture with a screen sh
   await layouts.getByRole('button', { name: 'Side by side' }).click();
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-box', '0,180,640,360');
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="participant"]')).toHaveAttribute('data-box', '640,180,640,360');
+  // Rounded tiles (spec §9: 2% of the width), drawn with the same radius as the program's.
+  await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-corner-radius', '12.8');
+  await expect(page.locator('[data-testid="canvas-layer"][data-kind="participant"]')).toHaveAttribute('data-corner-radius', '12.8');
+  expect(await page.locator('[data-testid="canvas-layer"][data-kind="participant"]').evaluate((el) => getComputedStyle(el).borderTopLeftRadius)).not.toBe(
+    '0px',
+  );
   // The scene follows Side by side from now on: its button stays pressed and the Follow switch is on.
   await expect(layouts.getByRole('button', { name: 'Side by side' })).toHaveAttribute('aria-pressed', 'true');
   await expect(layouts.getByRole('switch', { name: 'Follow' })).toBeChecked();
@@ -228,6 +238,8 @@ test('layouts: Side by side with a guest and Picture in picture with a screen sh
   await layouts.getByRole('button', { name: 'Picture in picture' }).click();
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="screenshare"]')).toHaveAttribute('data-box', '0,0,1280,720');
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-box', '936,516,320,180');
+  await expect(page.locator('[data-testid="canvas-layer"][data-kind="screenshare"]')).toHaveAttribute('data-corner-radius', '0');
+  await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-corner-radius', '6.4');
   const pip = (rgb: Buffer) => `screen ${pixel(rgb, 400, 300).join(',')}, corner ${pixel(rgb, 1096, 606).join(',')}`;
   await outputShows(localUrl, 'picture in picture', (rgb) => isScreenGreen(pixel(rgb, 400, 300)) && near(pixel(rgb, 1096, 606), ORANGE, 60), pip);
   await expect.poll(() => probeStreams(localUrl), { timeout: 30_000, intervals: [1000] }).toEqual(expect.arrayContaining(['video', 'audio']));

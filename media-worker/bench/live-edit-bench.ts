@@ -33,7 +33,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { freePort, startRedisServer, startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
-import { outputProfiles, renderPlanSchema, type PlanInput, type PlanOutput, type PlanPlacement, type RenderPlan } from '@onair/protocol';
+import { outputProfiles, renderPlanSchema, type PlanInput, type PlanOutput, type PlanPlacementInput, type RenderPlan } from '@onair/protocol';
 import { SCREEN_PICTURES } from '../src/placement/screens.ts';
 import { SessionHost } from '../src/session/session-host.ts';
 import type { SessionSupervisor } from '../src/session/session-supervisor.ts';
@@ -74,7 +74,7 @@ interface Session {
 const base: PlanInput = { id: 'camera0', kind: 'test-pattern', pattern: 'ball', color: 0xffffff, width: profile.width, height: profile.height, toneHz: 440 };
 
 function plan(extra: PlanInput[], outputs: PlanOutput[], options: { sceneId?: string; moved?: boolean; bitrateKbps?: number } = {}): RenderPlan {
-  const placements: PlanPlacement[] = [
+  const placements: PlanPlacementInput[] = [
     { inputId: base.id, x: 0, y: 0, width: profile.width, height: profile.height, zorder: 0, visible: true, alpha: 1 },
     ...extra.map((input, i) => ({
       inputId: input.id,

@@ -12,6 +12,11 @@
  *      cores at every step, as a ratio to step 0 and to the step before (what the governor can give
  *      back when a worker runs out of CPU; issue 41 wants every step to save at least 10 %).
  * BENCH_ONLY=cost,ratio,patch,golive,ladder runs only the parts named.
+ * BENCH_CORNERS=round draws the full-frame camera with rounded corners (2% of the width: its rounded
+ * branch then works on the whole frame, the worst case); BENCH_CORNERS=tile draws the camera as a
+ * quarter-frame tile (the default camera's place: 40,40 at half the width), square, and
+ * BENCH_CORNERS=tile-round the same tile rounded; unset, the full-frame camera square. The camera
+ * covers its box in every case (a 16:9 picture in a 16:9 box: videocrop passes it through).
  * Each session also prints its CPU by thread, and the fan-out ratio is also given by threads.
  */
 import { spawn } from 'node:child_process';
@@ -30,7 +35,15 @@ const print = (line: string): void => {
 
 function plan(profile: keyof typeof outputProfiles, outputs: PlanOutput[], showGreen = false): RenderPlan {
   const green = { id: 'green', kind: 'test-pattern', pattern: 'solid', color: 0x00ff00, width: 64, height: 36 } as const;
-  return renderPlanSchema.parse(cameraAndLogoPlan(outputProfiles[profile], outputs, [{ input: green, visible: showGreen }]));
+  const built = cameraAndLogoPlan(outputProfiles[profile], outputs, [{ input: green, visible: showGreen }]);
+  const corners = process.env.BENCH_CORNERS ?? 'none';
+  const { width, height } = outputProfiles[profile];
+  const tile = corners.startsWith('tile') ? { x: Math.round(width / 32), y: Math.round(width / 32), width: width / 2, height: height / 2 } : {};
+  const radius = corners.endsWith('round') ? (tile.width ?? width) * 0.02 : 0;
+  for (const scene of built.scenes) {
+    scene.placements = scene.placements.map((p) => (p.inputId === 'camera' ? { ...p, ...tile, cornerRadius: radius, fit: 'cover' as const } : p));
+  }
+  return renderPlanSchema.parse(built);
 }
 
 interface Measured {

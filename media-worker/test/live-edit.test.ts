@@ -83,6 +83,7 @@ describe('changing the show while live', () => {
       clip,
     ]);
     const full = { x: 0, y: 0, width: WIDTH, height: HEIGHT, zorder: 5 };
+    // Every input joins drawn rounded: it joins and leaves with a rounded branch (inputs/corner-mask.ts).
     const steps: Step[] = [
       { name: 'image (Be Right Back screen)', colour: [124, 45, 18], input: () => ({ id: 'brb', kind: 'image', path: SCREEN_PICTURES.brb.path }) },
       {
@@ -135,7 +136,13 @@ describe('changing the show while live', () => {
         profile: { width: WIDTH, height: HEIGHT, fps: 30, videoBitrateKbps: 2500, audioBitrateKbps: 128, encoderThreads: 1 },
         inputs: [{ id: 'bars', kind: 'test-pattern', pattern: 'ball', width: 320, height: 180, toneHz: 440 }, ...(extra ? [extra] : [])],
         scenes: [
-          { id: 'main', placements: [{ inputId: 'bars', x: 0, y: 0, width: 320, height: 180, zorder: 1 }, ...(extra ? [{ inputId: extra.id, ...full }] : [])] },
+          {
+            id: 'main',
+            placements: [
+              { inputId: 'bars', x: 0, y: 0, width: 320, height: 180, zorder: 1 },
+              ...(extra ? [{ inputId: extra.id, ...full, cornerRadius: 16 }] : []),
+            ],
+          },
         ],
         activeSceneId: 'main',
         audio: [{ inputId: 'bars', volume: 1 }],

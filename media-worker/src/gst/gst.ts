@@ -61,6 +61,17 @@ export interface GstElement {
   [property: string]: unknown;
 }
 
+/** A buffer made here to push into an appsrc. */
+export interface GstBuffer {
+  /** Copies `bytes` into the buffer from `offset`. */
+  fill(offset: number, bytes: Uint8Array): number | bigint;
+}
+
+/** An appsrc element (GstApp's methods, loaded with GStreamer). */
+export interface GstAppSrc extends GstElement {
+  pushBuffer(buffer: GstBuffer): number;
+}
+
 export interface GstBin extends GstElement {
   add(element: GstElement): boolean;
   remove(element: GstElement): boolean;
@@ -90,6 +101,7 @@ export interface GstModule {
   GhostPad: { new: (name: string, target: GstPad) => GstPad };
   ElementFactory: { make(factory: string, name: string | null): GstElement | null };
   Caps: { fromString(caps: string): unknown };
+  Buffer: { newAllocate(allocator: null, size: number, params: null): GstBuffer };
   Structure: { newFromString(text: string): GstStructure | null };
   Event: {
     newCustom(type: number, structure: GstStructure): GstEvent;
@@ -122,6 +134,7 @@ interface GlibMainContext {
 interface NodeGtk {
   require(namespace: 'Gst', version: '1.0'): GstModule;
   require(namespace: 'GLib', version: '2.0'): { MainContext: { default(): GlibMainContext } };
+  require(namespace: 'GstApp', version: '1.0'): unknown;
 }
 
 /** How often GLib's default main context is run on the JS thread (see pumpMainContext). */
@@ -136,6 +149,8 @@ export function loadGst(): GstModule {
     const gi = require('node-gtk') as NodeGtk;
     gst = gi.require('Gst', '1.0');
     gst.init(null);
+    // Gives appsrc elements their methods (pushBuffer: the corner masks, inputs/corner-mask.ts).
+    gi.require('GstApp', '1.0');
     const context = gi.require('GLib', '2.0').MainContext.default();
     setInterval(() => pumpMainContext(context), MAIN_CONTEXT_PUMP_MS).unref();
   }

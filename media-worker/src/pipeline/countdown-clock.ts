@@ -3,7 +3,7 @@ import { makeChainBin, makeElement, setProperties } from '../gst/elements.ts';
 import type { GstBin, GstElement } from '../gst/gst.ts';
 import type { GstPipeline } from '../gst/pipeline.ts';
 import { PictureLink } from './inputs/picture-link.ts';
-import type { VideoPadLayout } from './layout.ts';
+import type { PadProperties } from './layout.ts';
 
 /** Where the time left sits on the 1280×720 scene canvas (the studio draws it at the same place). */
 export const COUNTDOWN_BOX = COUNTDOWN_PLATE;
@@ -115,7 +115,7 @@ export class CountdownClock {
   }
 
   /** Where the plate sits in the profile's pixels. */
-  layout(): VideoPadLayout {
+  layout(): PadProperties {
     const k = this.profile.width / 1280;
     return {
       xpos: Math.round(COUNTDOWN_BOX.x * k),
@@ -128,7 +128,7 @@ export class CountdownClock {
   }
 
   /** Places the pad (and its vertical twin). */
-  place(layout: VideoPadLayout): void {
+  place(layout: PadProperties): void {
     if (this.link) Object.assign(this.link.pad, layout);
     this.placeVertical();
   }

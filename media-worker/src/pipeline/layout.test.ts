@@ -22,11 +22,31 @@ const plan = (activeSceneId = 'one'): RenderPlan =>
 describe('videoLayout', () => {
   it('places the active scene above the background and hides everything else', () => {
     const layout = videoLayout(plan());
-    expect(layout.get('cam')).toEqual({ xpos: 10, ypos: 20, width: 640, height: 360, zorder: 4, alpha: 0.5 });
+    expect(layout.get('cam')).toEqual({
+      xpos: 10,
+      ypos: 20,
+      width: 640,
+      height: 360,
+      zorder: 4,
+      alpha: 0.5,
+      cornerRadius: 0,
+      crop: { top: 0, right: 0, bottom: 0, left: 0 },
+      fit: 'fill',
+    });
     expect(layout.get('logo')?.alpha).toBe(0);
     const two = videoLayout(plan('two'));
     expect(two.get('cam')?.alpha).toBe(0);
     expect(two.get('logo')).toMatchObject({ alpha: 0, zorder: 1 });
+  });
+
+  it("carries the placement's corner radius, crop and fit", () => {
+    const base = plan();
+    const crop = { top: 1, right: 2, bottom: 3, left: 4 };
+    const shaped = {
+      ...base,
+      scenes: base.scenes.map((s) => ({ ...s, placements: s.placements.map((p) => ({ ...p, cornerRadius: 12.8, crop, fit: 'cover' as const })) })),
+    };
+    expect(videoLayout(shaped).get('cam')).toMatchObject({ cornerRadius: 12.8, crop, fit: 'cover' });
   });
 });
 

@@ -1,7 +1,7 @@
-import type { RenderPlan } from '@onair/protocol';
+import type { PlanPlacement, RenderPlan } from '@onair/protocol';
 
-/** Compositor sink pad properties of one input (node-gtk names them in camelCase). */
-export interface VideoPadLayout {
+/** Compositor sink pad properties of one picture (node-gtk names them in camelCase). */
+export interface PadProperties {
   xpos: number;
   ypos: number;
   width: number;
@@ -9,6 +9,18 @@ export interface VideoPadLayout {
   zorder: number;
   alpha: number;
 }
+
+/** Where and how one input is drawn: its pad's properties, and what its branch does before the pad (inputs/canvas-branch.ts). */
+export interface VideoPadLayout extends PadProperties {
+  /** The radius of its rounded corners in compositor pixels; 0 is square. */
+  cornerRadius: number;
+  /** Pixels of its frames cut from each edge (the layer's crop). */
+  crop: PlanPlacement['crop'];
+  /** Stretched to the box, or cut further to the box's aspect, centred. */
+  fit: PlanPlacement['fit'];
+}
+
+const NO_CROP: PlanPlacement['crop'] = { top: 0, right: 0, bottom: 0, left: 0 };
 
 export interface AudioPadTarget {
   volume: number;
@@ -30,7 +42,17 @@ export function videoLayout(plan: RenderPlan): Map<string, VideoPadLayout> {
   for (const input of plan.inputs) {
     const placement = scene?.placements.find((p) => p.inputId === input.id);
     if (!placement) {
-      layout.set(input.id, { xpos: 0, ypos: 0, width: plan.profile.width, height: plan.profile.height, zorder: BACKGROUND_ZORDER + 1, alpha: 0 });
+      layout.set(input.id, {
+        xpos: 0,
+        ypos: 0,
+        width: plan.profile.width,
+        height: plan.profile.height,
+        zorder: BACKGROUND_ZORDER + 1,
+        alpha: 0,
+        cornerRadius: 0,
+        crop: NO_CROP,
+        fit: 'fill',
+      });
       continue;
     }
     layout.set(input.id, {
@@ -40,6 +62,9 @@ export function videoLayout(plan: RenderPlan): Map<string, VideoPadLayout> {
       height: placement.height,
       zorder: placement.zorder + BACKGROUND_ZORDER + 1,
       alpha: placement.visible ? placement.alpha : 0,
+      cornerRadius: placement.cornerRadius,
+      crop: placement.crop,
+      fit: placement.fit,
     });
   }
   return layout;

@@ -10,6 +10,7 @@ import { canvasKindSchema } from '../scene/vertical.ts';
  */
 
 const id = z.string().min(1).max(128);
+const cropEdge = z.number().int().min(0).max(100_000);
 
 export const outputProfileSchema = z.object({
   width: z.number().int().min(16).max(3840).multipleOf(2),
@@ -131,8 +132,20 @@ export const planPlacementSchema = z.object({
   zorder: z.number().int().min(0).max(10_000),
   alpha: z.number().min(0).max(1).default(1),
   visible: z.boolean().default(true),
+  /** Radius of its rounded corners in output pixels (layerCornerRadius); 0 draws it square. */
+  cornerRadius: z.number().min(0).max(10_000).default(0),
+  /** Pixels of the input's own frames cut from each edge before it is scaled into the box (the layer's crop). */
+  crop: z.object({ top: cropEdge, right: cropEdge, bottom: cropEdge, left: cropEdge }).default({ top: 0, right: 0, bottom: 0, left: 0 }),
+  /**
+   * How what is left after the crop fills the box: `fill` stretches it to the box, `cover` cuts it
+   * further, centred, to the box's aspect, so it fills the box undistorted (layerFit; the editor's
+   * object-fit: cover).
+   */
+  fit: z.enum(['fill', 'cover']).default('fill'),
 });
 export type PlanPlacement = z.infer<typeof planPlacementSchema>;
+/** A placement as written before defaults (crop, fit, corner radius, alpha, visible) are filled in. */
+export type PlanPlacementInput = z.input<typeof planPlacementSchema>;
 
 export const planSceneSchema = z.object({
   id,

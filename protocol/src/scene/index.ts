@@ -1,4 +1,5 @@
 export * from './layout.ts';
+export * from './corners.ts';
 export * from './sources.ts';
 export * from './document.ts';
 export * from './patch.ts';

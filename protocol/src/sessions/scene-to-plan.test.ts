@@ -64,6 +64,27 @@ describe('sceneToRenderPlan', () => {
     expect(plan.scenes.map((s) => s.id)).toEqual([ids.sceneId, secondSceneId]);
   });
 
+  it('rounds the camera tile (2% of its width, at the output scale) and not the logo, on both canvases', () => {
+    const plan = renderPlanSchema.parse(sceneToRenderPlan(studioDocument('1080p'), resolveAll, []));
+    const [logoPlacement, cameraPlacement] = plan.scenes.find((s) => s.id === ids.sceneId)!.placements;
+    expect(logoPlacement!.cornerRadius).toBe(0);
+    expect(cameraPlacement!.cornerRadius).toBeCloseTo(19.2);
+    // The camera covers its box (cut to its aspect), the logo is stretched to its own as before.
+    expect([logoPlacement!.fit, cameraPlacement!.fit]).toEqual(['fill', 'cover']);
+    // Alone with the logo, the camera fills the vertical canvas: its corners are the canvas's own.
+    expect(plan.vertical!.scenes.find((s) => s.id === ids.sceneId)!.placements.map((p) => p.cornerRadius)).toEqual([0, 0]);
+  });
+
+  it("passes each canvas's crop of a layer, in the source's own pixels, unscaled", () => {
+    const doc = studioDocument('1080p');
+    const layer = doc.scenes[0]!.layers.find((l) => l.sourceId === cameraId)!;
+    layer.crop = { top: 10, right: 20, bottom: 30, left: 40 };
+    layer.vertical = { x: 60, y: 700, width: 600, height: 338, crop: { top: 1, right: 2, bottom: 3, left: 4 } };
+    const plan = renderPlanSchema.parse(sceneToRenderPlan(doc, resolveAll, []));
+    expect(plan.scenes[0]!.placements.find((p) => p.inputId === cameraId)!.crop).toEqual({ top: 10, right: 20, bottom: 30, left: 40 });
+    expect(plan.vertical!.scenes[0]!.placements.find((p) => p.inputId === cameraId)!.crop).toEqual({ top: 1, right: 2, bottom: 3, left: 4 });
+  });
+
   it('leaves out the layers of sources without media yet', () => {
     const plan = renderPlanSchema.parse(sceneToRenderPlan(studioDocument('720p'), (s) => (s.kind === 'watermark' ? logo : undefined), []));
     expect(plan.inputs).toHaveLength(1);

@@ -1,8 +1,9 @@
 import { outputProfiles, type OutputProfile, type PlanInput, type PlanOutput, type RenderPlan } from '../pipeline/render-plan.ts';
 import type { ResolutionId } from '../plans.ts';
+import { layerCornerRadius, layerFit } from '../scene/corners.ts';
 import { liveScenes, type SceneDocument } from '../scene/document.ts';
 import { CANVAS } from '../scene/layout.ts';
-import type { Source } from '../scene/sources.ts';
+import type { Source, SourceKind } from '../scene/sources.ts';
 import { VERTICAL_CANVAS, verticalLayout } from '../scene/vertical.ts';
 
 const PROFILE_OF: Record<ResolutionId, OutputProfile> = {
@@ -33,11 +34,13 @@ export function sceneToRenderPlan(doc: SceneDocument, resolveInput: InputResolve
 
   const inputs: PlanInput[] = [];
   const sourceOpacity = new Map<string, number>();
+  const kindOf = new Map<string, SourceKind>();
   const audio: RenderPlan['audio'] = [];
   for (const source of doc.sources) {
     const input = resolveInput(source);
     if (!input) continue;
     inputs.push({ ...input, id: source.id });
+    kindOf.set(source.id, source.kind);
     const settings = source.settings as { opacity?: number; volume?: number; muted?: boolean };
     sourceOpacity.set(source.id, settings.opacity ?? 1);
     if (settings.volume !== undefined) audio.push({ inputId: source.id, volume: settings.volume, muted: settings.muted ?? false });
@@ -57,6 +60,10 @@ export function sceneToRenderPlan(doc: SceneDocument, resolveInput: InputResolve
         zorder: Math.min(10_000, layer.zIndex + 1),
         alpha: layer.opacity * (sourceOpacity.get(layer.sourceId) ?? 1),
         visible: layer.visible,
+        // Decided on the scene canvas, as the editor does, then scaled with the width.
+        cornerRadius: layerCornerRadius(kindOf.get(layer.sourceId)!, layer, CANVAS) * sx,
+        crop: { ...layer.crop },
+        fit: layerFit(kindOf.get(layer.sourceId)!),
       })),
   }));
   // The vertical canvas is 720×1280 scene pixels, scaled to the output as the horizontal one is.
@@ -80,6 +87,9 @@ export function sceneToRenderPlan(doc: SceneDocument, resolveInput: InputResolve
             zorder: Math.min(10_000, layer.zIndex + 1),
             alpha: layer.opacity * (sourceOpacity.get(layer.sourceId) ?? 1),
             visible: layer.visible,
+            cornerRadius: layerCornerRadius(kindOf.get(layer.sourceId)!, box, VERTICAL_CANVAS) * vk,
+            crop: { ...box.crop },
+            fit: layerFit(kindOf.get(layer.sourceId)!),
           })),
       };
     }),

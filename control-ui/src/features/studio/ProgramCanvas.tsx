@@ -1,6 +1,17 @@
 import { MonitorPlay } from 'lucide-react';
 import { useCallback, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
-import { canvasSize, COUNTDOWN_PLATE, playsOutputAudio, sourceKindInfo, verticalLayout, type Layer, type Source } from '@onair/protocol';
+import {
+  canvasSize,
+  COUNTDOWN_PLATE,
+  layerCornerRadius,
+  layerFit,
+  playsOutputAudio,
+  sourceKindInfo,
+  verticalLayout,
+  type Crop,
+  type Layer,
+  type Source,
+} from '@onair/protocol';
 import { moveLayerByHand, removeLayer, restackLayer } from '../../actions/scene-edits.ts';
 import { selectLayer } from '../../actions/studio.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -193,6 +204,7 @@ export function ProgramCanvas() {
               layer={layer}
               source={source}
               box={box}
+              crop={verticalBoxes?.get(layer.id)?.crop ?? layer.crop}
               canvas={size}
               selected={layer.id === selectedLayerId}
               onBegin={(event, mode) => beginDrag(event, layer, mode)}
@@ -226,22 +238,42 @@ export function ProgramCanvas() {
   );
 }
 
+function cornerRadiusCss(radius: number, box: Box): string | undefined {
+  if (radius <= 0 || box.width <= 0 || box.height <= 0) return undefined;
+  return `${(radius / box.width) * 100}% / ${(radius / box.height) * 100}%`;
+}
+
+/**
+ * How the layer's picture fills its box, as the worker draws it (its plan's `crop` and `fit`): the
+ * canvas's crop in the picture's own pixels (object-view-box), then covered or stretched (layerFit).
+ * Custom properties, read by the video and image of LayerContent.
+ */
+function pictureFitCss(kind: Source['kind'], crop: Crop): CSSProperties {
+  const cut = crop.top || crop.right || crop.bottom || crop.left ? `inset(${crop.top}px ${crop.right}px ${crop.bottom}px ${crop.left}px)` : 'none';
+  return { '--layer-fit': layerFit(kind) === 'cover' ? 'cover' : 'fill', '--layer-crop': cut } as CSSProperties;
+}
+
 function LayerView(props: {
   layer: Layer;
   source: Source;
   box: Box;
+  crop: Crop;
   canvas: Size;
   selected: boolean;
   onBegin: (event: ReactPointerEvent, mode: Drag['mode']) => void;
 }) {
-  const { layer, source, box, canvas, selected, onBegin } = props;
+  const { layer, source, box, crop, canvas, selected, onBegin } = props;
   const style: CSSProperties = {
+    ...pictureFitCss(source.kind, crop),
     left: pct(box.x, canvas.width),
     top: pct(box.y, canvas.height),
     width: pct(box.width, canvas.width),
     height: pct(box.height, canvas.height),
     // The compositor multiplies the layer's alpha with the source's own opacity setting.
     opacity: (layer.visible ? layer.opacity : 0.25) * ('opacity' in source.settings ? source.settings.opacity : 1),
+    // The worker rounds the same layers by the same rule (spec §9: 2% of the width); in percent of
+    // the box on each axis, so it scales with the canvas on screen.
+    borderRadius: cornerRadiusCss(layerCornerRadius(source.kind, box, canvas), box),
   };
   return (
     <div
@@ -251,6 +283,9 @@ function LayerView(props: {
       data-layer-id={layer.id}
       data-kind={source.kind}
       data-box={`${box.x},${box.y},${box.width},${box.height}`}
+      data-corner-radius={layerCornerRadius(source.kind, box, canvas)}
+      data-fit={layerFit(source.kind)}
+      data-crop={`${crop.top},${crop.right},${crop.bottom},${crop.left}`}
       aria-label={source.name}
       role="button"
       aria-pressed={selected}

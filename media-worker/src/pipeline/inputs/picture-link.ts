@@ -1,16 +1,14 @@
 import { linkBranch, linkPads, makeElement, requestPad, staticPad } from '../../gst/elements.ts';
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
+import { CanvasBranch, type PicturePlacement } from './canvas-branch.ts';
 import { FirstData } from './first-data.ts';
 
-/** A leaky queue of a few frames: a compositor that waits never holds the other's frames. */
-const BRANCH_QUEUE = { leaky: 'downstream', 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0 } as const;
+export type { PicturePlacement } from './canvas-branch.ts';
 
-interface VerticalBranch {
-  compositor: GstElement;
-  queue: GstElement;
+interface Branch {
+  branch: CanvasBranch;
   teePad: GstPad;
-  pad: GstPad;
 }
 
 /**
@@ -28,18 +26,18 @@ interface VerticalBranch {
  *   it, a push in flight returns FLUSHING (a stop, not an error, for the tee and the source's queue),
  *   and only then does the source go to NULL, which therefore never waits on a compositor.
  * A tee whose branch is unlinked drops its frames (allow-not-linked), so the vertical branch comes
- * and goes without touching the program's.
+ * and goes without touching the program's. Each compositor is reached through a CanvasBranch, which
+ * crops the picture and rounds its corners as the layer on that canvas asks.
  */
 export class PictureLink {
-  private programPad: GstPad | undefined;
-  private teePad: GstPad | undefined;
+  private program: Branch | undefined;
   private readonly tee: GstElement;
-  private vertical: VerticalBranch | undefined;
+  private vertical: (Branch & { compositor: GstElement }) | undefined;
   /** The vertical compositor it is to have a branch to (built once it has joined). */
   private verticalCompositor: GstElement | undefined;
   /** Where it is drawn, kept for a picture that has not joined yet (transparent until laid out). */
-  private placement: object = { alpha: 0 };
-  private verticalPlacement: object = { alpha: 0 };
+  private placement: PicturePlacement = { alpha: 0 };
+  private verticalPlacement: PicturePlacement = { alpha: 0 };
   /** While a network feed waits for its first frame (see FirstData). */
   private firstData: FirstData | undefined;
 
@@ -61,25 +59,48 @@ export class PictureLink {
 
   /** Its pad on the program's compositor (a picture that joins at once: the slate, the countdown). */
   get pad(): GstPad {
-    if (!this.programPad) throw new Error(`${this.name} has not joined the compositor yet`);
-    return this.programPad;
+    if (!this.program) throw new Error(`${this.name} has not joined the compositor yet`);
+    return this.program.branch.pad;
   }
 
   /** Its pad on the vertical compositor, while it has one. */
   get verticalPad(): GstPad | undefined {
-    return this.vertical?.pad;
+    return this.vertical?.branch.pad;
   }
 
-  /** Draws it with these compositor pad properties (now, or when it joins). */
-  place(properties: object): void {
-    this.placement = properties;
-    if (this.programPad) Object.assign(this.programPad, properties);
+  /** Draws it there and so (pad properties, corner radius, crop, fit), now or when it joins. */
+  place(placement: PicturePlacement): void {
+    this.placement = placement;
+    this.program?.branch.place(placement);
   }
 
   /** The same on the vertical compositor. */
-  placeVertical(properties: object): void {
-    this.verticalPlacement = properties;
-    if (this.vertical) Object.assign(this.vertical.pad, properties);
+  placeVertical(placement: PicturePlacement): void {
+    this.verticalPlacement = placement;
+    this.vertical?.branch.place(placement);
+  }
+
+  /** A branch to a compositor, laid out and playing, then fed by the tee. */
+  private branchTo(compositor: GstElement, part: string, placement: PicturePlacement, queue: boolean): Branch {
+    const branch = new CanvasBranch(this.gst, `${this.name}-${part}`, compositor, { queue });
+    branch.place(placement);
+    // Playing before the tee feeds it: a tee pushing into a pad that is still flushing stops.
+    branch.start();
+    const teePad = requestPad(this.tee, 'src_%u');
+    linkBranch(teePad, branch.sink);
+    return { branch, teePad };
+  }
+
+  /**
+   * The tee's pad first: a tee whose pad is released counts a push in flight through it as done,
+   * where a FLUSHING from a branch going down would stop the source's streaming thread. Then the
+   * branch releases its compositor pads (a push blocked in the compositor returns) before any
+   * element changes state.
+   */
+  private unbranch({ branch, teePad }: Branch): void {
+    teePad.unlink(branch.sink);
+    this.tee.releaseRequestPad(teePad);
+    branch.remove();
   }
 
   /** Brings the picture to the pipeline's state; throws if its source refuses (a file that cannot open, a port taken). */
@@ -93,32 +114,18 @@ export class PictureLink {
 
   /** Its pad on the program's compositor, laid out, then its vertical branch if the canvas is there. */
   private join(): void {
-    const pad = requestPad(this.compositor, 'sink_%u');
-    Object.assign(pad, this.placement);
-    const teePad = requestPad(this.tee, 'src_%u');
-    linkBranch(teePad, pad);
-    this.programPad = pad;
-    this.teePad = teePad;
+    this.program = this.branchTo(this.compositor, 'p', this.placement, false);
     if (this.verticalCompositor) this.buildVertical(this.verticalCompositor);
   }
 
   /** A branch to the vertical compositor (transparent until laid out); the program's pad is not touched. */
   attachVertical(compositor: GstElement): void {
     this.verticalCompositor = compositor;
-    if (this.programPad && !this.vertical) this.buildVertical(compositor);
+    if (this.program && !this.vertical) this.buildVertical(compositor);
   }
 
   private buildVertical(compositor: GstElement): void {
-    const queue = makeElement('queue', `${this.name}-vq`, BRANCH_QUEUE);
-    this.gst.add(queue);
-    const pad = requestPad(compositor, 'sink_%u');
-    Object.assign(pad, this.verticalPlacement);
-    linkPads(staticPad(queue, 'src'), pad);
-    // Playing before the tee feeds it: a tee pushing into a pad that is still flushing stops.
-    queue.syncStateWithParent();
-    const teePad = requestPad(this.tee, 'src_%u');
-    linkBranch(teePad, staticPad(queue, 'sink'));
-    this.vertical = { compositor, queue, teePad, pad };
+    this.vertical = { ...this.branchTo(compositor, 'v', this.verticalPlacement, true), compositor };
   }
 
   detachVertical(): void {
@@ -127,13 +134,7 @@ export class PictureLink {
     const branch = this.vertical;
     if (!branch) return;
     this.vertical = undefined;
-    const queueSink = staticPad(branch.queue, 'sink');
-    branch.teePad.unlink(queueSink);
-    this.tee.releaseRequestPad(branch.teePad);
-    staticPad(branch.queue, 'src').unlink(branch.pad);
-    branch.compositor.releaseRequestPad(branch.pad);
-    branch.queue.setState(loadGst().State.NULL);
-    this.gst.remove(branch.queue);
+    this.unbranch(branch);
   }
 
   /** Takes the picture out of the pipeline; the compositors go on with their other pads. */
@@ -142,13 +143,8 @@ export class PictureLink {
     this.firstData?.remove();
     this.firstData = undefined;
     const { State } = loadGst();
-    if (this.programPad && this.teePad) {
-      this.teePad.unlink(this.programPad);
-      this.compositor.releaseRequestPad(this.programPad);
-      this.tee.releaseRequestPad(this.teePad);
-    }
-    this.programPad = undefined;
-    this.teePad = undefined;
+    if (this.program) this.unbranch(this.program);
+    this.program = undefined;
     this.source.setState(State.NULL);
     this.tee.setState(State.NULL);
     this.gst.remove(this.source);

@@ -1,0 +1,150 @@
+import { linkBranch, linkChain, linkPads, makeElement, requestPad, setProperties, staticPad } from '../../gst/elements.ts';
+import { loadGst, type GstAppSrc, type GstElement, type GstPad } from '../../gst/gst.ts';
+import type { GstPipeline } from '../../gst/pipeline.ts';
+
+/** A leaky queue of a few frames: the rounded branch works on its own thread and never holds the picture's tee. */
+const MASK_QUEUE = { leaky: 'downstream', 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0 } as const;
+
+/**
+ * shapewipe's ramp at position 0.5 runs from 0.5 - border/2 to 0.5 + border/2 of the mask's
+ * range; with 0.99 a mask of 255 (65280 of 65536 as it counts) is above it, fully opaque, where a
+ * border of 1 would leave the inside at alpha 254.
+ */
+const SHAPE_BORDER = 0.99;
+
+export interface MaskSize {
+  width: number;
+  height: number;
+  radius: number;
+}
+
+/**
+ * A picture with rounded corners, at the size it is drawn: one more branch from the picture's
+ * (cropped) tee to a compositor pad of its own,
+ * `valve ! queue ! videoconvertscale ! AYUV at the tile's size ! shapewipe ! compositor pad`, with a
+ * still GRAY8 mask of that size from an appsrc. GStreamer 1.22 has no element that rounds corners;
+ * shapewipe sets each pixel's alpha from the mask (position 0.5 with a wide border: alpha follows
+ * the mask, so the arcs are anti-aliased).
+ * - The size is fixed for the branch's life: shapewipe refuses any other frame size once it has
+ *   negotiated one (its sink caps are pinned to the first size). Fed the source's own frames, a
+ *   camera that adapts its resolution, as every WebRTC sender does in its first seconds, got
+ *   `not-negotiated`, which stopped the source's streaming thread for good: the layer went to its
+ *   'Camera Offline' placeholder. Scaled to the tile here first, the frames shapewipe sees never
+ *   change size whatever the sender does; a layer drawn at another size gets a new branch.
+ * - The per-pixel work (scale and conversion in one pass, the mask, the compositor's blend with
+ *   alpha) is on the tile's pixels, not the source's, and the compositor does not scale it again.
+ * - A square layer does not use it: its valve drops (as GAP events, so the compositor never waits
+ *   for this pad) and its pad is transparent, which the compositor skips.
+ */
+export class CornerMask {
+  readonly pad: GstPad;
+  private readonly teePad: GstPad;
+  private readonly valve: GstElement;
+  private readonly shape: GstElement;
+  private readonly maskSource: GstAppSrc;
+  private readonly elements: GstElement[];
+  private open = true;
+
+  constructor(
+    private readonly gst: GstPipeline,
+    name: string,
+    private readonly tee: GstElement,
+    private readonly compositor: GstElement,
+    readonly size: MaskSize,
+  ) {
+    const { width, height } = size;
+    this.valve = makeElement('valve', `${name}-rvalve`, { drop: false, 'drop-mode': 'transform-to-gap' });
+    const queue = makeElement('queue', `${name}-rq`, MASK_QUEUE);
+    const scale = makeElement('videoconvertscale', `${name}-rscale`);
+    const format = makeElement('capsfilter', `${name}-rfmt`, { caps: `video/x-raw,format=AYUV,width=${width},height=${height},pixel-aspect-ratio=1/1` });
+    this.shape = makeElement('shapewipe', `${name}-round`, { position: 0.5, border: SHAPE_BORDER });
+    this.maskSource = makeElement('appsrc', `${name}-rmask`, {
+      format: 'time',
+      'max-buffers': 2,
+      caps: `video/x-raw,format=GRAY8,width=${width},height=${height},framerate=0/1`,
+    }) as GstAppSrc;
+    // Gives the mask every other field of the frames' caps (pixel-aspect-ratio, colorimetry, ...),
+    // which shapewipe requires of it: an appsrc whose caps are refused stops for good.
+    const maskScale = makeElement('videoscale', `${name}-rmscale`);
+    const video = [this.valve, queue, scale, format];
+    this.elements = [...video, this.shape, this.maskSource, maskScale];
+    for (const element of this.elements) gst.add(element);
+    linkChain(video);
+    linkPads(staticPad(format, 'src'), staticPad(this.shape, 'video_sink'));
+    linkChain([this.maskSource, maskScale]);
+    linkPads(staticPad(maskScale, 'src'), staticPad(this.shape, 'mask_sink'));
+    this.pad = requestPad(compositor, 'sink_%u');
+    Object.assign(this.pad, { alpha: 0, width, height });
+    linkPads(staticPad(this.shape, 'src'), this.pad);
+    // Playing before the tee feeds it (a tee pushing into a flushing pad stops), the mask first.
+    for (const element of [this.shape, maskScale, this.maskSource, format, scale, queue, this.valve]) element.syncStateWithParent();
+    this.pushMask();
+    this.teePad = requestPad(tee, 'src_%u');
+    linkBranch(this.teePad, staticPad(this.valve, 'sink'));
+  }
+
+  /** Whether its frames reach the compositor: shapewipe has their caps (its mask was pushed before). */
+  get ready(): boolean {
+    return this.open && staticPad(this.shape, 'src').getCurrentCaps() !== null;
+  }
+
+  /** Lets frames through (a rounded layer) or drops them (square or hidden: nothing to compute). */
+  setOpen(open: boolean): void {
+    if (open === this.open) return;
+    this.open = open;
+    setProperties(this.valve, { drop: !open });
+  }
+
+  /**
+   * Takes the branch out while the picture goes on: the tee's pad first (a tee counts a push into a
+   * released pad as done, where a FLUSHING from this branch would stop the picture's streaming
+   * thread), then the compositor's, before any element changes state.
+   */
+  remove(): void {
+    const { State } = loadGst();
+    this.teePad.unlink(staticPad(this.valve, 'sink'));
+    this.tee.releaseRequestPad(this.teePad);
+    staticPad(this.shape, 'src').unlink(this.pad);
+    this.compositor.releaseRequestPad(this.pad);
+    // Going to NULL also wakes a frame waiting in shapewipe for its mask.
+    for (const element of this.elements) element.setState(State.NULL);
+    for (const element of this.elements) this.gst.remove(element);
+  }
+
+  private pushMask(): void {
+    const { width, height, radius } = this.size;
+    const { Buffer } = loadGst();
+    const bytes = roundedRectMask(width, height, radius, radius);
+    const buffer = Buffer.newAllocate(null, bytes.length, null);
+    buffer.fill(0, bytes);
+    this.maskSource.pushBuffer(buffer);
+  }
+}
+
+/**
+ * A GRAY8 picture of `width`×`height`, 255 inside a rectangle whose corners are quarter ellipses
+ * of radii rx, ry and 0 outside them, with a one-pixel anti-aliased edge. Rows are padded to 4
+ * bytes, as GStreamer lays out GRAY8.
+ */
+export function roundedRectMask(width: number, height: number, rx: number, ry: number): Uint8Array {
+  const stride = Math.ceil(width / 4) * 4;
+  const mask = new Uint8Array(stride * height).fill(255);
+  if (rx <= 0 || ry <= 0) return mask;
+  const cw = Math.min(Math.ceil(rx), width);
+  const ch = Math.min(Math.ceil(ry), height);
+  for (let y = 0; y < ch; y++) {
+    for (let x = 0; x < cw; x++) {
+      // Distance outside the ellipse, in pixels along the smaller radius.
+      const dx = Math.max(0, rx - (x + 0.5)) / rx;
+      const dy = Math.max(0, ry - (y + 0.5)) / ry;
+      const d = (Math.sqrt(dx * dx + dy * dy) - 1) * Math.min(rx, ry);
+      const value = Math.round(255 * Math.min(1, Math.max(0, 0.5 - d)));
+      // The same value at the four corners.
+      mask[y * stride + x] = value;
+      mask[y * stride + (width - 1 - x)] = value;
+      mask[(height - 1 - y) * stride + x] = value;
+      mask[(height - 1 - y) * stride + (width - 1 - x)] = value;
+    }
+  }
+  return mask;
+}
