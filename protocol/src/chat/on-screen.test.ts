@@ -24,7 +24,7 @@ describe('chat on screen', () => {
   });
 
   it('refuses a duration outside its range, and takes null for "until taken off"', () => {
-    const body = showChatOnScreenEndpoint.body;
+    const body = showChatOnScreenEndpoint.body!;
     const messageId = randomUUID();
     expect(body.safeParse({ kind: 'platform', messageId, durationMs: 1000 }).success).toBe(false);
     expect(body.safeParse({ kind: 'platform', messageId, durationMs: 15_000 }).success).toBe(true);
