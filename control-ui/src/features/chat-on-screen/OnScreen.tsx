@@ -3,6 +3,7 @@ import type { MouseEvent } from 'react';
 import { hasPermission, type ChatOnScreenKind } from '@onair/protocol';
 import { setChatOnScreenDuration, takeChatOffScreen, toggleChatOnScreen } from '../../actions/chat-on-screen.ts';
 import { Button } from '../../components/Button.tsx';
+import { IconButton } from '../../components/IconButton.tsx';
 import { Select } from '../../components/Select.tsx';
 import { useChatOnScreenStore, useStudioStore, type OnScreenDuration } from '../../stores/index.ts';
 import styles from './OnScreen.module.css';
@@ -31,7 +32,7 @@ export function onRowClick(kind: ChatOnScreenKind, messageId: string, enabled: b
   };
 }
 
-/** The row's button: "Show on screen", or "Take off" with an On screen badge while it is the one shown. */
+/** The row's button (an icon, named for what it does), and an On screen badge while it is the one shown. */
 export function OnScreenToggle({ kind, messageId }: { kind: ChatOnScreenKind; messageId: string }) {
   const on = useIsOnScreen(messageId);
   const busy = useChatOnScreenStore((s) => s.pending === messageId);
@@ -42,26 +43,24 @@ export function OnScreenToggle({ kind, messageId }: { kind: ChatOnScreenKind; me
           On screen
         </span>
       )}
-      <Button
-        variant={on ? 'secondary' : 'ghost'}
+      <IconButton
         className={styles.button}
+        label={on ? 'Take off screen' : 'Show on screen'}
         aria-pressed={on}
         disabled={busy}
+        icon={on ? <MonitorX size={16} aria-hidden /> : <MonitorUp size={16} aria-hidden />}
         onClick={() => void toggleChatOnScreen(kind, messageId)}
-      >
-        {on ? <MonitorX size={14} aria-hidden /> : <MonitorUp size={14} aria-hidden />}
-        {on ? 'Take off' : 'Show on screen'}
-      </Button>
+      />
     </span>
   );
 }
 
 const DURATIONS: { value: string; label: string; duration: OnScreenDuration }[] = [
-  { value: '10000', label: '10 seconds', duration: 10_000 },
-  { value: '15000', label: '15 seconds', duration: 15_000 },
-  { value: '30000', label: '30 seconds', duration: 30_000 },
-  { value: '60000', label: '1 minute', duration: 60_000 },
-  { value: 'null', label: 'Until I take it off', duration: null },
+  { value: '10000', label: 'For 10 s', duration: 10_000 },
+  { value: '15000', label: 'For 15 s', duration: 15_000 },
+  { value: '30000', label: 'For 30 s', duration: 30_000 },
+  { value: '60000', label: 'For 1 min', duration: 60_000 },
+  { value: 'null', label: 'Until taken off', duration: null },
 ];
 
 /**
@@ -80,17 +79,13 @@ export function OnScreenBar() {
         {onScreen ? (
           <>
             <span className={styles.dot} aria-hidden />
-            <span className={styles.label}>On screen:</span> <span className={styles.who}>{onScreen.displayName}</span>
+            <span className={styles.label}>On screen:</span>{' '}
+            <span className={styles.who}>{onScreen.displayName}</span>
           </>
         ) : (
           'Click a message to show it on screen'
         )}
       </p>
-      {onScreen && (
-        <Button variant="secondary" className={styles.button} disabled={busy} onClick={() => void takeChatOffScreen()}>
-          <MonitorX size={14} aria-hidden /> Take off screen
-        </Button>
-      )}
       <div className={styles.duration}>
         <Select
           aria-label="How long a message stays on screen"
@@ -99,6 +94,11 @@ export function OnScreenBar() {
           onValueChange={(value) => setChatOnScreenDuration(DURATIONS.find((d) => d.value === value)?.duration ?? null)}
         />
       </div>
+      {onScreen && (
+        <Button variant="secondary" className={styles.barButton} disabled={busy} onClick={() => void takeChatOffScreen()}>
+          Take off
+        </Button>
+      )}
     </div>
   );
 }
