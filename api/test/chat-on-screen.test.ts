@@ -133,10 +133,17 @@ describe('chat on screen', () => {
   });
 
   it("shows a message of the room chat with the sender's name and no platform", async () => {
-    const row = await api.db.guestChatMessage.create({ data: { projectId, senderId: randomUUID(), senderName: 'Grace (guest)', senderRole: 'guest', content: 'hi <i>all</i>' } });
+    const row = await api.db.guestChatMessage.create({
+      data: { projectId, senderId: randomUUID(), senderName: 'Grace (guest)', senderRole: 'guest', content: 'hi <i>all</i>' },
+    });
     const shown = await call(api, host, 'PUT', path(), { kind: 'guest', messageId: row.id });
     expect(shown.status).toBe(200);
-    expect((shown.body as { onScreen: ChatOnScreen }).onScreen).toMatchObject({ kind: 'guest', platform: null, displayName: 'Grace (guest)', text: 'hi <i>all</i>' });
+    expect((shown.body as { onScreen: ChatOnScreen }).onScreen).toMatchObject({
+      kind: 'guest',
+      platform: null,
+      displayName: 'Grace (guest)',
+      text: 'hi <i>all</i>',
+    });
     // The same id as a platform message is not one.
     const wrongKind = await call(api, host, 'PUT', path(), { kind: 'platform', messageId: row.id });
     expect(wrongKind.body).toMatchObject({ error: { code: 'CHAT_MESSAGE_NOT_FOUND' } });

@@ -47,7 +47,20 @@ async function shots(page: Page, name: string): Promise<void> {
 async function frameShot(frame: Buffer | undefined, name: string): Promise<void> {
   if (!SHOTS || !frame) return;
   await new Promise<void>((resolve) => {
-    const ff = spawn('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', '1280x720', '-i', '-', `${SHOTS}/chat-on-screen-${name}.png`]);
+    const ff = spawn('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-s',
+      '1280x720',
+      '-i',
+      '-',
+      `${SHOTS}/chat-on-screen-${name}.png`,
+    ]);
     ff.on('close', () => resolve());
     ff.stdin.end(frame);
   });

@@ -82,7 +82,11 @@ describe('putting a message on screen', () => {
 
   it('a click shows it for the chosen time; a click on the message shown takes it off, only if it is still the one', async () => {
     await toggleChatOnScreen('platform', messageId, client());
-    expect(requests[0]).toEqual({ method: 'PUT', url: `/api/v1/projects/${projectId}/chat/on-screen`, body: { kind: 'platform', messageId, durationMs: 30_000 } });
+    expect(requests[0]).toEqual({
+      method: 'PUT',
+      url: `/api/v1/projects/${projectId}/chat/on-screen`,
+      body: { kind: 'platform', messageId, durationMs: 30_000 },
+    });
     expect(useChatOnScreenStore.getState().onScreen?.messageId).toBe(messageId);
     await toggleChatOnScreen('platform', messageId, client());
     expect(requests[1]).toMatchObject({ method: 'DELETE', url: `/api/v1/projects/${projectId}/chat/on-screen?messageId=${messageId}` });

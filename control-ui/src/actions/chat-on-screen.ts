@@ -83,7 +83,9 @@ export function chatOnScreenLayerOps(doc: SceneDocument, overlayUrl: string, new
   const scene = liveScenes(doc).find((s) => s.id === doc.activeSceneId);
   if (!scene) return [];
   const base = overlayUrl.split('?')[0];
-  const source = doc.sources.find((s) => s.kind === 'webpage' && isChatOnScreenOverlayUrl(s.settings.config.url) && s.settings.config.url.split('?')[0] === base);
+  const source = doc.sources.find(
+    (s) => s.kind === 'webpage' && isChatOnScreenOverlayUrl(s.settings.config.url) && s.settings.config.url.split('?')[0] === base,
+  );
   const ops: SceneOp[] = [];
   const sourceId = source?.id ?? newId();
   if (!source) {

@@ -79,8 +79,7 @@ export function OnScreenBar() {
         {onScreen ? (
           <>
             <span className={styles.dot} aria-hidden />
-            <span className={styles.label}>On screen:</span>{' '}
-            <span className={styles.who}>{onScreen.displayName}</span>
+            <span className={styles.label}>On screen:</span> <span className={styles.who}>{onScreen.displayName}</span>
           </>
         ) : (
           'Click a message to show it on screen'
