@@ -9,7 +9,9 @@ import { openNewStudio, publicOrigin, signIn } from './support/studio.ts';
 // its popup, as platform-test-mode.spec does), a viewer writes in chat with markup in the message,
 // the host clicks the message: it is drawn in the program as a lower third — the Twitch colour block,
 // the name and the text — read back by pixel from the RTMP output; the host clicks it again and it
-// is gone from the output. The markup is shown as the characters it is. Nothing is written to the database.
+// is gone from the output. The markup is shown as the characters it is. Then a message of the room
+// (Guest Chat) goes on screen in the studio's colour and is taken off from the bar. Nothing is
+// written to the database.
 
 const SHOTS = process.env.ONAIR_E2E_SHOTS;
 const TWITCH_CHAT = () => process.env.ONAIR_E2E_CHAT_TWITCH!;
@@ -23,6 +25,8 @@ const CARD = { x: 900, y: 660 } as const;
 const TEXT = { left: 231, top: 535, right: 900, bottom: 645 } as const;
 const TWITCH_RGB = [0x91, 0x46, 0xff];
 const CARD_RGB = [0x15, 0x18, 0x21];
+/** The room's (the studio's guest chat) colour. */
+const ROOM_RGB = [0x6d, 0x7c, 0xff];
 
 async function control<T = unknown>(url: string, action: string, body: Record<string, unknown> = {}): Promise<T> {
   const res = await fetch(`${url}/_double/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -178,6 +182,22 @@ test('chat on screen: a Twitch viewer’s message clicked into the program, foun
   await frameShot(gone, '3-output-removed');
   expect(gone, 'the lower third gone from the output').toBeDefined();
   await shots(page, '3-removed');
+
+  // A message of the room (the studio's own chat with the guests) goes on screen the same way, in the studio's colour.
+  await page.getByRole('tab', { name: 'Guest Chat' }).click();
+  await page.getByLabel('Message to the room').fill('Thanks for joining <i>everyone</i>');
+  await page.getByLabel('Message to the room').press('Enter');
+  const roomMessage = page.getByTestId('guest-chat-message').filter({ hasText: 'Thanks for joining <i>everyone</i>' });
+  await roomMessage.getByRole('button', { name: 'Show on screen' }).click();
+  await expect(roomMessage.getByTestId('on-screen-badge')).toBeVisible();
+  const roomShown = await watchFrames(output, (frame) => near(pixel(frame, BADGE.x, BADGE.y), ROOM_RGB, 50) && textPixels(frame) > 150, 60_000);
+  await frameShot(roomShown, '4-output-room-message');
+  expect(roomShown, 'the room message in the output').toBeDefined();
+  await shots(page, '4-room-message');
+  const roomBar = page.getByTestId('on-screen-bar');
+  await roomBar.getByRole('button', { name: 'Take off' }).click();
+  await expect(roomMessage.getByTestId('on-screen-badge')).toHaveCount(0);
+  await expect(roomBar).toContainText('Click a message to show it on screen');
 
   await destinations.getByRole('button', { name: 'End Broadcast' }).click();
   await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });

@@ -31,26 +31,28 @@ export function GuestChat() {
   }, [chat]);
   return (
     <div className={styles.chat}>
-      {chat.length > 0 && <OnScreenBar />}
-      {chat.length === 0 ? (
-        <EmptyState icon={<MessagesSquare size={28} />} title="No messages yet">
-          <p>Messages between the host and the guests appear here.</p>
-        </EmptyState>
-      ) : (
-        <ol
-          ref={list}
-          className={styles.messages}
-          aria-label="Guest Chat messages"
-          onScroll={(e) => {
-            const el = e.currentTarget;
-            atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_TO_BOTTOM_PX;
-          }}
-        >
-          {chat.map((message) => (
-            <ChatLine key={message.id} message={message} />
-          ))}
-        </ol>
-      )}
+      <div className={styles.thread}>
+        {chat.length > 0 && <OnScreenBar />}
+        {chat.length === 0 ? (
+          <EmptyState icon={<MessagesSquare size={28} />} title="No messages yet">
+            <p>Messages between the host and the guests appear here.</p>
+          </EmptyState>
+        ) : (
+          <ol
+            ref={list}
+            className={styles.messages}
+            aria-label="Guest Chat messages"
+            onScroll={(e) => {
+              const el = e.currentTarget;
+              atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_TO_BOTTOM_PX;
+            }}
+          >
+            {chat.map((message) => (
+              <ChatLine key={message.id} message={message} />
+            ))}
+          </ol>
+        )}
+      </div>
       {error && (
         <p className={styles.error} role="alert">
           {error}
