@@ -6,6 +6,7 @@ import { accountsModule } from './accounts/module.ts';
 import { authModule } from './auth/module.ts';
 import { billingModule } from './billing/module.ts';
 import { campaignsModule } from './campaigns/module.ts';
+import { chatModule } from './chat/module.ts';
 import { chatbotModule } from './chatbot/module.ts';
 import type { Composition } from './compose.ts';
 import { creatorSiteModule } from './creator-site/module.ts';
@@ -65,6 +66,8 @@ const httpStack: readonly HttpPart<Composition>[] = [
   membersModule.http.routes,
   eventsModule.http.routes,
   eventsModule.http.alertsOverlay,
+  chatModule.http.onScreen,
+  chatModule.http.onScreenOverlay,
   guestsModule.http.routes,
   sessionsModule.http.routes,
   billingModule.http.routes,
@@ -98,6 +101,7 @@ const documentOrder: readonly HttpPart<Composition>[] = [
   scenesModule.http.projects,
   membersModule.http.routes,
   eventsModule.http.routes,
+  chatModule.http.onScreen,
   guestsModule.http.routes,
   destinationsModule.http.routes,
   testModeModule.http.routes,

@@ -168,6 +168,10 @@ export const errorCatalogue = {
   CHAT_NOT_LIVE: { status: 409, fault: 'user', message: 'Start the stream to use the chat' },
   /** A target that is not a chat of the project that can receive messages. */
   CHAT_TARGET_INVALID: { status: 422, fault: 'user', message: 'Choose chats that can receive messages.' },
+  /** Chat on screen: the message is not one of the project's (or no longer kept). */
+  CHAT_MESSAGE_NOT_FOUND: { status: 404, fault: 'user', message: 'This chat message is no longer available. Pick another one.' },
+  /** Chat on screen: a private message (a whisper to the channel) is never put in the program. */
+  CHAT_MESSAGE_PRIVATE: { status: 422, fault: 'user', message: 'A private message cannot be shown on screen.' },
   // ─── Uploads (issue 19) ───
   /** The file is larger than the server accepts for its kind; refused before it is read. */
   UPLOAD_TOO_LARGE: { status: 413, fault: 'user', message: 'This file is too large.' },

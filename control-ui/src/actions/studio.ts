@@ -18,6 +18,7 @@ import { loadDestinations, receiveDestinationMessage } from './destinations.ts';
 import { loadIngest, receiveIngestMessage } from './ingest.ts';
 import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
 import { attachChat, detachChat, receiveChatError, receiveChatMessage } from './platform-chat.ts';
+import { closeChatOnScreen, loadChatOnScreen, receiveChatOnScreen } from './chat-on-screen.ts';
 import { closeEvents, loadEvents, receiveEventsMessage } from './events.ts';
 import { closeGuestRoom, openGuestRoom, receiveGuestEvent } from './guests.ts';
 import { receivePatch, refetchDocument, setConfirmed } from './scene-document.ts';
@@ -66,6 +67,7 @@ export async function openStudio(projectId: string, client: HttpClient = httpCli
 export function closeStudio(): void {
   leaveRoom();
   detachChat();
+  closeChatOnScreen();
   closeEvents();
   closeGuestRoom();
   socket?.close();
@@ -99,6 +101,8 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
       enterRoom(projectId, (m) => socket?.send(m));
       // The platform chat: its history, then every new message on this channel.
       attachChat(projectId, (m) => socket?.send(m));
+      // Chat on screen: the message the program shows now (another host may have put it on).
+      void loadChatOnScreen(projectId, client);
       // The events feed: its latest page, then every new event on this channel.
       void loadEvents(projectId, client);
       return;
@@ -110,6 +114,9 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
     case 'chat.destinations':
     case 'chat.history':
       receiveChatMessage(message);
+      return;
+    case 'chat.onScreen':
+      receiveChatOnScreen(message);
       return;
     case 'room.joined':
     case 'room.ready':

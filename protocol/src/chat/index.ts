@@ -1,2 +1,3 @@
 export * from './chat.ts';
 export * from './messages.ts';
+export * from './on-screen.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatDestinationEntrySchema, chatMessageSchema } from './chat.ts';
+import { chatOnScreenSchema } from './on-screen.ts';
 
 /**
  * `/ws` messages of the platform chat (spec §7 room data messages, served by the api instead of
@@ -32,6 +33,8 @@ export const chatServerMessageSchemas = [
     destinations: z.array(chatDestinationEntrySchema),
     messages: z.array(chatMessageSchema),
   }),
+  /** The chat message shown in the program changed (put on, replaced, taken off or timed out): null when none is. */
+  z.strictObject({ type: z.literal('chat.onScreen'), projectId: z.uuid(), onScreen: chatOnScreenSchema.nullable() }),
 ] as const;
 
 export const chatServerMessageSchema = z.discriminatedUnion('type', [...chatServerMessageSchemas]);

@@ -30,6 +30,38 @@ export function canvasSize(canvas: CanvasKind): { width: number; height: number 
  */
 export const VERTICAL_PEOPLE_BAND = 560;
 
+/** The path under which OnAir serves its chat on screen overlay page (chat/on-screen.ts), one per project. */
+export const CHAT_ON_SCREEN_PAGE_PREFIX = '/overlay/chat-on-screen/';
+
+/**
+ * Whether a page is OnAir's chat on screen overlay: a page the size of the canvas that draws a lower
+ * third at its bottom. It is not content to give room to on the vertical canvas: it goes over the
+ * others in CHAT_ON_SCREEN_VERTICAL_BOX.
+ */
+export function isChatOnScreenOverlayUrl(url: string): boolean {
+  try {
+    const path = new URL(url).pathname;
+    return path.startsWith(CHAT_ON_SCREEN_PAGE_PREFIX) && /^[0-9a-f-]{36}$/.test(path.slice(CHAT_ON_SCREEN_PAGE_PREFIX.length));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The chat on screen overlay's box on the vertical canvas: a full-width 16:9 band at the bottom, so
+ * its lower third sits low on the 9:16 picture too, undistorted (the page is rendered once, 16:9).
+ */
+export const CHAT_ON_SCREEN_VERTICAL_BOX = { x: 0, y: 1280 - 405, width: 720, height: 405 } as const;
+
+/** What the derived layout reads of a source: its kind, and a page's address (OnAir's own overlays are placed apart). */
+export type LayoutSource = Pick<Source, 'id' | 'kind'> & { settings?: unknown };
+
+function isChatOnScreenSource(source: LayoutSource | undefined): boolean {
+  if (source?.kind !== 'webpage') return false;
+  const url = (source as { settings?: { config?: { url?: unknown } } }).settings?.config?.url;
+  return typeof url === 'string' && isChatOnScreenOverlayUrl(url);
+}
+
 const PEOPLE: ReadonlySet<SourceKind> = new Set(['webcam', 'participant']);
 const CONTENT: ReadonlySet<SourceKind> = new Set(['game', 'screenshare', 'webpage']);
 
@@ -70,11 +102,14 @@ function aspectOf(layer: Layer): number {
  * guests) share the band above it, each filling its own full-width cell; with no content the people
  * share the whole canvas, and with no people the content does. Everything else (logo, images,
  * further content) keeps its corner of the canvas at the vertical canvas's scale; the logo keeps
- * its size so it stays legible. Stacking is the horizontal one.
+ * its size so it stays legible; OnAir's chat on screen overlay takes its band at the bottom
+ * (CHAT_ON_SCREEN_VERTICAL_BOX) and counts as neither people nor content. Stacking is the horizontal one.
  */
-export function deriveVerticalLayout(scene: Pick<Scene, 'layers'>, sources: readonly Pick<Source, 'id' | 'kind'>[]): Map<string, VerticalTransform> {
+export function deriveVerticalLayout(scene: Pick<Scene, 'layers'>, sources: readonly LayoutSource[]): Map<string, VerticalTransform> {
   const kindOf = new Map(sources.map((s) => [s.id, s.kind]));
-  const layers = [...scene.layers].sort((a, b) => a.zIndex - b.zIndex);
+  const byId = new Map(sources.map((s) => [s.id, s]));
+  const overlays = scene.layers.filter((l) => isChatOnScreenSource(byId.get(l.sourceId)));
+  const layers = [...scene.layers].filter((l) => !overlays.includes(l)).sort((a, b) => a.zIndex - b.zIndex);
   const people = layers.filter((l) => PEOPLE.has(kindOf.get(l.sourceId) ?? 'microphone'));
   const content = layers
     .filter((l) => CONTENT.has(kindOf.get(l.sourceId) ?? 'microphone'))
@@ -94,6 +129,7 @@ export function deriveVerticalLayout(scene: Pick<Scene, 'layers'>, sources: read
     stack(people.length, 0, VERTICAL_CANVAS.height).forEach((cell, i) => out.set(people[i]!.id, fill(cell, aspectOf(people[i]!))));
   }
 
+  for (const layer of overlays) out.set(layer.id, { ...CHAT_ON_SCREEN_VERTICAL_BOX, crop: { ...layer.crop } });
   const k = VERTICAL_CANVAS.width / CANVAS.width;
   for (const layer of layers) {
     if (out.has(layer.id)) continue;
@@ -115,7 +151,7 @@ export function deriveVerticalLayout(scene: Pick<Scene, 'layers'>, sources: read
  * Every layer's box on the vertical canvas: the one the creator set, or the derived one for a
  * layer that has none yet (a scene never edited vertically, or a layer added since).
  */
-export function verticalLayout(scene: Pick<Scene, 'layers'>, sources: readonly Pick<Source, 'id' | 'kind'>[]): Map<string, VerticalTransform> {
+export function verticalLayout(scene: Pick<Scene, 'layers'>, sources: readonly LayoutSource[]): Map<string, VerticalTransform> {
   const derived = scene.layers.every((l) => l.vertical) ? new Map<string, VerticalTransform>() : deriveVerticalLayout(scene, sources);
   return new Map(scene.layers.map((l) => [l.id, l.vertical ?? derived.get(l.id)!]));
 }

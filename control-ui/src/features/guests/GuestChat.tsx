@@ -5,6 +5,7 @@ import { sendGuestChat, setGuestChatViewed } from '../../actions/guests.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { useGuestsStore } from '../../stores/index.ts';
+import { onRowClick, OnScreenBar, OnScreenToggle, useCanShowChatOnScreen, useIsOnScreen } from '../chat-on-screen/OnScreen.tsx';
 import styles from './GuestChat.module.css';
 
 /** Spec §9: the chat sticks to the bottom while the reader is within 10 px of it. */
@@ -30,25 +31,28 @@ export function GuestChat() {
   }, [chat]);
   return (
     <div className={styles.chat}>
-      {chat.length === 0 ? (
-        <EmptyState icon={<MessagesSquare size={28} />} title="No messages yet">
-          <p>Messages between the host and the guests appear here.</p>
-        </EmptyState>
-      ) : (
-        <ol
-          ref={list}
-          className={styles.messages}
-          aria-label="Guest Chat messages"
-          onScroll={(e) => {
-            const el = e.currentTarget;
-            atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_TO_BOTTOM_PX;
-          }}
-        >
-          {chat.map((message) => (
-            <ChatLine key={message.id} message={message} />
-          ))}
-        </ol>
-      )}
+      <div className={styles.thread}>
+        {chat.length > 0 && <OnScreenBar />}
+        {chat.length === 0 ? (
+          <EmptyState icon={<MessagesSquare size={28} />} title="No messages yet">
+            <p>Messages between the host and the guests appear here.</p>
+          </EmptyState>
+        ) : (
+          <ol
+            ref={list}
+            className={styles.messages}
+            aria-label="Guest Chat messages"
+            onScroll={(e) => {
+              const el = e.currentTarget;
+              atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_TO_BOTTOM_PX;
+            }}
+          >
+            {chat.map((message) => (
+              <ChatLine key={message.id} message={message} />
+            ))}
+          </ol>
+        )}
+      </div>
       {error && (
         <p className={styles.error} role="alert">
           {error}
@@ -61,12 +65,22 @@ export function GuestChat() {
 
 function ChatLine({ message }: { message: GuestChatMessage }) {
   const time = new Date(message.timestamp).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  // In the studio, a host puts a message of the room on screen as one of a platform's.
+  const showable = useCanShowChatOnScreen();
+  const onScreen = useIsOnScreen(message.id);
   return (
-    <li className={styles.message} data-testid="guest-chat-message">
+    <li
+      className={styles.message}
+      data-testid="guest-chat-message"
+      data-showable={showable}
+      data-on-screen={onScreen}
+      onClick={onRowClick('guest', message.id, showable)}
+    >
       <div className={styles.meta}>
         <span className={styles.sender}>{message.displayName}</span>
         {message.role !== 'guest' && <span className={styles.role}>{message.role}</span>}
         <time dateTime={message.timestamp}>{time}</time>
+        {showable && <OnScreenToggle kind="guest" messageId={message.id} />}
       </div>
       <p className={styles.content}>
         {linkSegments(message.content).map((segment, i) =>

@@ -1,5 +1,6 @@
 import { AlertCircle, Check, Loader2 } from 'lucide-react';
 import { destinationKinds, type ChatDestinationEntry, type ChatMessage, type ChatSegment } from '@onair/protocol';
+import { onRowClick, OnScreenToggle, useCanShowChatOnScreen, useIsOnScreen } from '../chat-on-screen/OnScreen.tsx';
 import { PlatformIcon } from './PlatformIcon.tsx';
 import styles from './PlatformChat.module.css';
 
@@ -46,8 +47,18 @@ export function ChatMessageRow({ message, destinations }: { message: ChatMessage
     const d = destinations.find((x) => x.id === id);
     return d ? (d.platform ? destinationKinds[d.variant].label : d.name) : 'A removed destination';
   };
+  // Any message but a whisper can go on screen.
+  const showable = useCanShowChatOnScreen() && !message.private;
+  const onScreen = useIsOnScreen(message.id);
   return (
-    <li className={[styles.message, message.direction === 'outbound' ? styles.outbound : ''].join(' ')} data-message-id={message.id} data-testid="chat-message">
+    <li
+      className={[styles.message, message.direction === 'outbound' ? styles.outbound : ''].join(' ')}
+      data-message-id={message.id}
+      data-testid="chat-message"
+      data-showable={showable}
+      data-on-screen={onScreen}
+      onClick={onRowClick('platform', message.id, showable)}
+    >
       <div className={styles.avatar} aria-hidden>
         {avatar ? <img src={avatar} alt="" referrerPolicy="no-referrer" /> : <span>{Array.from(message.displayName)[0]?.toUpperCase() ?? '?'}</span>}
       </div>
@@ -59,6 +70,7 @@ export function ChatMessageRow({ message, destinations }: { message: ChatMessage
           <time className={styles.time} dateTime={message.ts}>
             {time(message.ts)}
           </time>
+          {showable && <OnScreenToggle kind="platform" messageId={message.id} />}
         </div>
         <p className={styles.text}>
           {message.segments.map((segment, i) => (

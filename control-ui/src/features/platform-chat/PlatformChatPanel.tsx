@@ -5,6 +5,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { Button } from '../../components/Button.tsx';
 import { setChatViewing } from '../../actions/platform-chat.ts';
 import { useChatStore, useStudioStore } from '../../stores/index.ts';
+import { OnScreenBar } from '../chat-on-screen/OnScreen.tsx';
 import { ChatComposer } from './ChatComposer.tsx';
 import { ChatFilterBar } from './ChatFilterBar.tsx';
 import { ChatMessageRow } from './ChatMessageRow.tsx';
@@ -92,6 +93,7 @@ export function PlatformChatPanel() {
             ))}
         </ul>
       )}
+      {shown.length > 0 && <OnScreenBar />}
       <div className={styles.listWrap}>
         {shown.length === 0 ? (
           <div className={styles.empty}>

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../http/endpoint.ts';
+import { projectIdParamsSchema } from '../http/projects.ts';
+import { CHAT_ON_SCREEN_PAGE_PREFIX } from '../scene/vertical.ts';
+import { chatPlatformSchema } from './chat.ts';
+
+/**
+ * Chat on screen (issue 39 item 4): a host puts one chat message — from a platform's chat or from
+ * the room's (guest) chat — in the program as a lower third, with the sender's name and platform,
+ * and takes it off again, or it goes off by itself after a set time. The message on screen belongs
+ * to the project (every studio of it sees the same, a reload keeps it); the picture is drawn by a
+ * built-in overlay page that the render worker renders as a layer of the scene, on both canvases,
+ * so it reaches every destination and the recording. The page is fed live: putting a message on or
+ * off changes no scene and restarts nothing.
+ */
+
+/** How long a message stays on screen unless the host says otherwise. */
+export const CHAT_ON_SCREEN_DEFAULT_MS = 15_000;
+export const CHAT_ON_SCREEN_MIN_MS = 3_000;
+export const CHAT_ON_SCREEN_MAX_MS = 600_000;
+/** The choices the studio offers; null keeps the message on screen until it is taken off. */
+export const chatOnScreenDurations = [10_000, 15_000, 30_000, 60_000, null] as const;
+/** Longest text drawn: a longer message is cut with an ellipsis (a lower third holds a few lines). */
+export const CHAT_ON_SCREEN_TEXT_MAX = 280;
+
+/** Where a message on screen comes from: a platform's chat, or the chat of the room (host, guests). */
+export const chatOnScreenKinds = ['platform', 'guest'] as const;
+export const chatOnScreenKindSchema = z.enum(chatOnScreenKinds);
+export type ChatOnScreenKind = z.infer<typeof chatOnScreenKindSchema>;
+
+/** The message on screen, as the studio and the overlay page receive it. Every text is shown as text. */
+export const chatOnScreenSchema = z.strictObject({
+  kind: chatOnScreenKindSchema,
+  messageId: z.uuid(),
+  /** The platform of a platform message; null for a message of the room. */
+  platform: chatPlatformSchema.nullable(),
+  displayName: z.string().max(200),
+  text: z.string().max(CHAT_ON_SCREEN_TEXT_MAX),
+  shownAt: z.iso.datetime(),
+  /** How long it stays on screen from when this was sent (each receiver counts down by its own clock); null: until taken off. */
+  remainingMs: z.number().int().min(0).nullable(),
+});
+export type ChatOnScreen = z.infer<typeof chatOnScreenSchema>;
+
+/** The text drawn for a message: whitespace runs made one space, cut to CHAT_ON_SCREEN_TEXT_MAX with an ellipsis. */
+export function chatOnScreenText(content: string): string {
+  const flat = content.replace(/\s+/g, ' ').trim();
+  return flat.length <= CHAT_ON_SCREEN_TEXT_MAX ? flat : `${flat.slice(0, CHAT_ON_SCREEN_TEXT_MAX - 1).trimEnd()}…`;
+}
+
+/** Where the built-in overlay page is served (the studio adds it to the scene as a browser source). */
+export const CHAT_ON_SCREEN_OVERLAY_PATH = `${CHAT_ON_SCREEN_PAGE_PREFIX}:projectId`;
+
+const onScreenView = z.object({
+  onScreen: chatOnScreenSchema.nullable(),
+  /** The overlay page's address (signed for the studio's render worker): the browser source that draws the message. */
+  overlayUrl: z.url(),
+});
+
+export const getChatOnScreenEndpoint = defineEndpoint({
+  id: 'getChatOnScreen',
+  projectPermission: 'read project',
+  method: 'get',
+  path: '/api/v1/projects/:projectId/chat/on-screen',
+  summary: 'The chat message shown in the program now, if any, and the address of the overlay page that draws it.',
+  tag: 'chat',
+  access: 'user',
+  params: projectIdParamsSchema,
+  response: onScreenView,
+});
+
+export const showChatOnScreenEndpoint = defineEndpoint({
+  id: 'showChatOnScreen',
+  projectPermission: 'update project',
+  method: 'put',
+  path: '/api/v1/projects/:projectId/chat/on-screen',
+  summary:
+    'Shows a chat message of the project (platform or room chat) in the program, in place of the one shown before, for durationMs (default 15 s; null: until taken off).',
+  tag: 'chat',
+  access: 'user',
+  params: projectIdParamsSchema,
+  body: z.strictObject({
+    kind: chatOnScreenKindSchema,
+    messageId: z.uuid(),
+    durationMs: z.number().int().min(CHAT_ON_SCREEN_MIN_MS).max(CHAT_ON_SCREEN_MAX_MS).nullable().optional(),
+  }),
+  response: onScreenView,
+});
+
+export const hideChatOnScreenEndpoint = defineEndpoint({
+  id: 'hideChatOnScreen',
+  projectPermission: 'update project',
+  method: 'delete',
+  path: '/api/v1/projects/:projectId/chat/on-screen',
+  summary: 'Takes the chat message off the program; with messageId, only if that message is the one shown (another host may have shown a newer one).',
+  tag: 'chat',
+  access: 'user',
+  params: projectIdParamsSchema,
+  query: z.strictObject({ messageId: z.uuid().optional() }),
+  response: onScreenView,
+});
+
+export const chatOnScreenEndpoints = [getChatOnScreenEndpoint, showChatOnScreenEndpoint, hideChatOnScreenEndpoint] as const;
