@@ -16,17 +16,21 @@ export const eventsKeys = {
 interface Running {
   connector: TwitchEventSubConnector;
   projectId: string;
-  broadcastId: string;
+  /** The Twitch channel it reads (another channel linked to the destination is a new connector). */
+  channelId: string;
 }
 
 /**
  * Runs the events connectors this api replica owns, elected as the chat connectors are (one lease
  * per channel in Redis, renewed every CHAT_SUPERVISE_MS, taken over when it lapses): one EventSub
- * session per Twitch destination of a live broadcast that has a linked account. YouTube's Super
- * Chats, Super Stickers and memberships come through its chat connector's poll.
+ * session per Twitch channel linked to a project, live or not. A channel is linked by a Twitch
+ * destination that holds its tokens, switched on or off: a creator who streams elsewhere keeps a
+ * Twitch destination switched off to have its follows, subs and raids in the feed and the alerts
+ * (a follow comes between broadcasts too). YouTube's Super Chats, Super Stickers and memberships
+ * come through its chat connector's poll, which exists only while a broadcast is live.
  */
 export class EventsSupervisor {
-  private readonly reconciler: LeasedReconciler<{ row: Destination; broadcastId: string }, Running>;
+  private readonly reconciler: LeasedReconciler<Destination, Running>;
 
   constructor(
     private readonly deps: {
@@ -47,8 +51,8 @@ export class EventsSupervisor {
       what: 'events supervision',
       parts: {
         wanted: () => this.wanted(),
-        matches: (run, wanted) => run.broadcastId === wanted.broadcastId,
-        start: (_id, wanted, track) => this.startOne(wanted.row, wanted.broadcastId, track),
+        matches: (run, row) => run.channelId === row.platformAccountId,
+        start: (_id, row, track) => this.startOne(row, track),
         stop: async (destinationId, run, released) => {
           await run.connector.stop().catch(() => undefined);
           this.deps.logger.info({ destinationId, projectId: run.projectId, released }, 'events connector stopped');
@@ -78,19 +82,28 @@ export class EventsSupervisor {
     return this.reconciler.tick();
   }
 
-  /** The Twitch destinations with a linked account of live broadcasts, with their broadcast. */
-  private async wanted(): Promise<Map<string, { row: Destination; broadcastId: string }>> {
-    const live = await this.deps.db.broadcast.findMany({ where: { state: { in: ['starting', 'live'] } }, select: { id: true, projectId: true } });
-    const broadcastOf = new Map(live.map((b) => [b.projectId, b.id]));
-    const rows = broadcastOf.size
-      ? await this.deps.db.destination.findMany({
-          where: { projectId: { in: [...broadcastOf.keys()] }, enabled: true, type: 'Twitch', accessTokenEnc: { not: null }, platformAccountId: { not: null } },
-        })
-      : [];
-    return new Map(rows.map((row) => [row.id, { row, broadcastId: broadcastOf.get(row.projectId)! }]));
+  /**
+   * The Twitch channels linked to projects, live or not: each Twitch destination holding tokens
+   * and its account, one per project and channel (the oldest, when two destinations of a project
+   * link the same channel, so each event is read once).
+   */
+  private async wanted(): Promise<Map<string, Destination>> {
+    const rows = await this.deps.db.destination.findMany({
+      where: { type: 'Twitch', accessTokenEnc: { not: null }, platformAccountId: { not: null } },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    const seen = new Set<string>();
+    const wanted = new Map<string, Destination>();
+    for (const row of rows) {
+      const channel = `${row.projectId}:${row.platformAccountId}`;
+      if (seen.has(channel)) continue;
+      seen.add(channel);
+      wanted.set(row.id, row);
+    }
+    return wanted;
   }
 
-  private startOne(row: Destination, broadcastId: string, track: (run: Running) => void): void {
+  private startOne(row: Destination, track: (run: Running) => void): void {
     const where = { destinationId: row.id, projectId: row.projectId, platform: 'twitch' };
     const connector = new TwitchEventSubConnector({
       destination: { id: row.id, projectId: row.projectId, platformAccountId: row.platformAccountId! },
@@ -110,7 +123,7 @@ export class EventsSupervisor {
           .catch(() => undefined);
       },
     });
-    track({ connector, projectId: row.projectId, broadcastId });
+    track({ connector, projectId: row.projectId, channelId: row.platformAccountId! });
     this.deps.logger.info({ ...where, replicaId: this.deps.lease.holderId }, 'events connector started');
     connector.start();
   }
