@@ -217,6 +217,15 @@ export function requiresAuthenticationText(type: DestinationType): string {
   return `Your ${destinationKinds[type].label} account requires authentication.`;
 }
 
+/**
+ * The words of a destination whose platform no longer accepts OnAir's access (the creator revoked
+ * it at the platform, changed their password, or the grant expired): what stopped, and how to fix it.
+ */
+export function needsSignInText(type: DestinationType): string {
+  const label = destinationKinds[type].label;
+  return `${label} no longer accepts OnAir's access to your account (it was revoked or expired). Chat, events and going live on ${label} are paused: reconnect to sign in again.`;
+}
+
 /** Spec §8 upgrade tooltips: custom RTMP has its own words; any other paid tile, and the plan limit, "Add more destinations". */
 export const UPGRADE_TOOLTIP_CUSTOM_RTMP = 'Add Custom RTMP destinations...';
 export const UPGRADE_TOOLTIP_MORE_DESTINATIONS = 'Add more destinations';
