@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventSubDoubleEnv, startEventSubDouble, waitFor, type EventSubDouble } from '@onair/embedded';
 import { SecretBox } from '@onair/runtime';
-import { needsSignInText, type DestinationView, type LiveEvent } from '@onair/protocol';
+import { chatNeedsSignInText, type DestinationView, type LiveEvent } from '@onair/protocol';
 import { CHAT_SECRETS_KEY, FAST_CHAT_ENV, StudioChatSocket } from './helpers/chat.ts';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
@@ -168,7 +168,7 @@ describe('connector state in the studio', () => {
     const before = on.studio.received.length;
     on.studio.send({ type: 'chat.history.request', projectId: on.projectId });
     await on.studio.waitFor((m) => m.type === 'chat.history' && on.studio.received.indexOf(m) >= before);
-    expect(on.studio.stateOf(on.destinationId)).toMatchObject({ state: 'needsSignIn', error: needsSignInText('Twitch'), canSend: false });
+    expect(on.studio.stateOf(on.destinationId)).toMatchObject({ state: 'needsSignIn', error: chatNeedsSignInText('Twitch'), canSend: false });
     // Without tokens no connector runs for the channel: its lease and state are given back.
     for (const l of [on, off])
       await waitFor(

@@ -9,7 +9,7 @@ import {
   chatTextSchema,
   destinationKinds,
   linkSegments,
-  needsSignInText,
+  chatNeedsSignInText,
   OnAirError,
   type ChatDestinationEntry,
   type ChatMessage,
@@ -65,7 +65,7 @@ export class ChatService {
       };
       if (!platform) return { ...base, state: 'unsupported', error: `Support for ${destinationKinds[row.type].label} chat is coming soon.` };
       // Said live or not: the creator can fix it before going live.
-      if (needsSignIn(row)) return { ...base, state: 'needsSignIn', error: needsSignInText(row.type) };
+      if (needsSignIn(row)) return { ...base, state: 'needsSignIn', error: chatNeedsSignInText(row.type) };
       if (!live) return { ...base, state: 'offline' };
       const raw = states[i];
       const parsed = raw ? stateSchema.safeParse(JSON.parse(raw)) : null;

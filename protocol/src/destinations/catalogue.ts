@@ -222,8 +222,12 @@ export function requiresAuthenticationText(type: DestinationType): string {
  * it at the platform, changed their password, or the grant expired): what stopped, and how to fix it.
  */
 export function needsSignInText(type: DestinationType): string {
-  const label = destinationKinds[type].label;
-  return `${label} no longer accepts OnAir's access to your account (it was revoked or expired). Chat, events and going live on ${label} are paused: reconnect to sign in again.`;
+  return `OnAir's access to your ${destinationKinds[type].label} account was revoked or expired. Chat, events and going live there are paused until you reconnect.`;
+}
+
+/** The chat's words for the same (the panel has little room): what to do to read it again. */
+export function chatNeedsSignInText(type: DestinationType): string {
+  return `your ${destinationKinds[type].label} account needs sign-in to read its chat.`;
 }
 
 /** Spec §8 upgrade tooltips: custom RTMP has its own words; any other paid tile, and the plan limit, "Add more destinations". */

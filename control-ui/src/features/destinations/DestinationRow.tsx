@@ -27,6 +27,8 @@ export function DestinationRow({ destination }: { destination: DestinationView }
         <span className={styles.names}>
           <span className={styles.name}>{destination.name}</span>
           <span className={styles.kind}>
+            {/* First on the line: seen even when the panel is too short for the warning under the row. */}
+            {destination.needsSignIn && <span className={styles.needsSignIn}>Needs sign-in · </span>}
             {kind.label} · {destination.canvas === 'vertical' ? 'Vertical' : 'Horizontal'}
             {/* Last: when the line is cut, the panel's test-mode note still says it. */}
             {testMode && ' · test mode'}

@@ -62,7 +62,7 @@ describe('a destination row', () => {
       </TooltipProvider>,
     );
     expect(html).toContain('Needs sign-in');
-    expect(html).toContain('Twitch no longer accepts OnAir&#x27;s access to your account (it was revoked or expired).');
+    expect(html).toContain('OnAir&#x27;s access to your Twitch account was revoked or expired.');
     expect(html).toMatch(/<button[^>]*>Reconnect<\/button>/);
     expect(html).not.toContain('>Authenticate<');
   });
