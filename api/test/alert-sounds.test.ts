@@ -23,7 +23,12 @@ function ffmpeg(...args: string[]): void {
   execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...args]);
 }
 
-async function upload(project: string, purpose: string, name: string, body: Buffer): Promise<{ status: number; body: Upload & { error?: { code: string; message: string } } }> {
+async function upload(
+  project: string,
+  purpose: string,
+  name: string,
+  body: Buffer,
+): Promise<{ status: number; body: Upload & { error?: { code: string; message: string } } }> {
   const res = await fetch(`${api.url}/api/v1/projects/${project}/uploads?purpose=${purpose}&name=${encodeURIComponent(name)}`, {
     method: 'POST',
     headers: { cookie: host.cookie, 'content-type': 'application/octet-stream' },
@@ -108,14 +113,27 @@ describe('an uploaded sound in the alerts', () => {
     expect(foreign.status).toBe(201);
     expect(await refused(withSound(DEFAULT_ALERT_SETTINGS, 'upload', foreign.body.id))).toBe(400);
     const logo = await api.db.upload.create({
-      data: { projectId, ownerId: host.id, purpose: 'logo', kind: 'image', mimeType: 'image/png', name: 'x.png', sizeBytes: 1n, width: 1, height: 1, storageKey: `${crypto.randomUUID()}.png` },
+      data: {
+        projectId,
+        ownerId: host.id,
+        purpose: 'logo',
+        kind: 'image',
+        mimeType: 'image/png',
+        name: 'x.png',
+        sizeBytes: 1n,
+        width: 1,
+        height: 1,
+        storageKey: `${crypto.randomUUID()}.png`,
+      },
     });
     expect(await refused(withSound(DEFAULT_ALERT_SETTINGS, 'upload', logo.id))).toBe(400);
     // Still the sound saved first.
     const view = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/alerts`)).body as { settings: AlertSettings };
     expect(view.settings.follow.soundUploadId).toBe(sound.id);
     // Settings saved before sounds could be uploaded (no soundUploadId) still read.
-    await api.db.alertSettings.create({ data: { projectId: otherProjectId, settings: { follow: { ...DEFAULT_ALERT_SETTINGS.follow, soundUploadId: undefined, sound: 'bell' } } } });
+    await api.db.alertSettings.create({
+      data: { projectId: otherProjectId, settings: { follow: { ...DEFAULT_ALERT_SETTINGS.follow, soundUploadId: undefined, sound: 'bell' } } },
+    });
     const old = (await call(api, host, 'GET', `/api/v1/projects/${otherProjectId}/alerts`)).body as { settings: AlertSettings };
     expect(old.settings.follow).toMatchObject({ sound: 'bell', soundUploadId: null });
   });
@@ -140,7 +158,7 @@ describe('an uploaded sound in the alerts', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(file('ding.mp3')))).toBe(true);
     // Without the key, with another project's key, or for an upload that is not an alert sound: nothing.
     expect((await fetch(new URL(`${page.pathname}/sounds/${sound.id}`, page))).status).toBe(404);
-    const otherKey = new URL((((await call(api, host, 'GET', `/api/v1/projects/${otherProjectId}/alerts`)).body as { overlayUrl: string }).overlayUrl));
+    const otherKey = new URL(((await call(api, host, 'GET', `/api/v1/projects/${otherProjectId}/alerts`)).body as { overlayUrl: string }).overlayUrl);
     expect((await fetch(new URL(`${page.pathname}/sounds/${sound.id}${otherKey.search}`, page))).status).toBe(404);
     const logo = await api.db.upload.findFirstOrThrow({ where: { projectId, purpose: 'logo' } });
     expect((await fetch(new URL(`${page.pathname}/sounds/${logo.id}${page.search}`, page))).status).toBe(404);

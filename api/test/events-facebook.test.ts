@@ -131,7 +131,18 @@ describe('Facebook live reactions in the events feed', () => {
 describe('a burst of reactions, normalised', () => {
   it('counts by type, drops zero counts, and is nothing without a reaction or in another shape', () => {
     const at = new Date('2026-11-28T10:00:00Z');
-    expect(reactionsEvent('v1', { reaction_stream: [{ key: 'LIKE', value: 2 }, { key: 'CARE', value: 1 }] }, at)).toMatchObject({
+    expect(
+      reactionsEvent(
+        'v1',
+        {
+          reaction_stream: [
+            { key: 'LIKE', value: 2 },
+            { key: 'CARE', value: 1 },
+          ],
+        },
+        at,
+      ),
+    ).toMatchObject({
       type: 'facebookReactions',
       value: 3,
       data: { reactions: { LIKE: 2, CARE: 1 } },

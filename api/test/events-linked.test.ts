@@ -148,7 +148,12 @@ describe('events of a linked channel, live or not', () => {
     expect(await api.redis.get(`onair:events:owner:${twin}`)).toBeNull();
     later.studio.close();
     await api.db.destination.deleteMany({ where: { id: { in: [twin, later.destinationId] } } });
-    await waitFor('the later channel released', async () => ((await api.redis.get(`onair:events:owner:${later.destinationId}`)) ? undefined : true), 10_000, 20);
+    await waitFor(
+      'the later channel released',
+      async () => ((await api.redis.get(`onair:events:owner:${later.destinationId}`)) ? undefined : true),
+      10_000,
+      20,
+    );
   });
 });
 

@@ -163,7 +163,9 @@ export class FacebookReactionsConnector {
           if (!reactionStreamSchema.safeParse(data).success) dropped += 1;
           return;
         }
-        chain = chain.then(() => this.ctx.onEvents([event])).catch((err: unknown) => this.ctx.logger.warn({ ...this.where, err: (err as Error).message }, 'facebook reactions not stored'));
+        chain = chain
+          .then(() => this.ctx.onEvents([event]))
+          .catch((err: unknown) => this.ctx.logger.warn({ ...this.where, err: (err as Error).message }, 'facebook reactions not stored'));
       },
     });
     const decoder = new TextDecoder();

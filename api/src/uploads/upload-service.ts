@@ -178,10 +178,14 @@ export class UploadService {
       const kind = uploadMimeTypes[mimeType];
       const probed = await probeMedia(staged, kind, mimeType, this.limits.maxDimension);
       if (file.maxSeconds !== undefined && probed.durationSeconds !== null && probed.durationSeconds > file.maxSeconds + 0.05)
-        throw new OnAirError('UPLOAD_UNREADABLE', `This sound lasts ${Math.round(probed.durationSeconds)} s; an alert sound can last up to ${file.maxSeconds} s.`, {
-          durationSeconds: probed.durationSeconds,
-          maxSeconds: file.maxSeconds,
-        });
+        throw new OnAirError(
+          'UPLOAD_UNREADABLE',
+          `This sound lasts ${Math.round(probed.durationSeconds)} s; an alert sound can last up to ${file.maxSeconds} s.`,
+          {
+            durationSeconds: probed.durationSeconds,
+            maxSeconds: file.maxSeconds,
+          },
+        );
       let stored = staged;
       if (kind === 'image') {
         await imageToPng(staged, converted);

@@ -5,7 +5,9 @@ import { alertSoundValue, setAlertSound } from './alerts.ts';
 
 const SOUND = '00000000-0000-4000-8000-0000000000a1';
 
-beforeEach(() => useAlertsStore.setState({ ...initialAlertsState(), status: 'ready', saved: DEFAULT_ALERT_SETTINGS, draft: structuredClone(DEFAULT_ALERT_SETTINGS) }));
+beforeEach(() =>
+  useAlertsStore.setState({ ...initialAlertsState(), status: 'ready', saved: DEFAULT_ALERT_SETTINGS, draft: structuredClone(DEFAULT_ALERT_SETTINGS) }),
+);
 
 describe('the Sound field of an alert (issue 39: uploaded sounds)', () => {
   it('picks an uploaded sound by its upload, and a built-in one again without it', () => {
