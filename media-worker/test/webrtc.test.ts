@@ -508,26 +508,29 @@ describe('WebRTC tracks into the program', () => {
     });
     const { projectId, key } = await startSession(doc);
 
-    const tiles: GuestTile[][] = [];
-    const join = async (userId: string, isHost: boolean, color?: string) => {
+    const told: { peer: string; tiles: GuestTile[] }[] = [];
+    const lastTiles = (peer: string) => told.filter((t) => t.peer === peer).at(-1)?.tiles;
+    const join = async (userId: string, role: 'host' | 'cohost' | 'guest', color?: string) => {
       const page = await browser.newPage();
       await page.goto(pageUrl);
       const participantId = randomUUID();
-      const offer = await publish(page, color, isHost ? 2 : 0);
+      const offer = await publish(page, color, role === 'guest' ? 0 : 2);
       const answer = await endpoint.offer({
         projectId,
         participantId,
-        publisher: { userId, isHost },
+        publisher: { userId, isHost: role === 'host', guest: role === 'guest' },
         peerId: userId,
         ...offer,
         onState: () => undefined,
-        onTiles: (_peer, t) => tiles.push(t),
+        onTiles: (peer, t) => told.push({ peer, tiles: t }),
       });
       await page.evaluate(`accept(${JSON.stringify(answer)})`);
       return { page, participantId };
     };
-    const host = await join('owner', true);
-    const guest = await join('guest-1', false, '#0040ff');
+    const host = await join('owner', 'host');
+    // A co-host with a camera of their own is not a guest (issue 39): on no one's tiles, and their studio shows the guests too.
+    const cohost = await join('cohost-1', 'cohost', '#ff0000');
+    const guest = await join('guest-1', 'guest', '#0040ff');
 
     const guestCentre = centreOf(GUEST_BOX);
     await waitFor(
@@ -540,9 +543,11 @@ describe('WebRTC tracks into the program', () => {
       250,
     );
 
-    // The guest's camera also plays on the host's first guest tile (the Guests tab).
-    expect(tiles.at(-1)).toEqual([expect.objectContaining({ participantId: guest.participantId, userId: 'guest-1' })]);
-    const tileMid = tiles.at(-1)![0]!.mid;
+    // The guest's camera also plays on the host's first guest tile (the Guests tab), and on the co-host's; the co-host's on none.
+    expect(lastTiles('owner')).toEqual([expect.objectContaining({ participantId: guest.participantId, userId: 'guest-1' })]);
+    expect(lastTiles('cohost-1')).toEqual([expect.objectContaining({ participantId: guest.participantId, userId: 'guest-1' })]);
+    expect(told.some((t) => t.tiles.some((tile) => tile.userId === 'cohost-1'))).toBe(false);
+    const tileMid = lastTiles('owner')![0]!.mid;
     await waitFor(
       'the guest on the host tile',
       async () => {
@@ -569,9 +574,11 @@ describe('WebRTC tracks into the program', () => {
     expect(
       fx.reports.some((r) => r.sessionId === projectId && r.report.type === 'outputStatus' && r.report.state !== 'live' && r.report.state !== 'connecting'),
     ).toBe(false);
-    expect(endpoint.stats(projectId)!.participants.map((p) => p.participantId)).toEqual([host.participantId]);
-    expect(tiles.at(-1)).toEqual([]);
+    expect(endpoint.stats(projectId)!.participants.map((p) => p.participantId)).toEqual([host.participantId, cohost.participantId]);
+    expect(lastTiles('owner')).toEqual([]);
+    expect(lastTiles('cohost-1')).toEqual([]);
 
+    await cohost.page.close();
     await host.page.close();
     await fx.host.stopSession(projectId);
     await endpoint.closeSession(projectId);

@@ -181,7 +181,7 @@ export const errorCatalogue = {
   UPLOAD_TYPE_UNSUPPORTED: {
     status: 415,
     fault: 'user',
-    message: 'This file type is not supported. Upload a PNG, JPEG, WebP or GIF image, or an MP4 or WebM video.',
+    message: 'This file type is not supported. Upload a PNG, JPEG, WebP or GIF image, an MP4 or WebM video, or an MP3, Ogg or WAV sound.',
   },
   /** The file is of an accepted type but cannot be played (truncated, an undecodable codec, too many pixels). */
   UPLOAD_UNREADABLE: { status: 422, fault: 'user', message: 'This file cannot be used: it is damaged or in a format we cannot play.' },

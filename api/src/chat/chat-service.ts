@@ -9,6 +9,7 @@ import {
   chatTextSchema,
   destinationKinds,
   linkSegments,
+  chatNeedsSignInText,
   OnAirError,
   type ChatDestinationEntry,
   type ChatMessage,
@@ -18,6 +19,7 @@ import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
 import type { RedisLease } from '../leases/lease.ts';
+import { needsSignIn } from '../destinations/destination-service.ts';
 import { chatKeys } from './keys.ts';
 import type { ChatStore } from './chat-store.ts';
 
@@ -62,6 +64,8 @@ export class ChatService {
         canSend: chatCanSend(platform, authenticated),
       };
       if (!platform) return { ...base, state: 'unsupported', error: `Support for ${destinationKinds[row.type].label} chat is coming soon.` };
+      // Said live or not: the creator can fix it before going live.
+      if (needsSignIn(row)) return { ...base, state: 'needsSignIn', error: chatNeedsSignInText(row.type) };
       if (!live) return { ...base, state: 'offline' };
       const raw = states[i];
       const parsed = raw ? stateSchema.safeParse(JSON.parse(raw)) : null;

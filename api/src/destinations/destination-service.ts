@@ -55,6 +55,11 @@ export function isAuthenticated(row: Pick<Destination, 'type' | 'accessTokenEnc'
   return destinationKinds[row.type].connection !== 'oauth' || row.accessTokenEnc !== null;
 }
 
+/** Connected once (its platform account is known), its tokens since refused or revoked. */
+export function needsSignIn(row: Pick<Destination, 'type' | 'accessTokenEnc' | 'platformAccountId'>): boolean {
+  return !isAuthenticated(row) && row.platformAccountId !== null;
+}
+
 /** A row as the browser may see it: the key masked, tokens absent. */
 export function toView(row: Destination): DestinationView {
   return {
@@ -71,6 +76,7 @@ export function toView(row: Destination): DestinationView {
     rtmpUrl: row.rtmpUrl,
     streamKeyMasked: row.streamKeyEnc ? MASKED_STREAM_KEY : null,
     authenticated: isAuthenticated(row),
+    needsSignIn: needsSignIn(row),
     autoLive: row.autoLive,
     canvas: row.canvas,
     createdAt: row.createdAt.toISOString(),

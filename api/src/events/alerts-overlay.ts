@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Router, type Response } from 'express';
 import type { Redis } from 'ioredis';
-import { alertChannels, alertNoticeSchema, type AlertNotice } from '@onair/protocol';
+import { ALERTS_OVERLAY_SOUND_PATH, alertChannels, alertNoticeSchema, type AlertNotice } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
+import type { UploadService } from '../uploads/upload-service.ts';
+import { sendStoredFile } from '../http/send-file.ts';
 import type { AlertsService } from './alerts-service.ts';
 
 /** Under the render worker's egress proxy's 10 s idle limit, so a quiet stream stays open. */
@@ -62,7 +64,17 @@ html,body{margin:0;height:100%;background:transparent;overflow:hidden;font-famil
 <script nonce="${nonce}">
 const COLORS=${JSON.stringify(COLORS)};const GLYPHS=${JSON.stringify(GLYPHS)};
 const card=document.getElementById('card'),block=document.getElementById('block'),text=document.getElementById('text');
-const queue=[];let playing=false;let audio=null;
+const queue=[];let playing=false;let audio=null;let clip=null;
+function sound(a){
+  if(a.sound!=='upload'||!a.soundUploadId){tone(a.sound,a.durationMs);return;}
+  // The creator's sound, read with this page's key; a chime when it cannot be played.
+  try{
+    clip=new Audio(location.pathname+'/sounds/'+encodeURIComponent(a.soundUploadId)+location.search);
+    clip.onerror=()=>tone('chime',a.durationMs);
+    clip.play().catch(()=>tone('chime',a.durationMs));
+    card.dataset.sound=a.soundUploadId;
+  }catch(e){tone('chime',a.durationMs);}
+}
 function tone(kind,ms){
   if(kind==='none')return;
   try{
@@ -85,12 +97,12 @@ function show(a){
   text.textContent=a.text;
   card.className='on '+(a.animation==='none'?'':a.animation);
   card.dataset.alert=a.id;card.dataset.type=a.type;
-  tone(a.sound,a.durationMs);
+  sound(a);
 }
 function next(){
   if(playing||queue.length===0)return;
   playing=true;const a=queue.shift();show(a);
-  setTimeout(()=>{card.classList.add('out');setTimeout(()=>{card.className='';delete card.dataset.alert;setTimeout(()=>{playing=false;next();},500);},300);},a.durationMs);
+  setTimeout(()=>{card.classList.add('out');if(clip){clip.pause();clip=null;}setTimeout(()=>{card.className='';delete card.dataset.alert;delete card.dataset.sound;setTimeout(()=>{playing=false;next();},500);},300);},a.durationMs);
 }
 const source=new EventSource(location.pathname+'/stream'+location.search);
 source.onmessage=(m)=>{try{queue.push(JSON.parse(m.data));next();}catch(e){}};
@@ -102,7 +114,9 @@ source.onmessage=(m)=>{try{queue.push(JSON.parse(m.data));next();}catch(e){}};
  * the render worker, or a creator's own streaming tool. One Redis subscriber per api replica, shared
  * by every open stream.
  */
-export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService; logger: Logger }): Router & { close(): void } {
+export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService; uploads: UploadService; logger: Logger }): Router & {
+  close(): void;
+} {
   const router = Router() as Router & { close(): void };
   /**
    * Each open stream, with the log id of the last alert it was sent (no alert goes out twice) and,
@@ -157,9 +171,21 @@ export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService;
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-store',
         'referrer-policy': 'no-referrer',
-        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src http: https: data:; connect-src 'self'; base-uri 'none'; form-action 'none'`,
+        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src http: https: data:; media-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'`,
       })
       .send(page(nonce));
+  });
+
+  // An uploaded alert sound: only the project's alert sounds, only with its overlay key.
+  router.get(ALERTS_OVERLAY_SOUND_PATH, async (req, res) => {
+    const { projectId, uploadId } = req.params;
+    const found = allowed(projectId, req.query.key) && UUID.test(uploadId) ? await deps.uploads.open(projectId, uploadId).catch(() => null) : null;
+    if (!found || found.upload.purpose !== 'alert-sound') {
+      found?.stream.destroy();
+      res.status(404).type('text/plain').send('Not found');
+      return;
+    }
+    await sendStoredFile(res, found, { 'content-type': found.upload.mimeType, 'cache-control': 'private, max-age=3600' });
   });
 
   router.get('/overlay/alerts/:projectId/stream', (req, res) => {

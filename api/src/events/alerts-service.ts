@@ -5,8 +5,10 @@ import {
   alertChannels,
   alertEventTypes,
   alertSettingSchema,
+  alertSoundChosen,
   alertValues,
   DEFAULT_ALERT_SETTINGS,
+  OnAirError,
   renderAlertText,
   alertPlaySchema,
   type AlertEventType,
@@ -14,6 +16,7 @@ import {
   type AlertPlay,
   type AlertSettings,
   type LiveEvent,
+  type UploadPurpose,
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
@@ -85,8 +88,26 @@ export class AlertsService {
   }
 
   async update(projectId: string, settings: AlertSettings): Promise<{ settings: AlertSettings; overlayUrl: string }> {
+    await this.checkSounds(projectId, settings);
     await this.deps.db.alertSettings.upsert({ where: { projectId }, create: { projectId, settings }, update: { settings } });
     return this.view(projectId);
+  }
+
+  /** An uploaded sound must be chosen when `upload` is, and be one of this project's alert sounds. */
+  private async checkSounds(projectId: string, settings: AlertSettings): Promise<void> {
+    const named = new Set<string>();
+    for (const type of alertEventTypes) {
+      const s = settings[type];
+      if (!alertSoundChosen(s)) throw new OnAirError('VALIDATION_FAILED', 'Choose one of your sounds, or a built-in one.', { field: `${type}.soundUploadId` });
+      if (s.sound === 'upload' && s.soundUploadId) named.add(s.soundUploadId);
+    }
+    if (named.size === 0) return;
+    const found = await this.deps.db.upload.findMany({
+      where: { id: { in: [...named] }, projectId, purpose: 'alert-sound' satisfies UploadPurpose },
+      select: { id: true },
+    });
+    if (found.length !== named.size)
+      throw new OnAirError('VALIDATION_FAILED', 'This sound is not one of the sounds uploaded to this project. Upload it again.');
   }
 
   private play(
@@ -104,6 +125,7 @@ export class AlertsService {
       imageUrl: s.imageUrl,
       animation: s.animation,
       sound: s.sound,
+      soundUploadId: s.sound === 'upload' ? s.soundUploadId : null,
       durationMs: s.durationMs,
       test,
     };

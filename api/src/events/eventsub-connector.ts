@@ -68,6 +68,8 @@ export class TwitchEventSubConnector {
   private lost: (() => void) | null = null;
   /** Set while a new session's subscriptions are being created: notifications of ids not known yet wait. */
   private subscribing: { socket: Socket; raw: string }[] | null = null;
+  /** Whether the channel's authorization holds, is being checked after a revocation, or was taken back. */
+  private authorization: 'ok' | 'checking' | 'lost' = 'ok';
 
   constructor(private readonly ctx: EventsConnectorContext) {}
 
@@ -235,6 +237,19 @@ export class TwitchEventSubConnector {
         if (!sub.success) return;
         this.subscriptions.delete(sub.data.id);
         this.ctx.logger.warn({ ...this.where, type: sub.data.type, status: sub.data.status }, 'eventsub subscription revoked');
+        if (sub.data.status === 'authorization_revoked') {
+          // The channel took OnAir's access back (Twitch revokes every subscription at once): one
+          // refresh tells whether a sign-in is needed; a refused one leaves the destination needing
+          // it, which the studio shows, and the supervisor then stops this connector.
+          if (this.authorization !== 'ok') return;
+          this.authorization = 'checking';
+          const token = await this.ctx.tokens.refresh().catch(() => null);
+          this.authorization = token ? 'ok' : 'lost';
+          if (!token) {
+            this.ctx.onState('error', "Your Twitch account needs sign-in: OnAir's access was revoked.");
+            return;
+          }
+        }
         this.ctx.onState('error', `Twitch stopped sending ${sub.data.type} events (${sub.data.status ?? 'revoked'}).`);
         return;
       }

@@ -8,7 +8,7 @@ import type { EventsStore } from './events-store.ts';
 import { EventsSupervisor, eventsKeys } from './events-supervisor.ts';
 
 export interface EventsConnectors {
-  /** Null when this replica runs no connectors (EVENTS_CONNECTORS=false, or no Twitch client id). */
+  /** Null when this replica runs no connectors (EVENTS_CONNECTORS=false). */
   supervisor: EventsSupervisor | null;
   close(): Promise<void>;
 }
@@ -21,9 +21,9 @@ export function startEventsConnectors(
   deps: { config: ApiConfig; db: Db; redis: Redis; logger: Logger; eventsStore: EventsStore; platformAccounts: PlatformAccounts } & LeasesServices,
 ): EventsConnectors {
   const { config, db, redis, logger } = deps;
-  const clientId = config.TWITCH_EVENTSUB_CLIENT_ID ?? config.TWITCH_CLIENT_ID;
+  const clientId = config.TWITCH_EVENTSUB_CLIENT_ID ?? config.TWITCH_CLIENT_ID ?? null;
   let supervisor: EventsSupervisor | null = null;
-  if (config.EVENTS_CONNECTORS && clientId) {
+  if (config.EVENTS_CONNECTORS) {
     supervisor = new EventsSupervisor({
       config,
       db,
@@ -35,8 +35,7 @@ export function startEventsConnectors(
       clientId,
     });
     supervisor.start();
-  } else if (config.EVENTS_CONNECTORS) {
-    logger.info('Twitch events are off: no TWITCH_EVENTSUB_CLIENT_ID or TWITCH_CLIENT_ID');
+    if (!clientId) logger.info('Twitch events are off: no TWITCH_EVENTSUB_CLIENT_ID or TWITCH_CLIENT_ID');
   }
   return {
     supervisor,

@@ -4,6 +4,7 @@ import type { SessionResolver } from '../http/auth-context.ts';
 import type { LeasesServices } from '../leases/module.ts';
 import { middleware, type Platform, type Running } from '../module.ts';
 import type { OwnPageUrls } from '../access/own-page-urls.ts';
+import type { UploadsServices } from '../uploads/module.ts';
 import { alertsOverlayRoutes } from './alerts-overlay.ts';
 import { AlertsService } from './alerts-service.ts';
 import { EventsStore } from './events-store.ts';
@@ -40,7 +41,9 @@ export const eventsModule = {
         eventRoutes({ db: c.db, resolveSession: c.resolveSession, alerts: c.alerts }),
     },
     /** The alerts overlay page, opened by the render worker with the project's overlay key (no session). */
-    alertsOverlay: middleware((c: Platform & EventsServices) => alertsOverlayRoutes({ redis: c.redis, alerts: c.alerts, logger: c.logger })),
+    alertsOverlay: middleware((c: Platform & EventsServices & UploadsServices) =>
+      alertsOverlayRoutes({ redis: c.redis, alerts: c.alerts, uploads: c.uploads, logger: c.logger }),
+    ),
   },
   sockets: {
     // The events connectors (Twitch EventSub) are elected as the chat's are; YouTube's events come with its chat.

@@ -20,6 +20,12 @@ export const uploadsConfigShape = {
     .int()
     .positive()
     .default(2 * 1024 * 1024 * 1024),
+  /** Largest sound accepted (alert sounds), in bytes. */
+  UPLOAD_MAX_AUDIO_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024),
   /** Storage each account may use across its projects, in bytes. */
   UPLOAD_QUOTA_BYTES: z.coerce
     .number()
@@ -34,6 +40,7 @@ export const uploadsConfigShape = {
 export interface UploadLimits {
   maxImageBytes: number;
   maxVideoBytes: number;
+  maxAudioBytes: number;
   quotaBytes: number;
   maxDimension: number;
 }
@@ -60,12 +67,14 @@ export function createUploadStore(config: UploadsConfig): UploadStore {
 export function uploadLimits(config: {
   UPLOAD_MAX_IMAGE_BYTES: number;
   UPLOAD_MAX_VIDEO_BYTES: number;
+  UPLOAD_MAX_AUDIO_BYTES: number;
   UPLOAD_QUOTA_BYTES: number;
   UPLOAD_MAX_DIMENSION: number;
 }): UploadLimits {
   return {
     maxImageBytes: config.UPLOAD_MAX_IMAGE_BYTES,
     maxVideoBytes: config.UPLOAD_MAX_VIDEO_BYTES,
+    maxAudioBytes: config.UPLOAD_MAX_AUDIO_BYTES,
     quotaBytes: config.UPLOAD_QUOTA_BYTES,
     maxDimension: config.UPLOAD_MAX_DIMENSION,
   };

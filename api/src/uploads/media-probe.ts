@@ -34,6 +34,13 @@ const PLAYABLE: Record<'video/mp4' | 'video/webm', { video: string[]; audio: str
   'video/webm': { video: ['vp8', 'vp9'], audio: ['opus', 'vorbis'] },
 };
 
+/** The sound codecs an alert sound may be in, by container: what Chromium plays in the overlay page. */
+const PLAYABLE_AUDIO: Record<'audio/mpeg' | 'audio/ogg' | 'audio/wav', string[]> = {
+  'audio/mpeg': ['mp3'],
+  'audio/ogg': ['vorbis', 'opus'],
+  'audio/wav': ['pcm_s16le', 'pcm_s24le', 'pcm_s32le', 'pcm_f32le', 'pcm_u8'],
+};
+
 const PROBE_TIMEOUT_MS = 60_000;
 
 function unreadable(message: string, details?: Record<string, unknown>): OnAirError {
@@ -93,6 +100,7 @@ export async function probeMedia(path: string, kind: UploadKind, mimeType: Uploa
   }
   const probed = await ffprobe(path);
   const streams = probed.streams ?? [];
+  if (kind === 'audio') return probeSound(path, probed, mimeType);
   const video = streams.find((s) => s.codec_type === 'video');
   const audio = streams.find((s) => s.codec_type === 'audio');
   if (!video?.width || !video.height) throw unreadable('This file has no picture we can read.');
@@ -116,6 +124,22 @@ export async function probeMedia(path: string, kind: UploadKind, mimeType: Uploa
   if (!(await readsToTheEnd(path)))
     throw unreadable('This video is damaged or incomplete (was the upload or the export cut short?). Export it again and upload the new file.');
   return { width: video.width, height: video.height, durationSeconds: duration, hasAudio: audio !== undefined };
+}
+
+/** A sound: one stream of a codec the overlay plays (an MP3's cover picture is ignored), a length, and every packet readable. */
+async function probeSound(path: string, probed: FfprobeOutput, mimeType: UploadMimeType): Promise<ProbedMedia> {
+  const audio = (probed.streams ?? []).find((s) => s.codec_type === 'audio');
+  if (!audio) throw unreadable('This file has no sound we can read.');
+  const playable = PLAYABLE_AUDIO[mimeType as keyof typeof PLAYABLE_AUDIO] ?? [];
+  if (!playable.includes(audio.codec_name ?? '')) {
+    throw unreadable(`This sound is encoded as ${(audio.codec_name ?? 'unknown').toUpperCase()}, which we cannot play. Use MP3, Ogg (Vorbis or Opus) or WAV.`, {
+      codec: audio.codec_name,
+    });
+  }
+  const duration = Number(probed.format?.duration);
+  if (!Number.isFinite(duration) || duration <= 0) throw unreadable('This sound has no length we can read: it may be incomplete.');
+  if (!(await readsToTheEnd(path))) throw unreadable('This sound is damaged or incomplete. Export it again and upload the new file.');
+  return { width: 0, height: 0, durationSeconds: duration, hasAudio: true };
 }
 
 /**

@@ -31,15 +31,19 @@ const HEAD_BYTES = 4100;
 const EXTENSION: Record<UploadKind | UploadMimeType, string> = {
   image: 'png',
   video: 'mp4',
+  audio: 'mp3',
   'image/png': 'png',
   'image/jpeg': 'png',
   'image/webp': 'png',
   'image/gif': 'png',
   'video/mp4': 'mp4',
   'video/webm': 'webm',
+  'audio/mpeg': 'mp3',
+  'audio/ogg': 'ogg',
+  'audio/wav': 'wav',
 };
 
-/** The key an upload's bytes are stored under: images are stored as PNG, videos as they came. */
+/** The key an upload's bytes are stored under: images are stored as PNG, videos and sounds as they came. */
 export function storageKeyOf(uploadId: string, mimeType: UploadMimeType): string {
   return `${uploadId}.${EXTENSION[mimeType]}`;
 }
@@ -92,7 +96,7 @@ export class UploadService {
     const rule = uploadPurposeRules[file.purpose];
     if (!canUploadFor(owner.entitlements, file.purpose))
       throw new OnAirError('PLAN_LIMIT_REACHED', rule.refusal, { rule: `upload-${file.purpose}-not-in-plan` });
-    return this.receiveAndStore(owner.id, projectId, { ...file, kinds: rule.kinds });
+    return this.receiveAndStore(owner.id, projectId, { ...file, kinds: rule.kinds, ...(rule.maxSeconds ? { maxSeconds: rule.maxSeconds } : {}) });
   }
 
   /**
@@ -135,7 +139,7 @@ export class UploadService {
   private async receiveAndStore(
     ownerId: string,
     projectId: string | null,
-    file: Omit<IncomingFile, 'purpose'> & { purpose: UploadPurpose | ChannelUploadPurpose; kinds: readonly UploadKind[] },
+    file: Omit<IncomingFile, 'purpose'> & { purpose: UploadPurpose | ChannelUploadPurpose; kinds: readonly UploadKind[]; maxSeconds?: number },
   ): Promise<Upload> {
     const rule = { kinds: file.kinds };
     const owner = { id: ownerId };
@@ -154,13 +158,18 @@ export class UploadService {
     try {
       const mimeType = await this.receive(file.body, declared, staged, async (head) => {
         const type = await fileTypeFromBuffer(head);
-        const mime = type?.mime as UploadMimeType | undefined;
+        // Ogg Opus is told as 'audio/ogg; codecs=opus': the container is what is accepted.
+        const mime = type?.mime.split(';')[0] as UploadMimeType | undefined;
         const kind = mime ? uploadMimeTypes[mime] : undefined;
         if (!mime || !kind) throw new OnAirError('UPLOAD_TYPE_UNSUPPORTED', undefined, { detected: type?.mime ?? null });
         if (!rule.kinds.includes(kind))
           throw new OnAirError(
             'UPLOAD_TYPE_UNSUPPORTED',
-            rule.kinds.includes('image') ? 'Upload an image (PNG, JPEG, WebP or GIF) here.' : 'Upload a video (MP4 or WebM) here.',
+            rule.kinds.includes('image')
+              ? 'Upload an image (PNG, JPEG, WebP or GIF) here.'
+              : rule.kinds.includes('audio')
+                ? 'Upload a sound (MP3, Ogg or WAV) here.'
+                : 'Upload a video (MP4 or WebM) here.',
             { detected: mime },
           );
         if (declared > this.maxBytes(kind)) throw this.tooLarge(kind);
@@ -168,6 +177,15 @@ export class UploadService {
       });
       const kind = uploadMimeTypes[mimeType];
       const probed = await probeMedia(staged, kind, mimeType, this.limits.maxDimension);
+      if (file.maxSeconds !== undefined && probed.durationSeconds !== null && probed.durationSeconds > file.maxSeconds + 0.05)
+        throw new OnAirError(
+          'UPLOAD_UNREADABLE',
+          `This sound lasts ${Math.round(probed.durationSeconds)} s; an alert sound can last up to ${file.maxSeconds} s.`,
+          {
+            durationSeconds: probed.durationSeconds,
+            maxSeconds: file.maxSeconds,
+          },
+        );
       let stored = staged;
       if (kind === 'image') {
         await imageToPng(staged, converted);
@@ -239,12 +257,13 @@ export class UploadService {
   }
 
   private maxBytes(kind: UploadKind): number {
-    return kind === 'image' ? this.limits.maxImageBytes : this.limits.maxVideoBytes;
+    return kind === 'image' ? this.limits.maxImageBytes : kind === 'audio' ? this.limits.maxAudioBytes : this.limits.maxVideoBytes;
   }
 
   private tooLarge(kind: UploadKind): OnAirError {
     const max = this.maxBytes(kind);
-    return new OnAirError('UPLOAD_TOO_LARGE', `This file is too large: ${kind === 'image' ? 'images' : 'videos'} can be up to ${formatBytes(max)}.`, {
+    const what = { image: 'images', video: 'videos', audio: 'sounds' }[kind];
+    return new OnAirError('UPLOAD_TOO_LARGE', `This file is too large: ${what} can be up to ${formatBytes(max)}.`, {
       maxBytes: max,
     });
   }

@@ -1,11 +1,13 @@
 import {
   alertSettingsSchema,
+  alertSounds,
   getAlertSettingsEndpoint,
   testAlertEndpoint,
   updateAlertSettingsEndpoint,
   type AlertEventType,
   type AlertSetting,
   type SceneDocument,
+  type Upload,
 } from '@onair/protocol';
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
@@ -13,6 +15,7 @@ import { initialAlertsState, useAlertsStore, useStudioStore } from '../stores/in
 import { messageOf } from './api-errors.ts';
 import { editScene } from './scene-edits.ts';
 import { showToast } from './toasts.ts';
+import { loadUploads, uploadFile, type UploadSender } from './uploads.ts';
 
 function openProjectId(): string {
   const projectId = useStudioStore.getState().projectId;
@@ -26,9 +29,35 @@ export async function openAlerts(client: HttpClient = httpClient): Promise<void>
   try {
     const view = await call(getAlertSettingsEndpoint, { params: { projectId: openProjectId() } }, client);
     useAlertsStore.setState({ status: 'ready', saved: view.settings, draft: structuredClone(view.settings), overlayUrl: view.overlayUrl });
+    // The project's uploaded sounds, to choose from.
+    await loadUploads(openProjectId(), client);
   } catch (err) {
     useAlertsStore.setState({ status: 'error', error: messageOf(err) });
   }
+}
+
+/**
+ * The Sound field: a built-in sound, or `upload:{id}`, one of the project's uploaded alert sounds.
+ */
+export function setAlertSound(type: AlertEventType, value: string): void {
+  const uploadId = value.startsWith('upload:') ? value.slice('upload:'.length) : null;
+  const { draft } = useAlertsStore.getState();
+  if (!draft) return;
+  const sound = uploadId ? 'upload' : (alertSounds.find((s) => s === value) ?? 'chime');
+  useAlertsStore.setState({ draft: { ...draft, [type]: { ...draft[type], sound, soundUploadId: uploadId } }, error: null, notice: null });
+}
+
+/** The Sound field's value of a setting (see setAlertSound). */
+export function alertSoundValue(setting: Pick<AlertSetting, 'sound' | 'soundUploadId'>): string {
+  return setting.sound === 'upload' && setting.soundUploadId ? `upload:${setting.soundUploadId}` : setting.sound;
+}
+
+/** A sound of the creator's for the alerts, through the uploads module (its refusals show in the dialog). */
+export async function uploadAlertSound(file: File, send?: UploadSender): Promise<Upload | null> {
+  const projectId = openProjectId();
+  const upload = await uploadFile(projectId, file, 'alert-sound', send);
+  if (upload) useAlertsStore.setState({ notice: `${upload.name} is ready: choose it as the sound of an alert.`, error: null });
+  return upload;
 }
 
 export function closeAlerts(): void {

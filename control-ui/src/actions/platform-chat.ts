@@ -16,6 +16,15 @@ export function attachChat(projectId: string, send: (message: ClientMessage) => 
   send({ type: 'chat.history.request', projectId });
 }
 
+/**
+ * A destination changed (connected again, its access lost, added, removed): the chats and their
+ * states are asked again, since a chat that is not running says nothing by itself.
+ */
+export function refreshChatDestinations(): void {
+  const { projectId } = useChatStore.getState();
+  if (projectId && sendOnSocket) sendOnSocket({ type: 'chat.history.request', projectId });
+}
+
 export function detachChat(): void {
   sendOnSocket = null;
   useChatStore.setState({ ...initialChatState(), viewing: useChatStore.getState().viewing });

@@ -17,7 +17,7 @@ import { receiveSubscriptionUpdate } from './billing.ts';
 import { loadDestinations, receiveDestinationMessage } from './destinations.ts';
 import { loadIngest, receiveIngestMessage } from './ingest.ts';
 import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
-import { attachChat, detachChat, receiveChatError, receiveChatMessage } from './platform-chat.ts';
+import { attachChat, detachChat, receiveChatError, receiveChatMessage, refreshChatDestinations } from './platform-chat.ts';
 import { closeChatOnScreen, loadChatOnScreen, receiveChatOnScreen } from './chat-on-screen.ts';
 import { closeEvents, loadEvents, receiveEventsMessage } from './events.ts';
 import { closeGuestRoom, openGuestRoom, receiveGuestEvent } from './guests.ts';
@@ -136,6 +136,7 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
     case 'broadcast.state':
     case 'broadcast.health':
       receiveDestinationMessage(message);
+      if (message.type === 'destination.event') refreshChatDestinations();
       return;
     case 'ingest.status':
     case 'ingest.feed':

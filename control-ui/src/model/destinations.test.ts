@@ -29,6 +29,7 @@ const view = (over: Partial<DestinationView> = {}): DestinationView => ({
   rtmpUrl: 'rtmp://example.com/live',
   streamKeyMasked: '••••••••',
   authenticated: true,
+  needsSignIn: false,
   autoLive: false,
   canvas: 'horizontal',
   createdAt: '2026-01-01T00:00:00.000Z',

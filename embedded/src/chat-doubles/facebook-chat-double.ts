@@ -9,6 +9,8 @@ import { PIXEL } from './youtube-chat-double.ts';
  * `/{video}/live_comments` sends each comment as a server-sent event (`data: {json}`). Graph's
  * error shape; `/oauth/access_token` exchanges a valid token for a new one. The Graph API version
  * is the first path segment (v15.0 by default). Faults: a stream that stalls, one that sends garbage.
+ * Live reactions as the streaming endpoint `/{video}/live_reactions?fields=reaction_stream` sends
+ * them: a burst of counts by type (`{"reaction_stream":[{"key":"LIKE","value":3}]}`), never who.
  */
 export interface FacebookComment {
   id: string;
@@ -31,6 +33,7 @@ export class FacebookChatDouble extends ChatDoubleBase {
   videoId: string | null = null;
   readonly comments: FacebookComment[] = [];
   private readonly streams = new Set<ServerResponse>();
+  private readonly reactionStreams = new Set<ServerResponse>();
   /** comment_rate and fields of each stream opened. */
   readonly streamsOpened: { videoId: string; commentRate: string | null; fields: string | null }[] = [];
 
@@ -50,6 +53,8 @@ export class FacebookChatDouble extends ChatDoubleBase {
       this.stalled = true;
     });
     this.controls.set('streams', () => this.streams.size);
+    this.controls.set('react', (b) => this.react((b.reactions ?? { LIKE: 1 }) as Record<string, number>));
+    this.controls.set('reaction-streams', () => this.reactionStreams.size);
   }
 
   goLive(): string {
@@ -60,6 +65,7 @@ export class FacebookChatDouble extends ChatDoubleBase {
   end(): void {
     this.videoId = null;
     for (const s of this.streams) s.end();
+    for (const s of this.reactionStreams) s.end();
   }
 
   /** A viewer comments: every open stream of the video receives it as an event. */
@@ -76,6 +82,18 @@ export class FacebookChatDouble extends ChatDoubleBase {
     return c.id;
   }
 
+  /** Reaction streams open now. */
+  get openReactionStreams(): number {
+    return this.reactionStreams.size;
+  }
+
+  /** Viewers react: every open reaction stream of the video receives one burst of counts by type. */
+  react(reactions: Record<string, number>): number {
+    const burst = { reaction_stream: Object.entries(reactions).map(([key, value]) => ({ key, value: Math.max(0, Math.floor(Number(value) || 0)) })) };
+    for (const s of this.reactionStreams) s.write(`data: ${JSON.stringify(burst)}\n\n`);
+    return this.reactionStreams.size;
+  }
+
   /** Something that is not a comment on every open stream. */
   garbage(data: string): void {
     for (const s of this.streams) s.write(`data: ${data}\n\n`);
@@ -84,6 +102,8 @@ export class FacebookChatDouble extends ChatDoubleBase {
   protected override onDrop(): void {
     for (const s of this.streams) s.destroy();
     this.streams.clear();
+    for (const s of this.reactionStreams) s.destroy();
+    this.reactionStreams.clear();
     this.stalled = false;
   }
 
@@ -139,6 +159,15 @@ export class FacebookChatDouble extends ChatDoubleBase {
         r.res.on('close', () => this.streams.delete(r.res));
         return;
       }
+      if (r.method === 'GET' && edge === 'live_reactions') {
+        if (!this.videoId || node !== this.videoId) return json(r.res, 400, graphError(400, 'Unsupported get request. Object does not exist.', 100));
+        if (r.query.get('fields') !== 'reaction_stream') return json(r.res, 400, graphError(400, 'Ask for fields=reaction_stream', 100));
+        r.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+        r.res.write(': ok\n\n');
+        this.reactionStreams.add(r.res);
+        r.res.on('close', () => this.reactionStreams.delete(r.res));
+        return;
+      }
       json(r.res, 400, graphError(400, `Unsupported ${r.method} request.`, 100));
     }, port);
     return this;
@@ -191,6 +220,7 @@ export class FacebookChatDouble extends ChatDoubleBase {
 
   override async close(): Promise<void> {
     for (const s of this.streams) s.destroy();
+    for (const s of this.reactionStreams) s.destroy();
     await super.close();
   }
 }

@@ -85,6 +85,7 @@ export class EventSubDouble extends ChatDoubleBase {
     this.controls.set('script', (b) => this.script((b.steps ?? []) as (EventSubEmit & { delayMs?: number })[]));
     this.controls.set('reconnect', () => this.reconnectAll());
     this.controls.set('revoke', (b) => this.revoke(String(b.type), String(b.status ?? 'authorization_revoked')));
+    this.controls.set('revoke-authorization', () => this.revokeAuthorization());
     this.controls.set('stall', () => this.stall());
     this.controls.set('raw', (b) => this.raw(String(b.text)));
     this.controls.set('notify-unknown', (b) => this.notifyUnknown(String(b.type ?? 'channel.follow')));
@@ -457,6 +458,21 @@ export class EventSubDouble extends ChatDoubleBase {
       if (session) this.sendTo(session, { metadata: this.meta('revocation', sub), payload: { subscription: this.wireSubscription(sub, status) } });
       n += 1;
     }
+    return n;
+  }
+
+  /**
+   * The channel took OnAir's authorization back (Twitch › Connections › Disconnect): every token
+   * stops working, access and refresh alike, and each subscription is revoked with
+   * `authorization_revoked`, as Twitch does.
+   */
+  revokeAuthorization(): number {
+    this.tokens.access.clear();
+    this.tokens.refresh.clear();
+    this.tokens.owners.clear();
+    this.tokens.changed();
+    let n = 0;
+    for (const type of new Set([...this.subscriptions.values()].map((s) => s.type))) n += this.revoke(type, 'authorization_revoked');
     return n;
   }
 

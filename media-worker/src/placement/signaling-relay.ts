@@ -61,7 +61,12 @@ export class SignalingRelay implements SessionMedia {
           const sdp = await endpoint.offer({
             projectId,
             participantId: signal.participantId,
-            publisher: { userId: signal.userId, isHost: signal.role === 'host', ...(signal.feeds ? { feeds: signal.feeds } : {}) },
+            publisher: {
+              userId: signal.userId,
+              isHost: signal.role === 'host',
+              guest: signal.role === 'guest',
+              ...(signal.feeds ? { feeds: signal.feeds } : {}),
+            },
             peerId: signal.peerId,
             sdp: signal.sdp,
             tracks: signal.tracks,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newProjectDocument, type SceneDocument, type Source } from '@onair/protocol';
-import { routeTrack } from './track-router.ts';
+import { onGuestTiles, routeTrack, seesGuestTiles } from './track-router.ts';
 
 const ids = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -40,5 +40,20 @@ describe('routeTrack for a WHIP publisher', () => {
 
   it('leaves the host routing as it was', () => {
     expect(routeTrack(doc, { userId: 'host', isHost: true }, 'camera')).toEqual([{ sourceId: camera.id, media: 'video' }]);
+  });
+});
+
+describe('guest tiles (issue 39: a co-host is not a guest)', () => {
+  it('puts a guest’s camera on the tiles, never the owner’s, a co-host’s or an encoder’s', () => {
+    expect(onGuestTiles({ userId: 'g', isHost: false, guest: true })).toBe(true);
+    expect(onGuestTiles({ userId: 'owner', isHost: true, guest: false })).toBe(false);
+    expect(onGuestTiles({ userId: 'cohost', isHost: false, guest: false })).toBe(false);
+    expect(onGuestTiles({ userId: 'whip-1', isHost: false, feeds: { sourceId: null } })).toBe(false);
+  });
+  it('shows the tiles to the host and co-hosts who asked for them, not to guests', () => {
+    expect(seesGuestTiles({ userId: 'owner', isHost: true, guest: false }, 10)).toBe(true);
+    expect(seesGuestTiles({ userId: 'cohost', isHost: false, guest: false }, 10)).toBe(true);
+    expect(seesGuestTiles({ userId: 'cohost', isHost: false, guest: false }, 0)).toBe(false);
+    expect(seesGuestTiles({ userId: 'g', isHost: false, guest: true }, 10)).toBe(false);
   });
 });

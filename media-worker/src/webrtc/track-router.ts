@@ -6,6 +6,18 @@ export interface Publisher {
   isHost: boolean;
   /** A WHIP publisher: its camera and microphone feed the game sources, or the one source chosen. */
   feeds?: { sourceId: string | null };
+  /** A guest of the room (role guest): their camera goes on the guest tiles. A co-host's never does. */
+  guest?: boolean;
+}
+
+/** Whose camera the studios show on their guest tiles: a guest's, not the owner's, a co-host's or an encoder's. */
+export function onGuestTiles(who: Publisher): boolean {
+  return who.guest === true && !who.feeds;
+}
+
+/** Whose studio shows the guest tiles: a person of the room who is not a guest and asked for tiles (the host's and co-hosts' pages). */
+export function seesGuestTiles(who: Publisher, slots: number): boolean {
+  return slots > 0 && who.guest !== true && !who.feeds;
 }
 
 export interface TrackTarget {

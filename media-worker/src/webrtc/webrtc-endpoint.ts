@@ -20,7 +20,7 @@ import type { WebrtcNetwork } from './network-config.ts';
 import { PreviewFeed } from './preview-feed.ts';
 import type { ForwarderStats, RtpForwarder } from './rtp-forwarder.ts';
 import { StudioPeer } from './studio-peer.ts';
-import { routeTrack, type Publisher } from './track-router.ts';
+import { onGuestTiles, routeTrack, seesGuestTiles, type Publisher } from './track-router.ts';
 
 /** Sources added or reassigned in the scene reach running tracks within this delay. */
 const ROUTE_REFRESH_MS = 2000;
@@ -232,13 +232,14 @@ export class WebrtcEndpoint {
   }
 
   /**
-   * Guests' cameras on the host's tiles (issue 6 item 3): each host peer with guest m-lines shows
-   * every guest's camera on a slot of its own, as long as both are there; changes are told to the page.
+   * Guests' cameras on the host's tiles (issue 6 item 3): each host or co-host peer with guest
+   * m-lines shows every guest's camera on a slot of its own, as long as both are there; changes are
+   * told to the page. A co-host is not a guest: their camera is on no one's tiles (issue 39).
    */
   private assignTiles(media: SessionMedia): void {
-    const guests = [...media.participants.values()].filter((p) => !p.publisher.isHost);
+    const guests = [...media.participants.values()].filter((p) => onGuestTiles(p.publisher));
     for (const host of media.participants.values()) {
-      if (!host.publisher.isHost || host.peer.guestSlots.length === 0) continue;
+      if (!seesGuestTiles(host.publisher, host.peer.guestSlots.length)) continue;
       let changed = false;
       for (const [mid, tile] of host.tiles) {
         if (!media.participants.has(tile.guest)) {

@@ -91,8 +91,11 @@ export const chatMessageSchema = z.strictObject({
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
-/** A connector's state, as the panel shows it per platform. */
-export const chatConnectionStates = ['connecting', 'live', 'reconnecting', 'offline', 'unsupported'] as const;
+/**
+ * A connector's state, as the panel shows it per platform. `needsSignIn`: the platform no longer
+ * accepts the destination's access (revoked or expired); the creator reconnects it (the Connect flow).
+ */
+export const chatConnectionStates = ['connecting', 'live', 'reconnecting', 'offline', 'unsupported', 'needsSignIn'] as const;
 export const chatConnectionStateSchema = z.enum(chatConnectionStates);
 export type ChatConnectionState = z.infer<typeof chatConnectionStateSchema>;
 

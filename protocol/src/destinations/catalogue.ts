@@ -217,6 +217,19 @@ export function requiresAuthenticationText(type: DestinationType): string {
   return `Your ${destinationKinds[type].label} account requires authentication.`;
 }
 
+/**
+ * The words of a destination whose platform no longer accepts OnAir's access (the creator revoked
+ * it at the platform, changed their password, or the grant expired): what stopped, and how to fix it.
+ */
+export function needsSignInText(type: DestinationType): string {
+  return `OnAir's access to your ${destinationKinds[type].label} account was revoked or expired. Chat, events and going live there are paused until you reconnect.`;
+}
+
+/** The chat's words for the same (the panel has little room): what to do to read it again. */
+export function chatNeedsSignInText(type: DestinationType): string {
+  return `your ${destinationKinds[type].label} account needs sign-in to read its chat.`;
+}
+
 /** Spec §8 upgrade tooltips: custom RTMP has its own words; any other paid tile, and the plan limit, "Add more destinations". */
 export const UPGRADE_TOOLTIP_CUSTOM_RTMP = 'Add Custom RTMP destinations...';
 export const UPGRADE_TOOLTIP_MORE_DESTINATIONS = 'Add more destinations';

@@ -168,6 +168,11 @@ export const destinationViewSchema = z.object({
   streamKeyMasked: z.string().nullable(),
   /** OAuth destinations: tokens are held and valid. Always true for stream-key and local ones. */
   authenticated: z.boolean(),
+  /**
+   * An OAuth destination that was connected and lost its access (revoked, expired, refused): it
+   * needs the creator to sign in again (Reconnect), unlike one never connected (Authenticate).
+   */
+  needsSignIn: z.boolean(),
   autoLive: z.boolean(),
   canvas: canvasKindSchema,
   createdAt: z.iso.datetime(),

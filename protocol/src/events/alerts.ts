@@ -14,7 +14,11 @@ export const alertEventTypes = ['follow', 'sub', 'resub', 'twitchRaid', 'twitchC
 export type AlertEventType = (typeof alertEventTypes)[number];
 export const alertEventTypeSchema = z.enum(alertEventTypes);
 
+/** The built-in sounds (Web Audio tones of the overlay page). */
 export const alertSounds = ['chime', 'bell', 'none'] as const;
+/** What an alert may sound: a built-in one, or `upload`: the creator's sound named by `soundUploadId` (an `alert-sound` upload). */
+export const alertSoundChoices = [...alertSounds, 'upload'] as const;
+export type AlertSound = (typeof alertSoundChoices)[number];
 export const alertAnimations = ['pop', 'slide', 'none'] as const;
 
 export const ALERT_DURATION_MIN_MS = 2000;
@@ -31,10 +35,17 @@ export const alertSettingSchema = z.strictObject({
     .max(2048)
     .nullable(),
   animation: z.enum(alertAnimations),
-  sound: z.enum(alertSounds),
+  sound: z.enum(alertSoundChoices),
+  /** The uploaded sound played when `sound` is `upload`: one of the project's alert-sound uploads (settings saved before it existed have none). */
+  soundUploadId: z.uuid().nullable().default(null),
   durationMs: z.number().int().min(ALERT_DURATION_MIN_MS).max(ALERT_DURATION_MAX_MS),
 });
 export type AlertSetting = z.infer<typeof alertSettingSchema>;
+
+/** Whether a setting names the sound it plays (an uploaded sound needs its upload). */
+export function alertSoundChosen(setting: Pick<AlertSetting, 'sound' | 'soundUploadId'>): boolean {
+  return setting.sound !== 'upload' || setting.soundUploadId !== null;
+}
 
 export const alertSettingsSchema = z.strictObject(
   Object.fromEntries(alertEventTypes.map((t) => [t, alertSettingSchema])) as Record<AlertEventType, typeof alertSettingSchema>,
@@ -52,7 +63,15 @@ export const ALERT_VARIABLES: Record<AlertEventType, readonly string[]> = {
   charity: ['donor', 'amount', 'charity'],
 };
 
-const defaults = (message: string): AlertSetting => ({ enabled: true, message, imageUrl: null, animation: 'pop', sound: 'chime', durationMs: 5000 });
+const defaults = (message: string): AlertSetting => ({
+  enabled: true,
+  message,
+  imageUrl: null,
+  animation: 'pop',
+  sound: 'chime',
+  soundUploadId: null,
+  durationMs: 5000,
+});
 
 export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
   follow: defaults('{follower} just followed!'),
@@ -118,7 +137,12 @@ export const alertPlaySchema = z.strictObject({
   text: z.string().max(2000),
   imageUrl: z.url().nullable(),
   animation: z.enum(alertAnimations),
-  sound: z.enum(alertSounds),
+  sound: z.enum(alertSoundChoices),
+  /**
+   * With `sound` upload: the sound's upload, which the overlay page reads at
+   * `{page}/sounds/{id}` with its key (a built-in chime when it cannot).
+   */
+  soundUploadId: z.uuid().nullable(),
   durationMs: z.number().int().min(ALERT_DURATION_MIN_MS).max(ALERT_DURATION_MAX_MS),
   /** From the studio's test button. */
   test: z.boolean(),
@@ -135,6 +159,8 @@ export const alertChannels = {
 
 /** Where the alerts overlay page is served (the studio adds it as a browser source over the canvas). */
 export const ALERTS_OVERLAY_PATH = '/overlay/alerts/:projectId';
+/** An uploaded alert sound, read by the overlay page with the page's key. */
+export const ALERTS_OVERLAY_SOUND_PATH = '/overlay/alerts/:projectId/sounds/:uploadId';
 
 const alertsView = z.object({
   settings: alertSettingsSchema,

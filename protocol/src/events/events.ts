@@ -9,7 +9,7 @@ import { projectIdParamsSchema } from '../http/projects.ts';
  */
 
 /** The types the feed knows (spec §3); any other type is kept and shown as 'Unsupported event type'. */
-export const liveEventTypes = ['follow', 'sub', 'resub', 'host', 'twitchRaid', 'twitchCheer', 'tweet', 'tip', 'charity'] as const;
+export const liveEventTypes = ['follow', 'sub', 'resub', 'host', 'twitchRaid', 'twitchCheer', 'tweet', 'tip', 'charity', 'facebookReactions'] as const;
 export type KnownLiveEventType = (typeof liveEventTypes)[number];
 
 /** Studio spec §9: the filter's default set, remembered locally once changed. */
@@ -49,6 +49,11 @@ export const liveEventDataSchema = z.object({
   charityName: z.string().optional(),
   /** Subs: the tier ('1000', '2000', '3000' on Twitch), or a YouTube membership level's name. */
   tier: z.string().optional(),
+  /**
+   * Facebook live reactions (`facebookReactions`, its total in `value`): how many of each type
+   * (LIKE, LOVE, WOW, HAHA, SAD, ANGRY, CARE…) in one burst; Facebook does not say who reacted.
+   */
+  reactions: z.record(z.string().regex(/^[A-Z_]{1,20}$/), z.number().int().min(0)).optional(),
 });
 export type LiveEventData = z.infer<typeof liveEventDataSchema>;
 

@@ -9,7 +9,7 @@ import { defineEndpoint } from '../http/endpoint.ts';
  */
 
 /** What an upload is for decides the entitlement it needs and which kinds of file it may be. */
-export const uploadPurposes = ['logo', 'background', 'video', 'screen'] as const;
+export const uploadPurposes = ['logo', 'background', 'video', 'screen', 'alert-sound'] as const;
 export const uploadPurposeSchema = z.enum(uploadPurposes);
 export type UploadPurpose = z.infer<typeof uploadPurposeSchema>;
 
@@ -20,7 +20,7 @@ export type UploadPurpose = z.infer<typeof uploadPurposeSchema>;
 export const channelUploadPurposes = ['site', 'overlay'] as const;
 export type ChannelUploadPurpose = (typeof channelUploadPurposes)[number];
 
-export const uploadKinds = ['image', 'video'] as const;
+export const uploadKinds = ['image', 'video', 'audio'] as const;
 export type UploadKind = (typeof uploadKinds)[number];
 
 /** The file types accepted, as detected from the content (never from the name). */
@@ -31,11 +31,24 @@ export const uploadMimeTypes = {
   'image/gif': 'image',
   'video/mp4': 'video',
   'video/webm': 'video',
+  'audio/mpeg': 'audio',
+  'audio/ogg': 'audio',
+  'audio/wav': 'audio',
 } as const satisfies Record<string, UploadKind>;
 export type UploadMimeType = keyof typeof uploadMimeTypes;
 export const uploadMimeTypeSchema = z.enum(Object.keys(uploadMimeTypes) as [UploadMimeType, ...UploadMimeType[]]);
 
-export const uploadPurposeRules: Record<UploadPurpose, { entitlement: EntitlementKey; kinds: readonly UploadKind[]; refusal: string }> = {
+/** The longest sound an alert plays: an alert lasts at most 15 s, so would a longer sound be cut. */
+export const ALERT_SOUND_MAX_SECONDS = 15;
+
+/**
+ * Per purpose: the entitlement it needs (null: every plan, as the alerts themselves), the kinds of
+ * file, the refusal words, and for a sound the longest it may last.
+ */
+export const uploadPurposeRules: Record<
+  UploadPurpose,
+  { entitlement: EntitlementKey | null; kinds: readonly UploadKind[]; refusal: string; maxSeconds?: number }
+> = {
   logo: { entitlement: 'custom-logo', kinds: ['image'], refusal: 'Your plan shows the OnAir logo. Upgrade to upload your own logo.' },
   background: { entitlement: 'custom-backgrounds', kinds: ['image', 'video'], refusal: 'Upgrade to upload your own backgrounds.' },
   video: { entitlement: 'custom-backgrounds', kinds: ['video'], refusal: 'Upgrade to upload your own videos.' },
@@ -44,11 +57,13 @@ export const uploadPurposeRules: Record<UploadPurpose, { entitlement: Entitlemen
     kinds: ['image', 'video'],
     refusal: 'Upgrade to use your own Starting Soon, Be Right Back and Ending screens.',
   },
+  'alert-sound': { entitlement: null, kinds: ['audio'], refusal: '', maxSeconds: ALERT_SOUND_MAX_SECONDS },
 };
 
 /** Whether the plan lets a creator upload for this purpose. */
 export function canUploadFor(entitlements: Entitlements, purpose: UploadPurpose): boolean {
-  return isEnabled(entitlements, uploadPurposeRules[purpose].entitlement);
+  const { entitlement } = uploadPurposeRules[purpose];
+  return entitlement === null || isEnabled(entitlements, entitlement);
 }
 
 export const uploadSchema = z.object({
@@ -61,9 +76,10 @@ export const uploadSchema = z.object({
   /** The name the file had on the creator's machine, for display only. */
   name: z.string().max(200),
   sizeBytes: z.number().int().min(0),
-  width: z.number().int().min(1),
-  height: z.number().int().min(1),
-  /** Seconds, for a video. */
+  /** Pixels of a picture or a video; 0 for a sound. */
+  width: z.number().int().min(0),
+  height: z.number().int().min(0),
+  /** Seconds, for a video or a sound. */
   durationSeconds: z.number().min(0).nullable(),
   hasAudio: z.boolean(),
   createdAt: z.iso.datetime(),
@@ -90,7 +106,7 @@ export const createUploadEndpoint = defineEndpoint({
   projectPermission: 'update project',
   method: 'post',
   path: '/api/v1/projects/:projectId/uploads',
-  summary: 'Upload an image (PNG, JPEG, WebP, GIF) or a video (MP4 H.264+AAC, WebM) as the raw request body.',
+  summary: 'Upload an image (PNG, JPEG, WebP, GIF), a video (MP4 H.264+AAC, WebM) or an alert sound (MP3, Ogg, WAV) as the raw request body.',
   tag: 'uploads',
   access: 'user',
   params: projectParams,

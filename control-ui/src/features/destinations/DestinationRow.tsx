@@ -1,5 +1,5 @@
 import { Pencil, Trash2 } from 'lucide-react';
-import { canvasLabels, destinationKinds, requiresAuthenticationText, TWITCH_REQUIRED_TOOLTIP, type DestinationView } from '@onair/protocol';
+import { canvasLabels, destinationKinds, needsSignInText, requiresAuthenticationText, TWITCH_REQUIRED_TOOLTIP, type DestinationView } from '@onair/protocol';
 import { askRemoveDestination, authenticateDestination, startEditDestination, toggleDestination } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
@@ -27,6 +27,8 @@ export function DestinationRow({ destination }: { destination: DestinationView }
         <span className={styles.names}>
           <span className={styles.name}>{destination.name}</span>
           <span className={styles.kind}>
+            {/* First on the line: seen even when the panel is too short for the warning under the row. */}
+            {destination.needsSignIn && <span className={styles.needsSignIn}>Needs sign-in · </span>}
             {kind.label} · {destination.canvas === 'vertical' ? 'Vertical' : 'Horizontal'}
             {/* Last: when the line is cut, the panel's test-mode note still says it. */}
             {testMode && ' · test mode'}
@@ -64,15 +66,27 @@ export function DestinationRow({ destination }: { destination: DestinationView }
           {output?.reason && <span>{output.reason}</span>}
         </div>
       )}
-      {!destination.authenticated && (
-        // Spec §8: a persistent warning with Authenticate, gone when the authenticated event arrives.
-        <div className={styles.warning} role="alert">
-          <span>{requiresAuthenticationText(destination.type)}</span>
-          <Button variant="primary" onClick={() => authenticateDestination(destination.id)}>
-            Authenticate
-          </Button>
-        </div>
-      )}
+      {!destination.authenticated &&
+        (destination.needsSignIn ? (
+          // Connected once, its access since revoked or expired: the same Connect flow signs in again.
+          <div className={styles.warning} role="alert" data-testid="destination-needs-sign-in">
+            <span className={styles.warningText}>
+              <strong>Needs sign-in</strong>
+              <span>{needsSignInText(destination.type)}</span>
+            </span>
+            <Button variant="primary" onClick={() => authenticateDestination(destination.id)}>
+              Reconnect
+            </Button>
+          </div>
+        ) : (
+          // Spec §8: a persistent warning with Authenticate, gone when the authenticated event arrives.
+          <div className={styles.warning} role="alert">
+            <span>{requiresAuthenticationText(destination.type)}</span>
+            <Button variant="primary" onClick={() => authenticateDestination(destination.id)}>
+              Authenticate
+            </Button>
+          </div>
+        ))}
     </li>
   );
 }

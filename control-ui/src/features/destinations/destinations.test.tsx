@@ -21,6 +21,7 @@ const view = (over: Partial<DestinationView> = {}): DestinationView => ({
   rtmpUrl: null,
   streamKeyMasked: null,
   authenticated: false,
+  needsSignIn: false,
   autoLive: false,
   canvas: 'horizontal',
   createdAt: '2026-01-01T00:00:00.000Z',
@@ -53,6 +54,17 @@ describe('a destination row', () => {
     expect(html).toContain('Your Twitch account requires authentication.');
     expect(html).toMatch(/<button[^>]*>Authenticate<\/button>/);
     expect(row(view({ authenticated: true }))).not.toContain('requires authentication');
+  });
+  it('says a destination whose access was revoked needs sign-in, what stopped, and offers Reconnect', () => {
+    const html = renderToString(
+      <TooltipProvider>
+        <DestinationRow destination={view({ authenticated: false, needsSignIn: true, username: 'ada' })} />
+      </TooltipProvider>,
+    );
+    expect(html).toContain('Needs sign-in');
+    expect(html).toContain('OnAir&#x27;s access to your Twitch account was revoked or expired.');
+    expect(html).toMatch(/<button[^>]*>Reconnect<\/button>/);
+    expect(html).not.toContain('>Authenticate<');
   });
   // The live health of a row is read from the store, which server rendering does not see: e2e/go-live.spec.ts checks it in the browser.
 });

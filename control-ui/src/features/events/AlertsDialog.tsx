@@ -1,5 +1,7 @@
+import { useMemo, type ChangeEvent } from 'react';
 import {
   alertAnimations,
+  ALERT_SOUND_MAX_SECONDS,
   alertEventTypes,
   ALERT_VARIABLES,
   alertSounds,
@@ -13,16 +15,75 @@ import { FormField, Input, TextField } from '../../components/FormField.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { Select } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
-import { addAlertsToScene, alertsSourceOf, closeAlerts, saveAlerts, setAlertField, testAlert } from '../../actions/alerts.ts';
-import { useAlertsStore, useStudioStore } from '../../stores/index.ts';
+import {
+  addAlertsToScene,
+  alertSoundValue,
+  alertsSourceOf,
+  closeAlerts,
+  saveAlerts,
+  setAlertField,
+  setAlertSound,
+  testAlert,
+  uploadAlertSound,
+} from '../../actions/alerts.ts';
+import { dismissUpload } from '../../actions/uploads.ts';
+import { useAlertsStore, useStudioStore, useUploadsStore } from '../../stores/index.ts';
 import { EVENT_KINDS } from './event-kinds.tsx';
 import styles from './Alerts.module.css';
 
 const SOUND_LABELS: Record<(typeof alertSounds)[number], string> = { chime: 'Chime', bell: 'Bell', none: 'No sound' };
+const SOUND_ACCEPT = 'audio/mpeg,audio/ogg,audio/wav,.mp3,.ogg,.oga,.opus,.wav';
+
+/** The Sound field's choices: the built-in sounds, then the project's uploaded ones by name. */
+function useSoundOptions(): { value: string; label: string }[] {
+  const uploads = useUploadsStore((s) => s.uploads);
+  return useMemo(
+    () => [
+      ...alertSounds.map((s) => ({ value: s as string, label: SOUND_LABELS[s] })),
+      ...uploads.filter((u) => u.purpose === 'alert-sound').map((u) => ({ value: `upload:${u.id}`, label: u.name })),
+    ],
+    [uploads],
+  );
+}
+
+/** The creator's own sounds: upload one (MP3, Ogg or WAV), with its progress or the server's refusal. */
+function AlertSounds() {
+  const sounds = useUploadsStore((s) => s.uploads.filter((u) => u.purpose === 'alert-sound'));
+  const inProgress = useUploadsStore((s) => s.inProgress.filter((p) => p.purpose === 'alert-sound'));
+  const pick = (event: ChangeEvent<HTMLInputElement>) => {
+    for (const file of Array.from(event.target.files ?? [])) void uploadAlertSound(file);
+    event.target.value = '';
+  };
+  return (
+    <Card data-testid="alert-sounds">
+      <div className={styles.soundsHead}>
+        <p className={styles.text}>
+          {sounds.length === 0 ? 'Your own sounds appear in the Sound lists below.' : `Your sounds: ${sounds.map((s) => s.name).join(', ')}`}
+        </p>
+        <label className={styles.fileButton}>
+          Upload a sound…
+          <input type="file" accept={SOUND_ACCEPT} onChange={pick} className={styles.fileInput} aria-label="Upload an alert sound" />
+        </label>
+      </div>
+      <p className={styles.hint}>MP3, Ogg or WAV, up to {ALERT_SOUND_MAX_SECONDS} seconds.</p>
+      {inProgress.map((item) => (
+        <p key={item.key} className={item.state === 'failed' ? styles.error : styles.text} role={item.state === 'failed' ? 'alert' : 'status'}>
+          {item.name}: {item.state === 'failed' ? item.error : item.state === 'checking' ? 'checking…' : 'uploading…'}
+          {item.state === 'failed' && (
+            <Button variant="ghost" onClick={() => dismissUpload(item.key)}>
+              Dismiss
+            </Button>
+          )}
+        </p>
+      ))}
+    </Card>
+  );
+}
 const ANIMATION_LABELS: Record<(typeof alertAnimations)[number], string> = { pop: 'Pop in', slide: 'Slide in', none: 'No animation' };
 
 function AlertRow({ type }: { type: AlertEventType }) {
   const setting = useAlertsStore((s) => s.draft?.[type]);
+  const soundOptions = useSoundOptions();
   const unsaved = useAlertsStore((s) => JSON.stringify(s.saved?.[type]) !== JSON.stringify(s.draft?.[type]));
   if (!setting) return null;
   const kind = EVENT_KINDS[type];
@@ -70,12 +131,7 @@ function AlertRow({ type }: { type: AlertEventType }) {
             />
           </FormField>
           <FormField id={`${id}-sound`} label="Sound">
-            <Select
-              id={`${id}-sound`}
-              value={setting.sound}
-              options={alertSounds.map((s) => ({ value: s, label: SOUND_LABELS[s] }))}
-              onValueChange={(v) => setAlertField(type, 'sound', v as (typeof alertSounds)[number])}
-            />
+            <Select id={`${id}-sound`} value={alertSoundValue(setting)} options={soundOptions} onValueChange={(v) => setAlertSound(type, v)} />
           </FormField>
           <FormField id={`${id}-seconds`} label="Seconds">
             <Input
@@ -133,6 +189,7 @@ export function AlertsDialog() {
                 </Button>
               )}
             </Card>
+            <AlertSounds />
             <ol className={styles.list}>
               {alertEventTypes.map((type) => (
                 <AlertRow key={type} type={type} />

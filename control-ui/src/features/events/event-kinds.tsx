@@ -1,4 +1,4 @@
-import { Coins, Gem, Gift, HandHeart, Heart, HelpCircle, Repeat, Star, Swords, Tv, AtSign } from 'lucide-react';
+import { Coins, Gem, Gift, HandHeart, Heart, HelpCircle, Repeat, Star, Swords, ThumbsUp, Tv, AtSign } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { liveEventTypes, UNSUPPORTED_EVENT_TEXT, type KnownLiveEventType, type LiveEvent } from '@onair/protocol';
 
@@ -20,7 +20,11 @@ export const EVENT_KINDS: Record<KnownLiveEventType, EventKind> = {
   tweet: { name: 'Tweet', color: '#1D9BF0', icon: (s) => <AtSign size={s} /> },
   tip: { name: 'Tip', color: '#2FA866', icon: (s) => <Coins size={s} /> },
   charity: { name: 'Charity donation', color: '#E4572E', icon: (s) => <HandHeart size={s} /> },
+  facebookReactions: { name: 'Reactions', color: '#1877F2', icon: (s) => <ThumbsUp size={s} /> },
 };
+
+/** Facebook's reaction types in the words of its buttons. */
+const REACTION_WORDS: Record<string, string> = { LIKE: 'Like', LOVE: 'Love', CARE: 'Care', HAHA: 'Haha', WOW: 'Wow', SAD: 'Sad', ANGRY: 'Angry' };
 
 const UNSUPPORTED: EventKind = { name: UNSUPPORTED_EVENT_TEXT, color: '#7A8194', icon: (s) => <HelpCircle size={s} /> };
 const GIFT: EventKind = { ...EVENT_KINDS.sub, name: 'Gift subscription', icon: (s) => <Gift size={s} /> };
@@ -66,6 +70,12 @@ export function detailOf(event: LiveEvent): string | null {
       return v !== null ? money(v, event.data.currency) : null;
     case 'charity':
       return v !== null ? `${money(v, event.data.currency)}${event.data.charityName ? ` to ${event.data.charityName}` : ''}` : null;
+    case 'facebookReactions': {
+      const parts = Object.entries(event.data.reactions ?? {})
+        .sort((a, b) => b[1] - a[1])
+        .map(([type, n]) => `${n} ${REACTION_WORDS[type] ?? type.toLowerCase()}`);
+      return parts.length > 0 ? parts.join(' · ') : v !== null ? plural(v, 'reaction', 'reactions') : null;
+    }
     default:
       return null;
   }

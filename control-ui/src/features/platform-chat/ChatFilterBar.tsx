@@ -9,6 +9,7 @@ const STATE_WORDS: Record<ChatDestinationEntry['state'], string> = {
   reconnecting: 'reconnecting',
   offline: 'offline',
   unsupported: 'coming soon',
+  needsSignIn: 'needs sign-in',
 };
 
 /** Spec §5: one toggle per chat (at least one stays on), and All to show every chat again. */

@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { CHAT_STICK_TO_BOTTOM_PX, hasPermission } from '@onair/protocol';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Button } from '../../components/Button.tsx';
+import { authenticateDestination } from '../../actions/destinations.ts';
 import { setChatViewing } from '../../actions/platform-chat.ts';
 import { useChatStore, useStudioStore } from '../../stores/index.ts';
 import { OnScreenBar } from '../chat-on-screen/OnScreen.tsx';
@@ -42,6 +43,8 @@ export function PlatformChatPanel() {
     useStudioStore((s) => s.project?.role),
     'manage broadcast',
   );
+  // What stops a chat is said live or not when the creator must act (sign in again); the rest only while live.
+  const noticed = destinations.filter((d) => d.error && (live || d.state === 'unsupported' || d.state === 'needsSignIn'));
   const emptyChat = chatEmptyState(loaded, live, destinations.length);
   const list = useRef<HTMLOListElement>(null);
   const stick = useRef(true);
@@ -82,15 +85,19 @@ export function PlatformChatPanel() {
   return (
     <section className={styles.panel} aria-label="Platform chat">
       {destinations.length > 0 && <ChatFilterBar destinations={destinations} filter={filter} />}
-      {destinations.some((d) => d.error && (live || d.state === 'unsupported')) && (
+      {noticed.length > 0 && (
         <ul className={styles.notices} aria-label="Chat status">
-          {destinations
-            .filter((d) => d.error && (live || d.state === 'unsupported'))
-            .map((d) => (
-              <li key={d.id} data-state={d.state}>
-                {d.state === 'unsupported' ? d.error : `${d.name}: ${d.error}`}
-              </li>
-            ))}
+          {noticed.map((d) => (
+            <li key={d.id} data-state={d.state}>
+              <span>{d.state === 'unsupported' ? d.error : `${d.name}: ${d.error}`}</span>
+              {d.state === 'needsSignIn' && canWrite && (
+                // The Connect flow of the destination: its popup, the platform's consent, back here.
+                <Button variant="primary" onClick={() => authenticateDestination(d.id)}>
+                  Reconnect
+                </Button>
+              )}
+            </li>
+          ))}
         </ul>
       )}
       {shown.length > 0 && <OnScreenBar />}

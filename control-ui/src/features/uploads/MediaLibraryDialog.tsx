@@ -121,7 +121,11 @@ export function MediaLibraryDialog({ open, projectId, onClose }: { open: boolean
   const purposeId = useId();
   const fileId = useId();
   const [purpose, setPurpose] = useState<UploadPurpose>('background');
-  const { uploads, usage, inProgress, status } = useUploadsStore();
+  const all = useUploadsStore();
+  const { usage, status } = all;
+  // Alert sounds live in the Alerts dialog, not among the scenes' media.
+  const uploads = all.uploads.filter((u) => u.purpose !== 'alert-sound');
+  const inProgress = all.inProgress.filter((p) => p.purpose !== 'alert-sound');
   useEffect(() => {
     if (open) void loadUploads(projectId);
   }, [open, projectId]);
