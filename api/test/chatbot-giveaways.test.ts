@@ -193,7 +193,12 @@ describe('giveaways', () => {
     expect(['bo', 'cy', 'di']).toContain(winner);
     expect(drawn.winner!.points).toBe(1000);
     await (await runner()).tick();
-    await waitFor('the winner in chat', async () => (replies().includes(`@${winner} won the giveaway and wins 1000 points! (3 entered)`) ? true : undefined), 10_000, 20);
+    await waitFor(
+      'the winner in chat',
+      async () => (replies().includes(`@${winner} won the giveaway and wins 1000 points! (3 entered)`) ? true : undefined),
+      10_000,
+      20,
+    );
     expect(await points(winner)).toBe(1090);
     // Drawn once: a second draw is refused, the result is said once, and entries are over.
     expect((await call(api, owner, 'POST', `${base()}/raffles/${opened.id}/draw`)).body).toMatchObject({ error: { code: 'CHATBOT_RAFFLE_CLOSED' } });
@@ -210,7 +215,12 @@ describe('giveaways', () => {
     await settle();
     clock = Math.max(clock, Date.parse(timed.closesAt)) + 1000;
     await (await runner()).tick();
-    await waitFor('the timed draw in chat', async () => (replies().includes('@solo won the giveaway and wins 1000 points! (1 entered)') ? true : undefined), 10_000, 20);
+    await waitFor(
+      'the timed draw in chat',
+      async () => (replies().includes('@solo won the giveaway and wins 1000 points! (1 entered)') ? true : undefined),
+      10_000,
+      20,
+    );
     expect((await api.db.chatbotRaffle.findUniqueOrThrow({ where: { id: timed.id } })).status).toBe('drawn');
 
     await giveViewer('eve', 50);
@@ -242,7 +252,12 @@ describe('Points event rewards', () => {
     ];
     await deliver(events);
     await deliver(events);
-    await waitFor('the rewards', async () => ((await api.db.chatbotPointReward.count({ where: { channelId: owner.id, key: { startsWith: 'event:' } } })) === 9 ? true : undefined), 10_000, 20);
+    await waitFor(
+      'the rewards',
+      async () => ((await api.db.chatbotPointReward.count({ where: { channelId: owner.id, key: { startsWith: 'event:' } } })) === 9 ? true : undefined),
+      10_000,
+      20,
+    );
     await deliver(events);
     await settle();
     const paid = await Promise.all(viewers.map(points));
@@ -257,7 +272,9 @@ describe('Points event rewards', () => {
       hoster1: 40,
     });
     // Newcomer1 has no viewer row yet: the reward waits, and is paid with their first earning.
-    expect((await api.db.chatbotPointReward.findUniqueOrThrow({ where: { channelId_key: { channelId: owner.id, key: `event:${events[8]!.id}` } } })).paidAt).toBeNull();
+    expect(
+      (await api.db.chatbotPointReward.findUniqueOrThrow({ where: { channelId_key: { channelId: owner.id, key: `event:${events[8]!.id}` } } })).paidAt,
+    ).toBeNull();
     // Live, newcomer1 chats and earns: their first points row brings the waiting reward with it, once.
     const channel = (await api.db.account.findFirstOrThrow({ where: { userId: owner.id, providerId: 'twitch' } })).accountId;
     twitch.channels.set(channel, { followers: 0, subscribers: 0, viewers: 10 });

@@ -282,7 +282,11 @@ describe('the live feed of an overlay page', () => {
     expect(feed.received.filter((m) => m.type === 'overlay.goals').every((m) => m.type !== 'overlay.goals' || m.goals[followers.id] === 0)).toBe(true);
 
     // A paused campaign moves no bar.
-    await call(api, owner, 'PUT', `/api/v1/partner/channels/${owner.id}/charity`, { link: 'https://www.twitch.tv/charity/ada', name: 'Kids First', active: false });
+    await call(api, owner, 'PUT', `/api/v1/partner/channels/${owner.id}/charity`, {
+      link: 'https://www.twitch.tv/charity/ada',
+      name: 'Kids First',
+      active: false,
+    });
     double.emit(donate('c5', 'campaign-kids', 'Kids First', 100));
     await feed.next('overlay.goals', (m) => m.goals[goal.id] === 0);
     feed.close();

@@ -57,7 +57,12 @@ class Fakes {
   purged: string[][] = [];
   rewards = new Map<string, { login: string; points: number }>();
   /** What Redis holds in a replica (cooldowns, permits, the guard); shared by two engines, it is a takeover. */
-  store = { values: new Map<string, number>(), guard: { armedUntil: 0, activeUntil: 0 } as GuardState, first: [] as { at: number; userId: string; messageId: string }[], purged: new Set<string>() };
+  store = {
+    values: new Map<string, number>(),
+    guard: { armedUntil: 0, activeUntil: 0 } as GuardState,
+    first: [] as { at: number; userId: string; messageId: string }[],
+    purged: new Set<string>(),
+  };
   points = new Map<string, number>();
   watched = new Map<string, number>();
   warnings = new Map<string, number>();
@@ -358,7 +363,7 @@ describe('hate-raid guard', () => {
     expect(f.restricted[1]).toEqual({ followerOnlyMinutes: null, slowSeconds: null });
   });
 
-  it("armed by a raid only (the default): a burst without a raid passes, the same burst after one trips it; a takeover keeps it on", async () => {
+  it('armed by a raid only (the default): a burst without a raid passes, the same burst after one trips it; a takeover keeps it on', async () => {
     const f = new Fakes();
     const moderation = structuredClone(DEFAULT_MODERATION);
     moderation.hateRaidGuard = { ...moderation.hateRaidGuard, enabled: true, firstTimeChatters: 3, windowSeconds: 10, durationMinutes: 2 };
@@ -377,7 +382,10 @@ describe('hate-raid guard', () => {
     f.now += 6 * 60_000;
     await next.tick();
     for (const i of [5, 6, 7]) await next.onMessage(msg(`newcomer${i}`, 'hi', { firstMessage: true }));
-    expect(f.restricted).toEqual([{ followerOnlyMinutes: 10, slowSeconds: 10 }, { followerOnlyMinutes: null, slowSeconds: null }]);
+    expect(f.restricted).toEqual([
+      { followerOnlyMinutes: 10, slowSeconds: 10 },
+      { followerOnlyMinutes: null, slowSeconds: null },
+    ]);
   });
 });
 
@@ -387,7 +395,17 @@ describe('takeover', () => {
     const filters = structuredClone(DEFAULT_FILTERS);
     filters.links = { ...filters.links, enabled: true, permitSeconds: 60 };
     const commands = [
-      { id: 'c1', command: '!hype', message: 'HYPE', permission: 'everyone' as const, replyToSender: false, pointCost: 0, globalCooldownSeconds: 30, userCooldownSeconds: 0, enabled: true },
+      {
+        id: 'c1',
+        command: '!hype',
+        message: 'HYPE',
+        permission: 'everyone' as const,
+        replyToSender: false,
+        pointCost: 0,
+        globalCooldownSeconds: 30,
+        userCooldownSeconds: 0,
+        enabled: true,
+      },
     ];
     const first = f.engine(config({ commands, filters }));
     await first.onMessage(msg('bo', '!hype'));

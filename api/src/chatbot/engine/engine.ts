@@ -498,9 +498,7 @@ export class BotEngine {
       }
       const reward = eventReward(this.config.loyalty, e);
       if (reward)
-        await this.deps.data
-          .reward(`event:${e.id}`, reward.kind, reward.login, reward.points)
-          .catch((err: unknown) => this.deps.onError?.(err, 'reward'));
+        await this.deps.data.reward(`event:${e.id}`, reward.kind, reward.login, reward.points).catch((err: unknown) => this.deps.onError?.(err, 'reward'));
     }
   }
 

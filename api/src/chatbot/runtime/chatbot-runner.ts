@@ -430,7 +430,15 @@ export class ChatbotRunner {
           }
           const entry = await tx.chatbotRaffleEntry.upsert({
             where: { raffleId_platformUserId: { raffleId: raffle.id, platformUserId: viewer.userId } },
-            create: { raffleId: raffle.id, platformUserId: viewer.userId, login: viewer.login, subscriber: viewer.subscriber, tickets: 1, pointsSpent: cost, createdAt: at },
+            create: {
+              raffleId: raffle.id,
+              platformUserId: viewer.userId,
+              login: viewer.login,
+              subscriber: viewer.subscriber,
+              tickets: 1,
+              pointsSpent: cost,
+              createdAt: at,
+            },
             update: { tickets: { increment: 1 }, pointsSpent: { increment: cost }, login: viewer.login, subscriber: viewer.subscriber },
           });
           return { entered: true as const, tickets: entry.tickets };
@@ -519,10 +527,27 @@ export class ChatbotRunner {
     if (open) {
       const ttl = Math.max(60, Math.ceil((open.closesAt.getTime() - at.getTime()) / 1000) + 3600);
       if ((await redis.set(chatbotKeys.handled(channelId, `raffle-open:${open.id}`), '1', 'EX', ttl, 'NX')) === 'OK')
-        out.push({ id: open.id, status: 'open', keyword: open.keyword, entryCost: open.entryCost, closesAt: open.closesAt.getTime(), winner: null, entrants: 0 });
+        out.push({
+          id: open.id,
+          status: 'open',
+          keyword: open.keyword,
+          entryCost: open.entryCost,
+          closesAt: open.closesAt.getTime(),
+          winner: null,
+          entrants: 0,
+        });
     }
     const done = await db.$queryRaw<
-      { id: string; status: string; keyword: string; entry_cost: number; closes_at: Date; winner_login: string | null; winner_points: number | null; drawn_at: Date | null }[]
+      {
+        id: string;
+        status: string;
+        keyword: string;
+        entry_cost: number;
+        closes_at: Date;
+        winner_login: string | null;
+        winner_points: number | null;
+        drawn_at: Date | null;
+      }[]
     >`
       UPDATE chatbot_raffles SET announced_at = ${at}
       WHERE channel_id = ${channelId} AND status <> 'open' AND announced_at IS NULL

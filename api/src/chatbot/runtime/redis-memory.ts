@@ -49,7 +49,11 @@ export class RedisBotMemory implements BotMemory {
     const key = chatbotKeys.guard(this.channelId);
     const fields = Object.entries(state).flatMap(([k, v]) => [k, String(v)]);
     if (fields.length === 0) return;
-    await this.redis.multi().hset(key, ...fields).expire(key, GUARD_TTL_SECONDS).exec();
+    await this.redis
+      .multi()
+      .hset(key, ...fields)
+      .expire(key, GUARD_TTL_SECONDS)
+      .exec();
   }
 
   async firstTimer(entry: { at: number; userId: string; messageId: string }, since: number): Promise<{ userId: string; messageId: string }[]> {

@@ -21,7 +21,12 @@ const sections = [
   { id: 'timers', title: 'Timers', lead: 'Messages the bot posts by itself, taking turns.', group: 'chatbot.chat' },
   { id: 'commands', title: 'Commands', lead: 'What the bot answers when a viewer types a command.', group: 'chatbot.chat' },
   { id: 'loyalty', title: 'Loyalty', lead: 'Reward the viewers who stay: regulars, ranks by hours watched, or points.', group: 'chatbot.loyalty' },
-  { id: 'giveaways', title: 'Giveaways', lead: 'Raffles in chat: viewers enter with a keyword, the bot draws and announces the winner.', group: 'chatbot.loyalty' },
+  {
+    id: 'giveaways',
+    title: 'Giveaways',
+    lead: 'Raffles in chat: viewers enter with a keyword, the bot draws and announces the winner.',
+    group: 'chatbot.loyalty',
+  },
   { id: 'quotes', title: 'Quotes', lead: 'Memorable lines of your streams, numbered and dated.', group: 'chatbot.chat' },
   { id: 'link-preview', title: 'Link Preview', lead: 'The title and site of links posted in chat.', group: 'chatbot.chat' },
   { id: 'chat-filters', title: 'Chat Filters', lead: 'What the bot removes from chat, and how it tells the viewer.', group: 'chatbot.moderation' },
