@@ -506,7 +506,8 @@ export class BotEngine {
   async tick(): Promise<void> {
     const now = this.deps.now();
     const live = await this.deps.data.isLive();
-    if (this.config.moderation.hateRaidGuard.enabled) await this.liftGuard(now);
+    // Also when the guard was switched off meanwhile: a restricted chat is given back when its time is up.
+    await this.liftGuard(now);
     await this.raffles(now);
     await this.timers(now, live);
     await this.loyalty(now, live);

@@ -27,7 +27,7 @@ const time = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyl
 function Running({ channelId, raffle, canEdit, pointsName }: { channelId: string; raffle: Raffle; canEdit: boolean; pointsName: string }) {
   const save = useSave();
   return (
-    <div className={styles.subsection} aria-label="Running giveaway">
+    <section className={styles.subsection} aria-label="Running giveaway">
       <h3 className={styles.cardTitle}>
         Running: <span className={bot.mono}>{raffle.keyword}</span>
       </h3>
@@ -46,7 +46,7 @@ function Running({ channelId, raffle, canEdit, pointsName }: { channelId: string
           Cancel the giveaway
         </Button>
       </SaveRow>
-    </div>
+    </section>
   );
 }
 
@@ -79,7 +79,8 @@ export function GiveawaysSection({ channelId, config, canEdit }: SectionProps) {
           <h3 className={styles.cardTitle}>New giveaway</h3>
           <p className={styles.muted}>
             Viewers enter by writing the keyword in chat. The winner is drawn at random when the time is up
-            {points ? ` and wins the raffle-win reward of Loyalty (${config.loyalty.points.rewards.raffleWin} ${pointsName})` : ''}.
+            {points ? ` and wins the raffle-win reward of Loyalty (${config.loyalty.points.rewards.raffleWin} ${pointsName})` : ''}. A subscriber’s ticket
+            counts as many times as the subscriber luck.{points ? '' : ' Tickets are free unless the Points program is on.'}
           </p>
           <div className={bot.row}>
             <TextField label="Keyword" value={draft.keyword} max={32} onChange={(keyword) => set({ keyword })} disabled={!canEdit} />
@@ -97,7 +98,6 @@ export function GiveawaysSection({ channelId, config, canEdit }: SectionProps) {
               min={0}
               onChange={(entryCost) => set({ entryCost })}
               disabled={!canEdit}
-              hint={points ? undefined : 'Tickets are free unless the Points program is on.'}
             />
             <NumberField
               label="Subscriber luck"
@@ -106,7 +106,6 @@ export function GiveawaysSection({ channelId, config, canEdit }: SectionProps) {
               max={RAFFLE_LUCK_MAX}
               onChange={(subscriberLuck) => set({ subscriberLuck })}
               disabled={!canEdit}
-              hint="A subscriber's ticket counts this many times."
             />
             <NumberField
               label="Tickets per viewer"
@@ -119,7 +118,7 @@ export function GiveawaysSection({ channelId, config, canEdit }: SectionProps) {
           </div>
           <SaveRow
             label="Start the giveaway"
-            onSave={() => void save.run(() => openRaffle(channelId, draft))}
+            onSave={() => void save.run(() => openRaffle(channelId, draft)).then((ok) => ok && setDraft(emptyDraft))}
             busy={save.busy}
             error={save.error}
             disabled={!canEdit || config.connection.health === 'disabled'}
