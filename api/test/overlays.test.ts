@@ -239,6 +239,59 @@ describe('the live feed of an overlay page', () => {
     feed.close();
   });
 
+  it('a charity goal bar shows the donations matched to the channel’s active charity campaign (issue 40 item 7)', async () => {
+    const donate = (id: string, campaignId: string, charity: string, cents: number, currency = 'USD') => ({
+      type: 'channel.charity_campaign.donate',
+      broadcasterId: BROADCASTER,
+      event: {
+        id,
+        campaign_id: campaignId,
+        broadcaster_user_id: BROADCASTER,
+        user_id: `d${id}`,
+        user_login: `donor${id}`,
+        user_name: `Donor${id}`,
+        charity_name: charity,
+        charity_description: 'Helping',
+        charity_logo: 'https://example.org/logo.png',
+        charity_website: 'https://www.example-charity.org',
+        amount: { value: cents, decimal_places: 2, currency },
+      },
+    });
+    const connected = await call(api, owner, 'PUT', `/api/v1/partner/channels/${owner.id}/charity`, {
+      link: 'https://www.twitch.tv/charity/ada',
+      name: 'Kids First',
+      active: true,
+    });
+    expect(connected.status, JSON.stringify(connected.body)).toBe(200);
+    // The provider's campaign id, as a provider webhook names it.
+    await api.db.charityCampaign.update({ where: { channelId: owner.id }, data: { providerId: 'campaign-kids' } });
+    const o = await createOverlay(owner);
+    const goal = { ...newWidget('goalBar', randomUUID()), metric: 'charity', currency: 'USD', since: new Date().toISOString(), target: 10_000 } as Widget;
+    const followers = { ...newWidget('goalBar', randomUUID()), since: new Date().toISOString(), target: 5 } as Widget;
+    await call(api, owner, 'PUT', `${base(owner.id)}/${o.id}`, content(o, [goal, followers]));
+    const feed = await FeedSocket.open(o.url);
+    expect((await feed.next('overlay.state')).goals[goal.id]).toBe(0);
+
+    double.emit(donate('c1', 'campaign-kids', 'Kids First', 2500));
+    await feed.next('overlay.goals', (m) => m.goals[goal.id] === 2500);
+    // Another campaign of the same charity, and the right campaign in another currency: not counted.
+    double.emit(donate('c2', 'campaign-other', 'Kids First', 9900));
+    double.emit(donate('c3', 'campaign-kids', 'Kids First', 700, 'EUR'));
+    double.emit(donate('c4', 'campaign-kids', 'Kids First', 1050));
+    await feed.next('overlay.goals', (m) => m.goals[goal.id] === 3550);
+    expect(feed.received.filter((m) => m.type === 'overlay.goals').every((m) => m.type !== 'overlay.goals' || m.goals[followers.id] === 0)).toBe(true);
+
+    // A paused campaign moves no bar.
+    await call(api, owner, 'PUT', `/api/v1/partner/channels/${owner.id}/charity`, {
+      link: 'https://www.twitch.tv/charity/ada',
+      name: 'Kids First',
+      active: false,
+    });
+    double.emit(donate('c5', 'campaign-kids', 'Kids First', 100));
+    await feed.next('overlay.goals', (m) => m.goals[goal.id] === 0);
+    feed.close();
+  });
+
   it('redraws when the overlay is edited, and shows chat only from viewers its trigger access allows', async () => {
     const o = await createOverlay(owner);
     const chatBox = newWidget('chatBox', randomUUID());

@@ -30,6 +30,7 @@ function pathOf(endpoint: Endpoint, channelId: string): string {
     if (name === 'grantId') return '00000000-0000-4000-8000-000000000000';
     if (name === 'exportId') return '00000000-0000-4000-8000-000000000000';
     if (name === 'itemId') return '00000000-0000-4000-8000-000000000000';
+    if (name === 'raffleId') return '00000000-0000-4000-8000-000000000000';
     if (name === 'overlayId') return '00000000-0000-4000-8000-000000000000';
     if (name === 'methodId') return '00000000-0000-4000-8000-000000000000';
     if (name === 'creatorId') return owner.id;

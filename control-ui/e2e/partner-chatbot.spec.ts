@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { completeOnboarding, linkTwitchAccount, SHOTS } from './support/partner.ts';
+import { completeOnboarding, linkTwitchAccount, queryDb, SHOTS } from './support/partner.ts';
 import { signIn } from './support/studio.ts';
 
 test.use({ viewport: { width: 1440, height: 900 } });
@@ -116,4 +116,84 @@ test('chatbot: commands, the bot connection health, warning levels refused past 
   await expect(connection).toContainText('Connected');
   await expect(connection.getByText(notice)).toBeVisible();
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-notice.png`, fullPage: true });
+});
+
+// Issue 40: a giveaway run from the partner area. This stack runs no bot account (see above), so
+// the three viewers' entries are written as the bot writes them when they type the keyword in
+// chat; the chat side (entries from the IRC double, the announcement in chat) is covered against
+// the Twitch doubles in api/test/chatbot-giveaways.test.ts. The draw and its reward are the api's.
+test('chatbot: a giveaway opened from the partner area is drawn, the winner credited and listed', async ({ page }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  const email = `giveaway-${stamp}@example.com`;
+  await signIn(page.request, email);
+  await completeOnboarding(page.request, `Give_${stamp}`);
+  await linkTwitchAccount(email, `gw_${stamp}`);
+  const [{ id: channelId }] = (await queryDb<{ id: string }>('SELECT id FROM users WHERE email = $1', [email])) as [{ id: string }];
+
+  await page.goto('/partner/chatbot/loyalty');
+  await page.getByLabel('Loyalty program').click();
+  await page.getByRole('option', { name: 'Points', exact: true }).click();
+  await page.getByLabel('Raffle Win', { exact: true }).fill('250');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
+  await page.getByLabel('Chatbot on').click();
+
+  await page.getByRole('link', { name: 'Giveaways' }).click();
+  await expect(page).toHaveURL(/\/partner\/chatbot\/giveaways$/);
+  await expect(page.getByText('No giveaways yet')).toBeVisible();
+  await expect(page.getByText('wins the raffle-win reward of Loyalty (250 points)', { exact: false })).toBeVisible();
+  await page.getByLabel('Keyword').fill('!raffle');
+  await page.getByLabel('Ticket cost (points)').fill('10');
+  await page.getByLabel('Subscriber luck').fill('2');
+  await page.getByLabel('Duration (minutes)').fill('10');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-giveaway-new.png`, fullPage: true });
+  await page.getByRole('button', { name: 'Start the giveaway' }).click();
+  const running = page.getByRole('region', { name: 'Running giveaway' });
+  await expect(running).toContainText('0 viewers have entered');
+  // A second one cannot start while this one runs: the page offers draw and cancel instead.
+  await expect(page.getByRole('button', { name: 'Start the giveaway' })).toHaveCount(0);
+
+  // Three viewers typed !raffle in chat (one a subscriber), each paying a 10-point ticket.
+  const [{ id: raffleId }] = (await queryDb<{ id: string }>(`SELECT id FROM chatbot_raffles WHERE channel_id = $1 AND status = 'open'`, [channelId])) as [
+    { id: string },
+  ];
+  const viewers = [
+    { id: `v1-${stamp}`, login: `bo_${stamp}`, subscriber: false },
+    { id: `v2-${stamp}`, login: `cy_${stamp}`, subscriber: true },
+    { id: `v3-${stamp}`, login: `di_${stamp}`, subscriber: false },
+  ];
+  for (const v of viewers) {
+    await queryDb(`INSERT INTO chatbot_viewers (channel_id, platform_user_id, login, points, updated_at) VALUES ($1, $2, $3, 90, now())`, [
+      channelId,
+      v.id,
+      v.login,
+    ]);
+    await queryDb(`INSERT INTO chatbot_raffle_entries (raffle_id, platform_user_id, login, subscriber, tickets, points_spent) VALUES ($1, $2, $3, $4, 1, 10)`, [
+      raffleId,
+      v.id,
+      v.login,
+      v.subscriber,
+    ]);
+  }
+  await expect(running).toContainText('3 viewers have entered (3 tickets)', { timeout: 10_000 });
+  await expect(running).toContainText('A ticket costs 10 points.');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-giveaway-running.png`, fullPage: true });
+
+  await page.getByRole('button', { name: 'Draw the winner now' }).click();
+  const history = page.getByRole('table', { name: 'Past giveaways' });
+  await expect(history.getByRole('cell', { name: 'Drawn', exact: true })).toBeVisible();
+  const [drawn] = (await queryDb<{ winner_login: string; points: number }>(
+    `SELECT r.winner_login, v.points FROM chatbot_raffles r JOIN chatbot_viewers v ON v.channel_id = r.channel_id AND v.platform_user_id = r.winner_user_id WHERE r.id = $1`,
+    [raffleId],
+  )) as [{ winner_login: string; points: number }];
+  expect(viewers.map((v) => v.login)).toContain(drawn.winner_login);
+  expect(drawn.points).toBe(340);
+  await expect(history.getByRole('cell', { name: `${drawn.winner_login} (+250)` })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Start the giveaway' })).toBeVisible();
+  if (SHOTS) {
+    await page.screenshot({ path: `${SHOTS}/chatbot-giveaway-drawn-1440.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.screenshot({ path: `${SHOTS}/chatbot-giveaway-drawn-1280.png`, fullPage: true });
+  }
 });

@@ -200,6 +200,10 @@ export const errorCatalogue = {
   CHATBOT_USER_LISTED: { status: 409, fault: 'user', message: 'This user is already in the list.' },
   /** The channel has no Twitch account linked: the bot has no chat to join. */
   CHATBOT_NO_TWITCH: { status: 409, fault: 'user', message: 'Link your Twitch account in Settings › Integrations first: the chatbot works in Twitch chat.' },
+  /** A giveaway is open already: one at a time per channel (issue 40). */
+  CHATBOT_RAFFLE_OPEN: { status: 409, fault: 'user', message: 'A giveaway is already running. Draw or cancel it before opening another.' },
+  /** The giveaway was drawn or cancelled already. */
+  CHATBOT_RAFFLE_CLOSED: { status: 409, fault: 'user', message: 'This giveaway is over already.' },
   INTERNAL: { status: 500, fault: 'service', message: 'Something went wrong on our side.' },
   DEPENDENCY_UNAVAILABLE: { status: 503, fault: 'service', message: 'A service OnAir depends on is unavailable.' },
   /** The OAuth provider failed the exchange (bad client configuration, provider error). */

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import {
@@ -20,7 +21,10 @@ import {
   DEFAULT_TIMER_SETTINGS,
   DEFAULT_WARNING_LEVELS,
   OnAirError,
+  RAFFLE_HISTORY,
   warningLevelsSchema,
+  type Raffle,
+  type RaffleSettings,
   type ChatbotCommand,
   type ChatbotConfig,
   type ChatbotConnection,
@@ -33,11 +37,13 @@ import {
 import { Prisma, type Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { bannedWordError } from './engine/filters.ts';
+import { drawWeighted, entryWeight } from './engine/raffle-draw.ts';
 import type { BotConfig } from './engine/engine.ts';
 import { chatbotKeys } from './keys.ts';
 
 type CommandRow = Prisma.ChatbotCommandGetPayload<object>;
 type SettingsRow = Prisma.ChatbotSettingsGetPayload<object>;
+type RaffleRow = Prisma.ChatbotRaffleGetPayload<object>;
 
 /** The JSON columns of chatbot_settings, each with its schema and default. */
 const sections = {
@@ -147,7 +153,11 @@ export class ChatbotService {
 
   /** What the bot engine runs on, read fresh (the runner calls it on start and on every change). */
   async botConfig(channelId: string, channelLogin: string): Promise<BotConfig> {
-    const c = await this.config(channelId);
+    const [c, open, unannounced] = await Promise.all([
+      this.config(channelId),
+      this.deps.db.chatbotRaffle.findFirst({ where: { channelId, status: 'open' } }),
+      this.deps.db.chatbotRaffle.count({ where: { channelId, status: { not: 'open' }, announcedAt: null } }),
+    ]);
     return {
       channelLogin,
       commands: c.commands,
@@ -163,6 +173,10 @@ export class ChatbotService {
       ranks: c.ranks,
       extras: c.extras,
       linkPreview: c.linkPreview,
+      raffle: open
+        ? { id: open.id, keyword: open.keyword.toLowerCase(), entryCost: open.entryCost, maxEntries: open.maxEntries, closesAt: open.closesAt.getTime() }
+        : null,
+      raffleNews: open !== null || unannounced > 0,
     };
   }
 
@@ -319,6 +333,143 @@ export class ChatbotService {
 
   async removeUser(channelId: string, kind: 'regular' | 'ignored', id: string): Promise<void> {
     await this.removed(this.deps.db.chatbotUser.deleteMany({ where: { id, channelId, kind } }), channelId);
+  }
+
+  // ---- Giveaways (issue 40) ----
+
+  /** The running giveaway, if any, and the past ones, newest first. */
+  async raffles(channelId: string): Promise<Raffle[]> {
+    const rows = await this.deps.db.chatbotRaffle.findMany({ where: { channelId }, orderBy: { openedAt: 'desc' }, take: RAFFLE_HISTORY });
+    return this.raffleViews(rows);
+  }
+
+  private async raffleViews(rows: RaffleRow[]): Promise<Raffle[]> {
+    const sums = await this.deps.db.chatbotRaffleEntry.groupBy({
+      by: ['raffleId'],
+      where: { raffleId: { in: rows.map((r) => r.id) } },
+      _count: { _all: true },
+      _sum: { tickets: true },
+    });
+    const by = new Map(sums.map((s) => [s.raffleId, s]));
+    return rows.map((r) => ({
+      id: r.id,
+      keyword: r.keyword,
+      entryCost: r.entryCost,
+      subscriberLuck: r.subscriberLuck,
+      maxEntriesPerViewer: r.maxEntries,
+      status: r.status === 'drawn' || r.status === 'cancelled' ? r.status : 'open',
+      openedAt: r.openedAt.toISOString(),
+      closesAt: r.closesAt.toISOString(),
+      drawnAt: r.drawnAt?.toISOString() ?? null,
+      entrants: by.get(r.id)?._count._all ?? 0,
+      tickets: by.get(r.id)?._sum.tickets ?? 0,
+      winner: r.winnerLogin ? { login: r.winnerLogin, points: r.winnerPoints ?? 0 } : null,
+    }));
+  }
+
+  private async raffleView(id: string): Promise<Raffle> {
+    const [view] = await this.raffleViews([await this.deps.db.chatbotRaffle.findUniqueOrThrow({ where: { id } })]);
+    return view!;
+  }
+
+  /** Opens a giveaway (one at a time: one whose time is up but was not drawn, with no bot running, is drawn first). */
+  async openRaffle(channelId: string, input: RaffleSettings): Promise<Raffle> {
+    const now = this.now();
+    const stale = await this.deps.db.chatbotRaffle.findFirst({ where: { channelId, status: 'open', closesAt: { lte: now } }, select: { id: true } });
+    if (stale) await this.drawRaffle(channelId, stale.id);
+    let row: RaffleRow;
+    try {
+      row = await this.deps.db.chatbotRaffle.create({
+        data: {
+          channelId,
+          keyword: input.keyword,
+          entryCost: input.entryCost,
+          subscriberLuck: input.subscriberLuck,
+          maxEntries: input.maxEntriesPerViewer,
+          openedAt: now,
+          closesAt: new Date(now.getTime() + input.durationMinutes * 60_000),
+        },
+      });
+    } catch (err) {
+      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') throw new OnAirError('CHATBOT_RAFFLE_OPEN');
+      throw err;
+    }
+    this.deps.logger.info({ channelId, raffleId: row.id }, 'giveaway opened');
+    await this.changed(channelId);
+    return this.raffleView(row.id);
+  }
+
+  /**
+   * Draws the winner of an open giveaway: one uniform integer from crypto.randomInt below the sum
+   * of the weights (tickets, times the luck for subscribers) picks the entry (drawWeighted), so
+   * each viewer's chance is exactly their weight over the total. The raffle-win reward of the
+   * Points program is paid in the same transaction, once (its ledger key is the giveaway's id).
+   * The bot announces the result. Entries and the draw lock the giveaway's row, so no ticket
+   * sneaks in after the draw.
+   */
+  async drawRaffle(channelId: string, raffleId: string, random: (max: number) => number = randomInt): Promise<Raffle> {
+    const now = this.now();
+    const settings = await this.deps.db.chatbotSettings.findUnique({ where: { channelId } });
+    const loyalty = section(settings, 'loyalty');
+    const reward = loyalty.program === 'points' ? loyalty.points.rewards.raffleWin : 0;
+    const drawn = await this.deps.db.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<{ id: string; status: string; subscriber_luck: number }[]>`
+        SELECT id, status, subscriber_luck FROM chatbot_raffles WHERE id = ${raffleId}::uuid AND channel_id = ${channelId} FOR UPDATE`;
+      const raffle = locked[0];
+      if (!raffle) throw new OnAirError('CHATBOT_ITEM_NOT_FOUND');
+      if (raffle.status !== 'open') throw new OnAirError('CHATBOT_RAFFLE_CLOSED');
+      // A stable order (by entry time, then id), so the same random number always names the same viewer.
+      const entries = await tx.chatbotRaffleEntry.findMany({ where: { raffleId }, orderBy: [{ createdAt: 'asc' }, { platformUserId: 'asc' }] });
+      const index = drawWeighted(
+        entries.map((e) => entryWeight(e, raffle.subscriber_luck)),
+        random,
+      );
+      const winner = index === null ? null : entries[index]!;
+      if (winner && reward > 0) {
+        const paid = await tx.$executeRaw`
+          INSERT INTO chatbot_point_rewards (channel_id, key, kind, login, points, paid_at)
+          VALUES (${channelId}, ${`raffle:${raffleId}`}, 'raffleWin', ${winner.login}, ${reward}, ${now})
+          ON CONFLICT DO NOTHING`;
+        if (paid > 0)
+          await tx.$executeRaw`
+            INSERT INTO chatbot_viewers (channel_id, platform_user_id, login, points, updated_at)
+            VALUES (${channelId}, ${winner.platformUserId}, ${winner.login}, ${reward}, ${now})
+            ON CONFLICT (channel_id, platform_user_id) DO UPDATE SET points = chatbot_viewers.points + EXCLUDED.points, updated_at = EXCLUDED.updated_at`;
+      }
+      await tx.chatbotRaffle.update({
+        where: { id: raffleId },
+        data: {
+          status: 'drawn',
+          drawnAt: now,
+          winnerUserId: winner?.platformUserId ?? null,
+          winnerLogin: winner?.login ?? null,
+          winnerPoints: winner ? reward : null,
+        },
+      });
+      return winner;
+    });
+    this.deps.logger.info({ channelId, raffleId, winner: drawn !== null }, 'giveaway drawn');
+    await this.changed(channelId);
+    return this.raffleView(raffleId);
+  }
+
+  /** Cancels an open giveaway: no winner, and the points paid for tickets go back to each viewer. */
+  async cancelRaffle(channelId: string, raffleId: string): Promise<Raffle> {
+    const now = this.now();
+    await this.deps.db.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<{ status: string }[]>`
+        SELECT status FROM chatbot_raffles WHERE id = ${raffleId}::uuid AND channel_id = ${channelId} FOR UPDATE`;
+      if (!locked[0]) throw new OnAirError('CHATBOT_ITEM_NOT_FOUND');
+      if (locked[0].status !== 'open') throw new OnAirError('CHATBOT_RAFFLE_CLOSED');
+      await tx.$executeRaw`
+        UPDATE chatbot_viewers v SET points = v.points + e.points_spent, updated_at = ${now}
+        FROM chatbot_raffle_entries e
+        WHERE e.raffle_id = ${raffleId}::uuid AND e.points_spent > 0 AND v.channel_id = ${channelId} AND v.platform_user_id = e.platform_user_id`;
+      await tx.chatbotRaffle.update({ where: { id: raffleId }, data: { status: 'cancelled', drawnAt: now } });
+    });
+    this.deps.logger.info({ channelId, raffleId }, 'giveaway cancelled');
+    await this.changed(channelId);
+    return this.raffleView(raffleId);
   }
 
   private async roomFor(count: Promise<number>, maximum: number): Promise<void> {

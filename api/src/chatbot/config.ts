@@ -35,6 +35,12 @@ export const chatbotConfigShape = {
   /** Helix calls waiting beyond this are refused (a flood of removals waits for Twitch's rate limit in a bounded line). */
   CHATBOT_HELIX_QUEUE_MAX: z.coerce.number().int().min(10).default(2000),
   /**
+   * The hate-raid guard's removals a second (one Helix call per viewer: a one-second timeout
+   * clears all their lines). Twitch gives the bot's token 800 points a minute for everything;
+   * 5 a second leaves more than half of them for replies and the rest while a raid is purged.
+   */
+  CHATBOT_PURGE_PER_SECOND: z.coerce.number().min(0.1).max(13).default(5),
+  /**
    * `host:port` entries a link preview may fetch although they resolve to private addresses (as
    * RENDER_ALLOWED_HOSTS for pages); every other private, loopback or link-local address is refused,
    * and the metadata address always. Names are resolved by EGRESS_DNS_SERVERS when set.

@@ -5,6 +5,10 @@ import {
   chatbotQuoteEndpoints,
   chatbotRegularEndpoints,
   chatbotTimerEndpoints,
+  cancelRaffleEndpoint,
+  drawRaffleEndpoint,
+  listRafflesEndpoint,
+  openRaffleEndpoint,
   getChatbotEndpoint,
   updateChatbotAlertsEndpoint,
   updateChatbotConnectionEndpoint,
@@ -56,5 +60,10 @@ export function chatbotRoutes(chatbot: ChatbotService): Router {
   mount(router, updateChatbotModerationEndpoint, async ({ params, body }) => chatbot.updateSection(params.channelId, 'moderation', body));
   mount(router, updateChatbotLoyaltyEndpoint, async ({ params, body }) => chatbot.updateSection(params.channelId, 'loyalty', body));
   mount(router, updateChatbotRanksEndpoint, async ({ params, body }) => chatbot.updateSection(params.channelId, 'ranks', body.ranks));
+
+  mount(router, listRafflesEndpoint, async ({ params }) => ({ raffles: await chatbot.raffles(params.channelId) }));
+  mount(router, openRaffleEndpoint, async ({ params, body }) => new Reply(201, await chatbot.openRaffle(params.channelId, body)));
+  mount(router, drawRaffleEndpoint, async ({ params }) => chatbot.drawRaffle(params.channelId, params.raffleId));
+  mount(router, cancelRaffleEndpoint, async ({ params }) => chatbot.cancelRaffle(params.channelId, params.raffleId));
   return router;
 }

@@ -43,6 +43,7 @@ const schemas = {
   'channel.cheer': z.object({ ...anonUser, is_anonymous: z.boolean(), message: z.string().max(2000), bits: z.number().int().min(1) }),
   'channel.charity_campaign.donate': z.object({
     ...user,
+    campaign_id: z.string().max(200).optional(),
     charity_name: name,
     charity_website: z.string().max(2000).optional(),
     amount: z.object({ value: z.number().int(), decimal_places: z.number().int().min(0).max(6), currency: z.string().max(8) }),
@@ -163,7 +164,12 @@ export function normaliseTwitchEvent(
         platformUsername: c(e.user_name || e.user_login),
         platformUserId: e.user_id,
         value: e.amount.value / 10 ** e.amount.decimal_places,
-        data: { currency: e.amount.currency.toUpperCase(), charityName: c(e.charity_name), ...(link ? { link } : {}) },
+        data: {
+          currency: e.amount.currency.toUpperCase(),
+          charityName: c(e.charity_name),
+          ...(e.campaign_id ? { charityCampaignId: e.campaign_id } : {}),
+          ...(link ? { link } : {}),
+        },
       };
     }
   }

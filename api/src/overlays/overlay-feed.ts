@@ -5,6 +5,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import {
   alertEventTypes,
   alertValues,
+  charityDonationMatches,
   chatChannels,
   eventChannels,
   liveEventSchema,
@@ -255,20 +256,33 @@ export class OverlayFeed {
     if (this.widgets(v, 'goalBar').length > 0) this.send(v, { type: 'overlay.goals', goals: await this.goals(v) });
   }
 
-  /** Goal bar progress: followers, subs (a gift of n counts n) or tips in the goal's currency (minor units), since the goal's start. */
+  /**
+   * Goal bar progress: followers, subs (a gift of n counts n), tips in the goal's currency (minor
+   * units), or the donations to the channel's active charity campaign in the goal's currency
+   * (charity events matched to the campaign: charityDonationMatches), since the goal's start.
+   */
   async goals(v: Viewer): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
-    for (const goal of this.widgets(v, 'goalBar')) {
-      const types = goal.metric === 'followers' ? ['follow'] : goal.metric === 'subs' ? ['sub', 'resub'] : ['tip'];
+    const goals = this.widgets(v, 'goalBar');
+    const campaign = goals.some((g) => g.metric === 'charity')
+      ? await this.deps.db.charityCampaign.findUnique({ where: { channelId: v.overlay.channelId } })
+      : null;
+    for (const goal of goals) {
+      const types = goal.metric === 'followers' ? ['follow'] : goal.metric === 'subs' ? ['sub', 'resub'] : goal.metric === 'charity' ? ['charity'] : ['tip'];
+      if (goal.metric === 'charity' && !campaign?.active) {
+        out[goal.id] = 0;
+        continue;
+      }
       const rows = await this.deps.db.liveEvent.findMany({
         where: { projectId: { in: v.projectIds }, type: { in: types }, platformCreatedAt: { gte: new Date(goal.since) }, replay: false, suppressed: false },
         select: { type: true, value: true, data: true },
       });
       let total = 0;
       for (const r of rows) {
-        const data = (r.data ?? {}) as { giftCount?: number; currency?: string };
+        const data = (r.data ?? {}) as { giftCount?: number; currency?: string; charityName?: string; charityCampaignId?: string; link?: string };
         if (goal.metric === 'followers') total += 1;
         else if (goal.metric === 'subs') total += r.type === 'sub' && typeof data.giftCount === 'number' ? data.giftCount : 1;
+        else if (goal.metric === 'charity' && (!campaign || !charityDonationMatches(campaign, { type: r.type, data }))) continue;
         else if (r.value !== null && (data.currency ?? '').toUpperCase() === goal.currency) total += minorUnits(r.value, goal.currency);
       }
       out[goal.id] = total;

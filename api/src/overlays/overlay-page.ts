@@ -77,7 +77,7 @@ function draw(){
   }
   tick();
 }
-function goal(v){const w=v.w,cur=goals[w.id]||0;const fmt=(n)=>w.metric==='tips'?money(n,w.currency):String(n);v.count.textContent=fmt(cur)+' / '+fmt(w.target);v.fill.style.width=Math.min(100,cur/w.target*100)+'%';v.box.dataset.progress=String(cur);}
+function goal(v){const w=v.w,cur=goals[w.id]||0;const fmt=(n)=>w.metric==='tips'||w.metric==='charity'?money(n,w.currency):String(n);v.count.textContent=fmt(cur)+' / '+fmt(w.target);v.fill.style.width=Math.min(100,cur/w.target*100)+'%';v.box.dataset.progress=String(cur);}
 function tick(){const now=Date.now();for(const v of timers){const at=Date.parse(v.w.at);v.clock.textContent=clock(v.w.mode==='countdown'?at-now:now-at);}}
 setInterval(tick,1000);
 function play(v){

@@ -1,4 +1,9 @@
 import {
+  cancelRaffleEndpoint,
+  drawRaffleEndpoint,
+  listRafflesEndpoint,
+  openRaffleEndpoint,
+  type RaffleInput,
   chatbotCommandEndpoints,
   chatbotIgnoredUserEndpoints,
   chatbotQuoteEndpoints,
@@ -32,7 +37,7 @@ function failed(err: unknown): FormResult {
 /** The Chatbot page of a channel: every section and the bot's health. */
 export async function loadChatbot(channelId: string, client: HttpClient = httpClient): Promise<void> {
   const state = useChatbotStore.getState();
-  if (state.channelId !== channelId) useChatbotStore.setState({ channelId, status: 'loading', config: null, error: null });
+  if (state.channelId !== channelId) useChatbotStore.setState({ channelId, status: 'loading', config: null, error: null, raffles: null });
   try {
     const config = await call(getChatbotEndpoint, { params: { channelId } }, client);
     if (useChatbotStore.getState().channelId === channelId) useChatbotStore.setState({ status: 'ready', config, error: null });
@@ -121,6 +126,38 @@ export async function removeChatbotItem(channelId: string, list: ChatbotListName
   try {
     await call(lists[list].remove, { params: { channelId, itemId } }, client);
     await loadChatbot(channelId, client);
+    return { ok: true };
+  } catch (err) {
+    return failed(err);
+  }
+}
+
+/** The channel's giveaways (the running one and the history). */
+export async function loadRaffles(channelId: string, client: HttpClient = httpClient): Promise<void> {
+  try {
+    const { raffles } = await call(listRafflesEndpoint, { params: { channelId } }, client);
+    if (useChatbotStore.getState().channelId === channelId) useChatbotStore.setState({ raffles });
+  } catch {
+    // The list stays as it was; the next poll tries again.
+  }
+}
+
+/** Opens a giveaway: the bot announces it in chat. */
+export async function openRaffle(channelId: string, input: RaffleInput, client: HttpClient = httpClient): Promise<FormResult> {
+  try {
+    await call(openRaffleEndpoint, { params: { channelId }, body: input }, client);
+    await loadRaffles(channelId, client);
+    return { ok: true };
+  } catch (err) {
+    return failed(err);
+  }
+}
+
+/** Draws the running giveaway now, or cancels it (points given back). */
+export async function closeRaffle(channelId: string, raffleId: string, how: 'draw' | 'cancel', client: HttpClient = httpClient): Promise<FormResult> {
+  try {
+    await call(how === 'draw' ? drawRaffleEndpoint : cancelRaffleEndpoint, { params: { channelId, raffleId } }, client);
+    await loadRaffles(channelId, client);
     return { ok: true };
   } catch (err) {
     return failed(err);

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ChatbotConfig } from '@onair/protocol';
+import type { ChatbotConfig, Raffle } from '@onair/protocol';
 import type { LoadStatus } from './partner-store.ts';
 
 export interface ChatbotState {
@@ -8,10 +8,12 @@ export interface ChatbotState {
   status: LoadStatus;
   config: ChatbotConfig | null;
   error: string | null;
+  /** Giveaways of the channel, the running one first (issue 40); null until read. */
+  raffles: Raffle[] | null;
 }
 
 export function initialChatbotState(): ChatbotState {
-  return { channelId: null, status: 'idle', config: null, error: null };
+  return { channelId: null, status: 'idle', config: null, error: null, raffles: null };
 }
 
 export function createChatbotStore() {

@@ -217,12 +217,28 @@ export const chatbotModerationSchema = z.strictObject({
     followerOnlyMinutes: z.number().int().min(0).max(129_600),
     slowSeconds: z.number().int().min(0).max(120),
     durationMinutes: z.number().int().min(1).max(240),
+    /**
+     * What arms it (issue 40): 'raid' watches the first-time chatters only for `raidWindowMinutes`
+     * after a raid arrives; 'raidOrBurst' also trips on a burst at any time (hate raids that come
+     * without a raid). Came later: documents saved before take the defaults.
+     */
+    armOn: z.enum(['raid', 'raidOrBurst']).default('raid'),
+    raidWindowMinutes: z.number().int().min(1).max(60).default(5),
   }),
 });
 export type ChatbotModeration = z.infer<typeof chatbotModerationSchema>;
 export const DEFAULT_MODERATION: ChatbotModeration = {
   warningsExpireHours: 24,
-  hateRaidGuard: { enabled: false, firstTimeChatters: 10, windowSeconds: 30, followerOnlyMinutes: 10, slowSeconds: 10, durationMinutes: 10 },
+  hateRaidGuard: {
+    enabled: false,
+    firstTimeChatters: 10,
+    windowSeconds: 30,
+    followerOnlyMinutes: 10,
+    slowSeconds: 10,
+    durationMinutes: 10,
+    armOn: 'raid',
+    raidWindowMinutes: 5,
+  },
 };
 
 // ---- Alerts in chat ----------------------------------------------------------------------------
@@ -256,6 +272,7 @@ const pointsInterval = z.union(
 );
 const earning = z.strictObject({ enabled: z.boolean(), amount: z.number().int().min(0).max(100_000), intervalMinutes: pointsInterval });
 export const pointsRewardEvents = ['tip', 'follow', 'subscribe', 'giftSub', 'raffleWin', 'host', 'cheer', 'raid'] as const;
+export type PointsRewardEvent = (typeof pointsRewardEvents)[number];
 export const chatbotLoyaltySchema = z.strictObject({
   program: z.enum(loyaltyPrograms),
   points: z.strictObject({

@@ -25,6 +25,7 @@ import {
   updateChatbotConnectionBodySchema,
   warningLevelsSchema,
 } from './chatbot.ts';
+import { raffleEndpoints } from './raffles.ts';
 
 // The Chatbot page's calls. Each names the channel capability it needs (spec §6: the Chatbot
 // permission groups are moderation, chat and loyalty), which the api checks before the handler.
@@ -216,4 +217,5 @@ export const chatbotEndpoints: readonly Endpoint[] = [
   updateChatbotModerationEndpoint,
   updateChatbotLoyaltyEndpoint,
   updateChatbotRanksEndpoint,
+  ...raffleEndpoints,
 ];

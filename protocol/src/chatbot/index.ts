@@ -1,2 +1,3 @@
 export * from './chatbot.ts';
 export * from './http.ts';
+export * from './raffles.ts';

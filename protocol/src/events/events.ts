@@ -47,6 +47,8 @@ export const liveEventDataSchema = z.object({
   link: z.url().optional(),
   /** Charity donations: the charity's name. */
   charityName: z.string().optional(),
+  /** Charity donations: the platform's id of the campaign given to (Twitch's campaign_id), matched to the channel's charity campaign. */
+  charityCampaignId: z.string().max(200).optional(),
   /** Subs: the tier ('1000', '2000', '3000' on Twitch), or a YouTube membership level's name. */
   tier: z.string().optional(),
   /**

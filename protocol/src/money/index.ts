@@ -1,2 +1,3 @@
 export * from './money.ts';
 export * from './http.ts';
+export * from './charity.ts';

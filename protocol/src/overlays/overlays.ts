@@ -82,9 +82,12 @@ export const overlayImageUrlSchema = z
       ctx.addIssue({ code: 'custom', message: `This image cannot be shown: ${check.reason}.` });
   });
 
-export const goalMetrics = ['followers', 'subs', 'tips'] as const;
+/** 'charity': donations to the channel's active charity campaign (Settings › Integrations), in the goal's currency (issue 40). */
+export const goalMetrics = ['followers', 'subs', 'tips', 'charity'] as const;
 export type GoalMetric = (typeof goalMetrics)[number];
-export const goalMetricLabels: Record<GoalMetric, string> = { followers: 'Followers', subs: 'Subscribers', tips: 'Tips' };
+export const goalMetricLabels: Record<GoalMetric, string> = { followers: 'Followers', subs: 'Subscribers', tips: 'Tips', charity: 'Charity campaign' };
+/** Goals counted in money (minor units of the goal's currency). */
+export const moneyGoalMetrics: readonly GoalMetric[] = ['tips', 'charity'];
 
 const alertBoxSchema = z.strictObject({
   kind: z.literal('alertBox'),
@@ -113,9 +116,9 @@ const goalBarSchema = z.strictObject({
   ...style,
   title: shortText,
   metric: z.enum(goalMetrics),
-  /** Followers or subs to reach, or an amount of tips in minor units of `currency`. */
+  /** Followers or subs to reach, or an amount of tips or charity donations in minor units of `currency`. */
   target: z.number().int().min(1).max(1_000_000_000),
-  /** ISO 4217; tips only count in this currency. */
+  /** ISO 4217; tips and donations only count in this currency. */
   currency: z.string().regex(/^[A-Z]{3}$/),
   /** Events from this moment on count towards the goal. */
   since: z.iso.datetime(),

@@ -8,7 +8,18 @@ import {
   DEFAULT_MODERATION,
   type ChatSegment,
 } from '@onair/protocol';
-import { BotEngine, rankWords, watchedWords, type BotActions, type BotConfig, type BotData, type BotMessage } from './engine.ts';
+import {
+  BotEngine,
+  eventReward,
+  rankWords,
+  watchedWords,
+  type BotActions,
+  type BotConfig,
+  type BotData,
+  type BotMemory,
+  type BotMessage,
+  type GuardState,
+} from './engine.ts';
 import { bannedWordError } from './filters.ts';
 import { renderTemplate } from './template.ts';
 
@@ -28,6 +39,8 @@ function config(overrides: Partial<BotConfig> = {}): BotConfig {
     ranks: [],
     extras: DEFAULT_EXTRAS,
     linkPreview: DEFAULT_LINK_PREVIEW,
+    raffle: null,
+    raffleNews: false,
     ...overrides,
   };
 }
@@ -41,6 +54,15 @@ class Fakes {
   timeouts: { userId: string; seconds: number }[] = [];
   bans: string[] = [];
   restricted: unknown[] = [];
+  purged: string[][] = [];
+  rewards = new Map<string, { login: string; points: number }>();
+  /** What Redis holds in a replica (cooldowns, permits, the guard); shared by two engines, it is a takeover. */
+  store = {
+    values: new Map<string, number>(),
+    guard: { armedUntil: 0, activeUntil: 0 } as GuardState,
+    first: [] as { at: number; userId: string; messageId: string }[],
+    purged: new Set<string>(),
+  };
   points = new Map<string, number>();
   watched = new Map<string, number>();
   warnings = new Map<string, number>();
@@ -57,6 +79,24 @@ class Fakes {
     timeout: async (userId, seconds) => void this.timeouts.push({ userId, seconds }),
     ban: async (userId) => void this.bans.push(userId),
     restrictChat: async (s) => void this.restricted.push(s),
+    purge: (ids) => void this.purged.push([...ids]),
+  };
+  memory: BotMemory = {
+    cooling: async (keys, now) => keys.some((k) => (this.store.values.get(`c:${k}`) ?? 0) > now),
+    cool: async (entries) => {
+      for (const e of entries) this.store.values.set(`c:${e.key}`, e.until);
+    },
+    permit: async (login, until) => void this.store.values.set(`p:${login}`, until),
+    permitted: async (login, now) => (this.store.values.get(`p:${login}`) ?? -1) >= now,
+    guard: async () => ({ ...this.store.guard }),
+    setGuard: async (state) => void Object.assign(this.store.guard, state),
+    firstTimer: async (entry, since) => {
+      this.store.first = [...this.store.first.filter((f) => f.at >= since), entry];
+      return this.store.first.map(({ userId, messageId }) => ({ userId, messageId }));
+    },
+    clearFirstTimers: async () => void (this.store.first = []),
+    unpurged: async (ids) => ids.filter((id) => !this.store.purged.has(id) && this.store.purged.add(id)),
+    clearPurged: async () => this.store.purged.clear(),
   };
   data: BotData = {
     countUse: async (id) => this.counts.set(id, (this.counts.get(id) ?? 0) + 1).get(id)!,
@@ -74,7 +114,14 @@ class Fakes {
       for (const l of logins) this.regulars.add(`u-${l}`);
       return logins;
     },
-    rewardByLogin: async () => undefined,
+    reward: async (key, _kind, login, points) => {
+      if (this.rewards.has(key)) return false;
+      this.rewards.set(key, { login, points });
+      return true;
+    },
+    enterRaffle: async () => ({ entered: true, tickets: 1 }),
+    drawRaffle: async () => undefined,
+    raffleNews: async () => [],
     warn: async (userId) => this.warnings.set(userId, (this.warnings.get(userId) ?? 0) + 1).get(userId)!,
     addQuote: async (message, author) => {
       const q = { number: this.quotes.length + 1, message, author, createdAt: new Date(this.now) };
@@ -96,6 +143,7 @@ class Fakes {
     return new BotEngine(c, {
       actions: this.actions,
       data: this.data,
+      memory: this.memory,
       now: () => this.now,
       onError: (err) => {
         throw err;
@@ -292,16 +340,85 @@ describe('hate-raid guard', () => {
   it('goes follower-only and slow when first-time chatters flood, removes their messages, and lifts it after', async () => {
     const f = new Fakes();
     const moderation = structuredClone(DEFAULT_MODERATION);
-    moderation.hateRaidGuard = { enabled: true, firstTimeChatters: 3, windowSeconds: 10, followerOnlyMinutes: 10, slowSeconds: 5, durationMinutes: 2 };
+    moderation.hateRaidGuard = {
+      enabled: true,
+      firstTimeChatters: 3,
+      windowSeconds: 10,
+      followerOnlyMinutes: 10,
+      slowSeconds: 5,
+      durationMinutes: 2,
+      armOn: 'raidOrBurst',
+      raidWindowMinutes: 5,
+    };
     const bot = f.engine(config({ moderation }));
     const raid = [1, 2, 3, 4].map((i) => msg(`raider${i}`, 'spam', { firstMessage: true }));
     for (const m of raid) await bot.onMessage(m);
     await bot.onMessage(msg('regularviewer', 'hi'));
     expect(f.restricted).toEqual([{ followerOnlyMinutes: 10, slowSeconds: 5 }]);
-    expect(new Set(f.deleted)).toEqual(new Set(raid.map((m) => m.id)));
+    // One batch of the three who tripped it, then the fourth alone: a purge per viewer, not a call per line.
+    expect(f.purged).toEqual([['u-raider1', 'u-raider2', 'u-raider3'], ['u-raider4']]);
+    expect(f.deleted).toEqual([]);
     f.now += 121_000;
     await bot.onMessage(msg('later', 'hello'));
     expect(f.restricted[1]).toEqual({ followerOnlyMinutes: null, slowSeconds: null });
+  });
+
+  it('armed by a raid only (the default): a burst without a raid passes, the same burst after one trips it; a takeover keeps it on', async () => {
+    const f = new Fakes();
+    const moderation = structuredClone(DEFAULT_MODERATION);
+    moderation.hateRaidGuard = { ...moderation.hateRaidGuard, enabled: true, firstTimeChatters: 3, windowSeconds: 10, durationMinutes: 2 };
+    expect(moderation.hateRaidGuard.armOn).toBe('raid');
+    const bot = f.engine(config({ moderation }));
+    for (const i of [1, 2, 3, 4]) await bot.onMessage(msg(`newcomer${i}`, 'hello!', { firstMessage: true }));
+    expect(f.restricted).toEqual([]);
+    await bot.onEvents([{ id: 'raid-1', type: 'twitchRaid', platformUsername: 'Friend', value: 40, data: {} }]);
+    for (const i of [1, 2, 3]) await bot.onMessage(msg(`raider${i}`, 'spam', { firstMessage: true }));
+    expect(f.restricted).toEqual([{ followerOnlyMinutes: 10, slowSeconds: 10 }]);
+    // Another engine on the same memory (the next replica): the guard is still on, raider1 is not purged twice.
+    const next = f.engine(config({ moderation }));
+    await next.onMessage(msg('raider9', 'spam', { firstMessage: true }));
+    expect(f.purged).toEqual([['u-raider1', 'u-raider2', 'u-raider3'], ['u-raider9']]);
+    // The raid's window ends: a later burst passes again.
+    f.now += 6 * 60_000;
+    await next.tick();
+    for (const i of [5, 6, 7]) await next.onMessage(msg(`newcomer${i}`, 'hi', { firstMessage: true }));
+    expect(f.restricted).toEqual([
+      { followerOnlyMinutes: 10, slowSeconds: 10 },
+      { followerOnlyMinutes: null, slowSeconds: null },
+    ]);
+  });
+});
+
+describe('takeover', () => {
+  it('a cooldown and a !permit started by one engine hold in the next one on the same memory', async () => {
+    const f = new Fakes();
+    const filters = structuredClone(DEFAULT_FILTERS);
+    filters.links = { ...filters.links, enabled: true, permitSeconds: 60 };
+    const commands = [
+      {
+        id: 'c1',
+        command: '!hype',
+        message: 'HYPE',
+        permission: 'everyone' as const,
+        replyToSender: false,
+        pointCost: 0,
+        globalCooldownSeconds: 30,
+        userCooldownSeconds: 0,
+        enabled: true,
+      },
+    ];
+    const first = f.engine(config({ commands, filters }));
+    await first.onMessage(msg('bo', '!hype'));
+    await first.onMessage(msg('ada', '!permit cy', { roles: { broadcaster: true, moderator: false, vip: false, subscriber: false } }));
+    const next = f.engine(config({ commands, filters }));
+    await next.onMessage(msg('cy', '!hype'));
+    const link = msg('cy', 'see evil.example/x', { segments: [{ kind: 'link', value: 'evil.example/x', href: 'https://evil.example/x' }] });
+    await next.onMessage(link);
+    expect(f.said.filter((t) => t === 'HYPE')).toEqual(['HYPE']);
+    expect(f.deleted).not.toContain(link.id);
+    f.now += 31_000;
+    await next.onMessage(msg('cy', '!hype'));
+    expect(f.said.filter((t) => t === 'HYPE')).toEqual(['HYPE', 'HYPE']);
   });
 });
 
@@ -450,6 +567,40 @@ describe('timers, loyalty, quotes, alerts', () => {
     await bot.onEvents([follow]);
     await bot.onEvents([follow]);
     expect(f.said).toEqual(['Thank you for following, NewFan!']);
+  });
+
+  it('every event reward of the Points program is asked once per event, to the right viewer', async () => {
+    const f = new Fakes();
+    const loyalty = structuredClone(DEFAULT_LOYALTY);
+    loyalty.program = 'points';
+    loyalty.points.rewards = { tip: 100, follow: 50, subscribe: 500, giftSub: 300, raffleWin: 1000, host: 40, cheer: 2, raid: 150 };
+    const bot = f.engine(config({ loyalty }));
+    const events = [
+      { id: 'f', type: 'follow', platformUsername: 'Fan1', value: null, data: {} },
+      { id: 's', type: 'sub', platformUsername: 'Sub1', value: null, data: { tier: '1000' } },
+      { id: 'r', type: 'resub', platformUsername: 'Sub2', value: 5, data: {} },
+      { id: 'g', type: 'sub', platformUsername: 'Gifter', value: 5, data: { gifted: true, giftCount: 5, gifter: { platformUsername: 'Gifter' } } },
+      { id: 'ga', type: 'sub', platformUsername: 'Anonymous', value: 2, data: { gifted: true, giftCount: 2, gifter: { platformUsername: 'Anonymous' } } },
+      { id: 't', type: 'tip', platformUsername: 'Tipper', value: 5, data: { currency: 'USD' } },
+      { id: 'c', type: 'twitchCheer', platformUsername: 'Cheerer', value: 300, data: {} },
+      { id: 'rd', type: 'twitchRaid', platformUsername: 'Raider', value: 40, data: {} },
+      { id: 'h', type: 'host', platformUsername: 'Hoster', value: 10, data: {} },
+      { id: 'x', type: 'tweet', platformUsername: 'Someone', value: null, data: {} },
+    ];
+    await bot.onEvents(events);
+    await bot.onEvents(events);
+    expect(Object.fromEntries(f.rewards)).toEqual({
+      'event:f': { login: 'fan1', points: 50 },
+      'event:s': { login: 'sub1', points: 500 },
+      'event:r': { login: 'sub2', points: 500 },
+      'event:g': { login: 'gifter', points: 1500 },
+      'event:t': { login: 'tipper', points: 100 },
+      'event:c': { login: 'cheerer', points: 600 },
+      'event:rd': { login: 'raider', points: 150 },
+      'event:h': { login: 'hoster', points: 40 },
+    });
+    // Without the Points program nothing is due.
+    expect(eventReward(DEFAULT_LOYALTY, events[0]!)).toBeNull();
   });
 });
 

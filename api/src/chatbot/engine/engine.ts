@@ -15,6 +15,7 @@ import {
   type ChatbotRank,
   type ChatbotTimerSettings,
   type LiveEvent,
+  type PointsRewardEvent,
   type WarningLevel,
 } from '@onair/protocol';
 import type { RE2 } from 're2-wasm';
@@ -43,6 +44,61 @@ export interface BotActions {
   restrictChat(settings: { followerOnlyMinutes: number | null; slowSeconds: number | null }): Promise<void>;
   /** Starts a preview of a link said in chat (fetched and posted later, or not at all): never waited for. */
   previewLink(messageId: string, href: string, maxPerMinute: number): void;
+  /**
+   * Removes everything these viewers wrote (the hate-raid guard): handed over as one batch, which
+   * the runtime sends within Helix's limits (a short timeout per viewer clears all their lines,
+   * so a viewer costs one call however many lines they wrote). Never waited for.
+   */
+  purge(userIds: readonly string[], reason: string): void;
+}
+
+/** The hate-raid guard's state: armed (by a raid) until, active (chat restricted) until; 0 when not. */
+export interface GuardState {
+  armedUntil: number;
+  activeUntil: number;
+}
+
+/**
+ * What the bot remembers between messages that must outlive the replica running it (issue 40):
+ * cooldowns, !permits and the hate-raid guard. In a replica it is Redis, so a takeover by
+ * another replica keeps them. Times are the bot's clock (ms), so a test's moved clock holds.
+ */
+export interface BotMemory {
+  /** Whether any of these keys cools down still (its end is after `now`). */
+  cooling(keys: readonly string[], now: number): Promise<boolean>;
+  /** Each key cools down until its `until`. */
+  cool(entries: readonly { key: string; until: number }[], now: number): Promise<void>;
+  permit(login: string, until: number, now: number): Promise<void>;
+  permitted(login: string, now: number): Promise<boolean>;
+  guard(): Promise<GuardState>;
+  setGuard(state: Partial<GuardState>): Promise<void>;
+  /** Notes a first-time chatter's message; the ones since `since` (this one included), oldest first. */
+  firstTimer(entry: { at: number; userId: string; messageId: string }, since: number): Promise<{ userId: string; messageId: string }[]>;
+  clearFirstTimers(): Promise<void>;
+  /** Of these viewers, those not purged yet while the guard is on (they are marked purged). */
+  unpurged(userIds: readonly string[]): Promise<string[]>;
+  clearPurged(): Promise<void>;
+}
+
+/** The open giveaway as the bot sees it. */
+export interface BotRaffle {
+  id: string;
+  /** Lower case, as compared with the first word of a message. */
+  keyword: string;
+  entryCost: number;
+  maxEntries: number;
+  closesAt: number;
+}
+
+/** A giveaway's news to say in chat (opened, drawn or cancelled). */
+export interface RaffleNews {
+  id: string;
+  status: 'open' | 'drawn' | 'cancelled';
+  keyword: string;
+  entryCost: number;
+  closesAt: number;
+  winner: { login: string; points: number } | null;
+  entrants: number;
 }
 
 /** What the bot keeps and reads; the runtime backs it with PostgreSQL and Helix. */
@@ -59,8 +115,23 @@ export interface BotData {
    * read (then only recent chatters earn). Asked only when a viewing or watch step is due.
    */
   viewers(): Promise<readonly { userId: string; login: string }[] | null>;
-  /** Adds points by login (event rewards: the event names the viewer by login). */
-  rewardByLogin(login: string, points: number): Promise<void>;
+  /**
+   * Pays an event reward of the Points program once per `key` (the event's id): a second delivery
+   * of the same event, or the next owner after a takeover, pays nothing. By login (events name
+   * the viewer by name); a login the channel has not seen yet is paid when it first shows up.
+   * True when this call recorded it.
+   */
+  reward(key: string, kind: string, login: string, points: number): Promise<boolean>;
+  /** A ticket in the open giveaway for this viewer, paying `cost` points. */
+  enterRaffle(
+    raffle: BotRaffle,
+    viewer: { userId: string; login: string; subscriber: boolean },
+    cost: number,
+  ): Promise<{ entered: true; tickets: number } | { entered: false; reason: 'closed' | 'max' | 'points'; balance: number }>;
+  /** Draws the giveaway now (its time is up); nothing when it was drawn or cancelled already. */
+  drawRaffle(id: string): Promise<void>;
+  /** Giveaway news not said in chat yet (opened, drawn, cancelled), each claimed once for this bot. */
+  raffleNews(): Promise<RaffleNews[]>;
   /** One more warning (older ones than `since` are forgotten first); the count now. */
   warn(userId: string, login: string, since: Date): Promise<number>;
   addQuote(message: string, author: string): Promise<{ number: number; createdAt: Date }>;
@@ -111,6 +182,10 @@ export interface BotConfig {
   ranks: readonly ChatbotRank[];
   extras: ChatbotExtras;
   linkPreview: ChatbotLinkPreview;
+  /** The giveaway running now, if any. */
+  raffle: BotRaffle | null;
+  /** Whether a giveaway has news to say in chat (opened, drawn or cancelled and not announced yet). */
+  raffleNews: boolean;
 }
 
 /** A viewer counts as watching for this long after their last message (with Twitch's chatters list, or in its place). */
@@ -130,32 +205,33 @@ interface Presence {
 /**
  * One channel's bot: what a message, an event or the passing of time makes it do. It holds no
  * connection and no clock of its own (both are given), so it is the same in a test and in a
- * replica. Cooldowns, the duplicates memory, permits, presence and the timer rotation live here
- * for as long as this replica runs the channel's bot; counts, points, warnings and quotes are
- * kept through BotData.
+ * replica. Cooldowns, permits and the hate-raid guard are kept in BotMemory (Redis: they survive
+ * a takeover); the duplicates memory, presence and the timer rotation live here for as long as
+ * this replica runs the channel's bot; counts, points, warnings, quotes and giveaways are kept
+ * through BotData.
  */
 export class BotEngine {
   private config!: BotConfig;
   private compiled: RE2[] = [];
   private whitelist: string[] = [];
-  private readonly globalCooldown = new Map<string, number>();
-  private readonly userCooldown = new Map<string, number>();
   private readonly lastText = new Map<string, { text: string; at: number }>();
-  private readonly permits = new Map<string, number>();
   private readonly presence = new Map<string, Presence>();
   private linesSinceTimer = 0;
   private lastTimerAt: number;
   private timerTurn = 0;
   private readonly lastAccrual = { whileChatting: 0, whileViewing: 0, whileOffline: 0, watch: 0 };
-  private firstTimers: { at: number; messageId: string }[] = [];
-  private guardUntil = 0;
-  private guardActive = false;
   /** Messages handled and actions taken, for the health line and the benchmark. */
   readonly stats = { messages: 0, filtered: 0, replies: 0 };
 
   constructor(
     config: BotConfig,
-    private readonly deps: { actions: BotActions; data: BotData; now: () => number; onError?: (err: unknown, what: string) => void },
+    private readonly deps: {
+      actions: BotActions;
+      data: BotData;
+      memory: BotMemory;
+      now: () => number;
+      onError?: (err: unknown, what: string) => void;
+    },
   ) {
     this.reload(config);
     const now = deps.now();
@@ -190,7 +266,7 @@ export class BotEngine {
 
     if (!exempt && (await this.hateRaidGuard(m, now))) return;
     if (!exempt) {
-      const hit = this.filter(m, now);
+      const hit = await this.filter(m, now);
       if (hit) {
         this.stats.filtered += 1;
         if (await this.deps.data.claim(m.id)) await this.punish(m, hit, now);
@@ -198,6 +274,7 @@ export class BotEngine {
       }
     }
     const text = m.text.trim();
+    if (await this.raffleEntry(m, text, now)) return;
     if (!text.startsWith('!')) {
       // A message that passed the filters (so a link the links filter refuses is never fetched).
       if (this.config.linkPreview.enabled) {
@@ -214,7 +291,7 @@ export class BotEngine {
     if (command) await this.runCommand(m, level, command, args, now);
   }
 
-  private filter(m: BotMessage, now: number): FilterHit | null {
+  private async filter(m: BotMessage, now: number): Promise<FilterHit | null> {
     const f = this.config.filters;
     const key = m.userId;
     const normalised = m.text.trim().toLowerCase().replace(/\s+/g, ' ');
@@ -222,8 +299,9 @@ export class BotEngine {
     const repeated = Boolean(last && last.text === normalised && now - last.at <= f.duplicates.windowSeconds * 1000);
     this.lastText.set(key, { text: normalised, at: now });
     if (this.lastText.size > 50_000) this.lastText.clear();
-    const permitUntil = this.permits.get(m.login.toLowerCase());
-    return runFilters(f, this.compiled, this.whitelist, m, { permitted: permitUntil !== undefined && permitUntil >= now, repeated });
+    // Asked only when a link filter could refuse the message: one Redis read less per line otherwise.
+    const permitted = f.links.enabled && m.segments.some((s) => s.kind === 'link') ? await this.deps.memory.permitted(m.login.toLowerCase(), now) : false;
+    return runFilters(f, this.compiled, this.whitelist, m, { permitted, repeated });
   }
 
   private async punish(m: BotMessage, hit: FilterHit, now: number): Promise<void> {
@@ -254,32 +332,60 @@ export class BotEngine {
   }
 
   /**
-   * First-time chatters flooding (a hate raid): once `firstTimeChatters` of them write within the
-   * window, the chat goes follower-only and slow for a while and their messages are removed; new
-   * first-time messages are removed while it lasts. True when this message was removed.
+   * First-time chatters flooding (a hate raid). Armed by a raid for `raidWindowMinutes` (or at any
+   * time with armOn 'raidOrBurst'): once `firstTimeChatters` of them write within the window, the
+   * chat goes follower-only and slow for a while and everything they wrote is removed in one
+   * batch (a purge per viewer, not a call per line); while it lasts, each new first-time chatter
+   * is purged too (once). Its state is in BotMemory, so a takeover keeps it. True when this
+   * message was removed.
    */
   private async hateRaidGuard(m: BotMessage, now: number): Promise<boolean> {
     const g = this.config.moderation.hateRaidGuard;
     if (!g.enabled) return false;
-    if (this.guardActive && now >= this.guardUntil) {
-      this.guardActive = false;
-      await this.act(() => this.deps.actions.restrictChat({ followerOnlyMinutes: null, slowSeconds: null }), 'lift hate-raid guard');
-    }
+    const state = await this.liftGuard(now);
     if (!m.firstMessage) return false;
-    if (this.guardActive) {
-      await this.act(() => this.deps.actions.deleteMessage(m.id), 'delete');
+    if (state.activeUntil > now) {
+      const fresh = await this.deps.memory.unpurged([m.userId]);
+      if (fresh.length > 0) this.deps.actions.purge(fresh, 'Hate-raid guard: first-time chatter during a flood');
       return true;
     }
-    this.firstTimers = this.firstTimers.filter((f) => now - f.at <= g.windowSeconds * 1000);
-    this.firstTimers.push({ at: now, messageId: m.id });
-    if (this.firstTimers.length < g.firstTimeChatters) return false;
-    this.guardActive = true;
-    this.guardUntil = now + g.durationMinutes * 60_000;
-    const flood = this.firstTimers;
-    this.firstTimers = [];
+    if (g.armOn === 'raid' && state.armedUntil <= now) return false;
+    const flood = await this.deps.memory.firstTimer({ at: now, userId: m.userId, messageId: m.id }, now - g.windowSeconds * 1000);
+    if (flood.length < g.firstTimeChatters) return false;
+    await this.deps.memory.setGuard({ activeUntil: now + g.durationMinutes * 60_000 });
+    await this.deps.memory.clearFirstTimers();
     await this.act(() => this.deps.actions.restrictChat({ followerOnlyMinutes: g.followerOnlyMinutes, slowSeconds: g.slowSeconds || null }), 'hate-raid guard');
     await this.say(`Chat is in follower-only and slow mode for ${g.durationMinutes} minutes: too many first-time chatters at once.`);
-    for (const f of flood) await this.act(() => this.deps.actions.deleteMessage(f.messageId), 'delete');
+    const users = await this.deps.memory.unpurged([...new Set(flood.map((f) => f.userId))]);
+    if (users.length > 0) this.deps.actions.purge(users, 'Hate-raid guard: first-time chatters flooding');
+    return true;
+  }
+
+  /** Lifts the guard once its time is over (chat settings back, the purged list forgotten); the state now. */
+  private async liftGuard(now: number): Promise<GuardState> {
+    const state = await this.deps.memory.guard();
+    if (state.activeUntil === 0 || state.activeUntil > now) return state;
+    await this.deps.memory.setGuard({ activeUntil: 0 });
+    await this.deps.memory.clearPurged();
+    await this.act(() => this.deps.actions.restrictChat({ followerOnlyMinutes: null, slowSeconds: null }), 'lift hate-raid guard');
+    return { ...state, activeUntil: 0 };
+  }
+
+  /**
+   * A viewer entering the open giveaway with its keyword: a ticket (paying its points) until they
+   * hold the most allowed. Entries are not answered (a giveaway must not flood the chat), only a
+   * refusal for want of points. True when the message was the keyword.
+   */
+  private async raffleEntry(m: BotMessage, text: string, now: number): Promise<boolean> {
+    const raffle = this.config.raffle;
+    if (!raffle || now >= raffle.closesAt) return false;
+    const word = text.split(/\s+/)[0]?.toLowerCase() ?? '';
+    if (word !== raffle.keyword) return false;
+    if (!(await this.deps.data.claim(m.id))) return true;
+    const cost = this.config.loyalty.program === 'points' ? raffle.entryCost : 0;
+    const result = await this.deps.data.enterRaffle(raffle, { userId: m.userId, login: m.login.toLowerCase(), subscriber: m.roles.subscriber }, cost);
+    if (!result.entered && result.reason === 'points')
+      await this.say(`@${m.displayName}, entering the giveaway costs ${cost} ${this.config.loyalty.points.name}; you have ${result.balance}.`);
     return true;
   }
 
@@ -291,7 +397,7 @@ export class BotEngine {
       if (!mod || !/^[a-z0-9_]{1,41}$/.test(target)) return true;
       if (!(await this.deps.data.claim(m.id))) return true;
       const seconds = this.config.filters.links.permitSeconds;
-      this.permits.set(target, now + seconds * 1000);
+      await this.deps.memory.permit(target, now + seconds * 1000, now);
       await this.say(`@${target} may post links for the next ${seconds} seconds.`);
       return true;
     }
@@ -317,13 +423,13 @@ export class BotEngine {
       return true;
     }
     if (name === '!points' && extras.pointsCommand && this.config.loyalty.program === 'points') {
-      if (!this.statsAllowed(name, m, now) || !(await this.deps.data.claim(m.id))) return true;
+      if (!(await this.statsAllowed(name, m, now)) || !(await this.deps.data.claim(m.id))) return true;
       const points = await this.deps.data.points(m.userId);
       await this.say(`@${m.displayName} has ${points} ${this.config.loyalty.points.name}.`);
       return true;
     }
     if ((name === '!watchtime' || (name === '!rank' && this.config.loyalty.program === 'ranks')) && extras.rankCommands) {
-      if (!this.statsAllowed(name, m, now) || !(await this.deps.data.claim(m.id))) return true;
+      if (!(await this.statsAllowed(name, m, now)) || !(await this.deps.data.claim(m.id))) return true;
       const seconds = await this.deps.data.watched(m.userId);
       await this.say(
         name === '!watchtime' ? `@${m.displayName} has watched ${watchedWords(seconds)} here.` : rankWords(m.displayName, seconds, this.config.ranks),
@@ -334,20 +440,26 @@ export class BotEngine {
   }
 
   /** A viewer's own figures (!points, !watchtime, !rank): once per statsUserCooldownSeconds each, so a viewer cannot flood the chat with them. */
-  private statsAllowed(name: string, m: BotMessage, now: number): boolean {
-    const key = `${name}:${m.userId}`;
-    if ((this.userCooldown.get(key) ?? 0) > now) return false;
-    this.userCooldown.set(key, now + this.config.extras.statsUserCooldownSeconds * 1000);
+  private async statsAllowed(name: string, m: BotMessage, now: number): Promise<boolean> {
+    const key = `user:${name}:${m.userId}`;
+    if (await this.deps.memory.cooling([key], now)) return false;
+    await this.deps.memory.cool([{ key, until: now + this.config.extras.statsUserCooldownSeconds * 1000 }], now);
     return true;
   }
 
   private async runCommand(m: BotMessage, level: ChatbotPermission, c: BotCommand, args: string, now: number): Promise<void> {
     if (levelRank(level) < levelRank(c.permission)) return;
-    const userKey = `${c.id}:${m.userId}`;
-    if ((this.globalCooldown.get(c.id) ?? 0) > now || (this.userCooldown.get(userKey) ?? 0) > now) return;
+    const globalKey = `command:${c.id}`;
+    const userKey = `user:${c.id}:${m.userId}`;
+    if (await this.deps.memory.cooling([globalKey, userKey], now)) return;
     if (!(await this.deps.data.claim(m.id))) return;
-    this.globalCooldown.set(c.id, now + c.globalCooldownSeconds * 1000);
-    this.userCooldown.set(userKey, now + c.userCooldownSeconds * 1000);
+    await this.deps.memory.cool(
+      [
+        { key: globalKey, until: now + c.globalCooldownSeconds * 1000 },
+        { key: userKey, until: now + c.userCooldownSeconds * 1000 },
+      ].filter((e) => e.until > now),
+      now,
+    );
     if (c.pointCost > 0 && this.config.loyalty.program === 'points') {
       const spent = await this.deps.data.spendPoints(m.userId, m.login.toLowerCase(), c.pointCost);
       if (!spent.spent) {
@@ -371,35 +483,22 @@ export class BotEngine {
     await this.say(c.replyToSender ? clip(`@${m.displayName} ${text}`, 480) : text);
   }
 
-  /** A new event of the channel (follow, sub…): its chat alert, and its points reward. */
+  /**
+   * New events of the channel (follow, sub…): its chat alert, its Points reward (once per event:
+   * BotData.reward is keyed by the event's id), and a raid arms the hate-raid guard.
+   */
   async onEvents(events: readonly Pick<LiveEvent, 'id' | 'type' | 'platformUsername' | 'value' | 'data'>[]): Promise<void> {
     for (const e of events) {
       const alert = this.config.alerts[e.type as AlertEventType] as ChatbotAlerts[AlertEventType] | undefined;
       if (alert?.enabled && (await this.deps.data.claim(`event:${e.id}`))) await this.say(renderTemplate(alert.message, alertValues(e)));
-      const reward = this.rewardOf(e.type, e.value);
-      if (reward > 0 && e.platformUsername)
-        await this.deps.data.rewardByLogin(e.platformUsername.toLowerCase(), reward).catch((err: unknown) => this.deps.onError?.(err, 'reward'));
-    }
-  }
-
-  private rewardOf(type: string, value: number | null): number {
-    const l = this.config.loyalty;
-    if (l.program !== 'points') return 0;
-    const r = l.points.rewards;
-    switch (type) {
-      case 'follow':
-        return r.follow;
-      case 'sub':
-      case 'resub':
-        return r.subscribe;
-      case 'tip':
-        return r.tip;
-      case 'twitchCheer':
-        return r.cheer * Math.max(1, value ?? 1);
-      case 'twitchRaid':
-        return r.raid;
-      default:
-        return 0;
+      const g = this.config.moderation.hateRaidGuard;
+      if (e.type === 'twitchRaid' && g.enabled) {
+        const armedUntil = this.deps.now() + g.raidWindowMinutes * 60_000;
+        await this.deps.memory.setGuard({ armedUntil }).catch((err: unknown) => this.deps.onError?.(err, 'arm hate-raid guard'));
+      }
+      const reward = eventReward(this.config.loyalty, e);
+      if (reward)
+        await this.deps.data.reward(`event:${e.id}`, reward.kind, reward.login, reward.points).catch((err: unknown) => this.deps.onError?.(err, 'reward'));
     }
   }
 
@@ -407,8 +506,37 @@ export class BotEngine {
   async tick(): Promise<void> {
     const now = this.deps.now();
     const live = await this.deps.data.isLive();
+    // Also when the guard was switched off meanwhile: a restricted chat is given back when its time is up.
+    await this.liftGuard(now);
+    await this.raffles(now);
     await this.timers(now, live);
     await this.loyalty(now, live);
+  }
+
+  /** Draws the giveaway whose time is up, and says what is new (opened, drawn, cancelled) once. */
+  private async raffles(now: number): Promise<void> {
+    const raffle = this.config.raffle;
+    let news = this.config.raffleNews;
+    if (raffle && now >= raffle.closesAt) {
+      await this.deps.data.drawRaffle(raffle.id).catch((err: unknown) => this.deps.onError?.(err, 'draw giveaway'));
+      this.config = { ...this.config, raffle: null };
+      news = true;
+    }
+    if (!news) return;
+    this.config = { ...this.config, raffleNews: false };
+    const points = this.config.loyalty.points.name;
+    for (const n of await this.deps.data.raffleNews()) {
+      if (n.status === 'open') {
+        const minutes = Math.max(1, Math.round((n.closesAt - now) / 60_000));
+        const cost = n.entryCost > 0 && this.config.loyalty.program === 'points' ? ` (${n.entryCost} ${points} a ticket)` : '';
+        await this.say(`A giveaway is on! Write ${n.keyword} in chat to enter${cost}. The winner is drawn in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+      } else if (n.status === 'cancelled') await this.say('The giveaway was cancelled; points spent on tickets were given back.');
+      else if (!n.winner) await this.say('The giveaway is over: nobody entered.');
+      else {
+        const prize = n.winner.points > 0 ? ` and wins ${n.winner.points} ${points}` : '';
+        await this.say(`@${n.winner.login} won the giveaway${prize}! (${n.entrants} entered)`);
+      }
+    }
   }
 
   private async timers(now: number, live: boolean): Promise<void> {
@@ -514,6 +642,53 @@ export class BotEngine {
       this.deps.onError?.(err, what);
     }
   }
+}
+
+/** The Points program's reward for an event, and who gets it; null when none is due. */
+export function eventReward(
+  loyalty: ChatbotLoyalty,
+  e: Pick<LiveEvent, 'type' | 'platformUsername' | 'value' | 'data'>,
+): { kind: PointsRewardEvent; login: string; points: number } | null {
+  if (loyalty.program !== 'points') return null;
+  const r = loyalty.points.rewards;
+  let kind: PointsRewardEvent;
+  let times = 1;
+  let who = e.platformUsername;
+  switch (e.type) {
+    case 'follow':
+      kind = 'follow';
+      break;
+    case 'sub':
+    case 'resub':
+      // A gift of n subs (Twitch's channel.subscription.gift) rewards the gifter per sub; each
+      // recipient's own sub event rewards the recipient as a subscriber.
+      if (typeof e.data.giftCount === 'number') {
+        kind = 'giftSub';
+        times = e.data.giftCount;
+        who = e.data.gifter?.platformUsername ?? e.platformUsername;
+      } else kind = 'subscribe';
+      break;
+    case 'tip':
+      kind = 'tip';
+      break;
+    case 'twitchCheer':
+      kind = 'cheer';
+      times = Math.max(1, Math.floor(e.value ?? 1));
+      break;
+    case 'twitchRaid':
+      kind = 'raid';
+      break;
+    case 'host':
+      kind = 'host';
+      break;
+    default:
+      return null;
+  }
+  const login = who.trim().toLowerCase();
+  // Anonymous gifts and cheers name nobody; a tipper's free-text name that is no Twitch login cannot be paid.
+  if (login === 'anonymous' || !/^[a-z0-9_]{1,41}$/.test(login)) return null;
+  const points = Math.min(r[kind] * times, 1_000_000_000);
+  return points > 0 ? { kind, login, points } : null;
 }
 
 /** "3 hours 25 minutes", "1 hour", "0 minutes". */

@@ -1,15 +1,17 @@
 import type { Redis } from 'ioredis';
-import { CHATBOT_LIST_MAX, parseHostPortList, type LiveEvent } from '@onair/protocol';
+import { CHATBOT_LIST_MAX, OnAirError, parseHostPortList, type LiveEvent } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { EgressPolicy, egressResolver, type Logger } from '@onair/runtime';
 import type { ChatConfig } from '../../chat/config.ts';
 import { TwitchChatConnector } from '../../chat/connectors/twitch-chat.ts';
 import type { InboundChat } from '../../chat/connectors/connector.ts';
 import type { ChatbotService } from '../chatbot-service.ts';
-import { BotEngine, type BotActions, type BotData, type BotMessage } from '../engine/engine.ts';
+import { BotEngine, type BotActions, type BotData, type BotMessage, type RaffleNews } from '../engine/engine.ts';
 import { chatbotKeys } from '../keys.ts';
 import { HelixClient, HelixError } from './helix-client.ts';
 import { LinkPreviewer } from './link-preview.ts';
+import { PurgeQueue } from './purge-queue.ts';
+import { RedisBotMemory } from './redis-memory.ts';
 
 const HANDLED_TTL_SECONDS = 600;
 const CHANNEL_INFO_MS = 60_000;
@@ -38,6 +40,7 @@ export interface RunnerDeps {
     CHATBOT_TICK_MS: number;
     CHATBOT_QUEUE_MAX: number;
     CHATBOT_HELIX_QUEUE_MAX: number;
+    CHATBOT_PURGE_PER_SECOND: number;
     CHATBOT_LIVE_POLL_MS: number;
     CHATBOT_PREVIEW_ALLOWED_HOSTS: string;
     EGRESS_DNS_SERVERS: string;
@@ -58,6 +61,8 @@ export class ChatbotRunner {
   private connector: TwitchChatConnector | null = null;
   private readonly helix: HelixClient;
   readonly previews: LinkPreviewer;
+  /** The hate-raid guard's removals, within Helix's limits. */
+  readonly purges: PurgeQueue;
   private readonly inbox: BotMessage[] = [];
   private draining = false;
   private ticker: NodeJS.Timeout | null = null;
@@ -83,6 +88,20 @@ export class ChatbotRunner {
       logger: deps.logger,
       maxQueue: deps.config.CHATBOT_HELIX_QUEUE_MAX,
       where: { channelId: deps.channelId },
+    });
+    this.purges = new PurgeQueue({
+      perSecond: deps.config.CHATBOT_PURGE_PER_SECOND,
+      max: deps.config.CHATBOT_HELIX_QUEUE_MAX,
+      // Twitch's shortest timeout removes every line of the viewer at once (Helix has no call that removes many lines).
+      send: async (userId, reason) => {
+        await this.helix.request(
+          'POST',
+          '/moderation/bans',
+          { broadcaster_id: deps.twitch.userId, moderator_id: deps.bot.userId },
+          { data: { user_id: userId, duration: 1, reason } },
+        );
+      },
+      onError: (err) => this.onActionError(err, 'purge'),
     });
     // Link previews go out through the egress rule of web-page sources and RTMP destinations.
     const policy = new EgressPolicy(
@@ -127,6 +146,7 @@ export class ChatbotRunner {
     this.engine = new BotEngine(await this.botConfig(), {
       actions: this.actions(),
       data: this.data(),
+      memory: new RedisBotMemory(deps.redis, deps.channelId),
       now: deps.now,
       onError: (err, what) => this.onActionError(err, what),
     });
@@ -316,6 +336,7 @@ export class ChatbotRunner {
         await this.helix.request('POST', '/moderation/bans', moderation, { data: { user_id: userId, reason } });
       },
       previewLink: (messageId, href, maxPerMinute) => this.previews.preview(messageId, href, maxPerMinute),
+      purge: (userIds, reason) => this.purges.add(userIds, reason),
       restrictChat: async ({ followerOnlyMinutes, slowSeconds }) => {
         await this.helix.request('PATCH', '/chat/settings', moderation, {
           follower_mode: followerOnlyMinutes !== null,
@@ -369,9 +390,66 @@ export class ChatbotRunner {
       points: async (userId) =>
         (await db.chatbotViewer.findUnique({ where: { channelId_platformUserId: { channelId, platformUserId: userId } }, select: { points: true } }))?.points ??
         0,
-      rewardByLogin: async (login, points) => {
-        await db.chatbotViewer.updateMany({ where: { channelId, login }, data: { points: { increment: points } } });
+      reward: async (key, kind, login, points) =>
+        db.$transaction(async (tx) => {
+          const at = now();
+          const recorded = await tx.$executeRaw`
+            INSERT INTO chatbot_point_rewards (channel_id, key, kind, login, points) VALUES (${channelId}, ${key}, ${kind}, ${login}, ${points})
+            ON CONFLICT DO NOTHING`;
+          if (recorded === 0) return false;
+          // The viewer of that login seen last (a login can move between accounts); none yet: paid when they show up (accrue).
+          const paid = await tx.$executeRaw`
+            UPDATE chatbot_viewers SET points = points + ${points}, updated_at = ${at}
+            WHERE channel_id = ${channelId} AND platform_user_id = (
+              SELECT platform_user_id FROM chatbot_viewers WHERE channel_id = ${channelId} AND login = ${login} ORDER BY updated_at DESC LIMIT 1)`;
+          if (paid > 0) await tx.$executeRaw`UPDATE chatbot_point_rewards SET paid_at = ${at} WHERE channel_id = ${channelId} AND key = ${key}`;
+          return true;
+        }),
+      enterRaffle: async (raffle, viewer, cost) =>
+        db.$transaction(async (tx) => {
+          const at = now();
+          const open = await tx.$queryRaw<{ id: string }[]>`
+            SELECT id FROM chatbot_raffles WHERE id = ${raffle.id}::uuid AND status = 'open' AND closes_at > ${at} FOR SHARE`;
+          if (open.length === 0) return { entered: false as const, reason: 'closed' as const, balance: 0 };
+          const held = await tx.chatbotRaffleEntry.findUnique({
+            where: { raffleId_platformUserId: { raffleId: raffle.id, platformUserId: viewer.userId } },
+            select: { tickets: true },
+          });
+          if ((held?.tickets ?? 0) >= raffle.maxEntries) return { entered: false as const, reason: 'max' as const, balance: 0 };
+          if (cost > 0) {
+            const spent = await tx.$queryRaw<{ points: number }[]>`
+              UPDATE chatbot_viewers SET points = points - ${cost}, updated_at = ${at}
+              WHERE channel_id = ${channelId} AND platform_user_id = ${viewer.userId} AND points >= ${cost} RETURNING points`;
+            if (!spent[0]) {
+              const v = await tx.chatbotViewer.findUnique({
+                where: { channelId_platformUserId: { channelId, platformUserId: viewer.userId } },
+                select: { points: true },
+              });
+              return { entered: false as const, reason: 'points' as const, balance: v?.points ?? 0 };
+            }
+          }
+          const entry = await tx.chatbotRaffleEntry.upsert({
+            where: { raffleId_platformUserId: { raffleId: raffle.id, platformUserId: viewer.userId } },
+            create: {
+              raffleId: raffle.id,
+              platformUserId: viewer.userId,
+              login: viewer.login,
+              subscriber: viewer.subscriber,
+              tickets: 1,
+              pointsSpent: cost,
+              createdAt: at,
+            },
+            update: { tickets: { increment: 1 }, pointsSpent: { increment: cost }, login: viewer.login, subscriber: viewer.subscriber },
+          });
+          return { entered: true as const, tickets: entry.tickets };
+        }),
+      drawRaffle: async (id) => {
+        await this.deps.service.drawRaffle(channelId, id).catch((err: unknown) => {
+          // Drawn or cancelled from the page meanwhile: nothing left to draw.
+          if (!(err instanceof OnAirError && err.code === 'CHATBOT_RAFFLE_CLOSED')) throw err;
+        });
       },
+      raffleNews: () => this.raffleNews(),
       warn: async (userId, login, since) => {
         const at = now();
         const rows = await db.$queryRaw<{ warnings: number }[]>`
@@ -403,6 +481,15 @@ export class ChatbotRunner {
           ON CONFLICT (channel_id, platform_user_id) DO UPDATE SET
             points = chatbot_viewers.points + EXCLUDED.points, seconds_watched = chatbot_viewers.seconds_watched + EXCLUDED.seconds_watched,
             login = EXCLUDED.login, updated_at = EXCLUDED.updated_at`;
+        // Event rewards of logins not seen before (a follow before the first chat line) are paid now they are here.
+        await db.$executeRaw`
+          WITH due AS (
+            UPDATE chatbot_point_rewards r SET paid_at = ${at}
+            WHERE r.channel_id = ${channelId} AND r.paid_at IS NULL AND r.login = ANY(${entries.map((e) => e.login)}::text[])
+            RETURNING r.login, r.points),
+          sums AS (SELECT login, sum(points)::int AS points FROM due GROUP BY login)
+          UPDATE chatbot_viewers v SET points = v.points + sums.points
+          FROM sums WHERE v.channel_id = ${channelId} AND v.platform_user_id = ANY(${entries.map((e) => e.userId)}::text[]) AND v.login = sums.login`;
       },
       channelInfo: async () => {
         if (this.info && Date.now() - this.info.at < CHANNEL_INFO_MS) return this.info.value;
@@ -427,8 +514,65 @@ export class ChatbotRunner {
     };
   }
 
+  /**
+   * Giveaway news to say in chat: the open one's start (once, claimed in Redis for as long as it
+   * runs), and results not announced yet (claimed in PostgreSQL), of the last hour only: a bot
+   * turned on later does not recite old results.
+   */
+  private async raffleNews(): Promise<RaffleNews[]> {
+    const { db, redis, channelId } = this.deps;
+    const at = new Date(this.deps.now());
+    const out: RaffleNews[] = [];
+    const open = await db.chatbotRaffle.findFirst({ where: { channelId, status: 'open' } });
+    if (open) {
+      const ttl = Math.max(60, Math.ceil((open.closesAt.getTime() - at.getTime()) / 1000) + 3600);
+      if ((await redis.set(chatbotKeys.handled(channelId, `raffle-open:${open.id}`), '1', 'EX', ttl, 'NX')) === 'OK')
+        out.push({
+          id: open.id,
+          status: 'open',
+          keyword: open.keyword,
+          entryCost: open.entryCost,
+          closesAt: open.closesAt.getTime(),
+          winner: null,
+          entrants: 0,
+        });
+    }
+    const done = await db.$queryRaw<
+      {
+        id: string;
+        status: string;
+        keyword: string;
+        entry_cost: number;
+        closes_at: Date;
+        winner_login: string | null;
+        winner_points: number | null;
+        drawn_at: Date | null;
+      }[]
+    >`
+      UPDATE chatbot_raffles SET announced_at = ${at}
+      WHERE channel_id = ${channelId} AND status <> 'open' AND announced_at IS NULL
+      RETURNING id, status, keyword, entry_cost, closes_at, winner_login, winner_points, drawn_at`;
+    const recent = done.filter((r) => (r.status === 'drawn' || r.status === 'cancelled') && (r.drawn_at?.getTime() ?? 0) >= at.getTime() - 3_600_000);
+    const counts = recent.length
+      ? await db.chatbotRaffleEntry.groupBy({ by: ['raffleId'], where: { raffleId: { in: recent.map((r) => r.id) } }, _count: { _all: true } })
+      : [];
+    for (const r of recent) {
+      out.push({
+        id: r.id,
+        status: r.status as 'drawn' | 'cancelled',
+        keyword: r.keyword,
+        entryCost: r.entry_cost,
+        closesAt: r.closes_at.getTime(),
+        winner: r.winner_login ? { login: r.winner_login, points: r.winner_points ?? 0 } : null,
+        entrants: counts.find((c) => c.raffleId === r.id)?._count._all ?? 0,
+      });
+    }
+    return out;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
+    this.purges.close();
     if (this.ticker) clearInterval(this.ticker);
     if (this.livePoller) clearInterval(this.livePoller);
     this.inbox.length = 0;

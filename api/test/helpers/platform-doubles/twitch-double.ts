@@ -26,6 +26,8 @@ export interface TwitchChatActions {
   deleted: { broadcasterId: string; moderatorId: string; messageId: string }[];
   bans: { broadcasterId: string; userId: string; duration: number | null; reason: string }[];
   chatSettings: Record<string, unknown>[];
+  /** Every Helix chat and moderation call answered (429s included), in order, with when it arrived: tests count them. */
+  calls: { method: string; path: string; status: number; at: number }[];
 }
 
 export interface TwitchDouble extends PlatformDouble {
@@ -60,7 +62,7 @@ export async function startTwitchDouble(): Promise<TwitchDouble> {
   const state = { channelTitle: null as string | null };
   const channels = new Map<string, TwitchChannelNow>();
   const limits = { rateLimited: false };
-  const chat: TwitchChatActions = { messages: [], deleted: [], bans: [], chatSettings: [] };
+  const chat: TwitchChatActions = { messages: [], deleted: [], bans: [], chatSettings: [], calls: [] };
   const moderators = new Set<string>();
   const chatters = new Map<string, { user_id: string; user_login: string; user_name: string }[]>();
   const scopes = { chattersMissing: false };
@@ -119,7 +121,10 @@ export async function startTwitchDouble(): Promise<TwitchDouble> {
         return { status: 401, body: { error: 'Unauthorized', status: 401, message: 'Client ID and OAuth token do not match' } };
       if (req.path.startsWith('/helix/chat') || req.path.startsWith('/helix/moderation') || (req.method === 'GET' && req.path === '/helix/channels')) {
         const limit = rateLimit();
-        const reply = (r: { status: number; body?: unknown }) => ({ ...r, headers: limit.headers });
+        const reply = (r: { status: number; body?: unknown }) => {
+          chat.calls.push({ method: req.method, path: req.path, status: r.status, at: Date.now() });
+          return { ...r, headers: limit.headers };
+        };
         if (limit.refused) return reply({ status: 429, body: { error: 'Too Many Requests', status: 429, message: 'Too Many Requests' } });
         if (req.method === 'GET' && req.path === '/helix/channels') {
           return reply({

@@ -11,6 +11,7 @@ import styles from '../partner-home/Partner.module.css';
 import settings from '../partner-settings/SettingsPage.module.css';
 import bot from './Chatbot.module.css';
 import { AlertsSection, CommandsSection, ExtrasSection, LinkPreviewSection, QuotesSection, TimersSection, type SectionProps } from './ChatSections.tsx';
+import { GiveawaysSection } from './GiveawaysSection.tsx';
 import { FiltersSection, LoyaltySection, ModerationSection } from './ModerationSections.tsx';
 
 /** Partner spec §2 Chatbot sections, in the spec's order, with the group that edits each (§6). */
@@ -20,6 +21,12 @@ const sections = [
   { id: 'timers', title: 'Timers', lead: 'Messages the bot posts by itself, taking turns.', group: 'chatbot.chat' },
   { id: 'commands', title: 'Commands', lead: 'What the bot answers when a viewer types a command.', group: 'chatbot.chat' },
   { id: 'loyalty', title: 'Loyalty', lead: 'Reward the viewers who stay: regulars, ranks by hours watched, or points.', group: 'chatbot.loyalty' },
+  {
+    id: 'giveaways',
+    title: 'Giveaways',
+    lead: 'Raffles in chat: viewers enter with a keyword, the bot draws and announces the winner.',
+    group: 'chatbot.loyalty',
+  },
   { id: 'quotes', title: 'Quotes', lead: 'Memorable lines of your streams, numbered and dated.', group: 'chatbot.chat' },
   { id: 'link-preview', title: 'Link Preview', lead: 'The title and site of links posted in chat.', group: 'chatbot.chat' },
   { id: 'chat-filters', title: 'Chat Filters', lead: 'What the bot removes from chat, and how it tells the viewer.', group: 'chatbot.moderation' },
@@ -48,6 +55,8 @@ function SectionBody({ id, ...props }: SectionProps & { id: SectionId }) {
       return <CommandsSection {...props} />;
     case 'loyalty':
       return <LoyaltySection {...props} />;
+    case 'giveaways':
+      return <GiveawaysSection {...props} />;
     case 'quotes':
       return <QuotesSection {...props} />;
     case 'link-preview':

@@ -148,9 +148,29 @@ export function ModerationSection({ channelId, config, canEdit }: SectionProps) 
       <div className={styles.subsection}>
         <h3 className={styles.cardTitle}>Hate-raid guard</h3>
         <p className={styles.muted}>
-          When many first-time chatters write at once, the chat goes follower-only and slow for a while and their messages are removed.
+          When many first-time chatters write at once, the chat goes follower-only and slow for a while and everything they wrote is removed.
         </p>
         <Switch label="Guard against hate raids" checked={guard.enabled} disabled={!canEdit} onCheckedChange={(enabled) => setGuard({ enabled })} />
+        <div className={bot.row}>
+          <ChoiceField
+            label="Watch for a flood"
+            value={guard.armOn}
+            options={[
+              { value: 'raid', label: 'Only after a raid' },
+              { value: 'raidOrBurst', label: 'At any time' },
+            ]}
+            onChange={(v) => setGuard({ armOn: v as typeof guard.armOn })}
+            disabled={!canEdit}
+          />
+          <NumberField
+            label="After a raid, for (minutes)"
+            value={guard.raidWindowMinutes}
+            min={1}
+            max={60}
+            onChange={(v) => setGuard({ raidWindowMinutes: v })}
+            disabled={!canEdit}
+          />
+        </div>
         <div className={bot.row}>
           <NumberField
             label="First-time chatters"

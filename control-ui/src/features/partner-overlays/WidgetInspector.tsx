@@ -3,6 +3,7 @@ import {
   ALERT_VARIABLES,
   alertEventTypes,
   goalMetricLabels,
+  moneyGoalMetrics,
   goalMetrics,
   OVERLAY_MESSAGE_MAX,
   OVERLAY_TEXT_MAX,
@@ -223,13 +224,13 @@ export function WidgetInspector({
           </Field>
           <div className={styles.row}>
             <NumberInput
-              label={widget.metric === 'tips' ? `Target (${widget.currency})` : 'Target'}
-              value={widget.metric === 'tips' ? widget.target / 100 : widget.target}
+              label={moneyGoalMetrics.includes(widget.metric) ? `Target (${widget.currency})` : 'Target'}
+              value={moneyGoalMetrics.includes(widget.metric) ? widget.target / 100 : widget.target}
               min={1}
               max={1_000_000}
-              onChange={(n) => set({ target: Math.max(1, Math.round(widget.metric === 'tips' ? n * 100 : n)) } as Partial<Widget>)}
+              onChange={(n) => set({ target: Math.max(1, Math.round(moneyGoalMetrics.includes(widget.metric) ? n * 100 : n)) } as Partial<Widget>)}
             />
-            {widget.metric === 'tips' && (
+            {moneyGoalMetrics.includes(widget.metric) && (
               <Field label="Currency" error={errors.currency}>
                 <input
                   className={partner.input}
