@@ -12,6 +12,8 @@ import { CampaignService } from '../src/campaigns/campaign-service.ts';
 import { Ledger } from '../src/money/ledger.ts';
 import { ChannelStatsSampler } from '../src/campaigns/channel-stats-sampler.ts';
 import type { Mailer } from '../src/mail/mailer.ts';
+import { PreferenceMailer } from '../src/notifications/preference-mailer.ts';
+import { UnsubscribeTokens } from '../src/notifications/unsubscribe-token.ts';
 import { personalInfo } from './helpers/partner.ts';
 import { startTwitchDouble, type TwitchDouble } from './helpers/platform-doubles/twitch-double.ts';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
@@ -37,7 +39,14 @@ beforeAll(async () => {
     intervalMinutes: 15,
     now: () => clock,
   });
-  const campaigns = new CampaignService({ db: api.db, logger, mailer, publicUrl: api.url, secrets: null, ledger: new Ledger(api.db), now: () => clock });
+  const mail = new PreferenceMailer({
+    db: api.db,
+    mailer,
+    tokens: new UnsubscribeTokens('a-test-secret-of-at-least-32-characters'),
+    publicUrl: api.url,
+    logger,
+  });
+  const campaigns = new CampaignService({ db: api.db, logger, mail, publicUrl: api.url, secrets: null, ledger: new Ledger(api.db), now: () => clock });
   sweep = new CampaignSweepJob({ redis: api.redis, logger, campaigns, sampler, everyMs: 3_600_000, prefix: `test-${randomUUID()}` });
 });
 afterAll(async () => {

@@ -23,7 +23,7 @@ import {
 import type { Db } from '@onair/db';
 import type { Logger, SecretBox } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { PreferenceMailer } from '../notifications/preference-mailer.ts';
 import { ageOn, channelStats, judgeEligibility } from './eligibility.ts';
 import { parseKeyPool } from './key-pool.ts';
 import { parseSalesReport } from './sales-report.ts';
@@ -33,7 +33,8 @@ import { campaignMail } from './campaign-mail.ts';
 export interface CampaignDeps {
   db: Db;
   logger: Logger;
-  mailer: Mailer;
+  /** Campaign mails are partner news (Settings › Email notifications): sent only while that switch is on. */
+  mail: PreferenceMailer;
   publicUrl: string;
   /** Seals game keys at rest; without SECRETS_KEY no key pool can be imported. */
   secrets: SecretBox | null;
@@ -256,7 +257,7 @@ export class CampaignService {
       });
       return saved;
     });
-    await this.mail(creator.email, campaignMail.invited(campaign.name, this.campaignUrl(campaignId)));
+    await this.mail(creator.id, campaignMail.invited(campaign.name, this.campaignUrl(campaignId)));
     return this.adminView(row as ApplicationRow & { creator: { id: string; name: string; email: string } });
   }
 
@@ -293,7 +294,7 @@ export class CampaignService {
     this.deps.logger.info({ audit: `campaign-application-${action}`, campaignId, applicationId, by: admin.id }, 'campaign application decided');
     if (action === 'accept') {
       await this.ensureLink(campaignId, row.creatorId);
-      await this.mail(row.creator.email, campaignMail.accepted(campaign.name, this.campaignUrl(campaignId), this.keysOpen(campaign)));
+      await this.mail(row.creatorId, campaignMail.accepted(campaign.name, this.campaignUrl(campaignId), this.keysOpen(campaign)));
     }
     return this.adminView(row as ApplicationRow & { creator: { id: string; name: string; email: string } });
   }
@@ -513,11 +514,10 @@ export class CampaignService {
       if (claimed.count === 0) continue;
       const participants = await this.deps.db.campaignApplication.findMany({
         where: { campaignId: campaign.id, status: 'accepted' },
-        select: { creator: { select: { email: true } } },
+        select: { creatorId: true },
       });
       for (const p of participants) {
-        await this.mail(p.creator.email, campaignMail.keysAvailable(campaign.name, this.campaignUrl(campaign.id)));
-        sent++;
+        if (await this.mail(p.creatorId, campaignMail.keysAvailable(campaign.name, this.campaignUrl(campaign.id)))) sent++;
       }
     }
     return sent;
@@ -731,13 +731,9 @@ export class CampaignService {
     return `${this.deps.publicUrl}/partner/campaigns/${campaignId}`;
   }
 
-  private async mail(to: string, message: { subject: string; text: string; html: string }): Promise<void> {
-    try {
-      await this.deps.mailer.send({ to, ...message });
-    } catch (err) {
-      // The transition stands; a mail that could not go out is logged, never undoes it.
-      this.deps.logger.warn({ err: (err as Error).message }, 'campaign mail not sent');
-    }
+  /** Partner news: only while the creator's switch is on, with its unsubscribe link. A mail that cannot go out is logged (by PreferenceMailer) and never undoes the transition. */
+  private async mail(userId: string, message: { subject: string; text: string; html: string }): Promise<boolean> {
+    return (await this.deps.mail.send(userId, 'partnerNews', message)) === 'sent';
   }
 }
 
