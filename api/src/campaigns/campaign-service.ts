@@ -473,19 +473,35 @@ export class CampaignService {
 
   // ─── Tracked links (public) ───
 
-  /** Counts a click and says where to send the viewer; null for an unknown link. */
+  /** Counts a click (the total, and a hit for Statistics) and says where to send the viewer; null for an unknown link. */
   async click(slug: string): Promise<string | null> {
     const rows = await this.deps.db.$queryRaw<{ store_url: string | null }[]>`
-      UPDATE campaign_links l SET clicks = clicks + 1 FROM campaign_applications a, campaigns c
-      WHERE l.slug = ${slug} AND a.id = l.application_id AND c.id = a.campaign_id
-      RETURNING c.store_url`;
+      WITH link AS (
+        UPDATE campaign_links l SET clicks = clicks + 1 FROM campaign_applications a, campaigns c
+        WHERE l.slug = ${slug} AND a.id = l.application_id AND c.id = a.campaign_id
+        RETURNING l.id, a.creator_id, c.store_url
+      ), hit AS (
+        INSERT INTO campaign_link_hits (id, link_id, channel_id, kind, source, created_at)
+        SELECT gen_random_uuid(), id, creator_id, 'click', 'link', ${this.now()} FROM link
+      )
+      SELECT store_url FROM link`;
     if (rows.length === 0) return null;
     return rows[0]!.store_url ?? `${this.deps.publicUrl}/`;
   }
 
-  async impression(slug: string): Promise<boolean> {
-    const count = await this.deps.db.campaignLink.updateMany({ where: { slug }, data: { impressions: { increment: 1 } } });
-    return count.count > 0;
+  /** Counts an impression: the creator site or an overlay showed the sponsor's code or link. False for an unknown link. */
+  async impression(slug: string, source: 'site' | 'overlay'): Promise<boolean> {
+    const rows = await this.deps.db.$queryRaw<{ id: string }[]>`
+      WITH link AS (
+        UPDATE campaign_links l SET impressions = impressions + 1 FROM campaign_applications a
+        WHERE l.slug = ${slug} AND a.id = l.application_id
+        RETURNING l.id, a.creator_id
+      ), hit AS (
+        INSERT INTO campaign_link_hits (id, link_id, channel_id, kind, source, created_at)
+        SELECT gen_random_uuid(), id, creator_id, 'impression', ${source}, ${this.now()} FROM link
+      )
+      SELECT id FROM link`;
+    return rows.length > 0;
   }
 
   // ─── Sweeps ───
