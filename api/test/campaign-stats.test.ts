@@ -35,7 +35,7 @@ beforeAll(async () => {
     logger,
     apiUrl: `${twitch.url}/helix`,
     clientId: twitch.clientId,
-    tokenFor: async (userId) => tokens.get(userId) ?? null,
+    tokenFor: async (userId, _row, provider) => (provider === 'twitch' ? (tokens.get(userId) ?? null) : null),
     intervalMinutes: 15,
     now: () => clock,
   });
@@ -124,6 +124,7 @@ describe('channel statistics for campaign eligibility', () => {
       eligible: true,
       reasons: [],
       stats: {
+        platform: 'twitch',
         followers: 250,
         subscribers: 12,
         totalViews: null,
@@ -134,10 +135,10 @@ describe('channel statistics for campaign eligibility', () => {
       },
     });
     expect((await judged(scopeless)).reasons).toEqual([
-      'The campaign needs 100 followers; your channel has 90.',
-      "Your channel's subscribers are not known yet (OnAir samples your channel every few minutes).",
-      'The campaign needs 25 average concurrent viewers over 30 days; your channel has 0.',
-      'The campaign needs 3 hours streamed over 30 days; your channel has 0.',
+      'The campaign needs 100 followers; your Twitch channel has 90.',
+      "Your Twitch channel's subscribers are not known yet (OnAir samples your channel every few minutes).",
+      'The campaign needs 25 average concurrent viewers over 30 days; your Twitch channel has 0.',
+      'The campaign needs 3 hours streamed over 30 days; your Twitch channel has 0.',
     ]);
 
     // 31 days on, the window has moved past those live hours; the figures are complete.

@@ -12,6 +12,9 @@ interface FacebookPicture {
  * anyone can be anyone on a double's consent page, so it must not sign in to OnAir accounts.
  */
 /** Records a platform's own name for a signed-in account (the Twitch login that collaborator invitations name). */
+/** Read access to the signed-in account's YouTube channel (statistics, live broadcasts). */
+export const YOUTUBE_READONLY_SCOPE = 'https://www.googleapis.com/auth/youtube.readonly';
+
 export type PlatformLoginRecorder = (providerId: string, accountId: string, login: string) => Promise<void>;
 
 export function oauthProviders(config: AuthConfig, recordLogin?: PlatformLoginRecorder): GenericOAuthConfig[] {
@@ -46,7 +49,10 @@ export function oauthProviders(config: AuthConfig, recordLogin?: PlatformLoginRe
       authorizationUrl: config.GOOGLE_AUTHORIZATION_URL,
       tokenUrl: config.GOOGLE_TOKEN_URL,
       userInfoUrl: config.GOOGLE_USERINFO_URL,
-      scopes: ['openid', 'email', 'profile'],
+      // The YouTube channel's statistics (read only) for campaign eligibility, with offline access so they
+      // can be sampled while the creator is away.
+      scopes: ['openid', 'email', 'profile', YOUTUBE_READONLY_SCOPE],
+      accessType: 'offline',
       accountSubject: ({ profile }) => String(profile.sub ?? ''),
     });
   }

@@ -24,7 +24,7 @@ import type { Db } from '@onair/db';
 import type { Logger, SecretBox } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
 import type { PreferenceMailer } from '../notifications/preference-mailer.ts';
-import { ageOn, channelStats, judgeEligibility } from './eligibility.ts';
+import { ageOn, channelStats, judgeChannels } from './eligibility.ts';
 import { parseKeyPool } from './key-pool.ts';
 import { parseSalesReport } from './sales-report.ts';
 import type { Ledger } from '../money/ledger.ts';
@@ -633,17 +633,26 @@ export class CampaignService {
 
   async eligibilityOf(user: CurrentUser, campaign: CampaignRow): Promise<Eligibility> {
     const now = this.now();
-    const [linked, samples, first, profile] = await Promise.all([
-      this.deps.db.account.count({ where: { userId: user.id, providerId: 'twitch' } }),
-      this.deps.db.channelStatSample.findMany({
-        where: { userId: user.id, platform: 'twitch', sampledAt: { gte: new Date(now.getTime() - 30 * 86_400_000) } },
-        orderBy: { sampledAt: 'asc' },
-      }),
-      this.deps.db.channelStatSample.findFirst({ where: { userId: user.id, platform: 'twitch' }, orderBy: { sampledAt: 'asc' }, select: { sampledAt: true } }),
+    const [linked, profile] = await Promise.all([
+      this.deps.db.account.findMany({ where: { userId: user.id, providerId: { in: ['twitch', 'google'] } }, select: { providerId: true } }),
       this.deps.db.partnerProfile.findUnique({ where: { userId: user.id }, select: { birthdate: true, country: true } }),
     ]);
+    // A Twitch account's channel, and the YouTube channel of a Google account.
+    const platforms = (['twitch', 'youtube'] as const).filter((p) => linked.some((a) => a.providerId === (p === 'twitch' ? 'twitch' : 'google')));
+    const channels = await Promise.all(
+      platforms.map(async (platform) => {
+        const [samples, first] = await Promise.all([
+          this.deps.db.channelStatSample.findMany({
+            where: { userId: user.id, platform, sampledAt: { gte: new Date(now.getTime() - 30 * 86_400_000) } },
+            orderBy: { sampledAt: 'asc' },
+          }),
+          this.deps.db.channelStatSample.findFirst({ where: { userId: user.id, platform }, orderBy: { sampledAt: 'asc' }, select: { sampledAt: true } }),
+        ]);
+        return { platform, stats: channelStats(platform, samples, now, first?.sampledAt ?? null) };
+      }),
+    );
     const requirements = (await this.view(campaign)).requirements;
-    const judged = judgeEligibility(requirements, channelStats(samples, now, first?.sampledAt ?? null), linked > 0);
+    const judged = judgeChannels(requirements, channels);
     const reasons = [...judged.reasons];
     if (campaign.geo.length > 0 && (!profile?.country || !campaign.geo.includes(profile.country))) {
       reasons.push(

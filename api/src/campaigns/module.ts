@@ -34,6 +34,8 @@ export const campaignsModule = {
       logger: deps.logger,
       apiUrl: deps.config.TWITCH_API_URL,
       clientId: deps.config.TWITCH_CLIENT_ID ?? null,
+      // YouTube channels through the creator's Google sign-in (its token carries the YouTube read-only scope).
+      youtubeApiUrl: deps.config.GOOGLE_CLIENT_ID ? deps.config.YOUTUBE_API_URL : null,
       // better-auth hands out the linked account's token, refreshing it when it has expired.
       tokenFor: async (userId, accountId) => (await deps.accounts.auth.api.getAccessToken({ body: { accountId, userId } })).accessToken ?? null,
       intervalMinutes: deps.config.CHANNEL_STATS_SAMPLE_MINUTES,
