@@ -47,6 +47,7 @@ const partnerNetwork = partnerModule.http.network<Composition>([
   chatbotModule.http.routes,
   overlaysModule.http.routes,
   creatorSiteModule.http.routes,
+  eventsModule.http.channelFeed,
 ]);
 
 const httpStack: readonly HttpPart<Composition>[] = [
