@@ -128,6 +128,26 @@ for (const viewport of [
         await page.screenshot({ path: `${SHOTS}/statistics-${value}-sponsorships-${viewport.width}.png` });
       }
     }
+
+    // The Channel page's events feed: the channel's events from every platform, filtered by type.
+    for (const [id, platform, type, minutesAgo] of [
+      ['ann', 'twitch', 'follow', 30],
+      ['bob', 'youtube', 'sub', 20],
+      ['cid', 'twitch', 'follow', 10],
+    ] as const)
+      await queryDb(
+        `INSERT INTO live_events (id, project_id, platform, platform_event_id, type, platform_username, data, platform_created_at) VALUES ($1, $2, $3, $4, $5, $6, '{}', $7)`,
+        [randomUUID(), projectId, platform, `${id}-${randomUUID()}`, type, id, new Date(Date.now() - minutesAgo * 60_000)],
+      );
+    await page.getByRole('link', { name: 'Channel', exact: true }).click();
+    await expect(page).toHaveTitle('Channel · OnAir');
+    const feed = page.getByRole('list', { name: 'Channel events' });
+    await expect(feed.getByTestId('event-row')).toHaveCount(3);
+    await page.getByRole('combobox', { name: 'Event type' }).click();
+    await page.getByRole('option', { name: 'Follow', exact: true }).click();
+    await expect(feed.getByTestId('event-row')).toHaveCount(2);
+    await page.getByRole('region', { name: 'Events feed' }).scrollIntoViewIfNeeded();
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/channel-events-${viewport.width}.png` });
     await context.close();
   });
 }
