@@ -32,6 +32,7 @@ export function oauthProviders(config: AuthConfig, recordLogin?: PlatformLoginRe
       // Twitch's OIDC userinfo answers only the claims asked for.
       authorizationUrlParams: { claims: JSON.stringify({ userinfo: { email: null, email_verified: null, preferred_username: null, picture: null } }) },
       accountSubject: ({ profile }) => String(profile.sub ?? ''),
+      disableSignUp: config.SIGNUP_MODE === 'waitlist',
       // Called at every Twitch sign-in and link (the user's name is taken from it only at sign-up).
       mapProfileToUser: async (profile) => {
         const login = typeof profile.preferred_username === 'string' ? profile.preferred_username : undefined;
@@ -54,6 +55,7 @@ export function oauthProviders(config: AuthConfig, recordLogin?: PlatformLoginRe
       scopes: ['openid', 'email', 'profile', YOUTUBE_READONLY_SCOPE],
       accessType: 'offline',
       accountSubject: ({ profile }) => String(profile.sub ?? ''),
+      disableSignUp: config.SIGNUP_MODE === 'waitlist',
     });
   }
   if (config.FACEBOOK_CLIENT_ID) {
@@ -67,6 +69,7 @@ export function oauthProviders(config: AuthConfig, recordLogin?: PlatformLoginRe
       userInfoUrl: config.FACEBOOK_USERINFO_URL,
       scopes: ['email', 'public_profile'],
       accountSubject: ({ profile }) => String(profile.id ?? ''),
+      disableSignUp: config.SIGNUP_MODE === 'waitlist',
       mapProfileToUser: (profile) => {
         const picture = profile.picture as FacebookPicture | undefined;
         return { image: picture?.data?.is_silhouette ? undefined : picture?.data?.url };
