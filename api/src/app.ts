@@ -23,6 +23,7 @@ import { ingestModule } from './ingest/module.ts';
 import { membersModule } from './members/module.ts';
 import { middleware, type HttpPart } from './module.ts';
 import { moneyModule } from './money/module.ts';
+import { notificationsModule } from './notifications/module.ts';
 import { overlaysModule } from './overlays/module.ts';
 import { partnerModule } from './partner/module.ts';
 import { recordingsModule } from './recordings/module.ts';
@@ -47,6 +48,7 @@ const partnerNetwork = partnerModule.http.network<Composition>([
   chatbotModule.http.routes,
   overlaysModule.http.routes,
   creatorSiteModule.http.routes,
+  eventsModule.http.channelFeed,
 ]);
 
 const httpStack: readonly HttpPart<Composition>[] = [
@@ -60,6 +62,7 @@ const httpStack: readonly HttpPart<Composition>[] = [
   uploadsModule.http.upload,
   creatorSiteModule.http.upload,
   overlaysModule.http.upload,
+  notificationsModule.http.unsubscribe,
   jsonBody,
   systemModule.http.health,
   scenesModule.http.projects,
@@ -82,6 +85,7 @@ const httpStack: readonly HttpPart<Composition>[] = [
   creatorSiteModule.http.pages,
   partnerNetwork,
   campaignsModule.http.routes,
+  notificationsModule.http.admin,
   moneyModule.http.routes,
   fleetModule.http.dashboard,
   authModule.http.devInbox,
@@ -115,6 +119,7 @@ const documentOrder: readonly HttpPart<Composition>[] = [
   partnerNetwork,
   moneyModule.http.routes,
   campaignsModule.http.routes,
+  notificationsModule.http.admin,
 ];
 const documented = new Set(documentOrder);
 const undocumented = httpStack.filter((part) => part.endpoints.length > 0 && !documented.delete(part));

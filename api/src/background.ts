@@ -7,6 +7,7 @@ import { destinationsModule } from './destinations/module.ts';
 import { fleetModule } from './fleet/module.ts';
 import { ingestModule } from './ingest/module.ts';
 import type { JobPart, Running } from './module.ts';
+import { notificationsModule } from './notifications/module.ts';
 import { partnerModule } from './partner/module.ts';
 import { recordingsModule } from './recordings/module.ts';
 import { scenesModule } from './scenes/module.ts';
@@ -22,6 +23,7 @@ const jobs: readonly JobPart<Composition>[] = [
   accountsModule.jobs.erasure,
   recordingsModule.jobs.retention,
   campaignsModule.jobs.sweep,
+  notificationsModule.jobs.digest,
 ];
 
 /** Starts every job; close them on shutdown (in reverse order). */

@@ -20,6 +20,7 @@ import { leasesModule } from './leases/module.ts';
 import { membersModule } from './members/module.ts';
 import type { Platform } from './module.ts';
 import { moneyModule } from './money/module.ts';
+import { notificationsModule } from './notifications/module.ts';
 import { ownPageUrls } from './access/own-page-urls.ts';
 import { overlaysModule } from './overlays/module.ts';
 import type { DataExportQueue } from './partner/data-exports/export-job.ts';
@@ -73,7 +74,15 @@ export function compose(options: ComposeOptions) {
     ...schedulesModule.build({ ...c5, ...(options.scheduleQueue ? { scheduleQueue: options.scheduleQueue } : {}) }),
     ...eventsModule.build(c5),
   };
-  const c7 = { ...c6, ...chatModule.build(c6), ...chatbotModule.build(c6), ...guestsModule.build(c6), ...membersModule.build(c6), ...moneyModule.build(c6) };
+  const c7 = {
+    ...c6,
+    ...chatModule.build(c6),
+    ...chatbotModule.build(c6),
+    ...guestsModule.build(c6),
+    ...membersModule.build(c6),
+    ...moneyModule.build(c6),
+    ...notificationsModule.build(c6),
+  };
   const c8 = { ...c7, ...billingModule.build(c7), ...overlaysModule.build(c7), ...creatorSiteModule.build(c7) };
   const c9 = { ...c8, ...partnerModule.build({ ...c8, ...(options.exportQueue ? { exportQueue: options.exportQueue } : {}) }), ...campaignsModule.build(c8) };
   let closing: Promise<void> | null = null;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_DOCUMENT_LIMITS, GUEST_JOINS_PER_MINUTE, parseIceServers, type DocumentLimits } from '@onair/protocol';
+import { DEFAULT_DOCUMENT_LIMITS, DIGEST_DEFAULT_CRON, GUEST_JOINS_PER_MINUTE, parseIceServers, type DocumentLimits } from '@onair/protocol';
 import { authConfigShape } from './auth/config.ts';
 import { billingConfigShape } from './billing/config.ts';
 import { scalerConfigShape } from './fleet/scaler/config.ts';
@@ -67,6 +67,8 @@ const configSchema = z.object({
   SHORT_CODE_WINDOW_SECONDS: z.coerce.number().int().positive().default(600),
   /** How often OnAir samples the linked Twitch channels for campaign eligibility (and sweeps campaigns). */
   CHANNEL_STATS_SAMPLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** When the weekly digest goes out: a cron pattern in UTC (BullMQ's job scheduler); default Mondays 09:00. */
+  DIGEST_CRON: z.string().min(9).default(DIGEST_DEFAULT_CRON),
   /** Lifetime of an access token issued to a third-party application, in seconds. */
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   ...authConfigShape,

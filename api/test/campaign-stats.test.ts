@@ -12,6 +12,8 @@ import { CampaignService } from '../src/campaigns/campaign-service.ts';
 import { Ledger } from '../src/money/ledger.ts';
 import { ChannelStatsSampler } from '../src/campaigns/channel-stats-sampler.ts';
 import type { Mailer } from '../src/mail/mailer.ts';
+import { PreferenceMailer } from '../src/notifications/preference-mailer.ts';
+import { UnsubscribeTokens } from '../src/notifications/unsubscribe-token.ts';
 import { personalInfo } from './helpers/partner.ts';
 import { startTwitchDouble, type TwitchDouble } from './helpers/platform-doubles/twitch-double.ts';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
@@ -33,11 +35,18 @@ beforeAll(async () => {
     logger,
     apiUrl: `${twitch.url}/helix`,
     clientId: twitch.clientId,
-    tokenFor: async (userId) => tokens.get(userId) ?? null,
+    tokenFor: async (userId, _row, provider) => (provider === 'twitch' ? (tokens.get(userId) ?? null) : null),
     intervalMinutes: 15,
     now: () => clock,
   });
-  const campaigns = new CampaignService({ db: api.db, logger, mailer, publicUrl: api.url, secrets: null, ledger: new Ledger(api.db), now: () => clock });
+  const mail = new PreferenceMailer({
+    db: api.db,
+    mailer,
+    tokens: new UnsubscribeTokens('a-test-secret-of-at-least-32-characters'),
+    publicUrl: api.url,
+    logger,
+  });
+  const campaigns = new CampaignService({ db: api.db, logger, mail, publicUrl: api.url, secrets: null, ledger: new Ledger(api.db), now: () => clock });
   sweep = new CampaignSweepJob({ redis: api.redis, logger, campaigns, sampler, everyMs: 3_600_000, prefix: `test-${randomUUID()}` });
 });
 afterAll(async () => {
@@ -115,6 +124,7 @@ describe('channel statistics for campaign eligibility', () => {
       eligible: true,
       reasons: [],
       stats: {
+        platform: 'twitch',
         followers: 250,
         subscribers: 12,
         totalViews: null,
@@ -125,10 +135,10 @@ describe('channel statistics for campaign eligibility', () => {
       },
     });
     expect((await judged(scopeless)).reasons).toEqual([
-      'The campaign needs 100 followers; your channel has 90.',
-      "Your channel's subscribers are not known yet (OnAir samples your channel every few minutes).",
-      'The campaign needs 25 average concurrent viewers over 30 days; your channel has 0.',
-      'The campaign needs 3 hours streamed over 30 days; your channel has 0.',
+      'The campaign needs 100 followers; your Twitch channel has 90.',
+      "Your Twitch channel's subscribers are not known yet (OnAir samples your channel every few minutes).",
+      'The campaign needs 25 average concurrent viewers over 30 days; your Twitch channel has 0.',
+      'The campaign needs 3 hours streamed over 30 days; your Twitch channel has 0.',
     ]);
 
     // 31 days on, the window has moved past those live hours; the figures are complete.

@@ -167,7 +167,7 @@ describe('creators', () => {
     const detail = (await call(api, small, 'GET', `/api/v1/partner/campaigns/${campaign.id}`)).body as CreatorCampaign;
     expect(detail.eligibility).toMatchObject({
       eligible: false,
-      reasons: ['The campaign needs 100 followers; your channel has 40.'],
+      reasons: ['The campaign needs 100 followers; your Twitch channel has 40.'],
       stats: { followers: 40, averageViewers30d: 9, hoursStreamed30d: 3, complete: false },
     });
     expect((await apply(small, campaign.id)).status).toBe(403);

@@ -435,13 +435,14 @@ describe('transaction history and statistics', () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(stats.to).toBe(today);
     expect(stats.series).toHaveLength(30);
-    expect(stats.revenue).toMatchObject({ currency: 'usd', total: 2200, tips: 2200, tipCount: 1, charity: 1250 });
+    // The tip page's views and checkouts are the Revenue section's; the graph's impressions and clicks are sponsors'.
+    expect(stats.revenue).toMatchObject({ currency: 'usd', total: 2200, tips: 2200, tipCount: 1, charity: 1250, tipPageViews: 1, tipCheckouts: 1 });
     expect(stats.events).toEqual(expect.arrayContaining([{ type: 'charity', count: 1 }]));
-    expect(stats.series.at(-1)).toEqual({ label: today, revenue: 2200, impressions: 1, clicks: 1 });
-    expect(stats.sponsorships).toEqual({ campaigns: 0, revenue: 0, linkClicks: 0, linkImpressions: 0 });
+    expect(stats.series.at(-1)).toEqual({ label: today, revenue: 2200, impressions: 0, clicks: 0 });
+    expect(stats.sponsorships).toEqual({ campaigns: 0, revenue: 0, linkClicks: 0, linkImpressions: 0, links: [] });
     const monthly = (await call(api, user, 'GET', `/api/v1/partner/channels/${user.id}/statistics?groupBy=monthly&from=${today}&to=${today}`))
       .body as Statistics;
-    expect(monthly.series).toEqual([{ label: `${today.slice(0, 8)}01`, revenue: 2200, impressions: 1, clicks: 1 }]);
+    expect(monthly.series).toEqual([{ label: `${today.slice(0, 8)}01`, revenue: 2200, impressions: 0, clicks: 0 }]);
 
     const analyst = await collaboratorWith(api, user, ['analytics']);
     const seen = (await call(api, analyst.user, 'GET', `/api/v1/partner/channels/${user.id}/statistics`)).body as Statistics;
@@ -451,13 +452,23 @@ describe('transaction history and statistics', () => {
     expect((await call(api, chatter.user, 'GET', `/api/v1/partner/channels/${user.id}/statistics`)).status).toBe(403);
   });
 
-  it('counts the campaigns a creator takes part in, with their tracked-link clicks and impressions, under Sponsorships', async () => {
+  it('counts the campaigns a creator takes part in, with their tracked-link clicks and impressions in the window, under Sponsorships', async () => {
     const { user } = await creator();
     const campaign = await api.db.campaign.create({ data: { name: 'Skyward', kind: 'game-key', game: 'Skyward', status: 'active' } });
     const application = await api.db.campaignApplication.create({ data: { campaignId: campaign.id, creatorId: user.id, status: 'accepted' } });
-    await api.db.campaignLink.create({ data: { applicationId: application.id, slug: `s-${application.id.slice(0, 8)}`, clicks: 7, impressions: 40 } });
+    const slug = `s-${application.id.slice(0, 8)}`;
+    await api.db.campaignLink.create({ data: { applicationId: application.id, slug } });
+    for (let i = 0; i < 3; i++) await fetch(`${api.url}/api/v1/public/campaign-links/${slug}/impression`);
+    await fetch(`${api.url}/api/v1/public/campaign-links/${slug}`, { redirect: 'manual' });
     const stats = (await call(api, user, 'GET', `/api/v1/partner/channels/${user.id}/statistics`)).body as Statistics;
-    expect(stats.sponsorships).toEqual({ campaigns: 1, revenue: 0, linkClicks: 7, linkImpressions: 40 });
+    expect(stats.sponsorships).toEqual({
+      campaigns: 1,
+      revenue: 0,
+      linkClicks: 1,
+      linkImpressions: 3,
+      links: [{ campaignId: campaign.id, campaignName: 'Skyward', impressions: 3, clicks: 1, revenue: 0 }],
+    });
+    expect(stats.series.at(-1)).toMatchObject({ impressions: 3, clicks: 1 });
   });
 
   it('connects and disconnects a charity campaign by its link', async () => {

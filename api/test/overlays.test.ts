@@ -200,6 +200,44 @@ describe('overlays of a channel', () => {
 });
 
 describe('the live feed of an overlay page', () => {
+  it('shows a sponsor widget with the campaign the creator takes part in, its newest code and tracked link; drawing it counts an overlay impression', async () => {
+    const o = await createOverlay(owner);
+    const joined = await api.db.campaign.create({ data: { name: `Sky ${randomUUID().slice(0, 4)}`, kind: 'game-key', game: 'Skyward', status: 'active' } });
+    const other = await api.db.campaign.create({ data: { name: 'Not joined', kind: 'game-key', game: 'Other', status: 'active' } });
+    const application = await api.db.campaignApplication.create({ data: { campaignId: joined.id, creatorId: owner.id, status: 'accepted' } });
+    const slug = `ov-${application.id.slice(0, 10)}`;
+    await api.db.campaignLink.create({ data: { applicationId: application.id, slug } });
+    await api.db.promoCode.create({
+      data: {
+        applicationId: application.id,
+        code: `SKY${randomUUID()
+          .slice(0, 4)
+          .toUpperCase()
+          .replace(/[^A-Z0-9]/g, 'X')}`,
+        discountPercent: 15,
+      },
+    });
+    const shown = { ...newWidget('sponsor', randomUUID()), campaignId: joined.id } as Widget;
+    const notJoined = { ...newWidget('sponsor', randomUUID()), campaignId: other.id } as Widget;
+    const saved = await call(api, owner, 'PUT', `${base(owner.id)}/${o.id}`, content(o, [shown, notJoined]));
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const feed = await FeedSocket.open(o.url);
+    const state = await feed.next('overlay.state');
+    expect(Object.keys(state.sponsors)).toEqual([shown.id]);
+    expect(state.sponsors[shown.id]).toMatchObject({
+      campaignName: joined.name,
+      game: 'Skyward',
+      discountPercent: 15,
+      link: `${api.url}/api/v1/public/campaign-links/${slug}`,
+      impressionPath: `/api/v1/public/campaign-links/${slug}/impression?source=overlay`,
+    });
+    feed.close();
+    // The page loads the pixel each time it draws the widget.
+    expect((await fetch(`${api.url}${state.sponsors[shown.id]!.impressionPath}`)).status).toBe(204);
+    const hits = await api.db.campaignLinkHit.findMany({ where: { channelId: owner.id } });
+    expect(hits.map((h) => [h.kind, h.source])).toEqual([['impression', 'overlay']]);
+  });
+
   it('plays alerts with the alert box’s words, lists the events and moves the goal bar, as the EventSub double sends them; a name with markup arrives as plain text', async () => {
     const o = await createOverlay(owner);
     const alertBox = newWidget('alertBox', randomUUID());

@@ -144,6 +144,8 @@ export const signInMethodsSchema = z.object({
   oauth: z.array(z.object({ id: oauthProviderIdSchema, name: z.string() })),
   /** Whether mail and SMS land in the development inbox (/dev/inbox) instead of being sent. */
   devInbox: z.boolean(),
+  /** Partner spec §2 Signup: a first sign-in makes the account ('open'), or newcomers join the waitlist ('waitlist'). */
+  signup: z.enum(['open', 'waitlist']),
 });
 export type SignInMethods = z.infer<typeof signInMethodsSchema>;
 

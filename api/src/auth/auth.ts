@@ -121,6 +121,8 @@ export function createAuth(deps: AuthDeps) {
       signInGuards({ redis: deps.redis, db, config }),
       emailOTP({
         otpLength: 6,
+        // Waitlist (partner spec §2): a code signs in an existing account only.
+        disableSignUp: config.SIGNUP_MODE === 'waitlist',
         expiresIn: config.AUTH_CODE_TTL_SECONDS,
         allowedAttempts: 3,
         storeOTP: 'hashed',
@@ -131,6 +133,7 @@ export function createAuth(deps: AuthDeps) {
       }),
       magicLink({
         expiresIn: config.AUTH_MAGIC_LINK_TTL_SECONDS,
+        disableSignUp: config.SIGNUP_MODE === 'waitlist',
         storeToken: 'hashed',
         sendMagicLink: async ({ email, url }, ctx) => {
           await delivery.track(ctx?.request, () => mailer.send(magicLinkMail(email, url, linkMinutes)));

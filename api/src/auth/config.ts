@@ -36,6 +36,11 @@ export const authConfigShape = {
   AUTH_MAGIC_LINK_TTL_SECONDS: z.coerce.number().int().positive().default(600),
   /** Lifetime of the API bearer JWT from GET /api/auth/token, in seconds. */
   API_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(900),
+  /**
+   * Partner spec §2 Signup and Waitlist: 'open' lets a first sign-in make the account; 'waitlist'
+   * makes no new account at sign-in (e-mail, link or platform) and newcomers leave their address.
+   */
+  SIGNUP_MODE: z.enum(['open', 'waitlist']).default('open'),
   /** Sign-in requests per client IP per minute (codes, links, verifications together). */
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
   /** Codes and links sent to one e-mail address or phone number per 10 minutes. */

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { getSignInMethodsEndpoint, listDevInboxEndpoint } from '@onair/protocol';
+import { getSignInMethodsEndpoint, joinWaitlistEndpoint, listDevInboxEndpoint } from '@onair/protocol';
 import type { SessionResolver } from '../http/auth-context.ts';
 import { bodyParsing } from '../http/body.ts';
 import { devInboxRoutes } from '../mail/dev-inbox-routes.ts';
@@ -7,7 +7,7 @@ import { middleware, type Platform } from '../module.ts';
 import { AUTH_BASE_PATH } from './auth.ts';
 import { devInboxEnabled } from './config.ts';
 import { authHandler, createAccounts, resolveSessionUserId, type Accounts } from './index.ts';
-import { authMethodsRoutes } from './methods-routes.ts';
+import { authMethodsRoutes, waitlistRoutes } from './methods-routes.ts';
 
 export interface AuthServices {
   /** Sign-in with its mail and SMS senders. */
@@ -34,7 +34,10 @@ export const authModule = {
       router.all(`${AUTH_BASE_PATH}/{*path}`, authHandler(c.accounts.auth));
       return router;
     }),
-    signInMethods: { endpoints: [getSignInMethodsEndpoint], mount: (c: Pick<Platform, 'config'>) => authMethodsRoutes(c.config) },
+    signInMethods: {
+      endpoints: [getSignInMethodsEndpoint, joinWaitlistEndpoint],
+      mount: (c: Pick<Platform, 'config' | 'db' | 'logger'>) => [authMethodsRoutes(c.config), waitlistRoutes(c)],
+    },
     /** Mounted only when mail is captured instead of sent (devInboxEnabled); listed in the OpenAPI document always. */
     devInbox: {
       endpoints: [listDevInboxEndpoint],

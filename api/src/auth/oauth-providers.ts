@@ -12,6 +12,9 @@ interface FacebookPicture {
  * anyone can be anyone on a double's consent page, so it must not sign in to OnAir accounts.
  */
 /** Records a platform's own name for a signed-in account (the Twitch login that collaborator invitations name). */
+/** Read access to the signed-in account's YouTube channel (statistics, live broadcasts). */
+export const YOUTUBE_READONLY_SCOPE = 'https://www.googleapis.com/auth/youtube.readonly';
+
 export type PlatformLoginRecorder = (providerId: string, accountId: string, login: string) => Promise<void>;
 
 export function oauthProviders(config: AuthConfig, recordLogin?: PlatformLoginRecorder): GenericOAuthConfig[] {
@@ -29,6 +32,7 @@ export function oauthProviders(config: AuthConfig, recordLogin?: PlatformLoginRe
       // Twitch's OIDC userinfo answers only the claims asked for.
       authorizationUrlParams: { claims: JSON.stringify({ userinfo: { email: null, email_verified: null, preferred_username: null, picture: null } }) },
       accountSubject: ({ profile }) => String(profile.sub ?? ''),
+      disableSignUp: config.SIGNUP_MODE === 'waitlist',
       // Called at every Twitch sign-in and link (the user's name is taken from it only at sign-up).
       mapProfileToUser: async (profile) => {
         const login = typeof profile.preferred_username === 'string' ? profile.preferred_username : undefined;
@@ -46,8 +50,12 @@ export function oauthProviders(config: AuthConfig, recordLogin?: PlatformLoginRe
       authorizationUrl: config.GOOGLE_AUTHORIZATION_URL,
       tokenUrl: config.GOOGLE_TOKEN_URL,
       userInfoUrl: config.GOOGLE_USERINFO_URL,
-      scopes: ['openid', 'email', 'profile'],
+      // The YouTube channel's statistics (read only) for campaign eligibility, with offline access so they
+      // can be sampled while the creator is away.
+      scopes: ['openid', 'email', 'profile', YOUTUBE_READONLY_SCOPE],
+      accessType: 'offline',
       accountSubject: ({ profile }) => String(profile.sub ?? ''),
+      disableSignUp: config.SIGNUP_MODE === 'waitlist',
     });
   }
   if (config.FACEBOOK_CLIENT_ID) {
@@ -61,6 +69,7 @@ export function oauthProviders(config: AuthConfig, recordLogin?: PlatformLoginRe
       userInfoUrl: config.FACEBOOK_USERINFO_URL,
       scopes: ['email', 'public_profile'],
       accountSubject: ({ profile }) => String(profile.id ?? ''),
+      disableSignUp: config.SIGNUP_MODE === 'waitlist',
       mapProfileToUser: (profile) => {
         const picture = profile.picture as FacebookPicture | undefined;
         return { image: picture?.data?.is_silhouette ? undefined : picture?.data?.url };

@@ -23,8 +23,8 @@ import {
 import type { Db } from '@onair/db';
 import type { Logger, SecretBox } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
-import type { Mailer } from '../mail/mailer.ts';
-import { ageOn, channelStats, judgeEligibility } from './eligibility.ts';
+import type { PreferenceMailer } from '../notifications/preference-mailer.ts';
+import { ageOn, channelStats, judgeChannels } from './eligibility.ts';
 import { parseKeyPool } from './key-pool.ts';
 import { parseSalesReport } from './sales-report.ts';
 import type { Ledger } from '../money/ledger.ts';
@@ -33,7 +33,8 @@ import { campaignMail } from './campaign-mail.ts';
 export interface CampaignDeps {
   db: Db;
   logger: Logger;
-  mailer: Mailer;
+  /** Campaign mails are partner news (Settings › Email notifications): sent only while that switch is on. */
+  mail: PreferenceMailer;
   publicUrl: string;
   /** Seals game keys at rest; without SECRETS_KEY no key pool can be imported. */
   secrets: SecretBox | null;
@@ -256,7 +257,7 @@ export class CampaignService {
       });
       return saved;
     });
-    await this.mail(creator.email, campaignMail.invited(campaign.name, this.campaignUrl(campaignId)));
+    await this.mail(creator.id, campaignMail.invited(campaign.name, this.campaignUrl(campaignId)));
     return this.adminView(row as ApplicationRow & { creator: { id: string; name: string; email: string } });
   }
 
@@ -293,7 +294,7 @@ export class CampaignService {
     this.deps.logger.info({ audit: `campaign-application-${action}`, campaignId, applicationId, by: admin.id }, 'campaign application decided');
     if (action === 'accept') {
       await this.ensureLink(campaignId, row.creatorId);
-      await this.mail(row.creator.email, campaignMail.accepted(campaign.name, this.campaignUrl(campaignId), this.keysOpen(campaign)));
+      await this.mail(row.creatorId, campaignMail.accepted(campaign.name, this.campaignUrl(campaignId), this.keysOpen(campaign)));
     }
     return this.adminView(row as ApplicationRow & { creator: { id: string; name: string; email: string } });
   }
@@ -472,19 +473,35 @@ export class CampaignService {
 
   // ─── Tracked links (public) ───
 
-  /** Counts a click and says where to send the viewer; null for an unknown link. */
+  /** Counts a click (the total, and a hit for Statistics) and says where to send the viewer; null for an unknown link. */
   async click(slug: string): Promise<string | null> {
     const rows = await this.deps.db.$queryRaw<{ store_url: string | null }[]>`
-      UPDATE campaign_links l SET clicks = clicks + 1 FROM campaign_applications a, campaigns c
-      WHERE l.slug = ${slug} AND a.id = l.application_id AND c.id = a.campaign_id
-      RETURNING c.store_url`;
+      WITH link AS (
+        UPDATE campaign_links l SET clicks = clicks + 1 FROM campaign_applications a, campaigns c
+        WHERE l.slug = ${slug} AND a.id = l.application_id AND c.id = a.campaign_id
+        RETURNING l.id, a.creator_id, c.store_url
+      ), hit AS (
+        INSERT INTO campaign_link_hits (id, link_id, channel_id, kind, source, created_at)
+        SELECT gen_random_uuid(), id, creator_id, 'click', 'link', ${this.now()} FROM link
+      )
+      SELECT store_url FROM link`;
     if (rows.length === 0) return null;
     return rows[0]!.store_url ?? `${this.deps.publicUrl}/`;
   }
 
-  async impression(slug: string): Promise<boolean> {
-    const count = await this.deps.db.campaignLink.updateMany({ where: { slug }, data: { impressions: { increment: 1 } } });
-    return count.count > 0;
+  /** Counts an impression: the creator site or an overlay showed the sponsor's code or link. False for an unknown link. */
+  async impression(slug: string, source: 'site' | 'overlay'): Promise<boolean> {
+    const rows = await this.deps.db.$queryRaw<{ id: string }[]>`
+      WITH link AS (
+        UPDATE campaign_links l SET impressions = impressions + 1 FROM campaign_applications a
+        WHERE l.slug = ${slug} AND a.id = l.application_id
+        RETURNING l.id, a.creator_id
+      ), hit AS (
+        INSERT INTO campaign_link_hits (id, link_id, channel_id, kind, source, created_at)
+        SELECT gen_random_uuid(), id, creator_id, 'impression', ${source}, ${this.now()} FROM link
+      )
+      SELECT id FROM link`;
+    return rows.length > 0;
   }
 
   // ─── Sweeps ───
@@ -513,11 +530,10 @@ export class CampaignService {
       if (claimed.count === 0) continue;
       const participants = await this.deps.db.campaignApplication.findMany({
         where: { campaignId: campaign.id, status: 'accepted' },
-        select: { creator: { select: { email: true } } },
+        select: { creatorId: true },
       });
       for (const p of participants) {
-        await this.mail(p.creator.email, campaignMail.keysAvailable(campaign.name, this.campaignUrl(campaign.id)));
-        sent++;
+        if (await this.mail(p.creatorId, campaignMail.keysAvailable(campaign.name, this.campaignUrl(campaign.id)))) sent++;
       }
     }
     return sent;
@@ -617,17 +633,26 @@ export class CampaignService {
 
   async eligibilityOf(user: CurrentUser, campaign: CampaignRow): Promise<Eligibility> {
     const now = this.now();
-    const [linked, samples, first, profile] = await Promise.all([
-      this.deps.db.account.count({ where: { userId: user.id, providerId: 'twitch' } }),
-      this.deps.db.channelStatSample.findMany({
-        where: { userId: user.id, platform: 'twitch', sampledAt: { gte: new Date(now.getTime() - 30 * 86_400_000) } },
-        orderBy: { sampledAt: 'asc' },
-      }),
-      this.deps.db.channelStatSample.findFirst({ where: { userId: user.id, platform: 'twitch' }, orderBy: { sampledAt: 'asc' }, select: { sampledAt: true } }),
+    const [linked, profile] = await Promise.all([
+      this.deps.db.account.findMany({ where: { userId: user.id, providerId: { in: ['twitch', 'google'] } }, select: { providerId: true } }),
       this.deps.db.partnerProfile.findUnique({ where: { userId: user.id }, select: { birthdate: true, country: true } }),
     ]);
+    // A Twitch account's channel, and the YouTube channel of a Google account.
+    const platforms = (['twitch', 'youtube'] as const).filter((p) => linked.some((a) => a.providerId === (p === 'twitch' ? 'twitch' : 'google')));
+    const channels = await Promise.all(
+      platforms.map(async (platform) => {
+        const [samples, first] = await Promise.all([
+          this.deps.db.channelStatSample.findMany({
+            where: { userId: user.id, platform, sampledAt: { gte: new Date(now.getTime() - 30 * 86_400_000) } },
+            orderBy: { sampledAt: 'asc' },
+          }),
+          this.deps.db.channelStatSample.findFirst({ where: { userId: user.id, platform }, orderBy: { sampledAt: 'asc' }, select: { sampledAt: true } }),
+        ]);
+        return { platform, stats: channelStats(platform, samples, now, first?.sampledAt ?? null) };
+      }),
+    );
     const requirements = (await this.view(campaign)).requirements;
-    const judged = judgeEligibility(requirements, channelStats(samples, now, first?.sampledAt ?? null), linked > 0);
+    const judged = judgeChannels(requirements, channels);
     const reasons = [...judged.reasons];
     if (campaign.geo.length > 0 && (!profile?.country || !campaign.geo.includes(profile.country))) {
       reasons.push(
@@ -731,13 +756,9 @@ export class CampaignService {
     return `${this.deps.publicUrl}/partner/campaigns/${campaignId}`;
   }
 
-  private async mail(to: string, message: { subject: string; text: string; html: string }): Promise<void> {
-    try {
-      await this.deps.mailer.send({ to, ...message });
-    } catch (err) {
-      // The transition stands; a mail that could not go out is logged, never undoes it.
-      this.deps.logger.warn({ err: (err as Error).message }, 'campaign mail not sent');
-    }
+  /** Partner news: only while the creator's switch is on, with its unsubscribe link. A mail that cannot go out is logged (by PreferenceMailer) and never undoes the transition. */
+  private async mail(userId: string, message: { subject: string; text: string; html: string }): Promise<boolean> {
+    return (await this.deps.mail.send(userId, 'partnerNews', message)) === 'sent';
   }
 }
 

@@ -1,4 +1,4 @@
-import { CHANNEL_STATS_WINDOW_DAYS, type CampaignRequirements, type Eligibility } from '@onair/protocol';
+import { CHANNEL_STATS_WINDOW_DAYS, statsPlatformLabels, type CampaignRequirements, type Eligibility, type StatsPlatform } from '@onair/protocol';
 
 export interface StatSample {
   sampledAt: Date;
@@ -20,7 +20,7 @@ const DAY_MS = 86_400_000;
  * and the hours those live samples stand for. `complete` is false until the first sample is 30
  * days old: before that the 30-day figures cover only the days sampled.
  */
-export function channelStats(samples: readonly StatSample[], now: Date, firstSampledAt: Date | null): ChannelStats | null {
+export function channelStats(platform: StatsPlatform, samples: readonly StatSample[], now: Date, firstSampledAt: Date | null): ChannelStats | null {
   if (samples.length === 0) return null;
   const sorted = [...samples].sort((a, b) => a.sampledAt.getTime() - b.sampledAt.getTime());
   const latest = sorted[sorted.length - 1]!;
@@ -30,6 +30,7 @@ export function channelStats(samples: readonly StatSample[], now: Date, firstSam
   const averageViewers = watched.length ? watched.reduce((sum, s) => sum + s.viewers!, 0) / watched.length : 0;
   const minutesLive = live.reduce((sum, s) => sum + s.minutes, 0);
   return {
+    platform,
     followers: latest.followers,
     subscribers: latest.subscribers,
     totalViews: latest.totalViews,
@@ -48,18 +49,35 @@ const checks: { key: keyof CampaignRequirements; stat: keyof ChannelStats; words
   { key: 'minHoursStreamed30d', stat: 'hoursStreamed30d', words: 'hours streamed over 30 days' },
 ];
 
-/** Spec §5: every threshold the campaign sets must be met; spec §8's words when none can be judged. */
-export function judgeEligibility(requirements: CampaignRequirements, stats: ChannelStats | null, platformLinked: boolean): Eligibility {
-  if (!platformLinked)
-    return { eligible: false, reasons: ['No platform linked or requirements not met: link your Twitch account in Settings › Integrations.'], stats };
+/**
+ * Spec §5: every threshold the campaign sets must be met by one channel; spec §8's words when no
+ * channel is linked. With a Twitch and a YouTube channel linked, each is judged and the one that
+ * qualifies (or the one missing the fewest thresholds, Twitch first) is the answer.
+ */
+export function judgeChannels(requirements: CampaignRequirements, channels: readonly { platform: StatsPlatform; stats: ChannelStats | null }[]): Eligibility {
+  if (channels.length === 0)
+    return {
+      eligible: false,
+      reasons: ['No platform linked or requirements not met: link your Twitch account, or your Google account for YouTube, in Settings › Integrations.'],
+      stats: null,
+    };
+  const judged = channels.map((c) => judgeEligibility(requirements, c.stats, c.platform));
+  return judged.find((j) => j.eligible) ?? judged.reduce((best, j) => (j.reasons.length < best.reasons.length ? j : best));
+}
+
+/** One channel against the campaign's thresholds. */
+export function judgeEligibility(requirements: CampaignRequirements, stats: ChannelStats | null, platform: StatsPlatform = 'twitch'): Eligibility {
   const reasons: string[] = [];
   for (const check of checks) {
     const needed = requirements[check.key];
     if (needed === null) continue;
     const value = stats?.[check.stat];
-    if (typeof value !== 'number') reasons.push(`Your channel's ${check.words} are not known yet (OnAir samples your channel every few minutes).`);
+    const channel = `Your ${statsPlatformLabels[platform]} channel`;
+    if (typeof value !== 'number') reasons.push(`${channel}'s ${check.words} are not known yet (OnAir samples your channel every few minutes).`);
     else if (value < needed)
-      reasons.push(`The campaign needs ${needed.toLocaleString('en-US')} ${check.words}; your channel has ${value.toLocaleString('en-US')}.`);
+      reasons.push(
+        `The campaign needs ${needed.toLocaleString('en-US')} ${check.words}; your ${statsPlatformLabels[platform]} channel has ${value.toLocaleString('en-US')}.`,
+      );
   }
   return { eligible: reasons.length === 0, reasons, stats };
 }

@@ -18,6 +18,7 @@ import {
   listCampaignsEndpoint,
   listPublicCampaignsEndpoint,
   OnAirError,
+  sponsorImpressionQuerySchema,
   withdrawApplicationEndpoint,
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
@@ -43,7 +44,9 @@ export function campaignRoutes(deps: { db: Db; campaigns: CampaignService; resol
   // Public: a tracked link counts a click and sends the viewer to the store; its impression pixel counts a view.
   router.get(`${CAMPAIGN_LINK_PATH}/impression`, async (req, res) => {
     const params = slugParams.safeParse(req.params);
-    if (!params.success || !(await campaigns.impression(params.data.slug))) throw new OnAirError('NOT_FOUND', 'This link does not exist.');
+    const query = sponsorImpressionQuerySchema.safeParse(req.query);
+    if (!query.success) throw new OnAirError('VALIDATION_FAILED', 'The source is site or overlay.');
+    if (!params.success || !(await campaigns.impression(params.data.slug, query.data.source))) throw new OnAirError('NOT_FOUND', 'This link does not exist.');
     res.set('cache-control', 'no-store').status(204).end();
   });
   router.get(CAMPAIGN_LINK_PATH, async (req, res) => {

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import {
   CAMPAIGN_LINK_PATH,
+  sponsorImpressionPath,
   CREATOR_SITE_PATH,
   creatorSiteImagePath,
   OnAirError,
@@ -91,7 +92,7 @@ export class CreatorSiteService {
     return rows.map((r) => {
       const { link, campaign } = r.application;
       const storeUrl = link ? new URL(CAMPAIGN_LINK_PATH.replace(':slug', encodeURIComponent(link.slug)), this.deps.publicUrl).toString() : campaign.storeUrl;
-      const impressionPath = link ? `${CAMPAIGN_LINK_PATH.replace(':slug', encodeURIComponent(link.slug))}/impression` : null;
+      const impressionPath = link ? sponsorImpressionPath(link.slug, 'site') : null;
       return { code: r.code, discountPercent: r.discountPercent, game: campaign.game, campaignName: campaign.name, storeUrl, impressionPath };
     });
   }

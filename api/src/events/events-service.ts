@@ -20,10 +20,12 @@ export class EventsService {
   constructor(private readonly db: Db) {}
 
   async feed(
-    projectId: string,
+    scope: string | { channelId: string },
     query: { types?: string[]; others?: boolean; cursor?: string; limit: number },
   ): Promise<{ events: LiveEvent[]; nextCursor: string | null }> {
-    const and: Prisma.LiveEventWhereInput[] = [{ projectId, replay: false, suppressed: false }];
+    // A project's feed, or a channel's: the events of every project its owner has.
+    const of: Prisma.LiveEventWhereInput = typeof scope === 'string' ? { projectId: scope } : { project: { ownerId: scope.channelId } };
+    const and: Prisma.LiveEventWhereInput[] = [{ ...of, replay: false, suppressed: false }];
     if (query.types) and.push(query.others ? { OR: [{ type: { in: query.types } }, { type: { notIn: [...liveEventTypes] } }] } : { type: { in: query.types } });
     if (query.cursor) {
       const { at, id } = decodeCursor(query.cursor);

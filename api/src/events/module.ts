@@ -1,4 +1,4 @@
-import { alertEndpoints, eventEndpoints } from '@onair/protocol';
+import { alertEndpoints, channelEventEndpoints, eventEndpoints } from '@onair/protocol';
 import type { PlatformAccounts } from '../destinations/platform-accounts.ts';
 import type { SessionResolver } from '../http/auth-context.ts';
 import type { LeasesServices } from '../leases/module.ts';
@@ -9,7 +9,7 @@ import { alertsOverlayRoutes } from './alerts-overlay.ts';
 import { AlertsService } from './alerts-service.ts';
 import { EventsStore } from './events-store.ts';
 import { startEventsConnectors } from './index.ts';
-import { eventRoutes } from './routes.ts';
+import { channelEventRoutes, eventRoutes } from './routes.ts';
 import { eventsStudioSocket } from './studio-socket.ts';
 
 export interface EventsServices {
@@ -35,6 +35,8 @@ export const eventsModule = {
   /** `/ws`: new events of the feed. */
   studioSocket: { name: 'events', build: (c: Platform) => eventsStudioSocket(c) },
   http: {
+    /** A partner area: the channel's feed, behind the partner network's sign-in and channel access. */
+    channelFeed: { endpoints: channelEventEndpoints, mount: (c: Platform) => channelEventRoutes({ db: c.db }) },
     routes: {
       endpoints: [...eventEndpoints, ...alertEndpoints],
       mount: (c: Platform & EventsServices & { resolveSession: SessionResolver }) =>

@@ -10,7 +10,9 @@ export interface SweepJobOptions<R> {
   what: string;
   /** One sweep; its result is what `runNow()` resolves with. */
   run: () => Promise<R>;
-  everyMs: number;
+  /** Run every `everyMs`, or on a cron `repeat` pattern (a weekly mail). */
+  everyMs?: number;
+  repeat?: { pattern: string; tz?: string };
   /** The job scheduler's id in Redis (default `<queue>-every`); kept stable across releases. */
   schedulerId?: string;
   /** Tests give each run its own prefix so parallel files never share a queue. */
@@ -34,11 +36,10 @@ export class SweepJob<R> {
   }
 
   async start(): Promise<void> {
-    await this.jobs.queue.upsertJobScheduler(
-      this.deps.schedulerId ?? `${this.deps.queue}-every`,
-      { every: this.deps.everyMs },
-      { name: 'sweep', opts: { removeOnComplete: 100, removeOnFail: 100 } },
-    );
+    await this.jobs.queue.upsertJobScheduler(this.deps.schedulerId ?? `${this.deps.queue}-every`, this.deps.repeat ?? { every: this.deps.everyMs! }, {
+      name: 'sweep',
+      opts: { removeOnComplete: 100, removeOnFail: 100 },
+    });
   }
 
   /** One sweep now, through the queue (what the scheduler does at each interval). */

@@ -4,6 +4,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (List-Unsubscribe of the mails a preference governs). */
+  headers?: Record<string, string>;
 }
 
 /**

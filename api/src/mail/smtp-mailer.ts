@@ -24,7 +24,14 @@ export class SmtpMailer implements Mailer {
 
   async send(mail: OutgoingMail): Promise<void> {
     try {
-      await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      await this.transport.sendMail({
+        from: this.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        ...(mail.headers ? { headers: mail.headers } : {}),
+      });
     } catch (err) {
       const e = err as SmtpError;
       // The message carries a sign-in code or link: log only what failed, never the mail itself.

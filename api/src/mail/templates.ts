@@ -10,6 +10,15 @@ export function layout(title: string, body: string): string {
 <p style="color:#8b90a0;font-size:12px;margin-top:32px">If you did not ask for this, you can ignore this e-mail.</p></div></body></html>`;
 }
 
+/** A layout() mail with its closing note replaced by `footerHtml` (the unsubscribe line of a preference mail). */
+export function withFooter(html: string, footerHtml: string): string {
+  const note = html.lastIndexOf('<p style="color:#8b90a0;font-size:12px;margin-top:32px">');
+  const end = html.lastIndexOf('</div></body></html>');
+  const footer = `<p style="color:#8b90a0;font-size:12px;margin-top:32px">${footerHtml}</p>`;
+  if (end < 0) return `${html}${footer}`;
+  return `${html.slice(0, note >= 0 && note < end ? note : end)}${footer}</div></body></html>`;
+}
+
 export type CodePurpose = 'sign-in' | 'email-verification' | 'change-email' | 'forget-password';
 
 const codeTitles: Record<CodePurpose, string> = {

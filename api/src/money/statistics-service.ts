@@ -4,6 +4,8 @@ import type { TipsService } from './tips-service.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 const REVENUE_KINDS = ['tip', 'tip_refund', 'tip_dispute', 'tip_dispute_won'];
+/** The graph's revenue: net tips and campaign revenue shares. */
+const SERIES_KINDS = [...REVENUE_KINDS, 'campaign_revenue'];
 const STREAMS_SHOWN = 60;
 
 type Grouping = Statistics['groupBy'];
@@ -22,9 +24,10 @@ function bucketStart(day: Date, unit: 'day' | 'week' | 'month'): Date {
 
 /**
  * Statistics (partner spec §2): Channel, Revenue, Events and Sponsorships sections over a window
- * (the last 30 days unless asked, §9), and a series of revenue (net tips from the ledger),
- * impressions (tip page views) and clicks (tip checkouts started) grouped daily, weekly, monthly
- * or by stream. Days are UTC.
+ * (the last 30 days unless asked, §9), and a series of revenue (net tips and campaign revenue from
+ * the ledger), sponsor impressions (the creator site or an overlay showed a campaign's code or
+ * link) and clicks (through the tracked links) grouped daily, weekly (from Monday), monthly or by
+ * stream. Days are UTC.
  */
 export class StatisticsService {
   constructor(private readonly deps: { db: Db; tips: TipsService; now?: () => Date }) {}
@@ -41,7 +44,7 @@ export class StatisticsService {
     const { currency } = await this.deps.tips.settings(channelId);
     const db = this.deps.db;
 
-    const [broadcasts, eventCounts, revenueRows, charityEvents] = await Promise.all([
+    const [broadcasts, eventCounts, revenueRows, charityEvents, tipHits] = await Promise.all([
       db.broadcast.findMany({
         where: { project: { ownerId: channelId }, startedAt: { gte: from, lt: end } },
         orderBy: { startedAt: 'asc' },
@@ -65,7 +68,9 @@ export class StatisticsService {
         where: { project: { ownerId: channelId }, type: 'charity', replay: false, suppressed: false, platformCreatedAt: { gte: from, lt: end } },
         select: { value: true, data: true },
       }),
+      db.tipPageHit.groupBy({ by: ['kind'], where: { channelId, createdAt: { gte: from, lt: end } }, _count: { _all: true }, orderBy: { kind: 'asc' } }),
     ]);
+    const tipHitsOf = (kind: string) => tipHits.find((h) => h.kind === kind)?._count._all ?? 0;
     const now = this.deps.now?.() ?? new Date();
     const hours = broadcasts.reduce((sum, b) => sum + Math.max(0, ((b.endedAt ?? now).getTime() - b.startedAt!.getTime()) / 3_600_000), 0);
     const total = revenueRows.reduce((sum, r) => sum + (r._sum.amount ?? 0), 0);
@@ -81,9 +86,9 @@ export class StatisticsService {
             broadcasts.map(async (b) => {
               const window = { gte: b.startedAt!, lt: b.endedAt ?? now };
               const [revenue, impressions, clicks] = await Promise.all([
-                db.ledgerEntry.aggregate({ where: { channelId, currency, kind: { in: REVENUE_KINDS }, createdAt: window }, _sum: { amount: true } }),
-                db.tipPageHit.count({ where: { channelId, kind: 'impression', createdAt: window } }),
-                db.tipPageHit.count({ where: { channelId, kind: 'click', createdAt: window } }),
+                db.ledgerEntry.aggregate({ where: { channelId, currency, kind: { in: SERIES_KINDS }, createdAt: window }, _sum: { amount: true } }),
+                db.campaignLinkHit.count({ where: { channelId, kind: 'impression', createdAt: window } }),
+                db.campaignLinkHit.count({ where: { channelId, kind: 'click', createdAt: window } }),
               ]);
               return {
                 label: `${b.project.name} · ${b.startedAt!.toISOString().slice(0, 16).replace('T', ' ')}`,
@@ -100,26 +105,64 @@ export class StatisticsService {
       to: isoDate(to),
       groupBy: query.groupBy,
       channel: { streams: broadcasts.length, hoursStreamed: Math.round(hours * 10) / 10, events: eventCounts.reduce((s, e) => s + e._count._all, 0) },
-      revenue: withRevenue ? { currency, total, tips: tipRow?._sum.amount ?? 0, tipCount: tipRow?._count._all ?? 0, charity } : null,
+      revenue: withRevenue
+        ? {
+            currency,
+            total,
+            tips: tipRow?._sum.amount ?? 0,
+            tipCount: tipRow?._count._all ?? 0,
+            charity,
+            tipPageViews: tipHitsOf('impression'),
+            tipCheckouts: tipHitsOf('click'),
+          }
+        : null,
       events: eventCounts.map((e) => ({ type: e.type, count: e._count._all })),
       sponsorships: await this.sponsorships(channelId, currency, from, end, withRevenue),
       series: withRevenue ? series : series.map((p) => ({ ...p, revenue: 0 })),
     };
   }
 
-  /** Game-key and revenue-share campaigns (issue 25): active ones, their ledger revenue in the window, tracked-link counts. */
+  /** Game-key and revenue-share campaigns (issue 25): active ones, and per campaign its ledger revenue and tracked-link hits in the window. */
   private async sponsorships(channelId: string, currency: string, from: Date, end: Date, withRevenue: boolean): Promise<Statistics['sponsorships']> {
     const db = this.deps.db;
-    const [campaigns, revenue, links] = await Promise.all([
-      db.campaignApplication.count({ where: { creatorId: channelId, status: { in: ['accepted', 'claimed'] } } }),
-      db.ledgerEntry.aggregate({ where: { channelId, currency, campaignName: { not: null }, createdAt: { gte: from, lt: end } }, _sum: { amount: true } }),
-      db.campaignLink.aggregate({ where: { application: { creatorId: channelId } }, _sum: { clicks: true, impressions: true } }),
+    const [active, revenue, hits] = await Promise.all([
+      db.campaignApplication.findMany({
+        where: { creatorId: channelId, status: { in: ['accepted', 'claimed'] } },
+        select: { campaign: { select: { id: true, name: true } } },
+        orderBy: { createdAt: 'asc' },
+      }),
+      db.ledgerEntry.groupBy({
+        by: ['campaignName'],
+        where: { channelId, currency, campaignName: { not: null }, createdAt: { gte: from, lt: end } },
+        _sum: { amount: true },
+        orderBy: { campaignName: 'asc' },
+      }),
+      db.$queryRaw<{ campaign_id: string; campaign_name: string; kind: string; count: bigint }[]>`
+        SELECT c.id AS campaign_id, c.name AS campaign_name, h.kind, COUNT(*)::bigint AS count
+        FROM campaign_link_hits h JOIN campaign_links l ON l.id = h.link_id
+        JOIN campaign_applications a ON a.id = l.application_id JOIN campaigns c ON c.id = a.campaign_id
+        WHERE h.channel_id = ${channelId} AND h.created_at >= ${from} AND h.created_at < ${end}
+        GROUP BY c.id, c.name, h.kind`,
     ]);
+    const links = new Map<string, Statistics['sponsorships']['links'][number]>();
+    const row = (campaignId: string, campaignName: string) => {
+      if (!links.has(campaignId)) links.set(campaignId, { campaignId, campaignName, impressions: 0, clicks: 0, revenue: 0 });
+      return links.get(campaignId)!;
+    };
+    for (const a of active) row(a.campaign.id, a.campaign.name);
+    for (const h of hits) {
+      const r = row(h.campaign_id, h.campaign_name);
+      if (h.kind === 'impression') r.impressions += Number(h.count);
+      if (h.kind === 'click') r.clicks += Number(h.count);
+    }
+    if (withRevenue) for (const r of links.values()) r.revenue = revenue.find((e) => e.campaignName === r.campaignName)?._sum.amount ?? 0;
+    const all = [...links.values()];
     return {
-      campaigns,
-      revenue: withRevenue ? (revenue._sum.amount ?? 0) : 0,
-      linkClicks: links._sum.clicks ?? 0,
-      linkImpressions: links._sum.impressions ?? 0,
+      campaigns: active.length,
+      revenue: withRevenue ? revenue.reduce((sum, e) => sum + (e._sum.amount ?? 0), 0) : 0,
+      linkClicks: all.reduce((sum, r) => sum + r.clicks, 0),
+      linkImpressions: all.reduce((sum, r) => sum + r.impressions, 0),
+      links: all,
     };
   }
 
@@ -128,10 +171,10 @@ export class StatisticsService {
     const [revenue, hits] = await Promise.all([
       db.$queryRaw<{ bucket: Date; amount: bigint }[]>`
         SELECT date_trunc(${unit}, created_at) AS bucket, SUM(amount)::bigint AS amount FROM ledger_entries
-        WHERE channel_id = ${channelId} AND currency = ${currency} AND kind = ANY(${REVENUE_KINDS}) AND created_at >= ${from} AND created_at < ${end}
+        WHERE channel_id = ${channelId} AND currency = ${currency} AND kind = ANY(${SERIES_KINDS}) AND created_at >= ${from} AND created_at < ${end}
         GROUP BY bucket`,
       db.$queryRaw<{ bucket: Date; kind: string; count: bigint }[]>`
-        SELECT date_trunc(${unit}, created_at) AS bucket, kind, COUNT(*)::bigint AS count FROM tip_page_hits
+        SELECT date_trunc(${unit}, created_at) AS bucket, kind, COUNT(*)::bigint AS count FROM campaign_link_hits
         WHERE channel_id = ${channelId} AND created_at >= ${from} AND created_at < ${end}
         GROUP BY bucket, kind`,
     ]);

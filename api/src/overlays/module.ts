@@ -47,7 +47,7 @@ export const overlaysModule = {
     feed: {
       name: 'overlay feeds',
       attach: (server: Server, c: Platform & OverlaysServices): Running => {
-        const feed = new OverlayFeed({ db: c.db, redis: c.redis, logger: c.logger, overlays: c.overlays });
+        const feed = new OverlayFeed({ db: c.db, redis: c.redis, logger: c.logger, overlays: c.overlays, publicUrl: c.config.PUBLIC_URL });
         feed.attach(server);
         return feed;
       },

@@ -18,6 +18,9 @@ import {
   type OverlayChat,
   type OverlayEvent,
   type OverlayFeedMessage,
+  type OverlaySponsor,
+  CAMPAIGN_LINK_PATH,
+  sponsorImpressionPath,
   type WidgetOf,
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
@@ -84,7 +87,7 @@ export class OverlayFeed {
   private readonly ping: NodeJS.Timeout;
   private readonly refresh: NodeJS.Timeout;
 
-  constructor(private readonly deps: { db: Db; redis: Redis; logger: Logger; overlays: OverlayService }) {
+  constructor(private readonly deps: { db: Db; redis: Redis; logger: Logger; overlays: OverlayService; publicUrl: string }) {
     this.ping = setInterval(() => {
       for (const v of this.viewers) v.socket.ping();
     }, PING_MS);
@@ -334,7 +337,38 @@ export class OverlayFeed {
       goals: await this.goals(v),
       events: events.reverse().map((e) => eventLine(toWire(e))),
       chat: shownChat,
+      sponsors: await this.sponsors(v),
     });
+  }
+
+  /** What each sponsor widget shows: only campaigns the channel takes part in (accepted or claimed), with its newest promo code and tracked link. */
+  private async sponsors(v: Viewer): Promise<Record<string, OverlaySponsor>> {
+    const widgets = v.overlay.widgets.filter((w): w is WidgetOf<'sponsor'> => w.kind === 'sponsor' && w.campaignId !== null);
+    if (widgets.length === 0) return {};
+    const applications = await this.deps.db.campaignApplication.findMany({
+      where: { creatorId: v.overlay.channelId, campaignId: { in: widgets.map((w) => w.campaignId!) }, status: { in: ['accepted', 'claimed'] } },
+      select: {
+        campaignId: true,
+        campaign: { select: { name: true, game: true } },
+        link: { select: { slug: true } },
+        promoCodes: { select: { code: true, discountPercent: true }, orderBy: { createdAt: 'desc' }, take: 1 },
+      },
+    });
+    const shown: Record<string, OverlaySponsor> = {};
+    for (const w of widgets) {
+      const a = applications.find((x) => x.campaignId === w.campaignId);
+      if (!a) continue;
+      const code = a.promoCodes[0] ?? null;
+      shown[w.id] = {
+        campaignName: a.campaign.name,
+        game: a.campaign.game,
+        code: code?.code ?? null,
+        discountPercent: code?.discountPercent ?? null,
+        link: a.link ? `${this.deps.publicUrl}${CAMPAIGN_LINK_PATH.replace(':slug', encodeURIComponent(a.link.slug))}` : null,
+        impressionPath: a.link ? sponsorImpressionPath(a.link.slug, 'overlay') : null,
+      };
+    }
+    return shown;
   }
 
   async close(): Promise<void> {

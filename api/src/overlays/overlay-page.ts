@@ -44,6 +44,11 @@ html,body{margin:0;height:100%;background:transparent;overflow:hidden;font-famil
 .goal .fill{height:100%;width:0;transition:width .6s ease-out}
 .goal .row{display:flex;justify-content:space-between;margin-bottom:6px}
 .img{width:100%;height:100%;object-fit:contain}
+.sponsor{display:flex;flex-direction:column;justify-content:center;height:100%;padding:8px 16px;box-sizing:border-box;background:rgba(15,17,21,.72);border-radius:12px}
+.sponsor .game{font-weight:700}
+.sponsor .code{font-weight:800;letter-spacing:.06em}
+.sponsor .link{opacity:.8;font-size:.7em;overflow-wrap:anywhere}
+.pixel{position:absolute;width:1px;height:1px;opacity:0}
 .timer{text-align:center}
 .timer .clock{font-variant-numeric:tabular-nums;font-weight:700}
 @keyframes pop{from{transform:scale(.85);opacity:0}to{transform:none;opacity:1}}
@@ -54,7 +59,7 @@ const COLORS=${JSON.stringify(ALERT_COLORS)};
 const canvas=document.getElementById('canvas');
 function fit(){canvas.style.transform='scale('+(innerWidth/${OVERLAY_CANVAS.width})+','+(innerHeight/${OVERLAY_CANVAS.height})+')';}
 addEventListener('resize',fit);fit();
-let widgets=[],goals={},events=[],chat=[],views=new Map(),timers=[];
+let widgets=[],goals={},events=[],chat=[],sponsors={},views=new Map(),timers=[];
 function el(tag,cls,text){const e=document.createElement(tag);if(cls)e.className=cls;if(text!==undefined)e.textContent=String(text);return e;}
 function money(minor,currency){try{const f=new Intl.NumberFormat('en-US',{style:'currency',currency});const d=f.resolvedOptions().maximumFractionDigits;return f.format(minor/Math.pow(10,d));}catch(e){return String(minor);}}
 function clock(ms){ms=Math.max(0,ms);const s=Math.floor(ms/1000),h=Math.floor(s/3600),m=Math.floor(s%3600/60),r=s%60;const p=(n)=>String(n).padStart(2,'0');return (h>0?h+':'+p(m):p(m))+':'+p(r);}
@@ -73,6 +78,7 @@ function draw(){
     else if(w.kind==='text'){box.textContent=w.text;}
     else if(w.kind==='image'){const img=el('img','img');img.alt='';img.referrerPolicy='no-referrer';img.src=w.uploadId?location.pathname+'/images/'+encodeURIComponent(w.uploadId)+location.search:w.url;box.appendChild(img);}
     else if(w.kind==='timer'){box.classList.add('timer');if(w.label)box.appendChild(el('div','',w.label));v.clock=el('div','clock');box.appendChild(v.clock);timers.push(v);}
+    else if(w.kind==='sponsor'){const s=sponsors[w.id];if(s){const card=el('div','sponsor');if(w.label)card.appendChild(el('div','',w.label));card.appendChild(el('div','game',s.game));if(s.code)card.appendChild(el('div','code','Code '+s.code+(s.discountPercent?' · '+s.discountPercent+'% off':'')));if(s.link)card.appendChild(el('div','link',s.link));box.appendChild(card);if(s.impressionPath){const px=el('img','pixel');px.alt='';px.referrerPolicy='no-referrer';px.src=s.impressionPath;box.appendChild(px);}}}
     canvas.appendChild(box);
   }
   tick();
@@ -87,7 +93,7 @@ function play(v){
   setTimeout(()=>{v.card.classList.remove('on');delete v.card.dataset.alert;setTimeout(()=>{v.playing=false;play(v);},400);},a.durationMs);
 }
 function onMessage(m){
-  if(m.type==='overlay.state'){widgets=m.widgets;goals=m.goals;events=m.events;chat=m.chat;draw();}
+  if(m.type==='overlay.state'){widgets=m.widgets;goals=m.goals;events=m.events;chat=m.chat;sponsors=m.sponsors||{};draw();}
   else if(m.type==='overlay.alert'){const v=views.get(m.widgetId);if(v&&v.card){v.queue.push(m.alert);play(v);}}
   else if(m.type==='overlay.events'){events=events.concat(m.events).slice(-10);for(const v of views.values())if(v.w.kind==='recentEvents')for(const e of m.events)if(v.w.types.includes(e.type))line(v.list,e.username,e.text,v.w.count);}
   else if(m.type==='overlay.chat'){chat=chat.concat(m.messages).slice(-20);for(const v of views.values())if(v.w.kind==='chatBox')for(const c of m.messages)line(v.list,c.username,c.text,v.w.count);}

@@ -26,6 +26,7 @@ import { DevicePage } from '../features/partner-applications/DevicePage.tsx';
 import { CampaignAdminPage } from '../features/partner-campaigns/CampaignAdminPage.tsx';
 import { CampaignDetailPage } from '../features/partner-campaigns/CampaignDetailPage.tsx';
 import { CampaignsPage } from '../features/partner-campaigns/CampaignsPage.tsx';
+import { SponsorshipPage } from '../features/partner-campaigns/SponsorshipPage.tsx';
 import { MarketingCampaignsPage } from '../features/partner-campaigns/MarketingCampaignsPage.tsx';
 import { OverlaysPage } from '../features/partner-overlays/OverlaysPage.tsx';
 import { OverlayEditorPage } from '../features/partner-overlays/OverlayEditorPage.tsx';
@@ -75,6 +76,7 @@ export const routes: RouteObject[] = [
               { path: 'account', element: <PartnerAccountPage /> },
               { path: 'campaigns', element: <CampaignsPage /> },
               { path: 'campaigns/:campaignId', element: <CampaignDetailPage /> },
+              { path: 'sponsorship', element: <SponsorshipPage /> },
               { path: 'overlays', element: <OverlaysPage /> },
               { path: 'overlays/:overlayId', element: <OverlayEditorPage /> },
               { path: 'site', element: <CreatorSitePage /> },

@@ -232,6 +232,11 @@ export const applicationViewSchema = z.object({
 });
 export type ApplicationView = z.infer<typeof applicationViewSchema>;
 
+/** The platforms whose channels OnAir samples for eligibility (a YouTube channel through the Google sign-in). */
+export const statsPlatforms = ['twitch', 'youtube'] as const;
+export type StatsPlatform = (typeof statsPlatforms)[number];
+export const statsPlatformLabels: Record<StatsPlatform, string> = { twitch: 'Twitch', youtube: 'YouTube' };
+
 /** The creator's standing for one campaign: eligibility in words, and the key availability countdown. */
 export const eligibilitySchema = z.object({
   eligible: z.boolean(),
@@ -239,6 +244,8 @@ export const eligibilitySchema = z.object({
   reasons: z.array(z.string()),
   stats: z
     .object({
+      /** The channel judged: the creator's Twitch or YouTube channel, whichever meets the campaign (or comes closest). */
+      platform: z.enum(statsPlatforms),
       followers: z.number().int().nullable(),
       subscribers: z.number().int().nullable(),
       totalViews: z.number().int().nullable(),

@@ -27,6 +27,14 @@ const creatorPath = '/api/v1/partner/campaigns';
 const adminPath = '/api/v1/admin/campaigns';
 
 export const CAMPAIGN_LINK_PATH = '/api/v1/public/campaign-links/:slug';
+/** Where a tracked link's impression or click came from: the creator site's or an overlay's promo code (impressions), the link itself (clicks). */
+export const sponsorHitSources = ['site', 'overlay', 'link'] as const;
+export type SponsorHitSource = (typeof sponsorHitSources)[number];
+/** The impression pixel's query: who showed the sponsor (the creator site unless told). */
+export const sponsorImpressionQuerySchema = z.object({ source: z.enum(['site', 'overlay']).default('site') });
+/** The impression pixel of a tracked link, for a page that shows the sponsor. */
+export const sponsorImpressionPath = (slug: string, source: 'site' | 'overlay') =>
+  `${CAMPAIGN_LINK_PATH.replace(':slug', encodeURIComponent(slug))}/impression?source=${source}`;
 
 export const listPublicCampaignsEndpoint = defineEndpoint({
   id: 'listPublicCampaigns',

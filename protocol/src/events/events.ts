@@ -110,7 +110,27 @@ export const listEventsEndpoint = defineEndpoint({
   response: z.object({ events: z.array(liveEventSchema), nextCursor: z.string().nullable() }),
 });
 
+/**
+ * The events feed in the partner area (issue 40 item 5): the channel's events across all its
+ * projects (every platform and destination the creator streams to), newest first; the Analytics
+ * group's, like the other stream stats.
+ */
+export const listChannelEventsEndpoint = defineEndpoint({
+  id: 'listChannelEvents',
+  method: 'get',
+  path: '/api/v1/partner/channels/:channelId/events',
+  summary: "The channel's events feed across its projects: newest first, filtered by type, paged by the cursor of the previous page.",
+  tag: 'events',
+  access: 'user',
+  channelCapability: 'view stream stats',
+  params: z.object({ channelId: z.string().min(1).max(64) }),
+  query: listEventsEndpoint.query,
+  response: listEventsEndpoint.response,
+});
+
 export const eventEndpoints = [listEventsEndpoint] as const;
+/** Mounted in the partner network, behind its channel access. */
+export const channelEventEndpoints = [listChannelEventsEndpoint] as const;
 
 /** `/ws`: new events of a watched project, oldest first (replays and suppressed events never). */
 export const eventServerMessageSchemas = [z.strictObject({ type: z.literal('events.new'), projectId: z.uuid(), events: z.array(liveEventSchema) })] as const;

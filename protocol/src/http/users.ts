@@ -90,6 +90,23 @@ export const listDevInboxEndpoint = defineEndpoint({
   response: z.object({ messages: z.array(capturedMessageSchema) }),
 });
 
+export const joinWaitlistBodySchema = z.object({ email: z.string().trim().toLowerCase().max(254).pipe(z.email('Enter a valid email address')) });
+/** The same answer whether or not the address was already on the list (it tells nobody who signed up). */
+export const joinWaitlistAnswerSchema = z.object({ waitlisted: z.literal(true) });
+
+/** Partner spec §2 Waitlist: while new accounts are not open, a newcomer leaves their address. */
+export const joinWaitlistEndpoint = defineEndpoint({
+  id: 'joinWaitlist',
+  method: 'post',
+  path: '/api/v1/public/waitlist',
+  summary: 'Join the waitlist with an e-mail address (only while this installation takes new accounts through the waitlist).',
+  tag: 'auth',
+  access: 'public',
+  body: joinWaitlistBodySchema,
+  response: joinWaitlistAnswerSchema,
+  successStatus: 202,
+});
+
 export const getSignInMethodsEndpoint = defineEndpoint({
   id: 'getSignInMethods',
   method: 'get',

@@ -339,8 +339,11 @@ export const statisticsQuerySchema = z.object({
 export const statisticsPointSchema = z.object({
   /** The day, week start, month start (ISO date) or the stream's project name and start. */
   label: z.string(),
+  /** Net tips and campaign revenue, in the revenue currency's minor units. */
   revenue: z.number().int(),
+  /** Sponsor impressions: the creator site or an overlay showed a campaign's promo code or link. */
   impressions: z.number().int(),
+  /** Clicks through the channel's tracked campaign links. */
   clicks: z.number().int(),
 });
 
@@ -357,11 +360,32 @@ export const statisticsSchema = z.object({
       tips: z.number().int(),
       tipCount: z.number().int(),
       charity: z.number().int(),
+      /** Views of the tip page and tip checkouts started in the window. */
+      tipPageViews: z.number().int(),
+      tipCheckouts: z.number().int(),
     })
     .nullable(),
   events: z.array(z.object({ type: z.string(), count: z.number().int() })),
-  /** Campaigns the channel takes part in now (accepted or claimed), campaign revenue in the window, tracked-link counts (all time). */
-  sponsorships: z.object({ campaigns: z.number().int(), revenue: z.number().int(), linkClicks: z.number().int(), linkImpressions: z.number().int() }),
+  /**
+   * Campaigns the channel takes part in now (accepted or claimed), campaign revenue in the window, and
+   * its tracked links' impressions (the creator site or an overlay showed the sponsor) and clicks in the
+   * window, in total and per campaign.
+   */
+  sponsorships: z.object({
+    campaigns: z.number().int(),
+    revenue: z.number().int(),
+    linkClicks: z.number().int(),
+    linkImpressions: z.number().int(),
+    links: z.array(
+      z.object({
+        campaignId: z.string(),
+        campaignName: z.string(),
+        impressions: z.number().int(),
+        clicks: z.number().int(),
+        revenue: z.number().int(),
+      }),
+    ),
+  }),
   series: z.array(statisticsPointSchema),
 });
 export type Statistics = z.infer<typeof statisticsSchema>;

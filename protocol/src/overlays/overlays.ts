@@ -22,7 +22,7 @@ export const OVERLAYS_PER_CHANNEL_MAX = 50;
 /** Trigger access whitelist: usernames always allowed (spec §6 "excluding a whitelist"). */
 export const TRIGGER_WHITELIST_MAX = 100;
 
-export const widgetKinds = ['alertBox', 'recentEvents', 'chatBox', 'goalBar', 'text', 'image', 'timer'] as const;
+export const widgetKinds = ['alertBox', 'recentEvents', 'chatBox', 'goalBar', 'text', 'image', 'timer', 'sponsor'] as const;
 export type WidgetKind = (typeof widgetKinds)[number];
 
 export const widgetKindLabels: Record<WidgetKind, string> = {
@@ -33,6 +33,7 @@ export const widgetKindLabels: Record<WidgetKind, string> = {
   text: 'Text',
   image: 'Image',
   timer: 'Timer',
+  sponsor: 'Sponsor',
 };
 
 const shortText = z
@@ -153,6 +154,20 @@ const timerSchema = z.strictObject({
   at: z.iso.datetime(),
 });
 
+/**
+ * A sponsor (issue 40 item 2): one of the creator's campaigns (accepted or claimed) with their promo
+ * code and tracked link. Each time an overlay page draws it, it counts one impression for the
+ * campaign in Statistics › Sponsorships.
+ */
+const sponsorSchema = z.strictObject({
+  kind: z.literal('sponsor'),
+  ...placement,
+  ...style,
+  label: shortText,
+  /** The campaign shown; null until the creator chooses one (nothing is shown). */
+  campaignId: z.uuid('Choose one of your campaigns').nullable(),
+});
+
 export const widgetSchema = z.discriminatedUnion('kind', [
   alertBoxSchema,
   recentEventsSchema,
@@ -161,6 +176,7 @@ export const widgetSchema = z.discriminatedUnion('kind', [
   textSchema,
   imageSchema,
   timerSchema,
+  sponsorSchema,
 ]);
 export type Widget = z.infer<typeof widgetSchema>;
 export type WidgetOf<K extends WidgetKind> = Extract<Widget, { kind: K }>;
@@ -285,6 +301,8 @@ export function newWidget(kind: WidgetKind, id: string, now: Date = new Date()):
         mode: 'countdown',
         at: new Date(now.getTime() + 10 * 60_000).toISOString(),
       };
+    case 'sponsor':
+      return { kind, ...at(420, 90), ...base, fontSize: 22, label: 'Sponsored by', campaignId: null };
   }
 }
 
@@ -408,6 +426,19 @@ export type OverlayEvent = z.infer<typeof overlayEventSchema>;
 export const overlayChatSchema = z.object({ id: z.string(), username: z.string(), text: z.string() });
 export type OverlayChat = z.infer<typeof overlayChatSchema>;
 
+/** What a sponsor widget shows: the campaign's game, the creator's newest promo code, the tracked link and its impression pixel. */
+export const overlaySponsorSchema = z.object({
+  campaignName: z.string(),
+  game: z.string(),
+  code: z.string().nullable(),
+  discountPercent: z.number().int().nullable(),
+  /** The tracked link (counts clicks), as shown to viewers. */
+  link: z.string().nullable(),
+  /** The impression pixel's path on the api (counts a view when the page draws the widget). */
+  impressionPath: z.string().nullable(),
+});
+export type OverlaySponsor = z.infer<typeof overlaySponsorSchema>;
+
 /** The overlay page's live feed (server → page); every text in it is shown as text. */
 export const overlayFeedMessageSchema = z.discriminatedUnion('type', [
   z.object({
@@ -417,6 +448,8 @@ export const overlayFeedMessageSchema = z.discriminatedUnion('type', [
     goals: z.record(z.string(), z.number()),
     events: z.array(overlayEventSchema),
     chat: z.array(overlayChatSchema),
+    /** Sponsor widget id → what it shows; a widget whose campaign the creator no longer takes part in is absent. */
+    sponsors: z.record(z.string(), overlaySponsorSchema),
   }),
   z.object({
     type: z.literal('overlay.alert'),

@@ -5,3 +5,4 @@ export * from './http.ts';
 export * from './deletion.ts';
 export * from './exports.ts';
 export * from './applications.ts';
+export * from './email-preferences.ts';

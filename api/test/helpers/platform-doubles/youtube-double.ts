@@ -15,6 +15,10 @@ export interface YouTubeBroadcast {
 
 export interface YouTubeDouble extends PlatformDouble {
   broadcasts: YouTubeBroadcast[];
+  /** The channel's statistics as channels.list?part=statistics gives them (counts as strings, as Google sends them). */
+  statistics: { subscriberCount: number; viewCount: number; hiddenSubscriberCount: boolean };
+  /** Concurrent viewers of the channel's live broadcast, or null while it is not live. */
+  liveViewers: number | null;
   streams: string[];
   env(): Record<string, string>;
 }
@@ -26,6 +30,9 @@ const googleError = (code: number, message: string, reason: string) => ({
 export async function startYouTubeDouble(): Promise<YouTubeDouble> {
   const broadcasts: YouTubeBroadcast[] = [];
   const streams: string[] = [];
+  // What the tests set on the returned double; the routes read it at each call.
+  let state!: Pick<YouTubeDouble, 'statistics' | 'liveViewers'>;
+  const LIVE_VIDEO = 'live-video-0001';
   const double = await startPlatformDouble(
     'youtube',
     {
@@ -54,10 +61,49 @@ export async function startYouTubeDouble(): Promise<YouTubeDouble> {
                 kind: 'youtube#channel',
                 id: YOUTUBE_CHANNEL.id,
                 snippet: { title: YOUTUBE_CHANNEL.title, thumbnails: { default: { url: 'https://yt3.ggpht.com/ada=s88' } } },
+                ...(String(req.query.part ?? '')
+                  .split(',')
+                  .includes('statistics')
+                  ? {
+                      statistics: {
+                        viewCount: String(state.statistics.viewCount),
+                        // Google leaves the count out (and says so) when the creator hides it.
+                        ...(state.statistics.hiddenSubscriberCount ? {} : { subscriberCount: String(state.statistics.subscriberCount) }),
+                        hiddenSubscriberCount: state.statistics.hiddenSubscriberCount,
+                        videoCount: '12',
+                      },
+                    }
+                  : {}),
               },
             ],
           },
         };
+      }
+      // The channel's live broadcast now (the owner's, by their token), and its video's concurrent viewers.
+      if (req.method === 'GET' && req.path === `${base}/liveBroadcasts` && req.query.broadcastStatus === 'active') {
+        const live = state.liveViewers !== null;
+        return {
+          status: 200,
+          body: {
+            kind: 'youtube#liveBroadcastListResponse',
+            items: live ? [{ kind: 'youtube#liveBroadcast', id: LIVE_VIDEO, snippet: { title: 'Live now', channelId: YOUTUBE_CHANNEL.id } }] : [],
+            pageInfo: { totalResults: live ? 1 : 0, resultsPerPage: 5 },
+          },
+        };
+      }
+      if (req.method === 'GET' && req.path === `${base}/videos` && String(req.query.part ?? '').includes('liveStreamingDetails')) {
+        const ids = String(req.query.id ?? '').split(',');
+        const items =
+          ids.includes(LIVE_VIDEO) && state.liveViewers !== null
+            ? [
+                {
+                  kind: 'youtube#video',
+                  id: LIVE_VIDEO,
+                  liveStreamingDetails: { actualStartTime: '2026-11-25T10:00:00Z', concurrentViewers: String(state.liveViewers) },
+                },
+              ]
+            : [];
+        return { status: 200, body: { kind: 'youtube#videoListResponse', items } };
       }
       if (req.method === 'POST' && req.path === `${base}/liveStreams`) {
         const id = `stream-${randomBytes(4).toString('hex')}`;
@@ -112,9 +158,11 @@ export async function startYouTubeDouble(): Promise<YouTubeDouble> {
       return null;
     },
   );
-  return Object.assign(double, {
+  const youtube: YouTubeDouble = Object.assign(double, {
     broadcasts,
     streams,
+    statistics: { subscriberCount: 0, viewCount: 0, hiddenSubscriberCount: false },
+    liveViewers: null as number | null,
     env: () => ({
       GOOGLE_CLIENT_ID: double.clientId,
       GOOGLE_CLIENT_SECRET: double.clientSecret,
@@ -123,4 +171,6 @@ export async function startYouTubeDouble(): Promise<YouTubeDouble> {
       YOUTUBE_API_URL: `${double.url}/youtube/v3`,
     }),
   });
+  state = youtube;
+  return youtube;
 }

@@ -1,7 +1,7 @@
 import { ArrowLeft, Copy } from 'lucide-react';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { availabilityWords, type CampaignView, type CreatorCampaign, type KeyPlatform } from '@onair/protocol';
+import { availabilityWords, statsPlatformLabels, type CampaignView, type CreatorCampaign, type KeyPlatform } from '@onair/protocol';
 import {
   answerCampaignInvitation,
   applyToCampaign,
@@ -111,8 +111,11 @@ function Details({ item }: { item: CreatorCampaign }) {
           </ul>
         </section>
       )}
-      {eligibility.stats && !eligibility.stats.complete && (
-        <p className={partner.hint}>Your 30-day figures cover the days OnAir has sampled your channel so far; they are exact after 30 days.</p>
+      {eligibility.stats && (
+        <p className={partner.hint} data-testid="eligibility-channel">
+          Judged on your {statsPlatformLabels[eligibility.stats.platform]} channel.
+          {!eligibility.stats.complete && ' Your 30-day figures cover the days OnAir has sampled your channel so far; they are exact after 30 days.'}
+        </p>
       )}
     </div>
   );

@@ -6,6 +6,7 @@ import { Table } from '../../components/Table.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { formatDuration } from '../../model/partner.ts';
 import { usePartnerStore } from '../../stores/index.ts';
+import { ChannelEvents } from './ChannelEvents.tsx';
 import { PermissionBadges } from './PermissionBadges.tsx';
 import styles from './Partner.module.css';
 
@@ -62,6 +63,7 @@ export function ChannelPage() {
         <h2 className={styles.cardTitle}>Analytics · Stream stats</h2>
         <StreamStats />
       </section>
+      {(channel.owner || channel.permissions.includes('analytics')) && <ChannelEvents channelId={channel.id} />}
     </div>
   );
 }

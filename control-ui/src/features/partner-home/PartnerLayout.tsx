@@ -1,4 +1,4 @@
-import { BarChart3, Bot, Gamepad2, Globe, Layers, LayoutDashboard, Radio, Settings, UserRound, Wallet } from 'lucide-react';
+import { BarChart3, Bot, Gamepad2, Globe, Handshake, Layers, LayoutDashboard, Radio, Settings, UserRound, Wallet } from 'lucide-react';
 import { channelAllows } from '@onair/protocol';
 import { useEffect } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
@@ -60,6 +60,10 @@ export function PartnerLayout() {
         <NavLink to="/partner/campaigns" className={linkClass}>
           <Gamepad2 size={16} aria-hidden />
           Campaigns
+        </NavLink>
+        <NavLink to="/partner/sponsorship" className={linkClass}>
+          <Handshake size={16} aria-hidden />
+          Sponsorship
         </NavLink>
         <NavLink to="/partner/overlays" className={linkClass}>
           <Layers size={16} aria-hidden />

@@ -73,6 +73,13 @@ function Preview({ widget, scale }: { widget: Widget; scale: number }) {
           <strong>{widget.mode === 'countdown' ? '10:00' : '00:00'}</strong>
         </div>
       );
+    case 'sponsor':
+      return (
+        <div className={styles.preview} style={font}>
+          {widget.label && <div>{widget.label}</div>}
+          <strong>{widget.campaignId ? 'Your sponsor · your promo code' : 'Choose a campaign'}</strong>
+        </div>
+      );
   }
 }
 

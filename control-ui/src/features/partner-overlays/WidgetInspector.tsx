@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   ALERT_VARIABLES,
   alertEventTypes,
@@ -15,7 +15,8 @@ import {
   type WidgetOf,
 } from '@onair/protocol';
 import { removeWidget, updateWidget, uploadOverlayImage } from '../../actions/partner-overlays.ts';
-import { useOverlaysStore } from '../../stores/index.ts';
+import { closeCampaigns, showCampaigns } from '../../actions/campaigns.ts';
+import { useCampaignsStore, useOverlaysStore } from '../../stores/index.ts';
 import { Button } from '../../components/Button.tsx';
 import { Select } from '../../components/Select.tsx';
 import partner from '../partner-home/Partner.module.css';
@@ -30,6 +31,35 @@ const ALERT_LABELS: Record<AlertEventType, string> = {
   tip: 'Tip',
   charity: 'Charity donation',
 };
+
+const NO_CAMPAIGN = 'none';
+
+/** The sponsor widget's campaign: one the creator takes part in (Sponsorship lists the same). */
+function SponsorCampaign({ widget, set }: { widget: WidgetOf<'sponsor'>; set: (patch: Partial<Widget>) => void }) {
+  const { items } = useCampaignsStore((s) => s.list);
+  useEffect(() => {
+    void showCampaigns({ list: 'mine' });
+    return closeCampaigns;
+  }, []);
+  const joined = (items ?? []).filter((i) => i.application && (i.application.status === 'accepted' || i.application.status === 'claimed'));
+  return (
+    <Field label="Campaign">
+      {items && joined.length === 0 ? (
+        <p className={partner.muted}>You take part in no campaign yet: join one under Campaigns, then choose it here.</p>
+      ) : (
+        <Select
+          value={widget.campaignId ?? NO_CAMPAIGN}
+          options={[
+            { value: NO_CAMPAIGN, label: 'Choose a campaign' },
+            ...joined.map((i) => ({ value: i.campaign.id, label: `${i.campaign.name} (${i.campaign.game})` })),
+          ]}
+          onValueChange={(id) => set({ campaignId: id === NO_CAMPAIGN ? null : id } as Partial<Widget>)}
+          aria-label="Campaign"
+        />
+      )}
+    </Field>
+  );
+}
 
 /** `YYYY-MM-DDTHH:mm` in local time, for a datetime-local input. */
 function localInput(iso: string): string {
@@ -294,6 +324,19 @@ export function WidgetInspector({
               onChange={(e) => e.target.value && set({ at: new Date(e.target.value).toISOString() } as Partial<Widget>)}
             />
           </Field>
+        </>
+      )}
+      {widget.kind === 'sponsor' && (
+        <>
+          <Field label="Label" error={errors.label}>
+            <input
+              className={partner.input}
+              maxLength={OVERLAY_TEXT_MAX}
+              value={widget.label}
+              onChange={(e) => set({ label: e.target.value } as Partial<Widget>)}
+            />
+          </Field>
+          <SponsorCampaign widget={widget} set={set} />
         </>
       )}
       {Object.keys(errors).length > 0 && (

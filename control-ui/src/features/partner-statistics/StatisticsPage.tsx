@@ -28,8 +28,9 @@ const eventWords: Record<string, string> = {
 
 /**
  * Statistics (partner spec §2): Channel, Revenue, Events and Sponsorships for the last 30 days
- * (§9) or a chosen window, with revenue, impressions and clicks charted daily, weekly, monthly or
- * by stream. Revenue is the owner's; an Analytics collaborator sees the rest.
+ * (§9) or a chosen window, with revenue (Revenue) and sponsor impressions and clicks (Sponsorships)
+ * charted daily, weekly, monthly or by stream. Revenue is the owner's; an Analytics collaborator
+ * sees the rest.
  */
 export function StatisticsPage() {
   useDocumentTitle('Statistics');
@@ -89,6 +90,8 @@ export function StatisticsPage() {
             <Figure label="Net revenue" value={formatMoney(stats.revenue.total, currency)} testId="revenue-total" />
             <Figure label="Tips" value={`${formatMoney(stats.revenue.tips, currency)} (${stats.revenue.tipCount})`} />
             <Figure label="Charity raised" value={formatMoney(stats.revenue.charity, currency)} />
+            <Figure label="Tip page views" value={String(stats.revenue.tipPageViews)} />
+            <Figure label="Tips started" value={String(stats.revenue.tipCheckouts)} />
           </div>
         ) : (
           <p className={styles.muted}>Revenue is shown to the channel owner only.</p>
@@ -111,21 +114,6 @@ export function StatisticsPage() {
             </ResponsiveContainer>
           </div>
         )}
-        {series.length > 0 && (
-          <div className={m.chart} role="img" aria-label="Impressions and clicks of the tip page">
-            <ResponsiveContainer width="100%" height="100%">
-              <LineChart data={series} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
-                <CartesianGrid strokeDasharray="3 3" stroke="var(--color-border)" />
-                <XAxis dataKey="label" tick={{ fontSize: 11 }} stroke="var(--color-text-muted)" />
-                <YAxis allowDecimals={false} tick={{ fontSize: 11 }} stroke="var(--color-text-muted)" />
-                <Tooltip />
-                <Legend />
-                <Line isAnimationActive={false} type="monotone" dataKey="impressions" name="Impressions (tip page views)" stroke="#22a06b" dot={false} />
-                <Line isAnimationActive={false} type="monotone" dataKey="clicks" name="Clicks (tips started)" stroke="#e2a400" dot={false} />
-              </LineChart>
-            </ResponsiveContainer>
-          </div>
-        )}
       </section>
       <section className={styles.card} aria-label="Events">
         <h2 className={styles.cardTitle}>Events</h2>
@@ -145,11 +133,51 @@ export function StatisticsPage() {
       </section>
       <section className={styles.card} aria-label="Sponsorships">
         <h2 className={styles.cardTitle}>Sponsorships</h2>
-        <p className={styles.muted}>
-          {stats.sponsorships.campaigns === 0
-            ? 'You take part in no campaign right now. Campaigns you join appear here with their earnings and tracked-link counts.'
-            : `${stats.sponsorships.campaigns} active campaign${stats.sponsorships.campaigns === 1 ? '' : 's'} · ${stats.revenue ? `${formatMoney(stats.sponsorships.revenue, currency)} earned in this window · ` : ''}tracked links: ${stats.sponsorships.linkClicks} clicks, ${stats.sponsorships.linkImpressions} impressions (all time)`}
-        </p>
+        <div className={m.figures}>
+          <Figure label="Active campaigns" value={String(stats.sponsorships.campaigns)} />
+          {stats.revenue && <Figure label="Campaign revenue" value={formatMoney(stats.sponsorships.revenue, currency)} />}
+          <Figure label="Impressions" value={String(stats.sponsorships.linkImpressions)} testId="sponsor-impressions" />
+          <Figure label="Clicks" value={String(stats.sponsorships.linkClicks)} testId="sponsor-clicks" />
+        </div>
+        {series.length > 0 && (
+          <div className={m.chart} role="img" aria-label={`Sponsor impressions and clicks, ${groupingWords[groupBy].toLowerCase()}`}>
+            <ResponsiveContainer width="100%" height="100%">
+              <LineChart data={series} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+                <CartesianGrid strokeDasharray="3 3" stroke="var(--color-border)" />
+                <XAxis dataKey="label" tick={{ fontSize: 11 }} stroke="var(--color-text-muted)" />
+                <YAxis allowDecimals={false} tick={{ fontSize: 11 }} stroke="var(--color-text-muted)" />
+                <Tooltip />
+                <Legend />
+                <Line isAnimationActive={false} type="monotone" dataKey="impressions" name="Impressions (sponsor shown)" stroke="#22a06b" dot={false} />
+                <Line isAnimationActive={false} type="monotone" dataKey="clicks" name="Clicks (tracked links)" stroke="#e2a400" dot={false} />
+              </LineChart>
+            </ResponsiveContainer>
+          </div>
+        )}
+        {stats.sponsorships.links.length === 0 ? (
+          <p className={styles.muted}>You take part in no campaign right now. Campaigns you join appear here with their impressions, clicks and earnings.</p>
+        ) : (
+          <Table
+            aria-label="Sponsorships in this window"
+            rows={stats.sponsorships.links}
+            rowKey={(l) => l.campaignId}
+            columns={[
+              { key: 'campaign', header: 'Campaign', rowHeader: true, cell: (l) => l.campaignName },
+              { key: 'impressions', header: 'Impressions', align: 'end', cell: (l) => l.impressions },
+              { key: 'clicks', header: 'Clicks', align: 'end', cell: (l) => l.clicks },
+              ...(stats.revenue
+                ? [
+                    {
+                      key: 'revenue',
+                      header: 'Revenue',
+                      align: 'end' as const,
+                      cell: (l: (typeof stats.sponsorships.links)[number]) => formatMoney(l.revenue, currency),
+                    },
+                  ]
+                : []),
+            ]}
+          />
+        )}
       </section>
     </div>
   );
