@@ -5,11 +5,11 @@ import { expect, test } from './support/fixtures.ts';
 import { near, pixel, watchFrames } from './support/fake-media.ts';
 import { openNewStudio, publicOrigin, signIn } from './support/studio.ts';
 
-// Issue 39 item 4, chat on screen as a host meets it: live on Twitch in test mode (connected through
-// its popup, as platform-test-mode.spec does), a viewer writes in chat with markup in the message,
-// the host clicks the message: it is drawn in the program as a lower third — the Twitch colour block,
-// the name and the text — read back by pixel from the RTMP output; the host clicks it again and it
-// is gone from the output. The markup is shown as the characters it is. Then a message of the room
+// Issue 39 item 4, chat on screen as a host meets it: live to the local server (horizontal) and to
+// Twitch in test mode (vertical; connected through its popup, as platform-test-mode.spec does), a
+// viewer writes in chat with markup in the message, the host clicks the message: it is drawn in the
+// program as a lower third — the Twitch colour block, the name and the text — read back by pixel
+// from both RTMP outputs; the host clicks it again and it is gone from both. The markup is shown as the characters it is. Then a message of the room
 // (Guest Chat) goes on screen in the studio's colour and is taken off from the bar. Nothing is
 // written to the database.
 
@@ -48,8 +48,10 @@ async function shots(page: Page, name: string): Promise<void> {
   if (before) await page.setViewportSize(before);
 }
 
-async function frameShot(frame: Buffer | undefined, name: string): Promise<void> {
+/** A frame of the output as a PNG beside the screenshots; a vertical output's frame (read squeezed to 1280×720) at its own 720×1280. */
+async function frameShot(frame: Buffer | undefined, name: string, vertical = false): Promise<void> {
   if (!SHOTS || !frame) return;
+  const size = vertical ? ['-vf', 'scale=720:1280'] : [];
   await new Promise<void>((resolve) => {
     const ff = spawn('ffmpeg', [
       '-v',
@@ -63,6 +65,7 @@ async function frameShot(frame: Buffer | undefined, name: string): Promise<void>
       '1280x720',
       '-i',
       '-',
+      ...size,
       `${SHOTS}/chat-on-screen-${name}.png`,
     ]);
     ff.on('close', () => resolve());
@@ -70,15 +73,24 @@ async function frameShot(frame: Buffer | undefined, name: string): Promise<void>
   });
 }
 
+/**
+ * The same places on the vertical output: the overlay is a 720×405 band at the bottom of the
+ * 720×1280 canvas (y from 875), and frames are read squeezed to 1280×720 (x × 16/9, y × 9/16).
+ */
+const V_BADGE = { x: 66, y: 662 } as const;
+const V_TEXT = { left: 231, top: 662, right: 900, bottom: 697 } as const;
+
 /** Light pixels (text drawn white) in the lower third's text region. */
-function textPixels(frame: Buffer): number {
+function textPixels(frame: Buffer, region: typeof TEXT | typeof V_TEXT = TEXT): number {
   let count = 0;
-  for (let y = TEXT.top; y < TEXT.bottom; y += 2) for (let x = TEXT.left; x < TEXT.right; x += 2) if (pixel(frame, x, y).every((v) => v > 170)) count++;
+  for (let y = region.top; y < region.bottom; y += 2) for (let x = region.left; x < region.right; x += 2) if (pixel(frame, x, y).every((v) => v > 170)) count++;
   return count;
 }
 
 const badgeShown = (frame: Buffer) => near(pixel(frame, BADGE.x, BADGE.y), TWITCH_RGB, 50);
 const lowerThirdShown = (frame: Buffer) => badgeShown(frame) && near(pixel(frame, CARD.x, CARD.y), CARD_RGB, 30) && textPixels(frame) > 150;
+const verticalBadgeShown = (frame: Buffer) => near(pixel(frame, V_BADGE.x, V_BADGE.y), TWITCH_RGB, 50);
+const verticalShown = (frame: Buffer) => verticalBadgeShown(frame) && textPixels(frame, V_TEXT) > 40;
 
 test('chat on screen: a Twitch viewer’s message clicked into the program, found by pixel in the RTMP output, clicked off again', async ({ page, context }) => {
   test.setTimeout(300_000);
@@ -87,28 +99,35 @@ test('chat on screen: a Twitch viewer’s message clicked into the program, foun
   await signIn(context.request, `on-screen-${randomUUID()}@example.test`, origin);
   const projectId = await openNewStudio(page, 'Chat on screen show', origin);
   const destinations = page.getByRole('region', { name: 'Destinations' });
+  const rows = destinations.getByTestId('destination-row');
 
-  // Twitch in test mode, through its popup and consent page.
+  // Both canvases: the local server takes the horizontal one, Twitch (test mode) the vertical one.
+  await destinations.getByRole('button', { name: 'Add Destination' }).click();
+  await page.getByTestId('destination-tile-Local').click();
+  await expect(rows).toHaveCount(1);
   await destinations.getByRole('button', { name: 'Add Destination' }).click();
   await page.getByTestId('destination-tile-Twitch').click();
   const form = page.getByRole('dialog');
   await form.getByLabel('Title').fill('Chat on screen');
+  await form.getByLabel('Canvas').click();
+  await page.getByRole('option', { name: 'Vertical 9:16' }).click();
   const [popup] = await Promise.all([context.waitForEvent('page'), form.getByRole('button', { name: 'Add Destination' }).click()]);
   await expect(popup.getByRole('heading', { name: 'Connect OnAir to Twitch?' })).toBeVisible();
   // The destination is saved (waiting for its sign-in) before the consent is given.
-  await expect(destinations.getByTestId('destination-row')).toHaveCount(1);
+  await expect(rows).toHaveCount(2);
   const channel = `ada_${randomUUID().slice(0, 6)}`;
   await popup.getByLabel('Test account name').fill(channel);
   const closed = popup.waitForEvent('close', { timeout: 30_000 });
   await popup.getByRole('button', { name: 'Authorize' }).click();
   await closed;
-  const row = destinations.getByTestId('destination-row');
-  await expect(row).toContainText(channel);
+  const row = rows.filter({ hasText: channel });
+  await expect(row).toContainText('Twitch · Vertical');
   await expect(row.getByRole('alert')).toHaveCount(0);
 
   await destinations.getByRole('button', { name: 'Go Live' }).click();
   await expect(destinations.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
-  const output = process.env.ONAIR_E2E_TWITCH_RTMP!;
+  const output = process.env.ONAIR_E2E_LOCAL_RTMP!;
+  const verticalOutput = process.env.ONAIR_E2E_TWITCH_RTMP!;
 
   // A viewer writes, with markup in the message, from the test-mode audience panel.
   const [panel] = await Promise.all([context.waitForEvent('page'), destinations.getByRole('link', { name: 'Act as the audience' }).click()]);
@@ -142,10 +161,12 @@ test('chat on screen: a Twitch viewer’s message clicked into the program, foun
   await expect(bar).toContainText('On screen: kind_viewer');
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="webpage"]')).toHaveCount(1);
 
-  // In the RTMP output: the Twitch colour block, the card, and its text.
-  const shown = await watchFrames(output, lowerThirdShown, 120_000);
+  // In the RTMP outputs: the Twitch colour block, the card, and its text, on both canvases.
+  const [shown, shownVertical] = await Promise.all([watchFrames(output, lowerThirdShown, 120_000), watchFrames(verticalOutput, verticalShown, 120_000)]);
   await frameShot(shown, '2-output-on-screen');
-  expect(shown, 'the lower third in the output').toBeDefined();
+  await frameShot(shownVertical, '2-output-on-screen-vertical', true);
+  expect(shown, 'the lower third in the horizontal output').toBeDefined();
+  expect(shownVertical, 'the lower third in the vertical output').toBeDefined();
   await shots(page, '2-on-screen');
 
   // On the vertical canvas the overlay is a full-width 16:9 band at the bottom (the worker composites the same box).
@@ -178,9 +199,15 @@ test('chat on screen: a Twitch viewer’s message clicked into the program, foun
   await expect(lowerThird).toBeHidden();
   await overlay.close();
   let clear = 0;
-  const gone = await watchFrames(output, (frame) => (clear = badgeShown(frame) || textPixels(frame) > 20 ? 0 : clear + 1) >= 3, 60_000);
+  let clearVertical = 0;
+  const [gone, goneVertical] = await Promise.all([
+    watchFrames(output, (frame) => (clear = badgeShown(frame) || textPixels(frame) > 20 ? 0 : clear + 1) >= 3, 60_000),
+    watchFrames(verticalOutput, (frame) => (clearVertical = verticalBadgeShown(frame) ? 0 : clearVertical + 1) >= 3, 60_000),
+  ]);
   await frameShot(gone, '3-output-removed');
-  expect(gone, 'the lower third gone from the output').toBeDefined();
+  await frameShot(goneVertical, '3-output-removed-vertical', true);
+  expect(gone, 'the lower third gone from the horizontal output').toBeDefined();
+  expect(goneVertical, 'the lower third gone from the vertical output').toBeDefined();
   await shots(page, '3-removed');
 
   // A message of the room (the studio's own chat with the guests) goes on screen the same way, in the studio's colour.
