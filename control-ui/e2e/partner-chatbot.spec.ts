@@ -33,15 +33,9 @@ test('chatbot: commands, the bot connection health, warning levels refused past 
   await expect(page.getByRole('alert')).toHaveText('A command with this name already exists. Choose another name.');
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-commands.png`, fullPage: true });
 
-  // Turned on: no bot account is set up on this stack, and the health says so in words.
+  // Turned on: the stack's test mode runs the bot account on the Twitch doubles, and the bot joins the chat.
   await page.getByLabel('Chatbot on').click();
-  await expect(connection).toContainText(/Connecting|Not working/);
-  await expect(connection).toContainText('Not working', { timeout: 20_000 });
-  await expect(
-    page.getByText(
-      "The chatbot's Twitch account is not set up on this server. Ask the operator (CHATBOT_TWITCH_USER_ID, CHATBOT_TWITCH_TOKEN, TWITCH_CLIENT_ID).",
-    ),
-  ).toBeVisible({ timeout: 20_000 });
+  await expect(connection).toContainText('Connected', { timeout: 20_000 });
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-health.png`, fullPage: true });
 
   await page.getByRole('link', { name: 'Moderation' }).click();
@@ -102,8 +96,8 @@ test('chatbot: commands, the bot connection health, warning levels refused past 
   await expect(page.getByLabel('Hours watched live')).toHaveValue('20');
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-loyalty-regulars.png`, fullPage: true });
 
-  // A running bot's notice (Twitch refused the chatters list). This stack runs no bot account, so
-  // the api's answer is amended here with the words a running bot reports (the api side is
+  // A running bot's notice (Twitch refused the chatters list). The test-mode double gives the list,
+  // so the api's answer is amended here with the words a running bot reports (the api side is
   // covered against the Twitch doubles in api/test/chatbot-bot.test.ts); this checks the page shows them.
   const notice =
     "Viewers who do not chat earn no points or hours watched: Twitch refused the bot the chatters list (onairbot must be a moderator of your channel, and the bot's token needs moderator:read:chatters). Until then only viewers who chat earn.";
@@ -118,18 +112,30 @@ test('chatbot: commands, the bot connection health, warning levels refused past 
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-notice.png`, fullPage: true });
 });
 
-// Issue 40: a giveaway run from the partner area. This stack runs no bot account (see above), so
-// the three viewers' entries are written as the bot writes them when they type the keyword in
-// chat; the chat side (entries from the IRC double, the announcement in chat) is covered against
-// the Twitch doubles in api/test/chatbot-giveaways.test.ts. The draw and its reward are the api's.
-test('chatbot: a giveaway opened from the partner area is drawn, the winner credited and listed', async ({ page }) => {
-  test.setTimeout(90_000);
+// Issue 40: a giveaway run from the partner area with three viewers chatting in the Twitch chat
+// double; the bot (the stack's test-mode bot account) announces it and its winner through Helix.
+const EVENTSUB = () => process.env.ONAIR_E2E_EVENTSUB!;
+async function double<T = unknown>(base: string, action: string, body: Record<string, unknown> = {}): Promise<T> {
+  const res = await fetch(`${base}/_double/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(res.ok, `${action}: ${res.status}`).toBe(true);
+  return ((await res.json()) as { result: T }).result;
+}
+const botSaid = async () => (await double<{ text: string }[]>(EVENTSUB(), 'chat-sent')).map((m) => m.text);
+
+test('chatbot: a giveaway run from the partner area with three chatting viewers, the winner announced in chat and credited', async ({ page }) => {
+  test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
   const email = `giveaway-${stamp}@example.com`;
+  const channel = `gw_${stamp}`;
   await signIn(page.request, email);
   await completeOnboarding(page.request, `Give_${stamp}`);
-  await linkTwitchAccount(email, `gw_${stamp}`);
-  const [{ id: channelId }] = (await queryDb<{ id: string }>('SELECT id FROM users WHERE email = $1', [email])) as [{ id: string }];
+  await linkTwitchAccount(email, channel);
+  const [{ id: channelId, account_id: accountId }] = (await queryDb<{ id: string; account_id: string }>(
+    `SELECT u.id, a.account_id FROM users u JOIN accounts a ON a.user_id = u.id AND a.provider_id = 'twitch' WHERE u.email = $1`,
+    [email],
+  )) as [{ id: string; account_id: string }];
+  // The Twitch double learns the channel's login, as it does for an account signed in there.
+  await double(EVENTSUB(), 'know-login', { id: accountId, login: channel });
 
   await page.goto('/partner/chatbot/loyalty');
   await page.getByLabel('Loyalty program').click();
@@ -138,57 +144,41 @@ test('chatbot: a giveaway opened from the partner area is drawn, the winner cred
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
   await page.getByLabel('Chatbot on').click();
+  await expect(page.getByRole('region', { name: 'Chatbot connection' })).toContainText('Connected', { timeout: 20_000 });
 
   await page.getByRole('link', { name: 'Giveaways' }).click();
   await expect(page).toHaveURL(/\/partner\/chatbot\/giveaways$/);
   await expect(page.getByText('No giveaways yet')).toBeVisible();
   await expect(page.getByText('wins the raffle-win reward of Loyalty (250 points)', { exact: false })).toBeVisible();
   await page.getByLabel('Keyword').fill('!raffle');
-  await page.getByLabel('Ticket cost (points)').fill('10');
   await page.getByLabel('Subscriber luck').fill('2');
   await page.getByLabel('Duration (minutes)').fill('10');
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-giveaway-new.png`, fullPage: true });
   await page.getByRole('button', { name: 'Start the giveaway' }).click();
   const running = page.getByRole('region', { name: 'Running giveaway' });
   await expect(running).toContainText('0 viewers have entered');
-  // A second one cannot start while this one runs: the page offers draw and cancel instead.
   await expect(page.getByRole('button', { name: 'Start the giveaway' })).toHaveCount(0);
+  await expect.poll(botSaid, { timeout: 15_000 }).toContain('A giveaway is on! Write !raffle in chat to enter. The winner is drawn in 10 minutes.');
 
-  // Three viewers typed !raffle in chat (one a subscriber), each paying a 10-point ticket.
-  const [{ id: raffleId }] = (await queryDb<{ id: string }>(`SELECT id FROM chatbot_raffles WHERE channel_id = $1 AND status = 'open'`, [channelId])) as [
-    { id: string },
-  ];
-  const viewers = [
-    { id: `v1-${stamp}`, login: `bo_${stamp}`, subscriber: false },
-    { id: `v2-${stamp}`, login: `cy_${stamp}`, subscriber: true },
-    { id: `v3-${stamp}`, login: `di_${stamp}`, subscriber: false },
-  ];
-  for (const v of viewers) {
-    await queryDb(`INSERT INTO chatbot_viewers (channel_id, platform_user_id, login, points, updated_at) VALUES ($1, $2, $3, 90, now())`, [
-      channelId,
-      v.id,
-      v.login,
-    ]);
-    await queryDb(`INSERT INTO chatbot_raffle_entries (raffle_id, platform_user_id, login, subscriber, tickets, points_spent) VALUES ($1, $2, $3, $4, 1, 10)`, [
-      raffleId,
-      v.id,
-      v.login,
-      v.subscriber,
-    ]);
-  }
-  await expect(running).toContainText('3 viewers have entered (3 tickets)', { timeout: 10_000 });
-  await expect(running).toContainText('A ticket costs 10 points.');
+  // Three viewers write the keyword in the Twitch chat (one of them a subscriber, one twice).
+  const viewers = [`bo_${stamp}`, `cy_${stamp}`, `di_${stamp}`];
+  await double(process.env.ONAIR_E2E_CHAT_TWITCH!, 'say', { channel, login: viewers[0], text: '!raffle' });
+  await double(process.env.ONAIR_E2E_CHAT_TWITCH!, 'say', { channel, login: viewers[1], text: '!raffle', badges: 'subscriber/6' });
+  await double(process.env.ONAIR_E2E_CHAT_TWITCH!, 'say', { channel, login: viewers[2], text: '!raffle me please' });
+  await double(process.env.ONAIR_E2E_CHAT_TWITCH!, 'say', { channel, login: viewers[0], text: '!raffle' });
+  await expect(running).toContainText('3 viewers have entered (3 tickets)', { timeout: 15_000 });
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/chatbot-giveaway-running.png`, fullPage: true });
 
   await page.getByRole('button', { name: 'Draw the winner now' }).click();
   const history = page.getByRole('table', { name: 'Past giveaways' });
   await expect(history.getByRole('cell', { name: 'Drawn', exact: true })).toBeVisible();
   const [drawn] = (await queryDb<{ winner_login: string; points: number }>(
-    `SELECT r.winner_login, v.points FROM chatbot_raffles r JOIN chatbot_viewers v ON v.channel_id = r.channel_id AND v.platform_user_id = r.winner_user_id WHERE r.id = $1`,
-    [raffleId],
+    `SELECT r.winner_login, v.points FROM chatbot_raffles r JOIN chatbot_viewers v ON v.channel_id = r.channel_id AND v.platform_user_id = r.winner_user_id WHERE r.channel_id = $1`,
+    [channelId],
   )) as [{ winner_login: string; points: number }];
-  expect(viewers.map((v) => v.login)).toContain(drawn.winner_login);
-  expect(drawn.points).toBe(340);
+  expect(viewers).toContain(drawn.winner_login);
+  expect(drawn.points).toBe(250);
+  await expect.poll(botSaid, { timeout: 15_000 }).toContain(`@${drawn.winner_login} won the giveaway and wins 250 points! (3 entered)`);
   await expect(history.getByRole('cell', { name: `${drawn.winner_login} (+250)` })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Start the giveaway' })).toBeVisible();
   if (SHOTS) {

@@ -110,6 +110,14 @@ export async function startPlatformTestMode(options: PlatformTestModeOptions): P
         ownerOf: (t) => events.ownerOf(t),
       });
       events.signIn = signIn;
+      // The partner network's chatbot speaks as one bot account of this machine; what it says through
+      // Helix shows in the IRC chat double as a line of that account.
+      const bot = accountOf('onairbot');
+      events.knowLogin(bot.id, bot.login);
+      const botToken = events.issueToken(bot);
+      events.onChatMessage = (channel, sender, text) => {
+        if (channel) chat.say(channel, { login: sender ?? bot.login, text });
+      };
       out.twitch = { chat, events, signIn };
       Object.assign(env, {
         TWITCH_CLIENT_ID: clientId,
@@ -122,6 +130,9 @@ export async function startPlatformTestMode(options: PlatformTestModeOptions): P
         TWITCH_EVENTSUB_URL: events.wsUrl,
         TWITCH_CHAT_URL: chat.wsUrl,
         TWITCH_EMOTE_URL: `${chat.url}/emoticons/v2`,
+        CHATBOT_TWITCH_USER_ID: bot.id,
+        CHATBOT_TWITCH_LOGIN: bot.login,
+        CHATBOT_TWITCH_TOKEN: botToken.accessToken,
       });
       control.twitch = { chat: chat.url, events: events.url };
     }

@@ -56,6 +56,8 @@ describe('schema and migrations', () => {
   const keyOf = (model: string, data: Record<string, unknown>): Record<string, unknown> => {
     if (model === 'chatbotSettings') return { channelId: data.channelId };
     if (model === 'chatbotViewer') return { channelId_platformUserId: { channelId: data.channelId, platformUserId: data.platformUserId } };
+    if (model === 'chatbotRaffleEntry') return { raffleId_platformUserId: { raffleId: data.raffleId, platformUserId: data.platformUserId } };
+    if (model === 'chatbotPointReward') return { channelId_key: { channelId: data.channelId, key: data.key } };
     return { id: data.id };
   };
 

@@ -76,6 +76,10 @@ export class EventSubDouble extends ChatDoubleBase {
   ingest: TestModeIngest | null = null;
   /** Channel titles set through Helix (PATCH /helix/channels), by broadcaster id. */
   readonly titles = new Map<string, string>();
+  /** What chatbots said through Helix (POST /helix/chat/messages), in order. */
+  readonly chatSent: { broadcasterId: string; senderId: string; text: string }[] = [];
+  /** Called for each chat message sent through Helix (test mode hands it to the IRC chat double, so it shows in chat). */
+  onChatMessage: ((broadcasterLogin: string | null, senderLogin: string | null, text: string) => void) | null = null;
   /** Login of a user id, from the test-mode sign-ins (and the audience's viewers). */
   private readonly logins = new Map<string, string>();
 
@@ -94,6 +98,8 @@ export class EventSubDouble extends ChatDoubleBase {
     this.controls.set('accept-token', (b) => this.accept(String(b.accessToken)));
     this.controls.set('audience', (b) => this.audience(String(b.broadcasterId), b.act as TwitchAudienceAct));
     this.controls.set('titles', () => Object.fromEntries(this.titles));
+    this.controls.set('chat-sent', () => this.chatSent);
+    this.controls.set('know-login', (b) => this.knowLogin(String(b.id), String(b.login)));
     this.controls.set('keepalive', (b) => {
       this.keepaliveSeconds = Number(b.seconds ?? 10);
     });
@@ -244,6 +250,54 @@ export class EventSubDouble extends ChatDoubleBase {
           display_name: this.logins.get(id) ?? `user${id}`,
           profile_image_url: `${this.url}/avatars/${encodeURIComponent(id)}.svg`,
         })),
+      });
+    }
+    if (
+      path.startsWith('/helix/chat/') ||
+      path.startsWith('/helix/moderation/') ||
+      (path === '/helix/channels' && method === 'GET') ||
+      path === '/helix/streams'
+    )
+      return this.chatbotHelix(method, path, query, body, res);
+    json(res, 404, { error: 'Not Found', status: 404, message: `no route ${method} ${path}` });
+  }
+
+  /**
+   * The Helix calls a chatbot makes (the partner network's bot in test mode): send a chat message
+   * (handed to the IRC chat double, so it shows in the chat), remove a message, ban or time out,
+   * chat settings, the chatters list (empty: only chatting viewers earn), channel info and
+   * whether the channel is live (never: OnAir's own broadcast state says so).
+   */
+  private chatbotHelix(method: string, path: string, query: URLSearchParams, body: unknown, res: ServerResponse): void {
+    const bad = (message: string) => json(res, 400, { error: 'Bad Request', status: 400, message });
+    if (method === 'POST' && path === '/helix/chat/messages') {
+      const b = (body ?? {}) as { broadcaster_id?: unknown; sender_id?: unknown; message?: unknown };
+      if (typeof b.broadcaster_id !== 'string' || typeof b.sender_id !== 'string' || typeof b.message !== 'string' || b.message === '')
+        return bad('Missing required fields');
+      if (b.message.length > 500) return bad('The message is too long');
+      this.chatSent.push({ broadcasterId: b.broadcaster_id, senderId: b.sender_id, text: b.message });
+      if (this.chatSent.length > 10_000) this.chatSent.shift();
+      this.onChatMessage?.(this.logins.get(b.broadcaster_id) ?? null, this.logins.get(b.sender_id) ?? null, b.message);
+      return json(res, 200, { data: [{ message_id: randomUUID(), is_sent: true, drop_reason: null }] });
+    }
+    if (!query.get('broadcaster_id') && path !== '/helix/streams') return bad('Missing required parameter "broadcaster_id"');
+    if (method === 'DELETE' && path === '/helix/moderation/chat') {
+      res.writeHead(204).end();
+      return;
+    }
+    if (method === 'POST' && path === '/helix/moderation/bans') {
+      const d = (body as { data?: { user_id?: unknown } } | undefined)?.data;
+      if (typeof d?.user_id !== 'string') return bad('Missing required field "user_id"');
+      return json(res, 200, { data: [{ broadcaster_id: query.get('broadcaster_id'), user_id: d.user_id, created_at: new Date().toISOString() }] });
+    }
+    if (method === 'PATCH' && path === '/helix/chat/settings')
+      return json(res, 200, { data: [{ broadcaster_id: query.get('broadcaster_id'), ...(body as object) }] });
+    if (method === 'GET' && path === '/helix/chat/chatters') return json(res, 200, { data: [], pagination: {}, total: 0 });
+    if (method === 'GET' && path === '/helix/streams') return json(res, 200, { data: [], pagination: {} });
+    if (method === 'GET' && path === '/helix/channels') {
+      const id = query.get('broadcaster_id') ?? '';
+      return json(res, 200, {
+        data: [{ broadcaster_id: id, broadcaster_login: this.logins.get(id) ?? '', title: this.titles.get(id) ?? '', game_name: 'Just Chatting' }],
       });
     }
     json(res, 404, { error: 'Not Found', status: 404, message: `no route ${method} ${path}` });
