@@ -71,6 +71,12 @@ test('a revoked Twitch account: Needs sign-in on the destination row and in the 
   await expect(notice).toContainText(`${channel}: your Twitch account needs sign-in to read its chat.`);
   await expect(notice.getByRole('button', { name: 'Reconnect' })).toBeVisible();
   await shots(page, 'needs-sign-in');
+  // The events feed says its Twitch events are paused, with the same way out.
+  await page.getByRole('tab', { name: 'Event List' }).click();
+  const sources = page.getByRole('region', { name: 'Events feed' }).getByRole('list', { name: 'Event sources' });
+  await expect(sources).toContainText(`${channel}: your Twitch account needs sign-in; its events are paused.`);
+  await expect(sources.getByRole('button', { name: 'Reconnect' })).toBeVisible();
+  await shots(page, 'events-needs-sign-in');
 
   // Reconnect is the Connect flow: the popup, the double's consent page, back authenticated.
   const [popup] = await Promise.all([context.waitForEvent('page'), warning.getByRole('button', { name: 'Reconnect' }).click()]);
@@ -80,6 +86,8 @@ test('a revoked Twitch account: Needs sign-in on the destination row and in the 
   await popup.getByRole('button', { name: 'Authorize' }).click();
   await closed;
   await expect(row.getByRole('alert')).toHaveCount(0);
+  await expect(sources).toHaveCount(0);
+  await page.getByRole('tab', { name: /Platform Chat/ }).click();
   await expect(chat.getByTestId(`chat-filter-${destinationId}`)).not.toHaveAttribute('data-state', 'needsSignIn');
   await expect(chat.getByRole('list', { name: 'Chat status' })).toHaveCount(0);
   await shots(page, 'reconnected');

@@ -48,8 +48,11 @@ function useSoundOptions(): { value: string; label: string }[] {
 
 /** The creator's own sounds: upload one (MP3, Ogg or WAV), with its progress or the server's refusal. */
 function AlertSounds() {
-  const sounds = useUploadsStore((s) => s.uploads.filter((u) => u.purpose === 'alert-sound'));
-  const inProgress = useUploadsStore((s) => s.inProgress.filter((p) => p.purpose === 'alert-sound'));
+  // Whole lists from the store (a filtered one would be a new array at every read), filtered here.
+  const uploads = useUploadsStore((s) => s.uploads);
+  const pending = useUploadsStore((s) => s.inProgress);
+  const sounds = useMemo(() => uploads.filter((u) => u.purpose === 'alert-sound'), [uploads]);
+  const inProgress = useMemo(() => pending.filter((p) => p.purpose === 'alert-sound'), [pending]);
   const pick = (event: ChangeEvent<HTMLInputElement>) => {
     for (const file of Array.from(event.target.files ?? [])) void uploadAlertSound(file);
     event.target.value = '';

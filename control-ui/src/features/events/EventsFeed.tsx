@@ -1,5 +1,5 @@
 import { BellRing, CalendarClock, ExternalLink, ListFilter, Pause, Play } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { liveEventTypes } from '@onair/protocol';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -31,10 +31,13 @@ export function EventsFeed({
   onPopout,
   canConfigure = false,
   portalContainer,
+  notice,
 }: {
   onPopout?: () => void;
   canConfigure?: boolean;
   portalContainer?: HTMLElement | null;
+  /** Under the toolbar: what stops a source of events (a platform that needs sign-in). */
+  notice?: ReactNode;
 }) {
   const events = useEventsStore((s) => s.events);
   const filter = useEventsStore((s) => s.filter);
@@ -90,6 +93,7 @@ export function EventsFeed({
         {canConfigure && <IconButton label="Alerts in the program" icon={<BellRing size={16} />} onClick={() => void openAlerts()} />}
         {onPopout && <IconButton label="Open the events feed in its own window" icon={<ExternalLink size={16} />} onClick={onPopout} />}
       </div>
+      {notice}
       {error && status === 'error' && <p className={styles.error}>{error}</p>}
       {shown.length === 0 ? (
         <EmptyState icon={<CalendarClock size={28} />} title={status === 'loading' ? 'Loading events…' : 'No events yet'}>
