@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { setLanguage } from './app.ts';
-import { storedLanguage } from '../stores/ui-store.ts';
-import { useUiStore } from '../stores/index.ts';
+import { storedLanguage, useUiStore } from '../stores/index.ts';
 import { DEFAULT_UI_LANGUAGE, LANGUAGE_STORAGE_KEY } from '../model/language.ts';
 
 const memory = () => {
