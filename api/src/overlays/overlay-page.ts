@@ -26,7 +26,7 @@ const ALERT_COLORS: Record<string, string> = {
  */
 function page(nonce: string): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>OnAir overlay</title>
+<html lang="en"><head><meta charset="utf-8"><title>Overlay · OnAir</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style nonce="${nonce}">
 html,body{margin:0;height:100%;background:transparent;overflow:hidden;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}

@@ -1,4 +1,5 @@
-import { IS_MIRRORED_STORAGE_KEY, browserStorage, useAppStore, writeBooleanFlag } from '../stores/index.ts';
+import { LANGUAGE_STORAGE_KEY, type UiLanguage } from '../model/language.ts';
+import { IS_MIRRORED_STORAGE_KEY, browserStorage, useAppStore, useUiStore, writeBooleanFlag, type FlagStorage } from '../stores/index.ts';
 
 export function setMirrored(isMirrored: boolean): void {
   useAppStore.setState({ isMirrored });
@@ -22,4 +23,15 @@ export function readGuestLink(search: string): GuestLink {
   };
   useAppStore.setState(link);
   return link;
+}
+
+/** Partner spec §9: the interface language, kept in local storage and set on the page (`<html lang>`). */
+export function setLanguage(language: UiLanguage, storage: FlagStorage | undefined = browserStorage()): void {
+  useUiStore.setState({ language });
+  try {
+    storage?.setItem(LANGUAGE_STORAGE_KEY, language);
+  } catch {
+    // Quota or privacy settings: the choice then lasts only for this page.
+  }
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
 }

@@ -5,6 +5,7 @@ import { createHttpClient } from '../api/http-client.ts';
 import { initialSignIn, useAppStore, useSessionStore, useToastStore } from '../stores/index.ts';
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
 import { updateDisplayName } from './account.ts';
+import { PLATFORM_LOGIN_FAILED_NOTICE, SIGNUP_DISABLED_NOTICE } from '../model/partner.ts';
 import { requestSmsCode, restoreSession, submitEmailCode, submitSmsCode } from './session.ts';
 
 const user: CurrentUser = {
@@ -84,6 +85,14 @@ describe('restoreSession (spec §4)', () => {
     await restoreSession(createHttpClient({ baseUrl: server.baseUrl }), { search, pathname: '/login', hash: '' }, (url) => replaced.push(url));
     expect(useSessionStore.getState().signIn).toMatchObject({ step: 'email', error: 'This link is used' });
     expect(replaced).toEqual(['/login?keep=1']);
+  });
+
+  it("words a platform's failed sign-in as partner spec §8's platform login failure, and a refused signup as the waitlist's", async () => {
+    signedIn = false;
+    await restoreSession(createHttpClient({ baseUrl: server.baseUrl }), { search: '?error=access_denied', pathname: '/login', hash: '' }, () => {});
+    expect(useSessionStore.getState().signIn).toMatchObject({ step: 'email', error: PLATFORM_LOGIN_FAILED_NOTICE, errorCode: 'access_denied' });
+    await restoreSession(createHttpClient({ baseUrl: server.baseUrl }), { search: '?error=signup_disabled', pathname: '/login', hash: '' }, () => {});
+    expect(useSessionStore.getState().signIn).toMatchObject({ error: SIGNUP_DISABLED_NOTICE, errorCode: 'SIGNUP_DISABLED' });
   });
 
   it('goes to the second-factor step when the api says MFA is required', async () => {

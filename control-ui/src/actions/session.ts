@@ -3,6 +3,7 @@ import {
   authRoutes,
   getCurrentUserEndpoint,
   getSignInMethodsEndpoint,
+  joinWaitlistEndpoint,
   getUserSettingsEndpoint,
   oauthStartAnswerSchema,
   signInAnswerSchema,
@@ -13,7 +14,7 @@ import {
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { DEFAULT_CANVAS, initialSignIn, useAppStore, useSessionStore, useUiStore, type SignInState } from '../stores/index.ts';
-import { partnerSignInWords, safeReturnPath } from '../model/partner.ts';
+import { PLATFORM_LOGIN_FAILED_NOTICE, partnerSignInWords, safeReturnPath, SIGNUP_DISABLED_NOTICE } from '../model/partner.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 
 function setSignIn(patch: Partial<SignInState>): void {
@@ -66,8 +67,11 @@ export async function restoreSession(
     clearLocalSession();
     if (apiErrorOf(err)?.code === 'ACCOUNT_PENDING_DELETION') useSessionStore.setState({ pendingDeletion: true });
   }
-  const error = params.get('error_description') ?? (params.get('error') ? 'Sign-in did not complete. Please try again.' : null);
-  if (error) setSignIn({ error, step: 'email' });
+  // A platform's sign-in came back without a session (partner spec §8 'platform login failure'), or
+  // found no account while new ones join the waitlist.
+  const failed = params.get('error');
+  if (failed === 'signup_disabled') setSignIn({ error: SIGNUP_DISABLED_NOTICE, errorCode: 'SIGNUP_DISABLED', step: 'email' });
+  else if (failed) setSignIn({ error: params.get('error_description') ?? PLATFORM_LOGIN_FAILED_NOTICE, errorCode: failed, step: 'email' });
   if (params.get('mfa') === 'required' && !useSessionStore.getState().loggedIn) setSignIn({ step: 'mfa', error: null });
   if (params.has('error') || params.has('mfa')) {
     for (const key of ['error', 'error_description', 'mfa']) params.delete(key);
@@ -78,7 +82,7 @@ export async function restoreSession(
 }
 
 async function step(run: () => Promise<void>): Promise<void> {
-  setSignIn({ pending: true, error: null });
+  setSignIn({ pending: true, error: null, errorCode: null });
   try {
     await run();
   } catch (err) {
@@ -89,7 +93,8 @@ async function step(run: () => Promise<void>): Promise<void> {
     }
     // The partner area words sign-in outcomes as its own spec does (§8 'Email login').
     const partner = useSessionStore.getState().signIn.returnTo.startsWith('/partner');
-    setSignIn({ error: partner ? partnerSignInWords(apiErrorOf(err)?.code ?? null, messageOf(err)) : messageOf(err) });
+    const code = apiErrorOf(err)?.code ?? null;
+    setSignIn({ error: partner ? partnerSignInWords(code, messageOf(err)) : messageOf(err), errorCode: code });
   } finally {
     setSignIn({ pending: false });
   }
@@ -203,4 +208,15 @@ export async function signOut(client: HttpClient = httpClient): Promise<void> {
   clearLocalSession();
   useSessionStore.setState({ pendingDeletion: false });
   restartSignIn();
+}
+
+/** Partner spec §2 Waitlist: leaves the address while new accounts wait; the same answer whether or not it was there. */
+export async function joinWaitlist(email: string, client: HttpClient = httpClient): Promise<boolean> {
+  let joined = false;
+  await step(async () => {
+    await call(joinWaitlistEndpoint, { body: { email } }, client);
+    setSignIn({ email: email.trim() });
+    joined = true;
+  });
+  return joined;
 }

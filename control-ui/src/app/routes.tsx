@@ -6,6 +6,7 @@ import { GuestPage } from '../pages/GuestPage.tsx';
 import { InvitationPage } from '../pages/InvitationPage.tsx';
 import { HomePage } from '../pages/HomePage.tsx';
 import { LoginPage } from '../pages/LoginPage.tsx';
+import { SignupPage, WaitlistPage } from '../pages/SignupPage.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { StudioPage } from '../pages/StudioPage.tsx';
 import { RecordingsPage } from '../features/recordings/RecordingsPage.tsx';
@@ -98,6 +99,9 @@ export const routes: RouteObject[] = [
       { path: 'guest/:projectId', element: <GuestPage /> },
       { path: 'guest/*', element: <GuestPage /> },
       { path: 'login', element: <LoginPage /> },
+      // Partner spec §2 auth pages: Signup, and the Waitlist notice.
+      { path: 'signup', element: <SignupPage /> },
+      { path: 'waitlist', element: <WaitlistPage /> },
       // A creator's tip page: a direct public link (the creator site's tip button points here).
       { path: 'tip/:creatorId', element: <TipPage /> },
       // Partner spec §4: after deleting, and a new sign-in to an account pending deletion.

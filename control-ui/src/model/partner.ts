@@ -38,6 +38,13 @@ export function partnerSignInWords(code: string | null, fallback: string): strin
   }
 }
 
+/** Partner spec §8: a platform's sign-in (Twitch, YouTube, Facebook) came back without a session. */
+export const PLATFORM_LOGIN_FAILED_NOTICE = 'Platform login failed. Please try again, or sign in with your e-mail.';
+/** Partner spec §8: the signup request (its code or link) expired before it was used. */
+export const SIGNUP_EXPIRED_NOTICE = 'Your signup request expired. Please start again.';
+/** A platform account without an OnAir account while new accounts join the waitlist. */
+export const SIGNUP_DISABLED_NOTICE = 'There is no OnAir account for this login yet. New accounts join the waitlist first.';
+
 /** Where a sign-in may send the browser back to: a path of this app, never another site. */
 export function safeReturnPath(next: string | null): string {
   if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';

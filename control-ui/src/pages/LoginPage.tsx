@@ -100,6 +100,9 @@ function EmailStep() {
         )}
       </div>
       <ErrorNote />
+      <p className={styles.hint}>
+        New to OnAir? <Link to="/signup">Create an account</Link>
+      </p>
       {oauth.length > 0 && (
         <>
           <div className={styles.divider}>or</div>
@@ -300,8 +303,10 @@ function SecondFactorStep() {
 
 /** The sign-in screen (spec §1, §4): e-mail code or magic link, OAuth providers, then MFA when on. */
 export function LoginPage() {
-  useDocumentTitle('Sign in');
   const ready = useSessionStore((s) => s.ready);
+  // Partner spec §2 route titles: the auth pages are Auth; a sign-in on its way is Logging in.
+  const signingIn = useSessionStore((s) => s.signIn.pending);
+  useDocumentTitle(signingIn ? 'Logging in' : 'Auth');
   const loggedIn = useSessionStore((s) => s.loggedIn);
   const step = useSessionStore((s) => s.signIn.step);
   const [params] = useSearchParams();

@@ -119,6 +119,7 @@ export { initialPartnerSettingsState } from './partner-settings-store.ts';
 export { initialCampaignsState } from './campaigns-store.ts';
 export { initialStatisticsState } from './statistics-store.ts';
 export { initialChannelEventsState } from './channel-events-store.ts';
+export { storedLanguage } from './ui-store.ts';
 export { initialPayoutsState } from './payouts-store.ts';
 export { initialTipsState } from './tips-store.ts';
 export { initialAuthorizeState } from './authorize-store.ts';

@@ -11,6 +11,8 @@ export interface SignInState {
   pending: boolean;
   /** The sentence to show under the form (the api's catalogue message), or null. */
   error: string | null;
+  /** The error's code (the api's, or the `error` a sign-in redirect came back with), or null. */
+  errorCode: string | null;
   /** Where a completed sign-in goes (a path of this app; `?next=` of the sign-in screen). */
   returnTo: string;
 }
@@ -28,7 +30,7 @@ export interface SessionState {
   pendingDeletion: boolean;
 }
 
-export const initialSignIn: SignInState = { step: 'email', email: '', phoneNumber: '', pending: false, error: null, returnTo: '/' };
+export const initialSignIn: SignInState = { step: 'email', email: '', phoneNumber: '', pending: false, error: null, errorCode: null, returnTo: '/' };
 
 export function initialSessionState(): SessionState {
   return { ready: false, loggedIn: false, user: null, settings: null, methods: null, signIn: { ...initialSignIn }, pendingDeletion: false };

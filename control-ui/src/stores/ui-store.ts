@@ -1,12 +1,26 @@
 import { create } from 'zustand';
+import { DEFAULT_UI_LANGUAGE, isUiLanguage, LANGUAGE_STORAGE_KEY, type UiLanguage } from '../model/language.ts';
+import { browserStorage, type FlagStorage } from './browser-storage.ts';
 
 /** Spec §2: account settings open on one of two pages, or not at all. */
 export type AccountSettingsPage = 'account' | 'plan';
 
 export interface UiState {
   accountSettingsPage: AccountSettingsPage | null;
+  /** Partner spec §9: the interface language, read from local storage at start. */
+  language: UiLanguage;
 }
 
-export function createUiStore() {
-  return create<UiState>()(() => ({ accountSettingsPage: null }));
+/** The language kept in this browser, or the default. */
+export function storedLanguage(storage: FlagStorage | undefined = browserStorage()): UiLanguage {
+  try {
+    const value = storage?.getItem(LANGUAGE_STORAGE_KEY);
+    return isUiLanguage(value) ? value : DEFAULT_UI_LANGUAGE;
+  } catch {
+    return DEFAULT_UI_LANGUAGE;
+  }
+}
+
+export function createUiStore(storage?: FlagStorage) {
+  return create<UiState>()(() => ({ accountSettingsPage: null, language: storedLanguage(storage) }));
 }

@@ -30,8 +30,6 @@ const googleError = (code: number, message: string, reason: string) => ({
 export async function startYouTubeDouble(): Promise<YouTubeDouble> {
   const broadcasts: YouTubeBroadcast[] = [];
   const streams: string[] = [];
-  // What the tests set on the returned double; the routes read it at each call.
-  let state!: Pick<YouTubeDouble, 'statistics' | 'liveViewers'>;
   const LIVE_VIDEO = 'live-video-0001';
   const double = await startPlatformDouble(
     'youtube',
@@ -66,10 +64,10 @@ export async function startYouTubeDouble(): Promise<YouTubeDouble> {
                   .includes('statistics')
                   ? {
                       statistics: {
-                        viewCount: String(state.statistics.viewCount),
+                        viewCount: String(youtube.statistics.viewCount),
                         // Google leaves the count out (and says so) when the creator hides it.
-                        ...(state.statistics.hiddenSubscriberCount ? {} : { subscriberCount: String(state.statistics.subscriberCount) }),
-                        hiddenSubscriberCount: state.statistics.hiddenSubscriberCount,
+                        ...(youtube.statistics.hiddenSubscriberCount ? {} : { subscriberCount: String(youtube.statistics.subscriberCount) }),
+                        hiddenSubscriberCount: youtube.statistics.hiddenSubscriberCount,
                         videoCount: '12',
                       },
                     }
@@ -81,7 +79,7 @@ export async function startYouTubeDouble(): Promise<YouTubeDouble> {
       }
       // The channel's live broadcast now (the owner's, by their token), and its video's concurrent viewers.
       if (req.method === 'GET' && req.path === `${base}/liveBroadcasts` && req.query.broadcastStatus === 'active') {
-        const live = state.liveViewers !== null;
+        const live = youtube.liveViewers !== null;
         return {
           status: 200,
           body: {
@@ -94,12 +92,12 @@ export async function startYouTubeDouble(): Promise<YouTubeDouble> {
       if (req.method === 'GET' && req.path === `${base}/videos` && String(req.query.part ?? '').includes('liveStreamingDetails')) {
         const ids = String(req.query.id ?? '').split(',');
         const items =
-          ids.includes(LIVE_VIDEO) && state.liveViewers !== null
+          ids.includes(LIVE_VIDEO) && youtube.liveViewers !== null
             ? [
                 {
                   kind: 'youtube#video',
                   id: LIVE_VIDEO,
-                  liveStreamingDetails: { actualStartTime: '2026-11-25T10:00:00Z', concurrentViewers: String(state.liveViewers) },
+                  liveStreamingDetails: { actualStartTime: '2026-11-25T10:00:00Z', concurrentViewers: String(youtube.liveViewers) },
                 },
               ]
             : [];
@@ -158,6 +156,7 @@ export async function startYouTubeDouble(): Promise<YouTubeDouble> {
       return null;
     },
   );
+  // What the tests set here (statistics, liveViewers) the routes above read at each call.
   const youtube: YouTubeDouble = Object.assign(double, {
     broadcasts,
     streams,
@@ -171,6 +170,5 @@ export async function startYouTubeDouble(): Promise<YouTubeDouble> {
       YOUTUBE_API_URL: `${double.url}/youtube/v3`,
     }),
   });
-  state = youtube;
   return youtube;
 }

@@ -224,7 +224,7 @@ export function CampaignDetailPage() {
   const [draft, setDraft] = useState<ApplicationDraft | null>(null);
   const [pending, setPending] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
-  useDocumentTitle(item?.campaign.name ?? 'Campaign');
+  useDocumentTitle(item ? `Campaign · ${item.campaign.name}` : 'Campaign');
   useEffect(() => {
     void openCampaign(campaignId);
   }, [campaignId]);

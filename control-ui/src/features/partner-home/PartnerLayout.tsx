@@ -1,10 +1,13 @@
 import { BarChart3, Bot, Gamepad2, Globe, Handshake, Layers, LayoutDashboard, Radio, Settings, UserRound, Wallet } from 'lucide-react';
+import { setLanguage } from '../../actions/app.ts';
+import { Select } from '../../components/Select.tsx';
+import { isUiLanguage, uiLanguages } from '../../model/language.ts';
 import { channelAllows } from '@onair/protocol';
 import { useEffect } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { loadPartnerAccount } from '../../actions/partner.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
-import { usePartnerStore, useSessionStore } from '../../stores/index.ts';
+import { usePartnerStore, useSessionStore, useUiStore } from '../../stores/index.ts';
 import { ChannelSelector } from './ChannelSelector.tsx';
 import styles from './Partner.module.css';
 
@@ -19,6 +22,7 @@ export function PartnerLayout() {
   const status = usePartnerStore((s) => s.accountStatus);
   const onboarded = usePartnerStore((s) => s.account?.onboarded ?? false);
   const loggedIn = useSessionStore((s) => s.loggedIn);
+  const language = useUiStore((s) => s.language);
   const channel = usePartnerStore((s) => s.channels.find((c) => c.id === s.selectedChannelId) ?? null);
   // Money and statistics links only where the selected channel allows them (the api checks again).
   const role = channel ? (channel.owner ? ({ kind: 'owner' } as const) : ({ kind: 'collaborator', groups: channel.permissions } as const)) : null;
@@ -93,6 +97,14 @@ export function PartnerLayout() {
           <Settings size={16} aria-hidden />
           Settings
         </NavLink>
+        <div className={styles.navLanguage}>
+          <Select
+            aria-label="Language"
+            value={language}
+            options={uiLanguages.map((l) => ({ value: l.code, label: l.label }))}
+            onValueChange={(code) => isUiLanguage(code) && setLanguage(code)}
+          />
+        </div>
       </nav>
       <div className={styles.content}>
         <Outlet />

@@ -109,7 +109,8 @@ export function OverlayEditorPage() {
   const saving = useOverlaysStore((s) => s.saving);
   const error = useOverlaysStore((s) => s.error);
   const fieldErrors = useOverlaysStore((s) => s.fieldErrors);
-  useDocumentTitle(saved ? `Overlay · ${saved.name}` : 'Overlay');
+  // Partner spec §2 route titles: an overlay is a scene of widgets; its editor is Edit Scene.
+  useDocumentTitle(saved ? `Edit Scene · ${saved.name}` : 'Edit Scene');
   const editable = role ? channelAllows(role, 'edit overlays') : false;
   useEffect(() => {
     if (channelId) void openOverlay(channelId, overlayId);

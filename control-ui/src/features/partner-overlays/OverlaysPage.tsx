@@ -20,7 +20,8 @@ export function useChannelRole() {
 
 /** Partner spec §2 'Overlay': the channel's overlays, and a new one. */
 export function OverlaysPage() {
-  useDocumentTitle('Overlay');
+  // Partner spec §2 route titles: the list of overlays is Scenes (Overlay is the page OBS shows).
+  useDocumentTitle('Scenes');
   const navigate = useNavigate();
   const { channelId, channel, role } = useChannelRole();
   const status = useOverlaysStore((s) => s.listStatus);
