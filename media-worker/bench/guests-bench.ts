@@ -232,6 +232,14 @@ async function main(): Promise<void> {
     const tracks = endpoint.stats(doc.projectId);
     const peaks = tracks?.participants.flatMap((p) => p.tracks.map((t) => t.peakLatenessMs)) ?? [];
     print(`  jitter buffers at ${tracks?.jitterLatencyMs} ms, set from the tracks' peak lateness (now ${Math.min(...peaks)}–${Math.max(...peaks)} ms)`);
+    const all2 = tracks?.participants.flatMap((p) => p.tracks) ?? [];
+    for (const type of ['camera', 'microphone'] as const) {
+      const of = all2.filter((t) => t.type === type);
+      const range = (xs: number[]) => `${Math.min(...xs)}–${Math.max(...xs)}`;
+      print(
+        `  ${type}: peak lateness ${range(of.map((t) => t.peakLatenessMs))} ms, lip-sync hold ${range(of.map((t) => t.syncDelayMs))} ms, lost ${of.reduce((n, t) => n + t.lost, 0)} packets`,
+      );
+    }
   } finally {
     stopReader.kill();
     publishers.send({ type: 'stop' } satisfies PublisherRequest);

@@ -19,20 +19,32 @@ import { CANVAS } from '../scene/layout.ts';
  * at the canvas (they arrive as large as they were made). See the bench figures next to each constant.
  */
 
-/**
- * The session pipeline with nothing decoded: compositor + x264 veryfast + AAC + FLV + one RTMP
- * output (bench/webrtc-bench.ts 'no track, layer hidden' and guests-bench.ts with no guest).
+/*
+ * The figures below are one fit of these benches, run on an idle 2-core machine on 2026-11-28
+ * (issue 41; each run's lines are in that issue's closing note). Measured → this model:
+ *   guests-bench, host camera only (640×360 VP8 + Opus) at 720p30        0.43        → 0.37
+ *   guests-bench, host + 10 guests at 640×360 (VP8 and H.264)           1.12–1.19   → 1.07
+ *   guests-bench, host + 10 guests at 320×180 (as the studio now sends)  0.95–0.98   → 0.86
+ *   density-bench, 720p30, a decoded 1280×720 H.264 picture + logo       0.38        → 0.45
+ *   density-bench, 1080p30, a decoded 1920×1080 H.264 picture + logo     0.66        → 0.77
+ * so the model is within 15 % of every figure, under for many small inputs and over for one large
+ * one (the benches' test pictures, bars and a test card, decode more cheaply than a camera's
+ * picture: the per-pixel figure is low rather than high). The guests bench's pictures are
+ * werift-published, so its inputs carry werift, Opus and mixing; the density bench's come from a
+ * file, with none of these and no studio preview, and the model charges them the same.
  */
-export const SESSION_BASE_CORES: Record<ResolutionId, number> = { '480p': 0.17, '720p': 0.3, '1080p': 0.6 };
+
+/** The session pipeline with nothing decoded: compositor, x264 veryfast, AAC, FLV, one RTMP output and the studio's preview feed. */
+export const SESSION_BASE_CORES: Record<ResolutionId, number> = { '480p': 0.17, '720p': 0.3, '1080p': 0.5 };
 
 /**
- * A decoded input's receive path, whatever its size: guests-bench.ts (eleven inputs at 320×180 and
- * at 640×360) and webrtc-bench.ts (one at 1280×720) fitted as fixed + per-megapixel cost.
+ * A decoded input's cost whatever its size: its receive path (werift's SRTP and forwarding, the
+ * jitter buffer, the depayloader) and its sound (Opus decode and its share of the mix).
  */
-export const DECODED_INPUT_FIXED_CORES = 0.012;
-/** Decode + scale per megapixel of an input's frame at 30 fps (the same fit). */
-export const DECODED_CORES_PER_MEGAPIXEL = 0.26;
-/** Each destination after the first (pipeline-bench 'destinations': ten cost about one). */
+export const DECODED_INPUT_FIXED_CORES = 0.045;
+/** Decode + scale per megapixel of an input's frame at 30 fps. */
+export const DECODED_CORES_PER_MEGAPIXEL = 0.11;
+/** Each destination after the first: the encode is shared, each adds its FLV mux and socket (pipeline-bench 'ratio': ten cost about one). */
 export const DESTINATION_CORES = 0.01;
 
 /**
