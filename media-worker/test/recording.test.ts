@@ -94,7 +94,7 @@ describe('recording', () => {
     });
     await suite.fx.waitForOutput(id, 'main', 'live');
     const began = Date.now();
-    // veryfast -> superfast -> ultrafast (the whole ladder), each held 3 s.
+    // Every step of the ladder (veryfast -> ultrafast at this size), each held 3 s.
     for (const { step } of encoderLadder(testPlan([]).profile).slice(1)) {
       await new Promise((r) => setTimeout(r, 3000));
       const since = Date.now();
