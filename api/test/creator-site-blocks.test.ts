@@ -194,7 +194,7 @@ describe('the promo codes block', () => {
     expect((await call(api, user, 'PUT', sitePath, site([promoBlock()]))).status).toBe(200);
     const { html } = await publicHtml(username);
     expect(html).toContain(
-      `<li><code>SKY${tag}</code><span><strong>Skyward &lt;i&gt;Deluxe&lt;/i&gt;</strong> · 15% off</span><a href="${trackedLink}" rel="noopener noreferrer nofollow sponsored" target="_blank">Get it in the store</a><img class="pixel" src="/api/v1/public/campaign-links/${sky.slug}/impression" alt="" width="1" height="1" referrerpolicy="no-referrer"></li>`,
+      `<li><code>SKY${tag}</code><span><strong>Skyward &lt;i&gt;Deluxe&lt;/i&gt;</strong> · 15% off</span><a href="${trackedLink}" rel="noopener noreferrer nofollow sponsored" target="_blank">Get it in the store</a><img class="pixel" src="/api/v1/public/campaign-links/${sky.slug}/impression?source=site" alt="" width="1" height="1" referrerpolicy="no-referrer"></li>`,
     );
     expect(html).toContain(`<li><code>MOSS${tag}</code><span><strong>Moss</strong> · 10% off</span></li>`);
     for (const hidden of ['PAUSED', 'OLD', 'GONE', 'WAIT', 'THEIRS']) expect(html).not.toContain(`${hidden}${tag}`);

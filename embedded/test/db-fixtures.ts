@@ -765,4 +765,17 @@ export const fixtures = {
     createdAt: at('2026-01-05T00:02:00.000Z'),
     paidAt: at('2026-01-05T00:02:01.000Z'),
   },
+  waitlistEntry: {
+    id: '00000000-0000-4000-8000-000000000036',
+    email: 'waiting@example.test',
+    createdAt: at('2026-01-05T00:03:00.000Z'),
+  },
+  campaignLinkHit: {
+    id: '00000000-0000-4000-8000-000000000037',
+    linkId: '00000000-0000-4000-8000-000000000029',
+    channelId: 'user-1',
+    kind: 'impression',
+    source: 'site',
+    createdAt: at('2026-01-05T00:04:00.000Z'),
+  },
 } as const;
