@@ -96,7 +96,14 @@ describe('/api/v1/users', () => {
   });
 
   it('lists the sign-in methods: no OAuth provider without configuration, the dev inbox on a local address', async () => {
-    expect(await (await fetch(`${api.url}/api/v1/auth/methods`)).json()).toEqual({ emailCode: true, magicLink: true, sms: true, oauth: [], devInbox: true, signup: 'open' });
+    expect(await (await fetch(`${api.url}/api/v1/auth/methods`)).json()).toEqual({
+      emailCode: true,
+      magicLink: true,
+      sms: true,
+      oauth: [],
+      devInbox: true,
+      signup: 'open',
+    });
   });
 
   it('shows the development inbox only to callers on this machine', async () => {
