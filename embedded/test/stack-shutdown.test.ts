@@ -205,9 +205,12 @@ describe('./onair start', { timeout: 240_000 }, () => {
 
   it('leaves no process behind when it is killed with -9 itself: every process it started ends on its own', async () => {
     const { onair, before } = await stackWithSession();
-    // They stop as on SIGTERM (the workers drain their 2 s, PostgreSQL checkpoints): the 30 s only
-    // bound the wait, the time is printed.
-    const { left, ms } = await endStack(onair, before, 'SIGKILL', 30_000);
+    // They stop as on SIGTERM (the workers drain their 2 s, PostgreSQL checkpoints), each by its own
+    // shutdown deadline at the latest (30 s for the api, DRAIN_GRACE_MS + 30 s for a worker): the
+    // 40 s lie past every deadline, so only a process that would never end fails; the time is printed.
+    // (On 2026-11-28 a stop sometimes waited out its deadline under CI's load, 30 s instead of the
+    // usual 0.2–3 s; the cause is not found yet, see that day's closing note.)
+    const { left, ms } = await endStack(onair, before, 'SIGKILL', 40_000);
     console.warn(`stack kill -9: its ${before.length} processes ended on their own within ${ms} ms`);
     // What the stack's processes said last (its output up to the kill: they cannot write after it).
     if (left.length > 0) console.warn(`the stack's last lines:\n${onair.output.slice(-80).join('\n')}`);
