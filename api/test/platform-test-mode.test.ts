@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
+import { waitFor } from '@onair/embedded';
 import type { AudienceActResult, DestinationList, DestinationPicker, DestinationView, PlatformPreparation, TestModeStatus } from '@onair/protocol';
 import { redactedPaths, SecretBox } from '@onair/runtime';
 import { startPlatformTestMode, type RunningPlatformTestMode } from '../../embedded/src/platform-test-mode.ts';
@@ -201,20 +202,31 @@ describe('the audience panel', () => {
   });
 
   it('sends a follow, a sub, a raid, a cheer and a chat message to the channel, and says when OnAir is not reading it', async () => {
+    // Not live: the linked channel's events are read all the same (issue 39 item 5a), once its
+    // connector has subscribed; its chat is read only while live, and the panel says so rather than pretending.
+    await waitFor(
+      'the events connector of the linked channel',
+      async () => {
+        const res = await act(projectId, twitch.id, { kind: 'follow', viewer: 'first_fan' });
+        return (res.body as { received?: boolean }).received === true ? true : undefined;
+      },
+      20_000,
+      250,
+    );
     for (const a of [
       { kind: 'follow', viewer: 'new_fan' },
       { kind: 'sub', viewer: 'new_fan', message: 'Three months!', months: 3 },
       { kind: 'raid', viewer: 'Friendly Streamer', viewers: 25 },
       { kind: 'cheer', viewer: 'new_fan', message: 'Cheer100 go', bits: 100 },
-      { kind: 'chat', viewer: 'new_fan', text: 'hello' },
     ]) {
       const res = await act(projectId, twitch.id, a);
-      // Not live: no connector reads the channel, and the panel says so rather than pretending.
-      expect(res, JSON.stringify(res.body)).toMatchObject({
-        status: 200,
-        body: { received: false, note: expect.stringContaining('while the broadcast is live') },
-      });
+      expect(res, JSON.stringify(res.body)).toMatchObject({ status: 200, body: { received: true, note: null } });
     }
+    const chat = await act(projectId, twitch.id, { kind: 'chat', viewer: 'new_fan', text: 'hello' });
+    expect(chat, JSON.stringify(chat.body)).toMatchObject({
+      status: 200,
+      body: { received: false, note: expect.stringContaining('its chat reaches the studio while the broadcast is live') },
+    });
   });
 
   it('refuses what the platform has not, an unconnected destination, a real platform and an unknown destination', async () => {

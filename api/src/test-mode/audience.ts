@@ -13,7 +13,8 @@ import type { Logger } from '@onair/runtime';
 import type { PlatformTestModeConfig } from '../auth/config.ts';
 
 const CONTROL_TIMEOUT_MS = 5000;
-const NOT_LISTENING = 'OnAir is not reading this channel right now: chat and events reach the studio while the broadcast is live.';
+const NOT_LISTENING =
+  'OnAir is not reading this channel right now: its chat reaches the studio while the broadcast is live, its events a few seconds after the destination is connected.';
 
 export interface TestModeAudienceDeps {
   db: Db;
