@@ -265,6 +265,8 @@ export async function confirmRemoveDestination(client: HttpClient = httpClient):
 // ─── Platform authentication in a popup (spec §7 /auth/{provider}, at most 600×700) ───
 
 let popup: Window | null = null;
+/** How long the studio leaves the popup to close itself after the api confirmed the account. */
+const POPUP_CLOSE_FALLBACK_MS = 3_000;
 let popupListener: ((event: MessageEvent) => void) | null = null;
 
 function closePopup(): void {
@@ -303,8 +305,9 @@ export function authenticateDestination(destinationId: string): void {
     if (event.origin !== window.location.origin) return;
     const result = oauthPopupResultSchema.safeParse(event.data);
     if (!result.success) return;
+    // The popup's last page sent this once it had loaded: closing it now races no navigation.
+    closePopup();
     if (!result.data.ok) {
-      closePopup();
       useDestinationsStore.setState({ authenticating: null });
       showToast({ kind: 'error', title: 'The account was not connected', description: result.data.error ?? 'Try again.' });
     }
@@ -328,8 +331,14 @@ export function receiveDestinationMessage(message: Extract<ServerMessage, { type
       if (message.event === 'Authenticated') {
         // Dismisses the 'requires authentication' warning (the row re-renders authenticated) and the popup.
         if (useDestinationsStore.getState().authenticating === message.destinationId) {
-          closePopup();
           useDestinationsStore.setState({ authenticating: null });
+          // The api sends this before the popup's last page has loaded: a close now can be lost in
+          // that navigation (Chromium then ignores the page's own close). The page closes itself and
+          // reports; this closes a popup whose page could not, once it has had the time to load.
+          const waiting = popup;
+          setTimeout(() => {
+            if (popup === waiting) closePopup();
+          }, POPUP_CLOSE_FALLBACK_MS);
         }
         showToast({
           kind: 'success',
