@@ -36,6 +36,14 @@ export interface GstPad {
   getCurrentCaps(): GstStructure | null;
   /** Added to the running time of everything that passes the pad (ns). */
   setOffset(offsetNs: number): void;
+  /** A pad made here (Gst.Pad.new): activates it in push mode (or deactivates it). */
+  setActive(active: boolean): boolean;
+  /** A pad made here: sends an event downstream (stream-start, caps, segment). */
+  pushEvent(event: GstEvent): boolean;
+  /** A pad made here: pushes a buffer to its peer, on the calling thread (a GstFlowReturn). */
+  push(buffer: GstBuffer): number;
+  /** The caps the pad could take (a sink pad's peer query answered by its element). */
+  queryCaps(filter: GstCaps | null): GstCaps;
   // Pad properties (compositor and audiomixer sink pads) are plain camelCase fields in node-gtk.
   [property: string]: unknown;
 }
@@ -61,15 +69,22 @@ export interface GstElement {
   [property: string]: unknown;
 }
 
-/** A buffer made here to push into an appsrc. */
+/** A buffer made here to push from a pad of our own. */
 export interface GstBuffer {
   /** Copies `bytes` into the buffer from `offset`. */
   fill(offset: number, bytes: Uint8Array): number | bigint;
 }
 
-/** An appsrc element (GstApp's methods, loaded with GStreamer). */
-export interface GstAppSrc extends GstElement {
-  pushBuffer(buffer: GstBuffer): number;
+export interface GstCaps {
+  intersect(other: GstCaps): GstCaps;
+  fixate(): GstCaps;
+  isEmpty(): boolean;
+  toString(): string;
+}
+
+/** A segment (in TIME format once initialised), for a segment event. */
+export interface GstSegment {
+  init(format: number): void;
 }
 
 export interface GstBin extends GstElement {
@@ -100,12 +115,19 @@ export interface GstModule {
   Bin: new (props: { name: string }) => GstBin;
   GhostPad: { new: (name: string, target: GstPad) => GstPad };
   ElementFactory: { make(factory: string, name: string | null): GstElement | null };
-  Caps: { fromString(caps: string): unknown };
+  Caps: { fromString(caps: string): GstCaps };
+  Pad: { new: (name: string, direction: number) => GstPad };
+  PadDirection: { SRC: number; SINK: number };
+  Segment: new () => GstSegment;
+  FlowReturn: { OK: number };
   Buffer: { newAllocate(allocator: null, size: number, params: null): GstBuffer };
   Structure: { newFromString(text: string): GstStructure | null };
   Event: {
     newCustom(type: number, structure: GstStructure): GstEvent;
     newEos(): GstEvent;
+    newStreamStart(streamId: string): GstEvent;
+    newCaps(caps: GstCaps): GstEvent;
+    newSegment(segment: GstSegment): GstEvent;
     /** `diff`: how late (ns, positive) the frame of running time `timestamp` was rendered. */
     newQos(type: number, proportion: number, diff: number, timestamp: number): GstEvent;
   };
@@ -134,7 +156,6 @@ interface GlibMainContext {
 interface NodeGtk {
   require(namespace: 'Gst', version: '1.0'): GstModule;
   require(namespace: 'GLib', version: '2.0'): { MainContext: { default(): GlibMainContext } };
-  require(namespace: 'GstApp', version: '1.0'): unknown;
 }
 
 /** How often GLib's default main context is run on the JS thread (see pumpMainContext). */
@@ -149,8 +170,6 @@ export function loadGst(): GstModule {
     const gi = require('node-gtk') as NodeGtk;
     gst = gi.require('Gst', '1.0');
     gst.init(null);
-    // Gives appsrc elements their methods (pushBuffer: the corner masks, inputs/corner-mask.ts).
-    gi.require('GstApp', '1.0');
     const context = gi.require('GLib', '2.0').MainContext.default();
     setInterval(() => pumpMainContext(context), MAIN_CONTEXT_PUMP_MS).unref();
   }

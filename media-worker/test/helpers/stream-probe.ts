@@ -202,6 +202,56 @@ export async function grabFrames(url: string, width: number, height: number, num
   });
 }
 
+/**
+ * Reads a live stream frame by frame until `wanted` holds for one, at most `maxFrames` frames after
+ * the first keyframe: a change applied live shows in a later frame, however loaded the machine is.
+ * Gives that frame, or the last one read when none matched (for the caller's assertion to describe),
+ * and how many frames in it was.
+ */
+export async function grabFrameWhere(
+  url: string,
+  width: number,
+  height: number,
+  wanted: (frame: Frame) => boolean,
+  maxFrames = 300,
+  timeoutMs = 60_000,
+): Promise<{ frame: Frame; index: number; matched: boolean }> {
+  const size = width * height * 3;
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'ffmpeg',
+      ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-frames:v', String(maxFrames), '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let pending = Buffer.alloc(0);
+    let last: Frame | undefined;
+    let index = -1;
+    let done = false;
+    let stderr = '';
+    const finish = (matched: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      if (last) resolve({ frame: last, index, matched });
+      else reject(new Error(`no frame from the stream: ${stderr.trim()}`));
+    };
+    child.stdout.on('data', (d: Buffer) => {
+      if (done) return;
+      pending = Buffer.concat([pending, d]);
+      while (pending.length >= size) {
+        last = { width, height, rgb: Buffer.from(pending.subarray(0, size)) };
+        pending = pending.subarray(size);
+        index += 1;
+        if (wanted(last)) return finish(true);
+      }
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    child.on('close', () => finish(false));
+  });
+}
+
 export function pixel(frame: Frame, x: number, y: number): [number, number, number] {
   const i = (y * frame.width + x) * 3;
   return [frame.rgb[i]!, frame.rgb[i + 1]!, frame.rgb[i + 2]!];

@@ -1,5 +1,5 @@
 import { linkBranch, linkChain, linkPads, makeElement, requestPad, setProperties, staticPad } from '../../gst/elements.ts';
-import { loadGst, type GstAppSrc, type GstElement, type GstPad } from '../../gst/gst.ts';
+import { loadGst, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
 
 /** A leaky queue of a few frames: the rounded branch works on its own thread and never holds the picture's tee. */
@@ -22,15 +22,21 @@ export interface MaskSize {
  * A picture with rounded corners, at the size it is drawn: one more branch from the picture's
  * (cropped) tee to a compositor pad of its own,
  * `valve ! queue ! videoconvertscale ! AYUV at the tile's size ! shapewipe ! compositor pad`, with a
- * still GRAY8 mask of that size from an appsrc. GStreamer 1.22 has no element that rounds corners;
- * shapewipe sets each pixel's alpha from the mask (position 0.5 with a wide border: alpha follows
- * the mask, so the arcs are anti-aliased).
+ * still GRAY8 mask of that size handed to shapewipe's mask pad. GStreamer 1.22 has no element that
+ * rounds corners; shapewipe sets each pixel's alpha from the mask (position 0.5 with a wide border:
+ * alpha follows the mask, so the arcs are anti-aliased).
  * - The size is fixed for the branch's life: shapewipe refuses any other frame size once it has
  *   negotiated one (its sink caps are pinned to the first size). Fed the source's own frames, a
  *   camera that adapts its resolution, as every WebRTC sender does in its first seconds, got
  *   `not-negotiated`, which stopped the source's streaming thread for good: the layer went to its
  *   'Camera Offline' placeholder. Scaled to the tile here first, the frames shapewipe sees never
  *   change size whatever the sender does; a layer drawn at another size gets a new branch.
+ * - The mask is pushed from a pad made here, on the JS thread, before the tee feeds the branch: it
+ *   is in shapewipe before the first frame. (An appsrc did this before, on a streaming thread of its
+ *   own; now and then, with several branches built at once, its one buffer never reached shapewipe,
+ *   whose frames then waited for a mask for ever: the tile stayed black while the plain pad, seeing
+ *   the branch negotiated, had given way to it. templates.test saw it on Interview's Panel scene.)
+ *   A mask refused all the same leaves the branch never ready: the layer stays square, not black.
  * - The per-pixel work (scale and conversion in one pass, the mask, the compositor's blend with
  *   alpha) is on the tile's pixels, not the source's, and the compositor does not scale it again.
  * - A square layer does not use it: its valve drops (as GAP events, so the compositor never waits
@@ -41,9 +47,12 @@ export class CornerMask {
   private readonly teePad: GstPad;
   private readonly valve: GstElement;
   private readonly shape: GstElement;
-  private readonly maskSource: GstAppSrc;
+  /** Ours: feeds shapewipe's mask pad its one picture. */
+  private readonly maskPad: GstPad;
   private readonly elements: GstElement[];
   private open = true;
+  /** shapewipe took the mask: without it, frames would wait in it for ever and the branch is never drawn. */
+  private readonly masked: boolean;
 
   constructor(
     private readonly gst: GstPipeline,
@@ -58,34 +67,27 @@ export class CornerMask {
     const scale = makeElement('videoconvertscale', `${name}-rscale`);
     const format = makeElement('capsfilter', `${name}-rfmt`, { caps: `video/x-raw,format=AYUV,width=${width},height=${height},pixel-aspect-ratio=1/1` });
     this.shape = makeElement('shapewipe', `${name}-round`, { position: 0.5, border: SHAPE_BORDER });
-    this.maskSource = makeElement('appsrc', `${name}-rmask`, {
-      format: 'time',
-      'max-buffers': 2,
-      caps: `video/x-raw,format=GRAY8,width=${width},height=${height},framerate=0/1`,
-    }) as GstAppSrc;
-    // Gives the mask every other field of the frames' caps (pixel-aspect-ratio, colorimetry, ...),
-    // which shapewipe requires of it: an appsrc whose caps are refused stops for good.
-    const maskScale = makeElement('videoscale', `${name}-rmscale`);
     const video = [this.valve, queue, scale, format];
-    this.elements = [...video, this.shape, this.maskSource, maskScale];
+    this.elements = [...video, this.shape];
     for (const element of this.elements) gst.add(element);
     linkChain(video);
     linkPads(staticPad(format, 'src'), staticPad(this.shape, 'video_sink'));
-    linkChain([this.maskSource, maskScale]);
-    linkPads(staticPad(maskScale, 'src'), staticPad(this.shape, 'mask_sink'));
     this.pad = requestPad(compositor, 'sink_%u');
     Object.assign(this.pad, { alpha: 0, width, height });
     linkPads(staticPad(this.shape, 'src'), this.pad);
-    // Playing before the tee feeds it (a tee pushing into a flushing pad stops), the mask first.
-    for (const element of [this.shape, maskScale, this.maskSource, format, scale, queue, this.valve]) element.syncStateWithParent();
-    this.pushMask();
+    // Playing before the tee feeds it (a tee pushing into a flushing pad stops), then its mask.
+    for (const element of [this.shape, format, scale, queue, this.valve]) element.syncStateWithParent();
+    const { Pad, PadDirection } = loadGst();
+    this.maskPad = Pad.new(`${name}-rmask`, PadDirection.SRC);
+    linkPads(this.maskPad, staticPad(this.shape, 'mask_sink'));
+    this.masked = this.pushMask();
     this.teePad = requestPad(tee, 'src_%u');
     linkBranch(this.teePad, staticPad(this.valve, 'sink'));
   }
 
-  /** Whether its frames reach the compositor: shapewipe has their caps (its mask was pushed before). */
+  /** Whether its frames reach the compositor: shapewipe has their caps (it had its mask before them). */
   get ready(): boolean {
-    return this.open && staticPad(this.shape, 'src').getCurrentCaps() !== null;
+    return this.open && this.masked && staticPad(this.shape, 'src').getCurrentCaps() !== null;
   }
 
   /** Lets frames through (a rounded layer) or drops them (square or hidden: nothing to compute). */
@@ -106,18 +108,33 @@ export class CornerMask {
     this.tee.releaseRequestPad(this.teePad);
     staticPad(this.shape, 'src').unlink(this.pad);
     this.compositor.releaseRequestPad(this.pad);
+    this.maskPad.unlink(staticPad(this.shape, 'mask_sink'));
+    this.maskPad.setActive(false);
     // Going to NULL also wakes a frame waiting in shapewipe for its mask.
     for (const element of this.elements) element.setState(State.NULL);
     for (const element of this.elements) this.gst.remove(element);
   }
 
-  private pushMask(): void {
+  /**
+   * The mask, as a stream of one still picture: stream-start, caps that shapewipe's mask pad takes
+   * (its own answer, GRAY8 at the tile's size: it adds the video's fields), a segment, the buffer.
+   */
+  private pushMask(): boolean {
     const { width, height, radius } = this.size;
-    const { Buffer } = loadGst();
+    const { Buffer, Caps, Event, Segment, Format, FlowReturn } = loadGst();
+    this.maskPad.setActive(true);
+    this.maskPad.pushEvent(Event.newStreamStart(`${this.shape.name}-mask`));
+    const wanted = Caps.fromString(`video/x-raw,format=GRAY8,width=${width},height=${height},framerate=0/1`);
+    const caps = staticPad(this.shape, 'mask_sink').queryCaps(null).intersect(wanted);
+    if (caps.isEmpty()) return false;
+    this.maskPad.pushEvent(Event.newCaps(caps.fixate()));
+    const segment = new Segment();
+    segment.init(Format.TIME);
+    this.maskPad.pushEvent(Event.newSegment(segment));
     const bytes = roundedRectMask(width, height, radius, radius);
     const buffer = Buffer.newAllocate(null, bytes.length, null);
     buffer.fill(0, bytes);
-    this.maskSource.pushBuffer(buffer);
+    return this.maskPad.push(buffer) === FlowReturn.OK;
   }
 }
 
