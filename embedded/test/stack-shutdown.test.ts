@@ -5,6 +5,7 @@
 // left: Ctrl-C after its media worker was killed with -9 and restarted by the stack, SIGTERM, and
 // the stack itself killed with -9.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -170,6 +171,29 @@ async function endStack(
   return { code, left, ms };
 }
 
+/** For each process: its state and, per thread, the kernel function it sleeps in (what a stop that never ends waits on). */
+function whereWaiting(entries: readonly ProcessEntry[]): string {
+  const read = (path: string) => {
+    try {
+      return readFileSync(path, 'utf8').trim();
+    } catch {
+      return '?';
+    }
+  };
+  return entries
+    .map((e) => {
+      const state = /State:\s+(.*)/.exec(read(`/proc/${e.pid}/status`))?.[1] ?? 'gone';
+      let threads: string[] = [];
+      try {
+        threads = readdirSync(`/proc/${e.pid}/task`).map((t) => `${read(`/proc/${e.pid}/task/${t}/comm`)}:${read(`/proc/${e.pid}/task/${t}/wchan`)}`);
+      } catch {
+        // gone meanwhile
+      }
+      return `${e.pid} ${state} ${e.argv.slice(0, 4).join(' ')}\n  threads: ${threads.join(' ')}`;
+    })
+    .join('\n');
+}
+
 // Three whole stacks one after the other: under a loaded machine a test took 59 s (14 s when quiet).
 describe('./onair start', { timeout: 240_000 }, () => {
   it('leaves no process behind on Ctrl-C, after its media worker was killed with -9 and restarted', async () => {
@@ -213,7 +237,7 @@ describe('./onair start', { timeout: 240_000 }, () => {
     const { left, ms } = await endStack(onair, before, 'SIGKILL', 40_000);
     console.warn(`stack kill -9: its ${before.length} processes ended on their own within ${ms} ms`);
     // What the stack's processes said last (its output up to the kill: they cannot write after it).
-    if (left.length > 0) console.warn(`the stack's last lines:\n${onair.output.slice(-80).join('\n')}`);
+    if (left.length > 0) console.warn(`the stack's last lines:\n${onair.output.slice(-80).join('\n')}\nwhere what is left waits:\n${whereWaiting(left)}`);
     expect(describeProcesses(left), `still running:\n${describeProcesses(left)}`).toBe('');
   });
 });
