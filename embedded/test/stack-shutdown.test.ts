@@ -234,8 +234,28 @@ describe('./onair start', { timeout: 240_000 }, () => {
     // 40 s lie past every deadline, so only a process that would never end fails; the time is printed.
     // (On 2026-11-28 a stop sometimes waited out its deadline under CI's load, 30 s instead of the
     // usual 0.2–3 s; the cause is not found yet, see that day's closing note.)
-    const { left, ms } = await endStack(onair, before, 'SIGKILL', 40_000);
-    console.warn(`stack kill -9: its ${before.length} processes ended on their own within ${ms} ms`);
+    // Meanwhile, what lingers past 3 s is described once (where its threads wait), and each
+    // process's end is timed, so a slow stop names its process.
+    const ends = new Map<number, number>();
+    let described = '';
+    const started = performance.now();
+    const watch = setInterval(() => {
+      const alive = new Set(stillRunning(before).map((e) => e.pid));
+      const at = Math.round(performance.now() - started);
+      for (const e of before) if (!alive.has(e.pid) && !ends.has(e.pid)) ends.set(e.pid, at);
+      if (!described && at > 3000 && alive.size > 0) described = whereWaiting(before.filter((e) => alive.has(e.pid)));
+    }, 25);
+    const { left, ms } = await endStack(onair, before, 'SIGKILL', 40_000).finally(() => clearInterval(watch));
+    const slowest = [...ends].sort((a, b) => b[1] - a[1]).slice(0, 3);
+    const nameOf = (pid: number) =>
+      before
+        .find((e) => e.pid === pid)
+        ?.argv.slice(0, 4)
+        .join(' ') ?? '?';
+    console.warn(
+      `stack kill -9: its ${before.length} processes ended on their own within ${ms} ms; last: ${slowest.map(([pid, at]) => `${nameOf(pid)} (${at} ms)`).join(', ')}` +
+        (described ? `\nstill running 3 s after the kill:\n${described}` : ''),
+    );
     // What the stack's processes said last (its output up to the kill: they cannot write after it).
     if (left.length > 0) console.warn(`the stack's last lines:\n${onair.output.slice(-80).join('\n')}\nwhere what is left waits:\n${whereWaiting(left)}`);
     expect(describeProcesses(left), `still running:\n${describeProcesses(left)}`).toBe('');
