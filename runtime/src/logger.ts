@@ -29,14 +29,26 @@ export const redactedPaths = [
   'res.headers["set-cookie"]',
 ];
 
+/**
+ * Lines go to stdout synchronously. pino's default destination writes asynchronously and, at exit,
+ * flushes what is left with sonic-boom's flushSync, which retries a failed write for ever: with the
+ * reader gone (the one-machine stack killed with -9 while its processes log their shutdown) every
+ * write is EPIPE, and the process hung in that loop until killed (stack-shutdown.test saw the media
+ * worker's main thread asleep in it; a two-process reproduction hangs the same way, and exits at once
+ * with this destination). Written synchronously, an EPIPE is seen on the write itself and pino stops
+ * logging; nothing is left to flush at exit.
+ */
 export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
-    name,
-    level,
-    base: { pid: process.pid, service: name },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: redactedPaths, censor: '[redacted]' },
-  });
+  return pino(
+    {
+      name,
+      level,
+      base: { pid: process.pid, service: name },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: redactedPaths, censor: '[redacted]' },
+    },
+    pino.destination({ dest: 1, sync: true }),
+  );
 }
 
 /**
