@@ -232,8 +232,9 @@ describe('./onair start', { timeout: 240_000 }, () => {
     // They stop as on SIGTERM (the workers drain their 2 s, PostgreSQL checkpoints), each by its own
     // shutdown deadline at the latest (30 s for the api, DRAIN_GRACE_MS + 30 s for a worker): the
     // 40 s lie past every deadline, so only a process that would never end fails; the time is printed.
-    // (On 2026-11-28 a stop sometimes waited out its deadline under CI's load, 30 s instead of the
-    // usual 0.2–3 s; the cause is not found yet, see that day's closing note.)
+    // (Until 2026-11-29 a stop sometimes waited out its deadline, 30 s instead of the usual 0.2–3 s:
+    // a process logging its shutdown with the stack's end of its stdout gone hung in pino's exit
+    // flush, which retried the EPIPE for ever; runtime/src/logger.ts now writes synchronously.)
     // Meanwhile, what lingers past 3 s is described once (where its threads wait), and each
     // process's end is timed, so a slow stop names its process.
     const ends = new Map<number, number>();
