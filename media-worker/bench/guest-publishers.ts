@@ -48,6 +48,35 @@ const VIDEO_CODECS: Record<GuestCodec, RTCRtpCodecParameters> = {
 };
 const OPUS = new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48_000, channels: 2, payloadType: 111 });
 
+/** Now as a 64-bit NTP timestamp (seconds since 1900 in the high word, the fraction of a second in the low). */
+function ntpNow(): bigint {
+  const ms = performance.timeOrigin + performance.now() - Date.UTC(1900, 0, 1);
+  const seconds = Math.floor(ms / 1000);
+  return (BigInt(seconds) << 32n) | BigInt(Math.floor(((ms - seconds * 1000) / 1000) * 2 ** 32));
+}
+
+/**
+ * werift 0.25.2's sender reports carry a wrong NTP time: its ntpTime() writes the decimal digits of
+ * the second's fraction as the fraction field (".625" becomes 625 / 2^32 s), so each report is
+ * 0–1 s early, differently for each track. The worker's lip-sync (LipSync) compares the two tracks'
+ * capture times from these reports and held every camera here by its 400 ms ceiling. A real browser
+ * reports right (the Chromium webrtc-bench holds nothing), so the publishers here send what it would:
+ * the time each packet went out, paired with its RTP timestamp, as werift means to. (The worker's own
+ * senders carry video alone, which no receiver syncs against anything.)
+ */
+function correctSenderReports(sender: object): void {
+  const fields = sender as { dispatchRtp(rtp: unknown): Promise<void>; packetCount: number; ntpTimestamp: bigint };
+  const dispatch = fields.dispatchRtp.bind(sender);
+  fields.dispatchRtp = (rtp) => {
+    const at = ntpNow();
+    const before = fields.packetCount;
+    // The report's pair is set in the call's synchronous part, with the packet count.
+    const sent = dispatch(rtp);
+    if (fields.packetCount !== before) fields.ntpTimestamp = at;
+    return sent;
+  };
+}
+
 /** A UDP socket on loopback that the encoders send RTP to; every packet goes to each listener. */
 async function rtpSink(): Promise<{ socket: Socket; port: number; listeners: ((packet: Buffer) => void)[] }> {
   const socket = createSocket('udp4');
@@ -92,6 +121,8 @@ async function main(): Promise<void> {
             const microphone = new MediaStreamTrack({ kind: 'audio' });
             const v = pc.addTransceiver(camera, { direction: 'sendonly' });
             const a = pc.addTransceiver(microphone, { direction: 'sendonly' });
+            correctSenderReports(v.sender);
+            correctSenderReports(a.sender);
             sinks[codec].listeners.push((packet) => camera.writeRtp(packet));
             opus.listeners.push((packet) => microphone.writeRtp(packet));
             await pc.setLocalDescription(await pc.createOffer());
