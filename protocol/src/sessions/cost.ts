@@ -22,12 +22,16 @@ import { CANVAS } from '../scene/layout.ts';
 /*
  * The figures below are one fit of these benches, run on an idle 2-core machine on 2026-11-28
  * (issue 41; each run's lines are in that issue's closing note). Measured → this model:
- *   guests-bench, host camera only (640×360 VP8 + Opus) at 720p30        0.43        → 0.37
- *   guests-bench, host + 10 guests at 640×360 (VP8 and H.264)           1.12–1.19   → 1.07
- *   guests-bench, host + 10 guests at 320×180 (as the studio now sends)  0.95–0.98   → 0.86
+ *   guests-bench, host camera only (640×360 VP8 + Opus) at 720p30        0.43        → 0.39
+ *   guests-bench, host + 10 guests at 640×360 (VP8 and H.264)           1.12–1.19   → 1.32
+ *   guests-bench, host + 10 guests at 320×180 (as the studio now sends)  0.95–0.98   → 1.11
  *   density-bench, 720p30, a decoded 1280×720 H.264 picture + logo       0.38        → 0.45
  *   density-bench, 1080p30, a decoded 1920×1080 H.264 picture + logo     0.66        → 0.77
- * so the model is within 15 % of every figure, under for many small inputs and over for one large
+ * (2026-11-29, with the publishers' sender reports corrected, the guests bench measured 1.33 and 1.38
+ * at 640×360 and 1.10 and 1.12 at 320×180 on the same kind of machine: cameras and guests now have a
+ * fixed part of their own, PARTICIPANT_INPUT_FIXED_CORES, fitted to the 320×180 runs; the 0.95–0.98
+ * of the day before are 14 % under it.)
+ * so the model was within 15 % of every figure, under for many small inputs and over for one large
  * one (the benches' test pictures, bars and a test card, decode more cheaply than a camera's
  * picture: the per-pixel figure is low rather than high). The guests bench's pictures are
  * werift-published, so its inputs carry werift, Opus and mixing; the density bench's come from a
@@ -42,6 +46,16 @@ export const SESSION_BASE_CORES: Record<ResolutionId, number> = { '480p': 0.17, 
  * jitter buffer, the depayloader) and its sound (Opus decode and its share of the mix).
  */
 export const DECODED_INPUT_FIXED_CORES = 0.045;
+/**
+ * What a camera or a guest costs whatever its size: it comes with its microphone, so two tracks'
+ * receive path in werift and two jitter buffers, the Opus decode and its share of the mix, and its
+ * branch to the compositor. Fitted on 2026-11-29 to guests-bench at the size the studio sends a
+ * grid tile (BENCH_GUEST_SIZE=320x180, host + 10 guests, publishers' sender reports corrected):
+ * 1.10 and 1.12 cores measured, 1.11 charged; the same fit charges the 640×360 runs 1.32 (1.33 and
+ * 1.38 measured). The 0.045 of a file, page or feed input (DECODED_INPUT_FIXED_CORES) left these
+ * sessions charged 0.86, a fifth under.
+ */
+export const PARTICIPANT_INPUT_FIXED_CORES = 0.067;
 /** Decode + scale per megapixel of an input's frame at 30 fps. */
 export const DECODED_CORES_PER_MEGAPIXEL = 0.11;
 /** Each destination after the first: the encode is shared, each adds its FLV mux and socket (pipeline-bench 'ratio': ten cost about one). */
@@ -67,8 +81,13 @@ export function decodedInputCores(width: number, height: number): number {
   return DECODED_INPUT_FIXED_CORES + ((width * height) / 1_000_000) * DECODED_CORES_PER_MEGAPIXEL;
 }
 
+/** Cores one camera or guest sent at `width`×`height` at 30 fps costs, with its microphone. */
+export function cameraInputCores(width: number, height: number): number {
+  return PARTICIPANT_INPUT_FIXED_CORES + ((width * height) / 1_000_000) * DECODED_CORES_PER_MEGAPIXEL;
+}
+
 /** A typical decoded source: a camera sent whole at 1280×720 (for the fleet's sizing defaults). */
-export const DECODED_SOURCE_CORES = decodedInputCores(CAMERA_CAPTURE.width, CAMERA_CAPTURE.height);
+export const DECODED_SOURCE_CORES = cameraInputCores(CAMERA_CAPTURE.width, CAMERA_CAPTURE.height);
 
 const CAMERA_KINDS = new Set(['webcam', 'participant']);
 const CANVAS_SIZED_KINDS = new Set(['screenshare', 'game', 'webpage', 'video']);
@@ -95,8 +114,8 @@ export function sessionCost(doc: CostDocument, options: { vertical?: boolean; de
               width: 0,
               height: 0,
             });
-      if (box.width === 0 || box.height === 0) inputs += decodedInputCores(320, 180);
-      else inputs += decodedInputCores(Math.min(CAMERA_CAPTURE.width, box.width), Math.min(CAMERA_CAPTURE.height, box.height));
+      if (box.width === 0 || box.height === 0) inputs += cameraInputCores(320, 180);
+      else inputs += cameraInputCores(Math.min(CAMERA_CAPTURE.width, box.width), Math.min(CAMERA_CAPTURE.height, box.height));
     }
   }
   const destinations = Math.max(0, (options.destinations ?? 1) - 1) * DESTINATION_CORES;

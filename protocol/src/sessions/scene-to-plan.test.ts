@@ -3,7 +3,16 @@ import { renderPlanSchema, type PlanInput } from '../pipeline/render-plan.ts';
 import type { SceneDocument } from '../scene/document.ts';
 import { newProjectDocument } from '../scene/new-document.ts';
 import type { Source } from '../scene/sources.ts';
-import { canAdmit, DECODED_SOURCE_CORES, decodedInputCores, DESTINATION_CORES, SESSION_BASE_CORES, sessionCost, VERTICAL_CANVAS_CORES } from './cost.ts';
+import {
+  cameraInputCores,
+  canAdmit,
+  DECODED_SOURCE_CORES,
+  decodedInputCores,
+  DESTINATION_CORES,
+  SESSION_BASE_CORES,
+  sessionCost,
+  VERTICAL_CANVAS_CORES,
+} from './cost.ts';
 import { EMPTY_SCENE_ID, sceneToRenderPlan } from './scene-to-plan.ts';
 
 const ids = {
@@ -111,18 +120,20 @@ describe('admission cost model', () => {
   it('costs a base by resolution, and each decoded source by the pixels it is sent at', () => {
     const doc = studioDocument('720p');
     // The camera fills 640×360 of the 720p canvas: it is sent, decoded and scaled at that size.
-    expect(sessionCost(doc)).toBeCloseTo(SESSION_BASE_CORES['720p'] + decodedInputCores(640, 360));
-    expect(sessionCost({ ...doc, resolution: '1080p' })).toBeCloseTo(SESSION_BASE_CORES['1080p'] + decodedInputCores(960, 540));
+    expect(sessionCost(doc)).toBeCloseTo(SESSION_BASE_CORES['720p'] + cameraInputCores(640, 360));
+    expect(sessionCost({ ...doc, resolution: '1080p' })).toBeCloseTo(SESSION_BASE_CORES['1080p'] + cameraInputCores(960, 540));
     expect(sessionCost({ ...doc, sources: doc.sources.filter((s) => s.kind === 'watermark') })).toBeCloseTo(SESSION_BASE_CORES['720p']);
     // Without its scenes a camera is charged whole; a hidden one at the floor it is sent at.
     expect(sessionCost({ resolution: '720p', sources: doc.sources })).toBeCloseTo(SESSION_BASE_CORES['720p'] + DECODED_SOURCE_CORES);
     const hidden = structuredClone(doc);
     for (const layer of hidden.scenes[0]!.layers) layer.visible = false;
-    expect(sessionCost(hidden)).toBeCloseTo(SESSION_BASE_CORES['720p'] + decodedInputCores(320, 180));
+    expect(sessionCost(hidden)).toBeCloseTo(SESSION_BASE_CORES['720p'] + cameraInputCores(320, 180));
   });
 
   it('charges a larger picture more, a screen at the canvas, and each destination after the first a little', () => {
     expect(decodedInputCores(1280, 720)).toBeGreaterThan(decodedInputCores(640, 360));
+    // A camera or guest comes with its microphone: more than a picture alone of its size.
+    expect(cameraInputCores(640, 360)).toBeGreaterThan(decodedInputCores(640, 360));
     const doc = studioDocument('720p');
     const withScreen = { ...doc, sources: [...doc.sources, { id: '00000000-0000-4000-8000-000000000099', kind: 'screenshare' as const }] };
     expect(sessionCost(withScreen) - sessionCost(doc)).toBeCloseTo(decodedInputCores(1280, 720));
