@@ -22,16 +22,19 @@ import { CANVAS } from '../scene/layout.ts';
 /*
  * The figures below are one fit of these benches, run on an idle 2-core machine on 2026-11-28
  * (issue 41; each run's lines are in that issue's closing note). Measured → this model:
- *   guests-bench, host camera only (640×360 VP8 + Opus) at 720p30        0.43        → 0.39
- *   guests-bench, host + 10 guests at 640×360 (VP8 and H.264)           1.12–1.19   → 1.32
- *   guests-bench, host + 10 guests at 320×180 (as the studio now sends)  0.95–0.98   → 1.11
+ *   guests-bench, host camera only (640×360 VP8 + Opus) at 720p30        0.43        → 0.45
+ *   guests-bench, host + 10 guests at 640×360 (VP8 and H.264)           1.12–1.19   → 1.28
+ *   guests-bench, host + 10 guests at 320×180 (as the studio now sends)  0.95–0.98   → 1.28
+ *   webrtc-bench, one Chromium camera 1280×720 drawn full frame          0.81–0.82   → 0.72
  *   density-bench, 720p30, a decoded 1280×720 H.264 picture + logo       0.38        → 0.45
  *   density-bench, 1080p30, a decoded 1920×1080 H.264 picture + logo     0.66        → 0.77
  * (2026-11-29, with the publishers' sender reports corrected, the guests bench measured 1.33 and 1.38
- * at 640×360 and 1.10 and 1.12 at 320×180 on the same kind of machine: cameras and guests now have a
- * fixed part of their own, PARTICIPANT_INPUT_FIXED_CORES, fitted to the 320×180 runs; the 0.95–0.98
- * of the day before are 14 % under it.)
- * so the model was within 15 % of every figure, under for many small inputs and over for one large
+ * at 640×360 and 1.10 and 1.12 at 320×180 on the same kind of machine, and a real Chromium camera
+ * cost three times what the per-pixel figure below charged: cameras and guests now have a fixed
+ * part and a per-pixel figure of their own (PARTICIPANT_INPUT_FIXED_CORES, CAMERA_CORES_PER_MEGAPIXEL).
+ * The figures above are charged with them; the webrtc-bench session, 0.39–0.40 without its track
+ * and +0.41–0.43 with it, is 10 % over the model, whose base was fitted without a browser's preview.)
+ * Before that the model was within 15 % of every figure, under for many small inputs and over for one large
  * one (the benches' test pictures, bars and a test card, decode more cheaply than a camera's
  * picture: the per-pixel figure is low rather than high). The guests bench's pictures are
  * werift-published, so its inputs carry werift, Opus and mixing; the density bench's come from a
@@ -81,9 +84,19 @@ export function decodedInputCores(width: number, height: number): number {
   return DECODED_INPUT_FIXED_CORES + ((width * height) / 1_000_000) * DECODED_CORES_PER_MEGAPIXEL;
 }
 
+/**
+ * A browser's camera per megapixel it is sent at: a real picture in VP8 at the bitrate Chromium
+ * gives it decodes far dearer than the benches' test pictures and files (DECODED_CORES_PER_MEGAPIXEL).
+ * Fitted on 2026-11-29 to webrtc-bench (headless Chromium, 1280×720 VP8 at 1.35 Mbit/s with a tone,
+ * drawn full frame): +0.43 and +0.41 cores per track (pipeline +0.34/+0.32, werift +0.09), so
+ * (0.42 − 0.067) / 0.92 MP. The guests bench's werift-published bars are charged more than they
+ * cost with it (1.28 for 1.10–1.12 at 320×180), which errs on the side a real camera needs.
+ */
+export const CAMERA_CORES_PER_MEGAPIXEL = 0.38;
+
 /** Cores one camera or guest sent at `width`×`height` at 30 fps costs, with its microphone. */
 export function cameraInputCores(width: number, height: number): number {
-  return PARTICIPANT_INPUT_FIXED_CORES + ((width * height) / 1_000_000) * DECODED_CORES_PER_MEGAPIXEL;
+  return PARTICIPANT_INPUT_FIXED_CORES + ((width * height) / 1_000_000) * CAMERA_CORES_PER_MEGAPIXEL;
 }
 
 /** A typical decoded source: a camera sent whole at 1280×720 (for the fleet's sizing defaults). */
