@@ -2,7 +2,8 @@
  * Reads what a destination received, the way a platform would: ffprobe for the stream's format,
  * ffmpeg for packets over time and for single frames. Every child is killed when its time is up.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
@@ -164,42 +165,28 @@ export async function grabFrames(url: string, width: number, height: number, num
   const size = width * height * 3;
   const select = numbers.map((n) => `eq(n\\,${n})`).join('+');
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      'ffmpeg',
-      [
-        '-v',
-        'error',
-        '-rw_timeout',
-        '8000000',
-        '-i',
-        url,
-        '-vf',
-        `select=${select}`,
-        '-fps_mode',
-        'passthrough',
-        '-frames:v',
-        String(numbers.length),
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'rgb24',
-        '-',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const reader = rgbReader(url, ['-vf', `select=${select}`, '-fps_mode', 'passthrough', '-frames:v', String(numbers.length)]);
     const chunks: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => chunks.push(d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', () => {
+    reader.child.stdout.on('data', (d: Buffer) => chunks.push(d));
+    const timer = setTimeout(() => reader.child.kill('SIGKILL'), timeoutMs);
+    reader.child.on('close', () => {
       clearTimeout(timer);
       const rgb = Buffer.concat(chunks);
       if (rgb.length < size * numbers.length)
-        reject(new Error(`${Math.floor(rgb.length / size)} of ${numbers.length} frames from the stream: ${stderr.trim()}`));
+        reject(new Error(`${Math.floor(rgb.length / size)} of ${numbers.length} frames from the stream: ${reader.stderr()}`));
       else resolve(numbers.map((_, i) => ({ width, height, rgb: rgb.subarray(i * size, (i + 1) * size) })));
     });
   });
+}
+
+/** An ffmpeg decoding a live stream to raw RGB24 frames on its stdout, with `args` before the output; what it said on stderr. */
+function rgbReader(url: string, args: readonly string[]): { child: ChildProcessByStdio<null, Readable, Readable>; stderr: () => string } {
+  const child = spawn('ffmpeg', ['-v', 'error', '-rw_timeout', '8000000', '-i', url, ...args, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return { child, stderr: () => stderr.trim() };
 }
 
 /**
@@ -218,23 +205,18 @@ export async function grabFrameWhere(
 ): Promise<{ frame: Frame; index: number; matched: boolean }> {
   const size = width * height * 3;
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      'ffmpeg',
-      ['-v', 'error', '-rw_timeout', '8000000', '-i', url, '-frames:v', String(maxFrames), '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const { child, stderr } = rgbReader(url, ['-frames:v', String(maxFrames)]);
     let pending = Buffer.alloc(0);
     let last: Frame | undefined;
     let index = -1;
     let done = false;
-    let stderr = '';
     const finish = (matched: boolean) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       child.kill('SIGKILL');
       if (last) resolve({ frame: last, index, matched });
-      else reject(new Error(`no frame from the stream: ${stderr.trim()}`));
+      else reject(new Error(`no frame from the stream: ${stderr()}`));
     };
     child.stdout.on('data', (d: Buffer) => {
       if (done) return;
@@ -246,7 +228,6 @@ export async function grabFrameWhere(
         if (wanted(last)) return finish(true);
       }
     });
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => finish(false), timeoutMs);
     child.on('close', () => finish(false));
   });

@@ -53,10 +53,10 @@ export const DECODED_INPUT_FIXED_CORES = 0.045;
  * What a camera or a guest costs whatever its size: it comes with its microphone, so two tracks'
  * receive path in werift and two jitter buffers, the Opus decode and its share of the mix, and its
  * branch to the compositor. Fitted on 2026-11-29 to guests-bench at the size the studio sends a
- * grid tile (BENCH_GUEST_SIZE=320x180, host + 10 guests, publishers' sender reports corrected):
- * 1.10 and 1.12 cores measured, 1.11 charged; the same fit charges the 640×360 runs 1.32 (1.33 and
- * 1.38 measured). The 0.045 of a file, page or feed input (DECODED_INPUT_FIXED_CORES) left these
- * sessions charged 0.86, a fifth under.
+ * grid tile (BENCH_GUEST_SIZE=320x180, host + 10 guests, publishers' sender reports corrected,
+ * 1.10 and 1.12 cores measured) with the file figure per pixel; the 0.045 of a file, page or feed
+ * input (DECODED_INPUT_FIXED_CORES) left those sessions charged 0.86, a fifth under. With the
+ * camera's own per-pixel figure below they are charged 1.28 (see the table above).
  */
 export const PARTICIPANT_INPUT_FIXED_CORES = 0.067;
 /** Decode + scale per megapixel of an input's frame at 30 fps. */
@@ -79,9 +79,14 @@ export const ADMISSION_CPU_SHARE = 0.8;
 /** The camera size the studio captures (control-ui actions/media.ts): no camera is sent larger. */
 const CAMERA_CAPTURE = { width: 1280, height: 720 } as const;
 
+/** A fixed part plus a figure per megapixel of a `width`×`height` frame. */
+function inputCores(fixed: number, perMegapixel: number, width: number, height: number): number {
+  return fixed + ((width * height) / 1_000_000) * perMegapixel;
+}
+
 /** Cores one decoded input of `width`×`height` at 30 fps costs. */
 export function decodedInputCores(width: number, height: number): number {
-  return DECODED_INPUT_FIXED_CORES + ((width * height) / 1_000_000) * DECODED_CORES_PER_MEGAPIXEL;
+  return inputCores(DECODED_INPUT_FIXED_CORES, DECODED_CORES_PER_MEGAPIXEL, width, height);
 }
 
 /**
@@ -96,7 +101,7 @@ export const CAMERA_CORES_PER_MEGAPIXEL = 0.38;
 
 /** Cores one camera or guest sent at `width`×`height` at 30 fps costs, with its microphone. */
 export function cameraInputCores(width: number, height: number): number {
-  return PARTICIPANT_INPUT_FIXED_CORES + ((width * height) / 1_000_000) * CAMERA_CORES_PER_MEGAPIXEL;
+  return inputCores(PARTICIPANT_INPUT_FIXED_CORES, CAMERA_CORES_PER_MEGAPIXEL, width, height);
 }
 
 /** A typical decoded source: a camera sent whole at 1280×720 (for the fleet's sizing defaults). */
