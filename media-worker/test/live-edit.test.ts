@@ -164,7 +164,10 @@ describe('changing the show while live', () => {
       stopReading = readOutput(server.url(key), (frame, at) => frames.push({ at, colour: [frame[PROBE]!, frame[PROBE + 1]!, frame[PROBE + 2]!] }));
       stopPackets = readVideoPackets(server.url(key), (ts, at) => packets.push({ ts, at }));
       await waitFor('the readers to read the program', async () => (frames.length > 30 && packets.length > 30 ? true : undefined), 20_000, 50);
-      const shows = (colour: number[], what: string) => waitFor(what, async () => (near(frames.at(-1)!.colour, colour, 60) ? true : undefined), 15_000, 20);
+      const shows = (colour: number[], what: string) =>
+        waitFor(what, async () => (near(frames.at(-1)!.colour, colour, 60) ? true : undefined), 15_000, 20).catch((err: Error) => {
+          throw new Error(`${err.message} (the reader's last frame there: ${frames.at(-1)!.colour.join(',')}, of ${frames.length} read)`);
+        });
       await new Promise((resolve) => setTimeout(resolve, AROUND_MS));
 
       const changes: { name: string; at: number; wall: number }[] = [];
@@ -173,6 +176,11 @@ describe('changing the show while live', () => {
         apply();
         changes.push({ name, at, wall: Date.now() });
         await shows(colour, `${name}: ${colour.join(',')} at its layer`);
+        // And still so a moment later, once a rounded layer's own branch draws it (it is drawn square
+        // until that branch has frames): that branch once letterboxed this 4:3 test picture on its
+        // 16:9 tile, black at the probe, which a first look at the square picture did not see.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        expect(frames.at(-1)!.colour, `${name}: still ${colour.join(',')} at its layer 1.5 s later`).toSatisfy((seen: number[]) => near(seen, colour, 60));
         const rest = at + AROUND_MS - performance.now();
         if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
       };
@@ -203,7 +211,9 @@ describe('changing the show while live', () => {
 
       // One recording part, as long as the time it recorded.
       await waitFor('the recording to be written out', async () => (fx.logs.some((l) => l.includes('recording stopped')) ? true : undefined), 10_000, 100);
+      // Log lines are JSON; the pipeline process's stderr (a GStreamer warning, a blank line) is not.
       const startedLine = fx.logs
+        .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as { msg?: string; time?: number | string; path?: string })
         .find((l) => l.msg === 'recording started' && l.path?.startsWith(recordingDir));
       // The pipeline process logs ISO times.

@@ -1,5 +1,5 @@
 import { timeOf } from '../gst/elements.ts';
-import { loadGst, type GstBin, type GstElement } from '../gst/gst.ts';
+import { loadGst, type GstBin, type GstElement, type GstPad } from '../gst/gst.ts';
 
 /** How often the compositor's place against the clock is read. */
 const CHECK_EVERY_MS = 250;
@@ -67,7 +67,36 @@ export class Pacer {
       // frame), so half the lag brings it to now and not as far past it again.
       const event = Gst.Event.newQos(Gst.QOSType.UNDERFLOW, 1, Math.round(behindNs / 2), position);
       pad.sendEvent(event);
+      this.clearShapeQos();
     }
     return this.lastBehindMs;
   }
+
+  /**
+   * The compositor passes the event upstream to every pad. Everything upstream of it has its QoS
+   * switched off (`qos=false`: a live frame is never dropped for being late there), but shapewipe
+   * (a rounded picture's branch, inputs/corner-mask.ts) has no switch: from the event it would drop
+   * every frame up to the clock's now, and, told again 4 times a second while the program is behind,
+   * starve the tile (live-edit.test on a loaded machine: a rounded test picture never seen). Each one
+   * feeding this compositor is told at once, on this thread, that running time 0 was on time: it
+   * then drops nothing after it. (A QoS at no time would clear it too, but the converters upstream
+   * that the event goes on to assert on a timestamp.)
+   */
+  private clearShapeQos(): void {
+    const pads = qosKeepers.get(this.compositor);
+    if (!pads) return;
+    const Gst = loadGst();
+    for (const pad of pads) pad.sendEvent(Gst.Event.newQos(Gst.QOSType.UNDERFLOW, 1, 0, 0));
+  }
+}
+
+/** Per compositor, the source pads feeding it whose element acts on QoS whatever its `qos` says. */
+const qosKeepers = new WeakMap<GstElement, Set<GstPad>>();
+
+/** `pad` (feeding `compositor`) belongs to an element that cannot be told to ignore QoS: its pacer clears it after each event. */
+export function clearQosAfterPacer(compositor: GstElement, pad: GstPad): () => void {
+  const pads = qosKeepers.get(compositor) ?? new Set<GstPad>();
+  qosKeepers.set(compositor, pads);
+  pads.add(pad);
+  return () => pads.delete(pad);
 }

@@ -62,7 +62,9 @@ export class CanvasBranch {
     options: { queue: boolean },
   ) {
     this.queue = options.queue ? makeElement('queue', `${name}-q`, BRANCH_QUEUE) : undefined;
-    this.crop = makeElement('videocrop', `${name}-crop`);
+    // No QoS of its own (default on): the pacer's, passed upstream by the compositor, would have it
+    // drop the live frames of every picture on a loaded machine (gst/elements.ts, makeChainBin).
+    this.crop = makeElement('videocrop', `${name}-crop`, { qos: false });
     this.tee = makeElement('tee', `${name}-btee`, { 'allow-not-linked': true });
     const chain = [...(this.queue ? [this.queue] : []), this.crop, this.tee];
     for (const element of chain) gst.add(element);
@@ -119,7 +121,7 @@ export class CanvasBranch {
       this.mask = new CornerMask(this.gst, `${this.name}-${Math.round(wanted.width)}x${Math.round(wanted.height)}`, this.tee, this.compositor, wanted);
     }
     this.mask?.setOpen(wanted !== undefined);
-    const masked = wanted !== undefined && this.mask?.ready === true;
+    const masked = wanted !== undefined && this.mask?.ready() === true;
     this.maskPending = wanted !== undefined && !masked;
     Object.assign(this.plainPad, masked ? { ...pad, alpha: 0 } : pad);
     if (this.mask) Object.assign(this.mask.pad, masked ? pad : { ...pad, alpha: 0 });

@@ -1,6 +1,7 @@
 import { linkBranch, linkChain, linkPads, makeElement, requestPad, setProperties, staticPad } from '../../gst/elements.ts';
 import { loadGst, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
+import { clearQosAfterPacer } from '../pacer.ts';
 
 /** A leaky queue of a few frames: the rounded branch works on its own thread and never holds the picture's tee. */
 const MASK_QUEUE = { leaky: 'downstream', 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0 } as const;
@@ -31,14 +32,26 @@ export interface MaskSize {
  *   `not-negotiated`, which stopped the source's streaming thread for good: the layer went to its
  *   'Camera Offline' placeholder. Scaled to the tile here first, the frames shapewipe sees never
  *   change size whatever the sender does; a layer drawn at another size gets a new branch.
- * - The mask is pushed from a pad made here, on the JS thread, before the tee feeds the branch: it
- *   is in shapewipe before the first frame. (An appsrc did this before, on a streaming thread of its
- *   own; now and then, with several branches built at once, its one buffer never reached shapewipe,
- *   whose frames then waited for a mask for ever: the tile stayed black while the plain pad, seeing
- *   the branch negotiated, had given way to it. templates.test saw it on Interview's Panel scene.)
- *   A mask refused all the same leaves the branch never ready: the layer stays square, not black.
+ *   Scaled as the compositor scales the plain pad: stretched to the tile (`add-borders=false`; the
+ *   converter's default letterboxed a picture of another shape, so a 4:3 test picture on a 16:9 tile
+ *   had black bars once the rounded branch took over; `cover` is already cut to the tile's shape).
+ * - The mask is pushed from a pad made here, on the JS thread. (An appsrc did this before, on a
+ *   streaming thread of its own; now and then, with several branches built at once, its one buffer
+ *   never reached shapewipe: templates.test saw Interview's Panel scene with a black tile.)
+ * - No frame enters shapewipe before it holds its mask: the valve stays shut until the mask was
+ *   taken, and a mask refused (a branch built before the pipeline plays: its pad is still flushing)
+ *   is pushed again at the next look. A frame in shapewipe without a mask holds the branch's thread
+ *   until one comes, so stopping that thread (removing the branch) waits for ever; and shapewipe
+ *   (GStreamer 1.22) leaves its lock taken when such a frame is woken without one, as going down
+ *   wakes it, so its own state change then waits on that lock for ever: a pipeline with a layer
+ *   rounded before it played never stopped (pacer.test, before this). Until the mask is in, the
+ *   layer is drawn square by the plain pad.
  * - The per-pixel work (scale and conversion in one pass, the mask, the compositor's blend with
  *   alpha) is on the tile's pixels, not the source's, and the compositor does not scale it again.
+ * - No QoS: the pacer's event, which the compositor passes upstream to every pad, would have the
+ *   converter and shapewipe drop the branch's live frames on a loaded machine (the tile starved
+ *   while the program was behind). The converter's is switched off; shapewipe has no switch, so the
+ *   pacer clears what it took from the event right after sending it (pacer.ts).
  * - A square layer does not use it: its valve drops (as GAP events, so the compositor never waits
  *   for this pad) and its pad is transparent, which the compositor skips.
  */
@@ -50,9 +63,12 @@ export class CornerMask {
   /** Ours: feeds shapewipe's mask pad its one picture. */
   private readonly maskPad: GstPad;
   private readonly elements: GstElement[];
+  /** Takes shapewipe off the pacer's list. */
+  private readonly unclearQos: () => void;
+  /** The layer wants it drawn rounded. */
   private open = true;
-  /** shapewipe took the mask: without it, frames would wait in it for ever and the branch is never drawn. */
-  private readonly masked: boolean;
+  /** shapewipe holds the mask: only then may frames go in (see above). */
+  private masked = false;
 
   constructor(
     private readonly gst: GstPipeline,
@@ -62,9 +78,9 @@ export class CornerMask {
     readonly size: MaskSize,
   ) {
     const { width, height } = size;
-    this.valve = makeElement('valve', `${name}-rvalve`, { drop: false, 'drop-mode': 'transform-to-gap' });
+    this.valve = makeElement('valve', `${name}-rvalve`, { drop: true, 'drop-mode': 'transform-to-gap' });
     const queue = makeElement('queue', `${name}-rq`, MASK_QUEUE);
-    const scale = makeElement('videoconvertscale', `${name}-rscale`);
+    const scale = makeElement('videoconvertscale', `${name}-rscale`, { qos: false, 'add-borders': false });
     const format = makeElement('capsfilter', `${name}-rfmt`, { caps: `video/x-raw,format=AYUV,width=${width},height=${height},pixel-aspect-ratio=1/1` });
     this.shape = makeElement('shapewipe', `${name}-round`, { position: 0.5, border: SHAPE_BORDER });
     const video = [this.valve, queue, scale, format];
@@ -75,26 +91,40 @@ export class CornerMask {
     this.pad = requestPad(compositor, 'sink_%u');
     Object.assign(this.pad, { alpha: 0, width, height });
     linkPads(staticPad(this.shape, 'src'), this.pad);
+    this.unclearQos = clearQosAfterPacer(compositor, staticPad(this.shape, 'src'));
     // Playing before the tee feeds it (a tee pushing into a flushing pad stops), then its mask.
     for (const element of [this.shape, format, scale, queue, this.valve]) element.syncStateWithParent();
     const { Pad, PadDirection } = loadGst();
     this.maskPad = Pad.new(`${name}-rmask`, PadDirection.SRC);
     linkPads(this.maskPad, staticPad(this.shape, 'mask_sink'));
-    this.masked = this.pushMask();
     this.teePad = requestPad(tee, 'src_%u');
     linkBranch(this.teePad, staticPad(this.valve, 'sink'));
+    this.tryMask();
   }
 
-  /** Whether its frames reach the compositor: shapewipe has their caps (it had its mask before them). */
-  get ready(): boolean {
+  /**
+   * Whether its frames reach the compositor: shapewipe has its mask and their caps. A mask not
+   * taken yet is pushed again first (the branch's owner asks every look while it waits).
+   */
+  ready(): boolean {
+    if (!this.masked) this.tryMask();
     return this.open && this.masked && staticPad(this.shape, 'src').getCurrentCaps() !== null;
   }
 
-  /** Lets frames through (a rounded layer) or drops them (square or hidden: nothing to compute). */
+  /** Lets frames through (a rounded layer, once masked) or drops them (square or hidden: nothing to compute). */
   setOpen(open: boolean): void {
     if (open === this.open) return;
     this.open = open;
-    setProperties(this.valve, { drop: !open });
+    this.updateValve();
+  }
+
+  private updateValve(): void {
+    setProperties(this.valve, { drop: !(this.open && this.masked) });
+  }
+
+  private tryMask(): void {
+    this.masked = this.pushMask();
+    if (this.masked) this.updateValve();
   }
 
   /**
@@ -104,13 +134,15 @@ export class CornerMask {
    */
   remove(): void {
     const { State } = loadGst();
+    setProperties(this.valve, { drop: true });
+    this.unclearQos();
     this.teePad.unlink(staticPad(this.valve, 'sink'));
     this.tee.releaseRequestPad(this.teePad);
     staticPad(this.shape, 'src').unlink(this.pad);
     this.compositor.releaseRequestPad(this.pad);
     this.maskPad.unlink(staticPad(this.shape, 'mask_sink'));
     this.maskPad.setActive(false);
-    // Going to NULL also wakes a frame waiting in shapewipe for its mask.
+    // Upstream first: once the queue is down, no thread is in shapewipe when it goes down.
     for (const element of this.elements) element.setState(State.NULL);
     for (const element of this.elements) this.gst.remove(element);
   }
