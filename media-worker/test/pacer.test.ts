@@ -68,8 +68,9 @@ describe('pacer', () => {
     // the fakesink keeps is read; each tile should be a new picture in nearly every new program
     // frame. The pacer's QoS goes upstream to every pad: an element there that acts on it (videocrop
     // and videoconvertscale by default, shapewipe always) drops the picture's frames instead, and
-    // the tile repeats its last picture (before the fix: the rounded tile was a new picture in about
-    // a third of the program frames, and stayed black for good on a loaded machine).
+    // the tile repeats its last picture (before the fix: the rounded tile was a new picture in 51 of
+    // 91 program frames). The branches are built before the pipeline plays: the rounded one must
+    // still get its mask and round the tile, and the pipeline must still stop (before, it hung).
     const errors: string[] = [];
     const pipeline = new GstPipeline('pacer-pictures', { onError: (e) => errors.push(e.message) });
     const compositor = makeElement('compositor', 'compositor', { background: 'black' });
