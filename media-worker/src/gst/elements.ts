@@ -61,18 +61,24 @@ export function requestPad(element: GstElement, template: string): GstPad {
 }
 
 /**
+ * Switches off an element's own QoS, for anything before a compositor. The only QoS in a program is
+ * the pacer's (pipeline/pacer.ts), meant for the compositor: the compositor passes it upstream,
+ * where decoders, converters and croppers (qos on by default for most) would drop live frames with
+ * it. shapewipe has no switch: the pacer clears it instead (clearQosAfterPacer).
+ */
+export function withoutQos(element: GstElement): GstElement {
+  if ('qos' in element) element.qos = false;
+  return element;
+}
+
+/**
  * A bin holding a linked chain of elements, with ghost pads for the chain's free ends, so the
  * product graph adds and removes a source or an output as one unit.
  */
 export function makeChainBin(name: string, chain: readonly GstElement[], ends: { sink?: boolean; src?: boolean }): GstBin {
   const gst = loadGst();
   const bin = new gst.Bin({ name });
-  for (const element of chain) {
-    // The only QoS in a program is the pacer's (pipeline/pacer.ts), meant for the compositor: the
-    // compositor passes it upstream, where decoders and converters would drop live frames with it.
-    if ('qos' in element) element.qos = false;
-    bin.add(element);
-  }
+  for (const element of chain) bin.add(withoutQos(element));
   linkChain(chain);
   if (ends.sink) bin.addPad(gst.GhostPad.new('sink', staticPad(chain[0]!, 'sink')));
   if (ends.src) bin.addPad(gst.GhostPad.new('src', staticPad(chain[chain.length - 1]!, 'src')));

@@ -1,4 +1,4 @@
-import { linkChain, linkPads, makeElement, requestPad, setProperties, staticPad } from '../../gst/elements.ts';
+import { linkChain, linkPads, makeElement, requestPad, setProperties, staticPad, withoutQos } from '../../gst/elements.ts';
 import { loadGst, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
 import type { PadProperties, VideoPadLayout } from '../layout.ts';
@@ -62,9 +62,7 @@ export class CanvasBranch {
     options: { queue: boolean },
   ) {
     this.queue = options.queue ? makeElement('queue', `${name}-q`, BRANCH_QUEUE) : undefined;
-    // No QoS of its own (default on): the pacer's, passed upstream by the compositor, would have it
-    // drop the live frames of every picture on a loaded machine (gst/elements.ts, makeChainBin).
-    this.crop = makeElement('videocrop', `${name}-crop`, { qos: false });
+    this.crop = withoutQos(makeElement('videocrop', `${name}-crop`));
     this.tee = makeElement('tee', `${name}-btee`, { 'allow-not-linked': true });
     const chain = [...(this.queue ? [this.queue] : []), this.crop, this.tee];
     for (const element of chain) gst.add(element);

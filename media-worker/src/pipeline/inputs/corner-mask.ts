@@ -1,4 +1,4 @@
-import { linkBranch, linkChain, linkPads, makeElement, requestPad, setProperties, staticPad } from '../../gst/elements.ts';
+import { linkBranch, linkChain, linkPads, makeElement, requestPad, setProperties, staticPad, withoutQos } from '../../gst/elements.ts';
 import { loadGst, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
 import { clearQosAfterPacer } from '../pacer.ts';
@@ -50,8 +50,8 @@ export interface MaskSize {
  *   alpha) is on the tile's pixels, not the source's, and the compositor does not scale it again.
  * - No QoS: the pacer's event, which the compositor passes upstream to every pad, would have the
  *   converter and shapewipe drop the branch's live frames on a loaded machine (the tile starved
- *   while the program was behind). The converter's is switched off; shapewipe has no switch, so the
- *   pacer clears what it took from the event right after sending it (pacer.ts).
+ *   while the program was behind). The converter's is switched off (withoutQos); shapewipe has no
+ *   switch, so the pacer clears what it took from the event right after sending it (pacer.ts).
  * - A square layer does not use it: its valve drops (as GAP events, so the compositor never waits
  *   for this pad) and its pad is transparent, which the compositor skips.
  */
@@ -80,7 +80,7 @@ export class CornerMask {
     const { width, height } = size;
     this.valve = makeElement('valve', `${name}-rvalve`, { drop: true, 'drop-mode': 'transform-to-gap' });
     const queue = makeElement('queue', `${name}-rq`, MASK_QUEUE);
-    const scale = makeElement('videoconvertscale', `${name}-rscale`, { qos: false, 'add-borders': false });
+    const scale = withoutQos(makeElement('videoconvertscale', `${name}-rscale`, { 'add-borders': false }));
     const format = makeElement('capsfilter', `${name}-rfmt`, { caps: `video/x-raw,format=AYUV,width=${width},height=${height},pixel-aspect-ratio=1/1` });
     this.shape = makeElement('shapewipe', `${name}-round`, { position: 0.5, border: SHAPE_BORDER });
     const video = [this.valve, queue, scale, format];
