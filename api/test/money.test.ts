@@ -372,6 +372,27 @@ describe('payouts (§3, §5, §8)', () => {
     expect(usd(await wallet(user))).toBe(3500);
     expect((await api.db.payout.findUniqueOrThrow({ where: { id: second.id } })).failureReason).toBe('The bank account has been closed.');
   });
+
+  it("answers a payout as processing when Stripe's payout.created webhook reaches the api before the API response", async () => {
+    const { user } = await creator();
+    await tip(user.id, 3000);
+    await call(api, user, 'PUT', `/api/v1/partner/channels/${user.id}/tax-interview`, taxInterview);
+    await call(api, user, 'POST', `/api/v1/partner/channels/${user.id}/payment-methods`, usaMethod);
+    api.stripe.webhooksBeforeResponses(true);
+    try {
+      const sent = await call(api, user, 'POST', `/api/v1/partner/channels/${user.id}/payouts`, { amount: 2500, currency: 'usd' });
+      expect(sent).toMatchObject({ status: 201, body: { amount: 2500, status: 'processing' } });
+      const id = (sent.body as PayoutView).id;
+      expect(
+        api.stripe
+          .events()
+          .some((e) => e.type === 'payout.created' && (e.data as { object: { metadata: { payoutId: string } } }).object.metadata.payoutId === id),
+      ).toBe(true);
+      expect((await api.db.payout.findUniqueOrThrow({ where: { id } })).status).toBe('processing');
+    } finally {
+      api.stripe.webhooksBeforeResponses(false);
+    }
+  });
 });
 
 describe('transaction history and statistics', () => {

@@ -272,10 +272,11 @@ export class PayoutsService {
         { stripeAccount: account, idempotencyKey: `onair-payout-${payout.id}` },
       );
       const updated = await this.deps.db.$transaction(async (tx) => {
-        await tx.payout.update({ where: { id: payout.id }, data: { transferId: transfer.id, providerPayoutId: sent.id } });
-        return this.moveTo(tx, payout.id, 'processing');
+        const row = await tx.payout.update({ where: { id: payout.id }, data: { transferId: transfer.id, providerPayoutId: sent.id } });
+        // Stripe's payout.created webhook may have moved it on already: the answer is the row as it is now.
+        return (await this.moveTo(tx, payout.id, 'processing')) ?? row;
       });
-      return payoutView(updated ?? payout);
+      return payoutView(updated);
     } catch (err) {
       this.deps.logger.warn(
         { err: err instanceof Error ? err.message : String(err), channelId, payoutId: payout.id },

@@ -66,6 +66,11 @@ export interface RunningStripeDouble {
   payouts(): { id: string; amount: number; currency: string; status: string; account: string; metadata: Record<string, string> }[];
   /** Moves a payout on: in transit, paid, failed, canceled, or delayed (a later arrival date). */
   advancePayout(payoutId: string, outcome: PayoutOutcome | 'delayed'): void;
+  /**
+   * While on, an API call is answered only after the webhooks it caused were delivered: Stripe
+   * does not order the two, so its caller may see the event before the response.
+   */
+  webhooksBeforeResponses(on: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -93,6 +98,7 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
   const secretKey = options.secretKey ?? `sk_test_double_${randomBytes(16).toString('hex')}`;
   const webhookSecret = options.webhookSecret ?? `whsec_${randomBytes(24).toString('hex')}`;
   let clockOffset = 0;
+  let webhooksFirst = false;
   const now = () => Math.floor(Date.now() / 1000) + clockOffset;
 
   const prices = new Map(options.catalogue.map((p) => [p.id, p]));
@@ -677,6 +683,7 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
         });
       }
       if (idempotencyKey) idempotent.set(idempotencyKey, { status, body: payload });
+      if (webhooksFirst) await webhooks.settled();
       json(status, payload);
     })().catch((err: unknown) => {
       res
@@ -705,6 +712,9 @@ export async function startStripeDouble(options: StripeDoubleOptions): Promise<R
     refund: (paymentIntentId, amount) => void payments.refund({ payment_intent: paymentIntentId, ...(amount === undefined ? {} : { amount }) }),
     payouts: () => payments.allPayouts() as ReturnType<RunningStripeDouble['payouts']>,
     advancePayout: (payoutId, outcome) => void payments.advancePayout(payoutId, outcome),
+    webhooksBeforeResponses: (on) => {
+      webhooksFirst = on;
+    },
     stop: async () => {
       await webhooks.settled();
       await new Promise<void>((resolve) => server.close(() => resolve()));
