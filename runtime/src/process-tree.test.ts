@@ -52,14 +52,17 @@ describe('ProcessTreesUsage', () => {
     const idle = spawn('sh', ['-c', 'sleep 60'], { stdio: 'ignore', detached: true });
     try {
       await sleep(200);
-      expect(usage.sample([busy.pid!, idle.pid!]).size).toBe(0);
-      const before = ticksBelow(busy.pid!) + (descendantsOf(readProcessTable(), [busy.pid!]).find((e) => e.pid === busy.pid)?.cpuTicks ?? 0);
+      // What the spinning tree got (it depends on the machine's load) is read inside the sampler's
+      // interval, and divided by a time that contains it: a figure the sampler's can only exceed.
       const began = performance.now();
+      expect(usage.sample([busy.pid!, idle.pid!]).size).toBe(0);
+      const before = ticksBelow(busy.pid!);
       await sleep(1500);
+      const spent = ticksBelow(busy.pid!) - before;
       const cores = usage.sample([busy.pid!, idle.pid!]);
-      const spun = (ticksBelow(busy.pid!) - before) / 100 / ((performance.now() - began) / 1000);
+      const spun = spent / 100 / ((performance.now() - began) / 1000);
       expect(spun).toBeGreaterThan(0);
-      expect(cores.get(busy.pid!)).toBeGreaterThanOrEqual(spun * 0.9);
+      expect(cores.get(busy.pid!)).toBeGreaterThanOrEqual(spun);
       expect(cores.get(idle.pid!)).toBeLessThan(0.05);
       expect(cores.get(busy.pid!)).toBeGreaterThan(cores.get(idle.pid!)!);
     } finally {
