@@ -54,7 +54,7 @@ function edit(doc: SceneDocument, ops: SceneOp[]): SceneDocument {
   return result.document;
 }
 
-const is = (frame: Frame, [x, y]: [number, number], colour: number[]) => near(pixel(frame, x, y), colour);
+const is = (frame: Frame, [x, y]: [number, number], colour: number[]) => near(pixel(frame, x, y), colour, 20);
 
 /** Points just inside a box's left, top and bottom edges (halfway along them), and its centre. */
 function probes(box: { x: number; y: number; width: number; height: number }, inset: number) {

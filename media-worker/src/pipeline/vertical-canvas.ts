@@ -3,7 +3,7 @@ import type { Logger } from '@onair/runtime';
 import { linkBranch, linkChain, linkPads, makeElement, requestPad, staticPad } from '../gst/elements.ts';
 import { loadGst, type GstElement, type GstPad } from '../gst/gst.ts';
 import type { GstPipeline } from '../gst/pipeline.ts';
-import { X264_OPTIONS } from './build/video.ts';
+import { backgroundCaps, programCaps, X264_OPTIONS } from './build/video.ts';
 import { BACKGROUND_ZORDER, videoLayout, type VideoPadLayout } from './layout.ts';
 import { FlvFanout } from './outputs/flv-fanout.ts';
 import { Pacer } from './pacer.ts';
@@ -71,13 +71,13 @@ export class VerticalCanvas {
     const { fps } = this.profile;
     const background = [
       makeElement('videotestsrc', 'vertical-background', { 'is-live': true, pattern: 'black' }),
-      makeElement('capsfilter', 'vertical-background-caps', { caps: `video/x-raw,format=AYUV,width=${width},height=${height},framerate=${fps}/1` }),
+      makeElement('capsfilter', 'vertical-background-caps', { caps: backgroundCaps(width, height, fps) }),
     ];
     // The same chain as the horizontal program's (build/video.ts), without the preview and the
     // encoder ladder: the governor steps the horizontal encode only.
     const chain = [
       this.compositor,
-      makeElement('capsfilter', 'vertical-caps', { caps: `video/x-raw,format=AYUV,width=${width},height=${height},framerate=${fps}/1,pixel-aspect-ratio=1/1` }),
+      makeElement('capsfilter', 'vertical-caps', { caps: programCaps(width, height, fps) }),
       makeElement('videoconvert', 'vertical-encoder-convert'),
       makeElement('capsfilter', 'vertical-encoder-caps', { caps: 'video/x-raw,format=I420' }),
       makeElement('queue', 'vertical-encoder-queue', { 'max-size-buffers': 0, 'max-size-bytes': 0, 'max-size-time': 500_000_000 }),

@@ -18,13 +18,21 @@ import { buildPreview } from './preview.ts';
  */
 export const X264_OPTIONS = 'scenecut=0:nal-hrd=cbr:cabac=1:weightp=1';
 
+/**
+ * The colour space of every canvas, and so of what x264 encodes and signals: BT.709, as players
+ * assume for HD. Left open, the compositor took its output's from its inputs (SD pictures are BT.601),
+ * and the wide program's rounded tiles came out with red at 255,23,0 and green at 0,214,0 (crop-cover.test).
+ */
+export const CANVAS_COLORIMETRY = 'bt709';
+
 /** The program's picture as composited: AYUV (see buildProgramVideo) at the program's size. */
 export function programCaps(width: number, height: number, fps: number): string {
-  return `video/x-raw,format=AYUV,width=${width},height=${height},framerate=${fps}/1,pixel-aspect-ratio=1/1`;
+  return `${backgroundCaps(width, height, fps)},pixel-aspect-ratio=1/1`;
 }
 
+/** The canvas's black, in its format and colour space (nothing to convert per frame). */
 export function backgroundCaps(width: number, height: number, fps: number): string {
-  return `video/x-raw,format=AYUV,width=${width},height=${height},framerate=${fps}/1`;
+  return `video/x-raw,format=AYUV,width=${width},height=${height},framerate=${fps}/1,colorimetry=${CANVAS_COLORIMETRY}`;
 }
 
 export interface ProgramVideo {

@@ -1,6 +1,7 @@
 import { linkBranch, linkChain, linkPads, makeElement, requestPad, setProperties, staticPad, withoutQos } from '../../gst/elements.ts';
 import { loadGst, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
+import { CANVAS_COLORIMETRY } from '../build/video.ts';
 import { clearQosAfterPacer } from '../pacer.ts';
 
 /** A leaky queue of a few frames: the rounded branch works on its own thread and never holds the picture's tee. */
@@ -46,6 +47,8 @@ export interface MaskSize {
  *   wakes it, so its own state change then waits on that lock for ever: a pipeline with a layer
  *   rounded before it played never stopped (pacer.test, before this). Until the mask is in, the
  *   layer is drawn square by the plain pad.
+ * - Converted into the canvas's colour space (BT.709) in that same pass, so the compositor takes its
+ *   frames as they are.
  * - The per-pixel work (scale and conversion in one pass, the mask, the compositor's blend with
  *   alpha) is on the tile's pixels, not the source's, and the compositor does not scale it again.
  * - No QoS: the pacer's event, which the compositor passes upstream to every pad, would have the
@@ -81,7 +84,9 @@ export class CornerMask {
     this.valve = makeElement('valve', `${name}-rvalve`, { drop: true, 'drop-mode': 'transform-to-gap' });
     const queue = makeElement('queue', `${name}-rq`, MASK_QUEUE);
     const scale = withoutQos(makeElement('videoconvertscale', `${name}-rscale`, { 'add-borders': false }));
-    const format = makeElement('capsfilter', `${name}-rfmt`, { caps: `video/x-raw,format=AYUV,width=${width},height=${height},pixel-aspect-ratio=1/1` });
+    const format = makeElement('capsfilter', `${name}-rfmt`, {
+      caps: `video/x-raw,format=AYUV,width=${width},height=${height},pixel-aspect-ratio=1/1,colorimetry=${CANVAS_COLORIMETRY}`,
+    });
     this.shape = makeElement('shapewipe', `${name}-round`, { position: 0.5, border: SHAPE_BORDER });
     const video = [this.valve, queue, scale, format];
     this.elements = [...video, this.shape];
