@@ -163,4 +163,34 @@ describe('an uploaded sound in the alerts', () => {
     const logo = await api.db.upload.findFirstOrThrow({ where: { projectId, purpose: 'logo' } });
     expect((await fetch(new URL(`${page.pathname}/sounds/${logo.id}${page.search}`, page))).status).toBe(404);
   });
+
+  it('is kept while an alert plays it: deleting it is refused in words, and allowed once the alert sounds another', async () => {
+    const sound = await api.db.upload.findFirstOrThrow({ where: { projectId, purpose: 'alert-sound', mimeType: 'audio/ogg' } });
+    const settings = {
+      ...withSound(DEFAULT_ALERT_SETTINGS, 'upload', sound.id),
+      tip: { ...DEFAULT_ALERT_SETTINGS.tip, sound: 'upload' as const, soundUploadId: sound.id },
+    };
+    expect((await call(api, host, 'PUT', `/api/v1/projects/${projectId}/alerts`, { settings })).status).toBe(200);
+    const refused = await call(api, host, 'DELETE', `/api/v1/projects/${projectId}/uploads/${sound.id}`);
+    expect(refused).toMatchObject({
+      status: 409,
+      body: {
+        error: {
+          code: 'UPLOAD_IN_USE',
+          message: 'This sound plays with the Follow, Tip alerts. Choose another sound there first.',
+          details: { alerts: ['follow', 'tip'] },
+        },
+      },
+    });
+    expect(await api.db.upload.count({ where: { id: sound.id } })).toBe(1);
+    // Once the alerts sound others, it may go.
+    const others = {
+      ...settings,
+      follow: { ...settings.follow, sound: 'bell' as const, soundUploadId: null },
+      tip: { ...settings.tip, sound: 'chime' as const, soundUploadId: null },
+    };
+    expect((await call(api, host, 'PUT', `/api/v1/projects/${projectId}/alerts`, { settings: others })).status).toBe(200);
+    expect((await call(api, host, 'DELETE', `/api/v1/projects/${projectId}/uploads/${sound.id}`)).status).toBe(204);
+    expect(await api.db.upload.count({ where: { id: sound.id } })).toBe(0);
+  });
 });

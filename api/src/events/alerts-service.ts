@@ -83,6 +83,12 @@ export class AlertsService {
     return out;
   }
 
+  /** The alert types whose sound is this upload. */
+  async typesPlaying(projectId: string, uploadId: string): Promise<AlertEventType[]> {
+    const settings = await this.settings(projectId);
+    return alertEventTypes.filter((t) => settings[t].sound === 'upload' && settings[t].soundUploadId === uploadId);
+  }
+
   async view(projectId: string): Promise<{ settings: AlertSettings; overlayUrl: string }> {
     return { settings: await this.settings(projectId), overlayUrl: this.overlayUrl(projectId) };
   }

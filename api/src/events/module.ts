@@ -1,4 +1,4 @@
-import { alertEndpoints, channelEventEndpoints, eventEndpoints } from '@onair/protocol';
+import { alertEndpoints, alertEventTypeNames, channelEventEndpoints, eventEndpoints } from '@onair/protocol';
 import type { PlatformAccounts } from '../destinations/platform-accounts.ts';
 import type { SessionResolver } from '../http/auth-context.ts';
 import type { LeasesServices } from '../leases/module.ts';
@@ -21,7 +21,7 @@ export interface EventsServices {
 /** The events feed (follows, subs, raids, Super Chats, tips…) and the alerts they play. */
 export const eventsModule = {
   name: 'events',
-  build: (deps: Platform & { ownPages: OwnPageUrls }): EventsServices => {
+  build: (deps: Platform & UploadsServices & { ownPages: OwnPageUrls }): EventsServices => {
     const alerts = new AlertsService({
       db: deps.db,
       redis: deps.redis,
@@ -29,6 +29,16 @@ export const eventsModule = {
       publicUrl: deps.config.PUBLIC_URL,
       secret: deps.config.AUTH_SECRET,
       signForStudio: deps.ownPages.sign,
+    });
+    // An alert's uploaded sound is kept while an alert plays it.
+    deps.uploads.guardUse(async (projectId, uploadId) => {
+      const types = await alerts.typesPlaying(projectId, uploadId);
+      if (types.length === 0) return undefined;
+      const names = types.map((t) => alertEventTypeNames[t]).join(', ');
+      return {
+        message: `This sound plays with the ${names} alert${types.length > 1 ? 's' : ''}. Choose another sound there first.`,
+        details: { alerts: types },
+      };
     });
     return { alerts, eventsStore: new EventsStore(deps.db, deps.redis, deps.logger, alerts) };
   },

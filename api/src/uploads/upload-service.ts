@@ -76,6 +76,9 @@ export interface IncomingFile {
   name: string;
 }
 
+/** Why another feature needs this upload kept (the refusal's words and details), or undefined. */
+export type UploadUseCheck = (projectId: string, uploadId: string) => Promise<{ message: string; details: Record<string, unknown> } | undefined>;
+
 /**
  * Uploads of a project. The checks come in the order that reads the least: the plan, the declared
  * size against the limit and the owner's quota (nothing read yet), the type from the first 4 KB
@@ -84,12 +87,19 @@ export interface IncomingFile {
  * the store and every earlier upload untouched.
  */
 export class UploadService {
+  private readonly useChecks: UploadUseCheck[] = [];
+
   constructor(
     private readonly db: Db,
     private readonly store: UploadStore,
     private readonly limits: UploadLimits,
     private readonly logger: Logger,
   ) {}
+
+  /** Another feature's check that a file it uses is not deleted under it (the alerts' sounds). */
+  guardUse(check: UploadUseCheck): void {
+    this.useChecks.push(check);
+  }
 
   async create(user: CurrentUser, projectId: string, file: IncomingFile): Promise<Upload> {
     const owner = await this.ownerOf(user, projectId);
@@ -242,6 +252,10 @@ export class UploadService {
     if (!row) throw new OnAirError('NOT_FOUND', 'This file does not exist.');
     const usedBy = document?.sources.find((s) => (s.settings as { uploadId?: string | null }).uploadId === uploadId);
     if (usedBy) throw new OnAirError('UPLOAD_IN_USE', undefined, { sourceId: usedBy.id });
+    for (const check of this.useChecks) {
+      const use = await check(projectId, uploadId);
+      if (use) throw new OnAirError('UPLOAD_IN_USE', use.message, use.details);
+    }
     await this.db.upload.delete({ where: { id: uploadId } });
     await this.store.remove(row.storageKey);
   }

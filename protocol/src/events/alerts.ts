@@ -13,6 +13,16 @@ import type { LiveEvent } from './events.ts';
 export const alertEventTypes = ['follow', 'sub', 'resub', 'twitchRaid', 'twitchCheer', 'tip', 'charity'] as const;
 export type AlertEventType = (typeof alertEventTypes)[number];
 export const alertEventTypeSchema = z.enum(alertEventTypes);
+/** Each alert type as a creator reads it. */
+export const alertEventTypeNames: Record<AlertEventType, string> = {
+  follow: 'Follow',
+  sub: 'Subscription',
+  resub: 'Resubscription',
+  twitchRaid: 'Raid',
+  twitchCheer: 'Cheer',
+  tip: 'Tip',
+  charity: 'Charity donation',
+};
 
 /** The built-in sounds (Web Audio tones of the overlay page). */
 export const alertSounds = ['chime', 'bell', 'none'] as const;
