@@ -339,10 +339,16 @@ test('live: a guest joins by link and is added to the scene, a screen share and 
       // The destination was never reconnected.
       const { broadcast } = (await (await request.get(`/api/v1/projects/${projectId}/broadcast`)).json()) as { broadcast: BroadcastView };
       expect(broadcast.outputs.map((o) => [o.state, o.reconnects])).toEqual([['live', 0]]);
+      // Packets per second of each window against the baseline's, read in the same run: a stall
+      // shows as a stream-time gap (below); a machine loaded by the other suites only lowers the
+      // rate (once in CI, 80 packets in the 5 s around the web page's addition: 16 fps).
+      const rate = (row: (typeof rows)[number]) => row.packets / ((row.name.includes('baseline') ? 1 : 2) * AROUND_MS);
       for (const row of rows) {
         expect(row.breaks, `${row.name}: the viewer's connection broke off`).toBe(0);
-        // At 30 fps a window holds ~150 packets (~75 for the baseline): far fewer means the viewer read a stalled stream.
-        expect(row.packets, `${row.name}: packets read`).toBeGreaterThan(row.name.includes('baseline') ? 40 : 80);
+        expect(row.packets, `${row.name}: packets read`).toBeGreaterThan(0);
+        expect(rate(row), `${row.name}: ${row.packets} packets read, ${rows[0]!.packets} in the baseline's half-size window`).toBeGreaterThan(
+          rate(rows[0]!) / 3,
+        );
         expect(
           row.streamGapMs,
           `${row.name}: ${row.streamGapMs} ms of stream time missing between two packets (${rows[0]!.streamGapMs} ms before any change)`,
