@@ -66,7 +66,8 @@ export class HoldingSlate {
     const scene = plan.scenes.find((s) => s.id === plan.activeSceneId);
     const shown = new Set(scene?.placements.filter((p) => p.visible && p.alpha > 0).map((p) => p.inputId));
     const live = [...inputs].filter((i) => shown.has(i.id) && i.feeds.some((f) => f.jitter));
-    const dropped = live.some((i) => i.everFlowed) && !live.some((i) => i.feeds.some((f) => f.flowing));
+    // Silent since the last look (not the placeholder's longer wait): the slate's own afterMs is the grace.
+    const dropped = live.some((i) => i.everFlowed) && !live.some((i) => i.feeds.some((f) => f.moved));
     if (!dropped) {
       this.droppedSince = undefined;
       if (this.showingSince !== undefined) {

@@ -11,16 +11,28 @@ import { FirstData } from './first-data.ts';
 import { PictureLink } from './picture-link.ts';
 
 /** One video feed of an input on the compositors. */
-interface AttachedFeed {
+export interface AttachedFeed {
   link: PictureLink;
   /** For a network feed: its jitter buffer, whose pushed-packet count tells whether it flows. */
   jitter?: GstElement;
   pushed: number;
   /** Packets the jitter buffer gave up on (lost, or too late), at the last look. */
   missed: number;
-  /** Packets moved since the last look (a feed without a jitter buffer always flows). */
+  /** Packets moved since the last look (a feed without a jitter buffer always moves). */
+  moved: boolean;
+  /** Looks in a row that found no packet moved. */
+  quietLooks: number;
+  /** Moved within QUIET_LOOKS_TO_STOP looks: a sender's hiccup freezes its picture, it does not take it off. */
   flowing: boolean;
 }
+
+/**
+ * How many looks (a second apart) in a row must find a feed silent before its layer shows the
+ * placeholder: 2 to 3 s after its last packet. At one look (1 to 2 s), a sender that paused for a
+ * second, as a browser whose machine is busy does, flashed 'Camera Offline' to viewers: in the e2e,
+ * adding a web page put the guest's and the screen's placeholders on air for 2.1 s.
+ */
+export const QUIET_LOOKS_TO_STOP = 2;
 
 export interface AttachedInput {
   id: string;
@@ -152,7 +164,15 @@ export class InputSet {
       };
       bins.video.forEach((feed, f) => {
         const jitter = feed.jitter ? (feed.bin.getByName(feed.jitter) ?? undefined) : undefined;
-        attached.feeds.push({ link: link(feed.bin, `feed${f}`, jitter !== undefined), jitter, pushed: 0, missed: 0, flowing: !jitter });
+        attached.feeds.push({
+          link: link(feed.bin, `feed${f}`, jitter !== undefined),
+          jitter,
+          pushed: 0,
+          missed: 0,
+          moved: !jitter,
+          quietLooks: 0,
+          flowing: !jitter,
+        });
       });
       if (bins.placeholder) attached.placeholder = link(bins.placeholder, 'placeholder');
       attached.shown = attached.feeds.findIndex((f) => f.flowing);
@@ -330,9 +350,11 @@ export class InputSet {
   /**
    * A WebRTC track that stops leaves its last frame in the compositor, frozen; one that changes
    * codec arrives on another feed. Once a second, every network feed whose jitter buffer pushed
-   * packets since the last look counts as flowing (and one that also lost packets asks for a
-   * keyframe); the layer shows a flowing feed, or the placeholder ('Camera Offline', …) when none
-   * does. Only pad properties change: nothing is relinked or restarted either way.
+   * packets since the last look has moved (and one that also lost packets asks for a keyframe),
+   * and one that moved within the last QUIET_LOOKS_TO_STOP looks still flows. The layer shows a
+   * feed that moved (the one shown first: a codec switch overlaps for a moment), else the shown
+   * feed while it still flows (frozen through a hiccup), else the placeholder ('Camera Offline', …).
+   * Only pad properties change: nothing is relinked or restarted either way.
    */
   checkFeeds(plan: RenderPlan): void {
     for (const input of this.inputs.values()) {
@@ -342,7 +364,7 @@ export class InputSet {
         const pushed = structureNumber(stats, 'num-pushed');
         const missed = structureNumber(stats, 'num-lost') + structureNumber(stats, 'num-late');
         const was = feed.flowing;
-        feed.flowing = pushed !== feed.pushed;
+        lookAtFeed(feed, pushed);
         // Its first packets: a keyframe asked for before this input's port listened (a track routed
         // to it as it joined) never reached its decoder, and browsers send none by themselves.
         if (feed.flowing && !input.everFlowed) this.deps.keyframeWanted(input.id);
@@ -356,11 +378,9 @@ export class InputSet {
         // Losses the sender's own loss detection cannot see (dropped here, after the network):
         // the decoder's picture is damaged until the next keyframe.
         if (feed.flowing && missed > feed.missed) this.deps.keyframeWanted(input.id);
-        feed.pushed = pushed;
         feed.missed = missed;
       }
-      // The feed shown stays while it flows (a codec switch overlaps for a moment).
-      const shown = input.feeds[input.shown]?.flowing ? input.shown : input.feeds.findIndex((f) => f.flowing);
+      const shown = feedToShow(input);
       if (shown === input.shown) continue;
       input.shown = shown;
       this.layout(input, plan);
@@ -423,4 +443,21 @@ export class InputSet {
       return undefined;
     }
   }
+}
+
+/** One look at a network feed whose jitter buffer has pushed `pushed` packets in all. */
+export function lookAtFeed(feed: Pick<AttachedFeed, 'pushed' | 'moved' | 'quietLooks' | 'flowing'>, pushed: number): void {
+  feed.moved = pushed !== feed.pushed;
+  feed.quietLooks = feed.moved ? 0 : feed.quietLooks + 1;
+  feed.flowing = feed.moved || (feed.flowing && feed.quietLooks < QUIET_LOOKS_TO_STOP);
+  feed.pushed = pushed;
+}
+
+/** The feed to draw: one that moved (the one shown first), else the shown one while it still flows, else none (-1: the placeholder). */
+export function feedToShow(input: Pick<AttachedInput, 'feeds' | 'shown'>): number {
+  const current = input.feeds[input.shown];
+  if (current?.moved) return input.shown;
+  const moving = input.feeds.findIndex((f) => f.moved);
+  if (moving >= 0) return moving;
+  return current?.flowing ? input.shown : input.feeds.findIndex((f) => f.flowing);
 }
