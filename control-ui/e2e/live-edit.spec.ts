@@ -27,8 +27,10 @@ const AROUND_MS = 2500;
  * (this reader, on a shared 2-core machine), so only a freeze such as a pipeline restart's (~2.2 s)
  * fails here. That the encoded program itself has no gap over 100 ms around each change is
  * media-worker/test/live-edit.test.ts's (read from the recording, teed from the same encode).
+ * 1 s was too close to what a loaded machine gives this reader: 1 088 and 1 173 ms in one CI run
+ * (load 15), at a web page's addition and at a drag, with no restart.
  */
-const MAX_STREAM_GAP_MS = 1000;
+const MAX_STREAM_GAP_MS = 1500;
 
 /** The guest's camera, the overlay's block: colours nothing else in the program has (the host's camera is orange). */
 const GUEST_BLUE = [0, 64, 255];
