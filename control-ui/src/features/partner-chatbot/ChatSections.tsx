@@ -1,6 +1,7 @@
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import {
+  alertEventTypeNames,
   alertEventTypes,
   ALERT_VARIABLES,
   CHATBOT_COMMAND_NAME_MAX,
@@ -10,7 +11,6 @@ import {
   chatbotPermissionLabels,
   chatbotPermissionLevels,
   COMMAND_VARIABLES,
-  type AlertEventType,
   type ChatbotCommand,
   type ChatbotConfig,
 } from '@onair/protocol';
@@ -356,16 +356,6 @@ export function QuotesSection({ channelId, config, canEdit }: SectionProps) {
   );
 }
 
-const alertNames: Record<AlertEventType, string> = {
-  follow: 'Follow',
-  sub: 'Subscription',
-  resub: 'Resubscription',
-  twitchRaid: 'Raid',
-  twitchCheer: 'Cheer',
-  tip: 'Tip',
-  charity: 'Charity donation',
-};
-
 /** Alerts (spec §3): a chat message per event type, with the event's variables. */
 export function AlertsSection({ channelId, config, canEdit }: SectionProps) {
   const [alerts, setAlerts] = useState(config.alerts);
@@ -375,7 +365,7 @@ export function AlertsSection({ channelId, config, canEdit }: SectionProps) {
       {alertEventTypes.map((type) => (
         <div key={type} className={bot.filter}>
           <div className={bot.filterHead}>
-            <span className={styles.itemTitle}>{alertNames[type]}</span>
+            <span className={styles.itemTitle}>{alertEventTypeNames[type]}</span>
             <Switch
               label="On"
               checked={alerts[type].enabled}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import {
   ALERT_VARIABLES,
+  alertEventTypeNames,
   alertEventTypes,
   goalMetricLabels,
   moneyGoalMetrics,
@@ -10,7 +11,6 @@ import {
   SITE_IMAGE_ACCEPT,
   SITE_IMAGE_TYPES,
   widgetKindLabels,
-  type AlertEventType,
   type Widget,
   type WidgetOf,
 } from '@onair/protocol';
@@ -21,16 +21,6 @@ import { Button } from '../../components/Button.tsx';
 import { Select } from '../../components/Select.tsx';
 import partner from '../partner-home/Partner.module.css';
 import styles from './Overlays.module.css';
-
-const ALERT_LABELS: Record<AlertEventType, string> = {
-  follow: 'Follow',
-  sub: 'Subscription',
-  resub: 'Resubscription',
-  twitchRaid: 'Raid',
-  twitchCheer: 'Cheer',
-  tip: 'Tip',
-  charity: 'Charity donation',
-};
 
 const NO_CAMPAIGN = 'none';
 
@@ -195,11 +185,11 @@ export function WidgetInspector({
               <div key={type} className={styles.alertRow}>
                 <input
                   type="checkbox"
-                  aria-label={`${ALERT_LABELS[type]} alert on`}
+                  aria-label={`${alertEventTypeNames[type]} alert on`}
                   checked={template.enabled}
                   onChange={(e) => setTemplate({ enabled: e.target.checked })}
                 />
-                <Field label={`${ALERT_LABELS[type]} · ${ALERT_VARIABLES[type].map((v) => `{${v}}`).join(' ')}`} error={errors[`alerts.${type}.message`]}>
+                <Field label={`${alertEventTypeNames[type]} · ${ALERT_VARIABLES[type].map((v) => `{${v}}`).join(' ')}`} error={errors[`alerts.${type}.message`]}>
                   <input
                     className={partner.input}
                     maxLength={OVERLAY_MESSAGE_MAX}
@@ -226,7 +216,7 @@ export function WidgetInspector({
                   checked={widget.types.includes(type)}
                   onChange={(e) => set({ types: e.target.checked ? [...widget.types, type] : widget.types.filter((t) => t !== type) } as Partial<Widget>)}
                 />
-                {ALERT_LABELS[type]}
+                {alertEventTypeNames[type]}
               </label>
             ))}
           </div>
