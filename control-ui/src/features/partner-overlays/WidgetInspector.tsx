@@ -189,7 +189,10 @@ export function WidgetInspector({
                   checked={template.enabled}
                   onChange={(e) => setTemplate({ enabled: e.target.checked })}
                 />
-                <Field label={`${alertEventTypeNames[type]} · ${ALERT_VARIABLES[type].map((v) => `{${v}}`).join(' ')}`} error={errors[`alerts.${type}.message`]}>
+                <Field
+                  label={`${alertEventTypeNames[type]} · ${ALERT_VARIABLES[type].map((v) => `{${v}}`).join(' ')}`}
+                  error={errors[`alerts.${type}.message`]}
+                >
                   <input
                     className={partner.input}
                     maxLength={OVERLAY_MESSAGE_MAX}
