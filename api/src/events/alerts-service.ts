@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import {
   ALERTS_OVERLAY_PATH,
   alertChannels,
+  alertEventTypeNames,
   alertEventTypes,
   alertSettingSchema,
   alertSoundChosen,
@@ -19,6 +20,7 @@ import {
   type UploadPurpose,
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
+import type { UploadUseCheck } from '../uploads/upload-service.ts';
 import type { Logger } from '@onair/runtime';
 
 const ALERT_LOG_MAX = 200;
@@ -83,11 +85,17 @@ export class AlertsService {
     return out;
   }
 
-  /** The alert types whose sound is this upload. */
-  async typesPlaying(projectId: string, uploadId: string): Promise<AlertEventType[]> {
+  /** Why this upload may not be deleted: the alerts whose sound it is (the uploads service asks before a delete). */
+  readonly soundInUse: UploadUseCheck = async (projectId, uploadId) => {
     const settings = await this.settings(projectId);
-    return alertEventTypes.filter((t) => settings[t].sound === 'upload' && settings[t].soundUploadId === uploadId);
-  }
+    const types = alertEventTypes.filter((t) => settings[t].sound === 'upload' && settings[t].soundUploadId === uploadId);
+    if (types.length === 0) return undefined;
+    const names = types.map((t) => alertEventTypeNames[t]).join(', ');
+    return {
+      message: `This sound plays with the ${names} alert${types.length > 1 ? 's' : ''}. Choose another sound there first.`,
+      details: { alerts: types },
+    };
+  };
 
   async view(projectId: string): Promise<{ settings: AlertSettings; overlayUrl: string }> {
     return { settings: await this.settings(projectId), overlayUrl: this.overlayUrl(projectId) };

@@ -1,4 +1,4 @@
-import { alertEndpoints, alertEventTypeNames, channelEventEndpoints, eventEndpoints } from '@onair/protocol';
+import { alertEndpoints, channelEventEndpoints, eventEndpoints } from '@onair/protocol';
 import type { PlatformAccounts } from '../destinations/platform-accounts.ts';
 import type { SessionResolver } from '../http/auth-context.ts';
 import type { LeasesServices } from '../leases/module.ts';
@@ -31,15 +31,7 @@ export const eventsModule = {
       signForStudio: deps.ownPages.sign,
     });
     // An alert's uploaded sound is kept while an alert plays it.
-    deps.uploads.guardUse(async (projectId, uploadId) => {
-      const types = await alerts.typesPlaying(projectId, uploadId);
-      if (types.length === 0) return undefined;
-      const names = types.map((t) => alertEventTypeNames[t]).join(', ');
-      return {
-        message: `This sound plays with the ${names} alert${types.length > 1 ? 's' : ''}. Choose another sound there first.`,
-        details: { alerts: types },
-      };
-    });
+    deps.uploads.guardUse(alerts.soundInUse);
     return { alerts, eventsStore: new EventsStore(deps.db, deps.redis, deps.logger, alerts) };
   },
   /** `/ws`: new events of the feed. */

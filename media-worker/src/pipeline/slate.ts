@@ -2,7 +2,7 @@ import type { OutputProfile, RenderPlan } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import type { GstElement } from '../gst/gst.ts';
 import type { GstPipeline } from '../gst/pipeline.ts';
-import type { AttachedInput } from './inputs/input-set.ts';
+import { moved, type AttachedInput } from './inputs/input-set.ts';
 import { PictureLink } from './inputs/picture-link.ts';
 import { imageBin } from './sources/image.ts';
 
@@ -67,7 +67,7 @@ export class HoldingSlate {
     const shown = new Set(scene?.placements.filter((p) => p.visible && p.alpha > 0).map((p) => p.inputId));
     const live = [...inputs].filter((i) => shown.has(i.id) && i.feeds.some((f) => f.jitter));
     // Silent since the last look (not the placeholder's longer wait): the slate's own afterMs is the grace.
-    const dropped = live.some((i) => i.everFlowed) && !live.some((i) => i.feeds.some((f) => f.moved));
+    const dropped = live.some((i) => i.everFlowed) && !live.some((i) => i.feeds.some(moved));
     if (!dropped) {
       this.droppedSince = undefined;
       if (this.showingSince !== undefined) {

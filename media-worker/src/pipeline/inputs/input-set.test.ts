@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { feedToShow, lookAtFeed, QUIET_LOOKS_TO_STOP, type AttachedFeed } from './input-set.ts';
+import { feedToShow, flowing, lookAtFeed, moved, QUIET_LOOKS_TO_STOP, type AttachedFeed } from './input-set.ts';
 
-type Feed = Pick<AttachedFeed, 'pushed' | 'moved' | 'quietLooks' | 'flowing'>;
-const networkFeed = (): Feed => ({ pushed: 0, moved: false, quietLooks: 0, flowing: false });
+type Feed = Pick<AttachedFeed, 'pushed' | 'quietLooks'>;
+const networkFeed = (): Feed => ({ pushed: 0, quietLooks: Number.POSITIVE_INFINITY });
+/** What the look found of a feed. */
+const state = (feed: Feed) => ({ moved: moved(feed), flowing: flowing(feed) });
 
 /** Looks at every feed with its jitter buffer's packet count so far, then picks what the layer draws, as InputSet.checkFeeds does. */
 function look(input: { feeds: Feed[]; shown: number }, counts: number[]): number {
   input.feeds.forEach((feed, i) => lookAtFeed(feed, counts[i]!));
-  input.shown = feedToShow(input as Parameters<typeof feedToShow>[0]);
+  input.shown = feedToShow(input);
   return input.shown;
 }
 
@@ -20,12 +22,12 @@ describe('which feed of a network input its layer draws', () => {
     expect(look(input, [60])).toBe(0);
     // A hiccup of a second (a busy browser): the last frame stays, frozen, and the feed still flows.
     expect(look(input, [60])).toBe(0);
-    expect(input.feeds[0]).toMatchObject({ moved: false, flowing: true });
+    expect(state(input.feeds[0]!)).toMatchObject({ moved: false, flowing: true });
     expect(look(input, [90])).toBe(0);
     // Gone: one quiet look keeps it, the second puts the placeholder on.
     expect(look(input, [90])).toBe(0);
     expect(look(input, [90])).toBe(-1);
-    expect(input.feeds[0]).toMatchObject({ moved: false, flowing: false });
+    expect(state(input.feeds[0]!)).toMatchObject({ moved: false, flowing: false });
     // And the first packets take it away again.
     expect(look(input, [91])).toBe(0);
   });
@@ -36,7 +38,7 @@ describe('which feed of a network input its layer draws', () => {
     // The browser changes codec: VP8 stops, H.264 starts (for a moment both).
     expect(look(input, [45, 10])).toBe(0);
     expect(look(input, [45, 40])).toBe(1);
-    expect(input.feeds[0]!.flowing).toBe(true);
+    expect(flowing(input.feeds[0]!)).toBe(true);
     // Back to VP8 while H.264 is in its quiet grace: the one that moves is drawn.
     expect(look(input, [60, 40])).toBe(0);
   });

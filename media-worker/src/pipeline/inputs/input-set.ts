@@ -18,12 +18,11 @@ export interface AttachedFeed {
   pushed: number;
   /** Packets the jitter buffer gave up on (lost, or too late), at the last look. */
   missed: number;
-  /** Packets moved since the last look (a feed without a jitter buffer always moves). */
-  moved: boolean;
-  /** Looks in a row that found no packet moved. */
+  /**
+   * Looks in a row that found no packet moved: 0 when some moved since the last look (a feed
+   * without a jitter buffer always), Infinity before its first packet. See moved() and flowing().
+   */
   quietLooks: number;
-  /** Moved within QUIET_LOOKS_TO_STOP looks: a sender's hiccup freezes its picture, it does not take it off. */
-  flowing: boolean;
 }
 
 /**
@@ -169,13 +168,11 @@ export class InputSet {
           jitter,
           pushed: 0,
           missed: 0,
-          moved: !jitter,
-          quietLooks: 0,
-          flowing: !jitter,
+          quietLooks: jitter ? Number.POSITIVE_INFINITY : 0,
         });
       });
       if (bins.placeholder) attached.placeholder = link(bins.placeholder, 'placeholder');
-      attached.shown = attached.feeds.findIndex((f) => f.flowing);
+      attached.shown = attached.feeds.findIndex(flowing);
       if (bins.audio) {
         const tee = makeElement('tee', `${name}-atee`, { 'allow-not-linked': true });
         gst.add(bins.audio);
@@ -363,21 +360,19 @@ export class InputSet {
         const stats = feed.jitter.stats as { toString(): string } | undefined;
         const pushed = structureNumber(stats, 'num-pushed');
         const missed = structureNumber(stats, 'num-lost') + structureNumber(stats, 'num-late');
-        const was = feed.flowing;
+        const was = flowing(feed);
         lookAtFeed(feed, pushed);
         // Its first packets: a keyframe asked for before this input's port listened (a track routed
         // to it as it joined) never reached its decoder, and browsers send none by themselves.
-        if (feed.flowing && !input.everFlowed) this.deps.keyframeWanted(input.id);
-        if (feed.flowing) input.everFlowed = true;
+        const now = flowing(feed);
+        if (now && !input.everFlowed) this.deps.keyframeWanted(input.id);
+        if (now) input.everFlowed = true;
         // Operators read from this when a picture froze or a source went to its placeholder.
-        if (was !== feed.flowing && input.everFlowed)
-          this.deps.logger.info(
-            { inputId: input.id, feed: input.feeds.indexOf(feed), pushed, missed },
-            feed.flowing ? 'input feed flows' : 'input feed stopped',
-          );
+        if (was !== now && input.everFlowed)
+          this.deps.logger.info({ inputId: input.id, feed: input.feeds.indexOf(feed), pushed, missed }, now ? 'input feed flows' : 'input feed stopped');
         // Losses the sender's own loss detection cannot see (dropped here, after the network):
         // the decoder's picture is damaged until the next keyframe.
-        if (feed.flowing && missed > feed.missed) this.deps.keyframeWanted(input.id);
+        if (now && missed > feed.missed) this.deps.keyframeWanted(input.id);
         feed.missed = missed;
       }
       const shown = feedToShow(input);
@@ -445,19 +440,23 @@ export class InputSet {
   }
 }
 
+/** Packets moved since the last look. */
+export const moved = (feed: Pick<AttachedFeed, 'quietLooks'>): boolean => feed.quietLooks === 0;
+
+/** Moved within the last QUIET_LOOKS_TO_STOP looks: a sender's hiccup freezes its picture, it does not take it off. */
+export const flowing = (feed: Pick<AttachedFeed, 'quietLooks'>): boolean => feed.quietLooks < QUIET_LOOKS_TO_STOP;
+
 /** One look at a network feed whose jitter buffer has pushed `pushed` packets in all. */
-export function lookAtFeed(feed: Pick<AttachedFeed, 'pushed' | 'moved' | 'quietLooks' | 'flowing'>, pushed: number): void {
-  feed.moved = pushed !== feed.pushed;
-  feed.quietLooks = feed.moved ? 0 : feed.quietLooks + 1;
-  feed.flowing = feed.moved || (feed.flowing && feed.quietLooks < QUIET_LOOKS_TO_STOP);
+export function lookAtFeed(feed: Pick<AttachedFeed, 'pushed' | 'quietLooks'>, pushed: number): void {
+  feed.quietLooks = pushed !== feed.pushed ? 0 : feed.quietLooks + 1;
   feed.pushed = pushed;
 }
 
 /** The feed to draw: one that moved (the one shown first), else the shown one while it still flows, else none (-1: the placeholder). */
-export function feedToShow(input: Pick<AttachedInput, 'feeds' | 'shown'>): number {
+export function feedToShow(input: { feeds: readonly Pick<AttachedFeed, 'quietLooks'>[]; shown: number }): number {
   const current = input.feeds[input.shown];
-  if (current?.moved) return input.shown;
-  const moving = input.feeds.findIndex((f) => f.moved);
+  if (current && moved(current)) return input.shown;
+  const moving = input.feeds.findIndex(moved);
   if (moving >= 0) return moving;
-  return current?.flowing ? input.shown : input.feeds.findIndex((f) => f.flowing);
+  return current && flowing(current) ? input.shown : input.feeds.findIndex(flowing);
 }
