@@ -3,3 +3,4 @@ export * from './schemas.ts';
 export * from './broadcast.ts';
 export * from './events.ts';
 export * from './http.ts';
+export * from './local-stream.ts';
