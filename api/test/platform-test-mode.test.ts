@@ -13,7 +13,6 @@ import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } f
 // doubles are the ones `./onair start` runs (embedded/src/platform-test-mode.ts).
 
 const LOCAL_RTMP = 'rtmp://127.0.0.1:19999/live';
-const KEYS = { twitch: 'twitch_test_key', youtube: 'youtube_test_key', facebook: 'facebook_test_key' };
 
 let api: StudioApi;
 let plain: StudioApi;
@@ -25,12 +24,12 @@ beforeAll(async () => {
   doubles = await startPlatformTestMode({
     platforms: ['twitch', 'youtube', 'facebook'],
     redirectOrigins: [],
-    ingest: { rtmpUrl: LOCAL_RTMP, streamKeys: KEYS },
+    ingest: { rtmpUrl: LOCAL_RTMP },
   });
   const logger = pino({ level: 'trace', redact: { paths: redactedPaths, censor: '[redacted]' } }, { write: (line: string) => void logLines.push(line) });
   // No live broadcast here: the connectors stay idle (the e2e flow goes live).
   api = await startStudioApi({
-    env: { SECRETS_KEY: SecretBox.generateKey(), LOCAL_RTMP_URL: LOCAL_RTMP, LOCAL_RTMP_KEY: 'local_key', ...doubles.env },
+    env: { SECRETS_KEY: SecretBox.generateKey(), LOCAL_RTMP_URL: LOCAL_RTMP, ...doubles.env },
     logger,
   });
   doubles.allowRedirectOrigin(api.url);

@@ -211,7 +211,8 @@ export class FacebookChatDouble extends ChatDoubleBase {
       const id = this.goLive();
       this.ownerId = owner.id;
       this.liveVideos.push({ id, targetId: node, title: b.title ?? '', description: b.description ?? '', privacy: b.privacy ?? null });
-      const key = this.ingest!.streamKey;
+      // The account's own key (Facebook gives each live video a stream URL of its owner's).
+      const key = this.ingest!.keys.keyOf(owner.id);
       json(res, 200, { id, stream_url: `${this.ingest!.rtmpUrl}/${key}`, secure_stream_url: `${this.ingest!.rtmpUrl}/${key}` });
       return true;
     }

@@ -259,7 +259,8 @@ function testModeRoute(
       kind: 'youtube#liveStream',
       id,
       snippet: b.snippet,
-      cdn: { ...b.cdn, ingestionInfo: { ingestionAddress: ingest.rtmpUrl, streamName: ingest.streamKey } },
+      // The channel's own stream name, as YouTube gives each channel's liveStream its own.
+      cdn: { ...b.cdn, ingestionInfo: { ingestionAddress: ingest.rtmpUrl, streamName: ingest.keys.keyOf(d.ownerOf(token)?.id ?? d.owner.channelId) } },
       status: { streamStatus: 'ready' },
     });
     return true;
