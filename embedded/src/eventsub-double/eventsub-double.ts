@@ -100,6 +100,11 @@ export class EventSubDouble extends ChatDoubleBase {
     this.controls.set('titles', () => Object.fromEntries(this.titles));
     this.controls.set('chat-sent', () => this.chatSent);
     this.controls.set('know-login', (b) => this.knowLogin(String(b.id), String(b.login)));
+    // Test mode: where a channel's stream arrives (the local RTMP server under the channel's own key), for a test to read it.
+    this.controls.set('stream-url', (b) => {
+      const id = [...this.logins].find(([, login]) => login === String(b.login))?.[0];
+      return this.ingest && id !== undefined ? `${this.ingest.rtmpUrl}/${this.ingest.keys.keyOf(id)}` : null;
+    });
     this.controls.set('keepalive', (b) => {
       this.keepaliveSeconds = Number(b.seconds ?? 10);
     });
