@@ -191,6 +191,50 @@ describe('platforms in test mode', () => {
   });
 });
 
+describe('two test-mode channels at once', () => {
+  it("each YouTube and Facebook channel has its own live chat and stream key; the audience panel reaches that channel's only", async () => {
+    const channels = [];
+    for (const name of ['Cleo Tube', 'Dan Tube']) {
+      const projectId = await newProject();
+      const yt = await add(projectId, { type: 'YouTube', settings: { title: `${name} live` } });
+      const fb = await add(projectId, { type: 'Facebook', settings: { title: `${name} live` } });
+      await connect('youtube', projectId, yt.id, 'allow', name);
+      await connect('facebook', projectId, fb.id, 'allow', `${name} Book`);
+      const prepared = (
+        (await call(api, host, 'POST', `/api/v1/projects/${projectId}/destinations/start-broadcast`)).body as { destinations: PlatformPreparation[] }
+      ).destinations;
+      expect(prepared.map((p) => p.ok)).toEqual([true, true]);
+      const [ytRow, fbRow] = await Promise.all([yt.id, fb.id].map((id) => api.db.destination.findUniqueOrThrow({ where: { id } })));
+      channels.push({
+        projectId,
+        yt: yt.id,
+        fb: fb.id,
+        ytChannel: ytRow!.platformAccountId!,
+        fbAccount: fbRow!.platformAccountId!,
+        ytKey: ytRow!.streamKeyEnc,
+      });
+    }
+    const [cleo, dan] = channels as [(typeof channels)[number], (typeof channels)[number]];
+    const youtube = doubles.youtube!.chat;
+    const facebook = doubles.facebook!.chat;
+    // Each channel's own key (sealed differently anyway: compare what the double handed out).
+    expect(doubles.streamKeys.youtube!.keyOf(cleo.ytChannel)).not.toBe(doubles.streamKeys.youtube!.keyOf(dan.ytChannel));
+    expect(doubles.streamKeys.facebook!.keyOf(cleo.fbAccount)).not.toBe(doubles.streamKeys.facebook!.keyOf(dan.fbAccount));
+    const cleoChat = youtube.chatOfChannel(cleo.ytChannel)!;
+    const danChat = youtube.chatOfChannel(dan.ytChannel)!;
+    expect(cleoChat.id).not.toBe(danChat.id);
+
+    // Cleo's viewer writes on YouTube and Facebook while Dan is live too: only Cleo's chat and video get it.
+    expect((await act(cleo.projectId, cleo.yt, { kind: 'chat', viewer: 'Cleo Fan', text: 'Hi Cleo' })).status).toBe(200);
+    expect(youtube.items.at(-1)).toMatchObject({ snippet: { liveChatId: cleoChat.id, displayMessage: 'Hi Cleo' } });
+    expect((await act(dan.projectId, dan.yt, { kind: 'superChat', viewer: 'Dan Fan', message: 'Go Dan', amount: 2, currency: 'USD' })).status).toBe(200);
+    expect(youtube.items.at(-1)).toMatchObject({ snippet: { liveChatId: danChat.id, type: 'superChatEvent' } });
+    expect((await act(cleo.projectId, cleo.fb, { kind: 'chat', viewer: 'FB Cleo Fan', text: 'Hi from FB' })).status).toBe(200);
+    expect(facebook.comments.at(-1)!.id.startsWith(`${facebook.videoOfOwner(cleo.fbAccount)}_`)).toBe(true);
+    expect(facebook.videoOfOwner(cleo.fbAccount)).not.toBe(facebook.videoOfOwner(dan.fbAccount));
+  });
+});
+
 describe('the audience panel', () => {
   let projectId: string;
   let twitch: DestinationView;
