@@ -19,6 +19,7 @@ import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { staticUi } from './http/static-ui.ts';
 import { INGEST_CALLBACK_PREFIX } from './ingest/routes.ts';
+import { LOCAL_STREAM_CALLBACK_PREFIX } from './destinations/local-stream-routes.ts';
 import { ingestModule } from './ingest/module.ts';
 import { membersModule } from './members/module.ts';
 import { middleware, type HttpPart } from './module.ts';
@@ -135,8 +136,13 @@ export function createApp(c: Composition): Express {
   app.use(
     pinoHttp({
       logger: c.logger,
-      // The RTMP server's callbacks carry its secret in the path: never logged (the ingest logs its own decisions).
-      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') || (req.url ?? '').startsWith(INGEST_CALLBACK_PREFIX) },
+      // The RTMP servers' callbacks carry their secret in the path: never logged (the ingest and the Local streams log their own decisions).
+      autoLogging: {
+        ignore: (req) =>
+          ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') ||
+          (req.url ?? '').startsWith(INGEST_CALLBACK_PREFIX) ||
+          (req.url ?? '').startsWith(LOCAL_STREAM_CALLBACK_PREFIX),
+      },
       // Only the path: query strings can carry one-time tokens (magic links, OAuth codes).
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),

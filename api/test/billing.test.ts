@@ -13,7 +13,7 @@ let api: StudioApi;
 beforeAll(async () => {
   // A secrets key: custom RTMP destinations store a stream key.
   api = await startStudioApi({
-    env: { SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), LOCAL_RTMP_URL: 'rtmp://127.0.0.1:1935/live', LOCAL_RTMP_KEY: 'local-key' },
+    env: { SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), LOCAL_RTMP_URL: 'rtmp://127.0.0.1:1935/live' },
   });
 });
 afterAll(async () => {

@@ -36,7 +36,7 @@ const secretsKey = SecretBox.generateKey();
 
 beforeAll(async () => {
   [twitch, youtube, facebook] = await Promise.all([startTwitchDouble(), startYouTubeDouble(), startFacebookDouble()]);
-  const env = { SECRETS_KEY: secretsKey, LOCAL_RTMP_URL, LOCAL_RTMP_KEY: 'local-key', ...twitch.env(), ...youtube.env(), ...facebook.env() };
+  const env = { SECRETS_KEY: secretsKey, LOCAL_RTMP_URL, ...twitch.env(), ...youtube.env(), ...facebook.env() };
   api = await startStudioApi({ env });
   // An operator who lets creators push to their own network.
   lan = await startStudioApi({ databaseUrl: api.databaseUrl, env: { ...env, ALLOW_PRIVATE_RTMP: 'true' } });

@@ -28,7 +28,6 @@ beforeAll(async () => {
   const env = {
     SECRETS_KEY: secretsKey,
     LOCAL_RTMP_URL,
-    LOCAL_RTMP_KEY: 'local-key',
     INGEST_RTMP_URL: 'rtmp://ingest.example.test',
     INGEST_CALLBACK_SECRET: CALLBACK_SECRET,
     INGEST_GRACE_SECONDS: '1',

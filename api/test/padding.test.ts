@@ -14,7 +14,7 @@ let host: TestUser;
 const secretsKey = SecretBox.generateKey();
 
 beforeAll(async () => {
-  api = await startStudioApi({ env: { SECRETS_KEY: secretsKey, LOCAL_RTMP_URL: 'rtmp://127.0.0.1:19350/live', LOCAL_RTMP_KEY: 'local-key' } });
+  api = await startStudioApi({ env: { SECRETS_KEY: secretsKey, LOCAL_RTMP_URL: 'rtmp://127.0.0.1:19350/live' } });
   host = await createTestUser(api);
 });
 afterAll(async () => {

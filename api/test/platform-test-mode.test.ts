@@ -13,7 +13,6 @@ import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } f
 // doubles are the ones `./onair start` runs (embedded/src/platform-test-mode.ts).
 
 const LOCAL_RTMP = 'rtmp://127.0.0.1:19999/live';
-const KEYS = { twitch: 'twitch_test_key', youtube: 'youtube_test_key', facebook: 'facebook_test_key' };
 
 let api: StudioApi;
 let plain: StudioApi;
@@ -25,12 +24,12 @@ beforeAll(async () => {
   doubles = await startPlatformTestMode({
     platforms: ['twitch', 'youtube', 'facebook'],
     redirectOrigins: [],
-    ingest: { rtmpUrl: LOCAL_RTMP, streamKeys: KEYS },
+    ingest: { rtmpUrl: LOCAL_RTMP },
   });
   const logger = pino({ level: 'trace', redact: { paths: redactedPaths, censor: '[redacted]' } }, { write: (line: string) => void logLines.push(line) });
   // No live broadcast here: the connectors stay idle (the e2e flow goes live).
   api = await startStudioApi({
-    env: { SECRETS_KEY: SecretBox.generateKey(), LOCAL_RTMP_URL: LOCAL_RTMP, LOCAL_RTMP_KEY: 'local_key', ...doubles.env },
+    env: { SECRETS_KEY: SecretBox.generateKey(), LOCAL_RTMP_URL: LOCAL_RTMP, ...doubles.env },
     logger,
   });
   doubles.allowRedirectOrigin(api.url);
@@ -189,6 +188,50 @@ describe('platforms in test mode', () => {
     const comment = await act(projectId, fb.id, { kind: 'chat', viewer: 'FB Friend', text: 'Hello from Facebook' });
     expect(comment.status).toBe(200);
     expect(doubles.facebook!.chat.comments.at(-1)).toMatchObject({ message: 'Hello from Facebook', from: { name: 'FB Friend' } });
+  });
+});
+
+describe('two test-mode channels at once', () => {
+  it("each YouTube and Facebook channel has its own live chat and stream key; the audience panel reaches that channel's only", async () => {
+    const channels = [];
+    for (const name of ['Cleo Tube', 'Dan Tube']) {
+      const projectId = await newProject();
+      const yt = await add(projectId, { type: 'YouTube', settings: { title: `${name} live` } });
+      const fb = await add(projectId, { type: 'Facebook', settings: { title: `${name} live` } });
+      await connect('youtube', projectId, yt.id, 'allow', name);
+      await connect('facebook', projectId, fb.id, 'allow', `${name} Book`);
+      const prepared = (
+        (await call(api, host, 'POST', `/api/v1/projects/${projectId}/destinations/start-broadcast`)).body as { destinations: PlatformPreparation[] }
+      ).destinations;
+      expect(prepared.map((p) => p.ok)).toEqual([true, true]);
+      const [ytRow, fbRow] = await Promise.all([yt.id, fb.id].map((id) => api.db.destination.findUniqueOrThrow({ where: { id } })));
+      channels.push({
+        projectId,
+        yt: yt.id,
+        fb: fb.id,
+        ytChannel: ytRow!.platformAccountId!,
+        fbAccount: fbRow!.platformAccountId!,
+        ytKey: ytRow!.streamKeyEnc,
+      });
+    }
+    const [cleo, dan] = channels as [(typeof channels)[number], (typeof channels)[number]];
+    const youtube = doubles.youtube!.chat;
+    const facebook = doubles.facebook!.chat;
+    // Each channel's own key (sealed differently anyway: compare what the double handed out).
+    expect(doubles.streamKeys.youtube!.keyOf(cleo.ytChannel)).not.toBe(doubles.streamKeys.youtube!.keyOf(dan.ytChannel));
+    expect(doubles.streamKeys.facebook!.keyOf(cleo.fbAccount)).not.toBe(doubles.streamKeys.facebook!.keyOf(dan.fbAccount));
+    const cleoChat = youtube.chatOfChannel(cleo.ytChannel)!;
+    const danChat = youtube.chatOfChannel(dan.ytChannel)!;
+    expect(cleoChat.id).not.toBe(danChat.id);
+
+    // Cleo's viewer writes on YouTube and Facebook while Dan is live too: only Cleo's chat and video get it.
+    expect((await act(cleo.projectId, cleo.yt, { kind: 'chat', viewer: 'Cleo Fan', text: 'Hi Cleo' })).status).toBe(200);
+    expect(youtube.items.at(-1)).toMatchObject({ snippet: { liveChatId: cleoChat.id, displayMessage: 'Hi Cleo' } });
+    expect((await act(dan.projectId, dan.yt, { kind: 'superChat', viewer: 'Dan Fan', message: 'Go Dan', amount: 2, currency: 'USD' })).status).toBe(200);
+    expect(youtube.items.at(-1)).toMatchObject({ snippet: { liveChatId: danChat.id, type: 'superChatEvent' } });
+    expect((await act(cleo.projectId, cleo.fb, { kind: 'chat', viewer: 'FB Cleo Fan', text: 'Hi from FB' })).status).toBe(200);
+    expect(facebook.comments.at(-1)!.id.startsWith(`${facebook.videoOfOwner(cleo.fbAccount)}_`)).toBe(true);
+    expect(facebook.videoOfOwner(cleo.fbAccount)).not.toBe(facebook.videoOfOwner(dan.fbAccount));
   });
 });
 

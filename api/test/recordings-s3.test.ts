@@ -48,7 +48,6 @@ beforeAll(async () => {
   env = {
     SECRETS_KEY: SecretBox.generateKey(),
     LOCAL_RTMP_URL: 'rtmp://127.0.0.1:19350/live',
-    LOCAL_RTMP_KEY: 'local-key',
     UPLOADS_BACKEND: 's3',
     UPLOADS_DIR: store,
     UPLOADS_S3_ENDPOINT: endpoint,

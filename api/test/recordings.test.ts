@@ -25,7 +25,7 @@ const secretsKey = SecretBox.generateKey();
 beforeAll(async () => {
   store = mkdtempSync(join(tmpdir(), 'onair-recordings-'));
   api = await startStudioApi({
-    env: { SECRETS_KEY: secretsKey, UPLOADS_DIR: store, LOCAL_RTMP_URL: 'rtmp://127.0.0.1:19350/live', LOCAL_RTMP_KEY: 'local-key' },
+    env: { SECRETS_KEY: secretsKey, UPLOADS_DIR: store, LOCAL_RTMP_URL: 'rtmp://127.0.0.1:19350/live' },
     now: () => new Date(clock),
   });
   premium = await createTestUser(api, { plan: 'Premium' });

@@ -27,7 +27,7 @@ const secretsKey = SecretBox.generateKey();
 
 beforeAll(async () => {
   store = mkdtempSync(join(tmpdir(), 'onair-schedules-'));
-  const env = { SECRETS_KEY: secretsKey, UPLOADS_DIR: store, LOCAL_RTMP_URL: 'rtmp://127.0.0.1:19350/live', LOCAL_RTMP_KEY: 'local-key' };
+  const env = { SECRETS_KEY: secretsKey, UPLOADS_DIR: store, LOCAL_RTMP_URL: 'rtmp://127.0.0.1:19350/live' };
   const redis = new Redis(testRedisUrl());
   queue = new ScheduledBroadcastQueue(redis, { prefix });
   api = await startStudioApi({ env, scheduleQueue: queue });

@@ -4,6 +4,7 @@ import { type Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { near, pixel, watchFrames } from './support/fake-media.ts';
 import { openNewStudio, publicOrigin, signIn } from './support/studio.ts';
+import { localStreamUrl, twitchTestStreamUrl } from './support/local-stream.ts';
 
 // Issue 39 item 4, chat on screen as a host meets it: live to the local server (horizontal) and to
 // Twitch in test mode (vertical; connected through its popup, as platform-test-mode.spec does), a
@@ -126,8 +127,9 @@ test('chat on screen: a Twitch viewer’s message clicked into the program, foun
 
   await destinations.getByRole('button', { name: 'Go Live' }).click();
   await expect(destinations.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
-  const output = process.env.ONAIR_E2E_LOCAL_RTMP!;
-  const verticalOutput = process.env.ONAIR_E2E_TWITCH_RTMP!;
+  // This project's own Local stream, and the Twitch channel's own ingest stream.
+  const output = await localStreamUrl(context.request, projectId, origin);
+  const verticalOutput = await twitchTestStreamUrl(channel);
 
   // A viewer writes, with markup in the message, from the test-mode audience panel.
   const [panel] = await Promise.all([context.waitForEvent('page'), destinations.getByRole('link', { name: 'Act as the audience' }).click()]);

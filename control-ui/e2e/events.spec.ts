@@ -7,6 +7,7 @@ import { SecretBox } from '../../runtime/src/secret-box.ts';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
 import { grabFrame, meanVolume, near, pixel, watchFrames } from './support/fake-media.ts';
 import { openNewStudio, signIn } from './support/studio.ts';
+import { localStreamUrl } from './support/local-stream.ts';
 
 // Events feed and on-screen alerts (issue 17) as a creator meets them: live to the local
 // destination with a linked Twitch channel (written to the database as the OAuth flow leaves it),
@@ -300,7 +301,7 @@ test('alerts in the program: added to the scene, a test alert, a follow seen and
   test.setTimeout(300_000);
   expect(projectId, 'the feed flow above opened the live studio').toBeDefined();
   const feed = page.getByRole('region', { name: 'Events feed' });
-  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP!;
+  const localUrl = await localStreamUrl(page.request, projectId);
   // Alerts: into the scene, the follow alert for 8 s and the raid's for 4 s.
   await feed.getByRole('button', { name: 'Alerts in the program' }).click();
   const dialog = page.getByRole('dialog', { name: 'Alerts' });

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { fakeMediaLaunchOptions, grabFrame, near, ORANGE, pixel, probeStreams } from './support/fake-media.ts';
+import { localStreamUrl } from './support/local-stream.ts';
 
 test.use({ launchOptions: fakeMediaLaunchOptions(), permissions: ['camera', 'microphone'], viewport: { width: 1440, height: 900 } });
 
@@ -38,8 +39,6 @@ function previewPixel(page: Page, x: number, y: number): Promise<number[] | null
 
 test('a new creator signs in from the home page, sees their camera in a new project, and goes live to the local destination', async ({ page }, testInfo) => {
   test.setTimeout(180_000);
-  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
-  if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
   const email = `first-run-${randomUUID()}@example.test`;
 
   // Signed out, the home page says what OnAir is and offers sign-in.
@@ -80,6 +79,9 @@ test('a new creator signs in from the home page, sees their camera in a new proj
   await destinations.getByRole('button', { name: 'Add Destination' }).click();
   await page.getByTestId('destination-tile-Local').click();
   await expect(destinations.getByTestId('destination-row')).toHaveCount(1);
+  // This project's own Local stream, where a viewer watches it.
+  const projectId = /studio\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+  const localUrl = await localStreamUrl(page.request, projectId);
   await destinations.getByRole('button', { name: 'Go Live' }).click();
   await expect(destinations.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
 
@@ -100,7 +102,6 @@ test('a new creator signs in from the home page, sees their camera in a new proj
   await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 
   // Free the stack's media worker for the flows after this one.
-  const projectId = /studio\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
   await page.close();
   await page.request.delete(`/api/v1/projects/${projectId}/session`);
 });

@@ -69,15 +69,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.ONAIR_E2E_CHAT_YOUTUBE = platforms.youtube.chat.url;
   process.env.ONAIR_E2E_CHAT_FACEBOOK = platforms.facebook.chat.url;
   process.env.ONAIR_E2E_EVENTSUB = platforms.twitch.events.url;
-  // Where a test-mode Twitch channel's stream arrives (the local RTMP server, under Twitch's test key).
-  process.env.ONAIR_E2E_TWITCH_RTMP = stack.localRtmp.server.url(platforms.streamKeys.twitch!);
   process.env.ONAIR_E2E_URL = stack.url;
   // The Stripe double's test-mode dashboard (Connect payouts are moved on there).
   if (stack.stripe) process.env.ONAIR_E2E_STRIPE = stack.stripe.url;
   // For flows that stand in for a service the UI cannot drive yet (billing writing a subscription).
   process.env.ONAIR_E2E_DATABASE_URL = stack.databaseUrl;
-  // Where the built-in local destination can be watched (ffprobe), key included.
-  process.env.ONAIR_E2E_LOCAL_RTMP = stack.localRtmp.server.url(stack.localRtmp.key);
+  // A project's Local stream and a test-mode channel's stream are read at their own addresses: support/local-stream.ts.
   // Where an encoder publishes to the stack's RTMP ingest (rtmp://127.0.0.1:<port>).
   process.env.ONAIR_E2E_INGEST = stack.ingest.pullUrl;
   // A known camera picture (orange) and a steady tone for Chromium's fake devices (see support/fake-media.ts),

@@ -9,6 +9,7 @@ import type { DestinationView } from '@onair/protocol';
 import { startRtmpServer, type RunningRtmpServer } from '../../embedded/src/rtmp-server.ts';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
 import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
+import { localStreamUrl } from './support/local-stream.ts';
 
 test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } });
 
@@ -50,8 +51,6 @@ test('Go Live pushes to two custom RTMP servers and the local destination; one t
 }) => {
   test.setTimeout(240_000);
   const [one, two] = receivers as [RunningRtmpServer, RunningRtmpServer];
-  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
-  if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
   const email = `live-${randomUUID()}@example.test`;
   await signIn(context.request, email);
   await grantPremium(context.request);
@@ -65,6 +64,8 @@ test('Go Live pushes to two custom RTMP servers and the local destination; one t
   const first = await add({ type: 'CustomRTMP', name: 'Server one', rtmpUrl: `rtmp://127.0.0.1:${one.port}/${one.application}`, streamKey: 'key-one' });
   await add({ type: 'CustomRTMP', name: 'Server two', rtmpUrl: `rtmp://127.0.0.1:${two.port}/${two.application}`, streamKey: 'key-two' });
   await add({ type: 'Local' });
+  // This project's own Local stream (another project's is another name on the same server).
+  const localUrl = await localStreamUrl(context.request, projectId);
   // The other adds reached this studio over /ws.
   await expect(panel(page).getByTestId('destination-row')).toHaveCount(3);
 

@@ -10,6 +10,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { fakeMediaLaunchOptions, grabFrame, near, ORANGE, pixel } from './support/fake-media.ts';
 import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
+import { localStreamUrl } from './support/local-stream.ts';
 
 const SHOTS = process.env.ONAIR_E2E_SHOTS;
 /** The guest's camera: a colour nothing else in the program has. */
@@ -51,8 +52,6 @@ test('a guest joins by link, is seen in the output, chats both ways; a new link 
   browser,
 }) => {
   test.setTimeout(300_000);
-  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
-  if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
   await signIn(context.request, `guests-host-${randomUUID()}@example.test`);
   await grantPremium(context.request);
   const projectId = await openNewStudio(page, 'Guest show');
@@ -120,6 +119,8 @@ test('a guest joins by link, is seen in the output, chats both ways; a new link 
 
   // The output: the guest's blue camera where the layer is (over the host's orange camera).
   expect((await context.request.post(`/api/v1/projects/${projectId}/destinations`, { data: { type: 'Local' } })).status()).toBe(201);
+  // This project's own Local stream.
+  const localUrl = await localStreamUrl(context.request, projectId);
   await page.getByRole('button', { name: 'Go Live' }).click();
   await expect(page.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
   let seen = 'no frame';

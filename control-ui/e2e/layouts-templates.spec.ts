@@ -11,6 +11,7 @@ import { chromium, type Browser, type Locator, type Page } from '@playwright/tes
 import { expect, test } from './support/fixtures.ts';
 import { fakeMediaLaunchOptions, grabFrame, near, ORANGE, pixel, probeStreams } from './support/fake-media.ts';
 import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
+import { localStreamUrl } from './support/local-stream.ts';
 
 const SHOTS = process.env.ONAIR_E2E_SHOTS;
 const BLUE = [0, 64, 255];
@@ -87,15 +88,13 @@ async function screenshots(page: Page, name: string): Promise<void> {
 
 test("Beam: a new creator's camera fills the program; Go Live, Add Destination and Platform Chat fit a 1280×720 window", async ({ page, context }) => {
   test.setTimeout(180_000);
-  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
-  if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
   await signIn(context.request, `beam-${randomUUID()}@example.test`);
   // Premium: three destinations (Free has two, and no custom RTMP).
   await grantPremium(context.request);
   await page.goto('/');
   await expect(page.getByLabel('Template')).toHaveText('Beam');
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/new-project-template.png` });
-  await openNewStudio(page, 'Beam show', '', { template: 'Beam' });
+  const projectId = await openNewStudio(page, 'Beam show', '', { template: 'Beam' });
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-box', '0,0,1280,720');
   // Full frame: its corners are the canvas's own, square (the worker draws it so too).
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="webcam"]')).toHaveAttribute('data-corner-radius', '0');
@@ -119,6 +118,8 @@ test("Beam: a new creator's camera fills the program; Go Live, Add Destination a
   await destinations.getByRole('button', { name: 'Add Destination' }).click();
   await page.getByTestId('destination-tile-Local').click();
   await expect(destinations.getByTestId('destination-row')).toHaveCount(3);
+  // This project's own Local stream.
+  const localUrl = await localStreamUrl(context.request, projectId);
   // Only the local destination goes live: the others point at a server that does not exist.
   for (const row of await destinations.getByTestId('destination-row').all()) {
     if (!(await row.textContent())?.includes('Local')) await row.getByRole('switch').click();
@@ -160,8 +161,6 @@ test('layouts: Side by side with a guest and Picture in picture with a screen sh
   context,
 }) => {
   test.setTimeout(300_000);
-  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
-  if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
   await signIn(context.request, `layouts-${randomUUID()}@example.test`);
   await grantPremium(context.request);
   const projectId = await openNewStudio(page, 'Layout show', '', { template: 'Beam' });
@@ -218,6 +217,8 @@ test('layouts: Side by side with a guest and Picture in picture with a screen sh
   await expect(layouts.getByRole('button', { name: 'Side by side' })).toHaveAttribute('aria-pressed', 'true');
   await expect(layouts.getByRole('switch', { name: 'Follow' })).toBeChecked();
   expect((await context.request.post(`/api/v1/projects/${projectId}/destinations`, { data: { type: 'Local' } })).status()).toBe(201);
+  // This project's own Local stream.
+  const localUrl = await localStreamUrl(context.request, projectId);
   await page.getByRole('button', { name: 'Go Live' }).click();
   await expect(page.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
   const sideBySide = (rgb: Buffer) => `left ${pixel(rgb, 320, 360).join(',')}, right ${pixel(rgb, 960, 360).join(',')}`;

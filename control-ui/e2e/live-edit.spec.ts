@@ -18,6 +18,7 @@ import { fakeMediaLaunchOptions, near, solidCameraFile } from './support/fake-me
 import { completeOnboarding } from './support/partner.ts';
 import { colourAt, readStream, type StreamReader } from './support/stream-reader.ts';
 import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
+import { localStreamUrl } from './support/local-stream.ts';
 
 const SHOTS = process.env.ONAIR_E2E_SHOTS;
 /** Half of the window read around each change (the media worker's own live-edit test reads the same). */
@@ -102,8 +103,6 @@ test('live: a guest joins by link and is added to the scene, a screen share and 
   context,
 }) => {
   test.setTimeout(240_000);
-  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
-  if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
   const request = context.request;
   await signIn(request, `live-edit-${randomUUID()}@example.test`);
   await grantPremium(request);
@@ -142,6 +141,8 @@ test('live: a guest joins by link and is added to the scene, a screen share and 
   ).toBe(200);
   await expect(page.getByTestId('media-connection').first()).toHaveText('Connected', { timeout: 60_000 });
   expect((await request.post(`/api/v1/projects/${projectId}/destinations`, { data: { type: 'Local' } })).status()).toBe(201);
+  // This project's own Local stream.
+  const localUrl = await localStreamUrl(request, projectId);
   await page.getByRole('button', { name: 'Go Live' }).click();
   await expect(page.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
 

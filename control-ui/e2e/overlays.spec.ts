@@ -7,6 +7,7 @@ import { CHROMIUM_ARGS } from './playwright.config.ts';
 import { grabFrame, near, pixel, watchFrames } from './support/fake-media.ts';
 import { completeOnboarding, queryDb, SHOTS } from './support/partner.ts';
 import { openNewStudio, signIn } from './support/studio.ts';
+import { localStreamUrl } from './support/local-stream.ts';
 
 // Overlays and the creator site (issue 23) as a creator meets them: an overlay built in the editor
 // (an alert box and a goal bar), added to a studio scene as a browser source by its signed address,
@@ -200,7 +201,7 @@ test('an overlay with an alert box and a goal bar in a live studio scene and in 
   await expect
     .poll(async () => ofAlertChannel(await control<{ condition: Record<string, string> }[]>('subscriptions')).length, { timeout: 30_000, intervals: [250] })
     .toBe(7);
-  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP!;
+  const localUrl = await localStreamUrl(page.request, projectId);
   // Before any event: the overlay drawn in the output (its page up in the render worker and its feed
   // open: an event before that would be missed, as by any page opened later), no goal fill, no alert.
   const alertAt = inOutput(ALERT_PROBE.x, ALERT_PROBE.y);

@@ -4,6 +4,7 @@ import { type Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { near, pixel, watchFrames } from './support/fake-media.ts';
 import { openNewStudio, publicOrigin, signIn } from './support/studio.ts';
+import { twitchTestStreamUrl } from './support/local-stream.ts';
 
 // Issue 39, the Connect flow as a newcomer meets it on the one-machine stack, whose Twitch runs in
 // test mode on local doubles: Add Destination → Twitch (labelled test mode) → its popup → the
@@ -105,7 +106,8 @@ test('Twitch in test mode: connect through the popup and consent page, go live, 
   // Go Live: the Twitch destination streams to this machine's RTMP server under its test key.
   await destinations.getByRole('button', { name: 'Go Live' }).click();
   await expect(destinations.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
-  const twitchOutput = process.env.ONAIR_E2E_TWITCH_RTMP!;
+  // The channel's own stream on the local RTMP server, under the key the Twitch double gave it.
+  const twitchOutput = await twitchTestStreamUrl(channel);
 
   // The audience panel (its own tab, from the destinations panel's test-mode note).
   const [panel] = await Promise.all([context.waitForEvent('page'), destinations.getByRole('link', { name: 'Act as the audience' }).click()]);

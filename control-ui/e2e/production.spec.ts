@@ -11,6 +11,7 @@ import { expect, test } from './support/fixtures.ts';
 import type { BroadcastView, Recording, SceneDocument } from '@onair/protocol';
 import { fakeMediaLaunchOptions, grabFrame, near, ORANGE, pixel, watchFrames } from './support/fake-media.ts';
 import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
+import { localStreamUrl } from './support/local-stream.ts';
 
 test.use({ launchOptions: fakeMediaLaunchOptions(), permissions: ['camera', 'microphone'], viewport: { width: 1440, height: 900 } });
 
@@ -153,8 +154,6 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   context,
 }) => {
   test.setTimeout(300_000);
-  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
-  if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
   await signIn(context.request, `production-${randomUUID()}@example.test`);
   await grantPremium(context.request);
   const projectId = await openNewStudio(page, 'Production');
@@ -179,6 +178,8 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   await expect(page.locator('[data-testid="canvas-layer"][data-kind="video"]')).toHaveAttribute('data-box', '760,400,320,180');
 
   expect((await context.request.post(`/api/v1/projects/${projectId}/destinations`, { data: { type: 'Local' } })).status()).toBe(201);
+  // This project's own Local stream.
+  const localUrl = await localStreamUrl(context.request, projectId);
   // Recorded (Premium): from the outputs' own encode, in the uploads store.
   await page.getByRole('switch', { name: 'Record' }).click();
   await page.getByRole('button', { name: 'Go Live' }).click();

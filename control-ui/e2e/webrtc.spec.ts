@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test } from './support/fixtures.ts';
 import { fakeMediaLaunchOptions, grabFrame as grab, meanVolume, near, ORANGE, pixel } from './support/fake-media.ts';
 import { openNewStudio, signIn } from './support/studio.ts';
+import { localStreamUrl } from './support/local-stream.ts';
 
 // A known picture (orange) and a steady tone, so the output can be checked pixel by pixel and by level.
 test.use({ launchOptions: fakeMediaLaunchOptions(), permissions: ['camera', 'microphone'] });
@@ -15,8 +16,6 @@ test('the host publishes camera and microphone, the output shows them, the previ
   context,
 }) => {
   test.setTimeout(180_000);
-  const localUrl = process.env.ONAIR_E2E_LOCAL_RTMP;
-  if (!localUrl) throw new Error('ONAIR_E2E_LOCAL_RTMP is not set (global-setup sets it when it starts the stack)');
   // Lets the test close the page's peer connection the way a network drop or a browser would.
   await page.addInitScript(() => {
     const Native = window.RTCPeerConnection;
@@ -43,6 +42,8 @@ test('the host publishes camera and microphone, the output shows them, the previ
   await expect(page.getByText('The selected device is unavailable.')).toHaveCount(0);
 
   expect((await context.request.post(`/api/v1/projects/${projectId}/destinations`, { data: { type: 'Local' } })).status()).toBe(201);
+  // This project's own Local stream.
+  const localUrl = await localStreamUrl(context.request, projectId);
   await page.getByRole('button', { name: 'Go Live' }).click();
   await expect(page.getByRole('button', { name: 'End Broadcast' })).toBeVisible({ timeout: 30_000 });
 

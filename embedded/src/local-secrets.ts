@@ -16,4 +16,3 @@ export async function loadOrCreateSecret(file: string, make: () => string): Prom
 
 export const newAuthSecret = () => randomBytes(32).toString('hex');
 export const newAesKey = () => randomBytes(32).toString('base64');
-export const newStreamKey = () => `local_${randomBytes(12).toString('hex')}`;

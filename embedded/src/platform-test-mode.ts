@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ConsentSignIn } from './chat-doubles/consent-sign-in.ts';
-import type { DoubleAccount } from './chat-doubles/double-http.ts';
+import { TestModeStreamKeys, type DoubleAccount } from './chat-doubles/double-http.ts';
 import { startFacebookChatDouble, type FacebookChatDouble } from './chat-doubles/facebook-chat-double.ts';
 import { startTwitchChatDouble, type TwitchChatDouble } from './chat-doubles/twitch-chat-double.ts';
 import { startYouTubeChatDouble, type YouTubeChatDouble } from './chat-doubles/youtube-chat-double.ts';
@@ -14,7 +14,8 @@ import { startEventSubDouble, type EventSubDouble } from './eventsub-double/even
  * paths over real sockets: the OAuth popup reaches the double's consent page ('Test mode — no real
  * Twitch account'), the code is exchanged at its token endpoint, the account, stream key, ingest
  * and broadcast metadata come from its API, and the stream goes to this machine's RTMP server
- * under a key of that platform. Chat and events come from the same doubles, and the test-mode
+ * under the channel's own key, handed out by the double as the platform does (`streamKeys`; the
+ * RTMP server's publish gate asks `streamKeyOwner`). Chat and events come from the same doubles, and the test-mode
  * control panel makes them act as the audience through their control endpoints (loopback only).
  */
 export const TEST_MODE_PLATFORMS = ['twitch', 'youtube', 'facebook'] as const;
@@ -31,9 +32,9 @@ export interface PlatformTestModeOptions {
   platforms: readonly TestModePlatform[];
   /** Origins the api is reached at: the consent pages send the browser back only there. */
   redirectOrigins: string[];
-  /** The local RTMP server (`rtmp://127.0.0.1:port/app`, the api's LOCAL_RTMP_URL) and the stream key of each platform there. */
-  ingest: { rtmpUrl: string; streamKeys: Record<TestModePlatform, string> };
-  /** Where each platform's tokens are kept across restarts (the stack's data folder); in memory only when unset. */
+  /** The local RTMP server (`rtmp://127.0.0.1:port/app`, the api's LOCAL_RTMP_URL): every test-mode channel's ingest. */
+  ingest: { rtmpUrl: string };
+  /** Where each platform's tokens and channels' stream keys are kept across restarts (the stack's data folder); in memory only when unset. */
   stateDir?: string;
 }
 
@@ -44,6 +45,10 @@ export interface RunningPlatformTestMode {
   facebook?: { chat: FacebookChatDouble; signIn: ConsentSignIn };
   /** The api's environment for the platforms in test mode (OAuth clients, endpoints, PLATFORM_TEST_MODE). */
   env: Record<string, string>;
+  /** The stream keys each platform handed out, one per channel. */
+  streamKeys: Partial<Record<TestModePlatform, TestModeStreamKeys>>;
+  /** Which platform and channel a stream key was handed out to; undefined for a key no double issued. */
+  streamKeyOwner(key: string): { platform: TestModePlatform; channel: string } | undefined;
   /** Registers one more origin every consent page may send the browser back to. */
   allowRedirectOrigin(origin: string): void;
   close(): Promise<void>;
@@ -59,9 +64,18 @@ export async function startPlatformTestMode(options: PlatformTestModeOptions): P
   const env: Record<string, string> = {};
   const control: Record<string, Record<string, string>> = {};
   const redirectOrigins = [...options.redirectOrigins];
+  const streamKeys: Partial<Record<TestModePlatform, TestModeStreamKeys>> = {};
   const out: RunningPlatformTestMode = {
     platforms: [...options.platforms],
     env,
+    streamKeys,
+    streamKeyOwner: (key) => {
+      for (const platform of options.platforms) {
+        const channel = streamKeys[platform]?.channelOf(key);
+        if (channel !== undefined) return { platform, channel };
+      }
+      return undefined;
+    },
     allowRedirectOrigin: (origin) => {
       if (!redirectOrigins.includes(origin)) redirectOrigins.push(origin);
     },
@@ -69,7 +83,12 @@ export async function startPlatformTestMode(options: PlatformTestModeOptions): P
   };
   const closers: (() => Promise<void>)[] = [];
   const secret = () => randomBytes(24).toString('hex');
-  const ingestOf = (p: TestModePlatform) => ({ rtmpUrl: options.ingest.rtmpUrl, streamKey: options.ingest.streamKeys[p] });
+  const ingestOf = (p: TestModePlatform) => {
+    const keys = new TestModeStreamKeys(`${p}_test_`);
+    if (options.stateDir) keys.persistIn(join(options.stateDir, `test-mode-${p}-stream-keys.json`));
+    streamKeys[p] = keys;
+    return { rtmpUrl: options.ingest.rtmpUrl, keys };
+  };
 
   try {
     if (options.platforms.includes('twitch')) {

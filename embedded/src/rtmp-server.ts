@@ -26,6 +26,12 @@ export interface RtmpServerOptions {
    * refused, as servers that route on the tcUrl host (virtual hosts) do.
    */
   acceptTcUrlHosts?: string[];
+  /**
+   * Where on_publish asks about each publish instead (an HTTP GET with nginx-rtmp's arguments and
+   * the publish address's query; a 2xx accepts): the one-machine stack's publish gate. Replaces
+   * `acceptKeys` and `acceptTcUrlHosts`.
+   */
+  onPublishUrl?: string;
   log?: (line: string) => void;
 }
 
@@ -51,6 +57,7 @@ function nginxConfig(
   application: string,
   acceptKeys: string[] | undefined,
   acceptTcUrlHosts: string[] | undefined,
+  onPublishUrl: string | undefined,
 ): string {
   // on_publish is an HTTP call back to this same nginx: the `http` block answers 2xx for an accepted
   // key and 403 for any other, which nginx-rtmp turns into a rejected publish.
@@ -78,7 +85,7 @@ rtmp {
       live on;
       record off;
       notify_method get;
-      on_publish http://127.0.0.1:${httpPort}/on_publish;
+      on_publish ${onPublishUrl ?? `http://127.0.0.1:${httpPort}/on_publish`};
       allow play 127.0.0.1;
       deny play all;
     }
@@ -126,7 +133,7 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<Runni
   const log = options.log ?? (() => {});
   await mkdir(dir, { recursive: true });
   const confPath = join(dir, 'nginx.conf');
-  await writeFile(confPath, nginxConfig(dir, port, httpPort, application, options.acceptKeys, options.acceptTcUrlHosts));
+  await writeFile(confPath, nginxConfig(dir, port, httpPort, application, options.acceptKeys, options.acceptTcUrlHosts, options.onPublishUrl));
 
   let child: TetheredProcess | undefined;
   // Players get their frames as they come (native/tcp-nodelay.c); without it nginx still works,

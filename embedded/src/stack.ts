@@ -8,8 +8,9 @@ import { readinessSchema, type Readiness } from '@onair/protocol';
 import { freePort, waitFor } from './ports.ts';
 import { startEmbeddedPostgres, type RunningService } from './postgres.ts';
 import { startRedisServer } from './redis.ts';
-import { loadOrCreateSecret, newAesKey, newAuthSecret, newStreamKey } from './local-secrets.ts';
+import { loadOrCreateSecret, newAesKey, newAuthSecret } from './local-secrets.ts';
 import { startRtmpServer, type RunningRtmpServer } from './rtmp-server.ts';
+import { startPublishGate } from './publish-gate.ts';
 import { startIngestServer, type RunningIngestServer } from './ingest-server.ts';
 import { SupervisedProcess } from './supervised-process.ts';
 import { REAL_CLIENT_ID_VARIABLE, startPlatformTestMode, TEST_MODE_PLATFORMS, type RunningPlatformTestMode } from './platform-test-mode.ts';
@@ -48,14 +49,17 @@ export interface RunningStack {
   databaseUrl: string;
   redisUrl: string;
   readiness: Readiness;
-  /** The local destination: any creator can go live to it without a platform account. */
-  localRtmp: { server: RunningRtmpServer; key: string };
+  /**
+   * The local RTMP server: each project's Local destination publishes to a stream name of its own
+   * there (GET …/local-stream), and each test-mode channel under the key its platform double gave it.
+   */
+  localRtmp: { server: RunningRtmpServer };
   /** The RTMP ingest (encoders: `rtmp://host:port/ingest/<key>`, consoles: `…/app/<Twitch key>`). */
   ingest: RunningIngestServer;
   /** The Stripe double billing runs against in test mode (no Stripe keys given). */
   stripe?: RunningStripeDouble;
-  /** The platform doubles of the platforms in test mode (no OAuth client of theirs given), with the stream key of each on the local RTMP server. */
-  platforms?: RunningPlatformTestMode & { streamKeys: Record<string, string> };
+  /** The platform doubles of the platforms in test mode (no OAuth client of theirs given); each channel's stream key is theirs (`streamKeys`). */
+  platforms?: RunningPlatformTestMode;
   processes: Record<'api' | 'mediaWorker' | 'renderWorker', SupervisedProcess>;
   stop(): Promise<void>;
 }
@@ -99,24 +103,32 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const authSecret = options.env?.AUTH_SECRET ?? process.env.AUTH_SECRET ?? (await loadOrCreateSecret(join(dataDir, 'auth-secret'), newAuthSecret));
     const renderPageSecret =
       options.env?.RENDER_PAGE_SECRET ?? process.env.RENDER_PAGE_SECRET ?? (await loadOrCreateSecret(join(dataDir, 'render-page-secret'), newAuthSecret));
-    const localKey = await loadOrCreateSecret(join(dataDir, 'local-rtmp.key'), newStreamKey);
     const early = { ...process.env, ...options.env };
-    // A platform whose OAuth client is not configured runs on its doubles in test mode; its stream
-    // goes to the local RTMP server under a key of its own (kept in .data like the local one).
+    // A platform whose OAuth client is not configured runs on its doubles in test mode; each of its
+    // channels streams to the local RTMP server under the key the double gave that channel.
     const testModePlatforms = options.platformTestMode === false ? [] : TEST_MODE_PLATFORMS.filter((p) => !early[REAL_CLIENT_ID_VARIABLE[p]]);
-    const streamKeys: Record<string, string> = {};
-    for (const p of testModePlatforms)
-      streamKeys[p] = await loadOrCreateSecret(join(dataDir, `test-mode-${p}-rtmp.key`), () => newStreamKey().replace(/^local_/, `${p}_test_`));
+    let platforms: RunningStack['platforms'];
+
+    const port = options.port || (await freePort());
+    // The local RTMP server asks about every publish: a test-mode channel's key is its double's
+    // (in this process), any other name a project's Local stream, which the api decides.
+    const localCallbackSecret =
+      options.env?.LOCAL_RTMP_CALLBACK_SECRET ?? (await loadOrCreateSecret(join(dataDir, 'local-rtmp-callback.secret'), newAuthSecret));
+    const gate = await startPublishGate({
+      localStreamCallbackUrl: `http://127.0.0.1:${port}/api/internal/local-stream/${localCallbackSecret}/publish`,
+      isTestModeKey: (key) => platforms?.streamKeyOwner(key) !== undefined,
+      log: (l) => log('rtmp', l),
+    });
+    services.push({ url: gate.url, stop: () => gate.close() });
     const rtmp = await startRtmpServer({
       dir: join(dataDir, 'rtmp'),
       port: options.rtmpPort || undefined,
-      acceptKeys: [localKey, ...Object.values(streamKeys)],
+      onPublishUrl: gate.url,
       log: (l) => log('rtmp', l),
     });
     services.push({ url: rtmp.url(''), stop: () => rtmp.stop() });
     const localRtmpUrl = `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`;
 
-    const port = options.port || (await freePort());
     // The ingest asks the api about every publish; the secret in the callback path is its credential.
     const ingestSecret = options.env?.INGEST_CALLBACK_SECRET ?? (await loadOrCreateSecret(join(dataDir, 'ingest-callback.secret'), newAuthSecret));
     const ingest = await startIngestServer({
@@ -151,17 +163,16 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       services.push({ url: double.url, stop: () => double.stop() });
       log('stack', `billing: the Stripe double in test mode at ${double.url} (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET for real Stripe)`);
     }
-    let platforms: RunningStack['platforms'];
     if (testModePlatforms.length > 0) {
       const publicUrl = common.PUBLIC_URL ?? `http://localhost:${port}`;
       const running = await startPlatformTestMode({
         platforms: testModePlatforms,
         redirectOrigins: [...new Set([new URL(publicUrl).origin, `http://127.0.0.1:${port}`, `http://localhost:${port}`])],
-        ingest: { rtmpUrl: localRtmpUrl, streamKeys: streamKeys as Record<(typeof TEST_MODE_PLATFORMS)[number], string> },
-        // Connected test-mode destinations stay connected across a restart.
+        ingest: { rtmpUrl: localRtmpUrl },
+        // Connected test-mode destinations stay connected (and keep their keys) across a restart.
         stateDir: dataDir,
       });
-      platforms = { ...running, streamKeys };
+      platforms = running;
       services.push({ url: '', stop: () => running.close() });
       log(
         'stack',
@@ -183,7 +194,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           AUTH_SECRET: authSecret,
           RENDER_PAGE_SECRET: renderPageSecret,
           LOCAL_RTMP_URL: localRtmpUrl,
-          LOCAL_RTMP_KEY: localKey,
+          LOCAL_RTMP_CALLBACK_SECRET: localCallbackSecret,
           INGEST_RTMP_URL:
             common.INGEST_RTMP_URL ??
             `rtmp://${new URL(common.PUBLIC_URL ?? `http://localhost:${port}`).hostname}${ingest.port === 1935 ? '' : `:${ingest.port}`}`,
@@ -244,7 +255,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       databaseUrl,
       redisUrl,
       readiness,
-      localRtmp: { server: rtmp, key: localKey },
+      localRtmp: { server: rtmp },
       ingest,
       ...(stripe ? { stripe } : {}),
       ...(platforms ? { platforms } : {}),

@@ -165,6 +165,7 @@ export const fixtures = {
     rtmpUrl: 'rtmp://live.twitch.tv/app',
     streamKeyEnc: 'v1:iv:tag:ciphertext',
     streamKeyHash: 'b'.repeat(64),
+    localStreamHash: 'c'.repeat(64),
     accessTokenEnc: 'v1:iv:tag:access',
     refreshTokenEnc: 'v1:iv:tag:refresh',
     tokenExpiresAt: at('2026-01-01T04:00:00.000Z'),

@@ -13,7 +13,6 @@ const log = (source: string, line: string) => logs.push(`[${source}] ${line}`);
 
 describe('the one-machine stack', () => {
   let dataDir: string;
-  let firstLocalKey: string;
   let firstTestKeys: Record<string, string>;
   let twitchToken: string;
   let stack: RunningStack | undefined;
@@ -39,8 +38,7 @@ describe('the one-machine stack', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(await page.text()).toContain('<div id="root">');
 
-    // The local destination accepts its own key and refuses any other.
-    firstLocalKey = stack.localRtmp.key;
+    // The local RTMP server (each project's Local stream, each test-mode channel's ingest).
     expect(stack.localRtmp.server.running).toBe(true);
 
     // Without Stripe keys, billing runs in test mode against the Stripe double: the api holds its
@@ -55,8 +53,8 @@ describe('the one-machine stack', () => {
     expect(((await forged.json()) as { error: { code: string } }).error.code).toBe('BILLING_WEBHOOK_SIGNATURE_INVALID');
 
     // Without platform OAuth clients, Twitch, YouTube and Facebook run in test mode on local doubles:
-    // their consent pages say so, they are not offered for signing in, and the local RTMP server
-    // takes each platform's test key.
+    // their consent pages say so, they are not offered for signing in, and each channel gets a
+    // stream key of its own from its platform's double.
     expect(stack.platforms?.platforms).toEqual(['twitch', 'youtube', 'facebook']);
     const authorize = new URL(stack.platforms!.env.TWITCH_AUTHORIZATION_URL!);
     authorize.search = new URLSearchParams({
@@ -70,7 +68,10 @@ describe('the one-machine stack', () => {
     expect(await consent.text()).toContain('Test mode — no real Twitch account');
     const methods = (await (await fetch(`${stack.url}/api/v1/auth/methods`)).json()) as { oauth: unknown[] };
     expect(methods.oauth).toEqual([]);
-    firstTestKeys = { ...stack.platforms!.streamKeys };
+    const keys = stack.platforms!.streamKeys;
+    firstTestKeys = { twitch: keys.twitch!.keyOf('42'), youtube: keys.youtube!.keyOf('UC42'), facebook: keys.facebook!.keyOf('100042') };
+    expect(keys.twitch!.keyOf('43')).not.toBe(firstTestKeys.twitch);
+    expect(stack.platforms!.streamKeyOwner(firstTestKeys.youtube!)).toEqual({ platform: 'youtube', channel: 'UC42' });
     // A Twitch login made now (as the consent page's code exchange makes one).
     twitchToken = stack.platforms!.twitch!.chat.issueToken({
       id: '42',
@@ -102,8 +103,9 @@ describe('the one-machine stack', () => {
     await db.end();
     expect(rows).toEqual([{ name: 'Probe' }]);
     // Secrets made on the first start are kept: what was sealed then still opens.
-    expect(stack.localRtmp.key).toBe(firstLocalKey);
-    expect(stack.platforms?.streamKeys).toEqual(firstTestKeys);
+    // Each test-mode channel keeps its stream key.
+    const keys = stack.platforms!.streamKeys;
+    expect({ twitch: keys.twitch!.keyOf('42'), youtube: keys.youtube!.keyOf('UC42'), facebook: keys.facebook!.keyOf('100042') }).toEqual(firstTestKeys);
     // …and the test-mode platforms still know the logins made before: connected destinations stay connected.
     expect(stack.platforms?.twitch?.events.ownerOf(twitchToken)).toMatchObject({ id: '42', login: 'probe' });
     // The migrations were recorded once and not applied again.

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { startRtmpServer, startStack, waitFor } from '@onair/embedded';
-import { sessionStatusKeys, type SceneDocument, type SessionStats } from '@onair/protocol';
+import { sessionStatusKeys, type DestinationView, type LocalStream, type SceneDocument, type SessionStats } from '@onair/protocol';
 import { ProcessTreeUsage } from '@onair/runtime';
 import { startDnsDouble } from '@onair/runtime/dns-double';
 import { Redis } from 'ioredis';
@@ -120,8 +120,9 @@ async function main(): Promise<void> {
     const cohostPage = await cohost.newPage();
     await cohostPage.goto(`/studio/${projectId}`);
 
-    const { server: local, key: localKey } = stack.localRtmp;
-    await must(host.request.post(`${base}/destinations`, { data: { type: 'Local' } }));
+    const localDestination = await must<DestinationView>(host.request.post(`${base}/destinations`, { data: { type: 'Local' } }));
+    // The project's own Local stream.
+    const { playUrl: localUrl } = await must<LocalStream>(host.request.get(`${base}/destinations/${localDestination.id}/local-stream`));
     for (const key of ['goal-two', 'goal-three']) {
       await must(
         host.request.post(`${base}/destinations`, {
@@ -149,7 +150,7 @@ async function main(): Promise<void> {
     const browsers = new ProcessTreeUsage(process.pid);
     const frames0 = (await stats())?.framesOut ?? 0;
     const t0 = Date.now();
-    const reading = [local.url(localKey), extra.url('goal-two'), extra.url('goal-three')].map((url) => readPackets(url, WINDOW_MS / 1000));
+    const reading = [localUrl, extra.url('goal-two'), extra.url('goal-three')].map((url) => readPackets(url, WINDOW_MS / 1000));
     await sleep(WINDOW_MS);
     const [m, r, b] = [media.sample().cpuCores, render.sample().cpuCores, browsers.sample().cpuCores];
     const fps = (((await stats())?.framesOut ?? 0) - frames0) / ((Date.now() - t0) / 1000);
@@ -158,10 +159,10 @@ async function main(): Promise<void> {
       const span = video.length > 1 ? video.at(-1)!.pts - video[0]!.pts : 0;
       return span > 0 ? (video.length - 1) / span : 0;
     });
-    const format = await probeStream(local.url(localKey));
+    const format = await probeStream(localUrl);
     // BENCH_SNAPSHOT=file.png keeps a frame of the program, to see that both cameras and the page are in it.
     if (process.env.BENCH_SNAPSHOT)
-      await execFileAsync('ffmpeg', ['-v', 'error', '-y', '-i', local.url(localKey), '-frames:v', '1', process.env.BENCH_SNAPSHOT], { timeout: 20_000 });
+      await execFileAsync('ffmpeg', ['-v', 'error', '-y', '-i', localUrl, '-frames:v', '1', process.env.BENCH_SNAPSHOT], { timeout: 20_000 });
     const starved = fps < 29 ? `  STARVED (machine load ${await loadAverage()}): the browsers share these cores` : '';
     print(
       `goal session: 2 WebRTC cameras + 1 web page + logo, 3 destinations, ${format.video.width}x${format.video.height}; window ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s`,

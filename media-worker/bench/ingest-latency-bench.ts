@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStack } from '@onair/embedded';
 import { StackClient } from '@onair/embedded/test-services';
-import type { IngestView, SceneDocument } from '@onair/protocol';
+import type { DestinationView, IngestView, LocalStream, SceneDocument } from '@onair/protocol';
 import { CENTRE_PIXEL, readOutput } from '../test/helpers/output-reader.ts';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 30);
@@ -53,7 +53,9 @@ async function main(): Promise<void> {
         { op: 'addLayer', sceneId: doc.activeSceneId, layer: { id: randomUUID(), sourceId: gameId, x: 0, y: 0, width: 1280, height: 720 } },
       ],
     });
-    await client.must('POST', `${base}/destinations`, { type: 'Local' });
+    const local = await client.must<DestinationView>('POST', `${base}/destinations`, { type: 'Local' });
+    // The project's own Local stream.
+    const { playUrl: localUrl } = await client.must<LocalStream>('GET', `${base}/destinations/${local.id}/local-stream`);
     await client.must('POST', `${base}/destinations`, { type: 'Twitch', settings: { title: 'Bench' } });
     const ingest = await client.must<IngestView>('PUT', `${base}/auto-live`, { enabled: true });
 
@@ -76,7 +78,6 @@ async function main(): Promise<void> {
 
     let onFrame: ((bright: boolean, at: number) => void) | undefined;
     let seen = 0;
-    const { server, key } = stack.localRtmp;
     const waitForOutput = async () => {
       for (let i = 0; i < 300 && seen === 0; i++) await new Promise((r) => setTimeout(r, 100));
       if (seen === 0) throw new Error('the local destination never showed a frame');
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
     // The broadcast starts by itself (Auto Live); the reader connects once the destination has it.
     await new Promise((r) => setTimeout(r, 5000));
     stops.push(
-      readOutput(server.url(key), (frame, at) => {
+      readOutput(localUrl, (frame, at) => {
         seen += 1;
         onFrame?.(frame[CENTRE_PIXEL]! > 128, at);
       }),

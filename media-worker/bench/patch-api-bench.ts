@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStack } from '@onair/embedded';
 import { StackClient } from '@onair/embedded/test-services';
-import type { SceneDocument } from '@onair/protocol';
+import type { DestinationView, LocalStream, SceneDocument } from '@onair/protocol';
 import { readOutput } from '../test/helpers/output-reader.ts';
 
 const PATCHES = Number(process.env.BENCH_PATCHES ?? 50);
@@ -41,7 +41,9 @@ async function main(): Promise<void> {
     await client.signIn(`bench-${Date.now()}@example.test`);
     const project = await client.must<{ id: string }>('POST', '/api/v1/projects', { name: 'Patch latency' });
     const base = `/api/v1/projects/${project.id}`;
-    await client.must('POST', `${base}/destinations`, { type: 'Local' });
+    const local = await client.must<DestinationView>('POST', `${base}/destinations`, { type: 'Local' });
+    // The project's own Local stream.
+    const { playUrl: localUrl } = await client.must<LocalStream>('GET', `${base}/destinations/${local.id}/local-stream`);
     await client.must('POST', `${base}/broadcast`);
     let doc = await client.must<SceneDocument>('GET', `${base}/scene`);
     const scene = doc.scenes.find((s) => s.id === doc.activeSceneId)!;
@@ -50,8 +52,7 @@ async function main(): Promise<void> {
 
     let latest: Buffer | undefined;
     let onFrame: ((frame: Buffer, at: number) => void) | undefined;
-    const { server, key } = stack.localRtmp;
-    stopReader = readOutput(server.url(key), (frame, at) => {
+    stopReader = readOutput(localUrl, (frame, at) => {
       latest = frame;
       onFrame?.(frame, at);
     });

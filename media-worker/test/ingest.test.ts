@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, waitFor, type RunningStack } from '@onair/embedded';
 import { createTestDatabase, isolatedRedisUrl, runSql, StackClient, type TestDatabase } from '@onair/embedded/test-services';
-import type { BroadcastView, DestinationView, IngestView, SceneDocument } from '@onair/protocol';
+import type { BroadcastView, DestinationView, IngestView, LocalStream, SceneDocument } from '@onair/protocol';
 import { SecretBox } from '@onair/runtime';
 import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
 import { grabFrame, near, pixel, type Frame } from './helpers/stream-probe.ts';
@@ -132,6 +132,8 @@ async function exitOf(child: ChildProcess): Promise<number | null> {
 interface Project {
   id: string;
   ingest: IngestView;
+  /** Where its Local destination can be watched (its own stream name). */
+  localUrl: string;
 }
 
 /**
@@ -151,7 +153,8 @@ async function consoleProject(twitchKey?: string): Promise<Project> {
       { op: 'addLayer', sceneId: doc.activeSceneId, layer: { id: randomUUID(), sourceId: gameId, x: 0, y: 0, width: 1280, height: 720 } },
     ],
   });
-  await client.must('POST', `${base}/destinations`, { type: 'Local' });
+  const local = await client.must<DestinationView>('POST', `${base}/destinations`, { type: 'Local' });
+  const { playUrl: localUrl } = await client.must<LocalStream>('GET', `${base}/destinations/${local.id}/local-stream`);
   const twitch = await client.must<DestinationView>('POST', `${base}/destinations`, { type: 'Twitch', settings: { title: 'Console' } });
   if (twitchKey) {
     // The key Twitch gave this channel, as preparing a broadcast stores it (sealed with the stack's key).
@@ -163,7 +166,7 @@ async function consoleProject(twitchKey?: string): Promise<Project> {
   }
   const ingest = await client.must<IngestView>('PUT', `${base}/auto-live`, { enabled: true });
   projectIds.push(id);
-  return { id, ingest };
+  return { id, ingest, localUrl };
 }
 
 async function broadcastOf(projectId: string): Promise<BroadcastView | null> {
@@ -175,7 +178,6 @@ async function ingestOf(projectId: string): Promise<IngestView> {
 }
 
 const ingestUrl = (app: string, key: string) => `rtmp://127.0.0.1:${stack.ingest.port}/${app}/${key}`;
-const localUrl = () => stack.localRtmp.server.url(stack.localRtmp.key);
 const shows = (frame: Frame, colour: readonly number[]) =>
   [
     [WIDTH / 2, HEIGHT / 2],
@@ -184,11 +186,11 @@ const shows = (frame: Frame, colour: readonly number[]) =>
   ].every(([x, y]) => near(pixel(frame, x!, y!), colour, 60));
 
 /** Waits until the local destination's frames show the feed of this colour (or, with `shown` false, no longer do). */
-async function outputShowsGame(colour: readonly number[], shown: boolean, what: string): Promise<Frame> {
+async function outputShowsGame(project: Project, colour: readonly number[], shown: boolean, what: string): Promise<Frame> {
   return waitFor(
     what,
     async () => {
-      const frame = await grabFrame(localUrl(), WIDTH, HEIGHT, 5).catch(() => undefined);
+      const frame = await grabFrame(project.localUrl, WIDTH, HEIGHT, 5).catch(() => undefined);
       return frame && shows(frame, colour) === shown ? frame : undefined;
     },
     45_000,
@@ -220,7 +222,7 @@ describe('RTMP ingest with Auto Live', () => {
       50,
     );
     const receivingAfterMs = performance.now() - firstPacket;
-    await outputShowsGame(GREEN, true, 'the output to show the game feed');
+    await outputShowsGame(project, GREEN, true, 'the output to show the game feed');
     const showingAfterMs = performance.now() - firstPacket;
     process.stdout.write(
       `ingest: first packet → local destination receiving ${receivingAfterMs.toFixed(0)} ms, → game feed seen in its frames ${showingAfterMs.toFixed(0)} ms\n`,
@@ -234,9 +236,9 @@ describe('RTMP ingest with Auto Live', () => {
     // Stopped and back within the grace period: the same broadcast goes on.
     await stopPublisher(encoder);
     await waitFor('the ingest to report the drop', async () => ((await ingestOf(project.id)).status.state === 'dropped' ? true : undefined), 15_000, 100);
-    await outputShowsGame(GREEN, false, "the output to show 'Game Source Offline' while nothing arrives");
+    await outputShowsGame(project, GREEN, false, "the output to show 'Game Source Offline' while nothing arrives");
     encoder = publish(ingestUrl('ingest', project.ingest.streamKey));
-    await outputShowsGame(GREEN, true, 'the feed to come back');
+    await outputShowsGame(project, GREEN, true, 'the feed to come back');
     await new Promise((r) => setTimeout(r, GRACE_SECONDS * 1000 + 1000));
     expect(await broadcastOf(project.id)).toMatchObject({ id: live!.id, state: 'live' });
 
@@ -261,7 +263,7 @@ describe('RTMP ingest with Auto Live', () => {
     expect(project.ingest.consoleServerUrl).toBe(`rtmp://localhost:${stack.ingest.port}/app`);
     const console_ = publish(ingestUrl('app', twitchKey), { colour: BLUE });
     await waitFor('the broadcast to go live', async () => ((await broadcastOf(project.id))?.state === 'live' ? true : undefined), 30_000, 100);
-    await outputShowsGame(BLUE, true, 'the output to show the console feed');
+    await outputShowsGame(project, BLUE, true, 'the output to show the console feed');
     expect((await ingestOf(project.id)).status).toMatchObject({ state: 'receiving', via: 'console' });
     await stopPublisher(console_);
     await waitFor('the broadcast to end', async () => ((await broadcastOf(project.id))?.state === 'ended' ? true : undefined), 30_000, 100);
@@ -295,12 +297,12 @@ describe('bad input at the ingest', () => {
       30_000,
       100,
     );
-    await outputShowsGame(YELLOW, true, 'the first encoder in the output');
+    await outputShowsGame(project, YELLOW, true, 'the first encoder in the output');
 
     const second = publish(ingestUrl('ingest', project.ingest.streamKey), { colour: [255, 0, 0] });
     expect(await exitOf(second)).not.toBe(0);
     expect(first.exitCode).toBeNull();
-    await outputShowsGame(YELLOW, true, 'the first encoder still in the output');
+    await outputShowsGame(project, YELLOW, true, 'the first encoder still in the output');
     expect(await broadcastOf(project.id)).toMatchObject({ id: live!.id, state: 'live' });
 
     // Frozen: the connection stays open and no byte comes. The worker reports the feed stalled,
@@ -340,7 +342,7 @@ describe('bad input at the ingest', () => {
     );
     expect(ingest.feed).toMatchObject({ videoCodec: 'flv1' });
     // The program goes on with the offline picture: frames still reach the destination.
-    const frame = await grabFrame(localUrl(), WIDTH, HEIGHT, 5);
+    const frame = await grabFrame(project.localUrl, WIDTH, HEIGHT, 5);
     expect(shows(frame, CYAN)).toBe(false);
     expect(stack.processes.mediaWorker.pid).toBe(workerPid);
     await stopPublisher(encoder);
@@ -400,13 +402,13 @@ describe('WHIP ingest (RFC 9725)', () => {
     try {
       expect((await ingestOf(project.id)).status).toMatchObject({ state: 'receiving', via: 'whip' });
       await waitFor('the broadcast to go live', async () => ((await broadcastOf(project.id))?.state === 'live' ? true : undefined), 30_000, 100);
-      await outputShowsGame(MAGENTA, true, 'the WHIP feed in the output');
+      await outputShowsGame(project, MAGENTA, true, 'the WHIP feed in the output');
 
       // Ending the WHIP session needs the same bearer token.
       expect((await fetch(`${stack.url}${location}`, { method: 'DELETE', headers: { authorization: 'Bearer live_wrong' } })).status).toBe(401);
       expect((await fetch(`${stack.url}${location}`, { method: 'DELETE', headers: { authorization: `Bearer ${project.ingest.streamKey}` } })).status).toBe(200);
       expect((await ingestOf(project.id)).status.state).toBe('dropped');
-      await outputShowsGame(MAGENTA, false, "'Game Source Offline' once the WHIP feed ended");
+      await outputShowsGame(project, MAGENTA, false, "'Game Source Offline' once the WHIP feed ended");
     } finally {
       encoder.kill('SIGKILL');
       socket.close();

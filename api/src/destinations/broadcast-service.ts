@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import {
   canTransitionBroadcast,
+  destinationKinds,
   destinationOutputSchema,
   isBroadcastActive,
   OnAirError,
@@ -18,6 +19,7 @@ import type { CurrentUser } from '../http/auth-context.ts';
 import type { RecordingService } from '../recordings/recording-service.ts';
 import type { DestinationEvents } from './destination-events.ts';
 import type { DestinationSecrets } from './destination-secrets.ts';
+import type { LocalStreams } from './local-streams.ts';
 import { isAuthenticated, type ProjectAccessCheck } from './destination-service.ts';
 import type { PlatformAccounts } from './platform-accounts.ts';
 import { privateAllowed, type RtmpAddressPolicy } from './rtmp-address.ts';
@@ -42,6 +44,8 @@ export interface BroadcastServiceDeps {
   slateMaxSeconds?: number;
   /** Recordings of broadcasts started with `record`. */
   recordings: RecordingService;
+  /** Each Local destination's stream name and publish proof; null without a Local server. */
+  localStreams?: LocalStreams | null;
 }
 
 /**
@@ -99,13 +103,21 @@ export class BroadcastService {
     const outputs: PlanOutput[] = [];
     for (const row of rows) {
       if (!row.rtmpUrl || !isAuthenticated(row)) continue;
-      const key = row.streamKeyEnc ? this.deps.secrets.open(row.id, 'streamKey', row.streamKeyEnc) : undefined;
+      // A Local stream is published with its name and the proof that this is its project's pipeline.
+      const local = row.type === 'Local' ? this.deps.localStreams : null;
+      const key = local
+        ? local.publishKey(row.id, await local.nameOf(row))
+        : row.streamKeyEnc
+          ? this.deps.secrets.open(row.id, 'streamKey', row.streamKeyEnc)
+          : undefined;
       outputs.push({
         id: row.id,
         url: row.rtmpUrl,
         ...(key === undefined ? {} : { key }),
         allowPrivate: privateAllowed(row.rtmpUrl, this.deps.rtmpPolicy),
         canvas: row.canvas,
+        // Only a stream-key destination's key was typed by the creator.
+        keySetByOnAir: destinationKinds[row.type].connection !== 'stream-key',
       });
     }
     return outputs;

@@ -20,8 +20,24 @@ export const destinationsConfigShape = {
     .string()
     .regex(/^rtmps?:\/\//i)
     .optional(),
-  /** The key the local server accepts (its on_publish check). */
-  LOCAL_RTMP_KEY: z.string().optional(),
+  /**
+   * The Local server's address as readers reach it (`rtmp://host:port/app`), shown on each Local
+   * destination with its stream name; unset: LOCAL_RTMP_URL.
+   */
+  LOCAL_RTMP_PLAY_URL: z
+    .string()
+    .regex(/^rtmps?:\/\//i)
+    .optional(),
+  /**
+   * The secret in the path of the Local server's on_publish callback
+   * (`/api/internal/local-stream/<secret>/publish`): only that server knows it. Unset: every
+   * publish to a Local stream is refused.
+   */
+  LOCAL_RTMP_CALLBACK_SECRET: z.string().min(24).optional(),
+  /** The Local server's HLS (the studio's Watch player is served from it through the api); unset: no Watch player. */
+  LOCAL_RTMP_HLS_URL: z.url().optional(),
+  /** How far the Watch player runs behind the program (the HLS fragments and playlist of LOCAL_RTMP_HLS_URL), in seconds. */
+  LOCAL_RTMP_HLS_DELAY_SECONDS: z.coerce.number().positive().default(6),
   /** Platform API bases (Helix, Twitch's ingest list, YouTube Data API v3, Graph API v15.0 of spec §9). */
   TWITCH_API_URL: z.url().default('https://api.twitch.tv/helix'),
   TWITCH_INGEST_URL: z.url().default('https://ingest.twitch.tv/ingests'),

@@ -25,6 +25,7 @@ import type { Logger } from '@onair/runtime';
 import type { CurrentUser } from '../http/auth-context.ts';
 import type { DestinationEvents } from './destination-events.ts';
 import type { DestinationSecrets } from './destination-secrets.ts';
+import { newLocalStreamName, type LocalStreams } from './local-streams.ts';
 import type { Platforms } from '../platforms/index.ts';
 import { assertRtmpAddressAllowed, type RtmpAddressPolicy } from './rtmp-address.ts';
 
@@ -39,7 +40,8 @@ export interface DestinationServiceDeps {
   secrets: DestinationSecrets;
   platforms: Platforms;
   rtmpPolicy: RtmpAddressPolicy;
-  local: { url: string; key: string | undefined } | null;
+  /** The operator's own RTMP server (LOCAL_RTMP_URL) and each Local destination's stream on it; null: no Local destination. */
+  local: { url: string; streams: LocalStreams } | null;
   assertProjectAccess: ProjectAccessCheck;
   logger: Logger;
   /** Platforms offered through the one-machine stack's local doubles (test mode); none by default. */
@@ -170,7 +172,8 @@ export class DestinationService {
         break;
       case 'Local': {
         const local = this.deps.local!;
-        data = { ...base, name: body.name ?? kind.label, rtmpUrl: local.url, ...this.deps.secrets.streamKeyColumns(id, local.key) };
+        // A stream name of its own: another project's Local stream is another name on the same server.
+        data = { ...base, name: body.name ?? kind.label, rtmpUrl: local.url, ...local.streams.columns(id, newLocalStreamName()) };
         break;
       }
       case 'YouTubeManual':

@@ -78,11 +78,13 @@ export class TestModeAudience {
       return heard(delivered > 0);
     }
     if (provider === 'youtube' && d.youtube) {
-      if (!(await control<boolean>(d.youtube.chat, 'live')))
+      // This channel's own live chat: another test-mode channel's viewers are in another one.
+      if (!(await control<boolean>(d.youtube.chat, 'live', { channel: accountId })))
         throw new OnAirError('TEST_MODE_NOT_LIVE', 'YouTube has no live chat yet: go live with this destination first.');
-      if (act.kind === 'chat') await control(d.youtube.chat, 'post', { displayName: act.viewer, text: act.text });
+      if (act.kind === 'chat') await control(d.youtube.chat, 'post', { channel: accountId, displayName: act.viewer, text: act.text });
       else if (act.kind === 'superChat') {
         await control(d.youtube.chat, 'post-event', {
+          channel: accountId,
           displayName: act.viewer,
           eventType: 'superChatEvent',
           details: { superChatDetails: { amountMicros: Math.round(act.amount * 1_000_000), currency: act.currency, userComment: act.message, tier: 1 } },
@@ -93,8 +95,9 @@ export class TestModeAudience {
       return heard(true);
     }
     if (provider === 'facebook' && d.facebook && act.kind === 'chat') {
-      const streams = await control<number>(d.facebook.chat, 'streams');
-      await control(d.facebook.chat, 'comment', { name: act.viewer, text: act.text });
+      // The comments of this account's own live video.
+      const streams = await control<number>(d.facebook.chat, 'streams', { owner: accountId });
+      await control(d.facebook.chat, 'comment', { owner: accountId, name: act.viewer, text: act.text });
       return heard(streams > 0);
     }
     throw new OnAirError('TEST_MODE_OFF');

@@ -29,10 +29,58 @@ export interface DoubleAccount {
   email: string;
 }
 
-/** Where a test-mode platform's stream goes: the local RTMP server, with the key the platform hands out. */
+/** Where a test-mode platform's stream goes: the local RTMP server, with the key the platform hands out to each channel. */
 export interface TestModeIngest {
   rtmpUrl: string;
-  streamKey: string;
+  keys: TestModeStreamKeys;
+}
+
+/**
+ * The stream keys a test-mode platform double hands out: one per channel (the account that signed
+ * in on its consent page), as Twitch, YouTube and Facebook do, each a long random string. The local
+ * RTMP server's publish gate asks `owns` (the one-machine stack: platform-test-mode.ts). Kept in a
+ * file across restarts when told, like the tokens: a connected destination keeps its key.
+ */
+export class TestModeStreamKeys {
+  private readonly byChannel = new Map<string, string>();
+  private readonly channels = new Map<string, string>();
+  private file: string | null = null;
+
+  constructor(private readonly prefix: string) {}
+
+  persistIn(file: string): void {
+    this.file = file;
+    if (!existsSync(file)) return;
+    try {
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+      for (const entry of Array.isArray(saved) ? saved : []) {
+        const [channel, key] = entry as [unknown, unknown];
+        if (typeof channel === 'string' && typeof key === 'string') this.remember(channel, key);
+      }
+    } catch {
+      // A damaged file: every channel gets a new key when it next asks.
+    }
+  }
+
+  private remember(channel: string, key: string): void {
+    this.byChannel.set(channel, key);
+    this.channels.set(key, channel);
+  }
+
+  /** The channel's stream key, made the first time it is asked for. */
+  keyOf(channel: string): string {
+    const known = this.byChannel.get(channel);
+    if (known) return known;
+    const key = `${this.prefix}${randomBytes(18).toString('base64url')}`;
+    this.remember(channel, key);
+    if (this.file) writeFileSync(this.file, JSON.stringify([...this.byChannel]), { mode: 0o600 });
+    return key;
+  }
+
+  /** The channel a key was handed out to; undefined for a key this platform never issued. */
+  channelOf(key: string): string | undefined {
+    return this.channels.get(key);
+  }
 }
 
 /** A double's sign-in addresses (consent-sign-in.ts): they answer before the double's own routes. */

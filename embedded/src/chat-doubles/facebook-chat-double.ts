@@ -30,10 +30,14 @@ export class FacebookChatDouble extends ChatDoubleBase {
   ingest: TestModeIngest | null = null;
   /** Live videos created (test mode): target, title, description and privacy as the creator set them. */
   readonly liveVideos: { id: string; targetId: string; title: string; description: string; privacy: string | null }[] = [];
+  /** The live video started last (what the controls address when they name no owner). */
   videoId: string | null = null;
+  /** Every live video now, with the account it is on: each account's comments and reactions are its own video's. */
+  private readonly live = new Map<string, string>();
   readonly comments: FacebookComment[] = [];
-  private readonly streams = new Set<ServerResponse>();
-  private readonly reactionStreams = new Set<ServerResponse>();
+  /** Open comment and reaction streams, with the video each reads. */
+  private readonly streams = new Map<ServerResponse, string>();
+  private readonly reactionStreams = new Map<ServerResponse, string>();
   /** comment_rate and fields of each stream opened. */
   readonly streamsOpened: { videoId: string; commentRate: string | null; fields: string | null }[] = [];
 
@@ -45,40 +49,58 @@ export class FacebookChatDouble extends ChatDoubleBase {
 
   constructor(readonly version = 'v15.0') {
     super('facebook');
+    // `owner` (optional): the account whose live video is meant; the video started last otherwise.
+    const videoOf = (b: Record<string, unknown>) => (typeof b.owner === 'string' ? this.videoOfOwner(b.owner) : this.videoId);
     this.controls.set('go-live', () => this.goLive());
     this.controls.set('end', () => this.end());
-    this.controls.set('comment', (b) => this.comment(String(b.name ?? 'Viewer'), String(b.text ?? ''), b.id === undefined ? undefined : String(b.id)));
+    this.controls.set('comment', (b) =>
+      this.comment(String(b.name ?? 'Viewer'), String(b.text ?? ''), b.id === undefined ? undefined : String(b.id), videoOf(b)),
+    );
     this.controls.set('garbage', (b) => this.garbage(String(b.data ?? '{not json')));
     this.controls.set('stall', () => {
       this.stalled = true;
     });
-    this.controls.set('streams', () => this.streams.size);
-    this.controls.set('react', (b) => this.react((b.reactions ?? { LIKE: 1 }) as Record<string, number>));
+    this.controls.set('streams', (b) => {
+      const video = videoOf(b);
+      return typeof b.owner === 'string' ? [...this.streams.values()].filter((v) => v === video).length : this.streams.size;
+    });
+    this.controls.set('react', (b) => this.react((b.reactions ?? { LIKE: 1 }) as Record<string, number>, videoOf(b)));
     this.controls.set('reaction-streams', () => this.reactionStreams.size);
   }
 
-  goLive(): string {
+  /** A new live video on `ownerId`'s timeline (the double's owner unless told). */
+  goLive(ownerId = this.ownerId): string {
     this.videoId = `${Date.now()}${randomBytes(2).readUInt16BE(0)}`;
+    this.live.set(this.videoId, ownerId);
     return this.videoId;
   }
 
+  /** Ends the live video started last: its streams close; other accounts' videos go on. */
   end(): void {
+    const video = this.videoId;
     this.videoId = null;
-    for (const s of this.streams) s.end();
-    for (const s of this.reactionStreams) s.end();
+    if (video === null) return;
+    this.live.delete(video);
+    for (const [s, v] of this.streams) if (v === video) s.end();
+    for (const [s, v] of this.reactionStreams) if (v === video) s.end();
   }
 
-  /** A viewer comments: every open stream of the video receives it as an event. */
-  comment(name: string, text: string, id?: string): string {
+  /** The live video an account started last. */
+  videoOfOwner(ownerId: string): string | null {
+    return [...this.live].filter(([, owner]) => owner === ownerId).at(-1)?.[0] ?? null;
+  }
+
+  /** A viewer comments: every open stream of the video (the one started last unless told) receives it as an event. */
+  comment(name: string, text: string, id?: string, videoId = this.videoId): string {
     const userId = `1000${Buffer.from(name).toString('hex').slice(0, 10)}`;
     const c: FacebookComment = {
-      id: id ?? `${this.videoId}_${randomBytes(6).toString('hex')}`,
+      id: id ?? `${videoId}_${randomBytes(6).toString('hex')}`,
       message: text,
       from: { id: userId, name },
       created_time: new Date().toISOString().replace(/\.\d+Z$/, '+0000'),
     };
     this.comments.push(c);
-    if (!this.stalled) for (const s of this.streams) s.write(`data: ${JSON.stringify(c)}\n\n`);
+    if (!this.stalled) for (const [s, v] of this.streams) if (v === videoId) s.write(`data: ${JSON.stringify(c)}\n\n`);
     return c.id;
   }
 
@@ -87,22 +109,27 @@ export class FacebookChatDouble extends ChatDoubleBase {
     return this.reactionStreams.size;
   }
 
-  /** Viewers react: every open reaction stream of the video receives one burst of counts by type. */
-  react(reactions: Record<string, number>): number {
+  /** Viewers react: every open reaction stream of the video (the one started last unless told) receives one burst of counts by type. */
+  react(reactions: Record<string, number>, videoId = this.videoId): number {
     const burst = { reaction_stream: Object.entries(reactions).map(([key, value]) => ({ key, value: Math.max(0, Math.floor(Number(value) || 0)) })) };
-    for (const s of this.reactionStreams) s.write(`data: ${JSON.stringify(burst)}\n\n`);
-    return this.reactionStreams.size;
+    let reached = 0;
+    for (const [s, v] of this.reactionStreams) {
+      if (v !== videoId) continue;
+      s.write(`data: ${JSON.stringify(burst)}\n\n`);
+      reached += 1;
+    }
+    return reached;
   }
 
   /** Something that is not a comment on every open stream. */
   garbage(data: string): void {
-    for (const s of this.streams) s.write(`data: ${data}\n\n`);
+    for (const s of this.streams.keys()) s.write(`data: ${data}\n\n`);
   }
 
   protected override onDrop(): void {
-    for (const s of this.streams) s.destroy();
+    for (const s of this.streams.keys()) s.destroy();
     this.streams.clear();
-    for (const s of this.reactionStreams) s.destroy();
+    for (const s of this.reactionStreams.keys()) s.destroy();
     this.reactionStreams.clear();
     this.stalled = false;
   }
@@ -137,10 +164,12 @@ export class FacebookChatDouble extends ChatDoubleBase {
       const [node, edge] = r.path.slice(prefix.length).split('/');
       if (this.ingest && this.testModeRoute(r.method, node ?? '', edge, r.body, r.token, r.res)) return;
       if (r.method === 'GET' && edge === 'live_videos') {
-        if (node !== this.ownerId && node !== 'me') return json(r.res, 200, { data: [] });
+        // The account's own live video ('me': the account behind the token, a token of nobody the double's owner).
+        const owner = node === 'me' ? (this.ownerOf(r.token)?.id ?? this.ownerId) : (node ?? '');
+        const video = this.videoOfOwner(owner);
         const status = r.query.get('broadcast_status') ?? '';
-        const live = this.videoId !== null && status.includes('LIVE');
-        return json(r.res, 200, { data: live ? [{ id: this.videoId, status: 'LIVE', title: 'Live on OnAir' }] : [] });
+        const live = video !== null && status.includes('LIVE');
+        return json(r.res, 200, { data: live ? [{ id: video, status: 'LIVE', title: 'Live on OnAir' }] : [] });
       }
       if (r.method === 'GET' && edge === 'picture') {
         if (r.query.get('redirect') !== 'false') return json(r.res, 400, graphError(400, 'Ask with redirect=false for JSON', 100));
@@ -150,21 +179,21 @@ export class FacebookChatDouble extends ChatDoubleBase {
         });
       }
       if (r.method === 'GET' && edge === 'live_comments') {
-        if (!this.videoId || node !== this.videoId) return json(r.res, 400, graphError(400, 'Unsupported get request. Object does not exist.', 100));
+        if (!node || !this.live.has(node)) return json(r.res, 400, graphError(400, 'Unsupported get request. Object does not exist.', 100));
         this.streamsOpened.push({ videoId: node, commentRate: r.query.get('comment_rate'), fields: r.query.get('fields') });
         r.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
         r.res.write(': ok\n\n');
         this.stalled = false;
-        this.streams.add(r.res);
+        this.streams.set(r.res, node);
         r.res.on('close', () => this.streams.delete(r.res));
         return;
       }
       if (r.method === 'GET' && edge === 'live_reactions') {
-        if (!this.videoId || node !== this.videoId) return json(r.res, 400, graphError(400, 'Unsupported get request. Object does not exist.', 100));
+        if (!node || !this.live.has(node)) return json(r.res, 400, graphError(400, 'Unsupported get request. Object does not exist.', 100));
         if (r.query.get('fields') !== 'reaction_stream') return json(r.res, 400, graphError(400, 'Ask for fields=reaction_stream', 100));
         r.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
         r.res.write(': ok\n\n');
-        this.reactionStreams.add(r.res);
+        this.reactionStreams.set(r.res, node);
         r.res.on('close', () => this.reactionStreams.delete(r.res));
         return;
       }
@@ -208,10 +237,12 @@ export class FacebookChatDouble extends ChatDoubleBase {
         return true;
       }
       const b = (body ?? {}) as Record<string, string>;
-      const id = this.goLive();
+      // A live video of this account's own: another account's comments are on another video.
+      const id = this.goLive(owner.id);
       this.ownerId = owner.id;
       this.liveVideos.push({ id, targetId: node, title: b.title ?? '', description: b.description ?? '', privacy: b.privacy ?? null });
-      const key = this.ingest!.streamKey;
+      // The account's own key (Facebook gives each live video a stream URL of its owner's).
+      const key = this.ingest!.keys.keyOf(owner.id);
       json(res, 200, { id, stream_url: `${this.ingest!.rtmpUrl}/${key}`, secure_stream_url: `${this.ingest!.rtmpUrl}/${key}` });
       return true;
     }
@@ -219,8 +250,8 @@ export class FacebookChatDouble extends ChatDoubleBase {
   }
 
   override async close(): Promise<void> {
-    for (const s of this.streams) s.destroy();
-    for (const s of this.reactionStreams) s.destroy();
+    for (const s of this.streams.keys()) s.destroy();
+    for (const s of this.reactionStreams.keys()) s.destroy();
     await super.close();
   }
 }

@@ -38,10 +38,19 @@ const googleError = (code: number, message: string, reason: string) => ({
   error: { code, message, errors: [{ message, domain: 'youtube.liveChat', reason }], status: code === 401 ? 'UNAUTHENTICATED' : 'FAILED_PRECONDITION' },
 });
 
+/** One live chat: its broadcast, the channel it is on (null: the double's `owner`), and when it ended. */
+interface LiveChat {
+  id: string;
+  broadcastId: string;
+  channelId: string | null;
+  offlineAt: string | null;
+}
+
 export class YouTubeChatDouble extends ChatDoubleBase {
-  liveChatId: string | null = null;
-  broadcastId: string | null = null;
-  offlineAt: string | null = null;
+  /** Every live chat, by id; each channel's is its own (test mode: the chat of the channel that bound its broadcast). */
+  private readonly chats = new Map<string, LiveChat>();
+  /** The live chat started last (what the controls address when they name no channel). */
+  private latest: LiveChat | null = null;
   pollingIntervalMillis = 500;
   readonly items: YouTubeChatItem[] = [];
   /** Every liveChatMessages.insert: the text and the id given to it. */
@@ -57,39 +66,76 @@ export class YouTubeChatDouble extends ChatDoubleBase {
 
   constructor() {
     super('youtube');
+    // `channel` (optional): the channel whose live chat is meant; the chat started last otherwise.
+    const chatOf = (b: Record<string, unknown>) => (typeof b.channel === 'string' ? this.chatOfChannel(b.channel) : this.latest);
     this.controls.set('go-live', () => this.goLive());
     this.controls.set('end', () => this.end());
-    this.controls.set('post', (b) => this.post(String(b.displayName ?? 'Viewer'), String(b.text ?? ''), b.id === undefined ? undefined : String(b.id)));
+    this.controls.set('post', (b) =>
+      this.post(String(b.displayName ?? 'Viewer'), String(b.text ?? ''), b.id === undefined ? undefined : String(b.id), undefined, chatOf(b)?.id),
+    );
     this.controls.set('inserted', () => this.inserted);
-    this.controls.set('live', () => this.liveChatId !== null && this.offlineAt === null);
+    this.controls.set('live', (b) => {
+      const chat = chatOf(b);
+      return chat !== null && chat.offlineAt === null;
+    });
     this.controls.set('post-event', (b) =>
-      this.postEvent(String(b.displayName ?? 'Viewer'), String(b.eventType), (b.details ?? {}) as Record<string, unknown>, String(b.displayMessage ?? '')),
+      this.postEvent(
+        String(b.displayName ?? 'Viewer'),
+        String(b.eventType),
+        (b.details ?? {}) as Record<string, unknown>,
+        String(b.displayMessage ?? ''),
+        chatOf(b)?.id,
+      ),
     );
     this.controls.set('polling', (b) => {
       this.pollingIntervalMillis = Number(b.ms ?? 500);
     });
   }
 
-  goLive(): string {
-    this.broadcastId = `bcast-${randomBytes(4).toString('hex')}`;
-    this.liveChatId = `chat-${randomBytes(6).toString('hex')}`;
-    this.offlineAt = null;
-    return this.liveChatId;
+  /** The live chat started last. */
+  get liveChatId(): string | null {
+    return this.latest?.id ?? null;
+  }
+
+  get broadcastId(): string | null {
+    return this.latest?.broadcastId ?? null;
+  }
+
+  get offlineAt(): string | null {
+    return this.latest?.offlineAt ?? null;
+  }
+
+  /** A new live chat, on `channelId`'s broadcast (test mode) or the double's owner's. */
+  goLive(channelId: string | null = null, broadcastId = `bcast-${randomBytes(4).toString('hex')}`): string {
+    const chat: LiveChat = { id: `chat-${randomBytes(6).toString('hex')}`, broadcastId, channelId, offlineAt: null };
+    this.chats.set(chat.id, chat);
+    this.latest = chat;
+    return chat.id;
   }
 
   end(): void {
-    this.offlineAt = new Date().toISOString();
+    if (this.latest) this.latest.offlineAt = new Date().toISOString();
   }
 
-  post(displayName: string, text: string, id?: string, channelId?: string): string {
-    if (!this.liveChatId) throw new Error('the YouTube double is not live');
+  /** The live chat a channel started last. */
+  chatOfChannel(channelId: string): LiveChat | null {
+    return [...this.chats.values()].filter((c) => c.channelId === channelId).at(-1) ?? null;
+  }
+
+  private ownerOfChat(chat: LiveChat): string {
+    return chat.channelId ?? this.owner.channelId;
+  }
+
+  post(displayName: string, text: string, id?: string, channelId?: string, liveChatId = this.liveChatId): string {
+    const chat = liveChatId ? this.chats.get(liveChatId) : undefined;
+    if (!chat) throw new Error('the YouTube double is not live');
     const author = channelId ?? `UC${Buffer.from(displayName).toString('hex').slice(0, 22).padEnd(22, '0')}`;
     const item: YouTubeChatItem = {
       kind: 'youtube#liveChatMessage',
       id: id ?? `LCC.${randomBytes(12).toString('base64url')}`,
       snippet: {
         type: 'textMessageEvent',
-        liveChatId: this.liveChatId,
+        liveChatId: chat.id,
         authorChannelId: author,
         publishedAt: new Date().toISOString(),
         hasDisplayContent: true,
@@ -102,7 +148,7 @@ export class YouTubeChatDouble extends ChatDoubleBase {
         displayName,
         profileImageUrl: `${this.url}/avatars/${encodeURIComponent(author)}.png`,
         isVerified: false,
-        isChatOwner: author === this.owner.channelId,
+        isChatOwner: author === this.ownerOfChat(chat),
         isChatSponsor: false,
         isChatModerator: false,
       },
@@ -117,8 +163,8 @@ export class YouTubeChatDouble extends ChatDoubleBase {
    * `memberMilestoneChatEvent` with `memberMilestoneChatDetails`, `membershipGiftingEvent`…), as
    * the live chat lists it among the messages.
    */
-  postEvent(displayName: string, eventType: string, details: Record<string, unknown>, displayMessage = ''): string {
-    const id = this.post(displayName, displayMessage);
+  postEvent(displayName: string, eventType: string, details: Record<string, unknown>, displayMessage = '', liveChatId = this.liveChatId): string {
+    const id = this.post(displayName, displayMessage, undefined, undefined, liveChatId);
     const item = this.items.find((i) => i.id === id)!;
     const { textMessageDetails: _text, ...snippet } = item.snippet;
     item.snippet = { ...snippet, type: eventType, ...details };
@@ -160,15 +206,18 @@ export class YouTubeChatDouble extends ChatDoubleBase {
       if (r.method === 'GET' && path === '/liveBroadcasts') {
         if (r.query.get('broadcastStatus') !== 'active' || !(r.query.get('part') ?? '').includes('snippet'))
           return json(r.res, 400, googleError(400, 'Missing broadcastStatus or part', 'required'));
-        const live = this.liveChatId && !this.offlineAt;
+        // The broadcast of the channel behind the token (a test-mode sign-in); a token of nobody sees the one started last.
+        const owner = this.ownerOf(r.token);
+        const chat = owner ? this.chatOfChannel(owner.id) : this.latest;
+        const live = chat !== null && !chat.offlineAt;
         return json(r.res, 200, {
           kind: 'youtube#liveBroadcastListResponse',
           items: live
             ? [
                 {
                   kind: 'youtube#liveBroadcast',
-                  id: this.broadcastId,
-                  snippet: { title: 'Live on OnAir', liveChatId: this.liveChatId, actualStartTime: new Date().toISOString() },
+                  id: chat.broadcastId,
+                  snippet: { title: 'Live on OnAir', liveChatId: chat.id, actualStartTime: new Date().toISOString() },
                   status: { lifeCycleStatus: 'live' },
                 },
               ]
@@ -179,29 +228,32 @@ export class YouTubeChatDouble extends ChatDoubleBase {
       if (path === '/liveChat/messages') {
         // list names the chat in the query, insert in the body's snippet.
         const chatId = r.method === 'POST' ? (r.body as { snippet?: { liveChatId?: string } } | undefined)?.snippet?.liveChatId : r.query.get('liveChatId');
-        if (!chatId || chatId !== this.liveChatId)
-          return json(r.res, 404, googleError(404, 'The live chat that you are trying to retrieve cannot be found.', 'liveChatNotFound'));
+        const chat = chatId ? this.chats.get(chatId) : undefined;
+        if (!chat) return json(r.res, 404, googleError(404, 'The live chat that you are trying to retrieve cannot be found.', 'liveChatNotFound'));
         if (r.method === 'GET') {
           const max = Math.min(Number(r.query.get('maxResults') ?? 500), 2000);
           const from = Number(r.query.get('pageToken') ?? '0') || 0;
-          const page = this.items.slice(from, from + max);
+          const page = this.items.filter((i) => i.snippet.liveChatId === chat.id).slice(from, from + max);
           return json(r.res, 200, {
             kind: 'youtube#liveChatMessageListResponse',
             pollingIntervalMillis: this.pollingIntervalMillis,
             nextPageToken: String(from + page.length),
             pageInfo: { totalResults: page.length, resultsPerPage: max },
             items: page,
-            ...(this.offlineAt ? { offlineAt: this.offlineAt } : {}),
+            ...(chat.offlineAt ? { offlineAt: chat.offlineAt } : {}),
           });
         }
         if (r.method === 'POST') {
-          if (this.offlineAt) return json(r.res, 403, googleError(403, 'The live chat is no longer live.', 'liveChatEnded'));
+          if (chat.offlineAt) return json(r.res, 403, googleError(403, 'The live chat is no longer live.', 'liveChatEnded'));
           const body = r.body as { snippet?: { liveChatId?: string; type?: string; textMessageDetails?: { messageText?: string } } };
           const text = body.snippet?.textMessageDetails?.messageText ?? '';
-          if (body.snippet?.type !== 'textMessageEvent' || body.snippet.liveChatId !== this.liveChatId || text.length === 0 || text.length > 200) {
+          if (body.snippet?.type !== 'textMessageEvent' || text.length === 0 || text.length > 200) {
             return json(r.res, 400, googleError(400, 'The message is not valid.', 'invalidValue'));
           }
-          const id = this.post(this.owner.displayName, text, undefined, this.owner.channelId);
+          // Said as the chat's channel (the signed-in account's name in test mode).
+          const author = this.ownerOf(r.token);
+          const name = author && author.id === chat.channelId ? author.displayName : this.owner.displayName;
+          const id = this.post(name, text, undefined, this.ownerOfChat(chat), chat.id);
           this.inserted.push({ id, text });
           return json(
             r.res,
@@ -259,7 +311,8 @@ function testModeRoute(
       kind: 'youtube#liveStream',
       id,
       snippet: b.snippet,
-      cdn: { ...b.cdn, ingestionInfo: { ingestionAddress: ingest.rtmpUrl, streamName: ingest.streamKey } },
+      // The channel's own stream name, as YouTube gives each channel's liveStream its own.
+      cdn: { ...b.cdn, ingestionInfo: { ingestionAddress: ingest.rtmpUrl, streamName: ingest.keys.keyOf(d.ownerOf(token)?.id ?? d.owner.channelId) } },
       status: { streamStatus: 'ready' },
     });
     return true;
@@ -292,8 +345,8 @@ function testModeRoute(
       json(res, 404, googleError(404, 'Broadcast or stream not found', 'liveBroadcastNotFound'));
       return true;
     }
-    d.goLive();
-    d.broadcastId = broadcast.id;
+    // The live chat of this channel's broadcast: another channel's live chat is another one.
+    d.goLive(d.ownerOf(token)?.id ?? null, broadcast.id);
     json(res, 200, {
       kind: 'youtube#liveBroadcast',
       id: broadcast.id,

@@ -72,7 +72,7 @@ export class EventSubDouble extends ChatDoubleBase {
   /** Every notification sent: message id, type, session. */
   readonly delivered: { messageId: string; type: string; sessionId: string }[] = [];
   keepaliveSeconds = 10;
-  /** Test mode of the one-machine stack: Helix serves the signed-in account, its stream key and title, and the ingest list. */
+  /** Test mode of the one-machine stack: Helix serves the signed-in account, its channel's own stream key and title, and the ingest list. */
   ingest: TestModeIngest | null = null;
   /** Channel titles set through Helix (PATCH /helix/channels), by broadcaster id. */
   readonly titles = new Map<string, string>();
@@ -100,6 +100,11 @@ export class EventSubDouble extends ChatDoubleBase {
     this.controls.set('titles', () => Object.fromEntries(this.titles));
     this.controls.set('chat-sent', () => this.chatSent);
     this.controls.set('know-login', (b) => this.knowLogin(String(b.id), String(b.login)));
+    // Test mode: where a channel's stream arrives (the local RTMP server under the channel's own key), for a test to read it.
+    this.controls.set('stream-url', (b) => {
+      const id = [...this.logins].find(([, login]) => login === String(b.login))?.[0];
+      return this.ingest && id !== undefined ? `${this.ingest.rtmpUrl}/${this.ingest.keys.keyOf(id)}` : null;
+    });
     this.controls.set('keepalive', (b) => {
       this.keepaliveSeconds = Number(b.seconds ?? 10);
     });
@@ -228,7 +233,7 @@ export class EventSubDouble extends ChatDoubleBase {
       const owner = this.ownerOf(token);
       if (!owner || owner.id !== query.get('broadcaster_id'))
         return json(res, 403, { error: 'Forbidden', status: 403, message: 'broadcaster_id does not match the token' });
-      return json(res, 200, { data: [{ stream_key: this.ingest.streamKey }] });
+      return json(res, 200, { data: [{ stream_key: this.ingest.keys.keyOf(owner.id) }] });
     }
     if (path === '/helix/channels' && method === 'PATCH') {
       const owner = this.ownerOf(token);

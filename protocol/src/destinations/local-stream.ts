@@ -51,3 +51,5 @@ export const rotateLocalStreamEndpoint = defineEndpoint({
 export const LOCAL_STREAM_WATCH_PATH = '/api/v1/projects/:projectId/destinations/:destinationId/watch/:file';
 export const localStreamWatchUrl = (projectId: string, destinationId: string, file = 'index.m3u8') =>
   `/api/v1/projects/${projectId}/destinations/${destinationId}/watch/${file}`;
+
+export const localStreamEndpoints = [getLocalStreamEndpoint, rotateLocalStreamEndpoint] as const;

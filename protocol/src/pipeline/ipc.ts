@@ -20,6 +20,14 @@ export const JITTER_LATENCY_DEFAULT_MS = 150;
 /** Error codes of the pipeline and its outputs. `user` faults are at the creator's destination. */
 export const pipelineErrorCatalogue = {
   DESTINATION_REFUSED: { fault: 'user', message: 'The destination refused the stream. Check the stream key and that the channel may go live.' },
+  /** Refused at a destination whose stream key OnAir set (Local, a linked or test-mode platform): there is no key for the creator to check. */
+  DESTINATION_STREAM_REFUSED: {
+    fault: 'user',
+    message:
+      'The destination did not accept this stream: it does not know the stream name OnAir gave it. Go live again; if it keeps happening, remove the destination and add it again.',
+  },
+  /** The server already has a publisher on this stream name (nginx-rtmp: NetStream.Publish.BadName, "Already publishing"). */
+  DESTINATION_IN_USE: { fault: 'user', message: 'Another stream is already live on this address.' },
   DESTINATION_ADDRESS_REFUSED: {
     fault: 'user',
     message: "The destination's address now points at a private or local network, which this server does not stream to.",

@@ -175,6 +175,11 @@ export const planOutputSchema = z.object({
   allowPrivate: z.boolean().optional(),
   /** Which canvas this destination gets; unset is horizontal. */
   canvas: canvasKindSchema.optional(),
+  /**
+   * The stream key was set by OnAir (a Local stream name, a linked or test-mode platform's key),
+   * not typed by the creator: a refusal then does not tell the creator to check a key.
+   */
+  keySetByOnAir: z.boolean().optional(),
 });
 export type PlanOutput = z.infer<typeof planOutputSchema>;
 

@@ -131,7 +131,7 @@ export class DestinationOutput {
   private connect(address: string, generation: number): void {
     let publisher: RtmpPublisher;
     try {
-      publisher = new RtmpPublisher({ url: this.spec.url, key: this.spec.key, address });
+      publisher = new RtmpPublisher({ url: this.spec.url, key: this.spec.key, address, keySetByOnAir: this.spec.keySetByOnAir });
     } catch (err) {
       this.logger.warn({ outputId: this.id, detail: (err as Error).message }, 'output could not connect');
       this.fail('DESTINATION_UNREACHABLE');
@@ -200,7 +200,9 @@ export class DestinationOutput {
       return;
     }
     this.logger.warn({ outputId: this.id, detail }, 'output connection lost');
-    this.scheduleReconnect(code === 'DESTINATION_REFUSED' ? 'DESTINATION_REFUSED' : 'DESTINATION_LOST');
+    this.scheduleReconnect(
+      code === 'DESTINATION_REFUSED' || code === 'DESTINATION_STREAM_REFUSED' || code === 'DESTINATION_IN_USE' ? code : 'DESTINATION_LOST',
+    );
   }
 
   /** Called every second: byte counts, bitrate and the stall watchdog. */

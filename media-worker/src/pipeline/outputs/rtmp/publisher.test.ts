@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pipelineErrorCatalogue } from '@onair/protocol';
 import { freePort, startRtmpServer, type RunningRtmpServer } from '@onair/embedded';
 import { parseTarget, RtmpPublisher, type PublisherFailure } from './publisher.ts';
 
@@ -57,6 +58,28 @@ describe('RtmpPublisher', () => {
     good.close();
     const bad = new RtmpPublisher({ url, key: 'other-key', address: '127.0.0.1' });
     expect(await outcome(bad)).toMatchObject({ code: 'DESTINATION_REFUSED' });
+  });
+
+  it('says an address in use is in use (nginx-rtmp: BadName, "Already publishing"), whatever set the key', async () => {
+    const url = `rtmp://127.0.0.1:${server.port}/live`;
+    const first = new RtmpPublisher({ url, key: 'good-key', address: '127.0.0.1', keySetByOnAir: true });
+    expect(await outcome(first)).toBe('publishing');
+    const second = new RtmpPublisher({ url, key: 'good-key', address: '127.0.0.1', keySetByOnAir: true });
+    const failure = await outcome(second);
+    expect(failure).toMatchObject({ code: 'DESTINATION_IN_USE', detail: 'the server said NetStream.Publish.BadName' });
+    expect(pipelineErrorCatalogue.DESTINATION_IN_USE.message).toBe('Another stream is already live on this address.');
+    const third = new RtmpPublisher({ url, key: 'good-key', address: '127.0.0.1' });
+    expect(await outcome(third)).toMatchObject({ code: 'DESTINATION_IN_USE' });
+    first.close();
+  });
+
+  it('does not ask the creator to check a key OnAir set when the server refuses it', async () => {
+    const url = `rtmp://127.0.0.1:${server.port}/live`;
+    const refused = new RtmpPublisher({ url, key: 'unknown-name', address: '127.0.0.1', keySetByOnAir: true });
+    expect(await outcome(refused)).toMatchObject({ code: 'DESTINATION_STREAM_REFUSED' });
+    expect(pipelineErrorCatalogue.DESTINATION_STREAM_REFUSED.message).not.toMatch(/stream key/i);
+    // A key the creator typed (Custom RTMP): they are the one who can check it.
+    expect(pipelineErrorCatalogue.DESTINATION_REFUSED.message).toMatch(/Check the stream key/);
   });
 
   it('calls a closed port unreachable', async () => {

@@ -23,6 +23,8 @@ export interface PublishTarget {
   key?: string;
   /** The address the egress checked for the URL's host: the connection goes there and nowhere else. */
   address: string;
+  /** OnAir set the key (Local, a linked or test-mode platform): a refusal is DESTINATION_STREAM_REFUSED, which asks no key check of the creator. */
+  keySetByOnAir?: boolean | undefined;
 }
 
 export interface ParsedTarget {
@@ -73,6 +75,11 @@ export class RtmpPublisher extends EventEmitter<{ publishing: []; failed: [Publi
     this.target = parseTarget(publish.url, publish.key);
   }
 
+  /** The code of a refused publish: the creator is told to check the key only when they typed it. */
+  private get refused(): PipelineErrorCode {
+    return this.publish.keySetByOnAir ? 'DESTINATION_STREAM_REFUSED' : 'DESTINATION_REFUSED';
+  }
+
   /** The stream id the server gave (`createStream`); media chunks carry it. */
   get streamId(): number | undefined {
     return this.messageStreamId;
@@ -111,12 +118,12 @@ export class RtmpPublisher extends EventEmitter<{ publishing: []; failed: [Publi
     socket.on('error', (err: NodeJS.ErrnoException) => {
       if (secure && !this.connected && !/ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT/.test(err.code ?? ''))
         this.fail('DESTINATION_TLS_FAILED', err.message);
-      else this.fail(this.connected ? (this.publishingNow ? 'DESTINATION_LOST' : 'DESTINATION_REFUSED') : 'DESTINATION_UNREACHABLE', err.message);
+      else this.fail(this.connected ? (this.publishingNow ? 'DESTINATION_LOST' : this.refused) : 'DESTINATION_UNREACHABLE', err.message);
     });
     socket.on('close', () => {
       // Closed by the server after the connection was made but before it let us publish: this
       // stream was refused (a bad key or a channel that may not go live, on every platform we target).
-      if (this.connected && !this.publishingNow) this.fail('DESTINATION_REFUSED', 'closed remotely before the publish started');
+      if (this.connected && !this.publishingNow) this.fail(this.refused, 'closed remotely before the publish started');
       else this.fail(this.publishingNow ? 'DESTINATION_LOST' : 'DESTINATION_UNREACHABLE', 'connection closed');
     });
   }
@@ -191,7 +198,7 @@ export class RtmpPublisher extends EventEmitter<{ publishing: []; failed: [Publi
     try {
       messages = this.reader.push(data);
     } catch (err) {
-      this.fail(this.publishingNow ? 'DESTINATION_LOST' : 'DESTINATION_REFUSED', `unreadable reply: ${(err as Error).message}`);
+      this.fail(this.publishingNow ? 'DESTINATION_LOST' : this.refused, `unreadable reply: ${(err as Error).message}`);
       return;
     }
     for (const message of messages) this.handle(message);
@@ -242,7 +249,7 @@ export class RtmpPublisher extends EventEmitter<{ publishing: []; failed: [Publi
     const info = values[3];
     const code = info && typeof info === 'object' && !Array.isArray(info) && !(info instanceof Date) ? String(info.code ?? '') : '';
     if (name === '_error') {
-      this.fail('DESTINATION_REFUSED', `the server answered ${transaction === 1 ? 'connect' : 'a command'} with an error${code ? ` (${code})` : ''}`);
+      this.fail(this.refused, `the server answered ${transaction === 1 ? 'connect' : 'a command'} with an error${code ? ` (${code})` : ''}`);
       return;
     }
     if (name === '_result' && transaction === 1) {
@@ -258,7 +265,7 @@ export class RtmpPublisher extends EventEmitter<{ publishing: []; failed: [Publi
     if (name === '_result' && transaction === 4) {
       const id = values[3];
       if (typeof id !== 'number') {
-        this.fail('DESTINATION_REFUSED', 'createStream gave no stream id');
+        this.fail(this.refused, 'createStream gave no stream id');
         return;
       }
       this.messageStreamId = id;
@@ -272,8 +279,12 @@ export class RtmpPublisher extends EventEmitter<{ publishing: []; failed: [Publi
         this.emit('publishing');
         return;
       }
-      const level = info && typeof info === 'object' && !Array.isArray(info) && !(info instanceof Date) ? info.level : undefined;
-      if (level === 'error') this.fail(this.publishingNow ? 'DESTINATION_LOST' : 'DESTINATION_REFUSED', `the server said ${code}`);
+      const fields = info && typeof info === 'object' && !Array.isArray(info) && !(info instanceof Date) ? info : undefined;
+      if (fields?.level !== 'error') return;
+      // nginx-rtmp answers a second publisher of a name with BadName, "Already publishing" (as do
+      // other servers, in their words): the address is taken, not the key wrong.
+      const inUse = code === 'NetStream.Publish.BadName' && /already|in use/i.test(String(fields.description ?? ''));
+      this.fail(this.publishingNow ? 'DESTINATION_LOST' : inUse ? 'DESTINATION_IN_USE' : this.refused, `the server said ${code}`);
     }
   }
 }
