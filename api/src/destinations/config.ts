@@ -22,6 +22,11 @@ export const destinationsConfigShape = {
     .optional(),
   /** The key the local server accepts (its on_publish check). */
   LOCAL_RTMP_KEY: z.string().optional(),
+  /**
+   * Where the local RTMP server serves its HLS (`<url>/<stream name>/index.m3u8`, on loopback in the
+   * embedded stack): the api proxies it to the studio's Watch player of a Local destination.
+   */
+  LOCAL_RTMP_HLS_URL: z.url().optional(),
   /** Platform API bases (Helix, Twitch's ingest list, YouTube Data API v3, Graph API v15.0 of spec §9). */
   TWITCH_API_URL: z.url().default('https://api.twitch.tv/helix'),
   TWITCH_INGEST_URL: z.url().default('https://ingest.twitch.tv/ingests'),

@@ -1,4 +1,4 @@
-import { destinationEndpoints } from '@onair/protocol';
+import { destinationEndpoints, getLocalStreamEndpoint } from '@onair/protocol';
 import type { SecretBox } from '@onair/runtime';
 import type { ProjectAccess } from '../access/project-access.ts';
 import type { SessionResolver } from '../http/auth-context.ts';
@@ -76,12 +76,14 @@ export const destinationsModule = {
   studioSocket: { name: 'destinations', build: (c: Platform) => destinationsStudioSocket(c) },
   http: {
     routes: {
-      endpoints: destinationEndpoints,
+      endpoints: [...destinationEndpoints, getLocalStreamEndpoint],
       mount: (c: Platform & DestinationsServices & { resolveSession: SessionResolver }) =>
         destinationRoutes({
           db: c.db,
           resolveSession: c.resolveSession,
           services: { destinations: c.destinations, accounts: c.platformAccounts, broadcasts: c.broadcasts },
+          secrets: c.destinationSecrets,
+          localHlsUrl: c.config.LOCAL_RTMP_HLS_URL,
           publicUrl: c.config.PUBLIC_URL,
           logger: c.logger,
         }),

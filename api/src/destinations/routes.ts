@@ -4,6 +4,7 @@ import {
   deleteDestinationEndpoint,
   endBroadcastEndpoint,
   ensureAuthenticationEndpoint,
+  getLocalStreamEndpoint,
   getBroadcastEndpoint,
   getDestinationPickerEndpoint,
   goLiveEndpoint,
@@ -19,6 +20,9 @@ import {
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { Destinations } from './index.ts';
+import type { DestinationSecrets } from './destination-secrets.ts';
+import { localStreamView } from './local-stream.ts';
+import { mountLocalStreamWatch } from './local-stream-watch.ts';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
 import { mount, Reply } from '../http/mount.ts';
 
@@ -40,7 +44,16 @@ function popupPage(res: Response, publicUrl: string, result: OAuthPopupResult): 
     );
 }
 
-export function destinationRoutes(deps: { db: Db; resolveSession: SessionResolver; services: Destinations; publicUrl: string; logger: Logger }): Router {
+export function destinationRoutes(deps: {
+  db: Db;
+  resolveSession: SessionResolver;
+  services: Destinations;
+  secrets: DestinationSecrets;
+  /** LOCAL_RTMP_HLS_URL: the local RTMP server's HLS, for Local destinations' Watch player. */
+  localHlsUrl: string | undefined;
+  publicUrl: string;
+  logger: Logger;
+}): Router {
   const { destinations, accounts, broadcasts } = deps.services;
   const router = Router();
   router.use(
@@ -81,6 +94,12 @@ export function destinationRoutes(deps: { db: Db; resolveSession: SessionResolve
   mount(router, getBroadcastEndpoint, async ({ params }, { req }) => ({ broadcast: await broadcasts.current(getCurrentUser(req), params.projectId) }));
   mount(router, goLiveEndpoint, async ({ params, body }, { req }) => broadcasts.goLive(getCurrentUser(req), params.projectId, body ?? {}));
   mount(router, endBroadcastEndpoint, async ({ params }, { req }) => broadcasts.end(getCurrentUser(req), params.projectId));
+  // A Local destination's own stream: where to watch it, and the studio's Watch player (HLS).
+  mount(router, getLocalStreamEndpoint, async ({ params }, { req }) => {
+    const row = await destinations.get(getCurrentUser(req), params.projectId, params.destinationId);
+    return localStreamView({ secrets: deps.secrets, hlsBaseUrl: deps.localHlsUrl }, row);
+  });
+  mountLocalStreamWatch(router, { destinations, secrets: deps.secrets, hlsBaseUrl: deps.localHlsUrl, logger: deps.logger });
 
   // The OAuth popup (spec §7 `/auth/{provider}`): browser navigations answered with a redirect or a page.
   router.get('/api/v1/destinations/auth/:provider', async (req, res) => {
