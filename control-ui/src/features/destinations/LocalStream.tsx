@@ -10,7 +10,7 @@ import styles from './LocalStream.module.css';
 /** The address with its stream name hidden: everything up to the last `/` stays readable. */
 export function maskedPlayUrl(playUrl: string): string {
   const cut = playUrl.lastIndexOf('/');
-  return `${playUrl.slice(0, cut + 1)}${'•'.repeat(12)}`;
+  return `${playUrl.slice(0, cut + 1)}${'•'.repeat(8)}`;
 }
 
 /**
@@ -50,28 +50,31 @@ export function LocalStreamAddressView({
   const { view } = entry;
   return (
     <div className={styles.address} data-testid="local-stream-address">
-      <code className={styles.value} aria-label="Local stream address" title={shown ? view.playUrl : undefined}>
+      {/* Its own line, wrapping when shown: the whole address stays readable in the side column. */}
+      <code className={styles.value} aria-label="Local stream address">
         {shown ? view.playUrl : maskedPlayUrl(view.playUrl)}
       </code>
-      <IconButton
-        label={shown ? 'Hide stream name' : 'Show stream name'}
-        icon={shown ? <EyeOff size={14} /> : <Eye size={14} />}
-        className={styles.icon}
-        onClick={() => toggleLocalStreamShown(id)}
-      />
-      <IconButton label="Copy Local stream address" icon={<Copy size={14} />} className={styles.icon} onClick={() => void copyLocalStreamAddress(id)} />
-      {view.hlsUrl && (
-        <Button
-          variant="secondary"
-          className={styles.watch}
-          onClick={() => {
-            onWatch?.();
-            openLocalWatch(id);
-          }}
-        >
-          <Play size={14} aria-hidden /> Watch
-        </Button>
-      )}
+      <div className={styles.addressActions}>
+        {view.hlsUrl && (
+          <Button
+            variant="secondary"
+            className={styles.watch}
+            onClick={() => {
+              onWatch?.();
+              openLocalWatch(id);
+            }}
+          >
+            <Play size={14} aria-hidden /> Watch
+          </Button>
+        )}
+        <IconButton
+          label={shown ? 'Hide stream name' : 'Show stream name'}
+          icon={shown ? <EyeOff size={14} /> : <Eye size={14} />}
+          className={styles.icon}
+          onClick={() => toggleLocalStreamShown(id)}
+        />
+        <IconButton label="Copy Local stream address" icon={<Copy size={14} />} className={styles.icon} onClick={() => void copyLocalStreamAddress(id)} />
+      </div>
     </div>
   );
 }
