@@ -48,6 +48,8 @@ export default defineConfig({
         // (the api serves assets as immutable) across releases that touch only our code.
         codeSplitting: {
           groups: [
+            // Loaded only when a Watch player opens (a dynamic import), not with every page.
+            { name: 'hls', test: /node_modules[\\/]hls\.js[\\/]/, priority: 3 },
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 2 },
             { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
           ],

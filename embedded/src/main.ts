@@ -34,9 +34,7 @@ const stack = await startStack({
 });
 print(`OnAir is ready in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 print(`  Open ${publicUrl}`);
-print(
-  `  Local destination: each project streams to its own address on this machine's RTMP server (${stack.localRtmp.server.url('…')}); the studio shows it on the project's Local destination.`,
-);
+print("  Local destination: open a project's Local destination in the studio to watch its stream there (Watch) or copy its address.");
 print(`  Ingest for encoders and consoles: rtmp://<this machine>:${stack.ingest.port}/ingest/<the key shown in the studio's Auto Live block>`);
 if (stack.platforms) {
   print(`  Test mode: ${stack.platforms.platforms.join(', ')} run on local doubles (no real accounts; streams go to the local RTMP server).`);

@@ -32,6 +32,11 @@ export interface RtmpServerOptions {
    * `acceptKeys` and `acceptTcUrlHosts`.
    */
   onPublishUrl?: string;
+  /**
+   * Also write every stream of the application as HLS (short fragments, old ones removed) and serve
+   * it on loopback at `hlsUrl`: the api proxies it to the studio's Watch player.
+   */
+  hls?: boolean;
   log?: (line: string) => void;
 }
 
@@ -40,6 +45,11 @@ export interface RunningRtmpServer {
   application: string;
   /** Publish/play URL of a stream key on this server. */
   url(key: string): string;
+  /**
+   * With `hls`, where the HLS files are served on loopback: `<hlsUrl>/<stream name>/index.m3u8` and
+   * its segments `<n>.ts` next to it. Undefined without `hls`.
+   */
+  hlsUrl: string | undefined;
   /** Whether the nginx process is running. */
   readonly running: boolean;
   /** Process id of nginx (for tests that freeze it with SIGSTOP to play a silent stall). */
@@ -58,6 +68,7 @@ function nginxConfig(
   acceptKeys: string[] | undefined,
   acceptTcUrlHosts: string[] | undefined,
   onPublishUrl: string | undefined,
+  hls: boolean,
 ): string {
   // on_publish is an HTTP call back to this same nginx: the `http` block answers 2xx for an accepted
   // key and 403 for any other, which nginx-rtmp turns into a rejected publish.
@@ -88,7 +99,7 @@ rtmp {
       on_publish ${onPublishUrl ?? `http://127.0.0.1:${httpPort}/on_publish`};
       allow play 127.0.0.1;
       deny play all;
-    }
+${hls ? hlsApplication(dir) : ''}    }
   }
 }
 http {
@@ -103,8 +114,39 @@ http {
     location /on_publish {
 ${keyCheck}
     }
-  }
+${hls ? hlsLocation(dir) : ''}  }
 }
+`;
+}
+
+/**
+ * HLS of every stream, one folder per stream name (`hls_nested`). A fragment ends at the first
+ * keyframe after `hls_fragment`, so the publisher's keyframe interval sets its length (2 s from the
+ * media worker). nginx-rtmp keeps `hls_playlist_length / hls_fragment` fragments in the playlist
+ * (4: 8 s of a 2 s-keyframe stream), enough for a player to start two fragments behind the edge;
+ * fragments that left it are deleted (`hls_cleanup`), so a stream holds a few MB at most.
+ */
+export const HLS_FRAGMENT_SECONDS = 1;
+export const HLS_PLAYLIST_SECONDS = 4;
+
+function hlsApplication(dir: string): string {
+  return `      hls on;
+      hls_path ${join(dir, 'hls')};
+      hls_nested on;
+      hls_fragment ${HLS_FRAGMENT_SECONDS}s;
+      hls_playlist_length ${HLS_PLAYLIST_SECONDS}s;
+      hls_cleanup on;
+`;
+}
+
+/** The HLS folder over HTTP on loopback, never cached (the playlist changes with every fragment). */
+function hlsLocation(dir: string): string {
+  return `    location /hls/ {
+      alias ${join(dir, 'hls')}/;
+      types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
+      default_type application/octet-stream;
+      add_header Cache-Control no-cache;
+    }
 `;
 }
 
@@ -133,7 +175,10 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<Runni
   const log = options.log ?? (() => {});
   await mkdir(dir, { recursive: true });
   const confPath = join(dir, 'nginx.conf');
-  await writeFile(confPath, nginxConfig(dir, port, httpPort, application, options.acceptKeys, options.acceptTcUrlHosts, options.onPublishUrl));
+  await writeFile(
+    confPath,
+    nginxConfig(dir, port, httpPort, application, options.acceptKeys, options.acceptTcUrlHosts, options.onPublishUrl, options.hls ?? false),
+  );
 
   let child: TetheredProcess | undefined;
   // Players get their frames as they come (native/tcp-nodelay.c); without it nginx still works,
@@ -169,6 +214,7 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<Runni
     port,
     application,
     url: (key) => `rtmp://127.0.0.1:${port}/${application}/${key}`,
+    hlsUrl: options.hls ? `http://127.0.0.1:${httpPort}/hls` : undefined,
     get running() {
       return child?.running ?? false;
     },

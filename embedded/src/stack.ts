@@ -124,6 +124,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       dir: join(dataDir, 'rtmp'),
       port: options.rtmpPort || undefined,
       onPublishUrl: gate.url,
+      // The studio's Watch player plays a Local stream as HLS, through the api.
+      hls: true,
       log: (l) => log('rtmp', l),
     });
     services.push({ url: rtmp.url(''), stop: () => rtmp.stop() });
@@ -195,6 +197,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           RENDER_PAGE_SECRET: renderPageSecret,
           LOCAL_RTMP_URL: localRtmpUrl,
           LOCAL_RTMP_CALLBACK_SECRET: localCallbackSecret,
+          ...(rtmp.hlsUrl ? { LOCAL_RTMP_HLS_URL: rtmp.hlsUrl } : {}),
           INGEST_RTMP_URL:
             common.INGEST_RTMP_URL ??
             `rtmp://${new URL(common.PUBLIC_URL ?? `http://localhost:${port}`).hostname}${ingest.port === 1935 ? '' : `:${ingest.port}`}`,

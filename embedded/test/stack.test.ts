@@ -40,6 +40,9 @@ describe('the one-machine stack', () => {
 
     // The local RTMP server (each project's Local stream, each test-mode channel's ingest).
     expect(stack.localRtmp.server.running).toBe(true);
+    // It writes HLS for the studio's Watch player, served on loopback (nothing published yet: 404).
+    expect(stack.localRtmp.server.hlsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hls$/);
+    expect((await fetch(`${stack.localRtmp.server.hlsUrl}/local_nothing_published/index.m3u8`)).status).toBe(404);
 
     // Without Stripe keys, billing runs in test mode against the Stripe double: the api holds its
     // webhook secret (a forged webhook is refused as unsigned, not as billing being unavailable).

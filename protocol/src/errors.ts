@@ -163,6 +163,15 @@ export const errorCatalogue = {
   TEST_MODE_NOT_LIVE: { status: 409, fault: 'user', message: 'This test-mode platform is not live yet. Go live with this destination first.' },
   /** A platform double did not answer the control panel (the one-machine stack stopped it, or it failed). */
   TEST_MODE_DOUBLE_UNAVAILABLE: { status: 503, fault: 'service', message: 'The test-mode platform did not answer. Restart OnAir and try again.' },
+  // ─── A project's Local stream (issue 51) ───
+  /** The studio's Watch player: the Local destination's stream has no playlist yet (nothing published to it, or not for long). */
+  LOCAL_STREAM_NOT_LIVE: { status: 404, fault: 'user', message: 'Nothing is live on this address yet. Go live with Local on to watch it here.' },
+  /** The operator's local RTMP server serves no HLS (LOCAL_RTMP_HLS_URL unset): the stream can be watched with a player only. */
+  LOCAL_STREAM_NOT_WATCHABLE: {
+    status: 404,
+    fault: 'user',
+    message: 'This server cannot play Local streams in the studio. Open the address in a player such as VLC.',
+  },
   // ─── Platform chat (spec §5, §8) ───
   /** Writing in the platforms' chats needs a live broadcast. */
   CHAT_NOT_LIVE: { status: 409, fault: 'user', message: 'Start the stream to use the chat' },

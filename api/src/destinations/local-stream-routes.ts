@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
-import { getLocalStreamEndpoint, OnAirError, rotateLocalStreamEndpoint, rtmpCallbackQuerySchema } from '@onair/protocol';
+import { getLocalStreamEndpoint, LOCAL_STREAM_WATCH_PATH, OnAirError, rotateLocalStreamEndpoint, rtmpCallbackQuerySchema } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
@@ -8,6 +8,7 @@ import type { CurrentUser } from '../http/auth-context.ts';
 import { mount } from '../http/mount.ts';
 import type { DestinationService } from './destination-service.ts';
 import type { LocalStreams } from './local-streams.ts';
+import { mountLocalStreamWatch } from './local-stream-watch.ts';
 
 /** Where the Local RTMP server's on_publish arrives; the secret in the path is the server's credential (never logged: see app.ts). */
 export const LOCAL_STREAM_CALLBACK_PREFIX = '/api/internal/local-stream';
@@ -29,10 +30,12 @@ export function localStreamRoutes(deps: {
   destinations: DestinationService;
   localStreams: LocalStreams;
   callbackSecret: string | undefined;
+  /** LOCAL_RTMP_HLS_URL: the local RTMP server's HLS, for Local destinations' Watch player. */
+  hlsBaseUrl: string | undefined;
   logger: Logger;
 }): Router {
   const router = Router();
-  router.use('/api/v1/projects/:projectId/destinations/:destinationId/local-stream', authenticate(deps.db, deps.resolveSession));
+  router.use(['/api/v1/projects/:projectId/destinations/:destinationId/local-stream', LOCAL_STREAM_WATCH_PATH], authenticate(deps.db, deps.resolveSession));
   const localRow = async (user: CurrentUser, projectId: string, destinationId: string) => {
     const row = await deps.destinations.get(user, projectId, destinationId);
     if (row.type !== 'Local') throw new OnAirError('NOT_FOUND', 'This destination is not a Local destination.');
@@ -44,6 +47,8 @@ export function localStreamRoutes(deps: {
   mount(router, rotateLocalStreamEndpoint, async ({ params }, { req }) =>
     deps.localStreams.rotate(await localRow(getCurrentUser(req), params.projectId, params.destinationId)),
   );
+  // The studio's Watch player: the stream's HLS, proxied from the RTMP server.
+  mountLocalStreamWatch(router, { destinations: deps.destinations, names: deps.localStreams, hlsBaseUrl: deps.hlsBaseUrl, logger: deps.logger });
 
   // nginx-rtmp's on_publish (`notify_method get`): a 2xx accepts the publish, anything else refuses
   // it. The publish address's query (the proof) arrives among the callback's arguments.

@@ -104,6 +104,7 @@ export const destinationsModule = {
           destinations: c.destinations,
           localStreams: c.localStreams,
           callbackSecret: c.config.LOCAL_RTMP_CALLBACK_SECRET,
+          hlsBaseUrl: c.config.LOCAL_RTMP_HLS_URL,
           logger: c.logger,
         }),
       ],

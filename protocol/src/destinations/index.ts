@@ -4,3 +4,4 @@ export * from './broadcast.ts';
 export * from './events.ts';
 export * from './http.ts';
 export * from './local-stream.ts';
+export * from './local-watch.ts';

@@ -17,6 +17,7 @@ import { Select, type SelectOption } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { formFields } from '../../model/destinations.ts';
 import { useDestinationsStore, type DestinationForm } from '../../stores/index.ts';
+import { LocalStreamAddress } from './LocalStream.tsx';
 import styles from './Destinations.module.css';
 
 /** Spec §2: the per-platform fields, 'Apply metadata to all destinations', Add Destination or Save, Cancel. */
@@ -83,6 +84,9 @@ export function DestinationFormFields({ form }: { form: DestinationForm }) {
             />
           )}
         </Field>
+      )}
+      {form.editing?.type === 'Local' && (
+        <Field label="Watch this stream">{() => <LocalStreamAddress destination={form.editing!} onWatch={closeDestinationForm} />}</Field>
       )}
       {fields.includes('title') && (
         <Field label={kind.metadata?.title === 'required' ? 'Title' : 'Title (optional)'} error={form.errors.title} count={[v.title.length, TITLE_MAX]}>

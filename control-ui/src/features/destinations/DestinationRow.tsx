@@ -7,6 +7,7 @@ import { Switch } from '../../components/Switch.tsx';
 import { Tooltip } from '../../components/Tooltip.tsx';
 import { formatBitrate, healthLight, isTwitchRequired } from '../../model/destinations.ts';
 import { useDestinationsStore } from '../../stores/index.ts';
+import { LocalStreamAddress } from './LocalStream.tsx';
 import styles from './Destinations.module.css';
 
 const LIGHT_WORDS = { off: 'Off air', connecting: 'Connecting', live: 'Live', reconnecting: 'Reconnecting', failed: 'Failed' } as const;
@@ -56,6 +57,7 @@ export function DestinationRow({ destination }: { destination: DestinationView }
           onClick={() => askRemoveDestination(destination.id)}
         />
       </div>
+      {destination.type === 'Local' && <LocalStreamAddress destination={destination} />}
       {onAir && destination.enabled && (
         <div className={styles.health} role="status" aria-label={`${destination.name} stream health`}>
           <span className={styles.light} data-light={light} aria-hidden />

@@ -2,6 +2,7 @@ import { Plus } from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
 import { UPGRADE_TOOLTIP_MORE_DESTINATIONS } from '@onair/protocol';
 import { closeDestinations, loadDestinations, openDestinationPicker } from '../../actions/destinations.ts';
+import { closeLocalStreams } from '../../actions/local-stream.ts';
 import { Button } from '../../components/Button.tsx';
 import { Tooltip } from '../../components/Tooltip.tsx';
 import { counterText } from '../../model/destinations.ts';
@@ -10,6 +11,7 @@ import { AddDestinationPicker } from './AddDestinationPicker.tsx';
 import { BroadcastControl } from './BroadcastControl.tsx';
 import { DestinationFormDialog } from './DestinationFormDialog.tsx';
 import { DestinationRow } from './DestinationRow.tsx';
+import { LocalWatchPlayer } from './LocalWatchPlayer.tsx';
 import { RemoveDestinationDialog } from './RemoveDestinationDialog.tsx';
 import styles from './Destinations.module.css';
 
@@ -20,7 +22,10 @@ import styles from './Destinations.module.css';
 export function DestinationsPanel({ projectId, children }: { projectId: string; children?: ReactNode }) {
   useEffect(() => {
     void loadDestinations(projectId);
-    return () => closeDestinations();
+    return () => {
+      closeDestinations();
+      closeLocalStreams();
+    };
   }, [projectId]);
   const status = useDestinationsStore((s) => s.status);
   const error = useDestinationsStore((s) => s.error);
@@ -87,6 +92,7 @@ export function DestinationsPanel({ projectId, children }: { projectId: string; 
       <AddDestinationPicker />
       <DestinationFormDialog />
       <RemoveDestinationDialog />
+      <LocalWatchPlayer />
     </section>
   );
 }
