@@ -417,6 +417,7 @@ describe('a WHIP publisher (werift, VP8 from libvpx)', () => {
     });
     const video = new MediaStreamTrack({ kind: 'video' });
     const socket = createSocket('udp4');
+    let sender: ChildProcess | undefined;
     try {
       const transceiver = pc.addTransceiver(video, { direction: 'sendonly' });
       await pc.setLocalDescription(await pc.createOffer());
@@ -436,7 +437,7 @@ describe('a WHIP publisher (werift, VP8 from libvpx)', () => {
       await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
       // ffmpeg's libvpx, as a third-party WebRTC client encodes: BT.601 values, no tag (VP8 has none).
       // biome-ignore format: the arguments stay in option-value pairs, as ffmpeg reads them
-      liveFromPatches([
+      sender = liveFromPatches([
         ...patchInput(true), '-pix_fmt', 'yuv420p',
         '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '2500k', '-g', '30',
         '-f', 'rtp', '-payload_type', '96', `rtp://127.0.0.1:${socket.address().port}?pkt_size=1200`,
@@ -445,6 +446,7 @@ describe('a WHIP publisher (werift, VP8 from libvpx)', () => {
       report('WHIP VP8 (libvpx)', read);
       expect(worst(read), table(read)).toBeLessThanOrEqual(TOLERANCE);
     } finally {
+      sender?.kill('SIGKILL');
       socket.close();
       await pc.close();
       await stop();
@@ -457,7 +459,7 @@ describe('an RTMP ingest feed (pulled by the ingest relay)', () => {
     const [videoPort, audioPort] = [await freePort(), await freePort()];
     const feedKey = secretKey();
     // biome-ignore format: the arguments stay in option-value pairs, as ffmpeg reads them
-    liveFromPatches([
+    const publisher = liveFromPatches([
       ...patchInput(true), '-re', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
       '-vf', 'scale=out_color_matrix=bt709:out_range=tv', '-pix_fmt', 'yuv420p',
       '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709',
@@ -477,6 +479,7 @@ describe('an RTMP ingest feed (pulled by the ingest relay)', () => {
       expect(worst(read), table(read)).toBeLessThanOrEqual(TOLERANCE);
     } finally {
       relay.stop();
+      publisher.kill('SIGKILL');
     }
   }, 120_000);
 });
