@@ -13,7 +13,11 @@ export function buildPreview(gst: GstPipeline, tee: GstElement, preview: PlanPre
     makeElement('queue', 'preview-queue', { leaky: 'downstream', 'max-size-buffers': 2, 'max-size-bytes': 0, 'max-size-time': 0 }),
     makeElement('videoscale', 'preview-scale'),
     makeElement('videoconvert', 'preview-convert'),
-    makeElement('capsfilter', 'preview-caps', { caps: `video/x-raw,format=I420,width=${preview.width},height=${preview.height}` }),
+    // In BT.601, VP8's colour space (it carries no tag) and the one browsers decode it in: left in
+    // the canvas's BT.709, the studio preview showed other colours than the output.
+    makeElement('capsfilter', 'preview-caps', {
+      caps: `video/x-raw,format=I420,width=${preview.width},height=${preview.height},colorimetry=bt601`,
+    }),
     makeElement('vp8enc', 'preview-encoder', {
       deadline: 1,
       'cpu-used': 8,

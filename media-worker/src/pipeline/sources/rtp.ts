@@ -7,6 +7,17 @@ import { MIXER_AUDIO_CAPS, type SourceBins, type SourceBuilder } from './source.
 type RtpInput = Extract<PlanInput, { kind: 'rtp' }>;
 
 /**
+ * A decoded picture's colour space when its stream says none: BT.601, limited range. WebRTC
+ * senders (Chromium's camera in VP8 and in H.264), libvpx and ffmpeg's H.264 encode in it and tag
+ * nothing (VP8 has no tag: its spec says BT.601), and Chromium shows untagged pictures so. Left
+ * unsaid, GStreamer guesses from the size (BT.709 from 720 lines up) and the compositor took a
+ * 1280×720 camera's BT.601 values for BT.709 ones: greens darkened, (0,182,0) came out (0,153,0).
+ * The second structure passes a stream that says what it is (H.264 with a VUI colour description,
+ * as OBS and GStreamer's x264enc write) unchanged: caps without colorimetry fixate to the first.
+ */
+export const RTP_DECODED_CAPS = 'video/x-raw,colorimetry=bt601;video/x-raw';
+
+/**
  * A track that the WebRTC endpoint or an ingest forwards as RTP over loopback UDP: one feed per
  * encoding it decodes (VP8, H.264), each on its own port, so a browser may send either without a
  * rebuild. Nothing arrives until a peer sends; the placeholder picture covers that. The sender is
@@ -34,6 +45,7 @@ export const buildRtp: SourceBuilder<RtpInput> = (input, profile, name) => {
           }),
           makeElement('rtpjitterbuffer', `${feed}-jitter`, { latency: JITTER_LATENCY_DEFAULT_MS }),
           ...decode,
+          makeElement('capsfilter', `${feed}-colorimetry`, { caps: RTP_DECODED_CAPS }),
           makeElement('videoconvert', `${feed}-conv`),
           ...(keyColor ? [makeElement('alpha', `${feed}-key`, { method: keyColor })] : []),
           makeElement('queue', `${feed}-queue`, { 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0, leaky: 'downstream' }),
