@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Router } from 'express';
 import { LOCAL_STREAM_WATCH_PATH, OnAirError } from '@onair/protocol';
-import type { Destination } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { projectAccessOf } from '../access/project-access.ts';
 import { getCurrentUser } from '../http/auth-context.ts';
