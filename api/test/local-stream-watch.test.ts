@@ -12,7 +12,8 @@ import { startRtmpServer, type RunningRtmpServer } from '@onair/embedded';
 import { SecretBox } from '@onair/runtime';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
-const LOCAL_KEY = 'local_watch_test_key_5f1c0a';
+/** The destination's own stream name (issue 51), read from GET local-stream once it exists. */
+let LOCAL_KEY: string;
 
 let dir: string;
 let rtmp: RunningRtmpServer;
@@ -27,12 +28,15 @@ let publisher: ChildProcess | undefined;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'onair-local-watch-'));
   rtmp = await startRtmpServer({ dir: join(dir, 'rtmp'), hls: true });
-  const env = { SECRETS_KEY: SecretBox.generateKey(), LOCAL_RTMP_URL: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, LOCAL_RTMP_KEY: LOCAL_KEY };
+  const env = { SECRETS_KEY: SecretBox.generateKey(), LOCAL_RTMP_URL: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}` };
   api = await startStudioApi({ env: { ...env, LOCAL_RTMP_HLS_URL: rtmp.hlsUrl } });
   noHls = await startStudioApi({ databaseUrl: api.databaseUrl, env });
   host = await createTestUser(api, { plan: 'Premium' });
   projectId = ((await call(api, host, 'POST', '/api/v1/projects', { name: 'Show' })).body as { id: string }).id;
   local = (await call(api, host, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local' })).body as DestinationView;
+  const stream = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/destinations/${local.id}/local-stream`)).body as LocalStream;
+  LOCAL_KEY = stream.playUrl.split('/').at(-1)!;
+  expect(LOCAL_KEY).toMatch(/^local_[\w-]{24}$/);
 }, 60_000);
 
 afterAll(async () => {
