@@ -140,6 +140,8 @@ export const pipelineCommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('encoderStep'), step: z.number().int().nonnegative() }),
   /** Re-set the jitter buffers of every WebRTC input to this latency; the pipeline's latency follows. */
   z.object({ type: z.literal('jitterLatency'), ms: z.number().int().min(JITTER_LATENCY_MIN_MS).max(JITTER_LATENCY_MAX_MS) }),
+  /** Who is in the session changed: these inputs' people are not (RenderPlan.absentInputs); only placeholders change. */
+  z.object({ type: z.literal('presence'), absentInputs: z.array(z.string().min(1).max(128)).max(64) }),
   z.object({ type: z.literal('stop') }),
 ]);
 export type PipelineCommand = z.infer<typeof pipelineCommandSchema>;

@@ -247,6 +247,14 @@ export const renderPlanSchema = z
      * `endsAt` in ms since the epoch, as the api times it. Set or cleared by a new plan version.
      */
     countdown: planCountdownSchema.optional(),
+    /**
+     * Live inputs fed by a person who is not in the session now (no studio or guest page of theirs
+     * connected to it; the worker knows, sceneToRenderPlan's `present`). While such an input sends
+     * nothing its layers draw nothing, not its placeholder, so what is under them shows: no 'Camera
+     * Offline' card for someone who is not there (issue 51; media-worker/README.md "An arriving feed
+     * is always seen"). Changed live by the worker's presence command as people come and go.
+     */
+    absentInputs: z.array(id).max(64).default([]),
   })
   .superRefine((plan, ctx) => {
     const inputIds = new Set<string>();
