@@ -28,6 +28,10 @@ export function createInputResolver(ports?: MediaPorts, uploadsDir?: string): In
     if (source.kind === 'image' && source.settings.screen && !source.settings.uploadId)
       return { id: source.id, kind: 'image', path: SCREEN_PICTURES[source.settings.screen].path };
     if (source.kind === 'image' || source.kind === 'video') return uploads ? uploadInput(source, uploads) : undefined;
+    // A page without an address is rendered by nobody (wantedRenders): it has nothing to draw, and
+    // its 'Preview unavailable' card would cover the program (a template's chat and alerts overlays
+    // are full frame until the creator gives them an address; issue 51).
+    if (source.kind === 'webpage' && source.settings.config.url === '') return undefined;
     // A render worker sends the page as H.264 + Opus, painted green where it is transparent.
     const placeholder = placeholderFor(source.kind);
     if (source.kind === 'webpage' && ports)

@@ -58,6 +58,8 @@ export interface SessionMedia {
   closeSession(projectId: string): Promise<void>;
   /** People connected to the session now (studios, guests). */
   participantCount(projectId: string): number;
+  /** The person-fed sources of `document` whose person is connected to the session now (see RenderPlan.absentInputs). */
+  presentSources?(projectId: string, document: SceneDocument): ReadonlySet<string>;
 }
 
 /**
@@ -120,6 +122,8 @@ export class SessionRunner {
   private recordingId: string | null = null;
   /** The countdown the api times (written before it announces the patch that shows its scene). */
   private countdown: RunningCountdown | undefined;
+  /** The absent inputs of the plan sent last, to re-plan when who is in the session changes. */
+  private absent = '';
 
   constructor(
     readonly projectId: string,
@@ -166,6 +170,7 @@ export class SessionRunner {
     this.ownerTimer = setInterval(() => {
       this.writeOwner('running').catch((err: unknown) => this.logger.warn({ err }, 'owner record not refreshed'));
       this.checkIdle();
+      this.checkPresence();
     }, 1000);
     this.logger.info({ version: document.version, outputs: this.outputs.length, pickups: this.pickups }, 'session started');
   }
@@ -205,6 +210,25 @@ export class SessionRunner {
       .catch((err: unknown) => this.logger.warn({ err }, 'scene update not applied'));
   }
 
+  /**
+   * Someone joined or left (looked at every second, after any scene update in flight): the same
+   * version is planned again, so a camera whose person left stops drawing 'Camera Offline' and the
+   * scenes that follow a layout re-flow (issue 51).
+   */
+  private checkPresence(): void {
+    this.refreshing = this.refreshing
+      .then(() => {
+        const document = this.document;
+        if (!document || !this.deps.media?.presentSources) return;
+        const before = this.absent;
+        const plan = this.plan(document);
+        if (JSON.stringify(plan.absentInputs) === before) return;
+        this.logger.info({ version: document.version, absent: plan.absentInputs.length }, 'who is in the session changed: planned again');
+        this.deps.host.replan(this.projectId, plan);
+      })
+      .catch((err: unknown) => this.logger.warn({ err }, 'presence not applied'));
+  }
+
   private checkIdle(): void {
     const busy = this.live || this.occupied;
     if (busy) {
@@ -239,12 +263,14 @@ export class SessionRunner {
   private plan(document: SceneDocument): RenderPlan {
     const recording = this.recording();
     const countdown = this.countdownShown(document);
+    const present = this.deps.media?.presentSources?.(this.projectId, document);
     const plan = {
-      ...sceneToRenderPlan(document, this.deps.resolveInput, this.outputs),
+      ...sceneToRenderPlan(document, this.deps.resolveInput, this.outputs, present ? { present } : {}),
       slate: { path: this.slatePicture(document), afterMs: SLATE_AFTER_MS },
       ...(recording ? { recording } : {}),
       ...(countdown ? { countdown } : {}),
     };
+    this.absent = JSON.stringify(plan.absentInputs);
     return this.preview ? { ...plan, preview: this.preview } : plan;
   }
 
