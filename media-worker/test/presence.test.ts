@@ -14,6 +14,7 @@ import { grabFrame, near, pixel } from './helpers/stream-probe.ts';
 
 const suite = useSharedFixture();
 const GREEN = [0, 255, 0];
+const CAMERA_OFFLINE = join(import.meta.dirname, '..', 'assets', 'placeholder-camera.png');
 const MAGENTA = [255, 0, 255];
 
 describe('a camera nobody is there to send', () => {
@@ -68,5 +69,47 @@ describe('a camera nobody is there to send', () => {
     suite.fx.host.replan('presence', away);
     await programShows(GREEN, 'the game once the host left');
     await suite.fx.host.stopSession('presence');
+  });
+
+  it("writes the person's name on the card of someone in the studio with the camera off", async () => {
+    const server = await suite.fx.rtmp();
+    const k = suite.key();
+    const base = testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: k }]);
+    const cameraPort = await freePort();
+    suite.fx.host.startSession({
+      sessionId: 'named',
+      planVersion: 1,
+      plan: renderPlanSchema.parse({
+        ...base,
+        inputs: [
+          {
+            id: 'guest',
+            kind: 'rtp',
+            video: { codecs: [{ encoding: 'VP8', port: cameraPort, payloadType: 96 }], placeholder: CAMERA_OFFLINE, placeholderLabel: 'Ada Lovelace' },
+          },
+        ],
+        scenes: [{ id: 'main', placements: [{ inputId: 'guest', x: 0, y: 0, width: WIDTH, height: HEIGHT, zorder: 1 }] }],
+        absentInputs: [],
+      }),
+    });
+    await suite.fx.waitForOutput('named', 'main', 'live');
+    // The card's words are at about 225/360 of its height, the name under them at about 285/360;
+    // the card's background is dark (28,32,43), its words and the name light.
+    const lightest = (frame: Awaited<ReturnType<typeof grabFrame>>, yFraction: number) => {
+      let max = 0;
+      for (let dy = -8; dy <= 8; dy++)
+        for (let x = Math.round(WIDTH * 0.36); x < WIDTH * 0.64; x++) max = Math.max(max, ...pixel(frame, x, Math.round(HEIGHT * yFraction) + dy));
+      return max;
+    };
+    await waitFor(
+      'the card with the name under its words',
+      async () => {
+        const frame = await grabFrame(server.url(k), WIDTH, HEIGHT);
+        return lightest(frame, 225 / 360) > 120 && lightest(frame, 285 / 360) > 120 && lightest(frame, 330 / 360) < 70 ? true : undefined;
+      },
+      30_000,
+      200,
+    );
+    await suite.fx.host.stopSession('named');
   });
 });

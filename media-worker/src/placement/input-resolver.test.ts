@@ -45,6 +45,17 @@ describe('the inputs of a new project a feed arrived at, nobody in the studio (i
     });
   }
 
+  it("a person's card carries the name the studio shows for them; a camera without one keeps the plain card", () => {
+    const doc = feedArrived('Gameplay: duo');
+    const resolve = createInputResolver(new MediaPorts(), '/nonexistent');
+    const guest = doc.sources.find((s) => s.kind === 'participant')!;
+    const host = doc.sources.find((s) => s.kind === 'webcam')!;
+    if (guest.kind !== 'participant') throw new Error('not a guest');
+    expect(resolve({ ...guest, settings: { ...guest.settings, displayName: 'Ada Lovelace' } })).toMatchObject({ video: { placeholderLabel: 'Ada Lovelace' } });
+    expect(resolve(host)).toMatchObject({ kind: 'rtp', video: { placeholder: expect.any(String) } });
+    expect(resolve(host)).not.toHaveProperty('video.placeholderLabel');
+  });
+
   it('a web page gets its input once it has an address', () => {
     const doc = feedArrived('Gameplay');
     const page = doc.sources.find((s) => s.kind === 'webpage')!;

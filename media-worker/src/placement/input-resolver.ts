@@ -40,12 +40,14 @@ export function createInputResolver(ports?: MediaPorts, uploadsDir?: string): In
     if (source.kind === 'game' && ports)
       return ports.rtpInput(source.id, { video: true, audio: true }, { encodings: ['H264', 'VP8'], ...(placeholder ? { placeholder } : {}) });
     const media = liveSourceMedia[source.kind];
+    // A person's card says who: the name the studio shows for them (a guest's, or the one given to a camera).
+    const name = source.kind === 'webcam' || source.kind === 'participant' ? source.settings.displayName.trim() : '';
     // A guest's sound starts at 0 and fades in (spec §4 "Guest tile").
     if (ports && media)
       return ports.rtpInput(
         source.id,
         media,
-        { encodings: ['VP8', 'H264'], ...(placeholder ? { placeholder } : {}) },
+        { encodings: ['VP8', 'H264'], ...(placeholder ? { placeholder } : {}), ...(placeholder && name ? { placeholderLabel: name.slice(0, 100) } : {}) },
         source.kind === 'participant' ? { fadeIn: true } : {},
       );
     return undefined;

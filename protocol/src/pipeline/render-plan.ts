@@ -99,6 +99,11 @@ export const rtpVideoSchema = z.object({
    * first packets and again whenever the track stops.
    */
   placeholder: z.string().startsWith('/').optional(),
+  /**
+   * The name of the person whose camera it is, written on the placeholder under its words (issue 51:
+   * the card of someone in the studio with the camera off says who).
+   */
+  placeholderLabel: z.string().trim().min(1).max(100).optional(),
 });
 export const rtpAudioSchema = z.object({
   port: z.number().int().min(1).max(65535),
