@@ -264,14 +264,14 @@ describe('an arriving feed is always seen (issue 51)', () => {
     expect(camera).toMatchObject({ x: 936, y: 516, width: 320, height: 180, visible: true });
     expect(camera.zIndex).toBeGreaterThan(game.zIndex);
     expect(scene.followedLayout).toEqual({ layout: 'picture-in-picture', mainLayerId: game.id });
-    // The program with nobody in the studio: the game drawn, the camera absent (no 'Camera Offline' card).
+    // The program with the feed there and nobody in the studio: the game drawn, the camera absent (no 'Camera Offline' card).
     const rtp = (id: string): PlanInput => ({
       id,
       kind: 'rtp',
       video: { codecs: [{ encoding: 'H264', port: 40_000, payloadType: 102 }], placeholder: '/p.png' },
     });
     const plan = sceneToRenderPlan(doc, (s) => (s.kind === 'watermark' ? { id: s.id, kind: 'image', path: '/logo.png' } : rtp(s.id)), [], {
-      present: new Set(),
+      present: new Set([game.sourceId]),
     });
     expect(plan.absentInputs).toEqual([cameraId]);
     // The whole output frame (its profile is the plan's resolution: 1080p on Premium).

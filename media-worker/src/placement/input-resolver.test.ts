@@ -28,9 +28,10 @@ describe('the inputs of a new project a feed arrived at, nobody in the studio (i
   for (const templateId of sceneTemplateIds) {
     it(`${templateId}: no picture the program starts with (an image, a placeholder) covers more than a corner of the game`, () => {
       const doc = feedArrived(templateId);
-      const plan = sceneToRenderPlan(doc, createInputResolver(new MediaPorts(), '/nonexistent'), [], { present: new Set() });
-      const inputs = new Map(plan.inputs.map((i) => [i.id, i]));
       const gameId = doc.sources.find((s) => s.kind === 'game')!.id;
+      // The feed is there, nobody else.
+      const plan = sceneToRenderPlan(doc, createInputResolver(new MediaPorts(), '/nonexistent'), [], { present: new Set([gameId]) });
+      const inputs = new Map(plan.inputs.map((i) => [i.id, i]));
       const scene = plan.scenes.find((s) => s.id === plan.activeSceneId)!;
       const game = scene.placements.find((p) => p.inputId === gameId)!;
       expect(game.visible).toBe(true);

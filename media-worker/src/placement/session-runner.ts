@@ -51,6 +51,8 @@ export interface SessionIngestLink {
   open(projectId: string, document: SceneDocument): Promise<void>;
   update(projectId: string, document: SceneDocument): void;
   close(projectId: string): Promise<void>;
+  /** Whether the project's ingest has an accepted feed now (RTMP or WHIP): its game sources are there. */
+  feeding?(projectId: string): boolean;
 }
 
 export interface SessionMedia {
@@ -122,8 +124,8 @@ export class SessionRunner {
   private recordingId: string | null = null;
   /** The countdown the api times (written before it announces the patch that shows its scene). */
   private countdown: RunningCountdown | undefined;
-  /** The absent inputs of the plan sent last, to re-plan when who is in the session changes. */
-  private absent = '';
+  /** Who was there when the plan sent last was made, to re-plan when that changes. */
+  private presence = '';
 
   constructor(
     readonly projectId: string,
@@ -220,9 +222,9 @@ export class SessionRunner {
       .then(() => {
         const document = this.document;
         if (!document || !this.deps.media?.presentSources) return;
-        const before = this.absent;
+        const before = this.presence;
         const plan = this.plan(document);
-        if (JSON.stringify(plan.absentInputs) === before) return;
+        if (this.presence === before) return;
         this.logger.info({ version: document.version, absent: plan.absentInputs.length }, 'who is in the session changed: planned again');
         this.deps.host.replan(this.projectId, plan);
       })
@@ -263,15 +265,26 @@ export class SessionRunner {
   private plan(document: SceneDocument): RenderPlan {
     const recording = this.recording();
     const countdown = this.countdownShown(document);
-    const present = this.deps.media?.presentSources?.(this.projectId, document);
+    const present = this.present(document);
+    this.presence = JSON.stringify(present ? [...present].sort() : null);
     const plan = {
       ...sceneToRenderPlan(document, this.deps.resolveInput, this.outputs, present ? { present } : {}),
       slate: { path: this.slatePicture(document), afterMs: SLATE_AFTER_MS },
       ...(recording ? { recording } : {}),
       ...(countdown ? { countdown } : {}),
     };
-    this.absent = JSON.stringify(plan.absentInputs);
     return this.preview ? { ...plan, preview: this.preview } : plan;
+  }
+
+  /**
+   * Whose sources are there (RenderPlan.absentInputs): the people connected to the session, and the
+   * game sources while the ingest has a feed. Unknown without the WebRTC side (tests of the fleet).
+   */
+  private present(document: SceneDocument): ReadonlySet<string> | undefined {
+    const people = this.deps.media?.presentSources?.(this.projectId, document);
+    if (!people) return undefined;
+    const feeding = this.deps.ingest?.feeding?.(this.projectId) ?? false;
+    return feeding ? new Set([...people, ...document.sources.filter((s) => s.kind === 'game').map((s) => s.id)]) : people;
   }
 
   private countdownShown(document: SceneDocument): RenderPlan['countdown'] {

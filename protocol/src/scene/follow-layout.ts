@@ -165,8 +165,8 @@ export function feedArrivedOps(doc: SceneDocument, newId: () => string): SceneOp
 }
 
 /**
- * A scene that follows its layout as the program plays it while the people of `absentSourceIds`
- * are not in the session (issue 51): their tiles are left out and the others re-flow as if they
+ * A scene that follows its layout as the program plays it while the people (or the game's feed) of
+ * `absentSourceIds` are not in the session (issue 51): their tiles are left out and the others re-flow as if they
  * had never been added (the scene's layout, grown as a patch would grow it), on both canvases; the
  * tiles are restacked among their own places, the main one lowest. The document is not changed:
  * when the person comes back, the program is the document's arrangement again. A scene arranged by

@@ -53,6 +53,7 @@ function resolve(source: Source): PlanInput | undefined {
   }
 }
 
+const gameOf = (doc: SceneDocument) => doc.sources.find((s) => s.kind === 'game')!.id;
 const area = (b: { width: number; height: number }) => b.width * b.height;
 function intersection(a: PlanPlacement, b: PlanPlacement): number {
   const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
@@ -81,7 +82,8 @@ describe('an arriving feed is always seen', () => {
     it(`${templateId}: a feed arriving with nobody in the studio is in the program, nothing opaque over more than a corner of it`, () => {
       const before = newProject(templateId);
       const doc = apply(before, feedArrivedOps(before, randomUUID));
-      const plan = sceneToRenderPlan(doc, resolve, [], { present: new Set() });
+      // The feed is there, nobody else.
+      const plan = sceneToRenderPlan(doc, resolve, [], { present: new Set([gameOf(doc)]) });
       const { game, cover } = gameAndCover(doc, plan);
       expect(game, 'the game is placed in the active scene').toBeDefined();
       expect(game).toMatchObject({ visible: true, alpha: 1 });
@@ -100,7 +102,7 @@ describe('an arriving feed is always seen', () => {
       const before = newProject(templateId, 'Premium');
       const doc = apply(before, feedArrivedOps(before, randomUUID), 'Premium');
       const host = doc.sources.find((s) => s.kind === 'webcam')!;
-      const plan = sceneToRenderPlan(doc, resolve, [], { present: new Set([host.id]) });
+      const plan = sceneToRenderPlan(doc, resolve, [], { present: new Set([host.id, gameOf(doc)]) });
       expect(plan.absentInputs).not.toContain(host.id);
       const { game, cover } = gameAndCover(doc, plan);
       expect(game.visible).toBe(true);
@@ -141,6 +143,29 @@ describe('an arriving feed is always seen', () => {
     expect(scene.followedLayout).toEqual({ layout: 'screen-strip', mainLayerId: gameLayer.id });
     expect(gameLayer).toMatchObject({ x: 0, width: 960, visible: true });
     expect(scene.layers.find((l) => l.id === guestLayer)).toMatchObject({ x: 960, width: 320, visible: true });
+  });
+
+  it('the feed goes (the console is switched off): the host alone, full frame; it comes back: the game full frame again, the host in the corner', () => {
+    const before = newProject('Beam');
+    const doc = apply(before, feedArrivedOps(before, randomUUID));
+    const host = doc.sources.find((s) => s.kind === 'webcam')!.id;
+    const placement = (present: string[], sourceId: string) => {
+      const plan = sceneToRenderPlan(doc, resolve, [], { present: new Set(present) });
+      return plan.scenes.find((s) => s.id === plan.activeSceneId)!.placements.find((p) => p.inputId === sourceId)!;
+    };
+    expect(placement([host], host)).toMatchObject({ x: 0, y: 0, width: 1280, height: 720, visible: true });
+    expect(placement([host], gameOf(doc)).visible).toBe(false);
+    expect(placement([host, gameOf(doc)], host)).toMatchObject({ x: 936, y: 516, width: 320, height: 180, visible: true });
+    expect(placement([host, gameOf(doc)], gameOf(doc))).toMatchObject({ x: 0, y: 0, width: 1280, height: 720, visible: true });
+    // Drawn over the game, not under it.
+    expect(placement([host, gameOf(doc)], host).zorder).toBeGreaterThan(placement([host, gameOf(doc)], gameOf(doc)).zorder);
+  });
+
+  it('a scene arranged by hand keeps its game card while no feed is there (where the feed will show)', () => {
+    const doc = newProject('Gameplay');
+    const plan = sceneToRenderPlan(doc, resolve, [], { present: new Set() });
+    expect(plan.scenes.find((s) => s.id === plan.activeSceneId)!.placements.find((p) => p.inputId === gameOf(doc))).toMatchObject({ visible: true });
+    expect(plan.absentInputs).not.toContain(gameOf(doc));
   });
 
   it('Just chatting opens on Starting soon: the feed goes to the first ordinary scene, which becomes the active one', () => {

@@ -32,10 +32,12 @@ export const PERSON_FED_KINDS: ReadonlySet<SourceKind> = new Set<SourceKind>(['w
 
 export interface SceneToPlanOptions {
   /**
-   * The person-fed sources whose person is in the session now (the worker's connected peers).
-   * Every other person-fed input is listed in `absentInputs`: it draws nothing while it sends
-   * nothing (media-worker/README.md "An arriving feed is always seen"). Absent: nobody is told
-   * apart, every placeholder shows (as tests of single parts plan it).
+   * The sources whose sender is there now: person-fed sources whose person is in the session (the
+   * worker's connected peers), and the game sources while an ingest feed is accepted. Every other
+   * person-fed input is listed in `absentInputs`: it draws nothing while it sends nothing; scenes
+   * that follow a layout re-flow without those and without a game whose feed is not there
+   * (media-worker/README.md "An arriving feed is always seen"). Absent: nobody is told apart,
+   * every placeholder shows and nothing re-flows (as tests of single parts plan it).
    */
   present?: ReadonlySet<string>;
 }
@@ -64,9 +66,11 @@ export function sceneToRenderPlan(doc: SceneDocument, resolveInput: InputResolve
     if (settings.volume !== undefined) audio.push({ inputId: source.id, volume: settings.volume, muted: settings.muted ?? false });
   }
 
-  // Scenes that follow a layout re-flow without the people who are not in the session.
+  // Scenes that follow a layout re-flow without the people who are not in the session, and without
+  // a game whose feed is not there (a scene arranged by hand keeps its 'Game Source Offline' card).
   const absent = new Set(absentInputs(doc, new Set(inputs.map((i) => i.id)), options.present));
-  const planned = liveScenes(doc).map((scene) => sceneWithoutAbsent(scene, doc.sources, absent));
+  const away = new Set([...absent, ...doc.sources.filter((s) => s.kind === 'game' && options.present && !options.present.has(s.id)).map((s) => s.id)]);
+  const planned = liveScenes(doc).map((scene) => sceneWithoutAbsent(scene, doc.sources, away));
   const scenes: RenderPlan['scenes'] = planned.map((scene) => ({
     id: scene.id,
     placements: scene.layers
