@@ -24,7 +24,7 @@ afterAll(() => {
 });
 
 describe('the session runner and who is there', () => {
-  it('plans a new project a feed arrived at with the feed there and nobody in the studio, and again as the host comes and the feed goes', async () => {
+  it('plans a new project a feed arrived at with the feed there and nobody in the studio, and again as the host comes, the feed goes and the host leaves', async () => {
     const projectId = randomUUID();
     const made = newProjectFromTemplate({ projectId, resolution: '720p', ownerId: 'owner-1', templateId: 'Beam', newId: randomUUID }, planEntitlements.Free);
     const arrived = applyScenePatchFollowingLayouts(made, { baseVersion: 0, ops: feedArrivedOps(made, randomUUID) }, planEntitlements.Free);
@@ -79,6 +79,13 @@ describe('the session runner and who is there', () => {
       const noFeed = await waitFor('a plan without the feed', async () => sent.slice(count).find((s) => s.how === 'replan'), 15_000, 100);
       expect(placement(noFeed.plan, camera)).toMatchObject({ x: 0, y: 0, width: 1280, height: 720, visible: true });
       expect(placement(noFeed.plan, game).visible).toBe(false);
+      // The host leaves too: nobody and nothing there, the scene as arranged (the dropped game
+      // where it was, so the holding slate covers it), and no card for the host.
+      const before = sent.length;
+      people.delete(camera);
+      const empty = await waitFor('a plan with nobody there', async () => sent.slice(before).find((s) => s.how === 'replan'), 15_000, 100);
+      expect(empty.plan.absentInputs).toEqual([camera]);
+      expect(placement(empty.plan, game)).toMatchObject({ x: 0, y: 0, width: 1280, height: 720, visible: true });
       // Nothing changes: nothing is sent.
       const settled = sent.length;
       await new Promise((r) => setTimeout(r, 1500));

@@ -168,7 +168,8 @@ export function feedArrivedOps(doc: SceneDocument, newId: () => string): SceneOp
  * A scene that follows its layout as the program plays it while the people (or the game's feed) of
  * `absentSourceIds` are not in the session (issue 51): their tiles are left out and the others re-flow as if they
  * had never been added (the scene's layout, grown as a patch would grow it), on both canvases; the
- * tiles are restacked among their own places, the main one lowest. The document is not changed:
+ * tiles are restacked among their own places, the main one lowest. With none of its tiles there it
+ * is left as arranged (a dropped feed then stays where the slate covers it). The document is not changed:
  * when the person comes back, the program is the document's arrangement again. A scene arranged by
  * hand, or with none of its tiles away, is returned as it is.
  */
@@ -178,7 +179,9 @@ export function sceneWithoutAbsent(scene: Scene, sources: readonly Pick<Source, 
   const sourceOf = new Map(scene.layers.map((l) => [l.id, l.sourceId]));
   const all = layoutTiles(scene, sources);
   const tiles = all.filter((t) => !absentSourceIds.has(sourceOf.get(t.layerId)!));
-  if (tiles.length === all.length) return scene;
+  // Nobody and nothing there (a console's feed dropped, nobody in the studio): the scene stays as
+  // arranged, so the dropped feed stays in it and the holding slate covers it (planSlateSchema).
+  if (tiles.length === all.length || tiles.length === 0) return scene;
   const focus = tiles.some((t) => t.layerId === followed.mainLayerId) ? followed.mainLayerId! : undefined;
   const layout = grownLayout(followed.layout, tiles, focus);
   const { placed } = arrangeTiles(layout, tiles, focus === undefined ? {} : { focusLayerId: focus });

@@ -161,6 +161,16 @@ describe('an arriving feed is always seen', () => {
     expect(placement([host, gameOf(doc)], host).zorder).toBeGreaterThan(placement([host, gameOf(doc)], gameOf(doc)).zorder);
   });
 
+  it('the feed drops with nobody in the studio: the scene stays as arranged, the game where it was, so the holding slate covers it', () => {
+    const before = newProject('Beam');
+    const doc = apply(before, feedArrivedOps(before, randomUUID));
+    const plan = sceneToRenderPlan(doc, resolve, [], { present: new Set() });
+    const placements = plan.scenes.find((s) => s.id === plan.activeSceneId)!.placements;
+    expect(placements.find((p) => p.inputId === gameOf(doc))).toMatchObject({ x: 0, y: 0, width: 1280, height: 720, visible: true });
+    // The camera's person is still not there: no card for them.
+    expect(plan.absentInputs).toEqual([doc.sources.find((s) => s.kind === 'webcam')!.id]);
+  });
+
   it('a scene arranged by hand keeps its game card while no feed is there (where the feed will show)', () => {
     const doc = newProject('Gameplay');
     const plan = sceneToRenderPlan(doc, resolve, [], { present: new Set() });
