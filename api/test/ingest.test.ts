@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestKeys, type BroadcastView, type DestinationView, type IngestView, type SceneDocument } from '@onair/protocol';
+import { ingestKeys, sceneToRenderPlan, type BroadcastView, type DestinationView, type IngestView, type PlanInput, type SceneDocument } from '@onair/protocol';
 import { createLogger, redactedPaths, SecretBox } from '@onair/runtime';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import { loadConfig } from '../src/config.ts';
@@ -217,7 +217,7 @@ describe('consoles: the Twitch-shaped path', () => {
     expect(accepted.status).toBe(302);
     expect(accepted.location).toMatch(new RegExp(`^${projectId}\\.`));
     expect((await ingestOf(host, projectId)).status).toMatchObject({ state: 'receiving', via: 'console' });
-    // The project had no game source: the feed got one, over the whole canvas, under the other layers.
+    // The project had no game source: the feed got one, over the whole canvas, the lowest layer (the camera in a corner over it).
     const doc = await waitFor('a game source for the feed', async () => {
       const d = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/scene`)).body as SceneDocument;
       return d.sources.some((s) => s.kind === 'game') ? d : undefined;
@@ -234,6 +234,71 @@ describe('consoles: the Twitch-shaped path', () => {
     await api.db.destination.update({ where: { id: destinationId }, data: { enabled: false } });
     expect((await rtmp('publish', { app: 'app', name: twitchKey, clientid: '33' })).status).toBe(403);
     expect(logLines.join('\n')).not.toContain(twitchKey);
+  });
+});
+
+describe('an arriving feed is always seen (issue 51)', () => {
+  /** The scene document once the feed's game source is in it. */
+  const withGame = (projectId: string) =>
+    waitFor('a game source for the feed', async () => {
+      const d = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/scene`)).body as SceneDocument;
+      return d.sources.some((s) => s.kind === 'game') ? d : undefined;
+    });
+
+  it('a new project of the default template, nobody in the studio: the feed full frame on top of nothing, the camera moved to a corner', async () => {
+    const projectId = await newProject(host);
+    const before = (await call(api, host, 'GET', `/api/v1/projects/${projectId}/scene`)).body as SceneDocument;
+    const cameraId = before.sources.find((s) => s.kind === 'webcam')!.id;
+    // Beam: the host's camera full frame.
+    expect(before.scenes[0]!.layers.find((l) => l.sourceId === cameraId)).toMatchObject({ x: 0, y: 0, width: 1280, height: 720 });
+    const { streamKey } = await ingestOf(host, projectId);
+    const accepted = await rtmp('publish', { app: 'ingest', name: streamKey, clientid: '61' });
+    expect(accepted.status).toBe(302);
+    const doc = await withGame(projectId);
+    const scene = doc.scenes.find((sc) => sc.id === doc.activeSceneId)!;
+    const game = scene.layers.find((l) => l.sourceId === doc.sources.find((s) => s.kind === 'game')!.id)!;
+    const camera = scene.layers.find((l) => l.sourceId === cameraId)!;
+    expect(game).toMatchObject({ x: 0, y: 0, width: 1280, height: 720, visible: true, opacity: 1 });
+    // The camera no longer covers it: in the lower right corner, over the game, and the scene follows picture in picture.
+    expect(camera).toMatchObject({ x: 936, y: 516, width: 320, height: 180, visible: true });
+    expect(camera.zIndex).toBeGreaterThan(game.zIndex);
+    expect(scene.followedLayout).toEqual({ layout: 'picture-in-picture', mainLayerId: game.id });
+    // The program with the feed there and nobody in the studio: the game drawn, the camera absent (no 'Camera Offline' card).
+    const rtp = (id: string): PlanInput => ({
+      id,
+      kind: 'rtp',
+      video: { codecs: [{ encoding: 'H264', port: 40_000, payloadType: 102 }], placeholder: '/p.png' },
+    });
+    const plan = sceneToRenderPlan(doc, (s) => (s.kind === 'watermark' ? { id: s.id, kind: 'image', path: '/logo.png' } : rtp(s.id)), [], {
+      present: new Set([game.sourceId]),
+    });
+    expect(plan.absentInputs).toEqual([cameraId]);
+    // The whole output frame (its profile is the plan's resolution: 1080p on Premium).
+    expect(plan.scenes.find((s) => s.id === plan.activeSceneId)!.placements.find((p) => p.inputId === game.sourceId)).toMatchObject({
+      x: 0,
+      y: 0,
+      width: plan.profile.width,
+      height: plan.profile.height,
+      visible: true,
+      alpha: 1,
+    });
+    // The encoder restarts: nothing moves again.
+    await rtmp('done', { app: 'ingest', name: accepted.location!, clientid: '61' });
+    const again = await rtmp('publish', { app: 'ingest', name: streamKey, clientid: '62' });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(((await call(api, host, 'GET', `/api/v1/projects/${projectId}/scene`)).body as SceneDocument).version).toBe(doc.version);
+    await rtmp('done', { app: 'ingest', name: again.location!, clientid: '62' });
+  });
+
+  it('a project opening on Starting soon (Just chatting): the feed goes to the show scene, which goes on air', async () => {
+    const projectId = ((await call(api, host, 'POST', '/api/v1/projects', { name: 'Chat show', template: 'Just chatting' })).body as { id: string }).id;
+    const { streamKey } = await ingestOf(host, projectId);
+    const accepted = await rtmp('publish', { app: 'ingest', name: streamKey, clientid: '63' });
+    const doc = await withGame(projectId);
+    const active = doc.scenes.find((sc) => sc.id === doc.activeSceneId)!;
+    expect(active).toMatchObject({ name: 'Just chatting', kind: 'standard' });
+    expect(active.layers.find((l) => l.sourceId === doc.sources.find((s) => s.kind === 'game')!.id)).toMatchObject({ width: 1280, height: 720, visible: true });
+    await rtmp('done', { app: 'ingest', name: accepted.location!, clientid: '63' });
   });
 });
 

@@ -118,6 +118,8 @@ function handle(command: PipelineCommand): void | Promise<void> {
     case 'jitterLatency':
       program?.setJitterLatency(command.ms);
       return;
+    case 'presence':
+      return program?.replan(command.plan);
     case 'stop':
       stopping = true;
       // The recording's last fragment takes about a second (outputs/recording.ts); the rest is a stop that may block.

@@ -488,7 +488,7 @@ describe('WebRTC tracks into the program', () => {
     await endpoint.closeSession(projectId);
   });
 
-  it('shows two participants at once, the guest also on the host tile; one leaves and the output continues with its placeholder', async () => {
+  it('shows two participants at once, the guest also on the host tile; one leaves: the output continues, and with who is there planned, no card for them', async () => {
     const { doc } = documentWithCamera();
     const guestId = randomUUID();
     doc.sources.push({
@@ -558,6 +558,10 @@ describe('WebRTC tracks into the program', () => {
       250,
     );
 
+    // Everyone is there (issue 51): the three are present, none of their inputs is absent.
+    const hostCamera = doc.sources.find((s) => s.kind === 'webcam')!.id;
+    expect([...endpoint.presentSources(projectId, doc)]).toEqual(expect.arrayContaining([hostCamera, guestId]));
+
     // The guest leaves (what the api relays when their page closes): their layer shows 'Camera Offline', the host stays.
     await endpoint.leave(projectId, guest.participantId);
     await guest.page.close();
@@ -566,6 +570,26 @@ describe('WebRTC tracks into the program', () => {
       async () => {
         const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
         return f && showsCamera(f) && showsPlaceholder(f, GUEST_BOX) ? f : undefined;
+      },
+      15_000,
+      250,
+    );
+    // Planned with who is there (as the session runner does, issue 51): the guest is away, so no card for them; the host stays.
+    const present = endpoint.presentSources(projectId, doc);
+    expect(present.has(guestId)).toBe(false);
+    expect(present.has(hostCamera)).toBe(true);
+    const replanned = {
+      ...sceneToRenderPlan(doc, createInputResolver(ports), [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key }], { present }),
+      preview: await endpoint.openSession(projectId),
+    };
+    expect(replanned.absentInputs).toEqual([guestId]);
+    fx.host.replan(projectId, replanned);
+    await waitFor(
+      'no card where the guest was',
+      async () => {
+        const f = await grabFrame(rtmp.url(key), WIDTH, HEIGHT, 0, 10_000).catch(() => undefined);
+        const c = centreOf(GUEST_BOX);
+        return f && showsCamera(f) && !showsPlaceholder(f, GUEST_BOX) && near(pixel(f, c.x, c.y), [0, 0, 0], 30) ? f : undefined;
       },
       15_000,
       250,

@@ -1,12 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
-  CANVAS,
   CONSOLE_APPLICATION,
+  feedArrivedOps,
   IDLE_INGEST_STATUS,
   INGEST_APPLICATION,
   INGEST_PUBLISH_TTL_MS,
-  liveScenes,
   ingestChangeSchema,
   ingestFeedSchema,
   ingestKeys,
@@ -428,9 +427,12 @@ export class IngestService {
   }
 
   /**
-   * A feed lands in the project's game source: a project without one gets one ('Game Source', spec
-   * §7 createSource), over the whole canvas at the bottom of the active scene, so the creator's other
-   * layers (camera, watermark) stay above the game.
+   * A feed lands in the project's game source, and an arriving feed is always seen
+   * (media-worker/README.md, issue 51): a project without a game source gets one, full frame in the
+   * active scene (the first ordinary scene when a screen is showing, made active), and the scene is
+   * arranged around it, the host's camera in a corner, following that layout (feedArrivedOps). A
+   * project that has one is the creator's arrangement and is left alone. A camera nobody publishes
+   * draws nothing over it in the program (the worker's presence, RenderPlan.absentInputs).
    */
   private async ensureGameSource(projectId: string): Promise<void> {
     const scenes = this.deps.scenes;
@@ -439,17 +441,10 @@ export class IngestService {
     const owner = project ? await loadCurrentUser(this.deps.db, project.ownerId) : null;
     if (!owner) return;
     const doc = await scenes.getDocument(owner, projectId);
-    if (doc.sources.some((s) => s.kind === 'game')) return;
-    const sceneId = doc.activeSceneId ?? liveScenes(doc)[0]?.id;
-    if (!sceneId) return;
-    const sourceId = randomUUID();
-    await scenes.applyPatch(owner, projectId, {
-      baseVersion: doc.version,
-      ops: [
-        { op: 'addSource', source: { id: sourceId, kind: 'game', name: 'Game Source' } },
-        { op: 'addLayer', sceneId, layer: { id: randomUUID(), sourceId, x: 0, y: 0, width: CANVAS.width, height: CANVAS.height, zIndex: 0 } },
-      ],
-    });
+    const ops = feedArrivedOps(doc, randomUUID);
+    if (ops.length === 0) return;
+    await scenes.applyPatch(owner, projectId, { baseVersion: doc.version, ops });
+    const sourceId = ops[0]?.op === 'addSource' ? ops[0].source.id : undefined;
     this.logger.info({ projectId, sourceId }, 'a game source was added for the arriving feed');
   }
 

@@ -67,6 +67,11 @@ export class SessionIngest {
     followed.relay?.setTargets(followed.targets);
   }
 
+  /** Whether the project has an accepted feed now (an RTMP publish being pulled, or a WHIP one). */
+  feeding(projectId: string): boolean {
+    return (this.sessions.get(projectId)?.publishId ?? null) !== null;
+  }
+
   async close(projectId: string): Promise<void> {
     const followed = this.sessions.get(projectId);
     if (!followed) return;

@@ -175,6 +175,14 @@ export class ProgramPipeline {
     if (sceneChanged) this.inputs.restartShown(plan);
   }
 
+  /**
+   * The plan of the version applied last, planned again because who is in the session changed
+   * (issue 51): placeholders of people away come off, following layouts re-flow. Pad properties only.
+   */
+  async replan(plan: RenderPlan): Promise<void> {
+    await this.reconcile(plan);
+  }
+
   /** Adds, removes or replaces destinations (attaching or detaching the vertical canvas they need); the others are not touched. */
   async setOutputs(outputs: readonly PlanOutput[]): Promise<void> {
     await this.reconcile({ ...this.plan, outputs: [...outputs] });

@@ -28,6 +28,10 @@ export function createInputResolver(ports?: MediaPorts, uploadsDir?: string): In
     if (source.kind === 'image' && source.settings.screen && !source.settings.uploadId)
       return { id: source.id, kind: 'image', path: SCREEN_PICTURES[source.settings.screen].path };
     if (source.kind === 'image' || source.kind === 'video') return uploads ? uploadInput(source, uploads) : undefined;
+    // A page without an address is rendered by nobody (wantedRenders): it has nothing to draw, and
+    // its 'Preview unavailable' card would cover the program (a template's chat and alerts overlays
+    // are full frame until the creator gives them an address; issue 51).
+    if (source.kind === 'webpage' && source.settings.config.url === '') return undefined;
     // A render worker sends the page as H.264 + Opus, painted green where it is transparent.
     const placeholder = placeholderFor(source.kind);
     if (source.kind === 'webpage' && ports)
@@ -36,12 +40,14 @@ export function createInputResolver(ports?: MediaPorts, uploadsDir?: string): In
     if (source.kind === 'game' && ports)
       return ports.rtpInput(source.id, { video: true, audio: true }, { encodings: ['H264', 'VP8'], ...(placeholder ? { placeholder } : {}) });
     const media = liveSourceMedia[source.kind];
+    // A person's card says who: the name the studio shows for them (a guest's, or the one given to a camera).
+    const name = source.kind === 'webcam' || source.kind === 'participant' ? source.settings.displayName.trim() : '';
     // A guest's sound starts at 0 and fades in (spec §4 "Guest tile").
     if (ports && media)
       return ports.rtpInput(
         source.id,
         media,
-        { encodings: ['VP8', 'H264'], ...(placeholder ? { placeholder } : {}) },
+        { encodings: ['VP8', 'H264'], ...(placeholder ? { placeholder } : {}), ...(placeholder && name ? { placeholderLabel: name.slice(0, 100) } : {}) },
         source.kind === 'participant' ? { fadeIn: true } : {},
       );
     return undefined;

@@ -51,6 +51,8 @@ export interface SessionIngestLink {
   open(projectId: string, document: SceneDocument): Promise<void>;
   update(projectId: string, document: SceneDocument): void;
   close(projectId: string): Promise<void>;
+  /** Whether the project's ingest has an accepted feed now (RTMP or WHIP): its game sources are there. */
+  feeding?(projectId: string): boolean;
 }
 
 export interface SessionMedia {
@@ -58,6 +60,8 @@ export interface SessionMedia {
   closeSession(projectId: string): Promise<void>;
   /** People connected to the session now (studios, guests). */
   participantCount(projectId: string): number;
+  /** The person-fed sources of `document` whose person is connected to the session now (see RenderPlan.absentInputs). */
+  presentSources?(projectId: string, document: SceneDocument): ReadonlySet<string>;
 }
 
 /**
@@ -120,6 +124,8 @@ export class SessionRunner {
   private recordingId: string | null = null;
   /** The countdown the api times (written before it announces the patch that shows its scene). */
   private countdown: RunningCountdown | undefined;
+  /** Who was there when the plan sent last was made, to re-plan when that changes. */
+  private presence = '';
 
   constructor(
     readonly projectId: string,
@@ -166,6 +172,7 @@ export class SessionRunner {
     this.ownerTimer = setInterval(() => {
       this.writeOwner('running').catch((err: unknown) => this.logger.warn({ err }, 'owner record not refreshed'));
       this.checkIdle();
+      this.checkPresence();
     }, 1000);
     this.logger.info({ version: document.version, outputs: this.outputs.length, pickups: this.pickups }, 'session started');
   }
@@ -205,6 +212,25 @@ export class SessionRunner {
       .catch((err: unknown) => this.logger.warn({ err }, 'scene update not applied'));
   }
 
+  /**
+   * Someone joined or left (looked at every second, after any scene update in flight): the same
+   * version is planned again, so a camera whose person left stops drawing 'Camera Offline' and the
+   * scenes that follow a layout re-flow (issue 51).
+   */
+  private checkPresence(): void {
+    this.refreshing = this.refreshing
+      .then(() => {
+        const document = this.document;
+        if (!document || !this.deps.media?.presentSources) return;
+        const before = this.presence;
+        const plan = this.plan(document);
+        if (this.presence === before) return;
+        this.logger.info({ version: document.version, absent: plan.absentInputs.length }, 'who is in the session changed: planned again');
+        this.deps.host.replan(this.projectId, plan);
+      })
+      .catch((err: unknown) => this.logger.warn({ err }, 'presence not applied'));
+  }
+
   private checkIdle(): void {
     const busy = this.live || this.occupied;
     if (busy) {
@@ -239,13 +265,26 @@ export class SessionRunner {
   private plan(document: SceneDocument): RenderPlan {
     const recording = this.recording();
     const countdown = this.countdownShown(document);
+    const present = this.present(document);
+    this.presence = JSON.stringify(present ? [...present].sort() : null);
     const plan = {
-      ...sceneToRenderPlan(document, this.deps.resolveInput, this.outputs),
+      ...sceneToRenderPlan(document, this.deps.resolveInput, this.outputs, present ? { present } : {}),
       slate: { path: this.slatePicture(document), afterMs: SLATE_AFTER_MS },
       ...(recording ? { recording } : {}),
       ...(countdown ? { countdown } : {}),
     };
     return this.preview ? { ...plan, preview: this.preview } : plan;
+  }
+
+  /**
+   * Whose sources are there (RenderPlan.absentInputs): the people connected to the session, and the
+   * game sources while the ingest has a feed. Unknown without the WebRTC side (tests of the fleet).
+   */
+  private present(document: SceneDocument): ReadonlySet<string> | undefined {
+    const people = this.deps.media?.presentSources?.(this.projectId, document);
+    if (!people) return undefined;
+    const feeding = this.deps.ingest?.feeding?.(this.projectId) ?? false;
+    return feeding ? new Set([...people, ...document.sources.filter((s) => s.kind === 'game').map((s) => s.id)]) : people;
   }
 
   private countdownShown(document: SceneDocument): RenderPlan['countdown'] {

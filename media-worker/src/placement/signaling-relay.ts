@@ -1,5 +1,13 @@
 import type { Redis } from 'ioredis';
-import { participantSignalSchema, signalingChannels, workerSignalSchema, type ParticipantSignal, type PlanPreview, type WorkerSignal } from '@onair/protocol';
+import {
+  participantSignalSchema,
+  signalingChannels,
+  workerSignalSchema,
+  type ParticipantSignal,
+  type PlanPreview,
+  type SceneDocument,
+  type WorkerSignal,
+} from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import type { ChannelRouter } from './channel-router.ts';
 import type { SessionMedia } from './session-runner.ts';
@@ -36,6 +44,10 @@ export class SignalingRelay implements SessionMedia {
 
   participantCount(projectId: string): number {
     return this.deps.endpoint.stats(projectId)?.participants.filter((p) => p.state !== 'closed' && p.state !== 'failed').length ?? 0;
+  }
+
+  presentSources(projectId: string, document: SceneDocument): ReadonlySet<string> {
+    return this.deps.endpoint.presentSources(projectId, document);
   }
 
   async closeSession(projectId: string): Promise<void> {

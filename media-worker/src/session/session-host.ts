@@ -104,6 +104,11 @@ export class SessionHost {
     this.sessions.get(sessionId)?.applyPlan(version, plan);
   }
 
+  /** The plan of the applied version, planned again because who is in the session changed. */
+  replan(sessionId: string, plan: RenderPlan): void {
+    this.sessions.get(sessionId)?.replan(plan);
+  }
+
   /** The jitter buffer latency the session's WebRTC senders need (WebrtcEndpoint measures it). */
   setJitterLatency(sessionId: string, ms: number): void {
     this.sessions.get(sessionId)?.setJitterLatency(ms);

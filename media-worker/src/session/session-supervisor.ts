@@ -133,6 +133,12 @@ export class SessionSupervisor {
     this.send({ type: 'applyPlan', version, plan });
   }
 
+  /** Who is in the session changed: the same version planned again (a restarted pipeline starts from it). */
+  replan(plan: RenderPlan): void {
+    this.config = { ...this.config, plan };
+    this.send({ type: 'presence', plan });
+  }
+
   /** Where the session's encoder is on its ladder (0 = as planned). */
   get encoderStep(): number {
     return this.config.encoderStep;

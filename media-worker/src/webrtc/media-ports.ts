@@ -83,7 +83,9 @@ export class MediaPorts {
   rtpInput(
     sourceId: string,
     media: { video: boolean; audio: boolean },
-    video: { encodings: readonly VideoEncoding[] } & Pick<NonNullable<RtpInput['video']>, 'keyColor' | 'placeholder'> = { encodings: ['VP8', 'H264'] },
+    video: { encodings: readonly VideoEncoding[] } & Pick<NonNullable<RtpInput['video']>, 'keyColor' | 'placeholder' | 'placeholderLabel'> = {
+      encodings: ['VP8', 'H264'],
+    },
     audio: Pick<NonNullable<RtpInput['audio']>, 'fadeIn'> = {},
   ): RtpInput {
     const ports = this.source(sourceId);

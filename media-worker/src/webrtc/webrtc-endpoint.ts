@@ -12,6 +12,7 @@ import {
   type RoomConnectionState,
   type SceneDocument,
   type SendSize,
+  trackTypes,
 } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { PREVIEW_PAYLOAD_TYPE, type MediaPorts } from './media-ports.ts';
@@ -141,6 +142,21 @@ export class WebrtcEndpoint {
     // The pipeline is gone (the runner stops it first): its sources' ports can serve other sessions.
     const document = await this.deps.loadDocument(projectId).catch(() => undefined);
     this.deps.ports.release(projectId, (document ?? media.document)?.sources.map((s) => s.id) ?? []);
+  }
+
+  /**
+   * The sources of `document` whose person is in the session now: every source a connected
+   * participant's tracks would feed (routeTrack over every track type, sent or not), so a host in
+   * the studio with the camera off is there, and their camera shows 'Camera Offline'; a source
+   * nobody connected would feed is not (issue 51, RenderPlan.absentInputs).
+   */
+  presentSources(projectId: string, document: SceneDocument): Set<string> {
+    const present = new Set<string>();
+    for (const p of this.sessions.get(projectId)?.participants.values() ?? []) {
+      if (p.peer.connectionState === 'closed' || p.peer.connectionState === 'failed') continue;
+      for (const type of trackTypes) for (const target of routeTrack(document, p.publisher, type)) present.add(target.sourceId);
+    }
+    return present;
   }
 
   hosts(projectId: string): boolean {

@@ -148,6 +148,11 @@ export const pipelineCommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('encoderStep'), step: z.number().int().nonnegative() }),
   /** Re-set the jitter buffers of every WebRTC input to this latency; the pipeline's latency follows. */
   z.object({ type: z.literal('jitterLatency'), ms: z.number().int().min(JITTER_LATENCY_MIN_MS).max(JITTER_LATENCY_MAX_MS) }),
+  /**
+   * Who is in the session changed: the same plan version planned again (RenderPlan.absentInputs,
+   * and scenes that follow a layout re-flowed without the people away). Its inputs are the same.
+   */
+  z.object({ type: z.literal('presence'), plan: renderPlanSchema }),
   z.object({ type: z.literal('stop') }),
 ]);
 export type PipelineCommand = z.infer<typeof pipelineCommandSchema>;

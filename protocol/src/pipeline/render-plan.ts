@@ -99,6 +99,11 @@ export const rtpVideoSchema = z.object({
    * first packets and again whenever the track stops.
    */
   placeholder: z.string().startsWith('/').optional(),
+  /**
+   * The name of the person whose camera it is, written on the placeholder under its words (issue 51:
+   * the card of someone in the studio with the camera off says who).
+   */
+  placeholderLabel: z.string().trim().min(1).max(100).optional(),
 });
 export const rtpAudioSchema = z.object({
   port: z.number().int().min(1).max(65535),
@@ -252,6 +257,14 @@ export const renderPlanSchema = z
      * `endsAt` in ms since the epoch, as the api times it. Set or cleared by a new plan version.
      */
     countdown: planCountdownSchema.optional(),
+    /**
+     * Live inputs fed by a person who is not in the session now (no studio or guest page of theirs
+     * connected to it; the worker knows, sceneToRenderPlan's `present`). While such an input sends
+     * nothing its layers draw nothing, not its placeholder, so what is under them shows: no 'Camera
+     * Offline' card for someone who is not there (issue 51; media-worker/README.md "An arriving feed
+     * is always seen"). Changed live by the worker's presence command as people come and go.
+     */
+    absentInputs: z.array(id).max(64).default([]),
   })
   .superRefine((plan, ctx) => {
     const inputIds = new Set<string>();

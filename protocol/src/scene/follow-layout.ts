@@ -1,9 +1,12 @@
 import type { Entitlements } from '../plans.ts';
 import { applyScenePatch, type ApplyScenePatchResult } from './apply-patch.ts';
-import { liveScenes, type Scene, type SceneDocument } from './document.ts';
+import { liveScenes, NO_CROP, type Layer, type Scene, type SceneDocument } from './document.ts';
+import { CANVAS } from './layout.ts';
 import type { SceneOp, ScenePatch } from './patch.ts';
 import type { FollowedLayout, SceneLayoutId } from './scene-layout-ids.ts';
 import { arrangeScene, arrangeTiles, layoutTiles, type LayoutTile } from './scene-layouts.ts';
+import { sourceDefaults, sourceKindInfo, type Source } from './sources.ts';
+import { verticalLayout } from './vertical.ts';
 
 /**
  * Scenes that follow their layout (issue 38): when a patch adds, removes, shows or hides one of a
@@ -120,4 +123,80 @@ export function guestLeftOps(doc: SceneDocument, guestId: string): SceneOp[] {
         .filter((layer) => guestSources.has(layer.sourceId) && layer.visible)
         .map((layer): SceneOp => ({ op: 'updateLayer', sceneId: scene.id, layerId: layer.id, changes: { visible: false } })),
     );
+}
+
+/**
+ * An ingest feed arrived (RTMP ingest, WHIP, Auto Live) at a project without a game source: the
+ * ops that put it in the program (issue 51; media-worker/README.md "An arriving feed is always
+ * seen"). A 'Game Source' is added to the active scene, or, when that is a screen (Starting soon,
+ * Be right back, Ending, a countdown), to the first ordinary scene, which becomes the active one:
+ * a screen shows no tiles, and with nobody in the studio nobody could switch away from it. The
+ * scene is arranged around the game and follows that layout from then on: picture in picture (the
+ * game full frame, the host's camera in the lower right corner), grown to Screen + cameras when
+ * more people share the scene, so cameras and guests that come later fall into place beside it.
+ * Nothing when the project has a game source already (where the creator put it stays theirs) or
+ * no ordinary scene. `newId` makes the source's and the layer's ids.
+ */
+export function feedArrivedOps(doc: SceneDocument, newId: () => string): SceneOp[] {
+  if (doc.sources.some((s) => s.kind === 'game')) return [];
+  const scenes = liveScenes(doc).sort((a, b) => a.order - b.order);
+  const active = scenes.find((s) => s.id === doc.activeSceneId);
+  const target = active?.kind === 'standard' ? active : scenes.find((s) => s.kind === 'standard');
+  if (!target) return [];
+  const sourceId = newId();
+  const layerId = newId();
+  const full = { x: 0, y: 0, width: CANVAS.width, height: CANVAS.height };
+  const game: Source = { id: sourceId, kind: 'game', name: sourceKindInfo.game.label, settings: { ...sourceDefaults.game } };
+  // The document as the two first ops leave it (the game at the bottom), to arrange it.
+  const layer: Layer = { id: layerId, sourceId, ...full, crop: { ...NO_CROP }, zIndex: -1, opacity: 1, visible: true };
+  const withGame: SceneDocument = {
+    ...doc,
+    sources: [...doc.sources, game],
+    scenes: doc.scenes.map((s) => (s.id === target.id ? { ...s, layers: [...s.layers, layer] } : s)),
+  };
+  const tiles = layoutTiles(withGame.scenes.find((s) => s.id === target.id)!, withGame.sources);
+  const layout = grownLayout('picture-in-picture', tiles, layerId);
+  return [
+    { op: 'addSource', source: { id: sourceId, kind: 'game', name: game.name } },
+    { op: 'addLayer', sceneId: target.id, layer: { id: layerId, sourceId, ...full, zIndex: 0 } },
+    ...followLayoutOps(withGame, target.id, layout, { focusLayerId: layerId }),
+    ...(target.id === doc.activeSceneId ? [] : [{ op: 'setActiveScene', sceneId: target.id } as const]),
+  ];
+}
+
+/**
+ * A scene that follows its layout as the program plays it while the people (or the game's feed) of
+ * `absentSourceIds` are not in the session (issue 51): their tiles are left out and the others re-flow as if they
+ * had never been added (the scene's layout, grown as a patch would grow it), on both canvases; the
+ * tiles are restacked among their own places, the main one lowest. With none of its tiles there it
+ * is left as arranged (a dropped feed then stays where the slate covers it). The document is not changed:
+ * when the person comes back, the program is the document's arrangement again. A scene arranged by
+ * hand, or with none of its tiles away, is returned as it is.
+ */
+export function sceneWithoutAbsent(scene: Scene, sources: readonly Pick<Source, 'id' | 'kind'>[], absentSourceIds: ReadonlySet<string>): Scene {
+  const followed = scene.followedLayout;
+  if (!followed || absentSourceIds.size === 0) return scene;
+  const sourceOf = new Map(scene.layers.map((l) => [l.id, l.sourceId]));
+  const all = layoutTiles(scene, sources);
+  const tiles = all.filter((t) => !absentSourceIds.has(sourceOf.get(t.layerId)!));
+  // Nobody and nothing there (a console's feed dropped, nobody in the studio): the scene stays as
+  // arranged, so the dropped feed stays in it and the holding slate covers it (planSlateSchema).
+  if (tiles.length === all.length || tiles.length === 0) return scene;
+  const focus = tiles.some((t) => t.layerId === followed.mainLayerId) ? followed.mainLayerId! : undefined;
+  const layout = grownLayout(followed.layout, tiles, focus);
+  const { placed } = arrangeTiles(layout, tiles, focus === undefined ? {} : { focusLayerId: focus });
+  const vertical = verticalLayout(scene, sources);
+  const zOf = new Map(scene.layers.map((l) => [l.id, l.zIndex]));
+  const places = placed.map((p) => zOf.get(p.layerId)!).sort((a, b) => a - b);
+  const at = new Map(placed.map((p, i) => [p.layerId, { ...p, zIndex: places[i]! }]));
+  const tileIds = new Set(all.map((t) => t.layerId));
+  return {
+    ...scene,
+    layers: scene.layers.map((layer) => {
+      const place = at.get(layer.id);
+      if (place)
+        return { ...layer, ...place.horizontal, zIndex: place.zIndex, visible: true, vertical: { ...place.vertical, crop: vertical.get(layer.id)!.crop } };
+      return tileIds.has(layer.id) ? { ...layer, visible: false } : layer;
+    }),
+  };
 }

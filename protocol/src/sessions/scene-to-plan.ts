@@ -2,6 +2,7 @@ import { outputProfiles, type OutputProfile, type PlanInput, type PlanOutput, ty
 import type { ResolutionId } from '../plans.ts';
 import { layerCornerRadius, layerFit } from '../scene/corners.ts';
 import { liveScenes, type SceneDocument } from '../scene/document.ts';
+import { sceneWithoutAbsent } from '../scene/follow-layout.ts';
 import { CANVAS } from '../scene/layout.ts';
 import type { Source, SourceKind } from '../scene/sources.ts';
 import { VERTICAL_CANVAS, verticalLayout } from '../scene/vertical.ts';
@@ -23,11 +24,30 @@ export const EMPTY_SCENE_ID = 'empty';
 export type InputResolver = (source: Source) => PlanInput | undefined;
 
 /**
+ * The source kinds a person feeds from a studio or guest page (their camera, screen, microphone,
+ * and a guest's camera). Such a source is *present* while one of the session's connected people
+ * feeds it; a game source (the ingest's), pages, images and files are not a person's.
+ */
+export const PERSON_FED_KINDS: ReadonlySet<SourceKind> = new Set<SourceKind>(['webcam', 'participant', 'screenshare', 'microphone']);
+
+export interface SceneToPlanOptions {
+  /**
+   * The sources whose sender is there now: person-fed sources whose person is in the session (the
+   * worker's connected peers), and the game sources while an ingest feed is accepted. Every other
+   * person-fed input is listed in `absentInputs`: it draws nothing while it sends nothing; scenes
+   * that follow a layout re-flow without those and without a game whose feed is not there
+   * (media-worker/README.md "An arriving feed is always seen"). Absent: nobody is told apart,
+   * every placeholder shows and nothing re-flows (as tests of single parts plan it).
+   */
+  present?: ReadonlySet<string>;
+}
+
+/**
  * The scene document as the pipeline plays it. Every source that has media is an input, attached
  * once; every live scene places its layers' inputs, scaled from the 1280×720 scene canvas to the
  * output resolution. Switching scenes or editing a layer therefore changes only placements.
  */
-export function sceneToRenderPlan(doc: SceneDocument, resolveInput: InputResolver, outputs: PlanOutput[]): RenderPlan {
+export function sceneToRenderPlan(doc: SceneDocument, resolveInput: InputResolver, outputs: PlanOutput[], options: SceneToPlanOptions = {}): RenderPlan {
   const profile = PROFILE_OF[doc.resolution];
   const sx = profile.width / CANVAS.width;
   const sy = profile.height / CANVAS.height;
@@ -46,7 +66,12 @@ export function sceneToRenderPlan(doc: SceneDocument, resolveInput: InputResolve
     if (settings.volume !== undefined) audio.push({ inputId: source.id, volume: settings.volume, muted: settings.muted ?? false });
   }
 
-  const scenes: RenderPlan['scenes'] = liveScenes(doc).map((scene) => ({
+  // Scenes that follow a layout re-flow without the people who are not in the session, and without
+  // a game whose feed is not there (a scene arranged by hand keeps its 'Game Source Offline' card).
+  const absent = new Set(absentInputs(doc, new Set(inputs.map((i) => i.id)), options.present));
+  const away = new Set([...absent, ...doc.sources.filter((s) => s.kind === 'game' && options.present && !options.present.has(s.id)).map((s) => s.id)]);
+  const planned = liveScenes(doc).map((scene) => sceneWithoutAbsent(scene, doc.sources, away));
+  const scenes: RenderPlan['scenes'] = planned.map((scene) => ({
     id: scene.id,
     placements: scene.layers
       .filter((layer) => sourceOpacity.has(layer.sourceId) && layer.width > 0 && layer.height > 0)
@@ -71,7 +96,7 @@ export function sceneToRenderPlan(doc: SceneDocument, resolveInput: InputResolve
   const vertical: RenderPlan['vertical'] = {
     width: profile.height,
     height: Math.round((VERTICAL_CANVAS.height * vk) / 2) * 2,
-    scenes: liveScenes(doc).map((scene) => {
+    scenes: planned.map((scene) => {
       const boxes = verticalLayout(scene, doc.sources);
       return {
         id: scene.id,
@@ -100,5 +125,20 @@ export function sceneToRenderPlan(doc: SceneDocument, resolveInput: InputResolve
     vertical.scenes.push({ id: EMPTY_SCENE_ID, placements: [] });
   }
 
-  return { profile, inputs, scenes, activeSceneId: active ?? EMPTY_SCENE_ID, audio, outputs, vertical };
+  return {
+    profile,
+    inputs,
+    scenes,
+    activeSceneId: active ?? EMPTY_SCENE_ID,
+    audio,
+    outputs,
+    vertical,
+    absentInputs: [...absent],
+  };
+}
+
+/** The inputs of person-fed sources whose person is not in `present` (none when presence is not known). */
+export function absentInputs(doc: SceneDocument, inputIds: ReadonlySet<string>, present: ReadonlySet<string> | undefined): string[] {
+  if (!present) return [];
+  return doc.sources.filter((s) => PERSON_FED_KINDS.has(s.kind) && inputIds.has(s.id) && !present.has(s.id)).map((s) => s.id);
 }

@@ -394,7 +394,7 @@ export class InputSet {
     const layout = videoLayout(plan).get(input.id);
     if (layout) {
       input.feeds.forEach((feed, i) => feed.link.place(i === input.shown ? layout : { ...layout, alpha: 0 }));
-      input.placeholder?.place(input.shown === -1 ? layout : { ...layout, alpha: 0 });
+      input.placeholder?.place(showsPlaceholder(input, plan) ? layout : { ...layout, alpha: 0 });
     }
     this.layoutVertical(input, plan);
   }
@@ -406,7 +406,7 @@ export class InputSet {
     input.feeds.forEach((feed, i) => {
       feed.link.placeVertical(i === input.shown ? layout : { ...layout, alpha: 0 });
     });
-    input.placeholder?.placeVertical(input.shown === -1 ? layout : { ...layout, alpha: 0 });
+    input.placeholder?.placeVertical(showsPlaceholder(input, plan) ? layout : { ...layout, alpha: 0 });
   }
 
   private pictures(input: AttachedInput): PictureLink[] {
@@ -438,6 +438,15 @@ export class InputSet {
       return undefined;
     }
   }
+}
+
+/**
+ * Whether the input's layer draws its placeholder: while no feed of it is shown, and only if its
+ * person is in the session (issue 51, media-worker/README.md "An arriving feed is always seen"):
+ * for someone who is not there it draws nothing, so what is under the layer shows.
+ */
+export function showsPlaceholder(input: Pick<AttachedInput, 'id' | 'shown'>, plan: Pick<RenderPlan, 'absentInputs'>): boolean {
+  return input.shown === -1 && !plan.absentInputs.includes(input.id);
 }
 
 /** Packets moved since the last look. */

@@ -28,7 +28,7 @@ export const RTP_DECODED_CAPS = 'video/x-raw,colorimetry=bt601;video/x-raw';
 export const buildRtp: SourceBuilder<RtpInput> = (input, profile, name) => {
   const bins: SourceBins = { video: [] };
   if (input.video) {
-    const { keyColor, placeholder } = input.video;
+    const { keyColor, placeholder, placeholderLabel } = input.video;
     for (const { encoding, port, payloadType } of input.video.codecs) {
       const feed = `${name}-${encoding.toLowerCase()}`;
       const decode: GstElement[] =
@@ -54,7 +54,7 @@ export const buildRtp: SourceBuilder<RtpInput> = (input, profile, name) => {
       );
       bins.video.push({ bin, jitter: `${feed}-jitter` });
     }
-    if (placeholder) bins.placeholder = imageBin(input.id, placeholder, profile, `${name}-placeholder`);
+    if (placeholder) bins.placeholder = imageBin(input.id, placeholder, profile, `${name}-placeholder`, placeholderLabel);
   }
   if (input.audio) {
     const { port, payloadType } = input.audio;
