@@ -10,7 +10,7 @@ import { expect, test } from './support/fixtures.ts';
 import { fakeMediaLaunchOptions } from './support/fake-media.ts';
 import { localStreamUrl } from './support/local-stream.ts';
 import { READER_HEIGHT, READER_WIDTH, readStream, type ReadFrame, type StreamReader } from './support/stream-reader.ts';
-import { grantPremium, makeAdmin, openNewStudio, signIn } from './support/studio.ts';
+import { grantPremium, makeAdmin, openNewStudio, publicOrigin, signIn } from './support/studio.ts';
 
 const SHOTS = process.env.ONAIR_E2E_SHOTS;
 
@@ -30,9 +30,13 @@ test.use({ permissions: ['camera', 'microphone', 'clipboard-read', 'clipboard-wr
 const browsers: Browser[] = [];
 const encoders: ChildProcess[] = [];
 const readers: StreamReader[] = [];
+/** Every project a flow made, with a request context of its owner: its session is ended after the test, live or not. */
+const projects: { request: APIRequestContext; projectId: string }[] = [];
 test.afterEach(async () => {
   for (const e of encoders.splice(0)) e.kill('SIGKILL');
   for (const r of readers.splice(0)) r.stop();
+  // A live session outlives its studio: the next flow's sessions need the worker's room.
+  await Promise.all(projects.splice(0).map(({ request, projectId }) => request.delete(`/api/v1/projects/${projectId}/session`).catch(() => undefined)));
   await Promise.all(browsers.splice(0).map((b) => b.close()));
 });
 
@@ -47,8 +51,9 @@ async function browserWithCamera(colour: Colour): Promise<Browser> {
 }
 
 async function creatorContext(browser: Browser, who: string, options: { premium?: boolean } = {}): Promise<BrowserContext> {
+  // The public origin throughout: the test-mode platforms' consent pages send the browser back there.
   const context = await browser.newContext({
-    baseURL: process.env.ONAIR_E2E_URL,
+    baseURL: publicOrigin(),
     permissions: ['camera', 'microphone', 'clipboard-read', 'clipboard-write'],
     viewport: { width: 1280, height: 720 },
   });
@@ -125,6 +130,7 @@ async function lowPoweredCreator(browser: Browser): Promise<{ projectId: string;
   const context = await creatorContext(browser, 'journey-creator');
   const page = await context.newPage();
   const projectId = await openNewStudio(page, 'Low-powered show', '', { template: 'Beam' });
+  projects.push({ request: context.request, projectId });
   await addLocal(context.request, projectId);
   // Twitch in test mode, connected through the double's consent page as a newcomer does it.
   const destinations = page.getByRole('region', { name: 'Destinations' });
@@ -181,7 +187,6 @@ async function lowPoweredCreator(browser: Browser): Promise<{ projectId: string;
     local,
     done: async () => {
       await endBroadcast(page);
-      await context.close();
     },
   };
 }
@@ -193,6 +198,7 @@ async function consoleStreamer(browser: Browser): Promise<{ projectId: string; l
   const created = await request.post('/api/v1/projects', { data: { name: 'Console show' } });
   expect(created.status(), await created.text()).toBe(201);
   const projectId = ((await created.json()) as { id: string }).id;
+  projects.push({ request, projectId });
   await addLocal(request, projectId);
   // A Twitch channel in test mode (Auto Live needs one): its consent page, in a tab of its own, no studio.
   const twitch = await request.post(`/api/v1/projects/${projectId}/destinations`, { data: { type: 'Twitch', settings: { title: 'Console night' } } });
@@ -264,8 +270,7 @@ async function consoleStreamer(browser: Browser): Promise<{ projectId: string; l
     local,
     done: async () => {
       encoder.kill('SIGKILL');
-      await endBroadcast(page).catch(() => {});
-      await context.close();
+      await endBroadcast(page);
     },
   };
 }
@@ -276,7 +281,7 @@ test('two creators at once: a low-powered creator live to Local and Twitch with 
   const [creator, console_] = await Promise.all([lowPoweredCreator(creatorBrowser), consoleStreamer(consoleBrowser)]);
 
   // The operator: the fleet dashboard lists both sessions with their measured cost.
-  const opsContext = await creatorBrowser.newContext({ baseURL: process.env.ONAIR_E2E_URL, viewport: { width: 1280, height: 720 } });
+  const opsContext = await creatorBrowser.newContext({ baseURL: publicOrigin(), viewport: { width: 1280, height: 720 } });
   const email = `journey-ops-${randomUUID()}@example.test`;
   await signIn(opsContext.request, email);
   await makeAdmin(email);
@@ -312,12 +317,14 @@ test('two creators at once: a guest joins a host live by link, is seen in the ou
   const otherContext = await creatorContext(otherBrowser, 'journey-other');
   const otherPage = await otherContext.newPage();
   const otherProject = await openNewStudio(otherPage, 'The other show', '', { template: 'Beam' });
+  projects.push({ request: otherContext.request, projectId: otherProject });
   await addLocal(otherContext.request, otherProject);
   await otherPage.reload();
 
   const hostContext = await creatorContext(hostBrowser, 'journey-host', { premium: true });
   const host = await hostContext.newPage();
   const projectId = await openNewStudio(host, 'Guest show', '', { template: 'Beam' });
+  projects.push({ request: hostContext.request, projectId });
   // Premium's 1080p, taken down to 720p: four browsers, two sessions and their encoders share two cores.
   const doc = (await (await hostContext.request.get(`/api/v1/projects/${projectId}/scene`)).json()) as { version: number };
   const resolution = await hostContext.request.patch(`/api/v1/projects/${projectId}/scene`, {
@@ -375,5 +382,4 @@ test('two creators at once: a guest joins a host live by link, is seen in the ou
   }
   expect(framesShowing(otherOut, COLOURS.creatorCamera.rgb).length).toBeGreaterThan(0);
   await Promise.all([endBroadcast(host), endBroadcast(otherPage)]);
-  await Promise.all([hostContext.close(), otherContext.close()]);
 });
