@@ -367,15 +367,20 @@ export class InputSet {
         const now = flowing(feed);
         if (now && !input.everFlowed) this.deps.keyframeWanted(input.id);
         if (now) input.everFlowed = true;
+        // Packets flow and no picture came of them yet: the keyframe asked for was lost on the way
+        // (or never sent), and the layer shows the placeholder until one comes. Asked again.
+        if (now && input.everFlowed && !feed.link.joined) this.deps.keyframeWanted(input.id);
         // Operators read from this when a picture froze or a source went to its placeholder.
         if (was !== now && input.everFlowed)
           this.deps.logger.info({ inputId: input.id, feed: input.feeds.indexOf(feed), pushed, missed }, now ? 'input feed flows' : 'input feed stopped');
         // Losses the sender's own loss detection cannot see (dropped here, after the network):
-        // the decoder's picture is damaged until the next keyframe.
+        // the feed holds its last good picture until the next keyframe (sources/rtp.ts).
         if (now && missed > feed.missed) this.deps.keyframeWanted(input.id);
         feed.missed = missed;
       }
-      const shown = feedToShow(input);
+      // Only a feed with a picture: a flowing feed not on the compositor yet (its first keyframe not
+      // decoded) would show nothing there, a black hole where its placeholder was.
+      const shown = feedToShow({ shown: input.shown, feeds: input.feeds.map((f) => (f.link.joined ? f : NO_PICTURE)) });
       if (shown === input.shown) continue;
       input.shown = shown;
       this.layout(input, plan);
@@ -439,6 +444,9 @@ export class InputSet {
     }
   }
 }
+
+/** How feedToShow sees a feed that has no picture on the compositor yet. */
+const NO_PICTURE = { quietLooks: Number.POSITIVE_INFINITY };
 
 /** Packets moved since the last look. */
 export const moved = (feed: Pick<AttachedFeed, 'quietLooks'>): boolean => feed.quietLooks === 0;
