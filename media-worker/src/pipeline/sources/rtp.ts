@@ -58,13 +58,15 @@ export const buildRtp: SourceBuilder<RtpInput> = (input, profile, name) => {
           }),
           makeElement('rtpjitterbuffer', `${feed}-jitter`, { latency: JITTER_LATENCY_DEFAULT_MS, 'do-lost': true }),
           ...decode,
+          // Tells the worker when a picture came out of the decoder (its last message, read from JS).
+          makeElement('identity', `${feed}-pictures`, { silent: false, 'signal-handoffs': false }),
           makeElement('videoconvert', `${feed}-conv`),
           ...(keyColor ? [makeElement('alpha', `${feed}-key`, { method: keyColor })] : []),
           makeElement('queue', `${feed}-queue`, { 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0, leaky: 'downstream' }),
         ],
         { src: true },
       );
-      bins.video.push({ bin, jitter: `${feed}-jitter` });
+      bins.video.push({ bin, jitter: `${feed}-jitter`, pictures: `${feed}-pictures` });
     }
     if (placeholder) bins.placeholder = imageBin(input.id, placeholder, profile, `${name}-placeholder`);
   }
