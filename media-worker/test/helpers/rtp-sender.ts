@@ -28,6 +28,10 @@ export class TestCamera {
   private readonly payloader;
   private readonly relay: Socket;
   private readonly out: Socket;
+  /** Between the forwarder and the pipeline: what a worker busy elsewhere loses, unseen by the forwarder. */
+  private readonly inner: Socket;
+  private innerMode: RelayMode = { drop: 'none' };
+  private pipelinePort = 0;
   readonly forwarder: RtpForwarder;
   private mode: RelayMode = { drop: 'none' };
   private lastHonouredAt = -Infinity;
@@ -44,6 +48,7 @@ export class TestCamera {
   ) {
     this.relay = relay;
     this.out = createSocket('udp4');
+    this.inner = createSocket('udp4');
     const pt = PIPELINE_PAYLOAD_TYPES[encoding];
     this.pipeline = new GstPipeline(`camera-${encoding.toLowerCase()}-${relayPort}`, { onError: (e) => this.errors.push(e.message) });
     this.source = makeElement('videotestsrc', 'src', { 'is-live': true, pattern: 'solid-color', 'foreground-color': color });
@@ -83,6 +88,9 @@ export class TestCamera {
       sendPli: () => this.keyframeRequested(),
     });
     relay.on('message', (message) => this.onPacket(message));
+    this.inner.on('message', (message) => {
+      if (!dropped(this.innerMode)) this.out.send(message, this.pipelinePort, '127.0.0.1');
+    });
   }
 
   /** Starts encoding `color` (0xAARRGGBB) towards the pipeline's port for its encoding. */
@@ -90,7 +98,9 @@ export class TestCamera {
     const relay = createSocket('udp4');
     await new Promise<void>((resolve) => relay.bind(0, '127.0.0.1', resolve));
     const camera = new TestCamera(encoding, relay.address().port, relay, color);
-    camera.forwarder.setTargets([{ [encoding]: pipelinePort }]);
+    camera.pipelinePort = pipelinePort;
+    await new Promise<void>((resolve) => camera.inner.bind(0, '127.0.0.1', resolve));
+    camera.forwarder.setTargets([{ [encoding]: camera.inner.address().port }]);
     camera.pipeline.play();
     return camera;
   }
@@ -99,13 +109,14 @@ export class TestCamera {
     this.source.foregroundColor = color;
   }
 
-  setRelay(mode: RelayMode): void {
-    this.mode = mode;
+  /** Packets lost on the way from the camera (`network`, the forwarder sees the gaps) or from the forwarder to the pipeline (`worker`). */
+  setRelay(mode: RelayMode, where: 'network' | 'worker' = 'network'): void {
+    if (where === 'network') this.mode = mode;
+    else this.innerMode = mode;
   }
 
   private onPacket(message: Buffer): void {
-    const drop = this.mode.drop === 'all' || (this.mode.drop === 'random' && Math.random() < this.mode.share);
-    if (drop) {
+    if (dropped(this.mode)) {
       this.relayed.dropped += 1;
       return;
     }
@@ -128,6 +139,11 @@ export class TestCamera {
   stop(): void {
     this.pipeline.stop();
     this.relay.close();
+    this.inner.close();
     this.out.close();
   }
+}
+
+function dropped(mode: RelayMode): boolean {
+  return mode.drop === 'all' || (mode.drop === 'random' && Math.random() < mode.share);
 }
