@@ -8,7 +8,7 @@ import { waitFor } from '@onair/embedded';
 import { newProjectDocument, type SceneDocument, type Source } from '@onair/protocol';
 import { LipSync } from '../src/webrtc/lip-sync.ts';
 import { MediaPorts } from '../src/webrtc/media-ports.ts';
-import { RtpForwarder, PLI_THROTTLE_MS } from '../src/webrtc/rtp-forwarder.ts';
+import { RtpForwarder, KEYFRAME_SPACING_MS } from '../src/webrtc/rtp-forwarder.ts';
 import { withBitrateHints } from '../src/webrtc/studio-peer.ts';
 import { routeTrack } from '../src/webrtc/track-router.ts';
 
@@ -88,7 +88,7 @@ describe('RtpForwarder', () => {
   const packet = (seq: number, pt = 96, ssrc = 1) =>
     new RtpPacket(new RtpHeader({ sequenceNumber: seq, payloadType: pt, ssrc, timestamp: seq * 3000 }), Buffer.from([0x10, 0, 0]));
 
-  it('asks for a keyframe on the first packet, throttles on loss, and again when packets resume', () => {
+  it('asks for a keyframe on the first packet, on loss (never within the spacing a browser ignores), and again when packets resume', () => {
     let now = 0;
     const plis: number[] = [];
     const f = new RtpForwarder({ type: 'camera', kind: 'video', encodings: new Map([[96, 'VP8']]), socket, sendPli: () => plis.push(now), now: () => now });
@@ -96,11 +96,11 @@ describe('RtpForwarder', () => {
     f.onRtp(packet(1));
     expect(plis).toEqual([0]);
     now = 200;
-    f.onRtp(packet(5)); // loss, but within the throttle window
+    f.onRtp(packet(5)); // loss, but too soon after the last request (and this packet starts a keyframe)
     expect(plis).toEqual([0]);
-    now = PLI_THROTTLE_MS + 10;
+    now = KEYFRAME_SPACING_MS + 10;
     f.onRtp(packet(9));
-    expect(plis).toEqual([0, PLI_THROTTLE_MS + 10]);
+    expect(plis).toEqual([0, KEYFRAME_SPACING_MS + 10]);
     f.onRtp(packet(10, 97)); // another payload type (not the negotiated codec): dropped
     now += 5000; // the camera was off
     f.onRtp(packet(11));
@@ -108,7 +108,7 @@ describe('RtpForwarder', () => {
     expect(f.stats()).toMatchObject({ packets: 4, lost: 6, plis: 3 });
   });
 
-  it('asks again every half second until the keyframe it asked for has gone to the pipeline', () => {
+  it('asks again, the spacing apart, until the keyframe it asked for has gone to the pipeline', () => {
     let now = 0;
     const plis: number[] = [];
     const f = new RtpForwarder({ type: 'camera', kind: 'video', encodings: new Map([[96, 'VP8']]), socket, sendPli: () => plis.push(now), now: () => now });
@@ -120,7 +120,9 @@ describe('RtpForwarder', () => {
       now = seq * 33;
       f.onRtp(inter(seq));
     }
-    expect(plis).toEqual([33, 561, 1089]);
+    // With the first packet, then with the first packet at least the spacing after the previous request.
+    expect(plis).toEqual([33, 396, 759, 1122]);
+    expect(KEYFRAME_SPACING_MS).toBeGreaterThan(300);
     // The keyframe arrives: no more requests.
     now = 41 * 33;
     f.onRtp(packet(41));
@@ -128,8 +130,8 @@ describe('RtpForwarder', () => {
       now = seq * 33;
       f.onRtp(inter(seq));
     }
-    expect(plis).toHaveLength(3);
-    expect(f.stats()).toMatchObject({ keyframes: 1, plis: 3 });
+    expect(plis).toHaveLength(4);
+    expect(f.stats()).toMatchObject({ keyframes: 1, plis: 4 });
   });
 
   it('sends each packet to the port of its encoding with the payload type the pipeline expects', async () => {

@@ -495,6 +495,11 @@ export class ProgramPipeline {
 
   private onBusWarning(warning: BusError): void {
     this.logger.warn({ element: warning.source[0], detail: scrubKeys(warning.message, this.destinations.keys()) }, 'pipeline warning');
+    // A decoder that could not decode a frame (damaged data it was given): its feed shows its last
+    // good picture until a keyframe comes, so its sender is asked for one now.
+    if (!warning.source.some((name) => name.endsWith('-dec'))) return;
+    const input = this.inputs.inputOfElements(warning.source);
+    if (input.inputId !== undefined) this.events.keyframeWanted(input.inputId);
   }
 
   private transition(next: PipelineState): void {

@@ -9,13 +9,13 @@ import { PIPELINE_PAYLOAD_TYPES, type PipelineEncoding } from './media-ports.ts'
 /** Where one source takes this track: a port per encoding it decodes. */
 export type ForwardTarget = Partial<Record<PipelineEncoding, number>>;
 
-/** At most one keyframe request per this interval for losses; a first packet or a restarted decoder asks at once. */
-export const PLI_THROTTLE_MS = 1000;
 /**
- * A keyframe asked for and not seen yet is asked for again this often. Chromium ignores a request
- * that comes within 300 ms of the previous one, so a single request can be lost that way.
+ * Keyframe requests are this far apart, and a keyframe asked for and not seen yet is asked for again
+ * this often. Chromium ignores a request that comes within 300 ms of the previous one: one sent
+ * sooner is lost, and what it was for waits for the next. Since a feed that lost a packet shows its
+ * last good picture until a keyframe comes (sources/rtp.ts), a loss asks as soon as this allows.
  */
-export const KEYFRAME_RETRY_MS = 500;
+export const KEYFRAME_SPACING_MS = 350;
 /** A track whose packets stopped this long ago counts as stopped (its layer shows the placeholder). */
 export const TRACK_IDLE_MS = 1500;
 
@@ -58,8 +58,9 @@ export interface ForwarderStats {
  * decodes the packet's encoding (VP8 or H.264 for video). Packets of other payload types (RTX is
  * unwrapped by werift; anything else) are dropped; the payload type is rewritten to the one the
  * pipeline expects for that encoding. Chromium sends no periodic keyframes, so video asks for one on its first
- * packet, after a sequence gap (throttled), when a new port starts receiving and when the
- * pipeline's decoder restarted, and asks again until that keyframe has gone to the pipeline.
+ * packet, when it resumes after a pause, after a sequence gap, when a new port starts receiving and
+ * when the pipeline wants one (its decoder lost packets or failed on a frame), and asks again until
+ * that keyframe has gone to the pipeline: requests KEYFRAME_SPACING_MS apart.
  */
 export class RtpForwarder {
   /** The targets' ports by encoding, worked out once per route change rather than per packet. */
@@ -137,7 +138,7 @@ export class RtpForwarder {
     if (this.options.kind === 'video' && startsKeyframe(packet.payload, encoding)) {
       this.counters.keyframes += 1;
       this.awaitingKeyframe = false;
-    } else if (this.awaitingKeyframe && this.now() - this.lastPliAt >= KEYFRAME_RETRY_MS) {
+    } else if (this.awaitingKeyframe && this.now() - this.lastPliAt >= KEYFRAME_SPACING_MS) {
       this.sendPli();
     }
     header.payloadType = PIPELINE_PAYLOAD_TYPES[encoding];
@@ -184,17 +185,17 @@ export class RtpForwarder {
   }
 
   /**
-   * `urgent` skips the loss throttle (first packet, decoder restart) but not a request made in the
-   * last 100 ms; `force` (a new decoder on a new port) always asks; losses are throttled.
+   * Asks the sender for a keyframe now, or as soon as KEYFRAME_SPACING_MS after the previous
+   * request allows (with the next packet): one sooner would be ignored. `force` (a new decoder on a
+   * new port) always asks at once. `urgency` true (a first packet, a decoder restart) and false (a
+   * loss) are kept for the callers' sake; both ask as soon as the spacing allows.
    */
   requestKeyframe(urgency: boolean | 'force'): void {
     if (this.options.kind !== 'video') return;
-    // Whatever the throttle lets through now, the keyframe is awaited (and asked for again) until it arrives.
+    // Whether or not it can be sent now, the keyframe is awaited (and asked for again) until it arrives.
     this.awaitingKeyframe = true;
     if (this.ssrc === undefined) return;
-    const now = this.now();
-    if (urgency === false && now - this.lastPliAt < PLI_THROTTLE_MS) return;
-    if (urgency === true && now - this.lastPliAt < 100) return;
+    if (urgency !== 'force' && this.now() - this.lastPliAt < KEYFRAME_SPACING_MS) return;
     this.sendPli();
   }
 

@@ -15,6 +15,9 @@ export interface AttachedFeed {
   link: PictureLink;
   /** For a network feed: its jitter buffer, whose pushed-packet count tells whether it flows. */
   jitter?: GstElement;
+  /** For a network feed: the element whose last message changes with every decoded picture, and that message at the last look. */
+  pictures?: GstElement;
+  picture?: string;
   pushed: number;
   /** Packets the jitter buffer gave up on (lost, or too late), at the last look. */
   missed: number;
@@ -68,6 +71,17 @@ export interface AttachedInput {
 const SETTLE_POLL_MS = 100;
 const SETTLE_GIVE_UP_MS = 3000;
 
+/**
+ * Between the once-a-second looks, network feeds are looked at this often for lost packets and for
+ * packets that resume after a pause: either leaves the feed on its last good picture until a
+ * keyframe comes (sources/rtp.ts), so its sender is asked at once. The forwarder asks too when it
+ * sees the gap, but not for packets lost after it (this process's socket overflowing while the
+ * machine is busy elsewhere, or a pipeline that was not scheduled for a while).
+ */
+export const QUICK_LOOK_MS = 200;
+/** A feed whose packets had not moved for this many quick looks, and move again, has resumed. */
+const QUICK_LOOKS_TO_RESUME = 3;
+
 export interface InputSetDeps {
   gst: GstPipeline;
   compositor: GstElement;
@@ -100,12 +114,17 @@ export class InputSet {
   private vertical: GstElement | undefined;
   /** Inputs already out of the plan, invisible and silent, released when they have settled. */
   private readonly leaving = new Map<AttachedInput, NodeJS.Timeout>();
+  /** Each network feed at the last quick look: packets pushed and missed, and looks in a row without a push. */
+  private readonly quick = new WeakMap<AttachedFeed, { pushed: number; missed: number; quiet: number }>();
+  private readonly quickTimer: NodeJS.Timeout;
 
   constructor(
     private readonly deps: InputSetDeps,
     jitterLatencyMs: number,
   ) {
     this.jitterLatencyMs = jitterLatencyMs;
+    this.quickTimer = setInterval(() => this.quickLook(), QUICK_LOOK_MS);
+    this.quickTimer.unref();
   }
 
   get size(): number {
@@ -166,6 +185,7 @@ export class InputSet {
         attached.feeds.push({
           link: link(feed.bin, `feed${f}`, jitter !== undefined),
           jitter,
+          pictures: feed.pictures ? (feed.bin.getByName(feed.pictures) ?? undefined) : undefined,
           pushed: 0,
           missed: 0,
           quietLooks: jitter ? Number.POSITIVE_INFINITY : 0,
@@ -355,8 +375,13 @@ export class InputSet {
    */
   checkFeeds(plan: RenderPlan): void {
     for (const input of this.inputs.values()) {
+      /** Feeds that decoded a picture since the last look. */
+      const fresh = new Set<AttachedFeed>();
       for (const feed of input.feeds) {
         if (!feed.jitter) continue;
+        const picture = String(feed.pictures?.lastMessage ?? '');
+        if (picture !== feed.picture) fresh.add(feed);
+        feed.picture = picture;
         const stats = feed.jitter.stats as { toString(): string } | undefined;
         const pushed = structureNumber(stats, 'num-pushed');
         const missed = structureNumber(stats, 'num-lost') + structureNumber(stats, 'num-late');
@@ -367,23 +392,49 @@ export class InputSet {
         const now = flowing(feed);
         if (now && !input.everFlowed) this.deps.keyframeWanted(input.id);
         if (now) input.everFlowed = true;
+        // Packets flow and no picture came of them yet: the keyframe asked for was lost on the way
+        // (or never sent), and the layer shows the placeholder until one comes. Asked again.
+        if (now && input.everFlowed && !feed.link.joined) this.deps.keyframeWanted(input.id);
         // Operators read from this when a picture froze or a source went to its placeholder.
         if (was !== now && input.everFlowed)
           this.deps.logger.info({ inputId: input.id, feed: input.feeds.indexOf(feed), pushed, missed }, now ? 'input feed flows' : 'input feed stopped');
         // Losses the sender's own loss detection cannot see (dropped here, after the network):
-        // the decoder's picture is damaged until the next keyframe.
+        // the feed holds its last good picture until the next keyframe (sources/rtp.ts).
         if (now && missed > feed.missed) this.deps.keyframeWanted(input.id);
         feed.missed = missed;
       }
-      const shown = feedToShow(input);
+      // Only a feed with a picture: a flowing feed not on the compositor yet (its first keyframe not
+      // decoded) would show nothing there, a black hole where its placeholder was; one coming back
+      // from its placeholder (or another codec's feed) only with a new picture, not the stale one
+      // its pad kept from before it stopped.
+      const showable = (f: AttachedFeed, i: number): boolean => f.link.joined && (i === input.shown || !f.pictures || fresh.has(f));
+      const shown = feedToShow({ shown: input.shown, feeds: input.feeds.map((f, i) => (showable(f, i) ? f : NO_PICTURE)) });
       if (shown === input.shown) continue;
       input.shown = shown;
       this.layout(input, plan);
     }
   }
 
+  /** See QUICK_LOOK_MS. */
+  private quickLook(): void {
+    for (const input of this.inputs.values()) {
+      for (const feed of input.feeds) {
+        if (!feed.jitter) continue;
+        const stats = feed.jitter.stats as { toString(): string } | undefined;
+        const pushed = structureNumber(stats, 'num-pushed');
+        const missed = structureNumber(stats, 'num-lost') + structureNumber(stats, 'num-late');
+        const last = this.quick.get(feed);
+        this.quick.set(feed, { pushed, missed, quiet: last && pushed === last.pushed ? last.quiet + 1 : 0 });
+        if (!last) continue;
+        const resumed = pushed !== last.pushed && last.quiet >= QUICK_LOOKS_TO_RESUME;
+        if (missed > last.missed || resumed) this.deps.keyframeWanted(input.id);
+      }
+    }
+  }
+
   /** Stops every video file's player and every pending release (the program stops, and every element with it). */
   stop(): void {
+    clearInterval(this.quickTimer);
     for (const timer of this.leaving.values()) clearInterval(timer);
     this.leaving.clear();
     for (const input of this.inputs.values()) input.player?.player.stop();
@@ -448,6 +499,9 @@ export class InputSet {
 export function showsPlaceholder(input: Pick<AttachedInput, 'id' | 'shown'>, plan: Pick<RenderPlan, 'absentInputs'>): boolean {
   return input.shown === -1 && !plan.absentInputs.includes(input.id);
 }
+
+/** How feedToShow sees a feed that has no picture on the compositor yet. */
+const NO_PICTURE = { quietLooks: Number.POSITIVE_INFINITY };
 
 /** Packets moved since the last look. */
 export const moved = (feed: Pick<AttachedFeed, 'quietLooks'>): boolean => feed.quietLooks === 0;

@@ -57,6 +57,11 @@ export class PictureLink {
     else this.join();
   }
 
+  /** Whether it is on the compositor: a network feed only once its first frame (a decoded keyframe) came. */
+  get joined(): boolean {
+    return this.program !== undefined;
+  }
+
   /** Its pad on the program's compositor (a picture that joins at once: the slate, the countdown). */
   get pad(): GstPad {
     if (!this.program) throw new Error(`${this.name} has not joined the compositor yet`);

@@ -16,6 +16,23 @@ type RtpInput = Extract<PlanInput, { kind: 'rtp' }>;
  * as OBS and GStreamer's x264enc write) unchanged: caps without colorimetry fixate to the first.
  */
 export const RTP_DECODED_CAPS = 'video/x-raw,colorimetry=bt601;video/x-raw';
+/**
+ * Never a broken picture on air (issue 53): after a lost packet (a gap in the sequence numbers, or
+ * the jitter buffer's lost event when it gives up on one) the depayloader drops every frame until
+ * the next keyframe, so the decoder never decodes a picture whose data or references are missing,
+ * nothing reaches the compositor, and its pad shows the last good picture meanwhile; its first
+ * picture is a decoded keyframe too. The keyframe itself is asked for outside the pipeline: the
+ * forwarder sees the same gap (or the worker's look at the jitter buffer's losses, or a decoder's
+ * warning, reports keyframeWanted), and the sender is sent a PLI. (The depayloader's own
+ * `request-keyframe` sends an upstream event that udpsrc would drop.)
+ */
+const WHOLE_PICTURES = { 'wait-for-keyframe': true };
+/**
+ * A decoder that fails on damaged data says so (a bus warning, for which a keyframe is asked) and
+ * goes on with the next frame: by default ten errors in a row stop the feed's streaming thread for
+ * good, and the source showed its placeholder until it was removed.
+ */
+const DECODE_ON = { 'max-errors': -1 };
 
 /**
  * A track that the WebRTC endpoint or an ingest forwards as RTP over loopback UDP: one feed per
@@ -33,8 +50,14 @@ export const buildRtp: SourceBuilder<RtpInput> = (input, profile, name) => {
       const feed = `${name}-${encoding.toLowerCase()}`;
       const decode: GstElement[] =
         encoding === 'VP8'
-          ? [makeElement('rtpvp8depay', `${feed}-depay`), makeElement('vp8dec', `${feed}-dec`)]
-          : [makeElement('rtph264depay', `${feed}-depay`), makeElement('h264parse', `${feed}-parse`), makeElement('avdec_h264', `${feed}-dec`)];
+          ? [makeElement('rtpvp8depay', `${feed}-depay`, WHOLE_PICTURES), makeElement('vp8dec', `${feed}-dec`, DECODE_ON)]
+          : [
+              // Its wait for a keyframe works on whole access units, which it puts out here (avc, au:
+              // what h264parse takes first). Forcing byte-stream instead gave wrong colours.
+              makeElement('rtph264depay', `${feed}-depay`, WHOLE_PICTURES),
+              makeElement('h264parse', `${feed}-parse`),
+              makeElement('avdec_h264', `${feed}-dec`, { ...DECODE_ON, 'output-corrupt': false }),
+            ];
       const bin = makeChainBin(
         `${feed}-video`,
         [
@@ -43,16 +66,18 @@ export const buildRtp: SourceBuilder<RtpInput> = (input, profile, name) => {
             port,
             caps: `application/x-rtp,media=video,clock-rate=90000,encoding-name=${encoding},payload=${payloadType}`,
           }),
-          makeElement('rtpjitterbuffer', `${feed}-jitter`, { latency: JITTER_LATENCY_DEFAULT_MS }),
+          makeElement('rtpjitterbuffer', `${feed}-jitter`, { latency: JITTER_LATENCY_DEFAULT_MS, 'do-lost': true }),
           ...decode,
           makeElement('capsfilter', `${feed}-colorimetry`, { caps: RTP_DECODED_CAPS }),
+          // Tells the worker when a picture came out of the decoder (its last message, read from JS).
+          makeElement('identity', `${feed}-pictures`, { silent: false, 'signal-handoffs': false }),
           makeElement('videoconvert', `${feed}-conv`),
           ...(keyColor ? [makeElement('alpha', `${feed}-key`, { method: keyColor })] : []),
           makeElement('queue', `${feed}-queue`, { 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0, leaky: 'downstream' }),
         ],
         { src: true },
       );
-      bins.video.push({ bin, jitter: `${feed}-jitter` });
+      bins.video.push({ bin, jitter: `${feed}-jitter`, pictures: `${feed}-pictures` });
     }
     if (placeholder) bins.placeholder = imageBin(input.id, placeholder, profile, `${name}-placeholder`, placeholderLabel);
   }

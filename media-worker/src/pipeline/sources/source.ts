@@ -12,6 +12,8 @@ export const MIXER_AUDIO_CAPS = 'audio/x-raw,format=S16LE,layout=interleaved,rat
 export interface VideoFeed {
   bin: GstBin;
   jitter?: string;
+  /** An `identity` after its decoder (by name in `bin`) whose last message changes with every picture decoded. */
+  pictures?: string;
 }
 
 /**
