@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
 import { getLocalStreamEndpoint, LOCAL_STREAM_WATCH_PATH, OnAirError, rotateLocalStreamEndpoint, rtmpCallbackQuerySchema } from '@onair/protocol';
 import type { Db } from '@onair/db';
@@ -6,6 +5,7 @@ import type { Logger } from '@onair/runtime';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
 import type { CurrentUser } from '../http/auth-context.ts';
 import { mount } from '../http/mount.ts';
+import { sameSecret } from '../http/same-secret.ts';
 import type { DestinationService } from './destination-service.ts';
 import type { LocalStreams } from './local-streams.ts';
 import { mountLocalStreamWatch } from './local-stream-watch.ts';
@@ -13,11 +13,6 @@ import { mountLocalStreamWatch } from './local-stream-watch.ts';
 /** Where the Local RTMP server's on_publish arrives; the secret in the path is the server's credential (never logged: see app.ts). */
 export const LOCAL_STREAM_CALLBACK_PREFIX = '/api/internal/local-stream';
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /**
  * A Local destination's own stream: its address and Watch player for the studio (the endpoint's

@@ -1,7 +1,8 @@
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { localStreamWatchUrl, OnAirError, type LocalStream, type RtmpCallbackQuery } from '@onair/protocol';
 import type { Db, Destination } from '@onair/db';
 import type { Logger } from '@onair/runtime';
+import { sameSecret } from '../http/same-secret.ts';
 import { streamKeyDigest, type DestinationSecrets } from './destination-secrets.ts';
 
 /** Every Local stream name starts so; the rest is 24 random url-safe characters (144 bits). */
@@ -25,11 +26,6 @@ export interface LocalStreamsDeps {
   hls: { url: string; delaySeconds: number } | null;
 }
 
-const sameText = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
 
 /**
  * Each Local destination's own stream on the operator's RTMP server (issue 51): an unguessable
@@ -119,7 +115,7 @@ export class LocalStreams {
       return false;
     }
     const given = query[LOCAL_PUBLISH_PROOF_ARG];
-    if (typeof given !== 'string' || !sameText(given, this.proof(row.id, name))) {
+    if (typeof given !== 'string' || !sameSecret(given, this.proof(row.id, name))) {
       this.deps.logger.info({ projectId: row.projectId, destinationId: row.id }, 'local stream publish refused: not its pipeline');
       return false;
     }

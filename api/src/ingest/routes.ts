@@ -1,20 +1,15 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { getIngestEndpoint, regenerateIngestKeyEndpoint, rtmpCallbackQuerySchema, setAutoLiveEndpoint } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { authenticate, type SessionResolver } from '../http/auth-context.ts';
 import { mount } from '../http/mount.ts';
+import { sameSecret } from '../http/same-secret.ts';
 import type { IngestService } from './ingest-service.ts';
 
 /** Where the RTMP server's callbacks arrive; the secret in the path is the server's credential (never logged: see app.ts). */
 export const INGEST_CALLBACK_PREFIX = '/api/internal/ingest';
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 export function ingestRoutes(deps: {
   db: Db;
