@@ -13,7 +13,6 @@ import { mountLocalStreamWatch } from './local-stream-watch.ts';
 /** Where the Local RTMP server's on_publish arrives; the secret in the path is the server's credential (never logged: see app.ts). */
 export const LOCAL_STREAM_CALLBACK_PREFIX = '/api/internal/local-stream';
 
-
 /**
  * A Local destination's own stream: its address and Watch player for the studio (the endpoint's
  * project permission), its rotation, and the RTMP server's on_publish callback, which lets only the

@@ -26,7 +26,6 @@ export interface LocalStreamsDeps {
   hls: { url: string; delaySeconds: number } | null;
 }
 
-
 /**
  * Each Local destination's own stream on the operator's RTMP server (issue 51): an unguessable
  * name, sealed at rest like a stream key, found again at publish time by its SHA-256 (unique), and

@@ -10,7 +10,6 @@ import type { IngestService } from './ingest-service.ts';
 /** Where the RTMP server's callbacks arrive; the secret in the path is the server's credential (never logged: see app.ts). */
 export const INGEST_CALLBACK_PREFIX = '/api/internal/ingest';
 
-
 export function ingestRoutes(deps: {
   db: Db;
   ingest: IngestService;
