@@ -286,6 +286,19 @@ describe("a project's own Local stream", () => {
     fresh.stop();
   }, 60_000);
 
+  it('keeps the name while the project is live: a rename would refuse the running pipeline at its next reconnect', async () => {
+    const projectId = await newProject();
+    const dest = await addLocal(projectId);
+    const before = await localStream(projectId, dest.id);
+    const broadcast = await api.db.broadcast.create({ data: { projectId, state: 'live', startedAt: new Date() } });
+    const refused = await call(api, host, 'POST', localStreamPath(projectId, dest.id));
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: { code: 'CONFLICT', message: 'This stream is live. End the broadcast, then give it a new address.' } });
+    expect((await localStream(projectId, dest.id)).playUrl).toBe(before.playUrl);
+    await api.db.broadcast.update({ where: { id: broadcast.id }, data: { state: 'ended', endedAt: new Date() } });
+    expect((await localStream(projectId, dest.id, 'POST')).playUrl).not.toBe(before.playUrl);
+  });
+
   it('gives a Local destination made with the old shared key its own name on first use', async () => {
     const projectId = await newProject();
     const dest = await addLocal(projectId);

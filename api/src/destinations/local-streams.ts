@@ -80,9 +80,13 @@ export class LocalStreams {
     return this.viewOf(row, await this.nameOf(row));
   }
 
-  /** A new name; the old one is refused from now on (a live stream moves at its next connection). */
+  /** A new name; the old one is refused from now on. Refused while the project is live (CONFLICT). */
   async rotate(row: Destination): Promise<LocalStream> {
     if (row.type !== 'Local') throw new Error('not a Local destination');
+    // The running pipeline publishes under the current name: renamed mid-show, its next reconnect
+    // would be refused and the Local output would stop. Live means live, so the rename waits.
+    const live = await this.deps.db.broadcast.count({ where: { projectId: row.projectId, state: { in: ['starting', 'live', 'ending'] } } });
+    if (live > 0) throw new OnAirError('CONFLICT', 'This stream is live. End the broadcast, then give it a new address.', { rule: 'local-stream-live' });
     const name = newLocalStreamName();
     await this.deps.db.destination.update({ where: { id: row.id }, data: this.columns(row.id, name) });
     this.deps.logger.info({ projectId: row.projectId, destinationId: row.id }, 'local stream renamed');

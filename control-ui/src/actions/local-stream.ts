@@ -1,4 +1,4 @@
-import { getLocalStreamEndpoint } from '@onair/protocol';
+import { getLocalStreamEndpoint, rotateLocalStreamEndpoint } from '@onair/protocol';
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { useLocalStreamStore, type LocalWatchState } from '../stores/index.ts';
@@ -24,6 +24,20 @@ function setEntry(destinationId: string, entry: ReturnType<typeof useLocalStream
 
 export function toggleLocalStreamShown(destinationId: string): void {
   useLocalStreamStore.setState((s) => ({ shown: { ...s.shown, [destinationId]: !s.shown[destinationId] } }));
+}
+
+/**
+ * Gives the Local destination a new stream name: whoever had the old address can no longer watch.
+ * The api refuses while the project is live (the running stream keeps its name until it ends).
+ */
+export async function rotateLocalStream(projectId: string, destinationId: string, client: HttpClient = httpClient): Promise<void> {
+  try {
+    const view = await call(rotateLocalStreamEndpoint, { params: { projectId, destinationId } }, client);
+    setEntry(destinationId, { status: 'ready', view, error: null });
+    showToast({ kind: 'success', title: 'New Local address', description: 'The old address no longer plays anything.' });
+  } catch (err) {
+    showToast({ kind: 'error', title: 'The address was not changed', description: messageOf(err) });
+  }
 }
 
 /** Copies the address with its stream name; spec §8 'Failed to copy to clipboard' when the browser refuses. */

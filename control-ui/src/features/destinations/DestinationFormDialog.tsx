@@ -86,7 +86,7 @@ export function DestinationFormFields({ form }: { form: DestinationForm }) {
         </Field>
       )}
       {form.editing?.type === 'Local' && (
-        <Field label="Watch this stream">{() => <LocalStreamAddress destination={form.editing!} onWatch={closeDestinationForm} />}</Field>
+        <Field label="Watch this stream">{() => <LocalStreamAddress destination={form.editing!} onWatch={closeDestinationForm} rotatable />}</Field>
       )}
       {fields.includes('title') && (
         <Field label={kind.metadata?.title === 'required' ? 'Title' : 'Title (optional)'} error={form.errors.title} count={[v.title.length, TITLE_MAX]}>

@@ -1,7 +1,7 @@
-import { Copy, Eye, EyeOff, Play } from 'lucide-react';
+import { Copy, Eye, EyeOff, Play, RefreshCw } from 'lucide-react';
 import { useEffect } from 'react';
 import type { DestinationView } from '@onair/protocol';
-import { copyLocalStreamAddress, loadLocalStream, openLocalWatch, toggleLocalStreamShown } from '../../actions/local-stream.ts';
+import { copyLocalStreamAddress, loadLocalStream, openLocalWatch, rotateLocalStream, toggleLocalStreamShown } from '../../actions/local-stream.ts';
 import { Button } from '../../components/Button.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { useLocalStreamStore, type LocalStreamEntry } from '../../stores/index.ts';
@@ -17,15 +17,24 @@ export function maskedPlayUrl(playUrl: string): string {
  * Where a Local destination's stream can be watched (issue 51): its address (the stream name masked
  * until Show, as stream keys are), Copy, and Watch, which plays it in the studio. On the
  * destination's card and in its Edit dialog; `onWatch` runs before the player opens (the dialog closes).
+ * `rotatable` (the Edit dialog) offers a new address, as a stream key is regenerated.
  */
-export function LocalStreamAddress({ destination, onWatch }: { destination: DestinationView; onWatch?: () => void }) {
+export function LocalStreamAddress({ destination, onWatch, rotatable = false }: { destination: DestinationView; onWatch?: () => void; rotatable?: boolean }) {
   const { id, projectId } = destination;
   useEffect(() => {
     void loadLocalStream(projectId, id);
   }, [projectId, id]);
   const entry = useLocalStreamStore((s) => s.streams[id]);
   const shown = useLocalStreamStore((s) => s.shown[id] ?? false);
-  return <LocalStreamAddressView destinationId={id} entry={entry} shown={shown} onWatch={onWatch} />;
+  return (
+    <LocalStreamAddressView
+      destinationId={id}
+      entry={entry}
+      shown={shown}
+      onWatch={onWatch}
+      onRotate={rotatable ? () => void rotateLocalStream(projectId, id) : undefined}
+    />
+  );
 }
 
 /** The address as the store has it (apart from the store, so its states render on their own in tests). */
@@ -34,11 +43,13 @@ export function LocalStreamAddressView({
   entry,
   shown,
   onWatch,
+  onRotate,
 }: {
   destinationId: string;
   entry: LocalStreamEntry | undefined;
   shown: boolean;
   onWatch?: (() => void) | undefined;
+  onRotate?: (() => void) | undefined;
 }) {
   if (!entry || entry.status === 'loading') return <p className={styles.note}>Looking up where to watch this stream…</p>;
   if (entry.status === 'error' || !entry.view)
@@ -74,6 +85,7 @@ export function LocalStreamAddressView({
           onClick={() => toggleLocalStreamShown(id)}
         />
         <IconButton label="Copy Local stream address" icon={<Copy size={14} />} className={styles.icon} onClick={() => void copyLocalStreamAddress(id)} />
+        {onRotate && <IconButton label="Give this stream a new address" icon={<RefreshCw size={14} />} className={styles.icon} onClick={onRotate} />}
       </div>
     </div>
   );

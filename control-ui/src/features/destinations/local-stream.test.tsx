@@ -38,10 +38,10 @@ const stream = (over: Partial<LocalStream> = {}): LocalStream => ({
 });
 
 const ready = (view = stream()): LocalStreamEntry => ({ status: 'ready', view, error: null });
-const address = (entry: LocalStreamEntry | undefined, shown = false) =>
+const address = (entry: LocalStreamEntry | undefined, shown = false, onRotate?: () => void) =>
   renderToString(
     <TooltipProvider>
-      <LocalStreamAddressView destinationId={local.id} entry={entry} shown={shown} />
+      <LocalStreamAddressView destinationId={local.id} entry={entry} shown={shown} onRotate={onRotate} />
     </TooltipProvider>,
   );
 
@@ -57,6 +57,11 @@ describe("a Local destination's address", () => {
     const shown = address(ready(), true);
     expect(shown).toContain(`rtmp://127.0.0.1:19350/live/${NAME}`);
     expect(shown).toContain('aria-label="Hide stream name"');
+  });
+
+  it('offers a new address only where it is asked to (the Edit dialog), not on the card', () => {
+    expect(address(ready())).not.toContain('Give this stream a new address');
+    expect(address(ready(), false, () => {})).toContain('aria-label="Give this stream a new address"');
   });
 
   it('offers no Watch button when the server cannot play Local streams in the studio', () => {
