@@ -316,8 +316,9 @@ describe('Go Live and End Broadcast', () => {
       expect(await sessionOutputs(projectId)).toEqual([
         // Neither may reach a private address: the worker checks again before connecting.
         // Each on the canvas its destination takes (horizontal by default for Twitch and custom RTMP).
-        { id: tw.id, url: 'rtmp://live.twitch.tv/app', key: TWITCH_STREAM_KEY, allowPrivate: false, canvas: 'horizontal' },
-        { id: custom.id, url: 'rtmp://93.184.216.34/live', key: 'backup-key', allowPrivate: false, canvas: 'horizontal' },
+        // The Twitch key came from Twitch through OnAir (a refusal must not tell the creator to check it); the custom one was typed.
+        { id: tw.id, url: 'rtmp://live.twitch.tv/app', key: TWITCH_STREAM_KEY, allowPrivate: false, canvas: 'horizontal', keySetByOnAir: true },
+        { id: custom.id, url: 'rtmp://93.184.216.34/live', key: 'backup-key', allowPrivate: false, canvas: 'horizontal', keySetByOnAir: false },
       ]);
       expect((await call(api, host, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body).toMatchObject({
         error: { code: 'CONFLICT', message: 'This project is already live.' },
