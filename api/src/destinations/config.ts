@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { localWatchDelaySeconds, outputProfiles } from '@onair/protocol';
 
 /**
  * Environment of destinations and going live, merged into the api's config schema. Every platform
@@ -37,7 +38,7 @@ export const destinationsConfigShape = {
   /** The Local server's HLS (the studio's Watch player is served from it through the api); unset: no Watch player. */
   LOCAL_RTMP_HLS_URL: z.url().optional(),
   /** How far the Watch player runs behind the program (the HLS fragments and playlist of LOCAL_RTMP_HLS_URL), in seconds. */
-  LOCAL_RTMP_HLS_DELAY_SECONDS: z.coerce.number().positive().default(6),
+  LOCAL_RTMP_HLS_DELAY_SECONDS: z.coerce.number().positive().default(localWatchDelaySeconds(outputProfiles['720p30'].keyframeIntervalSeconds)),
   /** Platform API bases (Helix, Twitch's ingest list, YouTube Data API v3, Graph API v15.0 of spec §9). */
   TWITCH_API_URL: z.url().default('https://api.twitch.tv/helix'),
   TWITCH_INGEST_URL: z.url().default('https://ingest.twitch.tv/ingests'),
