@@ -32,9 +32,9 @@ const isolatedTestFiles: Record<string, string[]> = {};
  * code): it runs beside the heavy lane at a lower priority (`nice`), so it takes the cycles a
  * pipeline leaves idle and yields the moment a pipeline needs them. Each lane's steps stay in order.
  */
-// (The browser flows without media were tried in the light lane on a stack of their own: on this
-// machine shared with two other suites, at nice 10, three of them needed their retry, a UI waiting
-// past its 5 s for a starved api. They stay in the heavy lane, after the media suites.)
+// The browser flows without media (e2e/playwright.config.ts LIGHT_SPECS) run in the light lane after
+// its suites, on a stack of their own. A first try at nice 10 with the UI's usual 5 s wait needed three
+// retries (a UI waiting past its 5 s for a starved api); in that lane a UI waits up to 15 s.
 const heavyWorkspaces = ['media-worker', 'render-worker'];
 // prisma (@onair/db) has no suite of its own: its drift test needs a PostgreSQL server, and is embedded's.
 const lightWorkspaces = ['protocol', 'runtime', 'embedded', 'api', 'control-ui', 'load-tests'];
@@ -267,6 +267,20 @@ async function workspaceTests(lane: Lane, ws: string): Promise<void> {
   for (const f of own) await vitest(lane, ws, `tests: ${ws} ${f} (own run)`, [f]);
 }
 
+/** The Playwright flows of one lane, each lane on a stack of its own (see e2e/playwright.config.ts). */
+const endToEnd = (lane: Lane) =>
+  step(lane, `end to end: control-ui/e2e, ${lane === 'light' ? 'flows without media' : 'flows with media'} (Playwright, system Chromium)`, async (o) => {
+    if (!(await uiBuilt)) return { ok: false, failures: ['the web app did not build (see its step)'] };
+    const file = join(reports, `e2e-${lane}.json`);
+    const code = await run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', `--retries=${RETRIES}`, '--reporter=list,json'], {
+      ...o,
+      cwd: join(root, 'control-ui'),
+      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: file, ONAIR_E2E_LANE: lane },
+    });
+    const counts = await readCounts(file, 'playwright');
+    return { ok: code === 0, ...counts, failed: code === 0 ? counts.failed : Math.max(counts.failed, 1) };
+  });
+
 // Everything the run puts in the temp folder (test data, browser profiles, caches of the tools) goes
 // into one folder of its own: every process of the run inherits TMPDIR. What is still in it at the end
 // was left behind by something (a leak to fix): it is named in the summary, then removed with the folder.
@@ -303,22 +317,13 @@ const light = (async () => {
   )
     return;
   for (const ws of lightWorkspaces) await workspaceTests('light', ws);
+  await endToEnd('light');
 })();
 let stopServices: (() => Promise<void>) | undefined;
 try {
   stopServices = await servicesReady;
   for (const ws of heavyWorkspaces) await workspaceTests('heavy', ws);
-  await step('heavy', 'end to end: control-ui/e2e (Playwright, system Chromium)', async (o) => {
-    if (!(await uiBuilt)) return { ok: false, failures: ['the web app did not build (see its step)'] };
-    const file = join(reports, 'e2e.json');
-    const code = await run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', `--retries=${RETRIES}`, '--reporter=list,json'], {
-      ...o,
-      cwd: join(root, 'control-ui'),
-      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: file },
-    });
-    const counts = await readCounts(file, 'playwright');
-    return { ok: code === 0, ...counts, failed: code === 0 ? counts.failed : Math.max(counts.failed, 1) };
-  });
+  await endToEnd('heavy');
 } finally {
   await light;
   await stopServices?.();
