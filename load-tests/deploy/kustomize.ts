@@ -1,5 +1,8 @@
-// A small, strict subset of `kustomize build`, enough to render k8s/ here, where neither kubectl
-// nor kustomize can be installed (and no npm package builds kustomizations). It supports exactly
+// A small, strict subset of `kustomize build`, enough to render k8s/ here, where no kustomize that
+// reads k8s/ can be installed: Debian 12's kubernetes-client (kubectl 1.20, kustomize 2.0.3) refuses
+// `components` and `labels`, and the npm registry's only build (`kustomize` 4.5.4, a repackaged
+// binary) refuses `labels.includeTemplates`. Where a kubectl with kustomize 5 is on the machine,
+// manifests.test.ts renders k8s/ with both and compares. It supports exactly
 // the fields k8s/ uses and refuses any other, so a kustomization that would build differently in
 // the real tool fails here instead of passing silently:
 //   resources (files and folders), components, namespace, labels (pairs, includeTemplates),
@@ -204,6 +207,12 @@ function applyLabels(resources: Manifest[], labels: Json, file: string): void {
       if (entry.includeTemplates === true && template) {
         const metadata = isObject(template.metadata) ? template.metadata : (template.metadata = {});
         metadata.labels = { ...(isObject(metadata.labels) ? metadata.labels : {}), ...pairs };
+        // kustomize 5 labels a StatefulSet's volume claim templates too (seen against kubectl 1.32's kustomize 5.5).
+        const claims = r.kind === 'StatefulSet' && isObject(r.spec) ? r.spec.volumeClaimTemplates : undefined;
+        for (const claim of Array.isArray(claims) ? claims.filter(isObject) : []) {
+          const claimMetadata = isObject(claim.metadata) ? claim.metadata : (claim.metadata = {});
+          claimMetadata.labels = { ...(isObject(claimMetadata.labels) ? claimMetadata.labels : {}), ...pairs };
+        }
       }
     }
   }

@@ -1,8 +1,11 @@
 // Renders every kustomization of k8s/ and checks each manifest against the Kubernetes schemas,
 // then checks the promises the fleet depends on (probes, drain grace, the render workers' fence,
 // the scaler's permissions) on what would actually be applied.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { build, isObject, KustomizeError, podTemplate, resourceId, strategicMerge, type Json, type JsonObject, type Manifest } from './kustomize.ts';
 import { hasModel, unknownFields } from './unknown-fields.ts';
@@ -35,7 +38,34 @@ function matches(selector: Json | undefined, labels: Json | undefined): boolean 
   return Object.entries(selector).every(([k, v]) => labels[k] === v);
 }
 
+/** The kustomize inside the machine's kubectl, when it is version 5 or later (see kustomize.ts for why it may not be). */
+function realKustomize(): string | undefined {
+  try {
+    const printed = execFileSync('kubectl', ['version', '--client'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const major = /Kustomize Version: v(\d+)\./.exec(printed)?.[1];
+    return major && Number(major) >= 5 ? printed.trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+const kubectl = realKustomize();
+
 describe('k8s manifests', () => {
+  // Against the real tool: the same manifests, field for field (key order aside).
+  it.skipIf(!kubectl).each(kustomizations)('%s renders as `kubectl kustomize` renders it', (dir) => {
+    const theirs = parseAllDocuments(execFileSync('kubectl', ['kustomize', k8s(dir)], { encoding: 'utf8' })).map((d) => d.toJSON() as Manifest);
+    const ours = build(k8s(dir)).map((m) => JSON.parse(JSON.stringify(m)) as Manifest);
+    expect(ours.map(resourceId).sort()).toEqual(theirs.map(resourceId).sort());
+    const differing = ours.filter(
+      (m) =>
+        !isDeepStrictEqual(
+          m,
+          theirs.find((t) => resourceId(t) === resourceId(m)),
+        ),
+    );
+    expect(differing.map(resourceId)).toEqual([]);
+  });
+
   it.each(kustomizations)('%s renders and every manifest is valid against the Kubernetes schemas', (dir) => {
     const manifests = build(k8s(dir));
     expect(manifests.length).toBeGreaterThan(0);
