@@ -20,6 +20,10 @@ export const errorCatalogue = {
   SCENE_RULE_VIOLATED: { status: 422, fault: 'user', message: 'This change to the scene is not allowed.' },
   /** The caller's plan does not include this (more scenes, hiding the logo, 1080p…); details.rule names it. */
   PLAN_LIMIT_REACHED: { status: 403, fault: 'user', message: 'Your plan does not include this. Upgrade to use it.' },
+  /** The project owner's plan has `can-go-live` other than "true" (an operator suspended going live): Go Live and Auto Live are refused. */
+  GO_LIVE_NOT_IN_PLAN: { status: 403, fault: 'user', message: 'Going live is switched off for this plan. See Plan & Billing, or contact support.' },
+  /** The project owner's plan has `can-use-product` other than "true": no studio opens and no project is made. */
+  PRODUCT_NOT_IN_PLAN: { status: 403, fault: 'user', message: 'The studio is switched off for this plan. See Plan & Billing, or contact support.' },
   PAYLOAD_TOO_LARGE: { status: 413, fault: 'user', message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, fault: 'user', message: 'Send the request body as JSON.' },
   RATE_LIMITED: { status: 429, fault: 'user', message: 'Too many attempts. Please wait and try again.' },

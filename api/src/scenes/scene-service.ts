@@ -26,7 +26,7 @@ import {
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { ProjectAccess } from '../access/project-access.ts';
-import { loadCurrentUser, type CurrentUser } from '../http/auth-context.ts';
+import { assertPlanAllows, loadCurrentUser, type CurrentUser } from '../http/auth-context.ts';
 import { writeDocumentSnapshot } from './document-snapshot.ts';
 import { checkSceneUploads } from './scene-uploads.ts';
 import type { Countdowns } from './countdowns.ts';
@@ -68,6 +68,7 @@ export class SceneService {
   ) {}
 
   async createProject(user: CurrentUser, name: string, template: SceneTemplateId): Promise<ProjectSummary> {
+    assertPlanAllows(user.entitlements, 'can-use-product');
     const project = await createProjectWithDocument(this.db, {
       ownerId: user.id,
       name,
