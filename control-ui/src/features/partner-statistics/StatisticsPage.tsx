@@ -69,6 +69,9 @@ export function StatisticsPage() {
           </span>
         </span>
         {!from && !to && <span className={styles.hint}>The last {REVENUE_WINDOW_DAYS} days</span>}
+        <span className={styles.hint} data-testid="statistics-time-zone">
+          Days run midnight to midnight, {zoneWords(stats.timeZone)}
+        </span>
         {error && (
           <span role="alert" className={styles.formError}>
             {error}
@@ -181,6 +184,13 @@ export function StatisticsPage() {
       </section>
     </div>
   );
+}
+
+/** "Europe/Paris" → "Paris time (Europe/Paris)"; UTC as is. */
+function zoneWords(timeZone: string): string {
+  if (timeZone === 'UTC') return 'UTC.';
+  const city = timeZone.split('/').at(-1)?.replaceAll('_', ' ') ?? timeZone;
+  return `${city} time (${timeZone}).`;
 }
 
 function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
