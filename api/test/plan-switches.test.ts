@@ -2,6 +2,7 @@
 // where they matter, so an operator suspends going live or the whole studio through a plan's
 // entitlements. The owner's plan decides, whoever acts in the project.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { errorCatalogue } from '@onair/protocol';
 import { SecretBox } from '@onair/runtime';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
@@ -68,6 +69,19 @@ describe('can-use-product', () => {
       status: 403,
       body: { error: { code: 'PRODUCT_NOT_IN_PLAN' } },
     });
+    // Joining the studio's room (which opens the session) is refused with the same words over /ws.
+    const ws = new WebSocket(api.wsUrl, { headers: { cookie: host.cookie } });
+    const messages: { type: string; code?: string; message?: string }[] = [];
+    ws.on('message', (data) => messages.push(JSON.parse(data.toString()) as { type: string }));
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send(JSON.stringify({ type: 'room.join', projectId }));
+    await expect
+      .poll(() => messages.find((m) => m.type === 'error'), { timeout: 5000 })
+      .toMatchObject({
+        code: 'PRODUCT_NOT_IN_PLAN',
+        message: errorCatalogue.PRODUCT_NOT_IN_PLAN.message,
+      });
+    ws.terminate();
     // Going live needs the studio too: refused before anything starts.
     expect((await call(api, host, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local' })).status).toBe(201);
     expect((await call(api, host, 'POST', `/api/v1/projects/${projectId}/broadcast`)).body).toMatchObject({ error: { code: 'PRODUCT_NOT_IN_PLAN' } });
