@@ -66,6 +66,7 @@ const httpStack: readonly HttpPart<Composition>[] = [
   notificationsModule.http.unsubscribe,
   jsonBody,
   systemModule.http.health,
+  systemModule.http.clientErrors,
   scenesModule.http.projects,
   membersModule.http.routes,
   eventsModule.http.routes,
@@ -100,6 +101,7 @@ const httpStack: readonly HttpPart<Composition>[] = [
  */
 const documentOrder: readonly HttpPart<Composition>[] = [
   systemModule.http.health,
+  systemModule.http.clientErrors,
   accountsModule.http.users,
   authModule.http.devInbox,
   authModule.http.signInMethods,

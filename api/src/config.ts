@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { DEFAULT_DOCUMENT_LIMITS, DIGEST_DEFAULT_CRON, GUEST_JOINS_PER_MINUTE, parseIceServers, type DocumentLimits } from '@onair/protocol';
+import {
+  CLIENT_ERRORS_PER_MINUTE,
+  DEFAULT_DOCUMENT_LIMITS,
+  DIGEST_DEFAULT_CRON,
+  GUEST_JOINS_PER_MINUTE,
+  parseIceServers,
+  type DocumentLimits,
+} from '@onair/protocol';
 import { authConfigShape } from './auth/config.ts';
 import { billingConfigShape } from './billing/config.ts';
 import { scalerConfigShape } from './fleet/scaler/config.ts';
@@ -38,6 +45,8 @@ const configSchema = z.object({
   WS_MAX_SOCKETS_PER_USER: z.coerce.number().int().positive().default(16),
   /** Guest joins (and link checks) one address may make per minute (spec issue 15: a flood of joins is refused). */
   GUEST_JOIN_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(GUEST_JOINS_PER_MINUTE),
+  /** Error reports (POST /api/v1/client-errors) one address may send per minute; more answer RATE_LIMITED. */
+  CLIENT_ERRORS_PER_MINUTE: z.coerce.number().int().positive().default(CLIENT_ERRORS_PER_MINUTE),
   /** Caps of one project's scene document, whatever the plan: scenes (live ones), sources, layers in one scene. */
   SCENE_MAX_SCENES: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.scenes),
   SCENE_MAX_SOURCES: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS.sources),

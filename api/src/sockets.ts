@@ -11,6 +11,7 @@ import { guestsModule } from './guests/module.ts';
 import type { Running, SocketPart } from './module.ts';
 import { isOverlayFeedPath } from './overlays/overlay-feed.ts';
 import { overlaysModule } from './overlays/module.ts';
+import { partnerModule } from './partner/module.ts';
 import { scenesModule } from './scenes/module.ts';
 import { sessionsModule } from './sessions/module.ts';
 import { signalingModule } from './signaling/module.ts';
@@ -27,6 +28,7 @@ const studioFeatures: readonly StudioSocketPart<Composition>[] = [
   sessionsModule.studioSocket,
   eventsModule.studioSocket,
   billingModule.studioSocket,
+  partnerModule.studioSocket,
 ];
 
 /** In start order: the chat connectors write the events a chat carries through the events store. */

@@ -42,6 +42,27 @@ describe('sign-in by e-mail code', () => {
     expect(typeof user.lastLoggedInAt).toBe('string');
   });
 
+  it('gives a session cookie and a session that last 7 days (studio spec: cookie lifetime 7 days)', async () => {
+    const email = uniqueEmail('lifetime');
+    const browser = new Browser(api.url);
+    // An address of its own, so this sign-in does not count against the other tests' per-IP limit.
+    const ip = { 'x-forwarded-for': '10.7.7.7' };
+    await browser.post('/api/auth/email-otp/send-verification-otp', { email, type: 'sign-in' }, ip);
+    const before = Date.now();
+    const res = await fetch(`${api.url}/api/auth/sign-in/email-otp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: api.url, ...ip },
+      body: JSON.stringify({ email, otp: codeIn(await latestMessage(api.url, email)) }),
+    });
+    expect(res.status).toBe(200);
+    const cookie = res.headers.getSetCookie().find((line) => line.startsWith('onair.session_token='));
+    expect(cookie).toMatch(/;\s*Max-Age=604800\b/i);
+    const session = await api.db.session.findFirstOrThrow({ where: { user: { email } } });
+    const days = (session.expiresAt.getTime() - before) / 86_400_000;
+    expect(days).toBeGreaterThan(6.99);
+    expect(days).toBeLessThan(7.01);
+  });
+
   it('records lastLoggedInAt at every sign-in, not at other requests', async () => {
     const email = uniqueEmail('again');
     const first = await signInByEmailCode(api.url, email);

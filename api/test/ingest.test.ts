@@ -360,4 +360,26 @@ describe('Auto Live', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(await latestBroadcast(projectId)).toBeNull();
   });
+
+  it('does not start the broadcast when the plan has can-go-live off: the refusal is logged with GO_LIVE_NOT_IN_PLAN', async () => {
+    const projectId = await newProject(host);
+    await call(api, host, 'POST', `/api/v1/projects/${projectId}/destinations`, { type: 'Local' });
+    await linkedTwitch(projectId, `live_${randomUUID()}`);
+    await call(api, host, 'PUT', `/api/v1/projects/${projectId}/auto-live`, { enabled: true });
+    const { streamKey } = await ingestOf(host, projectId);
+    const where = { featureId: 'can-go-live', subscription: { userId: host.id } };
+    await api.db.entitlement.updateMany({ where, data: { value: 'false' } });
+    try {
+      const accepted = await rtmp('publish', { app: 'ingest', name: streamKey, clientid: '61' });
+      expect(accepted.status).toBe(302);
+      const refusal = await waitFor('the auto live refusal', async () =>
+        logLines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.projectId === projectId && l.code === 'GO_LIVE_NOT_IN_PLAN'),
+      );
+      expect(refusal.msg).toBe('auto live: the broadcast did not start');
+      expect(await latestBroadcast(projectId)).toBeNull();
+      await rtmp('done', { app: 'ingest', name: accepted.location!, clientid: '61' });
+    } finally {
+      await api.db.entitlement.updateMany({ where, data: { value: 'true' } });
+    }
+  });
 });

@@ -93,7 +93,18 @@ describe('OAuth authorize (authorization code with PKCE)', () => {
       body: { error: { code: 'OAUTH_REDIRECT_URI_INVALID' } },
     });
     expect(await check(authorizeQuery({ redirect_uri: undefined }))).toMatchObject({ status: 400, body: { error: { code: 'OAUTH_REDIRECT_URI_INVALID' } } });
-    expect(await check(authorizeQuery({ response_type: 'token' }))).toMatchObject({ status: 400, body: { error: { code: 'OAUTH_RESPONSE_TYPE_INVALID' } } });
+    // Spec §8 "code or token": token (the implicit grant) is refused, and the refusal says why (README, spec notes).
+    for (const responseType of ['token', 'id_token', undefined]) {
+      expect(await check(authorizeQuery({ response_type: responseType }))).toMatchObject({
+        status: 400,
+        body: {
+          error: {
+            code: 'OAUTH_RESPONSE_TYPE_INVALID',
+            message: expect.stringMatching(/^The response type must be code or token, and OnAir takes code only: token \(the implicit flow\)/),
+          },
+        },
+      });
+    }
     expect(await check(authorizeQuery({ scope: 'profile:read admin:everything' }))).toMatchObject({
       status: 400,
       body: { error: { code: 'OAUTH_SCOPE_INVALID' } },

@@ -127,6 +127,9 @@ describe('the role table on /ws', () => {
     // Allowed callers get past the role check to the next refusal: the project is not live.
     'chat.send': (id) => ({ type: 'chat.send', projectId: id, text: 'hello', targets: [randomUUID()] }),
     'chat.history.request': (id) => ({ type: 'chat.history.request', projectId: id }),
+    // A partner channel, not a project: checked against the channel's access (channel-events.test.ts).
+    'channel.watch': () => ({ type: 'channel.watch', channelId: randomUUID() }),
+    'channel.unwatch': () => ({ type: 'channel.unwatch', channelId: randomUUID() }),
   };
 
   for (const [type, make] of Object.entries(samples)) {

@@ -123,6 +123,22 @@ describe('/ws', () => {
     expect(studio.messages.filter((m) => m.type === 'project.renamed')).toHaveLength(1);
   });
 
+  it("follows the user's project list in every open tab, on any replica: a project made or renamed elsewhere shows at once", async () => {
+    const owner = await createTestUser(api);
+    const stranger = await createTestUser(api);
+    const [tab, otherDevice, strangers] = await Promise.all([open(api, owner), open(replica, owner), open(api, stranger)]);
+    const { body } = await call(api, owner, 'POST', '/api/v1/projects', { name: 'Made in one tab' });
+    const project = body as { id: string; name: string };
+    for (const socket of [tab, otherDevice]) {
+      expect(await socket.next('projects.changed')).toEqual({ type: 'projects.changed', change: 'created', project: body });
+    }
+    expect((await call(api, owner, 'PATCH', `/api/v1/projects/${project.id}`, { name: 'Renamed in another' })).status).toBe(200);
+    expect(await otherDevice.next('projects.changed')).toMatchObject({ change: 'renamed', project: { id: project.id, name: 'Renamed in another' } });
+    strangers.ws.send(JSON.stringify({ type: 'ping' }));
+    await strangers.next('pong');
+    expect(strangers.messages.filter((m) => m.type === 'projects.changed')).toEqual([]);
+  });
+
   it("does not let a studio subscribe to someone else's project, and stops after unsubscribe", async () => {
     const { projectId, sceneId } = await newProject(host);
     const stranger = await createTestUser(api);

@@ -30,6 +30,7 @@ export const LIGHT_SPECS = [
   'alert-sounds.spec.ts',
   'billing.spec.ts',
   'campaigns.spec.ts',
+  'live-lists.spec.ts',
   'mfa.spec.ts',
   'money.spec.ts',
   'partner-chatbot.spec.ts',

@@ -20,6 +20,10 @@ export const errorCatalogue = {
   SCENE_RULE_VIOLATED: { status: 422, fault: 'user', message: 'This change to the scene is not allowed.' },
   /** The caller's plan does not include this (more scenes, hiding the logo, 1080p…); details.rule names it. */
   PLAN_LIMIT_REACHED: { status: 403, fault: 'user', message: 'Your plan does not include this. Upgrade to use it.' },
+  /** The project owner's plan has `can-go-live` other than "true" (an operator suspended going live): Go Live and Auto Live are refused. */
+  GO_LIVE_NOT_IN_PLAN: { status: 403, fault: 'user', message: 'Going live is switched off for this plan. See Plan & Billing, or contact support.' },
+  /** The project owner's plan has `can-use-product` other than "true": no studio opens and no project is made. */
+  PRODUCT_NOT_IN_PLAN: { status: 403, fault: 'user', message: 'The studio is switched off for this plan. See Plan & Billing, or contact support.' },
   PAYLOAD_TOO_LARGE: { status: 413, fault: 'user', message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, fault: 'user', message: 'Send the request body as JSON.' },
   RATE_LIMITED: { status: 429, fault: 'user', message: 'Too many attempts. Please wait and try again.' },
@@ -129,7 +133,17 @@ export const errorCatalogue = {
   // Partner spec §8 OAuth authorize error codes.
   OAUTH_UNKNOWN_CLIENT: { status: 400, fault: 'user', message: 'This application is not registered here (wrong client ID). Tell its developer.' },
   OAUTH_REDIRECT_URI_INVALID: { status: 400, fault: 'user', message: 'The application sent a missing or mismatched redirect_uri. Tell its developer.' },
-  OAUTH_RESPONSE_TYPE_INVALID: { status: 400, fault: 'user', message: 'The response type must be code. Tell the application’s developer.' },
+  /**
+   * Partner spec §8 "response type must be code or token": OnAir takes code only (with PKCE). The
+   * implicit grant (token) is deprecated by the OAuth 2.0 Security BCP (RFC 9700) and dropped in
+   * OAuth 2.1: it hands the access token over in the address, where history and referrers leak it.
+   */
+  OAUTH_RESPONSE_TYPE_INVALID: {
+    status: 400,
+    fault: 'user',
+    message:
+      'The response type must be code or token, and OnAir takes code only: token (the implicit flow) puts the access token in the address, where browser history and referrers leak it. Tell the application’s developer to use code with PKCE.',
+  },
   OAUTH_SCOPE_INVALID: { status: 400, fault: 'user', message: 'The application asked for permissions it may not have (invalid scopes). Tell its developer.' },
   OAUTH_PKCE_REQUIRED: { status: 400, fault: 'user', message: 'The application must use PKCE (a code_challenge with S256). Tell its developer.' },
   /** A short code that is unknown, expired or already answered. */

@@ -30,3 +30,4 @@ export * from './creator-site/index.ts';
 export * from './money/index.ts';
 export * from './partner-endpoints.ts';
 export * from './test-mode/index.ts';
+export * from './client-errors.ts';

@@ -5,9 +5,10 @@ import { destinationServerMessageSchemas } from './destinations/events.ts';
 import { roomClientMessageSchemas, roomServerMessageSchemas } from './signaling/messages.ts';
 import { renderStates } from './render/render-job.ts';
 import { chatClientMessageSchemas, chatServerMessageSchemas } from './chat/messages.ts';
-import { eventServerMessageSchemas } from './events/events.ts';
+import { channelEventsClientMessageSchemas, channelEventsServerMessageSchema, eventServerMessageSchemas } from './events/events.ts';
 import { entitlementsSchema, planIdSchema } from './plans.ts';
 import { subscriptionViewSchema } from './http/billing.ts';
+import { projectSummarySchema } from './http/projects.ts';
 import type { ProjectPermission } from './signaling/roles.ts';
 import { guestChatMessageSchema, guestSchema } from './guests/guests.ts';
 
@@ -26,6 +27,8 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   ...roomClientMessageSchemas,
   /** Platform chat: send to chosen platforms, ask for the recent history. */
   ...chatClientMessageSchemas,
+  /** The partner area's live events feed of a channel. */
+  ...channelEventsClientMessageSchemas,
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
@@ -45,6 +48,9 @@ export const clientMessagePermissions: Record<ClientMessage['type'], ProjectPerm
   // broadcast (host, co-host, an administrator acting for them) may; reading needs only the project.
   'chat.send': 'manage broadcast',
   'chat.history.request': 'read project',
+  // A channel, not a project: the handler checks the channel capability (the events feed's).
+  'channel.watch': null,
+  'channel.unwatch': null,
 };
 
 export const serverMessageSchema = z.discriminatedUnion('type', [
@@ -54,6 +60,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('scene.patched'), projectId: z.uuid(), version: z.number().int().min(1), ops: z.array(sceneOpSchema) }),
   /** The project got a new name (every open studio's header follows). */
   z.strictObject({ type: z.literal('project.renamed'), projectId: z.uuid(), name: z.string().trim().min(1).max(100) }),
+  /** To every socket of a user who sees the project in their list: it was made or renamed (the Projects page follows). */
+  z.strictObject({ type: z.literal('projects.changed'), change: z.enum(['created', 'renamed']), project: projectSummarySchema }),
   z.strictObject({ type: z.literal('error'), code: z.enum(errorCodes), message: z.string(), projectId: z.uuid().optional() }),
   /**
    * The user's subscription changed (checkout, cancel, renew, a renewal or its failure): every open
@@ -94,5 +102,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   ...chatServerMessageSchemas,
   /** Events feed: new follows, subs, raids, cheers, tips and donations. */
   ...eventServerMessageSchemas,
+  /** The partner area's live events feed of a watched channel. */
+  channelEventsServerMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;

@@ -46,6 +46,9 @@ export interface AuthDeps {
 const CLIENT_INPUT_REFUSAL =
   /^(Invalid (origin|callbackURL|redirectURL|errorCallbackURL|newUserCallbackURL)\b|Provider not found|Provider does not support id token verification|Email is the same|State not found|No callback URL found|INVALID_CALLBACK_REQUEST|Blocked cross-site navigation login attempt|Change email( with OTP)? is disabled|Use the \/email-otp\/request-email-change endpoint|Email and password is not enabled|Delete user is disabled)/;
 
+/** The studio spec's cookie lifetime: 7 days. */
+export const SESSION_LIFETIME_SECONDS = 60 * 60 * 24 * 7;
+
 /**
  * OnAir's sign-in: better-auth on our Prisma schema with passwordless e-mail codes, magic links,
  * SMS codes, Twitch/Google/Facebook OAuth, TOTP multi-factor with recovery codes, e-mail change
@@ -77,7 +80,9 @@ export function createAuth(deps: AuthDeps) {
       disableOriginCheck: false,
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
-    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    // Studio spec §"Cookie lifetime 7 days": a session (and its cookie) lasts 7 days, renewed at
+    // most once a day while it is used.
+    session: { expiresIn: SESSION_LIFETIME_SECONDS, updateAge: 60 * 60 * 24 },
     // The providers' access and refresh tokens are sealed at rest with the auth secret.
     account: { accountLinking: { enabled: true, trustedProviders: ['twitch', 'google'] }, encryptOAuthTokens: true },
     user: { deleteUser: { enabled: false } },

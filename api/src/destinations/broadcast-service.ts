@@ -15,7 +15,7 @@ import {
 } from '@onair/protocol';
 import type { Broadcast, Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
-import type { CurrentUser } from '../http/auth-context.ts';
+import { assertOwnerPlanAllows, type CurrentUser } from '../http/auth-context.ts';
 import type { RecordingService } from '../recordings/recording-service.ts';
 import type { DestinationEvents } from './destination-events.ts';
 import type { DestinationSecrets } from './destination-secrets.ts';
@@ -129,6 +129,9 @@ export class BroadcastService {
     options: { record?: boolean; preRollSeconds?: number; postRollSeconds?: number } = {},
   ): Promise<BroadcastView> {
     await this.deps.assertProjectAccess(user, projectId);
+    // An operator suspends the studio or going live through the plan, before anything starts; Auto Live and scheduled starts come through here too.
+    await assertOwnerPlanAllows(this.deps.db, projectId, 'can-use-product', user);
+    await assertOwnerPlanAllows(this.deps.db, projectId, 'can-go-live', user);
     const sessions = this.deps.sessions;
     if (!sessions) throw new OnAirError('DEPENDENCY_UNAVAILABLE', 'Going live is not available: this server runs no studio sessions.');
     const previous = await this.latest(projectId);

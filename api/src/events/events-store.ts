@@ -1,5 +1,13 @@
 import type { Redis } from 'ioredis';
-import { CHATBOT_EVENTS_CHANNEL, eventChannels, liveEventDataSchema, type EventPlatform, type LiveEvent, type EventServerMessage } from '@onair/protocol';
+import {
+  CHATBOT_EVENTS_CHANNEL,
+  eventChannels,
+  liveEventDataSchema,
+  type EventPlatform,
+  type LiveEvent,
+  type EventServerMessage,
+  type ChannelEventsServerMessage,
+} from '@onair/protocol';
 import type { Db, LiveEvent as LiveEventRow } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { InboundEvent } from './twitch-events.ts';
@@ -65,6 +73,7 @@ export class EventsStore {
       .map(toWire);
     if (shown.length > 0) {
       await this.publish({ type: 'events.new', projectId: destination.projectId, events: shown });
+      await this.publishToChannel(destination.projectId, shown);
       // The channel's chatbot (whichever replica runs it) posts the chat alerts and gives the points rewards.
       await this.redis
         .publish(CHATBOT_EVENTS_CHANNEL, JSON.stringify({ projectId: destination.projectId, events: shown }))
@@ -75,6 +84,18 @@ export class EventsStore {
         .catch((err: unknown) => this.logger.warn({ err: (err as Error).message, projectId: destination.projectId }, 'alerts not sent'));
     }
     return shown;
+  }
+
+  /** The partner area's live feed of the channel that owns the project (its owner's id). */
+  private async publishToChannel(projectId: string, events: LiveEvent[]): Promise<void> {
+    try {
+      const project = await this.db.project.findUnique({ where: { id: projectId }, select: { ownerId: true } });
+      if (!project) return;
+      const message: ChannelEventsServerMessage = { type: 'channel.events.new', channelId: project.ownerId, events };
+      await this.redis.publish(eventChannels.channel(project.ownerId), JSON.stringify(message));
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message, projectId }, 'channel events publish failed');
+    }
   }
 
   async publish(message: EventServerMessage): Promise<void> {

@@ -4,6 +4,7 @@ import {
   GUEST_REQUEST_HEADER,
   chooseCurrentSubscription,
   entitlementKeySchema,
+  isEnabled,
   OnAirError,
   planEntitlements,
   roleOf,
@@ -61,6 +62,24 @@ export async function loadCurrentUser(db: Db, userId: string): Promise<CurrentUs
   // its reactivation, which resolves the session itself.
   if (!user || user.deactivatedAt) return null;
   return { id: user.id, userType: user.userType, ...entitlementsOf(user.subscriptions) };
+}
+
+/**
+ * Refuses what the project owner's plan switches off: `can-go-live` (Go Live, Auto Live, a
+ * scheduled start) and `can-use-product` (opening a studio, making projects). The owner's plan
+ * decides, whoever acts: a cohost goes live on the owner's plan. Flags are on only for "true".
+ */
+export async function assertOwnerPlanAllows(db: Db, projectId: string, key: 'can-go-live' | 'can-use-product', caller?: CurrentUser): Promise<void> {
+  const project = await db.project.findUnique({ where: { id: projectId }, select: { ownerId: true } });
+  if (!project) return;
+  const owner = caller?.id === project.ownerId ? caller : await loadCurrentUser(db, project.ownerId);
+  assertPlanAllows(owner?.entitlements ?? {}, key);
+}
+
+/** The same refusal for a caller's own plan (making a project of their own). */
+export function assertPlanAllows(entitlements: Entitlements, key: 'can-go-live' | 'can-use-product'): void {
+  if (isEnabled(entitlements, key)) return;
+  throw new OnAirError(key === 'can-go-live' ? 'GO_LIVE_NOT_IN_PLAN' : 'PRODUCT_NOT_IN_PLAN', undefined, { entitlement: key });
 }
 
 /** Resolves the caller of a request or WebSocket upgrade; null without a valid session. */

@@ -14,6 +14,32 @@ const truncUnit: Record<Exclude<Grouping, 'stream'>, 'day' | 'week' | 'month'> =
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 const utcDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
 
+/**
+ * Calendar arithmetic happens on "wall" dates: a Date whose UTC fields are the local date and time in
+ * the creator's zone. These turn instants into wall dates and a wall midnight back into its instant.
+ */
+function wallTime(at: Date, timeZone: string): Date {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(at);
+  const n = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return new Date(Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')));
+}
+
+/** The instant a wall date-time happens in the zone (the later one across a DST change). */
+function instantOf(wall: Date, timeZone: string): Date {
+  const offset = (at: Date) => wallTime(at, timeZone).getTime() - Math.floor(at.getTime() / 1000) * 1000;
+  const guess = new Date(wall.getTime() - offset(wall));
+  return new Date(wall.getTime() - offset(guess));
+}
+
 /** The start of the bucket a day falls in (weeks start on Monday, as PostgreSQL's date_trunc has them). */
 function bucketStart(day: Date, unit: 'day' | 'week' | 'month'): Date {
   if (unit === 'day') return day;
@@ -27,20 +53,24 @@ function bucketStart(day: Date, unit: 'day' | 'week' | 'month'): Date {
  * (the last 30 days unless asked, §9), and a series of revenue (net tips and campaign revenue from
  * the ledger), sponsor impressions (the creator site or an overlay showed a campaign's code or
  * link) and clicks (through the tracked links) grouped daily, weekly (from Monday), monthly or by
- * stream. Days are UTC.
+ * stream. Days are the creator's: they start at midnight in the time zone the browser sends (UTC
+ * without one), so an evening stream is not cut in two at UTC midnight.
  */
 export class StatisticsService {
   constructor(private readonly deps: { db: Db; tips: TipsService; now?: () => Date }) {}
 
   async statistics(
     channelId: string,
-    query: { from?: string | undefined; to?: string | undefined; groupBy: Grouping },
+    query: { from?: string | undefined; to?: string | undefined; groupBy: Grouping; timeZone?: string | undefined },
     withRevenue: boolean,
   ): Promise<Statistics> {
-    const today = utcDay(this.deps.now?.() ?? new Date());
+    const timeZone = query.timeZone ?? 'UTC';
+    // Wall days (the creator's calendar), and the instants the window starts and ends at.
+    const today = utcDay(wallTime(this.deps.now?.() ?? new Date(), timeZone));
     const to = query.to ? new Date(`${query.to}T00:00:00Z`) : today;
-    const from = query.from ? new Date(`${query.from}T00:00:00Z`) : new Date(to.getTime() - (REVENUE_WINDOW_DAYS - 1) * DAY_MS);
-    const end = new Date(to.getTime() + DAY_MS);
+    const fromDay = query.from ? new Date(`${query.from}T00:00:00Z`) : new Date(to.getTime() - (REVENUE_WINDOW_DAYS - 1) * DAY_MS);
+    const from = instantOf(fromDay, timeZone);
+    const end = instantOf(new Date(to.getTime() + DAY_MS), timeZone);
     const { currency } = await this.deps.tips.settings(channelId);
     const db = this.deps.db;
 
@@ -91,18 +121,19 @@ export class StatisticsService {
                 db.campaignLinkHit.count({ where: { channelId, kind: 'click', createdAt: window } }),
               ]);
               return {
-                label: `${b.project.name} · ${b.startedAt!.toISOString().slice(0, 16).replace('T', ' ')}`,
+                label: `${b.project.name} · ${wallTime(b.startedAt!, timeZone).toISOString().slice(0, 16).replace('T', ' ')}`,
                 revenue: revenue._sum.amount ?? 0,
                 impressions,
                 clicks,
               };
             }),
           )
-        : await this.buckets(channelId, currency, from, end, truncUnit[query.groupBy]);
+        : await this.buckets(channelId, currency, { fromDay, from, end, timeZone }, truncUnit[query.groupBy]);
 
     return {
-      from: isoDate(from),
+      from: isoDate(fromDay),
       to: isoDate(to),
+      timeZone,
       groupBy: query.groupBy,
       channel: { streams: broadcasts.length, hoursStreamed: Math.round(hours * 10) / 10, events: eventCounts.reduce((s, e) => s + e._count._all, 0) },
       revenue: withRevenue
@@ -166,20 +197,32 @@ export class StatisticsService {
     };
   }
 
-  private async buckets(channelId: string, currency: string, from: Date, end: Date, unit: 'day' | 'week' | 'month'): Promise<Statistics['series']> {
+  /**
+   * `window.fromDay` is the first wall day; `from` and `end` the instants of the window. The columns
+   * hold UTC without a zone: `AT TIME ZONE 'UTC'` makes them instants, `AT TIME ZONE tz` the wall
+   * time there, which date_trunc cuts (and which comes back with its wall fields as UTC fields).
+   */
+  private async buckets(
+    channelId: string,
+    currency: string,
+    window: { fromDay: Date; from: Date; end: Date; timeZone: string },
+    unit: 'day' | 'week' | 'month',
+  ): Promise<Statistics['series']> {
     const db = this.deps.db;
+    const { from, end, timeZone } = window;
     const [revenue, hits] = await Promise.all([
       db.$queryRaw<{ bucket: Date; amount: bigint }[]>`
-        SELECT date_trunc(${unit}, created_at) AS bucket, SUM(amount)::bigint AS amount FROM ledger_entries
+        SELECT date_trunc(${unit}, (created_at AT TIME ZONE 'UTC') AT TIME ZONE ${timeZone}) AS bucket, SUM(amount)::bigint AS amount FROM ledger_entries
         WHERE channel_id = ${channelId} AND currency = ${currency} AND kind = ANY(${SERIES_KINDS}) AND created_at >= ${from} AND created_at < ${end}
         GROUP BY bucket`,
       db.$queryRaw<{ bucket: Date; kind: string; count: bigint }[]>`
-        SELECT date_trunc(${unit}, created_at) AS bucket, kind, COUNT(*)::bigint AS count FROM campaign_link_hits
+        SELECT date_trunc(${unit}, (created_at AT TIME ZONE 'UTC') AT TIME ZONE ${timeZone}) AS bucket, kind, COUNT(*)::bigint AS count FROM campaign_link_hits
         WHERE channel_id = ${channelId} AND created_at >= ${from} AND created_at < ${end}
         GROUP BY bucket, kind`,
     ]);
     const points = new Map<string, { label: string; revenue: number; impressions: number; clicks: number }>();
-    for (let day = from; day < end; day = new Date(day.getTime() + DAY_MS)) {
+    const lastDay = utcDay(wallTime(new Date(end.getTime() - 1), timeZone));
+    for (let day = window.fromDay; day <= lastDay; day = new Date(day.getTime() + DAY_MS)) {
       const label = isoDate(bucketStart(day, unit));
       if (!points.has(label)) points.set(label, { label, revenue: 0, impressions: 0, clicks: 0 });
     }

@@ -8,6 +8,7 @@ import { bodyParsing } from '../http/body.ts';
 import { middleware, type HttpPart, type Platform, type Running } from '../module.ts';
 import { AccountService } from './account/account-service.ts';
 import { ApplicationService } from './applications/application-service.ts';
+import { channelEventsStudioSocket } from './channels/channel-events-socket.ts';
 import { ChannelService } from './channels/channel-service.ts';
 import { CollaboratorService } from './collaborators/collaborator-service.ts';
 import { DataExportQueue } from './data-exports/export-job.ts';
@@ -63,6 +64,11 @@ export const partnerModule = {
       }),
       channels: new ChannelService({ db, access: deps.channelAccess, ...now }),
     };
+  },
+  /** `/ws`: a channel's events feed, live (the Channel page, the Dashboard). */
+  studioSocket: {
+    name: 'channel events',
+    build: (c: Platform & { channelAccess: ChannelAccess }) => channelEventsStudioSocket(c),
   },
   http: {
     /** OAuth clients post forms to the token and device endpoints (RFC 6749, 8628). */

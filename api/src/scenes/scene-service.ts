@@ -8,6 +8,7 @@ import {
   defaultResolutionFor,
   OnAirError,
   projectChannels,
+  userProjectsChannel,
   resolutionIdSchema,
   resolutionOptions,
   sceneTemplateOps,
@@ -26,7 +27,7 @@ import {
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { ProjectAccess } from '../access/project-access.ts';
-import { loadCurrentUser, type CurrentUser } from '../http/auth-context.ts';
+import { assertPlanAllows, loadCurrentUser, type CurrentUser } from '../http/auth-context.ts';
 import { writeDocumentSnapshot } from './document-snapshot.ts';
 import { checkSceneUploads } from './scene-uploads.ts';
 import type { Countdowns } from './countdowns.ts';
@@ -68,6 +69,7 @@ export class SceneService {
   ) {}
 
   async createProject(user: CurrentUser, name: string, template: SceneTemplateId): Promise<ProjectSummary> {
+    assertPlanAllows(user.entitlements, 'can-use-product');
     const project = await createProjectWithDocument(this.db, {
       ownerId: user.id,
       name,
@@ -76,6 +78,7 @@ export class SceneService {
       entitlements: user.entitlements,
     });
     this.logger.info({ projectId: project.id, userId: user.id, template }, 'project created');
+    await this.announceToLists([user.id], { type: 'projects.changed', change: 'created', project: summary(project) });
     return summary(project);
   }
 
@@ -100,7 +103,18 @@ export class SceneService {
       // The name is saved; other studios show it on their next load.
       this.logger.warn({ err: (err as Error).message, projectId }, 'project rename publish failed');
     });
+    const members = await this.db.projectMember.findMany({ where: { projectId }, select: { userId: true } });
+    await this.announceToLists([project.ownerId, ...members.map((m) => m.userId)], { type: 'projects.changed', change: 'renamed', project: summary(project) });
     return { ...summary(project), role };
+  }
+
+  /** Every open Projects page of these users follows the change; saved already, so a failed publish is only logged. */
+  private async announceToLists(userIds: string[], message: Extract<ServerMessage, { type: 'projects.changed' }>): Promise<void> {
+    for (const userId of new Set(userIds)) {
+      await this.redis.publish(userProjectsChannel(userId), JSON.stringify(message)).catch((err: unknown) => {
+        this.logger.warn({ err: (err as Error).message, projectId: message.project.id }, 'project list publish failed');
+      });
+    }
   }
 
   /** The projects the caller owns and those they were given a role in. */

@@ -1,9 +1,12 @@
-import { acceptedScenePatchSchema, projectChannels, serverMessageSchema } from '@onair/protocol';
+import { acceptedScenePatchSchema, projectChannels, serverMessageSchema, userProjectsChannel } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { parsePublished, toWatchers, type StudioSocketFeature } from '../ws/studio-feature.ts';
 import type { SceneService } from './scene-service.ts';
 
-/** `/ws` of scenes: `subscribe` opens a project's feeds; accepted patches and renames reach every open studio of it. */
+/**
+ * `/ws` of scenes: `subscribe` opens a project's feeds; accepted patches and renames reach every open
+ * studio of it, and a user's project list changes reach every socket of that user (their Projects pages).
+ */
 export function scenesStudioSocket(deps: { scenes: SceneService; logger: Logger }): StudioSocketFeature {
   const { logger } = deps;
   return {
@@ -34,6 +37,17 @@ export function scenesStudioSocket(deps: { scenes: SceneService; logger: Logger 
           const message = parsePublished(serverMessageSchema, raw, logger, 'project message', { projectId });
           if (message?.type !== 'project.renamed' || message.projectId !== projectId) return;
           toWatchers(hub, projectId, message);
+        },
+      },
+    ],
+    userFeeds: [
+      {
+        name: 'project list',
+        channel: userProjectsChannel,
+        forward: (userId, raw, hub) => {
+          const message = parsePublished(serverMessageSchema, raw, logger, 'project list message', { userId });
+          if (message?.type !== 'projects.changed') return;
+          for (const client of hub.socketsOf(userId)) client.send(message);
         },
       },
     ],

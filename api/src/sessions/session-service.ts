@@ -16,6 +16,7 @@ import type { Db } from '@onair/db';
 import { BullQueue, type Logger, type SecretBox } from '@onair/runtime';
 import type { SessionControl } from '../destinations/session-control.ts';
 import { loadSceneDocument } from '../scenes/scene-store.ts';
+import { assertOwnerPlanAllows } from '../http/auth-context.ts';
 import { writeDocumentSnapshot } from '../scenes/document-snapshot.ts';
 
 /**
@@ -36,7 +37,9 @@ export class SessionService implements SessionControl {
     this.jobs = new BullQueue<SessionJob>(redis, SESSIONS_QUEUE, { connection: 'shared' });
   }
 
+  /** Refused (PRODUCT_NOT_IN_PLAN) when the owner's plan has `can-use-product` off: the room, Go Live and ingest all open through here. */
   async open(projectId: string): Promise<SessionStatus> {
+    await assertOwnerPlanAllows(this.db, projectId, 'can-use-product');
     const document = await loadSceneDocument(this.db, projectId);
     if (!document) throw new OnAirError('NOT_FOUND', 'This project does not exist.');
     await writeDocumentSnapshot(this.redis, document);

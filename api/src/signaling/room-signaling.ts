@@ -129,7 +129,13 @@ export class RoomSignaling {
     await this.deps.subscriber.subscribe(signalingChannels.toParticipant(m.participantId));
     client.send({ type: 'room.joined', projectId, participantId: m.participantId, role: m.role, iceServers: this.deps.iceServers ?? [] });
     const status = await this.deps.sessions.status(projectId);
-    if (status.state === 'stopped') await this.deps.sessions.open(projectId);
+    if (status.state === 'stopped') {
+      // Refused (the owner's plan has can-use-product off): the studio hears why, and is not left half in the room.
+      await this.deps.sessions.open(projectId).catch(async (err: unknown) => {
+        await this.leave(client, projectId);
+        throw err;
+      });
+    }
     this.watch(m, ROOM_POLL_MS);
     this.deps.logger.info({ projectId, participantId: m.participantId, userId: client.user.id, role: m.role }, 'joined the room');
   }

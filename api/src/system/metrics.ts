@@ -7,6 +7,8 @@ import type { WorkerRegistry } from '../fleet/worker-registry.ts';
 export interface ApiMetrics {
   registry: Registry;
   httpMiddleware: RequestHandler;
+  /** Rendering failures the web app reported (POST /api/v1/client-errors). */
+  clientErrors: Counter;
 }
 
 export function createApiMetrics(workers: WorkerRegistry): ApiMetrics {
@@ -47,5 +49,10 @@ export function createApiMetrics(workers: WorkerRegistry): ApiMetrics {
     });
     next();
   };
-  return { registry, httpMiddleware };
+  const clientErrors = new Counter({
+    name: 'onair_api_client_errors_total',
+    help: 'Rendering failures reported by the web app (client_error log lines).',
+    registers: [registry],
+  });
+  return { registry, httpMiddleware, clientErrors };
 }

@@ -14,6 +14,9 @@ export interface StudioClient {
   /** From now on this socket receives the project's feeds (the caller has checked its access). */
   watch(projectId: string): Promise<void>;
   unwatch(projectId: string): Promise<void>;
+  /** From now on this socket receives the partner channel's feeds (the caller has checked its access). */
+  watchChannel(channelId: string): Promise<void>;
+  unwatchChannel(channelId: string): Promise<void>;
   /** Ends the socket now: the features' `disconnected` run at once, then the close handshake. */
   close(code: number, reason: string): void;
 }
@@ -24,6 +27,8 @@ export interface SocketHub {
   watchersOf(projectId: string): Iterable<StudioClient>;
   /** Every socket of a user (a guest's id is their user id), watching or not. */
   socketsOf(userId: string): Iterable<StudioClient>;
+  /** The sockets watching a partner channel. */
+  channelWatchersOf(channelId: string): Iterable<StudioClient>;
 }
 
 /** A Redis channel per key (a project, a user) whose messages a feature forwards to sockets. */
@@ -46,6 +51,8 @@ export interface StudioSocketFeature {
   readonly projectFeeds?: readonly Feed[];
   /** Subscribed while a socket of the user is open on this replica. */
   readonly userFeeds?: readonly Feed[];
+  /** Subscribed while a socket of this replica watches the partner channel. */
+  readonly channelFeeds?: readonly Feed[];
   connected?(client: StudioClient): void;
   disconnected?(client: StudioClient): void;
   close?(): Promise<void> | void;

@@ -24,6 +24,7 @@ const HEARTBEAT_MS = 30_000;
 interface StudioSocket extends StudioClient {
   ws: WebSocket;
   projects: Set<string>;
+  channels: Set<string>;
   alive: boolean;
   budget: MessageBudget;
   /** The features were told it ended (at its close, or earlier when a feature closed it). */
@@ -63,8 +64,11 @@ export class StudioSockets implements SocketHub {
   private readonly perUser: SocketsPerUser;
   private readonly clients = new Set<StudioSocket>();
   private readonly watchers = new Map<string, Set<StudioSocket>>();
+  private readonly channelWatchers = new Map<string, Set<StudioSocket>>();
   /** Each user's sockets on this replica, for account events (a subscription change reaches every tab). */
   private readonly byUser = new Map<string, Set<StudioSocket>>();
+  /** Settles once the user's feeds are subscribed on this replica (a failure is logged and settles it too). */
+  private readonly userFeedsSubscribed = new Map<string, Promise<void>>();
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(private readonly deps: StudioSocketsDeps) {
@@ -155,19 +159,22 @@ export class StudioSockets implements SocketHub {
       ws,
       user,
       projects: new Set(),
+      channels: new Set(),
       alive: true,
       budget: new MessageBudget(this.limits),
       ended: false,
       send: (message) => send(ws, message),
       watch: (projectId) => this.watch(client, projectId),
       unwatch: (projectId) => this.unwatch(client, projectId),
+      watchChannel: (channelId) => this.watchChannel(client, channelId),
+      unwatchChannel: (channelId) => this.unwatchChannel(client, channelId),
       close: (code, reason) => {
         this.ended(client);
         ws.close(code, reason);
       },
     };
     this.clients.add(client);
-    this.addUserSocket(client);
+    const userFeedsReady = this.addUserSocket(client);
     ws.on('pong', () => {
       client.alive = true;
     });
@@ -195,9 +202,12 @@ export class StudioSockets implements SocketHub {
       this.clients.delete(client);
       this.removeUserSocket(client);
       for (const projectId of client.projects) void this.unwatch(client, projectId);
+      for (const channelId of client.channels) void this.unwatchChannel(client, channelId);
       this.ended(client);
     });
-    send(ws, { type: 'ready', userId: user.id });
+    // 'ready' once the user's feeds listen: what the user changes after it (a project made in another
+    // tab, a plan bought) reaches this socket.
+    void userFeedsReady.then(() => send(ws, { type: 'ready', userId: user.id }));
   }
 
   private async onClientMessage(client: StudioSocket, data: RawData): Promise<void> {
@@ -242,6 +252,10 @@ export class StudioSockets implements SocketHub {
     return [...(this.byUser.get(userId) ?? [])];
   }
 
+  channelWatchersOf(channelId: string): Iterable<StudioClient> {
+    return [...(this.channelWatchers.get(channelId) ?? [])];
+  }
+
   private async subscribe(feeds: readonly Feed[], key: string): Promise<void> {
     const channels = feeds.map((feed) => {
       const channel = feed.channel(key);
@@ -263,6 +277,32 @@ export class StudioSockets implements SocketHub {
 
   private get userFeeds(): Feed[] {
     return this.deps.features.flatMap((f) => f.userFeeds ?? []);
+  }
+
+  private get channelFeeds(): Feed[] {
+    return this.deps.features.flatMap((f) => f.channelFeeds ?? []);
+  }
+
+  private async watchChannel(client: StudioSocket, channelId: string): Promise<void> {
+    client.channels.add(channelId);
+    let set = this.channelWatchers.get(channelId);
+    if (!set) {
+      set = new Set();
+      this.channelWatchers.set(channelId, set);
+      await this.subscribe(this.channelFeeds, channelId);
+    }
+    set.add(client);
+  }
+
+  private async unwatchChannel(client: StudioSocket, channelId: string): Promise<void> {
+    client.channels.delete(channelId);
+    const set = this.channelWatchers.get(channelId);
+    if (!set) return;
+    set.delete(client);
+    if (set.size === 0) {
+      this.channelWatchers.delete(channelId);
+      await this.unsubscribe(this.channelFeeds, channelId).catch(() => undefined);
+    }
   }
 
   private async watch(client: StudioSocket, projectId: string): Promise<void> {
@@ -287,15 +327,19 @@ export class StudioSockets implements SocketHub {
     }
   }
 
-  private addUserSocket(client: StudioSocket): void {
+  private addUserSocket(client: StudioSocket): Promise<void> {
     const userId = client.user.id;
     let set = this.byUser.get(userId);
     if (!set) {
       set = new Set();
       this.byUser.set(userId, set);
-      this.subscribe(this.userFeeds, userId).catch((err: unknown) => this.deps.logger.warn({ err, userId }, 'account events not subscribed'));
+      const subscribed = this.subscribe(this.userFeeds, userId).catch((err: unknown) =>
+        this.deps.logger.warn({ err, userId }, 'account events not subscribed'),
+      );
+      this.userFeedsSubscribed.set(userId, subscribed);
     }
     set.add(client);
+    return this.userFeedsSubscribed.get(userId) ?? Promise.resolve();
   }
 
   private removeUserSocket(client: StudioSocket): void {
@@ -305,6 +349,7 @@ export class StudioSockets implements SocketHub {
     set.delete(client);
     if (set.size === 0) {
       this.byUser.delete(userId);
+      this.userFeedsSubscribed.delete(userId);
       this.unsubscribe(this.userFeeds, userId).catch(() => undefined);
     }
   }

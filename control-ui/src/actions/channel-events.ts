@@ -1,11 +1,10 @@
-import { listChannelEventsEndpoint, type LiveEvent } from '@onair/protocol';
+import { listChannelEventsEndpoint, type ChannelEventsServerMessage, type LiveEvent } from '@onair/protocol';
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
+import { connectStudioSocket, type StudioSocket, type StudioSocketHandlers } from '../api/studio-socket.ts';
 import { initialChannelEventsState, useChannelEventsStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 
-/** How often the open feed asks for new events. */
-export const CHANNEL_EVENTS_REFRESH_MS = 10_000;
 const PAGE = 50;
 
 // The channel or the filter can change faster than the api answers: only the newest ask lands.
@@ -36,6 +35,48 @@ export async function openChannelEvents(
   }
 }
 
+/** Newest first, each once: what is not shown or queued yet goes on top, or into the queue while paused (spec §4). */
+function addFresh(incoming: LiveEvent[]): void {
+  const state = useChannelEventsStore.getState();
+  const known = new Set([...state.events, ...state.queued].map((e) => e.id));
+  const fresh = incoming.filter((e) => !known.has(e.id));
+  if (fresh.length === 0) return;
+  useChannelEventsStore.setState(state.paused ? { queued: [...fresh, ...state.queued] } : { events: [...fresh, ...state.events] });
+}
+
+/** `channel.events.new` of the live channel: the events of the chosen types, at once (they come oldest first). */
+export function receiveChannelEvents(message: ChannelEventsServerMessage): void {
+  const { channelId, types } = useChannelEventsStore.getState();
+  if (message.channelId !== channelId) return;
+  addFresh([...message.events].reverse().filter((e) => types.length === 0 || types.includes(e.type)));
+}
+
+/**
+ * The feed receives the channel's events live over `/ws`, as the studio's feed does; after a
+ * reconnect it reads the newest page again, since what arrived meanwhile is not replayed.
+ * Returns the stop.
+ */
+export function followChannelEvents(
+  channelId: string,
+  client: HttpClient = httpClient,
+  connect: (handlers: StudioSocketHandlers) => StudioSocket = connectStudioSocket,
+): () => void {
+  let openedBefore = false;
+  const socket: StudioSocket = connect({
+    onOpen() {
+      socket.send({ type: 'channel.watch', channelId });
+      if (openedBefore) void refreshChannelEvents(client);
+      openedBefore = true;
+    },
+    onMessage(message) {
+      if (message.type === 'channel.events.new') receiveChannelEvents(message);
+      else if (message.type === 'error') useChannelEventsStore.setState({ error: message.message });
+    },
+    onClose() {},
+  });
+  return () => socket.close();
+}
+
 /** New events since the newest shown: on top, or queued while paused. */
 export async function refreshChannelEvents(client: HttpClient = httpClient): Promise<void> {
   const { channelId, types } = useChannelEventsStore.getState();
@@ -44,13 +85,9 @@ export async function refreshChannelEvents(client: HttpClient = httpClient): Pro
   try {
     const page = await call(listChannelEventsEndpoint, { params: { channelId }, query: query(types) }, client);
     if (asked !== latest) return;
-    const state = useChannelEventsStore.getState();
-    const known = new Set([...state.events, ...state.queued].map((e) => e.id));
-    const fresh = page.events.filter((e) => !known.has(e.id));
-    if (fresh.length === 0) return;
-    useChannelEventsStore.setState(state.paused ? { queued: [...fresh, ...state.queued] } : { events: [...fresh, ...state.events] });
+    addFresh(page.events);
   } catch {
-    // The next refresh tries again; what is shown stays.
+    // The next reconnect reads again; what is shown stays.
   }
 }
 

@@ -6,6 +6,7 @@ import {
   downloadTransactionsEndpoint,
   getCharityEndpoint,
   getStatisticsEndpoint,
+  isTimeZoneName,
   getTaxInterviewEndpoint,
   getTipPageEndpoint,
   getTipSettingsEndpoint,
@@ -177,14 +178,29 @@ export function loadStatistics(
   query: CallQuery<typeof getStatisticsEndpoint>,
   client: HttpClient = httpClient,
 ): Promise<Result<Statistics>> {
-  // An empty date is left out, as the form means "no bound".
+  // An empty date is left out, as the form means "no bound". Days are the creator's: the browser's time zone goes along.
+  const timeZone = query.timeZone ?? browserTimeZone();
   return attempt(() =>
     call(
       getStatisticsEndpoint,
-      { params: { channelId }, query: { groupBy: query.groupBy, ...(query.from ? { from: query.from } : {}), ...(query.to ? { to: query.to } : {}) } },
+      {
+        params: { channelId },
+        query: {
+          groupBy: query.groupBy,
+          ...(query.from ? { from: query.from } : {}),
+          ...(query.to ? { to: query.to } : {}),
+          ...(timeZone ? { timeZone } : {}),
+        },
+      },
       client,
     ),
   );
+}
+
+/** The browser's IANA time zone, when it is one the api takes (else the api's default, UTC). */
+export function browserTimeZone(): string | undefined {
+  const zone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return zone && isTimeZoneName(zone) ? zone : undefined;
 }
 
 // The window and grouping can change faster than the api answers: only the newest ask may land.

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ProjectDetails } from '@onair/protocol';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ProjectDetails, ProjectSummary } from '@onair/protocol';
+import type { StudioSocketHandlers } from '../api/studio-socket.ts';
 import { createHttpClient } from '../api/http-client.ts';
-import { initialStudioState, useStudioStore, useToastStore } from '../stores/index.ts';
+import { initialStudioState, useProjectsStore, useStudioStore, useToastStore } from '../stores/index.ts';
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
-import { renameOpenProject } from './projects.ts';
+import { followProjectList, renameOpenProject } from './projects.ts';
 import { receiveProjectRename } from './studio.ts';
 
 const project: ProjectDetails = {
@@ -69,5 +70,36 @@ describe('renaming the open project', () => {
     expect(useStudioStore.getState().project?.name).toBe('Renamed elsewhere');
     receiveProjectRename({ type: 'project.renamed', projectId: '00000000-0000-4000-8000-0000000000bb', name: 'Not ours' });
     expect(useStudioStore.getState().project?.name).toBe('Renamed elsewhere');
+  });
+});
+
+describe('the Projects list follows changes made in other tabs and devices (/ws projects.changed)', () => {
+  const summary = ({ role: _role, ...rest }: ProjectDetails): ProjectSummary => rest;
+  const made: ProjectSummary = { ...summary(project), id: '00000000-0000-4000-8000-0000000000bb', name: 'Made in another tab' };
+
+  it('adds a project made elsewhere once, renames one renamed elsewhere, and reads the list again after a reconnect', async () => {
+    useProjectsStore.setState({ status: 'ready', projects: [summary(project)] });
+    let handlers: StudioSocketHandlers | undefined;
+    let closed = false;
+    const stop = followProjectList(createHttpClient({ baseUrl: server!.baseUrl }), (h) => {
+      handlers = h;
+      return { send: () => undefined, close: () => void (closed = true) };
+    });
+    handlers!.onOpen();
+    handlers!.onMessage({ type: 'projects.changed', change: 'created', project: made });
+    handlers!.onMessage({ type: 'projects.changed', change: 'created', project: made });
+    expect(useProjectsStore.getState().projects.map((p) => p.name)).toEqual(['Made in another tab', 'Friday stream']);
+    handlers!.onMessage({ type: 'projects.changed', change: 'renamed', project: { ...summary(project), name: 'Saturday stream' } });
+    expect(useProjectsStore.getState().projects.map((p) => p.name)).toEqual(['Made in another tab', 'Saturday stream']);
+    expect(requests).toEqual([]);
+
+    // Back after a drop: what changed meanwhile is read from the api, without a loading state.
+    answer = { status: 200, body: { projects: [{ ...made, name: 'Renamed while away' }, summary(project)] } };
+    handlers!.onOpen();
+    await vi.waitFor(() => expect(useProjectsStore.getState().projects[0]?.name).toBe('Renamed while away'));
+    expect(useProjectsStore.getState().status).toBe('ready');
+    expect(requests).toMatchObject([{ method: 'GET', url: '/api/v1/projects' }]);
+    stop();
+    expect(closed).toBe(true);
   });
 });

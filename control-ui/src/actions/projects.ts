@@ -7,7 +7,9 @@ import {
   renameProjectEndpoint,
   type ProjectSummary,
   type SceneTemplateId,
+  type ServerMessage,
 } from '@onair/protocol';
+import { connectStudioSocket, type StudioSocket, type StudioSocketHandlers } from '../api/studio-socket.ts';
 import { UnauthorizedError } from '../api/http-errors.ts';
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
@@ -39,6 +41,48 @@ export async function loadSceneTemplates(client: HttpClient = httpClient): Promi
   }
 }
 
+/** A project made or renamed in another tab or on another device: the list shows it without a reload. */
+export function receiveProjectListChange(message: Extract<ServerMessage, { type: 'projects.changed' }>): void {
+  useProjectsStore.setState((state) => {
+    const listed = state.projects.some((p) => p.id === message.project.id);
+    if (message.change === 'created') return listed ? {} : { projects: [message.project, ...state.projects] };
+    return { projects: state.projects.map((p) => (p.id === message.project.id ? { ...p, name: message.project.name } : p)) };
+  });
+}
+
+/**
+ * While the Projects page is open its list follows the user's changes made elsewhere, pushed over
+ * `/ws`; after a reconnect it is read again, since what happened meanwhile is not replayed.
+ * Returns the stop.
+ */
+export function followProjectList(
+  client: HttpClient = httpClient,
+  connect: (handlers: StudioSocketHandlers) => StudioSocket = connectStudioSocket,
+): () => void {
+  let openedBefore = false;
+  const socket = connect({
+    onOpen() {
+      if (openedBefore) void refreshProjects(client);
+      openedBefore = true;
+    },
+    onMessage(message) {
+      if (message.type === 'projects.changed') receiveProjectListChange(message);
+    },
+    onClose() {},
+  });
+  return () => socket.close();
+}
+
+/** Reads the list again without showing it as loading (a catch-up, not a first load). */
+async function refreshProjects(client: HttpClient): Promise<void> {
+  try {
+    const { projects } = await call(listProjectsEndpoint, {}, client);
+    useProjectsStore.setState({ projects });
+  } catch {
+    // The list stays as it was; the next reconnect or visit reads it again.
+  }
+}
+
 export function selectSceneTemplate(templateId: SceneTemplateId): void {
   useProjectsStore.setState({ selectedTemplate: templateId });
 }
@@ -47,7 +91,8 @@ export function selectSceneTemplate(templateId: SceneTemplateId): void {
 export async function createProject(name: string, client: HttpClient = httpClient): Promise<ProjectSummary | null> {
   try {
     const project = await call(createProjectEndpoint, { body: { name, template: useProjectsStore.getState().selectedTemplate } }, client);
-    useProjectsStore.setState((state) => ({ projects: [project, ...state.projects] }));
+    // The api's echo (projects.changed) may come first: the project is listed once.
+    useProjectsStore.setState((state) => ({ projects: [project, ...state.projects.filter((p) => p.id !== project.id)] }));
     return project;
   } catch (err) {
     showToast({ kind: 'error', title: 'The project was not created', description: messageOf(err) });

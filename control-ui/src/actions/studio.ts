@@ -14,6 +14,7 @@ import { connectStudioSocket, type StudioSocket } from '../api/studio-socket.ts'
 import { initialStudioState, useProjectsStore, useStudioStore, type StudioPanel } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { receiveSubscriptionUpdate } from './billing.ts';
+import { receiveProjectListChange } from './projects.ts';
 import { loadDestinations, receiveDestinationMessage } from './destinations.ts';
 import { loadIngest, receiveIngestMessage } from './ingest.ts';
 import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
@@ -150,6 +151,9 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
       return;
     case 'project.renamed':
       receiveProjectRename(message);
+      return;
+    case 'projects.changed':
+      receiveProjectListChange(message);
       return;
     case 'subscription.updated':
       // The plan changed (checkout, cancel, renew in any tab): the server says what may be picked now.

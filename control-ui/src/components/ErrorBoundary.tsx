@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { reportRenderingError } from '../actions/client-errors.ts';
 import { ErrorFallback, newErrorCode } from './ErrorFallback.tsx';
 
 export interface ErrorBoundaryProps {
@@ -12,7 +13,7 @@ interface ErrorBoundaryState {
 
 /**
  * Spec §8: a rendering failure shows 'An error has occurred' instead of a blank page, and is
- * reported. Until an error-reporting service is wired in, the report is the browser console.
+ * reported: to the api (POST /api/v1/client-errors, logged for operators) and to the console.
  * Route components are caught by the router's own fallback; this catches everything around it.
  */
 export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundaryState> {
@@ -23,7 +24,9 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
-    console.error(`Rendering failed (error code ${this.state.code ?? 'unknown'})`, error, info.componentStack);
+    const code = this.state.code ?? newErrorCode();
+    console.error(`Rendering failed (error code ${code})`, error, info.componentStack);
+    void reportRenderingError(error, code);
   }
 
   override render() {

@@ -1,7 +1,7 @@
 import { FolderOpen, Plus } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { createProject, loadProjects, loadSceneTemplates, selectSceneTemplate } from '../actions/projects.ts';
+import { createProject, followProjectList, loadProjects, loadSceneTemplates, selectSceneTemplate } from '../actions/projects.ts';
 import { sceneTemplateIdSchema } from '@onair/protocol';
 import { Button } from '../components/Button.tsx';
 import { EmptyState } from '../components/EmptyState.tsx';
@@ -26,6 +26,9 @@ export function HomePage() {
     void loadProjects();
     void loadSceneTemplates();
   }, []);
+  // Projects made or renamed in another tab or device appear here without a reload.
+  const signedIn = status === 'ready';
+  useEffect(() => (signedIn ? followProjectList() : undefined), [signedIn]);
   const chosen = templates.find((t) => t.id === selectedTemplate);
 
   const submit = async (event: FormEvent) => {

@@ -132,16 +132,38 @@ export const eventEndpoints = [listEventsEndpoint] as const;
 /** Mounted in the partner network, behind its channel access. */
 export const channelEventEndpoints = [listChannelEventsEndpoint] as const;
 
+/** A partner channel's id: its owner's user id (as in the partner routes' `:channelId`). */
+export const channelIdSchema = z.string().min(1).max(64);
+
 /** `/ws`: new events of a watched project, oldest first (replays and suppressed events never). */
 export const eventServerMessageSchemas = [z.strictObject({ type: z.literal('events.new'), projectId: z.uuid(), events: z.array(liveEventSchema) })] as const;
 export const eventServerMessageSchema = z.discriminatedUnion('type', [...eventServerMessageSchemas]);
 export type EventServerMessage = z.infer<typeof eventServerMessageSchema>;
+
+/** `/ws`: the same new events for the partner area's feed of the channel that owns the project (a `channel.watch` socket). */
+export const channelEventsServerMessageSchema = z.strictObject({
+  type: z.literal('channel.events.new'),
+  channelId: channelIdSchema,
+  events: z.array(liveEventSchema),
+});
+export type ChannelEventsServerMessage = z.infer<typeof channelEventsServerMessageSchema>;
+
+/**
+ * `/ws` of the partner area: the Channel page and the Dashboard watch a channel's events live. The
+ * api checks the caller may view the channel's stream stats (the feed's HTTP capability) before.
+ */
+export const channelEventsClientMessageSchemas = [
+  z.strictObject({ type: z.literal('channel.watch'), channelId: channelIdSchema }),
+  z.strictObject({ type: z.literal('channel.unwatch'), channelId: channelIdSchema }),
+] as const;
 
 const EVENTS_CHANNEL = /^onair:projects:([0-9a-f-]{36}):events$/;
 
 /** Redis pub/sub channel of a project's new events, published as sent to browsers. */
 export const eventChannels = {
   project: (projectId: string) => `onair:projects:${projectId}:events`,
+  /** A partner channel's new events (`channel.events.new` as JSON), across its owner's projects. */
+  channel: (channelId: string) => `onair:channels:${channelId}:events`,
   projectOf: (channel: string): string | null => EVENTS_CHANNEL.exec(channel)?.[1] ?? null,
 } as const;
 

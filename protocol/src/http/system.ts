@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientErrorAcceptedSchema, clientErrorReportSchema } from '../client-errors.ts';
 import { livenessSchema, readinessSchema } from '../health.ts';
 import { defineEndpoint } from './endpoint.ts';
 
@@ -23,4 +24,17 @@ export const readyzEndpoint = defineEndpoint({
   query: z.object({ scope: z.enum(['system', 'api']).default('system') }),
   response: readinessSchema,
   alsoRespondsWith: [503],
+});
+
+export const reportClientErrorEndpoint = defineEndpoint({
+  id: 'reportClientError',
+  method: 'post',
+  path: '/api/v1/client-errors',
+  summary:
+    'The web app reports a rendering failure it caught (message, trimmed stack, release, route; no personal data, no query strings). Logged at warn as `client_error` and counted; 429 RATE_LIMITED past CLIENT_ERRORS_PER_MINUTE reports a minute from one address.',
+  tag: 'system',
+  access: 'public',
+  body: clientErrorReportSchema,
+  response: clientErrorAcceptedSchema,
+  successStatus: 202,
 });

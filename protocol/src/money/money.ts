@@ -330,10 +330,28 @@ export type CharityCampaignView = z.infer<typeof charityCampaignSchema>;
 // ─── Statistics (§2 Statistics) ───
 
 export const statisticsGroupings = ['daily', 'weekly', 'monthly', 'stream'] as const;
+
+/** Whether the runtime knows an IANA time zone name (offsets such as `+05:00` are not names, and read backwards in PostgreSQL). */
+export function isTimeZoneName(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_]*(?:\/[A-Za-z0-9_+-]+)*$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An IANA time zone name (the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`). */
+export const timeZoneSchema = z.string().max(64).refine(isTimeZoneName, 'an IANA time zone name, such as Europe/Paris');
+
 export const statisticsQuerySchema = z.object({
+  /** Calendar days in `timeZone`. */
   from: z.iso.date().optional(),
   to: z.iso.date().optional(),
   groupBy: z.enum(statisticsGroupings).default('daily'),
+  /** The creator's time zone: days, weeks and months start at its midnight, so an evening stream stays on its day. UTC without it. */
+  timeZone: timeZoneSchema.default('UTC'),
 });
 
 export const statisticsPointSchema = z.object({
@@ -350,6 +368,8 @@ export const statisticsPointSchema = z.object({
 export const statisticsSchema = z.object({
   from: z.string(),
   to: z.string(),
+  /** The time zone the days were cut in. */
+  timeZone: z.string(),
   groupBy: z.enum(statisticsGroupings),
   channel: z.object({ streams: z.number().int(), hoursStreamed: z.number(), events: z.number().int() }),
   /** Null for a collaborator: money is the owner's. */

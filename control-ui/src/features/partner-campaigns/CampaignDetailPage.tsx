@@ -81,6 +81,7 @@ function Details({ item }: { item: CreatorCampaign }) {
             <dt>Revenue share</dt>
             <dd>
               {c.revenueSharePercent}%{c.revenueShareEndsAt ? ` until ${day(c.revenueShareEndsAt)}` : ''}
+              <span className={partner.hint}> · credited when the publisher's sales report is imported, usually some days after a sale</span>
             </dd>
           </>
         )}

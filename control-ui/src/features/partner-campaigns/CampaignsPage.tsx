@@ -56,7 +56,10 @@ function Onboarding() {
         How campaigns work
       </h2>
       <ol className={styles.reasons}>
-        <li>Find a campaign you qualify for. OnAir reads your linked Twitch channel's followers, subscribers and viewers every few minutes.</li>
+        <li>
+          Find a campaign you qualify for. OnAir reads the followers, subscribers and viewers of your linked Twitch channel, and of the YouTube channel of your
+          linked Google account, every few minutes.
+        </li>
         <li>Apply and accept its agreement. Some campaigns let you join at once; others review your application first.</li>
         <li>Once you are in, claim your game key when keys are available, and share your promo code and your link on stream.</li>
       </ol>
@@ -88,7 +91,13 @@ export function CampaignsPage() {
   return (
     <div>
       <h1 className={partner.title}>Campaigns</h1>
-      <p className={partner.lead}>Game keys and revenue share from game developers and publishers. Apply, get accepted, and play on stream.</p>
+      <p className={partner.lead}>
+        Game keys and revenue share from game developers and publishers. Apply, get accepted, and play on stream.{' '}
+        <span data-testid="campaign-platforms-note">
+          Requirements are checked on Twitch and YouTube only (the better of the two counts). Facebook, TikTok and other platforms are not read, so an audience
+          there does not count towards a campaign yet.
+        </span>
+      </p>
       <Onboarding />
       <div className={styles.filters}>
         <div role="radiogroup" aria-label="Which campaigns" className={styles.row}>

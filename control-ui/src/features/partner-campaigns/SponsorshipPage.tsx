@@ -29,6 +29,12 @@ function Sponsor({ item }: { item: CreatorCampaign }) {
         <span>{campaign.kind === 'game-key' ? 'Game keys' : `Revenue share ${campaign.revenueSharePercent}%`}</span>
         {application && <span>{application.statusLabel}</span>}
       </p>
+      {campaign.kind === 'revenue-share' && (
+        <p className={partner.hint} data-testid="revenue-share-note">
+          Your share of sales through this link or your promo codes is credited when the publisher reports its sales and our team imports that report, usually
+          some days later. Until then your earnings from this campaign show $0.
+        </p>
+      )}
       <h3 className={partner.label}>Tracked link</h3>
       {link ? (
         <>

@@ -1,14 +1,7 @@
 import { Pause, Play, Radio } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { liveEventTypes } from '@onair/protocol';
-import {
-  CHANNEL_EVENTS_REFRESH_MS,
-  closeChannelEvents,
-  loadMoreChannelEvents,
-  openChannelEvents,
-  refreshChannelEvents,
-  toggleChannelEventsPaused,
-} from '../../actions/channel-events.ts';
+import { closeChannelEvents, followChannelEvents, loadMoreChannelEvents, openChannelEvents, toggleChannelEventsPaused } from '../../actions/channel-events.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Select } from '../../components/Select.tsx';
@@ -23,7 +16,7 @@ const typeOptions = [{ value: ALL, label: 'All events' }, ...liveEventTypes.map(
 /**
  * The events feed of the partner area (issue 40 item 5): the channel's follows, subs, raids, tips…
  * from every project and platform, newest first, with pause/resume (events that arrive meanwhile
- * wait, spec §4) and a type filter. New events are asked for every few seconds while it is open.
+ * wait, spec §4) and a type filter. New events arrive live over `/ws` while it is open, as in the studio.
  */
 export function ChannelEvents({ channelId }: { channelId: string }) {
   const events = useChannelEventsStore((s) => s.events);
@@ -37,13 +30,12 @@ export function ChannelEvents({ channelId }: { channelId: string }) {
   useEffect(() => {
     void openChannelEvents(channelId, type === ALL ? [] : [type]);
   }, [channelId, type]);
+  useEffect(() => followChannelEvents(channelId), [channelId]);
   useEffect(() => {
-    const timer = setInterval(() => {
-      setNow(new Date());
-      void refreshChannelEvents();
-    }, CHANNEL_EVENTS_REFRESH_MS);
+    // Relative times ('3d') move on while the page stays open.
+    const timer = setInterval(() => setNow(new Date()), 30_000);
     return () => clearInterval(timer);
-  }, [channelId]);
+  }, []);
   useEffect(() => closeChannelEvents, []);
   return (
     <section className={styles.card} aria-label="Events feed">

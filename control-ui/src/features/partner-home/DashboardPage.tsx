@@ -4,10 +4,11 @@ import { Link } from 'react-router';
 import { loadCollaborators } from '../../actions/partner.ts';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { usePartnerStore } from '../../stores/index.ts';
+import { ChannelEvents } from './ChannelEvents.tsx';
 import { PermissionBadges } from './PermissionBadges.tsx';
 import styles from './Partner.module.css';
 
-/** Partner spec §2 Dashboard: the chosen channel, what one may do there, and what waits for an answer. */
+/** Partner spec §2 Dashboard: the chosen channel, what one may do there, what waits for an answer, and the live events feed. */
 export function DashboardPage() {
   useDocumentTitle('Dashboard');
   const account = usePartnerStore((s) => s.account);
@@ -55,6 +56,7 @@ export function DashboardPage() {
           <span className={styles.itemTitle}>Settings</span>
         </Link>
       </div>
+      {channel && (channel.owner || channel.permissions.includes('analytics')) && <ChannelEvents channelId={channel.id} />}
     </div>
   );
 }

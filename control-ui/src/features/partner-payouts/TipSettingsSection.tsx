@@ -136,6 +136,10 @@ function CharitySection({ channelId }: { channelId: string }) {
     <div className={styles.subsection}>
       <h3 className={styles.cardTitle}>Charity campaign</h3>
       <p className={styles.muted}>Donations to your campaign on Twitch appear in your events feed as charity events.</p>
+      <p className={styles.muted} data-testid="charity-platforms-note">
+        Charity donations are read from Twitch only. Donations made through YouTube or Facebook fundraisers do not reach OnAir: they are not in your events
+        feed, alerts or statistics.
+      </p>
       <form className={styles.form} onSubmit={(e) => void submit(e)} noValidate aria-label="Charity campaign">
         <TextField
           id="charity-link"

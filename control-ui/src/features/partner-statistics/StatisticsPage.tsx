@@ -69,6 +69,7 @@ export function StatisticsPage() {
           </span>
         </span>
         {!from && !to && <span className={styles.hint}>The last {REVENUE_WINDOW_DAYS} days</span>}
+        <TimeZoneNote timeZone={stats.timeZone} />
         {error && (
           <span role="alert" className={styles.formError}>
             {error}
@@ -139,6 +140,7 @@ export function StatisticsPage() {
           <Figure label="Impressions" value={String(stats.sponsorships.linkImpressions)} testId="sponsor-impressions" />
           <Figure label="Clicks" value={String(stats.sponsorships.linkClicks)} testId="sponsor-clicks" />
         </div>
+        {stats.revenue && stats.sponsorships.campaigns > 0 && <RevenueShareNote currency={currency} />}
         {series.length > 0 && (
           <div className={m.chart} role="img" aria-label={`Sponsor impressions and clicks, ${groupingWords[groupBy].toLowerCase()}`}>
             <ResponsiveContainer width="100%" height="100%">
@@ -181,6 +183,32 @@ export function StatisticsPage() {
       </section>
     </div>
   );
+}
+
+/** Which zone cut the days (the browser's, sent with the request). */
+export function TimeZoneNote({ timeZone }: { timeZone: string }) {
+  return (
+    <span className={styles.hint} data-testid="statistics-time-zone">
+      Days run midnight to midnight, {zoneWords(timeZone)}
+    </span>
+  );
+}
+
+/** Why a revenue-share campaign still shows nothing earned: its credit waits for the publisher's sales report. */
+export function RevenueShareNote({ currency }: { currency: string }) {
+  return (
+    <p className={styles.muted} data-testid="revenue-share-note">
+      Revenue-share earnings appear here once the game's publisher reports its sales and our team imports that report, usually some days after the sales. Until
+      then a campaign shows {formatMoney(0, currency)} even if people bought through your link.
+    </p>
+  );
+}
+
+/** "Europe/Paris" → "Paris time (Europe/Paris)"; UTC as is. */
+function zoneWords(timeZone: string): string {
+  if (timeZone === 'UTC') return 'UTC.';
+  const city = timeZone.split('/').at(-1)?.replaceAll('_', ' ') ?? timeZone;
+  return `${city} time (${timeZone}).`;
 }
 
 function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
