@@ -1,4 +1,5 @@
 import { createBrowserRouter, RouterProvider } from 'react-router';
+import { reportRenderingError } from '../actions/client-errors.ts';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { TooltipProvider } from '../components/Tooltip.tsx';
 import { routes } from './routes.tsx';
@@ -7,7 +8,7 @@ const router = createBrowserRouter(routes);
 
 export function App() {
   return (
-    <ErrorBoundary>
+    <ErrorBoundary onError={(error, code) => void reportRenderingError(error, code)}>
       <TooltipProvider>
         <RouterProvider router={router} />
       </TooltipProvider>

@@ -1,9 +1,10 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { reportRenderingError } from '../actions/client-errors.ts';
 import { ErrorFallback, newErrorCode } from './ErrorFallback.tsx';
 
 export interface ErrorBoundaryProps {
   children: ReactNode;
+  /** Told of every rendering failure caught, with the code the page shows (the app reports it to the api). */
+  onError?: ((error: Error, code: string) => void) | undefined;
 }
 
 interface ErrorBoundaryState {
@@ -13,7 +14,7 @@ interface ErrorBoundaryState {
 
 /**
  * Spec §8: a rendering failure shows 'An error has occurred' instead of a blank page, and is
- * reported: to the api (POST /api/v1/client-errors, logged for operators) and to the console.
+ * reported: to the console, and to `onError` (the app sends it to the api for operators).
  * Route components are caught by the router's own fallback; this catches everything around it.
  */
 export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundaryState> {
@@ -26,7 +27,7 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
   override componentDidCatch(error: Error, info: ErrorInfo): void {
     const code = this.state.code ?? newErrorCode();
     console.error(`Rendering failed (error code ${code})`, error, info.componentStack);
-    void reportRenderingError(error, code);
+    this.props.onError?.(error, code);
   }
 
   override render() {
