@@ -13,7 +13,7 @@ import {
 } from '@onair/protocol';
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
-import { DEFAULT_CANVAS, initialSignIn, useAppStore, useSessionStore, useUiStore, type SignInState } from '../stores/index.ts';
+import { DEFAULT_CANVAS, initialSignIn, useAppStore, useSessionStore, type SignInState } from '../stores/index.ts';
 import { PLATFORM_LOGIN_FAILED_NOTICE, partnerSignInWords, safeReturnPath, SIGNUP_DISABLED_NOTICE } from '../model/partner.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 
@@ -38,7 +38,6 @@ export async function loadAccount(client: HttpClient = httpClient): Promise<Curr
 function clearLocalSession(): void {
   useSessionStore.setState({ loggedIn: false, user: null, settings: null });
   useAppStore.setState({ userType: useAppStore.getInitialState().userType, canvas: { ...DEFAULT_CANVAS } });
-  useUiStore.setState({ accountSettingsPage: null });
 }
 
 export async function loadSignInMethods(client: HttpClient = httpClient): Promise<void> {

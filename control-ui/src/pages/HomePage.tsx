@@ -1,4 +1,4 @@
-import { FolderOpen, Plus } from 'lucide-react';
+import { FolderOpen, Plus, Radio } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { createProject, loadProjects, loadSceneTemplates, selectSceneTemplate } from '../actions/projects.ts';
@@ -81,6 +81,11 @@ export function HomePage() {
               <li key={project.id}>
                 <Link className={home.project} to={`/studio/${project.id}`}>
                   <span>{project.name}</span>
+                  {project.live && (
+                    <span className={home.live} title="This project is broadcasting now">
+                      <Radio size={14} aria-hidden /> Live
+                    </span>
+                  )}
                   <span className={home.meta}>{project.resolution}</span>
                 </Link>
               </li>
