@@ -1,6 +1,7 @@
 import {
   authAckSchema,
   authRoutes,
+  authSessionAnswerSchema,
   getCurrentUserEndpoint,
   getSignInMethodsEndpoint,
   joinWaitlistEndpoint,
@@ -50,6 +51,19 @@ export async function loadSignInMethods(client: HttpClient = httpClient): Promis
 }
 
 /**
+ * Whether the browser holds a session, asked of the one route that answers a signed-out visitor with
+ * 200 (null): the account's own routes answer 401, which a signed-out landing or guest page should
+ * never produce (issue 52). When the question itself fails, the account routes are asked anyway.
+ */
+async function hasSession(client: HttpClient): Promise<boolean> {
+  try {
+    return (await client.getJson(authRoutes.getSession, { response: authSessionAnswerSchema })) !== null;
+  } catch {
+    return true;
+  }
+}
+
+/**
  * Spec §4 on load: try the stored session (the cookie); read what a sign-in redirect left in the
  * query string (an error, or "second factor needed"); then drop those parameters from the URL
  * and mark the session ready, whatever happened.
@@ -60,11 +74,15 @@ export async function restoreSession(
   replaceUrl: (url: string) => void = (url) => window.history.replaceState(window.history.state, '', url),
 ): Promise<void> {
   const params = new URLSearchParams(location.search);
-  try {
-    await loadAccount(client);
-  } catch (err) {
+  if (await hasSession(client)) {
+    try {
+      await loadAccount(client);
+    } catch (err) {
+      clearLocalSession();
+      if (apiErrorOf(err)?.code === 'ACCOUNT_PENDING_DELETION') useSessionStore.setState({ pendingDeletion: true });
+    }
+  } else {
     clearLocalSession();
-    if (apiErrorOf(err)?.code === 'ACCOUNT_PENDING_DELETION') useSessionStore.setState({ pendingDeletion: true });
   }
   // A platform's sign-in came back without a session (partner spec §8 'platform login failure'), or
   // found no account while new ones join the waitlist.

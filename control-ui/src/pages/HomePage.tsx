@@ -8,7 +8,7 @@ import { EmptyState } from '../components/EmptyState.tsx';
 import { Input } from '../components/FormField.tsx';
 import { Select } from '../components/Select.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
-import { useProjectsStore } from '../stores/index.ts';
+import { useProjectsStore, useSessionStore } from '../stores/index.ts';
 import styles from '../styles/Page.module.css';
 import home from './HomePage.module.css';
 import { SignedOutHome } from './SignedOutHome.tsx';
@@ -16,16 +16,21 @@ import { SignedOutHome } from './SignedOutHome.tsx';
 /** The studio home: the creator's projects, and a new one in one step. */
 export function HomePage() {
   const { status, projects, error, templates, selectedTemplate } = useProjectsStore();
-  useDocumentTitle(status === 'unauthenticated' ? 'Cloud streaming studio' : 'Projects');
+  const sessionReady = useSessionStore((s) => s.ready);
+  const loggedIn = useSessionStore((s) => s.loggedIn);
+  const signedOut = status === 'unauthenticated' || (sessionReady && !loggedIn);
+  useDocumentTitle(signedOut ? 'Cloud streaming studio' : 'Projects');
   const navigate = useNavigate();
   const nameId = useId();
   const templateId = useId();
   const [name, setName] = useState('');
   const [creating, setCreating] = useState(false);
+  // Issue 52: the projects and templates are a signed-in user's; a signed-out visitor is not asked for them (they would answer 401).
   useEffect(() => {
+    if (!sessionReady || !loggedIn) return;
     void loadProjects();
     void loadSceneTemplates();
-  }, []);
+  }, [sessionReady, loggedIn]);
   const chosen = templates.find((t) => t.id === selectedTemplate);
 
   const submit = async (event: FormEvent) => {
@@ -36,7 +41,7 @@ export function HomePage() {
     if (project) void navigate(`/studio/${project.id}`);
   };
 
-  if (status === 'unauthenticated') return <SignedOutHome />;
+  if (signedOut) return <SignedOutHome />;
   return (
     <div className={styles.page}>
       <header className={styles.header}>
