@@ -13,7 +13,7 @@ export function UpgradeNote({ id, children, canUpgrade = true }: { id?: string; 
   return (
     <p className={styles.note} role="note" id={id}>
       <Lock size={12} aria-hidden className={styles.icon} />
-      <span>{children}</span>
+      {children}
       {canUpgrade && (
         <Button variant="ghost" className={styles.upgrade} onClick={() => openAccountSettings('plan')}>
           Upgrade
