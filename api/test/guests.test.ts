@@ -211,6 +211,27 @@ describe('the plan limit on guests (spec §6 maximum-guests)', () => {
     });
   });
 
+  it("answers the guest page's first request (the link check) with the refusal, and tells the host", async () => {
+    const host = await createTestUser(api);
+    const projectId = await newProject(host);
+    const hostSocket = await subscribed(host, projectId);
+    const token = await guestLinkOf(api, host, projectId);
+    const check = await fetch(`${api.url}/api/v1/guest/check`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': addressOf() },
+      body: JSON.stringify({ projectId, token }),
+    });
+    expect(check.status).toBe(403);
+    expect(await check.json()).toMatchObject({
+      error: { code: 'GUEST_LIMIT_REACHED', message: "This studio's plan does not include guests. Ask the host to let you in later.", details: { maximum: 0 } },
+    });
+    expect(await hostSocket.next('guest.refused')).toMatchObject({
+      displayName: '',
+      maximum: 0,
+      message: 'Someone tried to join, but your plan does not include guests. Upgrade to Premium to invite up to 10.',
+    });
+  });
+
   it('lets ten guests into a Premium studio, refuses the eleventh, and frees a seat when one leaves', async () => {
     const host = await createTestUser(api, { plan: 'Premium' });
     const projectId = await newProject(host);
@@ -221,6 +242,15 @@ describe('the plan limit on guests (spec §6 maximum-guests)', () => {
       expect(res.status).toBe(201);
       guests.push(res.guest!);
     }
+    const full = await fetch(`${api.url}/api/v1/guest/check`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': addressOf() },
+      body: JSON.stringify({ projectId, token }),
+    });
+    expect(full.status).toBe(403);
+    expect(((await full.json()) as { error: { message: string } }).error.message).toBe(
+      'This studio already has 10 guests, the most its plan allows. Ask the host to let you in later.',
+    );
     const eleventh = await joinAsGuest(api, projectId, token, { displayName: 'Eleven', ip: addressOf() });
     expect(eleventh).toMatchObject({
       status: 403,

@@ -35,6 +35,13 @@ describe('projects', () => {
     const listed = await call(api, alice, 'GET', '/api/v1/projects');
     expect(listed.status).toBe(200);
     expect((listed.body as { projects: { id: string }[] }).projects.map((p) => p.id)).toContain(id);
+    // Issue 52: the list marks a project that is on air (a creator back from checkout in another tab sees it).
+    const liveOf = async () => (await call(api, alice, 'GET', '/api/v1/projects')).body as { projects: { id: string; live: boolean }[] };
+    expect((await liveOf()).projects.find((p) => p.id === id)?.live).toBe(false);
+    const broadcast = await api.db.broadcast.create({ data: { projectId: id, state: 'live', startedAt: new Date() } });
+    expect((await liveOf()).projects.find((p) => p.id === id)?.live).toBe(true);
+    await api.db.broadcast.update({ where: { id: broadcast.id }, data: { state: 'ended', endedAt: new Date() } });
+    expect((await liveOf()).projects.find((p) => p.id === id)?.live).toBe(false);
 
     const scene = await call(api, alice, 'GET', `/api/v1/projects/${id}/scene`);
     expect(scene.status).toBe(200);

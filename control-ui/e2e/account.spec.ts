@@ -48,7 +48,7 @@ test('account journey: e-mail code, display name, mailing group, sign out, magic
   await page.getByRole('button', { name: 'Account menu' }).click();
   await expect(page.getByText(email)).toBeVisible();
   await page.getByRole('menuitem', { name: 'Account Settings' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Account Settings' });
+  const dialog = page.getByRole('region', { name: 'Account Settings' });
   await expect(dialog.getByText('No name set')).toBeVisible();
   await expect(dialog.getByText(email)).toBeVisible();
   await dialog.getByRole('button', { name: 'Change name' }).click();
@@ -140,7 +140,7 @@ test('SMS: add a phone number on the Account page, then sign in with a texted co
 
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Account Settings' }).click();
-  const settings = page.getByRole('dialog', { name: 'Account Settings' });
+  const settings = page.getByRole('region', { name: 'Account Settings' });
   await expect(settings.getByText('No phone number')).toBeVisible();
   await settings.getByRole('button', { name: 'Add phone' }).click();
   const phoneDialog = page.getByRole('dialog', { name: 'Phone number' });

@@ -13,7 +13,7 @@ const SHOTS = process.env.ONAIR_E2E_SHOTS;
 async function openPlanPage(page: Page) {
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Plan & Billing' }).click();
-  return page.getByRole('dialog', { name: 'Account Settings' });
+  return page.getByRole('region', { name: 'Account Settings' });
 }
 
 test('a Free creator upgrades through the hosted checkout, a second tab follows, then cancels and renews', async ({ page, context }) => {
@@ -57,7 +57,7 @@ test('a Free creator upgrades through the hosted checkout, a second tab follows,
 
   // Back in OnAir: the purchase is finalized, and the page is Premium's.
   await expect(page.getByText('Subscription successful')).toBeVisible({ timeout: 30_000 });
-  const after = page.getByRole('dialog', { name: 'Account Settings' });
+  const after = page.getByRole('region', { name: 'Account Settings' });
   await expect(after.getByRole('article', { name: 'Premium plan' })).toBeVisible();
   await expect(after.getByText('Next billing date')).toBeVisible();
   await expect(after.getByText('Every month')).toBeVisible();

@@ -197,15 +197,16 @@ test('a guest joins by link, is seen in the output, chats both ways; a new link 
   await signIn(freeContext.request, `guests-free-${randomUUID()}@example.test`);
   const freeProject = await openNewStudio(freeHost, 'Free show');
   await freeHost.getByRole('tab', { name: 'Guests' }).click();
-  await expect(freeHost.getByText('Your plan does not include guests. Premium lets up to 10 guests join.')).toBeVisible();
+  await expect(freeHost.getByText('Your plan does not include guests, so the guest link is off. Premium lets up to 10 guests join.')).toBeVisible();
+  await expect(freeHost.getByRole('button', { name: 'Copy Guest Link' })).toBeDisabled();
   const freeLink = (await (await freeContext.request.get(`/api/v1/projects/${freeProject}/guest-link`)).json()) as { linkUrl: string };
   const refused = await guestPage();
+  // Issue 52: said on the guest's first screen, before any camera setup.
   await refused.goto(freeLink.linkUrl);
-  await refused.getByLabel('Display name (optional)').fill('Hopeful');
-  await refused.getByRole('button', { name: 'Join Studio' }).click();
-  await expect(refused.getByRole('heading', { name: 'This studio is full' })).toBeVisible();
+  await expect(refused.getByRole('heading', { name: 'This studio does not take guests' })).toBeVisible();
   await expect(refused.getByText("This studio's plan does not include guests. Ask the host to let you in later.")).toBeVisible();
-  await expect(freeHost.getByText('Hopeful tried to join, but your plan does not include guests. Upgrade to Premium to invite up to 10.')).toBeVisible();
+  await expect(refused.getByLabel('Display name (optional)')).toHaveCount(0);
+  await expect(freeHost.getByText('Someone tried to join, but your plan does not include guests. Upgrade to Premium to invite up to 10.')).toBeVisible();
   if (SHOTS) await refused.screenshot({ path: `${SHOTS}/guest-refused-plan.png` });
   await freeContext.close();
 });

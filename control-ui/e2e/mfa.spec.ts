@@ -52,7 +52,7 @@ test('two-step verification: set up with an authenticator app, then every sign-i
 
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Account Settings' }).click();
-  const settings = page.getByRole('dialog', { name: 'Account Settings' });
+  const settings = page.getByRole('region', { name: 'Account Settings' });
   await settings.getByRole('button', { name: 'Set up' }).click();
   const setupKey = (await settings.locator('code').textContent()) ?? '';
   expect(setupKey).toMatch(/^[A-Z2-7]+=*$/);

@@ -37,6 +37,12 @@ test('onboarding: the partner area signs in with its own words and collects the 
   await page.getByLabel('Code').fill(code);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/partner\/get-started$/);
+  // Issue 52: the partner network says what it gives before it asks for personal data.
+  await expect(page.getByRole('heading', { name: 'The OnAir partner network' })).toBeVisible();
+  for (const give of ['A chatbot for your channel', 'Overlays', 'Tips', 'Sponsored campaigns'])
+    await expect(page.getByRole('heading', { name: give })).toBeVisible();
+  await expect(page.getByLabel('Birthdate')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Join the partner network' }).click();
   await expect(page.getByRole('heading', { name: 'Get Started' })).toBeVisible();
 
   // Nothing filled: the api's words under each field.

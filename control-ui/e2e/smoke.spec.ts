@@ -32,17 +32,17 @@ test('a client-side route survives a reload (the api falls back to index.html)',
   await expect(page.getByRole('tab', { name: 'Platform Chat' })).toHaveAttribute('aria-selected', 'true');
 });
 
-test('the user menu opens account settings on the Plan & Billing page', async ({ page }) => {
+test('the user menu opens the Plan & Billing page, a route of its own', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Plan & Billing' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Account Settings' });
+  const dialog = page.getByRole('region', { name: 'Account Settings' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('heading', { name: 'Plan & Billing' })).toBeVisible();
-  await dialog.getByRole('button', { name: 'Account', exact: true }).click();
+  await expect(page).toHaveURL(/\/account\/plan$/);
+  await dialog.getByRole('link', { name: 'Account', exact: true }).click();
   await expect(dialog.getByRole('heading', { name: 'Account', exact: true })).toBeVisible();
-  await page.keyboard.press('Escape');
-  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/account$/);
 });
 
 test('an unknown address shows the not-found page', async ({ page }) => {

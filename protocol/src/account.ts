@@ -150,6 +150,9 @@ export const signInMethodsSchema = z.object({
 export type SignInMethods = z.infer<typeof signInMethodsSchema>;
 
 /** The sign-in routes the UI calls (all POST unless said otherwise). */
+/** better-auth's GET get-session: the session and its user, or null when signed out (status 200 either way). */
+export const authSessionAnswerSchema = z.looseObject({ user: z.looseObject({ id: z.string() }) }).nullable();
+
 export const authRoutes = {
   sendEmailCode: '/api/auth/email-otp/send-verification-otp',
   signInWithEmailCode: '/api/auth/sign-in/email-otp',
@@ -163,6 +166,8 @@ export const authRoutes = {
   sendSmsCode: '/api/auth/phone-number/send-otp',
   verifySmsCode: '/api/auth/phone-number/verify',
   signOut: '/api/auth/sign-out',
+  /** GET: better-auth's session, or null (200) when signed out: a signed-out page asks nothing that answers 401. */
+  getSession: '/api/auth/get-session',
   /** With a session: starts TOTP setup (answers the otpauth URI and the recovery codes); verify-totp then turns it on. */
   enableMfa: '/api/auth/two-factor/enable',
   disableMfa: '/api/auth/two-factor/disable',

@@ -81,9 +81,16 @@ export class GuestService {
     return this.view(projectId, link);
   }
 
-  /** What the guest page shows before joining; the same refusals as joining. */
+  /**
+   * What the guest page shows before joining; the same refusals as joining, the plan's guest limit
+   * included, so a studio that cannot take the guest says so on the guest's first screen (before any
+   * camera setup), and the host is told someone was turned away.
+   */
   async check(projectId: string, token: string): Promise<{ projectName: string }> {
     const { project } = await this.admittingLink(projectId, token);
+    const maximum = await this.maximumGuests(project.ownerId);
+    const present = await this.deps.db.guest.count({ where: activeGuest(projectId, new Date()) });
+    if (present >= maximum) await this.refuse(projectId, '', maximum);
     return { projectName: project.name };
   }
 
@@ -94,8 +101,7 @@ export class GuestService {
    */
   async join(projectId: string, token: string, displayName: string): Promise<GuestJoinResult & { sessionToken: string; expiresAt: Date }> {
     const { link, project } = await this.admittingLink(projectId, token);
-    const owner = await loadCurrentUser(this.deps.db, project.ownerId);
-    const maximum = maximumGuestsOf(owner?.entitlements ?? {});
+    const maximum = await this.maximumGuests(project.ownerId);
     const sessionToken = this.tokens.newSessionToken();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + GUEST_SESSION_HOURS * 3_600_000);
@@ -105,21 +111,31 @@ export class GuestService {
       if (present >= maximum) return null;
       return tx.guest.create({ data: { projectId, linkId: link.id, displayName, sessionTokenHash: sha256(sessionToken), joinedAt: now, expiresAt } });
     });
-    if (!guest) {
-      const message =
-        maximum === 0
-          ? "This studio's plan does not include guests."
-          : `This studio already has ${maximum} ${maximum === 1 ? 'guest' : 'guests'}, the most its plan allows.`;
-      const hostMessage =
-        maximum === 0
-          ? `${displayName || 'A guest'} tried to join, but your plan does not include guests. Upgrade to Premium to invite up to 10.`
-          : `${displayName || 'A guest'} tried to join, but your plan allows ${maximum} ${maximum === 1 ? 'guest' : 'guests'} at once.`;
-      await this.publish(projectId, { type: 'guest.refused', projectId, displayName, maximum, message: hostMessage });
-      throw new OnAirError('GUEST_LIMIT_REACHED', `${message} Ask the host to let you in later.`, { maximum });
-    }
+    if (!guest) return this.refuse(projectId, displayName, maximum);
     this.deps.logger.info({ projectId, guestId: guest.id, linkId: link.id }, 'guest joined by link');
     await this.publishGuests(projectId);
     return { projectId, projectName: project.name, guestId: guest.id, displayName, sessionToken, expiresAt };
+  }
+
+  private async maximumGuests(ownerId: string): Promise<number> {
+    const owner = await loadCurrentUser(this.deps.db, ownerId);
+    return maximumGuestsOf(owner?.entitlements ?? {});
+  }
+
+  /** Turns a guest away with the reason, and tells the host's open studios who was turned away and why. */
+  private async refuse(projectId: string, displayName: string, maximum: number): Promise<never> {
+    const message =
+      maximum === 0
+        ? "This studio's plan does not include guests."
+        : `This studio already has ${maximum} ${maximum === 1 ? 'guest' : 'guests'}, the most its plan allows.`;
+    // Before a name is given (the link was only opened) the host reads 'Someone'.
+    const who = displayName || 'Someone';
+    const hostMessage =
+      maximum === 0
+        ? `${who} tried to join, but your plan does not include guests. Upgrade to Premium to invite up to 10.`
+        : `${who} tried to join, but your plan allows ${maximum} ${maximum === 1 ? 'guest' : 'guests'} at once.`;
+    await this.publish(projectId, { type: 'guest.refused', projectId, displayName, maximum, message: hostMessage });
+    throw new OnAirError('GUEST_LIMIT_REACHED', `${message} Ask the host to let you in later.`, { maximum });
   }
 
   /** The guest behind a guest-session cookie, as the caller of a request; null when the session is not live. */

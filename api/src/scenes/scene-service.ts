@@ -122,8 +122,10 @@ export class SceneService {
     const projects = await this.db.project.findMany({
       where: { OR: [{ ownerId: user.id }, { members: { some: { userId: user.id } } }] },
       orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+      include: { broadcasts: { where: { state: { in: ['starting', 'live', 'ending'] } }, select: { id: true }, take: 1 } },
     });
-    return projects.map(summary);
+    // A creator back on Projects (after checkout, in another tab) sees which show is still on air.
+    return projects.map((p) => ({ ...summary(p), live: p.broadcasts.length > 0 }));
   }
 
   /**

@@ -245,6 +245,9 @@ const refusalTitles: Record<string, string> = {
 
 function refusal(err: unknown): GuestPageStep {
   const error = apiErrorOf(err);
+  // A studio whose plan has no guests is not 'full': it never takes any.
+  if (error?.code === 'GUEST_LIMIT_REACHED' && (error.details as { maximum?: number } | undefined)?.maximum === 0)
+    return { kind: 'refused', title: 'This studio does not take guests', message: messageOf(err) };
   return { kind: 'refused', title: (error && refusalTitles[error.code]) ?? 'You cannot join right now', message: messageOf(err) };
 }
 

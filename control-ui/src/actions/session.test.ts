@@ -50,6 +50,8 @@ beforeEach(async () => {
       requests.push({ method: req.method ?? '', url: req.url ?? '', body });
       const canned = answers[`${req.method} ${req.url}`];
       if (canned) return sendJson(res, canned.status, canned.body);
+      // better-auth's get-session answers a signed-out browser 200 null.
+      if (req.url === '/api/auth/get-session') return sendJson(res, 200, signedIn ? { session: { id: 's1' }, user: { id: user.id } } : null);
       if (!signedIn) return sendJson(res, 401, { error: { code: 'UNAUTHENTICATED', message: 'You need to sign in first.' } });
       if (req.url === '/api/v1/users/current') return sendJson(res, 200, user);
       if (req.url === '/api/v1/users/settings') return sendJson(res, 200, settings);
@@ -75,6 +77,8 @@ describe('restoreSession (spec §4)', () => {
     signedIn = false;
     await restoreSession(createHttpClient({ baseUrl: server.baseUrl }), { search: '', pathname: '/', hash: '' });
     expect(useSessionStore.getState()).toMatchObject({ ready: true, loggedIn: false, user: null });
+    // Issue 52: signed out, only the session question is asked; nothing answers 401.
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /api/auth/get-session']);
     expect(useAppStore.getState().canvas).toEqual({ width: 1280, height: 720 });
   });
 

@@ -1,6 +1,7 @@
 import {
   authAckSchema,
   authRoutes,
+  authSessionAnswerSchema,
   getCurrentUserEndpoint,
   getSignInMethodsEndpoint,
   joinWaitlistEndpoint,
@@ -13,7 +14,7 @@ import {
 } from '@onair/protocol';
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
-import { DEFAULT_CANVAS, initialSignIn, useAppStore, useSessionStore, useUiStore, type SignInState } from '../stores/index.ts';
+import { DEFAULT_CANVAS, initialSignIn, useAppStore, useSessionStore, type SignInState } from '../stores/index.ts';
 import { PLATFORM_LOGIN_FAILED_NOTICE, partnerSignInWords, safeReturnPath, SIGNUP_DISABLED_NOTICE } from '../model/partner.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 
@@ -38,7 +39,6 @@ export async function loadAccount(client: HttpClient = httpClient): Promise<Curr
 function clearLocalSession(): void {
   useSessionStore.setState({ loggedIn: false, user: null, settings: null });
   useAppStore.setState({ userType: useAppStore.getInitialState().userType, canvas: { ...DEFAULT_CANVAS } });
-  useUiStore.setState({ accountSettingsPage: null });
 }
 
 export async function loadSignInMethods(client: HttpClient = httpClient): Promise<void> {
@@ -47,6 +47,19 @@ export async function loadSignInMethods(client: HttpClient = httpClient): Promis
     useSessionStore.setState({ methods });
   } catch {
     // Without the list the screen still offers the e-mail code, which every installation has.
+  }
+}
+
+/**
+ * Whether the browser holds a session, asked of the one route that answers a signed-out visitor with
+ * 200 (null): the account's own routes answer 401, which a signed-out landing or guest page should
+ * never produce (issue 52). When the question itself fails, the account routes are asked anyway.
+ */
+async function hasSession(client: HttpClient): Promise<boolean> {
+  try {
+    return (await client.getJson(authRoutes.getSession, { response: authSessionAnswerSchema })) !== null;
+  } catch {
+    return true;
   }
 }
 
@@ -61,11 +74,15 @@ export async function restoreSession(
   replaceUrl: (url: string) => void = (url) => window.history.replaceState(window.history.state, '', url),
 ): Promise<void> {
   const params = new URLSearchParams(location.search);
-  try {
-    await loadAccount(client);
-  } catch (err) {
+  if (await hasSession(client)) {
+    try {
+      await loadAccount(client);
+    } catch (err) {
+      clearLocalSession();
+      if (apiErrorOf(err)?.code === 'ACCOUNT_PENDING_DELETION') useSessionStore.setState({ pendingDeletion: true });
+    }
+  } else {
     clearLocalSession();
-    if (apiErrorOf(err)?.code === 'ACCOUNT_PENDING_DELETION') useSessionStore.setState({ pendingDeletion: true });
   }
   // A platform's sign-in came back without a session (partner spec §8 'platform login failure'), or
   // found no account while new ones join the waitlist.

@@ -4,7 +4,6 @@ import { setLanguage } from '../actions/app.ts';
 import { restoreSession } from '../actions/session.ts';
 import { useUiStore } from '../stores/index.ts';
 import { Toaster } from '../features/toasts/Toaster.tsx';
-import { AccountSettingsDialog } from '../features/account-settings/AccountSettingsDialog.tsx';
 
 /** Wraps every route: the overlays that can open over any screen live here, once. */
 export function RootLayout() {
@@ -16,7 +15,6 @@ export function RootLayout() {
   return (
     <>
       <Outlet />
-      <AccountSettingsDialog />
       <Toaster />
     </>
   );

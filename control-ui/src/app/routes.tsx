@@ -9,6 +9,7 @@ import { LoginPage } from '../pages/LoginPage.tsx';
 import { SignupPage, WaitlistPage } from '../pages/SignupPage.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { StudioPage } from '../pages/StudioPage.tsx';
+import { AccountSettingsPage } from '../features/account-settings/AccountSettingsPage.tsx';
 import { RecordingsPage } from '../features/recordings/RecordingsPage.tsx';
 import { TestModePage } from '../features/test-mode/TestModePage.tsx';
 import { AppLayout } from './AppLayout.tsx';
@@ -52,6 +53,9 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <HomePage /> },
           { path: 'admin', element: <AdminPage /> },
+          // Issue 52: Account Settings and Plan & Billing are pages that can be linked (and opened in a tab beside the studio).
+          { path: 'account', element: <AccountSettingsPage page="account" /> },
+          { path: 'account/plan', element: <AccountSettingsPage page="plan" /> },
           // Issue 19: a project's recordings, with duration, size and download.
           { path: 'projects/:projectId/recordings', element: <RecordingsPage /> },
           // Issue 39: the platforms' test mode, as the audience of the project's test-mode channels.

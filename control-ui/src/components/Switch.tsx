@@ -7,13 +7,15 @@ export interface SwitchProps {
   checked: boolean;
   onCheckedChange: (checked: boolean) => void;
   disabled?: boolean;
+  /** The element that says why it is off (a plan limit), read with the switch. */
+  'aria-describedby'?: string;
 }
 
-export function Switch({ label, checked, onCheckedChange, disabled }: SwitchProps) {
+export function Switch({ label, checked, onCheckedChange, disabled, 'aria-describedby': describedBy }: SwitchProps) {
   const id = useId();
   return (
     <span className={styles.field}>
-      <RadixSwitch.Root id={id} className={styles.root} checked={checked} onCheckedChange={onCheckedChange} disabled={disabled}>
+      <RadixSwitch.Root id={id} className={styles.root} checked={checked} onCheckedChange={onCheckedChange} disabled={disabled} aria-describedby={describedBy}>
         <RadixSwitch.Thumb className={styles.thumb} />
       </RadixSwitch.Root>
       <label htmlFor={id}>{label}</label>

@@ -1,4 +1,4 @@
-import { FolderOpen, Plus } from 'lucide-react';
+import { FolderOpen, Plus, Radio } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { createProject, followProjectList, loadProjects, loadSceneTemplates, selectSceneTemplate } from '../actions/projects.ts';
@@ -8,7 +8,7 @@ import { EmptyState } from '../components/EmptyState.tsx';
 import { Input } from '../components/FormField.tsx';
 import { Select } from '../components/Select.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
-import { useProjectsStore } from '../stores/index.ts';
+import { useProjectsStore, useSessionStore } from '../stores/index.ts';
 import styles from '../styles/Page.module.css';
 import home from './HomePage.module.css';
 import { SignedOutHome } from './SignedOutHome.tsx';
@@ -16,16 +16,21 @@ import { SignedOutHome } from './SignedOutHome.tsx';
 /** The studio home: the creator's projects, and a new one in one step. */
 export function HomePage() {
   const { status, projects, error, templates, selectedTemplate } = useProjectsStore();
-  useDocumentTitle(status === 'unauthenticated' ? 'Cloud streaming studio' : 'Projects');
+  const sessionReady = useSessionStore((s) => s.ready);
+  const loggedIn = useSessionStore((s) => s.loggedIn);
+  const signedOut = status === 'unauthenticated' || (sessionReady && !loggedIn);
+  useDocumentTitle(signedOut ? 'Cloud streaming studio' : 'Projects');
   const navigate = useNavigate();
   const nameId = useId();
   const templateId = useId();
   const [name, setName] = useState('');
   const [creating, setCreating] = useState(false);
+  // Issue 52: the projects and templates are a signed-in user's; a signed-out visitor is not asked for them (they would answer 401).
   useEffect(() => {
+    if (!sessionReady || !loggedIn) return;
     void loadProjects();
     void loadSceneTemplates();
-  }, []);
+  }, [sessionReady, loggedIn]);
   // Projects made or renamed in another tab or device appear here without a reload.
   const signedIn = status === 'ready';
   useEffect(() => (signedIn ? followProjectList() : undefined), [signedIn]);
@@ -39,7 +44,7 @@ export function HomePage() {
     if (project) void navigate(`/studio/${project.id}`);
   };
 
-  if (status === 'unauthenticated') return <SignedOutHome />;
+  if (signedOut) return <SignedOutHome />;
   return (
     <div className={styles.page}>
       <header className={styles.header}>
@@ -84,6 +89,11 @@ export function HomePage() {
               <li key={project.id}>
                 <Link className={home.project} to={`/studio/${project.id}`}>
                   <span>{project.name}</span>
+                  {project.live && (
+                    <span className={home.live} title="This project is broadcasting now">
+                      <Radio size={14} aria-hidden /> Live
+                    </span>
+                  )}
                   <span className={home.meta}>{project.resolution}</span>
                 </Link>
               </li>

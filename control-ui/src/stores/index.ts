@@ -76,7 +76,7 @@ export { DEFAULT_CANVAS, IS_MIRRORED_STORAGE_KEY, UserType } from './app-store.t
 export type { AppState, CanvasSize, OpenProject } from './app-store.ts';
 export type { ReadinessStatus, SystemState } from './system-store.ts';
 export type { Toast, ToastKind, ToastState } from './toast-store.ts';
-export type { AccountSettingsPage, UiState } from './ui-store.ts';
+export type { UiState } from './ui-store.ts';
 export type { BillingBusy, BillingState } from './billing-store.ts';
 export { browserStorage, writeBooleanFlag } from './browser-storage.ts';
 export { initialStudioState } from './studio-store.ts';

@@ -2,11 +2,7 @@ import { create } from 'zustand';
 import { DEFAULT_UI_LANGUAGE, isUiLanguage, LANGUAGE_STORAGE_KEY, type UiLanguage } from '../model/language.ts';
 import { browserStorage, type FlagStorage } from './browser-storage.ts';
 
-/** Spec §2: account settings open on one of two pages, or not at all. */
-export type AccountSettingsPage = 'account' | 'plan';
-
 export interface UiState {
-  accountSettingsPage: AccountSettingsPage | null;
   /** Partner spec §9: the interface language, read from local storage at start. */
   language: UiLanguage;
 }
@@ -22,5 +18,5 @@ export function storedLanguage(storage: FlagStorage | undefined = browserStorage
 }
 
 export function createUiStore(storage?: FlagStorage) {
-  return create<UiState>()(() => ({ accountSettingsPage: null, language: storedLanguage(storage) }));
+  return create<UiState>()(() => ({ language: storedLanguage(storage) }));
 }

@@ -12,6 +12,8 @@ export const projectSummarySchema = z.object({
   resolution: resolutionIdSchema,
   version: z.number().int().min(0),
   createdAt: z.iso.datetime(),
+  /** In the project list (issue 52): the project is on air now (a broadcast starting, live or in its post-roll). */
+  live: z.boolean().optional(),
 });
 export type ProjectSummary = z.infer<typeof projectSummarySchema>;
 

@@ -14,14 +14,13 @@ import {
   startMfaSetup,
   updateDisplayName,
 } from '../../actions/account.ts';
-import { closeAccountSettings } from '../../actions/account-settings.ts';
 import { loadDeletionStatus } from '../../actions/partner-deletion.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { canConfirmDelete, canSaveDisplayName } from '../../model/account.ts';
 import { usePartnerSettingsStore, useSessionStore } from '../../stores/index.ts';
-import dialog from './AccountSettingsDialog.module.css';
+import dialog from './AccountSettingsPage.module.css';
 import styles from './AccountPage.module.css';
 
 function Avatar({ user }: { user: CurrentUser }) {
@@ -484,11 +483,7 @@ export function AccountPage() {
       ) : (
         <EmptyState icon={<UserRound size={32} />} title="You are not signed in">
           <p>
-            Your name, e-mail and e-mail preferences appear here once you{' '}
-            <Link to="/login" onClick={closeAccountSettings}>
-              sign in
-            </Link>
-            .
+            Your name, e-mail and e-mail preferences appear here once you <Link to="/login">sign in</Link>.
           </p>
         </EmptyState>
       )}

@@ -5,7 +5,7 @@ import { askToCancel, changeCancellation, chooseInterval, loadBilling, openBilli
 import { Button } from '../../components/Button.tsx';
 import { CANCEL_LOSSES, formatBillingDate, formatPrice, offerOf, perMonth, yearlySavings } from '../../model/billing.ts';
 import { useBillingStore, useSessionStore } from '../../stores/index.ts';
-import dialogStyles from './AccountSettingsDialog.module.css';
+import dialogStyles from './AccountSettingsPage.module.css';
 import styles from './PlanPage.module.css';
 
 /** What each plan gives, in a creator's words (from the entitlements of spec §6). */

@@ -1,8 +1,8 @@
 import { destinationKinds, type DestinationTile } from '@onair/protocol';
-import { openAccountSettings } from '../../actions/account-settings.ts';
 import { closeDestinationPicker, pickDestination } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
+import { useOpenAccountSettings } from '../account-settings/use-open-account-settings.ts';
 import { Tooltip } from '../../components/Tooltip.tsx';
 import { useDestinationsStore } from '../../stores/index.ts';
 import styles from './Destinations.module.css';
@@ -21,6 +21,7 @@ export function AddDestinationPicker() {
   const offered = useDestinationsStore((s) => s.picker?.tiles ?? NO_TILES);
   // A newcomer without any account can go live at once: the one-click tiles come first.
   const tiles = [...offered.filter(isOneClick), ...offered.filter((t) => !isOneClick(t))];
+  const openAccountSettings = useOpenAccountSettings();
   const upgrade = () => {
     closeDestinationPicker();
     openAccountSettings('plan');

@@ -7,6 +7,7 @@ import { Select } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { encoderNotice, formatElapsed, streamLimitWarning } from '../../model/destinations.ts';
 import { useDestinationsStore, useStudioStore } from '../../stores/index.ts';
+import { RECORD_NOTE_ID, RecordNotInPlanNote } from './PlanLimitNotes.tsx';
 import styles from './Destinations.module.css';
 
 /** Go Live and End Broadcast, the broadcast timer, and the warning before the plan's stream limit. */
@@ -38,9 +39,11 @@ export function BroadcastControl() {
             checked={record && recordAllowed}
             disabled={!recordAllowed || goingLive}
             onCheckedChange={(on) => setBroadcastOptions({ record: on })}
+            aria-describedby={recordAllowed ? undefined : RECORD_NOTE_ID}
           />
           <Padding label="Pre-roll" value={preRoll} disabled={goingLive} onChange={(v) => setBroadcastOptions({ preRollSeconds: v })} />
           <Padding label="Post-roll" value={postRoll} disabled={goingLive} onChange={(v) => setBroadcastOptions({ postRollSeconds: v })} />
+          {!recordAllowed && <RecordNotInPlanNote />}
           {projectId && (
             <Link className={styles.recordingsLink} to={`/projects/${projectId}/recordings`}>
               Recordings

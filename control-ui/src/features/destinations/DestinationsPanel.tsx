@@ -13,6 +13,7 @@ import { DestinationFormDialog } from './DestinationFormDialog.tsx';
 import { DestinationRow } from './DestinationRow.tsx';
 import { LocalWatchPlayer } from './LocalWatchPlayer.tsx';
 import { RemoveDestinationDialog } from './RemoveDestinationDialog.tsx';
+import { DESTINATION_LIMIT_NOTE_ID, DestinationLimitNote } from './PlanLimitNotes.tsx';
 import styles from './Destinations.module.css';
 
 /**
@@ -31,6 +32,7 @@ export function DestinationsPanel({ projectId, children }: { projectId: string; 
   const error = useDestinationsStore((s) => s.error);
   const destinations = useDestinationsStore((s) => s.destinations);
   const limitReached = useDestinationsStore((s) => s.limit?.reached ?? false);
+  const maximum = useDestinationsStore((s) => s.limit?.maximum);
   // Which listed platforms are the one-machine stack's doubles (a string, so the selector stays stable).
   const testModeText = useDestinationsStore((s) => {
     const types = new Set(s.destinations.map((d) => d.type));
@@ -48,6 +50,7 @@ export function DestinationsPanel({ projectId, children }: { projectId: string; 
       onClick={openDestinationPicker}
       disabled={limitReached || status !== 'ready'}
       aria-disabled={limitReached}
+      aria-describedby={limitReached ? DESTINATION_LIMIT_NOTE_ID : undefined}
     >
       <Plus size={16} aria-hidden /> Add Destination
     </Button>
@@ -71,6 +74,7 @@ export function DestinationsPanel({ projectId, children }: { projectId: string; 
           )}
         </div>
       </div>
+      {limitReached && <DestinationLimitNote maximum={maximum} />}
       {status === 'error' && <p className={styles.formError}>{error}</p>}
       {status === 'ready' && destinations.length === 0 && <p className={styles.empty}>Add a destination to choose where your stream goes.</p>}
       {destinations.length > 0 && (

@@ -1,11 +1,17 @@
 import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { sourceDefaults, type Source } from '@onair/protocol';
 import { TooltipProvider } from '../../components/Tooltip.tsx';
 import { GuestsPanelView, GuestTileView } from './GuestsPanel.tsx';
 
-const render = (node: ReactNode) => renderToString(<TooltipProvider>{node}</TooltipProvider>);
+const render = (node: ReactNode) =>
+  renderToString(
+    <MemoryRouter>
+      <TooltipProvider>{node}</TooltipProvider>
+    </MemoryRouter>,
+  );
 
 const guest = { id: '0b6a1c3e-5d7f-4a9b-8c2d-3e4f5a6b7c8d', displayName: 'Ana', joinedAt: '2026-11-25T10:00:00.000Z', byRevokedLink: false };
 const tile = { mid: '4', participantId: '1c6a1c3e-5d7f-4a9b-8c2d-3e4f5a6b7c8d', userId: guest.id };
@@ -56,10 +62,15 @@ describe('Guests tab (spec §2, §4 "Guest tile")', () => {
     expect(render(<GuestsPanelView guests={[guest]} inviting role="host" invite={invite} />)).toContain('Back to guests');
   });
 
-  it('a Free host is told their plan has no guests; a guest of the room sees no invite at all', () => {
-    expect(render(<GuestsPanelView guests={[]} inviting={false} role="host" invite={{ ...invite, maximum: 0 }} />)).toContain(
-      'Your plan does not include guests. Premium lets up to 10 guests join.',
-    );
+  it('a Free host is told their plan has no guests, with Copy Guest Link off and an Upgrade; a guest of the room sees no invite at all', () => {
+    const free = render(<GuestsPanelView guests={[]} inviting={false} role="host" invite={{ ...invite, maximum: 0 }} />);
+    expect(free).toContain('Your plan does not include guests, so the guest link is off. Premium lets up to 10 guests join.');
+    const copyButton = (html: string) => /<button[^>]*>(?:(?!<button).)*Copy Guest Link<\/button>/.exec(html)?.[0] ?? '';
+    expect(copyButton(free)).toContain('disabled=""');
+    expect(copyButton(free)).toContain('aria-describedby="guest-limit-reason"');
+    expect(free).toContain('Upgrade');
+    // With guests in the plan the link works.
+    expect(copyButton(render(<GuestsPanelView guests={[]} inviting={false} role="host" invite={invite} />))).not.toContain('disabled');
     const html = render(<GuestsPanelView guests={[]} inviting={false} role="viewer" invite={invite} />);
     expect(html).not.toContain('Copy Guest Link');
     expect(html).toContain('No guests are in the studio.');

@@ -1,9 +1,9 @@
 import { Copy, HelpCircle, Link2, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { copyGuestLink, generateNewGuestLink } from '../../actions/guests.ts';
-import { openAccountSettings } from '../../actions/account-settings.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
+import { useOpenAccountSettings } from '../account-settings/use-open-account-settings.ts';
 import styles from './InviteGuestsPanel.module.css';
 
 /**
@@ -20,6 +20,9 @@ export interface InviteGuestsPanelProps {
 
 export function InviteGuestsPanel({ maximum, busy, isOwner, guests }: InviteGuestsPanelProps & { guests: number }) {
   const [learning, setLearning] = useState(false);
+  const openAccountSettings = useOpenAccountSettings();
+  // Issue 52: a plan without guests is known before any click: the link would only turn guests away.
+  const noGuests = maximum === 0;
   return (
     <section className={styles.invite} aria-label="Invite Guests">
       <div className={styles.heading}>
@@ -28,8 +31,8 @@ export function InviteGuestsPanel({ maximum, busy, isOwner, guests }: InviteGues
       </div>
       <p className={styles.lead}>Send your guest link to anyone you want on the show. They join from their browser, with no account.</p>
       {maximum === 0 ? (
-        <p className={styles.limit} role="note">
-          Your plan does not include guests. Premium lets up to 10 guests join.
+        <p className={styles.limit} role="note" id="guest-limit-reason">
+          Your plan does not include guests, so the guest link is off. Premium lets up to 10 guests join.
           {isOwner && (
             <Button variant="ghost" className={styles.upgrade} onClick={() => openAccountSettings('plan')}>
               Upgrade
@@ -44,10 +47,15 @@ export function InviteGuestsPanel({ maximum, busy, isOwner, guests }: InviteGues
         )
       )}
       <div className={styles.actions}>
-        <Button variant="primary" onClick={() => void copyGuestLink()} disabled={busy !== null}>
+        <Button
+          variant="primary"
+          onClick={() => void copyGuestLink()}
+          disabled={busy !== null || noGuests}
+          aria-describedby={noGuests ? 'guest-limit-reason' : undefined}
+        >
           <Copy size={16} aria-hidden /> Copy Guest Link
         </Button>
-        <Button onClick={() => void generateNewGuestLink()} disabled={busy !== null}>
+        <Button onClick={() => void generateNewGuestLink()} disabled={busy !== null || noGuests} aria-describedby={noGuests ? 'guest-limit-reason' : undefined}>
           <RefreshCw size={16} aria-hidden /> {busy === 'generate' ? 'Generating…' : 'Generate New Link'}
         </Button>
         <Button variant="ghost" onClick={() => setLearning(true)}>

@@ -1,8 +1,8 @@
 import { Link2, Unlink } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { AVATAR_TYPES, type EmailNotifications } from '@onair/protocol';
-import { openAccountSettings } from '../../actions/account-settings.ts';
 import { connectPlatform, disconnectLoginMethod, removeAvatar, saveEmailNotifications, savePersonalInfo, uploadAvatar } from '../../actions/partner.ts';
+import { Link } from 'react-router';
 import { Button } from '../../components/Button.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { DeleteAccountSection } from '../partner-account-deletion/DeleteAccountSection.tsx';
@@ -106,7 +106,7 @@ export function LoginAndSecurity() {
       </p>
       <p className={styles.muted}>Two-step verification is {user?.twoFactorEnabled ? 'on' : 'off'}.</p>
       <div>
-        <Button onClick={() => openAccountSettings('account')}>Change e-mail, phone or two-step verification</Button>
+        <Link to="/account">Change e-mail, phone or two-step verification</Link>
       </div>
       <DeleteAccountSection />
     </div>

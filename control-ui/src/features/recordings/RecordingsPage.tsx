@@ -65,7 +65,7 @@ function RecordingRow({ recording: r }: { recording: Recording }) {
             <span>{r.durationSeconds === null ? 'Finishing…' : formatDuration(r.durationSeconds)}</span>
           )}
           <span>{formatBytes(r.sizeBytes)}</span>
-          {r.expiresAt && <span>Deleted {formatDate(r.expiresAt)}</span>}
+          {r.expiresAt && <span>{deletionWords(r.expiresAt, Date.now())}</span>}
         </span>
       </div>
       <div className={styles.actions}>
@@ -101,6 +101,14 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
   if (bytes < 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
   return `${(bytes / (1024 * 1024 * 1024)).toFixed(2)} GB`;
+}
+
+/**
+ * The retention job deletes a recording after expiresAt: a date to come reads 'Kept until …'
+ * (issue 52: 'Deleted Jan 6, 2027' read as done); one passed, still listed, is about to go.
+ */
+export function deletionWords(expiresAt: string, now: number): string {
+  return new Date(expiresAt).getTime() > now ? `Kept until ${formatDate(expiresAt)}` : 'Being deleted (its time is up)';
 }
 
 function formatDate(iso: string): string {

@@ -1,16 +1,17 @@
 import { CircleHelp, CircleUserRound, CreditCard, ExternalLink, LogIn, LogOut, Settings } from 'lucide-react';
 import { useNavigate } from 'react-router';
-import { openAccountSettings } from '../../actions/account-settings.ts';
 import { signOut } from '../../actions/session.ts';
 import { IconButton } from '../../components/IconButton.tsx';
 import { Menu, MenuItem, MenuLabel, MenuLinkItem, MenuSeparator } from '../../components/Menu.tsx';
 import { helpLinks } from '../../config/help-links.ts';
 import { useSessionStore } from '../../stores/index.ts';
+import { useOpenAccountSettings } from '../account-settings/use-open-account-settings.ts';
 import styles from './UserMenu.module.css';
 
-/** Spec §2: Account Settings and Plan & Billing (one dialog, two pages), then help links; sign in or out. */
+/** Spec §2: Account Settings and Plan & Billing (two pages; from the studio, in a new tab), then help links; sign in or out. */
 export function UserMenu() {
   const navigate = useNavigate();
+  const openAccountSettings = useOpenAccountSettings();
   const user = useSessionStore((s) => s.user);
   const icon = user?.avatar ? <img className={styles.avatar} src={user.avatar} alt="" /> : <CircleUserRound size={20} aria-hidden />;
   return (
