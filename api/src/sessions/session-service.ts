@@ -1,11 +1,11 @@
 import type { Redis } from 'ioredis';
 import {
   OnAirError,
+  queues,
   SESSION_OWNER_FRESH_MS,
   sessionCommandSchema,
   sessionKeys,
   sessionOwnerSchema,
-  SESSIONS_QUEUE,
   type PlanOutput,
   type SessionCommand,
   type SessionJob,
@@ -33,7 +33,7 @@ export class SessionService implements SessionControl {
     private readonly box: SecretBox | undefined,
     private readonly logger: Logger,
   ) {
-    this.jobs = new BullQueue<SessionJob>(redis, SESSIONS_QUEUE, { connection: 'shared' });
+    this.jobs = new BullQueue(redis, queues.sessions, { connection: 'shared' });
   }
 
   async open(projectId: string): Promise<SessionStatus> {
