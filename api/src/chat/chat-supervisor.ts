@@ -10,9 +10,9 @@ import { chatKeys } from './keys.ts';
 import { chatSendCommandSchema, type ChatService } from './chat-service.ts';
 import type { ChatStore } from './chat-store.ts';
 import type { EventsStore } from '../events/events-store.ts';
-import { ChatSendError, type ChatConnector, type ConnectorContext } from './connectors/connector.ts';
+import { ChatSendError, type ChatConnector, type ConnectorContext } from '../platforms/chat-connector.ts';
 import { FacebookChatConnector } from './connectors/facebook-chat.ts';
-import { TwitchChatConnector } from './connectors/twitch-chat.ts';
+import { TwitchChatConnector } from '../platforms/twitch-chat.ts';
 import { YouTubeChatConnector } from './connectors/youtube-chat.ts';
 
 const CURSOR_TTL_SECONDS = 6 * 3600;

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { CHATBOT_EVENTS_CHANNEL, eventChannels, liveEventDataSchema, type EventPlatform, type LiveEvent, type EventServerMessage } from '@onair/protocol';
 import type { Db, LiveEvent as LiveEventRow } from '@onair/db';
 import type { Logger } from '@onair/runtime';
-import type { InboundEvent } from './twitch-events.ts';
+import type { InboundEvent } from '../platforms/inbound.ts';
 import type { AlertsService } from './alerts-service.ts';
 
 /** A stored event as the studio receives it. */

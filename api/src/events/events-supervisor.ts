@@ -9,7 +9,7 @@ import { facebookSettingsSchema, type EventPlatform } from '@onair/protocol';
 import { TwitchEventSubConnector } from './eventsub-connector.ts';
 import type { EventsStore } from './events-store.ts';
 import { FacebookReactionsConnector } from './facebook-reactions.ts';
-import type { InboundEvent } from './twitch-events.ts';
+import type { InboundEvent } from '../platforms/inbound.ts';
 
 export const eventsKeys = {
   owner: (destinationId: string) => `onair:events:owner:${destinationId}`,
