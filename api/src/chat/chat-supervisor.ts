@@ -43,7 +43,7 @@ export interface ChatSupervisorDeps {
 }
 
 /**
- * Runs the chat connectors this api replica owns. Every CHAT_SUPERVISE_MS it reads which
+ * Runs the chat connectors this api replica owns. Every PLATFORM_SUPERVISE_MS it reads which
  * destinations of live broadcasts have a platform chat, renews its leases on those it runs, takes
  * free ones (another replica's that lapsed included: that is the failover) and stops what it lost
  * or what is no longer live. Sends for its connectors arrive on its own Redis channel.
@@ -54,7 +54,7 @@ export class ChatSupervisor {
   constructor(private readonly deps: ChatSupervisorDeps) {
     this.reconciler = new LeasedReconciler({
       lease: deps.lease,
-      everyMs: deps.config.CHAT_SUPERVISE_MS,
+      everyMs: deps.config.PLATFORM_SUPERVISE_MS,
       logger: deps.logger,
       what: 'chat supervision',
       parts: {
@@ -168,7 +168,7 @@ export class ChatSupervisor {
 
   private async saveState(destinationId: string, run: Running): Promise<void> {
     const value = JSON.stringify({ state: run.state, ...(run.error ? { error: run.error } : {}) });
-    await this.deps.redis.set(chatKeys.state(destinationId), value, 'PX', this.deps.config.CHAT_OWNER_LEASE_MS * 3).catch(() => undefined);
+    await this.deps.redis.set(chatKeys.state(destinationId), value, 'PX', this.deps.config.PLATFORM_OWNER_LEASE_MS * 3).catch(() => undefined);
   }
 
   private async onSend(raw: string): Promise<void> {
