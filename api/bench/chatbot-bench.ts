@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       TWITCH_CHAT_URL: irc.wsUrl,
       CHATBOT_TWITCH_USER_ID: BOT_ID,
       CHATBOT_TWITCH_TOKEN: twitch.issueAccessToken(),
-      CHAT_SUPERVISE_MS: '200',
+      PLATFORM_SUPERVISE_MS: '200',
       CHAT_CONNECTORS: 'false',
       EVENTS_CONNECTORS: 'false',
     },

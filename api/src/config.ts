@@ -17,6 +17,7 @@ import { uploadsConfigShape } from './uploads/config.ts';
 import { recordingsConfigShape } from './recordings/config.ts';
 import { chatbotConfigShape } from './chatbot/config.ts';
 import { ingestConfigShape } from './ingest/config.ts';
+import { leasesConfigShape, leasesEnvFormerNames } from './leases/config.ts';
 
 /** Every environment variable the api reads, with its default. The README's table mirrors this. */
 const configSchema = z.object({
@@ -86,6 +87,7 @@ const configSchema = z.object({
   ...destinationsConfigShape,
   ...ingestConfigShape,
   ...billingConfigShape,
+  ...leasesConfigShape,
   ...chatConfigShape,
   ...eventsConfigShape,
   ...uploadsConfigShape,
@@ -94,8 +96,14 @@ const configSchema = z.object({
 
 export type ApiConfig = z.infer<typeof configSchema>;
 
+/** Variables that were renamed, by new name: the former name is read when the new one is not set. */
+const FORMER_NAMES: Record<string, string> = { ...leasesEnvFormerNames };
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
-  const parsed = configSchema.safeParse(env);
+  const renamed = Object.fromEntries(
+    Object.entries(FORMER_NAMES).flatMap(([name, former]) => (env[name] === undefined && env[former] !== undefined ? [[name, env[former]]] : [])),
+  );
+  const parsed = configSchema.safeParse({ ...env, ...renamed });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid api configuration: ${problems}`);

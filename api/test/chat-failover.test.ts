@@ -52,8 +52,8 @@ async function startApi(): Promise<ApiProcess> {
       ...chatDoublesEnv(doubles),
       ...FAST_CHAT_ENV,
       // The lease and supervision of production: the takeover is measured as it would happen there.
-      CHAT_OWNER_LEASE_MS: '5000',
-      CHAT_SUPERVISE_MS: '1000',
+      PLATFORM_OWNER_LEASE_MS: '5000',
+      PLATFORM_SUPERVISE_MS: '1000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

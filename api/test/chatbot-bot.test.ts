@@ -64,8 +64,8 @@ beforeAll(async () => {
     CHATBOT_TWITCH_USER_ID: BOT_ID,
     CHATBOT_TWITCH_LOGIN: 'onairbot',
     CHATBOT_TWITCH_TOKEN: twitch.issueAccessToken(),
-    CHAT_SUPERVISE_MS: '200',
-    CHAT_OWNER_LEASE_MS: '2000',
+    PLATFORM_SUPERVISE_MS: '200',
+    PLATFORM_OWNER_LEASE_MS: '2000',
     CHAT_TWITCH_RECONNECT_MS: '300',
     // Twitch is asked whether the channel is live five times a second here (a minute by default).
     CHATBOT_LIVE_POLL_MS: '200',

@@ -56,8 +56,8 @@ async function startApi(): Promise<ApiProcess> {
       CHATBOT_TWITCH_LOGIN: 'onairbot',
       CHATBOT_TWITCH_TOKEN: twitch.issueAccessToken(),
       // The lease and supervision of production: the takeover is measured as it would happen there.
-      CHAT_OWNER_LEASE_MS: '5000',
-      CHAT_SUPERVISE_MS: '1000',
+      PLATFORM_OWNER_LEASE_MS: '5000',
+      PLATFORM_SUPERVISE_MS: '1000',
       EVENTS_CONNECTORS: 'false',
       CHAT_CONNECTORS: 'false',
     },

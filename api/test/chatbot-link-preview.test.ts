@@ -119,8 +119,8 @@ beforeAll(async () => {
     CHATBOT_TWITCH_TOKEN: twitch.issueAccessToken(),
     CHATBOT_PREVIEW_ALLOWED_HOSTS: `pages.test:${port}`,
     EGRESS_DNS_SERVERS: dns.server,
-    CHAT_SUPERVISE_MS: '200',
-    CHAT_OWNER_LEASE_MS: '2000',
+    PLATFORM_SUPERVISE_MS: '200',
+    PLATFORM_OWNER_LEASE_MS: '2000',
     CHAT_TWITCH_RECONNECT_MS: '300',
     CHATBOT_TICK_MS: '3600000',
   };

@@ -9,7 +9,7 @@ import { isolatedRedisUrl } from '@onair/embedded/test-services';
 import {
   participantSignalSchema,
   serverMessageSchema,
-  SESSIONS_QUEUE,
+  queues,
   sessionKeys,
   signalingChannels,
   workerSignalSchema,
@@ -97,7 +97,7 @@ describe('room signaling', () => {
     const participantId = (joined as { participantId: string }).participantId;
 
     // The join queued the session (its job id is the project id) with the document snapshot.
-    const queue = new Queue(SESSIONS_QUEUE, { connection: listener });
+    const queue = new Queue(queues.sessions.name, { connection: listener });
     await expect.poll(async () => (await queue.getJob(projectId))?.id, { timeout: 5000 }).toBe(projectId);
     expect(await listener.hexists(sessionKeys.document(projectId), 'document')).toBe(1);
 
@@ -143,7 +143,7 @@ describe('room signaling', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     const takerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
     const taker = new Worker(
-      SESSIONS_QUEUE,
+      queues.sessions.name,
       async (job) => {
         if (job.id === projectId) await held;
       },
@@ -180,7 +180,7 @@ describe('room signaling', () => {
     studio.send({ type: 'room.join', projectId });
     const joined = await studio.next('room.joined');
     const participantId = (joined as { participantId: string }).participantId;
-    const queue = new Queue(SESSIONS_QUEUE, { connection: listener });
+    const queue = new Queue(queues.sessions.name, { connection: listener });
     const received: WorkerSignal[] = [];
     const worker = listener.duplicate();
     await worker.subscribe(signalingChannels.toWorker(projectId));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANVAS, SCHEDULED_BROADCASTS_QUEUE, sessionKeys, type BroadcastView, type ScheduledBroadcast, type SceneDocument } from '@onair/protocol';
+import { CANVAS, queues, sessionKeys, type BroadcastView, type ScheduledBroadcast, type SceneDocument } from '@onair/protocol';
 import { createLogger, SecretBox } from '@onair/runtime';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import { loadConfig } from '../src/config.ts';
@@ -176,7 +176,7 @@ describe('scheduled video broadcasts', () => {
     const later = new Date(Date.now() + 3600_000).toISOString();
     const { id } = (await call(api, host, 'POST', `/api/v1/projects/${projectId}/scheduled-broadcasts`, { uploadId: videoId, startAt: later }))
       .body as ScheduledBroadcast;
-    const bull = new Queue(SCHEDULED_BROADCASTS_QUEUE, { connection: new Redis(testRedisUrl(), { maxRetriesPerRequest: null }), prefix });
+    const bull = new Queue(queues.scheduledBroadcasts.name, { connection: new Redis(testRedisUrl(), { maxRetriesPerRequest: null }), prefix });
     try {
       expect(await bull.getJob(`${id}-start`)).toBeTruthy();
       expect((await call(api, host, 'DELETE', `/api/v1/projects/${projectId}/scheduled-broadcasts/${id}`)).status).toBe(204);

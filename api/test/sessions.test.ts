@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sceneDocumentSchema, sessionJobSchema, sessionKeys, sessionStatusSchema, SESSIONS_QUEUE, type SceneDocument } from '@onair/protocol';
+import { sceneDocumentSchema, sessionJobSchema, sessionKeys, sessionStatusSchema, queues, type SceneDocument } from '@onair/protocol';
 import { SecretBox } from '@onair/runtime';
 import { call, createTestUser, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
@@ -36,7 +36,7 @@ describe('studio sessions', () => {
     expect(opened.status).toBe(202);
     expect(sessionStatusSchema.parse(opened.body)).toMatchObject({ projectId: doc.projectId, state: 'waiting', workerId: null });
     await call(api, alice, 'POST', path);
-    const waiting = await api.redis.lrange(`bull:${SESSIONS_QUEUE}:wait`, 0, -1);
+    const waiting = await api.redis.lrange(`bull:${queues.sessions.name}:wait`, 0, -1);
     expect(waiting.filter((id) => id === doc.projectId)).toHaveLength(1);
 
     // The worker's copy of the document is there before any worker takes the session.
@@ -45,12 +45,12 @@ describe('studio sessions', () => {
     const closed = await call(api, alice, 'DELETE', path);
     expect(closed.status).toBe(200);
     expect(sessionStatusSchema.parse((await call(api, alice, 'GET', path)).body).state).toBe('stopped');
-    expect(await api.redis.lrange(`bull:${SESSIONS_QUEUE}:wait`, 0, -1)).not.toContain(doc.projectId);
+    expect(await api.redis.lrange(`bull:${queues.sessions.name}:wait`, 0, -1)).not.toContain(doc.projectId);
   });
 
   it('tells the workers a session will need the vertical canvas when an enabled destination takes it (admission, issue 20)', async () => {
     const premium = await createTestUser(api, { plan: 'Premium' });
-    const jobOf = async (projectId: string) => sessionJobSchema.parse(JSON.parse((await api.redis.hget(`bull:${SESSIONS_QUEUE}:${projectId}`, 'data'))!));
+    const jobOf = async (projectId: string) => sessionJobSchema.parse(JSON.parse((await api.redis.hget(`bull:${queues.sessions.name}:${projectId}`, 'data'))!));
     const wide = await newProject(premium);
     await call(api, premium, 'POST', `/api/v1/projects/${wide.projectId}/destinations`, {
       type: 'CustomRTMP',

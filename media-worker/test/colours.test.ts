@@ -29,7 +29,7 @@ import {
   renderPlanSchema,
   sceneToRenderPlan,
   sessionKeys,
-  SESSIONS_QUEUE,
+  queues,
   type OfferedTrack,
   type PlanInput,
   type RenderPlan,
@@ -565,7 +565,7 @@ describe('a web page (a real render worker and media worker)', () => {
         },
       ];
       const key = secretKey();
-      const queue = new Queue(SESSIONS_QUEUE, { connection: redis });
+      const queue = new Queue(queues.sessions.name, { connection: redis });
       await queueSession(queue, redis, doc, { box: new SecretBox(secrets), outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/live`, key }] });
       await queue.close();
       const read = await outputPatches(rtmp.url(key), async () => true, PAGE_PATCHES);

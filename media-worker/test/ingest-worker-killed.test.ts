@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
 import { isolatedRedisUrl } from '@onair/embedded/test-services';
-import { ingestFeedSchema, ingestKeys, INGEST_APPLICATION, newProjectDocument, SESSIONS_QUEUE, type IngestPublish } from '@onair/protocol';
+import { ingestFeedSchema, ingestKeys, INGEST_APPLICATION, newProjectDocument, queues, type IngestPublish } from '@onair/protocol';
 import {
   descendantsOf,
   describeProcesses,
@@ -40,7 +40,7 @@ let encoder: ChildProcess | undefined;
 beforeAll(async () => {
   redisUrl = await isolatedRedisUrl();
   redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  queue = new Queue(SESSIONS_QUEUE, { connection: redis });
+  queue = new Queue(queues.sessions.name, { connection: redis });
   dir = await mkdtemp(join(tmpdir(), 'onair-ingest-kill-'));
   ingest = await startRtmpServer({ dir: join(dir, 'nginx'), application: INGEST_APPLICATION });
 });

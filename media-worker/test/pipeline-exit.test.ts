@@ -19,7 +19,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@onair/embedded';
 import { isolatedRedisUrl } from '@onair/embedded/test-services';
-import { newProjectDocument, renderPlanSchema, sessionKeys, SESSIONS_QUEUE, sourceDefaults, type SceneDocument } from '@onair/protocol';
+import { newProjectDocument, renderPlanSchema, sessionKeys, queues, sourceDefaults, type SceneDocument } from '@onair/protocol';
 import { SecretBox } from '@onair/runtime';
 import { startWorkerProcess, type WorkerUnderTest } from '@onair/runtime/testkit';
 import { HEIGHT, useSharedFixture, WIDTH } from './helpers/session-fixture.ts';
@@ -99,7 +99,7 @@ describe('a media worker killed with -9', () => {
   beforeAll(async () => {
     redisUrl = await isolatedRedisUrl();
     redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    queue = new Queue(SESSIONS_QUEUE, { connection: redis });
+    queue = new Queue(queues.sessions.name, { connection: redis });
     const key = SecretBox.generateKey();
     box = new SecretBox(key);
     process.env.SECRETS_KEY = key;

@@ -2,7 +2,8 @@
 // on the real Redis and push to a real nginx-rtmp destination. A worker killed with -9 loses its
 // session to the other worker, which goes live again with the same scene; a worker told to stop
 // (SIGTERM) keeps its live session while taking no new one. A worker refuses a session its
-// admission model has no room for, and another takes it.
+// admission model has no room for, and another takes it. A job that breaks the queue's contract
+// fails without stopping the worker.
 import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -24,7 +25,7 @@ import {
   SESSION_BASE_CORES,
   sessionCost,
   sessionKeys,
-  SESSIONS_QUEUE,
+  queues,
   workerHeartbeatSchema,
   workerRegistryKeys,
   type SceneDocument,
@@ -84,7 +85,7 @@ describe('session placement across media workers', () => {
   beforeAll(async () => {
     redisUrl = await isolatedRedisUrl();
     redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    queue = new Queue(SESSIONS_QUEUE, { connection: redis });
+    queue = new Queue(queues.sessions.name, { connection: redis });
     const key = SecretBox.generateKey();
     box = new SecretBox(key);
     process.env.SECRETS_KEY = key;
@@ -304,6 +305,28 @@ describe('session placement across media workers', () => {
     // Ended, not queued for another worker: nobody was in it.
     expect(await queue.getJob(doc.projectId)).toBeUndefined();
     expect(await owner(doc.projectId)).toBeUndefined();
+  });
+
+  it('fails a session job that breaks the queue contract, for good, and goes on placing sessions', async () => {
+    // Issue 55: the consumer parsed with a throwing parse, which ended its fetch loop: that worker took no session again.
+    const worker = await startWorker({ DRAIN_GRACE_MS: '60000' });
+    const bad = await queue.add('session', { projectId: 'not-a-project', requestedAt: 'yesterday' }, { jobId: `bad-${randomUUID()}`, attempts: 3 });
+    const failed = await waitFor(
+      'the malformed job to fail',
+      async () => {
+        const job = await queue.getJob(bad.id ?? '');
+        return job && (await job.getState()) === 'failed' ? job : undefined;
+      },
+      20_000,
+      100,
+    );
+    expect(failed.failedReason).toMatch(/^JOB_INVALID: invalid sessions job: projectId, requestedAt$/);
+    expect(failed.attemptsMade).toBeLessThanOrEqual(1);
+    const doc = projectDocument();
+    await queueSession(queue, redis, doc);
+    expect((await waitFor('the next session to be placed', () => owner(doc.projectId), 20_000, 50)).workerId).toBe(worker.id);
+    await failed.remove();
+    expect((await worker.stop()).code).toBe(0);
   });
 
   it('ends a session with nobody in it and nothing going out, giving its room back', async () => {

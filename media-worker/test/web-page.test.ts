@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
 import { isolatedRedisUrl } from '@onair/embedded/test-services';
-import { newProjectDocument, sceneToRenderPlan, sessionKeys, SESSIONS_QUEUE, type SceneDocument, type Source } from '@onair/protocol';
+import { newProjectDocument, sceneToRenderPlan, sessionKeys, queues, type SceneDocument, type Source } from '@onair/protocol';
 import { SecretBox } from '@onair/runtime';
 import { startWorkerProcess, type WorkerUnderTest } from '@onair/runtime/testkit';
 import { createInputResolver } from '../src/placement/input-resolver.ts';
@@ -134,7 +134,7 @@ describe('a web-page source in the program', () => {
     const logo = placements.find((p) => p.inputId === doc.sources[0]!.id)!;
 
     const streamKey = secretKey();
-    const queue = new Queue(SESSIONS_QUEUE, { connection: redis });
+    const queue = new Queue(queues.sessions.name, { connection: redis });
     await queueSession(queue, redis, doc, {
       box: new SecretBox(key),
       outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }],

@@ -22,7 +22,7 @@ import {
   newProjectDocument,
   participantSignalSchema,
   sessionKeys,
-  SESSIONS_QUEUE,
+  queues,
   signalingChannels,
   type OfferedTrack,
   type ParticipantSignal,
@@ -74,7 +74,7 @@ describe('signaling follows a session to its new worker', () => {
     redisUrl = await isolatedRedisUrl();
     redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
     listener = new Redis(redisUrl);
-    queue = new Queue(SESSIONS_QUEUE, { connection: redis });
+    queue = new Queue(queues.sessions.name, { connection: redis });
     sealKey = SecretBox.generateKey();
     process.env.SECRETS_KEY = sealKey;
     process.env.WORKER_CORES = '2';

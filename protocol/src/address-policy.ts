@@ -173,10 +173,6 @@ export function classifyIp(ip: string): AddressClass | null {
   return null;
 }
 
-export function isPublicIp(ip: string): boolean {
-  return classifyIp(ip) === 'public';
-}
-
 /** The result of checking where a URL points before any name is resolved. */
 export type UrlTargetCheck =
   | { ok: true; url: URL; host: string; port: number /** the host when it is an IP literal */; ip: string | null }

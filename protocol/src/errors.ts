@@ -228,6 +228,8 @@ export const errorCatalogue = {
   /** The giveaway was drawn or cancelled already. */
   CHATBOT_RAFFLE_CLOSED: { status: 409, fault: 'user', message: 'This giveaway is over already.' },
   INTERNAL: { status: 500, fault: 'service', message: 'Something went wrong on our side.' },
+  /** A job whose payload does not parse with its queue's schema (protocol queues.ts): refused by the producer, failed by the consumer. */
+  JOB_INVALID: { status: 500, fault: 'service', message: 'A background job was not valid.' },
   DEPENDENCY_UNAVAILABLE: { status: 503, fault: 'service', message: 'A service OnAir depends on is unavailable.' },
   /** The OAuth provider failed the exchange (bad client configuration, provider error). */
   OAUTH_FAILED: { status: 502, fault: 'service', message: 'Sign-in with that provider did not work. Try again or use your e-mail.' },

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { workerKindSchema } from './workers.ts';
 
 export const dependencyCheckSchema = z.object({
   ok: z.boolean(),
@@ -20,11 +19,3 @@ export type Readiness = z.infer<typeof readinessSchema>;
 
 export const livenessSchema = z.object({ ok: z.literal(true), uptimeSeconds: z.number() });
 export type Liveness = z.infer<typeof livenessSchema>;
-
-export const workerSummarySchema = z.object({
-  id: z.string(),
-  kind: workerKindSchema,
-  state: z.enum(['running', 'draining']),
-  host: z.string(),
-  lastSeenAt: z.iso.datetime(),
-});

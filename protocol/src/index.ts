@@ -3,6 +3,7 @@ export * from './text.ts';
 export * from './address-policy.ts';
 export * from './channel-permissions.ts';
 export * from './workers.ts';
+export * from './queues.ts';
 export * from './health.ts';
 export * from './http/index.ts';
 export * from './plans.ts';

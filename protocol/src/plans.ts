@@ -104,8 +104,6 @@ export const resolutions: Record<ResolutionId, Resolution> = {
   '1080p': { id: '1080p', width: 1920, height: 1080, fps: 30, entitlement: '1080p30fps' },
 };
 
-export const DEFAULT_RESOLUTION: ResolutionId = '720p';
-
 export function isResolutionAllowed(entitlements: Entitlements, id: ResolutionId): boolean {
   const needed = resolutions[id].entitlement;
   return needed === null || isEnabled(entitlements, needed);

@@ -64,3 +64,10 @@ export function unsafeTextMessage(where: string, found: UnsafeText): string {
       return `The request ${at} is nested more than ${MAX_DEPTH} levels deep.`;
   }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a value is a UUID in its usual spelling (any case): an id from a path is checked before it reaches a query or a key. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}

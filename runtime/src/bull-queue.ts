@@ -1,12 +1,10 @@
 import { Queue, QueueEvents, UnrecoverableError, Worker, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { z } from 'zod';
+import { OnAirError, type QueueContract } from '@onair/protocol';
 
-export interface BullQueueOptions<T> {
+export interface BullQueueOptions {
   /** The key prefix in Redis (BullMQ's 'bull' when absent); tests give each file its own. */
   prefix?: string | undefined;
-  /** Every job's payload is parsed with it before the processor sees it. */
-  schema?: z.ZodType<T> | undefined;
   /**
    * 'own' (the default): each part (queue, worker, events) opens a connection of its own on first
    * use, BullMQ-capable (maxRetriesPerRequest: null), and close() quits them. 'shared': the queue
@@ -34,10 +32,12 @@ export interface WorkSettings<T, R> {
 export type JobProcessor<T, R> = (data: T, job: Job<T, R>, token: string | undefined, signal: AbortSignal | undefined) => Promise<R>;
 
 /**
- * One BullMQ queue of the project, with its connection, prefix and payload schema decided in one
- * place: the queue, its worker and its events are made on first use (a process that never uses a
- * queue holds no connection for it), and close() closes whatever was made, once however often it
- * is called.
+ * One BullMQ queue of the project, with its connection and prefix decided in one place and its
+ * name and payload schema taken from its contract in protocol (queues.ts), so that producer and
+ * consumer hold the same one: a job is parsed when added (JOB_INVALID when it does not parse) and
+ * again when taken. The queue, its worker and its events are made on first use (a process that
+ * never uses a queue holds no connection for it), and close() closes whatever was made, once
+ * however often it is called.
  */
 export class BullQueue<T, R = unknown> {
   private producer: Queue | null = null;
@@ -46,11 +46,15 @@ export class BullQueue<T, R = unknown> {
   private readonly owned: Redis[] = [];
   private closing: Promise<void> | null = null;
 
+  readonly name: string;
+
   constructor(
     private readonly redis: Redis,
-    readonly name: string,
-    private readonly options: BullQueueOptions<T> = {},
-  ) {}
+    private readonly contract: QueueContract<T>,
+    private readonly options: BullQueueOptions = {},
+  ) {
+    this.name = contract.name;
+  }
 
   private partOptions(): { connection: Redis; prefix?: string } {
     let connection = this.redis;
@@ -67,8 +71,24 @@ export class BullQueue<T, R = unknown> {
     return this.producer;
   }
 
-  add(name: string, data: T, options?: JobsOptions): Promise<Job> {
-    return this.queue.add(name, data, options);
+  /** Adds a job whose payload parses with the queue's schema; throws OnAirError JOB_INVALID (nothing added) otherwise. */
+  async add(name: string, data: T, options?: JobsOptions): Promise<Job> {
+    return this.queue.add(name, this.produce(data), options);
+  }
+
+  /** Replaces a job's payload, parsed as `add` parses it. */
+  async updateData(job: Job, data: T): Promise<void> {
+    await job.updateData(this.produce(data));
+  }
+
+  /**
+   * A job's payload parsed with the queue's schema, or an UnrecoverableError (code JOB_INVALID in
+   * its message) to fail the job with: BullMQ then never retries it.
+   */
+  parse(job: Job): { ok: true; data: T } | { ok: false; error: UnrecoverableError } {
+    const parsed = this.contract.schema.safeParse(job.data);
+    if (parsed.success) return { ok: true, data: parsed.data };
+    return { ok: false, error: new UnrecoverableError(`JOB_INVALID: invalid ${this.name} job: ${issuePaths(parsed.error.issues)}`) };
   }
 
   /**
@@ -76,11 +96,9 @@ export class BullQueue<T, R = unknown> {
    * that does not parse fails for good, never retried); a failed job is told to `onFailed`.
    */
   work(processor: JobProcessor<T, R>, settings: WorkSettings<T, R> & { concurrency: number }): Worker<T, R> {
-    const schema = this.options.schema;
     return this.worker(async (job, token, signal) => {
-      if (!schema) return processor(job.data, job, token, signal);
-      const parsed = schema.safeParse(job.data);
-      if (!parsed.success) throw new UnrecoverableError(`invalid ${this.name} job: ${parsed.error.issues.map((i) => i.path.join('.') || '(root)').join(', ')}`);
+      const parsed = this.parse(job);
+      if (!parsed.ok) throw parsed.error;
       return processor(parsed.data, job, token, signal);
     }, settings);
   }
@@ -88,7 +106,7 @@ export class BullQueue<T, R = unknown> {
   /**
    * A worker that runs nothing by itself (BullMQ's manual mode): the caller fetches each job with
    * `getNextJob` and decides whether to keep it (admission before a session starts). Its stalled
-   * check is started here; the payloads are the caller's to parse.
+   * check is started here; the caller parses each job with `parse` and fails the ones that do not.
    */
   async fetcher(settings: Omit<WorkSettings<T, R>, 'concurrency' | 'onFailed'>): Promise<Worker<T, R>> {
     const worker = this.worker(null, { ...settings, autorun: false });
@@ -121,6 +139,17 @@ export class BullQueue<T, R = unknown> {
     return this.listener;
   }
 
+  private produce(data: T): T {
+    const parsed = this.contract.schema.safeParse(data);
+    if (!parsed.success) {
+      throw new OnAirError('JOB_INVALID', `A job of the ${this.name} queue was not added: ${issuePaths(parsed.error.issues)} not valid.`, {
+        queue: this.name,
+        issues: parsed.error.issues,
+      });
+    }
+    return parsed.data;
+  }
+
   /**
    * Closes the events, the worker and the queue (what was made), then quits the connections it
    * opened. `force`: the worker does not wait for its running jobs (they stay active and stall to
@@ -135,4 +164,8 @@ export class BullQueue<T, R = unknown> {
     })();
     return this.closing;
   }
+}
+
+function issuePaths(issues: readonly { path: readonly PropertyKey[] }[]): string {
+  return issues.map((i) => i.path.map(String).join('.') || '(root)').join(', ');
 }

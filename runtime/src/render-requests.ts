@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { RENDER_LEASE_MS, renderJobSchema, renderKeys, type RenderCommand, type RenderJob, type RenderPage } from '@onair/protocol';
+import { queues, RENDER_LEASE_MS, renderKeys, type RenderCommand, type RenderJob, type RenderPage } from '@onair/protocol';
 import { BullQueue } from './bull-queue.ts';
 
 const RENEW_IF_OURS = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
@@ -24,14 +24,14 @@ export class RenderRequests {
     prefix = 'bull',
     private readonly leaseMs = RENDER_LEASE_MS,
   ) {
-    this.jobs = new BullQueue<RenderJob>(connection, renderKeys.queue, { prefix, connection: 'shared' });
+    this.jobs = new BullQueue(connection, queues.renders, { prefix, connection: 'shared' });
     this.renewTimer = setInterval(() => void this.renew(), Math.floor(leaseMs / 3));
     this.renewTimer.unref();
   }
 
   /** Asks for a page; replaces any earlier request for the same render id. Returns the job id. */
   async request(job: RenderJob): Promise<string> {
-    const data = renderJobSchema.parse(job);
+    const data = queues.renders.schema.parse(job);
     const jobId = `${data.renderId}.${randomUUID()}`;
     const previous = await this.redis.get(renderKeys.current(data.renderId));
     await this.redis.set(renderKeys.current(data.renderId), jobId, 'PX', this.leaseMs);
@@ -46,7 +46,7 @@ export class RenderRequests {
     const jobId = await this.redis.get(renderKeys.current(renderId));
     if (!jobId) return;
     const job = await this.jobs.queue.getJob(jobId);
-    if (job) await job.updateData({ ...job.data, page });
+    if (job) await this.jobs.updateData(job, { ...job.data, page });
     await this.publish({ type: 'update', renderId, page });
   }
 

@@ -1,9 +1,8 @@
 import type { Redis } from 'ioredis';
+import { queues } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { SweepJob } from '../jobs/sweep-job.ts';
 import type { AccountDeletionService } from './deletion-service.ts';
-
-export const ERASURE_QUEUE = 'account-erasure';
 
 /**
  * The scheduled erasure (partner spec §4): once every interval across all api replicas, the
@@ -11,6 +10,6 @@ export const ERASURE_QUEUE = 'account-erasure';
  */
 export class AccountErasureJob extends SweepJob<number> {
   constructor(deps: { redis: Redis; logger: Logger; deletion: AccountDeletionService; everyMs: number; prefix?: string }) {
-    super({ ...deps, queue: ERASURE_QUEUE, schedulerId: 'erase-due-accounts', what: 'account erasure sweep', run: () => deps.deletion.eraseDue() });
+    super({ ...deps, queue: queues.accountErasure, schedulerId: 'erase-due-accounts', what: 'account erasure sweep', run: () => deps.deletion.eraseDue() });
   }
 }

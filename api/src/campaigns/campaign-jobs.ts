@@ -1,10 +1,9 @@
 import type { Redis } from 'ioredis';
+import { queues } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { SweepJob } from '../jobs/sweep-job.ts';
 import type { CampaignService } from './campaign-service.ts';
 import type { ChannelStatsSampler } from './channel-stats-sampler.ts';
-
-export const CAMPAIGN_SWEEP_QUEUE = 'campaign-sweep';
 
 export interface CampaignSweepResult {
   sampled: number;
@@ -20,7 +19,7 @@ export class CampaignSweepJob extends SweepJob<CampaignSweepResult> {
   constructor(deps: { redis: Redis; logger: Logger; campaigns: CampaignService; sampler: ChannelStatsSampler; everyMs: number; prefix?: string }) {
     super({
       ...deps,
-      queue: CAMPAIGN_SWEEP_QUEUE,
+      queue: queues.campaignSweep,
       what: 'campaign sweep',
       run: async () => ({
         sampled: (await deps.sampler.sampleAll()).sampled,

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { chatChannels, chatSegmentSchema, type ChatMessage, type ChatPlatform, type ChatServerMessage } from '@onair/protocol';
 import type { ChatDelivery as DeliveryRow, ChatMessage as MessageRow, Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
-import type { InboundChat } from './connectors/connector.ts';
+import type { InboundChat } from '../platforms/inbound.ts';
 
 type Row = MessageRow & { deliveries: DeliveryRow[] };
 

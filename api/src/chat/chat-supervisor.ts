@@ -10,9 +10,9 @@ import { chatKeys } from './keys.ts';
 import { chatSendCommandSchema, type ChatService } from './chat-service.ts';
 import type { ChatStore } from './chat-store.ts';
 import type { EventsStore } from '../events/events-store.ts';
-import { ChatSendError, type ChatConnector, type ConnectorContext } from './connectors/connector.ts';
+import { ChatSendError, type ChatConnector, type ConnectorContext } from '../platforms/chat-connector.ts';
 import { FacebookChatConnector } from './connectors/facebook-chat.ts';
-import { TwitchChatConnector } from './connectors/twitch-chat.ts';
+import { TwitchChatConnector } from '../platforms/twitch-chat.ts';
 import { YouTubeChatConnector } from './connectors/youtube-chat.ts';
 
 const CURSOR_TTL_SECONDS = 6 * 3600;
@@ -43,7 +43,7 @@ export interface ChatSupervisorDeps {
 }
 
 /**
- * Runs the chat connectors this api replica owns. Every CHAT_SUPERVISE_MS it reads which
+ * Runs the chat connectors this api replica owns. Every PLATFORM_SUPERVISE_MS it reads which
  * destinations of live broadcasts have a platform chat, renews its leases on those it runs, takes
  * free ones (another replica's that lapsed included: that is the failover) and stops what it lost
  * or what is no longer live. Sends for its connectors arrive on its own Redis channel.
@@ -54,7 +54,7 @@ export class ChatSupervisor {
   constructor(private readonly deps: ChatSupervisorDeps) {
     this.reconciler = new LeasedReconciler({
       lease: deps.lease,
-      everyMs: deps.config.CHAT_SUPERVISE_MS,
+      everyMs: deps.config.PLATFORM_SUPERVISE_MS,
       logger: deps.logger,
       what: 'chat supervision',
       parts: {
@@ -168,7 +168,7 @@ export class ChatSupervisor {
 
   private async saveState(destinationId: string, run: Running): Promise<void> {
     const value = JSON.stringify({ state: run.state, ...(run.error ? { error: run.error } : {}) });
-    await this.deps.redis.set(chatKeys.state(destinationId), value, 'PX', this.deps.config.CHAT_OWNER_LEASE_MS * 3).catch(() => undefined);
+    await this.deps.redis.set(chatKeys.state(destinationId), value, 'PX', this.deps.config.PLATFORM_OWNER_LEASE_MS * 3).catch(() => undefined);
   }
 
   private async onSend(raw: string): Promise<void> {

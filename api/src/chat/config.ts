@@ -18,10 +18,6 @@ export const chatConfigShape = {
   FACEBOOK_STREAMING_URL: z.url().default('https://streaming-graph.facebook.com/v15.0'),
   /** How many comments a second Facebook streams at most (one_per_two_seconds, ten_per_second, one_hundred_per_second). */
   FACEBOOK_COMMENT_RATE: z.enum(['one_per_two_seconds', 'ten_per_second', 'one_hundred_per_second']).default('one_hundred_per_second'),
-  /** A replica owns a channel's connector for this long unless it renews; another takes over after. */
-  CHAT_OWNER_LEASE_MS: z.coerce.number().int().min(1000).default(5000),
-  /** How often each replica renews its leases and looks for live chats without an owner. */
-  CHAT_SUPERVISE_MS: z.coerce.number().int().min(50).default(1000),
   CHAT_TWITCH_RECONNECT_MS: z.coerce.number().int().min(10).default(CHAT_TWITCH_RECONNECT_MS),
   /** YouTube without an active broadcast, Facebook without a live video: ask again after this long. */
   CHAT_NOT_LIVE_RETRY_MS: z.coerce.number().int().min(10).default(CHAT_YOUTUBE_NOT_LIVE_RETRY_MS),

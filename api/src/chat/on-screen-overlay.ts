@@ -1,13 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { Router, type Response } from 'express';
 import type { Redis } from 'ioredis';
-import { chatChannels, chatServerMessageSchema, type ChatOnScreen } from '@onair/protocol';
+import { CHAT_ON_SCREEN_OVERLAY_PATH, chatChannels, chatServerMessageSchema, isUuid, type ChatOnScreen } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
+import { PageEventStreams, parseJson, sendSignedPage, signedPageNotFound } from '../http/signed-page.ts';
 import type { ChatOnScreenService } from './on-screen-service.ts';
-
-/** Under the render worker's egress proxy's 10 s idle limit, so a quiet stream stays open. */
-const SSE_KEEPALIVE_MS = 5000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Each platform's colour and name on the lower third (the studio's platform icons), and the room's own. */
 const BRANDS = {
@@ -84,96 +80,41 @@ source.onmessage=(e)=>{try{show(JSON.parse(e.data).onScreen);}catch(err){}};
 
 /**
  * Serves the chat on screen overlay (page and its event stream) to whoever holds the project's
- * overlay key: the render worker, or a creator's own streaming tool. One Redis subscriber per api
- * replica, shared by every open stream.
+ * overlay key: the render worker, or a creator's own streaming tool.
  */
 export function chatOnScreenOverlayRoutes(deps: { redis: Redis; onScreen: ChatOnScreenService; logger: Logger }): Router & { close(): void } {
   const router = Router() as Router & { close(): void };
-  const streams = new Map<string, Set<Response>>();
   const send = (res: Response, onScreen: ChatOnScreen | null) => res.write(`data: ${JSON.stringify({ onScreen })}\n\n`);
-  let subscriber: Redis | null = null;
-
-  const ensureSubscriber = (): Redis => {
-    if (subscriber) return subscriber;
-    subscriber = deps.redis.duplicate();
-    subscriber.on('error', (err: Error) => deps.logger.warn({ err: err.message }, 'redis chat on screen subscriber connection error'));
-    subscriber.on('message', (channel: string, raw: string) => {
-      const projectId = chatChannels.projectOf(channel);
-      if (!projectId || !raw.includes('"chat.onScreen"')) return;
-      let parsed;
-      try {
-        parsed = chatServerMessageSchema.safeParse(JSON.parse(raw));
-      } catch {
-        return;
-      }
-      if (!parsed.success || parsed.data.type !== 'chat.onScreen') return;
-      for (const res of streams.get(projectId) ?? []) send(res, parsed.data.onScreen);
-    });
-    return subscriber;
-  };
-
-  const allowed = (projectId: string, key: unknown) => UUID.test(projectId) && deps.onScreen.checkKey(projectId, key);
-
-  router.get('/overlay/chat-on-screen/:projectId', (req, res) => {
-    if (!allowed(req.params.projectId, req.query.key)) {
-      res.status(404).type('text/plain').send('Not found');
-      return;
-    }
-    const nonce = randomBytes(16).toString('base64');
-    res
-      .status(200)
-      .set({
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        'referrer-policy': 'no-referrer',
-        'x-content-type-options': 'nosniff',
-        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-      })
-      .send(page(nonce));
+  const streams = new PageEventStreams<ChatOnScreen | null, { res: Response }>({
+    redis: deps.redis,
+    logger: deps.logger,
+    what: 'chat on screen',
+    channel: chatChannels.project,
+    topicOf: chatChannels.projectOf,
+    parse: (raw) => {
+      // Most of the chat channel's traffic is messages: only a change of what is on screen is parsed.
+      if (!raw.includes('"chat.onScreen"')) return undefined;
+      const parsed = chatServerMessageSchema.safeParse(parseJson(raw));
+      return parsed.success && parsed.data.type === 'chat.onScreen' ? parsed.data.onScreen : undefined;
+    },
+    deliver: (client, onScreen) => send(client.res, onScreen),
   });
 
-  router.get('/overlay/chat-on-screen/:projectId/stream', (req, res) => {
+  const allowed = (projectId: string, key: unknown) => isUuid(projectId) && deps.onScreen.checkKey(projectId, key);
+
+  router.get(CHAT_ON_SCREEN_OVERLAY_PATH, (req, res) => {
+    if (!allowed(req.params.projectId, req.query.key)) return signedPageNotFound(res);
+    sendSignedPage(res, page);
+  });
+
+  router.get(`${CHAT_ON_SCREEN_OVERLAY_PATH}/stream`, (req, res) => {
     const { projectId } = req.params;
-    if (!allowed(projectId, req.query.key)) {
-      res.status(404).type('text/plain').send('Not found');
-      return;
-    }
-    res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    res.flushHeaders();
-    res.write('retry: 1000\n: chat on screen\n\n');
-    let set = streams.get(projectId);
-    if (!set) {
-      set = new Set();
-      streams.set(projectId, set);
-    }
-    set.add(res);
-    // Subscribed before the state is read, so no change is missed and the state sent is never older than one sent before it.
-    void ensureSubscriber()
-      .subscribe(chatChannels.project(projectId))
-      .then(() => deps.onScreen.current(projectId))
-      .then((onScreen) => send(res, onScreen))
-      .catch((err: unknown) => deps.logger.warn({ err: (err as Error).message, projectId }, 'chat on screen stream not started'));
-    const keepalive = setInterval(() => res.write(': keepalive\n\n'), SSE_KEEPALIVE_MS);
-    req.on('close', () => {
-      clearInterval(keepalive);
-      const s = streams.get(projectId);
-      s?.delete(res);
-      if (s && s.size === 0) {
-        streams.delete(projectId);
-        void subscriber?.unsubscribe(chatChannels.project(projectId)).catch(() => undefined);
-        if (streams.size === 0) {
-          subscriber?.disconnect();
-          subscriber = null;
-        }
-      }
+    if (!allowed(projectId, req.query.key)) return signedPageNotFound(res);
+    streams.open(req, projectId, { res }, 'chat on screen', async () => {
+      send(res, await deps.onScreen.current(projectId));
     });
   });
 
-  router.close = () => {
-    for (const set of streams.values()) for (const res of set) res.end();
-    streams.clear();
-    subscriber?.disconnect();
-    subscriber = null;
-  };
+  router.close = () => streams.close();
   return router;
 }

@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import {
@@ -15,6 +14,7 @@ import {
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
+import { PageKey } from '../http/signed-page.ts';
 
 /** What is kept per project: the message as drawn, when it went on, and for how long (null: until taken off). */
 const storedSchema = chatOnScreenSchema.omit({ remainingMs: true }).extend({ durationMs: z.number().int().min(0).nullable() });
@@ -32,6 +32,7 @@ const onScreenKey = (projectId: string) => `onair:projects:${projectId}:chat:on-
  */
 export class ChatOnScreenService {
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly pageKey: PageKey;
 
   constructor(
     private readonly deps: {
@@ -43,17 +44,16 @@ export class ChatOnScreenService {
       /** Signs the overlay's address so the studio's render worker may load it on a private origin (own-page-urls.ts). */
       signForStudio?: (url: string) => string;
     },
-  ) {}
+  ) {
+    this.pageKey = new PageKey(deps.secret, 'chat-on-screen-overlay');
+  }
 
   overlayKey(projectId: string): string {
-    return createHmac('sha256', this.deps.secret).update(`chat-on-screen-overlay:${projectId}`).digest('base64url');
+    return this.pageKey.of(projectId);
   }
 
   checkKey(projectId: string, key: unknown): boolean {
-    if (typeof key !== 'string' || key.length > 100) return false;
-    const want = Buffer.from(this.overlayKey(projectId));
-    const got = Buffer.from(key);
-    return got.length === want.length && timingSafeEqual(got, want);
+    return this.pageKey.check(projectId, key);
   }
 
   overlayUrl(projectId: string): string {

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * chat as one bot account of the operator (the "bot identity"), whose user id and token are
  * given here; a creator makes it a moderator of their channel (Twitch requires it for removals,
  * timeouts and chat settings). Helix is TWITCH_API_URL with TWITCH_CLIENT_ID; the lease and
- * supervision timings are the chat's (CHAT_OWNER_LEASE_MS, CHAT_SUPERVISE_MS).
+ * supervision timings are the leases' (PLATFORM_OWNER_LEASE_MS, PLATFORM_SUPERVISE_MS).
  */
 export const chatbotConfigShape = {
   /** Run chatbots in this replica (every replica takes part in electing one owner per channel). */

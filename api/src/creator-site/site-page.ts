@@ -2,13 +2,11 @@ import { randomBytes } from 'node:crypto';
 import escapeHtml from 'escape-html';
 import { Router } from 'express';
 import helmet from 'helmet';
-import { CREATOR_SITE_IMAGE_PATH, CREATOR_SITE_PATH, weekdayLabels, type SiteBlock } from '@onair/protocol';
+import { CREATOR_SITE_IMAGE_PATH, CREATOR_SITE_PATH, isUuid, weekdayLabels, type SiteBlock } from '@onair/protocol';
 import type { CreatorSiteService, PublicSite } from './creator-site-service.ts';
 import { sendStoredPicture } from '../http/send-file.ts';
 
 const USERNAME = /^[A-Za-z0-9_]{1,25}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Everything a creator typed goes through here: HTML-escaped text, never markup. */
 const t = (text: string) => escapeHtml(text);
 
@@ -114,7 +112,7 @@ export function creatorSitePageRoutes(sites: CreatorSiteService): Router {
   // never HTML or SVG), to anyone while the published site shows them.
   router.get(CREATOR_SITE_IMAGE_PATH, async (req, res) => {
     const { username, uploadId } = req.params as { username: string; uploadId: string };
-    const image = USERNAME.test(username) && UUID.test(uploadId) ? await sites.publicImage(username, uploadId) : null;
+    const image = USERNAME.test(username) && isUuid(uploadId) ? await sites.publicImage(username, uploadId) : null;
     if (!image) {
       res.status(404).set('x-content-type-options', 'nosniff').type('text/plain').send('This picture is not here.');
       return;

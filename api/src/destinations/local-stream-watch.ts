@@ -1,13 +1,12 @@
 import { Readable } from 'node:stream';
 import type { Router } from 'express';
-import { LOCAL_STREAM_WATCH_PATH, OnAirError } from '@onair/protocol';
+import { isUuid, LOCAL_STREAM_WATCH_PATH, OnAirError } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { projectAccessOf } from '../access/project-access.ts';
 import { getCurrentUser } from '../http/auth-context.ts';
 import type { LocalStreams } from './local-streams.ts';
 import type { DestinationService } from './destination-service.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PLAYLIST = 'index.m3u8';
 /** A segment as the browser names it: `seg-<n>.ts`, the RTMP server's `<n>.ts` in the stream's folder. */
 const SEGMENT = /^seg-(\d{1,12})\.ts$/;
@@ -66,7 +65,7 @@ export function mountLocalStreamWatch(router: Router, deps: LocalStreamWatchDeps
   router.get(LOCAL_STREAM_WATCH_PATH, async (req, res) => {
     const user = getCurrentUser(req);
     const { projectId, destinationId, file } = req.params as { projectId: string; destinationId: string; file: string };
-    if (!UUID.test(projectId) || !UUID.test(destinationId)) throw new OnAirError('NOT_FOUND', 'This destination does not exist.');
+    if (!isUuid(projectId) || !isUuid(destinationId)) throw new OnAirError('NOT_FOUND', 'This destination does not exist.');
     await projectAccessOf(res).require(user, projectId, 'manage broadcast');
     const row = await deps.destinations.get(user, projectId, destinationId);
     if (row.type !== 'Local') throw new OnAirError('NOT_FOUND', 'This destination is not a Local destination.');

@@ -1,14 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { Router, type Response } from 'express';
 import type { Redis } from 'ioredis';
-import { ALERTS_OVERLAY_SOUND_PATH, alertChannels, alertNoticeSchema, type AlertNotice } from '@onair/protocol';
+import { ALERTS_OVERLAY_PATH, ALERTS_OVERLAY_SOUND_PATH, alertChannels, alertEventColors, alertNoticeSchema, isUuid, type AlertNotice } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import type { UploadService } from '../uploads/upload-service.ts';
 import { sendStoredFile } from '../http/send-file.ts';
+import { PageEventStreams, parseJson, sendSignedPage, signedPageNotFound } from '../http/signed-page.ts';
 import type { AlertsService } from './alerts-service.ts';
 
-/** Under the render worker's egress proxy's 10 s idle limit, so a quiet stream stays open. */
-const SSE_KEEPALIVE_MS = 5000;
 const LOG_ID = /^\d{1,20}-\d{1,20}$/;
 
 /** Stream ids in order: time, then sequence. */
@@ -17,24 +15,17 @@ function logIdAfter(a: string, b: string): boolean {
   const [bm, bs] = b.split('-').map(BigInt) as [bigint, bigint];
   return am > bm || (am === bm && as > bs);
 }
+/**
+ * An open stream, with the log id of the last alert it was sent (no alert goes out twice) and,
+ * while the alerts it missed are being read back, the live ones held until they have gone out (a
+ * live one sent first would move its cursor past the missed ones, and they would be skipped).
+ */
 interface OverlayClient {
   res: Response;
   last: string | null;
   held: AlertNotice[] | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** The colour of each alert type's card (the feed's colours, studio spec §9). */
-const COLORS: Record<string, string> = {
-  follow: '#E0457B',
-  sub: '#9146FF',
-  resub: '#6D5BD0',
-  twitchRaid: '#E8891C',
-  twitchCheer: '#13A89E',
-  tip: '#2FA866',
-  charity: '#E4572E',
-};
 const GLYPHS: Record<string, string> = { follow: '♥', sub: '★', resub: '↻', twitchRaid: '⚔', twitchCheer: '◆', tip: '$', charity: '✚' };
 
 /**
@@ -62,7 +53,7 @@ html,body{margin:0;height:100%;background:transparent;overflow:hidden;font-famil
 </style></head>
 <body><div id="card" data-testid="alert-card"><div id="block"></div><div id="text"></div></div>
 <script nonce="${nonce}">
-const COLORS=${JSON.stringify(COLORS)};const GLYPHS=${JSON.stringify(GLYPHS)};
+const COLORS=${JSON.stringify(alertEventColors)};const GLYPHS=${JSON.stringify(GLYPHS)};
 const card=document.getElementById('card'),block=document.getElementById('block'),text=document.getElementById('text');
 const queue=[];let playing=false;let audio=null;let clip=null;
 function sound(a){
@@ -111,19 +102,12 @@ source.onmessage=(m)=>{try{queue.push(JSON.parse(m.data));next();}catch(e){}};
 
 /**
  * Serves the alerts overlay (page and its event stream) to whoever holds the project's overlay key:
- * the render worker, or a creator's own streaming tool. One Redis subscriber per api replica, shared
- * by every open stream.
+ * the render worker, or a creator's own streaming tool.
  */
 export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService; uploads: UploadService; logger: Logger }): Router & {
   close(): void;
 } {
   const router = Router() as Router & { close(): void };
-  /**
-   * Each open stream, with the log id of the last alert it was sent (no alert goes out twice) and,
-   * while the alerts it missed are being read back, the live ones held until they have gone out (a
-   * live one sent first would move its cursor past the missed ones, and they would be skipped).
-   */
-  const streams = new Map<string, Set<OverlayClient>>();
   const send = (client: OverlayClient, notice: AlertNotice) => {
     if (client.held) {
       client.held.push(notice);
@@ -133,83 +117,46 @@ export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService;
     client.last = notice.logId;
     client.res.write(`id: ${notice.logId}\ndata: ${JSON.stringify(notice.alert)}\n\n`);
   };
-  let subscriber: Redis | null = null;
+  const streams = new PageEventStreams<AlertNotice, OverlayClient>({
+    redis: deps.redis,
+    logger: deps.logger,
+    what: 'alerts',
+    channel: alertChannels.project,
+    topicOf: alertChannels.projectOf,
+    parse: (raw) => {
+      const parsed = alertNoticeSchema.safeParse(parseJson(raw));
+      return parsed.success ? parsed.data : undefined;
+    },
+    deliver: send,
+  });
 
-  const ensureSubscriber = (): Redis => {
-    if (subscriber) return subscriber;
-    subscriber = deps.redis.duplicate();
-    subscriber.on('error', (err: Error) => deps.logger.warn({ err: err.message }, 'redis alerts subscriber connection error'));
-    subscriber.on('message', (channel: string, raw: string) => {
-      const projectId = alertChannels.projectOf(channel);
-      if (!projectId) return;
-      const parsed = alertNoticeSchema.safeParse(
-        (() => {
-          try {
-            return JSON.parse(raw) as unknown;
-          } catch {
-            return null;
-          }
-        })(),
-      );
-      if (!parsed.success) return;
-      for (const client of streams.get(projectId) ?? []) send(client, parsed.data);
-    });
-    return subscriber;
-  };
+  const allowed = (projectId: string, key: unknown) => isUuid(projectId) && deps.alerts.checkKey(projectId, key);
 
-  const allowed = (projectId: string, key: unknown) => UUID.test(projectId) && deps.alerts.checkKey(projectId, key);
-
-  router.get('/overlay/alerts/:projectId', (req, res) => {
-    if (!allowed(req.params.projectId, req.query.key)) {
-      res.status(404).type('text/plain').send('Not found');
-      return;
-    }
-    const nonce = randomBytes(16).toString('base64');
-    res
-      .status(200)
-      .set({
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        'referrer-policy': 'no-referrer',
-        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src http: https: data:; media-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'`,
-      })
-      .send(page(nonce));
+  router.get(ALERTS_OVERLAY_PATH, (req, res) => {
+    if (!allowed(req.params.projectId, req.query.key)) return signedPageNotFound(res);
+    sendSignedPage(res, page, { img: 'http: https: data:', media: "'self'" });
   });
 
   // An uploaded alert sound: only the project's alert sounds, only with its overlay key.
   router.get(ALERTS_OVERLAY_SOUND_PATH, async (req, res) => {
     const { projectId, uploadId } = req.params;
-    const found = allowed(projectId, req.query.key) && UUID.test(uploadId) ? await deps.uploads.open(projectId, uploadId).catch(() => null) : null;
+    const found = allowed(projectId, req.query.key) && isUuid(uploadId) ? await deps.uploads.open(projectId, uploadId).catch(() => null) : null;
     if (!found || found.upload.purpose !== 'alert-sound') {
       found?.stream.destroy();
-      res.status(404).type('text/plain').send('Not found');
+      signedPageNotFound(res);
       return;
     }
-    await sendStoredFile(res, found, { 'content-type': found.upload.mimeType, 'cache-control': 'private, max-age=3600' });
+    await sendStoredFile(res, found, { 'content-type': found.upload.mimeType, 'cache-control': 'private, max-age=3600', 'referrer-policy': 'no-referrer' });
   });
 
-  router.get('/overlay/alerts/:projectId/stream', (req, res) => {
+  router.get(`${ALERTS_OVERLAY_PATH}/stream`, (req, res) => {
     const { projectId } = req.params;
-    if (!allowed(projectId, req.query.key)) {
-      res.status(404).type('text/plain').send('Not found');
-      return;
-    }
-    res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    res.flushHeaders();
-    // A dropped connection comes back quickly, and resumes after the last alert it played.
-    res.write('retry: 1000\n: alerts\n\n');
+    if (!allowed(projectId, req.query.key)) return signedPageNotFound(res);
+    // Resumed after the last alert it played (the browser sends its id when it reconnects).
     const lastEventId = req.headers['last-event-id'];
     const last = typeof lastEventId === 'string' && LOG_ID.test(lastEventId) ? lastEventId : null;
     const client: OverlayClient = { res, last, held: last === null ? null : [] };
-    let set = streams.get(projectId);
-    if (!set) {
-      set = new Set();
-      streams.set(projectId, set);
-      void ensureSubscriber()
-        .subscribe(alertChannels.project(projectId))
-        .catch((err: unknown) => deps.logger.warn({ err: (err as Error).message, projectId }, 'alerts subscribe failed'));
-    }
-    set.add(client);
+    streams.open(req, projectId, client, 'alerts');
     if (last !== null) {
       void deps.alerts
         .since(projectId, last)
@@ -224,28 +171,8 @@ export function alertsOverlayRoutes(deps: { redis: Redis; alerts: AlertsService;
           for (const notice of [...missed, ...held]) send(client, notice);
         });
     }
-    const keepalive = setInterval(() => res.write(': keepalive\n\n'), SSE_KEEPALIVE_MS);
-    req.on('close', () => {
-      clearInterval(keepalive);
-      const s = streams.get(projectId);
-      s?.delete(client);
-      if (s && s.size === 0) {
-        streams.delete(projectId);
-        void subscriber?.unsubscribe(alertChannels.project(projectId)).catch(() => undefined);
-        // No overlay open on this replica: no connection kept for it either.
-        if (streams.size === 0) {
-          subscriber?.disconnect();
-          subscriber = null;
-        }
-      }
-    });
   });
 
-  router.close = () => {
-    for (const set of streams.values()) for (const c of set) c.res.end();
-    streams.clear();
-    subscriber?.disconnect();
-    subscriber = null;
-  };
+  router.close = () => streams.close();
   return router;
 }

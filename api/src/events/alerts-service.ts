@@ -1,4 +1,4 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   ALERTS_OVERLAY_PATH,
@@ -22,6 +22,7 @@ import {
 import type { Db } from '@onair/db';
 import type { UploadUseCheck } from '../uploads/upload-service.ts';
 import type { Logger } from '@onair/runtime';
+import { PageKey } from '../http/signed-page.ts';
 
 const ALERT_LOG_MAX = 200;
 const ALERT_LOG_TTL_MS = 3_600_000;
@@ -44,6 +45,8 @@ const SAMPLES: Record<AlertEventType, Pick<LiveEvent, 'type' | 'platformUsername
  * has no session, so the address itself is the credential).
  */
 export class AlertsService {
+  private readonly pageKey: PageKey;
+
   constructor(
     private readonly deps: {
       db: Db;
@@ -53,17 +56,16 @@ export class AlertsService {
       secret: string /** Signs the address for the studio's render worker (own-page-urls.ts). */;
       signForStudio?: (url: string) => string;
     },
-  ) {}
+  ) {
+    this.pageKey = new PageKey(deps.secret, 'alerts-overlay');
+  }
 
   overlayKey(projectId: string): string {
-    return createHmac('sha256', this.deps.secret).update(`alerts-overlay:${projectId}`).digest('base64url');
+    return this.pageKey.of(projectId);
   }
 
   checkKey(projectId: string, key: unknown): boolean {
-    if (typeof key !== 'string' || key.length > 100) return false;
-    const want = Buffer.from(this.overlayKey(projectId));
-    const got = Buffer.from(key);
-    return got.length === want.length && timingSafeEqual(got, want);
+    return this.pageKey.check(projectId, key);
   }
 
   overlayUrl(projectId: string): string {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Environment of the events connectors (Twitch EventSub over WebSocket), merged into the api's
  * config. Helix is TWITCH_API_URL and the OAuth client the destinations' (TWITCH_CLIENT_ID…); the
- * lease and supervision timings are the chat's (CHAT_OWNER_LEASE_MS, CHAT_SUPERVISE_MS).
+ * lease and supervision timings are the leases' (PLATFORM_OWNER_LEASE_MS, PLATFORM_SUPERVISE_MS).
  */
 export const eventsConfigShape = {
   /** Run events connectors in this replica (every replica takes part in the election of owners). */

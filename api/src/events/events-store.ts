@@ -10,7 +10,7 @@ import {
 } from '@onair/protocol';
 import type { Db, LiveEvent as LiveEventRow } from '@onair/db';
 import type { Logger } from '@onair/runtime';
-import type { InboundEvent } from './twitch-events.ts';
+import type { InboundEvent } from '../platforms/inbound.ts';
 import type { AlertsService } from './alerts-service.ts';
 
 /** A stored event as the studio receives it. */

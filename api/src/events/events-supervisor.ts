@@ -9,7 +9,7 @@ import { facebookSettingsSchema, type EventPlatform } from '@onair/protocol';
 import { TwitchEventSubConnector } from './eventsub-connector.ts';
 import type { EventsStore } from './events-store.ts';
 import { FacebookReactionsConnector } from './facebook-reactions.ts';
-import type { InboundEvent } from './twitch-events.ts';
+import type { InboundEvent } from '../platforms/inbound.ts';
 
 export const eventsKeys = {
   owner: (destinationId: string) => `onair:events:owner:${destinationId}`,
@@ -30,7 +30,7 @@ interface Wanted {
 
 /**
  * Runs the events connectors this api replica owns, elected as the chat connectors are (one lease
- * per channel in Redis, renewed every CHAT_SUPERVISE_MS, taken over when it lapses): one EventSub
+ * per channel in Redis, renewed every PLATFORM_SUPERVISE_MS, taken over when it lapses): one EventSub
  * session per Twitch channel linked to a project, live or not. A channel is linked by a Twitch
  * destination that holds its tokens, switched on or off: a creator who streams elsewhere keeps a
  * Twitch destination switched off to have its follows, subs and raids in the feed and the alerts
@@ -57,7 +57,7 @@ export class EventsSupervisor {
   ) {
     this.reconciler = new LeasedReconciler({
       lease: deps.lease,
-      everyMs: deps.config.CHAT_SUPERVISE_MS,
+      everyMs: deps.config.PLATFORM_SUPERVISE_MS,
       logger: deps.logger,
       what: 'events supervision',
       parts: {
@@ -141,7 +141,7 @@ export class EventsSupervisor {
         if (current() !== connector) return;
         this.deps.logger.info({ ...where, state, ...(error ? { reason: error } : {}) }, 'events connector state');
         void this.deps.redis
-          .set(eventsKeys.state(row.id), JSON.stringify({ state, ...(error ? { error } : {}) }), 'PX', this.deps.config.CHAT_OWNER_LEASE_MS * 3)
+          .set(eventsKeys.state(row.id), JSON.stringify({ state, ...(error ? { error } : {}) }), 'PX', this.deps.config.PLATFORM_OWNER_LEASE_MS * 3)
           .catch(() => undefined);
       },
     };

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { Logger } from '@onair/runtime';
 import { cleanPlatformText, nextBackoff, safeImageUrl, sleep } from '../platforms/connector-kit.ts';
 import type { EventsConfig } from './config.ts';
-import { normaliseTwitchEvent, twitchEventSubscriptions, type InboundEvent } from './twitch-events.ts';
+import type { InboundEvent } from '../platforms/inbound.ts';
+import { normaliseTwitchEvent, twitchEventSubscriptions } from './twitch-events.ts';
 
 /** What an events connector knows of its channel and how it hands events over. */
 export interface EventsConnectorContext {

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createParser } from 'eventsource-parser';
 import { z } from 'zod';
 import type { Logger } from '@onair/runtime';
-import { nextBackoff, sleep } from '../platforms/connector-kit.ts';
-import { platformCall, PlatformCallError } from '../platforms/platform-http.ts';
-import type { InboundEvent } from './twitch-events.ts';
+import { facebookRetryText, runFacebookLiveVideo } from '../platforms/facebook-live-video.ts';
+import { PlatformCallError } from '../platforms/platform-http.ts';
+import type { InboundEvent } from '../platforms/inbound.ts';
 
 /**
  * What Facebook's Graph API offers a live video's events feed (read in its Live Video API docs,
@@ -22,7 +22,6 @@ export const FACEBOOK_VIEWERS = 'Facebook viewers';
 const reactionStreamSchema = z.object({
   reaction_stream: z.array(z.object({ key: z.string().regex(/^[A-Z_]{1,20}$/), value: z.number().int().min(0).max(1_000_000_000) })).max(20),
 });
-const liveVideosSchema = z.object({ data: z.array(z.object({ id: z.string(), status: z.string().optional() }).loose()).default([]) }).loose();
 
 export interface FacebookReactionsContext {
   /** `ownerId`: where the live video is (the chosen page, group or event, else the account's timeline). */
@@ -59,9 +58,9 @@ export function reactionsEvent(videoId: string, raw: unknown, at: Date): Inbound
 
 /**
  * Facebook live reactions for one destination while it is live: the owner's LIVE live video found
- * through the Graph API (asked again after CHAT_NOT_LIVE_RETRY_MS while there is none), then its
- * reaction stream read until it ends or breaks (then again, backing off up to CHAT_ERROR_RETRY_MS);
- * a 401 refreshes the token once, and a refused refresh is 'needs sign-in' (the destination shows it).
+ * and followed by the loop of platforms/facebook-live-video.ts (as the live comments are), its
+ * reaction stream read until it ends or breaks; a refused token refresh is 'needs sign-in' (the
+ * destination shows it).
  */
 export class FacebookReactionsConnector {
   private readonly abort = new AbortController();
@@ -81,48 +80,23 @@ export class FacebookReactionsConnector {
   }
 
   private async run(): Promise<void> {
-    const signal = this.abort.signal;
-    const { ownerId } = this.ctx.destination;
-    let backoff = 0;
-    let refreshed = false;
     this.ctx.onState('connecting');
-    while (!signal.aborted) {
-      try {
-        const token = refreshed ? await this.ctx.tokens.refresh() : await this.ctx.tokens.current();
-        if (!token) throw new PlatformCallError(401, 'no token');
-        const query = new URLSearchParams({ broadcast_status: '["LIVE"]', fields: 'id,status' });
-        const videos = liveVideosSchema.parse(
-          await platformCall(`${this.ctx.config.FACEBOOK_GRAPH_URL}/${encodeURIComponent(ownerId)}/live_videos?${query.toString()}`, { token }),
-        );
-        const video = videos.data.find((v) => (v.status ?? 'LIVE') === 'LIVE');
-        if (!video) {
-          this.ctx.onState('connecting', 'Waiting for Facebook to start the live video.');
-          await sleep(this.ctx.config.CHAT_NOT_LIVE_RETRY_MS, signal);
-          continue;
-        }
-        await this.stream(video.id, token, signal);
-        refreshed = false;
-        backoff = 0;
-        if (!signal.aborted) this.ctx.onState('reconnecting');
-      } catch (err) {
-        if (signal.aborted) return;
-        const status = err instanceof PlatformCallError ? err.status : 0;
-        if (status === 401 && !refreshed) {
-          refreshed = true;
-          continue;
-        }
-        if (status === 401) {
-          this.ctx.onState('error', 'Your Facebook account needs sign-in.');
-          await sleep(this.ctx.config.CHAT_ERROR_RETRY_MS, signal);
-          refreshed = false;
-          continue;
-        }
-        backoff = nextBackoff(backoff, this.ctx.config.CHAT_ERROR_RETRY_MS);
-        this.ctx.logger.info({ ...this.where, status, retryInMs: backoff, err: (err as Error).message }, 'facebook reactions failed; retrying');
-        this.ctx.onState('reconnecting', status === 429 ? 'Facebook is limiting requests. Retrying…' : 'Facebook did not answer. Retrying…');
-        await sleep(backoff, signal);
-      }
-    }
+    await runFacebookLiveVideo({
+      ownerId: this.ctx.destination.ownerId,
+      config: this.ctx.config,
+      tokens: this.ctx.tokens,
+      logger: this.ctx.logger,
+      where: this.where,
+      what: 'facebook reactions',
+      signal: this.abort.signal,
+      stream: (videoId, token, signal) => this.stream(videoId, token, signal),
+      onPhase: (p) => {
+        if (p.phase === 'waiting') this.ctx.onState('connecting', 'Waiting for Facebook to start the live video.');
+        else if (p.phase === 'ended') this.ctx.onState('reconnecting');
+        else if (p.phase === 'needs-sign-in') this.ctx.onState('error', 'Your Facebook account needs sign-in.');
+        else this.ctx.onState('reconnecting', facebookRetryText(p.rateLimited));
+      },
+    });
   }
 
   /** Reads one live video's reaction stream until it ends or breaks; reactions are handed over in the order they came. */

@@ -1,20 +1,7 @@
 import { z } from 'zod';
-import type { EventMessagePart, LiveEventData } from '@onair/protocol';
+import type { EventMessagePart } from '@onair/protocol';
 
-/** One event read from a platform, normalised into the feed's shape (studio spec §3), before it is stored. */
-export interface InboundEvent {
-  platformEventId: string;
-  type: string;
-  platformUsername: string;
-  /** The platform's user id, for the avatar. */
-  platformUserId: string | null;
-  avatar: string | null;
-  value: number | null;
-  data: LiveEventData;
-  platformCreatedAt: Date;
-  replay: boolean;
-  suppressed: boolean;
-}
+import type { InboundEvent } from '../platforms/inbound.ts';
 
 export { TWITCH_EVENT_SCOPES, twitchEventSubscriptions } from '../platforms/twitch-eventsub.ts';
 

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { SESSIONS_QUEUE, type FleetQueue } from '@onair/protocol';
+import { queues, type FleetQueue } from '@onair/protocol';
 import { BullQueue } from '@onair/runtime';
 
 /** How many waiting jobs are read to find the oldest; the list is FIFO, so the oldest are at its end. */
@@ -12,8 +12,9 @@ const OLDEST_SCAN = 200;
 export class SessionQueueStats {
   private readonly jobs: BullQueue<unknown>;
 
-  constructor(redis: Redis, queueName: string = SESSIONS_QUEUE) {
-    this.jobs = new BullQueue(redis, queueName, { connection: 'shared' });
+  /** `queueName`: another queue of session jobs (tests give each their own). */
+  constructor(redis: Redis, queueName: string = queues.sessions.name) {
+    this.jobs = new BullQueue<unknown>(redis, { ...queues.sessions, name: queueName }, { connection: 'shared' });
   }
 
   async read(now = Date.now()): Promise<FleetQueue> {

@@ -1,11 +1,12 @@
 import type { Redis } from 'ioredis';
+import type { QueueContract, SweepJobData } from '@onair/protocol';
 import { BullQueue, type Logger } from '@onair/runtime';
 
 export interface SweepJobOptions<R> {
   redis: Redis;
   logger: Logger;
-  /** The BullMQ queue's name (one per kind of sweep). */
-  queue: string;
+  /** The BullMQ queue (one per kind of sweep, in protocol's `queues`). */
+  queue: QueueContract<SweepJobData>;
   /** What the failure log line calls it. */
   what: string;
   /** One sweep; its result is what `runNow()` resolves with. */
@@ -25,7 +26,7 @@ export interface SweepJobOptions<R> {
  * left to the next run.
  */
 export class SweepJob<R> {
-  private readonly jobs: BullQueue<unknown, { result: R }>;
+  private readonly jobs: BullQueue<SweepJobData, { result: R }>;
 
   constructor(private readonly deps: SweepJobOptions<R>) {
     this.jobs = new BullQueue(deps.redis, deps.queue, { prefix: deps.prefix });
@@ -36,7 +37,7 @@ export class SweepJob<R> {
   }
 
   async start(): Promise<void> {
-    await this.jobs.queue.upsertJobScheduler(this.deps.schedulerId ?? `${this.deps.queue}-every`, this.deps.repeat ?? { every: this.deps.everyMs! }, {
+    await this.jobs.queue.upsertJobScheduler(this.deps.schedulerId ?? `${this.deps.queue.name}-every`, this.deps.repeat ?? { every: this.deps.everyMs! }, {
       name: 'sweep',
       opts: { removeOnComplete: 100, removeOnFail: 100 },
     });

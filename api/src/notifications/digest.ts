@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { DIGEST_MAX_OFFERS, DIGEST_WINDOW_DAYS, formatMoney } from '@onair/protocol';
+import { DIGEST_MAX_OFFERS, DIGEST_WINDOW_DAYS, formatMoney, queues } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { SweepJob } from '../jobs/sweep-job.ts';
@@ -10,8 +10,6 @@ const DAY_MS = 86_400_000;
 /** What a creator earned: net tips (refunds and disputes count against them) and campaign revenue shares. */
 const EARNING_KINDS = ['tip', 'tip_refund', 'tip_dispute', 'tip_dispute_won', 'campaign_revenue'];
 const PAGE = 200;
-
-export const DIGEST_QUEUE = 'weekly-digest';
 
 export interface WeeklyDigest {
   from: Date;
@@ -168,6 +166,6 @@ export function digestMail(d: WeeklyDigest): PreferenceMail {
 /** The digest on BullMQ's job scheduler: one run per cron occurrence across all api replicas. */
 export class DigestJob extends SweepJob<DigestRunResult> {
   constructor(deps: { redis: Redis; logger: Logger; digests: DigestService; cron: string; prefix?: string }) {
-    super({ ...deps, queue: DIGEST_QUEUE, what: 'weekly digest', run: () => deps.digests.sendAll(), repeat: { pattern: deps.cron, tz: 'UTC' } });
+    super({ ...deps, queue: queues.weeklyDigest, what: 'weekly digest', run: () => deps.digests.sendAll(), repeat: { pattern: deps.cron, tz: 'UTC' } });
   }
 }

@@ -1,21 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
-import { OVERLAY_CANVAS, OVERLAY_IMAGE_PATH, OVERLAY_PAGE_PATH } from '@onair/protocol';
+import { alertEventColors, isUuid, OVERLAY_CANVAS, OVERLAY_IMAGE_PATH, OVERLAY_PAGE_PATH } from '@onair/protocol';
 import type { OverlayService } from './overlay-service.ts';
 import { sendStoredPicture } from '../http/send-file.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** The colour of each alert type's card (the events feed's colours). */
-const ALERT_COLORS: Record<string, string> = {
-  follow: '#E0457B',
-  sub: '#9146FF',
-  resub: '#6D5BD0',
-  twitchRaid: '#E8891C',
-  twitchCheer: '#13A89E',
-  tip: '#2FA866',
-  charity: '#E4572E',
-};
+import { sendSignedPage, signedPageNotFound } from '../http/signed-page.ts';
 
 /**
  * The overlay page: transparent, the widgets placed on the studio's 1280×720 canvas and scaled to
@@ -55,7 +42,7 @@ html,body{margin:0;height:100%;background:transparent;overflow:hidden;font-famil
 </style></head>
 <body><div id="canvas" data-testid="overlay-canvas"></div>
 <script nonce="${nonce}">
-const COLORS=${JSON.stringify(ALERT_COLORS)};
+const COLORS=${JSON.stringify(alertEventColors)};
 const canvas=document.getElementById('canvas');
 function fit(){canvas.style.transform='scale('+(innerWidth/${OVERLAY_CANVAS.width})+','+(innerHeight/${OVERLAY_CANVAS.height})+')';}
 addEventListener('resize',fit);fit();
@@ -118,31 +105,15 @@ export function overlayPageRoutes(overlays: OverlayService): Router {
   // that (never sniffed, never HTML or SVG), to whoever holds the overlay's key.
   router.get(OVERLAY_IMAGE_PATH, async (req, res) => {
     const { overlayId, uploadId } = req.params as { overlayId: string; uploadId: string };
-    const image = UUID.test(overlayId) && UUID.test(uploadId) ? await overlays.publicImage(overlayId, req.query.key, uploadId) : null;
-    if (!image) {
-      res.status(404).set('x-content-type-options', 'nosniff').type('text/plain').send('Not found');
-      return;
-    }
+    const image = isUuid(overlayId) && isUuid(uploadId) ? await overlays.publicImage(overlayId, req.query.key, uploadId) : null;
+    if (!image) return signedPageNotFound(res);
     await sendStoredPicture(res, image, { 'cache-control': 'private, max-age=300', 'referrer-policy': 'no-referrer' });
   });
   router.get(OVERLAY_PAGE_PATH, async (req, res) => {
     const { overlayId } = req.params as { overlayId: string };
-    const overlay = UUID.test(overlayId) ? await overlays.findByKey(overlayId, req.query.key) : null;
-    if (!overlay) {
-      res.status(404).type('text/plain').send('Not found');
-      return;
-    }
-    const nonce = randomBytes(16).toString('base64');
-    res
-      .status(200)
-      .set({
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        'referrer-policy': 'no-referrer',
-        'x-content-type-options': 'nosniff',
-        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src 'self' http: https: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-      })
-      .send(page(nonce));
+    const overlay = isUuid(overlayId) ? await overlays.findByKey(overlayId, req.query.key) : null;
+    if (!overlay) return signedPageNotFound(res);
+    sendSignedPage(res, page, { img: "'self' http: https: data:" });
   });
   return router;
 }

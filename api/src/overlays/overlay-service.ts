@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   OVERLAY_PAGE_PATH,
@@ -18,6 +18,7 @@ import type { Db, Overlay as OverlayRow } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import type { UploadService } from '../uploads/index.ts';
 import type { OwnPageUrls } from '../access/own-page-urls.ts';
+import { PageKey } from '../http/signed-page.ts';
 
 const NOT_FOUND = 'This overlay does not exist, or was deleted.';
 
@@ -60,19 +61,20 @@ export function readOverlay(row: OverlayRow): StoredOverlay {
  * overlay's Redis channel, so every open page (on any replica) redraws or closes.
  */
 export class OverlayService {
+  private readonly pageKey: PageKey;
+
   constructor(
     private readonly deps: { db: Db; redis: Redis; logger: Logger; publicUrl: string; secret: string; ownPages: OwnPageUrls; uploads: UploadService },
-  ) {}
+  ) {
+    this.pageKey = new PageKey(deps.secret, 'overlay');
+  }
 
   keyOf(overlay: Pick<StoredOverlay, 'id' | 'keySalt'>): string {
-    return createHmac('sha256', this.deps.secret).update(`overlay:${overlay.id}:${overlay.keySalt}`).digest('base64url');
+    return this.pageKey.of(`${overlay.id}:${overlay.keySalt}`);
   }
 
   checkKey(overlay: Pick<StoredOverlay, 'id' | 'keySalt'>, key: unknown): boolean {
-    if (typeof key !== 'string' || key.length > 100) return false;
-    const want = Buffer.from(this.keyOf(overlay));
-    const got = Buffer.from(key);
-    return got.length === want.length && timingSafeEqual(got, want);
+    return this.pageKey.check(`${overlay.id}:${overlay.keySalt}`, key);
   }
 
   urlOf(overlay: Pick<StoredOverlay, 'id' | 'keySalt'>): string {

@@ -2,11 +2,9 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { OnAirError } from '@onair/protocol';
+import { isUuid, OnAirError } from '@onair/protocol';
 import { uploadsBucketClient } from '@onair/runtime';
 import type { UploadsConfig } from '../uploads/config.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Where finished recording parts are kept when the uploads store is a bucket (UPLOADS_BACKEND=s3):
@@ -59,7 +57,7 @@ export class S3RecordingArchive implements RecordingArchive {
   }
 
   private folder(recordingId: string): string {
-    if (!UUID.test(recordingId)) throw new Error(`not a recording id: ${recordingId}`);
+    if (!isUuid(recordingId)) throw new Error(`not a recording id: ${recordingId}`);
     return `${this.prefix}recordings/${recordingId}/`;
   }
 

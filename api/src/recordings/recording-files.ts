@@ -4,12 +4,10 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import type { RecordingPart } from '@onair/protocol';
+import { isUuid, type RecordingPart } from '@onair/protocol';
 
 const run = promisify(execFile);
 const PART = /^part-([1-9][0-9]{0,3})\.mp4$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The parts of recordings in the uploads store on disk: `<UPLOADS_DIR>/recordings/<id>/part-<n>.mp4`,
  * written by the media worker (a part per pipeline process that recorded; see the worker's
@@ -24,7 +22,7 @@ export class RecordingFiles {
 
   /** The folder the worker writes a recording into; the same path on the worker (same UPLOADS_DIR). */
   dirOf(recordingId: string): string {
-    if (!UUID.test(recordingId)) throw new Error(`not a recording id: ${recordingId}`);
+    if (!isUuid(recordingId)) throw new Error(`not a recording id: ${recordingId}`);
     return join(this.root, recordingId);
   }
 

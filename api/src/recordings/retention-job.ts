@@ -1,9 +1,8 @@
 import type { Redis } from 'ioredis';
+import { queues } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { SweepJob } from '../jobs/sweep-job.ts';
 import type { RecordingService } from './recording-service.ts';
-
-export const RECORDING_RETENTION_QUEUE = 'recording-retention';
 
 /**
  * Retention per plan (issue 19): a BullMQ job scheduler runs one sweep every interval, once across
@@ -15,7 +14,7 @@ export class RecordingRetentionJob extends SweepJob<number> {
   constructor(deps: { redis: Redis; logger: Logger; recordings: RecordingService; everyMs: number; prefix?: string }) {
     super({
       ...deps,
-      queue: RECORDING_RETENTION_QUEUE,
+      queue: queues.recordingRetention,
       schedulerId: 'delete-expired-recordings',
       what: 'recording retention sweep',
       run: async () => {

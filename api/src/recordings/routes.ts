@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { deleteRecordingEndpoint, listRecordingsEndpoint, OnAirError } from '@onair/protocol';
+import { deleteRecordingEndpoint, isUuid, listRecordingsEndpoint, OnAirError } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { projectAccessOf } from '../access/project-access.ts';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
@@ -7,7 +7,6 @@ import { mount, Reply } from '../http/mount.ts';
 import type { RecordingService } from './recording-service.ts';
 import { sendStoredFile } from '../http/send-file.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PART = /^[1-9][0-9]{0,3}$/;
 
 /** Recordings of a project: listed, downloaded and deleted by those who manage its broadcasts. */
@@ -23,7 +22,7 @@ export function recordingRoutes(deps: { db: Db; recordings: RecordingService; re
   // A part's MP4 as an attachment: not a JSON endpoint, the same access rule as the list.
   router.get('/api/v1/projects/:projectId/recordings/:recordingId/parts/:part', async (req, res) => {
     const { projectId, recordingId, part } = req.params;
-    if (!UUID.test(projectId) || !UUID.test(recordingId) || !PART.test(part))
+    if (!isUuid(projectId) || !isUuid(recordingId) || !PART.test(part))
       throw new OnAirError('NOT_FOUND', 'This recording does not exist (it may have expired).');
     await projectAccessOf(res).require(getCurrentUser(req), projectId, 'manage broadcast');
     const file = await deps.recordings.open(projectId, recordingId, Number(part));

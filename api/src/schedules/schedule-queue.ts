@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { SCHEDULED_BROADCASTS_QUEUE, scheduledBroadcastJobSchema, type ScheduledBroadcastJob } from '@onair/protocol';
+import { queues, type ScheduledBroadcastJob } from '@onair/protocol';
 import { BullQueue, type Logger } from '@onair/runtime';
 
 const jobId = (job: ScheduledBroadcastJob) => `${job.scheduleId}-${job.step}`;
@@ -14,7 +14,7 @@ export class ScheduledBroadcastQueue {
   private readonly jobs: BullQueue<ScheduledBroadcastJob, void>;
 
   constructor(redis: Redis, options: { prefix?: string } = {}) {
-    this.jobs = new BullQueue(redis, SCHEDULED_BROADCASTS_QUEUE, { prefix: options.prefix, schema: scheduledBroadcastJobSchema });
+    this.jobs = new BullQueue(redis, queues.scheduledBroadcasts, { prefix: options.prefix });
   }
 
   async enqueue(job: ScheduledBroadcastJob, delayMs: number): Promise<void> {

@@ -1,11 +1,11 @@
 import type { Redis } from 'ioredis';
 import {
   OnAirError,
+  queues,
   SESSION_OWNER_FRESH_MS,
   sessionCommandSchema,
   sessionKeys,
   sessionOwnerSchema,
-  SESSIONS_QUEUE,
   type PlanOutput,
   type SessionCommand,
   type SessionJob,
@@ -34,7 +34,7 @@ export class SessionService implements SessionControl {
     private readonly box: SecretBox | undefined,
     private readonly logger: Logger,
   ) {
-    this.jobs = new BullQueue<SessionJob>(redis, SESSIONS_QUEUE, { connection: 'shared' });
+    this.jobs = new BullQueue(redis, queues.sessions, { connection: 'shared' });
   }
 
   /** Refused (PRODUCT_NOT_IN_PLAN) when the owner's plan has `can-use-product` off: the room, Go Live and ingest all open through here. */

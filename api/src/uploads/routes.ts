@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { createUploadEndpoint, deleteUploadEndpoint, listUploadsEndpoint, OnAirError } from '@onair/protocol';
+import { createUploadEndpoint, deleteUploadEndpoint, isUuid, listUploadsEndpoint, OnAirError } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { projectAccessOf } from '../access/project-access.ts';
 import { authenticate, getCurrentUser, type SessionResolver } from '../http/auth-context.ts';
@@ -8,8 +8,6 @@ import { mount, Reply } from '../http/mount.ts';
 import { loadSceneDocument } from '../scenes/scene-store.ts';
 import type { UploadService } from './upload-service.ts';
 import { sendStoredFile } from '../http/send-file.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Uploads. Mounted before the api's JSON body parser: the file is the raw request body, read by
@@ -38,7 +36,7 @@ export function uploadRoutes(deps: { db: Db; uploads: UploadService; resolveSess
   // The file itself (thumbnails in the studio, downloads): not a JSON endpoint, same access rule as listing.
   router.get('/api/v1/projects/:projectId/uploads/:uploadId/content', async (req, res) => {
     const { projectId, uploadId } = req.params;
-    if (!UUID.test(projectId) || !UUID.test(uploadId)) throw new OnAirError('NOT_FOUND', 'This file does not exist.');
+    if (!isUuid(projectId) || !isUuid(uploadId)) throw new OnAirError('NOT_FOUND', 'This file does not exist.');
     await projectAccessOf(res).require(getCurrentUser(req), projectId, 'read project');
     const { upload, stream, sizeBytes } = await deps.uploads.open(projectId, uploadId);
     await sendStoredFile(

@@ -14,8 +14,8 @@ export const CHAT_SECRETS_KEY = Buffer.alloc(32, 16).toString('base64');
 /** Short delays so the retries of spec §9 (5 s, 25 s, 30 s) do not make the tests wait. */
 export const FAST_CHAT_ENV = {
   SECRETS_KEY: CHAT_SECRETS_KEY,
-  CHAT_SUPERVISE_MS: '200',
-  CHAT_OWNER_LEASE_MS: '2000',
+  PLATFORM_SUPERVISE_MS: '200',
+  PLATFORM_OWNER_LEASE_MS: '2000',
   CHAT_TWITCH_RECONNECT_MS: '300',
   CHAT_NOT_LIVE_RETRY_MS: '300',
   CHAT_ERROR_RETRY_MS: '600',

@@ -13,7 +13,7 @@ import {
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { CHECKOUT_POLL_STEP_MS, CHECKOUT_POLL_TRIES } from '../model/billing.ts';
-import { initialBillingState, useBillingStore, useDestinationsStore, useSessionStore, useStudioStore } from '../stores/index.ts';
+import { useBillingStore, useDestinationsStore, useSessionStore, useStudioStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
 
@@ -152,8 +152,4 @@ export async function setVip(email: string, vip: boolean, client: HttpClient = h
   } catch (err) {
     return { ok: false, text: messageOf(err) };
   }
-}
-
-export function resetBilling(): void {
-  useBillingStore.setState(initialBillingState());
 }

@@ -2,7 +2,7 @@
 // measure placement latency and failover time at a scale one machine cannot run for real.
 //
 // STATUS: built on BullMQ directly, mirroring the placement design of the media worker
-// (media-worker/src/placement/session-consumer.ts): the `sessions` queue (SESSIONS_QUEUE), jobs
+// (media-worker/src/placement/session-consumer.ts): the `sessions` queue's name (protocol queues.ts), jobs
 // fetched by hand one at a time, admission before a session starts (a refused job goes back to
 // the queue), the job held active with its lock extended for as long as the session lives, and
 // stalled-job recovery (SESSION_LOCK_MS, SESSION_STALLED_CHECK_MS) as the failover path. Admission
@@ -16,17 +16,21 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { canAdmit, SESSION_LOCK_MS, SESSION_STALLED_CHECK_MS, SESSIONS_QUEUE } from '@onair/protocol';
+import { z } from 'zod';
+import { canAdmit, defineQueue, queues, SESSION_LOCK_MS, SESSION_STALLED_CHECK_MS } from '@onair/protocol';
 import { BullQueue } from '@onair/runtime';
 
 /** What a harness session job carries: enough to admit it and to time it. */
-export interface HarnessSession {
-  projectId: string;
+const harnessSessionSchema = z.object({
+  projectId: z.string(),
   /** When it was asked for (ms since epoch). */
-  requestedAt: number;
+  requestedAt: z.number(),
   /** Cores it costs (from the protocol's cost model for its scene). */
-  cost: number;
-}
+  cost: z.number(),
+});
+export type HarnessSession = z.infer<typeof harnessSessionSchema>;
+/** The real queue's name, with the harness's own payload (its prefix keeps it apart from real sessions). */
+const harnessSessionsQueue = defineQueue(queues.sessions.name, harnessSessionSchema);
 
 export interface WorkerCapacity {
   id: string;
@@ -83,7 +87,7 @@ class SimulatedWorker {
     private readonly fleet: SimulatedFleet,
     private readonly options: Required<Omit<SimulatedFleetOptions, 'workers'>>,
   ) {
-    this.jobs = new BullQueue<HarnessSession>(fleet.redis, SESSIONS_QUEUE, { prefix: options.prefix });
+    this.jobs = new BullQueue(fleet.redis, harnessSessionsQueue, { prefix: options.prefix });
   }
 
   get capacity(): WorkerCapacity {
@@ -170,7 +174,7 @@ export class SimulatedFleet {
   constructor(private readonly options: SimulatedFleetOptions) {
     this.prefix = options.prefix ?? `onair-harness-${randomBytes(4).toString('hex')}`;
     this.redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-    this.jobs = new BullQueue<HarnessSession>(this.redis, SESSIONS_QUEUE, { prefix: this.prefix, connection: 'shared' });
+    this.jobs = new BullQueue(this.redis, harnessSessionsQueue, { prefix: this.prefix, connection: 'shared' });
     const full = {
       redisUrl: options.redisUrl,
       coresPerWorker: options.coresPerWorker,

@@ -6,13 +6,12 @@ import {
   canAdmit,
   failoverRecordSchema,
   PIPELINE_ORPHAN_EXIT_MS,
+  queues,
   SESSION_LOCK_MS,
   SESSION_STALLED_CHECK_MS,
   sessionCost,
-  sessionJobSchema,
   sessionKeys,
   sessionOwnerSchema,
-  SESSIONS_QUEUE,
   type SessionJob,
   type SessionOwner,
 } from '@onair/protocol';
@@ -55,7 +54,7 @@ export class SessionConsumer {
   private loopDone: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SessionConsumerOptions) {
-    this.jobs = new BullQueue<SessionJob>(options.redis, SESSIONS_QUEUE);
+    this.jobs = new BullQueue(options.redis, queues.sessions);
   }
 
   get committedCores(): number {
@@ -140,7 +139,14 @@ export class SessionConsumer {
 
   private async place(job: Job<SessionJob>, token: string): Promise<boolean> {
     const { logger, redis } = this.options;
-    const data = sessionJobSchema.parse(job.data);
+    const parsed = this.jobs.parse(job);
+    if (!parsed.ok) {
+      // Not retried (it would never parse) and not thrown: a bad job must not end this loop, which places every session here.
+      await job.moveToFailed(parsed.error, token, false).catch(() => undefined);
+      logger.error({ jobId: job.id, err: parsed.error.message }, 'session job refused: it does not match the sessions queue contract');
+      return true;
+    }
+    const data = parsed.data;
     const document = await readDocument(redis, data.projectId);
     if (!document) {
       await job.moveToFailed(new Error('no scene document snapshot for this project'), token, false);

@@ -11,14 +11,7 @@ export const CHAT_YOUTUBE_NOT_LIVE_RETRY_MS = 25_000;
 /** YouTube's poll when its answer names no pollingIntervalMillis (spec §9 "poll every 30 s"). */
 export const CHAT_YOUTUBE_POLL_MS = 30_000;
 export const CHAT_YOUTUBE_MAX_RESULTS = 2_000;
-export const CHAT_FACEBOOK_NO_VIDEO_RETRY_MS = 25_000;
 export const CHAT_FACEBOOK_ERROR_RETRY_MS = 30_000;
-/**
- * Spec §9 "history reply delay 100 ms": in the original the earliest-joined host's browser answered
- * a guest's history request after this delay. Here the api holds the history and answers at once,
- * so nothing waits for it; the value is kept for the record of the spec.
- */
-export const CHAT_HISTORY_REPLY_DELAY_MS = 100;
 /** How many recent messages a studio receives when it opens. */
 export const CHAT_HISTORY_LIMIT = 200;
 /** Longest platform message kept; longer ones are cut (a 10 000-character message must not flood the panel). */

@@ -193,9 +193,6 @@ export const destinationKinds: Record<DestinationType, DestinationKind> = {
   },
 };
 
-/** The kind that authenticates through a provider, by provider. */
-export const oauthDestinationType: Record<OAuthProvider, DestinationType> = { twitch: 'Twitch', youtube: 'YouTube', facebook: 'Facebook' };
-
 export function needsPaidPlan(type: DestinationType): boolean {
   return destinationKinds[type].plan === 'custom-destinations';
 }

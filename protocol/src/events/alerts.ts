@@ -24,6 +24,17 @@ export const alertEventTypeNames: Record<AlertEventType, string> = {
   charity: 'Charity donation',
 };
 
+/** The colour of each alert type's card on the overlay pages (the events feed's colours, studio spec §9). */
+export const alertEventColors: Record<AlertEventType, string> = {
+  follow: '#E0457B',
+  sub: '#9146FF',
+  resub: '#6D5BD0',
+  twitchRaid: '#E8891C',
+  twitchCheer: '#13A89E',
+  tip: '#2FA866',
+  charity: '#E4572E',
+};
+
 /** The built-in sounds (Web Audio tones of the overlay page). */
 export const alertSounds = ['chime', 'bell', 'none'] as const;
 /** What an alert may sound: a built-in one, or `upload`: the creator's sound named by `soundUploadId` (an `alert-sound` upload). */

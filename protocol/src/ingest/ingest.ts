@@ -64,9 +64,8 @@ export const ingestFeedSchema = z.object({
 });
 export type IngestFeed = z.infer<typeof ingestFeedSchema>;
 
-/** The codecs the pipeline decodes from an RTMP feed (FLV): others get a clear status, not a picture. */
+/** The video codecs the pipeline decodes from an RTMP feed (FLV): others get a clear status, not a picture. */
 export const SUPPORTED_INGEST_VIDEO_CODECS = ['h264'] as const;
-export const SUPPORTED_INGEST_AUDIO_CODECS = ['aac', 'mp3', 'opus'] as const;
 
 export function unsupportedCodecText(codec: string): string {
   return `The feed's video is ${codec}, which OnAir cannot show. Set your encoder to H.264.`;

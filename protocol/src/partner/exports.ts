@@ -5,10 +5,9 @@ import { defineEndpoint } from '../http/endpoint.ts';
 export const dataExportStates = ['queued', 'running', 'ready', 'failed'] as const;
 export const dataExportStateSchema = z.enum(dataExportStates);
 
-/** The job payload of the data-exports queue. */
+/** The job payload of the data-exports queue (queues.ts). */
 export const dataExportJobSchema = z.object({ exportId: z.uuid(), userId: z.string().min(1) });
 export type DataExportJob = z.infer<typeof dataExportJobSchema>;
-export const DATA_EXPORTS_QUEUE = 'data-exports';
 
 export const dataExportSchema = z.object({
   id: z.string(),

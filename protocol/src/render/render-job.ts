@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The contract between a studio session (media worker) and the render workers.
  *
- * - A session asks for a page by adding one long-running BullMQ job to the `renders` queue (data =
+ * - A session asks for a page by adding one long-running BullMQ job to the `renders` queue (queues.ts; data =
  *   `RenderJob`, a fresh job id recorded under `renderKeys.current`). Whichever render worker has
  *   room takes it and keeps the job active while the page renders; if that worker dies, the job
  *   stalls and another worker takes it over (BullMQ stalled-job check).
@@ -32,8 +32,6 @@ export const RENDER_CHROMA_KEY = { r: 0, g: 255, b: 0 } as const;
 export const RENDER_LEASE_MS = 30_000;
 
 export const renderKeys = {
-  /** The BullMQ queue of render jobs. */
-  queue: 'renders',
   /** Pub/sub channel every render worker listens on for `RenderCommand`s. */
   commands: 'onair:render:commands',
   /** Pub/sub channel of one session's `RenderStatus` messages. */

@@ -27,8 +27,7 @@ export const scheduleVideoBroadcastBodySchema = z.strictObject({
   startAt: z.iso.datetime({ offset: true }),
 });
 
-/** The job of the BullMQ `scheduled-broadcasts` queue: start at the scheduled time (delayed), or end when the video has played. */
-export const SCHEDULED_BROADCASTS_QUEUE = 'scheduled-broadcasts';
+/** The job of the BullMQ `scheduled-broadcasts` queue (queues.ts): start at the scheduled time (delayed), or end when the video has played. */
 export const scheduledBroadcastJobSchema = z.object({ scheduleId: z.uuid(), step: z.enum(['start', 'end']) });
 export type ScheduledBroadcastJob = z.infer<typeof scheduledBroadcastJobSchema>;
 

@@ -2,12 +2,10 @@ import { z } from 'zod';
 
 /**
  * A studio session (ARCHITECTURE "The studio session"): a project open in the studio, placed on
- * exactly one media worker through the BullMQ queue below. The job is long-running: the worker
+ * exactly one media worker through the BullMQ `sessions` queue (queues.ts). The job is long-running: the worker
  * holds its lock for as long as the session lives, so a worker killed with -9 lets the lock expire,
  * BullMQ's stalled-job check puts the job back, and another worker picks the session up.
  */
-export const SESSIONS_QUEUE = 'sessions';
-
 /** How long a worker's hold on a session lasts without renewal, and how often stalled holds are checked. */
 export const SESSION_LOCK_MS = 3000;
 export const SESSION_STALLED_CHECK_MS = 1000;

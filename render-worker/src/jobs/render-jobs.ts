@@ -1,7 +1,16 @@
 import { WaitingError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { renderCommandSchema, renderJobSchema, renderKeys, renderStatusSchema, type RenderCommand, type RenderJob, type RenderStatus } from '@onair/protocol';
+import {
+  queues,
+  renderCommandSchema,
+  renderJobSchema,
+  renderKeys,
+  renderStatusSchema,
+  type RenderCommand,
+  type RenderJob,
+  type RenderStatus,
+} from '@onair/protocol';
 import { BullQueue, type Logger } from '@onair/runtime';
 import type { RenderConfig } from '../config.ts';
 import { PageRenderer, type PageStatus } from '../page/page-renderer.ts';
@@ -43,7 +52,7 @@ export class RenderJobs {
   private readonly statusCounter: Counter;
 
   constructor(private readonly options: RenderJobsOptions) {
-    this.jobs = new BullQueue<RenderJob, string>(options.redis, renderKeys.queue, { prefix: options.config.queuePrefix, schema: renderJobSchema });
+    this.jobs = new BullQueue<RenderJob, string>(options.redis, queues.renders, { prefix: options.config.queuePrefix });
     this.pagesGauge = new Gauge({ name: 'onair_render_worker_pages', help: 'Pages rendering on this worker', registers: [options.metrics] });
     this.statusCounter = new Counter({
       name: 'onair_render_worker_page_status_total',

@@ -2,18 +2,10 @@ import { createParser } from 'eventsource-parser';
 import { z } from 'zod';
 import { linkSegments } from '@onair/protocol';
 import { platformCall, PlatformCallError } from '../../platforms/platform-http.ts';
-import {
-  ChatSendError,
-  cleanPlatformText,
-  nextBackoff,
-  safeImageUrl,
-  sleep,
-  type ChatConnector,
-  type ConnectorContext,
-  type InboundChat,
-} from './connector.ts';
+import { ChatSendError, type ChatConnector, type ConnectorContext, type InboundChat } from '../../platforms/chat-connector.ts';
+import { cleanPlatformText, safeImageUrl } from '../../platforms/connector-kit.ts';
+import { facebookRetryText, runFacebookLiveVideo } from '../../platforms/facebook-live-video.ts';
 
-const liveVideosSchema = z.object({ data: z.array(z.object({ id: z.string(), status: z.string().optional() }).loose()).default([]) }).loose();
 const commentSchema = z
   .object({
     id: z.string().min(1).max(200),
@@ -26,22 +18,12 @@ const pictureSchema = z.object({ data: z.object({ url: z.string() }).loose() }).
 
 const AVATAR_CACHE = 5_000;
 
-/** A stream answer that was not 200, or a stream that broke or fell silent. */
-class StreamError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
- * Facebook live comments: the owner's LIVE live video (`/{owner}/live_videos`) is found through the
- * Graph API (version in FACEBOOK_GRAPH_URL), then its comments arrive as server-sent events from
- * the streaming Graph API, parsed by eventsource-parser; each sender's avatar is read once from
- * `/{user}/picture`. No live video: asked again after CHAT_NOT_LIVE_RETRY_MS (spec §9: 25 s); an
- * error: retried after CHAT_ERROR_RETRY_MS (30 s) at most, backing off from 1 s. A stream silent
+ * Facebook live comments: the owner's LIVE live video is found and followed by the loop of
+ * platforms/facebook-live-video.ts (no live video: asked again after CHAT_NOT_LIVE_RETRY_MS, spec
+ * §9: 25 s; an error: retried after CHAT_ERROR_RETRY_MS, 30 s, at most, backing off from 1 s), then
+ * its comments arrive as server-sent events from the streaming Graph API, parsed by
+ * eventsource-parser; each sender's avatar is read once from `/{user}/picture`. A stream silent
  * for CHAT_STREAM_STALL_MS is opened again; an event that is not a comment is dropped with a log
  * line. Live comments are read only: Facebook is never a target of the To selector.
  */
@@ -62,52 +44,28 @@ export class FacebookChatConnector implements ChatConnector {
   }
 
   private async run(): Promise<void> {
-    const signal = this.abort.signal;
-    const where = { destinationId: this.ctx.destination.id, platform: 'facebook' };
     const owner = this.ctx.destination.targetId ?? this.ctx.destination.platformAccountId;
-    let backoff = 0;
-    let refreshed = false;
     this.ctx.onState('connecting');
     if (!owner) {
       this.ctx.onState('offline', 'This Facebook destination has no account.');
       return;
     }
-    while (!signal.aborted) {
-      try {
-        const token = await this.token(refreshed);
-        const query = new URLSearchParams({ broadcast_status: '["LIVE"]', fields: 'id,status' });
-        const videos = liveVideosSchema.parse(
-          await platformCall(`${this.ctx.config.FACEBOOK_GRAPH_URL}/${encodeURIComponent(owner)}/live_videos?${query.toString()}`, { token }),
-        );
-        const video = videos.data.find((v) => (v.status ?? 'LIVE') === 'LIVE');
-        if (!video) {
-          this.ctx.onState('connecting', 'Waiting for Facebook to start the live video.');
-          await sleep(this.ctx.config.CHAT_NOT_LIVE_RETRY_MS, signal);
-          continue;
-        }
-        await this.stream(video.id, token, signal);
-        refreshed = false;
-        backoff = 0;
-        if (!signal.aborted) this.ctx.onState('reconnecting', 'The Facebook comments stream ended. Reconnecting…');
-      } catch (err) {
-        if (signal.aborted) return;
-        const status = err instanceof PlatformCallError || err instanceof StreamError ? err.status : 0;
-        if (status === 401 && !refreshed) {
-          refreshed = true;
-          continue;
-        }
-        if (status === 401) {
-          this.ctx.onState('offline', 'Your Facebook account requires authentication.');
-          await sleep(this.ctx.config.CHAT_ERROR_RETRY_MS, signal);
-          refreshed = false;
-          continue;
-        }
-        backoff = nextBackoff(backoff, this.ctx.config.CHAT_ERROR_RETRY_MS);
-        this.ctx.logger.info({ ...where, status, retryInMs: backoff, err: (err as Error).message }, 'facebook chat failed; retrying');
-        this.ctx.onState('reconnecting', status === 429 ? 'Facebook is limiting requests. Retrying…' : 'Facebook did not answer. Retrying…');
-        await sleep(backoff, signal);
-      }
-    }
+    await runFacebookLiveVideo({
+      ownerId: owner,
+      config: this.ctx.config,
+      tokens: this.ctx.tokens,
+      logger: this.ctx.logger,
+      where: { destinationId: this.ctx.destination.id, platform: 'facebook' },
+      what: 'facebook chat',
+      signal: this.abort.signal,
+      stream: (videoId, token, signal) => this.stream(videoId, token, signal),
+      onPhase: (p) => {
+        if (p.phase === 'waiting') this.ctx.onState('connecting', 'Waiting for Facebook to start the live video.');
+        else if (p.phase === 'ended') this.ctx.onState('reconnecting', 'The Facebook comments stream ended. Reconnecting…');
+        else if (p.phase === 'needs-sign-in') this.ctx.onState('offline', 'Your Facebook account requires authentication.');
+        else this.ctx.onState('reconnecting', facebookRetryText(p.rateLimited));
+      },
+    });
   }
 
   /** Reads one live video's comment stream until it ends, breaks or stalls. */
@@ -124,13 +82,13 @@ export class FacebookChatConnector implements ChatConnector {
         signal: both,
       });
     } catch {
-      throw new StreamError(503, 'unreachable');
+      throw new PlatformCallError(503, 'unreachable');
     } finally {
       clearTimeout(connecting);
     }
     if (!res.ok || !res.body) {
       await res.body?.cancel().catch(() => undefined);
-      throw new StreamError(res.status, `stream answered ${res.status}`);
+      throw new PlatformCallError(res.status, `stream answered ${res.status}`);
     }
     this.ctx.onState('live');
     let pending: InboundChat[] = [];
@@ -161,9 +119,9 @@ export class FacebookChatConnector implements ChatConnector {
     try {
       for (;;) {
         const { value, done } = await reader.read().catch((err: unknown) => {
-          if (stall.signal.aborted && !signal.aborted) throw new StreamError(0, 'the comments stream fell silent');
+          if (stall.signal.aborted && !signal.aborted) throw new PlatformCallError(0, 'the comments stream fell silent');
           if (signal.aborted) return { value: undefined, done: true as const };
-          throw new StreamError(0, `the comments stream broke: ${(err as Error).message}`);
+          throw new PlatformCallError(0, `the comments stream broke: ${(err as Error).message}`);
         });
         if (done) break;
         clearTimeout(timer);

@@ -1,18 +1,10 @@
 import { z } from 'zod';
 import { CHAT_YOUTUBE_MAX_RESULTS, CHAT_YOUTUBE_POLL_MS, linkSegments } from '@onair/protocol';
 import { platformCall, PlatformCallError } from '../../platforms/platform-http.ts';
-import { normaliseYouTubeItem } from '../../events/youtube-events.ts';
-import type { InboundEvent } from '../../events/twitch-events.ts';
-import {
-  ChatSendError,
-  cleanPlatformText,
-  nextBackoff,
-  safeImageUrl,
-  sleep,
-  type ChatConnector,
-  type ConnectorContext,
-  type InboundChat,
-} from './connector.ts';
+import { normaliseYouTubeItem } from '../../platforms/youtube-events.ts';
+import type { InboundEvent } from '../../platforms/inbound.ts';
+import { ChatSendError, type ChatConnector, type ConnectorContext, type InboundChat } from '../../platforms/chat-connector.ts';
+import { cleanPlatformText, nextBackoff, safeImageUrl, sleep } from '../../platforms/connector-kit.ts';
 
 const broadcastsSchema = z
   .object({ items: z.array(z.object({ id: z.string(), snippet: z.object({ liveChatId: z.string().optional() }).loose() }).loose()).default([]) })

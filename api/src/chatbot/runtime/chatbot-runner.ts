@@ -2,9 +2,9 @@ import type { Redis } from 'ioredis';
 import { CHATBOT_LIST_MAX, OnAirError, parseHostPortList, type LiveEvent } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import { EgressPolicy, egressResolver, type Logger } from '@onair/runtime';
-import type { ChatConfig } from '../../chat/config.ts';
-import { TwitchChatConnector } from '../../chat/connectors/twitch-chat.ts';
-import type { InboundChat } from '../../chat/connectors/connector.ts';
+import type { ChatConnectorConfig } from '../../platforms/chat-connector.ts';
+import type { InboundChat } from '../../platforms/inbound.ts';
+import { TwitchChatConnector } from '../../platforms/twitch-chat.ts';
 import type { ChatbotService } from '../chatbot-service.ts';
 import { BotEngine, type BotActions, type BotData, type BotMessage, type RaffleNews } from '../engine/engine.ts';
 import { chatbotKeys } from '../keys.ts';
@@ -32,9 +32,7 @@ export interface RunnerDeps {
   redis: Redis;
   logger: Logger;
   service: ChatbotService;
-  config: ChatConfig & {
-    YOUTUBE_API_URL: string;
-    FACEBOOK_GRAPH_URL: string;
+  config: ChatConnectorConfig & {
     TWITCH_API_URL: string;
     TWITCH_CLIENT_ID?: string | undefined;
     CHATBOT_TICK_MS: number;

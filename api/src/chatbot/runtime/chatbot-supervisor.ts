@@ -17,8 +17,8 @@ interface Running {
 
 /**
  * Runs the chatbots this api replica owns, elected as the platform chat's connectors are (one
- * connector lease per channel in Redis, renewed every CHAT_SUPERVISE_MS, taken over when it
- * lapses: CHAT_OWNER_LEASE_MS, 5 s by default, so a dead owner's bots move within 10 s). A channel
+ * connector lease per channel in Redis, renewed every PLATFORM_SUPERVISE_MS, taken over when it
+ * lapses: PLATFORM_OWNER_LEASE_MS, 5 s by default, so a dead owner's bots move within 10 s). A channel
  * runs a bot when it is turned on, has a Twitch account, and is the first OnAir channel to run one
  * in that Twitch chat (the others are 'duplicate'). Settings changes and new events reach the
  * owner over Redis pub/sub.
@@ -41,7 +41,7 @@ export class ChatbotSupervisor {
   ) {
     this.reconciler = new LeasedReconciler({
       lease: deps.lease,
-      everyMs: deps.config.CHAT_SUPERVISE_MS,
+      everyMs: deps.config.PLATFORM_SUPERVISE_MS,
       logger: deps.logger,
       what: 'chatbot supervision',
       parts: {
@@ -144,7 +144,7 @@ export class ChatbotSupervisor {
         chatbotKeys.state(channelId),
         JSON.stringify({ ...state, ...(notices.length > 0 ? { notices } : {}) }),
         'PX',
-        this.deps.config.CHAT_OWNER_LEASE_MS * 3,
+        this.deps.config.PLATFORM_OWNER_LEASE_MS * 3,
       )
       .catch(() => undefined);
   }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { DATA_EXPORTS_QUEUE, dataExportJobSchema, type DataExportJob } from '@onair/protocol';
+import { queues, type DataExportJob } from '@onair/protocol';
 import { BullQueue, type Logger } from '@onair/runtime';
 import type { DataExportService } from './export-service.ts';
 
@@ -11,7 +11,7 @@ export class DataExportQueue {
   private readonly jobs: BullQueue<DataExportJob, void>;
 
   constructor(redis: Redis, options: { prefix?: string } = {}) {
-    this.jobs = new BullQueue(redis, DATA_EXPORTS_QUEUE, { prefix: options.prefix, schema: dataExportJobSchema });
+    this.jobs = new BullQueue(redis, queues.dataExports, { prefix: options.prefix });
   }
 
   async enqueue(job: DataExportJob): Promise<void> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { InboundEvent } from './twitch-events.ts';
+import type { InboundEvent } from './inbound.ts';
 
 const author = z
   .object({ displayName: z.string().max(200).optional(), profileImageUrl: z.string().max(2000).optional(), channelId: z.string().max(200).optional() })

@@ -1,20 +1,21 @@
-import { linkSegments, type ChatConnectionState, type ChatSegment } from '@onair/protocol';
+import type { ChatConnectionState } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
-import type { ChatConfig } from '../config.ts';
-import type { InboundEvent } from '../../events/twitch-events.ts';
+import type { InboundChat, InboundEvent } from './inbound.ts';
 
-/** One message read from a platform, before it is stored. */
-export interface InboundChat {
-  platformMessageId: string;
-  sender: string | null;
-  displayName: string;
-  avatar: string | null;
-  content: string;
-  segments: ChatSegment[];
-  sentAt: Date;
-  private: boolean;
-  /** Twitch: the sender's login and standing, from the message's tags (the chatbot's permission levels). */
-  twitch?: { login: string; broadcaster: boolean; moderator: boolean; vip: boolean; subscriber: boolean; firstMessage: boolean };
+export type { InboundChat, InboundEvent };
+
+/** The settings the chat connectors read (the chat's config and the platforms' API bases; api config.ts). */
+export interface ChatConnectorConfig {
+  TWITCH_CHAT_URL: string;
+  TWITCH_EMOTE_URL: string;
+  CHAT_TWITCH_RECONNECT_MS: number;
+  YOUTUBE_API_URL: string;
+  FACEBOOK_GRAPH_URL: string;
+  FACEBOOK_STREAMING_URL: string;
+  FACEBOOK_COMMENT_RATE: string;
+  CHAT_NOT_LIVE_RETRY_MS: number;
+  CHAT_ERROR_RETRY_MS: number;
+  CHAT_STREAM_STALL_MS: number;
 }
 
 /** What a connector knows of its destination. */
@@ -29,7 +30,7 @@ export interface ConnectorDestination {
 
 export interface ConnectorContext {
   destination: ConnectorDestination;
-  config: ChatConfig & { YOUTUBE_API_URL: string; FACEBOOK_GRAPH_URL: string };
+  config: ChatConnectorConfig;
   logger: Logger;
   /** The destination's token now, and one refresh after the platform refused it; null when there is none. */
   tokens: { current(): Promise<string | null>; refresh(): Promise<string | null> };
@@ -42,7 +43,7 @@ export interface ConnectorContext {
   onState(state: ChatConnectionState, error?: string): void;
 }
 
-/** A platform's chat, read for one destination while its broadcast is live. One file per platform. */
+/** A platform's chat, read for one destination while its broadcast is live. One file per platform (chat/connectors/, and Twitch's here: the chatbot reads it too). */
 export interface ChatConnector {
   start(): void;
   stop(): Promise<void>;
@@ -54,8 +55,3 @@ export interface ChatConnector {
 export class ChatSendError extends Error {
   override readonly name = 'ChatSendError';
 }
-
-// Shared with the events connectors (EventSub): kept in platforms/, re-exported for the chat's.
-export { cleanPlatformText, nextBackoff, safeImageUrl, sleep } from '../../platforms/connector-kit.ts';
-
-export { linkSegments };

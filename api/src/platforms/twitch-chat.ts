@@ -2,7 +2,8 @@ import tmi from 'tmi.js';
 // The library's own IRC line parser, used by the guard below.
 import tmiParser from 'tmi.js/lib/parser.js';
 import { linkSegments, type ChatSegment } from '@onair/protocol';
-import { ChatSendError, cleanPlatformText, type ChatConnector, type ConnectorContext, type InboundChat } from './connector.ts';
+import { ChatSendError, type ChatConnector, type ConnectorContext, type InboundChat } from './chat-connector.ts';
+import { cleanPlatformText } from './connector-kit.ts';
 
 const LOGIN_FAILED = /login authentication failed|login unsuccessful|improperly formatted auth/i;
 
