@@ -7,16 +7,20 @@ export interface SwitchProps {
   checked: boolean;
   onCheckedChange: (checked: boolean) => void;
   disabled?: boolean;
+  /** The label is read to assistive technology only: where the row around the switch already says what it does. */
+  hideLabel?: boolean;
 }
 
-export function Switch({ label, checked, onCheckedChange, disabled }: SwitchProps) {
+export function Switch({ label, checked, onCheckedChange, disabled, hideLabel = false }: SwitchProps) {
   const id = useId();
   return (
     <span className={styles.field}>
       <RadixSwitch.Root id={id} className={styles.root} checked={checked} onCheckedChange={onCheckedChange} disabled={disabled}>
         <RadixSwitch.Thumb className={styles.thumb} />
       </RadixSwitch.Root>
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id} className={hideLabel ? styles.srOnly : undefined}>
+        {label}
+      </label>
     </span>
   );
 }

@@ -1,12 +1,13 @@
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { canRecord } from '@onair/protocol';
-import { endBroadcast, goLive, setBroadcastOptions } from '../../actions/destinations.ts';
+import { askEndBroadcast, requestGoLive, setBroadcastOptions } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
 import { Select } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { encoderNotice, formatElapsed, streamLimitWarning } from '../../model/destinations.ts';
 import { useDestinationsStore, useStudioStore } from '../../stores/index.ts';
+import { AutoLiveIndicator } from '../auto-live/AutoLiveBlock.tsx';
 import styles from './Destinations.module.css';
 
 /** Go Live and End Broadcast, the broadcast timer, and the warning before the plan's stream limit. */
@@ -27,7 +28,7 @@ export function BroadcastControl() {
     return (
       <>
         <div className={styles.live}>
-          <Button variant="primary" disabled={goingLive || !anyEnabled} onClick={() => void goLive()}>
+          <Button variant="primary" disabled={goingLive || !anyEnabled} onClick={() => void requestGoLive()}>
             {goingLive ? 'Starting…' : 'Go Live'}
           </Button>
           {state === 'failed' && broadcast?.failureReason && <span className={styles.fieldError}>{broadcast.failureReason}</span>}
@@ -64,7 +65,8 @@ export function BroadcastControl() {
         <span className={styles.timer} role="timer" aria-label="Broadcast time">
           {state === 'live' && started !== null ? formatElapsed(now - started) : state === 'starting' ? 'Starting…' : 'Ending…'}
         </span>
-        <Button variant="secondary" disabled={state === 'ending'} onClick={() => void endBroadcast()}>
+        <AutoLiveIndicator />
+        <Button variant="secondary" disabled={state === 'ending'} onClick={askEndBroadcast}>
           End Broadcast
         </Button>
       </div>

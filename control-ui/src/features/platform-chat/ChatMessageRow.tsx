@@ -70,7 +70,11 @@ export function ChatMessageRow({ message, destinations }: { message: ChatMessage
           <time className={styles.time} dateTime={message.ts}>
             {time(message.ts)}
           </time>
-          {showable && <OnScreenToggle kind="platform" messageId={message.id} />}
+          {showable && (
+            <span className={styles.rowToggle}>
+              <OnScreenToggle kind="platform" messageId={message.id} />
+            </span>
+          )}
         </div>
         <p className={styles.text}>
           {message.segments.map((segment, i) => (
