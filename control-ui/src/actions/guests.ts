@@ -168,7 +168,8 @@ export function addGuestToScene(participantId: string, displayName: string): voi
     });
     return;
   }
-  addSourceToScene('participant', { userId: participantId, displayName, volume, muted });
+  // Named by the guest, not 'Guest': the list of sources and the tile say who it is.
+  addSourceToScene('participant', { userId: participantId, displayName, volume, muted }, displayName.trim().slice(0, 100) || undefined);
 }
 
 // ─── Guest Chat (spec §2 side panel tab, §5 validation) ───
