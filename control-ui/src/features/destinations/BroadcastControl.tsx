@@ -7,11 +7,15 @@ import { Select } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { encoderNotice, formatElapsed, streamLimitWarning } from '../../model/destinations.ts';
 import { useDestinationsStore, useStudioStore } from '../../stores/index.ts';
-import { AutoLiveIndicator } from '../auto-live/AutoLiveBlock.tsx';
+import { AutoLiveIndicator, ConsoleSettingsButton } from '../auto-live/AutoLiveBlock.tsx';
 import styles from './Destinations.module.css';
 
-/** Go Live and End Broadcast, the broadcast timer, and the warning before the plan's stream limit. */
-export function BroadcastControl() {
+/**
+ * Go Live and End Broadcast, the broadcast timer, and the warning before the plan's stream limit.
+ * Beside them, where a console streamer looks (issue 52): Auto Live's state on air, and off air,
+ * while Auto Live has no line of its own (`consoleOffered`), the way to the console and encoder settings.
+ */
+export function BroadcastControl({ consoleOffered = false }: { consoleOffered?: boolean }) {
   const broadcast = useDestinationsStore((s) => s.broadcast);
   const goingLive = useDestinationsStore((s) => s.goingLive);
   const anyEnabled = useDestinationsStore((s) => s.destinations.some((d) => d.enabled));
@@ -32,6 +36,7 @@ export function BroadcastControl() {
             {goingLive ? 'Starting…' : 'Go Live'}
           </Button>
           {state === 'failed' && broadcast?.failureReason && <span className={styles.fieldError}>{broadcast.failureReason}</span>}
+          {consoleOffered && <ConsoleSettingsButton />}
         </div>
         <div className={styles.recordRow}>
           <Switch

@@ -137,7 +137,18 @@ export function DestinationRow({ destination }: { destination: DestinationView }
           <span id={errorId} className={errorOpen ? styles.errorTextOpen : styles.errorText} title={reason}>
             {reason}
           </span>
-          <button type="button" className={styles.errorDetails} aria-expanded={errorOpen} aria-controls={errorId} onClick={() => setErrorOpen(!errorOpen)}>
+          <button
+            type="button"
+            className={styles.errorDetails}
+            aria-expanded={errorOpen}
+            aria-controls={errorId}
+            onClick={(e) => {
+              const line = e.currentTarget.parentElement;
+              setErrorOpen(!errorOpen);
+              // The list may be scrolled short: the whole error comes into view once unfolded.
+              if (!errorOpen) requestAnimationFrame(() => line?.scrollIntoView({ block: 'nearest' }));
+            }}
+          >
             {errorOpen ? 'Less' : 'Details'}
           </button>
         </div>

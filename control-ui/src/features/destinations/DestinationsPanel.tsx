@@ -10,7 +10,6 @@ import { counterText } from '../../model/destinations.ts';
 import { resetDestinationsHeight, setDestinationsHeight, toggleDestinationsOpen } from '../../actions/side-layout.ts';
 import { autoLiveRelevant } from '../../model/live-panel.ts';
 import { useDestinationsStore, useIngestStore, useSideLayoutStore } from '../../stores/index.ts';
-import { ConsoleSettingsButton } from '../auto-live/AutoLiveBlock.tsx';
 import { AddDestinationPicker } from './AddDestinationPicker.tsx';
 import { BroadcastControl } from './BroadcastControl.tsx';
 import { BroadcastSummaryDialog, EndBroadcastDialog, GoLiveCheckDialog } from './BroadcastDialogs.tsx';
@@ -80,7 +79,7 @@ export function DestinationsPanel({ projectId, children }: { projectId: string; 
   );
   return (
     <section className={styles.panel} aria-label="Destinations">
-      <BroadcastControl />
+      <BroadcastControl consoleOffered={consoleOffered} />
       <div className={styles.headingRow}>
         {/* Folded to its heading by the creator, it stays folded (kept in this browser). */}
         <h2 className={styles.heading}>
@@ -105,7 +104,6 @@ export function DestinationsPanel({ projectId, children }: { projectId: string; 
           <span className={styles.counter} aria-label="Enabled destinations">
             {counterText(destinations)}
           </span>
-          {consoleOffered && <ConsoleSettingsButton />}
           {/* Beside the heading, so it shows however many destinations the list holds. A disabled button gets no pointer events: the tooltip hangs on a wrapper. */}
           {limitReached ? (
             <Tooltip content={UPGRADE_TOOLTIP_MORE_DESTINATIONS}>
