@@ -71,7 +71,8 @@ export function ChatMessageRow({ message, destinations }: { message: ChatMessage
             {time(message.ts)}
           </time>
           {showable && (
-            <span className={styles.rowToggle}>
+            // Off screen the button floats over the row's end; the one on screen keeps its badge in the line, readable.
+            <span className={onScreen ? undefined : styles.rowToggle}>
               <OnScreenToggle kind="platform" messageId={message.id} />
             </span>
           )}
