@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { type Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { near, pixel, watchFrames } from './support/fake-media.ts';
-import { openNewStudio, publicOrigin, signIn } from './support/studio.ts';
+import { openNewStudio, publicOrigin, signIn, confirmEndBroadcast } from './support/studio.ts';
 import { localStreamUrl, twitchTestStreamUrl } from './support/local-stream.ts';
 
 // Issue 39 item 4, chat on screen as a host meets it: live to the local server (horizontal) and to
@@ -229,5 +229,6 @@ test('chat on screen: a Twitch viewer’s message clicked into the program, foun
   await expect(roomBar).toContainText('Click a message to show it on screen');
 
   await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(page);
   await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 });

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { SecretBox } from '../../runtime/src/secret-box.ts';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
 import { grabFrame, meanVolume, near, pixel, watchFrames } from './support/fake-media.ts';
-import { openNewStudio, signIn } from './support/studio.ts';
+import { openNewStudio, signIn, confirmEndBroadcast } from './support/studio.ts';
 import { localStreamUrl } from './support/local-stream.ts';
 
 // Events feed and on-screen alerts (issue 17) as a creator meets them: live to the local
@@ -150,6 +150,7 @@ test.afterAll(async () => {
         .catch(() => false)
     )
       await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+    await confirmEndBroadcast(page);
     await page.close();
     await context.request.delete(`/api/v1/projects/${projectId}/session`);
   }
@@ -407,5 +408,6 @@ test('alerts in the program: added to the scene, a test alert, a follow seen and
 
   const destinations = page.getByRole('region', { name: 'Destinations' });
   await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(page);
   await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 });

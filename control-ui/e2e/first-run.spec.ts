@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { fakeMediaLaunchOptions, grabFrame, near, ORANGE, pixel, probeStreams } from './support/fake-media.ts';
 import { localStreamUrl } from './support/local-stream.ts';
+import { confirmEndBroadcast } from './support/studio.ts';
 
 test.use({ launchOptions: fakeMediaLaunchOptions(), permissions: ['camera', 'microphone'], viewport: { width: 1440, height: 900 } });
 
@@ -99,6 +100,7 @@ test('a new creator signs in from the home page, sees their camera in a new proj
   await page.screenshot({ path: testInfo.outputPath('3-live.png') });
 
   await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(page);
   await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 
   // Free the stack's media worker for the flows after this one.

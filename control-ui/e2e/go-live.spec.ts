@@ -8,7 +8,7 @@ import { expect, test } from './support/fixtures.ts';
 import type { DestinationView } from '@onair/protocol';
 import { startRtmpServer, type RunningRtmpServer } from '../../embedded/src/rtmp-server.ts';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
-import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
+import { grantPremium, openNewStudio, signIn, confirmEndBroadcast } from './support/studio.ts';
 import { localStreamUrl } from './support/local-stream.ts';
 
 test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } });
@@ -103,6 +103,7 @@ test('Go Live pushes to two custom RTMP servers and the local destination; one t
   await until('the local destination still receives', () => receives(urls.local), 20_000);
 
   await panel(page).getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(page);
   await expect(panel(page).getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
   await until('nothing receives', async () => !(await receives(urls.two)) && !(await receives(urls.local)), 60_000);
 

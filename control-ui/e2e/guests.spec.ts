@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { fakeMediaLaunchOptions, grabFrame, near, ORANGE, pixel } from './support/fake-media.ts';
-import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
+import { grantPremium, openNewStudio, signIn, confirmEndBroadcast } from './support/studio.ts';
 import { localStreamUrl } from './support/local-stream.ts';
 
 const SHOTS = process.env.ONAIR_E2E_SHOTS;
@@ -184,9 +184,11 @@ test('a guest joins by link, is seen in the output, chats both ways; a new link 
   await expect(late.getByText('This guest link was replaced by a new one. Ask the host for the new guest link.')).toBeVisible();
   if (SHOTS) await late.screenshot({ path: `${SHOTS}/guest-link-replaced.png` });
   await page.getByRole('button', { name: 'Back to guests' }).click();
-  await page.getByRole('button', { name: 'Remove Grace' }).click();
+  // The guest leaves the studio (the source named after her has its own 'Remove Grace': from the scene).
+  await page.getByRole('button', { name: 'Remove Grace from the studio' }).click();
   await expect(guest.getByRole('heading', { name: 'You were removed from the studio' })).toBeVisible({ timeout: 15_000 });
   await page.getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(page);
 
   // A Free host: their guest link admits nobody, and both sides are told why.
   const freeContext = await browser.newContext({

@@ -10,7 +10,7 @@ import { expect, test } from './support/fixtures.ts';
 import { fakeMediaLaunchOptions } from './support/fake-media.ts';
 import { localStreamUrl } from './support/local-stream.ts';
 import { READER_HEIGHT, READER_WIDTH, readStream, type ReadFrame, type StreamReader } from './support/stream-reader.ts';
-import { grantPremium, makeAdmin, openNewStudio, publicOrigin, signIn } from './support/studio.ts';
+import { grantPremium, makeAdmin, openNewStudio, publicOrigin, signIn, confirmEndBroadcast } from './support/studio.ts';
 
 const SHOTS = process.env.ONAIR_E2E_SHOTS;
 
@@ -114,6 +114,7 @@ async function goLive(page: Page): Promise<void> {
 async function endBroadcast(page: Page): Promise<void> {
   const destinations = page.getByRole('region', { name: 'Destinations' });
   await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(page);
   // The studio may ask to confirm (issue 52); either way the broadcast ends.
   const confirm = page.getByRole('alertdialog').getByRole('button', { name: /End broadcast/i });
   if (await confirm.isVisible({ timeout: 1000 }).catch(() => false)) await confirm.click();

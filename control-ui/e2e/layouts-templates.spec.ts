@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type Locator, type Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { fakeMediaLaunchOptions, grabFrame, near, ORANGE, pixel, probeStreams } from './support/fake-media.ts';
-import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
+import { grantPremium, openNewStudio, signIn, confirmEndBroadcast } from './support/studio.ts';
 import { localStreamUrl } from './support/local-stream.ts';
 
 const SHOTS = process.env.ONAIR_E2E_SHOTS;
@@ -153,6 +153,7 @@ test("Beam: a new creator's camera fills the program; Go Live, Add Destination a
     (rgb) => `${Math.round(orangeShare(rgb) * 100)}% orange`,
   );
   await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(page);
   await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 });
 
@@ -246,6 +247,7 @@ test('layouts: Side by side with a guest and Picture in picture with a screen sh
   await expect.poll(() => probeStreams(localUrl), { timeout: 30_000, intervals: [1000] }).toEqual(expect.arrayContaining(['video', 'audio']));
   await screenshots(page, 'studio-picture-in-picture');
   await page.getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(page);
   await expect(page.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 
   // The Interview template, added to this project: its scenes join the list, and its scene is shown.

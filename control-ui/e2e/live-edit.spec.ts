@@ -17,7 +17,7 @@ import { expect, test } from './support/fixtures.ts';
 import { fakeMediaLaunchOptions, near, solidCameraFile } from './support/fake-media.ts';
 import { completeOnboarding } from './support/partner.ts';
 import { colourAt, readStream, type StreamReader } from './support/stream-reader.ts';
-import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
+import { grantPremium, openNewStudio, signIn, confirmEndBroadcast } from './support/studio.ts';
 import { localStreamUrl } from './support/local-stream.ts';
 
 const SHOTS = process.env.ONAIR_E2E_SHOTS;
@@ -369,6 +369,7 @@ test('live: a guest joins by link and is added to the scene, a screen share and 
   }
 
   await page.getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(page);
   await expect(page.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
   // Free the stack's media worker for the flows after this one.
   await page.close();

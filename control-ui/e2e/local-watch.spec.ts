@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { type Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { fakeMediaLaunchOptions, ORANGE } from './support/fake-media.ts';
-import { openNewStudio, signIn } from './support/studio.ts';
+import { openNewStudio, signIn, confirmEndBroadcast } from './support/studio.ts';
 
 const SHOTS = process.env.ONAIR_E2E_SHOTS;
 
@@ -92,6 +92,8 @@ test('a creator adds Local, goes live and watches the Local stream in the studio
   await shots(page, 'local-card-live');
 
   // The player plays the program: its clock advances, and the camera (orange, at 40,40 640×360) is drawn.
+  // On air the card is one line; its address and Watch unfold under it.
+  await card.getByRole('button', { name: 'Show details of Local preview server' }).click();
   await card.getByRole('button', { name: 'Watch' }).click();
   let first: { time: number; rgb: number[] } | null = null;
   await expect
@@ -140,6 +142,7 @@ test('a creator adds Local, goes live and watches the Local stream in the studio
 
   await player.getByRole('button', { name: 'Close' }).click();
   await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(page);
   await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
   // Free the stack's media worker for the flows after this one.
   await page.close();

@@ -6,7 +6,7 @@ import { SecretBox } from '../../runtime/src/secret-box.ts';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
 import { grabFrame, near, pixel, watchFrames } from './support/fake-media.ts';
 import { completeOnboarding, queryDb, SHOTS } from './support/partner.ts';
-import { openNewStudio, signIn } from './support/studio.ts';
+import { openNewStudio, signIn, confirmEndBroadcast } from './support/studio.ts';
 import { localStreamUrl } from './support/local-stream.ts';
 
 // Overlays and the creator site (issue 23) as a creator meets them: an overlay built in the editor
@@ -109,6 +109,7 @@ test.afterAll(async () => {
         .catch(() => false)
     )
       await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+    await confirmEndBroadcast(page);
     await context.request.delete(`/api/v1/projects/${projectId}/session`);
   }
   await context?.close();
@@ -267,6 +268,7 @@ test('an overlay with an alert box and a goal bar in a live studio scene and in 
   await obs.close();
 
   await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(page);
   await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 });
 

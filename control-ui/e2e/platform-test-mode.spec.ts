@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { type Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { near, pixel, watchFrames } from './support/fake-media.ts';
-import { openNewStudio, publicOrigin, signIn } from './support/studio.ts';
+import { openNewStudio, publicOrigin, signIn, confirmEndBroadcast } from './support/studio.ts';
 import { twitchTestStreamUrl } from './support/local-stream.ts';
 
 // Issue 39, the Connect flow as a newcomer meets it on the one-machine stack, whose Twitch runs in
@@ -155,5 +155,6 @@ test('Twitch in test mode: connect through the popup and consent page, go live, 
 
   await panel.close();
   await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(page);
   await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 });

@@ -10,7 +10,7 @@ import { type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import type { BroadcastView, Recording, SceneDocument } from '@onair/protocol';
 import { fakeMediaLaunchOptions, grabFrame, near, ORANGE, pixel, watchFrames } from './support/fake-media.ts';
-import { grantPremium, openNewStudio, signIn } from './support/studio.ts';
+import { grantPremium, openNewStudio, signIn, confirmEndBroadcast } from './support/studio.ts';
 import { localStreamUrl } from './support/local-stream.ts';
 
 test.use({ launchOptions: fakeMediaLaunchOptions(), permissions: ['camera', 'microphone'], viewport: { width: 1440, height: 900 } });
@@ -271,6 +271,7 @@ test('uploads in a scene go live with their picture and sound; a Be Right Back s
   expect(after.outputs.map((o) => o.reconnects)).toEqual([0]);
 
   await again.getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(again);
   const liveSeconds = (Date.now() - liveAt) / 1000;
   await expect(again.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from './support/fixtures.ts';
 import { fakeMediaLaunchOptions, grabFrame as grab, meanVolume, near, ORANGE, pixel } from './support/fake-media.ts';
-import { openNewStudio, signIn } from './support/studio.ts';
+import { openNewStudio, signIn, confirmEndBroadcast } from './support/studio.ts';
 import { localStreamUrl } from './support/local-stream.ts';
 
 // A known picture (orange) and a steady tone, so the output can be checked pixel by pixel and by level.
@@ -105,6 +105,7 @@ test('the host publishes camera and microphone, the output shows them, the previ
     .toBe(true);
 
   await page.getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(page);
   // An open studio holds a session on the stack's one media worker: free it for the flows after this one.
   await page.close();
   expect((await context.request.delete(`/api/v1/projects/${projectId}/session`)).ok()).toBe(true);

@@ -129,3 +129,12 @@ export async function inviteAndAccept(
   if (!member) throw new Error('the invitee is not a member after accepting');
   return member.userId;
 }
+
+/**
+ * End Broadcast as a creator does it since issue 52: the button, then 'End Broadcast' in its
+ * confirmation, then Done on the summary that follows (a modal: the studio behind it is inert until closed).
+ */
+export async function confirmEndBroadcast(page: Page): Promise<void> {
+  await page.getByRole('dialog', { name: 'End the broadcast?' }).getByRole('button', { name: 'End Broadcast' }).click();
+  await page.getByRole('dialog', { name: 'Broadcast ended' }).getByRole('button', { name: 'Done' }).click({ timeout: 30_000 });
+}

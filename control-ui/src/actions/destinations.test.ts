@@ -1,10 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DestinationView } from '@onair/protocol';
+import type { BroadcastView, DestinationView } from '@onair/protocol';
 import { createHttpClient } from '../api/http-client.ts';
 import { initialDestinationsState, useDestinationsStore, useToastStore } from '../stores/index.ts';
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
 import {
+  askEndBroadcast,
   askRemoveDestination,
+  endBroadcast,
+  keepBroadcasting,
+  requestGoLive,
+  skipDestinationForGoLive,
   confirmRemoveDestination,
   keepDestination,
   loadDestinations,
@@ -252,5 +257,63 @@ describe('the list', () => {
       destination: null,
     });
     expect(useDestinationsStore.getState().destinations).toHaveLength(1);
+  });
+});
+
+describe('going live and ending, deliberately (issue 52)', () => {
+  const live: BroadcastView = {
+    id: '00000000-0000-4000-8000-0000000000b1',
+    projectId,
+    state: 'live',
+    failureReason: null,
+    startedAt: '2026-01-01T10:00:00.000Z',
+    endedAt: null,
+    endsAt: null,
+    outputs: [],
+    recordingId: null,
+  };
+
+  it('Go Live opens the check instead of starting while a destination needs sign-in; Skip switches it off; then it goes live', async () => {
+    const youtube = view({ id: '00000000-0000-4000-8000-000000000002', type: 'YouTube', name: 'My channel', authenticated: false });
+    await loaded([view(), youtube]);
+    await requestGoLive(client());
+    expect(useDestinationsStore.getState().goLiveCheckOpen).toBe(true);
+    expect(requests.some((r) => r.method === 'POST' && r.url === `${base}/broadcast`)).toBe(false);
+
+    reply = () => ({ status: 200, body: { ...youtube, enabled: false } });
+    await skipDestinationForGoLive(youtube.id, client());
+    expect(requests.at(-1)).toMatchObject({ method: 'PATCH', url: `${base}/destinations/${youtube.id}`, body: { enabled: false } });
+
+    reply = (method, url) => (method === 'POST' && url === `${base}/broadcast` ? { status: 201, body: live } : { status: 404 });
+    await requestGoLive(client());
+    expect(useDestinationsStore.getState()).toMatchObject({ goLiveCheckOpen: false, broadcast: { state: 'live' } });
+  });
+
+  it('End Broadcast asks first; confirmed, it ends and keeps a summary of what the studio saw while live', async () => {
+    await loaded([view({ name: 'Office' })]);
+    useDestinationsStore.setState({
+      broadcast: live,
+      health: { [view().id]: { destinationId: view().id, state: 'reconnecting', bitrateKbps: 0, reconnects: 3 } },
+    });
+    askEndBroadcast();
+    expect(useDestinationsStore.getState().endConfirmOpen).toBe(true);
+    keepBroadcasting();
+    expect(useDestinationsStore.getState().endConfirmOpen).toBe(false);
+    expect(requests.some((r) => r.url === `${base}/broadcast/end`)).toBe(false);
+
+    askEndBroadcast();
+    reply = () => ({
+      status: 200,
+      body: { ...live, state: 'ended', endedAt: '2026-01-01T10:05:00.000Z', recordingId: '00000000-0000-4000-8000-0000000000c1' },
+    });
+    await endBroadcast(client());
+    const s = useDestinationsStore.getState();
+    expect(s.endConfirmOpen).toBe(false);
+    expect(s.health).toEqual({});
+    expect(s.summary).toEqual({
+      duration: '0:05:00',
+      recordingId: '00000000-0000-4000-8000-0000000000c1',
+      rows: [{ destinationId: view().id, name: 'Office', light: 'reconnecting', reconnects: 3, reason: null }],
+    });
   });
 });

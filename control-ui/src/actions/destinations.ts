@@ -21,6 +21,7 @@ import {
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { formErrors, initialFormValues, toCreateBody, toUpdateBody, type DestinationField, type DestinationFormValues } from '../model/destinations.ts';
+import { broadcastSummary, goLiveProblems } from '../model/live-panel.ts';
 import { initialDestinationsState, useDestinationsStore, type DestinationsState } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 import { showToast } from './toasts.ts';
@@ -380,11 +381,49 @@ export async function goLive(client: HttpClient = httpClient): Promise<void> {
   }
 }
 
+/**
+ * Go Live, deliberately: a destination that cannot receive the stream (not signed in) is named
+ * first, in the check dialog, to be fixed or skipped; with none, the broadcast starts.
+ */
+export async function requestGoLive(client: HttpClient = httpClient): Promise<void> {
+  if (goLiveProblems(useDestinationsStore.getState().destinations).length > 0) {
+    useDestinationsStore.setState({ goLiveCheckOpen: true });
+    return;
+  }
+  useDestinationsStore.setState({ goLiveCheckOpen: false });
+  await goLive(client);
+}
+
+/** 'Skip it' in the check: the destination is switched off (for this broadcast and after, until switched on). */
+export async function skipDestinationForGoLive(destinationId: string, client: HttpClient = httpClient): Promise<void> {
+  await toggleDestination(destinationId, false, client);
+}
+
+export function closeGoLiveCheck(): void {
+  useDestinationsStore.setState({ goLiveCheckOpen: false });
+}
+
+/** End Broadcast asks once before the viewers lose the stream. */
+export function askEndBroadcast(): void {
+  useDestinationsStore.setState({ endConfirmOpen: true });
+}
+
+export function keepBroadcasting(): void {
+  useDestinationsStore.setState({ endConfirmOpen: false });
+}
+
+export function closeBroadcastSummary(): void {
+  useDestinationsStore.setState({ summary: null });
+}
+
 export async function endBroadcast(client: HttpClient = httpClient): Promise<void> {
   const projectId = projectIdOrThrow();
+  // What the studio saw of each output while live: the api forgets it shortly after the end.
+  const { health, destinations } = useDestinationsStore.getState();
+  useDestinationsStore.setState({ endConfirmOpen: false });
   try {
     const broadcast = await call(endBroadcastEndpoint, { params: { projectId } }, client);
-    useDestinationsStore.setState({ broadcast, health: {} });
+    useDestinationsStore.setState({ broadcast, health: {}, summary: broadcastSummary(broadcast, destinations, health, Date.now()) });
   } catch (err) {
     showToast({ kind: 'error', title: 'Could not end the broadcast', description: messageOf(err) });
   }

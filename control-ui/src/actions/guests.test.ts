@@ -75,3 +75,27 @@ describe('participant audio (spec §3, §5)', () => {
     expect(participantAudioOf('guest-2')).toEqual({ volume: 1, muted: false });
   });
 });
+
+describe('a guest arriving (issue 52)', () => {
+  const guest = (id: string, displayName: string) => ({ id, displayName, joinedAt: '2026-11-25T10:00:00.000Z', byRevokedLink: false });
+  const ada = guest('00000000-0000-4000-8000-0000000000a1', 'Ada');
+  const grace = guest('00000000-0000-4000-8000-0000000000a2', 'Grace');
+
+  it('is announced by name in the studio, once the room was known', () => {
+    useGuestsStore.setState({ projectId });
+    // The first list is who was there already.
+    receiveGuestEvent({ type: 'guests.changed', projectId, guests: [ada], maximum: 2 });
+    expect(useToastStore.getState().toasts).toHaveLength(0);
+    receiveGuestEvent({ type: 'guests.changed', projectId, guests: [ada, grace], maximum: 2 });
+    expect(useToastStore.getState().toasts.map((t) => t.title)).toEqual(['Grace joined']);
+    // Leaving is not an arrival.
+    receiveGuestEvent({ type: 'guests.changed', projectId, guests: [grace], maximum: 2 });
+    expect(useToastStore.getState().toasts).toHaveLength(1);
+  });
+
+  it('is not announced on the guest page', () => {
+    useGuestsStore.setState({ projectId, asGuest: true, maximum: 2 });
+    receiveGuestEvent({ type: 'guests.changed', projectId, guests: [ada], maximum: 2 });
+    expect(useToastStore.getState().toasts).toHaveLength(0);
+  });
+});

@@ -168,7 +168,8 @@ export function addGuestToScene(participantId: string, displayName: string): voi
     });
     return;
   }
-  addSourceToScene('participant', { userId: participantId, displayName, volume, muted });
+  // Named by the guest, not 'Guest': the list of sources and the tile say who it is.
+  addSourceToScene('participant', { userId: participantId, displayName, volume, muted }, displayName.trim().slice(0, 100) || undefined);
 }
 
 // ─── Guest Chat (spec §2 side panel tab, §5 validation) ───
@@ -218,9 +219,17 @@ export function receiveGuestEvent(message: Extract<ServerMessage, { type: 'guest
     case 'guest.chat':
       addChatMessage(message.message);
       return;
-    case 'guests.changed':
+    case 'guests.changed': {
+      const before = useGuestsStore.getState();
       useGuestsStore.setState({ guests: message.guests, maximum: message.maximum });
+      // Issue 52: the studio says who arrived (a toast, read by screen readers), wherever the host is
+      // looking. Only once the room was known: a first list is who was there already.
+      if (asGuest || before.maximum === undefined) return;
+      const known = new Set(before.guests.map((g) => g.id));
+      for (const guest of message.guests.filter((g) => !known.has(g.id)))
+        showToast({ kind: 'info', title: `${guest.displayName || 'A guest'} joined`, description: 'Add them to the scene from the Guests tab.' });
       return;
+    }
     case 'guest.refused':
       showToast({ kind: 'warning', title: 'A guest could not join', description: message.message });
       return;

@@ -69,6 +69,15 @@ export async function copyIngestText(text: string, what: string): Promise<void> 
   }
 }
 
+/** The Auto Live, encoder and console settings: set up once, so they open on demand instead of taking the column's room. */
+export function openIngestSettings(): void {
+  useIngestStore.setState({ settingsOpen: true });
+}
+
+export function closeIngestSettings(): void {
+  useIngestStore.setState({ settingsOpen: false });
+}
+
 export function openConsoleGuide(kind: ConsoleKind): void {
   useIngestStore.setState({ guide: kind });
 }

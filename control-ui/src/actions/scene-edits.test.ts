@@ -4,6 +4,7 @@ import { applyScenePatch, newProjectDocument, planEntitlements, scenePatchSchema
 import { createHttpClient } from '../api/http-client.ts';
 import { initialStudioState, useStudioStore, useToastStore } from '../stores/index.ts';
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
+import { addGuestToScene } from './guests.ts';
 import { addScene, editScene } from './scene-edits.ts';
 
 const ids = {
@@ -158,5 +159,14 @@ describe('editScene', () => {
     expect(addScene('Four', client())).toBe(false);
     expect(patches).toBe(2);
     expect(useToastStore.getState().toasts).toMatchObject([{ title: 'Your plan allows up to 3 scenes. Upgrade to add more.' }]);
+  });
+});
+
+describe('a guest added to the scene (issue 52)', () => {
+  it("is named by the guest's display name, not 'Guest'", () => {
+    addGuestToScene('5a0b6f4d-9e6c-4b8a-8fd2-c2be0d9b8a7f', '  Grace Hopper ');
+    const guest = useStudioStore.getState().document?.sources.find((s) => s.kind === 'participant');
+    expect(guest?.name).toBe('Grace Hopper');
+    expect(guest?.settings).toMatchObject({ displayName: '  Grace Hopper ' });
   });
 });

@@ -159,7 +159,8 @@ export function moveScene(sceneId: string, direction: -1 | 1): boolean {
  * Adds a source of `kind` to the active scene. A watermark reuses the project's logo source; a
  * camera starts on the camera and microphone this browser remembers (spec §4).
  */
-export function addSourceToScene(kind: SourceKind, settings?: Record<string, unknown>): boolean {
+/** `name`: the source's name in the list and on its tile; the kind's label ('Camera', 'Guest') without it. */
+export function addSourceToScene(kind: SourceKind, settings?: Record<string, unknown>, name?: string): boolean {
   const doc = shown();
   const sceneId = activeSceneId();
   if (!doc || !sceneId) return false;
@@ -179,7 +180,7 @@ export function addSourceToScene(kind: SourceKind, settings?: Record<string, unk
         : kind === 'microphone'
           ? { microphoneDeviceId: devices.rememberedMicrophone ?? 'default', userId }
           : {};
-    const source = { id: sourceId, kind, name: sourceKindInfo[kind].label, settings: { ...defaults, ...settings } } as NewSource;
+    const source = { id: sourceId, kind, name: name || sourceKindInfo[kind].label, settings: { ...defaults, ...settings } } as NewSource;
     ops.push({ op: 'addSource', source });
   }
   ops.push({ op: 'addLayer', sceneId, layer: { id: layerId, sourceId } });

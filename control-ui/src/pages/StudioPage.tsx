@@ -13,7 +13,7 @@ import { StudioLoading } from '../features/studio/StudioLoading.tsx';
 import { StudioPanels } from '../features/studio/SourceSettingsDialog.tsx';
 import { StudioTopBar } from '../features/studio/StudioTopBar.tsx';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
-import { useStudioStore } from '../stores/index.ts';
+import { useDestinationsStore, useStudioStore } from '../stores/index.ts';
 import styles from './StudioPage.module.css';
 
 /** The studio of one project: top bar, scene column, program canvas with its layouts, and side column. */
@@ -22,6 +22,8 @@ export function StudioPage() {
   const projectId = useParams().projectId ?? '';
   const projectName = useStudioStore((s) => s.project?.name);
   useDocumentTitle(projectName ?? 'Studio');
+  // Live, the side column's height goes to the chat; off air, to setting up the destinations.
+  const onAir = useDestinationsStore((s) => s.broadcast?.state === 'starting' || s.broadcast?.state === 'live' || s.broadcast?.state === 'ending');
   useEffect(() => {
     void openStudio(projectId);
     void loadDevices();
@@ -39,7 +41,7 @@ export function StudioPage() {
           <ProgramCanvas />
           <LayoutBar />
         </div>
-        <div className={styles.side}>
+        <div className={styles.side} data-on-air={onAir}>
           <StudioMedia />
           <DestinationsPanel projectId={projectId}>
             <AutoLiveBlock projectId={projectId} />

@@ -9,6 +9,7 @@ import type {
   StreamDestinationOption,
 } from '@onair/protocol';
 import type { DestinationField, DestinationFormValues } from '../model/destinations.ts';
+import type { BroadcastSummary } from '../model/live-panel.ts';
 
 export interface DestinationForm {
   type: DestinationType;
@@ -49,6 +50,12 @@ export interface DestinationsState {
   /** Seconds of pre-roll and post-roll padding at Go Live and End Broadcast; 0 is off (the default). */
   preRollSeconds: number;
   postRollSeconds: number;
+  /** Go Live found destinations that are not ready: the check dialog names them (fix or skip). */
+  goLiveCheckOpen: boolean;
+  /** End Broadcast was pressed: the confirmation is open. */
+  endConfirmOpen: boolean;
+  /** After End Broadcast: how the broadcast went. */
+  summary: BroadcastSummary | null;
 }
 
 export function initialDestinationsState(): DestinationsState {
@@ -71,6 +78,9 @@ export function initialDestinationsState(): DestinationsState {
     record: false,
     preRollSeconds: 0,
     postRollSeconds: 0,
+    goLiveCheckOpen: false,
+    endConfirmOpen: false,
+    summary: null,
   };
 }
 

@@ -12,10 +12,12 @@ export interface IngestState {
   switching: boolean;
   /** The console guide open now. */
   guide: ConsoleKind | null;
+  /** The Auto Live, encoder and console settings dialog is open. */
+  settingsOpen: boolean;
 }
 
 export function initialIngestState(): IngestState {
-  return { projectId: null, status: 'idle', error: null, view: null, keyShown: false, regenerating: false, switching: false, guide: null };
+  return { projectId: null, status: 'idle', error: null, view: null, keyShown: false, regenerating: false, switching: false, guide: null, settingsOpen: false };
 }
 
 export function createIngestStore() {

@@ -1,21 +1,36 @@
-import { Copy, Eye, EyeOff, RefreshCw } from 'lucide-react';
+import { Copy, Eye, EyeOff, Gamepad2, RefreshCw, Settings } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { consoleGuides, TWITCH_REQUIRED_TOOLTIP, type ConsoleKind } from '@onair/protocol';
-import { closeIngest, copyIngestText, loadIngest, openConsoleGuide, regenerateIngestKey, setAutoLive, toggleIngestKeyShown } from '../../actions/ingest.ts';
+import {
+  closeIngest,
+  closeIngestSettings,
+  copyIngestText,
+  loadIngest,
+  openConsoleGuide,
+  openIngestSettings,
+  regenerateIngestKey,
+  setAutoLive,
+  toggleIngestKeyShown,
+} from '../../actions/ingest.ts';
 import { Button } from '../../components/Button.tsx';
-import { Disclosure } from '../../components/Disclosure.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
+import { Modal } from '../../components/Modal.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { Tooltip } from '../../components/Tooltip.tsx';
 import { ingestStatusLine } from '../../model/ingest.ts';
+import { autoLiveRelevant } from '../../model/live-panel.ts';
 import { useDestinationsStore, useIngestStore } from '../../stores/index.ts';
 import { ConsoleGuideModal } from './ConsoleGuideModal.tsx';
 import styles from './AutoLive.module.css';
 
+export const INGEST_SETTINGS_TITLE = 'Auto Live, encoder and console';
+
 /**
- * The Auto Live block (spec §2): the toggle (disabled without an enabled Twitch destination,
- * 'Twitch required') and the feed's state; folded below them, the ingest's address and key for
- * encoders, the console address, and the Xbox and PlayStation guides.
+ * Auto Live in the side column (spec §2, issue 52): one line, the toggle (disabled without an
+ * enabled Twitch destination, 'Twitch required') and the feed's state, shown once it is relevant
+ * (a Twitch channel linked, Auto Live on, or a feed arriving). The ingest's address and key, the
+ * console address and the guides are set up once: they open in a dialog from the line's settings
+ * button, or, for a camera-only project, from the console button beside Add Destination.
  */
 export function AutoLiveBlock({ projectId }: { projectId: string }) {
   useEffect(() => {
@@ -25,35 +40,114 @@ export function AutoLiveBlock({ projectId }: { projectId: string }) {
   const status = useIngestStore((s) => s.status);
   const view = useIngestStore((s) => s.view);
   const error = useIngestStore((s) => s.error);
-  const keyShown = useIngestStore((s) => s.keyShown);
-  const regenerating = useIngestStore((s) => s.regenerating);
+  const relevant = useDestinationsStore((s) => autoLiveRelevant(s.destinations, view?.autoLive ?? false, view?.status.state));
+  // On air its state sits beside the broadcast timer (AutoLiveIndicator): the column's room goes to the chat.
+  const onAir = useDestinationsStore((s) => s.broadcast?.state === 'starting' || s.broadcast?.state === 'live');
+  if (status === 'error') return <p className={styles.error}>{error}</p>;
+  if (!view) return null;
+  return (
+    <>
+      {relevant && !onAir && (
+        <section className={styles.block} aria-label="Auto Live">
+          <div className={styles.headingRow}>
+            <h2 className={styles.heading}>Auto Live</h2>
+            <AutoLiveStatus compact />
+            <AutoLiveToggle hideLabel />
+            <IconButton label="Encoder and console settings" icon={<Settings size={16} />} onClick={openIngestSettings} />
+          </div>
+        </section>
+      )}
+      <IngestSettingsModal />
+      <ConsoleGuideModal />
+    </>
+  );
+}
+
+/**
+ * On air, beside the broadcast timer: Auto Live's state as a light on the console icon, the whole
+ * status on hover, and the settings (the toggle among them) on click. Shown only when Auto Live is relevant.
+ */
+export function AutoLiveIndicator() {
+  const view = useIngestStore((s) => s.view);
+  const relevant = useDestinationsStore((s) => autoLiveRelevant(s.destinations, view?.autoLive ?? false, view?.status.state));
+  const now = useNow(view?.status.state === 'dropped');
+  if (!view || !relevant) return null;
+  const line = ingestStatusLine(view.status, view.feed, view.autoLive, now);
+  const text = `Auto Live ${view.autoLive ? 'on' : 'off'}: ${line.text}`;
+  return (
+    <button
+      type="button"
+      className={styles.indicator}
+      data-on={view.autoLive}
+      title={text}
+      aria-label={`Auto Live, encoder and console settings (${text})`}
+      onClick={openIngestSettings}
+    >
+      <Gamepad2 size={16} aria-hidden />
+      <span className={styles.light} data-light={line.light} aria-hidden />
+    </button>
+  );
+}
+
+/** Beside Add Destination while Auto Live has no line of its own: the way to stream from a console or an encoder. */
+export function ConsoleSettingsButton() {
+  return <IconButton label="Stream from a console or encoder" icon={<Gamepad2 size={16} />} onClick={openIngestSettings} />;
+}
+
+function AutoLiveToggle({ hideLabel = false }: { hideLabel?: boolean }) {
+  const view = useIngestStore((s) => s.view);
   const switching = useIngestStore((s) => s.switching);
   // The destinations list is live (toggles in any tab): it decides whether Auto Live may be switched on.
   const twitchEnabled = useDestinationsStore((s) => s.destinations.some((d) => d.type === 'Twitch' && d.enabled));
+  if (!view) return null;
+  const canSwitch = view.autoLive || twitchEnabled;
+  const toggle = (
+    <Switch label="Auto Live" hideLabel={hideLabel} checked={view.autoLive} disabled={!canSwitch || switching} onCheckedChange={(on) => void setAutoLive(on)} />
+  );
+  return canSwitch ? (
+    toggle
+  ) : (
+    <Tooltip content={TWITCH_REQUIRED_TOOLTIP}>
+      <span tabIndex={0}>{toggle}</span>
+    </Tooltip>
+  );
+}
+
+function AutoLiveStatus({ compact = false }: { compact?: boolean }) {
+  const view = useIngestStore((s) => s.view);
   const now = useNow(view?.status.state === 'dropped');
-  if (status === 'error') return <p className={styles.error}>{error}</p>;
   if (!view) return null;
   const line = ingestStatusLine(view.status, view.feed, view.autoLive, now);
-  const canSwitch = view.autoLive || twitchEnabled;
-  const toggle = <Switch label="Auto Live" checked={view.autoLive} disabled={!canSwitch || switching} onCheckedChange={(on) => void setAutoLive(on)} />;
   return (
-    <section className={styles.block} aria-label="Auto Live">
-      <div className={styles.headingRow}>
-        <h2 className={styles.heading}>Auto Live</h2>
-        {canSwitch ? (
-          toggle
-        ) : (
-          <Tooltip content={TWITCH_REQUIRED_TOOLTIP}>
-            <span tabIndex={0}>{toggle}</span>
-          </Tooltip>
-        )}
-      </div>
-      <p className={styles.status} role="status" aria-label="Ingest status">
-        <span className={styles.light} data-light={line.light} aria-hidden />
-        {line.text}
-      </p>
-      {/* Set up once in an encoder or console: folded away so the side column keeps its room. */}
-      <Disclosure label="Encoder and console settings">
+    <p className={compact ? styles.compactStatus : styles.status} role="status" aria-label="Ingest status" title={compact ? line.text : undefined}>
+      <span className={styles.light} data-light={line.light} aria-hidden />
+      <span className={compact ? styles.statusText : undefined}>{line.text}</span>
+    </p>
+  );
+}
+
+function IngestSettingsModal() {
+  const open = useIngestStore((s) => s.settingsOpen);
+  const view = useIngestStore((s) => s.view);
+  const keyShown = useIngestStore((s) => s.keyShown);
+  const regenerating = useIngestStore((s) => s.regenerating);
+  if (!view) return null;
+  return (
+    <Modal
+      open={open}
+      onClose={closeIngestSettings}
+      title={INGEST_SETTINGS_TITLE}
+      description="Stream from an encoder or a console; Auto Live starts the broadcast when the feed arrives."
+    >
+      <div className={styles.settings}>
+        <div className={styles.headingRow}>
+          <h3 className={styles.heading}>Auto Live</h3>
+          <AutoLiveToggle />
+        </div>
+        <AutoLiveStatus />
+        <p className={styles.consoleHint}>
+          With Auto Live on, a feed's arrival starts the broadcast and its absence past the grace period ends it. It needs a Twitch destination.
+        </p>
         <dl className={styles.fields}>
           <dt>Server</dt>
           <dd>
@@ -87,9 +181,8 @@ export function AutoLiveBlock({ projectId }: { projectId: string }) {
             </Button>
           ))}
         </div>
-      </Disclosure>
-      <ConsoleGuideModal />
-    </section>
+      </div>
+    </Modal>
   );
 }
 

@@ -67,15 +67,16 @@ const DURATIONS: { value: string; label: string; duration: OnScreenDuration }[] 
  * Above a chat list, for those who may edit the show: what the program shows now (with a way to take
  * it off), or how to put a message there; and how long a message stays.
  */
-export function OnScreenBar() {
+export function OnScreenBar({ inline = false }: { inline?: boolean } = {}) {
   const canShow = useCanShowChatOnScreen();
   const onScreen = useChatOnScreenStore((s) => s.onScreen);
   const duration = useChatOnScreenStore((s) => s.duration);
   const busy = useChatOnScreenStore((s) => s.pending !== null);
   if (!canShow) return null;
   return (
-    <div className={styles.bar} data-testid="on-screen-bar" data-on={onScreen !== null}>
-      <p className={styles.status} aria-live="polite">
+    <div className={inline ? `${styles.bar} ${styles.barInline}` : styles.bar} data-testid="on-screen-bar" data-on={onScreen !== null}>
+      {/* Inline (beside the chat's filters, issue 52) the hint is read, not shown: the list keeps the room. */}
+      <p className={inline && !onScreen ? styles.srOnly : styles.status} aria-live="polite">
         {onScreen ? (
           <>
             <span className={styles.dot} aria-hidden />
@@ -85,7 +86,7 @@ export function OnScreenBar() {
           'Click a message to show it on screen'
         )}
       </p>
-      <div className={styles.duration}>
+      <div className={styles.duration} title="How long a message you click stays on screen">
         <Select
           aria-label="How long a message stays on screen"
           value={String(duration)}

@@ -1,17 +1,22 @@
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { canRecord } from '@onair/protocol';
-import { endBroadcast, goLive, setBroadcastOptions } from '../../actions/destinations.ts';
+import { askEndBroadcast, requestGoLive, setBroadcastOptions } from '../../actions/destinations.ts';
 import { Button } from '../../components/Button.tsx';
 import { Select } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { encoderNotice, formatElapsed, streamLimitWarning } from '../../model/destinations.ts';
 import { useDestinationsStore, useStudioStore } from '../../stores/index.ts';
+import { AutoLiveIndicator, ConsoleSettingsButton } from '../auto-live/AutoLiveBlock.tsx';
 import { RECORD_NOTE_ID, RecordNotInPlanNote } from './PlanLimitNotes.tsx';
 import styles from './Destinations.module.css';
 
-/** Go Live and End Broadcast, the broadcast timer, and the warning before the plan's stream limit. */
-export function BroadcastControl() {
+/**
+ * Go Live and End Broadcast, the broadcast timer, and the warning before the plan's stream limit.
+ * Beside them, where a console streamer looks (issue 52): Auto Live's state on air, and off air,
+ * while Auto Live has no line of its own (`consoleOffered`), the way to the console and encoder settings.
+ */
+export function BroadcastControl({ consoleOffered = false }: { consoleOffered?: boolean }) {
   const broadcast = useDestinationsStore((s) => s.broadcast);
   const goingLive = useDestinationsStore((s) => s.goingLive);
   const anyEnabled = useDestinationsStore((s) => s.destinations.some((d) => d.enabled));
@@ -28,10 +33,11 @@ export function BroadcastControl() {
     return (
       <>
         <div className={styles.live}>
-          <Button variant="primary" disabled={goingLive || !anyEnabled} onClick={() => void goLive()}>
+          <Button variant="primary" disabled={goingLive || !anyEnabled} onClick={() => void requestGoLive()}>
             {goingLive ? 'Starting…' : 'Go Live'}
           </Button>
           {state === 'failed' && broadcast?.failureReason && <span className={styles.fieldError}>{broadcast.failureReason}</span>}
+          {consoleOffered && <ConsoleSettingsButton />}
         </div>
         <div className={styles.recordRow}>
           <Switch
@@ -67,7 +73,8 @@ export function BroadcastControl() {
         <span className={styles.timer} role="timer" aria-label="Broadcast time">
           {state === 'live' && started !== null ? formatElapsed(now - started) : state === 'starting' ? 'Starting…' : 'Ending…'}
         </span>
-        <Button variant="secondary" disabled={state === 'ending'} onClick={() => void endBroadcast()}>
+        <AutoLiveIndicator />
+        <Button variant="secondary" disabled={state === 'ending'} onClick={askEndBroadcast}>
           End Broadcast
         </Button>
       </div>

@@ -154,7 +154,7 @@ export function GuestTileView(props: {
           {name}
         </span>
         <GuestVolume participantId={guest.id} name={name} source={source} remembered={props.remembered ?? DEFAULT_PARTICIPANT_AUDIO} />
-        {canManage && <IconButton label={`Remove ${name}`} icon={<UserMinus size={16} />} onClick={() => void removeGuest(guest.id)} />}
+        {canManage && <IconButton label={`Remove ${name} from the studio`} icon={<UserMinus size={16} />} onClick={() => void removeGuest(guest.id)} />}
       </div>
     </li>
   );

@@ -23,7 +23,8 @@ describe('LayerContent placeholders (spec §2)', () => {
   it.each([
     [{ id, kind: 'screenshare', name: 'Screen', settings: sourceDefaults.screenshare }, 'Screenshare Offline'],
     [{ id, kind: 'game', name: 'Game', settings: sourceDefaults.game }, 'Game Source Offline'],
-    [{ id, kind: 'participant', name: 'Guest', settings: sourceDefaults.participant }, 'Camera Offline'],
+    [{ id, kind: 'participant', name: 'Guest 1', settings: sourceDefaults.participant }, 'Waiting for guest'],
+    [{ id, kind: 'participant', name: 'Ada', settings: { ...sourceDefaults.participant, userId: id, displayName: 'Ada' } }, 'Camera Offline'],
     [
       { id, kind: 'webpage', name: 'Page', settings: { ...sourceDefaults.webpage, config: { ...sourceDefaults.webpage.config, url: 'https://example.com/' } } },
       'Browser Source',

@@ -54,13 +54,18 @@ function WebpageContent({ source }: { source: Extract<Source, { kind: 'webpage' 
   return <WebpagePreview source={source} render={render} />;
 }
 
-/** A guest source: the guest's camera as forwarded to this page's tile, else 'Camera Offline' (spec §4 "Guest tile"). */
+/**
+ * A guest source: the guest's camera as forwarded to this page's tile. An empty slot (a template's,
+ * nobody in it yet) waits for a guest (issue 52: not 'Camera Offline', nothing is broken); a guest
+ * in the slot whose picture is not here shows 'Camera Offline' with their name (spec §4 "Guest tile").
+ */
 function ParticipantContent({ source }: { source: Extract<Source, { kind: 'participant' }> }) {
   const stream = useMediaStore((s) => {
     const tile = s.guestTiles.find((t) => t.userId === source.settings.userId);
     return tile ? (s.tileStreams[tile.mid] ?? null) : null;
   });
   if (stream) return <CameraVideo stream={stream} mirrored={false} label={`${source.settings.displayName || source.name}'s camera`} />;
+  if (source.settings.userId === null) return <SourcePlaceholder kind="guest" />;
   return <SourcePlaceholder kind="camera" detail={source.settings.displayName || undefined} />;
 }
 

@@ -1,10 +1,11 @@
-import { Camera, Gamepad2, Globe, ImageOff, MonitorUp } from 'lucide-react';
+import { Camera, Gamepad2, Globe, ImageOff, MonitorUp, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import styles from './SourcePlaceholder.module.css';
 
 /** The placeholders of spec §2, shown where a source has no picture. */
 export const PLACEHOLDER_TEXT = {
   camera: 'Camera Offline',
+  guest: 'Waiting for guest',
   screenshare: 'Screenshare Offline',
   game: 'Game Source Offline',
   browser: 'Browser Source',
@@ -13,6 +14,7 @@ export const PLACEHOLDER_TEXT = {
 
 const ICONS: Record<keyof typeof PLACEHOLDER_TEXT, ReactNode> = {
   camera: <Camera size={20} aria-hidden />,
+  guest: <UserRound size={20} aria-hidden />,
   screenshare: <MonitorUp size={20} aria-hidden />,
   game: <Gamepad2 size={20} aria-hidden />,
   browser: <Globe size={20} aria-hidden />,

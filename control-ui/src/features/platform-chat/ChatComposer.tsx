@@ -42,12 +42,13 @@ export function ChatComposer({ destinations, targets, draft, live, sendError, sh
     <div className={styles.composer}>
       {!live && showNotLive && <p className={styles.notice}>Start the stream to use the chat</p>}
       {live && sendable.length === 0 && <p className={styles.notice}>None of your chats can receive messages from the studio.</p>}
-      <div className={styles.toRow}>
+      {/* One line (issue 52): who it goes to, the box, its count once typed in, Send. */}
+      <div className={styles.inputRow}>
         <span className={styles.toLabel}>To</span>
         <Menu
           label="Send to"
           trigger={
-            <button type="button" className={styles.toTrigger} disabled={disabled} aria-label={`Send to: ${toLabel}`}>
+            <button type="button" className={styles.toTrigger} disabled={disabled} aria-label={`Send to: ${toLabel}`} title={toLabel}>
               {toLabel}
             </button>
           }
@@ -69,11 +70,6 @@ export function ChatComposer({ destinations, targets, draft, live, sendError, sh
             </>
           )}
         </Menu>
-        <span className={[styles.count, over ? styles.countOver : ''].join(' ')} aria-live="polite" data-testid="chat-counter">
-          {length}/{CHAT_MESSAGE_MAX}
-        </span>
-      </div>
-      <div className={styles.inputRow}>
         <textarea
           id={inputId}
           className={[styles.input, over ? styles.invalid : ''].join(' ')}
@@ -87,6 +83,11 @@ export function ChatComposer({ destinations, targets, draft, live, sendError, sh
           onChange={(e) => setChatDraft(e.target.value)}
           onKeyDown={onKeyDown}
         />
+        {length > 0 && (
+          <span className={[styles.count, over ? styles.countOver : ''].join(' ')} aria-live="polite" data-testid="chat-counter">
+            {length}/{CHAT_MESSAGE_MAX}
+          </span>
+        )}
         <Button variant="primary" aria-label="Send" disabled={disabled || !chatTextValid(draft) || chosen.length === 0} onClick={() => sendChat()}>
           <Send size={14} aria-hidden />
         </Button>

@@ -70,7 +70,12 @@ export function ChatMessageRow({ message, destinations }: { message: ChatMessage
           <time className={styles.time} dateTime={message.ts}>
             {time(message.ts)}
           </time>
-          {showable && <OnScreenToggle kind="platform" messageId={message.id} />}
+          {showable && (
+            // Off screen the button floats over the row's end; the one on screen keeps its badge in the line, readable.
+            <span className={onScreen ? undefined : styles.rowToggle}>
+              <OnScreenToggle kind="platform" messageId={message.id} />
+            </span>
+          )}
         </div>
         <p className={styles.text}>
           {message.segments.map((segment, i) => (

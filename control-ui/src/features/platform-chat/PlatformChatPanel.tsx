@@ -84,7 +84,13 @@ export function PlatformChatPanel() {
 
   return (
     <section className={styles.panel} aria-label="Platform chat">
-      {destinations.length > 0 && <ChatFilterBar destinations={destinations} filter={filter} />}
+      {/* The filters and the on-screen duration share one line: the messages get the height. */}
+      {(destinations.length > 0 || shown.length > 0) && (
+        <div className={styles.toolbar}>
+          {destinations.length > 0 && <ChatFilterBar destinations={destinations} filter={filter} />}
+          {shown.length > 0 && <OnScreenBar inline />}
+        </div>
+      )}
       {noticed.length > 0 && (
         <ul className={styles.notices} aria-label="Chat status">
           {noticed.map((d) => (
@@ -100,7 +106,6 @@ export function PlatformChatPanel() {
           ))}
         </ul>
       )}
-      {shown.length > 0 && <OnScreenBar />}
       <div className={styles.listWrap}>
         {shown.length === 0 ? (
           <div className={styles.empty}>
