@@ -10,7 +10,7 @@ import { expect, test } from './support/fixtures.ts';
 import { fakeMediaLaunchOptions, ORANGE } from './support/fake-media.ts';
 import { localStreamUrl } from './support/local-stream.ts';
 import { READER_HEIGHT, READER_WIDTH, readStream, type StreamReader } from './support/stream-reader.ts';
-import { openNewStudio, publicOrigin, signIn } from './support/studio.ts';
+import { confirmEndBroadcast, openNewStudio, publicOrigin, signIn } from './support/studio.ts';
 
 const SHOTS = process.env.ONAIR_E2E_SHOTS;
 const VIEWPORTS = [
@@ -100,8 +100,7 @@ test('checkout opens in another tab while the show stays on air; the return land
   await shot(billing, 'projects-live');
 
   await destinations.getByRole('button', { name: 'End Broadcast' }).click();
-  const confirm = page.getByRole('alertdialog').getByRole('button', { name: /End broadcast/i });
-  if (await confirm.isVisible({ timeout: 1000 }).catch(() => false)) await confirm.click();
+  await confirmEndBroadcast(page);
   await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 });
 
