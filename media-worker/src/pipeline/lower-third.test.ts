@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lowerThirdSvg, wrapText, xmlText } from './lower-third.ts';
+import { cutToWidth, lowerThirdSvg, textWidth, wrapText, xmlText } from './lower-third.ts';
 
 describe('chat lower third picture', () => {
   it('puts user text in as characters, never markup', () => {
@@ -19,18 +19,29 @@ describe('chat lower third picture', () => {
     expect(room).toContain('STUDIO CHAT');
   });
 
-  it('wraps a long message between words in three lines at most, the last cut with an ellipsis', () => {
-    expect(wrapText('one two three', 8)).toEqual(['one two', 'three']);
-    const lines = wrapText('word '.repeat(60), 20, 3);
-    expect(lines).toHaveLength(3);
-    expect(lines.every((l) => [...l].length <= 20)).toBe(true);
-    expect(lines[2]!.endsWith('…')).toBe(true);
+  it('wraps a long message between words in three lines at most, each within the column, the last cut with an ellipsis', () => {
+    expect(wrapText('one two three', textWidth('one two', 25), 3, 25)).toEqual(['one two', 'three']);
+    for (const text of ['word '.repeat(60), 'WWWW MMMM '.repeat(30), 'iiii llll '.repeat(40)]) {
+      const lines = wrapText(text, 694, 3, 25);
+      expect(lines).toHaveLength(3);
+      expect(lines.every((l) => textWidth(l, 25) <= 694)).toBe(true);
+      expect(lines[2]!.endsWith('…')).toBe(true);
+    }
+    // Wide letters take fewer per line than narrow ones.
+    expect([...wrapText('W'.repeat(200))[0]!].length).toBeLessThan([...wrapText('i'.repeat(200))[0]!].length);
     // A word longer than a line (a link) is broken where it must.
-    const link = wrapText(`see https://example.com/${'a'.repeat(50)}`, 20, 3);
-    expect(link.every((l) => [...l].length <= 20)).toBe(true);
-    expect(link.join('').replace(/\s/g, '')).toContain('https://example.com/');
+    const link = wrapText(`see https://example.com/${'a'.repeat(80)}`, 694, 3, 25);
+    expect(link.every((l) => textWidth(l, 25) <= 694)).toBe(true);
+    expect(link.join('')).toContain('https://example.com/');
     // Emoji are not split.
-    expect(wrapText('😀'.repeat(30), 10, 2).join('')).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    expect(wrapText('😀'.repeat(100), 300, 2, 25).join('')).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
     expect(wrapText('   ')).toEqual([]);
+  });
+
+  it('cuts a long name to fit beside the platform label', () => {
+    expect(cutToWidth('short', 500, 27, true)).toBe('short');
+    const cut = cutToWidth('M'.repeat(80), 500, 27, true);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(textWidth(cut, 27, true)).toBeLessThanOrEqual(500);
   });
 });
