@@ -7,7 +7,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@onair/embedded';
-import { CHAT_ON_SCREEN_DEFAULT_MS, CHAT_ON_SCREEN_TEXT_MAX, chatOnScreenSchema, type ChatOnScreen, type ServerMessage } from '@onair/protocol';
+import {
+  CHAT_ON_SCREEN_DEFAULT_MS,
+  CHAT_ON_SCREEN_TEXT_MAX,
+  chatOnScreenSchema,
+  sessionCommandSchema,
+  sessionKeys,
+  sessionStatusKeys,
+  type ChatOnScreen,
+  type ServerMessage,
+} from '@onair/protocol';
 import { StudioChatSocket } from './helpers/chat.ts';
 import { call, createTestUser, guestLinkOf, joinAsGuest, startStudioApi, type StudioApi, type TestUser } from './helpers/studio-api.ts';
 
@@ -130,6 +139,41 @@ describe('chat on screen', () => {
     await waitFor('the end of its time', async () => (onScreenUpdates(from).at(-1) === null ? true : undefined), 15_000, 50);
     expect(onScreenUpdates(from).map((s) => s?.messageId ?? null)).toEqual([first, second, null]);
     expect((await call(api, host, 'GET', path())).body).toMatchObject({ onScreen: null });
+  });
+
+  it("tells the session's worker of each change, and the studio what the worker reports on air (issue 53 item 1)", async () => {
+    const messageId = await platformMessage('on air please');
+    const worker = api.redis.duplicate();
+    const commands: unknown[] = [];
+    worker.on('message', (_channel: string, raw: string) => commands.push(sessionCommandSchema.parse(JSON.parse(raw))));
+    await worker.subscribe(sessionKeys.commands(projectId));
+    try {
+      const from = studio.received.length;
+      const shown = await call(api, host, 'PUT', path(), { kind: 'platform', messageId, durationMs: null });
+      const onScreen = chatOnScreenSchema.parse((shown.body as { onScreen: unknown }).onScreen);
+      await waitFor('the worker told', async () => (commands.length >= 1 ? true : undefined), 10_000, 20);
+      // The worker reads the message where the api keeps it.
+      expect(JSON.parse((await api.redis.get(sessionKeys.chatOnScreen(projectId)))!)).toMatchObject({ messageId, text: 'on air please' });
+      // Nothing is on air until the pipeline says so: another session's report and another kind reach nobody.
+      const onAir = { messageId, shownAt: onScreen.shownAt };
+      const channel = sessionStatusKeys.channel(projectId);
+      await api.redis.publish(channel, JSON.stringify({ sessionId: randomUUID(), type: 'chatOnScreenApplied', onAir }));
+      await api.redis.publish(channel, JSON.stringify({ sessionId: projectId, type: 'planApplied', version: 3 }));
+      await api.redis.publish(channel, JSON.stringify({ sessionId: projectId, type: 'chatOnScreenApplied', onAir }));
+      const onAirUpdates = () =>
+        studio.received.slice(from).flatMap((m: ServerMessage) => (m.type === 'chat.onAir' && m.projectId === projectId ? [m.onAir] : []));
+      await waitFor('the studio told it is on air', async () => (onAirUpdates().length >= 1 ? true : undefined), 10_000, 20);
+      expect(onAirUpdates()).toEqual([onAir]);
+      // A studio that opens later reads what the worker keeps.
+      await api.redis.set(sessionKeys.chatOnAir(projectId), JSON.stringify(onAir));
+      expect((await call(api, host, 'GET', path())).body).toMatchObject({ onScreen: { messageId }, onAir });
+      expect((await call(api, host, 'DELETE', path())).status).toBe(200);
+      await waitFor('the worker told again', async () => (commands.length >= 2 ? true : undefined), 10_000, 20);
+      expect(commands).toEqual([{ type: 'chatOnScreen' }, { type: 'chatOnScreen' }]);
+    } finally {
+      await api.redis.del(sessionKeys.chatOnAir(projectId));
+      worker.disconnect();
+    }
   });
 
   it("shows a message of the room chat with the sender's name and no platform", async () => {

@@ -170,7 +170,7 @@ async function lowPoweredCreator(browser: Browser): Promise<{ projectId: string;
   }).toPass({ timeout: 45_000 });
   await panel.close();
   await message.click();
-  await expect(message.getByTestId('on-screen-badge')).toHaveText('On screen');
+  await expect(message.getByTestId('on-screen-badge')).toHaveText('On screen', { timeout: 15_000 });
   // The lower third covers the bottom of the camera: less of the camera colour in the band it takes.
   const band = { x: 0, y: 560, width: 1280, height: 120 };
   const onScreenSince = performance.now();

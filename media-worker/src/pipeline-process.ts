@@ -82,6 +82,7 @@ function handle(command: PipelineCommand): void | Promise<void> {
           fatal: (code, message) => fail(code, message),
           inputFailed: (inputId, message) => send({ type: 'error', code: 'INPUT_FAILED', message: `input ${inputId}: ${message}`, fatal: false }),
           keyframeWanted: (inputId) => send({ type: 'keyframeWanted', inputId }),
+          chatOnAir: (onAir) => send({ type: 'chatOnScreenApplied', onAir }),
         },
         logger,
         egress,
@@ -120,6 +121,9 @@ function handle(command: PipelineCommand): void | Promise<void> {
       return;
     case 'presence':
       return program?.replan(command.plan);
+    case 'chatOnScreen':
+      program?.setChatOnScreen(command.chatOnScreen);
+      return;
     case 'stop':
       stopping = true;
       // The recording's last fragment takes about a second (outputs/recording.ts); the rest is a stop that may block.

@@ -1,32 +1,37 @@
 import type { Redis } from 'ioredis';
-import { z } from 'zod';
 import {
   CHAT_ON_SCREEN_DEFAULT_MS,
   CHAT_ON_SCREEN_OVERLAY_PATH,
   chatChannels,
-  chatOnScreenSchema,
+  chatOnAirSchema,
+  chatOnScreenStoredSchema,
   chatOnScreenText,
   chatPlatformSchema,
   OnAirError,
+  sessionKeys,
+  type ChatOnAir,
   type ChatOnScreen,
   type ChatOnScreenKind,
+  type ChatOnScreenStored,
   type ChatServerMessage,
+  type SessionCommand,
 } from '@onair/protocol';
 import type { Db } from '@onair/db';
 import type { Logger } from '@onair/runtime';
 import { PageKey } from '../http/signed-page.ts';
 
 /** What is kept per project: the message as drawn, when it went on, and for how long (null: until taken off). */
-const storedSchema = chatOnScreenSchema.omit({ remainingMs: true }).extend({ durationMs: z.number().int().min(0).nullable() });
-type Stored = z.infer<typeof storedSchema>;
+const storedSchema = chatOnScreenStoredSchema;
+type Stored = ChatOnScreenStored;
 
-const onScreenKey = (projectId: string) => `onair:projects:${projectId}:chat:on-screen`;
+const onScreenKey = sessionKeys.chatOnScreen;
 
 /**
  * Chat on screen: which chat message a project shows in its program. The state is the project's, in
- * Redis (every replica and every studio of the project read the same; a message with a duration
- * expires with its key), and each change is published on the project's chat channel, which the
- * studios' sockets and the overlay page both follow. The replica that put a message on screen also
+ * Redis (every replica, every studio of the project and the session's media worker read the same; a
+ * message with a duration expires with its key), and each change is published on the project's chat
+ * channel, which the studios' sockets and the overlay page follow, and told to the session's worker,
+ * which draws it over the program and reports it on air (issue 53 item 1). The replica that put a message on screen also
  * announces its end when its time is up; should that replica be gone, the studios and the page
  * count the remaining time down themselves.
  */
@@ -72,8 +77,16 @@ export class ChatOnScreenService {
     return this.drawn(parsed.data, ttl >= 0 ? ttl : null);
   }
 
-  async view(projectId: string): Promise<{ onScreen: ChatOnScreen | null; overlayUrl: string }> {
-    return { onScreen: await this.current(projectId), overlayUrl: this.overlayUrl(projectId) };
+  async view(projectId: string): Promise<{ onScreen: ChatOnScreen | null; onAir: ChatOnAir | null; overlayUrl: string }> {
+    return { onScreen: await this.current(projectId), onAir: await this.onAir(projectId), overlayUrl: this.overlayUrl(projectId) };
+  }
+
+  /** What the session's pipeline last reported on air (the media worker keeps it while the session runs). */
+  async onAir(projectId: string): Promise<ChatOnAir | null> {
+    const raw = await this.deps.redis.get(sessionKeys.chatOnAir(projectId));
+    if (raw === null) return null;
+    const parsed = chatOnAirSchema.nullable().safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
   }
 
   /** Puts a message of the project's platform chat or room chat on screen, in place of any other. */
@@ -124,8 +137,14 @@ export class ChatOnScreenService {
   }
 
   private async publish(projectId: string, onScreen: ChatOnScreen | null): Promise<void> {
+    // The worker first: it reads the key again and draws; the studios learn it is on air from its report.
+    const command: SessionCommand = { type: 'chatOnScreen' };
     const message: ChatServerMessage = { type: 'chat.onScreen', projectId, onScreen };
-    await this.deps.redis.publish(chatChannels.project(projectId), JSON.stringify(message));
+    await this.deps.redis
+      .multi()
+      .publish(sessionKeys.commands(projectId), JSON.stringify(command))
+      .publish(chatChannels.project(projectId), JSON.stringify(message))
+      .exec();
   }
 
   /** The message as drawn: its sender and platform, its text cut to what a lower third holds. */

@@ -19,7 +19,7 @@ import { loadDestinations, receiveDestinationMessage } from './destinations.ts';
 import { loadIngest, receiveIngestMessage } from './ingest.ts';
 import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
 import { attachChat, detachChat, receiveChatError, receiveChatMessage, refreshChatDestinations } from './platform-chat.ts';
-import { closeChatOnScreen, loadChatOnScreen, receiveChatOnScreen } from './chat-on-screen.ts';
+import { closeChatOnScreen, loadChatOnScreen, receiveChatOnAir, receiveChatOnScreen } from './chat-on-screen.ts';
 import { closeEvents, loadEvents, receiveEventsMessage } from './events.ts';
 import { closeGuestRoom, openGuestRoom, receiveGuestEvent } from './guests.ts';
 import { receivePatch, refetchDocument, setConfirmed } from './scene-document.ts';
@@ -118,6 +118,9 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
       return;
     case 'chat.onScreen':
       receiveChatOnScreen(message);
+      return;
+    case 'chat.onAir':
+      receiveChatOnAir(message);
       return;
     case 'room.joined':
     case 'room.ready':

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { CHAT_ON_SCREEN_DEFAULT_MS, chatOnScreenDurations, type ChatOnScreen } from '@onair/protocol';
+import { CHAT_ON_SCREEN_DEFAULT_MS, chatOnScreenDurations, type ChatOnAir, type ChatOnScreen } from '@onair/protocol';
 import type { FlagStorage } from './browser-storage.ts';
 
 /** How long a message the host shows stays on screen (null: until taken off); remembered in this browser. */
@@ -9,7 +9,9 @@ export interface ChatOnScreenState {
   projectId: string | null;
   /** The message the program shows now, as the server last said; null when none is. */
   onScreen: ChatOnScreen | null;
-  /** The overlay page that draws it (a browser source the studio adds to the scene on first use). */
+  /** What the session's pipeline last reported drawn over the program: 'On screen' is said from this, not from the click. */
+  onAir: ChatOnAir | null;
+  /** The overlay page that draws the same lower third, for a creator's own streaming tool. */
   overlayUrl: string | null;
   /** The message being put on or taken off (its button waits). */
   pending: string | null;
@@ -39,7 +41,7 @@ export function writeOnScreenDuration(storage: FlagStorage | undefined, duration
 }
 
 export function initialChatOnScreenState(storage?: FlagStorage): ChatOnScreenState {
-  return { projectId: null, onScreen: null, overlayUrl: null, pending: null, duration: readOnScreenDuration(storage), error: null };
+  return { projectId: null, onScreen: null, onAir: null, overlayUrl: null, pending: null, duration: readOnScreenDuration(storage), error: null };
 }
 
 export function createChatOnScreenStore(storage: FlagStorage | undefined) {

@@ -5,17 +5,19 @@ import type { InputSet } from './inputs/input-set.ts';
 export type BusFault =
   | { of: 'slate' }
   | { of: 'countdown' }
+  | { of: 'lowerthird' }
   /** An input's (attached now), or one already left out (`inputId` undefined). */
   | { of: 'input'; inputId: string | undefined }
   | { of: 'program' };
 
 /**
- * Every element is named after what it belongs to: `slate-…`, `countdown-…`, `inN-…` for input N.
+ * Every element is named after what it belongs to: `slate-…`, `countdown-…`, `lowerthird-…`, `inN-…` for input N.
  * A fault of one of those stays theirs; anything else is the program's.
  */
 export function faultOf(error: BusError, inputs: InputSet): BusFault {
   if (error.source.some((name) => name.startsWith('slate-') || name === 'slate')) return { of: 'slate' };
   if (error.source.some((name) => name.startsWith('countdown-') || name === 'countdown')) return { of: 'countdown' };
+  if (error.source.some((name) => name.startsWith('lowerthird-') || name === 'lowerthird')) return { of: 'lowerthird' };
   const input = inputs.inputOfElements(error.source);
   if (input.matched) return { of: 'input', inputId: input.inputId };
   return { of: 'program' };

@@ -1,4 +1,15 @@
-import type { EncoderPreset, EncoderSettings, OutputPolicy, PipelineErrorCode, PipelineState, PlanOutput, RenderPlan, SessionStats } from '@onair/protocol';
+import type {
+  ChatOnAir,
+  ChatOnScreenDrawn,
+  EncoderPreset,
+  EncoderSettings,
+  OutputPolicy,
+  PipelineErrorCode,
+  PipelineState,
+  PlanOutput,
+  RenderPlan,
+  SessionStats,
+} from '@onair/protocol';
 import { encoderStep, JITTER_LATENCY_DEFAULT_MS, outputsUseVertical, pipelineTransitions } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { numberProperty, setProperties, structureNumber } from '../gst/elements.ts';
@@ -10,6 +21,7 @@ import { buildProgramVideo } from './build/video.ts';
 import { faultOf, scrubKeys } from './bus-errors.ts';
 import { CountdownClock } from './countdown-clock.ts';
 import { InputSet } from './inputs/input-set.ts';
+import { ChatLowerThird } from './lower-third.ts';
 import type { OutputStatus } from './outputs/destination-output.ts';
 import { DestinationSet, type CanvasFeed } from './outputs/destination-set.ts';
 import { FlvFanout } from './outputs/flv-fanout.ts';
@@ -29,6 +41,8 @@ export interface ProgramEvents {
   inputFailed(inputId: string, message: string): void;
   /** Packets of a live input were lost before its decoder: its sender should send a keyframe. */
   keyframeWanted(inputId: string): void;
+  /** The chat message drawn over the program changed (null: none): it is in the frames from now on. */
+  chatOnAir?(onAir: ChatOnAir | null): void;
 }
 
 /**
@@ -62,6 +76,8 @@ export class ProgramPipeline {
   private recorder!: Recorder;
   /** The countdown's time left over the program (plan.countdown); absent if its branch could not start. */
   private clock: CountdownClock | undefined;
+  /** The chat message on screen over the program (plan.chatOnScreen); absent if its branch could not start. */
+  private lowerThird: ChatLowerThird | undefined;
   private state: PipelineState = 'starting';
   private plan: RenderPlan;
   private planVersion: number;
@@ -152,6 +168,7 @@ export class ProgramPipeline {
     this.pacer.start();
     if (this.plan.slate) this.slate.attach(this.gst, this.compositor, this.plan.slate.path, profile, profile);
     this.attachClock();
+    this.attachLowerThird();
     await this.reconcile(this.plan);
     this.logger.info(
       {
@@ -208,6 +225,7 @@ export class ProgramPipeline {
       );
     this.inputs.applyPlan(this.plan);
     this.setCountdown(this.plan.countdown);
+    this.drawChatOnScreen(this.plan.chatOnScreen ?? null);
     this.destinations.set(
       this.plan.outputs,
       this.plan.profile.videoBitrateKbps + this.plan.profile.audioBitrateKbps,
@@ -252,6 +270,7 @@ export class ProgramPipeline {
       this.setInputLatency();
       this.inputs.attachVertical(canvas.compositor, this.plan);
       this.clock?.attachVertical(canvas.compositor, canvas.size);
+      this.lowerThird?.attachVertical(canvas.compositor, canvas.size);
       const ms = { canvasMs: Math.round(built - began), branchesMs: Math.round(performance.now() - built) };
       this.logger.info({ width: spec.width, height: spec.height, ...ms }, 'vertical canvas attached');
     } catch (err) {
@@ -266,6 +285,7 @@ export class ProgramPipeline {
     this.vertical = undefined;
     this.inputs.detachVertical();
     this.clock?.detachVertical();
+    this.lowerThird?.detachVertical();
     canvas.detach();
     this.collectSoon();
     this.logger.info('vertical canvas detached');
@@ -289,6 +309,35 @@ export class ProgramPipeline {
     if (this.clock.set(countdown))
       this.logger.info({ endsAt: countdown ? new Date(countdown.endsAt).toISOString() : null }, countdown ? 'countdown shown' : 'countdown hidden');
     this.layoutClock();
+  }
+
+  /** The chat lower third; without it (rsvg missing, say) a message on screen is not drawn, and never reported on air. */
+  private attachLowerThird(): void {
+    try {
+      const card = new ChatLowerThird(this.gst, this.plan.profile);
+      card.attach(this.compositor);
+      this.lowerThird = card;
+    } catch (err) {
+      this.lowerThird = undefined;
+      this.logger.warn({ detail: err instanceof Error ? err.message : String(err) }, 'chat lower third left out');
+    }
+  }
+
+  /**
+   * The chat message on screen changed (the worker's chatOnScreen command, issue 53 item 1): drawn
+   * at once, outside any plan, and kept in the plan so a later plan version draws the same.
+   */
+  setChatOnScreen(message: ChatOnScreenDrawn | null): void {
+    const { chatOnScreen: _previous, ...rest } = this.plan;
+    this.plan = message ? { ...rest, chatOnScreen: message } : rest;
+    this.drawChatOnScreen(message);
+  }
+
+  private drawChatOnScreen(message: ChatOnScreenDrawn | null): void {
+    const changed = this.lowerThird?.set(message);
+    if (!changed) return;
+    this.logger.info({ messageId: message?.messageId ?? null }, message ? 'chat message drawn on screen' : 'chat message taken off screen');
+    this.events.chatOnAir?.(changed.onAir);
   }
 
   private layoutClock(): void {
@@ -476,6 +525,13 @@ export class ProgramPipeline {
         this.logger.warn({ detail: error.message }, 'countdown plate failed');
         this.clock?.hide();
         this.clock = undefined;
+        return;
+      case 'lowerthird':
+        // The chat card failed: the program goes on; a message shown from now on is not reported on air.
+        this.logger.warn({ detail: error.message }, 'chat lower third failed');
+        this.lowerThird?.hide();
+        this.lowerThird = undefined;
+        this.events.chatOnAir?.(null);
         return;
       case 'input':
         if (fault.inputId !== undefined) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { SLATE_IMAGE } from './screens.ts';
 import {
+  chatOnScreenStoredSchema,
   planOutputSchema,
   projectChannels,
   runningCountdownSchema,
@@ -16,6 +17,7 @@ import {
   type PlanOutput,
   type PlanPreview,
   type RenderPlan,
+  type ChatOnScreenDrawn,
   type RunningCountdown,
   type SceneDocument,
   type SessionOwner,
@@ -96,6 +98,15 @@ export function countdownInPlan(document: SceneDocument, running: RunningCountdo
   return { endsAt: running.endsAt };
 }
 
+/** The chat message on screen the api keeps for the project (sessionKeys.chatOnScreen), as the pipeline draws it. */
+export async function readChatOnScreen(redis: Redis, projectId: string): Promise<ChatOnScreenDrawn | undefined> {
+  const raw = await redis.get(sessionKeys.chatOnScreen(projectId));
+  const parsed = raw === null ? undefined : chatOnScreenStoredSchema.safeParse(JSON.parse(raw));
+  if (!parsed?.success) return undefined;
+  const { messageId, shownAt, platform, displayName, text } = parsed.data;
+  return { messageId, shownAt, platform, displayName, text };
+}
+
 /** Reads the api's snapshot of a project's scene document (workers have no database access). */
 export async function readDocument(redis: Redis, projectId: string): Promise<SceneDocument | undefined> {
   const raw = await redis.hget(sessionKeys.document(projectId), 'document');
@@ -124,6 +135,9 @@ export class SessionRunner {
   private recordingId: string | null = null;
   /** The countdown the api times (written before it announces the patch that shows its scene). */
   private countdown: RunningCountdown | undefined;
+  /** The chat message on screen (the api's, re-read on each chatOnScreen command). */
+  private chatOnScreen: ChatOnScreenDrawn | undefined;
+  private chatReads = Promise.resolve();
   /** Who was there when the plan sent last was made, to re-plan when that changes. */
   private presence = '';
 
@@ -162,6 +176,7 @@ export class SessionRunner {
     // A session picked up after a failover records on into the same recording, as its next part.
     this.recordingId = await this.deps.redis.get(sessionKeys.recording(this.projectId));
     this.countdown = await readCountdown(this.deps.redis, this.projectId);
+    this.chatOnScreen = await readChatOnScreen(this.deps.redis, this.projectId);
     this.preview = await this.deps.media?.openSession(this.projectId);
     await this.deps.uploads?.fetch(document);
     const plan = this.plan(document);
@@ -272,6 +287,7 @@ export class SessionRunner {
       slate: { path: this.slatePicture(document), afterMs: SLATE_AFTER_MS },
       ...(recording ? { recording } : {}),
       ...(countdown ? { countdown } : {}),
+      ...(this.chatOnScreen ? { chatOnScreen: this.chatOnScreen } : {}),
     };
     return this.preview ? { ...plan, preview: this.preview } : plan;
   }
@@ -321,6 +337,10 @@ export class SessionRunner {
       this.ending?.('stopped');
       return;
     }
+    if (command.type === 'chatOnScreen') {
+      this.followChatOnScreen();
+      return;
+    }
     if (command.type === 'setRecording') {
       this.recordingId = command.recordingId;
       this.deps.host.setRecording(this.projectId, this.recording());
@@ -332,6 +352,22 @@ export class SessionRunner {
     } catch (err) {
       this.logger.error({ err: (err as Error).message }, 'session outputs could not be opened');
     }
+  }
+
+  /**
+   * The chat message on screen changed: read again (serialised, so an older read never lands last;
+   * a lost command costs nothing the next one does not bring back) and drawn at once, outside the
+   * scene's plan versions: the lower third is one property write in the pipeline (issue 53 item 1).
+   */
+  private followChatOnScreen(): void {
+    this.chatReads = this.chatReads
+      .then(async () => {
+        const message = await readChatOnScreen(this.deps.redis, this.projectId);
+        if (message?.messageId === this.chatOnScreen?.messageId && message?.shownAt === this.chatOnScreen?.shownAt) return;
+        this.chatOnScreen = message;
+        this.deps.host.setChatOnScreen(this.projectId, message ?? null);
+      })
+      .catch((err: unknown) => this.logger.warn({ err }, 'chat on screen not followed'));
   }
 
   private async readOutputs(): Promise<PlanOutput[]> {

@@ -3,7 +3,9 @@ import { Gauge, type Registry } from 'prom-client';
 import {
   encoderLadder,
   pipelineStartConfigSchema,
+  sessionKeys,
   sessionStatusKeys,
+  SESSION_DOCUMENT_TTL_MS,
   type PipelineReport,
   type PipelineStartConfigInput,
   type PlanOutput,
@@ -122,13 +124,17 @@ export class SessionHost {
     this.sessions.get(sessionId)?.setRecording(recording);
   }
 
+  setChatOnScreen(sessionId: string, message: RenderPlan['chatOnScreen'] | null): void {
+    this.sessions.get(sessionId)?.setChatOnScreen(message);
+  }
+
   async stopSession(sessionId: string): Promise<void> {
     const supervisor = this.sessions.get(sessionId);
     if (!supervisor) return;
     await supervisor.stop();
     this.sessions.delete(sessionId);
     this.forget(sessionId);
-    await this.options.redis.del(sessionStatusKeys.stats(sessionId));
+    await this.options.redis.del(sessionStatusKeys.stats(sessionId), sessionKeys.chatOnAir(sessionId));
   }
 
   /** Stops every session; the worker is going, so the spare pipeline process goes too. */
@@ -191,6 +197,9 @@ export class SessionHost {
     const { redis, logger } = this.options;
     const writes: Promise<unknown>[] = [redis.publish(sessionStatusKeys.channel(sessionId), json)];
     if (report.type === 'stats') writes.push(redis.set(sessionStatusKeys.stats(sessionId), JSON.stringify(report.stats), 'PX', STATS_TTL_MS));
+    // What is on air of chat on screen, for a studio that opens (or reloads) after this report.
+    if (report.type === 'chatOnScreenApplied')
+      writes.push(redis.set(sessionKeys.chatOnAir(sessionId), JSON.stringify(report.onAir), 'PX', SESSION_DOCUMENT_TTL_MS));
     Promise.all(writes).catch((err: unknown) => logger.warn({ err, sessionId }, 'session status not published'));
     this.options.onReport?.(sessionId, report);
   }

@@ -175,6 +175,13 @@ export class SessionSupervisor {
     this.send({ type: 'setRecording', recording: recording ?? null });
   }
 
+  /** Draws the chat message on screen over the program (null: none) at once; a restarted pipeline draws it from its plan. */
+  setChatOnScreen(message: RenderPlan['chatOnScreen'] | null): void {
+    const { chatOnScreen: _previous, ...rest } = this.config.plan;
+    this.config = { ...this.config, plan: message ? { ...rest, chatOnScreen: message } : rest };
+    this.send({ type: 'chatOnScreen', chatOnScreen: message ?? null });
+  }
+
   async stop(): Promise<void> {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     if (this.startTimer) clearTimeout(this.startTimer);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chatDestinationEntrySchema, chatMessageSchema } from './chat.ts';
-import { chatOnScreenSchema } from './on-screen.ts';
+import { chatOnAirSchema, chatOnScreenSchema } from './on-screen.ts';
 
 /**
  * `/ws` messages of the platform chat (spec §7 room data messages, served by the api instead of
@@ -35,6 +35,8 @@ export const chatServerMessageSchemas = [
   }),
   /** The chat message shown in the program changed (put on, replaced, taken off or timed out): null when none is. */
   z.strictObject({ type: z.literal('chat.onScreen'), projectId: z.uuid(), onScreen: chatOnScreenSchema.nullable() }),
+  /** The session's pipeline has this showing on air (null: no lower third): relayed from the media worker's report. */
+  z.strictObject({ type: z.literal('chat.onAir'), projectId: z.uuid(), onAir: chatOnAirSchema.nullable() }),
 ] as const;
 
 export const chatServerMessageSchema = z.discriminatedUnion('type', [...chatServerMessageSchemas]);

@@ -9,9 +9,12 @@ import { chatPlatformSchema } from './chat.ts';
  * the room's (guest) chat — in the program as a lower third, with the sender's name and platform,
  * and takes it off again, or it goes off by itself after a set time. The message on screen belongs
  * to the project (every studio of it sees the same, a reload keeps it); the picture is drawn by a
- * built-in overlay page that the render worker renders as a layer of the scene, on both canvases,
- * so it reaches every destination and the recording. The page is fed live: putting a message on or
- * off changes no scene and restarts nothing.
+ * session's pipeline itself (issue 53 item 1: an SVG drawn over the program by the media worker, on
+ * both canvases, so it reaches every destination and the recording within a frame or two of the
+ * worker's word); putting a message on or off changes no scene and restarts nothing. The worker
+ * reports what it has on air (chatOnAirSchema), and the studio says 'On screen' from that report.
+ * The overlay page (CHAT_ON_SCREEN_OVERLAY_PATH) still draws the same lower third for a creator's own
+ * streaming tool.
  */
 
 /** How long a message stays on screen unless the host says otherwise. */
@@ -42,6 +45,26 @@ export const chatOnScreenSchema = z.strictObject({
 });
 export type ChatOnScreen = z.infer<typeof chatOnScreenSchema>;
 
+/**
+ * What the api keeps in Redis per project (sessionKeys.chatOnScreen): the message as drawn, when it
+ * went on, and for how long (null: until taken off); the key expires with the message.
+ */
+export const chatOnScreenStoredSchema = chatOnScreenSchema.omit({ remainingMs: true }).extend({ durationMs: z.number().int().min(0).nullable() });
+export type ChatOnScreenStored = z.infer<typeof chatOnScreenStoredSchema>;
+
+/** The lower third the pipeline draws: the message as drawn, and which showing of it (`shownAt`). */
+export const chatOnScreenDrawnSchema = chatOnScreenSchema.pick({ messageId: true, shownAt: true, platform: true, displayName: true, text: true });
+export type ChatOnScreenDrawn = z.infer<typeof chatOnScreenDrawnSchema>;
+
+/** Which showing of which message the session's pipeline has on air (its report), so the studio says 'On screen' when it is. */
+export const chatOnAirSchema = z.object({ messageId: z.uuid(), shownAt: z.iso.datetime() });
+export type ChatOnAir = z.infer<typeof chatOnAirSchema>;
+
+/** Whether `onAir` (the pipeline's word) is this showing of the message on screen. */
+export function isChatOnAir(onScreen: Pick<ChatOnScreen, 'messageId' | 'shownAt'> | null, onAir: ChatOnAir | null): boolean {
+  return onScreen !== null && onAir !== null && onScreen.messageId === onAir.messageId && onScreen.shownAt === onAir.shownAt;
+}
+
 /** The text drawn for a message: whitespace runs made one space, cut to CHAT_ON_SCREEN_TEXT_MAX with an ellipsis. */
 export function chatOnScreenText(content: string): string {
   const flat = content.replace(/\s+/g, ' ').trim();
@@ -53,7 +76,9 @@ export const CHAT_ON_SCREEN_OVERLAY_PATH = `${CHAT_ON_SCREEN_PAGE_PREFIX}:projec
 
 const onScreenView = z.object({
   onScreen: chatOnScreenSchema.nullable(),
-  /** The overlay page's address (signed for the studio's render worker): the browser source that draws the message. */
+  /** What the session's pipeline last reported on air (null: nothing, or no session running). */
+  onAir: chatOnAirSchema.nullable().optional(),
+  /** The overlay page's address (signed): the same lower third as a page, for a creator's own streaming tool. */
   overlayUrl: z.url(),
 });
 

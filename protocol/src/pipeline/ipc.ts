@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatOnAirSchema, chatOnScreenDrawnSchema } from '../chat/on-screen.ts';
 import { encoderSettingsSchema } from './encoder-ladder.ts';
 import { planOutputSchema, renderPlanSchema } from './render-plan.ts';
 
@@ -153,6 +154,8 @@ export const pipelineCommandSchema = z.discriminatedUnion('type', [
    * and scenes that follow a layout re-flowed without the people away). Its inputs are the same.
    */
   z.object({ type: z.literal('presence'), plan: renderPlanSchema }),
+  /** Draws this chat message as the lower third over the program, or none (null): one property write, no plan. */
+  z.object({ type: z.literal('chatOnScreen'), chatOnScreen: chatOnScreenDrawnSchema.nullable() }),
   z.object({ type: z.literal('stop') }),
 ]);
 export type PipelineCommand = z.infer<typeof pipelineCommandSchema>;
@@ -160,6 +163,8 @@ export type PipelineCommand = z.infer<typeof pipelineCommandSchema>;
 export const pipelineReportSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('state'), state: pipelineStateSchema }),
   z.object({ type: z.literal('planApplied'), version: z.number().int().nonnegative() }),
+  /** The lower third the program draws from now on (null: none); the studio says 'On screen' from it. */
+  z.object({ type: z.literal('chatOnScreenApplied'), onAir: chatOnAirSchema.nullable() }),
   z.object({
     type: z.literal('outputStatus'),
     outputId: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatOnScreenDrawnSchema } from '../chat/on-screen.ts';
 import { canvasKindSchema } from '../scene/vertical.ts';
 
 /**
@@ -257,6 +258,11 @@ export const renderPlanSchema = z
      * `endsAt` in ms since the epoch, as the api times it. Set or cleared by a new plan version.
      */
     countdown: planCountdownSchema.optional(),
+    /**
+     * The chat message on screen (issue 53 item 1), drawn by the pipeline as a lower third over the
+     * program; changed live by the worker's chatOnScreen command, kept here so a restarted pipeline draws it.
+     */
+    chatOnScreen: chatOnScreenDrawnSchema.optional(),
     /**
      * Live inputs fed by a person who is not in the session now (no studio or guest page of theirs
      * connected to it; the worker knows, sceneToRenderPlan's `present`). While such an input sends

@@ -56,6 +56,8 @@ export const sessionCommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stop') }),
   /** Issue 19: record the program into this recording (its parts), or stop recording (null). */
   z.object({ type: z.literal('setRecording'), recordingId: z.uuid().nullable() }),
+  /** The chat message on screen changed (issue 53 item 1): the worker reads sessionKeys.chatOnScreen again and draws it. */
+  z.object({ type: z.literal('chatOnScreen') }),
 ]);
 export type SessionCommand = z.infer<typeof sessionCommandSchema>;
 
@@ -86,6 +88,10 @@ export const sessionKeys = {
    * the program on that patch draws the same time left as the api switches on.
    */
   countdown: (projectId: string) => `onair:projects:${projectId}:countdown`,
+  /** The chat message on screen (chatOnScreenStoredSchema), written by the api; it expires with the message. */
+  chatOnScreen: (projectId: string) => `onair:projects:${projectId}:chat:on-screen`,
+  /** What the session's pipeline last reported on air of it (chatOnAirSchema, or 'null'), written by the worker. */
+  chatOnAir: (projectId: string) => `onair:sessions:${projectId}:chat-on-air`,
   /** Pickups after failovers, newest first (capped list of JSON records), for the operators' dashboard. */
   failovers: 'onair:sessions:failovers',
 } as const;

@@ -1,6 +1,6 @@
 import { MonitorUp, MonitorX } from 'lucide-react';
 import type { MouseEvent } from 'react';
-import { hasPermission, type ChatOnScreenKind } from '@onair/protocol';
+import { hasPermission, isChatOnAir, type ChatOnScreenKind } from '@onair/protocol';
 import { setChatOnScreenDuration, takeChatOffScreen, toggleChatOnScreen } from '../../actions/chat-on-screen.ts';
 import { Button } from '../../components/Button.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
@@ -15,9 +15,14 @@ export function useCanShowChatOnScreen(): boolean {
   return ready && hasPermission(role, 'update project');
 }
 
-/** Whether this message is the one the program shows. */
+/** Whether this message is the one the program shows (or is about to: see useIsOnAir). */
 export function useIsOnScreen(messageId: string): boolean {
   return useChatOnScreenStore((s) => s.onScreen?.messageId === messageId);
+}
+
+/** Whether the message on screen is drawn in the program now, as the session's pipeline reported. */
+export function useIsOnAir(): boolean {
+  return useChatOnScreenStore((s) => isChatOnAir(s.onScreen, s.onAir));
 }
 
 /**
@@ -32,15 +37,16 @@ export function onRowClick(kind: ChatOnScreenKind, messageId: string, enabled: b
   };
 }
 
-/** The row's button (an icon, named for what it does), and an On screen badge while it is the one shown. */
+/** The row's button (an icon, named for what it does), and a badge while it is the one shown: On screen once the program has it. */
 export function OnScreenToggle({ kind, messageId }: { kind: ChatOnScreenKind; messageId: string }) {
   const on = useIsOnScreen(messageId);
+  const onAir = useIsOnAir();
   const busy = useChatOnScreenStore((s) => s.pending === messageId);
   return (
     <span className={styles.toggle} data-on={on}>
       {on && (
-        <span className={styles.badge} data-testid="on-screen-badge">
-          On screen
+        <span className={styles.badge} data-testid="on-screen-badge" data-on-air={onAir}>
+          {onAir ? 'On screen' : 'Showing…'}
         </span>
       )}
       <IconButton
@@ -70,6 +76,7 @@ const DURATIONS: { value: string; label: string; duration: OnScreenDuration }[] 
 export function OnScreenBar({ inline = false }: { inline?: boolean } = {}) {
   const canShow = useCanShowChatOnScreen();
   const onScreen = useChatOnScreenStore((s) => s.onScreen);
+  const onAir = useIsOnAir();
   const duration = useChatOnScreenStore((s) => s.duration);
   const busy = useChatOnScreenStore((s) => s.pending !== null);
   if (!canShow) return null;
@@ -79,8 +86,8 @@ export function OnScreenBar({ inline = false }: { inline?: boolean } = {}) {
       <p className={inline && !onScreen ? styles.srOnly : styles.status} aria-live="polite">
         {onScreen ? (
           <>
-            <span className={styles.dot} aria-hidden />
-            <span className={styles.label}>On screen:</span> <span className={styles.who}>{onScreen.displayName}</span>
+            <span className={styles.dot} data-on-air={onAir} aria-hidden />
+            <span className={styles.label}>{onAir ? 'On screen:' : 'Showing:'}</span> <span className={styles.who}>{onScreen.displayName}</span>
           </>
         ) : (
           'Click a message to show it on screen'
