@@ -133,6 +133,11 @@ export const pipelineStartConfigSchema = z.object({
    * new destination with a wrong key would.
    */
   continuingOutputs: z.array(z.string()).default([]),
+  /**
+   * Loopback ports where the worker takes each canvas's encoded program as FLV (its destinations'
+   * RTMP connections live in the worker and outlive this process); none: the program has no outputs.
+   */
+  outputPorts: z.object({ horizontal: z.number().int().min(1).max(65535), vertical: z.number().int().min(1).max(65535) }).optional(),
 });
 export type PipelineStartConfig = z.infer<typeof pipelineStartConfigSchema>;
 export type PipelineStartConfigInput = z.input<typeof pipelineStartConfigSchema>;
@@ -153,6 +158,8 @@ export const pipelineCommandSchema = z.discriminatedUnion('type', [
    * and scenes that follow a layout re-flowed without the people away). Its inputs are the same.
    */
   z.object({ type: z.literal('presence'), plan: renderPlanSchema }),
+  /** A destination (in the worker) connected: the canvas's encoder makes a keyframe now. */
+  z.object({ type: z.literal('keyframe'), canvas: z.enum(['horizontal', 'vertical']) }),
   z.object({ type: z.literal('stop') }),
 ]);
 export type PipelineCommand = z.infer<typeof pipelineCommandSchema>;
