@@ -1,4 +1,4 @@
-import type { OutputPolicy, OutputStats, PipelineReport, PlanOutput, RenderPlan } from '@onair/protocol';
+import type { OutputPolicy, OutputStats, PipelineReport, RenderPlan } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { DestinationSet } from '../pipeline/outputs/destination-set.ts';
 import { FlvFanout } from '../pipeline/outputs/flv-fanout.ts';
