@@ -69,7 +69,6 @@ describe('recording', () => {
     const session = suite.fx.host.startSession({ sessionId: 'rec-killed', planVersion: 1, plan });
     await suite.fx.waitForOutput('rec-killed', 'main', 'live');
     await new Promise((r) => setTimeout(r, 8000));
-    const killedAt = Date.now();
     const killedPid = session.pid!;
     process.kill(killedPid, 'SIGKILL');
     // The destination stays connected through the crash (issue 54): the next process playing is the sign.
