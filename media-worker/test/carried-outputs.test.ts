@@ -37,19 +37,16 @@ function longestGap(packets: readonly Packet[], stream: Packet['stream']): numbe
 }
 
 describe('carried outputs', () => {
-  it('keeps every destination connected through a pipeline process killed with -9: one publish each, the stream time goes on', async () => {
+  it('keeps every destination connected through a pipeline process killed with -9 and through a new output profile: one publish each, the stream time goes on', async () => {
     const server = await suite.fx.rtmp({ onPublishUrl: `http://127.0.0.1:${(gate.address() as AddressInfo).port}/on_publish` });
     const [kA, kB] = [key(), key()];
     const url = `rtmp://127.0.0.1:${server.port}/live`;
     const sessionId = `carried-${Date.now()}`;
-    const supervisor = suite.fx.host.startSession({
-      sessionId,
-      planVersion: 1,
-      plan: testPlan([
-        { id: 'a', url, key: kA },
-        { id: 'b', url, key: kB },
-      ]),
-    });
+    const plan = testPlan([
+      { id: 'a', url, key: kA },
+      { id: 'b', url, key: kB },
+    ]);
+    const supervisor = suite.fx.host.startSession({ sessionId, planVersion: 1, plan });
     const watch = watchPackets(server.url(kA));
     try {
       await suite.fx.waitForOutput(sessionId, 'a', 'live');
@@ -74,6 +71,17 @@ describe('carried outputs', () => {
       // Three seconds of stream read after the new pipeline plays.
       const readAfter = watch.packets.length;
       await waitFor('the stream after the new pipeline', async () => (watch.packets.length > readAfter + 150 ? true : undefined), 20_000, 50);
+      // A new output profile: a new pipeline process too, the same connections.
+      const rebuiltPid = supervisor.pid!;
+      suite.fx.host.applyPlan(sessionId, 2, { ...plan, profile: { ...plan.profile, videoBitrateKbps: plan.profile.videoBitrateKbps + 200 } });
+      await waitFor(
+        'the rebuilt pipeline playing',
+        async () => (supervisor.pid !== rebuiltPid && supervisor.current === 'running' ? true : undefined),
+        30_000,
+        50,
+      );
+      const readRebuilt = watch.packets.length;
+      await waitFor('the stream after the rebuilt pipeline', async () => (watch.packets.length > readRebuilt + 150 ? true : undefined), 20_000, 50);
       const packets = [...watch.packets];
       watch.stop();
 
