@@ -357,6 +357,8 @@ export class FlvFanout {
     let last = from;
     this.logger.info({ fanout: this.name, at: from }, 'encoded stream gone: holding the picture and sending silence');
     this.filler = setInterval(() => {
+      // Nobody to hold the picture for (a vertical canvas detached with its last destination): idle.
+      if (this.receivers.size === 0) return;
       const until = from + (performance.now() - startedAt);
       const frame = this.silence?.frame;
       while (Math.min(nextVideo, nextAudio) <= until) {
