@@ -7,7 +7,6 @@ import { PIPELINE_ORPHAN_EXIT_MS, pipelineCommandSchema, type PipelineCommand, t
 import { createLogger, ExitGuard } from '@onair/runtime';
 import { loadGst } from './gst/gst.ts';
 import { ProgramPipeline } from './pipeline/program.ts';
-import { RtmpEgress } from './pipeline/outputs/rtmp-egress.ts';
 
 // GStreamer and its registry are loaded before any command: a process started ahead of need (a
 // spare, session/pipeline-processes.ts) is then ready to build its pipeline the moment it is told to.
@@ -32,8 +31,6 @@ const guard = new ExitGuard({ parentPid: process.ppid, orphanGraceMs: ORPHAN_EXI
 let logger = createLogger('pipeline', process.env.LOG_LEVEL ?? 'info');
 let program: ProgramPipeline | undefined;
 let statsTimer: NodeJS.Timeout | undefined;
-/** Where every destination's server is checked before a connection goes out (its resolver from the environment). */
-const egress = new RtmpEgress();
 /**
  * Set by `stop`: commands still queued behind it (a plan the worker sent while this process was being
  * replaced) are dropped. Applied after the stop they would start a recording part of their own,
@@ -72,24 +69,24 @@ function handle(command: PipelineCommand): void | Promise<void> {
       if (program) return;
       const { config } = command;
       logger = logger.child({ sessionId: config.sessionId });
+      // The destinations' connections live in the worker, which takes the encoded program here.
+      if (!config.outputPorts) throw new Error('start without the ports of the outputs');
       program = new ProgramPipeline(
         config.sessionId,
         config.plan,
         config.planVersion,
         config.outputPolicy,
         {
-          outputStatus: (status) => send({ type: 'outputStatus', ...status }),
           fatal: (code, message) => fail(code, message),
           inputFailed: (inputId, message) => send({ type: 'error', code: 'INPUT_FAILED', message: `input ${inputId}: ${message}`, fatal: false }),
           keyframeWanted: (inputId) => send({ type: 'keyframeWanted', inputId }),
           chatOnAir: (onAir) => send({ type: 'chatOnScreenApplied', onAir }),
         },
         logger,
-        egress,
+        config.outputPorts,
         config.dotDir,
         config.encoderStep,
         config.jitterLatencyMs,
-        config.continuingOutputs,
       );
       send({ type: 'state', state: 'starting' });
       const started = program;
@@ -118,6 +115,9 @@ function handle(command: PipelineCommand): void | Promise<void> {
       return;
     case 'jitterLatency':
       program?.setJitterLatency(command.ms);
+      return;
+    case 'keyframe':
+      program?.requestCanvasKeyframe(command.canvas);
       return;
     case 'presence':
       return program?.replan(command.plan);

@@ -23,7 +23,8 @@ describe('spare pipeline process', () => {
       const first = await waitFor('a spare pipeline process', async () => fx.host.sparePid, 10_000, 20);
       const plan = testPlan([{ id: 'main', url: `rtmp://127.0.0.1:${server.port}/live`, key: secretKey() }]);
       const session = fx.host.startSession({ sessionId: 'spare', planVersion: 1, plan });
-      expect(session.pid).toBe(first);
+      // Started once the session's output fan-outs listen (a moment): on the spare.
+      expect(await waitFor('the session started', async () => session.pid, 5000, 5)).toBe(first);
       await fx.waitForOutput('spare', 'main', 'live', 30_000);
 
       const second = await waitFor(
@@ -34,8 +35,9 @@ describe('spare pipeline process', () => {
       );
       const since = Date.now();
       fx.host.applyPlan('spare', 2, { ...plan, profile: { ...plan.profile, videoBitrateKbps: plan.profile.videoBitrateKbps - 200 } });
-      await waitFor('the session on the next spare', async () => (session.pid === second ? true : undefined), 20_000, 20);
-      await fx.waitForOutput('spare', 'main', 'live', 30_000, since);
+      await waitFor('the session on the next spare', async () => (session.pid === second && session.current === 'running' ? true : undefined), 20_000, 20);
+      // The destination's connection is the worker's: it stays live through the replacement (issue 54).
+      expect(fx.reports.filter((r) => r.sessionId === 'spare' && r.at >= since && r.report.type === 'outputStatus')).toEqual([]);
       expect(alive(first)).toBe(false);
       lastSpare = await waitFor(
         'a third spare',

@@ -22,11 +22,8 @@ import { faultOf, scrubKeys } from './bus-errors.ts';
 import { CountdownClock } from './countdown-clock.ts';
 import { InputSet } from './inputs/input-set.ts';
 import { ChatLowerThird } from './lower-third.ts';
-import type { OutputStatus } from './outputs/destination-output.ts';
-import { DestinationSet, type CanvasFeed } from './outputs/destination-set.ts';
-import { FlvFanout } from './outputs/flv-fanout.ts';
+import { FlvSink } from './outputs/flv-fanout.ts';
 import { Recorder } from './outputs/recorder.ts';
-import type { OutputEgress } from './outputs/rtmp-egress.ts';
 import { Pacer } from './pacer.ts';
 import { HoldingSlate } from './slate.ts';
 import { VerticalCanvas } from './vertical-canvas.ts';
@@ -34,8 +31,13 @@ import { VerticalCanvas } from './vertical-canvas.ts';
 /** GstX264EncPreset values by number, for the presets the ladder uses. */
 const X264_PRESETS: Record<number, EncoderPreset> = { 1: 'ultrafast', 2: 'superfast', 3: 'veryfast' };
 
+/** Where the worker takes each canvas's FLV (its FlvFanout, which feeds the destinations). */
+export interface OutputPorts {
+  horizontal: number;
+  vertical: number;
+}
+
 export interface ProgramEvents {
-  outputStatus(status: OutputStatus): void;
   /** A fault the pipeline cannot survive; the process reports it and exits so it is restarted. */
   fatal(code: PipelineErrorCode, message: string): void;
   inputFailed(inputId: string, message: string): void;
@@ -70,7 +72,6 @@ const PROGRAM_BEHIND_MS = 1000;
 export class ProgramPipeline {
   private readonly gst: GstPipeline;
   private inputs!: InputSet;
-  private readonly destinations: DestinationSet;
   private readonly fader = new AudioFader();
   private readonly slate: HoldingSlate;
   private recorder!: Recorder;
@@ -81,8 +82,8 @@ export class ProgramPipeline {
   private state: PipelineState = 'starting';
   private plan: RenderPlan;
   private planVersion: number;
-  /** The encoded program as FLV tags, for the destinations of the horizontal canvas. */
-  private fanout!: FlvFanout;
+  /** The encoded program as FLV, to the worker's fan-out of the horizontal canvas. */
+  private sink!: FlvSink;
   private compositor!: GstElement;
   private mixer!: GstElement;
   private rate!: GstElement;
@@ -104,22 +105,19 @@ export class ProgramPipeline {
     private readonly sessionId: string,
     plan: RenderPlan,
     planVersion: number,
-    policy: OutputPolicy,
+    _policy: OutputPolicy,
     private readonly events: ProgramEvents,
     private readonly logger: Logger,
-    /** The process's RTMP egress, which checks every output's server before it connects. */
-    egress: OutputEgress,
+    /** Where the worker takes each canvas's FLV; its destinations' connections live there. */
+    private readonly outputPorts: OutputPorts,
     dotDir?: string,
     initialEncoderStep = 0,
     jitterLatencyMs = JITTER_LATENCY_DEFAULT_MS,
-    /** Outputs connected in the previous process of this session: they reconnect rather than fail fast. */
-    continuingOutputs: readonly string[] = [],
   ) {
     this.jitterLatencyMs = jitterLatencyMs;
     this.plan = plan;
     this.planVersion = planVersion;
     this.encoderSettings = encoderStep(plan.profile, initialEncoderStep);
-    this.destinations = new DestinationSet(policy, egress, logger, (s) => events.outputStatus(s), new Set(continuingOutputs));
     this.slate = new HoldingSlate(logger);
     this.gst = new GstPipeline(
       `session-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}`,
@@ -138,8 +136,8 @@ export class ProgramPipeline {
 
   async start(): Promise<void> {
     const { profile } = this.plan;
-    this.fanout = await FlvFanout.listen('outputs', this.logger);
-    const video = buildProgramVideo(this.gst, profile, this.encoderSettings, this.fanout, this.plan.preview);
+    this.sink = new FlvSink('outputs', this.outputPorts.horizontal);
+    const video = buildProgramVideo(this.gst, profile, this.encoderSettings, this.sink, this.plan.preview);
     this.compositor = video.compositor;
     this.rate = video.rate;
     const mixer = buildProgramAudio(this.gst, profile);
@@ -226,12 +224,6 @@ export class ProgramPipeline {
     this.inputs.applyPlan(this.plan);
     this.setCountdown(this.plan.countdown);
     this.drawChatOnScreen(this.plan.chatOnScreen ?? null);
-    this.destinations.set(
-      this.plan.outputs,
-      this.plan.profile.videoBitrateKbps + this.plan.profile.audioBitrateKbps,
-      this.horizontalFeed(),
-      this.verticalFeed(),
-    );
     if (!wantsVertical && this.vertical) this.detachVertical();
     this.recorder.set(next.recording);
   }
@@ -252,19 +244,22 @@ export class ProgramPipeline {
     }, 1000);
   }
 
-  private horizontalFeed(): CanvasFeed {
-    return { fanout: this.fanout, requestKeyframe: () => this.requestKeyframe() };
-  }
-
-  private verticalFeed(): CanvasFeed | undefined {
-    const vertical = this.vertical;
-    return vertical ? { fanout: vertical.fanout, requestKeyframe: () => void vertical.requestKeyframe() } : undefined;
+  /** A destination of this canvas connected (in the worker): its encoder makes a keyframe now. */
+  requestCanvasKeyframe(canvas: 'horizontal' | 'vertical'): void {
+    if (canvas === 'vertical' && this.vertical) this.vertical.requestKeyframe();
+    else this.requestKeyframe();
   }
 
   private async attachVertical(spec: NonNullable<RenderPlan['vertical']>): Promise<void> {
     try {
       const began = performance.now();
-      const canvas = await VerticalCanvas.attach(this.gst, this.plan.profile, this.encoderSettings.preset, spec, this.logger);
+      const canvas = await VerticalCanvas.attach(
+        this.gst,
+        this.plan.profile,
+        this.encoderSettings.preset,
+        spec,
+        new FlvSink('vertical-outputs', this.outputPorts.vertical),
+      );
       const built = performance.now();
       this.vertical = canvas;
       this.setInputLatency();
@@ -387,9 +382,8 @@ export class ProgramPipeline {
     await this.recorder?.finish();
   }
 
-  /** Once a second: output watchdogs and the figures sent to the worker. */
+  /** Once a second: the figures sent to the worker (which adds its destinations' own). */
   tick(now = Date.now()): SessionStats {
-    for (const output of this.destinations.values()) output.tick(now);
     this.inputs.checkFeeds(this.plan);
     this.slate.check(now, this.plan, this.inputs.values(), this.plan.profile);
     this.checkPace();
@@ -400,7 +394,6 @@ export class ProgramPipeline {
       this.lastFrames = frames;
       this.lastFramesAt = now;
     }
-    const outputs = [...this.destinations.values()].map((o) => o.stats());
     const slateSince = this.slate.since;
     const recordingPath = this.recorder.path;
     return {
@@ -411,9 +404,9 @@ export class ProgramPipeline {
       framesOut: frames,
       // A frame the compositor skipped to stay on the clock (pacer.ts) goes out as a duplicate.
       droppedFrames: numberProperty(this.rate, 'drop') + numberProperty(this.rate, 'duplicate'),
-      bitrateKbps: outputs.reduce((sum, o) => sum + o.bitrateKbps, 0),
+      bitrateKbps: 0,
       planVersion: this.planVersion,
-      outputs,
+      outputs: [],
       encoder: this.encoderNow(),
       slateSince: slateSince === undefined ? null : new Date(slateSince).toISOString(),
       ...(recordingPath ? { recordingPath } : {}),
@@ -499,10 +492,7 @@ export class ProgramPipeline {
     this.pacer?.stop();
     this.vertical?.pacer.stop();
     this.inputs?.stop();
-    this.destinations.detachAll();
     this.gst.stop();
-    this.fanout?.close();
-    this.vertical?.fanout.close();
     this.transition('stopped');
   }
 
@@ -511,7 +501,7 @@ export class ProgramPipeline {
   }
 
   private onBusError(raw: BusError): void {
-    const keys = this.destinations.keys();
+    const keys = this.outputKeys();
     const error: BusError = { ...raw, message: scrubKeys(raw.message, keys), debug: scrubKeys(raw.debug, keys) };
     const fault = faultOf(error, this.inputs);
     switch (fault.of) {
@@ -550,12 +540,17 @@ export class ProgramPipeline {
   }
 
   private onBusWarning(warning: BusError): void {
-    this.logger.warn({ element: warning.source[0], detail: scrubKeys(warning.message, this.destinations.keys()) }, 'pipeline warning');
+    this.logger.warn({ element: warning.source[0], detail: scrubKeys(warning.message, this.outputKeys()) }, 'pipeline warning');
     // A decoder that could not decode a frame (damaged data it was given): its feed shows its last
     // good picture until a keyframe comes, so its sender is asked for one now.
     if (!warning.source.some((name) => name.endsWith('-dec'))) return;
     const input = this.inputs.inputOfElements(warning.source);
     if (input.inputId !== undefined) this.events.keyframeWanted(input.inputId);
+  }
+
+  /** Stream keys of the destinations, to scrub from any text GStreamer produced. */
+  private outputKeys(): string[] {
+    return this.plan.outputs.map((o) => o.key).filter((k): k is string => typeof k === 'string' && k.length >= 4);
   }
 
   private transition(next: PipelineState): void {

@@ -1,11 +1,10 @@
 import type { EncoderPreset, OutputProfile, PlanVertical, RenderPlan } from '@onair/protocol';
-import type { Logger } from '@onair/runtime';
 import { linkBranch, linkChain, linkPads, makeElement, requestPad, staticPad } from '../gst/elements.ts';
 import { loadGst, type GstElement, type GstPad } from '../gst/gst.ts';
 import type { GstPipeline } from '../gst/pipeline.ts';
 import { backgroundCaps, programCaps, X264_OPTIONS } from './build/video.ts';
 import { BACKGROUND_ZORDER, videoLayout, type VideoPadLayout } from './layout.ts';
-import { FlvFanout } from './outputs/flv-fanout.ts';
+import type { FlvSink } from './outputs/flv-fanout.ts';
 import { Pacer } from './pacer.ts';
 
 /**
@@ -21,8 +20,8 @@ import { Pacer } from './pacer.ts';
  * Every element here is named `vertical-…`, so bus errors are told apart from the horizontal program's.
  */
 export class VerticalCanvas {
-  /** FLV of the vertical program; each vertical output is fed from it. */
-  readonly fanout: FlvFanout;
+  /** FLV of the vertical program, to the worker's fan-out that each vertical output is fed from. */
+  readonly fanout: FlvSink;
   readonly compositor: GstElement;
   /** Keeps the vertical compositor on the clock (pacer.ts). */
   readonly pacer: Pacer;
@@ -35,7 +34,7 @@ export class VerticalCanvas {
     private readonly profile: OutputProfile,
     private readonly preset: EncoderPreset,
     readonly size: { width: number; height: number },
-    fanout: FlvFanout,
+    fanout: FlvSink,
   ) {
     this.fanout = fanout;
     this.compositor = makeElement('compositor', 'vertical-compositor', { background: 'black' });
@@ -47,8 +46,7 @@ export class VerticalCanvas {
    * pipeline's state from the sink up, so nothing pushes into a pad that is not ready; the
    * program's encoded sound joins last. The caller then gives every picture its vertical branch.
    */
-  static async attach(gst: GstPipeline, profile: OutputProfile, preset: EncoderPreset, vertical: PlanVertical, logger: Logger): Promise<VerticalCanvas> {
-    const fanout = await FlvFanout.listen('vertical-outputs', logger);
+  static async attach(gst: GstPipeline, profile: OutputProfile, preset: EncoderPreset, vertical: PlanVertical, fanout: FlvSink): Promise<VerticalCanvas> {
     const canvas = new VerticalCanvas(gst, profile, preset, { width: vertical.width, height: vertical.height }, fanout);
     try {
       canvas.build();
@@ -149,7 +147,6 @@ export class VerticalCanvas {
     for (const element of this.elements) element.setState(State.NULL);
     for (const element of this.elements) this.gst.remove(element);
     this.elements.length = 0;
-    this.fanout.close();
   }
 
   /** Where every input is drawn on the vertical picture for the active scene. */

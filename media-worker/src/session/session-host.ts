@@ -13,8 +13,10 @@ import {
   type SessionStats,
 } from '@onair/protocol';
 import type { Logger, WorkerLoad } from '@onair/runtime';
+import { RtmpEgress } from '../pipeline/outputs/rtmp-egress.ts';
 import type { GovernedSession } from './encoder-governor.ts';
 import { SparePipeline } from './pipeline-processes.ts';
+import { SessionOutputs, withOutputs } from './session-outputs.ts';
 import { SessionSupervisor, type SessionSupervisorOptions } from './session-supervisor.ts';
 
 /** Latest stats stay readable this long after the last report, then vanish with their session. */
@@ -35,11 +37,17 @@ export interface SessionHostOptions {
 }
 
 /**
- * The sessions of one media worker: one supervised pipeline process each. It turns their reports
- * into Prometheus figures, publishes them in Redis for the api, and sums them for the heartbeat.
+ * The sessions of one media worker: one supervised pipeline process each, and each session's
+ * destinations (their RTMP connections, session-outputs.ts), which live here and outlive its
+ * pipeline processes (issue 54). It turns their reports into Prometheus figures, publishes them in
+ * Redis for the api, and sums them for the heartbeat.
  */
 export class SessionHost {
   private readonly sessions = new Map<string, SessionSupervisor>();
+  /** Each session's destinations, once their fan-outs listen. */
+  private readonly outputs = new Map<string, SessionOutputs>();
+  /** Sessions whose destinations connect: from their pipeline's first 'playing' on. */
+  private readonly outputsStarted = new Set<string>();
   private readonly spare: SparePipeline | undefined;
   /** Output ids seen per session, to remove their series when the session ends. */
   private readonly seenOutputs = new Map<string, Set<string>>();
@@ -90,25 +98,66 @@ export class SessionHost {
   startSession(input: PipelineStartConfigInput): SessionSupervisor {
     const config = pipelineStartConfigSchema.parse(input);
     if (this.sessions.has(config.sessionId)) throw new Error(`session ${config.sessionId} already runs here`);
+    const sessionId = config.sessionId;
     const supervisor = new SessionSupervisor({
       ...this.options.supervisor,
       ...(this.spare ? { spawn: () => this.spare!.take() } : {}),
       config,
       logger: this.options.logger,
       onReport: (id, report) => this.onReport(id, report),
+      amendStats: (stats) => {
+        const outputs = this.outputs.get(sessionId);
+        return outputs ? withOutputs(stats, outputs.stats()) : stats;
+      },
     });
-    this.sessions.set(config.sessionId, supervisor);
-    supervisor.start();
+    this.sessions.set(sessionId, supervisor);
+    // The destinations' fan-outs listen first: the pipeline process is told where to send its FLV.
+    const logger = this.options.logger.child({ sessionId });
+    SessionOutputs.open(
+      config.plan.profile,
+      config.outputPolicy,
+      new RtmpEgress(),
+      logger,
+      (report) => this.onReport(sessionId, report),
+      (canvas) => this.sessions.get(sessionId)?.requestKeyframe(canvas),
+    ).then(
+      (outputs) => {
+        if (this.sessions.get(sessionId) !== supervisor || supervisor.current !== 'starting') {
+          outputs.close();
+          return;
+        }
+        this.outputs.set(sessionId, outputs);
+        supervisor.setOutputPorts(outputs.ports);
+        supervisor.start();
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'session outputs could not listen');
+        this.onReport(sessionId, { type: 'error', code: 'PIPELINE_FAILED', message: 'outputs could not start', fatal: true });
+      },
+    );
     return supervisor;
   }
 
   applyPlan(sessionId: string, version: number, plan: RenderPlan): void {
     this.sessions.get(sessionId)?.applyPlan(version, plan);
+    this.setDestinations(sessionId);
   }
 
   /** The plan of the applied version, planned again because who is in the session changed. */
   replan(sessionId: string, plan: RenderPlan): void {
     this.sessions.get(sessionId)?.replan(plan);
+    this.setDestinations(sessionId);
+  }
+
+  /** The session's destinations made those of its current plan (once they connect at all). */
+  private setDestinations(sessionId: string): void {
+    const supervisor = this.sessions.get(sessionId);
+    if (supervisor && this.outputsStarted.has(sessionId)) this.outputs.get(sessionId)?.set(supervisor.plan);
+  }
+
+  /** Stream time (ms) each gap of a session's horizontal stream held while no pipeline fed it. */
+  gapsFilled(sessionId: string): readonly number[] {
+    return this.outputs.get(sessionId)?.gapsFilled ?? [];
   }
 
   /** The jitter buffer latency the session's WebRTC senders need (WebrtcEndpoint measures it). */
@@ -118,6 +167,7 @@ export class SessionHost {
 
   setOutputs(sessionId: string, outputs: PlanOutput[]): void {
     this.sessions.get(sessionId)?.setOutputs(outputs);
+    this.setDestinations(sessionId);
   }
 
   setRecording(sessionId: string, recording: RenderPlan['recording']): void {
@@ -131,6 +181,9 @@ export class SessionHost {
   async stopSession(sessionId: string): Promise<void> {
     const supervisor = this.sessions.get(sessionId);
     if (!supervisor) return;
+    // The connections close first: a session stopped here (or lost to another worker, whose
+    // takeover must not meet a second publisher) stops publishing at once.
+    this.closeOutputs(sessionId);
     await supervisor.stop();
     this.sessions.delete(sessionId);
     this.forget(sessionId);
@@ -185,7 +238,21 @@ export class SessionHost {
     };
   }
 
+  private closeOutputs(sessionId: string): void {
+    this.outputs.get(sessionId)?.close();
+    this.outputs.delete(sessionId);
+    this.outputsStarted.delete(sessionId);
+  }
+
   private onReport(sessionId: string, report: PipelineReport): void {
+    const supervisor = this.sessions.get(sessionId);
+    if (report.type === 'state' && report.state === 'playing' && supervisor && !this.outputsStarted.has(sessionId) && this.outputs.has(sessionId)) {
+      // The first pipeline plays: its destinations connect now and meet a keyframe at once.
+      this.outputsStarted.add(sessionId);
+      this.setDestinations(sessionId);
+    }
+    // The supervisor gave the session up (its pipeline keeps crashing): nothing is published any more.
+    if (report.type === 'state' && report.state === 'failed' && supervisor?.current === 'failed') this.closeOutputs(sessionId);
     // Between the pipeline and this worker's WebRTC endpoint only: nothing for the api.
     if (report.type === 'keyframeWanted') {
       this.options.onReport?.(sessionId, report);

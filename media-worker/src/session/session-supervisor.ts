@@ -31,6 +31,8 @@ export interface SessionSupervisorOptions {
   startTimeoutMs?: number;
   /** Where a pipeline process comes from (a spare started ahead, pipeline-processes.ts); a new fork by default. */
   spawn?: () => ChildProcess;
+  /** The pipeline's stats with what the worker adds (its destinations' figures, session-outputs.ts). */
+  amendStats?: (stats: SessionStats) => SessionStats;
 }
 
 /**
@@ -84,9 +86,24 @@ export class SessionSupervisor {
     return this.crashes.length;
   }
 
+  /** Where the pipeline processes of this session send each canvas's FLV (the worker's fan-outs). */
+  setOutputPorts(ports: NonNullable<PipelineStartConfig['outputPorts']>): void {
+    this.config = { ...this.config, outputPorts: ports };
+  }
+
+  /** The plan the session runs now (the newest applied, with its outputs and recording). */
+  get plan(): RenderPlan {
+    return this.config.plan;
+  }
+
+  /** A destination of this canvas connected: the pipeline's encoder makes a keyframe. */
+  requestKeyframe(canvas: 'horizontal' | 'vertical'): void {
+    this.send({ type: 'keyframe', canvas });
+  }
+
   /**
-   * Starts a pipeline process. One that replaces another (a rebuild, a crash restart) is told which
-   * outputs were connected, so they reconnect through the platform's handover instead of failing.
+   * Starts a pipeline process. The destinations' connections are the worker's (session-outputs.ts):
+   * one that replaces another (a rebuild, a crash restart) carries on the same connections.
    */
   start(continuingOutputs: string[] = []): void {
     this.outputStates.clear();
@@ -253,7 +270,8 @@ export class SessionSupervisor {
       this.logger.warn('pipeline sent an invalid report');
       return;
     }
-    const report = parsed.data;
+    const report =
+      parsed.data.type === 'stats' && this.options.amendStats ? { ...parsed.data, stats: this.options.amendStats(parsed.data.stats) } : parsed.data;
     if (report.type === 'state' && report.state === 'playing' && this.state === 'starting') {
       this.state = 'running';
       this.runningSince = Date.now();

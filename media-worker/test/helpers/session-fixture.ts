@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { startRtmpServer, waitFor, type RunningRtmpServer } from '@onair/embedded';
+import { startRtmpServer, waitFor, type RtmpServerOptions, type RunningRtmpServer } from '@onair/embedded';
 import { testRedisUrl } from '@onair/embedded/test-services';
 import { renderPlanSchema, type OutputState, type PipelineReport, type PlanOutput, type RenderPlan } from '@onair/protocol';
 import { redactedPaths } from '@onair/runtime';
@@ -32,7 +32,7 @@ export interface Fixture {
    * must not take the failed attempt's reports for its own.
    */
   reportsSince: number;
-  rtmp(options?: { acceptKeys?: string[]; acceptTcUrlHosts?: string[] }): Promise<RunningRtmpServer>;
+  rtmp(options?: Omit<RtmpServerOptions, 'dir'>): Promise<RunningRtmpServer>;
   waitForOutput(
     sessionId: string,
     outputId: string,

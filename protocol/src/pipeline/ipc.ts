@@ -134,6 +134,11 @@ export const pipelineStartConfigSchema = z.object({
    * new destination with a wrong key would.
    */
   continuingOutputs: z.array(z.string()).default([]),
+  /**
+   * Loopback ports where the worker takes each canvas's encoded program as FLV (its destinations'
+   * RTMP connections live in the worker and outlive this process); none: the program has no outputs.
+   */
+  outputPorts: z.object({ horizontal: z.number().int().min(1).max(65535), vertical: z.number().int().min(1).max(65535) }).optional(),
 });
 export type PipelineStartConfig = z.infer<typeof pipelineStartConfigSchema>;
 export type PipelineStartConfigInput = z.input<typeof pipelineStartConfigSchema>;
@@ -156,6 +161,8 @@ export const pipelineCommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('presence'), plan: renderPlanSchema }),
   /** Draws this chat message as the lower third over the program, or none (null): one property write, no plan. */
   z.object({ type: z.literal('chatOnScreen'), chatOnScreen: chatOnScreenDrawnSchema.nullable() }),
+  /** A destination (in the worker) connected: the canvas's encoder makes a keyframe now. */
+  z.object({ type: z.literal('keyframe'), canvas: z.enum(['horizontal', 'vertical']) }),
   z.object({ type: z.literal('stop') }),
 ]);
 export type PipelineCommand = z.infer<typeof pipelineCommandSchema>;

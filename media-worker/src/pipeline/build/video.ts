@@ -3,7 +3,7 @@ import { linkChain, linkPads, makeElement, requestPad, staticPad } from '../../g
 import type { GstElement, GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
 import { BACKGROUND_ZORDER } from '../layout.ts';
-import type { FlvFanout } from '../outputs/flv-fanout.ts';
+import type { FlvSink } from '../outputs/flv-fanout.ts';
 import { buildPreview } from './preview.ts';
 
 /**
@@ -52,7 +52,7 @@ export function buildProgramVideo(
   gst: GstPipeline,
   profile: OutputProfile,
   encoder: EncoderSettings,
-  fanout: FlvFanout,
+  fanout: FlvSink,
   preview: PlanPreview | undefined,
 ): ProgramVideo {
   const { fps } = profile;

@@ -26,7 +26,7 @@ export class DestinationSet {
     private readonly egress: OutputEgress,
     private readonly logger: Logger,
     private readonly status: (status: OutputStatus) => void,
-    /** Outputs connected in the previous process of this session: they reconnect rather than fail fast (taken once per id). */
+    /** Outputs whose previous connection was live: they reconnect rather than fail fast (taken once per id). */
     private readonly continuing: Set<string>,
   ) {}
 
@@ -43,6 +43,9 @@ export class DestinationSet {
     for (const [id, output] of this.outputs) {
       const next = byId.get(id);
       if (!next || next.url !== output.spec.url || next.key !== output.spec.key || (next.canvas ?? 'horizontal') !== (output.spec.canvas ?? 'horizontal')) {
+        // Replaced while connected: the platform may still hold the old publish for a moment, so
+        // the new connection waits out its handover instead of failing fast.
+        if (next && (output.current === 'live' || output.current === 'reconnecting')) this.continuing.add(id);
         output.detach();
         this.outputs.delete(id);
         this.status({ outputId: id, state: 'stopped' });
