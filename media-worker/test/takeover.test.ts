@@ -17,7 +17,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRtmpServer, SupervisedProcess, waitFor, type RunningRtmpServer } from '@onair/embedded';
 import { isolatedRedisUrl } from '@onair/embedded/test-services';
-import { newProjectDocument, SESSIONS_QUEUE, workerRegistryKeys } from '@onair/protocol';
+import { newProjectDocument, sessionKeys, SESSIONS_QUEUE, workerRegistryKeys } from '@onair/protocol';
 import { SecretBox, WorkerDeaths } from '@onair/runtime';
 import { readVideoPackets } from './helpers/output-reader.ts';
 import { alive } from './helpers/processes.ts';
@@ -49,6 +49,8 @@ describe('take-over after a certain death (issue 54)', () => {
   let oldPipelinePid: number | undefined;
   const supervised: SupervisedProcess[] = [];
   const lines: string[] = [];
+  /** The current run's worker id of each supervised worker. */
+  const current: string[] = [];
 
   beforeAll(async () => {
     redisUrl = await isolatedRedisUrl();
@@ -82,8 +84,6 @@ describe('take-over after a certain death (issue 54)', () => {
 
   it('hands a live session killed with -9 to the standby at once, by the death notice, with one publisher at a time', async () => {
     const notices: { workerId: string; released: string[] }[] = [];
-    /** The current run's worker id of each supervised worker. */
-    const current: string[] = [];
     for (let i = 0; i < 2; i++) {
       supervised.push(
         new SupervisedProcess(
@@ -198,5 +198,54 @@ describe('take-over after a certain death (issue 54)', () => {
     } finally {
       stopReading();
     }
+  });
+
+  it('fences a worker declared dead while it still runs: the released session stops there, and runs again once', async () => {
+    // After the first test: the standby, and the killed worker's restart (a worker of its own).
+    await waitFor(
+      'both workers to register',
+      async () => ((await redis.exists(...current.map((id) => workerRegistryKeys.worker('media', id)))) === 2 ? true : undefined),
+      30_000,
+      100,
+    );
+    const doc = newProjectDocument({
+      projectId: randomUUID(),
+      sceneId: randomUUID(),
+      watermarkSourceId: randomUUID(),
+      watermarkLayerId: randomUUID(),
+      resolution: '480p',
+    });
+    const streamKey = secretKey();
+    await queueSession(queue, redis, doc, { box, outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }] });
+    const first = await waitFor(
+      'the session to be placed',
+      async () => {
+        const o = await readOwner(redis, doc.projectId);
+        return o?.pipeline ? o : undefined;
+      },
+      30_000,
+      50,
+    );
+    // A notice sent in error: the holder is alive. Its next lock extension finds another token (or
+    // none) on the lease, and it stops the session rather than publish beside the next owner.
+    expect(await deaths.workerDied(first.workerId, 'a notice sent in error')).toEqual([doc.projectId]);
+    await waitFor(
+      'the released holder to stop the session',
+      async () => (lines.some((l) => l.includes('session lock lost') && l.includes(doc.projectId) && l.includes(first.workerId)) ? true : undefined),
+      20_000,
+      50,
+    );
+    const again = await waitFor(
+      'the session to run again',
+      async () => {
+        const o = await readOwner(redis, doc.projectId);
+        return o?.pipeline && o.pipeline.pid !== first.pipeline!.pid ? o : undefined;
+      },
+      30_000,
+      50,
+    );
+    await waitFor('the old pipeline to be gone', async () => (alive(first.pipeline!.pid) ? undefined : true), 20_000, 50);
+    expect(again.pipeline!.pid).not.toBe(first.pipeline!.pid);
+    await redis.publish(sessionKeys.commands(doc.projectId), JSON.stringify({ type: 'stop' }));
   });
 });

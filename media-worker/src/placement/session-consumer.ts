@@ -199,9 +199,13 @@ export class SessionConsumer {
       }
       const sentAt = Date.now();
       job.extendLock(token, this.lockMs).then(
-        () => (lockHeldAt = Math.max(lockHeldAt, sentAt)),
-        // Someone else holds the session now (this process was paused past its lock, or declared
-        // dead and its lease released): the token no longer matches, and it never streams twice.
+        (held) => {
+          // BullMQ answers 0, without an error, when the token no longer holds the lock: someone
+          // else holds the session now (this process was paused past its lock, or a death notice
+          // released it, issue 54). It must never stream twice: this is the fence.
+          if (held === 1) lockHeldAt = Math.max(lockHeldAt, sentAt);
+          else lost('the session lock is held by another token now');
+        },
         (err: unknown) => lost((err as Error).message),
       );
     }, Math.min(SESSION_LOCK_MS, this.lockMs) / 4);
