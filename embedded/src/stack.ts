@@ -1,10 +1,13 @@
 import { DEFAULT_STRIPE_CATALOGUE, stripeDoubleEnv } from './stripe-double/catalogue.ts';
 import { startStripeDouble, type RunningStripeDouble } from './stripe-double/stripe-double.ts';
+import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { applyMigrations } from '@onair/db';
 import { readinessSchema, type Readiness } from '@onair/protocol';
+import { WorkerDeaths } from '@onair/runtime';
+import { Redis } from 'ioredis';
 import { freePort, waitFor } from './ports.ts';
 import { startEmbeddedPostgres, type RunningService } from './postgres.ts';
 import { startRedisServer } from './redis.ts';
@@ -39,6 +42,11 @@ export interface StackOptions {
    * mode, the default); false offers only the platforms whose client is configured.
    */
   platformTestMode?: boolean;
+  /**
+   * How many media workers run (1 by default; `MEDIA_WORKERS` for `./onair start`). With two, one
+   * stands by for the other: a worker that dies hands its sessions to it at once (issue 54).
+   */
+  mediaWorkers?: number | undefined;
   /** Extra environment for every process (tests set short timeouts here). */
   env?: NodeJS.ProcessEnv;
   log?: (source: string, line: string) => void;
@@ -60,7 +68,8 @@ export interface RunningStack {
   stripe?: RunningStripeDouble;
   /** The platform doubles of the platforms in test mode (no OAuth client of theirs given); each channel's stream key is theirs (`streamKeys`). */
   platforms?: RunningPlatformTestMode;
-  processes: Record<'api' | 'mediaWorker' | 'renderWorker', SupervisedProcess>;
+  /** `mediaWorker` is the first of `mediaWorkers`. */
+  processes: Record<'api' | 'mediaWorker' | 'renderWorker', SupervisedProcess> & { mediaWorkers: SupervisedProcess[] };
   stop(): Promise<void>;
 }
 
@@ -208,24 +217,46 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       },
       log,
     );
-    const mediaWorker = new SupervisedProcess(
-      {
-        name: 'media-worker',
-        entry: join(repoRoot, 'media-worker/src/main.ts'),
-        cwd: join(repoRoot, 'media-worker'),
-        // One worker on one machine: no other worker would take over a session, so Ctrl-C ends them
-        // (a live one after a short grace instead of the fleet's hour) rather than queueing them for
-        // the next start.
-        env: {
-          ...common,
-          INGEST_PULL_URL: ingest.pullUrl,
-          METRICS_PORT: '0',
-          DRAIN_GRACE_MS: common.DRAIN_GRACE_MS ?? String(EMBEDDED_DRAIN_GRACE_MS),
-          DRAIN_HAND_OVER: common.DRAIN_HAND_OVER ?? 'false',
-        },
-      },
-      log,
+    // The supervisor is the one that knows for certain that a media worker died (it saw the process
+    // exit): it tells the fleet at once, and the worker's sessions go to another worker without
+    // waiting out their locks (issue 54).
+    const deathsRedis = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+    const deaths = new WorkerDeaths(deathsRedis);
+    services.push({ url: '', stop: async () => deathsRedis.disconnect() });
+    const mediaWorkerCount = Math.max(1, options.mediaWorkers ?? (Number(early.MEDIA_WORKERS) || 1));
+    const mediaWorkers = Array.from(
+      { length: mediaWorkerCount },
+      (_, i) =>
+        new SupervisedProcess(
+          {
+            name: mediaWorkerCount === 1 ? 'media-worker' : `media-worker-${i + 1}`,
+            entry: join(repoRoot, 'media-worker/src/main.ts'),
+            cwd: join(repoRoot, 'media-worker'),
+            // One worker on one machine: no other worker would take over a session, so Ctrl-C ends them
+            // (a live one after a short grace instead of the fleet's hour) rather than queueing them for
+            // the next start.
+            env: {
+              ...common,
+              INGEST_PULL_URL: ingest.pullUrl,
+              METRICS_PORT: '0',
+              DRAIN_GRACE_MS: common.DRAIN_GRACE_MS ?? String(EMBEDDED_DRAIN_GRACE_MS),
+              DRAIN_HAND_OVER: common.DRAIN_HAND_OVER ?? 'false',
+            },
+            // Each run is a worker of its own: a restarted worker is never taken for the dead one.
+            runEnv: () => ({ WORKER_ID: `media-${i + 1}-${randomBytes(4).toString('hex')}` }),
+            onDeath: ({ env, signal, code }) => {
+              const workerId = env.WORKER_ID;
+              if (!workerId) return;
+              deaths.workerDied(workerId, `process exited (${signal ? `signal ${signal}` : `code ${code}`})`).then(
+                (released) => log('stack', `${workerId} died: ${released.length} session(s) handed over at once`),
+                (err: unknown) => log('stack', `${workerId} died; its sessions wait for their locks to lapse (${(err as Error).message})`),
+              );
+            },
+          },
+          log,
+        ),
     );
+    const mediaWorker = mediaWorkers[0]!;
     const renderWorker = new SupervisedProcess(
       {
         name: 'render-worker',
@@ -237,7 +268,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       },
       log,
     );
-    for (const p of [api, mediaWorker, renderWorker]) {
+    for (const p of [api, ...mediaWorkers, renderWorker]) {
       processes.push(p);
       p.start();
     }
@@ -262,7 +293,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ingest,
       ...(stripe ? { stripe } : {}),
       ...(platforms ? { platforms } : {}),
-      processes: { api, mediaWorker, renderWorker },
+      processes: { api, mediaWorker, mediaWorkers, renderWorker },
       stop,
     };
   } catch (err) {

@@ -6,6 +6,14 @@ export interface ProcessSpec {
   entry: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** Environment of one run, made afresh at each (re)start: a media worker's WORKER_ID, so each run is a worker of its own. */
+  runEnv?: () => NodeJS.ProcessEnv;
+  /**
+   * Told when a run ended on its own (a crash, kill -9; not a stop), after its process group was
+   * killed and before the restart: the supervisor is the one that knows the death for certain, and
+   * a media worker's sessions are handed over at once (issue 54).
+   */
+  onDeath?: (death: { env: NodeJS.ProcessEnv; code: number | null; signal: NodeJS.Signals | null }) => void;
 }
 
 const RESTART_DELAYS_MS = [1000, 2000, 5000];
@@ -39,9 +47,10 @@ export class SupervisedProcess {
   }
 
   start(): void {
+    const env = { ...this.spec.env, ...this.spec.runEnv?.() };
     const proc = new TetheredProcess(process.execPath, ['--import', 'tsx', this.spec.entry], {
       cwd: this.spec.cwd,
-      env: this.spec.env,
+      env,
       parentDeathSignal: 'SIGTERM',
       onLine: (line) => this.log(this.spec.name, line),
     });
@@ -49,6 +58,7 @@ export class SupervisedProcess {
     void proc.exited.then(({ code, signal }) => {
       proc.killGroup();
       if (this.stopping) return;
+      this.spec.onDeath?.({ env, code, signal });
       const delay = RESTART_DELAYS_MS[Math.min(this.restarts, RESTART_DELAYS_MS.length - 1)] ?? 5000;
       this.restarts += 1;
       this.log('stack', `${this.spec.name} exited (code ${code}, signal ${signal}); restarting in ${delay} ms`);

@@ -255,7 +255,7 @@ describe('k8s manifests', () => {
     expect(rules).toEqual([
       { resources: ['deployments'], verbs: ['get'] },
       { resources: ['deployments/scale'], verbs: ['get', 'patch', 'update'] },
-      { resources: ['pods'], verbs: ['list', 'patch'] },
+      { resources: ['pods'], verbs: ['list', 'watch', 'patch'] },
     ]);
     const binding = find(example, 'RoleBinding', 'onair-media-scaler');
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'onair-api', namespace: 'onair' }]);

@@ -1,5 +1,7 @@
 // Placement latency and failover time at scale, on this machine, against a real Redis:
 //   npm run placement -w load-tests -- [workers=50] [sessions=1000] [coresPerWorker=48] [rate=200] [kill=5] [timeoutSeconds=180]
+// POD_WATCH=1: killed workers' pods are reported gone through a Kubernetes watch (an API double),
+// whose death notice releases their sessions at once (issue 54); without it they wait for their locks.
 // Uses REDIS_URL when it is a loopback address, else starts a private redis-server for the run.
 // Every run is bounded (see LIMITS) and uses its own BullMQ prefix, removed at the end.
 // The workers are simulated on BullMQ directly (see placement/simulated-fleet.ts): point its
@@ -32,6 +34,7 @@ const options: PlacementRunOptions = {
   rate: Number(rate),
   kill: Number(kill),
   timeoutMs: Number(timeoutSeconds) * 1000,
+  podWatch: process.env.POD_WATCH === '1',
 };
 try {
   const report = await runPlacement(options);

@@ -93,6 +93,8 @@ async function start(ctx: WorkerContext): Promise<void> {
       ...(process.env.INGEST_STALL_MS ? { stallAfterMs: Number(process.env.INGEST_STALL_MS) } : {}),
     }),
     ...(process.env.SESSION_IDLE_MS ? { idleMs: Number(process.env.SESSION_IDLE_MS) } : {}),
+    // Tests of the death notice (issue 54) hold sessions far longer than a take-over lasts.
+    ...(process.env.SESSION_LOCK_MS ? { lockMs: Number(process.env.SESSION_LOCK_MS) } : {}),
     media: new SignalingRelay({ endpoint: webrtc, router, redis: ctx.redis, workerId: ctx.config.WORKER_ID, logger: ctx.logger }),
     workerId: ctx.config.WORKER_ID,
     logger: ctx.logger,

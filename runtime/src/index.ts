@@ -32,3 +32,4 @@ export {
   type LeftoverQuery,
   type ProcessEntry,
 } from './process/process-table.ts';
+export { WorkerDeaths, type WorkerDeathsOptions } from './fleet/worker-deaths.ts';

@@ -4,6 +4,7 @@ import type { Platform, Running } from '../module.ts';
 import { createFleetController } from './create-fleet-controller.ts';
 import { FleetOverviewReader } from './fleet-overview.ts';
 import { LoadHistory } from './load-history.ts';
+import { startPodDeathNotices } from './pod-death-notices.ts';
 import { fleetRoutes } from './routes.ts';
 import { SessionQueueStats } from './session-queue-stats.ts';
 import { WorkerRegistry } from './worker-registry.ts';
@@ -48,6 +49,11 @@ export const fleetModule = {
         fleet.start();
         return { close: () => fleet.stop() };
       },
+    },
+    // Where the scaler runs: a media-worker pod reported gone hands its sessions over at once (issue 54).
+    podDeaths: {
+      name: 'media-worker pod deaths',
+      start: (c: Platform) => startPodDeathNotices(c),
     },
   },
 };

@@ -16,6 +16,8 @@ export interface PlacementRunOptions {
   admit?: AdmitFn;
   lockMs?: number;
   stalledCheckMs?: number;
+  /** Killed workers' pods are reported gone through a Kubernetes watch, which releases their sessions at once (SimulatedFleet's podWatch). */
+  podWatch?: boolean;
 }
 
 export interface LatencyFigures {
@@ -65,6 +67,7 @@ export async function runPlacement(options: PlacementRunOptions): Promise<Placem
     ...(options.admit ? { admit: options.admit } : {}),
     ...(options.lockMs ? { lockMs: options.lockMs } : {}),
     ...(options.stalledCheckMs ? { stalledCheckMs: options.stalledCheckMs } : {}),
+    ...(options.podWatch ? { podWatch: true } : {}),
   });
   try {
     await fleet.start();
@@ -115,7 +118,7 @@ export function formatReport(options: PlacementRunOptions, report: PlacementRepo
   if (report.failover) {
     const fo = report.failover;
     lines.push(
-      `failover (kill -9 of ${fo.killedWorkers} busiest workers, ${fo.lostSessions} sessions): ${fo.recovered} picked up; kill to re-admission p50 ${f(fo.p50)}  p95 ${f(fo.p95)}  max ${f(fo.max)}`,
+      `failover (kill -9 of ${fo.killedWorkers} busiest workers, ${fo.lostSessions} sessions${options.podWatch ? ', pods reported gone by the Kubernetes watch' : ''}): ${fo.recovered} picked up; kill to re-admission p50 ${f(fo.p50)}  p95 ${f(fo.p95)}  max ${f(fo.max)}`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -13,12 +13,22 @@
 // What is simulated: the pipeline (a session costs its cores and does nothing), and the kill -9
 // (a killed worker stops renewing its locks and drops its Redis connections without touching its
 // jobs, which is what the queue sees of a dead process).
+//
+// With `podWatch`, the workers are pods of a Kubernetes API double and a killed worker's pod is
+// deleted: the api's death notice (runtime's PodDeathWatch on @kubernetes/client-node, then
+// WorkerDeaths) sees the pod gone and releases its sessions at once (issue 54), the same code the
+// api runs against a cluster. Without it, the killed worker's sessions wait for their locks.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { canAdmit, defineQueue, queues, SESSION_LOCK_MS, SESSION_STALLED_CHECK_MS } from '@onair/protocol';
-import { BullQueue } from '@onair/runtime';
+import { BullQueue, createLogger, WorkerDeaths } from '@onair/runtime';
+import { PodDeathWatch } from '@onair/runtime/pod-deaths';
+import { KubernetesDouble } from './kubernetes-double.ts';
+
+/** The label of the simulated media-worker pods (the Deployment's selector in k8s/base/media-worker.yaml). */
+const POD_LABELS = { 'app.kubernetes.io/name': 'onair-media-worker' };
 
 /** What a harness session job carries: enough to admit it and to time it. */
 const harnessSessionSchema = z.object({
@@ -71,6 +81,15 @@ export interface SimulatedFleetOptions {
   stalledCheckMs?: number;
   /** How long a worker waits after refusing a session before fetching again. */
   refusedBackoffMs?: number;
+  /** Workers are pods of a Kubernetes API double, watched for deaths by the api's PodDeathWatch (see above). */
+  podWatch?: boolean;
+}
+
+/** A death notice the pod watch sent: the sessions it released, and when (ms since epoch). */
+export interface DeathNotice {
+  workerId: string;
+  released: string[];
+  at: number;
 }
 
 class SimulatedWorker {
@@ -85,7 +104,7 @@ class SimulatedWorker {
   constructor(
     readonly id: string,
     private readonly fleet: SimulatedFleet,
-    private readonly options: Required<Omit<SimulatedFleetOptions, 'workers'>>,
+    private readonly options: Required<Omit<SimulatedFleetOptions, 'workers' | 'podWatch'>>,
   ) {
     this.jobs = new BullQueue(fleet.redis, harnessSessionsQueue, { prefix: options.prefix });
   }
@@ -170,6 +189,10 @@ export class SimulatedFleet {
   readonly redis: Redis;
   private readonly killedAt = new Map<string, number>();
   private readonly waiters = new Set<() => void>();
+  readonly notices: DeathNotice[] = [];
+  private readonly kubernetes: KubernetesDouble | undefined;
+  private readonly deaths: WorkerDeaths | undefined;
+  private podWatch: PodDeathWatch | undefined;
 
   constructor(private readonly options: SimulatedFleetOptions) {
     this.prefix = options.prefix ?? `onair-harness-${randomBytes(4).toString('hex')}`;
@@ -186,9 +209,31 @@ export class SimulatedFleet {
       refusedBackoffMs: options.refusedBackoffMs ?? 1000,
     };
     for (let i = 0; i < options.workers; i++) this.workers.push(new SimulatedWorker(`sim-media-${i}`, this, full));
+    if (options.podWatch) {
+      this.kubernetes = new KubernetesDouble();
+      this.deaths = new WorkerDeaths(this.redis, { prefix: this.prefix });
+    }
   }
 
   async start(): Promise<void> {
+    if (this.kubernetes && this.deaths) {
+      await this.kubernetes.start();
+      for (const w of this.workers) this.kubernetes.addPod(w.id, POD_LABELS);
+      this.podWatch = new PodDeathWatch({
+        kubeConfig: this.kubernetes.kubeConfig(),
+        namespace: this.kubernetes.namespace,
+        labelSelector: Object.entries(POD_LABELS)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(','),
+        deaths: this.deaths,
+        logger: createLogger('pod-watch', 'warn'),
+        onNotice: (workerId, released) => {
+          this.notices.push({ workerId, released, at: Date.now() });
+          for (const wake of this.waiters) wake();
+        },
+      });
+      await this.podWatch.start();
+    }
     await Promise.all(this.workers.map((w) => w.start()));
   }
 
@@ -202,8 +247,11 @@ export class SimulatedFleet {
   placed(session: HarnessSession, workerId: string, pickup: boolean): void {
     const now = Date.now();
     const killedAt = this.killedAt.get(session.projectId);
-    const from = pickup && killedAt !== undefined ? killedAt : session.requestedAt;
-    this.placements.push({ projectId: session.projectId, workerId, latencyMs: now - from, at: now, pickup });
+    // A session released by a death notice comes back without a stall (its job was moved, not
+    // found stalled): that it was lost in a kill says it is a pick-up.
+    const pickedUp = pickup || killedAt !== undefined;
+    const from = pickedUp && killedAt !== undefined ? killedAt : session.requestedAt;
+    this.placements.push({ projectId: session.projectId, workerId, latencyMs: now - from, at: now, pickup: pickedUp });
     if (killedAt !== undefined) this.killedAt.delete(session.projectId);
     for (const wake of this.waiters) wake();
   }
@@ -225,6 +273,8 @@ export class SimulatedFleet {
       const lost = await w.kill();
       for (const projectId of lost) this.killedAt.set(projectId, at);
       sessions.push(...lost);
+      // What Kubernetes reports of a killed worker's pod: gone.
+      this.kubernetes?.deletePod(w.id);
     }
     return { workers: victims.map((w) => w.id), sessions, at };
   }
@@ -253,6 +303,8 @@ export class SimulatedFleet {
 
   /** Stops every worker, deletes the run's queue and closes connections. */
   async close(): Promise<void> {
+    await this.podWatch?.stop();
+    await this.kubernetes?.stop();
     await Promise.all(this.workers.filter((w) => !w.killed).map((w) => w.stop()));
     await this.jobs.queue.obliterate({ force: true }).catch(() => undefined);
     await this.jobs.close();

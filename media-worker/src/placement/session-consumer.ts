@@ -15,7 +15,7 @@ import {
   type SessionJob,
   type SessionOwner,
 } from '@onair/protocol';
-import { BullQueue, type Logger } from '@onair/runtime';
+import { BullQueue, WorkerDeaths, type Logger } from '@onair/runtime';
 import { readDocument, SessionRunner, type SessionEnd, type SessionRunnerDeps } from './session-runner.ts';
 
 export interface SessionConsumerOptions extends Omit<SessionRunnerDeps, 'logger'> {
@@ -23,6 +23,11 @@ export interface SessionConsumerOptions extends Omit<SessionRunnerDeps, 'logger'
   cores: number;
   /** When a session could not be admitted here, how long before looking at the queue again. */
   refusedBackoffMs?: number;
+  /**
+   * How long a hold on a session lasts without renewal (SESSION_LOCK_MS). Tests make it long, so
+   * that only a death notice (WorkerDeaths) can explain a fast take-over, never the lock lapsing.
+   */
+  lockMs?: number;
 }
 
 interface Placed {
@@ -34,8 +39,8 @@ interface Placed {
 }
 
 const FAILOVER_HISTORY = 100;
-/** See the lock timer in place(). */
-const LOCK_FENCE_MS = 10 * SESSION_LOCK_MS;
+/** See the lock timer in place(): this many lock periods without a confirmed extension. */
+const LOCK_FENCE_PERIODS = 10;
 
 /**
  * Takes sessions from the `sessions` queue while this worker has room for them. Jobs are fetched
@@ -52,9 +57,13 @@ export class SessionConsumer {
   private running = false;
   private draining = false;
   private loopDone: Promise<void> = Promise.resolve();
+  private readonly lockMs: number;
+  private readonly deaths: WorkerDeaths;
 
   constructor(private readonly options: SessionConsumerOptions) {
     this.jobs = new BullQueue(options.redis, queues.sessions);
+    this.lockMs = options.lockMs ?? SESSION_LOCK_MS;
+    this.deaths = new WorkerDeaths(options.redis);
   }
 
   get committedCores(): number {
@@ -73,7 +82,7 @@ export class SessionConsumer {
   async start(): Promise<void> {
     this.running = true;
     this.worker = await this.jobs.fetcher({
-      lockDuration: SESSION_LOCK_MS,
+      lockDuration: this.lockMs,
       stalledInterval: SESSION_STALLED_CHECK_MS,
       // A session may be picked up after many failovers; it is never failed for stalling.
       maxStalledCount: Number.MAX_SAFE_INTEGER,
@@ -108,6 +117,7 @@ export class SessionConsumer {
     this.draining = true;
     await this.jobs.close({ force: true });
     await this.loopDone;
+    await this.deaths.close();
   }
 
   private async loop(): Promise<void> {
@@ -189,17 +199,22 @@ export class SessionConsumer {
       // and a session given up for that stops a healthy broadcast, on a machine where no other
       // worker may even be there to take it. A takeover in between is refused by the platform
       // (one publisher per key) and the new owner's output retries until this one is gone.
-      if (Date.now() - lockHeldAt >= LOCK_FENCE_MS) {
+      if (Date.now() - lockHeldAt >= LOCK_FENCE_PERIODS * this.lockMs) {
         lost(`no lock extension confirmed for ${Date.now() - lockHeldAt} ms`);
         return;
       }
       const sentAt = Date.now();
-      job.extendLock(token, SESSION_LOCK_MS).then(
-        () => (lockHeldAt = Math.max(lockHeldAt, sentAt)),
-        // Someone else holds the session now (this process was paused past its lock): never stream twice.
+      job.extendLock(token, this.lockMs).then(
+        (held) => {
+          // BullMQ answers 0, without an error, when the token no longer holds the lock: someone
+          // else holds the session now (this process was paused past its lock, or a death notice
+          // released it, issue 54). It must never stream twice: this is the fence.
+          if (held === 1) lockHeldAt = Math.max(lockHeldAt, sentAt);
+          else lost('the session lock is held by another token now');
+        },
         (err: unknown) => lost((err as Error).message),
       );
-    }, SESSION_LOCK_MS / 4);
+    }, Math.min(SESSION_LOCK_MS, this.lockMs) / 4);
     const placed: Placed = { job, token, runner, cost, lockTimer };
     this.placed.set(data.projectId, placed);
     try {
@@ -237,7 +252,8 @@ export class SessionConsumer {
    * this machine the process is looked at (and an orphan that outlived its deadline is ended);
    * elsewhere, the previous owner stopped publishing when its lock lapsed (see the lock timer) and
    * its pipeline process ends within PIPELINE_ORPHAN_EXIT_MS of its worker: that much after the
-   * owner was last seen is waited out.
+   * owner was last seen is waited out, unless the owner is known dead (a death notice, issue 54:
+   * its pod is gone, and the pipeline processes with it).
    */
   private async fencePrevious(projectId: string, previous: SessionOwner | undefined): Promise<void> {
     if (!previous || previous.workerId === this.options.workerId) return;
@@ -259,7 +275,12 @@ export class SessionConsumer {
       }
       return;
     }
-    const safeAt = Date.parse(previous.lastSeenAt) + SESSION_LOCK_MS + PIPELINE_ORPHAN_EXIT_MS;
+    const death = await this.deaths.deathOf(previous.workerId);
+    if (death) {
+      logger.info({ projectId, previousWorker: previous.workerId, cause: death.cause }, 'the previous owner is known dead: publishing at once');
+      return;
+    }
+    const safeAt = Date.parse(previous.lastSeenAt) + this.lockMs + PIPELINE_ORPHAN_EXIT_MS;
     if (Date.now() < safeAt) {
       logger.info({ projectId, waitMs: safeAt - Date.now(), previousWorker: previous.workerId }, "waiting out the previous owner's pipeline before publishing");
       await sleep(safeAt - Date.now());

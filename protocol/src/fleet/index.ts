@@ -1,2 +1,3 @@
 export * from './dashboard.ts';
 export * from './http.ts';
+export * from './worker-death.ts';

@@ -4,7 +4,9 @@ import { z } from 'zod';
  * A studio session (ARCHITECTURE "The studio session"): a project open in the studio, placed on
  * exactly one media worker through the BullMQ `sessions` queue (queues.ts). The job is long-running: the worker
  * holds its lock for as long as the session lives, so a worker killed with -9 lets the lock expire,
- * BullMQ's stalled-job check puts the job back, and another worker picks the session up.
+ * BullMQ's stalled-job check puts the job back, and another worker picks the session up. When the
+ * death is certain (the one-machine supervisor saw the process exit, Kubernetes reported the pod
+ * gone), a death notice hands the job back at once instead (WorkerDeaths in runtime, issue 54).
  */
 /** How long a worker's hold on a session lasts without renewal, and how often stalled holds are checked. */
 export const SESSION_LOCK_MS = 3000;

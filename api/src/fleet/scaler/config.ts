@@ -11,6 +11,11 @@ export const scalerConfigShape = {
   /** The namespace of the media-worker Deployment; the manifests set it from the pod's own. */
   SCALER_NAMESPACE: z.string().default('default'),
   SCALER_DEPLOYMENT: z.string().default('onair-media-worker'),
+  /**
+   * The media-worker pods (the Deployment's selector): where the scaler runs, a pod of these that
+   * Kubernetes reports gone has its sessions released at once (PodDeathWatch, issue 54).
+   */
+  SCALER_MEDIA_POD_SELECTOR: z.string().min(1).default('app.kubernetes.io/name=onair-media-worker'),
   SCALER_MIN_REPLICAS: z.coerce.number().int().nonnegative().default(1),
   SCALER_MAX_REPLICAS: z.coerce.number().int().positive().default(20),
   /** Cores one session is assumed to cost when sizing: 720p with two live sources by default. */
