@@ -67,8 +67,9 @@ async function measure(path: 'webrtc' | 'ingest'): Promise<ReturnType<typeof syn
     await fx.waitForOutput(sessionId, 'main', 'live');
     const feed = `feed-${path}`;
     sender = path === 'webrtc' ? await sendWebrtc(ports) : await sendIngest(ports, rtmp.url(feed), rtmp.url(feed));
-    // The feed joins the program (its first keyframe decoded) before the read starts.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // The feed joins the program (its first keyframe decoded) and the lip-sync hold settles (its
+    // transit estimates are minima over two 2 s windows) before the read starts.
+    await new Promise((resolve) => setTimeout(resolve, 5000));
     const reading = await readSync(rtmp.url(key), READ_SECONDS);
     const figures = syncFigures(reading.pairs);
     const report = `${path}: ${describeSync(figures)}; offsets ${reading.pairs.map((p) => p.offsetMs.toFixed(0)).join(' ')} ms (${reading.flashes} flashes, ${reading.beeps} beeps read)`;
