@@ -10,6 +10,14 @@
  * flash paired with its beep in the stream's own timestamps: audio minus video (positive: sound
  * late), its median, stddev, range, and the drift (least-squares slope over the run, and the median
  * of the last minute against the first).
+ *
+ * Figures here (2 cores shared with other work, load 3.5-7; 60 s per path, not yet the 10 minutes):
+ *   before the sound's lead (InputSet.retime): WebRTC +49.3 ms (stddev 4.4), ingest +37.0 ms (0.1);
+ *   at 480p, 24 s: +40.8 and +29.8.
+ *   after, two runs: WebRTC -16.7 ms (stddev 62.3: three flashes 100-250 ms off, load 5.2) and
+ *   -4.7 ms (11.7); ingest +47.7 ms (0.1) and -11.7 ms (57.7). The ingest path's offset is set by
+ *   when each of its two RTP streams' first packet arrives (no sender reports), so it moves from run
+ *   to run (-25 to +48 ms after the change): not held yet.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
