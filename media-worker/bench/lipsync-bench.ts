@@ -11,13 +11,18 @@
  * late), its median, stddev, range, and the drift (least-squares slope over the run, and the median
  * of the last minute against the first).
  *
- * Figures here (2 cores shared with other work, load 3.5-7; 60 s per path, not yet the 10 minutes):
- *   before the sound's lead (InputSet.retime): WebRTC +49.3 ms (stddev 4.4), ingest +37.0 ms (0.1);
- *   at 480p, 24 s: +40.8 and +29.8.
- *   after, two runs: WebRTC -16.7 ms (stddev 62.3: three flashes 100-250 ms off, load 5.2) and
- *   -4.7 ms (11.7); ingest +47.7 ms (0.1) and -11.7 ms (57.7). The ingest path's offset is set by
- *   when each of its two RTP streams' first packet arrives (no sender reports), so it moves from run
- *   to run (-25 to +48 ms after the change): not held yet.
+ * Figures here (2 cores shared with other sessions' work; `load` is the 1-minute load average):
+ *   before the sound's lead and the ingest's sender reports (60 s per path, load 3.6-4.4): WebRTC
+ *   +49.3 ms (stddev 4.4), ingest +37.0 ms (0.1); at 480p, 24 s: +40.8 and +29.8.
+ *   with the lead only (60 s, load 4-7): WebRTC -16.7 ms (stddev 62.3: three flashes 100-250 ms
+ *   off) and -4.7 ms (11.7); ingest +47.7 ms (0.1) and -11.7 ms (57.7): the ingest's offset moved
+ *   with each pull.
+ *   with both (40 s, load 11-23, not a fair machine): WebRTC +9.3 ms (eight flashes in a row at +9,
+ *   then -458…+196 while the load rose past 11) and -36.0 ms (load 23, stddev 247); ingest -14.7 ms
+ *   (fifteen of nineteen at -15, the rest -48 to -328) and -24.6 ms (twelve at -26…-24). Under such
+ *   load the program drops frames (the pacer) and the outliers are whole frames; at load 3-5 every
+ *   run read stddev 0.1 ms (lip-sync.test: WebRTC +9.0, +11.0, +12.6, +13.9; ingest -22.7, -9.3,
+ *   -18.0, -0.3, +15.3 ms). The 10-minute drift run is still to be done on a quiet machine.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
