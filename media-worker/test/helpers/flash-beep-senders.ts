@@ -12,6 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
+import { setPriority } from 'node:os';
 import pino from 'pino';
 import { RtcpPacketConverter, RtpPacket } from 'werift';
 import { IngestRelay } from '../../src/ingest/ingest-relay.ts';
@@ -85,6 +86,7 @@ export async function sendWebrtc(ports: InputPorts): Promise<FlashBeepSender & {
     `r.send_rtp_src_1 ! ${udp(aRtp, true)} r.send_rtcp_src_1 ! ${udp(aRtcp, false)}`,
   ].join(' ');
   const encoder = spawn('gst-launch-1.0', ['-q', ...description.split(' ')], { stdio: ['pipe', 'ignore', 'pipe'] });
+  ahead([source, encoder]);
   source.stdout.pipe(encoder.stdin);
   encoder.stdin.on('error', () => undefined);
   const logs = collect([source, encoder]);
@@ -107,6 +109,7 @@ export async function sendIngest(ports: InputPorts, publishUrl: string, pullUrl:
     '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30', '-bf', '0', '-pix_fmt', 'yuv420p', '-b:v', '1000k',
     '-c:a', 'aac', '-ar', '48000', '-ac', '2', '-b:a', '128k', '-f', 'flv', publishUrl,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  ahead([publisher]);
   const logs = collect([publisher]);
   // The worker pulls once the publish is there (nginx-rtmp refuses a player before it).
   await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -120,6 +123,22 @@ export async function sendIngest(ports: InputPorts, publishUrl: string, pullUrl:
     },
     stderr: logs,
   };
+}
+
+/**
+ * The sender stands for another machine (a browser, an encoder): its frames must leave on time
+ * whatever the worker does on this one, or a frame it encodes late reads as the worker's lip-sync
+ * error (seen at load 6-9: flashes 120-250 ms after their beeps). So its processes run at a higher
+ * priority than the worker's (root may raise it; elsewhere they keep the default).
+ */
+function ahead(children: ChildProcess[]): void {
+  for (const child of children) {
+    try {
+      if (child.pid !== undefined) setPriority(child.pid, -10);
+    } catch {
+      // Not allowed to raise a priority here: the sender runs as it is.
+    }
+  }
 }
 
 function collect(children: ChildProcess[]): () => string {
