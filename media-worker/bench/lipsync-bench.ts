@@ -79,8 +79,8 @@ async function main(): Promise<void> {
       let sender: FlashBeepSender | undefined;
       try {
         sender = path === 'webrtc' ? await sendWebrtc(ports) : await sendIngest(ports, rtmp.url(`in-${path}`), rtmp.url(`in-${path}`));
-        // The feed joins, its jitter buffer and the lip-sync hold settle.
-        await new Promise((resolve) => setTimeout(resolve, 4000));
+        // The feed joins, its jitter buffer and the lip-sync hold settle (as in test/lip-sync.test.ts).
+        await new Promise((resolve) => setTimeout(resolve, 8000));
         const reading = await readSync(rtmp.url(key), SECONDS);
         const figures = syncFigures(reading.pairs);
         const minute = (pairs: typeof reading.pairs) => (pairs.length ? syncFigures(pairs).medianMs.toFixed(1) : 'n/a');

@@ -8,8 +8,8 @@
  *   RtpForwarder and the participant's LipSync, as StudioPeer wires them.
  * - RTMP ingest: an encoder publishing H.264 + AAC, pulled by the worker's IngestRelay, whose
  *   ffmpeg now sends sender reports on one clock for both streams and which holds the sooner one.
- *   Its median is held to ±30 ms, not the issue's ±20: runs read -23 to 0 ms (a bias towards early
- *   sound of about 8 ms beyond the frame phase, not explained yet; see bench/lipsync-bench.ts).
+ *   Its median is held to ±30 ms, not the issue's ±20: runs read -22.7 to +15.3 ms (the frame
+ *   phase, up to half a frame either way, and a few ms more not explained yet; bench/lipsync-bench.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type RunningRtmpServer } from '@onair/embedded';
