@@ -1,6 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { SUPPORTED_INGEST_VIDEO_CODECS, type IngestFeed } from '@onair/protocol';
 import { TetheredProcess, type Logger } from '@onair/runtime';
+import { LipSync, ntpToMs } from '../webrtc/lip-sync.ts';
 import { PIPELINE_PAYLOAD_TYPES } from '../webrtc/media-ports.ts';
 import { FeedInfoReader, type FeedInfo } from './feed-info.ts';
 
@@ -23,6 +24,9 @@ export interface IngestRelayOptions {
 }
 
 export const DEFAULT_INGEST_STALL_MS = 3000;
+
+type Track = 'video' | 'audio';
+const CLOCK_RATES: Record<Track, number> = { video: 90_000, audio: 48_000 };
 const RETRY_MS = [500, 1000, 2000, 3000];
 
 /**
@@ -34,11 +38,24 @@ const RETRY_MS = [500, 1000, 2000, 3000];
  * worker dies) and sends to sockets of this relay, which fans the packets out, counts bytes and
  * frames (bitrate, measured fps) and notices a feed that stalls without closing. A feed in a codec the pipeline cannot decode is reported `unsupported` and not
  * pulled again until the publish changes.
+ *
+ * Lip sync (issue 53 item 4): the pipeline times each RTP stream from its own first packet, and the
+ * sound comes out of ffmpeg later than the picture (decoded, then encoded to Opus 20 ms at a time),
+ * by an amount that changed from one pull to the next: the program's sound was -25 to +48 ms off
+ * its picture from run to run. Both RTP outputs are given one wall-clock time for the feed's
+ * timestamp 0 (`-start_time_realtime`), so their RTCP sender reports map both streams onto one
+ * timeline, and the relay holds the stream that arrives sooner by the difference in transit, as the
+ * WebRTC forwarder does with a browser's reports (LipSync).
  */
 export class IngestRelay {
   private targets: RelayTarget[] = [];
   private video: Socket | undefined;
   private audio: Socket | undefined;
+  /** Where ffmpeg sends each stream's RTCP sender reports. */
+  private reports: Socket[] = [];
+  private readonly sync = new LipSync();
+  /** The latest sender report of each stream: RTP timestamp ↔ the feed's wall-clock time. */
+  private readonly mapping: Partial<Record<Track, { ntpMs: number; rtp: number }>> = {};
   private child: TetheredProcess | undefined;
   private reader = new FeedInfoReader();
   private info: FeedInfo = new FeedInfoReader().current;
@@ -64,14 +81,15 @@ export class IngestRelay {
   async start(): Promise<void> {
     const video = await bindLoopback((msg) => this.onVideo(msg));
     const audio = await bindLoopback((msg) => this.onAudio(msg));
+    const reports = [await bindLoopback((msg) => this.onReport('video', msg)), await bindLoopback((msg) => this.onReport('audio', msg))];
     if (this.stopped) {
       // Stopped while binding (the publish changed at once): nothing was started.
-      video.close();
-      audio.close();
+      for (const socket of [video, audio, ...reports]) socket.close();
       return;
     }
     this.video = video;
     this.audio = audio;
+    this.reports = reports;
     this.reportTimer = setInterval(() => this.report(), 1000);
     this.reportTimer.unref();
     this.launch();
@@ -85,13 +103,22 @@ export class IngestRelay {
     this.child?.signal('SIGKILL');
     this.video?.close();
     this.audio?.close();
+    for (const socket of this.reports) socket.close();
   }
 
   private launch(): void {
     if (this.stopped || this.unsupported) return;
     const videoPort = this.video!.address().port;
     const audioPort = this.audio!.address().port;
+    const [videoReports, audioReports] = this.reports.map((socket) => socket.address().port) as [number, number];
     this.reader = new FeedInfoReader();
+    // Each pull maps its timestamps afresh (ffmpeg starts its RTP timestamps anywhere).
+    delete this.mapping.video;
+    delete this.mapping.audio;
+    this.sync.forget('video');
+    this.sync.forget('audio');
+    // One wall-clock time for timestamp 0 in both outputs: their sender reports then agree (see the class comment).
+    const zeroUs = String(Date.now() * 1000);
     // biome-ignore format: the arguments stay in option-value pairs, as ffmpeg reads them
     const args = [
       '-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info',
@@ -100,9 +127,11 @@ export class IngestRelay {
       '-fflags', 'nobuffer', '-analyzeduration', '1000000', '-probesize', '1000000',
       '-i', this.options.pullUrl,
       '-map', '0:v:0', '-c:v', 'copy', '-bsf:v', 'h264_mp4toannexb',
-      '-f', 'rtp', '-rtpflags', 'skip_rtcp', '-payload_type', String(PIPELINE_PAYLOAD_TYPES.H264), `rtp://127.0.0.1:${videoPort}?pkt_size=1200`,
+      '-start_time_realtime', zeroUs,
+      '-f', 'rtp', '-payload_type', String(PIPELINE_PAYLOAD_TYPES.H264), `rtp://127.0.0.1:${videoPort}?pkt_size=1200&rtcpport=${videoReports}`,
       '-map', '0:a:0?', '-c:a', 'libopus', '-b:a', '128k', '-ar', '48000', '-ac', '2', '-application', 'audio',
-      '-f', 'rtp', '-rtpflags', 'skip_rtcp', '-payload_type', String(PIPELINE_PAYLOAD_TYPES.OPUS), `rtp://127.0.0.1:${audioPort}?pkt_size=1200`,
+      '-start_time_realtime', zeroUs,
+      '-f', 'rtp', '-payload_type', String(PIPELINE_PAYLOAD_TYPES.OPUS), `rtp://127.0.0.1:${audioPort}?pkt_size=1200&rtcpport=${audioReports}`,
     ];
     const child = new TetheredProcess(this.options.ffmpeg ?? 'ffmpeg', args, {
       onLine: (line) => {
@@ -139,12 +168,43 @@ export class IngestRelay {
     this.bytes += msg.length;
     // The marker bit closes a frame: counting them gives the frame rate that arrives.
     if ((msg[1]! & 0x80) !== 0) this.frames += 1;
-    for (const target of this.targets) this.video?.send(msg, target.video, '127.0.0.1');
+    this.forward('video', msg);
   }
 
   private onAudio(msg: Buffer): void {
+    if (msg.length < 12) return;
     this.bytes += msg.length;
-    for (const target of this.targets) this.audio?.send(msg, target.audio, '127.0.0.1');
+    this.forward('audio', msg);
+  }
+
+  /** To every target's port of that track, after the lip-sync hold. */
+  private forward(track: Track, msg: Buffer): void {
+    const socket = track === 'video' ? this.video : this.audio;
+    const send = () => {
+      // A packet held back may come due after the relay stopped and closed its socket: dropped.
+      if (this.stopped) return;
+      for (const target of this.targets) socket?.send(msg, target[track], '127.0.0.1');
+    };
+    const delayMs = this.holdFor(track, msg.readUInt32BE(4));
+    if (delayMs >= 5) setTimeout(send, delayMs);
+    else send();
+  }
+
+  /** Records this packet's transit (arrival minus its time on the feed's clock) and returns how long to hold its track. */
+  private holdFor(track: Track, timestamp: number): number {
+    const mapping = this.mapping[track];
+    if (!mapping) return 0;
+    const now = Date.now();
+    // Signed 32-bit difference: packets just before the report have a negative offset.
+    const capturedMs = mapping.ntpMs + (((timestamp - mapping.rtp) | 0) * 1000) / CLOCK_RATES[track];
+    this.sync.record(track, now - capturedMs, now);
+    return this.sync.delayFor(track);
+  }
+
+  /** An RTCP packet from ffmpeg: a sender report (first in its compound packet) maps the track's timestamps. */
+  private onReport(track: Track, msg: Buffer): void {
+    if (msg.length < 20 || msg[1] !== 200) return;
+    this.mapping[track] = { ntpMs: ntpToMs(msg.readBigUInt64BE(8)), rtp: msg.readUInt32BE(16) };
   }
 
   private report(): void {

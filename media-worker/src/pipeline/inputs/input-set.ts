@@ -4,6 +4,7 @@ import { linkBranch, linkPads, makeElement, requestPad, staticPad, structureNumb
 import { loadGst, type GstBin, type GstElement, type GstPad } from '../../gst/gst.ts';
 import type { GstPipeline } from '../../gst/pipeline.ts';
 import type { AudioFader } from '../audio-fader.ts';
+import { AAC_PRIMING_NS } from '../build/audio.ts';
 import { audioTargets, videoLayout, type AudioPadTarget } from '../layout.ts';
 import { buildSource, FilePlayer } from '../sources/index.ts';
 import { VerticalCanvas } from '../vertical-canvas.ts';
@@ -81,6 +82,26 @@ const SETTLE_GIVE_UP_MS = 3000;
 export const QUICK_LOOK_MS = 200;
 /** A feed whose packets had not moved for this many quick looks, and move again, has resumed. */
 const QUICK_LOOKS_TO_RESUME = 3;
+
+/**
+ * How much earlier than its picture a live input's sound is stamped, so that the two come out of
+ * the program together (issue 53 item 4; measured with a flash and a beep sent together, read from
+ * the RTMP output: the sound was 41 ms late through the WebRTC path and 30 ms through the RTMP
+ * ingest, stddev 0.1 ms within a run):
+ * - the AAC encoder's priming (AAC_PRIMING_NS, 21.3 ms): a player plays every sample that much
+ *   after its timestamp;
+ * - half a program frame: the compositor draws a picture on the output frame during which it
+ *   starts, so each picture goes out 0 to 1 frame before its time, on a phase that depends on when
+ *   the feed's frames arrive (the two paths above: 19.7 and 8.7 ms beyond the priming). Half a frame
+ *   puts the sound in the middle of that frame: within half a frame of its picture on any phase.
+ * Live inputs only: their jitter-buffer offset (retime) is larger than this, so the sound's offset
+ * stays positive (a negative one moves a stream's segment, see AAC_PRIMING_NS), and the mixer still
+ * has its margin (INPUT_DECODE_MARGIN_MS beyond the jitter buffer, against an Opus decode of well
+ * under a millisecond).
+ */
+export function audioLeadNs(fps: number): number {
+  return AAC_PRIMING_NS + Math.round(1e9 / fps / 2);
+}
 
 export interface InputSetDeps {
   gst: GstPipeline;
@@ -356,12 +377,13 @@ export class InputSet {
    * mixer, which then wait for them from the moment the input joins, and the whole program
    * reaches viewers that much later, at once: a 0.2 s hole in the stream at every join (issue 35).
    * Moved by the same latency, they arrive when the program needs them and nothing waits; the
-   * picture and the sound of one input move together, so they stay in step.
+   * picture and the sound of one input move together, so they stay in step, the sound stamped
+   * `audioLeadNs` earlier than its picture (see there: what the encoder and the compositor do to them).
    */
   private retime(input: AttachedInput): void {
     const offsetNs = this.jitterLatencyMs * 1_000_000;
     for (const feed of input.feeds) if (feed.jitter) staticPad(feed.link.source, 'src').setOffset(offsetNs);
-    if (input.audio?.jitter) staticPad(input.audio.bin, 'src').setOffset(offsetNs);
+    if (input.audio?.jitter) staticPad(input.audio.bin, 'src').setOffset(offsetNs - audioLeadNs(this.plan?.profile.fps ?? 30));
   }
 
   /**
