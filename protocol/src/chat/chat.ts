@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { destinationTypeSchema, type DestinationType } from '../destinations/catalogue.ts';
+import type { lowerThirdPlatforms } from '../pipeline/lower-third.ts';
 
 /** Spec §9: a message typed in the studio holds 1 to 200 characters once trimmed. */
 export const CHAT_MESSAGE_MAX = 200;
@@ -21,6 +22,9 @@ export const CHAT_PLATFORM_TEXT_MAX = 2_000;
 export const chatPlatforms = ['twitch', 'youtube', 'facebook'] as const;
 export const chatPlatformSchema = z.enum(chatPlatforms);
 export type ChatPlatform = z.infer<typeof chatPlatformSchema>;
+// The pipeline's lower third carries the mark of each of these platforms, and of no other.
+const samePlatforms: [ChatPlatform, (typeof lowerThirdPlatforms)[number]] extends [(typeof lowerThirdPlatforms)[number], ChatPlatform] ? true : never = true;
+void samePlatforms;
 
 /** The chat connector of a destination type, or null when it has none. */
 export function chatPlatformOf(type: DestinationType): ChatPlatform | null {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
 import { projectIdParamsSchema } from '../http/projects.ts';
 import { CHAT_ON_SCREEN_PAGE_PREFIX } from '../scene/vertical.ts';
+import { LOWER_THIRD_TEXT_MAX, chatOnAirSchema, type ChatOnAir } from '../pipeline/lower-third.ts';
 import { chatPlatformSchema } from './chat.ts';
 
 /**
@@ -24,7 +25,7 @@ export const CHAT_ON_SCREEN_MAX_MS = 600_000;
 /** The choices the studio offers; null keeps the message on screen until it is taken off. */
 export const chatOnScreenDurations = [10_000, 15_000, 30_000, 60_000, null] as const;
 /** Longest text drawn: a longer message is cut with an ellipsis (a lower third holds a few lines). */
-export const CHAT_ON_SCREEN_TEXT_MAX = 280;
+export const CHAT_ON_SCREEN_TEXT_MAX = LOWER_THIRD_TEXT_MAX;
 
 /** Where a message on screen comes from: a platform's chat, or the chat of the room (host, guests). */
 export const chatOnScreenKinds = ['platform', 'guest'] as const;
@@ -52,13 +53,8 @@ export type ChatOnScreen = z.infer<typeof chatOnScreenSchema>;
 export const chatOnScreenStoredSchema = chatOnScreenSchema.omit({ remainingMs: true }).extend({ durationMs: z.number().int().min(0).nullable() });
 export type ChatOnScreenStored = z.infer<typeof chatOnScreenStoredSchema>;
 
-/** The lower third the pipeline draws: the message as drawn, and which showing of it (`shownAt`). */
-export const chatOnScreenDrawnSchema = chatOnScreenSchema.pick({ messageId: true, shownAt: true, platform: true, displayName: true, text: true });
-export type ChatOnScreenDrawn = z.infer<typeof chatOnScreenDrawnSchema>;
-
-/** Which showing of which message the session's pipeline has on air (its report), so the studio says 'On screen' when it is. */
-export const chatOnAirSchema = z.object({ messageId: z.uuid(), shownAt: z.iso.datetime() });
-export type ChatOnAir = z.infer<typeof chatOnAirSchema>;
+/** The lower third the pipeline draws, and its report of what is on air: pipeline/lower-third.ts. */
+export { chatOnAirSchema, chatOnScreenDrawnSchema, type ChatOnAir, type ChatOnScreenDrawn } from '../pipeline/lower-third.ts';
 
 /** Whether `onAir` (the pipeline's word) is this showing of the message on screen. */
 export function isChatOnAir(onScreen: Pick<ChatOnScreen, 'messageId' | 'shownAt'> | null, onAir: ChatOnAir | null): boolean {

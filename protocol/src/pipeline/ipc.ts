@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chatOnAirSchema, chatOnScreenDrawnSchema } from '../chat/on-screen.ts';
+import { chatOnAirSchema, chatOnScreenDrawnSchema } from './lower-third.ts';
 import { encoderSettingsSchema } from './encoder-ladder.ts';
 import { planOutputSchema, renderPlanSchema } from './render-plan.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chatOnScreenDrawnSchema } from '../chat/on-screen.ts';
+import { chatOnScreenDrawnSchema } from './lower-third.ts';
 import { canvasKindSchema } from '../scene/vertical.ts';
 
 /**

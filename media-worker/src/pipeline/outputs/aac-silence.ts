@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { aacChannels, aacSampleRate, flvTags } from './flv-fanout.ts';
+import { aacChannels, aacSampleRate, flvTags } from './flv-tags.ts';
 
 /** Encodes of silence done or under way, by AudioSpecificConfig (hex). */
 const frames = new Map<string, Promise<Buffer | undefined>>();

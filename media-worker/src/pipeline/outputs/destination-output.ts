@@ -8,7 +8,8 @@ import {
   type PlanOutput,
 } from '@onair/protocol';
 import { redactUrl, type Logger } from '@onair/runtime';
-import type { FlvFanout, FlvTag } from './flv-fanout.ts';
+import type { FlvFanout } from './flv-fanout.ts';
+import type { FlvTag } from './flv-tags.ts';
 import type { OutputEgress } from './rtmp-egress.ts';
 import { RtmpPublisher, type PublisherFailure } from './rtmp/publisher.ts';
 

@@ -1,7 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '@onair/runtime';
-import { FlvFanout, type FlvTag } from './flv-fanout.ts';
+import { FlvFanout } from './flv-fanout.ts';
+import type { FlvTag } from './flv-tags.ts';
 
 const FLV_HEADER = Buffer.from([0x46, 0x4c, 0x56, 0x01, 0x05, 0, 0, 0, 9, 0, 0, 0, 0]);
 
