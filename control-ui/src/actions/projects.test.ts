@@ -77,7 +77,7 @@ describe('the Projects list follows changes made in other tabs and devices (/ws 
   const summary = ({ role: _role, ...rest }: ProjectDetails): ProjectSummary => rest;
   const made: ProjectSummary = { ...summary(project), id: '00000000-0000-4000-8000-0000000000bb', name: 'Made in another tab' };
 
-  it('adds a project made elsewhere once, renames one renamed elsewhere, and reads the list again after a reconnect', async () => {
+  it('adds a project made elsewhere once, renames one renamed elsewhere, and reads the list again each time the socket is ready (first, and after a reconnect)', async () => {
     useProjectsStore.setState({ status: 'ready', projects: [summary(project)] });
     let handlers: StudioSocketHandlers | undefined;
     let closed = false;
@@ -85,7 +85,12 @@ describe('the Projects list follows changes made in other tabs and devices (/ws 
       handlers = h;
       return { send: () => undefined, close: () => void (closed = true) };
     });
+    // Subscribed: the list is read again (a change made before the socket was ready reached nobody).
+    answer = { status: 200, body: { projects: [summary(project)] } };
     handlers!.onOpen();
+    handlers!.onMessage({ type: 'ready', userId: 'u1' });
+    await vi.waitFor(() => expect(requests).toHaveLength(1));
+    requests.length = 0;
     handlers!.onMessage({ type: 'projects.changed', change: 'created', project: made });
     handlers!.onMessage({ type: 'projects.changed', change: 'created', project: made });
     expect(useProjectsStore.getState().projects.map((p) => p.name)).toEqual(['Made in another tab', 'Friday stream']);
@@ -96,6 +101,7 @@ describe('the Projects list follows changes made in other tabs and devices (/ws 
     // Back after a drop: what changed meanwhile is read from the api, without a loading state.
     answer = { status: 200, body: { projects: [{ ...made, name: 'Renamed while away' }, summary(project)] } };
     handlers!.onOpen();
+    handlers!.onMessage({ type: 'ready', userId: 'u1' });
     await vi.waitFor(() => expect(useProjectsStore.getState().projects[0]?.name).toBe('Renamed while away'));
     expect(useProjectsStore.getState().status).toBe('ready');
     expect(requests).toMatchObject([{ method: 'GET', url: '/api/v1/projects' }]);

@@ -59,13 +59,13 @@ export function followProjectList(
   client: HttpClient = httpClient,
   connect: (handlers: StudioSocketHandlers) => StudioSocket = connectStudioSocket,
 ): () => void {
-  let openedBefore = false;
   const socket = connect({
-    onOpen() {
-      if (openedBefore) void refreshProjects(client);
-      openedBefore = true;
-    },
+    onOpen() {},
     onMessage(message) {
+      // Each `ready` (the first and after every reconnect) comes once the socket's pushes are
+      // subscribed: a change made before that (while the page's first read was under way, or while
+      // the socket was away) reached no socket, so the list is read again then.
+      if (message.type === 'ready') void refreshProjects(client);
       if (message.type === 'projects.changed') receiveProjectListChange(message);
     },
     onClose() {},
