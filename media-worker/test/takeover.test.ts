@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startRtmpServer, SupervisedProcess, waitFor, type RunningRtmpServer } from '@onair/embedded';
 import { isolatedRedisUrl } from '@onair/embedded/test-services';
 import { newProjectDocument, queues, sessionKeys, workerRegistryKeys } from '@onair/protocol';
@@ -46,6 +46,16 @@ describe('take-over after a certain death (issue 54)', () => {
   let gate: Server;
   let deaths: WorkerDeaths;
   const attempts: PublishAttempt[] = [];
+
+  /**
+   * Ends a case's session and waits until no worker holds it: a session left running is released
+   * with the next case's by a death notice for its worker (CI: the second case's notice released
+   * the first case's session too, and its retry both earlier ones).
+   */
+  async function stopSession(projectId: string): Promise<void> {
+    await redis.publish(sessionKeys.commands(projectId), JSON.stringify({ type: 'stop' }));
+    await waitFor('the session to end', async () => ((await readOwner(redis, projectId)) ? undefined : true), 30_000, 100);
+  }
   let oldPipelinePid: number | undefined;
   const supervised: SupervisedProcess[] = [];
   const lines: string[] = [];
@@ -132,6 +142,7 @@ describe('take-over after a certain death (issue 54)', () => {
       resolution: '480p',
     });
     const streamKey = secretKey();
+    onTestFinished(() => stopSession(doc.projectId));
     await queueSession(queue, redis, doc, { box, outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }] });
     const first = await waitFor(
       'the session to be placed',
@@ -216,6 +227,7 @@ describe('take-over after a certain death (issue 54)', () => {
       resolution: '480p',
     });
     const streamKey = secretKey();
+    onTestFinished(() => stopSession(doc.projectId));
     await queueSession(queue, redis, doc, { box, outputs: [{ id: 'local', url: `rtmp://127.0.0.1:${rtmp.port}/${rtmp.application}`, key: streamKey }] });
     const first = await waitFor(
       'the session to be placed',
@@ -246,6 +258,5 @@ describe('take-over after a certain death (issue 54)', () => {
     );
     await waitFor('the old pipeline to be gone', async () => (alive(first.pipeline!.pid) ? undefined : true), 20_000, 50);
     expect(again.pipeline!.pid).not.toBe(first.pipeline!.pid);
-    await redis.publish(sessionKeys.commands(doc.projectId), JSON.stringify({ type: 'stop' }));
   });
 });
