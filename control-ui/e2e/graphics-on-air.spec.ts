@@ -3,7 +3,7 @@ import { expect, test } from './support/fixtures.ts';
 import { near } from './support/fake-media.ts';
 import { colourAt, readStream } from './support/stream-reader.ts';
 import { localStreamUrl } from './support/local-stream.ts';
-import { openNewStudio, publicOrigin, signIn } from './support/studio.ts';
+import { confirmEndBroadcast, openNewStudio, publicOrigin, signIn } from './support/studio.ts';
 
 // Issue 53 item 1, graphics on air at once: a message of the room (Guest Chat) is put on screen and
 // taken off, again and again, while the program goes out to the local RTMP server; one reader of
@@ -84,5 +84,6 @@ test('graphics on air: a chat message shown and taken off, timed from each click
   }
 
   await destinations.getByRole('button', { name: 'End Broadcast' }).click();
+  await confirmEndBroadcast(page);
   await expect(destinations.getByRole('button', { name: 'Go Live' })).toBeVisible({ timeout: 30_000 });
 });
