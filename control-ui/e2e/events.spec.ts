@@ -148,9 +148,10 @@ test.afterAll(async () => {
         .getByRole('button', { name: 'End Broadcast' })
         .isVisible()
         .catch(() => false)
-    )
+    ) {
       await destinations.getByRole('button', { name: 'End Broadcast' }).click();
-    await confirmEndBroadcast(page);
+      await confirmEndBroadcast(page);
+    }
     await page.close();
     await context.request.delete(`/api/v1/projects/${projectId}/session`);
   }
