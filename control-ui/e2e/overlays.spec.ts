@@ -107,9 +107,10 @@ test.afterAll(async () => {
         .getByRole('button', { name: 'End Broadcast' })
         .isVisible()
         .catch(() => false)
-    )
+    ) {
       await destinations.getByRole('button', { name: 'End Broadcast' }).click();
-    await confirmEndBroadcast(page);
+      await confirmEndBroadcast(page);
+    }
     await context.request.delete(`/api/v1/projects/${projectId}/session`);
   }
   await context?.close();
