@@ -51,7 +51,7 @@ export async function openNewStudio(page: Page, name: string, origin = '', optio
   await page.getByRole('button', { name: 'Create project' }).click();
   await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
   const projectId = /studio\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
-  freeAfterTest(projectId, page.context());
+  await freeAfterTest(projectId, page.context());
   if (!options.template) await placeCameraAtDefault(page.request, projectId, origin);
   return projectId;
 }
