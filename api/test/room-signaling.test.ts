@@ -174,6 +174,43 @@ describe('room signaling', () => {
     }
   });
 
+  it('tells the page when no worker has room for the session, and that a worker runs it once one takes it', async () => {
+    const projectId = await newProject(host);
+    // No worker takes jobs here: the session waits in the queue, as on a fleet whose workers are full.
+    const studio = await open(host);
+    studio.send({ type: 'room.join', projectId });
+    await studio.next('room.joined');
+    const waiting = await studio.next('room.waiting');
+    expect(waiting).toMatchObject({ type: 'room.waiting', projectId });
+    // Told once the wait is more than a placement's moment, with how long it has lasted.
+    expect((waiting as { waitingSinceMs: number }).waitingSinceMs).toBeGreaterThanOrEqual(3000);
+    // A worker takes it: the page hears where to offer, and the wait is over.
+    const takerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const taker = new Worker(
+      queues.sessions.name,
+      async (job) => {
+        if (job.id !== projectId) return;
+        const now = new Date().toISOString();
+        await listener.set(
+          sessionKeys.owner(projectId),
+          JSON.stringify({ projectId, workerId: 'w-full', state: 'running', since: now, lastSeenAt: now, appliedVersion: 0, pickups: 0 }),
+        );
+        await held;
+      },
+      { connection: takerConnection, autorun: true },
+    );
+    try {
+      expect(await studio.next('room.ready')).toMatchObject({ workerId: 'w-full' });
+    } finally {
+      studio.ws.close();
+      release();
+      await taker.close();
+      takerConnection.disconnect();
+    }
+  });
+
   it('keeps the relay for the socket that joined', async () => {
     const projectId = await newProject(host);
     const studio = await open(host);

@@ -20,6 +20,8 @@ import type { CurrentUser } from '../http/auth-context.ts';
 
 /** Spec §4 "Room": the room is polled every 100 ms until available. */
 const ROOM_POLL_MS = 100;
+/** A placement takes a moment; a session in the queue longer than this waits for room, and the page is told. */
+const WAITING_TOLD_AFTER_MS = 3000;
 /** While joined, how often the session's owner is checked, so a failover is followed promptly. */
 const OWNER_WATCH_MS = 500;
 /** An offer published while no worker listens yet (a session just placed) is retried this long. */
@@ -59,6 +61,8 @@ interface Membership {
   workerId: string | null;
   timer: NodeJS.Timeout | undefined;
   closed: boolean;
+  /** The page was told its session waits for a worker (room.waiting), and not yet that one runs it. */
+  waitingTold: boolean;
 }
 
 /**
@@ -123,7 +127,7 @@ export class RoomSignaling {
     this.members.set(client, rooms);
     // Joining again (a reloaded page, a reconnect) starts afresh as a new participant.
     if (rooms.has(projectId)) await this.leave(client, projectId);
-    const m: Membership = { client, projectId, participantId: randomUUID(), role: role!, workerId: null, timer: undefined, closed: false };
+    const m: Membership = { client, projectId, participantId: randomUUID(), role: role!, workerId: null, timer: undefined, closed: false, waitingTold: false };
     rooms.set(projectId, m);
     this.byParticipant.set(m.participantId, m);
     await this.deps.subscriber.subscribe(signalingChannels.toParticipant(m.participantId));
@@ -156,9 +160,20 @@ export class RoomSignaling {
         await this.deps.sessions.open(m.projectId);
         return;
       }
+      if (status.state === 'waiting') {
+        // In the queue, no worker has it (first placement, or its worker was lost and none has room):
+        // whichever worker takes it next needs the page's offer, even the one it had before.
+        m.workerId = null;
+        if (!m.waitingTold && (status.waitingSinceMs ?? 0) >= WAITING_TOLD_AFTER_MS) {
+          m.waitingTold = true;
+          m.client.send({ type: 'room.waiting', projectId: m.projectId, waitingSinceMs: status.waitingSinceMs ?? 0 });
+        }
+        return;
+      }
       const workerId = status.state === 'running' ? status.workerId : null;
       if (workerId === null || workerId === m.workerId) return;
       m.workerId = workerId;
+      m.waitingTold = false;
       m.client.send({ type: 'room.ready', projectId: m.projectId, workerId });
     } catch (err) {
       this.deps.logger.warn({ err, projectId: m.projectId }, 'room owner check failed');

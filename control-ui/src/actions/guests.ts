@@ -321,6 +321,7 @@ function onGuestSocketMessage(projectId: string, message: ServerMessage): void {
       return;
     case 'room.joined':
     case 'room.ready':
+    case 'room.waiting':
     case 'room.answer':
     case 'room.state':
     case 'room.tiles':

@@ -71,7 +71,7 @@ export function enterRoom(projectId: string, send: Send): void {
     room.watchdog = setInterval(checkConnection, WATCHDOG_MS);
   }
   const current = room;
-  useMediaStore.setState({ room: 'joining', roomError: null });
+  useMediaStore.setState({ room: 'joining', roomError: null, waitingForWorkerSince: null });
   current.timers.push(setTimeout(() => current.send({ type: 'room.join', projectId }), AUTO_JOIN_DELAY_MS));
 }
 
@@ -97,8 +97,13 @@ export function receiveRoomMessage(message: RoomMessage): void {
       room.iceServers = message.iceServers;
       useMediaStore.setState({ room: 'joined', role: message.role });
       return;
+    case 'room.waiting':
+      // Every media worker is full: the studio says so until one takes the session (room.ready).
+      useMediaStore.setState({ waitingForWorkerSince: Date.now() - message.waitingSinceMs });
+      return;
     case 'room.ready':
       // The session's worker is known: first time, or it moved to another worker (failover).
+      useMediaStore.setState({ waitingForWorkerSince: null });
       room.ready = true;
       void publish();
       return;

@@ -124,6 +124,7 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
       return;
     case 'room.joined':
     case 'room.ready':
+    case 'room.waiting':
     case 'room.answer':
     case 'room.state':
     case 'room.tiles':

@@ -2,6 +2,7 @@ import {
   destinationKinds,
   STREAM_LIMIT_WARNING_SECONDS,
   validateDestinationForm,
+  type BroadcastView,
   type CanvasKind,
   type CreateDestinationInput,
   type DestinationOutput,
@@ -156,4 +157,13 @@ export function streamLimitWarning(endsAt: string | null, now: number): string |
 export function encoderNotice(encoder: EncoderSettings | null | undefined): string | null {
   if (!encoder || encoder.step === 0) return null;
   return 'The streaming server is busy: your stream is encoded with a faster setting (slightly softer picture) to keep 30 fps. It returns to normal when the server has room.';
+}
+
+/**
+ * While the api counts the broadcast as live but no media worker runs the session yet (every
+ * worker full, room.waiting): said under the timer, so it does not pass for air time.
+ */
+export function notOnAirNotice(state: BroadcastView['state'] | undefined, waitingForWorker: boolean): string | null {
+  if (!waitingForWorker || (state !== 'starting' && state !== 'live')) return null;
+  return 'Not on air yet: every media worker is busy. Your destinations start as soon as one takes the show.';
 }

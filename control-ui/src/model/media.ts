@@ -124,3 +124,6 @@ export function encodingScaleFor(captured: { width: number; height: number }, ne
   const scale = Math.min(captured.width / needed.width, captured.height / needed.height);
   return Math.round(Math.min(8, Math.max(1, scale)) * 100) / 100;
 }
+
+/** Said while the session waits in the queue (room.waiting): a full fleet is not a broken studio. */
+export const WAITING_FOR_WORKER = 'Every media worker is busy right now. Your studio connects as soon as one has room; until then nothing goes on air.';

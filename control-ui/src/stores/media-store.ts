@@ -6,6 +6,8 @@ export interface MediaState {
   /** The room of the open project: joined once the api accepted us (spec §4 "Room"). */
   room: 'idle' | 'joining' | 'joined' | 'refused';
   roomError: string | null;
+  /** Since when (epoch ms) the session waits in the queue for a media worker with room (room.waiting); null once one runs it. */
+  waitingForWorkerSince: number | null;
   role: ProjectRole | null;
   /** The peer connection to the session's worker, as the studio shows it. */
   connection: 'idle' | RoomConnectionState;
@@ -34,6 +36,7 @@ export function initialMediaState(): MediaState {
   return {
     room: 'idle',
     roomError: null,
+    waitingForWorkerSince: null,
     role: null,
     connection: 'idle',
     camera: null,

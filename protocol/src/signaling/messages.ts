@@ -74,6 +74,12 @@ export const roomServerMessageSchemas = [
   }),
   /** The session's worker is known and ready for an offer (sent again when the session moved). */
   z.strictObject({ type: z.literal('room.ready'), projectId: z.uuid(), workerId: z.string() }),
+  /**
+   * No media worker has room for the session yet (every one is full): it waits in the queue, for
+   * this long so far. Sent once when the wait is seen; `room.ready` ends it. The studio says so,
+   * so a creator who goes live meanwhile knows nothing is on air until a worker takes the session.
+   */
+  z.strictObject({ type: z.literal('room.waiting'), projectId: z.uuid(), waitingSinceMs: z.number().int().nonnegative() }),
   z.strictObject({ type: z.literal('room.answer'), projectId: z.uuid(), peerId, sdp }),
   z.strictObject({ type: z.literal('room.state'), projectId: z.uuid(), peerId, state: roomConnectionStateSchema }),
   /** Which guest's camera plays on which of the page's guest m-lines. */

@@ -5,8 +5,8 @@ import { askEndBroadcast, requestGoLive, setBroadcastOptions } from '../../actio
 import { Button } from '../../components/Button.tsx';
 import { Select } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
-import { encoderNotice, formatElapsed, streamLimitWarning } from '../../model/destinations.ts';
-import { useDestinationsStore, useStudioStore } from '../../stores/index.ts';
+import { encoderNotice, formatElapsed, notOnAirNotice, streamLimitWarning } from '../../model/destinations.ts';
+import { useDestinationsStore, useMediaStore, useStudioStore } from '../../stores/index.ts';
 import { AutoLiveIndicator, ConsoleSettingsButton } from '../auto-live/AutoLiveBlock.tsx';
 import { RECORD_NOTE_ID, RecordNotInPlanNote } from './PlanLimitNotes.tsx';
 import styles from './Destinations.module.css';
@@ -26,6 +26,7 @@ export function BroadcastControl({ consoleOffered = false }: { consoleOffered?: 
   const projectId = useStudioStore((s) => s.projectId);
   const preRoll = useDestinationsStore((s) => s.preRollSeconds);
   const postRoll = useDestinationsStore((s) => s.postRollSeconds);
+  const waitingForWorker = useMediaStore((s) => s.waitingForWorkerSince !== null);
   const state = broadcast?.state;
   const active = state === 'starting' || state === 'live' || state === 'ending';
   const now = useNow(active);
@@ -62,6 +63,7 @@ export function BroadcastControl({ consoleOffered = false }: { consoleOffered?: 
   const started = broadcast?.startedAt ? new Date(broadcast.startedAt).getTime() : null;
   const warning = streamLimitWarning(broadcast?.endsAt ?? null, now);
   const busy = state === 'live' ? encoderNotice(encoder) : null;
+  const notOnAir = notOnAirNotice(state, waitingForWorker);
   return (
     <>
       <div className={styles.live}>
@@ -81,6 +83,11 @@ export function BroadcastControl({ consoleOffered = false }: { consoleOffered?: 
       {warning && (
         <p className={styles.limitWarning} role="alert">
           {warning}
+        </p>
+      )}
+      {notOnAir && (
+        <p className={styles.limitWarning} role="status">
+          {notOnAir}
         </p>
       )}
       {busy && (

@@ -6,7 +6,7 @@ import { Disclosure } from '../../components/Disclosure.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { Select } from '../../components/Select.tsx';
 import { Switch } from '../../components/Switch.tsx';
-import { DevicePermissionStatus, mediaErrorText } from '../../model/media.ts';
+import { DevicePermissionStatus, mediaErrorText, WAITING_FOR_WORKER } from '../../model/media.ts';
 import { useDeviceStore, useMediaStore } from '../../stores/index.ts';
 import { OwnMediaButtons } from './OwnMediaButtons.tsx';
 import styles from './StudioMedia.module.css';
@@ -41,7 +41,11 @@ export function StudioMedia() {
     <section className={styles.media} aria-label="Your camera and microphone">
       <div className={styles.row}>
         <span className={styles.connection} data-state={media.connection} role="status" data-testid="media-connection">
-          {media.room === 'refused' ? 'Not allowed to join' : connectionLabel[media.connection]}
+          {media.room === 'refused'
+            ? 'Not allowed to join'
+            : media.waitingForWorkerSince !== null
+              ? 'Waiting for a media worker…'
+              : connectionLabel[media.connection]}
         </span>
         <OwnMediaButtons />
         <IconButton
@@ -53,6 +57,7 @@ export function StudioMedia() {
         />
       </div>
       {media.roomError && <p className={styles.error}>{media.roomError}</p>}
+      {media.waitingForWorkerSince !== null && <p className={styles.hint}>{WAITING_FOR_WORKER}</p>}
       {media.permissionError && <p className={styles.error}>{mediaErrorText[media.permissionError]}</p>}
       {/* A device problem is said whether or not the choices are open. */}
       {(['Camera', 'Microphone'] as const).map((label) => {
