@@ -1,9 +1,8 @@
 import { COUNTDOWN_PLATE, formatCountdown, type OutputProfile, type PlanCountdown } from '@onair/protocol';
-import { makeChainBin, makeElement, setProperties } from '../gst/elements.ts';
-import type { GstBin, GstElement } from '../gst/gst.ts';
+import type { GstElement } from '../gst/gst.ts';
 import type { GstPipeline } from '../gst/pipeline.ts';
-import { PictureLink } from './inputs/picture-link.ts';
 import type { PadProperties } from './layout.ts';
+import { SvgPlate } from './svg-plate.ts';
 
 /** Where the time left sits on the 1280×720 scene canvas (the studio draws it at the same place). */
 export const COUNTDOWN_BOX = COUNTDOWN_PLATE;
@@ -26,20 +25,15 @@ export function countdownSvg(text: string, width: number, height: number): strin
 }
 
 /**
- * The countdown's time left drawn over the program (issue 19): one more compositor pad, like the
- * holding slate, fed by a small transparent picture with an `rsvgoverlay` (GStreamer 1.22 here has
- * no pango `textoverlay`). The digits change once a second from a JS timer that sets the overlay's
- * SVG (a property write; no callback on a streaming thread). While no countdown shows, a valve
- * turns the frames into gaps before the overlay, so nothing is drawn and the pad stays transparent; while
- * one shows, drawing the 360×120 plate costs about 0.3 ms a frame here (`gst-launch-1.0 videotestsrc
+ * The countdown's time left drawn over the program (issue 19): an SvgPlate, like the chat lower
+ * third. The digits change once a second from a JS timer that sets the plate's SVG. While one shows,
+ * drawing the 360×120 plate costs about 0.3 ms a frame here (`gst-launch-1.0 videotestsrc
  * num-buffers=900 ! …BGRA,360×120 ! rsvgoverlay ! fakesink`: 0.24 s of CPU for 900 frames).
  */
 export class CountdownClock {
   /** Its picture on the compositors (and on the vertical one while there is one). */
-  private link: PictureLink | undefined;
+  private readonly plate: SvgPlate;
   private verticalSize: { width: number; height: number } | undefined;
-  private overlay: GstElement | undefined;
-  private valve: GstElement | undefined;
   private endsAt: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   private text = '';
@@ -48,58 +42,37 @@ export class CountdownClock {
   readonly height: number;
 
   constructor(
-    private readonly gst: GstPipeline,
+    gst: GstPipeline,
     private readonly profile: OutputProfile,
     private readonly now: () => number = Date.now,
   ) {
     const k = profile.width / 1280;
     this.width = Math.max(2, Math.round((COUNTDOWN_BOX.width * k) / 2) * 2);
     this.height = Math.max(2, Math.round((COUNTDOWN_BOX.height * k) / 2) * 2);
+    this.plate = new SvgPlate(gst, 'countdown', this.width, this.height);
   }
 
   /** Adds the plate to the program's compositor, transparent until `set` names a countdown. */
   attach(compositor: GstElement): void {
-    const overlay = makeElement('rsvgoverlay', 'countdown-svg');
-    // Dropped frames become gaps: the compositor then knows this pad has nothing for that time
-    // and never waits for it (a pad that only starves holds every frame until its deadline).
-    const valve = makeElement('valve', 'countdown-valve', { drop: true, 'drop-mode': 'transform-to-gap' });
-    const bin: GstBin = makeChainBin(
-      'countdown-video',
-      [
-        makeElement('videotestsrc', 'countdown-src', { 'is-live': true, pattern: 'solid-color', 'foreground-color': 0 }),
-        makeElement('capsfilter', 'countdown-caps', {
-          caps: `video/x-raw,format=BGRA,width=${this.width},height=${this.height},framerate=${this.profile.fps}/1`,
-        }),
-        valve,
-        overlay,
-        makeElement('queue', 'countdown-queue', { 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0, leaky: 'downstream' }),
-      ],
-      { src: true },
-    );
-    const link = new PictureLink(this.gst, bin, 'countdown', compositor);
-    Object.assign(link.pad, { alpha: 0, zorder: COUNTDOWN_ZORDER });
-    this.link = link;
-    this.overlay = overlay;
-    this.valve = valve;
-    link.start();
+    this.plate.attach(compositor, this.profile, { alpha: 0, zorder: COUNTDOWN_ZORDER });
   }
 
   /** On the vertical canvas too (`size`: its picture), centred across at two thirds of its height. */
   attachVertical(compositor: GstElement, size: { width: number; height: number }): void {
-    if (!this.link) return;
-    this.link.attachVertical(compositor);
+    if (!this.plate.attached) return;
+    this.plate.attachVertical(compositor);
     this.verticalSize = size;
     this.placeVertical();
   }
 
   detachVertical(): void {
-    this.link?.detachVertical();
+    this.plate.detachVertical();
     this.verticalSize = undefined;
   }
 
   /** On the vertical picture: centred across, at two thirds of its height. */
   private placeVertical(): void {
-    const pad = this.link?.verticalPad;
+    const pad = this.plate.verticalPad;
     if (!pad || !this.verticalSize) return;
     const { width, height } = this.verticalSize;
     const w = Math.min(this.width, width);
@@ -129,7 +102,8 @@ export class CountdownClock {
 
   /** Places the pad (and its vertical twin). */
   place(layout: PadProperties): void {
-    if (this.link) Object.assign(this.link.pad, layout);
+    const pad = this.plate.pad;
+    if (pad) Object.assign(pad, layout);
     this.placeVertical();
   }
 
@@ -141,12 +115,12 @@ export class CountdownClock {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (endsAt === undefined) {
-      if (this.valve) setProperties(this.valve, { drop: true });
+      this.plate.flow(false);
       this.text = '';
       return true;
     }
     this.draw();
-    if (this.valve) setProperties(this.valve, { drop: false });
+    this.plate.flow(true);
     return true;
   }
 
@@ -160,7 +134,7 @@ export class CountdownClock {
     if (this.endsAt === undefined) return;
     const remaining = this.endsAt - this.now();
     const text = formatRemaining(remaining);
-    if (text !== this.text && this.overlay) setProperties(this.overlay, { data: countdownSvg(text, this.width, this.height) });
+    if (text !== this.text) this.plate.draw(countdownSvg(text, this.width, this.height));
     this.text = text;
     if (remaining <= 0) return;
     // The digits change when the time left crosses a whole second; a few ms after, so the rounding has moved.
@@ -177,6 +151,6 @@ export class CountdownClock {
   /** Takes the plate out of both pictures for good (its branch failed). */
   hide(): void {
     this.stop();
-    for (const pad of [this.link?.pad, this.link?.verticalPad]) if (pad) Object.assign(pad, { alpha: 0 });
+    this.plate.setAlpha(0);
   }
 }
