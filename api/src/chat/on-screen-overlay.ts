@@ -1,27 +1,12 @@
 import { Router, type Response } from 'express';
 import type { Redis } from 'ioredis';
-import { CHAT_ON_SCREEN_OVERLAY_PATH, chatChannels, chatServerMessageSchema, isUuid, type ChatOnScreen } from '@onair/protocol';
+import { CHAT_ON_SCREEN_OVERLAY_PATH, CHAT_SENDER_MARKS, chatChannels, chatServerMessageSchema, isUuid, type ChatOnScreen } from '@onair/protocol';
 import type { Logger } from '@onair/runtime';
 import { PageEventStreams, parseJson, sendSignedPage, signedPageNotFound } from '../http/signed-page.ts';
 import type { ChatOnScreenService } from './on-screen-service.ts';
 
-/** Each platform's colour and name on the lower third (the studio's platform icons), and the room's own. */
-const BRANDS = {
-  twitch: { color: '#9146FF', label: 'Twitch' },
-  youtube: { color: '#FF0000', label: 'YouTube' },
-  facebook: { color: '#1877F2', label: 'Facebook' },
-  room: { color: '#6D7CFF', label: 'Studio chat' },
-} as const;
-
-/** The platforms' marks (the studio's PlatformIcon paths) and a speech bubble for the room, drawn white on the colour. */
-const GLYPHS: Record<keyof typeof BRANDS, string> = {
-  twitch: 'M5 3 3.5 6.5V19h4v2h2.5l2-2h3L19.5 14V3H5Zm13 10.3L15.7 16h-3.8l-2 2v-2H6.5V4.5H18v8.8ZM15 7.5h-1.5v4.3H15V7.5Zm-4 0H9.5v4.3H11V7.5Z',
-  youtube:
-    'M21.6 7.2a2.5 2.5 0 0 0-1.8-1.8C18.2 5 12 5 12 5s-6.2 0-7.8.4A2.5 2.5 0 0 0 2.4 7.2 26 26 0 0 0 2 12a26 26 0 0 0 .4 4.8 2.5 2.5 0 0 0 1.8 1.8C5.8 19 12 19 12 19s6.2 0 7.8-.4a2.5 2.5 0 0 0 1.8-1.8A26 26 0 0 0 22 12a26 26 0 0 0-.4-4.8ZM10 15V9l5.2 3L10 15Z',
-  facebook:
-    'M22 12a10 10 0 1 0-11.6 9.9v-7H7.9V12h2.5V9.8c0-2.5 1.5-3.9 3.8-3.9 1.1 0 2.2.2 2.2.2v2.5h-1.2c-1.2 0-1.6.8-1.6 1.6V12h2.8l-.5 2.9h-2.3v7A10 10 0 0 0 22 12Z',
-  room: 'M7.9 20A9 9 0 1 0 4 16.1L2 22Z',
-};
+/** The colour and name of each sender's platform on the card (protocol's CHAT_SENDER_MARKS). */
+const BRANDS = Object.fromEntries(Object.entries(CHAT_SENDER_MARKS).map(([key, { color, label }]) => [key, { color, label }]));
 
 /**
  * The chat on screen overlay page: transparent, the size of the canvas (a web-page layer over the
@@ -33,8 +18,8 @@ const GLYPHS: Record<keyof typeof BRANDS, string> = {
  * same picture at whatever size the render worker gives it.
  */
 function page(nonce: string): string {
-  const glyphs = Object.entries(GLYPHS)
-    .map(([name, d]) => `<template id="glyph-${name}"><svg viewBox="0 0 24 24" aria-hidden="true"><path fill="#fff" d="${d}"/></svg></template>`)
+  const glyphs = Object.entries(CHAT_SENDER_MARKS)
+    .map(([name, { path: d }]) => `<template id="glyph-${name}"><svg viewBox="0 0 24 24" aria-hidden="true"><path fill="#fff" d="${d}"/></svg></template>`)
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>OnAir chat on screen</title>

@@ -1,9 +1,8 @@
-import { CHAT_ON_SCREEN_VERTICAL_BOX, type ChatOnAir, type ChatOnScreenDrawn, type OutputProfile } from '@onair/protocol';
-import { makeChainBin, makeElement, setProperties } from '../gst/elements.ts';
-import type { GstBin, GstElement } from '../gst/gst.ts';
+import { CHAT_ON_SCREEN_VERTICAL_BOX, CHAT_SENDER_MARKS, type ChatOnAir, type ChatOnScreenDrawn, type OutputProfile } from '@onair/protocol';
+import type { GstElement } from '../gst/gst.ts';
 import type { GstPipeline } from '../gst/pipeline.ts';
-import { PictureLink } from './inputs/picture-link.ts';
 import type { PadProperties } from './layout.ts';
+import { SvgPlate } from './svg-plate.ts';
 
 /**
  * Where the lower third sits on the 1280×720 scene canvas: the overlay page's card (left 4vw, top
@@ -13,24 +12,6 @@ export const LOWER_THIRD_BOX = { x: 51, y: 511, width: 896, height: 158 } as con
 
 /** Above every layer (plan zorders are at most 10 000) and the countdown, under the holding slate. */
 export const LOWER_THIRD_ZORDER = 15_500;
-
-/** Each platform's colour and name, and the room's (the overlay page's and the studio's platform colours). */
-const BRANDS = {
-  twitch: { color: '#9146FF', label: 'TWITCH' },
-  youtube: { color: '#FF0000', label: 'YOUTUBE' },
-  facebook: { color: '#1877F2', label: 'FACEBOOK' },
-  room: { color: '#6D7CFF', label: 'STUDIO CHAT' },
-} as const;
-
-/** The platforms' marks (24×24, the studio's PlatformIcon paths) and a speech bubble for the room, drawn white on the colour. */
-const GLYPHS: Record<keyof typeof BRANDS, string> = {
-  twitch: 'M5 3 3.5 6.5V19h4v2h2.5l2-2h3L19.5 14V3H5Zm13 10.3L15.7 16h-3.8l-2 2v-2H6.5V4.5H18v8.8ZM15 7.5h-1.5v4.3H15V7.5Zm-4 0H9.5v4.3H11V7.5Z',
-  youtube:
-    'M21.6 7.2a2.5 2.5 0 0 0-1.8-1.8C18.2 5 12 5 12 5s-6.2 0-7.8.4A2.5 2.5 0 0 0 2.4 7.2 26 26 0 0 0 2 12a26 26 0 0 0 .4 4.8 2.5 2.5 0 0 0 1.8 1.8C5.8 19 12 19 12 19s6.2 0 7.8-.4a2.5 2.5 0 0 0 1.8-1.8A26 26 0 0 0 22 12a26 26 0 0 0-.4-4.8ZM10 15V9l5.2 3L10 15Z',
-  facebook:
-    'M22 12a10 10 0 1 0-11.6 9.9v-7H7.9V12h2.5V9.8c0-2.5 1.5-3.9 3.8-3.9 1.1 0 2.2.2 2.2.2v2.5h-1.2c-1.2 0-1.6.8-1.6 1.6V12h2.8l-.5 2.9h-2.3v7A10 10 0 0 0 22 12Z',
-  room: 'M7.9 20A9 9 0 1 0 4 16.1L2 22Z',
-};
 
 /** The card's layout in canvas units (the page's sizes at 720 high: name 3.8vh, text 3.5vh with 1.25 lines, padding 2vh 3vh). */
 const CARD = { badge: 158, padX: 22, nameSize: 27, labelSize: 16, textSize: 25, lineHeight: 31, gap: 6 } as const;
@@ -131,7 +112,7 @@ export function wrapText(text: string, width = TEXT_WIDTH, lines = TEXT_LINES, s
 export function lowerThirdSvg(message: Pick<ChatOnScreenDrawn, 'platform' | 'displayName' | 'text'>, width: number, height: number): string {
   const { width: w, height: h } = LOWER_THIRD_BOX;
   const key = message.platform ?? 'room';
-  const brand = BRANDS[key];
+  const brand = { ...CHAT_SENDER_MARKS[key], label: CHAT_SENDER_MARKS[key].label.toUpperCase() };
   const lines = wrapText(message.text);
   const blockHeight = CARD.nameSize * 1.2 + CARD.gap + lines.length * CARD.lineHeight;
   const top = Math.round((h - blockHeight) / 2);
@@ -148,7 +129,7 @@ export function lowerThirdSvg(message: Pick<ChatOnScreenDrawn, 'platform' | 'dis
     `<g clip-path="url(#card)">` +
     `<rect width="${w}" height="${h}" fill="#151821"/>` +
     `<rect width="${CARD.badge}" height="${h}" fill="${brand.color}"/>` +
-    `<path fill="#ffffff" transform="translate(${(CARD.badge - 79) / 2} ${(h - 79) / 2}) scale(${glyph.toFixed(4)})" d="${GLYPHS[key]}"/>` +
+    `<path fill="#ffffff" transform="translate(${(CARD.badge - 79) / 2} ${(h - 79) / 2}) scale(${glyph.toFixed(4)})" d="${brand.path}"/>` +
     `</g>` +
     `<g clip-path="url(#column)">` +
     `<text x="${x}" y="${top + CARD.nameSize}" font-family="DejaVu Sans" fill="#ffffff">` +
@@ -162,56 +143,32 @@ export function lowerThirdSvg(message: Pick<ChatOnScreenDrawn, 'platform' | 'dis
 }
 
 /**
- * The chat message on screen drawn over the program as a lower third (issue 53 item 1), the way
- * countdown-clock.ts draws the time left: one more compositor pad fed by a transparent picture with
- * an `rsvgoverlay` (GStreamer 1.22 here has no pango). Showing or taking off a message is one write
- * of the overlay's SVG and of a valve, from the JS thread: no plan, no input attached, no page to
- * load, so it is in the next frames. While no message shows, the valve turns the frames into gaps
- * before the overlay, so nothing is drawn and the pad costs nothing.
+ * The chat message on screen drawn over the program as a lower third (issue 53 item 1): an SvgPlate,
+ * like the countdown's time left. Showing or taking off a message is one write of the plate's SVG and
+ * of its valve, from the JS thread: no plan, no input attached, no page to load, so it is in the
+ * next frames. While no message shows, nothing is drawn and the pad costs nothing.
  */
 export class ChatLowerThird {
-  private link: PictureLink | undefined;
+  private readonly plate: SvgPlate;
   private verticalSize: { width: number; height: number } | undefined;
-  private overlay: GstElement | undefined;
-  private valve: GstElement | undefined;
   private current: ChatOnScreenDrawn | undefined;
   /** The card's size in the profile's pixels (the picture it is drawn in). */
   readonly width: number;
   readonly height: number;
 
   constructor(
-    private readonly gst: GstPipeline,
+    gst: GstPipeline,
     private readonly profile: OutputProfile,
   ) {
     const k = profile.width / 1280;
     this.width = Math.max(2, Math.round((LOWER_THIRD_BOX.width * k) / 2) * 2);
     this.height = Math.max(2, Math.round((LOWER_THIRD_BOX.height * k) / 2) * 2);
+    this.plate = new SvgPlate(gst, 'lowerthird', this.width, this.height);
   }
 
   /** Adds the card's pad to the program's compositor, transparent until `set` names a message. */
   attach(compositor: GstElement): void {
-    const overlay = makeElement('rsvgoverlay', 'lowerthird-svg');
-    // Dropped frames become gaps, so the compositor never waits for this pad (countdown-clock.ts).
-    const valve = makeElement('valve', 'lowerthird-valve', { drop: true, 'drop-mode': 'transform-to-gap' });
-    const bin: GstBin = makeChainBin(
-      'lowerthird-video',
-      [
-        makeElement('videotestsrc', 'lowerthird-src', { 'is-live': true, pattern: 'solid-color', 'foreground-color': 0 }),
-        makeElement('capsfilter', 'lowerthird-caps', {
-          caps: `video/x-raw,format=BGRA,width=${this.width},height=${this.height},framerate=${this.profile.fps}/1`,
-        }),
-        valve,
-        overlay,
-        makeElement('queue', 'lowerthird-queue', { 'max-size-buffers': 3, 'max-size-bytes': 0, 'max-size-time': 0, leaky: 'downstream' }),
-      ],
-      { src: true },
-    );
-    const link = new PictureLink(this.gst, bin, 'lowerthird', compositor);
-    this.link = link;
-    this.overlay = overlay;
-    this.valve = valve;
-    Object.assign(link.pad, this.layout());
-    link.start();
+    this.plate.attach(compositor, this.profile, { ...this.layout() });
     this.warmUp();
   }
 
@@ -221,31 +178,30 @@ export class ChatLowerThird {
    * quick as the next (the first click measured 500 ms against 260 ms for later ones without it).
    */
   private warmUp(): void {
-    if (!this.overlay || !this.valve) return;
-    setProperties(this.overlay, { data: lowerThirdSvg({ platform: null, displayName: 'OnAir', text: 'Ready' }, this.width, this.height) });
-    setProperties(this.valve, { drop: false });
+    this.plate.draw(lowerThirdSvg({ platform: null, displayName: 'OnAir', text: 'Ready' }, this.width, this.height));
+    this.plate.flow(true);
     const timer = setTimeout(() => {
-      if (!this.current && this.valve) setProperties(this.valve, { drop: true });
+      if (!this.current) this.plate.flow(false);
     }, WARM_UP_MS);
     timer.unref?.();
   }
 
   /** On the vertical canvas too (`size`: its picture): in the band the overlay page had there (CHAT_ON_SCREEN_VERTICAL_BOX). */
   attachVertical(compositor: GstElement, size: { width: number; height: number }): void {
-    if (!this.link) return;
-    this.link.attachVertical(compositor);
+    if (!this.plate.attached) return;
+    this.plate.attachVertical(compositor);
     this.verticalSize = size;
     this.placeVertical();
   }
 
   detachVertical(): void {
-    this.link?.detachVertical();
+    this.plate.detachVertical();
     this.verticalSize = undefined;
   }
 
   /** The 1280×720 card scaled into the vertical band (720 wide on a 720×1280 canvas), as the page drew it there. */
   private placeVertical(): void {
-    const pad = this.link?.verticalPad;
+    const pad = this.plate.verticalPad;
     if (!pad || !this.verticalSize) return;
     const kv = this.verticalSize.width / 720;
     const band = { x: CHAT_ON_SCREEN_VERTICAL_BOX.x * kv, y: CHAT_ON_SCREEN_VERTICAL_BOX.y * kv, width: CHAT_ON_SCREEN_VERTICAL_BOX.width * kv };
@@ -281,11 +237,9 @@ export class ChatLowerThird {
     const same = message && this.current && message.messageId === this.current.messageId && message.shownAt === this.current.shownAt;
     if (same || (!message && !this.current)) return undefined;
     this.current = message ?? undefined;
-    if (message) {
-      if (this.overlay) setProperties(this.overlay, { data: lowerThirdSvg(message, this.width, this.height) });
-      if (this.valve) setProperties(this.valve, { drop: false });
-    } else if (this.valve) setProperties(this.valve, { drop: true });
-    for (const pad of [this.link?.pad, this.link?.verticalPad]) if (pad) Object.assign(pad, { alpha: message ? 1 : 0 });
+    if (message) this.plate.draw(lowerThirdSvg(message, this.width, this.height));
+    this.plate.flow(message !== null);
+    this.plate.setAlpha(message ? 1 : 0);
     return { onAir: message ? { messageId: message.messageId, shownAt: message.shownAt } : null };
   }
 
@@ -296,6 +250,6 @@ export class ChatLowerThird {
 
   /** Takes the card out of both pictures for good (its branch failed). */
   hide(): void {
-    for (const pad of [this.link?.pad, this.link?.verticalPad]) if (pad) Object.assign(pad, { alpha: 0 });
+    this.plate.setAlpha(0);
   }
 }
