@@ -25,6 +25,13 @@ const RETRIES = Math.min(1, Number(process.env.ONAIR_TEST_RETRIES ?? 1));
  */
 const isolatedTestFiles: Record<string, string[]> = {};
 /**
+ * Heavy-lane files that mostly wait (grace periods, watchdogs) rather than judge frame rates: they
+ * run in the light lane after its flows, when it is otherwise idle, instead of lengthening the
+ * heavy lane by their waits. Their checks have deadlines, not rates, so the lower priority only
+ * slows them.
+ */
+const lateLightFiles: Record<string, string[]> = { 'media-worker': ['test/ingest.test.ts'] };
+/**
  * The run has two lanes on the machine's two cores. The heavy lane holds the suites whose tests run
  * encoders, pipelines and browsers in real time and judge frame rates and latencies: they run one
  * after another, at normal priority, as they did when the whole run was serial. The light lane holds
@@ -266,7 +273,7 @@ async function workspaceTests(lane: Lane, ws: string): Promise<void> {
     lane,
     ws,
     `tests: ${ws}`,
-    own.flatMap((f) => ['--exclude', f]),
+    [...own, ...(lateLightFiles[ws] ?? [])].flatMap((f) => ['--exclude', f]),
   );
   for (const f of own) await vitest(lane, ws, `tests: ${ws} ${f} (own run)`, [f]);
 }
@@ -322,6 +329,7 @@ const light = (async () => {
     return;
   for (const ws of lightWorkspaces) await workspaceTests('light', ws);
   await endToEnd('light');
+  for (const [ws, files] of Object.entries(lateLightFiles)) await vitest('light', ws, `tests: ${ws} ${files.join(', ')} (waits; light lane)`, files);
 })();
 let stopServices: (() => Promise<void>) | undefined;
 try {

@@ -193,11 +193,20 @@ describe('render placement through Redis', () => {
         video: { host: '127.0.0.1', port: await freeUdpPort(), payloadType: 96 },
         audio: { host: '127.0.0.1', port: await freeUdpPort(), payloadType: 111 },
       });
-      await waitFor('live', () => statuses.find((s) => s.renderId === renderId && s.state === 'live'), 30_000);
+      const live = await waitFor('live', () => statuses.find((s) => s.renderId === renderId && s.state === 'live'), 30_000);
+      expect(live.workerId, 'the page is live on the worker this test started').toBe(worker.id);
 
-      // Everything the worker runs for its page, read from /proc while it lives.
-      page = descendantsOf(readProcessTable(), [worker.child.pid!]).filter((e) => e.pid !== worker.child.pid);
+      // Everything the worker runs for its page, read from /proc while it lives (read again for a
+      // few seconds until the browser's processes are all there: CI once read none at all).
       const named = (pattern: RegExp) => page.filter((e) => pattern.test(e.argv[0] ?? ''));
+      await waitFor(
+        "the page's processes",
+        () => {
+          page = descendantsOf(readProcessTable(), [worker.child.pid!]).filter((e) => e.pid !== worker.child.pid);
+          return named(/chrom/).length >= 3 && named(/gst-launch-1\.0$/).length === 1;
+        },
+        10_000,
+      ).catch(() => undefined);
       // The browser, its zygotes and at least one renderer.
       expect(named(/chrom/).length, describeProcesses(page)).toBeGreaterThanOrEqual(3);
       for (const program of [/Xvfb$/, /pulseaudio$/, /gst-launch-1\.0$/]) expect(named(program), describeProcesses(page)).toHaveLength(1);
