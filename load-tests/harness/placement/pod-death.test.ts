@@ -20,7 +20,9 @@ describe('death notices in the simulated fleet', () => {
       const lost = new Set(killed.sessions);
       const pickups = () => fleet.placements.filter((p) => p.pickup && lost.has(p.projectId));
       // Well inside the locks: a pick-up here was released, never lapsed.
-      await fleet.until(() => pickups().length >= lost.size, LONG_LOCK_MS / 2, `${lost.size} pick-ups`);
+      // (The watch's notice callback runs after the release it reports: the moved sessions can be
+      // placed again before it, so both are awaited.)
+      await fleet.until(() => pickups().length >= lost.size && fleet.notices.length > 0, LONG_LOCK_MS / 2, `${lost.size} pick-ups and the notice`);
 
       // The watch told of exactly the killed worker, and its notice released exactly its sessions.
       expect(fleet.notices.map((n) => n.workerId)).toEqual(killed.workers);
