@@ -31,6 +31,9 @@ export interface OutputStatus {
  * server (the api checked the name when it was saved; it can be re-pointed at an internal address
  * since), and the tcUrl keeps the name, so servers that route on it still work.
  */
+/** First connection attempts that may time out (no answer, no refusal) before the destination fails. */
+const FIRST_CONNECT_TRIES = 3;
+
 export class DestinationOutput {
   /** Each connection attempt gets a generation; late events of an old one are ignored. */
   private generation = 0;
@@ -40,6 +43,10 @@ export class DestinationOutput {
   /** Tags are skipped until a keyframe: at the start of a connection and after falling behind. */
   private awaitingKeyframe = true;
   private everLive = false;
+  /** The server took this attempt's publish (what is missing then is the picture, not the destination). */
+  private publishing = false;
+  /** First attempts that timed out before the server took the publish (FIRST_CONNECT_TRIES). */
+  private firstTimeouts = 0;
   private reconnects = 0;
   private attempt = 0;
   private downSince: number | undefined;
@@ -145,6 +152,7 @@ export class DestinationOutput {
     });
     publisher.on('publishing', () => {
       if (generation !== this.generation) return;
+      this.publishing = true;
       // The latest metadata and codec headers first, then media from the keyframe asked for when
       // this attempt began: already made (the frames since go out at once) or still to come.
       for (const tag of this.fanout.headers()) publisher.write(tag.chunksFor(publisher.streamId!));
@@ -182,6 +190,7 @@ export class DestinationOutput {
   }
 
   private closeConnection(): void {
+    this.publishing = false;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     this.publisher?.close();
@@ -228,9 +237,23 @@ export class DestinationOutput {
     // An attempt that neither connected nor failed (a server that accepts TCP and then says
     // nothing, or one that never lets us publish) counts as failed: it must not wait forever.
     if (this.state !== 'live' && !this.retryTimer && now - this.attemptStartedAt > this.policy.stallAfterMs) {
+      if (this.publishing) {
+        // The server took the publish: what has not come is the encoder's keyframe (a pipeline
+        // still starting, or slow on a loaded machine), which is no fault of this destination.
+        // The connection stays; the keyframe is asked for again.
+        this.logger.warn({ outputId: this.id, waitedMs: now - this.attemptStartedAt }, 'output published, waiting for the first picture');
+        this.attemptStartedAt = now;
+        this.requestKeyframe();
+        return;
+      }
       this.logger.warn({ outputId: this.id, waitedMs: now - this.attemptStartedAt }, 'output connection attempt timed out');
-      if (!this.everLive && this.state === 'connecting') this.fail('DESTINATION_UNREACHABLE');
-      else this.scheduleReconnect(this.errorCode ?? 'DESTINATION_LOST');
+      if (!this.everLive && this.state === 'connecting') {
+        // A first attempt that neither connected nor was refused: a slow network or a loaded
+        // machine as likely as a wrong address, so it is tried again a few times before failing.
+        this.firstTimeouts += 1;
+        if (this.firstTimeouts >= FIRST_CONNECT_TRIES) this.fail('DESTINATION_UNREACHABLE');
+        else this.cycle();
+      } else this.scheduleReconnect(this.errorCode ?? 'DESTINATION_LOST');
     }
   }
 
