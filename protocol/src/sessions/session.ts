@@ -8,8 +8,15 @@ import { z } from 'zod';
  * death is certain (the one-machine supervisor saw the process exit, Kubernetes reported the pod
  * gone), a death notice hands the job back at once instead (WorkerDeaths in runtime, issue 54).
  */
-/** How long a worker's hold on a session lasts without renewal, and how often stalled holds are checked. */
-export const SESSION_LOCK_MS = 3000;
+/**
+ * How long a worker's hold on a session lasts without renewal (renewed every quarter of it), and how
+ * often stalled holds are checked. 6 s, not 3: on a loaded 2-core server the worker's renewals (and
+ * Redis's answers) were seen more than 3 s late, and the session was then stopped and restarted
+ * from nothing, failing its destinations (CI of 2026-12-08, the two-creators journey). A certain
+ * death is not waited out at all (the death notice); an uncertain one (a hung worker, a partition)
+ * is picked up 6-7.5 s after it, inside issue 9's 10 s.
+ */
+export const SESSION_LOCK_MS = 6000;
 export const SESSION_STALLED_CHECK_MS = 1000;
 
 export const sessionJobSchema = z.object({
