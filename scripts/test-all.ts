@@ -24,13 +24,7 @@ const RETRIES = Math.min(1, Number(process.env.ONAIR_TEST_RETRIES ?? 1));
  * entry). They still run, in a vitest invocation of their own; remove an entry once its cause is fixed.
  */
 const isolatedTestFiles: Record<string, string[]> = {};
-/**
- * Heavy-lane files that mostly wait (grace periods, watchdogs) rather than judge frame rates: they
- * run in the light lane after its flows, when it is otherwise idle, instead of lengthening the
- * heavy lane by their waits. Their checks have deadlines, not rates, so the lower priority only
- * slows them.
- */
-const lateLightFiles: Record<string, string[]> = { 'media-worker': ['test/ingest.test.ts'] };
+
 /**
  * The run has two lanes on the machine's two cores. The heavy lane holds the suites whose tests run
  * encoders, pipelines and browsers in real time and judge frame rates and latencies: they run one
@@ -40,7 +34,7 @@ const lateLightFiles: Record<string, string[]> = { 'media-worker': ['test/ingest
  * pipeline leaves idle and yields the moment a pipeline needs them. Each lane's steps stay in order.
  */
 // The browser flows without media (e2e/playwright.config.ts LIGHT_SPECS) run in the light lane after
-// its suites, on a stack of their own. A first try at nice 10 with the UI's usual 5 s wait needed three
+// the first suites and before the api's (see below), on a stack of their own. A first try at nice 10 with the UI's usual 5 s wait needed three
 // retries (a UI waiting past its 5 s for a starved api); in that lane a UI waits up to 15 s.
 const heavyWorkspaces = ['media-worker'];
 // prisma (@onair/db) has no suite of its own: its drift test needs a PostgreSQL server, and is embedded's.
@@ -273,7 +267,7 @@ async function workspaceTests(lane: Lane, ws: string): Promise<void> {
     lane,
     ws,
     `tests: ${ws}`,
-    [...own, ...(lateLightFiles[ws] ?? [])].flatMap((f) => ['--exclude', f]),
+    own.flatMap((f) => ['--exclude', f]),
   );
   for (const f of own) await vitest(lane, ws, `tests: ${ws} ${f} (own run)`, [f]);
 }
@@ -327,9 +321,14 @@ const light = (async () => {
     ))
   )
     return;
-  for (const ws of lightWorkspaces) await workspaceTests('light', ws);
+  // The flows without media before the api's suite: the light lane's tail then overlaps the heavy
+  // lane's flows with media only with plain suites. With the flows last (stop 59's CI), a stack of
+  // browsers ran beside the first heavy flows, and the two-creators journey lost its sessions to
+  // a starved worker (see SESSION_LOCK_MS).
+  const [beforeFlows, afterFlows] = [lightWorkspaces.slice(0, lightWorkspaces.indexOf('api')), lightWorkspaces.slice(lightWorkspaces.indexOf('api'))];
+  for (const ws of beforeFlows) await workspaceTests('light', ws);
   await endToEnd('light');
-  for (const [ws, files] of Object.entries(lateLightFiles)) await vitest('light', ws, `tests: ${ws} ${files.join(', ')} (waits; light lane)`, files);
+  for (const ws of afterFlows) await workspaceTests('light', ws);
 })();
 let stopServices: (() => Promise<void>) | undefined;
 try {
