@@ -119,9 +119,14 @@ export async function readDocument(redis: Redis, projectId: string): Promise<Sce
  * missed or reordered message costs nothing), applies output changes, and keeps the owner record
  * alive so the api knows where the session lives.
  */
+/** Deletes KEYS[1] only while it still holds ARGV[1] (an empty ARGV[1]: never). */
+const DELETE_IF_UNCHANGED = `if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
 export class SessionRunner {
   private document: SceneDocument | undefined;
   private outputs: PlanOutput[] = [];
+  /** The sealed outputs as this session last read or was sent them (what its end may clear). */
+  private sealedOutputs: string | null = null;
   private unsubscribe: (() => Promise<void>)[] = [];
   private ownerTimer: NodeJS.Timeout | undefined;
   private ending: ((end: SessionEnd) => void) | undefined;
@@ -204,8 +209,14 @@ export class SessionRunner {
     // Pages are stopped on a real end only: after a hand-over the next worker's session takes them
     // over (a fresh request per page), and their leases end the old ones.
     if (end === 'stopped') await this.deps.pages?.close(this.projectId);
-    if (end === 'stopped')
-      await this.deps.redis.del(sessionKeys.owner(this.projectId), sessionKeys.outputs(this.projectId), sessionKeys.recording(this.projectId));
+    if (end === 'stopped') {
+      await this.deps.redis.del(sessionKeys.owner(this.projectId));
+      // Only what this session knew: a Go Live while it was stopping (an idle session ends in
+      // seconds, and the studio reopened meanwhile) wrote new outputs for the session after it,
+      // which must find them (the two-creators journey went live with no output when this cleared them).
+      await this.deps.redis.eval(DELETE_IF_UNCHANGED, 1, sessionKeys.outputs(this.projectId), this.sealedOutputs ?? '');
+      await this.deps.redis.eval(DELETE_IF_UNCHANGED, 1, sessionKeys.recording(this.projectId), this.recordingId ?? '');
+    }
     this.logger.info({ end }, 'session ended on this worker');
     this.ending?.(end);
   }
@@ -347,6 +358,7 @@ export class SessionRunner {
       return;
     }
     try {
+      this.sealedOutputs = command.outputs;
       this.outputs = this.openOutputs(command.outputs);
       this.deps.host.setOutputs(this.projectId, this.outputs);
     } catch (err) {
@@ -372,6 +384,7 @@ export class SessionRunner {
 
   private async readOutputs(): Promise<PlanOutput[]> {
     const sealed = await this.deps.redis.get(sessionKeys.outputs(this.projectId));
+    this.sealedOutputs = sealed;
     return sealed === null ? [] : this.openOutputs(sealed);
   }
 
