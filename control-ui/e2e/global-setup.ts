@@ -70,6 +70,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.ONAIR_E2E_CHAT_FACEBOOK = platforms.facebook.chat.url;
   process.env.ONAIR_E2E_EVENTSUB = platforms.twitch.events.url;
   process.env.ONAIR_E2E_URL = stack.url;
+  // The studios the flows opened, with their owners' cookies (support/fixtures.ts frees those of
+  // earlier files); removed with the data folder.
+  process.env.ONAIR_E2E_OPENED = join(dataDir, 'opened-studios.jsonl');
   // The Stripe double's test-mode dashboard (Connect payouts are moved on there).
   if (stack.stripe) process.env.ONAIR_E2E_STRIPE = stack.stripe.url;
   // For flows that stand in for a service the UI cannot drive yet (billing writing a subscription).

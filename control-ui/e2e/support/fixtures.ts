@@ -2,30 +2,41 @@
 // started it. The stack has one media worker; a flow that failed half-way while live would otherwise
 // hold it (and the local RTMP destination) and fail the flows after it for a reason that is not theirs.
 //
-// Three nets, from the nearest to the widest:
+// Two nets:
 // - a test that failed frees the studios it opened at once (its own context still carries the cookie);
 // - when the run moves on to another spec file, every studio the earlier files opened is freed: a
 //   serial file hands its live studio from test to test and ends it in afterAll, and an afterAll that
 //   failed (or a worker restarted after a failure, which closes the pages but not the broadcast)
-//   would otherwise leave it live;
-// - when the worker process ends, whatever is left is freed.
-// The later nets sign in again with the cookies recorded when the studio was opened, since the
-// flow's own browser context may be closed by then.
+//   would otherwise leave it live.
+// The studios opened are listed in a file beside the stack's data (ONAIR_E2E_OPENED, set by
+// global-setup), with the cookies of their owners: a worker that restarted still finds the earlier
+// workers' studios, and frees them as their owners although the flows' browser contexts are gone. A
+// worker never frees the studios of the file it is running (it may be a serial file resumed in a new
+// worker whose live studio is still in use).
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as playwrightRequest, test as base, type BrowserContext } from '@playwright/test';
 
-type Opened = { projectId: string; context: BrowserContext; file: string; cookies: Awaited<ReturnType<BrowserContext['storageState']>> };
+type Cookies = Awaited<ReturnType<BrowserContext['storageState']>>;
+type Opened = { projectId: string; file: string; cookies: Cookies };
 
 /** Studios opened by the running test (freed at once if it fails). */
-const openedByTest: Opened[] = [];
-/** Studios opened by every test of this worker that are not freed yet. */
-const openedByWorker: Opened[] = [];
+const openedByTest: { projectId: string; context: BrowserContext }[] = [];
 let currentFile = '';
+
+const registry = (): string | undefined => process.env.ONAIR_E2E_OPENED;
 
 /** Called by openNewStudio: the project's session is freed when the test fails, or when its file is done. */
 export async function freeAfterTest(projectId: string, context: BrowserContext): Promise<void> {
-  const entry: Opened = { projectId, context, file: currentFile, cookies: await context.storageState() };
-  openedByTest.push(entry);
-  openedByWorker.push(entry);
+  openedByTest.push({ projectId, context });
+  const path = registry();
+  // The file of the test (or hook) running now; a beforeAll runs before this worker's first test.
+  let file = currentFile;
+  try {
+    file = base.info().file;
+  } catch {
+    // Outside a test or hook: the last test's file.
+  }
+  if (path) appendFileSync(path, `${JSON.stringify({ projectId, file, cookies: await context.storageState() } satisfies Opened)}\n`);
 }
 
 /** Ends the project's broadcast and closes its session, through the api, as its owner. */
@@ -43,28 +54,32 @@ async function freeWithCookies(entry: Opened): Promise<void> {
   }
 }
 
-async function freeEarlierFiles(file: string): Promise<void> {
-  const earlier = openedByWorker.filter((o) => o.file !== file);
-  if (earlier.length === 0) return;
-  openedByWorker.splice(0, openedByWorker.length, ...openedByWorker.filter((o) => o.file === file));
-  for (const entry of earlier) await freeWithCookies(entry);
+/** Frees every listed studio of a file other than `file`, and keeps the list to `file`'s. */
+async function freeOtherFiles(file: string): Promise<void> {
+  const path = registry();
+  if (!path || !existsSync(path)) return;
+  const entries = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Opened);
+  const others = entries.filter((e) => e.file !== file);
+  if (others.length === 0) return;
+  writeFileSync(
+    path,
+    entries
+      .filter((e) => e.file === file)
+      .map((e) => `${JSON.stringify(e)}\n`)
+      .join(''),
+  );
+  for (const entry of others) await freeWithCookies(entry);
 }
 
-export const test = base.extend<{ freeOpenedSessions: void }, { freeWorkerSessions: void }>({
-  freeWorkerSessions: [
-    // Playwright reads a fixture's dependencies from its first parameter's pattern: none here.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      await use();
-      await freeEarlierFiles('');
-    },
-    { auto: true, scope: 'worker' },
-  ],
+export const test = base.extend<{ freeOpenedSessions: void }>({
   freeOpenedSessions: [
     // Depends on the test's own context so that it ends before that context closes (teardown runs in
     // the reverse order of set-up): its requests carry the host's session cookie.
     async ({ context: _context }, use, testInfo) => {
-      if (testInfo.file !== currentFile) await freeEarlierFiles(testInfo.file);
+      if (testInfo.file !== currentFile) await freeOtherFiles(testInfo.file);
       currentFile = testInfo.file;
       openedByTest.splice(0);
       await use();
@@ -79,7 +94,7 @@ export const test = base.extend<{ freeOpenedSessions: void }, { freeWorkerSessio
           await context.request.post(`/api/v1/projects/${projectId}/broadcast/end`);
           await context.request.delete(`/api/v1/projects/${projectId}/session`);
         } catch {
-          // The flow closed its context itself: the file's end frees it with the recorded cookies.
+          // The flow closed its context itself: the next file frees it with the recorded cookies.
         }
       }
     },
