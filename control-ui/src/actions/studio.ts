@@ -21,7 +21,8 @@ import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './me
 import { attachChat, detachChat, receiveChatError, receiveChatMessage, refreshChatDestinations } from './platform-chat.ts';
 import { closeChatOnScreen, loadChatOnScreen, receiveChatOnAir, receiveChatOnScreen } from './chat-on-screen.ts';
 import { closeEvents, loadEvents, receiveEventsMessage } from './events.ts';
-import { closeGuestRoom, openGuestRoom, receiveGuestEvent } from './guests.ts';
+import { receiveGuestEvent } from './guest-chat.ts';
+import { closeGuestRoom, openGuestRoom } from './guest-panel.ts';
 import { receivePatch, refetchDocument, setConfirmed } from './scene-document.ts';
 import { showToast } from './toasts.ts';
 
@@ -134,8 +135,10 @@ function onServerMessage(projectId: string, message: ServerMessage, client: Http
     case 'guest.chat':
     case 'guests.changed':
     case 'guest.refused':
-    case 'guest.removed':
       receiveGuestEvent(message);
+      return;
+    case 'guest.removed':
+      // To the removed guest's own page; the host sees the list change (guests.changed).
       return;
     case 'destination.event':
     case 'broadcast.state':

@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { GUEST_NAME_MAX, guestNameProblem } from '@onair/protocol';
 import { setMirrored } from '../../actions/app.ts';
 import { startCameraPreview } from '../../actions/devices.ts';
-import { joinStudioAsGuest } from '../../actions/guests.ts';
+import { joinStudioAsGuest } from '../../actions/guest-page.ts';
 import { selectCameraDevice, selectMicrophoneDevice } from '../../actions/media.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';

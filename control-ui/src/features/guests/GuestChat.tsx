@@ -1,7 +1,7 @@
 import { MessagesSquare, Send } from 'lucide-react';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { chatDraftState, GUEST_CHAT_MAX, linkSegments, type GuestChatMessage } from '@onair/protocol';
-import { sendGuestChat, setGuestChatViewed } from '../../actions/guests.ts';
+import { sendGuestChat, setGuestChatViewed } from '../../actions/guest-chat.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { useGuestsStore } from '../../stores/index.ts';

@@ -1,7 +1,7 @@
 import { MailPlus, UserX, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { grantableRoles, type GrantableRole, type ProjectInvitation, type ProjectMember } from '@onair/protocol';
-import { changeMemberRole, inviteByEmail, removeMember, withdrawInvitation } from '../../actions/guests.ts';
+import { changeMemberRole, inviteByEmail, removeMember, withdrawInvitation } from '../../actions/project-people.ts';
 import { Button } from '../../components/Button.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { Select } from '../../components/Select.tsx';
