@@ -1,13 +1,14 @@
 // The guest's own page (spec §2 Routes, Camera Settings panel): the link checked, the guest
 // session joined and left, and the page's own socket on the room.
-import { checkGuestLinkEndpoint, GUEST_SOCKET_QUERY, joinAsGuestEndpoint, leaveAsGuestEndpoint, WS_PATH, type ServerMessage } from '@onair/protocol';
+import { checkGuestLinkEndpoint, GUEST_SOCKET_QUERY, joinAsGuestEndpoint, leaveAsGuestEndpoint, WS_PATH } from '@onair/protocol';
 import { call } from '../api/call.ts';
 import { connectStudioSocket, type StudioSocket } from '../api/studio-socket.ts';
 import { browserStorage, initialGuestsState, useGuestsStore, type GuestPageStep } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
 import { stopCameraPreviews } from './devices.ts';
-import { guestHttpClient, loadGuestChat, receiveGuestEvent } from './guest-chat.ts';
-import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
+import { guestHttpClient, loadGuestChat } from './guest-chat.ts';
+import { enterRoom, leaveRoom, receiveRoomError } from './media.ts';
+import { projectMessageRouter, type ProjectSocket } from './server-messages.ts';
 import { showToast } from './toasts.ts';
 
 let guestSocket: StudioSocket | null = null;
@@ -73,47 +74,30 @@ export async function joinStudioAsGuest(displayName: string): Promise<void> {
 
 function connectAsGuest(projectId: string): void {
   const { protocol, host } = globalThis.location;
+  const context: ProjectSocket = { projectId, client: guestHttpClient, send: (m) => guestSocket?.send(m) };
   guestSocket = connectStudioSocket(
     {
       onOpen: () => guestSocket?.send({ type: 'subscribe', projectId }),
-      onMessage: (message) => onGuestSocketMessage(projectId, message),
+      onMessage: (message) => routeGuestMessage(message, context),
       onClose: () => undefined,
     },
     `${protocol === 'https:' ? 'wss' : 'ws'}://${host}${WS_PATH}?${GUEST_SOCKET_QUERY}`,
   );
 }
 
-function onGuestSocketMessage(projectId: string, message: ServerMessage): void {
-  switch (message.type) {
-    case 'subscribed':
-      enterRoom(projectId, (m) => guestSocket?.send(m));
-      return;
-    case 'room.joined':
-    case 'room.ready':
-    case 'room.waiting':
-    case 'room.answer':
-    case 'room.state':
-    case 'room.tiles':
-    case 'room.sendSize':
-      receiveRoomMessage(message);
-      return;
-    case 'guest.chat':
-    case 'guests.changed':
-    case 'guest.refused':
-      receiveGuestEvent(message);
-      return;
-    case 'guest.removed':
-      if (message.projectId !== useGuestsStore.getState().projectId) return;
-      endVisitIfRemoved(message.guestId);
-      return;
-    case 'error':
-      if (message.code === 'GUEST_SESSION_ENDED') endGuestVisit('ended');
-      else receiveRoomError(message);
-      return;
-    default:
-      return;
-  }
-}
+/** The guest page's socket: the table's rows for the guest page, and what only it does (server-messages.ts). */
+const routeGuestMessage = projectMessageRouter('guest', {
+  subscribed: (_message, { projectId, send }) => enterRoom(projectId, send),
+  error(message) {
+    if (message.code === 'GUEST_SESSION_ENDED') endGuestVisit('ended');
+    else receiveRoomError(message);
+  },
+  // The host removed someone from the room: this page's visit ends if it was this guest.
+  'guest.removed'(message) {
+    const { projectId, page } = useGuestsStore.getState();
+    if (message.projectId === projectId && page.kind === 'joined' && page.guestId === message.guestId) endGuestVisit('removed');
+  },
+});
 
 /** Leave: the guest session ends on the server, media stops, and the page says so. */
 export async function leaveStudioAsGuest(): Promise<void> {
@@ -122,12 +106,6 @@ export async function leaveStudioAsGuest(): Promise<void> {
     await call(leaveAsGuestEndpoint, { params: { projectId } }, guestHttpClient).catch(() => undefined);
   }
   endGuestVisit('left');
-}
-
-/** The host removed someone from the room: this page's visit ends if it was this guest. */
-function endVisitIfRemoved(guestId: string): void {
-  const { page } = useGuestsStore.getState();
-  if (page.kind === 'joined' && page.guestId === guestId) endGuestVisit('removed');
 }
 
 function endGuestVisit(reason: 'left' | 'removed' | 'ended'): void {
