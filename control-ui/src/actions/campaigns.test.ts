@@ -11,7 +11,7 @@ describe('campaign actions', () => {
       getJson: () => Promise.reject(new RequestFailedError(409, { error })),
       sendJson: () => Promise.reject(new RequestFailedError(409, { error })),
     };
-    expect(await claimCampaignKey('c1', 'Steam', client)).toEqual({ ok: false, error: error.message });
+    expect(await claimCampaignKey('c1', 'Steam', client)).toEqual({ ok: false, message: error.message, fieldErrors: {} });
   });
 
   it('ask for the list with only the filters set', async () => {

@@ -27,7 +27,7 @@ export function DeleteAccountSection() {
     const result = await requestAccountDeletion(typed);
     setPending(false);
     if (result.ok)
-      void navigate('/account-deleted', { replace: true, state: { eraseAfter: result.status.eraseAfter, retentionDays: result.status.retentionDays } });
+      void navigate('/account-deleted', { replace: true, state: { eraseAfter: result.value.eraseAfter, retentionDays: result.value.retentionDays } });
     else setError(result.message);
   };
 

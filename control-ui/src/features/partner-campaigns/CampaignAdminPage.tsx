@@ -21,6 +21,7 @@ import {
   adminRecordSales,
   adminUpdateCampaign,
 } from '../../actions/campaigns.ts';
+import type { Result } from '../../actions/result.ts';
 import { showToast } from '../../actions/toasts.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -63,7 +64,7 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
     setSaving(true);
     const outcome = campaign ? await adminUpdateCampaign(campaign.id, toInput(d)) : await adminCreateCampaign(toInput(d));
     setSaving(false);
-    if (!outcome.ok) return setError(outcome.error);
+    if (!outcome.ok) return setError(outcome.message);
     setError(null);
     if (!campaign) setD(emptyDraft);
     onSaved(outcome.value);
@@ -214,12 +215,12 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
   const reload = useCallback(() => {
-    void adminLoadApplications(campaign.id).then((o) => (o.ok ? setApplications(o.value) : setError(o.error)));
+    void adminLoadApplications(campaign.id).then((o) => (o.ok ? setApplications(o.value) : setError(o.message)));
   }, [campaign.id]);
   useEffect(reload, [reload]);
-  const run = async (outcome: Promise<{ ok: true } | { ok: false; error: string }>, done: string) => {
+  const run = async (outcome: Promise<Result<unknown>>, done: string) => {
     const result = await outcome;
-    if (!result.ok) return setError(result.error);
+    if (!result.ok) return setError(result.message);
     setError(null);
     showToast({ kind: 'success', title: done });
     reload();
@@ -295,7 +296,7 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
               disabled={sales.trim() === ''}
               onClick={() =>
                 void adminRecordSales(campaign.id, sales).then((o) => {
-                  if (!o.ok) return setError(o.error);
+                  if (!o.ok) return setError(o.message);
                   setError(null);
                   setSales('');
                   showToast({
@@ -394,7 +395,7 @@ export function CampaignAdminPage() {
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const reload = useCallback(() => {
-    void adminLoadCampaigns().then((o) => (o.ok ? setCampaigns(o.value) : setError(o.error)));
+    void adminLoadCampaigns().then((o) => (o.ok ? setCampaigns(o.value) : setError(o.message)));
   }, []);
   useEffect(reload, [reload]);
   if (error) return <EmptyState title="The campaign admin portal cannot be opened">{error}</EmptyState>;

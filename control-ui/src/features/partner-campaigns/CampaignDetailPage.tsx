@@ -10,8 +10,8 @@ import {
   createPromoCode,
   openCampaign,
   withdrawFromCampaign,
-  type Outcome,
 } from '../../actions/campaigns.ts';
+import type { Result } from '../../actions/result.ts';
 import { showToast } from '../../actions/toasts.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -150,7 +150,7 @@ function PromoCodes({ item }: { item: CreatorCampaign }) {
     if (outcome.ok) {
       setCode('');
       setError(null);
-    } else setError(outcome.error);
+    } else setError(outcome.message);
   };
   return (
     <section className={partner.card} aria-labelledby="promo-heading">
@@ -231,7 +231,7 @@ export function CampaignDetailPage() {
   }, [campaignId]);
   useEffect(() => closeCampaign, []);
 
-  const act = async (run: () => Promise<Outcome<CreatorCampaign>>, done?: string) => {
+  const act = async (run: () => Promise<Result<CreatorCampaign>>, done?: string) => {
     setPending(true);
     const outcome = await run();
     setPending(false);
@@ -239,7 +239,7 @@ export function CampaignDetailPage() {
       setActionError(null);
       setDialog(null);
       if (done) showToast({ kind: 'success', title: done });
-    } else setActionError(outcome.error);
+    } else setActionError(outcome.message);
   };
 
   if (loadError) return <EmptyState title="Campaign not found">{loadError}</EmptyState>;

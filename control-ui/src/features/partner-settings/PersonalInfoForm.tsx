@@ -8,7 +8,7 @@ import {
   USERNAME_CHANGE_COOLDOWN_DAYS,
   type PersonalInfo,
 } from '@onair/protocol';
-import type { FormResult } from '../../actions/partner.ts';
+import type { Result } from '../../actions/result.ts';
 import { Button } from '../../components/Button.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Select } from '../../components/Select.tsx';
@@ -48,7 +48,7 @@ export function PersonalInfoForm(props: {
   submitLabel: string;
   /** Set when the username is in its change cooldown (ISO date). */
   usernameLockedUntil?: string | null;
-  onSubmit: (info: PersonalInfo) => Promise<FormResult>;
+  onSubmit: (info: PersonalInfo) => Promise<Result>;
 }) {
   const base = useId();
   const id = (name: string) => `${base}-${name}`;
