@@ -32,6 +32,7 @@ import { draftOf, emptyDraft, toInput, type Draft } from '../../model/campaign-d
 import page from '../../styles/Page.module.css';
 import partner from '../partner-home/Partner.module.css';
 import styles from './Campaigns.module.css';
+import { Input, TextArea } from '../../components/FormField.tsx';
 
 const STATUS_LABELS: Record<CampaignStatus, string> = { draft: 'Draft (not shown to creators)', active: 'Active', paused: 'Paused', ended: 'Ended' };
 const statusOptions = campaignStatuses.map((value) => ({ value, label: STATUS_LABELS[value] }));
@@ -47,13 +48,13 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
   const field = (key: keyof Draft, label: string, props: Record<string, unknown> = {}) => (
     <label className={partner.field}>
       <span className={partner.label}>{label}</span>
-      <input className={partner.input} value={d[key] as string} onChange={(e) => setD({ ...d, [key]: e.target.value })} {...props} />
+      <Input value={d[key] as string} onChange={(e) => setD({ ...d, [key]: e.target.value })} {...props} />
     </label>
   );
   const threshold = (key: keyof Draft, label: string, hint?: string) => (
     <label className={partner.field}>
       <span className={partner.label}>{label}</span>
-      <input className={partner.input} type="number" min={0} value={d[key] as string} onChange={(e) => setD({ ...d, [key]: e.target.value })} />
+      <Input type="number" min={0} value={d[key] as string} onChange={(e) => setD({ ...d, [key]: e.target.value })} />
       {hint && <span className={partner.hint}>{hint}</span>}
     </label>
   );
@@ -108,12 +109,7 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
       </div>
       <label className={`${partner.field} ${partner.full}`}>
         <span className={partner.label}>Description</span>
-        <textarea
-          className={`${partner.input} ${partner.textarea}`}
-          maxLength={CAMPAIGN_DESCRIPTION_MAX}
-          value={d.description}
-          onChange={(e) => setD({ ...d, description: e.target.value })}
-        />
+        <TextArea maxLength={CAMPAIGN_DESCRIPTION_MAX} value={d.description} onChange={(e) => setD({ ...d, description: e.target.value })} />
       </label>
       {d.kind === 'game-key' ? (
         <fieldset className={`${partner.field} ${partner.full} ${styles.fieldset}`}>
@@ -157,16 +153,14 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
         <legend className={partner.label}>Resources (links shown on the campaign's Resources tab)</legend>
         {d.resources.map((r, i) => (
           <div key={i} className={styles.row}>
-            <input
-              className={partner.input}
+            <Input
               aria-label={`Resource ${i + 1} title`}
               placeholder="Press kit"
               maxLength={CAMPAIGN_TEXT_MAX}
               value={r.title}
               onChange={(e) => setResource(i, { title: e.target.value })}
             />
-            <input
-              className={partner.input}
+            <Input
               aria-label={`Resource ${i + 1} address`}
               placeholder="https://"
               type="url"
@@ -261,13 +255,7 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
               if (file) void file.text().then(setCsv);
             }}
           />
-          <textarea
-            className={`${partner.input} ${partner.textarea}`}
-            aria-label="Key pool CSV"
-            value={csv}
-            onChange={(e) => setCsv(e.target.value)}
-            placeholder={'key,platform\nAAAA-BBBB-CCCC,Steam'}
-          />
+          <TextArea aria-label="Key pool CSV" value={csv} onChange={(e) => setCsv(e.target.value)} placeholder={'key,platform\nAAAA-BBBB-CCCC,Steam'} />
           <div className={partner.actions}>
             <Button
               variant="primary"
@@ -282,8 +270,7 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
       {campaign.kind === 'revenue-share' && (
         <section className={partner.card} aria-label="Sales">
           <h3 className={partner.label}>Credit sales (CSV with the header sale_id,promo_code,amount_minor,currency)</h3>
-          <textarea
-            className={`${partner.input} ${partner.textarea}`}
+          <TextArea
             aria-label="Sales CSV"
             value={sales}
             onChange={(e) => setSales(e.target.value)}
@@ -320,15 +307,7 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
             void run(adminInviteCreator(campaign.id, email), 'Creator invited').then(() => setEmail(''));
           }}
         >
-          <input
-            className={partner.input}
-            type="email"
-            required
-            aria-label="Creator e-mail"
-            placeholder="creator@example.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
+          <Input type="email" required aria-label="Creator e-mail" placeholder="creator@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
           <Button type="submit">Invite creator</Button>
         </form>
         {applications?.length === 0 && <p className={partner.muted}>No applications yet.</p>}

@@ -21,6 +21,7 @@ import { useCampaignsStore } from '../../stores/index.ts';
 import partner from '../partner-home/Partner.module.css';
 import { AgreementDialog, ApplyDialog, ClaimDialog, type ApplicationDraft } from './CampaignDialogs.tsx';
 import styles from './Campaigns.module.css';
+import { Input } from '../../components/FormField.tsx';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 const discountWords = (c: CampaignView) =>
@@ -160,11 +161,11 @@ function PromoCodes({ item }: { item: CreatorCampaign }) {
       <form className={styles.row} onSubmit={(e) => void submit(e)}>
         <label className={partner.field}>
           <span className={partner.label}>Code (A–Z and digits; empty: generated)</span>
-          <input className={partner.input} value={code} maxLength={20} placeholder="YOURNAME15" onChange={(e) => setCode(e.target.value.toUpperCase())} />
+          <Input value={code} maxLength={20} placeholder="YOURNAME15" onChange={(e) => setCode(e.target.value.toUpperCase())} />
         </label>
         <label className={partner.field}>
           <span className={partner.label}>Discount ({min === max ? `${min}%` : `${min}–${max}%`})</span>
-          <input className={partner.input} type="number" min={min} max={max} value={percent} onChange={(e) => setPercent(Number(e.target.value))} />
+          <Input type="number" min={min} max={max} value={percent} onChange={(e) => setPercent(Number(e.target.value))} />
         </label>
         <Button type="submit" variant="primary">
           Generate code
