@@ -158,6 +158,35 @@ export function adminLoadApplications(campaignId: string, client: HttpClient = h
   return attempt(async () => (await call(adminListApplicationsEndpoint, { params: { campaignId } }, client)).applications);
 }
 
+/** The admin portal opens or a campaign changed: every campaign, read again. */
+export async function showAdminCampaigns(client: HttpClient = httpClient): Promise<void> {
+  const outcome = await adminLoadCampaigns(client);
+  useCampaignsStore.setState((s) => ({
+    admin: outcome.ok ? { items: outcome.value, error: null } : { items: s.admin.items, error: outcome.message },
+  }));
+}
+
+let latestApplications = 0;
+
+/** The admin portal's open campaign: its applications (read again after every decision); only the newest ask lands. */
+export async function showAdminApplications(campaignId: string, client: HttpClient = httpClient): Promise<void> {
+  const asked = ++latestApplications;
+  const outcome = await adminLoadApplications(campaignId, client);
+  if (asked !== latestApplications) return;
+  useCampaignsStore.setState((s) => ({
+    applications: outcome.ok
+      ? { campaignId, items: outcome.value, error: null }
+      : { campaignId, items: s.applications.campaignId === campaignId ? s.applications.items : null, error: outcome.message },
+  }));
+}
+
+/** The admin portal closes: its lists go with it. */
+export function closeAdminCampaigns(): void {
+  latestApplications++;
+  const { admin, applications } = initialCampaignsState();
+  useCampaignsStore.setState({ admin, applications });
+}
+
 export function adminDecide(
   campaignId: string,
   applicationId: string,

@@ -7,7 +7,6 @@ import {
   CAMPAIGN_TEXT_MAX,
   campaignStatuses,
   keyPlatforms,
-  type AdminApplication,
   type CampaignStatus,
   type CampaignView,
 } from '@onair/protocol';
@@ -16,10 +15,11 @@ import {
   adminDecide,
   adminImportKeys,
   adminInviteCreator,
-  adminLoadApplications,
-  adminLoadCampaigns,
   adminRecordSales,
   adminUpdateCampaign,
+  closeAdminCampaigns,
+  showAdminApplications,
+  showAdminCampaigns,
 } from '../../actions/campaigns.ts';
 import type { Result } from '../../actions/result.ts';
 import { showToast } from '../../actions/toasts.ts';
@@ -28,6 +28,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { Select } from '../../components/Select.tsx';
 import { Table } from '../../components/Table.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { useCampaignsStore } from '../../stores/index.ts';
 import { draftOf, emptyDraft, toInput, type Draft } from '../../model/campaign-draft.ts';
 import page from '../../styles/Page.module.css';
 import partner from '../partner-home/Partner.module.css';
@@ -203,13 +204,15 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
 }
 
 function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChanged: () => void }) {
-  const [applications, setApplications] = useState<AdminApplication[] | null>(null);
+  const loaded = useCampaignsStore((s) => s.applications);
+  const applications = loaded.campaignId === campaign.id ? loaded.items : null;
   const [csv, setCsv] = useState('');
   const [sales, setSales] = useState('');
   const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [actionError, setError] = useState<string | null>(null);
+  const error = actionError ?? (loaded.campaignId === campaign.id ? loaded.error : null);
   const reload = useCallback(() => {
-    void adminLoadApplications(campaign.id).then((o) => (o.ok ? setApplications(o.value) : setError(o.message)));
+    void showAdminApplications(campaign.id);
   }, [campaign.id]);
   useEffect(reload, [reload]);
   const run = async (outcome: Promise<Result<unknown>>, done: string) => {
@@ -370,13 +373,13 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
 /** The campaign admin portal (administrators only, every change audited on the server). */
 export function CampaignAdminPage() {
   useDocumentTitle('Campaign admin');
-  const [campaigns, setCampaigns] = useState<CampaignView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { items: campaigns, error } = useCampaignsStore((s) => s.admin);
   const [selected, setSelected] = useState<string | null>(null);
-  const reload = useCallback(() => {
-    void adminLoadCampaigns().then((o) => (o.ok ? setCampaigns(o.value) : setError(o.message)));
-  }, []);
-  useEffect(reload, [reload]);
+  const reload = useCallback(() => void showAdminCampaigns(), []);
+  useEffect(() => {
+    reload();
+    return closeAdminCampaigns;
+  }, [reload]);
   if (error) return <EmptyState title="The campaign admin portal cannot be opened">{error}</EmptyState>;
   if (!campaigns) return null;
   const current = campaigns.find((c) => c.id === selected) ?? null;
