@@ -5,6 +5,20 @@ import rootConfig from '../eslint.config.js';
 /** A zustand store's hook as stores/index.ts names it (`useStudioStore`). */
 const storeHook = '/^use[A-Z]\\w*Store$/';
 
+/** The input types the kit has no control for; every other input is a text input. */
+const nonTextInput = '/^(checkbox|radio|range|file|color|hidden)$/';
+
+const noStoreWrites = [
+  {
+    selector: `MemberExpression[object.name=${storeHook}][property.name='setState']`,
+    message: 'Components do not write stores: call an action from src/actions/, which does.',
+  },
+  {
+    selector: `VariableDeclarator[init.name=${storeHook}] > ObjectPattern > Property[key.name='setState']`,
+    message: 'Components do not write stores: call an action from src/actions/, which does.',
+  },
+];
+
 const storesOnlyThroughIndex = {
   group: ['**/stores/*', '!**/stores/index.ts'],
   message: 'Reach stores through src/stores/index.ts.',
@@ -39,15 +53,26 @@ export default [
           ],
         },
       ],
+      'no-restricted-syntax': ['error', ...noStoreWrites],
+    },
+  },
+  {
+    // Screens build their forms from the kit (src/components/FormField.tsx: TextField, or Input and
+    // TextArea inside a FormField), which ties label, hint and error to the control and gives every
+    // form one look. Checkboxes, radios, ranges, files and colours have no kit control yet.
+    files: ['src/features/**', 'src/pages/**'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
       'no-restricted-syntax': [
         'error',
+        ...noStoreWrites,
         {
-          selector: `MemberExpression[object.name=${storeHook}][property.name='setState']`,
-          message: 'Components do not write stores: call an action from src/actions/, which does.',
+          selector: `JSXOpeningElement[name.name='input']:not(:has(JSXAttribute[name.name='type'][value.value=${nonTextInput}]))`,
+          message: 'A text input comes from the kit: TextField, or Input inside a FormField (src/components/FormField.tsx).',
         },
         {
-          selector: `VariableDeclarator[init.name=${storeHook}] > ObjectPattern > Property[key.name='setState']`,
-          message: 'Components do not write stores: call an action from src/actions/, which does.',
+          selector: "JSXOpeningElement[name.name='textarea']",
+          message: 'A text area comes from the kit: TextField multiline, or TextArea inside a FormField (src/components/FormField.tsx).',
         },
       ],
     },

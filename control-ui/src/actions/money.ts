@@ -34,7 +34,7 @@ import { call, urlOf, type CallBody, type CallQuery } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { fieldErrorsOf } from '../model/partner.ts';
 import { initialPayoutsState, initialStatisticsState, initialTipsState, usePayoutsStore, useStatisticsStore, useTipsStore } from '../stores/index.ts';
-import { apiErrorOf, messageOf } from './api-errors.ts';
+import { attempt, type Result } from './result.ts';
 import { showToast } from './toasts.ts';
 
 /**
@@ -44,20 +44,6 @@ import { showToast } from './toasts.ts';
  * transactions, payment methods and tax interview in the payouts store, the tip settings and the
  * charity campaign in the tips store.
  */
-
-export type Result<T> = { ok: true; value: T } | { ok: false; message: string; fieldErrors: Record<string, string> };
-
-async function attempt<T>(fn: () => Promise<T>): Promise<Result<T>> {
-  try {
-    return { ok: true, value: await fn() };
-  } catch (err) {
-    const api = apiErrorOf(err);
-    const fieldErrors = api?.code === 'VALIDATION_FAILED' ? fieldErrorsOf(api.details) : {};
-    if (api && api.code !== 'VALIDATION_FAILED' && typeof api.details === 'object' && api.details && 'field' in api.details)
-      fieldErrors[String((api.details as { field: unknown }).field)] = api.message;
-    return { ok: false, message: api?.code === 'VALIDATION_FAILED' ? 'Check the highlighted fields.' : messageOf(err), fieldErrors };
-  }
-}
 
 /**
  * A form's draft goes to the api only once it follows the endpoint's body schema. The api parses it

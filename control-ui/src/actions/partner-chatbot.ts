@@ -26,9 +26,9 @@ import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { fieldErrorsOf } from '../model/partner.ts';
 import { useChatbotStore } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
-import type { FormResult } from './partner.ts';
+import type { Failure, Result } from './result.ts';
 
-function failed(err: unknown): FormResult {
+function failed(err: unknown): Failure {
   const api = apiErrorOf(err);
   const fieldErrors = api?.code === 'VALIDATION_FAILED' ? fieldErrorsOf(api.details) : {};
   return { ok: false, message: api?.code === 'VALIDATION_FAILED' ? (Object.values(fieldErrors)[0] ?? api.message) : messageOf(err), fieldErrors };
@@ -65,7 +65,7 @@ export async function saveChatbotSection<S extends ChatbotSectionName>(
   section: S,
   body: CallBody<(typeof sectionEndpoints)[S]>,
   client: HttpClient = httpClient,
-): Promise<FormResult> {
+): Promise<Result> {
   // The signature ties the body to this section's contract; tsc cannot carry that link through
   // `sectionEndpoints[section]` (a correlated union, TypeScript#30581), so here both are widened to any section.
   const endpoint: (typeof sectionEndpoints)[ChatbotSectionName] = sectionEndpoints[section];
@@ -73,18 +73,18 @@ export async function saveChatbotSection<S extends ChatbotSectionName>(
   try {
     const config = await call(endpoint, { params: { channelId }, body: sectionBody }, client);
     useChatbotStore.setState({ config });
-    return { ok: true };
+    return { ok: true, value: undefined };
   } catch (err) {
     return failed(err);
   }
 }
 
-export async function setChatbotEnabled(channelId: string, enabled: boolean, client: HttpClient = httpClient): Promise<FormResult> {
+export async function setChatbotEnabled(channelId: string, enabled: boolean, client: HttpClient = httpClient): Promise<Result> {
   try {
     const connection = await call(updateChatbotConnectionEndpoint, { params: { channelId }, body: { enabled } }, client);
     const config = useChatbotStore.getState().config;
     if (config) useChatbotStore.setState({ config: { ...config, connection } });
-    return { ok: true };
+    return { ok: true, value: undefined };
   } catch (err) {
     return failed(err);
   }
@@ -107,7 +107,7 @@ export async function saveChatbotItem<L extends ChatbotListName>(
   body: CallBody<(typeof lists)[L]['create']>,
   itemId?: string,
   client: HttpClient = httpClient,
-): Promise<FormResult> {
+): Promise<Result> {
   // As in saveChatbotSection: the signature ties the body to this list's contract, and tsc cannot
   // carry that link through `lists[list]`, so both are widened to any list here.
   const endpoints: (typeof lists)[ChatbotListName] = lists[list];
@@ -116,17 +116,17 @@ export async function saveChatbotItem<L extends ChatbotListName>(
     if (itemId && endpoints.update) await call(endpoints.update, { params: { channelId, itemId }, body: item }, client);
     else await call(endpoints.create, { params: { channelId }, body: item }, client);
     await loadChatbot(channelId, client);
-    return { ok: true };
+    return { ok: true, value: undefined };
   } catch (err) {
     return failed(err);
   }
 }
 
-export async function removeChatbotItem(channelId: string, list: ChatbotListName, itemId: string, client: HttpClient = httpClient): Promise<FormResult> {
+export async function removeChatbotItem(channelId: string, list: ChatbotListName, itemId: string, client: HttpClient = httpClient): Promise<Result> {
   try {
     await call(lists[list].remove, { params: { channelId, itemId } }, client);
     await loadChatbot(channelId, client);
-    return { ok: true };
+    return { ok: true, value: undefined };
   } catch (err) {
     return failed(err);
   }
@@ -143,22 +143,22 @@ export async function loadRaffles(channelId: string, client: HttpClient = httpCl
 }
 
 /** Opens a giveaway: the bot announces it in chat. */
-export async function openRaffle(channelId: string, input: RaffleInput, client: HttpClient = httpClient): Promise<FormResult> {
+export async function openRaffle(channelId: string, input: RaffleInput, client: HttpClient = httpClient): Promise<Result> {
   try {
     await call(openRaffleEndpoint, { params: { channelId }, body: input }, client);
     await loadRaffles(channelId, client);
-    return { ok: true };
+    return { ok: true, value: undefined };
   } catch (err) {
     return failed(err);
   }
 }
 
 /** Draws the running giveaway now, or cancels it (points given back). */
-export async function closeRaffle(channelId: string, raffleId: string, how: 'draw' | 'cancel', client: HttpClient = httpClient): Promise<FormResult> {
+export async function closeRaffle(channelId: string, raffleId: string, how: 'draw' | 'cancel', client: HttpClient = httpClient): Promise<Result> {
   try {
     await call(how === 'draw' ? drawRaffleEndpoint : cancelRaffleEndpoint, { params: { channelId, raffleId } }, client);
     await loadRaffles(channelId, client);
-    return { ok: true };
+    return { ok: true, value: undefined };
   } catch (err) {
     return failed(err);
   }

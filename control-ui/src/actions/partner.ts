@@ -27,23 +27,11 @@ import {
 import { UnauthorizedError } from '../api/http-errors.ts';
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
-import { fieldErrorsOf } from '../model/partner.ts';
 import { usePartnerStore } from '../stores/index.ts';
 import { apiErrorOf, messageOf } from './api-errors.ts';
+import { failureOf, type Result } from './result.ts';
 import { loadAccount } from './session.ts';
 import { showToast } from './toasts.ts';
-
-/** A form's answer: saved, or the api's words per field and overall. */
-export type FormResult = { ok: true } | { ok: false; message: string; fieldErrors: Record<string, string> };
-
-function failed(err: unknown): FormResult {
-  const api = apiErrorOf(err);
-  const fieldErrors = api?.code === 'VALIDATION_FAILED' ? fieldErrorsOf(api.details) : {};
-  if (api && api.code !== 'VALIDATION_FAILED' && typeof api.details === 'object' && api.details && 'field' in api.details) {
-    fieldErrors[String((api.details as { field: unknown }).field)] = api.message;
-  }
-  return { ok: false, message: api?.code === 'VALIDATION_FAILED' ? 'Check the highlighted fields.' : messageOf(err), fieldErrors };
-}
 
 /** The creator account; 'unauthenticated' sends the partner area to sign-in. */
 export async function loadPartnerAccount(client: HttpClient = httpClient): Promise<void> {
@@ -69,25 +57,25 @@ export function selectChannel(channelId: string): void {
 }
 
 /** Get Started: the account details, once. */
-export async function completeOnboarding(info: PersonalInfo, client: HttpClient = httpClient): Promise<FormResult> {
+export async function completeOnboarding(info: PersonalInfo, client: HttpClient = httpClient): Promise<Result> {
   try {
     const account = await call(completeOnboardingEndpoint, { body: info }, client);
     usePartnerStore.setState({ account });
     await loadPartnerAccount(client);
-    return { ok: true };
+    return { ok: true, value: undefined };
   } catch (err) {
-    return failed(err);
+    return failureOf(err);
   }
 }
 
-export async function savePersonalInfo(info: PersonalInfo, client: HttpClient = httpClient): Promise<FormResult> {
+export async function savePersonalInfo(info: PersonalInfo, client: HttpClient = httpClient): Promise<Result> {
   try {
     const account = await call(updatePersonalInfoEndpoint, { body: info }, client);
     usePartnerStore.setState({ account });
     showToast({ kind: 'success', title: 'Personal information saved' });
-    return { ok: true };
+    return { ok: true, value: undefined };
   } catch (err) {
-    const result = failed(err);
+    const result = failureOf(err);
     showToast({ kind: 'error', title: 'Failed to save your personal information', description: result.ok ? '' : result.message });
     return result;
   }
@@ -125,25 +113,25 @@ export async function loadCollaborators(client: HttpClient = httpClient): Promis
   }
 }
 
-export async function sendInvite(body: CreateInviteBody, client: HttpClient = httpClient): Promise<FormResult> {
+export async function sendInvite(body: CreateInviteBody, client: HttpClient = httpClient): Promise<Result> {
   try {
     await call(createInviteEndpoint, { body }, client);
     showToast({ kind: 'success', title: 'Invitation sent' });
     await loadCollaborators(client);
-    return { ok: true };
+    return { ok: true, value: undefined };
   } catch (err) {
-    return failed(err);
+    return failureOf(err);
   }
 }
 
-export async function updateInvitePermissions(inviteId: string, permissions: PermissionGroup[], client: HttpClient = httpClient): Promise<FormResult> {
+export async function updateInvitePermissions(inviteId: string, permissions: PermissionGroup[], client: HttpClient = httpClient): Promise<Result> {
   try {
     await call(updateInviteEndpoint, { params: { inviteId }, body: { permissions } }, client);
     showToast({ kind: 'success', title: 'Permissions updated' });
     await loadCollaborators(client);
-    return { ok: true };
+    return { ok: true, value: undefined };
   } catch (err) {
-    return failed(err);
+    return failureOf(err);
   }
 }
 
@@ -178,15 +166,12 @@ export async function answerInvite(inviteId: string, answer: 'accept' | 'decline
 }
 
 /** Decline Collaboration Invite: the e-mail's link, signed in or not. Returns the channel's name or the refusal. */
-export async function declineInviteByLink(
-  token: string,
-  client: HttpClient = httpClient,
-): Promise<{ ok: true; channelName: string } | { ok: false; message: string }> {
+export async function declineInviteByLink(token: string, client: HttpClient = httpClient): Promise<Result<string>> {
   try {
     const { channelName } = await call(declineInviteByLinkEndpoint, { body: { token } }, client);
-    return { ok: true, channelName };
+    return { ok: true, value: channelName };
   } catch (err) {
-    return { ok: false, message: messageOf(err) };
+    return { ok: false, message: messageOf(err), fieldErrors: {} };
   }
 }
 

@@ -5,7 +5,7 @@ import { createHttpClient } from '../api/http-client.ts';
 import { initialStudioState, useProjectsStore, useStudioStore, useToastStore } from '../stores/index.ts';
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
 import { followProjectList, renameOpenProject } from './projects.ts';
-import { receiveProjectRename } from './studio.ts';
+import { receiveProjectRename } from './studio-updates.ts';
 
 const project: ProjectDetails = {
   id: '00000000-0000-4000-8000-0000000000aa',

@@ -4,7 +4,7 @@ import { applyScenePatch, newProjectDocument, planEntitlements, scenePatchSchema
 import { createHttpClient } from '../api/http-client.ts';
 import { initialStudioState, useStudioStore, useToastStore } from '../stores/index.ts';
 import { sendJson, startTestServer, type TestServer } from '../test/http-server.ts';
-import { addGuestToScene } from './guests.ts';
+import { addGuestToScene } from './guest-panel.ts';
 import { addScene, editScene } from './scene-edits.ts';
 
 const ids = {

@@ -69,7 +69,7 @@ describe('the studio overlay picker', () => {
     const result = await loadOverlayChoices(client);
     expect(result).toEqual({
       ok: true,
-      choices: [
+      value: [
         { channelId: 'me', channelName: 'Ada', owner: true, overlayId, name: 'Stream overlay', widgetCount: 2 },
         { channelId: 'viewer', channelName: 'Cy', owner: false, overlayId: '00000000-0000-4000-8000-000000000002', name: 'Cy alerts', widgetCount: 2 },
       ],

@@ -3,6 +3,7 @@ import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { useStudioStore } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
+import type { Result } from './result.ts';
 import { editScene } from './scene-edits.ts';
 import { showToast } from './toasts.ts';
 
@@ -26,7 +27,7 @@ const pathOf = (url: string) => {
 const roleOf = (c: ChannelSummary) => (c.owner ? ({ kind: 'owner' } as const) : ({ kind: 'collaborator', groups: c.permissions } as const));
 
 /** The overlays of every channel the user may view overlays of, the own channel first. */
-export async function loadOverlayChoices(client: HttpClient = httpClient): Promise<{ ok: true; choices: OverlayChoice[] } | { ok: false; message: string }> {
+export async function loadOverlayChoices(client: HttpClient = httpClient): Promise<Result<OverlayChoice[]>> {
   try {
     const { channels } = await call(listChannelsEndpoint, {}, client);
     const viewable = channels.filter((c) => channelAllows(roleOf(c), 'view overlays')).sort((a, b) => Number(b.owner) - Number(a.owner));
@@ -36,9 +37,9 @@ export async function loadOverlayChoices(client: HttpClient = httpClient): Promi
         return overlays.map((o) => ({ channelId: c.id, channelName: c.name, owner: c.owner, overlayId: o.id, name: o.name, widgetCount: o.widgetCount }));
       }),
     );
-    return { ok: true, choices: lists.flat() };
+    return { ok: true, value: lists.flat() };
   } catch (err) {
-    return { ok: false, message: messageOf(err) };
+    return { ok: false, message: messageOf(err), fieldErrors: {} };
   }
 }
 

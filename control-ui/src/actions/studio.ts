@@ -5,24 +5,22 @@ import {
   getSceneDocumentEndpoint,
   planEntitlements,
   type CanvasKind,
-  type ServerMessage,
 } from '@onair/protocol';
 import { UnauthorizedError } from '../api/http-errors.ts';
 import { call } from '../api/call.ts';
 import { httpClient, type HttpClient } from '../api/http-client.ts';
 import { connectStudioSocket, type StudioSocket } from '../api/studio-socket.ts';
-import { initialStudioState, useProjectsStore, useStudioStore, type StudioPanel } from '../stores/index.ts';
+import { initialStudioState, useStudioStore, type StudioPanel } from '../stores/index.ts';
 import { messageOf } from './api-errors.ts';
-import { receiveSubscriptionUpdate } from './billing.ts';
-import { receiveProjectListChange } from './projects.ts';
-import { loadDestinations, receiveDestinationMessage } from './destinations.ts';
-import { loadIngest, receiveIngestMessage } from './ingest.ts';
-import { enterRoom, leaveRoom, receiveRoomError, receiveRoomMessage } from './media.ts';
-import { attachChat, detachChat, receiveChatError, receiveChatMessage, refreshChatDestinations } from './platform-chat.ts';
-import { closeChatOnScreen, loadChatOnScreen, receiveChatOnAir, receiveChatOnScreen } from './chat-on-screen.ts';
-import { closeEvents, loadEvents, receiveEventsMessage } from './events.ts';
-import { closeGuestRoom, openGuestRoom, receiveGuestEvent } from './guests.ts';
+import { loadDestinations } from './destinations.ts';
+import { loadIngest } from './ingest.ts';
+import { enterRoom, leaveRoom, receiveRoomError } from './media.ts';
+import { attachChat, detachChat, receiveChatError } from './platform-chat.ts';
+import { closeChatOnScreen, loadChatOnScreen } from './chat-on-screen.ts';
+import { closeEvents, loadEvents } from './events.ts';
+import { closeGuestRoom, openGuestRoom } from './guest-panel.ts';
 import { receivePatch, refetchDocument, setConfirmed } from './scene-document.ts';
+import { projectMessageRouter, type ProjectSocket } from './server-messages.ts';
 import { showToast } from './toasts.ts';
 
 // Kept apart so the scene edits can use them without importing the studio (which opens the guest room).
@@ -78,116 +76,48 @@ export function closeStudio(): void {
 
 function connect(projectId: string, client: HttpClient): void {
   useStudioStore.setState({ connection: 'connecting' });
+  const context: ProjectSocket = { projectId, client, send: (m) => socket?.send(m) };
   socket = connectStudioSocket({
     onOpen: () => socket?.send({ type: 'subscribe', projectId }),
-    onMessage: (message) => onServerMessage(projectId, message, client),
+    onMessage: (message) => {
+      if (useStudioStore.getState().projectId === projectId) routeStudioMessage(message, context);
+    },
     onClose: (willRetry) => {
       if (willRetry) useStudioStore.setState({ connection: 'connecting' });
     },
   });
 }
 
-function onServerMessage(projectId: string, message: ServerMessage, client: HttpClient): void {
-  if (useStudioStore.getState().projectId !== projectId) return;
-  switch (message.type) {
-    case 'subscribed': {
-      useStudioStore.setState({ connection: 'live' });
-      // Edits made while the channel was down are not replayed to us: read them back.
-      const confirmed = useStudioStore.getState().confirmed;
-      if (confirmed && message.version > confirmed.version) void refetchDocument(client);
-      // Destination events missed while the channel was down are not replayed either.
-      void loadDestinations(projectId, client);
-      void loadIngest(projectId, client);
-      // The host's camera and microphone join the session's room (again after a socket reconnect).
-      enterRoom(projectId, (m) => socket?.send(m));
-      // The platform chat: its history, then every new message on this channel.
-      attachChat(projectId, (m) => socket?.send(m));
-      // Chat on screen: the message the program shows now (another host may have put it on).
-      void loadChatOnScreen(projectId, client);
-      // The events feed: its latest page, then every new event on this channel.
-      void loadEvents(projectId, client);
+/** The studio's socket: the table's rows for the studio, and what only the studio does (server-messages.ts). */
+const routeStudioMessage = projectMessageRouter('studio', {
+  subscribed(message, { projectId, client, send }) {
+    useStudioStore.setState({ connection: 'live' });
+    // Edits made while the channel was down are not replayed to us: read them back.
+    const confirmed = useStudioStore.getState().confirmed;
+    if (confirmed && message.version > confirmed.version) void refetchDocument(client);
+    // Destination events missed while the channel was down are not replayed either.
+    void loadDestinations(projectId, client);
+    void loadIngest(projectId, client);
+    // The host's camera and microphone join the session's room (again after a socket reconnect).
+    enterRoom(projectId, send);
+    // The platform chat: its history, then every new message on this channel.
+    attachChat(projectId, send);
+    // Chat on screen: the message the program shows now (another host may have put it on).
+    void loadChatOnScreen(projectId, client);
+    // The events feed: its latest page, then every new event on this channel.
+    void loadEvents(projectId, client);
+  },
+  error(message) {
+    if (receiveRoomError(message)) return;
+    if (message.code === 'CHAT_NOT_LIVE' || message.code === 'CHAT_TARGET_INVALID') {
+      receiveChatError(message.message);
       return;
     }
-    case 'events.new':
-      receiveEventsMessage(message);
-      return;
-    case 'chat.messages':
-    case 'chat.destinations':
-    case 'chat.history':
-      receiveChatMessage(message);
-      return;
-    case 'chat.onScreen':
-      receiveChatOnScreen(message);
-      return;
-    case 'chat.onAir':
-      receiveChatOnAir(message);
-      return;
-    case 'room.joined':
-    case 'room.ready':
-    case 'room.waiting':
-    case 'room.answer':
-    case 'room.state':
-    case 'room.tiles':
-    case 'room.sendSize':
-      receiveRoomMessage(message);
-      return;
-    case 'guest.chat':
-    case 'guests.changed':
-    case 'guest.refused':
-    case 'guest.removed':
-      receiveGuestEvent(message);
-      return;
-    case 'destination.event':
-    case 'broadcast.state':
-    case 'broadcast.health':
-      receiveDestinationMessage(message);
-      if (message.type === 'destination.event') refreshChatDestinations();
-      return;
-    case 'ingest.status':
-    case 'ingest.feed':
-      receiveIngestMessage(message);
-      return;
-    case 'scene.patched':
-      receivePatch(message, client);
-      return;
-    case 'render.status':
-      receiveRenderStatus(message);
-      return;
-    case 'project.renamed':
-      receiveProjectRename(message);
-      return;
-    case 'projects.changed':
-      receiveProjectListChange(message);
-      return;
-    case 'subscription.updated':
-      // The plan changed (checkout, cancel, renew in any tab): the server says what may be picked now.
-      receiveSubscriptionUpdate(message);
-      void refreshResolutionChoices(projectId, client);
-      return;
-    case 'error':
-      if (receiveRoomError(message)) return;
-      if (message.code === 'CHAT_NOT_LIVE' || message.code === 'CHAT_TARGET_INVALID') {
-        receiveChatError(message.message);
-        return;
-      }
-      showToast({ kind: 'error', title: 'Live updates are unavailable', description: message.message });
-      return;
-    case 'ready':
-    case 'pong':
-      return;
-  }
-}
-
-async function refreshResolutionChoices(projectId: string, client: HttpClient): Promise<void> {
-  const resolution = await call(getResolutionChoicesEndpoint, { params: { projectId } }, client).catch(() => null);
-  if (resolution && useStudioStore.getState().projectId === projectId) useStudioStore.setState({ resolution });
-}
-
-/** A web page's state from the render workers: the canvas shows why it is not showing, if it is not. */
-export function receiveRenderStatus(message: Extract<ServerMessage, { type: 'render.status' }>): void {
-  if (useStudioStore.getState().projectId !== message.projectId) return;
-  useStudioStore.setState((s) => ({ renders: { ...s.renders, [message.sourceId]: { state: message.state, reason: message.reason ?? null } } }));
-}
+    showToast({ kind: 'error', title: 'Live updates are unavailable', description: message.message });
+  },
+  // To the removed guest's own page; the host sees the list change (guests.changed).
+  'guest.removed': () => undefined,
+});
 
 export function selectLayer(layerId: string | null): void {
   useStudioStore.setState({ selectedLayerId: layerId });
@@ -204,11 +134,4 @@ export function openPanel(panel: StudioPanel): void {
 
 export function closePanel(): void {
   useStudioStore.setState({ panel: null });
-}
-
-/** Another studio (or this one) renamed the project: the header and the project list follow. */
-export function receiveProjectRename(message: Extract<ServerMessage, { type: 'project.renamed' }>): void {
-  const { project } = useStudioStore.getState();
-  if (project?.id === message.projectId && project.name !== message.name) useStudioStore.setState({ project: { ...project, name: message.name } });
-  useProjectsStore.setState((state) => ({ projects: state.projects.map((p) => (p.id === message.projectId ? { ...p, name: message.name } : p)) }));
 }

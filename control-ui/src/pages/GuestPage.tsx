@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { readGuestLink } from '../actions/app.ts';
 import { loadDevices, stopCameraPreviews } from '../actions/devices.ts';
-import { closeGuestPage, openGuestPage, rejoinAsGuest } from '../actions/guests.ts';
+import { closeGuestPage, openGuestPage, rejoinAsGuest } from '../actions/guest-page.ts';
 import { Brand } from '../components/Brand.tsx';
 import { Button } from '../components/Button.tsx';
 import { GuestCameraSettings } from '../features/guests/GuestCameraSettings.tsx';

@@ -1,7 +1,7 @@
 import { UserCheck } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { acceptInvitation } from '../actions/guests.ts';
+import { acceptInvitation } from '../actions/project-people.ts';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { useGuestsStore } from '../stores/index.ts';
 import styles from '../styles/CardPage.module.css';

@@ -22,6 +22,7 @@ import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { useSessionStore } from '../stores/index.ts';
 import card from '../styles/CardPage.module.css';
 import styles from './LoginPage.module.css';
+import { Input } from '../components/FormField.tsx';
 
 // Selectors must return stable values (zustand re-renders on every new reference).
 const NO_PROVIDERS: never[] = [];
@@ -73,7 +74,7 @@ function EmailStep() {
         <label htmlFor={emailId} className={styles.label}>
           E-mail
         </label>
-        <input
+        <Input
           id={emailId}
           type="email"
           name="email"
@@ -155,7 +156,7 @@ function CodeField({ code, onChange, pending }: { code: string; onChange: (code:
       <label htmlFor={codeId} className={styles.label}>
         Code
       </label>
-      <input
+      <Input
         id={codeId}
         name="code"
         inputMode="numeric"
@@ -199,7 +200,7 @@ function PhoneStep() {
             <label htmlFor={phoneId} className={styles.label}>
               Phone number
             </label>
-            <input
+            <Input
               id={phoneId}
               type="tel"
               autoComplete="tel"
@@ -267,7 +268,7 @@ function SecondFactorStep() {
         <label htmlFor={codeId} className={styles.label}>
           {kind === 'totp' ? 'Authentication code' : 'Recovery code'}
         </label>
-        <input
+        <Input
           id={codeId}
           name="code"
           autoComplete="one-time-code"

@@ -10,6 +10,7 @@ import { SIGNUP_EXPIRED_NOTICE } from '../model/partner.ts';
 import { useSessionStore } from '../stores/index.ts';
 import card from '../styles/CardPage.module.css';
 import styles from './LoginPage.module.css';
+import { Input } from '../components/FormField.tsx';
 
 const NO_PROVIDERS: never[] = [];
 const providerLabels: Record<OAuthProviderId, string> = {
@@ -57,7 +58,7 @@ function WaitlistForm() {
         <label htmlFor={id} className={styles.label}>
           E-mail
         </label>
-        <input id={id} type="email" autoComplete="email" className={styles.input} value={email} onChange={(e) => setEmail(e.target.value)} required />
+        <Input id={id} type="email" autoComplete="email" className={styles.input} value={email} onChange={(e) => setEmail(e.target.value)} required />
         <Button type="submit" variant="primary" disabled={pending || email.trim() === ''}>
           <UserPlus size={16} aria-hidden />
           Join the waitlist
@@ -90,7 +91,7 @@ function OpenSignup() {
           <label htmlFor={id} className={styles.label}>
             Code
           </label>
-          <input
+          <Input
             id={id}
             inputMode="numeric"
             autoComplete="one-time-code"
@@ -121,7 +122,7 @@ function OpenSignup() {
         <label htmlFor={id} className={styles.label}>
           E-mail
         </label>
-        <input id={id} type="email" autoComplete="email" className={styles.input} value={email} onChange={(e) => setEmail(e.target.value)} required />
+        <Input id={id} type="email" autoComplete="email" className={styles.input} value={email} onChange={(e) => setEmail(e.target.value)} required />
         <Button type="submit" variant="primary" disabled={pending || email.trim() === ''}>
           <Mail size={16} aria-hidden />
           Email me a code

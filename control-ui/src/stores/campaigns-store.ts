@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { CreatorCampaign, PublicCampaign } from '@onair/protocol';
+import type { AdminApplication, CampaignView, CreatorCampaign, PublicCampaign } from '@onair/protocol';
 
 /** What the campaign lists show: the api's answer, or its words for why there is none. */
 export interface CampaignList<T> {
@@ -14,12 +14,18 @@ export interface CampaignsState {
   running: CampaignList<PublicCampaign>;
   /** One campaign's page: the campaign with the caller's application, or why it could not be read. */
   detail: { campaignId: string | null; item: CreatorCampaign | null; error: string | null };
+  /** The admin portal: every campaign (the last answer stays while the next is read). */
+  admin: CampaignList<CampaignView>;
+  /** The admin portal's open campaign: its applications, or why they could not be read. */
+  applications: CampaignList<AdminApplication> & { campaignId: string | null };
 }
 
 export const initialCampaignsState = (): CampaignsState => ({
   list: { items: null, error: null },
   running: { items: null, error: null },
   detail: { campaignId: null, item: null, error: null },
+  admin: { items: null, error: null },
+  applications: { campaignId: null, items: null, error: null },
 });
 
 export function createCampaignsStore() {

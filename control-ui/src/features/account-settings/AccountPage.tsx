@@ -22,6 +22,7 @@ import { canConfirmDelete, canSaveDisplayName } from '../../model/account.ts';
 import { usePartnerSettingsStore, useSessionStore } from '../../stores/index.ts';
 import dialog from './AccountSettingsPage.module.css';
 import styles from './AccountPage.module.css';
+import { Input } from '../../components/FormField.tsx';
 
 function Avatar({ user }: { user: CurrentUser }) {
   if (user.avatar) return <img className={styles.avatar} src={user.avatar} alt="" />;
@@ -73,7 +74,7 @@ function DisplayName({ user }: { user: CurrentUser }) {
         Name
       </label>
       <div className={styles.row}>
-        <input id={inputId} className={styles.input} value={draft} maxLength={DISPLAY_NAME_MAX} onChange={(e) => setDraft(e.target.value)} autoFocus />
+        <Input id={inputId} className={styles.input} value={draft} maxLength={DISPLAY_NAME_MAX} onChange={(e) => setDraft(e.target.value)} autoFocus />
         <Button type="submit" variant="primary" disabled={!canSave}>
           Save
         </Button>
@@ -137,7 +138,7 @@ function VerifyWithCodeDialog(props: {
           <label className={styles.fieldLabel} htmlFor={addressId}>
             {text.addressLabel}
           </label>
-          <input
+          <Input
             id={addressId}
             type={input.type}
             placeholder={input.placeholder}
@@ -154,7 +155,7 @@ function VerifyWithCodeDialog(props: {
             <label className={styles.fieldLabel} htmlFor={codeId}>
               Code sent to {address}
             </label>
-            <input
+            <Input
               id={codeId}
               inputMode="numeric"
               autoComplete="one-time-code"
@@ -261,7 +262,7 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
           <label className={styles.fieldLabel} htmlFor={inputId}>
             Type delete to confirm
           </label>
-          <input id={inputId} className={styles.input} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" autoFocus />
+          <Input id={inputId} className={styles.input} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" autoFocus />
         </div>
         <div className={styles.footerButtons}>
           <Button type="submit" variant="primary" disabled={pending || !canConfirmDelete(typed)}>
@@ -327,7 +328,7 @@ function TwoStepVerification({ user }: { user: CurrentUser }) {
             Code from the app
           </label>
           <div className={styles.row}>
-            <input
+            <Input
               id={codeId}
               inputMode="numeric"
               className={styles.input}

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { setVip } from '../../actions/billing.ts';
 import { Button } from '../../components/Button.tsx';
 import styles from './VipGrants.module.css';
+import { Input } from '../../components/FormField.tsx';
 
 /**
  * Spec §2: VIP is not sold; an administrator grants it to an account, or takes it back (audited on
@@ -26,7 +27,7 @@ export function VipGrants() {
       <p className={styles.muted}>VIP is not sold: grant it to an account here, or take it back. Every change is recorded with who made it.</p>
       <form className={styles.form} onSubmit={(e) => void submit(true)(e)}>
         <label htmlFor="vip-email">Account e-mail</label>
-        <input id="vip-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} placeholder="creator@example.com" />
+        <Input id="vip-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} placeholder="creator@example.com" />
         <Button type="submit" variant="primary" disabled={pending || email.trim() === ''}>
           Grant VIP
         </Button>

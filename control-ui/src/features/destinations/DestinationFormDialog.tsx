@@ -19,6 +19,7 @@ import { formFields } from '../../model/destinations.ts';
 import { useDestinationsStore, type DestinationForm } from '../../stores/index.ts';
 import { LocalStreamAddress } from './LocalStream.tsx';
 import styles from './Destinations.module.css';
+import { Input, TextArea } from '../../components/FormField.tsx';
 
 /** Spec §2: the per-platform fields, 'Apply metadata to all destinations', Add Destination or Save, Cancel. */
 export function DestinationFormDialog() {
@@ -50,14 +51,14 @@ export function DestinationFormFields({ form }: { form: DestinationForm }) {
       {fields.includes('name') && (
         <Field label="Name" error={form.errors.name} count={[v.name.length, DESTINATION_NAME_MAX]}>
           {(id, invalid) => (
-            <input id={id} className={styles.input} aria-invalid={invalid} value={v.name} onChange={(e) => setDestinationFormValue('name', e.target.value)} />
+            <Input id={id} className={styles.input} aria-invalid={invalid} value={v.name} onChange={(e) => setDestinationFormValue('name', e.target.value)} />
           )}
         </Field>
       )}
       {fields.includes('rtmpUrl') && (
         <Field label="Server URL" error={form.errors.rtmpUrl}>
           {(id, invalid) => (
-            <input
+            <Input
               id={id}
               className={styles.input}
               aria-invalid={invalid}
@@ -72,7 +73,7 @@ export function DestinationFormFields({ form }: { form: DestinationForm }) {
       {fields.includes('streamKey') && (
         <Field label={kind.ingest.keyLabel} error={form.errors.streamKey}>
           {(id, invalid) => (
-            <input
+            <Input
               id={id}
               className={styles.input}
               aria-invalid={invalid}
@@ -91,14 +92,14 @@ export function DestinationFormFields({ form }: { form: DestinationForm }) {
       {fields.includes('title') && (
         <Field label={kind.metadata?.title === 'required' ? 'Title' : 'Title (optional)'} error={form.errors.title} count={[v.title.length, TITLE_MAX]}>
           {(id, invalid) => (
-            <input id={id} className={styles.input} aria-invalid={invalid} value={v.title} onChange={(e) => setDestinationFormValue('title', e.target.value)} />
+            <Input id={id} className={styles.input} aria-invalid={invalid} value={v.title} onChange={(e) => setDestinationFormValue('title', e.target.value)} />
           )}
         </Field>
       )}
       {fields.includes('description') && (
         <Field label="Description (optional)" error={form.errors.description} count={[v.description.length, DESCRIPTION_MAX]}>
           {(id, invalid) => (
-            <textarea
+            <TextArea
               id={id}
               className={`${styles.input} ${styles.textarea}`}
               aria-invalid={invalid}

@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { GUEST_NAME_MAX, guestNameProblem } from '@onair/protocol';
 import { setMirrored } from '../../actions/app.ts';
 import { startCameraPreview } from '../../actions/devices.ts';
-import { joinStudioAsGuest } from '../../actions/guests.ts';
+import { joinStudioAsGuest } from '../../actions/guest-page.ts';
 import { selectCameraDevice, selectMicrophoneDevice } from '../../actions/media.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -12,6 +12,7 @@ import { Switch } from '../../components/Switch.tsx';
 import { useAppStore, useDeviceStore, useMediaStore } from '../../stores/index.ts';
 import { CameraVideo } from '../media/LayerContent.tsx';
 import styles from './GuestPage.module.css';
+import { Input } from '../../components/FormField.tsx';
 
 /** One live camera of the grid; choosing it is the camera the guest joins with. */
 function CameraChoice({ deviceId, label, chosen, mirrored }: { deviceId: string; label: string; chosen: boolean; mirrored: boolean }) {
@@ -89,7 +90,7 @@ export function GuestCameraSettings({ projectName, joining }: { projectName: str
       <label htmlFor={nameId} className={styles.label}>
         Display name (optional)
       </label>
-      <input
+      <Input
         id={nameId}
         className={styles.input}
         data-invalid={problem !== null}

@@ -1,12 +1,13 @@
 import { MessagesSquare, Send } from 'lucide-react';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { chatDraftState, GUEST_CHAT_MAX, linkSegments, type GuestChatMessage } from '@onair/protocol';
-import { sendGuestChat, setGuestChatViewed } from '../../actions/guests.ts';
+import { sendGuestChat, setGuestChatViewed } from '../../actions/guest-chat.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { useGuestsStore } from '../../stores/index.ts';
 import { onRowClick, OnScreenBar, OnScreenToggle, useCanShowChatOnScreen, useIsOnScreen } from '../chat-on-screen/OnScreen.tsx';
 import styles from './GuestChat.module.css';
+import { TextArea } from '../../components/FormField.tsx';
 
 /** Spec §9: the chat sticks to the bottom while the reader is within 10 px of it. */
 const STICK_TO_BOTTOM_PX = 10;
@@ -118,7 +119,7 @@ function ChatInput() {
       <label htmlFor={id} className={styles.srOnly}>
         Message to the room
       </label>
-      <textarea
+      <TextArea
         id={id}
         className={styles.input}
         data-invalid={over}

@@ -1,7 +1,7 @@
 import { LogOut } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { playsOutputAudio } from '@onair/protocol';
-import { leaveStudioAsGuest } from '../../actions/guests.ts';
+import { leaveStudioAsGuest } from '../../actions/guest-page.ts';
 import { Button } from '../../components/Button.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { useAppStore, useGuestsStore, useMediaStore } from '../../stores/index.ts';

@@ -1,7 +1,7 @@
 import { ArrowLeft, Plus, Settings, UserMinus, UserPlus, Volume2, VolumeX } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { hasPermission, type Guest, type GuestTile, type ProjectRole, type Source } from '@onair/protocol';
-import { addGuestToScene, removeGuest, setParticipantMuted, setParticipantVolume, showInviteView } from '../../actions/guests.ts';
+import { addGuestToScene, removeGuest, setParticipantMuted, setParticipantVolume, showInviteView } from '../../actions/guest-panel.ts';
 import { openPanel } from '../../actions/studio.ts';
 import { Button } from '../../components/Button.tsx';
 import { IconButton } from '../../components/IconButton.tsx';

@@ -1,6 +1,6 @@
 import { Copy, HelpCircle, Link2, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
-import { copyGuestLink, generateNewGuestLink } from '../../actions/guests.ts';
+import { copyGuestLink, generateNewGuestLink } from '../../actions/guest-panel.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { useOpenAccountSettings } from '../account-settings/use-open-account-settings.ts';

@@ -1,11 +1,12 @@
 import { MailPlus, UserX, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { grantableRoles, type GrantableRole, type ProjectInvitation, type ProjectMember } from '@onair/protocol';
-import { changeMemberRole, inviteByEmail, removeMember, withdrawInvitation } from '../../actions/guests.ts';
+import { changeMemberRole, inviteByEmail, removeMember, withdrawInvitation } from '../../actions/project-people.ts';
 import { Button } from '../../components/Button.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { Select } from '../../components/Select.tsx';
 import styles from './ProjectPeople.module.css';
+import { Input } from '../../components/FormField.tsx';
 
 const roleLabels: Record<GrantableRole, string> = { cohost: 'Co-host', contributor: 'Contributor', viewer: 'Viewer' };
 const roleOptions = grantableRoles.map((role) => ({ value: role, label: roleLabels[role] }));
@@ -33,7 +34,7 @@ export function ProjectPeople({ members, invitations, error }: { members: Projec
         <label htmlFor={emailId} className={styles.srOnly}>
           E-mail address to invite
         </label>
-        <input
+        <Input
           id={emailId}
           className={styles.input}
           type="email"

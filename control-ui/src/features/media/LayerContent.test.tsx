@@ -1,7 +1,8 @@
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderProblemText, sourceDefaults, type Source } from '@onair/protocol';
-import { closeStudio, receiveRenderStatus } from '../../actions/studio.ts';
+import { closeStudio } from '../../actions/studio.ts';
+import { receiveRenderStatus } from '../../actions/studio-updates.ts';
 import { initialStudioState, useStudioStore } from '../../stores/index.ts';
 import { LayerContent, WebpagePreview } from './LayerContent.tsx';
 

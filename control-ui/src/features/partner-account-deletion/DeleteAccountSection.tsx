@@ -4,6 +4,7 @@ import { loadDeletionStatus, requestAccountDeletion } from '../../actions/partne
 import { Button } from '../../components/Button.tsx';
 import { usePartnerSettingsStore, usePartnerStore } from '../../stores/index.ts';
 import styles from '../partner-home/Partner.module.css';
+import { Input } from '../../components/FormField.tsx';
 
 /** Partner spec §2 'Account deletion', §5: type the own username; deactivated at once, erased after the window. */
 export function DeleteAccountSection() {
@@ -27,7 +28,7 @@ export function DeleteAccountSection() {
     const result = await requestAccountDeletion(typed);
     setPending(false);
     if (result.ok)
-      void navigate('/account-deleted', { replace: true, state: { eraseAfter: result.status.eraseAfter, retentionDays: result.status.retentionDays } });
+      void navigate('/account-deleted', { replace: true, state: { eraseAfter: result.value.eraseAfter, retentionDays: result.value.retentionDays } });
     else setError(result.message);
   };
 
@@ -41,7 +42,7 @@ export function DeleteAccountSection() {
       <label className={styles.label} htmlFor={id}>
         Type your {byUsername ? 'username' : 'e-mail address'} <strong>{expected}</strong> to confirm
       </label>
-      <input id={id} className={styles.input} value={typed} autoComplete="off" aria-invalid={!!error} onChange={(e) => setTyped(e.target.value)} />
+      <Input id={id} className={styles.input} value={typed} autoComplete="off" aria-invalid={!!error} onChange={(e) => setTyped(e.target.value)} />
       {error && (
         <span className={styles.fieldError} role="alert">
           {error}

@@ -6,6 +6,7 @@ import { Button } from '../../components/Button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import styles from '../partner-home/Partner.module.css';
 import { ConsentCard, RefusalCard } from './AuthorizePage.tsx';
+import { Input } from '../../components/FormField.tsx';
 
 /** Partner spec §2 auth page 'short-code authorize': the 6-character code a device shows. */
 export function DevicePage() {
@@ -50,7 +51,7 @@ export function DevicePage() {
           <label className={styles.label} htmlFor={id}>
             Enter the {SHORT_CODE_LENGTH}-character code shown on your device
           </label>
-          <input
+          <Input
             id={id}
             className={styles.input}
             value={code}

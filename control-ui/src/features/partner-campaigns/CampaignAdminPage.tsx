@@ -7,7 +7,6 @@ import {
   CAMPAIGN_TEXT_MAX,
   campaignStatuses,
   keyPlatforms,
-  type AdminApplication,
   type CampaignStatus,
   type CampaignView,
 } from '@onair/protocol';
@@ -16,21 +15,25 @@ import {
   adminDecide,
   adminImportKeys,
   adminInviteCreator,
-  adminLoadApplications,
-  adminLoadCampaigns,
   adminRecordSales,
   adminUpdateCampaign,
+  closeAdminCampaigns,
+  showAdminApplications,
+  showAdminCampaigns,
 } from '../../actions/campaigns.ts';
+import type { Result } from '../../actions/result.ts';
 import { showToast } from '../../actions/toasts.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Select } from '../../components/Select.tsx';
 import { Table } from '../../components/Table.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { useCampaignsStore } from '../../stores/index.ts';
 import { draftOf, emptyDraft, toInput, type Draft } from '../../model/campaign-draft.ts';
 import page from '../../styles/Page.module.css';
 import partner from '../partner-home/Partner.module.css';
 import styles from './Campaigns.module.css';
+import { Input, TextArea } from '../../components/FormField.tsx';
 
 const STATUS_LABELS: Record<CampaignStatus, string> = { draft: 'Draft (not shown to creators)', active: 'Active', paused: 'Paused', ended: 'Ended' };
 const statusOptions = campaignStatuses.map((value) => ({ value, label: STATUS_LABELS[value] }));
@@ -46,13 +49,13 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
   const field = (key: keyof Draft, label: string, props: Record<string, unknown> = {}) => (
     <label className={partner.field}>
       <span className={partner.label}>{label}</span>
-      <input className={partner.input} value={d[key] as string} onChange={(e) => setD({ ...d, [key]: e.target.value })} {...props} />
+      <Input value={d[key] as string} onChange={(e) => setD({ ...d, [key]: e.target.value })} {...props} />
     </label>
   );
   const threshold = (key: keyof Draft, label: string, hint?: string) => (
     <label className={partner.field}>
       <span className={partner.label}>{label}</span>
-      <input className={partner.input} type="number" min={0} value={d[key] as string} onChange={(e) => setD({ ...d, [key]: e.target.value })} />
+      <Input type="number" min={0} value={d[key] as string} onChange={(e) => setD({ ...d, [key]: e.target.value })} />
       {hint && <span className={partner.hint}>{hint}</span>}
     </label>
   );
@@ -63,7 +66,7 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
     setSaving(true);
     const outcome = campaign ? await adminUpdateCampaign(campaign.id, toInput(d)) : await adminCreateCampaign(toInput(d));
     setSaving(false);
-    if (!outcome.ok) return setError(outcome.error);
+    if (!outcome.ok) return setError(outcome.message);
     setError(null);
     if (!campaign) setD(emptyDraft);
     onSaved(outcome.value);
@@ -107,12 +110,7 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
       </div>
       <label className={`${partner.field} ${partner.full}`}>
         <span className={partner.label}>Description</span>
-        <textarea
-          className={`${partner.input} ${partner.textarea}`}
-          maxLength={CAMPAIGN_DESCRIPTION_MAX}
-          value={d.description}
-          onChange={(e) => setD({ ...d, description: e.target.value })}
-        />
+        <TextArea maxLength={CAMPAIGN_DESCRIPTION_MAX} value={d.description} onChange={(e) => setD({ ...d, description: e.target.value })} />
       </label>
       {d.kind === 'game-key' ? (
         <fieldset className={`${partner.field} ${partner.full} ${styles.fieldset}`}>
@@ -156,16 +154,14 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
         <legend className={partner.label}>Resources (links shown on the campaign's Resources tab)</legend>
         {d.resources.map((r, i) => (
           <div key={i} className={styles.row}>
-            <input
-              className={partner.input}
+            <Input
               aria-label={`Resource ${i + 1} title`}
               placeholder="Press kit"
               maxLength={CAMPAIGN_TEXT_MAX}
               value={r.title}
               onChange={(e) => setResource(i, { title: e.target.value })}
             />
-            <input
-              className={partner.input}
+            <Input
               aria-label={`Resource ${i + 1} address`}
               placeholder="https://"
               type="url"
@@ -208,18 +204,20 @@ function CampaignForm({ campaign, onSaved }: { campaign?: CampaignView; onSaved:
 }
 
 function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChanged: () => void }) {
-  const [applications, setApplications] = useState<AdminApplication[] | null>(null);
+  const loaded = useCampaignsStore((s) => s.applications);
+  const applications = loaded.campaignId === campaign.id ? loaded.items : null;
   const [csv, setCsv] = useState('');
   const [sales, setSales] = useState('');
   const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [actionError, setError] = useState<string | null>(null);
+  const error = actionError ?? (loaded.campaignId === campaign.id ? loaded.error : null);
   const reload = useCallback(() => {
-    void adminLoadApplications(campaign.id).then((o) => (o.ok ? setApplications(o.value) : setError(o.error)));
+    void showAdminApplications(campaign.id);
   }, [campaign.id]);
   useEffect(reload, [reload]);
-  const run = async (outcome: Promise<{ ok: true } | { ok: false; error: string }>, done: string) => {
+  const run = async (outcome: Promise<Result<unknown>>, done: string) => {
     const result = await outcome;
-    if (!result.ok) return setError(result.error);
+    if (!result.ok) return setError(result.message);
     setError(null);
     showToast({ kind: 'success', title: done });
     reload();
@@ -260,13 +258,7 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
               if (file) void file.text().then(setCsv);
             }}
           />
-          <textarea
-            className={`${partner.input} ${partner.textarea}`}
-            aria-label="Key pool CSV"
-            value={csv}
-            onChange={(e) => setCsv(e.target.value)}
-            placeholder={'key,platform\nAAAA-BBBB-CCCC,Steam'}
-          />
+          <TextArea aria-label="Key pool CSV" value={csv} onChange={(e) => setCsv(e.target.value)} placeholder={'key,platform\nAAAA-BBBB-CCCC,Steam'} />
           <div className={partner.actions}>
             <Button
               variant="primary"
@@ -281,8 +273,7 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
       {campaign.kind === 'revenue-share' && (
         <section className={partner.card} aria-label="Sales">
           <h3 className={partner.label}>Credit sales (CSV with the header sale_id,promo_code,amount_minor,currency)</h3>
-          <textarea
-            className={`${partner.input} ${partner.textarea}`}
+          <TextArea
             aria-label="Sales CSV"
             value={sales}
             onChange={(e) => setSales(e.target.value)}
@@ -295,7 +286,7 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
               disabled={sales.trim() === ''}
               onClick={() =>
                 void adminRecordSales(campaign.id, sales).then((o) => {
-                  if (!o.ok) return setError(o.error);
+                  if (!o.ok) return setError(o.message);
                   setError(null);
                   setSales('');
                   showToast({
@@ -319,15 +310,7 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
             void run(adminInviteCreator(campaign.id, email), 'Creator invited').then(() => setEmail(''));
           }}
         >
-          <input
-            className={partner.input}
-            type="email"
-            required
-            aria-label="Creator e-mail"
-            placeholder="creator@example.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
+          <Input type="email" required aria-label="Creator e-mail" placeholder="creator@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
           <Button type="submit">Invite creator</Button>
         </form>
         {applications?.length === 0 && <p className={partner.muted}>No applications yet.</p>}
@@ -390,13 +373,13 @@ function CampaignAdmin({ campaign, onChanged }: { campaign: CampaignView; onChan
 /** The campaign admin portal (administrators only, every change audited on the server). */
 export function CampaignAdminPage() {
   useDocumentTitle('Campaign admin');
-  const [campaigns, setCampaigns] = useState<CampaignView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { items: campaigns, error } = useCampaignsStore((s) => s.admin);
   const [selected, setSelected] = useState<string | null>(null);
-  const reload = useCallback(() => {
-    void adminLoadCampaigns().then((o) => (o.ok ? setCampaigns(o.value) : setError(o.error)));
-  }, []);
-  useEffect(reload, [reload]);
+  const reload = useCallback(() => void showAdminCampaigns(), []);
+  useEffect(() => {
+    reload();
+    return closeAdminCampaigns;
+  }, [reload]);
   if (error) return <EmptyState title="The campaign admin portal cannot be opened">{error}</EmptyState>;
   if (!campaigns) return null;
   const current = campaigns.find((c) => c.id === selected) ?? null;

@@ -10,8 +10,8 @@ import {
   createPromoCode,
   openCampaign,
   withdrawFromCampaign,
-  type Outcome,
 } from '../../actions/campaigns.ts';
+import type { Result } from '../../actions/result.ts';
 import { showToast } from '../../actions/toasts.ts';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -21,6 +21,7 @@ import { useCampaignsStore } from '../../stores/index.ts';
 import partner from '../partner-home/Partner.module.css';
 import { AgreementDialog, ApplyDialog, ClaimDialog, type ApplicationDraft } from './CampaignDialogs.tsx';
 import styles from './Campaigns.module.css';
+import { Input } from '../../components/FormField.tsx';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 const discountWords = (c: CampaignView) =>
@@ -150,7 +151,7 @@ function PromoCodes({ item }: { item: CreatorCampaign }) {
     if (outcome.ok) {
       setCode('');
       setError(null);
-    } else setError(outcome.error);
+    } else setError(outcome.message);
   };
   return (
     <section className={partner.card} aria-labelledby="promo-heading">
@@ -160,11 +161,11 @@ function PromoCodes({ item }: { item: CreatorCampaign }) {
       <form className={styles.row} onSubmit={(e) => void submit(e)}>
         <label className={partner.field}>
           <span className={partner.label}>Code (A–Z and digits; empty: generated)</span>
-          <input className={partner.input} value={code} maxLength={20} placeholder="YOURNAME15" onChange={(e) => setCode(e.target.value.toUpperCase())} />
+          <Input value={code} maxLength={20} placeholder="YOURNAME15" onChange={(e) => setCode(e.target.value.toUpperCase())} />
         </label>
         <label className={partner.field}>
           <span className={partner.label}>Discount ({min === max ? `${min}%` : `${min}–${max}%`})</span>
-          <input className={partner.input} type="number" min={min} max={max} value={percent} onChange={(e) => setPercent(Number(e.target.value))} />
+          <Input type="number" min={min} max={max} value={percent} onChange={(e) => setPercent(Number(e.target.value))} />
         </label>
         <Button type="submit" variant="primary">
           Generate code
@@ -231,7 +232,7 @@ export function CampaignDetailPage() {
   }, [campaignId]);
   useEffect(() => closeCampaign, []);
 
-  const act = async (run: () => Promise<Outcome<CreatorCampaign>>, done?: string) => {
+  const act = async (run: () => Promise<Result<CreatorCampaign>>, done?: string) => {
     setPending(true);
     const outcome = await run();
     setPending(false);
@@ -239,7 +240,7 @@ export function CampaignDetailPage() {
       setActionError(null);
       setDialog(null);
       if (done) showToast({ kind: 'success', title: done });
-    } else setActionError(outcome.error);
+    } else setActionError(outcome.message);
   };
 
   if (loadError) return <EmptyState title="Campaign not found">{loadError}</EmptyState>;

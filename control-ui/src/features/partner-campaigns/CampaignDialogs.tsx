@@ -5,6 +5,7 @@ import { Modal } from '../../components/Modal.tsx';
 import { Select } from '../../components/Select.tsx';
 import partner from '../partner-home/Partner.module.css';
 import styles from './Campaigns.module.css';
+import { Input, TextArea } from '../../components/FormField.tsx';
 
 export interface ApplicationDraft {
   primaryChannel: string;
@@ -39,8 +40,7 @@ export function ApplyDialog({
       <form className={`${partner.form} ${styles.dialog}`} onSubmit={submit}>
         <label className={`${partner.field} ${partner.full}`}>
           <span className={partner.label}>Primary channel</span>
-          <input
-            className={partner.input}
+          <Input
             required
             maxLength={64}
             placeholder="twitch.tv/yourname"
@@ -63,12 +63,7 @@ export function ApplyDialog({
         )}
         <label className={`${partner.field} ${partner.full}`}>
           <span className={partner.label}>Message (optional)</span>
-          <textarea
-            className={`${partner.input} ${partner.textarea}`}
-            maxLength={CAMPAIGN_MESSAGE_MAX}
-            value={draft.message}
-            onChange={(e) => setDraft({ ...draft, message: e.target.value })}
-          />
+          <TextArea maxLength={CAMPAIGN_MESSAGE_MAX} value={draft.message} onChange={(e) => setDraft({ ...draft, message: e.target.value })} />
           <span className={partner.hint}>
             {draft.message.length}/{CAMPAIGN_MESSAGE_MAX}
           </span>

@@ -10,6 +10,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useCampaignsStore } from '../../stores/index.ts';
 import partner from '../partner-home/Partner.module.css';
 import styles from './Campaigns.module.css';
+import { Input } from '../../components/FormField.tsx';
 
 const ALL = 'all';
 const kindOptions = [
@@ -124,7 +125,7 @@ export function CampaignsPage() {
             onValueChange={(v) => set({ platform: keyPlatformSchema.safeParse(v).data })}
           />
         </div>
-        <input
+        <Input
           className={`${partner.input} ${styles.search}`}
           type="search"
           aria-label="Search campaigns"

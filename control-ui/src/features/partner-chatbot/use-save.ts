@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { FormResult } from '../../actions/partner.ts';
+import type { Result } from '../../actions/result.ts';
 
 /** A form's save: busy while it runs, the api's words when it fails. */
-export function useSave(): { busy: boolean; error: string | null; run: (save: () => Promise<FormResult>) => Promise<boolean> } {
+export function useSave(): { busy: boolean; error: string | null; run: (save: () => Promise<Result>) => Promise<boolean> } {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return {

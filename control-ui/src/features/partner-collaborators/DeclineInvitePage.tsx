@@ -19,7 +19,7 @@ export function DeclineInvitePage() {
   const decline = async () => {
     setState({ kind: 'pending' });
     const result = await declineInviteByLink(token);
-    setState(result.ok ? { kind: 'done', channelName: result.channelName } : { kind: 'failed', message: result.message });
+    setState(result.ok ? { kind: 'done', channelName: result.value } : { kind: 'failed', message: result.message });
   };
   return (
     <div className={styles.onboarding}>

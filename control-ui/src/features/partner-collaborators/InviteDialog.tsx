@@ -6,6 +6,7 @@ import { Modal } from '../../components/Modal.tsx';
 import { Select } from '../../components/Select.tsx';
 import styles from '../partner-home/Partner.module.css';
 import { PermissionPicker } from './PermissionPicker.tsx';
+import { Input, TextArea } from '../../components/FormField.tsx';
 
 /** Partner spec §3 Collaborator invite: e-mail or Twitch username, a message, permission groups. */
 export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -68,7 +69,7 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
           <label className={styles.label} htmlFor={`${base}-who`}>
             {kind === 'email' ? 'E-mail address' : 'Twitch username'}
           </label>
-          <input
+          <Input
             id={`${base}-who`}
             className={styles.input}
             type={kind === 'email' ? 'email' : 'text'}
@@ -87,7 +88,7 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
           <label className={styles.label} htmlFor={`${base}-message`}>
             Message (optional)
           </label>
-          <textarea
+          <TextArea
             id={`${base}-message`}
             className={`${styles.input} ${styles.textarea}`}
             value={message}

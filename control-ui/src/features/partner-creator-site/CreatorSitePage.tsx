@@ -33,6 +33,7 @@ import { useCreatorSiteStore } from '../../stores/index.ts';
 import partner from '../partner-home/Partner.module.css';
 import { useChannelRole } from '../partner-overlays/OverlaysPage.tsx';
 import styles from './CreatorSite.module.css';
+import { Input, TextArea } from '../../components/FormField.tsx';
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 ** 2) * 10) / 10} MB`;
 
@@ -93,7 +94,7 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
   const titleField = (
     <label className={partner.field}>
       <span className={partner.label}>Heading</span>
-      <input className={partner.input} maxLength={64} value={block.title} onChange={(e) => set({ ...block, title: e.target.value })} />
+      <Input maxLength={64} value={block.title} onChange={(e) => set({ ...block, title: e.target.value })} />
     </label>
   );
   switch (block.kind) {
@@ -103,7 +104,7 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
           {titleField}
           <label className={partner.field}>
             <span className={partner.label}>Text</span>
-            <textarea
+            <TextArea
               className={`${partner.input} ${partner.textarea} ${styles.text}`}
               maxLength={2000}
               value={block.text}
@@ -120,12 +121,7 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
           {titleField}
           <label className={partner.field}>
             <span className={partner.label}>Time zone</span>
-            <input
-              className={partner.input}
-              value={block.timeZone}
-              aria-invalid={Boolean(errors.timeZone)}
-              onChange={(e) => set({ ...block, timeZone: e.target.value })}
-            />
+            <Input value={block.timeZone} aria-invalid={Boolean(errors.timeZone)} onChange={(e) => set({ ...block, timeZone: e.target.value })} />
             {errors.timeZone && <span className={partner.fieldError}>{errors.timeZone}</span>}
           </label>
           {block.entries.map((entry, i) => (
@@ -138,15 +134,13 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
                   set({ ...block, entries: block.entries.map((x, j) => (j === i ? { ...x, day: day as (typeof weekdays)[number] } : x)) })
                 }
               />
-              <input
-                className={partner.input}
+              <Input
                 type="time"
                 aria-label="Time"
                 value={entry.time}
                 onChange={(e) => set({ ...block, entries: block.entries.map((x, j) => (j === i ? { ...x, time: e.target.value } : x)) })}
               />
-              <input
-                className={partner.input}
+              <Input
                 aria-label="What"
                 maxLength={64}
                 value={entry.what}
@@ -174,8 +168,7 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
                   set({ ...block, links: block.links.map((x, j) => (j === i ? { ...x, platform: p as (typeof socialPlatforms)[number] } : x)) })
                 }
               />
-              <input
-                className={partner.input}
+              <Input
                 type="url"
                 aria-label="Address"
                 placeholder="https://"
@@ -198,8 +191,7 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
           {titleField}
           <label className={partner.field}>
             <span className={partner.label}>Twitch channel shown while you are live (empty: status only)</span>
-            <input
-              className={partner.input}
+            <Input
               maxLength={25}
               value={block.twitchChannel}
               aria-invalid={Boolean(errors.twitchChannel)}
@@ -224,11 +216,11 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
           />
           <label className={partner.field}>
             <span className={partner.label}>{block.style === 'banner' ? 'Caption' : 'Heading'}</span>
-            <input className={partner.input} maxLength={64} value={block.title} onChange={(e) => set({ ...block, title: e.target.value })} />
+            <Input maxLength={64} value={block.title} onChange={(e) => set({ ...block, title: e.target.value })} />
           </label>
           <label className={partner.field}>
             <span className={partner.label}>Description for visitors who cannot see it</span>
-            <input className={partner.input} maxLength={200} value={block.alt} onChange={(e) => set({ ...block, alt: e.target.value })} />
+            <Input maxLength={200} value={block.alt} onChange={(e) => set({ ...block, alt: e.target.value })} />
           </label>
         </>
       );
@@ -238,13 +230,7 @@ function BlockFields({ block, errors, channelId, saved }: { block: SiteBlock; er
           {titleField}
           <label className={partner.field}>
             <span className={partner.label}>Button text</span>
-            <input
-              className={partner.input}
-              maxLength={64}
-              value={block.label}
-              aria-invalid={Boolean(errors.label)}
-              onChange={(e) => set({ ...block, label: e.target.value })}
-            />
+            <Input maxLength={64} value={block.label} aria-invalid={Boolean(errors.label)} onChange={(e) => set({ ...block, label: e.target.value })} />
             {errors.label && <span className={partner.fieldError}>{errors.label}</span>}
           </label>
           {saved.tips.available ? (
@@ -343,7 +329,7 @@ export function CreatorSitePage() {
         />
         <label className={partner.field}>
           <span className={partner.label}>Headline under your name</span>
-          <input className={partner.input} maxLength={64} value={draft.headline} onChange={(e) => setSiteHeadline(e.target.value)} />
+          <Input maxLength={64} value={draft.headline} onChange={(e) => setSiteHeadline(e.target.value)} />
         </label>
       </section>
       {draft.blocks.length === 0 && (

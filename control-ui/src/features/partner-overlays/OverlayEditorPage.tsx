@@ -13,6 +13,7 @@ import { OverlayCanvas } from './OverlayCanvas.tsx';
 import { useChannelRole } from './OverlaysPage.tsx';
 import { WidgetInspector } from './WidgetInspector.tsx';
 import styles from './Overlays.module.css';
+import { Input, TextArea } from '../../components/FormField.tsx';
 
 async function copy(text: string, what: string) {
   try {
@@ -30,7 +31,7 @@ function Addresses({ overlay, editable, channelId }: { overlay: Overlay; editabl
       <label className={partner.field}>
         <span className={partner.label}>OnAir Studio: add a Browser Source with this address</span>
         <span className={styles.address}>
-          <input className={partner.input} readOnly value={overlay.studioUrl} aria-label="Studio address" onFocus={(e) => e.target.select()} />
+          <Input readOnly value={overlay.studioUrl} aria-label="Studio address" onFocus={(e) => e.target.select()} />
           <Button onClick={() => void copy(overlay.studioUrl, 'Studio address')} aria-label="Copy studio address">
             <Copy size={16} aria-hidden />
           </Button>
@@ -39,7 +40,7 @@ function Addresses({ overlay, editable, channelId }: { overlay: Overlay; editabl
       <label className={partner.field}>
         <span className={partner.label}>OBS and other tools: a browser source of 1280×720 with this address</span>
         <span className={styles.address}>
-          <input className={partner.input} readOnly value={overlay.url} aria-label="Overlay address" onFocus={(e) => e.target.select()} />
+          <Input readOnly value={overlay.url} aria-label="Overlay address" onFocus={(e) => e.target.select()} />
           <Button onClick={() => void copy(overlay.url, 'Overlay address')} aria-label="Copy overlay address">
             <Copy size={16} aria-hidden />
           </Button>
@@ -79,8 +80,7 @@ function TriggerAccessCard({ draft, editable }: { draft: OverlayContent; editabl
       </div>
       <label className={partner.field}>
         <span className={partner.label}>Always allowed (one username a line)</span>
-        <textarea
-          className={`${partner.input} ${partner.textarea}`}
+        <TextArea
           value={access.whitelist.join('\n')}
           onChange={(e) =>
             setTriggerAccess({
@@ -139,7 +139,7 @@ export function OverlayEditorPage() {
         <Link to="/partner/overlays" aria-label="Back to overlays" className={partner.muted}>
           <ArrowLeft size={20} aria-hidden />
         </Link>
-        <input
+        <Input
           className={`${partner.input} ${styles.name}`}
           aria-label="Overlay name"
           maxLength={64}

@@ -9,6 +9,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useOverlaysStore, usePartnerStore } from '../../stores/index.ts';
 import partner from '../partner-home/Partner.module.css';
 import styles from './Overlays.module.css';
+import { Input } from '../../components/FormField.tsx';
 
 /** The selected channel's role, as the channel selector knows it. */
 export function useChannelRole() {
@@ -54,14 +55,7 @@ export function OverlaysPage() {
       <p className={partner.lead}>Alerts, goals, chat and more on a transparent page: add it to OnAir Studio or OBS as a browser source.</p>
       {canEdit && (
         <form className={styles.createRow} onSubmit={(e) => void create(e)}>
-          <input
-            className={partner.input}
-            aria-label="New overlay name"
-            placeholder="New overlay name"
-            maxLength={64}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
+          <Input aria-label="New overlay name" placeholder="New overlay name" maxLength={64} value={name} onChange={(e) => setName(e.target.value)} />
           <Button type="submit" variant="primary" disabled={name.trim() === ''}>
             Create overlay
           </Button>

@@ -21,6 +21,7 @@ import { Button } from '../../components/Button.tsx';
 import { Select } from '../../components/Select.tsx';
 import partner from '../partner-home/Partner.module.css';
 import styles from './Overlays.module.css';
+import { Input, TextArea } from '../../components/FormField.tsx';
 
 const NO_CAMPAIGN = 'none';
 
@@ -71,14 +72,7 @@ function Field({ label, error, children }: { label: string; error?: string | und
 function NumberInput({ value, min, max, onChange, label }: { value: number; min: number; max: number; onChange: (n: number) => void; label: string }) {
   return (
     <Field label={label}>
-      <input
-        className={partner.input}
-        type="number"
-        min={min}
-        max={max}
-        value={value}
-        onChange={(e) => Number.isFinite(e.target.valueAsNumber) && onChange(e.target.valueAsNumber)}
-      />
+      <Input type="number" min={min} max={max} value={value} onChange={(e) => Number.isFinite(e.target.valueAsNumber) && onChange(e.target.valueAsNumber)} />
     </Field>
   );
 }
@@ -126,8 +120,7 @@ function ImageFields({ widget, channelId, errors }: { widget: WidgetOf<'image'>;
         )}
       </div>
       <Field label="Or an image address (https)" error={errors.url}>
-        <input
-          className={partner.input}
+        <Input
           type="url"
           value={widget.url}
           placeholder={widget.uploadId ? 'Using the uploaded picture' : 'https://'}
@@ -193,12 +186,7 @@ export function WidgetInspector({
                   label={`${alertEventTypeNames[type]} · ${ALERT_VARIABLES[type].map((v) => `{${v}}`).join(' ')}`}
                   error={errors[`alerts.${type}.message`]}
                 >
-                  <input
-                    className={partner.input}
-                    maxLength={OVERLAY_MESSAGE_MAX}
-                    value={template.message}
-                    onChange={(e) => setTemplate({ message: e.target.value })}
-                  />
+                  <Input maxLength={OVERLAY_MESSAGE_MAX} value={template.message} onChange={(e) => setTemplate({ message: e.target.value })} />
                 </Field>
               </div>
             );
@@ -208,7 +196,7 @@ export function WidgetInspector({
       {widget.kind === 'recentEvents' && (
         <>
           <Field label="Title" error={errors.title}>
-            <input className={partner.input} maxLength={OVERLAY_TEXT_MAX} value={widget.title} onChange={(e) => set({ title: e.target.value })} />
+            <Input maxLength={OVERLAY_TEXT_MAX} value={widget.title} onChange={(e) => set({ title: e.target.value })} />
           </Field>
           <NumberInput label="Events shown" value={widget.count} min={1} max={10} onChange={(count) => set({ count })} />
           <div className={partner.checks}>
@@ -235,7 +223,7 @@ export function WidgetInspector({
       {widget.kind === 'goalBar' && (
         <>
           <Field label="Title" error={errors.title}>
-            <input className={partner.input} maxLength={OVERLAY_TEXT_MAX} value={widget.title} onChange={(e) => set({ title: e.target.value })} />
+            <Input maxLength={OVERLAY_TEXT_MAX} value={widget.title} onChange={(e) => set({ title: e.target.value })} />
           </Field>
           <Field label="Goal">
             <Select
@@ -255,18 +243,12 @@ export function WidgetInspector({
             />
             {moneyGoalMetrics.includes(widget.metric) && (
               <Field label="Currency" error={errors.currency}>
-                <input
-                  className={partner.input}
-                  maxLength={3}
-                  value={widget.currency}
-                  onChange={(e) => set({ currency: e.target.value.toUpperCase() } as Partial<Widget>)}
-                />
+                <Input maxLength={3} value={widget.currency} onChange={(e) => set({ currency: e.target.value.toUpperCase() } as Partial<Widget>)} />
               </Field>
             )}
           </div>
           <Field label="Counting since">
-            <input
-              className={partner.input}
+            <Input
               type="datetime-local"
               value={localInput(widget.since)}
               onChange={(e) => e.target.value && set({ since: new Date(e.target.value).toISOString() } as Partial<Widget>)}
@@ -279,24 +261,14 @@ export function WidgetInspector({
       )}
       {widget.kind === 'text' && (
         <Field label="Text" error={errors.text}>
-          <textarea
-            className={`${partner.input} ${partner.textarea}`}
-            maxLength={OVERLAY_MESSAGE_MAX}
-            value={widget.text}
-            onChange={(e) => set({ text: e.target.value } as Partial<Widget>)}
-          />
+          <TextArea maxLength={OVERLAY_MESSAGE_MAX} value={widget.text} onChange={(e) => set({ text: e.target.value } as Partial<Widget>)} />
         </Field>
       )}
       {widget.kind === 'image' && <ImageFields widget={widget} channelId={channelId} errors={errors} />}
       {widget.kind === 'timer' && (
         <>
           <Field label="Label" error={errors.label}>
-            <input
-              className={partner.input}
-              maxLength={OVERLAY_TEXT_MAX}
-              value={widget.label}
-              onChange={(e) => set({ label: e.target.value } as Partial<Widget>)}
-            />
+            <Input maxLength={OVERLAY_TEXT_MAX} value={widget.label} onChange={(e) => set({ label: e.target.value } as Partial<Widget>)} />
           </Field>
           <Field label="Counts">
             <Select
@@ -310,8 +282,7 @@ export function WidgetInspector({
             />
           </Field>
           <Field label={widget.mode === 'countdown' ? 'Ends at' : 'Started at'}>
-            <input
-              className={partner.input}
+            <Input
               type="datetime-local"
               value={localInput(widget.at)}
               onChange={(e) => e.target.value && set({ at: new Date(e.target.value).toISOString() } as Partial<Widget>)}
@@ -322,12 +293,7 @@ export function WidgetInspector({
       {widget.kind === 'sponsor' && (
         <>
           <Field label="Label" error={errors.label}>
-            <input
-              className={partner.input}
-              maxLength={OVERLAY_TEXT_MAX}
-              value={widget.label}
-              onChange={(e) => set({ label: e.target.value } as Partial<Widget>)}
-            />
+            <Input maxLength={OVERLAY_TEXT_MAX} value={widget.label} onChange={(e) => set({ label: e.target.value } as Partial<Widget>)} />
           </Field>
           <SponsorCampaign widget={widget} set={set} />
         </>

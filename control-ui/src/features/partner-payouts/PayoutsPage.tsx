@@ -14,6 +14,7 @@ import { toMinor } from '../tip-page/TipPage.tsx';
 import { day, money, when } from './format.ts';
 import m from './Money.module.css';
 import { PaymentMethods, TaxInterviewForm } from './PayoutInformationSection.tsx';
+import { Input } from '../../components/FormField.tsx';
 
 const PAGE_SIZE_OPTIONS = TRANSACTIONS_PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) }));
 
@@ -137,7 +138,7 @@ function RequestPayout({
         <label className={styles.label} htmlFor="payout-amount">
           Payout amount ({currency.toUpperCase()})
         </label>
-        <input
+        <Input
           id="payout-amount"
           className={styles.input}
           inputMode="decimal"
@@ -208,7 +209,7 @@ function TransactionHistory({ channelId, version }: { channelId: string; version
               setPage(1);
             }}
           >
-            <input
+            <Input
               className={styles.input}
               aria-label="Search by campaign name"
               placeholder="Search by campaign name"

@@ -8,9 +8,9 @@ import {
   USERNAME_CHANGE_COOLDOWN_DAYS,
   type PersonalInfo,
 } from '@onair/protocol';
-import type { FormResult } from '../../actions/partner.ts';
+import type { Result } from '../../actions/result.ts';
 import { Button } from '../../components/Button.tsx';
-import { FormField } from '../../components/FormField.tsx';
+import { FormField, Input } from '../../components/FormField.tsx';
 import { Select } from '../../components/Select.tsx';
 import { countryOptions, languageOptions } from '../../model/partner.ts';
 import styles from '../partner-home/Partner.module.css';
@@ -48,7 +48,7 @@ export function PersonalInfoForm(props: {
   submitLabel: string;
   /** Set when the username is in its change cooldown (ISO date). */
   usernameLockedUntil?: string | null;
-  onSubmit: (info: PersonalInfo) => Promise<FormResult>;
+  onSubmit: (info: PersonalInfo) => Promise<Result>;
 }) {
   const base = useId();
   const id = (name: string) => `${base}-${name}`;
@@ -85,7 +85,7 @@ export function PersonalInfoForm(props: {
         }
         full
       >
-        <input
+        <Input
           id={id('username')}
           className={styles.input}
           value={draft.username}
@@ -96,7 +96,7 @@ export function PersonalInfoForm(props: {
         />
       </FormField>
       <FormField id={id('first')} label="First name" error={errors.firstName}>
-        <input
+        <Input
           id={id('first')}
           className={styles.input}
           value={draft.firstName}
@@ -106,7 +106,7 @@ export function PersonalInfoForm(props: {
         />
       </FormField>
       <FormField id={id('last')} label="Last name" error={errors.lastName}>
-        <input
+        <Input
           id={id('last')}
           className={styles.input}
           value={draft.lastName}
@@ -126,7 +126,7 @@ export function PersonalInfoForm(props: {
         />
       </FormField>
       <FormField id={id('pronouns')} label="Pronouns (optional)" error={errors.pronouns}>
-        <input
+        <Input
           id={id('pronouns')}
           className={styles.input}
           value={draft.pronouns}
@@ -136,7 +136,7 @@ export function PersonalInfoForm(props: {
         />
       </FormField>
       <FormField id={id('birthdate')} label="Birthdate" error={errors.birthdate}>
-        <input
+        <Input
           id={id('birthdate')}
           type="date"
           className={styles.input}

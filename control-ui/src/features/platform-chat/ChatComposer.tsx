@@ -6,6 +6,7 @@ import { Menu, MenuCheckboxItem, MenuItem, MenuSeparator } from '../../component
 import { sendChat, setChatDraft, setChatTargetsToAll, toggleChatTarget } from '../../actions/platform-chat.ts';
 import { PlatformIcon } from './PlatformIcon.tsx';
 import styles from './PlatformChat.module.css';
+import { TextArea } from '../../components/FormField.tsx';
 
 interface ComposerProps {
   destinations: ChatDestinationEntry[];
@@ -70,7 +71,7 @@ export function ChatComposer({ destinations, targets, draft, live, sendError, sh
             </>
           )}
         </Menu>
-        <textarea
+        <TextArea
           id={inputId}
           className={[styles.input, over ? styles.invalid : ''].join(' ')}
           value={draft}

@@ -12,6 +12,7 @@ import { useDeviceStore, useStudioStore } from '../../stores/index.ts';
 import styles from './CameraSettingsDialog.module.css';
 import { CameraVideo } from '../media/LayerContent.tsx';
 import form from './SettingsForm.module.css';
+import { Input } from '../../components/FormField.tsx';
 
 /** One live preview tile of the camera grid; choosing it puts that camera on the source. */
 function CameraTile({
@@ -89,7 +90,7 @@ export function CameraSettingsDialog({ sourceId }: { sourceId: string }) {
           Display name (optional)
         </label>
         <div className={form.row}>
-          <input id={nameId} className={form.input} maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+          <Input id={nameId} maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
           <Button onClick={() => setCameraDisplayName(source.id, name.trim())} disabled={name.trim() === source.settings.displayName}>
             Save name
           </Button>

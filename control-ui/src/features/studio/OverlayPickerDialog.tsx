@@ -18,7 +18,7 @@ export function OverlayPickerDialog({ open, onClose }: { open: boolean; onClose:
   useEffect(() => {
     if (!open) return;
     setLoaded({ state: 'loading' });
-    void loadOverlayChoices().then((r) => setLoaded(r.ok ? { state: 'ready', choices: r.choices } : { state: 'failed', message: r.message }));
+    void loadOverlayChoices().then((r) => setLoaded(r.ok ? { state: 'ready', choices: r.value } : { state: 'failed', message: r.message }));
   }, [open]);
 
   const add = async (choice: OverlayChoice) => {

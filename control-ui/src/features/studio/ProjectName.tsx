@@ -4,6 +4,7 @@ import { hasPermission, type ProjectDetails } from '@onair/protocol';
 import { renameOpenProject } from '../../actions/projects.ts';
 import { useStudioStore } from '../../stores/index.ts';
 import styles from './StudioTopBar.module.css';
+import { Input } from '../../components/FormField.tsx';
 
 /**
  * The open project's name in the studio header. A role that may update the project renames it in
@@ -54,7 +55,7 @@ export function ProjectNameView({ project }: { project: ProjectDetails | null })
   };
   return (
     <form className={styles.projectForm} onSubmit={save}>
-      <input
+      <Input
         className={styles.projectInput}
         aria-label="Project name"
         value={draft}

@@ -10,6 +10,7 @@ import { CountdownLeft, useCountdownFollower } from './CountdownLeft.tsx';
 import { LayerList } from './LayerList.tsx';
 import { TemplateDialog } from './TemplateDialog.tsx';
 import styles from './SceneList.module.css';
+import { Input } from '../../components/FormField.tsx';
 
 /** The column of the project's scenes, in order: add, rename, reorder, delete, switch; then the active scene's sources. */
 export function SceneList() {
@@ -61,7 +62,7 @@ export function SceneList() {
               >
                 {editing === scene.id ? (
                   <form className={styles.renameForm} onSubmit={(e) => submitRename(e, scene.id)}>
-                    <input
+                    <Input
                       className={styles.input}
                       value={draft}
                       maxLength={100}
@@ -132,7 +133,7 @@ function CountdownSeconds({ sceneId, sceneName, seconds }: { sceneId: string; sc
   };
   return (
     <label className={styles.countdown}>
-      <input
+      <Input
         className={styles.countdownInput}
         type="number"
         min={1}

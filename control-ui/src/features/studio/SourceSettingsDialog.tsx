@@ -9,6 +9,7 @@ import { Switch } from '../../components/Switch.tsx';
 import { useDeviceStore, useStudioStore } from '../../stores/index.ts';
 import { CameraSettingsDialog } from './CameraSettingsDialog.tsx';
 import form from './SettingsForm.module.css';
+import { Input } from '../../components/FormField.tsx';
 
 type Draft = Record<string, unknown>;
 
@@ -66,9 +67,7 @@ function KindFields({ source, draft, set }: { source: Source; draft: Draft; set:
   if ('displayName' in settings) {
     fields.push(
       <Field key="displayName" label="Display name">
-        {(id) => (
-          <input id={id} className={form.input} maxLength={100} value={current<string>('displayName')} onChange={(e) => set('displayName', e.target.value)} />
-        )}
+        {(id) => <Input id={id} maxLength={100} value={current<string>('displayName')} onChange={(e) => set('displayName', e.target.value)} />}
       </Field>,
     );
   }
@@ -94,14 +93,7 @@ function KindFields({ source, draft, set }: { source: Source; draft: Draft; set:
   if (source.kind === 'game') {
     fields.push(
       <Field key="participant" label="Console participant id">
-        {(id) => (
-          <input
-            id={id}
-            className={form.input}
-            value={current<string | null>('participantId') ?? ''}
-            onChange={(e) => set('participantId', e.target.value || null)}
-          />
-        )}
+        {(id) => <Input id={id} value={current<string | null>('participantId') ?? ''} onChange={(e) => set('participantId', e.target.value || null)} />}
       </Field>,
     );
   }
@@ -110,19 +102,10 @@ function KindFields({ source, draft, set }: { source: Source; draft: Draft; set:
     const setConfig = (key: string, v: unknown) => set('config', { ...((draft.config as object | undefined) ?? {}), [key]: v });
     fields.push(
       <Field key="url" label="Address">
-        {(id) => (
-          <input
-            id={id}
-            className={form.input}
-            type="url"
-            placeholder="https://…"
-            value={config.url}
-            onChange={(e) => setConfig('url', e.target.value.trim())}
-          />
-        )}
+        {(id) => <Input id={id} type="url" placeholder="https://…" value={config.url} onChange={(e) => setConfig('url', e.target.value.trim())} />}
       </Field>,
       <Field key="title" label="Title">
-        {(id) => <input id={id} className={form.input} maxLength={100} value={config.title} onChange={(e) => setConfig('title', e.target.value)} />}
+        {(id) => <Input id={id} maxLength={100} value={config.title} onChange={(e) => setConfig('title', e.target.value)} />}
       </Field>,
       <Switch
         key="preview"
@@ -160,7 +143,7 @@ function KindFields({ source, draft, set }: { source: Source; draft: Draft; set:
   if (source.kind === 'image' && !source.settings.uploadId) {
     fields.push(
       <Field key="url" label="Image address">
-        {(id) => <input id={id} className={form.input} type="url" value={current<string>('url')} onChange={(e) => set('url', e.target.value.trim())} />}
+        {(id) => <Input id={id} type="url" value={current<string>('url')} onChange={(e) => set('url', e.target.value.trim())} />}
       </Field>,
     );
   }
@@ -188,7 +171,7 @@ export function SourceSettingsDialog({ sourceId }: { sourceId: string }) {
         <label htmlFor={nameId} className={form.label}>
           Name
         </label>
-        <input id={nameId} className={form.input} maxLength={100} required value={name} onChange={(e) => setName(e.target.value)} />
+        <Input id={nameId} maxLength={100} required value={name} onChange={(e) => setName(e.target.value)} />
         <KindFields source={source} draft={draft} set={(key, value) => setDraft((d) => ({ ...d, [key]: value }))} />
         <div className={form.actions}>
           <Button onClick={closePanel}>Cancel</Button>

@@ -8,6 +8,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import page from '../../styles/Page.module.css';
 import styles from './TestMode.module.css';
+import { Input } from '../../components/FormField.tsx';
 
 /** The acts as buttons: their words, and the fixed amounts a test needs no more than. */
 const ACTS: Record<AudienceActKind, { label: (platform: string) => string; make: (viewer: string, text: string) => AudienceAct }> = {
@@ -84,11 +85,11 @@ export function TestModePage() {
           <section className={`${page.card} ${styles.viewer}`} aria-label="Viewer">
             <label>
               <span>Viewer name</span>
-              <input value={viewer} onChange={(e) => setViewer(e.target.value)} maxLength={25} />
+              <Input value={viewer} onChange={(e) => setViewer(e.target.value)} maxLength={25} />
             </label>
             <label className={styles.grow}>
               <span>Message (chat, comment, sub, cheer, Super Chat)</span>
-              <input value={text} onChange={(e) => setText(e.target.value)} maxLength={200} />
+              <Input value={text} onChange={(e) => setText(e.target.value)} maxLength={200} />
             </label>
           </section>
           {testModeDestinations.length === 0 && (

@@ -8,6 +8,7 @@ import { Button } from '../../components/Button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import card from '../../styles/CardPage.module.css';
 import styles from '../partner-home/Partner.module.css';
+import { Input, TextArea } from '../../components/FormField.tsx';
 
 /** "12.50" → 1250; anything unreadable becomes NaN and the api says why. */
 export function toMinor(text: string): number {
@@ -85,7 +86,7 @@ export function TipPage() {
               <label className={styles.label} htmlFor="tip-name">
                 Your name
               </label>
-              <input
+              <Input
                 id="tip-name"
                 className={styles.input}
                 value={name}
@@ -101,7 +102,7 @@ export function TipPage() {
               <label className={styles.label} htmlFor="tip-amount">
                 Amount ({page.currency.toUpperCase()})
               </label>
-              <input
+              <Input
                 id="tip-amount"
                 className={styles.input}
                 inputMode="decimal"
@@ -118,7 +119,7 @@ export function TipPage() {
               <label className={styles.label} htmlFor="tip-message">
                 Message (optional)
               </label>
-              <textarea
+              <TextArea
                 id="tip-message"
                 className={`${styles.input} ${styles.textarea}`}
                 value={message}

@@ -11,6 +11,7 @@ import { Select } from '../../components/Select.tsx';
 import { useUploadsStore, type UploadInProgress } from '../../stores/index.ts';
 import styles from './MediaLibraryDialog.module.css';
 import { ScheduledBroadcasts } from './ScheduledBroadcasts.tsx';
+import { Input } from '../../components/FormField.tsx';
 
 const PURPOSES: { value: UploadPurpose; label: string }[] = [
   { value: 'background', label: 'Background (image or video)' },
@@ -94,7 +95,7 @@ function UploadRow({ upload, projectId, onAdded }: { upload: Upload; projectId: 
         >
           <label className={styles.meta}>
             Stream as live at
-            <input
+            <Input
               className={styles.when}
               type="datetime-local"
               required
